@@ -1,0 +1,104 @@
+"""The Python API: ``simtool.run(...)`` does what ``simtool run`` does and returns the tables."""
+
+from __future__ import annotations
+
+import platform
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from importlib.metadata import version
+from pathlib import Path
+from typing import Callable
+
+import polars as pl
+
+from . import games, stats
+from .results import RunWriter
+from .runner import RunSpec, default_jobs, execute, make_spec
+
+
+@dataclass
+class Result:
+    """A finished run: its specification, metadata and tables (polars DataFrames)."""
+
+    spec: RunSpec
+    meta: dict
+    seats: pl.DataFrame
+    matches: pl.DataFrame | None = None
+    path: Path | None = None
+
+    def summary(self) -> pl.DataFrame:
+        """Per seat: mean score, win share and the game's rates, with 95% intervals."""
+        return stats.seat_summary(games.get(self.spec.game), self.seats.lazy(),
+                                  None if self.matches is None else self.matches.lazy())
+
+
+def run(game: str = "black-white", n=10_000, *, players: int | None = None,
+        strategy: str | None = None, seats: dict | None = None, rules: dict | None = None,
+        unit: str = "deal", seed: int | None = None, jobs: int | None = 1,
+        out: str | Path | None = None, force: bool = False,
+        progress: Callable[[int, int], None] | None = None) -> Result:
+    """Simulate ``n`` deals (or matches, ``unit="match"``) and return their tables.
+
+    ``strategy`` sits at every seat unless ``seats`` (``{seat: name}``) overrides
+    it. With ``out``, the run folder is also written (as ``simtool run --out``).
+    """
+    spec = make_spec(game, players, n, strategy, seats, rules, unit, seed)
+    return execute_run(spec, jobs, out, force, progress, keep=True)
+
+
+def execute_run(spec: RunSpec, jobs, out, force, progress, keep: bool) -> Result:
+    """Play ``spec``; write the run folder if ``out``; keep the tables in memory if ``keep``."""
+    jobs = jobs or default_jobs()
+    writer = RunWriter(Path(out), force) if out is not None else None
+    started = datetime.now(timezone.utc)
+    clock = time.perf_counter()
+    kept: dict[str, list[pl.DataFrame]] = {"seats": [], "matches": []}
+    try:
+        for done, chunk in enumerate(execute(spec, jobs), start=1):
+            if writer:
+                writer.add(chunk)
+            if keep or not writer:
+                kept["seats"].append(chunk.seats)
+                if chunk.matches is not None:
+                    kept["matches"].append(chunk.matches)
+            if progress:
+                progress(done, spec.n_chunks)
+        wall = time.perf_counter() - clock
+        meta = metadata(spec, jobs, started, wall)
+        if writer:
+            writer.finish(meta)
+    except BaseException:
+        if writer:
+            writer.abort()
+        raise
+    if writer and not keep:
+        return Result(spec, meta, None, None, writer.out)
+    return Result(spec, meta, pl.concat(kept["seats"]),
+                  pl.concat(kept["matches"]) if kept["matches"] else None,
+                  writer.out if writer else None)
+
+
+def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
+    game = games.get(spec.game)
+    return {
+        "game": spec.game,
+        "title": game.title,
+        "players": spec.players,
+        "rules": spec.rules,
+        "lineup": list(spec.lineup),
+        "unit": spec.unit,
+        "n": spec.n,
+        "seed": spec.seed,
+        "chunk": spec.chunk,
+        "jobs": jobs,
+        "started": started.isoformat(timespec="seconds"),
+        "wall_seconds": round(wall, 3),
+        "versions": {
+            "simtool": version("simtool"),
+            "numpy": version("numpy"),
+            "polars": version("polars"),
+            "joblib": version("joblib"),
+            "python": platform.python_version(),
+        },
+    }

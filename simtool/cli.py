@@ -1,0 +1,190 @@
+"""The ``simtool`` command line."""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from . import games, options, stats
+from .api import execute_run
+from .errors import SimtoolError
+from .results import load
+from .runner import CHUNK, make_spec, replay as replay_deal
+
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
+                  no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")
+out = Console()
+err = Console(stderr=True)
+
+
+def fail(problem: str) -> typer.Exit:
+    err.print(f"error: {problem}", markup=False, highlight=False, soft_wrap=True)
+    return typer.Exit(2)
+
+
+def lineup_args(seat: list[str]) -> dict[str, str]:
+    return options.parse_assignments(seat, "seat")
+
+
+@app.command()
+def run(
+    game: str = typer.Option("black-white", "--game", "-g", help="Game id (see `simtool games`)."),
+    n: str = typer.Option("1e5", "--n", "-n", help="Deals (or matches): 1e6, 1000000, 1_000_000."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Player count."),
+    strategy: Optional[str] = typer.Option(None, "--strategy", "-s",
+                                           help="Strategy at every seat: a name or FILE.py:NAME."),
+    seat: list[str] = typer.Option([], "--seat", help="Override one seat: 0=balance. Repeatable."),
+    rule: list[str] = typer.Option([], "--rule", "-r", help="Rule option: name=value. Repeatable."),
+    unit: str = typer.Option("deal", "--unit", help="deal, or match (whole matches)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed (default: fresh, recorded)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", "-o",
+                                           help="Run folder (default runs/<game>-<timestamp>)."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing run folder."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
+):
+    """Simulate deals or matches, print a per-seat summary and write the run folder."""
+    try:
+        if jobs is not None and jobs < 1:
+            raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
+        spec = make_spec(game, players, n, strategy, lineup_args(seat),
+                         options.parse_assignments(rule), unit, seed)
+        folder = out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"
+        with _progress(quiet) as bar:
+            task = bar.add_task(f"{spec.game} {spec.players}p", total=spec.n_chunks)
+            result = execute_run(spec, jobs, folder, force,
+                                 lambda done, total: bar.update(task, completed=done), keep=False)
+    except SimtoolError as exc:
+        raise fail(str(exc)) from None
+    if not quiet:
+        show_summary(folder)
+    else:
+        out.print(str(result.path), markup=False, highlight=False)
+
+
+def _progress(quiet: bool) -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("chunks"), TimeRemainingColumn(), console=err, transient=True,
+                    disable=quiet or not err.is_terminal)
+
+
+def show_summary(folder: Path) -> None:
+    meta, seats, matches = load(folder)
+    game = games.get(meta["game"])
+    table = stats.seat_summary(game, seats, matches)
+    rate = meta["n"] / meta["wall_seconds"] if meta["wall_seconds"] else float("nan")
+    unit = meta["unit"] + "es" if meta["unit"] == "match" else meta["unit"] + "s"
+    title = (f"{meta['title']}: {meta['players']} players, {meta['n']:,} {unit}, "
+             f"seed {meta['seed']}, {meta['wall_seconds']:.2f} s ({rate:,.0f} {unit}/s)")
+    t = Table(title=title, title_justify="left")
+    for col in ("seat", "strategy", "mean score", "win share", "tricks", *game.rates):
+        t.add_column(col, justify="right")
+    extra = matches is not None
+    if extra:
+        for col in ("match total", "match win share", "rounds"):
+            t.add_column(col, justify="right")
+    for r in table.iter_rows(named=True):
+        cells = [str(r["seat"]), r["strategy"], stats.fmt_mean(r["score"], r["score_ci"]),
+                 stats.fmt_mean(r["win"], r["win_ci"]), f"{r['tricks']:.2f}"]
+        cells += [stats.fmt_rate(r[k], r[f"{k}_low"], r[f"{k}_high"]) for k in game.rates]
+        if extra:
+            cells += [stats.fmt_mean(r["total"], r["total_ci"]),
+                      stats.fmt_mean(r["match_win"], r["match_win_ci"]), f"{r['rounds']:.2f}"]
+        t.add_row(*cells)
+    out.print(t)
+    notes = ["95% intervals; a tie splits the win"]
+    if extra and table["capped"].max() > 0:
+        notes.append(f"{table['capped'].max():.2%} of matches hit the {200}-round cap")
+    out.print(f"{'; '.join(notes)}. Results: {folder}", markup=False, highlight=False)
+
+
+@app.command("games")
+def list_games():
+    """List the games, their player counts and rule options."""
+    t = Table(title="Games")
+    for col in ("game", "title", "players", "rule options (default first)", "default strategy"):
+        t.add_column(col)
+    for g in games.registry().values():
+        rules = "\n".join(f"{o.name}: {', '.join(map(str, o.values))}" for o in g.options) or "none"
+        players = ", ".join(f"[{p}]" if p == g.default_players else str(p) for p in g.players)
+        t.add_row(g.id, g.title, players, rules, g.default_strategy)
+    out.print(t)
+
+
+@app.command("strategies")
+def list_strategies(game: Optional[str] = typer.Option(None, "--game", "-g", help="Only those for this game.")):
+    """List the strategies (built-in and installed) with one line each."""
+    import strategies as registry
+
+    try:
+        if game is not None:
+            games.get(game)
+    except SimtoolError as exc:
+        raise fail(str(exc)) from None
+    t = Table(title="Strategies" + (f" for {game}" if game else ""))
+    for col in ("strategy", "games", "description"):
+        t.add_column(col)
+    for s in registry.registry(game).values():
+        t.add_row(s.name, ", ".join(s.games) if s.games else "any", s.description)
+    out.print(t)
+    out.print("Plugins: --strategy path/to/file.py:NAME (see README).", markup=False)
+
+
+@app.command()
+def replay(
+    game: str = typer.Option("black-white", "--game", "-g"),
+    seed: int = typer.Option(..., "--seed", help="The run's seed."),
+    deal: Optional[int] = typer.Option(None, "--deal", help="Deal number to write out."),
+    match: Optional[int] = typer.Option(None, "--match", help="Match number (whole matches)."),
+    n: Optional[str] = typer.Option(None, "--n", "-n",
+                                    help="The run's n (default: one that ends after this deal's chunk)."),
+    players: Optional[int] = typer.Option(None, "--players", "-p"),
+    strategy: Optional[str] = typer.Option(None, "--strategy", "-s"),
+    seat: list[str] = typer.Option([], "--seat"),
+    rule: list[str] = typer.Option([], "--rule", "-r"),
+):
+    """Write out one deal (or match) of a run play by play, with its results."""
+    try:
+        if (deal is None) == (match is None):
+            raise SimtoolError("give exactly one of --deal N or --match N")
+        number = deal if deal is not None else match
+        unit = "deal" if deal is not None else "match"
+        if number < 0:
+            raise SimtoolError(f"bad {unit} number {number}; expected 0 or more")
+        size = n if n is not None else (number // CHUNK + 1) * CHUNK
+        spec = make_spec(game, players, size, strategy, lineup_args(seat),
+                         options.parse_assignments(rule), unit, seed)
+        lines = replay_deal(spec, number)
+    except SimtoolError as exc:
+        raise fail(str(exc)) from None
+    out.print("\n".join(lines), markup=False, highlight=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: usage errors become one line and exit status 2, as our own errors do."""
+    try:
+        app(args=argv, prog_name="simtool", standalone_mode=False)
+    except typer.Exit as done:
+        return done.exit_code
+    except (typer.TyperException, SimtoolError) as exc:  # click's usage errors, and ours
+        message = exc.format_message() if isinstance(exc, typer.TyperException) else str(exc)
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            out.print(message, markup=False, highlight=False)
+            return 0
+        err.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
+        return 2
+    except (KeyboardInterrupt, typer.Abort):
+        err.print("interrupted; no result was written", markup=False)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

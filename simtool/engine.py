@@ -1,0 +1,358 @@
+"""The game-agnostic engine: a batch of deals advances in lockstep, one decision at a time.
+
+A game is a :class:`Game` whose :meth:`Game.play` is a generator. It yields a
+:class:`Decision` (who acts in each deal, and the set of legal options), and
+receives the chosen options back as an array. The engine asks the seats'
+strategies, checks every choice is legal and sends them in. Simultaneous
+decisions (every seat at once, as in passing or hidden bids) are one Decision
+with ``seat=None``: each seat chooses without seeing the others' choices.
+
+Strategies only ever see a :class:`View`: the acting seat's knowledge, which
+the game defines by subclassing View.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Callable, Generator
+
+import numpy as np
+
+from . import bits
+from .errors import StrategyError
+
+ROUND_CAP = 200
+"""Safety cap on the rounds of one match (RULINGS.md, Common)."""
+
+
+@dataclass
+class Decision:
+    """One decision point, the same kind in every deal of the batch.
+
+    ``seat``: acting seat per deal ``(n,)`` or one seat for all; ``None`` means
+    every seat decides at once, and then ``legal`` is ``(n, p)``.
+    ``legal``: uint64 option sets (see :mod:`simtool.bits`), ``(n,)`` or scalar.
+    ``active``: deals in which the decision is due (``None``: all). Inactive
+    deals receive the choice -1.
+    """
+
+    kind: str
+    seat: Any
+    legal: Any
+    active: np.ndarray | None = None
+
+
+class View:
+    """What the acting seat may know at a decision, for ``m`` deals at once.
+
+    Every field is an array with the deals on the first axis. Games subclass
+    this with cached properties read from the private ``_state``; strategies
+    use only the public fields.
+    """
+
+    def __init__(self, game: "Game", state, decision: Decision, seat, legal, idx):
+        self._state = state
+        self._idx = idx
+        self.game = game.id
+        self.kind = decision.kind
+        self.players = state.p
+        self.n_actions = game.n_actions
+        self.seat = seat
+        """Acting seat per deal, ``(m,)``."""
+        self.legal = legal
+        """Legal options per deal as uint64 sets, ``(m,)``."""
+
+    def __len__(self) -> int:
+        return len(self.seat)
+
+    @cached_property
+    def mask(self) -> np.ndarray:
+        """Legal options as booleans, ``(m, n_actions)``."""
+        return bits.to_mask(self.legal, self.n_actions)
+
+    @cached_property
+    def strength(self) -> np.ndarray:
+        """How high each option ranks at this decision, ``(m, n_actions)``; ``high``/``low`` use it."""
+        return np.broadcast_to(np.arange(self.n_actions), (len(self), self.n_actions))
+
+    def mine(self, per_seat: np.ndarray) -> np.ndarray:
+        """The acting seat's entry of a public ``(n, p)`` state array."""
+        return per_seat[self._idx, self.seat]
+
+
+@dataclass
+class Match:
+    """Running match state, one row per match. Games with more to carry subclass it."""
+
+    p: int
+    rules: dict
+    totals: np.ndarray  # (n, p) running totals
+
+    @property
+    def n(self) -> int:
+        return self.totals.shape[0]
+
+
+class Game:
+    """A game module's declaration. Subclasses fill in the class attributes and methods."""
+
+    id: str
+    title: str
+    sheet: str
+    players: tuple[int, ...]
+    default_players: int
+    options: tuple = ()
+    n_actions: int
+    default_strategy: str = "random"
+    lower_wins: bool = False
+    columns: dict[str, Any] = {}
+    """Per-seat result columns beyond ``score`` and ``tricks``, with their dtypes."""
+    rates: dict[str, Any] = {}
+    """Summary rates per seat: name -> polars boolean expression over the seat rows."""
+    View: type[View] = View
+
+    def new_match(self, n: int, p: int, rules: dict) -> Match:
+        return Match(p, rules, np.zeros((n, p), np.int32))
+
+    def deal(self, rng: np.random.Generator, match: Match, rnd: int):
+        """A fresh round ``rnd`` for every match in ``match``; returns the round state."""
+        raise NotImplementedError
+
+    def play(self, state) -> Generator[Decision, np.ndarray, dict[str, np.ndarray]]:
+        """Yield decisions; return the per-seat results ``{column: (n, p)}``, ``score`` included."""
+        raise NotImplementedError
+
+    def end_round(self, match: Match, results: dict[str, np.ndarray]) -> None:
+        match.totals += results["score"]
+
+    def match_over(self, match: Match, rnd: int) -> np.ndarray:
+        """After round ``rnd`` (0-based) has been scored: which matches have ended."""
+        raise NotImplementedError
+
+    def label(self, kind: str, option: int) -> str:
+        return str(option)
+
+    def describe(self, state, row: int) -> list[str]:
+        """The deal ``row`` as dealt, for replay records."""
+        return []
+
+
+@dataclass
+class Context:
+    """Where a batch comes from, to name a reproducible deal in error messages."""
+
+    game: str
+    seed: int
+    n: int  # deals (or matches) in the whole run: it fixes the last chunk's size
+    unit: str
+    ids: np.ndarray  # deal or match number of each row of the batch
+    trace_id: int | None = None  # deal or match number to write out play by play
+    trace: list[str] = field(default_factory=list)
+    trace_row: int | None = None
+
+    def follow(self, ids: np.ndarray) -> None:
+        """The batch now holds ``ids``; find the traced deal among them."""
+        self.ids = ids
+        hit = np.flatnonzero(ids == self.trace_id) if self.trace_id is not None else ()
+        self.trace_row = int(hit[0]) if len(hit) else None
+
+    def where(self, row: int) -> str:
+        number = int(self.ids[row])
+        return (
+            f"{self.unit} {number} of the run with seed {self.seed}, n {self.n}: "
+            f"`simtool replay --seed {self.seed} --n {self.n} --{self.unit} {number}` "
+            f"with the run's other options writes it out"
+        )
+
+
+@dataclass
+class Lineup:
+    """Which strategy sits in each seat."""
+
+    strategies: list  # strategy objects: callable(view, rng) -> choices, with .name
+    seats: np.ndarray  # (p,) index into strategies
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.strategies]
+
+
+def play_round(game: Game, state, lineup: Lineup, rng, ctx: Context) -> dict[str, np.ndarray]:
+    """Drive one round of every deal in ``state`` to its end; returns its results."""
+    play = game.play(state)
+    choice = None
+    while True:
+        try:
+            decision = play.send(choice)
+        except StopIteration as done:
+            return done.value
+        choice = _decide(game, state, decision, lineup, rng, ctx)
+
+
+def _decide(game, state, d: Decision, lineup: Lineup, rng, ctx: Context) -> np.ndarray:
+    n = state.n
+    if d.seat is None:
+        legal = np.broadcast_to(d.legal, (n, state.p))
+        return np.stack(
+            [
+                _choose(game, state, d, np.full(n, s, np.int64), legal[:, s], lineup, rng, ctx)
+                for s in range(state.p)
+            ],
+            axis=1,
+        )
+    seat = np.broadcast_to(np.asarray(d.seat, np.int64), (n,))
+    return _choose(game, state, d, seat, np.broadcast_to(d.legal, (n,)), lineup, rng, ctx)
+
+
+def _choose(game, state, d, seat, legal, lineup, rng, ctx) -> np.ndarray:
+    n = state.n
+    if len(lineup.strategies) == 1 and d.active is None:  # the common case: no regrouping
+        choice = _ask(lineup.strategies[0], game, state, d, seat, legal, np.arange(n), rng, ctx)
+    else:
+        choice = np.full(n, -1, np.int64)
+        who = lineup.seats[seat]
+        for k, strategy in enumerate(lineup.strategies):
+            take = who == k
+            if d.active is not None:
+                take &= d.active
+            idx = np.flatnonzero(take)
+            if idx.size:
+                choice[idx] = _ask(strategy, game, state, d, seat[idx], legal[idx], idx, rng, ctx)
+    if ctx.trace_row is not None:
+        _record(game, d, seat, choice, ctx)
+    return choice
+
+
+def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx) -> np.ndarray:
+    """One strategy's choices for the deals ``idx``, checked."""
+    view = game.View(game, state, d, seat, legal, idx)
+    try:
+        picked = strategy(view, rng)
+    except StrategyError:
+        raise
+    except Exception as exc:  # a plugin's bug must name the plugin, not crash the run
+        raise StrategyError(
+            f"strategy '{strategy.name}' raised {type(exc).__name__}: {exc} "
+            f"(decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))})"
+        ) from None
+    return _checked(picked, legal, idx, strategy, game, d, ctx)
+
+
+def _checked(picked, legal, idx, strategy, game, d, ctx) -> np.ndarray:
+    def fail(problem: str, row: int):
+        raise StrategyError(
+            f"strategy '{strategy.name}' {problem} at decision '{d.kind}' of {game.id} "
+            f"({ctx.where(int(idx[row]))})"
+        )
+
+    picked = np.asarray(picked)
+    if picked.shape != idx.shape or not (
+        np.issubdtype(picked.dtype, np.integer) or picked.dtype == bool
+    ):
+        fail(f"returned {picked.dtype} of shape {picked.shape}, expected integers {idx.shape}", 0)
+    picked = picked.astype(np.int64, copy=False)
+    if picked.min() < 0 or picked.max() >= game.n_actions:
+        row = int(np.argmax((picked < 0) | (picked >= game.n_actions)))
+        fail(f"chose option {picked[row]}, outside 0..{game.n_actions - 1},", row)
+    illegal = (legal & bits.BIT[picked]) == 0
+    if illegal.any():
+        row = int(np.argmax(illegal))
+        fail(f"chose the illegal option {game.label(d.kind, int(picked[row]))}", row)
+    return picked
+
+
+def _record(game, d, seat, choice, ctx) -> None:
+    row = ctx.trace_row
+    if choice[row] >= 0:
+        ctx.trace.append(f"  seat {seat[row]} {d.kind}: {game.label(d.kind, int(choice[row]))}")
+
+
+def take(obj, keep: np.ndarray):
+    """The rows ``keep`` of a dataclass of per-deal arrays (other fields copied as they are)."""
+    n = obj.n
+    changes = {
+        f.name: getattr(obj, f.name)[keep]
+        for f in dataclasses.fields(obj)
+        if isinstance(getattr(obj, f.name), np.ndarray) and getattr(obj, f.name).shape[:1] == (n,)
+    }
+    return dataclasses.replace(obj, **changes)
+
+
+def shares(values: np.ndarray, lower_wins: bool) -> np.ndarray:
+    """Win share per seat, ``(n, p)`` float32: the best value wins, tied leaders split the win."""
+    best = values.min(axis=1) if lower_wins else values.max(axis=1)
+    leaders = values == best[:, None]
+    return (leaders / leaders.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+@dataclass
+class Outcome:
+    """Per-seat results of a batch: ``rounds`` rows (deal or match round) and, for matches, finals."""
+
+    rounds: dict[str, np.ndarray]  # columns, each (rows, p); keys include 'score', 'win', 'id'
+    matches: dict[str, np.ndarray] | None = None  # 'id', 'total', 'win' (rows, p), 'rounds', 'capped'
+
+
+def play_deals(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng, play_rng,
+               ctx: Context) -> Outcome:
+    """``n`` independent deals, each round 0 of a fresh match."""
+    match = game.new_match(n, p, rules)
+    ctx.follow(ctx.ids)
+    state = game.deal(deal_rng, match, 0)
+    if ctx.trace_row is not None:
+        ctx.trace.extend(game.describe(state, ctx.trace_row))
+    results = play_round(game, state, lineup, play_rng, ctx)
+    results["win"] = shares(results["score"], game.lower_wins)
+    results["id"] = np.broadcast_to(ctx.ids[:, None], (n, p))
+    return Outcome(results)
+
+
+def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng, play_rng,
+                 ctx: Context) -> Outcome:
+    """``n`` whole matches, each to its end condition or the round cap."""
+    match = game.new_match(n, p, rules)
+    ids = ctx.ids
+    per_round: list[dict[str, np.ndarray]] = []
+    finals: list[dict[str, np.ndarray]] = []
+    for rnd in range(ROUND_CAP):
+        ctx.follow(ids)
+        state = game.deal(deal_rng, match, rnd)
+        if ctx.trace_row is not None:
+            ctx.trace.append(f"round {rnd}")
+            ctx.trace.extend(game.describe(state, ctx.trace_row))
+        results = play_round(game, state, lineup, play_rng, ctx)
+        game.end_round(match, results)
+        results["win"] = shares(results["score"], game.lower_wins)
+        results["id"] = np.broadcast_to(ids[:, None], (len(ids), p))
+        results["round"] = np.full((len(ids), p), rnd, np.int16)
+        per_round.append(results)
+        over = game.match_over(match, rnd)
+        capped = ~over if rnd == ROUND_CAP - 1 else np.zeros(len(ids), bool)
+        over = over | capped
+        if over.any():
+            finals.append(_final(game, match, ids, over, rnd, capped[over]))
+            keep = ~over
+            match, ids = take(match, keep), ids[keep]
+        if len(ids) == 0:
+            break
+    rounds = {k: np.concatenate([r[k] for r in per_round]) for k in per_round[0]}
+    matches = {k: np.concatenate([f[k] for f in finals]) for k in finals[0]}
+    order = np.argsort(matches["id"][:, 0], kind="stable")
+    return Outcome(rounds, {k: v[order] for k, v in matches.items()})
+
+
+def _final(game, match, ids, over, rnd, capped) -> dict[str, np.ndarray]:
+    totals = match.totals[over]
+    k, p = totals.shape
+    return {
+        "id": np.broadcast_to(ids[over][:, None], (k, p)),
+        "total": totals,
+        "win": shares(totals, game.lower_wins),
+        "rounds": np.full((k, p), rnd + 1, np.int16),
+        "capped": np.broadcast_to(capped[:, None], (k, p)),
+    }
+
+
+StrategyFn = Callable[[View, np.random.Generator], np.ndarray]

@@ -1,0 +1,13 @@
+"""Errors a user can cause and fix: the CLI prints them as one line and exits 2."""
+
+
+class SimtoolError(Exception):
+    """Bad input or a misbehaving plugin; the message names the problem and the valid choices."""
+
+
+class StrategyError(SimtoolError):
+    """A strategy raised, or returned something that is not a legal choice."""
+
+
+def choices(values) -> str:
+    return ", ".join(str(v) for v in values)

@@ -1,0 +1,35 @@
+"""The game registry: built-in games, plus any installed under the ``simtool.games`` entry point."""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+
+from ..engine import Game
+from ..errors import SimtoolError, choices
+from .black_white import GAME as BLACK_WHITE
+
+BUILT_IN: tuple[Game, ...] = (BLACK_WHITE,)
+
+
+def registry() -> dict[str, Game]:
+    games = {g.id: g for g in BUILT_IN}
+    for ep in entry_points(group="simtool.games"):
+        games.setdefault(ep.name, ep.load())
+    return games
+
+
+def get(game_id: str) -> Game:
+    games = registry()
+    if game_id not in games:
+        raise SimtoolError(f"unknown game '{game_id}'; valid: {choices(sorted(games))}")
+    return games[game_id]
+
+
+def check_players(game: Game, players: int | None) -> int:
+    if players is None:
+        return game.default_players
+    if players not in game.players:
+        raise SimtoolError(
+            f"{game.id} is for {choices(game.players)} players, not {players}"
+        )
+    return players

@@ -1,0 +1,225 @@
+"""Trick Taking in Black & White (Tsutomu Dejima), read through RULINGS.md.
+
+Card ``c`` (option ``c`` = 0..35) is the printed card ``k = c + 1``: black ``k`` on one
+half, white ``37 - k`` on the other. The leader plays a card and announces a colour;
+every card in the trick then counts by its number in that colour, so following is
+always possible. Players want as many black tricks as white ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import polars as pl
+
+from .. import bits, deck
+from ..engine import Decision, Game, Match, View
+
+CARDS = 36
+BLACK, WHITE = 0, 1
+COLOURS = ("black", "white")
+HAND = {2: 11, 3: 12, 4: 9}
+DECK = bits.full(CARDS)
+EITHER_COLOUR = bits.of((BLACK, WHITE))
+BLACK_VALUE = np.arange(1, CARDS + 1, dtype=np.int16)  # by option: card k shows black k
+WHITE_VALUE = CARDS + 1 - BLACK_VALUE  # ... and white 37 - k
+
+
+def value(card: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """The number a card counts for in the announced colour."""
+    return np.where(colour == BLACK, BLACK_VALUE[card], WHITE_VALUE[card])
+
+
+@dataclass
+class Round:
+    """One round of ``n`` deals; every array has the deals on the first axis."""
+
+    p: int
+    rnd: int
+    hand_size: int
+    hands: np.ndarray  # (n, p) uint64 sets of cards in hand
+    totals: np.ndarray  # (n, p) match totals before this round
+    leader: np.ndarray  # (n,) seat leading the current trick
+    played: np.ndarray  # (n,) uint64 every card played so far, current trick included
+    trick: np.ndarray  # (n, p) card each seat put in the current trick, -1 not yet
+    colour: np.ndarray  # (n,) announced colour of the current trick, -1 before it is announced
+    best: np.ndarray  # (n,) number to beat in the announced colour (0 before announcement)
+    winning: np.ndarray  # (n,) seat currently winning the trick
+    black: np.ndarray  # (n, p) black tricks won
+    white: np.ndarray  # (n, p) white tricks won
+    trick_no: int = 0  # tricks completed so far
+
+    @property
+    def n(self) -> int:
+        return self.hands.shape[0]
+
+    def put(self, rows, seat, card) -> None:
+        """Seat ``seat`` plays ``card`` into the current trick."""
+        self.hands[rows, seat] &= ~bits.BIT[card]
+        self.played |= bits.BIT[card]
+        self.trick[rows, seat] = card
+
+
+class BlackWhiteView(View):
+    """What a seat knows: its hand, every played card, the trick so far, every trick pile."""
+
+    @cached_property
+    def hand(self) -> np.ndarray:
+        """Cards in the acting seat's hand, uint64 sets ``(m,)``."""
+        return self.mine(self._state.hands)
+
+    @cached_property
+    def played(self) -> np.ndarray:
+        """Cards played so far in the round, the current trick included, ``(m,)``."""
+        return self._state.played[self._idx]
+
+    @cached_property
+    def unseen(self) -> np.ndarray:
+        """Cards the seat has not seen: other hands, and in 2p the unused cards, ``(m,)``."""
+        return DECK & ~self.hand & ~self.played
+
+    @cached_property
+    def trick(self) -> np.ndarray:
+        """Card each seat put in the current trick, -1 not yet, ``(m, p)``."""
+        return self._state.trick[self._idx]
+
+    @cached_property
+    def leader(self) -> np.ndarray:
+        return self._state.leader[self._idx]
+
+    @cached_property
+    def colour(self) -> np.ndarray:
+        """Announced colour (0 black, 1 white), -1 while the leader is choosing, ``(m,)``."""
+        return self._state.colour[self._idx]
+
+    @cached_property
+    def best(self) -> np.ndarray:
+        """Highest number played so far in the announced colour (0 at the lead), ``(m,)``."""
+        return self._state.best[self._idx]
+
+    @cached_property
+    def black(self) -> np.ndarray:
+        """Black tricks won by every seat, ``(m, p)`` (trick piles are face up)."""
+        return self._state.black[self._idx]
+
+    @cached_property
+    def white(self) -> np.ndarray:
+        return self._state.white[self._idx]
+
+    @cached_property
+    def totals(self) -> np.ndarray:
+        """Match totals before this round, ``(m, p)``."""
+        return self._state.totals[self._idx]
+
+    @property
+    def tricks_left(self) -> int:
+        """Tricks still to be played, the current one included."""
+        return self._state.hand_size - self._state.trick_no
+
+    @cached_property
+    def strength(self) -> np.ndarray:
+        if self.kind == "play":
+            return np.where(self.colour[:, None] == BLACK, BLACK_VALUE, WHITE_VALUE)
+        if self.kind == "colour":
+            led = self.trick[np.arange(len(self)), self.seat]
+            out = np.zeros((len(self), CARDS), np.int16)
+            out[:, BLACK], out[:, WHITE] = BLACK_VALUE[led], WHITE_VALUE[led]
+            return out
+        # a lead is as strong as the better of its two numbers
+        return np.broadcast_to(np.maximum(BLACK_VALUE, WHITE_VALUE), (len(self), CARDS))
+
+
+class BlackWhite(Game):
+    id = "black-white"
+    title = "Trick Taking in Black & White"
+    sheet = "seeds/002_fd6b5c2d997ddaf2.txt"
+    players = (2, 3, 4)
+    default_players = 3
+    n_actions = CARDS
+    default_strategy = "balance"
+    columns = {"black": pl.Int8, "white": pl.Int8}
+    rates = {"balanced": pl.col("black") == pl.col("white")}
+    View = BlackWhiteView
+
+    def deal(self, rng, match: Match, rnd: int) -> Round:
+        n, p = match.n, match.p
+        hand = HAND[p]
+        hands = deck.hands(deck.shuffled(rng, n, CARDS, p * hand), p)
+        return Round(
+            p=p,
+            rnd=rnd,
+            hand_size=hand,
+            hands=hands,
+            totals=match.totals.copy(),
+            leader=np.full(n, rnd % p, np.int64),  # leader of round r is seat r mod p
+            played=np.zeros(n, np.uint64),
+            trick=np.full((n, p), -1, np.int8),
+            colour=np.full(n, -1, np.int8),
+            best=np.zeros(n, np.int16),
+            winning=np.zeros(n, np.int64),
+            black=np.zeros((n, p), np.int8),
+            white=np.zeros((n, p), np.int8),
+        )
+
+    def play(self, s: Round):
+        rows = np.arange(s.n)
+        for s.trick_no in range(s.hand_size):
+            s.trick[:] = -1
+            s.colour[:] = -1
+            s.best[:] = 0
+            lead = yield Decision("lead", s.leader, s.hands[rows, s.leader])
+            s.put(rows, s.leader, lead)
+            s.colour = (yield Decision("colour", s.leader, EITHER_COLOUR)).astype(np.int8)
+            s.best = value(lead, s.colour)
+            s.winning = s.leader.copy()
+            for i in range(1, s.p):
+                seat = (s.leader + i) % s.p
+                card = yield Decision("play", seat, s.hands[rows, seat])
+                s.put(rows, seat, card)
+                number = value(card, s.colour)
+                beats = number > s.best
+                s.best = np.where(beats, number, s.best)
+                s.winning = np.where(beats, seat, s.winning)
+            s.black[rows, s.winning] += s.colour == BLACK
+            s.white[rows, s.winning] += s.colour == WHITE
+            s.leader = s.winning
+        return score(s.black, s.white)
+
+    def match_over(self, match: Match, rnd: int) -> np.ndarray:
+        """After p rounds, and then after every tie-break round, unless the lead is shared."""
+        if rnd + 1 < match.p:
+            return np.zeros(match.n, bool)
+        top = match.totals.max(axis=1, keepdims=True)
+        return (match.totals == top).sum(axis=1) == 1
+
+    def label(self, kind: str, option: int) -> str:
+        if kind == "colour":
+            return COLOURS[option]
+        return f"card {option + 1} (black {option + 1} / white {CARDS - option})"
+
+    def describe(self, s: Round, row: int) -> list[str]:
+        lines = []
+        for seat in range(s.p):
+            cards = np.flatnonzero(bits.to_mask(s.hands[row, seat], CARDS)) + 1
+            lines.append(f"  seat {seat} holds " + " ".join(map(str, cards)))
+        return lines
+
+
+def score(black: np.ndarray, white: np.ndarray) -> dict[str, np.ndarray]:
+    """Round results from the black and white tricks each seat won, ``(n, p)`` each.
+
+    3-4p: a balanced seat scores +tricks (0 for 0-0), any other -tricks.
+    2p: the seat closer to balance wins the round (score 1); equally close, nobody does.
+    """
+    tricks = (black + white).astype(np.int16)
+    if black.shape[1] == 2:
+        off = np.abs(black.astype(np.int16) - white)
+        points = (off < off[:, ::-1]).astype(np.int16)
+    else:
+        points = np.where(black == white, tricks, -tricks).astype(np.int16)
+    return {"score": points, "tricks": tricks.astype(np.int8), "black": black, "white": white}
+
+
+GAME = BlackWhite()

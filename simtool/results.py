@@ -1,0 +1,83 @@
+"""Run folders: chunk files while a run is under way, then whole tables and ``run.json``.
+
+Every file a reader may take as a result is written under a temporary name and
+renamed into place once complete; ``run.json`` comes last. An interrupted run
+leaves only a ``chunks/`` folder, never a table that looks finished.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import polars as pl
+
+from .errors import SimtoolError
+
+TABLES = ("seats", "matches")
+
+
+class RunWriter:
+    def __init__(self, out: Path, force: bool = False):
+        self.out = Path(out)
+        if (self.out / "run.json").exists() and not force:
+            raise SimtoolError(f"output folder {self.out} already holds a run; use --force to replace it")
+        self.created = not self.out.exists()
+        try:
+            self.out.mkdir(parents=True, exist_ok=True)
+            self.parts = self.out / "chunks"
+            self.parts.mkdir(exist_ok=True)
+            probe = self.parts / ".probe"
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as exc:
+            raise SimtoolError(f"cannot write to output folder {self.out}: {exc.strerror or exc}") from None
+        for name in (*TABLES, "run"):  # a replaced run must not look complete meanwhile
+            for old in self.out.glob(f"{name}.*"):
+                old.unlink()
+
+    def add(self, chunk) -> None:
+        for name in TABLES:
+            table = getattr(chunk, name)
+            if table is not None:
+                table.write_parquet(self.parts / f"{name}-{chunk.index:06d}.parquet")
+
+    def finish(self, meta: dict) -> dict[str, Path]:
+        written = {}
+        for name in TABLES:
+            parts = sorted(self.parts.glob(f"{name}-*.parquet"))
+            if parts:
+                final = self.out / f"{name}.parquet"
+                tmp = final.with_suffix(".parquet.tmp")
+                pl.scan_parquet(parts).sink_parquet(tmp)
+                os.replace(tmp, final)
+                written[name] = final
+        meta = {**meta, "files": sorted(p.name for p in written.values())}
+        write_json(self.out / "run.json", meta)
+        shutil.rmtree(self.parts)
+        return written
+
+    def abort(self) -> None:
+        shutil.rmtree(self.parts, ignore_errors=True)
+        if self.created and self.out.exists() and not any(self.out.iterdir()):
+            self.out.rmdir()
+
+
+def write_json(path: Path, data: dict) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n")
+    os.replace(tmp, path)
+
+
+def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
+    """A finished run folder: its ``run.json`` and lazy tables."""
+    run_dir = Path(run_dir)
+    meta_file = run_dir / "run.json"
+    if not meta_file.is_file():
+        raise SimtoolError(f"{run_dir} is not a finished run folder (no run.json)")
+    meta = json.loads(meta_file.read_text())
+    matches = run_dir / "matches.parquet"
+    return (meta, pl.scan_parquet(run_dir / "seats.parquet"),
+            pl.scan_parquet(matches) if matches.exists() else None)

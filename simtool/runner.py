@@ -1,0 +1,196 @@
+"""Runs: a validated specification, cut into fixed chunks, played in parallel.
+
+Chunk ``i`` covers deals (or matches) ``i*chunk .. (i+1)*chunk-1`` and draws its
+random numbers from ``SeedSequence(seed, spawn_key=(i, stream))``, so the
+result depends only on the specification, never on ``--jobs`` or the machine.
+The shuffle and the players draw from separate streams: two line-ups run with
+one seed play the same deals, which makes their comparison a paired one.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Iterator
+
+import numpy as np
+import polars as pl
+
+from . import games, options
+from .engine import Context, Lineup, Outcome, play_deals, play_matches
+from .errors import SimtoolError, choices
+
+CHUNK = 1 << 15
+UNITS = ("deal", "match")
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that determines a run's results."""
+
+    game: str
+    players: int
+    rules: dict
+    lineup: tuple[str, ...]  # strategy name or plugin spec, per seat
+    unit: str
+    n: int
+    seed: int
+    chunk: int = CHUNK
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.n // self.chunk)
+
+    def bounds(self, index: int) -> tuple[int, int]:
+        start = index * self.chunk
+        return start, min(self.chunk, self.n - start)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def make_spec(game: str = "black-white", players: int | None = None, n: int = 10_000,
+              strategy: str | None = None, seats: dict | None = None, rules: dict | None = None,
+              unit: str = "deal", seed: int | None = None) -> RunSpec:
+    """Check every input and build the specification; errors name the valid choices."""
+    g = games.get(game)
+    p = games.check_players(g, players)
+    resolved_rules = options.resolve(g, rules)
+    if unit not in UNITS:
+        raise SimtoolError(f"unknown unit '{unit}'; valid: {choices(UNITS)}")
+    n = parse_count(n)
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (1 << 63))
+    elif not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise SimtoolError(f"bad seed {seed!r}; expected a whole number >= 0")
+    lineup = [strategy or g.default_strategy] * p
+    for seat, name in (seats or {}).items():
+        try:
+            s = int(seat)
+        except ValueError:
+            s = -1
+        if not 0 <= s < p:
+            raise SimtoolError(f"bad seat {seat!r} for {p} players; valid: {choices(range(p))}")
+        lineup[s] = name
+    spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed))
+    resolve_lineup(spec)  # fail now, not in a worker
+    return spec
+
+
+def parse_count(text) -> int:
+    """A positive whole number of deals: ``1e6``, ``1000000`` or ``1_000_000``."""
+    value = None
+    if isinstance(text, (int, np.integer)) and not isinstance(text, bool):
+        value = int(text)
+    elif isinstance(text, (str, float)):
+        try:
+            value = int(str(text).replace("_", ""))
+        except ValueError:
+            try:
+                as_float = float(str(text).replace("_", ""))
+                if as_float.is_integer():
+                    value = int(as_float)
+            except ValueError:
+                pass
+    if value is None or value <= 0:
+        raise SimtoolError(f"bad n {text!r}; expected a positive whole number such as 1e6, 1000000 or 1_000_000")
+    return value
+
+
+def resolve_lineup(spec: RunSpec) -> Lineup:
+    import strategies
+
+    unique = list(dict.fromkeys(spec.lineup))
+    found = [strategies.resolve(name, spec.game) for name in unique]
+    return Lineup(found, np.array([unique.index(name) for name in spec.lineup]))
+
+
+@dataclass
+class Chunk:
+    """The tables of one chunk: ``seats`` rows, and ``matches`` rows for whole matches."""
+
+    index: int
+    seats: pl.DataFrame
+    matches: pl.DataFrame | None = None
+    trace: list[str] = field(default_factory=list)
+
+
+def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None) -> Chunk:
+    game = games.get(spec.game)
+    lineup = resolve_lineup(spec)
+    start, count = spec.bounds(index)
+    deal_rng, play_rng = (
+        np.random.Generator(np.random.PCG64(np.random.SeedSequence(spec.seed, spawn_key=(index, s))))
+        for s in (0, 1)
+    )
+    ctx = Context(game.id, spec.seed, spec.n, spec.unit, start + np.arange(count, dtype=np.int64),
+                  trace_id=trace_id)
+    play = play_deals if spec.unit == "deal" else play_matches
+    outcome = play(game, spec.players, spec.rules, lineup, count, deal_rng, play_rng, ctx)
+    seats, matches = tables(game, spec, lineup, outcome)
+    return Chunk(index, seats, matches, ctx.trace)
+
+
+def tables(game, spec: RunSpec, lineup: Lineup, outcome: Outcome):
+    """Flatten ``(rows, p)`` arrays into one row per deal (or match round) and seat."""
+    p = spec.players
+    names = [lineup.strategies[k].name for k in lineup.seats]
+    strategy_of_seat = pl.Series("strategy", names, dtype=pl.Enum(list(dict.fromkeys(names))))
+
+    def frame(cols: dict[str, np.ndarray], key: list[tuple[str, str, object]], values):
+        rows = next(iter(cols.values())).shape[0]
+        seat = np.tile(np.arange(p, dtype=np.int8), rows)
+        data = [pl.Series(name, cols[src].reshape(-1), dtype=dt) for name, src, dt in key]
+        data += [pl.Series("seat", seat), strategy_of_seat.gather(seat)]
+        data += [pl.Series(name, cols[name].reshape(-1), dtype=dt) for name, dt in values]
+        return pl.DataFrame(data)
+
+    results = {"score": pl.Int16, "tricks": pl.Int8, "win": pl.Float32, **game.columns}
+    if spec.unit == "deal":
+        seats = frame(outcome.rounds, [("deal", "id", pl.Int64)], results.items())
+        return seats, None
+    seats = frame(outcome.rounds, [("match", "id", pl.Int64), ("round", "round", pl.Int16)],
+                  results.items())
+    matches = frame(outcome.matches, [("match", "id", pl.Int64)],
+                    [("total", pl.Int32), ("win", pl.Float32), ("rounds", pl.Int16),
+                     ("capped", pl.Boolean)])
+    return seats, matches
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def execute(spec: RunSpec, jobs: int | None = None) -> Iterator[Chunk]:
+    """Play every chunk, yielding them in chunk order as they finish."""
+    jobs = max(1, min(jobs or default_jobs(), spec.n_chunks))
+    if jobs == 1:
+        yield from (play_chunk(spec, i) for i in range(spec.n_chunks))
+        return
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=jobs, return_as="generator")
+    yield from parallel(delayed(play_chunk)(spec, i) for i in range(spec.n_chunks))
+
+
+def replay(spec: RunSpec, number: int) -> list[str]:
+    """Deal (or match) ``number`` of ``spec`` written out play by play with its results."""
+    if not 0 <= number < spec.n:
+        raise SimtoolError(f"bad {spec.unit} number {number}; this run has 0..{spec.n - 1}")
+    chunk = play_chunk(spec, number // spec.chunk, trace_id=number)
+    key = "deal" if spec.unit == "deal" else "match"
+    rows = chunk.seats.filter(pl.col(key) == number)
+    lines = [f"{spec.game} {spec.players}p, rules {spec.rules}, seed {spec.seed}, {key} {number}",
+             f"line-up: {', '.join(spec.lineup)}", *chunk.trace, "results:"]
+    shown = [c for c in rows.columns if c not in (key, "strategy")]
+    lines += ["  " + "  ".join(f"{c}={_fmt(v)}" for c, v in zip(shown, r)) for r in rows.select(shown).rows()]
+    if chunk.matches is not None:
+        final = chunk.matches.filter(pl.col("match") == number)
+        lines.append("match:")
+        lines += ["  " + "  ".join(f"{c}={_fmt(v)}" for c, v in zip(final.columns[1:], r[1:]))
+                  for r in final.rows()]
+    return lines
+
+
+def _fmt(v) -> str:
+    return f"{v:.3g}" if isinstance(v, float) else str(v)

@@ -1,0 +1,24 @@
+"""Strategies that play any game."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simtool import bits
+
+from .base import strategy
+
+
+@strategy("random", "uniform over the legal options (the reference random policy of RULINGS.md)")
+def random(view, rng):
+    return bits.uniform(view.legal, rng, view.n_actions)
+
+
+@strategy("high", "always the highest legal option (the game's order: the strongest card)")
+def high(view, rng):
+    return np.where(view.mask, view.strength, np.int32(np.iinfo(np.int32).min)).argmax(axis=1)
+
+
+@strategy("low", "always the lowest legal option (the game's order: the weakest card)")
+def low(view, rng):
+    return np.where(view.mask, view.strength, np.int32(np.iinfo(np.int32).max)).argmin(axis=1)
