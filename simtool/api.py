@@ -55,9 +55,8 @@ def execute_run(spec: RunSpec, jobs, out, force, progress, keep: bool) -> Result
     clock = time.perf_counter()
     kept: dict[str, list[pl.DataFrame]] = {"seats": [], "matches": []}
     try:
-        for done, chunk in enumerate(execute(spec, jobs), start=1):
-            if writer:
-                writer.add(chunk)
+        parts = writer.parts if writer else None
+        for done, chunk in enumerate(execute(spec, jobs, parts, keep or not writer), start=1):
             if keep or not writer:
                 kept["seats"].append(chunk.seats)
                 if chunk.matches is not None:

@@ -63,26 +63,31 @@ _NARROW = {32: np.uint32, 16: np.uint16, 8: np.uint8, 4: np.uint8, 2: np.uint8, 
 def select(sets: np.ndarray, k: np.ndarray, n_options: int = 64) -> np.ndarray:
     """The ``k[i]``-th smallest member of ``sets[i]`` (k counts from 0), as int64.
 
-    A binary search on popcounts of halves, narrowing the integer type as the
-    window shrinks; ``n_options`` skips the halves no option can occupy.
+    A binary search on popcounts of halves: where ``k`` lies beyond the lower
+    half, shift the upper half down. The integer type narrows with the window,
+    and ``n_options`` skips the halves no option can occupy.
     Undefined where ``k >= count(sets)``.
     """
-    bits = np.asarray(sets, dtype=np.uint64)
+    window = np.asarray(sets, dtype=np.uint64)
     k = np.asarray(k).astype(np.uint8)
-    pos = np.zeros(bits.shape, np.uint8)
+    pos = np.zeros(window.shape, np.uint8)
     width = 64
     while width > 1:
         width //= 2
-        if width >= n_options:
-            bits = bits.astype(_NARROW[width]) if width >= 8 else bits
-            continue
         narrow = _NARROW[width]
-        low = bits.astype(narrow) if width >= 8 else bits & narrow((1 << width) - 1)
+        if width >= n_options:
+            window = window.astype(narrow) if width >= 8 else window
+            continue
+        cut = narrow((1 << width) - 1)
+        low = window.astype(narrow) if width >= 8 else window & cut
         c = np.bitwise_count(low)
-        upper = k >= c
-        bits = np.where(upper, (bits >> bits.dtype.type(width)).astype(narrow), low)
+        upper = (k >= c).view(np.uint8)
+        log = width.bit_length() - 1
+        window = (window >> (upper.astype(window.dtype) << window.dtype.type(log))).astype(narrow)
+        if width < 8:
+            window &= cut
         k = k - c * upper
-        pos += upper * np.uint8(width)
+        pos += upper << np.uint8(log)
     return pos.astype(np.int64)
 
 

@@ -21,6 +21,8 @@ from .runner import CHUNK, make_spec, replay as replay_deal
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")
 out = Console()
+if not out.is_terminal:  # piped or captured: room for the whole table rather than 80 columns
+    out = Console(width=160)
 err = Console(stderr=True)
 
 
@@ -170,7 +172,7 @@ def replay(
 def main(argv: list[str] | None = None) -> int:
     """Entry point: usage errors become one line and exit status 2, as our own errors do."""
     try:
-        app(args=argv, prog_name="simtool", standalone_mode=False)
+        code = app(args=argv, prog_name="simtool", standalone_mode=False)
     except typer.Exit as done:
         return done.exit_code
     except (typer.TyperException, SimtoolError) as exc:  # click's usage errors, and ours
@@ -183,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     except (KeyboardInterrupt, typer.Abort):
         err.print("interrupted; no result was written", markup=False)
         return 130
-    return 0
+    return code if isinstance(code, int) else 0
 
 
 if __name__ == "__main__":

@@ -38,12 +38,6 @@ class RunWriter:
             for old in self.out.glob(f"{name}.*"):
                 old.unlink()
 
-    def add(self, chunk) -> None:
-        for name in TABLES:
-            table = getattr(chunk, name)
-            if table is not None:
-                table.write_parquet(self.parts / f"{name}-{chunk.index:06d}.parquet")
-
     def finish(self, meta: dict) -> dict[str, Path]:
         written = {}
         for name in TABLES:
@@ -63,6 +57,15 @@ class RunWriter:
         shutil.rmtree(self.parts, ignore_errors=True)
         if self.created and self.out.exists() and not any(self.out.iterdir()):
             self.out.rmdir()
+
+
+def write_chunk(parts: Path, index: int, **named: pl.DataFrame | None) -> None:
+    """One chunk's tables as part files; snappy, as they are read once and re-encoded."""
+    for name, table in named.items():
+        if table is not None:
+            tmp = parts / f".{name}-{index:06d}.tmp"
+            table.write_parquet(tmp, compression="snappy")
+            os.replace(tmp, parts / f"{name}-{index:06d}.parquet")
 
 
 def write_json(path: Path, data: dict) -> None:

@@ -10,6 +10,7 @@ one seed play the same deals, which makes their comparison a paired one.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Iterator
 
@@ -19,6 +20,7 @@ import polars as pl
 from . import games, options
 from .engine import Context, Lineup, Outcome, play_deals, play_matches
 from .errors import SimtoolError, choices
+from .results import write_chunk
 
 CHUNK = 1 << 15
 UNITS = ("deal", "match")
@@ -115,7 +117,10 @@ class Chunk:
     trace: list[str] = field(default_factory=list)
 
 
-def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None) -> Chunk:
+def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
+               parts: Path | None = None, keep: bool = True) -> Chunk:
+    """Play chunk ``index``. With ``parts``, write its tables there (by the worker, in
+    parallel); without ``keep``, return them only as files."""
     game = games.get(spec.game)
     lineup = resolve_lineup(spec)
     start, count = spec.bounds(index)
@@ -128,6 +133,10 @@ def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None) -> Chunk:
     play = play_deals if spec.unit == "deal" else play_matches
     outcome = play(game, spec.players, spec.rules, lineup, count, deal_rng, play_rng, ctx)
     seats, matches = tables(game, spec, lineup, outcome)
+    if parts is not None:
+        write_chunk(parts, index, seats=seats, matches=matches)
+    if not keep:
+        seats = matches = None
     return Chunk(index, seats, matches, ctx.trace)
 
 
@@ -161,16 +170,17 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def execute(spec: RunSpec, jobs: int | None = None) -> Iterator[Chunk]:
+def execute(spec: RunSpec, jobs: int | None = None, parts: Path | None = None,
+            keep: bool = True) -> Iterator[Chunk]:
     """Play every chunk, yielding them in chunk order as they finish."""
     jobs = max(1, min(jobs or default_jobs(), spec.n_chunks))
     if jobs == 1:
-        yield from (play_chunk(spec, i) for i in range(spec.n_chunks))
+        yield from (play_chunk(spec, i, None, parts, keep) for i in range(spec.n_chunks))
         return
     from joblib import Parallel, delayed
 
     parallel = Parallel(n_jobs=jobs, return_as="generator")
-    yield from parallel(delayed(play_chunk)(spec, i) for i in range(spec.n_chunks))
+    yield from parallel(delayed(play_chunk)(spec, i, None, parts, keep) for i in range(spec.n_chunks))
 
 
 def replay(spec: RunSpec, number: int) -> list[str]:

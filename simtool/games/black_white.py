@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck
-from ..engine import Decision, Game, Match, View
+from ..engine import Decision, Game, Match, View, cells
 
 CARDS = 36
 BLACK, WHITE = 0, 1
@@ -39,6 +39,7 @@ class Round:
     p: int
     rnd: int
     hand_size: int
+    dealt: np.ndarray  # (n,) uint64 every card dealt this round
     hands: np.ndarray  # (n, p) uint64 sets of cards in hand
     totals: np.ndarray  # (n, p) match totals before this round
     leader: np.ndarray  # (n,) seat leading the current trick
@@ -55,11 +56,15 @@ class Round:
     def n(self) -> int:
         return self.hands.shape[0]
 
-    def put(self, rows, seat, card) -> None:
-        """Seat ``seat`` plays ``card`` into the current trick."""
-        self.hands[rows, seat] &= ~bits.BIT[card]
-        self.played |= bits.BIT[card]
-        self.trick[rows, seat] = card
+    def hand(self, cell) -> np.ndarray:
+        return np.take(self.hands, cell)
+
+    def put(self, cell, card) -> None:
+        """The seat at ``cell`` (see :func:`simtool.engine.cells`) plays ``card`` into the trick."""
+        card_bit = bits.BIT[card]
+        np.put(self.hands, cell, np.take(self.hands, cell) & ~card_bit)
+        self.played |= card_bit
+        np.put(self.trick, cell, card)
 
 
 class BlackWhiteView(View):
@@ -151,6 +156,7 @@ class BlackWhite(Game):
             p=p,
             rnd=rnd,
             hand_size=hand,
+            dealt=np.bitwise_or.reduce(hands, axis=1),
             hands=hands,
             totals=match.totals.copy(),
             leader=np.full(n, rnd % p, np.int64),  # leader of round r is seat r mod p
@@ -164,27 +170,30 @@ class BlackWhite(Game):
         )
 
     def play(self, s: Round):
-        rows = np.arange(s.n)
+        cell = cells(s.n, s.p)
         for s.trick_no in range(s.hand_size):
-            s.trick[:] = -1
-            s.colour[:] = -1
-            s.best[:] = 0
-            lead = yield Decision("lead", s.leader, s.hands[rows, s.leader])
-            s.put(rows, s.leader, lead)
+            at = cell(s.leader)
+            lead = yield Decision("lead", s.leader, s.hand(at))
+            s.put(at, lead)
             s.colour = (yield Decision("colour", s.leader, EITHER_COLOUR)).astype(np.int8)
             s.best = value(lead, s.colour)
             s.winning = s.leader.copy()
             for i in range(1, s.p):
                 seat = (s.leader + i) % s.p
-                card = yield Decision("play", seat, s.hands[rows, seat])
-                s.put(rows, seat, card)
+                at = cell(seat)
+                card = yield Decision("play", seat, s.hand(at))
+                s.put(at, card)
                 number = value(card, s.colour)
                 beats = number > s.best
                 s.best = np.where(beats, number, s.best)
                 s.winning = np.where(beats, seat, s.winning)
-            s.black[rows, s.winning] += s.colour == BLACK
-            s.white[rows, s.winning] += s.colour == WHITE
+            won = cell(s.winning)
+            np.put(s.black, won, np.take(s.black, won) + (s.colour == BLACK))
+            np.put(s.white, won, np.take(s.white, won) + (s.colour == WHITE))
             s.leader = s.winning
+            s.trick[:] = -1
+            s.colour[:] = -1
+            s.best[:] = 0
         return score(s.black, s.white)
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
@@ -193,6 +202,18 @@ class BlackWhite(Game):
             return np.zeros(match.n, bool)
         top = match.totals.max(axis=1, keepdims=True)
         return (match.totals == top).sum(axis=1) == 1
+
+    def invariants(self, s: Round) -> dict[str, np.ndarray]:
+        held = bits.count(s.hands).sum(axis=1, dtype=np.int64)
+        on_table = bits.count(s.played).astype(np.int64)
+        won = (s.black + s.white).sum(axis=1)
+        in_trick = (s.trick >= 0).sum(axis=1)
+        return {
+            "every dealt card is held or played, once": (np.bitwise_or.reduce(s.hands, axis=1) | s.played == s.dealt)
+            & (held + on_table == s.p * s.hand_size),
+            "the deal gives every seat a full hand": bits.count(s.dealt) == s.p * s.hand_size,
+            "tricks won add up to the tricks completed": (on_table - in_trick) == won * s.p,
+        }
 
     def label(self, kind: str, option: int) -> str:
         if kind == "colour":

@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import simtool.games
+from simtool import engine
+from simtool.runner import RunSpec, play_chunk, resolve_lineup
+
+from . import toy_game
+
+
+@pytest.fixture
+def with_toy_game(monkeypatch):
+    """Register the test-only game 'climb' for the duration of a test (in-process runs only)."""
+    monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, toy_game.GAME))
+    return toy_game.GAME
+
+
+def spec(game="black-white", players=3, n=200, lineup=None, unit="deal", seed=7, rules=None,
+         chunk=None) -> RunSpec:
+    g = simtool.games.get(game)
+    rules = {o.name: o.default for o in g.options} | (rules or {})
+    lineup = tuple(lineup or ["random"] * players)
+    return RunSpec(g.id, players, rules, lineup, unit, n, seed, **({"chunk": chunk} if chunk else {}))
+
+
+def chunk(**kw):
+    return play_chunk(spec(**kw), 0)
+
+
+def drive(game, state, script):
+    """Play ``state`` with scripted choices; returns (results, decisions seen)."""
+    play = game.play(state)
+    seen, choice = [], None
+    script = iter(script)
+    while True:
+        try:
+            d = play.send(choice)
+        except StopIteration as done:
+            return done.value, seen
+        seen.append(d)
+        choice = np.asarray(next(script), dtype=np.int64).reshape(-1) if d.seat is not None \
+            else np.atleast_2d(np.asarray(next(script), dtype=np.int64))
+
+
+def ctx_for(game, n, seed=0):
+    return engine.Context(game.id, seed, n, "deal", np.arange(n))
+
+
+def lineup_of(game, players, names):
+    return resolve_lineup(spec(game.id, players, 1, names))

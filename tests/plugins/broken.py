@@ -1,0 +1,1 @@
+raise RuntimeError("this plugin cannot even load")

@@ -1,0 +1,53 @@
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from simtool import bits
+
+
+@pytest.fixture
+def sets():
+    rng = np.random.default_rng(3)
+    mask = rng.random((20_000, 64)) < 0.25
+    mask[np.arange(len(mask)), rng.integers(0, 64, len(mask))] = True  # never empty
+    return mask, bits.from_mask(mask)
+
+
+def test_mask_round_trip(sets):
+    mask, s = sets
+    assert (bits.to_mask(s, 64) == mask).all()
+    assert (bits.count(s) == mask.sum(axis=1)).all()
+
+
+@pytest.mark.parametrize("n_options", [64, 36, 8, 2])
+def test_select_lowest_highest_agree_with_the_mask(sets, n_options):
+    mask, s = sets
+    mask, s = mask[:, :n_options], s & bits.full(n_options)
+    keep = mask.any(axis=1)
+    mask, s = mask[keep], s[keep]
+    members = [np.flatnonzero(row) for row in mask[:300]]
+    for k in range(3):
+        ok = np.array([len(m) > k for m in members])
+        got = bits.select(s[:300], np.full(300, k), n_options)[ok]
+        assert (got == np.array([m[k] for m in members if len(m) > k])).all()
+    assert (bits.lowest(s) == mask.argmax(axis=1)).all()
+    assert (bits.highest(s, n_options) == n_options - 1 - mask[:, ::-1].argmax(axis=1)).all()
+
+
+def test_empty_set_edges():
+    empty = np.zeros(3, np.uint64)
+    assert (bits.lowest(empty) == 64).all() and (bits.highest(empty, 36) == -1).all()
+    assert (bits.highest(empty) == -1).all()
+
+
+def test_uniform_is_uniform_over_members():
+    rng = np.random.default_rng(5)
+    s = np.full(120_000, bits.of((0, 3, 17, 40, 63)), np.uint64)
+    picks = bits.uniform(s, rng)
+    counts = np.array([(picks == o).sum() for o in (0, 3, 17, 40, 63)])
+    assert counts.sum() == len(s)
+    assert sps.chisquare(counts).pvalue > 1e-4
+
+
+def test_below():
+    assert bits.below(0) == 0 and bits.below(3) == 0b111 and bits.below(64) == np.uint64(2**64 - 1)

@@ -1,0 +1,38 @@
+"""Golden deal records: seeded deals written out play by play, compared with fixtures.
+
+A rules change that alters any play or score shows up here. After an intended
+change, regenerate with ``UPDATE_GOLDEN=1 make test`` and review the diff.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from simtool.runner import replay
+
+from .conftest import spec
+
+HERE = Path(__file__).parent / "golden"
+RECORDS = [
+    # (game, players, line-up, unit, number)
+    ("black-white", 2, ["random", "random"], "deal", 3),
+    ("black-white", 3, ["balance", "duck", "random"], "deal", 1),
+    ("black-white", 4, ["balance"] * 4, "deal", 40000),
+    ("black-white", 3, ["random", "balance", "high"], "match", 2),
+]
+
+
+@pytest.mark.parametrize("game,p,lineup,unit,number", RECORDS,
+                         ids=[f"{g}-{p}p-{u}{k}" for g, p, _, u, k in RECORDS])
+def test_golden_record(game, p, lineup, unit, number):
+    lines = replay(spec(game, p, n=number + 1, lineup=lineup, unit=unit, seed=20261121), number)
+    text = "\n".join(lines) + "\n"
+    path = HERE / f"{game}-{p}p-{unit}{number}.txt"
+    if os.environ.get("UPDATE_GOLDEN") or not path.exists():
+        path.write_text(text)
+        if not os.environ.get("UPDATE_GOLDEN"):
+            pytest.fail(f"wrote missing golden record {path.name}; review and commit it")
+    assert text == path.read_text()
