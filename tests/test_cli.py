@@ -152,3 +152,15 @@ def test_main_turns_usage_errors_into_one_line(capsys):
     assert err.startswith("error: No such option: --gmae") and "\n" not in err
     assert main(["replay", "--seed", "1"]) == 2
     assert "exactly one of --deal N or --match N" in capsys.readouterr().err
+
+
+def test_installed_entry_point_strategies_are_found(monkeypatch):
+    import strategies
+    from importlib.metadata import EntryPoint
+
+    ep = EntryPoint("shipped", "tests.plugins.good:lowest_card", "simtool.strategies")
+    monkeypatch.setattr(strategies, "entry_points", lambda group: [ep] if group == ep.group else [])
+    found = strategies.resolve("shipped", "black-white")
+    assert found.name == "shipped" and "lowest-numbered" in found.description
+    r = cli("strategies")
+    assert "shipped" in r.stdout

@@ -1,0 +1,110 @@
+"""Benchmarks: deals per second and peak memory. Prints numbers; asserts nothing.
+
+    python bench/bench.py            # everything (a few minutes on 2 cores)
+    python bench/bench.py --quick    # smaller n, no 1e7 memory run
+
+Part 1 plays chunks in-process (one core, then all cores through joblib) for every
+game, player count and line-up. Part 2 times whole commands from the shell, as a user
+types them, with the peak memory of the whole process tree (main process + workers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+import simtool.games
+import strategies
+from simtool.runner import default_jobs, execute, make_spec
+
+SIMTOOL = str(Path(sys.executable).with_name("simtool"))
+
+
+def lineups(game) -> list[str]:
+    found = strategies.registry(game.id)
+    return ["random", game.default_strategy, *[s for s in found if s not in ("random", game.default_strategy)]]
+
+
+def rate(spec, jobs: int) -> float:
+    start = time.perf_counter()
+    for _ in execute(spec, jobs, keep=False):
+        pass
+    return spec.n / (time.perf_counter() - start)
+
+
+def in_process(n: int) -> None:
+    cores = default_jobs()
+    rate(make_spec("black-white", 3, 200_000, "random", seed=1), cores)  # start the worker pool
+    print(f"## In-process deals/s (n = {n:,} per cell; all cores = {cores})\n")
+    print(f"| game | players | line-up | 1 core | {cores} cores |")
+    print("| --- | --- | --- | --- | --- |")
+    for game in simtool.games.registry().values():
+        for p in game.players:
+            for name in lineups(game):
+                spec = make_spec(game.id, p, n, name, seed=1)
+                rate(make_spec(game.id, p, 1000, name, seed=1), 1)  # warm imports
+                print(f"| {game.id} | {p} | {name} | {rate(spec, 1):,.0f} | {rate(spec, cores):,.0f} |",
+                      flush=True)
+
+
+def whole_command(args: list[str]) -> tuple[float, float]:
+    """Wall seconds and peak resident memory (MiB, summed over the process tree)."""
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        proc = psutil.Popen([SIMTOOL, *args, "--out", out, "--force", "-q"], stdout=subprocess.DEVNULL)
+        peak = 0
+        done = threading.Event()
+
+        def sample():
+            nonlocal peak
+            while not done.is_set():
+                try:
+                    tree = [proc, *proc.children(recursive=True)]
+                    peak = max(peak, sum(p.memory_info().rss for p in tree))
+                except psutil.Error:
+                    pass
+                time.sleep(0.02)
+
+        t = threading.Thread(target=sample)
+        t.start()
+        code = proc.wait()
+        wall = time.perf_counter() - start
+        done.set()
+        t.join()
+        if code != 0:
+            raise SystemExit(f"command failed: simtool {' '.join(args)}")
+        return wall, peak / 2**20
+
+
+def commands(quick: bool) -> None:
+    print("\n## Whole commands from the shell (best of 3 for n = 1e6)\n")
+    print("| command | wall s | peak MiB |")
+    print("| --- | --- | --- |")
+    runs = [
+        ["run", "--game", "black-white", "--players", "3", "--n", "1e6", "--strategy", "random"],
+        ["run", "--game", "black-white", "--players", "3", "--n", "1e6"],
+        ["run", "--game", "black-white", "--players", "3", "--n", "1e5", "--unit", "match"],
+    ]
+    memory = [["run", "--game", "black-white", "--players", "3", "--n", "1e5", "--strategy", "random"],
+              ["run", "--game", "black-white", "--players", "3", "--n", "1e7", "--strategy", "random"]]
+    for args in runs if not quick else runs[:1]:
+        best = min((whole_command(args) for _ in range(1 if quick else 3)), key=lambda r: r[0])
+        print(f"| `simtool {' '.join(args)}` | {best[0]:.2f} | {best[1]:.0f} |", flush=True)
+    for args in memory if not quick else memory[:1]:
+        wall, peak = whole_command(args)
+        print(f"| `simtool {' '.join(args)}` | {wall:.2f} | {peak:.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    quick = parser.parse_args().quick
+    in_process(50_000 if quick else 200_000)
+    commands(quick)
