@@ -101,10 +101,30 @@ def show_summary(folder: Path) -> None:
                       stats.fmt_mean(r["match_win"], r["match_win_ci"]), f"{r['rounds']:.2f}"]
         t.add_row(*cells)
     out.print(t)
+    keys = ["deal"] if meta["unit"] == "deal" else ["match", "round"]
+    for caption, extra_table in game.tables(seats, keys):
+        out.print(_frame_table(caption, extra_table))
     notes = ["95% intervals; a tie splits the win"]
     if extra and table["capped"].max() > 0:
         notes.append(f"{table['capped'].max():.2%} of matches hit the {200}-round cap")
     out.print(f"{'; '.join(notes)}. Results: {folder}", markup=False, highlight=False)
+
+
+def _frame_table(caption: str, df) -> Table:
+    """A small polars table for the terminal; rates with low/high become one cell."""
+    t = Table(title=caption, title_justify="left")
+    rate_cols = [c for c in df.columns if c not in ("n", "k", "deals", "low", "high")]
+    value = rate_cols[-1]
+    for col in rate_cols[:-1] + ["deals" if "deals" in df.columns else "n", value]:
+        t.add_column(col, justify="right")
+    for r in df.iter_rows(named=True):
+        cells = [str(r[c]) for c in rate_cols[:-1]]
+        cells.append(f"{r.get('deals', r.get('n')):,}")
+        is_mean = str(r[rate_cols[0]]) == "mean"
+        cells.append(f"{r[value]:.3f} ({r['low']:.3f}–{r['high']:.3f})" if is_mean
+                     else stats.fmt_rate(r[value], r["low"], r["high"]))
+        t.add_row(*cells)
+    return t
 
 
 @app.command("games")

@@ -131,6 +131,11 @@ class Game:
         """After round ``rnd`` (0-based) has been scored: which matches have ended."""
         raise NotImplementedError
 
+    def tables(self, seats, keys: list[str]) -> list[tuple[str, Any]]:
+        """Game-specific summary tables ``(title, polars DataFrame)`` from the lazy seat rows;
+        ``keys`` name the columns that identify one deal (``deal``, or ``match`` and ``round``)."""
+        return []
+
     def invariants(self, state) -> dict[str, np.ndarray]:
         """Named ``(n,)`` boolean checks that hold between any two decisions (cards conserved...).
 

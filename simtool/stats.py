@@ -72,3 +72,21 @@ def fmt_mean(mean: float, half: float) -> str:
 
 def fmt_rate(rate: float, low: float, high: float) -> str:
     return f"{100 * rate:.1f}% ({100 * low:.1f}–{100 * high:.1f})"
+
+
+def count_distribution(per_deal: pl.DataFrame, column: str, values) -> pl.DataFrame:
+    """Share of deals at each value of ``column`` (Wilson intervals), one row per value."""
+    n = per_deal.height
+    counts = per_deal[column].value_counts()
+    found = dict(zip(counts[column].to_list(), counts["count"].to_list()))
+    k = np.array([found.get(v, 0) for v in values])
+    lo, hi = wilson(k, n)
+    return pl.DataFrame({column: list(values), "deals": k, "share": k / n, "low": lo, "high": hi})
+
+
+def rate_by(seats: pl.LazyFrame, by: str, name: str, expr: pl.Expr) -> pl.DataFrame:
+    """Rate of ``expr`` per value of ``by`` with Wilson intervals."""
+    df = seats.group_by(by).agg(pl.len().alias("n"), expr.sum().alias("k")).sort(by).collect()
+    lo, hi = wilson(df["k"].to_numpy(), df["n"].to_numpy())
+    return df.with_columns((pl.col("k") / pl.col("n")).alias(name), pl.Series("low", lo),
+                           pl.Series("high", hi))

@@ -22,6 +22,9 @@ RECORDS = [
     ("black-white", 3, ["balance", "duck", "random"], "deal", 1),
     ("black-white", 4, ["balance"] * 4, "deal", 40000),
     ("black-white", 3, ["random", "balance", "high"], "match", 2),
+    ("kansas-city", 4, ["random"] * 4, "deal", 0),
+    ("kansas-city", 5, ["target", "greedy", "random", "target", "low"], "deal", 7),
+    ("kansas-city", 4, ["target", "greedy", "target", "random"], "match", 1),
 ]
 
 

@@ -7,8 +7,9 @@ from importlib.metadata import entry_points
 from ..engine import Game
 from ..errors import SimtoolError, choices
 from .black_white import GAME as BLACK_WHITE
+from .kansas_city import GAME as KANSAS_CITY
 
-BUILT_IN: tuple[Game, ...] = (BLACK_WHITE,)
+BUILT_IN: tuple[Game, ...] = (BLACK_WHITE, KANSAS_CITY)
 
 
 def registry() -> dict[str, Game]:

@@ -1,0 +1,337 @@
+"""Kansas City: The Trick-Taking Game (Chris Wray), read through RULINGS.md.
+
+Option ``c`` (0..55) is the card of suit ``c // 8`` and rank ``c % 8 + 1``, so each suit
+is one byte of a card set and a card's rank is its bit within the byte. Upgraded cards
+stay the same option but join the public set ``trump``: the eighth suit. Option 56 is
+"decline" at an upgrade. The aim is exactly the trick limit (3 tricks in 4p, 2 in 5p).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import polars as pl
+
+from .. import bits, deck, stats
+from ..engine import Decision, Game, Match, View, cells
+from ..options import Option
+
+SUITS, RANKS = 7, 8
+CARDS = SUITS * RANKS
+DECLINE = CARDS
+HAND = {4: 14, 5: 11}
+LIMIT = {4: 3, 5: 2}
+TRICK_POINTS = {4: np.array([0, 5, 10, 15, 5, 0]), 5: np.array([0, 5, 10, 5, 0])}  # last: and more
+FOUR_BONUS = 2
+SUIT = np.array([bits.of(range(8 * s, 8 * s + 8)) for s in range(SUITS)], np.uint64)
+RANK = np.array([bits.of(8 * s + r for s in range(SUITS)) for r in range(RANKS)], np.uint64)
+EVERY_SUIT = np.uint64(sum(1 << (8 * s) for s in range(SUITS)))  # a rank byte times this: that rank in every suit
+FOURS = RANK[3]
+CARD_RANK = np.arange(CARDS + 1) % 8 + 1  # (DECLINE gets a dummy rank)
+CARD_SUIT = np.arange(CARDS + 1) // 8
+
+
+def rank_byte(cards: np.ndarray) -> np.ndarray:
+    """The ranks present in each card set, folded into one byte (bit r-1 for rank r)."""
+    folded = cards | (cards >> np.uint64(32))
+    folded |= folded >> np.uint64(16)
+    folded |= folded >> np.uint64(8)
+    return folded & np.uint64(0xFF)
+
+
+def of_ranks(ranks: np.ndarray) -> np.ndarray:
+    """Every card whose rank is in the rank byte ``ranks``."""
+    return ranks * EVERY_SUIT
+
+
+def trick_key(card: np.ndarray, is_trump: np.ndarray, led_suit: np.ndarray) -> np.ndarray:
+    """Who wins: any trump beats every other card, then rank; off-suit cards never win."""
+    rank = CARD_RANK[card]
+    return np.where(is_trump, 16 + rank, np.where(CARD_SUIT[card] == led_suit, rank, 0))
+
+
+@dataclass
+class Round:
+    p: int
+    rnd: int
+    hand_size: int
+    pass_count: int
+    dealt: np.ndarray  # (n,) every card dealt to a player
+    set_aside: np.ndarray  # (n,) the 5p card set aside face up, -1 in 4p
+    hands: np.ndarray  # (n, p) card sets
+    passing: np.ndarray  # (n, p) cards each seat has chosen to pass so far
+    trump: np.ndarray  # (n,) every upgraded card, held or played (public)
+    played: np.ndarray  # (n,) cards played so far, the current trick included
+    trick: np.ndarray  # (n, p) card each seat put in the current trick, -1 not yet
+    leader: np.ndarray  # (n,)
+    led_suit: np.ndarray  # (n,) printed suit of the lead; ignored when trump was led
+    trump_led: np.ndarray  # (n,) bool
+    best: np.ndarray  # (n,) trick_key of the card winning so far
+    winning: np.ndarray  # (n,)
+    totals: np.ndarray  # (n, p) match totals before this round
+    tricks: np.ndarray  # (n, p)
+    fours: np.ndarray  # (n, p) rank-4 cards captured
+    upgrades: np.ndarray  # (n, p) cards upgraded
+    trick_no: int = 0
+
+    @property
+    def n(self) -> int:
+        return self.hands.shape[0]
+
+    @property
+    def held_trumps(self) -> np.ndarray:
+        return self.dealt & ~self.played & self.trump
+
+    def follow_set(self, hand: np.ndarray) -> np.ndarray:
+        """Legal cards for a follower: the led suit (trump only when trump was led), else any."""
+        same = np.where(self.trump_led, hand & self.trump, hand & ~self.trump & SUIT[self.led_suit])
+        return np.where(same != 0, same, hand)
+
+
+class KansasCityView(View):
+    """A seat knows its hand, every hand's ranks (printed on the backs), every upgraded card,
+    the set-aside card, the cards played and the tricks and 4s each seat has taken."""
+
+    @cached_property
+    def hand(self) -> np.ndarray:
+        """The acting seat's cards, ``(m,)`` sets."""
+        return self.mine(self._state.hands)
+
+    @cached_property
+    def passing(self) -> np.ndarray:
+        """Cards this seat has already chosen to pass, ``(m,)`` sets."""
+        return self.mine(self._state.passing)
+
+    @cached_property
+    def rank_counts(self) -> np.ndarray:
+        """Cards of each rank in every seat's hand, ``(m, p, 8)`` (ranks are on the backs)."""
+        hands = self._state.hands[self._idx]
+        return np.stack([bits.count(hands & RANK[r]) for r in range(RANKS)], axis=-1)
+
+    @cached_property
+    def trump(self) -> np.ndarray:
+        """Every upgraded card, held or played, ``(m,)`` sets."""
+        return self._state.trump[self._idx]
+
+    @cached_property
+    def trumps_held(self) -> np.ndarray:
+        """Each seat's unplayed upgraded cards, ``(m, p)`` sets (public)."""
+        return self._state.hands[self._idx] & self.trump[:, None]
+
+    @cached_property
+    def set_aside(self) -> np.ndarray:
+        """The 5p card set aside face up, -1 in 4p, ``(m,)``."""
+        return self._state.set_aside[self._idx]
+
+    @cached_property
+    def played(self) -> np.ndarray:
+        return self._state.played[self._idx]
+
+    @cached_property
+    def unseen(self) -> np.ndarray:
+        """Cards in other hands: everything not held, played or set aside, ``(m,)`` sets."""
+        return self._state.dealt[self._idx] & ~self.hand & ~self.played
+
+    @cached_property
+    def trick(self) -> np.ndarray:
+        """Card each seat put in the current trick, -1 not yet, ``(m, p)``."""
+        return self._state.trick[self._idx]
+
+    @cached_property
+    def leader(self) -> np.ndarray:
+        return self._state.leader[self._idx]
+
+    @cached_property
+    def led_suit(self) -> np.ndarray:
+        return self._state.led_suit[self._idx]
+
+    @cached_property
+    def trump_led(self) -> np.ndarray:
+        return self._state.trump_led[self._idx]
+
+    @cached_property
+    def best(self) -> np.ndarray:
+        """Strength of the card winning the trick so far (see ``trick_key``), ``(m,)``."""
+        return self._state.best[self._idx]
+
+    @cached_property
+    def tricks(self) -> np.ndarray:
+        """Tricks won so far by every seat, ``(m, p)``."""
+        return self._state.tricks[self._idx]
+
+    @cached_property
+    def fours(self) -> np.ndarray:
+        return self._state.fours[self._idx]
+
+    @cached_property
+    def totals(self) -> np.ndarray:
+        return self._state.totals[self._idx]
+
+    @property
+    def limit(self) -> int:
+        return LIMIT[self.players]
+
+    @property
+    def tricks_left(self) -> int:
+        return self._state.hand_size - self._state.trick_no
+
+    @cached_property
+    def strength(self) -> np.ndarray:
+        if self.kind in ("lead", "play"):
+            is_trump = bits.to_mask(self.trump, CARDS + 1)
+            return np.where(is_trump, 8 + CARD_RANK, CARD_RANK)
+        if self.kind == "upgrade":  # declining is the lowest option
+            return np.broadcast_to(np.where(np.arange(CARDS + 1) == DECLINE, 0, CARD_RANK),
+                                   (len(self), CARDS + 1))
+        return np.broadcast_to(CARD_RANK, (len(self), CARDS + 1))
+
+
+class KansasCity(Game):
+    id = "kansas-city"
+    title = "Kansas City"
+    sheet = "seeds/000_274fdaeadb8c5d07.txt"
+    players = (4, 5)
+    default_players = 4
+    options = (
+        Option("pass_count", (3, 0, 1, 2), "cards each player passes clockwise before play"),
+        Option("hands", ("3", "p"), "hands in a match: 3, or one per player"),
+    )
+    n_actions = CARDS + 1
+    default_strategy = "target"
+    columns = {"fours": pl.Int8, "overshoot": pl.Int8, "upgrades": pl.Int8}
+    rates = {"overshoot": pl.col("overshoot") > 0}
+    View = KansasCityView
+
+    def deal(self, rng, match: Match, rnd: int) -> Round:
+        n, p = match.n, match.p
+        hand = HAND[p]
+        cards = deck.shuffled(rng, n, CARDS, p * hand + (p == 5))
+        hands = deck.hands(cards[:, : p * hand], p)
+        set_aside = cards[:, -1].astype(np.int8) if p == 5 else np.full(n, -1, np.int8)
+        zeros = np.zeros((n, p), np.int16)
+        return Round(
+            p=p, rnd=rnd, hand_size=hand, pass_count=match.rules["pass_count"],
+            dealt=np.bitwise_or.reduce(hands, axis=1), set_aside=set_aside, hands=hands,
+            passing=np.zeros((n, p), np.uint64), trump=np.zeros(n, np.uint64),
+            played=np.zeros(n, np.uint64), trick=np.full((n, p), -1, np.int8),
+            leader=np.full(n, rnd % p, np.int64),  # the dealer's left: seat r mod p
+            led_suit=np.zeros(n, np.int64), trump_led=np.zeros(n, bool),
+            best=np.zeros(n, np.int64), winning=np.zeros(n, np.int64),
+            totals=match.totals.copy(), tricks=zeros, fours=zeros.copy(), upgrades=zeros.copy(),
+        )
+
+    def play(self, s: Round):
+        cell = cells(s.n, s.p)
+        for _ in range(s.pass_count):  # all at once, one card at a time
+            chosen = yield Decision("pass", None, s.hands & ~s.passing)
+            s.passing |= bits.BIT[chosen]
+        s.hands = (s.hands & ~s.passing) | np.roll(s.passing, 1, axis=1)  # to the next seat clockwise
+        s.passing[:] = 0
+        for s.trick_no in range(s.hand_size):
+            at = cell(s.leader)
+            lead = yield Decision("lead", s.leader, np.take(s.hands, at))
+            self._put(s, at, lead)
+            s.trump_led = (s.trump & bits.BIT[lead]) != 0
+            s.led_suit = CARD_SUIT[lead]
+            s.best = trick_key(lead, s.trump_led, s.led_suit)
+            s.winning = s.leader.copy()
+            for i in range(1, s.p):
+                seat = (s.leader + i) % s.p
+                at = cell(seat)
+                card = yield Decision("play", seat, s.follow_set(np.take(s.hands, at)))
+                self._put(s, at, card)
+                key = trick_key(card, (s.trump & bits.BIT[card]) != 0, s.led_suit)
+                beats = key > s.best
+                s.best = np.where(beats, key, s.best)
+                s.winning = np.where(beats, seat, s.winning)
+            won = cell(s.winning)
+            in_trick = np.bitwise_or.reduce(bits.BIT[s.trick], axis=1)
+            np.put(s.tricks, won, np.take(s.tricks, won) + 1)
+            np.put(s.fours, won, np.take(s.fours, won) + bits.count(in_trick & FOURS))
+            s.trick[:] = -1
+            if s.trick_no < s.hand_size - 1:
+                for i in range(1, s.p):  # each loser, clockwise from the winner's left
+                    seat = (s.winning + i) % s.p
+                    at = cell(seat)
+                    taken = of_ranks(rank_byte(s.held_trumps))  # re-checked after each upgrade
+                    eligible = np.take(s.hands, at) & ~s.trump & ~taken
+                    choice = yield Decision("upgrade", seat, eligible | bits.BIT[DECLINE])
+                    upgraded = choice != DECLINE
+                    s.trump |= np.where(upgraded, bits.BIT[choice], bits.EMPTY)
+                    np.put(s.upgrades, at, np.take(s.upgrades, at) + upgraded)
+            s.leader = s.winning
+        return score(s.tricks, s.fours, s.upgrades)
+
+    @staticmethod
+    def _put(s: Round, at, card) -> None:
+        card_bit = bits.BIT[card]
+        np.put(s.hands, at, np.take(s.hands, at) & ~card_bit)
+        s.played |= card_bit
+        np.put(s.trick, at, card)
+
+    def tables(self, seats: pl.LazyFrame, keys: list[str]) -> list[tuple[str, pl.DataFrame]]:
+        """The overshoot analysis: how many players overshoot per deal, and who."""
+        per_deal = seats.group_by(keys).agg(
+            (pl.col("overshoot") > 0).sum().alias("overshooting"), pl.len().alias("p")
+        ).collect(engine="streaming")
+        p = int(per_deal["p"][0])
+        spread = stats.count_distribution(per_deal, "overshooting", range(p + 1))
+        k = per_deal["overshooting"].cast(pl.Float64)
+        mean = pl.DataFrame({"overshooting": ["mean"], "deals": [per_deal.height],
+                             "share": [k.mean()],
+                             "low": [k.mean() - stats.mean_halfwidth(k.std(), per_deal.height)],
+                             "high": [k.mean() + stats.mean_halfwidth(k.std(), per_deal.height)]})
+        spread = pl.concat([spread.with_columns(pl.col("overshooting").cast(pl.String)), mean])
+        by_strategy = stats.rate_by(seats, "strategy", "overshoot", pl.col("overshoot") > 0)
+        return [(f"Players over the trick limit of {LIMIT[p]}, per deal", spread),
+                ("Overshoot rate by strategy", by_strategy)]
+
+    def match_over(self, match: Match, rnd: int) -> np.ndarray:
+        hands = match.p if match.rules["hands"] == "p" else 3
+        return np.full(match.n, rnd + 1 >= hands)
+
+    def invariants(self, s: Round) -> dict[str, np.ndarray]:
+        held = np.bitwise_or.reduce(s.hands, axis=1)
+        dealt = s.p * s.hand_size
+        aside = np.where(s.set_aside >= 0, bits.BIT[np.maximum(s.set_aside, 0)], bits.EMPTY)
+        in_trick = np.where(s.trick >= 0, bits.BIT[np.maximum(s.trick, 0)], bits.EMPTY)
+        trick_trumps = in_trick & s.trump[:, None]
+        trick_trump_ranks = np.stack([bits.count(trick_trumps & RANK[r]).sum(axis=1) for r in range(RANKS)])
+        held_trump_ranks = np.stack([bits.count(s.held_trumps & RANK[r]) for r in range(RANKS)])
+        done = s.tricks.sum(axis=1)
+        return {
+            "every card is held, played or set aside, once": ((held | s.played) == s.dealt)
+            & (bits.count(s.hands).sum(axis=1, dtype=np.int64) + bits.count(s.played) == dealt)
+            & ((s.dealt & aside) == 0) & (bits.count(s.dealt | aside) == CARDS),
+            "no trick holds two trumps of one rank": (trick_trump_ranks <= 1).all(axis=0),
+            "never two unplayed trumps of one rank": (held_trump_ranks <= 1).all(axis=0),
+            "tricks won add up to the tricks completed": done * s.p + (s.trick >= 0).sum(axis=1)
+            == bits.count(s.played),
+        }
+
+    def label(self, kind: str, option: int) -> str:
+        if option == DECLINE:
+            return "decline"
+        return f"{'ABCDEFG'[option // 8]}{option % 8 + 1}"
+
+    def describe(self, s: Round, row: int) -> list[str]:
+        lines = [f"  seat {seat} holds " + " ".join(
+            self.label("", c) for c in np.flatnonzero(bits.to_mask(s.hands[row, seat], CARDS)))
+            for seat in range(s.p)]
+        if s.set_aside[row] >= 0:
+            lines.append(f"  set aside: {self.label('', int(s.set_aside[row]))}")
+        return lines
+
+
+def score(tricks: np.ndarray, fours: np.ndarray, upgrades: np.ndarray) -> dict[str, np.ndarray]:
+    """The hand's points: the trick table for the player count, +2 per captured 4."""
+    p = tricks.shape[1]
+    table = TRICK_POINTS[p]
+    points = table[np.minimum(tricks, len(table) - 1)] + FOUR_BONUS * fours
+    return {"score": points.astype(np.int16), "tricks": tricks, "fours": fours,
+            "overshoot": np.maximum(tricks - LIMIT[p], 0), "upgrades": upgrades}
+
+
+GAME = KansasCity()

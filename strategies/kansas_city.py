@@ -1,0 +1,102 @@
+"""Kansas City heuristics, on card sets (option = suit * 8 + rank - 1; 56 = decline)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simtool import bits
+from simtool.games.kansas_city import (
+    DECLINE, FOURS, RANK, SUIT, SUITS, of_ranks, rank_byte,
+)
+
+from .base import strategy
+
+GAMES = ("kansas-city",)
+ALL_RANKS = np.uint64(0xFF)
+
+
+def _lowest_rank(cards):
+    """The card of lowest rank in each set (any suit)."""
+    r = bits.lowest(rank_byte(cards))
+    return bits.lowest(cards & RANK[np.minimum(r, 7)])
+
+
+def _highest_rank(cards):
+    r = bits.highest(rank_byte(cards), 8)
+    return bits.highest(cards & RANK[np.maximum(r, 0)], 56)
+
+
+def _beaters(view) -> np.ndarray:
+    """Legal cards that would take the lead of the trick as it stands."""
+    legal, trump = view.legal, view.trump
+    best = view.best
+    above = lambda r: of_ranks(ALL_RANKS & ~bits.below(np.clip(r, 0, 8)))  # ranks above r
+    over_trump = legal & trump & above(best - 16)
+    over_suit = (legal & ~trump & SUIT[view.led_suit] & above(best)) | (legal & trump)
+    return np.where(best >= 16, over_trump, over_suit)
+
+
+def _cheapest_winner(view, beaters):
+    """Win with a led-suit card if one does, else the lowest trump that does."""
+    plain = beaters & ~view.trump
+    return np.where(plain != 0, _lowest_rank(plain), _lowest_rank(beaters))
+
+
+def _strongest(view, cards):
+    trumps = cards & view.trump
+    return np.where(trumps != 0, _highest_rank(trumps), _highest_rank(cards))
+
+
+def _weakest(view, cards):
+    plain = cards & ~view.trump
+    return np.where(plain != 0, _lowest_rank(plain), _lowest_rank(cards))
+
+
+def _needs(view) -> np.ndarray:
+    rows = np.arange(len(view))
+    return view.tricks[rows, view.seat] < view.limit
+
+
+def _singleton_upgrade(view) -> np.ndarray:
+    """The highest eligible card that is alone in its suit: upgrading it voids the suit."""
+    hand = view.hand & ~view.trump
+    eligible = view.legal & ~bits.BIT[DECLINE]
+    alone = np.zeros(len(view), np.uint64)
+    for s in range(SUITS):
+        in_suit = hand & SUIT[s]
+        alone |= np.where(bits.count(in_suit) == 1, in_suit, bits.EMPTY)
+    pick = alone & eligible
+    return np.where(pick != 0, _highest_rank(pick), DECLINE)
+
+
+@strategy("target", "aims at exactly the trick limit: passes high cards, wins cheaply while "
+          "below the limit, ducks once there (keeping 4s away from others), upgrades singletons "
+          "while it needs tricks", GAMES)
+def target(view, rng):
+    needs = _needs(view)
+    if view.kind == "pass":
+        return _highest_rank(view.legal)
+    if view.kind == "upgrade":
+        return np.where(needs & (view.tricks_left > 1), _singleton_upgrade(view), DECLINE)
+    if view.kind == "lead":
+        return np.where(needs, _strongest(view, view.legal), _weakest(view, view.legal))
+    beaters = _beaters(view)
+    win = np.where(beaters != 0, _cheapest_winner(view, beaters), _weakest(view, view.legal))
+    losers = view.legal & ~beaters
+    safe = np.where((losers & ~FOURS) != 0, losers & ~FOURS, losers)  # a 4 thrown in scores for the taker
+    duck = np.where(losers != 0, _strongest(view, safe), _strongest(view, view.legal))
+    return np.where(needs, win, duck)
+
+
+@strategy("greedy", "takes every trick it can as cheaply as it can, passes its low cards and "
+          "upgrades its highest eligible card whenever allowed", GAMES)
+def greedy(view, rng):
+    if view.kind == "pass":
+        return _lowest_rank(view.legal)
+    if view.kind == "upgrade":
+        eligible = view.legal & ~bits.BIT[DECLINE]
+        return np.where(eligible != 0, _highest_rank(eligible), DECLINE)
+    if view.kind == "lead":
+        return _strongest(view, view.legal)
+    beaters = _beaters(view)
+    return np.where(beaters != 0, _cheapest_winner(view, beaters), _weakest(view, view.legal))
