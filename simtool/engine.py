@@ -82,6 +82,26 @@ class View:
         return np.take(per_seat, self._idx * self.players + self.seat)
 
 
+def public(field: str, doc: str = "") -> cached_property:
+    """A View field every seat may see: the state's per-deal array ``field``, for these deals."""
+
+    def read(self):
+        return getattr(self._state, field)[self._idx]
+
+    read.__doc__ = doc
+    return cached_property(read)
+
+
+def own(field: str, doc: str = "") -> cached_property:
+    """A View field only the acting seat may see: its entry of the state's ``(n, p)`` ``field``."""
+
+    def read(self):
+        return self.mine(getattr(self._state, field))
+
+    read.__doc__ = doc
+    return cached_property(read)
+
+
 @dataclass
 class Match:
     """Running match state, one row per match. Games with more to carry subclass it."""

@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck
-from ..engine import Decision, Game, Match, View, cells
+from ..engine import Decision, Game, Match, View, cells, own, public
 
 CARDS = 36
 BLACK, WHITE = 0, 1
@@ -70,53 +70,21 @@ class Round:
 class BlackWhiteView(View):
     """What a seat knows: its hand, every played card, the trick so far, every trick pile."""
 
-    @cached_property
-    def hand(self) -> np.ndarray:
-        """Cards in the acting seat's hand, uint64 sets ``(m,)``."""
-        return self.mine(self._state.hands)
-
-    @cached_property
-    def played(self) -> np.ndarray:
-        """Cards played so far in the round, the current trick included, ``(m,)``."""
-        return self._state.played[self._idx]
+    hand = own("hands", "Cards in the acting seat's hand, uint64 sets ``(m,)``.")
+    played = public("played", "Cards played so far in the round, the current trick included, ``(m,)``.")
 
     @cached_property
     def unseen(self) -> np.ndarray:
         """Cards the seat has not seen: other hands, and in 2p the unused cards, ``(m,)``."""
         return DECK & ~self.hand & ~self.played
 
-    @cached_property
-    def trick(self) -> np.ndarray:
-        """Card each seat put in the current trick, -1 not yet, ``(m, p)``."""
-        return self._state.trick[self._idx]
-
-    @cached_property
-    def leader(self) -> np.ndarray:
-        return self._state.leader[self._idx]
-
-    @cached_property
-    def colour(self) -> np.ndarray:
-        """Announced colour (0 black, 1 white), -1 while the leader is choosing, ``(m,)``."""
-        return self._state.colour[self._idx]
-
-    @cached_property
-    def best(self) -> np.ndarray:
-        """Highest number played so far in the announced colour (0 at the lead), ``(m,)``."""
-        return self._state.best[self._idx]
-
-    @cached_property
-    def black(self) -> np.ndarray:
-        """Black tricks won by every seat, ``(m, p)`` (trick piles are face up)."""
-        return self._state.black[self._idx]
-
-    @cached_property
-    def white(self) -> np.ndarray:
-        return self._state.white[self._idx]
-
-    @cached_property
-    def totals(self) -> np.ndarray:
-        """Match totals before this round, ``(m, p)``."""
-        return self._state.totals[self._idx]
+    trick = public("trick", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
+    leader = public("leader")
+    colour = public("colour", "Announced colour (0 black, 1 white), -1 while the leader is choosing, ``(m,)``.")
+    best = public("best", "Highest number played so far in the announced colour (0 at the lead), ``(m,)``.")
+    black = public("black", "Black tricks won by every seat, ``(m, p)`` (trick piles are face up).")
+    white = public("white")
+    totals = public("totals", "Match totals before this round, ``(m, p)``.")
 
     @property
     def tricks_left(self) -> int:

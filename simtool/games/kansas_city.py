@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck, stats
-from ..engine import Decision, Game, Match, View, cells
+from ..engine import Decision, Game, Match, View, cells, own, public
 from ..options import Option
 
 SUITS, RANKS = 7, 8
@@ -94,15 +94,8 @@ class KansasCityView(View):
     """A seat knows its hand, every hand's ranks (printed on the backs), every upgraded card,
     the set-aside card, the cards played and the tricks and 4s each seat has taken."""
 
-    @cached_property
-    def hand(self) -> np.ndarray:
-        """The acting seat's cards, ``(m,)`` sets."""
-        return self.mine(self._state.hands)
-
-    @cached_property
-    def passing(self) -> np.ndarray:
-        """Cards this seat has already chosen to pass, ``(m,)`` sets."""
-        return self.mine(self._state.passing)
+    hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
+    passing = own("passing", "Cards this seat has already chosen to pass, ``(m,)`` sets.")
 
     @cached_property
     def rank_counts(self) -> np.ndarray:
@@ -110,64 +103,29 @@ class KansasCityView(View):
         hands = self._state.hands[self._idx]
         return np.stack([bits.count(hands & RANK[r]) for r in range(RANKS)], axis=-1)
 
-    @cached_property
-    def trump(self) -> np.ndarray:
-        """Every upgraded card, held or played, ``(m,)`` sets."""
-        return self._state.trump[self._idx]
+    trump = public("trump", "Every upgraded card, held or played, ``(m,)`` sets.")
 
     @cached_property
     def trumps_held(self) -> np.ndarray:
         """Each seat's unplayed upgraded cards, ``(m, p)`` sets (public)."""
         return self._state.hands[self._idx] & self.trump[:, None]
 
-    @cached_property
-    def set_aside(self) -> np.ndarray:
-        """The 5p card set aside face up, -1 in 4p, ``(m,)``."""
-        return self._state.set_aside[self._idx]
-
-    @cached_property
-    def played(self) -> np.ndarray:
-        return self._state.played[self._idx]
+    set_aside = public("set_aside", "The 5p card set aside face up, -1 in 4p, ``(m,)``.")
+    played = public("played")
 
     @cached_property
     def unseen(self) -> np.ndarray:
         """Cards in other hands: everything not held, played or set aside, ``(m,)`` sets."""
         return self._state.dealt[self._idx] & ~self.hand & ~self.played
 
-    @cached_property
-    def trick(self) -> np.ndarray:
-        """Card each seat put in the current trick, -1 not yet, ``(m, p)``."""
-        return self._state.trick[self._idx]
-
-    @cached_property
-    def leader(self) -> np.ndarray:
-        return self._state.leader[self._idx]
-
-    @cached_property
-    def led_suit(self) -> np.ndarray:
-        return self._state.led_suit[self._idx]
-
-    @cached_property
-    def trump_led(self) -> np.ndarray:
-        return self._state.trump_led[self._idx]
-
-    @cached_property
-    def best(self) -> np.ndarray:
-        """Strength of the card winning the trick so far (see ``trick_key``), ``(m,)``."""
-        return self._state.best[self._idx]
-
-    @cached_property
-    def tricks(self) -> np.ndarray:
-        """Tricks won so far by every seat, ``(m, p)``."""
-        return self._state.tricks[self._idx]
-
-    @cached_property
-    def fours(self) -> np.ndarray:
-        return self._state.fours[self._idx]
-
-    @cached_property
-    def totals(self) -> np.ndarray:
-        return self._state.totals[self._idx]
+    trick = public("trick", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
+    leader = public("leader")
+    led_suit = public("led_suit")
+    trump_led = public("trump_led")
+    best = public("best", "Strength of the card winning the trick so far (see ``trick_key``), ``(m,)``.")
+    tricks = public("tricks", "Tricks won so far by every seat, ``(m, p)``.")
+    fours = public("fours")
+    totals = public("totals")
 
     @property
     def limit(self) -> int:
