@@ -13,6 +13,7 @@ the game defines by subclassing View.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -115,7 +116,7 @@ class Match:
         return self.totals.shape[0]
 
 
-class Game:
+class Game(abc.ABC):
     """A game module's declaration. Subclasses fill in the class attributes and methods."""
 
     id: str
@@ -136,32 +137,32 @@ class Game:
     def new_match(self, n: int, p: int, rules: dict) -> Match:
         return Match(p, rules, np.zeros((n, p), np.int32))
 
+    @abc.abstractmethod
     def deal(self, rng: np.random.Generator, match: Match, rnd: int):
         """A fresh round ``rnd`` for every match in ``match``; returns the round state."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def play(self, state) -> Generator[Decision, np.ndarray, dict[str, np.ndarray]]:
         """Yield decisions; return the per-seat results ``{column: (n, p)}``, ``score`` included."""
-        raise NotImplementedError
 
     def end_round(self, match: Match, results: dict[str, np.ndarray]) -> None:
         match.totals += results["score"]
 
+    @abc.abstractmethod
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         """After round ``rnd`` (0-based) has been scored: which matches have ended."""
-        raise NotImplementedError
 
     def tables(self, seats, keys: list[str]) -> list[tuple[str, Any]]:
         """Game-specific summary tables ``(title, polars DataFrame)`` from the lazy seat rows;
         ``keys`` name the columns that identify one deal (``deal``, or ``match`` and ``round``)."""
         return []
 
+    @abc.abstractmethod
     def invariants(self, state) -> dict[str, np.ndarray]:
         """Named ``(n,)`` boolean checks that hold between any two decisions (cards conserved...).
 
         The conformance suite evaluates them after every decision of every game.
         """
-        raise NotImplementedError
 
     def label(self, kind: str, option: int) -> str:
         return str(option)
@@ -396,5 +397,3 @@ def _final(game, match, ids, over, rnd, capped) -> dict[str, np.ndarray]:
         "capped": np.broadcast_to(capped[:, None], (k, p)),
     }
 
-
-StrategyFn = Callable[[View, np.random.Generator], np.ndarray]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterator
+from typing import Iterator
 
 import numpy as np
 import polars as pl

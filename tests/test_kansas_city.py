@@ -89,25 +89,19 @@ def test_upgrades_go_clockwise_from_the_winner_and_one_trump_per_rank():
 
 
 def test_a_played_trump_frees_its_rank():
-    s = hand_built([["B5", "C5", "A1"], ["A2", "D1", "D2"], ["A3", "E1", "E2"], ["A4", "F1", "F2"]],
+    # seat 0 holds the trump 5 (B5): nobody may upgrade a 5 while it is unplayed
+    s = hand_built([["A8", "B5", "A1"], ["A2", "D5", "D2"], ["A3", "E1", "E2"], ["A4", "F1", "F2"]],
                    trump=["B5"])
     play = GAME.play(s)
-    play.send(None)
-    d = None
-    for card in ("B5", "A2", "A3", "A4"):  # seat 0 leads its trump 5 and wins
+    d = play.send(None)
+    for card in ("A8", "A2", "A3", "A4"):  # seat 0 wins with A8, keeping B5
         d = play.send(np.array([c(card)]))
-    assert d.kind == "upgrade" and int(d.seat[0]) == 1
+    assert int(d.seat[0]) == 1 and legal_labels(d) == {"D2", "decline"}
     for _ in range(3):
         d = play.send(np.array([DECLINE]))
-    # next trick: the 5 is free again, seat 0's plain C5 could be upgraded after a lost trick
-    s2 = hand_built([["A1", "C5", "A6"], ["A7", "D1", "D2"], ["A3", "E1", "E2"], ["A4", "F1", "F2"]])
-    play = GAME.play(s2)
-    d = play.send(None)
-    for card in ("A1", "A7", "A3", "A4"):
+    for card in ("B5", "D2", "E1", "F1"):  # seat 0 leads the trump 5: it is played, the rank is free
         d = play.send(np.array([c(card)]))
-    d = play.send(np.array([DECLINE]))  # seat 2
-    d = play.send(np.array([DECLINE]))  # seat 3
-    assert int(d.seat[0]) == 0 and "C5" in legal_labels(d)
+    assert d.kind == "upgrade" and int(d.seat[0]) == 1 and legal_labels(d) == {"D5", "decline"}
 
 
 def test_no_upgrades_after_the_last_trick():
