@@ -193,11 +193,11 @@ def replay(spec: RunSpec, number: int) -> list[str]:
     lines = [f"{spec.game} {spec.players}p, rules {spec.rules}, seed {spec.seed}, {key} {number}",
              f"line-up: {', '.join(spec.lineup)}", *chunk.trace, "results:"]
     shown = [c for c in rows.columns if c not in (key, "strategy")]
-    lines += ["  " + "  ".join(f"{c}={_fmt(v)}" for c, v in zip(shown, r)) for r in rows.select(shown).rows()]
+    lines += ["  " + "  ".join(f"{c}={_fmt(v)}" for c, v in zip(shown, r, strict=True)) for r in rows.select(shown).rows()]
     if chunk.matches is not None:
         final = chunk.matches.filter(pl.col("match") == number)
         lines.append("match:")
-        lines += ["  " + "  ".join(f"{c}={_fmt(v)}" for c, v in zip(final.columns[1:], r[1:]))
+        lines += ["  " + "  ".join(f"{c}={_fmt(v)}" for c, v in zip(final.columns[1:], r[1:], strict=True))
                   for r in final.rows()]
     return lines
 

@@ -78,7 +78,7 @@ def count_distribution(per_deal: pl.DataFrame, column: str, values) -> pl.DataFr
     """Share of deals at each value of ``column`` (Wilson intervals), one row per value."""
     n = per_deal.height
     counts = per_deal[column].value_counts()
-    found = dict(zip(counts[column].to_list(), counts["count"].to_list()))
+    found = dict(zip(counts[column].to_list(), counts["count"].to_list(), strict=True))
     k = np.array([found.get(v, 0) for v in values])
     lo, hi = wilson(k, n)
     return pl.DataFrame({column: list(values), "deals": k, "share": k / n, "low": lo, "high": hi})

@@ -40,7 +40,7 @@ def random_deal(rng: random.Random, p: int, pass_count: int = 3) -> dict[str, li
             trick.append((seat, card))
         lead = trick[0][1]
 
-        def strength(card):
+        def strength(card, lead=lead):
             if card in trumps:
                 return 100 + card[1]
             if lead not in trumps and card[0] == lead[0]:
@@ -63,6 +63,6 @@ def random_deal(rng: random.Random, p: int, pass_count: int = 3) -> dict[str, li
     table = POINTS[p]
     return {
         "tricks": tricks, "fours": fours, "upgrades": upgrades,
-        "score": [table[min(t, len(table) - 1)] + 2 * f for t, f in zip(tricks, fours)],
+        "score": [table[min(t, len(table) - 1)] + 2 * f for t, f in zip(tricks, fours, strict=True)],
         "overshoot": [int(t > LIMIT[p]) for t in tricks],
     }

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import polars as pl
 import pytest
@@ -12,7 +10,7 @@ from scipy import stats as sps
 import simtool.games
 import strategies
 from simtool import bits, engine
-from simtool.runner import execute, play_chunk, tables
+from simtool.runner import execute, play_chunk
 
 from . import toy_game
 from .conftest import ctx_for, spec

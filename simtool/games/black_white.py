@@ -139,7 +139,8 @@ class BlackWhite(Game):
 
     def play(self, s: Round):
         cell = cells(s.n, s.p)
-        for s.trick_no in range(s.hand_size):
+        for trick_no in range(s.hand_size):
+            s.trick_no = trick_no
             at = cell(s.leader)
             lead = yield Decision("lead", s.leader, s.hand(at))
             s.put(at, lead)

@@ -187,7 +187,8 @@ class KansasCity(Game):
             s.passing |= bits.BIT[chosen]
         s.hands = (s.hands & ~s.passing) | np.roll(s.passing, 1, axis=1)  # to the next seat clockwise
         s.passing[:] = 0
-        for s.trick_no in range(s.hand_size):
+        for trick_no in range(s.hand_size):
+            s.trick_no = trick_no
             at = cell(s.leader)
             lead = yield Decision("lead", s.leader, np.take(s.hands, at))
             self._put(s, at, lead)
