@@ -14,6 +14,7 @@ from rich.table import Table
 
 from . import games, options, stats
 from .api import execute_run
+from .engine import ROUND_CAP
 from .errors import SimtoolError
 from .results import load
 from .runner import CHUNK, make_spec, replay as replay_deal
@@ -80,34 +81,41 @@ def _progress(quiet: bool) -> Progress:
 def show_summary(folder: Path) -> None:
     meta, seats, matches = load(folder)
     game = games.get(meta["game"])
-    table = stats.seat_summary(game, seats, matches)
     rate = meta["n"] / meta["wall_seconds"] if meta["wall_seconds"] else float("nan")
     unit = meta["unit"] + "es" if meta["unit"] == "match" else meta["unit"] + "s"
     title = (f"{meta['title']}: {meta['players']} players, {meta['n']:,} {unit}, "
              f"seed {meta['seed']}, {meta['wall_seconds']:.2f} s ({rate:,.0f} {unit}/s)")
-    t = Table(title=title, title_justify="left")
-    for col in ("seat", "strategy", "mean score", "win share", "tricks", *game.rates):
-        t.add_column(col, justify="right")
-    extra = matches is not None
-    if extra:
-        for col in ("match total", "match win share", "rounds"):
-            t.add_column(col, justify="right")
-    for r in table.iter_rows(named=True):
-        cells = [str(r["seat"]), r["strategy"], stats.fmt_mean(r["score"], r["score_ci"]),
-                 stats.fmt_mean(r["win"], r["win_ci"]), f"{r['tricks']:.2f}"]
-        cells += [stats.fmt_rate(r[k], r[f"{k}_low"], r[f"{k}_high"]) for k in game.rates]
-        if extra:
-            cells += [stats.fmt_mean(r["total"], r["total_ci"]),
-                      stats.fmt_mean(r["match_win"], r["match_win_ci"]), f"{r['rounds']:.2f}"]
-        t.add_row(*cells)
-    out.print(t)
+    table = stats.seat_summary(game, seats, matches)
+    out.print(_summary_table(title, game, table, ("seat", "strategy"), matches is not None))
+    by_strategy = stats.seat_summary(game, seats, matches, by=("strategy",))
+    out.print(_summary_table("By strategy (seats pooled)", game, by_strategy, ("strategy",),
+                             matches is not None))
     keys = ["deal"] if meta["unit"] == "deal" else ["match", "round"]
     for caption, extra_table in game.tables(seats, keys):
         out.print(_frame_table(caption, extra_table))
     notes = ["95% intervals; a tie splits the win"]
-    if extra and table["capped"].max() > 0:
-        notes.append(f"{table['capped'].max():.2%} of matches hit the {200}-round cap")
+    if matches is not None and table["capped"].max() > 0:
+        notes.append(f"{table['capped'].max():.2%} of matches hit the {ROUND_CAP}-round cap")
     out.print(f"{'; '.join(notes)}. Results: {folder}", markup=False, highlight=False)
+
+
+def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches: bool) -> Table:
+    t = Table(title=title, title_justify="left")
+    for col in (*keys, "mean score", "win share", "tricks", *game.rates):
+        t.add_column(col, justify="right")
+    if with_matches:
+        for col in ("match total", "match win share", "rounds"):
+            t.add_column(col, justify="right")
+    for r in table.iter_rows(named=True):
+        cells = [str(r[k]) for k in keys]
+        cells += [stats.fmt_mean(r["score"], r["score_ci"]), stats.fmt_mean(r["win"], r["win_ci"]),
+                  f"{r['tricks']:.2f}"]
+        cells += [stats.fmt_rate(r[k], r[f"{k}_low"], r[f"{k}_high"]) for k in game.rates]
+        if with_matches:
+            cells += [stats.fmt_mean(r["total"], r["total_ci"]),
+                      stats.fmt_mean(r["match_win"], r["match_win_ci"]), f"{r['rounds']:.2f}"]
+        t.add_row(*cells)
+    return t
 
 
 def _frame_table(caption: str, df) -> Table:

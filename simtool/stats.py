@@ -30,15 +30,16 @@ def _mean_cols(name: str, col: str) -> list[pl.Expr]:
             pl.col(col).cast(pl.Float64).std().alias(f"_{name}_sd")]
 
 
-def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None) -> pl.DataFrame:
-    """Per seat: counts, mean score and win share with 95% intervals, the game's rates (Wilson).
-
-    With ``matches``, also the mean match total, match win share and rounds played.
+def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None,
+                 by: tuple[str, ...] = ("seat", "strategy")) -> pl.DataFrame:
+    """Per seat (or per ``by`` group): counts, mean score and win share with 95% intervals,
+    and the game's rates (Wilson). With ``matches``, also the mean match total, match win
+    share and rounds played.
     """
     aggs = [pl.len().alias("n"), *_mean_cols("score", "score"), *_mean_cols("win", "win"),
             pl.col("tricks").cast(pl.Float64).mean().alias("tricks")]
     aggs += [expr.sum().alias(f"_{name}_k") for name, expr in game.rates.items()]
-    out = seats.group_by("seat", "strategy").agg(aggs).sort("seat").collect(engine="streaming")
+    out = seats.group_by(*by).agg(aggs).sort(by[0]).collect(engine="streaming")
     out = _finish_means(out, ("score", "win"))
     for name in game.rates:
         lo, hi = wilson(out[f"_{name}_k"].to_numpy(), out["n"].to_numpy())
@@ -47,13 +48,13 @@ def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None)
             pl.Series(f"{name}_low", lo), pl.Series(f"{name}_high", hi),
         )
     if matches is not None:
-        m = matches.group_by("seat").agg(
+        m = matches.group_by(by[0]).agg(
             pl.len().alias("matches"), *_mean_cols("total", "total"),
             *_mean_cols("match_win", "win"),
             pl.col("rounds").cast(pl.Float64).mean().alias("rounds"),
             pl.col("capped").mean().alias("capped"),
         ).collect(engine="streaming")
-        out = out.join(_finish_means(m, ("total", "match_win")), on="seat")
+        out = out.join(_finish_means(m, ("total", "match_win")), on=by[0])
     return out.select([c for c in out.columns if not c.startswith("_")])
 
 
@@ -82,11 +83,3 @@ def count_distribution(per_deal: pl.DataFrame, column: str, values) -> pl.DataFr
     k = np.array([found.get(v, 0) for v in values])
     lo, hi = wilson(k, n)
     return pl.DataFrame({column: list(values), "deals": k, "share": k / n, "low": lo, "high": hi})
-
-
-def rate_by(seats: pl.LazyFrame, by: str, name: str, expr: pl.Expr) -> pl.DataFrame:
-    """Rate of ``expr`` per value of ``by`` with Wilson intervals."""
-    df = seats.group_by(by).agg(pl.len().alias("n"), expr.sum().alias("k")).sort(by).collect()
-    lo, hi = wilson(df["k"].to_numpy(), df["n"].to_numpy())
-    return df.with_columns((pl.col("k") / pl.col("n")).alias(name), pl.Series("low", lo),
-                           pl.Series("high", hi))

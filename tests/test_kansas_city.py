@@ -200,3 +200,18 @@ def test_random_play_matches_an_independent_implementation(p):
         assert (np.abs(diff) < 4.5 * se).all(), (col, diff / se)
     # and the first leader's edge is real in both: seat 0 takes more tricks than hand size / p
     assert np.mean([d["tricks"][0] for d in ref]) > HAND[p] / p
+
+
+def test_cli_shows_the_overshoot_tables(tmp_path):
+    from typer.testing import CliRunner
+
+    from simtool.cli import app
+
+    r = CliRunner().invoke(app, ["run", "--game", "kansas-city", "--n", "3000", "--seed", "2",
+                                 "--seat", "0=greedy", "--jobs", "1", "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    assert "Players over the trick limit of 3, per deal" in out and "mean" in out
+    assert "By strategy (seats pooled)" in out
+    pooled = out.split("By strategy (seats pooled)")[1]
+    assert "greedy" in pooled and "target" in pooled and "overshoot" in pooled

@@ -243,9 +243,7 @@ class KansasCity(Game):
                              "low": [k.mean() - stats.mean_halfwidth(k.std(), per_deal.height)],
                              "high": [k.mean() + stats.mean_halfwidth(k.std(), per_deal.height)]})
         spread = pl.concat([spread.with_columns(pl.col("overshooting").cast(pl.String)), mean])
-        by_strategy = stats.rate_by(seats, "strategy", "overshoot", pl.col("overshoot") > 0)
-        return [(f"Players over the trick limit of {LIMIT[p]}, per deal", spread),
-                ("Overshoot rate by strategy", by_strategy)]
+        return [(f"Players over the trick limit of {LIMIT[p]}, per deal", spread)]
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         hands = match.p if match.rules["hands"] == "p" else 3
