@@ -93,10 +93,13 @@ def commands(quick: bool) -> None:
         ["run", "--game", "black-white", "--players", "3", "--n", "1e5", "--unit", "match"],
         ["run", "--game", "kansas-city", "--n", "1e6", "--strategy", "random"],
         ["run", "--game", "kansas-city", "--n", "1e6"],
+        ["run", "--game", "trickster", "--n", "1e6", "--strategy", "random"],
+        ["run", "--game", "trickster", "--n", "1e6"],
     ]
     memory = [["run", "--game", "black-white", "--players", "3", "--n", "1e5", "--strategy", "random"],
               ["run", "--game", "black-white", "--players", "3", "--n", "1e7", "--strategy", "random"],
-              ["run", "--game", "kansas-city", "--n", "1e7", "--strategy", "random"]]
+              ["run", "--game", "kansas-city", "--n", "1e7", "--strategy", "random"],
+              ["run", "--game", "trickster", "--n", "1e7", "--strategy", "random"]]
     for args in runs if not quick else runs[:1]:
         best = min((whole_command(args) for _ in range(1 if quick else 3)), key=lambda r: r[0])
         print(f"| `simtool {' '.join(args)}` | {best[0]:.2f} | {best[1]:.0f} |", flush=True)

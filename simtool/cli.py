@@ -101,7 +101,8 @@ def show_summary(folder: Path) -> None:
 
 def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches: bool) -> Table:
     t = Table(title=title, title_justify="left")
-    for col in (*keys, "mean score", "win share", "tricks", *game.rates):
+    score = "mean score (lower is better)" if game.lower_wins else "mean score"
+    for col in (*keys, score, "win share", game.tricks_label, *game.rates):
         t.add_column(col, justify="right")
     if with_matches:
         for col in ("match total", "match win share", "rounds"):
@@ -120,6 +121,8 @@ def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches:
 
 def _frame_table(caption: str, df) -> Table:
     """A small polars table for the terminal; rates with low/high become one cell."""
+    if "low" not in df.columns:
+        return _plain_table(caption, df)
     t = Table(title=caption, title_justify="left")
     rate_cols = [c for c in df.columns if c not in ("n", "k", "deals", "low", "high")]
     value = rate_cols[-1]
@@ -132,6 +135,15 @@ def _frame_table(caption: str, df) -> Table:
         cells.append(f"{r[value]:.3f} ({r['low']:.3f}–{r['high']:.3f})" if is_mean
                      else stats.fmt_rate(r[value], r["low"], r["high"]))
         t.add_row(*cells)
+    return t
+
+
+def _plain_table(caption: str, df) -> Table:
+    t = Table(title=caption, title_justify="left")
+    for col in df.columns:
+        t.add_column(col, justify="right")
+    for row in df.iter_rows():
+        t.add_row(*(f"{v:.3g}" if isinstance(v, float) else str(v) for v in row))
     return t
 
 

@@ -128,6 +128,8 @@ class Game(abc.ABC):
     n_actions: int
     default_strategy: str = "random"
     lower_wins: bool = False
+    tricks_label: str = "tricks"
+    """What the ``tricks`` column counts in this game, for table headings."""
     columns: dict[str, Any] = {}
     """Per-seat result columns beyond ``score`` and ``tricks``, with their dtypes."""
     rates: dict[str, Any] = {}

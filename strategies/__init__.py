@@ -15,12 +15,12 @@ from pathlib import Path
 
 from simtool.errors import SimtoolError, choices
 
-from . import basic, black_white, kansas_city
+from . import basic, black_white, kansas_city, trickster
 from .base import Strategy, strategy
 
 BUILT_IN: tuple[Strategy, ...] = (
     basic.random, basic.high, basic.low, black_white.balance, black_white.duck,
-    kansas_city.target, kansas_city.greedy,
+    kansas_city.target, kansas_city.greedy, trickster.safe, trickster.spoiler,
 )
 
 __all__ = ["Strategy", "strategy", "registry", "resolve", "BUILT_IN"]

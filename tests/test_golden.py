@@ -25,6 +25,8 @@ RECORDS = [
     ("kansas-city", 4, ["random"] * 4, "deal", 0),
     ("kansas-city", 5, ["target", "greedy", "random", "target", "low"], "deal", 7),
     ("kansas-city", 4, ["target", "greedy", "target", "random"], "match", 1),
+    ("trickster", 4, ["random"] * 4, "deal", 5),
+    ("trickster", 3, ["safe", "spoiler", "random"], "match", 0),
 ]
 
 

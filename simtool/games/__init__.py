@@ -8,8 +8,9 @@ from ..engine import Game
 from ..errors import SimtoolError, choices
 from .black_white import GAME as BLACK_WHITE
 from .kansas_city import GAME as KANSAS_CITY
+from .trickster import GAME as TRICKSTER
 
-BUILT_IN: tuple[Game, ...] = (BLACK_WHITE, KANSAS_CITY)
+BUILT_IN: tuple[Game, ...] = (BLACK_WHITE, KANSAS_CITY, TRICKSTER)
 
 
 def registry() -> dict[str, Game]:
