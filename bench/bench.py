@@ -95,6 +95,9 @@ def commands(quick: bool) -> None:
         ["run", "--game", "kansas-city", "--n", "1e6"],
         ["run", "--game", "trickster", "--n", "1e6", "--strategy", "random"],
         ["run", "--game", "trickster", "--n", "1e6"],
+        ["run", "--game", "out-trumped", "--n", "1e6", "--strategy", "random"],
+        ["run", "--game", "out-trumped", "--n", "1e6"],
+        ["run", "--game", "out-trumped", "--n", "1e5", "--unit", "match"],
     ]
     memory = [["run", "--game", "black-white", "--players", "3", "--n", "1e5", "--strategy", "random"],
               ["run", "--game", "black-white", "--players", "3", "--n", "1e7", "--strategy", "random"],

@@ -27,13 +27,18 @@ RECORDS = [
     ("kansas-city", 4, ["target", "greedy", "target", "random"], "match", 1),
     ("trickster", 4, ["random"] * 4, "deal", 5),
     ("trickster", 3, ["safe", "spoiler", "random"], "match", 0),
+    ("out-trumped", 4, ["random"] * 4, "deal", 9),
+    ("out-trumped", 3, ["hoarder", "tricks", "random"], "deal", 4),
 ]
+RULES = {("out-trumped", 3): {"kitty": "bid", "follow": "literal"}}
 
 
 @pytest.mark.parametrize("game,p,lineup,unit,number", RECORDS,
                          ids=[f"{g}-{p}p-{u}{k}" for g, p, _, u, k in RECORDS])
 def test_golden_record(game, p, lineup, unit, number):
-    lines = replay(spec(game, p, n=number + 1, lineup=lineup, unit=unit, seed=20261121), number)
+    rules = RULES.get((game, p))
+    lines = replay(spec(game, p, n=number + 1, lineup=lineup, unit=unit, seed=20261121, rules=rules),
+                   number)
     text = "\n".join(lines) + "\n"
     path = HERE / f"{game}-{p}p-{unit}{number}.txt"
     if os.environ.get("UPDATE_GOLDEN") or not path.exists():

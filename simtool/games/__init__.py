@@ -8,9 +8,10 @@ from ..engine import Game
 from ..errors import SimtoolError, choices
 from .black_white import GAME as BLACK_WHITE
 from .kansas_city import GAME as KANSAS_CITY
+from .out_trumped import GAME as OUT_TRUMPED
 from .trickster import GAME as TRICKSTER
 
-BUILT_IN: tuple[Game, ...] = (BLACK_WHITE, KANSAS_CITY, TRICKSTER)
+BUILT_IN: tuple[Game, ...] = (BLACK_WHITE, KANSAS_CITY, TRICKSTER, OUT_TRUMPED)
 
 
 def registry() -> dict[str, Game]:

@@ -1,0 +1,363 @@
+"""Out-Trumped (Adam Boudreaux), read through RULINGS.md.
+
+Option ``c`` (0..59) is the card of suit ``c // 12`` and rank ``c % 12 + 1`` (12, the Ace,
+is highest). The same numbers name the other options: at ``trump`` a suit 0..4, at ``bid``
+0 for pass and ``k`` for a bid of ``k`` tricks. Taking trumps pays, unless you end up with
+the fewest of those who took any: then you are out-trumped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import polars as pl
+
+from .. import bits, deck, stats
+from ..engine import Decision, Game, Match, View, cells, own, public
+from ..options import Option
+
+SUITS, RANKS = 5, 12
+CARDS = SUITS * RANKS
+WILD = SUITS  # the die's sixth face
+NO_TRUMP = -1
+KITTY = 5
+HAND = {2: 15, 3: 15, 4: 15, 5: 12, 6: 10}
+GOAL = 50
+PASS = 0
+SUIT = np.array([bits.of(range(RANKS * s, RANKS * s + RANKS)) for s in range(SUITS)], np.uint64)
+RANK = np.array([bits.of(RANKS * s + r for s in range(SUITS)) for r in range(RANKS)], np.uint64)
+CARD_SUIT = np.arange(CARDS) // RANKS
+CARD_RANK = np.arange(CARDS) % RANKS + 1
+
+
+def hand_size(p: int, kitty: str) -> int:
+    """Cards per hand: with a kitty, hands shrink so that p * hand + 5 <= 60."""
+    return HAND[p] if kitty == "none" else min(HAND[p], (CARDS - KITTY) // p)
+
+
+def suit_cards(suit: np.ndarray) -> np.ndarray:
+    """The cards of each deal's suit; no cards where the suit is NO_TRUMP."""
+    return np.where(suit >= 0, SUIT[np.maximum(suit, 0)], bits.EMPTY)
+
+
+def above(suit: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """Cards of ``suit`` ranked above ``rank`` (rank 0: the whole suit)."""
+    return suit_cards(suit) & ~bits.below(np.maximum(suit, 0) * RANKS + rank)
+
+
+def lowest_rank(cards: np.ndarray) -> np.ndarray:
+    """Lowest rank (1..12) present in each set, 13 for an empty set."""
+    out = np.full(cards.shape, RANKS + 1, np.int64)
+    for r in range(RANKS - 1, -1, -1):
+        out = np.where(cards & RANK[r], r + 1, out)
+    return out
+
+
+@dataclass
+class Round:
+    p: int
+    rnd: int
+    hand_size: int
+    rules: dict
+    dealt: np.ndarray  # (n,) every card dealt to a hand or the kitty
+    hands: np.ndarray  # (n, p)
+    kitty: np.ndarray  # (n,) the kitty's cards (empty without a kitty)
+    discarded: np.ndarray  # (n,) the taker's discards (face down)
+    die: np.ndarray  # (n,) the face rolled: a suit, or WILD
+    trump: np.ndarray  # (n,) the trump suit, NO_TRUMP for none
+    dealer: int
+    bids: np.ndarray  # (n, p) -1 not yet, 0 passed, k bid k
+    standing: np.ndarray  # (n,) highest bid so far
+    taker: np.ndarray  # (n,) seat that takes the kitty (the high bidder so far), -1 nobody
+    picked: np.ndarray  # (n,) bool: the kitty is in the taker's hand
+    shown: np.ndarray  # (n, p) low-card rank each seat showed (0 without low-card)
+    played: np.ndarray  # (n,)
+    trick: np.ndarray  # (n, p) card each seat put in the current trick, -1 not yet
+    leader: np.ndarray  # (n,)
+    led: np.ndarray  # (n,) suit led
+    top_led: np.ndarray  # (n,) highest rank of the led suit in the trick
+    best: np.ndarray  # (n,) strength of the card winning so far
+    winning: np.ndarray  # (n,)
+    tricks: np.ndarray  # (n, p)
+    trumps: np.ndarray  # (n, p) trump cards captured
+    totals: np.ndarray  # (n, p) match totals before this hand
+    trick_no: int = 0
+
+    @property
+    def n(self) -> int:
+        return self.hands.shape[0]
+
+    def follow_set(self, hand: np.ndarray) -> np.ndarray:
+        """What a follower may play under the ``follow`` option (trump led: trump is the led suit)."""
+        higher = hand & above(self.led, self.top_led)
+        same = hand & suit_cards(self.led)
+        trumps = hand & suit_cards(self.trump)
+        fallback = np.where(trumps != 0, trumps, hand)
+        if self.rules["follow"] == "overtake":
+            fallback = np.where(same != 0, same, fallback)
+        return np.where(higher != 0, higher, fallback)
+
+    def strength(self, card: np.ndarray) -> np.ndarray:
+        """Any trump beats the led suit; off-suit cards never win."""
+        suit, rank = CARD_SUIT[card], CARD_RANK[card]
+        return np.where(suit == self.trump, 100 + rank, np.where(suit == self.led, rank, 0))
+
+
+class OutTrumpedView(View):
+    """A seat knows its hand, the trump, the bids and low cards shown, who took the kitty (and,
+    if itself, the kitty and its discards), the cards played and every seat's tricks and trumps."""
+
+    hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
+    trump = public("trump", "Trump suit 0..4, or -1 for no trump, ``(m,)``.")
+    die = public("die", "The Colour Die's face: a suit 0..4, or 5 for wild, ``(m,)``.")
+    bids = public("bids", "Each seat's bid: -1 not yet, 0 passed, k bid k tricks, ``(m, p)``.")
+    standing = public("standing", "The highest bid so far, ``(m,)``.")
+    taker = public("taker", "Seat that took the kitty, -1 nobody (yet), ``(m,)``.")
+    shown = public("shown", "Low-card rank each seat showed (0 without low-card), ``(m, p)``.")
+    played = public("played", "Cards played so far, the current trick included, ``(m,)``.")
+    trick = public("trick", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
+    leader = public("leader")
+    led = public("led", "Suit led in the current trick, ``(m,)``.")
+    best = public("best", "Strength of the card winning so far (trumps 100 + rank), ``(m,)``.")
+    tricks = public("tricks", "Tricks won so far by every seat, ``(m, p)``.")
+    trumps = public("trumps", "Trump cards captured so far by every seat, ``(m, p)``.")
+    totals = public("totals", "Match totals before this hand, ``(m, p)``.")
+
+    @cached_property
+    def kitty(self) -> np.ndarray:
+        """The kitty's cards if the acting seat took it, else empty, ``(m,)``."""
+        s = self._state
+        return np.where(s.taker[self._idx] == self.seat, s.kitty[self._idx], bits.EMPTY)
+
+    @property
+    def hand_size(self) -> int:
+        return self._state.hand_size
+
+    @property
+    def tricks_left(self) -> int:
+        return self._state.hand_size - self._state.trick_no
+
+    @cached_property
+    def strength(self) -> np.ndarray:
+        if self.kind in ("lead", "play", "discard"):
+            is_trump = bits.to_mask(suit_cards(self.trump), CARDS)
+            return np.where(is_trump, RANKS + CARD_RANK, CARD_RANK)
+        return super().strength
+
+
+class OutTrumped(Game):
+    id = "out-trumped"
+    title = "Out-Trumped"
+    sheet = "seeds/003_0802021f16dd38f0.txt"
+    players = (2, 3, 4, 5, 6)
+    default_players = 4
+    options = (
+        Option("wild", ("dealer", "no-trump"), "the die's wild face: the dealer picks trump, or no trump"),
+        Option("follow", ("overtake", "literal"), "what a follower must play (see docs/rules)"),
+        Option("kitty", ("none", "bid", "low-card"), "a 5-card kitty and how it is won"),
+    )
+    n_actions = CARDS
+    default_strategy = "hoarder"
+    columns = {"trumps": pl.Int8, "bonus": pl.Int16, "bid": pl.Int8, "kitty": pl.Int8,
+               "taker": pl.Boolean}
+    rates = {"out-trumped": pl.col("bonus") < 0}
+    View = OutTrumpedView
+
+    def deal(self, rng, match: Match, rnd: int) -> Round:
+        n, p, rules = match.n, match.p, match.rules
+        size = hand_size(p, rules["kitty"])
+        extra = KITTY if rules["kitty"] != "none" else 0
+        cards = deck.shuffled(rng, n, CARDS, p * size + extra)
+        hands = deck.hands(cards[:, : p * size], p)
+        kitty = (np.bitwise_or.reduce(bits.BIT[cards[:, p * size:]], axis=1) if extra
+                 else np.zeros(n, np.uint64))
+        die = rng.integers(0, SUITS + 1, n)
+        zeros = np.zeros((n, p), np.int16)
+        return Round(
+            p=p, rnd=rnd, hand_size=size, rules=rules,
+            dealt=np.bitwise_or.reduce(hands, axis=1) | kitty, hands=hands, kitty=kitty,
+            discarded=np.zeros(n, np.uint64), die=die,
+            trump=np.where(die == WILD, NO_TRUMP, die), dealer=(rnd - 1) % p,
+            bids=np.full((n, p), -1, np.int16), standing=np.zeros(n, np.int16),
+            taker=np.full(n, -1, np.int64), picked=np.zeros(n, bool), shown=zeros.copy(), played=np.zeros(n, np.uint64),
+            trick=np.full((n, p), -1, np.int8), leader=np.full(n, rnd % p, np.int64),
+            led=np.zeros(n, np.int64), top_led=np.zeros(n, np.int64), best=np.zeros(n, np.int64),
+            winning=np.zeros(n, np.int64), tricks=zeros.copy(), trumps=zeros.copy(),
+            totals=match.totals.copy(),
+        )
+
+    def play(self, s: Round):
+        cell = cells(s.n, s.p)
+        wild = s.die == WILD
+        if s.rules["wild"] == "dealer" and wild.any():
+            dealer = np.full(s.n, s.dealer)
+            pick = yield Decision("trump", dealer, bits.full(SUITS), active=wild)
+            s.trump = np.where(wild, pick, s.trump)
+        if s.rules["kitty"] == "bid":
+            yield from self._bidding(s)
+        elif s.rules["kitty"] == "low-card":
+            self._low_card(s)
+        if s.rules["kitty"] != "none":
+            took = s.taker >= 0
+            if took.any():
+                at = cell(np.maximum(s.taker, 0))
+                np.put(s.hands, at, np.take(s.hands, at) | np.where(took, s.kitty, bits.EMPTY))
+                s.picked = took
+                for _ in range(KITTY):
+                    gone = yield Decision("discard", np.maximum(s.taker, 0), np.take(s.hands, at),
+                                          active=took)
+                    gone_bit = np.where(took, bits.BIT[np.maximum(gone, 0)], bits.EMPTY)
+                    np.put(s.hands, at, np.take(s.hands, at) & ~gone_bit)
+                    s.discarded |= gone_bit
+        for trick_no in range(s.hand_size):
+            s.trick_no = trick_no
+            at = cell(s.leader)
+            lead = yield Decision("lead", s.leader, np.take(s.hands, at))
+            self._put(s, at, lead)
+            s.led = CARD_SUIT[lead]
+            s.top_led = CARD_RANK[lead]
+            s.best = s.strength(lead)
+            s.winning = s.leader.copy()
+            for i in range(1, s.p):
+                seat = (s.leader + i) % s.p
+                at = cell(seat)
+                card = yield Decision("play", seat, s.follow_set(np.take(s.hands, at)))
+                self._put(s, at, card)
+                led_card = CARD_SUIT[card] == s.led
+                s.top_led = np.where(led_card, np.maximum(s.top_led, CARD_RANK[card]), s.top_led)
+                key = s.strength(card)
+                beats = key > s.best
+                s.best = np.where(beats, key, s.best)
+                s.winning = np.where(beats, seat, s.winning)
+            won = cell(s.winning)
+            in_trick = np.bitwise_or.reduce(bits.BIT[s.trick], axis=1)
+            np.put(s.tricks, won, np.take(s.tricks, won) + 1)
+            np.put(s.trumps, won, np.take(s.trumps, won) + bits.count(in_trick & suit_cards(s.trump)))
+            s.trick[:] = -1
+            s.leader = s.winning
+        return score(s.tricks, s.trumps, s.trump, s.bids, s.taker, s.rules["kitty"])
+
+    def _bidding(self, s: Round):
+        """From the dealer's left, each seat once passes or bids above the standing bid."""
+        top = bits.below(s.hand_size + 1)
+        for i in range(s.p):
+            seat = (s.dealer + 1 + i) % s.p
+            legal = bits.BIT[PASS] | (top & ~bits.below(s.standing + 1))
+            bid = yield Decision("bid", seat, legal)
+            s.bids[:, seat] = bid
+            raised = bid > s.standing
+            s.standing = np.where(raised, bid, s.standing).astype(np.int16)
+            s.taker = np.where(raised, seat, s.taker)
+
+    @staticmethod
+    def _low_card(s: Round) -> None:
+        """Each seat shows its lowest non-trump (its lowest trump if it has only trumps)."""
+        trumps = suit_cards(s.trump)[:, None]
+        plain = s.hands & ~trumps
+        s.shown = lowest_rank(np.where(plain != 0, plain, s.hands)).astype(np.int16)
+        order = (s.dealer + 1 + np.arange(s.p)) % s.p  # ties go to the earliest from the dealer's left
+        in_order = s.shown[:, order]
+        s.taker = order[np.argmin(in_order, axis=1)]
+
+    @staticmethod
+    def _put(s: Round, at, card) -> None:
+        card_bit = bits.BIT[card]
+        np.put(s.hands, at, np.take(s.hands, at) & ~card_bit)
+        s.played |= card_bit
+        np.put(s.trick, at, card)
+
+    def end_round(self, match: Match, results: dict[str, np.ndarray]) -> None:
+        """The floor at 0 applies once per hand, to the total plus the hand's points."""
+        match.totals = np.maximum(match.totals + results["score"], 0)
+
+    def match_over(self, match: Match, rnd: int) -> np.ndarray:
+        return (match.totals >= GOAL).any(axis=1)
+
+    def tables(self, seats: pl.LazyFrame, keys: list[str]) -> list[tuple[str, pl.DataFrame]]:
+        """The trump bonus distribution (every seat-hand), and hands per match when known."""
+        rows = seats.select(pl.col("bonus").clip(-6, 12)).collect(engine="streaming")
+        spread = stats.count_distribution(rows, "bonus", range(-6, 13))
+        spread = spread.with_columns(pl.col("bonus").cast(pl.String)
+                                     .replace({"-6": "-6 or less", "12": "12 or more"}))
+        out = [("Trump bonus or penalty per hand (seat-hands)", spread.filter(pl.col("deals") > 0))]
+        if "match" in keys:
+            hands = seats.group_by("match").agg(pl.col("round").max() + 1).collect(engine="streaming")
+            q = hands["round"]
+            half = stats.mean_halfwidth(q.std(), hands.height)
+            out.append(("Hands to reach 50", pl.DataFrame({
+                "matches": [hands.height], "mean (95%)": [stats.fmt_mean(q.mean(), float(half))],
+                **{f"p{int(x * 100)}": [q.quantile(x, "nearest")] for x in (0.1, 0.5, 0.9)},
+                "max": [q.max()]})))
+        return out
+
+    def invariants(self, s: Round) -> dict[str, np.ndarray]:
+        places = np.concatenate([s.hands, s.played[:, None], s.discarded[:, None],
+                                 np.where(s.picked, bits.EMPTY, s.kitty)[:, None]], axis=1)
+        union = np.bitwise_or.reduce(places, axis=1)
+        return {
+            "every dealt card is in a hand, played, discarded or in the kitty, once":
+                (union == s.dealt) & (bits.count(places).sum(axis=1) == bits.count(s.dealt)),
+            "every hand is the same size between tricks": (s.trick >= 0).any(axis=1)
+                | (bits.count(s.hands) == bits.count(s.hands)[:, :1]).all(axis=1)
+                | (s.picked & (s.discarded == 0)) | (bits.count(s.discarded) < KITTY) & s.picked,
+            "tricks won add up to the tricks completed":
+                s.tricks.sum(axis=1) * s.p + (s.trick >= 0).sum(axis=1) == bits.count(s.played),
+        }
+
+    def label(self, kind: str, option: int) -> str:
+        if kind == "bid":
+            return "pass" if option == PASS else f"bid {option}"
+        if kind == "trump":
+            return f"trump {'ABCDE'[option]}"
+        return f"{'ABCDE'[option // RANKS]}{option % RANKS + 1}"
+
+    def describe(self, s: Round, row: int) -> list[str]:
+        lines = [f"  seat {seat} holds " + " ".join(
+            self.label("", c) for c in np.flatnonzero(bits.to_mask(s.hands[row, seat], CARDS)))
+            for seat in range(s.p)]
+        die = "wild" if s.die[row] == WILD else f"trump {'ABCDE'[s.die[row]]}"
+        lines.append(f"  dealer seat {s.dealer}, die: {die}")
+        if s.kitty[row]:
+            lines.append("  kitty " + " ".join(
+                self.label("", c) for c in np.flatnonzero(bits.to_mask(s.kitty[row], CARDS))))
+        return lines
+
+
+def score(tricks, trumps, trump, bids, taker, kitty: str) -> dict[str, np.ndarray]:
+    """Tricks, the trump bonus or penalty, and the kitty bid's result, per seat ``(n, p)``.
+
+    Among seats with t >= 1 trumps: a sole holder scores +2t; otherwise the most score +t and,
+    if the fewest is below the most, the fewest score -t. No trump suit: no trump scoring.
+    """
+    n, p = tricks.shape
+    t = trumps.astype(np.int16)
+    holding = t >= 1
+    holders = holding.sum(axis=1, keepdims=True)
+    most = np.where(holding, t, -1).max(axis=1, keepdims=True)
+    fewest = np.where(holding, t, 10_000).min(axis=1, keepdims=True)
+    bonus = np.where(holding & (holders == 1), 2 * t,
+                     np.where(holding & (t == most), t,
+                              np.where(holding & (t == fewest) & (fewest < most), -t, 0)))
+    bonus = np.where((trump == NO_TRUMP)[:, None], 0, bonus).astype(np.int16)
+    seat = np.arange(p)
+    takes = taker[:, None] == seat
+    bid = np.maximum(bids, 0).astype(np.int8)
+    contract = np.where(takes, np.take_along_axis(bid, np.maximum(taker, 0)[:, None], axis=1), 0)
+    kitty_points = np.zeros((n, p), np.int16)
+    if kitty == "bid":
+        kitty_points = np.where(tricks >= contract, contract, -contract).astype(np.int16)
+        kitty_points = np.where(takes, kitty_points, 0).astype(np.int16)
+    return {
+        "score": (tricks + bonus + kitty_points).astype(np.int16),
+        "tricks": tricks.astype(np.int8),
+        "trumps": trumps.astype(np.int8),
+        "bonus": bonus,
+        "bid": bid,
+        "kitty": kitty_points.astype(np.int8),
+        "taker": takes,
+    }
+
+
+GAME = OutTrumped()
