@@ -91,7 +91,7 @@ def show_summary(folder: Path) -> None:
     out.print(_summary_table("By strategy (seats pooled)", game, by_strategy, ("strategy",),
                              matches is not None))
     keys = ["deal"] if meta["unit"] == "deal" else ["match", "round"]
-    for caption, extra_table in game.tables(seats, keys):
+    for caption, extra_table in game.tables(seats, keys, matches):
         out.print(_frame_table(caption, extra_table))
     notes = ["95% intervals; a tie splits the win"]
     if matches is not None and table["capped"].max() > 0:

@@ -132,6 +132,8 @@ class Game(abc.ABC):
     """What the ``tricks`` column counts in this game, for table headings."""
     columns: dict[str, Any] = {}
     """Per-seat result columns beyond ``score`` and ``tricks``, with their dtypes."""
+    match_columns: dict[str, Any] = {}
+    """Per-seat columns of the match table beyond the engine's, from :meth:`match_results`."""
     rates: dict[str, Any] = {}
     """Summary rates per seat: name -> polars boolean expression over the seat rows."""
     View: type[View] = View
@@ -145,7 +147,11 @@ class Game(abc.ABC):
 
     @abc.abstractmethod
     def play(self, state) -> Generator[Decision, np.ndarray, dict[str, np.ndarray]]:
-        """Yield decisions; return the per-seat results ``{column: (n, p)}``, ``score`` included."""
+        """Yield decisions; return the per-seat results ``{column: (n, p)}``, ``score`` included.
+
+        Entries named ``_...`` are round outcomes for :meth:`end_round` only; they are not
+        written to the tables.
+        """
 
     def end_round(self, match: Match, results: dict[str, np.ndarray]) -> None:
         match.totals += results["score"]
@@ -154,9 +160,14 @@ class Game(abc.ABC):
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         """After round ``rnd`` (0-based) has been scored: which matches have ended."""
 
-    def tables(self, seats, keys: list[str]) -> list[tuple[str, Any]]:
-        """Game-specific summary tables ``(title, polars DataFrame)`` from the lazy seat rows;
-        ``keys`` name the columns that identify one deal (``deal``, or ``match`` and ``round``)."""
+    def match_results(self, match: Match) -> dict[str, np.ndarray]:
+        """The ``match_columns`` of every match in ``match``, each ``(n, p)``."""
+        return {}
+
+    def tables(self, seats, keys: list[str], matches=None) -> list[tuple[str, Any]]:
+        """Game-specific summary tables ``(title, polars DataFrame)`` from the lazy seat rows
+        (and match rows with ``--unit match``); ``keys`` name the columns that identify one
+        deal (``deal``, or ``match`` and ``round``)."""
         return []
 
     @abc.abstractmethod
@@ -391,7 +402,9 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
 def _final(game, match, ids, over, rnd, capped) -> dict[str, np.ndarray]:
     totals = match.totals[over]
     k, p = totals.shape
+    extra = {name: values[over] for name, values in game.match_results(match).items()}
     return {
+        **extra,
         "id": np.broadcast_to(ids[over][:, None], (k, p)),
         "total": totals,
         "win": shares(totals, game.lower_wins),

@@ -162,7 +162,7 @@ def tables(game, spec: RunSpec, lineup: Lineup, outcome: Outcome):
                   results.items())
     matches = frame(outcome.matches, [("match", "id", pl.Int64)],
                     [("total", pl.Int32), ("win", pl.Float32), ("rounds", pl.Int16),
-                     ("capped", pl.Boolean)])
+                     ("capped", pl.Boolean), *game.match_columns.items()])
     return seats, matches
 
 

@@ -15,13 +15,13 @@ from pathlib import Path
 
 from simtool.errors import SimtoolError, choices
 
-from . import basic, black_white, kansas_city, out_trumped, trickster
+from . import basic, black_white, kansas_city, nine_lives, out_trumped, trickster
 from .base import Strategy, strategy
 
 BUILT_IN: tuple[Strategy, ...] = (
     basic.random, basic.high, basic.low, black_white.balance, black_white.duck,
     kansas_city.target, kansas_city.greedy, trickster.safe, trickster.spoiler,
-    out_trumped.hoarder, out_trumped.tricks,
+    out_trumped.hoarder, out_trumped.tricks, nine_lives.exact, nine_lives.team,
 )
 
 __all__ = ["Strategy", "strategy", "registry", "resolve", "BUILT_IN"]

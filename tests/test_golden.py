@@ -29,6 +29,8 @@ RECORDS = [
     ("trickster", 3, ["safe", "spoiler", "random"], "match", 0),
     ("out-trumped", 4, ["random"] * 4, "deal", 9),
     ("out-trumped", 3, ["hoarder", "tricks", "random"], "deal", 4),
+    ("nine-lives", 4, ["random"] * 4, "deal", 2),
+    ("nine-lives", 3, ["exact", "team", "random"], "match", 1),
 ]
 RULES = {("out-trumped", 3): {"kitty": "bid", "follow": "literal"}}
 

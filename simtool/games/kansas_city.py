@@ -230,7 +230,7 @@ class KansasCity(Game):
         s.played |= card_bit
         np.put(s.trick, at, card)
 
-    def tables(self, seats: pl.LazyFrame, keys: list[str]) -> list[tuple[str, pl.DataFrame]]:
+    def tables(self, seats: pl.LazyFrame, keys: list[str], matches=None) -> list[tuple[str, pl.DataFrame]]:
         """The overshoot analysis: how many players overshoot per deal, and who."""
         per_deal = seats.group_by(keys).agg(
             (pl.col("overshoot") > 0).sum().alias("overshooting"), pl.len().alias("p")

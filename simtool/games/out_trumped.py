@@ -275,7 +275,7 @@ class OutTrumped(Game):
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         return (match.totals >= GOAL).any(axis=1)
 
-    def tables(self, seats: pl.LazyFrame, keys: list[str]) -> list[tuple[str, pl.DataFrame]]:
+    def tables(self, seats: pl.LazyFrame, keys: list[str], matches=None) -> list[tuple[str, pl.DataFrame]]:
         """The trump bonus distribution (every seat-hand), and hands per match when known."""
         rows = seats.select(pl.col("bonus").clip(-6, 12)).collect(engine="streaming")
         spread = stats.count_distribution(rows, "bonus", range(-6, 13))

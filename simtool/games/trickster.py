@@ -126,7 +126,7 @@ class Trickster(Game):
         s.pips[:] = 0
         return score(s.collected, s.collections)
 
-    def tables(self, seats: pl.LazyFrame, keys: list[str]) -> list[tuple[str, pl.DataFrame]]:
+    def tables(self, seats: pl.LazyFrame, keys: list[str], matches=None) -> list[tuple[str, pl.DataFrame]]:
         """How points spread: quantiles per seat and per strategy (lower is better)."""
         qs = (0.1, 0.25, 0.5, 0.75, 0.9)
         aggs = [pl.col("score").min().alias("min"),

@@ -1,0 +1,287 @@
+"""Nine Lives (Tricksy Kittens, Pandaqi), read through RULINGS.md; powers are out of scope.
+
+Option ``c`` is the card of suit ``c // 9`` (one suit per player) and rank ``c % 9 + 1``.
+Everyone bids a card at once; its rank is the bid and its suit is the player's own
+*ignored* suit. The Kittykeeper leads, and trump is the suit of the Kittykeeper's bid,
+so trump moves with the Kittykeeper. Scored bid cards become lives and leave the deck,
+so the deck (and the hands) shrink across the rounds of a match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from .. import bits, stats
+from .. import deck as deck_module
+from ..engine import Decision, Game, Match, View, cells, own, public
+
+RANKS = 9
+LIVES = 9
+MIN_HAND = 2
+MAX_SUITS = 6
+CARDS = MAX_SUITS * RANKS
+SUIT = np.array([bits.of(range(RANKS * s, RANKS * s + RANKS)) for s in range(MAX_SUITS)], np.uint64)
+CARD_SUIT = np.arange(CARDS) // RANKS
+CARD_RANK = np.arange(CARDS) % RANKS + 1
+
+
+def deck_of(p: int) -> np.uint64:
+    """The full deck for ``p`` players: one suit each."""
+    return bits.full(RANKS * p)
+
+
+@dataclass
+class LivesMatch(Match):
+    piles: np.ndarray  # (n,) every bid card scored so far (out of the deck for good)
+    keeper: np.ndarray  # (n,) the Kittykeeper for the next round
+    small_deck: np.ndarray  # (n,) bool: the deck became too small to deal 2 cards each
+
+
+@dataclass
+class Round:
+    p: int
+    rnd: int
+    hand_size: np.ndarray  # (n,) cards dealt to each player (the deck shrinks per match)
+    deck: np.ndarray  # (n,) every card in this round's deck
+    leftover: np.ndarray  # (n,) cards revealed and unused
+    hands: np.ndarray  # (n, p)
+    bid: np.ndarray  # (n, p) each seat's bid card, -1 until revealed
+    keeper: np.ndarray  # (n,) the Kittykeeper: leads, and its bid suit is trump
+    played: np.ndarray  # (n,)
+    trick: np.ndarray  # (n, p) card each seat put in the current trick, -1 not yet
+    lead_suit: np.ndarray  # (n,)
+    trump: np.ndarray  # (n,) the Kittykeeper's bid suit for the current trick
+    best: np.ndarray  # (n,) strength of the counted card winning so far (0: none)
+    winning: np.ndarray  # (n,)
+    tricks: np.ndarray  # (n, p)
+    fallback: np.ndarray  # (n, p) tricks won as Kittykeeper because nothing counted won
+    totals: np.ndarray  # (n, p) lives before this round
+    trick_no: int = 0
+
+    @property
+    def n(self) -> int:
+        return self.hands.shape[0]
+
+    @property
+    def bid_suit(self) -> np.ndarray:
+        return np.where(self.bid >= 0, CARD_SUIT[np.maximum(self.bid, 0)], -1)
+
+    def strength(self, card, seat_suit) -> np.ndarray:
+        """A card of its own player's bid suit is ignored (0); then trumps, then the lead suit."""
+        suit, rank = CARD_SUIT[card], CARD_RANK[card]
+        counted = suit != seat_suit
+        return np.where(counted & (suit == self.trump), 100 + rank,
+                        np.where(counted & (suit == self.lead_suit), rank, 0))
+
+
+class NineLivesView(View):
+    """A seat knows its hand and bid, every bid once revealed (before play), the leftover
+    cards, the cards played, every seat's tricks and lives."""
+
+    hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
+    bid = public("bid", "Every seat's bid card, -1 until revealed (revealed before play), ``(m, p)``.")
+    leftover = public("leftover", "Cards revealed and unused this round, ``(m,)`` sets.")
+    deck = public("deck", "This round's deck: every card not in a life pile, ``(m,)`` sets.")
+    hand_size = public("hand_size", "Cards dealt to each player this round, ``(m,)``.")
+    keeper = public("keeper", "The Kittykeeper (leader; its bid suit is trump), ``(m,)``.")
+    played = public("played", "Cards played so far this round, ``(m,)`` sets.")
+    trick = public("trick", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
+    lead_suit = public("lead_suit", "Suit led in the current trick, ``(m,)``.")
+    trump = public("trump", "Trump for the current trick: the Kittykeeper's bid suit, ``(m,)``.")
+    best = public("best", "Strength of the counted card winning so far (trump 100 + rank; 0 none), ``(m,)``.")
+    tricks = public("tricks", "Tricks won so far by every seat, ``(m, p)``.")
+    totals = public("totals", "Lives before this round, ``(m, p)``.")
+
+    @property
+    def trick_no(self) -> int:
+        return self._state.trick_no
+
+
+class NineLives(Game):
+    id = "nine-lives"
+    title = "Nine Lives (Tricksy Kittens)"
+    sheet = "seeds/004_ef0817ee743946ed.txt"
+    players = (2, 3, 4, 5, 6)
+    default_players = 4
+    n_actions = CARDS
+    default_strategy = "exact"
+    columns = {"bid": pl.Int8, "made": pl.Boolean, "team_size": pl.Int8, "fallback": pl.Int8}
+    match_columns = {"small_deck": pl.Boolean}
+    rates = {"made": pl.col("made")}
+    View = NineLivesView
+
+    def new_match(self, n: int, p: int, rules: dict) -> LivesMatch:
+        return LivesMatch(p, rules, np.zeros((n, p), np.int32), np.zeros(n, np.uint64),
+                          np.zeros(n, np.int64), np.zeros(n, bool))
+
+    def deal(self, rng, match: LivesMatch, rnd: int) -> Round:
+        n, p = match.n, match.p
+        deck = deck_of(p) & ~match.piles
+        in_deck = bits.count(deck).astype(np.int64)
+        size = in_deck // p
+        hands = np.zeros((n, p), np.uint64)
+        for k in np.unique(in_deck):  # decks of one size deal alike: shuffle each group at once
+            rows = np.flatnonzero(in_deck == k)
+            cards = np.nonzero(bits.to_mask(deck[rows], RANKS * p))[1].reshape(len(rows), k)
+            order = deck_module.shuffled(rng, len(rows), int(k), p * int(k // p))
+            hands[rows] = deck_module.hands(np.take_along_axis(cards, order.astype(np.int64), 1), p)
+        zeros = np.zeros((n, p), np.int16)
+        return Round(
+            p=p, rnd=rnd, hand_size=size, deck=deck,
+            leftover=deck & ~np.bitwise_or.reduce(hands, axis=1), hands=hands,
+            bid=np.full((n, p), -1, np.int64), keeper=match.keeper.copy(),
+            played=np.zeros(n, np.uint64), trick=np.full((n, p), -1, np.int8),
+            lead_suit=np.zeros(n, np.int64), trump=np.zeros(n, np.int64),
+            best=np.zeros(n, np.int64), winning=np.zeros(n, np.int64), tricks=zeros.copy(),
+            fallback=zeros.copy(), totals=match.totals.copy(),
+        )
+
+    def play(self, s: Round):
+        cell = cells(s.n, s.p)
+        bid = yield Decision("bid", None, s.hands.copy())  # all at once, face down
+        s.hands &= ~bits.BIT[bid]
+        s.bid = bid
+        suits = s.bid_suit
+        for trick_no in range(int(s.hand_size.max()) - 1):  # the bid card is never played
+            s.trick_no = trick_no
+            due = trick_no < s.hand_size - 1
+            active = None if due.all() else due
+            s.trump = np.take(suits, cell(s.keeper))
+            at = cell(s.keeper)
+            lead = yield Decision("lead", s.keeper, np.take(s.hands, at), active=active)
+            self._put(s, at, lead, active)
+            s.lead_suit = CARD_SUIT[np.maximum(lead, 0)]
+            s.best = np.where(due, s.strength(np.maximum(lead, 0), np.take(suits, at)), 0)
+            s.winning = s.keeper.copy()
+            for i in range(1, s.p):
+                seat = (s.keeper + i) % s.p
+                at = cell(seat)
+                hand = np.take(s.hands, at)
+                same = hand & SUIT[s.lead_suit]
+                card = yield Decision("play", seat, np.where(same != 0, same, hand), active=active)
+                self._put(s, at, card, active)
+                key = np.where(due, s.strength(np.maximum(card, 0), np.take(suits, at)), 0)
+                beats = key > s.best
+                s.best = np.where(beats, key, s.best)
+                s.winning = np.where(beats, seat, s.winning)
+            # nothing counted won: the Kittykeeper keeps the trick (s.winning is still the keeper)
+            won = cell(s.winning)
+            np.put(s.tricks, won, np.take(s.tricks, won) + due)
+            np.put(s.fallback, won, np.take(s.fallback, won) + (due & (s.best == 0)))
+            s.trick[:] = -1
+            s.keeper = np.where(due, s.winning, s.keeper)
+        results = score(s.bid, s.tricks, s.fallback)
+        results["_keeper"] = np.broadcast_to(s.keeper[:, None], s.bid.shape)
+        return results
+
+    @staticmethod
+    def _put(s: Round, at, card, due) -> None:
+        """Play ``card`` where the trick is due (``due`` None: in every deal)."""
+        if due is not None:
+            at, card = at[due], card[due]
+        card_bit = bits.BIT[card]
+        np.put(s.hands, at, np.take(s.hands, at) & ~card_bit)
+        s.played[at // s.p] |= card_bit
+        np.put(s.trick, at, card)
+
+    def end_round(self, match: LivesMatch, results: dict[str, np.ndarray]) -> None:
+        """Scored bid cards become lives and leave the deck; the last trick's winner keeps the kitty."""
+        match.totals += results["score"]
+        scored = np.where(results["made"], bits.BIT[results["_bid_card"]], bits.EMPTY)
+        match.piles |= np.bitwise_or.reduce(scored, axis=1)
+        match.keeper = results["_keeper"][:, 0]
+
+    def match_over(self, match: LivesMatch, rnd: int) -> np.ndarray:
+        lives = (match.totals >= LIVES).any(axis=1)
+        too_small = bits.count(deck_of(match.p) & ~match.piles) // match.p < MIN_HAND
+        match.small_deck = too_small & ~lives
+        return lives | too_small
+
+    def match_results(self, match: LivesMatch) -> dict[str, np.ndarray]:
+        return {"small_deck": np.broadcast_to(match.small_deck[:, None], match.totals.shape)}
+
+    def tables(self, seats: pl.LazyFrame, keys: list[str], matches=None):
+        """Made rate by bid, teams and their made rate, the Kittykeeper fallback, match lengths."""
+        by_bid = seats.group_by("bid").agg(pl.len().alias("n"), pl.col("made").sum().alias("k"))
+        by_bid = by_bid.sort("bid").collect(engine="streaming")
+        lo, hi = stats.wilson(by_bid["k"].to_numpy(), by_bid["n"].to_numpy())
+        by_bid = by_bid.with_columns((pl.col("k") / pl.col("n")).alias("made"),
+                                     pl.Series("low", lo), pl.Series("high", hi))
+        teams = seats.select(
+            pl.len().alias("seat-rounds"),
+            (pl.col("team_size") >= 2).sum().alias("in a team"),
+            ((pl.col("team_size") >= 2) & pl.col("made")).sum().alias("team made"),
+            pl.col("tricks").cast(pl.Int64).sum().alias("tricks"),
+            pl.col("fallback").cast(pl.Int64).sum().alias("fallback"),
+        ).collect(engine="streaming").row(0, named=True)
+        rates = [("seat-rounds in a team", teams["in a team"], teams["seat-rounds"]),
+                 ("team members who scored", teams["team made"], teams["in a team"]),
+                 ("tricks won by the Kittykeeper fallback", teams["fallback"], teams["tricks"])]
+        lo, hi = stats.wilson([r[1] for r in rates], [max(r[2], 1) for r in rates])
+        summary = pl.DataFrame({"what": [r[0] for r in rates], "n": [r[2] for r in rates],
+                                "rate": [r[1] / max(r[2], 1) for r in rates], "low": lo, "high": hi})
+        out = [("Bids made, by bid", by_bid), ("Teams and the Kittykeeper fallback", summary)]
+        if "match" in keys:
+            rounds = seats.group_by("match").agg(pl.col("round").max() + 1).collect(engine="streaming")
+            q = rounds["round"]
+            small = 0.0 if matches is None else float(
+                matches.filter(pl.col("seat") == 0).select(pl.col("small_deck").mean()).collect().item())
+            out.append(("Rounds until someone has 9 lives", pl.DataFrame({
+                "matches": [rounds.height],
+                "mean (95%)": [stats.fmt_mean(q.mean(), float(stats.mean_halfwidth(q.std(), rounds.height)))],
+                **{f"p{int(x * 100)}": [q.quantile(x, "nearest")] for x in (0.1, 0.5, 0.9)},
+                "max": [q.max()], "ended by the small deck": [f"{small:.2%}"]})))
+        return out
+
+    def invariants(self, s: Round) -> dict[str, np.ndarray]:
+        bids = np.where(s.bid >= 0, bits.BIT[np.maximum(s.bid, 0)], bits.EMPTY)
+        places = np.concatenate([s.hands, bids, s.played[:, None], s.leftover[:, None]], axis=1)
+        done = s.tricks.sum(axis=1)
+        in_trick = (s.trick >= 0).sum(axis=1)
+        return {
+            "every card of the deck is held, bid, played or left over, once":
+                (np.bitwise_or.reduce(places, axis=1) == s.deck)
+                & (bits.count(places).sum(axis=1) == bits.count(s.deck)),
+            "the deal is even: deck // p each": (bits.count(s.deck) // s.p == s.hand_size)
+                & (bits.count(s.leftover) == bits.count(s.deck) % s.p),
+            "tricks won add up to the tricks completed": done * s.p + in_trick == bits.count(s.played),
+        }
+
+    def label(self, kind: str, option: int) -> str:
+        return f"{'ABCDEF'[option // RANKS]}{option % RANKS + 1}"
+
+    def describe(self, s: Round, row: int) -> list[str]:
+        lines = [f"  seat {seat} holds " + " ".join(
+            self.label("", c) for c in np.flatnonzero(bits.to_mask(s.hands[row, seat], CARDS)))
+            for seat in range(s.p)]
+        lines.append(f"  Kittykeeper seat {s.keeper[row]}; left over: " + (" ".join(
+            self.label("", c) for c in np.flatnonzero(bits.to_mask(s.leftover[row], CARDS))) or "none"))
+        return lines
+
+
+def score(bid: np.ndarray, tricks: np.ndarray, fallback: np.ndarray) -> dict[str, np.ndarray]:
+    """Lives scored: the bid card's rank for a seat whose tricks equal its bid, or whose team's
+    tricks equal the team's bids (not when every seat is in one team)."""
+    n, p = bid.shape
+    rank, suit = CARD_RANK[bid], CARD_SUIT[bid]
+    same = suit[:, :, None] == suit[:, None, :]  # (n, p, p): seats sharing a bid suit
+    team_size = same.sum(axis=2)
+    team_tricks = (same * tricks[:, None, :]).sum(axis=2)
+    team_bids = (same * rank[:, None, :]).sum(axis=2)
+    one_team = (team_size == p).all(axis=1, keepdims=True)
+    made = (tricks == rank) | ((team_size >= 2) & ~one_team & (team_tricks == team_bids))
+    return {
+        "score": np.where(made, rank, 0).astype(np.int16),
+        "tricks": tricks.astype(np.int8),
+        "bid": rank.astype(np.int8),
+        "made": made,
+        "team_size": team_size.astype(np.int8),
+        "fallback": fallback.astype(np.int8),
+        "_bid_card": bid,
+    }
+
+
+GAME = NineLives()
