@@ -98,6 +98,9 @@ def commands(quick: bool) -> None:
         ["run", "--game", "out-trumped", "--n", "1e6", "--strategy", "random"],
         ["run", "--game", "out-trumped", "--n", "1e6"],
         ["run", "--game", "out-trumped", "--n", "1e5", "--unit", "match"],
+        ["run", "--game", "nine-lives", "--n", "1e6", "--strategy", "random"],
+        ["run", "--game", "nine-lives", "--n", "1e6"],
+        ["run", "--game", "nine-lives", "--n", "1e5", "--unit", "match", "--strategy", "random"],
     ]
     memory = [["run", "--game", "black-white", "--players", "3", "--n", "1e5", "--strategy", "random"],
               ["run", "--game", "black-white", "--players", "3", "--n", "1e7", "--strategy", "random"],

@@ -17,7 +17,7 @@ from .api import execute_run
 from .engine import ROUND_CAP
 from .errors import SimtoolError
 from .results import load
-from .runner import CHUNK, make_spec, replay as replay_deal
+from .runner import chunk_size, make_spec, replay as replay_deal
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")
@@ -200,7 +200,8 @@ def replay(
         unit = "deal" if deal is not None else "match"
         if number < 0:
             raise SimtoolError(f"bad {unit} number {number}; expected 0 or more")
-        size = n if n is not None else (number // CHUNK + 1) * CHUNK
+        chunk = chunk_size(unit)
+        size = n if n is not None else (number // chunk + 1) * chunk
         spec = make_spec(game, players, size, strategy, lineup_args(seat),
                          options.parse_assignments(rule), unit, seed)
         lines = replay_deal(spec, number)

@@ -347,8 +347,8 @@ def shares(values: np.ndarray, lower_wins: bool) -> np.ndarray:
 class Outcome:
     """Per-seat results of a batch: ``rounds`` rows (deal or match round) and, for matches, finals."""
 
-    rounds: dict[str, np.ndarray]  # columns, each (rows, p); keys include 'score', 'win', 'id'
-    matches: dict[str, np.ndarray] | None = None  # 'id', 'total', 'win' (rows, p), 'rounds', 'capped'
+    rounds: dict[str, np.ndarray]  # columns (rows, p), and per row 'id' (and 'round') (rows,)
+    matches: dict[str, np.ndarray] | None = None  # 'id' (rows,); 'total', 'win', ... (rows, p)
 
 
 def play_deals(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng, play_rng,
@@ -361,7 +361,8 @@ def play_deals(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng
         ctx.trace.extend(game.describe(state, ctx.trace_row))
     results = play_round(game, state, lineup, play_rng, ctx)
     results["win"] = shares(results["score"], game.lower_wins)
-    results["id"] = np.broadcast_to(ctx.ids[:, None], (n, p))
+    results = _public(results)
+    results["id"] = ctx.ids  # per row, not per seat
     return Outcome(results)
 
 
@@ -381,8 +382,9 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
         results = play_round(game, state, lineup, play_rng, ctx)
         game.end_round(match, results)
         results["win"] = shares(results["score"], game.lower_wins)
-        results["id"] = np.broadcast_to(ids[:, None], (len(ids), p))
-        results["round"] = np.full((len(ids), p), rnd, np.int16)
+        results = _public(results)
+        results["id"] = ids
+        results["round"] = np.full(len(ids), rnd, np.int16)
         per_round.append(results)
         over = game.match_over(match, rnd)
         capped = ~over if rnd == ROUND_CAP - 1 else np.zeros(len(ids), bool)
@@ -395,8 +397,13 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
             break
     rounds = {k: np.concatenate([r[k] for r in per_round]) for k in per_round[0]}
     matches = {k: np.concatenate([f[k] for f in finals]) for k in finals[0]}
-    order = np.argsort(matches["id"][:, 0], kind="stable")
+    order = np.argsort(matches["id"], kind="stable")
     return Outcome(rounds, {k: v[order] for k, v in matches.items()})
+
+
+def _public(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Round results without the ``_`` entries meant for ``end_round`` only."""
+    return {k: v for k, v in results.items() if not k.startswith("_")}
 
 
 def _final(game, match, ids, over, rnd, capped) -> dict[str, np.ndarray]:
@@ -405,7 +412,7 @@ def _final(game, match, ids, over, rnd, capped) -> dict[str, np.ndarray]:
     extra = {name: values[over] for name, values in game.match_results(match).items()}
     return {
         **extra,
-        "id": np.broadcast_to(ids[over][:, None], (k, p)),
+        "id": ids[over],
         "total": totals,
         "win": shares(totals, game.lower_wins),
         "rounds": np.full((k, p), rnd + 1, np.int16),

@@ -23,7 +23,12 @@ from .errors import SimtoolError, choices
 from .results import write_chunk
 
 CHUNK = 1 << 15
+MATCH_CHUNK = 1 << 14  # a chunk holds every round of its matches: half the size, as fast (measured)
 UNITS = ("deal", "match")
+
+
+def chunk_size(unit: str) -> int:
+    return CHUNK if unit == "deal" else MATCH_CHUNK
 
 
 @dataclass(frozen=True)
@@ -74,7 +79,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
         if not 0 <= s < p:
             raise SimtoolError(f"bad seat {seat!r} for {p} players; valid: {choices(range(p))}")
         lineup[s] = name
-    spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed))
+    spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed), chunk_size(unit))
     resolve_lineup(spec)  # fail now, not in a worker
     return spec
 
@@ -147,9 +152,9 @@ def tables(game, spec: RunSpec, lineup: Lineup, outcome: Outcome):
     strategy_of_seat = pl.Series("strategy", names, dtype=pl.Enum(list(dict.fromkeys(names))))
 
     def frame(cols: dict[str, np.ndarray], key: list[tuple[str, str, object]], values):
-        rows = next(iter(cols.values())).shape[0]
+        rows = cols["id"].shape[0]
         seat = np.tile(np.arange(p, dtype=np.int8), rows)
-        data = [pl.Series(name, cols[src].reshape(-1), dtype=dt) for name, src, dt in key]
+        data = [pl.Series(name, np.repeat(cols[src], p), dtype=dt) for name, src, dt in key]
         data += [pl.Series("seat", seat), strategy_of_seat.gather(seat)]
         data += [pl.Series(name, cols[name].reshape(-1), dtype=dt) for name, dt in values]
         return pl.DataFrame(data)

@@ -5,7 +5,7 @@ import pytest
 
 import simtool.games
 from simtool import engine
-from simtool.runner import RunSpec, play_chunk, resolve_lineup
+from simtool.runner import RunSpec, chunk_size, play_chunk, resolve_lineup
 
 from . import toy_game
 
@@ -22,7 +22,7 @@ def spec(game="black-white", players=3, n=200, lineup=None, unit="deal", seed=7,
     g = simtool.games.get(game)
     rules = {o.name: o.default for o in g.options} | (rules or {})
     lineup = tuple(lineup or ["random"] * players)
-    return RunSpec(g.id, players, rules, lineup, unit, n, seed, **({"chunk": chunk} if chunk else {}))
+    return RunSpec(g.id, players, rules, lineup, unit, n, seed, chunk or chunk_size(unit))
 
 
 def chunk(**kw):
