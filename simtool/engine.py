@@ -325,6 +325,11 @@ def cells(n: int, p: int) -> Callable[[np.ndarray], np.ndarray]:
     return lambda seat: base + seat
 
 
+def add(per_seat: np.ndarray, at: np.ndarray, amount) -> None:
+    """Add ``amount`` to one seat's entry per deal of an ``(n, p)`` array (flat cells ``at``)."""
+    np.put(per_seat, at, np.take(per_seat, at) + amount)
+
+
 def take(obj, keep: np.ndarray):
     """The rows ``keep`` of a dataclass of per-deal arrays (other fields copied as they are)."""
     n = obj.n

@@ -50,3 +50,18 @@ def ctx_for(game, n, seed=0):
 
 def lineup_of(game, players, names):
     return resolve_lineup(spec(game.id, players, 1, names))
+
+
+def assert_matches_reference(seats, reference: list[dict], columns, n_sigma: float = 4.5) -> None:
+    """Per seat means of the engine's ``seats`` agree with an independent implementation's deals
+    (``reference``: one dict per deal, ``{column: [value per seat]}``) within ``n_sigma`` SE."""
+    import polars as pl
+
+    n = seats.filter(pl.col("seat") == 0).height
+    for col in columns:
+        mine = seats.group_by("seat").agg(pl.col(col).cast(pl.Float64).mean().alias("m"),
+                                          pl.col(col).cast(pl.Float64).var().alias("v")).sort("seat")
+        theirs = np.array([d[col] for d in reference], float)
+        diff = mine["m"].to_numpy() - theirs.mean(axis=0)
+        se = np.sqrt(mine["v"].to_numpy() / n + theirs.var(axis=0, ddof=1) / len(reference) + 1e-12)
+        assert (np.abs(diff) < n_sigma * se).all(), (col, diff / se)

@@ -11,7 +11,7 @@ from simtool.engine import Match
 from simtool.games.kansas_city import DECLINE, GAME, HAND, Round, score
 from simtool.runner import play_chunk
 
-from .conftest import drive, spec
+from .conftest import assert_matches_reference, drive, spec
 
 
 def c(label: str) -> int:
@@ -190,14 +190,8 @@ def test_random_play_matches_an_independent_implementation(p):
     ref = [random_deal(rng, p) for _ in range(4000)]
     n = 60_000
     seats = play_chunk(spec("kansas-city", p, n=n, chunk=n, seed=17), 0).seats
-    for col in ("tricks", "upgrades", "fours", "score", "overshoot"):
-        ours = seats.with_columns(pl.col("overshoot") > 0) if col == "overshoot" else seats
-        mine = ours.group_by("seat").agg(pl.col(col).cast(pl.Float64).mean().alias("m"),
-                                        pl.col(col).cast(pl.Float64).var().alias("v")).sort("seat")
-        theirs = np.array([[d[col][s] for s in range(p)] for d in ref], float)
-        diff = mine["m"].to_numpy() - theirs.mean(axis=0)
-        se = np.sqrt(mine["v"].to_numpy() / n + theirs.var(axis=0, ddof=1) / len(ref))
-        assert (np.abs(diff) < 4.5 * se).all(), (col, diff / se)
+    assert_matches_reference(seats.with_columns(pl.col("overshoot") > 0), ref,
+                             ("tricks", "upgrades", "fours", "score", "overshoot"))
     # and the first leader's edge is real in both: seat 0 takes more tricks than hand size / p
     assert np.mean([d["tricks"][0] for d in ref]) > HAND[p] / p
 

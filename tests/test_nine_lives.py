@@ -12,7 +12,7 @@ from simtool import bits
 from simtool.games.nine_lives import GAME, LivesMatch, Round, deck_of, score
 from simtool.runner import play_chunk
 
-from .conftest import spec
+from .conftest import assert_matches_reference, spec
 from .reference_nine_lives import random_round
 
 
@@ -134,10 +134,4 @@ def test_random_play_matches_an_independent_implementation(p):
     ref = [random_round(rng, p) for _ in range(4000)]
     n = 40_000
     seats = play_chunk(spec("nine-lives", p, n=n, chunk=n, seed=31), 0).seats
-    for col in ("tricks", "bid", "made", "score", "team_size", "fallback"):
-        mine = seats.group_by("seat").agg(pl.col(col).cast(pl.Float64).mean().alias("m"),
-                                          pl.col(col).cast(pl.Float64).var().alias("v")).sort("seat")
-        theirs = np.array([d[col] for d in ref], float)
-        diff = mine["m"].to_numpy() - theirs.mean(axis=0)
-        se = np.sqrt(mine["v"].to_numpy() / n + theirs.var(axis=0, ddof=1) / len(ref) + 1e-12)
-        assert (np.abs(diff) < 4.5 * se).all(), (col, diff / se)
+    assert_matches_reference(seats, ref, ("tricks", "bid", "made", "score", "team_size", "fallback"))

@@ -13,7 +13,7 @@ from simtool.engine import Match
 from simtool.games.out_trumped import GAME, NO_TRUMP, WILD, Round, hand_size, score
 from simtool.runner import play_chunk
 
-from .conftest import spec
+from .conftest import assert_matches_reference, spec
 from .reference_out_trumped import random_deal
 
 RULES = {"wild": "dealer", "follow": "overtake", "kitty": "none"}
@@ -207,10 +207,4 @@ def test_random_play_matches_an_independent_implementation(p, rules):
     ref = [random_deal(rng, p, **(RULES | rules)) for _ in range(3000)]
     n = 40_000
     seats = play_chunk(spec("out-trumped", p, n=n, chunk=n, seed=29, rules=rules), 0).seats
-    for col in ("tricks", "trumps", "bonus", "kitty", "score"):
-        mine = seats.group_by("seat").agg(pl.col(col).cast(pl.Float64).mean().alias("m"),
-                                          pl.col(col).cast(pl.Float64).var().alias("v")).sort("seat")
-        theirs = np.array([d[col] for d in ref], float)
-        diff = mine["m"].to_numpy() - theirs.mean(axis=0)
-        se = np.sqrt(mine["v"].to_numpy() / n + theirs.var(axis=0, ddof=1) / len(ref) + 1e-12)
-        assert (np.abs(diff) < 4.5 * se).all(), (col, diff / se)
+    assert_matches_reference(seats, ref, ("tricks", "trumps", "bonus", "kitty", "score"))

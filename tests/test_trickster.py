@@ -13,7 +13,7 @@ from simtool.engine import Match
 from simtool.games.trickster import GAME, Round, place, score
 from simtool.runner import play_chunk
 
-from .conftest import drive, spec
+from .conftest import assert_matches_reference, drive, spec
 from .reference_trickster import random_deal
 
 
@@ -107,12 +107,6 @@ def test_random_play_matches_an_independent_implementation(p):
     ref = [random_deal(rng, p) for _ in range(3000)]
     n = 40_000
     seats = play_chunk(spec("trickster", p, n=n, chunk=n, seed=23), 0).seats
-    for col in ("score", "tricks", "collected", "moon"):
-        mine = seats.group_by("seat").agg(pl.col(col).cast(pl.Float64).mean().alias("m"),
-                                          pl.col(col).cast(pl.Float64).var().alias("v")).sort("seat")
-        theirs = np.array([d[col] for d in ref], float)
-        diff = mine["m"].to_numpy() - theirs.mean(axis=0)
-        se = np.sqrt(mine["v"].to_numpy() / n + theirs.var(axis=0, ddof=1) / len(ref) + 1e-12)
-        assert (np.abs(diff) < 4.5 * se).all(), (col, diff / se)
+    assert_matches_reference(seats, ref, ("score", "tricks", "collected", "moon"))
     assert (seats["collected"].cast(pl.Int64).sum() == n * p * (52 // p))
     assert (seats["tricks"] >= 1).all()

@@ -15,7 +15,8 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck
-from ..engine import Decision, Game, Match, View, cells, own, public
+from ..engine import Decision, Game, Match, View, add, cells, own, public
+from .tricks import contest, play_card
 
 CARDS = 36
 BLACK, WHITE = 0, 1
@@ -58,13 +59,6 @@ class Round:
 
     def hand(self, cell) -> np.ndarray:
         return np.take(self.hands, cell)
-
-    def put(self, cell, card) -> None:
-        """The seat at ``cell`` (see :func:`simtool.engine.cells`) plays ``card`` into the trick."""
-        card_bit = bits.BIT[card]
-        np.put(self.hands, cell, np.take(self.hands, cell) & ~card_bit)
-        self.played |= card_bit
-        np.put(self.trick, cell, card)
 
 
 class BlackWhiteView(View):
@@ -143,7 +137,7 @@ class BlackWhite(Game):
             s.trick_no = trick_no
             at = cell(s.leader)
             lead = yield Decision("lead", s.leader, s.hand(at))
-            s.put(at, lead)
+            play_card(s, at, lead)
             s.colour = (yield Decision("colour", s.leader, EITHER_COLOUR)).astype(np.int8)
             s.best = value(lead, s.colour)
             s.winning = s.leader.copy()
@@ -151,14 +145,11 @@ class BlackWhite(Game):
                 seat = (s.leader + i) % s.p
                 at = cell(seat)
                 card = yield Decision("play", seat, s.hand(at))
-                s.put(at, card)
-                number = value(card, s.colour)
-                beats = number > s.best
-                s.best = np.where(beats, number, s.best)
-                s.winning = np.where(beats, seat, s.winning)
+                play_card(s, at, card)
+                contest(s, seat, value(card, s.colour))
             won = cell(s.winning)
-            np.put(s.black, won, np.take(s.black, won) + (s.colour == BLACK))
-            np.put(s.white, won, np.take(s.white, won) + (s.colour == WHITE))
+            add(s.black, won, (s.colour == BLACK))
+            add(s.white, won, (s.colour == WHITE))
             s.leader = s.winning
             s.trick[:] = -1
             s.colour[:] = -1

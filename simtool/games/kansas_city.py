@@ -15,8 +15,9 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck, stats
-from ..engine import Decision, Game, Match, View, cells, own, public
+from ..engine import Decision, Game, Match, View, add, cells, own, public
 from ..options import Option
+from .tricks import contest, play_card
 
 SUITS, RANKS = 7, 8
 CARDS = SUITS * RANKS
@@ -191,7 +192,7 @@ class KansasCity(Game):
             s.trick_no = trick_no
             at = cell(s.leader)
             lead = yield Decision("lead", s.leader, np.take(s.hands, at))
-            self._put(s, at, lead)
+            play_card(s, at, lead)
             s.trump_led = (s.trump & bits.BIT[lead]) != 0
             s.led_suit = CARD_SUIT[lead]
             s.best = trick_key(lead, s.trump_led, s.led_suit)
@@ -200,15 +201,13 @@ class KansasCity(Game):
                 seat = (s.leader + i) % s.p
                 at = cell(seat)
                 card = yield Decision("play", seat, s.follow_set(np.take(s.hands, at)))
-                self._put(s, at, card)
+                play_card(s, at, card)
                 key = trick_key(card, (s.trump & bits.BIT[card]) != 0, s.led_suit)
-                beats = key > s.best
-                s.best = np.where(beats, key, s.best)
-                s.winning = np.where(beats, seat, s.winning)
+                contest(s, seat, key)
             won = cell(s.winning)
             in_trick = np.bitwise_or.reduce(bits.BIT[s.trick], axis=1)
-            np.put(s.tricks, won, np.take(s.tricks, won) + 1)
-            np.put(s.fours, won, np.take(s.fours, won) + bits.count(in_trick & FOURS))
+            add(s.tricks, won, 1)
+            add(s.fours, won, bits.count(in_trick & FOURS))
             s.trick[:] = -1
             if s.trick_no < s.hand_size - 1:
                 for i in range(1, s.p):  # each loser, clockwise from the winner's left
@@ -219,16 +218,10 @@ class KansasCity(Game):
                     choice = yield Decision("upgrade", seat, eligible | bits.BIT[DECLINE])
                     upgraded = choice != DECLINE
                     s.trump |= np.where(upgraded, bits.BIT[choice], bits.EMPTY)
-                    np.put(s.upgrades, at, np.take(s.upgrades, at) + upgraded)
+                    add(s.upgrades, at, upgraded)
             s.leader = s.winning
         return score(s.tricks, s.fours, s.upgrades)
 
-    @staticmethod
-    def _put(s: Round, at, card) -> None:
-        card_bit = bits.BIT[card]
-        np.put(s.hands, at, np.take(s.hands, at) & ~card_bit)
-        s.played |= card_bit
-        np.put(s.trick, at, card)
 
     def tables(self, seats: pl.LazyFrame, keys: list[str], matches=None) -> list[tuple[str, pl.DataFrame]]:
         """The overshoot analysis: how many players overshoot per deal, and who."""

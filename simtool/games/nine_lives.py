@@ -16,7 +16,8 @@ import polars as pl
 
 from .. import bits, stats
 from .. import deck as deck_module
-from ..engine import Decision, Game, Match, View, cells, own, public
+from ..engine import Decision, Game, Match, View, add, cells, own, public
+from .tricks import contest, play_card
 
 RANKS = 9
 LIVES = 9
@@ -164,13 +165,11 @@ class NineLives(Game):
                 card = yield Decision("play", seat, np.where(same != 0, same, hand), active=active)
                 self._put(s, at, card, active)
                 key = np.where(due, s.strength(np.maximum(card, 0), np.take(suits, at)), 0)
-                beats = key > s.best
-                s.best = np.where(beats, key, s.best)
-                s.winning = np.where(beats, seat, s.winning)
+                contest(s, seat, key)
             # nothing counted won: the Kittykeeper keeps the trick (s.winning is still the keeper)
             won = cell(s.winning)
-            np.put(s.tricks, won, np.take(s.tricks, won) + due)
-            np.put(s.fallback, won, np.take(s.fallback, won) + (due & (s.best == 0)))
+            add(s.tricks, won, due)
+            add(s.fallback, won, (due & (s.best == 0)))
             s.trick[:] = -1
             s.keeper = np.where(due, s.winning, s.keeper)
         results = score(s.bid, s.tricks, s.fallback)
@@ -180,12 +179,10 @@ class NineLives(Game):
     @staticmethod
     def _put(s: Round, at, card, due) -> None:
         """Play ``card`` where the trick is due (``due`` None: in every deal)."""
-        if due is not None:
-            at, card = at[due], card[due]
-        card_bit = bits.BIT[card]
-        np.put(s.hands, at, np.take(s.hands, at) & ~card_bit)
-        s.played[at // s.p] |= card_bit
-        np.put(s.trick, at, card)
+        if due is None:
+            play_card(s, at, card)
+        else:
+            play_card(s, at[due], card[due], np.flatnonzero(due))
 
     def end_round(self, match: LivesMatch, results: dict[str, np.ndarray]) -> None:
         """Scored bid cards become lives and leave the deck; the last trick's winner keeps the kitty."""

@@ -15,8 +15,9 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck, stats
-from ..engine import Decision, Game, Match, View, cells, own, public
+from ..engine import Decision, Game, Match, View, add, cells, own, public
 from ..options import Option
+from .tricks import contest, play_card
 
 SUITS, RANKS = 5, 12
 CARDS = SUITS * RANKS
@@ -215,7 +216,7 @@ class OutTrumped(Game):
             s.trick_no = trick_no
             at = cell(s.leader)
             lead = yield Decision("lead", s.leader, np.take(s.hands, at))
-            self._put(s, at, lead)
+            play_card(s, at, lead)
             s.led = CARD_SUIT[lead]
             s.top_led = CARD_RANK[lead]
             s.best = s.strength(lead)
@@ -224,17 +225,15 @@ class OutTrumped(Game):
                 seat = (s.leader + i) % s.p
                 at = cell(seat)
                 card = yield Decision("play", seat, s.follow_set(np.take(s.hands, at)))
-                self._put(s, at, card)
+                play_card(s, at, card)
                 led_card = CARD_SUIT[card] == s.led
                 s.top_led = np.where(led_card, np.maximum(s.top_led, CARD_RANK[card]), s.top_led)
                 key = s.strength(card)
-                beats = key > s.best
-                s.best = np.where(beats, key, s.best)
-                s.winning = np.where(beats, seat, s.winning)
+                contest(s, seat, key)
             won = cell(s.winning)
             in_trick = np.bitwise_or.reduce(bits.BIT[s.trick], axis=1)
-            np.put(s.tricks, won, np.take(s.tricks, won) + 1)
-            np.put(s.trumps, won, np.take(s.trumps, won) + bits.count(in_trick & suit_cards(s.trump)))
+            add(s.tricks, won, 1)
+            add(s.trumps, won, bits.count(in_trick & suit_cards(s.trump)))
             s.trick[:] = -1
             s.leader = s.winning
         return score(s.tricks, s.trumps, s.trump, s.bids, s.taker, s.rules["kitty"])
@@ -261,12 +260,6 @@ class OutTrumped(Game):
         in_order = s.shown[:, order]
         s.taker = order[np.argmin(in_order, axis=1)]
 
-    @staticmethod
-    def _put(s: Round, at, card) -> None:
-        card_bit = bits.BIT[card]
-        np.put(s.hands, at, np.take(s.hands, at) & ~card_bit)
-        s.played |= card_bit
-        np.put(s.trick, at, card)
 
     def end_round(self, match: Match, results: dict[str, np.ndarray]) -> None:
         """The floor at 0 applies once per hand, to the total plus the hand's points."""
