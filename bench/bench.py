@@ -114,9 +114,54 @@ def commands(quick: bool) -> None:
         print(f"| `simtool {' '.join(args)}` | {wall:.2f} | {peak:.0f} |", flush=True)
 
 
+def cluster_scaling(n: int) -> None:
+    """Deals/s of one run on a local dask cluster of 1 and 2 single-threaded workers."""
+    import socket
+
+    import simtool
+    from dask.distributed import Client
+
+    print(f"\n## Dask cluster on 127.0.0.1 (black-white 3p random, n = {n:,})\n")
+    print("| where | wall s | deals/s |")
+    print("| --- | --- | --- |")
+    start = time.perf_counter()
+    simtool.run("black-white", n=n, players=3, strategy="random", seed=1, jobs=default_jobs())
+    wall = time.perf_counter() - start
+    print(f"| local, --jobs {default_jobs()} | {wall:.2f} | {n / wall:,.0f} |", flush=True)
+    dask = str(Path(sys.executable).with_name("dask"))
+    for workers in (1, 2):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        address = f"tcp://127.0.0.1:{port}"
+        procs = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                                   "--no-dashboard"], stderr=subprocess.DEVNULL)]
+        procs += [subprocess.Popen([dask, "worker", address, "--nthreads", "1", "--no-dashboard",
+                                    "--host", "127.0.0.1"], stderr=subprocess.DEVNULL)
+                  for _ in range(workers)]
+        try:
+            with Client(address, timeout="30s") as client:
+                client.wait_for_workers(workers, timeout=60)
+            start = time.perf_counter()
+            simtool.run("black-white", n=n, players=3, strategy="random", seed=1,
+                        backend="dask", scheduler=address)
+            wall = time.perf_counter() - start
+            print(f"| dask, {workers} worker{'s' if workers > 1 else ''} | {wall:.2f} | "
+                  f"{n / wall:,.0f} |", flush=True)
+        finally:
+            for proc in procs:
+                proc.terminate()
+                proc.wait(timeout=30)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
-    quick = parser.parse_args().quick
-    in_process(50_000 if quick else 200_000)
-    commands(quick)
+    parser.add_argument("--only", choices=("process", "commands", "cluster"))
+    args = parser.parse_args()
+    if args.only in (None, "process"):
+        in_process(50_000 if args.quick else 200_000)
+    if args.only in (None, "commands"):
+        commands(args.quick)
+    if args.only in (None, "cluster"):
+        cluster_scaling(1_000_000 if args.quick else 4_000_000)

@@ -14,7 +14,8 @@ import polars as pl
 
 from . import games, stats
 from .results import RunWriter
-from .runner import RunSpec, default_jobs, execute, make_spec
+from .errors import SimtoolError
+from .runner import BACKENDS, RunSpec, default_jobs, execute, make_spec, spec_from_dict
 
 
 @dataclass
@@ -37,26 +38,43 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
         strategy: str | None = None, seats: dict | None = None, rules: dict | None = None,
         unit: str = "deal", seed: int | None = None, jobs: int | None = 1,
         out: str | Path | None = None, force: bool = False,
-        progress: Callable[[int, int], None] | None = None) -> Result:
+        progress: Callable[[int, int], None] | None = None, backend: str = "local",
+        scheduler: str | None = None) -> Result:
     """Simulate ``n`` deals (or matches, ``unit="match"``) and return their tables.
 
     ``strategy`` sits at every seat unless ``seats`` (``{seat: name}``) overrides
     it. With ``out``, the run folder is also written (as ``simtool run --out``).
+    ``backend="dask"`` runs the chunks on the dask.distributed cluster at ``scheduler``.
     """
     spec = make_spec(game, players, n, strategy, seats, rules, unit, seed)
-    return execute_run(spec, jobs, out, force, progress, keep=True)
+    return execute_run(spec, jobs, out, force, progress, keep=True, backend=backend,
+                       scheduler=scheduler)
 
 
-def execute_run(spec: RunSpec, jobs, out, force, progress, keep: bool) -> Result:
-    """Play ``spec``; write the run folder if ``out``; keep the tables in memory if ``keep``."""
+def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
+                backend: str = "local", scheduler: str | None = None,
+                resume: bool = False) -> Result:
+    """Play ``spec``; write the run folder if ``out``; keep the tables in memory if ``keep``.
+
+    ``resume``: ``spec`` is read from the interrupted run in ``out``, and only the chunks
+    not yet on disk are played.
+    """
+    if backend not in BACKENDS:
+        raise SimtoolError(f"unknown backend '{backend}'; valid: {', '.join(BACKENDS)}")
     jobs = jobs or default_jobs()
-    writer = RunWriter(Path(out), force) if out is not None else None
+    writer = RunWriter(Path(out), force, None if resume else spec.as_dict(), resume) \
+        if out is not None else None
+    if resume:
+        spec = spec_from_dict(writer.spec())
+    finished = writer.done(spec.unit) if resume else set()
+    todo = [i for i in range(spec.n_chunks) if i not in finished]
     started = datetime.now(timezone.utc)
     clock = time.perf_counter()
     kept: dict[str, list[pl.DataFrame]] = {"seats": [], "matches": []}
     try:
         parts = writer.parts if writer else None
-        for done, chunk in enumerate(execute(spec, jobs, parts, keep or not writer), start=1):
+        chunks = execute(spec, jobs, parts, keep or not writer, todo, backend, scheduler)
+        for done, chunk in enumerate(chunks, start=len(finished) + 1):
             if keep or not writer:
                 kept["seats"].append(chunk.seats)
                 if chunk.matches is not None:
@@ -64,13 +82,20 @@ def execute_run(spec: RunSpec, jobs, out, force, progress, keep: bool) -> Result
             if progress:
                 progress(done, spec.n_chunks)
         wall = time.perf_counter() - clock
-        meta = metadata(spec, jobs, started, wall)
+        meta = metadata(spec, jobs, started, wall) | {"backend": backend,
+                                                       "resumed_chunks": len(finished)}
         if writer:
             writer.finish(meta)
+    except KeyboardInterrupt:
+        raise  # finished chunks stay on disk: `simtool run --resume DIR` completes the run
     except BaseException:
         if writer:
             writer.abort()
         raise
+    if resume and keep:
+        return Result(spec, meta, pl.read_parquet(writer.out / "seats.parquet"),
+                      pl.read_parquet(writer.out / "matches.parquet") if spec.unit == "match" else None,
+                      writer.out)
     if writer and not keep:
         return Result(spec, meta, None, None, writer.out)
     return Result(spec, meta, pl.concat(kept["seats"]),

@@ -52,20 +52,32 @@ def run(
                                            help="Run folder (default runs/<game>-<timestamp>)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing run folder."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
+    backend: str = typer.Option("local", "--backend", help="local (joblib processes) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar="SIMTOOL_SCHEDULER",
+                                            help="dask scheduler address, tcp://HOST:PORT."),
+    resume: Optional[Path] = typer.Option(None, "--resume", help="Finish the interrupted run in "
+                                          "this folder (its own settings; only --jobs, --backend "
+                                          "and --scheduler apply)."),
 ):
     """Simulate deals or matches, print a per-seat summary and write the run folder."""
     try:
         if jobs is not None and jobs < 1:
             raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
-        spec = make_spec(game, players, n, strategy, lineup_args(seat),
-                         options.parse_assignments(rule), unit, seed)
-        folder = out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"
+        spec = None if resume else make_spec(game, players, n, strategy, lineup_args(seat),
+                                              options.parse_assignments(rule), unit, seed)
+        folder = resume or out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"
         with _progress(quiet) as bar:
-            task = bar.add_task(f"{spec.game} {spec.players}p", total=spec.n_chunks)
+            task = bar.add_task(f"{spec.game} {spec.players}p" if spec else f"resuming {folder}")
             result = execute_run(spec, jobs, folder, force,
-                                 lambda done, total: bar.update(task, completed=done), keep=False)
+                                 lambda done, total: bar.update(task, completed=done, total=total),
+                                 keep=False, backend=backend, scheduler=scheduler,
+                                 resume=resume is not None)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
+    except KeyboardInterrupt:
+        err.print(f"interrupted; finish the run with: simtool run --resume {folder}",
+                  markup=False, highlight=False)
+        raise typer.Exit(130) from None
     if not quiet:
         show_summary(folder)
     else:

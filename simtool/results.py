@@ -19,11 +19,27 @@ from .errors import SimtoolError
 TABLES = ("seats", "matches")
 
 
+SPEC = "spec.json"
+
+
 class RunWriter:
-    def __init__(self, out: Path, force: bool = False):
+    """Writes one run folder. ``spec`` (a dict) is saved first, so that an interrupted run can be
+    resumed: finished chunks stay in ``chunks/`` until the run completes."""
+
+    def __init__(self, out: Path, force: bool = False, spec: dict | None = None,
+                 resume: bool = False):
         self.out = Path(out)
         if (self.out / "run.json").exists() and not force:
-            raise SimtoolError(f"output folder {self.out} already holds a run; use --force to replace it")
+            what = "a finished run" if resume else "a run"
+            raise SimtoolError(f"output folder {self.out} already holds {what}; use --force to replace it")
+        if resume:
+            if not (self.out / "chunks" / SPEC).is_file():
+                raise SimtoolError(f"nothing to resume in {self.out}: no chunks/{SPEC} from an interrupted run")
+            self.created, self.parts = False, self.out / "chunks"
+            return
+        if (self.out / "chunks" / SPEC).is_file() and not force:
+            raise SimtoolError(f"output folder {self.out} holds an interrupted run; finish it with "
+                               f"--resume {self.out}, or replace it with --force")
         self.created = not self.out.exists()
         try:
             self.out.mkdir(parents=True, exist_ok=True)
@@ -37,6 +53,18 @@ class RunWriter:
         for name in (*TABLES, "run"):  # a replaced run must not look complete meanwhile
             for old in self.out.glob(f"{name}.*"):
                 old.unlink()
+        for old in self.parts.glob("*"):
+            old.unlink()
+        write_json(self.parts / SPEC, spec or {})
+
+    def spec(self) -> dict:
+        return json.loads((self.parts / SPEC).read_text())
+
+    def done(self, unit: str) -> set[int]:
+        """Chunks whose tables are all on disk (each file appears only once complete)."""
+        found = [{int(p.stem.split("-")[1]) for p in self.parts.glob(f"{name}-*.parquet")}
+                 for name in (TABLES if unit == "match" else TABLES[:1])]
+        return set.intersection(*found)
 
     def finish(self, meta: dict) -> dict[str, Path]:
         written = {}
