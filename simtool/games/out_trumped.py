@@ -292,9 +292,9 @@ class OutTrumped(Game):
         return {
             "every dealt card is in a hand, played, discarded or in the kitty, once":
                 (union == s.dealt) & (bits.count(places).sum(axis=1) == bits.count(s.dealt)),
-            "every hand is the same size between tricks": (s.trick >= 0).any(axis=1)
-                | (bits.count(s.hands) == bits.count(s.hands)[:, :1]).all(axis=1)
-                | (s.picked & (s.discarded == 0)) | (bits.count(s.discarded) < KITTY) & s.picked,
+            "every hand is the same size between tricks (but the taker's mid-discard)":
+                (bits.count(s.hands) == bits.count(s.hands)[:, :1]).all(axis=1)
+                | (s.trick >= 0).any(axis=1) | (s.picked & (bits.count(s.discarded) < KITTY)),
             "tricks won add up to the tricks completed":
                 s.tricks.sum(axis=1) * s.p + (s.trick >= 0).sum(axis=1) == bits.count(s.played),
         }
