@@ -39,14 +39,15 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
         unit: str = "deal", seed: int | None = None, jobs: int | None = 1,
         out: str | Path | None = None, force: bool = False,
         progress: Callable[[int, int], None] | None = None, backend: str = "local",
-        scheduler: str | None = None) -> Result:
+        scheduler: str | None = None, rotate: bool = False) -> Result:
     """Simulate ``n`` deals (or matches, ``unit="match"``) and return their tables.
 
     ``strategy`` sits at every seat unless ``seats`` (``{seat: name}``) overrides
-    it. With ``out``, the run folder is also written (as ``simtool run --out``).
+    it; ``rotate`` moves the line-up one seat per deal. With ``out``, the run folder is also
+    written (as ``simtool run --out``).
     ``backend="dask"`` runs the chunks on the dask.distributed cluster at ``scheduler``.
     """
-    spec = make_spec(game, players, n, strategy, seats, rules, unit, seed)
+    spec = make_spec(game, players, n, strategy, seats, rules, unit, seed, rotate)
     return execute_run(spec, jobs, out, force, progress, keep=True, backend=backend,
                        scheduler=scheduler)
 
@@ -111,6 +112,7 @@ def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
         "players": spec.players,
         "rules": spec.rules,
         "lineup": list(spec.lineup),
+        "rotate": spec.rotate,
         "unit": spec.unit,
         "n": spec.n,
         "seed": spec.seed,

@@ -45,6 +45,8 @@ def run(
                                            help="Strategy at every seat: a name or FILE.py:NAME."),
     seat: list[str] = typer.Option([], "--seat", help="Override one seat: 0=balance. Repeatable."),
     rule: list[str] = typer.Option([], "--rule", "-r", help="Rule option: name=value. Repeatable."),
+    rotate: bool = typer.Option(False, "--rotate", help="Move the line-up one seat per deal, so "
+                                "every strategy sits in every seat equally often."),
     unit: str = typer.Option("deal", "--unit", help="deal, or match (whole matches)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed (default: fresh, recorded)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
@@ -64,7 +66,7 @@ def run(
         if jobs is not None and jobs < 1:
             raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
         spec = None if resume else make_spec(game, players, n, strategy, lineup_args(seat),
-                                              options.parse_assignments(rule), unit, seed)
+                                              options.parse_assignments(rule), unit, seed, rotate)
         folder = resume or out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"
         with _progress(quiet) as bar:
             task = bar.add_task(f"{spec.game} {spec.players}p" if spec else f"resuming {folder}")
@@ -203,6 +205,7 @@ def replay(
     strategy: Optional[str] = typer.Option(None, "--strategy", "-s"),
     seat: list[str] = typer.Option([], "--seat"),
     rule: list[str] = typer.Option([], "--rule", "-r"),
+    rotate: bool = typer.Option(False, "--rotate", help="The run was rotated."),
 ):
     """Write out one deal (or match) of a run play by play, with its results."""
     try:
@@ -215,7 +218,7 @@ def replay(
         chunk = chunk_size(unit)
         size = n if n is not None else (number // chunk + 1) * chunk
         spec = make_spec(game, players, size, strategy, lineup_args(seat),
-                         options.parse_assignments(rule), unit, seed)
+                         options.parse_assignments(rule), unit, seed, rotate)
         lines = replay_deal(spec, number)
     except SimtoolError as exc:
         raise fail(str(exc)) from None

@@ -215,14 +215,27 @@ class Context:
 
 @dataclass
 class Lineup:
-    """Which strategy sits in each seat."""
+    """Which strategy sits in each seat.
+
+    With ``rotate``, deal (or match) ``i`` moves the line-up ``i mod p`` places: seat ``s``
+    plays the strategy of position ``(s + i) mod p``, so every position of the line-up sits
+    in every seat equally often (to within one deal) and seat effects cancel out of the
+    strategy comparison.
+    """
 
     strategies: list  # strategy objects: callable(view, rng) -> choices, with .name
-    seats: np.ndarray  # (p,) index into strategies
+    seats: np.ndarray  # (p,) index into strategies, per line-up position
+    rotate: bool = False
 
     @property
     def names(self) -> list[str]:
         return [s.name for s in self.strategies]
+
+    def at(self, seat: np.ndarray, ids: np.ndarray) -> np.ndarray:
+        """Index into ``strategies`` of the strategy in ``seat`` of deals ``ids`` (both ``(n,)``)."""
+        if not self.rotate:
+            return self.seats[seat]
+        return self.seats[(seat + ids) % len(self.seats)]
 
 
 def play_round(game: Game, state, lineup: Lineup, rng, ctx: Context) -> dict[str, np.ndarray]:
@@ -258,7 +271,7 @@ def _choose(game, state, d, seat, legal, lineup, rng, ctx) -> np.ndarray:
         choice = _ask(lineup.strategies[0], game, state, d, seat, legal, np.arange(n), rng, ctx)
     else:
         choice = np.full(n, -1, np.int64)
-        who = lineup.seats[seat]
+        who = lineup.at(seat, ctx.ids)
         for k, strategy in enumerate(lineup.strategies):
             take = who == k
             if d.active is not None:

@@ -43,6 +43,7 @@ class RunSpec:
     n: int
     seed: int
     chunk: int = CHUNK
+    rotate: bool = False  # move the line-up one seat per deal (see engine.Lineup)
 
     @property
     def n_chunks(self) -> int:
@@ -58,7 +59,7 @@ class RunSpec:
 
 def make_spec(game: str = "black-white", players: int | None = None, n: int = 10_000,
               strategy: str | None = None, seats: dict | None = None, rules: dict | None = None,
-              unit: str = "deal", seed: int | None = None) -> RunSpec:
+              unit: str = "deal", seed: int | None = None, rotate: bool = False) -> RunSpec:
     """Check every input and build the specification; errors name the valid choices."""
     g = games.get(game)
     p = games.check_players(g, players)
@@ -79,7 +80,8 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
         if not 0 <= s < p:
             raise SimtoolError(f"bad seat {seat!r} for {p} players; valid: {choices(range(p))}")
         lineup[s] = name
-    spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed), chunk_size(unit))
+    spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed), chunk_size(unit),
+                   bool(rotate))
     resolve_lineup(spec)  # fail now, not in a worker
     return spec
 
@@ -109,7 +111,7 @@ def resolve_lineup(spec: RunSpec) -> Lineup:
 
     unique = list(dict.fromkeys(spec.lineup))
     found = [strategies.resolve(name, spec.game) for name in unique]
-    return Lineup(found, np.array([unique.index(name) for name in spec.lineup]))
+    return Lineup(found, np.array([unique.index(name) for name in spec.lineup]), spec.rotate)
 
 
 @dataclass
@@ -149,13 +151,14 @@ def tables(game, spec: RunSpec, lineup: Lineup, outcome: Outcome):
     """Flatten ``(rows, p)`` arrays into one row per deal (or match round) and seat."""
     p = spec.players
     names = [lineup.strategies[k].name for k in lineup.seats]
-    strategy_of_seat = pl.Series("strategy", names, dtype=pl.Enum(list(dict.fromkeys(names))))
+    strategy_at = pl.Series("strategy", names, dtype=pl.Enum(list(dict.fromkeys(names))))
 
     def frame(cols: dict[str, np.ndarray], key: list[tuple[str, str, object]], values):
         rows = cols["id"].shape[0]
         seat = np.tile(np.arange(p, dtype=np.int8), rows)
+        position = (seat + np.repeat(cols["id"] % p, p)) % p if spec.rotate else seat
         data = [pl.Series(name, np.repeat(cols[src], p), dtype=dt) for name, src, dt in key]
-        data += [pl.Series("seat", seat), strategy_of_seat.gather(seat)]
+        data += [pl.Series("seat", seat), strategy_at.gather(position)]
         data += [pl.Series(name, cols[name].reshape(-1), dtype=dt) for name, dt in values]
         return pl.DataFrame(data)
 
@@ -259,7 +262,7 @@ def _steady_malloc() -> None:
 def spec_from_dict(data: dict) -> RunSpec:
     """The RunSpec saved in a run folder."""
     return RunSpec(data["game"], data["players"], data["rules"], tuple(data["lineup"]), data["unit"],
-                   data["n"], data["seed"], data["chunk"])
+                   data["n"], data["seed"], data["chunk"], data.get("rotate", False))
 
 
 def replay(spec: RunSpec, number: int) -> list[str]:
@@ -270,7 +273,10 @@ def replay(spec: RunSpec, number: int) -> list[str]:
     key = "deal" if spec.unit == "deal" else "match"
     rows = chunk.seats.filter(pl.col(key) == number)
     lines = [f"{spec.game} {spec.players}p, rules {spec.rules}, seed {spec.seed}, {key} {number}",
-             f"line-up: {', '.join(spec.lineup)}", *chunk.trace, "results:"]
+             f"line-up: {', '.join(spec.lineup)}"
+             + (f" (rotated {number % spec.players} places: seat s plays position "
+                f"(s + {number % spec.players}) mod {spec.players})" if spec.rotate else ""),
+             *chunk.trace, "results:"]
     shown = [c for c in rows.columns if c not in (key, "strategy")]
     lines += ["  " + "  ".join(f"{c}={_fmt(v)}" for c, v in zip(shown, r, strict=True)) for r in rows.select(shown).rows()]
     if chunk.matches is not None:

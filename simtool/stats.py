@@ -1,11 +1,19 @@
-"""Intervals and the per-seat summary of a run."""
+"""Intervals, tests and the summaries of a run.
+
+Two layouts: polars seat rows (one row per deal and seat) for grouped summaries, and
+``(rows, p)`` numpy panels (one row per deal or match, one column per seat) for the
+tests that need each deal's seats together: the seat-advantage test, strategy strength
+with seats clustered by deal, and paired differences between runs.
+"""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
+from scipy import stats as sps
 
 Z95 = 1.959963984540054
 
@@ -83,3 +91,115 @@ def count_distribution(per_deal: pl.DataFrame, column: str, values) -> pl.DataFr
     k = np.array([found.get(v, 0) for v in values])
     lo, hi = wilson(k, n)
     return pl.DataFrame({column: list(values), "deals": k, "share": k / n, "low": lo, "high": hi})
+
+
+def mean_interval(values) -> tuple[float, float]:
+    """Mean of ``values`` and the half-width of its normal 95% interval."""
+    values = np.asarray(values, float)
+    sd = values.std(ddof=1) if len(values) > 1 else 0.0
+    return float(values.mean()), float(mean_halfwidth(sd, len(values)))
+
+
+def bootstrap_interval(values, statistic=np.mean, resamples: int = 2000,
+                       seed: int = 0) -> tuple[float, float]:
+    """Percentile-bootstrap 95% interval of ``statistic`` over ``values``, for figures whose
+    sampling distribution is not normal (medians, quantiles, small samples)."""
+    res = sps.bootstrap((np.asarray(values, float),), statistic, n_resamples=resamples,
+                        method="percentile", vectorized=False, random_state=seed)
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def paired_difference(a, b) -> tuple[float, float]:
+    """Mean of ``a - b`` over paired rows (the same deals, from runs sharing a seed) and the
+    half-width of its 95% interval. Pairing removes the luck of the deal both runs share."""
+    return mean_interval(np.asarray(a, float) - np.asarray(b, float))
+
+
+def independent_difference(mean_a, half_a, mean_b, half_b) -> tuple[float, float]:
+    """Difference of two independent means, given their 95% half-widths."""
+    return mean_a - mean_b, math.hypot(half_a, half_b)
+
+
+def panel(rows: pl.DataFrame, column: str, p: int) -> np.ndarray:
+    """``column`` of seat rows as ``(rows / p, p)``: one row per deal (or match), seats in order.
+
+    Runs write each deal's seats as ``p`` consecutive rows, seat 0 first, which is checked.
+    """
+    seat = rows["seat"].to_numpy()
+    if len(seat) % p or not np.array_equal(seat.reshape(-1, p), np.broadcast_to(np.arange(p), (len(seat) // p, p))):
+        raise ValueError("seat rows are not grouped p to a deal in seat order")
+    return rows[column].to_numpy().reshape(-1, p)
+
+
+@dataclass(frozen=True)
+class SeatTest:
+    """Wald test that every seat has the same mean: ``statistic`` ~ chi-square(``df``)."""
+
+    statistic: float
+    df: int
+    p_value: float
+
+
+def seat_test(values: np.ndarray) -> SeatTest:
+    """Is the spread between seats' means larger than chance? ``values`` is ``(n, p)``.
+
+    Each deal's seats are dependent (win shares sum to one), so the test works on each
+    deal's deviations from its own seat average, dropping one seat (they sum to zero), and
+    uses their covariance across deals: a Wald statistic, chi-square with ``p - 1`` degrees
+    of freedom under equal seat means (with two seats, the square of a z test).
+    """
+    values = np.asarray(values, float)
+    n, p = values.shape
+    dev = (values - values.mean(axis=1, keepdims=True))[:, : p - 1]
+    mean = dev.mean(axis=0)
+    cov = np.atleast_2d(np.cov(dev, rowvar=False))
+    df = int(np.linalg.matrix_rank(cov)) if n > 1 else 0
+    if df == 0:
+        return SeatTest(0.0, 0, 1.0)
+    stat = float(n * mean @ np.linalg.pinv(cov) @ mean)
+    return SeatTest(stat, df, float(sps.chi2.sf(stat, df)))
+
+
+def seat_table(win: np.ndarray, score: np.ndarray) -> pl.DataFrame:
+    """Per seat: win share and mean score with 95% half-widths, and the fair share ``1/p``."""
+    p = win.shape[1]
+    rows = []
+    for s in range(p):
+        w, wh = mean_interval(win[:, s])
+        m, mh = mean_interval(score[:, s])
+        rows.append({"seat": s, "win": w, "win_ci": wh, "fair": 1 / p, "score": m, "score_ci": mh})
+    return pl.DataFrame(rows)
+
+
+def strategy_strength(win: np.ndarray, codes: np.ndarray, names: list[str]) -> pl.DataFrame:
+    """Each strategy's win share per seat it holds, against the ``1/p`` it would get by chance.
+
+    ``codes`` ``(n, p)`` says which of ``names`` sits in each seat of each deal. A deal's
+    seats are one cluster: the interval comes from per-deal shares, not from seat rows.
+    ``edge`` is the share above chance; ``skill`` scales it to 0 (pure chance) .. 1 (the
+    strategy's seats win every deal).
+    """
+    n, p = win.shape
+    rows = []
+    for k, name in enumerate(names):
+        held = codes == k
+        seats_held = held.sum(axis=1)
+        if not seats_held.any():
+            continue
+        per_deal = (win * held).sum(axis=1)[seats_held > 0] / seats_held[seats_held > 0]
+        share, half = mean_interval(per_deal)
+        best = 1 / seats_held.mean()
+        rows.append({"strategy": name, "seats": float(seats_held.mean()), "win": share,
+                     "win_ci": half, "chance": 1 / p, "edge": share - 1 / p,
+                     "skill": (share - 1 / p) / (best - 1 / p) if best > 1 / p else float("nan")})
+    return pl.DataFrame(rows).sort("win", descending=True)
+
+
+def fmt_pct(share: float, half: float) -> str:
+    """A share and its half-width as percentages, with as many decimals as the interval allows."""
+    digits = 1 if half >= 0.0005 else 2
+    return f"{100 * share:.{digits}f}% ± {100 * half:.{digits}f}%"
+
+
+def fmt_p(p_value: float) -> str:
+    return "p < 0.001" if p_value < 0.001 else f"p = {p_value:.3f}"
