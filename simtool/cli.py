@@ -134,31 +134,86 @@ def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches:
 
 
 def _frame_table(caption: str, df) -> Table:
-    """A small polars table for the terminal; rates with low/high become one cell."""
-    if "low" not in df.columns:
-        return _plain_table(caption, df)
     t = Table(title=caption, title_justify="left")
-    rate_cols = [c for c in df.columns if c not in ("n", "k", "deals", "low", "high")]
-    value = rate_cols[-1]
-    for col in rate_cols[:-1] + ["deals" if "deals" in df.columns else "n", value]:
+    headers, rows = stats.frame_cells(df)
+    for col in headers:
         t.add_column(col, justify="right")
-    for r in df.iter_rows(named=True):
-        cells = [str(r[c]) for c in rate_cols[:-1]]
-        cells.append(f"{r.get('deals', r.get('n')):,}")
-        is_mean = str(r[rate_cols[0]]) == "mean"
-        cells.append(f"{r[value]:.3f} ({r['low']:.3f}–{r['high']:.3f})" if is_mean
-                     else stats.fmt_rate(r[value], r["low"], r["high"]))
-        t.add_row(*cells)
+    for row in rows:
+        t.add_row(*row)
     return t
 
 
-def _plain_table(caption: str, df) -> Table:
-    t = Table(title=caption, title_justify="left")
-    for col in df.columns:
-        t.add_column(col, justify="right")
-    for row in df.iter_rows():
-        t.add_row(*(f"{v:.3g}" if isinstance(v, float) else str(v) for v in row))
-    return t
+@app.command()
+def report(
+    runs: list[Path] = typer.Argument(..., help="Finished run folders (several runs of one game "
+                                      "are compared side by side)."),
+    output: Path = typer.Option(Path("reports/report.html"), "--out", "-o", help="HTML file to write."),
+    title: str = typer.Option("simtool balance report", "--title", help="Page title."),
+):
+    """Write one self-contained HTML balance report of finished runs."""
+    from . import report as reports
+
+    try:
+        written = reports.write(runs, output, title)
+    except SimtoolError as exc:
+        raise fail(str(exc)) from None
+    out.print(str(written), markup=False, highlight=False)
+
+
+@app.command()
+def sweep(
+    grid_file: Optional[Path] = typer.Argument(None, help="TOML grid file (see README); the "
+                                               "options below override its keys."),
+    game: list[str] = typer.Option([], "--game", "-g", help="Games, comma-separated or repeated."),
+    players: list[str] = typer.Option([], "--players", "-p", help="Player counts: 4,5."),
+    rule: list[str] = typer.Option([], "--rule", "-r", help="Rule values to vary: pass_count=2,3."),
+    lineup: list[str] = typer.Option([], "--lineup", "-l", help="A line-up: NAME (every seat) or "
+                                     "NAME,NAME,... (seat by seat, the last fills the rest); "
+                                     "'default' is the game's default strategy. Repeatable."),
+    n: Optional[str] = typer.Option(None, "--n", "-n", help="Deals (or matches) per cell."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="One seed for every cell."),
+    unit: Optional[str] = typer.Option(None, "--unit", help="deal, or match."),
+    rotate: Optional[bool] = typer.Option(None, "--rotate/--no-rotate", help="Rotate line-ups."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
+    runs_dir: Optional[Path] = typer.Option(None, "--runs", help="Folder for the cells' run folders "
+                                            "(default runs/sweep-<timestamp>)."),
+    output: Path = typer.Option(Path("reports/sweep.html"), "--out", "-o", help="HTML report to write."),
+    title: str = typer.Option("simtool sweep", "--title", help="Report title."),
+    force: bool = typer.Option(False, "--force", help="Replace existing cell folders."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    backend: str = typer.Option("local", "--backend", help="local (joblib processes) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar="SIMTOOL_SCHEDULER",
+                                            help="dask scheduler address, tcp://HOST:PORT."),
+):
+    """Run a grid of games x players x rules x line-ups and write one report comparing every cell."""
+    from . import report as reports, sweep as sweeps
+
+    try:
+        if jobs is not None and jobs < 1:
+            raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
+        data = sweeps.read_toml(grid_file) if grid_file else {}
+        given = {"games": sweeps.parse_list(game, "game"), "lineups": lineup, "n": n, "seed": seed,
+                 "unit": unit, "rotate": rotate, "rules": sweeps.rules_arg(rule)}
+        if players:
+            given["players"] = [_whole(v, "players") for v in sweeps.parse_list(players, "players")]
+        data |= {k: v for k, v in given.items() if v not in (None, [], {})}
+        specs = sweeps.cells(sweeps.make_grid(data))
+        folder = runs_dir or Path("runs") / f"sweep-{datetime.now():%Y%m%d-%H%M%S}"
+        with _progress(quiet) as bar:
+            task = bar.add_task(f"sweep of {len(specs)} cells")
+            paths = sweeps.run(specs, folder, jobs, force, backend, scheduler,
+                               lambda done, total: bar.update(task, completed=done, total=total))
+        written = reports.write(paths, output, title)
+    except SimtoolError as exc:
+        raise fail(str(exc)) from None
+    out.print(f"{len(paths)} cells in {folder}; report {written}", markup=False, highlight=False)
+
+
+def _whole(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise SimtoolError(f"bad --{what} {text!r}; expected whole numbers such as 4,5") from None
 
 
 @app.command("games")

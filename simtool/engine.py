@@ -136,6 +136,8 @@ class Game(abc.ABC):
     """Per-seat columns of the match table beyond the engine's, from :meth:`match_results`."""
     rates: dict[str, Any] = {}
     """Summary rates per seat: name -> polars boolean expression over the seat rows."""
+    rate_text: dict[str, str] = {}
+    """Each rate in plain words, completing "a seat ...", for report sentences."""
     View: type[View] = View
 
     def new_match(self, n: int, p: int, rules: dict) -> Match:

@@ -184,15 +184,30 @@ BACKENDS = ("local", "dask")
 def execute(spec: RunSpec, jobs: int | None = None, parts: Path | None = None,
             keep: bool = True, todo: list[int] | None = None, backend: str = "local",
             scheduler: str | None = None) -> Iterator[Chunk]:
-    """Play the chunks ``todo`` (default: all), yielding them in chunk order as they finish.
-
-    ``local``: joblib processes on this machine, each writing its chunk files to ``parts``.
-    ``dask``: joblib's dask backend on the cluster at ``scheduler``; workers return their
-    tables and this process writes them, as workers need not share its disk. Dask reruns the
-    chunk of a lost worker; each chunk index is written once, so nothing is counted twice.
-    """
+    """Play the chunks ``todo`` (default: all) of one run, yielding them in chunk order."""
     todo = list(range(spec.n_chunks)) if todo is None else todo
-    if not todo:
+    yield from execute_tasks([Task(spec, i, parts) for i in todo], jobs, keep, backend, scheduler)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One chunk of one run, and the folder its tables go to (``None``: kept in memory only)."""
+
+    spec: RunSpec
+    index: int
+    parts: Path | None = None
+
+
+def execute_tasks(tasks: list[Task], jobs: int | None = None, keep: bool = True,
+                  backend: str = "local", scheduler: str | None = None) -> Iterator[Chunk]:
+    """Play chunks of one or several runs (a sweep), yielding them in the order of ``tasks``.
+
+    ``local``: joblib processes on this machine, each writing its chunk files to the task's
+    ``parts``. ``dask``: joblib's dask backend on the cluster at ``scheduler``; workers return
+    their tables and this process writes them, as workers need not share its disk. Dask reruns
+    the chunk of a lost worker; each chunk index is written once, so nothing is counted twice.
+    """
+    if not tasks:
         return
     from joblib import Parallel, delayed
 
@@ -203,20 +218,20 @@ def execute(spec: RunSpec, jobs: int | None = None, parts: Path | None = None,
         try:
             with parallel_config(backend="dask"):
                 chunks = Parallel(n_jobs=-1, return_as="generator")(
-                    delayed(play_chunk)(spec, i) for i in todo)
-                for chunk in chunks:
-                    if parts is not None:
-                        write_chunk(parts, chunk.index, seats=chunk.seats, matches=chunk.matches)
+                    delayed(play_chunk)(t.spec, t.index) for t in tasks)
+                for task, chunk in zip(tasks, chunks, strict=True):
+                    if task.parts is not None:
+                        write_chunk(task.parts, chunk.index, seats=chunk.seats, matches=chunk.matches)
                     yield chunk if keep else Chunk(chunk.index, None, None)
         finally:
             client.close()
         return
-    jobs = max(1, min(jobs or default_jobs(), len(todo)))
+    jobs = max(1, min(jobs or default_jobs(), len(tasks)))
     if jobs == 1:
-        yield from (play_chunk(spec, i, None, parts, keep) for i in todo)
+        yield from (play_chunk(t.spec, t.index, None, t.parts, keep) for t in tasks)
         return
     parallel = Parallel(n_jobs=jobs, return_as="generator")
-    yield from parallel(delayed(play_chunk)(spec, i, None, parts, keep) for i in todo)
+    yield from parallel(delayed(play_chunk)(t.spec, t.index, None, t.parts, keep) for t in tasks)
 
 
 def dask_client(address: str | None):

@@ -197,9 +197,27 @@ def strategy_strength(win: np.ndarray, codes: np.ndarray, names: list[str]) -> p
 
 def fmt_pct(share: float, half: float) -> str:
     """A share and its half-width as percentages, with as many decimals as the interval allows."""
-    digits = 1 if half >= 0.0005 else 2
+    digits = max(1, min(3, -math.floor(math.log10(100 * half)))) if half > 0 else 1
     return f"{100 * share:.{digits}f}% ± {100 * half:.{digits}f}%"
 
 
 def fmt_p(p_value: float) -> str:
     return "p < 0.001" if p_value < 0.001 else f"p = {p_value:.3f}"
+
+
+def frame_cells(df: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """A game's summary table as text cells: headers and rows. A value with ``low``/``high``
+    columns becomes one cell with its interval; a row labelled ``mean`` is a mean, not a rate."""
+    if "low" not in df.columns:
+        return list(df.columns), [[f"{v:.3g}" if isinstance(v, float) else str(v) for v in row]
+                                  for row in df.iter_rows()]
+    labels = [c for c in df.columns if c not in ("n", "k", "deals", "low", "high")]
+    value, count = labels[-1], "deals" if "deals" in df.columns else "n"
+    rows = []
+    for r in df.iter_rows(named=True):
+        cells = [str(r[c]) for c in labels[:-1]] + [f"{r[count]:,}"]
+        is_mean = str(r[labels[0]]) == "mean"
+        cells.append(f"{r[value]:.3f} ({r['low']:.3f}–{r['high']:.3f})" if is_mean
+                     else fmt_rate(r[value], r["low"], r["high"]))
+        rows.append(cells)
+    return labels[:-1] + [count, value], rows

@@ -108,6 +108,7 @@ class BlackWhite(Game):
     default_strategy = "balance"
     columns = {"black": pl.Int8, "white": pl.Int8}
     rates = {"balanced": pl.col("black") == pl.col("white")}
+    rate_text = {"balanced": "ends a deal with as many black as white cards"}
     View = BlackWhiteView
 
     def deal(self, rng, match: Match, rnd: int) -> Round:

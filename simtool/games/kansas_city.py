@@ -161,6 +161,7 @@ class KansasCity(Game):
     default_strategy = "target"
     columns = {"fours": pl.Int8, "overshoot": pl.Int8, "upgrades": pl.Int8}
     rates = {"overshoot": pl.col("overshoot") > 0}
+    rate_text = {"overshoot": "goes over the trick limit"}
     View = KansasCityView
 
     def deal(self, rng, match: Match, rnd: int) -> Round:

@@ -112,6 +112,7 @@ class NineLives(Game):
     columns = {"bid": pl.Int8, "made": pl.Boolean, "team_size": pl.Int8, "fallback": pl.Int8}
     match_columns = {"small_deck": pl.Boolean}
     rates = {"made": pl.col("made")}
+    rate_text = {"made": "scores its bid (exact or as a team)"}
     View = NineLivesView
 
     def new_match(self, n: int, p: int, rules: dict) -> LivesMatch:

@@ -164,6 +164,7 @@ class OutTrumped(Game):
     columns = {"trumps": pl.Int8, "bonus": pl.Int16, "bid": pl.Int8, "kitty": pl.Int8,
                "taker": pl.Boolean}
     rates = {"out-trumped": pl.col("bonus") < 0}
+    rate_text = {"out-trumped": "is out-trumped (a negative trump bonus)"}
     View = OutTrumpedView
 
     def deal(self, rng, match: Match, rnd: int) -> Round:

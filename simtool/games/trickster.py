@@ -100,6 +100,7 @@ class Trickster(Game):
     tricks_label = "collections"
     columns = {"collected": pl.Int8, "moon": pl.Int8}
     rates = {"moon": pl.col("moon") > 0}
+    rate_text = {"moon": "shoots the moon in at least one suit"}
     View = TricksterView
 
     def deal(self, rng, match: Match, rnd: int) -> Round:

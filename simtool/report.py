@@ -1,0 +1,326 @@
+"""Balance reports: finished run folders turned into one self-contained HTML page.
+
+Per game: each run's set-up, its findings in plain sentences, the seat-advantage and
+strategy-strength tables with 95% intervals, score distributions (matplotlib, inlined as
+SVG), and the game's own tables. Several runs of one game are compared side by side,
+with differences paired deal by deal when the runs share their deals (same seed, n and
+player count).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from importlib.metadata import version
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from . import games, stats
+from .errors import SimtoolError
+from .results import load
+
+
+@dataclass
+class Figure:
+    """One headline figure of a run: its value, 95% half-width, and per-deal values for pairing."""
+
+    value: float
+    half: float
+    per_row: np.ndarray
+    percent: bool = True
+
+
+@dataclass
+class Analysis:
+    """Everything the report shows of one run."""
+
+    path: Path
+    meta: dict
+    game: object
+    unit: str  # "deals" or "matches": what win shares count
+    seats: pl.DataFrame  # seat table with intervals (stats.seat_table)
+    win_test: stats.SeatTest
+    score_test: stats.SeatTest
+    strategies: pl.DataFrame | None  # stats.strategy_strength, with more than one strategy
+    rates: pl.DataFrame  # per seat, each rate with Wilson interval
+    tables: list[tuple[str, list[str], list[list[str]]]]
+    figures: dict[str, Figure]
+    findings: list[str] = field(default_factory=list)
+    plots: list[tuple[str, str]] = field(default_factory=list)  # (caption, svg)
+
+    @property
+    def p(self) -> int:
+        return self.meta["players"]
+
+    @property
+    def mixed(self) -> bool:
+        return len(set(self.meta["lineup"])) > 1
+
+
+def analyse(path: Path) -> Analysis:
+    """Read a finished run folder and compute what the report shows of it."""
+    meta, lazy_seats, lazy_matches = load(path)
+    game = games.get(meta["game"])
+    p = meta["players"]
+    seats = lazy_seats.collect()
+    matches = lazy_matches.collect() if lazy_matches is not None else None
+    outcome = matches if matches is not None else seats
+    win = stats.panel(outcome, "win", p)
+    score = stats.panel(outcome, "total" if matches is not None else "score", p)
+    names = list(dict.fromkeys(meta["lineup"]))
+    codes = strategies = None
+    if len(names) > 1:
+        codes = stats.panel(outcome.with_columns(pl.col("strategy").cast(pl.String).replace_strict(
+            names, list(range(len(names))), return_dtype=pl.Int8)), "strategy", p)
+        strategies = stats.strategy_strength(win, codes, names)
+    keys = ["deal"] if matches is None else ["match", "round"]
+    rates = stats.seat_summary(game, seats.lazy(), by=("seat",)).select(
+        "seat", "n", *[c for name in game.rates for c in (name, f"{name}_low", f"{name}_high")])
+    a = Analysis(
+        path=Path(path), meta=meta, game=game,
+        unit="matches" if matches is not None else "deals",
+        seats=stats.seat_table(win, score), win_test=stats.seat_test(win),
+        score_test=stats.seat_test(score), strategies=strategies, rates=rates,
+        tables=[(caption, *stats.frame_cells(df))
+                for caption, df in game.tables(seats.lazy(), keys,
+                                               None if matches is None else matches.lazy())],
+        figures=headline_figures(game, seats, win, score, names if codes is not None else [],
+                                 codes, matches is not None),
+    )
+    a.findings = findings(a)
+    a.plots = plots(a, seats, matches)
+    return a
+
+
+def headline_figures(game, seats, win, score, names, codes, by_match) -> dict[str, Figure]:
+    """The figures runs are compared on, each with its per-deal (or per-match) values."""
+    p = win.shape[1]
+    out = {}
+    for s in range(p):
+        out[f"seat {s} win share"] = Figure(*stats.mean_interval(win[:, s]), win[:, s])
+    for k, name in enumerate(names):
+        held = codes == k
+        count = held.sum(axis=1)
+        per_row = np.where(count > 0, (win * held).sum(axis=1) / np.maximum(count, 1), np.nan)
+        out[f"{name} win share per seat"] = Figure(*stats.mean_interval(per_row[count > 0]), per_row)
+    for name, expr in game.rates.items():
+        if by_match:  # one value per match: its rounds are not independent of each other
+            per_row = seats.group_by("match").agg(expr.cast(pl.Float64).mean().alias(name)) \
+                .sort("match")[name].to_numpy()
+        else:
+            flags = seats.select(pl.col("seat"), expr.cast(pl.Float64).alias(name))
+            per_row = stats.panel(flags, name, p).mean(axis=1)
+        out[f"{name} rate (seats pooled)"] = Figure(*stats.mean_interval(per_row), per_row)
+    mean_score = score.mean(axis=1)
+    label = "mean match total" if by_match else "mean score"
+    out[f"{label} (all seats)"] = Figure(*stats.mean_interval(mean_score), mean_score, percent=False)
+    return out
+
+
+def findings(a: Analysis) -> list[str]:
+    """The run's headline findings in plain sentences."""
+    p, unit, out = a.p, a.unit, []
+    fair = 1 / p
+    seats = a.seats.with_columns((pl.col("win") - pl.col("fair")).abs().alias("gap"))
+    far = seats.sort("gap", descending=True).row(0, named=True)
+    verdict = ("the seats differ by more than chance" if a.win_test.p_value < 0.05
+               else "a spread no larger than chance")
+    confounded = (" Seats play different strategies here, so this mixes seat and strategy "
+                  "effects; run with --rotate to separate them.") if a.mixed and not a.meta.get("rotate") else ""
+    out.append(f"Seat {far['seat']} wins {stats.fmt_pct(far['win'], far['win_ci'])} of {unit} "
+               f"against {100 * fair:.1f}% expected: {verdict} "
+               f"(Wald χ² = {a.win_test.statistic:.1f}, {a.win_test.df} df, "
+               f"{stats.fmt_p(a.win_test.p_value)}).{confounded}")
+    lo = a.seats.sort("score").row(0, named=True)
+    hi = a.seats.sort("score").row(-1, named=True)
+    what = "match totals" if a.unit == "matches" else "scores"
+    better = " (lower is better)" if a.game.lower_wins else ""
+    out.append(f"Mean {what}{better} range from {stats.fmt_mean(lo['score'], lo['score_ci'])} "
+               f"(seat {lo['seat']}) to {stats.fmt_mean(hi['score'], hi['score_ci'])} "
+               f"(seat {hi['seat']}); {stats.fmt_p(a.score_test.p_value)} for equal seat means.")
+    if a.strategies is None:
+        out.append(f"Every seat plays {a.meta['lineup'][0]}: differences between seats come from "
+                   f"the game's seat order, not from skill.")
+    else:
+        best = a.strategies.row(0, named=True)
+        worst = a.strategies.row(-1, named=True)
+        out.append(f"Skill versus luck: {best['strategy']} wins {stats.fmt_pct(best['win'], best['win_ci'])} "
+                   f"of {unit} per seat it holds, against {100 * fair:.1f}% by pure chance: "
+                   f"{100 * best['edge']:+.1f} points, a skill index of {best['skill']:.2f} "
+                   f"(0 = luck alone, 1 = its seats win every time). {worst['strategy']} wins "
+                   f"{stats.fmt_pct(worst['win'], worst['win_ci'])}."
+                   + ("" if a.meta.get("rotate") else " The line-up was not rotated, so seat "
+                      "effects are part of these shares."))
+    per = "rounds" if a.unit == "matches" else "deals"
+    for name in a.game.rates:
+        pooled = a.figures[f"{name} rate (seats pooled)"]
+        top = a.rates.sort(name, descending=True).row(0, named=True)
+        text = a.game.rate_text.get(name, f"has {name}")
+        out.append(f"A seat {text} in {stats.fmt_pct(pooled.value, pooled.half)} of {per} "
+                   f"(seats pooled); most often seat {top['seat']}, "
+                   f"{stats.fmt_rate(top[name], top[f'{name}_low'], top[f'{name}_high'])}.")
+    return out
+
+
+def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> list[tuple[str, str]]:
+    """(caption, inline SVG) for the run's charts."""
+    from matplotlib.figure import Figure as Chart
+
+    out = []
+    chart = Chart(figsize=(5.2, 2.8), layout="constrained")
+    ax = chart.add_subplot()
+    t = a.seats
+    ax.bar(t["seat"].to_list(), t["win"].to_numpy() * 100, yerr=t["win_ci"].to_numpy() * 100,
+           color="#4c72b0", capsize=4)
+    ax.axhline(100 / a.p, color="#c44e52", linestyle="--", label=f"fair share {100 / a.p:.1f}%")
+    ax.set(xlabel="seat", ylabel=f"win share of {a.unit} (%)", xticks=t["seat"].to_list())
+    ax.legend(loc="lower right", frameon=False)
+    out.append((f"Win share by seat, with 95% intervals", svg(chart)))
+    rows, column = (matches, "total") if matches is not None else (seats, "score")
+    what = "match total" if matches is not None else "score per deal"
+    out.append((f"Distribution of the {what} by seat", svg(distribution(rows, column, "seat", what))))
+    if a.strategies is not None:
+        out.append((f"Distribution of the {what} by strategy",
+                    svg(distribution(rows, column, "strategy", what))))
+    return out
+
+
+def distribution(rows: pl.DataFrame, column: str, by: str, what: str):
+    """Share of rows at each value of ``column`` (binned when the values are many), one line per group."""
+    from matplotlib.figure import Figure as Chart
+
+    values = rows[column]
+    lo, hi = int(values.min()), int(values.max())
+    width = max(1, -(-(hi - lo + 1) // 40))
+    binned = rows.select(pl.col(by).cast(pl.String), ((pl.col(column) - lo) // width * width + lo).alias("x"))
+    counts = binned.group_by(by, "x").len().sort(by, "x")
+    chart = Chart(figsize=(5.2, 2.8), layout="constrained")
+    ax = chart.add_subplot()
+    for (group,), part in counts.group_by(by, maintain_order=True):
+        total = part["len"].sum()
+        label = f"seat {group}" if by == "seat" else group
+        ax.plot(part["x"].to_numpy(), 100 * part["len"].to_numpy() / total, marker="o",
+                markersize=3, linewidth=1.2, label=label)
+    ax.set(xlabel=what + (f" (bins of {width})" if width > 1 else ""), ylabel="share (%)")
+    ax.legend(frameon=False, fontsize="small")
+    return chart
+
+
+def svg(chart) -> str:
+    """The chart as an ``<svg>`` element (text kept as text, no XML prologue)."""
+    buf = io.StringIO()
+    chart.savefig(buf, format="svg", metadata={"Date": None})
+    text = buf.getvalue()
+    return text[text.index("<svg"):]
+
+
+@dataclass
+class Comparison:
+    """Several runs of one game side by side: each headline figure per run, and its
+    difference from the first run (paired deal by deal when the runs share their deals)."""
+
+    labels: list[str]
+    rows: list[tuple[str, list[str], list[tuple[str, bool]]]]  # figure, cells, (difference, clear)
+    paired: list[bool]
+
+
+def compare(runs: list[Analysis]) -> Comparison:
+    base = runs[0]
+    labels = [run_label(r) for r in runs]
+    paired = [shares_deals(base, r) for r in runs[1:]]
+    names = list(dict.fromkeys(name for r in runs for name in r.figures))
+    rows = []
+    for name in names:
+        cells, diffs = [], []
+        for r in runs:
+            f = r.figures.get(name)
+            cells.append("—" if f is None else show(f.value, f.half, f.percent))
+        first = base.figures.get(name)
+        for r, pair in zip(runs[1:], paired, strict=True):
+            f = r.figures.get(name)
+            if f is None or first is None:
+                diffs.append(("—", False))
+                continue
+            if pair:
+                both = np.isfinite(f.per_row) & np.isfinite(first.per_row)
+                d, h = stats.paired_difference(f.per_row[both], first.per_row[both])
+            else:
+                d, h = stats.independent_difference(f.value, f.half, first.value, first.half)
+            diffs.append((show(d, h, f.percent, signed=True), abs(d) > h))
+        rows.append((name, cells, diffs))
+    return Comparison(labels, rows, paired)
+
+
+def shares_deals(a: Analysis, b: Analysis) -> bool:
+    keys = ("seed", "n", "unit", "players")
+    return all(a.meta[k] == b.meta[k] for k in keys)
+
+
+def run_label(r: Analysis) -> str:
+    """A run in a few words: players, rules, line-up, unit."""
+    m = r.meta
+    parts = [f"{m['players']}p", *(f"{k}={v}" for k, v in m["rules"].items()), lineup_text(m)]
+    if m["unit"] == "match":
+        parts.append("whole matches")
+    return ", ".join(parts)
+
+
+def lineup_text(meta: dict) -> str:
+    """``target at every seat``, or ``1 greedy + 3 target (rotated)``."""
+    lineup = meta["lineup"]
+    if len(set(lineup)) == 1:
+        return f"{lineup[0]} at every seat"
+    counts = {name: lineup.count(name) for name in dict.fromkeys(lineup)}
+    text = " + ".join(f"{k} {name}" for name, k in counts.items())
+    return text + (" (rotated)" if meta.get("rotate") else " (seats as listed)")
+
+
+def show(value: float, half: float, percent: bool, signed: bool = False) -> str:
+    if percent:
+        text = stats.fmt_pct(value, half)
+        if signed:
+            text = text.replace("%", " pts", 1).replace("%", " pts")
+            return ("+" if value >= 0 else "") + text
+        return text
+    text = stats.fmt_mean(value, half)
+    return ("+" if signed and value >= 0 else "") + text
+
+
+def render(paths: list[Path], title: str = "simtool balance report") -> str:
+    """The HTML report of the finished run folders ``paths``."""
+    import jinja2
+
+    if not paths:
+        raise SimtoolError("no run folders given; pass one or more folders written by `simtool run`")
+    runs = [analyse(Path(p)) for p in paths]
+    by_game: dict[str, list[Analysis]] = {}
+    for r in runs:
+        by_game.setdefault(r.game.id, []).append(r)
+    sections = [{"game": rs[0].game, "runs": rs, "comparison": compare(rs) if len(rs) > 1 else None}
+                for rs in by_game.values()]
+    env = jinja2.Environment(loader=jinja2.PackageLoader("simtool", "templates"),
+                             autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    env.filters["pct"] = lambda v: f"{100 * v:.1f}%"
+    env.globals.update(stats=stats, lineup_text=lineup_text, fmt_pct=stats.fmt_pct,
+                       fmt_mean=stats.fmt_mean, fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p)
+    return env.get_template("report.html.j2").render(
+        title=title, sections=sections, generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        version=version("simtool"))
+
+
+def write(paths: list[Path], out: Path, title: str = "simtool balance report") -> Path:
+    """Write the report atomically: a reader never sees half a page."""
+    html = render(paths, title)
+    out = Path(out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_name(f".{out.name}.tmp")
+        tmp.write_text(html, encoding="utf-8")
+        os.replace(tmp, out)
+    except OSError as exc:
+        raise SimtoolError(f"cannot write report {out}: {exc.strerror or exc}") from None
+    return out
