@@ -17,7 +17,8 @@ test: $(STAMP)
 	$(PY) -m pytest -n 2 --durations=5
 
 demo: $(STAMP)
-	$(VENV)/bin/simtool run --game black-white --players 3 --n 1e6 --seed 1 --out runs/demo-black-white --force
+	$(VENV)/bin/simtool sweep reports/demo.toml --runs runs/demo --force --out reports/balance.html \
+		--title "simtool balance report: all games"
 
 bench: $(STAMP)
 	$(PY) bench/bench.py

@@ -49,6 +49,7 @@ class Analysis:
     rates: pl.DataFrame  # per seat, each rate with Wilson interval
     tables: list[tuple[str, list[str], list[list[str]]]]
     figures: dict[str, Figure]
+    seats_strategy: str  # the strategy name at seat 0
     findings: list[str] = field(default_factory=list)
     plots: list[tuple[str, str]] = field(default_factory=list)  # (caption, svg)
 
@@ -58,7 +59,7 @@ class Analysis:
 
     @property
     def mixed(self) -> bool:
-        return len(set(self.meta["lineup"])) > 1
+        return self.strategies is not None
 
 
 def analyse(path: Path) -> Analysis:
@@ -71,7 +72,7 @@ def analyse(path: Path) -> Analysis:
     outcome = matches if matches is not None else seats
     win = stats.panel(outcome, "win", p)
     score = stats.panel(outcome, "total" if matches is not None else "score", p)
-    names = list(dict.fromkeys(meta["lineup"]))
+    names = outcome["strategy"].cast(pl.String).unique(maintain_order=True).to_list()
     codes = strategies = None
     if len(names) > 1:
         codes = stats.panel(outcome.with_columns(pl.col("strategy").cast(pl.String).replace_strict(
@@ -88,6 +89,7 @@ def analyse(path: Path) -> Analysis:
         tables=[(caption, *stats.frame_cells(df))
                 for caption, df in game.tables(seats.lazy(), keys,
                                                None if matches is None else matches.lazy())],
+        seats_strategy=names[0],
         figures=headline_figures(game, seats, win, score, names if codes is not None else [],
                                  codes, matches is not None),
     )
@@ -143,7 +145,7 @@ def findings(a: Analysis) -> list[str]:
                f"(seat {lo['seat']}) to {stats.fmt_mean(hi['score'], hi['score_ci'])} "
                f"(seat {hi['seat']}); {stats.fmt_p(a.score_test.p_value)} for equal seat means.")
     if a.strategies is None:
-        out.append(f"Every seat plays {a.meta['lineup'][0]}: differences between seats come from "
+        out.append(f"Every seat plays {a.seats_strategy}: differences between seats come from "
                    f"the game's seat order, not from skill.")
     else:
         best = a.strategies.row(0, named=True)
@@ -174,12 +176,14 @@ def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> lis
     chart = Chart(figsize=(5.2, 2.8), layout="constrained")
     ax = chart.add_subplot()
     t = a.seats
-    ax.bar(t["seat"].to_list(), t["win"].to_numpy() * 100, yerr=t["win_ci"].to_numpy() * 100,
-           color="#4c72b0", capsize=4)
+    # points, not bars: the axis is zoomed on the fair share, where seat differences show
+    ax.errorbar(t["seat"].to_list(), t["win"].to_numpy() * 100, yerr=t["win_ci"].to_numpy() * 100,
+                fmt="o", color="#2f5d8c", capsize=5, markersize=7, label="win share, 95% interval")
     ax.axhline(100 / a.p, color="#c44e52", linestyle="--", label=f"fair share {100 / a.p:.1f}%")
-    ax.set(xlabel="seat", ylabel=f"win share of {a.unit} (%)", xticks=t["seat"].to_list())
-    ax.legend(loc="lower right", frameon=False)
-    out.append((f"Win share by seat, with 95% intervals", svg(chart)))
+    ax.set(xlabel="seat", ylabel=f"win share of {a.unit} (%)", xticks=t["seat"].to_list(),
+           xlim=(-0.5, a.p - 0.5))
+    ax.legend(frameon=False, fontsize="small")
+    out.append(("Win share by seat, with 95% intervals", svg(chart)))
     rows, column = (matches, "total") if matches is not None else (seats, "score")
     what = "match total" if matches is not None else "score per deal"
     out.append((f"Distribution of the {what} by seat", svg(distribution(rows, column, "seat", what))))

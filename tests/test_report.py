@@ -1,0 +1,129 @@
+"""HTML reports and sweeps, from small real runs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import simtool
+from simtool import report
+from simtool.cli import app
+
+from .test_cli import PLUGINS, cli, one_line_error
+
+KC = ["run", "-g", "kansas-city", "--n", "3000", "--seed", "4", "--jobs", "1", "-q"]
+
+
+@pytest.fixture(scope="module")
+def kc_runs(tmp_path_factory):
+    """Two Kansas City runs sharing their deals (one seed), one rule apart, and one rotated."""
+    base = tmp_path_factory.mktemp("runs")
+    out = [base / "pass3", base / "pass2", base / "rotated"]
+    for folder, extra in zip(out, [[], ["--rule", "pass_count=2"],
+                                   ["--seat", "0=greedy", "-s", "target", "--rotate"]], strict=True):
+        assert cli(*KC, "--out", folder, *extra).exit_code == 0
+    return out
+
+
+def test_report_has_every_section_and_is_self_contained(kc_runs, tmp_path):
+    page = tmp_path / "kc.html"
+    r = cli("report", *kc_runs, "-o", page)
+    assert r.exit_code == 0, r.output
+    html = page.read_text()
+    for needle in ['id="game-kansas-city"', "Runs side by side", 'class="seat-advantage"',
+                   'class="strategy-strength"', "Players over the trick limit of 3, per deal",
+                   "Skill versus luck", "goes over the trick limit", "pass_count = 2", "seed 4"]:
+        assert needle in html, needle
+    assert html.count("<svg") == 7  # win share and scores by seat per run, scores by strategy once
+    assert "<script" not in html and not re.search(r"(src|href)=\"(https?:)?//", html)
+    assert "shares its deals with run 1" in html  # one seed, one n: paired differences
+
+
+def test_findings_quote_the_run(kc_runs):
+    a = report.analyse(kc_runs[0])
+    seats = pl.read_parquet(kc_runs[0] / "seats.parquet")
+    share = seats.group_by("seat").agg(pl.col("win").mean()).sort("seat")["win"].to_list()
+    worst = max(range(4), key=lambda s: abs(share[s] - 0.25))
+    assert a.findings[0].startswith(f"Seat {worst} wins {100 * share[worst]:.1f}% ± ")
+    assert "against 25.0% expected" in a.findings[0]
+    assert a.strategies is None and "Every seat plays target" in a.findings[2]
+    rotated = report.analyse(kc_runs[2])
+    assert rotated.strategies["strategy"].to_list() == ["target", "greedy"]
+    assert rotated.strategies["seats"].to_list() == [3.0, 1.0]
+
+
+def test_paired_difference_uses_the_shared_deals(kc_runs):
+    runs = [report.analyse(p) for p in kc_runs[:2]]
+    c = report.compare(runs)
+    assert c.paired == [True]
+    name, cells, diffs = next(row for row in c.rows if row[0] == "overshoot rate (seats pooled)")
+    a, b = (r.figures[name].per_row for r in runs)
+    assert diffs[0][0].startswith(f"{100 * (b - a).mean():+.1f} pts")
+
+
+def test_report_escapes_plugin_names(tmp_path):
+    run = tmp_path / "run"
+    r = cli("run", "--n", "300", "--seed", "1", "-q", "--out", run,
+            "--seat", f"0={PLUGINS}/markup.py:markup", "-s", "random")
+    assert r.exit_code == 0, r.output
+    html = report.render([run])
+    assert "<script>alert" not in html and "<b>bold</b>" not in html
+    assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;&lt;b&gt;bold&lt;/b&gt;" in html
+
+
+def test_report_bad_input(tmp_path):
+    one_line_error(cli("report", tmp_path, "-o", tmp_path / "r.html"), "not a finished run folder")
+    assert not (tmp_path / "r.html").exists()
+    one_line_error(cli("report", tmp_path / "missing"), "not a finished run folder")
+
+
+def test_sweep_runs_every_cell_as_a_plain_run(tmp_path):
+    runs, page = tmp_path / "cells", tmp_path / "sweep.html"
+    r = cli("sweep", "-g", "kansas-city", "-p", "4,5", "-r", "pass_count=3,2", "-l", "target",
+            "-l", "greedy,target", "--rotate", "--n", "2000", "--seed", "9", "--runs", runs,
+            "-o", page, "-q", "--jobs", "2")
+    assert r.exit_code == 0, r.output
+    cells = sorted(p.name for p in runs.iterdir())
+    assert len(cells) == 8 and "kansas-city_5p_pass_count-2_hands-3_greedy+target" in cells
+    alone = simtool.run("kansas-city", 2000, players=5, strategy="target", seats={0: "greedy"},
+                        rules={"pass_count": 2}, seed=9, rotate=True)
+    cell = pl.read_parquet(runs / "kansas-city_5p_pass_count-2_hands-3_greedy+target" / "seats.parquet")
+    assert cell.equals(alone.seats)
+    assert page.read_text().count('class="run"') == 8
+
+
+def test_sweep_grid_file(tmp_path):
+    grid = tmp_path / "grid.toml"
+    grid.write_text('games = ["black-white", "trickster"]\nlineups = ["default", "default,random"]\n'
+                    'n = 500\nseed = 2\nrotate = true\n')
+    r = cli("sweep", grid, "--runs", tmp_path / "cells", "-o", tmp_path / "s.html", "-q", "-j", "1")
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in (tmp_path / "cells").iterdir()) == [
+        "black-white_3p_balance", "black-white_3p_balance+random",
+        "trickster_4p_safe", "trickster_4p_safe+random"]
+
+
+@pytest.mark.parametrize("args,needles", [
+    (["-g", "hearts"], ["unknown game 'hearts'", "black-white"]),
+    (["-g", "black-white", "-r", "pass_count=2"], ["unknown rule 'pass_count'", "none"]),
+    (["-g", "kansas-city", "-r", "pass_count=7"], ["bad value '7' for rule 'pass_count'", "3"]),
+    (["-g", "kansas-city", "-p", "9"], ["4, 5 players, not 9"]),
+    (["-g", "kansas-city", "-p", "four"], ["bad --players 'four'"]),
+    (["-g", "kansas-city", "-l", "genius"], ["unknown strategy 'genius'"]),
+    (["-g", "kansas-city", "-l", "a,b,c,d,e,f"], ["names 6 seats"]),
+    ([], ["at least one game"]),
+    (["nowhere.toml"], ["grid file nowhere.toml not found"]),
+])
+def test_sweep_bad_input(tmp_path, args, needles):
+    r = cli("sweep", *args, "--n", "100", "--runs", tmp_path / "cells", "-o", tmp_path / "s.html")
+    one_line_error(r, *needles)
+    assert not (tmp_path / "s.html").exists() and not any((tmp_path).glob("cells/*/run.json"))
+
+
+def test_sweep_grid_file_with_an_unknown_key(tmp_path):
+    grid = tmp_path / "grid.toml"
+    grid.write_text('games = ["black-white"]\nplayer = [3]\n')
+    one_line_error(cli("sweep", grid), "unknown key 'player'", "players")
