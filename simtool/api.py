@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import platform
 import time
 from dataclasses import dataclass
@@ -68,23 +70,47 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
     if resume:
         spec = spec_from_dict(writer.spec())
     finished = writer.done(spec.unit) if resume else set()
-    todo = [i for i in range(spec.n_chunks) if i not in finished]
     started = datetime.now(timezone.utc)
     clock = time.perf_counter()
     kept: dict[str, list[pl.DataFrame]] = {"seats": [], "matches": []}
     try:
         parts = writer.parts if writer else None
-        chunks = execute(spec, jobs, parts, keep or not writer, todo, backend, scheduler)
-        for done, chunk in enumerate(chunks, start=len(finished) + 1):
-            if keep or not writer:
-                kept["seats"].append(chunk.seats)
-                if chunk.matches is not None:
-                    kept["matches"].append(chunk.matches)
-            if progress:
-                progress(done, spec.n_chunks)
+        tallies: dict[int, pl.DataFrame] = {}
+        planned = spec.n_chunks if not spec.precision else min(spec.n_chunks, FIRST_BATCH)
+        played, done = 0, len(finished)
+        while True:
+            todo = [i for i in range(played, planned) if i not in finished]
+            chunks = execute(spec, jobs, parts, keep or not writer, todo, backend, scheduler)
+            for chunk in chunks:
+                if keep or not writer:
+                    kept["seats"].append(chunk.seats)
+                    if chunk.matches is not None:
+                        kept["matches"].append(chunk.matches)
+                if chunk.tally is not None:
+                    tallies[chunk.index] = chunk.tally
+                done += 1
+                if progress:
+                    progress(done, planned)
+            played = planned
+            if not spec.precision:
+                break
+            for i in finished - tallies.keys():  # resumed: chunks an earlier process played
+                if i < played:
+                    tallies[i] = stats.tally(games.get(spec.game), *writer.read_chunk(i, spec.unit))
+            half, figure = stats.widest([tallies[i] for i in range(played)])
+            if half <= spec.precision or played == spec.n_chunks:
+                break
+            planned = next_batch(played, half, spec.precision, spec.n_chunks)
         wall = time.perf_counter() - clock
+        if spec.precision:
+            cap = spec.n
+            spec = dataclasses.replace(spec, n=min(cap, played * spec.chunk))
+            precision = {"precision": spec.precision, "precision_cap": cap,
+                         "precision_reached": half, "precision_widest": figure}
+        else:
+            precision = {}
         meta = metadata(spec, jobs, started, wall) | {"backend": backend,
-                                                       "resumed_chunks": len(finished)}
+                                                       "resumed_chunks": len(finished)} | precision
         if writer:
             writer.finish(meta)
     except KeyboardInterrupt:
@@ -102,6 +128,18 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
     return Result(spec, meta, pl.concat(kept["seats"]),
                   pl.concat(kept["matches"]) if kept["matches"] else None,
                   writer.out if writer else None)
+
+
+FIRST_BATCH = 2
+"""Chunks played before ``--precision`` first looks at the intervals. Fixed, not the number of
+jobs, so that where a run stops never depends on ``--jobs``."""
+
+
+def next_batch(played: int, half: float, target: float, n_chunks: int) -> int:
+    """Chunks to have played after the next batch: a half-width shrinks as one over the square
+    root of the deals, so aim 10% past the estimate; at least one more chunk, at most the cap."""
+    needed = math.ceil(played * (half / target) ** 2 * 1.1)
+    return min(n_chunks, max(played + 1, needed))
 
 
 def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:

@@ -39,10 +39,14 @@ def lineup_args(seat: list[str]) -> dict[str, str]:
 @app.command()
 def run(
     game: str = typer.Option("black-white", "--game", "-g", help="Game id (see `simtool games`)."),
-    n: str = typer.Option("1e5", "--n", "-n", help="Deals (or matches): 1e6, 1000000, 1_000_000."),
+    n: Optional[str] = typer.Option(None, "--n", "-n", help="Deals (or matches): 1e6, 1000000, "
+                                    "1_000_000 (default 1e5; with --precision, the cap: 1e8)."),
     players: Optional[int] = typer.Option(None, "--players", "-p", help="Player count."),
     strategy: Optional[str] = typer.Option(None, "--strategy", "-s",
                                            help="Strategy at every seat: a name or FILE.py:NAME."),
+    precision: Optional[float] = typer.Option(None, "--precision", help="Add chunks until every "
+                                              "headline share (win shares and rates by seat and by "
+                                              "strategy) is known to ± this (0.005 = ± 0.5%)."),
     seat: list[str] = typer.Option([], "--seat", help="Override one seat: 0=balance. Repeatable."),
     rule: list[str] = typer.Option([], "--rule", "-r", help="Rule option: name=value. Repeatable."),
     rotate: bool = typer.Option(False, "--rotate", help="Move the line-up one seat per deal, so "
@@ -65,8 +69,10 @@ def run(
     try:
         if jobs is not None and jobs < 1:
             raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
-        spec = None if resume else make_spec(game, players, n, strategy, lineup_args(seat),
-                                              options.parse_assignments(rule), unit, seed, rotate)
+        count = n or ("1e8" if precision else "1e5")
+        spec = None if resume else make_spec(game, players, count, strategy, lineup_args(seat),
+                                              options.parse_assignments(rule), unit, seed, rotate,
+                                              precision)
         folder = resume or out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"
         with _progress(quiet) as bar:
             task = bar.add_task(f"{spec.game} {spec.players}p" if spec else f"resuming {folder}")
@@ -108,6 +114,12 @@ def show_summary(folder: Path) -> None:
     for caption, extra_table in game.tables(seats, keys, matches):
         out.print(_frame_table(caption, extra_table))
     notes = ["95% intervals; a tie splits the win"]
+    if meta.get("precision"):
+        reached = meta["precision_reached"] <= meta["precision"]
+        notes.append(f"--precision {meta['precision']:g}: {meta['n']:,} {unit} "
+                     + (f"brought the widest headline interval to ± {meta['precision_reached']:.4f}"
+                        if reached else f"(the cap) left the widest at ± {meta['precision_reached']:.4f}")
+                     + f" ({meta['precision_widest']})")
     if matches is not None and table["capped"].max() > 0:
         notes.append(f"{table['capped'].max():.2%} of matches hit the {ROUND_CAP}-round cap")
     out.print(f"{'; '.join(notes)}. Results: {folder}", markup=False, highlight=False)

@@ -66,6 +66,12 @@ class RunWriter:
                  for name in (TABLES if unit == "match" else TABLES[:1])]
         return set.intersection(*found)
 
+    def read_chunk(self, index: int, unit: str) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+        """The tables of a chunk already on disk (a resumed run's earlier work)."""
+        seats = pl.read_parquet(self.parts / f"seats-{index:06d}.parquet")
+        return seats, (pl.read_parquet(self.parts / f"matches-{index:06d}.parquet")
+                       if unit == "match" else None)
+
     def finish(self, meta: dict) -> dict[str, Path]:
         written = {}
         for name in TABLES:

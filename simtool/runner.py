@@ -17,7 +17,7 @@ from typing import Iterator
 import numpy as np
 import polars as pl
 
-from . import games, options
+from . import games, options, stats
 from .engine import Context, Lineup, Outcome, play_deals, play_matches
 from .errors import SimtoolError, choices
 from .results import write_chunk
@@ -44,6 +44,7 @@ class RunSpec:
     seed: int
     chunk: int = CHUNK
     rotate: bool = False  # move the line-up one seat per deal (see engine.Lineup)
+    precision: float | None = None  # stop once the headline shares are this precise; n is the cap
 
     @property
     def n_chunks(self) -> int:
@@ -59,7 +60,8 @@ class RunSpec:
 
 def make_spec(game: str = "black-white", players: int | None = None, n: int = 10_000,
               strategy: str | None = None, seats: dict | None = None, rules: dict | None = None,
-              unit: str = "deal", seed: int | None = None, rotate: bool = False) -> RunSpec:
+              unit: str = "deal", seed: int | None = None, rotate: bool = False,
+              precision: float | None = None) -> RunSpec:
     """Check every input and build the specification; errors name the valid choices."""
     g = games.get(game)
     p = games.check_players(g, players)
@@ -80,8 +82,11 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
         if not 0 <= s < p:
             raise SimtoolError(f"bad seat {seat!r} for {p} players; valid: {choices(range(p))}")
         lineup[s] = name
+    if precision is not None and not 0 < precision < 0.5:
+        raise SimtoolError(f"bad precision {precision!r}; expected a half-width between 0 and 0.5, "
+                           f"such as 0.005 for ± 0.5%")
     spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed), chunk_size(unit),
-                   bool(rotate))
+                   bool(rotate), precision)
     resolve_lineup(spec)  # fail now, not in a worker
     return spec
 
@@ -122,6 +127,7 @@ class Chunk:
     seats: pl.DataFrame
     matches: pl.DataFrame | None = None
     trace: list[str] = field(default_factory=list)
+    tally: pl.DataFrame | None = None  # headline sums, with --precision
 
 
 def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
@@ -142,9 +148,10 @@ def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
     seats, matches = tables(game, spec, lineup, outcome)
     if parts is not None:
         write_chunk(parts, index, seats=seats, matches=matches)
+    sums = stats.tally(game, seats, matches) if spec.precision else None
     if not keep:
         seats = matches = None
-    return Chunk(index, seats, matches, ctx.trace)
+    return Chunk(index, seats, matches, ctx.trace, sums)
 
 
 def tables(game, spec: RunSpec, lineup: Lineup, outcome: Outcome):
@@ -222,7 +229,7 @@ def execute_tasks(tasks: list[Task], jobs: int | None = None, keep: bool = True,
                 for task, chunk in zip(tasks, chunks, strict=True):
                     if task.parts is not None:
                         write_chunk(task.parts, chunk.index, seats=chunk.seats, matches=chunk.matches)
-                    yield chunk if keep else Chunk(chunk.index, None, None)
+                    yield chunk if keep else Chunk(chunk.index, None, None, tally=chunk.tally)
         finally:
             client.close()
         return
@@ -277,7 +284,8 @@ def _steady_malloc() -> None:
 def spec_from_dict(data: dict) -> RunSpec:
     """The RunSpec saved in a run folder."""
     return RunSpec(data["game"], data["players"], data["rules"], tuple(data["lineup"]), data["unit"],
-                   data["n"], data["seed"], data["chunk"], data.get("rotate", False))
+                   data["n"], data["seed"], data["chunk"], data.get("rotate", False),
+                   data.get("precision"))
 
 
 def replay(spec: RunSpec, number: int) -> list[str]:

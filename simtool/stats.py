@@ -221,3 +221,32 @@ def frame_cells(df: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
                      else fmt_rate(r[value], r["low"], r["high"]))
         rows.append(cells)
     return labels[:-1] + [count, value], rows
+
+
+def tally(game, seats: pl.DataFrame, matches: pl.DataFrame | None) -> pl.DataFrame:
+    """Sums behind the headline shares of one chunk, for ``--precision``: per seat and per
+    strategy, the win share (of matches when there are any) and each game rate, as
+    ``figure, n, s1, s2`` (count, sum, sum of squares) so chunks add up."""
+    outcome = matches if matches is not None else seats
+    values = [outcome.select(pl.col("seat"), pl.col("strategy").cast(pl.String),
+                             pl.lit("win share").alias("what"), pl.col("win").cast(pl.Float64).alias("x"))]
+    values += [seats.select(pl.col("seat"), pl.col("strategy").cast(pl.String), pl.lit(f"{name} rate").alias("what"),
+                            expr.cast(pl.Float64).alias("x")) for name, expr in game.rates.items()]
+    rows = pl.concat(values)
+    sums = [pl.len().alias("n"), pl.col("x").sum().alias("s1"), (pl.col("x") ** 2).sum().alias("s2")]
+    by_seat = rows.group_by("what", "seat").agg(sums).select(
+        pl.format("{} of seat {}", "what", "seat").alias("figure"), "n", "s1", "s2")
+    by_strategy = rows.group_by("what", "strategy").agg(sums).select(
+        pl.format("{} of {}", "what", "strategy").alias("figure"), "n", "s1", "s2")
+    return pl.concat([by_seat, by_strategy])
+
+
+def widest(tallies: list[pl.DataFrame]) -> tuple[float, str]:
+    """The widest 95% half-width among the figures of ``tallies`` (added up), and its figure."""
+    t = pl.concat(tallies).group_by("figure").agg(pl.col("n", "s1", "s2").sum())
+    n = t["n"].to_numpy().astype(float)
+    mean = t["s1"].to_numpy() / n
+    var = np.maximum(t["s2"].to_numpy() / n - mean ** 2, 0) * n / np.maximum(n - 1, 1)
+    half = mean_halfwidth(np.sqrt(var), n)
+    i = int(np.argmax(half))
+    return float(half[i]), t["figure"][i]

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import polars as pl
 import pytest
 
 import simtool
 from simtool import report
-from simtool.cli import app
 
 from .test_cli import PLUGINS, cli, one_line_error
 
