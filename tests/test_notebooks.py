@@ -1,0 +1,41 @@
+"""Every notebook runs top to bottom (nbclient) at a small n."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
+PRINTS = {  # a line each notebook prints once its analysis has run
+    "01-quick-start": "black-white 3 players, 4000 deals, seed 1",
+    "02-kansas-city-overshoot": "5p: pass 2 minus pass 3 =",
+    "03-write-your-own-strategy": "against balance: Skill versus luck:",
+}
+
+
+def test_there_are_the_three_notebooks():
+    assert [p.stem for p in NOTEBOOKS] == ["01-quick-start", "02-kansas-city-overshoot",
+                                           "03-write-your-own-strategy"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_runs(path, tmp_path, monkeypatch):
+    nbformat = pytest.importorskip("nbformat")
+    from nbclient import NotebookClient
+
+    # the kernel is this interpreter's (the project's venv), at a small size, in a scratch folder
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("SIMTOOL_NOTEBOOK_N", "4000")
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent.parent))
+    notebook = nbformat.read(path, as_version=4)
+    NotebookClient(notebook, timeout=300, kernel_name="python3",
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    printed = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    assert PRINTS[path.stem] in printed, printed
+    if path.stem != "03-write-your-own-strategy":  # the others end in a matplotlib plot
+        assert any("image/png" in o.get("data", {}) for o in outputs)
