@@ -70,6 +70,28 @@ def test_a_dask_cluster_gives_the_local_result(cluster, tmp_path):
         assert json.loads((out / "run.json").read_text())["backend"] == "dask"
 
 
+def test_a_sweep_and_a_precision_run_on_the_cluster_give_the_local_results(cluster, tmp_path, monkeypatch):
+    address, _ = cluster
+    monkeypatch.setenv("SIMTOOL_SCHEDULER", address)  # the variable, not --scheduler
+    grid = ["-g", "kansas-city", "-r", "pass_count=3,2", "-l", "greedy,target", "--rotate",
+            "--n", "40000", "--seed", "5", "-q"]
+    for backend in ("dask", "local"):
+        r = runner.invoke(app, ["sweep", *grid, "--backend", backend, "--runs", str(tmp_path / backend),
+                                "-o", str(tmp_path / f"{backend}.html")])
+        assert r.exit_code == 0, r.output
+    cells = sorted(p.name for p in (tmp_path / "local").iterdir())
+    assert len(cells) == 2 and cells == sorted(p.name for p in (tmp_path / "dask").iterdir())
+    for cell in cells:
+        assert pl.read_parquet(tmp_path / "dask" / cell / "seats.parquet").equals(
+            pl.read_parquet(tmp_path / "local" / cell / "seats.parquet"))
+    for backend in ("dask", "local"):
+        r = runner.invoke(app, ["run", "-g", "black-white", "--precision", "0.004", "--seed", "6", "-q",
+                                "--backend", backend, "--out", str(tmp_path / f"precise-{backend}")])
+        assert r.exit_code == 0, r.output
+    meta = [json.loads((tmp_path / f"precise-{b}" / "run.json").read_text()) for b in ("dask", "local")]
+    assert meta[0]["n"] == meta[1]["n"] > 32768 and meta[0]["precision_reached"] == meta[1]["precision_reached"]
+
+
 def test_a_worker_lost_mid_run_is_retried_and_nothing_counts_twice(cluster):
     address, workers = cluster
     killed = []
