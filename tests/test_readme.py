@@ -26,3 +26,12 @@ def test_readme_plugin_example_runs(tmp_path):
 def test_readme_shows_the_two_commands_first():
     first_screen = README[:600]
     assert "make demo" in first_screen and "make test" in first_screen
+
+
+def test_readme_sweep_grid_runs(tmp_path):
+    grid = re.search(r"```toml\n(.*?)```", README, re.S).group(1)
+    (tmp_path / "grid.toml").write_text(grid)
+    r = CliRunner().invoke(app, ["sweep", str(tmp_path / "grid.toml"), "--n", "500", "-q",
+                                 "--runs", str(tmp_path / "cells"), "-o", str(tmp_path / "s.html")])
+    assert r.exit_code == 0, r.output
+    assert len(list((tmp_path / "cells").iterdir())) == 8  # 2 player counts x 2 rules x 2 line-ups
