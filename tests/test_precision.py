@@ -49,3 +49,24 @@ def test_bad_precision(tmp_path, value):
     assert r.exit_code == 2 and not (tmp_path / "x").exists()
     if value != "lots":
         one_line_error(r, f"bad precision {float(value)}")
+
+
+def test_an_interrupted_precision_run_resumes_to_the_same_result(tmp_path):
+    from simtool.api import execute_run
+    from simtool.runner import make_spec
+
+    spec = make_spec("black-white", 3, 10**8, "random", None, None, "deal", 4, False, 0.002)
+    execute_run(spec, 1, tmp_path / "whole", False, None, keep=False)
+
+    def stop_after_three(done, total):
+        if done == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        execute_run(spec, 1, tmp_path / "cut", False, stop_after_three, keep=False)
+    assert not (tmp_path / "cut" / "run.json").exists()
+    execute_run(None, 2, tmp_path / "cut", False, None, keep=False, resume=True)
+    whole, cut = (json.loads((tmp_path / d / "run.json").read_text()) for d in ("whole", "cut"))
+    assert cut["resumed_chunks"] == 3 and cut["n"] == whole["n"] > 3 * 32768
+    assert pl.read_parquet(tmp_path / "cut" / "seats.parquet").equals(
+        pl.read_parquet(tmp_path / "whole" / "seats.parquet"))
