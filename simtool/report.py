@@ -148,13 +148,19 @@ def findings(a: Analysis) -> list[str]:
         out.append(f"Every seat plays {a.seats_strategy}: differences between seats come from "
                    f"the game's seat order, not from skill.")
     else:
-        best = a.strategies.row(0, named=True)
-        worst = a.strategies.row(-1, named=True)
-        out.append(f"Skill versus luck: {best['strategy']} wins {stats.fmt_pct(best['win'], best['win_ci'])} "
-                   f"of {unit} per seat it holds, against {100 * fair:.1f}% by pure chance: "
+        heuristics = a.strategies.filter(pl.col("strategy") != "random")  # random is the yardstick
+        best = (heuristics if heuristics.height else a.strategies).row(0, named=True)
+        others = a.strategies.filter(pl.col("strategy") != best["strategy"])
+        verdict = ("above" if best["win"] - best["win_ci"] > best["chance"] else
+                   "below" if best["win"] + best["win_ci"] < best["chance"] else "no different from")
+        rest = "; ".join(f"{r['strategy']} wins {stats.fmt_pct(r['win'], r['win_ci'])}"
+                         for r in others.iter_rows(named=True))
+        who = (f"the best heuristic, {best['strategy']}," if heuristics.height > 1
+               else best["strategy"])
+        out.append(f"Skill versus luck: {who} wins {stats.fmt_pct(best['win'], best['win_ci'])} of {unit} "
+                   f"per seat it holds, {verdict} the {100 * fair:.1f}% of pure chance: "
                    f"{100 * best['edge']:+.1f} points, a skill index of {best['skill']:.2f} "
-                   f"(0 = luck alone, 1 = its seats win every time). {worst['strategy']} wins "
-                   f"{stats.fmt_pct(worst['win'], worst['win_ci'])}."
+                   f"(0 = luck alone, 1 = its seats win every time); {rest}."
                    + ("" if a.meta.get("rotate") else " The line-up was not rotated, so seat "
                       "effects are part of these shares."))
     per = "rounds" if a.unit == "matches" else "deals"
