@@ -30,7 +30,7 @@ class Figure:
 
     value: float
     half: float
-    per_row: np.ndarray
+    per_row: np.ndarray | None  # None: no per-deal value (a ratio over matches), never paired
     percent: bool = True
 
 
@@ -110,13 +110,14 @@ def headline_figures(game, seats, win, score, names, codes, by_match) -> dict[st
         per_row = np.where(count > 0, (win * held).sum(axis=1) / np.maximum(count, 1), np.nan)
         out[f"{name} win share per seat"] = Figure(*stats.mean_interval(per_row[count > 0]), per_row)
     for name, expr in game.rates.items():
-        if by_match:  # one value per match: its rounds are not independent of each other
-            per_row = seats.group_by("match").agg(expr.cast(pl.Float64).mean().alias(name)) \
-                .sort("match")[name].to_numpy()
+        if by_match:  # a match's rounds are one cluster; matches differ in length
+            per_match = seats.group_by("match").agg(expr.sum().alias("k"), pl.len().alias("m"))
+            out[f"{name} rate (seats pooled)"] = Figure(
+                *stats.ratio_interval(per_match["k"].to_numpy(), per_match["m"].to_numpy()), None)
         else:
             flags = seats.select(pl.col("seat"), expr.cast(pl.Float64).alias(name))
             per_row = stats.panel(flags, name, p).mean(axis=1)
-        out[f"{name} rate (seats pooled)"] = Figure(*stats.mean_interval(per_row), per_row)
+            out[f"{name} rate (seats pooled)"] = Figure(*stats.mean_interval(per_row), per_row)
     mean_score = score.mean(axis=1)
     label = "mean match total" if by_match else "mean score"
     out[f"{label} (all seats)"] = Figure(*stats.mean_interval(mean_score), mean_score, percent=False)
@@ -255,7 +256,7 @@ def compare(runs: list[Analysis]) -> Comparison:
             if f is None or first is None:
                 diffs.append(("—", False))
                 continue
-            if pair:
+            if pair and f.per_row is not None and first.per_row is not None:
                 both = np.isfinite(f.per_row) & np.isfinite(first.per_row)
                 d, h = stats.paired_difference(f.per_row[both], first.per_row[both])
             else:
@@ -315,7 +316,7 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
     env = jinja2.Environment(loader=jinja2.PackageLoader("simtool", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{100 * v:.1f}%"
-    env.globals.update(stats=stats, lineup_text=lineup_text, fmt_pct=stats.fmt_pct,
+    env.globals.update(lineup_text=lineup_text, fmt_pct=stats.fmt_pct,
                        fmt_mean=stats.fmt_mean, fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p)
     return env.get_template("report.html.j2").render(
         title=title, sections=sections, generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),

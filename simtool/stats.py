@@ -109,6 +109,20 @@ def bootstrap_interval(values, statistic=np.mean, resamples: int = 2000,
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
+def ratio_interval(k, m) -> tuple[float, float]:
+    """``sum(k) / sum(m)`` and its 95% half-width, for a rate counted over clusters of unequal
+    size (``k`` events in ``m`` rounds of each match): the delta-method (linearised) variance,
+    as rounds of one match are not independent of each other."""
+    k, m = np.asarray(k, float), np.asarray(m, float)
+    n = len(k)
+    ratio = k.sum() / m.sum()
+    if n < 2:
+        return float(ratio), 0.0
+    resid = k - ratio * m
+    se = np.sqrt((resid ** 2).sum() / (n * (n - 1))) / m.mean()
+    return float(ratio), float(Z95 * se)
+
+
 def paired_difference(a, b) -> tuple[float, float]:
     """Mean of ``a - b`` over paired rows (the same deals, from runs sharing a seed) and the
     half-width of its 95% interval. Pairing removes the luck of the deal both runs share."""

@@ -125,3 +125,16 @@ def test_sweep_grid_file_with_an_unknown_key(tmp_path):
     grid = tmp_path / "grid.toml"
     grid.write_text('games = ["black-white"]\nplayer = [3]\n')
     one_line_error(cli("sweep", grid), "unknown key 'player'", "players")
+
+
+def test_report_of_whole_matches(tmp_path):
+    run = tmp_path / "matches"
+    assert cli("run", "-g", "nine-lives", "--unit", "match", "--n", "300", "--seed", "1", "-q",
+               "-o", run, "--seat", "0=team", "-s", "exact", "--rotate").exit_code == 0
+    a = report.analyse(run)
+    assert a.unit == "matches" and a.seats["win"].sum() == pytest.approx(1, abs=1e-6)
+    rounds = pl.read_parquet(run / "seats.parquet")
+    made = a.figures["made rate (seats pooled)"]
+    assert made.value == pytest.approx(rounds["made"].mean())  # rounds, not matches, weigh alike
+    assert f"{100 * made.value:.1f}% ±" in a.findings[3] and "of rounds" in a.findings[3]
+    assert "of matches per seat it holds" in a.findings[2]

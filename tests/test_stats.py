@@ -113,3 +113,18 @@ def test_panel_reads_seat_rows_per_deal():
     assert win.shape == (500, 3) and np.allclose(win.sum(axis=1), 1)
     with pytest.raises(ValueError):
         stats.panel(r.seats.sort("seat"), "win", 3)
+
+
+def test_ratio_interval_weights_rounds_not_matches():
+    # one long match with a low rate, many short ones with a high rate
+    k, m = np.array([1] + [2] * 99), np.array([100] + [2] * 99)
+    rate, half = stats.ratio_interval(k, m)
+    assert rate == 199 / 298 and half > 0
+    rng = np.random.default_rng(6)  # and its interval covers as often as it should
+    covered = 0
+    for _ in range(400):
+        m = rng.integers(1, 30, 200)
+        k = rng.binomial(m, 0.3)
+        r, h = stats.ratio_interval(k, m)
+        covered += abs(r - 0.3) <= h
+    assert 0.92 <= covered / 400 <= 0.98
