@@ -105,10 +105,9 @@ def headline_figures(game, seats, win, score, names, codes, by_match) -> dict[st
     for s in range(p):
         out[f"seat {s} win share"] = Figure(*stats.mean_interval(win[:, s]), win[:, s])
     for k, name in enumerate(names):
-        held = codes == k
-        count = held.sum(axis=1)
-        per_row = np.where(count > 0, (win * held).sum(axis=1) / np.maximum(count, 1), np.nan)
-        out[f"{name} win share per seat"] = Figure(*stats.mean_interval(per_row[count > 0]), per_row)
+        per_row = stats.held_share(win, codes, k)
+        out[f"{name} win share per seat"] = Figure(*stats.mean_interval(per_row[np.isfinite(per_row)]),
+                                                   per_row)
     for name, expr in game.rates.items():
         if by_match:  # a match's rounds are one cluster; matches differ in length
             per_match = seats.group_by("match").agg(expr.sum().alias("k"), pl.len().alias("m"))

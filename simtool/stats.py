@@ -185,6 +185,13 @@ def seat_table(win: np.ndarray, score: np.ndarray) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
+def held_share(win: np.ndarray, codes: np.ndarray, k: int) -> np.ndarray:
+    """Per deal, strategy ``k``'s win share per seat it holds there (NaN where it holds none)."""
+    held = codes == k
+    count = held.sum(axis=1)
+    return np.where(count > 0, (win * held).sum(axis=1) / np.maximum(count, 1), np.nan)
+
+
 def strategy_strength(win: np.ndarray, codes: np.ndarray, names: list[str]) -> pl.DataFrame:
     """Each strategy's win share per seat it holds, against the ``1/p`` it would get by chance.
 
@@ -196,12 +203,10 @@ def strategy_strength(win: np.ndarray, codes: np.ndarray, names: list[str]) -> p
     n, p = win.shape
     rows = []
     for k, name in enumerate(names):
-        held = codes == k
-        seats_held = held.sum(axis=1)
+        seats_held = (codes == k).sum(axis=1)
         if not seats_held.any():
             continue
-        per_deal = (win * held).sum(axis=1)[seats_held > 0] / seats_held[seats_held > 0]
-        share, half = mean_interval(per_deal)
+        share, half = mean_interval(held_share(win, codes, k)[seats_held > 0])
         best = 1 / seats_held.mean()
         rows.append({"strategy": name, "seats": float(seats_held.mean()), "win": share,
                      "win_ci": half, "chance": 1 / p, "edge": share - 1 / p,
