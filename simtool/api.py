@@ -17,7 +17,8 @@ import polars as pl
 from . import games, stats
 from .results import RunWriter
 from .errors import SimtoolError
-from .runner import BACKENDS, RunSpec, default_jobs, execute, make_spec, spec_from_dict
+from .runner import (BACKENDS, RunSpec, default_jobs, execute, make_spec, resolve_lineup,
+                     spec_from_dict)
 
 
 @dataclass
@@ -67,9 +68,14 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
     jobs = jobs or default_jobs()
     writer = RunWriter(Path(out), force, None if resume else spec.as_dict(), resume) \
         if out is not None else None
+    finished: set[int] = set()
     if resume:
-        spec = spec_from_dict(writer.spec())
-    finished = writer.done(spec.unit) if resume else set()
+        try:
+            spec = resumed_spec(writer)
+            finished = writer.done(spec.unit, lambda name, i: expected_rows(spec, name, i))
+        except BaseException:
+            writer.abort()
+            raise
     started = datetime.now(timezone.utc)
     clock = time.perf_counter()
     kept: dict[str, list[pl.DataFrame]] = {"seats": [], "matches": []}
@@ -114,7 +120,9 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
         if writer:
             writer.finish(meta)
     except KeyboardInterrupt:
-        raise  # finished chunks stay on disk: `simtool run --resume DIR` completes the run
+        if writer:  # finished chunks stay on disk: `simtool run --resume DIR` completes the run
+            writer.interrupted()
+        raise
     except BaseException:
         if writer:
             writer.abort()
@@ -128,6 +136,25 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
     return Result(spec, meta, pl.concat(kept["seats"]),
                   pl.concat(kept["matches"]) if kept["matches"] else None,
                   writer.out if writer else None)
+
+
+def resumed_spec(writer: RunWriter) -> RunSpec:
+    """The specification an interrupted run saved, checked as a new one would be (its plugin
+    files must still be there, unchanged)."""
+    try:
+        spec = spec_from_dict(writer.spec())
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SimtoolError(f"cannot resume {writer.out}: its saved specification is damaged "
+                           f"({type(exc).__name__}: {exc})") from None
+    resolve_lineup(spec)
+    return spec
+
+
+def expected_rows(spec: RunSpec, table: str, index: int) -> int | None:
+    """Rows of a whole chunk file: one per deal (or match) and seat; a match's rounds vary."""
+    if spec.unit == "match" and table == "seats":
+        return None
+    return spec.bounds(index)[1] * spec.players
 
 
 FIRST_BATCH = 2
@@ -155,6 +182,8 @@ def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
         "n": spec.n,
         "seed": spec.seed,
         "chunk": spec.chunk,
+        "precision": spec.precision,
+        "plugins": spec.plugins,
         "jobs": jobs,
         "started": started.isoformat(timespec="seconds"),
         "wall_seconds": round(wall, 3),

@@ -36,8 +36,21 @@ def lineup_args(seat: list[str]) -> dict[str, str]:
     return options.parse_assignments(seat, "seat")
 
 
+RESUME_KEEPS = {"game": "--game", "n": "--n", "players": "--players", "strategy": "--strategy",
+                "precision": "--precision", "seat": "--seat", "rule": "--rule", "rotate": "--rotate",
+                "unit": "--unit", "seed": "--seed", "out_dir": "--out", "force": "--force"}
+"""Options that fix a run's results: a resumed run keeps its own, so giving one is a mistake."""
+
+
+def flags_given(ctx: typer.Context, names: dict[str, str]) -> list[str]:
+    """The flags among ``names`` (parameter -> flag) that the user gave, not left at their default."""
+    return [flag for name, flag in names.items()
+            if ctx.get_parameter_source(name).name in ("COMMANDLINE", "ENVIRONMENT")]
+
+
 @app.command()
 def run(
+    ctx: typer.Context,
     game: str = typer.Option("black-white", "--game", "-g", help="Game id (see `simtool games`)."),
     n: Optional[str] = typer.Option(None, "--n", "-n", help="Deals (or matches): 1e6, 1000000, "
                                     "1_000_000 (default 1e5; with --precision, the cap: 1e8)."),
@@ -69,6 +82,10 @@ def run(
     try:
         if jobs is not None and jobs < 1:
             raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
+        if resume and flags_given(ctx, RESUME_KEEPS):
+            raise SimtoolError(f"--resume {resume} finishes the run with the settings it started with; "
+                               f"{', '.join(flags_given(ctx, RESUME_KEEPS))} cannot change (only --jobs, "
+                               f"--backend and --scheduler may)")
         count = n or ("1e8" if precision else "1e5")
         spec = None if resume else make_spec(game, players, count, strategy, lineup_args(seat),
                                               options.parse_assignments(rule), unit, seed, rotate,
@@ -84,7 +101,7 @@ def run(
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
         err.print(f"interrupted; finish the run with: simtool run --resume {folder}",
-                  markup=False, highlight=False)
+                  markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(130) from None
     if not quiet:
         show_summary(folder)
@@ -172,8 +189,14 @@ def report(
     out.print(str(written), markup=False, highlight=False)
 
 
+SWEEP_GRID = {"grid_file": "GRID_FILE", "game": "--game", "players": "--players", "rule": "--rule",
+              "lineup": "--lineup", "n": "--n", "seed": "--seed", "unit": "--unit",
+              "rotate": "--rotate", "runs_dir": "--runs", "force": "--force"}
+
+
 @app.command()
 def sweep(
+    ctx: typer.Context,
     grid_file: Optional[Path] = typer.Argument(None, help="TOML grid file (see README); the "
                                                "options below override its keys."),
     game: list[str] = typer.Option([], "--game", "-g", help="Games, comma-separated or repeated."),
@@ -189,35 +212,57 @@ def sweep(
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
     runs_dir: Optional[Path] = typer.Option(None, "--runs", help="Folder for the cells' run folders "
                                             "(default runs/sweep-<timestamp>)."),
-    output: Path = typer.Option(Path("reports/sweep.html"), "--out", "-o", help="HTML report to write."),
-    title: str = typer.Option("simtool sweep", "--title", help="Report title."),
-    force: bool = typer.Option(False, "--force", help="Replace existing cell folders."),
+    output: Optional[Path] = typer.Option(None, "--out", "-o",
+                                          help="HTML report to write (default reports/sweep.html)."),
+    title: Optional[str] = typer.Option(None, "--title", help="Report title."),
+    force: bool = typer.Option(False, "--force", help="Play every cell again, replacing finished "
+                               "and interrupted cell folders (without it they are kept and resumed)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     backend: str = typer.Option("local", "--backend", help="local (joblib processes) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar="SIMTOOL_SCHEDULER",
                                             help="dask scheduler address, tcp://HOST:PORT."),
+    resume: Optional[Path] = typer.Option(None, "--resume", help="Finish the interrupted sweep whose "
+                                          "cells are in this folder (its own grid; only --jobs, "
+                                          "--backend, --scheduler, --out and --title apply)."),
 ):
     """Run a grid of games x players x rules x line-ups and write one report comparing every cell."""
     from . import report as reports, sweep as sweeps
 
+    folder = resume or runs_dir
     try:
         if jobs is not None and jobs < 1:
             raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
-        data = sweeps.read_toml(grid_file) if grid_file else {}
-        given = {"games": sweeps.parse_list(game, "game"), "lineups": lineup, "n": n, "seed": seed,
-                 "unit": unit, "rotate": rotate, "rules": sweeps.rules_arg(rule)}
-        if players:
-            given["players"] = [_whole(v, "players") for v in sweeps.parse_list(players, "players")]
-        data |= {k: v for k, v in given.items() if v not in (None, [], {})}
-        specs = sweeps.cells(sweeps.make_grid(data))
-        folder = runs_dir or Path("runs") / f"sweep-{datetime.now():%Y%m%d-%H%M%S}"
+        if resume:
+            changed = flags_given(ctx, SWEEP_GRID)
+            if changed:
+                raise SimtoolError(f"--resume {resume} finishes the sweep with the grid it started "
+                                   f"with; {', '.join(changed)} cannot change (only --jobs, --backend, "
+                                   f"--scheduler, --out and --title may)")
+            specs, saved = sweeps.saved(resume)
+        else:
+            data = sweeps.read_toml(grid_file) if grid_file else {}
+            given = {"games": sweeps.parse_list(game, "game"), "lineups": lineup, "n": n, "seed": seed,
+                     "unit": unit, "rotate": rotate, "rules": sweeps.rules_arg(rule)}
+            if players:
+                given["players"] = [_whole(v, "players") for v in sweeps.parse_list(players, "players")]
+            data |= {k: v for k, v in given.items() if v not in (None, [], {})}
+            specs, saved = sweeps.cells(sweeps.make_grid(data)), {}
+            folder = runs_dir or Path("runs") / f"sweep-{datetime.now():%Y%m%d-%H%M%S}"
+        output = output or Path(saved.get("output", "reports/sweep.html"))
+        title = title or saved.get("title", "simtool sweep")
         with _progress(quiet) as bar:
             task = bar.add_task(f"sweep of {len(specs)} cells")
             paths = sweeps.run(specs, folder, jobs, force, backend, scheduler,
-                               lambda done, total: bar.update(task, completed=done, total=total))
+                               lambda done, total: bar.update(task, completed=done, total=total),
+                               {"output": str(output), "title": title})
         written = reports.write(paths, output, title)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
+    except KeyboardInterrupt:
+        if folder is not None:
+            err.print(f"interrupted; finished chunks are kept: finish the sweep with "
+                      f"simtool sweep --resume {folder}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(130) from None
     out.print(f"{len(paths)} cells in {folder}; report {written}", markup=False, highlight=False)
 
 

@@ -300,6 +300,33 @@ def show(value: float, half: float, percent: bool, signed: bool = False) -> str:
     return ("+" if signed and value >= 0 else "") + text
 
 
+def check_output(out: Path, inputs: list[Path]) -> None:
+    """Refuse an output that is an input, lies inside one's ``chunks/``, or is a file simtool did
+    not write as a report."""
+    where = out.resolve()
+    for folder in inputs:
+        folder = folder.resolve()
+        if where == folder or where.parent == folder / "chunks" or (
+                where.parent == folder and where.name in ("run.json", "seats.parquet", "matches.parquet")):
+            raise SimtoolError(f"report {out} would replace {folder.name}'s own files; "
+                               f"choose another --out such as {folder / 'report.html'}")
+    if out.is_dir():
+        raise SimtoolError(f"report {out} is a folder; give a file name such as {out / 'report.html'}")
+    if out.exists() and not is_report(out):
+        raise SimtoolError(f"{out} exists and is not a simtool report; simtool replaces only its own "
+                           f"reports: choose another --out")
+
+
+def is_report(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(1 << 16)
+    except OSError:
+        return False
+    return head.lstrip().startswith(b"<!DOCTYPE html>") and (
+        b'<meta name="generator" content="simtool' in head or b" by simtool " in head)
+
+
 def render(paths: list[Path], title: str = "simtool balance report") -> str:
     """The HTML report of the finished run folders ``paths``."""
     import jinja2
@@ -323,9 +350,11 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
 
 
 def write(paths: list[Path], out: Path, title: str = "simtool balance report") -> Path:
-    """Write the report atomically: a reader never sees half a page."""
-    html = render(paths, title)
+    """Write the report atomically: a reader never sees half a page, and no file but an earlier
+    report is ever replaced."""
     out = Path(out)
+    check_output(out, [Path(p) for p in paths])
+    html = render(paths, title)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = out.with_name(f".{out.name}.tmp")

@@ -9,6 +9,7 @@ one seed play the same deals, which makes their comparison a paired one.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 from dataclasses import asdict, dataclass, field
@@ -45,6 +46,7 @@ class RunSpec:
     chunk: int = CHUNK
     rotate: bool = False  # move the line-up one seat per deal (see engine.Lineup)
     precision: float | None = None  # stop once the headline shares are this precise; n is the cap
+    plugins: dict = field(default_factory=dict)  # plugin spec -> {"path": absolute, "sha256": ...}
 
     @property
     def n_chunks(self) -> int:
@@ -86,7 +88,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
         raise SimtoolError(f"bad precision {precision!r}; expected a half-width between 0 and 0.5, "
                            f"such as 0.005 for ± 0.5%")
     spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed), chunk_size(unit),
-                   bool(rotate), precision)
+                   bool(rotate), precision, plugin_files(lineup))
     resolve_lineup(spec)  # fail now, not in a worker
     return spec
 
@@ -111,11 +113,37 @@ def parse_count(text) -> int:
     return value
 
 
+def plugin_files(lineup) -> dict:
+    """Where each plugin of a line-up lives and what it holds: a run (and its resume, from any
+    working directory) plays exactly that file, or stops."""
+    import strategies
+
+    found = {}
+    for name in dict.fromkeys(lineup):
+        file = strategies.plugin_file(name)
+        if file is not None and file.is_file():
+            found[name] = {"path": str(file.resolve()), "sha256": file_hash(file)}
+    return found
+
+
+def file_hash(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
 def resolve_lineup(spec: RunSpec) -> Lineup:
     import strategies
 
     unique = list(dict.fromkeys(spec.lineup))
-    found = [strategies.resolve(name, spec.game) for name in unique]
+    for name, plugin in spec.plugins.items():
+        path = Path(plugin["path"])
+        if not path.is_file():
+            raise SimtoolError(f"strategy plugin {name} of this run is no longer at {path}; "
+                               f"put the file back to go on")
+        if file_hash(path) != plugin["sha256"]:
+            raise SimtoolError(f"strategy plugin {path} has changed since the run started; one run "
+                               f"plays one version of it: restore the file, or start a new run")
+    found = [strategies.resolve(name, spec.game, Path(spec.plugins[name]["path"])
+                                if name in spec.plugins else None) for name in unique]
     return Lineup(found, np.array([unique.index(name) for name in spec.lineup]), spec.rotate)
 
 
@@ -285,7 +313,7 @@ def spec_from_dict(data: dict) -> RunSpec:
     """The RunSpec saved in a run folder."""
     return RunSpec(data["game"], data["players"], data["rules"], tuple(data["lineup"]), data["unit"],
                    data["n"], data["seed"], data["chunk"], data.get("rotate", False),
-                   data.get("precision"))
+                   data.get("precision"), data.get("plugins", {}))
 
 
 def replay(spec: RunSpec, number: int) -> list[str]:

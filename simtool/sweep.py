@@ -9,6 +9,7 @@ go to one pool of workers, local or dask, so that small cells still use every co
 from __future__ import annotations
 
 import itertools
+import json
 import time
 import tomllib
 from dataclasses import dataclass, field
@@ -18,10 +19,11 @@ from pathlib import Path
 import numpy as np
 
 from . import games, options
-from .api import metadata
+from .api import expected_rows, metadata
 from .errors import SimtoolError, choices
-from .results import RunWriter
-from .runner import BACKENDS, RunSpec, Task, default_jobs, execute_tasks, make_spec, parse_count
+from .results import SPEC, RunWriter, run_kind, write_json
+from .runner import (BACKENDS, RunSpec, Task, default_jobs, execute_tasks, make_spec, parse_count,
+                     spec_from_dict)
 
 GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate")
 
@@ -113,10 +115,17 @@ def folder_name(spec: RunSpec) -> str:
     return "_".join(parts).replace("/", "-").replace(":", "-")
 
 
+SWEEP = "sweep.json"
+"""The cells of a sweep, saved in its runs folder first, so that ``--resume`` can finish it."""
+
+
 def run(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bool = False,
-        backend: str = "local", scheduler: str | None = None, progress=None) -> list[Path]:
-    """Play every cell into ``runs_dir/<cell>``; all or nothing: a failure leaves no cell looking
-    finished."""
+        backend: str = "local", scheduler: str | None = None, progress=None,
+        report: dict | None = None) -> list[Path]:
+    """Play every cell into ``runs_dir/<cell>``. A cell already finished with the same
+    specification is kept as it is, an interrupted one is resumed (``force``: both are played
+    again). A failure leaves no cell of this sweep looking finished; Ctrl-C keeps every finished
+    chunk for ``simtool sweep --resume``. ``report`` (output and title) is saved for the resume."""
     if backend not in BACKENDS:
         raise SimtoolError(f"unknown backend '{backend}'; valid: {', '.join(BACKENDS)}")
     jobs = jobs or default_jobs()
@@ -124,25 +133,86 @@ def run(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bo
     for i, name in enumerate(names):  # two cells can share a name only if the grid repeats itself
         if names.count(name) > 1:
             names[i] = f"{name}_{i}"
-    writers = []
+    runs_dir = Path(runs_dir)
+    save(runs_dir, specs, names, report or {})
+    writers, tasks = [], []
     try:
         for spec, name in zip(specs, names, strict=True):
-            writers.append(RunWriter(Path(runs_dir) / name, force, spec.as_dict()))
-        tasks = [Task(spec, i, w.parts) for spec, w in zip(specs, writers, strict=True)
-                 for i in range(spec.n_chunks)]
+            folder = runs_dir / name
+            kind = run_kind(folder)
+            if not force and kind == "finished" and finished_spec(folder) == spec:
+                continue
+            resume = not force and kind == "interrupted" and saved_spec(folder) == spec
+            writer = RunWriter(folder, force, spec.as_dict(), resume)
+            writers.append((spec, writer))
+            finished = writer.done(spec.unit, lambda t, i, spec=spec: expected_rows(spec, t, i)) \
+                if resume else set()
+            tasks += [Task(spec, i, writer.parts) for i in range(spec.n_chunks) if i not in finished]
         started, clock = datetime.now(timezone.utc), time.perf_counter()
         for done, _ in enumerate(execute_tasks(tasks, jobs, False, backend, scheduler), start=1):
             if progress:
                 progress(done, len(tasks))
         wall = time.perf_counter() - clock
-        for spec, w in zip(specs, writers, strict=True):
+        for spec, w in writers:
             w.finish(metadata(spec, jobs, started, wall) | {"backend": backend, "sweep_cells": len(specs)})
+    except KeyboardInterrupt:
+        for _, w in writers:
+            if not (w.out / "run.json").exists():
+                w.interrupted()
+        raise
     except BaseException:
-        for w in writers:
+        for _, w in writers:
             if not (w.out / "run.json").exists():
                 w.abort()
         raise
-    return [w.out for w in writers]
+    return [runs_dir / name for name in names]
+
+
+def save(runs_dir: Path, specs: list[RunSpec], names: list[str], report: dict) -> None:
+    """The sweep's cells in ``runs_dir/sweep.json`` (never over a file simtool did not write)."""
+    file = runs_dir / SWEEP
+    if file.exists() and "cells" not in _read_json(file, {}):
+        raise SimtoolError(f"{file} is not a simtool sweep file; choose another --runs folder")
+    try:
+        runs_dir.mkdir(parents=True, exist_ok=True)
+        write_json(file, {"cells": [dict(s.as_dict(), folder=n) for s, n in zip(specs, names, strict=True)],
+                          "report": report})
+    except OSError as exc:
+        raise SimtoolError(f"cannot write to runs folder {runs_dir}: {exc.strerror or exc}") from None
+
+
+def saved(runs_dir: Path) -> tuple[list[RunSpec], dict]:
+    """The cells and report settings of the sweep in ``runs_dir``, for ``--resume``."""
+    file = Path(runs_dir) / SWEEP
+    if not file.is_file():
+        raise SimtoolError(f"nothing to resume in {runs_dir}: no {SWEEP} from a sweep")
+    data = _read_json(file, None)
+    try:
+        return [spec_from_dict(c) for c in data["cells"]], dict(data.get("report") or {})
+    except (KeyError, TypeError, ValueError):
+        raise SimtoolError(f"cannot resume {runs_dir}: {SWEEP} is damaged") from None
+
+
+def finished_spec(folder: Path) -> RunSpec | None:
+    meta = _read_json(folder / "run.json", {})
+    try:
+        return spec_from_dict(meta)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def saved_spec(folder: Path) -> RunSpec | None:
+    try:
+        return spec_from_dict(_read_json(folder / "chunks" / SPEC, {}))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _read_json(path: Path, default):
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return default
 
 
 def parse_list(values: list[str], what: str) -> list[str]:

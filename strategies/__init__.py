@@ -36,11 +36,18 @@ def registry(game_id: str | None = None) -> dict[str, Strategy]:
     return {k: s for k, s in found.items() if game_id is None or s.plays(game_id)}
 
 
-def resolve(spec: str, game_id: str) -> Strategy:
-    """The strategy named by ``spec`` for ``game_id``, or a one-line error."""
-    path, sep, attr = spec.rpartition(":")
-    if sep and (path.endswith(".py") or "/" in path):
-        found = _load_plugin(Path(path), attr)
+def plugin_file(spec: str) -> Path | None:
+    """The file of a plugin spec ``path/to/file.py:NAME``; ``None`` for a strategy name."""
+    path, sep, _ = spec.rpartition(":")
+    return Path(path) if sep and (path.endswith(".py") or "/" in path) else None
+
+
+def resolve(spec: str, game_id: str, file: Path | None = None) -> Strategy:
+    """The strategy named by ``spec`` for ``game_id``, or a one-line error. ``file``: where a
+    plugin's file is now (a resumed run records it as an absolute path)."""
+    path = plugin_file(spec)
+    if path is not None:
+        found = _load_plugin(file or path, spec.rpartition(":")[2])
     else:
         known = registry()
         if spec not in known:

@@ -84,7 +84,8 @@ def test_sweep_runs_every_cell_as_a_plain_run(tmp_path):
             "-l", "greedy,target", "--rotate", "--n", "2000", "--seed", "9", "--runs", runs,
             "-o", page, "-q", "--jobs", "2")
     assert r.exit_code == 0, r.output
-    cells = sorted(p.name for p in runs.iterdir())
+    cells = sorted(p.name for p in runs.iterdir() if p.is_dir())
+    assert (runs / "sweep.json").is_file()  # what `simtool sweep --resume` reads
     assert len(cells) == 8 and "kansas-city_5p_pass_count-2_hands-3_greedy+target" in cells
     alone = simtool.run("kansas-city", 2000, players=5, strategy="target", seats={0: "greedy"},
                         rules={"pass_count": 2}, seed=9, rotate=True)
@@ -99,7 +100,7 @@ def test_sweep_grid_file(tmp_path):
                     'n = 500\nseed = 2\nrotate = true\n')
     r = cli("sweep", grid, "--runs", tmp_path / "cells", "-o", tmp_path / "s.html", "-q", "-j", "1")
     assert r.exit_code == 0, r.output
-    assert sorted(p.name for p in (tmp_path / "cells").iterdir()) == [
+    assert sorted(p.name for p in (tmp_path / "cells").iterdir() if p.is_dir()) == [
         "black-white_3p_balance", "black-white_3p_balance+random",
         "trickster_4p_safe", "trickster_4p_safe+random"]
 

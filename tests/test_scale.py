@@ -79,8 +79,8 @@ def test_a_sweep_and_a_precision_run_on_the_cluster_give_the_local_results(clust
         r = runner.invoke(app, ["sweep", *grid, "--backend", backend, "--runs", str(tmp_path / backend),
                                 "-o", str(tmp_path / f"{backend}.html")])
         assert r.exit_code == 0, r.output
-    cells = sorted(p.name for p in (tmp_path / "local").iterdir())
-    assert len(cells) == 2 and cells == sorted(p.name for p in (tmp_path / "dask").iterdir())
+    cells = sorted(p.name for p in (tmp_path / "local").iterdir() if p.is_dir())
+    assert len(cells) == 2 and cells == sorted(p.name for p in (tmp_path / "dask").iterdir() if p.is_dir())
     for cell in cells:
         assert pl.read_parquet(tmp_path / "dask" / cell / "seats.parquet").equals(
             pl.read_parquet(tmp_path / "local" / cell / "seats.parquet"))
