@@ -1,4 +1,4 @@
-"""Run every notebook top to bottom at its full size and store it with its outputs (`make notebooks`).
+"""Run every notebook top to bottom at full size and store it with its outputs (`make notebooks`).
 
 A designer who opens a notebook on a code host sees its tables and plots without running it.
 The notebooks run in a scratch folder, so the run folders, reports and strategy file they

@@ -69,8 +69,9 @@ def analyse(path: Path) -> Analysis:
     meta, lazy_seats, lazy_matches = load(path)
     game = games.get(meta["game"])
     p = meta["players"]
-    seats = collect(Path(path) / "seats.parquet", lazy_seats)
-    matches = collect(Path(path) / "matches.parquet", lazy_matches) if lazy_matches is not None else None
+    folder = Path(path)
+    seats = collect(folder / "seats.parquet", lazy_seats)
+    matches = None if lazy_matches is None else collect(folder / "matches.parquet", lazy_matches)
     outcome = matches if matches is not None else seats
     win = stats.panel(outcome, "win", p)
     score = stats.panel(outcome, "total" if matches is not None else "score", p)

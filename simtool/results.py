@@ -14,6 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
+from . import games
 from .errors import SimtoolError
 
 TABLES = ("seats", "matches")
@@ -116,8 +117,6 @@ def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
     """
     run_dir = Path(run_dir)
     meta = read_meta(run_dir)
-    from . import games  # the registry imports the engine; keep this module light for the workers
-
     try:
         game = games.get(meta["game"])
         games.check_players(game, meta["players"])
@@ -165,11 +164,12 @@ def read_meta(run_dir: Path) -> dict:
     except (OSError, UnicodeDecodeError) as exc:
         raise SimtoolError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
     if not text.strip():
-        raise SimtoolError(f"{path} is empty; the run did not finish writing it: run it again")
+        raise SimtoolError(f"{path} is empty; the run folder is damaged: run it again")
     try:
         meta = json.loads(text)
     except ValueError as exc:
-        raise SimtoolError(f"{path} is not valid JSON ({exc}); the file is damaged: run it again") from None
+        raise SimtoolError(f"{path} is not valid JSON ({exc}); the file is damaged: "
+                           f"run it again") from None
     if not isinstance(meta, dict):
         raise SimtoolError(f"{path} is not a JSON object, so not a simtool run.json")
     need = META | (PRECISION if meta.get("precision") else {})
@@ -182,9 +182,11 @@ def read_meta(run_dir: Path) -> dict:
     if meta["unit"] not in ("deal", "match"):
         raise SimtoolError(f"{path}: 'unit' is {meta['unit']!r}, not 'deal' or 'match'")
     if meta["n"] < 1 or meta["players"] < 1:
-        raise SimtoolError(f"{path}: 'n' and 'players' must be 1 or more, not {meta['n']} and {meta['players']}")
-    if len(meta["lineup"]) != meta["players"] or not all(isinstance(s, str) for s in meta["lineup"]):
-        raise SimtoolError(f"{path}: 'lineup' names {len(meta['lineup'])} seats but 'players' is "
+        raise SimtoolError(f"{path}: 'n' and 'players' must be 1 or more, not {meta['n']} and "
+                           f"{meta['players']}")
+    lineup = meta["lineup"]
+    if len(lineup) != meta["players"] or not all(isinstance(s, str) for s in lineup):
+        raise SimtoolError(f"{path}: 'lineup' names {len(meta['lineup'])} seats for "
                            f"{meta['players']} players")
     missing = [k for k in ("simtool", "numpy", "polars") if k not in meta["versions"]]
     if missing:
@@ -237,7 +239,8 @@ def collect(path: Path, query: pl.LazyFrame, engine: str = "auto") -> pl.DataFra
     try:
         return query.collect(engine=engine)
     except (pl.exceptions.PolarsError, OSError):
-        raise SimtoolError(f"{path} is not a readable table (damaged inside); run it again") from None
+        raise SimtoolError(f"{path} is not a readable table (damaged inside); "
+                           f"run it again") from None
 
 
 def _check_rows(path: Path, table: pl.LazyFrame, p: int, expected: int, key: str | None,
@@ -251,8 +254,8 @@ def _check_rows(path: Path, table: pl.LazyFrame, p: int, expected: int, key: str
                            f"run.json says {p} players; the table is not this run's")
     counts = set(per_seat["rows"].to_list())
     if len(counts) > 1:
-        raise SimtoolError(f"{path} has unequal rows per seat ({min(counts):,} to {max(counts):,}); "
-                           f"a {p}-player run has one row per seat each time")
+        raise SimtoolError(f"{path} has unequal rows per seat ({min(counts):,} to "
+                           f"{max(counts):,}); a {p}-player run has one row per seat each time")
     held = counts.pop()
     if held != expected:
         raise SimtoolError(f"{path} holds {held:,} {units} but {says} {expected:,}; "

@@ -65,7 +65,8 @@ def rewrite(name, change):
 
 DAMAGE = [
     ("deals", write_text("run.json", ""), ["run.json", "empty"]),
-    ("deals", write_text("run.json", '{"game": "black-white", "players": '), ["run.json", "not valid JSON"]),
+    ("deals", write_text("run.json", '{"game": "black-white", "players": '),
+     ["run.json", "not valid JSON"]),
     ("deals", write_text("run.json", "[1, 2]"), ["run.json", "not a JSON object"]),
     ("deals", edit_meta(players=None), ["run.json", "no 'players'"]),
     ("deals", edit_meta(n=None), ["run.json", "no 'n'"]),
@@ -75,14 +76,15 @@ DAMAGE = [
     ("deals", remove("seats.parquet"), ["seats.parquet", "missing"]),
     ("deals", write_text("seats.parquet", ""), ["seats.parquet", "empty"]),
     ("deals", truncate("seats.parquet"), ["seats.parquet", "not a readable table"]),
-    ("deals", rewrite("seats.parquet", lambda t: t.drop("win")), ["seats.parquet", "no 'win' column"]),
+    ("deals", rewrite("seats.parquet", lambda t: t.drop("win")),
+     ["seats.parquet", "no 'win' column"]),
     ("deals", rewrite("seats.parquet", lambda t: t.with_columns(pl.col("win").cast(pl.String))),
      ["seats.parquet", "'win'", "String"]),
     ("deals", rewrite("seats.parquet", lambda t: t.filter(pl.col("seat") != 2)),
      ["seats.parquet", "3 players"]),
     ("deals", edit_meta(players=4, lineup=["balance"] * 4), ["seats.parquet", "4 players"]),
-    ("deals", rewrite("seats.parquet", lambda t: t.with_columns(
-        pl.when(pl.col("deal") == 5).then(pl.col("seat").reverse()).otherwise(pl.col("seat")).alias("seat"))),
+    ("deals", rewrite("seats.parquet", lambda t: t.with_columns(  # deal 5's seats out of order
+        pl.when(pl.col("deal") == 5).then(pl.col("seat").reverse()).otherwise(pl.col("seat")))),
      ["seats.parquet", "seat order"]),
     ("matches", remove("matches.parquet"), ["matches.parquet", "missing"]),
     ("matches", truncate("matches.parquet"), ["matches.parquet", "not a readable table"]),
@@ -107,7 +109,8 @@ def test_damaged_run_folder_is_one_line_and_no_report(runs, tmp_path, kind, dama
         results.load(folder)
 
 
-@pytest.mark.parametrize("kind,unit,key", [("deals", "deals", "deal"), ("matches", "matches", "match")])
+@pytest.mark.parametrize("kind,unit,key", [("deals", "deals", "deal"),
+                                           ("matches", "matches", "match")])
 def test_tables_shorter_than_run_json_are_refused(runs, tmp_path, kind, unit, key):
     folder = tmp_path / "run"
     shutil.copytree(runs[kind], folder)
@@ -128,7 +131,8 @@ def test_more_players_in_the_table_than_in_run_json_is_refused(runs, tmp_path):
 def test_an_intact_run_still_loads(runs):
     meta, seats, matches = results.load(runs["matches"])
     assert meta["n"] == 300 and matches.collect().height == 600
-    assert seats.collect().height == matches.filter(pl.col("seat") == 0).collect()["rounds"].sum() * 2
+    rounds = matches.filter(pl.col("seat") == 0).collect()["rounds"].sum()
+    assert seats.collect().height == 2 * rounds
 
 
 def test_capped_matches_are_a_finding(runs, tmp_path):

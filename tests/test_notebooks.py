@@ -1,4 +1,4 @@
-"""Every notebook runs top to bottom (nbclient) at a small n, and is stored executed at its full n."""
+"""Every notebook runs top to bottom (nbclient) at a small n, and is stored executed at full n."""
 
 from __future__ import annotations
 
