@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install browser test demo bench clean
+.PHONY: install browser test demo bench notebooks clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -30,6 +30,11 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/bench.py
+
+# Stores every notebook executed at its full size, outputs included (CI runs them small and never
+# rewrites them). About a minute on 2 cores.
+notebooks: $(STAMP)
+	$(PY) notebooks/execute.py
 
 clean:
 	rm -rf $(VENV) runs .pytest_cache

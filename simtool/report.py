@@ -20,8 +20,9 @@ import numpy as np
 import polars as pl
 
 from . import games, stats
+from .engine import ROUND_CAP
 from .errors import SimtoolError
-from .results import load
+from .results import collect, load
 
 
 @dataclass
@@ -50,6 +51,7 @@ class Analysis:
     tables: list[tuple[str, list[str], list[list[str]]]]
     figures: dict[str, Figure]
     seats_strategy: str  # the strategy name at seat 0
+    capped: int = 0  # matches stopped by the round cap
     findings: list[str] = field(default_factory=list)
     plots: list[tuple[str, str]] = field(default_factory=list)  # (caption, svg)
 
@@ -67,8 +69,9 @@ def analyse(path: Path) -> Analysis:
     meta, lazy_seats, lazy_matches = load(path)
     game = games.get(meta["game"])
     p = meta["players"]
-    seats = lazy_seats.collect()
-    matches = lazy_matches.collect() if lazy_matches is not None else None
+    folder = Path(path)
+    seats = collect(folder / "seats.parquet", lazy_seats)
+    matches = None if lazy_matches is None else collect(folder / "matches.parquet", lazy_matches)
     outcome = matches if matches is not None else seats
     win = stats.panel(outcome, "win", p)
     score = stats.panel(outcome, "total" if matches is not None else "score", p)
@@ -93,6 +96,8 @@ def analyse(path: Path) -> Analysis:
         figures=headline_figures(game, seats, win, score, names if codes is not None else [],
                                  codes, matches is not None),
     )
+    if matches is not None:
+        a.capped = int(matches.filter(pl.col("seat") == 0)["capped"].sum())
     a.findings = findings(a)
     a.plots = plots(a, seats, matches)
     return a
@@ -171,6 +176,12 @@ def findings(a: Analysis) -> list[str]:
         out.append(f"A seat {text} in {stats.fmt_pct(pooled.value, pooled.half)} of {per} "
                    f"(seats pooled); most often seat {top['seat']}, "
                    f"{stats.fmt_rate(top[name], top[f'{name}_low'], top[f'{name}_high'])}.")
+    if a.capped:
+        n = a.meta["n"]
+        out.append(f"{a.capped:,} of {n:,} matches ({100 * a.capped / n:.1f}%) hit the "
+                   f"{ROUND_CAP}-round cap and were stopped there, each a draw among the seats "
+                   f"leading at the cap: their totals and win shares are those at the cap, not "
+                   f"of a finished match, so the match figures above depend on the cap.")
     return out
 
 

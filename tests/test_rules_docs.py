@@ -1,0 +1,41 @@
+"""The project explains itself: every game's complete rules are in docs/rules, with no pointer to
+files a user who clones the project does not have."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from simtool import games
+
+ROOT = Path(__file__).parents[1]
+DESIGNERS = {"black-white": "Tsutomu Dejima", "kansas-city": "Chris Wray",
+             "trickster": "Prototype A", "out-trumped": "Adam Boudreaux", "nine-lives": "Pandaqi"}
+
+
+def test_no_pointer_outside_the_project():
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        text = path.read_text()
+        for outside in ("../shared", "RULINGS.md", "seeds/"):
+            assert outside not in text, f"{path.relative_to(ROOT)} mentions {outside}"
+
+
+@pytest.mark.parametrize("game", games.BUILT_IN, ids=lambda g: g.id)
+def test_rules_page_is_complete(game):
+    text = (ROOT / "docs" / "rules" / f"{game.id}.md").read_text()
+    assert DESIGNERS[game.id] in text
+    for heading in ("## The rules", "**The match.**", "**What each seat knows.**",
+                    "**The reference random policy (`random`).**", "## Where the"):
+        assert heading in text, heading
+    players = re.search(r"\*\*Players[^*]*\*\*(.*?)\n\n", text, re.S).group(1)
+    low, high = min(game.players), max(game.players)
+    assert f"{low} to {high}" in players or all(str(p) in players for p in game.players)
+    for option in game.options:  # every rule option, with every value it takes
+        row = re.search(rf"^\| `{option.name}` \|(.*)$", text, re.M)
+        assert row, option.name
+        for value in option.values:
+            assert f"`{value}`" in row.group(1), (option.name, value)
+    if not game.options:
+        assert "**Options.** None" in text
