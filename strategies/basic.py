@@ -9,7 +9,7 @@ from simtool import bits
 from .base import strategy
 
 
-@strategy("random", "uniform over the legal options (the reference random policy of RULINGS.md)")
+@strategy("random", "uniform over the legal options, as each game's rules page enumerates them")
 def random(view, rng):
     return bits.uniform(view.legal, rng, view.n_actions)
 
