@@ -297,12 +297,14 @@ def list_strategies(game: Optional[str] = typer.Option(None, "--game", "-g", hel
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     t = Table(title="Strategies" + (f" for {game}" if game else ""))
-    for col in ("strategy", "games", "description"):
+    for col in ("strategy", "games", "description", "parameters (NAME@KEY=VALUE,...)"):
         t.add_column(col)
     for s in registry.registry(game).values():
-        t.add_row(s.name, ", ".join(s.games) if s.games else "any", s.description)
+        t.add_row(s.name, ", ".join(s.games) if s.games else "any", s.description,
+                  "\n".join(p.describe() for p in s.params) or "none", end_section=True)
     out.print(t)
-    out.print("Plugins: --strategy path/to/file.py:NAME (see README).", markup=False)
+    out.print("Plugins: --strategy path/to/file.py:NAME (see README). Parameters: "
+              "--strategy target@under=1,mistakes=0.1", markup=False)
 
 
 @app.command()

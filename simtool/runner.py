@@ -87,6 +87,9 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     if precision is not None and not 0 < precision < 0.5:
         raise SimtoolError(f"bad precision {precision!r}; expected a half-width between 0 and 0.5, "
                            f"such as 0.005 for ± 0.5%")
+    import strategies
+
+    lineup = [strategies.canonical(str(name), g.id) for name in lineup]  # one name per strategy
     spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed), chunk_size(unit),
                    bool(rotate), precision, plugin_files(lineup))
     resolve_lineup(spec)  # fail now, not in a worker

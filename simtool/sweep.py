@@ -76,13 +76,17 @@ def make_grid(data: dict) -> Grid:
 
 def lineup(text: str, game, p: int) -> dict[int, str]:
     """``"greedy,target"``: seat 0 greedy, every later seat the last name (target).
-    ``default`` names the game's default strategy."""
-    names = [n.strip() for n in text.split(",")]
+    ``default`` names the game's default strategy. A name may carry parameters
+    (``target@under=1,mistakes=0.1``): their commas do not separate seats."""
+    import strategies
+
+    names = strategies.split_lineup(text)
     if not all(names):
         raise SimtoolError(f"bad line-up {text!r}; expected NAME or NAME,NAME,... (one per seat)")
     if len(names) > p:
         raise SimtoolError(f"line-up {text!r} names {len(names)} seats; {game.id} has {p} players here")
-    names = [game.default_strategy if n == "default" else n for n in names]
+    names = [game.default_strategy + n[len("default"):] if n.partition("@")[0] == "default" else n
+             for n in names]
     return {s: names[min(s, len(names) - 1)] for s in range(p)}
 
 

@@ -3,7 +3,8 @@
 A name is one of: a built-in (``simtool strategies`` lists them), a strategy
 installed under the ``simtool.strategies`` entry-point group, or a plugin file
 ``path/to/file.py:name`` where ``name`` is a :class:`Strategy` or a plain
-``choose(view, rng)`` function in that file.
+``choose(view, rng)`` function in that file. Any of these may carry parameters:
+``NAME@KEY=VALUE,KEY=VALUE`` (see :mod:`strategies.base`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 from simtool.errors import SimtoolError, choices
 
 from . import basic, black_white, kansas_city, nine_lives, out_trumped, trickster
-from .base import Strategy, strategy
+from .base import Param, Params, Strategy, split, split_lineup, strategy
 
 BUILT_IN: tuple[Strategy, ...] = (
     basic.random, basic.high, basic.low, black_white.balance, black_white.duck,
@@ -24,7 +25,8 @@ BUILT_IN: tuple[Strategy, ...] = (
     out_trumped.hoarder, out_trumped.tricks, nine_lives.exact, nine_lives.team,
 )
 
-__all__ = ["Strategy", "strategy", "registry", "resolve", "BUILT_IN"]
+__all__ = ["Param", "Params", "Strategy", "strategy", "registry", "resolve", "canonical",
+           "split_lineup", "BUILT_IN"]
 
 
 def registry(game_id: str | None = None) -> dict[str, Strategy]:
@@ -37,31 +39,41 @@ def registry(game_id: str | None = None) -> dict[str, Strategy]:
 
 
 def plugin_file(spec: str) -> Path | None:
-    """The file of a plugin spec ``path/to/file.py:NAME``; ``None`` for a strategy name."""
-    path, sep, _ = spec.rpartition(":")
+    """The file of a plugin spec ``path/to/file.py:NAME`` (parameters or not); ``None`` for a
+    strategy name."""
+    path, sep, _ = split(spec)[0].rpartition(":")
     return Path(path) if sep and (path.endswith(".py") or "/" in path) else None
 
 
 def resolve(spec: str, game_id: str, file: Path | None = None) -> Strategy:
     """The strategy named by ``spec`` for ``game_id``, or a one-line error. ``file``: where a
     plugin's file is now (a resumed run records it as an absolute path)."""
-    path = plugin_file(spec)
+    base, given = split(spec)
+    path = plugin_file(base)
     if path is not None:
-        found = _load_plugin(file or path, spec.rpartition(":")[2])
+        found = _load_plugin(file or path, base.rpartition(":")[2])
     else:
         known = registry()
-        if spec not in known:
+        if base not in known:
             valid = choices(sorted(registry(game_id)))
             raise SimtoolError(
-                f"unknown strategy '{spec}'; valid for {game_id}: {valid}, or a plugin FILE.py:NAME"
+                f"unknown strategy '{base}'; valid for {game_id}: {valid}, or a plugin FILE.py:NAME"
             )
-        found = known[spec]
+        found = known[base]
     if not found.plays(game_id):
         raise SimtoolError(
             f"strategy '{found.name}' plays {choices(found.games)}, not {game_id}; "
             f"valid for {game_id}: {choices(sorted(registry(game_id)))}"
         )
-    return found
+    return found.with_params(given)
+
+
+def canonical(spec: str, game_id: str) -> str:
+    """The line-up entry ``spec`` written canonically (see :meth:`Strategy.with_params`): a
+    plugin keeps its path, a strategy's parameters are checked and put in order."""
+    found = resolve(spec, game_id)
+    base = split(spec)[0]
+    return base + found.name[len(found.base):]
 
 
 def _load_plugin(path: Path, attr: str) -> Strategy:
