@@ -191,7 +191,7 @@ def report(
 
 SWEEP_GRID = {"grid_file": "GRID_FILE", "game": "--game", "players": "--players", "rule": "--rule",
               "lineup": "--lineup", "n": "--n", "seed": "--seed", "unit": "--unit",
-              "rotate": "--rotate", "runs_dir": "--runs", "force": "--force"}
+              "rotate": "--rotate", "ladder": "--ladder", "runs_dir": "--runs", "force": "--force"}
 
 
 @app.command()
@@ -209,6 +209,8 @@ def sweep(
     seed: Optional[int] = typer.Option(None, "--seed", help="One seed for every cell."),
     unit: Optional[str] = typer.Option(None, "--unit", help="deal, or match."),
     rotate: Optional[bool] = typer.Option(None, "--rotate/--no-rotate", help="Rotate line-ups."),
+    ladder: Optional[bool] = typer.Option(None, "--ladder/--no-ladder", help="A skill ladder in "
+                                          "every cell instead of line-ups (see simtool ladder)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
     runs_dir: Optional[Path] = typer.Option(None, "--runs", help="Folder for the cells' run folders "
                                             "(default runs/sweep-<timestamp>)."),
@@ -242,11 +244,12 @@ def sweep(
         else:
             data = sweeps.read_toml(grid_file) if grid_file else {}
             given = {"games": sweeps.parse_list(game, "game"), "lineups": lineup, "n": n, "seed": seed,
-                     "unit": unit, "rotate": rotate, "rules": sweeps.rules_arg(rule)}
+                     "unit": unit, "rotate": rotate, "ladder": ladder, "rules": sweeps.rules_arg(rule)}
             if players:
                 given["players"] = [_whole(v, "players") for v in sweeps.parse_list(players, "players")]
             data |= {k: v for k, v in given.items() if v not in (None, [], {})}
-            specs, saved = sweeps.cells(sweeps.make_grid(data)), {}
+            specs, extra = sweeps.plan(sweeps.make_grid(data))
+            saved = {"extra": extra}
             folder = runs_dir or Path("runs") / f"sweep-{datetime.now():%Y%m%d-%H%M%S}"
         output = output or Path(saved.get("output", "reports/sweep.html"))
         title = title or saved.get("title", "simtool sweep")
@@ -254,7 +257,7 @@ def sweep(
             task = bar.add_task(f"sweep of {len(specs)} cells")
             paths = sweeps.run(specs, folder, jobs, force, backend, scheduler,
                                lambda done, total: bar.update(task, completed=done, total=total),
-                               {"output": str(output), "title": title})
+                               {"output": str(output), "title": title}, saved["extra"])
         written = reports.write(paths, output, title)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
@@ -264,6 +267,76 @@ def sweep(
                       f"simtool sweep --resume {folder}", markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(130) from None
     out.print(f"{len(paths)} cells in {folder}; report {written}", markup=False, highlight=False)
+
+
+@app.command()
+def ladder(
+    game: str = typer.Option("black-white", "--game", "-g", help="Game id (see `simtool games`)."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Player count."),
+    rule: list[str] = typer.Option([], "--rule", "-r", help="Rule option: name=value. Repeatable."),
+    rungs: Optional[str] = typer.Option(None, "--rungs", help="The chain, weakest first: "
+                                        "NAME,NAME,... (parameters allowed: pimc@samples=8). "
+                                        "Default: random, the game's heuristics with its default "
+                                        "last, then pimc@samples=4..64 if pimc is installed."),
+    n: str = typer.Option("2e4", "--n", "-n", help="Deals (or matches) per rung."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed (default: fresh, recorded)."),
+    unit: str = typer.Option("deal", "--unit", help="deal, or match (whole matches)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
+    runs_dir: Optional[Path] = typer.Option(None, "--runs", help="Folder for the rungs' run "
+                                            "folders (default runs/ladder-<game>-<timestamp>)."),
+    output: Path = typer.Option(Path("reports/ladder.html"), "--out", "-o", help="HTML report to write."),
+    title: str = typer.Option("simtool skill ladder", "--title", help="Report title."),
+    force: bool = typer.Option(False, "--force", help="Play every rung again, replacing its folder."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
+    backend: str = typer.Option("local", "--backend", help="local (joblib processes) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar="SIMTOOL_SCHEDULER",
+                                            help="dask scheduler address, tcp://HOST:PORT."),
+):
+    """Climb a chain of strategies of rising strength: each rung plays one seat against the
+    rung below at every other seat, seats rotated; shows where more skill stops paying."""
+    import strategies as registry
+
+    from . import ladder as ladders, report as reports, sweep as sweeps
+
+    folder = runs_dir
+    try:
+        if jobs is not None and jobs < 1:
+            raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
+        chain = registry.split_lineup(rungs) if rungs is not None else None
+        specs, extra = ladders.plan(game, players, options.parse_assignments(rule), n, seed, chain, unit)
+        folder = runs_dir or Path("runs") / f"ladder-{specs[0].game}-{datetime.now():%Y%m%d-%H%M%S}"
+        with _progress(quiet) as bar:
+            task = bar.add_task(f"ladder of {len(specs) + 1} rungs")
+            paths = sweeps.run(specs, folder, jobs, force, backend, scheduler,
+                               lambda done, total: bar.update(task, completed=done, total=total),
+                               {"output": str(output), "title": title}, extra)
+        (climbed,) = ladders.ladders(paths)
+        written = reports.write(paths, output, title)
+    except SimtoolError as exc:
+        raise fail(str(exc)) from None
+    except KeyboardInterrupt:
+        if folder is not None:
+            err.print(f"interrupted; finished chunks are kept: finish the ladder with "
+                      f"simtool sweep --resume {folder}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(130) from None
+    if not quiet:
+        out.print(_ladder_table(climbed, specs[0]))
+        out.print(ladders.verdict(climbed), markup=False, highlight=False)
+    out.print(f"{len(paths)} rung runs in {folder}; report {written}", markup=False, highlight=False)
+
+
+def _ladder_table(climbed, spec) -> Table:
+    rules = ", ".join(f"{k}={v}" for k, v in spec.rules.items())
+    t = Table(title=f"Skill ladder: {spec.game} {spec.players}p{', ' + rules if rules else ''}, "
+                    f"{spec.n:,} {spec.unit}s per rung, seed {spec.seed}, seats rotated",
+              title_justify="left")
+    for col in ("rung", "strategy", "against", "win share per seat", "fair", "edge", "pays"):
+        t.add_column(col, justify="right")
+    for r in climbed.rungs:
+        t.add_row(str(r.rung), r.name, f"{climbed.players - 1} × {r.below}",
+                  stats.fmt_pct(r.share, (r.high - r.low) / 2), f"{100 * r.fair:.1f}%",
+                  f"{100 * (r.share - r.fair):+.1f} pts", "yes" if r.pays else "no")
+    return t
 
 
 def _whole(text: str, what: str) -> int:
