@@ -78,6 +78,7 @@ class Rung:
     low: float
     high: float
     fair: float
+    skill: float  # the edge scaled to 0 (chance) .. 1 (the climber wins every deal)
     folder: Path
 
     @property
@@ -91,7 +92,12 @@ class Ladder:
     game: str
     players: int
     rules: dict
+    unit: str
     rungs: list[Rung]
+
+    def fits(self, meta: dict) -> bool:
+        """Whether the run of ``meta`` plays this ladder's game, players and rules."""
+        return (meta["game"], meta["players"], meta["rules"]) == (self.game, self.players, self.rules)
 
     @property
     def flattens(self) -> Rung | None:
@@ -121,7 +127,7 @@ def rung(folder: Path) -> Rung:
     upper, lower = meta["lineup"][0], meta["lineup"][1]
     row = stats.strategy_strength(win, codes, [upper, lower]).filter(pl.col("strategy") == upper).row(0, named=True)
     return Rung(int(info["rung"]), upper, lower, row["win"], row["win"] - row["win_ci"],
-                row["win"] + row["win_ci"], 1 / p, Path(folder))
+                row["win"] + row["win_ci"], 1 / p, row["skill"], Path(folder))
 
 
 def ladders(folders: list[Path]) -> list[Ladder]:
@@ -137,7 +143,7 @@ def ladders(folders: list[Path]) -> list[Ladder]:
                meta["n"], tuple(meta["ladder"]["rungs"]))
         found.setdefault(key, []).append(rung(Path(folder)))
         setups[key] = meta
-    return [Ladder(k[0], k[1], setups[k]["rules"], sorted(rs, key=lambda r: r.rung))
+    return [Ladder(k[0], k[1], setups[k]["rules"], setups[k]["unit"], sorted(rs, key=lambda r: r.rung))
             for k, rs in found.items()]
 
 
