@@ -335,7 +335,7 @@ def _ladder_table(climbed, spec) -> Table:
     for r in climbed.rungs:
         t.add_row(str(r.rung), r.name, f"{climbed.players - 1} × {r.below}",
                   stats.fmt_pct(r.share, (r.high - r.low) / 2), f"{100 * r.fair:.1f}%",
-                  f"{100 * (r.share - r.fair):+.1f} pts", "yes" if r.pays else "no")
+                  f"{100 * (r.share - r.fair):+.1f} pts", r.verdict)
     return t
 
 

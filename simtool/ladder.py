@@ -86,6 +86,15 @@ class Rung:
         """Significantly above the fair share: this rung is stronger than the one below."""
         return self.low > self.fair
 
+    @property
+    def weaker(self) -> bool:
+        """Significantly below the fair share: the chain is not rising here."""
+        return self.high < self.fair
+
+    @property
+    def verdict(self) -> str:
+        return "yes" if self.pays else "no, weaker" if self.weaker else "no"
+
 
 @dataclass(frozen=True)
 class Ladder:
@@ -154,7 +163,8 @@ def verdict(ladder: Ladder) -> str:
         return (f"Every rung beats the one below (95% intervals above the fair "
                 f"{100 * ladder.rungs[0].fair:.1f}%): the ladder has not flattened; stronger "
                 f"rungs may still pay.")
+    how = ("clearly below the fair {:.1f}%: it is weaker than the rung below, so the chain does "
+           "not rise there" if flat.weaker else "not clearly above the fair {:.1f}%").format(100 * flat.fair)
     return (f"The ladder flattens at rung {flat.rung}: {flat.name} wins "
             f"{stats.fmt_pct(flat.share, (flat.high - flat.low) / 2)} per seat against "
-            f"{flat.below}, not clearly above the fair {100 * flat.fair:.1f}%: from there, more "
-            f"skill (more search) stops paying.")
+            f"{flat.below}, {how}; from there, more skill (more search) stops paying.")

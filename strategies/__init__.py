@@ -17,7 +17,7 @@ from pathlib import Path
 from simtool.errors import SimtoolError, choices
 
 from . import basic, black_white, kansas_city, nine_lives, out_trumped, trickster
-from .base import Param, Params, Strategy, split, split_lineup, strategy
+from .base import STRATEGY, Param, Params, Strategy, split, split_lineup, strategy
 
 BUILT_IN: tuple[Strategy, ...] = (
     basic.random, basic.high, basic.low, black_white.balance, black_white.duck,
@@ -25,7 +25,7 @@ BUILT_IN: tuple[Strategy, ...] = (
     out_trumped.hoarder, out_trumped.tricks, nine_lives.exact, nine_lives.team,
 )
 
-__all__ = ["Param", "Params", "Strategy", "strategy", "registry", "resolve", "canonical",
+__all__ = ["Param", "Params", "STRATEGY", "Strategy", "strategy", "registry", "resolve", "canonical",
            "split_lineup", "BUILT_IN"]
 
 
@@ -65,7 +65,7 @@ def resolve(spec: str, game_id: str, file: Path | None = None) -> Strategy:
             f"strategy '{found.name}' plays {choices(found.games)}, not {game_id}; "
             f"valid for {game_id}: {choices(sorted(registry(game_id)))}"
         )
-    return found.with_params(given)
+    return found.with_params(given, game_id)
 
 
 def canonical(spec: str, game_id: str) -> str:

@@ -30,11 +30,11 @@ KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter a strategy takes: ``kind`` is int, float or str; numbers may have a
-    ``low``..``high`` range (inclusive), text a list of ``values``."""
+    """One parameter a strategy takes: ``kind`` is int, float, str or :data:`STRATEGY`; numbers
+    may have a ``low``..``high`` range (inclusive), text a list of ``values``."""
 
     name: str
-    kind: type
+    kind: type | str
     default: object
     help: str
     low: float | None = None
@@ -43,6 +43,8 @@ class Param:
 
     def valid(self) -> str:
         """The valid values in a few words: ``a whole number 0..3``."""
+        if self.kind == STRATEGY:
+            return "a strategy of the game, or FILE.py:NAME ('default': the game's default)"
         if self.values is not None:
             return choices(self.values)
         what = "a whole number" if self.kind is int else "a number"
@@ -52,11 +54,14 @@ class Param:
             return f"{what} >= {fmt(self.low)}"
         return what
 
-    def parse(self, owner: str, text) -> object:
+    def parse(self, owner: str, text, game_id: str | None = None) -> object:
         """``text`` (a string from a line-up, or a typed value from Python) as this parameter's
-        value, or a one-line error naming the valid values."""
+        value, or a one-line error naming the valid values. A strategy is checked as playing
+        ``game_id`` and written canonically."""
         bad = SimtoolError(f"bad value {str(text)!r} for parameter '{self.name}' of strategy "
                            f"'{owner}'; valid: {self.valid()}")
+        if self.kind == STRATEGY:
+            return self._strategy(owner, str(text).strip(), game_id)
         if self.kind is str:
             value = str(text)
             if self.values is not None and value not in self.values:
@@ -74,8 +79,31 @@ class Param:
             raise bad
         return int(value) if self.kind is int else value
 
+    def _strategy(self, owner: str, text: str, game_id: str | None) -> str:
+        if game_id is None:
+            return text
+        from simtool import games
+
+        import strategies
+
+        if text == "default":
+            return games.get(game_id).default_strategy
+        try:
+            return strategies.canonical(text, game_id)
+        except SimtoolError as exc:
+            raise SimtoolError(f"bad value {text!r} for parameter '{self.name}' of strategy "
+                               f"'{owner}': {exc}") from None
+
+    def default_for(self, game_id: str | None):
+        """The default value in ``game_id`` (a strategy default may be the game's default)."""
+        return self._strategy("", str(self.default), game_id) if self.kind == STRATEGY else self.default
+
     def describe(self) -> str:
         return f"{self.name}: {self.valid()}, default {fmt(self.default)}; {self.help}"
+
+
+STRATEGY = "strategy"
+"""The kind of a parameter whose value names another strategy (a search's play-out policy)."""
 
 
 def fmt(value) -> str:
@@ -137,11 +165,11 @@ class Strategy:
     def defaults(self) -> Params:
         return Params({p.name: p.default for p in self.params})
 
-    def with_params(self, given: dict) -> "Strategy":
-        """This strategy with the parameters ``given`` (text or typed values), checked; named
-        canonically: parameters in declared order, those at their default left out, so that
-        ``x@a=1`` and ``x@a=1,b=<b's default>`` are one strategy with one name."""
-        if not given:
+    def with_params(self, given: dict, game_id: str | None = None) -> "Strategy":
+        """This strategy with the parameters ``given`` (text or typed values), checked, for
+        ``game_id``; named canonically: parameters in declared order, those at their default
+        left out, so that ``x@a=1`` and ``x@a=1,b=<b's default>`` are one strategy, one name."""
+        if not given and not self.params:
             return self
         if not self.params:
             raise SimtoolError(f"strategy '{self.base}' takes no parameters (given "
@@ -151,15 +179,12 @@ class Strategy:
             if key not in known:
                 raise SimtoolError(f"unknown parameter '{key}' for strategy '{self.base}'; valid: "
                                    + "; ".join(f"{p.name} ({p.valid()})" for p in self.params))
-        values = {p.name: p.parse(self.base, given[p.name]) if p.name in given else p.default
-                  for p in self.params}
-        return replace(self, name=self.base + params_text(self.params, values), values=Params(values))
-
-
-def params_text(params: tuple[Param, ...], values: dict) -> str:
-    """``@a=1,b=x`` for the values that differ from their defaults; ``""`` if none do."""
-    shown = [f"{p.name}={fmt(values[p.name])}" for p in params if values[p.name] != p.default]
-    return "@" + ",".join(shown) if shown else ""
+        values = {p.name: p.parse(self.base, given[p.name], game_id) if p.name in given
+                  else p.default_for(game_id) for p in self.params}
+        shown = [f"{p.name}={fmt(values[p.name])}" for p in self.params
+                 if values[p.name] != p.default_for(game_id)]
+        return replace(self, name=self.base + ("@" + ",".join(shown) if shown else ""),
+                       values=Params(values))
 
 
 MISTAKES = Param("mistakes", float, 0.0, "chance per decision of playing a uniformly random legal "

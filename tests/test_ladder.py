@@ -68,6 +68,7 @@ def test_ladder_end_to_end_flattens_where_the_climb_stops_paying(tmp_path):
             "--n", "3000", "--seed", "5", "-j", "2", "--runs", runs, "-o", page)
     assert r.exit_code == 0, r.output
     assert "The ladder flattens at rung 2: balance@mistakes=0.6 wins" in r.stdout
+    assert "clearly below the fair 33.3%: it is weaker than the rung below" in r.stdout
     folders = sorted(p for p in runs.iterdir() if p.is_dir())
     assert [p.name for p in folders] == ["black-white_3p_balance+random",
                                          "black-white_3p_balance@mistakes=0.6+balance"]
@@ -76,7 +77,8 @@ def test_ladder_end_to_end_flattens_where_the_climb_stops_paying(tmp_path):
     assert meta["rotate"] and meta["lineup"] == ["balance", "random", "random"]
     (climbed,) = ladder.ladders(folders)
     first, second = climbed.rungs
-    assert first.pays and not second.pays and climbed.flattens is second
+    assert first.pays and not second.pays and second.weaker and climbed.flattens is second
+    assert (first.verdict, second.verdict) == ("yes", "no, weaker")
     # the rung's share is the climber's win share per seat it holds, as strategy strength has it
     seats = pl.read_parquet(folders[0] / "seats.parquet")
     assert first.share == pytest.approx(seats.filter(pl.col("strategy") == "balance")["win"].mean())

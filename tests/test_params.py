@@ -154,3 +154,31 @@ def test_bad_parameters_are_one_line_and_exit_2(tmp_path, entry, needles):
     one_line_error(r, *needles)
     with pytest.raises(SimtoolError, match="parameter|strategy"):
         simtool.run("kansas-city", 100, strategy=entry)
+
+
+def test_a_parameter_may_name_a_strategy_of_the_game(monkeypatch):
+    """How a search strategy declares its play-out policy: any strategy of the game, 'default'
+    (the game's default heuristic) left out of the canonical name."""
+    def search(view, rng, params):
+        raise AssertionError("never played here")
+
+    pimc = strategies.Strategy("pimc", search, "search", None, params=(
+        strategies.Param("samples", int, 32, "worlds per decision", 1, 4096),
+        strategies.Param("playout", strategies.STRATEGY, "default", "play-out policy"),
+        strategies.Param("value", str, "score", "what to maximise", values=("score", "win"))))
+    known = strategies.registry
+    monkeypatch.setattr(strategies, "registry", lambda game_id=None: known(game_id) | {"pimc": pimc})
+    assert strategies.canonical("pimc@playout=target", "kansas-city") == "pimc"
+    assert strategies.canonical("pimc@playout=default,samples=32", "kansas-city") == "pimc"
+    assert strategies.canonical("pimc@playout=greedy,samples=8", "kansas-city") == "pimc@samples=8,playout=greedy"
+    assert strategies.resolve("pimc", "black-white").values.playout == "balance"
+    assert strategies.resolve("pimc@value=win", "black-white").values.as_dict() == {
+        "samples": 32, "playout": "balance", "value": "win"}
+    with pytest.raises(SimtoolError, match="bad value 'genius' for parameter 'playout' of strategy "
+                                           "'pimc': unknown strategy 'genius'; valid for kansas-city"):
+        strategies.canonical("pimc@playout=genius", "kansas-city")
+    with pytest.raises(SimtoolError, match="bad value 'balance' for parameter 'playout'.*plays black-white"):
+        strategies.canonical("pimc@playout=balance", "kansas-city")
+    with pytest.raises(SimtoolError, match="bad value 'best' for parameter 'value' of strategy 'pimc'; "
+                                           "valid: score, win"):
+        strategies.canonical("pimc@value=best", "kansas-city")
