@@ -116,6 +116,13 @@ def test_sweep_climbs_a_ladder_per_rule_variant(tmp_path):
     html = page.read_text()
     assert html.count('class="ladder"') == 2
     assert "Skill ladder: 4 players, pass_count = 0, hands = 3" in html
+    import shutil
+
+    lost = folders[0]
+    shutil.rmtree(lost)  # a rung lost: the resumed sweep plays it again, as a rung
+    r = cli("sweep", "--resume", runs, "-q", "-j", "1")
+    assert r.exit_code == 0, r.output
+    assert "rung" in json.loads((lost / "run.json").read_text())["ladder"]
     grid = tmp_path / "grid.toml"
     grid.write_text('games = ["black-white"]\nladder = true\nn = 500\nseed = 1\n')
     r = cli("sweep", grid, "--runs", tmp_path / "grid", "-o", tmp_path / "g.html", "-q", "-j", "1")
