@@ -56,11 +56,13 @@ def run(
                                     "1_000_000 (default 1e5; with --precision, the cap: 1e8)."),
     players: Optional[int] = typer.Option(None, "--players", "-p", help="Player count."),
     strategy: Optional[str] = typer.Option(None, "--strategy", "-s",
-                                           help="Strategy at every seat: a name or FILE.py:NAME."),
+                                           help="Strategy at every seat: a name or FILE.py:NAME, "
+                                           "with parameters NAME@KEY=VALUE,... if it takes any."),
     precision: Optional[float] = typer.Option(None, "--precision", help="Add chunks until every "
                                               "headline share (win shares and rates by seat and by "
                                               "strategy) is known to ± this (0.005 = ± 0.5%)."),
-    seat: list[str] = typer.Option([], "--seat", help="Override one seat: 0=balance. Repeatable."),
+    seat: list[str] = typer.Option([], "--seat", help="Override one seat: 0=balance or "
+                                   "0=balance@mistakes=0.1. Repeatable."),
     rule: list[str] = typer.Option([], "--rule", "-r", help="Rule option: name=value. Repeatable."),
     rotate: bool = typer.Option(False, "--rotate", help="Move the line-up one seat per deal, so "
                                 "every strategy sits in every seat equally often."),

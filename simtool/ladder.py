@@ -163,8 +163,10 @@ def verdict(ladder: Ladder) -> str:
         return (f"Every rung beats the one below (95% intervals above the fair "
                 f"{100 * ladder.rungs[0].fair:.1f}%): the ladder has not flattened; stronger "
                 f"rungs may still pay.")
-    how = ("clearly below the fair {:.1f}%: it is weaker than the rung below, so the chain does "
-           "not rise there" if flat.weaker else "not clearly above the fair {:.1f}%").format(100 * flat.fair)
+    how = (f"clearly below the fair {100 * flat.fair:.1f}%: it is weaker than the rung below, so "
+           f"the chain stops rising there" if flat.weaker else
+           f"not clearly above the fair {100 * flat.fair:.1f}%: from there, more skill (more "
+           f"search) stops paying")
     return (f"The ladder flattens at rung {flat.rung}: {flat.name} wins "
             f"{stats.fmt_pct(flat.share, (flat.high - flat.low) / 2)} per seat against "
-            f"{flat.below}, {how}; from there, more skill (more search) stops paying.")
+            f"{flat.below}, {how}.")
