@@ -298,21 +298,21 @@ def ladder(
     rung below at every other seat, seats rotated; shows where more skill stops paying."""
     import strategies as registry
 
-    from . import ladder as ladders, report as reports, sweep as sweeps
+    from . import ladder as ladders, report as reports
 
     folder = runs_dir
     try:
         if jobs is not None and jobs < 1:
             raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
         chain = registry.split_lineup(rungs) if rungs is not None else None
-        specs, extra = ladders.plan(game, players, options.parse_assignments(rule), n, seed, chain, unit)
-        folder = runs_dir or Path("runs") / f"ladder-{specs[0].game}-{datetime.now():%Y%m%d-%H%M%S}"
+        folder = runs_dir or Path("runs") / f"ladder-{games.get(game).id}-{datetime.now():%Y%m%d-%H%M%S}"
         with _progress(quiet) as bar:
-            task = bar.add_task(f"ladder of {len(specs) + 1} rungs")
-            paths = sweeps.run(specs, folder, jobs, force, backend, scheduler,
-                               lambda done, total: bar.update(task, completed=done, total=total),
-                               {"output": str(output), "title": title}, extra)
-        (climbed,) = ladders.ladders(paths)
+            task = bar.add_task(f"ladder of {game}")
+            climbed, paths = ladders.climb(
+                game, folder, players=players, rules=options.parse_assignments(rule), n=n, seed=seed,
+                rungs=chain, unit=unit, jobs=jobs, force=force, backend=backend, scheduler=scheduler,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+                report={"output": str(output), "title": title})
         written = reports.write(paths, output, title)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
@@ -322,15 +322,16 @@ def ladder(
                       f"simtool sweep --resume {folder}", markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(130) from None
     if not quiet:
-        out.print(_ladder_table(climbed, specs[0]))
+        out.print(_ladder_table(climbed, load(paths[0])[0]))
         out.print(ladders.verdict(climbed), markup=False, highlight=False)
     out.print(f"{len(paths)} rung runs in {folder}; report {written}", markup=False, highlight=False)
 
 
-def _ladder_table(climbed, spec) -> Table:
-    rules = ", ".join(f"{k}={v}" for k, v in spec.rules.items())
-    t = Table(title=f"Skill ladder: {spec.game} {spec.players}p{', ' + rules if rules else ''}, "
-                    f"{spec.n:,} {spec.unit}s per rung, seed {spec.seed}, seats rotated",
+def _ladder_table(climbed, meta: dict) -> Table:
+    rules = ", ".join(f"{k}={v}" for k, v in meta["rules"].items())
+    unit = "matches" if meta["unit"] == "match" else "deals"
+    t = Table(title=f"Skill ladder: {meta['game']} {meta['players']}p{', ' + rules if rules else ''}, "
+                    f"{meta['n']:,} {unit} per rung, seed {meta['seed']}, seats rotated",
               title_justify="left")
     for col in ("rung", "strategy", "against", "win share per seat", "fair", "edge", "pays"):
         t.add_column(col, justify="right")

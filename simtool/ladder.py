@@ -42,6 +42,21 @@ def default_rungs(game_id: str) -> list[str]:
     return rungs
 
 
+def climb(game: str = "black-white", runs_dir: str | Path = "runs/ladder", *, players: int | None = None,
+          rules: dict | None = None, n=20_000, seed: int | None = None, rungs: list[str] | None = None,
+          unit: str = "deal", jobs: int | None = None, force: bool = False,
+          backend: str = "local", scheduler: str | None = None, progress=None,
+          report: dict | None = None) -> tuple[Ladder, list[Path]]:
+    """Play a ladder into ``runs_dir`` (one run folder per rung) and return it with the folders:
+    what ``simtool ladder`` does, from Python. A rung already finished there is kept."""
+    from . import sweep
+
+    specs, extra = plan(game, players, rules, n, seed, rungs, unit)
+    paths = sweep.run(specs, Path(runs_dir), jobs, force, backend, scheduler, progress, report, extra)
+    (climbed,) = ladders(paths)
+    return climbed, paths
+
+
 def plan(game: str, players: int | None, rules: dict | None, n, seed: int | None,
          rungs: list[str] | None = None, unit: str = "deal") -> tuple[list[RunSpec], list[dict]]:
     """The runs of one ladder (rung ``k`` over rung ``k - 1``, for ``k = 1..``) and, for each,

@@ -159,3 +159,15 @@ def test_rung_of_a_plain_run_is_refused(tmp_path):
     with pytest.raises(SimtoolError, match="not a ladder rung"):
         ladder.rung(tmp_path / "plain")
     assert ladder.ladders([tmp_path / "plain"]) == []
+
+
+def test_climb_from_python_plays_each_rung_as_the_plain_rotated_run(tmp_path):
+    import simtool
+
+    climbed, paths = ladder.climb("black-white", tmp_path / "rungs", rungs=["random", "balance@mistakes=0.2"],
+                                  n=800, seed=4, jobs=1)
+    (only,) = climbed.rungs
+    assert (only.rung, only.name, only.below) == (1, "balance@mistakes=0.2", "random")
+    alone = simtool.run("black-white", 800, strategy="random", seats={0: "balance@mistakes=0.2"},
+                        seed=4, rotate=True)
+    assert pl.read_parquet(paths[0] / "seats.parquet").equals(alone.seats)
