@@ -269,9 +269,33 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None, keep: bool = T
     if jobs == 1:
         yield from (play_chunk(t.spec, t.index, None, t.parts, keep, timeout) for t in tasks)
         return
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+    seen: dict[str, None] = {}  # the strategies handed to workers so far, to name in a crash
+
+    def handed(tasks: Iterable[Task]) -> Iterator[Task]:
+        for t in tasks:
+            seen.update(dict.fromkeys(t.spec.lineup))
+            yield t
+
     parallel = Parallel(n_jobs=jobs, return_as="generator")
-    yield from parallel(delayed(play_chunk)(t.spec, t.index, None, t.parts, keep, timeout)
-                        for t in tasks)
+    try:
+        yield from parallel(delayed(play_chunk)(t.spec, t.index, None, t.parts, keep, timeout)
+                            for t in handed(tasks))
+    except TerminatedWorkerError as exc:
+        raise SimtoolError(_worker_died(list(seen), exc)) from None
+
+
+def _worker_died(names: list[str], exc: Exception) -> str:
+    import strategies
+
+    built_in = {s.name for s in strategies.BUILT_IN}
+    suspects = [n for n in names if n not in built_in]
+    codes = " ".join(str(exc).split()).rpartition("exit codes of the workers are ")[2].partition(" ")[0]
+    return (f"a worker process ended without a word ({codes.rstrip('.') or 'no exit code'}) "
+            + (f"while playing the plugin strategies {choices(suspects)}: a plugin must return, "
+               f"never end its process (os._exit, a crash in compiled code)" if suspects else
+               "while playing built-in strategies only: the system may have run out of memory"))
 
 
 def _play_task(task: Task) -> tuple[Task, Chunk]:

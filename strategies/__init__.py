@@ -13,7 +13,7 @@ import sys
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from simtool.errors import SimtoolError, choices
+from simtool.errors import SimtoolError, choices, describe
 
 from . import basic, black_white, kansas_city, nine_lives, out_trumped, trickster
 from .base import Strategy, strategy
@@ -67,10 +67,10 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         module = importlib.util.module_from_spec(spec)
         try:
             spec.loader.exec_module(module)
-        except Exception as exc:
-            raise SimtoolError(
-                f"strategy plugin {path} failed to load: {type(exc).__name__}: {exc}"
-            ) from None
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # even SystemExit: a plugin must not end simtool silently
+            raise SimtoolError(f"strategy plugin {path} failed to load: {describe(exc)}") from None
         sys.modules[module_name] = module
     if not hasattr(module, attr):
         names = [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")]

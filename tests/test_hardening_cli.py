@@ -253,3 +253,86 @@ def test_framework_errors_name_the_valid_choices(capsys):
     main_error(capsys, ["replay", "--seed", "1", "--deal", "x"], "--deal", "valid integer")
     main_error(capsys, ["run", "--timeout", "soon"], "--timeout", "valid number")
     main_error(capsys, ["sweep", "--players", "three", "--game", "black-white"], "bad --players 'three'")
+
+
+# 9. --timeout: a strategy that never returns stops the run, named with its deal
+
+def test_a_hanging_plugin_is_stopped_by_timeout_in_this_process(tmp_path):
+    out = tmp_path / "r"
+    r = cli("run", "--n", "100", "--seed", "4", "--jobs", "1", "--timeout", "0.3", "--out", out,
+            "--seat", f"1={HOSTILE}:sleeps", "--strategy", "random")
+    one_line_error(r, "strategy 'sleeps' did not return within --timeout 0.3 s", "black-white",
+                   "deal 0", "seed 4")
+    no_result(out)
+
+
+def test_a_hanging_plugin_is_stopped_by_timeout_in_a_worker(tmp_path):
+    out = tmp_path / "r"
+    r = cli("run", "--n", "40000", "--seed", "4", "--jobs", "2", "--timeout", "0.5", "--out", out,
+            "--seat", f"0={HOSTILE}:spins_late")
+    one_line_error(r, "strategy 'spins_late' did not return within --timeout 0.5 s", "deal 32768")
+    no_result(out)
+
+
+def test_a_timeout_survives_except_exception(tmp_path):
+    r = cli("run", "--n", "100", "--jobs", "1", "--timeout", "0.3", "--out", tmp_path / "r",
+            "--strategy", f"{HOSTILE}:shrugs_off_timeouts")
+    one_line_error(r, "strategy 'shrugs_off_timeouts' did not return within --timeout 0.3 s")
+
+
+def test_timeout_leaves_results_alone(tmp_path):
+    for name, extra in (("plain", []), ("timed", ["--timeout", "30"])):
+        r = cli("run", "--n", "2000", "--seed", "3", "--jobs", "1", "--strategy", "balance",
+                "--out", tmp_path / name, "-q", *extra)
+        assert r.exit_code == 0, r.output
+    a, b = (pl.read_parquet(tmp_path / n / "seats.parquet") for n in ("plain", "timed"))
+    assert a.equals(b)
+
+
+def test_sweep_and_api_take_a_timeout(tmp_path):
+    import simtool
+
+    with pytest.raises(SimtoolError, match="'sleeps' did not return within --timeout 0.2 s"):
+        simtool.run("black-white", 100, strategy=f"{HOSTILE}:sleeps", timeout=0.2)
+    r = cli("sweep", "--game", "black-white", "--n", "100", "--lineup", f"{HOSTILE}:sleeps",
+            "--timeout", "0.2", "--runs", tmp_path / "s", "--out", tmp_path / "s.html", "--jobs", "1")
+    one_line_error(r, "'sleeps' did not return within --timeout 0.2 s")
+    assert not (tmp_path / "s.html").exists()
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "inf", "nan"])
+def test_bad_timeout_is_one_line(tmp_path, value):
+    one_line_error(cli("run", "--n", "100", "--timeout", value, "--out", tmp_path / "r"), "bad --timeout")
+    assert not (tmp_path / "r").exists()
+
+
+# 14. plugins that raise what is not an Exception, or end their process
+
+@pytest.mark.parametrize("name,jobs,needles", [
+    ("base_exception", "1", ["strategy 'base_exception' raised Boom: bang", "deal 0"]),
+    ("unprintable", "1", ["strategy 'unprintable' raised Unprintable", "cannot be printed"]),
+    ("exits_zero", "1", ["strategy 'exits_zero' raised SystemExit: 0", "deal 0"]),
+    ("exits_zero", "2", ["strategy 'exits_zero' raised SystemExit: 0", "seed 2"]),
+])
+def test_plugins_that_raise_anything_are_one_line(tmp_path, name, jobs, needles):
+    out = tmp_path / "r"
+    n = "100" if jobs == "1" else "40000"
+    r = cli("run", "--n", n, "--seed", "2", "--jobs", jobs, "--out", out,
+            "--seat", f"0={HOSTILE}:{name}")
+    one_line_error(r, *needles)
+    no_result(out)
+
+
+def test_a_plugin_that_exits_at_import_is_one_line(tmp_path):
+    plugin = PLUGINS / "exits_on_import.py"
+    r = cli("run", "--n", "100", "--out", tmp_path / "r", "--strategy", f"{plugin}:x")
+    one_line_error(r, f"strategy plugin {plugin} failed to load: SystemExit: 3")
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_plugin_that_kills_its_worker_is_one_line(tmp_path):
+    out = tmp_path / "r"
+    r = cli("run", "--n", "40000", "--seed", "2", "--jobs", "2", "--out", out,
+            "--seat", f"1={HOSTILE}:dies")
+    one_line_error(r, "a worker process ended", f"{HOSTILE}:dies")
+    no_result(out)
