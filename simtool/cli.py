@@ -273,6 +273,8 @@ def list_strategies(game: Optional[str] = typer.Option(None, "--game", "-g", hel
         t.add_column(col)
     for s in registry.registry(game).values():
         t.add_row(s.name, ", ".join(s.games) if s.games else "any", s.description)
+    for name, why in registry.broken().items():
+        t.add_row(name, "?", f"broken: {why}")
     out.print(t)
     out.print("Plugins: --strategy path/to/file.py:NAME (see README).", markup=False)
 

@@ -24,31 +24,68 @@ BUILT_IN: tuple[Strategy, ...] = (
     out_trumped.hoarder, out_trumped.tricks, nine_lives.exact, nine_lives.team,
 )
 
-__all__ = ["Strategy", "strategy", "registry", "resolve", "BUILT_IN"]
+__all__ = ["Strategy", "strategy", "registry", "broken", "resolve", "BUILT_IN"]
 
 
 def registry(game_id: str | None = None) -> dict[str, Strategy]:
-    """Every named strategy (built-in and installed), optionally only those that play ``game_id``."""
+    """Every named strategy (built-in and installed), optionally only those that play ``game_id``.
+
+    An installed strategy that fails to load is left out (:func:`broken` lists it).
+    """
     found = {s.name: s for s in BUILT_IN}
-    for ep in entry_points(group="simtool.strategies"):
-        if ep.name not in found:
-            found[ep.name] = _as_strategy(ep.load(), ep.name, f"entry point {ep.value}")
+    for name, loaded in _installed().items():
+        if isinstance(loaded, Strategy):
+            found.setdefault(name, loaded)
     return {k: s for k, s in found.items() if game_id is None or s.plays(game_id)}
 
 
+def broken() -> dict[str, str]:
+    """Installed strategies that fail to load, each with the reason."""
+    return {name: why for name, why in _installed().items() if isinstance(why, str)}
+
+
+def _installed() -> dict[str, Strategy | str]:
+    """Each installed strategy not shadowed by a built-in: the Strategy, or why it fails to load."""
+    built_in = {s.name for s in BUILT_IN}
+    found: dict[str, Strategy | str] = {}
+    for ep in entry_points(group="simtool.strategies"):
+        if ep.name not in built_in and ep.name not in found:
+            try:
+                found[ep.name] = _load_entry_point(ep)
+            except SimtoolError as exc:
+                found[ep.name] = str(exc)
+    return found
+
+
+def _load_entry_point(ep) -> Strategy:
+    try:
+        obj = ep.load()
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # one broken package must not take every strategy down
+        raise SimtoolError(f"installed strategy '{ep.name}' (entry point {ep.value}) failed to "
+                           f"load: {describe(exc)}") from None
+    return _as_strategy(obj, ep.name, f"entry point {ep.value}")
+
+
 def resolve(spec: str, game_id: str) -> Strategy:
-    """The strategy named by ``spec`` for ``game_id``, or a one-line error."""
+    """The strategy named by ``spec`` for ``game_id``, or a one-line error.
+
+    Installed strategies are loaded only when named (or listed): a broken one fails only the
+    runs that use it."""
     path, sep, attr = spec.rpartition(":")
     if sep and (path.endswith(".py") or "/" in path):
         found = _load_plugin(Path(path), attr)
     else:
-        known = registry()
-        if spec not in known:
-            valid = choices(sorted(registry(game_id)))
-            raise SimtoolError(
-                f"unknown strategy '{spec}'; valid for {game_id}: {valid}, or a plugin FILE.py:NAME"
-            )
-        found = known[spec]
+        found = next((s for s in BUILT_IN if s.name == spec), None)
+        if found is None:
+            ep = next((e for e in entry_points(group="simtool.strategies") if e.name == spec), None)
+            if ep is None:
+                valid = choices(sorted(registry(game_id)))
+                raise SimtoolError(
+                    f"unknown strategy '{spec}'; valid for {game_id}: {valid}, or a plugin FILE.py:NAME"
+                )
+            found = _load_entry_point(ep)
     if not found.plays(game_id):
         raise SimtoolError(
             f"strategy '{found.name}' plays {choices(found.games)}, not {game_id}; "

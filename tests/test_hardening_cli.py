@@ -336,3 +336,40 @@ def test_a_plugin_that_kills_its_worker_is_one_line(tmp_path):
             "--seat", f"1={HOSTILE}:dies")
     one_line_error(r, "a worker process ended", f"{HOSTILE}:dies")
     no_result(out)
+
+
+# 15. a broken installed strategy fails only the runs that use it
+
+@pytest.fixture
+def installed(monkeypatch):
+    import strategies
+    from importlib.metadata import EntryPoint
+
+    group = "simtool.strategies"
+    eps = [EntryPoint("shipped", "tests.plugins.good:lowest_card", group),
+           EntryPoint("wrecked", "tests.plugins.broken:anything", group),
+           EntryPoint("quits", "tests.plugins.exits_on_import:x", group)]
+    monkeypatch.setattr(strategies, "entry_points", lambda group: eps if group == eps[0].group else [])
+
+
+def test_a_broken_installed_strategy_fails_only_where_used(tmp_path, installed):
+    for name in ("random", "shipped"):
+        r = cli("run", "--n", "100", "--jobs", "1", "--strategy", name, "--out", tmp_path / name, "-q")
+        assert r.exit_code == 0, r.output
+    one_line_error(cli("run", "--n", "100", "--strategy", "wrecked", "--out", tmp_path / "w"),
+                   "installed strategy 'wrecked'", "tests.plugins.broken:anything",
+                   "failed to load: RuntimeError: this plugin cannot even load")
+    one_line_error(cli("run", "--n", "100", "--strategy", "quits", "--out", tmp_path / "q"),
+                   "installed strategy 'quits'", "SystemExit: 3")
+    one_line_error(cli("run", "--n", "100", "--strategy", "genius", "--out", tmp_path / "g"),
+                   "unknown strategy 'genius'", "shipped", "random")
+    assert not (tmp_path / "w").exists() and not (tmp_path / "q").exists()
+
+
+def test_strategies_lists_a_broken_installed_strategy(installed):
+    r = cli("strategies")
+    assert r.exit_code == 0, r.output
+    rows = {line.split("│")[1].strip(): line for line in r.stdout.splitlines() if line.count("│") > 2}
+    assert "shipped" in rows and "balance" in rows and "broken" not in rows["shipped"]
+    assert "broken: installed strategy 'wrecked'" in rows["wrecked"]
+    assert "broken: installed strategy 'quits'" in rows["quits"]
