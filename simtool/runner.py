@@ -10,6 +10,7 @@ one seed play the same deals, which makes their comparison a paired one.
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 from dataclasses import asdict, dataclass, field
 from typing import Iterable, Iterator
@@ -19,7 +20,7 @@ import polars as pl
 
 from . import games, options, stats
 from .engine import Context, Lineup, Outcome, play_deals, play_matches
-from .errors import SimtoolError, choices
+from .errors import SimtoolError, choices, describe
 from .results import write_chunk
 
 CHUNK = 1 << 15
@@ -303,20 +304,50 @@ def _play_task(task: Task) -> tuple[Task, Chunk]:
     return task, play_chunk(task.spec, task.index)
 
 
+SCHEDULER_WAIT = 20.0
+"""Seconds a dask scheduler has to answer and offer a worker: past it, the run stops with one
+line. Something that accepts the connection but never speaks dask would otherwise hang for ever."""
+
+
 def dask_client(address: str | None):
-    """A client of the dask.distributed scheduler at ``address``, or a one-line error."""
+    """A client of the dask.distributed scheduler at ``address`` with a worker, or a one-line
+    error within about :data:`SCHEDULER_WAIT` seconds."""
     if not address:
         raise SimtoolError("--backend dask needs --scheduler tcp://HOST:PORT (or SIMTOOL_SCHEDULER)")
     try:
         from dask.distributed import Client
     except ImportError:
         raise SimtoolError("--backend dask needs dask.distributed: pip install 'simtool[cluster]'") from None
-    try:
-        client = Client(address, timeout="5s")
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise SimtoolError(f"cannot reach the dask scheduler at {address}: {exc}") from None
-    client.run(_steady_malloc)
-    return client
+    wait = SCHEDULER_WAIT
+    box: dict = {}
+
+    def connect() -> None:
+        # in a thread of its own: dask's handshake has no time limit of its own
+        client = None
+        try:
+            client = Client(address, timeout=f"{wait}s")
+            box["stage"] = "workers"
+            client.wait_for_workers(1, timeout=wait)
+            client.run(_steady_malloc)
+            box["client"] = client
+        except BaseException as exc:  # noqa: BLE001 - garbage from a non-dask server can be anything
+            box["error"] = exc
+            if client is not None:
+                client.close()
+
+    thread = threading.Thread(target=connect, name="simtool-dask-connect", daemon=True)
+    thread.start()
+    thread.join(2 * wait + 1)
+    if "client" in box:
+        return box["client"]
+    error = box.get("error")
+    if box.get("stage") == "workers" and (error is None or isinstance(error, TimeoutError)):
+        raise SimtoolError(f"the dask scheduler at {address} has no workers (waited {wait:g} s); "
+                           f"start some with: dask worker {address}")
+    if error is None:
+        raise SimtoolError(f"no answer from a dask scheduler at {address} within {2 * wait:g} s; "
+                           f"is a dask scheduler (not another server) listening there?")
+    raise SimtoolError(f"cannot reach the dask scheduler at {address}: {describe(error)}")
 
 
 def _steady_malloc() -> None:

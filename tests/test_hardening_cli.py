@@ -373,3 +373,100 @@ def test_strategies_lists_a_broken_installed_strategy(installed):
     assert "shipped" in rows and "balance" in rows and "broken" not in rows["shipped"]
     assert "broken: installed strategy 'wrecked'" in rows["wrecked"]
     assert "broken: installed strategy 'quits'" in rows["quits"]
+
+
+# 8. every scheduler problem ends within a bounded time, with one line
+
+class Server:
+    """A TCP server on 127.0.0.1 that accepts and then does ``reply`` (or nothing); it stops by
+    itself after ``life`` seconds at the latest."""
+
+    def __init__(self, reply: bytes | None = None, life: float = 30):
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.sock.settimeout(0.1)
+        self.address = f"tcp://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.reply, self.life = reply, life
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+
+    def serve(self):
+        held = []
+        for _ in range(int(self.life / 0.1)):
+            if self.stop.is_set():
+                break
+            try:
+                conn, _ = self.sock.accept()
+            except TimeoutError:
+                continue
+            held.append(conn)
+            if self.reply is not None:
+                conn.sendall(self.reply)
+        for conn in held:
+            conn.close()
+        self.sock.close()
+
+    def __enter__(self):
+        self.thread.start()
+        return self.address
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+
+
+@pytest.fixture
+def http_server():
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+    thread.start()
+    yield f"tcp://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def dask_run(tmp_path, address):
+    return cli("run", "--n", "100", "--backend", "dask", "--scheduler", address,
+               "--out", tmp_path / "r")
+
+
+@pytest.fixture
+def quick_scheduler_wait(monkeypatch):
+    pytest.importorskip("dask.distributed")
+    monkeypatch.setattr(runners, "SCHEDULER_WAIT", 0.5)
+
+
+def test_a_silent_scheduler_address_is_one_line(tmp_path, quick_scheduler_wait):
+    with Server() as address:
+        one_line_error(dask_run(tmp_path, address), f"no answer from a dask scheduler at {address}",
+                       "within 1 s")
+    assert not (tmp_path / "r").exists()
+
+
+def test_an_http_server_as_scheduler_is_one_line(tmp_path, quick_scheduler_wait, http_server):
+    one_line_error(dask_run(tmp_path, http_server), http_server)
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_scheduler_address_that_answers_garbage_is_one_line(tmp_path, quick_scheduler_wait):
+    # eight bytes read as a frame count asked numpy for exabytes: "Unable to allocate 3.07 EiB"
+    with Server(reply=b"\xff" * 64 + b"HTTP/1.0 400 Bad Request\r\n\r\n") as address:
+        one_line_error(dask_run(tmp_path, address), address)
+
+
+@pytest.mark.parametrize("address", ["nonsense", "tcp://127.0.0.1", "ftp://127.0.0.1:21", "tcp://:x"])
+def test_a_nonsense_scheduler_address_is_one_line(tmp_path, quick_scheduler_wait, address):
+    one_line_error(dask_run(tmp_path, address), f"dask scheduler at {address}")
+
+
+def test_a_scheduler_without_workers_is_one_line(tmp_path, quick_scheduler_wait):
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+        one_line_error(dask_run(tmp_path, cluster.scheduler_address), "has no workers",
+                       f"dask worker {cluster.scheduler_address}")
