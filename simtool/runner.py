@@ -304,7 +304,7 @@ def _play_task(task: Task) -> tuple[Task, Chunk]:
     return task, play_chunk(task.spec, task.index)
 
 
-SCHEDULER_WAIT = 20.0
+SCHEDULER_WAIT = 10.0
 """Seconds a dask scheduler has to answer and offer a worker: past it, the run stops with one
 line. Something that accepts the connection but never speaks dask would otherwise hang for ever."""
 
@@ -325,7 +325,7 @@ def dask_client(address: str | None):
         # in a thread of its own: dask's handshake has no time limit of its own
         client = None
         try:
-            client = Client(address, timeout=f"{wait}s")
+            client = Client(address, timeout=f"{min(wait, 5):g}s")
             box["stage"] = "workers"
             client.wait_for_workers(1, timeout=wait)
             client.run(_steady_malloc)
@@ -337,7 +337,9 @@ def dask_client(address: str | None):
 
     thread = threading.Thread(target=connect, name="simtool-dask-connect", daemon=True)
     thread.start()
-    thread.join(2 * wait + 1)
+    thread.join(wait + 1)
+    if box.get("stage") == "workers":  # connected: the workers have their own time
+        thread.join(wait + 1)
     if "client" in box:
         return box["client"]
     error = box.get("error")
@@ -345,7 +347,7 @@ def dask_client(address: str | None):
         raise SimtoolError(f"the dask scheduler at {address} has no workers (waited {wait:g} s); "
                            f"start some with: dask worker {address}")
     if error is None:
-        raise SimtoolError(f"no answer from a dask scheduler at {address} within {2 * wait:g} s; "
+        raise SimtoolError(f"no answer from a dask scheduler at {address} within {wait:g} s; "
                            f"is a dask scheduler (not another server) listening there?")
     raise SimtoolError(f"cannot reach the dask scheduler at {address}: {describe(error)}")
 
