@@ -21,7 +21,7 @@ from . import games, options
 from .api import check_timeout, metadata
 from .errors import SimtoolError, choices
 from .results import RunWriter
-from .runner import BACKENDS, RunSpec, Task, execute_tasks, jobs_used, make_spec, parse_count
+from .runner import BACKENDS, UNITS, RunSpec, Task, execute_tasks, jobs_used, make_spec, parse_count
 
 GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate")
 
@@ -77,7 +77,7 @@ def make_grid(data: dict) -> Grid:
         raise SimtoolError(f"bad rotate {rotate!r}; expected true or false")
     unit = data.get("unit", "deal")
     if not isinstance(unit, str):
-        raise SimtoolError(f"bad unit {unit!r}; valid: deal, match")
+        raise SimtoolError(f"bad unit {unit!r}; valid: {choices(UNITS)}")
     return Grid(games=[_text(g, "games") for g in listed["games"]],
                 players=[_count(p) for p in listed.get("players", [])],
                 rules={k: [str(x) for x in (v if isinstance(v, list) else [v])] for k, v in rules.items()},
