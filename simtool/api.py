@@ -17,7 +17,7 @@ import polars as pl
 from . import games, stats
 from .results import RunWriter
 from .errors import SimtoolError
-from .runner import (BACKENDS, RunSpec, default_jobs, execute, make_spec, resolve_lineup,
+from .runner import (BACKENDS, RunSpec, execute, jobs_used, make_spec, resolve_lineup,
                      spec_from_dict)
 
 
@@ -42,22 +42,25 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
         unit: str = "deal", seed: int | None = None, jobs: int | None = 1,
         out: str | Path | None = None, force: bool = False,
         progress: Callable[[int, int], None] | None = None, backend: str = "local",
-        scheduler: str | None = None, rotate: bool = False) -> Result:
+        scheduler: str | None = None, rotate: bool = False,
+        timeout: float | None = None) -> Result:
     """Simulate ``n`` deals (or matches, ``unit="match"``) and return their tables.
 
     ``strategy`` sits at every seat unless ``seats`` (``{seat: name}``) overrides
     it; a name may carry parameters, ``"target@under=1"``; ``rotate`` moves the line-up one seat per deal. With ``out``, the run folder is also
     written (as ``simtool run --out``).
     ``backend="dask"`` runs the chunks on the dask.distributed cluster at ``scheduler``.
+    ``timeout``: seconds a strategy may take over one decision batch before the run stops
+    with an error naming it and the deal (default: no limit).
     """
     spec = make_spec(game, players, n, strategy, seats, rules, unit, seed, rotate)
     return execute_run(spec, jobs, out, force, progress, keep=True, backend=backend,
-                       scheduler=scheduler)
+                       scheduler=scheduler, timeout=timeout)
 
 
 def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
                 backend: str = "local", scheduler: str | None = None,
-                resume: bool = False) -> Result:
+                resume: bool = False, timeout: float | None = None) -> Result:
     """Play ``spec``; write the run folder if ``out``; keep the tables in memory if ``keep``.
 
     ``resume``: ``spec`` is read from the interrupted run in ``out``, and only the chunks
@@ -65,7 +68,7 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
     """
     if backend not in BACKENDS:
         raise SimtoolError(f"unknown backend '{backend}'; valid: {', '.join(BACKENDS)}")
-    jobs = jobs or default_jobs()
+    check_timeout(timeout)
     writer = RunWriter(Path(out), force, None if resume else spec.as_dict(), resume) \
         if out is not None else None
     finished: set[int] = set()
@@ -83,10 +86,14 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
         parts = writer.parts if writer else None
         tallies: dict[int, pl.DataFrame] = {}
         planned = spec.n_chunks if not spec.precision else min(spec.n_chunks, FIRST_BATCH)
-        played, done = 0, len(finished)
+        played, done, used = 0, len(finished), 1
         while True:
-            todo = [i for i in range(played, planned) if i not in finished]
-            chunks = execute(spec, jobs, parts, keep or not writer, todo, backend, scheduler)
+            # lazily: a run of 2^63 deals has far more chunks than memory could list
+            todo = (i for i in range(played, planned) if i not in finished)
+            count = planned - played - sum(played <= i < planned for i in finished)
+            used = max(used, jobs_used(jobs, count))
+            chunks = execute(spec, jobs, parts, keep or not writer, todo, backend, scheduler,
+                             count, timeout)
             for chunk in chunks:
                 if keep or not writer:
                     kept["seats"].append(chunk.seats)
@@ -115,7 +122,7 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
                          "precision_reached": half, "precision_widest": figure}
         else:
             precision = {}
-        meta = metadata(spec, jobs, started, wall) | {"backend": backend,
+        meta = metadata(spec, used, started, wall) | {"backend": backend,
                                                        "resumed_chunks": len(finished)} | precision
         if writer:
             writer.finish(meta)
@@ -155,6 +162,12 @@ def expected_rows(spec: RunSpec, table: str, index: int) -> int | None:
     if spec.unit == "match" and table == "seats":
         return None
     return spec.bounds(index)[1] * spec.players
+
+
+def check_timeout(timeout: float | None) -> None:
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                or not 0 < timeout < math.inf):
+        raise SimtoolError(f"bad --timeout {timeout!r}; expected seconds above 0, such as 10")
 
 
 FIRST_BATCH = 2

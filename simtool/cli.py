@@ -15,9 +15,9 @@ from rich.table import Table
 from . import games, options, stats
 from .api import execute_run
 from .engine import ROUND_CAP
-from .errors import SimtoolError
+from .errors import SimtoolError, choices
 from .results import load
-from .runner import chunk_size, make_spec, replay as replay_deal
+from .runner import MAX_COUNT, chunk_size, make_spec, replay as replay_deal
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")
@@ -54,7 +54,7 @@ def run(
     game: str = typer.Option("black-white", "--game", "-g", help="Game id (see `simtool games`)."),
     n: Optional[str] = typer.Option(None, "--n", "-n", help="Deals (or matches): 1e6, 1000000, "
                                     "1_000_000 (default 1e5; with --precision, the cap: 1e8)."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Player count."),
+    players: Optional[str] = typer.Option(None, "--players", "-p", help="Player count."),
     strategy: Optional[str] = typer.Option(None, "--strategy", "-s",
                                            help="Strategy at every seat: a name or FILE.py:NAME, "
                                            "with parameters NAME@KEY=VALUE,... if it takes any."),
@@ -79,6 +79,9 @@ def run(
     resume: Optional[Path] = typer.Option(None, "--resume", help="Finish the interrupted run in "
                                           "this folder (its own settings; only --jobs, --backend "
                                           "and --scheduler apply)."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop the run if a strategy "
+                                            "takes longer than this many seconds over one "
+                                            "decision (default: no limit)."),
 ):
     """Simulate deals or matches, print a per-seat summary and write the run folder."""
     try:
@@ -87,9 +90,9 @@ def run(
         if resume and flags_given(ctx, RESUME_KEEPS):
             raise SimtoolError(f"--resume {resume} finishes the run with the settings it started with; "
                                f"{', '.join(flags_given(ctx, RESUME_KEEPS))} cannot change (only --jobs, "
-                               f"--backend and --scheduler may)")
-        count = n or ("1e8" if precision else "1e5")
-        spec = None if resume else make_spec(game, players, count, strategy, lineup_args(seat),
+                               f"--backend, --scheduler and --timeout may)")
+        count = n if n is not None else ("1e8" if precision else "1e5")
+        spec = None if resume else make_spec(game, _players(players, game), count, strategy, lineup_args(seat),
                                               options.parse_assignments(rule), unit, seed, rotate,
                                               precision)
         folder = resume or out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"
@@ -98,7 +101,7 @@ def run(
             result = execute_run(spec, jobs, folder, force,
                                  lambda done, total: bar.update(task, completed=done, total=total),
                                  keep=False, backend=backend, scheduler=scheduler,
-                                 resume=resume is not None)
+                                 resume=resume is not None, timeout=timeout)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
@@ -225,9 +228,12 @@ def sweep(
     backend: str = typer.Option("local", "--backend", help="local (joblib processes) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar="SIMTOOL_SCHEDULER",
                                             help="dask scheduler address, tcp://HOST:PORT."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop the sweep if a strategy "
+                                            "takes longer than this many seconds over one "
+                                            "decision (default: no limit)."),
     resume: Optional[Path] = typer.Option(None, "--resume", help="Finish the interrupted sweep whose "
                                           "cells are in this folder (its own grid; only --jobs, "
-                                          "--backend, --scheduler, --out and --title apply)."),
+                                          "--backend, --scheduler, --timeout, --out and --title apply)."),
 ):
     """Run a grid of games x players x rules x line-ups and write one report comparing every cell."""
     from . import report as reports, sweep as sweeps
@@ -259,7 +265,8 @@ def sweep(
             task = bar.add_task(f"sweep of {len(specs)} cells")
             paths = sweeps.run(specs, folder, jobs, force, backend, scheduler,
                                lambda done, total: bar.update(task, completed=done, total=total),
-                               {"output": str(output), "title": title}, saved["extra"])
+                               report={"output": str(output), "title": title}, timeout=timeout,
+                               extra=saved["extra"])
         written = reports.write(paths, output, title)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
@@ -271,10 +278,20 @@ def sweep(
     out.print(f"{len(paths)} cells in {folder}; report {written}", markup=False, highlight=False)
 
 
+def _players(text: str | None, game: str) -> int | None:
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        valid = choices(games.get(game).players)
+        raise SimtoolError(f"bad --players {text!r}; valid for {game}: {valid}") from None
+
+
 @app.command()
 def ladder(
     game: str = typer.Option("black-white", "--game", "-g", help="Game id (see `simtool games`)."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Player count."),
+    players: Optional[str] = typer.Option(None, "--players", "-p", help="Player count."),
     rule: list[str] = typer.Option([], "--rule", "-r", help="Rule option: name=value. Repeatable."),
     rungs: Optional[str] = typer.Option(None, "--rungs", help="The chain, weakest first: "
                                         "NAME,NAME,... (parameters allowed: pimc@samples=8). "
@@ -293,6 +310,9 @@ def ladder(
     backend: str = typer.Option("local", "--backend", help="local (joblib processes) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar="SIMTOOL_SCHEDULER",
                                             help="dask scheduler address, tcp://HOST:PORT."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop the ladder if a strategy "
+                                            "takes longer than this many seconds over one "
+                                            "decision (default: no limit)."),
 ):
     """Climb a chain of strategies of rising strength: each rung plays one seat against the
     rung below at every other seat, seats rotated; shows where more skill stops paying."""
@@ -309,10 +329,10 @@ def ladder(
         with _progress(quiet) as bar:
             task = bar.add_task(f"ladder of {game}")
             climbed, paths = ladders.climb(
-                game, folder, players=players, rules=options.parse_assignments(rule), n=n, seed=seed,
+                game, folder, players=_players(players, game), rules=options.parse_assignments(rule), n=n, seed=seed,
                 rungs=chain, unit=unit, jobs=jobs, force=force, backend=backend, scheduler=scheduler,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
-                report={"output": str(output), "title": title})
+                report={"output": str(output), "title": title}, timeout=timeout)
         written = reports.write(paths, output, title)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
@@ -378,6 +398,8 @@ def list_strategies(game: Optional[str] = typer.Option(None, "--game", "-g", hel
     for s in registry.registry(game).values():
         t.add_row(s.name, ", ".join(s.games) if s.games else "any", s.description,
                   "\n".join(p.describe() for p in s.params) or "none", end_section=True)
+    for name, why in registry.broken().items():
+        t.add_row(name, "?", f"broken: {why}", "?")
     out.print(t)
     out.print("Plugins: --strategy path/to/file.py:NAME (see README). Parameters: "
               "--strategy target@under=1,mistakes=0.1", markup=False)
@@ -391,7 +413,7 @@ def replay(
     match: Optional[int] = typer.Option(None, "--match", help="Match number (whole matches)."),
     n: Optional[str] = typer.Option(None, "--n", "-n",
                                     help="The run's n (default: one that ends after this deal's chunk)."),
-    players: Optional[int] = typer.Option(None, "--players", "-p"),
+    players: Optional[str] = typer.Option(None, "--players", "-p"),
     strategy: Optional[str] = typer.Option(None, "--strategy", "-s"),
     seat: list[str] = typer.Option([], "--seat"),
     rule: list[str] = typer.Option([], "--rule", "-r"),
@@ -403,11 +425,11 @@ def replay(
             raise SimtoolError("give exactly one of --deal N or --match N")
         number = deal if deal is not None else match
         unit = "deal" if deal is not None else "match"
-        if number < 0:
-            raise SimtoolError(f"bad {unit} number {number}; expected 0 or more")
+        if not 0 <= number < MAX_COUNT:
+            raise SimtoolError(f"bad {unit} number {number}; expected 0 to {MAX_COUNT - 1}")
         chunk = chunk_size(unit)
-        size = n if n is not None else (number // chunk + 1) * chunk
-        spec = make_spec(game, players, size, strategy, lineup_args(seat),
+        size = n if n is not None else min((number // chunk + 1) * chunk, MAX_COUNT)
+        spec = make_spec(game, _players(players, game), size, strategy, lineup_args(seat),
                          options.parse_assignments(rule), unit, seed, rotate)
         lines = replay_deal(spec, number)
     except SimtoolError as exc:
@@ -422,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Exit as done:
         return done.exit_code
     except (typer.TyperException, SimtoolError) as exc:  # click's usage errors, and ours
-        message = exc.format_message() if isinstance(exc, typer.TyperException) else str(exc)
+        message = _usage(exc) if isinstance(exc, typer.TyperException) else str(exc)
         if type(exc).__name__ == "NoArgsIsHelpError":
             out.print(message, markup=False, highlight=False)
             return 0
@@ -432,6 +454,22 @@ def main(argv: list[str] | None = None) -> int:
         err.print("interrupted; no result was written", markup=False)
         return 130
     return code if isinstance(code, int) else 0
+
+
+def _usage(exc: typer.TyperException) -> str:
+    """The framework's message, completed with the valid choices it leaves out."""
+    message = " ".join(exc.format_message().split())
+    ctx = getattr(exc, "ctx", None)
+    if ctx is None:
+        return message
+    command = ctx.command
+    if message.startswith("No such command") and hasattr(command, "list_commands"):
+        return f"{message} valid: {choices(sorted(command.list_commands(ctx)))}"
+    if message.startswith("No such option"):
+        names = sorted(o for p in command.get_params(ctx) for o in getattr(p, "opts", ())
+                       if o.startswith("--"))
+        return f"{exc.message}; valid: {choices(names)}"
+    return message
 
 
 if __name__ == "__main__":

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import signal
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Generator
@@ -22,7 +25,7 @@ from typing import Any, Callable, Generator
 import numpy as np
 
 from . import bits
-from .errors import StrategyError
+from .errors import StrategyError, describe
 
 ROUND_CAP = 200
 """Safety cap on the rounds of one match (RULINGS.md, Common)."""
@@ -199,6 +202,7 @@ class Context:
     trace_id: int | None = None  # deal or match number to write out play by play
     trace: list[str] = field(default_factory=list)
     trace_row: int | None = None
+    timeout: float | None = None  # seconds a strategy may take over one decision batch
 
     def follow(self, ids: np.ndarray) -> None:
         """The batch now holds ``ids``; find the traced deal among them."""
@@ -290,15 +294,55 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx) -> np.ndarray:
     """One strategy's choices for the deals ``idx``, checked."""
     view = game.View(game, state, d, seat, legal, idx)
     try:
-        picked = strategy(view, rng)
+        if ctx.timeout is None:
+            picked = strategy(view, rng)
+        else:
+            with deadline(ctx.timeout):
+                picked = strategy(view, rng)
     except StrategyError:
         raise
-    except Exception as exc:  # a plugin's bug must name the plugin, not crash the run
+    except Overtime:
         raise StrategyError(
-            f"strategy '{strategy.name}' raised {type(exc).__name__}: {exc} "
+            f"strategy '{strategy.name}' did not return within --timeout {ctx.timeout:g} s "
+            f"(decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))})"
+        ) from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # a plugin's bug (even SystemExit) must name the plugin
+        raise StrategyError(
+            f"strategy '{strategy.name}' raised {describe(exc)} "
             f"(decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))})"
         ) from None
     return _checked(picked, legal, idx, strategy, game, d, ctx)
+
+
+class Overtime(BaseException):
+    """A strategy's time is up. A BaseException, so that a plugin's ``except Exception`` does
+    not swallow it."""
+
+
+@contextmanager
+def deadline(seconds: float):
+    """Interrupt the code inside after ``seconds`` with :class:`Overtime`.
+
+    A SIGALRM timer: it stops a strategy stuck in Python or in a blocking call alike, in
+    this process or a joblib worker (both run strategies in their main thread).
+    """
+    if not hasattr(signal, "setitimer"):
+        raise StrategyError("--timeout needs a system with SIGALRM timers (Linux, macOS)")
+    if threading.current_thread() is not threading.main_thread():
+        raise StrategyError("--timeout works only when strategies run in a main thread")
+
+    def expire(signum, frame):
+        raise Overtime
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _checked(picked, legal, idx, strategy, game, d, ctx) -> np.ndarray:

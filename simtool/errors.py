@@ -11,3 +11,12 @@ class StrategyError(SimtoolError):
 
 def choices(values) -> str:
     return ", ".join(str(v) for v in values)
+
+
+def describe(exc: BaseException) -> str:
+    """``Type: message`` on one line, even for an exception whose ``str`` fails."""
+    try:
+        text = " ".join(str(exc).split())
+    except Exception:
+        text = "(an exception whose message cannot be printed)"
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -46,13 +46,14 @@ def climb(game: str = "black-white", runs_dir: str | Path = "runs/ladder", *, pl
           rules: dict | None = None, n=20_000, seed: int | None = None, rungs: list[str] | None = None,
           unit: str = "deal", jobs: int | None = None, force: bool = False,
           backend: str = "local", scheduler: str | None = None, progress=None,
-          report: dict | None = None) -> tuple[Ladder, list[Path]]:
+          report: dict | None = None, timeout: float | None = None) -> tuple[Ladder, list[Path]]:
     """Play a ladder into ``runs_dir`` (one run folder per rung) and return it with the folders:
     what ``simtool ladder`` does, from Python. A rung already finished there is kept."""
     from . import sweep
 
     specs, extra = plan(game, players, rules, n, seed, rungs, unit)
-    paths = sweep.run(specs, Path(runs_dir), jobs, force, backend, scheduler, progress, report, extra)
+    paths = sweep.run(specs, Path(runs_dir), jobs, force, backend, scheduler, progress, report,
+                      timeout, extra)
     (climbed,) = ladders(paths)
     return climbed, paths
 

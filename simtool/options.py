@@ -47,5 +47,7 @@ def parse_assignments(items: list[str] | None, what: str = "rule") -> dict[str, 
         name, sep, value = item.partition("=")
         if not sep or not name.strip() or not value.strip():
             raise SimtoolError(f"bad --{what} {item!r}; expected NAME=VALUE")
+        if name.strip() in out:
+            raise SimtoolError(f"--{what} {name.strip()} given twice; give each {what} once")
         out[name.strip()] = value.strip()
     return out

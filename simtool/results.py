@@ -180,20 +180,29 @@ class RunWriter:
 
     def finish(self, meta: dict) -> dict[str, Path]:
         written = {}
-        for name in TABLES:
-            parts = sorted(self.parts.glob(f"{name}-*.parquet"))
-            if parts:
-                final = self.out / f"{name}.parquet"
-                tmp = final.with_suffix(".parquet.tmp")
-                try:
-                    pl.scan_parquet(parts).sink_parquet(tmp)
-                except BaseException:
-                    tmp.unlink(missing_ok=True)
-                    raise
-                os.replace(tmp, final)
-                written[name] = final
-        meta = {**meta, "files": sorted(p.name for p in written.values())}
-        write_json(self.out / "run.json", meta)
+        tmp = None
+        try:
+            for name in TABLES:
+                parts = sorted(self.parts.glob(f"{name}-*.parquet"))
+                if parts:
+                    final = self.out / f"{name}.parquet"
+                    tmp = final.with_suffix(".parquet.tmp")
+                    try:
+                        pl.scan_parquet(parts).sink_parquet(tmp)
+                        os.replace(tmp, final)
+                    except WRITE_ERRORS as exc:
+                        raise SimtoolError(f"cannot write {final}: {why(exc)}") from None
+                    except BaseException:
+                        tmp.unlink(missing_ok=True)
+                        raise
+                    written[name] = final
+            meta = {**meta, "files": sorted(p.name for p in written.values())}
+            write_json(self.out / "run.json", meta)
+        except SimtoolError:  # a full disk: no table may stay behind without its run.json
+            for path in [tmp, *written.values()]:
+                if path is not None:
+                    path.unlink(missing_ok=True)
+            raise
         self._clear_chunks()
         self._release()
         return written
@@ -231,19 +240,40 @@ def _argv() -> list[str]:
     return [Path(sys.argv[0]).name, *sys.argv[1:]] if sys.argv else ["python"]
 
 
+WRITE_ERRORS = (OSError, pl.exceptions.PolarsError)
+"""What a write to a full (or vanished) disk raises: polars wraps the OS error in its own."""
+
+
+def why(exc: BaseException) -> str:
+    """The reason of a failed write, on one line: "No space left on device"."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    text = " ".join(str(exc).split())
+    return text.rpartition("IO error: ")[2] or type(exc).__name__
+
+
 def write_chunk(parts: Path, index: int, **named: pl.DataFrame | None) -> None:
     """One chunk's tables as part files; snappy, as they are read once and re-encoded."""
     for name, table in named.items():
         if table is not None:
             tmp = parts / f".{name}-{index:06d}.tmp"
-            table.write_parquet(tmp, compression="snappy")
-            os.replace(tmp, parts / f"{name}-{index:06d}.parquet")
+            final = parts / f"{name}-{index:06d}.parquet"
+            try:
+                table.write_parquet(tmp, compression="snappy")
+                os.replace(tmp, final)
+            except WRITE_ERRORS as exc:
+                tmp.unlink(missing_ok=True)
+                raise SimtoolError(f"cannot write {final}: {why(exc)}") from None
 
 
 def write_json(path: Path, data: dict) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(json.dumps(data, indent=2, default=str) + "\n")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise SimtoolError(f"cannot write {path}: {why(exc)}") from None
 
 
 def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from pathlib import Path
 from dataclasses import asdict, dataclass, field
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import numpy as np
 import polars as pl
 
 from . import games, options, stats
 from .engine import Context, Lineup, Outcome, play_deals, play_matches
-from .errors import SimtoolError, choices
+from .errors import SimtoolError, choices, describe
 from .results import write_chunk
 
 CHUNK = 1 << 15
@@ -75,7 +76,8 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
         seed = int(np.random.SeedSequence().entropy % (1 << 63))
     elif not isinstance(seed, (int, np.integer)) or seed < 0:
         raise SimtoolError(f"bad seed {seed!r}; expected a whole number >= 0")
-    lineup = [strategy or g.default_strategy] * p
+    lineup = [g.default_strategy if strategy is None else strategy] * p
+    given = set()
     for seat, name in (seats or {}).items():
         try:
             s = int(seat)
@@ -83,6 +85,9 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
             s = -1
         if not 0 <= s < p:
             raise SimtoolError(f"bad seat {seat!r} for {p} players; valid: {choices(range(p))}")
+        if s in given:
+            raise SimtoolError(f"seat {s} given twice; give each seat once")
+        given.add(s)
         lineup[s] = name
     if precision is not None and not 0 < precision < 0.5:
         raise SimtoolError(f"bad precision {precision!r}; expected a half-width between 0 and 0.5, "
@@ -96,23 +101,31 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     return spec
 
 
+MAX_COUNT = (1 << 63) - 1
+"""The most deals (or matches) of one run: deal numbers are int64 in the tables."""
+
+
 def parse_count(text) -> int:
-    """A positive whole number of deals: ``1e6``, ``1000000`` or ``1_000_000``."""
+    """A positive whole number of deals: ``1e6``, ``1000000`` or ``1_000_000`` (an underscore only
+    between digits, as in Python)."""
     value = None
     if isinstance(text, (int, np.integer)) and not isinstance(text, bool):
         value = int(text)
     elif isinstance(text, (str, float)):
         try:
-            value = int(str(text).replace("_", ""))
+            value = int(str(text))
         except ValueError:
             try:
-                as_float = float(str(text).replace("_", ""))
-                if as_float.is_integer():
-                    value = int(as_float)
-            except ValueError:
+                as_float = float(str(text))
+                if as_float.is_integer() or as_float == float("inf"):
+                    value = int(min(as_float, MAX_COUNT + 1))
+            except (ValueError, OverflowError):
                 pass
     if value is None or value <= 0:
         raise SimtoolError(f"bad n {text!r}; expected a positive whole number such as 1e6, 1000000 or 1_000_000")
+    if value > MAX_COUNT:
+        raise SimtoolError(f"bad n {text!r}; at most {MAX_COUNT} (2^63 - 1), the largest deal or "
+                           f"match number the tables can hold")
     return value
 
 
@@ -162,7 +175,8 @@ class Chunk:
 
 
 def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
-               parts: Path | None = None, keep: bool = True) -> Chunk:
+               parts: Path | None = None, keep: bool = True,
+               timeout: float | None = None) -> Chunk:
     """Play chunk ``index``. With ``parts``, write its tables there (by the worker, in
     parallel); without ``keep``, return them only as files."""
     game = games.get(spec.game)
@@ -173,7 +187,7 @@ def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
         for s in (0, 1)
     )
     ctx = Context(game.id, spec.seed, spec.n, spec.unit, start + np.arange(count, dtype=np.int64),
-                  trace_id=trace_id)
+                  trace_id=trace_id, timeout=timeout)
     play = play_deals if spec.unit == "deal" else play_matches
     outcome = play(game, spec.players, spec.rules, lineup, count, deal_rng, play_rng, ctx)
     seats, matches = tables(game, spec, lineup, outcome)
@@ -220,11 +234,15 @@ BACKENDS = ("local", "dask")
 
 
 def execute(spec: RunSpec, jobs: int | None = None, parts: Path | None = None,
-            keep: bool = True, todo: list[int] | None = None, backend: str = "local",
-            scheduler: str | None = None) -> Iterator[Chunk]:
-    """Play the chunks ``todo`` (default: all) of one run, yielding them in chunk order."""
-    todo = list(range(spec.n_chunks)) if todo is None else todo
-    yield from execute_tasks([Task(spec, i, parts) for i in todo], jobs, keep, backend, scheduler)
+            keep: bool = True, todo: Iterable[int] | None = None, backend: str = "local",
+            scheduler: str | None = None, count: int | None = None,
+            timeout: float | None = None) -> Iterator[Chunk]:
+    """Play the chunks ``todo`` (default: all; ``count`` of them) of one run, yielding them in
+    chunk order."""
+    if todo is None:
+        todo, count = range(spec.n_chunks), spec.n_chunks
+    tasks = (Task(spec, i, parts) for i in todo)
+    yield from execute_tasks(tasks, jobs, keep, backend, scheduler, count, timeout)
 
 
 @dataclass(frozen=True)
@@ -236,56 +254,133 @@ class Task:
     parts: Path | None = None
 
 
-def execute_tasks(tasks: list[Task], jobs: int | None = None, keep: bool = True,
-                  backend: str = "local", scheduler: str | None = None) -> Iterator[Chunk]:
+def jobs_used(jobs: int | None, count: int) -> int:
+    """Processes for ``count`` chunks: never more than there are chunks to play."""
+    return max(1, min(jobs or default_jobs(), count))
+
+
+def execute_tasks(tasks: Iterable[Task], jobs: int | None = None, keep: bool = True,
+                  backend: str = "local", scheduler: str | None = None,
+                  count: int | None = None, timeout: float | None = None) -> Iterator[Chunk]:
     """Play chunks of one or several runs (a sweep), yielding them in the order of ``tasks``.
 
+    ``tasks`` may be a lazy iterable of ``count`` tasks: workers take them as they become free,
+    so a run of any size is planned in bounded memory.
     ``local``: joblib processes on this machine, each writing its chunk files to the task's
     ``parts``. ``dask``: joblib's dask backend on the cluster at ``scheduler``; workers return
     their tables and this process writes them, as workers need not share its disk. Dask reruns
     the chunk of a lost worker; each chunk index is written once, so nothing is counted twice.
+    ``timeout``: seconds a strategy may take over one decision batch (see engine.deadline).
     """
-    if not tasks:
+    if count is None:
+        tasks = list(tasks)
+        count = len(tasks)
+    if not count:
         return
     from joblib import Parallel, delayed
 
     if backend == "dask":
         from joblib import parallel_config
 
+        if timeout is not None:
+            raise SimtoolError("--timeout needs --backend local: dask workers run strategies in "
+                               "threads, which cannot be interrupted")
         client = dask_client(scheduler)
         try:
             with parallel_config(backend="dask"):
-                chunks = Parallel(n_jobs=-1, return_as="generator")(
-                    delayed(play_chunk)(t.spec, t.index) for t in tasks)
-                for task, chunk in zip(tasks, chunks, strict=True):
+                played = Parallel(n_jobs=-1, return_as="generator")(
+                    delayed(_play_task)(t) for t in tasks)
+                for task, chunk in played:
                     if task.parts is not None:
                         write_chunk(task.parts, chunk.index, seats=chunk.seats, matches=chunk.matches)
                     yield chunk if keep else Chunk(chunk.index, None, None, tally=chunk.tally)
         finally:
             client.close()
         return
-    jobs = max(1, min(jobs or default_jobs(), len(tasks)))
+    jobs = jobs_used(jobs, count)
     if jobs == 1:
-        yield from (play_chunk(t.spec, t.index, None, t.parts, keep) for t in tasks)
+        yield from (play_chunk(t.spec, t.index, None, t.parts, keep, timeout) for t in tasks)
         return
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+    seen: dict[str, None] = {}  # the strategies handed to workers so far, to name in a crash
+
+    def handed(tasks: Iterable[Task]) -> Iterator[Task]:
+        for t in tasks:
+            seen.update(dict.fromkeys(t.spec.lineup))
+            yield t
+
     parallel = Parallel(n_jobs=jobs, return_as="generator")
-    yield from parallel(delayed(play_chunk)(t.spec, t.index, None, t.parts, keep) for t in tasks)
+    try:
+        yield from parallel(delayed(play_chunk)(t.spec, t.index, None, t.parts, keep, timeout)
+                            for t in handed(tasks))
+    except TerminatedWorkerError as exc:
+        raise SimtoolError(_worker_died(list(seen), exc)) from None
+
+
+def _worker_died(names: list[str], exc: Exception) -> str:
+    import strategies
+
+    built_in = {s.name for s in strategies.BUILT_IN}
+    suspects = [n for n in names if strategies.split(n)[0] not in built_in]
+    codes = " ".join(str(exc).split()).rpartition("exit codes of the workers are ")[2].partition(" ")[0]
+    return (f"a worker process ended without a word ({codes.rstrip('.') or 'no exit code'}) "
+            + (f"while playing the plugin strategies {choices(suspects)}: a plugin must return, "
+               f"never end its process (os._exit, a crash in compiled code)" if suspects else
+               "while playing built-in strategies only: the system may have run out of memory"))
+
+
+def _play_task(task: Task) -> tuple[Task, Chunk]:
+    """A dask worker's chunk, returned with its task: this process writes it to ``task.parts``."""
+    return task, play_chunk(task.spec, task.index)
+
+
+SCHEDULER_WAIT = 10.0
+"""Seconds a dask scheduler has to answer and offer a worker: past it, the run stops with one
+line. Something that accepts the connection but never speaks dask would otherwise hang for ever."""
 
 
 def dask_client(address: str | None):
-    """A client of the dask.distributed scheduler at ``address``, or a one-line error."""
+    """A client of the dask.distributed scheduler at ``address`` with a worker, or a one-line
+    error within about :data:`SCHEDULER_WAIT` seconds."""
     if not address:
         raise SimtoolError("--backend dask needs --scheduler tcp://HOST:PORT (or SIMTOOL_SCHEDULER)")
     try:
         from dask.distributed import Client
     except ImportError:
         raise SimtoolError("--backend dask needs dask.distributed: pip install 'simtool[cluster]'") from None
-    try:
-        client = Client(address, timeout="5s")
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise SimtoolError(f"cannot reach the dask scheduler at {address}: {exc}") from None
-    client.run(_steady_malloc)
-    return client
+    wait = SCHEDULER_WAIT
+    box: dict = {}
+
+    def connect() -> None:
+        # in a thread of its own: dask's handshake has no time limit of its own
+        client = None
+        try:
+            client = Client(address, timeout=f"{min(wait, 5):g}s")
+            box["stage"] = "workers"
+            client.wait_for_workers(1, timeout=wait)
+            client.run(_steady_malloc)
+            box["client"] = client
+        except BaseException as exc:  # noqa: BLE001 - garbage from a non-dask server can be anything
+            box["error"] = exc
+            if client is not None:
+                client.close()
+
+    thread = threading.Thread(target=connect, name="simtool-dask-connect", daemon=True)
+    thread.start()
+    thread.join(wait + 1)
+    if box.get("stage") == "workers":  # connected: the workers have their own time
+        thread.join(wait + 1)
+    if "client" in box:
+        return box["client"]
+    error = box.get("error")
+    if box.get("stage") == "workers" and (error is None or isinstance(error, TimeoutError)):
+        raise SimtoolError(f"the dask scheduler at {address} has no workers (waited {wait:g} s); "
+                           f"start some with: dask worker {address}")
+    if error is None:
+        raise SimtoolError(f"no answer from a dask scheduler at {address} within {wait:g} s; "
+                           f"is a dask scheduler (not another server) listening there?")
+    raise SimtoolError(f"cannot reach the dask scheduler at {address}: {describe(error)}")
 
 
 def _steady_malloc() -> None:

@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 
 from . import games, options
-from .api import expected_rows, metadata
+from .api import check_timeout, expected_rows, metadata
 from .errors import SimtoolError, choices
 from .results import SPEC, RunWriter, run_kind, write_json
-from .runner import (BACKENDS, RunSpec, Task, default_jobs, execute_tasks, make_spec, parse_count,
+from .runner import (BACKENDS, UNITS, RunSpec, Task, execute_tasks, jobs_used, make_spec, parse_count,
                      spec_from_dict)
 
 GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate", "ladder")
@@ -58,28 +58,60 @@ def read_toml(path: Path) -> dict:
 
 
 def make_grid(data: dict) -> Grid:
-    """A Grid from a grid file's (or the command line's) values, checked."""
-    listed = {k: v if isinstance(v, list) else [v] for k, v in data.items()
-              if k in ("games", "players", "lineups")}
+    """A Grid from a grid file's (or the command line's) values, checked value by value."""
+    listed = {k: _values(k, v) for k, v in data.items() if k in ("games", "players", "lineups")}
     if not listed.get("games"):
         raise SimtoolError(f"a sweep needs at least one game; valid: {choices(sorted(games.registry()))}")
     rules = data.get("rules") or {}
     if not isinstance(rules, dict):
         raise SimtoolError("rules must be a table of NAME = [values]")
+    for name, values in rules.items():
+        values = values if isinstance(values, list) else [values]
+        if not values:
+            raise SimtoolError(f"rule '{name}' has no values: the grid would be empty")
+        for v in values:
+            if not isinstance(v, (str, int, float)):
+                raise SimtoolError(f"bad value {v!r} for rule '{name}'; expected a value such as 2 or \"low\"")
     seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+        raise SimtoolError(f"bad seed {seed!r}; expected a whole number >= 0")
+    rotate = data.get("rotate", False)
+    if not isinstance(rotate, bool):
+        raise SimtoolError(f"bad rotate {rotate!r}; expected true or false")
+    unit = data.get("unit", "deal")
+    if not isinstance(unit, str):
+        raise SimtoolError(f"bad unit {unit!r}; valid: {choices(UNITS)}")
     ladder = data.get("ladder", False)
     if not isinstance(ladder, bool):
         raise SimtoolError(f"bad ladder {ladder!r}; expected true or false")
     if ladder and data.get("lineups"):
         raise SimtoolError("a ladder sweep plays its own line-ups (each rung against the one below); "
                            "leave out lineups, or leave out ladder")
-    return Grid(games=[str(g) for g in listed["games"]],
-                players=[int(p) for p in listed.get("players", [])],
+    return Grid(games=[_text(g, "games") for g in listed["games"]],
+                players=[_count(p) for p in listed.get("players", [])],
                 rules={k: [str(x) for x in (v if isinstance(v, list) else [v])] for k, v in rules.items()},
-                lineups=[str(x) for x in listed.get("lineups", [])],
-                n=parse_count(data.get("n", 100_000)), seed=None if seed is None else int(seed),
-                unit=str(data.get("unit", "deal")), rotate=bool(data.get("rotate", False)),
+                lineups=[_text(x, "lineups") for x in listed.get("lineups", [])],
+                n=parse_count(data.get("n", 100_000)), seed=seed, unit=unit, rotate=rotate,
                 ladder=ladder)
+
+
+def _values(key: str, value) -> list:
+    if value == []:
+        raise SimtoolError(f"{key} = [] lists no values: the grid would be empty (leave {key} "
+                           f"out for each game's default)")
+    return value if isinstance(value, list) else [value]
+
+
+def _text(value, key: str) -> str:
+    if not isinstance(value, str):
+        raise SimtoolError(f"bad {key} {value!r}; expected names in quotes")
+    return value
+
+
+def _count(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SimtoolError(f"bad players {value!r}; expected whole numbers such as [4, 5]")
+    return value
 
 
 def lineup(text: str, game, p: int) -> dict[int, str]:
@@ -157,7 +189,8 @@ SWEEP = "sweep.json"
 
 def run(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bool = False,
         backend: str = "local", scheduler: str | None = None, progress=None,
-        report: dict | None = None, extra: list[dict] | None = None) -> list[Path]:
+        report: dict | None = None, timeout: float | None = None,
+        extra: list[dict] | None = None) -> list[Path]:
     """Play every cell into ``runs_dir/<cell>``. A cell already finished with the same
     specification is kept as it is, an interrupted one is resumed (``force``: both are played
     again). A failure leaves no cell of this sweep looking finished; Ctrl-C keeps every finished
@@ -165,7 +198,7 @@ def run(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bo
     ``extra``: per cell, more for its ``run.json`` (a ladder rung says which)."""
     if backend not in BACKENDS:
         raise SimtoolError(f"unknown backend '{backend}'; valid: {', '.join(BACKENDS)}")
-    jobs = jobs or default_jobs()
+    check_timeout(timeout)
     names = [folder_name(s) for s in specs]
     for i, name in enumerate(names):  # two cells can share a name only if the grid repeats itself
         if names.count(name) > 1:
@@ -182,25 +215,29 @@ def run(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bo
                 continue
             resume = not force and kind == "interrupted" and saved_spec(folder) == spec
             writer = RunWriter(folder, force, spec.as_dict(), resume)
-            writers.append((spec, writer, more))
             finished = writer.done(spec.unit, lambda t, i, spec=spec: expected_rows(spec, t, i)) \
                 if resume else set()
-            tasks += [Task(spec, i, writer.parts) for i in range(spec.n_chunks) if i not in finished]
+            writers.append((spec, writer, finished, more))
+        tasks = (Task(spec, i, w.parts) for spec, w, finished, _ in writers
+                 for i in range(spec.n_chunks) if i not in finished)  # lazily: cells can be huge
+        count = sum(spec.n_chunks - len(finished) for spec, _, finished, _ in writers)
         started, clock = datetime.now(timezone.utc), time.perf_counter()
-        for done, _ in enumerate(execute_tasks(tasks, jobs, False, backend, scheduler), start=1):
+        played = execute_tasks(tasks, jobs, False, backend, scheduler, count, timeout)
+        for done, _ in enumerate(played, start=1):
             if progress:
-                progress(done, len(tasks))
+                progress(done, count)
         wall = time.perf_counter() - clock
-        for spec, w, more in writers:
-            w.finish(metadata(spec, jobs, started, wall) | {"backend": backend, "sweep_cells": len(specs)}
+        used = jobs_used(jobs, count)
+        for spec, w, _, more in writers:
+            w.finish(metadata(spec, used, started, wall) | {"backend": backend, "sweep_cells": len(specs)}
                      | more)
     except KeyboardInterrupt:
-        for _, w, _ in writers:
+        for _, w, _, _ in writers:
             if not (w.out / "run.json").exists():
                 w.interrupted()
         raise
     except BaseException:
-        for _, w, _ in writers:
+        for _, w, _, _ in writers:
             if not (w.out / "run.json").exists():
                 w.abort()
         raise

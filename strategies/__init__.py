@@ -14,7 +14,7 @@ import sys
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from simtool.errors import SimtoolError, choices
+from simtool.errors import SimtoolError, choices, describe
 
 from . import basic, black_white, kansas_city, nine_lives, out_trumped, trickster
 from .base import STRATEGY, Param, Params, Strategy, split, split_lineup, strategy
@@ -25,16 +25,19 @@ BUILT_IN: tuple[Strategy, ...] = (
     out_trumped.hoarder, out_trumped.tricks, nine_lives.exact, nine_lives.team,
 )
 
-__all__ = ["Param", "Params", "STRATEGY", "Strategy", "strategy", "registry", "resolve", "canonical",
-           "split_lineup", "BUILT_IN"]
+__all__ = ["Param", "Params", "STRATEGY", "Strategy", "strategy", "registry", "broken", "resolve",
+           "canonical", "split_lineup", "BUILT_IN"]
 
 
 def registry(game_id: str | None = None) -> dict[str, Strategy]:
-    """Every named strategy (built-in and installed), optionally only those that play ``game_id``."""
+    """Every named strategy (built-in and installed), optionally only those that play ``game_id``.
+
+    An installed strategy that fails to load is left out (:func:`broken` lists it).
+    """
     found = {s.name: s for s in BUILT_IN}
-    for ep in entry_points(group="simtool.strategies"):
-        if ep.name not in found:
-            found[ep.name] = _as_strategy(ep.load(), ep.name, f"entry point {ep.value}")
+    for name, loaded in _installed().items():
+        if isinstance(loaded, Strategy):
+            found.setdefault(name, loaded)
     return {k: s for k, s in found.items() if game_id is None or s.plays(game_id)}
 
 
@@ -45,21 +48,55 @@ def plugin_file(spec: str) -> Path | None:
     return Path(path) if sep and (path.endswith(".py") or "/" in path) else None
 
 
+def broken() -> dict[str, str]:
+    """Installed strategies that fail to load, each with the reason."""
+    return {name: why for name, why in _installed().items() if isinstance(why, str)}
+
+
+def _installed() -> dict[str, Strategy | str]:
+    """Each installed strategy not shadowed by a built-in: the Strategy, or why it fails to load."""
+    built_in = {s.name for s in BUILT_IN}
+    found: dict[str, Strategy | str] = {}
+    for ep in entry_points(group="simtool.strategies"):
+        if ep.name not in built_in and ep.name not in found:
+            try:
+                found[ep.name] = _load_entry_point(ep)
+            except SimtoolError as exc:
+                found[ep.name] = str(exc)
+    return found
+
+
+def _load_entry_point(ep) -> Strategy:
+    try:
+        obj = ep.load()
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # one broken package must not take every strategy down
+        raise SimtoolError(f"installed strategy '{ep.name}' (entry point {ep.value}) failed to "
+                           f"load: {describe(exc)}") from None
+    return _as_strategy(obj, ep.name, f"entry point {ep.value}")
+
+
 def resolve(spec: str, game_id: str, file: Path | None = None) -> Strategy:
     """The strategy named by ``spec`` for ``game_id``, or a one-line error. ``file``: where a
-    plugin's file is now (a resumed run records it as an absolute path)."""
+    plugin's file is now (a resumed run records it as an absolute path).
+
+    Installed strategies are loaded only when named (or listed): a broken one fails only the
+    runs that use it."""
     base, given = split(spec)
     path = plugin_file(base)
     if path is not None:
         found = _load_plugin(file or path, base.rpartition(":")[2])
     else:
-        known = registry()
-        if base not in known:
-            valid = choices(sorted(registry(game_id)))
-            raise SimtoolError(
-                f"unknown strategy '{base}'; valid for {game_id}: {valid}, or a plugin FILE.py:NAME"
-            )
-        found = known[base]
+        found = next((s for s in BUILT_IN if s.name == base), None)
+        if found is None:
+            ep = next((e for e in entry_points(group="simtool.strategies") if e.name == base), None)
+            if ep is None:
+                valid = choices(sorted(registry(game_id)))
+                raise SimtoolError(
+                    f"unknown strategy '{base}'; valid for {game_id}: {valid}, or a plugin FILE.py:NAME"
+                )
+            found = _load_entry_point(ep)
     if not found.plays(game_id):
         raise SimtoolError(
             f"strategy '{found.name}' plays {choices(found.games)}, not {game_id}; "
@@ -86,10 +123,10 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         module = importlib.util.module_from_spec(spec)
         try:
             spec.loader.exec_module(module)
-        except Exception as exc:
-            raise SimtoolError(
-                f"strategy plugin {path} failed to load: {type(exc).__name__}: {exc}"
-            ) from None
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # even SystemExit: a plugin must not end simtool silently
+            raise SimtoolError(f"strategy plugin {path} failed to load: {describe(exc)}") from None
         sys.modules[module_name] = module
     if not hasattr(module, attr):
         names = [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")]

@@ -148,7 +148,7 @@ def test_resume_refuses_changed_options(tmp_path, extra):
     interrupted_run(out, 1)
     before = chunk_files(out)
     one_line_error(cli("run", "--resume", out, *extra), "cannot change", extra[0],
-                   "only --jobs, --backend and --scheduler")
+                   "only --jobs, --backend, --scheduler and --timeout")
     assert chunk_files(out) == before
 
 
@@ -216,8 +216,13 @@ def test_an_interrupted_sweep_keeps_its_work_and_resumes(tmp_path, monkeypatch):
 
     one_line_error(cli("sweep", "--resume", runs, "--n", "10"), "cannot change", "--n")
     played = []
-    monkeypatch.setattr(sweeps, "execute_tasks", lambda tasks, *a, **k: (played.append(len(tasks)),
-                                                                        real(tasks, *a, **k))[1])
+
+    def counted(tasks, *args, **kw):
+        tasks = list(tasks)
+        played.append(len(tasks))
+        return real(tasks, *args, **kw)
+
+    monkeypatch.setattr(sweeps, "execute_tasks", counted)
     r = cli("sweep", "--resume", runs)
     assert r.exit_code == 0, r.output
     assert played == [2] and page.exists()  # 6 chunks in all, 4 kept

@@ -166,8 +166,7 @@ def test_a_parameter_may_name_a_strategy_of_the_game(monkeypatch):
         strategies.Param("samples", int, 32, "worlds per decision", 1, 4096),
         strategies.Param("playout", strategies.STRATEGY, "default", "play-out policy"),
         strategies.Param("value", str, "score", "what to maximise", values=("score", "win"))))
-    known = strategies.registry
-    monkeypatch.setattr(strategies, "registry", lambda game_id=None: known(game_id) | {"pimc": pimc})
+    monkeypatch.setattr(strategies, "BUILT_IN", strategies.BUILT_IN + (pimc,))
     assert strategies.canonical("pimc@playout=target", "kansas-city") == "pimc"
     assert strategies.canonical("pimc@playout=default,samples=32", "kansas-city") == "pimc"
     assert strategies.canonical("pimc@playout=greedy,samples=8", "kansas-city") == "pimc@samples=8,playout=greedy"

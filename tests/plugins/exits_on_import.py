@@ -1,0 +1,3 @@
+"""A plugin file that ends the program as it is imported."""
+
+raise SystemExit(3)
