@@ -211,10 +211,14 @@ def run(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bo
         for spec, name, more in zip(specs, names, extra, strict=True):
             folder = runs_dir / name
             kind = run_kind(folder)
+            refile = False
             if not force and kind == "finished" and finished_spec(folder) == spec:
-                continue
+                recorded = _read_json(folder / "run.json", {})
+                if all(recorded.get(k) == v for k, v in more.items()):
+                    continue
+                refile = True  # the same run filed under another ladder: play it again as this one's
             resume = not force and kind == "interrupted" and saved_spec(folder) == spec
-            writer = RunWriter(folder, force, spec.as_dict(), resume)
+            writer = RunWriter(folder, force or refile, spec.as_dict(), resume)
             finished = writer.done(spec.unit, lambda t, i, spec=spec: expected_rows(spec, t, i)) \
                 if resume else set()
             writers.append((spec, writer, finished, more))

@@ -169,3 +169,13 @@ def test_climb_from_python_plays_each_rung_as_the_plain_rotated_run(tmp_path):
     alone = simtool.run("black-white", 800, strategy="random", seats={0: "balance@mistakes=0.2"},
                         seed=4, rotate=True)
     assert pl.read_parquet(paths[0] / "seats.parquet").equals(alone.seats)
+
+
+def test_a_longer_ladder_in_the_same_folder_refiles_the_shared_rung(tmp_path):
+    runs = tmp_path / "rungs"
+    short, _ = ladder.climb("black-white", runs, rungs=["random", "duck"], n=500, seed=1, jobs=1)
+    longer, paths = ladder.climb("black-white", runs, rungs=["random", "duck", "balance"], n=500,
+                                 seed=1, jobs=1)
+    assert [r.name for r in longer.rungs] == ["duck", "balance"]
+    assert longer.rungs[0].share == short.rungs[0].share  # the same run, now a rung of the longer ladder
+    assert json.loads((paths[0] / "run.json").read_text())["ladder"]["rungs"] == ["random", "duck", "balance"]
