@@ -65,6 +65,9 @@ def plan(game: str, players: int | None, rules: dict | None, n, seed: int | None
     import strategies
 
     g = games.get(game)
+    if rungs is not None and not all(str(r).strip() for r in rungs):
+        raise SimtoolError(f"bad rungs {','.join(map(str, rungs))!r}; expected NAME,NAME,... weakest "
+                           f"first, such as random,{g.default_strategy}")
     names = [strategies.canonical(r, g.id) for r in (rungs or default_rungs(g.id))]
     if len(names) < 2:
         raise SimtoolError(f"a ladder needs at least two rungs, got {len(names)}: "

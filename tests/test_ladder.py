@@ -48,6 +48,8 @@ def test_plan_rotates_one_climber_against_the_rung_below():
 
 @pytest.mark.parametrize("rungs,needles", [
     ("random", ["at least two rungs"]),
+    ("random,,balance", ["bad rungs 'random,,balance'", "NAME,NAME,..."]),
+    ("", ["bad rungs ''"]),
     ("random,balance,balance@mistakes=0", ["rung 'balance' appears twice"]),
     ("random,genius", ["unknown strategy 'genius'", "balance"]),
     ("random,balance@mistakes=3", ["bad value '3' for parameter 'mistakes'", "0..1"]),
