@@ -72,14 +72,17 @@ class RunWriter:
         return seats, (pl.read_parquet(self.parts / f"matches-{index:06d}.parquet")
                        if unit == "match" else None)
 
-    def finish(self, meta: dict) -> dict[str, Path]:
+    def finish(self, meta: dict, limit: tuple[str, int] | None = None) -> dict[str, Path]:
+        """The whole tables and ``run.json``; ``limit`` ``(key, n)`` keeps the rows of the
+        first ``n`` deals (or matches), where ``--precision`` stopped within a chunk."""
         written = {}
         for name in TABLES:
             parts = sorted(self.parts.glob(f"{name}-*.parquet"))
             if parts:
                 final = self.out / f"{name}.parquet"
                 tmp = final.with_suffix(".parquet.tmp")
-                pl.scan_parquet(parts).sink_parquet(tmp)
+                rows = pl.scan_parquet(parts)
+                (rows.filter(pl.col(limit[0]) < limit[1]) if limit else rows).sink_parquet(tmp)
                 os.replace(tmp, final)
                 written[name] = final
         meta = {**meta, "files": sorted(p.name for p in written.values())}
