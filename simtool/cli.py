@@ -75,7 +75,7 @@ def run(
                                               precision)
         folder = resume or out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"
         with _progress(quiet) as bar:
-            task = bar.add_task(f"{spec.game} {spec.players}p" if spec else f"resuming {folder}")
+            task = bar.add_task(f"{spec.game} {spec.players}p" if spec else f"resuming {folder}", total=None)
             result = execute_run(spec, jobs, folder, force,
                                  lambda done, total: bar.update(task, completed=done, total=total),
                                  keep=False, backend=backend, scheduler=scheduler,
@@ -112,8 +112,8 @@ def show_summary(folder: Path) -> None:
                              ("strategy",), matches is not None))
     for caption, extra_table in list(tables.items())[2:]:
         out.print(_frame_table(caption, extra_table))
-    notes = [f"95% intervals on {unit} (each {meta['unit']}'s seats and rounds are one unit); "
-             "a tie splits the win"]
+    notes = [f"95% intervals on {unit} (each {meta['unit']}'s seats"
+             f"{' and rounds' if matches is not None else ''} are one unit); a tie splits the win"]
     if meta.get("precision"):
         reached = meta["precision_reached"] <= meta["precision"]
         notes.append(f"--precision {meta['precision']:g} tracks every share printed above: {meta['n']:,} {unit} "
@@ -213,7 +213,7 @@ def sweep(
         specs = sweeps.cells(sweeps.make_grid(data))
         folder = runs_dir or Path("runs") / f"sweep-{datetime.now():%Y%m%d-%H%M%S}"
         with _progress(quiet) as bar:
-            task = bar.add_task(f"sweep of {len(specs)} cells")
+            task = bar.add_task(f"sweep of {len(specs)} cells", total=None)
             paths = sweeps.run(specs, folder, jobs, force, backend, scheduler,
                                lambda done, total: bar.update(task, completed=done, total=total))
         written = reports.write(paths, output, title)

@@ -160,11 +160,13 @@ def findings(a: Analysis) -> list[str]:
     seats = a.seats.with_columns((pl.col("win") - pl.col("fair")).abs().alias("gap"))
     far = seats.sort("gap", descending=True).row(0, named=True)
     verdict = ("the seats differ by more than chance" if a.win_test.p_value < 0.05
-               else "a spread no larger than chance")
+               else "a spread no larger than chance" if a.win_test.df
+               else f"too few {unit} to tell whether the seats differ")
     confounded = (" Seats play different strategies here, so this mixes seat and strategy "
                   "effects; run with --rotate to separate them.") if a.mixed and not a.meta.get("rotate") else ""
     out.append(f"Seat {far['seat']} wins {stats.fmt_share(far['win'], far['win_low'], far['win_high'])} "
-               f"of {unit} against {100 * fair:.1f}% expected: {verdict} ({seat_test_text(a.win_test)}).{confounded}")
+               f"of {unit} against {100 * fair:.1f}% expected: {verdict}"
+               + (f" ({seat_test_text(a.win_test)})." if a.win_test.df else ".") + confounded)
     lo = a.seats.sort("score").row(0, named=True)
     hi = a.seats.sort("score").row(-1, named=True)
     what = "match totals" if a.unit == "matches" else "scores"

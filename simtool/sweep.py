@@ -131,6 +131,8 @@ def run(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bo
         tasks = [Task(spec, i, w.parts) for spec, w in zip(specs, writers, strict=True)
                  for i in range(spec.n_chunks)]
         started, clock = datetime.now(timezone.utc), time.perf_counter()
+        if progress:  # the bar shows the true total from the start
+            progress(0, len(tasks))
         for done, _ in enumerate(execute_tasks(tasks, jobs, False, backend, scheduler), start=1):
             if progress:
                 progress(done, len(tasks))

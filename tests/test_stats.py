@@ -192,3 +192,42 @@ def test_hotelling_f_is_exact_for_small_samples():
     rejected = np.mean([stats.seat_test(np.eye(3)[rng.integers(0, 3, 30)]).p_value < 0.05
                         for _ in range(2000)])
     assert 0.035 <= rejected <= 0.065
+
+
+def test_progress_knows_its_total_from_the_start():
+    calls = []
+    simtool.run("black-white", n=1, seed=1, progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(0, 1), (1, 1)]
+
+
+def test_rotated_match_figures_belong_to_their_seat_and_strategy():
+    r = simtool.run("kansas-city", n=600, unit="match", seed=3, strategy="target",
+                    seats={0: "greedy"}, rotate=True)
+    table = r.summary()
+    direct = r.matches.group_by("seat", "strategy").agg(pl.col("win").mean().alias("direct"),
+                                                        pl.len().alias("count"))
+    joined = table.join(direct, on=["seat", "strategy"])
+    assert joined.height == 8 and np.allclose(joined["match_win"], joined["direct"])
+    assert (joined["matches"] == joined["count"]).all()
+    seat0 = joined.filter(pl.col("seat") == 0).sort("strategy")
+    assert seat0["match_win"][0] != seat0["match_win"][1]  # greedy and target at seat 0 differ
+
+
+def test_result_tables_have_numeric_intervals_for_every_figure():
+    r = simtool.run("out-trumped", n=800, seed=2, seats={0: "random"}, rotate=True)
+    tables = r.tables()
+    assert {"By seat and strategy", "By strategy (seats pooled)", "Seat advantage (deals)",
+            "Strategy strength (win share per seat held)", "Rates by seat (deals)",
+            "Trump bonus or penalty per hand (seat-hands)"} <= set(tables)
+    for title, df in tables.items():
+        lows = [c for c in df.columns if c.endswith("_low")]
+        assert lows, title
+        for low in lows:
+            figure = low[: -len("_low")]
+            assert df[figure].dtype == pl.Float64 and df[low].dtype == pl.Float64
+            ok = df.filter(pl.col(low).is_not_nan())
+            assert ((ok[low] <= ok[figure]) & (ok[figure] <= ok[f"{figure}_high"])).all(), (title, figure)
+    strength = tables["Strategy strength (win share per seat held)"]
+    pooled = tables["By strategy (seats pooled)"]
+    both = strength.join(pooled.with_columns(pl.col("strategy").cast(pl.String)), on="strategy")
+    assert np.allclose(both["win_low"], both["win_low_right"])  # one rule, whichever table
