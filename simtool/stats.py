@@ -76,8 +76,11 @@ def _bounds(ratio, var, units, share: bool, z: float = Z95):
         return ratio - half, ratio + half
     with np.errstate(divide="ignore", invalid="ignore"):
         spread = ratio * (1 - ratio)
-        known = (units >= 2) & (var > 0) & (spread > 0)
-        n_eff = np.where(known, spread / np.where(known, var, 1), units)
+        n_eff = spread / var
+        # a variance of rounding noise (a strategy holding every seat wins exactly 1/p of each
+        # deal) is no variance: the units do not vary
+        known = (units >= 2) & (var > 0) & (spread > 0) & (n_eff < 1e6 * units)
+        n_eff = np.where(known, n_eff, units)
     return wilson(ratio * n_eff, n_eff, z)
 
 

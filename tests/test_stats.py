@@ -59,7 +59,7 @@ def test_fair_coin_seat_test_does_not_reject():
 def test_biased_coin_seat_test_rejects():
     t = stats.seat_test(coin_deals(20_000, 0.52, 1))
     assert t.df == 1 and t.p_value < 1e-4
-    # with two seats the Wald statistic is the square of the z test of seat 0's share
+    # with two seats Hotelling's T² is the square of the t statistic of seat 0's share
     w = coin_deals(20_000, 0.52, 1)[:, 0]
     z = (w.mean() - 0.5) / (w.std(ddof=1) / np.sqrt(len(w)))
     assert np.isclose(t.statistic, z * z)
