@@ -417,26 +417,30 @@ def frame_cells(df: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
     return shown, rows
 
 
-def precision_figures(game, seats, matches=None) -> list[tuple[pl.LazyFrame, Figures]]:
+def precision_figures(game, seats, matches=None) -> list[tuple[pl.LazyFrame, Figures, list[str]]]:
     """The shares ``--precision`` tracks: every share the run's summary prints (win share and
     each rate per seat and strategy, and per strategy with seats pooled; the match win share
-    with whole matches), each under one ``group`` name."""
+    with whole matches), as ``(rows, figures, by)``."""
     out = []
-    for by, label in ((["seat", "strategy"], "seat {} ({})"), (["strategy"], "{}")):
-        group = pl.format(label, *[pl.col(c).cast(pl.String) for c in by]).alias("group")
-        out.append((seats.lazy().with_columns(group),
-                    {"win share": pl.col("win"), **{f"{name} rate": e for name, e in game.rates.items()}}))
+    for by in (["seat", "strategy"], ["strategy"]):
+        out.append((seats.lazy(), {"win share": pl.col("win"),
+                                   **{f"{name} rate": e for name, e in game.rates.items()}}, by))
         if matches is not None:
-            out.append((matches.lazy().with_columns(group), {"match win share": pl.col("win")}))
+            out.append((matches.lazy(), {"match win share": pl.col("win")}, by))
     return out
 
 
 def tally(game, seats, matches=None, strata: int | None = None,
           block: int | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The sums behind every tracked share of one chunk, per block of ``block`` units, for
-    ``--precision``: they add up over chunks (see :func:`widest`)."""
-    parts = [unit_sums(rows, figures, ["group"], strata, block)
-             for rows, figures in precision_figures(game, seats, matches)]
+    ``--precision``: they add up over chunks (see :func:`widest`). Groups are named
+    ``seat 0 (target)`` or ``target``."""
+    parts = []
+    for rows, figures, by in precision_figures(game, seats, matches):
+        sums, units = unit_sums(rows, figures, by, strata, block)
+        label = pl.format("seat {} ({})", "seat", pl.col("strategy").cast(pl.String)) if "seat" in by \
+            else pl.col("strategy").cast(pl.String)
+        parts.append((sums.select(label.alias("group"), pl.exclude(by)), units))
     return pl.concat([s for s, _ in parts]), parts[0][1]
 
 
