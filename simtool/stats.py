@@ -113,22 +113,37 @@ def unit_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str] = (),
     units ``N`` per stratum and block. ``strata``: ``p`` with ``--rotate`` (unit id mod p)."""
     rows = rows.lazy()
     key, by = unit_key(rows), list(by)
-    parts = []
-    for name, f in figures.items():
-        k, m = f if isinstance(f, tuple) else (f, pl.lit(1.0))
-        parts.append(rows.select(*by, pl.col(key).alias("_unit"), pl.lit(name).alias("figure"),
-                                 k.cast(pl.Float64).alias("_k"), m.cast(pl.Float64).alias("_m")))
+    # every figure's k and m summed per unit and group, in one pass over the rows; seat rows of
+    # deals, grouped by seat, are one row per unit and group already
+    rows_are_units = key == "deal" and "seat" in by and "round" not in rows.collect_schema().names()
+    per_unit = []
+    for i, f in enumerate(figures.values()):
+        k, m = f if isinstance(f, tuple) else (f, None)
+        if rows_are_units:
+            per_unit += [k.cast(pl.Float64).alias(f"k{i}"),
+                         (pl.lit(1.0) if m is None else m.cast(pl.Float64)).alias(f"m{i}")]
+        else:
+            per_unit += [k.cast(pl.Float64).sum().alias(f"k{i}"),
+                         (pl.len() if m is None else m.cast(pl.Float64).sum()).cast(pl.Float64).alias(f"m{i}")]
     where = [(pl.col("_unit") % strata if strata else pl.lit(0)).cast(pl.Int64).alias("stratum"),
              (pl.col("_unit") // block if block else pl.lit(0)).cast(pl.Int64).alias("block")]
-    k, m = pl.col("_k"), pl.col("_m")
-    sums = (pl.concat(parts).group_by(*by, "figure", "_unit").agg(k.sum(), m.sum())
-            .with_columns(where).group_by(*by, "figure", "stratum", "block")
-            .agg(k.sum().alias("K"), m.sum().alias("M"), (k * k).sum().alias("KK"),
-                 (k * m).sum().alias("KM"), (m * m).sum().alias("MM"),
-                 (m > 0).sum().cast(pl.Float64).alias("C")))
-    units = (rows.select(pl.col(key).alias("_unit")).unique().with_columns(where)
-             .group_by("stratum", "block").agg(pl.len().cast(pl.Float64).alias("N")))
-    return sums.collect(engine="streaming"), units.collect(engine="streaming")
+    sums = []
+    for i in range(len(figures)):
+        k, m = pl.col(f"k{i}"), pl.col(f"m{i}")
+        sums += [k.sum().alias(f"K{i}"), m.sum().alias(f"M{i}"), (k * k).sum().alias(f"KK{i}"),
+                 (k * m).sum().alias(f"KM{i}"), (m * m).sum().alias(f"MM{i}"),
+                 (m > 0).sum().cast(pl.Float64).alias(f"C{i}")]
+    units = rows.select(*by, pl.col(key).alias("_unit"), *per_unit) if rows_are_units \
+        else rows.group_by(*by, pl.col(key).alias("_unit")).agg(per_unit)
+    units = units.with_columns(where)
+    wide, count = pl.collect_all([  # one scan of the rows for both
+        units.group_by(*by, "stratum", "block").agg(sums),
+        units.group_by("stratum", "block").agg(pl.col("_unit").n_unique().cast(pl.Float64).alias("N"))],
+        engine="streaming")
+    long = pl.concat([wide.select(*by, pl.lit(name).alias("figure"), "stratum", "block",
+                                  *[pl.col(f"{s}{i}").alias(s) for s in SUMS])
+                      for i, name in enumerate(figures)])
+    return long, count
 
 
 def _dense(sums: pl.DataFrame, units: pl.DataFrame, keys: list[str]):
@@ -193,10 +208,10 @@ def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None,
     """
     by = list(by)
     seats = seats.lazy()
-    figures = {"score": pl.col("score"), "win": pl.col("win"), **game.rates}
-    out = seats.group_by(by).agg(pl.len().alias("n"), pl.col("tricks").cast(pl.Float64).mean()
-                                 .alias("tricks")).collect(engine="streaming")
-    out = out.join(wide(estimates(seats, figures, by, {"score"}, strata), by), on=by)
+    figures = {"score": pl.col("score"), "win": pl.col("win"), "tricks": pl.col("tricks"), **game.rates}
+    long = estimates(seats, figures, by, {"score", "tricks"}, strata)
+    n = long.filter(pl.col("figure") == "score").select(*by, pl.col("n").cast(pl.UInt32))
+    out = n.join(wide(long, by), on=by)
     out = out.select(*by, "n", *[c for name in ("score", "win") for c in (name, f"{name}_low", f"{name}_high")],
                      "tricks", *[c for name in game.rates for c in (name, f"{name}_low", f"{name}_high")])
     if matches is not None:
