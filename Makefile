@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install browser test demo bench notebooks clean
+.PHONY: install browser test calibrate demo bench notebooks clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -23,6 +23,10 @@ browser:
 
 test: $(STAMP) browser
 	$(PY) -m pytest -n 2 --durations=5
+
+# Coverage of every kind of interval against the truth, 1000 replicates each (5-10 min on 2 cores).
+calibrate: $(STAMP)
+	$(PY) -m tests.calibration --replicates 1000
 
 demo: $(STAMP)
 	$(VENV)/bin/simtool sweep reports/demo.toml --runs runs/demo --force --out reports/balance.html \

@@ -34,7 +34,28 @@ class Result:
     def summary(self) -> pl.DataFrame:
         """Per seat: mean score, win share and the game's rates, with 95% intervals."""
         return stats.seat_summary(games.get(self.spec.game), self.seats.lazy(),
-                                  None if self.matches is None else self.matches.lazy())
+                                  None if self.matches is None else self.matches.lazy(),
+                                  strata=self.spec.strata)
+
+    def tables(self) -> dict[str, pl.DataFrame]:
+        """Every table ``simtool run`` prints and the report shows, by title, as polars frames:
+        each share or mean ``<figure>`` has numeric ``<figure>_low`` and ``<figure>_high``
+        columns (its 95% interval, on deals or matches)."""
+        from .report import analysis
+
+        return summary_tables(self.meta, self.seats, self.matches) | \
+            analysis(self.meta, self.seats, self.matches).frames
+
+
+def summary_tables(meta: dict, seats, matches) -> dict[str, pl.DataFrame]:
+    """The tables ``simtool run`` prints: by seat and strategy, by strategy, then the game's."""
+    game = games.get(meta["game"])
+    strata = meta["players"] if meta.get("rotate") else None
+    keys = ["deal"] if meta["unit"] == "deal" else ["match", "round"]
+    seats, matches = seats.lazy(), None if matches is None else matches.lazy()
+    return {"By seat and strategy": stats.seat_summary(game, seats, matches, strata=strata),
+            "By strategy (seats pooled)": stats.seat_summary(game, seats, matches, ("strategy",), strata),
+            **dict(game.tables(seats, keys, matches))}
 
 
 def run(game: str = "black-white", n=10_000, *, players: int | None = None,
@@ -84,9 +105,11 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
     kept: dict[str, list[pl.DataFrame]] = {"seats": [], "matches": []}
     try:
         parts = writer.parts if writer else None
-        tallies: dict[int, pl.DataFrame] = {}
+        tallies: dict[int, tuple[pl.DataFrame, pl.DataFrame]] = {}
         planned = spec.n_chunks if not spec.precision else min(spec.n_chunks, FIRST_BATCH)
         played, done, used = 0, len(finished), 1
+        if progress:
+            progress(done, planned)
         while True:
             # lazily: a run of 2^63 deals has far more chunks than memory could list
             todo = (i for i in range(played, planned) if i not in finished)
@@ -109,23 +132,28 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
                 break
             for i in finished - tallies.keys():  # resumed: chunks an earlier process played
                 if i < played:
-                    tallies[i] = stats.tally(games.get(spec.game), *writer.read_chunk(i, spec.unit))
-            half, figure = stats.widest([tallies[i] for i in range(played)])
+                    tallies[i] = stats.tally(games.get(spec.game), *writer.read_chunk(i, spec.unit),
+                                             spec.strata, spec.block)
+            block, half, figure = stats.widest([tallies[i] for i in range(played)], spec.precision)
             if half <= spec.precision or played == spec.n_chunks:
                 break
             planned = next_batch(played, half, spec.precision, spec.n_chunks)
         wall = time.perf_counter() - clock
+        limit = None
         if spec.precision:
             cap = spec.n
-            spec = dataclasses.replace(spec, n=min(cap, played * spec.chunk))
+            spec = dataclasses.replace(spec, n=min(cap, (block + 1) * spec.block))
+            limit = ("deal" if spec.unit == "deal" else "match", spec.n)
             precision = {"precision": spec.precision, "precision_cap": cap,
-                         "precision_reached": half, "precision_widest": figure}
+                         "precision_reached": half, "precision_widest": figure,
+                         "precision_tracks": "every share the summary prints (win shares and rates "
+                                             "per seat and strategy, and per strategy)"}
         else:
             precision = {}
         meta = metadata(spec, used, started, wall) | {"backend": backend,
                                                        "resumed_chunks": len(finished)} | precision
         if writer:
-            writer.finish(meta)
+            writer.finish(meta, limit)
     except KeyboardInterrupt:
         if writer:  # finished chunks stay on disk: `simtool run --resume DIR` completes the run
             writer.interrupted()
@@ -140,9 +168,12 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
                       writer.out)
     if writer and not keep:
         return Result(spec, meta, None, None, writer.out)
-    return Result(spec, meta, pl.concat(kept["seats"]),
-                  pl.concat(kept["matches"]) if kept["matches"] else None,
-                  writer.out if writer else None)
+    seats = pl.concat(kept["seats"])
+    matches = pl.concat(kept["matches"]) if kept["matches"] else None
+    if limit:
+        seats = seats.filter(pl.col(limit[0]) < limit[1])
+        matches = None if matches is None else matches.filter(pl.col(limit[0]) < limit[1])
+    return Result(spec, meta, seats, matches, writer.out if writer else None)
 
 
 def resumed_spec(writer: RunWriter) -> RunSpec:
@@ -171,8 +202,8 @@ def check_timeout(timeout: float | None) -> None:
 
 
 FIRST_BATCH = 2
-"""Chunks played before ``--precision`` first looks at the intervals. Fixed, not the number of
-jobs, so that where a run stops never depends on ``--jobs``."""
+"""Chunks played before ``--precision`` first looks at the intervals (then at every block of
+them). Fixed, not the number of jobs, so that where a run stops never depends on ``--jobs``."""
 
 
 def next_batch(played: int, half: float, target: float, n_chunks: int) -> int:

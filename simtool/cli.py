@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from . import games, options, stats
-from .api import execute_run
+from .api import execute_run, summary_tables
 from .engine import ROUND_CAP
 from .errors import SimtoolError, choices
 from .results import load
@@ -97,7 +97,7 @@ def run(
                                               precision)
         folder = resume or out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"
         with _progress(quiet) as bar:
-            task = bar.add_task(f"{spec.game} {spec.players}p" if spec else f"resuming {folder}")
+            task = bar.add_task(f"{spec.game} {spec.players}p" if spec else f"resuming {folder}", total=None)
             result = execute_run(spec, jobs, folder, force,
                                  lambda done, total: bar.update(task, completed=done, total=total),
                                  keep=False, backend=backend, scheduler=scheduler,
@@ -127,19 +127,19 @@ def show_summary(folder: Path) -> None:
     unit = meta["unit"] + "es" if meta["unit"] == "match" else meta["unit"] + "s"
     title = (f"{meta['title']}: {meta['players']} players, {meta['n']:,} {unit}, "
              f"seed {meta['seed']}, {meta['wall_seconds']:.2f} s ({rate:,.0f} {unit}/s)")
-    table = stats.seat_summary(game, seats, matches)
+    tables = summary_tables(meta, seats, matches)
+    table = tables["By seat and strategy"]
     out.print(_summary_table(title, game, table, ("seat", "strategy"), matches is not None))
-    by_strategy = stats.seat_summary(game, seats, matches, by=("strategy",))
-    out.print(_summary_table("By strategy (seats pooled)", game, by_strategy, ("strategy",),
-                             matches is not None))
-    keys = ["deal"] if meta["unit"] == "deal" else ["match", "round"]
-    for caption, extra_table in game.tables(seats, keys, matches):
+    out.print(_summary_table("By strategy (seats pooled)", game, tables["By strategy (seats pooled)"],
+                             ("strategy",), matches is not None))
+    for caption, extra_table in list(tables.items())[2:]:
         out.print(_frame_table(caption, extra_table))
-    notes = ["95% intervals; a tie splits the win"]
+    notes = [f"95% intervals on {unit} (each {meta['unit']}'s seats"
+             f"{' and rounds' if matches is not None else ''} are one unit); a tie splits the win"]
     if meta.get("precision"):
         reached = meta["precision_reached"] <= meta["precision"]
-        notes.append(f"--precision {meta['precision']:g}: {meta['n']:,} {unit} "
-                     + (f"brought the widest headline interval to ± {meta['precision_reached']:.4f}"
+        notes.append(f"--precision {meta['precision']:g} tracks every share printed above: {meta['n']:,} {unit} "
+                     + (f"brought the widest to ± {meta['precision_reached']:.4f}"
                         if reached else f"(the cap) left the widest at ± {meta['precision_reached']:.4f}")
                      + f" ({meta['precision_widest']})")
     if matches is not None and table["capped"].max() > 0:
@@ -157,12 +157,13 @@ def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches:
             t.add_column(col, justify="right")
     for r in table.iter_rows(named=True):
         cells = [str(r[k]) for k in keys]
-        cells += [stats.fmt_mean(r["score"], r["score_ci"]), stats.fmt_mean(r["win"], r["win_ci"]),
-                  f"{r['tricks']:.2f}"]
+        cells += [stats.fmt_mean(r["score"], r["score_low"], r["score_high"]),
+                  stats.fmt_rate(r["win"], r["win_low"], r["win_high"]), f"{r['tricks']:.2f}"]
         cells += [stats.fmt_rate(r[k], r[f"{k}_low"], r[f"{k}_high"]) for k in game.rates]
         if with_matches:
-            cells += [stats.fmt_mean(r["total"], r["total_ci"]),
-                      stats.fmt_mean(r["match_win"], r["match_win_ci"]), f"{r['rounds']:.2f}"]
+            cells += [stats.fmt_mean(r["total"], r["total_low"], r["total_high"]),
+                      stats.fmt_rate(r["match_win"], r["match_win_low"], r["match_win_high"]),
+                      f"{r['rounds']:.2f}"]
         t.add_row(*cells)
     return t
 
@@ -262,7 +263,7 @@ def sweep(
         output = output or Path(saved.get("output", "reports/sweep.html"))
         title = title or saved.get("title", "simtool sweep")
         with _progress(quiet) as bar:
-            task = bar.add_task(f"sweep of {len(specs)} cells")
+            task = bar.add_task(f"sweep of {len(specs)} cells", total=None)
             paths = sweeps.run(specs, folder, jobs, force, backend, scheduler,
                                lambda done, total: bar.update(task, completed=done, total=total),
                                report={"output": str(output), "title": title}, timeout=timeout,
@@ -357,7 +358,7 @@ def _ladder_table(climbed, meta: dict) -> Table:
         t.add_column(col, justify="right")
     for r in climbed.rungs:
         t.add_row(str(r.rung), r.name, f"{climbed.players - 1} × {r.below}",
-                  stats.fmt_pct(r.share, (r.high - r.low) / 2), f"{100 * r.fair:.1f}%",
+                  stats.fmt_share(r.share, r.low, r.high), f"{100 * r.fair:.1f}%",
                   f"{100 * (r.share - r.fair):+.1f} pts", r.verdict)
     return t
 

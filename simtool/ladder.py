@@ -153,9 +153,10 @@ def rung(folder: Path) -> Rung:
     # and the climber is position 0
     codes = np.where((np.arange(p) + ids) % p == 0, 0, 1)
     upper, lower = meta["lineup"][0], meta["lineup"][1]
-    row = stats.strategy_strength(win, codes, [upper, lower]).filter(pl.col("strategy") == upper).row(0, named=True)
-    return Rung(int(info["rung"]), upper, lower, row["win"], row["win"] - row["win_ci"],
-                row["win"] + row["win_ci"], 1 / p, row["skill"], Path(folder))
+    strength = stats.strategy_strength(win, codes, [upper, lower], ids[:, 0] % p)  # rotation strata
+    row = strength.filter(pl.col("strategy") == upper).row(0, named=True)
+    return Rung(int(info["rung"]), upper, lower, row["win"], row["win_low"], row["win_high"], 1 / p,
+                row["skill"], Path(folder))
 
 
 def ladders(folders: list[Path]) -> list[Ladder]:
@@ -187,5 +188,5 @@ def verdict(ladder: Ladder) -> str:
            f"not clearly above the fair {100 * flat.fair:.1f}%: from there, more skill (more "
            f"search) stops paying")
     return (f"The ladder flattens at rung {flat.rung}: {flat.name} wins "
-            f"{stats.fmt_pct(flat.share, (flat.high - flat.low) / 2)} per seat against "
+            f"{stats.fmt_share(flat.share, flat.low, flat.high)} per seat against "
             f"{flat.below}, {how}.")

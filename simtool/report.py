@@ -27,19 +27,24 @@ from .results import collect, load
 
 @dataclass
 class Figure:
-    """One headline figure of a run: its value, 95% half-width, and per-deal values for pairing."""
+    """One headline figure of a run: its value, 95% interval, and per-deal values for pairing."""
 
     value: float
-    half: float
+    low: float
+    high: float
     per_row: np.ndarray | None  # None: no per-deal value (a ratio over matches), never paired
     percent: bool = True
+
+    @property
+    def half(self) -> float:
+        return (self.high - self.low) / 2
 
 
 @dataclass
 class Analysis:
     """Everything the report shows of one run."""
 
-    path: Path
+    path: Path | None
     meta: dict
     game: object
     unit: str  # "deals" or "matches": what win shares count
@@ -47,8 +52,8 @@ class Analysis:
     win_test: stats.SeatTest
     score_test: stats.SeatTest
     strategies: pl.DataFrame | None  # stats.strategy_strength, with more than one strategy
-    rates: pl.DataFrame  # per seat, each rate with Wilson interval
-    tables: list[tuple[str, list[str], list[list[str]]]]
+    rates: pl.DataFrame  # per seat, each rate with its interval
+    game_tables: list[tuple[str, pl.DataFrame]]
     figures: dict[str, Figure]
     seats_strategy: str  # the strategy name at seat 0
     capped: int = 0  # matches stopped by the round cap
@@ -63,69 +68,95 @@ class Analysis:
     def mixed(self) -> bool:
         return self.strategies is not None
 
+    @property
+    def tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
+        """The game's tables as text cells."""
+        return [(caption, *stats.frame_cells(df)) for caption, df in self.game_tables]
+
+    @property
+    def frames(self) -> dict[str, pl.DataFrame]:
+        """Every table of the report by title, with numeric interval columns."""
+        out = {f"Seat advantage ({self.unit})": self.seats}
+        if self.strategies is not None:
+            out["Strategy strength (win share per seat held)"] = self.strategies
+        if self.game.rates:
+            out[f"Rates by seat ({'rounds' if self.unit == 'matches' else 'deals'})"] = self.rates
+        return out | dict(self.game_tables)
+
 
 def analyse(path: Path, ladders: list = ()) -> Analysis:
     """Read a finished run folder and compute what the report shows of it. ``ladders``: the
     skill ladders of the report; one of this run's set-up gives its skill-versus-luck sentence."""
     meta, lazy_seats, lazy_matches = load(path)
-    game = games.get(meta["game"])
-    p = meta["players"]
     folder = Path(path)
     seats = collect(folder / "seats.parquet", lazy_seats)
     matches = None if lazy_matches is None else collect(folder / "matches.parquet", lazy_matches)
+    a = analysis(meta, seats, matches, folder, ladders)
+    a.plots = plots(a, seats, matches)
+    return a
+
+
+def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
+             path: Path | None = None, ladders: list = ()) -> Analysis:
+    """What the report shows of a run's tables (but its charts); ``ladders`` as for
+    :func:`analyse`."""
+    game = games.get(meta["game"])
+    p = meta["players"]
     outcome = matches if matches is not None else seats
     win = stats.panel(outcome, "win", p)
     score = stats.panel(outcome, "total" if matches is not None else "score", p)
+    strata = stats.panel(outcome, stats.unit_key(outcome), p)[:, 0] % p if meta.get("rotate") else None
     names = outcome["strategy"].cast(pl.String).unique(maintain_order=True).to_list()
     codes = strategies = None
     if len(names) > 1:
         codes = stats.panel(outcome.with_columns(pl.col("strategy").cast(pl.String).replace_strict(
             names, list(range(len(names))), return_dtype=pl.Int8)), "strategy", p)
-        strategies = stats.strategy_strength(win, codes, names)
+        strategies = stats.strategy_strength(win, codes, names, strata)
     keys = ["deal"] if matches is None else ["match", "round"]
-    rates = stats.seat_summary(game, seats.lazy(), by=("seat",)).select(
-        "seat", "n", *[c for name in game.rates for c in (name, f"{name}_low", f"{name}_high")])
+    rates = stats.seat_summary(game, seats.lazy(), by=("seat",), strata=p if meta.get("rotate") else None)
+    rates = rates.select("seat", "n", *[c for name in game.rates for c in (name, f"{name}_low", f"{name}_high")])
     a = Analysis(
-        path=Path(path), meta=meta, game=game,
+        path=path, meta=meta, game=game,
         unit="matches" if matches is not None else "deals",
-        seats=stats.seat_table(win, score), win_test=stats.seat_test(win),
+        seats=stats.seat_table(win, score, strata), win_test=stats.seat_test(win),
         score_test=stats.seat_test(score), strategies=strategies, rates=rates,
-        tables=[(caption, *stats.frame_cells(df))
-                for caption, df in game.tables(seats.lazy(), keys,
-                                               None if matches is None else matches.lazy())],
+        game_tables=game.tables(seats.lazy(), keys, None if matches is None else matches.lazy()),
         seats_strategy=names[0],
         figures=headline_figures(game, seats, win, score, names if codes is not None else [],
-                                 codes, matches is not None),
+                                 codes, matches is not None, strata),
     )
     if matches is not None:
         a.capped = int(matches.filter(pl.col("seat") == 0)["capped"].sum())
     a.findings = findings(a, next((lad for lad in ladders if lad.fits(meta)), None))
-    a.plots = plots(a, seats, matches)
     return a
 
 
-def headline_figures(game, seats, win, score, names, codes, by_match) -> dict[str, Figure]:
+def headline_figures(game, seats, win, score, names, codes, by_match, strata=None) -> dict[str, Figure]:
     """The figures runs are compared on, each with its per-deal (or per-match) values."""
     p = win.shape[1]
     out = {}
     for s in range(p):
-        out[f"seat {s} win share"] = Figure(*stats.mean_interval(win[:, s]), win[:, s])
+        out[f"seat {s} win share"] = Figure(*stats.unit_estimate(win[:, s], strata=strata, share=True),
+                                            win[:, s])
     for k, name in enumerate(names):
-        per_row = stats.held_share(win, codes, k)
-        out[f"{name} win share per seat"] = Figure(*stats.mean_interval(per_row[np.isfinite(per_row)]),
-                                                   per_row)
+        held = codes == k
+        out[f"{name} win share per seat"] = Figure(
+            *stats.unit_estimate((win * held).sum(axis=1), held.sum(axis=1), strata, share=True),
+            stats.held_share(win, codes, k))
     for name, expr in game.rates.items():
-        if by_match:  # a match's rounds are one cluster; matches differ in length
-            per_match = seats.group_by("match").agg(expr.sum().alias("k"), pl.len().alias("m"))
-            out[f"{name} rate (seats pooled)"] = Figure(
-                *stats.ratio_interval(per_match["k"].to_numpy(), per_match["m"].to_numpy()), None)
+        if by_match:  # a match's rounds are one unit; matches differ in length
+            per_match = seats.group_by("match", maintain_order=True).agg(expr.sum().alias("k"),
+                                                                          pl.len().alias("m"))
+            out[f"{name} rate (seats pooled)"] = Figure(*stats.unit_estimate(
+                per_match["k"].to_numpy(), per_match["m"].to_numpy(), strata, share=True), None)
         else:
-            flags = seats.select(pl.col("seat"), expr.cast(pl.Float64).alias(name))
-            per_row = stats.panel(flags, name, p).mean(axis=1)
-            out[f"{name} rate (seats pooled)"] = Figure(*stats.mean_interval(per_row), per_row)
+            flags = stats.panel(seats.select(pl.col("seat"), expr.cast(pl.Float64).alias(name)), name, p)
+            out[f"{name} rate (seats pooled)"] = Figure(*stats.unit_estimate(
+                flags.sum(axis=1), np.full(len(flags), p), strata, share=True), flags.mean(axis=1))
     mean_score = score.mean(axis=1)
     label = "mean match total" if by_match else "mean score"
-    out[f"{label} (all seats)"] = Figure(*stats.mean_interval(mean_score), mean_score, percent=False)
+    out[f"{label} (all seats)"] = Figure(*stats.unit_estimate(mean_score, strata=strata), mean_score,
+                                         percent=False)
     return out
 
 
@@ -137,19 +168,19 @@ def findings(a: Analysis, ladder=None) -> list[str]:
     seats = a.seats.with_columns((pl.col("win") - pl.col("fair")).abs().alias("gap"))
     far = seats.sort("gap", descending=True).row(0, named=True)
     verdict = ("the seats differ by more than chance" if a.win_test.p_value < 0.05
-               else "a spread no larger than chance")
+               else "a spread no larger than chance" if a.win_test.df
+               else f"too few {unit} to tell whether the seats differ")
     confounded = (" Seats play different strategies here, so this mixes seat and strategy "
                   "effects; run with --rotate to separate them.") if a.mixed and not a.meta.get("rotate") else ""
-    out.append(f"Seat {far['seat']} wins {stats.fmt_pct(far['win'], far['win_ci'])} of {unit} "
-               f"against {100 * fair:.1f}% expected: {verdict} "
-               f"(Wald χ² = {a.win_test.statistic:.1f}, {a.win_test.df} df, "
-               f"{stats.fmt_p(a.win_test.p_value)}).{confounded}")
+    out.append(f"Seat {far['seat']} wins {stats.fmt_share(far['win'], far['win_low'], far['win_high'])} "
+               f"of {unit} against {100 * fair:.1f}% expected: {verdict}"
+               + (f" ({seat_test_text(a.win_test)})." if a.win_test.df else ".") + confounded)
     lo = a.seats.sort("score").row(0, named=True)
     hi = a.seats.sort("score").row(-1, named=True)
     what = "match totals" if a.unit == "matches" else "scores"
     better = " (lower is better)" if a.game.lower_wins else ""
-    out.append(f"Mean {what}{better} range from {stats.fmt_mean(lo['score'], lo['score_ci'])} "
-               f"(seat {lo['seat']}) to {stats.fmt_mean(hi['score'], hi['score_ci'])} "
+    out.append(f"Mean {what}{better} range from {stats.fmt_mean(lo['score'], lo['score_low'], lo['score_high'])} "
+               f"(seat {lo['seat']}) to {stats.fmt_mean(hi['score'], hi['score_low'], hi['score_high'])} "
                f"(seat {hi['seat']}); {stats.fmt_p(a.score_test.p_value)} for equal seat means.")
     if a.strategies is None:
         out.append(f"Every seat plays {a.seats_strategy}: differences between seats come from "
@@ -160,14 +191,14 @@ def findings(a: Analysis, ladder=None) -> list[str]:
         heuristics = a.strategies.filter(pl.col("strategy") != "random")  # random is the yardstick
         best = (heuristics if heuristics.height else a.strategies).row(0, named=True)
         others = a.strategies.filter(pl.col("strategy") != best["strategy"])
-        verdict = ("above" if best["win"] - best["win_ci"] > best["chance"] else
-                   "below" if best["win"] + best["win_ci"] < best["chance"] else "no different from")
-        rest = "; ".join(f"{r['strategy']} wins {stats.fmt_pct(r['win'], r['win_ci'])}"
+        verdict = ("above" if best["win_low"] > best["chance"] else
+                   "below" if best["win_high"] < best["chance"] else "no different from")
+        rest = "; ".join(f"{r['strategy']} wins {stats.fmt_share(r['win'], r['win_low'], r['win_high'])}"
                          for r in others.iter_rows(named=True))
         who = (f"the best heuristic, {best['strategy']}," if heuristics.height > 1
                else best["strategy"])
-        out.append(f"Skill versus luck: {who} wins {stats.fmt_pct(best['win'], best['win_ci'])} of {unit} "
-                   f"per seat it holds, {verdict} the {100 * fair:.1f}% of pure chance: "
+        out.append(f"Skill versus luck: {who} wins {stats.fmt_share(best['win'], best['win_low'], best['win_high'])} "
+                   f"of {unit} per seat it holds, {verdict} the {100 * fair:.1f}% of pure chance: "
                    f"{100 * best['edge']:+.1f} points, a skill index of {best['skill']:.2f} "
                    f"(0 = luck alone, 1 = its seats win every time); {rest}."
                    + ("" if a.meta.get("rotate") else " The line-up was not rotated, so seat "
@@ -177,7 +208,7 @@ def findings(a: Analysis, ladder=None) -> list[str]:
         pooled = a.figures[f"{name} rate (seats pooled)"]
         top = a.rates.sort(name, descending=True).row(0, named=True)
         text = a.game.rate_text.get(name, f"has {name}")
-        out.append(f"A seat {text} in {stats.fmt_pct(pooled.value, pooled.half)} of {per} "
+        out.append(f"A seat {text} in {stats.fmt_share(pooled.value, pooled.low, pooled.high)} of {per} "
                    f"(seats pooled); most often seat {top['seat']}, "
                    f"{stats.fmt_rate(top[name], top[f'{name}_low'], top[f'{name}_high'])}.")
     if a.capped:
@@ -189,14 +220,19 @@ def findings(a: Analysis, ladder=None) -> list[str]:
     return out
 
 
+def seat_test_text(t: stats.SeatTest) -> str:
+    if t.df == 0:
+        return "too few deals to test"
+    return f"Hotelling's T² = {t.statistic:.1f}, F({t.df}, {t.n - t.df}), {stats.fmt_p(t.p_value)}"
+
+
 def ladder_skill(ladder) -> str:
     """Skill versus luck by the ladder's top rung: the strongest play the report has seen."""
     top = ladder.top
-    half = (top.high - top.low) / 2
     verdict = ("above" if top.low > top.fair else "below" if top.high < top.fair
                else "no different from")
     return (f"Skill versus luck: the skill ladder's top rung, {top.name}, wins "
-            f"{stats.fmt_pct(top.share, half)} of {ladder.unit}s in its one seat against "
+            f"{stats.fmt_share(top.share, top.low, top.high)} of {ladder.unit}s in its one seat against "
             f"{ladder.players - 1} × {top.below} (seats rotated), {verdict} the "
             f"{100 * top.fair:.1f}% of pure chance: {100 * (top.share - top.fair):+.1f} points, "
             f"a skill index of {top.skill:.2f} (0 = luck alone, 1 = it wins every time).")
@@ -235,7 +271,8 @@ def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> lis
     ax = chart.add_subplot()
     t = a.seats
     # points, not bars: the axis is zoomed on the fair share, where seat differences show
-    ax.errorbar(t["seat"].to_list(), t["win"].to_numpy() * 100, yerr=t["win_ci"].to_numpy() * 100,
+    yerr = np.nan_to_num(np.stack([t["win"] - t["win_low"], t["win_high"] - t["win"]]) * 100)
+    ax.errorbar(t["seat"].to_list(), t["win"].to_numpy() * 100, yerr=yerr,
                 fmt="o", color="#2f5d8c", capsize=5, markersize=7, label="win share, 95% interval")
     ax.axhline(100 / a.p, color="#c44e52", linestyle="--", label=f"fair share {100 / a.p:.1f}%")
     ax.set(xlabel="seat", ylabel=f"win share of {a.unit} (%)", xticks=t["seat"].to_list(),
@@ -288,6 +325,19 @@ class Comparison:
     labels: list[str]
     rows: list[tuple[str, list[str], list[tuple[str, bool]]]]  # figure, cells, (difference, clear)
     paired: list[bool]
+    gains: list[list[float]]  # per later run: 1 - paired / independent half-width, per paired figure
+
+    def gain_text(self, run: int) -> str:
+        """How much narrower pairing made run ``run``'s (1-based, from 2) differences."""
+        gains = np.array(self.gains[run - 2])
+        if not len(gains):
+            return ""
+        if np.median(gains) < 0.05:
+            return (" Pairing gained little here (intervals "
+                    f"{100 * np.median(gains):.0f}% narrower at the median than between independent "
+                    "runs): the two rule sets do not share much of each deal's luck.")
+        return (f" Pairing made the intervals {100 * gains.min():.0f}–{100 * gains.max():.0f}% narrower "
+                f"than between independent runs (median {100 * np.median(gains):.0f}%).")
 
 
 def compare(runs: list[Analysis]) -> Comparison:
@@ -295,26 +345,28 @@ def compare(runs: list[Analysis]) -> Comparison:
     labels = [run_label(r) for r in runs]
     paired = [shares_deals(base, r) for r in runs[1:]]
     names = list(dict.fromkeys(name for r in runs for name in r.figures))
-    rows = []
+    rows, gains = [], [[] for _ in runs[1:]]
     for name in names:
         cells, diffs = [], []
         for r in runs:
             f = r.figures.get(name)
-            cells.append("—" if f is None else show(f.value, f.half, f.percent))
+            cells.append("—" if f is None else show(f.value, f.low, f.high, f.percent))
         first = base.figures.get(name)
-        for r, pair in zip(runs[1:], paired, strict=True):
+        for i, (r, pair) in enumerate(zip(runs[1:], paired, strict=True)):
             f = r.figures.get(name)
             if f is None or first is None:
                 diffs.append(("—", False))
                 continue
+            d, h = stats.independent_difference(f.value, f.half, first.value, first.half)
             if pair and f.per_row is not None and first.per_row is not None:
                 both = np.isfinite(f.per_row) & np.isfinite(first.per_row)
+                loose = h
                 d, h = stats.paired_difference(f.per_row[both], first.per_row[both])
-            else:
-                d, h = stats.independent_difference(f.value, f.half, first.value, first.half)
-            diffs.append((show(d, h, f.percent, signed=True), abs(d) > h))
+                if loose > 0 and np.isfinite(loose) and np.isfinite(h):
+                    gains[i].append(1 - h / loose)
+            diffs.append((show_difference(d, h, f.percent), abs(d) > h))
         rows.append((name, cells, diffs))
-    return Comparison(labels, rows, paired)
+    return Comparison(labels, rows, paired, gains)
 
 
 def shares_deals(a: Analysis, b: Analysis) -> bool:
@@ -341,15 +393,15 @@ def lineup_text(meta: dict) -> str:
     return text + (" (rotated)" if meta.get("rotate") else " (seats as listed)")
 
 
-def show(value: float, half: float, percent: bool, signed: bool = False) -> str:
+def show(value: float, low: float, high: float, percent: bool) -> str:
+    return stats.fmt_share(value, low, high) if percent else stats.fmt_mean(value, low, high)
+
+
+def show_difference(diff: float, half: float, percent: bool) -> str:
+    sign = "+" if diff >= 0 else ""
     if percent:
-        text = stats.fmt_pct(value, half)
-        if signed:
-            text = text.replace("%", " pts", 1).replace("%", " pts")
-            return ("+" if value >= 0 else "") + text
-        return text
-    text = stats.fmt_mean(value, half)
-    return ("+" if signed and value >= 0 else "") + text
+        return sign + stats.fmt_pct(diff, half).replace("%", " pts", 1).replace("%", " pts")
+    return sign + stats.fmt_mean(diff, diff - half, diff + half)
 
 
 def check_output(out: Path, inputs: list[Path]) -> None:
@@ -401,8 +453,8 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
     env = jinja2.Environment(loader=jinja2.PackageLoader("simtool", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{100 * v:.1f}%"
-    env.globals.update(lineup_text=lineup_text, fmt_pct=stats.fmt_pct,
-                       fmt_mean=stats.fmt_mean, fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p)
+    env.globals.update(lineup_text=lineup_text, fmt_share=stats.fmt_share, fmt_mean=stats.fmt_mean,
+                       fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text)
     return env.get_template("report.html.j2").render(
         title=title, sections=sections, generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         version=version("simtool"))

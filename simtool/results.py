@@ -178,7 +178,9 @@ class RunWriter:
         return seats, (pl.read_parquet(self.parts / f"matches-{index:06d}.parquet")
                        if unit == "match" else None)
 
-    def finish(self, meta: dict) -> dict[str, Path]:
+    def finish(self, meta: dict, limit: tuple[str, int] | None = None) -> dict[str, Path]:
+        """The whole tables and ``run.json``; ``limit`` ``(key, n)`` keeps the rows of the
+        first ``n`` deals (or matches), where ``--precision`` stopped within a chunk."""
         written = {}
         tmp = None
         try:
@@ -188,7 +190,8 @@ class RunWriter:
                     final = self.out / f"{name}.parquet"
                     tmp = final.with_suffix(".parquet.tmp")
                     try:
-                        pl.scan_parquet(parts).sink_parquet(tmp)
+                        rows = pl.scan_parquet(parts)
+                        (rows.filter(pl.col(limit[0]) < limit[1]) if limit else rows).sink_parquet(tmp)
                         os.replace(tmp, final)
                     except WRITE_ERRORS as exc:
                         raise SimtoolError(f"cannot write {final}: {why(exc)}") from None

@@ -27,6 +27,9 @@ from .results import write_chunk
 CHUNK = 1 << 15
 MATCH_CHUNK = 1 << 14  # a chunk holds every round of its matches: half the size, as fast (measured)
 UNITS = ("deal", "match")
+BLOCKS = 32
+"""``--precision`` looks at the intervals after every ``chunk / BLOCKS`` deals (or matches):
+fine enough for where a run stops to mean something, while whole chunks are played."""
 
 
 def chunk_size(unit: str) -> int:
@@ -56,6 +59,15 @@ class RunSpec:
     def bounds(self, index: int) -> tuple[int, int]:
         start = index * self.chunk
         return start, min(self.chunk, self.n - start)
+
+    @property
+    def block(self) -> int:
+        return max(1, self.chunk // BLOCKS)
+
+    @property
+    def strata(self) -> int | None:
+        """With ``--rotate``, deal ``i`` sits in stratum ``i mod p`` (its line-up's rotation)."""
+        return self.players if self.rotate else None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -171,7 +183,7 @@ class Chunk:
     seats: pl.DataFrame
     matches: pl.DataFrame | None = None
     trace: list[str] = field(default_factory=list)
-    tally: pl.DataFrame | None = None  # headline sums, with --precision
+    tally: tuple[pl.DataFrame, pl.DataFrame] | None = None  # stats.tally, with --precision
 
 
 def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
@@ -193,7 +205,7 @@ def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
     seats, matches = tables(game, spec, lineup, outcome)
     if parts is not None:
         write_chunk(parts, index, seats=seats, matches=matches)
-    sums = stats.tally(game, seats, matches) if spec.precision else None
+    sums = stats.tally(game, seats, matches, spec.strata, spec.block) if spec.precision else None
     if not keep:
         seats = matches = None
     return Chunk(index, seats, matches, ctx.trace, sums)

@@ -1,14 +1,27 @@
 """Intervals, tests and the summaries of a run.
 
-Two layouts: polars seat rows (one row per deal and seat) for grouped summaries, and
-``(rows, p)`` numpy panels (one row per deal or match, one column per seat) for the
-tests that need each deal's seats together: the seat-advantage test, strategy strength
-with seats clustered by deal, and paired differences between runs.
+One rule for every interval: it is computed on the unit that is independent, the deal (or
+the match with ``--unit match``), whatever rows a table counts. A figure is a ratio over
+those units, ``sum(k) / sum(m)``: a seat's mean score has ``k`` its score and ``m`` one row
+per deal; a rate pooled over the seats a strategy holds has ``k`` the seats where it
+happened and ``m`` the seats held; a rate over the rounds of whole matches has ``k`` the
+rounds where it happened and ``m`` the rounds the match lasted. Its variance is the
+linearised (delta-method) variance over units, within the strata of ``--rotate`` (deal
+``i`` is in stratum ``i mod p``) when there are any. A share (a value between 0 and 1) gets
+a Wilson interval on its effective sample size ``R(1 - R) / V``; where the units do not
+vary at all, or are fewer than two, Wilson's on the number of units instead, so a tiny
+run never claims a precision it has not got. A mean gets the normal interval, and none
+(NaN) from fewer than two units.
+
+Polars seat rows (one row per deal and seat) go through :func:`estimates`; ``(rows, p)``
+numpy panels (one row per deal or match, one column per seat) through
+:func:`unit_estimate`: the two share :func:`_estimate` and :func:`_bounds`.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,80 +37,250 @@ def mean_halfwidth(sd, n, z: float = Z95):
 
 
 def wilson(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval for ``k`` successes out of ``n``: ``(low, high)``."""
+    """Wilson score interval for ``k`` successes out of ``n``: ``(low, high)``, within [0, 1]
+    (NaN for ``n = 0``). ``n`` need not be whole: an effective sample size is welcome."""
     k, n = np.asarray(k, float), np.asarray(n, float)
-    phat = k / n
-    denom = 1 + z * z / n
-    centre = (phat + z * z / (2 * n)) / denom
-    half = z * np.sqrt(phat * (1 - phat) / n + z * z / (4 * n * n)) / denom
-    return centre - half, centre + half
+    with np.errstate(divide="ignore", invalid="ignore"):
+        phat = k / n
+        denom = 1 + z * z / n
+        centre = (phat + z * z / (2 * n)) / denom
+        half = z * np.sqrt(np.maximum(phat * (1 - phat), 0) / n + z * z / (4 * n * n)) / denom
+    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
 
 
-def _mean_cols(name: str, col: str) -> list[pl.Expr]:
-    return [pl.col(col).cast(pl.Float64).mean().alias(name),
-            pl.col(col).cast(pl.Float64).std().alias(f"_{name}_sd")]
+SUMS = ("K", "M", "KK", "KM", "MM", "C")
+"""Per group and stratum, over units: sums of ``k``, ``m``, ``k²``, ``km``, ``m²``, and the
+units where ``m > 0``. They add up over chunks, so ``--precision`` tallies them."""
+
+
+def _estimate(K, M, KK, KM, MM, C, N):
+    """Ratio ``sum K / sum M``, its variance and the units holding the group, from the sums of
+    each stratum (last axis; ``N`` units per stratum, broadcast)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = K.sum(-1) / M.sum(-1)
+        r = ratio[..., None]
+        e1 = K - r * M  # sums of each unit's residual k - R m, and of its square
+        e2 = KK - 2 * r * KM + r * r * MM
+        within = np.where(N > 1, N / np.maximum(N - 1, 1) * (e2 - e1 * e1 / np.maximum(N, 1)),
+                          np.where(C > 0, np.nan, 0.0))
+        var = np.maximum(within, 0).sum(-1) / M.sum(-1) ** 2
+    return ratio, var, C.sum(-1)
+
+
+def _bounds(ratio, var, units, share: bool, z: float = Z95):
+    """``(low, high)`` from an estimate, its variance and the units holding it (see the module)."""
+    ratio, var, units = np.broadcast_arrays(*(np.asarray(a, float) for a in (ratio, var, units)))
+    if not share:
+        with np.errstate(invalid="ignore"):
+            half = np.where(units >= 2, z * np.sqrt(var), np.nan)
+        return ratio - half, ratio + half
+    with np.errstate(divide="ignore", invalid="ignore"):
+        spread = ratio * (1 - ratio)
+        n_eff = spread / var
+        # a variance of rounding noise (a strategy holding every seat wins exactly 1/p of each
+        # deal) is no variance: the units do not vary
+        known = (units >= 2) & (var > 0) & (spread > 0) & (n_eff < 1e6 * units)
+        n_eff = np.where(known, n_eff, units)
+    return wilson(ratio * n_eff, n_eff, z)
+
+
+def unit_estimate(k, m=None, strata=None, share: bool = False) -> tuple[float, float, float]:
+    """``sum(k) / sum(m)`` over units (one value each; ``m`` one each by default) with its 95%
+    interval: ``(value, low, high)``. ``strata``: each unit's stratum (``--rotate``)."""
+    k = np.asarray(k, float)
+    m = np.ones_like(k) if m is None else np.asarray(m, float)
+    _, inv = np.unique(np.zeros(len(k)) if strata is None else np.asarray(strata), return_inverse=True)
+    h = int(inv.max()) + 1 if len(inv) else 1
+    sums = [np.bincount(inv, w, minlength=h) for w in (k, m, k * k, k * m, m * m, (m > 0).astype(float))]
+    ratio, var, units = _estimate(*sums, np.bincount(inv, minlength=h).astype(float))
+    low, high = _bounds(ratio, var, units, share)
+    return float(ratio), float(low), float(high)
+
+
+def unit_key(rows: pl.LazyFrame | pl.DataFrame) -> str:
+    """The column naming the independent unit of seat (or per-deal) rows: match, else deal."""
+    names = rows.collect_schema().names()
+    return "match" if "match" in names else "deal"
+
+
+Figures = dict[str, "pl.Expr | tuple[pl.Expr, pl.Expr]"]
+"""Figures of :func:`estimates`: name -> ``k`` per row, or ``(k, m)`` per row (``m`` 1 by default)."""
+
+
+def unit_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str] = (),
+              strata: int | None = None, block: int | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """:data:`SUMS` per group of ``by``, figure, stratum and block of ``block`` units, and the
+    units ``N`` per stratum and block. ``strata``: ``p`` with ``--rotate`` (unit id mod p)."""
+    rows = rows.lazy()
+    key, by = unit_key(rows), list(by)
+    # every figure's k and m summed per unit and group, in one pass over the rows; seat rows of
+    # deals, grouped by seat, are one row per unit and group already
+    rows_are_units = key == "deal" and "seat" in by and "round" not in rows.collect_schema().names()
+    per_unit = []
+    for i, f in enumerate(figures.values()):
+        k, m = f if isinstance(f, tuple) else (f, None)
+        if rows_are_units:
+            per_unit += [k.cast(pl.Float64).alias(f"k{i}"),
+                         (pl.lit(1.0) if m is None else m.cast(pl.Float64)).alias(f"m{i}")]
+        else:
+            per_unit += [k.cast(pl.Float64).sum().alias(f"k{i}"),
+                         (pl.len() if m is None else m.cast(pl.Float64).sum()).cast(pl.Float64).alias(f"m{i}")]
+    where = [(pl.col("_unit") % strata if strata else pl.lit(0)).cast(pl.Int64).alias("stratum"),
+             (pl.col("_unit") // block if block else pl.lit(0)).cast(pl.Int64).alias("block")]
+    sums = []
+    for i in range(len(figures)):
+        k, m = pl.col(f"k{i}"), pl.col(f"m{i}")
+        sums += [k.sum().alias(f"K{i}"), m.sum().alias(f"M{i}"), (k * k).sum().alias(f"KK{i}"),
+                 (k * m).sum().alias(f"KM{i}"), (m * m).sum().alias(f"MM{i}"),
+                 (m > 0).sum().cast(pl.Float64).alias(f"C{i}")]
+    units = rows.select(*by, pl.col(key).alias("_unit"), *per_unit) if rows_are_units \
+        else rows.group_by(*by, pl.col(key).alias("_unit")).agg(per_unit)
+    units = units.with_columns(where)
+    wide, count = pl.collect_all([  # one scan of the rows for both
+        units.group_by(*by, "stratum", "block").agg(sums),
+        units.group_by("stratum", "block").agg(pl.col("_unit").n_unique().cast(pl.Float64).alias("N"))],
+        engine="streaming")
+    long = pl.concat([wide.select(*by, pl.lit(name).alias("figure"), "stratum", "block",
+                                  *[pl.col(f"{s}{i}").alias(s) for s in SUMS])
+                      for i, name in enumerate(figures)])
+    return long, count
+
+
+def _dense(sums: pl.DataFrame, units: pl.DataFrame, keys: list[str]):
+    """The sums as arrays ``(group, block, stratum)``, ``N`` as ``(block, stratum)``."""
+    groups = sums.select(keys).unique(maintain_order=True)
+    index = sums.join(groups.with_row_index("_g"), on=keys, how="left", nulls_equal=True)["_g"].to_numpy()
+    blocks = np.unique(units["block"].to_numpy())
+    strata = np.unique(units["stratum"].to_numpy())
+    where = (index, np.searchsorted(blocks, sums["block"].to_numpy()),
+             np.searchsorted(strata, sums["stratum"].to_numpy()))
+    arrays = []
+    for name in SUMS:
+        a = np.zeros((groups.height, len(blocks), len(strata)))
+        np.add.at(a, where, sums[name].to_numpy())
+        arrays.append(a)
+    n = np.zeros((len(blocks), len(strata)))
+    np.add.at(n, (np.searchsorted(blocks, units["block"].to_numpy()),
+                  np.searchsorted(strata, units["stratum"].to_numpy())), units["N"].to_numpy())
+    return groups, arrays, n, blocks
+
+
+def estimates(rows, figures: Figures, by: Collection[str] = (), means: Collection[str] = (),
+              strata: int | None = None) -> pl.DataFrame:
+    """Each figure per group of ``by``, with its 95% interval on units: one row per group and
+    figure, ``*by, figure, k, n, value, low, high`` (``k``, ``n``: sums of ``k`` and ``m``
+    over rows). Figures named in ``means`` get the normal interval, the others are shares."""
+    keys = [*by, "figure"]
+    sums, units = unit_sums(rows, figures, by, strata)
+    groups, arrays, n, _ = _dense(sums, units, keys)
+    arrays = [a.sum(axis=1) for a in arrays]
+    value, var, held = _estimate(*arrays, n.sum(axis=0))
+    figure = groups["figure"].to_numpy()
+    low, high = np.empty_like(value), np.empty_like(value)
+    for share in (True, False):
+        pick = np.isin(figure, list(means)) != share
+        low[pick], high[pick] = _bounds(value[pick], var[pick], held[pick], share)
+    order = pl.col("figure").replace_strict(list(figures), list(range(len(figures))))
+    return groups.with_columns(pl.Series("k", arrays[0].sum(-1)), pl.Series("n", arrays[1].sum(-1)),
+                               pl.Series("value", value), pl.Series("low", low), pl.Series("high", high)
+                               ).sort([*by, order])
+
+
+def wide(long: pl.DataFrame, by: Collection[str]) -> pl.DataFrame:
+    """:func:`estimates` rows as one row per group: ``<figure>``, ``<figure>_low``, ``<figure>_high``."""
+    by = list(by)
+    if not by:
+        long = long.with_columns(pl.lit(0).alias("_all"))
+    keys = by or ["_all"]
+    out = long.pivot("figure", index=keys, values=["value", "low", "high"], aggregate_function="first")
+    names = list(dict.fromkeys(long["figure"].to_list()))
+    out = out.select(*keys, *[pl.col(f"{part}_{name}").alias(name + suffix) for name in names
+                              for part, suffix in (("value", ""), ("low", "_low"), ("high", "_high"))])
+    return out.drop("_all") if not by else out
 
 
 def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None,
-                 by: tuple[str, ...] = ("seat", "strategy")) -> pl.DataFrame:
-    """Per seat (or per ``by`` group): counts, mean score and win share with 95% intervals,
-    and the game's rates (Wilson). With ``matches``, also the mean match total, match win
-    share and rounds played.
+                 by: tuple[str, ...] = ("seat", "strategy"), strata: int | None = None) -> pl.DataFrame:
+    """Per seat (or per ``by`` group): rows, mean score and win share, and the game's rates,
+    each with its 95% interval on units (deals, or matches). With ``matches``, also the mean
+    match total, match win share, rounds played and the share of matches capped.
+    ``strata``: ``p`` for a rotated run.
     """
-    aggs = [pl.len().alias("n"), *_mean_cols("score", "score"), *_mean_cols("win", "win"),
-            pl.col("tricks").cast(pl.Float64).mean().alias("tricks")]
-    aggs += [expr.sum().alias(f"_{name}_k") for name, expr in game.rates.items()]
-    out = seats.group_by(*by).agg(aggs).sort(by[0]).collect(engine="streaming")
-    out = _finish_means(out, ("score", "win"))
-    for name in game.rates:
-        lo, hi = wilson(out[f"_{name}_k"].to_numpy(), out["n"].to_numpy())
-        out = out.with_columns(
-            (pl.col(f"_{name}_k") / pl.col("n")).alias(name),
-            pl.Series(f"{name}_low", lo), pl.Series(f"{name}_high", hi),
-        )
+    by = list(by)
+    seats = seats.lazy()
+    figures = {"score": pl.col("score"), "win": pl.col("win"), "tricks": pl.col("tricks"), **game.rates}
+    long = estimates(seats, figures, by, {"score", "tricks"}, strata)
+    n = long.filter(pl.col("figure") == "score").select(*by, pl.col("n").cast(pl.UInt32))
+    out = n.join(wide(long, by), on=by)
+    out = out.select(*by, "n", *[c for name in ("score", "win") for c in (name, f"{name}_low", f"{name}_high")],
+                     "tricks", *[c for name in game.rates for c in (name, f"{name}_low", f"{name}_high")])
     if matches is not None:
-        m = matches.group_by(by[0]).agg(
-            pl.len().alias("matches"), *_mean_cols("total", "total"),
-            *_mean_cols("match_win", "win"),
-            pl.col("rounds").cast(pl.Float64).mean().alias("rounds"),
-            pl.col("capped").mean().alias("capped"),
-        ).collect(engine="streaming")
-        out = out.join(_finish_means(m, ("total", "match_win")), on=by[0])
-    return out.select([c for c in out.columns if not c.startswith("_")])
+        matches = matches.lazy()
+        m = matches.group_by(by).agg(pl.len().alias("matches"),
+                                     pl.col("rounds").cast(pl.Float64).mean().alias("rounds"),
+                                     pl.col("capped").mean().alias("capped")).collect(engine="streaming")
+        long = estimates(matches, {"total": pl.col("total"), "match_win": pl.col("win")}, by, {"total"}, strata)
+        out = out.join(m.join(wide(long, by), on=by), on=by)
+    return out.sort(by)
 
 
-def _finish_means(df: pl.DataFrame, names) -> pl.DataFrame:
-    n = df["matches"] if "matches" in df.columns else df["n"]
-    return df.with_columns(
-        pl.Series(f"{name}_ci", mean_halfwidth(df[f"_{name}_sd"].fill_null(0).to_numpy(), n.to_numpy()))
-        for name in names
-    )
-
-
-def fmt_mean(mean: float, half: float) -> str:
+def fmt_mean(mean: float, low: float, high: float) -> str:
+    """A mean and its (symmetric) interval, with as many decimals as the interval allows."""
+    half = (high - low) / 2
+    if not np.isfinite(half):
+        return f"{mean:.3f} ± n/a"
     digits = max(0, min(4, 1 - math.floor(math.log10(half)))) if half > 0 else 3
     return f"{mean:.{digits}f} ± {half:.{digits}f}"
 
 
+def _pct(x: float, digits: int = 1) -> str:
+    return f"{abs(100 * x) if round(100 * x, digits) == 0 else 100 * x:.{digits}f}"  # never "-0.0"
+
+
 def fmt_rate(rate: float, low: float, high: float) -> str:
-    return f"{100 * rate:.1f}% ({100 * low:.1f}–{100 * high:.1f})"
+    """A share as a percentage with its interval: ``33.3% (32.8–33.8)``."""
+    if not np.isfinite(high - low):
+        return f"{_pct(rate)}% (n/a)"
+    return f"{_pct(rate)}% ({_pct(low)}–{_pct(high)})"
 
 
-def count_distribution(per_deal: pl.DataFrame, column: str, values) -> pl.DataFrame:
-    """Share of deals at each value of ``column`` (Wilson intervals), one row per value."""
-    n = per_deal.height
-    counts = per_deal[column].value_counts()
-    found = dict(zip(counts[column].to_list(), counts["count"].to_list(), strict=True))
-    k = np.array([found.get(v, 0) for v in values])
-    lo, hi = wilson(k, n)
-    return pl.DataFrame({column: list(values), "deals": k, "share": k / n, "low": lo, "high": hi})
+def fmt_share(share: float, low: float, high: float) -> str:
+    """A share as ``x% ± h%`` where its interval is symmetric to a tenth of its half-width,
+    else as ``x% (low–high%)`` (Wilson's near 0 or 1, or from few units)."""
+    half = (high - low) / 2
+    if np.isfinite(half) and abs((high - share) - (share - low)) <= 0.2 * half:
+        return fmt_pct(share, half)
+    return f"{_pct(share)}% ({_pct(low)}–{_pct(high)}%)" if np.isfinite(half) else f"{_pct(share)}% (n/a)"
+
+
+def count_distribution(rows, column: str, values) -> pl.DataFrame:
+    """Share of the rows at each value of ``column``, one row per value, with 95% intervals on
+    units (the rows of one deal, or one match, are one unit): ``column, n, share, share_low,
+    share_high`` (``n``: rows at that value)."""
+    long = estimates(rows, {str(v): pl.col(column) == v for v in values})
+    return pl.DataFrame({column: list(values), "n": long["k"].cast(pl.Int64),
+                         "share": long["value"], "share_low": long["low"], "share_high": long["high"]})
+
+
+def length_table(seats, what: str) -> pl.DataFrame:
+    """How long whole matches last (``what``: rounds, hands): the mean with its interval over
+    matches, quantiles and the longest."""
+    per_match = seats.lazy().group_by("match").agg((pl.col("round").max() + 1).alias(what)) \
+        .collect(engine="streaming")
+    mean = estimates(per_match, {"mean": pl.col(what)}, means={"mean"}).row(0, named=True)
+    q = per_match[what]
+    return pl.DataFrame({"matches": [per_match.height], "mean": [mean["value"]],
+                         "mean_low": [mean["low"]], "mean_high": [mean["high"]],
+                         **{f"p{int(x * 100)}": [q.quantile(x, "nearest")] for x in (0.1, 0.5, 0.9)},
+                         "max": [q.max()]})
 
 
 def mean_interval(values) -> tuple[float, float]:
-    """Mean of ``values`` and the half-width of its normal 95% interval."""
+    """Mean of ``values`` and the half-width of its normal 95% interval (NaN from one value)."""
     values = np.asarray(values, float)
-    sd = values.std(ddof=1) if len(values) > 1 else 0.0
-    return float(values.mean()), float(mean_halfwidth(sd, len(values)))
+    if len(values) < 2:
+        return (float(values.mean()) if len(values) else float("nan")), float("nan")
+    return float(values.mean()), float(mean_halfwidth(values.std(ddof=1), len(values)))
 
 
 def bootstrap_interval(values, statistic=np.mean, resamples: int = 2000,
@@ -107,20 +290,6 @@ def bootstrap_interval(values, statistic=np.mean, resamples: int = 2000,
     res = sps.bootstrap((np.asarray(values, float),), statistic, n_resamples=resamples,
                         method="percentile", vectorized=False, random_state=seed)
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
-
-
-def ratio_interval(k, m) -> tuple[float, float]:
-    """``sum(k) / sum(m)`` and its 95% half-width, for a rate counted over clusters of unequal
-    size (``k`` events in ``m`` rounds of each match): the delta-method (linearised) variance,
-    as rounds of one match are not independent of each other."""
-    k, m = np.asarray(k, float), np.asarray(m, float)
-    n = len(k)
-    ratio = k.sum() / m.sum()
-    if n < 2:
-        return float(ratio), 0.0
-    resid = k - ratio * m
-    se = np.sqrt((resid ** 2).sum() / (n * (n - 1))) / m.mean()
-    return float(ratio), float(Z95 * se)
 
 
 def paired_difference(a, b) -> tuple[float, float]:
@@ -147,10 +316,12 @@ def panel(rows: pl.DataFrame, column: str, p: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class SeatTest:
-    """Wald test that every seat has the same mean: ``statistic`` ~ chi-square(``df``)."""
+    """Hotelling's test that every seat has the same mean: ``statistic`` is T², and
+    ``(n - df) / (df (n - 1)) T²`` follows F(``df``, ``n - df``) under equal seat means."""
 
     statistic: float
     df: int
+    n: int
     p_value: float
 
 
@@ -159,29 +330,33 @@ def seat_test(values: np.ndarray) -> SeatTest:
 
     Each deal's seats are dependent (win shares sum to one), so the test works on each
     deal's deviations from its own seat average, dropping one seat (they sum to zero), and
-    uses their covariance across deals: a Wald statistic, chi-square with ``p - 1`` degrees
-    of freedom under equal seat means (with two seats, the square of a z test).
+    uses their covariance across deals: Hotelling's T², exact under normality through its F
+    distribution (with two seats, the square of a t test).
     """
     values = np.asarray(values, float)
     n, p = values.shape
+    if n < 2:
+        return SeatTest(0.0, 0, n, 1.0)
     dev = (values - values.mean(axis=1, keepdims=True))[:, : p - 1]
     mean = dev.mean(axis=0)
     cov = np.atleast_2d(np.cov(dev, rowvar=False))
-    df = int(np.linalg.matrix_rank(cov)) if n > 1 else 0
-    if df == 0:
-        return SeatTest(0.0, 0, 1.0)
+    df = int(np.linalg.matrix_rank(cov))
+    if df == 0 or n <= df:
+        return SeatTest(0.0, 0, n, 1.0)
     stat = float(n * mean @ np.linalg.pinv(cov) @ mean)
-    return SeatTest(stat, df, float(sps.chi2.sf(stat, df)))
+    f = (n - df) / (df * (n - 1)) * stat
+    return SeatTest(stat, df, n, float(sps.f.sf(f, df, n - df)))
 
 
-def seat_table(win: np.ndarray, score: np.ndarray) -> pl.DataFrame:
-    """Per seat: win share and mean score with 95% half-widths, and the fair share ``1/p``."""
+def seat_table(win: np.ndarray, score: np.ndarray, strata=None) -> pl.DataFrame:
+    """Per seat: win share and mean score with 95% intervals, and the fair share ``1/p``."""
     p = win.shape[1]
     rows = []
     for s in range(p):
-        w, wh = mean_interval(win[:, s])
-        m, mh = mean_interval(score[:, s])
-        rows.append({"seat": s, "win": w, "win_ci": wh, "fair": 1 / p, "score": m, "score_ci": mh})
+        w, wl, wh = unit_estimate(win[:, s], strata=strata, share=True)
+        m, ml, mh = unit_estimate(score[:, s], strata=strata)
+        rows.append({"seat": s, "win": w, "win_low": wl, "win_high": wh, "fair": 1 / p,
+                     "score": m, "score_low": ml, "score_high": mh})
     return pl.DataFrame(rows)
 
 
@@ -192,80 +367,111 @@ def held_share(win: np.ndarray, codes: np.ndarray, k: int) -> np.ndarray:
     return np.where(count > 0, (win * held).sum(axis=1) / np.maximum(count, 1), np.nan)
 
 
-def strategy_strength(win: np.ndarray, codes: np.ndarray, names: list[str]) -> pl.DataFrame:
+def strategy_strength(win: np.ndarray, codes: np.ndarray, names: list[str], strata=None) -> pl.DataFrame:
     """Each strategy's win share per seat it holds, against the ``1/p`` it would get by chance.
 
     ``codes`` ``(n, p)`` says which of ``names`` sits in each seat of each deal. A deal's
-    seats are one cluster: the interval comes from per-deal shares, not from seat rows.
-    ``edge`` is the share above chance; ``skill`` scales it to 0 (pure chance) .. 1 (the
-    strategy's seats win every deal).
+    seats are one unit: the share is wins over seats held, its interval on deals (within the
+    strata of rotation, ``strata``). ``edge`` is the share above chance; ``skill`` scales it
+    to 0 (pure chance) .. 1 (the strategy's seats win every deal).
     """
     n, p = win.shape
     rows = []
     for k, name in enumerate(names):
-        seats_held = (codes == k).sum(axis=1)
+        held = codes == k
+        seats_held = held.sum(axis=1)
         if not seats_held.any():
             continue
-        share, half = mean_interval(held_share(win, codes, k)[seats_held > 0])
-        best = 1 / seats_held.mean()
+        share, low, high = unit_estimate((win * held).sum(axis=1), seats_held, strata, share=True)
+        best = 1 / seats_held[seats_held > 0].mean()
         rows.append({"strategy": name, "seats": float(seats_held.mean()), "win": share,
-                     "win_ci": half, "chance": 1 / p, "edge": share - 1 / p,
+                     "win_low": low, "win_high": high, "chance": 1 / p, "edge": share - 1 / p,
                      "skill": (share - 1 / p) / (best - 1 / p) if best > 1 / p else float("nan")})
     return pl.DataFrame(rows).sort("win", descending=True)
 
 
 def fmt_pct(share: float, half: float) -> str:
     """A share and its half-width as percentages, with as many decimals as the interval allows."""
+    if not np.isfinite(half):
+        return f"{_pct(share)}% ± n/a"
     digits = max(1, min(3, -math.floor(math.log10(100 * half)))) if half > 0 else 1
-    return f"{100 * share:.{digits}f}% ± {100 * half:.{digits}f}%"
+    return f"{_pct(share, digits)}% ± {100 * half:.{digits}f}%"
 
 
 def fmt_p(p_value: float) -> str:
     return "p < 0.001" if p_value < 0.001 else f"p = {p_value:.3f}"
 
 
+MEANS = ("score", "total")
+"""Figures of the summary tables that are means, not shares."""
+
+
 def frame_cells(df: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
-    """A game's summary table as text cells: headers and rows. A value with ``low``/``high``
-    columns becomes one cell with its interval; a row labelled ``mean`` is a mean, not a rate."""
-    if "low" not in df.columns:
-        return list(df.columns), [[f"{v:.3g}" if isinstance(v, float) else str(v) for v in row]
-                                  for row in df.iter_rows()]
-    labels = [c for c in df.columns if c not in ("n", "k", "deals", "low", "high")]
-    value, count = labels[-1], "deals" if "deals" in df.columns else "n"
+    """A table as text cells: headers and rows. A figure with ``<figure>_low`` and
+    ``<figure>_high`` columns becomes one cell with its interval: a mean if its name starts
+    with ``mean``, it is in :data:`MEANS` or its row is labelled ``mean``, else a share as a
+    percentage."""
+    figures = [c for c in df.columns if {f"{c}_low", f"{c}_high"} <= set(df.columns)]
+    shown = [c for c in df.columns if c not in {f"{f}{s}" for f in figures for s in ("_low", "_high")}]
     rows = []
     for r in df.iter_rows(named=True):
-        cells = [str(r[c]) for c in labels[:-1]] + [f"{r[count]:,}"]
-        is_mean = str(r[labels[0]]) == "mean"
-        cells.append(f"{r[value]:.3f} ({r['low']:.3f}–{r['high']:.3f})" if is_mean
-                     else fmt_rate(r[value], r["low"], r["high"]))
+        cells = []
+        for c in shown:
+            v = r[c]
+            if c in figures:
+                is_mean = c in MEANS or c.startswith("mean") or str(r[shown[0]]) == "mean"
+                cells.append(fmt_mean(v, r[f"{c}_low"], r[f"{c}_high"]) if is_mean
+                             else fmt_rate(v, r[f"{c}_low"], r[f"{c}_high"]))
+            elif isinstance(v, float):
+                cells.append(f"{v:.3g}")
+            elif isinstance(v, int) and not isinstance(v, bool):
+                cells.append(f"{v:,}")
+            else:
+                cells.append(str(v))
         rows.append(cells)
-    return labels[:-1] + [count, value], rows
+    return shown, rows
 
 
-def tally(game, seats: pl.DataFrame, matches: pl.DataFrame | None) -> pl.DataFrame:
-    """Sums behind the headline shares of one chunk, for ``--precision``: per seat and per
-    strategy, the win share (of matches when there are any) and each game rate, as
-    ``figure, n, s1, s2`` (count, sum, sum of squares) so chunks add up."""
-    outcome = matches if matches is not None else seats
-    values = [outcome.select(pl.col("seat"), pl.col("strategy").cast(pl.String),
-                             pl.lit("win share").alias("what"), pl.col("win").cast(pl.Float64).alias("x"))]
-    values += [seats.select(pl.col("seat"), pl.col("strategy").cast(pl.String), pl.lit(f"{name} rate").alias("what"),
-                            expr.cast(pl.Float64).alias("x")) for name, expr in game.rates.items()]
-    rows = pl.concat(values)
-    sums = [pl.len().alias("n"), pl.col("x").sum().alias("s1"), (pl.col("x") ** 2).sum().alias("s2")]
-    by_seat = rows.group_by("what", "seat").agg(sums).select(
-        pl.format("{} of seat {}", "what", "seat").alias("figure"), "n", "s1", "s2")
-    by_strategy = rows.group_by("what", "strategy").agg(sums).select(
-        pl.format("{} of {}", "what", "strategy").alias("figure"), "n", "s1", "s2")
-    return pl.concat([by_seat, by_strategy])
+def precision_figures(game, seats, matches=None) -> list[tuple[pl.LazyFrame, Figures, list[str]]]:
+    """The shares ``--precision`` tracks: every share the run's summary prints (win share and
+    each rate per seat and strategy, and per strategy with seats pooled; the match win share
+    with whole matches), as ``(rows, figures, by)``."""
+    out = []
+    for by in (["seat", "strategy"], ["strategy"]):
+        out.append((seats.lazy(), {"win share": pl.col("win"),
+                                   **{f"{name} rate": e for name, e in game.rates.items()}}, by))
+        if matches is not None:
+            out.append((matches.lazy(), {"match win share": pl.col("win")}, by))
+    return out
 
 
-def widest(tallies: list[pl.DataFrame]) -> tuple[float, str]:
-    """The widest 95% half-width among the figures of ``tallies`` (added up), and its figure."""
-    t = pl.concat(tallies).group_by("figure").agg(pl.col("n", "s1", "s2").sum())
-    n = t["n"].to_numpy().astype(float)
-    mean = t["s1"].to_numpy() / n
-    var = np.maximum(t["s2"].to_numpy() / n - mean ** 2, 0) * n / np.maximum(n - 1, 1)
-    half = mean_halfwidth(np.sqrt(var), n)
-    i = int(np.argmax(half))
-    return float(half[i]), t["figure"][i]
+def tally(game, seats, matches=None, strata: int | None = None,
+          block: int | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The sums behind every tracked share of one chunk, per block of ``block`` units, for
+    ``--precision``: they add up over chunks (see :func:`widest`). Groups are named
+    ``seat 0 (target)`` or ``target``."""
+    parts = []
+    for rows, figures, by in precision_figures(game, seats, matches):
+        sums, units = unit_sums(rows, figures, by, strata, block)
+        label = pl.format("seat {} ({})", "seat", pl.col("strategy").cast(pl.String)) if "seat" in by \
+            else pl.col("strategy").cast(pl.String)
+        parts.append((sums.select(label.alias("group"), pl.exclude(by)), units))
+    return pl.concat([s for s, _ in parts]), parts[0][1]
+
+
+def widest(tallies: list[tuple[pl.DataFrame, pl.DataFrame]], target: float) -> tuple[int, float, str]:
+    """Over the blocks of ``tallies`` in order (every block from the first, nothing missing):
+    the first block after which every tracked share's 95% half-width is at most ``target``
+    (else the last), that widest half-width and its figure. Each block is looked at, so
+    where a run stops never depends on how many chunks were played at once."""
+    sums = pl.concat([s for s, _ in tallies])
+    units = pl.concat([u for _, u in tallies])
+    groups, arrays, n, blocks = _dense(sums, units, ["group", "figure"])
+    value, var, held = _estimate(*(np.cumsum(a, axis=1) for a in arrays), np.cumsum(n, axis=0))
+    low, high = _bounds(value, var, held, share=True)
+    half = np.nan_to_num((high - low) / 2, nan=np.inf)
+    worst = half.max(axis=0)
+    reached = np.flatnonzero(worst <= target)
+    b = int(reached[0]) if len(reached) else len(blocks) - 1
+    g = int(np.argmax(half[:, b]))
+    return int(blocks[b]), float(worst[b]), f"{groups['figure'][g]} of {groups['group'][g]}"

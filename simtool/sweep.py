@@ -226,6 +226,8 @@ def run(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bo
                  for i in range(spec.n_chunks) if i not in finished)  # lazily: cells can be huge
         count = sum(spec.n_chunks - len(finished) for spec, _, finished, _ in writers)
         started, clock = datetime.now(timezone.utc), time.perf_counter()
+        if progress:  # the bar shows the true total from the start
+            progress(0, count)
         played = execute_tasks(tasks, jobs, False, backend, scheduler, count, timeout)
         for done, _ in enumerate(played, start=1):
             if progress:

@@ -14,19 +14,51 @@ ARGS = ["run", "-g", "kansas-city", "--seed", "2", "-q", "--seat", "0=greedy", "
         "--rotate"]
 
 
-def test_stops_once_every_headline_share_is_that_precise(tmp_path):
-    r = cli(*ARGS, "--precision", "0.003", "-o", tmp_path / "a", "-j", "2")
+def widest_printed(meta, seats, matches=None) -> float:
+    """The widest 95% half-width among the shares the summary prints."""
+    from simtool.api import summary_tables
+
+    tables = summary_tables(meta, seats, matches)
+    halves = [((t[f"{c}_high"] - t[f"{c}_low"]) / 2).max()
+              for title in ("By seat and strategy", "By strategy (seats pooled)")
+              for t in [tables[title]] for c in t.columns
+              if f"{c}_low" in t.columns and c not in stats.MEANS]
+    return max(halves)
+
+
+def test_stops_at_the_first_block_where_every_printed_share_is_that_precise(tmp_path):
+    r = cli(*[a for a in ARGS if a != "-q"], "--precision", "0.004", "-o", tmp_path / "a", "-j", "2")
     assert r.exit_code == 0, r.output
+    assert "tracks every share printed above" in r.output
     meta = json.loads((tmp_path / "a" / "run.json").read_text())
-    assert meta["n"] % 32768 == 0 and meta["n"] > 65536 and meta["precision_reached"] <= 0.003
+    assert meta["n"] % 1024 == 0 and meta["precision_reached"] <= 0.004
     seats = pl.read_parquet(tmp_path / "a" / "seats.parquet")
-    assert seats["deal"].n_unique() == meta["n"]
-    # the recorded widest interval is what the rows say, and every other is narrower
-    rows = seats.with_columns((pl.col("overshoot") > 0).cast(pl.Float64).alias("over"))
-    halves = [stats.mean_interval(part[col])[1] for col in ("win", "over")
-              for key in ("seat", "strategy") for _, part in rows.group_by(key)]
-    assert np.isclose(max(halves), meta["precision_reached"])
+    assert seats["deal"].n_unique() == meta["n"] == seats["deal"].max() + 1
+    # what was tracked is what the summary prints, and one block fewer would not have done
+    assert np.isclose(widest_printed(meta, seats), meta["precision_reached"])
+    assert widest_printed(meta, seats.filter(pl.col("deal") < meta["n"] - 1024)) > 0.004
     assert "the widest is ±" in report.render([tmp_path / "a"])
+
+
+def test_the_stopping_point_follows_the_target_within_a_chunk(tmp_path):
+    """0.01 and 0.005 used to stop at the same first look (65 536 deals)."""
+    ns = []
+    for target in ("0.01", "0.005"):
+        assert cli(*ARGS, "--precision", target, "-o", tmp_path / target, "-j", "2").exit_code == 0
+        ns.append(json.loads((tmp_path / target / "run.json").read_text())["n"])
+    assert ns[0] < 32768 and 3 < ns[1] / ns[0] < 5  # a quarter of the width: four times the deals
+
+
+def test_whole_matches_count_matches_not_rounds(tmp_path):
+    r = cli("run", "-g", "kansas-city", "--unit", "match", "--seed", "3", "-q", "--precision", "0.01",
+            "-o", tmp_path / "m", "-j", "1")
+    assert r.exit_code == 0, r.output
+    meta = json.loads((tmp_path / "m" / "run.json").read_text())
+    seats = pl.read_parquet(tmp_path / "m" / "seats.parquet")
+    matches = pl.read_parquet(tmp_path / "m" / "matches.parquet")
+    assert meta["n"] % 512 == 0 and matches["match"].n_unique() == meta["n"] == seats["match"].n_unique()
+    assert np.isclose(widest_printed(meta, seats, matches), meta["precision_reached"])
+    assert meta["precision_reached"] <= 0.01
 
 
 def test_same_stopping_point_whatever_the_jobs(tmp_path):
@@ -67,6 +99,6 @@ def test_an_interrupted_precision_run_resumes_to_the_same_result(tmp_path):
     assert not (tmp_path / "cut" / "run.json").exists()
     execute_run(None, 2, tmp_path / "cut", False, None, keep=False, resume=True)
     whole, cut = (json.loads((tmp_path / d / "run.json").read_text()) for d in ("whole", "cut"))
-    assert cut["resumed_chunks"] == 3 and cut["n"] == whole["n"] > 3 * 32768
+    assert cut["resumed_chunks"] == 3 and cut["n"] == whole["n"] > 3 * 32768 and whole["n"] % 32768
     assert pl.read_parquet(tmp_path / "cut" / "seats.parquet").equals(
         pl.read_parquet(tmp_path / "whole" / "seats.parquet"))

@@ -139,3 +139,27 @@ def test_report_of_whole_matches(tmp_path):
     assert made.value == pytest.approx(rounds["made"].mean())  # rounds, not matches, weigh alike
     assert f"{100 * made.value:.1f}% ±" in a.findings[3] and "of rounds" in a.findings[3]
     assert "of matches per seat it holds" in a.findings[2]
+
+
+def test_a_one_deal_run_reports_honest_intervals_without_warnings(tmp_path):
+    import subprocess
+    import sys
+
+    run = tmp_path / "one"
+    cmd = [sys.executable, "-W", "error", "-m", "simtool.cli"]
+    for args in (["run", "--n", "1", "--seed", "3", "-o", str(run)],
+                 ["report", str(run), "-o", str(tmp_path / "r.html")]):
+        done = subprocess.run(cmd + args, capture_output=True, text=True)
+        assert done.returncode == 0 and "Warning" not in done.stderr, done.stderr
+        if args[0] == "run":
+            assert "100.0% (20.7–100.0)" in done.stdout and "± n/a" in done.stdout
+            assert "± 0.000" not in done.stdout and "-0.0" not in done.stdout
+    first = report.analyse(run).findings[0]
+    assert "100.0% (20.7–100.0%)" in first and "too few deals to tell" in first and "± 0.0%" not in first
+
+
+def test_the_report_says_how_much_pairing_gained(kc_runs):
+    c = report.compare([report.analyse(p) for p in kc_runs[:2]])
+    assert c.paired == [True] and len(c.gains[0]) >= 5
+    text = c.gain_text(2)
+    assert ("Pairing made the intervals" in text) != ("Pairing gained little" in text)

@@ -25,7 +25,8 @@ def test_seat_summary_matches_a_direct_computation():
     row = table.filter(pl.col("seat") == 0).row(0, named=True)
     assert row["n"] == 3000 and row["strategy"] == "balance"
     assert np.isclose(row["score"], seat0["score"].mean())
-    assert np.isclose(row["score_ci"], 1.959964 * seat0["score"].std() / np.sqrt(3000))
+    half = 1.959964 * seat0["score"].std() / np.sqrt(3000)
+    assert np.isclose(row["score_high"] - row["score"], half) and np.isclose(row["score"] - row["score_low"], half)
     balanced = (seat0["black"] == seat0["white"]).mean()
     assert np.isclose(row["balanced"], balanced)
     assert row["balanced_low"] < balanced < row["balanced_high"]
@@ -58,7 +59,7 @@ def test_fair_coin_seat_test_does_not_reject():
 def test_biased_coin_seat_test_rejects():
     t = stats.seat_test(coin_deals(20_000, 0.52, 1))
     assert t.df == 1 and t.p_value < 1e-4
-    # with two seats the Wald statistic is the square of the z test of seat 0's share
+    # with two seats Hotelling's T² is the square of the t statistic of seat 0's share
     w = coin_deals(20_000, 0.52, 1)[:, 0]
     z = (w.mean() - 0.5) / (w.std(ddof=1) / np.sqrt(len(w)))
     assert np.isclose(t.statistic, z * z)
@@ -104,7 +105,8 @@ def test_strategy_strength_clusters_by_deal():
     codes = np.zeros((n, 2), int)
     codes[:, 1] = 1
     best = stats.strategy_strength(win, codes, ["a", "b"]).row(0, named=True)
-    assert best["strategy"] == "a" and best["win"] == 1 and best["skill"] == 1 and best["win_ci"] == 0
+    assert best["strategy"] == "a" and best["win"] == 1 and best["skill"] == 1
+    assert best["win_high"] == 1 and 0.99 < best["win_low"] < 1  # no spread: Wilson on the deals
 
 
 def test_panel_reads_seat_rows_per_deal():
@@ -115,16 +117,117 @@ def test_panel_reads_seat_rows_per_deal():
         stats.panel(r.seats.sort("seat"), "win", 3)
 
 
-def test_ratio_interval_weights_rounds_not_matches():
+def test_ratio_estimate_weights_rounds_not_matches():
     # one long match with a low rate, many short ones with a high rate
     k, m = np.array([1] + [2] * 99), np.array([100] + [2] * 99)
-    rate, half = stats.ratio_interval(k, m)
-    assert rate == 199 / 298 and half > 0
-    rng = np.random.default_rng(6)  # and its interval covers as often as it should
-    covered = 0
-    for _ in range(400):
-        m = rng.integers(1, 30, 200)
-        k = rng.binomial(m, 0.3)
-        r, h = stats.ratio_interval(k, m)
-        covered += abs(r - 0.3) <= h
-    assert 0.92 <= covered / 400 <= 0.98
+    rate, low, high = stats.unit_estimate(k, m, share=True)
+    assert rate == 199 / 298 and low < rate < high
+    # the delta-method variance, by hand
+    resid = k - rate * m
+    se = np.sqrt((resid ** 2).sum() / (100 * 99)) / m.mean()
+    value, low, high = stats.unit_estimate(k, m)
+    assert np.isclose(high - value, stats.Z95 * se) and np.isclose(value - low, stats.Z95 * se)
+
+
+def test_polars_and_numpy_paths_agree():
+    """estimates (seat rows) and unit_estimate (per-unit sums) are one rule."""
+    rng = np.random.default_rng(8)
+    rows = pl.DataFrame({"deal": np.repeat(np.arange(500), 3), "g": np.tile([0, 0, 1], 500),
+                         "x": rng.random(1500) < np.repeat(rng.random(500), 3)})
+    est = stats.estimates(rows, {"x": pl.col("x")}, ["g"], strata=None).filter(pl.col("g") == 0).row(0, named=True)
+    per_deal = rows.filter(pl.col("g") == 0).group_by("deal").agg(pl.col("x").sum().alias("k"), pl.len().alias("m"))
+    value, low, high = stats.unit_estimate(per_deal["k"], per_deal["m"], share=True)
+    assert np.allclose([est["value"], est["low"], est["high"]], [value, low, high])
+    strata = stats.estimates(rows, {"x": pl.col("x")}, ["g"], strata=4).filter(pl.col("g") == 0).row(0, named=True)
+    v2, l2, h2 = stats.unit_estimate(per_deal["k"], per_deal["m"], per_deal["deal"] % 4, share=True)
+    assert np.allclose([strata["value"], strata["low"], strata["high"]], [v2, l2, h2])
+
+
+def test_rows_of_one_deal_are_one_unit():
+    """A count table over seat rows: when every seat of a deal has the same value, the
+    interval is the one of the deals, not of four times as many independent rows."""
+    rng = np.random.default_rng(9)
+    value = np.repeat(rng.integers(0, 3, 2000), 4)
+    rows = pl.DataFrame({"deal": np.repeat(np.arange(2000), 4), "v": value})
+    table = stats.count_distribution(rows, "v", range(3)).row(1, named=True)
+    by_deal = stats.wilson((value[::4] == 1).sum(), 2000)
+    assert np.isclose(table["share_low"], by_deal[0], atol=1e-3)
+    assert np.isclose(table["share_high"], by_deal[1], atol=1e-3)
+    assert table["n"] == (value == 1).sum()
+
+
+def test_rotation_strata_remove_the_seat_effect_from_the_variance():
+    # a strategy that mostly wins when it sits in seat 0, rotated: most of its variance per
+    # deal comes from the deal's stratum, which rotation fixes by design
+    n, p = 3000, 3
+    ids = np.arange(n)
+    rng = np.random.default_rng(11)
+    win = np.where(ids % p == 0, rng.random(n) < 0.95, rng.random(n) < 0.02).astype(float)
+    _, low, high = stats.unit_estimate(win, share=True)
+    _, slow, shigh = stats.unit_estimate(win, strata=ids % p, share=True)
+    assert shigh - slow < (high - low) / 2
+
+
+def test_tiny_runs_get_honest_intervals_and_no_warnings():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = simtool.run("black-white", n=1, seed=2)
+        row = r.summary().filter(pl.col("win") == 1).row(0, named=True)
+        assert np.isclose(row["win_low"], 0.2065, atol=1e-3) and row["win_high"] == 1  # Wilson on 1 deal
+        assert np.isnan(row["score_low"])  # no interval for a mean from one deal
+        assert stats.fmt_mean(row["score"], row["score_low"], row["score_high"]).endswith("± n/a")
+        t = stats.seat_test(stats.panel(r.seats, "win", 3))
+        assert t.p_value == 1.0 and t.df == 0
+        assert stats.mean_interval([3.0])[1] != stats.mean_interval([3.0])[1]  # NaN
+        r.tables()
+    lo, hi = stats.wilson(0, 50)
+    assert stats.fmt_rate(0.0, lo, hi) == "0.0% (0.0–7.1)"
+    assert "-0.0" not in stats.fmt_rate(0.0, -1e-17, 0.01)
+
+
+def test_hotelling_f_is_exact_for_small_samples():
+    rng = np.random.default_rng(10)
+    rejected = np.mean([stats.seat_test(np.eye(3)[rng.integers(0, 3, 30)]).p_value < 0.05
+                        for _ in range(2000)])
+    assert 0.035 <= rejected <= 0.065
+
+
+def test_progress_knows_its_total_from_the_start():
+    calls = []
+    simtool.run("black-white", n=1, seed=1, progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(0, 1), (1, 1)]
+
+
+def test_rotated_match_figures_belong_to_their_seat_and_strategy():
+    r = simtool.run("kansas-city", n=600, unit="match", seed=3, strategy="target",
+                    seats={0: "greedy"}, rotate=True)
+    table = r.summary()
+    direct = r.matches.group_by("seat", "strategy").agg(pl.col("win").mean().alias("direct"),
+                                                        pl.len().alias("count"))
+    joined = table.join(direct, on=["seat", "strategy"])
+    assert joined.height == 8 and np.allclose(joined["match_win"], joined["direct"])
+    assert (joined["matches"] == joined["count"]).all()
+    seat0 = joined.filter(pl.col("seat") == 0).sort("strategy")
+    assert seat0["match_win"][0] != seat0["match_win"][1]  # greedy and target at seat 0 differ
+
+
+def test_result_tables_have_numeric_intervals_for_every_figure():
+    r = simtool.run("out-trumped", n=800, seed=2, seats={0: "random"}, rotate=True)
+    tables = r.tables()
+    assert {"By seat and strategy", "By strategy (seats pooled)", "Seat advantage (deals)",
+            "Strategy strength (win share per seat held)", "Rates by seat (deals)",
+            "Trump bonus or penalty per hand (seat-hands)"} <= set(tables)
+    for title, df in tables.items():
+        lows = [c for c in df.columns if c.endswith("_low")]
+        assert lows, title
+        for low in lows:
+            figure = low[: -len("_low")]
+            assert df[figure].dtype == pl.Float64 and df[low].dtype == pl.Float64
+            ok = df.filter(pl.col(low).is_not_nan())
+            assert ((ok[low] <= ok[figure]) & (ok[figure] <= ok[f"{figure}_high"])).all(), (title, figure)
+    strength = tables["Strategy strength (win share per seat held)"]
+    pooled = tables["By strategy (seats pooled)"]
+    both = strength.join(pooled.with_columns(pl.col("strategy").cast(pl.String)), on="strategy")
+    assert np.allclose(both["win_low"], both["win_low_right"])  # one rule, whichever table

@@ -231,11 +231,10 @@ class KansasCity(Game):
         ).collect(engine="streaming")
         p = int(per_deal["p"][0])
         spread = stats.count_distribution(per_deal, "overshooting", range(p + 1))
-        k = per_deal["overshooting"].cast(pl.Float64)
-        mean = pl.DataFrame({"overshooting": ["mean"], "deals": [per_deal.height],
-                             "share": [k.mean()],
-                             "low": [k.mean() - stats.mean_halfwidth(k.std(), per_deal.height)],
-                             "high": [k.mean() + stats.mean_halfwidth(k.std(), per_deal.height)]})
+        mean = stats.estimates(per_deal, {"mean": pl.col("overshooting")}, means={"mean"})
+        mean = mean.select(pl.col("figure").alias("overshooting"), pl.col("n").cast(pl.Int64),
+                           pl.col("value").alias("share"), pl.col("low").alias("share_low"),
+                           pl.col("high").alias("share_high"))
         spread = pl.concat([spread.with_columns(pl.col("overshooting").cast(pl.String)), mean])
         return [(f"Players over the trick limit of {LIMIT[p]}, per deal", spread)]
 

@@ -203,35 +203,25 @@ class NineLives(Game):
 
     def tables(self, seats: pl.LazyFrame, keys: list[str], matches=None):
         """Made rate by bid, teams and their made rate, the Kittykeeper fallback, match lengths."""
-        by_bid = seats.group_by("bid").agg(pl.len().alias("n"), pl.col("made").sum().alias("k"))
-        by_bid = by_bid.sort("bid").collect(engine="streaming")
-        lo, hi = stats.wilson(by_bid["k"].to_numpy(), by_bid["n"].to_numpy())
-        by_bid = by_bid.with_columns((pl.col("k") / pl.col("n")).alias("made"),
-                                     pl.Series("low", lo), pl.Series("high", hi))
-        teams = seats.select(
-            pl.len().alias("seat-rounds"),
-            (pl.col("team_size") >= 2).sum().alias("in a team"),
-            ((pl.col("team_size") >= 2) & pl.col("made")).sum().alias("team made"),
-            pl.col("tricks").cast(pl.Int64).sum().alias("tricks"),
-            pl.col("fallback").cast(pl.Int64).sum().alias("fallback"),
-        ).collect(engine="streaming").row(0, named=True)
-        rates = [("seat-rounds in a team", teams["in a team"], teams["seat-rounds"]),
-                 ("team members who scored", teams["team made"], teams["in a team"]),
-                 ("tricks won by the Kittykeeper fallback", teams["fallback"], teams["tricks"])]
-        lo, hi = stats.wilson([r[1] for r in rates], [max(r[2], 1) for r in rates])
-        summary = pl.DataFrame({"what": [r[0] for r in rates], "n": [r[2] for r in rates],
-                                "rate": [r[1] / max(r[2], 1) for r in rates], "low": lo, "high": hi})
+        by_bid = stats.estimates(seats, {"made": pl.col("made")}, ["bid"]).sort("bid").select(
+            "bid", pl.col("n").cast(pl.Int64), pl.col("value").alias("made"),
+            pl.col("low").alias("made_low"), pl.col("high").alias("made_high"))
+        team = pl.col("team_size") >= 2
+        summary = stats.estimates(seats, {
+            "seat-rounds in a team": team,
+            "team members who scored": (team & pl.col("made"), team),
+            "tricks won by the Kittykeeper fallback": (pl.col("fallback"), pl.col("tricks")),
+        }).select(pl.col("figure").alias("what"), pl.col("n").cast(pl.Int64), pl.col("value").alias("rate"),
+                  pl.col("low").alias("rate_low"), pl.col("high").alias("rate_high"))
         out = [("Bids made, by bid", by_bid), ("Teams and the Kittykeeper fallback", summary)]
         if "match" in keys:
-            rounds = seats.group_by("match").agg(pl.col("round").max() + 1).collect(engine="streaming")
-            q = rounds["round"]
-            small = 0.0 if matches is None else float(
-                matches.filter(pl.col("seat") == 0).select(pl.col("small_deck").mean()).collect().item())
-            out.append(("Rounds until someone has 9 lives", pl.DataFrame({
-                "matches": [rounds.height],
-                "mean (95%)": [stats.fmt_mean(q.mean(), float(stats.mean_halfwidth(q.std(), rounds.height)))],
-                **{f"p{int(x * 100)}": [q.quantile(x, "nearest")] for x in (0.1, 0.5, 0.9)},
-                "max": [q.max()], "ended by the small deck": [f"{small:.2%}"]})))
+            lengths = stats.length_table(seats, "rounds")
+            if matches is not None:
+                small = stats.estimates(matches.filter(pl.col("seat") == 0), {"small": pl.col("small_deck")})
+                lengths = lengths.with_columns(pl.Series("ended by the small deck", small["value"]),
+                                               pl.Series("ended by the small deck_low", small["low"]),
+                                               pl.Series("ended by the small deck_high", small["high"]))
+            out.append(("Rounds until someone has 9 lives", lengths))
         return out
 
     def invariants(self, s: Round) -> dict[str, np.ndarray]:

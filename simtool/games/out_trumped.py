@@ -271,19 +271,14 @@ class OutTrumped(Game):
 
     def tables(self, seats: pl.LazyFrame, keys: list[str], matches=None) -> list[tuple[str, pl.DataFrame]]:
         """The trump bonus distribution (every seat-hand), and hands per match when known."""
-        rows = seats.select(pl.col("bonus").clip(-6, 12)).collect(engine="streaming")
+        unit = stats.unit_key(seats)
+        rows = seats.select(unit, pl.col("bonus").clip(-6, 12))
         spread = stats.count_distribution(rows, "bonus", range(-6, 13))
         spread = spread.with_columns(pl.col("bonus").cast(pl.String)
                                      .replace({"-6": "-6 or less", "12": "12 or more"}))
-        out = [("Trump bonus or penalty per hand (seat-hands)", spread.filter(pl.col("deals") > 0))]
+        out = [("Trump bonus or penalty per hand (seat-hands)", spread.filter(pl.col("n") > 0))]
         if "match" in keys:
-            hands = seats.group_by("match").agg(pl.col("round").max() + 1).collect(engine="streaming")
-            q = hands["round"]
-            half = stats.mean_halfwidth(q.std(), hands.height)
-            out.append(("Hands to reach 50", pl.DataFrame({
-                "matches": [hands.height], "mean (95%)": [stats.fmt_mean(q.mean(), float(half))],
-                **{f"p{int(x * 100)}": [q.quantile(x, "nearest")] for x in (0.1, 0.5, 0.9)},
-                "max": [q.max()]})))
+            out.append(("Hands to reach 50", stats.length_table(seats, "hands")))
         return out
 
     def invariants(self, s: Round) -> dict[str, np.ndarray]:
