@@ -232,10 +232,14 @@ def ladder_skill(ladder) -> str:
     verdict = ("above" if top.low > top.fair else "below" if top.high < top.fair
                else "no different from")
     return (f"Skill versus luck: the skill ladder's top rung, {top.name}, wins "
-            f"{stats.fmt_share(top.share, top.low, top.high)} of {ladder.unit}s in its one seat against "
+            f"{stats.fmt_share(top.share, top.low, top.high)} of {plural(ladder.unit)} in its one seat against "
             f"{ladder.players - 1} × {top.below} (seats rotated), {verdict} the "
             f"{100 * top.fair:.1f}% of pure chance: {100 * (top.share - top.fair):+.1f} points, "
             f"a skill index of {top.skill:.2f} (0 = luck alone, 1 = it wins every time).")
+
+
+def plural(unit: str) -> str:
+    return "matches" if unit == "match" else "deals"
 
 
 def ladder_view(ladder) -> dict:
@@ -253,7 +257,7 @@ def ladder_view(ladder) -> dict:
                 label="win share per seat over the rung below, 95% interval")
     fair = 100 * ladder.rungs[0].fair
     ax.axhline(fair, color="#c44e52", linestyle="--", label=f"fair share {fair:.1f}%")
-    ax.set(xlabel="rung (against the rung below)", ylabel=f"win share of {ladder.unit}s (%)",
+    ax.set(xlabel="rung (against the rung below)", ylabel=f"win share of {plural(ladder.unit)} (%)",
            xticks=x, xlim=(0.5, len(x) + 0.5))
     ax.set_xticklabels([r.name for r in ladder.rungs], rotation=20, ha="right", fontsize="small")
     ax.legend(frameon=False, fontsize="small")

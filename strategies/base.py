@@ -135,7 +135,7 @@ class Params:
     def __repr__(self) -> str:
         return f"Params({', '.join(f'{k}={v!r}' for k, v in self._values.items())})"
 
-    def __reduce__(self):
+    def __reduce__(self):  # the default would look up _values through __getattr__ before it exists
         return Params, (dict(self._values),)
 
 

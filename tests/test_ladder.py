@@ -181,3 +181,14 @@ def test_a_longer_ladder_in_the_same_folder_refiles_the_shared_rung(tmp_path):
     assert [r.name for r in longer.rungs] == ["duck", "balance"]
     assert longer.rungs[0].share == short.rungs[0].share  # the same run, now a rung of the longer ladder
     assert json.loads((paths[0] / "run.json").read_text())["ladder"]["rungs"] == ["random", "duck", "balance"]
+
+
+def test_a_ladder_of_whole_matches_counts_match_wins(tmp_path):
+    climbed, paths = ladder.climb("black-white", tmp_path / "rungs", rungs=["random", "balance"], n=300,
+                                  seed=2, unit="match", jobs=1)
+    matches = pl.read_parquet(paths[0] / "matches.parquet")
+    assert climbed.unit == "match"
+    from simtool import report
+
+    assert "of matches in its one seat against 2 × random" in report.ladder_skill(climbed)
+    assert climbed.rungs[0].share == pytest.approx(matches.filter(pl.col("strategy") == "balance")["win"].mean())
