@@ -14,15 +14,19 @@ def shuffled(rng: np.random.Generator, n: int, cards: int, k: int | None = None)
     positions (the rest of the deck is never looked at). Returns ``(n, k)`` int8.
     """
     k = cards if k is None else k
-    deck = np.broadcast_to(np.arange(cards, dtype=np.int8), (n, cards)).copy()
-    rows = np.arange(n)
-    u = rng.random((min(k, cards - 1), n), dtype=np.float32)
-    for i in range(min(k, cards - 1)):
+    steps = min(k, cards - 1)
+    u = rng.random((steps, n), dtype=np.float32)
+    # positions on the first axis: position i of every deal is one contiguous row
+    order = np.broadcast_to(np.arange(cards, dtype=np.int8)[:, None], (cards, n)).copy()
+    flat = order.reshape(-1)
+    cols = np.arange(n, dtype=np.intp)
+    for i in range(steps):
         j = i + np.minimum((u[i] * (cards - i)).astype(np.intp), cards - i - 1)
-        picked = deck[rows, j]
-        deck[rows, j] = deck[:, i]
-        deck[:, i] = picked
-    return deck[:, :k]
+        at = j * n + cols
+        picked = flat[at]
+        flat[at] = order[i]
+        order[i] = picked
+    return np.ascontiguousarray(order[:k].T)
 
 
 def hands(cards: np.ndarray, p: int) -> np.ndarray:

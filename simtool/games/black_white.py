@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck
-from ..engine import Decision, Game, Match, View, add, cells, own, public
+from ..engine import Decision, Field, Game, Match, View, add, cells, own, public
 from .tricks import contest, play_card
 
 CARDS = 36
@@ -73,17 +73,14 @@ class BlackWhiteView(View):
         return DECK & ~self.hand & ~self.played
 
     trick = public("trick", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
-    leader = public("leader")
+    leader = public("leader", "Seat that led the current trick, ``(m,)``.")
     colour = public("colour", "Announced colour (0 black, 1 white), -1 while the leader is choosing, ``(m,)``.")
     best = public("best", "Highest number played so far in the announced colour (0 at the lead), ``(m,)``.")
     black = public("black", "Black tricks won by every seat, ``(m, p)`` (trick piles are face up).")
-    white = public("white")
+    white = public("white", "White tricks won by every seat, ``(m, p)``.")
     totals = public("totals", "Match totals before this round, ``(m, p)``.")
-
-    @property
-    def tricks_left(self) -> int:
-        """Tricks still to be played, the current one included."""
-        return self._state.hand_size - self._state.trick_no
+    tricks_left = Field(lambda s, rows, seat: s.hand_size - s.trick_no,
+                        "Tricks still to be played, the current one included (one number).")
 
     @cached_property
     def strength(self) -> np.ndarray:

@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck, stats
-from ..engine import Decision, Game, Match, View, add, cells, own, public
+from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, put
 from ..options import Option
 from .tricks import contest, play_card
 
@@ -47,6 +47,11 @@ def of_ranks(ranks: np.ndarray) -> np.ndarray:
     return ranks * EVERY_SUIT
 
 
+def rank_counts(hands: np.ndarray) -> np.ndarray:
+    """Cards of each rank in each hand, ``(n, p, 8)`` int8 (index rank - 1)."""
+    return np.stack([bits.count(hands & RANK[r]) for r in range(RANKS)], axis=-1).astype(np.int8)
+
+
 def trick_key(card: np.ndarray, is_trump: np.ndarray, led_suit: np.ndarray) -> np.ndarray:
     """Who wins: any trump beats every other card, then rank; off-suit cards never win."""
     rank = CARD_RANK[card]
@@ -76,6 +81,14 @@ class Round:
     fours: np.ndarray  # (n, p) rank-4 cards captured
     upgrades: np.ndarray  # (n, p) cards upgraded
     trick_no: int = 0
+    backs: np.ndarray | None = None  # (n, p, 8) cards of each rank in each hand (public)
+    upgraded: np.ndarray | None = None  # (n, p) cards each seat upgraded (public)
+
+    def __post_init__(self):
+        if self.backs is None:
+            self.backs = rank_counts(self.hands)
+        if self.upgraded is None:
+            self.upgraded = self.hands & self.trump[:, None]
 
     @property
     def n(self) -> int:
@@ -98,43 +111,40 @@ class KansasCityView(View):
     hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
     passing = own("passing", "Cards this seat has already chosen to pass, ``(m,)`` sets.")
 
-    @cached_property
-    def rank_counts(self) -> np.ndarray:
-        """Cards of each rank in every seat's hand, ``(m, p, 8)`` (ranks are on the backs)."""
-        hands = self._state.hands[self._idx]
-        return np.stack([bits.count(hands & RANK[r]) for r in range(RANKS)], axis=-1)
-
+    rank_counts = Field(lambda s, rows, seat: _rows(s.backs, rows),
+                        "Cards of each rank (index rank - 1) in every seat's hand, ``(m, p, 8)`` "
+                        "int8 (ranks are printed on the backs).")
     trump = public("trump", "Every upgraded card, held or played, ``(m,)`` sets.")
+    upgraded = public("upgraded", "Cards each seat has upgraded, ``(m, p)`` sets (trump backs are public).")
 
     @cached_property
     def trumps_held(self) -> np.ndarray:
-        """Each seat's unplayed upgraded cards, ``(m, p)`` sets (public)."""
-        return self._state.hands[self._idx] & self.trump[:, None]
-
+        """Each seat's unplayed upgraded cards, ``(m, p)`` sets."""
+        return self.upgraded & ~self.played[:, None]
     set_aside = public("set_aside", "The 5p card set aside face up, -1 in 4p, ``(m,)``.")
-    played = public("played")
+    played = public("played", "Cards played so far, the current trick included, ``(m,)`` sets.")
+    dealt = public("dealt", "Every card dealt to a player (all but the set-aside card), ``(m,)`` sets.")
 
     @cached_property
     def unseen(self) -> np.ndarray:
-        """Cards in other hands: everything not held, played or set aside, ``(m,)`` sets."""
-        return self._state.dealt[self._idx] & ~self.hand & ~self.played
+        """Cards in other hands: everything dealt but not held or played, ``(m,)`` sets."""
+        return self.dealt & ~self.hand & ~self.played
 
     trick = public("trick", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
-    leader = public("leader")
-    led_suit = public("led_suit")
-    trump_led = public("trump_led")
+    leader = public("leader", "Seat that led the current trick, ``(m,)``.")
+    led_suit = public("led_suit", "Printed suit of the current lead (meaningless when trump was led), ``(m,)``.")
+    trump_led = public("trump_led", "Whether the current lead is a trump, ``(m,)`` bool.")
     best = public("best", "Strength of the card winning the trick so far (see ``trick_key``), ``(m,)``.")
     tricks = public("tricks", "Tricks won so far by every seat, ``(m, p)``.")
-    fours = public("fours")
-    totals = public("totals")
+    fours = public("fours", "Rank-4 cards captured so far by every seat, ``(m, p)``.")
+    totals = public("totals", "Match totals before this hand, ``(m, p)``.")
+    tricks_left = Field(lambda s, rows, seat: s.hand_size - s.trick_no,
+                        "Tricks still to be played, the current one included (one number).")
 
     @property
     def limit(self) -> int:
+        """The trick limit: 3 tricks in 4p, 2 in 5p."""
         return LIMIT[self.players]
-
-    @property
-    def tricks_left(self) -> int:
-        return self._state.hand_size - self._state.trick_no
 
     @cached_property
     def strength(self) -> np.ndarray:
@@ -189,11 +199,13 @@ class KansasCity(Game):
             s.passing |= bits.BIT[chosen]
         s.hands = (s.hands & ~s.passing) | np.roll(s.passing, 1, axis=1)  # to the next seat clockwise
         s.passing[:] = 0
+        s.backs = rank_counts(s.hands)
         for trick_no in range(s.hand_size):
             s.trick_no = trick_no
             at = cell(s.leader)
             lead = yield Decision("lead", s.leader, np.take(s.hands, at))
             play_card(s, at, lead)
+            add(s.backs.reshape(-1), at * RANKS + CARD_RANK[lead] - 1, -1)
             s.trump_led = (s.trump & bits.BIT[lead]) != 0
             s.led_suit = CARD_SUIT[lead]
             s.best = trick_key(lead, s.trump_led, s.led_suit)
@@ -203,6 +215,7 @@ class KansasCity(Game):
                 at = cell(seat)
                 card = yield Decision("play", seat, s.follow_set(np.take(s.hands, at)))
                 play_card(s, at, card)
+                add(s.backs.reshape(-1), at * RANKS + CARD_RANK[card] - 1, -1)
                 key = trick_key(card, (s.trump & bits.BIT[card]) != 0, s.led_suit)
                 contest(s, seat, key)
             won = cell(s.winning)
@@ -218,7 +231,9 @@ class KansasCity(Game):
                     eligible = np.take(s.hands, at) & ~s.trump & ~taken
                     choice = yield Decision("upgrade", seat, eligible | bits.BIT[DECLINE])
                     upgraded = choice != DECLINE
-                    s.trump |= np.where(upgraded, bits.BIT[choice], bits.EMPTY)
+                    card = np.where(upgraded, bits.BIT[choice], bits.EMPTY)
+                    s.trump |= card
+                    put(s.upgraded, at, np.take(s.upgraded, at) | card)
                     add(s.upgrades, at, upgraded)
             s.leader = s.winning
         return score(s.tricks, s.fours, s.upgrades)

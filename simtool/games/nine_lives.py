@@ -16,7 +16,7 @@ import polars as pl
 
 from .. import bits, stats
 from .. import deck as deck_module
-from ..engine import Decision, Game, Match, View, add, cells, own, public
+from ..engine import Decision, Game, Match, View, add, cells, own, public, scalar
 from .tricks import contest, play_card
 
 RANKS = 9
@@ -95,10 +95,7 @@ class NineLivesView(View):
     best = public("best", "Strength of the counted card winning so far (trump 100 + rank; 0 none), ``(m,)``.")
     tricks = public("tricks", "Tricks won so far by every seat, ``(m, p)``.")
     totals = public("totals", "Lives before this round, ``(m, p)``.")
-
-    @property
-    def trick_no(self) -> int:
-        return self._state.trick_no
+    trick_no = scalar("trick_no", "Tricks completed so far this round (one number).")
 
 
 class NineLives(Game):

@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck, stats
-from ..engine import Decision, Game, Match, View, add, cells, own, public
+from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, scalar
 from ..options import Option
 from .tricks import contest, play_card
 
@@ -119,26 +119,18 @@ class OutTrumpedView(View):
     shown = public("shown", "Low-card rank each seat showed (0 without low-card), ``(m, p)``.")
     played = public("played", "Cards played so far, the current trick included, ``(m,)``.")
     trick = public("trick", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
-    leader = public("leader")
+    leader = public("leader", "Seat that led the current trick, ``(m,)``.")
     led = public("led", "Suit led in the current trick, ``(m,)``.")
     best = public("best", "Strength of the card winning so far (trumps 100 + rank), ``(m,)``.")
     tricks = public("tricks", "Tricks won so far by every seat, ``(m, p)``.")
     trumps = public("trumps", "Trump cards captured so far by every seat, ``(m, p)``.")
     totals = public("totals", "Match totals before this hand, ``(m, p)``.")
 
-    @cached_property
-    def kitty(self) -> np.ndarray:
-        """The kitty's cards if the acting seat took it, else empty, ``(m,)``."""
-        s = self._state
-        return np.where(s.taker[self._idx] == self.seat, s.kitty[self._idx], bits.EMPTY)
-
-    @property
-    def hand_size(self) -> int:
-        return self._state.hand_size
-
-    @property
-    def tricks_left(self) -> int:
-        return self._state.hand_size - self._state.trick_no
+    kitty = Field(lambda s, rows, seat: np.where(_rows(s.taker, rows) == seat, _rows(s.kitty, rows), bits.EMPTY),
+                  "The kitty's cards if the acting seat took it, else empty, ``(m,)`` sets.")
+    hand_size = scalar("hand_size", "Cards dealt to each hand (one number).")
+    tricks_left = Field(lambda s, rows, seat: s.hand_size - s.trick_no,
+                        "Tricks still to be played, the current one included (one number).")
 
     @cached_property
     def strength(self) -> np.ndarray:

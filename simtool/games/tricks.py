@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import bits
+from ..engine import put
 
 
 def play_card(s, at: np.ndarray, card: np.ndarray, rows: np.ndarray | None = None) -> None:
@@ -17,12 +18,12 @@ def play_card(s, at: np.ndarray, card: np.ndarray, rows: np.ndarray | None = Non
     ``rows``: the deals concerned, when not every deal of the batch plays.
     """
     card_bit = bits.BIT[card]
-    np.put(s.hands, at, np.take(s.hands, at) & ~card_bit)
+    put(s.hands, at, np.take(s.hands, at) & ~card_bit)
     if rows is None:
         s.played |= card_bit
     else:
         s.played[rows] |= card_bit
-    np.put(s.trick, at, card)
+    put(s.trick, at, card)
 
 
 def contest(s, seat: np.ndarray, strength: np.ndarray) -> None:

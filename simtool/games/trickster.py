@@ -16,7 +16,7 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck
-from ..engine import Decision, Game, Match, View, own, public
+from ..engine import Decision, Field, Game, Match, View, own, public
 
 SUITS, RANKS = 4, 13
 CARDS = SUITS * RANKS
@@ -78,10 +78,8 @@ class TricksterView(View):
     collections = public("collections", "Times each seat has collected so far, ``(m, p)``.")
     totals = public("totals", "Match totals before this round, ``(m, p)``; lower is better.")
 
-    @property
-    def turns_left(self) -> int:
-        """Cards each seat still has to play, this one included."""
-        return self._state.turns - self._state.turn
+    turns_left = Field(lambda s, rows, seat: s.turns - s.turn,
+                       "Cards each seat still has to play, this one included (one number).")
 
     @cached_property
     def strength(self) -> np.ndarray:

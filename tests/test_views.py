@@ -1,0 +1,89 @@
+"""Sealed views: what a strategy receives is its own copy, and nothing it does changes the game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import simtool.games
+import strategies
+from simtool import engine
+from simtool.errors import StrategyError
+from simtool.runner import play_chunk
+
+from .conftest import spec
+from .test_cli import cli, one_line_error
+
+PLUGINS = Path(__file__).parent / "plugins"
+GAMES = list(simtool.games.registry().values())
+CASES = [(g, p) for g in GAMES for p in g.players]
+IDS = [f"{g.id}-{p}p" for g, p in CASES]
+
+
+def test_a_view_holds_no_reference_to_the_state():
+    game = simtool.games.get("black-white")
+    seen = []
+
+    def look(view, rng):
+        seen.append(view)
+        return strategies.resolve("random", game.id)(view, rng)
+
+    state = game.deal(np.random.default_rng(1), game.new_match(50, 3, {}), 0)
+    lineup = engine.Lineup([strategies.Strategy("look", look, "")], np.zeros(3, np.int64))
+    engine.play_round(game, state, lineup, np.random.default_rng(2), engine.Context(game.id, 0, 50, "deal", np.arange(50)))
+    live = [v for v in vars(state).values() if isinstance(v, np.ndarray)]
+    for view in seen:
+        assert not hasattr(view, "_state")
+        for value in vars(view).values():
+            assert not any(value is a for a in live)
+            if isinstance(value, np.ndarray):
+                assert not any(np.shares_memory(value, a) for a in live)
+
+
+@pytest.mark.parametrize("game,p", CASES, ids=IDS)
+def test_writing_into_every_view_array_changes_nothing(game, p, monkeypatch):
+    from tests.plugins import hostile
+
+    scribbler = strategies.Strategy("random", hostile.scribbles, "")
+    plain = play_chunk(spec(game.id, p, n=300, seed=5), 0).seats
+    monkeypatch.setitem(strategies.registry.__globals__, "BUILT_IN",
+                        tuple(s if s.name != "random" else scribbler for s in strategies.BUILT_IN))
+    assert strategies.resolve("random", game.id).choose is hostile.scribbles
+    scribbled = play_chunk(spec(game.id, p, n=300, seed=5), 0).seats
+    assert scribbled.equals(plain)
+
+
+@pytest.mark.parametrize("game,p", CASES, ids=IDS)
+def test_a_widened_legal_set_does_not_make_a_card_legal(game, p):
+    from tests.plugins import hostile
+
+    cheat = strategies.Strategy("widens_legal", hostile.widens_legal, "")
+    random = strategies.resolve("random", game.id)
+    rules = {o.name: o.default for o in game.options}
+    state = game.deal(np.random.default_rng(3), game.new_match(200, p, rules), 0)
+    seats = np.zeros(p, np.int64)
+    seats[p - 1] = 1
+    lineup = engine.Lineup([random, cheat], seats)
+    ctx = engine.Context(game.id, 0, 200, "deal", np.arange(200))
+    with pytest.raises(StrategyError, match="strategy 'widens_legal' chose the illegal option"):
+        engine.play_round(game, state, lineup, np.random.default_rng(4), ctx)
+
+
+@pytest.mark.parametrize("name,needles", [
+    ("rewrites_piles", ["strategy 'rewrites_piles' raised AttributeError", "_state"]),
+    ("widens_legal", ["strategy 'widens_legal' chose the illegal option", "deal 0"]),
+])
+def test_cheating_plugins_stop_the_run_with_one_line(tmp_path, name, needles):
+    out = tmp_path / "run"
+    r = cli("run", "--n", "2000", "--seed", "4", "--jobs", "1", "--out", out,
+            "--seat", f"2={PLUGINS}/hostile.py:{name}", "--strategy", "random")
+    one_line_error(r, *needles)
+    assert not (out / "seats.parquet").exists()
+
+
+def test_kansas_city_blames_the_cheating_seat(tmp_path):
+    r = cli("run", "--game", "kansas-city", "--n", "500", "--seed", "4", "--jobs", "1",
+            "--seat", f"1={PLUGINS}/hostile.py:widens_legal", "--strategy", "target")
+    one_line_error(r, "strategy 'widens_legal' chose the illegal option")
