@@ -46,12 +46,15 @@ class Decision:
 
 
 class Field:
-    """A View field: copied out of the round state when the view is made.
+    """A View field: the seat's own copy of something it may know, read from the round state.
 
     ``read(state, rows, seat)`` returns the field for the deals ``rows`` (``None``: every deal
     of the batch, in order) and the acting seat ``seat`` ``(m,)``; it must return a new array
     (a copy), never a slice of a live state array. ``doc`` says what the field means and its
     shape; ``simtool strategies --game G --fields`` prints it with the dtype.
+
+    A field is copied when the strategy first reads it, and only while the strategy is
+    deciding: the view itself holds no reference to the state (see :class:`View`).
     """
 
     def __init__(self, read: Callable, doc: str = ""):
@@ -65,7 +68,21 @@ class Field:
     def __get__(self, obj, owner=None):
         if obj is None:
             return self
-        raise AttributeError(f"view field '{self.name}' was not filled in")  # set by View.__init__
+        source = _OPEN.get(id(obj))
+        if source is None:
+            raise AttributeError(f"view field '{self.name}' was not read while the strategy "
+                                 f"decided; a view expires when its decision is made")
+        state, rows, seat = source
+        value = self.read(state, rows, seat)
+        obj.__dict__[self.name] = value  # from now on the plain attribute: the strategy's copy
+        return value
+
+
+_OPEN: dict[int, tuple] = {}
+"""The engine's side of the views being decided on: ``id(view) -> (state, rows, seat)``.
+
+Kept here, not on the view, so that nothing reachable from a view leads to the state; an entry
+lives only while its strategy decides."""
 
 
 def _rows(array: np.ndarray, rows) -> np.ndarray:
@@ -115,8 +132,9 @@ class View:
     A view is sealed: it holds copies of what the seat may know and nothing else (no reference
     to the game's state), so a strategy that writes into a view changes only its own copy, and
     the engine checks every choice against its own legal sets. Games subclass View and declare
-    their fields with :func:`public`, :func:`own`, :func:`scalar` or :class:`Field`; fields
-    derived from those may be ``cached_property`` computed from the view itself.
+    their fields with :func:`public`, :func:`own`, :func:`scalar` or :class:`Field`, each copied
+    on first reading (a strategy pays only for what it reads); fields derived from those may be
+    ``cached_property`` computed from the view itself.
     """
 
     game: str
@@ -140,8 +158,7 @@ class View:
         self.n_actions = game.n_actions
         self.seat = np.array(seat, np.int64)
         self.legal = np.array(legal, np.uint64)
-        for name, f in _fields(type(self)).items():
-            self.__dict__[name] = f.read(state, rows, self.seat)
+        _OPEN[id(self)] = (state, rows, np.array(seat, np.int64))
 
     @classmethod
     def fields(cls) -> dict[str, Field]:
@@ -362,6 +379,8 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx) -> np.ndarray:
             f"strategy '{strategy.name}' raised {type(exc).__name__}: {exc} "
             f"(decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))})"
         ) from None
+    finally:
+        _OPEN.pop(id(view), None)  # the view expires: unread fields stay unread
     return _checked(picked, legal, idx, strategy, game, d, ctx)
 
 

@@ -87,3 +87,22 @@ def test_kansas_city_blames_the_cheating_seat(tmp_path):
     r = cli("run", "--game", "kansas-city", "--n", "500", "--seed", "4", "--jobs", "1",
             "--seat", f"1={PLUGINS}/hostile.py:widens_legal", "--strategy", "target")
     one_line_error(r, "strategy 'widens_legal' chose the illegal option")
+
+
+def test_a_kept_view_expires_with_its_decision():
+    game = simtool.games.get("black-white")
+    kept = []
+
+    def keep(view, rng):
+        kept.append(view)
+        if len(kept) == 1:
+            view.played  # read while deciding: the strategy's copy for good
+        return strategies.resolve("random", game.id)(view, rng)
+
+    state = game.deal(np.random.default_rng(1), game.new_match(20, 3, {}), 0)
+    lineup = engine.Lineup([strategies.Strategy("keep", keep, "")], np.zeros(3, np.int64))
+    engine.play_round(game, state, lineup, np.random.default_rng(2), engine.Context(game.id, 0, 20, "deal", np.arange(20)))
+    assert (kept[0].played == 0).all()  # the copy taken at the first lead, not the end of the round
+    with pytest.raises(AttributeError, match="expires"):
+        kept[0].hand
+    assert not engine._OPEN

@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck, stats
-from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, put
+from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public
 from ..options import Option
 from .tricks import contest, play_card
 
@@ -81,14 +81,6 @@ class Round:
     fours: np.ndarray  # (n, p) rank-4 cards captured
     upgrades: np.ndarray  # (n, p) cards upgraded
     trick_no: int = 0
-    backs: np.ndarray | None = None  # (n, p, 8) cards of each rank in each hand (public)
-    upgraded: np.ndarray | None = None  # (n, p) cards each seat upgraded (public)
-
-    def __post_init__(self):
-        if self.backs is None:
-            self.backs = rank_counts(self.hands)
-        if self.upgraded is None:
-            self.upgraded = self.hands & self.trump[:, None]
 
     @property
     def n(self) -> int:
@@ -111,16 +103,12 @@ class KansasCityView(View):
     hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
     passing = own("passing", "Cards this seat has already chosen to pass, ``(m,)`` sets.")
 
-    rank_counts = Field(lambda s, rows, seat: _rows(s.backs, rows),
+    rank_counts = Field(lambda s, rows, seat: rank_counts(_rows(s.hands, rows)),
                         "Cards of each rank (index rank - 1) in every seat's hand, ``(m, p, 8)`` "
                         "int8 (ranks are printed on the backs).")
     trump = public("trump", "Every upgraded card, held or played, ``(m,)`` sets.")
-    upgraded = public("upgraded", "Cards each seat has upgraded, ``(m, p)`` sets (trump backs are public).")
-
-    @cached_property
-    def trumps_held(self) -> np.ndarray:
-        """Each seat's unplayed upgraded cards, ``(m, p)`` sets."""
-        return self.upgraded & ~self.played[:, None]
+    trumps_held = Field(lambda s, rows, seat: _rows(s.hands, rows) & _rows(s.trump, rows)[:, None],
+                        "Each seat's unplayed upgraded cards, ``(m, p)`` sets (trump backs are public).")
     set_aside = public("set_aside", "The 5p card set aside face up, -1 in 4p, ``(m,)``.")
     played = public("played", "Cards played so far, the current trick included, ``(m,)`` sets.")
     dealt = public("dealt", "Every card dealt to a player (all but the set-aside card), ``(m,)`` sets.")
@@ -199,13 +187,11 @@ class KansasCity(Game):
             s.passing |= bits.BIT[chosen]
         s.hands = (s.hands & ~s.passing) | np.roll(s.passing, 1, axis=1)  # to the next seat clockwise
         s.passing[:] = 0
-        s.backs = rank_counts(s.hands)
         for trick_no in range(s.hand_size):
             s.trick_no = trick_no
             at = cell(s.leader)
             lead = yield Decision("lead", s.leader, np.take(s.hands, at))
             play_card(s, at, lead)
-            add(s.backs.reshape(-1), at * RANKS + CARD_RANK[lead] - 1, -1)
             s.trump_led = (s.trump & bits.BIT[lead]) != 0
             s.led_suit = CARD_SUIT[lead]
             s.best = trick_key(lead, s.trump_led, s.led_suit)
@@ -215,7 +201,6 @@ class KansasCity(Game):
                 at = cell(seat)
                 card = yield Decision("play", seat, s.follow_set(np.take(s.hands, at)))
                 play_card(s, at, card)
-                add(s.backs.reshape(-1), at * RANKS + CARD_RANK[card] - 1, -1)
                 key = trick_key(card, (s.trump & bits.BIT[card]) != 0, s.led_suit)
                 contest(s, seat, key)
             won = cell(s.winning)
@@ -231,9 +216,7 @@ class KansasCity(Game):
                     eligible = np.take(s.hands, at) & ~s.trump & ~taken
                     choice = yield Decision("upgrade", seat, eligible | bits.BIT[DECLINE])
                     upgraded = choice != DECLINE
-                    card = np.where(upgraded, bits.BIT[choice], bits.EMPTY)
-                    s.trump |= card
-                    put(s.upgraded, at, np.take(s.upgraded, at) | card)
+                    s.trump |= np.where(upgraded, bits.BIT[choice], bits.EMPTY)
                     add(s.upgrades, at, upgraded)
             s.leader = s.winning
         return score(s.tricks, s.fours, s.upgrades)
