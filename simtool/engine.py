@@ -443,13 +443,39 @@ def add(per_seat: np.ndarray, at: np.ndarray, amount) -> None:
 
 def take(obj, keep: np.ndarray):
     """The rows ``keep`` of a dataclass of per-deal arrays (other fields copied as they are)."""
+    return _per_deal(obj, lambda a: a[keep])
+
+
+def repeat(obj, k: int):
+    """Each deal of a dataclass of per-deal arrays ``k`` times: row ``i*k + j`` is copy ``j`` of deal ``i``."""
+    return _per_deal(obj, lambda a: np.repeat(a, k, axis=0))
+
+
+def _per_deal(obj, how):
     n = obj.n
     changes = {
-        f.name: getattr(obj, f.name)[keep]
+        f.name: how(getattr(obj, f.name))
         for f in dataclasses.fields(obj)
         if isinstance(getattr(obj, f.name), np.ndarray) and getattr(obj, f.name).shape[:1] == (n,)
     }
     return dataclasses.replace(obj, **changes)
+
+
+class RoundState:
+    """Mixin for a game's round state (a dataclass of arrays with the deals on the first axis).
+
+    The position of the lockstep play (phase, trick, turn within it) lives in the state, so
+    ``game.play(state)`` continues from wherever the state is. Between two decisions a state can
+    be copied and the copy played on, exactly as the original would be.
+    """
+
+    def take(self, rows: np.ndarray):
+        """A copy holding the deals ``rows``."""
+        return take(self, rows)
+
+    def repeat(self, k: int):
+        """A copy holding every deal ``k`` times: row ``i*k + j`` is copy ``j`` of deal ``i``."""
+        return repeat(self, k)
 
 
 def shares(values: np.ndarray, lower_wins: bool) -> np.ndarray:

@@ -15,11 +15,12 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck
-from ..engine import Decision, Field, Game, Match, View, add, cells, own, public
+from ..engine import Decision, Field, Game, Match, RoundState, View, add, cells, own, public
 from .tricks import contest, play_card
 
 CARDS = 36
 BLACK, WHITE = 0, 1
+LEAD, COLOUR = 0, 1  # steps of a trick; follower i (1..p-1) is step COLOUR + i
 COLOURS = ("black", "white")
 HAND = {2: 11, 3: 12, 4: 9}
 DECK = bits.full(CARDS)
@@ -34,7 +35,7 @@ def value(card: np.ndarray, colour: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class Round:
+class Round(RoundState):
     """One round of ``n`` deals; every array has the deals on the first axis."""
 
     p: int
@@ -52,6 +53,7 @@ class Round:
     black: np.ndarray  # (n, p) black tricks won
     white: np.ndarray  # (n, p) white tricks won
     trick_no: int = 0  # tricks completed so far
+    step: int = LEAD  # next in the trick: LEAD, COLOUR, then follower i at step COLOUR + i
 
     @property
     def n(self) -> int:
@@ -130,21 +132,26 @@ class BlackWhite(Game):
         )
 
     def play(self, s: Round):
+        """The round from the state's position (``trick_no``, ``step``) to its end."""
         cell = cells(s.n, s.p)
-        for trick_no in range(s.hand_size):
-            s.trick_no = trick_no
-            at = cell(s.leader)
-            lead = yield Decision("lead", s.leader, s.hand(at))
-            play_card(s, at, lead)
-            s.colour = (yield Decision("colour", s.leader, EITHER_COLOUR)).astype(np.int8)
-            s.best = value(lead, s.colour)
-            s.winning = s.leader.copy()
-            for i in range(1, s.p):
-                seat = (s.leader + i) % s.p
+        while s.trick_no < s.hand_size:
+            if s.step == LEAD:
+                at = cell(s.leader)
+                lead = yield Decision("lead", s.leader, s.hand(at))
+                play_card(s, at, lead)
+                s.step = COLOUR
+            if s.step == COLOUR:
+                s.colour = (yield Decision("colour", s.leader, EITHER_COLOUR)).astype(np.int8)
+                s.best = value(np.take(s.trick, cell(s.leader)), s.colour)
+                s.winning = s.leader.copy()
+                s.step += 1
+            while s.step < COLOUR + s.p:
+                seat = (s.leader + s.step - COLOUR) % s.p
                 at = cell(seat)
                 card = yield Decision("play", seat, s.hand(at))
                 play_card(s, at, card)
                 contest(s, seat, value(card, s.colour))
+                s.step += 1
             won = cell(s.winning)
             add(s.black, won, (s.colour == BLACK))
             add(s.white, won, (s.colour == WHITE))
@@ -152,6 +159,8 @@ class BlackWhite(Game):
             s.trick[:] = -1
             s.colour[:] = -1
             s.best[:] = 0
+            s.trick_no += 1
+            s.step = LEAD
         return score(s.black, s.white)
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:

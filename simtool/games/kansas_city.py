@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck, stats
-from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public
+from ..engine import Decision, Field, Game, Match, RoundState, View, _rows, add, cells, own, public
 from ..options import Option
 from .tricks import contest, play_card
 
@@ -59,7 +59,7 @@ def trick_key(card: np.ndarray, is_trump: np.ndarray, led_suit: np.ndarray) -> n
 
 
 @dataclass
-class Round:
+class Round(RoundState):
     p: int
     rnd: int
     hand_size: int
@@ -80,7 +80,9 @@ class Round:
     tricks: np.ndarray  # (n, p)
     fours: np.ndarray  # (n, p) rank-4 cards captured
     upgrades: np.ndarray  # (n, p) cards upgraded
-    trick_no: int = 0
+    passed: int = 0  # cards passed so far (one at a time, all seats at once)
+    trick_no: int = 0  # tricks completed so far
+    step: int = 0  # next in the trick: 0 lead, i the i-th follower, p + i the i-th upgrader
 
     @property
     def n(self) -> int:
@@ -181,46 +183,54 @@ class KansasCity(Game):
         )
 
     def play(self, s: Round):
+        """The round from the state's position (``passed``, ``trick_no``, ``step``) to its end."""
         cell = cells(s.n, s.p)
-        for _ in range(s.pass_count):  # all at once, one card at a time
-            chosen = yield Decision("pass", None, s.hands & ~s.passing)
-            s.passing |= bits.BIT[chosen]
-        s.hands = (s.hands & ~s.passing) | np.roll(s.passing, 1, axis=1)  # to the next seat clockwise
-        s.passing[:] = 0
-        for trick_no in range(s.hand_size):
-            s.trick_no = trick_no
-            at = cell(s.leader)
-            lead = yield Decision("lead", s.leader, np.take(s.hands, at))
-            play_card(s, at, lead)
-            s.trump_led = (s.trump & bits.BIT[lead]) != 0
-            s.led_suit = CARD_SUIT[lead]
-            s.best = trick_key(lead, s.trump_led, s.led_suit)
-            s.winning = s.leader.copy()
-            for i in range(1, s.p):
-                seat = (s.leader + i) % s.p
+        if s.passed < s.pass_count:
+            while s.passed < s.pass_count:  # all at once, one card at a time
+                chosen = yield Decision("pass", None, s.hands & ~s.passing)
+                s.passing |= bits.BIT[chosen]
+                s.passed += 1
+            s.hands = (s.hands & ~s.passing) | np.roll(s.passing, 1, axis=1)  # to the next seat clockwise
+            s.passing[:] = 0
+        while s.trick_no < s.hand_size:
+            if s.step == 0:
+                at = cell(s.leader)
+                lead = yield Decision("lead", s.leader, np.take(s.hands, at))
+                play_card(s, at, lead)
+                s.trump_led = (s.trump & bits.BIT[lead]) != 0
+                s.led_suit = CARD_SUIT[lead]
+                s.best = trick_key(lead, s.trump_led, s.led_suit)
+                s.winning = s.leader.copy()
+                s.step = 1
+            while s.step < s.p:
+                seat = (s.leader + s.step) % s.p
                 at = cell(seat)
                 card = yield Decision("play", seat, s.follow_set(np.take(s.hands, at)))
                 play_card(s, at, card)
                 key = trick_key(card, (s.trump & bits.BIT[card]) != 0, s.led_suit)
                 contest(s, seat, key)
-            won = cell(s.winning)
-            in_trick = np.bitwise_or.reduce(bits.BIT[s.trick], axis=1)
-            add(s.tricks, won, 1)
-            add(s.fours, won, bits.count(in_trick & FOURS))
-            s.trick[:] = -1
-            if s.trick_no < s.hand_size - 1:
-                for i in range(1, s.p):  # each loser, clockwise from the winner's left
-                    seat = (s.winning + i) % s.p
-                    at = cell(seat)
-                    taken = of_ranks(rank_byte(s.held_trumps))  # re-checked after each upgrade
-                    eligible = np.take(s.hands, at) & ~s.trump & ~taken
-                    choice = yield Decision("upgrade", seat, eligible | bits.BIT[DECLINE])
-                    upgraded = choice != DECLINE
-                    s.trump |= np.where(upgraded, bits.BIT[choice], bits.EMPTY)
-                    add(s.upgrades, at, upgraded)
+                s.step += 1
+            if s.step == s.p:
+                won = cell(s.winning)
+                in_trick = np.bitwise_or.reduce(bits.BIT[s.trick], axis=1)
+                add(s.tricks, won, 1)
+                add(s.fours, won, bits.count(in_trick & FOURS))
+                s.trick[:] = -1
+                s.step += 1
+            while s.step < 2 * s.p and s.trick_no < s.hand_size - 1:
+                seat = (s.winning + s.step - s.p) % s.p  # each loser, clockwise from the winner's left
+                at = cell(seat)
+                taken = of_ranks(rank_byte(s.held_trumps))  # re-checked after each upgrade
+                eligible = np.take(s.hands, at) & ~s.trump & ~taken
+                choice = yield Decision("upgrade", seat, eligible | bits.BIT[DECLINE])
+                upgraded = choice != DECLINE
+                s.trump |= np.where(upgraded, bits.BIT[choice], bits.EMPTY)
+                add(s.upgrades, at, upgraded)
+                s.step += 1
             s.leader = s.winning
+            s.trick_no += 1
+            s.step = 0
         return score(s.tricks, s.fours, s.upgrades)
-
 
     def tables(self, seats: pl.LazyFrame, keys: list[str], matches=None) -> list[tuple[str, pl.DataFrame]]:
         """The overshoot analysis: how many players overshoot per deal, and who."""

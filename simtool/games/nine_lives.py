@@ -16,7 +16,7 @@ import polars as pl
 
 from .. import bits, stats
 from .. import deck as deck_module
-from ..engine import Decision, Game, Match, View, add, cells, own, public, scalar
+from ..engine import Decision, Game, Match, RoundState, View, add, cells, own, public, scalar
 from .tricks import contest, play_card
 
 RANKS = 9
@@ -42,7 +42,7 @@ class LivesMatch(Match):
 
 
 @dataclass
-class Round:
+class Round(RoundState):
     p: int
     rnd: int
     hand_size: np.ndarray  # (n,) cards dealt to each player (the deck shrinks per match)
@@ -60,7 +60,9 @@ class Round:
     tricks: np.ndarray  # (n, p)
     fallback: np.ndarray  # (n, p) tricks won as Kittykeeper because nothing counted won
     totals: np.ndarray  # (n, p) lives before this round
-    trick_no: int = 0
+    bidding: bool = True  # the simultaneous bid is still to come
+    trick_no: int = 0  # tricks completed so far
+    step: int = 0  # next in the trick: 0 lead, i the i-th follower
 
     @property
     def n(self) -> int:
@@ -139,24 +141,28 @@ class NineLives(Game):
         )
 
     def play(self, s: Round):
+        """The round from the state's position (``bidding``, ``trick_no``, ``step``) to its end."""
         cell = cells(s.n, s.p)
-        bid = yield Decision("bid", None, s.hands.copy())  # all at once, face down
-        s.hands &= ~bits.BIT[bid]
-        s.bid = bid
+        if s.bidding:
+            bid = yield Decision("bid", None, s.hands.copy())  # all at once, face down
+            s.hands &= ~bits.BIT[bid]
+            s.bid = bid
+            s.bidding = False
         suits = s.bid_suit
-        for trick_no in range(int(s.hand_size.max()) - 1):  # the bid card is never played
-            s.trick_no = trick_no
-            due = trick_no < s.hand_size - 1
+        while s.trick_no < int(s.hand_size.max()) - 1:  # the bid card is never played
+            due = s.trick_no < s.hand_size - 1
             active = None if due.all() else due
-            s.trump = np.take(suits, cell(s.keeper))
-            at = cell(s.keeper)
-            lead = yield Decision("lead", s.keeper, np.take(s.hands, at), active=active)
-            self._put(s, at, lead, active)
-            s.lead_suit = CARD_SUIT[np.maximum(lead, 0)]
-            s.best = np.where(due, s.strength(np.maximum(lead, 0), np.take(suits, at)), 0)
-            s.winning = s.keeper.copy()
-            for i in range(1, s.p):
-                seat = (s.keeper + i) % s.p
+            if s.step == 0:
+                s.trump = np.take(suits, cell(s.keeper))
+                at = cell(s.keeper)
+                lead = yield Decision("lead", s.keeper, np.take(s.hands, at), active=active)
+                self._put(s, at, lead, active)
+                s.lead_suit = CARD_SUIT[np.maximum(lead, 0)]
+                s.best = np.where(due, s.strength(np.maximum(lead, 0), np.take(suits, at)), 0)
+                s.winning = s.keeper.copy()
+                s.step = 1
+            while s.step < s.p:
+                seat = (s.keeper + s.step) % s.p
                 at = cell(seat)
                 hand = np.take(s.hands, at)
                 same = hand & SUIT[s.lead_suit]
@@ -164,12 +170,15 @@ class NineLives(Game):
                 self._put(s, at, card, active)
                 key = np.where(due, s.strength(np.maximum(card, 0), np.take(suits, at)), 0)
                 contest(s, seat, key)
+                s.step += 1
             # nothing counted won: the Kittykeeper keeps the trick (s.winning is still the keeper)
             won = cell(s.winning)
             add(s.tricks, won, due)
             add(s.fallback, won, (due & (s.best == 0)))
             s.trick[:] = -1
             s.keeper = np.where(due, s.winning, s.keeper)
+            s.trick_no += 1
+            s.step = 0
         results = score(s.bid, s.tricks, s.fallback)
         results["_keeper"] = np.broadcast_to(s.keeper[:, None], s.bid.shape)
         return results

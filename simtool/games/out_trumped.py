@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck, stats
-from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, scalar
+from ..engine import Decision, Field, Game, Match, RoundState, View, _rows, add, cells, own, public, scalar
 from ..options import Option
 from .tricks import contest, play_card
 
@@ -27,6 +27,7 @@ KITTY = 5
 HAND = {2: 15, 3: 15, 4: 15, 5: 12, 6: 10}
 GOAL = 50
 PASS = 0
+TRUMP_PICK, BIDDING, DISCARDS, TRICKS = range(4)  # the phases of a hand
 SUIT = np.array([bits.of(range(RANKS * s, RANKS * s + RANKS)) for s in range(SUITS)], np.uint64)
 RANK = np.array([bits.of(RANKS * s + r for s in range(SUITS)) for r in range(RANKS)], np.uint64)
 CARD_SUIT = np.arange(CARDS) // RANKS
@@ -57,7 +58,7 @@ def lowest_rank(cards: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class Round:
+class Round(RoundState):
     p: int
     rnd: int
     hand_size: int
@@ -84,7 +85,9 @@ class Round:
     tricks: np.ndarray  # (n, p)
     trumps: np.ndarray  # (n, p) trump cards captured
     totals: np.ndarray  # (n, p) match totals before this hand
-    trick_no: int = 0
+    phase: int = 0  # TRUMP_PICK, BIDDING, DISCARDS or TRICKS
+    step: int = 0  # within the phase: bids made, discards made, or the turn in the trick
+    trick_no: int = 0  # tricks completed so far
 
     @property
     def n(self) -> int:
@@ -183,39 +186,50 @@ class OutTrumped(Game):
         )
 
     def play(self, s: Round):
+        """The hand from the state's position (``phase``, ``step``, ``trick_no``) to its end."""
         cell = cells(s.n, s.p)
-        wild = s.die == WILD
-        if s.rules["wild"] == "dealer" and wild.any():
-            dealer = np.full(s.n, s.dealer)
-            pick = yield Decision("trump", dealer, bits.full(SUITS), active=wild)
-            s.trump = np.where(wild, pick, s.trump)
-        if s.rules["kitty"] == "bid":
-            yield from self._bidding(s)
-        elif s.rules["kitty"] == "low-card":
-            self._low_card(s)
-        if s.rules["kitty"] != "none":
-            took = s.taker >= 0
-            if took.any():
+        if s.phase == TRUMP_PICK:
+            wild = s.die == WILD
+            if s.rules["wild"] == "dealer" and wild.any():
+                dealer = np.full(s.n, s.dealer)
+                pick = yield Decision("trump", dealer, bits.full(SUITS), active=wild)
+                s.trump = np.where(wild, pick, s.trump)
+            s.phase, s.step = BIDDING, 0
+        if s.phase == BIDDING:
+            if s.rules["kitty"] == "bid":
+                yield from self._bidding(s)
+            elif s.rules["kitty"] == "low-card":
+                self._low_card(s)
+            if s.rules["kitty"] != "none":
+                took = s.taker >= 0
                 at = cell(np.maximum(s.taker, 0))
                 np.put(s.hands, at, np.take(s.hands, at) | np.where(took, s.kitty, bits.EMPTY))
                 s.picked = took
-                for _ in range(KITTY):
+            s.phase, s.step = DISCARDS, 0
+        if s.phase == DISCARDS:
+            took = s.picked
+            if took.any():
+                at = cell(np.maximum(s.taker, 0))
+                while s.step < KITTY:
                     gone = yield Decision("discard", np.maximum(s.taker, 0), np.take(s.hands, at),
                                           active=took)
                     gone_bit = np.where(took, bits.BIT[np.maximum(gone, 0)], bits.EMPTY)
                     np.put(s.hands, at, np.take(s.hands, at) & ~gone_bit)
                     s.discarded |= gone_bit
-        for trick_no in range(s.hand_size):
-            s.trick_no = trick_no
-            at = cell(s.leader)
-            lead = yield Decision("lead", s.leader, np.take(s.hands, at))
-            play_card(s, at, lead)
-            s.led = CARD_SUIT[lead]
-            s.top_led = CARD_RANK[lead]
-            s.best = s.strength(lead)
-            s.winning = s.leader.copy()
-            for i in range(1, s.p):
-                seat = (s.leader + i) % s.p
+                    s.step += 1
+            s.phase, s.step = TRICKS, 0
+        while s.trick_no < s.hand_size:
+            if s.step == 0:
+                at = cell(s.leader)
+                lead = yield Decision("lead", s.leader, np.take(s.hands, at))
+                play_card(s, at, lead)
+                s.led = CARD_SUIT[lead]
+                s.top_led = CARD_RANK[lead]
+                s.best = s.strength(lead)
+                s.winning = s.leader.copy()
+                s.step = 1
+            while s.step < s.p:
+                seat = (s.leader + s.step) % s.p
                 at = cell(seat)
                 card = yield Decision("play", seat, s.follow_set(np.take(s.hands, at)))
                 play_card(s, at, card)
@@ -223,25 +237,29 @@ class OutTrumped(Game):
                 s.top_led = np.where(led_card, np.maximum(s.top_led, CARD_RANK[card]), s.top_led)
                 key = s.strength(card)
                 contest(s, seat, key)
+                s.step += 1
             won = cell(s.winning)
             in_trick = np.bitwise_or.reduce(bits.BIT[s.trick], axis=1)
             add(s.tricks, won, 1)
             add(s.trumps, won, bits.count(in_trick & suit_cards(s.trump)))
             s.trick[:] = -1
             s.leader = s.winning
+            s.trick_no += 1
+            s.step = 0
         return score(s.tricks, s.trumps, s.trump, s.bids, s.taker, s.rules["kitty"])
 
     def _bidding(self, s: Round):
         """From the dealer's left, each seat once passes or bids above the standing bid."""
         top = bits.below(s.hand_size + 1)
-        for i in range(s.p):
-            seat = (s.dealer + 1 + i) % s.p
+        while s.step < s.p:
+            seat = (s.dealer + 1 + s.step) % s.p
             legal = bits.BIT[PASS] | (top & ~bits.below(s.standing + 1))
             bid = yield Decision("bid", seat, legal)
             s.bids[:, seat] = bid
             raised = bid > s.standing
             s.standing = np.where(raised, bid, s.standing).astype(np.int16)
             s.taker = np.where(raised, seat, s.taker)
+            s.step += 1
 
     @staticmethod
     def _low_card(s: Round) -> None:

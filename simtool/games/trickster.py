@@ -16,7 +16,7 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck
-from ..engine import Decision, Field, Game, Match, View, own, public
+from ..engine import Decision, Field, Game, Match, RoundState, View, own, public
 
 SUITS, RANKS = 4, 13
 CARDS = SUITS * RANKS
@@ -44,7 +44,7 @@ def suit_of_hand(hand: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class Round:
+class Round(RoundState):
     p: int
     rnd: int
     turns: int  # tableau size, 52 // p
@@ -55,7 +55,7 @@ class Round:
     collected: np.ndarray  # (n, p) each seat's collection (secret)
     collections: np.ndarray  # (n, p) times each seat has collected
     totals: np.ndarray  # (n, p) match totals before this round
-    turn: int = 0
+    turn: int = 0  # turns completed so far
 
     @property
     def n(self) -> int:
@@ -112,13 +112,14 @@ class Trickster(Game):
                      totals=match.totals.copy())
 
     def play(self, s: Round):
-        for turn in range(s.turns):
-            s.turn = turn
+        """The round from the state's position (``turn``) to its end."""
+        while s.turn < s.turns:
             card = yield Decision("play", None, s.legal())
             place(s, card)
-            if turn < s.turns - 1:  # no pass after the last card
+            if s.turn < s.turns - 1:  # no pass after the last card
                 s.hand = np.roll(s.hand, -1, axis=1)  # to the right: seat s gets seat s+1's hand
                 s.pips = np.roll(s.pips, -1, axis=1)
+            s.turn += 1
         s.collected |= s.hand
         s.collections += 1
         s.hand = np.zeros_like(s.hand)
