@@ -33,3 +33,20 @@ def hands(cards: np.ndarray, p: int) -> np.ndarray:
     """Split dealt cards ``(n, p*h)`` into ``p`` hands of ``h``, as uint64 sets ``(n, p)``."""
     n = cards.shape[0]
     return np.bitwise_or.reduce(bits.BIT[cards].reshape(n, p, -1), axis=2)
+
+
+def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n_cards: int) -> np.ndarray:
+    """Deal each row's card set ``cards`` ``(n,)`` at random into hands of ``sizes`` ``(n, p)``.
+
+    Every way of giving each seat ``sizes[:, s]`` of the cards is equally likely; cards beyond
+    ``sizes.sum(axis=1)`` stay undealt. Returns ``(n, p)`` sets.
+    """
+    n, p = sizes.shape
+    member = bits.to_mask(cards, n_cards)
+    keys = np.where(member, rng.random((n, n_cards)), 2.0)  # non-members sort last
+    order = np.argsort(keys, axis=1)
+    ends = np.cumsum(sizes, axis=1)
+    owner = (np.arange(n_cards)[None, :, None] >= ends[:, None, :]).sum(axis=2)  # (n, n_cards): seat, p = none
+    card_bits = np.where(member[np.arange(n)[:, None], order], bits.BIT[order], bits.EMPTY)
+    return np.stack([np.bitwise_or.reduce(np.where(owner == s, card_bits, bits.EMPTY), axis=1)
+                     for s in range(p)], axis=1)

@@ -22,7 +22,7 @@ from typing import Any, Callable, Generator
 import numpy as np
 
 from . import bits
-from .errors import StrategyError
+from .errors import SimtoolError, StrategyError
 
 ROUND_CAP = 200
 """Safety cap on the rounds of one match (RULINGS.md, Common)."""
@@ -182,6 +182,92 @@ class View:
         """The acting seat's entry of an ``(m, p)`` view array."""
         return per_seat[np.arange(len(self)), self.seat]
 
+    def redeal(self, k: int, rng: np.random.Generator) -> "Worlds":
+        """``k`` copies of each deal in which everything this seat cannot know is re-dealt.
+
+        Hidden cards (and other seats' pending simultaneous choices) are drawn uniformly among
+        the layouts consistent with everything the seat has seen. Row ``i*k + j`` of the
+        :class:`Worlds` is copy ``j`` of deal ``i``.
+        """
+        state = self._game.redeal(self, int(k), rng)
+        return Worlds(self._game, state, np.repeat(self.seat, k), rng)
+
+
+class Worlds:
+    """Re-dealt copies of a view's deals (see :meth:`View.redeal`), for search.
+
+    ``view``: the acting seat's view in every copy (equal, field by field, to the original view
+    repeated ``k`` times). ``play_out(choices, strategy)``: play each copy to the end of the round.
+    """
+
+    def __init__(self, game: "Game", state, seat: np.ndarray, rng: np.random.Generator):
+        self._game, self._state, self._seat, self._rng = game, state, seat, rng
+
+    def __len__(self) -> int:
+        return len(self._seat)
+
+    def _start(self):
+        state = self._state.take(np.arange(self._state.n))  # every play-out starts afresh
+        play = self._game.play(state)
+        return state, play, next(play)
+
+    def _legal(self, d: "Decision") -> np.ndarray:
+        n = len(self)
+        if d.seat is None:
+            return np.take(np.broadcast_to(d.legal, (n, self._state.p)),
+                           np.arange(n) * self._state.p + self._seat)
+        return np.broadcast_to(d.legal, (n,))
+
+    @cached_property
+    def view(self) -> View:
+        """The acting seat's view of every world, ``m * k`` deals."""
+        state, _, d = self._start()
+        view = self._game.View(self._game, state, d.kind, self._seat, self._legal(d))
+        try:
+            for name in _fields(type(view)):
+                getattr(view, name)
+        finally:
+            _OPEN.pop(id(view), None)
+        return view
+
+    def play_out(self, choices, strategy) -> dict[str, np.ndarray]:
+        """Apply the acting seat's ``choices`` ``(m*k,)`` in every world, play the rest of the round
+        with ``strategy`` (a name, a strategy object, or one per seat), and return the round's
+        per-seat results: ``score``, ``win`` and the game's columns, each ``(m*k, p)``.
+
+        At a simultaneous decision the other seats' choices are drawn from ``strategy``.
+        """
+        import strategies as registry
+
+        state, play, d = self._start()
+        n, p = len(self), state.p
+        picks = [strategy] * p if isinstance(strategy, (str, registry.Strategy)) or callable(strategy) \
+            else list(strategy)
+        found = [registry.resolve(s, self._game.id) if isinstance(s, str) else
+                 s if isinstance(s, registry.Strategy) else registry.Strategy(getattr(s, "__name__", "play-out"), s, "")
+                 for s in picks]
+        lineup = Lineup(found, np.arange(p))
+        ctx = _WorldsContext(self._game.id, 0, n, "world", np.arange(n))
+        choices = np.asarray(choices, np.int64)
+        legal = self._legal(d)
+        if choices.shape != (n,) or ((legal & bits.BIT[np.clip(choices, 0, 63)]) == 0).any() \
+                or (choices < 0).any() or (choices >= self._game.n_actions).any():
+            raise StrategyError(f"play_out: the choices must be {n} legal options of the "
+                                f"'{d.kind}' decision in every world")
+        if d.seat is None:
+            choice = _decide(self._game, state, d, lineup, self._rng, ctx)
+            choice[np.arange(n), self._seat] = choices
+        else:
+            choice = choices
+        while True:
+            try:
+                d = play.send(choice)
+            except StopIteration as done:
+                results = _public(done.value)
+                results["win"] = shares(results["score"], self._game.lower_wins)
+                return results
+            choice = _decide(self._game, state, d, lineup, self._rng, ctx)
+
 
 @dataclass
 class Match:
@@ -262,6 +348,12 @@ class Game(abc.ABC):
     def label(self, kind: str, option: int) -> str:
         return str(option)
 
+    def redeal(self, view: View, k: int, rng: np.random.Generator):
+        """A round state of ``len(view) * k`` deals: each of the view's deals ``k`` times, with
+        everything the acting seat cannot know drawn uniformly among the consistent layouts, at
+        the view's decision (row ``i*k + j`` is copy ``j`` of deal ``i``)."""
+        raise SimtoolError(f"re-dealing is not implemented for {self.id} yet")
+
     def describe(self, state, row: int) -> list[str]:
         """The deal ``row`` as dealt, for replay records."""
         return []
@@ -293,6 +385,11 @@ class Context:
             f"`simtool replay --seed {self.seed} --n {self.n} --{self.unit} {number}` "
             f"with the run's other options writes it out"
         )
+
+
+class _WorldsContext(Context):
+    def where(self, row: int) -> str:
+        return f"re-dealt world {row} of a play-out"
 
 
 @dataclass

@@ -1,0 +1,132 @@
+"""Re-dealing what a seat cannot see (``view.redeal``) and playing the worlds out.
+
+For every game that re-deals: (b) ``worlds.view`` equals the original view field by field,
+(c) a re-dealt world passes the game's invariants and plays to a legal end, (e) the re-deal is
+uniform over the consistent layouts of a small hand-built position.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+import simtool.games
+import strategies
+from simtool import bits, engine
+from simtool.errors import StrategyError
+
+from .conftest import ctx_for
+
+REDEALT = ["black-white"]
+GAMES = [simtool.games.get(g) for g in REDEALT]
+CASES = [(g, p, r) for g in GAMES for p in g.players for r in
+         [{o.name: o.default for o in g.options}]
+         + [{o.name: o.default for o in g.options} | {o.name: v}
+            for o in g.options for v in o.values if v != o.default]]
+IDS = [f"{g.id}-{p}p-{'-'.join(f'{k}={v}' for k, v in r.items())}" for g, p, r in CASES]
+
+
+def _same(a, b, what):
+    a, b = np.asarray(a), np.asarray(b)
+    assert a.shape == b.shape and a.dtype == b.dtype, (what, a.shape, b.shape, a.dtype, b.dtype)
+    assert (a == b).all(), what
+
+
+class Probe:
+    """Plays `random`, and at some decisions re-deals and checks the worlds."""
+
+    def __init__(self, game, k=3, every=5):
+        self.game, self.k, self.every, self.calls, self.checked = game, k, every, 0, set()
+        self.random = strategies.resolve("random", game.id)
+        self.name = "probe"
+
+    def __call__(self, view, rng):
+        self.calls += 1
+        if self.calls % self.every == 0:
+            self.check(view, rng)
+        return self.random(view, rng)
+
+    def check(self, view, rng):
+        k = self.k
+        fields = {name: getattr(view, name) for name in type(view).fields()}
+        worlds = view.redeal(k, np.random.default_rng(self.calls))
+        w = worlds.view
+        assert len(w) == len(view) * k and w.kind == view.kind
+        _same(w.seat, np.repeat(view.seat, k), "seat")
+        _same(w.legal, np.repeat(view.legal, k), "legal")
+        for name, value in fields.items():
+            if isinstance(value, np.ndarray):
+                _same(getattr(w, name), np.repeat(value, k, axis=0), name)
+            else:
+                assert getattr(w, name) == value, name
+        for name, ok in self.game.invariants(worlds._state).items():
+            assert np.asarray(ok).all(), f"re-dealt world breaks '{name}' at '{view.kind}'"
+        choice = bits.uniform(w.legal, np.random.default_rng(0), view.n_actions)
+        results = worlds.play_out(choice, "random")
+        p = view.players
+        assert results["score"].shape == (len(w), p) and results["win"].shape == (len(w), p)
+        assert np.allclose(results["win"].sum(axis=1), 1)
+        self.checked.add(view.kind)
+
+
+@pytest.mark.parametrize("game,p,rules", CASES, ids=IDS)
+def test_worlds_show_the_seat_what_it_saw_and_play_to_a_legal_end(game, p, rules):
+    n = 30
+    probe = Probe(game)
+    lineup = engine.Lineup([probe], np.zeros(p, np.int64))
+    for rnd in (0, 1):  # round 1 of a match: totals and a later leader
+        match = game.new_match(n, p, rules)
+        match.totals[:] = np.arange(p)
+        state = game.deal(np.random.default_rng(rnd), match, rnd)
+        engine.play_round(game, state, lineup, np.random.default_rng(9), ctx_for(game, n))
+    assert probe.checked
+
+
+def test_play_out_refuses_an_illegal_choice():
+    game = simtool.games.get("black-white")
+    seen = []
+
+    def grab(view, rng):
+        if not seen:
+            worlds = view.redeal(2, rng)
+            bad = bits.lowest(~worlds.view.legal & bits.full(view.n_actions))
+            with pytest.raises(StrategyError, match="legal options"):
+                worlds.play_out(bad, "random")
+            seen.append(view.kind)
+        return bits.lowest(view.legal)
+
+    state = game.deal(np.random.default_rng(1), game.new_match(10, 3, {}), 0)
+    engine.play_round(game, state, engine.Lineup([strategies.Strategy("grab", grab, "")], np.zeros(3, np.int64)),
+                      np.random.default_rng(2), ctx_for(game, 10))
+    assert seen == ["lead"]
+
+
+def _view_at_start(game, state, seat=0):
+    d = next(game.play(state))
+    return game.View(game, state, d.kind, np.full(state.n, seat), np.broadcast_to(d.legal, (state.n,)))
+
+
+def _chi_square_uniform(layouts: np.ndarray, expected_kinds: int) -> float:
+    _, counts = np.unique(layouts, axis=0, return_counts=True)
+    assert len(counts) == expected_kinds, (len(counts), expected_kinds)
+    return sps.chisquare(counts).pvalue
+
+
+def test_black_white_redeal_is_uniform_over_the_layouts():
+    from .test_black_white import card, hand_built
+
+    game = simtool.games.get("black-white")
+    # seat 0 leads holding 1 and 2; the other 4 cards (3..6) split 2-2 between seats 1 and 2: 6 ways
+    state = hand_built([[1, 2], [3, 4], [5, 6]])
+    view = _view_at_start(game, state)
+    worlds = view.redeal(6000, np.random.default_rng(7))
+    hands = worlds._state.hands
+    assert (hands[:, 0] == state.hands[0, 0]).all()
+    assert (hands[:, 1] | hands[:, 2] == bits.of(card(c) for c in (3, 4, 5, 6))).all()
+    assert _chi_square_uniform(hands[:, 1:], 6) > 1e-4
+    # 2p: seat 1 holds 2 of the 34 cards seat 0 has not seen, any 2 alike: 561 ways
+    state = hand_built([[1, 2], [3, 4]])
+    worlds = _view_at_start(game, state).redeal(56100, np.random.default_rng(8))
+    assert _chi_square_uniform(worlds._state.hands[:, 1:], 561) > 1e-4
+    assert (bits.count(worlds._state.hands[:, 1]) == 2).all()
