@@ -193,6 +193,35 @@ class View:
         return Worlds(self._game, state, np.repeat(self.seat, k), rng)
 
 
+def field_table(game: "Game") -> list[tuple[str, str, str]]:
+    """Every field of ``game``'s views as (name, dtype, meaning), read from the docstrings; the
+    dtype is read off a view of a small real deal (its first decision)."""
+    p = game.default_players
+    state = game.deal(np.random.default_rng(0), game.new_match(2, p, {o.name: o.default for o in game.options}), 0)
+    d = next(game.play(state))
+    seat = np.zeros(2, np.int64) if d.seat is None else np.broadcast_to(np.asarray(d.seat), (2,))
+    legal = np.broadcast_to(d.legal, (2, p))[:, 0] if d.seat is None else np.broadcast_to(d.legal, (2,))
+    view = game.View(game, state, d.kind, seat, legal)
+    base = [("game", "The game id."), ("kind", "The decision: lead, play, colour, pass, upgrade, bid, ..."),
+            ("players", "Seats at the table, p."),
+            ("n_actions", "Size of the option space: options are 0..n_actions-1."),
+            ("seat", "Acting seat per deal, (m,)."),
+            ("legal", "Legal options per deal as uint64 sets, (m,); the strategy's own copy.")]
+    docs: dict[str, str] = dict(base)
+    try:
+        for klass in reversed(type(view).__mro__):
+            for name, attr in vars(klass).items():
+                if not name.startswith("_") and isinstance(attr, (Field, cached_property, property)):
+                    docs[name] = " ".join((attr.__doc__ or "").split()) or docs.get(name, "")
+        return [(name, _dtype(getattr(view, name)), doc) for name, doc in docs.items()]
+    finally:
+        _OPEN.pop(id(view), None)
+
+
+def _dtype(value) -> str:
+    return str(value.dtype) if isinstance(value, np.ndarray) else type(value).__name__
+
+
 class Worlds:
     """Re-dealt copies of a view's deals (see :meth:`View.redeal`), for search.
 

@@ -106,3 +106,54 @@ def test_a_kept_view_expires_with_its_decision():
     with pytest.raises(AttributeError, match="expires"):
         kept[0].hand
     assert not engine._OPEN
+
+
+@pytest.mark.parametrize("game,p", CASES, ids=IDS)
+def test_every_view_field_reads_at_every_decision(game, p):
+    """Each documented field holds one entry per deal of the view (or one number), and says what it is."""
+    table = engine.field_table(game)
+    assert all(doc for _, _, doc in table), [name for name, _, doc in table if not doc]
+    names = [name for name, _, _ in table]
+    kinds = set()
+
+    def read_all(view, rng):
+        for name in names:
+            value = getattr(view, name)
+            if isinstance(value, np.ndarray):
+                assert value.shape[0] == len(view), (view.kind, name, value.shape)
+        kinds.add(view.kind)
+        return strategies.resolve("random", game.id)(view, rng)
+
+    rules = {o.name: o.default for o in game.options}
+    state = game.deal(np.random.default_rng(1), game.new_match(40, p, rules), 0)
+    lineup = engine.Lineup([strategies.Strategy("read_all", read_all, "")], np.zeros(p, np.int64))
+    engine.play_round(game, state, lineup, np.random.default_rng(2), engine.Context(game.id, 0, 40, "deal", np.arange(40)))
+    assert kinds
+
+
+def test_history_and_voids_on_a_hand_built_kansas_city_trick():
+    from .test_kansas_city import c, hand_built
+
+    game = simtool.games.get("kansas-city")
+    # A5 led; seat 1's only A card is upgraded (trump), so it trumps: it has shown void in plain A
+    s = hand_built([["A5", "B1"], ["A3", "C8"], ["A1", "D2"], ["A2", "E2"]], trump=["A3"])
+    play = game.play(s)
+    d = play.send(None)
+    for card in ("A5", "A3", "A1", "A2"):
+        d = play.send(np.array([c(card)]))
+    assert d.kind == "upgrade"
+    view = game.View(game, s, d.kind, np.broadcast_to(d.seat, (1,)), np.broadcast_to(d.legal, (1,)))
+    assert view.history[0, 0].tolist() == [c("A5"), c("A3"), c("A1"), c("A2")]
+    assert view.history[0, 1].tolist() == [-1] * 4
+    assert view.leaders[0].tolist() == [0, -1] and view.winners[0].tolist() == [1, -1]
+    assert view.winning[0] == 1  # the upgrades go clockwise from the winner's left
+    assert view.voids[0].tolist() == [0, 1, 0, 0]  # seat 1: suit A (bit 0)
+    engine._OPEN.pop(id(view))
+
+
+def test_fields_are_listed_from_the_command_line():
+    r = cli("strategies", "--game", "black-white", "--fields")
+    assert r.exit_code == 0, r.output
+    for name in ("history", "leaders", "winners", "colours", "hand_sizes", "legal"):
+        assert name in r.stdout
+    one_line_error(cli("strategies", "--fields"), "--fields needs --game")

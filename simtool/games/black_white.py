@@ -191,7 +191,7 @@ class BlackWhite(Game):
             won = cell(s.winning)
             add(s.black, won, (s.colour == BLACK))
             add(s.white, won, (s.colour == WHITE))
-            record_trick(s)
+            record_trick(s, s.leader)
             s.past_colour[:, s.trick_no] = s.colour
             s.leader = s.winning
             s.trick[:] = -1

@@ -15,9 +15,9 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck, stats
-from ..engine import Decision, Field, Game, Match, RoundState, View, _rows, add, cells, own, public
+from ..engine import Decision, Field, Game, Match, RoundState, View, _rows, add, cells, own, public, scalar
 from ..options import Option
-from .tricks import contest, play_card
+from .tricks import HISTORY, LEADERS, WINNERS, contest, init_history, play_card, record_trick, shown_void
 
 SUITS, RANKS = 7, 8
 CARDS = SUITS * RANKS
@@ -83,6 +83,15 @@ class Round(RoundState):
     passed: int = 0  # cards passed so far (one at a time, all seats at once)
     trick_no: int = 0  # tricks completed so far
     step: int = 0  # next in the trick: 0 lead, i the i-th follower, p + i the i-th upgrader
+    gave: np.ndarray | None = None  # (n, p) the cards each seat passed (to the next seat)
+    past: np.ndarray | None = None  # (n, hand_size, p) card each seat played in each finished trick
+    past_leader: np.ndarray | None = None  # (n, hand_size)
+    past_winner: np.ndarray | None = None  # (n, hand_size)
+
+    def __post_init__(self):
+        init_history(self, self.hand_size)
+        if self.gave is None:
+            self.gave = np.zeros_like(self.hands)
 
     @property
     def n(self) -> int:
@@ -130,6 +139,35 @@ class KansasCityView(View):
     totals = public("totals", "Match totals before this hand, ``(m, p)``.")
     tricks_left = Field(lambda s, rows, seat: s.hand_size - s.trick_no,
                         "Tricks still to be played, the current one included (one number).")
+    passed = own("gave", "The cards this seat passed (to the next seat clockwise), ``(m,)`` sets; "
+                 "empty before the pass is made.")
+    winning = public("winning", "Seat winning the current trick; at an upgrade, the winner of the trick "
+                     "just played (upgrades go clockwise from its left), ``(m,)``.")
+    history = HISTORY
+    leaders = LEADERS
+    winners = WINNERS
+    hand_size = scalar("hand_size", "Cards dealt to each seat (one number).")
+    pass_count = scalar("pass_count", "Cards each seat passes (one number).")
+    passes_made = scalar("passed", "Pass decisions made so far (one number).")
+    trick_no = scalar("trick_no", "Tricks finished so far (one number; during upgrades, the trick just played).")
+    step = scalar("step", "Position in the trick: 0 lead, i the i-th follower, p + i the i-th upgrader (one number).")
+    rnd = scalar("rnd", "Hand of the match, 0 for the first (one number).")
+
+    @property
+    def passed_to(self) -> np.ndarray:
+        """The seat that received this seat's passed cards, ``(m,)``."""
+        return (self.seat + 1) % self.players
+
+    @cached_property
+    def voids(self) -> np.ndarray:
+        """Printed suits each seat has shown void in (did not follow a plain lead), ``(m, p)`` bit
+        sets (bit s = suit s)."""
+        trump = bits.to_mask(self.trump, CARDS)
+        rows = np.arange(len(self))[:, None]
+        return shown_void(self.history, self.leaders,
+                          lambda card: np.where(trump[rows, card], -1, CARD_SUIT[card]),
+                          lambda card, suit: ~trump[rows[:, :, None] if card.ndim == 3 else rows, card]
+                          & (CARD_SUIT[card] == suit))
 
     @property
     def limit(self) -> int:
@@ -191,6 +229,7 @@ class KansasCity(Game):
                 s.passing |= bits.BIT[chosen]
                 s.passed += 1
             s.hands = (s.hands & ~s.passing) | np.roll(s.passing, 1, axis=1)  # to the next seat clockwise
+            s.gave = s.passing.copy()
             s.passing[:] = 0
         while s.trick_no < s.hand_size:
             if s.step == 0:
@@ -215,6 +254,7 @@ class KansasCity(Game):
                 in_trick = np.bitwise_or.reduce(bits.BIT[s.trick], axis=1)
                 add(s.tricks, won, 1)
                 add(s.fours, won, bits.count(in_trick & FOURS))
+                record_trick(s, s.leader)
                 s.trick[:] = -1
                 s.step += 1
             while s.step < 2 * s.p and s.trick_no < s.hand_size - 1:

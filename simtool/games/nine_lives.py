@@ -10,6 +10,7 @@ so the deck (and the hands) shrink across the rounds of a match.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import polars as pl
@@ -17,7 +18,7 @@ import polars as pl
 from .. import bits, stats
 from .. import deck as deck_module
 from ..engine import Decision, Game, Match, RoundState, View, add, cells, own, public, scalar
-from .tricks import contest, play_card
+from .tricks import WINNERS, HISTORY, contest, init_history, leaders_field, play_card, record_trick, shown_void
 
 RANKS = 9
 LIVES = 9
@@ -63,6 +64,12 @@ class Round(RoundState):
     bidding: bool = True  # the simultaneous bid is still to come
     trick_no: int = 0  # tricks completed so far
     step: int = 0  # next in the trick: 0 lead, i the i-th follower
+    past: np.ndarray | None = None  # (n, T, p) card each seat played in each finished trick
+    past_leader: np.ndarray | None = None  # (n, T) the Kittykeeper who led it
+    past_winner: np.ndarray | None = None  # (n, T)
+
+    def __post_init__(self):
+        init_history(self, int(self.hand_size.max()) - 1)  # the bid card is never played
 
     @property
     def n(self) -> int:
@@ -98,6 +105,18 @@ class NineLivesView(View):
     tricks = public("tricks", "Tricks won so far by every seat, ``(m, p)``.")
     totals = public("totals", "Lives before this round, ``(m, p)``.")
     trick_no = scalar("trick_no", "Tricks completed so far this round (one number).")
+    step = scalar("step", "Position in the trick: 0 lead, i the i-th follower (one number).")
+    bidding = scalar("bidding", "Whether the simultaneous bid is still to come (one bool).")
+    rnd = scalar("rnd", "Round of the match, 0 for the first (one number).")
+    history = HISTORY
+    leaders = leaders_field("keeper")
+    winners = WINNERS
+
+    @cached_property
+    def voids(self) -> np.ndarray:
+        """Suits each seat has shown void in (did not follow the lead suit), ``(m, p)`` bit sets."""
+        return shown_void(self.history, self.leaders, lambda card: CARD_SUIT[card],
+                          lambda card, suit: CARD_SUIT[card] == suit)
 
 
 class NineLives(Game):
@@ -175,6 +194,7 @@ class NineLives(Game):
             won = cell(s.winning)
             add(s.tricks, won, due)
             add(s.fallback, won, (due & (s.best == 0)))
+            record_trick(s, s.keeper, None if active is None else np.flatnonzero(due))
             s.trick[:] = -1
             s.keeper = np.where(due, s.winning, s.keeper)
             s.trick_no += 1

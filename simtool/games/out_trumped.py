@@ -17,7 +17,7 @@ import polars as pl
 from .. import bits, deck, stats
 from ..engine import Decision, Field, Game, Match, RoundState, View, _rows, add, cells, own, public, scalar
 from ..options import Option
-from .tricks import contest, play_card
+from .tricks import HISTORY, LEADERS, WINNERS, contest, init_history, play_card, record_trick
 
 SUITS, RANKS = 5, 12
 CARDS = SUITS * RANKS
@@ -88,6 +88,12 @@ class Round(RoundState):
     phase: int = 0  # TRUMP_PICK, BIDDING, DISCARDS or TRICKS
     step: int = 0  # within the phase: bids made, discards made, or the turn in the trick
     trick_no: int = 0  # tricks completed so far
+    past: np.ndarray | None = None  # (n, hand_size, p) card each seat played in each finished trick
+    past_leader: np.ndarray | None = None  # (n, hand_size)
+    past_winner: np.ndarray | None = None  # (n, hand_size)
+
+    def __post_init__(self):
+        init_history(self, self.hand_size)
 
     @property
     def n(self) -> int:
@@ -131,6 +137,15 @@ class OutTrumpedView(View):
 
     kitty = Field(lambda s, rows, seat: np.where(_rows(s.taker, rows) == seat, _rows(s.kitty, rows), bits.EMPTY),
                   "The kitty's cards if the acting seat took it, else empty, ``(m,)`` sets.")
+    discarded = Field(lambda s, rows, seat: np.where(_rows(s.taker, rows) == seat, _rows(s.discarded, rows), bits.EMPTY),
+                      "The cards the acting seat discarded after taking the kitty, else empty, ``(m,)`` sets.")
+    history = HISTORY
+    leaders = LEADERS
+    winners = WINNERS
+    phase = scalar("phase", "Phase of the hand: 0 wild trump pick, 1 bidding, 2 discards, 3 tricks (one number).")
+    step = scalar("step", "Position in the phase: bids or discards made, or the turn in the trick (one number).")
+    trick_no = scalar("trick_no", "Tricks finished so far (one number).")
+    dealer = scalar("dealer", "The dealer's seat (one number).")
     hand_size = scalar("hand_size", "Cards dealt to each hand (one number).")
     tricks_left = Field(lambda s, rows, seat: s.hand_size - s.trick_no,
                         "Tricks still to be played, the current one included (one number).")
@@ -242,6 +257,7 @@ class OutTrumped(Game):
             in_trick = np.bitwise_or.reduce(bits.BIT[s.trick], axis=1)
             add(s.tricks, won, 1)
             add(s.trumps, won, bits.count(in_trick & suit_cards(s.trump)))
+            record_trick(s, s.leader)
             s.trick[:] = -1
             s.leader = s.winning
             s.trick_no += 1

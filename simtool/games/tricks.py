@@ -41,38 +41,61 @@ def init_history(s, tricks: int) -> None:
         s.past_winner = np.full((s.n, tricks), -1, np.int8)
 
 
-def record_trick(s, rows=None) -> None:
-    """File the finished trick ``s.trick_no`` (its cards, leader and winner) in the history.
+def record_trick(s, leader: np.ndarray, rows=None) -> None:
+    """File the finished trick ``s.trick_no`` (its cards, ``leader`` and winner) in the history.
 
     ``rows``: the deals in which a trick was played, when not all of them.
     """
     t = s.trick_no
     if rows is None:
         s.past[:, t] = s.trick
-        s.past_leader[:, t] = s.leader
+        s.past_leader[:, t] = leader
         s.past_winner[:, t] = s.winning
     else:
         s.past[rows, t] = s.trick[rows]
-        s.past_leader[rows, t] = s.leader[rows]
+        s.past_leader[rows, t] = leader[rows]
         s.past_winner[rows, t] = s.winning[rows]
 
 
 def _history(s, rows, seat):
     past = s.past.copy() if rows is None else s.past[rows]
-    if s.trick_no < past.shape[1]:  # the trick under way, as far as it has gone
-        past[:, s.trick_no] = s.trick if rows is None else s.trick[rows]
+    if s.trick_no < past.shape[1]:  # the trick under way, as far as it has gone (if not yet filed)
+        trick = s.trick if rows is None else s.trick[rows]
+        past[:, s.trick_no] = np.where(trick >= 0, trick, past[:, s.trick_no])
     return past
 
 
-def _leaders(s, rows, seat):
-    past = s.past_leader.copy() if rows is None else s.past_leader[rows]
-    if s.trick_no < past.shape[1]:
-        past[:, s.trick_no] = s.leader if rows is None else s.leader[rows]
-    return past
+def leaders_field(attr: str = "leader") -> Field:
+    """The leaders of the round's tricks, the current leader (state field ``attr``) included."""
+
+    def read(s, rows, seat):
+        past = s.past_leader.copy() if rows is None else s.past_leader[rows]
+        if s.trick_no < past.shape[1]:
+            leader = getattr(s, attr)
+            leader = leader if rows is None else leader[rows]
+            past[:, s.trick_no] = np.where(past[:, s.trick_no] >= 0, past[:, s.trick_no], leader)
+        return past
+
+    return Field(read, "Seat that led each trick, -1 for tricks not yet led, ``(m, T)`` int8.")
+
+
+def shown_void(history: np.ndarray, leaders: np.ndarray, led_suit, followed) -> np.ndarray:
+    """Suits each seat has shown void in, from the trick history, ``(m, p)`` bit sets of suits.
+
+    ``led_suit(card) -> suit`` of a lead (-1: a lead no void can be shown in, such as a trump);
+    ``followed(card, suit) -> bool``: the card follows that suit.
+    """
+    m, tricks, p = history.shape
+    led = np.take_along_axis(history, np.maximum(leaders, 0)[:, :, None].astype(np.int64), axis=2)[:, :, 0]
+    suit = np.where((leaders >= 0) & (led >= 0), led_suit(np.maximum(led, 0)), -1)  # (m, T)
+    card = history.astype(np.int64)
+    off = (card >= 0) & (suit[:, :, None] >= 0) & ~followed(np.maximum(card, 0), suit[:, :, None])
+    flags = np.where(off, np.left_shift(1, np.maximum(suit, 0))[:, :, None], 0)
+    return np.bitwise_or.reduce(flags, axis=1).astype(np.int64)
 
 
 HISTORY = Field(_history, "Card each seat played in every trick of the round, -1 not (yet) played, "
                 "``(m, T, p)`` int8 (``T`` tricks; trick ``trick_no`` is the one under way).")
-LEADERS = Field(_leaders, "Seat that led each trick, -1 for tricks not yet led, ``(m, T)`` int8.")
+LEADERS = leaders_field()
 WINNERS = Field(lambda s, rows, seat: s.past_winner.copy() if rows is None else s.past_winner[rows],
                 "Seat that won each finished trick, -1 for tricks not finished, ``(m, T)`` int8.")
