@@ -18,7 +18,7 @@ from simtool.errors import StrategyError
 
 from .conftest import ctx_for
 
-REDEALT = ["black-white"]
+REDEALT = ["black-white", "trickster"]
 GAMES = [simtool.games.get(g) for g in REDEALT]
 CASES = [(g, p, r) for g in GAMES for p in g.players for r in
          [{o.name: o.default for o in g.options}]
@@ -103,8 +103,10 @@ def test_play_out_refuses_an_illegal_choice():
 
 
 def _view_at_start(game, state, seat=0):
-    d = next(game.play(state))
-    return game.View(game, state, d.kind, np.full(state.n, seat), np.broadcast_to(d.legal, (state.n,)))
+    d = next(game.play(state.take(np.arange(state.n))))
+    legal = np.broadcast_to(d.legal, (state.n, state.p))[:, seat] if d.seat is None \
+        else np.broadcast_to(d.legal, (state.n,))
+    return game.View(game, state, d.kind, np.full(state.n, seat), legal)
 
 
 def _chi_square_uniform(layouts: np.ndarray, expected_kinds: int) -> float:
@@ -130,3 +132,18 @@ def test_black_white_redeal_is_uniform_over_the_layouts():
     worlds = _view_at_start(game, state).redeal(56100, np.random.default_rng(8))
     assert _chi_square_uniform(worlds._state.hands[:, 1:], 561) > 1e-4
     assert (bits.count(worlds._state.hands[:, 1]) == 2).all()
+
+
+def test_trickster_play_out_draws_the_other_seats_choices_of_the_turn():
+    """The worlds are the deal itself; at the simultaneous turn the others' cards come from the
+    play-out strategy, so fixed choices still give different results across copies."""
+    game = simtool.games.get("trickster")
+    state = game.deal(np.random.default_rng(3), game.new_match(4, 4, {}), 0)
+    view = _view_at_start(game, state)
+    worlds = view.redeal(200, np.random.default_rng(4))
+    assert (worlds._state.tableau == np.repeat(state.tableau, 200, axis=0)).all()
+    choice = np.repeat(bits.lowest(view.legal), 200)
+    results = worlds.play_out(choice, "random")
+    engine._OPEN.pop(id(view))
+    per_deal = results["score"].reshape(4, 200, 4)
+    assert (per_deal.std(axis=1) > 0).any()

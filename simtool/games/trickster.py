@@ -16,7 +16,7 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck
-from ..engine import Decision, Field, Game, Match, RoundState, View, own, public
+from ..engine import Decision, Field, Game, Match, RoundState, View, own, public, scalar
 
 SUITS, RANKS = 4, 13
 CARDS = SUITS * RANKS
@@ -69,11 +69,20 @@ class Round(RoundState):
 
 
 class TricksterView(View):
-    """Every tableau is public; a seat sees the hand it holds and its own collection."""
+    """Every tableau is public, and a card taken from a tableau is seen by all: a seat that
+    watched knows every hand in circulation and every collection (RULINGS.md). Nothing is hidden
+    but the other seats' choices of the current turn."""
 
     hand = own("hand", "The hand the acting seat holds, ``(m,)`` sets.")
     pips = own("pips", "Pip sum of that hand, ``(m,)``.")
-    collected = own("collected", "The acting seat's own (secret) collection, ``(m,)`` sets.")
+    collected = own("collected", "The acting seat's own collection, ``(m,)`` sets.")
+    hands = public("hand", "The hand each seat holds, ``(m, p)`` sets (seen as they were built).")
+    all_pips = public("pips", "Pip sum of each seat's hand, ``(m, p)``.")
+    collections_held = public("collected", "Every seat's collection, ``(m, p)`` sets (seen as they were collected).")
+    dealt = public("dealt", "Every card dealt to a tableau, ``(m,)`` sets.")
+    turn = scalar("turn", "Turns finished so far (one number).")
+    turns = scalar("turns", "Cards in each tableau at the deal: the turns of the round (one number).")
+    rnd = scalar("rnd", "Round of the match, 0 for the first (one number).")
     tableau = public("tableau", "Every seat's remaining tableau, ``(m, p)`` sets (face up).")
     collections = public("collections", "Times each seat has collected so far, ``(m, p)``.")
     totals = public("totals", "Match totals before this round, ``(m, p)``; lower is better.")
@@ -136,6 +145,15 @@ class Trickster(Game):
         by_strategy = seats.group_by("strategy").agg(aggs).sort("strategy").collect(engine="streaming")
         return [("Points per round by seat (lower is better): quantiles", by_seat),
                 ("Points per round by strategy (lower is better): quantiles", by_strategy)]
+
+    def redeal(self, view: TricksterView, k: int, rng) -> Round:
+        """Nothing is hidden but the current turn's other choices, which ``play_out`` draws: every
+        world is the deal as it stands."""
+        r = lambda a: np.repeat(a, k, axis=0)
+        return Round(p=view.players, rnd=view.rnd, turns=view.turns, dealt=r(view.dealt),
+                     tableau=r(view.tableau), hand=r(view.hands), pips=r(view.all_pips),
+                     collected=r(view.collections_held), collections=r(view.collections),
+                     totals=r(view.totals), turn=view.turn)
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         return np.full(match.n, rnd + 1 >= match.p)
