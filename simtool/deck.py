@@ -35,12 +35,34 @@ def hands(cards: np.ndarray, p: int) -> np.ndarray:
     return np.bitwise_or.reduce(bits.BIT[cards].reshape(n, p, -1), axis=2)
 
 
-def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n_cards: int) -> np.ndarray:
+def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n_cards: int,
+               allowed: np.ndarray | None = None, tries: int = 200) -> np.ndarray:
     """Deal each row's card set ``cards`` ``(n,)`` at random into hands of ``sizes`` ``(n, p)``.
 
     Every way of giving each seat ``sizes[:, s]`` of the cards is equally likely; cards beyond
-    ``sizes.sum(axis=1)`` stay undealt. Returns ``(n, p)`` sets.
+    ``sizes.sum(axis=1)`` stay undealt. With ``allowed`` ``(n, p)`` (the cards each seat may
+    hold, e.g. none of a suit it has shown void in) the deal is uniform among the layouts that
+    respect it: whole deals are redrawn where they break it (rejection, exact), and a row still
+    failing after ``tries`` draws is repaired by swaps and mixed (:func:`_repair`, close to
+    uniform). Returns ``(n, p)`` sets.
     """
+    out = _deal_among(cards, sizes, rng, n_cards)
+    if allowed is None:
+        return out
+    bad = ((out & ~allowed) != 0).any(axis=1)
+    for _ in range(tries):
+        if not bad.any():
+            return out
+        rows = np.flatnonzero(bad)
+        out[rows] = _deal_among(cards[rows], sizes[rows], rng, n_cards)
+        bad[rows] = ((out[rows] & ~allowed[rows]) != 0).any(axis=1)
+    rows = np.flatnonzero(bad)
+    if rows.size:
+        out[rows] = _repair(out[rows], allowed[rows], rng, n_cards)
+    return out
+
+
+def _deal_among(cards, sizes, rng, n_cards):
     n, p = sizes.shape
     member = bits.to_mask(cards, n_cards)
     keys = np.where(member, rng.random((n, n_cards)), 2.0)  # non-members sort last
@@ -50,3 +72,31 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
     card_bits = np.where(member[np.arange(n)[:, None], order], bits.BIT[order], bits.EMPTY)
     return np.stack([np.bitwise_or.reduce(np.where(owner == s, card_bits, bits.EMPTY), axis=1)
                      for s in range(p)], axis=1)
+
+
+def _repair(hands: np.ndarray, allowed: np.ndarray, rng, n_cards: int, sweeps: int = 400) -> np.ndarray:
+    """Swap cards between seats until no seat holds a card it may not (rows where rejection kept
+    failing, which only very constrained positions reach), then keep swapping within the
+    constraints so that the layout is a random one, not the first that fits.
+
+    Each step picks two random cards of two seats per row and swaps them where that breaks no
+    more constraints than it mends; the swap chain leaves the uniform distribution over the
+    consistent layouts unchanged.
+    """
+    n, p = hands.shape
+    rows = np.arange(n)
+    hands = hands.copy()
+    for _ in range(sweeps):
+        a, b = rng.integers(0, p, n), rng.integers(0, p, n)
+        ha, hb = hands[rows, a], hands[rows, b]
+        ca = bits.select(ha, (rng.random(n) * bits.count(ha)).astype(np.int64).clip(0, 63), n_cards)
+        cb = bits.select(hb, (rng.random(n) * bits.count(hb)).astype(np.int64).clip(0, 63), n_cards)
+        ok = (a != b) & (ha != 0) & (hb != 0)
+        ba, bb = bits.BIT[ca.clip(0, 63)], bits.BIT[cb.clip(0, 63)]
+        aa, ab = allowed[rows, a], allowed[rows, b]
+        before = ((ba & ~aa) != 0).astype(int) + ((bb & ~ab) != 0)
+        after = ((bb & ~aa) != 0).astype(int) + ((ba & ~ab) != 0)
+        swap = ok & (after <= before)
+        hands[rows[swap], a[swap]] = (ha & ~ba | bb)[swap]
+        hands[rows[swap], b[swap]] = (hb & ~bb | ba)[swap]
+    return hands

@@ -18,13 +18,23 @@ from simtool.errors import StrategyError
 
 from .conftest import ctx_for
 
-REDEALT = ["black-white", "trickster"]
+REDEALT = ["black-white", "trickster", "nine-lives"]
 GAMES = [simtool.games.get(g) for g in REDEALT]
 CASES = [(g, p, r) for g in GAMES for p in g.players for r in
          [{o.name: o.default for o in g.options}]
          + [{o.name: o.default for o in g.options} | {o.name: v}
             for o in g.options for v in o.values if v != o.default]]
 IDS = [f"{g.id}-{p}p-{'-'.join(f'{k}={v}' for k, v in r.items())}" for g, p, r in CASES]
+
+
+def _plain_suit(game, state, suit: int) -> np.ndarray:
+    """The cards of ``suit`` a seat void in it cannot hold, per deal ``(n, 1)``."""
+    from simtool.games import kansas_city, nine_lives
+
+    if game.id == "kansas-city":
+        return (kansas_city.SUIT[suit] & ~state.trump)[:, None] if suit < kansas_city.SUITS \
+            else np.zeros((state.n, 1), np.uint64)
+    return np.full((state.n, 1), nine_lives.SUIT[suit] if suit < nine_lives.MAX_SUITS else 0, np.uint64)
 
 
 def _same(a, b, what):
@@ -60,6 +70,11 @@ class Probe:
                 _same(getattr(w, name), np.repeat(value, k, axis=0), name)
             else:
                 assert getattr(w, name) == value, name
+        if hasattr(view, "voids"):  # no world gives a seat a card of a suit it showed void in
+            voids, hands = np.repeat(view.voids, k, axis=0), worlds._state.hands
+            for suit in range(8):
+                cards = _plain_suit(self.game, worlds._state, suit)
+                assert ((hands & cards)[((voids >> suit) & 1) == 1] == 0).all(), suit
         for name, ok in self.game.invariants(worlds._state).items():
             assert np.asarray(ok).all(), f"re-dealt world breaks '{name}' at '{view.kind}'"
         choice = bits.uniform(w.legal, np.random.default_rng(0), view.n_actions)
@@ -147,3 +162,27 @@ def test_trickster_play_out_draws_the_other_seats_choices_of_the_turn():
     engine._OPEN.pop(id(view))
     per_deal = results["score"].reshape(4, 200, 4)
     assert (per_deal.std(axis=1) > 0).any()
+
+
+def test_nine_lives_redeal_keeps_shown_voids_and_is_uniform():
+    from .test_nine_lives import c, cards, hand_built
+
+    game = simtool.games.get("nine-lives")
+    s = hand_built([["A1", "A2", "B1", "B2", "C1", "C5"], ["A3", "A4", "B3", "C2", "C3", "B9"],
+                    ["B4", "B5", "C4", "B6", "C6", "B7"]])
+    play = game.play(s)
+    play.send(None)
+    play.send(np.array([[c("C5"), c("B9"), c("B7")]]))  # the bids
+    for card in ("A1", "A3", "B4"):  # seat 2 cannot follow A: it has shown void in A
+        play.send(np.array([c(card)]))
+    view = game.View(game, s, "play", np.zeros(1, np.int64), s.hands[:, 0].copy())
+    assert view.voids[0].tolist() == [0, 0, 1]
+    worlds = view.redeal(7000, np.random.default_rng(11))
+    engine._OPEN.pop(id(view))
+    hands = worlds._state.hands
+    assert (hands[:, 0] == s.hands[0, 0]).all()
+    assert (hands[:, 1] | hands[:, 2] == cards(["A4", "B3", "C2", "C3", "B5", "C4", "B6", "C6"])).all()
+    assert (hands[:, 1] & cards(["A4"]) != 0).all()  # the only A card left must be seat 1's
+    assert (bits.count(hands[:, 1:]) == 4).all()
+    # A4 with seat 1, and any 3 of the other 7 cards: 35 layouts, equally likely
+    assert _chi_square_uniform(hands[:, 1:], 35) > 1e-4

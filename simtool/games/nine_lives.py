@@ -111,6 +111,20 @@ class NineLivesView(View):
     history = HISTORY
     leaders = leaders_field("keeper")
     winners = WINNERS
+    winning = public("winning", "Seat winning the current trick so far, ``(m,)``.")
+    fallback = public("fallback", "Tricks each seat won as Kittykeeper because no counted card won, ``(m, p)``.")
+
+    @cached_property
+    def hand_sizes(self) -> np.ndarray:
+        """Cards each seat still holds (bid card excluded once bids are placed), ``(m, p)``."""
+        held = self.hand_size[:, None] - (self.history >= 0).sum(axis=1)
+        return (held - (0 if self.bidding else 1)).astype(np.int64)
+
+    @cached_property
+    def unseen(self) -> np.ndarray:
+        """Cards in other hands: the deck less the leftover, this hand, the bids and the cards played, ``(m,)``."""
+        bids = np.where(self.bid >= 0, bits.BIT[np.maximum(self.bid, 0)], bits.EMPTY)
+        return self.deck & ~self.leftover & ~self.hand & ~self.played & ~np.bitwise_or.reduce(bids, axis=1)
 
     @cached_property
     def voids(self) -> np.ndarray:
@@ -210,6 +224,38 @@ class NineLives(Game):
             play_card(s, at, card)
         else:
             play_card(s, at[due], card[due], np.flatnonzero(due))
+
+    def redeal(self, view: NineLivesView, k: int, rng) -> Round:
+        """The cards the seat has not seen go to the other hands, each keeping its size and none
+        getting a suit it has shown void in; before the bid the others' bid cards are still in
+        their hands (``play_out`` draws their bids)."""
+        r = lambda a: np.repeat(a, k, axis=0)
+        p, seat = view.players, r(view.seat)
+        m = len(seat)
+        sizes = r(view.hand_sizes)
+        sizes[np.arange(m), seat] = 0
+        void_suits = r(view.voids)
+        allowed = np.zeros((m, p), np.uint64)
+        for suit in range(MAX_SUITS):
+            allowed |= np.where((void_suits >> suit) & 1, bits.EMPTY, SUIT[suit])
+        hands = deck_module.deal_among(r(view.unseen), sizes, rng, CARDS, allowed)
+        hands[np.arange(m), seat] = r(view.hand)
+        history, leaders = r(view.history), r(view.leaders)
+        past, past_leader = history.copy(), leaders.copy()
+        trick = np.full((m, p), -1, np.int8)
+        if view.trick_no < past.shape[1] and view.step > 0:  # the trick under way
+            trick = history[:, view.trick_no].copy()
+            past[:, view.trick_no] = -1
+            past_leader[:, view.trick_no] = -1
+        elif view.trick_no < past.shape[1]:
+            past_leader[:, view.trick_no] = -1
+        return Round(p=p, rnd=view.rnd, hand_size=r(view.hand_size), deck=r(view.deck),
+                     leftover=r(view.leftover), hands=hands, bid=r(view.bid), keeper=r(view.keeper),
+                     played=r(view.played), trick=trick, lead_suit=r(view.lead_suit),
+                     trump=r(view.trump), best=r(view.best), winning=r(view.winning),
+                     tricks=r(view.tricks), fallback=r(view.fallback), totals=r(view.totals),
+                     bidding=view.bidding, trick_no=view.trick_no, step=view.step, past=past,
+                     past_leader=past_leader, past_winner=r(view.winners))
 
     def end_round(self, match: LivesMatch, results: dict[str, np.ndarray]) -> None:
         """Scored bid cards become lives and leave the deck; the last trick's winner keeps the kitty."""
