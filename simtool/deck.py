@@ -57,8 +57,11 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
         out[rows] = _deal_among(cards[rows], sizes[rows], rng, n_cards)
         bad[rows] = ((out[rows] & ~allowed[rows]) != 0).any(axis=1)
     rows = np.flatnonzero(bad)
-    if rows.size:
-        out[rows] = _repair(out[rows], allowed[rows], rng, n_cards)
+    if rows.size:  # the undealt cards take part in the swaps as one more hand that takes anything
+        rest = cards[rows] & ~np.bitwise_or.reduce(out[rows], axis=1)
+        extended = np.concatenate([out[rows], rest[:, None]], axis=1)
+        anything = np.full((rows.size, 1), bits.full(n_cards), np.uint64)
+        out[rows] = _repair(extended, np.concatenate([allowed[rows], anything], axis=1), rng, n_cards)[:, :-1]
     return out
 
 
@@ -74,29 +77,42 @@ def _deal_among(cards, sizes, rng, n_cards):
                      for s in range(p)], axis=1)
 
 
-def _repair(hands: np.ndarray, allowed: np.ndarray, rng, n_cards: int, sweeps: int = 400) -> np.ndarray:
-    """Swap cards between seats until no seat holds a card it may not (rows where rejection kept
-    failing, which only very constrained positions reach), then keep swapping within the
-    constraints so that the layout is a random one, not the first that fits.
-
-    Each step picks two random cards of two seats per row and swaps them where that breaks no
-    more constraints than it mends; the swap chain leaves the uniform distribution over the
-    consistent layouts unchanged.
+def _repair(hands: np.ndarray, allowed: np.ndarray, rng, n_cards: int, sweeps: int = 300) -> np.ndarray:
+    """Swap cards between hands until none holds a card it may not (the rows rejection kept
+    failing, which only very constrained positions reach), then keep making random swaps that
+    respect the constraints, so that the layout is a random one rather than the first that fits
+    (a swap chain that leaves the uniform distribution over the consistent layouts unchanged).
     """
     n, p = hands.shape
     rows = np.arange(n)
     hands = hands.copy()
-    for _ in range(sweeps):
+    for _ in range(4 * sweeps):  # mend: move a misplaced card to a hand that may hold it
+        wrong = hands & ~allowed
+        bad = (wrong != 0).any(axis=1)
+        if not bad.any():
+            break
+        a = np.argmax(wrong != 0, axis=1)
+        moved = bits.BIT[np.minimum(bits.lowest(wrong[rows, a]), 63)]
+        takes = allowed[rows, a]
+        may = ((allowed & moved[:, None]) != 0) & (np.arange(p)[None, :] != a[:, None]) & (hands != 0)
+        fits = may & ((hands & takes[:, None]) != 0)  # a clean swap; else pass the trouble on
+        pick = np.where(fits.any(axis=1)[:, None], fits, may)
+        b = np.argmax(np.where(pick, rng.random((n, p)), -1.0), axis=1)
+        go = bad & pick.any(axis=1)
+        give = np.where((hands[rows, b] & takes) != 0, hands[rows, b] & takes, hands[rows, b])
+        back = bits.BIT[bits.uniform(np.where(give != 0, give, bits.BIT[0]), rng, n_cards)]
+        _swap(hands, rows[go], a[go], b[go], moved[go], back[go])
+    for _ in range(sweeps):  # mix, within the constraints
         a, b = rng.integers(0, p, n), rng.integers(0, p, n)
         ha, hb = hands[rows, a], hands[rows, b]
-        ca = bits.select(ha, (rng.random(n) * bits.count(ha)).astype(np.int64).clip(0, 63), n_cards)
-        cb = bits.select(hb, (rng.random(n) * bits.count(hb)).astype(np.int64).clip(0, 63), n_cards)
-        ok = (a != b) & (ha != 0) & (hb != 0)
-        ba, bb = bits.BIT[ca.clip(0, 63)], bits.BIT[cb.clip(0, 63)]
-        aa, ab = allowed[rows, a], allowed[rows, b]
-        before = ((ba & ~aa) != 0).astype(int) + ((bb & ~ab) != 0)
-        after = ((bb & ~aa) != 0).astype(int) + ((ba & ~ab) != 0)
-        swap = ok & (after <= before)
-        hands[rows[swap], a[swap]] = (ha & ~ba | bb)[swap]
-        hands[rows[swap], b[swap]] = (hb & ~bb | ba)[swap]
+        ca = bits.BIT[bits.uniform(np.where(ha != 0, ha, bits.BIT[0]), rng, n_cards)]
+        cb = bits.BIT[bits.uniform(np.where(hb != 0, hb, bits.BIT[0]), rng, n_cards)]
+        ok = (a != b) & (ha != 0) & (hb != 0) & ((cb & allowed[rows, a]) != 0) & ((ca & allowed[rows, b]) != 0)
+        _swap(hands, rows[ok], a[ok], b[ok], ca[ok], cb[ok])
     return hands
+
+
+def _swap(hands, rows, a, b, card_a, card_b) -> None:
+    """Seat ``a`` gives ``card_a`` to seat ``b`` and takes ``card_b`` from it, in ``rows``."""
+    hands[rows, a] = hands[rows, a] & ~card_a | card_b
+    hands[rows, b] = hands[rows, b] & ~card_b | card_a

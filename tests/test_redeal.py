@@ -18,7 +18,7 @@ from simtool.errors import StrategyError
 
 from .conftest import ctx_for
 
-REDEALT = ["black-white", "trickster", "nine-lives"]
+REDEALT = ["black-white", "trickster", "nine-lives", "out-trumped"]
 GAMES = [simtool.games.get(g) for g in REDEALT]
 CASES = [(g, p, r) for g in GAMES for p in g.players for r in
          [{o.name: o.default for o in g.options}]
@@ -50,6 +50,7 @@ class Probe:
         self.game, self.k, self.every, self.calls, self.checked = game, k, every, 0, set()
         self.random = strategies.resolve("random", game.id)
         self.name = "probe"
+        self.state = None  # the real round, to check what the view infers against it
 
     def __call__(self, view, rng):
         self.calls += 1
@@ -70,11 +71,19 @@ class Probe:
                 _same(getattr(w, name), np.repeat(value, k, axis=0), name)
             else:
                 assert getattr(w, name) == value, name
+        if hasattr(view, "excluded"):  # what the follows ruled out holds in the real deal and every world
+            excluded = view.excluded
+            if self.state is not None and len(view) == self.state.n:
+                assert ((self.state.hands & excluded) == 0).all(), "the real deal breaks an inference"
+            assert ((worlds._state.hands & np.repeat(excluded, k, axis=0)) == 0).all()
         if hasattr(view, "voids"):  # no world gives a seat a card of a suit it showed void in
             voids, hands = np.repeat(view.voids, k, axis=0), worlds._state.hands
             for suit in range(8):
                 cards = _plain_suit(self.game, worlds._state, suit)
                 assert ((hands & cards)[((voids >> suit) & 1) == 1] == 0).all(), suit
+                if self.state is not None and len(view) == self.state.n:
+                    real = self.state.hands & _plain_suit(self.game, self.state, suit)
+                    assert (real[((view.voids >> suit) & 1) == 1] == 0).all(), "a shown void is wrong"
         for name, ok in self.game.invariants(worlds._state).items():
             assert np.asarray(ok).all(), f"re-dealt world breaks '{name}' at '{view.kind}'"
         choice = bits.uniform(w.legal, np.random.default_rng(0), view.n_actions)
@@ -94,6 +103,7 @@ def test_worlds_show_the_seat_what_it_saw_and_play_to_a_legal_end(game, p, rules
         match = game.new_match(n, p, rules)
         match.totals[:] = np.arange(p)
         state = game.deal(np.random.default_rng(rnd), match, rnd)
+        probe.state = state
         engine.play_round(game, state, lineup, np.random.default_rng(9), ctx_for(game, n))
     assert probe.checked
 

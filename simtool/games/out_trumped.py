@@ -115,6 +115,14 @@ class Round(RoundState):
         return np.where(suit == self.trump, 100 + rank, np.where(suit == self.led, rank, 0))
 
 
+def _ranks_below(rank: np.ndarray) -> np.ndarray:
+    """Every card (any suit) ranked below ``rank``, per deal."""
+    out = np.zeros(rank.shape, np.uint64)
+    for r in range(1, RANKS + 1):
+        out |= np.where(r < rank, RANK[r - 1], bits.EMPTY)
+    return out
+
+
 class OutTrumpedView(View):
     """A seat knows its hand, the trump, the bids and low cards shown, who took the kitty (and,
     if itself, the kitty and its discards), the cards played and every seat's tricks and trumps."""
@@ -149,6 +157,64 @@ class OutTrumpedView(View):
     hand_size = scalar("hand_size", "Cards dealt to each hand (one number).")
     tricks_left = Field(lambda s, rows, seat: s.hand_size - s.trick_no,
                         "Tricks still to be played, the current one included (one number).")
+    picked = public("picked", "Whether the taker has picked the kitty up, ``(m,)`` bool.")
+    top_led = public("top_led", "Highest rank of the led suit in the current trick, ``(m,)``.")
+    winning = public("winning", "Seat winning the current trick so far, ``(m,)``.")
+    rnd = scalar("rnd", "Hand of the match, 0 for the first (one number).")
+    follow = Field(lambda s, rows, seat: s.rules["follow"], "The follow rule option: overtake or literal.")
+    kitty_rule = Field(lambda s, rows, seat: s.rules["kitty"], "The kitty rule option: none, bid or low-card.")
+    wild_rule = Field(lambda s, rows, seat: s.rules["wild"], "The wild rule option: dealer or no-trump.")
+
+    @cached_property
+    def hand_sizes(self) -> np.ndarray:
+        """Cards each seat holds now, ``(m, p)`` (the taker's mid-discard hand included)."""
+        sizes = np.full((len(self), self.players), self.hand_size, np.int64) - (self.history >= 0).sum(axis=1)
+        if self.phase == DISCARDS:
+            extra = np.where(self.picked, KITTY - self.step, 0)
+            sizes[np.arange(len(self)), np.maximum(self.taker, 0)] += extra
+        return sizes
+
+    @cached_property
+    def excluded(self) -> np.ndarray:
+        """Cards each seat is known not to hold, ``(m, p)`` sets: what its follows revealed (no
+        higher led-suit card, no led-suit card, no trump, as the follow rule forced) and, with the
+        low-card kitty, no plain card below the rank it showed (not for the taker, who has since
+        added the kitty)."""
+        m, p = len(self), self.players
+        rows = np.arange(m)
+        out = np.zeros((m, p), np.uint64)
+        trumps = suit_cards(self.trump)
+        for t in range(self.history.shape[1]):
+            leader = self.leaders[:, t].astype(np.int64)
+            led_card = self.history[rows, t, np.maximum(leader, 0)].astype(np.int64)
+            on = (leader >= 0) & (led_card >= 0)
+            led = np.where(on, CARD_SUIT[np.maximum(led_card, 0)], 0)
+            top = CARD_RANK[np.maximum(led_card, 0)]
+            trump_led = led == self.trump
+            for i in range(1, p):
+                seat = (np.maximum(leader, 0) + i) % p
+                card = self.history[rows, t, seat].astype(np.int64)
+                live = on & (card >= 0)
+                suit, rank = CARD_SUIT[np.maximum(card, 0)], CARD_RANK[np.maximum(card, 0)]
+                higher = above(led, top)
+                same, over = suit == led, (suit == led) & (rank > top)
+                is_trump = (suit == self.trump) & ~trump_led
+                # overtake: a lower led card shows no higher one; an off-suit card shows no led
+                # card, and a plain one no trump either
+                overtake = np.where(same & ~over, higher, np.where(
+                    ~same, suit_cards(led) | np.where(is_trump | trump_led, bits.EMPTY, trumps), bits.EMPTY))
+                # literal: anything but a higher led card shows none; anything but a trump, no trump
+                literal = np.where(same & ~over, higher | trumps, np.where(
+                    is_trump, higher, np.where(~same, higher | trumps, bits.EMPTY)))
+                known = overtake if self.follow == "overtake" else np.where(trump_led, overtake, literal)
+                out[rows, seat] |= np.where(live, known, bits.EMPTY)
+                top = np.where(live & same, np.maximum(top, rank), top)
+        if self.kitty_rule == "low-card":
+            plain = ~trumps[:, None] & ~np.zeros((1, p), np.uint64)
+            below_shown = np.stack([_ranks_below(self.shown[:, s]) for s in range(p)], axis=1)
+            not_taker = np.arange(p)[None, :] != self.taker[:, None]
+            out |= np.where(not_taker & (self.shown > 0), below_shown & plain, bits.EMPTY)
+        return out
 
     @cached_property
     def strength(self) -> np.ndarray:
@@ -287,6 +353,65 @@ class OutTrumped(Game):
         in_order = s.shown[:, order]
         s.taker = order[np.argmin(in_order, axis=1)]
 
+
+    def redeal(self, view: OutTrumpedView, k: int, rng) -> Round:
+        """The cards the seat has not seen go to the other hands (each keeping its size and
+        holding none of the cards its follows or low card ruled out), to the kitty or the
+        taker's discards where the seat has not seen those, and the rest stay undealt.
+
+        With the low-card kitty, a seat's shown rank is used as "no plain card below it", not
+        as the card itself (the state keeps only the rank); the taker's shown rank is not used."""
+        r = lambda a: np.repeat(a, k, axis=0)
+        p, seat = view.players, r(view.seat)
+        m = len(seat)
+        rows = np.arange(m)
+        taker, picked = r(view.taker), r(view.picked)
+        mine_taken = taker == seat
+        played, hand = r(view.played), r(view.hand)
+        own_discards = r(view.discarded)
+        unseen = bits.full(CARDS) & ~hand & ~played & ~own_discards
+        sizes = np.zeros((m, p + 1), np.int64)
+        sizes[:, :p] = r(view.hand_sizes)
+        sizes[rows, seat] = 0
+        # the cards set aside that this seat has not seen: the kitty before it is picked up, the
+        # discards made so far by another taker
+        made = view.step if view.phase == DISCARDS else (KITTY if view.phase == TRICKS else 0)
+        if view.kitty_rule != "none":
+            sizes[:, p] = np.where(picked, np.where(mine_taken, 0, made), KITTY)
+        allowed = np.full((m, p + 1), bits.full(CARDS), np.uint64)
+        allowed[:, :p] &= ~r(view.excluded)
+        dealt = deck.deal_among(unseen, sizes, rng, CARDS, allowed)
+        hands = dealt[:, :p]
+        hands[rows, seat] = hand
+        aside = dealt[:, p]
+        discarded = np.where(picked, np.where(mine_taken, own_discards, aside), bits.EMPTY)
+        kitty = np.where(picked, np.where(mine_taken, r(view.kitty), bits.EMPTY), aside)
+        others_took = picked & ~mine_taken
+        if others_took.any():  # the kitty is 5 of the cards the taker has held
+            at = np.maximum(taker, 0)
+            taker_played = np.bitwise_or.reduce(
+                np.where(r(view.history)[rows, :, at] >= 0,
+                         bits.BIT[np.maximum(r(view.history)[rows, :, at], 0)], bits.EMPTY), axis=1)
+            pool = hands[rows, at] | discarded | taker_played
+            five = deck.deal_among(pool, np.full((m, 1), KITTY), rng, CARDS)[:, 0]
+            kitty = np.where(others_took, five, kitty)
+        history, leaders = r(view.history), r(view.leaders)
+        past, past_leader = history.copy(), leaders.copy()
+        trick = np.full((m, p), -1, np.int8)
+        if view.phase == TRICKS and view.trick_no < view.hand_size:
+            trick = history[:, view.trick_no].copy()
+            past[:, view.trick_no] = -1
+            past_leader[:, view.trick_no] = -1
+        rules = {"wild": view.wild_rule, "follow": view.follow, "kitty": view.kitty_rule}
+        return Round(p=p, rnd=view.rnd, hand_size=view.hand_size, rules=rules,
+                     dealt=np.bitwise_or.reduce(hands, axis=1) | played | discarded | kitty,
+                     hands=hands, kitty=kitty, discarded=discarded, die=r(view.die), trump=r(view.trump),
+                     dealer=view.dealer, bids=r(view.bids), standing=r(view.standing), taker=taker,
+                     picked=picked, shown=r(view.shown), played=played, trick=trick,
+                     leader=r(view.leader), led=r(view.led), top_led=r(view.top_led), best=r(view.best),
+                     winning=r(view.winning), tricks=r(view.tricks), trumps=r(view.trumps),
+                     totals=r(view.totals), phase=view.phase, step=view.step, trick_no=view.trick_no,
+                     past=past, past_leader=past_leader, past_winner=r(view.winners))
 
     def end_round(self, match: Match, results: dict[str, np.ndarray]) -> None:
         """The floor at 0 applies once per hand, to the total plus the hand's points."""
