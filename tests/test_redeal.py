@@ -18,7 +18,7 @@ from simtool.errors import StrategyError
 
 from .conftest import ctx_for
 
-REDEALT = ["black-white", "trickster", "nine-lives", "out-trumped"]
+REDEALT = ["black-white", "kansas-city", "trickster", "nine-lives", "out-trumped"]
 GAMES = [simtool.games.get(g) for g in REDEALT]
 CASES = [(g, p, r) for g in GAMES for p in g.players for r in
          [{o.name: o.default for o in g.options}]
@@ -196,3 +196,51 @@ def test_nine_lives_redeal_keeps_shown_voids_and_is_uniform():
     assert (bits.count(hands[:, 1:]) == 4).all()
     # A4 with seat 1, and any 3 of the other 7 cards: 35 layouts, equally likely
     assert _chi_square_uniform(hands[:, 1:], 35) > 1e-4
+
+
+def test_kansas_city_redeal_keeps_the_rank_backs_and_is_uniform():
+    from simtool.games.kansas_city import RANK
+
+    from .test_kansas_city import cards, hand_built
+
+    game = simtool.games.get("kansas-city")
+    # seat 0 sees everyone's ranks: seats 1-3 each hold a 1 and a 2; the 1s (B1, C1, D1) and the
+    # 2s (A2, C2, D2) it cannot see go one to each seat: 3! * 3! = 36 layouts, equally likely
+    s = hand_built([["A1", "B2"], ["A2", "C1"], ["B1", "C2"], ["D1", "D2"]])
+    view = _view_at_start(game, s)
+    worlds = view.redeal(7200, np.random.default_rng(12))
+    engine._OPEN.pop(id(view))
+    hands = worlds._state.hands
+    assert (hands[:, 0] == cards(["A1", "B2"])).all()
+    for rank in (0, 1):
+        assert (bits.count(hands[:, 1:] & RANK[rank]) == 1).all()
+    assert _chi_square_uniform(hands[:, 1:], 36) > 1e-4
+
+
+def test_out_trumped_redeal_keeps_what_the_follows_showed_and_is_uniform():
+    from simtool.games.out_trumped import SUIT
+
+    from .test_out_trumped import c, cards, hand_built
+
+    game = simtool.games.get("out-trumped")
+    # trump A. B5 led; seat 1 plays the lower B2 (so it holds no B above 5); seat 2 plays C1, so
+    # it holds no B and no trump
+    s = hand_built([["B5", "D3", "E4"], ["B2", "A7", "C9"], ["C1", "D8", "E2"]], trump=0)
+    play = game.play(s)
+    d = play.send(None)
+    for card in ("B5", "B2", "C1"):
+        d = play.send(np.array([c(card)]))
+    assert d.kind == "lead"
+    view = game.View(game, s, d.kind, np.zeros(1, np.int64), np.broadcast_to(d.legal, (1,)))
+    above_five = cards([f"B{r}" for r in range(6, 13)])
+    assert view.excluded[0, 1] == above_five
+    assert view.excluded[0, 2] == SUIT[0] | SUIT[1]
+    worlds = view.redeal(6000, np.random.default_rng(13))
+    engine._OPEN.pop(id(view))
+    hands = worlds._state.hands
+    assert ((hands[:, 1] & above_five) == 0).all() and ((hands[:, 2] & (SUIT[0] | SUIT[1])) == 0).all()
+    assert (bits.count(hands[:, 1:]) == 2).all()
+    # seat 2 may hold only C, D and E cards, and every one it has not seen is as likely
+    free = (SUIT[2] | SUIT[3] | SUIT[4]) & ~cards(["C1", "D3", "E4"])
+    counts = bits.to_mask(hands[:, 2], 60)[:, bits.to_mask(np.array([free]), 60)[0]].sum(axis=0)
+    assert len(counts) == 33 and sps.chisquare(counts).pvalue > 1e-4

@@ -152,6 +152,7 @@ class KansasCityView(View):
     trick_no = scalar("trick_no", "Tricks finished so far (one number; during upgrades, the trick just played).")
     step = scalar("step", "Position in the trick: 0 lead, i the i-th follower, p + i the i-th upgrader (one number).")
     rnd = scalar("rnd", "Hand of the match, 0 for the first (one number).")
+    upgrades = public("upgrades", "Cards each seat has upgraded so far, ``(m, p)``.")
 
     @property
     def passed_to(self) -> np.ndarray:
@@ -286,6 +287,56 @@ class KansasCity(Game):
                              "high": [k.mean() + stats.mean_halfwidth(k.std(), per_deal.height)]})
         spread = pl.concat([spread.with_columns(pl.col("overshooting").cast(pl.String)), mean])
         return [(f"Players over the trick limit of {LIMIT[p]}, per deal", spread)]
+
+    def redeal(self, view: KansasCityView, k: int, rng) -> Round:
+        """The suits of the cards the seat has not seen, re-dealt rank by rank (every hand's
+        ranks are printed on the backs): each seat keeps its count of every rank, the cards it
+        was passed by this seat and its upgraded cards, and gets no plain card of a suit it has
+        shown void in. Before the pass is done, each other seat's cards chosen so far are drawn
+        from its hand."""
+        r = lambda a: np.repeat(a, k, axis=0)
+        p, seat = view.players, r(view.seat)
+        m = len(seat)
+        rows = np.arange(m)
+        played, trump, hand = r(view.played), r(view.trump), r(view.hand)
+        known = r(view.trumps_held)
+        known[rows, seat] = hand
+        to = (seat + 1) % p
+        known[rows, to] |= r(view.passed) & ~played
+        counts = r(view.rank_counts).astype(np.int64)
+        voids = r(view.voids)
+        allowed = np.full((m, p), bits.full(CARDS), np.uint64)
+        for suit in range(SUITS):
+            allowed &= np.where((voids >> suit) & 1, ~(SUIT[suit] & ~trump)[:, None], bits.full(CARDS))
+        unseen = r(view.dealt) & ~played & ~np.bitwise_or.reduce(known, axis=1)
+        hands = known.copy()
+        for rank in range(RANKS):
+            sizes = counts[:, :, rank] - bits.count(known & RANK[rank]).astype(np.int64)
+            hands |= deck.deal_among(unseen & RANK[rank], sizes, rng, CARDS, allowed)
+        passing = r(view.passing)
+        others = np.zeros((m, p), np.uint64)
+        if 0 < view.passes_made < view.pass_count:
+            for s in range(p):
+                drawn = deck.deal_among(hands[:, s], np.full((m, 1), view.passes_made), rng, CARDS)[:, 0]
+                others[:, s] = drawn
+            others[rows, seat] = passing
+        history, leaders = r(view.history), r(view.leaders)
+        past, past_leader = history.copy(), leaders.copy()
+        trick = np.full((m, p), -1, np.int8)
+        if view.trick_no < view.hand_size and view.step < p and view.passes_made >= view.pass_count:
+            trick = history[:, view.trick_no].copy()
+            past[:, view.trick_no] = -1
+            past_leader[:, view.trick_no] = -1
+        gave = np.zeros((m, p), np.uint64)
+        gave[rows, seat] = r(view.passed)
+        return Round(p=p, rnd=view.rnd, hand_size=view.hand_size, pass_count=view.pass_count,
+                     dealt=r(view.dealt), set_aside=r(view.set_aside), hands=hands, passing=others,
+                     trump=trump, played=played, trick=trick, leader=r(view.leader),
+                     led_suit=r(view.led_suit), trump_led=r(view.trump_led), best=r(view.best),
+                     winning=r(view.winning), totals=r(view.totals), tricks=r(view.tricks),
+                     fours=r(view.fours), upgrades=r(view.upgrades), passed=view.passes_made,
+                     trick_no=view.trick_no, step=view.step, gave=gave, past=past,
+                     past_leader=past_leader, past_winner=r(view.winners))
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         hands = match.p if match.rules["hands"] == "p" else 3
