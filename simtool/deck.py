@@ -69,9 +69,10 @@ def _deal_among(cards, sizes, rng, n_cards):
     n, p = sizes.shape
     member = bits.to_mask(cards, n_cards)
     keys = np.where(member, rng.random((n, n_cards)), 2.0)  # non-members sort last
-    order = np.argsort(keys, axis=1)
+    most = int(bits.count(cards).max()) if n else 0
+    order = np.argsort(keys, axis=1)[:, :most]  # each row's cards in random order, then padding
     ends = np.cumsum(sizes, axis=1)
-    owner = (np.arange(n_cards)[None, :, None] >= ends[:, None, :]).sum(axis=2)  # (n, n_cards): seat, p = none
+    owner = (np.arange(most)[None, :, None] >= ends[:, None, :]).sum(axis=2)  # (n, most): seat, p = none
     card_bits = np.where(member[np.arange(n)[:, None], order], bits.BIT[order], bits.EMPTY)
     return np.stack([np.bitwise_or.reduce(np.where(owner == s, card_bits, bits.EMPTY), axis=1)
                      for s in range(p)], axis=1)
