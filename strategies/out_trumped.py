@@ -66,21 +66,6 @@ def _play(view, want):
     return np.where(want & (win != 0), cheapest, np.where(lose != 0, shed, lowest))
 
 
-@strategy("tricks", "plays for tricks and never for trumps: bids its high cards, leads its "
-          "highest plain card, wins cheaply unless the trick already holds a trump", GAMES)
-def tricks(view, rng):
-    hand, trumps = view.hand, suit_cards(view.trump)
-    if view.kind == "trump":
-        return _long_suit(hand)
-    if view.kind == "bid":
-        return _bid(view, bits.count(hand & HIGH_CARDS & ~trumps).astype(np.int64))
-    if view.kind == "discard":
-        return _prefer(view.legal & ~HIGH_CARDS, view.legal, highest=False)
-    if view.kind == "lead":
-        return _prefer(view.legal & ~trumps, view.legal, highest=True)
-    return _play(view, _trick_trumps(view) == 0)
-
-
 def _boss(view, cards):
     """Cards of ``cards`` that no unseen card of their suit outranks."""
     unseen = ALL & ~(view.hand | view.played)
@@ -128,3 +113,18 @@ def hoarder(view, rng):
     lose = legal & ~win
     shed = np.where((lose & ~trumps) != 0, _short_low(view, lose & ~trumps), _by_rank(lose, False))
     return np.where(sure != 0, cheap_sure, np.where(win != 0, hopeful, shed))
+
+
+@strategy("tricks", "plays for tricks and never for trumps: bids its high cards, leads its "
+          "highest plain card, wins cheaply unless the trick already holds a trump", GAMES)
+def tricks(view, rng):
+    hand, trumps = view.hand, suit_cards(view.trump)
+    if view.kind == "trump":
+        return _long_suit(hand)
+    if view.kind == "bid":
+        return _bid(view, bits.count(hand & HIGH_CARDS & ~trumps).astype(np.int64))
+    if view.kind == "discard":
+        return _prefer(view.legal & ~HIGH_CARDS, view.legal, highest=False)
+    if view.kind == "lead":
+        return _prefer(view.legal & ~trumps, view.legal, highest=True)
+    return _play(view, _trick_trumps(view) == 0)
