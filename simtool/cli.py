@@ -384,15 +384,28 @@ def list_games():
 
 
 @app.command("strategies")
-def list_strategies(game: Optional[str] = typer.Option(None, "--game", "-g", help="Only those for this game.")):
+def list_strategies(game: Optional[str] = typer.Option(None, "--game", "-g", help="Only those for this game."),
+                    fields: bool = typer.Option(False, "--fields", help="List the fields of the game's views instead.")):
     """List the strategies (built-in and installed) with one line each."""
     import strategies as registry
 
     try:
         if game is not None:
-            games.get(game)
+            found = games.get(game)
+        elif fields:
+            raise SimtoolError(f"--fields needs --game; valid: {', '.join(sorted(games.registry()))}")
     except SimtoolError as exc:
         raise fail(str(exc)) from None
+    if fields:
+        from .engine import field_table
+
+        t = Table(title=f"What a strategy's view holds in {game} (m = deals in the view, p = seats)")
+        for col in ("field", "dtype", "meaning"):
+            t.add_column(col)
+        for row in field_table(found):
+            t.add_row(*row)
+        out.print(t)
+        return
     t = Table(title="Strategies" + (f" for {game}" if game else ""))
     for col in ("strategy", "games", "description", "parameters (NAME@KEY=VALUE,...)"):
         t.add_column(col)

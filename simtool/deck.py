@@ -14,18 +14,106 @@ def shuffled(rng: np.random.Generator, n: int, cards: int, k: int | None = None)
     positions (the rest of the deck is never looked at). Returns ``(n, k)`` int8.
     """
     k = cards if k is None else k
-    deck = np.broadcast_to(np.arange(cards, dtype=np.int8), (n, cards)).copy()
-    rows = np.arange(n)
-    u = rng.random((min(k, cards - 1), n), dtype=np.float32)
-    for i in range(min(k, cards - 1)):
+    steps = min(k, cards - 1)
+    u = rng.random((steps, n), dtype=np.float32)
+    # positions on the first axis: position i of every deal is one contiguous row
+    order = np.broadcast_to(np.arange(cards, dtype=np.int8)[:, None], (cards, n)).copy()
+    flat = order.reshape(-1)
+    cols = np.arange(n, dtype=np.intp)
+    for i in range(steps):
         j = i + np.minimum((u[i] * (cards - i)).astype(np.intp), cards - i - 1)
-        picked = deck[rows, j]
-        deck[rows, j] = deck[:, i]
-        deck[:, i] = picked
-    return deck[:, :k]
+        at = j * n + cols
+        picked = flat[at]
+        flat[at] = order[i]
+        order[i] = picked
+    return np.ascontiguousarray(order[:k].T)
 
 
 def hands(cards: np.ndarray, p: int) -> np.ndarray:
     """Split dealt cards ``(n, p*h)`` into ``p`` hands of ``h``, as uint64 sets ``(n, p)``."""
     n = cards.shape[0]
     return np.bitwise_or.reduce(bits.BIT[cards].reshape(n, p, -1), axis=2)
+
+
+def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n_cards: int,
+               allowed: np.ndarray | None = None, tries: int = 200) -> np.ndarray:
+    """Deal each row's card set ``cards`` ``(n,)`` at random into hands of ``sizes`` ``(n, p)``.
+
+    Every way of giving each seat ``sizes[:, s]`` of the cards is equally likely; cards beyond
+    ``sizes.sum(axis=1)`` stay undealt. With ``allowed`` ``(n, p)`` (the cards each seat may
+    hold, e.g. none of a suit it has shown void in) the deal is uniform among the layouts that
+    respect it: whole deals are redrawn where they break it (rejection, exact), and a row still
+    failing after ``tries`` draws is repaired by swaps and mixed (:func:`_repair`, close to
+    uniform). Returns ``(n, p)`` sets.
+    """
+    out = _deal_among(cards, sizes, rng, n_cards)
+    if allowed is None:
+        return out
+    bad = ((out & ~allowed) != 0).any(axis=1)
+    for _ in range(tries):
+        if not bad.any():
+            return out
+        rows = np.flatnonzero(bad)
+        out[rows] = _deal_among(cards[rows], sizes[rows], rng, n_cards)
+        bad[rows] = ((out[rows] & ~allowed[rows]) != 0).any(axis=1)
+    rows = np.flatnonzero(bad)
+    if rows.size:  # the undealt cards take part in the swaps as one more hand that takes anything
+        rest = cards[rows] & ~np.bitwise_or.reduce(out[rows], axis=1)
+        extended = np.concatenate([out[rows], rest[:, None]], axis=1)
+        anything = np.full((rows.size, 1), bits.full(n_cards), np.uint64)
+        out[rows] = _repair(extended, np.concatenate([allowed[rows], anything], axis=1), rng, n_cards)[:, :-1]
+    return out
+
+
+def _deal_among(cards, sizes, rng, n_cards):
+    n, p = sizes.shape
+    member = bits.to_mask(cards, n_cards)
+    keys = np.where(member, rng.random((n, n_cards)), 2.0)  # non-members sort last
+    most = int(bits.count(cards).max()) if n else 0
+    order = np.argsort(keys, axis=1)[:, :most]  # each row's cards in random order, then padding
+    ends = np.cumsum(sizes, axis=1)
+    owner = (np.arange(most)[None, :, None] >= ends[:, None, :]).sum(axis=2)  # (n, most): seat, p = none
+    card_bits = np.where(member[np.arange(n)[:, None], order], bits.BIT[order], bits.EMPTY)
+    return np.stack([np.bitwise_or.reduce(np.where(owner == s, card_bits, bits.EMPTY), axis=1)
+                     for s in range(p)], axis=1)
+
+
+def _repair(hands: np.ndarray, allowed: np.ndarray, rng, n_cards: int, sweeps: int = 300) -> np.ndarray:
+    """Swap cards between hands until none holds a card it may not (the rows rejection kept
+    failing, which only very constrained positions reach), then keep making random swaps that
+    respect the constraints, so that the layout is a random one rather than the first that fits
+    (a swap chain that leaves the uniform distribution over the consistent layouts unchanged).
+    """
+    n, p = hands.shape
+    rows = np.arange(n)
+    hands = hands.copy()
+    for _ in range(4 * sweeps):  # mend: move a misplaced card to a hand that may hold it
+        wrong = hands & ~allowed
+        bad = (wrong != 0).any(axis=1)
+        if not bad.any():
+            break
+        a = np.argmax(wrong != 0, axis=1)
+        moved = bits.BIT[np.minimum(bits.lowest(wrong[rows, a]), 63)]
+        takes = allowed[rows, a]
+        may = ((allowed & moved[:, None]) != 0) & (np.arange(p)[None, :] != a[:, None]) & (hands != 0)
+        fits = may & ((hands & takes[:, None]) != 0)  # a clean swap; else pass the trouble on
+        pick = np.where(fits.any(axis=1)[:, None], fits, may)
+        b = np.argmax(np.where(pick, rng.random((n, p)), -1.0), axis=1)
+        go = bad & pick.any(axis=1)
+        give = np.where((hands[rows, b] & takes) != 0, hands[rows, b] & takes, hands[rows, b])
+        back = bits.BIT[bits.uniform(np.where(give != 0, give, bits.BIT[0]), rng, n_cards)]
+        _swap(hands, rows[go], a[go], b[go], moved[go], back[go])
+    for _ in range(sweeps):  # mix, within the constraints
+        a, b = rng.integers(0, p, n), rng.integers(0, p, n)
+        ha, hb = hands[rows, a], hands[rows, b]
+        ca = bits.BIT[bits.uniform(np.where(ha != 0, ha, bits.BIT[0]), rng, n_cards)]
+        cb = bits.BIT[bits.uniform(np.where(hb != 0, hb, bits.BIT[0]), rng, n_cards)]
+        ok = (a != b) & (ha != 0) & (hb != 0) & ((cb & allowed[rows, a]) != 0) & ((ca & allowed[rows, b]) != 0)
+        _swap(hands, rows[ok], a[ok], b[ok], ca[ok], cb[ok])
+    return hands
+
+
+def _swap(hands, rows, a, b, card_a, card_b) -> None:
+    """Seat ``a`` gives ``card_a`` to seat ``b`` and takes ``card_b`` from it, in ``rows``."""
+    hands[rows, a] = hands[rows, a] & ~card_a | card_b
+    hands[rows, b] = hands[rows, b] & ~card_b | card_a

@@ -19,13 +19,13 @@ import signal
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Callable, Generator
 
 import numpy as np
 
 from . import bits
-from .errors import StrategyError, describe
+from .errors import SimtoolError, StrategyError, describe
 
 ROUND_CAP = 200
 """Safety cap on the rounds of one match (RULINGS.md, Common)."""
@@ -48,25 +48,125 @@ class Decision:
     active: np.ndarray | None = None
 
 
+class Field:
+    """A View field: the seat's own copy of something it may know, read from the round state.
+
+    ``read(state, rows, seat)`` returns the field for the deals ``rows`` (``None``: every deal
+    of the batch, in order) and the acting seat ``seat`` ``(m,)``; it must return a new array
+    (a copy), never a slice of a live state array. ``doc`` says what the field means and its
+    shape; ``simtool strategies --game G --fields`` prints it with the dtype.
+
+    A field is copied when the strategy first reads it, and only while the strategy is
+    deciding: the view itself holds no reference to the state (see :class:`View`).
+    """
+
+    def __init__(self, read: Callable, doc: str = ""):
+        self.read = read
+        self.__doc__ = doc
+        self.name = ""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        source = _OPEN.get(id(obj))
+        if source is None:
+            raise AttributeError(f"view field '{self.name}' was not read while the strategy "
+                                 f"decided; a view expires when its decision is made")
+        state, rows, seat = source
+        value = self.read(state, rows, seat)
+        obj.__dict__[self.name] = value  # from now on the plain attribute: the strategy's copy
+        return value
+
+
+_OPEN: dict[int, tuple] = {}
+"""The engine's side of the views being decided on: ``id(view) -> (state, rows, seat)``.
+
+Kept here, not on the view, so that nothing reachable from a view leads to the state; an entry
+lives only while its strategy decides."""
+
+
+def _rows(array: np.ndarray, rows) -> np.ndarray:
+    # a whole-batch copy is several times faster than gathering every row by index
+    return array.copy() if rows is None else array[rows]
+
+
+def public(field: str, doc: str = "") -> Field:
+    """A field every seat may see: a copy of the state's per-deal array ``field``."""
+    return Field(lambda s, rows, seat: _rows(getattr(s, field), rows), doc)
+
+
+def own(field: str, doc: str = "") -> Field:
+    """A field only the acting seat may see: its entry of the state's ``(n, p)`` array ``field``."""
+
+    def read(s, rows, seat):
+        base = _first_cells(s.n, s.p) if rows is None else rows * s.p
+        return np.take(getattr(s, field), base + seat)
+
+    return Field(read, doc)
+
+
+def scalar(field: str, doc: str = "") -> Field:
+    """A field that is one number for the whole batch (the position of the lockstep play)."""
+    return Field(lambda s, rows, seat: getattr(s, field), doc)
+
+
+@lru_cache(maxsize=None)
+def _fields(cls) -> dict[str, Field]:
+    found: dict[str, Field] = {}
+    for klass in reversed(cls.__mro__):
+        found |= {k: v for k, v in vars(klass).items() if isinstance(v, Field)}
+    return found
+
+
+@lru_cache(maxsize=8)
+def _first_cells(n: int, p: int) -> np.ndarray:
+    """Flat position of seat 0 of every deal in ``(n, p)`` arrays (read-only, shared)."""
+    base = np.arange(n, dtype=np.int64) * p
+    base.flags.writeable = False
+    return base
+
+
 class View:
     """What the acting seat may know at a decision, for ``m`` deals at once.
 
-    Every field is an array with the deals on the first axis. Games subclass
-    this with cached properties read from the private ``_state``; strategies
-    use only the public fields.
+    A view is sealed: it holds copies of what the seat may know and nothing else (no reference
+    to the game's state), so a strategy that writes into a view changes only its own copy, and
+    the engine checks every choice against its own legal sets. Games subclass View and declare
+    their fields with :func:`public`, :func:`own`, :func:`scalar` or :class:`Field`, each copied
+    on first reading (a strategy pays only for what it reads); fields derived from those may be
+    ``cached_property`` computed from the view itself.
     """
 
-    def __init__(self, game: "Game", state, decision: Decision, seat, legal, idx):
-        self._state = state
-        self._idx = idx
+    game: str
+    """The game id."""
+    kind: str
+    """The decision: ``lead``, ``play``, ``colour``, ``pass``, ``upgrade``, ``bid``, ..."""
+    players: int
+    """Seats at the table, ``p``."""
+    n_actions: int
+    """Size of the option space: options are ``0..n_actions-1``."""
+    seat: np.ndarray
+    """Acting seat per deal, ``(m,)`` int64."""
+    legal: np.ndarray
+    """Legal options per deal as uint64 sets (see :mod:`simtool.bits`), ``(m,)``; the strategy's own copy."""
+
+    def __init__(self, game: "Game", state, kind: str, seat: np.ndarray, legal: np.ndarray, rows=None):
+        self._game = game  # the rules (a stateless singleton), for redeal; never the state
         self.game = game.id
-        self.kind = decision.kind
+        self.kind = kind
         self.players = state.p
         self.n_actions = game.n_actions
-        self.seat = seat
-        """Acting seat per deal, ``(m,)``."""
-        self.legal = legal
-        """Legal options per deal as uint64 sets, ``(m,)``."""
+        self.seat = np.array(seat, np.int64)
+        self.legal = np.array(legal, np.uint64)
+        _OPEN[id(self)] = (state, rows, np.array(seat, np.int64))
+
+    @classmethod
+    def fields(cls) -> dict[str, Field]:
+        """Every game field of this view class, by name, in declaration order."""
+        return dict(_fields(cls))
 
     def __len__(self) -> int:
         return len(self.seat)
@@ -82,28 +182,123 @@ class View:
         return np.broadcast_to(np.arange(self.n_actions), (len(self), self.n_actions))
 
     def mine(self, per_seat: np.ndarray) -> np.ndarray:
-        """The acting seat's entry of an ``(n, p)`` state array."""
-        return np.take(per_seat, self._idx * self.players + self.seat)
+        """The acting seat's entry of an ``(m, p)`` view array."""
+        return per_seat[np.arange(len(self)), self.seat]
+
+    def redeal(self, k: int, rng: np.random.Generator) -> "Worlds":
+        """``k`` copies of each deal in which everything this seat cannot know is re-dealt.
+
+        Hidden cards (and other seats' pending simultaneous choices) are drawn uniformly among
+        the layouts consistent with everything the seat has seen. Row ``i*k + j`` of the
+        :class:`Worlds` is copy ``j`` of deal ``i``.
+        """
+        state = self._game.redeal(self, int(k), rng)
+        return Worlds(self._game, state, np.repeat(self.seat, k), rng)
 
 
-def public(field: str, doc: str = "") -> cached_property:
-    """A View field every seat may see: the state's per-deal array ``field``, for these deals."""
+def field_table(game: "Game") -> list[tuple[str, str, str]]:
+    """Every field of ``game``'s views as (name, dtype, meaning), read from the docstrings; the
+    dtype is read off a view of a small real deal (its first decision)."""
+    p = game.default_players
+    state = game.deal(np.random.default_rng(0), game.new_match(2, p, {o.name: o.default for o in game.options}), 0)
+    d = next(game.play(state))
+    seat = np.zeros(2, np.int64) if d.seat is None else np.broadcast_to(np.asarray(d.seat), (2,))
+    legal = np.broadcast_to(d.legal, (2, p))[:, 0] if d.seat is None else np.broadcast_to(d.legal, (2,))
+    view = game.View(game, state, d.kind, seat, legal)
+    base = [("game", "The game id."), ("kind", "The decision: lead, play, colour, pass, upgrade, bid, ..."),
+            ("players", "Seats at the table, p."),
+            ("n_actions", "Size of the option space: options are 0..n_actions-1."),
+            ("seat", "Acting seat per deal, (m,)."),
+            ("legal", "Legal options per deal as uint64 sets, (m,); the strategy's own copy.")]
+    docs: dict[str, str] = dict(base)
+    try:
+        for klass in reversed(type(view).__mro__):
+            for name, attr in vars(klass).items():
+                if not name.startswith("_") and isinstance(attr, (Field, cached_property, property)):
+                    docs[name] = " ".join((attr.__doc__ or "").split()) or docs.get(name, "")
+        return [(name, _dtype(getattr(view, name)), doc) for name, doc in docs.items()]
+    finally:
+        _OPEN.pop(id(view), None)
 
-    def read(self):
-        return getattr(self._state, field)[self._idx]
 
-    read.__doc__ = doc
-    return cached_property(read)
+def _dtype(value) -> str:
+    return str(value.dtype) if isinstance(value, np.ndarray) else type(value).__name__
 
 
-def own(field: str, doc: str = "") -> cached_property:
-    """A View field only the acting seat may see: its entry of the state's ``(n, p)`` ``field``."""
+class Worlds:
+    """Re-dealt copies of a view's deals (see :meth:`View.redeal`), for search.
 
-    def read(self):
-        return self.mine(getattr(self._state, field))
+    ``view``: the acting seat's view in every copy (equal, field by field, to the original view
+    repeated ``k`` times). ``play_out(choices, strategy)``: play each copy to the end of the round.
+    """
 
-    read.__doc__ = doc
-    return cached_property(read)
+    def __init__(self, game: "Game", state, seat: np.ndarray, rng: np.random.Generator):
+        self._game, self._state, self._seat, self._rng = game, state, seat, rng
+
+    def __len__(self) -> int:
+        return len(self._seat)
+
+    def _start(self):
+        state = self._state.take(np.arange(self._state.n))  # every play-out starts afresh
+        play = self._game.play(state)
+        return state, play, next(play)
+
+    def _legal(self, d: "Decision") -> np.ndarray:
+        n = len(self)
+        if d.seat is None:
+            return np.take(np.broadcast_to(d.legal, (n, self._state.p)),
+                           np.arange(n) * self._state.p + self._seat)
+        return np.broadcast_to(d.legal, (n,))
+
+    @cached_property
+    def view(self) -> View:
+        """The acting seat's view of every world, ``m * k`` deals."""
+        state, _, d = self._start()
+        view = self._game.View(self._game, state, d.kind, self._seat, self._legal(d))
+        try:
+            for name in _fields(type(view)):
+                getattr(view, name)
+        finally:
+            _OPEN.pop(id(view), None)
+        return view
+
+    def play_out(self, choices, strategy) -> dict[str, np.ndarray]:
+        """Apply the acting seat's ``choices`` ``(m*k,)`` in every world, play the rest of the round
+        with ``strategy`` (a name, a strategy object, or one per seat), and return the round's
+        per-seat results: ``score``, ``win`` and the game's columns, each ``(m*k, p)``.
+
+        At a simultaneous decision the other seats' choices are drawn from ``strategy``.
+        """
+        import strategies as registry
+
+        state, play, d = self._start()
+        n, p = len(self), state.p
+        picks = [strategy] * p if isinstance(strategy, (str, registry.Strategy)) or callable(strategy) \
+            else list(strategy)
+        found = [registry.resolve(s, self._game.id) if isinstance(s, str) else
+                 s if isinstance(s, registry.Strategy) else registry.Strategy(getattr(s, "__name__", "play-out"), s, "")
+                 for s in picks]
+        lineup = Lineup(found, np.arange(p))
+        ctx = _WorldsContext(self._game.id, 0, n, "world", np.arange(n))
+        choices = np.asarray(choices, np.int64)
+        legal = self._legal(d)
+        if choices.shape != (n,) or ((legal & bits.BIT[np.clip(choices, 0, 63)]) == 0).any() \
+                or (choices < 0).any() or (choices >= self._game.n_actions).any():
+            raise StrategyError(f"play_out: the choices must be {n} legal options of the "
+                                f"'{d.kind}' decision in every world")
+        if d.seat is None:
+            choice = _decide(self._game, state, d, lineup, self._rng, ctx)
+            choice[np.arange(n), self._seat] = choices
+        else:
+            choice = choices
+        while True:
+            try:
+                d = play.send(choice)
+            except StopIteration as done:
+                results = _public(done.value)
+                results["win"] = shares(results["score"], self._game.lower_wins)
+                return results
+            choice = _decide(self._game, state, d, lineup, self._rng, ctx)
 
 
 @dataclass
@@ -185,6 +380,12 @@ class Game(abc.ABC):
     def label(self, kind: str, option: int) -> str:
         return str(option)
 
+    def redeal(self, view: View, k: int, rng: np.random.Generator):
+        """A round state of ``len(view) * k`` deals: each of the view's deals ``k`` times, with
+        everything the acting seat cannot know drawn uniformly among the consistent layouts, at
+        the view's decision (row ``i*k + j`` is copy ``j`` of deal ``i``)."""
+        raise SimtoolError(f"re-dealing is not implemented for {self.id} yet")
+
     def describe(self, state, row: int) -> list[str]:
         """The deal ``row`` as dealt, for replay records."""
         return []
@@ -217,6 +418,11 @@ class Context:
             f"`simtool replay --seed {self.seed} --n {self.n} --{self.unit} {number}` "
             f"with the run's other options writes it out"
         )
+
+
+class _WorldsContext(Context):
+    def where(self, row: int) -> str:
+        return f"re-dealt world {row} of a play-out"
 
 
 @dataclass
@@ -291,8 +497,9 @@ def _choose(game, state, d, seat, legal, lineup, rng, ctx) -> np.ndarray:
 
 
 def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx) -> np.ndarray:
-    """One strategy's choices for the deals ``idx``, checked."""
-    view = game.View(game, state, d, seat, legal, idx)
+    """One strategy's choices for the deals ``idx``, checked against the engine's ``legal``."""
+    rows = None if len(idx) == state.n else idx
+    view = game.View(game, state, d.kind, seat, legal, rows)
     try:
         if ctx.timeout is None:
             picked = strategy(view, rng)
@@ -313,6 +520,8 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx) -> np.ndarray:
             f"strategy '{strategy.name}' raised {describe(exc)} "
             f"(decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))})"
         ) from None
+    finally:
+        _OPEN.pop(id(view), None)  # the view expires: unread fields stay unread
     return _checked(picked, legal, idx, strategy, game, d, ctx)
 
 
@@ -384,20 +593,59 @@ def cells(n: int, p: int) -> Callable[[np.ndarray], np.ndarray]:
     return lambda seat: base + seat
 
 
+def put(per_seat: np.ndarray, at: np.ndarray, values) -> None:
+    """Set one seat's entry per deal of an ``(n, p)`` array (flat cells ``at``) to ``values``.
+
+    Assigning through a flat view in the array's own dtype is about three times faster
+    than ``np.put``; a non-contiguous array (no flat view) takes the slow road.
+    """
+    values = np.asarray(values, per_seat.dtype)
+    if per_seat.flags.c_contiguous:
+        per_seat.reshape(-1)[at] = values
+    else:
+        np.put(per_seat, at, values)
+
+
 def add(per_seat: np.ndarray, at: np.ndarray, amount) -> None:
     """Add ``amount`` to one seat's entry per deal of an ``(n, p)`` array (flat cells ``at``)."""
-    np.put(per_seat, at, np.take(per_seat, at) + amount)
+    put(per_seat, at, np.take(per_seat, at) + amount)
 
 
 def take(obj, keep: np.ndarray):
     """The rows ``keep`` of a dataclass of per-deal arrays (other fields copied as they are)."""
+    return _per_deal(obj, lambda a: a[keep])
+
+
+def repeat(obj, k: int):
+    """Each deal of a dataclass of per-deal arrays ``k`` times: row ``i*k + j`` is copy ``j`` of deal ``i``."""
+    return _per_deal(obj, lambda a: np.repeat(a, k, axis=0))
+
+
+def _per_deal(obj, how):
     n = obj.n
     changes = {
-        f.name: getattr(obj, f.name)[keep]
+        f.name: how(getattr(obj, f.name))
         for f in dataclasses.fields(obj)
         if isinstance(getattr(obj, f.name), np.ndarray) and getattr(obj, f.name).shape[:1] == (n,)
     }
     return dataclasses.replace(obj, **changes)
+
+
+class RoundState:
+    """Mixin for a game's round state (a dataclass of arrays with the deals on the first axis).
+
+    The position of the lockstep play (phase, trick, turn within it) lives in the state, so
+    ``game.play(state)`` continues from wherever the state is. Between two decisions a state can
+    be copied and the copy played on, exactly as the original would be.
+    """
+
+    def take(self, rows: np.ndarray):
+        """A copy holding the deals ``rows``."""
+        return take(self, rows)
+
+    def repeat(self, k: int):
+        """A copy holding every deal ``k`` times: row ``i*k + j`` is copy ``j`` of deal ``i``."""
+        return repeat(self, k)
 
 
 def shares(values: np.ndarray, lower_wins: bool) -> np.ndarray:

@@ -91,21 +91,28 @@ def _target(view, under):
         return np.where(needs, _strongest(view, view.legal), _weakest(view, view.legal))
     beaters = _beaters(view)
     win = np.where(beaters != 0, _cheapest_winner(view, beaters), _weakest(view, view.legal))
+    return np.where(needs, win, _duck(view, beaters))
+
+
+def _duck(view, beaters):
+    """Lose the trick with the strongest card that loses (a 4 only if nothing else does)."""
     losers = view.legal & ~beaters
     safe = np.where((losers & ~FOURS) != 0, losers & ~FOURS, losers)  # a 4 thrown in scores for the taker
-    duck = np.where(losers != 0, _strongest(view, safe), _strongest(view, view.legal))
-    return np.where(needs, win, duck)
+    return np.where(losers != 0, _strongest(view, safe), _strongest(view, view.legal))
 
 
-@strategy("greedy", "takes every trick it can as cheaply as it can, passes its low cards and "
-          "upgrades its highest eligible card whenever allowed", GAMES)
+@strategy("greedy", "takes every trick it can, as cheaply as it can, until it reaches the trick "
+          "limit, then ducks every trick it can; passes its low cards and upgrades its highest "
+          "eligible card while below the limit", GAMES)
 def greedy(view, rng):
+    needs = _needs(view)
     if view.kind == "pass":
         return _lowest_rank(view.legal)
     if view.kind == "upgrade":
         eligible = view.legal & ~bits.BIT[DECLINE]
-        return np.where(eligible != 0, _highest_rank(eligible), DECLINE)
+        return np.where(needs & (eligible != 0), _highest_rank(eligible), DECLINE)
     if view.kind == "lead":
-        return _strongest(view, view.legal)
+        return np.where(needs, _strongest(view, view.legal), _weakest(view, view.legal))
     beaters = _beaters(view)
-    return np.where(beaters != 0, _cheapest_winner(view, beaters), _weakest(view, view.legal))
+    win = np.where(beaters != 0, _cheapest_winner(view, beaters), _weakest(view, view.legal))
+    return np.where(needs, win, _duck(view, beaters))

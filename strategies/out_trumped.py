@@ -5,12 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from simtool import bits
-from simtool.games.out_trumped import PASS, RANK, RANKS, SUIT, SUITS, suit_cards
+from simtool.games.out_trumped import CARDS, PASS, RANK, RANKS, SUIT, SUITS, suit_cards
 
 from .base import strategy
 
 GAMES = ("out-trumped",)
 HIGH_CARDS = RANK[RANKS - 3] | RANK[RANKS - 2] | RANK[RANKS - 1]  # 10, J(11) and the Ace (12)
+ALL = bits.full(CARDS)
 
 
 def _by_rank(cards, highest: bool):
@@ -54,19 +55,39 @@ def _trick_trumps(view):
 
 
 def _play(view, want):
-    """Win as cheaply as possible where ``want``, else lose with the highest card that loses."""
+    """Win as cheaply as possible where ``want``, else lose with the lowest card that loses
+    (keeping high cards for the tricks to come)."""
     trumps = suit_cards(view.trump)
     win = _winners(view)
     cheapest = _prefer(win & ~trumps, win, highest=False)
     lose = view.legal & ~win
-    shed = _prefer(lose & ~trumps, lose, highest=True)
+    shed = _prefer(lose & ~trumps, lose, highest=False)
     lowest = _prefer(view.legal & ~trumps, view.legal, highest=False)
     return np.where(want & (win != 0), cheapest, np.where(lose != 0, shed, lowest))
 
 
-@strategy("hoarder", "collects trumps to have the most: names its long suit trump, leads high "
-          "trumps and wins tricks holding trumps; dumps them once it is heading for the fewest",
-          GAMES)
+def _boss(view, cards):
+    """Cards of ``cards`` that no unseen card of their suit outranks."""
+    unseen = ALL & ~(view.hand | view.played)
+    out = np.zeros(len(view), np.uint64)
+    for s in range(SUITS):
+        shift = np.uint64(s * RANKS)  # the suit's 12 cards as a small number: a fast highest()
+        top = bits.highest((unseen & SUIT[s]) >> shift, RANKS)  # -1: none unseen
+        out |= cards & SUIT[s] & ~(bits.below(top + 1) << shift)
+    return out
+
+
+def _short_low(view, cards):
+    """The lowest of ``cards`` in the suit the hand is shortest in (playing towards a void)."""
+    counts = np.stack([np.where((cards & SUIT[s]) != 0, bits.count(view.hand & SUIT[s]), 99)
+                       for s in range(SUITS)], axis=1)
+    return _by_rank(cards & SUIT[counts.argmin(axis=1)], highest=False)
+
+
+@strategy("hoarder", "plays for trumps and tricks: names its long suit trump, leads its "
+          "unbeatable trumps while others may hold trumps (each follower must add one), then its "
+          "unbeatable plain cards, else low from its shortest suit; wins as cheaply as it can "
+          "(surely if it can), else throws a low plain card", GAMES)
 def hoarder(view, rng):
     hand, trumps = view.hand, suit_cards(view.trump)
     if view.kind == "trump":
@@ -75,16 +96,23 @@ def hoarder(view, rng):
         return _bid(view, bits.count(hand & trumps).astype(np.int64) + 1)
     if view.kind == "discard":
         return _prefer(view.legal & ~trumps, view.legal, highest=False)
-    rows = np.arange(len(view))
-    mine = view.trumps[rows, view.seat]
-    others = view.trumps.copy()
-    others[rows, view.seat] = -1
-    behind = (mine >= 1) & (mine + 2 <= others.max(axis=1))  # heading for the fewest
+    legal = view.legal
+    plain = legal & ~trumps
     if view.kind == "lead":
-        mine_trumps = view.legal & trumps
-        attack = np.where(mine_trumps != 0, _by_rank(mine_trumps, True), _by_rank(view.legal, True))
-        return np.where(behind, _prefer(view.legal & ~trumps, view.legal, highest=False), attack)
-    return _play(view, ~behind & (_trick_trumps(view) > 0))
+        boss = _boss(view, legal)
+        unseen_trumps = trumps & ~(hand | view.played)
+        draw = np.where(unseen_trumps != 0, boss & trumps, bits.EMPTY)
+        cash = np.where(draw != 0, draw, np.where((boss & plain) != 0, boss & plain, boss & trumps))
+        return np.where(cash != 0, _by_rank(cash, True),
+                        np.where(plain != 0, _short_low(view, plain), _by_rank(legal, False)))
+    last = (view.trick >= 0).sum(axis=1) == view.players - 1
+    win = _winners(view)
+    sure = np.where(last, win, _boss(view, win))
+    cheap_sure = _prefer(sure & ~trumps, sure, highest=False)
+    hopeful = _prefer(win & ~trumps, win, highest=False)
+    lose = legal & ~win
+    shed = np.where((lose & ~trumps) != 0, _short_low(view, lose & ~trumps), _by_rank(lose, False))
+    return np.where(sure != 0, cheap_sure, np.where(win != 0, hopeful, shed))
 
 
 @strategy("tricks", "plays for tricks and never for trumps: bids its high cards, leads its "

@@ -21,7 +21,7 @@ IDS = [f"{g.id}-{p}p" for g, p in CASES]
 
 
 class Watch:
-    """Wraps a strategy: checks each decision's legal sets and the game's invariants, records picks."""
+    """Wraps a strategy: checks each decision's legal sets, records picks."""
 
     def __init__(self, game, inner):
         self.game, self.inner, self.name = game, inner, inner.name
@@ -31,8 +31,6 @@ class Watch:
         legal = view.legal
         assert (bits.count(legal) > 0).all(), f"empty legal set at '{view.kind}'"
         assert (legal & ~bits.full(self.game.n_actions) == 0).all(), "option beyond n_actions"
-        for name, ok in self.game.invariants(view._state).items():
-            assert np.asarray(ok).all(), f"invariant broken before '{view.kind}': {name}"
         picked = self.inner(view, rng)
         self.seen.append((view.kind, legal.copy(), np.asarray(picked).copy()))
         return picked
@@ -45,7 +43,17 @@ def watched_round(game, p, strategy_name, n=400, unit_rules=None, seed=11):
     match = game.new_match(n, p, rules)
     rng = np.random.default_rng(seed)
     state = game.deal(rng, match, 0)
-    results = engine.play_round(game, state, lineup, rng, ctx_for(game, n))
+    ctx = ctx_for(game, n)
+    play, choice = game.play(state), None
+    while True:
+        try:
+            d = play.send(choice)
+        except StopIteration as done:
+            results = done.value
+            break
+        for name, ok in game.invariants(state).items():
+            assert np.asarray(ok).all(), f"invariant broken before '{d.kind}': {name}"
+        choice = engine._decide(game, state, d, lineup, rng, ctx)
     for name, ok in game.invariants(state).items():
         assert np.asarray(ok).all(), f"invariant broken at the end of the round: {name}"
     return watch, results

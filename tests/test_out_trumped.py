@@ -49,8 +49,8 @@ def seat_of(d) -> int:
 
 
 def legal_after(s, plays):
-    """Legal labels of the next decision after the given plays."""
-    play = GAME.play(s)
+    """Legal labels of the next decision after the given plays, on a copy of ``s``."""
+    play = GAME.play(s.take(np.arange(s.n)))
     d = play.send(None)
     for card in plays:
         d = play.send(np.array([c(card)]))

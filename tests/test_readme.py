@@ -35,3 +35,14 @@ def test_readme_sweep_grid_runs(tmp_path):
                                  "--runs", str(tmp_path / "cells"), "-o", str(tmp_path / "s.html")])
     assert r.exit_code == 0, r.output
     assert len([c for c in (tmp_path / "cells").iterdir() if c.is_dir()]) == 8  # 2 x 2 rules x 2 line-ups
+
+
+def test_readme_search_example_plays(tmp_path):
+    code = re.search(r"```python\n(# my_search\.py\n.*?)```", README, re.S).group(1)
+    (tmp_path / "my_search.py").write_text(code)
+    r = CliRunner().invoke(app, ["run", "--game", "black-white", "--n", "30", "--seed", "1", "--jobs", "1",
+                                 "--seat", f"0={tmp_path / 'my_search.py'}:search", "--strategy", "random",
+                                 "--out", str(tmp_path / "run"), "-q"])
+    assert r.exit_code == 0, r.output
+    seats = pl.read_parquet(tmp_path / "run" / "seats.parquet")
+    assert seats.filter(pl.col("seat") == 0)["strategy"][0] == "search"

@@ -16,7 +16,7 @@ import numpy as np
 import polars as pl
 
 from simtool import bits, deck
-from simtool.engine import Decision, Game, Match, View, cells
+from simtool.engine import Decision, Game, Match, View, cells, own
 from simtool.options import Option
 
 
@@ -37,9 +37,7 @@ class State:
 
 
 class ClimbView(View):
-    @property
-    def hand(self):
-        return self.mine(self._state.hands)
+    hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
 
 
 class Climb(Game):

@@ -15,11 +15,12 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck
-from ..engine import Decision, Game, Match, View, add, cells, own, public
-from .tricks import contest, play_card
+from ..engine import Decision, Field, Game, Match, RoundState, View, _rows, add, cells, own, public, scalar
+from .tricks import HISTORY, LEADERS, WINNERS, contest, init_history, play_card, record_trick
 
 CARDS = 36
 BLACK, WHITE = 0, 1
+LEAD, COLOUR = 0, 1  # steps of a trick; follower i (1..p-1) is step COLOUR + i
 COLOURS = ("black", "white")
 HAND = {2: 11, 3: 12, 4: 9}
 DECK = bits.full(CARDS)
@@ -34,7 +35,7 @@ def value(card: np.ndarray, colour: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class Round:
+class Round(RoundState):
     """One round of ``n`` deals; every array has the deals on the first axis."""
 
     p: int
@@ -52,6 +53,16 @@ class Round:
     black: np.ndarray  # (n, p) black tricks won
     white: np.ndarray  # (n, p) white tricks won
     trick_no: int = 0  # tricks completed so far
+    step: int = LEAD  # next in the trick: LEAD, COLOUR, then follower i at step COLOUR + i
+    past: np.ndarray | None = None  # (n, hand_size, p) card each seat played in each finished trick
+    past_leader: np.ndarray | None = None  # (n, hand_size) leader of each finished trick
+    past_winner: np.ndarray | None = None  # (n, hand_size) winner of each finished trick
+    past_colour: np.ndarray | None = None  # (n, hand_size) colour announced in each finished trick
+
+    def __post_init__(self):
+        init_history(self, self.hand_size)
+        if self.past_colour is None:
+            self.past_colour = np.full((self.n, self.hand_size), -1, np.int8)
 
     @property
     def n(self) -> int:
@@ -62,28 +73,45 @@ class Round:
 
 
 class BlackWhiteView(View):
-    """What a seat knows: its hand, every played card, the trick so far, every trick pile."""
+    """What a seat knows: its hand, every played card and who played it, every trick's leader,
+    colour and winner, and the trick piles."""
 
     hand = own("hands", "Cards in the acting seat's hand, uint64 sets ``(m,)``.")
     played = public("played", "Cards played so far in the round, the current trick included, ``(m,)``.")
 
+    in_play = Field(lambda s, rows, seat: np.full(len(seat), DECK) if s.p == 2 else _rows(s.dealt, rows),
+                    "Cards that may be in a hand: every card dealt (all 36 in 3-4p); in 2p, where "
+                    "14 unused cards are unseen, the whole deck, ``(m,)`` sets.")
+
     @cached_property
     def unseen(self) -> np.ndarray:
         """Cards the seat has not seen: other hands, and in 2p the unused cards, ``(m,)``."""
-        return DECK & ~self.hand & ~self.played
+        return self.in_play & ~self.hand & ~self.played
 
     trick = public("trick", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
-    leader = public("leader")
+    leader = public("leader", "Seat that led the current trick, ``(m,)``.")
     colour = public("colour", "Announced colour (0 black, 1 white), -1 while the leader is choosing, ``(m,)``.")
     best = public("best", "Highest number played so far in the announced colour (0 at the lead), ``(m,)``.")
     black = public("black", "Black tricks won by every seat, ``(m, p)`` (trick piles are face up).")
-    white = public("white")
+    white = public("white", "White tricks won by every seat, ``(m, p)``.")
     totals = public("totals", "Match totals before this round, ``(m, p)``.")
+    tricks_left = Field(lambda s, rows, seat: s.hand_size - s.trick_no,
+                        "Tricks still to be played, the current one included (one number).")
+    winning = public("winning", "Seat winning the current trick so far (the leader before the colour), ``(m,)``.")
+    history = HISTORY
+    leaders = LEADERS
+    winners = WINNERS
+    colours = Field(lambda s, rows, seat: _colours(s, rows),
+                    "Colour announced in each trick (0 black, 1 white), -1 not yet, ``(m, T)`` int8.")
+    hand_size = scalar("hand_size", "Cards dealt to each seat (one number).")
+    trick_no = scalar("trick_no", "Tricks finished so far this round (one number).")
+    step = scalar("step", "Position in the trick: 0 lead, 1 colour, 1 + i the i-th follower (one number).")
+    rnd = scalar("rnd", "Round of the match, 0 for the first (one number).")
 
-    @property
-    def tricks_left(self) -> int:
-        """Tricks still to be played, the current one included."""
-        return self._state.hand_size - self._state.trick_no
+    @cached_property
+    def hand_sizes(self) -> np.ndarray:
+        """Cards each seat still holds, ``(m, p)``."""
+        return (self.hand_size - (self.history >= 0).sum(axis=1)).astype(np.int64)
 
     @cached_property
     def strength(self) -> np.ndarray:
@@ -96,6 +124,13 @@ class BlackWhiteView(View):
             return out
         # a lead is as strong as the better of its two numbers
         return np.broadcast_to(np.maximum(BLACK_VALUE, WHITE_VALUE), (len(self), CARDS))
+
+
+def _colours(s: Round, rows) -> np.ndarray:
+    out = s.past_colour.copy() if rows is None else s.past_colour[rows]
+    if s.trick_no < s.hand_size:
+        out[:, s.trick_no] = s.colour if rows is None else s.colour[rows]
+    return out
 
 
 class BlackWhite(Game):
@@ -133,29 +168,69 @@ class BlackWhite(Game):
         )
 
     def play(self, s: Round):
+        """The round from the state's position (``trick_no``, ``step``) to its end."""
         cell = cells(s.n, s.p)
-        for trick_no in range(s.hand_size):
-            s.trick_no = trick_no
-            at = cell(s.leader)
-            lead = yield Decision("lead", s.leader, s.hand(at))
-            play_card(s, at, lead)
-            s.colour = (yield Decision("colour", s.leader, EITHER_COLOUR)).astype(np.int8)
-            s.best = value(lead, s.colour)
-            s.winning = s.leader.copy()
-            for i in range(1, s.p):
-                seat = (s.leader + i) % s.p
+        while s.trick_no < s.hand_size:
+            if s.step == LEAD:
+                at = cell(s.leader)
+                lead = yield Decision("lead", s.leader, s.hand(at))
+                play_card(s, at, lead)
+                s.step = COLOUR
+            if s.step == COLOUR:
+                s.colour = (yield Decision("colour", s.leader, EITHER_COLOUR)).astype(np.int8)
+                s.best = value(np.take(s.trick, cell(s.leader)), s.colour)
+                s.winning = s.leader.copy()
+                s.step += 1
+            while s.step < COLOUR + s.p:
+                seat = (s.leader + s.step - COLOUR) % s.p
                 at = cell(seat)
                 card = yield Decision("play", seat, s.hand(at))
                 play_card(s, at, card)
                 contest(s, seat, value(card, s.colour))
+                s.step += 1
             won = cell(s.winning)
             add(s.black, won, (s.colour == BLACK))
             add(s.white, won, (s.colour == WHITE))
+            record_trick(s, s.leader)
+            s.past_colour[:, s.trick_no] = s.colour
             s.leader = s.winning
             s.trick[:] = -1
             s.colour[:] = -1
             s.best[:] = 0
+            s.trick_no += 1
+            s.step = LEAD
         return score(s.black, s.white)
+
+    def redeal(self, view: BlackWhiteView, k: int, rng) -> Round:
+        """Every card the seat has not seen goes to the other hands (in 2p, to the other hand or
+        the unused cards), each seat keeping its hand size; nothing else is hidden."""
+        r = lambda a: np.repeat(a, k, axis=0)
+        p, hand, played = view.players, r(view.hand), r(view.played)
+        seat = r(view.seat)
+        sizes = r(view.hand_sizes)
+        sizes[np.arange(len(seat)), seat] = 0
+        hands = deck.deal_among(r(view.unseen), sizes, rng, CARDS)
+        hands[np.arange(len(seat)), seat] = hand
+        colours = r(view.colours)
+        current = colours[:, view.trick_no] if view.trick_no < view.hand_size else None
+        past_colour = colours.copy()
+        if current is not None:
+            past_colour[:, view.trick_no] = -1
+        history = r(view.history)
+        trick = history[:, view.trick_no].copy() if view.trick_no < view.hand_size \
+            else np.full((len(seat), p), -1, np.int8)
+        past, leaders = history.copy(), r(view.leaders)
+        past_leader = leaders.copy()
+        if view.trick_no < view.hand_size:
+            past[:, view.trick_no] = -1
+            past_leader[:, view.trick_no] = -1
+        return Round(p=p, rnd=view.rnd, hand_size=view.hand_size,
+                     dealt=np.bitwise_or.reduce(hands, axis=1) | played, hands=hands,
+                     totals=r(view.totals), leader=r(view.leader), played=played, trick=trick,
+                     colour=current if current is not None else np.full(len(seat), -1, np.int8),
+                     best=r(view.best), winning=r(view.winning), black=r(view.black),
+                     white=r(view.white), trick_no=view.trick_no, step=view.step, past=past,
+                     past_leader=past_leader, past_winner=r(view.winners), past_colour=past_colour)
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         """After p rounds, and then after every tie-break round, unless the lead is shared."""

@@ -15,9 +15,9 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck, stats
-from ..engine import Decision, Game, Match, View, add, cells, own, public
+from ..engine import Decision, Field, Game, Match, RoundState, View, _rows, add, cells, own, public, scalar
 from ..options import Option
-from .tricks import contest, play_card
+from .tricks import HISTORY, LEADERS, WINNERS, contest, init_history, play_card, record_trick, shown_void
 
 SUITS, RANKS = 7, 8
 CARDS = SUITS * RANKS
@@ -47,6 +47,11 @@ def of_ranks(ranks: np.ndarray) -> np.ndarray:
     return ranks * EVERY_SUIT
 
 
+def rank_counts(hands: np.ndarray) -> np.ndarray:
+    """Cards of each rank in each hand, ``(n, p, 8)`` int8 (index rank - 1)."""
+    return np.stack([bits.count(hands & RANK[r]) for r in range(RANKS)], axis=-1).astype(np.int8)
+
+
 def trick_key(card: np.ndarray, is_trump: np.ndarray, led_suit: np.ndarray) -> np.ndarray:
     """Who wins: any trump beats every other card, then rank; off-suit cards never win."""
     rank = CARD_RANK[card]
@@ -54,7 +59,7 @@ def trick_key(card: np.ndarray, is_trump: np.ndarray, led_suit: np.ndarray) -> n
 
 
 @dataclass
-class Round:
+class Round(RoundState):
     p: int
     rnd: int
     hand_size: int
@@ -75,7 +80,18 @@ class Round:
     tricks: np.ndarray  # (n, p)
     fours: np.ndarray  # (n, p) rank-4 cards captured
     upgrades: np.ndarray  # (n, p) cards upgraded
-    trick_no: int = 0
+    passed: int = 0  # cards passed so far (one at a time, all seats at once)
+    trick_no: int = 0  # tricks completed so far
+    step: int = 0  # next in the trick: 0 lead, i the i-th follower, p + i the i-th upgrader
+    gave: np.ndarray | None = None  # (n, p) the cards each seat passed (to the next seat)
+    past: np.ndarray | None = None  # (n, hand_size, p) card each seat played in each finished trick
+    past_leader: np.ndarray | None = None  # (n, hand_size)
+    past_winner: np.ndarray | None = None  # (n, hand_size)
+
+    def __post_init__(self):
+        init_history(self, self.hand_size)
+        if self.gave is None:
+            self.gave = np.zeros_like(self.hands)
 
     @property
     def n(self) -> int:
@@ -98,43 +114,66 @@ class KansasCityView(View):
     hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
     passing = own("passing", "Cards this seat has already chosen to pass, ``(m,)`` sets.")
 
-    @cached_property
-    def rank_counts(self) -> np.ndarray:
-        """Cards of each rank in every seat's hand, ``(m, p, 8)`` (ranks are on the backs)."""
-        hands = self._state.hands[self._idx]
-        return np.stack([bits.count(hands & RANK[r]) for r in range(RANKS)], axis=-1)
-
+    rank_counts = Field(lambda s, rows, seat: rank_counts(_rows(s.hands, rows)),
+                        "Cards of each rank (index rank - 1) in every seat's hand, ``(m, p, 8)`` "
+                        "int8 (ranks are printed on the backs).")
     trump = public("trump", "Every upgraded card, held or played, ``(m,)`` sets.")
-
-    @cached_property
-    def trumps_held(self) -> np.ndarray:
-        """Each seat's unplayed upgraded cards, ``(m, p)`` sets (public)."""
-        return self._state.hands[self._idx] & self.trump[:, None]
-
+    trumps_held = Field(lambda s, rows, seat: _rows(s.hands, rows) & _rows(s.trump, rows)[:, None],
+                        "Each seat's unplayed upgraded cards, ``(m, p)`` sets (trump backs are public).")
     set_aside = public("set_aside", "The 5p card set aside face up, -1 in 4p, ``(m,)``.")
-    played = public("played")
+    played = public("played", "Cards played so far, the current trick included, ``(m,)`` sets.")
+    dealt = public("dealt", "Every card dealt to a player (all but the set-aside card), ``(m,)`` sets.")
 
     @cached_property
     def unseen(self) -> np.ndarray:
-        """Cards in other hands: everything not held, played or set aside, ``(m,)`` sets."""
-        return self._state.dealt[self._idx] & ~self.hand & ~self.played
+        """Cards in other hands: everything dealt but not held or played, ``(m,)`` sets."""
+        return self.dealt & ~self.hand & ~self.played
 
     trick = public("trick", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
-    leader = public("leader")
-    led_suit = public("led_suit")
-    trump_led = public("trump_led")
+    leader = public("leader", "Seat that led the current trick, ``(m,)``.")
+    led_suit = public("led_suit", "Printed suit of the current lead (meaningless when trump was led), ``(m,)``.")
+    trump_led = public("trump_led", "Whether the current lead is a trump, ``(m,)`` bool.")
     best = public("best", "Strength of the card winning the trick so far (see ``trick_key``), ``(m,)``.")
     tricks = public("tricks", "Tricks won so far by every seat, ``(m, p)``.")
-    fours = public("fours")
-    totals = public("totals")
+    fours = public("fours", "Rank-4 cards captured so far by every seat, ``(m, p)``.")
+    totals = public("totals", "Match totals before this hand, ``(m, p)``.")
+    tricks_left = Field(lambda s, rows, seat: s.hand_size - s.trick_no,
+                        "Tricks still to be played, the current one included (one number).")
+    passed = own("gave", "The cards this seat passed (to the next seat clockwise), ``(m,)`` sets; "
+                 "empty before the pass is made.")
+    winning = public("winning", "Seat winning the current trick; at an upgrade, the winner of the trick "
+                     "just played (upgrades go clockwise from its left), ``(m,)``.")
+    history = HISTORY
+    leaders = LEADERS
+    winners = WINNERS
+    hand_size = scalar("hand_size", "Cards dealt to each seat (one number).")
+    pass_count = scalar("pass_count", "Cards each seat passes (one number).")
+    passes_made = scalar("passed", "Pass decisions made so far (one number).")
+    trick_no = scalar("trick_no", "Tricks finished so far (one number; during upgrades, the trick just played).")
+    step = scalar("step", "Position in the trick: 0 lead, i the i-th follower, p + i the i-th upgrader (one number).")
+    rnd = scalar("rnd", "Hand of the match, 0 for the first (one number).")
+    upgrades = public("upgrades", "Cards each seat has upgraded so far, ``(m, p)``.")
+
+    @property
+    def passed_to(self) -> np.ndarray:
+        """The seat that received this seat's passed cards, ``(m,)``."""
+        return (self.seat + 1) % self.players
+
+    @cached_property
+    def voids(self) -> np.ndarray:
+        """Printed suits each seat has shown void in (did not follow a plain lead), ``(m, p)`` bit
+        sets (bit s = suit s)."""
+        trump = bits.to_mask(self.trump, CARDS)
+        rows = np.arange(len(self))[:, None]
+        return shown_void(self.history, self.leaders,
+                          lambda card: np.where(trump[rows, card], -1, CARD_SUIT[card]),
+                          lambda card, suit: ~trump[rows[:, :, None] if card.ndim == 3 else rows, card]
+                          & (CARD_SUIT[card] == suit))
 
     @property
     def limit(self) -> int:
+        """The trick limit: 3 tricks in 4p, 2 in 5p."""
         return LIMIT[self.players]
-
-    @property
-    def tricks_left(self) -> int:
-        return self._state.hand_size - self._state.trick_no
 
     @cached_property
     def strength(self) -> np.ndarray:
@@ -183,46 +222,56 @@ class KansasCity(Game):
         )
 
     def play(self, s: Round):
+        """The round from the state's position (``passed``, ``trick_no``, ``step``) to its end."""
         cell = cells(s.n, s.p)
-        for _ in range(s.pass_count):  # all at once, one card at a time
-            chosen = yield Decision("pass", None, s.hands & ~s.passing)
-            s.passing |= bits.BIT[chosen]
-        s.hands = (s.hands & ~s.passing) | np.roll(s.passing, 1, axis=1)  # to the next seat clockwise
-        s.passing[:] = 0
-        for trick_no in range(s.hand_size):
-            s.trick_no = trick_no
-            at = cell(s.leader)
-            lead = yield Decision("lead", s.leader, np.take(s.hands, at))
-            play_card(s, at, lead)
-            s.trump_led = (s.trump & bits.BIT[lead]) != 0
-            s.led_suit = CARD_SUIT[lead]
-            s.best = trick_key(lead, s.trump_led, s.led_suit)
-            s.winning = s.leader.copy()
-            for i in range(1, s.p):
-                seat = (s.leader + i) % s.p
+        if s.passed < s.pass_count:
+            while s.passed < s.pass_count:  # all at once, one card at a time
+                chosen = yield Decision("pass", None, s.hands & ~s.passing)
+                s.passing |= bits.BIT[chosen]
+                s.passed += 1
+            s.hands = (s.hands & ~s.passing) | np.roll(s.passing, 1, axis=1)  # to the next seat clockwise
+            s.gave = s.passing.copy()
+            s.passing[:] = 0
+        while s.trick_no < s.hand_size:
+            if s.step == 0:
+                at = cell(s.leader)
+                lead = yield Decision("lead", s.leader, np.take(s.hands, at))
+                play_card(s, at, lead)
+                s.trump_led = (s.trump & bits.BIT[lead]) != 0
+                s.led_suit = CARD_SUIT[lead]
+                s.best = trick_key(lead, s.trump_led, s.led_suit)
+                s.winning = s.leader.copy()
+                s.step = 1
+            while s.step < s.p:
+                seat = (s.leader + s.step) % s.p
                 at = cell(seat)
                 card = yield Decision("play", seat, s.follow_set(np.take(s.hands, at)))
                 play_card(s, at, card)
                 key = trick_key(card, (s.trump & bits.BIT[card]) != 0, s.led_suit)
                 contest(s, seat, key)
-            won = cell(s.winning)
-            in_trick = np.bitwise_or.reduce(bits.BIT[s.trick], axis=1)
-            add(s.tricks, won, 1)
-            add(s.fours, won, bits.count(in_trick & FOURS))
-            s.trick[:] = -1
-            if s.trick_no < s.hand_size - 1:
-                for i in range(1, s.p):  # each loser, clockwise from the winner's left
-                    seat = (s.winning + i) % s.p
-                    at = cell(seat)
-                    taken = of_ranks(rank_byte(s.held_trumps))  # re-checked after each upgrade
-                    eligible = np.take(s.hands, at) & ~s.trump & ~taken
-                    choice = yield Decision("upgrade", seat, eligible | bits.BIT[DECLINE])
-                    upgraded = choice != DECLINE
-                    s.trump |= np.where(upgraded, bits.BIT[choice], bits.EMPTY)
-                    add(s.upgrades, at, upgraded)
+                s.step += 1
+            if s.step == s.p:
+                won = cell(s.winning)
+                in_trick = np.bitwise_or.reduce(bits.BIT[s.trick], axis=1)
+                add(s.tricks, won, 1)
+                add(s.fours, won, bits.count(in_trick & FOURS))
+                record_trick(s, s.leader)
+                s.trick[:] = -1
+                s.step += 1
+            while s.step < 2 * s.p and s.trick_no < s.hand_size - 1:
+                seat = (s.winning + s.step - s.p) % s.p  # each loser, clockwise from the winner's left
+                at = cell(seat)
+                taken = of_ranks(rank_byte(s.held_trumps))  # re-checked after each upgrade
+                eligible = np.take(s.hands, at) & ~s.trump & ~taken
+                choice = yield Decision("upgrade", seat, eligible | bits.BIT[DECLINE])
+                upgraded = choice != DECLINE
+                s.trump |= np.where(upgraded, bits.BIT[choice], bits.EMPTY)
+                add(s.upgrades, at, upgraded)
+                s.step += 1
             s.leader = s.winning
+            s.trick_no += 1
+            s.step = 0
         return score(s.tricks, s.fours, s.upgrades)
-
 
     def tables(self, seats: pl.LazyFrame, keys: list[str], matches=None) -> list[tuple[str, pl.DataFrame]]:
         """The overshoot analysis: how many players overshoot per deal, and who."""
@@ -237,6 +286,56 @@ class KansasCity(Game):
                            pl.col("high").alias("share_high"))
         spread = pl.concat([spread.with_columns(pl.col("overshooting").cast(pl.String)), mean])
         return [(f"Players over the trick limit of {LIMIT[p]}, per deal", spread)]
+
+    def redeal(self, view: KansasCityView, k: int, rng) -> Round:
+        """The suits of the cards the seat has not seen, re-dealt rank by rank (every hand's
+        ranks are printed on the backs): each seat keeps its count of every rank, the cards it
+        was passed by this seat and its upgraded cards, and gets no plain card of a suit it has
+        shown void in. Before the pass is done, each other seat's cards chosen so far are drawn
+        from its hand."""
+        r = lambda a: np.repeat(a, k, axis=0)
+        p, seat = view.players, r(view.seat)
+        m = len(seat)
+        rows = np.arange(m)
+        played, trump, hand = r(view.played), r(view.trump), r(view.hand)
+        known = r(view.trumps_held)
+        known[rows, seat] = hand
+        to = (seat + 1) % p
+        known[rows, to] |= r(view.passed) & ~played
+        counts = r(view.rank_counts).astype(np.int64)
+        voids = r(view.voids)
+        allowed = np.full((m, p), bits.full(CARDS), np.uint64)
+        for suit in range(SUITS):
+            allowed &= np.where((voids >> suit) & 1, ~(SUIT[suit] & ~trump)[:, None], bits.full(CARDS))
+        unseen = r(view.dealt) & ~played & ~np.bitwise_or.reduce(known, axis=1)
+        hands = known.copy()
+        for rank in range(RANKS):
+            sizes = counts[:, :, rank] - bits.count(known & RANK[rank]).astype(np.int64)
+            hands |= deck.deal_among(unseen & RANK[rank], sizes, rng, CARDS, allowed)
+        passing = r(view.passing)
+        others = np.zeros((m, p), np.uint64)
+        if 0 < view.passes_made < view.pass_count:
+            for s in range(p):
+                drawn = deck.deal_among(hands[:, s], np.full((m, 1), view.passes_made), rng, CARDS)[:, 0]
+                others[:, s] = drawn
+            others[rows, seat] = passing
+        history, leaders = r(view.history), r(view.leaders)
+        past, past_leader = history.copy(), leaders.copy()
+        trick = np.full((m, p), -1, np.int8)
+        if view.trick_no < view.hand_size and view.step < p and view.passes_made >= view.pass_count:
+            trick = history[:, view.trick_no].copy()
+            past[:, view.trick_no] = -1
+            past_leader[:, view.trick_no] = -1
+        gave = np.zeros((m, p), np.uint64)
+        gave[rows, seat] = r(view.passed)
+        return Round(p=p, rnd=view.rnd, hand_size=view.hand_size, pass_count=view.pass_count,
+                     dealt=r(view.dealt), set_aside=r(view.set_aside), hands=hands, passing=others,
+                     trump=trump, played=played, trick=trick, leader=r(view.leader),
+                     led_suit=r(view.led_suit), trump_led=r(view.trump_led), best=r(view.best),
+                     winning=r(view.winning), totals=r(view.totals), tricks=r(view.tricks),
+                     fours=r(view.fours), upgrades=r(view.upgrades), passed=view.passes_made,
+                     trick_no=view.trick_no, step=view.step, gave=gave, past=past,
+                     past_leader=past_leader, past_winner=r(view.winners))
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         hands = match.p if match.rules["hands"] == "p" else 3

@@ -10,14 +10,15 @@ so the deck (and the hands) shrink across the rounds of a match.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import polars as pl
 
 from .. import bits, stats
 from .. import deck as deck_module
-from ..engine import Decision, Game, Match, View, add, cells, own, public
-from .tricks import contest, play_card
+from ..engine import Decision, Game, Match, RoundState, View, add, cells, own, public, scalar
+from .tricks import WINNERS, HISTORY, contest, init_history, leaders_field, play_card, record_trick, shown_void
 
 RANKS = 9
 LIVES = 9
@@ -42,7 +43,7 @@ class LivesMatch(Match):
 
 
 @dataclass
-class Round:
+class Round(RoundState):
     p: int
     rnd: int
     hand_size: np.ndarray  # (n,) cards dealt to each player (the deck shrinks per match)
@@ -60,7 +61,15 @@ class Round:
     tricks: np.ndarray  # (n, p)
     fallback: np.ndarray  # (n, p) tricks won as Kittykeeper because nothing counted won
     totals: np.ndarray  # (n, p) lives before this round
-    trick_no: int = 0
+    bidding: bool = True  # the simultaneous bid is still to come
+    trick_no: int = 0  # tricks completed so far
+    step: int = 0  # next in the trick: 0 lead, i the i-th follower
+    past: np.ndarray | None = None  # (n, T, p) card each seat played in each finished trick
+    past_leader: np.ndarray | None = None  # (n, T) the Kittykeeper who led it
+    past_winner: np.ndarray | None = None  # (n, T)
+
+    def __post_init__(self):
+        init_history(self, int(self.hand_size.max()) - 1)  # the bid card is never played
 
     @property
     def n(self) -> int:
@@ -95,10 +104,33 @@ class NineLivesView(View):
     best = public("best", "Strength of the counted card winning so far (trump 100 + rank; 0 none), ``(m,)``.")
     tricks = public("tricks", "Tricks won so far by every seat, ``(m, p)``.")
     totals = public("totals", "Lives before this round, ``(m, p)``.")
+    trick_no = scalar("trick_no", "Tricks completed so far this round (one number).")
+    step = scalar("step", "Position in the trick: 0 lead, i the i-th follower (one number).")
+    bidding = scalar("bidding", "Whether the simultaneous bid is still to come (one bool).")
+    rnd = scalar("rnd", "Round of the match, 0 for the first (one number).")
+    history = HISTORY
+    leaders = leaders_field("keeper")
+    winners = WINNERS
+    winning = public("winning", "Seat winning the current trick so far, ``(m,)``.")
+    fallback = public("fallback", "Tricks each seat won as Kittykeeper because no counted card won, ``(m, p)``.")
 
-    @property
-    def trick_no(self) -> int:
-        return self._state.trick_no
+    @cached_property
+    def hand_sizes(self) -> np.ndarray:
+        """Cards each seat still holds (bid card excluded once bids are placed), ``(m, p)``."""
+        held = self.hand_size[:, None] - (self.history >= 0).sum(axis=1)
+        return (held - (0 if self.bidding else 1)).astype(np.int64)
+
+    @cached_property
+    def unseen(self) -> np.ndarray:
+        """Cards in other hands: the deck less the leftover, this hand, the bids and the cards played, ``(m,)``."""
+        bids = np.where(self.bid >= 0, bits.BIT[np.maximum(self.bid, 0)], bits.EMPTY)
+        return self.deck & ~self.leftover & ~self.hand & ~self.played & ~np.bitwise_or.reduce(bids, axis=1)
+
+    @cached_property
+    def voids(self) -> np.ndarray:
+        """Suits each seat has shown void in (did not follow the lead suit), ``(m, p)`` bit sets."""
+        return shown_void(self.history, self.leaders, lambda card: CARD_SUIT[card],
+                          lambda card, suit: CARD_SUIT[card] == suit)
 
 
 class NineLives(Game):
@@ -142,24 +174,28 @@ class NineLives(Game):
         )
 
     def play(self, s: Round):
+        """The round from the state's position (``bidding``, ``trick_no``, ``step``) to its end."""
         cell = cells(s.n, s.p)
-        bid = yield Decision("bid", None, s.hands.copy())  # all at once, face down
-        s.hands &= ~bits.BIT[bid]
-        s.bid = bid
+        if s.bidding:
+            bid = yield Decision("bid", None, s.hands.copy())  # all at once, face down
+            s.hands &= ~bits.BIT[bid]
+            s.bid = bid
+            s.bidding = False
         suits = s.bid_suit
-        for trick_no in range(int(s.hand_size.max()) - 1):  # the bid card is never played
-            s.trick_no = trick_no
-            due = trick_no < s.hand_size - 1
+        while s.trick_no < int(s.hand_size.max()) - 1:  # the bid card is never played
+            due = s.trick_no < s.hand_size - 1
             active = None if due.all() else due
-            s.trump = np.take(suits, cell(s.keeper))
-            at = cell(s.keeper)
-            lead = yield Decision("lead", s.keeper, np.take(s.hands, at), active=active)
-            self._put(s, at, lead, active)
-            s.lead_suit = CARD_SUIT[np.maximum(lead, 0)]
-            s.best = np.where(due, s.strength(np.maximum(lead, 0), np.take(suits, at)), 0)
-            s.winning = s.keeper.copy()
-            for i in range(1, s.p):
-                seat = (s.keeper + i) % s.p
+            if s.step == 0:
+                s.trump = np.take(suits, cell(s.keeper))
+                at = cell(s.keeper)
+                lead = yield Decision("lead", s.keeper, np.take(s.hands, at), active=active)
+                self._put(s, at, lead, active)
+                s.lead_suit = CARD_SUIT[np.maximum(lead, 0)]
+                s.best = np.where(due, s.strength(np.maximum(lead, 0), np.take(suits, at)), 0)
+                s.winning = s.keeper.copy()
+                s.step = 1
+            while s.step < s.p:
+                seat = (s.keeper + s.step) % s.p
                 at = cell(seat)
                 hand = np.take(s.hands, at)
                 same = hand & SUIT[s.lead_suit]
@@ -167,12 +203,16 @@ class NineLives(Game):
                 self._put(s, at, card, active)
                 key = np.where(due, s.strength(np.maximum(card, 0), np.take(suits, at)), 0)
                 contest(s, seat, key)
+                s.step += 1
             # nothing counted won: the Kittykeeper keeps the trick (s.winning is still the keeper)
             won = cell(s.winning)
             add(s.tricks, won, due)
             add(s.fallback, won, (due & (s.best == 0)))
+            record_trick(s, s.keeper, None if active is None else np.flatnonzero(due))
             s.trick[:] = -1
             s.keeper = np.where(due, s.winning, s.keeper)
+            s.trick_no += 1
+            s.step = 0
         results = score(s.bid, s.tricks, s.fallback)
         results["_keeper"] = np.broadcast_to(s.keeper[:, None], s.bid.shape)
         return results
@@ -184,6 +224,38 @@ class NineLives(Game):
             play_card(s, at, card)
         else:
             play_card(s, at[due], card[due], np.flatnonzero(due))
+
+    def redeal(self, view: NineLivesView, k: int, rng) -> Round:
+        """The cards the seat has not seen go to the other hands, each keeping its size and none
+        getting a suit it has shown void in; before the bid the others' bid cards are still in
+        their hands (``play_out`` draws their bids)."""
+        r = lambda a: np.repeat(a, k, axis=0)
+        p, seat = view.players, r(view.seat)
+        m = len(seat)
+        sizes = r(view.hand_sizes)
+        sizes[np.arange(m), seat] = 0
+        void_suits = r(view.voids)
+        allowed = np.zeros((m, p), np.uint64)
+        for suit in range(MAX_SUITS):
+            allowed |= np.where((void_suits >> suit) & 1, bits.EMPTY, SUIT[suit])
+        hands = deck_module.deal_among(r(view.unseen), sizes, rng, CARDS, allowed)
+        hands[np.arange(m), seat] = r(view.hand)
+        history, leaders = r(view.history), r(view.leaders)
+        past, past_leader = history.copy(), leaders.copy()
+        trick = np.full((m, p), -1, np.int8)
+        if view.trick_no < past.shape[1] and view.step > 0:  # the trick under way
+            trick = history[:, view.trick_no].copy()
+            past[:, view.trick_no] = -1
+            past_leader[:, view.trick_no] = -1
+        elif view.trick_no < past.shape[1]:
+            past_leader[:, view.trick_no] = -1
+        return Round(p=p, rnd=view.rnd, hand_size=r(view.hand_size), deck=r(view.deck),
+                     leftover=r(view.leftover), hands=hands, bid=r(view.bid), keeper=r(view.keeper),
+                     played=r(view.played), trick=trick, lead_suit=r(view.lead_suit),
+                     trump=r(view.trump), best=r(view.best), winning=r(view.winning),
+                     tricks=r(view.tricks), fallback=r(view.fallback), totals=r(view.totals),
+                     bidding=view.bidding, trick_no=view.trick_no, step=view.step, past=past,
+                     past_leader=past_leader, past_winner=r(view.winners))
 
     def end_round(self, match: LivesMatch, results: dict[str, np.ndarray]) -> None:
         """Scored bid cards become lives and leave the deck; the last trick's winner keeps the kitty."""

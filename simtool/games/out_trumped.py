@@ -15,9 +15,9 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck, stats
-from ..engine import Decision, Game, Match, View, add, cells, own, public
+from ..engine import Decision, Field, Game, Match, RoundState, View, _rows, add, cells, own, public, scalar
 from ..options import Option
-from .tricks import contest, play_card
+from .tricks import HISTORY, LEADERS, WINNERS, contest, init_history, play_card, record_trick
 
 SUITS, RANKS = 5, 12
 CARDS = SUITS * RANKS
@@ -27,6 +27,7 @@ KITTY = 5
 HAND = {2: 15, 3: 15, 4: 15, 5: 12, 6: 10}
 GOAL = 50
 PASS = 0
+TRUMP_PICK, BIDDING, DISCARDS, TRICKS = range(4)  # the phases of a hand
 SUIT = np.array([bits.of(range(RANKS * s, RANKS * s + RANKS)) for s in range(SUITS)], np.uint64)
 RANK = np.array([bits.of(RANKS * s + r for s in range(SUITS)) for r in range(RANKS)], np.uint64)
 CARD_SUIT = np.arange(CARDS) // RANKS
@@ -57,7 +58,7 @@ def lowest_rank(cards: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class Round:
+class Round(RoundState):
     p: int
     rnd: int
     hand_size: int
@@ -84,7 +85,15 @@ class Round:
     tricks: np.ndarray  # (n, p)
     trumps: np.ndarray  # (n, p) trump cards captured
     totals: np.ndarray  # (n, p) match totals before this hand
-    trick_no: int = 0
+    phase: int = 0  # TRUMP_PICK, BIDDING, DISCARDS or TRICKS
+    step: int = 0  # within the phase: bids made, discards made, or the turn in the trick
+    trick_no: int = 0  # tricks completed so far
+    past: np.ndarray | None = None  # (n, hand_size, p) card each seat played in each finished trick
+    past_leader: np.ndarray | None = None  # (n, hand_size)
+    past_winner: np.ndarray | None = None  # (n, hand_size)
+
+    def __post_init__(self):
+        init_history(self, self.hand_size)
 
     @property
     def n(self) -> int:
@@ -106,6 +115,14 @@ class Round:
         return np.where(suit == self.trump, 100 + rank, np.where(suit == self.led, rank, 0))
 
 
+def _ranks_below(rank: np.ndarray) -> np.ndarray:
+    """Every card (any suit) ranked below ``rank``, per deal."""
+    out = np.zeros(rank.shape, np.uint64)
+    for r in range(1, RANKS + 1):
+        out |= np.where(r < rank, RANK[r - 1], bits.EMPTY)
+    return out
+
+
 class OutTrumpedView(View):
     """A seat knows its hand, the trump, the bids and low cards shown, who took the kitty (and,
     if itself, the kitty and its discards), the cards played and every seat's tricks and trumps."""
@@ -119,26 +136,85 @@ class OutTrumpedView(View):
     shown = public("shown", "Low-card rank each seat showed (0 without low-card), ``(m, p)``.")
     played = public("played", "Cards played so far, the current trick included, ``(m,)``.")
     trick = public("trick", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
-    leader = public("leader")
+    leader = public("leader", "Seat that led the current trick, ``(m,)``.")
     led = public("led", "Suit led in the current trick, ``(m,)``.")
     best = public("best", "Strength of the card winning so far (trumps 100 + rank), ``(m,)``.")
     tricks = public("tricks", "Tricks won so far by every seat, ``(m, p)``.")
     trumps = public("trumps", "Trump cards captured so far by every seat, ``(m, p)``.")
     totals = public("totals", "Match totals before this hand, ``(m, p)``.")
 
+    kitty = Field(lambda s, rows, seat: np.where(_rows(s.taker, rows) == seat, _rows(s.kitty, rows), bits.EMPTY),
+                  "The kitty's cards if the acting seat took it, else empty, ``(m,)`` sets.")
+    discarded = Field(lambda s, rows, seat: np.where(_rows(s.taker, rows) == seat, _rows(s.discarded, rows), bits.EMPTY),
+                      "The cards the acting seat discarded after taking the kitty, else empty, ``(m,)`` sets.")
+    history = HISTORY
+    leaders = LEADERS
+    winners = WINNERS
+    phase = scalar("phase", "Phase of the hand: 0 wild trump pick, 1 bidding, 2 discards, 3 tricks (one number).")
+    step = scalar("step", "Position in the phase: bids or discards made, or the turn in the trick (one number).")
+    trick_no = scalar("trick_no", "Tricks finished so far (one number).")
+    dealer = scalar("dealer", "The dealer's seat (one number).")
+    hand_size = scalar("hand_size", "Cards dealt to each hand (one number).")
+    tricks_left = Field(lambda s, rows, seat: s.hand_size - s.trick_no,
+                        "Tricks still to be played, the current one included (one number).")
+    picked = public("picked", "Whether the taker has picked the kitty up, ``(m,)`` bool.")
+    top_led = public("top_led", "Highest rank of the led suit in the current trick, ``(m,)``.")
+    winning = public("winning", "Seat winning the current trick so far, ``(m,)``.")
+    rnd = scalar("rnd", "Hand of the match, 0 for the first (one number).")
+    follow = Field(lambda s, rows, seat: s.rules["follow"], "The follow rule option: overtake or literal.")
+    kitty_rule = Field(lambda s, rows, seat: s.rules["kitty"], "The kitty rule option: none, bid or low-card.")
+    wild_rule = Field(lambda s, rows, seat: s.rules["wild"], "The wild rule option: dealer or no-trump.")
+
     @cached_property
-    def kitty(self) -> np.ndarray:
-        """The kitty's cards if the acting seat took it, else empty, ``(m,)``."""
-        s = self._state
-        return np.where(s.taker[self._idx] == self.seat, s.kitty[self._idx], bits.EMPTY)
+    def hand_sizes(self) -> np.ndarray:
+        """Cards each seat holds now, ``(m, p)`` (the taker's mid-discard hand included)."""
+        sizes = np.full((len(self), self.players), self.hand_size, np.int64) - (self.history >= 0).sum(axis=1)
+        if self.phase == DISCARDS:
+            extra = np.where(self.picked, KITTY - self.step, 0)
+            sizes[np.arange(len(self)), np.maximum(self.taker, 0)] += extra
+        return sizes
 
-    @property
-    def hand_size(self) -> int:
-        return self._state.hand_size
-
-    @property
-    def tricks_left(self) -> int:
-        return self._state.hand_size - self._state.trick_no
+    @cached_property
+    def excluded(self) -> np.ndarray:
+        """Cards each seat is known not to hold, ``(m, p)`` sets: what its follows revealed (no
+        higher led-suit card, no led-suit card, no trump, as the follow rule forced) and, with the
+        low-card kitty, no plain card below the rank it showed (not for the taker, who has since
+        added the kitty)."""
+        m, p = len(self), self.players
+        rows = np.arange(m)
+        out = np.zeros((m, p), np.uint64)
+        trumps = suit_cards(self.trump)
+        for t in range(self.history.shape[1]):
+            leader = self.leaders[:, t].astype(np.int64)
+            led_card = self.history[rows, t, np.maximum(leader, 0)].astype(np.int64)
+            on = (leader >= 0) & (led_card >= 0)
+            led = np.where(on, CARD_SUIT[np.maximum(led_card, 0)], 0)
+            top = CARD_RANK[np.maximum(led_card, 0)]
+            trump_led = led == self.trump
+            for i in range(1, p):
+                seat = (np.maximum(leader, 0) + i) % p
+                card = self.history[rows, t, seat].astype(np.int64)
+                live = on & (card >= 0)
+                suit, rank = CARD_SUIT[np.maximum(card, 0)], CARD_RANK[np.maximum(card, 0)]
+                higher = above(led, top)
+                same, over = suit == led, (suit == led) & (rank > top)
+                is_trump = (suit == self.trump) & ~trump_led
+                # overtake: a lower led card shows no higher one; an off-suit card shows no led
+                # card, and a plain one no trump either
+                overtake = np.where(same & ~over, higher, np.where(
+                    ~same, suit_cards(led) | np.where(is_trump | trump_led, bits.EMPTY, trumps), bits.EMPTY))
+                # literal: anything but a higher led card shows none; anything but a trump, no trump
+                literal = np.where(same & ~over, higher | trumps, np.where(
+                    is_trump, higher, np.where(~same, higher | trumps, bits.EMPTY)))
+                known = overtake if self.follow == "overtake" else np.where(trump_led, overtake, literal)
+                out[rows, seat] |= np.where(live, known, bits.EMPTY)
+                top = np.where(live & same, np.maximum(top, rank), top)
+        if self.kitty_rule == "low-card":
+            plain = ~trumps[:, None] & ~np.zeros((1, p), np.uint64)
+            below_shown = np.stack([_ranks_below(self.shown[:, s]) for s in range(p)], axis=1)
+            not_taker = np.arange(p)[None, :] != self.taker[:, None]
+            out |= np.where(not_taker & (self.shown > 0), below_shown & plain, bits.EMPTY)
+        return out
 
     @cached_property
     def strength(self) -> np.ndarray:
@@ -191,39 +267,50 @@ class OutTrumped(Game):
         )
 
     def play(self, s: Round):
+        """The hand from the state's position (``phase``, ``step``, ``trick_no``) to its end."""
         cell = cells(s.n, s.p)
-        wild = s.die == WILD
-        if s.rules["wild"] == "dealer" and wild.any():
-            dealer = np.full(s.n, s.dealer)
-            pick = yield Decision("trump", dealer, bits.full(SUITS), active=wild)
-            s.trump = np.where(wild, pick, s.trump)
-        if s.rules["kitty"] == "bid":
-            yield from self._bidding(s)
-        elif s.rules["kitty"] == "low-card":
-            self._low_card(s)
-        if s.rules["kitty"] != "none":
-            took = s.taker >= 0
-            if took.any():
+        if s.phase == TRUMP_PICK:
+            wild = s.die == WILD
+            if s.rules["wild"] == "dealer" and wild.any():
+                dealer = np.full(s.n, s.dealer)
+                pick = yield Decision("trump", dealer, bits.full(SUITS), active=wild)
+                s.trump = np.where(wild, pick, s.trump)
+            s.phase, s.step = BIDDING, 0
+        if s.phase == BIDDING:
+            if s.rules["kitty"] == "bid":
+                yield from self._bidding(s)
+            elif s.rules["kitty"] == "low-card":
+                self._low_card(s)
+            if s.rules["kitty"] != "none":
+                took = s.taker >= 0
                 at = cell(np.maximum(s.taker, 0))
                 np.put(s.hands, at, np.take(s.hands, at) | np.where(took, s.kitty, bits.EMPTY))
                 s.picked = took
-                for _ in range(KITTY):
+            s.phase, s.step = DISCARDS, 0
+        if s.phase == DISCARDS:
+            took = s.picked
+            if took.any():
+                at = cell(np.maximum(s.taker, 0))
+                while s.step < KITTY:
                     gone = yield Decision("discard", np.maximum(s.taker, 0), np.take(s.hands, at),
                                           active=took)
                     gone_bit = np.where(took, bits.BIT[np.maximum(gone, 0)], bits.EMPTY)
                     np.put(s.hands, at, np.take(s.hands, at) & ~gone_bit)
                     s.discarded |= gone_bit
-        for trick_no in range(s.hand_size):
-            s.trick_no = trick_no
-            at = cell(s.leader)
-            lead = yield Decision("lead", s.leader, np.take(s.hands, at))
-            play_card(s, at, lead)
-            s.led = CARD_SUIT[lead]
-            s.top_led = CARD_RANK[lead]
-            s.best = s.strength(lead)
-            s.winning = s.leader.copy()
-            for i in range(1, s.p):
-                seat = (s.leader + i) % s.p
+                    s.step += 1
+            s.phase, s.step = TRICKS, 0
+        while s.trick_no < s.hand_size:
+            if s.step == 0:
+                at = cell(s.leader)
+                lead = yield Decision("lead", s.leader, np.take(s.hands, at))
+                play_card(s, at, lead)
+                s.led = CARD_SUIT[lead]
+                s.top_led = CARD_RANK[lead]
+                s.best = s.strength(lead)
+                s.winning = s.leader.copy()
+                s.step = 1
+            while s.step < s.p:
+                seat = (s.leader + s.step) % s.p
                 at = cell(seat)
                 card = yield Decision("play", seat, s.follow_set(np.take(s.hands, at)))
                 play_card(s, at, card)
@@ -231,25 +318,30 @@ class OutTrumped(Game):
                 s.top_led = np.where(led_card, np.maximum(s.top_led, CARD_RANK[card]), s.top_led)
                 key = s.strength(card)
                 contest(s, seat, key)
+                s.step += 1
             won = cell(s.winning)
             in_trick = np.bitwise_or.reduce(bits.BIT[s.trick], axis=1)
             add(s.tricks, won, 1)
             add(s.trumps, won, bits.count(in_trick & suit_cards(s.trump)))
+            record_trick(s, s.leader)
             s.trick[:] = -1
             s.leader = s.winning
+            s.trick_no += 1
+            s.step = 0
         return score(s.tricks, s.trumps, s.trump, s.bids, s.taker, s.rules["kitty"])
 
     def _bidding(self, s: Round):
         """From the dealer's left, each seat once passes or bids above the standing bid."""
         top = bits.below(s.hand_size + 1)
-        for i in range(s.p):
-            seat = (s.dealer + 1 + i) % s.p
+        while s.step < s.p:
+            seat = (s.dealer + 1 + s.step) % s.p
             legal = bits.BIT[PASS] | (top & ~bits.below(s.standing + 1))
             bid = yield Decision("bid", seat, legal)
             s.bids[:, seat] = bid
             raised = bid > s.standing
             s.standing = np.where(raised, bid, s.standing).astype(np.int16)
             s.taker = np.where(raised, seat, s.taker)
+            s.step += 1
 
     @staticmethod
     def _low_card(s: Round) -> None:
@@ -261,6 +353,65 @@ class OutTrumped(Game):
         in_order = s.shown[:, order]
         s.taker = order[np.argmin(in_order, axis=1)]
 
+
+    def redeal(self, view: OutTrumpedView, k: int, rng) -> Round:
+        """The cards the seat has not seen go to the other hands (each keeping its size and
+        holding none of the cards its follows or low card ruled out), to the kitty or the
+        taker's discards where the seat has not seen those, and the rest stay undealt.
+
+        With the low-card kitty, a seat's shown rank is used as "no plain card below it", not
+        as the card itself (the state keeps only the rank); the taker's shown rank is not used."""
+        r = lambda a: np.repeat(a, k, axis=0)
+        p, seat = view.players, r(view.seat)
+        m = len(seat)
+        rows = np.arange(m)
+        taker, picked = r(view.taker), r(view.picked)
+        mine_taken = taker == seat
+        played, hand = r(view.played), r(view.hand)
+        own_discards = r(view.discarded)
+        unseen = bits.full(CARDS) & ~hand & ~played & ~own_discards
+        sizes = np.zeros((m, p + 1), np.int64)
+        sizes[:, :p] = r(view.hand_sizes)
+        sizes[rows, seat] = 0
+        # the cards set aside that this seat has not seen: the kitty before it is picked up, the
+        # discards made so far by another taker
+        made = view.step if view.phase == DISCARDS else (KITTY if view.phase == TRICKS else 0)
+        if view.kitty_rule != "none":
+            sizes[:, p] = np.where(picked, np.where(mine_taken, 0, made), KITTY)
+        allowed = np.full((m, p + 1), bits.full(CARDS), np.uint64)
+        allowed[:, :p] &= ~r(view.excluded)
+        dealt = deck.deal_among(unseen, sizes, rng, CARDS, allowed)
+        hands = dealt[:, :p]
+        hands[rows, seat] = hand
+        aside = dealt[:, p]
+        discarded = np.where(picked, np.where(mine_taken, own_discards, aside), bits.EMPTY)
+        kitty = np.where(picked, np.where(mine_taken, r(view.kitty), bits.EMPTY), aside)
+        others_took = picked & ~mine_taken
+        if others_took.any():  # the kitty is 5 of the cards the taker has held
+            at = np.maximum(taker, 0)
+            taker_played = np.bitwise_or.reduce(
+                np.where(r(view.history)[rows, :, at] >= 0,
+                         bits.BIT[np.maximum(r(view.history)[rows, :, at], 0)], bits.EMPTY), axis=1)
+            pool = hands[rows, at] | discarded | taker_played
+            five = deck.deal_among(pool, np.full((m, 1), KITTY), rng, CARDS)[:, 0]
+            kitty = np.where(others_took, five, kitty)
+        history, leaders = r(view.history), r(view.leaders)
+        past, past_leader = history.copy(), leaders.copy()
+        trick = np.full((m, p), -1, np.int8)
+        if view.phase == TRICKS and view.trick_no < view.hand_size:
+            trick = history[:, view.trick_no].copy()
+            past[:, view.trick_no] = -1
+            past_leader[:, view.trick_no] = -1
+        rules = {"wild": view.wild_rule, "follow": view.follow, "kitty": view.kitty_rule}
+        return Round(p=p, rnd=view.rnd, hand_size=view.hand_size, rules=rules,
+                     dealt=np.bitwise_or.reduce(hands, axis=1) | played | discarded | kitty,
+                     hands=hands, kitty=kitty, discarded=discarded, die=r(view.die), trump=r(view.trump),
+                     dealer=view.dealer, bids=r(view.bids), standing=r(view.standing), taker=taker,
+                     picked=picked, shown=r(view.shown), played=played, trick=trick,
+                     leader=r(view.leader), led=r(view.led), top_led=r(view.top_led), best=r(view.best),
+                     winning=r(view.winning), tricks=r(view.tricks), trumps=r(view.trumps),
+                     totals=r(view.totals), phase=view.phase, step=view.step, trick_no=view.trick_no,
+                     past=past, past_leader=past_leader, past_winner=r(view.winners))
 
     def end_round(self, match: Match, results: dict[str, np.ndarray]) -> None:
         """The floor at 0 applies once per hand, to the total plus the hand's points."""

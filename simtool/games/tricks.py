@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import bits
+from ..engine import Field, put
 
 
 def play_card(s, at: np.ndarray, card: np.ndarray, rows: np.ndarray | None = None) -> None:
@@ -17,12 +18,12 @@ def play_card(s, at: np.ndarray, card: np.ndarray, rows: np.ndarray | None = Non
     ``rows``: the deals concerned, when not every deal of the batch plays.
     """
     card_bit = bits.BIT[card]
-    np.put(s.hands, at, np.take(s.hands, at) & ~card_bit)
+    put(s.hands, at, np.take(s.hands, at) & ~card_bit)
     if rows is None:
         s.played |= card_bit
     else:
         s.played[rows] |= card_bit
-    np.put(s.trick, at, card)
+    put(s.trick, at, card)
 
 
 def contest(s, seat: np.ndarray, strength: np.ndarray) -> None:
@@ -30,3 +31,71 @@ def contest(s, seat: np.ndarray, strength: np.ndarray) -> None:
     beats = strength > s.best
     s.best = np.where(beats, strength, s.best)
     s.winning = np.where(beats, seat, s.winning)
+
+
+def init_history(s, tricks: int) -> None:
+    """Give a fresh round state its empty trick history (for ``tricks`` tricks at most)."""
+    if s.past is None:
+        s.past = np.full((s.n, tricks, s.p), -1, np.int8)
+        s.past_leader = np.full((s.n, tricks), -1, np.int8)
+        s.past_winner = np.full((s.n, tricks), -1, np.int8)
+
+
+def record_trick(s, leader: np.ndarray, rows=None) -> None:
+    """File the finished trick ``s.trick_no`` (its cards, ``leader`` and winner) in the history.
+
+    ``rows``: the deals in which a trick was played, when not all of them.
+    """
+    t = s.trick_no
+    if rows is None:
+        s.past[:, t] = s.trick
+        s.past_leader[:, t] = leader
+        s.past_winner[:, t] = s.winning
+    else:
+        s.past[rows, t] = s.trick[rows]
+        s.past_leader[rows, t] = leader[rows]
+        s.past_winner[rows, t] = s.winning[rows]
+
+
+def _history(s, rows, seat):
+    past = s.past.copy() if rows is None else s.past[rows]
+    if s.trick_no < past.shape[1]:  # the trick under way, as far as it has gone (if not yet filed)
+        trick = s.trick if rows is None else s.trick[rows]
+        past[:, s.trick_no] = np.where(trick >= 0, trick, past[:, s.trick_no])
+    return past
+
+
+def leaders_field(attr: str = "leader") -> Field:
+    """The leaders of the round's tricks, the current leader (state field ``attr``) included."""
+
+    def read(s, rows, seat):
+        past = s.past_leader.copy() if rows is None else s.past_leader[rows]
+        if s.trick_no < past.shape[1]:
+            leader = getattr(s, attr)
+            leader = leader if rows is None else leader[rows]
+            past[:, s.trick_no] = np.where(past[:, s.trick_no] >= 0, past[:, s.trick_no], leader)
+        return past
+
+    return Field(read, "Seat that led each trick, -1 for tricks not yet led, ``(m, T)`` int8.")
+
+
+def shown_void(history: np.ndarray, leaders: np.ndarray, led_suit, followed) -> np.ndarray:
+    """Suits each seat has shown void in, from the trick history, ``(m, p)`` bit sets of suits.
+
+    ``led_suit(card) -> suit`` of a lead (-1: a lead no void can be shown in, such as a trump);
+    ``followed(card, suit) -> bool``: the card follows that suit.
+    """
+    m, tricks, p = history.shape
+    led = np.take_along_axis(history, np.maximum(leaders, 0)[:, :, None].astype(np.int64), axis=2)[:, :, 0]
+    suit = np.where((leaders >= 0) & (led >= 0), led_suit(np.maximum(led, 0)), -1)  # (m, T)
+    card = history.astype(np.int64)
+    off = (card >= 0) & (suit[:, :, None] >= 0) & ~followed(np.maximum(card, 0), suit[:, :, None])
+    flags = np.where(off, np.left_shift(1, np.maximum(suit, 0))[:, :, None], 0)
+    return np.bitwise_or.reduce(flags, axis=1).astype(np.int64)
+
+
+HISTORY = Field(_history, "Card each seat played in every trick of the round, -1 not (yet) played, "
+                "``(m, T, p)`` int8 (``T`` tricks; trick ``trick_no`` is the one under way).")
+LEADERS = leaders_field()
+WINNERS = Field(lambda s, rows, seat: s.past_winner.copy() if rows is None else s.past_winner[rows],
+                "Seat that won each finished trick, -1 for tricks not finished, ``(m, T)`` int8.")

@@ -16,7 +16,7 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck
-from ..engine import Decision, Game, Match, View, own, public
+from ..engine import Decision, Field, Game, Match, RoundState, View, own, public, scalar
 
 SUITS, RANKS = 4, 13
 CARDS = SUITS * RANKS
@@ -44,7 +44,7 @@ def suit_of_hand(hand: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class Round:
+class Round(RoundState):
     p: int
     rnd: int
     turns: int  # tableau size, 52 // p
@@ -55,7 +55,7 @@ class Round:
     collected: np.ndarray  # (n, p) each seat's collection (secret)
     collections: np.ndarray  # (n, p) times each seat has collected
     totals: np.ndarray  # (n, p) match totals before this round
-    turn: int = 0
+    turn: int = 0  # turns completed so far
 
     @property
     def n(self) -> int:
@@ -69,19 +69,26 @@ class Round:
 
 
 class TricksterView(View):
-    """Every tableau is public; a seat sees the hand it holds and its own collection."""
+    """Every tableau is public, and a card taken from a tableau is seen by all: a seat that
+    watched knows every hand in circulation and every collection (RULINGS.md). Nothing is hidden
+    but the other seats' choices of the current turn."""
 
     hand = own("hand", "The hand the acting seat holds, ``(m,)`` sets.")
     pips = own("pips", "Pip sum of that hand, ``(m,)``.")
-    collected = own("collected", "The acting seat's own (secret) collection, ``(m,)`` sets.")
+    collected = own("collected", "The acting seat's own collection, ``(m,)`` sets.")
+    hands = public("hand", "The hand each seat holds, ``(m, p)`` sets (seen as they were built).")
+    all_pips = public("pips", "Pip sum of each seat's hand, ``(m, p)``.")
+    collections_held = public("collected", "Every seat's collection, ``(m, p)`` sets (seen as they were collected).")
+    dealt = public("dealt", "Every card dealt to a tableau, ``(m,)`` sets.")
+    turn = scalar("turn", "Turns finished so far (one number).")
+    turns = scalar("turns", "Cards in each tableau at the deal: the turns of the round (one number).")
+    rnd = scalar("rnd", "Round of the match, 0 for the first (one number).")
     tableau = public("tableau", "Every seat's remaining tableau, ``(m, p)`` sets (face up).")
     collections = public("collections", "Times each seat has collected so far, ``(m, p)``.")
     totals = public("totals", "Match totals before this round, ``(m, p)``; lower is better.")
 
-    @property
-    def turns_left(self) -> int:
-        """Cards each seat still has to play, this one included."""
-        return self._state.turns - self._state.turn
+    turns_left = Field(lambda s, rows, seat: s.turns - s.turn,
+                       "Cards each seat still has to play, this one included (one number).")
 
     @cached_property
     def strength(self) -> np.ndarray:
@@ -114,13 +121,14 @@ class Trickster(Game):
                      totals=match.totals.copy())
 
     def play(self, s: Round):
-        for turn in range(s.turns):
-            s.turn = turn
+        """The round from the state's position (``turn``) to its end."""
+        while s.turn < s.turns:
             card = yield Decision("play", None, s.legal())
             place(s, card)
-            if turn < s.turns - 1:  # no pass after the last card
+            if s.turn < s.turns - 1:  # no pass after the last card
                 s.hand = np.roll(s.hand, -1, axis=1)  # to the right: seat s gets seat s+1's hand
                 s.pips = np.roll(s.pips, -1, axis=1)
+            s.turn += 1
         s.collected |= s.hand
         s.collections += 1
         s.hand = np.zeros_like(s.hand)
@@ -137,6 +145,15 @@ class Trickster(Game):
         by_strategy = seats.group_by("strategy").agg(aggs).sort("strategy").collect(engine="streaming")
         return [("Points per round by seat (lower is better): quantiles", by_seat),
                 ("Points per round by strategy (lower is better): quantiles", by_strategy)]
+
+    def redeal(self, view: TricksterView, k: int, rng) -> Round:
+        """Nothing is hidden but the current turn's other choices, which ``play_out`` draws: every
+        world is the deal as it stands."""
+        r = lambda a: np.repeat(a, k, axis=0)
+        return Round(p=view.players, rnd=view.rnd, turns=view.turns, dealt=r(view.dealt),
+                     tableau=r(view.tableau), hand=r(view.hands), pips=r(view.all_pips),
+                     collected=r(view.collections_held), collections=r(view.collections),
+                     totals=r(view.totals), turn=view.turn)
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         return np.full(match.n, rnd + 1 >= match.p)

@@ -39,6 +39,7 @@ not_a_function = 42
 
 def cheats_later(view, rng):
     """Plays legally through the first chunk (32768 deals), then plays a card it does not hold."""
-    if view._state.n < 32768:  # the run's second, shorter chunk (a test may peek)
+    # in the first trick seat 2 follows in every deal: its view then spans the whole chunk
+    if view.kind == "play" and view.tricks_left == 12 and len(view) < 32768:
         return bits.lowest(~view.legal & bits.full(view.n_actions))
     return bits.lowest(view.legal)

@@ -1,7 +1,10 @@
-"""Plugins that misbehave in ways a bug (or malice) can: hang, exit, kill their process."""
+"""Plugins that misbehave in ways a bug (or malice) can: cheat through their view, hang, exit,
+kill their process."""
 
 import os
 import time
+
+import numpy as np
 
 from simtool import bits
 
@@ -21,8 +24,9 @@ def sleeps(view, rng):
 
 
 def spins_late(view, rng):
-    """Plays through the first chunk (32768 deals), then spins for ever in Python."""
-    if view._state.n < 32768:  # the run's second, shorter chunk (a test may peek)
+    """Plays through the first chunk (32768 deals), then spins for ever in Python: the second
+    chunk of a 40000-deal run is the one whose first lead (seat 0 in every deal) has 7232 deals."""
+    if len(view) == 40000 - 32768:
         while True:
             pass
     return bits.lowest(view.legal)
@@ -52,3 +56,27 @@ def exits_zero(view, rng):
 def dies(view, rng):
     """Ends its process on the spot, as a crash in compiled code would."""
     os._exit(0)
+
+
+def rewrites_piles(view, rng):
+    """Reaches for the game state behind the view and empties the other seats' trick piles."""
+    state = view._state
+    state.black[:] = 0
+    state.white[:] = 0
+    return bits.uniform(view.legal, rng, view.n_actions)
+
+
+def widens_legal(view, rng):
+    """Makes every option legal in its own copy, then plays a card it does not hold."""
+    view.legal[:] = bits.full(view.n_actions)
+    return bits.lowest(~view.hand & bits.full(view.n_actions))
+
+
+def scribbles(view, rng):
+    """Plays as `random` does, after writing garbage into every array its view holds."""
+    choice = bits.uniform(view.legal.copy(), rng, view.n_actions)
+    for name in dir(view):
+        value = getattr(view, name, None)
+        if isinstance(value, np.ndarray) and value.flags.writeable:
+            value[...] = np.zeros((), value.dtype) + 1
+    return choice

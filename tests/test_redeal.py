@@ -1,0 +1,246 @@
+"""Re-dealing what a seat cannot see (``view.redeal``) and playing the worlds out.
+
+For every game that re-deals: (b) ``worlds.view`` equals the original view field by field,
+(c) a re-dealt world passes the game's invariants and plays to a legal end, (e) the re-deal is
+uniform over the consistent layouts of a small hand-built position.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+import simtool.games
+import strategies
+from simtool import bits, engine
+from simtool.errors import StrategyError
+
+from .conftest import ctx_for
+
+REDEALT = ["black-white", "kansas-city", "trickster", "nine-lives", "out-trumped"]
+GAMES = [simtool.games.get(g) for g in REDEALT]
+CASES = [(g, p, r) for g in GAMES for p in g.players for r in
+         [{o.name: o.default for o in g.options}]
+         + [{o.name: o.default for o in g.options} | {o.name: v}
+            for o in g.options for v in o.values if v != o.default]]
+IDS = [f"{g.id}-{p}p-{'-'.join(f'{k}={v}' for k, v in r.items())}" for g, p, r in CASES]
+
+
+def _plain_suit(game, state, suit: int) -> np.ndarray:
+    """The cards of ``suit`` a seat void in it cannot hold, per deal ``(n, 1)``."""
+    from simtool.games import kansas_city, nine_lives
+
+    if game.id == "kansas-city":
+        return (kansas_city.SUIT[suit] & ~state.trump)[:, None] if suit < kansas_city.SUITS \
+            else np.zeros((state.n, 1), np.uint64)
+    return np.full((state.n, 1), nine_lives.SUIT[suit] if suit < nine_lives.MAX_SUITS else 0, np.uint64)
+
+
+def _same(a, b, what):
+    a, b = np.asarray(a), np.asarray(b)
+    assert a.shape == b.shape and a.dtype == b.dtype, (what, a.shape, b.shape, a.dtype, b.dtype)
+    assert (a == b).all(), what
+
+
+class Probe:
+    """Plays `random`, and at some decisions re-deals and checks the worlds."""
+
+    def __init__(self, game, k=3, every=5):
+        self.game, self.k, self.every, self.calls, self.checked = game, k, every, 0, set()
+        self.random = strategies.resolve("random", game.id)
+        self.name = "probe"
+        self.state = None  # the real round, to check what the view infers against it
+
+    def __call__(self, view, rng):
+        self.calls += 1
+        if self.calls % self.every == 0:
+            self.check(view, rng)
+        return self.random(view, rng)
+
+    def check(self, view, rng):
+        k = self.k
+        fields = {name: getattr(view, name) for name in type(view).fields()}
+        worlds = view.redeal(k, np.random.default_rng(self.calls))
+        w = worlds.view
+        assert len(w) == len(view) * k and w.kind == view.kind
+        _same(w.seat, np.repeat(view.seat, k), "seat")
+        _same(w.legal, np.repeat(view.legal, k), "legal")
+        for name, value in fields.items():
+            if isinstance(value, np.ndarray):
+                _same(getattr(w, name), np.repeat(value, k, axis=0), name)
+            else:
+                assert getattr(w, name) == value, name
+        if hasattr(view, "excluded"):  # what the follows ruled out holds in the real deal and every world
+            excluded = view.excluded
+            if self.state is not None and len(view) == self.state.n:
+                assert ((self.state.hands & excluded) == 0).all(), "the real deal breaks an inference"
+            assert ((worlds._state.hands & np.repeat(excluded, k, axis=0)) == 0).all()
+        if hasattr(view, "voids"):  # no world gives a seat a card of a suit it showed void in
+            voids, hands = np.repeat(view.voids, k, axis=0), worlds._state.hands
+            for suit in range(8):
+                cards = _plain_suit(self.game, worlds._state, suit)
+                assert ((hands & cards)[((voids >> suit) & 1) == 1] == 0).all(), suit
+                if self.state is not None and len(view) == self.state.n:
+                    real = self.state.hands & _plain_suit(self.game, self.state, suit)
+                    assert (real[((view.voids >> suit) & 1) == 1] == 0).all(), "a shown void is wrong"
+        for name, ok in self.game.invariants(worlds._state).items():
+            assert np.asarray(ok).all(), f"re-dealt world breaks '{name}' at '{view.kind}'"
+        choice = bits.uniform(w.legal, np.random.default_rng(0), view.n_actions)
+        results = worlds.play_out(choice, "random")
+        p = view.players
+        assert results["score"].shape == (len(w), p) and results["win"].shape == (len(w), p)
+        assert np.allclose(results["win"].sum(axis=1), 1)
+        self.checked.add(view.kind)
+
+
+@pytest.mark.parametrize("game,p,rules", CASES, ids=IDS)
+def test_worlds_show_the_seat_what_it_saw_and_play_to_a_legal_end(game, p, rules):
+    n = 30
+    probe = Probe(game)
+    lineup = engine.Lineup([probe], np.zeros(p, np.int64))
+    for rnd in (0, 1):  # round 1 of a match: totals and a later leader
+        match = game.new_match(n, p, rules)
+        match.totals[:] = np.arange(p)
+        state = game.deal(np.random.default_rng(rnd), match, rnd)
+        probe.state = state
+        engine.play_round(game, state, lineup, np.random.default_rng(9), ctx_for(game, n))
+    assert probe.checked
+
+
+def test_play_out_refuses_an_illegal_choice():
+    game = simtool.games.get("black-white")
+    seen = []
+
+    def grab(view, rng):
+        if not seen:
+            worlds = view.redeal(2, rng)
+            bad = bits.lowest(~worlds.view.legal & bits.full(view.n_actions))
+            with pytest.raises(StrategyError, match="legal options"):
+                worlds.play_out(bad, "random")
+            seen.append(view.kind)
+        return bits.lowest(view.legal)
+
+    state = game.deal(np.random.default_rng(1), game.new_match(10, 3, {}), 0)
+    engine.play_round(game, state, engine.Lineup([strategies.Strategy("grab", grab, "")], np.zeros(3, np.int64)),
+                      np.random.default_rng(2), ctx_for(game, 10))
+    assert seen == ["lead"]
+
+
+def _view_at_start(game, state, seat=0):
+    d = next(game.play(state.take(np.arange(state.n))))
+    legal = np.broadcast_to(d.legal, (state.n, state.p))[:, seat] if d.seat is None \
+        else np.broadcast_to(d.legal, (state.n,))
+    return game.View(game, state, d.kind, np.full(state.n, seat), legal)
+
+
+def _chi_square_uniform(layouts: np.ndarray, expected_kinds: int) -> float:
+    _, counts = np.unique(layouts, axis=0, return_counts=True)
+    assert len(counts) == expected_kinds, (len(counts), expected_kinds)
+    return sps.chisquare(counts).pvalue
+
+
+def test_black_white_redeal_is_uniform_over_the_layouts():
+    from .test_black_white import card, hand_built
+
+    game = simtool.games.get("black-white")
+    # seat 0 leads holding 1 and 2; the other 4 cards (3..6) split 2-2 between seats 1 and 2: 6 ways
+    state = hand_built([[1, 2], [3, 4], [5, 6]])
+    view = _view_at_start(game, state)
+    worlds = view.redeal(6000, np.random.default_rng(7))
+    hands = worlds._state.hands
+    assert (hands[:, 0] == state.hands[0, 0]).all()
+    assert (hands[:, 1] | hands[:, 2] == bits.of(card(c) for c in (3, 4, 5, 6))).all()
+    assert _chi_square_uniform(hands[:, 1:], 6) > 1e-4
+    # 2p: seat 1 holds 2 of the 34 cards seat 0 has not seen, any 2 alike: 561 ways
+    state = hand_built([[1, 2], [3, 4]])
+    worlds = _view_at_start(game, state).redeal(56100, np.random.default_rng(8))
+    assert _chi_square_uniform(worlds._state.hands[:, 1:], 561) > 1e-4
+    assert (bits.count(worlds._state.hands[:, 1]) == 2).all()
+
+
+def test_trickster_play_out_draws_the_other_seats_choices_of_the_turn():
+    """The worlds are the deal itself; at the simultaneous turn the others' cards come from the
+    play-out strategy, so fixed choices still give different results across copies."""
+    game = simtool.games.get("trickster")
+    state = game.deal(np.random.default_rng(3), game.new_match(4, 4, {}), 0)
+    view = _view_at_start(game, state)
+    worlds = view.redeal(200, np.random.default_rng(4))
+    assert (worlds._state.tableau == np.repeat(state.tableau, 200, axis=0)).all()
+    choice = np.repeat(bits.lowest(view.legal), 200)
+    results = worlds.play_out(choice, "random")
+    engine._OPEN.pop(id(view))
+    per_deal = results["score"].reshape(4, 200, 4)
+    assert (per_deal.std(axis=1) > 0).any()
+
+
+def test_nine_lives_redeal_keeps_shown_voids_and_is_uniform():
+    from .test_nine_lives import c, cards, hand_built
+
+    game = simtool.games.get("nine-lives")
+    s = hand_built([["A1", "A2", "B1", "B2", "C1", "C5"], ["A3", "A4", "B3", "C2", "C3", "B9"],
+                    ["B4", "B5", "C4", "B6", "C6", "B7"]])
+    play = game.play(s)
+    play.send(None)
+    play.send(np.array([[c("C5"), c("B9"), c("B7")]]))  # the bids
+    for card in ("A1", "A3", "B4"):  # seat 2 cannot follow A: it has shown void in A
+        play.send(np.array([c(card)]))
+    view = game.View(game, s, "play", np.zeros(1, np.int64), s.hands[:, 0].copy())
+    assert view.voids[0].tolist() == [0, 0, 1]
+    worlds = view.redeal(7000, np.random.default_rng(11))
+    engine._OPEN.pop(id(view))
+    hands = worlds._state.hands
+    assert (hands[:, 0] == s.hands[0, 0]).all()
+    assert (hands[:, 1] | hands[:, 2] == cards(["A4", "B3", "C2", "C3", "B5", "C4", "B6", "C6"])).all()
+    assert (hands[:, 1] & cards(["A4"]) != 0).all()  # the only A card left must be seat 1's
+    assert (bits.count(hands[:, 1:]) == 4).all()
+    # A4 with seat 1, and any 3 of the other 7 cards: 35 layouts, equally likely
+    assert _chi_square_uniform(hands[:, 1:], 35) > 1e-4
+
+
+def test_kansas_city_redeal_keeps_the_rank_backs_and_is_uniform():
+    from simtool.games.kansas_city import RANK
+
+    from .test_kansas_city import cards, hand_built
+
+    game = simtool.games.get("kansas-city")
+    # seat 0 sees everyone's ranks: seats 1-3 each hold a 1 and a 2; the 1s (B1, C1, D1) and the
+    # 2s (A2, C2, D2) it cannot see go one to each seat: 3! * 3! = 36 layouts, equally likely
+    s = hand_built([["A1", "B2"], ["A2", "C1"], ["B1", "C2"], ["D1", "D2"]])
+    view = _view_at_start(game, s)
+    worlds = view.redeal(7200, np.random.default_rng(12))
+    engine._OPEN.pop(id(view))
+    hands = worlds._state.hands
+    assert (hands[:, 0] == cards(["A1", "B2"])).all()
+    for rank in (0, 1):
+        assert (bits.count(hands[:, 1:] & RANK[rank]) == 1).all()
+    assert _chi_square_uniform(hands[:, 1:], 36) > 1e-4
+
+
+def test_out_trumped_redeal_keeps_what_the_follows_showed_and_is_uniform():
+    from simtool.games.out_trumped import SUIT
+
+    from .test_out_trumped import c, cards, hand_built
+
+    game = simtool.games.get("out-trumped")
+    # trump A. B5 led; seat 1 plays the lower B2 (so it holds no B above 5); seat 2 plays C1, so
+    # it holds no B and no trump
+    s = hand_built([["B5", "D3", "E4"], ["B2", "A7", "C9"], ["C1", "D8", "E2"]], trump=0)
+    play = game.play(s)
+    d = play.send(None)
+    for card in ("B5", "B2", "C1"):
+        d = play.send(np.array([c(card)]))
+    assert d.kind == "lead"
+    view = game.View(game, s, d.kind, np.zeros(1, np.int64), np.broadcast_to(d.legal, (1,)))
+    above_five = cards([f"B{r}" for r in range(6, 13)])
+    assert view.excluded[0, 1] == above_five
+    assert view.excluded[0, 2] == SUIT[0] | SUIT[1]
+    worlds = view.redeal(6000, np.random.default_rng(13))
+    engine._OPEN.pop(id(view))
+    hands = worlds._state.hands
+    assert ((hands[:, 1] & above_five) == 0).all() and ((hands[:, 2] & (SUIT[0] | SUIT[1])) == 0).all()
+    assert (bits.count(hands[:, 1:]) == 2).all()
+    # seat 2 may hold only C, D and E cards, and every one it has not seen is as likely
+    free = (SUIT[2] | SUIT[3] | SUIT[4]) & ~cards(["C1", "D3", "E4"])
+    counts = bits.to_mask(hands[:, 2], 60)[:, bits.to_mask(np.array([free]), 60)[0]].sum(axis=0)
+    assert len(counts) == 33 and sps.chisquare(counts).pvalue > 1e-4

@@ -1,0 +1,124 @@
+"""Copy and resume: a state copied between two decisions plays on exactly like the original.
+
+The conformance part of the engine issue for positions: at random decision points of every game,
+player count, rule option and unit (round 0 of a deal, round 1 of a match), ``take`` and
+``repeat`` give states whose fresh ``play()`` continues the round as the original does.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+import simtool.games
+import strategies
+from simtool import engine
+
+from .conftest import ctx_for
+
+GAMES = list(simtool.games.registry().values())
+
+
+def _variants(game):
+    """Default rules, then each option's other values one at a time."""
+    default = {o.name: o.default for o in game.options}
+    yield default
+    for o in game.options:
+        for value in o.values:
+            if value != o.default:
+                yield default | {o.name: value}
+
+
+CASES = [(g, p, rules, unit) for g in GAMES for p in g.players for rules in _variants(g)
+         for unit in ("deal", "match")]
+IDS = [f"{g.id}-{p}p-{'-'.join(f'{k}={v}' for k, v in r.items())}-{u}" for g, p, r, u in CASES]
+
+
+def _round_to_play(game, p, rules, unit, n, rng, lineup):
+    """A fresh round: round 0, or round 1 of matches whose round 0 was played out."""
+    match = game.new_match(n, p, rules)
+    if unit == "match":
+        first = game.deal(rng, match, 0)
+        game.end_round(match, engine.play_round(game, first, lineup, rng, ctx_for(game, n)))
+        return game.deal(rng, match, 1)
+    return game.deal(rng, match, 0)
+
+
+def _play_on(game, play, decision, state, lineup, rng, ctx):
+    """Drive an already started round from ``decision`` to its end."""
+    d = decision
+    while True:
+        choice = engine._decide(game, state, d, lineup, rng, ctx)
+        try:
+            d = play.send(choice)
+        except StopIteration as done:
+            return done.value
+
+
+def _decisions(game, state, lineup, rng, ctx):
+    play, count, choice = game.play(state), 0, None
+    while True:
+        try:
+            d = play.send(choice)
+        except StopIteration:
+            return count
+        count += 1
+        choice = engine._decide(game, state, d, lineup, rng, ctx)
+
+
+def _same_decision(a: engine.Decision, b: engine.Decision, n: int, p: int) -> None:
+    assert a.kind == b.kind
+    shape = (n, p) if a.seat is None else (n,)
+    assert (np.broadcast_to(a.legal, shape) == np.broadcast_to(b.legal, shape)).all()
+    if a.seat is not None:
+        assert (np.broadcast_to(a.seat, (n,)) == np.broadcast_to(b.seat, (n,))).all()
+    assert (a.active is None) == (b.active is None)
+
+
+@pytest.mark.parametrize("game,p,rules,unit", CASES, ids=IDS)
+def test_a_copy_resumes_exactly_where_the_original_stands(game, p, rules, unit):
+    n = 40
+    lineup = engine.Lineup([strategies.resolve("random", game.id)], np.zeros(p, np.int64))
+    ctx = ctx_for(game, n)
+    probe = _round_to_play(game, p, rules, unit, n, np.random.default_rng(1), lineup)
+    total = _decisions(game, probe, lineup, np.random.default_rng(2), ctx)
+    for stop in sorted(np.random.default_rng(3).choice(total, size=min(3, total), replace=False)):
+        rng = np.random.default_rng(1)
+        state = _round_to_play(game, p, rules, unit, n, rng, lineup)
+        play, choice, rng = game.play(state), None, np.random.default_rng(2)
+        for _ in range(stop + 1):
+            d = play.send(choice)
+            if _ < stop:
+                choice = engine._decide(game, state, d, lineup, rng, ctx)
+        copied, twin_rng = state.take(np.arange(n)), copy.deepcopy(rng)
+        fresh = game.play(copied)
+        _same_decision(d, next(fresh), n, p)
+        on = _play_on(game, play, d, state, lineup, rng, ctx)
+        resumed = _play_on(game, fresh, d, copied, lineup, twin_rng, ctx)
+        assert on.keys() == resumed.keys()
+        for key in on:
+            assert (np.asarray(on[key]) == np.asarray(resumed[key])).all(), (stop, key)
+        for name, ok in game.invariants(copied).items():
+            assert np.asarray(ok).all(), name
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_each_repeated_copy_plays_like_its_deal(game):
+    """``repeat(k)``: row ``i*k + j`` is deal ``i``; a deterministic line-up plays every copy alike."""
+    p, n, k = game.default_players, 30, 3
+    rules = {o.name: o.default for o in game.options}
+    lineup = engine.Lineup([strategies.resolve(game.default_strategy, game.id)], np.zeros(p, np.int64))
+    state = game.deal(np.random.default_rng(5), game.new_match(n, p, rules), 0)
+    play, rng = game.play(state), np.random.default_rng(6)
+    d = next(play)
+    for _ in range(7):  # a few decisions in
+        d = play.send(engine._decide(game, state, d, lineup, rng, ctx_for(game, n)))
+    many = state.repeat(k)
+    assert many.n == n * k
+    fresh = game.play(many)
+    resumed = _play_on(game, fresh, next(fresh), many, lineup, rng, ctx_for(game, n * k))
+    on = _play_on(game, play, d, state, lineup, rng, ctx_for(game, n))
+    for key in on:
+        assert (np.repeat(np.asarray(on[key]), k, axis=0) == np.asarray(resumed[key])).all(), key
