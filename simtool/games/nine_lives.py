@@ -39,7 +39,6 @@ def deck_of(p: int) -> np.uint64:
 class LivesMatch(Match):
     piles: np.ndarray  # (n,) every bid card scored so far (out of the deck for good)
     keeper: np.ndarray  # (n,) the Kittykeeper for the next round
-    small_deck: np.ndarray  # (n,) bool: the deck became too small to deal 2 cards each
 
 
 @dataclass
@@ -149,7 +148,7 @@ class NineLives(Game):
 
     def new_match(self, n: int, p: int, rules: dict) -> LivesMatch:
         return LivesMatch(p, rules, np.zeros((n, p), np.int32), np.zeros(n, np.uint64),
-                          np.zeros(n, np.int64), np.zeros(n, bool))
+                          np.zeros(n, np.int64))
 
     def deal(self, rng, match: LivesMatch, rnd: int) -> Round:
         n, p = match.n, match.p
@@ -265,13 +264,12 @@ class NineLives(Game):
         match.keeper = results["_keeper"][:, 0]
 
     def match_over(self, match: LivesMatch, rnd: int) -> np.ndarray:
-        lives = (match.totals >= LIVES).any(axis=1)
-        too_small = bits.count(deck_of(match.p) & ~match.piles) // match.p < MIN_HAND
-        match.small_deck = too_small & ~lives
-        return lives | too_small
+        return (match.totals >= LIVES).any(axis=1) | _deck_too_small(match)
 
     def match_results(self, match: LivesMatch) -> dict[str, np.ndarray]:
-        return {"small_deck": np.broadcast_to(match.small_deck[:, None], match.totals.shape)}
+        """``small_deck``: the match ended because the deck became too small, nobody at 9 lives."""
+        small = _deck_too_small(match) & ~(match.totals >= LIVES).any(axis=1)
+        return {"small_deck": np.broadcast_to(small[:, None], match.totals.shape)}
 
     def tables(self, seats: pl.LazyFrame, keys: list[str], matches=None):
         """Made rate by bid, teams and their made rate, the Kittykeeper fallback, match lengths."""
@@ -330,6 +328,11 @@ class NineLives(Game):
         lines.append(f"  Kittykeeper seat {s.keeper[row]}; left over: " + (" ".join(
             self.label("", c) for c in np.flatnonzero(bits.to_mask(s.leftover[row], CARDS))) or "none"))
         return lines
+
+
+def _deck_too_small(match: LivesMatch) -> np.ndarray:
+    """Matches whose next deck would deal fewer than 2 cards each."""
+    return bits.count(deck_of(match.p) & ~match.piles) // match.p < MIN_HAND
 
 
 def score(bid: np.ndarray, tricks: np.ndarray, fallback: np.ndarray) -> dict[str, np.ndarray]:
