@@ -204,6 +204,18 @@ class KansasCityView(View):
                           lambda card, suit: ~trump[rows[:, :, None] if card.ndim == 3 else rows, card]
                           & (suit_of[card] == suit))
 
+    @cached_property
+    def winners_now(self) -> np.ndarray:
+        """Legal cards that would take the lead of the trick as it stands, ``(m,)`` sets (at a
+        lead, every legal card; at a decision that plays no card, none)."""
+        if self.kind != "play":
+            return self.legal.copy() if self.kind == "lead" else np.zeros(len(self), np.uint64)
+        legal, trump, best = self.legal, self.trump, self.best
+        above = lambda r: of_ranks(np.uint64(0xFF) & ~bits.below(np.clip(r, 0, RANKS)))  # ranks above r
+        over_trump = legal & trump & above(best - 16)
+        over_suit = (legal & ~trump & SUIT[np.maximum(self.led_suit, 0)] & above(best)) | (legal & trump)
+        return np.where(best >= 16, over_trump, over_suit)
+
     @property
     def limit(self) -> int:
         """The trick limit: 3 tricks in 4p, 2 in 5p."""

@@ -114,6 +114,19 @@ class NineLivesView(View):
     fallback = public("fallback", "Tricks each seat won as Kittykeeper because no counted card won, ``(m, p)``.")
 
     @cached_property
+    def winners_now(self) -> np.ndarray:
+        """Legal cards that would take the lead of the trick as it stands, ``(m,)`` sets (at a
+        lead, every legal card; at a decision that plays no card, none)."""
+        if self.kind != "play":
+            return self.legal.copy() if self.kind == "lead" else np.zeros(len(self), np.uint64)
+        rows = np.arange(len(self))
+        counted = self.legal & ~SUIT[CARD_SUIT[np.maximum(self.bid[rows, self.seat], 0)]]
+        trumps = counted & SUIT[np.clip(self.trump, 0, MAX_SUITS - 1)]
+        over_trump = trumps & ~bits.below(np.clip(self.trump * RANKS + self.best - 100, 0, 64))
+        over_lead = counted & SUIT[self.lead_suit] & ~bits.below(np.clip(self.lead_suit * RANKS + self.best, 0, 64))
+        return np.where(self.best >= 100, over_trump, over_lead | trumps)
+
+    @cached_property
     def hand_sizes(self) -> np.ndarray:
         """Cards each seat still holds (bid card excluded once bids are placed), ``(m, p)``."""
         held = self.hand_size[:, None] - (self.history >= 0).sum(axis=1)
