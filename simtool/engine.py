@@ -158,7 +158,7 @@ class View:
         self.n_actions = game.n_actions
         self.seat = np.array(seat, np.int64)
         self.legal = np.array(legal, np.uint64)
-        _OPEN[id(self)] = (state, rows, np.array(seat, np.int64))
+        _OPEN[id(self)] = (state, rows, seat)  # the engine's own seats: out of the strategy's reach
 
     @classmethod
     def fields(cls) -> dict[str, Field]:
