@@ -161,7 +161,7 @@ class View:
         self.n_actions = game.n_actions
         self.seat = np.array(seat, np.int64)
         self.legal = np.array(legal, np.uint64)
-        _OPEN[id(self)] = (state, rows, np.array(seat, np.int64))
+        _OPEN[id(self)] = (state, rows, seat)  # the engine's own seats: out of the strategy's reach
 
     @classmethod
     def fields(cls) -> dict[str, Field]:
@@ -404,6 +404,7 @@ class Context:
     trace: list[str] = field(default_factory=list)
     trace_row: int | None = None
     timeout: float | None = None  # seconds a strategy may take over one decision batch
+    trace_views: bool = False  # the trace also records what each acting seat's view showed
 
     def follow(self, ids: np.ndarray) -> None:
         """The batch now holds ``ids``; find the traced deal among them."""
@@ -492,7 +493,7 @@ def _choose(game, state, d, seat, legal, lineup, rng, ctx) -> np.ndarray:
             if idx.size:
                 choice[idx] = _ask(strategy, game, state, d, seat[idx], legal[idx], idx, rng, ctx)
     if ctx.trace_row is not None:
-        _record(game, d, seat, choice, ctx)
+        _record(game, state, d, seat, legal, choice, ctx)
     return choice
 
 
@@ -577,10 +578,31 @@ def _checked(picked, legal, idx, strategy, game, d, ctx) -> np.ndarray:
     return picked
 
 
-def _record(game, d, seat, choice, ctx) -> None:
+def _record(game, state, d, seat, legal, choice, ctx) -> None:
     row = ctx.trace_row
-    if choice[row] >= 0:
-        ctx.trace.append(f"  seat {seat[row]} {d.kind}: {game.label(d.kind, int(choice[row]))}")
+    if choice[row] < 0:
+        return
+    ctx.trace.append(f"  seat {seat[row]} {d.kind}: {game.label(d.kind, int(choice[row]))}")
+    if ctx.trace_views:
+        ctx.trace.append("    view: " + _view_digest(game, state, d.kind, seat, legal, row))
+
+
+def _view_digest(game, state, kind, seat, legal, row) -> str:
+    """The acting seat's view of deal ``row`` in one line: its legal options, and a digest of every
+    field (a change in what a seat sees, such as a leak, changes the digest)."""
+    import hashlib
+
+    view = game.View(game, state, kind, seat[row:row + 1], legal[row:row + 1], np.array([row]))
+    try:
+        digest = hashlib.sha1()
+        for name in _fields(type(view)):
+            value = getattr(view, name)
+            digest.update(name.encode() + np.ascontiguousarray(value).tobytes()
+                          if isinstance(value, np.ndarray) else f"{name}={value!r}".encode())
+    finally:
+        _OPEN.pop(id(view), None)
+    options = np.flatnonzero(bits.to_mask(view.legal, game.n_actions)[0])
+    return f"legal options {' '.join(map(str, options))}; fields {digest.hexdigest()[:12]}"
 
 
 def cells(n: int, p: int) -> Callable[[np.ndarray], np.ndarray]:

@@ -188,9 +188,10 @@ class Chunk:
 
 def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
                parts: Path | None = None, keep: bool = True,
-               timeout: float | None = None) -> Chunk:
+               timeout: float | None = None, trace_views: bool = False) -> Chunk:
     """Play chunk ``index``. With ``parts``, write its tables there (by the worker, in
-    parallel); without ``keep``, return them only as files."""
+    parallel); without ``keep``, return them only as files. ``trace_views``: the trace of
+    ``trace_id`` also records what each acting seat's view showed."""
     game = games.get(spec.game)
     lineup = resolve_lineup(spec)
     start, count = spec.bounds(index)
@@ -199,7 +200,7 @@ def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
         for s in (0, 1)
     )
     ctx = Context(game.id, spec.seed, spec.n, spec.unit, start + np.arange(count, dtype=np.int64),
-                  trace_id=trace_id, timeout=timeout)
+                  trace_id=trace_id, timeout=timeout, trace_views=trace_views)
     play = play_deals if spec.unit == "deal" else play_matches
     outcome = play(game, spec.players, spec.rules, lineup, count, deal_rng, play_rng, ctx)
     seats, matches = tables(game, spec, lineup, outcome)
@@ -426,11 +427,12 @@ def spec_from_dict(data: dict) -> RunSpec:
                    data.get("precision"), data.get("plugins", {}))
 
 
-def replay(spec: RunSpec, number: int) -> list[str]:
-    """Deal (or match) ``number`` of ``spec`` written out play by play with its results."""
+def replay(spec: RunSpec, number: int, views: bool = False) -> list[str]:
+    """Deal (or match) ``number`` of ``spec`` written out play by play with its results
+    (``views``: and what each acting seat's view showed)."""
     if not 0 <= number < spec.n:
         raise SimtoolError(f"bad {spec.unit} number {number}; this run has 0..{spec.n - 1}")
-    chunk = play_chunk(spec, number // spec.chunk, trace_id=number)
+    chunk = play_chunk(spec, number // spec.chunk, trace_id=number, trace_views=views)
     key = "deal" if spec.unit == "deal" else "match"
     rows = chunk.seats.filter(pl.col(key) == number)
     lines = [f"{spec.game} {spec.players}p, rules {spec.rules}, seed {spec.seed}, {key} {number}",

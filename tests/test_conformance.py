@@ -128,3 +128,15 @@ def test_jobs_do_not_change_results(game, unit):
     for a, b in zip(one, two, strict=True):
         assert a.seats.equals(b.seats)
         assert (a.matches is None and b.matches is None) or a.matches.equals(b.matches)
+
+
+@pytest.mark.parametrize("game,p", CASES, ids=IDS)
+def test_match_over_has_no_side_effects(game, p):
+    rules = {o.name: o.default for o in game.options}
+    match = game.new_match(50, p, rules)
+    match.totals[:] = np.random.default_rng(1).integers(0, 60, match.totals.shape)
+    before = {k: np.copy(v) for k, v in vars(match).items() if isinstance(v, np.ndarray)}
+    for rnd in range(2 * p + 2):
+        game.match_over(match, rnd)
+    assert all((vars(match)[k] == v).all() for k, v in before.items())
+    assert set(before) == {k for k, v in vars(match).items() if isinstance(v, np.ndarray)}

@@ -1,5 +1,8 @@
 """Golden deal records: seeded deals written out play by play, compared with fixtures.
 
+Each decision also records what the acting seat's view showed (its legal options and a digest of
+every view field), as OpenSpiel's playthroughs record information states: a leak shows as a diff.
+
 A rules change that alters any play or score shows up here. After an intended
 change, regenerate with ``UPDATE_GOLDEN=1 make test`` and review the diff.
 """
@@ -40,7 +43,7 @@ RULES = {("out-trumped", 3): {"kitty": "bid", "follow": "literal"}}
 def test_golden_record(game, p, lineup, unit, number):
     rules = RULES.get((game, p))
     lines = replay(spec(game, p, n=number + 1, lineup=lineup, unit=unit, seed=20261121, rules=rules),
-                   number)
+                   number, views=True)
     text = "\n".join(lines) + "\n"
     path = HERE / f"{game}-{p}p-{unit}{number}.txt"
     if os.environ.get("UPDATE_GOLDEN") or not path.exists():

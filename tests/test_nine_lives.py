@@ -104,7 +104,7 @@ def test_exact_and_team_scoring(bids, tricks, made):
 
 def test_scored_bid_cards_leave_the_deck_and_the_hands_shrink():
     m = LivesMatch(4, {}, np.zeros((500, 4), np.int32), np.zeros(500, np.uint64),
-                   np.zeros(500, np.int64), np.zeros(500, bool))
+                   np.zeros(500, np.int64))
     rng = np.random.default_rng(1)
     results = {"score": np.array([[3, 0, 0, 1]] * 500, np.int16),
                "made": np.array([[True, False, False, True]] * 500),

@@ -40,7 +40,7 @@ def test_readme_sweep_grid_runs(tmp_path):
 def test_readme_search_example_plays(tmp_path):
     code = re.search(r"```python\n(# my_search\.py\n.*?)```", README, re.S).group(1)
     (tmp_path / "my_search.py").write_text(code)
-    r = CliRunner().invoke(app, ["run", "--game", "black-white", "--n", "30", "--seed", "1", "--jobs", "1",
+    r = CliRunner().invoke(app, ["run", "--game", "black-white", "--n", "4", "--seed", "1", "--jobs", "1",
                                  "--seat", f"0={tmp_path / 'my_search.py'}:search", "--strategy", "random",
                                  "--out", str(tmp_path / "run"), "-q"])
     assert r.exit_code == 0, r.output

@@ -14,7 +14,7 @@ import pytest
 
 import simtool.games
 import strategies
-from simtool import engine
+from simtool import bits, engine
 
 from .conftest import ctx_for
 
@@ -122,3 +122,45 @@ def test_each_repeated_copy_plays_like_its_deal(game):
     on = _play_on(game, play, d, state, lineup, rng, ctx_for(game, n))
     for key in on:
         assert (np.repeat(np.asarray(on[key]), k, axis=0) == np.asarray(resumed[key])).all(), key
+
+
+TRICK_GAMES = [g for g in GAMES if g.id != "trickster"]
+
+
+@pytest.mark.parametrize("game", TRICK_GAMES, ids=lambda g: g.id)
+def test_winners_now_are_the_cards_that_take_the_lead(game):
+    """``view.winners_now`` against the rules themselves: play each legal card on a copy of the
+    state and see who is winning the trick after it."""
+    p, n = game.default_players, 60
+    rules = {o.name: o.default for o in game.options}
+    lineup = engine.Lineup([strategies.resolve("random", game.id)], np.zeros(p, np.int64))
+    state = game.deal(np.random.default_rng(21), game.new_match(n, p, rules), 0)
+    play, rng, ctx = game.play(state), np.random.default_rng(22), ctx_for(game, n)
+    d, checked = next(play), 0
+    while checked < 6:
+        if d.kind == "play" and d.active is None:
+            seat = np.broadcast_to(np.asarray(d.seat), (n,))
+            legal = np.broadcast_to(d.legal, (n,))
+            view = game.View(game, state, d.kind, seat, legal)
+            wins = view.winners_now
+            engine._OPEN.pop(id(view))
+            for option in range(game.n_actions):
+                can = (legal & bits.BIT[option]) != 0
+                if not can.any():
+                    continue
+                rows = np.flatnonzero(can)
+                twin = state.take(rows)
+                g = game.play(twin)
+                next(g)
+                try:
+                    g.send(np.full(len(rows), option))
+                except StopIteration:
+                    pass
+                takes = twin.winning == seat[rows]
+                assert (takes == ((wins[rows] & bits.BIT[option]) != 0)).all(), (d.kind, option)
+            checked += 1
+        try:
+            d = play.send(engine._decide(game, state, d, lineup, rng, ctx))
+        except StopIteration:
+            break
+    assert checked >= 3

@@ -132,7 +132,7 @@ def test_every_view_field_reads_at_every_decision(game, p):
 
 
 def test_history_and_voids_on_a_hand_built_kansas_city_trick():
-    from .test_kansas_city import c, hand_built
+    from .test_kansas_city import c, cards, hand_built
 
     game = simtool.games.get("kansas-city")
     # A5 led; seat 1's only A card is upgraded (trump), so it trumps: it has shown void in plain A
@@ -142,8 +142,15 @@ def test_history_and_voids_on_a_hand_built_kansas_city_trick():
     for card in ("A5", "A3", "A1", "A2"):
         d = play.send(np.array([c(card)]))
     assert d.kind == "upgrade"
+    from simtool.games.kansas_city import HIDDEN_TRUMP
+
     view = game.View(game, s, d.kind, np.broadcast_to(d.seat, (1,)), np.broadcast_to(d.legal, (1,)))
-    assert view.history[0, 0].tolist() == [c("A5"), c("A3"), c("A1"), c("A2")]
+    # seat 2 saw only the back of seat 1's trump: rank 3, printed suit unseen
+    assert view.history[0, 0].tolist() == [c("A5"), HIDDEN_TRUMP + 2, c("A1"), c("A2")]
+    assert view.trump[0] == 0 and view.played[0] == cards(["A5", "A1", "A2"])
+    owner = game.View(game, s, d.kind, np.ones(1, np.int64), np.broadcast_to(d.legal, (1,)))
+    assert owner.history[0, 0, 1] == c("A3") and owner.trump[0] == cards(["A3"])
+    engine._OPEN.pop(id(owner))
     assert view.history[0, 1].tolist() == [-1] * 4
     assert view.leaders[0].tolist() == [0, -1] and view.winners[0].tolist() == [1, -1]
     assert view.winning[0] == 1  # the upgrades go clockwise from the winner's left

@@ -109,6 +109,17 @@ class BlackWhiteView(View):
     rnd = scalar("rnd", "Round of the match, 0 for the first (one number).")
 
     @cached_property
+    def winners_now(self) -> np.ndarray:
+        """Legal cards that would take the lead of the trick as it stands, ``(m,)`` sets (at a
+        lead, every legal card; at a decision that plays no card, none)."""
+        if self.kind != "play":
+            return self.legal.copy() if self.kind == "lead" else np.zeros(len(self), np.uint64)
+        best = self.best.astype(np.int64)
+        black = DECK & ~bits.below(np.clip(best, 0, CARDS))  # black c + 1 above best
+        white = bits.below(np.clip(CARDS - best, 0, CARDS))  # white 36 - c above best
+        return self.legal & np.where(self.colour == BLACK, black, white)
+
+    @cached_property
     def hand_sizes(self) -> np.ndarray:
         """Cards each seat still holds, ``(m, p)``."""
         return (self.hand_size - (self.history >= 0).sum(axis=1)).astype(np.int64)

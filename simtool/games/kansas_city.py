@@ -22,6 +22,7 @@ from .tricks import HISTORY, LEADERS, WINNERS, contest, init_history, play_card,
 SUITS, RANKS = 7, 8
 CARDS = SUITS * RANKS
 DECLINE = CARDS
+HIDDEN_TRUMP = CARDS + 1  # in a view's tricks: 57 + rank - 1 is another seat's trump, printed suit unseen
 HAND = {4: 14, 5: 11}
 LIMIT = {4: 3, 5: 2}
 TRICK_POINTS = {4: np.array([0, 5, 10, 15, 5, 0]), 5: np.array([0, 5, 10, 5, 0])}  # last: and more
@@ -84,6 +85,7 @@ class Round(RoundState):
     trick_no: int = 0  # tricks completed so far
     step: int = 0  # next in the trick: 0 lead, i the i-th follower, p + i the i-th upgrader
     gave: np.ndarray | None = None  # (n, p) the cards each seat passed (to the next seat)
+    kept: np.ndarray | None = None  # (n, p) each seat's hand once the pass is done
     past: np.ndarray | None = None  # (n, hand_size, p) card each seat played in each finished trick
     past_leader: np.ndarray | None = None  # (n, hand_size)
     past_winner: np.ndarray | None = None  # (n, hand_size)
@@ -92,6 +94,8 @@ class Round(RoundState):
         init_history(self, self.hand_size)
         if self.gave is None:
             self.gave = np.zeros_like(self.hands)
+        if self.kept is None:
+            self.kept = self.hands.copy()
 
     @property
     def n(self) -> int:
@@ -107,8 +111,27 @@ class Round(RoundState):
         return np.where(same != 0, same, hand)
 
 
+def _face_known(s, rows, seat) -> np.ndarray:
+    """The upgraded cards whose printed suit ``seat`` knows: its own (held or played) and those it
+    passed; any other trump shows only its back, also once played (the sheet's FAQ)."""
+    at = (np.arange(s.n, dtype=np.int64) * s.p if rows is None else rows * s.p) + seat
+    return (np.take(s.kept, at) | np.take(s.gave, at)) & (s.trump if rows is None else s.trump[rows])
+
+
+def _hidden_trumps(s, rows, seat) -> np.ndarray:
+    trump = s.trump if rows is None else s.trump[rows]
+    return trump & ~_face_known(s, rows, seat)
+
+
+def _backs(cards: np.ndarray, hidden: np.ndarray) -> np.ndarray:
+    """Cards as the seat saw them: a trump in ``hidden`` shows as HIDDEN_TRUMP + rank - 1."""
+    hide = bits.has(hidden.reshape(hidden.shape + (1,) * (cards.ndim - 1)), np.maximum(cards, 0)) & (cards >= 0)
+    return np.where(hide, HIDDEN_TRUMP + CARD_RANK[np.maximum(cards, 0)] - 1, cards).astype(np.int8)
+
+
 class KansasCityView(View):
-    """A seat knows its hand, every hand's ranks (printed on the backs), every upgraded card,
+    """A seat knows its hand, every hand's ranks (printed on the backs), which seat holds a trump
+    of which rank, the printed suits of its own and its passed upgraded cards (not of the others'),
     the set-aside card, the cards played and the tricks and 4s each seat has taken."""
 
     hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
@@ -117,11 +140,16 @@ class KansasCityView(View):
     rank_counts = Field(lambda s, rows, seat: rank_counts(_rows(s.hands, rows)),
                         "Cards of each rank (index rank - 1) in every seat's hand, ``(m, p, 8)`` "
                         "int8 (ranks are printed on the backs).")
-    trump = public("trump", "Every upgraded card, held or played, ``(m,)`` sets.")
-    trumps_held = Field(lambda s, rows, seat: _rows(s.hands, rows) & _rows(s.trump, rows)[:, None],
-                        "Each seat's unplayed upgraded cards, ``(m, p)`` sets (trump backs are public).")
+    trump = Field(lambda s, rows, seat: _face_known(s, rows, seat),
+                  "Upgraded cards whose printed suit this seat knows: its own and those it passed, "
+                  "``(m,)`` sets (other trumps show only their backs).")
+    trump_ranks = Field(lambda s, rows, seat: rank_byte(_rows(s.hands, rows) & _rows(s.trump, rows)[:, None]),
+                        "Ranks of the unplayed trumps each seat holds, ``(m, p)`` rank bytes (bit r - 1 "
+                        "for rank r; trump backs are public).")
     set_aside = public("set_aside", "The 5p card set aside face up, -1 in 4p, ``(m,)``.")
-    played = public("played", "Cards played so far, the current trick included, ``(m,)`` sets.")
+    played = Field(lambda s, rows, seat: _rows(s.played, rows) & ~_hidden_trumps(s, rows, seat),
+                   "Cards played so far whose face this seat saw (another seat's trump shows only its "
+                   "back: see ``history``), the current trick included, ``(m,)`` sets.")
     dealt = public("dealt", "Every card dealt to a player (all but the set-aside card), ``(m,)`` sets.")
 
     @cached_property
@@ -129,9 +157,12 @@ class KansasCityView(View):
         """Cards in other hands: everything dealt but not held or played, ``(m,)`` sets."""
         return self.dealt & ~self.hand & ~self.played
 
-    trick = public("trick", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
+    trick = Field(lambda s, rows, seat: _backs(_rows(s.trick, rows), _hidden_trumps(s, rows, seat)),
+                  "Card each seat put in the current trick, -1 not yet, ``(m, p)`` (57 + rank - 1: a "
+                  "trump whose printed suit this seat has not seen).")
     leader = public("leader", "Seat that led the current trick, ``(m,)``.")
-    led_suit = public("led_suit", "Printed suit of the current lead (meaningless when trump was led), ``(m,)``.")
+    led_suit = Field(lambda s, rows, seat: np.where(_rows(s.trump_led, rows), -1, _rows(s.led_suit, rows)),
+                     "Printed suit of the current lead, -1 when a trump was led, ``(m,)``.")
     trump_led = public("trump_led", "Whether the current lead is a trump, ``(m,)`` bool.")
     best = public("best", "Strength of the card winning the trick so far (see ``trick_key``), ``(m,)``.")
     tricks = public("tricks", "Tricks won so far by every seat, ``(m, p)``.")
@@ -143,7 +174,8 @@ class KansasCityView(View):
                  "empty before the pass is made.")
     winning = public("winning", "Seat winning the current trick; at an upgrade, the winner of the trick "
                      "just played (upgrades go clockwise from its left), ``(m,)``.")
-    history = HISTORY
+    history = Field(lambda s, rows, seat: _backs(HISTORY.read(s, rows, seat), _hidden_trumps(s, rows, seat)),
+                     HISTORY.__doc__ + " 57 + rank - 1: a trump whose printed suit this seat has not seen.")
     leaders = LEADERS
     winners = WINNERS
     hand_size = scalar("hand_size", "Cards dealt to each seat (one number).")
@@ -163,12 +195,26 @@ class KansasCityView(View):
     def voids(self) -> np.ndarray:
         """Printed suits each seat has shown void in (did not follow a plain lead), ``(m, p)`` bit
         sets (bit s = suit s)."""
-        trump = bits.to_mask(self.trump, CARDS)
+        trump = np.concatenate([bits.to_mask(self.trump, CARDS), np.zeros((len(self), 1), bool),
+                                np.ones((len(self), RANKS), bool)], axis=1)  # the backs are trumps
         rows = np.arange(len(self))[:, None]
+        suit_of = np.concatenate([CARD_SUIT[:CARDS], np.full(RANKS + 1, -1)])
         return shown_void(self.history, self.leaders,
-                          lambda card: np.where(trump[rows, card], -1, CARD_SUIT[card]),
+                          lambda card: np.where(trump[rows, card], -1, suit_of[card]),
                           lambda card, suit: ~trump[rows[:, :, None] if card.ndim == 3 else rows, card]
-                          & (CARD_SUIT[card] == suit))
+                          & (suit_of[card] == suit))
+
+    @cached_property
+    def winners_now(self) -> np.ndarray:
+        """Legal cards that would take the lead of the trick as it stands, ``(m,)`` sets (at a
+        lead, every legal card; at a decision that plays no card, none)."""
+        if self.kind != "play":
+            return self.legal.copy() if self.kind == "lead" else np.zeros(len(self), np.uint64)
+        legal, trump, best = self.legal, self.trump, self.best
+        above = lambda r: of_ranks(np.uint64(0xFF) & ~bits.below(np.clip(r, 0, RANKS)))  # ranks above r
+        over_trump = legal & trump & above(best - 16)
+        over_suit = (legal & ~trump & SUIT[np.maximum(self.led_suit, 0)] & above(best)) | (legal & trump)
+        return np.where(best >= 16, over_trump, over_suit)
 
     @property
     def limit(self) -> int:
@@ -231,6 +277,7 @@ class KansasCity(Game):
                 s.passed += 1
             s.hands = (s.hands & ~s.passing) | np.roll(s.passing, 1, axis=1)  # to the next seat clockwise
             s.gave = s.passing.copy()
+            s.kept = s.hands.copy()
             s.passing[:] = 0
         while s.trick_no < s.hand_size:
             if s.step == 0:
@@ -288,54 +335,85 @@ class KansasCity(Game):
         return [(f"Players over the trick limit of {LIMIT[p]}, per deal", spread)]
 
     def redeal(self, view: KansasCityView, k: int, rng) -> Round:
-        """The suits of the cards the seat has not seen, re-dealt rank by rank (every hand's
-        ranks are printed on the backs): each seat keeps its count of every rank, the cards it
-        was passed by this seat and its upgraded cards, and gets no plain card of a suit it has
-        shown void in. Before the pass is done, each other seat's cards chosen so far are drawn
-        from its hand."""
+        """The faces the seat has not seen, re-dealt rank by rank (every hand's ranks are printed
+        on the backs): each seat keeps its count of every rank, the cards this seat passed it
+        and its trumps' ranks, gets no plain card of a suit it has shown void in, and the other
+        seats' trumps (held or played) get printed suits from the unseen cards of their rank.
+        Before the pass is done, each other seat's cards chosen so far are drawn from its hand.
+
+        Not used: the order of upgrades and shown voids (a seat that showed void in a suit cannot
+        later have upgraded a card of it); such worlds are kept."""
         r = lambda a: np.repeat(a, k, axis=0)
         p, seat = view.players, r(view.seat)
         m = len(seat)
         rows = np.arange(m)
-        played, trump, hand = r(view.played), r(view.trump), r(view.hand)
-        known = r(view.trumps_held)
-        known[rows, seat] = hand
+        played, known_trump, hand = r(view.played), r(view.trump), r(view.hand)
+        history = r(view.history).astype(np.int64)
         to = (seat + 1) % p
+        known = np.zeros((m, p), np.uint64)
+        known[rows, seat] = hand
         known[rows, to] |= r(view.passed) & ~played
+        held_back = r(view.trump_ranks) & ~rank_byte(known & known_trump[:, None])  # trumps seen by back only
+        backs = history >= HIDDEN_TRUMP  # (m, T, p): trumps played face down to this seat
         counts = r(view.rank_counts).astype(np.int64)
         voids = r(view.voids)
-        allowed = np.full((m, p), bits.full(CARDS), np.uint64)
+        plain_ok = np.full((m, p), bits.full(CARDS), np.uint64)
         for suit in range(SUITS):
-            allowed &= np.where((voids >> suit) & 1, ~(SUIT[suit] & ~trump)[:, None], bits.full(CARDS))
+            plain_ok &= np.where((voids >> suit) & 1, ~SUIT[suit], bits.full(CARDS))
         unseen = r(view.dealt) & ~played & ~np.bitwise_or.reduce(known, axis=1)
-        hands = known.copy()
+        hands, trump, played_backs = known.copy(), known_trump.copy(), np.zeros((m, p), np.uint64)
         for rank in range(RANKS):
-            sizes = counts[:, :, rank] - bits.count(known & RANK[rank]).astype(np.int64)
-            hands |= deck.deal_among(unseen & RANK[rank], sizes, rng, CARDS, allowed)
+            held = ((held_back >> np.uint64(rank)) & np.uint64(1)).astype(np.int64)
+            shown = (backs & (history == HIDDEN_TRUMP + rank)).sum(axis=1)  # (m, p)
+            plain = counts[:, :, rank] - bits.count(known & RANK[rank]).astype(np.int64) - held
+            sizes = np.concatenate([plain, held, shown], axis=1)
+            anything = np.full((m, 2 * p), bits.full(CARDS), np.uint64)
+            dealt = deck.deal_among(unseen & RANK[rank], sizes, rng, CARDS,
+                                    np.concatenate([plain_ok, anything], axis=1))
+            hands |= dealt[:, :p] | dealt[:, p:2 * p]
+            trump |= np.bitwise_or.reduce(dealt[:, p:], axis=1)
+            played_backs |= dealt[:, 2 * p:]
+        # each trump played face down gets its printed card: the seat's drawn cards of that rank
+        faces = history.copy()
+        left = played_backs.copy()
+        for t in range(history.shape[1]):
+            for s in range(p):
+                code = history[:, t, s]
+                hide = code >= HIDDEN_TRUMP
+                if hide.any():
+                    pool = left[:, s] & RANK[np.clip(code - HIDDEN_TRUMP, 0, RANKS - 1)]
+                    card = bits.lowest(pool)
+                    faces[:, t, s] = np.where(hide, card, code)
+                    left[:, s] &= ~np.where(hide, bits.BIT[np.minimum(card, 63)], bits.EMPTY)
+        played = played | np.bitwise_or.reduce(played_backs, axis=1)
         passing = r(view.passing)
         others = np.zeros((m, p), np.uint64)
         if 0 < view.passes_made < view.pass_count:
             for s in range(p):
-                drawn = deck.deal_among(hands[:, s], np.full((m, 1), view.passes_made), rng, CARDS)[:, 0]
-                others[:, s] = drawn
+                others[:, s] = deck.deal_among(hands[:, s], np.full((m, 1), view.passes_made), rng, CARDS)[:, 0]
             others[rows, seat] = passing
-        history, leaders = r(view.history), r(view.leaders)
-        past, past_leader = history.copy(), leaders.copy()
+        faces = faces.astype(np.int8)
+        past, past_leader = faces.copy(), r(view.leaders)
         trick = np.full((m, p), -1, np.int8)
         if view.trick_no < view.hand_size and view.step < p and view.passes_made >= view.pass_count:
-            trick = history[:, view.trick_no].copy()
+            trick = faces[:, view.trick_no].copy()
             past[:, view.trick_no] = -1
             past_leader[:, view.trick_no] = -1
+        trump_led = r(view.trump_led)
+        led_card = trick[rows, r(view.leader)].astype(np.int64)
+        led_suit = np.where(trump_led & (led_card >= 0), CARD_SUIT[np.maximum(led_card, 0)], r(view.led_suit))
         gave = np.zeros((m, p), np.uint64)
         gave[rows, seat] = r(view.passed)
+        faces64 = faces.astype(np.int64)
+        own_played = np.bitwise_or.reduce(np.where(faces64 >= 0, bits.BIT[np.maximum(faces64, 0)], bits.EMPTY), axis=1)
         return Round(p=p, rnd=view.rnd, hand_size=view.hand_size, pass_count=view.pass_count,
                      dealt=r(view.dealt), set_aside=r(view.set_aside), hands=hands, passing=others,
                      trump=trump, played=played, trick=trick, leader=r(view.leader),
-                     led_suit=r(view.led_suit), trump_led=r(view.trump_led), best=r(view.best),
+                     led_suit=led_suit, trump_led=trump_led, best=r(view.best),
                      winning=r(view.winning), totals=r(view.totals), tricks=r(view.tricks),
                      fours=r(view.fours), upgrades=r(view.upgrades), passed=view.passes_made,
-                     trick_no=view.trick_no, step=view.step, gave=gave, past=past,
-                     past_leader=past_leader, past_winner=r(view.winners))
+                     trick_no=view.trick_no, step=view.step, gave=gave, kept=hands | own_played,
+                     past=past, past_leader=past_leader, past_winner=r(view.winners))
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         hands = match.p if match.rules["hands"] == "p" else 3

@@ -39,7 +39,6 @@ def deck_of(p: int) -> np.uint64:
 class LivesMatch(Match):
     piles: np.ndarray  # (n,) every bid card scored so far (out of the deck for good)
     keeper: np.ndarray  # (n,) the Kittykeeper for the next round
-    small_deck: np.ndarray  # (n,) bool: the deck became too small to deal 2 cards each
 
 
 @dataclass
@@ -115,6 +114,19 @@ class NineLivesView(View):
     fallback = public("fallback", "Tricks each seat won as Kittykeeper because no counted card won, ``(m, p)``.")
 
     @cached_property
+    def winners_now(self) -> np.ndarray:
+        """Legal cards that would take the lead of the trick as it stands, ``(m,)`` sets (at a
+        lead, every legal card; at a decision that plays no card, none)."""
+        if self.kind != "play":
+            return self.legal.copy() if self.kind == "lead" else np.zeros(len(self), np.uint64)
+        rows = np.arange(len(self))
+        counted = self.legal & ~SUIT[CARD_SUIT[np.maximum(self.bid[rows, self.seat], 0)]]
+        trumps = counted & SUIT[np.clip(self.trump, 0, MAX_SUITS - 1)]
+        over_trump = trumps & ~bits.below(np.clip(self.trump * RANKS + self.best - 100, 0, 64))
+        over_lead = counted & SUIT[self.lead_suit] & ~bits.below(np.clip(self.lead_suit * RANKS + self.best, 0, 64))
+        return np.where(self.best >= 100, over_trump, over_lead | trumps)
+
+    @cached_property
     def hand_sizes(self) -> np.ndarray:
         """Cards each seat still holds (bid card excluded once bids are placed), ``(m, p)``."""
         held = self.hand_size[:, None] - (self.history >= 0).sum(axis=1)
@@ -149,7 +161,7 @@ class NineLives(Game):
 
     def new_match(self, n: int, p: int, rules: dict) -> LivesMatch:
         return LivesMatch(p, rules, np.zeros((n, p), np.int32), np.zeros(n, np.uint64),
-                          np.zeros(n, np.int64), np.zeros(n, bool))
+                          np.zeros(n, np.int64))
 
     def deal(self, rng, match: LivesMatch, rnd: int) -> Round:
         n, p = match.n, match.p
@@ -265,13 +277,12 @@ class NineLives(Game):
         match.keeper = results["_keeper"][:, 0]
 
     def match_over(self, match: LivesMatch, rnd: int) -> np.ndarray:
-        lives = (match.totals >= LIVES).any(axis=1)
-        too_small = bits.count(deck_of(match.p) & ~match.piles) // match.p < MIN_HAND
-        match.small_deck = too_small & ~lives
-        return lives | too_small
+        return (match.totals >= LIVES).any(axis=1) | _deck_too_small(match)
 
     def match_results(self, match: LivesMatch) -> dict[str, np.ndarray]:
-        return {"small_deck": np.broadcast_to(match.small_deck[:, None], match.totals.shape)}
+        """``small_deck``: the match ended because the deck became too small, nobody at 9 lives."""
+        small = _deck_too_small(match) & ~(match.totals >= LIVES).any(axis=1)
+        return {"small_deck": np.broadcast_to(small[:, None], match.totals.shape)}
 
     def tables(self, seats: pl.LazyFrame, keys: list[str], matches=None):
         """Made rate by bid, teams and their made rate, the Kittykeeper fallback, match lengths."""
@@ -320,6 +331,11 @@ class NineLives(Game):
         lines.append(f"  Kittykeeper seat {s.keeper[row]}; left over: " + (" ".join(
             self.label("", c) for c in np.flatnonzero(bits.to_mask(s.leftover[row], CARDS))) or "none"))
         return lines
+
+
+def _deck_too_small(match: LivesMatch) -> np.ndarray:
+    """Matches whose next deck would deal fewer than 2 cards each."""
+    return bits.count(deck_of(match.p) & ~match.piles) // match.p < MIN_HAND
 
 
 def score(bid: np.ndarray, tricks: np.ndarray, fallback: np.ndarray) -> dict[str, np.ndarray]:

@@ -217,6 +217,18 @@ class OutTrumpedView(View):
         return out
 
     @cached_property
+    def winners_now(self) -> np.ndarray:
+        """Legal cards that would take the lead of the trick as it stands, ``(m,)`` sets (at a
+        lead, every legal card; at a decision that plays no card, none)."""
+        if self.kind != "play":
+            return self.legal.copy() if self.kind == "lead" else np.zeros(len(self), np.uint64)
+        trump_on_top = self.best >= 100
+        rank = np.where(trump_on_top, self.best - 100, self.best)  # rank of the card winning now
+        suit = np.where(trump_on_top, self.trump, self.led)
+        higher = self.legal & suit_cards(suit) & ~bits.below(np.clip(np.maximum(suit, 0) * RANKS + rank, 0, 64))
+        return higher | np.where(trump_on_top, bits.EMPTY, self.legal & suit_cards(self.trump))
+
+    @cached_property
     def strength(self) -> np.ndarray:
         if self.kind in ("lead", "play", "discard"):
             is_trump = bits.to_mask(suit_cards(self.trump), CARDS)
