@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simtool import games
+from simtool import bits, games
 
 from .base import STRATEGY, Param, strategy
 
-ROWS = 1 << 16
+ROWS = 1 << 17
 """Play-out rows (deal x option x world) per batch: bounds memory whatever the chunk size."""
 
 PARAMS = (
@@ -38,7 +38,7 @@ PARAMS = (
 
 def cost(params) -> float:
     """Work per deal relative to a heuristic: a decision plays ``samples`` worlds per option."""
-    return 4.0 * params.samples
+    return 2.0 * params.samples
 
 
 @strategy("pimc", "determinized Monte Carlo search: re-deals the unseen cards `samples` times, "
@@ -46,7 +46,11 @@ def cost(params) -> float:
           cost=cost)
 def pimc(view, rng, params):
     k = params.samples
-    deal, option = np.nonzero(view.mask)  # every (deal, legal option) pair to try
+    choice = bits.lowest(view.legal)
+    free = bits.count(view.legal) > 1  # a forced option needs no search
+    if not free.any():
+        return choice
+    deal, option = np.nonzero(view.mask & free[:, None])  # every (deal, legal option) pair to try
     worlds = view.redeal(k, rng)
     value = np.empty(len(deal))
     # a slice of pairs at a time, so memory stays bounded for any batch size and sample count
@@ -62,4 +66,5 @@ def pimc(view, rng, params):
     # best pair per deal: sort by deal, then value descending (ties: the lowest option, stably)
     order = np.lexsort((-value, deal))
     first = np.flatnonzero(np.r_[True, deal[order][1:] != deal[order][:-1]])
-    return option[order][first]
+    choice[deal[order][first]] = option[order][first]
+    return choice
