@@ -14,24 +14,14 @@ from simtool.errors import SimtoolError
 from .test_cli import cli, one_line_error
 
 
-def test_default_rungs_climb_to_the_game_default():
-    assert ladder.default_rungs("black-white") == ["random", "duck", "balance"]
-    assert ladder.default_rungs("kansas-city") == ["random", "greedy", "target"]
-
-
-def test_default_rungs_add_pimc_with_doubling_samples_once_it_is_registered(monkeypatch):
-    def pimc(view, rng, params):
-        raise AssertionError("never played here")
-
-    search = strategies.Strategy("pimc", pimc, "search", None, params=(
-        strategies.Param("samples", int, 32, "worlds per decision", 1, 4096),))
-    monkeypatch.setattr(strategies, "BUILT_IN", strategies.BUILT_IN + (search,))
-    assert ladder.default_rungs("black-white") == [
-        "random", "duck", "balance", *(f"pimc@samples={k}" for k in (4, 8, 16, 32, 64))]
+def test_default_rungs_climb_to_the_game_default_then_pimc_with_doubling_samples():
+    searches = [f"pimc@samples={k}" for k in (4, 8, 16, 32, 64)]
+    assert ladder.default_rungs("black-white") == ["random", "duck", "balance", *searches]
+    assert ladder.default_rungs("kansas-city") == ["random", "greedy", "target", *searches]
     specs, extra = ladder.plan("black-white", None, None, 1000, 1)
-    # samples=32 is pimc's default: that rung is plain pimc
-    assert [s.lineup[0] for s in specs] == ["duck", "balance", "pimc@samples=4", "pimc@samples=8",
-                                            "pimc@samples=16", "pimc", "pimc@samples=64"]
+    # samples=8 is pimc's default: that rung is plain pimc
+    assert [s.lineup[0] for s in specs] == ["duck", "balance", "pimc@samples=4", "pimc",
+                                            "pimc@samples=16", "pimc@samples=32", "pimc@samples=64"]
     assert specs[2].lineup == ("pimc@samples=4", "balance", "balance")
     assert extra[-1]["ladder"]["rung"] == 7 and len(extra[-1]["ladder"]["rungs"]) == 8
 
