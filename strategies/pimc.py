@@ -2,7 +2,8 @@
 
 At each decision the seat re-deals what it cannot see ``samples`` times (``view.redeal``), tries
 every legal option in every one of those worlds, plays each world to the end of the round with a
-play-out policy (``worlds.play_out``) and picks the option with the best mean value for itself.
+play-out policy (``worlds.play_out``) and picks the option with the best mean value for itself
+(among equals, the one the play-out policy itself would choose).
 Every option is tried on the same worlds, so options are compared on common deals: the luck of
 the re-deal cancels out of the comparison and few samples suffice.
 
@@ -20,6 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from simtool import bits, games
+
+import strategies
 
 from .base import STRATEGY, Param, strategy
 
@@ -51,6 +54,9 @@ def pimc(view, rng, params):
     if not free.any():
         return choice
     deal, option = np.nonzero(view.mask & free[:, None])  # every (deal, legal option) pair to try
+    playout = strategies.resolve(params.playout, view.game)
+    # where the worlds see no difference, the play-out policy's own judgement decides
+    preferred = option == playout(view, rng)[deal]
     worlds = view.redeal(k, rng)
     value = np.empty(len(deal))
     # a slice of pairs at a time, so memory stays bounded for any batch size and sample count
@@ -58,12 +64,13 @@ def pimc(view, rng, params):
     for start in range(0, len(deal), step):
         d, o = deal[start:start + step], option[start:start + step]
         rows = (d[:, None] * k + np.arange(k)).ravel()  # the k worlds of each pair's deal
-        results = worlds.take(rows).play_out(np.repeat(o, k), params.playout)
+        results = worlds.take(rows).play_out(np.repeat(o, k), playout)
         mine = results[params.value][np.arange(len(rows)), np.repeat(view.seat[d], k)]
         value[start:start + step] = mine.reshape(-1, k).mean(axis=1)
     if params.value == "score" and games.get(view.game).lower_wins:
         value = -value
-    # best pair per deal: sort by deal, then value descending (ties: the lowest option, stably)
+    value += 1e-7 * preferred  # below any difference of two means (1 / (60 * 4096) at least)
+    # best pair per deal: sort by deal, then value descending
     order = np.lexsort((-value, deal))
     first = np.flatnonzero(np.r_[True, deal[order][1:] != deal[order][:-1]])
     choice[deal[order][first]] = option[order][first]

@@ -7,7 +7,6 @@ import json
 import polars as pl
 import pytest
 
-import strategies
 from simtool import ladder
 from simtool.errors import SimtoolError
 
@@ -80,7 +79,13 @@ def test_ladder_end_to_end_flattens_where_the_climb_stops_paying(tmp_path):
     assert html.count('class="run"') == 2  # each rung is a run of its own
 
 
-def test_ladder_results_do_not_depend_on_jobs(tmp_path):
+@pytest.fixture
+def no_search(monkeypatch):
+    """Default rungs without the pimc rungs: a ladder's plumbing, tested at heuristic speed."""
+    monkeypatch.setattr(ladder, "PIMC_SAMPLES", ())
+
+
+def test_ladder_results_do_not_depend_on_jobs(tmp_path, no_search):
     tables = {}
     for jobs in (1, 2):
         runs = tmp_path / f"j{jobs}"
@@ -94,7 +99,7 @@ def test_ladder_results_do_not_depend_on_jobs(tmp_path):
         assert seats.equals(tables[2][name]), name
 
 
-def test_sweep_climbs_a_ladder_per_rule_variant(tmp_path):
+def test_sweep_climbs_a_ladder_per_rule_variant(tmp_path, no_search):
     runs, page = tmp_path / "cells", tmp_path / "sweep.html"
     r = cli("sweep", "-g", "kansas-city", "-r", "pass_count=3,0", "--ladder", "--n", "1500",
             "--seed", "3", "--runs", runs, "-o", page, "-q", "-j", "2")
