@@ -142,3 +142,26 @@ def test_the_colour_that_wins_the_trick_it_needs():
     state = hand_built([[36, 5], [10, 20], [15, 25]])
     kind, choice = _decide(state, [card(36), BLACK, card(10), card(15), card(5)])
     assert (kind, choice) == ("colour", WHITE)
+
+
+@pytest.mark.parametrize("game_id", ["black-white", "kansas-city"])
+def test_worlds_take_plays_the_same_worlds_again(game_id):
+    # pimc plays one world under several options through worlds.take: a taken row is that world
+    game = simtool.games.get(game_id)
+    state = game.deal(np.random.default_rng(8), game.new_match(4, game.default_players, DEFAULTS[game_id]), 0)
+    d = next(game.play(state))
+    seat = np.zeros(4, np.int64) if d.seat is None else np.broadcast_to(np.asarray(d.seat), (4,))
+    legal = np.broadcast_to(d.legal, (4, game.default_players))[:, 0] if d.seat is None \
+        else np.broadcast_to(d.legal, (4,))
+    view = game.View(game, state, d.kind, seat, legal)
+    try:
+        worlds = view.redeal(3, np.random.default_rng(9))
+    finally:
+        engine._OPEN.pop(id(view), None)
+    rows = np.array([5, 0, 0, 11])
+    taken = worlds.take(rows)
+    assert len(taken) == 4 and (taken.view.legal == worlds.view.legal[rows]).all()
+    choice = strategies.resolve("low", game_id)
+    first = choice(worlds.view, None)
+    whole = worlds.play_out(first, "low")["score"]  # low never draws: the play-outs are fixed
+    assert (taken.play_out(first[rows], "low")["score"] == whole[rows]).all()
