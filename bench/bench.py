@@ -2,6 +2,7 @@
 
     python bench/bench.py            # everything (a few minutes on 2 cores)
     python bench/bench.py --quick    # smaller n, no 1e7 memory run
+    python bench/bench.py --only search   # the pimc search against its speed targets
 
 Part 1 plays chunks in-process (one core, then all cores through joblib) for every
 game, player count and line-up. Part 2 times whole commands from the shell, as a user
@@ -29,7 +30,8 @@ SIMTOOL = str(Path(sys.executable).with_name("simtool"))
 
 def lineups(game) -> list[str]:
     found = strategies.registry(game.id)
-    return ["random", game.default_strategy, *[s for s in found if s not in ("random", game.default_strategy)]]
+    plain = [s for s, found_s in found.items() if found_s.relative_cost() == 1]  # searches: search()
+    return ["random", game.default_strategy, *[s for s in plain if s not in ("random", game.default_strategy)]]
 
 
 def rate(spec, jobs: int) -> float:
@@ -114,6 +116,27 @@ def commands(quick: bool) -> None:
         print(f"| `simtool {' '.join(args)}` | {wall:.2f} | {peak:.0f} |", flush=True)
 
 
+SEARCH_TARGETS = {("black-white", 3): 600, ("kansas-city", 4): 150, ("trickster", 4): 150,
+                  ("out-trumped", 4): 150, ("nine-lives", 4): 150}
+"""Deals/s one ``pimc`` seat (default parameters) against the game's default heuristic must reach,
+whole CLI on 2 cores (issue 13)."""
+
+
+def search(n: int) -> None:
+    """One ``pimc`` seat against the game's default heuristic: in-process on one core, and the
+    whole command on every core, against the target."""
+    cores = default_jobs()
+    print(f"\n## Search: one pimc seat, seats rotated (n = {n:,}; whole command on {cores} cores)\n")
+    print(f"| game | players | 1 core, in-process | whole command, {cores} cores | target |")
+    print("| --- | --- | --- | --- | --- |")
+    for (game, p), target in SEARCH_TARGETS.items():
+        spec = make_spec(game, p, n, None, {0: "pimc"}, seed=1, rotate=True)
+        one = rate(spec, 1)
+        wall, _ = whole_command(["run", "--game", game, "--players", str(p), "--seat", "0=pimc",
+                                 "--rotate", "--n", str(n), "--seed", "1"])
+        print(f"| {game} | {p} | {one:,.0f} | {n / wall:,.0f} | {target} |", flush=True)
+
+
 def cluster_scaling(n: int) -> None:
     """Deals/s of one run on a local dask cluster of 1 and 2 single-threaded workers."""
     import socket
@@ -157,11 +180,13 @@ def cluster_scaling(n: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", choices=("process", "commands", "cluster"))
+    parser.add_argument("--only", choices=("process", "commands", "search", "cluster"))
     args = parser.parse_args()
     if args.only in (None, "process"):
         in_process(50_000 if args.quick else 200_000)
     if args.only in (None, "commands"):
         commands(args.quick)
+    if args.only in (None, "search"):
+        search(4096 if args.quick else 8192)
     if args.only in (None, "cluster"):
         cluster_scaling(1_000_000 if args.quick else 4_000_000)

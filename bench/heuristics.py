@@ -48,7 +48,8 @@ def main() -> None:
     for game in simtool.games.registry().values():
         if a.game and game.id not in a.game:
             continue
-        names = [s for s in strategies.registry(game.id) if s not in ("random", "high", "low")]
+        names = [name for name, s in strategies.registry(game.id).items()
+                 if name not in ("random", "high", "low") and s.relative_cost() == 1]
         for name in names:
             if a.strategy and name not in a.strategy:
                 continue

@@ -99,10 +99,13 @@ def lowest(sets: np.ndarray) -> np.ndarray:
 
 def highest(sets: np.ndarray, n_options: int = 64) -> np.ndarray:
     """Largest member of each set; -1 for an empty set."""
-    if n_options <= 53:  # exact in a float64, whose exponent is then the answer
-        return np.frexp(np.asarray(sets, dtype=np.uint64).astype(np.float64))[1].astype(np.int64) - 1
     sets = np.asarray(sets, dtype=np.uint64)
-    return np.where(sets == 0, -1, select(sets, count(sets) - 1, n_options))
+    if n_options <= 53:  # exact in a float64, whose exponent is then the answer
+        return np.frexp(sets.astype(np.float64))[1].astype(np.int64) - 1
+    # each 32-bit half is exact in a float64: the upper half's exponent if it has a member
+    upper = np.frexp((sets >> np.uint64(32)).astype(np.float64))[1]
+    lower = np.frexp((sets & np.uint64(0xFFFFFFFF)).astype(np.float64))[1]
+    return np.where(upper > 0, upper + 32, lower).astype(np.int64) - 1
 
 
 def below(k) -> np.ndarray:

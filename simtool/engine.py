@@ -238,6 +238,12 @@ class Worlds:
     def __len__(self) -> int:
         return len(self._seat)
 
+    def take(self, rows) -> "Worlds":
+        """The worlds ``rows`` (indices, repeats allowed) as a new :class:`Worlds`: a search plays
+        one world under several options by taking its row once per option."""
+        rows = np.asarray(rows, np.int64)
+        return Worlds(self._game, self._state.take(rows), self._seat[rows], self._rng)
+
     def _start(self):
         state = self._state.take(np.arange(self._state.n))  # every play-out starts afresh
         play = self._game.play(state)

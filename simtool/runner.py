@@ -9,6 +9,7 @@ one seed play the same deals, which makes their comparison a paired one.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import threading
@@ -32,8 +33,17 @@ BLOCKS = 32
 fine enough for where a run stops to mean something, while whole chunks are played."""
 
 
-def chunk_size(unit: str) -> int:
-    return CHUNK if unit == "deal" else MATCH_CHUNK
+MIN_CHUNK = 1 << 8
+
+
+def chunk_size(unit: str, cost: float = 1.0) -> int:
+    """Deals (or matches) per chunk: halved for every doubling of the line-up's ``cost`` (work per
+    deal relative to a heuristic), so that a search's run of 2e4 deals still spreads over every
+    core. A power of two: a chunk of the smaller size never straddles one of the larger."""
+    size = CHUNK if unit == "deal" else MATCH_CHUNK
+    while cost > 1 and size > MIN_CHUNK:
+        size, cost = size // 2, cost / 2
+    return size
 
 
 @dataclass(frozen=True)
@@ -109,8 +119,9 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     lineup = [strategies.canonical(str(name), g.id) for name in lineup]  # one name per strategy
     spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed), chunk_size(unit),
                    bool(rotate), precision, plugin_files(lineup))
-    resolve_lineup(spec)  # fail now, not in a worker
-    return spec
+    found = resolve_lineup(spec)  # fail now, not in a worker
+    cost = max(s.relative_cost() for s in found.strategies)
+    return dataclasses.replace(spec, chunk=chunk_size(unit, cost))
 
 
 MAX_COUNT = (1 << 63) - 1

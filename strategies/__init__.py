@@ -16,13 +16,13 @@ from pathlib import Path
 
 from simtool.errors import SimtoolError, choices, describe
 
-from . import basic, black_white, kansas_city, nine_lives, out_trumped, trickster
+from . import basic, black_white, kansas_city, nine_lives, out_trumped, pimc, trickster
 from .base import STRATEGY, Param, Params, Strategy, split, split_lineup, strategy
 
 BUILT_IN: tuple[Strategy, ...] = (
     basic.random, basic.high, basic.low, black_white.balance, black_white.duck,
     kansas_city.target, kansas_city.greedy, trickster.safe, trickster.spoiler,
-    out_trumped.hoarder, out_trumped.tricks, nine_lives.exact, nine_lives.team,
+    out_trumped.hoarder, out_trumped.tricks, nine_lives.exact, nine_lives.team, pimc.pimc,
 )
 
 __all__ = ["Param", "Params", "STRATEGY", "Strategy", "strategy", "registry", "broken", "resolve",

@@ -148,6 +148,12 @@ class Strategy:
     origin: str = "built-in"
     params: tuple[Param, ...] = ()
     values: Params | None = None  # the parameters' values; None: the defaults
+    cost: Callable[[Params], float] | None = None  # work per deal relative to a heuristic
+
+    def relative_cost(self) -> float:
+        """Work per deal relative to a plain heuristic (1): a run's chunks shrink by it, so that a
+        costly strategy's run still spreads over every core (see ``simtool.runner.chunk_size``)."""
+        return float(self.cost(self.values or self.defaults())) if self.cost else 1.0
 
     def __call__(self, view, rng: np.random.Generator) -> np.ndarray:
         if self.params:
@@ -205,12 +211,13 @@ def with_mistakes(view, rng, rate: float, choice: np.ndarray) -> np.ndarray:
 
 
 def strategy(name: str, description: str, games: tuple[str, ...] | None = None,
-             params: tuple[Param, ...] = ()):
+             params: tuple[Param, ...] = (), cost: Callable[[Params], float] | None = None):
     """Decorator that turns ``choose(view, rng)`` into a named :class:`Strategy`; with
-    ``params``, ``choose(view, rng, params)``."""
+    ``params``, ``choose(view, rng, params)``. ``cost(params)``: the work per deal relative to
+    a plain heuristic, for a search (its runs are cut into smaller chunks)."""
 
     def wrap(choose):
-        return Strategy(name, choose, description, games, params=tuple(params))
+        return Strategy(name, choose, description, games, params=tuple(params), cost=cost)
 
     return wrap
 

@@ -7,31 +7,20 @@ import json
 import polars as pl
 import pytest
 
-import strategies
 from simtool import ladder
 from simtool.errors import SimtoolError
 
 from .test_cli import cli, one_line_error
 
 
-def test_default_rungs_climb_to_the_game_default():
-    assert ladder.default_rungs("black-white") == ["random", "duck", "balance"]
-    assert ladder.default_rungs("kansas-city") == ["random", "greedy", "target"]
-
-
-def test_default_rungs_add_pimc_with_doubling_samples_once_it_is_registered(monkeypatch):
-    def pimc(view, rng, params):
-        raise AssertionError("never played here")
-
-    search = strategies.Strategy("pimc", pimc, "search", None, params=(
-        strategies.Param("samples", int, 32, "worlds per decision", 1, 4096),))
-    monkeypatch.setattr(strategies, "BUILT_IN", strategies.BUILT_IN + (search,))
-    assert ladder.default_rungs("black-white") == [
-        "random", "duck", "balance", *(f"pimc@samples={k}" for k in (4, 8, 16, 32, 64))]
+def test_default_rungs_climb_to_the_game_default_then_pimc_with_doubling_samples():
+    searches = [f"pimc@samples={k}" for k in (4, 8, 16, 32, 64)]
+    assert ladder.default_rungs("black-white") == ["random", "duck", "balance", *searches]
+    assert ladder.default_rungs("kansas-city") == ["random", "greedy", "target", *searches]
     specs, extra = ladder.plan("black-white", None, None, 1000, 1)
-    # samples=32 is pimc's default: that rung is plain pimc
-    assert [s.lineup[0] for s in specs] == ["duck", "balance", "pimc@samples=4", "pimc@samples=8",
-                                            "pimc@samples=16", "pimc", "pimc@samples=64"]
+    # samples=8 is pimc's default: that rung is plain pimc
+    assert [s.lineup[0] for s in specs] == ["duck", "balance", "pimc@samples=4", "pimc",
+                                            "pimc@samples=16", "pimc@samples=32", "pimc@samples=64"]
     assert specs[2].lineup == ("pimc@samples=4", "balance", "balance")
     assert extra[-1]["ladder"]["rung"] == 7 and len(extra[-1]["ladder"]["rungs"]) == 8
 
@@ -90,7 +79,13 @@ def test_ladder_end_to_end_flattens_where_the_climb_stops_paying(tmp_path):
     assert html.count('class="run"') == 2  # each rung is a run of its own
 
 
-def test_ladder_results_do_not_depend_on_jobs(tmp_path):
+@pytest.fixture
+def no_search(monkeypatch):
+    """Default rungs without the pimc rungs: a ladder's plumbing, tested at heuristic speed."""
+    monkeypatch.setattr(ladder, "PIMC_SAMPLES", ())
+
+
+def test_ladder_results_do_not_depend_on_jobs(tmp_path, no_search):
     tables = {}
     for jobs in (1, 2):
         runs = tmp_path / f"j{jobs}"
@@ -104,7 +99,7 @@ def test_ladder_results_do_not_depend_on_jobs(tmp_path):
         assert seats.equals(tables[2][name]), name
 
 
-def test_sweep_climbs_a_ladder_per_rule_variant(tmp_path):
+def test_sweep_climbs_a_ladder_per_rule_variant(tmp_path, no_search):
     runs, page = tmp_path / "cells", tmp_path / "sweep.html"
     r = cli("sweep", "-g", "kansas-city", "-r", "pass_count=3,0", "--ladder", "--n", "1500",
             "--seed", "3", "--runs", runs, "-o", page, "-q", "-j", "2")

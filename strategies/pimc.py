@@ -1,0 +1,77 @@
+"""``pimc``: determinized Monte Carlo search ("perfect information Monte Carlo") for every game.
+
+At each decision the seat re-deals what it cannot see ``samples`` times (``view.redeal``), tries
+every legal option in every one of those worlds, plays each world to the end of the round with a
+play-out policy (``worlds.play_out``) and picks the option with the best mean value for itself
+(among equals, the one the play-out policy itself would choose).
+Every option is tried on the same worlds, so options are compared on common deals: the luck of
+the re-deal cancels out of the comparison and few samples suffice.
+
+It uses only the public strategy API, so it is the model for a search of your own.
+
+Every decision kind is one option at a time in the engine (a Kansas City pass, an Out-Trumped
+discard are played card by card, a colour is one of two, a bid one number), so the largest option
+space is a hand of cards: the search tries each legal option in full, with no pruning. A 3-card
+pass is thus searched in steps, one card given the cards already chosen, each step judged by
+playing the rest of the pass and the round out with the play-out policy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simtool import bits, games
+
+import strategies
+
+from .base import STRATEGY, Param, strategy
+
+ROWS = 1 << 17
+"""Play-out rows (deal x option x world) per batch: bounds memory whatever the chunk size."""
+
+PARAMS = (
+    Param("samples", int, 8, "re-dealt worlds per decision; every option is played out in each",
+          1, 4096),
+    Param("playout", STRATEGY, "default", "the strategy every seat plays in the play-outs"),
+    Param("value", str, "score", "what the search maximises for its seat: the round's score (its "
+          "negative where the lowest score wins) or its win share of the deal",
+          values=("score", "win")),
+)
+
+
+def cost(params) -> float:
+    """Work per deal relative to a heuristic: a decision plays ``samples`` worlds per option."""
+    return 2.0 * params.samples
+
+
+@strategy("pimc", "determinized Monte Carlo search: re-deals the unseen cards `samples` times, "
+          "plays every legal option out in the same worlds, keeps the best mean", params=PARAMS,
+          cost=cost)
+def pimc(view, rng, params):
+    k = params.samples
+    choice = bits.lowest(view.legal)
+    free = bits.count(view.legal) > 1  # a forced option needs no search
+    if not free.any():
+        return choice
+    deal, option = np.nonzero(view.mask & free[:, None])  # every (deal, legal option) pair to try
+    playout = strategies.resolve(params.playout, view.game)
+    # where the worlds see no difference, the play-out policy's own judgement decides
+    preferred = option == playout(view, rng)[deal]
+    worlds = view.redeal(k, rng)
+    value = np.empty(len(deal))
+    # a slice of pairs at a time, so memory stays bounded for any batch size and sample count
+    step = max(1, ROWS // k)
+    for start in range(0, len(deal), step):
+        d, o = deal[start:start + step], option[start:start + step]
+        rows = (d[:, None] * k + np.arange(k)).ravel()  # the k worlds of each pair's deal
+        results = worlds.take(rows).play_out(np.repeat(o, k), playout)
+        mine = results[params.value][np.arange(len(rows)), np.repeat(view.seat[d], k)]
+        value[start:start + step] = mine.reshape(-1, k).mean(axis=1)
+    if params.value == "score" and games.get(view.game).lower_wins:
+        value = -value
+    value += 1e-7 * preferred  # below any difference of two means (1 / (60 * 4096) at least)
+    # best pair per deal: sort by deal, then value descending
+    order = np.lexsort((-value, deal))
+    first = np.flatnonzero(np.r_[True, deal[order][1:] != deal[order][:-1]])
+    choice[deal[order][first]] = option[order][first]
+    return choice
