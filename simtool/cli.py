@@ -342,6 +342,8 @@ def tune(
                                    f"{', '.join(changed)} cannot change")
             config = tuning.read_config(resume)
         else:
+            if seed is None and out_dir is not None and (out_dir / tuning.CONFIG).is_file():
+                seed = tuning.read_config(out_dir).seed  # the same command again goes on with it
             config = tuning.configure(game, vary, objective, _players(players, game), trials, n,
                                       lineup, strong, weak, seed, options.parse_assignments(rule))
             folder = out_dir or Path("runs") / f"tune-{config.game}-{datetime.now():%Y%m%d-%H%M%S}"

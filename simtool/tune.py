@@ -173,12 +173,12 @@ def sampler_name(config: Config) -> str:
 def make_sampler(config: Config):
     import optuna
 
-    name = sampler_name(config)
+    name, seed = sampler_name(config), config.seed % (1 << 32)  # optuna's samplers take 32 bits
     if name == "grid":
-        return optuna.samplers.GridSampler(config.vary, seed=config.seed)
+        return optuna.samplers.GridSampler(config.vary, seed=seed)
     if name == "tpe":
-        return optuna.samplers.TPESampler(seed=config.seed)
-    return optuna.samplers.NSGAIISampler(seed=config.seed)
+        return optuna.samplers.TPESampler(seed=seed)
+    return optuna.samplers.NSGAIISampler(seed=seed)
 
 
 def distributions(config: Config) -> dict:
@@ -317,7 +317,7 @@ def read_config(out: Path) -> Config:
 def open_study(config: Config, out: Path):
     import optuna
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    optuna.logging.set_verbosity(optuna.logging.ERROR)  # our errors are one line
     study = optuna.create_study(study_name=STUDY, storage=storage_url(out), load_if_exists=True,
                                 sampler=make_sampler(config),
                                 directions=[o.optuna_direction for o in config.objective_list()])
@@ -325,7 +325,7 @@ def open_study(config: Config, out: Path):
     # (its run folders are resumed, not replayed)
     for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
         study._storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
-        study.enqueue_trial(t.params, skip_if_exists=True)
+        study.enqueue_trial(t.params)
     return study
 
 
@@ -349,7 +349,7 @@ def tune(config: Config, out: str | Path, jobs: int | None = None, backend: str 
         try:
             values, runs = measure(config, out, params, config.n, config.seed, jobs, backend, scheduler)
         except BaseException:
-            study.enqueue_trial(params, skip_if_exists=True)  # the next start measures it first
+            study.enqueue_trial(params)  # the next start measures it first
             raise
         trial.set_user_attr("intervals", {k: [v[1], v[2]] for k, v in values.items()})
         trial.set_user_attr("runs", runs)
@@ -420,7 +420,7 @@ def trials_frame(out: Path) -> pl.DataFrame:
     import optuna
 
     config = read_config(out)
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    optuna.logging.set_verbosity(optuna.logging.ERROR)  # our errors are one line
     study = optuna.load_study(study_name=STUDY, storage=storage_url(out))
     rows = []
     for t in study.get_trials(deepcopy=False):
