@@ -289,6 +289,102 @@ def _players(text: str | None, game: str) -> int | None:
         raise SimtoolError(f"bad --players {text!r}; valid for {game}: {valid}") from None
 
 
+TUNE_KEEPS = {"game": "--game", "players": "--players", "vary": "--vary", "objective": "--objective",
+              "trials": "--trials", "n": "--n", "lineup": "--lineup", "strong": "--strong",
+              "weak": "--weak", "seed": "--seed", "rule": "--rule", "out_dir": "--out"}
+
+
+@app.command()
+def tune(
+    ctx: typer.Context,
+    game: str = typer.Option("kansas-city", "--game", "-g", help="Game id (see `simtool games`)."),
+    players: Optional[str] = typer.Option(None, "--players", "-p", help="Player count."),
+    vary: list[str] = typer.Option([], "--vary", help="A rule option to search: NAME (all its "
+                                   "values), NAME=A..B (whole numbers) or NAME=a,b,c. Repeatable."),
+    objective: list[str] = typer.Option([], "--objective", help="seat_spread[:min|:max], "
+                                        "first_seat_edge[:min|:max], RATE=TARGET (overshoot=0.5), "
+                                        "skill[:max], match_rounds=N. Repeatable: several make a "
+                                        "Pareto front."),
+    trials: int = typer.Option(60, "--trials", help="Trials (a space this small or smaller is "
+                               "covered by a grid, each point once)."),
+    n: str = typer.Option("1e5", "--n", "-n", help="Deals (or matches) per trial run."),
+    lineup: Optional[str] = typer.Option(None, "--lineup", "-l", help="NAME or NAME,NAME,... "
+                                         "(default: the game's default strategy at every seat)."),
+    strong: Optional[str] = typer.Option(None, "--strong", help="skill: the stronger strategy "
+                                         "(default: the game's default)."),
+    weak: str = typer.Option("random", "--weak", help="skill: the weaker strategy."),
+    rule: list[str] = typer.Option([], "--rule", "-r", help="Fix a rule not varied: name=value."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of every trial (default: fresh, recorded)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
+    backend: str = typer.Option("local", "--backend", help="local (joblib processes) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar="SIMTOOL_SCHEDULER",
+                                            help="dask scheduler address, tcp://HOST:PORT."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Tuning folder: study.db, "
+                                           "tune.json, runs/ (default runs/tune-<game>-<timestamp>)."),
+    report_file: Optional[Path] = typer.Option(None, "--report", help="HTML report to write "
+                                               "(default: tune.html in the tuning folder)."),
+    resume: Optional[Path] = typer.Option(None, "--resume", help="Go on with the tuning in this "
+                                          "folder (its own settings)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
+):
+    """Search rule options towards targets (optuna; Pareto front for several objectives) and
+    write a tuning report."""
+    from . import tune as tuning, tune_report
+
+    folder = resume or out_dir
+    try:
+        if jobs is not None and jobs < 1:
+            raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
+        if resume:
+            changed = flags_given(ctx, TUNE_KEEPS)
+            if changed:
+                raise SimtoolError(f"--resume {resume} goes on with the settings it started with; "
+                                   f"{', '.join(changed)} cannot change")
+            config = tuning.read_config(resume)
+        else:
+            if seed is None and out_dir is not None and (out_dir / tuning.CONFIG).is_file():
+                seed = tuning.read_config(out_dir).seed  # the same command again goes on with it
+            config = tuning.configure(game, vary, objective, _players(players, game), trials, n,
+                                      lineup, strong, weak, seed, options.parse_assignments(rule))
+            folder = out_dir or Path("runs") / f"tune-{config.game}-{datetime.now():%Y%m%d-%H%M%S}"
+        with _progress(quiet) as bar:
+            task = bar.add_task(f"tuning {config.game} ({tuning.sampler_name(config)} sampler)", total=None)
+            result = tuning.tune(config, folder, jobs, backend, scheduler,
+                                 lambda done, total: bar.update(task, completed=done, total=total))
+        written = tune_report.write(folder, report_file or folder / "tune.html")
+    except SimtoolError as exc:
+        raise fail(str(exc)) from None
+    except KeyboardInterrupt:
+        if folder is not None:
+            err.print(f"interrupted; finished trials are kept in {folder}/study.db: go on with "
+                      f"simtool tune --resume {folder}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(130) from None
+    if not quiet:
+        out.print(_tune_table(result))
+    out.print(f"{result['trials'].height} trials in {folder}; report {written}",
+              markup=False, highlight=False)
+
+
+def _tune_table(result: dict) -> Table:
+    config = result["config"]
+    again = result["confirmed"][0]["n"] if result["confirmed"] else config.n
+    t = Table(title=f"Tuning {config.game} {config.players}p, {result['sampler']} sampler: the best "
+                    f"trials and the sheet's defaults re-measured on {again:,} fresh {config.unit}s "
+                    f"(95% intervals)", title_justify="left")
+    for col in ("settings", *config.vary, *config.objectives):
+        t.add_column(col, justify="right")
+    best = {c["label"] for c in result["best"]}
+    for c in result["confirmed"]:
+        name = c["label"] + (" (best)" if c["label"] in best else "")
+        t.add_row(name, *[str(c["params"][k]) for k in config.vary],
+                  *[tune_cell(*c["values"][o]) for o in config.objectives])
+    return t
+
+
+def tune_cell(value: float, low: float, high: float) -> str:
+    return f"{value:.4f} [{low:.4f}, {high:.4f}]"
+
+
 @app.command()
 def ladder(
     game: str = typer.Option("black-white", "--game", "-g", help="Game id (see `simtool games`)."),

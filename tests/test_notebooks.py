@@ -13,12 +13,13 @@ PRINTS = {  # a line each notebook prints once its analysis has run
     "01-quick-start": "black-white 3 players, 4000 deals, seed 1",
     "02-kansas-city-overshoot": "5p: pass 2 minus pass 3 =",
     "03-write-your-own-strategy": "against balance: Skill versus luck:",
+    "05-tune-the-rules": "tuned kansas-city: best pass_count",
 }
 
 
-def test_there_are_the_three_notebooks():
+def test_there_are_the_notebooks():
     assert [p.stem for p in NOTEBOOKS] == ["01-quick-start", "02-kansas-city-overshoot",
-                                           "03-write-your-own-strategy"]
+                                           "03-write-your-own-strategy", "05-tune-the-rules"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

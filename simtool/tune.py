@@ -1,0 +1,447 @@
+"""``simtool tune``: search a game's rule options towards a designer's targets with optuna.
+
+A tuning lives in one folder: ``tune.json`` (what is searched and how), ``study.db`` (the
+optuna study, SQLite: run the same command again, or ``--resume DIR``, to go on after an
+interruption; ``optuna.load_study(study_name="tune", storage="sqlite:///DIR/study.db")`` reads
+it) and ``runs/`` (every trial's plain run folders, which ``simtool report`` reads). Every
+trial plays the same seed, so trials are compared on the same deals. The best few trials are
+then measured again on fresh deals at a larger n, with the sheet's defaults, before one is
+called best: the trial that looked best on n deals is partly lucky, its re-measure is not.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import polars as pl
+
+from . import games, options, stats
+from .errors import SimtoolError, choices
+from .results import load
+from .runner import RunSpec, make_spec, parse_count
+from .sweep import lineup as parse_lineup, run as run_cells
+
+STUDY = "tune"
+CONFIG = "tune.json"
+FIGURES = ("seat_spread", "first_seat_edge", "skill", "match_rounds")
+DEFAULT_DIRECTION = {"seat_spread": "min", "first_seat_edge": "min", "skill": "max"}
+CONFIRM = 3
+"""Trials re-measured before one is called best (single objective; with several, the Pareto
+front's first few)."""
+CONFIRM_FACTOR = 4
+"""The re-measure plays this many times the trials' n: intervals half as wide."""
+
+
+@dataclass(frozen=True)
+class Objective:
+    """One target: a figure, minimised or maximised, or its distance to ``target`` minimised."""
+
+    figure: str
+    direction: str  # "min" or "max"
+    target: float | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.figure}={self.target:g}" if self.target is not None else f"{self.figure}:{self.direction}"
+
+    @property
+    def optuna_direction(self) -> str:
+        return "minimize" if self.direction == "min" else "maximize"
+
+
+def parse_objective(game, text: str) -> Objective:
+    """``seat_spread[:min|:max]``, ``first_seat_edge``, ``skill:max``, ``RATE=TARGET``,
+    ``match_rounds=N``: a figure of the balance report, for ``game``."""
+    known = (*FIGURES, *game.rates)
+    body, _, direction = text.strip().partition(":")
+    figure, eq, target = (part.strip() for part in body.partition("="))
+    if figure not in known:
+        raise SimtoolError(f"unknown objective '{figure}' for {game.id}; valid: {choices(known)}")
+    if direction and direction not in ("min", "max"):
+        raise SimtoolError(f"bad objective {text!r}; a direction is :min or :max")
+    if eq:
+        try:
+            value = float(target)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value):
+            raise SimtoolError(f"bad objective {text!r}; expected {figure}=NUMBER, such as {figure}=0.5")
+        if direction == "max":
+            raise SimtoolError(f"bad objective {text!r}; a target is approached (its distance "
+                               f"minimised), so :max does not apply")
+        if figure in game.rates and not 0 <= value <= 1:
+            raise SimtoolError(f"bad objective {text!r}; a rate's target is between 0 and 1")
+        return Objective(figure, "min", value)
+    direction = direction or DEFAULT_DIRECTION.get(figure)
+    if direction is None:
+        raise SimtoolError(f"objective '{figure}' needs a target or a direction: {figure}=0.5, "
+                           f"{figure}:min or {figure}:max")
+    return Objective(figure, direction)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything that fixes a tuning's trials: a resumed tuning must be given the same."""
+
+    game: str
+    players: int
+    vary: dict  # name -> list of values
+    rules: dict  # the options not varied, as fixed (sheet defaults unless --rule)
+    objectives: list  # labels, as parsed
+    trials: int
+    n: int
+    lineup: str
+    strong: str
+    weak: str
+    seed: int
+    unit: str
+
+    def objective_list(self) -> list[Objective]:
+        g = games.get(self.game)
+        return [parse_objective(g, o) for o in self.objectives]
+
+
+def configure(game: str, vary: list[str], objective: list[str], players: int | None = None,
+              trials: int = 60, n="1e5", lineup: str | None = None, strong: str | None = None,
+              weak: str = "random", seed: int | None = None, rules: dict | None = None) -> Config:
+    """Check every input of a tuning (one-line errors) and return its configuration."""
+    g = games.get(game)
+    p = games.check_players(g, players)
+    space = options.parse_vary(g, vary)
+    fixed = options.resolve(g, rules)
+    clash = sorted(set(space) & set(rules or {}))
+    if clash:
+        raise SimtoolError(f"rule {clash[0]} is both varied and fixed with --rule; give one")
+    if not objective:
+        raise SimtoolError("give at least one --objective, such as seat_spread:min")
+    parsed = [parse_objective(g, o) for o in objective]
+    labels = [o.label for o in parsed]
+    if len(set(labels)) < len(labels):
+        raise SimtoolError("an --objective is given twice; give each once")
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+        raise SimtoolError(f"bad --trials {trials!r}; expected 1 or more")
+    count = parse_count(n)
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (1 << 62))
+    strong = strong or g.default_strategy
+    unit = "match" if any(o.figure == "match_rounds" for o in parsed) else "deal"
+    lineup = lineup or "default"
+    config = Config(g.id, p, {k: list(v) for k, v in space.items()},
+                    {k: v for k, v in fixed.items() if k not in space}, labels, trials, count,
+                    lineup, strong, weak, int(seed), unit)
+    # building a trial's runs checks the line-up and strategies now, not after the first trial
+    trial_specs(config, {k: v[0] for k, v in space.items()}, count, config.seed)
+    if any(o.figure == "skill" for o in parsed) and strong == weak:
+        raise SimtoolError(f"skill compares two strategies; --strong and --weak are both {strong}")
+    return config
+
+
+def trial_specs(config: Config, params: dict, n: int, seed: int) -> dict[str, RunSpec]:
+    """The runs one trial plays: ``main`` (the line-up) unless skill is the only figure wanted,
+    and ``skill`` (one strong seat among weak ones, seats rotated) if skill is wanted."""
+    g = games.get(config.game)
+    rules = {**config.rules, **params}
+    figures = {o.figure for o in config.objective_list()}
+    specs = {}
+    if figures - {"skill"}:
+        seats = parse_lineup(config.lineup, g, config.players)
+        specs["main"] = make_spec(g.id, config.players, n, None, seats, rules, config.unit, seed)
+    if "skill" in figures:
+        specs["skill"] = make_spec(g.id, config.players, n, config.weak, {0: config.strong}, rules,
+                                   config.unit, seed, rotate=True)
+    return specs
+
+
+def space_size(config: Config) -> int:
+    return math.prod(len(v) for v in config.vary.values())
+
+
+def sampler_name(config: Config) -> str:
+    """Grid when every combination fits in the trials (each is measured once, none twice);
+    else TPE for one objective and NSGA-II for several."""
+    if space_size(config) <= config.trials:
+        return "grid"
+    return "tpe" if len(config.objectives) == 1 else "nsga2"
+
+
+def make_sampler(config: Config):
+    import optuna
+
+    name, seed = sampler_name(config), config.seed % (1 << 32)  # optuna's samplers take 32 bits
+    if name == "grid":
+        return optuna.samplers.GridSampler(config.vary, seed=seed)
+    if name == "tpe":
+        return optuna.samplers.TPESampler(seed=seed)
+    return optuna.samplers.NSGAIISampler(seed=seed)
+
+
+def distributions(config: Config) -> dict:
+    """Each varied option as optuna sees it: consecutive whole numbers as an integer range (so
+    TPE learns from their order), anything else as categories."""
+    from optuna.distributions import CategoricalDistribution, IntDistribution
+
+    g = games.get(config.game)
+    kinds = {o.name: o.kind for o in g.options}
+    out = {}
+    for name, values in config.vary.items():
+        if kinds[name] == "integer" and values == list(range(values[0], values[-1] + 1)):
+            out[name] = IntDistribution(values[0], values[-1])
+        else:
+            out[name] = CategoricalDistribution(values)
+    return out
+
+
+# ---- measuring one trial ----------------------------------------------------------------------
+
+Measure = dict[str, tuple[float, float, float]]
+"""Figure (or objective label) -> (value, low, high): the 95% interval of each."""
+
+
+def _wins(meta: dict, seats, matches, by: tuple[str, ...]) -> pl.DataFrame:
+    """Win share per ``by`` group with its interval: of matches when the run plays matches."""
+    game = games.get(meta["game"])
+    strata = meta["players"] if meta.get("rotate") else None
+    table = stats.seat_summary(game, seats, matches, by, strata)
+    col = "match_win" if matches is not None else "win"
+    return table.select(*by, pl.col(col).alias("win"), pl.col(f"{col}_low").alias("low"),
+                        pl.col(f"{col}_high").alias("high"))
+
+
+def measure_main(folder: Path) -> Measure:
+    """Every figure of a line-up run: seat spread, first-seat edge, the game's pooled rates and,
+    for matches, the mean match length."""
+    meta, seats, matches = load(folder)
+    game = games.get(meta["game"])
+    p = meta["players"]
+    w = _wins(meta, seats, matches, ("seat",)).sort("seat")
+    win, low, high = (w[c].to_numpy() for c in ("win", "low", "high"))
+    out: Measure = {
+        # the spread's interval: as wide as the seats' own 95% intervals allow, at both ends
+        "seat_spread": (float(win.max() - win.min()), float(max(0.0, low.max() - high.min())),
+                        float(high.max() - low.min())),
+        "first_seat_edge": (float(win[0] - 1 / p), float(low[0] - 1 / p), float(high[0] - 1 / p)),
+    }
+    if game.rates:
+        rates = stats.estimates(seats, dict(game.rates)).rows(named=True)
+        out |= {r["figure"]: (r["value"], r["low"], r["high"]) for r in rates}
+    if matches is not None:
+        one = matches.filter(pl.col("seat") == 0)  # one row per match
+        r = stats.estimates(one, {"rounds": pl.col("rounds")}, means={"rounds"}).row(0, named=True)
+        out["match_rounds"] = (r["value"], r["low"], r["high"])
+    return out
+
+
+def measure_skill(folder: Path) -> Measure:
+    """The strong strategy's win share per seat it holds, seats rotated (fair share: 1/p)."""
+    meta, seats, matches = load(folder)
+    w = _wins(meta, seats, matches, ("strategy",))
+    r = w.filter(pl.col("strategy") == meta["lineup"][0]).row(0, named=True)
+    return {"skill": (r["win"], r["low"], r["high"])}
+
+
+def score(objective: Objective, figure: tuple[float, float, float]) -> tuple[float, float, float]:
+    """The objective's value with its interval: the figure itself, or its distance to the target
+    (the nearest and farthest points of the figure's interval from it)."""
+    value, low, high = figure
+    if objective.target is None:
+        return figure
+    t = objective.target
+    near = 0.0 if low <= t <= high else min(abs(low - t), abs(high - t))
+    return abs(value - t), near, max(abs(low - t), abs(high - t))
+
+
+def folder_key(params: dict, n: int, seed: int) -> str:
+    text = "_".join(f"{k}-{v}" for k, v in params.items()) + f"_n{n}_s{seed}"
+    return re.sub(r"[^A-Za-z0-9_.=-]", "-", text)
+
+
+def measure(config: Config, out: Path, params: dict, n: int, seed: int, jobs, backend: str,
+            scheduler: str | None) -> tuple[Measure, dict[str, str]]:
+    """Play (or find already played) the runs of ``params`` and return every objective's value
+    with its interval, and the run folders."""
+    specs = trial_specs(config, params, n, seed)
+    folder = out / "runs" / folder_key(params, n, seed)
+    paths = run_cells(list(specs.values()), folder, jobs, False, backend, scheduler)
+    runs = dict(zip(specs, paths, strict=True))
+    figures: Measure = {}
+    if "main" in runs:
+        figures |= measure_main(runs["main"])
+    if "skill" in runs:
+        figures |= measure_skill(runs["skill"])
+    values = {}
+    for o in config.objective_list():
+        if o.figure not in figures:  # match_rounds of a deal run cannot happen: unit is match then
+            raise SimtoolError(f"objective {o.label} has no figure in this run")
+        values[o.label] = score(o, figures[o.figure])
+    return values, {k: str(v.relative_to(out)) for k, v in runs.items()}
+
+
+# ---- the study --------------------------------------------------------------------------------
+
+def storage_url(out: Path) -> str:
+    return f"sqlite:///{(out / 'study.db').resolve()}"
+
+
+def save_config(out: Path, config: Config) -> None:
+    file = out / CONFIG
+    if file.exists():
+        saved = read_config(out)
+        if saved != config:
+            mine, theirs = asdict(config), asdict(saved)
+            diff = [k for k in mine if mine[k] != theirs[k]]
+            raise SimtoolError(f"{out} holds a tuning with other settings ({', '.join(diff)} "
+                               f"differ); resume it with --resume {out}, or choose another --out")
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    file.write_text(json.dumps(asdict(config), indent=1))
+
+
+def read_config(out: Path) -> Config:
+    file = Path(out) / CONFIG
+    if not file.is_file():
+        raise SimtoolError(f"nothing to resume in {out}: no {CONFIG} from a tuning")
+    try:
+        data = json.loads(file.read_text())
+        data.pop("confirmed", None)
+        return Config(**{k: data[k] for k in Config.__dataclass_fields__})
+    except (KeyError, TypeError, ValueError):
+        raise SimtoolError(f"cannot resume {out}: {CONFIG} is damaged") from None
+
+
+def open_study(config: Config, out: Path):
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.ERROR)  # our errors are one line
+    study = optuna.create_study(study_name=STUDY, storage=storage_url(out), load_if_exists=True,
+                                sampler=make_sampler(config),
+                                directions=[o.optuna_direction for o in config.objective_list()])
+    # a trial cut off by a hard stop is still RUNNING: fail it and measure its point again
+    # (its run folders are resumed, not replayed)
+    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
+        study._storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
+        study.enqueue_trial(t.params)
+    return study
+
+
+def tune(config: Config, out: str | Path, jobs: int | None = None, backend: str = "local",
+         scheduler: str | None = None, on_trial: Callable[[int, int], None] | None = None) -> dict:
+    """Run (or go on with) the tuning ``config`` in ``out`` and return its summary
+    (see :func:`summary`). ``on_trial(done, total)`` is called after each trial."""
+    import optuna
+
+    out = Path(out)
+    save_config(out, config)
+    study = open_study(config, out)
+    dists = distributions(config)
+    total = min(config.trials, space_size(config)) if sampler_name(config) == "grid" else config.trials
+    complete = (optuna.trial.TrialState.COMPLETE,)
+    labels = config.objectives
+
+    def objective(trial):
+        params = {k: trial.suggest_int(k, d.low, d.high) if hasattr(d, "low")
+                  else trial.suggest_categorical(k, d.choices) for k, d in dists.items()}
+        try:
+            values, runs = measure(config, out, params, config.n, config.seed, jobs, backend, scheduler)
+        except BaseException:
+            study.enqueue_trial(params)  # the next start measures it first
+            raise
+        trial.set_user_attr("intervals", {k: [v[1], v[2]] for k, v in values.items()})
+        trial.set_user_attr("runs", runs)
+        return [values[k][0] for k in labels]
+
+    def after(study, trial):
+        if on_trial:
+            on_trial(len(study.get_trials(deepcopy=False, states=complete)), total)
+
+    done = len(study.get_trials(deepcopy=False, states=complete))
+    if done < total:
+        # optimize, not ask and tell: the grid sampler stops the study itself once covered
+        study.optimize(objective, n_trials=total - done, callbacks=[after])
+    confirmed = confirm(config, out, study, jobs, backend, scheduler)
+    data = asdict(config) | {"sampler": sampler_name(config), "confirmed": confirmed}
+    (out / CONFIG).write_text(json.dumps(data, indent=1))
+    return summary(out)
+
+
+def candidates(config: Config, study) -> list:
+    """The trials worth a second look: the best few (one objective) or the Pareto front."""
+    import optuna
+
+    done = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
+    if len(config.objectives) == 1:
+        sign = 1 if config.objective_list()[0].direction == "min" else -1
+        return sorted(done, key=lambda t: sign * t.values[0])[:CONFIRM]
+    return sorted(study.best_trials, key=lambda t: t.number)[:2 * CONFIRM]
+
+
+def confirm(config: Config, out: Path, study, jobs, backend, scheduler) -> list[dict]:
+    """Measure the candidates and the sheet's defaults again on fresh deals (another seed) at
+    :data:`CONFIRM_FACTOR` times n; the best is chosen on these figures."""
+    g = games.get(config.game)
+    defaults = {name: next(o for o in g.options if o.name == name).default for name in config.vary}
+    points = [("defaults", defaults)]
+    points += [(f"trial {t.number}", {k: t.params[k] for k in config.vary})
+               for t in candidates(config, study)]
+    n, seed = config.n * CONFIRM_FACTOR, config.seed + 1
+    measured = []
+    for label, params in points:
+        values, runs = measure(config, out, params, n, seed, jobs, backend, scheduler)
+        measured.append({"label": label, "params": params, "n": n, "seed": seed, "runs": runs,
+                         "values": {k: list(v) for k, v in values.items()}})
+    return measured
+
+
+def best(config: Config, confirmed: list[dict]) -> list[dict]:
+    """Among the re-measured trials (not the defaults): the best one, or with several
+    objectives those no other re-measured trial beats on every objective (the Pareto front)."""
+    rows = [c for c in confirmed if c["label"] != "defaults"]
+    objectives = config.objective_list()
+
+    def key(c, o):
+        v = c["values"][o.label][0]
+        return v if o.direction == "min" else -v
+
+    if len(objectives) == 1:
+        return sorted(rows, key=lambda c: key(c, objectives[0]))[:1]
+    return [c for c in rows
+            if not any(all(key(d, o) <= key(c, o) for o in objectives)
+                       and any(key(d, o) < key(c, o) for o in objectives) for d in rows)]
+
+
+def trials_frame(out: Path) -> pl.DataFrame:
+    """Every trial of the study in ``out``: number, state, each varied option, and each
+    objective's value with ``_low`` and ``_high``."""
+    import optuna
+
+    config = read_config(out)
+    optuna.logging.set_verbosity(optuna.logging.ERROR)  # our errors are one line
+    study = optuna.load_study(study_name=STUDY, storage=storage_url(out))
+    rows = []
+    for t in study.get_trials(deepcopy=False):
+        row = {"trial": t.number, "state": t.state.name}
+        row |= {k: str(t.params.get(k)) for k in config.vary}
+        spans = t.user_attrs.get("intervals", {})
+        for i, label in enumerate(config.objectives):
+            value = t.values[i] if t.values else None
+            low, high = spans.get(label, [None, None])
+            row |= {label: value, f"{label}_low": low, f"{label}_high": high}
+        rows.append(row)
+    schema = {"trial": pl.Int64, "state": pl.String, **{k: pl.String for k in config.vary},
+              **{f"{o}{s}": pl.Float64 for o in config.objectives for s in ("", "_low", "_high")}}
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def summary(out: Path) -> dict:
+    """A finished tuning: its configuration, sampler, trials, re-measures and best settings."""
+    out = Path(out)
+    config = read_config(out)
+    data = json.loads((out / CONFIG).read_text())
+    confirmed = data.get("confirmed") or []
+    return {"config": config, "sampler": sampler_name(config), "trials": trials_frame(out),
+            "confirmed": confirmed, "best": best(config, confirmed) if confirmed else []}

@@ -1,0 +1,159 @@
+"""The tuning report: one self-contained HTML page (the balance report's look) of a tuning
+folder: best settings against the sheet's defaults, the Pareto front, each varied option's
+effect on each objective, and every trial."""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import datetime, timezone
+from importlib.metadata import version
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from . import games
+from .errors import SimtoolError
+from .report import check_output, svg
+from .tune import summary
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _errors(frame: pl.DataFrame, label: str):
+    value = frame[label].to_numpy()
+    return value, np.vstack([value - frame[f"{label}_low"].to_numpy(),
+                             frame[f"{label}_high"].to_numpy() - value])
+
+
+def pareto_plot(trials: pl.DataFrame, objectives: list[str], front: set[int]) -> str:
+    """The first two objectives of every trial with their intervals; the Pareto front joined."""
+    plt = _pyplot()
+    a, b = objectives[:2]
+    chart, ax = plt.subplots(figsize=(6, 4))
+    for on, colour, name in ((False, "#9aa5b1", "trial"), (True, "#2f5d8c", "Pareto front")):
+        part = trials.filter(pl.col("trial").is_in(list(front)) == on).sort(a)
+        if part.height == 0:
+            continue
+        x, xerr = _errors(part, a)
+        y, yerr = _errors(part, b)
+        ax.errorbar(x, y, xerr=xerr, yerr=yerr, fmt="o-" if on else "o", color=colour, markersize=4,
+                    linewidth=1, elinewidth=.8, capsize=2, label=name)
+    ax.set(xlabel=a, ylabel=b)
+    ax.legend(frameon=False, fontsize="small")
+    chart.tight_layout()
+    text = svg(chart)
+    plt.close(chart)
+    return text
+
+
+def effect_plot(trials: pl.DataFrame, option: str, values: list, label: str, default) -> str:
+    """One objective against one option's values: every trial with its interval (trials at one
+    value are spread sideways), the sheet's default value marked."""
+    plt = _pyplot()
+    chart, ax = plt.subplots(figsize=(5, 3.4))
+    names = [str(v) for v in values]
+    for i, name in enumerate(names):
+        part = trials.filter(pl.col(option) == name)
+        if part.height == 0:
+            continue
+        y, yerr = _errors(part, label)
+        x = i + np.linspace(-.15, .15, part.height) if part.height > 1 else np.array([float(i)])
+        ax.errorbar(x, y, yerr=yerr, fmt="o", color="#2f5d8c", markersize=4, elinewidth=.8, capsize=2)
+    if str(default) in names:
+        ax.axvspan(names.index(str(default)) - .4, names.index(str(default)) + .4, color="#d9e2ec",
+                   zorder=0, label="sheet default")
+        ax.legend(frameon=False, fontsize="small")
+    ax.set_xticks(range(len(names)), names)
+    ax.set(xlabel=option, ylabel=label)
+    chart.tight_layout()
+    text = svg(chart)
+    plt.close(chart)
+    return text
+
+
+def cell(values) -> str:
+    value, low, high = values
+    return f"{value:.4f} [{low:.4f}, {high:.4f}]"
+
+
+def render(folder: Path, title: str | None = None) -> str:
+    import jinja2
+
+    s = summary(folder)
+    config, trials = s["config"], s["trials"]
+    done = trials.filter(pl.col("state") == "COMPLETE")
+    if done.height == 0:
+        raise SimtoolError(f"{folder} holds no finished trial yet; go on with simtool tune --resume {folder}")
+    game = games.get(config.game)
+    defaults = {o.name: o.default for o in game.options}
+    best = {c["label"] for c in s["best"]}
+    front = {int(c["label"].split()[-1]) for c in s["best"]}
+    charts = []
+    if len(config.objectives) > 1:
+        charts.append((f"Pareto front: {config.objectives[0]} against {config.objectives[1]} "
+                       f"(every trial, 95% intervals; the front of the re-measured trials joined)",
+                       pareto_plot(done, config.objectives, front)))
+    for option, values in config.vary.items():
+        for label in config.objectives:
+            charts.append((f"{label} by {option} (every trial with its 95% interval)",
+                           effect_plot(done, option, values, label, defaults[option])))
+    confirmed = [{"label": c["label"], "best": c["label"] in best,
+                  "params": [str(c["params"][k]) for k in config.vary],
+                  "values": [cell(c["values"][o]) for o in config.objectives]}
+                 for c in s["confirmed"]]
+    base = next((c for c in s["confirmed"] if c["label"] == "defaults"), None)
+    findings = []
+    for c in s["best"]:
+        settings = ", ".join(f"{k}={v}" for k, v in c["params"].items())
+        parts = []
+        for o in config.objectives:
+            v, lo, hi = c["values"][o]
+            text = f"{o} {v:.4f} [{lo:.4f}, {hi:.4f}]"
+            if base:
+                dv, dlo, dhi = base["values"][o]
+                clear = hi < dlo or lo > dhi
+                text += (f" against the defaults' {dv:.4f} [{dlo:.4f}, {dhi:.4f}]"
+                         + (" (the intervals do not overlap)" if clear else " (the intervals overlap: "
+                            "no clear difference)"))
+            parts.append(text)
+        findings.append(f"Best ({c['label']}): {settings}: " + "; ".join(parts) + ".")
+    rows = []
+    for r in trials.sort("trial").iter_rows(named=True):
+        vals = ["—" if r[o] is None else cell((r[o], r[f"{o}_low"], r[f"{o}_high"]))
+                for o in config.objectives]
+        rows.append([str(r["trial"]), r["state"].lower(), *[r[k] for k in config.vary], *vals])
+    env = jinja2.Environment(loader=jinja2.PackageLoader("simtool", "templates"),
+                             autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    source = env.loader.get_source(env, "report.html.j2")[0]
+    style = re.search(r"<style>(.*?)</style>", source, re.S).group(1)  # one look for every report
+    again = s["confirmed"][0]["n"] if s["confirmed"] else config.n
+    return env.get_template("tune.html.j2").render(
+        title=title or f"simtool tuning: {game.title}", style=style, config=config, game=game,
+        sampler=s["sampler"], findings=findings, confirmed=confirmed, again=again, charts=charts,
+        rows=rows, total=trials.height, complete=done.height,
+        fixed=", ".join(f"{k}={v}" for k, v in config.rules.items()) or "none",
+        generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
+
+
+def write(folder: Path, out: Path, title: str | None = None) -> Path:
+    """Write the report atomically (a reader never sees half a page)."""
+    out = Path(out)
+    check_output(out, [Path(folder)])
+    html = render(Path(folder), title)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_name(f".{out.name}.tmp")
+        tmp.write_text(html, encoding="utf-8")
+        os.replace(tmp, out)
+    except OSError as exc:
+        raise SimtoolError(f"cannot write report {out}: {exc.strerror or exc}") from None
+    return out
