@@ -38,6 +38,7 @@ def lineup_args(seat: list[str]) -> dict[str, str]:
 
 RESUME_KEEPS = {"game": "--game", "n": "--n", "players": "--players", "strategy": "--strategy",
                 "precision": "--precision", "seat": "--seat", "rule": "--rule", "rotate": "--rotate",
+                "duplicate": "--duplicate",
                 "unit": "--unit", "seed": "--seed", "out_dir": "--out", "force": "--force"}
 """Options that fix a run's results: a resumed run keeps its own, so giving one is a mistake."""
 
@@ -64,6 +65,9 @@ def run(
     rule: list[str] = typer.Option([], "--rule", "-r", help="Rule option: name=value. Repeatable."),
     rotate: bool = typer.Option(False, "--rotate", help="Move the line-up one seat per deal, so "
                                 "every strategy sits in every seat equally often."),
+    duplicate: bool = typer.Option(False, "--duplicate", help="Play every deal (match) once per "
+                                   "rotation of the line-up with the same cards: paired strategy "
+                                   "comparisons. --n counts the deals; each is played p times."),
     unit: str = typer.Option("deal", "--unit", help="deal, or match (whole matches)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed (default: fresh, recorded)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
@@ -92,7 +96,7 @@ def run(
         count = n if n is not None else ("1e8" if precision else "1e5")
         spec = None if resume else make_spec(game, _players(players, game), count, strategy, lineup_args(seat),
                                               options.parse_assignments(rule), unit, seed, rotate,
-                                              precision)
+                                              precision, duplicate)
         folder = resume or out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"
         with _progress(quiet) as bar:
             task = bar.add_task(f"{spec.game} {spec.players}p" if spec else f"resuming {folder}", total=None)
@@ -132,6 +136,14 @@ def show_summary(folder: Path) -> None:
                              ("strategy",), matches is not None))
     for caption, extra_table in list(tables.items())[2:]:
         out.print(_frame_table(caption, extra_table))
+    if meta.get("duplicate"):
+        from .report import analysis, metric_findings
+
+        a = analysis(meta, seats.collect(), None if matches is None else matches.collect())
+        for caption, extra_table in a.metrics:
+            out.print(_frame_table(caption, extra_table))
+        for sentence in metric_findings(a):
+            out.print(sentence, markup=False, highlight=False)
     notes = [f"95% intervals on {unit} (each {meta['unit']}'s seats"
              f"{' and rounds' if matches is not None else ''} are one unit); a tie splits the win"]
     if meta.get("precision"):
@@ -195,7 +207,7 @@ def report(
 
 SWEEP_GRID = {"grid_file": "GRID_FILE", "game": "--game", "players": "--players", "rule": "--rule",
               "lineup": "--lineup", "n": "--n", "seed": "--seed", "unit": "--unit",
-              "rotate": "--rotate", "runs_dir": "--runs", "force": "--force"}
+              "rotate": "--rotate", "duplicate": "--duplicate", "runs_dir": "--runs", "force": "--force"}
 
 
 @app.command()
@@ -213,6 +225,8 @@ def sweep(
     seed: Optional[int] = typer.Option(None, "--seed", help="One seed for every cell."),
     unit: Optional[str] = typer.Option(None, "--unit", help="deal, or match."),
     rotate: Optional[bool] = typer.Option(None, "--rotate/--no-rotate", help="Rotate line-ups."),
+    duplicate: Optional[bool] = typer.Option(None, "--duplicate/--no-duplicate",
+                                             help="Play every deal once per rotation of the line-up."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
     runs_dir: Optional[Path] = typer.Option(None, "--runs", help="Folder for the cells' run folders "
                                             "(default runs/sweep-<timestamp>)."),
@@ -249,7 +263,8 @@ def sweep(
         else:
             data = sweeps.read_toml(grid_file) if grid_file else {}
             given = {"games": sweeps.parse_list(game, "game"), "lineups": lineup, "n": n, "seed": seed,
-                     "unit": unit, "rotate": rotate, "rules": sweeps.rules_arg(rule)}
+                     "unit": unit, "rotate": rotate, "duplicate": duplicate,
+                     "rules": sweeps.rules_arg(rule)}
             if players:
                 given["players"] = [_whole(v, "players") for v in sweeps.parse_list(players, "players")]
             data |= {k: v for k, v in given.items() if v not in (None, [], {})}

@@ -25,7 +25,7 @@ from .results import SPEC, RunWriter, run_kind, write_json
 from .runner import (BACKENDS, UNITS, RunSpec, Task, execute_tasks, jobs_used, make_spec, parse_count,
                      spec_from_dict)
 
-GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate")
+GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate", "duplicate")
 
 
 @dataclass
@@ -40,6 +40,7 @@ class Grid:
     seed: int | None = None
     unit: str = "deal"
     rotate: bool = False
+    duplicate: bool = False
 
 
 def read_toml(path: Path) -> dict:
@@ -74,9 +75,10 @@ def make_grid(data: dict) -> Grid:
     seed = data.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
         raise SimtoolError(f"bad seed {seed!r}; expected a whole number >= 0")
-    rotate = data.get("rotate", False)
-    if not isinstance(rotate, bool):
-        raise SimtoolError(f"bad rotate {rotate!r}; expected true or false")
+    rotate, duplicate = data.get("rotate", False), data.get("duplicate", False)
+    for key, value in (("rotate", rotate), ("duplicate", duplicate)):
+        if not isinstance(value, bool):
+            raise SimtoolError(f"bad {key} {value!r}; expected true or false")
     unit = data.get("unit", "deal")
     if not isinstance(unit, str):
         raise SimtoolError(f"bad unit {unit!r}; valid: {choices(UNITS)}")
@@ -84,7 +86,8 @@ def make_grid(data: dict) -> Grid:
                 players=[_count(p) for p in listed.get("players", [])],
                 rules={k: [str(x) for x in (v if isinstance(v, list) else [v])] for k, v in rules.items()},
                 lineups=[_text(x, "lineups") for x in listed.get("lineups", [])],
-                n=parse_count(data.get("n", 100_000)), seed=seed, unit=unit, rotate=rotate)
+                n=parse_count(data.get("n", 100_000)), seed=seed, unit=unit, rotate=rotate,
+                duplicate=duplicate)
 
 
 def _values(key: str, value) -> list:
@@ -136,7 +139,7 @@ def cells(grid: Grid) -> list[RunSpec]:
                 for text in grid.lineups or ["default"]:
                     specs.append(make_spec(game_id, p, grid.n, None, lineup(text, g, p),
                                            dict(zip(own, values, strict=True)), grid.unit,
-                                           seed, grid.rotate))
+                                           seed, grid.rotate, duplicate=grid.duplicate))
     return specs
 
 
