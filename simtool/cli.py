@@ -136,7 +136,7 @@ def show_summary(folder: Path) -> None:
                              ("strategy",), matches is not None))
     for caption, extra_table in list(tables.items())[2:]:
         out.print(_frame_table(caption, extra_table))
-    if meta.get("duplicate"):
+    if meta.get("duplicate") or matches is not None:
         from .report import analysis, metric_findings
 
         a = analysis(meta, seats.collect(), None if matches is None else matches.collect())

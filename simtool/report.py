@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games, stats
+from . import games, stats, tension
 from .engine import ROUND_CAP
 from .errors import SimtoolError
 from .results import collect, load
@@ -139,6 +139,11 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
         a.metrics.append((DUPLICATE_TABLE, gain))
     if units is not None:
         a.metrics.append((LUCK_TABLE, luck_table(win, score, p, matches is not None)))
+    if matches is not None:
+        _, table, lengths = tension.analyse(seats, matches, game.lower_wins)
+        a.metrics.append((tension.TABLE, table))
+        if lengths.height <= 15:  # longer tails are for the chart
+            a.metrics.append(("Match length: share of matches by rounds played", lengths))
     if matches is not None:
         a.capped = int(matches.filter(pl.col("seat") == 0)["capped"].sum())
     a.findings = findings(a)
@@ -291,6 +296,8 @@ def metric_findings(a: Analysis) -> list[str]:
             out.append(duplicate_text(df, a.unit))
         elif caption == LUCK_TABLE:
             out.append(luck_text(df, a.unit))
+        elif caption == tension.TABLE:
+            out.append(tension.text(df, a.game.lower_wins))
     return out
 
 
@@ -323,6 +330,9 @@ def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> lis
     if a.strategies is not None:
         out.append((f"Distribution of the {what} by strategy",
                     svg(distribution(rows, column, "strategy", what))))
+    if matches is not None:
+        out += [(caption, svg(chart)) for caption, chart in
+                tension.charts(tension.per_match(seats, matches, a.game.lower_wins))]
     return out
 
 
