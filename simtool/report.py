@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games, stats, tension
+from . import games, ratings, stats, tension
 from .engine import ROUND_CAP
 from .errors import SimtoolError
 from .results import collect, load
@@ -58,6 +58,7 @@ class Analysis:
     seats_strategy: str  # the strategy name at seat 0
     capped: int = 0  # matches stopped by the round cap
     metrics: list[tuple[str, pl.DataFrame]] = field(default_factory=list)  # duplicate, luck, tension
+    held: pl.DataFrame | None = None  # ratings.held of the first deals, with several strategies
     findings: list[str] = field(default_factory=list)
     plots: list[tuple[str, str]] = field(default_factory=list)  # (caption, svg)
 
@@ -89,15 +90,25 @@ class Analysis:
         return [(caption, *stats.frame_cells(df)) for caption, df in self.metrics]
 
 
-def analyse(path: Path) -> Analysis:
+def analyse(path: Path, charts: bool = True) -> Analysis:
     """Read a finished run folder and compute what the report shows of it."""
     meta, lazy_seats, lazy_matches = load(path)
     folder = Path(path)
     seats = collect(folder / "seats.parquet", lazy_seats)
     matches = None if lazy_matches is None else collect(folder / "matches.parquet", lazy_matches)
     a = analysis(meta, seats, matches, folder)
-    a.plots = plots(a, seats, matches)
+    if charts:
+        a.plots = plots(a, seats, matches)
     return a
+
+
+def rating_table(paths: list[Path]) -> pl.DataFrame | None:
+    """The Python API's ratings over finished run folders of one game (a sweep's cells):
+    :func:`ratings.rate` of their deals, as a polars frame with ``rating_low/high``."""
+    runs = [analyse(Path(p), charts=False) for p in paths]
+    if len({r.game.id for r in runs}) > 1:
+        raise SimtoolError("ratings compare the strategies of one game; give the runs of one game")
+    return ratings.rate([r.held for r in runs if r.held is not None])
 
 
 def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
@@ -135,6 +146,8 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
         figures=headline_figures(game, seats, win, score, names if codes is not None else [],
                                  codes, matches is not None, strata, units),
     )
+    if codes is not None:
+        a.held = ratings.held(win[:ratings.LIMIT], codes[:ratings.LIMIT], names)
     if gain is not None:
         a.metrics.append((DUPLICATE_TABLE, gain))
     if units is not None:
@@ -480,6 +493,15 @@ def is_report(path: Path) -> bool:
         b'<meta name="generator" content="simtool' in head or b" by simtool " in head)
 
 
+def rating_section(runs: list[Analysis]) -> dict | None:
+    """Ratings over the runs of one game, with several runs where strategies meet."""
+    tables = [r.held for r in runs if r.held is not None]
+    table = ratings.rate(tables) if len(runs) > 1 and tables else None
+    if table is None:
+        return None
+    return {"table": table, "cells": stats.frame_cells(table), "chart": svg(ratings.chart(table))}
+
+
 def render(paths: list[Path], title: str = "simtool balance report") -> str:
     """The HTML report of the finished run folders ``paths``."""
     import jinja2
@@ -490,8 +512,8 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
     by_game: dict[str, list[Analysis]] = {}
     for r in runs:
         by_game.setdefault(r.game.id, []).append(r)
-    sections = [{"game": rs[0].game, "runs": rs, "comparison": compare(rs) if len(rs) > 1 else None}
-                for rs in by_game.values()]
+    sections = [{"game": rs[0].game, "runs": rs, "comparison": compare(rs) if len(rs) > 1 else None,
+                 "ratings": rating_section(rs)} for rs in by_game.values()]
     env = jinja2.Environment(loader=jinja2.PackageLoader("simtool", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{100 * v:.1f}%"

@@ -438,7 +438,7 @@ def fmt_p(p_value: float) -> str:
     return "p < 0.001" if p_value < 0.001 else f"p = {p_value:.3f}"
 
 
-MEANS = ("score", "total")
+MEANS = ("score", "total", "rating")
 """Figures of the summary tables that are means, not shares."""
 
 
