@@ -31,6 +31,8 @@ calibrate: $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/simtool sweep reports/demo.toml --runs runs/demo --force --out reports/balance.html \
 		--title "simtool balance report: all games"
+	$(VENV)/bin/simtool sweep reports/demo-duplicate.toml --runs runs/demo-duplicate --force \
+		--out reports/duplicate.html --title "simtool: duplicate matches, luck and tension"
 
 bench: $(STAMP)
 	$(PY) bench/bench.py
