@@ -69,7 +69,7 @@ def chart(table: pl.DataFrame):
     from matplotlib.figure import Figure as Chart
 
     t = table.reverse()
-    chart = Chart(figsize=(5.2, 0.5 + 0.35 * t.height), layout="constrained")
+    chart = Chart(figsize=(5.2, max(2.2, 0.6 + 0.4 * t.height)), layout="constrained")
     ax = chart.add_subplot()
     y = np.arange(t.height)
     ax.errorbar(t["rating"].to_numpy(), y, xerr=np.stack([t["rating"] - t["rating_low"],

@@ -283,7 +283,6 @@ def findings(a: Analysis) -> list[str]:
                    f"(0 = luck alone, 1 = its seats win every time); {rest}."
                    + ("" if a.meta.get("rotate") or a.meta.get("duplicate") else " The line-up was "
                       "not rotated, so seat effects are part of these shares."))
-    out += metric_findings(a)
     per = "rounds" if a.unit == "matches" else "deals"
     for name in a.game.rates:
         pooled = a.figures[f"{name} rate (seats pooled)"]
@@ -298,7 +297,7 @@ def findings(a: Analysis) -> list[str]:
                    f"{ROUND_CAP}-round cap and were stopped there, each a draw among the seats "
                    f"leading at the cap: their totals and win shares are those at the cap, not "
                    f"of a finished match, so the match figures above depend on the cap.")
-    return out
+    return out + metric_findings(a)
 
 
 def metric_findings(a: Analysis) -> list[str]:
