@@ -208,7 +208,9 @@ def duplicate_text(gain: pl.DataFrame, unit: str) -> str:
     one = "match" if unit == "matches" else "deal"
     return (f"Duplicate {unit}: every {one} was played once per rotation of the line-up with the "
             f"same cards, so the strategy comparison is paired on the cards. Measured against "
-            f"--rotate at the same number of games (each on fresh cards): " + "; ".join(parts) + ".")
+            f"--rotate at the same number of games (each on fresh cards): " + "; ".join(parts) + ". "
+            f"Pairing on the cards narrows an interval as much as the cards decide the result "
+            f"whoever holds them (the luck split): most for close strategies.")
 
 
 def headline_figures(game, seats, win, score, names, codes, by_match, strata=None,

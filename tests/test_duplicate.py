@@ -122,3 +122,13 @@ def test_deterministic_play_leaves_all_variance_to_the_cards():
     a = analysis(r.meta, r.seats, r.matches)
     luck = dict(a.metrics)["Luck against skill: shares of the variance of a seat's result"]
     assert luck["score_share"][0] > 0.95 and luck["score_share"][2] < 0.01
+
+
+def test_sweeps_take_duplicate_from_the_grid_file():
+    from simtool import sweep
+
+    specs = sweep.cells(sweep.make_grid({"games": ["black-white"], "lineups": ["default,random"],
+                                         "n": 10, "seed": 1, "duplicate": True}))
+    assert [s.duplicate for s in specs] == [True] and specs[0].chunk == (1 << 15) // 3
+    with pytest.raises(simtool.SimtoolError, match="bad duplicate 'yes'; expected true or false"):
+        sweep.make_grid({"games": ["black-white"], "duplicate": "yes"})
