@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -17,7 +19,7 @@ from .api import execute_run, summary_tables
 from .engine import ROUND_CAP
 from .errors import SimtoolError, choices
 from .results import load
-from .runner import MAX_COUNT, chunk_size, make_spec, replay as replay_deal
+from .runner import MAX_COUNT, make_spec, replay as replay_deal
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")
@@ -365,6 +367,8 @@ def replay(
     seat: list[str] = typer.Option([], "--seat"),
     rule: list[str] = typer.Option([], "--rule", "-r"),
     rotate: bool = typer.Option(False, "--rotate", help="The run was rotated."),
+    duplicate: bool = typer.Option(False, "--duplicate", help="The run was a duplicate one (the "
+                                   "play of the first copy is written out, the results of all)."),
 ):
     """Write out one deal (or match) of a run play by play, with its results."""
     try:
@@ -374,10 +378,10 @@ def replay(
         unit = "deal" if deal is not None else "match"
         if not 0 <= number < MAX_COUNT:
             raise SimtoolError(f"bad {unit} number {number}; expected 0 to {MAX_COUNT - 1}")
-        chunk = chunk_size(unit)
-        size = n if n is not None else min((number // chunk + 1) * chunk, MAX_COUNT)
-        spec = make_spec(game, _players(players, game), size, strategy, lineup_args(seat),
-                         options.parse_assignments(rule), unit, seed, rotate)
+        spec = make_spec(game, _players(players, game), n or 1, strategy, lineup_args(seat),
+                         options.parse_assignments(rule), unit, seed, rotate, duplicate=duplicate)
+        if n is None:  # a chunk's deals depend on its size: the whole chunk holding this deal
+            spec = dataclasses.replace(spec, n=min((number // spec.chunk + 1) * spec.chunk, MAX_COUNT))
         lines = replay_deal(spec, number)
     except SimtoolError as exc:
         raise fail(str(exc)) from None

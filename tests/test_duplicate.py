@@ -132,3 +132,15 @@ def test_sweeps_take_duplicate_from_the_grid_file():
     assert [s.duplicate for s in specs] == [True] and specs[0].chunk == (1 << 15) // 3
     with pytest.raises(simtool.SimtoolError, match="bad duplicate 'yes'; expected true or false"):
         sweep.make_grid({"games": ["black-white"], "duplicate": "yes"})
+
+
+def test_replay_of_a_duplicate_deal_gives_the_results_of_every_copy(tmp_path):
+    run = tmp_path / "dup"
+    assert cli("run", "--game", "black-white", "--players", "3", "--strategy", "random", "--seat",
+               "0=balance", "--duplicate", "--n", "50", "--seed", "9", "-q", "--out", run).exit_code == 0
+    r = cli("replay", "--game", "black-white", "--players", "3", "--strategy", "random", "--seat",
+            "0=balance", "--duplicate", "--n", "50", "--seed", "9", "--deal", "17")
+    assert r.exit_code == 0, r.output
+    scores = pl.read_parquet(run / "seats.parquet").filter(pl.col("deal") == 17)["score"].to_list()
+    shown = [int(line.split("score=")[1].split()[0]) for line in r.output.splitlines() if "score=" in line]
+    assert shown == scores and len(shown) == 9
