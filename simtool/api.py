@@ -70,7 +70,7 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
     """Simulate ``n`` deals (or matches, ``unit="match"``) and return their tables.
 
     ``strategy`` sits at every seat unless ``seats`` (``{seat: name}``) overrides
-    it; ``rotate`` moves the line-up one seat per deal. With ``out``, the run folder is also
+    it; a name may carry parameters, ``"target@under=1"``; ``rotate`` moves the line-up one seat per deal. With ``out``, the run folder is also
     written (as ``simtool run --out``).
     ``backend="dask"`` runs the chunks on the dask.distributed cluster at ``scheduler``.
     ``timeout``: seconds a strategy may take over one decision batch before the run stops

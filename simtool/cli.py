@@ -59,11 +59,13 @@ def run(
                                     "1_000_000 (default 1e5; with --precision, the cap: 1e8)."),
     players: Optional[str] = typer.Option(None, "--players", "-p", help="Player count."),
     strategy: Optional[str] = typer.Option(None, "--strategy", "-s",
-                                           help="Strategy at every seat: a name or FILE.py:NAME."),
+                                           help="Strategy at every seat: a name or FILE.py:NAME, "
+                                           "with parameters NAME@KEY=VALUE,... if it takes any."),
     precision: Optional[float] = typer.Option(None, "--precision", help="Add chunks until every "
                                               "headline share (win shares and rates by seat and by "
                                               "strategy) is known to ± this (0.005 = ± 0.5%)."),
-    seat: list[str] = typer.Option([], "--seat", help="Override one seat: 0=balance. Repeatable."),
+    seat: list[str] = typer.Option([], "--seat", help="Override one seat: 0=balance or "
+                                   "0=balance@mistakes=0.1. Repeatable."),
     rule: list[str] = typer.Option([], "--rule", "-r", help="Rule option: name=value. Repeatable."),
     rotate: bool = typer.Option(False, "--rotate", help="Move the line-up one seat per deal, so "
                                 "every strategy sits in every seat equally often."),
@@ -209,7 +211,8 @@ def report(
 
 SWEEP_GRID = {"grid_file": "GRID_FILE", "game": "--game", "players": "--players", "rule": "--rule",
               "lineup": "--lineup", "n": "--n", "seed": "--seed", "unit": "--unit",
-              "rotate": "--rotate", "duplicate": "--duplicate", "runs_dir": "--runs", "force": "--force"}
+              "rotate": "--rotate", "duplicate": "--duplicate", "ladder": "--ladder", "runs_dir": "--runs",
+              "force": "--force"}
 
 
 @app.command()
@@ -229,6 +232,8 @@ def sweep(
     rotate: Optional[bool] = typer.Option(None, "--rotate/--no-rotate", help="Rotate line-ups."),
     duplicate: Optional[bool] = typer.Option(None, "--duplicate/--no-duplicate",
                                              help="Play every deal once per rotation of the line-up."),
+    ladder: Optional[bool] = typer.Option(None, "--ladder/--no-ladder", help="A skill ladder in "
+                                          "every cell instead of line-ups (see simtool ladder)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
     runs_dir: Optional[Path] = typer.Option(None, "--runs", help="Folder for the cells' run folders "
                                             "(default runs/sweep-<timestamp>)."),
@@ -265,12 +270,13 @@ def sweep(
         else:
             data = sweeps.read_toml(grid_file) if grid_file else {}
             given = {"games": sweeps.parse_list(game, "game"), "lineups": lineup, "n": n, "seed": seed,
-                     "unit": unit, "rotate": rotate, "duplicate": duplicate,
+                     "unit": unit, "rotate": rotate, "duplicate": duplicate, "ladder": ladder,
                      "rules": sweeps.rules_arg(rule)}
             if players:
                 given["players"] = [_whole(v, "players") for v in sweeps.parse_list(players, "players")]
             data |= {k: v for k, v in given.items() if v not in (None, [], {})}
-            specs, saved = sweeps.cells(sweeps.make_grid(data)), {}
+            specs, extra = sweeps.plan(sweeps.make_grid(data))
+            saved = {"extra": extra}
             folder = runs_dir or Path("runs") / f"sweep-{datetime.now():%Y%m%d-%H%M%S}"
         output = output or Path(saved.get("output", "reports/sweep.html"))
         title = title or saved.get("title", "simtool sweep")
@@ -278,7 +284,8 @@ def sweep(
             task = bar.add_task(f"sweep of {len(specs)} cells", total=None)
             paths = sweeps.run(specs, folder, jobs, force, backend, scheduler,
                                lambda done, total: bar.update(task, completed=done, total=total),
-                               report={"output": str(output), "title": title}, timeout=timeout)
+                               report={"output": str(output), "title": title}, timeout=timeout,
+                               extra=saved["extra"])
         written = reports.write(paths, output, title)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
@@ -298,6 +305,80 @@ def _players(text: str | None, game: str) -> int | None:
     except ValueError:
         valid = choices(games.get(game).players)
         raise SimtoolError(f"bad --players {text!r}; valid for {game}: {valid}") from None
+
+
+@app.command()
+def ladder(
+    game: str = typer.Option("black-white", "--game", "-g", help="Game id (see `simtool games`)."),
+    players: Optional[str] = typer.Option(None, "--players", "-p", help="Player count."),
+    rule: list[str] = typer.Option([], "--rule", "-r", help="Rule option: name=value. Repeatable."),
+    rungs: Optional[str] = typer.Option(None, "--rungs", help="The chain, weakest first: "
+                                        "NAME,NAME,... (parameters allowed: pimc@samples=8). "
+                                        "Default: random, the game's heuristics with its default "
+                                        "last, then pimc@samples=4..64 if pimc is installed."),
+    n: str = typer.Option("2e4", "--n", "-n", help="Deals (or matches) per rung."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed (default: fresh, recorded)."),
+    unit: str = typer.Option("deal", "--unit", help="deal, or match (whole matches)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
+    runs_dir: Optional[Path] = typer.Option(None, "--runs", help="Folder for the rungs' run "
+                                            "folders (default runs/ladder-<game>-<timestamp>)."),
+    output: Path = typer.Option(Path("reports/ladder.html"), "--out", "-o", help="HTML report to write."),
+    title: str = typer.Option("simtool skill ladder", "--title", help="Report title."),
+    force: bool = typer.Option(False, "--force", help="Play every rung again, replacing its folder."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
+    backend: str = typer.Option("local", "--backend", help="local (joblib processes) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar="SIMTOOL_SCHEDULER",
+                                            help="dask scheduler address, tcp://HOST:PORT."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop the ladder if a strategy "
+                                            "takes longer than this many seconds over one "
+                                            "decision (default: no limit)."),
+):
+    """Climb a chain of strategies of rising strength: each rung plays one seat against the
+    rung below at every other seat, seats rotated; shows where more skill stops paying."""
+    import strategies as registry
+
+    from . import ladder as ladders, report as reports
+
+    folder = runs_dir
+    try:
+        if jobs is not None and jobs < 1:
+            raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
+        chain = registry.split_lineup(rungs) if rungs is not None else None
+        folder = runs_dir or Path("runs") / f"ladder-{games.get(game).id}-{datetime.now():%Y%m%d-%H%M%S}"
+        with _progress(quiet) as bar:
+            task = bar.add_task(f"ladder of {game}")
+            climbed, paths = ladders.climb(
+                game, folder, players=_players(players, game), rules=options.parse_assignments(rule), n=n, seed=seed,
+                rungs=chain, unit=unit, jobs=jobs, force=force, backend=backend, scheduler=scheduler,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+                report={"output": str(output), "title": title}, timeout=timeout)
+        written = reports.write(paths, output, title)
+    except SimtoolError as exc:
+        raise fail(str(exc)) from None
+    except KeyboardInterrupt:
+        if folder is not None:
+            err.print(f"interrupted; finished chunks are kept: finish the ladder with "
+                      f"simtool sweep --resume {folder}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(130) from None
+    if not quiet:
+        out.print(_ladder_table(climbed, load(paths[0])[0]))
+        out.print(ladders.verdict(climbed), markup=False, highlight=False)
+    out.print(f"{len(paths)} rung runs in {folder}; report {written}", markup=False, highlight=False)
+
+
+def _ladder_table(climbed, meta: dict) -> Table:
+    rules = ", ".join(f"{k}={v}" for k, v in meta["rules"].items())
+    unit = "matches" if meta["unit"] == "match" else "deals"
+    t = Table(title=f"Skill ladder: {meta['game']} {meta['players']}p{', ' + rules if rules else ''}, "
+                    f"{meta['n']:,} {unit} per rung, seed {meta['seed']}, seats rotated",
+              title_justify="left")
+    for col in ("rung", "strategy", "against", "win share per seat", "fair", "edge", "pays"):
+        t.add_column(col, justify="right")
+    for r in climbed.rungs:
+        t.add_row(str(r.rung), r.name, f"{climbed.players - 1} × {r.below}",
+                  stats.fmt_share(r.share, r.low, r.high), f"{100 * r.fair:.1f}%",
+                  f"{100 * (r.share - r.fair):+.1f} pts", r.verdict)
+    return t
 
 
 def _whole(text: str, what: str) -> int:
@@ -344,14 +425,16 @@ def list_strategies(game: Optional[str] = typer.Option(None, "--game", "-g", hel
         out.print(t)
         return
     t = Table(title="Strategies" + (f" for {game}" if game else ""))
-    for col in ("strategy", "games", "description"):
+    for col in ("strategy", "games", "description", "parameters (NAME@KEY=VALUE,...)"):
         t.add_column(col)
     for s in registry.registry(game).values():
-        t.add_row(s.name, ", ".join(s.games) if s.games else "any", s.description)
+        t.add_row(s.name, ", ".join(s.games) if s.games else "any", s.description,
+                  "\n".join(p.describe() for p in s.params) or "none", end_section=True)
     for name, why in registry.broken().items():
-        t.add_row(name, "?", f"broken: {why}")
+        t.add_row(name, "?", f"broken: {why}", "?")
     out.print(t)
-    out.print("Plugins: --strategy path/to/file.py:NAME (see README).", markup=False)
+    out.print("Plugins: --strategy path/to/file.py:NAME (see README). Parameters: "
+              "--strategy target@under=1,mistakes=0.1", markup=False)
 
 
 @app.command()

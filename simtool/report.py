@@ -90,13 +90,14 @@ class Analysis:
         return [(caption, *stats.frame_cells(df)) for caption, df in self.metrics]
 
 
-def analyse(path: Path, charts: bool = True) -> Analysis:
-    """Read a finished run folder and compute what the report shows of it."""
+def analyse(path: Path, ladders: list = (), charts: bool = True) -> Analysis:
+    """Read a finished run folder and compute what the report shows of it. ``ladders``: the
+    skill ladders of the report; one of this run's set-up gives its skill-versus-luck sentence."""
     meta, lazy_seats, lazy_matches = load(path)
     folder = Path(path)
     seats = collect(folder / "seats.parquet", lazy_seats)
     matches = None if lazy_matches is None else collect(folder / "matches.parquet", lazy_matches)
-    a = analysis(meta, seats, matches, folder)
+    a = analysis(meta, seats, matches, folder, ladders)
     if charts:
         a.plots = plots(a, seats, matches)
     return a
@@ -112,8 +113,9 @@ def rating_table(paths: list[Path]) -> pl.DataFrame | None:
 
 
 def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
-             path: Path | None = None) -> Analysis:
-    """What the report shows of a run's tables (but its charts)."""
+             path: Path | None = None, ladders: list = ()) -> Analysis:
+    """What the report shows of a run's tables (but its charts); ``ladders`` as for
+    :func:`analyse`."""
     game = games.get(meta["game"])
     p = meta["players"]
     outcome = matches if matches is not None else seats
@@ -159,7 +161,7 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
             a.metrics.append(("Match length: share of matches by rounds played", lengths))
     if matches is not None:
         a.capped = int(matches.filter(pl.col("seat") == 0)["capped"].sum())
-    a.findings = findings(a)
+    a.findings = findings(a, next((lad for lad in ladders if lad.fits(meta)), None))
     return a
 
 
@@ -244,8 +246,9 @@ def headline_figures(game, seats, win, score, names, codes, by_match, strata=Non
     return out
 
 
-def findings(a: Analysis) -> list[str]:
-    """The run's headline findings in plain sentences."""
+def findings(a: Analysis, ladder=None) -> list[str]:
+    """The run's headline findings in plain sentences. With a skill ``ladder`` of this run's
+    set-up, skill versus luck is measured by its top rung (a ladder's own rungs keep theirs)."""
     p, unit, out = a.p, a.unit, []
     fair = 1 / p
     seats = a.seats.with_columns((pl.col("win") - pl.col("fair")).abs().alias("gap"))
@@ -269,7 +272,9 @@ def findings(a: Analysis) -> list[str]:
     if a.strategies is None:
         out.append(f"Every seat plays {a.seats_strategy}: differences between seats come from "
                    f"the game's seat order, not from skill.")
-    else:
+    if ladder is not None and "ladder" not in a.meta:
+        out.append(ladder_skill(ladder))
+    elif a.strategies is not None:
         heuristics = a.strategies.filter(pl.col("strategy") != "random")  # random is the yardstick
         best = (heuristics if heuristics.height else a.strategies).row(0, named=True)
         others = a.strategies.filter(pl.col("strategy") != best["strategy"])
@@ -319,6 +324,46 @@ def seat_test_text(t: stats.SeatTest) -> str:
     if t.df == 0:
         return "too few deals to test"
     return f"Hotelling's T² = {t.statistic:.1f}, F({t.df}, {t.n - t.df}), {stats.fmt_p(t.p_value)}"
+
+
+def ladder_skill(ladder) -> str:
+    """Skill versus luck by the ladder's top rung: the strongest play the report has seen."""
+    top = ladder.top
+    verdict = ("above" if top.low > top.fair else "below" if top.high < top.fair
+               else "no different from")
+    return (f"Skill versus luck: the skill ladder's top rung, {top.name}, wins "
+            f"{stats.fmt_share(top.share, top.low, top.high)} of {plural(ladder.unit)} in its one seat against "
+            f"{ladder.players - 1} × {top.below} (seats rotated), {verdict} the "
+            f"{100 * top.fair:.1f}% of pure chance: {100 * (top.share - top.fair):+.1f} points, "
+            f"a skill index of {top.skill:.2f} (0 = luck alone, 1 = it wins every time).")
+
+
+def plural(unit: str) -> str:
+    return "matches" if unit == "match" else "deals"
+
+
+def ladder_view(ladder) -> dict:
+    """What the report's skill ladder section shows: sentences, chart and table rows."""
+    from . import ladder as ladders
+    from matplotlib.figure import Figure as Chart
+
+    chart = Chart(figsize=(6.4, 3.0), layout="constrained")
+    ax = chart.add_subplot()
+    x = list(range(1, len(ladder.rungs) + 1))
+    share = np.array([r.share for r in ladder.rungs]) * 100
+    ax.errorbar(x, share, yerr=[share - [100 * r.low for r in ladder.rungs],
+                                [100 * r.high for r in ladder.rungs] - share],
+                fmt="o", color="#2f5d8c", capsize=5, markersize=7,
+                label="win share per seat over the rung below, 95% interval")
+    fair = 100 * ladder.rungs[0].fair
+    ax.axhline(fair, color="#c44e52", linestyle="--", label=f"fair share {fair:.1f}%")
+    ax.set(xlabel="rung (against the rung below)", ylabel=f"win share of {plural(ladder.unit)} (%)",
+           xticks=x, xlim=(0.5, len(x) + 0.5))
+    ax.set_xticklabels([r.name for r in ladder.rungs], rotation=20, ha="right", fontsize="small")
+    ax.legend(frameon=False, fontsize="small")
+    rules = ", ".join(f"{k} = {v}" for k, v in ladder.rules.items())
+    return {"ladder": ladder, "label": f"{ladder.players} players" + (f", {rules}" if rules else ""),
+            "sentences": [ladders.verdict(ladder), ladder_skill(ladder)], "svg": svg(chart)}
 
 
 def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> list[tuple[str, str]]:
@@ -509,12 +554,20 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
 
     if not paths:
         raise SimtoolError("no run folders given; pass one or more folders written by `simtool run`")
-    runs = [analyse(Path(p)) for p in paths]
+    from . import ladder as ladders
+
+    climbed = ladders.ladders([Path(p) for p in paths])
+    runs = [analyse(Path(p), climbed) for p in paths]
     by_game: dict[str, list[Analysis]] = {}
     for r in runs:
         by_game.setdefault(r.game.id, []).append(r)
-    sections = [{"game": rs[0].game, "runs": rs, "comparison": compare(rs) if len(rs) > 1 else None,
-                 "ratings": rating_section(rs)} for rs in by_game.values()]
+    sections = []
+    for rs in by_game.values():
+        plain = [r for r in rs if "ladder" not in r.meta]  # rungs are compared on the ladder
+        sections.append({"game": rs[0].game, "runs": rs,
+                         "comparison": compare(plain) if len(plain) > 1 else None,
+                         "ladders": [ladder_view(lad) for lad in climbed if lad.game == rs[0].game.id],
+                         "ratings": rating_section(rs)})
     env = jinja2.Environment(loader=jinja2.PackageLoader("simtool", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{100 * v:.1f}%"

@@ -111,6 +111,9 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     if precision is not None and not 0 < precision < 0.5:
         raise SimtoolError(f"bad precision {precision!r}; expected a half-width between 0 and 0.5, "
                            f"such as 0.005 for ± 0.5%")
+    import strategies
+
+    lineup = [strategies.canonical(str(name), g.id) for name in lineup]  # one name per strategy
     if duplicate and unit == "match" and g.deal_reads_match:
         raise SimtoolError(f"{g.id} deals each round from the match so far, so the copies of a "
                            f"duplicate match cannot get the same cards; use --duplicate with --unit deal")
@@ -352,7 +355,7 @@ def _worker_died(names: list[str], exc: Exception) -> str:
     import strategies
 
     built_in = {s.name for s in strategies.BUILT_IN}
-    suspects = [n for n in names if n not in built_in]
+    suspects = [n for n in names if strategies.split(n)[0] not in built_in]
     codes = " ".join(str(exc).split()).rpartition("exit codes of the workers are ")[2].partition(" ")[0]
     return (f"a worker process ended without a word ({codes.rstrip('.') or 'no exit code'}) "
             + (f"while playing the plugin strategies {choices(suspects)}: a plugin must return, "

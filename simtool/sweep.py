@@ -25,7 +25,8 @@ from .results import SPEC, RunWriter, run_kind, write_json
 from .runner import (BACKENDS, UNITS, RunSpec, Task, execute_tasks, jobs_used, make_spec, parse_count,
                      spec_from_dict)
 
-GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate", "duplicate")
+GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate", "duplicate",
+             "ladder")
 
 
 @dataclass
@@ -41,6 +42,7 @@ class Grid:
     unit: str = "deal"
     rotate: bool = False
     duplicate: bool = False
+    ladder: bool = False  # a skill ladder per cell instead of line-ups (see simtool.ladder)
 
 
 def read_toml(path: Path) -> dict:
@@ -82,12 +84,18 @@ def make_grid(data: dict) -> Grid:
     unit = data.get("unit", "deal")
     if not isinstance(unit, str):
         raise SimtoolError(f"bad unit {unit!r}; valid: {choices(UNITS)}")
+    ladder = data.get("ladder", False)
+    if not isinstance(ladder, bool):
+        raise SimtoolError(f"bad ladder {ladder!r}; expected true or false")
+    if ladder and data.get("lineups"):
+        raise SimtoolError("a ladder sweep plays its own line-ups (each rung against the one below); "
+                           "leave out lineups, or leave out ladder")
     return Grid(games=[_text(g, "games") for g in listed["games"]],
                 players=[_count(p) for p in listed.get("players", [])],
                 rules={k: [str(x) for x in (v if isinstance(v, list) else [v])] for k, v in rules.items()},
                 lineups=[_text(x, "lineups") for x in listed.get("lineups", [])],
                 n=parse_count(data.get("n", 100_000)), seed=seed, unit=unit, rotate=rotate,
-                duplicate=duplicate)
+                duplicate=duplicate, ladder=ladder)
 
 
 def _values(key: str, value) -> list:
@@ -111,35 +119,63 @@ def _count(value) -> int:
 
 def lineup(text: str, game, p: int) -> dict[int, str]:
     """``"greedy,target"``: seat 0 greedy, every later seat the last name (target).
-    ``default`` names the game's default strategy."""
-    names = [n.strip() for n in text.split(",")]
+    ``default`` names the game's default strategy. A name may carry parameters
+    (``target@under=1,mistakes=0.1``): their commas do not separate seats."""
+    import strategies
+
+    names = strategies.split_lineup(text)
     if not all(names):
         raise SimtoolError(f"bad line-up {text!r}; expected NAME or NAME,NAME,... (one per seat)")
     if len(names) > p:
         raise SimtoolError(f"line-up {text!r} names {len(names)} seats; {game.id} has {p} players here")
-    names = [game.default_strategy if n == "default" else n for n in names]
+    names = [game.default_strategy + n[len("default"):] if n.partition("@")[0] == "default" else n
+             for n in names]
     return {s: names[min(s, len(names) - 1)] for s in range(p)}
 
 
-def cells(grid: Grid) -> list[RunSpec]:
-    """Every combination, in grid order; a rule varies only in the games that have it."""
+def plan(grid: Grid) -> tuple[list[RunSpec], list[dict]]:
+    """The sweep's runs and what each adds to its ``run.json``: :func:`cells`, or with
+    ``ladder`` the rung runs of one skill ladder per game, player count and rule variant."""
+    if not grid.ladder:
+        specs = cells(grid)
+        return specs, [{} for _ in specs]
+    from . import ladder
+
     seed = grid.seed if grid.seed is not None else int(np.random.SeedSequence().entropy % (1 << 63))
+    specs, extra = [], []
+    for game_id, p, rules in variants(grid):
+        more_specs, more_extra = ladder.plan(game_id, p, rules, grid.n, seed, None, grid.unit)
+        specs += more_specs
+        extra += more_extra
+    return specs, extra
+
+
+def variants(grid: Grid):
+    """``(game, players, rules)`` of every cell, in grid order; a rule varies only in the games
+    that have it."""
     known = {o.name for g in grid.games for o in games.get(g).options}
     for name in grid.rules:
         if name not in known:
             raise SimtoolError(f"unknown rule '{name}' for the games of this sweep; "
                                f"valid: {choices(sorted(known)) or 'none'}")
-    specs = []
     for game_id in grid.games:
         g = games.get(game_id)
         own = {k: v for k, v in grid.rules.items() if k in {o.name for o in g.options}}
         for p in grid.players or [g.default_players]:
             p = games.check_players(g, p)
             for values in itertools.product(*own.values()):
-                for text in grid.lineups or ["default"]:
-                    specs.append(make_spec(game_id, p, grid.n, None, lineup(text, g, p),
-                                           dict(zip(own, values, strict=True)), grid.unit,
-                                           seed, grid.rotate, duplicate=grid.duplicate))
+                yield g.id, p, dict(zip(own, values, strict=True))
+
+
+def cells(grid: Grid) -> list[RunSpec]:
+    """Every combination, in grid order; a rule varies only in the games that have it."""
+    seed = grid.seed if grid.seed is not None else int(np.random.SeedSequence().entropy % (1 << 63))
+    specs = []
+    for game_id, p, rules in variants(grid):
+        g = games.get(game_id)
+        for text in grid.lineups or ["default"]:
+            specs.append(make_spec(game_id, p, grid.n, None, lineup(text, g, p), rules, grid.unit,
+                                   seed, grid.rotate, duplicate=grid.duplicate))
     return specs
 
 
@@ -156,11 +192,13 @@ SWEEP = "sweep.json"
 
 def run(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bool = False,
         backend: str = "local", scheduler: str | None = None, progress=None,
-        report: dict | None = None, timeout: float | None = None) -> list[Path]:
+        report: dict | None = None, timeout: float | None = None,
+        extra: list[dict] | None = None) -> list[Path]:
     """Play every cell into ``runs_dir/<cell>``. A cell already finished with the same
     specification is kept as it is, an interrupted one is resumed (``force``: both are played
     again). A failure leaves no cell of this sweep looking finished; Ctrl-C keeps every finished
-    chunk for ``simtool sweep --resume``. ``report`` (output and title) is saved for the resume."""
+    chunk for ``simtool sweep --resume``. ``report`` (output and title) is saved for the resume;
+    ``extra``: per cell, more for its ``run.json`` (a ladder rung says which)."""
     if backend not in BACKENDS:
         raise SimtoolError(f"unknown backend '{backend}'; valid: {', '.join(BACKENDS)}")
     check_timeout(timeout)
@@ -169,22 +207,27 @@ def run(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bo
         if names.count(name) > 1:
             names[i] = f"{name}_{i}"
     runs_dir = Path(runs_dir)
-    save(runs_dir, specs, names, report or {})
+    extra = extra or [{} for _ in specs]
+    save(runs_dir, specs, names, report or {}, extra)
     writers, tasks = [], []
     try:
-        for spec, name in zip(specs, names, strict=True):
+        for spec, name, more in zip(specs, names, extra, strict=True):
             folder = runs_dir / name
             kind = run_kind(folder)
+            refile = False
             if not force and kind == "finished" and finished_spec(folder) == spec:
-                continue
+                recorded = _read_json(folder / "run.json", {})
+                if all(recorded.get(k) == v for k, v in more.items()):
+                    continue
+                refile = True  # the same run filed under another ladder: play it again as this one's
             resume = not force and kind == "interrupted" and saved_spec(folder) == spec
-            writer = RunWriter(folder, force, spec.as_dict(), resume)
+            writer = RunWriter(folder, force or refile, spec.as_dict(), resume)
             finished = writer.done(spec.unit, lambda t, i, spec=spec: expected_rows(spec, t, i)) \
                 if resume else set()
-            writers.append((spec, writer, finished))
-        tasks = (Task(spec, i, w.parts) for spec, w, finished in writers
+            writers.append((spec, writer, finished, more))
+        tasks = (Task(spec, i, w.parts) for spec, w, finished, _ in writers
                  for i in range(spec.n_chunks) if i not in finished)  # lazily: cells can be huge
-        count = sum(spec.n_chunks - len(finished) for spec, _, finished in writers)
+        count = sum(spec.n_chunks - len(finished) for spec, _, finished, _ in writers)
         started, clock = datetime.now(timezone.utc), time.perf_counter()
         if progress:  # the bar shows the true total from the start
             progress(0, count)
@@ -194,42 +237,48 @@ def run(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bo
                 progress(done, count)
         wall = time.perf_counter() - clock
         used = jobs_used(jobs, count)
-        for spec, w, _ in writers:
-            w.finish(metadata(spec, used, started, wall) | {"backend": backend, "sweep_cells": len(specs)})
+        for spec, w, _, more in writers:
+            w.finish(metadata(spec, used, started, wall) | {"backend": backend, "sweep_cells": len(specs)}
+                     | more)
     except KeyboardInterrupt:
-        for _, w, _ in writers:
+        for _, w, _, _ in writers:
             if not (w.out / "run.json").exists():
                 w.interrupted()
         raise
     except BaseException:
-        for _, w, _ in writers:
+        for _, w, _, _ in writers:
             if not (w.out / "run.json").exists():
                 w.abort()
         raise
     return [runs_dir / name for name in names]
 
 
-def save(runs_dir: Path, specs: list[RunSpec], names: list[str], report: dict) -> None:
+def save(runs_dir: Path, specs: list[RunSpec], names: list[str], report: dict,
+         extra: list[dict]) -> None:
     """The sweep's cells in ``runs_dir/sweep.json`` (never over a file simtool did not write)."""
     file = runs_dir / SWEEP
     if file.exists() and "cells" not in _read_json(file, {}):
         raise SimtoolError(f"{file} is not a simtool sweep file; choose another --runs folder")
     try:
         runs_dir.mkdir(parents=True, exist_ok=True)
-        write_json(file, {"cells": [dict(s.as_dict(), folder=n) for s, n in zip(specs, names, strict=True)],
+        write_json(file, {"cells": [dict(s.as_dict(), folder=n, extra=e)
+                                    for s, n, e in zip(specs, names, extra, strict=True)],
                           "report": report})
     except OSError as exc:
         raise SimtoolError(f"cannot write to runs folder {runs_dir}: {exc.strerror or exc}") from None
 
 
 def saved(runs_dir: Path) -> tuple[list[RunSpec], dict]:
-    """The cells and report settings of the sweep in ``runs_dir``, for ``--resume``."""
+    """The cells and report settings of the sweep in ``runs_dir``, for ``--resume``; the
+    report settings also hold each cell's ``extra`` (see :func:`run`)."""
     file = Path(runs_dir) / SWEEP
     if not file.is_file():
         raise SimtoolError(f"nothing to resume in {runs_dir}: no {SWEEP} from a sweep")
     data = _read_json(file, None)
     try:
-        return [spec_from_dict(c) for c in data["cells"]], dict(data.get("report") or {})
+        cells = data["cells"]
+        return ([spec_from_dict(c) for c in cells],
+                dict(data.get("report") or {}, extra=[dict(c.get("extra") or {}) for c in cells]))
     except (KeyError, TypeError, ValueError):
         raise SimtoolError(f"cannot resume {runs_dir}: {SWEEP} is damaged") from None
 

@@ -3,7 +3,8 @@
 A name is one of: a built-in (``simtool strategies`` lists them), a strategy
 installed under the ``simtool.strategies`` entry-point group, or a plugin file
 ``path/to/file.py:name`` where ``name`` is a :class:`Strategy` or a plain
-``choose(view, rng)`` function in that file.
+``choose(view, rng)`` function in that file. Any of these may carry parameters:
+``NAME@KEY=VALUE,KEY=VALUE`` (see :mod:`strategies.base`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 from simtool.errors import SimtoolError, choices, describe
 
 from . import basic, black_white, kansas_city, nine_lives, out_trumped, trickster
-from .base import Strategy, strategy
+from .base import STRATEGY, Param, Params, Strategy, split, split_lineup, strategy
 
 BUILT_IN: tuple[Strategy, ...] = (
     basic.random, basic.high, basic.low, black_white.balance, black_white.duck,
@@ -24,7 +25,8 @@ BUILT_IN: tuple[Strategy, ...] = (
     out_trumped.hoarder, out_trumped.tricks, nine_lives.exact, nine_lives.team,
 )
 
-__all__ = ["Strategy", "strategy", "registry", "broken", "resolve", "BUILT_IN"]
+__all__ = ["Param", "Params", "STRATEGY", "Strategy", "strategy", "registry", "broken", "resolve",
+           "canonical", "split_lineup", "BUILT_IN"]
 
 
 def registry(game_id: str | None = None) -> dict[str, Strategy]:
@@ -40,8 +42,9 @@ def registry(game_id: str | None = None) -> dict[str, Strategy]:
 
 
 def plugin_file(spec: str) -> Path | None:
-    """The file of a plugin spec ``path/to/file.py:NAME``; ``None`` for a strategy name."""
-    path, sep, _ = spec.rpartition(":")
+    """The file of a plugin spec ``path/to/file.py:NAME`` (parameters or not); ``None`` for a
+    strategy name."""
+    path, sep, _ = split(spec)[0].rpartition(":")
     return Path(path) if sep and (path.endswith(".py") or "/" in path) else None
 
 
@@ -80,17 +83,18 @@ def resolve(spec: str, game_id: str, file: Path | None = None) -> Strategy:
 
     Installed strategies are loaded only when named (or listed): a broken one fails only the
     runs that use it."""
-    path = plugin_file(spec)
+    base, given = split(spec)
+    path = plugin_file(base)
     if path is not None:
-        found = _load_plugin(file or path, spec.rpartition(":")[2])
+        found = _load_plugin(file or path, base.rpartition(":")[2])
     else:
-        found = next((s for s in BUILT_IN if s.name == spec), None)
+        found = next((s for s in BUILT_IN if s.name == base), None)
         if found is None:
-            ep = next((e for e in entry_points(group="simtool.strategies") if e.name == spec), None)
+            ep = next((e for e in entry_points(group="simtool.strategies") if e.name == base), None)
             if ep is None:
                 valid = choices(sorted(registry(game_id)))
                 raise SimtoolError(
-                    f"unknown strategy '{spec}'; valid for {game_id}: {valid}, or a plugin FILE.py:NAME"
+                    f"unknown strategy '{base}'; valid for {game_id}: {valid}, or a plugin FILE.py:NAME"
                 )
             found = _load_entry_point(ep)
     if not found.plays(game_id):
@@ -98,7 +102,15 @@ def resolve(spec: str, game_id: str, file: Path | None = None) -> Strategy:
             f"strategy '{found.name}' plays {choices(found.games)}, not {game_id}; "
             f"valid for {game_id}: {choices(sorted(registry(game_id)))}"
         )
-    return found
+    return found.with_params(given, game_id)
+
+
+def canonical(spec: str, game_id: str) -> str:
+    """The line-up entry ``spec`` written canonically (see :meth:`Strategy.with_params`): a
+    plugin keeps its path, a strategy's parameters are checked and put in order."""
+    found = resolve(spec, game_id)
+    base = split(spec)[0]
+    return base + found.name[len(found.base):]
 
 
 def _load_plugin(path: Path, attr: str) -> Strategy:

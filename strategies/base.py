@@ -6,14 +6,137 @@ know (see the game's View class), plus ``view.kind`` (which decision),
 ``view.legal`` (uint64 sets of legal options, see ``simtool.bits``) and
 ``view.mask`` (the same as a boolean ``(m, n_actions)`` table). It returns one
 legal option number per deal, an integer array of shape ``(m,)``.
+
+A strategy may declare parameters (:class:`Param`); it is then called
+``choose(view, rng, params)`` with ``params.NAME`` for each of them. A line-up
+names it with its parameters as ``NAME@KEY=VALUE,KEY=VALUE`` (no shell needs
+quotes around that); :meth:`Strategy.with_params` checks them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+import re
+from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Callable
 
 import numpy as np
+
+from simtool.errors import SimtoolError, choices
+
+KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter a strategy takes: ``kind`` is int, float, str or :data:`STRATEGY`; numbers
+    may have a ``low``..``high`` range (inclusive), text a list of ``values``."""
+
+    name: str
+    kind: type | str
+    default: object
+    help: str
+    low: float | None = None
+    high: float | None = None
+    values: tuple[str, ...] | None = None
+
+    def valid(self) -> str:
+        """The valid values in a few words: ``a whole number 0..3``."""
+        if self.kind == STRATEGY:
+            return "a strategy of the game, or FILE.py:NAME ('default': the game's default)"
+        if self.values is not None:
+            return choices(self.values)
+        what = "a whole number" if self.kind is int else "a number"
+        if self.low is not None and self.high is not None:
+            return f"{what} {fmt(self.low)}..{fmt(self.high)}"
+        if self.low is not None:
+            return f"{what} >= {fmt(self.low)}"
+        return what
+
+    def parse(self, owner: str, text, game_id: str | None = None) -> object:
+        """``text`` (a string from a line-up, or a typed value from Python) as this parameter's
+        value, or a one-line error naming the valid values. A strategy is checked as playing
+        ``game_id`` and written canonically."""
+        bad = SimtoolError(f"bad value {str(text)!r} for parameter '{self.name}' of strategy "
+                           f"'{owner}'; valid: {self.valid()}")
+        if self.kind == STRATEGY:
+            return self._strategy(owner, str(text).strip(), game_id)
+        if self.kind is str:
+            value = str(text)
+            if self.values is not None and value not in self.values:
+                raise bad
+            return value
+        if isinstance(text, bool):
+            raise bad
+        try:
+            value = float(text)
+        except (TypeError, ValueError):
+            raise bad from None
+        if not math.isfinite(value) or (self.kind is int and not value.is_integer()):
+            raise bad
+        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+            raise bad
+        return int(value) if self.kind is int else value
+
+    def _strategy(self, owner: str, text: str, game_id: str | None) -> str:
+        if game_id is None:
+            return text
+        from simtool import games
+
+        import strategies
+
+        if text == "default":
+            return games.get(game_id).default_strategy
+        try:
+            return strategies.canonical(text, game_id)
+        except SimtoolError as exc:
+            raise SimtoolError(f"bad value {text!r} for parameter '{self.name}' of strategy "
+                               f"'{owner}': {exc}") from None
+
+    def default_for(self, game_id: str | None):
+        """The default value in ``game_id`` (a strategy default may be the game's default)."""
+        return self._strategy("", str(self.default), game_id) if self.kind == STRATEGY else self.default
+
+    def describe(self) -> str:
+        return f"{self.name}: {self.valid()}, default {fmt(self.default)}; {self.help}"
+
+
+STRATEGY = "strategy"
+"""The kind of a parameter whose value names another strategy (a search's play-out policy)."""
+
+
+def fmt(value) -> str:
+    """A parameter value as a line-up writes it: ``0.1``, ``3``, ``target``."""
+    if isinstance(value, float):
+        text = repr(value)
+        return text[:-2] if text.endswith(".0") else text
+    return str(value)
+
+
+class Params:
+    """A strategy's parameter values, read as attributes (``params.samples``)."""
+
+    def __init__(self, values: dict):
+        self.__dict__["_values"] = MappingProxyType(dict(values))
+
+    def __getattr__(self, name):
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name, value):
+        raise AttributeError("parameters are fixed for the whole run")
+
+    def as_dict(self) -> dict:
+        return dict(self._values)
+
+    def __repr__(self) -> str:
+        return f"Params({', '.join(f'{k}={v!r}' for k, v in self._values.items())})"
+
+    def __reduce__(self):  # the default would look up _values through __getattr__ before it exists
+        return Params, (dict(self._values),)
 
 
 @dataclass(frozen=True)
@@ -23,18 +146,109 @@ class Strategy:
     description: str
     games: tuple[str, ...] | None = None  # None: plays any game
     origin: str = "built-in"
+    params: tuple[Param, ...] = ()
+    values: Params | None = None  # the parameters' values; None: the defaults
 
     def __call__(self, view, rng: np.random.Generator) -> np.ndarray:
+        if self.params:
+            return self.choose(view, rng, self.values or self.defaults())
         return self.choose(view, rng)
 
     def plays(self, game_id: str) -> bool:
         return self.games is None or game_id in self.games
 
+    @property
+    def base(self) -> str:
+        """The name without parameters."""
+        return self.name.partition("@")[0]
 
-def strategy(name: str, description: str, games: tuple[str, ...] | None = None):
-    """Decorator that turns ``choose(view, rng)`` into a named :class:`Strategy`."""
+    def defaults(self) -> Params:
+        return Params({p.name: p.default for p in self.params})
+
+    def with_params(self, given: dict, game_id: str | None = None) -> "Strategy":
+        """This strategy with the parameters ``given`` (text or typed values), checked, for
+        ``game_id``; named canonically: parameters in declared order, those at their default
+        left out, so that ``x@a=1`` and ``x@a=1,b=<b's default>`` are one strategy, one name."""
+        if not given and not self.params:
+            return self
+        if not self.params:
+            raise SimtoolError(f"strategy '{self.base}' takes no parameters (given "
+                               f"{choices(given)}); write it as plain '{self.base}'")
+        known = {p.name: p for p in self.params}
+        for key in given:
+            if key not in known:
+                raise SimtoolError(f"unknown parameter '{key}' for strategy '{self.base}'; valid: "
+                                   + "; ".join(f"{p.name} ({p.valid()})" for p in self.params))
+        values = {p.name: p.parse(self.base, given[p.name], game_id) if p.name in given
+                  else p.default_for(game_id) for p in self.params}
+        shown = [f"{p.name}={fmt(values[p.name])}" for p in self.params
+                 if values[p.name] != p.default_for(game_id)]
+        return replace(self, name=self.base + ("@" + ",".join(shown) if shown else ""),
+                       values=Params(values))
+
+
+MISTAKES = Param("mistakes", float, 0.0, "chance per decision of playing a uniformly random legal "
+                 "option instead: 0 is the heuristic itself, 1 is random play; a dial for less "
+                 "careful players", 0.0, 1.0)
+"""A parameter any heuristic can take: its play with a share of careless decisions."""
+
+
+def with_mistakes(view, rng, rate: float, choice: np.ndarray) -> np.ndarray:
+    """``choice``, except in a share ``rate`` of the deals a uniformly random legal option. At
+    rate 0 it draws nothing, so the heuristic plays exactly as without the parameter."""
+    if rate <= 0:
+        return choice
+    from simtool import bits
+
+    careless = rng.random(len(view)) < rate
+    return np.where(careless, bits.uniform(view.legal, rng, view.n_actions), choice)
+
+
+def strategy(name: str, description: str, games: tuple[str, ...] | None = None,
+             params: tuple[Param, ...] = ()):
+    """Decorator that turns ``choose(view, rng)`` into a named :class:`Strategy`; with
+    ``params``, ``choose(view, rng, params)``."""
 
     def wrap(choose):
-        return Strategy(name, choose, description, games)
+        return Strategy(name, choose, description, games, params=tuple(params))
 
     return wrap
+
+
+def split(entry: str) -> tuple[str, dict[str, str]]:
+    """A line-up entry ``NAME@k=v,k=v`` (or ``FILE.py:NAME@k=v``) as its strategy and its
+    parameters as text. The parameters follow the last ``@``; a path may hold ``@`` too, so
+    what follows is parameters only if it has the shape ``k=v,...``."""
+    head, sep, tail = entry.rpartition("@")
+    if not sep:
+        return entry, {}
+    given: dict[str, str] = {}
+    pairs = [pair.partition("=") for pair in tail.split(",")]
+    if all(eq and KEY.fullmatch(k.strip()) for k, eq, _ in pairs):
+        for key, _, value in pairs:
+            key, value = key.strip(), value.strip()
+            if not value:
+                raise SimtoolError(f"bad strategy {entry!r}: parameter '{key}' has no value; "
+                                   f"expected NAME@KEY=VALUE,KEY=VALUE")
+            if key in given:
+                raise SimtoolError(f"bad strategy {entry!r}: parameter '{key}' given twice")
+            given[key] = value
+        return head, given
+    if "/" in tail or ":" in tail:  # an '@' inside a plugin's path
+        return entry, {}
+    raise SimtoolError(f"bad strategy {entry!r}: expected NAME@KEY=VALUE,KEY=VALUE after the '@'")
+
+
+def split_lineup(text: str) -> list[str]:
+    """``pimc@samples=8,playout=target,balance`` as its entries ``pimc@samples=8,playout=target``
+    and ``balance``: a comma-separated piece of the form ``key=value`` continues the parameters
+    of the entry before it (a strategy name never holds ``=``)."""
+    entries: list[str] = []
+    for piece in text.split(","):
+        piece = piece.strip()
+        key, eq, _ = piece.partition("=")
+        if entries and eq and "@" in entries[-1] and KEY.fullmatch(key.strip()):
+            entries[-1] += "," + piece
+        else:
+            entries.append(piece)
+    return entries

@@ -13,7 +13,7 @@ import numpy as np
 from simtool import bits
 from simtool.games.black_white import BLACK, CARDS, DECK, WHITE
 
-from .base import strategy
+from .base import MISTAKES, strategy, with_mistakes
 
 GAMES = ("black-white",)
 
@@ -77,8 +77,12 @@ def _follow(view, want: np.ndarray) -> np.ndarray:
 
 
 @strategy("balance", "steers to equal black and white tricks: leads the colour it needs, "
-          "wins cheaply when it needs the colour, sheds safely otherwise", GAMES)
-def balance(view, rng):
+          "wins cheaply when it needs the colour, sheds safely otherwise", GAMES, (MISTAKES,))
+def balance(view, rng, params):
+    return with_mistakes(view, rng, params.mistakes, _balance(view))
+
+
+def _balance(view):
     need = _need(view)
     hand = view.hand
     top_black, top_white = _highest(hand), bits.lowest(hand)

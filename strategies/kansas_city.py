@@ -9,7 +9,7 @@ from simtool.games.kansas_city import (
     DECLINE, FOURS, RANK, SUIT, SUITS, of_ranks, rank_byte,
 )
 
-from .base import strategy
+from .base import MISTAKES, Param, strategy, with_mistakes
 
 GAMES = ("kansas-city",)
 ALL_RANKS = np.uint64(0xFF)
@@ -52,9 +52,9 @@ def _weakest(view, cards):
     return np.where(plain != 0, _lowest_rank(plain), _lowest_rank(cards))
 
 
-def _needs(view) -> np.ndarray:
+def _needs(view, under: int = 0) -> np.ndarray:
     rows = np.arange(len(view))
-    return view.tricks[rows, view.seat] < view.limit
+    return view.tricks[rows, view.seat] < view.limit - under
 
 
 def _singleton_upgrade(view) -> np.ndarray:
@@ -69,11 +69,20 @@ def _singleton_upgrade(view) -> np.ndarray:
     return np.where(pick != 0, _highest_rank(pick), DECLINE)
 
 
+UNDER = Param("under", int, 0, "aim this many tricks below the limit (1: at 2 tricks in 4p, "
+              "1 in 5p), a safer plan that gives up points for a margin against overshooting",
+              0, 3)
+
+
 @strategy("target", "aims at exactly the trick limit: passes high cards, wins cheaply while "
           "below the limit, ducks once there (keeping 4s away from others), upgrades singletons "
-          "while it needs tricks", GAMES)
-def target(view, rng):
-    needs = _needs(view)
+          "while it needs tricks", GAMES, (UNDER, MISTAKES))
+def target(view, rng, params):
+    return with_mistakes(view, rng, params.mistakes, _target(view, params.under))
+
+
+def _target(view, under):
+    needs = _needs(view, under)
     if view.kind == "pass":
         return _highest_rank(view.legal)
     if view.kind == "upgrade":

@@ -1,0 +1,194 @@
+"""The skill ladder: plan, run folders, flattening, determinism, report section, sweeps."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+
+import strategies
+from simtool import ladder
+from simtool.errors import SimtoolError
+
+from .test_cli import cli, one_line_error
+
+
+def test_default_rungs_climb_to_the_game_default():
+    assert ladder.default_rungs("black-white") == ["random", "duck", "balance"]
+    assert ladder.default_rungs("kansas-city") == ["random", "greedy", "target"]
+
+
+def test_default_rungs_add_pimc_with_doubling_samples_once_it_is_registered(monkeypatch):
+    def pimc(view, rng, params):
+        raise AssertionError("never played here")
+
+    search = strategies.Strategy("pimc", pimc, "search", None, params=(
+        strategies.Param("samples", int, 32, "worlds per decision", 1, 4096),))
+    monkeypatch.setattr(strategies, "BUILT_IN", strategies.BUILT_IN + (search,))
+    assert ladder.default_rungs("black-white") == [
+        "random", "duck", "balance", *(f"pimc@samples={k}" for k in (4, 8, 16, 32, 64))]
+    specs, extra = ladder.plan("black-white", None, None, 1000, 1)
+    # samples=32 is pimc's default: that rung is plain pimc
+    assert [s.lineup[0] for s in specs] == ["duck", "balance", "pimc@samples=4", "pimc@samples=8",
+                                            "pimc@samples=16", "pimc", "pimc@samples=64"]
+    assert specs[2].lineup == ("pimc@samples=4", "balance", "balance")
+    assert extra[-1]["ladder"]["rung"] == 7 and len(extra[-1]["ladder"]["rungs"]) == 8
+
+
+def test_plan_rotates_one_climber_against_the_rung_below():
+    specs, extra = ladder.plan("kansas-city", 5, {"pass_count": "2"}, 2000, 7,
+                               ["random", "greedy", "target@under=1"])
+    assert [s.lineup for s in specs] == [("greedy",) + ("random",) * 4,
+                                         ("target@under=1",) + ("greedy",) * 4]
+    assert all(s.rotate and s.seed == 7 and s.players == 5 and s.rules["pass_count"] == 2 for s in specs)
+    assert [e["ladder"] for e in extra] == [{"rung": k, "rungs": ["random", "greedy", "target@under=1"]}
+                                            for k in (1, 2)]
+
+
+@pytest.mark.parametrize("rungs,needles", [
+    ("random", ["at least two rungs"]),
+    ("random,,balance", ["bad rungs 'random,,balance'", "NAME,NAME,..."]),
+    ("", ["bad rungs ''"]),
+    ("random,balance,balance@mistakes=0", ["rung 'balance' appears twice"]),
+    ("random,genius", ["unknown strategy 'genius'", "balance"]),
+    ("random,balance@mistakes=3", ["bad value '3' for parameter 'mistakes'", "0..1"]),
+    ("random,target", ["strategy 'target' plays kansas-city, not black-white"]),
+])
+def test_bad_ladders_are_one_line_and_exit_2(tmp_path, rungs, needles):
+    r = cli("ladder", "--rungs", rungs, "--n", "100", "--runs", tmp_path / "rungs", "-o", tmp_path / "l.html")
+    one_line_error(r, *needles)
+    assert not (tmp_path / "l.html").exists() and not (tmp_path / "rungs").exists()
+
+
+def test_ladder_end_to_end_flattens_where_the_climb_stops_paying(tmp_path):
+    runs, page = tmp_path / "rungs", tmp_path / "ladder.html"
+    # a careless balance player is weaker than balance: the climb stops paying at rung 2
+    r = cli("ladder", "-g", "black-white", "--rungs", "random,balance,balance@mistakes=0.6",
+            "--n", "3000", "--seed", "5", "-j", "2", "--runs", runs, "-o", page)
+    assert r.exit_code == 0, r.output
+    assert "The ladder flattens at rung 2: balance@mistakes=0.6 wins" in r.stdout
+    assert "clearly below the fair 33.3%: it is weaker than the rung below" in r.stdout
+    folders = sorted(p for p in runs.iterdir() if p.is_dir())
+    assert [p.name for p in folders] == ["black-white_3p_balance+random",
+                                         "black-white_3p_balance@mistakes=0.6+balance"]
+    meta = json.loads((folders[0] / "run.json").read_text())
+    assert meta["ladder"] == {"rung": 1, "rungs": ["random", "balance", "balance@mistakes=0.6"]}
+    assert meta["rotate"] and meta["lineup"] == ["balance", "random", "random"]
+    (climbed,) = ladder.ladders(folders)
+    first, second = climbed.rungs
+    assert first.pays and not second.pays and second.weaker and climbed.flattens is second
+    assert (first.verdict, second.verdict) == ("yes", "no, weaker")
+    # the rung's share is the climber's win share per seat it holds, as strategy strength has it
+    seats = pl.read_parquet(folders[0] / "seats.parquet")
+    assert first.share == pytest.approx(seats.filter(pl.col("strategy") == "balance")["win"].mean())
+    assert first.low < first.share < first.high and first.high - first.low < 0.05
+    html = page.read_text()
+    assert html.count('class="ladder"') == 1 and "Skill ladder: 3 players" in html
+    assert "The ladder flattens at rung 2" in html
+    assert "Skill versus luck: the skill ladder&#39;s top rung, balance@mistakes=0.6" in html
+    assert html.count('class="run"') == 2  # each rung is a run of its own
+
+
+def test_ladder_results_do_not_depend_on_jobs(tmp_path):
+    tables = {}
+    for jobs in (1, 2):
+        runs = tmp_path / f"j{jobs}"
+        r = cli("ladder", "-g", "kansas-city", "--n", "2500", "--seed", "11", "-j", jobs, "-q",
+                "--runs", runs, "-o", tmp_path / f"j{jobs}.html")
+        assert r.exit_code == 0, r.output
+        tables[jobs] = {p.name: pl.read_parquet(p / "seats.parquet") for p in runs.iterdir() if p.is_dir()}
+    assert sorted(tables[1]) == ["kansas-city_4p_pass_count-3_hands-3_greedy+random",
+                                 "kansas-city_4p_pass_count-3_hands-3_target+greedy"]
+    for name, seats in tables[1].items():
+        assert seats.equals(tables[2][name]), name
+
+
+def test_sweep_climbs_a_ladder_per_rule_variant(tmp_path):
+    runs, page = tmp_path / "cells", tmp_path / "sweep.html"
+    r = cli("sweep", "-g", "kansas-city", "-r", "pass_count=3,0", "--ladder", "--n", "1500",
+            "--seed", "3", "--runs", runs, "-o", page, "-q", "-j", "2")
+    assert r.exit_code == 0, r.output
+    folders = [p for p in runs.iterdir() if p.is_dir()]
+    assert len(folders) == 4
+    climbed = ladder.ladders(folders)
+    assert sorted(lad.rules["pass_count"] for lad in climbed) == [0, 3]
+    html = page.read_text()
+    assert html.count('class="ladder"') == 2
+    assert "Skill ladder: 4 players, pass_count = 0, hands = 3" in html
+    import shutil
+
+    lost = folders[0]
+    shutil.rmtree(lost)  # a rung lost: the resumed sweep plays it again, as a rung
+    r = cli("sweep", "--resume", runs, "-q", "-j", "1")
+    assert r.exit_code == 0, r.output
+    assert "rung" in json.loads((lost / "run.json").read_text())["ladder"]
+    grid = tmp_path / "grid.toml"
+    grid.write_text('games = ["black-white"]\nladder = true\nn = 500\nseed = 1\n')
+    r = cli("sweep", grid, "--runs", tmp_path / "grid", "-o", tmp_path / "g.html", "-q", "-j", "1")
+    assert r.exit_code == 0, r.output
+    assert len([p for p in (tmp_path / "grid").iterdir() if p.is_dir()]) == 2
+
+
+def test_a_ladder_sweep_plays_no_line_ups(tmp_path):
+    one_line_error(cli("sweep", "-g", "kansas-city", "--ladder", "-l", "greedy", "--runs", tmp_path / "c"),
+                   "a ladder sweep plays its own line-ups")
+    grid = tmp_path / "grid.toml"
+    grid.write_text('games = ["black-white"]\nladder = "yes"\n')
+    one_line_error(cli("sweep", grid, "--runs", tmp_path / "c"), "bad ladder 'yes'", "true or false")
+
+
+def test_a_report_of_plain_runs_uses_the_ladder_for_skill_versus_luck(tmp_path):
+    r = cli("ladder", "-g", "black-white", "--rungs", "random,duck,balance", "--n", "1000",
+            "--seed", "2", "-j", "1", "-q", "--runs", tmp_path / "rungs", "-o", tmp_path / "l.html")
+    assert r.exit_code == 0, r.output
+    assert cli("run", "--n", "1000", "--seed", "2", "-j", "1", "-q", "-s", "random", "--seat", "0=duck",
+               "--rotate", "--out", tmp_path / "plain").exit_code == 0
+    folders = [p for p in (tmp_path / "rungs").iterdir() if p.is_dir()]
+    from simtool import report
+
+    (climbed,) = ladder.ladders(folders)
+    plain = report.analyse(tmp_path / "plain", [climbed])
+    assert any(f.startswith("Skill versus luck: the skill ladder's top rung, balance, wins") for f in plain.findings)
+    rung = report.analyse(folders[0], [climbed])  # a rung keeps the sentence about its own pair
+    assert any(f.startswith("Skill versus luck:") and "top rung" not in f for f in rung.findings)
+
+
+def test_rung_of_a_plain_run_is_refused(tmp_path):
+    assert cli("run", "--n", "300", "--seed", "2", "-j", "1", "-q", "--out", tmp_path / "plain").exit_code == 0
+    with pytest.raises(SimtoolError, match="not a ladder rung"):
+        ladder.rung(tmp_path / "plain")
+    assert ladder.ladders([tmp_path / "plain"]) == []
+
+
+def test_climb_from_python_plays_each_rung_as_the_plain_rotated_run(tmp_path):
+    import simtool
+
+    climbed, paths = ladder.climb("black-white", tmp_path / "rungs", rungs=["random", "balance@mistakes=0.2"],
+                                  n=800, seed=4, jobs=1)
+    (only,) = climbed.rungs
+    assert (only.rung, only.name, only.below) == (1, "balance@mistakes=0.2", "random")
+    alone = simtool.run("black-white", 800, strategy="random", seats={0: "balance@mistakes=0.2"},
+                        seed=4, rotate=True)
+    assert pl.read_parquet(paths[0] / "seats.parquet").equals(alone.seats)
+
+
+def test_a_longer_ladder_in_the_same_folder_refiles_the_shared_rung(tmp_path):
+    runs = tmp_path / "rungs"
+    short, _ = ladder.climb("black-white", runs, rungs=["random", "duck"], n=500, seed=1, jobs=1)
+    longer, paths = ladder.climb("black-white", runs, rungs=["random", "duck", "balance"], n=500,
+                                 seed=1, jobs=1)
+    assert [r.name for r in longer.rungs] == ["duck", "balance"]
+    assert longer.rungs[0].share == short.rungs[0].share  # the same run, now a rung of the longer ladder
+    assert json.loads((paths[0] / "run.json").read_text())["ladder"]["rungs"] == ["random", "duck", "balance"]
+
+
+def test_a_ladder_of_whole_matches_counts_match_wins(tmp_path):
+    climbed, paths = ladder.climb("black-white", tmp_path / "rungs", rungs=["random", "balance"], n=300,
+                                  seed=2, unit="match", jobs=1)
+    matches = pl.read_parquet(paths[0] / "matches.parquet")
+    assert climbed.unit == "match"
+    from simtool import report
+
+    assert "of matches in its one seat against 2 × random" in report.ladder_skill(climbed)
+    assert climbed.rungs[0].share == pytest.approx(matches.filter(pl.col("strategy") == "balance")["win"].mean())
