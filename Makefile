@@ -31,6 +31,8 @@ calibrate: $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/simtool sweep reports/demo.toml --runs runs/demo --force --out reports/balance.html \
 		--title "simtool balance report: all games"
+	$(VENV)/bin/simtool sweep reports/demo-duplicate.toml --runs runs/demo-duplicate --force \
+		--out reports/duplicate.html --title "simtool: duplicate matches, luck and tension"
 	$(VENV)/bin/simtool tune --game kansas-city --vary pass_count --objective seat_spread:min \
 		--objective skill:max --n 1e4 --seed 1 --out runs/demo-tune --report reports/tune.html --quiet
 

@@ -52,6 +52,8 @@ def summary_tables(meta: dict, seats, matches) -> dict[str, pl.DataFrame]:
     game = games.get(meta["game"])
     strata = meta["players"] if meta.get("rotate") else None
     keys = ["deal"] if meta["unit"] == "deal" else ["match", "round"]
+    if meta.get("duplicate"):  # a game's tables count per copy of a deal (its units stay the deal)
+        keys.insert(1, "rotation")
     seats, matches = seats.lazy(), None if matches is None else matches.lazy()
     return {"By seat and strategy": stats.seat_summary(game, seats, matches, strata=strata),
             "By strategy (seats pooled)": stats.seat_summary(game, seats, matches, ("strategy",), strata),
@@ -63,7 +65,7 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
         unit: str = "deal", seed: int | None = None, jobs: int | None = 1,
         out: str | Path | None = None, force: bool = False,
         progress: Callable[[int, int], None] | None = None, backend: str = "local",
-        scheduler: str | None = None, rotate: bool = False,
+        scheduler: str | None = None, rotate: bool = False, duplicate: bool = False,
         timeout: float | None = None) -> Result:
     """Simulate ``n`` deals (or matches, ``unit="match"``) and return their tables.
 
@@ -74,7 +76,7 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
     ``timeout``: seconds a strategy may take over one decision batch before the run stops
     with an error naming it and the deal (default: no limit).
     """
-    spec = make_spec(game, players, n, strategy, seats, rules, unit, seed, rotate)
+    spec = make_spec(game, players, n, strategy, seats, rules, unit, seed, rotate, duplicate=duplicate)
     return execute_run(spec, jobs, out, force, progress, keep=True, backend=backend,
                        scheduler=scheduler, timeout=timeout)
 
@@ -192,7 +194,7 @@ def expected_rows(spec: RunSpec, table: str, index: int) -> int | None:
     """Rows of a whole chunk file: one per deal (or match) and seat; a match's rounds vary."""
     if spec.unit == "match" and table == "seats":
         return None
-    return spec.bounds(index)[1] * spec.players
+    return spec.bounds(index)[1] * spec.players * spec.copies
 
 
 def check_timeout(timeout: float | None) -> None:
@@ -222,6 +224,7 @@ def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
         "rules": spec.rules,
         "lineup": list(spec.lineup),
         "rotate": spec.rotate,
+        "duplicate": spec.duplicate,
         "unit": spec.unit,
         "n": spec.n,
         "seed": spec.seed,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -17,7 +19,7 @@ from .api import execute_run, summary_tables
 from .engine import ROUND_CAP
 from .errors import SimtoolError, choices
 from .results import load
-from .runner import MAX_COUNT, chunk_size, make_spec, replay as replay_deal
+from .runner import MAX_COUNT, make_spec, replay as replay_deal
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")
@@ -38,6 +40,7 @@ def lineup_args(seat: list[str]) -> dict[str, str]:
 
 RESUME_KEEPS = {"game": "--game", "n": "--n", "players": "--players", "strategy": "--strategy",
                 "precision": "--precision", "seat": "--seat", "rule": "--rule", "rotate": "--rotate",
+                "duplicate": "--duplicate",
                 "unit": "--unit", "seed": "--seed", "out_dir": "--out", "force": "--force"}
 """Options that fix a run's results: a resumed run keeps its own, so giving one is a mistake."""
 
@@ -66,6 +69,9 @@ def run(
     rule: list[str] = typer.Option([], "--rule", "-r", help="Rule option: name=value. Repeatable."),
     rotate: bool = typer.Option(False, "--rotate", help="Move the line-up one seat per deal, so "
                                 "every strategy sits in every seat equally often."),
+    duplicate: bool = typer.Option(False, "--duplicate", help="Play every deal (match) once per "
+                                   "rotation of the line-up with the same cards: paired strategy "
+                                   "comparisons. --n counts the deals; each is played p times."),
     unit: str = typer.Option("deal", "--unit", help="deal, or match (whole matches)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed (default: fresh, recorded)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
@@ -94,7 +100,7 @@ def run(
         count = n if n is not None else ("1e8" if precision else "1e5")
         spec = None if resume else make_spec(game, _players(players, game), count, strategy, lineup_args(seat),
                                               options.parse_assignments(rule), unit, seed, rotate,
-                                              precision)
+                                              precision, duplicate)
         folder = resume or out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"
         with _progress(quiet) as bar:
             task = bar.add_task(f"{spec.game} {spec.players}p" if spec else f"resuming {folder}", total=None)
@@ -134,6 +140,14 @@ def show_summary(folder: Path) -> None:
                              ("strategy",), matches is not None))
     for caption, extra_table in list(tables.items())[2:]:
         out.print(_frame_table(caption, extra_table))
+    if meta.get("duplicate") or matches is not None:
+        from .report import analysis, metric_findings
+
+        a = analysis(meta, seats.collect(), None if matches is None else matches.collect())
+        for caption, extra_table in a.metrics:
+            out.print(_frame_table(caption, extra_table))
+        for sentence in metric_findings(a):
+            out.print(sentence, markup=False, highlight=False)
     notes = [f"95% intervals on {unit} (each {meta['unit']}'s seats"
              f"{' and rounds' if matches is not None else ''} are one unit); a tie splits the win"]
     if meta.get("precision"):
@@ -197,7 +211,8 @@ def report(
 
 SWEEP_GRID = {"grid_file": "GRID_FILE", "game": "--game", "players": "--players", "rule": "--rule",
               "lineup": "--lineup", "n": "--n", "seed": "--seed", "unit": "--unit",
-              "rotate": "--rotate", "ladder": "--ladder", "runs_dir": "--runs", "force": "--force"}
+              "rotate": "--rotate", "duplicate": "--duplicate", "ladder": "--ladder", "runs_dir": "--runs",
+              "force": "--force"}
 
 
 @app.command()
@@ -215,6 +230,8 @@ def sweep(
     seed: Optional[int] = typer.Option(None, "--seed", help="One seed for every cell."),
     unit: Optional[str] = typer.Option(None, "--unit", help="deal, or match."),
     rotate: Optional[bool] = typer.Option(None, "--rotate/--no-rotate", help="Rotate line-ups."),
+    duplicate: Optional[bool] = typer.Option(None, "--duplicate/--no-duplicate",
+                                             help="Play every deal once per rotation of the line-up."),
     ladder: Optional[bool] = typer.Option(None, "--ladder/--no-ladder", help="A skill ladder in "
                                           "every cell instead of line-ups (see simtool ladder)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
@@ -253,7 +270,8 @@ def sweep(
         else:
             data = sweeps.read_toml(grid_file) if grid_file else {}
             given = {"games": sweeps.parse_list(game, "game"), "lineups": lineup, "n": n, "seed": seed,
-                     "unit": unit, "rotate": rotate, "ladder": ladder, "rules": sweeps.rules_arg(rule)}
+                     "unit": unit, "rotate": rotate, "duplicate": duplicate, "ladder": ladder,
+                     "rules": sweeps.rules_arg(rule)}
             if players:
                 given["players"] = [_whole(v, "players") for v in sweeps.parse_list(players, "players")]
             data |= {k: v for k, v in given.items() if v not in (None, [], {})}
@@ -528,6 +546,8 @@ def replay(
     seat: list[str] = typer.Option([], "--seat"),
     rule: list[str] = typer.Option([], "--rule", "-r"),
     rotate: bool = typer.Option(False, "--rotate", help="The run was rotated."),
+    duplicate: bool = typer.Option(False, "--duplicate", help="The run was a duplicate one (the "
+                                   "play of the first copy is written out, the results of all)."),
 ):
     """Write out one deal (or match) of a run play by play, with its results."""
     try:
@@ -537,10 +557,10 @@ def replay(
         unit = "deal" if deal is not None else "match"
         if not 0 <= number < MAX_COUNT:
             raise SimtoolError(f"bad {unit} number {number}; expected 0 to {MAX_COUNT - 1}")
-        chunk = chunk_size(unit)
-        size = n if n is not None else min((number // chunk + 1) * chunk, MAX_COUNT)
-        spec = make_spec(game, _players(players, game), size, strategy, lineup_args(seat),
-                         options.parse_assignments(rule), unit, seed, rotate)
+        spec = make_spec(game, _players(players, game), n or 1, strategy, lineup_args(seat),
+                         options.parse_assignments(rule), unit, seed, rotate, duplicate=duplicate)
+        if n is None:  # a chunk's deals depend on its size: the whole chunk holding this deal
+            spec = dataclasses.replace(spec, n=min((number // spec.chunk + 1) * spec.chunk, MAX_COUNT))
         lines = replay_deal(spec, number)
     except SimtoolError as exc:
         raise fail(str(exc)) from None

@@ -343,6 +343,9 @@ class Game(abc.ABC):
     rate_text: dict[str, str] = {}
     """Each rate in plain words, completing "a seat ...", for report sentences."""
     View: type[View] = View
+    deal_reads_match = False
+    """Whether :meth:`deal` reads the match so far beyond its size and rules (a deck that
+    shrinks): then the copies of a duplicate match cannot be dealt alike after round 0."""
 
     def new_match(self, n: int, p: int, rules: dict) -> Match:
         return Match(p, rules, np.zeros((n, p), np.int32))
@@ -692,11 +695,12 @@ class Outcome:
 
 
 def play_deals(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng, play_rng,
-               ctx: Context) -> Outcome:
-    """``n`` independent deals, each round 0 of a fresh match."""
+               ctx: Context, duplicate: bool = False) -> Outcome:
+    """``n`` independent deals, each round 0 of a fresh match. ``duplicate``: ``n / p`` deals,
+    each played ``p`` times in a row (rows ``i*p .. i*p+p-1``) with the same cards."""
     match = game.new_match(n, p, rules)
     ctx.follow(ctx.ids)
-    state = game.deal(deal_rng, match, 0)
+    state = _duplicate_deal(game, deal_rng, n, p, rules, 0) if duplicate else game.deal(deal_rng, match, 0)
     if ctx.trace_row is not None:
         ctx.trace.extend(game.describe(state, ctx.trace_row))
     results = play_round(game, state, lineup, play_rng, ctx)
@@ -707,15 +711,22 @@ def play_deals(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng
 
 
 def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng, play_rng,
-                 ctx: Context) -> Outcome:
-    """``n`` whole matches, each to its end condition or the round cap."""
+                 ctx: Context, duplicate: bool = False) -> Outcome:
+    """``n`` whole matches, each to its end condition or the round cap. ``duplicate``: ``n / p``
+    matches, each played ``p`` times in a row with the same cards in every round."""
     match = game.new_match(n, p, rules)
     ids = ctx.ids
+    alive = np.arange(n)  # rows of the batch still playing, for duplicate deals
     per_round: list[dict[str, np.ndarray]] = []
     finals: list[dict[str, np.ndarray]] = []
     for rnd in range(ROUND_CAP):
         ctx.follow(ids)
-        state = game.deal(deal_rng, match, rnd)
+        if duplicate:
+            # dealt for the whole batch, ended matches too, so that a match's copies get the same
+            # cards in every round however long each lasts
+            state = _duplicate_deal(game, deal_rng, n, p, rules, rnd).take(alive)
+        else:
+            state = game.deal(deal_rng, match, rnd)
         if ctx.trace_row is not None:
             ctx.trace.append(f"round {rnd}")
             ctx.trace.extend(game.describe(state, ctx.trace_row))
@@ -732,13 +743,18 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
         if over.any():
             finals.append(_final(game, match, ids, over, rnd, capped[over]))
             keep = ~over
-            match, ids = take(match, keep), ids[keep]
+            match, ids, alive = take(match, keep), ids[keep], alive[keep]
         if len(ids) == 0:
             break
     rounds = {k: np.concatenate([r[k] for r in per_round]) for k in per_round[0]}
     matches = {k: np.concatenate([f[k] for f in finals]) for k in finals[0]}
     order = np.argsort(matches["id"], kind="stable")
     return Outcome(rounds, {k: v[order] for k, v in matches.items()})
+
+
+def _duplicate_deal(game: Game, rng, n: int, p: int, rules: dict, rnd: int):
+    """Round ``rnd`` of ``n / p`` fresh deals, each repeated ``p`` times in a row."""
+    return game.deal(rng, game.new_match(n // p, p, rules), rnd).repeat(p)
 
 
 def _public(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

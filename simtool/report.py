@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games, stats
+from . import games, ratings, stats, tension
 from .engine import ROUND_CAP
 from .errors import SimtoolError
 from .results import collect, load
@@ -57,6 +57,8 @@ class Analysis:
     figures: dict[str, Figure]
     seats_strategy: str  # the strategy name at seat 0
     capped: int = 0  # matches stopped by the round cap
+    metrics: list[tuple[str, pl.DataFrame]] = field(default_factory=list)  # duplicate, luck, tension
+    held: pl.DataFrame | None = None  # ratings.held of the first deals, with several strategies
     findings: list[str] = field(default_factory=list)
     plots: list[tuple[str, str]] = field(default_factory=list)  # (caption, svg)
 
@@ -81,10 +83,14 @@ class Analysis:
             out["Strategy strength (win share per seat held)"] = self.strategies
         if self.game.rates:
             out[f"Rates by seat ({'rounds' if self.unit == 'matches' else 'deals'})"] = self.rates
-        return out | dict(self.game_tables)
+        return out | dict(self.game_tables) | dict(self.metrics)
+
+    @property
+    def metric_tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
+        return [(caption, *stats.frame_cells(df)) for caption, df in self.metrics]
 
 
-def analyse(path: Path, ladders: list = ()) -> Analysis:
+def analyse(path: Path, ladders: list = (), charts: bool = True) -> Analysis:
     """Read a finished run folder and compute what the report shows of it. ``ladders``: the
     skill ladders of the report; one of this run's set-up gives its skill-versus-luck sentence."""
     meta, lazy_seats, lazy_matches = load(path)
@@ -92,8 +98,18 @@ def analyse(path: Path, ladders: list = ()) -> Analysis:
     seats = collect(folder / "seats.parquet", lazy_seats)
     matches = None if lazy_matches is None else collect(folder / "matches.parquet", lazy_matches)
     a = analysis(meta, seats, matches, folder, ladders)
-    a.plots = plots(a, seats, matches)
+    if charts:
+        a.plots = plots(a, seats, matches)
     return a
+
+
+def rating_table(paths: list[Path]) -> pl.DataFrame | None:
+    """The Python API's ratings over finished run folders of one game (a sweep's cells):
+    :func:`ratings.rate` of their deals, as a polars frame with ``rating_low/high``."""
+    runs = [analyse(Path(p), charts=False) for p in paths]
+    if len({r.game.id for r in runs}) > 1:
+        raise SimtoolError("ratings compare the strategies of one game; give the runs of one game")
+    return ratings.rate([r.held for r in runs if r.held is not None])
 
 
 def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
@@ -106,42 +122,112 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
     win = stats.panel(outcome, "win", p)
     score = stats.panel(outcome, "total" if matches is not None else "score", p)
     strata = stats.panel(outcome, stats.unit_key(outcome), p)[:, 0] % p if meta.get("rotate") else None
+    # with --duplicate a deal's p copies are one unit: every interval sums them first
+    units = stats.panel(outcome, stats.unit_key(outcome), p)[:, 0] if meta.get("duplicate") else None
     names = outcome["strategy"].cast(pl.String).unique(maintain_order=True).to_list()
-    codes = strategies = None
+    codes = strategies = gain = None
     if len(names) > 1:
         codes = stats.panel(outcome.with_columns(pl.col("strategy").cast(pl.String).replace_strict(
             names, list(range(len(names))), return_dtype=pl.Int8)), "strategy", p)
-        strategies = stats.strategy_strength(win, codes, names, strata)
+        strategies = stats.strategy_strength(win, codes, names, strata, units)
+        if units is not None:
+            gain = stats.duplicate_gain({"win": win, "score": score}, codes, names, units)
+    per_deal = (lambda a: a.reshape(-1, p, p).mean(axis=1)) if units is not None else (lambda a: a)
     keys = ["deal"] if matches is None else ["match", "round"]
+    if meta.get("duplicate"):  # a game's tables count per copy of a deal (its units stay the deal)
+        keys.insert(1, "rotation")
     rates = stats.seat_summary(game, seats.lazy(), by=("seat",), strata=p if meta.get("rotate") else None)
     rates = rates.select("seat", "n", *[c for name in game.rates for c in (name, f"{name}_low", f"{name}_high")])
     a = Analysis(
         path=path, meta=meta, game=game,
         unit="matches" if matches is not None else "deals",
-        seats=stats.seat_table(win, score, strata), win_test=stats.seat_test(win),
-        score_test=stats.seat_test(score), strategies=strategies, rates=rates,
+        seats=stats.seat_table(win, score, strata, units), win_test=stats.seat_test(per_deal(win)),
+        score_test=stats.seat_test(per_deal(score)), strategies=strategies, rates=rates,
         game_tables=game.tables(seats.lazy(), keys, None if matches is None else matches.lazy()),
         seats_strategy=names[0],
         figures=headline_figures(game, seats, win, score, names if codes is not None else [],
-                                 codes, matches is not None, strata),
+                                 codes, matches is not None, strata, units),
     )
+    if codes is not None:
+        a.held = ratings.held(win[:ratings.LIMIT], codes[:ratings.LIMIT], names)
+    if gain is not None:
+        a.metrics.append((DUPLICATE_TABLE, gain))
+    if units is not None:
+        a.metrics.append((LUCK_TABLE, luck_table(win, score, p, matches is not None)))
+    if matches is not None:
+        _, table, lengths = tension.analyse(seats, matches, game.lower_wins)
+        a.metrics.append((tension.TABLE, table))
+        if lengths.height <= 15:  # longer tails are for the chart
+            a.metrics.append(("Match length: share of matches by rounds played", lengths))
     if matches is not None:
         a.capped = int(matches.filter(pl.col("seat") == 0)["capped"].sum())
     a.findings = findings(a, next((lad for lad in ladders if lad.fits(meta)), None))
     return a
 
 
-def headline_figures(game, seats, win, score, names, codes, by_match, strata=None) -> dict[str, Figure]:
-    """The figures runs are compared on, each with its per-deal (or per-match) values."""
+DUPLICATE_TABLE = "Duplicate deals: strategy strength intervals against --rotate at the same games"
+
+
+LUCK_TABLE = "Luck against skill: shares of the variance of a seat's result"
+
+
+def luck_table(win: np.ndarray, score: np.ndarray, p: int, by_match: bool) -> pl.DataFrame:
+    """:func:`stats.luck_shares` of the score (match total) and the win share, side by side."""
+    out = None
+    for name, values in (("total" if by_match else "score", score), ("win", win)):
+        name += "_share"
+        part = stats.luck_shares(values.reshape(-1, p, p)).rename(
+            {"share": name, "share_low": f"{name}_low", "share_high": f"{name}_high"})
+        out = part if out is None else out.join(part, on="part", maintain_order="left")
+    return out
+
+
+def luck_text(table: pl.DataFrame, unit: str) -> str:
+    column = table.columns[1]
+    share = {r["part"]: (r[column], r[f"{column}_low"], r[f"{column}_high"]) for r in table.iter_rows(named=True)}
+    one = "match" if unit == "matches" else "deal"
+    name = "total" if one == "match" else "score"
+
+    def pct(part: str) -> str:
+        v, lo, hi = share[part]
+        return f"{100 * v:.0f}% ({100 * lo:.0f}–{100 * hi:.0f}%)"
+
+    return (f"Luck against skill: the cards decide about {pct('cards')} of a {one}'s {name} under "
+            f"these strategies, which strategy holds which seat {pct('strategy and seat')}, and how "
+            f"these strategies play these particular cards (and the play's own chance) "
+            f"{pct('interplay')}: shares of the variance of a seat's {name}, from the duplicate "
+            f"{unit}, with 95% bootstrap intervals over {unit}.")
+
+
+def duplicate_text(gain: pl.DataFrame, unit: str) -> str:
+    """The measured gain of ``--duplicate`` in one sentence."""
+    def half(x: float, figure: str) -> str:
+        return f"± {100 * x:.2f}%" if figure.startswith("win") else f"± {x:.3g}"
+
+    parts = [f"{r['strategy']}'s {r['figure']} {half(r['half_duplicate'], r['figure'])} against "
+             f"{half(r['half_rotate'], r['figure'])} ({100 * r['narrower']:.0f}% narrower, worth "
+             f"{r['games_ratio']:.2f} times the games)" for r in gain.iter_rows(named=True)]
+    one = "match" if unit == "matches" else "deal"
+    return (f"Duplicate {unit}: every {one} was played once per rotation of the line-up with the "
+            f"same cards, so the strategy comparison is paired on the cards. Measured against "
+            f"--rotate at the same number of games (each on fresh cards): " + "; ".join(parts) + ". "
+            f"Pairing on the cards narrows an interval as much as the cards decide the result "
+            f"whoever holds them (the luck split): most for close strategies.")
+
+
+def headline_figures(game, seats, win, score, names, codes, by_match, strata=None,
+                     units=None) -> dict[str, Figure]:
+    """The figures runs are compared on, each with its per-deal (or per-match) values
+    (per game with ``units``, each game's deal under ``--duplicate``)."""
     p = win.shape[1]
     out = {}
     for s in range(p):
-        out[f"seat {s} win share"] = Figure(*stats.unit_estimate(win[:, s], strata=strata, share=True),
+        out[f"seat {s} win share"] = Figure(*stats.unit_estimate(win[:, s], strata=strata, share=True, units=units),
                                             win[:, s])
     for k, name in enumerate(names):
         held = codes == k
         out[f"{name} win share per seat"] = Figure(
-            *stats.unit_estimate((win * held).sum(axis=1), held.sum(axis=1), strata, share=True),
+            *stats.unit_estimate((win * held).sum(axis=1), held.sum(axis=1), strata, share=True, units=units),
             stats.held_share(win, codes, k))
     for name, expr in game.rates.items():
         if by_match:  # a match's rounds are one unit; matches differ in length
@@ -152,10 +238,10 @@ def headline_figures(game, seats, win, score, names, codes, by_match, strata=Non
         else:
             flags = stats.panel(seats.select(pl.col("seat"), expr.cast(pl.Float64).alias(name)), name, p)
             out[f"{name} rate (seats pooled)"] = Figure(*stats.unit_estimate(
-                flags.sum(axis=1), np.full(len(flags), p), strata, share=True), flags.mean(axis=1))
+                flags.sum(axis=1), np.full(len(flags), p), strata, share=True, units=units), flags.mean(axis=1))
     mean_score = score.mean(axis=1)
     label = "mean match total" if by_match else "mean score"
-    out[f"{label} (all seats)"] = Figure(*stats.unit_estimate(mean_score, strata=strata), mean_score,
+    out[f"{label} (all seats)"] = Figure(*stats.unit_estimate(mean_score, strata=strata, units=units), mean_score,
                                          percent=False)
     return out
 
@@ -171,7 +257,8 @@ def findings(a: Analysis, ladder=None) -> list[str]:
                else "a spread no larger than chance" if a.win_test.df
                else f"too few {unit} to tell whether the seats differ")
     confounded = (" Seats play different strategies here, so this mixes seat and strategy "
-                  "effects; run with --rotate to separate them.") if a.mixed and not a.meta.get("rotate") else ""
+                  "effects; run with --rotate to separate them.") if a.mixed and not (
+                      a.meta.get("rotate") or a.meta.get("duplicate")) else ""
     out.append(f"Seat {far['seat']} wins {stats.fmt_share(far['win'], far['win_low'], far['win_high'])} "
                f"of {unit} against {100 * fair:.1f}% expected: {verdict}"
                + (f" ({seat_test_text(a.win_test)})." if a.win_test.df else ".") + confounded)
@@ -201,8 +288,8 @@ def findings(a: Analysis, ladder=None) -> list[str]:
                    f"of {unit} per seat it holds, {verdict} the {100 * fair:.1f}% of pure chance: "
                    f"{100 * best['edge']:+.1f} points, a skill index of {best['skill']:.2f} "
                    f"(0 = luck alone, 1 = its seats win every time); {rest}."
-                   + ("" if a.meta.get("rotate") else " The line-up was not rotated, so seat "
-                      "effects are part of these shares."))
+                   + ("" if a.meta.get("rotate") or a.meta.get("duplicate") else " The line-up was "
+                      "not rotated, so seat effects are part of these shares."))
     per = "rounds" if a.unit == "matches" else "deals"
     for name in a.game.rates:
         pooled = a.figures[f"{name} rate (seats pooled)"]
@@ -217,6 +304,19 @@ def findings(a: Analysis, ladder=None) -> list[str]:
                    f"{ROUND_CAP}-round cap and were stopped there, each a draw among the seats "
                    f"leading at the cap: their totals and win shares are those at the cap, not "
                    f"of a finished match, so the match figures above depend on the cap.")
+    return out + metric_findings(a)
+
+
+def metric_findings(a: Analysis) -> list[str]:
+    """The sentences of the duplicate, luck and tension tables."""
+    out = []
+    for caption, df in a.metrics:
+        if caption == DUPLICATE_TABLE:
+            out.append(duplicate_text(df, a.unit))
+        elif caption == LUCK_TABLE:
+            out.append(luck_text(df, a.unit))
+        elif caption == tension.TABLE:
+            out.append(tension.text(df, a.game.lower_wins))
     return out
 
 
@@ -289,6 +389,9 @@ def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> lis
     if a.strategies is not None:
         out.append((f"Distribution of the {what} by strategy",
                     svg(distribution(rows, column, "strategy", what))))
+    if matches is not None:
+        out += [(caption, svg(chart)) for caption, chart in
+                tension.charts(tension.per_match(seats, matches, a.game.lower_wins))]
     return out
 
 
@@ -375,7 +478,7 @@ def compare(runs: list[Analysis]) -> Comparison:
 
 def shares_deals(a: Analysis, b: Analysis) -> bool:
     keys = ("seed", "n", "unit", "players")
-    return all(a.meta[k] == b.meta[k] for k in keys)
+    return all(a.meta[k] == b.meta[k] for k in keys) and a.meta.get("duplicate") == b.meta.get("duplicate")
 
 
 def run_label(r: Analysis) -> str:
@@ -394,7 +497,8 @@ def lineup_text(meta: dict) -> str:
         return f"{lineup[0]} at every seat"
     counts = {name: lineup.count(name) for name in dict.fromkeys(lineup)}
     text = " + ".join(f"{k} {name}" for name, k in counts.items())
-    return text + (" (rotated)" if meta.get("rotate") else " (seats as listed)")
+    return text + (" (duplicate)" if meta.get("duplicate") else " (rotated)" if meta.get("rotate")
+                   else " (seats as listed)")
 
 
 def show(value: float, low: float, high: float, percent: bool) -> str:
@@ -435,6 +539,15 @@ def is_report(path: Path) -> bool:
         b'<meta name="generator" content="simtool' in head or b" by simtool " in head)
 
 
+def rating_section(runs: list[Analysis]) -> dict | None:
+    """Ratings over the runs of one game, with several runs where strategies meet."""
+    tables = [r.held for r in runs if r.held is not None]
+    table = ratings.rate(tables) if len(runs) > 1 and tables else None
+    if table is None:
+        return None
+    return {"table": table, "cells": stats.frame_cells(table), "chart": svg(ratings.chart(table))}
+
+
 def render(paths: list[Path], title: str = "simtool balance report") -> str:
     """The HTML report of the finished run folders ``paths``."""
     import jinja2
@@ -453,7 +566,8 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
         plain = [r for r in rs if "ladder" not in r.meta]  # rungs are compared on the ladder
         sections.append({"game": rs[0].game, "runs": rs,
                          "comparison": compare(plain) if len(plain) > 1 else None,
-                         "ladders": [ladder_view(lad) for lad in climbed if lad.game == rs[0].game.id]})
+                         "ladders": [ladder_view(lad) for lad in climbed if lad.game == rs[0].game.id],
+                         "ratings": rating_section(rs)})
     env = jinja2.Environment(loader=jinja2.PackageLoader("simtool", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{100 * v:.1f}%"

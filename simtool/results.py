@@ -293,6 +293,7 @@ def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
     except SimtoolError as exc:
         raise SimtoolError(f"{run_dir / 'run.json'}: {exc}") from None
     p, n, unit = meta["players"], meta["n"], meta["unit"]
+    copies = p if meta.get("duplicate") else 1  # a duplicate deal's p copies share its number
     key = ["deal"] if unit == "deal" else ["match", "round"]
     seats = _table(run_dir / "seats.parquet", {k: "integer" for k in key} | SEAT_COLUMNS
                    | {name: _kind(dtype) for name, dtype in game.columns.items()})
@@ -300,13 +301,13 @@ def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
     if unit == "match":
         matches = _table(run_dir / "matches.parquet", MATCH_COLUMNS
                          | {name: _kind(dtype) for name, dtype in game.match_columns.items()})
-        _check_rows(run_dir / "matches.parquet", matches, p, n, "match", "matches")
+        _check_rows(run_dir / "matches.parquet", matches, p, n * copies, "match", "matches", copies=copies)
         rounds = matches.filter(pl.col("seat") == 0).select(pl.col("rounds").cast(pl.Int64).sum())
         played = collect(run_dir / "matches.parquet", rounds, "streaming").item()
         _check_rows(run_dir / "seats.parquet", seats, p, played, None, "rounds",
                     "the matches in matches.parquet played")
     else:
-        _check_rows(run_dir / "seats.parquet", seats, p, n, "deal", "deals")
+        _check_rows(run_dir / "seats.parquet", seats, p, n * copies, "deal", "deals", copies=copies)
     return meta, seats, matches
 
 
@@ -414,7 +415,7 @@ def collect(path: Path, query: pl.LazyFrame, engine: str = "auto") -> pl.DataFra
 
 
 def _check_rows(path: Path, table: pl.LazyFrame, p: int, expected: int, key: str | None,
-                units: str, says: str = "run.json says") -> None:
+                units: str, says: str = "run.json says", copies: int = 1) -> None:
     """One row per seat per deal (or match, or round), seats in order, as many as expected."""
     per_seat = collect(path, table.group_by("seat").agg(pl.len().alias("rows")).sort("seat"),
                        "streaming")
@@ -433,10 +434,10 @@ def _check_rows(path: Path, table: pl.LazyFrame, p: int, expected: int, key: str
     i = pl.col("_row")
     checks = [(pl.col("seat") != i % p).sum().alias("seat")]
     if key is not None:
-        checks.append((pl.col(key) != i // p).sum().alias(key))
+        checks.append((pl.col(key) != i // (p * copies)).sum().alias(key))
     bad = collect(path, table.with_row_index("_row").select(checks), "streaming").row(0, named=True)
     if bad["seat"]:
         raise SimtoolError(f"{path}: seat rows are not in seat order, {p} to each "
                            f"{units.removesuffix('es' if units == 'matches' else 's')}")
     if bad.get(key):
-        raise SimtoolError(f"{path}: {key} numbers are not 0 to {expected - 1:,} in order")
+        raise SimtoolError(f"{path}: {key} numbers are not 0 to {expected // copies - 1:,} in order")

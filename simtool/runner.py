@@ -61,6 +61,12 @@ class RunSpec:
     rotate: bool = False  # move the line-up one seat per deal (see engine.Lineup)
     precision: float | None = None  # stop once the headline shares are this precise; n is the cap
     plugins: dict = field(default_factory=dict)  # plugin spec -> {"path": absolute, "sha256": ...}
+    duplicate: bool = False  # play each deal (match) once per rotation of the line-up, same cards
+
+    @property
+    def copies(self) -> int:
+        """Times each deal (or match) is played: once per rotation with ``duplicate``."""
+        return self.players if self.duplicate else 1
 
     @property
     def n_chunks(self) -> int:
@@ -76,8 +82,9 @@ class RunSpec:
 
     @property
     def strata(self) -> int | None:
-        """With ``--rotate``, deal ``i`` sits in stratum ``i mod p`` (its line-up's rotation)."""
-        return self.players if self.rotate else None
+        """With ``--rotate``, deal ``i`` sits in stratum ``i mod p`` (its line-up's rotation).
+        With ``--duplicate`` every deal holds every rotation: no strata."""
+        return self.players if self.rotate and not self.duplicate else None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -86,7 +93,7 @@ class RunSpec:
 def make_spec(game: str = "black-white", players: int | None = None, n: int = 10_000,
               strategy: str | None = None, seats: dict | None = None, rules: dict | None = None,
               unit: str = "deal", seed: int | None = None, rotate: bool = False,
-              precision: float | None = None) -> RunSpec:
+              precision: float | None = None, duplicate: bool = False) -> RunSpec:
     """Check every input and build the specification; errors name the valid choices."""
     g = games.get(game)
     p = games.check_players(g, players)
@@ -117,11 +124,16 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     import strategies
 
     lineup = [strategies.canonical(str(name), g.id) for name in lineup]  # one name per strategy
+    if duplicate and unit == "match" and g.deal_reads_match:
+        raise SimtoolError(f"{g.id} deals each round from the match so far, so the copies of a "
+                           f"duplicate match cannot get the same cards; use --duplicate with --unit deal")
     spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed), chunk_size(unit),
-                   bool(rotate), precision, plugin_files(lineup))
+                   bool(rotate) and not duplicate, precision, plugin_files(lineup), bool(duplicate))
     found = resolve_lineup(spec)  # fail now, not in a worker
     cost = max(s.relative_cost() for s in found.strategies)
-    return dataclasses.replace(spec, chunk=chunk_size(unit, cost))
+    chunk = chunk_size(unit, cost)
+    # a duplicate chunk holds p copies of each deal: as many rows as a plain chunk
+    return dataclasses.replace(spec, chunk=max(1, chunk // p) if duplicate else chunk)
 
 
 MAX_COUNT = (1 << 63) - 1
@@ -183,7 +195,8 @@ def resolve_lineup(spec: RunSpec) -> Lineup:
                                f"plays one version of it: restore the file, or start a new run")
     found = [strategies.resolve(name, spec.game, Path(spec.plugins[name]["path"])
                                 if name in spec.plugins else None) for name in unique]
-    return Lineup(found, np.array([unique.index(name) for name in spec.lineup]), spec.rotate)
+    return Lineup(found, np.array([unique.index(name) for name in spec.lineup]),
+                  spec.rotate or spec.duplicate)
 
 
 @dataclass
@@ -210,10 +223,14 @@ def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
         np.random.Generator(np.random.PCG64(np.random.SeedSequence(spec.seed, spawn_key=(index, s))))
         for s in (0, 1)
     )
-    ctx = Context(game.id, spec.seed, spec.n, spec.unit, start + np.arange(count, dtype=np.int64),
+    # with --duplicate the engine's ids number the games, copy r of deal i being i*p + r: the
+    # line-up then rotates as with --rotate, one place per copy
+    c = spec.copies
+    ctx = Context(game.id, spec.seed, spec.n * c, spec.unit, start * c + np.arange(count * c, dtype=np.int64),
                   trace_id=trace_id, timeout=timeout, trace_views=trace_views)
     play = play_deals if spec.unit == "deal" else play_matches
-    outcome = play(game, spec.players, spec.rules, lineup, count, deal_rng, play_rng, ctx)
+    outcome = play(game, spec.players, spec.rules, lineup, count * c, deal_rng, play_rng, ctx,
+                   spec.duplicate)
     seats, matches = tables(game, spec, lineup, outcome)
     if parts is not None:
         write_chunk(parts, index, seats=seats, matches=matches)
@@ -232,8 +249,12 @@ def tables(game, spec: RunSpec, lineup: Lineup, outcome: Outcome):
     def frame(cols: dict[str, np.ndarray], key: list[tuple[str, str, object]], values):
         rows = cols["id"].shape[0]
         seat = np.tile(np.arange(p, dtype=np.int8), rows)
-        position = (seat + np.repeat(cols["id"] % p, p)) % p if spec.rotate else seat
-        data = [pl.Series(name, np.repeat(cols[src], p), dtype=dt) for name, src, dt in key]
+        position = (seat + np.repeat(cols["id"] % p, p)) % p if spec.rotate or spec.duplicate else seat
+        c = spec.copies
+        data = [pl.Series(name, np.repeat(cols[src] // c if name in ("deal", "match") else cols[src], p),
+                          dtype=dt) for name, src, dt in key]
+        if spec.duplicate:
+            data.insert(1, pl.Series("rotation", np.repeat(cols["id"] % p, p), dtype=pl.Int8))
         data += [pl.Series("seat", seat), strategy_at.gather(position)]
         data += [pl.Series(name, cols[name].reshape(-1), dtype=dt) for name, dt in values]
         return pl.DataFrame(data)
@@ -435,7 +456,7 @@ def spec_from_dict(data: dict) -> RunSpec:
     """The RunSpec saved in a run folder."""
     return RunSpec(data["game"], data["players"], data["rules"], tuple(data["lineup"]), data["unit"],
                    data["n"], data["seed"], data["chunk"], data.get("rotate", False),
-                   data.get("precision"), data.get("plugins", {}))
+                   data.get("precision"), data.get("plugins", {}), data.get("duplicate", False))
 
 
 def replay(spec: RunSpec, number: int, views: bool = False) -> list[str]:
@@ -443,7 +464,8 @@ def replay(spec: RunSpec, number: int, views: bool = False) -> list[str]:
     (``views``: and what each acting seat's view showed)."""
     if not 0 <= number < spec.n:
         raise SimtoolError(f"bad {spec.unit} number {number}; this run has 0..{spec.n - 1}")
-    chunk = play_chunk(spec, number // spec.chunk, trace_id=number, trace_views=views)
+    chunk = play_chunk(spec, number // spec.chunk, trace_id=number * spec.copies,  # the first copy
+                       trace_views=views)
     key = "deal" if spec.unit == "deal" else "match"
     rows = chunk.seats.filter(pl.col(key) == number)
     lines = [f"{spec.game} {spec.players}p, rules {spec.rules}, seed {spec.seed}, {key} {number}",

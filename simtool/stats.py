@@ -84,11 +84,16 @@ def _bounds(ratio, var, units, share: bool, z: float = Z95):
     return wilson(ratio * n_eff, n_eff, z)
 
 
-def unit_estimate(k, m=None, strata=None, share: bool = False) -> tuple[float, float, float]:
+def unit_estimate(k, m=None, strata=None, share: bool = False, units=None) -> tuple[float, float, float]:
     """``sum(k) / sum(m)`` over units (one value each; ``m`` one each by default) with its 95%
-    interval: ``(value, low, high)``. ``strata``: each unit's stratum (``--rotate``)."""
+    interval: ``(value, low, high)``. ``strata``: each unit's stratum (``--rotate``).
+    ``units``: the unit of each value, where several values belong to one unit (the copies of
+    a ``--duplicate`` deal): their ``k`` and ``m`` are summed per unit first."""
     k = np.asarray(k, float)
     m = np.ones_like(k) if m is None else np.asarray(m, float)
+    if units is not None:
+        _, at = np.unique(np.asarray(units), return_inverse=True)
+        k, m = np.bincount(at, k), np.bincount(at, m)
     _, inv = np.unique(np.zeros(len(k)) if strata is None else np.asarray(strata), return_inverse=True)
     h = int(inv.max()) + 1 if len(inv) else 1
     sums = [np.bincount(inv, w, minlength=h) for w in (k, m, k * k, k * m, m * m, (m > 0).astype(float))]
@@ -115,7 +120,8 @@ def unit_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str] = (),
     key, by = unit_key(rows), list(by)
     # every figure's k and m summed per unit and group, in one pass over the rows; seat rows of
     # deals, grouped by seat, are one row per unit and group already
-    rows_are_units = key == "deal" and "seat" in by and "round" not in rows.collect_schema().names()
+    names = rows.collect_schema().names()
+    rows_are_units = key == "deal" and "seat" in by and "round" not in names and "rotation" not in names
     per_unit = []
     for i, f in enumerate(figures.values()):
         k, m = f if isinstance(f, tuple) else (f, None)
@@ -348,13 +354,13 @@ def seat_test(values: np.ndarray) -> SeatTest:
     return SeatTest(stat, df, n, float(sps.f.sf(f, df, n - df)))
 
 
-def seat_table(win: np.ndarray, score: np.ndarray, strata=None) -> pl.DataFrame:
+def seat_table(win: np.ndarray, score: np.ndarray, strata=None, units=None) -> pl.DataFrame:
     """Per seat: win share and mean score with 95% intervals, and the fair share ``1/p``."""
     p = win.shape[1]
     rows = []
     for s in range(p):
-        w, wl, wh = unit_estimate(win[:, s], strata=strata, share=True)
-        m, ml, mh = unit_estimate(score[:, s], strata=strata)
+        w, wl, wh = unit_estimate(win[:, s], strata=strata, share=True, units=units)
+        m, ml, mh = unit_estimate(score[:, s], strata=strata, units=units)
         rows.append({"seat": s, "win": w, "win_low": wl, "win_high": wh, "fair": 1 / p,
                      "score": m, "score_low": ml, "score_high": mh})
     return pl.DataFrame(rows)
@@ -367,13 +373,15 @@ def held_share(win: np.ndarray, codes: np.ndarray, k: int) -> np.ndarray:
     return np.where(count > 0, (win * held).sum(axis=1) / np.maximum(count, 1), np.nan)
 
 
-def strategy_strength(win: np.ndarray, codes: np.ndarray, names: list[str], strata=None) -> pl.DataFrame:
+def strategy_strength(win: np.ndarray, codes: np.ndarray, names: list[str], strata=None,
+                      units=None) -> pl.DataFrame:
     """Each strategy's win share per seat it holds, against the ``1/p`` it would get by chance.
 
     ``codes`` ``(n, p)`` says which of ``names`` sits in each seat of each deal. A deal's
     seats are one unit: the share is wins over seats held, its interval on deals (within the
-    strata of rotation, ``strata``). ``edge`` is the share above chance; ``skill`` scales it
-    to 0 (pure chance) .. 1 (the strategy's seats win every deal).
+    strata of rotation, ``strata``; or on ``units``, each row's deal, for ``--duplicate``).
+    ``edge`` is the share above chance; ``skill`` scales it to 0 (pure chance) .. 1 (the
+    strategy's seats win every deal).
     """
     n, p = win.shape
     rows = []
@@ -382,12 +390,40 @@ def strategy_strength(win: np.ndarray, codes: np.ndarray, names: list[str], stra
         seats_held = held.sum(axis=1)
         if not seats_held.any():
             continue
-        share, low, high = unit_estimate((win * held).sum(axis=1), seats_held, strata, share=True)
+        share, low, high = unit_estimate((win * held).sum(axis=1), seats_held, strata, share=True, units=units)
         best = 1 / seats_held[seats_held > 0].mean()
         rows.append({"strategy": name, "seats": float(seats_held.mean()), "win": share,
                      "win_low": low, "win_high": high, "chance": 1 / p, "edge": share - 1 / p,
                      "skill": (share - 1 / p) / (best - 1 / p) if best > 1 / p else float("nan")})
     return pl.DataFrame(rows).sort("win", descending=True)
+
+
+def duplicate_gain(figures: dict[str, np.ndarray], codes: np.ndarray, names: list[str], units) -> pl.DataFrame:
+    """How much narrower ``--duplicate`` makes each strategy's interval than ``--rotate`` at the
+    same number of games, for each of ``figures`` (name -> ``(games, p)``: win share, score).
+    ``codes``: ``(games, p)``, the ``p`` copies of each deal in a row (copy ``r`` is rotation
+    ``r``); ``units``: each game's deal.
+
+    A rotated run plays every game on fresh cards: its interval is the one that treats each
+    game as its own unit, stratified by rotation, which these games estimate (each copy is a
+    rotated game with a uniform deal). ``narrower``: ``1 - duplicate / rotate`` half-widths;
+    ``games_ratio``: how many times the games ``--rotate`` needs for the duplicate interval.
+    """
+    p = codes.shape[1]
+    rotation = np.arange(len(codes)) % p
+    rows = []
+    for figure, values in figures.items():
+        for k, name in enumerate(names):
+            held = codes == k
+            k_, m_ = (values * held).sum(axis=1), held.sum(axis=1)
+            share = figure == "win"
+            value, low, high = unit_estimate(k_, m_, share=share, units=units)
+            _, rlow, rhigh = unit_estimate(k_, m_, rotation, share=share)
+            dup, rot = (high - low) / 2, (rhigh - rlow) / 2
+            rows.append({"figure": f"{figure} per seat held", "strategy": name, "half_duplicate": dup,
+                         "half_rotate": rot, "narrower": 1 - dup / rot if rot > 0 else float("nan"),
+                         "games_ratio": (rot / dup) ** 2 if dup > 0 else float("nan")})
+    return pl.DataFrame(rows)
 
 
 def fmt_pct(share: float, half: float) -> str:
@@ -402,7 +438,7 @@ def fmt_p(p_value: float) -> str:
     return "p < 0.001" if p_value < 0.001 else f"p = {p_value:.3f}"
 
 
-MEANS = ("score", "total")
+MEANS = ("score", "total", "rating")
 """Figures of the summary tables that are means, not shares."""
 
 
@@ -475,3 +511,60 @@ def widest(tallies: list[tuple[pl.DataFrame, pl.DataFrame]], target: float) -> t
     b = int(reached[0]) if len(reached) else len(blocks) - 1
     g = int(np.argmax(half[:, b]))
     return int(blocks[b]), float(worst[b]), f"{groups['figure'][g]} of {groups['group'][g]}"
+
+
+LUCK_PARTS = ("cards", "strategy and seat", "interplay")
+
+
+def luck_shares(y: np.ndarray, resamples: int = 1000, blocks: int = 2000,
+                seed: int = 0) -> pl.DataFrame:
+    """How much of the variance of a seat's result the cards explain, from duplicate deals.
+
+    ``y`` is ``(deals, p, p)``: deal, rotation (copy), seat. Within each seat, a two-way
+    analysis of variance over deals (random) and rotations (which strategy holds the seat)
+    splits the variance into: ``cards``, the variance of the deal's effect (the seat's
+    cards and the rest of the deal, whoever holds them); ``strategy and seat``, the spread
+    of the means of the seat-by-strategy cells; ``interplay``, what is left (how these
+    strategies play these cards, and the play's own chance). Unbiased components (the
+    noise a mean over ``p`` copies carries is taken out), pooled over seats, as shares of
+    their sum. Intervals: percentile bootstrap over deals (the independent unit), on
+    ``blocks`` groups of consecutive deals, whose sums the components are a function of.
+    Returns ``part, share, share_low, share_high``.
+    """
+    y = np.asarray(y, float)
+    n, r, p = y.shape
+    g = min(n, blocks)
+    group = np.arange(n) * g // n
+    mean = y.mean(axis=1)  # (n, p) per deal and seat, over copies
+    per_deal = np.concatenate([np.ones((n, 1)), y.reshape(n, r * p), mean ** 2, (y ** 2).sum(axis=1)], axis=1)
+    sums = np.zeros((g, per_deal.shape[1]))
+    np.add.at(sums, group, per_deal)
+
+    def parts(total: np.ndarray) -> np.ndarray:
+        """``(k, 3)`` shares from ``(k, columns)`` sums over deals."""
+        b = total[:, :1]
+        cell = total[:, 1:1 + r * p].reshape(-1, r, p) / b[:, :, None]  # (k, r, p) cell means
+        seat = cell.mean(axis=1)  # (k, p)
+        sq_mean = total[:, 1 + r * p:1 + r * p + p]
+        sq = total[:, 1 + r * p + p:]
+        ss_deal = r * (sq_mean - b * seat ** 2)
+        ss_rot = b * ((cell - seat[:, None, :]) ** 2).sum(axis=1)
+        ss_all = sq - b * r * seat ** 2
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ms_rest = np.maximum(ss_all - ss_deal - ss_rot, 0) / ((b - 1) * (r - 1))
+            cards = np.maximum((ss_deal / (b - 1) - ms_rest) / r, 0).sum(axis=1)
+            fixed = np.maximum((ss_rot - (r - 1) * ms_rest) / (b * r), 0).sum(axis=1) \
+                + ((seat - seat.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+            rest = ms_rest.sum(axis=1)
+            out = np.stack([cards, fixed, rest], axis=1)
+            return out / out.sum(axis=1, keepdims=True)
+
+    value = parts(sums.sum(axis=0, keepdims=True))[0]
+    if g < 2:
+        low = high = np.full(3, np.nan)
+    else:
+        rng = np.random.default_rng(seed)
+        weights = rng.multinomial(g, np.full(g, 1 / g), size=resamples).astype(float)
+        boot = parts(weights @ sums)
+        low, high = np.nanpercentile(boot, [2.5, 97.5], axis=0)
+    return pl.DataFrame({"part": list(LUCK_PARTS), "share": value, "share_low": low, "share_high": high})

@@ -25,7 +25,8 @@ from .results import SPEC, RunWriter, run_kind, write_json
 from .runner import (BACKENDS, UNITS, RunSpec, Task, execute_tasks, jobs_used, make_spec, parse_count,
                      spec_from_dict)
 
-GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate", "ladder")
+GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate", "duplicate",
+             "ladder")
 
 
 @dataclass
@@ -40,6 +41,7 @@ class Grid:
     seed: int | None = None
     unit: str = "deal"
     rotate: bool = False
+    duplicate: bool = False
     ladder: bool = False  # a skill ladder per cell instead of line-ups (see simtool.ladder)
 
 
@@ -75,9 +77,10 @@ def make_grid(data: dict) -> Grid:
     seed = data.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
         raise SimtoolError(f"bad seed {seed!r}; expected a whole number >= 0")
-    rotate = data.get("rotate", False)
-    if not isinstance(rotate, bool):
-        raise SimtoolError(f"bad rotate {rotate!r}; expected true or false")
+    rotate, duplicate = data.get("rotate", False), data.get("duplicate", False)
+    for key, value in (("rotate", rotate), ("duplicate", duplicate)):
+        if not isinstance(value, bool):
+            raise SimtoolError(f"bad {key} {value!r}; expected true or false")
     unit = data.get("unit", "deal")
     if not isinstance(unit, str):
         raise SimtoolError(f"bad unit {unit!r}; valid: {choices(UNITS)}")
@@ -92,7 +95,7 @@ def make_grid(data: dict) -> Grid:
                 rules={k: [str(x) for x in (v if isinstance(v, list) else [v])] for k, v in rules.items()},
                 lineups=[_text(x, "lineups") for x in listed.get("lineups", [])],
                 n=parse_count(data.get("n", 100_000)), seed=seed, unit=unit, rotate=rotate,
-                ladder=ladder)
+                duplicate=duplicate, ladder=ladder)
 
 
 def _values(key: str, value) -> list:
@@ -172,7 +175,7 @@ def cells(grid: Grid) -> list[RunSpec]:
         g = games.get(game_id)
         for text in grid.lineups or ["default"]:
             specs.append(make_spec(game_id, p, grid.n, None, lineup(text, g, p), rules, grid.unit,
-                                   seed, grid.rotate))
+                                   seed, grid.rotate, duplicate=grid.duplicate))
     return specs
 
 

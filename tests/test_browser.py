@@ -65,7 +65,8 @@ def test_report_renders_with_every_section_and_no_errors(browser, tmp_path):
     assert page.locator("table.strategy-strength").count() == 1
     assert page.locator("ul.findings li").count() >= 12
     svgs = page.locator("figure svg")
-    assert svgs.count() == 7
+    assert svgs.count() == 8  # with the ratings chart of the game with several runs
+    assert page.locator("table.ratings").count() == 1
     for i in range(svgs.count()):  # every chart is laid out at a readable size
         box = svgs.nth(i).bounding_box()
         assert box["width"] > 300 and box["height"] > 150

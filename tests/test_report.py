@@ -35,7 +35,8 @@ def test_report_has_every_section_and_is_self_contained(kc_runs, tmp_path):
                    'class="strategy-strength"', "Players over the trick limit of 3, per deal",
                    "Skill versus luck", "goes over the trick limit", "pass_count = 2", "seed 4"]:
         assert needle in html, needle
-    assert html.count("<svg") == 7  # win share and scores by seat per run, scores by strategy once
+    # win share and scores by seat per run, scores by strategy once, the ratings over the runs
+    assert html.count("<svg") == 8 and "Ratings over all runs" in html
     assert "<script" not in html and not re.search(r"(src|href)=\"(https?:)?//", html)
     assert "shares its deals with run 1" in html  # one seed, one n: paired differences
 

@@ -158,6 +158,7 @@ class NineLives(Game):
     rates = {"made": pl.col("made")}
     rate_text = {"made": "scores its bid (exact or as a team)"}
     View = NineLivesView
+    deal_reads_match = True  # the deck loses the cards scored so far
 
     def new_match(self, n: int, p: int, rules: dict) -> LivesMatch:
         return LivesMatch(p, rules, np.zeros((n, p), np.int32), np.zeros(n, np.uint64),

@@ -1,0 +1,139 @@
+"""Match tension, from the seat rows of whole matches: is a match decided early, or does it
+stay open to the end?
+
+Per match, from each round's scores as running totals: the lead changes (a new seat leads
+alone; a tie for the lead is no one's lead and changes nothing), the round from which the
+final winner leads for good (decisiveness), whether the winner was behind after the first
+round and at half-time (comebacks), the final margin between first and second (closeness)
+and the match's length. Lower-is-better games (Trickster) lead with the lowest total. A
+match whose win is shared has no single winner: it counts for lead changes, margin and
+length only. Every interval is on matches (with ``--duplicate``, on the deal of cards
+whose copies they are), through :func:`stats.unit_estimate`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from . import stats
+
+TABLE = "Match tension (whole matches)"
+
+
+def per_match(seats: pl.DataFrame, matches: pl.DataFrame, lower_wins: bool) -> pl.DataFrame:
+    """One row per match (and copy): ``match, [rotation,] rounds, lead_changes, decided_after,
+    behind_first, behind_half, margin`` (``decided_after``, ``behind_*`` null without a sole
+    winner). ``seats``: ``match, [rotation,] round, seat, score``; ``matches``: the match table."""
+    keys = ["match", "rotation"] if "rotation" in seats.columns else ["match"]
+    best = pl.col("total").min() if lower_wins else pl.col("total").max()
+    running = (seats.select(*keys, "round", "seat", pl.col("score").cast(pl.Int64))
+               .sort(*keys, "seat", "round")
+               .with_columns(pl.col("score").cum_sum().over(*keys, "seat").alias("total")))
+    by_round = running.group_by(*keys, "round").agg(
+        best.alias("best"),
+        ((pl.col("total") == best).sum() == 1).alias("sole"),
+        pl.col("seat").filter(pl.col("total") == best).first().alias("top"),
+        pl.col("seat").sort_by("seat").alias("seats"),
+        pl.col("total").sort_by("seat").alias("totals"),
+    ).with_columns(pl.when("sole").then("top").alias("leader")).sort(*keys, "round")
+    winner = matches.filter(pl.col("win") == 1).select(*keys, pl.col("seat").alias("winner"))
+    length = matches.filter(pl.col("seat") == 0).select(*keys, "rounds")
+    finals = matches.group_by(*keys).agg(pl.col("total").sort(descending=not lower_wins).head(2).alias("top2"))
+    rows = by_round.join(length, on=keys).join(winner, on=keys, how="left")
+    winner_total = pl.col("totals").list.get(pl.col("winner"), null_on_oob=True)
+    behind = (winner_total > pl.col("best")) if lower_wins else (winner_total < pl.col("best"))
+    half = (pl.col("rounds") + 1) // 2 - 1  # the round after which half the match is played
+    led = rows.filter(pl.col("leader").is_not_null()).with_columns(
+        (pl.col("leader") != pl.col("leader").shift(1).over(keys)).fill_null(False).alias("change"))
+    changes = led.group_by(keys).agg(pl.col("change").sum().alias("lead_changes"))
+    out = rows.group_by(keys).agg(
+        pl.col("rounds").first(),
+        pl.col("winner").first(),
+        # the winner leads alone in every round after the last one it did not
+        (pl.col("round").filter(pl.col("leader").ne_missing(pl.col("winner"))).max().fill_null(-1) + 2)
+        .alias("decided_after"),
+        behind.filter(pl.col("round") == 0).first().alias("behind_first"),
+        behind.filter(pl.col("round") == half).first().alias("behind_half"),
+    )
+    out = out.join(changes, on=keys, how="left").join(finals, on=keys)
+    return out.select(
+        *keys, "rounds", pl.col("lead_changes").fill_null(0),
+        # a winner by tie-break leads alone nowhere at the end: decided in the last round
+        pl.when(pl.col("winner").is_not_null()).then(pl.min_horizontal("decided_after", "rounds"))
+        .alias("decided_after"),
+        "behind_first", "behind_half",
+        (pl.col("top2").list.first() - pl.col("top2").list.last()).abs().alias("margin"),
+    ).sort(keys)
+
+
+def summary(rows: pl.DataFrame) -> pl.DataFrame:
+    """The tension figures over matches, each with its 95% interval: one row."""
+    units = rows["match"].to_numpy() if "rotation" in rows.columns else None
+    sole = rows.filter(pl.col("decided_after").is_not_null())
+    sole_units = sole["match"].to_numpy() if units is not None else None
+    out = {"matches": rows.height}
+
+    def put(name: str, values, pick_units, share: bool = False, m=None) -> None:
+        value, low, high = stats.unit_estimate(values, m, share=share, units=pick_units)
+        out.update({name: value, f"{name}_low": low, f"{name}_high": high})
+
+    put("mean_rounds", rows["rounds"].to_numpy(), units)
+    put("mean_lead_changes", rows["lead_changes"].to_numpy(), units)
+    put("mean_decided_after", sole["decided_after"].to_numpy(), sole_units)
+    # when it was decided, as a share of the match: the decided rounds over the rounds played
+    put("decided_share_of_match", sole["decided_after"].to_numpy(), sole_units, True,
+        sole["rounds"].to_numpy())
+    put("winner_behind_after_round_1", sole["behind_first"].cast(pl.Float64).to_numpy(), sole_units, True)
+    put("winner_behind_at_half_time", sole["behind_half"].cast(pl.Float64).to_numpy(), sole_units, True)
+    put("mean_margin", rows["margin"].to_numpy(), units)
+    return pl.DataFrame([out])
+
+
+def lengths(rows: pl.DataFrame) -> pl.DataFrame:
+    """The share of matches lasting each number of rounds, with 95% intervals on matches."""
+    values = sorted(rows["rounds"].unique().to_list())
+    return stats.count_distribution(rows.select("match", "rounds"), "rounds", values)
+
+
+def text(table: pl.DataFrame, lower_wins: bool) -> str:
+    """The tension figures in one plain sentence."""
+    r = table.row(0, named=True)
+
+    def mean(name: str) -> str:
+        return stats.fmt_mean(r[name], r[f"{name}_low"], r[f"{name}_high"])
+
+    def share(name: str) -> str:
+        return stats.fmt_share(r[name], r[f"{name}_low"], r[f"{name}_high"])
+
+    return (f"Match tension: a match lasts {mean('mean_rounds')} rounds with {mean('mean_lead_changes')} "
+            f"lead changes; the winner leads for good from round {mean('mean_decided_after')} on "
+            f"({share('decided_share_of_match')} of the way through); the winner was behind after "
+            f"round 1 in {share('winner_behind_after_round_1')} of matches and at half-time in "
+            f"{share('winner_behind_at_half_time')}; first and second end {mean('mean_margin')} points "
+            f"apart{' (lowest total wins)' if lower_wins else ''}.")
+
+
+def charts(rows: pl.DataFrame) -> list[tuple[str, object]]:
+    """(caption, matplotlib figure): lead changes, when matches are decided, and their length."""
+    from matplotlib.figure import Figure as Chart
+
+    chart = Chart(figsize=(7.8, 2.6), layout="constrained")
+    panels = chart.subplots(1, 3)
+    sole = rows.filter(pl.col("decided_after").is_not_null())
+    for ax, values, label in ((panels[0], rows["lead_changes"], "lead changes per match"),
+                              (panels[1], sole["decided_after"], "winner leads for good from round"),
+                              (panels[2], rows["rounds"], "rounds per match")):
+        counts = values.value_counts().sort(values.name)
+        x, n = counts[values.name].to_numpy(), counts["count"].to_numpy()
+        ax.bar(x, 100 * n / max(n.sum(), 1), color="#2f5d8c", width=0.8)
+        ax.set(xlabel=label, ylabel="matches (%)")
+    return [("Match tension: lead changes, the round from which the winner leads for good, "
+             "and match length", chart)]
+
+
+def analyse(seats: pl.DataFrame, matches: pl.DataFrame, lower_wins: bool) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """``(per match rows, summary table, length table)``."""
+    rows = per_match(seats, matches, lower_wins)
+    return rows, summary(rows), lengths(rows)
+
