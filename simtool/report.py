@@ -211,8 +211,8 @@ def duplicate_text(gain: pl.DataFrame, unit: str) -> str:
     return (f"Duplicate {unit}: every {one} was played once per rotation of the line-up with the "
             f"same cards, so the strategy comparison is paired on the cards. Measured against "
             f"--rotate at the same number of games (each on fresh cards): " + "; ".join(parts) + ". "
-            f"Pairing on the cards narrows an interval as much as the cards decide the result "
-            f"whoever holds them (the luck split): most for close strategies.")
+            "Pairing on the cards narrows an interval as much as the cards decide the result "
+            "whoever holds them (the luck split): most for close strategies.")
 
 
 def headline_figures(game, seats, win, score, names, codes, by_match, strata=None,
@@ -583,7 +583,11 @@ def write(paths: list[Path], out: Path, title: str = "simtool balance report") -
     report is ever replaced."""
     out = Path(out)
     check_output(out, [Path(p) for p in paths])
-    html = render(paths, title)
+    return write_page(out, render(paths, title))
+
+
+def write_page(out: Path, html: str) -> Path:
+    """``html`` into ``out`` under a temporary name, renamed once whole."""
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = out.with_name(f".{out.name}.tmp")

@@ -13,7 +13,6 @@ whose copies they are), through :func:`stats.unit_estimate`.
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 
 from . import stats

@@ -4,7 +4,6 @@ effect on each objective, and every trial."""
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import datetime, timezone
 from importlib.metadata import version
@@ -15,7 +14,7 @@ import polars as pl
 
 from . import games
 from .errors import SimtoolError
-from .report import check_output, svg
+from .report import check_output, svg, write_page
 from .tune import summary
 
 
@@ -148,12 +147,4 @@ def write(folder: Path, out: Path, title: str | None = None) -> Path:
     """Write the report atomically (a reader never sees half a page)."""
     out = Path(out)
     check_output(out, [Path(folder)])
-    html = render(Path(folder), title)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_name(f".{out.name}.tmp")
-        tmp.write_text(html, encoding="utf-8")
-        os.replace(tmp, out)
-    except OSError as exc:
-        raise SimtoolError(f"cannot write report {out}: {exc.strerror or exc}") from None
-    return out
+    return write_page(out, render(Path(folder), title))

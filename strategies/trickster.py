@@ -6,7 +6,7 @@ import numpy as np
 
 from simtool import bits
 from simtool.games.trickster import (
-    PIP_LIMIT, PIPS, RANK_OF, RANKS, SUIT, SUIT_OF, SUITS, points, suit_of_hand,
+    PIP_LIMIT, PIPS, RANK_OF, RANKS, SUIT, SUITS, points, suit_of_hand,
 )
 
 from .base import strategy

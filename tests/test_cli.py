@@ -82,6 +82,7 @@ def one_line_error(r, *needles):
     assert "\n" not in text and "Traceback" not in r.output, r.output
     for needle in needles:
         assert needle in text, text
+    return text
 
 
 @pytest.mark.parametrize("args,needles", [

@@ -11,30 +11,16 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from typer.testing import CliRunner
 
 from simtool import runner as runners
 from simtool.api import execute_run
-from simtool.cli import app, main
+from simtool.cli import main
 from simtool.errors import SimtoolError
 from simtool.runner import make_spec
 
-cli_runner = CliRunner()
-PLUGINS = Path(__file__).parent / "plugins"
+from .test_cli import PLUGINS, cli, one_line_error
+
 HOSTILE = PLUGINS / "hostile.py"
-
-
-def cli(*args):
-    return cli_runner.invoke(app, [str(a) for a in args])
-
-
-def one_line_error(r, *needles):
-    assert r.exit_code == 2, r.output
-    text = r.stderr.strip()
-    assert "\n" not in text and "Traceback" not in r.output, r.output
-    for needle in needles:
-        assert needle in text, text
-    return text
 
 
 def main_error(capsys, argv, *needles):
