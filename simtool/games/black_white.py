@@ -15,12 +15,12 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck
-from ..engine import Decision, Field, Game, Match, RoundState, View, _rows, add, cells, own, public, scalar
-from .tricks import HISTORY, LEADERS, WINNERS, contest, init_history, play_card, record_trick
+from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, scalar
+from .tricks import FOLLOW, HISTORY, LEAD, LEADERS, WINNERS, TrickRound, init_history, play_trick, record_trick
 
 CARDS = 36
 BLACK, WHITE = 0, 1
-LEAD, COLOUR = 0, 1  # steps of a trick; follower i (1..p-1) is step COLOUR + i
+COLOUR = "colour"  # the decision after the lead
 COLOURS = ("black", "white")
 HAND = {2: 11, 3: 12, 4: 9}
 DECK = bits.full(CARDS)
@@ -35,8 +35,10 @@ def value(card: np.ndarray, colour: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class Round(RoundState):
+class Round(TrickRound):
     """One round of ``n`` deals; every array has the deals on the first axis."""
+
+    announcements = 1  # the colour
 
     p: int
     rnd: int
@@ -53,7 +55,7 @@ class Round(RoundState):
     black: np.ndarray  # (n, p) black tricks won
     white: np.ndarray  # (n, p) white tricks won
     trick_no: int = 0  # tricks completed so far
-    step: int = LEAD  # next in the trick: LEAD, COLOUR, then follower i at step COLOUR + i
+    step: int = 0  # next in the trick: 0 the lead, 1 the colour, then follower i at step 1 + i
     past: np.ndarray | None = None  # (n, hand_size, p) card each seat played in each finished trick
     past_leader: np.ndarray | None = None  # (n, hand_size) leader of each finished trick
     past_winner: np.ndarray | None = None  # (n, hand_size) winner of each finished trick
@@ -68,8 +70,14 @@ class Round(RoundState):
     def n(self) -> int:
         return self.hands.shape[0]
 
-    def hand(self, cell) -> np.ndarray:
-        return np.take(self.hands, cell)
+    def key(self, card, at) -> np.ndarray:
+        return value(card, self.colour)
+
+    def announce(self):
+        """The leader names the colour every card of the trick counts in."""
+        self.colour = (yield Decision(COLOUR, self.leader, EITHER_COLOUR)).astype(np.int8)
+        self.best = value(self.trick[np.arange(self.n), self.leader], self.colour)
+        self.step += 1
 
 
 class BlackWhiteView(View):
@@ -112,8 +120,8 @@ class BlackWhiteView(View):
     def winners_now(self) -> np.ndarray:
         """Legal cards that would take the lead of the trick as it stands, ``(m,)`` sets (at a
         lead, every legal card; at a decision that plays no card, none)."""
-        if self.kind != "play":
-            return self.legal.copy() if self.kind == "lead" else np.zeros(len(self), np.uint64)
+        if self.kind != FOLLOW:
+            return self.legal.copy() if self.kind == LEAD else np.zeros(len(self), np.uint64)
         best = self.best.astype(np.int64)
         black = DECK & ~bits.below(np.clip(best, 0, CARDS))  # black c + 1 above best
         white = bits.below(np.clip(CARDS - best, 0, CARDS))  # white 36 - c above best
@@ -126,9 +134,9 @@ class BlackWhiteView(View):
 
     @cached_property
     def strength(self) -> np.ndarray:
-        if self.kind == "play":
+        if self.kind == FOLLOW:
             return np.where(self.colour[:, None] == BLACK, BLACK_VALUE, WHITE_VALUE)
-        if self.kind == "colour":
+        if self.kind == COLOUR:
             led = self.trick[np.arange(len(self)), self.seat]
             out = np.zeros((len(self), CARDS), np.int16)
             out[:, BLACK], out[:, WHITE] = BLACK_VALUE[led], WHITE_VALUE[led]
@@ -182,23 +190,7 @@ class BlackWhite(Game):
         """The round from the state's position (``trick_no``, ``step``) to its end."""
         cell = cells(s.n, s.p)
         while s.trick_no < s.hand_size:
-            if s.step == LEAD:
-                at = cell(s.leader)
-                lead = yield Decision("lead", s.leader, s.hand(at))
-                play_card(s, at, lead)
-                s.step = COLOUR
-            if s.step == COLOUR:
-                s.colour = (yield Decision("colour", s.leader, EITHER_COLOUR)).astype(np.int8)
-                s.best = value(np.take(s.trick, cell(s.leader)), s.colour)
-                s.winning = s.leader.copy()
-                s.step += 1
-            while s.step < COLOUR + s.p:
-                seat = (s.leader + s.step - COLOUR) % s.p
-                at = cell(seat)
-                card = yield Decision("play", seat, s.hand(at))
-                play_card(s, at, card)
-                contest(s, seat, value(card, s.colour))
-                s.step += 1
+            yield from play_trick(s, cell, s.leader)
             won = cell(s.winning)
             add(s.black, won, (s.colour == BLACK))
             add(s.white, won, (s.colour == WHITE))
@@ -209,7 +201,7 @@ class BlackWhite(Game):
             s.colour[:] = -1
             s.best[:] = 0
             s.trick_no += 1
-            s.step = LEAD
+            s.step = 0
         return score(s.black, s.white)
 
     def redeal(self, view: BlackWhiteView, k: int, rng) -> Round:
@@ -263,7 +255,7 @@ class BlackWhite(Game):
         }
 
     def label(self, kind: str, option: int) -> str:
-        if kind == "colour":
+        if kind == COLOUR:
             return COLOURS[option]
         return f"card {option + 1} (black {option + 1} / white {CARDS - option})"
 

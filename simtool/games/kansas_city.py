@@ -15,9 +15,9 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck, stats
-from ..engine import Decision, Field, Game, Match, RoundState, View, _rows, add, cells, own, public, scalar
+from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, scalar
 from ..options import Option
-from .tricks import HISTORY, LEADERS, WINNERS, contest, init_history, play_card, record_trick, shown_void
+from .tricks import HISTORY, LEADERS, WINNERS, TrickRound, init_history, play_trick, record_trick, shown_void
 
 SUITS, RANKS = 7, 8
 CARDS = SUITS * RANKS
@@ -60,7 +60,7 @@ def trick_key(card: np.ndarray, is_trump: np.ndarray, led_suit: np.ndarray) -> n
 
 
 @dataclass
-class Round(RoundState):
+class Round(TrickRound):
     p: int
     rnd: int
     hand_size: int
@@ -109,6 +109,13 @@ class Round(RoundState):
         """Legal cards for a follower: the led suit (trump only when trump was led), else any."""
         same = np.where(self.trump_led, hand & self.trump, hand & ~self.trump & SUIT[self.led_suit])
         return np.where(same != 0, same, hand)
+
+    def on_lead(self, card: np.ndarray) -> None:
+        self.trump_led = (self.trump & bits.BIT[card]) != 0
+        self.led_suit = CARD_SUIT[card]
+
+    def key(self, card: np.ndarray, at) -> np.ndarray:
+        return trick_key(card, (self.trump & bits.BIT[card]) != 0, self.led_suit)
 
 
 def _face_known(s, rows, seat) -> np.ndarray:
@@ -280,23 +287,7 @@ class KansasCity(Game):
             s.kept = s.hands.copy()
             s.passing[:] = 0
         while s.trick_no < s.hand_size:
-            if s.step == 0:
-                at = cell(s.leader)
-                lead = yield Decision("lead", s.leader, np.take(s.hands, at))
-                play_card(s, at, lead)
-                s.trump_led = (s.trump & bits.BIT[lead]) != 0
-                s.led_suit = CARD_SUIT[lead]
-                s.best = trick_key(lead, s.trump_led, s.led_suit)
-                s.winning = s.leader.copy()
-                s.step = 1
-            while s.step < s.p:
-                seat = (s.leader + s.step) % s.p
-                at = cell(seat)
-                card = yield Decision("play", seat, s.follow_set(np.take(s.hands, at)))
-                play_card(s, at, card)
-                key = trick_key(card, (s.trump & bits.BIT[card]) != 0, s.led_suit)
-                contest(s, seat, key)
-                s.step += 1
+            yield from play_trick(s, cell, s.leader)
             if s.step == s.p:
                 won = cell(s.winning)
                 in_trick = np.bitwise_or.reduce(bits.BIT[s.trick], axis=1)

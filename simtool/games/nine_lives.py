@@ -17,8 +17,8 @@ import polars as pl
 
 from .. import bits, stats
 from .. import deck as deck_module
-from ..engine import Decision, Game, Match, RoundState, View, add, cells, own, public, scalar
-from .tricks import WINNERS, HISTORY, contest, init_history, leaders_field, play_card, record_trick, shown_void
+from ..engine import Decision, Game, Match, View, add, cells, own, public, scalar
+from .tricks import HISTORY, WINNERS, TrickRound, init_history, leaders_field, play_trick, record_trick, shown_void
 
 RANKS = 9
 LIVES = 9
@@ -42,7 +42,7 @@ class LivesMatch(Match):
 
 
 @dataclass
-class Round(RoundState):
+class Round(TrickRound):
     p: int
     rnd: int
     hand_size: np.ndarray  # (n,) cards dealt to each player (the deck shrinks per match)
@@ -84,6 +84,18 @@ class Round(RoundState):
         counted = suit != seat_suit
         return np.where(counted & (suit == self.trump), 100 + rank,
                         np.where(counted & (suit == self.lead_suit), rank, 0))
+
+    def follow_set(self, hand: np.ndarray) -> np.ndarray:
+        same = hand & SUIT[self.lead_suit]
+        return np.where(same != 0, same, hand)
+
+    def on_lead(self, card: np.ndarray) -> None:
+        self.lead_suit = CARD_SUIT[np.maximum(card, 0)]
+
+    def key(self, card: np.ndarray, at: np.ndarray) -> np.ndarray:
+        """No card counts in a deal whose rounds have run out of tricks (``card`` -1 there)."""
+        seat_suit = CARD_SUIT[np.maximum(np.take(self.bid, at), 0)]  # every bid is revealed in play
+        return np.where(card >= 0, self.strength(np.maximum(card, 0), seat_suit), 0)
 
 
 class NineLivesView(View):
@@ -194,29 +206,12 @@ class NineLives(Game):
             s.hands &= ~bits.BIT[bid]
             s.bid = bid
             s.bidding = False
-        suits = s.bid_suit
         while s.trick_no < int(s.hand_size.max()) - 1:  # the bid card is never played
             due = s.trick_no < s.hand_size - 1
             active = None if due.all() else due
             if s.step == 0:
-                s.trump = np.take(suits, cell(s.keeper))
-                at = cell(s.keeper)
-                lead = yield Decision("lead", s.keeper, np.take(s.hands, at), active=active)
-                self._put(s, at, lead, active)
-                s.lead_suit = CARD_SUIT[np.maximum(lead, 0)]
-                s.best = np.where(due, s.strength(np.maximum(lead, 0), np.take(suits, at)), 0)
-                s.winning = s.keeper.copy()
-                s.step = 1
-            while s.step < s.p:
-                seat = (s.keeper + s.step) % s.p
-                at = cell(seat)
-                hand = np.take(s.hands, at)
-                same = hand & SUIT[s.lead_suit]
-                card = yield Decision("play", seat, np.where(same != 0, same, hand), active=active)
-                self._put(s, at, card, active)
-                key = np.where(due, s.strength(np.maximum(card, 0), np.take(suits, at)), 0)
-                contest(s, seat, key)
-                s.step += 1
+                s.trump = np.take(s.bid_suit, cell(s.keeper))
+            yield from play_trick(s, cell, s.keeper, active)
             # nothing counted won: the Kittykeeper keeps the trick (s.winning is still the keeper)
             won = cell(s.winning)
             add(s.tricks, won, due)
@@ -229,14 +224,6 @@ class NineLives(Game):
         results = score(s.bid, s.tricks, s.fallback)
         results["_keeper"] = np.broadcast_to(s.keeper[:, None], s.bid.shape)
         return results
-
-    @staticmethod
-    def _put(s: Round, at, card, due) -> None:
-        """Play ``card`` where the trick is due (``due`` None: in every deal)."""
-        if due is None:
-            play_card(s, at, card)
-        else:
-            play_card(s, at[due], card[due], np.flatnonzero(due))
 
     def redeal(self, view: NineLivesView, k: int, rng) -> Round:
         """The cards the seat has not seen go to the other hands, each keeping its size and none

@@ -15,9 +15,9 @@ import numpy as np
 import polars as pl
 
 from .. import bits, deck, stats
-from ..engine import Decision, Field, Game, Match, RoundState, View, _rows, add, cells, own, public, scalar
+from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, scalar
 from ..options import Option
-from .tricks import HISTORY, LEADERS, WINNERS, contest, init_history, play_card, record_trick
+from .tricks import HISTORY, LEADERS, WINNERS, TrickRound, init_history, play_trick, record_trick
 
 SUITS, RANKS = 5, 12
 CARDS = SUITS * RANKS
@@ -58,7 +58,7 @@ def lowest_rank(cards: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class Round(RoundState):
+class Round(TrickRound):
     p: int
     rnd: int
     hand_size: int
@@ -113,6 +113,17 @@ class Round(RoundState):
         """Any trump beats the led suit; off-suit cards never win."""
         suit, rank = CARD_SUIT[card], CARD_RANK[card]
         return np.where(suit == self.trump, 100 + rank, np.where(suit == self.led, rank, 0))
+
+    def on_lead(self, card: np.ndarray) -> None:
+        self.led = CARD_SUIT[card]
+        self.top_led = CARD_RANK[card]
+
+    def on_follow(self, card: np.ndarray) -> None:
+        led_card = CARD_SUIT[card] == self.led
+        self.top_led = np.where(led_card, np.maximum(self.top_led, CARD_RANK[card]), self.top_led)
+
+    def key(self, card: np.ndarray, at) -> np.ndarray:
+        return self.strength(card)
 
 
 def _ranks_below(rank: np.ndarray) -> np.ndarray:
@@ -312,25 +323,7 @@ class OutTrumped(Game):
                     s.step += 1
             s.phase, s.step = TRICKS, 0
         while s.trick_no < s.hand_size:
-            if s.step == 0:
-                at = cell(s.leader)
-                lead = yield Decision("lead", s.leader, np.take(s.hands, at))
-                play_card(s, at, lead)
-                s.led = CARD_SUIT[lead]
-                s.top_led = CARD_RANK[lead]
-                s.best = s.strength(lead)
-                s.winning = s.leader.copy()
-                s.step = 1
-            while s.step < s.p:
-                seat = (s.leader + s.step) % s.p
-                at = cell(seat)
-                card = yield Decision("play", seat, s.follow_set(np.take(s.hands, at)))
-                play_card(s, at, card)
-                led_card = CARD_SUIT[card] == s.led
-                s.top_led = np.where(led_card, np.maximum(s.top_led, CARD_RANK[card]), s.top_led)
-                key = s.strength(card)
-                contest(s, seat, key)
-                s.step += 1
+            yield from play_trick(s, cell, s.leader)
             won = cell(s.winning)
             in_trick = np.bitwise_or.reduce(bits.BIT[s.trick], axis=1)
             add(s.tricks, won, 1)

@@ -1,15 +1,96 @@
-"""What the trick-taking games share: a card going into the trick, and who is winning it.
+"""What the trick-taking games share: the lead, the follows, who is winning the trick, and the
+trick history every seat remembers.
 
-Round states using these have ``p``, ``hands`` ``(n, p)``, ``played`` ``(n,)``, ``trick``
-``(n, p)``, ``best`` and ``winning`` ``(n,)``.
+Round states using these are :class:`TrickRound` dataclasses with ``p``, ``hands`` ``(n, p)``,
+``played`` ``(n,)``, ``trick`` ``(n, p)``, ``best`` and ``winning`` ``(n,)``, ``step`` (the
+position in the trick) and ``trick_no``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Generator
+from typing import ClassVar
+
 import numpy as np
 
 from .. import bits
-from ..engine import Field, put
+from ..engine import Decision, Field, RoundState, put
+
+LEAD = "lead"
+"""Decision kind: the leader puts the first card of a trick."""
+FOLLOW = "play"
+"""Decision kind: a follower puts a card into the trick."""
+
+
+class TrickRound(RoundState):
+    """The rules a game gives the shared trick loop (:func:`play_trick`), as round-state methods.
+
+    ``step`` counts the decisions of the trick under way: 0 the lead, then the leader's
+    ``announcements`` (Black & White's colour), then the followers clockwise.
+    """
+
+    announcements: ClassVar[int] = 0
+
+    def hand(self, at: np.ndarray) -> np.ndarray:
+        return np.take(self.hands, at)
+
+    def follow_set(self, hand: np.ndarray) -> np.ndarray:
+        """The cards of ``hand`` a follower may play (default: any)."""
+        return hand
+
+    def on_lead(self, card: np.ndarray) -> None:
+        """Note what the lead sets for the trick (the led suit...)."""
+
+    def on_follow(self, card: np.ndarray) -> None:
+        """Note what a followed card changes for the next followers."""
+
+    def key(self, card: np.ndarray, at: np.ndarray) -> np.ndarray:
+        """How strongly ``card`` from the seat at flat cell ``at`` bids for the trick; the highest
+        key wins, the earliest card among equal keys."""
+        raise NotImplementedError
+
+    def announce(self) -> Generator[Decision, np.ndarray, None]:
+        """The leader's decisions after the lead (``announcements`` of them); they set ``best``."""
+        raise NotImplementedError
+        yield
+
+
+def play_trick(s: TrickRound, cell, leader: np.ndarray,
+               active: np.ndarray | None = None) -> Generator[Decision, np.ndarray, None]:
+    """One trick from the state's ``step``: ``leader`` leads, the leader announces (if the game
+    has announcements), every other seat follows clockwise; ``s.winning`` ends on the winner.
+
+    ``active``: the deals that play this trick (``None``: all); the others get choice -1 and
+    change nothing.
+    """
+    rows = None if active is None else np.flatnonzero(active)
+    if s.step == 0:
+        at = cell(leader)
+        lead = yield Decision(LEAD, leader, s.hand(at), active=active)
+        _put(s, at, lead, rows)
+        s.on_lead(lead)
+        if not s.announcements:  # else the announcement says what the lead counts for
+            s.best = s.key(lead, at)
+        s.winning = leader.copy()
+        s.step = 1
+    first = 1 + s.announcements  # the step of the first follower
+    if s.step < first:
+        yield from s.announce()
+    while s.step < first + s.p - 1:
+        seat = (leader + s.step - first + 1) % s.p
+        at = cell(seat)
+        card = yield Decision(FOLLOW, seat, s.follow_set(s.hand(at)), active=active)
+        _put(s, at, card, rows)
+        s.on_follow(card)
+        contest(s, seat, s.key(card, at))
+        s.step += 1
+
+
+def _put(s, at, card, rows) -> None:
+    if rows is None:
+        play_card(s, at, card)
+    else:
+        play_card(s, at[rows], card[rows], rows)
 
 
 def play_card(s, at: np.ndarray, card: np.ndarray, rows: np.ndarray | None = None) -> None:
