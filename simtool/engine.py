@@ -347,6 +347,10 @@ class Game(abc.ABC):
     """Whether :meth:`deal` reads the match so far beyond its size and rules (a deck that
     shrinks): then the copies of a duplicate match cannot be dealt alike after round 0."""
 
+    def check_rules(self, rules: dict, p: int) -> None:
+        """Refuse (``SimtoolError``, one line naming the limit) rule values that cannot be played
+        together or at ``p`` players, such as more cards dealt than the deck holds."""
+
     def new_match(self, n: int, p: int, rules: dict) -> Match:
         return Match(p, rules, np.zeros((n, p), np.int32))
 

@@ -9,15 +9,18 @@ from .errors import SimtoolError, choices
 
 @dataclass(frozen=True)
 class Option:
-    """One selectable rule. ``values`` lists every allowed value, the default first."""
+    """One selectable rule. ``values`` lists every allowed value, the default first, unless
+    ``auto`` names a default outside them: ``"sheet"`` for a number the rule sheet sets per player
+    count (the game reads ``"sheet"`` and looks the number up)."""
 
     name: str
     values: tuple
     help: str
+    auto: str | None = None
 
     @property
     def default(self):
-        return self.values[0]
+        return self.values[0] if self.auto is None else self.auto
 
     @property
     def kind(self) -> str:
@@ -63,12 +66,11 @@ class Option:
         return tuple(v for v in valid if v in picked)
 
     def parse(self, game: str, text: str):
-        for v in self.values:
+        for v in (*self.values, *([self.auto] if self.auto is not None else [])):
             if str(v) == text:
                 return v
-        raise SimtoolError(
-            f"bad value {text!r} for rule '{self.name}' of {game}; valid: {choices(self.values)}"
-        )
+        valid = choices(self.values) + (f" or {self.auto}" if self.auto is not None else "")
+        raise SimtoolError(f"bad value {text!r} for rule '{self.name}' of {game}; valid: {valid}")
 
 
 def resolve(game, assignments: dict[str, str] | None) -> dict:

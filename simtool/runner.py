@@ -98,6 +98,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     g = games.get(game)
     p = games.check_players(g, players)
     resolved_rules = options.resolve(g, rules)
+    g.check_rules(resolved_rules, p)
     if unit not in UNITS:
         raise SimtoolError(f"unknown unit '{unit}'; valid: {choices(UNITS)}")
     n = parse_count(n)
