@@ -469,7 +469,8 @@ def replay(spec: RunSpec, number: int, views: bool = False) -> list[str]:
                        trace_views=views)
     key = "deal" if spec.unit == "deal" else "match"
     rows = chunk.seats.filter(pl.col(key) == number)
-    lines = [f"{spec.game} {spec.players}p, rules {spec.rules}, seed {spec.seed}, {key} {number}",
+    rules = options.named(games.get(spec.game), spec.rules)
+    lines = [f"{spec.game} {spec.players}p, rules {rules}, seed {spec.seed}, {key} {number}",
              f"line-up: {', '.join(spec.lineup)}"
              + (f" (rotated {number % spec.players} places: seat s plays position "
                 f"(s + {number % spec.players}) mod {spec.players})" if spec.rotate else ""),

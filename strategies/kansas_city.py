@@ -6,8 +6,9 @@ import numpy as np
 
 from simtool import bits
 from simtool.games.kansas_city import (
-    DECLINE, FOURS, RANK, SUIT, SUITS, of_ranks, rank_byte,
+    DECLINE, FOURS, PASS, RANK, SUIT, SUITS, UPGRADE, of_ranks, rank_byte,
 )
+from simtool.games.tricks import LEAD
 
 from .base import MISTAKES, Param, strategy, with_mistakes
 
@@ -83,11 +84,11 @@ def target(view, rng, params):
 
 def _target(view, under):
     needs = _needs(view, under)
-    if view.kind == "pass":
+    if view.kind == PASS:
         return _highest_rank(view.legal)
-    if view.kind == "upgrade":
+    if view.kind == UPGRADE:
         return np.where(needs & (view.tricks_left > 1), _singleton_upgrade(view), DECLINE)
-    if view.kind == "lead":
+    if view.kind == LEAD:
         return np.where(needs, _strongest(view, view.legal), _weakest(view, view.legal))
     beaters = _beaters(view)
     win = np.where(beaters != 0, _cheapest_winner(view, beaters), _weakest(view, view.legal))
@@ -106,12 +107,12 @@ def _duck(view, beaters):
           "eligible card while below the limit", GAMES)
 def greedy(view, rng):
     needs = _needs(view)
-    if view.kind == "pass":
+    if view.kind == PASS:
         return _lowest_rank(view.legal)
-    if view.kind == "upgrade":
+    if view.kind == UPGRADE:
         eligible = view.legal & ~bits.BIT[DECLINE]
         return np.where(needs & (eligible != 0), _highest_rank(eligible), DECLINE)
-    if view.kind == "lead":
+    if view.kind == LEAD:
         return np.where(needs, _strongest(view, view.legal), _weakest(view, view.legal))
     beaters = _beaters(view)
     win = np.where(beaters != 0, _cheapest_winner(view, beaters), _weakest(view, view.legal))

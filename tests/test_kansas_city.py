@@ -132,7 +132,7 @@ def test_every_captured_four_adds_two_whatever_the_tricks():
 
 
 def test_five_players_set_one_public_card_aside():
-    match = Match(5, {"pass_count": 3, "hands": "3"}, np.zeros((2000, 5), np.int32))
+    match = Match(5, {o.name: o.default for o in GAME.options}, np.zeros((2000, 5), np.int32))
     s = GAME.deal(np.random.default_rng(1), match, 0)
     assert (bits.count(s.hands) == 11).all() and (bits.count(s.dealt) == 55).all()
     assert (s.set_aside >= 0).all()

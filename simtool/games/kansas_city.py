@@ -4,6 +4,9 @@ Option ``c`` (0..55) is the card of suit ``c // 8`` and rank ``c % 8 + 1``, so e
 is one byte of a card set and a card's rank is its bit within the byte. Upgraded cards
 stay the same option but join the public set ``trump``: the eighth suit. Option 56 is
 "decline" at an upgrade. The aim is exactly the trick limit (3 tricks in 4p, 2 in 5p).
+
+The sheet's numbers (trick limit, score table, the 4s' bonus, hand size) are rule options; the
+module constants below are the sheet's values, read only where a rule is ``"sheet"``.
 """
 
 from __future__ import annotations
@@ -16,16 +19,22 @@ import polars as pl
 
 from .. import bits, deck, stats
 from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, scalar
-from ..options import Option
-from .tricks import HISTORY, LEADERS, WINNERS, TrickRound, init_history, play_trick, record_trick, shown_void
+from ..options import Option, as_numbers, number, numbers
+from ..errors import SimtoolError
+from .tricks import (
+    FOLLOW, HISTORY, LEAD, LEADERS, WINNERS, TrickRound, init_history, play_trick, record_trick, shown_void,
+)
 
 SUITS, RANKS = 7, 8
 CARDS = SUITS * RANKS
 DECLINE = CARDS
 HIDDEN_TRUMP = CARDS + 1  # in a view's tricks: 57 + rank - 1 is another seat's trump, printed suit unseen
-HAND = {4: 14, 5: 11}
+PASS = "pass"
+"""Decision kind: each seat picks one more card to pass (all seats at once)."""
+UPGRADE = "upgrade"
+"""Decision kind: a loser of the trick upgrades one card to trump, or declines."""
+HAND = {4: 14, 5: 11}  # the sheet's hand sizes, limits and 4s' bonus
 LIMIT = {4: 3, 5: 2}
-TRICK_POINTS = {4: np.array([0, 5, 10, 15, 5, 0]), 5: np.array([0, 5, 10, 5, 0])}  # last: and more
 FOUR_BONUS = 2
 SUIT = np.array([bits.of(range(8 * s, 8 * s + 8)) for s in range(SUITS)], np.uint64)
 RANK = np.array([bits.of(8 * s + r for s in range(SUITS)) for r in range(RANKS)], np.uint64)
@@ -33,6 +42,25 @@ EVERY_SUIT = np.uint64(sum(1 << (8 * s) for s in range(SUITS)))  # a rank byte t
 FOURS = RANK[3]
 CARD_RANK = np.arange(CARDS + 1) % 8 + 1  # (DECLINE gets a dummy rank)
 CARD_SUIT = np.arange(CARDS + 1) // 8
+
+
+def sheet_table(limit: int) -> np.ndarray:
+    """The sheet's score table for a trick limit: 5 a trick up to the limit, 5 for one trick
+    more, 0 for more still (the last entry: that many tricks or more); 0,5,10,15,5,0 at 3."""
+    return np.array([5 * t for t in range(limit + 1)] + [5, 0])
+
+
+def hand_size(rules: dict, p: int) -> int:
+    return HAND[p] if rules["hand_size"] == "sheet" else rules["hand_size"]
+
+
+def limit_of(rules: dict, p: int) -> int:
+    return LIMIT[p] if rules["limit"] == "sheet" else rules["limit"]
+
+
+def score_table(rules: dict, p: int) -> np.ndarray:
+    table = rules["score_table"]
+    return sheet_table(limit_of(rules, p)) if table == "sheet" else np.array(as_numbers(table))
 
 
 def rank_byte(cards: np.ndarray) -> np.ndarray:
@@ -89,9 +117,16 @@ class Round(TrickRound):
     past: np.ndarray | None = None  # (n, hand_size, p) card each seat played in each finished trick
     past_leader: np.ndarray | None = None  # (n, hand_size)
     past_winner: np.ndarray | None = None  # (n, hand_size)
+    limit: int | None = None  # the trick limit (None: the sheet's)
+    table: np.ndarray | None = None  # points for 0, 1, ... tricks, the last for that many or more
+    four_bonus: int = FOUR_BONUS
 
     def __post_init__(self):
         init_history(self, self.hand_size)
+        if self.limit is None:
+            self.limit = LIMIT[self.p]
+        if self.table is None:
+            self.table = sheet_table(self.limit)
         if self.gave is None:
             self.gave = np.zeros_like(self.hands)
         if self.kept is None:
@@ -118,6 +153,11 @@ class Round(TrickRound):
         return trick_key(card, (self.trump & bits.BIT[card]) != 0, self.led_suit)
 
 
+def _aside(set_aside: np.ndarray) -> np.ndarray:
+    """The set-aside card of each deal as a set (empty in 4p)."""
+    return np.where(set_aside >= 0, bits.BIT[np.maximum(set_aside, 0)], bits.EMPTY)
+
+
 def _face_known(s, rows, seat) -> np.ndarray:
     """The upgraded cards whose printed suit ``seat`` knows: its own (held or played) and those it
     passed; any other trump shows only its back, also once played (the sheet's FAQ)."""
@@ -141,6 +181,10 @@ class KansasCityView(View):
     of which rank, the printed suits of its own and its passed upgraded cards (not of the others'),
     the set-aside card, the cards played and the tricks and 4s each seat has taken."""
 
+    def __init__(self, game, state, kind, seat, legal, rows=None):
+        super().__init__(game, state, kind, seat, legal, rows)
+        self._numbers = (state.limit, state.table.copy(), state.four_bonus)  # public rules
+
     hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
     passing = own("passing", "Cards this seat has already chosen to pass, ``(m,)`` sets.")
 
@@ -157,11 +201,14 @@ class KansasCityView(View):
     played = Field(lambda s, rows, seat: _rows(s.played, rows) & ~_hidden_trumps(s, rows, seat),
                    "Cards played so far whose face this seat saw (another seat's trump shows only its "
                    "back: see ``history``), the current trick included, ``(m,)`` sets.")
-    dealt = public("dealt", "Every card dealt to a player (all but the set-aside card), ``(m,)`` sets.")
+    dealt = Field(lambda s, rows, seat: bits.full(CARDS) & ~_aside(_rows(s.set_aside, rows)),
+                  "Every card that may have been dealt to a player: all but the set-aside card "
+                  "(hands smaller than the sheet's leave more cards out, face down), ``(m,)`` sets.")
 
     @cached_property
     def unseen(self) -> np.ndarray:
-        """Cards in other hands: everything dealt but not held or played, ``(m,)`` sets."""
+        """Cards in other hands (or left out, with hands smaller than the sheet's): everything
+        dealt but not held or played, ``(m,)`` sets."""
         return self.dealt & ~self.hand & ~self.played
 
     trick = Field(lambda s, rows, seat: _backs(_rows(s.trick, rows), _hidden_trumps(s, rows, seat)),
@@ -215,8 +262,8 @@ class KansasCityView(View):
     def winners_now(self) -> np.ndarray:
         """Legal cards that would take the lead of the trick as it stands, ``(m,)`` sets (at a
         lead, every legal card; at a decision that plays no card, none)."""
-        if self.kind != "play":
-            return self.legal.copy() if self.kind == "lead" else np.zeros(len(self), np.uint64)
+        if self.kind != FOLLOW:
+            return self.legal.copy() if self.kind == LEAD else np.zeros(len(self), np.uint64)
         legal, trump, best = self.legal, self.trump, self.best
         above = lambda r: of_ranks(np.uint64(0xFF) & ~bits.below(np.clip(r, 0, RANKS)))  # ranks above r
         over_trump = legal & trump & above(best - 16)
@@ -225,15 +272,26 @@ class KansasCityView(View):
 
     @property
     def limit(self) -> int:
-        """The trick limit: 3 tricks in 4p, 2 in 5p."""
-        return LIMIT[self.players]
+        """The trick limit (rule ``limit``; the sheet's: 3 tricks in 4p, 2 in 5p); more overshoot."""
+        return self._numbers[0]
+
+    @property
+    def score_table(self) -> np.ndarray:
+        """Points for 0, 1, 2... tricks, the last entry for that many or more (rule
+        ``score_table``), ``(k,)`` int."""
+        return self._numbers[1].copy()
+
+    @property
+    def four_bonus(self) -> int:
+        """Points for each captured card of rank 4 (rule ``four_bonus``)."""
+        return self._numbers[2]
 
     @cached_property
     def strength(self) -> np.ndarray:
-        if self.kind in ("lead", "play"):
+        if self.kind in (LEAD, FOLLOW):
             is_trump = bits.to_mask(self.trump, CARDS + 1)
             return np.where(is_trump, 8 + CARD_RANK, CARD_RANK)
-        if self.kind == "upgrade":  # declining is the lowest option
+        if self.kind == UPGRADE:  # declining is the lowest option
             return np.broadcast_to(np.where(np.arange(CARDS + 1) == DECLINE, 0, CARD_RANK),
                                    (len(self), CARDS + 1))
         return np.broadcast_to(CARD_RANK, (len(self), CARDS + 1))
@@ -248,6 +306,14 @@ class KansasCity(Game):
     options = (
         Option("pass_count", (3, 0, 1, 2), "cards each player passes clockwise before play"),
         Option("hands", ("3", "p"), "hands in a match: 3, or one per player"),
+        number("limit", "sheet", 1, 14, "the trick limit: a player winning more tricks has "
+               "overshot", sheet="3 at 4p, 2 at 5p"),
+        numbers("score_table", "sheet", (2, 15), -99, 99, "points for 0, 1, 2... tricks won, "
+                "the last entry for that many or more",
+                sheet="5 a trick up to the limit, 5 for one more, then 0"),
+        number("four_bonus", FOUR_BONUS, -10, 10, "points for each captured card of rank 4"),
+        number("hand_size", "sheet", 1, 14, "cards dealt to each player (the rest are left out "
+               "face down, and in 5p one more is set aside face up)", sheet="14 at 4p, 11 at 5p"),
     )
     n_actions = CARDS + 1
     default_strategy = "target"
@@ -256,9 +322,27 @@ class KansasCity(Game):
     rate_text = {"overshoot": "goes over the trick limit"}
     View = KansasCityView
 
+    def check_rules(self, rules: dict, p: int) -> None:
+        hand, limit = hand_size(rules, p), limit_of(rules, p)
+        aside = int(p == 5)
+        if p * hand + aside > CARDS:
+            raise SimtoolError(f"hand_size {hand} at {p}p deals {p * hand + aside} cards "
+                               f"{'(the set-aside card included) ' if aside else ''}but the deck "
+                               f"has {CARDS}: at most {(CARDS - aside) // p}")
+        if limit > hand:
+            raise SimtoolError(f"limit {limit} is above the hand size of {hand} at {p}p: "
+                               f"at most {hand}")
+        if rules["pass_count"] > hand:
+            raise SimtoolError(f"pass_count {rules['pass_count']} is above the hand size of "
+                               f"{hand} at {p}p: at most {hand}")
+        table = rules["score_table"]
+        if table != "sheet" and len(as_numbers(table)) > hand + 1:
+            raise SimtoolError(f"score_table has {len(as_numbers(table))} entries but a hand of "
+                               f"{hand} cards wins 0..{hand} tricks: at most {hand + 1} entries")
+
     def deal(self, rng, match: Match, rnd: int) -> Round:
         n, p = match.n, match.p
-        hand = HAND[p]
+        hand = hand_size(match.rules, p)
         cards = deck.shuffled(rng, n, CARDS, p * hand + (p == 5))
         hands = deck.hands(cards[:, : p * hand], p)
         set_aside = cards[:, -1].astype(np.int8) if p == 5 else np.full(n, -1, np.int8)
@@ -272,6 +356,8 @@ class KansasCity(Game):
             led_suit=np.zeros(n, np.int64), trump_led=np.zeros(n, bool),
             best=np.zeros(n, np.int64), winning=np.zeros(n, np.int64),
             totals=match.totals.copy(), tricks=zeros, fours=zeros.copy(), upgrades=zeros.copy(),
+            limit=limit_of(match.rules, p), table=score_table(match.rules, p),
+            four_bonus=match.rules["four_bonus"],
         )
 
     def play(self, s: Round):
@@ -279,7 +365,7 @@ class KansasCity(Game):
         cell = cells(s.n, s.p)
         if s.passed < s.pass_count:
             while s.passed < s.pass_count:  # all at once, one card at a time
-                chosen = yield Decision("pass", None, s.hands & ~s.passing)
+                chosen = yield Decision(PASS, None, s.hands & ~s.passing)
                 s.passing |= bits.BIT[chosen]
                 s.passed += 1
             s.hands = (s.hands & ~s.passing) | np.roll(s.passing, 1, axis=1)  # to the next seat clockwise
@@ -301,7 +387,7 @@ class KansasCity(Game):
                 at = cell(seat)
                 taken = of_ranks(rank_byte(s.held_trumps))  # re-checked after each upgrade
                 eligible = np.take(s.hands, at) & ~s.trump & ~taken
-                choice = yield Decision("upgrade", seat, eligible | bits.BIT[DECLINE])
+                choice = yield Decision(UPGRADE, seat, eligible | bits.BIT[DECLINE])
                 upgraded = choice != DECLINE
                 s.trump |= np.where(upgraded, bits.BIT[choice], bits.EMPTY)
                 add(s.upgrades, at, upgraded)
@@ -309,7 +395,7 @@ class KansasCity(Game):
             s.leader = s.winning
             s.trick_no += 1
             s.step = 0
-        return score(s.tricks, s.fours, s.upgrades)
+        return score(s.tricks, s.fours, s.upgrades, s.table, s.limit, s.four_bonus)
 
     def tables(self, seats: pl.LazyFrame, keys: list[str], matches=None) -> list[tuple[str, pl.DataFrame]]:
         """The overshoot analysis: how many players overshoot per deal, and who."""
@@ -377,6 +463,7 @@ class KansasCity(Game):
                     faces[:, t, s] = np.where(hide, card, code)
                     left[:, s] &= ~np.where(hide, bits.BIT[np.minimum(card, 63)], bits.EMPTY)
         played = played | np.bitwise_or.reduce(played_backs, axis=1)
+        dealt = np.bitwise_or.reduce(hands, axis=1) | played  # the cards of the rank draws left out stay out
         passing = r(view.passing)
         others = np.zeros((m, p), np.uint64)
         if 0 < view.passes_made < view.pass_count:
@@ -398,13 +485,14 @@ class KansasCity(Game):
         faces64 = faces.astype(np.int64)
         own_played = np.bitwise_or.reduce(np.where(faces64 >= 0, bits.BIT[np.maximum(faces64, 0)], bits.EMPTY), axis=1)
         return Round(p=p, rnd=view.rnd, hand_size=view.hand_size, pass_count=view.pass_count,
-                     dealt=r(view.dealt), set_aside=r(view.set_aside), hands=hands, passing=others,
+                     dealt=dealt, set_aside=r(view.set_aside), hands=hands, passing=others,
                      trump=trump, played=played, trick=trick, leader=r(view.leader),
                      led_suit=led_suit, trump_led=trump_led, best=r(view.best),
                      winning=r(view.winning), totals=r(view.totals), tricks=r(view.tricks),
                      fours=r(view.fours), upgrades=r(view.upgrades), passed=view.passes_made,
                      trick_no=view.trick_no, step=view.step, gave=gave, kept=hands | own_played,
-                     past=past, past_leader=past_leader, past_winner=r(view.winners))
+                     past=past, past_leader=past_leader, past_winner=r(view.winners),
+                     limit=view.limit, table=view.score_table, four_bonus=view.four_bonus)
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         hands = match.p if match.rules["hands"] == "p" else 3
@@ -413,7 +501,7 @@ class KansasCity(Game):
     def invariants(self, s: Round) -> dict[str, np.ndarray]:
         held = np.bitwise_or.reduce(s.hands, axis=1)
         dealt = s.p * s.hand_size
-        aside = np.where(s.set_aside >= 0, bits.BIT[np.maximum(s.set_aside, 0)], bits.EMPTY)
+        aside = _aside(s.set_aside)
         in_trick = np.where(s.trick >= 0, bits.BIT[np.maximum(s.trick, 0)], bits.EMPTY)
         trick_trumps = in_trick & s.trump[:, None]
         trick_trump_ranks = np.stack([bits.count(trick_trumps & RANK[r]).sum(axis=1) for r in range(RANKS)])
@@ -422,7 +510,7 @@ class KansasCity(Game):
         return {
             "every card is held, played or set aside, once": ((held | s.played) == s.dealt)
             & (bits.count(s.hands).sum(axis=1, dtype=np.int64) + bits.count(s.played) == dealt)
-            & ((s.dealt & aside) == 0) & (bits.count(s.dealt | aside) == CARDS),
+            & ((s.dealt & aside) == 0) & (bits.count(s.dealt) == dealt),
             "no trick holds two trumps of one rank": (trick_trump_ranks <= 1).all(axis=0),
             "never two unplayed trumps of one rank": (held_trump_ranks <= 1).all(axis=0),
             "tricks won add up to the tricks completed": done * s.p + (s.trick >= 0).sum(axis=1)
@@ -443,13 +531,15 @@ class KansasCity(Game):
         return lines
 
 
-def score(tricks: np.ndarray, fours: np.ndarray, upgrades: np.ndarray) -> dict[str, np.ndarray]:
-    """The hand's points: the trick table for the player count, +2 per captured 4."""
-    p = tricks.shape[1]
-    table = TRICK_POINTS[p]
-    points = table[np.minimum(tricks, len(table) - 1)] + FOUR_BONUS * fours
+def score(tricks: np.ndarray, fours: np.ndarray, upgrades: np.ndarray, table: np.ndarray | None = None,
+          limit: int | None = None, four_bonus: int = FOUR_BONUS) -> dict[str, np.ndarray]:
+    """The hand's points: the score table (its last entry for that many tricks or more) and
+    ``four_bonus`` per captured 4; the sheet's limit and table for the player count by default."""
+    limit = LIMIT[tricks.shape[1]] if limit is None else limit
+    table = sheet_table(limit) if table is None else table
+    points = table[np.minimum(tricks, len(table) - 1)] + four_bonus * fours
     return {"score": points.astype(np.int16), "tricks": tricks, "fours": fours,
-            "overshoot": np.maximum(tricks - LIMIT[p], 0), "upgrades": upgrades}
+            "overshoot": np.maximum(tricks - limit, 0), "upgrades": upgrades}
 
 
 GAME = KansasCity()
