@@ -17,6 +17,7 @@ from .conftest import assert_matches_reference, spec
 from .reference_out_trumped import random_deal
 
 RULES = {"wild": "dealer", "follow": "overtake", "kitty": "none"}
+DEFAULTS = {o.name: o.default for o in GAME.options}
 
 
 def c(label: str) -> int:
@@ -32,7 +33,7 @@ def hand_built(hands, trump=0, rules=None, leader=0, die=None) -> Round:
     p = len(hands)
     sets = np.array([[cards(h) for h in hands]], np.uint64)
     z = np.zeros((1, p), np.int16)
-    return Round(p=p, rnd=0, hand_size=len(hands[0]), rules=RULES | (rules or {}),
+    return Round(p=p, rnd=0, hand_size=len(hands[0]), rules=DEFAULTS | RULES | (rules or {}),
                  dealt=np.bitwise_or.reduce(sets, axis=1), hands=sets, kitty=np.zeros(1, np.uint64),
                  discarded=np.zeros(1, np.uint64), die=np.array([trump if die is None else die]),
                  trump=np.array([trump]), dealer=p - 1, bids=np.full((1, p), -1, np.int16),
@@ -125,7 +126,7 @@ def test_no_trump_means_no_trump_scoring():
 
 
 def test_the_running_total_never_drops_below_zero():
-    m = Match(3, RULES, np.array([[2, 10, 49]], np.int32))
+    m = Match(3, DEFAULTS | RULES, np.array([[2, 10, 49]], np.int32))
     GAME.end_round(m, {"score": np.array([[-5, -3, 1]], np.int16)})
     assert m.totals.tolist() == [[0, 7, 50]]
     assert GAME.match_over(m, 0).tolist() == [True]
@@ -172,8 +173,8 @@ def test_low_card_shows_the_lowest_plain_card_and_ties_go_to_the_dealers_left():
 
 
 def test_hand_sizes_with_and_without_a_kitty():
-    assert [hand_size(p, "none") for p in range(2, 7)] == [15, 15, 15, 12, 10]
-    assert [hand_size(p, "bid") for p in range(2, 7)] == [15, 15, 13, 11, 9]
+    assert [hand_size(DEFAULTS, p) for p in range(2, 7)] == [15, 15, 15, 12, 10]
+    assert [hand_size(DEFAULTS | {"kitty": "bid"}, p) for p in range(2, 7)] == [15, 15, 13, 11, 9]
 
 
 @pytest.mark.parametrize("kitty", ["bid", "low-card"])

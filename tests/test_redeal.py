@@ -218,7 +218,7 @@ def test_kansas_city_redeal_keeps_the_rank_backs_and_is_uniform():
 
 
 def test_out_trumped_redeal_keeps_what_the_follows_showed_and_is_uniform():
-    from simtool.games.out_trumped import SUIT
+    from simtool.games.out_trumped import LAYOUT
 
     from .test_out_trumped import c, cards, hand_built
 
@@ -234,13 +234,13 @@ def test_out_trumped_redeal_keeps_what_the_follows_showed_and_is_uniform():
     view = game.View(game, s, d.kind, np.zeros(1, np.int64), np.broadcast_to(d.legal, (1,)))
     above_five = cards([f"B{r}" for r in range(6, 13)])
     assert view.excluded[0, 1] == above_five
-    assert view.excluded[0, 2] == SUIT[0] | SUIT[1]
+    assert view.excluded[0, 2] == LAYOUT.suit[0] | LAYOUT.suit[1]
     worlds = view.redeal(6000, np.random.default_rng(13))
     engine._OPEN.pop(id(view))
     hands = worlds._state.hands
-    assert ((hands[:, 1] & above_five) == 0).all() and ((hands[:, 2] & (SUIT[0] | SUIT[1])) == 0).all()
+    assert ((hands[:, 1] & above_five) == 0).all() and ((hands[:, 2] & (LAYOUT.suit[0] | LAYOUT.suit[1])) == 0).all()
     assert (bits.count(hands[:, 1:]) == 2).all()
     # seat 2 may hold only C, D and E cards, and every one it has not seen is as likely
-    free = (SUIT[2] | SUIT[3] | SUIT[4]) & ~cards(["C1", "D3", "E4"])
+    free = (LAYOUT.suit[2] | LAYOUT.suit[3] | LAYOUT.suit[4]) & ~cards(["C1", "D3", "E4"])
     counts = bits.to_mask(hands[:, 2], 60)[:, bits.to_mask(np.array([free]), 60)[0]].sum(axis=0)
     assert len(counts) == 33 and sps.chisquare(counts).pvalue > 1e-4

@@ -120,6 +120,7 @@ class Round(TrickRound):
     limit: int | None = None  # the trick limit (None: the sheet's)
     table: np.ndarray | None = None  # points for 0, 1, ... tricks, the last for that many or more
     four_bonus: int = FOUR_BONUS
+    left_out: np.ndarray | int = 0  # (n,) cards left out face down (hands smaller than the sheet's)
 
     def __post_init__(self):
         init_history(self, self.hand_size)
@@ -153,11 +154,6 @@ class Round(TrickRound):
         return trick_key(card, (self.trump & bits.BIT[card]) != 0, self.led_suit)
 
 
-def _aside(set_aside: np.ndarray) -> np.ndarray:
-    """The set-aside card of each deal as a set (empty in 4p)."""
-    return np.where(set_aside >= 0, bits.BIT[np.maximum(set_aside, 0)], bits.EMPTY)
-
-
 def _face_known(s, rows, seat) -> np.ndarray:
     """The upgraded cards whose printed suit ``seat`` knows: its own (held or played) and those it
     passed; any other trump shows only its back, also once played (the sheet's FAQ)."""
@@ -183,7 +179,7 @@ class KansasCityView(View):
 
     def __init__(self, game, state, kind, seat, legal, rows=None):
         super().__init__(game, state, kind, seat, legal, rows)
-        self._numbers = (state.limit, state.table.copy(), state.four_bonus)  # public rules
+        self._numbers = (state.limit, tuple(int(x) for x in state.table), state.four_bonus)  # public rules
 
     hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
     passing = own("passing", "Cards this seat has already chosen to pass, ``(m,)`` sets.")
@@ -201,9 +197,10 @@ class KansasCityView(View):
     played = Field(lambda s, rows, seat: _rows(s.played, rows) & ~_hidden_trumps(s, rows, seat),
                    "Cards played so far whose face this seat saw (another seat's trump shows only its "
                    "back: see ``history``), the current trick included, ``(m,)`` sets.")
-    dealt = Field(lambda s, rows, seat: bits.full(CARDS) & ~_aside(_rows(s.set_aside, rows)),
+    dealt = Field(lambda s, rows, seat: _rows(s.dealt | s.left_out, rows),
                   "Every card that may have been dealt to a player: all but the set-aside card "
-                  "(hands smaller than the sheet's leave more cards out, face down), ``(m,)`` sets.")
+                  "(with hands smaller than the sheet's, the cards left out face down are among "
+                  "them), ``(m,)`` sets.")
 
     @cached_property
     def unseen(self) -> np.ndarray:
@@ -276,10 +273,10 @@ class KansasCityView(View):
         return self._numbers[0]
 
     @property
-    def score_table(self) -> np.ndarray:
+    def score_table(self) -> tuple[int, ...]:
         """Points for 0, 1, 2... tricks, the last entry for that many or more (rule
-        ``score_table``), ``(k,)`` int."""
-        return self._numbers[1].copy()
+        ``score_table``; the sheet's in 4p: 0, 5, 10, 15, 5, 0)."""
+        return self._numbers[1]
 
     @property
     def four_bonus(self) -> int:
@@ -358,6 +355,7 @@ class KansasCity(Game):
             totals=match.totals.copy(), tricks=zeros, fours=zeros.copy(), upgrades=zeros.copy(),
             limit=limit_of(match.rules, p), table=score_table(match.rules, p),
             four_bonus=match.rules["four_bonus"],
+            left_out=bits.full(CARDS) & ~np.bitwise_or.reduce(bits.BIT[cards], axis=1),
         )
 
     def play(self, s: Round):
@@ -492,7 +490,8 @@ class KansasCity(Game):
                      fours=r(view.fours), upgrades=r(view.upgrades), passed=view.passes_made,
                      trick_no=view.trick_no, step=view.step, gave=gave, kept=hands | own_played,
                      past=past, past_leader=past_leader, past_winner=r(view.winners),
-                     limit=view.limit, table=view.score_table, four_bonus=view.four_bonus)
+                     limit=view.limit, table=np.array(view.score_table), four_bonus=view.four_bonus,
+                     left_out=r(view.dealt) & ~dealt)
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         hands = match.p if match.rules["hands"] == "p" else 3
@@ -501,7 +500,7 @@ class KansasCity(Game):
     def invariants(self, s: Round) -> dict[str, np.ndarray]:
         held = np.bitwise_or.reduce(s.hands, axis=1)
         dealt = s.p * s.hand_size
-        aside = _aside(s.set_aside)
+        aside = np.where(s.set_aside >= 0, bits.BIT[np.maximum(s.set_aside, 0)], bits.EMPTY)
         in_trick = np.where(s.trick >= 0, bits.BIT[np.maximum(s.trick, 0)], bits.EMPTY)
         trick_trumps = in_trick & s.trump[:, None]
         trick_trump_ranks = np.stack([bits.count(trick_trumps & RANK[r]).sum(axis=1) for r in range(RANKS)])

@@ -4,6 +4,10 @@ Option ``c`` (0..59) is the card of suit ``c // 12`` and rank ``c % 12 + 1`` (12
 is highest). The same numbers name the other options: at ``trump`` a suit 0..4, at ``bid``
 0 for pass and ``k`` for a bid of ``k`` tricks. Taking trumps pays, unless you end up with
 the fewest of those who took any: then you are out-trumped.
+
+The deck's shape is a rule option (``suits`` x ``ranks``, card ``c`` of suit ``c // ranks``):
+each round keeps its :class:`~simtool.games.cards.Layout`. The goal, hand sizes, kitty size
+and trump scores are rule options too; the module constants are the sheet's values.
 """
 
 from __future__ import annotations
@@ -16,44 +20,64 @@ import polars as pl
 
 from .. import bits, deck, stats
 from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, scalar
-from ..options import Option
-from .tricks import HISTORY, LEADERS, WINNERS, TrickRound, init_history, play_trick, record_trick
+from ..errors import SimtoolError
+from ..options import Option, number
+from . import cards as layouts
+from .cards import Layout
+from .tricks import FOLLOW, HISTORY, LEAD, LEADERS, WINNERS, TrickRound, init_history, play_trick, record_trick
 
-SUITS, RANKS = 5, 12
-CARDS = SUITS * RANKS
-WILD = SUITS  # the die's sixth face
-NO_TRUMP = -1
+SUITS, RANKS = 5, 12  # the sheet's deck, as ruled
 KITTY = 5
 HAND = {2: 15, 3: 15, 4: 15, 5: 12, 6: 10}
 GOAL = 50
+SOLE, MOST, FEWEST = 2, 1, 1  # points per trump: the only holder, the most, the fewest (lost)
+NO_TRUMP = -1
 PASS = 0
+"""The bid option that passes."""
+TRUMP = "trump"
+"""Decision kind: on a wild roll, the dealer names the trump suit."""
+BID = "bid"
+"""Decision kind: a bid for the kitty (option 0 passes, k bids k tricks)."""
+DISCARD = "discard"
+"""Decision kind: the kitty's taker discards one card (as many times as the kitty holds)."""
 TRUMP_PICK, BIDDING, DISCARDS, TRICKS = range(4)  # the phases of a hand
-SUIT = np.array([bits.of(range(RANKS * s, RANKS * s + RANKS)) for s in range(SUITS)], np.uint64)
-RANK = np.array([bits.of(RANKS * s + r for s in range(SUITS)) for r in range(RANKS)], np.uint64)
-CARD_SUIT = np.arange(CARDS) // RANKS
-CARD_RANK = np.arange(CARDS) % RANKS + 1
+LAYOUT = layouts.layout(SUITS, RANKS)
+WILD = SUITS  # the die's face after the suits' (with the sheet's deck)
+CARDS = LAYOUT.cards
 
 
-def hand_size(p: int, kitty: str) -> int:
-    """Cards per hand: with a kitty, hands shrink so that p * hand + 5 <= 60."""
-    return HAND[p] if kitty == "none" else min(HAND[p], (CARDS - KITTY) // p)
+def layout_of(rules: dict) -> Layout:
+    return layouts.layout(rules["suits"], rules["ranks"])
 
 
-def suit_cards(suit: np.ndarray) -> np.ndarray:
+def kitty_size(rules: dict) -> int:
+    """Cards in the kitty: none without one."""
+    return 0 if rules["kitty"] == "none" else rules["kitty_size"]
+
+
+def hand_size(rules: dict, p: int) -> int:
+    """Cards per hand: the sheet's table, shrunk so that p * hand + kitty fits the deck (with a
+    kitty on, even if nobody takes it), unless ``hand_size`` sets it."""
+    if rules["hand_size"] != "sheet":
+        return rules["hand_size"]
+    return min(HAND[p], (layout_of(rules).cards - kitty_size(rules)) // p)
+
+
+def suit_cards(suit: np.ndarray, layout: Layout = LAYOUT) -> np.ndarray:
     """The cards of each deal's suit; no cards where the suit is NO_TRUMP."""
-    return np.where(suit >= 0, SUIT[np.maximum(suit, 0)], bits.EMPTY)
+    return layout.suit_cards(suit)
 
 
-def above(suit: np.ndarray, rank: np.ndarray) -> np.ndarray:
+def above(suit: np.ndarray, rank: np.ndarray, layout: Layout = LAYOUT) -> np.ndarray:
     """Cards of ``suit`` ranked above ``rank`` (rank 0: the whole suit)."""
-    return suit_cards(suit) & ~bits.below(np.maximum(suit, 0) * RANKS + rank)
+    return layout.suit_cards(suit) & ~bits.below(np.maximum(suit, 0) * layout.ranks + rank)
 
 
-def lowest_rank(cards: np.ndarray) -> np.ndarray:
-    """Lowest rank (1..12) present in each set, 13 for an empty set."""
-    out = np.full(cards.shape, RANKS + 1, np.int64)
-    for r in range(RANKS - 1, -1, -1):
-        out = np.where(cards & RANK[r], r + 1, out)
+def lowest_rank(cards: np.ndarray, layout: Layout = LAYOUT) -> np.ndarray:
+    """Lowest rank (1..ranks) present in each set, ranks + 1 for an empty set."""
+    out = np.full(cards.shape, layout.ranks + 1, np.int64)
+    for r in range(layout.ranks - 1, -1, -1):
+        out = np.where(cards & layout.rank[r], r + 1, out)
     return out
 
 
@@ -91,9 +115,12 @@ class Round(TrickRound):
     past: np.ndarray | None = None  # (n, hand_size, p) card each seat played in each finished trick
     past_leader: np.ndarray | None = None  # (n, hand_size)
     past_winner: np.ndarray | None = None  # (n, hand_size)
+    layout: Layout | None = None  # the deck's shape (None: from the rules)
 
     def __post_init__(self):
         init_history(self, self.hand_size)
+        if self.layout is None:
+            self.layout = layout_of(self.rules)
 
     @property
     def n(self) -> int:
@@ -101,9 +128,10 @@ class Round(TrickRound):
 
     def follow_set(self, hand: np.ndarray) -> np.ndarray:
         """What a follower may play under the ``follow`` option (trump led: trump is the led suit)."""
-        higher = hand & above(self.led, self.top_led)
-        same = hand & suit_cards(self.led)
-        trumps = hand & suit_cards(self.trump)
+        layout = self.layout
+        higher = hand & above(self.led, self.top_led, layout)
+        same = hand & layout.suit_cards(self.led)
+        trumps = hand & layout.suit_cards(self.trump)
         fallback = np.where(trumps != 0, trumps, hand)
         if self.rules["follow"] == "overtake":
             fallback = np.where(same != 0, same, fallback)
@@ -111,26 +139,27 @@ class Round(TrickRound):
 
     def strength(self, card: np.ndarray) -> np.ndarray:
         """Any trump beats the led suit; off-suit cards never win."""
-        suit, rank = CARD_SUIT[card], CARD_RANK[card]
+        suit, rank = self.layout.card_suit[card], self.layout.card_rank[card]
         return np.where(suit == self.trump, 100 + rank, np.where(suit == self.led, rank, 0))
 
     def on_lead(self, card: np.ndarray) -> None:
-        self.led = CARD_SUIT[card]
-        self.top_led = CARD_RANK[card]
+        self.led = self.layout.card_suit[card]
+        self.top_led = self.layout.card_rank[card]
 
     def on_follow(self, card: np.ndarray) -> None:
-        led_card = CARD_SUIT[card] == self.led
-        self.top_led = np.where(led_card, np.maximum(self.top_led, CARD_RANK[card]), self.top_led)
+        rank = self.layout.card_rank[card]
+        led_card = self.layout.card_suit[card] == self.led
+        self.top_led = np.where(led_card, np.maximum(self.top_led, rank), self.top_led)
 
     def key(self, card: np.ndarray, at) -> np.ndarray:
         return self.strength(card)
 
 
-def _ranks_below(rank: np.ndarray) -> np.ndarray:
+def _ranks_below(rank: np.ndarray, layout: Layout) -> np.ndarray:
     """Every card (any suit) ranked below ``rank``, per deal."""
     out = np.zeros(rank.shape, np.uint64)
-    for r in range(1, RANKS + 1):
-        out |= np.where(r < rank, RANK[r - 1], bits.EMPTY)
+    for r in range(1, layout.ranks + 1):
+        out |= np.where(r < rank, layout.rank[r - 1], bits.EMPTY)
     return out
 
 
@@ -138,9 +167,35 @@ class OutTrumpedView(View):
     """A seat knows its hand, the trump, the bids and low cards shown, who took the kitty (and,
     if itself, the kitty and its discards), the cards played and every seat's tricks and trumps."""
 
+    def __init__(self, game, state, kind, seat, legal, rows=None):
+        super().__init__(game, state, kind, seat, legal, rows)
+        self._rules = dict(state.rules)  # public: a copy
+
+    @property
+    def rules(self) -> dict:
+        """Every rule option's value (``goal``, ``kitty_size``, ``ranks``...), a dict copy."""
+        return dict(self._rules)
+
+    @property
+    def layout(self) -> Layout:
+        """The deck: ``suits`` x ``ranks`` cards (see :mod:`simtool.games.cards`), card ``c`` of
+        suit ``c // ranks`` and rank ``c % ranks + 1``; its ``suit``, ``rank``, ``cards``..."""
+        return layout_of(self._rules)
+
+    @property
+    def goal(self) -> int:
+        """Points that end the match (rule ``goal``; the sheet's 50)."""
+        return self._rules["goal"]
+
+    @property
+    def kitty_size(self) -> int:
+        """Cards in the kitty, and cards the taker discards; 0 without a kitty."""
+        return kitty_size(self._rules)
+
     hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
-    trump = public("trump", "Trump suit 0..4, or -1 for no trump, ``(m,)``.")
-    die = public("die", "The Colour Die's face: a suit 0..4, or 5 for wild, ``(m,)``.")
+    trump = public("trump", "Trump suit 0..4 (0..suits - 1), or -1 for no trump, ``(m,)``.")
+    die = public("die", "The Colour Die's face: a suit 0..4, or 5 for wild (``suits`` with "
+                 "another deck), ``(m,)``.")
     bids = public("bids", "Each seat's bid: -1 not yet, 0 passed, k bid k tricks, ``(m, p)``.")
     standing = public("standing", "The highest bid so far, ``(m,)``.")
     taker = public("taker", "Seat that took the kitty, -1 nobody (yet), ``(m,)``.")
@@ -181,7 +236,7 @@ class OutTrumpedView(View):
         """Cards each seat holds now, ``(m, p)`` (the taker's mid-discard hand included)."""
         sizes = np.full((len(self), self.players), self.hand_size, np.int64) - (self.history >= 0).sum(axis=1)
         if self.phase == DISCARDS:
-            extra = np.where(self.picked, KITTY - self.step, 0)
+            extra = np.where(self.picked, self.kitty_size - self.step, 0)
             sizes[np.arange(len(self)), np.maximum(self.taker, 0)] += extra
         return sizes
 
@@ -192,28 +247,30 @@ class OutTrumpedView(View):
         low-card kitty, no plain card below the rank it showed (not for the taker, who has since
         added the kitty)."""
         m, p = len(self), self.players
+        layout = self.layout
+        card_suit, card_rank = layout.card_suit, layout.card_rank
         rows = np.arange(m)
         out = np.zeros((m, p), np.uint64)
-        trumps = suit_cards(self.trump)
+        trumps = layout.suit_cards(self.trump)
         for t in range(self.history.shape[1]):
             leader = self.leaders[:, t].astype(np.int64)
             led_card = self.history[rows, t, np.maximum(leader, 0)].astype(np.int64)
             on = (leader >= 0) & (led_card >= 0)
-            led = np.where(on, CARD_SUIT[np.maximum(led_card, 0)], 0)
-            top = CARD_RANK[np.maximum(led_card, 0)]
+            led = np.where(on, card_suit[np.maximum(led_card, 0)], 0)
+            top = card_rank[np.maximum(led_card, 0)]
             trump_led = led == self.trump
             for i in range(1, p):
                 seat = (np.maximum(leader, 0) + i) % p
                 card = self.history[rows, t, seat].astype(np.int64)
                 live = on & (card >= 0)
-                suit, rank = CARD_SUIT[np.maximum(card, 0)], CARD_RANK[np.maximum(card, 0)]
-                higher = above(led, top)
+                suit, rank = card_suit[np.maximum(card, 0)], card_rank[np.maximum(card, 0)]
+                higher = above(led, top, layout)
                 same, over = suit == led, (suit == led) & (rank > top)
                 is_trump = (suit == self.trump) & ~trump_led
                 # overtake: a lower led card shows no higher one; an off-suit card shows no led
                 # card, and a plain one no trump either
                 overtake = np.where(same & ~over, higher, np.where(
-                    ~same, suit_cards(led) | np.where(is_trump | trump_led, bits.EMPTY, trumps), bits.EMPTY))
+                    ~same, layout.suit_cards(led) | np.where(is_trump | trump_led, bits.EMPTY, trumps), bits.EMPTY))
                 # literal: anything but a higher led card shows none; anything but a trump, no trump
                 literal = np.where(same & ~over, higher | trumps, np.where(
                     is_trump, higher, np.where(~same, higher | trumps, bits.EMPTY)))
@@ -222,7 +279,7 @@ class OutTrumpedView(View):
                 top = np.where(live & same, np.maximum(top, rank), top)
         if self.kitty_rule == "low-card":
             plain = ~trumps[:, None] & ~np.zeros((1, p), np.uint64)
-            below_shown = np.stack([_ranks_below(self.shown[:, s]) for s in range(p)], axis=1)
+            below_shown = np.stack([_ranks_below(self.shown[:, s], layout) for s in range(p)], axis=1)
             not_taker = np.arange(p)[None, :] != self.taker[:, None]
             out |= np.where(not_taker & (self.shown > 0), below_shown & plain, bits.EMPTY)
         return out
@@ -231,19 +288,24 @@ class OutTrumpedView(View):
     def winners_now(self) -> np.ndarray:
         """Legal cards that would take the lead of the trick as it stands, ``(m,)`` sets (at a
         lead, every legal card; at a decision that plays no card, none)."""
-        if self.kind != "play":
-            return self.legal.copy() if self.kind == "lead" else np.zeros(len(self), np.uint64)
+        if self.kind != FOLLOW:
+            return self.legal.copy() if self.kind == LEAD else np.zeros(len(self), np.uint64)
+        layout = self.layout
         trump_on_top = self.best >= 100
         rank = np.where(trump_on_top, self.best - 100, self.best)  # rank of the card winning now
         suit = np.where(trump_on_top, self.trump, self.led)
-        higher = self.legal & suit_cards(suit) & ~bits.below(np.clip(np.maximum(suit, 0) * RANKS + rank, 0, 64))
-        return higher | np.where(trump_on_top, bits.EMPTY, self.legal & suit_cards(self.trump))
+        first = np.clip(np.maximum(suit, 0) * layout.ranks + rank, 0, 64)
+        higher = self.legal & layout.suit_cards(suit) & ~bits.below(first)
+        return higher | np.where(trump_on_top, bits.EMPTY, self.legal & layout.suit_cards(self.trump))
 
     @cached_property
     def strength(self) -> np.ndarray:
-        if self.kind in ("lead", "play", "discard"):
-            is_trump = bits.to_mask(suit_cards(self.trump), CARDS)
-            return np.where(is_trump, RANKS + CARD_RANK, CARD_RANK)
+        if self.kind in (LEAD, FOLLOW, DISCARD):
+            layout = self.layout
+            rank = np.zeros(self.n_actions, np.int64)  # options beyond the deck are never legal
+            rank[:layout.cards] = layout.card_rank
+            is_trump = bits.to_mask(layout.suit_cards(self.trump), self.n_actions)
+            return np.where(is_trump, layout.ranks + rank, rank)
         return super().strength
 
 
@@ -256,9 +318,21 @@ class OutTrumped(Game):
     options = (
         Option("wild", ("dealer", "no-trump"), "the die's wild face: the dealer picks trump, or no trump"),
         Option("follow", ("overtake", "literal"), "what a follower must play (see docs/rules)"),
-        Option("kitty", ("none", "bid", "low-card"), "a 5-card kitty and how it is won"),
+        Option("kitty", ("none", "bid", "low-card"), "a kitty and how it is won"),
+        number("goal", GOAL, 1, 1000, "points that end the match, checked after each hand"),
+        number("hand_size", "sheet", 1, 32, "cards dealt to each player",
+               sheet="15 at 2-4p, 12 at 5p, 10 at 6p, fewer if the deck and kitty hold too few"),
+        number("kitty_size", KITTY, 1, 20, "cards in the kitty (kitty bid or low-card); the taker "
+               "discards as many"),
+        number("sole_bonus", SOLE, -10, 10, "points per trump for the only player who took trumps"),
+        number("trump_bonus", MOST, -10, 10, "points per trump for those who took the most trumps "
+               "(when others took some)"),
+        number("penalty", FEWEST, -10, 10, "points lost per trump by those who took the fewest "
+               "trumps (but some, and fewer than the most): the out-trumped"),
+        number("ranks", RANKS, 2, 64, "ranks per suit (the highest wins); suits x ranks at most 64"),
+        number("suits", SUITS, 1, 8, "suits (the Colour Die has a face per suit and one wild face)"),
     )
-    n_actions = CARDS
+    n_actions = 64  # the largest deck a card set holds
     default_strategy = "hoarder"
     columns = {"trumps": pl.Int8, "bonus": pl.Int16, "bid": pl.Int8, "kitty": pl.Int8,
                "taker": pl.Boolean}
@@ -266,37 +340,54 @@ class OutTrumped(Game):
     rate_text = {"out-trumped": "is out-trumped (a negative trump bonus)"}
     View = OutTrumpedView
 
+    def check_rules(self, rules: dict, p: int) -> None:
+        suits, ranks = rules["suits"], rules["ranks"]
+        if suits * ranks > 64:
+            raise SimtoolError(f"suits {suits} x ranks {ranks} make {suits * ranks} cards; a card "
+                               f"set holds 64 at most")
+        deck_size, kitty, hand = suits * ranks, kitty_size(rules), hand_size(rules, p)
+        shape = f"the deck has {deck_size} ({suits} suits x {ranks} ranks)"
+        with_kitty = f" with a kitty of {kitty}" if kitty else ""
+        if hand < 1:
+            raise SimtoolError(f"{shape}: too few to deal {p} hands{with_kitty}")
+        if p * hand + kitty > deck_size:
+            fit = (deck_size - kitty) // p
+            most = f"at most hand_size {fit}" if fit >= 1 else f"at most kitty_size {deck_size - p * hand}"
+            raise SimtoolError(f"hand_size {hand} at {p}p{with_kitty} deals {p * hand + kitty} "
+                               f"cards but {shape}: {most}")
+
     def deal(self, rng, match: Match, rnd: int) -> Round:
         n, p, rules = match.n, match.p, match.rules
-        size = hand_size(p, rules["kitty"])
-        extra = KITTY if rules["kitty"] != "none" else 0
-        cards = deck.shuffled(rng, n, CARDS, p * size + extra)
+        layout = layout_of(rules)
+        size = hand_size(rules, p)
+        extra = kitty_size(rules)
+        cards = deck.shuffled(rng, n, layout.cards, p * size + extra)
         hands = deck.hands(cards[:, : p * size], p)
         kitty = (np.bitwise_or.reduce(bits.BIT[cards[:, p * size:]], axis=1) if extra
                  else np.zeros(n, np.uint64))
-        die = rng.integers(0, SUITS + 1, n)
+        die = rng.integers(0, layout.suits + 1, n)
         zeros = np.zeros((n, p), np.int16)
         return Round(
             p=p, rnd=rnd, hand_size=size, rules=rules,
             dealt=np.bitwise_or.reduce(hands, axis=1) | kitty, hands=hands, kitty=kitty,
             discarded=np.zeros(n, np.uint64), die=die,
-            trump=np.where(die == WILD, NO_TRUMP, die), dealer=(rnd - 1) % p,
+            trump=np.where(die == layout.suits, NO_TRUMP, die), dealer=(rnd - 1) % p,
             bids=np.full((n, p), -1, np.int16), standing=np.zeros(n, np.int16),
             taker=np.full(n, -1, np.int64), picked=np.zeros(n, bool), shown=zeros.copy(), played=np.zeros(n, np.uint64),
             trick=np.full((n, p), -1, np.int8), leader=np.full(n, rnd % p, np.int64),
             led=np.zeros(n, np.int64), top_led=np.zeros(n, np.int64), best=np.zeros(n, np.int64),
             winning=np.zeros(n, np.int64), tricks=zeros.copy(), trumps=zeros.copy(),
-            totals=match.totals.copy(),
+            totals=match.totals.copy(), layout=layout,
         )
 
     def play(self, s: Round):
         """The hand from the state's position (``phase``, ``step``, ``trick_no``) to its end."""
         cell = cells(s.n, s.p)
         if s.phase == TRUMP_PICK:
-            wild = s.die == WILD
+            wild = s.die == s.layout.suits
             if s.rules["wild"] == "dealer" and wild.any():
                 dealer = np.full(s.n, s.dealer)
-                pick = yield Decision("trump", dealer, bits.full(SUITS), active=wild)
+                pick = yield Decision(TRUMP, dealer, bits.full(s.layout.suits), active=wild)
                 s.trump = np.where(wild, pick, s.trump)
             s.phase, s.step = BIDDING, 0
         if s.phase == BIDDING:
@@ -314,8 +405,8 @@ class OutTrumped(Game):
             took = s.picked
             if took.any():
                 at = cell(np.maximum(s.taker, 0))
-                while s.step < KITTY:
-                    gone = yield Decision("discard", np.maximum(s.taker, 0), np.take(s.hands, at),
+                while s.step < kitty_size(s.rules):
+                    gone = yield Decision(DISCARD, np.maximum(s.taker, 0), np.take(s.hands, at),
                                           active=took)
                     gone_bit = np.where(took, bits.BIT[np.maximum(gone, 0)], bits.EMPTY)
                     np.put(s.hands, at, np.take(s.hands, at) & ~gone_bit)
@@ -327,13 +418,15 @@ class OutTrumped(Game):
             won = cell(s.winning)
             in_trick = np.bitwise_or.reduce(bits.BIT[s.trick], axis=1)
             add(s.tricks, won, 1)
-            add(s.trumps, won, bits.count(in_trick & suit_cards(s.trump)))
+            add(s.trumps, won, bits.count(in_trick & s.layout.suit_cards(s.trump)))
             record_trick(s, s.leader)
             s.trick[:] = -1
             s.leader = s.winning
             s.trick_no += 1
             s.step = 0
-        return score(s.tricks, s.trumps, s.trump, s.bids, s.taker, s.rules["kitty"])
+        rules = s.rules
+        return score(s.tricks, s.trumps, s.trump, s.bids, s.taker, rules["kitty"],
+                     rules["sole_bonus"], rules["trump_bonus"], rules["penalty"])
 
     def _bidding(self, s: Round):
         """From the dealer's left, each seat once passes or bids above the standing bid."""
@@ -341,7 +434,7 @@ class OutTrumped(Game):
         while s.step < s.p:
             seat = (s.dealer + 1 + s.step) % s.p
             legal = bits.BIT[PASS] | (top & ~bits.below(s.standing + 1))
-            bid = yield Decision("bid", seat, legal)
+            bid = yield Decision(BID, seat, legal)
             s.bids[:, seat] = bid
             raised = bid > s.standing
             s.standing = np.where(raised, bid, s.standing).astype(np.int16)
@@ -351,9 +444,9 @@ class OutTrumped(Game):
     @staticmethod
     def _low_card(s: Round) -> None:
         """Each seat shows its lowest non-trump (its lowest trump if it has only trumps)."""
-        trumps = suit_cards(s.trump)[:, None]
+        trumps = s.layout.suit_cards(s.trump)[:, None]
         plain = s.hands & ~trumps
-        s.shown = lowest_rank(np.where(plain != 0, plain, s.hands)).astype(np.int16)
+        s.shown = lowest_rank(np.where(plain != 0, plain, s.hands), s.layout).astype(np.int16)
         order = (s.dealer + 1 + np.arange(s.p)) % s.p  # ties go to the earliest from the dealer's left
         in_order = s.shown[:, order]
         s.taker = order[np.argmin(in_order, axis=1)]
@@ -374,31 +467,32 @@ class OutTrumped(Game):
         mine_taken = taker == seat
         played, hand = r(view.played), r(view.hand)
         own_discards = r(view.discarded)
-        unseen = bits.full(CARDS) & ~hand & ~played & ~own_discards
+        layout, kitty_cards = view.layout, view.kitty_size
+        unseen = layout.deck & ~hand & ~played & ~own_discards
         sizes = np.zeros((m, p + 1), np.int64)
         sizes[:, :p] = r(view.hand_sizes)
         sizes[rows, seat] = 0
         # the cards set aside that this seat has not seen: the kitty before it is picked up, the
         # discards made so far by another taker
-        made = view.step if view.phase == DISCARDS else (KITTY if view.phase == TRICKS else 0)
+        made = view.step if view.phase == DISCARDS else (kitty_cards if view.phase == TRICKS else 0)
         if view.kitty_rule != "none":
-            sizes[:, p] = np.where(picked, np.where(mine_taken, 0, made), KITTY)
-        allowed = np.full((m, p + 1), bits.full(CARDS), np.uint64)
+            sizes[:, p] = np.where(picked, np.where(mine_taken, 0, made), kitty_cards)
+        allowed = np.full((m, p + 1), layout.deck, np.uint64)
         allowed[:, :p] &= ~r(view.excluded)
-        dealt = deck.deal_among(unseen, sizes, rng, CARDS, allowed)
+        dealt = deck.deal_among(unseen, sizes, rng, layout.cards, allowed)
         hands = dealt[:, :p]
         hands[rows, seat] = hand
         aside = dealt[:, p]
         discarded = np.where(picked, np.where(mine_taken, own_discards, aside), bits.EMPTY)
         kitty = np.where(picked, np.where(mine_taken, r(view.kitty), bits.EMPTY), aside)
         others_took = picked & ~mine_taken
-        if others_took.any():  # the kitty is 5 of the cards the taker has held
+        if others_took.any():  # the kitty is kitty_size of the cards the taker has held
             at = np.maximum(taker, 0)
             taker_played = np.bitwise_or.reduce(
                 np.where(r(view.history)[rows, :, at] >= 0,
                          bits.BIT[np.maximum(r(view.history)[rows, :, at], 0)], bits.EMPTY), axis=1)
             pool = hands[rows, at] | discarded | taker_played
-            five = deck.deal_among(pool, np.full((m, 1), KITTY), rng, CARDS)[:, 0]
+            five = deck.deal_among(pool, np.full((m, 1), kitty_cards), rng, layout.cards)[:, 0]
             kitty = np.where(others_took, five, kitty)
         history, leaders = r(view.history), r(view.leaders)
         past, past_leader = history.copy(), leaders.copy()
@@ -407,8 +501,7 @@ class OutTrumped(Game):
             trick = history[:, view.trick_no].copy()
             past[:, view.trick_no] = -1
             past_leader[:, view.trick_no] = -1
-        rules = {"wild": view.wild_rule, "follow": view.follow, "kitty": view.kitty_rule}
-        return Round(p=p, rnd=view.rnd, hand_size=view.hand_size, rules=rules,
+        return Round(p=p, rnd=view.rnd, hand_size=view.hand_size, rules=view.rules,
                      dealt=np.bitwise_or.reduce(hands, axis=1) | played | discarded | kitty,
                      hands=hands, kitty=kitty, discarded=discarded, die=r(view.die), trump=r(view.trump),
                      dealer=view.dealer, bids=r(view.bids), standing=r(view.standing), taker=taker,
@@ -416,14 +509,14 @@ class OutTrumped(Game):
                      leader=r(view.leader), led=r(view.led), top_led=r(view.top_led), best=r(view.best),
                      winning=r(view.winning), tricks=r(view.tricks), trumps=r(view.trumps),
                      totals=r(view.totals), phase=view.phase, step=view.step, trick_no=view.trick_no,
-                     past=past, past_leader=past_leader, past_winner=r(view.winners))
+                     past=past, past_leader=past_leader, past_winner=r(view.winners), layout=layout)
 
     def end_round(self, match: Match, results: dict[str, np.ndarray]) -> None:
         """The floor at 0 applies once per hand, to the total plus the hand's points."""
         match.totals = np.maximum(match.totals + results["score"], 0)
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
-        return (match.totals >= GOAL).any(axis=1)
+        return (match.totals >= match.rules["goal"]).any(axis=1)
 
     def tables(self, seats: pl.LazyFrame, keys: list[str], matches=None) -> list[tuple[str, pl.DataFrame]]:
         """The trump bonus distribution (every seat-hand), and hands per match when known."""
@@ -446,35 +539,43 @@ class OutTrumped(Game):
                 (union == s.dealt) & (bits.count(places).sum(axis=1) == bits.count(s.dealt)),
             "every hand is the same size between tricks (but the taker's mid-discard)":
                 (bits.count(s.hands) == bits.count(s.hands)[:, :1]).all(axis=1)
-                | (s.trick >= 0).any(axis=1) | (s.picked & (bits.count(s.discarded) < KITTY)),
+                | (s.trick >= 0).any(axis=1) | (s.picked & (bits.count(s.discarded) < kitty_size(s.rules))),
             "tricks won add up to the tricks completed":
                 s.tricks.sum(axis=1) * s.p + (s.trick >= 0).sum(axis=1) == bits.count(s.played),
         }
 
     def label(self, kind: str, option: int) -> str:
-        if kind == "bid":
+        """The option's name with the sheet's deck (see :meth:`label_at` for a round's own)."""
+        return self._label(LAYOUT, kind, option)
+
+    def label_at(self, state: Round, kind: str, option: int) -> str:
+        return self._label(state.layout, kind, option)
+
+    @staticmethod
+    def _label(layout: Layout, kind: str, option: int) -> str:
+        if kind == BID:
             return "pass" if option == PASS else f"bid {option}"
-        if kind == "trump":
-            return f"trump {'ABCDE'[option]}"
-        return f"{'ABCDE'[option // RANKS]}{option % RANKS + 1}"
+        if kind == TRUMP:
+            return f"trump {layout.suit_names[option]}"
+        return layout.label(option)
 
     def describe(self, s: Round, row: int) -> list[str]:
-        lines = [f"  seat {seat} holds " + " ".join(
-            self.label("", c) for c in np.flatnonzero(bits.to_mask(s.hands[row, seat], CARDS)))
-            for seat in range(s.p)]
-        die = "wild" if s.die[row] == WILD else f"trump {'ABCDE'[s.die[row]]}"
+        layout = s.layout
+        lines = [f"  seat {seat} holds " + " ".join(layout.labels(s.hands[row, seat])) for seat in range(s.p)]
+        die = "wild" if s.die[row] == layout.suits else f"trump {layout.suit_names[s.die[row]]}"
         lines.append(f"  dealer seat {s.dealer}, die: {die}")
         if s.kitty[row]:
-            lines.append("  kitty " + " ".join(
-                self.label("", c) for c in np.flatnonzero(bits.to_mask(s.kitty[row], CARDS))))
+            lines.append("  kitty " + " ".join(layout.labels(s.kitty[row])))
         return lines
 
 
-def score(tricks, trumps, trump, bids, taker, kitty: str) -> dict[str, np.ndarray]:
+def score(tricks, trumps, trump, bids, taker, kitty: str, sole: int = SOLE, most_bonus: int = MOST,
+          penalty: int = FEWEST) -> dict[str, np.ndarray]:
     """Tricks, the trump bonus or penalty, and the kitty bid's result, per seat ``(n, p)``.
 
-    Among seats with t >= 1 trumps: a sole holder scores +2t; otherwise the most score +t and,
-    if the fewest is below the most, the fewest score -t. No trump suit: no trump scoring.
+    Among seats with t >= 1 trumps: a sole holder scores ``sole`` * t (the sheet: +2t);
+    otherwise the most score ``most_bonus`` * t (+t) and, if the fewest is below the most, the
+    fewest lose ``penalty`` * t (-t). No trump suit: no trump scoring.
     """
     n, p = tricks.shape
     t = trumps.astype(np.int16)
@@ -482,9 +583,9 @@ def score(tricks, trumps, trump, bids, taker, kitty: str) -> dict[str, np.ndarra
     holders = holding.sum(axis=1, keepdims=True)
     most = np.where(holding, t, -1).max(axis=1, keepdims=True)
     fewest = np.where(holding, t, 10_000).min(axis=1, keepdims=True)
-    bonus = np.where(holding & (holders == 1), 2 * t,
-                     np.where(holding & (t == most), t,
-                              np.where(holding & (t == fewest) & (fewest < most), -t, 0)))
+    bonus = np.where(holding & (holders == 1), sole * t,
+                     np.where(holding & (t == most), most_bonus * t,
+                              np.where(holding & (t == fewest) & (fewest < most), -penalty * t, 0)))
     bonus = np.where((trump == NO_TRUMP)[:, None], 0, bonus).astype(np.int16)
     seat = np.arange(p)
     takes = taker[:, None] == seat
