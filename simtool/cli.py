@@ -379,6 +379,10 @@ def tune(
         raise typer.Exit(130) from None
     if not quiet:
         out.print(_tune_table(result))
+    skipped = result["skipped"]
+    if skipped:
+        out.print(f"{len(skipped)} trials skipped: the game cannot be played with their values "
+                  f"(first: {skipped[0]})", markup=False, highlight=False)
     out.print(f"{result['trials'].height} trials in {folder}; report {written}",
               markup=False, highlight=False)
 
@@ -463,7 +467,7 @@ def ladder(
 
 
 def _ladder_table(climbed, meta: dict) -> Table:
-    rules = ", ".join(f"{k}={v}" for k, v in meta["rules"].items())
+    rules = ", ".join(f"{k}={v}" for k, v in options.named(games.get(meta["game"]), meta["rules"]).items())
     unit = "matches" if meta["unit"] == "match" else "deals"
     t = Table(title=f"Skill ladder: {meta['game']} {meta['players']}p{', ' + rules if rules else ''}, "
                     f"{meta['n']:,} {unit} per rung, seed {meta['seed']}, seats rotated",
@@ -488,10 +492,10 @@ def _whole(text: str, what: str) -> int:
 def list_games():
     """List the games, their player counts and rule options."""
     t = Table(title="Games")
-    for col in ("game", "title", "players", "rule options (default first)", "default strategy"):
+    for col in ("game", "title", "players", "rule options: default (valid values)", "default strategy"):
         t.add_column(col)
     for g in games.registry().values():
-        rules = "\n".join(f"{o.name}: {', '.join(map(str, o.values))}" for o in g.options) or "none"
+        rules = "\n".join(f"{o.name}: {o.describe()}" for o in g.options) or "none"
         players = ", ".join(f"[{p}]" if p == g.default_players else str(p) for p in g.players)
         t.add_row(g.id, g.title, players, rules, g.default_strategy)
     out.print(t)

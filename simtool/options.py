@@ -63,8 +63,7 @@ class Option:
 
     def _values_text(self) -> str:
         if self.items is not None:
-            return (f"{self.items[0]} to {self.items[1]} whole numbers within "
-                    f"{self.low}..{self.high}, comma-separated")
+            return f"{self.items[0]}-{self.items[1]} whole numbers {self.low}..{self.high}, comma-separated"
         if self.low is not None:
             return f"{self.low}..{self.high}"
         return choices(self.values)

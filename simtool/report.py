@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games, ratings, stats, tension
+from . import games, options, ratings, stats, tension
 from .engine import ROUND_CAP
 from .errors import SimtoolError
 from .results import collect, load
@@ -361,7 +361,7 @@ def ladder_view(ladder) -> dict:
            xticks=x, xlim=(0.5, len(x) + 0.5))
     ax.set_xticklabels([r.name for r in ladder.rungs], rotation=20, ha="right", fontsize="small")
     ax.legend(frameon=False, fontsize="small")
-    rules = ", ".join(f"{k} = {v}" for k, v in ladder.rules.items())
+    rules = ", ".join(f"{k} = {v}" for k, v in options.named(games.get(ladder.game), ladder.rules).items())
     return {"ladder": ladder, "label": f"{ladder.players} players" + (f", {rules}" if rules else ""),
             "sentences": [ladders.verdict(ladder), ladder_skill(ladder)], "svg": svg(chart)}
 
@@ -484,7 +484,8 @@ def shares_deals(a: Analysis, b: Analysis) -> bool:
 def run_label(r: Analysis) -> str:
     """A run in a few words: players, rules, line-up, unit."""
     m = r.meta
-    parts = [f"{m['players']}p", *(f"{k}={v}" for k, v in m["rules"].items()), lineup_text(m)]
+    rules = options.named(games.get(m["game"]), m["rules"])
+    parts = [f"{m['players']}p", *(f"{k}={v}" for k, v in rules.items()), lineup_text(m)]
     if m["unit"] == "match":
         parts.append("whole matches")
     return ", ".join(parts)

@@ -181,7 +181,8 @@ def cells(grid: Grid) -> list[RunSpec]:
 
 def folder_name(spec: RunSpec) -> str:
     """A readable, unique folder name for a cell."""
-    parts = [spec.game, f"{spec.players}p", *(f"{k}-{v}" for k, v in spec.rules.items())]
+    rules = options.named(games.get(spec.game), spec.rules)
+    parts = [spec.game, f"{spec.players}p", *(f"{k}-{v}" for k, v in rules.items())]
     parts.append("+".join(dict.fromkeys(spec.lineup)) if len(set(spec.lineup)) > 1 else spec.lineup[0])
     return "_".join(parts).replace("/", "-").replace(":", "-")
 
@@ -305,14 +306,17 @@ def _read_json(path: Path, default):
         return default
 
 
-def parse_list(values: list[str], what: str) -> list[str]:
+def parse_list(values: list[str], what: str, sep: str = ",") -> list[str]:
     """``["4,5", "6"]`` to ``["4", "5", "6"]``: repeatable options that also take commas."""
-    out = [v.strip() for text in values for v in text.split(",")]
+    out = [v.strip() for text in values for v in text.split(sep)]
     if any(not v for v in out):
-        raise SimtoolError(f"bad --{what} {values!r}; expected values separated by commas")
+        raise SimtoolError(f"bad --{what} {values!r}; expected values separated by '{sep}'")
     return out
 
 
 def rules_arg(items: list[str]) -> dict[str, list[str]]:
-    """``--rule pass_count=2,3`` (repeatable) to ``{"pass_count": ["2", "3"]}``."""
-    return {name: parse_list([value], "rule") for name, value in options.parse_assignments(items).items()}
+    """``--rule pass_count=2,3`` (repeatable) to ``{"pass_count": ["2", "3"]}``; the values of a
+    list rule hold commas, so they are separated by ';' (``score_table=0,5,10;0,5,5``)."""
+    lists = {o.name for g in games.registry().values() for o in g.options if o.kind == "list"}
+    return {name: parse_list([value], "rule", ";" if name in lists else ",")
+            for name, value in options.parse_assignments(items).items()}

@@ -7,10 +7,15 @@ it) and ``runs/`` (every trial's plain run folders, which ``simtool report`` rea
 trial plays the same seed, so trials are compared on the same deals. The best few trials are
 then measured again on fresh deals at a larger n, with the sheet's defaults, before one is
 called best: the trial that looked best on n deals is partly lucky, its re-measure is not.
+
+A combination of varied values the game cannot play (``Game.check_rules``: more cards than the
+deck...) is skipped: its trial is pruned, with the reason kept in the study; a tuning none of
+whose combinations can be played is refused before it starts.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -36,6 +41,8 @@ CONFIRM = 3
 front's first few)."""
 CONFIRM_FACTOR = 4
 """The re-measure plays this many times the trials' n: intervals half as wide."""
+SEARCH = 100_000
+"""Combinations tried, at most, to find one the game can play before a tuning starts."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +143,7 @@ def configure(game: str, vary: list[str], objective: list[str], players: int | N
                     {k: v for k, v in fixed.items() if k not in space}, labels, trials, count,
                     lineup, strong, weak, int(seed), unit)
     # building a trial's runs checks the line-up and strategies now, not after the first trial
-    trial_specs(config, {k: v[0] for k, v in space.items()}, count, config.seed)
+    trial_specs(config, first_playable(config), count, config.seed)
     if any(o.figure == "skill" for o in parsed) and strong == weak:
         raise SimtoolError(f"skill compares two strategies; --strong and --weak are both {strong}")
     return config
@@ -156,6 +163,29 @@ def trial_specs(config: Config, params: dict, n: int, seed: int) -> dict[str, Ru
         specs["skill"] = make_spec(g.id, config.players, n, config.weak, {0: config.strong}, rules,
                                    config.unit, seed, rotate=True)
     return specs
+
+
+def unplayable(config: Config, params: dict) -> str | None:
+    """Why the game cannot be played with ``params`` (and the fixed rules), or ``None``."""
+    try:
+        games.get(config.game).check_rules({**config.rules, **params}, config.players)
+    except SimtoolError as exc:
+        return str(exc)
+    return None
+
+
+def first_playable(config: Config) -> dict:
+    """The first combination of the varied values the game can play; refuses the tuning (one
+    line, the first reason) when there is none."""
+    why = None
+    for values in itertools.islice(itertools.product(*config.vary.values()), SEARCH):
+        params = dict(zip(config.vary, values, strict=True))
+        why_not = unplayable(config, params)
+        if why_not is None:
+            return params
+        why = why or why_not
+    some = "" if space_size(config) <= SEARCH else f" (of the first {SEARCH:,} tried)"
+    raise SimtoolError(f"no combination of the --vary values can be played{some}: {why}")
 
 
 def space_size(config: Config) -> int:
@@ -186,11 +216,10 @@ def distributions(config: Config) -> dict:
     TPE learns from their order), anything else as categories."""
     from optuna.distributions import CategoricalDistribution, IntDistribution
 
-    g = games.get(config.game)
-    kinds = {o.name: o.kind for o in g.options}
     out = {}
     for name, values in config.vary.items():
-        if kinds[name] == "integer" and values == list(range(values[0], values[-1] + 1)):
+        ints = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+        if ints and values == list(range(values[0], values[-1] + 1)):
             out[name] = IntDistribution(values[0], values[-1])
         else:
             out[name] = CategoricalDistribution(values)
@@ -339,13 +368,18 @@ def tune(config: Config, out: str | Path, jobs: int | None = None, backend: str 
     save_config(out, config)
     study = open_study(config, out)
     dists = distributions(config)
-    total = min(config.trials, space_size(config)) if sampler_name(config) == "grid" else config.trials
-    complete = (optuna.trial.TrialState.COMPLETE,)
+    # the grid covers every combination once (then stops itself); a skipped one counts as done
+    total = space_size(config) if sampler_name(config) == "grid" else config.trials
+    finished = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
     labels = config.objectives
 
     def objective(trial):
         params = {k: trial.suggest_int(k, d.low, d.high) if hasattr(d, "low")
                   else trial.suggest_categorical(k, d.choices) for k, d in dists.items()}
+        why = unplayable(config, params)
+        if why is not None:
+            trial.set_user_attr("unplayable", why)
+            raise optuna.TrialPruned(why)
         try:
             values, runs = measure(config, out, params, config.n, config.seed, jobs, backend, scheduler)
         except BaseException:
@@ -357,9 +391,9 @@ def tune(config: Config, out: str | Path, jobs: int | None = None, backend: str 
 
     def after(study, trial):
         if on_trial:
-            on_trial(len(study.get_trials(deepcopy=False, states=complete)), total)
+            on_trial(len(study.get_trials(deepcopy=False, states=finished)), total)
 
-    done = len(study.get_trials(deepcopy=False, states=complete))
+    done = len(study.get_trials(deepcopy=False, states=finished))
     if done < total:
         # optimize, not ask and tell: the grid sampler stops the study itself once covered
         study.optimize(objective, n_trials=total - done, callbacks=[after])
@@ -385,7 +419,7 @@ def confirm(config: Config, out: Path, study, jobs, backend, scheduler) -> list[
     :data:`CONFIRM_FACTOR` times n; the best is chosen on these figures."""
     g = games.get(config.game)
     defaults = {name: next(o for o in g.options if o.name == name).default for name in config.vary}
-    points = [("defaults", defaults)]
+    points = [("defaults", defaults)] if unplayable(config, defaults) is None else []
     points += [(f"trial {t.number}", {k: t.params[k] for k in config.vary})
                for t in candidates(config, study)]
     n, seed = config.n * CONFIRM_FACTOR, config.seed + 1
@@ -444,4 +478,15 @@ def summary(out: Path) -> dict:
     data = json.loads((out / CONFIG).read_text())
     confirmed = data.get("confirmed") or []
     return {"config": config, "sampler": sampler_name(config), "trials": trials_frame(out),
-            "confirmed": confirmed, "best": best(config, confirmed) if confirmed else []}
+            "confirmed": confirmed, "best": best(config, confirmed) if confirmed else [],
+            "skipped": skipped(out)}
+
+
+def skipped(out: Path) -> list[str]:
+    """Why each skipped trial (a combination the game cannot play) was skipped, in trial order."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
+    study = optuna.load_study(study_name=STUDY, storage=storage_url(out))
+    return [t.user_attrs["unplayable"] for t in study.get_trials(deepcopy=False)
+            if "unplayable" in t.user_attrs]

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games
+from . import games, options
 from .errors import SimtoolError
 from .report import check_output, svg, write_page
 from .tune import summary
@@ -139,7 +139,7 @@ def render(folder: Path, title: str | None = None) -> str:
         title=title or f"simtool tuning: {game.title}", style=style, config=config, game=game,
         sampler=s["sampler"], findings=findings, confirmed=confirmed, again=again, charts=charts,
         rows=rows, total=trials.height, complete=done.height,
-        fixed=", ".join(f"{k}={v}" for k, v in config.rules.items()) or "none",
+        fixed=", ".join(f"{k}={v}" for k, v in options.named(game, config.rules).items()) or "none",
         generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
 
 

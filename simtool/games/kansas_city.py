@@ -307,7 +307,7 @@ class KansasCity(Game):
                "overshot", sheet="3 at 4p, 2 at 5p"),
         numbers("score_table", "sheet", (2, 15), -99, 99, "points for 0, 1, 2... tricks won, "
                 "the last entry for that many or more",
-                sheet="5 a trick up to the limit, 5 for one more, then 0"),
+                sheet="5 a trick to the limit, 5 for one more, then 0"),
         number("four_bonus", FOUR_BONUS, -10, 10, "points for each captured card of rank 4"),
         number("hand_size", "sheet", 1, 14, "cards dealt to each player (the rest are left out "
                "face down, and in 5p one more is set aside face up)", sheet="14 at 4p, 11 at 5p"),

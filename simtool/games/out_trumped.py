@@ -321,7 +321,7 @@ class OutTrumped(Game):
         Option("kitty", ("none", "bid", "low-card"), "a kitty and how it is won"),
         number("goal", GOAL, 1, 1000, "points that end the match, checked after each hand"),
         number("hand_size", "sheet", 1, 32, "cards dealt to each player",
-               sheet="15 at 2-4p, 12 at 5p, 10 at 6p, fewer if the deck and kitty hold too few"),
+               sheet="15 at 2-4p, 12 at 5p, 10 at 6p; fewer if the deck is short"),
         number("kitty_size", KITTY, 1, 20, "cards in the kitty (kitty bid or low-card); the taker "
                "discards as many"),
         number("sole_bonus", SOLE, -10, 10, "points per trump for the only player who took trumps"),
