@@ -23,7 +23,8 @@ def cards(labels) -> np.uint64:
     return bits.of(c(x) for x in labels)
 
 
-def hand_built(hands, trump=(), leader=0, pass_count=0) -> Round:
+def hand_built(hands, trump=(), leader=0, pass_count=0, **numbers) -> Round:
+    """A one-deal round of these hands; ``numbers``: the round's limit, table or four_bonus."""
     p = len(hands)
     sets = np.array([[cards(h) for h in hands]], np.uint64)
     z = np.zeros((1, p), np.int16)
@@ -34,7 +35,7 @@ def hand_built(hands, trump=(), leader=0, pass_count=0) -> Round:
                  leader=np.array([leader]), led_suit=np.zeros(1, np.int64),
                  trump_led=np.zeros(1, bool), best=np.zeros(1, np.int64),
                  winning=np.zeros(1, np.int64), totals=np.zeros((1, p), np.int32),
-                 tricks=z, fours=z.copy(), upgrades=z.copy())
+                 tricks=z, fours=z.copy(), upgrades=z.copy(), **numbers)
 
 
 def legal_labels(d) -> set[str]:

@@ -20,8 +20,12 @@ def test_option_kind_comes_from_its_values():
     kinds = {o.name: (o.kind, o.domain()) for o in KC.options}
     assert kinds["pass_count"] == ("integer", (0, 1, 2, 3))  # declared 3, 0, 1, 2: walked in order
     assert kinds["hands"] == ("categorical", ("3", "p"))
+    assert kinds["limit"] == ("integer", tuple(range(1, 15)))  # a range: no value listed
+    assert kinds["score_table"] == ("list", ())  # a tuner is given the tables to try
     ot = {o.name: o.kind for o in games.get("out-trumped").options}
-    assert ot == {"wild": "categorical", "follow": "categorical", "kitty": "categorical"}
+    assert ot == {"wild": "categorical", "follow": "categorical", "kitty": "categorical"} | {
+        k: "integer" for k in ("goal", "hand_size", "kitty_size", "sole_bonus", "trump_bonus",
+                               "penalty", "ranks", "suits")}
 
 
 def test_vary_forms():
@@ -33,7 +37,8 @@ def test_vary_forms():
 
 
 @pytest.mark.parametrize("vary, message", [
-    ("nope", "unknown rule 'nope' to --vary for kansas-city; valid: pass_count, hands"),
+    ("nope", "unknown rule 'nope' to --vary for kansas-city; valid: pass_count, hands, limit, "
+             "score_table, four_bonus, hand_size"),
     ("pass_count=0..9", "within 0..3"),
     ("pass_count=2..1", "A < B within 0..3"),
     ("pass_count=1..1", "A < B within 0..3"),

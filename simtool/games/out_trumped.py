@@ -351,10 +351,11 @@ class OutTrumped(Game):
         if hand < 1:
             raise SimtoolError(f"{shape}: too few to deal {p} hands{with_kitty}")
         if p * hand + kitty > deck_size:
-            fit = (deck_size - kitty) // p
-            most = f"at most hand_size {fit}" if fit >= 1 else f"at most kitty_size {deck_size - p * hand}"
+            fit, room = (deck_size - kitty) // p, deck_size - p * hand
+            most = [f"hand_size {fit}{' with this kitty' if kitty else ''}"] if fit >= 1 else []
+            most += [f"kitty_size {room} with these hands"] if kitty and room >= 1 else []
             raise SimtoolError(f"hand_size {hand} at {p}p{with_kitty} deals {p * hand + kitty} "
-                               f"cards but {shape}: {most}")
+                               f"cards but {shape}: at most {' or '.join(most)}")
 
     def deal(self, rng, match: Match, rnd: int) -> Round:
         n, p, rules = match.n, match.p, match.rules
