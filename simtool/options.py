@@ -109,8 +109,9 @@ class Option:
                 raise SimtoolError(f"{bad}: {item.strip()} given twice")
             picked.append(value)
         if len(picked) < 2:
+            known = self.valid() if self.low is not None else choices(valid)
             raise SimtoolError(f"{bad}: name two values or more to vary "
-                               f"(valid: {self.valid()}); fix one value with --rule")
+                               f"(valid: {known}); fix one value with --rule")
         if self.items is not None:
             return tuple(picked)
         return (*([self.auto] if self.auto in picked else []), *(v for v in valid if v in picked))
