@@ -20,6 +20,7 @@ from .engine import ROUND_CAP
 from .errors import SimtoolError, choices
 from .results import load
 from .runner import MAX_COUNT, make_spec, replay as replay_deal
+from .analysis import of as analysis_of
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")
@@ -164,7 +165,7 @@ def show_summary(folder: Path) -> None:
 def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches: bool) -> Table:
     t = Table(title=title, title_justify="left")
     score = "mean score (lower is better)" if game.lower_wins else "mean score"
-    for col in (*keys, score, "win share", game.tricks_label, *game.rates):
+    for col in (*keys, score, "win share", game.tricks_label, *analysis_of(game).rates):
         t.add_column(col, justify="right")
     if with_matches:
         for col in ("match total", "match win share", "rounds"):
@@ -173,7 +174,7 @@ def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches:
         cells = [str(r[k]) for k in keys]
         cells += [stats.fmt_mean(r["score"], r["score_low"], r["score_high"]),
                   stats.fmt_rate(r["win"], r["win_low"], r["win_high"]), f"{r['tricks']:.2f}"]
-        cells += [stats.fmt_rate(r[k], r[f"{k}_low"], r[f"{k}_high"]) for k in game.rates]
+        cells += [stats.fmt_rate(r[k], r[f"{k}_low"], r[f"{k}_high"]) for k in analysis_of(game).rates]
         if with_matches:
             cells += [stats.fmt_mean(r["total"], r["total_low"], r["total_high"]),
                       stats.fmt_rate(r["match_win"], r["match_win_low"], r["match_win_high"]),

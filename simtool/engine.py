@@ -335,13 +335,12 @@ class Game(abc.ABC):
     tricks_label: str = "tricks"
     """What the ``tricks`` column counts in this game, for table headings."""
     columns: dict[str, Any] = {}
-    """Per-seat result columns beyond ``score`` and ``tricks``, with their dtypes."""
+    """Per-seat result columns beyond ``score`` and ``tricks``, with their numpy dtypes."""
     match_columns: dict[str, Any] = {}
     """Per-seat columns of the match table beyond the engine's, from :meth:`match_results`."""
-    rates: dict[str, Any] = {}
-    """Summary rates per seat: name -> polars boolean expression over the seat rows."""
-    rate_text: dict[str, str] = {}
-    """Each rate in plain words, completing "a seat ...", for report sentences."""
+    analysis: Any = None
+    """The game's :class:`~simtool.analysis.Analysis` (rates, their words, tables), or the dotted
+    path of a module holding it as ``ANALYSIS``, imported only to summarise results."""
     View: type[View] = View
     deal_reads_match = False
     """Whether :meth:`deal` reads the match so far beyond its size and rules (a deck that
@@ -376,12 +375,6 @@ class Game(abc.ABC):
     def match_results(self, match: Match) -> dict[str, np.ndarray]:
         """The ``match_columns`` of every match in ``match``, each ``(n, p)``."""
         return {}
-
-    def tables(self, seats, keys: list[str], matches=None) -> list[tuple[str, Any]]:
-        """Game-specific summary tables ``(title, polars DataFrame)`` from the lazy seat rows
-        (and match rows with ``--unit match``); ``keys`` name the columns that identify one
-        deal (``deal``, or ``match`` and ``round``)."""
-        return []
 
     @abc.abstractmethod
     def invariants(self, state) -> dict[str, np.ndarray]:

@@ -23,6 +23,7 @@ from . import games, ratings, stats, tension
 from .engine import ROUND_CAP
 from .errors import SimtoolError
 from .results import collect, load
+from .analysis import of as analysis_of
 
 
 @dataclass
@@ -76,12 +77,16 @@ class Analysis:
         return [(caption, *stats.frame_cells(df)) for caption, df in self.game_tables]
 
     @property
+    def rate_names(self) -> list[str]:
+        return list(analysis_of(self.game).rates)
+
+    @property
     def frames(self) -> dict[str, pl.DataFrame]:
         """Every table of the report by title, with numeric interval columns."""
         out = {f"Seat advantage ({self.unit})": self.seats}
         if self.strategies is not None:
             out["Strategy strength (win share per seat held)"] = self.strategies
-        if self.game.rates:
+        if self.rate_names:
             out[f"Rates by seat ({'rounds' if self.unit == 'matches' else 'deals'})"] = self.rates
         return out | dict(self.game_tables) | dict(self.metrics)
 
@@ -137,13 +142,13 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
     if meta.get("duplicate"):  # a game's tables count per copy of a deal (its units stay the deal)
         keys.insert(1, "rotation")
     rates = stats.seat_summary(game, seats.lazy(), by=("seat",), strata=p if meta.get("rotate") else None)
-    rates = rates.select("seat", "n", *[c for name in game.rates for c in (name, f"{name}_low", f"{name}_high")])
+    rates = rates.select("seat", "n", *[c for name in analysis_of(game).rates for c in (name, f"{name}_low", f"{name}_high")])
     a = Analysis(
         path=path, meta=meta, game=game,
         unit="matches" if matches is not None else "deals",
         seats=stats.seat_table(win, score, strata, units), win_test=stats.seat_test(per_deal(win)),
         score_test=stats.seat_test(per_deal(score)), strategies=strategies, rates=rates,
-        game_tables=game.tables(seats.lazy(), keys, None if matches is None else matches.lazy()),
+        game_tables=analysis_of(game).tables(seats.lazy(), keys, None if matches is None else matches.lazy(), meta.get("rules")),
         seats_strategy=names[0],
         figures=headline_figures(game, seats, win, score, names if codes is not None else [],
                                  codes, matches is not None, strata, units),
@@ -229,7 +234,7 @@ def headline_figures(game, seats, win, score, names, codes, by_match, strata=Non
         out[f"{name} win share per seat"] = Figure(
             *stats.unit_estimate((win * held).sum(axis=1), held.sum(axis=1), strata, share=True, units=units),
             stats.held_share(win, codes, k))
-    for name, expr in game.rates.items():
+    for name, expr in analysis_of(game).rates.items():
         if by_match:  # a match's rounds are one unit; matches differ in length
             per_match = seats.group_by("match", maintain_order=True).agg(expr.sum().alias("k"),
                                                                           pl.len().alias("m"))
@@ -291,10 +296,10 @@ def findings(a: Analysis, ladder=None) -> list[str]:
                    + ("" if a.meta.get("rotate") or a.meta.get("duplicate") else " The line-up was "
                       "not rotated, so seat effects are part of these shares."))
     per = "rounds" if a.unit == "matches" else "deals"
-    for name in a.game.rates:
+    for name in analysis_of(a.game).rates:
         pooled = a.figures[f"{name} rate (seats pooled)"]
         top = a.rates.sort(name, descending=True).row(0, named=True)
-        text = a.game.rate_text.get(name, f"has {name}")
+        text = analysis_of(a.game).rate_text.get(name, f"has {name}")
         out.append(f"A seat {text} in {stats.fmt_share(pooled.value, pooled.low, pooled.high)} of {per} "
                    f"(seats pooled); most often seat {top['seat']}, "
                    f"{stats.fmt_rate(top[name], top[f'{name}_low'], top[f'{name}_high'])}.")
