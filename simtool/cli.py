@@ -603,8 +603,17 @@ def list_strategies(game: Optional[str] = typer.Option(None, "--game", "-g", hel
     for name, why in registry.broken().items():
         t.add_row(name, "?", f"broken: {why}", "?")
     out.print(t)
+    limits = {g: rs for g, rs in registry.RESTRICTIONS.items() if game is None or g == found.id}
+    r = Table(title="Restrictions (STRATEGY~NAME; simtool restrict measures their cost)")
+    for col in ("restriction", "game", "the restricted player"):
+        r.add_column(col)
+    for g, rs in limits.items():
+        for x in rs:
+            r.add_row(x.name, g, x.description)
+    out.print(r)
     out.print("Plugins: --strategy path/to/file.py:NAME (see README). Parameters: "
-              "--strategy target@under=1,mistakes=0.1", markup=False)
+              "--strategy target@under=1,mistakes=0.1. Restricted: --seat 0=target~no-upgrade",
+              markup=False)
 
 
 @app.command()

@@ -205,8 +205,8 @@ def sentence(row: dict) -> str:
         return f"{doing.capitalize()} costs {who} {cost} win share per seat."
     if row["verdict"] == "helps":
         gain = fmt_cost(-row["win_cost"], -row["win_cost_high"], -row["win_cost_low"])
-        return (f"{doing.capitalize()} gains {who} {gain} win share per seat: {who} uses this "
-                f"choice worse than never making it.")
+        return (f"{doing.capitalize()} gains {who} {gain} win share per seat: {who} chooses worse "
+                f"here than the restriction does.")
     if row["verdict"] == "nothing":
         return (f"{doing.capitalize()} costs {who} nothing measurable, {cost} win share per seat: "
                 f"a rule nobody needs to think about.")
