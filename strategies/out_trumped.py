@@ -131,8 +131,8 @@ def tricks(view, rng):
     return _play(view, _trick_trumps(view) == 0)
 
 
-@restriction("no-kitty", "never bids for the kitty (always passes; with kitty = bid, the only "
-             "rule under which taking it is a choice)", "never bidding for the kitty", ("bid",))
+@restriction("no-kitty", "never bids for the kitty: always passes (a choice only with kitty = bid; "
+             "the other kitty rules have no bid)", "never bidding for the kitty", ("bid",))
 def no_kitty(view):
     return np.full(len(view), bits.BIT[PASS])
 

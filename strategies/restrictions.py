@@ -67,6 +67,10 @@ def split(spec: str) -> tuple[str, list[str]]:
     (it holds ``/``, ``:``, ``.``) ends them, so a plugin path with a ``~`` in it (``~/bots.py:x``)
     stays a path. An empty piece is an error."""
     pieces = spec.split("~")
+    name, at, _ = pieces[-1].partition("@")
+    if len(pieces) > 1 and at and NAME.fullmatch(name.strip()):
+        raise SimtoolError(f"bad strategy {spec!r}: parameters go before the restrictions, as in "
+                           f"target@under=1~no-upgrade")
     names: list[str] = []
     while len(pieces) > 1 and (not pieces[-1].strip() or NAME.fullmatch(pieces[-1].strip())):
         name = pieces.pop().strip()

@@ -57,6 +57,7 @@ def test_a_plugin_is_restricted_and_a_tilde_in_its_path_is_not_a_restriction():
                          "valid for kansas-city: no-upgrade, pass-high"]),
     ("target~no-upgrade~no-upgrade", ["restriction 'no-upgrade' given twice"]),
     ("genius~no-upgrade", ["unknown strategy 'genius'"]),
+    ("target~no-upgrade@under=1", ["parameters go before the restrictions"]),
 ])
 def test_bad_restrictions_are_one_line_errors_with_exit_2(tmp_path, spec, needles):
     with pytest.raises(SimtoolError) as err:
