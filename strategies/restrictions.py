@@ -148,6 +148,7 @@ class Restricted:
         swap = (picked >= 0) & (picked < 64) & ((legal & bit) != 0) & ((allowed & bit) == 0)
         return np.where(swap, bits.lowest(allowed), picked)
 
+
 def restricted_name(spec: str, game_id: str) -> tuple[str, list[Restriction]]:
     """The strategy entry of ``spec`` and its restrictions, checked (see :func:`split`)."""
     head, names = split(spec)
