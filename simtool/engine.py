@@ -181,6 +181,16 @@ class View:
         """How high each option ranks at this decision, ``(m, n_actions)``; ``high``/``low`` use it."""
         return np.broadcast_to(np.arange(self.n_actions), (len(self), self.n_actions))
 
+    def narrow(self, allowed: np.ndarray) -> None:
+        """Keep only the options in ``allowed`` ``(m,)`` of this view's legal sets, for a wrapper
+        that restricts the strategy it asks (``strategies.restrictions``); a deal where none would
+        be left keeps its legal set. Everything derived from ``legal`` is derived afresh. The
+        view's own copy changes, never the game: the engine checks against its own legal sets."""
+        kept = self.legal & np.asarray(allowed, np.uint64)
+        self.legal = np.where(kept != 0, kept, self.legal)
+        for name in [k for k in vars(self) if isinstance(getattr(type(self), k, None), cached_property)]:
+            del self.__dict__[name]
+
     def mine(self, per_seat: np.ndarray) -> np.ndarray:
         """The acting seat's entry of an ``(m, p)`` view array."""
         return per_seat[np.arange(len(self)), self.seat]

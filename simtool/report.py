@@ -553,30 +553,53 @@ def rating_section(runs: list[Analysis]) -> dict | None:
     return {"table": table, "cells": stats.frame_cells(table), "chart": svg(ratings.chart(table))}
 
 
+VERDICTS = {"costs": "costs", "helps": "helps (the strategy misuses this choice)",
+            "nothing": "a rule nobody needs to think about", "unclear": "unclear: more deals"}
+"""Each restricted-play verdict as the report's table says it."""
+
+
+def restricted_views(table: pl.DataFrame) -> list[dict]:
+    """The restricted-play sets of one game, each with its rows and sentences."""
+    from . import restrict
+
+    views = []
+    for (players, rules, strategy), rows in table.group_by(["players", "rules", "strategy"],
+                                                           maintain_order=True):
+        rows = rows.to_dicts()
+        views.append({"label": f"{players} players" + (f", {rules}" if rules else "") + f", {strategy}",
+                      "strategy": strategy, "deals": rows[0]["deals"], "rows": rows,
+                      "sentences": [restrict.sentence(r) for r in rows]})
+    return views
+
+
 def render(paths: list[Path], title: str = "simtool balance report") -> str:
     """The HTML report of the finished run folders ``paths``."""
     import jinja2
 
     if not paths:
         raise SimtoolError("no run folders given; pass one or more folders written by `simtool run`")
-    from . import ladder as ladders
+    from . import ladder as ladders, restrict
 
     climbed = ladders.ladders([Path(p) for p in paths])
+    limits = restrict.costs([Path(p) for p in paths])
     runs = [analyse(Path(p), climbed) for p in paths]
     by_game: dict[str, list[Analysis]] = {}
     for r in runs:
         by_game.setdefault(r.game.id, []).append(r)
     sections = []
     for rs in by_game.values():
-        plain = [r for r in rs if "ladder" not in r.meta]  # rungs are compared on the ladder
+        # rungs are compared on their ladder, restricted-play runs with their baseline
+        plain = [r for r in rs if "ladder" not in r.meta and "restrict" not in r.meta]
         sections.append({"game": rs[0].game, "runs": rs,
                          "comparison": compare(plain) if len(plain) > 1 else None,
                          "ladders": [ladder_view(lad) for lad in climbed if lad.game == rs[0].game.id],
-                         "ratings": rating_section(rs)})
+                         "ratings": rating_section(rs),
+                         "restricted": restricted_views(limits.filter(pl.col("game") == rs[0].game.id))})
     env = jinja2.Environment(loader=jinja2.PackageLoader("simtool", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{100 * v:.1f}%"
-    env.globals.update(lineup_text=lineup_text, fmt_share=stats.fmt_share, fmt_mean=stats.fmt_mean,
+    env.globals.update(fmt_cost=restrict.fmt_cost, narrow=restrict.NARROW, verdict_text=VERDICTS,
+                       lineup_text=lineup_text, fmt_share=stats.fmt_share, fmt_mean=stats.fmt_mean,
                        fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text)
     return env.get_template("report.html.j2").render(
         title=title, sections=sections, generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
