@@ -14,6 +14,7 @@ from simtool import bits
 from simtool.games.black_white import BLACK, CARDS, DECK, WHITE
 
 from .base import MISTAKES, strategy, with_mistakes
+from .restrictions import restriction
 
 GAMES = ("black-white",)
 
@@ -110,3 +111,20 @@ def duck(view, rng):
     if view.kind == "colour":
         return _weaker_colour(view.trick[np.arange(len(view)), view.seat])
     return _follow(view, np.zeros(len(view), bool))
+
+
+@restriction("higher-colour", "always announces the colour in which its led card is higher",
+             "always announcing the lead's higher colour", ("colour",))
+def higher_colour(view):
+    led = view.trick[np.arange(len(view)), view.seat]
+    return np.where(led + 1 > CARDS - led, bits.BIT[BLACK], bits.BIT[WHITE])  # black c + 1, white 36 - c
+
+
+@restriction("lower-colour", "always announces the colour in which its led card is lower",
+             "always announcing the lead's lower colour", ("colour",))
+def lower_colour(view):
+    led = view.trick[np.arange(len(view)), view.seat]
+    return np.where(led + 1 > CARDS - led, bits.BIT[WHITE], bits.BIT[BLACK])
+
+
+RESTRICTIONS = (higher_colour, lower_colour)

@@ -8,6 +8,7 @@ from simtool import bits
 from simtool.games.nine_lives import CARD_SUIT, MAX_SUITS, RANKS, SUIT
 
 from .base import strategy
+from .restrictions import restriction
 
 GAMES = ("nine-lives",)
 RANK = np.array([bits.of(RANKS * s + r for s in range(MAX_SUITS)) for r in range(RANKS)], np.uint64)
@@ -102,3 +103,20 @@ def team(view, rng):
     own_need = ranks[rows, view.seat] - view.tricks[rows, view.seat]
     team_need = (ranks * mates).sum(axis=1) - (view.tricks * mates).sum(axis=1)
     return _play(view, np.where(alone | everyone, own_need, team_need))
+
+
+@restriction("lowest-bid", "always bids its lowest-ranked card", "always bidding the lowest card",
+             ("bid",))
+def lowest_bid(view):
+    present = (view.legal[:, None] & RANK) != 0
+    return view.legal & RANK[present.argmax(axis=1)]
+
+
+@restriction("no-ignored", "never plays a card of its own bid suit (one that is ignored) while it "
+             "has another", "never throwing ignored cards", ("lead", "play"))
+def no_ignored(view):
+    own = view.bid[np.arange(len(view)), view.seat]
+    return view.legal & ~_suit_cards(np.where(own >= 0, CARD_SUIT[np.maximum(own, 0)], -1))
+
+
+RESTRICTIONS = (lowest_bid, no_ignored)

@@ -11,6 +11,7 @@ from simtool.games.out_trumped import BID, DISCARD, PASS, TRUMP
 from simtool.games.tricks import LEAD
 
 from .base import strategy
+from .restrictions import restriction
 
 GAMES = ("out-trumped",)
 
@@ -127,3 +128,18 @@ def tricks(view, rng):
     if view.kind == LEAD:
         return _prefer(layout, view.legal & ~trumps, view.legal, highest=True)
     return _play(view, _trick_trumps(view) == 0)
+
+
+@restriction("no-kitty", "never bids for the kitty: always passes (a choice only with kitty = bid; "
+             "the other kitty rules have no bid)", "never bidding for the kitty", ("bid",))
+def no_kitty(view):
+    return np.full(len(view), bits.BIT[PASS])
+
+
+@restriction("no-trump-lead", "never leads a trump while it holds a plain card",
+             "never leading trumps", ("lead",))
+def no_trump_lead(view):
+    return view.legal & ~suit_cards(view.trump)
+
+
+RESTRICTIONS = (no_kitty, no_trump_lead)

@@ -10,6 +10,7 @@ from simtool.games.trickster import (
 )
 
 from .base import strategy
+from .restrictions import restriction
 
 GAMES = ("trickster",)
 RANK = {r: bits.of(np.flatnonzero(RANK_OF == r)) for r in range(1, 14)}
@@ -129,3 +130,13 @@ def spoiler(view, rng):
     load = np.where(heavy, _first(keeps, FACES_FIRST_HIGH), _first(keeps, HIGH_PIPS_FIRST))
     return np.where(grab != 0, _first(grab, HIGH_PIPS_FIRST),
                     np.where(keeps != 0, load, _first(view.legal, FACES_FIRST_HIGH)))
+
+
+@restriction("no-collect", "never collects by choice: follows the held hand's suit and keeps it "
+             "at 13 pips or under whenever it can", "never collecting by choice", ("play",))
+def no_collect(view):
+    keeps = SUIT[np.maximum(suit_of_hand(view.hand), 0)] & AT_MOST[np.clip(PIP_LIMIT - view.pips, 0, PIP_LIMIT)]
+    return np.where(view.hand == 0, view.legal, keeps)
+
+
+RESTRICTIONS = (no_collect,)
