@@ -3,7 +3,7 @@
 import polars as pl
 
 from .. import stats
-from ..games.kansas_city import LIMIT
+from ..games.kansas_city import GAME, limit_of
 from . import Analysis
 
 
@@ -19,7 +19,8 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> li
                        pl.col("value").alias("share"), pl.col("low").alias("share_low"),
                        pl.col("high").alias("share_high"))
     spread = pl.concat([spread.with_columns(pl.col("overshooting").cast(pl.String)), mean])
-    return [(f"Players over the trick limit of {LIMIT[p]}, per deal", spread)]
+    rules = {o.name: o.default for o in GAME.options} | (rules or {})  # a run of older options
+    return [(f"Players over the trick limit of {limit_of(rules, p)}, per deal", spread)]
 
 
 ANALYSIS = Analysis(rates={"overshoot": pl.col("overshoot") > 0},

@@ -3,6 +3,7 @@
 import polars as pl
 
 from .. import stats
+from ..games.out_trumped import GOAL
 from . import Analysis
 
 
@@ -15,7 +16,7 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> li
                                  .replace({"-6": "-6 or less", "12": "12 or more"}))
     out = [("Trump bonus or penalty per hand (seat-hands)", spread.filter(pl.col("n") > 0))]
     if "match" in keys:
-        out.append(("Hands to reach 50", stats.length_table(seats, "hands")))
+        out.append((f"Hands to reach {(rules or {}).get('goal', GOAL)}", stats.length_table(seats, "hands")))
     return out
 
 
