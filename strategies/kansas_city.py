@@ -121,13 +121,13 @@ def greedy(view, rng):
 
 
 @restriction("no-upgrade", "never upgrades a card to trump (always declines)", "never upgrading",
-             ("upgrade",))
+             (UPGRADE,))
 def no_upgrade(view):
     return np.full(len(view), bits.BIT[DECLINE])
 
 
 @restriction("pass-high", "always passes its highest-ranked cards", "always passing the highest "
-             "cards", ("pass",))
+             "cards", (PASS,))
 def pass_high(view):
     return view.legal & RANK[np.maximum(bits.highest(rank_byte(view.legal), 8), 0)]
 

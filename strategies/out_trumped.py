@@ -131,15 +131,15 @@ def tricks(view, rng):
 
 
 @restriction("no-kitty", "never bids for the kitty: always passes (a choice only with kitty = bid; "
-             "the other kitty rules have no bid)", "never bidding for the kitty", ("bid",))
+             "the other kitty rules have no bid)", "never bidding for the kitty", (BID,))
 def no_kitty(view):
     return np.full(len(view), bits.BIT[PASS])
 
 
 @restriction("no-trump-lead", "never leads a trump while it holds a plain card",
-             "never leading trumps", ("lead",))
+             "never leading trumps", (LEAD,))
 def no_trump_lead(view):
-    return view.legal & ~suit_cards(view.trump)
+    return view.legal & ~view.layout.suit_cards(view.trump)
 
 
 RESTRICTIONS = (no_kitty, no_trump_lead)

@@ -13,7 +13,8 @@ import strategies
 from simtool import bits, games, options, sweep, tune
 from simtool.engine import Match
 from simtool.errors import SimtoolError
-from simtool.games import kansas_city as kc, out_trumped as ot
+from simtool.games import kansas_city as kc
+from simtool.games import out_trumped as ot
 from simtool.runner import play_chunk
 
 from .conftest import spec

@@ -210,7 +210,7 @@ def test_a_strategy_that_ignores_view_legal_still_plays_restricted_and_illegal_s
 
 def test_narrow_keeps_a_deal_whose_restriction_allows_nothing_and_derives_the_mask_afresh():
     game = simtool.games.get("kansas-city")
-    state = game.deal(np.random.default_rng(1), game.new_match(3, 4, {"pass_count": 3, "hands": "3"}), 0)
+    state = game.deal(np.random.default_rng(1), game.new_match(3, 4, {o.name: o.default for o in game.options}), 0)
     legal = np.array([0b0110, 0b1000, 0b1111], np.uint64)
     view = game.View(game, state, "lead", np.zeros(3, np.int64), legal)
     try:
