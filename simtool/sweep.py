@@ -73,7 +73,8 @@ def make_grid(data: dict) -> Grid:
         if not values:
             raise SimtoolError(f"rule '{name}' has no values: the grid would be empty")
         for v in values:
-            if not isinstance(v, (str, int, float)):
+            numbers = isinstance(v, list) and all(isinstance(x, int) for x in v)  # a score table
+            if not (isinstance(v, (str, int, float)) or numbers):
                 raise SimtoolError(f"bad value {v!r} for rule '{name}'; expected a value such as 2 or \"low\"")
     seed = data.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
@@ -102,7 +103,8 @@ def make_grid(data: dict) -> Grid:
                            "(such as [\"target\", \"greedy\"]), not seat by seat")
     return Grid(games=[_text(g, "games") for g in listed["games"]],
                 players=[_count(p) for p in listed.get("players", [])],
-                rules={k: [str(x) for x in (v if isinstance(v, list) else [v])] for k, v in rules.items()},
+                rules={k: [",".join(map(str, x)) if isinstance(x, list) else str(x)
+                           for x in (v if isinstance(v, list) else [v])] for k, v in rules.items()},
                 lineups=[_text(x, "lineups") for x in listed.get("lineups", [])],
                 n=parse_count(data.get("n", 100_000)), seed=seed, unit=unit, rotate=rotate,
                 duplicate=duplicate, ladder=ladder, restrict=restrict)

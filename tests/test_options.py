@@ -78,6 +78,14 @@ def test_option_words_and_vary_forms():
         "score_table": ["0,5,5", "1,2"], "four_bonus": ["0", "2"]}
 
 
+def test_a_sweep_file_gives_score_tables_as_lists_or_text():
+    grid = sweep.make_grid({"games": ["kansas-city"], "rules": {
+        "score_table": [[0, 5, 10, 15, 5, 0], "0,5,10,15,10,0"], "limit": [3, 4]}})
+    assert grid.rules == {"score_table": ["0,5,10,15,5,0", "0,5,10,15,10,0"], "limit": ["3", "4"]}
+    cells = list(sweep.variants(grid))
+    assert len(cells) == 4 and {c[2]["score_table"] for c in cells} == {"0,5,10,15,5,0", "0,5,10,15,10,0"}
+
+
 def test_records_name_a_number_only_when_changed():
     rules = defaults(KC) | {"pass_count": 2}
     assert options.named(KC, rules) == {"pass_count": 2, "hands": "3"}
