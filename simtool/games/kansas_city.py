@@ -18,8 +18,9 @@ import numpy as np
 
 from .. import bits, deck
 from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, scalar
-from ..options import Option, as_numbers, number, numbers
 from ..errors import SimtoolError
+from ..options import Option, as_numbers, number, numbers
+from . import cards
 from .tricks import (
     FOLLOW, HISTORY, LEAD, LEADERS, WINNERS, TrickRound, init_history, play_trick, record_trick, shown_void,
 )
@@ -35,8 +36,8 @@ UPGRADE = "upgrade"
 HAND = {4: 14, 5: 11}  # the sheet's hand sizes, limits and 4s' bonus
 LIMIT = {4: 3, 5: 2}
 FOUR_BONUS = 2
-SUIT = np.array([bits.of(range(8 * s, 8 * s + 8)) for s in range(SUITS)], np.uint64)
-RANK = np.array([bits.of(8 * s + r for s in range(SUITS)) for r in range(RANKS)], np.uint64)
+LAYOUT = cards.layout(SUITS, RANKS)  # fixed: the rank-byte tricks below need 8 ranks a suit
+SUIT, RANK = LAYOUT.suit, LAYOUT.rank
 EVERY_SUIT = np.uint64(sum(1 << (8 * s) for s in range(SUITS)))  # a rank byte times this: that rank in every suit
 FOURS = RANK[3]
 CARD_RANK = np.arange(CARDS + 1) % 8 + 1  # (DECLINE gets a dummy rank)
@@ -503,12 +504,10 @@ class KansasCity(Game):
     def label(self, kind: str, option: int) -> str:
         if option == DECLINE:
             return "decline"
-        return f"{'ABCDEFG'[option // 8]}{option % 8 + 1}"
+        return LAYOUT.label(option)
 
     def describe(self, s: Round, row: int) -> list[str]:
-        lines = [f"  seat {seat} holds " + " ".join(
-            self.label("", c) for c in np.flatnonzero(bits.to_mask(s.hands[row, seat], CARDS)))
-            for seat in range(s.p)]
+        lines = [f"  seat {seat} holds " + " ".join(LAYOUT.labels(s.hands[row, seat])) for seat in range(s.p)]
         if s.set_aside[row] >= 0:
             lines.append(f"  set aside: {self.label('', int(s.set_aside[row]))}")
         return lines
