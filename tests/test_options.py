@@ -123,8 +123,8 @@ UNPLAYABLE = [
     ("kansas-city", ["hand_size=5", "score_table=0,1,2,3,4,5,6"],
      "score_table has 7 entries but a hand of 5 cards wins 0..5 tricks: at most 6 entries"),
     ("out-trumped", ["ranks=13"], "suits 5 x ranks 13 make 65 cards; a card set holds 64 at most"),
-    ("out-trumped", ["hand_size=16"], "hand_size 16 at 4p deals 64 cards but the deck has 60 "
-                                      "(5 suits x 12 ranks): at most hand_size 15"),
+    ("out-trumped", ["hand_size=16"],
+     "hand_size 16 at 4p deals 64 cards but the deck has 60 (5 suits x 12 ranks): at most hand_size 15"),
     ("out-trumped", ["kitty=bid", "hand_size=14"], "with a kitty of 5 deals 61 cards"),
     ("out-trumped", ["kitty=low-card", "hand_size=13", "kitty_size=20"],
      "at most hand_size 10 with this kitty or kitty_size 8 with these hands"),
