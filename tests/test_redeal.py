@@ -24,6 +24,13 @@ CASES = [(g, p, r) for g in GAMES for p in g.players for r in
          [{o.name: o.default for o in g.options}]
          + [{o.name: o.default for o in g.options} | {o.name: v}
             for o in g.options for v in o.values if v != o.default]]
+NUMBERS = {  # a game's numbers at other values: other hand, kitty and deck sizes
+    "kansas-city": [{"limit": 4, "hand_size": 9}, {"hand_size": 6, "limit": 1, "pass_count": 1}],
+    "out-trumped": [{"ranks": 8, "suits": 4}, {"kitty": "bid", "kitty_size": 3, "ranks": 9},
+                    {"kitty": "low-card", "suits": 8, "ranks": 8, "hand_size": 7}],
+}
+CASES += [(g, p, {o.name: o.default for o in g.options} | v) for g in GAMES for p in g.players[:2]
+          for v in NUMBERS.get(g.id, [])]
 IDS = [f"{g.id}-{p}p-{'-'.join(f'{k}={v}' for k, v in r.items())}" for g, p, r in CASES]
 
 

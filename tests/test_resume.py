@@ -17,6 +17,7 @@ import strategies
 from simtool import bits, engine
 
 from .conftest import ctx_for
+from .test_redeal import NUMBERS
 
 GAMES = list(simtool.games.registry().values())
 
@@ -33,6 +34,8 @@ def _variants(game):
 
 CASES = [(g, p, rules, unit) for g in GAMES for p in g.players for rules in _variants(g)
          for unit in ("deal", "match")]
+CASES += [(g, g.default_players, {o.name: o.default for o in g.options} | v, unit) for g in GAMES
+          for v in NUMBERS.get(g.id, []) for unit in ("deal", "match")]
 IDS = [f"{g.id}-{p}p-{'-'.join(f'{k}={v}' for k, v in r.items())}-{u}" for g, p, r, u in CASES]
 
 
