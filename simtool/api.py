@@ -188,7 +188,9 @@ def resumed_spec(writer: RunWriter) -> RunSpec:
         raise SimtoolError(f"cannot resume {writer.out}: its saved specification is damaged "
                            f"({type(exc).__name__}: {exc})") from None
     resolve_lineup(spec)
-    return spec
+    # a run saved before some numbers of its game were rule options played the sheet's values
+    missing = {o.name: o.default for o in games.get(spec.game).options if o.name not in spec.rules}
+    return dataclasses.replace(spec, rules={**spec.rules, **missing}) if missing else spec
 
 
 def expected_rows(spec: RunSpec, table: str, index: int) -> int | None:

@@ -323,3 +323,27 @@ def test_a_vary_range_with_nothing_playable_is_refused(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "no combination" in err
     assert not (tmp_path / "t").exists()
+
+
+def test_a_run_saved_before_the_numbers_were_options_resumes_with_the_sheets_values(tmp_path):
+    import json
+
+    from simtool.results import SPEC
+
+    n, out = 2 * 32768 - 100, tmp_path / "run"
+
+    def stop(done, total):
+        if done == 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simtool.run("kansas-city", n=n, seed=3, jobs=1, out=out, progress=stop, strategy="random")
+    saved = out / "chunks" / SPEC
+    data = json.loads(saved.read_text())
+    data["rules"] = {"pass_count": 3, "hands": "3"}  # as such a run saved them
+    saved.write_text(json.dumps(data))
+    r = cli("run", "--resume", out, "-q")
+    assert r.exit_code == 0, r.output
+    whole = simtool.run("kansas-city", n=n, seed=3, jobs=1, strategy="random")
+    assert pl.read_parquet(out / "seats.parquet").equals(whole.seats)
+    assert json.loads((out / "run.json").read_text())["rules"] == defaults(KC)
