@@ -168,8 +168,9 @@ def trial_specs(config: Config, params: dict, n: int, seed: int) -> dict[str, Ru
 
 def unplayable(config: Config, params: dict) -> str | None:
     """Why the game cannot be played with ``params`` (and the fixed rules), or ``None``."""
+    g = games.get(config.game)
     try:
-        games.get(config.game).check_rules({**config.rules, **params}, config.players)
+        g.check_rules(options.resolve(g, {**config.rules, **params}), config.players)
     except SimtoolError as exc:
         return str(exc)
     return None
