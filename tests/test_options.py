@@ -169,11 +169,17 @@ def _sweep_four_tricks(**numbers):
 
 def test_limit_4_scores_four_tricks_without_overshoot():
     rules = defaults(KC) | {"limit": 4}
-    assert kc.limit_of(rules, 4) == 4 and kc.score_table(rules, 4).tolist() == [0, 5, 10, 15, 20, 5, 0]
+    assert kc.limit_of(rules, 4) == 4 and kc.score_table(rules, 4) == (0, 5, 10, 15, 20, 5, 0)
     at_4 = _sweep_four_tricks(limit=4, table=kc.score_table(rules, 4))
     assert at_4["score"].tolist() == [[20, 0, 0, 0]] and at_4["overshoot"].tolist() == [[0, 0, 0, 0]]
     sheet = _sweep_four_tricks()  # the sheet's limit of 3: four tricks overshoot by one
     assert sheet["score"].tolist() == [[5, 0, 0, 0]] and sheet["overshoot"].tolist() == [[1, 0, 0, 0]]
+
+
+def test_copying_six_deals_keeps_a_six_entry_table_whole():
+    """The table is no per-deal array, even when it has as many entries as there are deals."""
+    s = KC.deal(np.random.default_rng(2), Match(4, defaults(KC), np.zeros((6, 4), np.int32)), 0)
+    assert s.take(np.arange(2)).table == s.repeat(3).table == (0, 5, 10, 15, 5, 0)
 
 
 def test_a_score_table_of_ones_own():

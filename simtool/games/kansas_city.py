@@ -44,10 +44,10 @@ CARD_RANK = np.arange(CARDS + 1) % 8 + 1  # (DECLINE gets a dummy rank)
 CARD_SUIT = np.arange(CARDS + 1) // 8
 
 
-def sheet_table(limit: int) -> np.ndarray:
+def sheet_table(limit: int) -> tuple[int, ...]:
     """The sheet's score table for a trick limit: 5 a trick up to the limit, 5 for one trick
     more, 0 for more still (the last entry: that many tricks or more); 0,5,10,15,5,0 at 3."""
-    return np.array([5 * t for t in range(limit + 1)] + [5, 0])
+    return (*(5 * t for t in range(limit + 1)), 5, 0)
 
 
 def hand_size(rules: dict, p: int) -> int:
@@ -58,9 +58,9 @@ def limit_of(rules: dict, p: int) -> int:
     return LIMIT[p] if rules["limit"] == "sheet" else rules["limit"]
 
 
-def score_table(rules: dict, p: int) -> np.ndarray:
+def score_table(rules: dict, p: int) -> tuple[int, ...]:
     table = rules["score_table"]
-    return sheet_table(limit_of(rules, p)) if table == "sheet" else np.array(as_numbers(table))
+    return sheet_table(limit_of(rules, p)) if table == "sheet" else as_numbers(table)
 
 
 def rank_byte(cards: np.ndarray) -> np.ndarray:
@@ -118,7 +118,8 @@ class Round(TrickRound):
     past_leader: np.ndarray | None = None  # (n, hand_size)
     past_winner: np.ndarray | None = None  # (n, hand_size)
     limit: int | None = None  # the trick limit (None: the sheet's)
-    table: np.ndarray | None = None  # points for 0, 1, ... tricks, the last for that many or more
+    # points for 0, 1, ... tricks, the last for that many or more; a tuple, as it is no per-deal array
+    table: tuple[int, ...] | None = None
     four_bonus: int = FOUR_BONUS
     left_out: np.ndarray | int = 0  # (n,) cards left out face down (hands smaller than the sheet's)
 
@@ -179,7 +180,7 @@ class KansasCityView(View):
 
     def __init__(self, game, state, kind, seat, legal, rows=None):
         super().__init__(game, state, kind, seat, legal, rows)
-        self._numbers = (state.limit, tuple(int(x) for x in state.table), state.four_bonus)  # public rules
+        self._numbers = (state.limit, state.table, state.four_bonus)  # public rules
 
     hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
     passing = own("passing", "Cards this seat has already chosen to pass, ``(m,)`` sets.")
@@ -475,7 +476,7 @@ class KansasCity(Game):
                      fours=r(view.fours), upgrades=r(view.upgrades), passed=view.passes_made,
                      trick_no=view.trick_no, step=view.step, gave=gave, kept=hands | own_played,
                      past=past, past_leader=past_leader, past_winner=r(view.winners),
-                     limit=view.limit, table=np.array(view.score_table), four_bonus=view.four_bonus,
+                     limit=view.limit, table=view.score_table, four_bonus=view.four_bonus,
                      left_out=r(view.dealt) & ~dealt)
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
@@ -513,12 +514,12 @@ class KansasCity(Game):
         return lines
 
 
-def score(tricks: np.ndarray, fours: np.ndarray, upgrades: np.ndarray, table: np.ndarray | None = None,
+def score(tricks: np.ndarray, fours: np.ndarray, upgrades: np.ndarray, table: tuple | None = None,
           limit: int | None = None, four_bonus: int = FOUR_BONUS) -> dict[str, np.ndarray]:
     """The hand's points: the score table (its last entry for that many tricks or more) and
     ``four_bonus`` per captured 4; the sheet's limit and table for the player count by default."""
     limit = LIMIT[tricks.shape[1]] if limit is None else limit
-    table = sheet_table(limit) if table is None else table
+    table = np.array(sheet_table(limit) if table is None else table)
     points = table[np.minimum(tricks, len(table) - 1)] + four_bonus * fours
     return {"score": points.astype(np.int16), "tricks": tricks, "fours": fours,
             "overshoot": np.maximum(tricks - limit, 0), "upgrades": upgrades}
