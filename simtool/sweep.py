@@ -73,7 +73,7 @@ def make_grid(data: dict) -> Grid:
         if not values:
             raise SimtoolError(f"rule '{name}' has no values: the grid would be empty")
         for v in values:
-            numbers = isinstance(v, list) and all(isinstance(x, int) for x in v)  # a score table
+            numbers = name in list_rules() and isinstance(v, list) and all(isinstance(x, int) for x in v)
             if not (isinstance(v, (str, int, float)) or numbers):
                 raise SimtoolError(f"bad value {v!r} for rule '{name}'; expected a value such as 2 or \"low\"")
     seed = data.get("seed")
@@ -336,9 +336,13 @@ def parse_list(values: list[str], what: str, sep: str = ",") -> list[str]:
     return out
 
 
+def list_rules() -> set[str]:
+    """The rules whose values are lists of numbers (a score table) in any game."""
+    return {o.name for g in games.registry().values() for o in g.options if o.kind == "list"}
+
+
 def rules_arg(items: list[str]) -> dict[str, list[str]]:
     """``--rule pass_count=2,3`` (repeatable) to ``{"pass_count": ["2", "3"]}``; the values of a
     list rule hold commas, so they are separated by ';' (``score_table=0,5,10;0,5,5``)."""
-    lists = {o.name for g in games.registry().values() for o in g.options if o.kind == "list"}
-    return {name: parse_list([value], "rule", ";" if name in lists else ",")
+    return {name: parse_list([value], "rule", ";" if name in list_rules() else ",")
             for name, value in options.parse_assignments(items).items()}
