@@ -8,7 +8,12 @@ plays whole deals with every seat choosing uniformly among its legal options, as
 ``random`` does. This script compiles the loops, times each for ``n`` deals, times
 ``simtool run --game G --strategy random --n N --jobs 2 --out TMP --force --quiet``, and
 prints one table: deals/s of both, the ratio (CLI wall / compiled wall for the same n) and
-the target. Best of ``repeat`` wall times each (the machine is shared; the load is printed).
+the target. Best of ``repeat`` wall times each, the two taken in turns so that both bests
+come from the quieter moments of a shared machine (the load is printed).
+
+``--before DIR``: also time the CLI on the source tree in DIR (an older commit, such as
+``git archive COMMIT | tar -x -C DIR``; run through PYTHONPATH with this environment), in
+the same turns, and print its ratio too.
 
 The same run checks the loops: every seat's mean score, tricks, rate and win share from the
 compiled loop must agree with the CLI run's tables within sampling error (``max |z|``).
@@ -73,12 +78,14 @@ def run_loop(binary: Path, n: int, seed: int = 1) -> tuple[float, dict[str, list
     return wall, figures
 
 
-def run_cli(game: str, n: int, jobs: int, out: Path, seed: int = 1) -> float:
-    """Wall seconds of the whole command, as a user types it."""
+def run_cli(game: str, n: int, jobs: int, out: Path, seed: int = 1, tree: Path | None = None) -> float:
+    """Wall seconds of the whole command, as a user types it (``tree``: simtool's sources
+    there instead of the installed ones)."""
+    env = dict(os.environ, PYTHONPATH=str(tree)) if tree else None
     start = time.perf_counter()
     subprocess.run([SIMTOOL, "run", "--game", game, "--strategy", "random", "--n", str(n),
                     "--jobs", str(jobs), "--seed", str(seed), "--out", str(out), "--force",
-                    "--quiet"], check=True, stdout=subprocess.DEVNULL)
+                    "--quiet"], check=True, stdout=subprocess.DEVNULL, env=env)
     return time.perf_counter() - start
 
 
@@ -119,7 +126,8 @@ def load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def main(n: int = 1_000_000, repeat: int = 3, jobs: int = 2, only: str | None = None) -> None:
+def main(n: int = 1_000_000, repeat: int = 3, jobs: int = 2, only: str | None = None,
+         before: Path | None = None) -> None:
     import simtool.games
 
     games = {g: t for g, t in TARGETS.items() if only in (None, g)}
@@ -132,18 +140,24 @@ def main(n: int = 1_000_000, repeat: int = 3, jobs: int = 2, only: str | None = 
             print("no C compiler (gcc or cc) on this machine: the compiled loops cannot be built; "
                   "skipped")
             return
-        print("| game | players | compiled deals/s | CLI deals/s | ratio | target | check max abs z |")
-        print("| --- | --- | --- | --- | --- | --- | --- |")
+        extra = " ratio before |" if before else ""
+        print(f"| game | players | compiled deals/s | CLI deals/s | ratio |{extra} target | check max abs z |")
+        print("| --- | --- | --- | --- | --- |" + " --- |" * (2 + bool(before)))
         for game, target in games.items():
             p = simtool.games.get(game).default_players
-            compiled, figures = min((run_loop(loops[game], n, seed) for seed in range(1, repeat + 1)),
-                                    key=lambda r: r[0])
             out = Path(tmp) / "runs" / game
-            cli = min(run_cli(game, n, jobs, out) for _ in range(repeat))
+            compiled, cli, old = [], [], []
+            for seed in range(1, repeat + 1):  # in turns: each best from the quieter moments
+                compiled.append(run_loop(loops[game], n, seed))
+                if before:
+                    old.append(run_cli(game, n, jobs, out, tree=before))
+                cli.append(run_cli(game, n, jobs, out))
+            wall, figures = min(compiled, key=lambda r: r[0])
             z = agreement(figures, n, simtool_figures(game, pl.read_parquet(out / "seats.parquet")))
             check = f"{z:.1f} ({'agrees' if z < Z_LIMIT else 'DISAGREES'})"
-            print(f"| {game} | {p} | {n / compiled:,.0f} | {n / cli:,.0f} | {cli / compiled:.2f} | "
-                  f"{target} | {check} |", flush=True)
+            then = f" {min(old) / wall:.2f} |" if before else ""
+            print(f"| {game} | {p} | {n / wall:,.0f} | {n / min(cli):,.0f} | {min(cli) / wall:.2f} |"
+                  f"{then} {target} | {check} |", flush=True)
     print(f"\n({load()} at the end)")
 
 
@@ -153,5 +167,7 @@ if __name__ == "__main__":
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--game", default=None, choices=list(TARGETS))
+    parser.add_argument("--before", type=Path, default=None,
+                        help="source tree of an older commit to time in the same turns")
     args = parser.parse_args()
-    main(int(args.n), args.repeat, args.jobs, args.game)
+    main(int(args.n), args.repeat, args.jobs, args.game, args.before)
