@@ -259,13 +259,14 @@ def why(exc: BaseException) -> str:
 
 
 def write_chunk(parts: Path, index: int, **named: pl.DataFrame | None) -> None:
-    """One chunk's tables as part files; snappy, as they are read once and re-encoded."""
+    """One chunk's tables as part files; snappy and no column statistics, as they are read once
+    and re-encoded."""
     for name, table in named.items():
         if table is not None:
             tmp = parts / f".{name}-{index:06d}.tmp"
             final = parts / f"{name}-{index:06d}.parquet"
             try:
-                table.write_parquet(tmp, compression="snappy")
+                table.write_parquet(tmp, compression="snappy", statistics=False)
                 os.replace(tmp, final)
             except WRITE_ERRORS as exc:
                 tmp.unlink(missing_ok=True)
