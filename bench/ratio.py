@@ -7,8 +7,9 @@ For each game at its default player count, ``bench/compiled/<game>.c`` (plain C,
 plays whole deals with every seat choosing uniformly among its legal options, as simtool's
 ``random`` does. This script compiles the loops, times each for ``n`` deals, times
 ``simtool run --game G --strategy random --n N --jobs 2 --out TMP --force --quiet``, and
-prints one table: deals/s of both, the ratio (CLI wall / compiled wall for the same n) and
-the target. Best of ``repeat`` wall times each, the two taken in turns so that both bests
+prints one table: deals/s of both, the ratio (CLI wall / compiled wall for the same n), the
+CPU ratio (CPU seconds of every CLI process / of the loop: steadier on a busy machine) and the
+target. Best of ``repeat`` wall times each, the two taken in turns so that both bests
 come from the quieter moments of a shared machine (the load is printed).
 
 ``--before DIR``: also time the CLI on the source tree in DIR (an older commit, such as
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -60,13 +62,19 @@ def compile_loops(build: Path, games=TARGETS) -> dict[str, Path] | None:
     return found
 
 
-def run_loop(binary: Path, n: int, seed: int = 1) -> tuple[float, dict[str, list[float]]]:
-    """Wall seconds of the whole process, and per-seat figures (``score``, ``score_sd``,
-    ``tricks``, ``tricks_sd``, ``rate``, ``win``: one list entry per seat)."""
-    start = time.perf_counter()
+def children_cpu() -> float:
+    """CPU seconds of every finished child process so far (their own children included)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def run_loop(binary: Path, n: int, seed: int = 1) -> tuple[float, float, dict[str, list[float]]]:
+    """Wall and CPU seconds of the whole process, and per-seat figures (``score``,
+    ``score_sd``, ``tricks``, ``tricks_sd``, ``rate``, ``win``: one list entry per seat)."""
+    cpu, start = children_cpu(), time.perf_counter()
     out = subprocess.run([str(binary), str(n), str(seed)], check=True, capture_output=True,
                          text=True).stdout
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, children_cpu() - cpu
     figures: dict[str, list[float]] = {}
     for line in out.splitlines():
         words = line.split()
@@ -75,18 +83,19 @@ def run_loop(binary: Path, n: int, seed: int = 1) -> tuple[float, dict[str, list
         for name, value in zip(["score", "score_sd", "tricks", "tricks_sd", "rate", "win"],
                                [words[3], words[4], words[6], words[7], words[9], words[11]]):
             figures.setdefault(name, []).append(float(value))
-    return wall, figures
+    return wall, cpu, figures
 
 
-def run_cli(game: str, n: int, jobs: int, out: Path, seed: int = 1, tree: Path | None = None) -> float:
-    """Wall seconds of the whole command, as a user types it (``tree``: simtool's sources
-    there instead of the installed ones)."""
+def run_cli(game: str, n: int, jobs: int, out: Path, seed: int = 1,
+            tree: Path | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds (all its processes) of the whole command, as a user types it
+    (``tree``: simtool's sources there instead of the installed ones)."""
     env = dict(os.environ, PYTHONPATH=str(tree)) if tree else None
-    start = time.perf_counter()
+    cpu, start = children_cpu(), time.perf_counter()
     subprocess.run([SIMTOOL, "run", "--game", game, "--strategy", "random", "--n", str(n),
                     "--jobs", str(jobs), "--seed", str(seed), "--out", str(out), "--force",
                     "--quiet"], check=True, stdout=subprocess.DEVNULL, env=env)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, children_cpu() - cpu
 
 
 def simtool_figures(game_id: str, seats: pl.DataFrame) -> dict[str, list[float]]:
@@ -140,9 +149,10 @@ def main(n: int = 1_000_000, repeat: int = 3, jobs: int = 2, only: str | None = 
             print("no C compiler (gcc or cc) on this machine: the compiled loops cannot be built; "
                   "skipped")
             return
-        extra = " ratio before |" if before else ""
-        print(f"| game | players | compiled deals/s | CLI deals/s | ratio |{extra} target | check max abs z |")
-        print("| --- | --- | --- | --- | --- |" + " --- |" * (2 + bool(before)))
+        extra = " ratio before | CPU ratio before |" if before else ""
+        print(f"| game | players | compiled deals/s | CLI deals/s | ratio | CPU ratio |{extra} target "
+              f"| check max abs z |")
+        print("| --- | --- | --- | --- | --- | --- |" + " --- |" * (2 + 2 * bool(before)))
         for game, target in games.items():
             p = simtool.games.get(game).default_players
             out = Path(tmp) / "runs" / game
@@ -152,11 +162,14 @@ def main(n: int = 1_000_000, repeat: int = 3, jobs: int = 2, only: str | None = 
                 if before:
                     old.append(run_cli(game, n, jobs, out, tree=before))
                 cli.append(run_cli(game, n, jobs, out))
-            wall, figures = min(compiled, key=lambda r: r[0])
+            wall, cpu, figures = min(compiled, key=lambda r: r[0])
             z = agreement(figures, n, simtool_figures(game, pl.read_parquet(out / "seats.parquet")))
             check = f"{z:.1f} ({'agrees' if z < Z_LIMIT else 'DISAGREES'})"
-            then = f" {min(old) / wall:.2f} |" if before else ""
-            print(f"| {game} | {p} | {n / wall:,.0f} | {n / min(cli):,.0f} | {min(cli) / wall:.2f} |"
+            cpu = min(c for _, c, _ in compiled)
+            then = (f" {min(w for w, _ in old) / wall:.2f} | {min(c for _, c in old) / cpu:.2f} |"
+                    if before else "")
+            print(f"| {game} | {p} | {n / wall:,.0f} | {n / min(w for w, _ in cli):,.0f} | "
+                  f"{min(w for w, _ in cli) / wall:.2f} | {min(c for _, c in cli) / cpu:.2f} |"
                   f"{then} {target} | {check} |", flush=True)
     print(f"\n({load()} at the end)")
 
