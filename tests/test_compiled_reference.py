@@ -26,7 +26,7 @@ def loops(tmp_path_factory):
 @pytest.mark.parametrize("game", list(ratio.TARGETS))
 def test_compiled_loop_agrees_with_simtool(loops, game):
     n_compiled, n_simtool = 200_000, 20_000
-    _, compiled = ratio.run_loop(loops[game], n_compiled, seed=11)
+    _, _, compiled = ratio.run_loop(loops[game], n_compiled, seed=11)
     seats = simtool.run(game, n=n_simtool, strategy="random", seed=11, jobs=1).seats
     ours = ratio.simtool_figures(game, seats)
     assert ours["n"] == [n_simtool] * len(ours["n"])

@@ -1,4 +1,5 @@
-/* Black & White, 3 players (RULINGS.md): 36 cards, card c (0..35) counts black c+1 or white 36-c;
+/* Black & White, 3 players (docs/rules/black-white.md): 36 cards, card c (0..35) counts
+ * black c+1 or white 36-c;
  * 12 cards each, seat 0 leads; the leader picks a card and a colour, every card may follow;
  * highest number in the announced colour wins. Score: b == w -> +(b+w), else -(b+w).
  * Rate: balanced (b == w). */

@@ -1,4 +1,5 @@
-/* Kansas City, 4 players (RULINGS.md): 56 cards, card c (0..55) of suit c/8, rank c%8+1;
+/* Kansas City, 4 players (docs/rules/kansas-city.md): 56 cards, card c (0..55) of suit c/8,
+ * rank c%8+1;
  * 14 cards each. Everyone passes 3 cards to the left at once; seat 0 leads. Follow the led
  * suit (an upgraded card is trump only); highest trump, else highest of the led suit, wins.
  * After every trick but the last each loser, clockwise from the winner's left, may upgrade one

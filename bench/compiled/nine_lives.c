@@ -1,4 +1,5 @@
-/* Nine Lives, 4 players, round 0 (RULINGS.md; powers out of scope): one suit of ranks 1..9 per
+/* Nine Lives, 4 players, round 0 (docs/rules/nine-lives.md; powers out of scope): one suit
+ * of ranks 1..9 per
  * player, card c of suit c/9, rank c%9+1; 9 cards each. Everyone bids a card at once (it
  * leaves the hand; its rank is the bid, its suit is ignored for that player). The Kittykeeper
  * (seat 0) leads; trump is the Kittykeeper's bid suit; follow the lead suit if able. Among the

@@ -1,4 +1,5 @@
-/* Out-Trumped, 4 players, default rules (wild = dealer, follow = overtake, no kitty; RULINGS.md):
+/* Out-Trumped, 4 players, default rules (wild = dealer, follow = overtake, no kitty;
+ * docs/rules/out-trumped.md):
  * 60 cards, card c of suit c/12, rank c%12+1; 15 cards each. A six-faced die picks trump: a
  * suit, or wild, when the dealer (seat 3) picks one of the 5 suits. Seat 0 leads. A follower
  * must beat every led-suit card in the trick with the led suit if able, else follow suit, else

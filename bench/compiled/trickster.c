@@ -1,4 +1,5 @@
-/* Trickster prototype A, 4 players (RULINGS.md): 52 cards, card c of suit c/13, rank c%13+1;
+/* Trickster prototype A, 4 players (docs/rules/trickster.md): 52 cards, card c of suit c/13,
+ * rank c%13+1;
  * 13 cards each as a face-up tableau; 4 hands circulate. Each turn every seat at once adds a
  * tableau card to the hand it holds (of the hand's suit if it can): a card of another suit, or
  * one pushing the pip sum over 13 (J, Q, K add 0), makes it collect the hand first and start a
