@@ -101,8 +101,9 @@ def run_cli(game: str, n: int, jobs: int, out: Path, seed: int = 1,
 def simtool_figures(game_id: str, seats: pl.DataFrame) -> dict[str, list[float]]:
     """Per seat: mean and sd of score, tricks, the game's (first) rate and the win share."""
     import simtool.games
+    from simtool.analysis import of as analysis_of
 
-    rate = next(iter(simtool.games.get(game_id).rates.values()))
+    rate = next(iter(analysis_of(simtool.games.get(game_id)).rates.values()))
     by_seat = seats.group_by("seat").agg(
         pl.col("score").mean().alias("score"), pl.col("score").std().alias("score_sd"),
         pl.col("tricks").mean().alias("tricks"), pl.col("tricks").std().alias("tricks_sd"),
