@@ -42,21 +42,27 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
     Every way of giving each seat ``sizes[:, s]`` of the cards is equally likely; cards beyond
     ``sizes.sum(axis=1)`` stay undealt. With ``allowed`` ``(n, p)`` (the cards each seat may
     hold, e.g. none of a suit it has shown void in) the deal is uniform among the layouts that
-    respect it: whole deals are redrawn where they break it (rejection, exact), and a row still
-    failing after ``tries`` draws is repaired by swaps and mixed (:func:`_repair`, close to
-    uniform). Returns ``(n, p)`` sets.
+    respect it: whole deals are redrawn where they break it (rejection, exact: a row keeps the
+    first of its independent draws that fits), and a row still failing after ``tries`` draws is
+    repaired by swaps and mixed (:func:`_repair`, close to uniform). Returns ``(n, p)`` sets.
     """
+    n = len(cards)
     out = _deal_among(cards, sizes, rng, n_cards)
     if allowed is None:
         return out
-    bad = ((out & ~allowed) != 0).any(axis=1)
-    for _ in range(tries):
-        if not bad.any():
-            return out
-        rows = np.flatnonzero(bad)
-        out[rows] = _deal_among(cards[rows], sizes[rows], rng, n_cards)
-        bad[rows] = ((out[rows] & ~allowed[rows]) != 0).any(axis=1)
-    rows = np.flatnonzero(bad)
+    rows = np.flatnonzero(((out & ~allowed) != 0).any(axis=1))
+    used = 1
+    while rows.size and used < tries:
+        # several draws per failing row at once, as many as keep the batch at its first size:
+        # the few rows that fit rarely then take a handful of rounds, not hundreds
+        c = int(np.clip(n // rows.size, 1, tries - used))
+        pick = np.repeat(rows, c)
+        drawn = _deal_among(cards[pick], sizes[pick], rng, n_cards)
+        fits = ~((drawn & ~allowed[pick]) != 0).any(axis=1).reshape(rows.size, c)
+        done = fits.any(axis=1)
+        first = np.flatnonzero(done) * c + np.argmax(fits[done], axis=1)
+        out[rows[done]] = drawn[first]
+        rows, used = rows[~done], used + c
     if rows.size:  # the undealt cards take part in the swaps as one more hand that takes anything
         rest = cards[rows] & ~np.bitwise_or.reduce(out[rows], axis=1)
         extended = np.concatenate([out[rows], rest[:, None]], axis=1)
@@ -65,17 +71,33 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
     return out
 
 
+SPARSE = 8
+"""Up to this many cards a row, :func:`_deal_among` draws them one by one rather than sorting
+random keys over the whole deck (a Kansas City re-deal deals one rank at a time: 7 cards of 56)."""
+
+
 def _deal_among(cards, sizes, rng, n_cards):
     n, p = sizes.shape
-    member = bits.to_mask(cards, n_cards)
-    keys = np.where(member, rng.random((n, n_cards)), 2.0)  # non-members sort last
     most = int(bits.count(cards).max()) if n else 0
-    order = np.argsort(keys, axis=1)[:, :most]  # each row's cards in random order, then padding
+    if most <= SPARSE:
+        card_bits = np.empty((n, most), np.uint64)
+        left = np.asarray(cards, np.uint64).copy()
+        for i in range(most):  # the i-th card of each row's random order: any card not yet drawn
+            card_bits[:, i] = np.where(left != 0, bits.BIT[np.minimum(bits.uniform(left, rng, n_cards), 63)],
+                                       bits.EMPTY)
+            left &= ~card_bits[:, i]
+    else:
+        member = bits.to_mask(cards, n_cards)
+        keys = np.where(member, rng.random((n, n_cards)), 2.0)  # non-members sort last
+        order = np.argsort(keys, axis=1)[:, :most]  # each row's cards in random order, then padding
+        card_bits = np.where(np.take_along_axis(member, order, axis=1), bits.BIT[order], bits.EMPTY)
+    # the cards are distinct bits, so a running sum is a running union: seat s gets the cards
+    # between its two cut points in the random order
+    run = np.zeros((n, most + 1), np.uint64)
+    np.cumsum(card_bits, axis=1, out=run[:, 1:])
     ends = np.cumsum(sizes, axis=1)
-    owner = (np.arange(most)[None, :, None] >= ends[:, None, :]).sum(axis=2)  # (n, most): seat, p = none
-    card_bits = np.where(member[np.arange(n)[:, None], order], bits.BIT[order], bits.EMPTY)
-    return np.stack([np.bitwise_or.reduce(np.where(owner == s, card_bits, bits.EMPTY), axis=1)
-                     for s in range(p)], axis=1)
+    cut = lambda at: np.take_along_axis(run, np.clip(at, 0, most), axis=1)
+    return cut(ends) - cut(ends - sizes)
 
 
 def _repair(hands: np.ndarray, allowed: np.ndarray, rng, n_cards: int, sweeps: int = 300) -> np.ndarray:
