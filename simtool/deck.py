@@ -47,7 +47,7 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
     repaired by swaps and mixed (:func:`_repair`, close to uniform). Returns ``(n, p)`` sets.
     """
     n = len(cards)
-    out = _deal_among(cards, sizes, rng, n_cards)
+    out = _deal_among(cards, sizes, rng)
     if allowed is None:
         return out
     rows = np.flatnonzero(((out & ~allowed) != 0).any(axis=1))
@@ -57,7 +57,7 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
         # the few rows that fit rarely then take a handful of rounds, not hundreds
         c = int(np.clip(n // rows.size, 1, tries - used))
         pick = np.repeat(rows, c)
-        drawn = _deal_among(cards[pick], sizes[pick], rng, n_cards)
+        drawn = _deal_among(cards[pick], sizes[pick], rng)
         fits = ~((drawn & ~allowed[pick]) != 0).any(axis=1).reshape(rows.size, c)
         done = fits.any(axis=1)
         first = np.flatnonzero(done) * c + np.argmax(fits[done], axis=1)
@@ -71,32 +71,33 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
     return out
 
 
-SPARSE = 8
-"""Up to this many cards a row, :func:`_deal_among` draws them one by one rather than sorting
-random keys over the whole deck (a Kansas City re-deal deals one rank at a time: 7 cards of 56)."""
-
-
-def _deal_among(cards, sizes, rng, n_cards):
+def _deal_among(cards, sizes, rng):
     n, p = sizes.shape
-    most = int(bits.count(cards).max()) if n else 0
-    if most <= SPARSE:
-        card_bits = np.empty((n, most), np.uint64)
-        left = np.asarray(cards, np.uint64).copy()
-        for i in range(most):  # the i-th card of each row's random order: any card not yet drawn
-            card_bits[:, i] = np.where(left != 0, bits.BIT[np.minimum(bits.uniform(left, rng, n_cards), 63)],
-                                       bits.EMPTY)
-            left &= ~card_bits[:, i]
-    else:
-        member = bits.to_mask(cards, n_cards)
-        keys = np.where(member, rng.random((n, n_cards)), 2.0)  # non-members sort last
-        order = np.argsort(keys, axis=1)[:, :most]  # each row's cards in random order, then padding
-        card_bits = np.where(np.take_along_axis(member, order, axis=1), bits.BIT[order], bits.EMPTY)
+    count = bits.count(cards).astype(np.intp)
+    most = int(count.max()) if n else 0
+    # each row's cards as bits, lowest first, then a Fisher-Yates shuffle of them across all rows
+    # at once (positions on the first axis, as in :func:`shuffled`)
+    left = np.asarray(cards, np.uint64).copy()
+    order = np.empty((most, n), np.uint64)
+    for i in range(most):
+        order[i] = left & (~left + np.uint64(1))
+        left ^= order[i]
+    u = rng.random((max(most - 1, 0), n), dtype=np.float32)
+    flat = order.reshape(-1)
+    cols = np.arange(n, dtype=np.intp)
+    for i in range(most - 1):
+        span = np.maximum(count - i, 1)
+        j = i + np.minimum((u[i] * span).astype(np.intp), span - 1)
+        at = j * n + cols
+        picked = flat[at]
+        flat[at] = order[i]
+        order[i] = picked
     # the cards are distinct bits, so a running sum is a running union: seat s gets the cards
     # between its two cut points in the random order
-    run = np.zeros((n, most + 1), np.uint64)
-    np.cumsum(card_bits, axis=1, out=run[:, 1:])
+    run = np.zeros((most + 1, n), np.uint64)
+    np.cumsum(order, axis=0, out=run[1:])
     ends = np.cumsum(sizes, axis=1)
-    cut = lambda at: np.take_along_axis(run, np.clip(at, 0, most), axis=1)
+    cut = lambda at: run.reshape(-1)[np.clip(at, 0, most) * n + cols[:, None]]
     return cut(ends) - cut(ends - sizes)
 
 
