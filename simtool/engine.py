@@ -351,6 +351,11 @@ class Game(abc.ABC):
         """Refuse (``SimtoolError``, one line naming the limit) rule values that cannot be played
         together or at ``p`` players, such as more cards dealt than the deck holds."""
 
+    def label_at(self, state, kind: str, option: int) -> str:
+        """:meth:`label` in the round ``state``, for a game whose labels depend on its rules
+        (a deck size, ranks): the engine names options this way."""
+        return self.label(kind, option)
+
     def new_match(self, n: int, p: int, rules: dict) -> Match:
         return Match(p, rules, np.zeros((n, p), np.int32))
 
@@ -536,7 +541,7 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx) -> np.ndarray:
         ) from None
     finally:
         _OPEN.pop(id(view), None)  # the view expires: unread fields stay unread
-    return _checked(picked, legal, idx, strategy, game, d, ctx)
+    return _checked(picked, legal, idx, strategy, game, state, d, ctx)
 
 
 class Overtime(BaseException):
@@ -568,7 +573,7 @@ def deadline(seconds: float):
         signal.signal(signal.SIGALRM, previous)
 
 
-def _checked(picked, legal, idx, strategy, game, d, ctx) -> np.ndarray:
+def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:
     def fail(problem: str, row: int):
         raise StrategyError(
             f"strategy '{strategy.name}' {problem} at decision '{d.kind}' of {game.id} "
@@ -587,7 +592,7 @@ def _checked(picked, legal, idx, strategy, game, d, ctx) -> np.ndarray:
     illegal = (legal & bits.BIT[picked]) == 0
     if illegal.any():
         row = int(np.argmax(illegal))
-        fail(f"chose the illegal option {game.label(d.kind, int(picked[row]))}", row)
+        fail(f"chose the illegal option {game.label_at(state, d.kind, int(picked[row]))}", row)
     return picked
 
 
@@ -595,7 +600,7 @@ def _record(game, state, d, seat, legal, choice, ctx) -> None:
     row = ctx.trace_row
     if choice[row] < 0:
         return
-    ctx.trace.append(f"  seat {seat[row]} {d.kind}: {game.label(d.kind, int(choice[row]))}")
+    ctx.trace.append(f"  seat {seat[row]} {d.kind}: {game.label_at(state, d.kind, int(choice[row]))}")
     if ctx.trace_views:
         ctx.trace.append("    view: " + _view_digest(game, state, d.kind, seat, legal, row))
 

@@ -16,25 +16,22 @@ import strategies
 from simtool import bits, engine
 from simtool.errors import StrategyError
 
-from .conftest import ctx_for
+from .conftest import ctx_for, rule_variants
 
 REDEALT = ["black-white", "kansas-city", "trickster", "nine-lives", "out-trumped"]
 GAMES = [simtool.games.get(g) for g in REDEALT]
-CASES = [(g, p, r) for g in GAMES for p in g.players for r in
-         [{o.name: o.default for o in g.options}]
-         + [{o.name: o.default for o in g.options} | {o.name: v}
-            for o in g.options for v in o.values if v != o.default]]
+CASES = [(g, p, r) for g in GAMES for p in g.players for r in rule_variants(g, p)]
 IDS = [f"{g.id}-{p}p-{'-'.join(f'{k}={v}' for k, v in r.items())}" for g, p, r in CASES]
 
 
 def _plain_suit(game, state, suit: int) -> np.ndarray:
     """The cards of ``suit`` a seat void in it cannot hold, per deal ``(n, 1)``."""
-    from simtool.games import kansas_city, nine_lives
+    from simtool.games import kansas_city
 
     if game.id == "kansas-city":
         return (kansas_city.SUIT[suit] & ~state.trump)[:, None] if suit < kansas_city.SUITS \
             else np.zeros((state.n, 1), np.uint64)
-    return np.full((state.n, 1), nine_lives.SUIT[suit] if suit < nine_lives.MAX_SUITS else 0, np.uint64)
+    return np.full((state.n, 1), state.layout.suit[suit] if suit < state.layout.suits else 0, np.uint64)
 
 
 def _same(a, b, what):
