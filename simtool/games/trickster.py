@@ -126,7 +126,10 @@ class Round(RoundState):
 class TricksterView(View):
     """Every tableau is public, and a card taken from a tableau is seen by all: a seat that
     watched knows every hand in circulation and every collection (RULINGS.md). Nothing is hidden
-    but the other seats' choices of the current turn."""
+    but the other seats' choices of the current turn.
+
+    The rules (``ranks``, ``pip_limit``, ``points``) are numbers; ``deck_for(view.ranks,
+    view.pip_limit, view.points)`` gives the card tables they imply (pips, suits, point groups)."""
 
     def __init__(self, game, state, *args, **kwargs):
         super().__init__(game, state, *args, **kwargs)
@@ -152,11 +155,6 @@ class TricksterView(View):
     def points(self) -> tuple:
         """Points of a pip card, a jack, a queen and a king (the ``*_points`` rules; a tuple)."""
         return self._deck.points
-
-    @property
-    def card_pips(self) -> np.ndarray:
-        """Pips of each option: its rank for a pip card, 0 for a face card, ``(n_actions,)`` int16."""
-        return self._deck.pips.copy()
 
     hand = own("hand", "The hand the acting seat holds, ``(m,)`` sets.")
     pips = own("pips", "Pip sum of that hand, ``(m,)``.")
