@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -15,7 +15,7 @@ from .base import strategy
 GAMES = ("nine-lives",)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _strong(p: int, ranks: int) -> np.uint64:
     """The top third of the ranks in every suit (7, 8 and 9 of the sheet's 9)."""
     return np.bitwise_or.reduce(layout(p, ranks).rank[ranks - ranks // 3:])

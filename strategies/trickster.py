@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -27,7 +27,7 @@ class Orders:
     top_pip: int  # the highest pip card
 
 
-@lru_cache(maxsize=None)
+@cache
 def _orders(d: Deck) -> Orders:
     ranks, top = d.ranks, d.pip_ranks
     rank = {r: d.layout.rank[r - 1] for r in range(1, ranks + 1)}

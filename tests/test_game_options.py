@@ -18,8 +18,11 @@ from simtool.games import black_white, nine_lives, trickster
 from simtool.runner import make_spec, play_chunk
 
 from .conftest import drive, spec
-from .test_black_white import card, hand_built as bw_hand
-from .test_trickster import c as tr_card, cards as tr_cards, hand_built as tr_hand
+from .test_black_white import card
+from .test_black_white import hand_built as bw_hand
+from .test_trickster import c as tr_card
+from .test_trickster import cards as tr_cards
+from .test_trickster import hand_built as tr_hand
 
 BW, TR, NL = (games.get(g) for g in ("black-white", "trickster", "nine-lives"))
 
@@ -281,3 +284,15 @@ def test_sweep_and_tune_vary_a_new_option(tmp_path, capsys):
     assert trials.height == 3 and sorted(trials["lives_to_end"].cast(pl.Int64)) == [4, 5, 6]
     r = simtool.run("black-white", 200, players=2, rules={"deck": 24, "hand_size": 12}, seed=1, jobs=1)
     assert (r.seats.group_by("deal").agg(pl.col("tricks").sum())["tricks"] == 12).all()
+
+
+def test_a_tuning_over_unplayable_values_is_refused_before_anything_is_written(tmp_path, capsys):
+    out = tmp_path / "t"
+    code = main(["tune", "--game", "black-white", "--vary", "hand_size=10..14", "--objective",
+                 "seat_spread:min", "--trials", "5", "--n", "300", "--out", str(out)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err, err
+    assert "--vary tries hand_size=13" in err and "need 39 cards, more than the deck of 36" in err
+    assert not out.exists()
+    ok = tune.configure("black-white", ["hand_size=10..12", "deck=36,40"], ["seat_spread:min"], trials=2, n=100)
+    assert ok.vary == {"hand_size": [10, 11, 12], "deck": [36, 40]}

@@ -9,7 +9,7 @@ following is always possible. Players want as many black tricks as white ones.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 
 import numpy as np
 import polars as pl
@@ -45,7 +45,7 @@ def hand_size(rules: dict, p: int) -> int:
     return sheet_hand(rules.get("deck", CARDS), p) if hand == "sheet" else hand
 
 
-@lru_cache(maxsize=None)
+@cache
 def values(deck_size: int) -> tuple[np.ndarray, np.ndarray]:
     """The black and the white number of every option for a deck of ``deck_size`` cards,
     ``(MAX_CARDS,)`` int16 each (0 beyond the deck): card ``c`` shows black ``c + 1`` and white

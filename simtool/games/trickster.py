@@ -11,7 +11,7 @@ hand right. Lowest score wins.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 
 import numpy as np
 import polars as pl
@@ -63,7 +63,7 @@ class Deck:
         return self.layout.ranks - FACES
 
 
-@lru_cache(maxsize=None)
+@cache
 def deck_for(ranks: int = RANKS, pip_limit: int = PIP_LIMIT, points: tuple = POINTS) -> Deck:
     """The :class:`Deck` of 4 suits of ``ranks`` ranks with that pip limit and those points."""
     names = RANK_NAMES[:ranks - FACES] + "JQK"
