@@ -135,6 +135,23 @@ def test_bw_hand_size_deals_that_many_and_plays_that_many_tricks(p, hand):
     assert (bits.count(s.hands) == hand).all()
 
 
+@pytest.mark.parametrize("p,rules,whole", [(3, {"hand_size": 5}, False), (2, {}, False), (3, {}, True),
+                                            (4, {"deck": 20, "hand_size": 5}, True)])
+def test_bw_cards_left_undealt_stay_unseen(p, rules, whole):
+    from simtool import engine
+
+    rules = options.resolve(BW, rules)
+    s = BW.deal(np.random.default_rng(6), BW.new_match(50, p, rules), 0)
+    d = next(BW.play(s))
+    view = BW.View(BW, s, d.kind, np.zeros(50, np.int64), np.broadcast_to(d.legal, (50,)))
+    try:
+        expected = s.dealt if whole else np.full(50, bits.full(s.cards))  # a seat cannot tell
+        assert (view.in_play == expected).all() and view.cards == rules["deck"]
+        assert (view.unseen == expected & ~s.hands[:, 0]).all()
+    finally:
+        engine._OPEN.pop(id(view), None)
+
+
 def test_bw_sheet_hand_is_the_whole_deck_shared_out_from_3_players():
     assert [black_white.hand_size({}, p) for p in (2, 3, 4)] == [11, 12, 9]  # the sheet's numbers
     assert [black_white.hand_size({"deck": 64, "hand_size": "sheet"}, p) for p in (2, 3, 4)] == [11, 21, 16]

@@ -128,10 +128,10 @@ class BlackWhiteView(View):
     hand = own("hands", "Cards in the acting seat's hand, uint64 sets ``(m,)``.")
     played = public("played", "Cards played so far in the round, the current trick included, ``(m,)``.")
 
-    in_play = Field(lambda s, rows, seat: np.full(len(seat), bits.full(s.cards)) if s.p == 2
+    in_play = Field(lambda s, rows, seat: np.full(len(seat), bits.full(s.cards)) if s.p * s.hand_size < s.cards
                     else _rows(s.dealt, rows),
-                    "Cards that may be in a hand: every card dealt (the whole deck in 3-4p with the "
-                    "sheet's hands); in 2p, where the unused cards are unseen, the whole deck, ``(m,)`` sets.")
+                    "Cards that may be in a hand: the whole deck, ``(m,)`` sets; where some cards are "
+                    "left undealt (2p on the sheet: 14), they are unseen, so any card may be in a hand.")
 
     @cached_property
     def unseen(self) -> np.ndarray:
