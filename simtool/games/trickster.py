@@ -88,9 +88,9 @@ DECK = deck_for()
 """The sheet's deck."""
 
 
-def points(cards_: np.ndarray, d: Deck = DECK) -> np.ndarray:
+def points(held: np.ndarray, d: Deck = DECK) -> np.ndarray:
     """Points of each card set."""
-    return sum(value * bits.count(cards_ & group).astype(np.int16) for value, group in d.point_groups)
+    return sum(value * bits.count(held & group).astype(np.int16) for value, group in d.point_groups)
 
 
 def suit_of_hand(hand: np.ndarray, ranks: int = RANKS) -> np.ndarray:
