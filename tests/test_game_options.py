@@ -313,3 +313,9 @@ def test_a_tuning_over_unplayable_values_is_refused_before_anything_is_written(t
     assert not out.exists()
     ok = tune.configure("black-white", ["hand_size=10..12", "deck=36,40"], ["seat_spread:min"], trials=2, n=100)
     assert ok.vary == {"hand_size": [10, 11, 12], "deck": [36, 40]}
+
+
+def test_bw_two_player_rounds_of_an_even_hand_can_be_drawn():
+    seats = play_chunk(spec("black-white", 2, n=2000, rules={"deck": 36, "hand_size": 10}), 0).seats
+    wins = seats.group_by("deal").agg(pl.col("score").sum())["score"]
+    assert (wins == 0).any() and (wins == 1).any() and (wins <= 1).all()
