@@ -19,8 +19,8 @@ def card(k: int) -> int:
     return k - 1
 
 
-def hand_built(hands: list[list[int]], leader: int = 0) -> Round:
-    """One deal with the given printed cards per seat."""
+def hand_built(hands: list[list[int]], leader: int = 0, cards: int = CARDS) -> Round:
+    """One deal with the given printed cards per seat, from a deck of ``cards``."""
     p = len(hands)
     sets = np.array([[bits.of(card(k) for k in h) for h in hands]], np.uint64)
     return Round(p=p, rnd=0, hand_size=len(hands[0]), dealt=np.bitwise_or.reduce(sets, axis=1),
@@ -28,7 +28,7 @@ def hand_built(hands: list[list[int]], leader: int = 0) -> Round:
                  played=np.zeros(1, np.uint64), trick=np.full((1, p), -1, np.int8),
                  colour=np.full(1, -1, np.int8), best=np.zeros(1, np.int16),
                  winning=np.zeros(1, np.int64), black=np.zeros((1, p), np.int8),
-                 white=np.zeros((1, p), np.int8))
+                 white=np.zeros((1, p), np.int8), cards=cards)
 
 
 @pytest.mark.parametrize("colour,winner", [(WHITE, 2), (BLACK, 1)])

@@ -141,8 +141,9 @@ def test_black_white_redeal_is_uniform_over_the_layouts():
     from .test_black_white import card, hand_built
 
     game = simtool.games.get("black-white")
-    # seat 0 leads holding 1 and 2; the other 4 cards (3..6) split 2-2 between seats 1 and 2: 6 ways
-    state = hand_built([[1, 2], [3, 4], [5, 6]])
+    # a 6-card deck dealt out: seat 0 leads holding 1 and 2; the other 4 cards (3..6) split 2-2
+    # between seats 1 and 2: 6 ways
+    state = hand_built([[1, 2], [3, 4], [5, 6]], cards=6)
     view = _view_at_start(game, state)
     worlds = view.redeal(6000, np.random.default_rng(7))
     hands = worlds._state.hands
