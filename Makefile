@@ -33,6 +33,8 @@ demo: $(STAMP)
 		--title "simtool balance report: all games"
 	$(VENV)/bin/simtool sweep reports/demo-duplicate.toml --runs runs/demo-duplicate --force \
 		--out reports/duplicate.html --title "simtool: duplicate matches, luck and tension"
+	$(VENV)/bin/simtool sweep reports/demo-restrict.toml --runs runs/demo-restrict --force \
+		--out reports/restrict.html --title "simtool: restricted play, what each restriction costs"
 	$(VENV)/bin/simtool tune --game kansas-city --vary pass_count --objective seat_spread:min \
 		--objective skill:max --n 1e4 --seed 1 --out runs/demo-tune --report reports/tune.html --quiet
 

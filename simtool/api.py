@@ -15,6 +15,7 @@ from typing import Callable
 import polars as pl
 
 from . import games, stats
+from .analysis import of as analysis_of
 from .results import RunWriter
 from .errors import SimtoolError
 from .runner import (BACKENDS, RunSpec, execute, jobs_used, make_spec, resolve_lineup,
@@ -57,7 +58,7 @@ def summary_tables(meta: dict, seats, matches) -> dict[str, pl.DataFrame]:
     seats, matches = seats.lazy(), None if matches is None else matches.lazy()
     return {"By seat and strategy": stats.seat_summary(game, seats, matches, strata=strata),
             "By strategy (seats pooled)": stats.seat_summary(game, seats, matches, ("strategy",), strata),
-            **dict(game.tables(seats, keys, matches))}
+            **dict(analysis_of(game).tables(seats, keys, matches, meta.get("rules")))}
 
 
 def run(game: str = "black-white", n=10_000, *, players: int | None = None,

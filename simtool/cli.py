@@ -20,6 +20,7 @@ from .engine import ROUND_CAP
 from .errors import SimtoolError, choices
 from .results import load
 from .runner import MAX_COUNT, make_spec, replay as replay_deal
+from .analysis import of as analysis_of
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")
@@ -164,7 +165,7 @@ def show_summary(folder: Path) -> None:
 def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches: bool) -> Table:
     t = Table(title=title, title_justify="left")
     score = "mean score (lower is better)" if game.lower_wins else "mean score"
-    for col in (*keys, score, "win share", game.tricks_label, *game.rates):
+    for col in (*keys, score, "win share", game.tricks_label, *analysis_of(game).rates):
         t.add_column(col, justify="right")
     if with_matches:
         for col in ("match total", "match win share", "rounds"):
@@ -173,7 +174,7 @@ def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches:
         cells = [str(r[k]) for k in keys]
         cells += [stats.fmt_mean(r["score"], r["score_low"], r["score_high"]),
                   stats.fmt_rate(r["win"], r["win_low"], r["win_high"]), f"{r['tricks']:.2f}"]
-        cells += [stats.fmt_rate(r[k], r[f"{k}_low"], r[f"{k}_high"]) for k in game.rates]
+        cells += [stats.fmt_rate(r[k], r[f"{k}_low"], r[f"{k}_high"]) for k in analysis_of(game).rates]
         if with_matches:
             cells += [stats.fmt_mean(r["total"], r["total_low"], r["total_high"]),
                       stats.fmt_rate(r["match_win"], r["match_win_low"], r["match_win_high"]),
@@ -211,7 +212,7 @@ def report(
 
 SWEEP_GRID = {"grid_file": "GRID_FILE", "game": "--game", "players": "--players", "rule": "--rule",
               "lineup": "--lineup", "n": "--n", "seed": "--seed", "unit": "--unit",
-              "rotate": "--rotate", "duplicate": "--duplicate", "ladder": "--ladder", "runs_dir": "--runs",
+              "rotate": "--rotate", "duplicate": "--duplicate", "ladder": "--ladder", "restrict": "--restrict", "runs_dir": "--runs",
               "force": "--force"}
 
 
@@ -234,6 +235,9 @@ def sweep(
                                              help="Play every deal once per rotation of the line-up."),
     ladder: Optional[bool] = typer.Option(None, "--ladder/--no-ladder", help="A skill ladder in "
                                           "every cell instead of line-ups (see simtool ladder)."),
+    restrict: Optional[bool] = typer.Option(None, "--restrict/--no-restrict", help="Restricted play "
+                                            "in every cell: what each restriction costs the game's "
+                                            "default strategy, or each --lineup NAME (see simtool restrict)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
     runs_dir: Optional[Path] = typer.Option(None, "--runs", help="Folder for the cells' run folders "
                                             "(default runs/sweep-<timestamp>)."),
@@ -271,7 +275,7 @@ def sweep(
             data = sweeps.read_toml(grid_file) if grid_file else {}
             given = {"games": sweeps.parse_list(game, "game"), "lineups": lineup, "n": n, "seed": seed,
                      "unit": unit, "rotate": rotate, "duplicate": duplicate, "ladder": ladder,
-                     "rules": sweeps.rules_arg(rule)}
+                     "restrict": restrict, "rules": sweeps.rules_arg(rule)}
             if players:
                 given["players"] = [_whole(v, "players") for v in sweeps.parse_list(players, "players")]
             data |= {k: v for k, v in given.items() if v not in (None, [], {})}
@@ -477,6 +481,77 @@ def _ladder_table(climbed, meta: dict) -> Table:
     return t
 
 
+@app.command()
+def restrict(
+    game: str = typer.Option("kansas-city", "--game", "-g", help="Game id (see `simtool games`)."),
+    strategy: Optional[str] = typer.Option(None, "--strategy", "-s", help="The strategy to restrict "
+                                           "(parameters allowed; default: the game's default)."),
+    restrictions: Optional[str] = typer.Option(None, "--restrictions", help="NAME,NAME,... "
+                                               "(default: every restriction of the game; "
+                                               "`simtool strategies --game G` lists them)."),
+    players: Optional[str] = typer.Option(None, "--players", "-p", help="Player count."),
+    rule: list[str] = typer.Option([], "--rule", "-r", help="Rule option: name=value. Repeatable."),
+    n: str = typer.Option("2e4", "--n", "-n", help="Deals per run (one baseline, one per restriction)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed (default: fresh, recorded)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
+    runs_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for the run folders "
+                                            "(default runs/restrict-<game>-<timestamp>)."),
+    output: Optional[Path] = typer.Option(None, "--report", help="HTML report to write (default: none)."),
+    title: str = typer.Option("simtool restricted play", "--title", help="Report title."),
+    force: bool = typer.Option(False, "--force", help="Play every run again, replacing its folder."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop if a strategy takes longer "
+                                            "than this many seconds over one decision."),
+):
+    """Measure what each restriction costs a strategy: restricted at one seat against itself
+    unrestricted at that seat, on the same deals, seats rotated (Jaffe et al.'s restricted play)."""
+    from . import report as reports, restrict as restricted
+
+    folder = runs_dir
+    try:
+        if jobs is not None and jobs < 1:
+            raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
+        names = restrictions.split(",") if restrictions is not None else None
+        folder = runs_dir or Path("runs") / f"restrict-{games.get(game).id}-{datetime.now():%Y%m%d-%H%M%S}"
+        with _progress(quiet) as bar:
+            task = bar.add_task(f"restricted play of {game}")
+            table, paths = restricted.measure(
+                game, folder, players=_players(players, game), rules=options.parse_assignments(rule),
+                n=n, seed=seed, strategy=strategy, restrictions=names, jobs=jobs, force=force,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+                report={"output": str(output), "title": title} if output else None, timeout=timeout)
+        written = reports.write(paths, output, title) if output else None
+    except SimtoolError as exc:
+        raise fail(str(exc)) from None
+    except KeyboardInterrupt:
+        if folder is not None:
+            err.print(f"interrupted; finished chunks are kept: finish with "
+                      f"simtool sweep --resume {folder}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(130) from None
+    if not quiet:
+        out.print(_restrict_table(table))
+        for row in table.iter_rows(named=True):
+            out.print(restricted.sentence(row), markup=False, highlight=False)
+    out.print(f"{len(paths)} runs in {folder}" + (f"; report {written}" if written else ""),
+              markup=False, highlight=False)
+
+
+def _restrict_table(table) -> Table:
+    from .restrict import fmt_cost
+
+    first = table.row(0, named=True)
+    t = Table(title=f"Restricted play: {first['game']} {first['players']}p"
+                    f"{', ' + first['rules'] if first['rules'] else ''}, {first['strategy']}, "
+                    f"{first['deals']:,} paired deals", title_justify="left")
+    for col in ("restriction", "win share cost", "score change", "deals changed", "verdict"):
+        t.add_column(col, justify="right")
+    for r in table.iter_rows(named=True):
+        t.add_row(r["restriction"], fmt_cost(r["win_cost"], r["win_cost_low"], r["win_cost_high"]),
+                  stats.fmt_mean(r["score_change"], r["score_change_low"], r["score_change_high"]),
+                  f"{100 * r['changed']:.1f}%", r["verdict"])
+    return t
+
+
 def _whole(text: str, what: str) -> int:
     try:
         return int(text)
@@ -529,8 +604,17 @@ def list_strategies(game: Optional[str] = typer.Option(None, "--game", "-g", hel
     for name, why in registry.broken().items():
         t.add_row(name, "?", f"broken: {why}", "?")
     out.print(t)
+    limits = {g: rs for g, rs in registry.RESTRICTIONS.items() if game is None or g == found.id}
+    r = Table(title="Restrictions (STRATEGY~NAME; simtool restrict measures their cost)")
+    for col in ("restriction", "game", "the restricted player"):
+        r.add_column(col)
+    for g, rs in limits.items():
+        for x in rs:
+            r.add_row(x.name, g, x.description)
+    out.print(r)
     out.print("Plugins: --strategy path/to/file.py:NAME (see README). Parameters: "
-              "--strategy target@under=1,mistakes=0.1", markup=False)
+              "--strategy target@under=1,mistakes=0.1. Restricted: --seat 0=target~no-upgrade",
+              markup=False)
 
 
 @app.command()

@@ -181,6 +181,16 @@ class View:
         """How high each option ranks at this decision, ``(m, n_actions)``; ``high``/``low`` use it."""
         return np.broadcast_to(np.arange(self.n_actions), (len(self), self.n_actions))
 
+    def narrow(self, allowed: np.ndarray) -> None:
+        """Keep only the options in ``allowed`` ``(m,)`` of this view's legal sets, for a wrapper
+        that restricts the strategy it asks (``strategies.restrictions``); a deal where none would
+        be left keeps its legal set. Everything derived from ``legal`` is derived afresh. The
+        view's own copy changes, never the game: the engine checks against its own legal sets."""
+        kept = self.legal & np.asarray(allowed, np.uint64)
+        self.legal = np.where(kept != 0, kept, self.legal)
+        for name in [k for k in vars(self) if isinstance(getattr(type(self), k, None), cached_property)]:
+            del self.__dict__[name]
+
     def mine(self, per_seat: np.ndarray) -> np.ndarray:
         """The acting seat's entry of an ``(m, p)`` view array."""
         return per_seat[np.arange(len(self)), self.seat]
@@ -335,13 +345,12 @@ class Game(abc.ABC):
     tricks_label: str = "tricks"
     """What the ``tricks`` column counts in this game, for table headings."""
     columns: dict[str, Any] = {}
-    """Per-seat result columns beyond ``score`` and ``tricks``, with their dtypes."""
+    """Per-seat result columns beyond ``score`` and ``tricks``, with their numpy dtypes."""
     match_columns: dict[str, Any] = {}
     """Per-seat columns of the match table beyond the engine's, from :meth:`match_results`."""
-    rates: dict[str, Any] = {}
-    """Summary rates per seat: name -> polars boolean expression over the seat rows."""
-    rate_text: dict[str, str] = {}
-    """Each rate in plain words, completing "a seat ...", for report sentences."""
+    analysis: Any = None
+    """The game's :class:`~simtool.analysis.Analysis` (rates, their words, tables), or the dotted
+    path of a module holding it as ``ANALYSIS``, imported only to summarise results."""
     View: type[View] = View
     deal_reads_match = False
     """Whether :meth:`deal` reads the match so far beyond its size and rules (a deck that
@@ -381,12 +390,6 @@ class Game(abc.ABC):
     def match_results(self, match: Match) -> dict[str, np.ndarray]:
         """The ``match_columns`` of every match in ``match``, each ``(n, p)``."""
         return {}
-
-    def tables(self, seats, keys: list[str], matches=None) -> list[tuple[str, Any]]:
-        """Game-specific summary tables ``(title, polars DataFrame)`` from the lazy seat rows
-        (and match rows with ``--unit match``); ``keys`` name the columns that identify one
-        deal (``deal``, or ``match`` and ``round``)."""
-        return []
 
     @abc.abstractmethod
     def invariants(self, state) -> dict[str, np.ndarray]:

@@ -23,6 +23,7 @@ from . import games, ratings, stats, tension
 from .engine import ROUND_CAP
 from .errors import SimtoolError
 from .results import collect, load
+from .analysis import of as analysis_of
 
 
 @dataclass
@@ -76,12 +77,16 @@ class Analysis:
         return [(caption, *stats.frame_cells(df)) for caption, df in self.game_tables]
 
     @property
+    def rate_names(self) -> list[str]:
+        return list(analysis_of(self.game).rates)
+
+    @property
     def frames(self) -> dict[str, pl.DataFrame]:
         """Every table of the report by title, with numeric interval columns."""
         out = {f"Seat advantage ({self.unit})": self.seats}
         if self.strategies is not None:
             out["Strategy strength (win share per seat held)"] = self.strategies
-        if self.game.rates:
+        if self.rate_names:
             out[f"Rates by seat ({'rounds' if self.unit == 'matches' else 'deals'})"] = self.rates
         return out | dict(self.game_tables) | dict(self.metrics)
 
@@ -137,13 +142,13 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
     if meta.get("duplicate"):  # a game's tables count per copy of a deal (its units stay the deal)
         keys.insert(1, "rotation")
     rates = stats.seat_summary(game, seats.lazy(), by=("seat",), strata=p if meta.get("rotate") else None)
-    rates = rates.select("seat", "n", *[c for name in game.rates for c in (name, f"{name}_low", f"{name}_high")])
+    rates = rates.select("seat", "n", *[c for name in analysis_of(game).rates for c in (name, f"{name}_low", f"{name}_high")])
     a = Analysis(
         path=path, meta=meta, game=game,
         unit="matches" if matches is not None else "deals",
         seats=stats.seat_table(win, score, strata, units), win_test=stats.seat_test(per_deal(win)),
         score_test=stats.seat_test(per_deal(score)), strategies=strategies, rates=rates,
-        game_tables=game.tables(seats.lazy(), keys, None if matches is None else matches.lazy()),
+        game_tables=analysis_of(game).tables(seats.lazy(), keys, None if matches is None else matches.lazy(), meta.get("rules")),
         seats_strategy=names[0],
         figures=headline_figures(game, seats, win, score, names if codes is not None else [],
                                  codes, matches is not None, strata, units),
@@ -229,7 +234,7 @@ def headline_figures(game, seats, win, score, names, codes, by_match, strata=Non
         out[f"{name} win share per seat"] = Figure(
             *stats.unit_estimate((win * held).sum(axis=1), held.sum(axis=1), strata, share=True, units=units),
             stats.held_share(win, codes, k))
-    for name, expr in game.rates.items():
+    for name, expr in analysis_of(game).rates.items():
         if by_match:  # a match's rounds are one unit; matches differ in length
             per_match = seats.group_by("match", maintain_order=True).agg(expr.sum().alias("k"),
                                                                           pl.len().alias("m"))
@@ -291,10 +296,10 @@ def findings(a: Analysis, ladder=None) -> list[str]:
                    + ("" if a.meta.get("rotate") or a.meta.get("duplicate") else " The line-up was "
                       "not rotated, so seat effects are part of these shares."))
     per = "rounds" if a.unit == "matches" else "deals"
-    for name in a.game.rates:
+    for name in analysis_of(a.game).rates:
         pooled = a.figures[f"{name} rate (seats pooled)"]
         top = a.rates.sort(name, descending=True).row(0, named=True)
-        text = a.game.rate_text.get(name, f"has {name}")
+        text = analysis_of(a.game).rate_text.get(name, f"has {name}")
         out.append(f"A seat {text} in {stats.fmt_share(pooled.value, pooled.low, pooled.high)} of {per} "
                    f"(seats pooled); most often seat {top['seat']}, "
                    f"{stats.fmt_rate(top[name], top[f'{name}_low'], top[f'{name}_high'])}.")
@@ -548,30 +553,53 @@ def rating_section(runs: list[Analysis]) -> dict | None:
     return {"table": table, "cells": stats.frame_cells(table), "chart": svg(ratings.chart(table))}
 
 
+VERDICTS = {"costs": "costs", "helps": "helps (the strategy misuses this choice)",
+            "nothing": "a rule nobody needs to think about", "unclear": "unclear: more deals"}
+"""Each restricted-play verdict as the report's table says it."""
+
+
+def restricted_views(table: pl.DataFrame) -> list[dict]:
+    """The restricted-play sets of one game, each with its rows and sentences."""
+    from . import restrict
+
+    views = []
+    for (players, rules, strategy), rows in table.group_by(["players", "rules", "strategy"],
+                                                           maintain_order=True):
+        rows = rows.to_dicts()
+        views.append({"label": f"{players} players" + (f", {rules}" if rules else "") + f", {strategy}",
+                      "strategy": strategy, "deals": rows[0]["deals"], "rows": rows,
+                      "sentences": [restrict.sentence(r) for r in rows]})
+    return views
+
+
 def render(paths: list[Path], title: str = "simtool balance report") -> str:
     """The HTML report of the finished run folders ``paths``."""
     import jinja2
 
     if not paths:
         raise SimtoolError("no run folders given; pass one or more folders written by `simtool run`")
-    from . import ladder as ladders
+    from . import ladder as ladders, restrict
 
     climbed = ladders.ladders([Path(p) for p in paths])
+    limits = restrict.costs([Path(p) for p in paths])
     runs = [analyse(Path(p), climbed) for p in paths]
     by_game: dict[str, list[Analysis]] = {}
     for r in runs:
         by_game.setdefault(r.game.id, []).append(r)
     sections = []
     for rs in by_game.values():
-        plain = [r for r in rs if "ladder" not in r.meta]  # rungs are compared on the ladder
+        # rungs are compared on their ladder, restricted-play runs with their baseline
+        plain = [r for r in rs if "ladder" not in r.meta and "restrict" not in r.meta]
         sections.append({"game": rs[0].game, "runs": rs,
                          "comparison": compare(plain) if len(plain) > 1 else None,
                          "ladders": [ladder_view(lad) for lad in climbed if lad.game == rs[0].game.id],
-                         "ratings": rating_section(rs)})
+                         "ratings": rating_section(rs),
+                         "restricted": restricted_views(limits.filter(pl.col("game") == rs[0].game.id))})
     env = jinja2.Environment(loader=jinja2.PackageLoader("simtool", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{100 * v:.1f}%"
-    env.globals.update(lineup_text=lineup_text, fmt_share=stats.fmt_share, fmt_mean=stats.fmt_mean,
+    env.globals.update(fmt_cost=restrict.fmt_cost, narrow=restrict.NARROW, verdict_text=VERDICTS,
+                       lineup_text=lineup_text, fmt_share=stats.fmt_share, fmt_mean=stats.fmt_mean,
                        fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text)
     return env.get_template("report.html.j2").render(
         title=title, sections=sections, generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),

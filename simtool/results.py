@@ -18,6 +18,7 @@ import re
 from datetime import datetime
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from . import games
@@ -371,7 +372,13 @@ def _json_type(kind) -> str:
     return names[kind]
 
 
+def polars_dtype(dtype) -> pl.DataType:
+    """The polars column type of a game's numpy result dtype."""
+    return pl.Series(np.zeros(0, dtype)).dtype
+
+
 def _kind(dtype) -> str:
+    dtype = polars_dtype(dtype)
     if dtype == pl.Boolean:
         return "boolean"
     return "integer" if dtype.is_integer() else "number"

@@ -23,7 +23,7 @@ import polars as pl
 from . import games, options, stats
 from .engine import Context, Lineup, Outcome, play_deals, play_matches
 from .errors import SimtoolError, choices, describe
-from .results import write_chunk
+from .results import polars_dtype, write_chunk
 
 CHUNK = 1 << 15
 MATCH_CHUNK = 1 << 14  # a chunk holds every round of its matches: half the size, as fast (measured)
@@ -260,7 +260,8 @@ def tables(game, spec: RunSpec, lineup: Lineup, outcome: Outcome):
         data += [pl.Series(name, cols[name].reshape(-1), dtype=dt) for name, dt in values]
         return pl.DataFrame(data)
 
-    results = {"score": pl.Int16, "tricks": pl.Int8, "win": pl.Float32, **game.columns}
+    results = {"score": pl.Int16, "tricks": pl.Int8, "win": pl.Float32,
+               **{name: polars_dtype(dtype) for name, dtype in game.columns.items()}}
     if spec.unit == "deal":
         seats = frame(outcome.rounds, [("deal", "id", pl.Int64)], results.items())
         return seats, None
@@ -268,7 +269,8 @@ def tables(game, spec: RunSpec, lineup: Lineup, outcome: Outcome):
                   results.items())
     matches = frame(outcome.matches, [("match", "id", pl.Int64)],
                     [("total", pl.Int32), ("win", pl.Float32), ("rounds", pl.Int16),
-                     ("capped", pl.Boolean), *game.match_columns.items()])
+                     ("capped", pl.Boolean),
+                     *((name, polars_dtype(dtype)) for name, dtype in game.match_columns.items())])
     return seats, matches
 
 

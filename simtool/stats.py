@@ -28,6 +28,8 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
+from .analysis import of as analysis_of
+
 Z95 = 1.959963984540054
 
 
@@ -214,12 +216,12 @@ def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None,
     """
     by = list(by)
     seats = seats.lazy()
-    figures = {"score": pl.col("score"), "win": pl.col("win"), "tricks": pl.col("tricks"), **game.rates}
+    figures = {"score": pl.col("score"), "win": pl.col("win"), "tricks": pl.col("tricks"), **analysis_of(game).rates}
     long = estimates(seats, figures, by, {"score", "tricks"}, strata)
     n = long.filter(pl.col("figure") == "score").select(*by, pl.col("n").cast(pl.UInt32))
     out = n.join(wide(long, by), on=by)
     out = out.select(*by, "n", *[c for name in ("score", "win") for c in (name, f"{name}_low", f"{name}_high")],
-                     "tricks", *[c for name in game.rates for c in (name, f"{name}_low", f"{name}_high")])
+                     "tricks", *[c for name in analysis_of(game).rates for c in (name, f"{name}_low", f"{name}_high")])
     if matches is not None:
         matches = matches.lazy()
         m = matches.group_by(by).agg(pl.len().alias("matches"),
@@ -475,7 +477,7 @@ def precision_figures(game, seats, matches=None) -> list[tuple[pl.LazyFrame, Fig
     out = []
     for by in (["seat", "strategy"], ["strategy"]):
         out.append((seats.lazy(), {"win share": pl.col("win"),
-                                   **{f"{name} rate": e for name, e in game.rates.items()}}, by))
+                                   **{f"{name} rate": e for name, e in analysis_of(game).rates.items()}}, by))
         if matches is not None:
             out.append((matches.lazy(), {"match win share": pl.col("win")}, by))
     return out

@@ -26,7 +26,7 @@ from .runner import (BACKENDS, UNITS, RunSpec, Task, execute_tasks, jobs_used, m
                      spec_from_dict)
 
 GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate", "duplicate",
-             "ladder")
+             "ladder", "restrict")
 
 
 @dataclass
@@ -43,6 +43,7 @@ class Grid:
     rotate: bool = False
     duplicate: bool = False
     ladder: bool = False  # a skill ladder per cell instead of line-ups (see simtool.ladder)
+    restrict: bool = False  # restricted play per cell: each restriction's cost (see simtool.restrict)
 
 
 def read_toml(path: Path) -> dict:
@@ -90,12 +91,21 @@ def make_grid(data: dict) -> Grid:
     if ladder and data.get("lineups"):
         raise SimtoolError("a ladder sweep plays its own line-ups (each rung against the one below); "
                            "leave out lineups, or leave out ladder")
+    restrict = data.get("restrict", False)
+    if not isinstance(restrict, bool):
+        raise SimtoolError(f"bad restrict {restrict!r}; expected true or false")
+    if restrict and (ladder or unit != "deal" or duplicate):
+        raise SimtoolError("restricted play pairs single deals of its own runs; leave out ladder, "
+                           "duplicate and unit = \"match\", or leave out restrict")
+    if restrict and any("," in x for x in listed.get("lineups", [])):
+        raise SimtoolError("with restrict, lineups name the strategies to restrict, one per entry "
+                           "(such as [\"target\", \"greedy\"]), not seat by seat")
     return Grid(games=[_text(g, "games") for g in listed["games"]],
                 players=[_count(p) for p in listed.get("players", [])],
                 rules={k: [str(x) for x in (v if isinstance(v, list) else [v])] for k, v in rules.items()},
                 lineups=[_text(x, "lineups") for x in listed.get("lineups", [])],
                 n=parse_count(data.get("n", 100_000)), seed=seed, unit=unit, rotate=rotate,
-                duplicate=duplicate, ladder=ladder)
+                duplicate=duplicate, ladder=ladder, restrict=restrict)
 
 
 def _values(key: str, value) -> list:
@@ -135,18 +145,28 @@ def lineup(text: str, game, p: int) -> dict[int, str]:
 
 def plan(grid: Grid) -> tuple[list[RunSpec], list[dict]]:
     """The sweep's runs and what each adds to its ``run.json``: :func:`cells`, or with
-    ``ladder`` the rung runs of one skill ladder per game, player count and rule variant."""
-    if not grid.ladder:
+    ``ladder`` the rung runs of one skill ladder per game, player count and rule variant; with
+    ``restrict`` the runs measuring each restriction of the game's default strategy (or of each
+    strategy ``lineups`` names) per game, player count and rule variant."""
+    if not grid.ladder and not grid.restrict:
         specs = cells(grid)
         return specs, [{} for _ in specs]
-    from . import ladder
+    from . import ladder, restrict
 
     seed = grid.seed if grid.seed is not None else int(np.random.SeedSequence().entropy % (1 << 63))
     specs, extra = [], []
     for game_id, p, rules in variants(grid):
-        more_specs, more_extra = ladder.plan(game_id, p, rules, grid.n, seed, None, grid.unit)
-        specs += more_specs
-        extra += more_extra
+        if grid.ladder:
+            more_specs, more_extra = ladder.plan(game_id, p, rules, grid.n, seed, None, grid.unit)
+            specs += more_specs
+            extra += more_extra
+            continue
+        for name in grid.lineups or ["default"]:
+            name = games.get(game_id).default_strategy + name[len("default"):] \
+                if name.partition("@")[0] == "default" else name
+            more_specs, more_extra = restrict.plan(game_id, p, rules, grid.n, seed, name)
+            specs += more_specs
+            extra += more_extra
     return specs, extra
 
 

@@ -27,6 +27,7 @@ from .errors import SimtoolError, choices
 from .results import load
 from .runner import RunSpec, make_spec, parse_count
 from .sweep import lineup as parse_lineup, run as run_cells
+from .analysis import of as analysis_of
 
 STUDY = "tune"
 CONFIG = "tune.json"
@@ -59,7 +60,7 @@ class Objective:
 def parse_objective(game, text: str) -> Objective:
     """``seat_spread[:min|:max]``, ``first_seat_edge``, ``skill:max``, ``RATE=TARGET``,
     ``match_rounds=N``: a figure of the balance report, for ``game``."""
-    known = (*FIGURES, *game.rates)
+    known = (*FIGURES, *analysis_of(game).rates)
     body, _, direction = text.strip().partition(":")
     figure, eq, target = (part.strip() for part in body.partition("="))
     if figure not in known:
@@ -76,7 +77,7 @@ def parse_objective(game, text: str) -> Objective:
         if direction == "max":
             raise SimtoolError(f"bad objective {text!r}; a target is approached (its distance "
                                f"minimised), so :max does not apply")
-        if figure in game.rates and not 0 <= value <= 1:
+        if figure in analysis_of(game).rates and not 0 <= value <= 1:
             raise SimtoolError(f"bad objective {text!r}; a rate's target is between 0 and 1")
         return Objective(figure, "min", value)
     direction = direction or DEFAULT_DIRECTION.get(figure)
@@ -248,8 +249,8 @@ def measure_main(folder: Path) -> Measure:
                         float(high.max() - low.min())),
         "first_seat_edge": (float(win[0] - 1 / p), float(low[0] - 1 / p), float(high[0] - 1 / p)),
     }
-    if game.rates:
-        rates = stats.estimates(seats, dict(game.rates)).rows(named=True)
+    if analysis_of(game).rates:
+        rates = stats.estimates(seats, dict(analysis_of(game).rates)).rows(named=True)
         out |= {r["figure"]: (r["value"], r["low"], r["high"]) for r in rates}
     if matches is not None:
         one = matches.filter(pl.col("seat") == 0)  # one row per match

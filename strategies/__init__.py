@@ -4,7 +4,8 @@ A name is one of: a built-in (``simtool strategies`` lists them), a strategy
 installed under the ``simtool.strategies`` entry-point group, or a plugin file
 ``path/to/file.py:name`` where ``name`` is a :class:`Strategy` or a plain
 ``choose(view, rng)`` function in that file. Any of these may carry parameters:
-``NAME@KEY=VALUE,KEY=VALUE`` (see :mod:`strategies.base`).
+``NAME@KEY=VALUE,KEY=VALUE`` (see :mod:`strategies.base`), and any may be restricted:
+``NAME~RESTRICTION`` (see :mod:`strategies.restrictions`).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from pathlib import Path
 
 from simtool.errors import SimtoolError, choices, describe
 
-from . import basic, black_white, kansas_city, nine_lives, out_trumped, pimc, trickster
+from . import basic, black_white, kansas_city, nine_lives, out_trumped, pimc, restrictions, trickster
 from .base import STRATEGY, Param, Params, Strategy, split, split_lineup, strategy
+from .restrictions import Restriction
 
 BUILT_IN: tuple[Strategy, ...] = (
     basic.random, basic.high, basic.low, black_white.balance, black_white.duck,
@@ -25,8 +27,15 @@ BUILT_IN: tuple[Strategy, ...] = (
     out_trumped.hoarder, out_trumped.tricks, nine_lives.exact, nine_lives.team, pimc.pimc,
 )
 
+RESTRICTIONS: dict[str, tuple[Restriction, ...]] = {
+    "black-white": black_white.RESTRICTIONS, "kansas-city": kansas_city.RESTRICTIONS,
+    "trickster": trickster.RESTRICTIONS, "out-trumped": out_trumped.RESTRICTIONS,
+    "nine-lives": nine_lives.RESTRICTIONS,
+}
+"""Each game's restrictions for restricted play, ``STRATEGY~NAME`` (see :mod:`strategies.restrictions`)."""
+
 __all__ = ["Param", "Params", "STRATEGY", "Strategy", "strategy", "registry", "broken", "resolve",
-           "canonical", "split_lineup", "BUILT_IN"]
+           "canonical", "split_lineup", "BUILT_IN", "Restriction", "RESTRICTIONS"]
 
 
 def registry(game_id: str | None = None) -> dict[str, Strategy]:
@@ -83,6 +92,9 @@ def resolve(spec: str, game_id: str, file: Path | None = None) -> Strategy:
 
     Installed strategies are loaded only when named (or listed): a broken one fails only the
     runs that use it."""
+    spec, found = restrictions.restricted_name(spec, game_id)
+    if found:
+        return restrictions.wrap(resolve(spec, game_id, file), found, game_id)
     base, given = split(spec)
     path = plugin_file(base)
     if path is not None:
@@ -107,10 +119,12 @@ def resolve(spec: str, game_id: str, file: Path | None = None) -> Strategy:
 
 def canonical(spec: str, game_id: str) -> str:
     """The line-up entry ``spec`` written canonically (see :meth:`Strategy.with_params`): a
-    plugin keeps its path, a strategy's parameters are checked and put in order."""
-    found = resolve(spec, game_id)
-    base = split(spec)[0]
-    return base + found.name[len(found.base):]
+    plugin keeps its path, a strategy's parameters are checked and put in order, and its
+    restrictions follow in their game's order."""
+    head, limits = restrictions.restricted_name(spec, game_id)
+    found = resolve(head, game_id)
+    base = split(head)[0]
+    return base + found.name[len(found.base):] + "".join(f"~{r.name}" for r in limits)
 
 
 def _load_plugin(path: Path, attr: str) -> Strategy:

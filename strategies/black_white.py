@@ -15,6 +15,7 @@ from simtool.games.black_white import BLACK, COLOUR, WHITE
 from simtool.games.tricks import LEAD
 
 from .base import MISTAKES, strategy, with_mistakes
+from .restrictions import restriction
 
 GAMES = ("black-white",)
 
@@ -111,3 +112,21 @@ def duck(view, rng):
     if view.kind == COLOUR:
         return _weaker_colour(view.trick[np.arange(len(view)), view.seat], view.cards)
     return _follow(view, np.zeros(len(view), bool))
+
+
+@restriction("higher-colour", "always announces the colour in which its led card is higher",
+             "always announcing the lead's higher colour", (COLOUR,))
+def higher_colour(view):
+    led = view.trick[np.arange(len(view)), view.seat]
+    # black c + 1, white cards - c
+    return np.where(led + 1 > view.cards - led, bits.BIT[BLACK], bits.BIT[WHITE])
+
+
+@restriction("lower-colour", "always announces the colour in which its led card is lower",
+             "always announcing the lead's lower colour", (COLOUR,))
+def lower_colour(view):
+    led = view.trick[np.arange(len(view)), view.seat]
+    return np.where(led + 1 > view.cards - led, bits.BIT[WHITE], bits.BIT[BLACK])
+
+
+RESTRICTIONS = (higher_colour, lower_colour)

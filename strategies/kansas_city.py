@@ -10,6 +10,7 @@ from simtool.games.kansas_city import (
 )
 
 from .base import MISTAKES, Param, strategy, with_mistakes
+from .restrictions import restriction
 
 GAMES = ("kansas-city",)
 ALL_RANKS = np.uint64(0xFF)
@@ -116,3 +117,18 @@ def greedy(view, rng):
     beaters = _beaters(view)
     win = np.where(beaters != 0, _cheapest_winner(view, beaters), _weakest(view, view.legal))
     return np.where(needs, win, _duck(view, beaters))
+
+
+@restriction("no-upgrade", "never upgrades a card to trump (always declines)", "never upgrading",
+             ("upgrade",))
+def no_upgrade(view):
+    return np.full(len(view), bits.BIT[DECLINE])
+
+
+@restriction("pass-high", "always passes its highest-ranked cards", "always passing the highest "
+             "cards", ("pass",))
+def pass_high(view):
+    return view.legal & RANK[np.maximum(bits.highest(rank_byte(view.legal), 8), 0)]
+
+
+RESTRICTIONS = (no_upgrade, pass_high)

@@ -8,9 +8,10 @@ import numpy as np
 
 from simtool import bits
 from simtool.games.nine_lives import BID, layout
-from simtool.games.tricks import LEAD
+from simtool.games.tricks import FOLLOW, LEAD
 
 from .base import strategy
+from .restrictions import restriction
 
 GAMES = ("nine-lives",)
 
@@ -112,3 +113,21 @@ def team(view, rng):
     own_need = ranks[rows, view.seat] - view.tricks[rows, view.seat]
     team_need = (ranks * mates).sum(axis=1) - (view.tricks * mates).sum(axis=1)
     return _play(view, np.where(alone | everyone, own_need, team_need))
+
+
+@restriction("lowest-bid", "always bids its lowest-ranked card", "always bidding the lowest card",
+             (BID,))
+def lowest_bid(view):
+    rank = layout(view.players, view.ranks).rank
+    present = (view.legal[:, None] & rank) != 0
+    return view.legal & rank[present.argmax(axis=1)]
+
+
+@restriction("no-ignored", "never plays a card of its own bid suit (one that is ignored) while it "
+             "has another", "never throwing ignored cards", (LEAD, FOLLOW))
+def no_ignored(view):
+    own = view.bid[np.arange(len(view)), view.seat]
+    return view.legal & ~_suit_cards(view, np.where(own >= 0, np.maximum(own, 0) // view.ranks, -1))
+
+
+RESTRICTIONS = (lowest_bid, no_ignored)

@@ -8,6 +8,7 @@ from simtool import bits
 from simtool.games.out_trumped import CARDS, PASS, RANK, RANKS, SUIT, SUITS, suit_cards
 
 from .base import strategy
+from .restrictions import restriction
 
 GAMES = ("out-trumped",)
 HIGH_CARDS = RANK[RANKS - 3] | RANK[RANKS - 2] | RANK[RANKS - 1]  # 10, J(11) and the Ace (12)
@@ -128,3 +129,18 @@ def tricks(view, rng):
     if view.kind == "lead":
         return _prefer(view.legal & ~trumps, view.legal, highest=True)
     return _play(view, _trick_trumps(view) == 0)
+
+
+@restriction("no-kitty", "never bids for the kitty: always passes (a choice only with kitty = bid; "
+             "the other kitty rules have no bid)", "never bidding for the kitty", ("bid",))
+def no_kitty(view):
+    return np.full(len(view), bits.BIT[PASS])
+
+
+@restriction("no-trump-lead", "never leads a trump while it holds a plain card",
+             "never leading trumps", ("lead",))
+def no_trump_lead(view):
+    return view.legal & ~suit_cards(view.trump)
+
+
+RESTRICTIONS = (no_kitty, no_trump_lead)

@@ -8,9 +8,10 @@ from functools import cache
 import numpy as np
 
 from simtool import bits
-from simtool.games.trickster import SUITS, Deck, deck_for, points, suit_of_hand
+from simtool.games.trickster import SUITS, TURN, Deck, deck_for, points, suit_of_hand
 
 from .base import strategy
+from .restrictions import restriction
 
 GAMES = ("trickster",)
 
@@ -159,3 +160,15 @@ def spoiler(view, rng):
     load = np.where(heavy, _first(keeps, order.faces_first_high), _first(keeps, order.high_pips_first))
     return np.where(grab != 0, _first(grab, order.high_pips_first),
                     np.where(keeps != 0, load, _first(view.legal, order.faces_first_high)))
+
+
+@restriction("no-collect", "never collects by choice: follows the held hand's suit and keeps it "
+             "within the pip limit whenever it can", "never collecting by choice", (TURN,))
+def no_collect(view):
+    d = _deck(view)
+    room = _orders(d).at_most[np.clip(d.pip_limit - view.pips, 0, d.pip_limit)]
+    keeps = d.layout.suit[np.maximum(suit_of_hand(view.hand, d.ranks), 0)] & room
+    return np.where(view.hand == 0, view.legal, keeps)
+
+
+RESTRICTIONS = (no_collect,)

@@ -24,6 +24,7 @@ import polars as pl
 
 import simtool
 from simtool import games, report, stats
+from simtool.analysis import Analysis, of as analysis_of
 
 SIGMAS = 3.5
 """Tolerance, in binomial standard errors of the coverage: the suite checks about fifty
@@ -101,7 +102,7 @@ def case_seat_rates_and_means(r: int) -> list[Coverage]:
     game = games.get("kansas-city")
     run = big_run("kansas-city", 1000 * r)
     truth = direct(run.seats, ["seat", "strategy"], {"win": pl.col("win"), "score": pl.col("score"),
-                                                     "overshoot": game.rates["overshoot"]})
+                                                     "overshoot": analysis_of(game).rates["overshoot"]})
     tables = [stats.seat_summary(game, part.lazy()) for part in blocks(run.seats, 1000, r)]
     return by_groups("per seat, deals (Kansas City 4p)", tables, truth, ["seat", "strategy"],
                      {"win": "win share", "overshoot": "overshoot rate (Wilson)", "score": "mean score"})
@@ -120,7 +121,7 @@ def case_pooled_strategy_constructed(r: int) -> list[Coverage]:
                          "tricks": 0, "flag": flag.reshape(-1)})
 
     class Constructed:
-        rates = {"flag": pl.col("flag")}
+        analysis = Analysis(rates={"flag": pl.col("flag")})
 
     covered = [stats.seat_summary(Constructed, part.lazy(), by=("strategy",)).filter(pl.col("strategy") == "a")
                .select(pl.col("flag_low") <= 0.36, pl.col("flag_high") >= 0.36).row(0)
@@ -135,7 +136,7 @@ def case_rotated_strategies(r: int) -> list[Coverage]:
     game = games.get("out-trumped")
     run = big_run("out-trumped", 1000 * r, rotate=True, seat0="random")
     truth = direct(run.seats, ["strategy"], {"win": pl.col("win"), "score": pl.col("score"),
-                                             "out-trumped": game.rates["out-trumped"]})
+                                             "out-trumped": analysis_of(game).rates["out-trumped"]})
     parts = blocks(run.seats, 1000, r)
     tables = [stats.seat_summary(game, part.lazy(), by=("strategy",), strata=4) for part in parts]
     out = by_groups("by strategy, seats pooled, rotated (Out-Trumped 4p)", tables, truth, ["strategy"],
@@ -186,7 +187,7 @@ def case_whole_matches(r: int) -> list[Coverage]:
     game = games.get("out-trumped")
     size = 100
     run = big_run("out-trumped", size * r, unit="match", rotate=True, seat0="random")
-    truth = direct(run.seats, ["seat", "strategy"], {"out-trumped": game.rates["out-trumped"]}).join(
+    truth = direct(run.seats, ["seat", "strategy"], {"out-trumped": analysis_of(game).rates["out-trumped"]}).join(
         direct(run.matches, ["seat", "strategy"], {"match_win": pl.col("win"), "total": pl.col("total")}),
         on=["seat", "strategy"])
     seat_parts, match_parts = blocks(run.seats, size, r), blocks(run.matches, size, r)
@@ -226,8 +227,8 @@ def case_bonus_table(r: int, unit: str = "deal") -> list[Coverage]:
     game = games.get("out-trumped")
     run = big_run("out-trumped", size * r, unit=unit)
     keys = ["deal"] if unit == "deal" else ["match", "round"]
-    truth = game.tables(run.seats.lazy(), keys)[0][1]
-    tables = [game.tables(part.lazy(), keys)[0][1] for part in blocks(run.seats, size, r)]
+    truth = analysis_of(game).tables(run.seats.lazy(), keys)[0][1]
+    tables = [analysis_of(game).tables(part.lazy(), keys)[0][1] for part in blocks(run.seats, size, r)]
     return count_rows(f"count table: trump bonus per hand, {unit} units (Out-Trumped 4p)", tables, truth, "bonus")
 
 
@@ -237,8 +238,8 @@ def case_count_tables(r: int) -> list[Coverage]:
     out = case_bonus_table(r, "match")
     game = games.get("kansas-city")
     run = big_run("kansas-city", 1000 * r)
-    truth = game.tables(run.seats.lazy(), ["deal"])[0][1]
-    tables = [game.tables(part.lazy(), ["deal"])[0][1] for part in blocks(run.seats, 1000, r)]
+    truth = analysis_of(game).tables(run.seats.lazy(), ["deal"])[0][1]
+    tables = [analysis_of(game).tables(part.lazy(), ["deal"])[0][1] for part in blocks(run.seats, 1000, r)]
     return out + count_rows("count table: players over the limit (Kansas City 4p)", tables, truth, "overshooting")
 
 

@@ -16,6 +16,7 @@ import numpy as np
 import polars as pl
 
 from simtool import bits, deck
+from simtool.analysis import Analysis
 from simtool.engine import Decision, Game, Match, View, cells, own
 from simtool.options import Option
 
@@ -48,8 +49,8 @@ class Climb(Game):
     default_players = 3
     options = (Option("hand", (3, 2, 4), "cards dealt to each player"),)
     n_actions = 16
-    columns = {"banks": pl.Int8}
-    rates = {"banked": pl.col("banks") > 0}
+    columns = {"banks": np.int8}
+    analysis = "tests.toy_game"  # a plugin game may keep its analysis in its own module
     View = ClimbView
 
     def deal(self, rng, match: Match, rnd: int) -> State:
@@ -95,3 +96,6 @@ class Climb(Game):
 
 
 GAME = Climb()
+
+
+ANALYSIS = Analysis(rates={"banked": pl.col("banks") > 0})

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 
 import numpy as np
-import polars as pl
 
 from .. import bits, deck
 from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, scalar
@@ -203,9 +202,8 @@ class BlackWhite(Game):
     default_players = 3
     n_actions = MAX_CARDS
     default_strategy = "balance"
-    columns = {"black": pl.Int8, "white": pl.Int8}
-    rates = {"balanced": pl.col("black") == pl.col("white")}
-    rate_text = {"balanced": "ends a deal with as many black as white cards"}
+    columns = {"black": np.int8, "white": np.int8}
+    analysis = "simtool.analysis.black_white"
     View = BlackWhiteView
     options = (
         Option("deck", (CARDS, *(k for k in range(2, MAX_CARDS + 1, 2) if k != CARDS)),

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-import polars as pl
 
-from .. import bits, deck, stats
+from .. import bits, deck
 from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, scalar
 from ..options import Option
 from .tricks import HISTORY, LEADERS, WINNERS, TrickRound, init_history, play_trick, record_trick, shown_void
@@ -251,9 +250,8 @@ class KansasCity(Game):
     )
     n_actions = CARDS + 1
     default_strategy = "target"
-    columns = {"fours": pl.Int8, "overshoot": pl.Int8, "upgrades": pl.Int8}
-    rates = {"overshoot": pl.col("overshoot") > 0}
-    rate_text = {"overshoot": "goes over the trick limit"}
+    columns = {"fours": np.int8, "overshoot": np.int8, "upgrades": np.int8}
+    analysis = "simtool.analysis.kansas_city"
     View = KansasCityView
 
     def deal(self, rng, match: Match, rnd: int) -> Round:
@@ -310,20 +308,6 @@ class KansasCity(Game):
             s.trick_no += 1
             s.step = 0
         return score(s.tricks, s.fours, s.upgrades)
-
-    def tables(self, seats: pl.LazyFrame, keys: list[str], matches=None) -> list[tuple[str, pl.DataFrame]]:
-        """The overshoot analysis: how many players overshoot per deal, and who."""
-        per_deal = seats.group_by(keys).agg(
-            (pl.col("overshoot") > 0).sum().alias("overshooting"), pl.len().alias("p")
-        ).collect(engine="streaming")
-        p = int(per_deal["p"][0])
-        spread = stats.count_distribution(per_deal, "overshooting", range(p + 1))
-        mean = stats.estimates(per_deal, {"mean": pl.col("overshooting")}, means={"mean"})
-        mean = mean.select(pl.col("figure").alias("overshooting"), pl.col("n").cast(pl.Int64),
-                           pl.col("value").alias("share"), pl.col("low").alias("share_low"),
-                           pl.col("high").alias("share_high"))
-        spread = pl.concat([spread.with_columns(pl.col("overshooting").cast(pl.String)), mean])
-        return [(f"Players over the trick limit of {LIMIT[p]}, per deal", spread)]
 
     def redeal(self, view: KansasCityView, k: int, rng) -> Round:
         """The faces the seat has not seen, re-dealt rank by rank (every hand's ranks are printed

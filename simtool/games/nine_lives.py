@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-import polars as pl
 
-from .. import bits, stats
+from .. import bits
 from .. import deck as deck_module
 from ..engine import Decision, Game, Match, View, add, cells, own, public, scalar
 from ..errors import SimtoolError
@@ -214,10 +213,9 @@ class NineLives(Game):
     default_players = 4
     n_actions = MAX_CARDS
     default_strategy = "exact"
-    columns = {"bid": pl.Int8, "made": pl.Boolean, "team_size": pl.Int8, "fallback": pl.Int8}
-    match_columns = {"small_deck": pl.Boolean}
-    rates = {"made": pl.col("made")}
-    rate_text = {"made": "scores its bid (exact or as a team)"}
+    columns = {"bid": np.int8, "made": np.bool_, "team_size": np.int8, "fallback": np.int8}
+    match_columns = {"small_deck": np.bool_}
+    analysis = "simtool.analysis.nine_lives"
     View = NineLivesView
     deal_reads_match = True  # the deck loses the cards scored so far
     options = (
@@ -341,29 +339,6 @@ class NineLives(Game):
         that end it."""
         small = _deck_too_small(match) & ~(match.totals >= match.lives_to_end).any(axis=1)
         return {"small_deck": np.broadcast_to(small[:, None], match.totals.shape)}
-
-    def tables(self, seats: pl.LazyFrame, keys: list[str], matches=None):
-        """Made rate by bid, teams and their made rate, the Kittykeeper fallback, match lengths."""
-        by_bid = stats.estimates(seats, {"made": pl.col("made")}, ["bid"]).sort("bid").select(
-            "bid", pl.col("n").cast(pl.Int64), pl.col("value").alias("made"),
-            pl.col("low").alias("made_low"), pl.col("high").alias("made_high"))
-        team = pl.col("team_size") >= 2
-        summary = stats.estimates(seats, {
-            "seat-rounds in a team": team,
-            "team members who scored": (team & pl.col("made"), team),
-            "tricks won by the Kittykeeper fallback": (pl.col("fallback"), pl.col("tricks")),
-        }).select(pl.col("figure").alias("what"), pl.col("n").cast(pl.Int64), pl.col("value").alias("rate"),
-                  pl.col("low").alias("rate_low"), pl.col("high").alias("rate_high"))
-        out = [("Bids made, by bid", by_bid), ("Teams and the Kittykeeper fallback", summary)]
-        if "match" in keys:
-            lengths = stats.length_table(seats, "rounds")
-            if matches is not None:
-                small = stats.estimates(matches.filter(pl.col("seat") == 0), {"small": pl.col("small_deck")})
-                lengths = lengths.with_columns(pl.Series("ended by the small deck", small["value"]),
-                                               pl.Series("ended by the small deck_low", small["low"]),
-                                               pl.Series("ended by the small deck_high", small["high"]))
-            out.append(("Rounds until someone has 9 lives", lengths))
-        return out
 
     def invariants(self, s: Round) -> dict[str, np.ndarray]:
         bids = np.where(s.bid >= 0, bits.BIT[np.maximum(s.bid, 0)], bits.EMPTY)

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-import polars as pl
 
-from .. import bits, deck, stats
+from .. import bits, deck
 from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, scalar
 from ..options import Option
 from .tricks import HISTORY, LEADERS, WINNERS, TrickRound, init_history, play_trick, record_trick
@@ -260,10 +259,8 @@ class OutTrumped(Game):
     )
     n_actions = CARDS
     default_strategy = "hoarder"
-    columns = {"trumps": pl.Int8, "bonus": pl.Int16, "bid": pl.Int8, "kitty": pl.Int8,
-               "taker": pl.Boolean}
-    rates = {"out-trumped": pl.col("bonus") < 0}
-    rate_text = {"out-trumped": "is out-trumped (a negative trump bonus)"}
+    columns = {"trumps": np.int8, "bonus": np.int16, "bid": np.int8, "kitty": np.int8, "taker": np.bool_}
+    analysis = "simtool.analysis.out_trumped"
     View = OutTrumpedView
 
     def deal(self, rng, match: Match, rnd: int) -> Round:
@@ -424,18 +421,6 @@ class OutTrumped(Game):
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         return (match.totals >= GOAL).any(axis=1)
-
-    def tables(self, seats: pl.LazyFrame, keys: list[str], matches=None) -> list[tuple[str, pl.DataFrame]]:
-        """The trump bonus distribution (every seat-hand), and hands per match when known."""
-        unit = stats.unit_key(seats)
-        rows = seats.select(unit, pl.col("bonus").clip(-6, 12))
-        spread = stats.count_distribution(rows, "bonus", range(-6, 13))
-        spread = spread.with_columns(pl.col("bonus").cast(pl.String)
-                                     .replace({"-6": "-6 or less", "12": "12 or more"}))
-        out = [("Trump bonus or penalty per hand (seat-hands)", spread.filter(pl.col("n") > 0))]
-        if "match" in keys:
-            out.append(("Hands to reach 50", stats.length_table(seats, "hands")))
-        return out
 
     def invariants(self, s: Round) -> dict[str, np.ndarray]:
         places = np.concatenate([s.hands, s.played[:, None], s.discarded[:, None],

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 
 import numpy as np
-import polars as pl
 
 from .. import bits, deck
 from ..engine import Decision, Field, Game, Match, RoundState, View, own, public, scalar
@@ -190,9 +189,8 @@ class Trickster(Game):
     default_strategy = "safe"
     lower_wins = True
     tricks_label = "collections"
-    columns = {"collected": pl.Int8, "moon": pl.Int8}
-    rates = {"moon": pl.col("moon") > 0}
-    rate_text = {"moon": "shoots the moon in at least one suit"}
+    columns = {"collected": np.int8, "moon": np.int8}
+    analysis = "simtool.analysis.trickster"
     View = TricksterView
     options = (
         Option("ranks", (RANKS, *(r for r in range(FACES + 2, MAX_RANKS + 1) if r != RANKS)),
@@ -242,17 +240,6 @@ class Trickster(Game):
         s.hand = np.zeros_like(s.hand)
         s.pips[:] = 0
         return score(s.collected, s.collections, s.deck)
-
-    def tables(self, seats: pl.LazyFrame, keys: list[str], matches=None) -> list[tuple[str, pl.DataFrame]]:
-        """How points spread: quantiles per seat and per strategy (lower is better)."""
-        qs = (0.1, 0.25, 0.5, 0.75, 0.9)
-        aggs = [pl.col("score").min().alias("min"),
-                *[pl.col("score").quantile(q, "nearest").alias(f"p{int(q * 100)}") for q in qs],
-                pl.col("score").max().alias("max")]
-        by_seat = seats.group_by("seat").agg(aggs).sort("seat").collect(engine="streaming")
-        by_strategy = seats.group_by("strategy").agg(aggs).sort("strategy").collect(engine="streaming")
-        return [("Points per round by seat (lower is better): quantiles", by_seat),
-                ("Points per round by strategy (lower is better): quantiles", by_strategy)]
 
     def redeal(self, view: TricksterView, k: int, rng) -> Round:
         """Nothing is hidden but the current turn's other choices, which ``play_out`` draws: every

@@ -1,0 +1,43 @@
+"""What simtool reads from a game's results beyond scores and win shares: the game's rates (with
+their plain words for report sentences) and its own tables.
+
+Game modules hold the rules only; each names its analysis module (``Game.analysis``, a dotted
+module path holding ``ANALYSIS``), imported when results are summarised, so that playing deals
+never imports polars or the statistics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+
+def no_tables(seats, keys: list[str], matches=None, rules: dict | None = None) -> list:
+    return []
+
+
+@dataclass(frozen=True)
+class Analysis:
+    rates: dict[str, Any] = field(default_factory=dict)
+    """Summary rates per seat: name -> polars boolean expression over the seat rows."""
+    rate_text: dict[str, str] = field(default_factory=dict)
+    """Each rate in plain words, completing "a seat ...", for report sentences."""
+    tables: Callable[..., list] = no_tables
+    """``tables(seats, keys, matches=None, rules=None)``: game-specific summary tables
+    ``(title, polars DataFrame)`` from the lazy seat rows (and match rows with ``--unit match``);
+    ``keys`` name the columns that identify one deal (``deal``, or ``match`` and ``round``);
+    ``rules`` are the run's rule options."""
+
+
+NONE = Analysis()
+
+
+def of(game) -> Analysis:
+    """The analysis of ``game``: its ``analysis`` attribute, an :class:`Analysis` or the dotted
+    path of a module holding ``ANALYSIS`` (none for a game that names no analysis)."""
+    found = getattr(game, "analysis", None)
+    if isinstance(found, Analysis) or found is None:
+        return found or NONE
+    return import_module(found).ANALYSIS

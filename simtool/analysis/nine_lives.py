@@ -1,0 +1,34 @@
+"""Nine Lives: which bids are made, how teams fare, and how long matches run."""
+
+import polars as pl
+
+from .. import stats
+from . import Analysis
+
+
+def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None):
+    """Made rate by bid, teams and their made rate, the Kittykeeper fallback, match lengths."""
+    by_bid = stats.estimates(seats, {"made": pl.col("made")}, ["bid"]).sort("bid").select(
+        "bid", pl.col("n").cast(pl.Int64), pl.col("value").alias("made"),
+        pl.col("low").alias("made_low"), pl.col("high").alias("made_high"))
+    team = pl.col("team_size") >= 2
+    summary = stats.estimates(seats, {
+        "seat-rounds in a team": team,
+        "team members who scored": (team & pl.col("made"), team),
+        "tricks won by the Kittykeeper fallback": (pl.col("fallback"), pl.col("tricks")),
+    }).select(pl.col("figure").alias("what"), pl.col("n").cast(pl.Int64), pl.col("value").alias("rate"),
+              pl.col("low").alias("rate_low"), pl.col("high").alias("rate_high"))
+    out = [("Bids made, by bid", by_bid), ("Teams and the Kittykeeper fallback", summary)]
+    if "match" in keys:
+        lengths = stats.length_table(seats, "rounds")
+        if matches is not None:
+            small = stats.estimates(matches.filter(pl.col("seat") == 0), {"small": pl.col("small_deck")})
+            lengths = lengths.with_columns(pl.Series("ended by the small deck", small["value"]),
+                                           pl.Series("ended by the small deck_low", small["low"]),
+                                           pl.Series("ended by the small deck_high", small["high"]))
+        out.append(("Rounds until someone has 9 lives", lengths))
+    return out
+
+
+ANALYSIS = Analysis(rates={"made": pl.col("made")},
+                    rate_text={"made": "scores its bid (exact or as a team)"}, tables=tables)
