@@ -320,3 +320,12 @@ def test_bw_two_player_rounds_of_an_even_hand_can_be_drawn():
     seats = play_chunk(spec("black-white", 2, n=2000, rules={"deck": 36, "hand_size": 10}), 0).seats
     wins = seats.group_by("deal").agg(pl.col("score").sum())["score"]
     assert (wins == 0).any() and (wins == 1).any() and (wins <= 1).all()
+
+
+def test_nl_match_length_table_names_the_lives_that_end_a_match():
+    from simtool import analysis
+
+    rules = {"lives_to_end": 5, "ranks": 9}
+    c = play_chunk(spec("nine-lives", 3, n=100, unit="match", rules=rules), 0)
+    titles = [t for t, _ in analysis.of(NL).tables(c.seats.lazy(), ["match", "round"], c.matches.lazy(), rules)]
+    assert "Rounds until someone has 5 lives" in titles
