@@ -218,12 +218,13 @@ class BlackWhite(Game):
         given = "the sheet's hand" if rules["hand_size"] == "sheet" else "hand_size"
         if hand < 1:
             raise SimtoolError(f"black-white: a deck of {deck_size} cards deals {p} players no card "
-                               f"each; give a deck of {p} cards or more")
+                               f"each; give a deck of {p + p % 2} cards or more")
         if p * hand > deck_size:
             bigger = p * hand + p * hand % 2  # decks are even
+            advice = [f"hand_size {deck_size // p} or less"] if deck_size >= p else []
+            advice += [f"a deck of {bigger} or more"] if bigger <= MAX_CARDS else []
             raise SimtoolError(f"black-white: {p} hands of {hand} cards ({given}) need {p * hand} cards, "
-                               f"more than the deck of {deck_size}; give hand_size {deck_size // p} or less"
-                               + (f", or a deck of {bigger} or more" if bigger <= MAX_CARDS else ""))
+                               f"more than the deck of {deck_size}; give " + ", or ".join(advice))
 
     def deal(self, rng, match: Match, rnd: int) -> Round:
         n, p = match.n, match.p
