@@ -287,16 +287,23 @@ def test_every_strategy_plays_other_values_to_a_legal_end(game, p, rules):
     assert pimc.seats.height == 6 * p
 
 
-def test_sweep_and_tune_vary_a_new_option(tmp_path, capsys):
+def test_sweep_files_and_the_tuner_vary_the_new_options(tmp_path):
+    from simtool import sweep
+
     grid = tmp_path / "grid.toml"
-    grid.write_text('games = ["trickster"]\nplayers = [3]\nn = 300\nseed = 1\n'
-                    '[rules]\npip_limit = [10, 13]\nking_points = [4, 8]\n')
-    code = main(["sweep", str(grid), "-q", "--runs", str(tmp_path / "cells"), "-o", str(tmp_path / "s.html")])
-    assert code == 0, capsys.readouterr().err
-    cells = {p.name for p in (tmp_path / "cells").iterdir() if p.is_dir()}
-    assert cells == {"trickster_3p_pip_limit-10_king_points-8_safe", "trickster_3p_king_points-8_safe",
-                     "trickster_3p_pip_limit-10_safe", "trickster_3p_safe"}
-    config = tune.configure("nine-lives", ["lives_to_end=4..6"], ["match_rounds=10"], trials=3, n=60, seed=2)
+    grid.write_text('games = ["trickster", "nine-lives"]\nplayers = [3]\nn = 300\nseed = 1\n'
+                    '[rules]\npip_limit = [10, 13]\nking_points = [4, 8]\nlives_to_end = [5]\n')
+    cells = sweep.cells(sweep.make_grid(sweep.read_toml(grid)))
+    assert [(c.game, c.rules.get("pip_limit"), c.rules.get("king_points"), c.rules.get("lives_to_end"))
+            for c in cells] == [("trickster", 10, 4, None), ("trickster", 10, 8, None),
+                                ("trickster", 13, 4, None), ("trickster", 13, 8, None), ("nine-lives", None, None, 5)]
+    assert {sweep.folder_name(c) for c in cells} == {
+        "trickster_3p_pip_limit-10_safe", "trickster_3p_pip_limit-10_king_points-8_safe",
+        "trickster_3p_safe", "trickster_3p_king_points-8_safe", "nine-lives_3p_lives_to_end-5_exact"}
+    grid.write_text('games = ["trickster"]\n[rules]\npip_limit = [13, 60]\n')
+    with pytest.raises(SimtoolError, match="pip_limit 60 is never exceeded"):
+        sweep.cells(sweep.make_grid(sweep.read_toml(grid)))
+    config = tune.configure("nine-lives", ["lives_to_end=4..6"], ["match_rounds=10"], trials=3, n=40, seed=2)
     result = tune.tune(config, tmp_path / "t", jobs=1)
     trials = result["trials"]
     assert trials.height == 3 and sorted(trials["lives_to_end"].cast(pl.Int64)) == [4, 5, 6]
