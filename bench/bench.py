@@ -3,6 +3,7 @@
     python bench/bench.py            # everything (a few minutes on 2 cores)
     python bench/bench.py --quick    # smaller n, no 1e7 memory run
     python bench/bench.py --only search   # the pimc search against its speed targets
+    python bench/bench.py --only ratio    # whole CLI against compiled C loops (bench/ratio.py)
 
 Part 1 plays chunks in-process (one core, then all cores through joblib) for every
 game, player count and line-up. Part 2 times whole commands from the shell, as a user
@@ -180,7 +181,7 @@ def cluster_scaling(n: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", choices=("process", "commands", "search", "cluster"))
+    parser.add_argument("--only", choices=("process", "commands", "search", "ratio", "cluster"))
     args = parser.parse_args()
     if args.only in (None, "process"):
         in_process(50_000 if args.quick else 200_000)
@@ -188,5 +189,9 @@ if __name__ == "__main__":
         commands(args.quick)
     if args.only in (None, "search"):
         search(4096 if args.quick else 8192)
+    if args.only in (None, "ratio"):
+        import ratio
+
+        ratio.main(100_000 if args.quick else 1_000_000, 1 if args.quick else 3)
     if args.only in (None, "cluster"):
         cluster_scaling(1_000_000 if args.quick else 4_000_000)

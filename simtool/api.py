@@ -12,6 +12,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
 import polars as pl
 
 from . import games, stats
@@ -217,6 +218,8 @@ def next_batch(played: int, half: float, target: float, n_chunks: int) -> int:
 
 
 def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
+    import joblib  # loaded by the run already
+
     game = games.get(spec.game)
     return {
         "game": spec.game,
@@ -236,10 +239,11 @@ def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
         "started": started.isoformat(timespec="seconds"),
         "wall_seconds": round(wall, 3),
         "versions": {
+            # the imported modules' own versions: each metadata look-up scans the install (20-70 ms)
             "simtool": version("simtool"),
-            "numpy": version("numpy"),
-            "polars": version("polars"),
-            "joblib": version("joblib"),
+            "numpy": np.__version__,
+            "polars": pl.__version__,
+            "joblib": joblib.__version__,
             "python": platform.python_version(),
         },
     }

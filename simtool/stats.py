@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
-from scipy import stats as sps
 
 from .analysis import of as analysis_of
 
@@ -295,6 +294,8 @@ def bootstrap_interval(values, statistic=np.mean, resamples: int = 2000,
                        seed: int = 0) -> tuple[float, float]:
     """Percentile-bootstrap 95% interval of ``statistic`` over ``values``, for figures whose
     sampling distribution is not normal (medians, quantiles, small samples)."""
+    from scipy import stats as sps  # here, not at the top: it costs every run and worker 0.5 s
+
     res = sps.bootstrap((np.asarray(values, float),), statistic, n_resamples=resamples,
                         method="percentile", vectorized=False, random_state=seed)
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
@@ -353,6 +354,8 @@ def seat_test(values: np.ndarray) -> SeatTest:
         return SeatTest(0.0, 0, n, 1.0)
     stat = float(n * mean @ np.linalg.pinv(cov) @ mean)
     f = (n - df) / (df * (n - 1)) * stat
+    from scipy import stats as sps  # see bootstrap_interval
+
     return SeatTest(stat, df, n, float(sps.f.sf(f, df, n - df)))
 
 
