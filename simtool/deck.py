@@ -42,21 +42,27 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
     Every way of giving each seat ``sizes[:, s]`` of the cards is equally likely; cards beyond
     ``sizes.sum(axis=1)`` stay undealt. With ``allowed`` ``(n, p)`` (the cards each seat may
     hold, e.g. none of a suit it has shown void in) the deal is uniform among the layouts that
-    respect it: whole deals are redrawn where they break it (rejection, exact), and a row still
-    failing after ``tries`` draws is repaired by swaps and mixed (:func:`_repair`, close to
-    uniform). Returns ``(n, p)`` sets.
+    respect it: whole deals are redrawn where they break it (rejection, exact: a row keeps the
+    first of its independent draws that fits), and a row still failing after ``tries`` draws is
+    repaired by swaps and mixed (:func:`_repair`, close to uniform). Returns ``(n, p)`` sets.
     """
-    out = _deal_among(cards, sizes, rng, n_cards)
+    n = len(cards)
+    out = _deal_among(cards, sizes, rng)
     if allowed is None:
         return out
-    bad = ((out & ~allowed) != 0).any(axis=1)
-    for _ in range(tries):
-        if not bad.any():
-            return out
-        rows = np.flatnonzero(bad)
-        out[rows] = _deal_among(cards[rows], sizes[rows], rng, n_cards)
-        bad[rows] = ((out[rows] & ~allowed[rows]) != 0).any(axis=1)
-    rows = np.flatnonzero(bad)
+    rows = np.flatnonzero(((out & ~allowed) != 0).any(axis=1))
+    used = 1
+    while rows.size and used < tries:
+        # several draws per failing row at once, as many as keep the batch at its first size:
+        # the few rows that fit rarely then take a handful of rounds, not hundreds
+        c = int(np.clip(n // rows.size, 1, tries - used))
+        pick = np.repeat(rows, c)
+        drawn = _deal_among(cards[pick], sizes[pick], rng)
+        fits = ~((drawn & ~allowed[pick]) != 0).any(axis=1).reshape(rows.size, c)
+        done = fits.any(axis=1)
+        first = np.flatnonzero(done) * c + np.argmax(fits[done], axis=1)
+        out[rows[done]] = drawn[first]
+        rows, used = rows[~done], used + c
     if rows.size:  # the undealt cards take part in the swaps as one more hand that takes anything
         rest = cards[rows] & ~np.bitwise_or.reduce(out[rows], axis=1)
         extended = np.concatenate([out[rows], rest[:, None]], axis=1)
@@ -65,17 +71,34 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
     return out
 
 
-def _deal_among(cards, sizes, rng, n_cards):
+def _deal_among(cards, sizes, rng):
     n, p = sizes.shape
-    member = bits.to_mask(cards, n_cards)
-    keys = np.where(member, rng.random((n, n_cards)), 2.0)  # non-members sort last
-    most = int(bits.count(cards).max()) if n else 0
-    order = np.argsort(keys, axis=1)[:, :most]  # each row's cards in random order, then padding
+    count = bits.count(cards).astype(np.intp)
+    most = int(count.max()) if n else 0
+    # each row's cards as bits, lowest first, then a Fisher-Yates shuffle of them across all rows
+    # at once (positions on the first axis, as in :func:`shuffled`)
+    left = np.asarray(cards, np.uint64).copy()
+    order = np.empty((most, n), np.uint64)
+    for i in range(most):
+        order[i] = left & (~left + np.uint64(1))
+        left ^= order[i]
+    u = rng.random((max(most - 1, 0), n), dtype=np.float32)
+    flat = order.reshape(-1)
+    cols = np.arange(n, dtype=np.intp)
+    for i in range(most - 1):
+        span = np.maximum(count - i, 1)
+        j = i + np.minimum((u[i] * span).astype(np.intp), span - 1)
+        at = j * n + cols
+        picked = flat[at]
+        flat[at] = order[i]
+        order[i] = picked
+    # the cards are distinct bits, so a running sum is a running union: seat s gets the cards
+    # between its two cut points in the random order
+    run = np.zeros((most + 1, n), np.uint64)
+    np.cumsum(order, axis=0, out=run[1:])
     ends = np.cumsum(sizes, axis=1)
-    owner = (np.arange(most)[None, :, None] >= ends[:, None, :]).sum(axis=2)  # (n, most): seat, p = none
-    card_bits = np.where(member[np.arange(n)[:, None], order], bits.BIT[order], bits.EMPTY)
-    return np.stack([np.bitwise_or.reduce(np.where(owner == s, card_bits, bits.EMPTY), axis=1)
-                     for s in range(p)], axis=1)
+    cut = lambda at: run.reshape(-1)[np.clip(at, 0, most) * n + cols[:, None]]
+    return cut(ends) - cut(ends - sizes)
 
 
 def _repair(hands: np.ndarray, allowed: np.ndarray, rng, n_cards: int, sweeps: int = 300) -> np.ndarray:

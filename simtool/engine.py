@@ -291,10 +291,18 @@ class Worlds:
         n, p = len(self), state.p
         picks = [strategy] * p if isinstance(strategy, (str, registry.Strategy)) or callable(strategy) \
             else list(strategy)
+        # each distinct strategy once: the engine then asks it once for all worlds at a decision,
+        # not once per seat on a slice of them
+        distinct, seats = [], []
+        for s in picks:
+            same = [i for i, u in enumerate(distinct) if s is u or (isinstance(s, str) and s == u)]
+            seats.append(same[0] if same else len(distinct))
+            if not same:
+                distinct.append(s)
         found = [registry.resolve(s, self._game.id) if isinstance(s, str) else
                  s if isinstance(s, registry.Strategy) else registry.Strategy(getattr(s, "__name__", "play-out"), s, "")
-                 for s in picks]
-        lineup = Lineup(found, np.arange(p))
+                 for s in distinct]
+        lineup = Lineup(found, np.array(seats))
         ctx = _WorldsContext(self._game.id, 0, n, "world", np.arange(n))
         choices = np.asarray(choices, np.int64)
         legal = self._legal(d)

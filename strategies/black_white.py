@@ -47,8 +47,8 @@ def _top_unseen(view, black):
 
 def _need(view) -> np.ndarray:
     """White tricks minus black tricks of the acting seat: > 0 wants black, < 0 wants white."""
-    rows = np.arange(len(view))
-    return view.white[rows, view.seat].astype(np.int16) - view.black[rows, view.seat]
+    at = np.arange(len(view)) * view.players + view.seat  # flat cells: np.take beats [rows, seat]
+    return np.take(view.white, at).astype(np.int16) - np.take(view.black, at)
 
 
 def _safest_lead(hand, deck):
@@ -66,7 +66,8 @@ def _follow(view, want: np.ndarray) -> np.ndarray:
     hand, best, deck = view.hand, view.best.astype(np.int64), view.cards
     black = view.colour == BLACK
     beats = _beating(hand, best, black, deck)
-    last = (view.trick >= 0).sum(axis=1) == view.players - 1
+    # column by column: a sum along a short last axis is several times slower
+    last = sum((view.trick[:, s] >= 0).view(np.int8) for s in range(view.players)) == view.players - 1
     bar = np.where(last, best, np.maximum(best, _top_unseen(view, black)))
     sure = _beating(hand, bar, black, deck)
     strongest = _strongest(hand, black, deck)

@@ -18,6 +18,8 @@ playing the rest of the pass and the round out with the play-out policy.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from simtool import bits, games
@@ -54,7 +56,7 @@ def pimc(view, rng, params):
     if not free.any():
         return choice
     deal, option = np.nonzero(view.mask & free[:, None])  # every (deal, legal option) pair to try
-    playout = strategies.resolve(params.playout, view.game)
+    playout = _resolve(params.playout, view.game)
     # where the worlds see no difference, the play-out policy's own judgement decides
     preferred = option == playout(view, rng)[deal]
     worlds = view.redeal(k, rng)
@@ -67,7 +69,7 @@ def pimc(view, rng, params):
         results = worlds.take(rows).play_out(np.repeat(o, k), playout)
         mine = results[params.value][np.arange(len(rows)), np.repeat(view.seat[d], k)]
         value[start:start + step] = mine.reshape(-1, k).mean(axis=1)
-    if params.value == "score" and games.get(view.game).lower_wins:
+    if params.value == "score" and _lower_wins(view.game):
         value = -value
     value += 1e-7 * preferred  # below any difference of two means (1 / (60 * 4096) at least)
     # best pair per deal: sort by deal, then value descending
@@ -75,3 +77,15 @@ def pimc(view, rng, params):
     first = np.flatnonzero(np.r_[True, deal[order][1:] != deal[order][:-1]])
     choice[deal[order][first]] = option[order][first]
     return choice
+
+
+# looked up once per process: the registries read the installed packages' entry points, which
+# costs more than a small decision
+@lru_cache(maxsize=None)
+def _resolve(spec: str, game_id: str):
+    return strategies.resolve(spec, game_id)
+
+
+@lru_cache(maxsize=None)
+def _lower_wins(game_id: str) -> bool:
+    return games.get(game_id).lower_wins

@@ -166,3 +166,18 @@ def test_worlds_take_plays_the_same_worlds_again(game_id):
     first = choice(worlds.view, None)
     whole = worlds.play_out(first, "low")["score"]  # low never draws: the play-outs are fixed
     assert (taken.play_out(first[rows], "low")["score"] == whole[rows]).all()
+
+
+@pytest.mark.parametrize("colour,winner", [(BLACK, 30), (WHITE, 2)])
+def test_the_only_card_that_wins_the_trick_it_needs(colour, winner):
+    # two tricks in 3p. Seat 0 leads 20 in the announced colour, seat 1 adds 25; seat 2 holds
+    # 30 (black 30 / white 7) and 2 (black 2 / white 35), so exactly one of them takes the trick:
+    # 30 in black, 2 in white. Taking it, seat 2 leads its other card in the other colour, which
+    # no card left can beat: one black and one white trick, +2. Losing it scores 0 or -1 in every
+    # layout of the two cards it cannot see. Its play-out policy alone (balance, which sheds
+    # while its tricks are level) would throw the loser: pimc must see past it.
+    state = hand_built([[20, 10], [25, 15], [30, 2]])
+    kind, choice = _decide(state, [card(20), colour, card(25)], entry="pimc")
+    assert (kind, choice) == ("play", card(winner))
+    kind, shed = _decide(state, [card(20), colour, card(25)], entry="balance")
+    assert shed != card(winner)

@@ -337,9 +337,13 @@ class KansasCity(Game):
             plain_ok &= np.where((voids >> suit) & 1, ~SUIT[suit], bits.full(CARDS))
         unseen = r(view.dealt) & ~played & ~np.bitwise_or.reduce(known, axis=1)
         hands, trump, played_backs = known.copy(), known_trump.copy(), np.zeros((m, p), np.uint64)
+        # backs each seat played, by rank, counted in one pass (index RANKS: not a back)
+        code = np.where(backs, history - HIDDEN_TRUMP, RANKS)
+        cell = (rows[:, None, None] * p + np.arange(p)) * (RANKS + 1) + code
+        shown_by_rank = np.bincount(cell.ravel(), minlength=m * p * (RANKS + 1)).reshape(m, p, RANKS + 1)
         for rank in range(RANKS):
             held = ((held_back >> np.uint64(rank)) & np.uint64(1)).astype(np.int64)
-            shown = (backs & (history == HIDDEN_TRUMP + rank)).sum(axis=1)  # (m, p)
+            shown = shown_by_rank[:, :, rank]
             plain = counts[:, :, rank] - bits.count(known & RANK[rank]).astype(np.int64) - held
             sizes = np.concatenate([plain, held, shown], axis=1)
             anything = np.full((m, 2 * p), bits.full(CARDS), np.uint64)

@@ -301,10 +301,7 @@ class NineLives(Game):
         allowed = np.zeros((m, p), np.uint64)
         for suit in range(p):
             allowed |= np.where((void_suits >> suit) & 1, bits.EMPTY, lay.suit[suit])
-        # one random key per card of the 6-suit table (at the sheet's 9 ranks, 54), whatever the
-        # players: a search at the sheet's values draws the random numbers it drew before
-        span = max(lay.cards, min(max(self.players) * lay.ranks, MAX_CARDS))
-        hands = deck_module.deal_among(r(view.unseen), sizes, rng, span, allowed)
+        hands = deck_module.deal_among(r(view.unseen), sizes, rng, lay.cards, allowed)
         hands[np.arange(m), seat] = r(view.hand)
         history, leaders = r(view.history), r(view.leaders)
         past, past_leader = history.copy(), leaders.copy()
