@@ -368,6 +368,11 @@ class Game(abc.ABC):
         """Refuse (``SimtoolError``, one line naming the limit) rule values that cannot be played
         together or at ``p`` players, such as more cards dealt than the deck holds."""
 
+    def label_at(self, state, kind: str, option: int) -> str:
+        """:meth:`label` in the round ``state``, for a game whose labels depend on its rules
+        (a deck size, ranks): the engine names options this way."""
+        return self.label(kind, option)
+
     def new_match(self, n: int, p: int, rules: dict) -> Match:
         return Match(p, rules, np.zeros((n, p), np.int32))
 

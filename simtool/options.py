@@ -32,6 +32,7 @@ class Option:
     items: tuple[int, int] | None = None
     sheet: str = ""
     variant: bool = True
+    step: int = 1  # of a whole-number range: every step-th value from low (2: an even deck)
 
     @property
     def default(self):
@@ -54,7 +55,7 @@ class Option:
         if self.items is not None:
             return ()
         if self.low is not None:
-            return tuple(range(self.low, self.high + 1))
+            return tuple(range(self.low, self.high + 1, self.step))
         return tuple(sorted(self.values)) if self.kind == "integer" else self.values
 
     def valid(self) -> str:
@@ -65,7 +66,7 @@ class Option:
         if self.items is not None:
             return f"{self.items[0]}-{self.items[1]} whole numbers {self.low}..{self.high}, comma-separated"
         if self.low is not None:
-            return f"{self.low}..{self.high}"
+            return f"{self.low}..{self.high}" + (f" in steps of {self.step}" if self.step > 1 else "")
         return choices(self.values)
 
     def describe(self) -> str:
@@ -135,7 +136,7 @@ class Option:
                 value = int(text)
             except ValueError:
                 raise SimtoolError(bad) from None
-            if not self.low <= value <= self.high:
+            if not self.low <= value <= self.high or (value - self.low) % self.step:
                 raise SimtoolError(bad)
             return value
         for v in self.values:
@@ -144,11 +145,12 @@ class Option:
         raise SimtoolError(bad)
 
 
-def number(name: str, default, low: int, high: int, help: str, sheet: str = "") -> Option:
-    """A whole number of the game within ``low..high``; ``default`` ``"sheet"`` for one the
-    sheet sets per player count (``sheet`` says how)."""
+def number(name: str, default, low: int, high: int, help: str, sheet: str = "", step: int = 1) -> Option:
+    """A whole number of the game within ``low..high`` (every ``step``-th from ``low``);
+    ``default`` ``"sheet"`` for one the sheet sets per player count (``sheet`` says how)."""
     auto = default if isinstance(default, str) else None
-    return Option(name, () if auto else (default,), help, auto, low, high, sheet=sheet, variant=False)
+    return Option(name, () if auto else (default,), help, auto, low, high, sheet=sheet, variant=False,
+                  step=step)
 
 
 def numbers(name: str, default: str, items: tuple[int, int], low: int, high: int, help: str,

@@ -202,7 +202,8 @@ def cells(grid: Grid) -> list[RunSpec]:
 
 
 def folder_name(spec: RunSpec) -> str:
-    """A readable, unique folder name for a cell."""
+    """A readable, unique folder name for a cell: the rules a record names (every variant, and
+    the game's numbers set apart from their defaults, so the name stays short)."""
     rules = options.named(games.get(spec.game), spec.rules)
     parts = [spec.game, f"{spec.players}p", *(f"{k}-{v}" for k, v in rules.items())]
     parts.append("+".join(dict.fromkeys(spec.lineup)) if len(set(spec.lineup)) > 1 else spec.lineup[0])

@@ -1,9 +1,9 @@
 """Black & White heuristics, on card sets (see ``simtool.bits``).
 
 Option ``c`` is the printed card ``c + 1``: black number ``c + 1``, white number
-``36 - c``. So in a set of cards the strongest black card is the highest member
-and the strongest white card the lowest one, and "beats black b" is a range of
-members: every question these heuristics ask is a few whole-array operations.
+``view.cards - c`` (36 - c with the sheet's deck). So in a set of cards the strongest black
+card is the highest member and the strongest white card the lowest one, and "beats black b"
+is a range of members: every question these heuristics ask is a few whole-array operations.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from simtool import bits
-from simtool.games.black_white import BLACK, CARDS, DECK, WHITE
+from simtool.games.black_white import BLACK, COLOUR, WHITE
+from simtool.games.tricks import LEAD
 
 from .base import MISTAKES, strategy, with_mistakes
 from .restrictions import restriction
@@ -19,28 +20,28 @@ from .restrictions import restriction
 GAMES = ("black-white",)
 
 
-def _highest(cards):
-    return bits.highest(cards, CARDS)
+def _highest(cards, deck):
+    return bits.highest(cards, deck)
 
 
-def _beating(cards, number, black):
+def _beating(cards, number, black, deck):
     """The cards of each set whose number in the announced colour is above ``number``."""
-    white_range = bits.below(np.clip(CARDS - number, 0, CARDS))  # white 36 - c > number
-    black_range = DECK & ~bits.below(np.clip(number, 0, CARDS))  # black c + 1 > number
+    white_range = bits.below(np.clip(deck - number, 0, deck))  # white deck - c > number
+    black_range = bits.full(deck) & ~bits.below(np.clip(number, 0, deck))  # black c + 1 > number
     return cards & np.where(black, black_range, white_range)
 
 
-def _strongest(cards, black):
-    return np.where(black, _highest(cards), bits.lowest(cards))
+def _strongest(cards, black, deck):
+    return np.where(black, _highest(cards, deck), bits.lowest(cards))
 
 
-def _weakest(cards, black):
-    return np.where(black, bits.lowest(cards), _highest(cards))
+def _weakest(cards, black, deck):
+    return np.where(black, bits.lowest(cards), _highest(cards, deck))
 
 
 def _top_unseen(view, black):
     """The highest number still out of sight in the given colour (0 if none)."""
-    top = np.where(black, _highest(view.unseen) + 1, CARDS - bits.lowest(view.unseen))
+    top = np.where(black, _highest(view.unseen, view.cards) + 1, view.cards - bits.lowest(view.unseen))
     return np.maximum(top, 0)
 
 
@@ -50,31 +51,31 @@ def _need(view) -> np.ndarray:
     return np.take(view.white, at).astype(np.int16) - np.take(view.black, at)
 
 
-def _safest_lead(hand):
+def _safest_lead(hand, deck):
     """The card whose weaker number is lowest: led in that colour it almost surely loses."""
-    low_black, low_white = bits.lowest(hand), _highest(hand)  # black low+1, white 36-high
-    return np.where(low_black + 1 <= CARDS - low_white, low_black, low_white)
+    low_black, low_white = bits.lowest(hand), _highest(hand, deck)  # black low+1, white deck-high
+    return np.where(low_black + 1 <= deck - low_white, low_black, low_white)
 
 
-def _weaker_colour(card):
-    return np.where(card + 1 <= CARDS - card, BLACK, WHITE)
+def _weaker_colour(card, deck):
+    return np.where(card + 1 <= deck - card, BLACK, WHITE)
 
 
 def _follow(view, want: np.ndarray) -> np.ndarray:
     """Win cheaply where ``want``, else shed safely, in the announced colour."""
-    hand, best = view.hand, view.best.astype(np.int64)
+    hand, best, deck = view.hand, view.best.astype(np.int64), view.cards
     black = view.colour == BLACK
-    beats = _beating(hand, best, black)
+    beats = _beating(hand, best, black, deck)
     # column by column: a sum along a short last axis is several times slower
     last = sum((view.trick[:, s] >= 0).view(np.int8) for s in range(view.players)) == view.players - 1
     bar = np.where(last, best, np.maximum(best, _top_unseen(view, black)))
-    sure = _beating(hand, bar, black)
-    strongest = _strongest(hand, black)
-    win = np.where(sure != 0, _weakest(sure, black),
-                   np.where(beats != 0, strongest, _weakest(hand, black)))
+    sure = _beating(hand, bar, black, deck)
+    strongest = _strongest(hand, black, deck)
+    win = np.where(sure != 0, _weakest(sure, black, deck),
+                   np.where(beats != 0, strongest, _weakest(hand, black, deck)))
     loses = hand & ~beats
     # the highest card that still loses is the one most likely to win an unwanted trick later
-    lose = np.where(loses != 0, _strongest(loses, black), strongest)
+    lose = np.where(loses != 0, _strongest(loses, black, deck), strongest)
     return np.where(want, win, lose)
 
 
@@ -86,19 +87,19 @@ def balance(view, rng, params):
 
 def _balance(view):
     need = _need(view)
-    hand = view.hand
-    top_black, top_white = _highest(hand), bits.lowest(hand)
+    hand, deck = view.hand, view.cards
+    top_black, top_white = _highest(hand, deck), bits.lowest(hand)
     sure_white = (hand != 0) & (top_white < bits.lowest(view.unseen))
-    if view.kind == "lead":
-        sure_black = top_black > _highest(view.unseen)
+    if view.kind == LEAD:
+        sure_black = top_black > _highest(view.unseen, deck)
         # balanced with a sure winner in each colour: take them as a pair
         pair = sure_black & sure_white & (top_black != top_white) & (view.tricks_left >= 2)
-        quiet = np.where(pair, top_black, _safest_lead(hand))
+        quiet = np.where(pair, top_black, _safest_lead(hand, deck))
         return np.where(need > 0, top_black, np.where(need < 0, top_white, quiet))
-    if view.kind == "colour":
+    if view.kind == COLOUR:
         led = view.trick[np.arange(len(view)), view.seat]
-        pair = (led > _highest(view.unseen)) & sure_white
-        quiet = np.where(pair, BLACK, _weaker_colour(led))
+        pair = (led > _highest(view.unseen, deck)) & sure_white
+        quiet = np.where(pair, BLACK, _weaker_colour(led, deck))
         return np.where(need > 0, BLACK, np.where(need < 0, WHITE, quiet))
     want = ((need > 0) & (view.colour == BLACK)) | ((need < 0) & (view.colour == WHITE))
     return _follow(view, want)
@@ -107,25 +108,26 @@ def _balance(view):
 @strategy("duck", "avoids every trick (a 0-0 hand scores 0 rather than a minus): leads and "
           "follows with the card most likely to lose", GAMES)
 def duck(view, rng):
-    if view.kind == "lead":
-        return _safest_lead(view.hand)
-    if view.kind == "colour":
-        return _weaker_colour(view.trick[np.arange(len(view)), view.seat])
+    if view.kind == LEAD:
+        return _safest_lead(view.hand, view.cards)
+    if view.kind == COLOUR:
+        return _weaker_colour(view.trick[np.arange(len(view)), view.seat], view.cards)
     return _follow(view, np.zeros(len(view), bool))
 
 
 @restriction("higher-colour", "always announces the colour in which its led card is higher",
-             "always announcing the lead's higher colour", ("colour",))
+             "always announcing the lead's higher colour", (COLOUR,))
 def higher_colour(view):
     led = view.trick[np.arange(len(view)), view.seat]
-    return np.where(led + 1 > CARDS - led, bits.BIT[BLACK], bits.BIT[WHITE])  # black c + 1, white 36 - c
+    # black c + 1, white cards - c
+    return np.where(led + 1 > view.cards - led, bits.BIT[BLACK], bits.BIT[WHITE])
 
 
 @restriction("lower-colour", "always announces the colour in which its led card is lower",
-             "always announcing the lead's lower colour", ("colour",))
+             "always announcing the lead's lower colour", (COLOUR,))
 def lower_colour(view):
     led = view.trick[np.arange(len(view)), view.seat]
-    return np.where(led + 1 > CARDS - led, bits.BIT[WHITE], bits.BIT[BLACK])
+    return np.where(led + 1 > view.cards - led, bits.BIT[WHITE], bits.BIT[BLACK])
 
 
 RESTRICTIONS = (higher_colour, lower_colour)

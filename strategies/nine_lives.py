@@ -1,29 +1,37 @@
-"""Nine Lives heuristics, on card sets (option = suit * 9 + rank - 1)."""
+"""Nine Lives heuristics, on card sets (option = suit * ranks + rank - 1)."""
 
 from __future__ import annotations
+
+from functools import cache
 
 import numpy as np
 
 from simtool import bits
-from simtool.games.nine_lives import CARD_SUIT, MAX_SUITS, RANKS, SUIT
+from simtool.games.nine_lives import BID, layout
+from simtool.games.tricks import FOLLOW, LEAD
 
 from .base import strategy
 from .restrictions import restriction
 
 GAMES = ("nine-lives",)
-RANK = np.array([bits.of(RANKS * s + r for s in range(MAX_SUITS)) for r in range(RANKS)], np.uint64)
-STRONG = RANK[6] | RANK[7] | RANK[8]  # 7, 8, 9
 
 
-def _by_rank(cards, highest: bool):
+@cache
+def _strong(p: int, ranks: int) -> np.uint64:
+    """The top third of the ranks in every suit (7, 8 and 9 of the sheet's 9)."""
+    return np.bitwise_or.reduce(layout(p, ranks).rank[ranks - ranks // 3:])
+
+
+def _by_rank(view, cards, highest: bool):
     """Per deal, a card of the highest (or lowest) rank present; -1 for an empty set."""
-    present = (cards[:, None] & RANK) != 0
-    r = RANKS - 1 - present[:, ::-1].argmax(axis=1) if highest else present.argmax(axis=1)
-    return np.where(cards != 0, bits.lowest(cards & RANK[r]), -1)
+    rank = layout(view.players, view.ranks).rank
+    present = (cards[:, None] & rank) != 0
+    r = view.ranks - 1 - present[:, ::-1].argmax(axis=1) if highest else present.argmax(axis=1)
+    return np.where(cards != 0, bits.lowest(cards & rank[r]), -1)
 
 
-def _suit_cards(suit):
-    return np.where(suit >= 0, SUIT[np.clip(suit, 0, MAX_SUITS - 1)], bits.EMPTY)
+def _suit_cards(view, suit):
+    return layout(view.players, view.ranks).suit_cards(suit)
 
 
 def _estimate(view, hand):
@@ -31,73 +39,75 @@ def _estimate(view, hand):
     (measured against random players at 2..6 players: bids one higher are made more often;
     the Kittykeeper fallback and ignored cards hand out tricks the strong cards do not count)."""
     tricks_each = (view.hand_size - 1) / view.players
-    strong = bits.count(hand & STRONG)
-    return np.clip(np.rint(strong * 2 * tricks_each / np.maximum(view.hand_size, 1)) + 1, 1, RANKS)
+    strong = bits.count(hand & _strong(view.players, view.ranks))
+    return np.clip(np.rint(strong * 2 * tricks_each / np.maximum(view.hand_size, 1)) + 1, 1, view.ranks)
 
 
-def _bid_card(hand, target, within=None):
+def _bid_card(view, hand, target, within=None):
     """The card whose rank is nearest ``target`` (lower on ties), from ``within`` if it has any."""
+    rank = layout(view.players, view.ranks).rank
     pool = hand if within is None else np.where((hand & within) != 0, hand & within, hand)
-    present = (pool[:, None] & RANK) != 0
-    distance = np.abs(np.arange(1, RANKS + 1)[None, :] - target[:, None]) + np.where(present, 0, 99)
+    present = (pool[:, None] & rank) != 0
+    distance = np.abs(np.arange(1, view.ranks + 1)[None, :] - target[:, None]) + np.where(present, 0, 99)
     r = distance.argmin(axis=1)
-    return bits.lowest(pool & RANK[r])
+    return bits.lowest(pool & rank[r])
 
 
 def _winners(view, counted):
     """Cards of ``counted`` that would take the lead of the trick as it stands."""
-    trump_cards = counted & _suit_cards(view.trump)
+    trump_cards = counted & _suit_cards(view, view.trump)
     trump_rank = view.best - 100
     trump_on_top = view.best >= 100
-    over_trump = trump_cards & ~bits.below(np.clip(np.maximum(view.trump, 0) * RANKS + trump_rank, 0, 64))
-    over_lead = counted & _suit_cards(view.lead_suit) & ~bits.below(
-        np.clip(view.lead_suit * RANKS + view.best, 0, 64))
+    over_trump = trump_cards & ~bits.below(np.clip(np.maximum(view.trump, 0) * view.ranks + trump_rank, 0, 64))
+    over_lead = counted & _suit_cards(view, view.lead_suit) & ~bits.below(
+        np.clip(view.lead_suit * view.ranks + view.best, 0, 64))
     return np.where(trump_on_top, over_trump, over_lead | trump_cards)
 
 
 def _play(view, need):
     """Win cheaply while ``need`` > 0; once made, throw an ignored card or the highest loser."""
     rows = np.arange(len(view))
-    mine = CARD_SUIT[np.maximum(view.bid[rows, view.seat], 0)]
-    ignored = view.legal & _suit_cards(mine)
+    mine = np.maximum(view.bid[rows, view.seat], 0) // view.ranks
+    ignored = view.legal & _suit_cards(view, mine)
     counted = view.legal & ~ignored
-    if view.kind == "lead":
-        attack = np.where(counted & _suit_cards(view.trump), counted & _suit_cards(view.trump), counted)
-        strong = _by_rank(np.where(attack != 0, attack, view.legal), highest=True)
-        quiet = np.where(ignored != 0, _by_rank(ignored, True), _by_rank(view.legal, False))
+    if view.kind == LEAD:
+        trumps = counted & _suit_cards(view, view.trump)
+        attack = np.where(trumps != 0, trumps, counted)
+        strong = _by_rank(view, np.where(attack != 0, attack, view.legal), highest=True)
+        quiet = np.where(ignored != 0, _by_rank(view, ignored, True), _by_rank(view, view.legal, False))
         return np.where(need > 0, strong, quiet)
     win = _winners(view, counted)
-    plain_win = win & ~_suit_cards(view.trump)
-    cheapest = np.where(plain_win != 0, _by_rank(plain_win, False), _by_rank(win, False))
+    plain_win = win & ~_suit_cards(view, view.trump)
+    cheapest = np.where(plain_win != 0, _by_rank(view, plain_win, False), _by_rank(view, win, False))
     losers = view.legal & ~win
-    shed = np.where(ignored != 0, _by_rank(ignored, True), _by_rank(losers, True))
-    take = np.where(win != 0, cheapest, np.where(ignored != 0, _by_rank(ignored, False),
-                                                  _by_rank(view.legal, False)))
-    duck = np.where((ignored | losers) != 0, shed, _by_rank(view.legal, False))
+    shed = np.where(ignored != 0, _by_rank(view, ignored, True), _by_rank(view, losers, True))
+    take = np.where(win != 0, cheapest, np.where(ignored != 0, _by_rank(view, ignored, False),
+                                                  _by_rank(view, view.legal, False)))
+    duck = np.where((ignored | losers) != 0, shed, _by_rank(view, view.legal, False))
     return np.where(need > 0, take, duck)
 
 
 @strategy("exact", "bids the rank nearest its estimate of the tricks its strong cards take, then "
           "wins cheaply while short of its bid and throws ignored cards once it is made", GAMES)
 def exact(view, rng):
-    if view.kind == "bid":
-        return _bid_card(view.hand, _estimate(view, view.hand))
+    if view.kind == BID:
+        return _bid_card(view, view.hand, _estimate(view, view.hand))
     rows = np.arange(len(view))
-    bid = view.bid[rows, view.seat] % RANKS + 1
+    bid = view.bid[rows, view.seat] % view.ranks + 1
     return _play(view, bid - view.tricks[rows, view.seat])
 
 
 @strategy("team", "bids from the suit it holds most of (the likeliest team suit, and the most "
           "cards to ignore), then plays for its team's total when it has teammates", GAMES)
 def team(view, rng):
-    hand = view.hand
-    if view.kind == "bid":
-        counts = np.stack([bits.count(hand & SUIT[s]) for s in range(MAX_SUITS)], axis=1)
-        return _bid_card(hand, _estimate(view, hand), SUIT[counts.argmax(axis=1)])
+    hand, suit = view.hand, layout(view.players, view.ranks).suit
+    if view.kind == BID:
+        counts = np.stack([bits.count(hand & suit[s]) for s in range(view.players)], axis=1)
+        return _bid_card(view, hand, _estimate(view, hand), suit[counts.argmax(axis=1)])
     rows = np.arange(len(view))
-    suits = np.where(view.bid >= 0, CARD_SUIT[np.maximum(view.bid, 0)], -1)
+    suits = np.where(view.bid >= 0, np.maximum(view.bid, 0) // view.ranks, -1)
     mates = suits == suits[rows, view.seat][:, None]
-    ranks = np.where(view.bid >= 0, view.bid % RANKS + 1, 0)
+    ranks = np.where(view.bid >= 0, view.bid % view.ranks + 1, 0)
     alone = mates.sum(axis=1) == 1
     everyone = mates.all(axis=1)
     own_need = ranks[rows, view.seat] - view.tricks[rows, view.seat]
@@ -106,17 +116,18 @@ def team(view, rng):
 
 
 @restriction("lowest-bid", "always bids its lowest-ranked card", "always bidding the lowest card",
-             ("bid",))
+             (BID,))
 def lowest_bid(view):
-    present = (view.legal[:, None] & RANK) != 0
-    return view.legal & RANK[present.argmax(axis=1)]
+    rank = layout(view.players, view.ranks).rank
+    present = (view.legal[:, None] & rank) != 0
+    return view.legal & rank[present.argmax(axis=1)]
 
 
 @restriction("no-ignored", "never plays a card of its own bid suit (one that is ignored) while it "
-             "has another", "never throwing ignored cards", ("lead", "play"))
+             "has another", "never throwing ignored cards", (LEAD, FOLLOW))
 def no_ignored(view):
     own = view.bid[np.arange(len(view)), view.seat]
-    return view.legal & ~_suit_cards(np.where(own >= 0, CARD_SUIT[np.maximum(own, 0)], -1))
+    return view.legal & ~_suit_cards(view, np.where(own >= 0, np.maximum(own, 0) // view.ranks, -1))
 
 
 RESTRICTIONS = (lowest_bid, no_ignored)

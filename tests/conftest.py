@@ -25,6 +25,31 @@ def spec(game="black-white", players=3, n=200, lineup=None, unit="deal", seed=7,
     return RunSpec(g.id, players, rules, lineup, unit, n, seed, chunk or chunk_size(unit))
 
 
+def rule_variants(game, p: int):
+    """The default rules, then each option's other values one at a time, left out where the game
+    refuses them at ``p`` players: every value of a categorical option, and of a whole-number
+    option its lowest and highest playable values, where limits bite (every number of every
+    option would take hours)."""
+    from simtool.errors import SimtoolError
+
+    default = {o.name: o.default for o in game.options}
+
+    def playable(rules):
+        try:
+            game.check_rules(rules, p)
+        except SimtoolError:
+            return False
+        return True
+
+    yield default
+    for o in game.options:
+        others = [v for v in o.domain() if v != o.default and playable(default | {o.name: v})]
+        if o.kind == "integer" and len(others) > 2:
+            others = [others[0], others[-1]]
+        for value in others:
+            yield default | {o.name: value}
+
+
 def chunk(**kw):
     return play_chunk(spec(**kw), 0)
 

@@ -8,7 +8,7 @@ import pytest
 
 from simtool import bits
 from simtool.engine import Match, shares
-from simtool.games.black_white import BLACK, GAME, HAND, WHITE, Round, score
+from simtool.games.black_white import BLACK, CARDS, GAME, WHITE, Round, score, sheet_hand
 from simtool.runner import play_chunk
 
 from .conftest import drive, spec
@@ -19,8 +19,8 @@ def card(k: int) -> int:
     return k - 1
 
 
-def hand_built(hands: list[list[int]], leader: int = 0) -> Round:
-    """One deal with the given printed cards per seat."""
+def hand_built(hands: list[list[int]], leader: int = 0, cards: int = CARDS) -> Round:
+    """One deal with the given printed cards per seat, from a deck of ``cards``."""
     p = len(hands)
     sets = np.array([[bits.of(card(k) for k in h) for h in hands]], np.uint64)
     return Round(p=p, rnd=0, hand_size=len(hands[0]), dealt=np.bitwise_or.reduce(sets, axis=1),
@@ -28,7 +28,7 @@ def hand_built(hands: list[list[int]], leader: int = 0) -> Round:
                  played=np.zeros(1, np.uint64), trick=np.full((1, p), -1, np.int8),
                  colour=np.full(1, -1, np.int8), best=np.zeros(1, np.int16),
                  winning=np.zeros(1, np.int64), black=np.zeros((1, p), np.int8),
-                 white=np.zeros((1, p), np.int8))
+                 white=np.zeros((1, p), np.int8), cards=cards)
 
 
 @pytest.mark.parametrize("colour,winner", [(WHITE, 2), (BLACK, 1)])
@@ -83,11 +83,11 @@ def test_deal_sizes_and_leader_rotation(p):
     match = Match(p, {}, np.zeros((500, p), np.int32))
     for rnd in range(p + 1):
         s = GAME.deal(rng, match, rnd)
-        assert (bits.count(s.hands) == HAND[p]).all()
+        assert (bits.count(s.hands) == sheet_hand(CARDS, p)).all()
         assert (s.leader == rnd % p).all()
     assert (np.bitwise_or.reduce(s.hands, axis=1) == s.dealt).all()
     dealt_cards = bits.count(s.dealt)
-    assert (dealt_cards == p * HAND[p]).all()  # 2p: 22 cards used, 14 unused
+    assert (dealt_cards == p * sheet_hand(CARDS, p)).all()  # 2p: 22 cards used, 14 unused
 
 
 def test_match_needs_p_rounds_and_a_single_leader():
@@ -120,6 +120,6 @@ def test_random_play_shares_tricks_evenly(p):
     seats = play_chunk(spec("black-white", p, n=n, chunk=n, seed=2024), 0).seats
     per_seat = seats.group_by("seat").agg(pl.col("tricks").mean().alias("m"),
                                           pl.col("tricks").std().alias("sd"))
-    expected = HAND[p] / p
+    expected = sheet_hand(CARDS, p) / p
     for m, sd in per_seat.select("m", "sd").rows():
         assert abs(m - expected) < 4 * sd / np.sqrt(n), (m, expected)

@@ -88,7 +88,7 @@ def one_line_error(r, *needles):
 @pytest.mark.parametrize("args,needles", [
     (["--game", "hearts"], ["unknown game 'hearts'", "black-white"]),
     (["--strategy", "genius"], ["unknown strategy 'genius'", "balance", "random"]),
-    (["--rule", "hand=3"], ["unknown rule 'hand'", "none"]),
+    (["--rule", "hand=3"], ["unknown rule 'hand'", "deck", "hand_size"]),
     (["--rule", "oops"], ["bad --rule 'oops'", "NAME=VALUE"]),
     (["--players", "7"], ["2, 3, 4 players, not 7"]),
     (["--n", "0"], ["bad n '0'", "positive whole number"]),

@@ -93,8 +93,8 @@ def test_ladder_results_do_not_depend_on_jobs(tmp_path, no_search):
                 "--runs", runs, "-o", tmp_path / f"j{jobs}.html")
         assert r.exit_code == 0, r.output
         tables[jobs] = {p.name: pl.read_parquet(p / "seats.parquet") for p in runs.iterdir() if p.is_dir()}
-    assert sorted(tables[1]) == ["kansas-city_4p_pass_count-3_hands-3_greedy+random",
-                                 "kansas-city_4p_pass_count-3_hands-3_target+greedy"]
+    assert sorted(tables[1]) == ["kansas-city_4p_greedy+random",
+                                 "kansas-city_4p_target+greedy"]
     for name, seats in tables[1].items():
         assert seats.equals(tables[2][name]), name
 

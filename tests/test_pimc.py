@@ -16,6 +16,7 @@ from simtool.errors import SimtoolError
 from simtool.games.black_white import BLACK, GAME as BW, WHITE
 from simtool.runner import execute, make_spec
 
+from .conftest import rule_variants
 from .test_black_white import card, hand_built
 from .test_cli import cli, one_line_error
 
@@ -23,8 +24,8 @@ GAMES = list(simtool.games.registry().values())
 DEFAULTS = {g.id: {o.name: o.default for o in g.options} for g in GAMES}
 CASES = [(g, p, DEFAULTS[g.id]) for g in GAMES  # the fewest, the default and the most players
          for p in sorted({min(g.players), g.default_players, max(g.players)})] + [
-    (g, g.default_players, DEFAULTS[g.id] | {o.name: v})
-    for g in GAMES for o in g.options for v in o.values if v != o.default]
+    (g, g.default_players, rules) for g in GAMES for rules in rule_variants(g, g.default_players)
+    if rules != DEFAULTS[g.id]]
 IDS = [f"{g.id}-{p}p-{'-'.join(f'{k}={v}' for k, v in r.items())}" for g, p, r in CASES]
 KINDS = {"black-white": {"lead", "colour", "play"}, "kansas-city": {"pass", "lead", "play", "upgrade"},
          "trickster": {"play"}, "out-trumped": {"trump", "bid", "discard", "lead", "play"},

@@ -16,15 +16,12 @@ import strategies
 from simtool import bits, engine
 from simtool.errors import StrategyError
 
-from .conftest import ctx_for
+from .conftest import ctx_for, rule_variants
 
 REDEALT = ["black-white", "kansas-city", "trickster", "nine-lives", "out-trumped"]
 GAMES = [simtool.games.get(g) for g in REDEALT]
-CASES = [(g, p, r) for g in GAMES for p in g.players for r in
-         [{o.name: o.default for o in g.options}]
-         + [{o.name: o.default for o in g.options} | {o.name: v}
-            for o in g.options for v in o.values if v != o.default]]
-NUMBERS = {  # a game's numbers at other values: other hand, kitty and deck sizes
+CASES = [(g, p, r) for g in GAMES for p in g.players for r in rule_variants(g, p)]
+NUMBERS = {  # a game's numbers at other values together: other hand, kitty and deck sizes
     "kansas-city": [{"limit": 4, "hand_size": 9}, {"hand_size": 6, "limit": 1, "pass_count": 1}],
     "out-trumped": [{"ranks": 8, "suits": 4}, {"kitty": "bid", "kitty_size": 3, "ranks": 9},
                     {"kitty": "low-card", "suits": 8, "ranks": 8, "hand_size": 7}],
@@ -36,12 +33,12 @@ IDS = [f"{g.id}-{p}p-{'-'.join(f'{k}={v}' for k, v in r.items())}" for g, p, r i
 
 def _plain_suit(game, state, suit: int) -> np.ndarray:
     """The cards of ``suit`` a seat void in it cannot hold, per deal ``(n, 1)``."""
-    from simtool.games import kansas_city, nine_lives
+    from simtool.games import kansas_city
 
     if game.id == "kansas-city":
         return (kansas_city.SUIT[suit] & ~state.trump)[:, None] if suit < kansas_city.SUITS \
             else np.zeros((state.n, 1), np.uint64)
-    return np.full((state.n, 1), nine_lives.SUIT[suit] if suit < nine_lives.MAX_SUITS else 0, np.uint64)
+    return np.full((state.n, 1), state.layout.suit[suit] if suit < state.layout.suits else 0, np.uint64)
 
 
 def _same(a, b, what):
@@ -151,8 +148,9 @@ def test_black_white_redeal_is_uniform_over_the_layouts():
     from .test_black_white import card, hand_built
 
     game = simtool.games.get("black-white")
-    # seat 0 leads holding 1 and 2; the other 4 cards (3..6) split 2-2 between seats 1 and 2: 6 ways
-    state = hand_built([[1, 2], [3, 4], [5, 6]])
+    # a 6-card deck dealt out: seat 0 leads holding 1 and 2; the other 4 cards (3..6) split 2-2
+    # between seats 1 and 2: 6 ways
+    state = hand_built([[1, 2], [3, 4], [5, 6]], cards=6)
     view = _view_at_start(game, state)
     worlds = view.redeal(6000, np.random.default_rng(7))
     hands = worlds._state.hands

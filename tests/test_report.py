@@ -87,10 +87,10 @@ def test_sweep_runs_every_cell_as_a_plain_run(tmp_path):
     assert r.exit_code == 0, r.output
     cells = sorted(p.name for p in runs.iterdir() if p.is_dir())
     assert (runs / "sweep.json").is_file()  # what `simtool sweep --resume` reads
-    assert len(cells) == 8 and "kansas-city_5p_pass_count-2_hands-3_greedy+target" in cells
+    assert len(cells) == 8 and "kansas-city_5p_pass_count-2_greedy+target" in cells
     alone = simtool.run("kansas-city", 2000, players=5, strategy="target", seats={0: "greedy"},
                         rules={"pass_count": 2}, seed=9, rotate=True)
-    cell = pl.read_parquet(runs / "kansas-city_5p_pass_count-2_hands-3_greedy+target" / "seats.parquet")
+    cell = pl.read_parquet(runs / "kansas-city_5p_pass_count-2_greedy+target" / "seats.parquet")
     assert cell.equals(alone.seats)
     assert page.read_text().count('class="run"') == 8
 
@@ -108,7 +108,7 @@ def test_sweep_grid_file(tmp_path):
 
 @pytest.mark.parametrize("args,needles", [
     (["-g", "hearts"], ["unknown game 'hearts'", "black-white"]),
-    (["-g", "black-white", "-r", "pass_count=2"], ["unknown rule 'pass_count'", "none"]),
+    (["-g", "black-white", "-r", "pass_count=2"], ["unknown rule 'pass_count'", "deck, hand_size"]),
     (["-g", "kansas-city", "-r", "pass_count=7"], ["bad value '7' for rule 'pass_count'", "3"]),
     (["-g", "kansas-city", "-p", "9"], ["4, 5 players, not 9"]),
     (["-g", "kansas-city", "-p", "four"], ["bad --players 'four'"]),

@@ -127,7 +127,8 @@ def test_higher_colour_announces_the_colour_the_led_card_is_higher_in():
     assert seen
     for _, seat, _, pick, f in seen:
         led = f["trick"][np.arange(len(seat)), seat]
-        higher = np.where(bw.BLACK_VALUE[led] > bw.WHITE_VALUE[led], bw.BLACK, bw.WHITE)
+        black, white = bw.values(bw.CARDS)
+        higher = np.where(black[led] > white[led], bw.BLACK, bw.WHITE)
         assert (pick == higher).all()
 
 
@@ -156,9 +157,9 @@ def test_no_collect_never_collects_while_a_card_keeps_the_hand():
         hand, pips = f["hand"], f["pips"]
         tableau = f["tableau"][np.arange(len(seat)), seat]
         suit = tr.suit_of_hand(hand)
-        follow = tableau & np.where(suit >= 0, tr.SUIT[np.maximum(suit, 0)], bits.EMPTY)
+        follow = tableau & np.where(suit >= 0, tr.DECK.layout.suit[np.maximum(suit, 0)], bits.EMPTY)
         legal = np.where(follow != 0, follow, tableau)  # the unrestricted legal set
-        fits = np.array([bits.of(c for c in range(tr.CARDS) if tr.PIPS[c] <= tr.PIP_LIMIT - q)
+        fits = np.array([bits.of(c for c in range(tr.DECK.cards) if tr.DECK.pips[c] <= tr.PIP_LIMIT - q)
                          for q in pips], np.uint64)
         keepers = np.where(hand == 0, legal, legal & follow & fits)
         keeps = (keepers & bits.BIT[pick]) != 0
@@ -170,17 +171,18 @@ def test_no_collect_never_collects_while_a_card_keeps_the_hand():
 
 def test_nine_lives_restrictions_bid_lowest_and_keep_bid_suit_cards():
     seen = _play("nine-lives", 4, ["lowest-bid", "no-ignored"])
+    cards = nl.layout(4)
     bids = _of("bid", seen)
     assert bids
     for _, _, _, pick, f in bids:
-        low = np.array([min(nl.CARD_RANK[c] for c in range(nl.CARDS) if int(h) >> c & 1) for h in f["hand"]])
-        assert (nl.CARD_RANK[pick] == low).all()
+        low = np.array([min(cards.card_rank[c] for c in range(cards.cards) if int(h) >> c & 1) for h in f["hand"]])
+        assert (cards.card_rank[pick] == low).all()
     plays = _of("play", seen) + _of("lead", seen)
     for _, seat, legal, pick, f in plays:
-        own = nl.CARD_SUIT[f["bid"][np.arange(len(seat)), seat]]
-        ignored = nl.CARD_SUIT[pick] == own
+        own = cards.card_suit[f["bid"][np.arange(len(seat)), seat]]
+        ignored = cards.card_suit[pick] == own
         # an ignored card only where every card the seat may play is of its bid suit
-        only = (legal & ~nl.SUIT[own]) == 0
+        only = (legal & ~cards.suit[own]) == 0
         assert (~ignored | only).all()
 
 
@@ -194,7 +196,8 @@ def test_a_strategy_that_ignores_view_legal_still_plays_restricted_and_illegal_s
         choice = strategies.resolve("balance~higher-colour", game.id)(view, rng)
         if view.kind == "colour":
             led = view.trick[np.arange(len(view)), view.seat]
-            picks.append((choice, np.where(bw.BLACK_VALUE[led] > bw.WHITE_VALUE[led], bw.BLACK, bw.WHITE)))
+            black, white = bw.values(bw.CARDS)
+            picks.append((choice, np.where(black[led] > white[led], bw.BLACK, bw.WHITE)))
         return choice
 
     ctx = engine.Context(game.id, 4, 200, "deal", np.arange(200))
@@ -285,7 +288,7 @@ def test_verdicts(cost, low, high, verdict):
 def test_the_report_section_renders_costs_in_plain_words(tmp_path):
     _, paths = restrict.measure("black-white", tmp_path / "bw", n=1500, seed=3, jobs=1)
     page = reports.render(paths)
-    assert "Restricted play: 3 players, balance" in page and 'class="restricted-table"' in page
+    assert "Restricted play: 3 players, deck=36, hand_size=sheet, balance" in page and 'class="restricted-table"' in page
     assert "Always announcing the lead&#39;s higher colour costs balance " in page
     assert "Runs side by side" not in page  # restricted runs are compared with their baseline only
 
@@ -313,9 +316,9 @@ def test_restrict_command_end_to_end(tmp_path):
     assert "Never upgrading costs greedy" in r.stdout and "Always passing the highest cards" in r.stdout
     assert "3 runs in" in r.stdout and page.is_file() and "Restricted play" in page.read_text()
     assert sorted(p.name for p in runs.iterdir() if p.is_dir()) == [
-        "kansas-city_4p_pass_count-3_hands-3_greedy",
-        "kansas-city_4p_pass_count-3_hands-3_greedy~no-upgrade+greedy",
-        "kansas-city_4p_pass_count-3_hands-3_greedy~pass-high+greedy"]
+        "kansas-city_4p_greedy",
+        "kansas-city_4p_greedy~no-upgrade+greedy",
+        "kansas-city_4p_greedy~pass-high+greedy"]
 
 
 def test_the_sweep_key_measures_every_variant(tmp_path):

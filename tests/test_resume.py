@@ -16,23 +16,13 @@ import simtool.games
 import strategies
 from simtool import bits, engine
 
-from .conftest import ctx_for
+from .conftest import ctx_for, rule_variants
 from .test_redeal import NUMBERS
 
 GAMES = list(simtool.games.registry().values())
 
 
-def _variants(game):
-    """Default rules, then each option's other values one at a time."""
-    default = {o.name: o.default for o in game.options}
-    yield default
-    for o in game.options:
-        for value in o.values:
-            if value != o.default:
-                yield default | {o.name: value}
-
-
-CASES = [(g, p, rules, unit) for g in GAMES for p in g.players for rules in _variants(g)
+CASES = [(g, p, rules, unit) for g in GAMES for p in g.players for rules in rule_variants(g, p)
          for unit in ("deal", "match")]
 CASES += [(g, g.default_players, {o.name: o.default for o in g.options} | v, unit) for g in GAMES
           for v in NUMBERS.get(g.id, []) for unit in ("deal", "match")]

@@ -35,7 +35,13 @@ def test_rules_page_is_complete(game):
     for option in game.options:  # every rule option, with every value it takes
         row = re.search(rf"^\| `{option.name}` \|(.*)$", text, re.M)
         assert row, option.name
+        listed = row.group(1)
+        span = re.search(r"`(\d+)`\.\.`(\d+)`", listed) if option.kind == "integer" else None
+        if span:  # a whole-number option may give its values as a range: `low`..`high`
+            assert int(span[1]) == min(option.values) and int(span[2]) == max(option.values), option.name
+            assert f"`{option.default}`" in listed, (option.name, option.default)
+            continue
         for value in option.values:
-            assert f"`{value}`" in row.group(1), (option.name, value)
+            assert f"`{value}`" in listed, (option.name, value)
     if not game.options:
         assert "**Options.** None" in text

@@ -26,7 +26,8 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None):
             lengths = lengths.with_columns(pl.Series("ended by the small deck", small["value"]),
                                            pl.Series("ended by the small deck_low", small["low"]),
                                            pl.Series("ended by the small deck_high", small["high"]))
-        out.append(("Rounds until someone has 9 lives", lengths))
+        lives = (rules or {}).get("lives_to_end", 9)
+        out.append((f"Rounds until someone has {lives} lives", lengths))
     return out
 
 

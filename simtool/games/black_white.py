@@ -1,36 +1,66 @@
 """Trick Taking in Black & White (Tsutomu Dejima), read through RULINGS.md.
 
-Card ``c`` (option ``c`` = 0..35) is the printed card ``k = c + 1``: black ``k`` on one
-half, white ``37 - k`` on the other. The leader plays a card and announces a colour;
-every card in the trick then counts by its number in that colour, so following is
-always possible. Players want as many black tricks as white ones.
+Card ``c`` (option ``c`` = 0..deck-1, 36 cards on the sheet) is the printed card ``k = c + 1``:
+black ``k`` on one half, white ``deck + 1 - k`` on the other. The leader plays a card and
+announces a colour; every card in the trick then counts by its number in that colour, so
+following is always possible. Players want as many black tricks as white ones.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 import numpy as np
 
 from .. import bits, deck
 from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, scalar
+from ..errors import SimtoolError
+from ..options import number
+from . import cards
 from .tricks import FOLLOW, HISTORY, LEAD, LEADERS, WINNERS, TrickRound, init_history, play_trick, record_trick
 
 CARDS = 36
+"""The sheet's deck."""
+MAX_CARDS = 64
+"""The largest deck a card set (a uint64) holds: the option space of every deck."""
+SHEET_HAND_2P = 11
+"""The sheet's hand with 2 players (the rest of the deck is unused); 3-4 players share out the deck."""
 BLACK, WHITE = 0, 1
-COLOUR = "colour"  # the decision after the lead
+COLOUR = "colour"
+"""Decision kind: the leader announces the colour of the trick it led (after ``tricks.LEAD``)."""
 COLOURS = ("black", "white")
-HAND = {2: 11, 3: 12, 4: 9}
-DECK = bits.full(CARDS)
 EITHER_COLOUR = bits.of((BLACK, WHITE))
-BLACK_VALUE = np.arange(1, CARDS + 1, dtype=np.int16)  # by option: card k shows black k
-WHITE_VALUE = CARDS + 1 - BLACK_VALUE  # ... and white 37 - k
 
 
-def value(card: np.ndarray, colour: np.ndarray) -> np.ndarray:
+def sheet_hand(deck_size: int, p: int) -> int:
+    """The sheet's hand size: 11 each with 2 players, else the whole deck dealt out evenly."""
+    return SHEET_HAND_2P if p == 2 else deck_size // p
+
+
+def hand_size(rules: dict, p: int) -> int:
+    """Cards dealt to each seat under ``rules`` (missing rules at the sheet's values)."""
+    hand = rules.get("hand_size", "sheet")
+    return sheet_hand(rules.get("deck", CARDS), p) if hand == "sheet" else hand
+
+
+@cache
+def values(deck_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The black and the white number of every option for a deck of ``deck_size`` cards,
+    ``(MAX_CARDS,)`` int16 each (0 beyond the deck): card ``c`` shows black ``c + 1`` and white
+    ``deck_size - c``. Read-only: one pair per deck size, shared by every round."""
+    layout = cards.layout(1, deck_size)
+    black = np.zeros(MAX_CARDS, np.int16)
+    black[:deck_size] = layout.card_rank
+    white = np.where(black > 0, deck_size + 1 - black, 0).astype(np.int16)
+    black.flags.writeable = white.flags.writeable = False
+    return black, white
+
+
+def value(card: np.ndarray, colour: np.ndarray, deck_size: int = CARDS) -> np.ndarray:
     """The number a card counts for in the announced colour."""
-    return np.where(colour == BLACK, BLACK_VALUE[card], WHITE_VALUE[card])
+    black, white = values(deck_size)
+    return np.where(colour == BLACK, black[card], white[card])
 
 
 @dataclass
@@ -59,6 +89,7 @@ class Round(TrickRound):
     past_leader: np.ndarray | None = None  # (n, hand_size) leader of each finished trick
     past_winner: np.ndarray | None = None  # (n, hand_size) winner of each finished trick
     past_colour: np.ndarray | None = None  # (n, hand_size) colour announced in each finished trick
+    cards: int = CARDS  # the deck: cards 0..cards-1 (the ``deck`` rule)
 
     def __post_init__(self):
         init_history(self, self.hand_size)
@@ -70,12 +101,12 @@ class Round(TrickRound):
         return self.hands.shape[0]
 
     def key(self, card, at) -> np.ndarray:
-        return value(card, self.colour)
+        return value(card, self.colour, self.cards)
 
     def announce(self):
         """The leader names the colour every card of the trick counts in."""
         self.colour = (yield Decision(COLOUR, self.leader, EITHER_COLOUR)).astype(np.int8)
-        self.best = value(self.trick[np.arange(self.n), self.leader], self.colour)
+        self.best = value(self.trick[np.arange(self.n), self.leader], self.colour, self.cards)
         self.step += 1
 
 
@@ -83,12 +114,23 @@ class BlackWhiteView(View):
     """What a seat knows: its hand, every played card and who played it, every trick's leader,
     colour and winner, and the trick piles."""
 
+    def __init__(self, game, state, *args, **kwargs):
+        super().__init__(game, state, *args, **kwargs)
+        self._cards = state.cards  # a rule of the whole run (a number), not deal state
+
+    @property
+    def cards(self) -> int:
+        """Cards in the deck (the ``deck`` rule, 36 on the sheet): card ``c`` shows black
+        ``c + 1`` and white ``cards - c`` (one number)."""
+        return self._cards
+
     hand = own("hands", "Cards in the acting seat's hand, uint64 sets ``(m,)``.")
     played = public("played", "Cards played so far in the round, the current trick included, ``(m,)``.")
 
-    in_play = Field(lambda s, rows, seat: np.full(len(seat), DECK) if s.p == 2 else _rows(s.dealt, rows),
-                    "Cards that may be in a hand: every card dealt (all 36 in 3-4p); in 2p, where "
-                    "14 unused cards are unseen, the whole deck, ``(m,)`` sets.")
+    in_play = Field(lambda s, rows, seat: np.full(len(seat), bits.full(s.cards)) if s.p * s.hand_size < s.cards
+                    else _rows(s.dealt, rows),
+                    "Cards that may be in a hand: the whole deck, ``(m,)`` sets; where some cards are "
+                    "left undealt (2p on the sheet: 14), they are unseen, so any card may be in a hand.")
 
     @cached_property
     def unseen(self) -> np.ndarray:
@@ -121,9 +163,9 @@ class BlackWhiteView(View):
         lead, every legal card; at a decision that plays no card, none)."""
         if self.kind != FOLLOW:
             return self.legal.copy() if self.kind == LEAD else np.zeros(len(self), np.uint64)
-        best = self.best.astype(np.int64)
-        black = DECK & ~bits.below(np.clip(best, 0, CARDS))  # black c + 1 above best
-        white = bits.below(np.clip(CARDS - best, 0, CARDS))  # white 36 - c above best
+        best, cards_ = self.best.astype(np.int64), self.cards
+        black = bits.full(cards_) & ~bits.below(np.clip(best, 0, cards_))  # black c + 1 above best
+        white = bits.below(np.clip(cards_ - best, 0, cards_))  # white cards - c above best
         return self.legal & np.where(self.colour == BLACK, black, white)
 
     @cached_property
@@ -133,15 +175,16 @@ class BlackWhiteView(View):
 
     @cached_property
     def strength(self) -> np.ndarray:
+        black, white = values(self.cards)
         if self.kind == FOLLOW:
-            return np.where(self.colour[:, None] == BLACK, BLACK_VALUE, WHITE_VALUE)
+            return np.where(self.colour[:, None] == BLACK, black, white)
         if self.kind == COLOUR:
             led = self.trick[np.arange(len(self)), self.seat]
-            out = np.zeros((len(self), CARDS), np.int16)
-            out[:, BLACK], out[:, WHITE] = BLACK_VALUE[led], WHITE_VALUE[led]
+            out = np.zeros((len(self), MAX_CARDS), np.int16)
+            out[:, BLACK], out[:, WHITE] = black[led], white[led]
             return out
         # a lead is as strong as the better of its two numbers
-        return np.broadcast_to(np.maximum(BLACK_VALUE, WHITE_VALUE), (len(self), CARDS))
+        return np.broadcast_to(np.maximum(black, white), (len(self), MAX_CARDS))
 
 
 def _colours(s: Round, rows) -> np.ndarray:
@@ -157,17 +200,39 @@ class BlackWhite(Game):
     sheet = "seeds/002_fd6b5c2d997ddaf2.txt"
     players = (2, 3, 4)
     default_players = 3
-    n_actions = CARDS
+    n_actions = MAX_CARDS
     default_strategy = "balance"
     columns = {"black": np.int8, "white": np.int8}
     analysis = "simtool.analysis.black_white"
     View = BlackWhiteView
+    options = (
+        number("deck", CARDS, 2, MAX_CARDS,
+               "cards in the deck (even): card k shows black k and white deck + 1 - k", step=2),
+        number("hand_size", "sheet", 1, MAX_CARDS // 2,
+               "cards dealt to each player; sheet: 11 with 2 players (the rest unused), else the "
+               "whole deck dealt out evenly", sheet="11 at 2p, else deck // p"),
+    )
+
+    def check_rules(self, rules: dict, p: int) -> None:
+        deck_size, hand = rules["deck"], hand_size(rules, p)
+        given = "the sheet's hand" if rules["hand_size"] == "sheet" else "hand_size"
+        if hand < 1:
+            raise SimtoolError(f"black-white: a deck of {deck_size} cards deals {p} players no card "
+                               f"each; give a deck of {p + p % 2} cards or more")
+        if p * hand > deck_size:
+            bigger = p * hand + p * hand % 2  # decks are even
+            advice = [f"hand_size {deck_size // p} or less"] if deck_size >= p else []
+            advice += [f"a deck of {bigger} or more"] if bigger <= MAX_CARDS else []
+            raise SimtoolError(f"black-white: {p} hands of {hand} cards ({given}) need {p * hand} cards, "
+                               f"more than the deck of {deck_size}; give " + ", or ".join(advice))
 
     def deal(self, rng, match: Match, rnd: int) -> Round:
         n, p = match.n, match.p
-        hand = HAND[p]
-        hands = deck.hands(deck.shuffled(rng, n, CARDS, p * hand), p)
+        deck_size = match.rules.get("deck", CARDS)
+        hand = hand_size(match.rules, p)
+        hands = deck.hands(deck.shuffled(rng, n, deck_size, p * hand), p)
         return Round(
+            cards=deck_size,
             p=p,
             rnd=rnd,
             hand_size=hand,
@@ -210,7 +275,7 @@ class BlackWhite(Game):
         seat = r(view.seat)
         sizes = r(view.hand_sizes)
         sizes[np.arange(len(seat)), seat] = 0
-        hands = deck.deal_among(r(view.unseen), sizes, rng, CARDS)
+        hands = deck.deal_among(r(view.unseen), sizes, rng, view.cards)
         hands[np.arange(len(seat)), seat] = hand
         colours = r(view.colours)
         current = colours[:, view.trick_no] if view.trick_no < view.hand_size else None
@@ -231,7 +296,8 @@ class BlackWhite(Game):
                      colour=current if current is not None else np.full(len(seat), -1, np.int8),
                      best=r(view.best), winning=r(view.winning), black=r(view.black),
                      white=r(view.white), trick_no=view.trick_no, step=view.step, past=past,
-                     past_leader=past_leader, past_winner=r(view.winners), past_colour=past_colour)
+                     past_leader=past_leader, past_winner=r(view.winners), past_colour=past_colour,
+                     cards=view.cards)
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         """After p rounds, and then after every tie-break round, unless the lead is shared."""
@@ -253,16 +319,17 @@ class BlackWhite(Game):
         }
 
     def label(self, kind: str, option: int) -> str:
+        return self.label_at(None, kind, option)
+
+    def label_at(self, state: Round | None, kind: str, option: int) -> str:
         if kind == COLOUR:
             return COLOURS[option]
-        return f"card {option + 1} (black {option + 1} / white {CARDS - option})"
+        deck_size = CARDS if state is None else state.cards
+        return f"card {option + 1} (black {option + 1} / white {deck_size - option})"
 
     def describe(self, s: Round, row: int) -> list[str]:
-        lines = []
-        for seat in range(s.p):
-            cards = np.flatnonzero(bits.to_mask(s.hands[row, seat], CARDS)) + 1
-            lines.append(f"  seat {seat} holds " + " ".join(map(str, cards)))
-        return lines
+        return [f"  seat {seat} holds " + " ".join(map(str, np.flatnonzero(bits.to_mask(s.hands[row, seat], s.cards)) + 1))
+                for seat in range(s.p)]
 
 
 def score(black: np.ndarray, white: np.ndarray) -> dict[str, np.ndarray]:

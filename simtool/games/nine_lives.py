@@ -1,10 +1,11 @@
 """Nine Lives (Tricksy Kittens, Pandaqi), read through RULINGS.md; powers are out of scope.
 
-Option ``c`` is the card of suit ``c // 9`` (one suit per player) and rank ``c % 9 + 1``.
-Everyone bids a card at once; its rank is the bid and its suit is the player's own
-*ignored* suit. The Kittykeeper leads, and trump is the suit of the Kittykeeper's bid,
-so trump moves with the Kittykeeper. Scored bid cards become lives and leave the deck,
-so the deck (and the hands) shrink across the rounds of a match.
+Option ``c`` is the card of suit ``c // ranks`` (one suit per player) and rank ``c % ranks + 1``
+(9 ranks on the sheet). Everyone bids a card at once; its rank is the bid and its suit is the
+player's own *ignored* suit. The Kittykeeper leads, and trump is the suit of the Kittykeeper's
+bid, so trump moves with the Kittykeeper. Scored bid cards become lives and leave the deck,
+so the deck (and the hands) shrink across the rounds of a match, which ends once someone has
+9 lives (the ``lives_to_end`` rule).
 """
 
 from __future__ import annotations
@@ -17,27 +18,47 @@ import numpy as np
 from .. import bits
 from .. import deck as deck_module
 from ..engine import Decision, Game, Match, View, add, cells, own, public, scalar
-from .tricks import HISTORY, WINNERS, TrickRound, init_history, leaders_field, play_trick, record_trick, shown_void
+from ..errors import SimtoolError
+from ..options import number
+from . import cards
+from .cards import Layout
+from .tricks import (
+    FOLLOW, HISTORY, LEAD, WINNERS, TrickRound, init_history, leaders_field, play_trick, record_trick, shown_void,
+)
 
 RANKS = 9
+"""The sheet's ranks per suit."""
 LIVES = 9
+"""The sheet's lives that end the match."""
 MIN_HAND = 2
-MAX_SUITS = 6
-CARDS = MAX_SUITS * RANKS
-SUIT = np.array([bits.of(range(RANKS * s, RANKS * s + RANKS)) for s in range(MAX_SUITS)], np.uint64)
-CARD_SUIT = np.arange(CARDS) // RANKS
-CARD_RANK = np.arange(CARDS) % RANKS + 1
+MAX_CARDS = 64
+"""The largest deck a card set (a uint64) holds: the option space of every deck."""
+BID = "bid"
+"""Decision kind: every seat at once places a card face down; its rank is the bid."""
 
 
-def deck_of(p: int) -> np.uint64:
+def layout(p: int, ranks: int = RANKS) -> Layout:
+    """The full deck for ``p`` players, one suit of ``ranks`` each: labels ``A1``, ``B7``..."""
+    return cards.layout(p, ranks)
+
+
+def deck_of(p: int, ranks: int = RANKS) -> np.uint64:
     """The full deck for ``p`` players: one suit each."""
-    return bits.full(RANKS * p)
+    return bits.full(ranks * p)
 
 
 @dataclass
 class LivesMatch(Match):
     piles: np.ndarray  # (n,) every bid card scored so far (out of the deck for good)
     keeper: np.ndarray  # (n,) the Kittykeeper for the next round
+
+    @property
+    def ranks(self) -> int:
+        return self.rules.get("ranks", RANKS)
+
+    @property
+    def lives_to_end(self) -> int:
+        return self.rules.get("lives_to_end", LIVES)
 
 
 @dataclass
@@ -65,8 +86,12 @@ class Round(TrickRound):
     past: np.ndarray | None = None  # (n, T, p) card each seat played in each finished trick
     past_leader: np.ndarray | None = None  # (n, T) the Kittykeeper who led it
     past_winner: np.ndarray | None = None  # (n, T)
+    layout: Layout | None = None  # p suits of the ``ranks`` rule (None: the sheet's 9 ranks)
+    lives_to_end: int = LIVES  # the match ends after a round in which someone has this many lives
 
     def __post_init__(self):
+        if self.layout is None:
+            self.layout = layout(self.p)
         init_history(self, int(self.hand_size.max()) - 1)  # the bid card is never played
 
     @property
@@ -75,31 +100,53 @@ class Round(TrickRound):
 
     @property
     def bid_suit(self) -> np.ndarray:
-        return np.where(self.bid >= 0, CARD_SUIT[np.maximum(self.bid, 0)], -1)
+        return np.where(self.bid >= 0, self.layout.card_suit[np.maximum(self.bid, 0)], -1)
 
     def strength(self, card, seat_suit) -> np.ndarray:
         """A card of its own player's bid suit is ignored (0); then trumps, then the lead suit."""
-        suit, rank = CARD_SUIT[card], CARD_RANK[card]
+        suit, rank = self.layout.card_suit[card], self.layout.card_rank[card]
         counted = suit != seat_suit
         return np.where(counted & (suit == self.trump), 100 + rank,
                         np.where(counted & (suit == self.lead_suit), rank, 0))
 
     def follow_set(self, hand: np.ndarray) -> np.ndarray:
-        same = hand & SUIT[self.lead_suit]
+        same = hand & self.layout.suit[self.lead_suit]
         return np.where(same != 0, same, hand)
 
     def on_lead(self, card: np.ndarray) -> None:
-        self.lead_suit = CARD_SUIT[np.maximum(card, 0)]
+        self.lead_suit = self.layout.card_suit[np.maximum(card, 0)]
 
     def key(self, card: np.ndarray, at: np.ndarray) -> np.ndarray:
         """No card counts in a deal whose rounds have run out of tricks (``card`` -1 there)."""
-        seat_suit = CARD_SUIT[np.maximum(np.take(self.bid, at), 0)]  # every bid is revealed in play
+        # every bid is revealed in play
+        seat_suit = self.layout.card_suit[np.maximum(np.take(self.bid, at), 0)]
         return np.where(card >= 0, self.strength(np.maximum(card, 0), seat_suit), 0)
 
 
 class NineLivesView(View):
     """A seat knows its hand and bid, every bid once revealed (before play), the leftover
     cards, the cards played, every seat's tricks and lives."""
+
+    def __init__(self, game, state, *args, **kwargs):
+        super().__init__(game, state, *args, **kwargs)
+        # rules of the whole run (numbers), not deal state
+        self._ranks, self._lives_to_end = state.layout.ranks, state.lives_to_end
+
+    @property
+    def _layout(self) -> Layout:
+        return layout(self.players, self._ranks)
+
+    @property
+    def ranks(self) -> int:
+        """Ranks per suit (the ``ranks`` rule, 9 on the sheet): card ``c`` is rank ``c % ranks + 1``
+        of suit ``c // ranks``, one suit per player (one number)."""
+        return self._ranks
+
+    @property
+    def lives_to_end(self) -> int:
+        """Lives that end the match after the round in which someone reaches them (the
+        ``lives_to_end`` rule, 9 on the sheet; one number)."""
+        return self._lives_to_end
 
     hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
     bid = public("bid", "Every seat's bid card, -1 until revealed (revealed before play), ``(m, p)``.")
@@ -128,13 +175,14 @@ class NineLivesView(View):
     def winners_now(self) -> np.ndarray:
         """Legal cards that would take the lead of the trick as it stands, ``(m,)`` sets (at a
         lead, every legal card; at a decision that plays no card, none)."""
-        if self.kind != "play":
-            return self.legal.copy() if self.kind == "lead" else np.zeros(len(self), np.uint64)
-        rows = np.arange(len(self))
-        counted = self.legal & ~SUIT[CARD_SUIT[np.maximum(self.bid[rows, self.seat], 0)]]
-        trumps = counted & SUIT[np.clip(self.trump, 0, MAX_SUITS - 1)]
-        over_trump = trumps & ~bits.below(np.clip(self.trump * RANKS + self.best - 100, 0, 64))
-        over_lead = counted & SUIT[self.lead_suit] & ~bits.below(np.clip(self.lead_suit * RANKS + self.best, 0, 64))
+        if self.kind != FOLLOW:
+            return self.legal.copy() if self.kind == LEAD else np.zeros(len(self), np.uint64)
+        rows, lay = np.arange(len(self)), self._layout
+        counted = self.legal & ~lay.suit[lay.card_suit[np.maximum(self.bid[rows, self.seat], 0)]]
+        trumps = counted & lay.suit[np.clip(self.trump, 0, self.players - 1)]
+        over_trump = trumps & ~bits.below(np.clip(self.trump * lay.ranks + self.best - 100, 0, 64))
+        over_lead = counted & lay.suit[self.lead_suit] & ~bits.below(
+            np.clip(self.lead_suit * lay.ranks + self.best, 0, 64))
         return np.where(self.best >= 100, over_trump, over_lead | trumps)
 
     @cached_property
@@ -152,8 +200,9 @@ class NineLivesView(View):
     @cached_property
     def voids(self) -> np.ndarray:
         """Suits each seat has shown void in (did not follow the lead suit), ``(m, p)`` bit sets."""
-        return shown_void(self.history, self.leaders, lambda card: CARD_SUIT[card],
-                          lambda card, suit: CARD_SUIT[card] == suit)
+        suit_of = self._layout.card_suit
+        return shown_void(self.history, self.leaders, lambda card: suit_of[card],
+                          lambda card, suit: suit_of[card] == suit)
 
 
 class NineLives(Game):
@@ -162,13 +211,26 @@ class NineLives(Game):
     sheet = "seeds/004_ef0817ee743946ed.txt"
     players = (2, 3, 4, 5, 6)
     default_players = 4
-    n_actions = CARDS
+    n_actions = MAX_CARDS
     default_strategy = "exact"
     columns = {"bid": np.int8, "made": np.bool_, "team_size": np.int8, "fallback": np.int8}
     match_columns = {"small_deck": np.bool_}
     analysis = "simtool.analysis.nine_lives"
     View = NineLivesView
     deal_reads_match = True  # the deck loses the cards scored so far
+    options = (
+        number("lives_to_end", LIVES, 1, 60,
+               "lives that end the match: after a round in which someone has this many, the most "
+               "lives wins"),
+        number("ranks", RANKS, MIN_HAND, MAX_CARDS // 2,
+               "ranks per suit (one suit per player): cards 1..ranks, so bids run 1..ranks"),
+    )
+
+    def check_rules(self, rules: dict, p: int) -> None:
+        if p * rules["ranks"] > MAX_CARDS:
+            raise SimtoolError(f"nine-lives: {p} suits of {rules['ranks']} ranks make {p * rules['ranks']} "
+                               f"cards, more than the {MAX_CARDS} a card set holds; give ranks "
+                               f"{MAX_CARDS // p} or less at {p} players")
 
     def new_match(self, n: int, p: int, rules: dict) -> LivesMatch:
         return LivesMatch(p, rules, np.zeros((n, p), np.int32), np.zeros(n, np.uint64),
@@ -176,15 +238,16 @@ class NineLives(Game):
 
     def deal(self, rng, match: LivesMatch, rnd: int) -> Round:
         n, p = match.n, match.p
-        deck = deck_of(p) & ~match.piles
+        lay = layout(p, match.ranks)
+        deck = lay.deck & ~match.piles
         in_deck = bits.count(deck).astype(np.int64)
         size = in_deck // p
         hands = np.zeros((n, p), np.uint64)
         for k in np.unique(in_deck):  # decks of one size deal alike: shuffle each group at once
             rows = np.flatnonzero(in_deck == k)
-            cards = np.nonzero(bits.to_mask(deck[rows], RANKS * p))[1].reshape(len(rows), k)
+            held = np.nonzero(bits.to_mask(deck[rows], lay.cards))[1].reshape(len(rows), k)
             order = deck_module.shuffled(rng, len(rows), int(k), p * int(k // p))
-            hands[rows] = deck_module.hands(np.take_along_axis(cards, order.astype(np.int64), 1), p)
+            hands[rows] = deck_module.hands(np.take_along_axis(held, order.astype(np.int64), 1), p)
         zeros = np.zeros((n, p), np.int16)
         return Round(
             p=p, rnd=rnd, hand_size=size, deck=deck,
@@ -193,14 +256,15 @@ class NineLives(Game):
             played=np.zeros(n, np.uint64), trick=np.full((n, p), -1, np.int8),
             lead_suit=np.zeros(n, np.int64), trump=np.zeros(n, np.int64),
             best=np.zeros(n, np.int64), winning=np.zeros(n, np.int64), tricks=zeros.copy(),
-            fallback=zeros.copy(), totals=match.totals.copy(),
+            fallback=zeros.copy(), totals=match.totals.copy(), layout=lay,
+            lives_to_end=match.lives_to_end,
         )
 
     def play(self, s: Round):
         """The round from the state's position (``bidding``, ``trick_no``, ``step``) to its end."""
         cell = cells(s.n, s.p)
         if s.bidding:
-            bid = yield Decision("bid", None, s.hands.copy())  # all at once, face down
+            bid = yield Decision(BID, None, s.hands.copy())  # all at once, face down
             s.hands &= ~bits.BIT[bid]
             s.bid = bid
             s.bidding = False
@@ -219,7 +283,7 @@ class NineLives(Game):
             s.keeper = np.where(due, s.winning, s.keeper)
             s.trick_no += 1
             s.step = 0
-        results = score(s.bid, s.tricks, s.fallback)
+        results = score(s.bid, s.tricks, s.fallback, s.layout.ranks)
         results["_keeper"] = np.broadcast_to(s.keeper[:, None], s.bid.shape)
         return results
 
@@ -233,10 +297,11 @@ class NineLives(Game):
         sizes = r(view.hand_sizes)
         sizes[np.arange(m), seat] = 0
         void_suits = r(view.voids)
+        lay = view._layout
         allowed = np.zeros((m, p), np.uint64)
-        for suit in range(MAX_SUITS):
-            allowed |= np.where((void_suits >> suit) & 1, bits.EMPTY, SUIT[suit])
-        hands = deck_module.deal_among(r(view.unseen), sizes, rng, CARDS, allowed)
+        for suit in range(p):
+            allowed |= np.where((void_suits >> suit) & 1, bits.EMPTY, lay.suit[suit])
+        hands = deck_module.deal_among(r(view.unseen), sizes, rng, lay.cards, allowed)
         hands[np.arange(m), seat] = r(view.hand)
         history, leaders = r(view.history), r(view.leaders)
         past, past_leader = history.copy(), leaders.copy()
@@ -253,7 +318,8 @@ class NineLives(Game):
                      trump=r(view.trump), best=r(view.best), winning=r(view.winning),
                      tricks=r(view.tricks), fallback=r(view.fallback), totals=r(view.totals),
                      bidding=view.bidding, trick_no=view.trick_no, step=view.step, past=past,
-                     past_leader=past_leader, past_winner=r(view.winners))
+                     past_leader=past_leader, past_winner=r(view.winners), layout=lay,
+                     lives_to_end=view.lives_to_end)
 
     def end_round(self, match: LivesMatch, results: dict[str, np.ndarray]) -> None:
         """Scored bid cards become lives and leave the deck; the last trick's winner keeps the kitty."""
@@ -263,11 +329,12 @@ class NineLives(Game):
         match.keeper = results["_keeper"][:, 0]
 
     def match_over(self, match: LivesMatch, rnd: int) -> np.ndarray:
-        return (match.totals >= LIVES).any(axis=1) | _deck_too_small(match)
+        return (match.totals >= match.lives_to_end).any(axis=1) | _deck_too_small(match)
 
     def match_results(self, match: LivesMatch) -> dict[str, np.ndarray]:
-        """``small_deck``: the match ended because the deck became too small, nobody at 9 lives."""
-        small = _deck_too_small(match) & ~(match.totals >= LIVES).any(axis=1)
+        """``small_deck``: the match ended because the deck became too small, nobody at the lives
+        that end it."""
+        small = _deck_too_small(match) & ~(match.totals >= match.lives_to_end).any(axis=1)
         return {"small_deck": np.broadcast_to(small[:, None], match.totals.shape)}
 
     def invariants(self, s: Round) -> dict[str, np.ndarray]:
@@ -285,27 +352,29 @@ class NineLives(Game):
         }
 
     def label(self, kind: str, option: int) -> str:
-        return f"{'ABCDEF'[option // RANKS]}{option % RANKS + 1}"
+        return self.label_at(None, kind, option)
+
+    def label_at(self, state: Round | None, kind: str, option: int) -> str:
+        return (layout(6) if state is None else state.layout).label(option)
 
     def describe(self, s: Round, row: int) -> list[str]:
-        lines = [f"  seat {seat} holds " + " ".join(
-            self.label("", c) for c in np.flatnonzero(bits.to_mask(s.hands[row, seat], CARDS)))
-            for seat in range(s.p)]
-        lines.append(f"  Kittykeeper seat {s.keeper[row]}; left over: " + (" ".join(
-            self.label("", c) for c in np.flatnonzero(bits.to_mask(s.leftover[row], CARDS))) or "none"))
+        lay = s.layout
+        lines = [f"  seat {seat} holds " + " ".join(lay.labels(s.hands[row, seat])) for seat in range(s.p)]
+        lines.append(f"  Kittykeeper seat {s.keeper[row]}; left over: "
+                     + (" ".join(lay.labels(s.leftover[row])) or "none"))
         return lines
 
 
 def _deck_too_small(match: LivesMatch) -> np.ndarray:
     """Matches whose next deck would deal fewer than 2 cards each."""
-    return bits.count(deck_of(match.p) & ~match.piles) // match.p < MIN_HAND
+    return bits.count(deck_of(match.p, match.ranks) & ~match.piles) // match.p < MIN_HAND
 
 
-def score(bid: np.ndarray, tricks: np.ndarray, fallback: np.ndarray) -> dict[str, np.ndarray]:
+def score(bid: np.ndarray, tricks: np.ndarray, fallback: np.ndarray, ranks: int = RANKS) -> dict[str, np.ndarray]:
     """Lives scored: the bid card's rank for a seat whose tricks equal its bid, or whose team's
     tricks equal the team's bids (not when every seat is in one team)."""
     n, p = bid.shape
-    rank, suit = CARD_RANK[bid], CARD_SUIT[bid]
+    rank, suit = bid % ranks + 1, bid // ranks
     same = suit[:, :, None] == suit[:, None, :]  # (n, p, p): seats sharing a bid suit
     team_size = same.sum(axis=2)
     team_tricks = (same * tricks[:, None, :]).sum(axis=2)

@@ -1,45 +1,100 @@
 """Trickster, prototype A (a reverse-drafting trick game), read through RULINGS.md.
 
-Option ``c`` (0..51) is the card of suit ``c // 13`` and rank ``c % 13 + 1`` (A = 1,
-J = 11, Q = 12, K = 13). Every seat has a public tableau. ``p`` hands circulate: each
-turn every seat at once adds a tableau card to the hand it holds (following its suit
-if it can), collecting the hand first when it cannot follow or would push the pip sum
-over 13, and then passes the hand right. Lowest score wins.
+Option ``c`` is the card of suit ``c // ranks`` and rank ``c % ranks + 1`` (13 ranks on the
+sheet: A = 1, J = 11, Q = 12, K = 13; the top three ranks are always the jack, queen and king).
+Every seat has a public tableau. ``p`` hands circulate: each turn every seat at once adds a
+tableau card to the hand it holds (following its suit if it can), collecting the hand first
+when it cannot follow or would push the pip sum over the pip limit (13), and then passes the
+hand right. Lowest score wins.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 import numpy as np
 
 from .. import bits, deck
 from ..engine import Decision, Field, Game, Match, RoundState, View, own, public, scalar
+from ..errors import SimtoolError
+from ..options import number
+from . import cards
+from .cards import Layout
 
 SUITS, RANKS = 4, 13
-CARDS = SUITS * RANKS
+FACES = 3
+"""The top three ranks are the jack, queen and king: they add no pips."""
 PIP_LIMIT = 13
-RANK_OF = np.arange(CARDS) % RANKS + 1
-SUIT_OF = np.arange(CARDS) // RANKS
-PIPS = np.where(RANK_OF <= 10, RANK_OF, 0)  # face cards add no pips
-SUIT = np.array([bits.of(range(RANKS * s, RANKS * s + RANKS)) for s in range(SUITS)], np.uint64)
-POINT_GROUPS = (  # points per card: A..10 one, J two, Q three, K four
-    (1, bits.of(c for c in range(CARDS) if RANK_OF[c] <= 10)),
-    (2, bits.of(c for c in range(CARDS) if RANK_OF[c] == 11)),
-    (3, bits.of(c for c in range(CARDS) if RANK_OF[c] == 12)),
-    (4, bits.of(c for c in range(CARDS) if RANK_OF[c] == 13)),
-)
+POINTS = (1, 2, 3, 4)
+"""The sheet's points for a pip card, a jack, a queen and a king."""
+MAX_CARDS = 64
+"""The largest deck a card set (a uint64) holds: the option space of every deck."""
+MAX_RANKS = MAX_CARDS // SUITS
+TURN = "play"
+"""Decision kind: every seat at once adds a card from its tableau to the hand it holds."""
+RANK_NAMES = "A23456789TLMN"
+"""Pip ranks 1..13 for labels (L, M, N: pips 11, 12, 13 in decks of more than 13 ranks)."""
 
 
-def points(cards: np.ndarray) -> np.ndarray:
+@dataclass(frozen=True, eq=False)
+class Deck:
+    """The card tables a set of Trickster rules implies; read-only arrays, one object per set of
+    rule values (see :func:`deck_for`), shared by every round and by the strategies."""
+
+    layout: Layout
+    pip_limit: int
+    points: tuple  # points of a pip card, a jack, a queen, a king
+    pips: np.ndarray  # (MAX_CARDS,) pips of each card: its rank for a pip card, 0 for a face
+    point_groups: tuple  # (points, card set) per kind of card
+
+    @property
+    def ranks(self) -> int:
+        return self.layout.ranks
+
+    @property
+    def cards(self) -> int:
+        return self.layout.cards
+
+    @property
+    def pip_ranks(self) -> int:
+        """The highest pip card (ranks 1..pip_ranks are pip cards)."""
+        return self.layout.ranks - FACES
+
+
+@cache
+def deck_for(ranks: int = RANKS, pip_limit: int = PIP_LIMIT, points: tuple = POINTS) -> Deck:
+    """The :class:`Deck` of 4 suits of ``ranks`` ranks with that pip limit and those points."""
+    names = RANK_NAMES[:ranks - FACES] + "JQK"
+    layout = cards.layout(SUITS, ranks, "SHDC", names, rank_first=True)
+    rank = layout.card_rank
+    pips = np.zeros(MAX_CARDS, np.int16)
+    pips[:layout.cards] = np.where(rank <= ranks - FACES, rank, 0)
+    pips.flags.writeable = False
+    kinds = [rank <= ranks - FACES] + [rank == ranks - FACES + f for f in range(1, FACES + 1)]
+    groups = tuple((value, bits.of(np.flatnonzero(kind))) for value, kind in zip(points, kinds, strict=True))
+    return Deck(layout, pip_limit, tuple(points), pips, groups)
+
+
+def rules_deck(rules: dict) -> Deck:
+    """The :class:`Deck` of a game's rules (missing rules at the sheet's values)."""
+    return deck_for(rules.get("ranks", RANKS), rules.get("pip_limit", PIP_LIMIT),
+                    tuple(rules.get(f"{kind}_points", value) for kind, value in zip(
+                        ("pip", "jack", "queen", "king"), POINTS, strict=True)))
+
+
+DECK = deck_for()
+"""The sheet's deck."""
+
+
+def points(held: np.ndarray, d: Deck = DECK) -> np.ndarray:
     """Points of each card set."""
-    return sum(value * bits.count(cards & group).astype(np.int16) for value, group in POINT_GROUPS)
+    return sum(value * bits.count(held & group).astype(np.int16) for value, group in d.point_groups)
 
 
-def suit_of_hand(hand: np.ndarray) -> np.ndarray:
+def suit_of_hand(hand: np.ndarray, ranks: int = RANKS) -> np.ndarray:
     """Suit of each non-empty hand (its cards share one suit); -1 for an empty hand."""
-    return np.where(hand == 0, -1, SUIT_OF[np.minimum(bits.lowest(hand), CARDS - 1)])
+    return np.where(hand == 0, -1, bits.lowest(hand) // ranks)
 
 
 @dataclass
@@ -55,6 +110,7 @@ class Round(RoundState):
     collections: np.ndarray  # (n, p) times each seat has collected
     totals: np.ndarray  # (n, p) match totals before this round
     turn: int = 0  # turns completed so far
+    deck: Deck = DECK  # the card tables of the rules
 
     @property
     def n(self) -> int:
@@ -62,15 +118,42 @@ class Round(RoundState):
 
     def legal(self) -> np.ndarray:
         """Per seat: tableau cards of the held hand's suit if any, else the whole tableau."""
-        suit = suit_of_hand(self.hand)
-        follow = self.tableau & np.where(suit >= 0, SUIT[np.maximum(suit, 0)], bits.EMPTY)
+        follow = self.tableau & self.deck.layout.suit_cards(suit_of_hand(self.hand, self.deck.ranks))
         return np.where(follow != 0, follow, self.tableau)
 
 
 class TricksterView(View):
     """Every tableau is public, and a card taken from a tableau is seen by all: a seat that
     watched knows every hand in circulation and every collection (RULINGS.md). Nothing is hidden
-    but the other seats' choices of the current turn."""
+    but the other seats' choices of the current turn.
+
+    The rules (``ranks``, ``pip_limit``, ``points``) are numbers; ``deck_for(view.ranks,
+    view.pip_limit, view.points)`` gives the card tables they imply (pips, suits, point groups)."""
+
+    def __init__(self, game, state, *args, **kwargs):
+        super().__init__(game, state, *args, **kwargs)
+        d = state.deck  # rules of the whole run (numbers), not deal state
+        self._rules = (d.ranks, d.pip_limit, d.points)
+
+    @property
+    def _deck(self) -> Deck:
+        return deck_for(*self._rules)
+
+    @property
+    def ranks(self) -> int:
+        """Ranks per suit (the ``ranks`` rule, 13 on the sheet): card ``c`` is rank ``c % ranks + 1``
+        of suit ``c // ranks``; the top three ranks are the jack, queen and king (one number)."""
+        return self._deck.ranks
+
+    @property
+    def pip_limit(self) -> int:
+        """The pip sum a hand may reach; a card that would take it over collects (one number)."""
+        return self._deck.pip_limit
+
+    @property
+    def points(self) -> tuple:
+        """Points of a pip card, a jack, a queen and a king (the ``*_points`` rules; a tuple)."""
+        return self._deck.points
 
     hand = own("hand", "The hand the acting seat holds, ``(m,)`` sets.")
     pips = own("pips", "Pip sum of that hand, ``(m,)``.")
@@ -91,7 +174,9 @@ class TricksterView(View):
 
     @cached_property
     def strength(self) -> np.ndarray:
-        return np.broadcast_to(RANK_OF, (len(self), CARDS))
+        rank = np.zeros(MAX_CARDS, np.int64)
+        rank[:self._deck.cards] = self._deck.layout.card_rank
+        return np.broadcast_to(rank, (len(self), MAX_CARDS))
 
 
 class Trickster(Game):
@@ -100,28 +185,51 @@ class Trickster(Game):
     sheet = "seeds/001_375d0b6cf02d131c.txt"
     players = (2, 3, 4, 5, 6)
     default_players = 4
-    n_actions = CARDS
+    n_actions = MAX_CARDS
     default_strategy = "safe"
     lower_wins = True
     tricks_label = "collections"
     columns = {"collected": np.int8, "moon": np.int8}
     analysis = "simtool.analysis.trickster"
     View = TricksterView
+    options = (
+        number("ranks", RANKS, FACES + 2, MAX_RANKS,
+               "ranks per suit (4 suits): the top three are the jack, queen and king, the rest "
+               "pip cards 1..ranks-3"),
+        number("pip_limit", PIP_LIMIT, 1, 90,
+               "the pip sum a hand may reach; a card that would take it over makes its player "
+               "collect the hand first"),
+        *(number(f"{kind}_points", value, 0, 10,
+                 f"points of a {kind} card" if kind == "pip" else f"points of a {kind}")
+          for kind, value in zip(("pip", "jack", "queen", "king"), POINTS, strict=True)),
+    )
+
+    def check_rules(self, rules: dict, p: int) -> None:
+        ranks, limit = rules["ranks"], rules["pip_limit"]
+        top = ranks - FACES
+        suit = top * (top + 1) // 2
+        if limit >= suit:
+            raise SimtoolError(f"trickster: pip_limit {limit} is never exceeded: a whole suit's pip "
+                               f"cards add up to {suit} with ranks={ranks}; give pip_limit {suit - 1} or less")
+        if limit < top:
+            raise SimtoolError(f"trickster: pip_limit {limit} is below the highest pip card ({top} with "
+                               f"ranks={ranks}), which alone would exceed it; give pip_limit {top} or more")
 
     def deal(self, rng, match: Match, rnd: int) -> Round:
         n, p = match.n, match.p
-        size = CARDS // p
-        tableau = deck.hands(deck.shuffled(rng, n, CARDS, p * size), p)
+        d = rules_deck(match.rules)
+        size = d.cards // p
+        tableau = deck.hands(deck.shuffled(rng, n, d.cards, p * size), p)
         zeros = np.zeros((n, p), np.uint64)
         return Round(p=p, rnd=rnd, turns=size, dealt=np.bitwise_or.reduce(tableau, axis=1),
                      tableau=tableau, hand=zeros, pips=np.zeros((n, p), np.int16),
                      collected=zeros.copy(), collections=np.zeros((n, p), np.int16),
-                     totals=match.totals.copy())
+                     totals=match.totals.copy(), deck=d)
 
     def play(self, s: Round):
         """The round from the state's position (``turn``) to its end."""
         while s.turn < s.turns:
-            card = yield Decision("play", None, s.legal())
+            card = yield Decision(TURN, None, s.legal())
             place(s, card)
             if s.turn < s.turns - 1:  # no pass after the last card
                 s.hand = np.roll(s.hand, -1, axis=1)  # to the right: seat s gets seat s+1's hand
@@ -131,7 +239,7 @@ class Trickster(Game):
         s.collections += 1
         s.hand = np.zeros_like(s.hand)
         s.pips[:] = 0
-        return score(s.collected, s.collections)
+        return score(s.collected, s.collections, s.deck)
 
     def redeal(self, view: TricksterView, k: int, rng) -> Round:
         """Nothing is hidden but the current turn's other choices, which ``play_out`` draws: every
@@ -140,57 +248,62 @@ class Trickster(Game):
         return Round(p=view.players, rnd=view.rnd, turns=view.turns, dealt=r(view.dealt),
                      tableau=r(view.tableau), hand=r(view.hands), pips=r(view.all_pips),
                      collected=r(view.collections_held), collections=r(view.collections),
-                     totals=r(view.totals), turn=view.turn)
+                     totals=r(view.totals), turn=view.turn, deck=view._deck)
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         return np.full(match.n, rnd + 1 >= match.p)
 
     def invariants(self, s: Round) -> dict[str, np.ndarray]:
+        d = s.deck
         everywhere = np.concatenate([s.tableau, s.hand, s.collected], axis=1)
         union = np.bitwise_or.reduce(everywhere, axis=1)
-        pips = sum(PIPS[c] * bits.has(s.hand, np.full(s.hand.shape, c)) for c in range(CARDS))
-        suits = np.stack([bits.count(s.hand & SUIT[k]) > 0 for k in range(SUITS)]).sum(axis=0)
+        pips = sum(d.pips[c] * bits.has(s.hand, np.full(s.hand.shape, c)) for c in range(d.cards))
+        suits = np.stack([bits.count(s.hand & d.layout.suit[k]) > 0 for k in range(SUITS)]).sum(axis=0)
         return {
             "every dealt card is in a tableau, a hand or a collection, once":
                 (union == s.dealt) & (bits.count(everywhere).sum(axis=1) == bits.count(s.dealt)),
             "each hand is of one suit": (suits <= 1).all(axis=1),
-            "each hand's pip sum is its cards' and at most 13":
-                (pips == s.pips).all(axis=1) & (s.pips <= PIP_LIMIT).all(axis=1),
+            "each hand's pip sum is its cards' and at most the pip limit":
+                (pips == s.pips).all(axis=1) & (s.pips <= d.pip_limit).all(axis=1),
         }
 
     def label(self, kind: str, option: int) -> str:
-        return "A23456789TJQK"[option % RANKS] + "SHDC"[option // RANKS]
+        return DECK.layout.label(option)
+
+    def label_at(self, state: Round | None, kind: str, option: int) -> str:
+        return (DECK if state is None else state.deck).layout.label(option)
 
     def describe(self, s: Round, row: int) -> list[str]:
-        return [f"  seat {seat} tableau " + " ".join(
-            self.label("", c) for c in np.flatnonzero(bits.to_mask(s.tableau[row, seat], CARDS)))
-            for seat in range(s.p)]
+        return [f"  seat {seat} tableau " + " ".join(s.deck.layout.labels(s.tableau[row, seat]))
+                for seat in range(s.p)]
 
 
 def place(s: Round, card: np.ndarray) -> None:
     """Every seat adds its card ``(n, p)`` to the hand it holds, collecting first if it must."""
     card_bit = bits.BIT[card]
     empty = s.hand == 0
-    follows = ~empty & (SUIT_OF[card] == suit_of_hand(s.hand))
-    overflows = follows & (s.pips + PIPS[card] > PIP_LIMIT)
+    ranks, pips = s.deck.ranks, s.deck.pips[card]
+    follows = ~empty & (card // ranks == suit_of_hand(s.hand, ranks))
+    overflows = follows & (s.pips + pips > s.deck.pip_limit)
     collect = (~empty & ~follows) | overflows
     s.collected |= np.where(collect, s.hand, bits.EMPTY)
     s.collections += collect
     fresh = collect | empty
     s.hand = np.where(fresh, card_bit, s.hand | card_bit)
-    s.pips = np.where(fresh, PIPS[card], s.pips + PIPS[card]).astype(np.int16)
+    s.pips = np.where(fresh, pips, s.pips + pips).astype(np.int16)
     s.tableau &= ~card_bit
 
 
-def score(collected: np.ndarray, collections: np.ndarray) -> dict[str, np.ndarray]:
+def score(collected: np.ndarray, collections: np.ndarray, d: Deck = DECK) -> dict[str, np.ndarray]:
     """Points of each collection, less the suits a seat shoots the moon in.
 
     For each suit, the one seat with strictly the most cards of it ignores that suit.
     """
-    per_suit = np.stack([bits.count(collected & SUIT[k]).astype(np.int16) for k in range(SUITS)], -1)
+    suit = d.layout.suit
+    per_suit = np.stack([bits.count(collected & suit[k]).astype(np.int16) for k in range(SUITS)], -1)
     top = per_suit.max(axis=1, keepdims=True)
     sole = (per_suit == top) & ((per_suit == top).sum(axis=1, keepdims=True) == 1) & (top > 0)
-    suit_points = np.stack([points(collected & SUIT[k]) for k in range(SUITS)], -1)
+    suit_points = np.stack([points(collected & suit[k], d) for k in range(SUITS)], -1)
     return {
         "score": np.where(sole, 0, suit_points).sum(axis=-1).astype(np.int16),
         "tricks": collections,
