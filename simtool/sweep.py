@@ -202,10 +202,11 @@ def cells(grid: Grid) -> list[RunSpec]:
 
 
 def folder_name(spec: RunSpec) -> str:
-    """A readable, unique folder name for a cell: the rules a record names (every variant, and
-    the game's numbers set apart from their defaults, so the name stays short)."""
-    rules = options.named(games.get(spec.game), spec.rules)
-    parts = [spec.game, f"{spec.players}p", *(f"{k}-{v}" for k, v in rules.items())]
+    """A readable, unique folder name for a cell: the rules it sets apart from the defaults
+    (a game has many rule options; the name stays short and the same when one is added)."""
+    default = {o.name: o.default for o in games.get(spec.game).options}
+    parts = [spec.game, f"{spec.players}p",
+             *(f"{k}-{v}" for k, v in spec.rules.items() if default.get(k) != v)]
     parts.append("+".join(dict.fromkeys(spec.lineup)) if len(set(spec.lineup)) > 1 else spec.lineup[0])
     return "_".join(parts).replace("/", "-").replace(":", "-")
 

@@ -143,31 +143,11 @@ def configure(game: str, vary: list[str], objective: list[str], players: int | N
     config = Config(g.id, p, {k: list(v) for k, v in space.items()},
                     {k: v for k, v in fixed.items() if k not in space}, labels, trials, count,
                     lineup, strong, weak, int(seed), unit)
-    check_space(g, p, config)
     # building a trial's runs checks the line-up and strategies now, not after the first trial
     trial_specs(config, first_playable(config), count, config.seed)
     if any(o.figure == "skill" for o in parsed) and strong == weak:
         raise SimtoolError(f"skill compares two strategies; --strong and --weak are both {strong}")
     return config
-
-
-CHECKED = 1_000_000
-"""Combinations of varied values checked before a tuning starts; a larger space is checked up to
-there, and a trial beyond that meets any unplayable combination when its runs are built."""
-
-
-def check_space(g, p: int, config: Config) -> None:
-    """Refuse, before anything is written, a tuning that would try values the game cannot play
-    together (more cards dealt than the deck...): one line naming the limit and the values."""
-    names = list(config.vary)
-    for values in itertools.islice(itertools.product(*config.vary.values()), CHECKED):
-        trial = dict(zip(names, values, strict=True))
-        try:
-            g.check_rules({**config.rules, **trial}, p)
-        except SimtoolError as exc:
-            given = ", ".join(f"{k}={v}" for k, v in trial.items())
-            raise SimtoolError(f"--vary tries {given}, which cannot be played: {exc}; narrow the "
-                               f"ranges to playable values") from None
 
 
 def trial_specs(config: Config, params: dict, n: int, seed: int) -> dict[str, RunSpec]:
