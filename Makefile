@@ -22,6 +22,7 @@ browser:
 		|| echo "note: Chromium could not be installed from the system packages; the browser test will be skipped"
 
 test: $(STAMP) browser
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -n 2 --durations=5
 
 # Coverage of every kind of interval against the truth, 1000 replicates each (5-10 min on 2 cores).

@@ -142,8 +142,9 @@ def cluster_scaling(n: int) -> None:
     """Deals/s of one run on a local dask cluster of 1 and 2 single-threaded workers."""
     import socket
 
-    import simtool
     from dask.distributed import Client
+
+    import simtool
 
     print(f"\n## Dask cluster on 127.0.0.1 (black-white 3p random, n = {n:,})\n")
     print("| where | wall s | deals/s |")

@@ -2,7 +2,8 @@
 
     python bench/engine_speed.py [--n 32768] [--repeat 3]
 
-CPU time of this process, best of ``repeat`` per cell (the machine is shared: wall time is noise), for every game at 3 and 4 players (4 and 5 for Kansas City),
+CPU time of this process, best of ``repeat`` per cell (the machine is shared: wall time is noise),
+for every game at 3 and 4 players (4 and 5 for Kansas City),
 under ``random`` and the game's default heuristic. Small and focused: the figure moves
 only with the engine and the games, so a before/after comparison in the same minute is fair.
 """

@@ -81,7 +81,7 @@ def run_loop(binary: Path, n: int, seed: int = 1) -> tuple[float, float, dict[st
         if words[0] != "seat":
             continue
         for name, value in zip(["score", "score_sd", "tricks", "tricks_sd", "rate", "win"],
-                               [words[3], words[4], words[6], words[7], words[9], words[11]]):
+                               [words[3], words[4], words[6], words[7], words[9], words[11]], strict=True):
             figures.setdefault(name, []).append(float(value))
     return wall, cpu, figures
 

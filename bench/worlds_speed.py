@@ -41,5 +41,5 @@ if __name__ == "__main__":
             worlds.play_out(choice, name)
             clock.append(time.perf_counter())
         engine._OPEN.pop(id(view))
-        rates = [m * k / (b - a) for a, b in zip(clock, clock[1:])]
+        rates = [m * k / (b - a) for a, b in zip(clock, clock[1:], strict=False)]
         print(f"| {game.id} | {p} | {d.kind} | " + " | ".join(f"{r:,.0f}/s" for r in rates) + " |", flush=True)

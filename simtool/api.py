@@ -6,21 +6,20 @@ import dataclasses
 import math
 import platform
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import polars as pl
 
 from . import games, stats
 from .analysis import of as analysis_of
-from .results import RunWriter
 from .errors import SimtoolError
-from .runner import (BACKENDS, RunSpec, execute, jobs_used, make_spec, resolve_lineup,
-                     spec_from_dict)
+from .results import RunWriter
+from .runner import BACKENDS, RunSpec, execute, jobs_used, make_spec, resolve_lineup, spec_from_dict
 
 
 @dataclass
@@ -72,7 +71,8 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
     """Simulate ``n`` deals (or matches, ``unit="match"``) and return their tables.
 
     ``strategy`` sits at every seat unless ``seats`` (``{seat: name}``) overrides
-    it; a name may carry parameters, ``"target@under=1"``; ``rotate`` moves the line-up one seat per deal. With ``out``, the run folder is also
+    it; a name may carry parameters, ``"target@under=1"``; ``rotate`` moves the line-up one seat per
+    deal. With ``out``, the run folder is also
     written (as ``simtool run --out``).
     ``backend="dask"`` runs the chunks on the dask.distributed cluster at ``scheduler``.
     ``timeout``: seconds a strategy may take over one decision batch before the run stops
@@ -104,7 +104,7 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
         except BaseException:
             writer.abort()
             raise
-    started = datetime.now(timezone.utc)
+    started = datetime.now(UTC)
     clock = time.perf_counter()
     kept: dict[str, list[pl.DataFrame]] = {"seats": [], "matches": []}
     try:

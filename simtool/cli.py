@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -15,12 +14,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from . import games, options, stats
+from .analysis import of as analysis_of
 from .api import execute_run, summary_tables
 from .engine import ROUND_CAP
 from .errors import SimtoolError, choices
 from .results import load
-from .runner import MAX_COUNT, make_spec, replay as replay_deal
-from .analysis import of as analysis_of
+from .runner import MAX_COUNT, make_spec
+from .runner import replay as replay_deal
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")
@@ -212,7 +212,8 @@ def report(
 
 SWEEP_GRID = {"grid_file": "GRID_FILE", "game": "--game", "players": "--players", "rule": "--rule",
               "lineup": "--lineup", "n": "--n", "seed": "--seed", "unit": "--unit",
-              "rotate": "--rotate", "duplicate": "--duplicate", "ladder": "--ladder", "restrict": "--restrict", "runs_dir": "--runs",
+              "rotate": "--rotate", "duplicate": "--duplicate", "ladder": "--ladder", "restrict": "--restrict",
+              "runs_dir": "--runs",
               "force": "--force"}
 
 
@@ -258,7 +259,8 @@ def sweep(
                                           "--backend, --scheduler, --timeout, --out and --title apply)."),
 ):
     """Run a grid of games x players x rules x line-ups and write one report comparing every cell."""
-    from . import report as reports, sweep as sweeps
+    from . import report as reports
+    from . import sweep as sweeps
 
     folder = resume or runs_dir
     try:
@@ -351,7 +353,8 @@ def tune(
 ):
     """Search rule options towards targets (optuna; Pareto front for several objectives) and
     write a tuning report."""
-    from . import tune as tuning, tune_report
+    from . import tune as tuning
+    from . import tune_report
 
     folder = resume or out_dir
     try:
@@ -441,7 +444,8 @@ def ladder(
     rung below at every other seat, seats rotated; shows where more skill stops paying."""
     import strategies as registry
 
-    from . import ladder as ladders, report as reports
+    from . import ladder as ladders
+    from . import report as reports
 
     folder = runs_dir
     try:
@@ -509,7 +513,8 @@ def restrict(
 ):
     """Measure what each restriction costs a strategy: restricted at one seat against itself
     unrestricted at that seat, on the same deals, seats rotated (Jaffe et al.'s restricted play)."""
-    from . import report as reports, restrict as restricted
+    from . import report as reports
+    from . import restrict as restricted
 
     folder = runs_dir
     try:
@@ -578,7 +583,8 @@ def list_games():
 
 @app.command("strategies")
 def list_strategies(game: Optional[str] = typer.Option(None, "--game", "-g", help="Only those for this game."),
-                    fields: bool = typer.Option(False, "--fields", help="List the fields of the game's views instead.")):
+                    fields: bool = typer.Option(False, "--fields",
+                                                help="List the fields of the game's views instead.")):
     """List the strategies (built-in and installed) with one line each."""
     import strategies as registry
 

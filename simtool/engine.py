@@ -17,10 +17,11 @@ import abc
 import dataclasses
 import signal
 import threading
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
-from typing import Any, Callable, Generator
+from functools import cache, cached_property, lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -113,7 +114,7 @@ def scalar(field: str, doc: str = "") -> Field:
     return Field(lambda s, rows, seat: getattr(s, field), doc)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fields(cls) -> dict[str, Field]:
     found: dict[str, Field] = {}
     for klass in reversed(cls.__mro__):
@@ -153,7 +154,7 @@ class View:
     legal: np.ndarray
     """Legal options per deal as uint64 sets (see :mod:`simtool.bits`), ``(m,)``; the strategy's own copy."""
 
-    def __init__(self, game: "Game", state, kind: str, seat: np.ndarray, legal: np.ndarray, rows=None):
+    def __init__(self, game: Game, state, kind: str, seat: np.ndarray, legal: np.ndarray, rows=None):
         self._game = game  # the rules (a stateless singleton), for redeal; never the state
         self.game = game.id
         self.kind = kind
@@ -195,7 +196,7 @@ class View:
         """The acting seat's entry of an ``(m, p)`` view array."""
         return per_seat[np.arange(len(self)), self.seat]
 
-    def redeal(self, k: int, rng: np.random.Generator) -> "Worlds":
+    def redeal(self, k: int, rng: np.random.Generator) -> Worlds:
         """``k`` copies of each deal in which everything this seat cannot know is re-dealt.
 
         Hidden cards (and other seats' pending simultaneous choices) are drawn uniformly among
@@ -206,7 +207,7 @@ class View:
         return Worlds(self._game, state, np.repeat(self.seat, k), rng)
 
 
-def field_table(game: "Game") -> list[tuple[str, str, str]]:
+def field_table(game: Game) -> list[tuple[str, str, str]]:
     """Every field of ``game``'s views as (name, dtype, meaning), read from the docstrings; the
     dtype is read off a view of a small real deal (its first decision)."""
     p = game.default_players
@@ -242,13 +243,13 @@ class Worlds:
     repeated ``k`` times). ``play_out(choices, strategy)``: play each copy to the end of the round.
     """
 
-    def __init__(self, game: "Game", state, seat: np.ndarray, rng: np.random.Generator):
+    def __init__(self, game: Game, state, seat: np.ndarray, rng: np.random.Generator):
         self._game, self._state, self._seat, self._rng = game, state, seat, rng
 
     def __len__(self) -> int:
         return len(self._seat)
 
-    def take(self, rows) -> "Worlds":
+    def take(self, rows) -> Worlds:
         """The worlds ``rows`` (indices, repeats allowed) as a new :class:`Worlds`: a search plays
         one world under several options by taking its row once per option."""
         rows = np.asarray(rows, np.int64)
@@ -259,7 +260,7 @@ class Worlds:
         play = self._game.play(state)
         return state, play, next(play)
 
-    def _legal(self, d: "Decision") -> np.ndarray:
+    def _legal(self, d: Decision) -> np.ndarray:
         n = len(self)
         if d.seat is None:
             return np.take(np.broadcast_to(d.legal, (n, self._state.p)),
@@ -364,14 +365,9 @@ class Game(abc.ABC):
     """Whether :meth:`deal` reads the match so far beyond its size and rules (a deck that
     shrinks): then the copies of a duplicate match cannot be dealt alike after round 0."""
 
-    def check_rules(self, rules: dict, p: int) -> None:
+    def check_rules(self, rules: dict, p: int) -> None:  # noqa: B027 (most games refuse nothing)
         """Refuse (``SimtoolError``, one line naming the limit) rule values that cannot be played
         together or at ``p`` players, such as more cards dealt than the deck holds."""
-
-    def label_at(self, state, kind: str, option: int) -> str:
-        """:meth:`label` in the round ``state``, for a game whose labels depend on its rules
-        (a deck size, ranks): the engine names options this way."""
-        return self.label(kind, option)
 
     def new_match(self, n: int, p: int, rules: dict) -> Match:
         return Match(p, rules, np.zeros((n, p), np.int32))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import os
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
 
@@ -20,10 +20,10 @@ import numpy as np
 import polars as pl
 
 from . import games, options, ratings, stats, tension
+from .analysis import of as analysis_of
 from .engine import ROUND_CAP
 from .errors import SimtoolError
 from .results import collect, load
-from .analysis import of as analysis_of
 
 
 @dataclass
@@ -142,13 +142,15 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
     if meta.get("duplicate"):  # a game's tables count per copy of a deal (its units stay the deal)
         keys.insert(1, "rotation")
     rates = stats.seat_summary(game, seats.lazy(), by=("seat",), strata=p if meta.get("rotate") else None)
-    rates = rates.select("seat", "n", *[c for name in analysis_of(game).rates for c in (name, f"{name}_low", f"{name}_high")])
+    rates = rates.select("seat", "n", *[c for name in analysis_of(game).rates
+                                        for c in (name, f"{name}_low", f"{name}_high")])
     a = Analysis(
         path=path, meta=meta, game=game,
         unit="matches" if matches is not None else "deals",
         seats=stats.seat_table(win, score, strata, units), win_test=stats.seat_test(per_deal(win)),
         score_test=stats.seat_test(per_deal(score)), strategies=strategies, rates=rates,
-        game_tables=analysis_of(game).tables(seats.lazy(), keys, None if matches is None else matches.lazy(), meta.get("rules")),
+        game_tables=analysis_of(game).tables(seats.lazy(), keys, None if matches is None else matches.lazy(),
+                                             meta.get("rules")),
         seats_strategy=names[0],
         figures=headline_figures(game, seats, win, score, names if codes is not None else [],
                                  codes, matches is not None, strata, units),
@@ -349,8 +351,9 @@ def plural(unit: str) -> str:
 
 def ladder_view(ladder) -> dict:
     """What the report's skill ladder section shows: sentences, chart and table rows."""
-    from . import ladder as ladders
     from matplotlib.figure import Figure as Chart
+
+    from . import ladder as ladders
 
     chart = Chart(figsize=(6.4, 3.0), layout="constrained")
     ax = chart.add_subplot()
@@ -579,7 +582,8 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
 
     if not paths:
         raise SimtoolError("no run folders given; pass one or more folders written by `simtool run`")
-    from . import ladder as ladders, restrict
+    from . import ladder as ladders
+    from . import restrict
 
     climbed = ladders.ladders([Path(p) for p in paths])
     limits = restrict.costs([Path(p) for p in paths])
@@ -603,7 +607,7 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
                        lineup_text=lineup_text, fmt_share=stats.fmt_share, fmt_mean=stats.fmt_mean,
                        fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text)
     return env.get_template("report.html.j2").render(
-        title=title, sections=sections, generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        title=title, sections=sections, generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         version=version("simtool"))
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games, stats
+from . import games, options, stats
 from .errors import SimtoolError
 from .results import collect, load, read_meta
 from .runner import RunSpec, make_spec
@@ -163,7 +163,7 @@ def costs(folders: list[Path]) -> pl.DataFrame:
             change, score_half = stats.paired_difference(score[at], base_score[at])
             rows.append({
                 "game": s.game, "players": p,
-                "rules": ", ".join(f"{k}={v}" for k, v in s.rules.items()),
+                "rules": ", ".join(f"{k}={v}" for k, v in options.named(games.get(s.game), s.rules).items()),
                 "strategy": s.strategy, "restriction": name, "doing": own[name].doing,
                 "description": own[name].description,
                 "win_cost": -gain, "win_cost_low": -gain - half, "win_cost_high": -gain + half,

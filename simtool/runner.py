@@ -14,9 +14,9 @@ import hashlib
 import os
 import threading
 from collections import deque
-from pathlib import Path
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Iterable, Iterator
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -534,7 +534,8 @@ def replay(spec: RunSpec, number: int, views: bool = False) -> list[str]:
                 f"(s + {number % spec.players}) mod {spec.players})" if spec.rotate else ""),
              *chunk.trace, "results:"]
     shown = [c for c in rows.columns if c not in (key, "strategy")]
-    lines += ["  " + "  ".join(f"{c}={_fmt(v)}" for c, v in zip(shown, r, strict=True)) for r in rows.select(shown).rows()]
+    lines += ["  " + "  ".join(f"{c}={_fmt(v)}" for c, v in zip(shown, r, strict=True))
+              for r in rows.select(shown).rows()]
     if chunk.matches is not None:
         final = chunk.matches.filter(pl.col("match") == number)
         lines.append("match:")

@@ -13,7 +13,7 @@ import json
 import time
 import tomllib
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -22,8 +22,7 @@ from . import games, options
 from .api import check_timeout, expected_rows, metadata
 from .errors import SimtoolError, choices
 from .results import SPEC, RunWriter, run_kind, write_json
-from .runner import (BACKENDS, UNITS, RunSpec, Task, execute_tasks, jobs_used, make_spec, parse_count,
-                     spec_from_dict)
+from .runner import BACKENDS, UNITS, RunSpec, Task, execute_tasks, jobs_used, make_spec, parse_count, spec_from_dict
 
 GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate", "duplicate",
              "ladder", "restrict")
@@ -253,7 +252,7 @@ def run(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bo
         tasks = (Task(spec, i, w.parts) for spec, w, finished, _ in writers
                  for i in range(spec.n_chunks) if i not in finished)  # lazily: cells can be huge
         count = sum(spec.n_chunks - len(finished) for spec, _, finished, _ in writers)
-        started, clock = datetime.now(timezone.utc), time.perf_counter()
+        started, clock = datetime.now(UTC), time.perf_counter()
         if progress:  # the bar shows the true total from the start
             progress(0, count)
         played = execute_tasks(tasks, jobs, False, backend, scheduler, count, timeout)

@@ -131,7 +131,8 @@ def charts(rows: pl.DataFrame) -> list[tuple[str, object]]:
              "and match length", chart)]
 
 
-def analyse(seats: pl.DataFrame, matches: pl.DataFrame, lower_wins: bool) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+def analyse(seats: pl.DataFrame, matches: pl.DataFrame,
+            lower_wins: bool) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """``(per match rows, summary table, length table)``."""
     rows = per_match(seats, matches, lower_wins)
     return rows, summary(rows), lengths(rows)

@@ -19,19 +19,20 @@ import itertools
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import polars as pl
 
 from . import games, options, stats
+from .analysis import of as analysis_of
 from .errors import SimtoolError, choices
 from .results import load
 from .runner import RunSpec, make_spec, parse_count
-from .sweep import lineup as parse_lineup, run as run_cells
-from .analysis import of as analysis_of
+from .sweep import lineup as parse_lineup
+from .sweep import run as run_cells
 
 STUDY = "tune"
 CONFIG = "tune.json"

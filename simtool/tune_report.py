@@ -5,7 +5,7 @@ effect on each objective, and every trial."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
 
@@ -140,7 +140,7 @@ def render(folder: Path, title: str | None = None) -> str:
         sampler=s["sampler"], findings=findings, confirmed=confirmed, again=again, charts=charts,
         rows=rows, total=trials.height, complete=done.height,
         fixed=", ".join(f"{k}={v}" for k, v in options.named(game, config.rules).items()) or "none",
-        generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
+        generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
 
 
 def write(folder: Path, out: Path, title: str | None = None) -> Path:

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Callable
 
 import numpy as np
 
@@ -82,9 +82,8 @@ class Param:
     def _strategy(self, owner: str, text: str, game_id: str | None) -> str:
         if game_id is None:
             return text
-        from simtool import games
-
         import strategies
+        from simtool import games
 
         if text == "default":
             return games.get(game_id).default_strategy
@@ -171,7 +170,7 @@ class Strategy:
     def defaults(self) -> Params:
         return Params({p.name: p.default for p in self.params})
 
-    def with_params(self, given: dict, game_id: str | None = None) -> "Strategy":
+    def with_params(self, given: dict, game_id: str | None = None) -> Strategy:
         """This strategy with the parameters ``given`` (text or typed values), checked, for
         ``game_id``; named canonically: parameters in declared order, those at their default
         left out, so that ``x@a=1`` and ``x@a=1,b=<b's default>`` are one strategy, one name."""

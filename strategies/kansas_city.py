@@ -6,7 +6,15 @@ import numpy as np
 
 from simtool import bits
 from simtool.games.kansas_city import (
-    DECLINE, FOURS, PASS, RANK, SUIT, SUITS, UPGRADE, of_ranks, rank_byte,
+    DECLINE,
+    FOURS,
+    PASS,
+    RANK,
+    SUIT,
+    SUITS,
+    UPGRADE,
+    of_ranks,
+    rank_byte,
 )
 from simtool.games.tricks import LEAD
 

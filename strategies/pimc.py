@@ -18,13 +18,12 @@ playing the rest of the pass and the round out with the play-out policy.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
-from simtool import bits, games
-
 import strategies
+from simtool import bits, games
 
 from .base import STRATEGY, Param, strategy
 
@@ -81,11 +80,11 @@ def pimc(view, rng, params):
 
 # looked up once per process: the registries read the installed packages' entry points, which
 # costs more than a small decision
-@lru_cache(maxsize=None)
+@cache
 def _resolve(spec: str, game_id: str):
     return strategies.resolve(spec, game_id)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _lower_wins(game_id: str) -> bool:
     return games.get(game_id).lower_wins

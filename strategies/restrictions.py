@@ -18,8 +18,8 @@ becomes the lowest option the restriction allows.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 

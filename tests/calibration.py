@@ -24,7 +24,8 @@ import polars as pl
 
 import simtool
 from simtool import games, report, stats
-from simtool.analysis import Analysis, of as analysis_of
+from simtool.analysis import Analysis
+from simtool.analysis import of as analysis_of
 
 SIGMAS = 3.5
 """Tolerance, in binomial standard errors of the coverage: the suite checks about fifty
@@ -57,7 +58,7 @@ def covers(low, high, truth) -> np.ndarray:
     return (low <= truth) & (truth <= high)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def big_run(game: str, n: int, unit: str = "deal", seed: int = 1, rotate: bool = False,
             seat0: str | None = None, rules: tuple = ()) -> simtool.api.Result:
     return simtool.run(game, n, unit=unit, seed=seed, rotate=rotate, jobs=1, rules=dict(rules),
@@ -191,14 +192,16 @@ def case_whole_matches(r: int) -> list[Coverage]:
         direct(run.matches, ["seat", "strategy"], {"match_win": pl.col("win"), "total": pl.col("total")}),
         on=["seat", "strategy"])
     seat_parts, match_parts = blocks(run.seats, size, r), blocks(run.matches, size, r)
-    tables = [stats.seat_summary(game, s.lazy(), m.lazy(), strata=4) for s, m in zip(seat_parts, match_parts)]
+    tables = [stats.seat_summary(game, s.lazy(), m.lazy(), strata=4)
+              for s, m in zip(seat_parts, match_parts, strict=True)]
     out = by_groups("whole matches, rotated (Out-Trumped 4p)", tables, truth, ["seat", "strategy"],
                     {"out-trumped": "out-trumped rate over rounds", "match_win": "match win share",
                      "total": "mean match total"})
     pooled = report.headline_figures(game, run.seats, stats.panel(run.matches, "win", 4),
-                                     stats.panel(run.matches, "total", 4), [], None, True)["out-trumped rate (seats pooled)"]
+                                     stats.panel(run.matches, "total", 4), [], None,
+                                     True)["out-trumped rate (seats pooled)"]
     covered = 0
-    for s, m in zip(seat_parts, match_parts):
+    for s, m in zip(seat_parts, match_parts, strict=True):
         f = report.headline_figures(game, s, stats.panel(m, "win", 4), stats.panel(m, "total", 4),
                                     [], None, True)["out-trumped rate (seats pooled)"]
         covered += bool(covers(f.low, f.high, pooled.value))

@@ -156,8 +156,9 @@ def test_main_turns_usage_errors_into_one_line(capsys):
 
 
 def test_installed_entry_point_strategies_are_found(monkeypatch):
-    import strategies
     from importlib.metadata import EntryPoint
+
+    import strategies
 
     ep = EntryPoint("shipped", "tests.plugins.good:lowest_card", "simtool.strategies")
     monkeypatch.setattr(strategies, "entry_points", lambda group: [ep] if group == ep.group else [])

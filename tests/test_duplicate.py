@@ -41,7 +41,7 @@ def test_every_strategy_holds_every_seats_cards():
     assert held["seat"].to_list() == [[0, 1, 2]] * 30
     assert held["rotation"].to_list() == [[0, 1, 2]] * 30
     # copy r seats line-up position (s + r) mod p in seat s, as --rotate does for deal r
-    at = r.seats.filter(pl.col("strategy") == "balance").select(((pl.col("seat") + pl.col("rotation")) % 3))
+    at = r.seats.filter(pl.col("strategy") == "balance").select((pl.col("seat") + pl.col("rotation")) % 3)
     assert (at.to_series() == 0).all()
 
 

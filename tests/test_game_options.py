@@ -281,7 +281,8 @@ def test_every_strategy_plays_other_values_to_a_legal_end(game, p, rules):
         seats = play_chunk(spec(game, p, n=50, lineup=[name] * p, rules=resolved, seed=3), 0).seats
         assert seats.height == 50 * p
     mixed = (names * p)[-p:]
-    assert play_chunk(spec(game, p, n=20, lineup=mixed, unit="match", rules=resolved, seed=3), 0).matches.height == 20 * p
+    played = play_chunk(spec(game, p, n=20, lineup=mixed, unit="match", rules=resolved, seed=3), 0)
+    assert played.matches.height == 20 * p
     pimc = play_chunk(spec(game, p, n=6, lineup=["pimc@samples=2"] + ["random"] * (p - 1),
                            rules=resolved, seed=3), 0)
     assert pimc.seats.height == 6 * p

@@ -232,7 +232,8 @@ def test_underscores_between_digits_still_work(tmp_path):
 
 
 def test_framework_errors_name_the_valid_choices(capsys):
-    main_error(capsys, ["frobnicate"], "No such command 'frobnicate'", "valid: games, ladder, replay, report, restrict, run, strategies, sweep")
+    main_error(capsys, ["frobnicate"], "No such command 'frobnicate'",
+               "valid: games, ladder, replay, report, restrict, run, strategies, sweep")
     main_error(capsys, ["run", "--players", "three"], "bad --players 'three'", "2, 3, 4")
     main_error(capsys, ["run", "--bogus"], "No such option: --bogus", "--game", "--seed")
     main_error(capsys, ["run", "--seed", "x"], "--seed", "valid integer")
@@ -328,8 +329,9 @@ def test_a_plugin_that_kills_its_worker_is_one_line(tmp_path):
 
 @pytest.fixture
 def installed(monkeypatch):
-    import strategies
     from importlib.metadata import EntryPoint
+
+    import strategies
 
     group = "simtool.strategies"
     eps = [EntryPoint("shipped", "tests.plugins.good:lowest_card", group),

@@ -13,7 +13,8 @@ import simtool.games
 import strategies
 from simtool import engine
 from simtool.errors import SimtoolError
-from simtool.games.black_white import BLACK, GAME as BW, WHITE
+from simtool.games.black_white import BLACK, WHITE
+from simtool.games.black_white import GAME as BW
 from simtool.runner import execute, make_spec
 
 from .conftest import rule_variants

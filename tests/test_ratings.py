@@ -1,7 +1,6 @@
 """Ratings over many strategies: constructed games with a known order, and a sweep's report."""
 
 import numpy as np
-import polars as pl
 
 import simtool
 from simtool import ratings, report

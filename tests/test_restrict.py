@@ -15,8 +15,11 @@ import strategies
 from simtool import bits, engine, restrict
 from simtool import report as reports
 from simtool.errors import SimtoolError, StrategyError
-from simtool.games import black_white as bw, kansas_city as kc, nine_lives as nl, trickster as tr
+from simtool.games import black_white as bw
+from simtool.games import kansas_city as kc
+from simtool.games import nine_lives as nl
 from simtool.games import out_trumped as ot
+from simtool.games import trickster as tr
 from simtool.runner import make_spec, play_chunk
 from strategies import restrictions
 
@@ -288,7 +291,8 @@ def test_verdicts(cost, low, high, verdict):
 def test_the_report_section_renders_costs_in_plain_words(tmp_path):
     _, paths = restrict.measure("black-white", tmp_path / "bw", n=1500, seed=3, jobs=1)
     page = reports.render(paths)
-    assert "Restricted play: 3 players, deck=36, hand_size=sheet, balance" in page and 'class="restricted-table"' in page
+    assert "Restricted play: 3 players, balance" in page
+    assert 'class="restricted-table"' in page
     assert "Always announcing the lead&#39;s higher colour costs balance " in page
     assert "Runs side by side" not in page  # restricted runs are compared with their baseline only
 

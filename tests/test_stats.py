@@ -1,6 +1,6 @@
 import numpy as np
-import pytest
 import polars as pl
+import pytest
 
 import simtool
 from simtool import stats

@@ -32,7 +32,8 @@ def test_a_view_holds_no_reference_to_the_state():
 
     state = game.deal(np.random.default_rng(1), game.new_match(50, 3, {}), 0)
     lineup = engine.Lineup([strategies.Strategy("look", look, "")], np.zeros(3, np.int64))
-    engine.play_round(game, state, lineup, np.random.default_rng(2), engine.Context(game.id, 0, 50, "deal", np.arange(50)))
+    engine.play_round(game, state, lineup, np.random.default_rng(2),
+                      engine.Context(game.id, 0, 50, "deal", np.arange(50)))
     live = [v for v in vars(state).values() if isinstance(v, np.ndarray)]
     for view in seen:
         assert not hasattr(view, "_state")
@@ -96,15 +97,16 @@ def test_a_kept_view_expires_with_its_decision():
     def keep(view, rng):
         kept.append(view)
         if len(kept) == 1:
-            view.played  # read while deciding: the strategy's copy for good
+            _ = view.played  # read while deciding: the strategy's copy for good
         return strategies.resolve("random", game.id)(view, rng)
 
     state = game.deal(np.random.default_rng(1), game.new_match(20, 3, {}), 0)
     lineup = engine.Lineup([strategies.Strategy("keep", keep, "")], np.zeros(3, np.int64))
-    engine.play_round(game, state, lineup, np.random.default_rng(2), engine.Context(game.id, 0, 20, "deal", np.arange(20)))
+    engine.play_round(game, state, lineup, np.random.default_rng(2),
+                      engine.Context(game.id, 0, 20, "deal", np.arange(20)))
     assert (kept[0].played == 0).all()  # the copy taken at the first lead, not the end of the round
     with pytest.raises(AttributeError, match="expires"):
-        kept[0].hand
+        _ = kept[0].hand
     assert not any(id(v) in engine._OPEN for v in kept)
 
 
@@ -127,7 +129,8 @@ def test_every_view_field_reads_at_every_decision(game, p):
     rules = {o.name: o.default for o in game.options}
     state = game.deal(np.random.default_rng(1), game.new_match(40, p, rules), 0)
     lineup = engine.Lineup([strategies.Strategy("read_all", read_all, "")], np.zeros(p, np.int64))
-    engine.play_round(game, state, lineup, np.random.default_rng(2), engine.Context(game.id, 0, 40, "deal", np.arange(40)))
+    engine.play_round(game, state, lineup, np.random.default_rng(2),
+                      engine.Context(game.id, 0, 40, "deal", np.arange(40)))
     assert kinds
 
 

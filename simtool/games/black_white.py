@@ -328,7 +328,8 @@ class BlackWhite(Game):
         return f"card {option + 1} (black {option + 1} / white {deck_size - option})"
 
     def describe(self, s: Round, row: int) -> list[str]:
-        return [f"  seat {seat} holds " + " ".join(map(str, np.flatnonzero(bits.to_mask(s.hands[row, seat], s.cards)) + 1))
+        return [f"  seat {seat} holds "
+                + " ".join(map(str, np.flatnonzero(bits.to_mask(s.hands[row, seat], s.cards)) + 1))
                 for seat in range(s.p)]
 
 

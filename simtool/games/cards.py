@@ -9,7 +9,7 @@ arrays are built once per process.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -90,7 +90,7 @@ class Layout:
         return {self.label(c): c for c in range(self.cards)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def layout(suits: int, ranks: int, suit_names: str = "ABCDEFGH", rank_names: str | None = None,
            rank_first: bool = False) -> Layout:
     """The layout of that shape, one object per shape (its arrays are built once)."""

@@ -22,7 +22,16 @@ from ..errors import SimtoolError
 from ..options import Option, as_numbers, number, numbers
 from . import cards
 from .tricks import (
-    FOLLOW, HISTORY, LEAD, LEADERS, WINNERS, TrickRound, init_history, play_trick, record_trick, shown_void,
+    FOLLOW,
+    HISTORY,
+    LEAD,
+    LEADERS,
+    WINNERS,
+    TrickRound,
+    init_history,
+    play_trick,
+    record_trick,
+    shown_void,
 )
 
 SUITS, RANKS = 7, 8

@@ -23,7 +23,16 @@ from ..options import number
 from . import cards
 from .cards import Layout
 from .tricks import (
-    FOLLOW, HISTORY, LEAD, WINNERS, TrickRound, init_history, leaders_field, play_trick, record_trick, shown_void,
+    FOLLOW,
+    HISTORY,
+    LEAD,
+    WINNERS,
+    TrickRound,
+    init_history,
+    leaders_field,
+    play_trick,
+    record_trick,
+    shown_void,
 )
 
 RANKS = 9

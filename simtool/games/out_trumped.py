@@ -210,7 +210,8 @@ class OutTrumpedView(View):
 
     kitty = Field(lambda s, rows, seat: np.where(_rows(s.taker, rows) == seat, _rows(s.kitty, rows), bits.EMPTY),
                   "The kitty's cards if the acting seat took it, else empty, ``(m,)`` sets.")
-    discarded = Field(lambda s, rows, seat: np.where(_rows(s.taker, rows) == seat, _rows(s.discarded, rows), bits.EMPTY),
+    discarded = Field(lambda s, rows, seat: np.where(_rows(s.taker, rows) == seat, _rows(s.discarded, rows),
+                                                     bits.EMPTY),
                       "The cards the acting seat discarded after taking the kitty, else empty, ``(m,)`` sets.")
     history = HISTORY
     leaders = LEADERS
