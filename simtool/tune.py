@@ -341,8 +341,11 @@ def read_config(out: Path) -> Config:
     try:
         data = json.loads(file.read_text())
         data.pop("confirmed", None)
+        # a game's options added since the tuning began hold their defaults (as they did then)
+        newer = {o.name: o.default for o in games.get(data["game"]).options if o.name not in data["vary"]}
+        data["rules"] = newer | data["rules"]
         return Config(**{k: data[k] for k in Config.__dataclass_fields__})
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, AttributeError):
         raise SimtoolError(f"cannot resume {out}: {CONFIG} is damaged") from None
 
 
