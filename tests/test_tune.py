@@ -190,6 +190,17 @@ def test_resume_refuses_new_settings(tmp_path, capsys):
         tune.read_config(tmp_path)
 
 
+def test_a_tuning_saved_before_new_rule_options_reads_them_at_their_defaults(tmp_path):
+    config = tune.configure("kansas-city", ["pass_count=0..1"], ["overshoot=0.3"], trials=2, n=100, seed=5)
+    (tmp_path / "tune.json").parent.mkdir(exist_ok=True)
+    tune.save_config(tmp_path, config)
+    saved = json.loads((tmp_path / "tune.json").read_text())
+    saved["rules"] = {"hands": "3"}  # as written before limit, score_table... were options
+    (tmp_path / "tune.json").write_text(json.dumps(saved))
+    assert tune.read_config(tmp_path) == config
+    tune.save_config(tmp_path, config)  # the same settings: no refusal
+
+
 def test_report_has_best_settings_effects_and_every_trial(tmp_path):
     config = tune.configure("kansas-city", ["pass_count=0..1"], ["overshoot=0.3"], trials=4, n=400, seed=5)
     tune.tune(config, tmp_path / "t", jobs=1)
