@@ -8,6 +8,7 @@ position in the trick) and ``trick_no``.
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Generator
 from typing import ClassVar
 
@@ -22,11 +23,13 @@ FOLLOW = "play"
 """Decision kind: a follower puts a card into the trick."""
 
 
-class TrickRound(RoundState):
+class TrickRound(RoundState, abc.ABC):
     """The rules a game gives the shared trick loop (:func:`play_trick`), as round-state methods.
 
     ``step`` counts the decisions of the trick under way: 0 the lead, then the leader's
-    ``announcements`` (Black & White's colour), then the followers clockwise.
+    ``announcements`` (Black & White's colour), then the followers clockwise. A game with
+    announcements also gives ``announce()``: a generator of the leader's decisions after the
+    lead that sets ``best`` and moves ``step`` past them.
     """
 
     announcements: ClassVar[int] = 0
@@ -44,15 +47,10 @@ class TrickRound(RoundState):
     def on_follow(self, card: np.ndarray) -> None:
         """Note what a followed card changes for the next followers."""
 
+    @abc.abstractmethod
     def key(self, card: np.ndarray, at: np.ndarray) -> np.ndarray:
         """How strongly ``card`` from the seat at flat cell ``at`` bids for the trick; the highest
         key wins, the earliest card among equal keys."""
-        raise NotImplementedError
-
-    def announce(self) -> Generator[Decision, np.ndarray, None]:
-        """The leader's decisions after the lead (``announcements`` of them); they set ``best``."""
-        raise NotImplementedError
-        yield
 
 
 def play_trick(s: TrickRound, cell, leader: np.ndarray,
