@@ -35,6 +35,13 @@ def fail(problem: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def interrupted(how_to_go_on: str | None) -> typer.Exit:
+    """Ctrl-C: say how to go on from what was kept (when anything was), exit status 130."""
+    if how_to_go_on:
+        err.print(f"interrupted; {how_to_go_on}", markup=False, highlight=False, soft_wrap=True)
+    return typer.Exit(130)
+
+
 def lineup_args(seat: list[str]) -> dict[str, str]:
     return options.parse_assignments(seat, "seat")
 
@@ -112,9 +119,7 @@ def run(
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        err.print(f"interrupted; finish the run with: simtool run --resume {folder}",
-                  markup=False, highlight=False, soft_wrap=True)
-        raise typer.Exit(130) from None
+        raise interrupted(f"finish the run with: simtool run --resume {folder}") from None
     if not quiet:
         show_summary(folder)
     else:
@@ -296,10 +301,8 @@ def sweep(
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        if folder is not None:
-            err.print(f"interrupted; finished chunks are kept: finish the sweep with "
-                      f"simtool sweep --resume {folder}", markup=False, highlight=False, soft_wrap=True)
-        raise typer.Exit(130) from None
+        raise interrupted(folder and f"finished chunks are kept: finish the sweep with "
+                                     f"simtool sweep --resume {folder}") from None
     out.print(f"{len(paths)} cells in {folder}; report {written}", markup=False, highlight=False)
 
 
@@ -380,10 +383,8 @@ def tune(
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        if folder is not None:
-            err.print(f"interrupted; finished trials are kept in {folder}/study.db: go on with "
-                      f"simtool tune --resume {folder}", markup=False, highlight=False, soft_wrap=True)
-        raise typer.Exit(130) from None
+        raise interrupted(folder and f"finished trials are kept in {folder}/study.db: go on with "
+                                     f"simtool tune --resume {folder}") from None
     if not quiet:
         out.print(_tune_table(result))
     skipped = result["skipped"]
@@ -464,10 +465,8 @@ def ladder(
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        if folder is not None:
-            err.print(f"interrupted; finished chunks are kept: finish the ladder with "
-                      f"simtool sweep --resume {folder}", markup=False, highlight=False, soft_wrap=True)
-        raise typer.Exit(130) from None
+        raise interrupted(folder and f"finished chunks are kept: finish the ladder with "
+                                     f"simtool sweep --resume {folder}") from None
     if not quiet:
         out.print(_ladder_table(climbed, load(paths[0])[0]))
         out.print(ladders.verdict(climbed), markup=False, highlight=False)
@@ -533,10 +532,8 @@ def restrict(
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        if folder is not None:
-            err.print(f"interrupted; finished chunks are kept: finish with "
-                      f"simtool sweep --resume {folder}", markup=False, highlight=False, soft_wrap=True)
-        raise typer.Exit(130) from None
+        raise interrupted(folder and f"finished chunks are kept: finish with "
+                                     f"simtool sweep --resume {folder}") from None
     if not quiet:
         out.print(_restrict_table(table))
         for row in table.iter_rows(named=True):
