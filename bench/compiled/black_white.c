@@ -10,11 +10,9 @@
 #define HAND 12
 
 static void play(long n) {
-    int deck[CARDS];
     for (long d = 0; d < n; d++) {
         set hands[PLAYERS] = {0};
-        shuffle(deck, CARDS, PLAYERS * HAND);
-        for (int i = 0; i < PLAYERS * HAND; i++) hands[i / HAND] |= 1ULL << deck[i];
+        deal(hands, PLAYERS, HAND, CARDS);
         int black[PLAYERS] = {0}, white[PLAYERS] = {0}, leader = 0;
         for (int t = 0; t < HAND; t++) {
             int card = pick(hands[leader]);

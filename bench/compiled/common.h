@@ -59,6 +59,14 @@ static inline void shuffle(int *deck, int cards, int k) {
     }
 }
 
+/* a uniform deal of hand cards to each of players seats from 0..cards-1, as card sets */
+static inline void deal(set *hands, int players, int hand, int cards) {
+    int deck[64];
+    shuffle(deck, cards, players * hand);
+    for (int s = 0; s < players; s++) hands[s] = 0;
+    for (int i = 0; i < players * hand; i++) hands[i / hand] |= 1ULL << deck[i];
+}
+
 #define MAXP 6
 static double sum_score[MAXP], sq_score[MAXP], sum_tricks[MAXP], sq_tricks[MAXP],
     sum_rate[MAXP], sum_win[MAXP];

@@ -33,11 +33,9 @@ static inline int key(int card, set trump, int led_suit) {
 }
 
 static void play(long n) {
-    int deck[CARDS];
     for (long d = 0; d < n; d++) {
         set hands[PLAYERS] = {0}, passing[PLAYERS] = {0}, trump = 0, played = 0;
-        shuffle(deck, CARDS, PLAYERS * HAND);
-        for (int i = 0; i < PLAYERS * HAND; i++) hands[i / HAND] |= 1ULL << deck[i];
+        deal(hands, PLAYERS, HAND, CARDS);
         for (int s = 0; s < PLAYERS; s++)
             for (int k = 0; k < PASS; k++) passing[s] |= 1ULL << pick(hands[s] & ~passing[s]);
         for (int s = 0; s < PLAYERS; s++) hands[s] &= ~passing[s];

@@ -22,11 +22,9 @@ static inline int strength(int card, int own_suit, int trump, int lead) {
 }
 
 static void play(long n) {
-    int deck[CARDS];
     for (long d = 0; d < n; d++) {
         set hands[PLAYERS] = {0};
-        shuffle(deck, CARDS, PLAYERS * HAND);
-        for (int i = 0; i < PLAYERS * HAND; i++) hands[i / HAND] |= 1ULL << deck[i];
+        deal(hands, PLAYERS, HAND, CARDS);
         int bid_suit[PLAYERS], bid[PLAYERS], tricks[PLAYERS] = {0}, keeper = 0;
         for (int s = 0; s < PLAYERS; s++) {
             int card = pick(hands[s]);

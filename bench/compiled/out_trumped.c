@@ -20,11 +20,9 @@ static inline int strength(int card, int trump, int led) {
 }
 
 static void play(long n) {
-    int deck[CARDS];
     for (long d = 0; d < n; d++) {
         set hands[PLAYERS] = {0};
-        shuffle(deck, CARDS, PLAYERS * HAND);
-        for (int i = 0; i < PLAYERS * HAND; i++) hands[i / HAND] |= 1ULL << deck[i];
+        deal(hands, PLAYERS, HAND, CARDS);
         int trump = (int)below(6);
         if (trump == 5) trump = (int)below(5);  /* wild: the dealer's pick */
         set trumps_set = SUIT(trump);

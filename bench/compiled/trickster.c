@@ -17,7 +17,6 @@
 static int PIPS[CARDS], POINTS[CARDS];
 
 static void play(long n) {
-    int deck[CARDS];
     for (int c = 0; c < CARDS; c++) {
         int rank = c % RANKS + 1;
         PIPS[c] = rank <= 10 ? rank : 0;
@@ -26,8 +25,7 @@ static void play(long n) {
     for (long d = 0; d < n; d++) {
         set tableau[PLAYERS] = {0}, hand[PLAYERS] = {0}, collected[PLAYERS] = {0};
         int pips[PLAYERS] = {0}, suit[PLAYERS], collections[PLAYERS] = {0};
-        shuffle(deck, CARDS, PLAYERS * TURNS);
-        for (int i = 0; i < PLAYERS * TURNS; i++) tableau[i / TURNS] |= 1ULL << deck[i];
+        deal(tableau, PLAYERS, TURNS, CARDS);
         for (int t = 0; t < TURNS; t++) {
             for (int s = 0; s < PLAYERS; s++) {  /* the choices are independent: play them in turn */
                 set follow = hand[s] ? tableau[s] & SUIT(suit[s]) : 0;
