@@ -34,6 +34,9 @@ PARAMS = (
     Param("samples", int, 8, "re-dealt worlds per decision; every option is played out in each",
           1, 4096),
     Param("playout", STRATEGY, "default", "the strategy every seat plays in the play-outs"),
+    Param("belief", int, 1, "worlds drawn per world searched: the draws the others' choices "
+          "so far fit best under the play-out policy are kept (1: no belief, every draw is kept)",
+          1, 64),
     Param("value", str, "score", "what the search maximises for its seat: the round's score (its "
           "negative where the lowest score wins) or its win share of the deal",
           values=("score", "win")),
@@ -58,7 +61,7 @@ def pimc(view, rng, params):
     playout = _resolve(params.playout, view.game)
     # where the worlds see no difference, the play-out policy's own judgement decides
     preferred = option == playout(view, rng)[deal]
-    worlds = view.redeal(k, rng)
+    worlds = _believed(view, k, params.belief, playout, rng)
     value = np.empty(len(deal))
     # a slice of pairs at a time, so memory stays bounded for any batch size and sample count
     step = max(1, ROWS // k)
@@ -76,6 +79,20 @@ def pimc(view, rng, params):
     first = np.flatnonzero(np.r_[True, deal[order][1:] != deal[order][:-1]])
     choice[deal[order][first]] = option[order][first]
     return choice
+
+
+def _believed(view, k, belief, playout, rng):
+    """``k`` worlds per deal: with ``belief`` > 1, the ``k`` of ``belief * k`` re-dealt worlds
+    in which the play-out policy would have made the fewest of the choices the other seats
+    did not make (in draw order among equals), so the search plays in worlds that fit how the
+    others chose, not only what the rules let them hold."""
+    if belief == 1:
+        return view.redeal(k, rng)
+    drawn = k * belief
+    worlds = view.redeal(drawn, rng)
+    misfits = worlds.surprises(playout).reshape(-1, drawn)
+    best = np.argsort(misfits, axis=1, kind="stable")[:, :k]
+    return worlds.take((best + np.arange(len(misfits))[:, None] * drawn).ravel())
 
 
 # looked up once per process: the registries read the installed packages' entry points, which
