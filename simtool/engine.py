@@ -182,6 +182,14 @@ class View:
         """How high each option ranks at this decision, ``(m, n_actions)``; ``high``/``low`` use it."""
         return np.broadcast_to(np.arange(self.n_actions), (len(self), self.n_actions))
 
+    @cached_property
+    def distinct(self) -> np.ndarray:
+        """The legal options a search must tell apart, ``(m,)`` sets: where options are
+        interchangeable (two cards with nothing left between them), a game keeps one of each such
+        group, since either can take just the tricks the other can, now and later; by default
+        every legal option."""
+        return self.legal.copy()
+
     def narrow(self, allowed: np.ndarray) -> None:
         """Keep only the options in ``allowed`` ``(m,)`` of this view's legal sets, for a wrapper
         that restricts the strategy it asks (``strategies.restrictions``); a deal where none would

@@ -84,7 +84,8 @@ def _short_low(view, cards):
     layout = view.layout
     counts = np.stack([np.where((cards & layout.suit[s]) != 0, bits.count(view.hand & layout.suit[s]), 99)
                        for s in range(layout.suits)], axis=1)
-    return _by_rank(layout, cards & layout.suit[counts.argmin(axis=1)], highest=False)
+    # within one suit the lowest card is the lowest rank
+    return np.where(cards != 0, bits.lowest(cards & layout.suit[counts.argmin(axis=1)]), -1)
 
 
 @strategy("hoarder", "plays for trumps and tricks: names its long suit trump, leads its "

@@ -11,7 +11,9 @@ It uses only the public strategy API, so it is the model for a search of your ow
 
 Every decision kind is one option at a time in the engine (a Kansas City pass, an Out-Trumped
 discard are played card by card, a colour is one of two, a bid one number), so the largest option
-space is a hand of cards: the search tries each legal option in full, with no pruning. A 3-card
+space is a hand of cards: the search tries each legal option in full, pruning only options the
+game calls interchangeable (``view.distinct``: in Out-Trumped, of two cards of a suit with
+nothing left between them, one is tried; the play-out policy's own choice is always tried). A 3-card
 pass is thus searched in steps, one card given the cards already chosen, each step judged by
 playing the rest of the pass and the round out with the play-out policy.
 """
@@ -57,10 +59,13 @@ def pimc(view, rng, params):
     free = bits.count(view.legal) > 1  # a forced option needs no search
     if not free.any():
         return choice
-    deal, option = np.nonzero(view.mask & free[:, None])  # every (deal, legal option) pair to try
     playout = _resolve(params.playout, view.game)
+    policy = playout(view, rng)
+    # one option of each interchangeable group (the play-out policy's own choice among them)
+    tried = np.where(free, view.distinct | bits.BIT[policy], bits.EMPTY)
+    deal, option = np.nonzero(bits.to_mask(tried, view.n_actions))  # every (deal, option) pair to try
     # where the worlds see no difference, the play-out policy's own judgement decides
-    preferred = option == playout(view, rng)[deal]
+    preferred = option == policy[deal]
     worlds = _believed(view, k, params.belief, playout, rng)
     value = np.empty(len(deal))
     # a slice of pairs at a time, so memory stays bounded for any batch size and sample count

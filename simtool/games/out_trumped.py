@@ -300,6 +300,25 @@ class OutTrumpedView(View):
         return higher | np.where(trump_on_top, bits.EMPTY, self.legal & layout.suit_cards(self.trump))
 
     @cached_property
+    def distinct(self) -> np.ndarray:
+        """The legal cards but the higher of two in a suit with nothing between them but the
+        seat's own cards and cards of finished tricks (a card in the current trick keeps them
+        apart): they take the same tricks and trumps, now and later, and show the others the same
+        ranks to follow. Other decisions: every legal option."""
+        if self.kind not in (LEAD, FOLLOW, DISCARD):
+            return self.legal.copy()
+        layout = self.layout
+        in_trick = np.bitwise_or.reduce(np.where(self.trick >= 0, bits.BIT[np.maximum(self.trick, 0)],
+                                                 bits.EMPTY), axis=1)
+        gone = (self.hand | self.played | self.discarded) & ~in_trick
+        not_lowest = layout.deck & ~layout.rank[0]
+        # cards with a legal card below them, through gone cards only
+        reach = (self.legal << np.uint64(1)) & not_lowest
+        for _ in range(layout.ranks - 2):
+            reach |= ((reach & gone) << np.uint64(1)) & not_lowest
+        return self.legal & ~reach
+
+    @cached_property
     def strength(self) -> np.ndarray:
         if self.kind in (LEAD, FOLLOW, DISCARD):
             layout = self.layout
