@@ -16,6 +16,10 @@ game calls interchangeable (``view.distinct``: in Out-Trumped, of two cards of a
 nothing left between them, one is tried; the play-out policy's own choice is always tried). A 3-card
 pass is thus searched in steps, one card given the cards already chosen, each step judged by
 playing the rest of the pass and the round out with the play-out policy.
+
+With ``belief`` B > 1 the worlds also fit how the others chose: of B x ``samples`` re-dealt
+worlds it keeps those in which the play-out policy would have made the most of the other seats'
+choices seen (``worlds.surprises``), a belief model that assumes the others play like the policy.
 """
 
 from __future__ import annotations
@@ -48,8 +52,9 @@ PARAMS = (
 
 
 def cost(params) -> float:
-    """Work per deal relative to a heuristic: a decision plays ``samples`` worlds per option."""
-    return 2.0 * params.samples
+    """Work per deal relative to a heuristic: a decision plays ``samples`` worlds per option
+    (and with a belief, draws and replays ``belief`` times as many)."""
+    return 2.0 * params.samples * params.belief
 
 
 @strategy("pimc", "determinized Monte Carlo search: re-deals the unseen cards `samples` times, "

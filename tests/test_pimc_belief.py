@@ -5,13 +5,17 @@ best) and ``view.distinct`` (one card of each run of interchangeable cards is se
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
+import polars as pl
 import pytest
 
 import simtool.games
 import strategies
 from simtool import bits, engine
 from simtool.games.out_trumped import LAYOUT
+from simtool.runner import execute, make_spec
 from strategies.pimc import _believed
 
 from .test_out_trumped import c, cards, hand_built
@@ -138,3 +142,12 @@ def test_pimc_tries_one_card_of_each_run_with_nothing_left_between(seat2, plays,
         assert view.distinct.tolist() == [cards(distinct)]
     finally:
         engine._OPEN.pop(id(view), None)
+
+
+def test_a_search_with_belief_runs_the_same_for_any_jobs():
+    spec = make_spec("out-trumped", 4, 24, "hoarder", {0: "pimc@samples=2,belief=2"}, seed=11, rotate=True)
+    spec = dataclasses.replace(spec, chunk=8)  # three chunks from a small run
+    one = pl.concat([c.seats for c in execute(spec, 1)])
+    two = pl.concat([c.seats for c in execute(spec, 2)])
+    assert one.equals(two)
+    assert one.filter(pl.col("strategy") == "pimc@samples=2,belief=2").height == 24
