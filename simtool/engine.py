@@ -182,6 +182,14 @@ class View:
         """How high each option ranks at this decision, ``(m, n_actions)``; ``high``/``low`` use it."""
         return np.broadcast_to(np.arange(self.n_actions), (len(self), self.n_actions))
 
+    @cached_property
+    def distinct(self) -> np.ndarray:
+        """The legal options a search must tell apart, ``(m,)`` sets: where options are
+        interchangeable (two cards with nothing left between them), a game keeps one of each such
+        group, since either can take just the tricks the other can, now and later; by default
+        every legal option."""
+        return self.legal.copy()
+
     def narrow(self, allowed: np.ndarray) -> None:
         """Keep only the options in ``allowed`` ``(m,)`` of this view's legal sets, for a wrapper
         that restricts the strategy it asks (``strategies.restrictions``); a deal where none would
@@ -278,6 +286,39 @@ class Worlds:
         finally:
             _OPEN.pop(id(view), None)
         return view
+
+    def surprises(self, strategy) -> np.ndarray:
+        """How many of the other seats' choices so far ``strategy`` would not have made in each
+        world, ``(m*k,)``: each world is replayed from its round's start (:meth:`Game.rewind`)
+        with the choices seen, and ``strategy`` is asked at every other seat's decision what it
+        would choose there with that world's cards. Worlds where the seats' play looks like
+        ``strategy`` count fewer: a search weights worlds by it (a belief model). All zero
+        where the game cannot replay its rounds."""
+        import strategies as registry
+
+        n = len(self)
+        count = np.zeros(n, np.int64)
+        rewound = self._game.rewind(self._state)
+        if rewound is None or not rewound[1]:
+            return count
+        start, made = rewound
+        found = registry.resolve(strategy, self._game.id) if isinstance(strategy, str) else strategy
+        lineup = Lineup([found], np.zeros(start.p, np.int64))
+        ctx = _WorldsContext(self._game.id, 0, n, "world", np.arange(n))
+        play = self._game.play(start)
+        d = next(play)
+        for i, fits in enumerate(made):
+            if d.seat is None:
+                raise SimtoolError(f"{self._game.id}: replaying simultaneous decisions is not supported")
+            due = np.ones(n, bool) if d.active is None else d.active
+            asked = _decide(self._game, start, d, lineup, self._rng, ctx)
+            agree = due & ((fits & bits.BIT[np.clip(asked, 0, 63)]) != 0)
+            count += due & ~agree & (np.broadcast_to(np.asarray(d.seat), (n,)) != self._seat)
+            pool = fits & np.broadcast_to(d.legal, (n,))
+            choice = np.where(agree, asked, bits.lowest(np.where(pool != 0, pool, fits)))
+            if i + 1 < len(made):
+                d = play.send(np.where(due, choice, -1))
+        return count
 
     def play_out(self, choices, strategy) -> dict[str, np.ndarray]:
         """Apply the acting seat's ``choices`` ``(m*k,)`` in every world, play the rest of the round
@@ -415,6 +456,15 @@ class Game(abc.ABC):
         everything the acting seat cannot know drawn uniformly among the consistent layouts, at
         the view's decision (row ``i*k + j`` is copy ``j`` of deal ``i``)."""
         raise SimtoolError(f"re-dealing is not implemented for {self.id} yet")
+
+    def rewind(self, state):
+        """``state`` back at its round's start with the same cards, and the choices made since,
+        one ``(n,)`` uint64 set per decision in the order ``play`` asks them from that start: the
+        option taken, or the options any of which fits the state (cards discarded together, in
+        no known order), empty where the decision was not due. ``None`` where the game cannot
+        replay this state: a search then has no evidence from the others' choices
+        (:meth:`Worlds.surprises`)."""
+        return None
 
     def describe(self, state, row: int) -> list[str]:
         """The deal ``row`` as dealt, for replay records."""

@@ -40,6 +40,8 @@ class Param:
     low: float | None = None
     high: float | None = None
     values: tuple[str, ...] | None = None
+    by_game: tuple[tuple[str, object], ...] = ()
+    """Defaults that differ by game, as (game id, value) pairs."""
 
     def valid(self) -> str:
         """The valid values in a few words: ``a whole number 0..3``."""
@@ -95,10 +97,13 @@ class Param:
 
     def default_for(self, game_id: str | None):
         """The default value in ``game_id`` (a strategy default may be the game's default)."""
-        return self._strategy("", str(self.default), game_id) if self.kind == STRATEGY else self.default
+        if self.kind == STRATEGY:
+            return self._strategy("", str(self.default), game_id)
+        return dict(self.by_game).get(game_id, self.default)
 
     def describe(self) -> str:
-        return f"{self.name}: {self.valid()}, default {fmt(self.default)}; {self.help}"
+        others = "".join(f", {fmt(value)} in {game}" for game, value in self.by_game)
+        return f"{self.name}: {self.valid()}, default {fmt(self.default)}{others}; {self.help}"
 
 
 STRATEGY = "strategy"

@@ -164,7 +164,12 @@ def test_a_parameter_may_name_a_strategy_of_the_game():
     assert strategies.canonical("pimc@playout=greedy,samples=8", "kansas-city") == "pimc@playout=greedy"
     assert strategies.resolve("pimc", "black-white").values.playout == "balance"
     assert strategies.resolve("pimc@value=win", "black-white").values.as_dict() == {
-        "samples": 8, "playout": "balance", "value": "win"}
+        "samples": 8, "playout": "balance", "belief": 1, "value": "win"}
+    # a default may differ by game: the search's samples in Out-Trumped
+    assert strategies.resolve("pimc", "out-trumped").values.samples == 12
+    assert strategies.canonical("pimc@samples=12", "out-trumped") == "pimc"
+    assert strategies.canonical("pimc@samples=8", "out-trumped") == "pimc@samples=8"
+    assert strategies.canonical("pimc@samples=12", "kansas-city") == "pimc@samples=12"
     with pytest.raises(SimtoolError, match="bad value 'genius' for parameter 'playout' of strategy "
                                            "'pimc': unknown strategy 'genius'; valid for kansas-city"):
         strategies.canonical("pimc@playout=genius", "kansas-city")
