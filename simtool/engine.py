@@ -287,39 +287,6 @@ class Worlds:
             _OPEN.pop(id(view), None)
         return view
 
-    def surprises(self, strategy) -> np.ndarray:
-        """How many of the other seats' choices so far ``strategy`` would not have made in each
-        world, ``(m*k,)``: each world is replayed from its round's start (:meth:`Game.rewind`)
-        with the choices seen, and ``strategy`` is asked at every other seat's decision what it
-        would choose there with that world's cards. Worlds where the seats' play looks like
-        ``strategy`` count fewer: a search weights worlds by it (a belief model). All zero
-        where the game cannot replay its rounds."""
-        import strategies as registry
-
-        n = len(self)
-        count = np.zeros(n, np.int64)
-        rewound = self._game.rewind(self._state)
-        if rewound is None or not rewound[1]:
-            return count
-        start, made = rewound
-        found = registry.resolve(strategy, self._game.id) if isinstance(strategy, str) else strategy
-        lineup = Lineup([found], np.zeros(start.p, np.int64))
-        ctx = _WorldsContext(self._game.id, 0, n, "world", np.arange(n))
-        play = self._game.play(start)
-        d = next(play)
-        for i, fits in enumerate(made):
-            if d.seat is None:
-                raise SimtoolError(f"{self._game.id}: replaying simultaneous decisions is not supported")
-            due = np.ones(n, bool) if d.active is None else d.active
-            asked = _decide(self._game, start, d, lineup, self._rng, ctx)
-            agree = due & ((fits & bits.BIT[np.clip(asked, 0, 63)]) != 0)
-            count += due & ~agree & (np.broadcast_to(np.asarray(d.seat), (n,)) != self._seat)
-            pool = fits & np.broadcast_to(d.legal, (n,))
-            choice = np.where(agree, asked, bits.lowest(np.where(pool != 0, pool, fits)))
-            if i + 1 < len(made):
-                d = play.send(np.where(due, choice, -1))
-        return count
-
     def play_out(self, choices, strategy) -> dict[str, np.ndarray]:
         """Apply the acting seat's ``choices`` ``(m*k,)`` in every world, play the rest of the round
         with ``strategy`` (a name, a strategy object, or one per seat), and return the round's
@@ -456,15 +423,6 @@ class Game(abc.ABC):
         everything the acting seat cannot know drawn uniformly among the consistent layouts, at
         the view's decision (row ``i*k + j`` is copy ``j`` of deal ``i``)."""
         raise SimtoolError(f"re-dealing is not implemented for {self.id} yet")
-
-    def rewind(self, state):
-        """``state`` back at its round's start with the same cards, and the choices made since,
-        one ``(n,)`` uint64 set per decision in the order ``play`` asks them from that start: the
-        option taken, or the options any of which fits the state (cards discarded together, in
-        no known order), empty where the decision was not due. ``None`` where the game cannot
-        replay this state: a search then has no evidence from the others' choices
-        (:meth:`Worlds.surprises`)."""
-        return None
 
     def describe(self, state, row: int) -> list[str]:
         """The deal ``row`` as dealt, for replay records."""

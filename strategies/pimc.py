@@ -16,10 +16,6 @@ game calls interchangeable (``view.distinct``: in Out-Trumped, of two cards of a
 nothing left between them, one is tried; the play-out policy's own choice is always tried). A 3-card
 pass is thus searched in steps, one card given the cards already chosen, each step judged by
 playing the rest of the pass and the round out with the play-out policy.
-
-With ``belief`` B > 1 the worlds also fit how the others chose: of B x ``samples`` re-dealt
-worlds it keeps those in which the play-out policy would have made the most of the other seats'
-choices seen (``worlds.surprises``), a belief model that assumes the others play like the policy.
 """
 
 from __future__ import annotations
@@ -42,9 +38,6 @@ PARAMS = (
     Param("samples", int, 8, "re-dealt worlds per decision; every option is played out in each",
           1, 4096, by_game=(("out-trumped", 12),)),
     Param("playout", STRATEGY, "default", "the strategy every seat plays in the play-outs"),
-    Param("belief", int, 1, "worlds drawn per world searched: the draws the others' choices "
-          "so far fit best under the play-out policy are kept (1: no belief, every draw is kept)",
-          1, 64),
     Param("value", str, "score", "what the search maximises for its seat: the round's score (its "
           "negative where the lowest score wins) or its win share of the deal",
           values=("score", "win")),
@@ -52,9 +45,8 @@ PARAMS = (
 
 
 def cost(params) -> float:
-    """Work per deal relative to a heuristic: a decision plays ``samples`` worlds per option
-    (and with a belief, draws and replays ``belief`` times as many)."""
-    return 2.0 * params.samples * params.belief
+    """Work per deal relative to a heuristic: a decision plays ``samples`` worlds per option."""
+    return 2.0 * params.samples
 
 
 @strategy("pimc", "determinized Monte Carlo search: re-deals the unseen cards `samples` times, "
@@ -73,7 +65,7 @@ def pimc(view, rng, params):
     deal, option = np.nonzero(bits.to_mask(tried, view.n_actions))  # every (deal, option) pair to try
     # where the worlds see no difference, the play-out policy's own judgement decides
     preferred = option == policy[deal]
-    worlds = _believed(view, k, params.belief, playout, rng)
+    worlds = view.redeal(k, rng)
     value = np.empty(len(deal))
     # a slice of pairs at a time, so memory stays bounded for any batch size and sample count
     step = max(1, ROWS // k)
@@ -91,20 +83,6 @@ def pimc(view, rng, params):
     first = np.flatnonzero(np.r_[True, deal[order][1:] != deal[order][:-1]])
     choice[deal[order][first]] = option[order][first]
     return choice
-
-
-def _believed(view, k, belief, playout, rng):
-    """``k`` worlds per deal: with ``belief`` > 1, the ``k`` of ``belief * k`` re-dealt worlds
-    in which the play-out policy would have made the fewest of the choices the other seats
-    did not make (in draw order among equals), so the search plays in worlds that fit how the
-    others chose, not only what the rules let them hold."""
-    if belief == 1:
-        return view.redeal(k, rng)
-    drawn = k * belief
-    worlds = view.redeal(drawn, rng)
-    misfits = worlds.surprises(playout).reshape(-1, drawn)
-    best = np.argsort(misfits, axis=1, kind="stable")[:, :k]
-    return worlds.take((best + np.arange(len(misfits))[:, None] * drawn).ravel())
 
 
 # looked up once per process: the registries read the installed packages' entry points, which

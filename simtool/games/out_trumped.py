@@ -12,7 +12,6 @@ and trump scores are rule options too; the module constants are the sheet's valu
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -529,51 +528,6 @@ class OutTrumped(Game):
                      winning=r(view.winning), tricks=r(view.tricks), trumps=r(view.trumps),
                      totals=r(view.totals), phase=view.phase, step=view.step, trick_no=view.trick_no,
                      past=past, past_leader=past_leader, past_winner=r(view.winners), layout=layout)
-
-    def rewind(self, s: Round):
-        """The hands as dealt (each hand with the cards it has played; the taker's without the
-        kitty but with its discards) and the choices since: the wild trump, the bids, the
-        discards (as one set, in no known order) and the cards played. Not with the low-card
-        kitty, where a world keeps each seat's shown rank only as a bound, so replaying the low
-        cards might pick another taker."""
-        if s.rules["kitty"] == "low-card":
-            return None
-        n, p = s.n, s.p
-        rows = np.arange(n)
-        past = np.where(np.arange(s.hand_size)[None, :, None] < s.trick_no, s.past, -1)
-        cards = np.concatenate([past, s.trick[:, None, :]], axis=1)
-        hands = s.hands | np.bitwise_or.reduce(
-            np.where(cards >= 0, bits.BIT[np.maximum(cards, 0)], bits.EMPTY), axis=1)
-        at = np.maximum(s.taker, 0)
-        hands[rows, at] = np.where(s.picked, (hands[rows, at] | s.discarded) & ~s.kitty, hands[rows, at])
-        zeros = np.zeros((n, p), np.int16)
-        start = dataclasses.replace(
-            s, hands=hands, discarded=np.zeros(n, np.uint64),
-            trump=np.where(s.die == s.layout.suits, NO_TRUMP, s.die),
-            bids=np.full((n, p), -1, np.int16), standing=np.zeros(n, np.int16),
-            taker=np.full(n, -1, np.int64), picked=np.zeros(n, bool), shown=zeros.copy(),
-            played=np.zeros(n, np.uint64), trick=np.full((n, p), -1, np.int8),
-            leader=np.full(n, s.rnd % p, np.int64), led=np.zeros(n, np.int64),
-            top_led=np.zeros(n, np.int64), best=np.zeros(n, np.int64), winning=np.zeros(n, np.int64),
-            tricks=zeros.copy(), trumps=zeros.copy(), phase=TRUMP_PICK, step=0, trick_no=0,
-            past=None, past_leader=None, past_winner=None)
-        bit = lambda c: np.where(c >= 0, bits.BIT[np.maximum(c, 0)], bits.EMPTY)  # noqa: E731
-        made = []
-        wild = s.die == s.layout.suits
-        if s.phase > TRUMP_PICK and s.rules["wild"] == "dealer" and wild.any():
-            made.append(np.where(wild, bits.BIT[np.maximum(s.trump, 0)], bits.EMPTY))
-        if s.rules["kitty"] == "bid" and s.phase >= BIDDING:
-            for j in range(s.p if s.phase > BIDDING else s.step):
-                made.append(bit(s.bids[:, (s.dealer + 1 + j) % p]))
-        if s.phase >= DISCARDS and s.picked.any():
-            gone = np.where(s.picked, s.discarded, bits.EMPTY)
-            made += [gone] * (s.step if s.phase == DISCARDS else kitty_size(s.rules))
-        if s.phase == TRICKS:
-            for t in range(s.trick_no):
-                lead = s.past_leader[:, t].astype(np.int64)
-                made += [bit(s.past[rows, t, (lead + i) % p]) for i in range(p)]
-            made += [bit(s.trick[rows, (s.leader + i) % p]) for i in range(s.step)]
-        return start, made
 
     def end_round(self, match: Match, results: dict[str, np.ndarray]) -> None:
         """The floor at 0 applies once per hand, to the total plus the hand's points."""
