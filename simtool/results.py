@@ -15,6 +15,7 @@ import fcntl
 import json
 import os
 import re
+import weakref
 from datetime import datetime
 from pathlib import Path
 
@@ -57,7 +58,11 @@ class FolderLock:
 
     ``flock`` on the folder itself: the kernel drops it when the process ends however it ends,
     so a killed run never leaves a stale lock. Who holds it is written to ``chunks/writer.json``.
+    A forked worker closes its copy at once: the lock must go with the process that took it,
+    not live on in a worker finishing its chunk.
     """
+
+    held: weakref.WeakSet[FolderLock] = weakref.WeakSet()
 
     def __init__(self, folder: Path):
         self.folder = folder
@@ -68,11 +73,20 @@ class FolderLock:
             os.close(self.fd)
             raise SimtoolError(f"output folder {folder} is being written by another simtool run "
                                f"({_holder(folder)}); wait for it to end or choose another folder") from None
+        FolderLock.held.add(self)
 
     def release(self) -> None:
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
+
+    @classmethod
+    def forget_in_child(cls) -> None:
+        for lock in list(cls.held):
+            lock.release()
+
+
+os.register_at_fork(after_in_child=FolderLock.forget_in_child)
 
 
 def _holder(folder: Path) -> str:
