@@ -207,9 +207,10 @@ class RunWriter:
                     try:
                         rows = pl.scan_parquet(parts)
                         # no column statistics: they took 40% of the rewrite, and every reader
-                        # scans whole tables (nothing is skipped by a row group's min and max)
+                        # scans whole tables (nothing is skipped by a row group's min and max);
+                        # zstd level 1: 15-20% less time than the default level 3 for 13% more bytes
                         (rows.filter(pl.col(limit[0]) < limit[1]) if limit else rows).sink_parquet(
-                            tmp, statistics=False)
+                            tmp, statistics=False, compression="zstd", compression_level=1)
                         os.replace(tmp, final)
                     except WRITE_ERRORS as exc:
                         raise SimtoolError(f"cannot write {final}: {why(exc)}") from None

@@ -349,10 +349,8 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None, keep: bool = T
         count = len(tasks)
     if not count:
         return
-    from joblib import Parallel, delayed
-
     if backend == "dask":
-        from joblib import parallel_config
+        from joblib import Parallel, delayed, parallel_config
 
         if timeout is not None:
             raise SimtoolError("--timeout needs --backend local: dask workers run strategies in "
@@ -373,8 +371,6 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None, keep: bool = T
     if jobs == 1:
         yield from (play_chunk(t.spec, t.index, None, t.parts, keep, timeout) for t in tasks)
         return
-    from joblib.externals.loky.process_executor import TerminatedWorkerError
-
     from .forked import WorkerDied
 
     seen: dict[str, None] = {}  # the strategies handed to workers so far, to name in a crash
@@ -382,7 +378,9 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None, keep: bool = T
         yield from _shared(tasks, jobs, keep, timeout, seen)
     except WorkerDied as exc:
         raise SimtoolError(_worker_died(list(seen), exc.how)) from None
-    except TerminatedWorkerError as exc:
+    except Exception as exc:
+        if type(exc).__name__ != "TerminatedWorkerError":  # loky's, where workers are spawned
+            raise
         codes = " ".join(str(exc).split()).rpartition("exit codes of the workers are ")[2].partition(" ")[0]
         raise SimtoolError(_worker_died(list(seen), codes.rstrip(".") or "no exit code")) from None
 
