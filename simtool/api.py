@@ -20,7 +20,7 @@ from . import games, stats
 from .analysis import of as analysis_of
 from .errors import SimtoolError
 from .results import RunWriter
-from .runner import BACKENDS, RunSpec, execute, jobs_used, make_spec, resolve_lineup, spec_from_dict
+from .runner import BACKENDS, RunSpec, execute, game_of, jobs_used, make_spec, resolve_lineup, spec_from_dict
 
 
 @dataclass
@@ -221,7 +221,7 @@ def next_batch(played: int, half: float, target: float, n_chunks: int) -> int:
 
 
 def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
-    game = games.get(spec.game)
+    game = game_of(spec.game)
     return {
         "game": spec.game,
         "title": game.title,

@@ -97,7 +97,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
               unit: str = "deal", seed: int | None = None, rotate: bool = False,
               precision: float | None = None, duplicate: bool = False) -> RunSpec:
     """Check every input and build the specification; errors name the valid choices."""
-    g = games.get(game)
+    g = game_of(game)
     p = games.check_players(g, players)
     resolved_rules = options.resolve(g, rules)
     g.check_rules(resolved_rules, p)
@@ -219,7 +219,7 @@ def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
     """Play chunk ``index``. With ``parts``, write its tables there; without ``keep``, return
     them only as files. ``trace_views``: the trace of ``trace_id`` also records what each acting
     seat's view showed."""
-    game, lineup = _game(spec.game), resolve_lineup(spec)
+    game, lineup = game_of(spec.game), resolve_lineup(spec)
     outcome, trace = _play(spec, index, game, lineup, trace_id, timeout, trace_views)
     return _tabulate(spec, index, game, lineup, outcome, trace, parts, keep)
 
@@ -227,7 +227,7 @@ def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
 def play_outcome(spec: RunSpec, index: int, timeout: float | None = None) -> tuple[Outcome, list[str]]:
     """What a forked worker does with chunk ``index``: the play only (numpy arrays), no tables.
     polars must not run in a process forked from one whose polars threads may be running."""
-    return _play(spec, index, _game(spec.game), resolve_lineup(spec), None, timeout, False)
+    return _play(spec, index, game_of(spec.game), resolve_lineup(spec), None, timeout, False)
 
 
 def _play(spec: RunSpec, index: int, game, lineup: Lineup, trace_id: int | None,
@@ -259,9 +259,9 @@ def _tabulate(spec: RunSpec, index: int, game, lineup: Lineup, outcome: Outcome,
     return Chunk(index, seats, matches, trace, sums)
 
 
-def _game(game_id: str):
+def game_of(game_id: str):
     """``games.get``, without scanning the installed packages' entry points for a built-in game
-    (which the registry prefers anyway): the scan took 10-30 ms, once per chunk."""
+    (which the registry prefers anyway): the scan took 10-30 ms each time."""
     return next((g for g in games.BUILT_IN if g.id == game_id), None) or games.get(game_id)
 
 
@@ -423,7 +423,7 @@ def _shared(tasks: Iterable[Task], jobs: int, keep: bool, timeout: float | None,
         if isinstance(done, Chunk):
             return done
         if FORK:
-            return _tabulate(t.spec, t.index, _game(t.spec.game), resolve_lineup(t.spec),
+            return _tabulate(t.spec, t.index, game_of(t.spec.game), resolve_lineup(t.spec),
                              *done.result(), t.parts, keep)
         return done.result()
 

@@ -73,6 +73,7 @@ def test_a_worker_does_not_keep_the_folder_lock(tmp_path):
     lock = FolderLock(tmp_path)
     pool = ForkPool(1)
     try:
+        pool.submit(square_and_pid, 1).result(timeout=30)  # the worker is up (past the fork)
         busy = pool.submit(sleep_then_pid, 1.5)
         lock.release()  # as a run does when it ends (or the kernel, when it is killed)
         FolderLock(tmp_path).release()  # free at once, though the worker still plays
