@@ -14,14 +14,18 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from . import games, options, stats
-from .analysis import of as analysis_of
-from .api import execute_run, summary_tables
-from .engine import ROUND_CAP
-from .errors import SimtoolError, choices
-from .results import load
-from .runner import MAX_COUNT, make_spec
-from .runner import replay as replay_deal
+from .lazy import defer
+
+defer("polars")  # before the modules below import it: see simtool.lazy
+
+from . import games, options, stats  # noqa: E402
+from .analysis import of as analysis_of  # noqa: E402
+from .api import execute_run, summary_tables  # noqa: E402
+from .engine import ROUND_CAP  # noqa: E402
+from .errors import SimtoolError, choices  # noqa: E402
+from .results import load  # noqa: E402
+from .runner import MAX_COUNT, make_spec  # noqa: E402
+from .runner import replay as replay_deal  # noqa: E402
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")

@@ -212,7 +212,7 @@ class RunWriter:
                         (rows.filter(pl.col(limit[0]) < limit[1]) if limit else rows).sink_parquet(
                             tmp, statistics=False, compression="zstd", compression_level=1)
                         os.replace(tmp, final)
-                    except WRITE_ERRORS as exc:
+                    except write_errors() as exc:
                         raise SimtoolError(f"cannot write {final}: {why(exc)}") from None
                     except BaseException:
                         tmp.unlink(missing_ok=True)
@@ -262,8 +262,10 @@ def _argv() -> list[str]:
     return [Path(sys.argv[0]).name, *sys.argv[1:]] if sys.argv else ["python"]
 
 
-WRITE_ERRORS = (OSError, pl.exceptions.PolarsError)
-"""What a write to a full (or vanished) disk raises: polars wraps the OS error in its own."""
+def write_errors() -> tuple[type[Exception], ...]:
+    """What a write to a full (or vanished) disk raises: polars wraps the OS error in its own.
+    (A function: polars loads on first use in the command line, see simtool.lazy.)"""
+    return OSError, pl.exceptions.PolarsError
 
 
 def why(exc: BaseException) -> str:
@@ -284,7 +286,7 @@ def write_chunk(parts: Path, index: int, **named: pl.DataFrame | None) -> None:
             try:
                 table.write_parquet(tmp, compression="snappy", statistics=False)
                 os.replace(tmp, final)
-            except WRITE_ERRORS as exc:
+            except write_errors() as exc:
                 tmp.unlink(missing_ok=True)
                 raise SimtoolError(f"cannot write {final}: {why(exc)}") from None
 
