@@ -244,8 +244,9 @@ def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
             "simtool": version("simtool"),
             "numpy": np.__version__,
             "polars": pl.__version__,
-            # forked workers leave joblib unimported: importing it for its version took 0.1 s
-            "joblib": sys.modules["joblib"].__version__ if "joblib" in sys.modules else version("joblib"),
             "python": platform.python_version(),
+            # joblib runs the dask backend (and spawned workers off Linux); a forked or
+            # single-process run never imports it, and looking its version up took 20 ms
+            **({"joblib": sys.modules["joblib"].__version__} if "joblib" in sys.modules else {}),
         },
     }

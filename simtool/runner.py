@@ -378,11 +378,6 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None, keep: bool = T
         yield from _shared(tasks, jobs, keep, timeout, seen)
     except WorkerDied as exc:
         raise SimtoolError(_worker_died(list(seen), exc.how)) from None
-    except Exception as exc:
-        if type(exc).__name__ != "TerminatedWorkerError":  # loky's, where workers are spawned
-            raise
-        codes = " ".join(str(exc).split()).rpartition("exit codes of the workers are ")[2].partition(" ")[0]
-        raise SimtoolError(_worker_died(list(seen), codes.rstrip(".") or "no exit code")) from None
 
 
 FORK = hasattr(os, "fork") and sys.platform.startswith("linux")
@@ -401,12 +396,15 @@ def _shared(tasks: Iterable[Task], jobs: int, keep: bool, timeout: float | None,
     """
     from concurrent.futures import FIRST_COMPLETED, Future, wait
 
+    from .forked import WorkerDied
+
     if FORK:
         from .forked import ForkPool
 
         pool = ForkPool(jobs - 1)
     else:
         from joblib.externals.loky import get_reusable_executor
+        from joblib.externals.loky.process_executor import TerminatedWorkerError
 
         pool = get_reusable_executor(max_workers=jobs - 1)
     backlog = 2 * (jobs - 1)
@@ -425,7 +423,11 @@ def _shared(tasks: Iterable[Task], jobs: int, keep: bool, timeout: float | None,
         if FORK:
             return _tabulate(t.spec, t.index, game_of(t.spec.game), resolve_lineup(t.spec),
                              *done.result(), t.parts, keep)
-        return done.result()
+        try:
+            return done.result()
+        except TerminatedWorkerError as exc:
+            codes = " ".join(str(exc).split()).rpartition("exit codes of the workers are ")[2]
+            raise WorkerDied(codes.partition(" ")[0].rstrip(".") or "no exit code") from None
 
     def ready(entry) -> bool:
         return not isinstance(entry[1], Future) or entry[1].done()

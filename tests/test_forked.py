@@ -81,3 +81,29 @@ def test_a_worker_does_not_keep_the_folder_lock(tmp_path):
         busy.result(timeout=30)
     finally:
         pool.shutdown()
+
+
+def test_spawned_workers_give_the_same_results_where_fork_is_not_used(monkeypatch):
+    from simtool import runner
+    from simtool.runner import execute, make_spec
+
+    spec = make_spec("black-white", n=3 * (1 << 15) + 5, strategy="random", seed=5)
+    forked = [c.seats for c in execute(spec, jobs=2)]
+    monkeypatch.setattr(runner, "FORK", False)  # loky, as on macOS and Windows
+    spawned = [c.seats for c in execute(spec, jobs=2)]
+    alone = [c.seats for c in execute(spec, jobs=1)]
+    assert all(a.equals(b) and a.equals(c) for a, b, c in zip(forked, spawned, alone, strict=True))
+
+
+@pytest.mark.parametrize("fork", [True, False])
+def test_a_plugin_that_ends_its_worker_is_named_either_way(monkeypatch, fork):
+    from simtool import runner
+    from simtool.runner import execute, make_spec
+
+    from .test_hardening_cli import HOSTILE
+
+    monkeypatch.setattr(runner, "FORK", fork)
+    spec = make_spec("black-white", n=40_000, strategy="random", seats={1: f"{HOSTILE}:dies"}, seed=2)
+    with pytest.raises(SimtoolError, match=r"a worker process ended without a word \(.*\) while "
+                                           r"playing the plugin strategies .*hostile.py:dies"):
+        list(execute(spec, jobs=2))
