@@ -12,6 +12,7 @@ makes the tables and writes them.
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import threading
 from collections import deque
@@ -86,6 +87,7 @@ class ForkPool:
                 os.waitpid(w.pid, 0)
 
     def _read(self) -> None:
+        _main_thread_signals()
         live = {w.conn: w for w in self._workers}
         while live:
             for conn in wait(list(live)):
@@ -124,13 +126,21 @@ def _settle(future: Future, ok: bool, value) -> None:
 
 def _serve(conn: Connection, inherited: list[Connection]) -> None:
     """A worker's life: play each call it receives and send back what it returned or raised;
-    end when told to, or when this process's end of the pipe closes (it ended, however)."""
+    end when told to, or when this process's end of the pipe closes (it ended, however).
+
+    Results go out from a thread of their own: a chunk's arrays (about 1 MB) fill the pipe,
+    and the send waits until the parent's reader thread is scheduled (1-14 ms a chunk under
+    load); the next call is played meanwhile.
+    """
     code = 0
     try:
         for c in inherited:  # the other workers' pipes: theirs must close when the parent ends
             c.close()
         # Ctrl-C reaches the whole process group: the parent handles it and ends its workers
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        replies: queue.SimpleQueue = queue.SimpleQueue()
+        sender = threading.Thread(target=_send_all, args=(conn, replies), daemon=True)
+        sender.start()
         while True:
             try:
                 call = conn.recv()
@@ -140,16 +150,32 @@ def _serve(conn: Connection, inherited: list[Connection]) -> None:
                 break
             fn, args = call
             try:
-                reply = (True, fn(*args))
+                replies.put((True, fn(*args)))
             except BaseException as exc:  # noqa: BLE001 - the parent raises it, whatever it is
-                reply = (False, exc)
-            try:
-                conn.send(reply)
-            except (BrokenPipeError, ConnectionResetError):
-                break
-            except Exception as exc:  # noqa: BLE001 - the result or exception does not pickle
-                conn.send((False, RuntimeError(f"a worker's result could not be sent back: {exc}")))
+                replies.put((False, exc))
+        replies.put(None)
+        sender.join()
     except BaseException:  # noqa: BLE001 - a child must never return into the parent's code
         code = 1
     finally:
         os._exit(code)
+
+
+def _send_all(conn: Connection, replies: queue.SimpleQueue) -> None:
+    _main_thread_signals()
+    try:
+        while (reply := replies.get()) is not None:
+            try:
+                conn.send(reply)
+            except (BrokenPipeError, ConnectionResetError):
+                raise
+            except Exception as exc:  # noqa: BLE001 - the result or exception does not pickle
+                conn.send((False, RuntimeError(f"a worker's result could not be sent back: {exc}")))
+    except BaseException:  # noqa: BLE001 - the parent is gone, or nothing goes through: end, so it sees EOF
+        os._exit(1)
+
+
+def _main_thread_signals() -> None:
+    """Leave every signal to the main thread: a SIGALRM of ``--timeout`` (engine.deadline) must
+    interrupt a strategy blocked in a system call there, not wake this thread."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())

@@ -432,13 +432,17 @@ def _shared(tasks: Iterable[Task], jobs: int, keep: bool, timeout: float | None,
     def ready(entry) -> bool:
         return not isinstance(entry[1], Future) or entry[1].done()
 
+    # one chunk more per worker until this process has played one: its first table loads
+    # polars (0.15 s, see simtool.lazy), long enough for a worker with two chunks to run dry
+    extra = jobs - 1
     try:
         for t in tasks:
             queued = [f for _, f in pending if isinstance(f, Future) and not f.done()]
-            if len(queued) < backlog:
+            if len(queued) < backlog + extra:
                 pending.append(submit(t))
             elif here and _built_in(t.spec):
                 pending.append((t, play_chunk(t.spec, t.index, None, t.parts, keep, timeout)))
+                extra = 0
             else:
                 wait(queued, return_when=FIRST_COMPLETED)
                 pending.append(submit(t))
