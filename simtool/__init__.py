@@ -6,7 +6,16 @@
 >>> result.summary()    # per seat, with 95% intervals
 """
 
-from .api import Result, run
 from .errors import SimtoolError
 
 __all__ = ["run", "Result", "SimtoolError"]
+
+
+def __getattr__(name: str):
+    # the API on first use: the command line imports simtool.cli without it, and can defer
+    # polars (see simtool.lazy)
+    if name in ("run", "Result"):
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'simtool' has no attribute {name!r}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import platform
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from . import games, stats
 from .analysis import of as analysis_of
 from .errors import SimtoolError
 from .results import RunWriter
-from .runner import BACKENDS, RunSpec, execute, jobs_used, make_spec, resolve_lineup, spec_from_dict
+from .runner import BACKENDS, RunSpec, execute, game_of, jobs_used, make_spec, resolve_lineup, spec_from_dict
 
 
 @dataclass
@@ -220,9 +221,7 @@ def next_batch(played: int, half: float, target: float, n_chunks: int) -> int:
 
 
 def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
-    import joblib  # loaded by the run already
-
-    game = games.get(spec.game)
+    game = game_of(spec.game)
     return {
         "game": spec.game,
         "title": game.title,
@@ -245,7 +244,9 @@ def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
             "simtool": version("simtool"),
             "numpy": np.__version__,
             "polars": pl.__version__,
-            "joblib": joblib.__version__,
             "python": platform.python_version(),
+            # joblib runs the dask backend (and spawned workers off Linux); a forked or
+            # single-process run never imports it, and looking its version up took 20 ms
+            **({"joblib": sys.modules["joblib"].__version__} if "joblib" in sys.modules else {}),
         },
     }

@@ -15,6 +15,7 @@ import fcntl
 import json
 import os
 import re
+import weakref
 from datetime import datetime
 from pathlib import Path
 
@@ -57,7 +58,11 @@ class FolderLock:
 
     ``flock`` on the folder itself: the kernel drops it when the process ends however it ends,
     so a killed run never leaves a stale lock. Who holds it is written to ``chunks/writer.json``.
+    A forked worker closes its copy at once: the lock must go with the process that took it,
+    not live on in a worker finishing its chunk.
     """
+
+    held: weakref.WeakSet[FolderLock] = weakref.WeakSet()
 
     def __init__(self, folder: Path):
         self.folder = folder
@@ -68,11 +73,20 @@ class FolderLock:
             os.close(self.fd)
             raise SimtoolError(f"output folder {folder} is being written by another simtool run "
                                f"({_holder(folder)}); wait for it to end or choose another folder") from None
+        FolderLock.held.add(self)
 
     def release(self) -> None:
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
+
+    @classmethod
+    def forget_in_child(cls) -> None:
+        for lock in list(cls.held):
+            lock.release()
+
+
+os.register_at_fork(after_in_child=FolderLock.forget_in_child)
 
 
 def _holder(folder: Path) -> str:
@@ -193,11 +207,12 @@ class RunWriter:
                     try:
                         rows = pl.scan_parquet(parts)
                         # no column statistics: they took 40% of the rewrite, and every reader
-                        # scans whole tables (nothing is skipped by a row group's min and max)
+                        # scans whole tables (nothing is skipped by a row group's min and max);
+                        # zstd level 1: 15-20% less time than the default level 3 for 13% more bytes
                         (rows.filter(pl.col(limit[0]) < limit[1]) if limit else rows).sink_parquet(
-                            tmp, statistics=False)
+                            tmp, statistics=False, compression="zstd", compression_level=1)
                         os.replace(tmp, final)
-                    except WRITE_ERRORS as exc:
+                    except write_errors() as exc:
                         raise SimtoolError(f"cannot write {final}: {why(exc)}") from None
                     except BaseException:
                         tmp.unlink(missing_ok=True)
@@ -247,8 +262,10 @@ def _argv() -> list[str]:
     return [Path(sys.argv[0]).name, *sys.argv[1:]] if sys.argv else ["python"]
 
 
-WRITE_ERRORS = (OSError, pl.exceptions.PolarsError)
-"""What a write to a full (or vanished) disk raises: polars wraps the OS error in its own."""
+def write_errors() -> tuple[type[Exception], ...]:
+    """What a write to a full (or vanished) disk raises: polars wraps the OS error in its own.
+    (A function: polars loads on first use in the command line, see simtool.lazy.)"""
+    return OSError, pl.exceptions.PolarsError
 
 
 def why(exc: BaseException) -> str:
@@ -269,7 +286,7 @@ def write_chunk(parts: Path, index: int, **named: pl.DataFrame | None) -> None:
             try:
                 table.write_parquet(tmp, compression="snappy", statistics=False)
                 os.replace(tmp, final)
-            except WRITE_ERRORS as exc:
+            except write_errors() as exc:
                 tmp.unlink(missing_ok=True)
                 raise SimtoolError(f"cannot write {final}: {why(exc)}") from None
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+import sys
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -96,7 +97,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
               unit: str = "deal", seed: int | None = None, rotate: bool = False,
               precision: float | None = None, duplicate: bool = False) -> RunSpec:
     """Check every input and build the specification; errors name the valid choices."""
-    g = games.get(game)
+    g = game_of(game)
     p = games.check_players(g, players)
     resolved_rules = options.resolve(g, rules)
     g.check_rules(resolved_rules, p)
@@ -215,11 +216,22 @@ class Chunk:
 def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
                parts: Path | None = None, keep: bool = True,
                timeout: float | None = None, trace_views: bool = False) -> Chunk:
-    """Play chunk ``index``. With ``parts``, write its tables there (by the worker, in
-    parallel); without ``keep``, return them only as files. ``trace_views``: the trace of
-    ``trace_id`` also records what each acting seat's view showed."""
-    game = _game(spec.game)
-    lineup = resolve_lineup(spec)
+    """Play chunk ``index``. With ``parts``, write its tables there; without ``keep``, return
+    them only as files. ``trace_views``: the trace of ``trace_id`` also records what each acting
+    seat's view showed."""
+    game, lineup = game_of(spec.game), resolve_lineup(spec)
+    outcome, trace = _play(spec, index, game, lineup, trace_id, timeout, trace_views)
+    return _tabulate(spec, index, game, lineup, outcome, trace, parts, keep)
+
+
+def play_outcome(spec: RunSpec, index: int, timeout: float | None = None) -> tuple[Outcome, list[str]]:
+    """What a forked worker does with chunk ``index``: the play only (numpy arrays), no tables.
+    polars must not run in a process forked from one whose polars threads may be running."""
+    return _play(spec, index, game_of(spec.game), resolve_lineup(spec), None, timeout, False)
+
+
+def _play(spec: RunSpec, index: int, game, lineup: Lineup, trace_id: int | None,
+          timeout: float | None, trace_views: bool) -> tuple[Outcome, list[str]]:
     start, count = spec.bounds(index)
     deal_rng, play_rng = (
         np.random.Generator(np.random.PCG64(np.random.SeedSequence(spec.seed, spawn_key=(index, s))))
@@ -233,18 +245,23 @@ def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
     play = play_deals if spec.unit == "deal" else play_matches
     outcome = play(game, spec.players, spec.rules, lineup, count * c, deal_rng, play_rng, ctx,
                    spec.duplicate)
+    return outcome, ctx.trace
+
+
+def _tabulate(spec: RunSpec, index: int, game, lineup: Lineup, outcome: Outcome, trace: list[str],
+              parts: Path | None, keep: bool) -> Chunk:
     seats, matches = tables(game, spec, lineup, outcome)
     if parts is not None:
         write_chunk(parts, index, seats=seats, matches=matches)
     sums = stats.tally(game, seats, matches, spec.strata, spec.block) if spec.precision else None
     if not keep:
         seats = matches = None
-    return Chunk(index, seats, matches, ctx.trace, sums)
+    return Chunk(index, seats, matches, trace, sums)
 
 
-def _game(game_id: str):
+def game_of(game_id: str):
     """``games.get``, without scanning the installed packages' entry points for a built-in game
-    (which the registry prefers anyway): the scan took 10-30 ms, once per chunk."""
+    (which the registry prefers anyway): the scan took 10-30 ms each time."""
     return next((g for g in games.BUILT_IN if g.id == game_id), None) or games.get(game_id)
 
 
@@ -332,10 +349,8 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None, keep: bool = T
         count = len(tasks)
     if not count:
         return
-    from joblib import Parallel, delayed
-
     if backend == "dask":
-        from joblib import parallel_config
+        from joblib import Parallel, delayed, parallel_config
 
         if timeout is not None:
             raise SimtoolError("--timeout needs --backend local: dask workers run strategies in "
@@ -356,13 +371,17 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None, keep: bool = T
     if jobs == 1:
         yield from (play_chunk(t.spec, t.index, None, t.parts, keep, timeout) for t in tasks)
         return
-    from joblib.externals.loky.process_executor import TerminatedWorkerError
+    from .forked import WorkerDied
 
     seen: dict[str, None] = {}  # the strategies handed to workers so far, to name in a crash
     try:
         yield from _shared(tasks, jobs, keep, timeout, seen)
-    except TerminatedWorkerError as exc:
-        raise SimtoolError(_worker_died(list(seen), exc)) from None
+    except WorkerDied as exc:
+        raise SimtoolError(_worker_died(list(seen), exc.how)) from None
+
+
+FORK = hasattr(os, "fork") and sys.platform.startswith("linux")
+"""Workers are forked where that is safe for numpy (Linux); elsewhere loky spawns them."""
 
 
 def _shared(tasks: Iterable[Task], jobs: int, keep: bool, timeout: float | None,
@@ -370,47 +389,79 @@ def _shared(tasks: Iterable[Task], jobs: int, keep: bool, timeout: float | None,
     """Play ``tasks`` on ``jobs - 1`` worker processes and this one, yielding them in order.
 
     Each worker keeps two chunks queued; whenever they have them, this process plays the next
-    chunk itself rather than wait. Its own chunks start at once, while the workers are still
-    starting (each imports simtool and numpy first, 0.5 to 1 s): one worker fewer to start, and
-    no core idle meanwhile. Only chunks of built-in games and strategies are played here: a
-    plugin that ends its process (os._exit, a crash) must take down a worker, not the run.
+    chunk itself rather than wait. Forked workers (:mod:`simtool.forked`) start at once and send
+    back the play only: this process makes and writes their tables. Only chunks of built-in
+    games and strategies are played here: a plugin that ends its process (os._exit, a crash)
+    must take down a worker, not the run.
     """
     from concurrent.futures import FIRST_COMPLETED, Future, wait
 
-    from joblib.externals.loky import get_reusable_executor
+    from .forked import WorkerDied
 
-    executor = get_reusable_executor(max_workers=jobs - 1)
+    if FORK:
+        from .forked import ForkPool
+
+        pool = ForkPool(jobs - 1)
+    else:
+        from joblib.externals.loky import get_reusable_executor
+        from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+        pool = get_reusable_executor(max_workers=jobs - 1)
     backlog = 2 * (jobs - 1)
     here = timeout is None or threading.current_thread() is threading.main_thread()
-    pending: deque = deque()  # in task order: a worker's Future, or a Chunk played here
+    pending: deque = deque()  # in task order: (task, a worker's Future or a Chunk played here)
 
-    def submit(t: Task) -> Future:
+    def submit(t: Task) -> tuple[Task, Future]:
         seen.update(dict.fromkeys(t.spec.lineup))
-        return executor.submit(play_chunk, t.spec, t.index, None, t.parts, keep, timeout)
+        if FORK:
+            return t, pool.submit(play_outcome, t.spec, t.index, timeout)
+        return t, pool.submit(play_chunk, t.spec, t.index, None, t.parts, keep, timeout)
 
+    def result(t: Task, done: Future | Chunk) -> Chunk:
+        if isinstance(done, Chunk):
+            return done
+        if FORK:
+            return _tabulate(t.spec, t.index, game_of(t.spec.game), resolve_lineup(t.spec),
+                             *done.result(), t.parts, keep)
+        try:
+            return done.result()
+        except TerminatedWorkerError as exc:
+            codes = " ".join(str(exc).split()).rpartition("exit codes of the workers are ")[2]
+            raise WorkerDied(codes.partition(" ")[0].rstrip(".") or "no exit code") from None
+
+    def ready(entry) -> bool:
+        return not isinstance(entry[1], Future) or entry[1].done()
+
+    # one chunk more per worker until this process has played one: its first table loads
+    # polars (0.15 s, see simtool.lazy), long enough for a worker with two chunks to run dry
+    extra = jobs - 1
     try:
         for t in tasks:
-            queued = [f for f in pending if isinstance(f, Future) and not f.done()]
-            if len(queued) < backlog:
+            queued = [f for _, f in pending if isinstance(f, Future) and not f.done()]
+            if len(queued) < backlog + extra:
                 pending.append(submit(t))
             elif here and _built_in(t.spec):
-                pending.append(play_chunk(t.spec, t.index, None, t.parts, keep, timeout))
+                pending.append((t, play_chunk(t.spec, t.index, None, t.parts, keep, timeout)))
+                extra = 0
             else:
                 wait(queued, return_when=FIRST_COMPLETED)
                 pending.append(submit(t))
-            while pending and (not isinstance(pending[0], Future) or pending[0].done()):
-                done = pending.popleft()
-                yield done.result() if isinstance(done, Future) else done
+            while pending and ready(pending[0]):
+                yield result(*pending.popleft())
         while pending:
-            done = pending.popleft()
-            yield done.result() if isinstance(done, Future) else done
+            yield result(*pending.popleft())
     except BaseException:
-        for f in pending:
+        for _, f in pending:
             if isinstance(f, Future):
                 f.cancel()
         # a failed or interrupted run stops its workers too, as joblib's Parallel did
-        executor.shutdown(wait=False, kill_workers=True)
+        if FORK:
+            pool.shutdown(kill=True)
+        else:
+            pool.shutdown(wait=False, kill_workers=True)
         raise
+    if FORK:
+        pool.shutdown()
 
 
 def _built_in(spec: RunSpec) -> bool:
@@ -422,13 +473,12 @@ def _built_in(spec: RunSpec) -> bool:
         all(strategies.split(name)[0] in built_in for name in spec.lineup)
 
 
-def _worker_died(names: list[str], exc: Exception) -> str:
+def _worker_died(names: list[str], how: str) -> str:
     import strategies
 
     built_in = {s.name for s in strategies.BUILT_IN}
     suspects = [n for n in names if strategies.split(n)[0] not in built_in]
-    codes = " ".join(str(exc).split()).rpartition("exit codes of the workers are ")[2].partition(" ")[0]
-    return (f"a worker process ended without a word ({codes.rstrip('.') or 'no exit code'}) "
+    return (f"a worker process ended without a word ({how}) "
             + (f"while playing the plugin strategies {choices(suspects)}: a plugin must return, "
                f"never end its process (os._exit, a crash in compiled code)" if suspects else
                "while playing built-in strategies only: the system may have run out of memory"))

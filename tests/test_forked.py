@@ -1,0 +1,109 @@
+"""Forked workers: results and errors come back, a dead worker is named, the folder lock stays
+with the process that took it."""
+
+import os
+import time
+
+import pytest
+
+from simtool.errors import SimtoolError
+from simtool.forked import ForkPool, WorkerDied
+from simtool.results import FolderLock
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+
+def square_and_pid(x):
+    return x * x, os.getpid()
+
+
+def refuse(x):
+    raise SimtoolError(f"no {x}")
+
+
+def sleep_then_pid(seconds):
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_results_come_back_in_order_from_another_process():
+    pool = ForkPool(2)
+    try:
+        futures = [pool.submit(square_and_pid, x) for x in range(6)]
+        got = [f.result(timeout=30) for f in futures]
+    finally:
+        pool.shutdown()
+    assert [v for v, _ in got] == [x * x for x in range(6)]
+    assert os.getpid() not in {pid for _, pid in got}
+
+
+def test_an_exception_is_raised_here_and_the_worker_goes_on():
+    pool = ForkPool(1)
+    try:
+        with pytest.raises(SimtoolError, match="no 7"):
+            pool.submit(refuse, 7).result(timeout=30)
+        assert pool.submit(square_and_pid, 3).result(timeout=30)[0] == 9
+    finally:
+        pool.shutdown()
+
+
+def test_a_worker_that_ends_its_process_is_named_with_its_exit_code():
+    pool = ForkPool(1)
+    try:
+        dead = pool.submit(os._exit, 3)
+        later = pool.submit(square_and_pid, 2)  # owed by the same worker: fails too, never hangs
+        for f in (dead, later):
+            with pytest.raises(WorkerDied, match="exit code 3"):
+                f.result(timeout=30)
+    finally:
+        pool.shutdown()
+
+
+def test_kill_stops_a_busy_worker_at_once():
+    pool = ForkPool(1)
+    busy = pool.submit(sleep_then_pid, 60)
+    start = time.perf_counter()
+    pool.shutdown(kill=True)
+    assert time.perf_counter() - start < 10
+    with pytest.raises(WorkerDied, match="signal 9"):
+        busy.result(timeout=1)
+
+
+def test_a_worker_does_not_keep_the_folder_lock(tmp_path):
+    lock = FolderLock(tmp_path)
+    pool = ForkPool(1)
+    try:
+        pool.submit(square_and_pid, 1).result(timeout=30)  # the worker is up (past the fork)
+        busy = pool.submit(sleep_then_pid, 1.5)
+        lock.release()  # as a run does when it ends (or the kernel, when it is killed)
+        FolderLock(tmp_path).release()  # free at once, though the worker still plays
+        assert not busy.done()
+        busy.result(timeout=30)
+    finally:
+        pool.shutdown()
+
+
+def test_spawned_workers_give_the_same_results_where_fork_is_not_used(monkeypatch):
+    from simtool import runner
+    from simtool.runner import execute, make_spec
+
+    spec = make_spec("black-white", n=3 * (1 << 15) + 5, strategy="random", seed=5)
+    forked = [c.seats for c in execute(spec, jobs=2)]
+    monkeypatch.setattr(runner, "FORK", False)  # loky, as on macOS and Windows
+    spawned = [c.seats for c in execute(spec, jobs=2)]
+    alone = [c.seats for c in execute(spec, jobs=1)]
+    assert all(a.equals(b) and a.equals(c) for a, b, c in zip(forked, spawned, alone, strict=True))
+
+
+@pytest.mark.parametrize("fork", [True, False])
+def test_a_plugin_that_ends_its_worker_is_named_either_way(monkeypatch, fork):
+    from simtool import runner
+    from simtool.runner import execute, make_spec
+
+    from .test_hardening_cli import HOSTILE
+
+    monkeypatch.setattr(runner, "FORK", fork)
+    spec = make_spec("black-white", n=40_000, strategy="random", seats={1: f"{HOSTILE}:dies"}, seed=2)
+    with pytest.raises(SimtoolError, match=r"a worker process ended without a word \(.*\) while "
+                                           r"playing the plugin strategies .*hostile.py:dies"):
+        list(execute(spec, jobs=2))
