@@ -641,7 +641,7 @@ def cells(n: int, p: int) -> Callable[[np.ndarray], np.ndarray]:
     Reading and writing one seat per deal this way is about three times faster
     than ``array[rows, seat]`` fancy indexing, and it sits in every game's inner loop.
     """
-    base = np.arange(n, dtype=np.int64) * p
+    base = _first_cells(n, p)
     return lambda seat: base + seat
 
 
