@@ -123,6 +123,14 @@ def _fields(cls) -> dict[str, Field]:
 
 
 @lru_cache(maxsize=8)
+def _all_rows(n: int) -> np.ndarray:
+    """``arange(n)``, read-only and shared: the rows of a decision every deal takes."""
+    rows = np.arange(n)
+    rows.flags.writeable = False
+    return rows
+
+
+@lru_cache(maxsize=8)
 def _first_cells(n: int, p: int) -> np.ndarray:
     """Flat position of seat 0 of every deal in ``(n, p)`` arrays (read-only, shared)."""
     base = np.arange(n, dtype=np.int64) * p
@@ -504,14 +512,22 @@ def _decide(game, state, d: Decision, lineup: Lineup, rng, ctx: Context) -> np.n
             ],
             axis=1,
         )
-    seat = np.broadcast_to(np.asarray(d.seat, np.int64), (n,))
-    return _choose(game, state, d, seat, np.broadcast_to(d.legal, (n,)), lineup, rng, ctx)
+    return _choose(game, state, d, _per_deal_array(d.seat, n, np.int64), _per_deal_array(d.legal, n, np.uint64),
+                   lineup, rng, ctx)
+
+
+def _per_deal_array(value, n: int, dtype) -> np.ndarray:
+    """``value`` as an ``(n,)`` array; the game's own array when it already is one (the common case,
+    which skips broadcast_to's Python overhead at every decision)."""
+    if isinstance(value, np.ndarray) and value.shape == (n,) and value.dtype == dtype:
+        return value
+    return np.broadcast_to(np.asarray(value, dtype), (n,))
 
 
 def _choose(game, state, d, seat, legal, lineup, rng, ctx) -> np.ndarray:
     n = state.n
     if len(lineup.strategies) == 1 and d.active is None:  # the common case: no regrouping
-        choice = _ask(lineup.strategies[0], game, state, d, seat, legal, np.arange(n), rng, ctx)
+        choice = _ask(lineup.strategies[0], game, state, d, seat, legal, _all_rows(n), rng, ctx)
     else:
         choice = np.full(n, -1, np.int64)
         who = lineup.at(seat, ctx.ids)
@@ -601,7 +617,7 @@ def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:
     if picked.min() < 0 or picked.max() >= game.n_actions:
         row = int(np.argmax((picked < 0) | (picked >= game.n_actions)))
         fail(f"chose option {picked[row]}, outside 0..{game.n_actions - 1},", row)
-    illegal = (legal & bits.BIT[picked]) == 0
+    illegal = (legal & np.take(bits.BIT, picked)) == 0
     if illegal.any():
         row = int(np.argmax(illegal))
         fail(f"chose the illegal option {game.label_at(state, d.kind, int(picked[row]))}", row)

@@ -138,13 +138,23 @@ def record_trick(s, leader: np.ndarray, rows=None) -> None:
     """
     t = s.trick_no
     if rows is None:
-        s.past[:, t] = s.trick
+        _file(s.past, t, s.trick)
         s.past_leader[:, t] = leader
         s.past_winner[:, t] = s.winning
     else:
         s.past[rows, t] = s.trick[rows]
         s.past_leader[rows, t] = leader[rows]
         s.past_winner[rows, t] = s.winning[rows]
+
+
+def _file(past: np.ndarray, t: int, trick: np.ndarray) -> None:
+    """``past[:, t] = trick``, each deal's cards copied as one item of ``p`` bytes where both
+    layouts allow (half the time of ``n * p`` one-byte cells, which numpy copies one by one)."""
+    if trick.shape[-1] and past.dtype == trick.dtype and past.strides[-1] == trick.strides[-1] == past.itemsize:
+        whole = np.dtype((np.void, trick.shape[-1] * trick.itemsize))
+        past.view(whole)[:, t, 0] = trick.view(whole)[:, 0]
+    else:
+        past[:, t] = trick
 
 
 def _history(s, rows, seat):
