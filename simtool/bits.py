@@ -125,7 +125,7 @@ def _select_bytes(sets: np.ndarray, k: np.ndarray) -> np.ndarray:
 def lowest(sets: np.ndarray) -> np.ndarray:
     """Smallest member of each set; 64 for an empty set."""
     sets = np.asarray(sets, dtype=np.uint64)
-    return np.bitwise_count((sets & (~sets + np.uint64(1))) - np.uint64(1)).astype(np.int64)
+    return np.bitwise_count(~sets & (sets - np.uint64(1))).astype(np.int64)  # the bits below it
 
 
 def highest(sets: np.ndarray, n_options: int = 64) -> np.ndarray:
