@@ -24,8 +24,15 @@ def dealt_hands(rng: np.random.Generator, n: int, cards: int, p: int, h: int) ->
     """``p`` hands of ``h`` cards from ``n`` shuffles, as uint64 sets ``(n, p)``: the same as
     ``hands(shuffled(rng, n, cards, p * h), p)`` (the same random stream), without the table of
     positions in between. Each position is added to its hand as soon as the shuffle fixes it."""
-    out = np.zeros((p, n), np.uint64)  # seats on the first axis: one contiguous row per hand
-    for i, card in enumerate(_shuffle(rng, n, cards, p * h)):
+    return _into_hands(_shuffle(rng, n, cards, p * h), n, p, h)
+
+
+def _into_hands(positions, n: int, p: int, h: int) -> np.ndarray:
+    """Hands ``(n, p)`` from the cards at positions ``0..p*h-1`` (``(n,)`` rows; seat ``s`` gets
+    positions ``s*h`` to ``s*h + h - 1``). Position by position into one contiguous row per seat:
+    an OR-reduction over a short last axis is several times slower."""
+    out = np.zeros((p, n), np.uint64)
+    for i, card in enumerate(positions):
         out[i // h] |= np.take(bits.BIT, card)
     return np.ascontiguousarray(out.T)
 
@@ -57,8 +64,8 @@ def _shuffle(rng: np.random.Generator, n: int, cards: int, k: int):
 
 def hands(cards: np.ndarray, p: int) -> np.ndarray:
     """Split dealt cards ``(n, p*h)`` into ``p`` hands of ``h``, as uint64 sets ``(n, p)``."""
-    n = cards.shape[0]
-    return np.bitwise_or.reduce(bits.BIT[cards].reshape(n, p, -1), axis=2)
+    n, k = cards.shape
+    return _into_hands(cards.T, n, p, k // p)
 
 
 def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n_cards: int,

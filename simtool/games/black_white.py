@@ -14,7 +14,7 @@ from functools import cache, cached_property
 import numpy as np
 
 from .. import bits, deck
-from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, scalar
+from ..engine import Decision, Field, Game, Match, View, _rows, across_seats, add, cells, own, public, scalar
 from ..errors import SimtoolError
 from ..options import number
 from . import cards
@@ -245,7 +245,7 @@ class BlackWhite(Game):
             p=p,
             rnd=rnd,
             hand_size=hand,
-            dealt=np.bitwise_or.reduce(hands, axis=1),
+            dealt=across_seats(np.bitwise_or, hands),
             hands=hands,
             totals=match.totals.copy(),
             leader=np.full(n, rnd % p, np.int64),  # leader of round r is seat r mod p
