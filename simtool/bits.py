@@ -150,7 +150,9 @@ _BELOW = np.array([(1 << k) - 1 for k in range(65)], dtype=np.uint64)
 def uniform(sets: np.ndarray, rng: np.random.Generator, n_options: int = 64) -> np.ndarray:
     """One member of each (non-empty) set, uniformly at random."""
     n = count(sets)
-    k = (rng.random(n.shape, dtype=np.float32) * n).astype(np.uint8)
+    u = rng.random(n.shape, dtype=np.float32)
+    u *= n
+    k = u.astype(np.uint8)
     # float32 rounding can reach n itself; clamp so the pick stays a member
     np.minimum(k, n - 1, out=k)
     reach = int(np.bitwise_or.reduce(sets, axis=None)).bit_length() if sets.size else 1

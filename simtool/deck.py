@@ -57,8 +57,7 @@ def _shuffle(rng: np.random.Generator, n: int, cards: int, k: int):
         at += cols
         picked = np.take(flat, at)
         flat[at] = order[i]
-        order[i] = picked
-        yield picked
+        yield picked  # position i is final and never read again: not written back
     yield from order[steps:k]
 
 
