@@ -13,7 +13,7 @@ def shuffled(rng: np.random.Generator, n: int, cards: int, k: int | None = None)
     A Fisher-Yates shuffle run across all deals at once, stopped after ``k``
     positions (the rest of the deck is never looked at). Returns ``(n, k)`` int8.
     """
-    k = cards if k is None else k
+    k = cards if k is None else min(k, cards)
     order = np.empty((k, n), np.int8)
     for i, card in enumerate(_shuffle(rng, n, cards, k)):
         order[i] = card
