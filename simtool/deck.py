@@ -13,26 +13,58 @@ def shuffled(rng: np.random.Generator, n: int, cards: int, k: int | None = None)
     A Fisher-Yates shuffle run across all deals at once, stopped after ``k``
     positions (the rest of the deck is never looked at). Returns ``(n, k)`` int8.
     """
-    k = cards if k is None else k
+    k = cards if k is None else min(k, cards)
+    order = np.empty((k, n), np.int8)
+    for i, card in enumerate(_shuffle(rng, n, cards, k)):
+        order[i] = card
+    return np.ascontiguousarray(order.T)
+
+
+def dealt_hands(rng: np.random.Generator, n: int, cards: int, p: int, h: int) -> np.ndarray:
+    """``p`` hands of ``h`` cards from ``n`` shuffles, as uint64 sets ``(n, p)``: the same as
+    ``hands(shuffled(rng, n, cards, p * h), p)`` (the same random stream), without the table of
+    positions in between. Each position is added to its hand as soon as the shuffle fixes it."""
+    return _into_hands(_shuffle(rng, n, cards, p * h), n, p, h)
+
+
+def _into_hands(positions, n: int, p: int, h: int) -> np.ndarray:
+    """Hands ``(n, p)`` from the cards at positions ``0..p*h-1`` (``(n,)`` rows; seat ``s`` gets
+    positions ``s*h`` to ``s*h + h - 1``). Position by position into one contiguous row per seat:
+    an OR-reduction over a short last axis is several times slower."""
+    out = np.zeros((p, n), np.uint64)
+    for i, card in enumerate(positions):
+        out[i // h] |= np.take(bits.BIT, card)
+    return np.ascontiguousarray(out.T)
+
+
+def _shuffle(rng: np.random.Generator, n: int, cards: int, k: int):
+    """The cards at positions ``0..k-1`` of ``n`` shuffles, one position at a time as ``(n,)``
+    int8 (every yielded row is final: Fisher-Yates never touches a position again)."""
     steps = min(k, cards - 1)
     u = rng.random((steps, n), dtype=np.float32)
     # positions on the first axis: position i of every deal is one contiguous row
     order = np.broadcast_to(np.arange(cards, dtype=np.int8)[:, None], (cards, n)).copy()
     flat = order.reshape(-1)
     cols = np.arange(n, dtype=np.intp)
+    at = np.empty(n, np.intp)
     for i in range(steps):
-        j = i + np.minimum((u[i] * (cards - i)).astype(np.intp), cards - i - 1)
-        at = j * n + cols
-        picked = flat[at]
+        # the position swapped with i is j = i + min(floor(u * (cards - i)), cards - i - 1), at
+        # flat cell j * n + deal; computed in place (a fresh array per step is the slow part)
+        np.multiply(u[i], cards - i, out=u[i])
+        np.minimum(u[i].astype(np.intp), cards - i - 1, out=at)
+        at += i
+        at *= n
+        at += cols
+        picked = np.take(flat, at)
         flat[at] = order[i]
-        order[i] = picked
-    return np.ascontiguousarray(order[:k].T)
+        yield picked  # position i is final and never read again: not written back
+    yield from order[steps:k]
 
 
 def hands(cards: np.ndarray, p: int) -> np.ndarray:
     """Split dealt cards ``(n, p*h)`` into ``p`` hands of ``h``, as uint64 sets ``(n, p)``."""
-    n = cards.shape[0]
-    return np.bitwise_or.reduce(bits.BIT[cards].reshape(n, p, -1), axis=2)
+    n, k = cards.shape
+    return _into_hands(cards.T, n, p, k // p)
 
 
 def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n_cards: int,

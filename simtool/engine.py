@@ -123,6 +123,14 @@ def _fields(cls) -> dict[str, Field]:
 
 
 @lru_cache(maxsize=8)
+def _all_rows(n: int) -> np.ndarray:
+    """``arange(n)``, read-only and shared: the rows of a decision every deal takes."""
+    rows = np.arange(n)
+    rows.flags.writeable = False
+    return rows
+
+
+@lru_cache(maxsize=8)
 def _first_cells(n: int, p: int) -> np.ndarray:
     """Flat position of seat 0 of every deal in ``(n, p)`` arrays (read-only, shared)."""
     base = np.arange(n, dtype=np.int64) * p
@@ -512,14 +520,22 @@ def _decide(game, state, d: Decision, lineup: Lineup, rng, ctx: Context) -> np.n
             ],
             axis=1,
         )
-    seat = np.broadcast_to(np.asarray(d.seat, np.int64), (n,))
-    return _choose(game, state, d, seat, np.broadcast_to(d.legal, (n,)), lineup, rng, ctx)
+    return _choose(game, state, d, _per_deal_array(d.seat, n, np.int64), _per_deal_array(d.legal, n, np.uint64),
+                   lineup, rng, ctx)
+
+
+def _per_deal_array(value, n: int, dtype) -> np.ndarray:
+    """``value`` as an ``(n,)`` array; the game's own array when it already is one (the common case,
+    which skips broadcast_to's Python overhead at every decision)."""
+    if isinstance(value, np.ndarray) and value.shape == (n,) and value.dtype == dtype:
+        return value
+    return np.broadcast_to(np.asarray(value, dtype), (n,))
 
 
 def _choose(game, state, d, seat, legal, lineup, rng, ctx) -> np.ndarray:
     n = state.n
     if len(lineup.strategies) == 1 and d.active is None:  # the common case: no regrouping
-        choice = _ask(lineup.strategies[0], game, state, d, seat, legal, np.arange(n), rng, ctx)
+        choice = _ask(lineup.strategies[0], game, state, d, seat, legal, _all_rows(n), rng, ctx)
     else:
         choice = np.full(n, -1, np.int64)
         who = lineup.at(seat, ctx.ids)
@@ -609,7 +625,7 @@ def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:
     if picked.min() < 0 or picked.max() >= game.n_actions:
         row = int(np.argmax((picked < 0) | (picked >= game.n_actions)))
         fail(f"chose option {picked[row]}, outside 0..{game.n_actions - 1},", row)
-    illegal = (legal & bits.BIT[picked]) == 0
+    illegal = (legal & np.take(bits.BIT, picked)) == 0
     if illegal.any():
         row = int(np.argmax(illegal))
         fail(f"chose the illegal option {game.label_at(state, d.kind, int(picked[row]))}", row)
@@ -649,7 +665,7 @@ def cells(n: int, p: int) -> Callable[[np.ndarray], np.ndarray]:
     Reading and writing one seat per deal this way is about three times faster
     than ``array[rows, seat]`` fancy indexing, and it sits in every game's inner loop.
     """
-    base = np.arange(n, dtype=np.int64) * p
+    base = _first_cells(n, p)
     return lambda seat: base + seat
 
 
@@ -710,9 +726,18 @@ class RoundState:
 
 def shares(values: np.ndarray, lower_wins: bool) -> np.ndarray:
     """Win share per seat, ``(n, p)`` float32: the best value wins, tied leaders split the win."""
-    best = values.min(axis=1) if lower_wins else values.max(axis=1)
+    best = across_seats(np.minimum if lower_wins else np.maximum, values)
     leaders = values == best[:, None]
-    return (leaders / leaders.sum(axis=1, keepdims=True)).astype(np.float32)
+    return (leaders / across_seats(np.add, leaders.view(np.uint8))[:, None]).astype(np.float32)
+
+
+def across_seats(ufunc: np.ufunc, per_seat: np.ndarray) -> np.ndarray:
+    """``ufunc.reduce(per_seat, axis=1)`` for an ``(n, p)`` array, in the array's dtype: one whole
+    column at a time (numpy reduces a short last axis element by element, over ten times slower)."""
+    out = per_seat[:, 0].copy()
+    for seat in range(1, per_seat.shape[1]):
+        ufunc(out, per_seat[:, seat], out=out)
+    return out
 
 
 @dataclass

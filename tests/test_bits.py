@@ -34,6 +34,22 @@ def test_select_lowest_highest_agree_with_the_mask(sets, n_options):
     assert (bits.highest(s, n_options) == n_options - 1 - mask[:, ::-1].argmax(axis=1)).all()
 
 
+@pytest.mark.parametrize("n_options", [64, 36, 8])
+def test_select_reaches_every_member(sets, n_options):
+    """Every k below the count, through each of select's ways (table, clearing, byte-wise search)."""
+    mask, s = sets
+    mask, s = mask[:, :n_options], s & bits.full(n_options)
+    keep = mask.any(axis=1)
+    mask, s = mask[keep], s[keep]
+    rank = np.cumsum(mask, axis=1) - 1  # rank of each member among its set's members
+    for k in range(n_options):
+        has = mask.sum(axis=1) > k
+        got = bits.select(s[has], np.full(has.sum(), k), n_options)
+        assert (got == np.argmax(mask[has] & (rank[has] == k), axis=1)).all()
+    mixed = (np.arange(len(s)) % mask.sum(axis=1)).astype(np.uint8)  # a different k in every row
+    assert (bits.select(s, mixed, n_options) == np.argmax(mask & (rank == mixed[:, None]), axis=1)).all()
+
+
 def test_empty_set_edges():
     empty = np.zeros(3, np.uint64)
     assert (bits.lowest(empty) == 64).all() and (bits.highest(empty, 36) == -1).all()

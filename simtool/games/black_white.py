@@ -14,7 +14,7 @@ from functools import cache, cached_property
 import numpy as np
 
 from .. import bits, deck
-from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, scalar
+from ..engine import Decision, Field, Game, Match, View, _rows, across_seats, add, cells, own, public, scalar
 from ..errors import SimtoolError
 from ..options import number
 from . import cards
@@ -57,10 +57,19 @@ def values(deck_size: int) -> tuple[np.ndarray, np.ndarray]:
     return black, white
 
 
+@cache
+def _numbers(deck_size: int) -> np.ndarray:
+    """:func:`values` end to end, ``(2 * MAX_CARDS,)``: entry ``colour * MAX_CARDS + card``."""
+    out = np.concatenate(values(deck_size))
+    out.flags.writeable = False
+    return out
+
+
 def value(card: np.ndarray, colour: np.ndarray, deck_size: int = CARDS) -> np.ndarray:
     """The number a card counts for in the announced colour."""
-    black, white = values(deck_size)
-    return np.where(colour == BLACK, black[card], white[card])
+    # one lookup in a table of both colours: a third of the time of a where over two lookups;
+    # any colour but black reads the white half, as that where did
+    return np.take(_numbers(deck_size), (np.asarray(colour) != BLACK) * MAX_CARDS + card)
 
 
 @dataclass
@@ -106,7 +115,8 @@ class Round(TrickRound):
     def announce(self):
         """The leader names the colour every card of the trick counts in."""
         self.colour = (yield Decision(COLOUR, self.leader, EITHER_COLOUR)).astype(np.int8)
-        self.best = value(self.trick[np.arange(self.n), self.leader], self.colour, self.cards)
+        led = np.take(self.trick, cells(self.n, self.p)(self.leader))
+        self.best = value(led, self.colour, self.cards)
         self.step += 1
 
 
@@ -230,13 +240,13 @@ class BlackWhite(Game):
         n, p = match.n, match.p
         deck_size = match.rules.get("deck", CARDS)
         hand = hand_size(match.rules, p)
-        hands = deck.hands(deck.shuffled(rng, n, deck_size, p * hand), p)
+        hands = deck.dealt_hands(rng, n, deck_size, p, hand)
         return Round(
             cards=deck_size,
             p=p,
             rnd=rnd,
             hand_size=hand,
-            dealt=np.bitwise_or.reduce(hands, axis=1),
+            dealt=across_seats(np.bitwise_or, hands),
             hands=hands,
             totals=match.totals.copy(),
             leader=np.full(n, rnd % p, np.int64),  # leader of round r is seat r mod p

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Generator
+from functools import cache
 from typing import ClassVar
 
 import numpy as np
@@ -64,8 +65,9 @@ def play_trick(s: TrickRound, cell, leader: np.ndarray,
     rows = None if active is None else np.flatnonzero(active)
     if s.step == 0:
         at = cell(leader)
-        lead = yield Decision(LEAD, leader, s.hand(at), active=active)
-        _put(s, at, lead, rows)
+        hand = s.hand(at)
+        lead = yield Decision(LEAD, leader, hand, active=active)
+        _put(s, at, lead, rows, hand)
         s.on_lead(lead)
         if not s.announcements:  # else the announcement says what the lead counts for
             s.best = s.key(lead, at)
@@ -75,29 +77,38 @@ def play_trick(s: TrickRound, cell, leader: np.ndarray,
     if s.step < first:
         yield from s.announce()
     while s.step < first + s.p - 1:
-        seat = (leader + s.step - first + 1) % s.p
+        seat = np.take(_clockwise(s.p), leader + (s.step - first + 1))
         at = cell(seat)
-        card = yield Decision(FOLLOW, seat, s.follow_set(s.hand(at)), active=active)
-        _put(s, at, card, rows)
+        hand = s.hand(at)
+        card = yield Decision(FOLLOW, seat, s.follow_set(hand), active=active)
+        _put(s, at, card, rows, hand)
         s.on_follow(card)
         contest(s, seat, s.key(card, at))
         s.step += 1
 
 
-def _put(s, at, card, rows) -> None:
+@cache
+def _clockwise(p: int) -> np.ndarray:
+    """``table[leader + i]`` is the seat ``i`` places after ``leader`` (a lookup is several times
+    faster than ``% p`` on int64)."""
+    return np.arange(2 * p, dtype=np.int64) % p
+
+
+def _put(s, at, card, rows, hand) -> None:
     if rows is None:
-        play_card(s, at, card)
+        play_card(s, at, card, hand)
     else:
-        play_card(s, at[rows], card[rows], rows)
+        play_card(s, at[rows], card[rows], hand[rows], rows)
 
 
-def play_card(s, at: np.ndarray, card: np.ndarray, rows: np.ndarray | None = None) -> None:
-    """The seats at flat cells ``at`` put ``card`` from their hands into the trick.
+def play_card(s, at: np.ndarray, card: np.ndarray, hand: np.ndarray, rows: np.ndarray | None = None) -> None:
+    """The seats at flat cells ``at``, holding ``hand`` (as read for the decision just made: not
+    read twice), put ``card`` from it into the trick.
 
     ``rows``: the deals concerned, when not every deal of the batch plays.
     """
-    card_bit = bits.BIT[card]
-    put(s.hands, at, np.take(s.hands, at) & ~card_bit)
+    card_bit = np.take(bits.BIT, card)
+    put(s.hands, at, hand & ~card_bit)
     if rows is None:
         s.played |= card_bit
     else:
@@ -108,7 +119,7 @@ def play_card(s, at: np.ndarray, card: np.ndarray, rows: np.ndarray | None = Non
 def contest(s, seat: np.ndarray, strength: np.ndarray) -> None:
     """A card of ``strength`` from ``seat`` takes the lead of the trick where it is stronger."""
     beats = strength > s.best
-    s.best = np.where(beats, strength, s.best)
+    s.best = np.maximum(strength, s.best)  # the same as where(beats, ...), and ten times faster
     s.winning = np.where(beats, seat, s.winning)
 
 
@@ -127,13 +138,23 @@ def record_trick(s, leader: np.ndarray, rows=None) -> None:
     """
     t = s.trick_no
     if rows is None:
-        s.past[:, t] = s.trick
+        _file(s.past, t, s.trick)
         s.past_leader[:, t] = leader
         s.past_winner[:, t] = s.winning
     else:
         s.past[rows, t] = s.trick[rows]
         s.past_leader[rows, t] = leader[rows]
         s.past_winner[rows, t] = s.winning[rows]
+
+
+def _file(past: np.ndarray, t: int, trick: np.ndarray) -> None:
+    """``past[:, t] = trick``, each deal's cards copied as one item of ``p`` bytes where both
+    layouts allow (half the time of ``n * p`` one-byte cells, which numpy copies one by one)."""
+    if trick.shape[-1] and past.dtype == trick.dtype and past.strides[-1] == trick.strides[-1] == past.itemsize:
+        whole = np.dtype((np.void, trick.shape[-1] * trick.itemsize))
+        past.view(whole)[:, t, 0] = trick.view(whole)[:, 0]
+    else:
+        past[:, t] = trick
 
 
 def _history(s, rows, seat):
