@@ -180,5 +180,8 @@ def test_the_only_card_that_wins_the_trick_it_needs(colour, winner):
     state = hand_built([[20, 10], [25, 15], [30, 2]])
     kind, choice = _decide(state, [card(20), colour, card(25)], entry="pimc")
     assert (kind, choice) == ("play", card(winner))
-    kind, shed = _decide(state, [card(20), colour, card(25)], entry="balance")
+    # the first play advanced ``state`` in place: the same position again, from a fresh deal
+    fresh = hand_built([[20, 10], [25, 15], [30, 2]])
+    kind, shed = _decide(fresh, [card(20), colour, card(25)], entry="balance")
+    assert kind == "play"
     assert shed != card(winner)
