@@ -386,13 +386,16 @@ FORK = hasattr(os, "fork") and sys.platform.startswith("linux")
 
 def _shared(tasks: Iterable[Task], jobs: int, keep: bool, timeout: float | None,
             seen: dict[str, None]) -> Iterator[Chunk]:
-    """Play ``tasks`` on ``jobs - 1`` worker processes and this one, yielding them in order.
+    """Play ``tasks`` on worker processes, yielding them in order.
 
-    Each worker keeps two chunks queued; whenever they have them, this process plays the next
-    chunk itself rather than wait. Forked workers (:mod:`simtool.forked`) start at once and send
-    back the play only: this process makes and writes their tables. Only chunks of built-in
-    games and strategies are played here: a plugin that ends its process (os._exit, a crash)
-    must take down a worker, not the run.
+    On Linux ``jobs`` forked workers (:mod:`simtool.forked`) play, starting at once, and send
+    back the play only; this process hands out chunks as workers free up and makes and writes
+    every table. Each worker keeps two chunks queued, or one of a costly line-up's smaller
+    chunks: a search's chunk takes seconds, and a worker given more would be left with several
+    of the last ones while the others idle. Elsewhere loky spawns ``jobs - 1`` workers (a second
+    of imports each) and this process plays a chunk itself whenever they have theirs queued; only
+    chunks of built-in games and strategies are played here: a plugin that ends its process
+    (os._exit, a crash) must take down a worker, not the run.
     """
     from concurrent.futures import FIRST_COMPLETED, Future, wait
 
@@ -401,14 +404,15 @@ def _shared(tasks: Iterable[Task], jobs: int, keep: bool, timeout: float | None,
     if FORK:
         from .forked import ForkPool
 
-        pool = ForkPool(jobs - 1)
+        workers = jobs
+        pool = ForkPool(workers)
     else:
         from joblib.externals.loky import get_reusable_executor
         from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-        pool = get_reusable_executor(max_workers=jobs - 1)
-    backlog = 2 * (jobs - 1)
-    here = timeout is None or threading.current_thread() is threading.main_thread()
+        workers = jobs - 1
+        pool = get_reusable_executor(max_workers=workers)
+    here = not FORK and (timeout is None or threading.current_thread() is threading.main_thread())
     pending: deque = deque()  # in task order: (task, a worker's Future or a Chunk played here)
 
     def submit(t: Task) -> tuple[Task, Future]:
@@ -432,13 +436,17 @@ def _shared(tasks: Iterable[Task], jobs: int, keep: bool, timeout: float | None,
     def ready(entry) -> bool:
         return not isinstance(entry[1], Future) or entry[1].done()
 
-    # one chunk more per worker until this process has played one: its first table loads
-    # polars (0.15 s, see simtool.lazy), long enough for a worker with two chunks to run dry
-    extra = jobs - 1
+    # one chunk more per worker until this process has made a table: its first loads polars
+    # (0.15 s, see simtool.lazy), long enough for a worker with two chunks to run dry
+    extra = workers
+
+    def backlog(t: Task) -> int:
+        return workers if t.spec.chunk < chunk_size(t.spec.unit) else 2 * workers + extra
+
     try:
         for t in tasks:
             queued = [f for _, f in pending if isinstance(f, Future) and not f.done()]
-            if len(queued) < backlog + extra:
+            if len(queued) < backlog(t):
                 pending.append(submit(t))
             elif here and _built_in(t.spec):
                 pending.append((t, play_chunk(t.spec, t.index, None, t.parts, keep, timeout)))
@@ -448,6 +456,7 @@ def _shared(tasks: Iterable[Task], jobs: int, keep: bool, timeout: float | None,
                 pending.append(submit(t))
             while pending and ready(pending[0]):
                 yield result(*pending.popleft())
+                extra = 0
         while pending:
             yield result(*pending.popleft())
     except BaseException:

@@ -1,11 +1,13 @@
 """Forked workers: results and errors come back, a dead worker is named, the folder lock stays
 with the process that took it."""
 
+import dataclasses
 import os
 import time
 
 import pytest
 
+from simtool import runner
 from simtool.errors import SimtoolError
 from simtool.forked import ForkPool, WorkerDied
 from simtool.results import FolderLock
@@ -107,3 +109,21 @@ def test_a_plugin_that_ends_its_worker_is_named_either_way(monkeypatch, fork):
     with pytest.raises(SimtoolError, match=r"a worker process ended without a word \(.*\) while "
                                            r"playing the plugin strategies .*hostile.py:dies"):
         list(execute(spec, jobs=2))
+
+
+@pytest.mark.skipif(not runner.FORK, reason="forked workers are used on Linux only")
+def test_a_costly_run_keeps_one_chunk_per_worker_so_the_last_ones_spread(monkeypatch):
+    # a search's chunks take seconds: a worker handed two of the last four would finish alone
+    # (3 of 4 chunks in one process, measured); each worker holds one at a time, so each plays two
+    owed_at_submit = []
+    submit = ForkPool.submit
+
+    def counting(self, fn, *args):
+        owed_at_submit.append(sum(len(w.owed) for w in self._workers))
+        return submit(self, fn, *args)
+
+    monkeypatch.setattr(ForkPool, "submit", counting)
+    spec = dataclasses.replace(runner.make_spec("black-white", 3, 64, "random", seed=2), chunk=16)
+    assert spec.chunk < runner.chunk_size(spec.unit)  # smaller chunks: a costly line-up's
+    assert len(list(runner.execute(spec, 2))) == 4
+    assert owed_at_submit and max(owed_at_submit) <= 1
