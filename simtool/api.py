@@ -18,7 +18,7 @@ import polars as pl
 
 from . import games, stats
 from .analysis import of as analysis_of
-from .errors import SimtoolError
+from .errors import SimtoolError, WorkerLost
 from .results import RunWriter
 from .runner import BACKENDS, RunSpec, execute, game_of, jobs_used, make_spec, resolve_lineup, spec_from_dict
 
@@ -163,6 +163,13 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
         if writer:  # finished chunks stay on disk: `simtool run --resume DIR` completes the run
             writer.interrupted()
         raise
+    except WorkerLost as exc:
+        if not writer:
+            raise
+        # the hours a long run played are not thrown away for a worker the system killed
+        writer.interrupted()
+        raise WorkerLost(f"{exc}; the finished chunks are kept: finish the run with: "
+                         f"simtool run --resume {writer.out}") from None
     except BaseException:
         if writer:
             writer.abort()

@@ -9,6 +9,12 @@ class StrategyError(SimtoolError):
     """A strategy raised, or returned something that is not a legal choice."""
 
 
+class WorkerLost(SimtoolError):
+    """A worker process ended while playing built-in strategies only (the system ran out of
+    memory, or someone killed it): nothing was wrong with the run, so its finished chunks are
+    worth keeping for ``--resume``."""
+
+
 def choices(values) -> str:
     return ", ".join(str(v) for v in values)
 

@@ -24,7 +24,7 @@ import polars as pl
 
 from . import games, options, stats
 from .engine import Context, Lineup, Outcome, play_deals, play_matches
-from .errors import SimtoolError, choices, describe
+from .errors import SimtoolError, WorkerLost, choices, describe
 from .results import polars_dtype, write_chunk
 
 CHUNK = 1 << 15
@@ -377,7 +377,7 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None, keep: bool = T
     try:
         yield from _shared(tasks, jobs, keep, timeout, seen)
     except WorkerDied as exc:
-        raise SimtoolError(_worker_died(list(seen), exc.how)) from None
+        raise _worker_died(list(seen), exc.how) from None
 
 
 FORK = hasattr(os, "fork") and sys.platform.startswith("linux")
@@ -482,15 +482,17 @@ def _built_in(spec: RunSpec) -> bool:
         all(strategies.split(name)[0] in built_in for name in spec.lineup)
 
 
-def _worker_died(names: list[str], how: str) -> str:
+def _worker_died(names: list[str], how: str) -> SimtoolError:
     import strategies
 
     built_in = {s.name for s in strategies.BUILT_IN}
     suspects = [n for n in names if strategies.split(n)[0] not in built_in]
-    return (f"a worker process ended without a word ({how}) "
-            + (f"while playing the plugin strategies {choices(suspects)}: a plugin must return, "
-               f"never end its process (os._exit, a crash in compiled code)" if suspects else
-               "while playing built-in strategies only: the system may have run out of memory"))
+    if suspects:
+        return SimtoolError(f"a worker process ended without a word ({how}) while playing the "
+                            f"plugin strategies {choices(suspects)}: a plugin must return, never "
+                            f"end its process (os._exit, a crash in compiled code)")
+    return WorkerLost(f"a worker process ended without a word ({how}) while playing built-in "
+                      f"strategies only: the system may have run out of memory")
 
 
 def _play_task(task: Task) -> tuple[Task, Chunk]:

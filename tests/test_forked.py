@@ -127,3 +127,34 @@ def test_a_costly_run_keeps_one_chunk_per_worker_so_the_last_ones_spread(monkeyp
     assert spec.chunk < runner.chunk_size(spec.unit)  # smaller chunks: a costly line-up's
     assert len(list(runner.execute(spec, 2))) == 4
     assert owed_at_submit and max(owed_at_submit) <= 1
+
+
+_PLAY = runner.play_outcome
+
+
+def _killed_at_chunk_3(spec, index, *args):
+    if index == 3:
+        os.kill(os.getpid(), 9)  # as the kernel's out-of-memory killer would
+    return _PLAY(spec, index, *args)
+
+
+@pytest.mark.skipif(not runner.FORK, reason="forked workers are used on Linux only")
+def test_a_worker_the_system_kills_keeps_the_finished_chunks_for_resume(monkeypatch, tmp_path):
+    # built-in strategies only, so nothing was wrong with the run (an out-of-memory kill): the
+    # chunks played before it stay, and --resume finishes with the tables of an unbroken run
+    from simtool.api import execute_run
+    from simtool.errors import WorkerLost
+
+    spec = dataclasses.replace(runner.make_spec("black-white", 3, 96, "random", seed=4), chunk=16)
+    monkeypatch.setattr(runner, "play_outcome", _killed_at_chunk_3)
+    out = tmp_path / "run"
+    with pytest.raises(WorkerLost, match=r"killed by signal 9.*finished chunks are kept: finish the run "
+                                         r"with: simtool run --resume .*run$"):
+        execute_run(spec, 2, out, False, None, keep=False)
+    kept = sorted(p.name for p in (out / "chunks").glob("seats-*.parquet"))
+    assert kept and "seats-00003.parquet" not in " ".join(kept) and not (out / "run.json").exists()
+    monkeypatch.setattr(runner, "play_outcome", _PLAY)
+    resumed = execute_run(None, 2, out, False, None, keep=True, resume=True)
+    whole = execute_run(spec, 1, None, False, None, keep=True)
+    assert resumed.meta["resumed_chunks"] == len(kept)
+    assert resumed.seats.equals(whole.seats)
