@@ -24,7 +24,7 @@ import psutil
 
 import simtool.games
 import strategies
-from simtool.runner import default_jobs, execute, make_spec
+from simtool.pipeline.runner import default_jobs, execute, make_spec
 
 SIMTOOL = str(Path(sys.executable).with_name("simtool"))
 

@@ -17,7 +17,7 @@ import numpy as np
 
 import simtool.games
 from simtool import engine
-from simtool.runner import make_spec, resolve_lineup
+from simtool.pipeline.runner import make_spec, resolve_lineup
 
 
 def deals_per_second(game, p: int, name: str, n: int, repeat: int) -> float:

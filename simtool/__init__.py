@@ -15,7 +15,7 @@ def __getattr__(name: str):
     # the API on first use: the command line imports simtool.cli without it, and can defer
     # polars (see simtool.lazy)
     if name in ("run", "Result"):
-        from . import api
+        from simtool.commands import run as api
 
         return getattr(api, name)
     raise AttributeError(f"module 'simtool' has no attribute {name!r}")

@@ -18,14 +18,15 @@ from .lazy import defer
 
 defer("polars")  # before the modules below import it: see simtool.lazy
 
+from simtool.commands.run import execute_run, summary_tables  # noqa: E402
+from simtool.pipeline.folders import load  # noqa: E402
+from simtool.pipeline.runner import MAX_COUNT, make_spec  # noqa: E402
+from simtool.pipeline.runner import replay as replay_deal  # noqa: E402
+
 from . import games, options, stats  # noqa: E402
 from .analysis import of as analysis_of  # noqa: E402
-from .api import execute_run, summary_tables  # noqa: E402
 from .engine import ROUND_CAP  # noqa: E402
 from .errors import SimtoolError, choices  # noqa: E402
-from .results import load  # noqa: E402
-from .runner import MAX_COUNT, make_spec  # noqa: E402
-from .runner import replay as replay_deal  # noqa: E402
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")
@@ -153,7 +154,7 @@ def show_summary(folder: Path) -> None:
     for caption, extra_table in list(tables.items())[2:]:
         out.print(_frame_table(caption, extra_table))
     if meta.get("duplicate") or matches is not None:
-        from .report import analysis, metric_findings
+        from simtool.reports.balance import analysis, metric_findings
 
         a = analysis(meta, seats.collect(), None if matches is None else matches.collect())
         for caption, extra_table in a.metrics:
@@ -212,7 +213,7 @@ def report(
     title: str = typer.Option("simtool balance report", "--title", help="Page title."),
 ):
     """Write one self-contained HTML balance report of finished runs."""
-    from . import report as reports
+    from simtool.reports import balance as reports
 
     try:
         written = reports.write(runs, output, title)
@@ -270,8 +271,8 @@ def sweep(
                                           "--backend, --scheduler, --timeout, --out and --title apply)."),
 ):
     """Run a grid of games x players x rules x line-ups and write one report comparing every cell."""
-    from . import report as reports
-    from . import sweep as sweeps
+    from simtool.commands import sweep as sweeps
+    from simtool.reports import balance as reports
 
     folder = resume or runs_dir
     try:
@@ -362,8 +363,8 @@ def tune(
 ):
     """Search rule options towards targets (optuna; Pareto front for several objectives) and
     write a tuning report."""
-    from . import tune as tuning
-    from . import tune_report
+    from simtool.commands import tune as tuning
+    from simtool.reports import tune as tune_report
 
     folder = resume or out_dir
     try:
@@ -450,9 +451,8 @@ def ladder(
     """Climb a chain of strategies of rising strength: each rung plays one seat against the
     rung below at every other seat, seats rotated; shows where more skill stops paying."""
     import strategies as registry
-
-    from . import ladder as ladders
-    from . import report as reports
+    from simtool.commands import ladder as ladders
+    from simtool.reports import balance as reports
 
     folder = runs_dir
     try:
@@ -518,8 +518,8 @@ def restrict(
 ):
     """Measure what each restriction costs a strategy: restricted at one seat against itself
     unrestricted at that seat, on the same deals, seats rotated (Jaffe et al.'s restricted play)."""
-    from . import report as reports
-    from . import restrict as restricted
+    from simtool.commands import restrict as restricted
+    from simtool.reports import balance as reports
 
     folder = runs_dir
     try:
@@ -549,7 +549,7 @@ def restrict(
 
 
 def _restrict_table(table) -> Table:
-    from .restrict import fmt_cost
+    from simtool.commands.restrict import fmt_cost
 
     first = table.row(0, named=True)
     t = Table(title=f"Restricted play: {first['game']} {first['players']}p"

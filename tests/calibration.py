@@ -23,9 +23,10 @@ import numpy as np
 import polars as pl
 
 import simtool
-from simtool import games, report, stats
+from simtool import games, stats
 from simtool.analysis import Analysis
 from simtool.analysis import of as analysis_of
+from simtool.reports import balance as report
 
 SIGMAS = 3.5
 """Tolerance, in binomial standard errors of the coverage: the suite checks about fifty

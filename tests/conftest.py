@@ -5,7 +5,7 @@ import pytest
 
 import simtool.games
 from simtool import engine
-from simtool.runner import RunSpec, chunk_size, play_chunk, resolve_lineup
+from simtool.pipeline.runner import RunSpec, chunk_size, play_chunk, resolve_lineup
 
 from . import toy_game
 

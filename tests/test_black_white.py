@@ -9,7 +9,7 @@ import pytest
 from simtool import bits
 from simtool.engine import Match, shares
 from simtool.games.black_white import BLACK, CARDS, GAME, WHITE, Round, score, sheet_hand
-from simtool.runner import play_chunk
+from simtool.pipeline.runner import play_chunk
 
 from .conftest import drive, spec
 

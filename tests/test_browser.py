@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from simtool import report
+from simtool.reports import balance as report
 
 from .test_cli import cli
 

@@ -10,7 +10,7 @@ from scipy import stats as sps
 import simtool.games
 import strategies
 from simtool import bits, engine
-from simtool.runner import execute, play_chunk
+from simtool.pipeline.runner import execute, play_chunk
 
 from . import toy_game
 from .conftest import ctx_for, spec

@@ -13,8 +13,8 @@ import polars as pl
 import pytest
 
 import simtool
-from simtool import sweep as sweeps
-from simtool.results import RunWriter
+from simtool.commands import sweep as sweeps
+from simtool.pipeline.folders import RunWriter
 
 from .test_cli import PLUGINS, cli, one_line_error
 

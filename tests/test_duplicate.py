@@ -9,9 +9,9 @@ import pytest
 
 import simtool
 from simtool import stats
-from simtool.api import execute_run
-from simtool.report import analysis
-from simtool.runner import make_spec
+from simtool.commands.run import execute_run
+from simtool.pipeline.runner import make_spec
+from simtool.reports.balance import analysis
 
 from .test_cli import cli
 
@@ -125,7 +125,7 @@ def test_deterministic_play_leaves_all_variance_to_the_cards():
 
 
 def test_sweeps_take_duplicate_from_the_grid_file():
-    from simtool import sweep
+    from simtool.commands import sweep
 
     specs = sweep.cells(sweep.make_grid({"games": ["black-white"], "lineups": ["default,random"],
                                          "n": 10, "seed": 1, "duplicate": True}))

@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from simtool import runner
 from simtool.errors import SimtoolError
-from simtool.forked import ForkPool, WorkerDied
-from simtool.results import FolderLock
+from simtool.pipeline import runner
+from simtool.pipeline.folders import FolderLock
+from simtool.pipeline.forked import ForkPool, WorkerDied
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
@@ -86,8 +86,8 @@ def test_a_worker_does_not_keep_the_folder_lock(tmp_path):
 
 
 def test_spawned_workers_give_the_same_results_where_fork_is_not_used(monkeypatch):
-    from simtool import runner
-    from simtool.runner import execute, make_spec
+    from simtool.pipeline import runner
+    from simtool.pipeline.runner import execute, make_spec
 
     spec = make_spec("black-white", n=3 * (1 << 15) + 5, strategy="random", seed=5)
     forked = [c.seats for c in execute(spec, jobs=2)]
@@ -99,8 +99,8 @@ def test_spawned_workers_give_the_same_results_where_fork_is_not_used(monkeypatc
 
 @pytest.mark.parametrize("fork", [True, False])
 def test_a_plugin_that_ends_its_worker_is_named_either_way(monkeypatch, fork):
-    from simtool import runner
-    from simtool.runner import execute, make_spec
+    from simtool.pipeline import runner
+    from simtool.pipeline.runner import execute, make_spec
 
     from .test_hardening_cli import HOSTILE
 
@@ -142,7 +142,7 @@ def _killed_at_chunk_3(spec, index, *args):
 def test_a_worker_the_system_kills_keeps_the_finished_chunks_for_resume(monkeypatch, tmp_path):
     # built-in strategies only, so nothing was wrong with the run (an out-of-memory kill): the
     # chunks played before it stay, and --resume finishes with the tables of an unbroken run
-    from simtool.api import execute_run
+    from simtool.commands.run import execute_run
     from simtool.errors import WorkerLost
 
     spec = dataclasses.replace(runner.make_spec("black-white", 3, 96, "random", seed=4), chunk=16)

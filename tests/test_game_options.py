@@ -11,11 +11,12 @@ import polars as pl
 import pytest
 
 import simtool
-from simtool import bits, games, options, tune
+from simtool import bits, games, options
 from simtool.cli import main
+from simtool.commands import tune
 from simtool.errors import SimtoolError
 from simtool.games import black_white, nine_lives, trickster
-from simtool.runner import make_spec, play_chunk
+from simtool.pipeline.runner import make_spec, play_chunk
 
 from .conftest import drive, spec
 from .test_black_white import card
@@ -289,7 +290,7 @@ def test_every_strategy_plays_other_values_to_a_legal_end(game, p, rules):
 
 
 def test_sweep_files_and_the_tuner_vary_the_new_options(tmp_path):
-    from simtool import sweep
+    from simtool.commands import sweep
 
     grid = tmp_path / "grid.toml"
     grid.write_text('games = ["trickster", "nine-lives"]\nplayers = [3]\nn = 300\nseed = 1\n'

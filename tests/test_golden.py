@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from simtool.runner import replay
+from simtool.pipeline.runner import replay
 
 from .conftest import spec
 

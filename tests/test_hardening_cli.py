@@ -12,11 +12,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from simtool import runner as runners
-from simtool.api import execute_run
 from simtool.cli import main
+from simtool.commands.run import execute_run
 from simtool.errors import SimtoolError
-from simtool.runner import make_spec
+from simtool.pipeline import runner as runners
+from simtool.pipeline.runner import make_spec
 
 from .test_cli import PLUGINS, cli, one_line_error
 
@@ -71,7 +71,7 @@ def test_the_largest_n_starts_at_once_in_bounded_memory(tmp_path, jobs):
 
 
 def test_a_sweep_of_huge_cells_starts_at_once(tmp_path, monkeypatch):
-    from simtool import sweep
+    from simtool.commands import sweep
 
     specs = sweep.cells(sweep.make_grid({"games": ["black-white"], "n": "1e15", "seed": 2,
                                          "lineups": ["random", "high"]}))
@@ -100,7 +100,7 @@ def test_jobs_beyond_the_chunks_is_capped_and_recorded(tmp_path, monkeypatch):
 
 
 def test_sweep_records_the_jobs_it_used(tmp_path):
-    from simtool import sweep
+    from simtool.commands import sweep
 
     specs = sweep.cells(sweep.make_grid({"games": ["black-white"], "n": 300, "seed": 1,
                                          "lineups": ["random", "high"]}))
@@ -135,7 +135,7 @@ def test_bad_grid_values_are_one_line(tmp_path, line, needles):
 
 
 def test_grid_rotate_false_stays_false(tmp_path):
-    from simtool import sweep
+    from simtool.commands import sweep
 
     assert sweep.make_grid({"games": ["black-white"], "rotate": False}).rotate is False
     assert sweep.make_grid({"games": ["black-white"], "rotate": True}).rotate is True
@@ -190,7 +190,7 @@ def test_disk_full_while_writing_the_final_table(tmp_path, monkeypatch):
 
 
 def test_disk_full_while_writing_run_json(tmp_path, monkeypatch):
-    from simtool import results
+    from simtool.pipeline import folders as results
 
     real = Path.write_text
 

@@ -12,9 +12,10 @@ import shutil
 import polars as pl
 import pytest
 
-from simtool import report, results
 from simtool.engine import ROUND_CAP
 from simtool.errors import SimtoolError
+from simtool.pipeline import folders as results
+from simtool.reports import balance as report
 
 from .test_cli import cli, one_line_error
 

@@ -9,7 +9,7 @@ import pytest
 from simtool import bits
 from simtool.engine import Match
 from simtool.games.kansas_city import DECLINE, GAME, HAND, Round, score
-from simtool.runner import play_chunk
+from simtool.pipeline.runner import play_chunk
 
 from .conftest import assert_matches_reference, drive, spec
 

@@ -7,7 +7,7 @@ import json
 import polars as pl
 import pytest
 
-from simtool import ladder
+from simtool.commands import ladder
 from simtool.errors import SimtoolError
 
 from .test_cli import cli, one_line_error
@@ -140,7 +140,7 @@ def test_a_report_of_plain_runs_uses_the_ladder_for_skill_versus_luck(tmp_path):
     assert cli("run", "--n", "1000", "--seed", "2", "-j", "1", "-q", "-s", "random", "--seat", "0=duck",
                "--rotate", "--out", tmp_path / "plain").exit_code == 0
     folders = [p for p in (tmp_path / "rungs").iterdir() if p.is_dir()]
-    from simtool import report
+    from simtool.reports import balance as report
 
     (climbed,) = ladder.ladders(folders)
     plain = report.analyse(tmp_path / "plain", [climbed])
@@ -183,7 +183,7 @@ def test_a_ladder_of_whole_matches_counts_match_wins(tmp_path):
                                   seed=2, unit="match", jobs=1)
     matches = pl.read_parquet(paths[0] / "matches.parquet")
     assert climbed.unit == "match"
-    from simtool import report
+    from simtool.reports import balance as report
 
     assert "of matches in its one seat against 2 × random" in report.ladder_skill(climbed)
     assert climbed.rungs[0].share == pytest.approx(matches.filter(pl.col("strategy") == "balance")["win"].mean())

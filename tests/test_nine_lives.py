@@ -10,7 +10,7 @@ import pytest
 
 from simtool import bits
 from simtool.games.nine_lives import GAME, LivesMatch, Round, deck_of, score
-from simtool.runner import play_chunk
+from simtool.pipeline.runner import play_chunk
 
 from .conftest import assert_matches_reference, spec
 from .reference_nine_lives import random_round

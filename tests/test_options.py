@@ -10,12 +10,13 @@ import pytest
 
 import simtool
 import strategies
-from simtool import bits, games, options, sweep, tune
+from simtool import bits, games, options
+from simtool.commands import sweep, tune
 from simtool.engine import Match
 from simtool.errors import SimtoolError
 from simtool.games import kansas_city as kc
 from simtool.games import out_trumped as ot
-from simtool.runner import play_chunk
+from simtool.pipeline.runner import play_chunk
 
 from .conftest import spec
 from .test_cli import cli, one_line_error
@@ -334,7 +335,7 @@ def test_a_vary_range_with_nothing_playable_is_refused(tmp_path, capsys):
 def test_a_run_saved_before_the_numbers_were_options_resumes_with_the_sheets_values(tmp_path):
     import json
 
-    from simtool.results import SPEC
+    from simtool.pipeline.folders import SPEC
 
     n, out = 2 * 32768 - 100, tmp_path / "run"
 

@@ -11,7 +11,7 @@ import pytest
 from simtool import bits
 from simtool.engine import Match
 from simtool.games.out_trumped import GAME, NO_TRUMP, WILD, Round, hand_size, score
-from simtool.runner import play_chunk
+from simtool.pipeline.runner import play_chunk
 
 from .conftest import assert_matches_reference, spec
 from .reference_out_trumped import random_deal

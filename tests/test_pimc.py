@@ -15,7 +15,7 @@ from simtool import engine
 from simtool.errors import SimtoolError
 from simtool.games.black_white import BLACK, WHITE
 from simtool.games.black_white import GAME as BW
-from simtool.runner import execute, make_spec
+from simtool.pipeline.runner import execute, make_spec
 
 from .conftest import rule_variants
 from .test_black_white import card, hand_built

@@ -6,7 +6,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simtool import report, stats
+from simtool import stats
+from simtool.reports import balance as report
 
 from .test_cli import cli, one_line_error
 
@@ -16,7 +17,7 @@ ARGS = ["run", "-g", "kansas-city", "--seed", "2", "-q", "--seat", "0=greedy", "
 
 def widest_printed(meta, seats, matches=None) -> float:
     """The widest 95% half-width among the shares the summary prints."""
-    from simtool.api import summary_tables
+    from simtool.commands.run import summary_tables
 
     tables = summary_tables(meta, seats, matches)
     halves = [((t[f"{c}_high"] - t[f"{c}_low"]) / 2).max()
@@ -85,8 +86,8 @@ def test_bad_precision(tmp_path, value):
 
 
 def test_an_interrupted_precision_run_resumes_to_the_same_result(tmp_path):
-    from simtool.api import execute_run
-    from simtool.runner import make_spec
+    from simtool.commands.run import execute_run
+    from simtool.pipeline.runner import make_spec
 
     spec = make_spec("black-white", 3, 10**8, "random", None, None, "deal", 4, False, 0.002)
     execute_run(spec, 1, tmp_path / "whole", False, None, keep=False)

@@ -3,7 +3,8 @@
 import numpy as np
 
 import simtool
-from simtool import ratings, report
+from simtool.analysis import ratings
+from simtool.reports import balance as report
 
 
 def seat_table(rng, deals, strengths, p=3):

@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 
 import simtool
-from simtool import report
+from simtool.reports import balance as report
 
 from .test_cli import PLUGINS, cli, one_line_error
 

@@ -12,15 +12,16 @@ import pytest
 
 import simtool.games
 import strategies
-from simtool import bits, engine, restrict
-from simtool import report as reports
+from simtool import bits, engine
+from simtool.commands import restrict
 from simtool.errors import SimtoolError, StrategyError
 from simtool.games import black_white as bw
 from simtool.games import kansas_city as kc
 from simtool.games import nine_lives as nl
 from simtool.games import out_trumped as ot
 from simtool.games import trickster as tr
-from simtool.runner import make_spec, play_chunk
+from simtool.pipeline.runner import make_spec, play_chunk
+from simtool.reports import balance as reports
 from strategies import restrictions
 
 from .test_cli import cli, one_line_error

@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 import simtool
-from simtool.runner import play_chunk
+from simtool.pipeline.runner import play_chunk
 
 from .conftest import spec
 

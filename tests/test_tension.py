@@ -5,7 +5,8 @@ import polars as pl
 import pytest
 
 import simtool
-from simtool import games, tension
+from simtool import games
+from simtool.analysis import tension
 
 # running totals (seat 0, 1, 2) after each round of match 0:
 # [5,3,0] seat 0 leads; [5,7,0] seat 1 (1st change); [5,7,7] and [8,7,8] tied, no one leads;

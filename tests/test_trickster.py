@@ -11,7 +11,7 @@ import pytest
 from simtool import bits
 from simtool.engine import Match
 from simtool.games.trickster import GAME, Round, place, score
-from simtool.runner import play_chunk
+from simtool.pipeline.runner import play_chunk
 
 from .conftest import assert_matches_reference, drive, spec
 from .reference_trickster import random_deal

@@ -9,8 +9,9 @@ import polars as pl
 import pytest
 
 import simtool
-from simtool import games, options, tune
+from simtool import games, options
 from simtool.cli import main
+from simtool.commands import tune
 from simtool.errors import SimtoolError
 
 KC = games.get("kansas-city")
@@ -141,7 +142,7 @@ def test_skill_and_pareto_front(tmp_path):
     assert (skill > 0.25).all()  # target against random wins above the fair 1/4 per seat
     assert result["best"] and all(b["label"].startswith("trial ") for b in result["best"])
     html = (tmp_path / "r.html")
-    from simtool import tune_report
+    from simtool.reports import tune as tune_report
 
     tune_report.write(tmp_path / "t", html)
     text = html.read_text()
@@ -204,7 +205,7 @@ def test_a_tuning_saved_before_new_rule_options_reads_them_at_their_defaults(tmp
 def test_report_has_best_settings_effects_and_every_trial(tmp_path):
     config = tune.configure("kansas-city", ["pass_count=0..1"], ["overshoot=0.3"], trials=4, n=400, seed=5)
     tune.tune(config, tmp_path / "t", jobs=1)
-    from simtool import tune_report
+    from simtool.reports import tune as tune_report
 
     text = tune_report.render(tmp_path / "t")
     assert "Best settings" in text and "defaults" in text and "overshoot=0.3 by pass_count" in text

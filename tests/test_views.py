@@ -11,7 +11,7 @@ import simtool.games
 import strategies
 from simtool import engine
 from simtool.errors import StrategyError
-from simtool.runner import play_chunk
+from simtool.pipeline.runner import play_chunk
 
 from .conftest import spec
 from .test_cli import cli, one_line_error

@@ -24,10 +24,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games, options, stats
-from .errors import SimtoolError
-from .results import collect, load, read_meta
-from .runner import RunSpec, make_spec
+from simtool import games, options, stats
+from simtool.errors import SimtoolError
+from simtool.pipeline.folders import collect, load, read_meta
+from simtool.pipeline.runner import RunSpec, make_spec
 
 NARROW = 0.01
 """A restriction whose win-share cost lies within ± this (one point of win share per seat), 95%
@@ -78,7 +78,7 @@ def measure(game: str = "kansas-city", runs_dir: str | Path = "runs/restrict", *
             report: dict | None = None, timeout: float | None = None) -> tuple[pl.DataFrame, list[Path]]:
     """Play the runs of :func:`plan` into ``runs_dir`` and return each restriction's cost
     (:func:`costs`) with the run folders: what ``simtool restrict`` does, from Python."""
-    from . import sweep
+    from simtool.commands import sweep
 
     specs, extra = plan(game, players, rules, n, seed, strategy, restrictions)
     paths = sweep.run(specs, Path(runs_dir), jobs, force, backend, scheduler, progress, report,

@@ -18,11 +18,21 @@ from pathlib import Path
 
 import numpy as np
 
-from . import games, options
-from .api import check_timeout, expected_rows, metadata
-from .errors import SimtoolError, choices
-from .results import SPEC, RunWriter, run_kind, write_json
-from .runner import BACKENDS, UNITS, RunSpec, Task, execute_tasks, jobs_used, make_spec, parse_count, spec_from_dict
+from simtool import games, options
+from simtool.commands.run import check_timeout, expected_rows, metadata
+from simtool.errors import SimtoolError, choices
+from simtool.pipeline.folders import SPEC, RunWriter, run_kind, write_json
+from simtool.pipeline.runner import (
+    BACKENDS,
+    UNITS,
+    RunSpec,
+    Task,
+    execute_tasks,
+    jobs_used,
+    make_spec,
+    parse_count,
+    spec_from_dict,
+)
 
 GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate", "duplicate",
              "ladder", "restrict")
@@ -152,7 +162,7 @@ def plan(grid: Grid) -> tuple[list[RunSpec], list[dict]]:
     if not grid.ladder and not grid.restrict:
         specs = cells(grid)
         return specs, [{} for _ in specs]
-    from . import ladder, restrict
+    from simtool.commands import ladder, restrict
 
     seed = grid.seed if grid.seed is not None else int(np.random.SeedSequence().entropy % (1 << 63))
     specs, extra = [], []

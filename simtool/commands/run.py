@@ -16,11 +16,20 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games, stats
-from .analysis import of as analysis_of
-from .errors import SimtoolError, WorkerLost
-from .results import RunWriter
-from .runner import BACKENDS, RunSpec, execute, game_of, jobs_used, make_spec, resolve_lineup, spec_from_dict
+from simtool import games, stats
+from simtool.analysis import of as analysis_of
+from simtool.errors import SimtoolError, WorkerLost
+from simtool.pipeline.folders import RunWriter
+from simtool.pipeline.runner import (
+    BACKENDS,
+    RunSpec,
+    execute,
+    game_of,
+    jobs_used,
+    make_spec,
+    resolve_lineup,
+    spec_from_dict,
+)
 
 
 @dataclass
@@ -43,7 +52,7 @@ class Result:
         """Every table ``simtool run`` prints and the report shows, by title, as polars frames:
         each share or mean ``<figure>`` has numeric ``<figure>_low`` and ``<figure>_high``
         columns (its 95% interval, on deals or matches)."""
-        from .report import analysis
+        from simtool.reports.balance import analysis
 
         return summary_tables(self.meta, self.seats, self.matches) | \
             analysis(self.meta, self.seats, self.matches).frames

@@ -26,13 +26,13 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games, options, stats
-from .analysis import of as analysis_of
-from .errors import SimtoolError, choices
-from .results import load
-from .runner import RunSpec, make_spec, parse_count
-from .sweep import lineup as parse_lineup
-from .sweep import run as run_cells
+from simtool import games, options, stats
+from simtool.analysis import of as analysis_of
+from simtool.commands.sweep import lineup as parse_lineup
+from simtool.commands.sweep import run as run_cells
+from simtool.errors import SimtoolError, choices
+from simtool.pipeline.folders import load
+from simtool.pipeline.runner import RunSpec, make_spec, parse_count
 
 STUDY = "tune"
 CONFIG = "tune.json"

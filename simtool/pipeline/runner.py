@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games, options, stats
-from .engine import Context, Lineup, Outcome, play_deals, play_matches
-from .errors import SimtoolError, WorkerLost, choices, describe
-from .results import polars_dtype, write_chunk
+from simtool import games, options, stats
+from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches
+from simtool.errors import SimtoolError, WorkerLost, choices, describe
+from simtool.pipeline.folders import polars_dtype, write_chunk
 
 CHUNK = 1 << 15
 MATCH_CHUNK = 1 << 14  # a chunk holds every round of its matches: half the size, as fast (measured)
@@ -371,7 +371,7 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None, keep: bool = T
     if jobs == 1:
         yield from (play_chunk(t.spec, t.index, None, t.parts, keep, timeout) for t in tasks)
         return
-    from .forked import WorkerDied
+    from simtool.pipeline.forked import WorkerDied
 
     seen: dict[str, None] = {}  # the strategies handed to workers so far, to name in a crash
     try:
@@ -399,10 +399,10 @@ def _shared(tasks: Iterable[Task], jobs: int, keep: bool, timeout: float | None,
     """
     from concurrent.futures import FIRST_COMPLETED, Future, wait
 
-    from .forked import WorkerDied
+    from simtool.pipeline.forked import WorkerDied
 
     if FORK:
-        from .forked import ForkPool
+        from simtool.pipeline.forked import ForkPool
 
         workers = jobs
         pool = ForkPool(workers)

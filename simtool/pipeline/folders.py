@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games
-from .errors import SimtoolError
+from simtool import games
+from simtool.errors import SimtoolError
 
 TABLES = ("seats", "matches")
 SPEC = "spec.json"

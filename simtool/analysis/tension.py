@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from . import stats
+from simtool import stats
 
 TABLE = "Match tension (whole matches)"
 

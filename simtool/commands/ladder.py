@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games, stats
-from .errors import SimtoolError
-from .results import collect, load, read_meta
-from .runner import RunSpec, make_spec
+from simtool import games, stats
+from simtool.errors import SimtoolError
+from simtool.pipeline.folders import collect, load, read_meta
+from simtool.pipeline.runner import RunSpec, make_spec
 
 PIMC_SAMPLES = (4, 8, 16, 32, 64)
 """Rungs of the search strategy ``pimc``, when one is registered: doubling samples per decision."""
@@ -49,7 +49,7 @@ def climb(game: str = "black-white", runs_dir: str | Path = "runs/ladder", *, pl
           report: dict | None = None, timeout: float | None = None) -> tuple[Ladder, list[Path]]:
     """Play a ladder into ``runs_dir`` (one run folder per rung) and return it with the folders:
     what ``simtool ladder`` does, from Python. A rung already finished there is kept."""
-    from . import sweep
+    from simtool.commands import sweep
 
     specs, extra = plan(game, players, rules, n, seed, rungs, unit)
     paths = sweep.run(specs, Path(runs_dir), jobs, force, backend, scheduler, progress, report,

@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games, options
-from .errors import SimtoolError
-from .report import check_output, svg, write_page
-from .tune import summary
+from simtool import games, options
+from simtool.commands.tune import summary
+from simtool.errors import SimtoolError
+from simtool.reports.balance import check_output, svg, write_page
 
 
 def _pyplot():
@@ -130,7 +130,7 @@ def render(folder: Path, title: str | None = None) -> str:
         vals = ["—" if r[o] is None else cell((r[o], r[f"{o}_low"], r[f"{o}_high"]))
                 for o in config.objectives]
         rows.append([str(r["trial"]), r["state"].lower(), *[r[k] for k in config.vary], *vals])
-    env = jinja2.Environment(loader=jinja2.PackageLoader("simtool", "templates"),
+    env = jinja2.Environment(loader=jinja2.PackageLoader("simtool.reports", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
     source = env.loader.get_source(env, "report.html.j2")[0]
     style = re.search(r"<style>(.*?)</style>", source, re.S).group(1)  # one look for every report

@@ -19,11 +19,12 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games, options, ratings, stats, tension
-from .analysis import of as analysis_of
-from .engine import ROUND_CAP
-from .errors import SimtoolError
-from .results import collect, load
+from simtool import games, options, stats
+from simtool.analysis import of as analysis_of
+from simtool.analysis import ratings, tension
+from simtool.engine import ROUND_CAP
+from simtool.errors import SimtoolError
+from simtool.pipeline.folders import collect, load
 
 
 @dataclass
@@ -353,7 +354,7 @@ def ladder_view(ladder) -> dict:
     """What the report's skill ladder section shows: sentences, chart and table rows."""
     from matplotlib.figure import Figure as Chart
 
-    from . import ladder as ladders
+    from simtool.commands import ladder as ladders
 
     chart = Chart(figsize=(6.4, 3.0), layout="constrained")
     ax = chart.add_subplot()
@@ -564,7 +565,7 @@ VERDICTS = {"costs": "costs", "helps": "helps (the strategy misuses this choice)
 
 def restricted_views(table: pl.DataFrame) -> list[dict]:
     """The restricted-play sets of one game, each with its rows and sentences."""
-    from . import restrict
+    from simtool.commands import restrict
 
     views = []
     for (players, rules, strategy), rows in table.group_by(["players", "rules", "strategy"],
@@ -582,8 +583,8 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
 
     if not paths:
         raise SimtoolError("no run folders given; pass one or more folders written by `simtool run`")
-    from . import ladder as ladders
-    from . import restrict
+    from simtool.commands import ladder as ladders
+    from simtool.commands import restrict
 
     climbed = ladders.ladders([Path(p) for p in paths])
     limits = restrict.costs([Path(p) for p in paths])
@@ -600,7 +601,7 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
                          "ladders": [ladder_view(lad) for lad in climbed if lad.game == rs[0].game.id],
                          "ratings": rating_section(rs),
                          "restricted": restricted_views(limits.filter(pl.col("game") == rs[0].game.id))})
-    env = jinja2.Environment(loader=jinja2.PackageLoader("simtool", "templates"),
+    env = jinja2.Environment(loader=jinja2.PackageLoader("simtool.reports", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{100 * v:.1f}%"
     env.globals.update(fmt_cost=restrict.fmt_cost, narrow=restrict.NARROW, verdict_text=VERDICTS,

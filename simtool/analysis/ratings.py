@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from . import stats
+from simtool import stats
 
 LIMIT = 8_000
 """Deals rated per game section: a posterior sigma of about 0.5 (95% interval about ± 1 on
