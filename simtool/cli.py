@@ -25,8 +25,8 @@ from simtool.pipeline.runner import replay as replay_deal  # noqa: E402
 
 from . import games, options, stats  # noqa: E402
 from .analysis import of as analysis_of  # noqa: E402
-from .engine import ROUND_CAP  # noqa: E402
 from .errors import SimtoolError, choices  # noqa: E402
+from .games import ROUND_CAP  # noqa: E402
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")
@@ -271,6 +271,7 @@ def sweep(
                                           "--backend, --scheduler, --timeout, --out and --title apply)."),
 ):
     """Run a grid of games x players x rules x line-ups and write one report comparing every cell."""
+    from simtool.commands import plans
     from simtool.commands import sweep as sweeps
     from simtool.reports import balance as reports
 
@@ -284,7 +285,7 @@ def sweep(
                 raise SimtoolError(f"--resume {resume} finishes the sweep with the grid it started "
                                    f"with; {', '.join(changed)} cannot change (only --jobs, --backend, "
                                    f"--scheduler, --out and --title may)")
-            specs, saved = sweeps.saved(resume)
+            specs, saved = plans.saved(resume)
         else:
             data = sweeps.read_toml(grid_file) if grid_file else {}
             given = {"games": sweeps.parse_list(game, "game"), "lineups": lineup, "n": n, "seed": seed,
@@ -300,10 +301,10 @@ def sweep(
         title = title or saved.get("title", "simtool sweep")
         with _progress(quiet) as bar:
             task = bar.add_task(f"sweep of {len(specs)} cells", total=None)
-            paths = sweeps.run(specs, folder, jobs, force, backend, scheduler,
+            paths = plans.play(specs, folder, jobs, force, backend, scheduler,
                                lambda done, total: bar.update(task, completed=done, total=total),
                                report={"output": str(output), "title": title}, timeout=timeout,
-                               extra=saved["extra"])
+                               extra=saved["extra"], command=saved.get("command", "sweep"))
         written = reports.write(paths, output, title)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
@@ -386,7 +387,7 @@ def tune(
             task = bar.add_task(f"tuning {config.game} ({tuning.sampler_name(config)} sampler)", total=None)
             result = tuning.tune(config, folder, jobs, backend, scheduler,
                                  lambda done, total: bar.update(task, completed=done, total=total))
-        written = tune_report.write(folder, report_file or folder / "tune.html")
+        written = tune_report.write(result, report_file or folder / "tune.html")
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
@@ -451,6 +452,7 @@ def ladder(
     """Climb a chain of strategies of rising strength: each rung plays one seat against the
     rung below at every other seat, seats rotated; shows where more skill stops paying."""
     import strategies as registry
+    from simtool.analysis.ladder import verdict
     from simtool.commands import ladder as ladders
     from simtool.reports import balance as reports
 
@@ -475,7 +477,7 @@ def ladder(
                                      f"simtool sweep --resume {folder}") from None
     if not quiet:
         out.print(_ladder_table(climbed, load(paths[0])[0]))
-        out.print(ladders.verdict(climbed), markup=False, highlight=False)
+        out.print(verdict(climbed), markup=False, highlight=False)
     out.print(f"{len(paths)} rung runs in {folder}; report {written}", markup=False, highlight=False)
 
 
@@ -518,6 +520,7 @@ def restrict(
 ):
     """Measure what each restriction costs a strategy: restricted at one seat against itself
     unrestricted at that seat, on the same deals, seats rotated (Jaffe et al.'s restricted play)."""
+    from simtool.analysis.restrict import sentence
     from simtool.commands import restrict as restricted
     from simtool.reports import balance as reports
 
@@ -543,13 +546,13 @@ def restrict(
     if not quiet:
         out.print(_restrict_table(table))
         for row in table.iter_rows(named=True):
-            out.print(restricted.sentence(row), markup=False, highlight=False)
+            out.print(sentence(row), markup=False, highlight=False)
     out.print(f"{len(paths)} runs in {folder}" + (f"; report {written}" if written else ""),
               markup=False, highlight=False)
 
 
 def _restrict_table(table) -> Table:
-    from simtool.commands.restrict import fmt_cost
+    from simtool.analysis.restrict import fmt_cost
 
     first = table.row(0, named=True)
     t = Table(title=f"Restricted play: {first['game']} {first['players']}p"

@@ -161,6 +161,7 @@ class View:
     """Acting seat per deal, ``(m,)`` int64."""
     legal: np.ndarray
     """Legal options per deal as uint64 sets (see :mod:`simtool.bits`), ``(m,)``; the strategy's own copy."""
+    _resolve = None  # the run's strategy names, for a search's play-outs (see Context.resolve)
 
     def __init__(self, game: Game, state, kind: str, seat: np.ndarray, legal: np.ndarray, rows=None):
         self._game = game  # the rules (a stateless singleton), for redeal; never the state
@@ -220,7 +221,7 @@ class View:
         :class:`Worlds` is copy ``j`` of deal ``i``.
         """
         state = self._game.redeal(self, int(k), rng)
-        return Worlds(self._game, state, np.repeat(self.seat, k), rng)
+        return Worlds(self._game, state, np.repeat(self.seat, k), rng, self._resolve)
 
 
 def field_table(game: Game) -> list[tuple[str, str, str]]:
@@ -259,8 +260,9 @@ class Worlds:
     repeated ``k`` times). ``play_out(choices, strategy)``: play each copy to the end of the round.
     """
 
-    def __init__(self, game: Game, state, seat: np.ndarray, rng: np.random.Generator):
+    def __init__(self, game: Game, state, seat: np.ndarray, rng: np.random.Generator, resolve=None):
         self._game, self._state, self._seat, self._rng = game, state, seat, rng
+        self._resolve = resolve  # strategy names to strategies (the run's registry), see Context
 
     def __len__(self) -> int:
         return len(self._seat)
@@ -269,7 +271,7 @@ class Worlds:
         """The worlds ``rows`` (indices, repeats allowed) as a new :class:`Worlds`: a search plays
         one world under several options by taking its row once per option."""
         rows = np.asarray(rows, np.int64)
-        return Worlds(self._game, self._state.take(rows), self._seat[rows], self._rng)
+        return Worlds(self._game, self._state.take(rows), self._seat[rows], self._rng, self._resolve)
 
     def _start(self):
         state = self._state.take(np.arange(self._state.n))  # every play-out starts afresh
@@ -295,6 +297,15 @@ class Worlds:
             _OPEN.pop(id(view), None)
         return view
 
+    def _player(self, strategy):
+        """A play-out's strategy: a name resolved as a line-up's would be, else the callable."""
+        if isinstance(strategy, str):
+            if self._resolve is None:
+                raise StrategyError(f"play_out: give the strategy itself, not its name {strategy!r}, "
+                                    f"outside a run")
+            return self._resolve(strategy, self._game.id)
+        return strategy if hasattr(strategy, "name") else _Named(strategy)
+
     def play_out(self, choices, strategy) -> dict[str, np.ndarray]:
         """Apply the acting seat's ``choices`` ``(m*k,)`` in every world, play the rest of the round
         with ``strategy`` (a name, a strategy object, or one per seat), and return the round's
@@ -302,12 +313,9 @@ class Worlds:
 
         At a simultaneous decision the other seats' choices are drawn from ``strategy``.
         """
-        import strategies as registry
-
         state, play, d = self._start()
         n, p = len(self), state.p
-        picks = [strategy] * p if isinstance(strategy, (str, registry.Strategy)) or callable(strategy) \
-            else list(strategy)
+        picks = [strategy] * p if isinstance(strategy, str) or callable(strategy) else list(strategy)
         # each distinct strategy once: the engine then asks it once for all worlds at a decision,
         # not once per seat on a slice of them
         distinct, seats = [], []
@@ -316,11 +324,8 @@ class Worlds:
             seats.append(same[0] if same else len(distinct))
             if not same:
                 distinct.append(s)
-        found = [registry.resolve(s, self._game.id) if isinstance(s, str) else
-                 s if isinstance(s, registry.Strategy) else registry.Strategy(getattr(s, "__name__", "play-out"), s, "")
-                 for s in distinct]
-        lineup = Lineup(found, np.array(seats))
-        ctx = _WorldsContext(self._game.id, 0, n, "world", np.arange(n))
+        lineup = Lineup([self._player(s) for s in distinct], np.array(seats))
+        ctx = _WorldsContext(self._game.id, 0, n, "world", np.arange(n), resolve=self._resolve)
         choices = np.asarray(choices, np.int64)
         legal = self._legal(d)
         if choices.shape != (n,) or ((legal & bits.BIT[np.clip(choices, 0, 63)]) == 0).any() \
@@ -451,6 +456,7 @@ class Context:
     trace_row: int | None = None
     timeout: float | None = None  # seconds a strategy may take over one decision batch
     trace_views: bool = False  # the trace also records what each acting seat's view showed
+    resolve: Callable | None = None  # strategy name, game id -> strategy: a search's play-outs by name
 
     def follow(self, ids: np.ndarray) -> None:
         """The batch now holds ``ids``; find the traced deal among them."""
@@ -465,6 +471,16 @@ class Context:
             f"`simtool replay --seed {self.seed} --n {self.n} --{self.unit} {number}` "
             f"with the run's other options writes it out"
         )
+
+
+class _Named:
+    """A plain function playing in a search's play-outs, named for error messages."""
+
+    def __init__(self, choose):
+        self.choose, self.name = choose, getattr(choose, "__name__", "play-out")
+
+    def __call__(self, view, rng):
+        return self.choose(view, rng)
 
 
 class _WorldsContext(Context):
@@ -555,6 +571,7 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx) -> np.ndarray:
     """One strategy's choices for the deals ``idx``, checked against the engine's ``legal``."""
     rows = None if len(idx) == state.n else idx
     view = game.View(game, state, d.kind, seat, legal, rows)
+    view._resolve = ctx.resolve
     try:
         if ctx.timeout is None:
             picked = strategy(view, rng)

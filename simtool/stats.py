@@ -27,8 +27,6 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from .analysis import of as analysis_of
-
 Z95 = 1.959963984540054
 
 
@@ -204,31 +202,6 @@ def wide(long: pl.DataFrame, by: Collection[str]) -> pl.DataFrame:
     out = out.select(*keys, *[pl.col(f"{part}_{name}").alias(name + suffix) for name in names
                               for part, suffix in (("value", ""), ("low", "_low"), ("high", "_high"))])
     return out.drop("_all") if not by else out
-
-
-def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None,
-                 by: tuple[str, ...] = ("seat", "strategy"), strata: int | None = None) -> pl.DataFrame:
-    """Per seat (or per ``by`` group): rows, mean score and win share, and the game's rates,
-    each with its 95% interval on units (deals, or matches). With ``matches``, also the mean
-    match total, match win share, rounds played and the share of matches capped.
-    ``strata``: ``p`` for a rotated run.
-    """
-    by = list(by)
-    seats = seats.lazy()
-    figures = {"score": pl.col("score"), "win": pl.col("win"), "tricks": pl.col("tricks"), **analysis_of(game).rates}
-    long = estimates(seats, figures, by, {"score", "tricks"}, strata)
-    n = long.filter(pl.col("figure") == "score").select(*by, pl.col("n").cast(pl.UInt32))
-    out = n.join(wide(long, by), on=by)
-    out = out.select(*by, "n", *[c for name in ("score", "win") for c in (name, f"{name}_low", f"{name}_high")],
-                     "tricks", *[c for name in analysis_of(game).rates for c in (name, f"{name}_low", f"{name}_high")])
-    if matches is not None:
-        matches = matches.lazy()
-        m = matches.group_by(by).agg(pl.len().alias("matches"),
-                                     pl.col("rounds").cast(pl.Float64).mean().alias("rounds"),
-                                     pl.col("capped").mean().alias("capped")).collect(engine="streaming")
-        long = estimates(matches, {"total": pl.col("total"), "match_win": pl.col("win")}, by, {"total"}, strata)
-        out = out.join(m.join(wide(long, by), on=by), on=by)
-    return out.sort(by)
 
 
 def fmt_mean(mean: float, low: float, high: float) -> str:
@@ -471,33 +444,6 @@ def frame_cells(df: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
                 cells.append(str(v))
         rows.append(cells)
     return shown, rows
-
-
-def precision_figures(game, seats, matches=None) -> list[tuple[pl.LazyFrame, Figures, list[str]]]:
-    """The shares ``--precision`` tracks: every share the run's summary prints (win share and
-    each rate per seat and strategy, and per strategy with seats pooled; the match win share
-    with whole matches), as ``(rows, figures, by)``."""
-    out = []
-    for by in (["seat", "strategy"], ["strategy"]):
-        out.append((seats.lazy(), {"win share": pl.col("win"),
-                                   **{f"{name} rate": e for name, e in analysis_of(game).rates.items()}}, by))
-        if matches is not None:
-            out.append((matches.lazy(), {"match win share": pl.col("win")}, by))
-    return out
-
-
-def tally(game, seats, matches=None, strata: int | None = None,
-          block: int | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The sums behind every tracked share of one chunk, per block of ``block`` units, for
-    ``--precision``: they add up over chunks (see :func:`widest`). Groups are named
-    ``seat 0 (target)`` or ``target``."""
-    parts = []
-    for rows, figures, by in precision_figures(game, seats, matches):
-        sums, units = unit_sums(rows, figures, by, strata, block)
-        label = pl.format("seat {} ({})", "seat", pl.col("strategy").cast(pl.String)) if "seat" in by \
-            else pl.col("strategy").cast(pl.String)
-        parts.append((sums.select(label.alias("group"), pl.exclude(by)), units))
-    return pl.concat([s for s, _ in parts]), parts[0][1]
 
 
 def widest(tallies: list[tuple[pl.DataFrame, pl.DataFrame]], target: float) -> tuple[int, float, str]:

@@ -24,7 +24,7 @@ import polars as pl
 
 import simtool
 from simtool import games, stats
-from simtool.analysis import Analysis
+from simtool.analysis import Analysis, summary
 from simtool.analysis import of as analysis_of
 from simtool.reports import balance as report
 
@@ -105,7 +105,7 @@ def case_seat_rates_and_means(r: int) -> list[Coverage]:
     run = big_run("kansas-city", 1000 * r)
     truth = direct(run.seats, ["seat", "strategy"], {"win": pl.col("win"), "score": pl.col("score"),
                                                      "overshoot": analysis_of(game).rates["overshoot"]})
-    tables = [stats.seat_summary(game, part.lazy()) for part in blocks(run.seats, 1000, r)]
+    tables = [summary.seat_summary(game, part.lazy()) for part in blocks(run.seats, 1000, r)]
     return by_groups("per seat, deals (Kansas City 4p)", tables, truth, ["seat", "strategy"],
                      {"win": "win share", "overshoot": "overshoot rate (Wilson)", "score": "mean score"})
 
@@ -125,7 +125,7 @@ def case_pooled_strategy_constructed(r: int) -> list[Coverage]:
     class Constructed:
         analysis = Analysis(rates={"flag": pl.col("flag")})
 
-    covered = [stats.seat_summary(Constructed, part.lazy(), by=("strategy",)).filter(pl.col("strategy") == "a")
+    covered = [summary.seat_summary(Constructed, part.lazy(), by=("strategy",)).filter(pl.col("strategy") == "a")
                .select(pl.col("flag_low") <= 0.36, pl.col("flag_high") >= 0.36).row(0)
                for part in blocks(rows, size, r)]
     return [Coverage("by strategy, seats pooled (constructed)", "rate of the strategy at 3 seats",
@@ -140,7 +140,7 @@ def case_rotated_strategies(r: int) -> list[Coverage]:
     truth = direct(run.seats, ["strategy"], {"win": pl.col("win"), "score": pl.col("score"),
                                              "out-trumped": analysis_of(game).rates["out-trumped"]})
     parts = blocks(run.seats, 1000, r)
-    tables = [stats.seat_summary(game, part.lazy(), by=("strategy",), strata=4) for part in parts]
+    tables = [summary.seat_summary(game, part.lazy(), by=("strategy",), strata=4) for part in parts]
     out = by_groups("by strategy, seats pooled, rotated (Out-Trumped 4p)", tables, truth, ["strategy"],
                     {"win": "win share", "out-trumped": "out-trumped rate", "score": "mean score"})
     names = ["random", "hoarder"]
@@ -193,7 +193,7 @@ def case_whole_matches(r: int) -> list[Coverage]:
         direct(run.matches, ["seat", "strategy"], {"match_win": pl.col("win"), "total": pl.col("total")}),
         on=["seat", "strategy"])
     seat_parts, match_parts = blocks(run.seats, size, r), blocks(run.matches, size, r)
-    tables = [stats.seat_summary(game, s.lazy(), m.lazy(), strata=4)
+    tables = [summary.seat_summary(game, s.lazy(), m.lazy(), strata=4)
               for s, m in zip(seat_parts, match_parts, strict=True)]
     out = by_groups("whole matches, rotated (Out-Trumped 4p)", tables, truth, ["seat", "strategy"],
                     {"out-trumped": "out-trumped rate over rounds", "match_win": "match win share",

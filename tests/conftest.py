@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import simtool.games
+import strategies
 from simtool import engine
 from simtool.pipeline.runner import RunSpec, chunk_size, play_chunk, resolve_lineup
 
@@ -70,7 +71,7 @@ def drive(game, state, script):
 
 
 def ctx_for(game, n, seed=0):
-    return engine.Context(game.id, seed, n, "deal", np.arange(n))
+    return engine.Context(game.id, seed, n, "deal", np.arange(n), resolve=strategies.resolve)
 
 
 def lineup_of(game, players, names):

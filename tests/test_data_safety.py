@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 import simtool
-from simtool.commands import sweep as sweeps
+from simtool.pipeline import executor
 from simtool.pipeline.folders import RunWriter
 
 from .test_cli import PLUGINS, cli, one_line_error
@@ -198,7 +198,7 @@ SWEEP = ["sweep", "-g", "black-white,kansas-city", "-l", "random", "--n", "70000
 
 def test_an_interrupted_sweep_keeps_its_work_and_resumes(tmp_path, monkeypatch):
     runs, page = tmp_path / "cells", tmp_path / "s.html"
-    real = sweeps.execute_tasks
+    real = executor.execute_tasks
 
     def stopped(tasks, *args, **kw):
         for done, chunk in enumerate(real(tasks, *args, **kw), start=1):
@@ -206,12 +206,12 @@ def test_an_interrupted_sweep_keeps_its_work_and_resumes(tmp_path, monkeypatch):
             if done == 4:
                 raise KeyboardInterrupt
 
-    monkeypatch.setattr(sweeps, "execute_tasks", stopped)
+    monkeypatch.setattr(executor, "execute_tasks", stopped)
     r = cli(*SWEEP, "--runs", runs, "-o", page)
     assert r.exit_code == 130 and f"simtool sweep --resume {runs}" in r.stderr, r.output
     kept = {c.name: chunk_files(c) for c in runs.iterdir() if c.is_dir()}
     assert sum(len(files) for files in kept.values()) == 4 and not page.exists()
-    monkeypatch.setattr(sweeps, "execute_tasks", real)
+    monkeypatch.setattr(executor, "execute_tasks", real)
 
     one_line_error(cli("sweep", "--resume", runs, "--n", "10"), "cannot change", "--n")
     played = []
@@ -221,7 +221,7 @@ def test_an_interrupted_sweep_keeps_its_work_and_resumes(tmp_path, monkeypatch):
         played.append(len(tasks))
         return real(tasks, *args, **kw)
 
-    monkeypatch.setattr(sweeps, "execute_tasks", counted)
+    monkeypatch.setattr(executor, "execute_tasks", counted)
     r = cli("sweep", "--resume", runs)
     assert r.exit_code == 0, r.output
     assert played == [2] and page.exists()  # 6 chunks in all, 4 kept
@@ -233,4 +233,4 @@ def test_an_interrupted_sweep_keeps_its_work_and_resumes(tmp_path, monkeypatch):
 
     played.clear()  # the same sweep again: every cell is finished, nothing is played
     assert cli(*SWEEP, "--runs", runs, "-o", page).exit_code == 0
-    assert played == [0]
+    assert sum(played) == 0

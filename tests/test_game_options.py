@@ -290,7 +290,7 @@ def test_every_strategy_plays_other_values_to_a_legal_end(game, p, rules):
 
 
 def test_sweep_files_and_the_tuner_vary_the_new_options(tmp_path):
-    from simtool.commands import sweep
+    from simtool.commands import plans, sweep
 
     grid = tmp_path / "grid.toml"
     grid.write_text('games = ["trickster", "nine-lives"]\nplayers = [3]\nn = 300\nseed = 1\n'
@@ -299,7 +299,7 @@ def test_sweep_files_and_the_tuner_vary_the_new_options(tmp_path):
     assert [(c.game, c.rules.get("pip_limit"), c.rules.get("king_points"), c.rules.get("lives_to_end"))
             for c in cells] == [("trickster", 10, 4, None), ("trickster", 10, 8, None),
                                 ("trickster", 13, 4, None), ("trickster", 13, 8, None), ("nine-lives", None, None, 5)]
-    assert {sweep.folder_name(c) for c in cells} == {
+    assert {plans.folder_name(c) for c in cells} == {
         "trickster_3p_pip_limit-10_safe", "trickster_3p_pip_limit-10_king_points-8_safe",
         "trickster_3p_safe", "trickster_3p_king_points-8_safe", "nine-lives_3p_lives_to_end-5_exact"}
     grid.write_text('games = ["trickster"]\n[rules]\npip_limit = [13, 60]\n')

@@ -71,25 +71,25 @@ def test_the_largest_n_starts_at_once_in_bounded_memory(tmp_path, jobs):
 
 
 def test_a_sweep_of_huge_cells_starts_at_once(tmp_path, monkeypatch):
-    from simtool.commands import sweep
+    from simtool.commands import plans, sweep
 
     specs = sweep.cells(sweep.make_grid({"games": ["black-white"], "n": "1e15", "seed": 2,
                                          "lineups": ["random", "high"]}))
     with pytest.raises(Enough):
-        sweep.run(specs, tmp_path / "s", 1, progress=stop_after(2))
+        plans.play(specs, tmp_path / "s", 1, progress=stop_after(2))
 
 
 # 10. --jobs is capped at the chunks there are, and run.json records what was used
 
 def test_jobs_beyond_the_chunks_is_capped_and_recorded(tmp_path, monkeypatch):
     started = []
-    real = runners.play_chunk
+    real = runners.play_task
 
-    def spy(*args, **kw):
-        started.append(args[1])
-        return real(*args, **kw)
+    def spy(task, *args, **kw):
+        started.append(task.index)
+        return real(task, *args, **kw)
 
-    monkeypatch.setattr(runners, "play_chunk", spy)
+    monkeypatch.setattr(runners, "play_task", spy)
     r = cli("run", "--n", "500", "--seed", "1", "--jobs", "1000", "--out", tmp_path / "r", "-q")
     assert r.exit_code == 0, r.output
     assert json.loads((tmp_path / "r" / "run.json").read_text())["jobs"] == 1
@@ -100,11 +100,11 @@ def test_jobs_beyond_the_chunks_is_capped_and_recorded(tmp_path, monkeypatch):
 
 
 def test_sweep_records_the_jobs_it_used(tmp_path):
-    from simtool.commands import sweep
+    from simtool.commands import plans, sweep
 
     specs = sweep.cells(sweep.make_grid({"games": ["black-white"], "n": 300, "seed": 1,
                                          "lineups": ["random", "high"]}))
-    for cell in sweep.run(specs, tmp_path / "s", jobs=64):
+    for cell in plans.play(specs, tmp_path / "s", jobs=64):
         assert json.loads((cell / "run.json").read_text())["jobs"] == 2
 
 

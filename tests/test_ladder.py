@@ -7,6 +7,7 @@ import json
 import polars as pl
 import pytest
 
+from simtool.analysis import ladder as ladders
 from simtool.commands import ladder
 from simtool.errors import SimtoolError
 
@@ -64,7 +65,7 @@ def test_ladder_end_to_end_flattens_where_the_climb_stops_paying(tmp_path):
     meta = json.loads((folders[0] / "run.json").read_text())
     assert meta["ladder"] == {"rung": 1, "rungs": ["random", "balance", "balance@mistakes=0.6"]}
     assert meta["rotate"] and meta["lineup"] == ["balance", "random", "random"]
-    (climbed,) = ladder.ladders(folders)
+    (climbed,) = ladders.ladders(folders)
     first, second = climbed.rungs
     assert first.pays and not second.pays and second.weaker and climbed.flattens is second
     assert (first.verdict, second.verdict) == ("yes", "no, weaker")
@@ -106,7 +107,7 @@ def test_sweep_climbs_a_ladder_per_rule_variant(tmp_path, no_search):
     assert r.exit_code == 0, r.output
     folders = [p for p in runs.iterdir() if p.is_dir()]
     assert len(folders) == 4
-    climbed = ladder.ladders(folders)
+    climbed = ladders.ladders(folders)
     assert sorted(lad.rules["pass_count"] for lad in climbed) == [0, 3]
     html = page.read_text()
     assert html.count('class="ladder"') == 2
@@ -142,7 +143,7 @@ def test_a_report_of_plain_runs_uses_the_ladder_for_skill_versus_luck(tmp_path):
     folders = [p for p in (tmp_path / "rungs").iterdir() if p.is_dir()]
     from simtool.reports import balance as report
 
-    (climbed,) = ladder.ladders(folders)
+    (climbed,) = ladders.ladders(folders)
     plain = report.analyse(tmp_path / "plain", [climbed])
     assert any(f.startswith("Skill versus luck: the skill ladder's top rung, balance, wins") for f in plain.findings)
     rung = report.analyse(folders[0], [climbed])  # a rung keeps the sentence about its own pair
@@ -152,8 +153,8 @@ def test_a_report_of_plain_runs_uses_the_ladder_for_skill_versus_luck(tmp_path):
 def test_rung_of_a_plain_run_is_refused(tmp_path):
     assert cli("run", "--n", "300", "--seed", "2", "-j", "1", "-q", "--out", tmp_path / "plain").exit_code == 0
     with pytest.raises(SimtoolError, match="not a ladder rung"):
-        ladder.rung(tmp_path / "plain")
-    assert ladder.ladders([tmp_path / "plain"]) == []
+        ladders.rung(tmp_path / "plain")
+    assert ladders.ladders([tmp_path / "plain"]) == []
 
 
 def test_climb_from_python_plays_each_rung_as_the_plain_rotated_run(tmp_path):

@@ -86,7 +86,7 @@ def test_sweep_runs_every_cell_as_a_plain_run(tmp_path):
             "-o", page, "-q", "--jobs", "2")
     assert r.exit_code == 0, r.output
     cells = sorted(p.name for p in runs.iterdir() if p.is_dir())
-    assert (runs / "sweep.json").is_file()  # what `simtool sweep --resume` reads
+    assert (runs / "plan.json").is_file()  # what `simtool sweep --resume` reads
     assert len(cells) == 8 and "kansas-city_5p_pass_count-2_greedy+target" in cells
     alone = simtool.run("kansas-city", 2000, players=5, strategy="target", seats={0: "greedy"},
                         rules={"pass_count": 2}, seed=9, rotate=True)

@@ -13,6 +13,7 @@ import pytest
 import simtool.games
 import strategies
 from simtool import bits, engine
+from simtool.analysis import restrict as costs
 from simtool.commands import restrict
 from simtool.errors import SimtoolError, StrategyError
 from simtool.games import black_white as bw
@@ -257,7 +258,7 @@ def test_a_restriction_that_never_binds_costs_exactly_zero(tmp_path):
     row = table.row(0, named=True)
     assert (row["win_cost"], row["win_cost_low"], row["win_cost_high"], row["changed"]) == (0, 0, 0, 0)
     assert row["score_change"] == 0 and row["verdict"] == "nothing"
-    assert "a rule nobody needs to think about" in restrict.sentence(row)
+    assert "a rule nobody needs to think about" in costs.sentence(row)
     table, _ = restrict.measure("kansas-city", tmp_path / "kc", n=2000, seed=2, strategy="target",
                                 restrictions=["pass-high"], jobs=1)
     assert table.row(0, named=True)["win_cost"] == 0 and table["changed"][0] == 0
@@ -269,7 +270,7 @@ def test_a_costly_restriction_has_its_interval_above_zero_and_a_sentence_saying_
     assert isinstance(table, pl.DataFrame) and table["restriction"].to_list() == ["no-upgrade", "pass-high"]
     costly = table.row(0, named=True)
     assert costly["win_cost_low"] > 0 and costly["verdict"] == "costs" and costly["deals"] == 3000
-    assert restrict.sentence(costly).startswith("Never upgrading costs greedy ")
+    assert costs.sentence(costly).startswith("Never upgrading costs greedy ")
     # the cost is the paired difference at the restricted seat, recomputed here from the tables
     base = pl.read_parquet(paths[0] / "seats.parquet").sort("deal", "seat")
     restricted = pl.read_parquet(paths[1] / "seats.parquet").sort("deal", "seat")
@@ -279,14 +280,15 @@ def test_a_costly_restriction_has_its_interval_above_zero_and_a_sentence_saying_
     assert costly["win_cost"] == pytest.approx(other["win"].mean() - mine["win"].mean(), abs=1e-6)
     meta = json.loads((paths[1] / "run.json").read_text())
     assert meta["restrict"] == {"strategy": "greedy", "restriction": "no-upgrade",
-                                "restrictions": ["no-upgrade", "pass-high"]}
+                                "restrictions": ["no-upgrade", "pass-high"], "doing": "never upgrading",
+                                "description": "never upgrades a card to trump (always declines)"}
 
 
 @pytest.mark.parametrize("cost,low,high,verdict", [
     (0.04, 0.03, 0.05, "costs"), (-0.02, -0.03, -0.01, "helps"), (0.001, -0.004, 0.006, "nothing"),
     (0.01, -0.02, 0.04, "unclear")])
 def test_verdicts(cost, low, high, verdict):
-    assert restrict.verdict(cost, low, high) == verdict
+    assert costs.verdict(cost, low, high) == verdict
 
 
 def test_the_report_section_renders_costs_in_plain_words(tmp_path):

@@ -144,7 +144,7 @@ def test_skill_and_pareto_front(tmp_path):
     html = (tmp_path / "r.html")
     from simtool.reports import tune as tune_report
 
-    tune_report.write(tmp_path / "t", html)
+    tune_report.write(result, html)
     text = html.read_text()
     assert "Pareto front" in text and text.count("<svg") == 3 and "<script" not in text
 
@@ -204,10 +204,10 @@ def test_a_tuning_saved_before_new_rule_options_reads_them_at_their_defaults(tmp
 
 def test_report_has_best_settings_effects_and_every_trial(tmp_path):
     config = tune.configure("kansas-city", ["pass_count=0..1"], ["overshoot=0.3"], trials=4, n=400, seed=5)
-    tune.tune(config, tmp_path / "t", jobs=1)
+    result = tune.tune(config, tmp_path / "t", jobs=1)
     from simtool.reports import tune as tune_report
 
-    text = tune_report.render(tmp_path / "t")
+    text = tune_report.render(result)
     assert "Best settings" in text and "defaults" in text and "overshoot=0.3 by pass_count" in text
     assert text.count("<svg") == 1 and "<script" not in text and "Pareto" not in text
     saved = json.loads((tmp_path / "t" / "tune.json").read_text())

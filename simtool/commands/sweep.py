@@ -9,30 +9,15 @@ go to one pool of workers, local or dask, so that small cells still use every co
 from __future__ import annotations
 
 import itertools
-import json
-import time
 import tomllib
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 
 from simtool import games, options
-from simtool.commands.run import check_timeout, expected_rows, metadata
 from simtool.errors import SimtoolError, choices
-from simtool.pipeline.folders import SPEC, RunWriter, run_kind, write_json
-from simtool.pipeline.runner import (
-    BACKENDS,
-    UNITS,
-    RunSpec,
-    Task,
-    execute_tasks,
-    jobs_used,
-    make_spec,
-    parse_count,
-    spec_from_dict,
-)
+from simtool.pipeline.runner import UNITS, RunSpec, make_spec, parse_count
 
 GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate", "duplicate",
              "ladder", "restrict")
@@ -208,135 +193,6 @@ def cells(grid: Grid) -> list[RunSpec]:
             specs.append(make_spec(game_id, p, grid.n, None, lineup(text, g, p), rules, grid.unit,
                                    seed, grid.rotate, duplicate=grid.duplicate))
     return specs
-
-
-def folder_name(spec: RunSpec) -> str:
-    """A readable, unique folder name for a cell: the rules it sets apart from the defaults
-    (a game has many rule options; the name stays short and the same when one is added)."""
-    default = {o.name: o.default for o in games.get(spec.game).options}
-    parts = [spec.game, f"{spec.players}p",
-             *(f"{k}-{v}" for k, v in spec.rules.items() if default.get(k) != v)]
-    parts.append("+".join(dict.fromkeys(spec.lineup)) if len(set(spec.lineup)) > 1 else spec.lineup[0])
-    return "_".join(parts).replace("/", "-").replace(":", "-")
-
-
-SWEEP = "sweep.json"
-"""The cells of a sweep, saved in its runs folder first, so that ``--resume`` can finish it."""
-
-
-def run(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bool = False,
-        backend: str = "local", scheduler: str | None = None, progress=None,
-        report: dict | None = None, timeout: float | None = None,
-        extra: list[dict] | None = None) -> list[Path]:
-    """Play every cell into ``runs_dir/<cell>``. A cell already finished with the same
-    specification is kept as it is, an interrupted one is resumed (``force``: both are played
-    again). A failure leaves no cell of this sweep looking finished; Ctrl-C keeps every finished
-    chunk for ``simtool sweep --resume``. ``report`` (output and title) is saved for the resume;
-    ``extra``: per cell, more for its ``run.json`` (a ladder rung says which)."""
-    if backend not in BACKENDS:
-        raise SimtoolError(f"unknown backend '{backend}'; valid: {', '.join(BACKENDS)}")
-    check_timeout(timeout)
-    names = [folder_name(s) for s in specs]
-    for i, name in enumerate(names):  # two cells can share a name only if the grid repeats itself
-        if names.count(name) > 1:
-            names[i] = f"{name}_{i}"
-    runs_dir = Path(runs_dir)
-    extra = extra or [{} for _ in specs]
-    save(runs_dir, specs, names, report or {}, extra)
-    writers, tasks = [], []
-    try:
-        for spec, name, more in zip(specs, names, extra, strict=True):
-            folder = runs_dir / name
-            kind = run_kind(folder)
-            refile = False
-            if not force and kind == "finished" and finished_spec(folder) == spec:
-                recorded = _read_json(folder / "run.json", {})
-                if all(recorded.get(k) == v for k, v in more.items()):
-                    continue
-                refile = True  # the same run filed under another ladder: play it again as this one's
-            resume = not force and kind == "interrupted" and saved_spec(folder) == spec
-            writer = RunWriter(folder, force or refile, spec.as_dict(), resume)
-            finished = writer.done(spec.unit, lambda t, i, spec=spec: expected_rows(spec, t, i)) \
-                if resume else set()
-            writers.append((spec, writer, finished, more))
-        tasks = (Task(spec, i, w.parts) for spec, w, finished, _ in writers
-                 for i in range(spec.n_chunks) if i not in finished)  # lazily: cells can be huge
-        count = sum(spec.n_chunks - len(finished) for spec, _, finished, _ in writers)
-        started, clock = datetime.now(UTC), time.perf_counter()
-        if progress:  # the bar shows the true total from the start
-            progress(0, count)
-        played = execute_tasks(tasks, jobs, False, backend, scheduler, count, timeout)
-        for done, _ in enumerate(played, start=1):
-            if progress:
-                progress(done, count)
-        wall = time.perf_counter() - clock
-        used = jobs_used(jobs, count)
-        for spec, w, _, more in writers:
-            w.finish(metadata(spec, used, started, wall) | {"backend": backend, "sweep_cells": len(specs)}
-                     | more)
-    except KeyboardInterrupt:
-        for _, w, _, _ in writers:
-            if not (w.out / "run.json").exists():
-                w.interrupted()
-        raise
-    except BaseException:
-        for _, w, _, _ in writers:
-            if not (w.out / "run.json").exists():
-                w.abort()
-        raise
-    return [runs_dir / name for name in names]
-
-
-def save(runs_dir: Path, specs: list[RunSpec], names: list[str], report: dict,
-         extra: list[dict]) -> None:
-    """The sweep's cells in ``runs_dir/sweep.json`` (never over a file simtool did not write)."""
-    file = runs_dir / SWEEP
-    if file.exists() and "cells" not in _read_json(file, {}):
-        raise SimtoolError(f"{file} is not a simtool sweep file; choose another --runs folder")
-    try:
-        runs_dir.mkdir(parents=True, exist_ok=True)
-        write_json(file, {"cells": [dict(s.as_dict(), folder=n, extra=e)
-                                    for s, n, e in zip(specs, names, extra, strict=True)],
-                          "report": report})
-    except OSError as exc:
-        raise SimtoolError(f"cannot write to runs folder {runs_dir}: {exc.strerror or exc}") from None
-
-
-def saved(runs_dir: Path) -> tuple[list[RunSpec], dict]:
-    """The cells and report settings of the sweep in ``runs_dir``, for ``--resume``; the
-    report settings also hold each cell's ``extra`` (see :func:`run`)."""
-    file = Path(runs_dir) / SWEEP
-    if not file.is_file():
-        raise SimtoolError(f"nothing to resume in {runs_dir}: no {SWEEP} from a sweep")
-    data = _read_json(file, None)
-    try:
-        cells = data["cells"]
-        return ([spec_from_dict(c) for c in cells],
-                dict(data.get("report") or {}, extra=[dict(c.get("extra") or {}) for c in cells]))
-    except (KeyError, TypeError, ValueError):
-        raise SimtoolError(f"cannot resume {runs_dir}: {SWEEP} is damaged") from None
-
-
-def finished_spec(folder: Path) -> RunSpec | None:
-    meta = _read_json(folder / "run.json", {})
-    try:
-        return spec_from_dict(meta)
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
-def saved_spec(folder: Path) -> RunSpec | None:
-    try:
-        return spec_from_dict(_read_json(folder / "chunks" / SPEC, {}))
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
-def _read_json(path: Path, default):
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        return default
 
 
 def parse_list(values: list[str], what: str, sep: str = ",") -> list[str]:

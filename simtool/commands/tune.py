@@ -28,8 +28,9 @@ import polars as pl
 
 from simtool import games, options, stats
 from simtool.analysis import of as analysis_of
+from simtool.analysis.summary import seat_summary
+from simtool.commands.plans import play as run_cells
 from simtool.commands.sweep import lineup as parse_lineup
-from simtool.commands.sweep import run as run_cells
 from simtool.errors import SimtoolError, choices
 from simtool.pipeline.folders import load
 from simtool.pipeline.runner import RunSpec, make_spec, parse_count
@@ -239,7 +240,7 @@ def _wins(meta: dict, seats, matches, by: tuple[str, ...]) -> pl.DataFrame:
     """Win share per ``by`` group with its interval: of matches when the run plays matches."""
     game = games.get(meta["game"])
     strata = meta["players"] if meta.get("rotate") else None
-    table = stats.seat_summary(game, seats, matches, by, strata)
+    table = seat_summary(game, seats, matches, by, strata)
     col = "match_win" if matches is not None else "win"
     return table.select(*by, pl.col(col).alias("win"), pl.col(f"{col}_low").alias("low"),
                         pl.col(f"{col}_high").alias("high"))
@@ -483,7 +484,7 @@ def summary(out: Path) -> dict:
     config = read_config(out)
     data = json.loads((out / CONFIG).read_text())
     confirmed = data.get("confirmed") or []
-    return {"config": config, "sampler": sampler_name(config), "trials": trials_frame(out),
+    return {"folder": out, "config": config, "sampler": sampler_name(config), "trials": trials_frame(out),
             "confirmed": confirmed, "best": best(config, confirmed) if confirmed else [],
             "skipped": skipped(out)}
 

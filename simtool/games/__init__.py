@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from importlib.metadata import entry_points
 
+from ..engine import ROUND_CAP as ROUND_CAP  # the safety cap on a match's rounds, for readers of results
 from ..engine import Game
 from ..errors import SimtoolError, choices
 from .black_white import GAME as BLACK_WHITE

@@ -15,14 +15,14 @@ import os
 import sys
 import threading
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
-from simtool import games, options, stats
+from simtool import games, options
 from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches
 from simtool.errors import SimtoolError, WorkerLost, choices, describe
 from simtool.pipeline.folders import polars_dtype, write_chunk
@@ -210,7 +210,8 @@ class Chunk:
     seats: pl.DataFrame
     matches: pl.DataFrame | None = None
     trace: list[str] = field(default_factory=list)
-    tally: tuple[pl.DataFrame, pl.DataFrame] | None = None  # stats.tally, with --precision
+    tally: tuple[pl.DataFrame, pl.DataFrame] | None = None  # the sums --precision watches
+    cell: int = 0  # which run of a plan the chunk belongs to (see simtool.pipeline.executor)
 
 
 def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
@@ -219,9 +220,16 @@ def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
     """Play chunk ``index``. With ``parts``, write its tables there; without ``keep``, return
     them only as files. ``trace_views``: the trace of ``trace_id`` also records what each acting
     seat's view showed."""
+    return play_task(Task(spec, index, parts, keep), timeout, trace_id, trace_views)
+
+
+def play_task(task: Task, timeout: float | None = None, trace_id: int | None = None,
+              trace_views: bool = False) -> Chunk:
+    """Play one task's chunk, write its tables to the task's ``parts`` and tally them."""
+    spec = task.spec
     game, lineup = game_of(spec.game), resolve_lineup(spec)
-    outcome, trace = _play(spec, index, game, lineup, trace_id, timeout, trace_views)
-    return _tabulate(spec, index, game, lineup, outcome, trace, parts, keep)
+    outcome, trace = _play(spec, task.index, game, lineup, trace_id, timeout, trace_views)
+    return _tabulate(task, game, lineup, outcome, trace)
 
 
 def play_outcome(spec: RunSpec, index: int, timeout: float | None = None) -> tuple[Outcome, list[str]]:
@@ -240,23 +248,25 @@ def _play(spec: RunSpec, index: int, game, lineup: Lineup, trace_id: int | None,
     # with --duplicate the engine's ids number the games, copy r of deal i being i*p + r: the
     # line-up then rotates as with --rotate, one place per copy
     c = spec.copies
+    import strategies
+
     ctx = Context(game.id, spec.seed, spec.n * c, spec.unit, start * c + np.arange(count * c, dtype=np.int64),
-                  trace_id=trace_id, timeout=timeout, trace_views=trace_views)
+                  trace_id=trace_id, timeout=timeout, trace_views=trace_views, resolve=strategies.resolve)
     play = play_deals if spec.unit == "deal" else play_matches
     outcome = play(game, spec.players, spec.rules, lineup, count * c, deal_rng, play_rng, ctx,
                    spec.duplicate)
     return outcome, ctx.trace
 
 
-def _tabulate(spec: RunSpec, index: int, game, lineup: Lineup, outcome: Outcome, trace: list[str],
-              parts: Path | None, keep: bool) -> Chunk:
+def _tabulate(task: Task, game, lineup: Lineup, outcome: Outcome, trace: list[str]) -> Chunk:
+    spec = task.spec
     seats, matches = tables(game, spec, lineup, outcome)
-    if parts is not None:
-        write_chunk(parts, index, seats=seats, matches=matches)
-    sums = stats.tally(game, seats, matches, spec.strata, spec.block) if spec.precision else None
-    if not keep:
+    if task.parts is not None:
+        write_chunk(task.parts, task.index, seats=seats, matches=matches)
+    sums = task.tally(game, seats, matches, spec.strata, spec.block) if task.tally else None
+    if not task.keep:
         seats = matches = None
-    return Chunk(index, seats, matches, trace, sums)
+    return Chunk(task.index, seats, matches, trace, sums, task.cell)
 
 
 def game_of(game_id: str):
@@ -313,17 +323,22 @@ def execute(spec: RunSpec, jobs: int | None = None, parts: Path | None = None,
     chunk order."""
     if todo is None:
         todo, count = range(spec.n_chunks), spec.n_chunks
-    tasks = (Task(spec, i, parts) for i in todo)
-    yield from execute_tasks(tasks, jobs, keep, backend, scheduler, count, timeout)
+    tasks = (Task(spec, i, parts, keep) for i in todo)
+    yield from execute_tasks(tasks, jobs, backend, scheduler, count, timeout)
 
 
 @dataclass(frozen=True)
 class Task:
-    """One chunk of one run, and the folder its tables go to (``None``: kept in memory only)."""
+    """One chunk of one run: the folder its tables go to (``None``: kept in memory only),
+    whether the tables come back (``keep``), the sums ``--precision`` watches (``tally``, see
+    :data:`simtool.pipeline.executor.Tally`) and which run of a plan it belongs to."""
 
     spec: RunSpec
     index: int
     parts: Path | None = None
+    keep: bool = True
+    tally: Callable | None = None
+    cell: int = 0
 
 
 def jobs_used(jobs: int | None, count: int) -> int:
@@ -331,7 +346,7 @@ def jobs_used(jobs: int | None, count: int) -> int:
     return max(1, min(jobs or default_jobs(), count))
 
 
-def execute_tasks(tasks: Iterable[Task], jobs: int | None = None, keep: bool = True,
+def execute_tasks(tasks: Iterable[Task], jobs: int | None = None,
                   backend: str = "local", scheduler: str | None = None,
                   count: int | None = None, timeout: float | None = None) -> Iterator[Chunk]:
     """Play chunks of one or several runs (a sweep), yielding them in the order of ``tasks``.
@@ -363,19 +378,20 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None, keep: bool = T
                 for task, chunk in played:
                     if task.parts is not None:
                         write_chunk(task.parts, chunk.index, seats=chunk.seats, matches=chunk.matches)
-                    yield chunk if keep else Chunk(chunk.index, None, None, tally=chunk.tally)
+                    yield chunk if task.keep else Chunk(chunk.index, None, None, tally=chunk.tally,
+                                                        cell=task.cell)
         finally:
             client.close()
         return
     jobs = jobs_used(jobs, count)
     if jobs == 1:
-        yield from (play_chunk(t.spec, t.index, None, t.parts, keep, timeout) for t in tasks)
+        yield from (play_task(t, timeout) for t in tasks)
         return
     from simtool.pipeline.forked import WorkerDied
 
     seen: dict[str, None] = {}  # the strategies handed to workers so far, to name in a crash
     try:
-        yield from _shared(tasks, jobs, keep, timeout, seen)
+        yield from _shared(tasks, jobs, timeout, seen)
     except WorkerDied as exc:
         raise _worker_died(list(seen), exc.how) from None
 
@@ -384,7 +400,7 @@ FORK = hasattr(os, "fork") and sys.platform.startswith("linux")
 """Workers are forked where that is safe for numpy (Linux); elsewhere loky spawns them."""
 
 
-def _shared(tasks: Iterable[Task], jobs: int, keep: bool, timeout: float | None,
+def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
             seen: dict[str, None]) -> Iterator[Chunk]:
     """Play ``tasks`` on worker processes, yielding them in order.
 
@@ -419,14 +435,13 @@ def _shared(tasks: Iterable[Task], jobs: int, keep: bool, timeout: float | None,
         seen.update(dict.fromkeys(t.spec.lineup))
         if FORK:
             return t, pool.submit(play_outcome, t.spec, t.index, timeout)
-        return t, pool.submit(play_chunk, t.spec, t.index, None, t.parts, keep, timeout)
+        return t, pool.submit(play_task, t, timeout)
 
     def result(t: Task, done: Future | Chunk) -> Chunk:
         if isinstance(done, Chunk):
             return done
         if FORK:
-            return _tabulate(t.spec, t.index, game_of(t.spec.game), resolve_lineup(t.spec),
-                             *done.result(), t.parts, keep)
+            return _tabulate(t, game_of(t.spec.game), resolve_lineup(t.spec), *done.result())
         try:
             return done.result()
         except TerminatedWorkerError as exc:
@@ -449,7 +464,7 @@ def _shared(tasks: Iterable[Task], jobs: int, keep: bool, timeout: float | None,
             if len(queued) < backlog(t):
                 pending.append(submit(t))
             elif here and _built_in(t.spec):
-                pending.append((t, play_chunk(t.spec, t.index, None, t.parts, keep, timeout)))
+                pending.append((t, play_task(t, timeout)))
                 extra = 0
             else:
                 wait(queued, return_when=FIRST_COMPLETED)
@@ -497,7 +512,7 @@ def _worker_died(names: list[str], how: str) -> SimtoolError:
 
 def _play_task(task: Task) -> tuple[Task, Chunk]:
     """A dask worker's chunk, returned with its task: this process writes it to ``task.parts``."""
-    return task, play_chunk(task.spec, task.index)
+    return task, play_task(dataclasses.replace(task, parts=None, keep=True))
 
 
 SCHEDULER_WAIT = 10.0

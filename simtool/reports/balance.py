@@ -21,9 +21,9 @@ import polars as pl
 
 from simtool import games, options, stats
 from simtool.analysis import of as analysis_of
-from simtool.analysis import ratings, tension
-from simtool.engine import ROUND_CAP
+from simtool.analysis import ratings, summary, tension
 from simtool.errors import SimtoolError
+from simtool.games import ROUND_CAP
 from simtool.pipeline.folders import collect, load
 
 
@@ -142,7 +142,7 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
     keys = ["deal"] if matches is None else ["match", "round"]
     if meta.get("duplicate"):  # a game's tables count per copy of a deal (its units stay the deal)
         keys.insert(1, "rotation")
-    rates = stats.seat_summary(game, seats.lazy(), by=("seat",), strata=p if meta.get("rotate") else None)
+    rates = summary.seat_summary(game, seats.lazy(), by=("seat",), strata=p if meta.get("rotate") else None)
     rates = rates.select("seat", "n", *[c for name in analysis_of(game).rates
                                         for c in (name, f"{name}_low", f"{name}_high")])
     a = Analysis(
@@ -354,7 +354,7 @@ def ladder_view(ladder) -> dict:
     """What the report's skill ladder section shows: sentences, chart and table rows."""
     from matplotlib.figure import Figure as Chart
 
-    from simtool.commands import ladder as ladders
+    from simtool.analysis import ladder as ladders
 
     chart = Chart(figsize=(6.4, 3.0), layout="constrained")
     ax = chart.add_subplot()
@@ -565,7 +565,7 @@ VERDICTS = {"costs": "costs", "helps": "helps (the strategy misuses this choice)
 
 def restricted_views(table: pl.DataFrame) -> list[dict]:
     """The restricted-play sets of one game, each with its rows and sentences."""
-    from simtool.commands import restrict
+    from simtool.analysis import restrict
 
     views = []
     for (players, rules, strategy), rows in table.group_by(["players", "rules", "strategy"],
@@ -583,8 +583,8 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
 
     if not paths:
         raise SimtoolError("no run folders given; pass one or more folders written by `simtool run`")
-    from simtool.commands import ladder as ladders
-    from simtool.commands import restrict
+    from simtool.analysis import ladder as ladders
+    from simtool.analysis import restrict
 
     climbed = ladders.ladders([Path(p) for p in paths])
     limits = restrict.costs([Path(p) for p in paths])

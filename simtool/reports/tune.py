@@ -13,7 +13,6 @@ import numpy as np
 import polars as pl
 
 from simtool import games, options
-from simtool.commands.tune import summary
 from simtool.errors import SimtoolError
 from simtool.reports.balance import check_output, svg, write_page
 
@@ -84,11 +83,11 @@ def cell(values) -> str:
     return f"{value:.4f} [{low:.4f}, {high:.4f}]"
 
 
-def render(folder: Path, title: str | None = None) -> str:
+def render(s: dict, title: str | None = None) -> str:
+    """The page of a tuning's summary (``simtool.commands.tune.summary``)."""
     import jinja2
 
-    s = summary(folder)
-    config, trials = s["config"], s["trials"]
+    config, trials, folder = s["config"], s["trials"], s["folder"]
     done = trials.filter(pl.col("state") == "COMPLETE")
     if done.height == 0:
         raise SimtoolError(f"{folder} holds no finished trial yet; go on with simtool tune --resume {folder}")
@@ -143,8 +142,8 @@ def render(folder: Path, title: str | None = None) -> str:
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
 
 
-def write(folder: Path, out: Path, title: str | None = None) -> Path:
-    """Write the report atomically (a reader never sees half a page)."""
+def write(s: dict, out: Path, title: str | None = None) -> Path:
+    """Write the report of the tuning summary ``s`` atomically (a reader never sees half a page)."""
     out = Path(out)
-    check_output(out, [Path(folder)])
-    return write_page(out, render(Path(folder), title))
+    check_output(out, [Path(s["folder"])])
+    return write_page(out, render(s, title))

@@ -1,0 +1,160 @@
+"""What each restriction costs (restricted play, Jaffe et al.): a strategy that may not use an
+option a designer asks about, against the same strategy unrestricted, on the same deals.
+
+For a game, player count and rule variant, one *baseline* run seats the strategy at every seat,
+and one run per restriction seats ``STRATEGY~RESTRICTION`` at line-up position 0 with the
+strategy everywhere else, the line-up rotated one seat per deal (deal ``i`` puts position 0 at
+seat ``-i mod p``). All runs share one seed. The shuffle draws from its own stream, chunk by
+chunk, and a restriction adds no work per deal (the chunks are cut alike), so deal ``i`` holds
+the same cards in every run whatever the strategies do: each deal is a pair, the restricted seat
+against the same seat of the baseline. The cost is the mean paired difference of that seat's win
+share (and score), with a normal 95% interval over the deals.
+
+A restriction that never binds (the strategy already plays that way, or the rules leave no such
+choice) costs exactly 0 for a strategy that draws no random numbers. A strategy that does (random
+play, ``mistakes``, a search) is still paired on the deals, but its draws fall differently once
+the line-ups differ, so a cost that is really 0 shows as a narrow interval around 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from simtool import games, options, stats
+from simtool.errors import SimtoolError
+from simtool.pipeline.folders import collect, load, read_meta
+
+NARROW = 0.01
+"""A restriction whose win-share cost lies within ± this (one point of win share per seat), 95%
+interval and all, costs nothing a player would notice: a rule nobody needs to think about."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One set of restricted-play runs: a game, player count, rules, seed and strategy."""
+
+    game: str
+    players: int
+    rules: dict
+    strategy: str
+    baseline: Path
+    restricted: dict[str, Path]  # restriction name -> run folder, in the game's order
+    words: dict[str, tuple[str, str]]  # restriction name -> (the play as a gerund, a one-line description)
+
+    def fits(self, meta: dict) -> bool:
+        return (meta["game"], meta["players"], meta["rules"]) == (self.game, self.players, self.rules)
+
+
+def setups(folders: list[Path]) -> list[Setup]:
+    """The restricted-play sets among finished run folders; a restriction whose baseline is not
+    among them is left out (there is nothing to pair it with)."""
+    found: dict[tuple, dict] = {}
+    for folder in folders:
+        meta = read_meta(Path(folder))
+        info = meta.get("restrict")
+        if not isinstance(info, dict):
+            continue
+        key = (meta["game"], meta["players"], repr(sorted(meta["rules"].items())), meta["seed"],
+               meta["n"], info["strategy"])
+        entry = found.setdefault(key, {"meta": meta, "baseline": None, "restricted": {}, "words": {}})
+        if info.get("restriction") is None:
+            entry["baseline"] = Path(folder)
+        else:
+            entry["restricted"][info["restriction"]] = Path(folder)
+            entry["words"][info["restriction"]] = (info.get("doing", f"playing {info['restriction']}"),
+                                                   info.get("description", info["restriction"]))
+    out = []
+    for key, entry in found.items():
+        if entry["baseline"] is None or not entry["restricted"]:
+            continue
+        listed = entry["meta"]["restrict"].get("restrictions", [])
+        order = sorted(entry["restricted"], key=lambda r: listed.index(r) if r in listed else len(listed))
+        out.append(Setup(key[0], key[1], entry["meta"]["rules"], key[5], entry["baseline"],
+                         {r: entry["restricted"][r] for r in order}, entry["words"]))
+    return out
+
+
+def _panels(folder: Path, p: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Deal numbers, and win and score per deal and seat ``(n, p)``, in deal order."""
+    _, seats, _ = load(folder)
+    rows = collect(folder / "seats.parquet", seats.select("deal", "seat", "win", "score")
+                   .sort("deal", "seat"))
+    deals = rows["deal"].to_numpy()[::p]
+    return (deals, rows["win"].to_numpy().astype(float).reshape(-1, p),
+            rows["score"].to_numpy().astype(float).reshape(-1, p))
+
+
+def costs(folders: list[Path]) -> pl.DataFrame:
+    """Each restriction's cost, one row per restriction of every restricted-play set among
+    ``folders``: ``win_cost`` (the unrestricted seat's win share minus the restricted one's, on
+    the same deals; positive: the restriction costs), ``score_change`` (restricted minus
+    unrestricted mean score), each with its 95% interval, ``changed`` (share of deals whose
+    scores differ anywhere), ``deals`` and ``verdict`` (``costs``, ``helps``, ``nothing``: a rule
+    nobody needs to think about, or ``unclear``)."""
+    rows = []
+    for s in setups(folders):
+        p = s.players
+        deals, base_win, base_score = _panels(s.baseline, p)
+        for name, folder in s.restricted.items():
+            ids, win, score = _panels(folder, p)
+            if not np.array_equal(ids, deals):
+                raise SimtoolError(f"{folder} and its baseline {s.baseline} hold different deals; "
+                                   f"play them with one seed and n")
+            at = (np.arange(len(ids)), (-ids) % p)  # line-up position 0's seat in each deal
+            gain, half = stats.paired_difference(win[at], base_win[at])
+            change, score_half = stats.paired_difference(score[at], base_score[at])
+            rows.append({
+                "game": s.game, "players": p,
+                "rules": ", ".join(f"{k}={v}" for k, v in options.named(games.get(s.game), s.rules).items()),
+                "strategy": s.strategy, "restriction": name, "doing": s.words[name][0],
+                "description": s.words[name][1],
+                "win_cost": -gain, "win_cost_low": -gain - half, "win_cost_high": -gain + half,
+                "score_change": change, "score_change_low": change - score_half,
+                "score_change_high": change + score_half,
+                "changed": float((score != base_score).any(axis=1).mean()), "deals": len(ids),
+                "verdict": verdict(-gain, -gain - half, -gain + half),
+            })
+    schema = {"game": pl.String, "players": pl.Int64, "rules": pl.String, "strategy": pl.String,
+              "restriction": pl.String, "doing": pl.String, "description": pl.String,
+              "win_cost": pl.Float64, "win_cost_low": pl.Float64, "win_cost_high": pl.Float64,
+              "score_change": pl.Float64, "score_change_low": pl.Float64,
+              "score_change_high": pl.Float64, "changed": pl.Float64, "deals": pl.Int64,
+              "verdict": pl.String}
+    return pl.DataFrame(rows, schema=schema)
+
+
+def verdict(cost: float, low: float, high: float) -> str:
+    if low > 0:
+        return "costs"
+    if high < 0:
+        return "helps"
+    if low >= -NARROW and high <= NARROW:
+        return "nothing"
+    return "unclear"
+
+
+def fmt_cost(cost: float, low: float, high: float) -> str:
+    """A win-share cost in points with its interval: ``4.1% (3.2–5.0%)``."""
+    pct = lambda x: f"{round(100 * x, 1) + 0.0:.1f}"  # + 0.0: no "-0.0"
+    return f"{pct(cost)}% ({pct(low)}–{pct(high)}%)"
+
+
+def sentence(row: dict) -> str:
+    """One restriction's cost in plain words."""
+    doing, who = row["doing"], row["strategy"]
+    cost = fmt_cost(row["win_cost"], row["win_cost_low"], row["win_cost_high"])
+    if row["verdict"] == "costs":
+        return f"{doing.capitalize()} costs {who} {cost} win share per seat."
+    if row["verdict"] == "helps":
+        gain = fmt_cost(-row["win_cost"], -row["win_cost_high"], -row["win_cost_low"])
+        return (f"{doing.capitalize()} gains {who} {gain} win share per seat: {who} chooses worse "
+                f"here than the restriction does.")
+    if row["verdict"] == "nothing":
+        return (f"{doing.capitalize()} costs {who} nothing measurable, {cost} win share per seat: "
+                f"a rule nobody needs to think about.")
+    return (f"{doing.capitalize()} costs {who} {cost} win share per seat: too few deals to tell "
+            f"whether it costs anything.")

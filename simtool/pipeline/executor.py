@@ -1,0 +1,487 @@
+"""The one executor: every command's runs are played here, in chunks, into their folders.
+
+A :class:`Plan` lists its :class:`Cell` runs (a run specification and the folder it goes to)
+and, for several runs, the root folder that holds them. :func:`execute` plays a plan: it locks
+and checks every folder before any work, keeps what an earlier attempt finished, hands the
+chunks of every cell to one backend (in this process, local worker processes, or dask),
+writes each cell's tables and ``run.json`` last, and on Ctrl-C or a worker the system killed
+keeps the finished chunks for a resume. ``simtool run`` is a plan of one cell; ``sweep``,
+``ladder``, ``restrict``, ``tune`` and ``review`` plan several, so resume, kill and
+worker-death behave the same for all of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import platform
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib.metadata import version
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from simtool import games
+from simtool.errors import SimtoolError, WorkerLost
+from simtool.pipeline.folders import SPEC, RunWriter, run_kind, write_json
+from simtool.pipeline.runner import (
+    BACKENDS,
+    RunSpec,
+    Task,
+    execute_tasks,
+    game_of,
+    jobs_used,
+    resolve_lineup,
+    spec_from_dict,
+)
+
+PLAN = "plan.json"
+"""A plan of several runs, saved in its root folder before any of them is played."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One run of a plan: what to play, where its folder is (``None``: tables in memory only)
+    and what more its ``run.json`` records (which ladder rung, which restriction...)."""
+
+    spec: RunSpec
+    folder: Path | None
+    record: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a command plays. ``root``: the folder holding a plan of several runs (its
+    ``plan.json``); ``None`` for a single run. ``reuse``: cells already finished with the same
+    specification are kept and interrupted ones resumed (a plan of several runs), rather than
+    refused without ``--force`` (``simtool run``). ``settings``: what the command saves to go on
+    later (a report's file and title); ``resume``: the command that finishes it."""
+
+    command: str
+    cells: tuple[Cell, ...]
+    root: Path | None = None
+    reuse: bool = True
+    settings: dict = field(default_factory=dict)
+    resume: str = ""
+
+
+@dataclass
+class Finished:
+    """A played cell: its specification (``n`` where ``--precision`` stopped), ``run.json``
+    and, when kept, its tables."""
+
+    cell: Cell
+    spec: RunSpec
+    meta: dict
+    seats: pl.DataFrame | None = None
+    matches: pl.DataFrame | None = None
+
+
+Tally = Callable[..., tuple[pl.DataFrame, pl.DataFrame]]
+"""``tally(game, seats, matches, strata, block)``: the sums ``--precision`` watches in one
+chunk (``simtool.analysis.summary.tally``); the command that plans a precision run gives it."""
+
+Progress = Callable[[int, int], None]
+
+
+def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", scheduler: str | None = None,
+            force: bool = False, keep: bool = False, progress: Progress | None = None,
+            timeout: float | None = None, tally: Tally | None = None) -> list[Finished]:
+    """Play every cell of ``plan``; return them in plan order. ``keep``: return the tables too
+    (always, for a cell without a folder). ``force``: play every cell again, replacing its
+    folder. ``progress(done, total)`` counts chunks; ``timeout`` bounds a strategy's decision.
+    A failure leaves nothing of this plan looking finished; Ctrl-C and a worker the system
+    killed keep every finished chunk for ``plan.resume``."""
+    if backend not in BACKENDS:
+        raise SimtoolError(f"unknown backend '{backend}'; valid: {', '.join(BACKENDS)}")
+    check_timeout(timeout)
+    if any(c.spec.precision for c in plan.cells) and tally is None:
+        raise SimtoolError("a --precision run needs the figures it tracks (tally)")
+    if plan.root is not None:
+        save_plan(plan, force)
+    runs = _open(plan, force)
+    try:
+        started, clock = datetime.now(UTC), time.perf_counter()
+        used = _play(runs, jobs, backend, scheduler, keep, progress, timeout, tally)
+        wall = time.perf_counter() - clock
+        return [r.finish(used, started, wall, backend, len(plan.cells)) for r in runs]
+    except KeyboardInterrupt:
+        for r in runs:
+            r.interrupted()
+        raise
+    except WorkerLost as exc:
+        kept = [r for r in runs if r.writer is not None]
+        for r in runs:
+            r.interrupted()
+        if not kept:
+            raise
+        # the hours a long run played are not thrown away for a worker the system killed
+        raise WorkerLost(f"{exc}; the finished chunks are kept: finish the {plan.command} with: "
+                         f"{plan.resume}") from None
+    except BaseException:
+        for r in runs:
+            r.abort()
+        raise
+
+
+class _Run:
+    """A cell being played: its writer (``None`` without a folder, or for a cell kept as it
+    was), the chunks on disk from before, the chunks planned so far and, with ``--precision``,
+    the sums it watches."""
+
+    def __init__(self, cell: Cell, writer: RunWriter | None, spec: RunSpec, done: set[int], kept: dict | None):
+        self.cell, self.writer, self.spec, self.done = cell, writer, spec, done
+        self.kept_meta = kept  # run.json of a cell finished before, kept as it is
+        self.planned = 0
+        self.tallies: dict[int, tuple[pl.DataFrame, pl.DataFrame]] = {}
+        self.tables: dict[str, list[pl.DataFrame]] = {"seats": [], "matches": []}
+        self.stop: tuple[int, float, str] | None = None  # --precision: (block, half-width, figure)
+        self.closed = kept is not None
+
+    @property
+    def parts(self) -> Path | None:
+        return self.writer.parts if self.writer else None
+
+    def first_batch(self) -> int:
+        return self.spec.n_chunks if not self.spec.precision else min(self.spec.n_chunks, FIRST_BATCH)
+
+    def todo(self, upto: int) -> tuple[Iterator[int], int]:
+        """The chunks ``planned..upto`` not on disk yet, lazily (a run of 2^63 deals has far more
+        chunks than memory could list), and how many they are."""
+        start, done = self.planned, self.done
+        count = upto - start - sum(start <= i < upto for i in done)
+        return (i for i in range(start, upto) if i not in done), count
+
+    def precise(self, tally: Tally) -> bool:
+        """Whether the watched shares are precise enough after the chunks played (or the cap is
+        reached); else plan the next batch."""
+        spec = self.spec
+        for i in self.done - self.tallies.keys():  # a resumed run: chunks an earlier process played
+            if i < self.planned:
+                self.tallies[i] = tally(games.get(spec.game), *self.writer.read_chunk(i, spec.unit),
+                                        spec.strata, spec.block)
+        self.stop = widest([self.tallies[i] for i in range(self.planned)], spec.precision)
+        return self.stop[1] <= spec.precision or self.planned == spec.n_chunks
+
+    def finish(self, jobs: int, started: datetime, wall: float, backend: str, cells: int) -> Finished:
+        if self.kept_meta is not None:
+            return Finished(self.cell, self.spec, self.kept_meta, *self._read())
+        spec, limit, precision = self.spec, None, {}
+        if spec.precision:
+            block, half, figure = self.stop
+            cap = spec.n
+            spec = dataclasses.replace(spec, n=min(cap, (block + 1) * spec.block))
+            limit = ("deal" if spec.unit == "deal" else "match", spec.n)
+            precision = {"precision": spec.precision, "precision_cap": cap, "precision_reached": half,
+                         "precision_widest": figure,
+                         "precision_tracks": "every share the summary prints (win shares and rates per "
+                                             "seat and strategy, and per strategy)"}
+        meta = metadata(spec, jobs, started, wall) | {"backend": backend, "resumed_chunks": len(self.done)} \
+            | ({"plan_cells": cells} if cells > 1 else {}) | precision | self.cell.record
+        if self.writer is not None:
+            self.writer.finish(meta, limit)
+        self.closed = True
+        seats, matches = self._gathered(limit)
+        return Finished(self.cell, spec, meta, seats, matches)
+
+    def _gathered(self, limit) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
+        if self.done and self.tables["seats"] is not None:  # resumed: the earlier chunks are on disk only
+            return self._read()
+        if not self.tables["seats"]:
+            return None, None
+        seats = pl.concat(self.tables["seats"])
+        matches = pl.concat(self.tables["matches"]) if self.tables["matches"] else None
+        if limit:
+            seats = seats.filter(pl.col(limit[0]) < limit[1])
+            matches = None if matches is None else matches.filter(pl.col(limit[0]) < limit[1])
+        return seats, matches
+
+    def _read(self) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
+        if self.tables["seats"] is None or self.cell.folder is None:  # tables not wanted
+            return None, None
+        out = self.cell.folder
+        return (pl.read_parquet(out / "seats.parquet"),
+                pl.read_parquet(out / "matches.parquet") if self.spec.unit == "match" else None)
+
+    def interrupted(self) -> None:
+        if self.writer is not None and not self.closed:
+            self.writer.interrupted()
+
+    def abort(self) -> None:
+        if self.writer is not None and not self.closed:
+            self.writer.abort()
+
+
+def _open(plan: Plan, force: bool) -> list[_Run]:
+    """Every cell's writer, folders checked and locked before any work: a cell finished before
+    with the same specification is kept, an interrupted one resumed (with ``plan.reuse``)."""
+    runs: list[_Run] = []
+    try:
+        for cell in plan.cells:
+            runs.append(_open_cell(cell, plan.reuse, force))
+    except BaseException:
+        for r in runs:
+            r.abort()
+        raise
+    return runs
+
+
+def _open_cell(cell: Cell, reuse: bool, force: bool) -> _Run:
+    spec, folder = cell.spec, cell.folder
+    if folder is None:
+        return _Run(cell, None, spec, set(), None)
+    if spec is RESUMED:  # `simtool run --resume`: the folder says what to play
+        writer = RunWriter(folder, False, None, resume=True)
+        return _resumed(cell, writer, lambda: resumed_spec(writer))
+    kind = run_kind(folder)
+    if not reuse:
+        return _Run(cell, RunWriter(folder, force, spec.as_dict(), False), spec, set(), None)
+    replace = force
+    if not force and kind == "finished" and finished_spec(folder) == spec:
+        recorded = read_json(folder / "run.json", {})
+        if all(recorded.get(k) == v for k, v in cell.record.items()):
+            return _Run(cell, None, spec, set(), recorded)
+        replace = True  # the same run filed under another ladder or question: play it again as this one's
+    if not force and kind == "interrupted" and saved_spec(folder) == spec:
+        return _resumed(cell, RunWriter(folder, False, spec.as_dict(), True), lambda: spec)
+    return _Run(cell, RunWriter(folder, replace, spec.as_dict(), False), spec, set(), None)
+
+
+def _resumed(cell: Cell, writer: RunWriter, spec_of: Callable[[], RunSpec]) -> _Run:
+    """A cell going on from the chunks an interrupted attempt left (only whole ones count)."""
+    try:
+        spec = spec_of()
+        done = writer.done(spec.unit, lambda name, i: expected_rows(spec, name, i))
+    except BaseException:
+        writer.abort()
+        raise
+    return _Run(dataclasses.replace(cell, spec=spec), writer, spec, done, None)
+
+
+RESUMED = RunSpec("", 0, {}, (), "deal", 1, 0)
+"""The specification of :func:`resume_plan`'s cell: read from the folder once it is locked."""
+
+
+def resume_plan(folder: Path, command: str = "run") -> Plan:
+    """The plan that finishes the interrupted run in ``folder`` (``simtool run --resume``)."""
+    return Plan(command, (Cell(RESUMED, Path(folder)),), reuse=False,
+                resume=f"simtool run --resume {folder}")
+
+
+def _play(runs: list[_Run], jobs, backend, scheduler, keep: bool, progress: Progress | None,
+          timeout, tally: Tally | None) -> int:
+    """Play the cells' chunks in rounds: every chunk of every cell in one pool at first, then
+    further batches of the ``--precision`` cells whose shares are not yet precise enough.
+    Returns the most worker processes used at once."""
+    live = [r for r in runs if not r.closed]
+    targets = {id(r): r.first_batch() for r in live}
+    total = sum(targets[id(r)] - len([i for i in r.done if i < targets[id(r)]]) for r in live)
+    done_chunks, used = 0, 1
+    if progress:
+        progress(0, total)
+    while live:
+        plans = [(r, *r.todo(targets[id(r)])) for r in live]
+        count = sum(n for _, _, n in plans)
+        used = max(used, jobs_used(jobs, count))
+        tasks = (Task(r.spec, i, r.parts, keep or r.writer is None or bool(r.spec.precision),
+                      tally if r.spec.precision else None, k)
+                 for k, (r, todo, _) in enumerate(plans) for i in todo)
+        for chunk in execute_tasks(tasks, jobs, backend, scheduler, count, timeout):
+            r = plans[chunk.cell][0]
+            if chunk.seats is not None and (keep or r.writer is None):
+                r.tables["seats"].append(chunk.seats)
+                if chunk.matches is not None:
+                    r.tables["matches"].append(chunk.matches)
+            if chunk.tally is not None:
+                r.tallies[chunk.index] = chunk.tally
+            done_chunks += 1
+            if progress:
+                progress(done_chunks, total)
+        for r in live:
+            r.planned = targets[id(r)]
+            if not (keep or r.writer is None):
+                r.tables["seats"] = None  # not wanted: the finished run is read from its folder if asked
+        live = [r for r in live if r.spec.precision and not r.precise(tally)]
+        for r in live:
+            targets[id(r)] = next_batch(r.planned, r.stop[1], r.spec.precision, r.spec.n_chunks)
+            total += targets[id(r)] - r.planned - sum(r.planned <= i < targets[id(r)] for i in r.done)
+    return used
+
+
+FIRST_BATCH = 2
+"""Chunks played before ``--precision`` first looks at the intervals (then at every block of
+them). Fixed, not the number of jobs, so that where a run stops never depends on ``--jobs``."""
+
+
+def next_batch(played: int, half: float, target: float, n_chunks: int) -> int:
+    """Chunks to have played after the next batch: a half-width shrinks as one over the square
+    root of the deals, so aim 10% past the estimate; at least one more chunk, at most the cap."""
+    needed = math.ceil(played * (half / target) ** 2 * 1.1)
+    return min(n_chunks, max(played + 1, needed))
+
+
+def widest(tallies: list[tuple[pl.DataFrame, pl.DataFrame]], target: float) -> tuple[int, float, str]:
+    from simtool import stats
+
+    return stats.widest(tallies, target)
+
+
+def check_timeout(timeout: float | None) -> None:
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                or not 0 < timeout < math.inf):
+        raise SimtoolError(f"bad --timeout {timeout!r}; expected seconds above 0, such as 10")
+
+
+def resumed_spec(writer: RunWriter) -> RunSpec:
+    """The specification an interrupted run saved, checked as a new one would be (its plugin
+    files must still be there, unchanged)."""
+    try:
+        spec = spec_from_dict(writer.spec())
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SimtoolError(f"cannot resume {writer.out}: its saved specification is damaged "
+                           f"({type(exc).__name__}: {exc})") from None
+    resolve_lineup(spec)
+    return with_new_options(spec)
+
+
+def with_new_options(spec: RunSpec) -> RunSpec:
+    """A run saved before some numbers of its game were rule options played the sheet's values."""
+    missing = {o.name: o.default for o in games.get(spec.game).options if o.name not in spec.rules}
+    return dataclasses.replace(spec, rules={**spec.rules, **missing}) if missing else spec
+
+
+def expected_rows(spec: RunSpec, table: str, index: int) -> int | None:
+    """Rows of a whole chunk file: one per deal (or match) and seat; a match's rounds vary."""
+    if spec.unit == "match" and table == "seats":
+        return None
+    return spec.bounds(index)[1] * spec.players * spec.copies
+
+
+def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
+    game = game_of(spec.game)
+    return {
+        "game": spec.game,
+        "title": game.title,
+        "players": spec.players,
+        "rules": spec.rules,
+        "lineup": list(spec.lineup),
+        "rotate": spec.rotate,
+        "duplicate": spec.duplicate,
+        "unit": spec.unit,
+        "n": spec.n,
+        "seed": spec.seed,
+        "chunk": spec.chunk,
+        "precision": spec.precision,
+        "plugins": spec.plugins,
+        "jobs": jobs,
+        "started": started.isoformat(timespec="seconds"),
+        "wall_seconds": round(wall, 3),
+        "versions": {
+            # the imported modules' own versions: each metadata look-up scans the install (20-70 ms)
+            "simtool": version("simtool"),
+            "numpy": np.__version__,
+            "polars": pl.__version__,
+            "python": platform.python_version(),
+            # joblib runs the dask backend (and spawned workers off Linux); a forked or
+            # single-process run never imports it, and looking its version up took 20 ms
+            **({"joblib": sys.modules["joblib"].__version__} if "joblib" in sys.modules else {}),
+        },
+    }
+
+
+# ---- plans of several runs --------------------------------------------------------------------
+
+def cell_names(specs: list[RunSpec], name: Callable[[RunSpec], str]) -> list[str]:
+    """A folder name per cell, made unique (in linear time) where a grid repeats itself."""
+    names = [name(s) for s in specs]
+    seen = Counter(names)
+    return [f"{n}_{i}" if seen[n] > 1 else n for i, n in enumerate(names)]
+
+
+def plan_record(plan: Plan) -> dict:
+    return {"command": plan.command,
+            "cells": [dict(c.spec.as_dict(), folder=c.folder.name, extra=c.record) for c in plan.cells],
+            "report": plan.settings}
+
+
+def save_plan(plan: Plan, force: bool) -> None:
+    """The plan's cells in ``root/plan.json`` before anything is played, so that a resume can
+    finish it. A folder holding another command's plan, or another plan with runs left to
+    finish, is refused before anything is written (``force`` replaces it); a finished plan of
+    the same command gives way to a new one, which keeps the runs they share (a longer ladder)."""
+    root, file = plan.root, plan.root / PLAN
+    record = plan_record(plan)
+    if root.exists() and not root.is_dir():
+        raise SimtoolError(f"{root} is a file, not a folder for the runs; choose another folder")
+    if file.exists():
+        found = read_json(file, None)
+        if not isinstance(found, dict) or not isinstance(found.get("cells"), list):
+            raise SimtoolError(f"{file} is not a simtool plan; choose another folder")
+        if _comparable(found) != _comparable(record) and not force:
+            what = found.get("command", "sweep")
+            left = [c for c in found["cells"] if not isinstance(c, dict)
+                    or run_kind(root / str(c.get("folder", ""))) != "finished"]
+            if what != plan.command:
+                raise SimtoolError(f"{root} holds the runs of a {what}, not of this {plan.command}; choose "
+                                   f"another folder, or replace them with --force")
+            if left:
+                raise SimtoolError(f"{root} holds another {what} with {len(left)} of its {len(found['cells'])} "
+                                   f"runs unfinished; finish it with: simtool sweep --resume {root}, or "
+                                   f"choose another folder (--force replaces it)")
+    elif root.exists() and not all(run_kind(p) is not None for p in root.iterdir()):
+        raise SimtoolError(f"{root} is not empty and holds no simtool plan; choose a new or empty folder "
+                           f"(simtool never writes over other files)")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        write_json(file, record)
+    except OSError as exc:
+        raise SimtoolError(f"cannot write to folder {root}: {exc.strerror or exc}") from None
+
+
+def _comparable(record: dict) -> tuple:
+    """A plan record without what a resume may change (the report's file and title)."""
+    return record.get("command", "sweep"), json.dumps(record.get("cells"), sort_keys=True, default=str)
+
+
+def saved_plan(root: Path) -> Plan:
+    """The plan saved in ``root``, to finish it (``simtool sweep --resume``)."""
+    file = Path(root) / PLAN
+    if not file.is_file():
+        raise SimtoolError(f"nothing to resume in {root}: no {PLAN} from a sweep, ladder, "
+                           f"restricted play or review")
+    data = read_json(file, None)
+    try:
+        cells = tuple(Cell(spec_from_dict(c), Path(root) / c["folder"], dict(c.get("extra") or {}))
+                      for c in data["cells"])
+        return Plan(data.get("command", "sweep"), cells, Path(root), settings=dict(data.get("report") or {}),
+                    resume=f"simtool sweep --resume {root}")
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise SimtoolError(f"cannot resume {root}: {PLAN} is damaged") from None
+
+
+def finished_spec(folder: Path) -> RunSpec | None:
+    try:
+        return spec_from_dict(read_json(folder / "run.json", {}))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def saved_spec(folder: Path) -> RunSpec | None:
+    try:
+        return spec_from_dict(read_json(folder / "chunks" / SPEC, {}))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def read_json(path: Path, default):
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return default
