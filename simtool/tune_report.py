@@ -15,7 +15,7 @@ import polars as pl
 from . import games, options
 from .errors import SimtoolError
 from .report import check_output, svg, write_page
-from .tune import summary
+from .tune import CONFIG, summary
 
 
 def _pyplot():
@@ -143,8 +143,18 @@ def render(folder: Path, title: str | None = None) -> str:
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
 
 
-def write(folder: Path, out: Path, title: str | None = None) -> Path:
-    """Write the report atomically (a reader never sees half a page)."""
-    out = Path(out)
+def check_report(out: str | Path, folder: Path) -> None:
+    """Refuse a report path that could not be written, or is one of the tuning's own files
+    (``study.db``, ``tune.json``, anything under ``runs/``), before a trial is played."""
+    where, home = Path(out).resolve(), Path(folder).resolve()
+    runs = home / "runs"
+    if where.parent == home and where.name.startswith(("study.db", CONFIG)) or runs in (where, *where.parents):
+        raise SimtoolError(f"report {out} would replace the tuning's own files; choose another "
+                           f"--report such as {Path(folder) / 'tune.html'}")
     check_output(out, [Path(folder)])
-    return write_page(out, render(Path(folder), title))
+
+
+def write(folder: Path, out: str | Path, title: str | None = None) -> Path:
+    """Write the report atomically (a reader never sees half a page)."""
+    check_report(out, folder)
+    return write_page(Path(out), render(Path(folder), title))
