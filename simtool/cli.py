@@ -209,7 +209,8 @@ def _frame_table(caption: str, df) -> Table:
 def report(
     runs: list[Path] = typer.Argument(..., help="Finished run folders (several runs of one game "
                                       "are compared side by side)."),
-    output: Path = typer.Option(Path("reports/report.html"), "--out", "-o", help="HTML file to write."),
+    output: str = typer.Option("reports/report.html", "--out", "-o", help="HTML file to write (a "
+                               "file name: a folder is refused)."),
     title: str = typer.Option("simtool balance report", "--title", help="Page title."),
 ):
     """Write one self-contained HTML balance report of finished runs."""
@@ -225,8 +226,7 @@ def report(
 SWEEP_GRID = {"grid_file": "GRID_FILE", "game": "--game", "players": "--players", "rule": "--rule",
               "lineup": "--lineup", "n": "--n", "seed": "--seed", "unit": "--unit",
               "rotate": "--rotate", "duplicate": "--duplicate", "ladder": "--ladder", "restrict": "--restrict",
-              "runs_dir": "--runs",
-              "force": "--force"}
+              "large": "--large", "runs_dir": "--runs", "force": "--force"}
 
 
 @app.command()
@@ -251,11 +251,13 @@ def sweep(
     restrict: Optional[bool] = typer.Option(None, "--restrict/--no-restrict", help="Restricted play "
                                             "in every cell: what each restriction costs the game's "
                                             "default strategy, or each --lineup NAME (see simtool restrict)."),
+    large: Optional[bool] = typer.Option(None, "--large/--no-large", help="Play a grid of more than "
+                                         "10,000 combinations (refused without it: usually a typo)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
     runs_dir: Optional[Path] = typer.Option(None, "--runs", help="Folder for the cells' run folders "
                                             "(default runs/sweep-<timestamp>)."),
-    output: Optional[Path] = typer.Option(None, "--out", "-o",
-                                          help="HTML report to write (default reports/sweep.html)."),
+    output: Optional[str] = typer.Option(None, "--out", "-o",
+                                         help="HTML report to write (default reports/sweep.html)."),
     title: Optional[str] = typer.Option(None, "--title", help="Report title."),
     force: bool = typer.Option(False, "--force", help="Play every cell again, replacing finished "
                                "and interrupted cell folders (without it they are kept and resumed)."),
@@ -273,6 +275,7 @@ def sweep(
     """Run a grid of games x players x rules x line-ups and write one report comparing every cell."""
     from simtool.commands import plans
     from simtool.commands import sweep as sweeps
+    from simtool.pipeline.executor import execute
     from simtool.reports import balance as reports
 
     folder = resume or runs_dir
@@ -290,21 +293,30 @@ def sweep(
             data = sweeps.read_toml(grid_file) if grid_file else {}
             given = {"games": sweeps.parse_list(game, "game"), "lineups": lineup, "n": n, "seed": seed,
                      "unit": unit, "rotate": rotate, "duplicate": duplicate, "ladder": ladder,
-                     "restrict": restrict, "rules": sweeps.rules_arg(rule)}
+                     "restrict": restrict, "large": large, "rules": sweeps.rules_arg(rule)}
             if players:
                 given["players"] = [_whole(v, "players") for v in sweeps.parse_list(players, "players")]
             data |= {k: v for k, v in given.items() if v not in (None, [], {})}
-            specs, extra = sweeps.plan(sweeps.make_grid(data))
+            grid = sweeps.make_grid(data)
+            with _progress(quiet) as bar:
+                task = bar.add_task(f"planning {sweeps.size(grid):,} combinations", total=None)
+                specs, extra = sweeps.plan(grid, lambda done, total: bar.update(task, completed=done,
+                                                                                total=total))
             saved = {"extra": extra}
             folder = runs_dir or Path("runs") / f"sweep-{datetime.now():%Y%m%d-%H%M%S}"
-        output = output or Path(saved.get("output", "reports/sweep.html"))
+        output = output or saved.get("output", "reports/sweep.html")
         title = title or saved.get("title", "simtool sweep")
+        plan = plans.make_plan(specs, folder, {"output": str(output), "title": title}, saved["extra"],
+                               saved.get("command", "sweep"))
+        plans.check(plan)
+        if not quiet:  # before the first deal: a grid can be larger than its author meant
+            out.print(f"sweep: {sweeps.cost(specs)}, into {folder}", markup=False, highlight=False,
+                      soft_wrap=True)
         with _progress(quiet) as bar:
-            task = bar.add_task(f"sweep of {len(specs)} cells", total=None)
-            paths = plans.play(specs, folder, jobs, force, backend, scheduler,
-                               lambda done, total: bar.update(task, completed=done, total=total),
-                               report={"output": str(output), "title": title}, timeout=timeout,
-                               extra=saved["extra"], command=saved.get("command", "sweep"))
+            task = bar.add_task(f"sweep of {len(specs):,} cells", total=None)
+            done = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force, timeout=timeout,
+                           progress=lambda done, total: bar.update(task, completed=done, total=total))
+        paths = [d.cell.folder for d in done]
         written = reports.write(paths, output, title)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
@@ -356,8 +368,8 @@ def tune(
                                             help="dask scheduler address, tcp://HOST:PORT."),
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Tuning folder: study.db, "
                                            "tune.json, runs/ (default runs/tune-<game>-<timestamp>)."),
-    report_file: Optional[Path] = typer.Option(None, "--report", help="HTML report to write "
-                                               "(default: tune.html in the tuning folder)."),
+    report_file: Optional[str] = typer.Option(None, "--report", help="HTML report to write "
+                                              "(default: tune.html in the tuning folder)."),
     resume: Optional[Path] = typer.Option(None, "--resume", help="Go on with the tuning in this "
                                           "folder (its own settings)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
@@ -383,11 +395,14 @@ def tune(
             config = tuning.configure(game, vary, objective, _players(players, game), trials, n,
                                       lineup, strong, weak, seed, options.parse_assignments(rule))
             folder = out_dir or Path("runs") / f"tune-{config.game}-{datetime.now():%Y%m%d-%H%M%S}"
+        report_file = report_file or folder / "tune.html"
+        tuning.check_folder(folder)  # every output is checked before the first trial
+        tuning.check_report(report_file, folder)
         with _progress(quiet) as bar:
             task = bar.add_task(f"tuning {config.game} ({tuning.sampler_name(config)} sampler)", total=None)
             result = tuning.tune(config, folder, jobs, backend, scheduler,
                                  lambda done, total: bar.update(task, completed=done, total=total))
-        written = tune_report.write(result, report_file or folder / "tune.html")
+        written = tune_report.write(result, report_file)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
@@ -438,7 +453,7 @@ def ladder(
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
     runs_dir: Optional[Path] = typer.Option(None, "--runs", help="Folder for the rungs' run "
                                             "folders (default runs/ladder-<game>-<timestamp>)."),
-    output: Path = typer.Option(Path("reports/ladder.html"), "--out", "-o", help="HTML report to write."),
+    output: str = typer.Option("reports/ladder.html", "--out", "-o", help="HTML report to write."),
     title: str = typer.Option("simtool skill ladder", "--title", help="Report title."),
     force: bool = typer.Option(False, "--force", help="Play every rung again, replacing its folder."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
@@ -468,7 +483,7 @@ def ladder(
                 game, folder, players=_players(players, game), rules=options.parse_assignments(rule), n=n, seed=seed,
                 rungs=chain, unit=unit, jobs=jobs, force=force, backend=backend, scheduler=scheduler,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
-                report={"output": str(output), "title": title}, timeout=timeout)
+                report={"output": output, "title": title}, timeout=timeout)
         written = reports.write(paths, output, title)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
@@ -511,7 +526,7 @@ def restrict(
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
     runs_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for the run folders "
                                             "(default runs/restrict-<game>-<timestamp>)."),
-    output: Optional[Path] = typer.Option(None, "--report", help="HTML report to write (default: none)."),
+    output: Optional[str] = typer.Option(None, "--report", help="HTML report to write (default: none)."),
     title: str = typer.Option("simtool restricted play", "--title", help="Report title."),
     force: bool = typer.Option(False, "--force", help="Play every run again, replacing its folder."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
@@ -536,7 +551,7 @@ def restrict(
                 game, folder, players=_players(players, game), rules=options.parse_assignments(rule),
                 n=n, seed=seed, strategy=strategy, restrictions=names, jobs=jobs, force=force,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
-                report={"output": str(output), "title": title} if output else None, timeout=timeout)
+                report={"output": output, "title": title} if output else None, timeout=timeout)
         written = reports.write(paths, output, title) if output else None
     except SimtoolError as exc:
         raise fail(str(exc)) from None

@@ -1,38 +1,78 @@
-"""Plans of several runs, as every command but ``run`` makes them: cells named after what
-sets them apart, in one root folder, played by the executor."""
+"""Plans of several runs, as every command but ``run`` makes them: cells named after what sets
+them apart, in one root folder, checked before anything is played, played by the executor."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
-from simtool import games
-from simtool.pipeline.executor import Cell, Plan, cell_names, execute, saved_plan
-from simtool.pipeline.runner import RunSpec
+from simtool.errors import SimtoolError
+from simtool.pipeline.executor import PLAN, Cell, Plan, check_root, execute, saved_plan
+from simtool.pipeline.runner import RunSpec, game_of
 
 
 def folder_name(spec: RunSpec) -> str:
-    """A readable, unique folder name for a cell: the rules it sets apart from the defaults
-    (a game has many rule options; the name stays short and the same when one is added)."""
-    default = {o.name: o.default for o in games.get(spec.game).options}
+    """A readable folder name for a cell: the rules it sets apart from the defaults (a game has
+    many rule options; the name stays short and the same when one is added)."""
+    default = {o.name: o.default for o in game_of(spec.game).options}
     parts = [spec.game, f"{spec.players}p",
              *(f"{k}-{v}" for k, v in spec.rules.items() if default.get(k) != v)]
     parts.append("+".join(dict.fromkeys(spec.lineup)) if len(set(spec.lineup)) > 1 else spec.lineup[0])
     return "_".join(parts).replace("/", "-").replace(":", "-")
 
 
-def play(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bool = False,
-        backend: str = "local", scheduler: str | None = None, progress=None,
-        report: dict | None = None, timeout: float | None = None,
-        extra: list[dict] | None = None, command: str = "sweep") -> list[Path]:
-    """Play every cell into ``runs_dir/<cell>`` through the executor (a plan of several runs:
-    cells finished with the same specification are kept, interrupted ones resumed; ``force``
-    plays them again). ``report`` (output and title) is saved for the resume; ``extra``: per
-    cell, more for its ``run.json`` (a ladder rung says which); ``command`` names the plan."""
+def folder_names(specs: list[RunSpec]) -> list[str]:
+    """Each cell's :func:`folder_name`, made unique in linear time (two different cells can share
+    one: a plugin's path and a name with '-' for '/'): all but the last of a name get ``_<index>``."""
+    names = [folder_name(s) for s in specs]
+    left = Counter(names)
+    unique = []
+    for i, name in enumerate(names):
+        left[name] -= 1
+        unique.append(f"{name}_{i}" if left[name] else name)
+    return unique
+
+
+def make_plan(specs: list[RunSpec], runs_dir: Path, report: dict | None = None,
+              extra: list[dict] | None = None, command: str = "sweep") -> Plan:
+    """The plan of ``specs`` in ``runs_dir``: ``extra`` per cell, more for its ``run.json`` (a
+    ladder rung says which); ``report`` (its file and title) is saved for the resume."""
     runs_dir = Path(runs_dir)
-    names = cell_names(specs, folder_name)
     records = extra or [{} for _ in specs]
-    cells = tuple(Cell(s, runs_dir / n, e) for s, n, e in zip(specs, names, records, strict=True))
-    plan = Plan(command, cells, runs_dir, settings=report or {}, resume=f"simtool sweep --resume {runs_dir}")
+    cells = tuple(Cell(s, runs_dir / n, e) for s, n, e in zip(specs, folder_names(specs), records, strict=True))
+    return Plan(command, cells, runs_dir, settings=report or {}, resume=f"simtool sweep --resume {runs_dir}")
+
+
+def check(plan: Plan) -> None:
+    """Every refusal playing ``plan`` can make, before anything is written or played: its root
+    folder (another plan left unfinished there, someone's files) and its report's path."""
+    check_root(plan)
+    if plan.settings.get("output"):
+        check_report(plan.settings["output"], plan)
+
+
+def check_report(output: str | Path, plan: Plan) -> None:
+    """Refuse a report path the command could not write, or that is one of the plan's own files
+    (its root folder, ``plan.json``, a cell's folder or tables), before any cell is played."""
+    from simtool.reports.balance import check_output
+
+    home, where = Path(plan.root).resolve(), Path(output).resolve()
+    if where.parent == home and where.name.startswith(PLAN):
+        raise SimtoolError(f"report {output} would replace the runs' own {PLAN}; choose another --out")
+    names = {c.folder.name for c in plan.cells}
+    cells = [home / a.name for a in (where, *where.parents) if a.parent == home and a.name in names]
+    check_output(output, [home, *cells])
+
+
+def play(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bool = False,
+         backend: str = "local", scheduler: str | None = None, progress=None,
+         report: dict | None = None, timeout: float | None = None,
+         extra: list[dict] | None = None, command: str = "sweep") -> list[Path]:
+    """Check and play :func:`make_plan` through the executor (cells finished with the same
+    specification are kept, interrupted ones resumed; ``force`` plays them again); return the
+    cells' folders."""
+    plan = make_plan(specs, runs_dir, report, extra, command)
+    check(plan)
     done = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force,
                    progress=progress, timeout=timeout)
     return [d.cell.folder for d in done]
@@ -44,5 +84,3 @@ def saved(runs_dir: Path) -> tuple[list[RunSpec], dict]:
     plan = saved_plan(runs_dir)
     return ([c.spec for c in plan.cells],
             dict(plan.settings, extra=[c.record for c in plan.cells], command=plan.command))
-
-

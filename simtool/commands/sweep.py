@@ -9,6 +9,8 @@ go to one pool of workers, local or dask, so that small cells still use every co
 from __future__ import annotations
 
 import itertools
+import json
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,10 +19,13 @@ import numpy as np
 
 from simtool import games, options
 from simtool.errors import SimtoolError, choices
-from simtool.pipeline.runner import UNITS, RunSpec, make_spec, parse_count
+from simtool.pipeline.runner import UNITS, RunSpec, game_of, make_spec, parse_count
 
 GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate", "duplicate",
-             "ladder", "restrict")
+             "ladder", "restrict", "large")
+LARGE = 10_000
+"""Combinations (games x players x rule values x line-ups) a grid may hold unless it says
+``large``: each is at least one run folder, and a grid this size is usually a typo."""
 
 
 @dataclass
@@ -38,14 +43,18 @@ class Grid:
     duplicate: bool = False
     ladder: bool = False  # a skill ladder per cell instead of line-ups (see simtool.ladder)
     restrict: bool = False  # restricted play per cell: each restriction's cost (see simtool.restrict)
+    large: bool = False  # more than LARGE combinations is meant
 
 
 def read_toml(path: Path) -> dict:
     """A grid file: top-level keys of :data:`GRID_KEYS`; ``rules`` is a table of lists."""
     try:
-        data = tomllib.loads(Path(path).read_text())
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SimtoolError(f"grid file {path} not found") from None
+    except UnicodeDecodeError as exc:
+        raise SimtoolError(f"grid file {path} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
+                           f"offset {exc.start}); save it as UTF-8") from None
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise SimtoolError(f"cannot read grid file {path}: {exc}") from None
     unknown = set(data) - set(GRID_KEYS)
@@ -62,12 +71,13 @@ def make_grid(data: dict) -> Grid:
     rules = data.get("rules") or {}
     if not isinstance(rules, dict):
         raise SimtoolError("rules must be a table of NAME = [values]")
+    listed_rules = list_rules()
     for name, values in rules.items():
         values = values if isinstance(values, list) else [values]
         if not values:
             raise SimtoolError(f"rule '{name}' has no values: the grid would be empty")
         for v in values:
-            numbers = name in list_rules() and isinstance(v, list) and all(isinstance(x, int) for x in v)
+            numbers = name in listed_rules and isinstance(v, list) and all(isinstance(x, int) for x in v)
             if not (isinstance(v, (str, int, float)) or numbers):
                 raise SimtoolError(f"bad value {v!r} for rule '{name}'; expected a value such as 2 or \"low\"")
     seed = data.get("seed")
@@ -86,9 +96,10 @@ def make_grid(data: dict) -> Grid:
     if ladder and data.get("lineups"):
         raise SimtoolError("a ladder sweep plays its own line-ups (each rung against the one below); "
                            "leave out lineups, or leave out ladder")
-    restrict = data.get("restrict", False)
-    if not isinstance(restrict, bool):
-        raise SimtoolError(f"bad restrict {restrict!r}; expected true or false")
+    restrict, large = data.get("restrict", False), data.get("large", False)
+    for key, value in (("restrict", restrict), ("large", large)):
+        if not isinstance(value, bool):
+            raise SimtoolError(f"bad {key} {value!r}; expected true or false")
     if restrict and (ladder or unit != "deal" or duplicate):
         raise SimtoolError("restricted play pairs single deals of its own runs; leave out ladder, "
                            "duplicate and unit = \"match\", or leave out restrict")
@@ -101,7 +112,7 @@ def make_grid(data: dict) -> Grid:
                            for x in (v if isinstance(v, list) else [v])] for k, v in rules.items()},
                 lineups=[_text(x, "lineups") for x in listed.get("lineups", [])],
                 n=parse_count(data.get("n", 100_000)), seed=seed, unit=unit, rotate=rotate,
-                duplicate=duplicate, ladder=ladder, restrict=restrict)
+                duplicate=duplicate, ladder=ladder, restrict=restrict, large=large)
 
 
 def _values(key: str, value) -> list:
@@ -139,43 +150,76 @@ def lineup(text: str, game, p: int) -> dict[int, str]:
     return {s: names[min(s, len(names) - 1)] for s in range(p)}
 
 
-def plan(grid: Grid) -> tuple[list[RunSpec], list[dict]]:
+def plan(grid: Grid, progress=None) -> tuple[list[RunSpec], list[dict]]:
     """The sweep's runs and what each adds to its ``run.json``: :func:`cells`, or with
     ``ladder`` the rung runs of one skill ladder per game, player count and rule variant; with
     ``restrict`` the runs measuring each restriction of the game's default strategy (or of each
-    strategy ``lineups`` names) per game, player count and rule variant."""
+    strategy ``lineups`` names) per game, player count and rule variant. A run that a repeated
+    value makes twice (``games = ["black-white", "black-white"]``, ``pass_count = [3, "3"]``,
+    the line-ups ``default`` and its strategy's name) is planned once. A grid of more than
+    :data:`LARGE` combinations is refused unless it says ``large``, before any is listed.
+    ``progress(done, total)``: combinations planned, from time to time."""
+    total = size(grid)
+    if total > LARGE and not grid.large:
+        raise SimtoolError(f"the grid holds {total:,} combinations of games, players, rule values and "
+                           f"line-ups, more than {LARGE:,} (each a run folder); narrow it, or give "
+                           f"--large (large = true in a grid file) to play them all")
     if not grid.ladder and not grid.restrict:
-        specs = cells(grid)
-        return specs, [{} for _ in specs]
+        specs = cells(grid, progress)
+        return _once(specs, [{} for _ in specs])
     from simtool.commands import ladder, restrict
 
     seed = grid.seed if grid.seed is not None else int(np.random.SeedSequence().entropy % (1 << 63))
     specs, extra = [], []
-    for game_id, p, rules in variants(grid):
+    for done, (game_id, p, rules) in enumerate(variants(grid), start=1):
         if grid.ladder:
             more_specs, more_extra = ladder.plan(game_id, p, rules, grid.n, seed, None, grid.unit)
             specs += more_specs
             extra += more_extra
-            continue
-        for name in grid.lineups or ["default"]:
-            name = games.get(game_id).default_strategy + name[len("default"):] \
+        for name in [] if grid.ladder else grid.lineups or ["default"]:
+            name = game_of(game_id).default_strategy + name[len("default"):] \
                 if name.partition("@")[0] == "default" else name
             more_specs, more_extra = restrict.plan(game_id, p, rules, grid.n, seed, name)
             specs += more_specs
             extra += more_extra
-    return specs, extra
+        _tick(progress, done * max(1, len(grid.lineups)), total)
+    return _once(specs, extra)
+
+
+def size(grid: Grid) -> int:
+    """The grid's combinations (games x players x rule values x line-ups), counted, not listed."""
+    total = 0
+    for game_id in grid.games:
+        own = {o.name for o in game_of(game_id).options}
+        total += (len(grid.players) or 1) * max(1, len(grid.lineups)) * math.prod(
+            len(v) for k, v in grid.rules.items() if k in own)
+    return total
+
+
+def _tick(progress, done: int, total: int) -> None:
+    if progress and (done % 1000 == 0 or done == total):
+        progress(done, total)
+
+
+def _once(specs: list[RunSpec], extra: list[dict]) -> tuple[list[RunSpec], list[dict]]:
+    """The runs without repeats: the first of equal runs (and equal ``extra``) is kept."""
+    kept = {}
+    for spec, more in zip(specs, extra, strict=True):
+        # repr: the resolved rules of a game come in its options' order, as values of their type
+        kept.setdefault((repr(spec), json.dumps(more, sort_keys=True, default=str)), (spec, more))
+    return [s for s, _ in kept.values()], [m for _, m in kept.values()]
 
 
 def variants(grid: Grid):
     """``(game, players, rules)`` of every cell, in grid order; a rule varies only in the games
     that have it."""
-    known = {o.name for g in grid.games for o in games.get(g).options}
+    known = {o.name for g in grid.games for o in game_of(g).options}
     for name in grid.rules:
         if name not in known:
             raise SimtoolError(f"unknown rule '{name}' for the games of this sweep; "
                                f"valid: {choices(sorted(known)) or 'none'}")
     for game_id in grid.games:
-        g = games.get(game_id)
+        g = game_of(game_id)
         own = {k: v for k, v in grid.rules.items() if k in {o.name for o in g.options}}
         for p in grid.players or [g.default_players]:
             p = games.check_players(g, p)
@@ -183,16 +227,26 @@ def variants(grid: Grid):
                 yield g.id, p, dict(zip(own, values, strict=True))
 
 
-def cells(grid: Grid) -> list[RunSpec]:
+def cells(grid: Grid, progress=None) -> list[RunSpec]:
     """Every combination, in grid order; a rule varies only in the games that have it."""
     seed = grid.seed if grid.seed is not None else int(np.random.SeedSequence().entropy % (1 << 63))
-    specs = []
+    specs, total = [], size(grid)
     for game_id, p, rules in variants(grid):
-        g = games.get(game_id)
+        g = game_of(game_id)
         for text in grid.lineups or ["default"]:
             specs.append(make_spec(game_id, p, grid.n, None, lineup(text, g, p), rules, grid.unit,
                                    seed, grid.rotate, duplicate=grid.duplicate))
+            _tick(progress, len(specs), total)
     return specs
+
+
+def cost(specs: list[RunSpec]) -> str:
+    """What a sweep will play, in words: cells, deals (or matches) and chunks."""
+    units = {s.unit for s in specs}
+    unit = "matches" if units == {"match"} else "deals" if units == {"deal"} else "deals or matches"
+    chunks = sum(s.n_chunks for s in specs)
+    return (f"{len(specs):,} cell{'s' * (len(specs) != 1)}, {sum(s.n for s in specs):,} {unit} in "
+            f"{chunks:,} chunk{'s' * (chunks != 1)}")
 
 
 def parse_list(values: list[str], what: str, sep: str = ",") -> list[str]:

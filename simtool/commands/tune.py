@@ -2,8 +2,9 @@
 
 A tuning lives in one folder: ``tune.json`` (what is searched and how), ``study.db`` (the
 optuna study, SQLite: run the same command again, or ``--resume DIR``, to go on after an
-interruption; ``optuna.load_study(study_name="tune", storage="sqlite:///DIR/study.db")`` reads
-it) and ``runs/`` (every trial's plain run folders, which ``simtool report`` reads). Every
+interruption, with the trials an unbroken tuning makes; ``optuna.load_study(study_name="tune",
+storage="sqlite:///DIR/study.db")`` reads it) and ``runs/`` (every trial's plain run folders,
+which ``simtool report`` reads). The folder is locked while a tuning writes it. Every
 trial plays the same seed, so trials are compared on the same deals. The best few trials are
 then measured again on fresh deals at a larger n, with the sheet's defaults, before one is
 called best: the trial that looked best on n deals is partly lucky, its re-measure is not.
@@ -20,6 +21,7 @@ import json
 import math
 import re
 from collections.abc import Callable
+from contextlib import closing, contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -32,7 +34,7 @@ from simtool.analysis.summary import seat_summary
 from simtool.commands.plans import play as run_cells
 from simtool.commands.sweep import lineup as parse_lineup
 from simtool.errors import SimtoolError, choices
-from simtool.pipeline.folders import load
+from simtool.pipeline.folders import FolderLock, load, write_json
 from simtool.pipeline.runner import RunSpec, make_spec, parse_count
 
 STUDY = "tune"
@@ -204,15 +206,32 @@ def sampler_name(config: Config) -> str:
     return "tpe" if len(config.objectives) == 1 else "nsga2"
 
 
-def make_sampler(config: Config):
+def trial_seed(config: Config, ordinal: int) -> int:
+    """The sampler's seed for the study's ``ordinal``-th trial (counting finished ones): a
+    function of the tuning's seed and the trial alone, however often the tuning was stopped."""
+    return int(np.random.SeedSequence([config.seed, ordinal]).generate_state(1)[0])
+
+
+def sampler_for(config: Config, study, ordinal: int):
+    """A fresh sampler for trial ``ordinal``, seeded by :func:`trial_seed`: what it draws depends
+    on the study's finished trials only, never on a state left by earlier trials of this process,
+    so a resumed tuning draws what an unbroken one draws. The grid takes the first combination
+    (in the order of the --vary values) no finished trial has measured."""
+    import warnings
+
     import optuna
 
-    name, seed = sampler_name(config), config.seed % (1 << 32)  # optuna's samplers take 32 bits
-    if name == "grid":
-        return optuna.samplers.GridSampler(config.vary, seed=seed)
+    seed, name = trial_seed(config, ordinal), sampler_name(config)
     if name == "tpe":
         return optuna.samplers.TPESampler(seed=seed)
-    return optuna.samplers.NSGAIISampler(seed=seed)
+    if name == "nsga2":
+        return optuna.samplers.NSGAIISampler(seed=seed)
+    done = {tuple(t.params.get(k) for k in config.vary) for t in finished(study)}
+    point = next(dict(zip(config.vary, values, strict=True))
+                 for values in itertools.product(*config.vary.values()) if values not in done)
+    with warnings.catch_warnings():  # optuna calls it experimental; it only hands the point over
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        return optuna.samplers.PartialFixedSampler(point, optuna.samplers.RandomSampler(seed=seed))
 
 
 def distributions(config: Config) -> dict:
@@ -321,6 +340,20 @@ def storage_url(out: Path) -> str:
     return f"sqlite:///{(out / 'study.db').resolve()}"
 
 
+def check_folder(out: Path) -> None:
+    """Refuse a tuning folder that is a file, or holds files but no tuning (a user's own
+    ``study.db``, ``tune.html`` or anything else): simtool tunes into a new or empty folder, or
+    goes on with the tuning whose ``tune.json`` is there."""
+    out = Path(out)
+    if not out.exists() or (out / CONFIG).is_file():
+        return
+    if not out.is_dir():
+        raise SimtoolError(f"tuning folder {out} is a file; choose a folder for --out")
+    if any(out.iterdir()):
+        raise SimtoolError(f"tuning folder {out} is not empty and holds no simtool tuning (no {CONFIG}); "
+                           f"choose a new or empty folder (simtool never writes over other files)")
+
+
 def save_config(out: Path, config: Config) -> None:
     file = out / CONFIG
     if file.exists():
@@ -332,7 +365,7 @@ def save_config(out: Path, config: Config) -> None:
                                f"differ); resume it with --resume {out}, or choose another --out")
         return
     out.mkdir(parents=True, exist_ok=True)
-    file.write_text(json.dumps(asdict(config), indent=1))
+    write_json(file, asdict(config))
 
 
 def read_config(out: Path) -> Config:
@@ -350,64 +383,157 @@ def read_config(out: Path) -> Config:
         raise SimtoolError(f"cannot resume {out}: {CONFIG} is damaged") from None
 
 
+@contextmanager
+def database(out: Path):
+    """The study's database errors (not SQLite, damaged, a full disk) as one line naming it."""
+    import sqlite3
+
+    import optuna
+    import sqlalchemy.exc
+
+    try:
+        yield
+    except (sqlite3.Error, sqlalchemy.exc.SQLAlchemyError, optuna.exceptions.StorageInternalError) as exc:
+        raise SimtoolError(f"cannot use the tuning's study {Path(out) / 'study.db'}: {_cause(exc)}") from None
+
+
+def _cause(exc: BaseException) -> str:
+    """SQLite's own words (``database or disk is full``), under optuna's and SQLAlchemy's."""
+    import sqlite3
+
+    seen = exc
+    while seen is not None:
+        if isinstance(seen, sqlite3.Error):
+            return str(seen)
+        seen = getattr(seen, "orig", None) or seen.__cause__ or seen.__context__
+    return str(exc).splitlines()[0]
+
+
+def check_database(out: Path) -> None:
+    """Refuse a ``study.db`` that is not SQLite, is damaged (a truncated copy) or holds no
+    optuna study named ``tune`` (or other ones), before optuna writes into it."""
+    import sqlite3
+    from urllib.request import pathname2url
+
+    db = Path(out) / "study.db"
+    if not db.exists():
+        return
+    try:  # read-write: a journal left by a killed process is rolled back, as optuna would
+        with closing(sqlite3.connect(f"file:{pathname2url(str(db.resolve()))}?mode=rw", uri=True)) as c:
+            health = c.execute("pragma quick_check").fetchone()[0]
+            tables = {name for (name,) in c.execute("select name from sqlite_master where type = 'table'")}
+            studies = [name for (name,) in c.execute("select study_name from studies")] if "studies" in tables else []
+    except sqlite3.Error as exc:
+        raise SimtoolError(f"cannot use the tuning's study {db}: {exc}; move it away to start the "
+                           f"study afresh (finished runs are kept), or choose another --out") from None
+    if health != "ok":
+        raise SimtoolError(f"cannot use the tuning's study {db}: it is damaged ({health})")
+    if tables and "studies" not in tables:
+        raise SimtoolError(f"{db} is an SQLite database but holds no optuna study; choose another --out")
+    if studies and studies != [STUDY]:
+        raise SimtoolError(f"{db} holds the optuna studies {', '.join(map(repr, studies))}, not a simtool "
+                           f"tuning's '{STUDY}' alone; choose another --out")
+
+
+def check_study(config: Config, study, out: Path) -> None:
+    """Refuse a study named ``tune`` that another tuning made: other directions or options."""
+    dists = distributions(config)
+    directions = [d.name.lower() for d in study.directions]
+    why = None
+    if directions != [o.optuna_direction for o in config.objective_list()]:
+        why = f"directions {', '.join(directions)}"
+    for t in study.get_trials(deepcopy=False):
+        for name, d in t.distributions.items():
+            if why is None and dists.get(name) != d:
+                why = f"trial {t.number} varies {name} over {d}"
+    if why:
+        raise SimtoolError(f"{Path(out) / 'study.db'} holds another tuning's study ({why}); "
+                           f"choose another --out")
+
+
 def open_study(config: Config, out: Path):
+    """The study in ``out``, checked. A trial a hard stop cut off before it drew all its values
+    is dropped (the next trial draws them again, as it would have); one that drew them all is
+    still RUNNING and is measured next, its run folders resumed."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.ERROR)  # our errors are one line
+    check_database(out)
     study = optuna.create_study(study_name=STUDY, storage=storage_url(out), load_if_exists=True,
-                                sampler=make_sampler(config),
                                 directions=[o.optuna_direction for o in config.objective_list()])
-    # a trial cut off by a hard stop is still RUNNING: fail it and measure its point again
-    # (its run folders are resumed, not replayed)
+    check_study(config, study, out)
     for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
-        study._storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
-        study.enqueue_trial(t.params)
+        if set(t.params) != set(config.vary):
+            study._storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
     return study
+
+
+def finished(study) -> list:
+    """Trials measured, or skipped as unplayable."""
+    from optuna.trial import TrialState
+
+    return study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED))
+
+
+def lock(out: Path):
+    """Hold the tuning folder for this process (see :class:`simtool.results.FolderLock`): a
+    second tuning there is refused before it reads or writes anything of the first's."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        return FolderLock(out)
+    except SimtoolError:
+        raise SimtoolError(f"tuning folder {out} is in use by another simtool tune; wait for it to "
+                           f"end, or choose another --out") from None
+    except OSError as exc:
+        raise SimtoolError(f"cannot write to tuning folder {out}: {exc.strerror or exc}") from None
 
 
 def tune(config: Config, out: str | Path, jobs: int | None = None, backend: str = "local",
          scheduler: str | None = None, on_trial: Callable[[int, int], None] | None = None) -> dict:
     """Run (or go on with) the tuning ``config`` in ``out`` and return its summary
-    (see :func:`summary`). ``on_trial(done, total)`` is called after each trial."""
+    (see :func:`summary`). ``on_trial(done, total)`` is called after each trial. Stopped in any
+    way and run again, it goes on with the trials an unbroken tuning would have made."""
+    out = Path(out)
+    check_folder(out)
+    held = lock(out)
+    try:
+        with database(out):
+            save_config(out, config)
+            study = open_study(config, out)
+            play(config, out, study, jobs, backend, scheduler, on_trial)
+            confirmed = confirm(config, out, study, jobs, backend, scheduler)
+            write_json(out / CONFIG, asdict(config) | {"sampler": sampler_name(config), "confirmed": confirmed})
+            return summary(out)
+    finally:
+        held.release()
+
+
+def play(config: Config, out: Path, study, jobs, backend, scheduler, on_trial) -> None:
+    """The trials still to make: the grid covers every combination once (a skipped one counts
+    as done), another sampler makes ``config.trials``. Each trial's sampler is fresh
+    (:func:`sampler_for`); an error or Ctrl-C while a trial is measured leaves it RUNNING, to be
+    measured by the next start."""
     import optuna
 
-    out = Path(out)
-    save_config(out, config)
-    study = open_study(config, out)
     dists = distributions(config)
-    # the grid covers every combination once (then stops itself); a skipped one counts as done
     total = space_size(config) if sampler_name(config) == "grid" else config.trials
-    finished = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
-    labels = config.objectives
-
-    def objective(trial):
+    while (done := len(finished(study))) < total:
+        study.sampler = sampler_for(config, study, done)
+        cut_off = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,))
+        trial = optuna.trial.Trial(study, cut_off[0]._trial_id) if cut_off else study.ask()
         params = {k: trial.suggest_int(k, d.low, d.high) if hasattr(d, "low")
                   else trial.suggest_categorical(k, d.choices) for k, d in dists.items()}
         why = unplayable(config, params)
         if why is not None:
             trial.set_user_attr("unplayable", why)
-            raise optuna.TrialPruned(why)
-        try:
+            study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+        else:
             values, runs = measure(config, out, params, config.n, config.seed, jobs, backend, scheduler)
-        except BaseException:
-            study.enqueue_trial(params)  # the next start measures it first
-            raise
-        trial.set_user_attr("intervals", {k: [v[1], v[2]] for k, v in values.items()})
-        trial.set_user_attr("runs", runs)
-        return [values[k][0] for k in labels]
-
-    def after(study, trial):
+            trial.set_user_attr("intervals", {k: [v[1], v[2]] for k, v in values.items()})
+            trial.set_user_attr("runs", runs)
+            study.tell(trial, [values[k][0] for k in config.objectives])
         if on_trial:
-            on_trial(len(study.get_trials(deepcopy=False, states=finished)), total)
-
-    done = len(study.get_trials(deepcopy=False, states=finished))
-    if done < total:
-        # optimize, not ask and tell: the grid sampler stops the study itself once covered
-        study.optimize(objective, n_trials=total - done, callbacks=[after])
-    confirmed = confirm(config, out, study, jobs, backend, scheduler)
-    data = asdict(config) | {"sampler": sampler_name(config), "confirmed": confirmed}
-    (out / CONFIG).write_text(json.dumps(data, indent=1))
-    return summary(out)
+            on_trial(done + 1, total)
 
 
 def candidates(config: Config, study) -> list:
@@ -458,13 +584,9 @@ def best(config: Config, confirmed: list[dict]) -> list[dict]:
 def trials_frame(out: Path) -> pl.DataFrame:
     """Every trial of the study in ``out``: number, state, each varied option, and each
     objective's value with ``_low`` and ``_high``."""
-    import optuna
-
     config = read_config(out)
-    optuna.logging.set_verbosity(optuna.logging.ERROR)  # our errors are one line
-    study = optuna.load_study(study_name=STUDY, storage=storage_url(out))
     rows = []
-    for t in study.get_trials(deepcopy=False):
+    for t in study_trials(out):
         row = {"trial": t.number, "state": t.state.name}
         row |= {k: str(t.params.get(k)) for k in config.vary}
         spans = t.user_attrs.get("intervals", {})
@@ -491,9 +613,34 @@ def summary(out: Path) -> dict:
 
 def skipped(out: Path) -> list[str]:
     """Why each skipped trial (a combination the game cannot play) was skipped, in trial order."""
+    return [t.user_attrs["unplayable"] for t in study_trials(out) if "unplayable" in t.user_attrs]
+
+
+def study_trials(out: Path) -> list:
+    """Every trial of the study in ``out``, read (never created) with one-line errors."""
     import optuna
 
-    optuna.logging.set_verbosity(optuna.logging.ERROR)
-    study = optuna.load_study(study_name=STUDY, storage=storage_url(out))
-    return [t.user_attrs["unplayable"] for t in study.get_trials(deepcopy=False)
-            if "unplayable" in t.user_attrs]
+    optuna.logging.set_verbosity(optuna.logging.ERROR)  # our errors are one line
+    if not (Path(out) / "study.db").is_file():
+        raise SimtoolError(f"no study.db in {out}: not a tuning folder")
+    with database(out):
+        check_database(out)
+        try:
+            study = optuna.load_study(study_name=STUDY, storage=storage_url(out))
+        except KeyError:  # optuna's word for a study not there
+            raise SimtoolError(f"{Path(out) / 'study.db'} holds no study yet: the tuning has not "
+                               f"started") from None
+        return study.get_trials(deepcopy=False)
+
+
+def check_report(out: str | Path, folder: Path) -> None:
+    """Refuse a report path that could not be written, or is one of the tuning's own files
+    (``study.db``, ``tune.json``, anything under ``runs/``), before a trial is played."""
+    from simtool.reports.balance import check_output
+
+    where, home = Path(out).resolve(), Path(folder).resolve()
+    runs = home / "runs"
+    if where.parent == home and where.name.startswith(("study.db", CONFIG)) or runs in (where, *where.parents):
+        raise SimtoolError(f"report {out} would replace the tuning's own files; choose another "
+                           f"--report such as {Path(folder) / 'tune.html'}")
+    check_output(out, [Path(folder)])

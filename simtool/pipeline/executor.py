@@ -18,7 +18,6 @@ import math
 import platform
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -105,7 +104,7 @@ def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", sche
     if any(c.spec.precision for c in plan.cells) and tally is None:
         raise SimtoolError("a --precision run needs the figures it tracks (tally)")
     if plan.root is not None:
-        save_plan(plan, force)
+        save_plan(plan)
     runs = _open(plan, force)
     try:
         started, clock = datetime.now(UTC), time.perf_counter()
@@ -222,6 +221,7 @@ class _Run:
 def _open(plan: Plan, force: bool) -> list[_Run]:
     """Every cell's writer, folders checked and locked before any work: a cell finished before
     with the same specification is kept, an interrupted one resumed (with ``plan.reuse``)."""
+    open_files(len(plan.cells))
     runs: list[_Run] = []
     try:
         for cell in plan.cells:
@@ -231,6 +231,21 @@ def _open(plan: Plan, force: bool) -> list[_Run]:
             r.abort()
         raise
     return runs
+
+
+def open_files(cells: int) -> None:
+    """Every cell's folder stays locked (one open file each) while a plan plays: raise this
+    process's limit of open files to what the plan needs, or refuse a plan beyond the system's."""
+    import resource
+
+    need = cells + 256  # and this process's own files, the workers' pipes
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if need <= soft:
+        return
+    if hard != resource.RLIM_INFINITY and need > hard:
+        raise SimtoolError(f"a plan of {cells:,} runs holds {need:,} files open, more than this "
+                           f"system allows ({hard:,}, ulimit -Hn); split it")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (need, hard))
 
 
 def _open_cell(cell: Cell, reuse: bool, force: bool) -> _Run:
@@ -398,51 +413,55 @@ def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
 
 # ---- plans of several runs --------------------------------------------------------------------
 
-def cell_names(specs: list[RunSpec], name: Callable[[RunSpec], str]) -> list[str]:
-    """A folder name per cell, made unique (in linear time) where a grid repeats itself."""
-    names = [name(s) for s in specs]
-    seen = Counter(names)
-    return [f"{n}_{i}" if seen[n] > 1 else n for i, n in enumerate(names)]
-
-
 def plan_record(plan: Plan) -> dict:
     return {"command": plan.command,
             "cells": [dict(c.spec.as_dict(), folder=c.folder.name, extra=c.record) for c in plan.cells],
             "report": plan.settings}
 
 
-def save_plan(plan: Plan, force: bool) -> None:
-    """The plan's cells in ``root/plan.json`` before anything is played, so that a resume can
-    finish it. A folder holding another command's plan, or another plan with runs left to
-    finish, is refused before anything is written (``force`` replaces it); a finished plan of
-    the same command gives way to a new one, which keeps the runs they share (a longer ladder)."""
-    root, file = plan.root, plan.root / PLAN
-    record = plan_record(plan)
+def check_root(plan: Plan) -> None:
+    """Refuse, before anything is written, a root folder that holds someone's files, a file of
+    the plan's name that is not simtool's, or another plan with runs left to finish (its
+    ``sweep --resume`` must still finish them). A finished plan gives way to a new one, which
+    keeps the runs they share (a longer ladder)."""
+    root, file = Path(plan.root), Path(plan.root) / PLAN
     if root.exists() and not root.is_dir():
         raise SimtoolError(f"{root} is a file, not a folder for the runs; choose another folder")
-    if file.exists():
-        found = read_json(file, None)
-        if not isinstance(found, dict) or not isinstance(found.get("cells"), list):
-            raise SimtoolError(f"{file} is not a simtool plan; choose another folder")
-        if _comparable(found) != _comparable(record) and not force:
-            what = found.get("command", "sweep")
-            left = [c for c in found["cells"] if not isinstance(c, dict)
-                    or run_kind(root / str(c.get("folder", ""))) != "finished"]
-            if what != plan.command:
-                raise SimtoolError(f"{root} holds the runs of a {what}, not of this {plan.command}; choose "
-                                   f"another folder, or replace them with --force")
-            if left:
-                raise SimtoolError(f"{root} holds another {what} with {len(left)} of its {len(found['cells'])} "
-                                   f"runs unfinished; finish it with: simtool sweep --resume {root}, or "
-                                   f"choose another folder (--force replaces it)")
-    elif root.exists() and not all(run_kind(p) is not None for p in root.iterdir()):
-        raise SimtoolError(f"{root} is not empty and holds no simtool plan; choose a new or empty folder "
-                           f"(simtool never writes over other files)")
+    if not file.exists():
+        if root.exists() and not all(run_kind(p) is not None for p in root.iterdir()):
+            raise SimtoolError(f"{root} is not empty and holds no simtool plan; choose a new or empty "
+                               f"folder (simtool never writes over other files)")
+        return
+    found = read_json(file, None)
+    if not isinstance(found, dict) or not isinstance(found.get("cells"), list):
+        raise SimtoolError(f"{file} is not a simtool plan; choose another folder")
+    if _comparable(found) == _comparable(plan_record(plan)):
+        return
+    left = [c for c in found["cells"] if not _finished(root, c)]
+    if left:
+        what = found.get("command", "sweep")
+        raise SimtoolError(f"{root} holds an unfinished {what} of {len(found['cells']):,} other runs "
+                           f"({len(left):,} left); finish it with simtool sweep --resume {root}, choose "
+                           f"another folder, or delete {file} to give it up")
+
+
+def _finished(root: Path, cell) -> bool:
     try:
-        root.mkdir(parents=True, exist_ok=True)
-        write_json(file, record)
+        folder = root / cell["folder"]
+        return run_kind(folder) == "finished" and finished_spec(folder) == spec_from_dict(cell)
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
+def save_plan(plan: Plan) -> None:
+    """The plan's cells in ``root/plan.json`` before anything is played, so that a resume can
+    finish it (:func:`check_root` first)."""
+    check_root(plan)
+    try:
+        plan.root.mkdir(parents=True, exist_ok=True)
+        write_json(plan.root / PLAN, plan_record(plan))
     except OSError as exc:
-        raise SimtoolError(f"cannot write to folder {root}: {exc.strerror or exc}") from None
+        raise SimtoolError(f"cannot write to folder {plan.root}: {exc.strerror or exc}") from None
 
 
 def _comparable(record: dict) -> tuple:

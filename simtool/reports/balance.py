@@ -522,9 +522,14 @@ def show_difference(diff: float, half: float, percent: bool) -> str:
     return sign + stats.fmt_mean(diff, diff - half, diff + half)
 
 
-def check_output(out: Path, inputs: list[Path]) -> None:
-    """Refuse an output that is an input, lies inside one's ``chunks/``, or is a file simtool did
-    not write as a report."""
+def check_output(out: str | Path, inputs: list[Path]) -> None:
+    """Refuse, before any work, a report path that names a folder (an existing one, or a path
+    ending in '/'), an input itself, a file of an input or of its ``chunks/``, a file simtool did
+    not write as a report, or a place that cannot be written (under a file, or a folder this
+    user may not write in)."""
+    text, out = os.fspath(out), Path(out)
+    if text.endswith(("/", os.sep)) or out.is_dir():
+        raise SimtoolError(f"report {text} is a folder; give a file name such as {out / 'report.html'}")
     where = out.resolve()
     for folder in inputs:
         folder = folder.resolve()
@@ -532,11 +537,16 @@ def check_output(out: Path, inputs: list[Path]) -> None:
                 where.parent == folder and where.name in ("run.json", "seats.parquet", "matches.parquet")):
             raise SimtoolError(f"report {out} would replace {folder.name}'s own files; "
                                f"choose another --out such as {folder / 'report.html'}")
-    if out.is_dir():
-        raise SimtoolError(f"report {out} is a folder; give a file name such as {out / 'report.html'}")
     if out.exists() and not is_report(out):
         raise SimtoolError(f"{out} exists and is not a simtool report; simtool replaces only its own "
                            f"reports: choose another --out")
+    base = where.parent
+    while not base.exists() and base != base.parent:
+        base = base.parent
+    if not base.is_dir():
+        raise SimtoolError(f"cannot write report {out}: {base} is a file, not a folder")
+    if not os.access(base, os.W_OK | os.X_OK):
+        raise SimtoolError(f"cannot write report {out}: no permission to write in {base}")
 
 
 def is_report(path: Path) -> bool:
@@ -612,21 +622,22 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
         version=version("simtool"))
 
 
-def write(paths: list[Path], out: Path, title: str = "simtool balance report") -> Path:
+def write(paths: list[Path], out: str | Path, title: str = "simtool balance report") -> Path:
     """Write the report atomically: a reader never sees half a page, and no file but an earlier
     report is ever replaced."""
-    out = Path(out)
     check_output(out, [Path(p) for p in paths])
-    return write_page(out, render(paths, title))
+    return write_page(Path(out), render(paths, title))
 
 
 def write_page(out: Path, html: str) -> Path:
-    """``html`` into ``out`` under a temporary name, renamed once whole."""
+    """``html`` into ``out`` under a temporary name, renamed once whole; a failure (a full disk)
+    leaves no temporary file behind."""
+    tmp = out.with_name(f".{out.name}.tmp")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_name(f".{out.name}.tmp")
         tmp.write_text(html, encoding="utf-8")
         os.replace(tmp, out)
     except OSError as exc:
+        tmp.unlink(missing_ok=True)
         raise SimtoolError(f"cannot write report {out}: {exc.strerror or exc}") from None
     return out

@@ -142,8 +142,7 @@ def render(s: dict, title: str | None = None) -> str:
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
 
 
-def write(s: dict, out: Path, title: str | None = None) -> Path:
+def write(s: dict, out: str | Path, title: str | None = None) -> Path:
     """Write the report of the tuning summary ``s`` atomically (a reader never sees half a page)."""
-    out = Path(out)
     check_output(out, [Path(s["folder"])])
-    return write_page(out, render(s, title))
+    return write_page(Path(out), render(s, title))
