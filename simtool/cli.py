@@ -29,10 +29,12 @@ from .runner import replay as replay_deal  # noqa: E402
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")
-out = Console()
+PLAIN = {"markup": False, "emoji": False}
+"""Consoles print text as it is: a strategy named ``[bold]`` or ``:smile:`` is shown so."""
+out = Console(**PLAIN)
 if not out.is_terminal:  # piped or captured: room for the whole table rather than 80 columns
-    out = Console(width=160)
-err = Console(stderr=True)
+    out = Console(width=160, **PLAIN)
+err = Console(stderr=True, **PLAIN)
 
 
 def fail(problem: str) -> typer.Exit:
@@ -133,7 +135,7 @@ def run(
 
 
 def _progress(quiet: bool) -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+    return Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
                     TextColumn("chunks"), TimeRemainingColumn(), console=err, transient=True,
                     disable=quiet or not err.is_terminal)
 
