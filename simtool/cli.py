@@ -18,7 +18,7 @@ from .lazy import defer
 
 defer("polars")  # before the modules below import it: see simtool.lazy
 
-from . import games, options, stats  # noqa: E402
+from . import games, options, pilot, stats  # noqa: E402
 from .analysis import of as analysis_of  # noqa: E402
 from .api import execute_run, summary_tables  # noqa: E402
 from .engine import ROUND_CAP  # noqa: E402
@@ -116,6 +116,8 @@ def run(
         spec = None if resume else make_spec(game, _players(players, game), count, strategy, lineup_args(seat),
                                               options.parse_assignments(rule), unit, seed, rotate,
                                               precision, duplicate)
+        if spec is not None and (capped := pilot.warning(spec)):
+            err.print(f"warning: {capped}; the run goes on", markup=False, highlight=False, soft_wrap=True)
         folder = resume or out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"
         with _progress(quiet) as bar:
             task = bar.add_task(f"{spec.game} {spec.players}p" if spec else f"resuming {folder}", total=None)
