@@ -7,6 +7,7 @@ import math
 import platform
 import sys
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -16,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games, stats
+from . import games, pilot, stats
 from .analysis import of as analysis_of
 from .errors import SimtoolError, WorkerLost
 from .results import RunWriter
@@ -80,6 +81,8 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
     with an error naming it and the deal (default: no limit).
     """
     spec = make_spec(game, players, n, strategy, seats, rules, unit, seed, rotate, duplicate=duplicate)
+    if capped := pilot.warning(spec):
+        warnings.warn(capped, pilot.CappedWarning, stacklevel=2)
     return execute_run(spec, jobs, out, force, progress, keep=True, backend=backend,
                        scheduler=scheduler, timeout=timeout)
 
