@@ -27,13 +27,16 @@ from . import games, options, stats  # noqa: E402
 from .analysis import of as analysis_of  # noqa: E402
 from .errors import SimtoolError, choices  # noqa: E402
 from .games import ROUND_CAP  # noqa: E402
+from .pipeline import pilot  # noqa: E402
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")
-out = Console()
+PLAIN = {"markup": False, "emoji": False}
+"""Consoles print text as it is: a strategy named ``[bold]`` or ``:smile:`` is shown so."""
+out = Console(**PLAIN)
 if not out.is_terminal:  # piped or captured: room for the whole table rather than 80 columns
-    out = Console(width=160)
-err = Console(stderr=True)
+    out = Console(width=160, **PLAIN)
+err = Console(stderr=True, **PLAIN)
 
 
 def fail(problem: str) -> typer.Exit:
@@ -115,6 +118,8 @@ def run(
         spec = None if resume else make_spec(game, _players(players, game), count, strategy, lineup_args(seat),
                                               options.parse_assignments(rule), unit, seed, rotate,
                                               precision, duplicate)
+        if spec is not None and (capped := pilot.warning(spec)):
+            err.print(f"warning: {capped}; the run goes on", markup=False, highlight=False, soft_wrap=True)
         folder = resume or out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"
         with _progress(quiet) as bar:
             task = bar.add_task(f"{spec.game} {spec.players}p" if spec else f"resuming {folder}", total=None)
@@ -134,7 +139,7 @@ def run(
 
 
 def _progress(quiet: bool) -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+    return Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
                     TextColumn("chunks"), TimeRemainingColumn(), console=err, transient=True,
                     disable=quiet or not err.is_terminal)
 

@@ -58,9 +58,16 @@ def _options(view):
     """(legal cards that keep the held hand, legal cards of the hand's suit that overflow it)."""
     hand, legal, d = view.hand, view.legal, _deck(view)
     in_suit = legal & d.layout.suit_cards(suit_of_hand(hand, d.ranks))
-    room = _orders(d).at_most[np.clip(d.pip_limit - view.pips, 0, d.pip_limit)]
+    room = _room(view, d)
     keeps = np.where(hand == 0, legal, in_suit & room)
     return keeps, in_suit & ~room
+
+
+def _room(view, d: Deck) -> np.ndarray:
+    """The cards the held hand can take without overflowing: none once a lone card is above the
+    limit (a limit below the highest pip card), as then even a face takes the sum over it."""
+    room = _orders(d).at_most[np.clip(d.pip_limit - view.pips, 0, d.pip_limit)]
+    return np.where(view.pips > d.pip_limit, bits.EMPTY, room)
 
 
 def _suit_counts(cards, d: Deck) -> np.ndarray:
@@ -166,8 +173,7 @@ def spoiler(view, rng):
              "within the pip limit whenever it can", "never collecting by choice", (TURN,))
 def no_collect(view):
     d = _deck(view)
-    room = _orders(d).at_most[np.clip(d.pip_limit - view.pips, 0, d.pip_limit)]
-    keeps = d.layout.suit[np.maximum(suit_of_hand(view.hand, d.ranks), 0)] & room
+    keeps = d.layout.suit[np.maximum(suit_of_hand(view.hand, d.ranks), 0)] & _room(view, d)
     return np.where(view.hand == 0, view.legal, keeps)
 
 

@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import random
 
-POINTS = {4: [0, 5, 10, 15, 5, 0], 5: [0, 5, 10, 5, 0]}
 LIMIT = {4: 3, 5: 2}
 
 
-def random_deal(rng: random.Random, p: int, pass_count: int = 3) -> dict[str, list[int]]:
+def random_deal(rng: random.Random, p: int, pass_count: int = 3, size: int | None = None) -> dict[str, list[int]]:
+    """One deal under random play; ``size`` cards a hand (the sheet's: 14, or 11 at 5p). The sheet's
+    limit and score table follow a smaller hand (the limit is at most the hand size), and a hand
+    smaller than ``pass_count`` is passed whole."""
     deck = [(suit, rank) for suit in range(7) for rank in range(1, 9)]
     rng.shuffle(deck)
-    size = 14 if p == 4 else 11
+    size = size or (14 if p == 4 else 11)
+    limit = min(LIMIT[p], size)
+    table = [5 * t for t in range(limit + 1)] + [5, 0]  # 5 a trick to the limit, 5 for one more, then 0
     hands = [deck[i * size:(i + 1) * size] for i in range(p)]
-    passed = [rng.sample(h, pass_count) for h in hands]
+    passed = [rng.sample(h, min(pass_count, size)) for h in hands]
     hands = [[c for c in hands[i] if c not in passed[i]] + passed[i - 1] for i in range(p)]
     trumps: set = set()
     tricks, fours, upgrades = [0] * p, [0] * p, [0] * p
@@ -60,9 +64,8 @@ def random_deal(rng: random.Random, p: int, pass_count: int = 3) -> dict[str, li
                     trumps.add(pick)
                     upgrades[seat] += 1
         leader = winner
-    table = POINTS[p]
     return {
         "tricks": tricks, "fours": fours, "upgrades": upgrades,
         "score": [table[min(t, len(table) - 1)] + 2 * f for t, f in zip(tricks, fours, strict=True)],
-        "overshoot": [int(t > LIMIT[p]) for t in tricks],
+        "overshoot": [int(t > limit) for t in tricks],
     }

@@ -8,18 +8,21 @@ from __future__ import annotations
 import random
 
 
-def pips(card) -> int:
-    return card[1] if card[1] <= 10 else 0
+def random_deal(rng: random.Random, p: int, ranks: int = 13, pip_limit: int = 13,
+                points: tuple = (1, 2, 3, 4)) -> dict[str, list[int]]:
+    """One deal under random play. ``ranks`` per suit, the top three the jack, queen and king
+    (0 pips); ``points`` of a pip card, a jack, a queen and a king."""
+    top = ranks - 3
 
+    def pips(card) -> int:
+        return card[1] if card[1] <= top else 0
 
-def value(card) -> int:
-    return {11: 2, 12: 3, 13: 4}.get(card[1], 1)
+    def value(card) -> int:
+        return points[max(0, card[1] - top)]
 
-
-def random_deal(rng: random.Random, p: int) -> dict[str, list[int]]:
-    deck = [(suit, rank) for suit in range(4) for rank in range(1, 14)]
+    deck = [(suit, rank) for suit in range(4) for rank in range(1, ranks + 1)]
     rng.shuffle(deck)
-    size = 52 // p
+    size = len(deck) // p
     tableaus = [deck[i * size:(i + 1) * size] for i in range(p)]
     held = [[] for _ in range(p)]  # the hand each seat holds
     collections = [[] for _ in range(p)]
@@ -33,7 +36,7 @@ def random_deal(rng: random.Random, p: int) -> dict[str, list[int]]:
         for seat, card in enumerate(picks):
             tableaus[seat].remove(card)
             hand = held[seat]
-            if hand and (card[0] != hand[0][0] or sum(map(pips, hand)) + pips(card) > 13):
+            if hand and (card[0] != hand[0][0] or sum(map(pips, hand)) + pips(card) > pip_limit):
                 collections[seat] += hand
                 collects[seat] += 1
                 held[seat] = [card]

@@ -319,7 +319,7 @@ def test_an_unfinished_sweeps_record_is_kept_from_other_grids_and_commands(tmp_p
                   ["ladder", "-g", "black-white", "--rungs", "random,high", "--n", "100", "-o", tmp_path / "l.html"],
                   ["restrict", "-g", "kansas-city", "--n", "100", "--restrictions", "no-upgrade"]):
         flag = "--out" if other[0] == "restrict" else "--runs"
-        one_line_error(cli(*other, flag, runs), f"{runs} holds an unfinished sweep of 2 other cells",
+        one_line_error(cli(*other, flag, runs), f"{runs} holds an unfinished sweep of 2 other runs",
                        f"simtool sweep --resume {runs}")
         assert files(runs) == before
     r = cli("sweep", "--resume", runs, "-q")

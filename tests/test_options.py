@@ -50,7 +50,8 @@ def defaults(game) -> dict:
 ])
 def test_every_new_option_parses(game, assign, value):
     name, _, text = assign.partition("=")
-    rules = options.resolve(games.get(game), {name: text})
+    with_kitty = {"kitty": "bid"} if name == "kitty_size" else {}  # no kitty has no size
+    rules = options.resolve(games.get(game), {name: text, **with_kitty})
     assert rules[name] == value
     games.get(game).check_rules(rules, games.get(game).default_players)
 
@@ -59,7 +60,7 @@ def test_games_lists_each_option_with_its_default_and_range():
     r = cli("games")
     assert r.exit_code == 0, r.output
     text = " ".join(r.stdout.split())
-    for needle in ("limit: sheet (3 at 4p, 2 at 5p) or 1..14", "four_bonus: 2 (-10..10)",
+    for needle in ("limit: sheet (3 at 4p, 2 at 5p, at most the hand size) or 1..14", "four_bonus: 2 (-10..10)",
                    "hand_size: sheet (14 at 4p, 11 at 5p) or 1..14", "goal: 50 (1..1000)",
                    "kitty_size: 5 (1..20)", "ranks: 12 (2..64)", "suits: 5 (1..8)",
                    "pass_count: 3, 0, 1, 2", "kitty: none, bid, low-card"):
@@ -120,7 +121,7 @@ UNPLAYABLE = [
     ("kansas-city", ["hand_size=12", "-p", "5"],
      "hand_size 12 at 5p deals 61 cards (the set-aside card included) but the deck has 56: at most 11"),
     ("kansas-city", ["hand_size=5", "limit=6"], "limit 6 is above the hand size of 5 at 4p: at most 5"),
-    ("kansas-city", ["hand_size=2", "limit=1"], "pass_count 3 is above the hand size of 2 at 4p"),
+    ("kansas-city", ["hand_size=2", "limit=3"], "limit 3 is above the hand size of 2 at 4p: at most 2"),
     ("kansas-city", ["hand_size=5", "score_table=0,1,2,3,4,5,6"],
      "score_table has 7 entries but a hand of 5 cards wins 0..5 tricks: at most 6 entries"),
     ("out-trumped", ["ranks=13"], "suits 5 x ranks 13 make 65 cards; a card set holds 64 at most"),
@@ -314,7 +315,7 @@ def test_a_small_tuning_over_a_new_option(tmp_path):
 
 def test_an_unplayable_trial_is_skipped_and_said(tmp_path):
     config = tune.configure("kansas-city", ["hand_size=2..4"], ["overshoot=0.5"], trials=5, n=200,
-                            seed=3, rules={"pass_count": "0"})
+                            seed=3, rules={"pass_count": "0", "limit": "3"})
     result = tune.tune(config, tmp_path / "t", jobs=1)
     states = dict(zip(result["trials"]["hand_size"], result["trials"]["state"], strict=True))
     assert states == {"2": "PRUNED", "3": "COMPLETE", "4": "COMPLETE"}
@@ -325,7 +326,7 @@ def test_a_vary_range_with_nothing_playable_is_refused(tmp_path, capsys):
     with pytest.raises(SimtoolError, match="no combination of the --vary values can be played: "
                                            "suits 5 x ranks 13"):
         tune.configure("out-trumped", ["ranks=13..14"], ["seat_spread"], trials=4, n=100)
-    code = simtool.cli.main(["tune", "--game", "kansas-city", "--vary", "hand_size=1..2",
+    code = simtool.cli.main(["tune", "--game", "kansas-city", "--vary", "hand_size=1..2", "--rule", "limit=3",
                              "--objective", "seat_spread", "--out", str(tmp_path / "t")])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "no combination" in err

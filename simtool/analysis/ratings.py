@@ -17,6 +17,7 @@ import numpy as np
 import polars as pl
 
 from simtool import stats
+from simtool.analysis import labels
 
 LIMIT = 8_000
 """Deals rated per game section: a posterior sigma of about 0.5 (95% interval about ± 1 on
@@ -88,5 +89,5 @@ def chart(table: pl.DataFrame):
     ax.errorbar(t["rating"].to_numpy(), y, xerr=np.stack([t["rating"] - t["rating_low"],
                                                           t["rating_high"] - t["rating"]]),
                 fmt="o", color="#2f5d8c", capsize=4)
-    ax.set(yticks=y, yticklabels=t["strategy"].to_list(), xlabel="rating (mu, 95% interval)")
+    ax.set(yticks=y, yticklabels=[labels.clip(name) for name in t["strategy"]], xlabel="rating (mu, 95% interval)")
     return chart

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +12,7 @@ import polars as pl
 from simtool import games
 from simtool.analysis import of as analysis_of
 from simtool.analysis.summary import seat_summary, tally
+from simtool.pipeline import pilot
 from simtool.pipeline.executor import Cell, Plan, execute, resume_plan
 from simtool.pipeline.runner import RunSpec, make_spec
 
@@ -72,6 +74,8 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
     with an error naming it and the deal (default: no limit).
     """
     spec = make_spec(game, players, n, strategy, seats, rules, unit, seed, rotate, duplicate=duplicate)
+    if capped := pilot.warning(spec):
+        warnings.warn(capped, pilot.CappedWarning, stacklevel=2)
     return execute_run(spec, jobs, out, force, progress, keep=True, backend=backend,
                        scheduler=scheduler, timeout=timeout)
 

@@ -64,7 +64,13 @@ def hand_size(rules: dict, p: int) -> int:
 
 
 def limit_of(rules: dict, p: int) -> int:
-    return LIMIT[p] if rules["limit"] == "sheet" else rules["limit"]
+    """The trick limit; the sheet's follows the hand: a hand of fewer cards caps it at its size."""
+    return min(LIMIT[p], hand_size(rules, p)) if rules["limit"] == "sheet" else rules["limit"]
+
+
+def passes(rules: dict, p: int) -> int:
+    """Cards each seat passes: ``pass_count``, or the whole hand when it holds fewer."""
+    return min(rules["pass_count"], hand_size(rules, p))
 
 
 def score_table(rules: dict, p: int) -> tuple[int, ...]:
@@ -311,10 +317,11 @@ class KansasCity(Game):
     players = (4, 5)
     default_players = 4
     options = (
-        Option("pass_count", (3, 0, 1, 2), "cards each player passes clockwise before play"),
+        Option("pass_count", (3, 0, 1, 2), "cards each player passes clockwise before play (a "
+               "smaller hand is passed whole)"),
         Option("hands", ("3", "p"), "hands in a match: 3, or one per player"),
         number("limit", "sheet", 1, 14, "the trick limit: a player winning more tricks has "
-               "overshot", sheet="3 at 4p, 2 at 5p"),
+               "overshot", sheet="3 at 4p, 2 at 5p, at most the hand size"),
         numbers("score_table", "sheet", (2, 15), -99, 99, "points for 0, 1, 2... tricks won, "
                 "the last entry for that many or more",
                 sheet="5 a trick to the limit, 5 for one more, then 0"),
@@ -338,9 +345,6 @@ class KansasCity(Game):
         if limit > hand:
             raise SimtoolError(f"limit {limit} is above the hand size of {hand} at {p}p: "
                                f"at most {hand}")
-        if rules["pass_count"] > hand:
-            raise SimtoolError(f"pass_count {rules['pass_count']} is above the hand size of "
-                               f"{hand} at {p}p: at most {hand}")
         table = rules["score_table"]
         if table != "sheet" and len(as_numbers(table)) > hand + 1:
             raise SimtoolError(f"score_table has {len(as_numbers(table))} entries but a hand of "
@@ -354,7 +358,7 @@ class KansasCity(Game):
         set_aside = cards[:, -1].astype(np.int8) if p == 5 else np.full(n, -1, np.int8)
         zeros = np.zeros((n, p), np.int16)
         return Round(
-            p=p, rnd=rnd, hand_size=hand, pass_count=match.rules["pass_count"],
+            p=p, rnd=rnd, hand_size=hand, pass_count=passes(match.rules, p),
             dealt=np.bitwise_or.reduce(hands, axis=1), set_aside=set_aside, hands=hands,
             passing=np.zeros((n, p), np.uint64), trump=np.zeros(n, np.uint64),
             played=np.zeros(n, np.uint64), trick=np.full((n, p), -1, np.int8),

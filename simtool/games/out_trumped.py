@@ -359,6 +359,9 @@ class OutTrumped(Game):
 
     def check_rules(self, rules: dict, p: int) -> None:
         suits, ranks = rules["suits"], rules["ranks"]
+        if rules["kitty"] == "none" and rules["kitty_size"] != KITTY:
+            raise SimtoolError(f"kitty_size {rules['kitty_size']} needs a kitty, but kitty=none deals "
+                               f"none; give kitty=bid or kitty=low-card, or leave kitty_size out")
         if suits * ranks > 64:
             raise SimtoolError(f"suits {suits} x ranks {ranks} make {suits * ranks} cards; a card "
                                f"set holds 64 at most")

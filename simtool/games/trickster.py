@@ -17,7 +17,6 @@ import numpy as np
 
 from .. import bits, deck
 from ..engine import Decision, Field, Game, Match, RoundState, View, own, public, scalar
-from ..errors import SimtoolError
 from ..options import number
 from . import cards
 from .cards import Layout
@@ -31,6 +30,8 @@ POINTS = (1, 2, 3, 4)
 MAX_CARDS = 64
 """The largest deck a card set (a uint64) holds: the option space of every deck."""
 MAX_RANKS = MAX_CARDS // SUITS
+MAX_PIP_LIMIT = (MAX_RANKS - FACES) * (MAX_RANKS - FACES + 1) // 2
+"""The pip total of a suit of the largest deck: a limit at or above a suit's total never fires."""
 TURN = "play"
 """Decision kind: every seat at once adds a card from its tableau to the hand it holds."""
 RANK_NAMES = "A23456789TLMN"
@@ -196,24 +197,13 @@ class Trickster(Game):
         number("ranks", RANKS, FACES + 2, MAX_RANKS,
                "ranks per suit (4 suits): the top three are the jack, queen and king, the rest "
                "pip cards 1..ranks-3"),
-        number("pip_limit", PIP_LIMIT, 1, 90,
+        number("pip_limit", PIP_LIMIT, 0, MAX_PIP_LIMIT,
                "the pip sum a hand may reach; a card that would take it over makes its player "
                "collect the hand first"),
         *(number(f"{kind}_points", value, 0, 10,
                  f"points of a {kind} card" if kind == "pip" else f"points of a {kind}")
           for kind, value in zip(("pip", "jack", "queen", "king"), POINTS, strict=True)),
     )
-
-    def check_rules(self, rules: dict, p: int) -> None:
-        ranks, limit = rules["ranks"], rules["pip_limit"]
-        top = ranks - FACES
-        suit = top * (top + 1) // 2
-        if limit >= suit:
-            raise SimtoolError(f"trickster: pip_limit {limit} is never exceeded: a whole suit's pip "
-                               f"cards add up to {suit} with ranks={ranks}; give pip_limit {suit - 1} or less")
-        if limit < top:
-            raise SimtoolError(f"trickster: pip_limit {limit} is below the highest pip card ({top} with "
-                               f"ranks={ranks}), which alone would exceed it; give pip_limit {top} or more")
 
     def deal(self, rng, match: Match, rnd: int) -> Round:
         n, p = match.n, match.p
@@ -263,8 +253,9 @@ class Trickster(Game):
             "every dealt card is in a tableau, a hand or a collection, once":
                 (union == s.dealt) & (bits.count(everywhere).sum(axis=1) == bits.count(s.dealt)),
             "each hand is of one suit": (suits <= 1).all(axis=1),
-            "each hand's pip sum is its cards' and at most the pip limit":
-                (pips == s.pips).all(axis=1) & (s.pips <= d.pip_limit).all(axis=1),
+            # a lone card may be above a limit lower than the highest pip card: it starts its hand
+            "each hand's pip sum is its cards' and, but for a lone card, at most the pip limit":
+                (pips == s.pips).all(axis=1) & ((s.pips <= d.pip_limit) | (bits.count(s.hand) <= 1)).all(axis=1),
         }
 
     def label(self, kind: str, option: int) -> str:

@@ -20,8 +20,8 @@ import numpy as np
 import polars as pl
 
 from simtool import games, options, stats
+from simtool.analysis import labels, ratings, summary, tension
 from simtool.analysis import of as analysis_of
-from simtool.analysis import ratings, summary, tension
 from simtool.errors import SimtoolError
 from simtool.games import ROUND_CAP
 from simtool.pipeline.folders import collect, load
@@ -368,7 +368,7 @@ def ladder_view(ladder) -> dict:
     ax.axhline(fair, color="#c44e52", linestyle="--", label=f"fair share {fair:.1f}%")
     ax.set(xlabel="rung (against the rung below)", ylabel=f"win share of {plural(ladder.unit)} (%)",
            xticks=x, xlim=(0.5, len(x) + 0.5))
-    ax.set_xticklabels([r.name for r in ladder.rungs], rotation=20, ha="right", fontsize="small")
+    ax.set_xticklabels([labels.clip(r.name) for r in ladder.rungs], rotation=20, ha="right", fontsize="small")
     ax.legend(frameon=False, fontsize="small")
     rules = ", ".join(f"{k} = {v}" for k, v in options.named(games.get(ladder.game), ladder.rules).items())
     return {"ladder": ladder, "label": f"{ladder.players} players" + (f", {rules}" if rules else ""),
@@ -417,7 +417,7 @@ def distribution(rows: pl.DataFrame, column: str, by: str, what: str):
     ax = chart.add_subplot()
     for (group,), part in counts.group_by(by, maintain_order=True):
         total = part["len"].sum()
-        label = f"seat {group}" if by == "seat" else group
+        label = f"seat {group}" if by == "seat" else labels.clip(group)
         ax.plot(part["x"].to_numpy(), 100 * part["len"].to_numpy() / total, marker="o",
                 markersize=3, linewidth=1.2, label=label)
     ax.set(xlabel=what + (f" (bins of {width})" if width > 1 else ""), ylabel="share (%)")
@@ -426,9 +426,14 @@ def distribution(rows: pl.DataFrame, column: str, by: str, what: str):
 
 
 def svg(chart) -> str:
-    """The chart as an ``<svg>`` element (text kept as text, no XML prologue)."""
+    """The chart as an ``<svg>`` element (text kept as text, no XML prologue). Every text is
+    plain: a strategy called ``$\\alpha$`` is shown as written, not as mathtext."""
+    import matplotlib
+
+    labels.plain(chart)
     buf = io.StringIO()
-    chart.savefig(buf, format="svg", metadata={"Date": None})
+    with matplotlib.rc_context(labels.PLAIN):
+        chart.savefig(buf, format="svg", metadata={"Date": None})
     text = buf.getvalue()
     return text[text.index("<svg"):]
 
@@ -614,6 +619,7 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
     env = jinja2.Environment(loader=jinja2.PackageLoader("simtool.reports", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{100 * v:.1f}%"
+    env.filters["name"] = labels.html
     env.globals.update(fmt_cost=restrict.fmt_cost, narrow=restrict.NARROW, verdict_text=VERDICTS,
                        lineup_text=lineup_text, fmt_share=stats.fmt_share, fmt_mean=stats.fmt_mean,
                        fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text)

@@ -36,7 +36,7 @@ def pareto_plot(trials: pl.DataFrame, objectives: list[str], front: set[int]) ->
     """The first two objectives of every trial with their intervals; the Pareto front joined."""
     plt = _pyplot()
     a, b = objectives[:2]
-    chart, ax = plt.subplots(figsize=(6, 4))
+    chart, ax = plt.subplots(figsize=(6, 4), layout="tight")  # laid out in svg(), where every text is plain
     for on, colour, name in ((False, "#9aa5b1", "trial"), (True, "#2f5d8c", "Pareto front")):
         part = trials.filter(pl.col("trial").is_in(list(front)) == on).sort(a)
         if part.height == 0:
@@ -47,7 +47,6 @@ def pareto_plot(trials: pl.DataFrame, objectives: list[str], front: set[int]) ->
                     linewidth=1, elinewidth=.8, capsize=2, label=name)
     ax.set(xlabel=a, ylabel=b)
     ax.legend(frameon=False, fontsize="small")
-    chart.tight_layout()
     text = svg(chart)
     plt.close(chart)
     return text
@@ -57,7 +56,7 @@ def effect_plot(trials: pl.DataFrame, option: str, values: list, label: str, def
     """One objective against one option's values: every trial with its interval (trials at one
     value are spread sideways), the sheet's default value marked."""
     plt = _pyplot()
-    chart, ax = plt.subplots(figsize=(5, 3.4))
+    chart, ax = plt.subplots(figsize=(5, 3.4), layout="tight")  # laid out in svg(), where every text is plain
     names = [str(v) for v in values]
     for i, name in enumerate(names):
         part = trials.filter(pl.col(option) == name)
@@ -72,7 +71,6 @@ def effect_plot(trials: pl.DataFrame, option: str, values: list, label: str, def
         ax.legend(frameon=False, fontsize="small")
     ax.set_xticks(range(len(names)), names)
     ax.set(xlabel=option, ylabel=label)
-    chart.tight_layout()
     text = svg(chart)
     plt.close(chart)
     return text
