@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games, options, stats
+from . import arguments, games, options, stats
 from .analysis import of as analysis_of
 from .errors import SimtoolError, choices
 from .results import load
@@ -120,6 +120,7 @@ def configure(game: str, vary: list[str], objective: list[str], players: int | N
               trials: int = 60, n="1e5", lineup: str | None = None, strong: str | None = None,
               weak: str = "random", seed: int | None = None, rules: dict | None = None) -> Config:
     """Check every input of a tuning (one-line errors) and return its configuration."""
+    arguments.tuning(game, vary, objective, players, rules, lineup, strong, weak, seed)
     g = games.get(game)
     p = games.check_players(g, players)
     space = options.parse_vary(g, vary)
@@ -370,7 +371,9 @@ def tune(config: Config, out: str | Path, jobs: int | None = None, backend: str 
     (see :func:`summary`). ``on_trial(done, total)`` is called after each trial."""
     import optuna
 
-    out = Path(out)
+    arguments.execution(jobs, False, None, backend, scheduler)
+    arguments.callback("on_trial", on_trial, "on_trial(done, total)")
+    out = arguments.folder("out", out)
     save_config(out, config)
     study = open_study(config, out)
     dists = distributions(config)
