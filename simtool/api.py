@@ -17,11 +17,22 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games, pilot, stats
+from . import arguments, games, pilot, stats
 from .analysis import of as analysis_of
-from .errors import SimtoolError, WorkerLost
+from .arguments import check_timeout
+from .errors import OutOfMemory, SimtoolError, WorkerLost, describe
 from .results import RunWriter
-from .runner import BACKENDS, RunSpec, execute, game_of, jobs_used, make_spec, resolve_lineup, spec_from_dict
+from .runner import (
+    BACKENDS,
+    RunSpec,
+    check_beside,
+    execute,
+    game_of,
+    jobs_used,
+    make_spec,
+    resolve_lineup,
+    spec_from_dict,
+)
 
 
 @dataclass
@@ -95,16 +106,18 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
     ``resume``: ``spec`` is read from the interrupted run in ``out``, and only the chunks
     not yet on disk are played.
     """
+    arguments.execution(jobs, force, progress, backend, scheduler)
+    check_timeout(timeout)
+    arguments.folder("out", out, optional=True)
     if backend not in BACKENDS:
         raise SimtoolError(f"unknown backend '{backend}'; valid: {', '.join(BACKENDS)}")
-    check_timeout(timeout)
     writer = RunWriter(Path(out), force, None if resume else spec.as_dict(), resume) \
         if out is not None else None
     finished: set[int] = set()
     if resume:
         try:
             spec = resumed_spec(writer)
-            finished = writer.done(spec.unit, lambda name, i: expected_rows(spec, name, i))
+            finished = writer.done(spec.unit, lambda name, i: expected_rows(spec, name, i), spec.n_chunks)
         except BaseException:
             writer.abort()
             raise
@@ -161,17 +174,18 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
         meta = metadata(spec, used, started, wall) | {"backend": backend,
                                                        "resumed_chunks": len(finished)} | precision
         if writer:
-            writer.finish(meta, limit)
+            meta = writer.finish(meta, limit)
     except KeyboardInterrupt:
         if writer:  # finished chunks stay on disk: `simtool run --resume DIR` completes the run
             writer.interrupted()
         raise
-    except WorkerLost as exc:
+    except (WorkerLost, MemoryError) as exc:
+        lost = exc if isinstance(exc, WorkerLost) else out_of_memory(exc)
         if not writer:
-            raise
+            raise lost from None
         # the hours a long run played are not thrown away for a worker the system killed
         writer.interrupted()
-        raise WorkerLost(f"{exc}; the finished chunks are kept: finish the run with: "
+        raise type(lost)(f"{lost}; the finished chunks are kept: finish the run with: "
                          f"simtool run --resume {writer.out}") from None
     except BaseException:
         if writer:
@@ -191,15 +205,21 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
     return Result(spec, meta, seats, matches, writer.out if writer else None)
 
 
+def out_of_memory(exc: MemoryError) -> OutOfMemory:
+    return OutOfMemory(f"out of memory ({describe(exc)}); run with fewer --jobs, or give the run "
+                       f"more memory")
+
+
 def resumed_spec(writer: RunWriter) -> RunSpec:
     """The specification an interrupted run saved, checked as a new one would be (its plugin
-    files must still be there, unchanged)."""
+    files, and the files beside them, must still be there, unchanged)."""
     try:
         spec = spec_from_dict(writer.spec())
     except (KeyError, TypeError, ValueError) as exc:
         raise SimtoolError(f"cannot resume {writer.out}: its saved specification is damaged "
                            f"({type(exc).__name__}: {exc})") from None
     resolve_lineup(spec)
+    check_beside(spec)
     # a run saved before some numbers of its game were rule options played the sheet's values
     missing = {o.name: o.default for o in games.get(spec.game).options if o.name not in spec.rules}
     return dataclasses.replace(spec, rules={**spec.rules, **missing}) if missing else spec
@@ -210,12 +230,6 @@ def expected_rows(spec: RunSpec, table: str, index: int) -> int | None:
     if spec.unit == "match" and table == "seats":
         return None
     return spec.bounds(index)[1] * spec.players * spec.copies
-
-
-def check_timeout(timeout: float | None) -> None:
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-                                or not 0 < timeout < math.inf):
-        raise SimtoolError(f"bad --timeout {timeout!r}; expected seconds above 0, such as 10")
 
 
 FIRST_BATCH = 2

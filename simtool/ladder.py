@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games, stats
+from . import arguments, games, stats
 from .errors import SimtoolError
 from .results import collect, load, read_meta
 from .runner import RunSpec, make_spec
@@ -51,6 +51,10 @@ def climb(game: str = "black-white", runs_dir: str | Path = "runs/ladder", *, pl
     what ``simtool ladder`` does, from Python. A rung already finished there is kept."""
     from . import sweep
 
+    arguments.folder("runs_dir", runs_dir)
+    arguments.execution(jobs, force, progress, backend, scheduler)
+    arguments.check_timeout(timeout)
+    arguments.mapping("report", report, "{'output': 'page.html', 'title': 'mine'}")
     specs, extra = plan(game, players, rules, n, seed, rungs, unit)
     paths = sweep.run(specs, Path(runs_dir), jobs, force, backend, scheduler, progress, report,
                       timeout, extra)
@@ -64,7 +68,8 @@ def plan(game: str, players: int | None, rules: dict | None, n, seed: int | None
     what its ``run.json`` records of the ladder; checked, errors in one line."""
     import strategies
 
-    g = games.get(game)
+    g = games.get(arguments.text("game", game, "black-white"))
+    arguments.names("rungs", rungs, "['random', 'balance']")
     if rungs is not None and not all(str(r).strip() for r in rungs):
         raise SimtoolError(f"bad rungs {','.join(map(str, rungs))!r}; expected NAME,NAME,... weakest "
                            f"first, such as random,{g.default_strategy}")

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import games, options, stats
+from . import arguments, games, options, stats
 from .errors import SimtoolError
 from .results import collect, load, read_meta
 from .runner import RunSpec, make_spec
@@ -42,7 +42,9 @@ def plan(game: str, players: int | None = None, rules: dict | None = None, n=20_
     import strategies
     from strategies import restrictions as limits
 
-    g = games.get(game)
+    g = games.get(arguments.text("game", game, "kansas-city"))
+    arguments.text("strategy", strategy, "target", optional=True)
+    arguments.names("restrictions", restrictions, "['no-upgrade']")
     name = strategies.canonical(strategy or g.default_strategy, g.id)
     if limits.split(name)[1]:
         raise SimtoolError(f"restricted play compares a strategy with its restricted self: give the "
@@ -80,6 +82,10 @@ def measure(game: str = "kansas-city", runs_dir: str | Path = "runs/restrict", *
     (:func:`costs`) with the run folders: what ``simtool restrict`` does, from Python."""
     from . import sweep
 
+    arguments.folder("runs_dir", runs_dir)
+    arguments.execution(jobs, force, progress, backend, scheduler)
+    arguments.check_timeout(timeout)
+    arguments.mapping("report", report, "{'output': 'page.html', 'title': 'mine'}")
     specs, extra = plan(game, players, rules, n, seed, strategy, restrictions)
     paths = sweep.run(specs, Path(runs_dir), jobs, force, backend, scheduler, progress, report,
                       timeout, extra)

@@ -312,8 +312,13 @@ def run(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bo
                     continue
                 refile = True  # the same run filed under another ladder: play it again as this one's
             resume = not force and kind == "interrupted" and saved_spec(folder) == spec
+            if resume:
+                from .runner import check_beside
+
+                check_beside(spec)
             writer = RunWriter(folder, force or refile, spec.as_dict(), resume)
-            finished = writer.done(spec.unit, lambda t, i, spec=spec: expected_rows(spec, t, i)) \
+            finished = writer.done(spec.unit, lambda t, i, spec=spec: expected_rows(spec, t, i),
+                                   spec.n_chunks) \
                 if resume else set()
             writers.append((spec, writer, finished, more))
         tasks = (Task(spec, i, w.parts) for spec, w, finished, _ in writers
