@@ -25,7 +25,7 @@ from simtool.pipeline.runner import replay as replay_deal  # noqa: E402
 
 from . import games, options, stats  # noqa: E402
 from .analysis import of as analysis_of  # noqa: E402
-from .errors import SimtoolError, choices  # noqa: E402
+from .errors import SimtoolError, choices, describe  # noqa: E402
 from .games import ROUND_CAP  # noqa: E402
 from .pipeline import pilot  # noqa: E402
 
@@ -131,6 +131,10 @@ def run(
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
         raise interrupted(f"finish the run with: simtool run --resume {folder}") from None
+    if result.meta.get("left_alone"):
+        err.print(f"note: {folder} holds files simtool did not write, left as they were and not "
+                  f"read: {', '.join(result.meta['left_alone'])}", markup=False, highlight=False,
+                  soft_wrap=True)
     if not quiet:
         show_summary(folder)
     else:
@@ -719,6 +723,10 @@ def _main(argv: list[str] | None) -> int:
     except (KeyboardInterrupt, typer.Abort):
         err.print("interrupted; no result was written", markup=False)
         return 130
+    except MemoryError as exc:  # outside a run's play (see api.out_of_memory): nothing to keep
+        err.print(f"error: out of memory ({describe(exc)}); run with fewer --jobs, or give "
+                  f"simtool more memory", markup=False, highlight=False, soft_wrap=True)
+        return 2
     return code if isinstance(code, int) else 0
 
 

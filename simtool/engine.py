@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import os
 import signal
 import threading
 from collections.abc import Callable, Generator
@@ -26,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from . import bits
-from .errors import SimtoolError, StrategyError, describe
+from .errors import OutOfMemory, SimtoolError, StrategyError, describe
 
 ROUND_CAP = 200
 """Safety cap on the rounds of one match (RULINGS.md, Common)."""
@@ -572,13 +573,14 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx) -> np.ndarray:
     rows = None if len(idx) == state.n else idx
     view = game.View(game, state, d.kind, seat, legal, rows)
     view._resolve = ctx.resolve
+    forks = _forks()
     try:
         if ctx.timeout is None:
-            picked = strategy(view, rng)
+            picked = _call(strategy, view, rng)
         else:
             with deadline(ctx.timeout):
-                picked = strategy(view, rng)
-    except StrategyError:
+                picked = _call(strategy, view, rng)
+    except (StrategyError, TimerError):
         raise
     except Overtime:
         raise StrategyError(
@@ -587,6 +589,10 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx) -> np.ndarray:
         ) from None
     except KeyboardInterrupt:
         raise
+    except MemoryError as exc:  # the machine's limit, not the strategy's bug
+        raise OutOfMemory(f"out of memory while strategy '{strategy.name}' chose (decision "
+                          f"'{d.kind}' of {game.id}): {describe(exc)}; run with fewer --jobs, or "
+                          f"give the run more memory") from None
     except BaseException as exc:  # a plugin's bug (even SystemExit) must name the plugin
         raise StrategyError(
             f"strategy '{strategy.name}' raised {describe(exc)} "
@@ -594,12 +600,52 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx) -> np.ndarray:
         ) from None
     finally:
         _OPEN.pop(id(view), None)  # the view expires: unread fields stay unread
+    if _forks() != forks:
+        raise StrategyError(
+            f"strategy '{strategy.name}' forked its process (os.fork) at decision '{d.kind}' of "
+            f"{game.id}: a strategy must not, as the copy would play on inside simtool (start "
+            f"other programs with subprocess instead)"
+        )
     return _checked(picked, legal, idx, strategy, game, state, d, ctx)
+
+
+FORKED_EXIT = 70
+"""The exit status of a copy a strategy forked of its process, ended on its way back."""
+
+
+def _call(strategy, view, rng):
+    """``strategy(view, rng)``; a copy of the process the strategy forked ends here instead of
+    returning: it would play the rest of the chunk and, in a worker, read its parent's pipe."""
+    pid = os.getpid()
+    try:
+        return strategy(view, rng)
+    finally:
+        if os.getpid() != pid:
+            os._exit(FORKED_EXIT)
+
+
+_FORKED = threading.local()
+
+
+def _count_fork() -> None:
+    _FORKED.count = _forks() + 1
+
+
+def _forks() -> int:
+    """Forks this thread has made so far (a strategy must make none)."""
+    return getattr(_FORKED, "count", 0)
+
+
+os.register_at_fork(after_in_parent=_count_fork)
 
 
 class Overtime(BaseException):
     """A strategy's time is up. A BaseException, so that a plugin's ``except Exception`` does
     not swallow it."""
+
+
+class TimerError(SimtoolError):
+    """simtool's own ``--timeout`` timer cannot run: never a strategy's fault."""
 
 
 @contextmanager
@@ -610,15 +656,19 @@ def deadline(seconds: float):
     this process or a joblib worker (both run strategies in their main thread).
     """
     if not hasattr(signal, "setitimer"):
-        raise StrategyError("--timeout needs a system with SIGALRM timers (Linux, macOS)")
+        raise TimerError("--timeout needs a system with SIGALRM timers (Linux, macOS)")
     if threading.current_thread() is not threading.main_thread():
-        raise StrategyError("--timeout works only when strategies run in a main thread")
+        raise TimerError("--timeout works only when strategies run in a main thread")
 
     def expire(signum, frame):
         raise Overtime
 
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+    except (OverflowError, ValueError, OSError) as exc:
+        signal.signal(signal.SIGALRM, previous)
+        raise TimerError(f"the system timer refuses --timeout {seconds:g}: {describe(exc)}") from None
     try:
         yield
     finally:

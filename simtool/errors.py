@@ -15,6 +15,11 @@ class WorkerLost(SimtoolError):
     worth keeping for ``--resume``."""
 
 
+class OutOfMemory(WorkerLost):
+    """The run ran out of memory: the machine's limit, not the run's fault, so its finished chunks
+    are kept for ``--resume`` as for a worker the system killed."""
+
+
 def choices(values) -> str:
     return ", ".join(str(v) for v in values)
 

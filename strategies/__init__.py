@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from dataclasses import replace
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -83,7 +84,9 @@ def _load_entry_point(ep) -> Strategy:
     except BaseException as exc:  # one broken package must not take every strategy down
         raise SimtoolError(f"installed strategy '{ep.name}' (entry point {ep.value}) failed to "
                            f"load: {describe(exc)}") from None
-    return _as_strategy(obj, ep.name, f"entry point {ep.value}")
+    found = _as_strategy(obj, ep.name, f"entry point {ep.value}")
+    # named as the line-up names it: a package's strategy that calls itself `random` is not random
+    return found if found.name == ep.name else replace(found, name=ep.name)
 
 
 def resolve(spec: str, game_id: str, file: Path | None = None) -> Strategy:
@@ -145,7 +148,10 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
     if not hasattr(module, attr):
         names = [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")]
         raise SimtoolError(f"no strategy '{attr}' in {path}; it defines: {choices(names) or 'nothing callable'}")
-    return _as_strategy(getattr(module, attr), attr, str(path))
+    found = _as_strategy(getattr(module, attr), attr, str(path))
+    # labelled by its file: a plugin calling itself `random`, or two files' `greedy`, can never
+    # be pooled with a built-in or with each other in a table, a report or the ratings
+    return replace(found, name=f"{path.name}:{found.name}")
 
 
 def _as_strategy(obj, name: str, origin: str) -> Strategy:

@@ -123,11 +123,11 @@ def test_existing_run_needs_force(tmp_path):
 
 
 @pytest.mark.parametrize("name,needles", [
-    ("crashes", ["strategy 'crashes' raised ValueError: my bug", "black-white", "'play'", "seed 4"]),
-    ("cheats", ["strategy 'cheats' chose the illegal option card 1", "decision 'play'",
+    ("crashes", ["strategy 'good.py:crashes' raised ValueError: my bug", "black-white", "'play'", "seed 4"]),
+    ("cheats", ["strategy 'good.py:cheats' chose the illegal option card 1", "decision 'play'",
                 "black-white", "seed 4", "deal 0", "--seed 4 --n 50000 --deal 0"]),
-    ("cheats_later", ["strategy 'cheats_later' chose the illegal option", "deal 32768"]),
-    ("wrong_shape", ["strategy 'wrong_shape' returned", "expected integers"]),
+    ("cheats_later", ["strategy 'good.py:cheats_later' chose the illegal option", "deal 32768"]),
+    ("wrong_shape", ["strategy 'good.py:wrong_shape' returned", "expected integers"]),
 ])
 def test_misbehaving_plugin_leaves_no_result(tmp_path, name, needles):
     out = tmp_path / "run"
@@ -144,7 +144,7 @@ def test_plugin_strategies_play(tmp_path):
                 "--seat", f"0={PLUGINS}/good.py:{name}")
         assert r.exit_code == 0, r.output
     seats = pl.read_parquet(tmp_path / "first_or_random" / "seats.parquet")
-    assert seats.filter(pl.col("seat") == 0)["strategy"][0] == "first-or-random"
+    assert seats.filter(pl.col("seat") == 0)["strategy"][0] == "good.py:first-or-random"
 
 
 def test_main_turns_usage_errors_into_one_line(capsys):

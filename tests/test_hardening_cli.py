@@ -248,7 +248,7 @@ def test_a_hanging_plugin_is_stopped_by_timeout_in_this_process(tmp_path):
     out = tmp_path / "r"
     r = cli("run", "--n", "100", "--seed", "4", "--jobs", "1", "--timeout", "0.3", "--out", out,
             "--seat", f"1={HOSTILE}:sleeps", "--strategy", "random")
-    one_line_error(r, "strategy 'sleeps' did not return within --timeout 0.3 s", "black-white",
+    one_line_error(r, "strategy 'hostile.py:sleeps' did not return within --timeout 0.3 s", "black-white",
                    "deal 0", "seed 4")
     no_result(out)
 
@@ -257,14 +257,14 @@ def test_a_hanging_plugin_is_stopped_by_timeout_in_a_worker(tmp_path):
     out = tmp_path / "r"
     r = cli("run", "--n", "40000", "--seed", "4", "--jobs", "2", "--timeout", "0.5", "--out", out,
             "--seat", f"0={HOSTILE}:spins_late")
-    one_line_error(r, "strategy 'spins_late' did not return within --timeout 0.5 s", "deal 32768")
+    one_line_error(r, "strategy 'hostile.py:spins_late' did not return within --timeout 0.5 s", "deal 32768")
     no_result(out)
 
 
 def test_a_timeout_survives_except_exception(tmp_path):
     r = cli("run", "--n", "100", "--jobs", "1", "--timeout", "0.3", "--out", tmp_path / "r",
             "--strategy", f"{HOSTILE}:shrugs_off_timeouts")
-    one_line_error(r, "strategy 'shrugs_off_timeouts' did not return within --timeout 0.3 s")
+    one_line_error(r, "strategy 'hostile.py:shrugs_off_timeouts' did not return within --timeout 0.3 s")
 
 
 def test_timeout_leaves_results_alone(tmp_path):
@@ -279,11 +279,11 @@ def test_timeout_leaves_results_alone(tmp_path):
 def test_sweep_and_api_take_a_timeout(tmp_path):
     import simtool
 
-    with pytest.raises(SimtoolError, match="'sleeps' did not return within --timeout 0.2 s"):
+    with pytest.raises(SimtoolError, match="'hostile.py:sleeps' did not return within --timeout 0.2 s"):
         simtool.run("black-white", 100, strategy=f"{HOSTILE}:sleeps", timeout=0.2)
     r = cli("sweep", "--game", "black-white", "--n", "100", "--lineup", f"{HOSTILE}:sleeps",
             "--timeout", "0.2", "--runs", tmp_path / "s", "--out", tmp_path / "s.html", "--jobs", "1")
-    one_line_error(r, "'sleeps' did not return within --timeout 0.2 s")
+    one_line_error(r, "'hostile.py:sleeps' did not return within --timeout 0.2 s")
     assert not (tmp_path / "s.html").exists()
 
 
@@ -296,10 +296,10 @@ def test_bad_timeout_is_one_line(tmp_path, value):
 # 14. plugins that raise what is not an Exception, or end their process
 
 @pytest.mark.parametrize("name,jobs,needles", [
-    ("base_exception", "1", ["strategy 'base_exception' raised Boom: bang", "deal 0"]),
-    ("unprintable", "1", ["strategy 'unprintable' raised Unprintable", "cannot be printed"]),
-    ("exits_zero", "1", ["strategy 'exits_zero' raised SystemExit: 0", "deal 0"]),
-    ("exits_zero", "2", ["strategy 'exits_zero' raised SystemExit: 0", "seed 2"]),
+    ("base_exception", "1", ["strategy 'hostile.py:base_exception' raised Boom: bang", "deal 0"]),
+    ("unprintable", "1", ["strategy 'hostile.py:unprintable' raised Unprintable", "cannot be printed"]),
+    ("exits_zero", "1", ["strategy 'hostile.py:exits_zero' raised SystemExit: 0", "deal 0"]),
+    ("exits_zero", "2", ["strategy 'hostile.py:exits_zero' raised SystemExit: 0", "seed 2"]),
 ])
 def test_plugins_that_raise_anything_are_one_line(tmp_path, name, jobs, needles):
     out = tmp_path / "r"

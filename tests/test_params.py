@@ -54,7 +54,7 @@ def test_plugins_take_parameters_and_keep_their_path(tmp_path):
     assert strategies.canonical(f"{plugin}:picky", "black-white") == f"{plugin}:picky"
     assert strategies.canonical(f"{plugin}:picky@side=high,share=0", "black-white") == f"{plugin}:picky@side=high"
     found = strategies.resolve(f"{plugin}:picky@share=0.5", "black-white")
-    assert found.name == "picky@share=0.5" and found.values.share == 0.5 and found.values.side == "low"
+    assert found.name == "picky.py:picky@share=0.5" and found.values.share == 0.5 and found.values.side == "low"
     r = cli("run", "--n", "300", "--seed", "1", "-j", "1", "--out", tmp_path / "run", "-q",
             "--seat", f"0={plugin}:picky@side=high")
     assert r.exit_code == 0, r.output
@@ -62,7 +62,7 @@ def test_plugins_take_parameters_and_keep_their_path(tmp_path):
     assert meta["lineup"][0] == f"{plugin}:picky@side=high"
     assert meta["plugins"][f"{plugin}:picky@side=high"]["path"] == str(plugin.resolve())
     seats = pl.read_parquet(tmp_path / "run" / "seats.parquet")
-    assert seats.filter(pl.col("seat") == 0)["strategy"].unique().to_list() == ["picky@side=high"]
+    assert seats.filter(pl.col("seat") == 0)["strategy"].unique().to_list() == ["picky.py:picky@side=high"]
 
 
 def test_line_ups_split_on_commas_between_strategies_only():
@@ -140,7 +140,7 @@ def test_strategies_lists_parameters():
     ("target@under=", ["parameter 'under' has no value"]),
     ("target@under=1,under=2", ["parameter 'under' given twice"]),
     ("genius@x=1", ["unknown strategy 'genius'", "target"]),
-    (f"{PLUGINS}/good.py:lowest_card@x=1", ["strategy 'lowest_card' takes no parameters"]),
+    (f"{PLUGINS}/good.py:lowest_card@x=1", ["strategy 'good.py:lowest_card' takes no parameters"]),
 ])
 def test_bad_parameters_are_one_line_and_exit_2(tmp_path, entry, needles):
     out = tmp_path / "never"

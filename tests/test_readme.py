@@ -20,7 +20,7 @@ def test_readme_plugin_example_runs(tmp_path):
     r = CliRunner().invoke(app, args)
     assert r.exit_code == 0, r.output
     seats = pl.read_parquet(tmp_path / "run" / "seats.parquet")
-    assert seats.filter(pl.col("seat") == 0)["strategy"][0] == "greedy"
+    assert seats.filter(pl.col("seat") == 0)["strategy"][0] == "my_strategy.py:greedy"
 
 
 def test_readme_shows_the_two_commands_first():
@@ -45,4 +45,4 @@ def test_readme_search_example_plays(tmp_path):
                                  "--out", str(tmp_path / "run"), "-q"])
     assert r.exit_code == 0, r.output
     seats = pl.read_parquet(tmp_path / "run" / "seats.parquet")
-    assert seats.filter(pl.col("seat") == 0)["strategy"][0] == "search"
+    assert seats.filter(pl.col("seat") == 0)["strategy"][0] == "my_search.py:search"

@@ -45,7 +45,7 @@ def test_restricted_names_are_canonical(spec, game, name):
 def test_a_plugin_is_restricted_and_a_tilde_in_its_path_is_not_a_restriction():
     plugin = f"{PLUGINS / 'good.py'}:lowest_card"
     assert strategies.canonical(plugin + "~no-upgrade", "kansas-city") == plugin + "~no-upgrade"
-    assert strategies.resolve(plugin + "~no-upgrade", "kansas-city").name == "lowest_card~no-upgrade"
+    assert strategies.resolve(plugin + "~no-upgrade", "kansas-city").name == "good.py:lowest_card~no-upgrade"
     assert restrictions.split("~/bots/my.py:bot") == ("~/bots/my.py:bot", [])
     assert restrictions.split("./a~b/my.py:bot~pass-high") == ("./a~b/my.py:bot", ["pass-high"])
     assert strategies.plugin_file(plugin + "~no-upgrade") == PLUGINS / "good.py"

@@ -73,8 +73,8 @@ def test_a_widened_legal_set_does_not_make_a_card_legal(game, p):
 
 
 @pytest.mark.parametrize("name,needles", [
-    ("rewrites_piles", ["strategy 'rewrites_piles' raised AttributeError", "_state"]),
-    ("widens_legal", ["strategy 'widens_legal' chose the illegal option", "deal 0"]),
+    ("rewrites_piles", ["strategy 'hostile.py:rewrites_piles' raised AttributeError", "_state"]),
+    ("widens_legal", ["strategy 'hostile.py:widens_legal' chose the illegal option", "deal 0"]),
 ])
 def test_cheating_plugins_stop_the_run_with_one_line(tmp_path, name, needles):
     out = tmp_path / "run"
@@ -87,7 +87,7 @@ def test_cheating_plugins_stop_the_run_with_one_line(tmp_path, name, needles):
 def test_kansas_city_blames_the_cheating_seat(tmp_path):
     r = cli("run", "--game", "kansas-city", "--n", "500", "--seed", "4", "--jobs", "1",
             "--seat", f"1={PLUGINS}/hostile.py:widens_legal", "--strategy", "target")
-    one_line_error(r, "strategy 'widens_legal' chose the illegal option")
+    one_line_error(r, "strategy 'hostile.py:widens_legal' chose the illegal option")
 
 
 def test_a_kept_view_expires_with_its_decision():

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simtool import games
+from simtool import arguments, games
 from simtool.analysis.ladder import Ladder, ladders
 from simtool.commands.plans import play
 from simtool.errors import SimtoolError
@@ -48,6 +48,10 @@ def climb(game: str = "black-white", runs_dir: str | Path = "runs/ladder", *, pl
           report: dict | None = None, timeout: float | None = None) -> tuple[Ladder, list[Path]]:
     """Play a ladder into ``runs_dir`` (one run folder per rung) and return it with the folders:
     what ``simtool ladder`` does, from Python. A rung already finished there is kept."""
+    arguments.folder("runs_dir", runs_dir)
+    arguments.execution(jobs, force, progress, backend, scheduler)
+    arguments.check_timeout(timeout)
+    arguments.mapping("report", report, "{'output': 'page.html', 'title': 'mine'}")
     specs, extra = plan(game, players, rules, n, seed, rungs, unit)
     paths = play(specs, Path(runs_dir), jobs, force, backend, scheduler, progress, report, timeout, extra,
                  "ladder")
@@ -61,7 +65,8 @@ def plan(game: str, players: int | None, rules: dict | None, n, seed: int | None
     what its ``run.json`` records of the ladder; checked, errors in one line."""
     import strategies
 
-    g = games.get(game)
+    g = games.get(arguments.text("game", game, "black-white"))
+    arguments.names("rungs", rungs, "['random', 'balance']")
     if rungs is not None and not all(str(r).strip() for r in rungs):
         raise SimtoolError(f"bad rungs {','.join(map(str, rungs))!r}; expected NAME,NAME,... weakest "
                            f"first, such as random,{g.default_strategy}")

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from simtool import games
+from simtool import arguments, games
 from simtool.analysis.restrict import costs
 from simtool.commands.plans import play
 from simtool.errors import SimtoolError
@@ -38,7 +38,9 @@ def plan(game: str, players: int | None = None, rules: dict | None = None, n=20_
     import strategies
     from strategies import restrictions as limits
 
-    g = games.get(game)
+    g = games.get(arguments.text("game", game, "kansas-city"))
+    arguments.text("strategy", strategy, "target", optional=True)
+    arguments.names("restrictions", restrictions, "['no-upgrade']")
     name = strategies.canonical(strategy or g.default_strategy, g.id)
     if limits.split(name)[1]:
         raise SimtoolError(f"restricted play compares a strategy with its restricted self: give the "
@@ -76,6 +78,10 @@ def measure(game: str = "kansas-city", runs_dir: str | Path = "runs/restrict", *
             report: dict | None = None, timeout: float | None = None) -> tuple[pl.DataFrame, list[Path]]:
     """Play the runs of :func:`plan` into ``runs_dir`` and return each restriction's cost
     (:func:`costs`) with the run folders: what ``simtool restrict`` does, from Python."""
+    arguments.folder("runs_dir", runs_dir)
+    arguments.execution(jobs, force, progress, backend, scheduler)
+    arguments.check_timeout(timeout)
+    arguments.mapping("report", report, "{'output': 'page.html', 'title': 'mine'}")
     specs, extra = plan(game, players, rules, n, seed, strategy, restrictions)
     paths = play(specs, Path(runs_dir), jobs, force, backend, scheduler, progress, report, timeout, extra,
                  "restrict")

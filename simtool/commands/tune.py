@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from simtool import games, options, stats
+from simtool import arguments, games, options, stats
 from simtool.analysis import of as analysis_of
 from simtool.analysis.summary import seat_summary
 from simtool.commands.plans import play as run_cells
@@ -123,6 +123,7 @@ def configure(game: str, vary: list[str], objective: list[str], players: int | N
               trials: int = 60, n="1e5", lineup: str | None = None, strong: str | None = None,
               weak: str = "random", seed: int | None = None, rules: dict | None = None) -> Config:
     """Check every input of a tuning (one-line errors) and return its configuration."""
+    arguments.tuning(game, vary, objective, players, rules, lineup, strong, weak, seed)
     g = games.get(game)
     p = games.check_players(g, players)
     space = options.parse_vary(g, vary)
@@ -493,7 +494,9 @@ def tune(config: Config, out: str | Path, jobs: int | None = None, backend: str 
     """Run (or go on with) the tuning ``config`` in ``out`` and return its summary
     (see :func:`summary`). ``on_trial(done, total)`` is called after each trial. Stopped in any
     way and run again, it goes on with the trials an unbroken tuning would have made."""
-    out = Path(out)
+    arguments.execution(jobs, False, None, backend, scheduler)
+    arguments.callback("on_trial", on_trial, "on_trial(done, total)")
+    out = arguments.folder("out", out)
     check_folder(out)
     held = lock(out)
     try:

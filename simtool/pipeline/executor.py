@@ -27,13 +27,15 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from simtool import games
-from simtool.errors import SimtoolError, WorkerLost
+from simtool import arguments, games
+from simtool.arguments import check_timeout
+from simtool.errors import OutOfMemory, SimtoolError, WorkerLost, describe
 from simtool.pipeline.folders import SPEC, RunWriter, run_kind, write_json
 from simtool.pipeline.runner import (
     BACKENDS,
     RunSpec,
     Task,
+    check_beside,
     execute_tasks,
     game_of,
     jobs_used,
@@ -98,9 +100,10 @@ def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", sche
     folder. ``progress(done, total)`` counts chunks; ``timeout`` bounds a strategy's decision.
     A failure leaves nothing of this plan looking finished; Ctrl-C and a worker the system
     killed keep every finished chunk for ``plan.resume``."""
+    arguments.execution(jobs, force, progress, backend, scheduler)
+    check_timeout(timeout)
     if backend not in BACKENDS:
         raise SimtoolError(f"unknown backend '{backend}'; valid: {', '.join(BACKENDS)}")
-    check_timeout(timeout)
     if any(c.spec.precision for c in plan.cells) and tally is None:
         raise SimtoolError("a --precision run needs the figures it tracks (tally)")
     if plan.root is not None:
@@ -115,14 +118,15 @@ def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", sche
         for r in runs:
             r.interrupted()
         raise
-    except WorkerLost as exc:
+    except (WorkerLost, MemoryError) as exc:
+        lost = exc if isinstance(exc, WorkerLost) else out_of_memory(exc)
         kept = [r for r in runs if r.writer is not None]
         for r in runs:
             r.interrupted()
         if not kept:
-            raise
+            raise lost from None
         # the hours a long run played are not thrown away for a worker the system killed
-        raise WorkerLost(f"{exc}; the finished chunks are kept: finish the {plan.command} with: "
+        raise type(lost)(f"{lost}; the finished chunks are kept: finish the {plan.command} with: "
                          f"{plan.resume}") from None
     except BaseException:
         for r in runs:
@@ -185,7 +189,7 @@ class _Run:
         meta = metadata(spec, jobs, started, wall) | {"backend": backend, "resumed_chunks": len(self.done)} \
             | ({"plan_cells": cells} if cells > 1 else {}) | precision | self.cell.record
         if self.writer is not None:
-            self.writer.finish(meta, limit)
+            meta = self.writer.finish(meta, limit)
         self.closed = True
         seats, matches = self._gathered(limit)
         return Finished(self.cell, spec, meta, seats, matches)
@@ -265,6 +269,7 @@ def _open_cell(cell: Cell, reuse: bool, force: bool) -> _Run:
             return _Run(cell, None, spec, set(), recorded)
         replace = True  # the same run filed under another ladder or question: play it again as this one's
     if not force and kind == "interrupted" and saved_spec(folder) == spec:
+        check_beside(spec)
         return _resumed(cell, RunWriter(folder, False, spec.as_dict(), True), lambda: spec)
     return _Run(cell, RunWriter(folder, replace, spec.as_dict(), False), spec, set(), None)
 
@@ -273,7 +278,7 @@ def _resumed(cell: Cell, writer: RunWriter, spec_of: Callable[[], RunSpec]) -> _
     """A cell going on from the chunks an interrupted attempt left (only whole ones count)."""
     try:
         spec = spec_of()
-        done = writer.done(spec.unit, lambda name, i: expected_rows(spec, name, i))
+        done = writer.done(spec.unit, lambda name, i: expected_rows(spec, name, i), spec.n_chunks)
     except BaseException:
         writer.abort()
         raise
@@ -348,10 +353,9 @@ def widest(tallies: list[tuple[pl.DataFrame, pl.DataFrame]], target: float) -> t
     return stats.widest(tallies, target)
 
 
-def check_timeout(timeout: float | None) -> None:
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-                                or not 0 < timeout < math.inf):
-        raise SimtoolError(f"bad --timeout {timeout!r}; expected seconds above 0, such as 10")
+def out_of_memory(exc: MemoryError) -> OutOfMemory:
+    return OutOfMemory(f"out of memory ({describe(exc)}); run with fewer --jobs, or give the run "
+                       f"more memory")
 
 
 def resumed_spec(writer: RunWriter) -> RunSpec:
@@ -363,6 +367,7 @@ def resumed_spec(writer: RunWriter) -> RunSpec:
         raise SimtoolError(f"cannot resume {writer.out}: its saved specification is damaged "
                            f"({type(exc).__name__}: {exc})") from None
     resolve_lineup(spec)
+    check_beside(spec)
     return with_new_options(spec)
 
 

@@ -30,8 +30,12 @@ SPEC = "spec.json"
 WRITER = "writer.json"
 OURS = ("seats.parquet", "matches.parquet", "run.json")
 """The files of a finished run, the only top-level names simtool ever replaces."""
-OUR_CHUNKS = re.compile(r"(spec|writer)\.json|(seats|matches)-\d{6}\.parquet(\.damaged)?|"
-                        r"\.(seats|matches)-\d{6}\.tmp|\.?[\w.]+\.json\.tmp")
+INDEX = r"(\d{6}|[1-9]\d{6,})"
+"""A chunk's number as simtool writes it: ``{index:06d}``."""
+CHUNK_FILE = re.compile(rf"(seats|matches)-{INDEX}\.parquet")
+"""A chunk's table: the only files in ``chunks/`` a run reads."""
+OUR_CHUNKS = re.compile(rf"(spec|writer)\.json|(seats|matches)-{INDEX}\.parquet(\.damaged)?|"
+                        rf"\.(seats|matches)-{INDEX}\.tmp|\.?[\w.]+\.json\.tmp")
 """The files simtool writes in ``chunks/``; nothing else there is touched."""
 
 
@@ -170,12 +174,14 @@ class RunWriter:
             raise SimtoolError(f"cannot resume {self.out}: chunks/{SPEC} is not a run specification")
         return data
 
-    def done(self, unit: str, rows) -> set[int]:
-        """Chunks whose tables are all on disk and whole. ``rows(name, index)`` is the row count
-        table ``name`` of chunk ``index`` must have (``None``: any). A damaged file (a truncated
-        copy, a disk that filled up) is renamed ``*.damaged`` and its chunk played again."""
+    def done(self, unit: str, rows, count: int) -> set[int]:
+        """Chunks whose tables are all on disk and whole, among the run's ``count``. ``rows(name,
+        index)`` is the row count table ``name`` of chunk ``index`` must have (``None``: any). A
+        damaged file (a truncated copy, a disk that filled up) is renamed ``*.damaged`` and its
+        chunk played again. Only simtool's own chunk names are read: a user's copy beside them
+        (``seats-000001-backup.parquet``) is left alone, and named in ``run.json``."""
         names = TABLES if unit == "match" else TABLES[:1]
-        found = {int(p.stem.split("-")[1]) for name in names for p in self.parts.glob(f"{name}-*.parquet")}
+        found = {index for name in names for index in self.chunk_files(name, count)}
         whole = set()
         for index in found:
             files = {name: self.parts / f"{name}-{index:06d}.parquet" for name in names}
@@ -187,20 +193,41 @@ class RunWriter:
                     os.replace(f, f.with_name(f.name + ".damaged"))
         return whole
 
+    def chunk_files(self, name: str, count: int) -> dict[int, Path]:
+        """Table ``name`` of each chunk below ``count`` on disk, by index, in index order."""
+        found = {}
+        for f in self.parts.iterdir():
+            match = CHUNK_FILE.fullmatch(f.name)
+            if match and match[1] == name and int(match[2]) < count and f.is_file():
+                found[int(match[2])] = f
+        return dict(sorted(found.items()))
+
+    def left_alone(self) -> list[str]:
+        """Files in ``chunks/`` that simtool did not write: never read, moved or deleted."""
+        if not self.parts.is_dir():
+            return []
+        return sorted(f.name for f in self.parts.iterdir() if not OUR_CHUNKS.fullmatch(f.name))
+
     def read_chunk(self, index: int, unit: str) -> tuple[pl.DataFrame, pl.DataFrame | None]:
         """The tables of a chunk already on disk (a resumed run's earlier work)."""
         seats = pl.read_parquet(self.parts / f"seats-{index:06d}.parquet")
         return seats, (pl.read_parquet(self.parts / f"matches-{index:06d}.parquet")
                        if unit == "match" else None)
 
-    def finish(self, meta: dict, limit: tuple[str, int] | None = None) -> dict[str, Path]:
-        """The whole tables and ``run.json``; ``limit`` ``(key, n)`` keeps the rows of the
-        first ``n`` deals (or matches), where ``--precision`` stopped within a chunk."""
+    def finish(self, meta: dict, limit: tuple[str, int] | None = None) -> dict:
+        """The whole tables and ``run.json``, whose contents it returns; ``limit`` ``(key, n)``
+        keeps the rows of the first ``n`` deals (or matches), where ``--precision`` stopped within
+        a chunk. The tables are made of chunks ``0 .. n / chunk`` of ``meta``, every one of them,
+        and nothing else."""
         written = {}
         tmp = None
+        count = -(-meta["n"] // meta["chunk"])
         try:
             for name in TABLES:
-                parts = sorted(self.parts.glob(f"{name}-*.parquet"))
+                parts = list(self.chunk_files(name, count).values())
+                if parts and len(parts) != count:
+                    raise SimtoolError(f"cannot finish {self.out}: chunks/ holds {len(parts)} of the "
+                                       f"run's {count} {name} chunks (were some removed?)")
                 if parts:
                     final = self.out / f"{name}.parquet"
                     tmp = final.with_suffix(".parquet.tmp")
@@ -219,15 +246,17 @@ class RunWriter:
                         raise
                     written[name] = final
             meta = {**meta, "files": sorted(p.name for p in written.values())}
+            if self.left_alone():
+                meta["left_alone"] = [f"chunks/{name}" for name in self.left_alone()]
             write_json(self.out / "run.json", meta)
-        except SimtoolError:  # a full disk: no table may stay behind without its run.json
+        except BaseException:  # a full disk, Ctrl-C: no table may stay behind without its run.json
             for path in [tmp, *written.values()]:
                 if path is not None:
                     path.unlink(missing_ok=True)
             raise
         self._clear_chunks()
         self._release()
-        return written
+        return meta
 
     def abort(self) -> None:
         """After a failure: a new run takes back what it wrote; a resumed run leaves ``chunks/``

@@ -132,7 +132,7 @@ def _serve(conn: Connection, inherited: list[Connection]) -> None:
     and the send waits until the parent's reader thread is scheduled (1-14 ms a chunk under
     load); the next call is played meanwhile.
     """
-    code = 0
+    code, pid = 0, os.getpid()
     try:
         for c in inherited:  # the other workers' pipes: theirs must close when the parent ends
             c.close()
@@ -150,9 +150,12 @@ def _serve(conn: Connection, inherited: list[Connection]) -> None:
                 break
             fn, args = call
             try:
-                replies.put((True, fn(*args)))
+                reply = (True, fn(*args))
             except BaseException as exc:  # noqa: BLE001 - the parent raises it, whatever it is
-                replies.put((False, exc))
+                reply = (False, exc)
+            if os.getpid() != pid:  # a copy the call forked: the pipe is the worker's, not its
+                os._exit(1)
+            replies.put(reply)
         replies.put(None)
         sender.join()
     except BaseException:  # noqa: BLE001 - a child must never return into the parent's code
@@ -169,6 +172,8 @@ def _send_all(conn: Connection, replies: queue.SimpleQueue) -> None:
                 conn.send(reply)
             except (BrokenPipeError, ConnectionResetError):
                 raise
+            except MemoryError as exc:  # the parent says so in one line, and keeps the run's chunks
+                conn.send((False, exc))
             except Exception as exc:  # noqa: BLE001 - the result or exception does not pickle
                 conn.send((False, RuntimeError(f"a worker's result could not be sent back: {exc}")))
     except BaseException:  # noqa: BLE001 - the parent is gone, or nothing goes through: end, so it sees EOF

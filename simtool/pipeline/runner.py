@@ -10,19 +10,23 @@ one seed play the same deals, which makes their comparison a paired one.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import os
+import random
+import stat
 import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
-from simtool import games, options
+from simtool import arguments, games, options
 from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches
 from simtool.errors import SimtoolError, WorkerLost, choices, describe
 from simtool.pipeline.folders import polars_dtype, write_chunk
@@ -97,22 +101,26 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
               unit: str = "deal", seed: int | None = None, rotate: bool = False,
               precision: float | None = None, duplicate: bool = False) -> RunSpec:
     """Check every input and build the specification; errors name the valid choices."""
-    g = game_of(game)
-    p = games.check_players(g, players)
+    g = game_of(arguments.text("game", game, "black-white"))
+    p = games.check_players(g, arguments.count("players", players, "the game's default"))
+    arguments.text("strategy", strategy, "random", optional=True)
+    arguments.mapping("seats", seats, "{0: 'balance'}")
+    arguments.mapping("rules", rules, "{'hand_size': 10}")
+    arguments.text("unit", unit, "deal")
+    rotate, duplicate = arguments.flag("rotate", rotate), arguments.flag("duplicate", duplicate)
+    arguments.number("precision", precision, "0.005")
     resolved_rules = options.resolve(g, rules)
     g.check_rules(resolved_rules, p)
     if unit not in UNITS:
         raise SimtoolError(f"unknown unit '{unit}'; valid: {choices(UNITS)}")
     n = parse_count(n)
-    if seed is None:
+    if arguments.seed(seed) is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 63))
-    elif not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise SimtoolError(f"bad seed {seed!r}; expected a whole number >= 0")
     lineup = [g.default_strategy if strategy is None else strategy] * p
     given = set()
     for seat, name in (seats or {}).items():
         try:
-            s = int(seat)
+            s = int(seat) if isinstance(seat, str) or arguments.whole(seat) else -1
         except ValueError:
             s = -1
         if not 0 <= s < p:
@@ -131,7 +139,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
         raise SimtoolError(f"{g.id} deals each round from the match so far, so the copies of a "
                            f"duplicate match cannot get the same cards; use --duplicate with --unit deal")
     spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed), chunk_size(unit),
-                   bool(rotate) and not duplicate, precision, plugin_files(lineup), bool(duplicate))
+                   rotate and not duplicate, precision, plugin_files(lineup), duplicate)
     found = resolve_lineup(spec)  # fail now, not in a worker
     cost = max(s.relative_cost() for s in found.strategies)
     chunk = chunk_size(unit, cost)
@@ -168,20 +176,95 @@ def parse_count(text) -> int:
 
 
 def plugin_files(lineup) -> dict:
-    """Where each plugin of a line-up lives and what it holds: a run (and its resume, from any
-    working directory) plays exactly that file, or stops."""
+    """Where each plugin of a line-up lives, what it holds and what lies beside it (see
+    :func:`beside`): a run (and its resume, from any working directory) plays exactly that file
+    with those files, or stops."""
     import strategies
 
     found = {}
     for name in dict.fromkeys(lineup):
         file = strategies.plugin_file(name)
         if file is not None and file.is_file():
-            found[name] = {"path": str(file.resolve()), "sha256": file_hash(file)}
+            found[name] = {"path": str(file.resolve()), "sha256": file_hash(file),
+                           "beside": beside(file)}
     return found
 
 
 def file_hash(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+BESIDE_FILES = 200
+"""Files recorded beside a plugin, the first by name: a plugin kept in a crowded folder (a home
+folder) costs a bounded scan."""
+BESIDE_HASHED = 16 << 20
+"""Bytes up to which a file beside a plugin is recorded by its SHA-256; a larger one by its size
+and modification time (hashing gigabytes of data at every start would cost seconds)."""
+
+
+def beside(plugin: Path) -> dict[str, str]:
+    """The files a plugin may read beside it (weights, tables, a helper module), by name: every
+    non-hidden regular file of its folder but itself and this process's own output (a log it is
+    redirected to), the first :data:`BESIDE_FILES` by name; see :func:`file_digest`."""
+    plugin = Path(plugin).resolve()
+    ours = {(s.st_dev, s.st_ino) for s in map(_fd_stat, (1, 2)) if s is not None}
+    try:
+        names = sorted(n for n in os.listdir(plugin.parent) if not n.startswith(".") and n != plugin.name)
+    except OSError:  # a folder that cannot be listed: nothing there a plugin could find by name either
+        return {}
+    found = {}
+    for name in names:
+        if len(found) == BESIDE_FILES:
+            break
+        path = plugin.parent / name
+        try:
+            info = path.stat()
+            if stat.S_ISREG(info.st_mode) and (info.st_dev, info.st_ino) not in ours:
+                found[name] = file_digest(path)
+        except OSError:  # gone, or unreadable, since it was listed: nothing a plugin could read
+            continue
+    return found
+
+
+def _fd_stat(fd: int) -> os.stat_result | None:
+    try:
+        return os.fstat(fd)
+    except OSError:  # closed, or not a file: nothing of ours to leave out
+        return None
+
+
+def file_digest(path: Path) -> str:
+    """``sha256:HEX``, or ``SIZE bytes, modified NS`` past :data:`BESIDE_HASHED` bytes."""
+    info = path.stat()
+    return _digest(str(path), info.st_size, info.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=1024)
+def _digest(path: str, size: int, mtime_ns: int) -> str:
+    """Cached by size and time: a sweep or a tuning records the same folder for every run."""
+    if size > BESIDE_HASHED:
+        return f"{size} bytes, modified {mtime_ns}"
+    return "sha256:" + file_hash(Path(path))
+
+
+def check_beside(spec: RunSpec) -> None:
+    """A resumed run's plugins find the files beside them as the run started with them: a plugin
+    may read them, and one run plays one version. Files added since are not the run's."""
+    for plugin in spec.plugins.values():
+        path = Path(plugin["path"])
+        changed = []
+        for name, digest in plugin.get("beside", {}).items():  # none recorded by older versions
+            try:
+                now = file_digest(path.parent / name)
+            except OSError:
+                now = None
+            if now != digest:
+                changed.append(name)
+        if changed:
+            shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
+            raise SimtoolError(f"{shown} beside strategy plugin {path} changed or went since the run "
+                               f"started (a plugin may read the files beside it); one run plays one "
+                               f"version of them: restore them, or start a new run")
 
 
 def resolve_lineup(spec: RunSpec) -> Lineup:
@@ -198,6 +281,13 @@ def resolve_lineup(spec: RunSpec) -> Lineup:
                                f"plays one version of it: restore the file, or start a new run")
     found = [strategies.resolve(name, spec.game, Path(spec.plugins[name]["path"])
                                 if name in spec.plugins else None) for name in unique]
+    labels: dict[str, str] = {}
+    for name, s in zip(unique, found, strict=True):
+        if s.name in labels:  # the tables would pool two strategies under one name
+            raise SimtoolError(f"line-up entries {labels[s.name]} and {name} would both be "
+                               f"'{s.name}' in the tables; spell a plugin the same way at every "
+                               f"seat, and give two strategies two names")
+        labels[s.name] = name
     return Lineup(found, np.array([unique.index(name) for name in spec.lineup]),
                   spec.rotate or spec.duplicate)
 
@@ -253,9 +343,30 @@ def _play(spec: RunSpec, index: int, game, lineup: Lineup, trace_id: int | None,
     ctx = Context(game.id, spec.seed, spec.n * c, spec.unit, start * c + np.arange(count * c, dtype=np.int64),
                   trace_id=trace_id, timeout=timeout, trace_views=trace_views, resolve=strategies.resolve)
     play = play_deals if spec.unit == "deal" else play_matches
-    outcome = play(game, spec.players, spec.rules, lineup, count * c, deal_rng, play_rng, ctx,
-                   spec.duplicate)
+    with seeded_globals(spec.seed, index):
+        outcome = play(game, spec.players, spec.rules, lineup, count * c, deal_rng, play_rng, ctx,
+                       spec.duplicate)
     return outcome, ctx.trace
+
+
+GLOBALS_STREAM = 2
+"""The stream (after the shuffle's 0 and the players' 1) that seeds the global generators."""
+
+
+@contextmanager
+def seeded_globals(seed: int, index: int) -> Iterator[None]:
+    """numpy's and Python's global generators seeded from chunk ``index``'s own stream while it
+    is played, then put back as they were: a plugin drawing from them (``np.random.random``,
+    ``random.random``) instead of its ``rng`` plays the same for any ``--jobs`` and every time."""
+    state = np.random.SeedSequence(seed, spawn_key=(index, GLOBALS_STREAM)).generate_state(4)
+    saved = np.random.get_state(), random.getstate()
+    np.random.seed(state)
+    random.seed(int.from_bytes(state.tobytes(), "little"))
+    try:
+        yield
+    finally:
+        np.random.set_state(saved[0])
+        random.setstate(saved[1])
 
 
 def _tabulate(task: Task, game, lineup: Lineup, outcome: Outcome, trace: list[str]) -> Chunk:
@@ -490,18 +601,22 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
 
 def _built_in(spec: RunSpec) -> bool:
     """Whether the run plays a built-in game with built-in strategies only."""
-    import strategies
+    return any(g.id == spec.game for g in games.BUILT_IN) and all(map(built_in_strategy, spec.lineup))
 
-    built_in = {s.name for s in strategies.BUILT_IN}
-    return any(g.id == spec.game for g in games.BUILT_IN) and \
-        all(strategies.split(name)[0] in built_in for name in spec.lineup)
+
+def built_in_strategy(name: str) -> bool:
+    """Whether the line-up entry ``name`` is a built-in strategy, restricted or not, with no
+    plugin among its parameters (a search's play-out policy may name one)."""
+    import strategies
+    from strategies import restrictions
+
+    base, given = strategies.split(restrictions.split(name)[0])
+    return base in {s.name for s in strategies.BUILT_IN} and not any(
+        strategies.plugin_file(str(value)) for value in given.values())
 
 
 def _worker_died(names: list[str], how: str) -> SimtoolError:
-    import strategies
-
-    built_in = {s.name for s in strategies.BUILT_IN}
-    suspects = [n for n in names if strategies.split(n)[0] not in built_in]
+    suspects = [n for n in names if not built_in_strategy(n)]
     if suspects:
         return SimtoolError(f"a worker process ended without a word ({how}) while playing the "
                             f"plugin strategies {choices(suspects)}: a plugin must return, never "

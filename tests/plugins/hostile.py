@@ -1,12 +1,15 @@
 """Plugins that misbehave in ways a bug (or malice) can: cheat through their view, hang, exit,
-kill their process."""
+kill their process, fork it, run out of memory, take a built-in's name, draw from the global
+generators."""
 
 import os
+import random
 import time
 
 import numpy as np
 
 from simtool import bits
+from strategies import strategy
 
 
 class Boom(BaseException):
@@ -80,3 +83,34 @@ def scribbles(view, rng):
         if isinstance(value, np.ndarray) and value.flags.writeable:
             value[...] = np.zeros((), value.dtype) + 1
     return choice
+
+
+FORKED = []
+
+
+def forks(view, rng):
+    """Forks its process once; the copy returns too, as careless code's would."""
+    if not FORKED:
+        FORKED.append(True)
+        os.fork()
+    return bits.lowest(view.legal)
+
+
+def hungry(view, rng):
+    """Plays through the first chunk of a 40000-deal run, then asks for more memory than exists."""
+    if len(view) == 40000 - 32768:
+        np.ones(1 << 62, np.uint8)
+    return bits.lowest(view.legal)
+
+
+@strategy("random", "calls itself random, and plays its lowest option")
+def impostor(view, rng):
+    return bits.lowest(view.legal)
+
+
+def draws_globals(view, rng):
+    """Draws from numpy's and Python's global generators, not from its rng."""
+    low = np.random.random(len(view)) < 0.5
+    if random.random() < 0.5:
+        low = ~low
+    return np.where(low, bits.lowest(view.legal), bits.highest(view.legal, view.n_actions))

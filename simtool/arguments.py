@@ -1,0 +1,129 @@
+"""The Python API's arguments checked by type: a wrong one is one SimtoolError naming the
+parameter and what it takes, never a TypeError from deep inside, nor a string read as a flag
+(``rotate="no"`` is not true). The command line's options are typed by typer before they get here.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from .errors import SimtoolError
+
+TIMEOUT_MAX = 365 * 86400
+"""The longest ``--timeout``, a year in seconds: the system timer (setitimer) refuses values
+between 4e9 and 1e10 s on Linux, and a longer limit would be no limit anyway."""
+
+
+def _shown(value) -> str:
+    text = " ".join(repr(value).split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def bad(name: str, value, expected: str) -> SimtoolError:
+    return SimtoolError(f"bad {name} {_shown(value)}; expected {expected}")
+
+
+def flag(name: str, value) -> bool:
+    """``True`` or ``False`` (numpy's too)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise bad(name, value, "True or False")
+
+
+def whole(value) -> bool:
+    """Whether ``value`` is a whole number (Python's or numpy's), not a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def count(name: str, value, default: str | None = None) -> int | None:
+    """A whole number of 1 or more; ``None`` where ``default`` says what it then means."""
+    if value is None and default:
+        return None
+    if whole(value) and value >= 1:
+        return int(value)
+    raise bad(name, value, "a whole number, 1 or more" + (f", or None for {default}" if default else ""))
+
+
+def text(name: str, value, example: str, optional: bool = False) -> str | None:
+    if value is None and optional:
+        return None
+    if isinstance(value, str):
+        return value
+    raise bad(name, value, f"a string such as {example!r}" + (", or None" if optional else ""))
+
+
+def number(name: str, value, example: str) -> float | None:
+    """A real number, or ``None``."""
+    if value is None or (isinstance(value, (int, float, np.integer, np.floating))
+                         and not isinstance(value, (bool, np.bool_))):
+        return value
+    raise bad(name, value, f"a number such as {example}, or None")
+
+
+def mapping(name: str, value, example: str) -> dict | None:
+    """A dict, or ``None`` (its keys and values are checked where they are read)."""
+    if value is None or isinstance(value, dict):
+        return value
+    raise bad(name, value, f"a dict such as {example}, or None")
+
+
+def names(name: str, value, example: str) -> list[str] | None:
+    """A list (or tuple) of strings, or ``None``; a bare string is refused, not read letter by letter."""
+    if value is None or (isinstance(value, (list, tuple)) and all(isinstance(x, str) for x in value)):
+        return value
+    raise bad(name, value, f"a list of strings such as {example}, or None")
+
+
+def folder(name: str, value, optional: bool = False) -> Path | None:
+    if value is None and optional:
+        return None
+    if isinstance(value, (str, os.PathLike)) and str(value).strip():
+        return Path(value)
+    raise bad(name, value, "a folder path (str or pathlib.Path)" + (", or None" if optional else ""))
+
+
+def callback(name: str, value, signature: str):
+    if value is None or callable(value):
+        return value
+    raise bad(name, value, f"a function {signature}, or None")
+
+
+def check_timeout(timeout) -> None:
+    """Seconds a strategy may take over one decision batch: above 0, at most :data:`TIMEOUT_MAX`."""
+    if timeout is not None and (isinstance(timeout, (bool, np.bool_))
+                                or not isinstance(timeout, (int, float, np.integer, np.floating))
+                                or not 0 < timeout <= TIMEOUT_MAX):
+        raise SimtoolError(f"bad --timeout {_shown(timeout)}; expected seconds above 0 and at most "
+                           f"{TIMEOUT_MAX} (a year), such as 10")
+
+
+def seed(value) -> int | None:
+    if value is None or (whole(value) and value >= 0):
+        return value
+    raise bad("seed", value, "a whole number >= 0, or None for a fresh one")
+
+
+def tuning(game, vary, objective, players, rules, lineup, strong, weak, seed_) -> None:
+    """The arguments of ``simtool.tune.configure`` that it does not check itself."""
+    text("game", game, "kansas-city")
+    names("vary", vary, "['pass_count']")
+    names("objective", objective, "['seat_spread:min']")
+    count("players", players, "the game's default")
+    mapping("rules", rules, "{'hands': 'many'}")
+    for name, value, example in (("lineup", lineup, "default"), ("strong", strong, "target"),
+                                 ("weak", weak, "random")):
+        text(name, value, example, optional=True)
+    seed(seed_)
+
+
+def execution(jobs, force, progress, backend, scheduler) -> None:
+    """The arguments of how runs are played, shared by every API function that plays them
+    (each checks its ``timeout`` with :func:`check_timeout`)."""
+    count("jobs", jobs, "every core")
+    flag("force", force)
+    callback("progress", progress, "progress(done, total)")
+    text("backend", backend, "local")
+    text("scheduler", scheduler, "tcp://HOST:8786", optional=True)
