@@ -74,12 +74,12 @@ def memory(sizes: list[int]) -> None:
     print(f"\n## Memory: `simtool {' '.join(MEMORY_RUN)} --n N` (peaks over the process tree, "
           f"sampled every 0.1 s)\n")
     print(f"({load()} at the start; load: the 1-minute load average after the row)\n")
-    print("| n | wall s | RSS sum MiB | PSS sum MiB | USS sum MiB | processes | load |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| n | wall s | RSS sum MiB | PSS sum MiB | USS sum MiB | main process PSS MiB | processes | load |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for n in sizes:
         m = measure([*MEMORY_RUN, "--n", str(n)])
-        print(f"| {n:.0e} | {m.wall:.1f} | {m.rss:.0f} | {m.pss:.0f} | {m.uss:.0f} | {m.processes} | "
-              f"{os.getloadavg()[0]:.2f} |", flush=True)
+        print(f"| {n:.0e} | {m.wall:.1f} | {m.rss:.0f} | {m.pss:.0f} | {m.uss:.0f} | {m.main_pss:.0f} | "
+              f"{m.processes} | {os.getloadavg()[0]:.2f} |", flush=True)
 
 
 def commands(quick: bool) -> None:

@@ -34,6 +34,7 @@ class Measured:
     rss: float  # peak MiB, summed over the tree
     pss: float
     uss: float
+    main_pss: float  # peak MiB of the main process alone
     processes: int  # most processes seen at once
     run: dict  # the run's run.json
 
@@ -48,7 +49,7 @@ def measure(args: list[str], memory: bool = True) -> Measured:
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
         proc = psutil.Popen([SIMTOOL, *args, "--out", out, "--force", "-q"], stdout=subprocess.DEVNULL)
-        peak = {"rss": 0, "pss": 0, "uss": 0, "processes": 0}
+        peak = {"rss": 0, "pss": 0, "uss": 0, "main_pss": 0, "processes": 0}
         cpu = {"main": 0.0, "children": {}}
         done = threading.Event()
 
@@ -66,6 +67,7 @@ def measure(args: list[str], memory: bool = True) -> Measured:
                         peak["rss"] = max(peak["rss"], sum(i.rss for i in infos))
                         peak["pss"] = max(peak["pss"], sum(getattr(i, "pss", i.uss) for i in infos))
                         peak["uss"] = max(peak["uss"], sum(i.uss for i in infos))
+                        peak["main_pss"] = max(peak["main_pss"], getattr(infos[0], "pss", infos[0].uss))
                         peak["processes"] = max(peak["processes"], len(infos))
                 except psutil.Error:
                     pass
@@ -83,7 +85,7 @@ def measure(args: list[str], memory: bool = True) -> Measured:
         run = json.loads((Path(out) / "run.json").read_text())
     return Measured(wall, main_cpu if main_cpu is not None else cpu["main"],
                     workers_cpu or sum(cpu["children"].values()), peak["rss"] / MiB, peak["pss"] / MiB,
-                    peak["uss"] / MiB, peak["processes"], run)
+                    peak["uss"] / MiB, peak["main_pss"] / MiB, peak["processes"], run)
 
 
 def _finished_cpu(proc: psutil.Popen) -> tuple[float | None, float]:
