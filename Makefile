@@ -40,8 +40,10 @@ demo: $(STAMP)
 	$(VENV)/bin/simtool tune --game kansas-city --vary pass_count --objective seat_spread:min \
 		--objective skill:max --n 1e4 --seed 1 --out runs/demo-tune --report reports/tune.html --quiet
 
+# Ratios against the compiled loops, memory, --jobs scaling: about 5 minutes on 2 cores.
+# More: make bench BENCH_ARGS=--huge (1e8 deals' memory), BENCH_ARGS=--all (every table); docs/speed.md
 bench: $(STAMP)
-	$(PY) bench/bench.py
+	$(PY) bench/bench.py $(BENCH_ARGS)
 
 # Stores every notebook executed at its full size, outputs included (CI runs them small and never
 # rewrites them). About a minute on 2 cores.

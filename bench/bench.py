@@ -1,32 +1,34 @@
-"""Benchmarks: deals per second and peak memory. Prints numbers; asserts nothing.
+"""Benchmarks: deals per second, peak memory and scaling. Prints numbers; asserts nothing.
 
-    python bench/bench.py            # everything (a few minutes on 2 cores)
-    python bench/bench.py --quick    # smaller n, no 1e7 memory run
-    python bench/bench.py --only search   # the pimc search against its speed targets
-    python bench/bench.py --only ratio    # whole CLI against compiled C loops (bench/ratio.py)
+    python bench/bench.py            # `make bench`: ratio, memory, scale (about 5 minutes on 2 cores)
+    python bench/bench.py --huge     # and the memory of 1e8 deals (minutes more)
+    python bench/bench.py --all      # and the in-process table, whole commands, search, dask (long)
+    python bench/bench.py --quick    # smaller n everywhere, one timing each
+    python bench/bench.py --only ratio    # one part: ratio, memory, scale, process, commands,
+                                          # search or cluster
 
-Part 1 plays chunks in-process (one core, then all cores through joblib) for every
-game, player count and line-up. Part 2 times whole commands from the shell, as a user
-types them, with the peak memory of the whole process tree (main process + workers).
+ratio: the whole CLI against one compiled thread of numba and of C (bench/ratio.py). memory: peak
+memory of the whole process tree (main process and workers) of Black & White 3p random runs at
+--jobs 2, as RSS, PSS and USS sums (bench/measure.py says why three). scale: the --jobs table with
+the main process's busy share (bench/scale.py; ``--cores`` sets the largest --jobs). process: chunks
+played in-process (one core, then all cores) for every game, player count and line-up. commands:
+whole commands from the shell, as a user types them.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
-import tempfile
-import threading
 import time
 from pathlib import Path
 
-import psutil
+from measure import load, measure
 
 import simtool.games
 import strategies
 from simtool.pipeline.runner import default_jobs, execute, make_spec
-
-SIMTOOL = str(Path(sys.executable).with_name("simtool"))
 
 
 def lineups(game) -> list[str]:
@@ -59,31 +61,25 @@ def in_process(n: int) -> None:
 
 def whole_command(args: list[str]) -> tuple[float, float]:
     """Wall seconds and peak resident memory (MiB, summed over the process tree)."""
-    with tempfile.TemporaryDirectory() as out:
-        start = time.perf_counter()
-        proc = psutil.Popen([SIMTOOL, *args, "--out", out, "--force", "-q"], stdout=subprocess.DEVNULL)
-        peak = 0
-        done = threading.Event()
+    m = measure(args)
+    return m.wall, m.rss
 
-        def sample():
-            nonlocal peak
-            while not done.is_set():
-                try:
-                    tree = [proc, *proc.children(recursive=True)]
-                    peak = max(peak, sum(p.memory_info().rss for p in tree))
-                except psutil.Error:
-                    pass
-                time.sleep(0.02)
 
-        t = threading.Thread(target=sample)
-        t.start()
-        code = proc.wait()
-        wall = time.perf_counter() - start
-        done.set()
-        t.join()
-        if code != 0:
-            raise SystemExit(f"command failed: simtool {' '.join(args)}")
-        return wall, peak / 2**20
+MEMORY_RUN = ["run", "--game", "black-white", "--players", "3", "--strategy", "random", "--jobs", "2"]
+
+
+def memory(sizes: list[int]) -> None:
+    """Peak memory of the whole process tree for ``sizes`` deals: summed RSS counts the pages the
+    forked workers share with the main process once per process; PSS shares them out."""
+    print(f"\n## Memory: `simtool {' '.join(MEMORY_RUN)} --n N` (peaks over the process tree, "
+          f"sampled every 0.1 s)\n")
+    print(f"({load()} at the start; load: the 1-minute load average after the row)\n")
+    print("| n | wall s | RSS sum MiB | PSS sum MiB | USS sum MiB | main process PSS MiB | processes | load |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for n in sizes:
+        m = measure([*MEMORY_RUN, "--n", str(n)])
+        print(f"| {n:.0e} | {m.wall:.1f} | {m.rss:.0f} | {m.pss:.0f} | {m.uss:.0f} | {m.main_pss:.0f} | "
+              f"{m.processes} | {os.getloadavg()[0]:.2f} |", flush=True)
 
 
 def commands(quick: bool) -> None:
@@ -179,20 +175,45 @@ def cluster_scaling(n: int) -> None:
                 proc.wait(timeout=30)
 
 
+PARTS = ("ratio", "memory", "scale", "process", "commands", "search", "cluster")
+DEFAULT_PARTS = PARTS[:3]
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller n, one timing each")
+    parser.add_argument("--only", choices=PARTS, help="one part")
+    parser.add_argument("--all", action="store_true", help=f"every part ({', '.join(PARTS)})")
+    parser.add_argument("--huge", action="store_true", help="memory of 1e8 deals too (minutes)")
+    parser.add_argument("--cores", type=int, default=default_jobs(),
+                        help=f"largest --jobs of the scale table (default: this machine's {default_jobs()})")
+    args = parser.parse_args(argv)
+    if args.only and args.all:
+        parser.error("--only and --all exclude each other")
+    if args.cores < 1:
+        parser.error("--cores must be at least 1")
+    args.parts = (args.only,) if args.only else PARTS if args.all else DEFAULT_PARTS
+    return args
+
+
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", choices=("process", "commands", "search", "ratio", "cluster"))
-    args = parser.parse_args()
-    if args.only in (None, "process"):
-        in_process(50_000 if args.quick else 200_000)
-    if args.only in (None, "commands"):
-        commands(args.quick)
-    if args.only in (None, "search"):
-        search(4096 if args.quick else 8192)
-    if args.only in (None, "ratio"):
+    args = parse()
+    quick = args.quick
+    if "ratio" in args.parts:
         import ratio
 
-        ratio.main(100_000 if args.quick else 1_000_000, 1 if args.quick else 3)
-    if args.only in (None, "cluster"):
-        cluster_scaling(1_000_000 if args.quick else 4_000_000)
+        ratio.main(100_000 if quick else 1_000_000, 1 if quick else 3)
+    if "memory" in args.parts:
+        memory([10**5, 10**6] if quick else [10**6, 10**7, *([10**8] if args.huge else [])])
+    if "scale" in args.parts:
+        import scale
+
+        scale.main(args.cores, 10**6 if quick else 10**7)
+    if "process" in args.parts:
+        in_process(50_000 if quick else 200_000)
+    if "commands" in args.parts:
+        commands(quick)
+    if "search" in args.parts:
+        search(4096 if quick else 8192)
+    if "cluster" in args.parts:
+        cluster_scaling(1_000_000 if quick else 4_000_000)

@@ -1,0 +1,81 @@
+"""How one run scales with ``--jobs``, and where the main process becomes the limit (issue 27).
+
+    python bench/scale.py --cores N [--n 1e7] [--game black-white] [--strategy random]
+
+Times ``simtool run --game G --strategy S --n N --jobs J`` for J = 1, 2, 4, ... up to ``--cores``
+(and ``--cores`` itself), on any machine. Per run: wall, speed-up over ``--jobs 1``, and the main
+process's share of the wall time it is busy (its CPU seconds, every thread, over the wall). With 2
+jobs or more the workers play and the main process hands out chunks and makes and writes the
+tables. Its CPU per chunk, (main CPU - main CPU of a two-chunk run) / (chunks - 2), which takes
+the start-up off, is the overhead a chunk costs it; the workers' CPU per chunk over that overhead
+is how many workers it can keep busy before it saturates: the limit for 32 or 64 workers. With 1
+job the main process plays everything itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from measure import chunks, load, measure
+
+
+def jobs_steps(cores: int) -> list[int]:
+    """1, 2, 4, ... below ``cores``, then ``cores``."""
+    steps, j = [], 1
+    while j < cores:
+        steps.append(j)
+        j *= 2
+    return [*steps, cores]
+
+
+def command(game: str, strategy: str, n: int, jobs: int) -> list[str]:
+    return ["run", "--game", game, "--strategy", strategy, "--n", str(n), "--jobs", str(jobs), "--seed", "1"]
+
+
+def main(cores: int, n: int, game: str = "black-white", strategy: str = "random") -> None:
+    print(f"\n## Jobs scaling: `simtool run --game {game} --strategy {strategy} --n {n:,}` "
+          f"({load()} at the start)\n")
+    small = measure(command(game, strategy, 2 * measure_chunk(game, strategy), 2), memory=False)
+    print("| jobs | wall s | speed-up | deals/s | main CPU s | main busy share | main CPU per chunk ms "
+          "| worker CPU per chunk ms | workers the main can feed |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    first = None
+    for jobs in jobs_steps(cores):
+        m = measure(command(game, strategy, n, jobs), memory=False)
+        first = first or m.wall
+        k = chunks(m)
+        if jobs == 1 or k <= 2:
+            tail = f"{'plays every chunk' if jobs == 1 else '-'} | - | -"
+        else:
+            main_chunk, worker_chunk = max(m.main_cpu - small.main_cpu, 0.0) / (k - 2), m.workers_cpu / k
+            feeds = f"{worker_chunk / main_chunk:.0f}" if main_chunk > 0 else "-"
+            tail = f"{1e3 * main_chunk:.1f} | {1e3 * worker_chunk:.1f} | {feeds}"
+        print(f"| {jobs} | {m.wall:.2f} | {first / m.wall:.2f} | {n / m.wall:,.0f} | {m.main_cpu:.2f} | "
+              f"{m.main_cpu / m.wall:.0%} | {tail} |", flush=True)
+    print(f"\n{k:,} chunks of {m.run['chunk']:,}; the two-chunk run's main process (start-up and two "
+          f"chunks) took {small.main_cpu:.2f} CPU s; {load()} at the end")
+
+
+def measure_chunk(game: str, strategy: str) -> int:
+    """Deals in one chunk of this run (from a one-deal run's record)."""
+    return measure(command(game, strategy, 1, 1), memory=False).run["chunk"]
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cores", type=int, required=True, help="largest --jobs to try (this machine's cores)")
+    parser.add_argument("--n", type=float, default=1e7, help="deals per run (default 1e7)")
+    parser.add_argument("--game", default="black-white")
+    parser.add_argument("--strategy", default="random")
+    args = parser.parse_args(argv)
+    if args.cores < 1:
+        parser.error("--cores must be at least 1")
+    if args.n < 1 or args.n != int(args.n):
+        parser.error("--n must be a whole number of deals, at least 1")
+    args.n = int(args.n)
+    return args
+
+
+if __name__ == "__main__":
+    args = parse()
+    main(args.cores, args.n, args.game, args.strategy)
