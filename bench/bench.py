@@ -100,6 +100,9 @@ def commands(quick: bool) -> None:
         ["run", "--game", "nine-lives", "--n", "1e6", "--strategy", "random"],
         ["run", "--game", "nine-lives", "--n", "1e6"],
         ["run", "--game", "nine-lives", "--n", "1e5", "--unit", "match", "--strategy", "random"],
+        ["run", "--game", "hearts", "--n", "1e6", "--strategy", "random"],
+        ["run", "--game", "hearts", "--n", "1e6"],
+        ["run", "--game", "hearts", "--n", "1e5", "--unit", "match"],
     ]
     memory = [["run", "--game", "black-white", "--players", "3", "--n", "1e5", "--strategy", "random"],
               ["run", "--game", "black-white", "--players", "3", "--n", "1e7", "--strategy", "random"],
@@ -114,7 +117,7 @@ def commands(quick: bool) -> None:
 
 
 SEARCH_TARGETS = {("black-white", 3): 600, ("kansas-city", 4): 150, ("trickster", 4): 150,
-                  ("out-trumped", 4): 150, ("nine-lives", 4): 150}
+                  ("out-trumped", 4): 150, ("nine-lives", 4): 150, ("hearts", 4): 150}
 """Deals/s one ``pimc`` seat (default parameters) against the game's default heuristic must reach,
 whole CLI on 2 cores (issue 13)."""
 

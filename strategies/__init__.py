@@ -18,20 +18,21 @@ from pathlib import Path
 
 from simtool.errors import SimtoolError, choices, describe
 
-from . import basic, black_white, kansas_city, nine_lives, out_trumped, pimc, restrictions, trickster
+from . import basic, black_white, hearts, kansas_city, nine_lives, out_trumped, pimc, restrictions, trickster
 from .base import STRATEGY, Param, Params, Strategy, split, split_lineup, strategy
 from .restrictions import Restriction
 
 BUILT_IN: tuple[Strategy, ...] = (
     basic.random, basic.high, basic.low, black_white.balance, black_white.duck,
     kansas_city.target, kansas_city.greedy, trickster.safe, trickster.spoiler,
-    out_trumped.hoarder, out_trumped.tricks, nine_lives.exact, nine_lives.team, pimc.pimc,
+    out_trumped.hoarder, out_trumped.tricks, nine_lives.exact, nine_lives.team, hearts.ducker,
+    hearts.hunter, pimc.pimc,
 )
 
 RESTRICTIONS: dict[str, tuple[Restriction, ...]] = {
     "black-white": black_white.RESTRICTIONS, "kansas-city": kansas_city.RESTRICTIONS,
     "trickster": trickster.RESTRICTIONS, "out-trumped": out_trumped.RESTRICTIONS,
-    "nine-lives": nine_lives.RESTRICTIONS,
+    "nine-lives": nine_lives.RESTRICTIONS, "hearts": hearts.RESTRICTIONS,
 }
 """Each game's restrictions for restricted play, ``STRATEGY~NAME`` (see :mod:`strategies.restrictions`)."""
 

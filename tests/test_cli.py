@@ -86,7 +86,7 @@ def one_line_error(r, *needles):
 
 
 @pytest.mark.parametrize("args,needles", [
-    (["--game", "hearts"], ["unknown game 'hearts'", "black-white"]),
+    (["--game", "skat"], ["unknown game 'skat'", "black-white"]),
     (["--strategy", "genius"], ["unknown strategy 'genius'", "balance", "random"]),
     (["--rule", "hand=3"], ["unknown rule 'hand'", "deck", "hand_size"]),
     (["--rule", "oops"], ["bad --rule 'oops'", "NAME=VALUE"]),

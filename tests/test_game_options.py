@@ -262,6 +262,9 @@ VARIANTS = {
     "trickster": [(2, {"ranks": 16, "pip_limit": 40}), (4, {"ranks": 6, "pip_limit": 4}),
                   (3, {"pip_limit": 10, "jack_points": 6, "king_points": 0})],
     "nine-lives": [(2, {"ranks": 32}), (6, {"ranks": 4, "lives_to_end": 3}), (4, {"ranks": 12})],
+    "hearts": [(3, {"black_maria": "on", "jack": "on", "moon": "subtract", "goal": 30}),
+               (5, {"queen": 7, "lead_hearts": "any", "first_trick": "any", "passing": "right"}),
+               (4, {"passing": "none", "moon": "off", "goal": 1})],
 }
 
 

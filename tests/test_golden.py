@@ -34,8 +34,12 @@ RECORDS = [
     ("out-trumped", 3, ["hoarder", "tricks", "random"], "deal", 4),
     ("nine-lives", 4, ["random"] * 4, "deal", 2),
     ("nine-lives", 3, ["exact", "team", "random"], "match", 1),
+    ("hearts", 4, ["random"] * 4, "deal", 3),
+    ("hearts", 3, ["ducker", "hunter", "random"], "deal", 1),
+    ("hearts", 5, ["ducker", "random", "hunter", "ducker", "random"], "match", 0),
 ]
-RULES = {("out-trumped", 3): {"kitty": "bid", "follow": "literal"}}
+RULES = {("out-trumped", 3): {"kitty": "bid", "follow": "literal"},
+         ("hearts", 5): {"goal": 40, "jack": "on", "black_maria": "on"}}
 
 
 @pytest.mark.parametrize("game,p,lineup,unit,number", RECORDS,

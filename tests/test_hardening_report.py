@@ -72,7 +72,7 @@ DAMAGE = [
     ("deals", edit_meta(players=None), ["run.json", "no 'players'"]),
     ("deals", edit_meta(n=None), ["run.json", "no 'n'"]),
     ("deals", edit_meta(players="three"), ["run.json", "'players'", "'three'"]),
-    ("deals", edit_meta(game="hearts"), ["run.json", "unknown game 'hearts'"]),
+    ("deals", edit_meta(game="skat"), ["run.json", "unknown game 'skat'"]),
     ("deals", edit_meta(lineup=["balance"] * 2), ["run.json", "2 seats", "3 players"]),
     ("deals", remove("seats.parquet"), ["seats.parquet", "missing"]),
     ("deals", write_text("seats.parquet", ""), ["seats.parquet", "empty"]),

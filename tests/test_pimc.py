@@ -30,7 +30,7 @@ CASES = [(g, p, DEFAULTS[g.id]) for g in GAMES  # the fewest, the default and th
 IDS = [f"{g.id}-{p}p-{'-'.join(f'{k}={v}' for k, v in r.items())}" for g, p, r in CASES]
 KINDS = {"black-white": {"lead", "colour", "play"}, "kansas-city": {"pass", "lead", "play", "upgrade"},
          "trickster": {"play"}, "out-trumped": {"trump", "bid", "discard", "lead", "play"},
-         "nine-lives": {"bid", "lead", "play"}}
+         "nine-lives": {"bid", "lead", "play"}, "hearts": {"pass", "lead", "play"}}
 
 
 @pytest.mark.parametrize("game,p,rules", CASES, ids=IDS)

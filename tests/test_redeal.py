@@ -18,7 +18,7 @@ from simtool.errors import StrategyError
 
 from .conftest import ctx_for, rule_variants
 
-REDEALT = ["black-white", "kansas-city", "trickster", "nine-lives", "out-trumped"]
+REDEALT = ["black-white", "kansas-city", "trickster", "nine-lives", "out-trumped", "hearts"]
 GAMES = [simtool.games.get(g) for g in REDEALT]
 CASES = [(g, p, r) for g in GAMES for p in g.players for r in rule_variants(g, p)]
 NUMBERS = {  # a game's numbers at other values together: other hand, kitty and deck sizes
@@ -249,3 +249,51 @@ def test_out_trumped_redeal_keeps_what_the_follows_showed_and_is_uniform():
     free = (LAYOUT.suit[2] | LAYOUT.suit[3] | LAYOUT.suit[4]) & ~cards(["C1", "D3", "E4"])
     counts = bits.to_mask(hands[:, 2], 60)[:, bits.to_mask(np.array([free]), 60)[0]].sum(axis=0)
     assert len(counts) == 33 and sps.chisquare(counts).pvalue > 1e-4
+
+
+def test_hearts_redeal_keeps_the_passed_cards_with_their_receiver_and_is_uniform():
+    from .test_hearts import GAME as HEARTS
+    from .test_hearts import c, cards, hand_built
+
+    # 3p, pass left: seat 0 passes 3C 4C 5C to seat 1 and gets JC QC KC from seat 2; at its lead it
+    # has not seen 6C, TC, 7C, 8C, 9C: seat 1 holds one of them, seat 2 the other four (5 layouts)
+    s = hand_built([["2C", "3C", "4C", "5C"], ["6C", "7C", "8C", "9C"], ["TC", "JC", "QC", "KC"]],
+                   passing="left")
+    play = HEARTS.play(s)
+    d = play.send(None)
+    for picks in (["3C", "7C", "JC"], ["4C", "8C", "QC"], ["5C", "9C", "KC"]):
+        d = play.send(np.array([[c(x) for x in picks]]))
+    assert d.kind == "lead" and int(d.seat[0]) == 0
+    view = HEARTS.View(HEARTS, s, d.kind, np.zeros(1, np.int64), d.legal)
+    worlds = view.redeal(5000, np.random.default_rng(14))
+    engine._OPEN.pop(id(view))
+    hands, gave = worlds._state.hands, worlds._state.gave
+    assert (hands[:, 0] == cards(["2C", "JC", "QC", "KC"])).all()
+    assert ((hands[:, 1] & cards(["3C", "4C", "5C"])) == cards(["3C", "4C", "5C"])).all()
+    assert (bits.count(hands) == 4).all()
+    assert (gave[:, 0] == cards(["3C", "4C", "5C"])).all() and (gave[:, 2] == cards(["JC", "QC", "KC"])).all()
+    assert ((gave[:, 1] & ~hands[:, 2]) == 0).all() and (bits.count(gave[:, 1]) == 3).all()
+    assert _chi_square_uniform(hands[:, 1:], 5) > 1e-4
+
+
+def test_hearts_redeal_keeps_what_the_first_trick_showed():
+    from .test_hearts import GAME as HEARTS
+    from .test_hearts import c, cards, hand_built
+
+    # seat 2 has no club and throws the queen on the first trick: it holds nothing but penalty
+    # cards, so the unseen hearts are its; seats 0 and 1 share the four diamonds (6 layouts)
+    s = hand_built([["2C", "3D", "4D"], ["3C", "5D", "6D"], ["QS", "2H", "3H"], ["4C", "7D", "8D"]])
+    play = HEARTS.play(s)
+    d = play.send(None)
+    for card in ("2C", "3C", "QS", "4C"):
+        d = play.send(np.array([c(card)]))
+    assert d.kind == "lead" and int(d.seat[0]) == 3
+    view = HEARTS.View(HEARTS, s, d.kind, np.full(1, 3), d.legal)
+    clean = view.dealt[0] & ~view.penalty
+    assert view.excluded[0, 2] & clean == clean
+    worlds = view.redeal(6000, np.random.default_rng(15))
+    engine._OPEN.pop(id(view))
+    hands = worlds._state.hands
+    assert (hands[:, 2] == cards(["2H", "3H"])).all()
+    assert (hands[:, 0] | hands[:, 1] == cards(["3D", "4D", "5D", "6D"])).all()
+    assert _chi_square_uniform(hands[:, :2], 6) > 1e-4

@@ -12,7 +12,8 @@ from simtool import games
 
 ROOT = Path(__file__).parents[1]
 DESIGNERS = {"black-white": "Tsutomu Dejima", "kansas-city": "Chris Wray",
-             "trickster": "Prototype A", "out-trumped": "Adam Boudreaux", "nine-lives": "Pandaqi"}
+             "trickster": "Prototype A", "out-trumped": "Adam Boudreaux", "nine-lives": "Pandaqi",
+             "hearts": "traditional"}
 
 
 def test_no_pointer_outside_the_project():

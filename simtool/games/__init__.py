@@ -8,12 +8,13 @@ from ..engine import ROUND_CAP as ROUND_CAP  # the safety cap on a match's round
 from ..engine import Game
 from ..errors import SimtoolError, choices
 from .black_white import GAME as BLACK_WHITE
+from .hearts import GAME as HEARTS
 from .kansas_city import GAME as KANSAS_CITY
 from .nine_lives import GAME as NINE_LIVES
 from .out_trumped import GAME as OUT_TRUMPED
 from .trickster import GAME as TRICKSTER
 
-BUILT_IN: tuple[Game, ...] = (BLACK_WHITE, KANSAS_CITY, TRICKSTER, OUT_TRUMPED, NINE_LIVES)
+BUILT_IN: tuple[Game, ...] = (BLACK_WHITE, KANSAS_CITY, TRICKSTER, OUT_TRUMPED, NINE_LIVES, HEARTS)
 
 
 def registry() -> dict[str, Game]:

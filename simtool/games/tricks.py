@@ -38,6 +38,10 @@ class TrickRound(RoundState, abc.ABC):
     def hand(self, at: np.ndarray) -> np.ndarray:
         return np.take(self.hands, at)
 
+    def lead_set(self, hand: np.ndarray) -> np.ndarray:
+        """The cards of ``hand`` the leader may lead (default: any)."""
+        return hand
+
     def follow_set(self, hand: np.ndarray) -> np.ndarray:
         """The cards of ``hand`` a follower may play (default: any)."""
         return hand
@@ -66,7 +70,7 @@ def play_trick(s: TrickRound, cell, leader: np.ndarray,
     if s.step == 0:
         at = cell(leader)
         hand = s.hand(at)
-        lead = yield Decision(LEAD, leader, hand, active=active)
+        lead = yield Decision(LEAD, leader, s.lead_set(hand), active=active)
         _put(s, at, lead, rows, hand)
         s.on_lead(lead)
         if not s.announcements:  # else the announcement says what the lead counts for

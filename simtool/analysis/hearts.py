@@ -1,0 +1,33 @@
+"""Hearts: who takes the penalty cards, how often the moon is shot, and how long matches run."""
+
+import polars as pl
+
+from .. import stats
+from . import Analysis
+
+HEARTS = "mean hearts taken"
+
+
+def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> list[tuple[str, pl.DataFrame]]:
+    """Penalty cards by seat and by strategy, the share of hands with a moon, and match lengths."""
+    rules = rules or {}
+    taken = {HEARTS: pl.col("hearts"), "takes the queen of spades": pl.col("queen") > 0,
+             "shoots the moon": pl.col("moon") > 0}
+    if rules.get("jack") == "on":
+        taken["takes the jack of diamonds"] = pl.col("jack") > 0
+    out = [(f"Penalty cards by {by}", stats.wide(stats.estimates(seats, taken, [by], {HEARTS}), [by]))
+           for by in ("seat", "strategy")]
+    per_hand = seats.group_by(keys).agg(pl.col("moon").max().alias("moon"))
+    moon = stats.estimates(per_hand, {"a seat takes every penalty card": pl.col("moon") > 0}).select(
+        pl.col("figure").alias("hands"), pl.col("n").cast(pl.Int64), pl.col("value").alias("share"),
+        pl.col("low").alias("share_low"), pl.col("high").alias("share_high"))
+    out.append(("Hands with a moon", moon))
+    if "match" in keys:
+        out.append((f"Hands until someone has {rules.get('goal', 100)} points",
+                    stats.length_table(seats, "hands")))
+    return out
+
+
+ANALYSIS = Analysis(rates={"moon": pl.col("moon") > 0, "queen": pl.col("queen") > 0},
+                    rate_text={"moon": "shoots the moon (takes every penalty card)",
+                               "queen": "takes the queen of spades"}, tables=tables)
