@@ -24,7 +24,7 @@ from simtool.games.hearts import (
     pass_way,
     score,
 )
-from simtool.runner import play_chunk
+from simtool.pipeline.runner import play_chunk
 
 from .conftest import assert_matches_reference, spec
 from .test_cli import cli, one_line_error
@@ -248,7 +248,7 @@ def test_a_match_ends_once_someone_reaches_the_goal_and_the_lowest_total_wins():
 
 
 def test_match_hands_rotate_the_pass_direction():
-    from simtool.runner import replay
+    from simtool.pipeline.runner import replay
 
     text = "\n".join(replay(spec("hearts", 4, n=1, unit="match", lineup=["ducker"] * 4, seed=1), 0))
     ways = [line.split("pass: ")[1] for line in text.splitlines() if line.startswith("  pass: ")]
