@@ -71,16 +71,17 @@ def test_the_report_renders_every_name_as_plain_text_without_a_warning(named):
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "[red]red[/red] [/bold] :smile:" in html
     # charts keep their text in comments: the legend and the ladder's axis show the names as written
-    assert "<!-- $\\foo$ and $x$ -->" in html
+    assert "<!-- p.py:$\\foo$ and $x$ -->" in html  # a plugin is labelled by its file and name
     assert "<!-- $\\foo$/p.py:math -->" in html
 
 
 def test_a_long_name_is_clipped_in_charts_and_tables_and_kept_whole_in_a_tooltip(named):
     html = report.render(named["runs"])
-    clipped = labels.clip(LONG)
+    shown = f"p.py:{LONG}"  # a plugin is labelled by its file and name
+    clipped = labels.clip(shown)
     assert len(clipped) == labels.LIMIT and clipped.endswith("…" + LONG[-labels.TAIL:])
     assert f"<!-- {clipped} -->" in html  # the legend of the distribution by strategy
-    assert f'<span title="{LONG}">{clipped}</span>' in html  # strategy strength and ratings
+    assert f'<span title="{shown}">{clipped}</span>' in html  # strategy strength and ratings
     assert not re.search(f"<t[dh]>[^<]*{LONG}", html)  # no table cell holds it whole
 
 
