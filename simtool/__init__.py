@@ -4,18 +4,25 @@
 >>> result = simtool.run("black-white", n=10_000, players=3, strategy="balance", seed=1)
 >>> result.seats        # one row per deal and seat (polars)
 >>> result.summary()    # per seat, with 95% intervals
+>>> simtool.ladder.climb("kansas-city", "runs/kc-ladder", n=20_000)   # the commands, from Python
+>>> simtool.restrict.measure("kansas-city", "runs/kc-restrict", n=20_000)
 """
+
+from importlib import import_module
 
 from .errors import SimtoolError
 
-__all__ = ["run", "Result", "SimtoolError"]
+__all__ = ["run", "Result", "SimtoolError", "sweep", "ladder", "restrict", "tune"]
+
+COMMANDS = ("sweep", "ladder", "restrict", "tune")
+"""The commands of the same names, as modules (``simtool.ladder.climb``...)."""
 
 
 def __getattr__(name: str):
-    # the API on first use: the command line imports simtool.cli without it, and can defer
-    # polars (see simtool.lazy)
+    # on first use: the command line imports simtool.cli without them, and can defer polars
+    # (see simtool.lazy)
     if name in ("run", "Result"):
-        from simtool.commands import run as api
-
-        return getattr(api, name)
+        return getattr(import_module("simtool.commands.run"), name)
+    if name in COMMANDS:
+        return import_module(f"simtool.commands.{name}")
     raise AttributeError(f"module 'simtool' has no attribute {name!r}")

@@ -249,7 +249,7 @@ def test_the_log_a_run_writes_beside_its_plugin_is_not_recorded(tmp_path):
     (tmp_path / "weighted.py").write_text(DATA_PLUGIN)
     (tmp_path / "weights.txt").write_text("low\n")
     with open(tmp_path / "run.log", "w") as log:
-        subprocess.run([sys.executable, "-c", "import sys; from simtool.runner import beside; "
+        subprocess.run([sys.executable, "-c", "import sys; from simtool.pipeline.runner import beside; "
                         "print(sorted(beside(sys.argv[1])))", str(tmp_path / "weighted.py")],
                        stdout=log, check=True, timeout=60)
     assert (tmp_path / "run.log").read_text().strip() == "['weights.txt']"

@@ -165,8 +165,8 @@ def test_worlds_take_plays_the_same_worlds_again(game_id):
     assert len(taken) == 4 and (taken.view.legal == worlds.view.legal[rows]).all()
     choice = strategies.resolve("low", game_id)
     first = choice(worlds.view, None)
-    whole = worlds.play_out(first, "low")["score"]  # low never draws: the play-outs are fixed
-    assert (taken.play_out(first[rows], "low")["score"] == whole[rows]).all()
+    whole = worlds.play_out(first, choice)["score"]  # low never draws: the play-outs are fixed
+    assert (taken.play_out(first[rows], choice)["score"] == whole[rows]).all()
 
 
 @pytest.mark.parametrize("colour,winner", [(BLACK, 30), (WHITE, 2)])

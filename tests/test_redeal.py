@@ -173,7 +173,7 @@ def test_trickster_play_out_draws_the_other_seats_choices_of_the_turn():
     worlds = view.redeal(200, np.random.default_rng(4))
     assert (worlds._state.tableau == np.repeat(state.tableau, 200, axis=0)).all()
     choice = np.repeat(bits.lowest(view.legal), 200)
-    results = worlds.play_out(choice, "random")
+    results = worlds.play_out(choice, strategies.resolve("random", game.id))  # outside a run: no names
     engine._OPEN.pop(id(view))
     per_deal = results["score"].reshape(4, 200, 4)
     assert (per_deal.std(axis=1) > 0).any()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
-from simtool import games
+from simtool import arguments, games
 from simtool.analysis import of as analysis_of
 from simtool.analysis.summary import seat_summary, tally
 from simtool.pipeline import pilot
@@ -86,7 +86,7 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
     """Play ``spec`` through the executor; write the run folder if ``out``; keep the tables in
     memory if ``keep`` (always without ``out``). ``resume``: the specification is read from the
     interrupted run in ``out``, and only the chunks not yet on disk are played."""
-    folder = None if out is None else Path(out)
+    folder = arguments.folder("out", out, optional=True)
     plan = resume_plan(folder) if resume else \
         Plan("run", (Cell(spec, folder),), reuse=False, resume=f"simtool run --resume {folder}")
     (done,) = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force, keep=keep,
