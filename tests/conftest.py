@@ -1,21 +1,13 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 import simtool.games
 import strategies
 from simtool import engine
 from simtool.pipeline.runner import RunSpec, chunk_size, play_chunk, resolve_lineup
 
-from . import toy_game
-
-
-@pytest.fixture
-def with_toy_game(monkeypatch):
-    """Register the test-only game 'climb' for the duration of a test (in-process runs only)."""
-    monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, toy_game.GAME))
-    return toy_game.GAME
+pytest_plugins = ["simtool.testing"]  # the conformance suite, as a game's own package runs it
 
 
 def spec(game="black-white", players=3, n=200, lineup=None, unit="deal", seed=7, rules=None,

@@ -50,7 +50,7 @@ class Climb(Game):
     options = (Option("hand", (3, 2, 4), "cards dealt to each player"),)
     n_actions = 16
     columns = {"banks": np.int8}
-    analysis = "tests.toy_game"  # a plugin game may keep its analysis in its own module
+    analysis = __name__  # a game installed from its own package may keep its analysis in its module
     View = ClimbView
 
     def deal(self, rng, match: Match, rnd: int) -> State:

@@ -75,16 +75,6 @@ def widens_legal(view, rng):
     return bits.lowest(~view.hand & bits.full(view.n_actions))
 
 
-def scribbles(view, rng):
-    """Plays as `random` does, after writing garbage into every array its view holds."""
-    choice = bits.uniform(view.legal.copy(), rng, view.n_actions)
-    for name in dir(view):
-        value = getattr(view, name, None)
-        if isinstance(value, np.ndarray) and value.flags.writeable:
-            value[...] = np.zeros((), value.dtype) + 1
-    return choice
-
-
 FORKED = []
 
 

@@ -1,0 +1,280 @@
+"""The conformance suite: what every game must do for simtool's engine, pipeline and searches to
+play it right. Each check says what it protects; a failure names the game, player count and check.
+
+Run it with ``--simtool-game`` or by subclassing :class:`Conformance` (see :mod:`simtool.testing`).
+A game's own rules are checked by the game: :meth:`Game.invariants` (cards conserved, tricks add
+up, ...) is evaluated before every decision and at the end of every round here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+import strategies
+from simtool import bits, engine, games
+from simtool.pipeline.runner import RunSpec, chunk_size, execute, play_chunk
+
+DEALS = 400
+"""Deals of the rounds the suite plays for each check (a few thousand where it counts picks)."""
+
+
+class Watch:
+    """Wraps a strategy: before each decision checks the legal sets and the game's invariants on
+    the live round, then records what was legal and what was picked."""
+
+    def __init__(self, game, inner, state=None):
+        self.game, self.inner, self.name, self.state = game, inner, inner.name, state
+        self.seen: list[tuple[str, np.ndarray, np.ndarray]] = []
+
+    def __call__(self, view, rng):
+        legal = view.legal
+        assert (bits.count(legal) > 0).all(), f"empty legal set at '{view.kind}'"
+        assert (legal & ~bits.full(self.game.n_actions) == 0).all(), f"option beyond n_actions at '{view.kind}'"
+        broken(self.game, self.state, f"before '{view.kind}'")
+        picked = self.inner(view, rng)
+        self.seen.append((view.kind, legal.copy(), np.asarray(picked).copy()))
+        return picked
+
+
+def broken(game, state, when: str) -> None:
+    for name, ok in game.invariants(state).items():
+        assert np.asarray(ok).all(), f"invariant broken {when}: {name}"
+
+
+def default_rules(game) -> dict:
+    return {o.name: o.default for o in game.options}
+
+
+def context(game, n: int, seed: int = 0) -> engine.Context:
+    return engine.Context(game.id, seed, n, "deal", np.arange(n), resolve=strategies.resolve)
+
+
+def watched_round(game, p: int, strategy_name: str, n: int = DEALS, unit_rules: dict | None = None,
+                  seed: int = 11):
+    """One round of ``n`` deals at ``p`` players, ``strategy_name`` at every seat, watched (see
+    :class:`Watch`); returns the watch and the round's results."""
+    rules = default_rules(game) | (unit_rules or {})
+    match = game.new_match(n, p, rules)
+    rng = np.random.default_rng(seed)
+    state = game.deal(rng, match, 0)
+    watch = Watch(game, strategies.resolve(strategy_name, game.id), state)
+    results = engine.play_round(game, state, engine.Lineup([watch], np.zeros(p, np.int64)), rng,
+                                context(game, n))
+    broken(game, state, "at the end of the round")
+    return watch, results
+
+
+def run_spec(game, players: int, n: int, unit: str = "deal", seed: int = 7, chunk: int | None = None) -> RunSpec:
+    """A run of ``random`` at every seat under the default rules."""
+    return RunSpec(game.id, players, default_rules(game), ("random",) * players, unit, n, seed,
+                   chunk or chunk_size(unit))
+
+
+def scribbles(view, rng):
+    """Plays as ``random`` does, after writing into every array its view holds."""
+    choice = bits.uniform(view.legal.copy(), rng, view.n_actions)
+    for name in dir(view):
+        value = getattr(view, name, None)
+        if isinstance(value, np.ndarray) and value.flags.writeable:
+            value[...] = np.zeros((), value.dtype) + 1
+    return choice
+
+
+class Conformance:
+    """The suite, one test per check. Subclass it in a test module with ``games`` set to the games
+    to check; every test then runs per game (and per player count where it takes ``players``)."""
+
+    simtool_conformance = True  # marks the class for simtool.testing's parametrization
+    games: tuple | list | None = None
+    """The games to check; ``None``: those named by ``--simtool-game`` / ``simtool_games``."""
+
+    @pytest.fixture(autouse=True)
+    def _registered(self, game, monkeypatch):
+        """Runs look a game up by its id: a game not installed (under the ``simtool.games`` entry
+        point) is registered for the test, in this process only."""
+        known = games.registry().get(game.id)
+        if known is None:
+            monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, game))
+        elif known is not game:
+            pytest.fail(f"game id '{game.id}' is already taken by another game ({type(known).__module__})")
+        return known is not None
+
+    # -- the play ---------------------------------------------------------------------------------
+
+    def test_legal_options_never_empty_and_invariants_hold(self, game, players):
+        """Every strategy that plays the game (searches aside) gets a non-empty legal set within
+        ``n_actions`` at every decision, and the game's invariants hold before every decision and
+        after the round."""
+        for name, s in strategies.registry(game.id).items():
+            if s.relative_cost() > 1:  # a search: slow, and it plays the heuristics checked here
+                continue
+            watch, results = watched_round(game, players, name)
+            assert watch.seen, f"{name}: no decision was asked"
+            assert results["score"].shape == (DEALS, players), name
+
+    def test_random_is_uniform_over_the_legal_options(self, game, players):
+        """The reference policy ``random`` (the game's rules page enumerates the legal options)
+        picks each legal option equally often: the rank of its pick among ``c`` legal options is
+        uniform on ``0..c-1`` (chi-square, p > 1e-5)."""
+        watch, _ = watched_round(game, players, "random", n=3000)
+        by_size: dict[int, list[np.ndarray]] = {}
+        for _, legal, picked in watch.seen:
+            rank = bits.count(legal & bits.below(picked)).astype(np.int64)
+            size = bits.count(legal).astype(np.int64)
+            for c in np.unique(size):
+                by_size.setdefault(int(c), []).append(rank[size == c])
+        from scipy import stats
+
+        tested = 0
+        for c, ranks in by_size.items():
+            ranks = np.concatenate(ranks)
+            if c < 2 or len(ranks) < 50 * c:
+                continue
+            counts = np.bincount(ranks, minlength=c)
+            assert stats.chisquare(counts).pvalue > 1e-5, f"random not uniform over {c} options"
+            tested += 1
+        assert tested >= 1, "no decision offered a choice often enough to test"
+
+    # -- what a seat sees -------------------------------------------------------------------------
+
+    def test_every_view_field_reads_at_every_decision(self, game, players):
+        """Each field of the game's views says what it is, and holds one entry per deal of the
+        view (or one number) at every kind of decision."""
+        table = engine.field_table(game)
+        assert all(doc for _, _, doc in table), [name for name, _, doc in table if not doc]
+        names = [name for name, _, _ in table]
+        kinds = set()
+        random = strategies.resolve("random", game.id)
+
+        def read_all(view, rng):
+            for name in names:
+                value = getattr(view, name)
+                if isinstance(value, np.ndarray):
+                    assert value.shape[0] == len(view), (view.kind, name, value.shape)
+            kinds.add(view.kind)
+            return random(view, rng)
+
+        state = game.deal(np.random.default_rng(1), game.new_match(40, players, default_rules(game)), 0)
+        lineup = engine.Lineup([strategies.Strategy("read_all", read_all, "")], np.zeros(players, np.int64))
+        engine.play_round(game, state, lineup, np.random.default_rng(2), context(game, 40))
+        assert kinds
+
+    def test_a_view_is_a_copy(self, game, players):
+        """A strategy that writes into every array of its views changes nothing of the game: the
+        same deals give the same results as plain ``random`` (each field a copy, never a slice of
+        the round's state)."""
+        results = []
+        for choose in (strategies.resolve("random", game.id), strategies.Strategy("scribbles", scribbles, "")):
+            state = game.deal(np.random.default_rng(5), game.new_match(300, players, default_rules(game)), 0)
+            results.append(engine.play_round(game, state, engine.Lineup([choose], np.zeros(players, np.int64)),
+                                             np.random.default_rng(6), context(game, 300)))
+        plain, scribbled = results
+        assert plain.keys() == scribbled.keys()
+        for key in plain:
+            assert np.array_equal(plain[key], scribbled[key]), key
+
+    def test_worlds_show_the_seat_what_it_saw(self, game, players):
+        """A search re-deals what a seat cannot know (``view.redeal``): every world shows the seat
+        exactly its view (so the view hides what the re-deal draws anew), keeps the game's
+        invariants, and plays to a legal end."""
+        if type(game).redeal is engine.Game.redeal:
+            pytest.skip(f"{game.id} does not re-deal (Game.redeal): searches such as pimc cannot play it")
+        random = strategies.resolve("random", game.id)
+        checked = []
+
+        def probe(view, rng):
+            # a few decisions spread over the round (each check plays its worlds to the end)
+            if len(checked) < 3 * (rnd + 1) and rng.random() < 0.15:
+                check_worlds(game, view, np.random.default_rng(len(checked)))
+                checked.append(view.kind)
+            return random(view, rng)
+
+        for rnd in (0, 1):  # round 1 of a match too: totals so far, a later dealer
+            match = game.new_match(30, players, default_rules(game))
+            match.totals[:] = np.arange(players)
+            state = game.deal(np.random.default_rng(rnd), match, rnd)
+            engine.play_round(game, state, engine.Lineup([strategies.Strategy("probe", probe, "")],
+                                                         np.zeros(players, np.int64)),
+                              np.random.default_rng(9 + rnd), context(game, 30))
+        assert checked, "no decision was probed"
+
+    # -- runs -------------------------------------------------------------------------------------
+
+    def test_tables_have_one_row_per_deal_and_seat(self, game, players):
+        """A run's table: one row per deal and seat, the engine's and the game's columns, and the
+        win of every deal shared out in full."""
+        c = play_chunk(run_spec(game, players, 150), 0)
+        assert c.seats.height == 150 * players
+        assert {"deal", "seat", "strategy", "score", "tricks", "win", *game.columns} <= set(c.seats.columns)
+        per_deal = c.seats.group_by("deal").agg(pl.col("win").sum(), pl.len())
+        assert per_deal.height == 150 and (per_deal["len"] == players).all()
+        assert np.allclose(per_deal["win"].to_numpy(), 1.0, atol=1e-5)
+
+    def test_matches_end_with_shared_wins(self, game, players):
+        """Whole matches end (``match_over``), share out each match's win, and count their rounds."""
+        c = play_chunk(run_spec(game, players, 60, unit="match"), 0)
+        m = c.matches
+        assert m.height == 60 * players
+        per = m.group_by("match").agg(pl.col("win").sum(), pl.col("rounds").first())
+        assert np.allclose(per["win"].to_numpy(), 1.0, atol=1e-5)
+        rounds = c.seats.group_by("match").agg(pl.col("round").max() + 1).sort("match")
+        assert (rounds["round"].to_numpy() == m.filter(pl.col("seat") == 0).sort("match")["rounds"].to_numpy()).all()
+
+    def test_match_over_has_no_side_effects(self, game, players):
+        """Asking whether a match is over changes nothing in it."""
+        match = game.new_match(50, players, default_rules(game))
+        match.totals[:] = np.random.default_rng(1).integers(0, 60, match.totals.shape)
+        before = {k: np.copy(v) for k, v in vars(match).items() if isinstance(v, np.ndarray)}
+        for rnd in range(2 * players + 2):
+            game.match_over(match, rnd)
+        after = {k: v for k, v in vars(match).items() if isinstance(v, np.ndarray)}
+        assert before.keys() == after.keys() and all((after[k] == v).all() for k, v in before.items())
+
+    def test_same_seed_same_result(self, game, players):
+        """A seed fixes the results; another seed gives others."""
+        a = play_chunk(run_spec(game, players, 120, seed=3), 0).seats
+        b = play_chunk(run_spec(game, players, 120, seed=3), 0).seats
+        c = play_chunk(run_spec(game, players, 120, seed=4), 0).seats
+        assert a.equals(b)
+        assert not a.equals(c)
+
+    @pytest.mark.parametrize("unit", ["deal", "match"])
+    def test_jobs_do_not_change_results(self, game, unit, _registered):
+        """Played on one process or two, a run gives the same tables, chunk by chunk."""
+        if not _registered:
+            pytest.skip(f"{game.id} is not installed under the simtool.games entry point, so "
+                        "worker processes cannot find it")
+        s = run_spec(game, game.default_players, 2500, unit=unit, chunk=700)
+        one, two = (list(execute(s, jobs=j)) for j in (1, 2))
+        assert sum(c.seats["seat"].eq(0).sum() for c in one) >= 2500
+        for a, b in zip(one, two, strict=True):
+            assert a.seats.equals(b.seats)
+            assert (a.matches is None and b.matches is None) or a.matches.equals(b.matches)
+
+
+def check_worlds(game, view, rng, k: int = 3) -> None:
+    """``k`` re-deals of ``view``'s deals: the seat's view in each equals ``view``, field by field;
+    each world keeps the game's invariants and plays to the end with ``random``."""
+    fields = {name: getattr(view, name) for name in type(view).fields()}
+    worlds = view.redeal(k, rng)
+    w = worlds.view
+    assert len(w) == len(view) * k and w.kind == view.kind
+    for name, value in {"seat": view.seat, "legal": view.legal, **fields}.items():
+        if isinstance(value, np.ndarray):
+            again = np.asarray(getattr(w, name))
+            repeated = np.repeat(value, k, axis=0)
+            assert again.shape == repeated.shape and again.dtype == repeated.dtype, (name, again.shape, again.dtype)
+            assert (again == repeated).all(), f"a re-dealt world shows the seat another '{name}' at '{view.kind}'"
+        else:
+            assert getattr(w, name) == value, f"a re-dealt world shows the seat another '{name}' at '{view.kind}'"
+    broken(game, worlds._state, f"in a re-dealt world at '{view.kind}'")
+    choice = bits.uniform(w.legal, np.random.default_rng(0), view.n_actions)
+    results = worlds.play_out(choice, "random")
+    assert results["score"].shape == (len(w), view.players)
+    assert np.allclose(results["win"].sum(axis=1), 1)
+
+
+class TestConformance(Conformance):
+    """The suite on the games named by ``--simtool-game`` (or ``simtool_games``)."""
