@@ -30,7 +30,7 @@ from . import bits
 from .errors import OutOfMemory, SimtoolError, StrategyError, describe
 
 ROUND_CAP = 200
-"""Safety cap on the rounds of one match (RULINGS.md, Common)."""
+"""Safety cap on the rounds of one match (every page of docs/rules, **Common rules**)."""
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """An independent, deliberately plain Kansas City: one deal at a time, cards as (suit, rank).
 
-Written from RULINGS.md without reusing the engine's code, so that statistics of the two
+Written from docs/rules/kansas-city.md without reusing the engine's code, so that statistics of the two
 under the random policy can be compared.
 """
 

@@ -1,6 +1,6 @@
 """An independent, deliberately plain Nine Lives round: one deal at a time, cards as (suit, rank).
 
-Written from RULINGS.md without reusing the engine's code.
+Written from docs/rules/nine-lives.md without reusing the engine's code.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """An independent, deliberately plain Out-Trumped: one deal at a time, cards as (suit, rank).
 
-Written from RULINGS.md without reusing the engine's code; covers every rule option.
+Written from docs/rules/out-trumped.md without reusing the engine's code; covers every rule option.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """An independent, deliberately plain Trickster: one deal at a time, cards as (suit, rank).
 
-Written from RULINGS.md without reusing the engine's code.
+Written from docs/rules/trickster.md without reusing the engine's code.
 """
 
 from __future__ import annotations

@@ -182,7 +182,7 @@ def test_somebody_always_overshoots(p):
 @pytest.mark.parametrize("p", [4, 5])
 def test_random_play_matches_an_independent_implementation(p):
     """Per seat mean tricks, upgrades, 4s, score and overshoot rate under the random policy agree
-    with a plain per-deal implementation of RULINGS.md within 4.5 standard errors."""
+    with a plain per-deal implementation of docs/rules/kansas-city.md within 4.5 standard errors."""
     import random
 
     from .reference_kansas_city import random_deal

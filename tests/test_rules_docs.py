@@ -23,6 +23,19 @@ def test_no_pointer_outside_the_project():
             assert outside not in text, f"{path.relative_to(ROOT)} mentions {outside}"
 
 
+def test_every_document_the_code_cites_is_in_the_repository():
+    """A docstring or comment naming a document (``docs/rules/hearts.md``, ``README.md``) names
+    one a clone has: the rules live in docs/rules, not in a file of the designers' own."""
+    cited = set()
+    for folder in ("simtool", "strategies", "tests", "bench"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path.name != "test_rules_docs.py":  # it names files that must not be cited
+                cited |= {(m, path.name) for m in re.findall(r"(?<![\w/<>.-])([\w./-]+\.md)\b", path.read_text())}
+    assert {m for m, _ in cited} >= {"README.md", "docs/rules/hearts.md"}  # the search finds citations
+    missing = sorted((where, m) for m, where in cited if not (ROOT / m).is_file())
+    assert not missing, missing
+
+
 @pytest.mark.parametrize("game", games.BUILT_IN, ids=lambda g: g.id)
 def test_rules_page_is_complete(game):
     text = (ROOT / "docs" / "rules" / f"{game.id}.md").read_text()

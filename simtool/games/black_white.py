@@ -1,4 +1,4 @@
-"""Trick Taking in Black & White (Tsutomu Dejima), read through RULINGS.md.
+"""Trick Taking in Black & White (Tsutomu Dejima), read next to ``docs/rules/black-white.md``.
 
 Card ``c`` (option ``c`` = 0..deck-1, 36 cards on the sheet) is the printed card ``k = c + 1``:
 black ``k`` on one half, white ``deck + 1 - k`` on the other. The leader plays a card and

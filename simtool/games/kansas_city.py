@@ -1,4 +1,4 @@
-"""Kansas City: The Trick-Taking Game (Chris Wray), read through RULINGS.md.
+"""Kansas City: The Trick-Taking Game (Chris Wray), read next to ``docs/rules/kansas-city.md``.
 
 Option ``c`` (0..55) is the card of suit ``c // 8`` and rank ``c % 8 + 1``, so each suit
 is one byte of a card set and a card's rank is its bit within the byte. Upgraded cards

@@ -1,4 +1,4 @@
-"""Nine Lives (Tricksy Kittens, Pandaqi), read through RULINGS.md; powers are out of scope.
+"""Nine Lives (Tricksy Kittens, Pandaqi), read next to ``docs/rules/nine-lives.md``; powers are out of scope.
 
 Option ``c`` is the card of suit ``c // ranks`` (one suit per player) and rank ``c % ranks + 1``
 (9 ranks on the sheet). Everyone bids a card at once; its rank is the bid and its suit is the

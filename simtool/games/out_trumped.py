@@ -1,4 +1,4 @@
-"""Out-Trumped (Adam Boudreaux), read through RULINGS.md.
+"""Out-Trumped (Adam Boudreaux), read next to ``docs/rules/out-trumped.md``.
 
 Option ``c`` (0..59) is the card of suit ``c // 12`` and rank ``c % 12 + 1`` (12, the Ace,
 is highest). The same numbers name the other options: at ``trump`` a suit 0..4, at ``bid``

@@ -1,4 +1,4 @@
-"""Trickster, prototype A (a reverse-drafting trick game), read through RULINGS.md.
+"""Trickster, prototype A (a reverse-drafting trick game), read next to ``docs/rules/trickster.md``.
 
 Option ``c`` is the card of suit ``c // ranks`` and rank ``c % ranks + 1`` (13 ranks on the
 sheet: A = 1, J = 11, Q = 12, K = 13; the top three ranks are always the jack, queen and king).
@@ -125,7 +125,7 @@ class Round(RoundState):
 
 class TricksterView(View):
     """Every tableau is public, and a card taken from a tableau is seen by all: a seat that
-    watched knows every hand in circulation and every collection (RULINGS.md). Nothing is hidden
+    watched knows every hand in circulation and every collection (``docs/rules/trickster.md``). Nothing is hidden
     but the other seats' choices of the current turn.
 
     The rules (``ranks``, ``pip_limit``, ``points``) are numbers; ``deck_for(view.ranks,
