@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import polars as pl
+
 import simtool.games
 from simtool.testing import Conformance, watched_round
 
@@ -17,6 +19,17 @@ from . import toy_game
 __all__ = ["watched_round"]  # other tests watch rounds with it
 
 ROOT = Path(__file__).parents[1]
+
+
+HEURISTIC = """
+from simtool import bits
+from strategies import strategy
+
+
+@strategy("lowest", "the lowest legal card; never banks", ("climb",))
+def lowest(view, rng):
+    return bits.lowest(view.legal)
+"""
 
 
 class TestConformance(Conformance):
@@ -30,11 +43,13 @@ def test_a_game_from_its_own_package_plugs_in_and_passes_the_plugin(tmp_path):
     package = tmp_path / "climb_game"
     package.mkdir()
     shutil.copy(Path(toy_game.__file__), package / "climb_game.py")
+    (package / "climb_heuristics.py").write_text(HEURISTIC)
     # what `pip install` of the package writes: its metadata and entry points, found on sys.path
     info = package / "climb_game-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: climb-game\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[simtool.games]\nclimb = climb_game:GAME\n")
+    (info / "entry_points.txt").write_text("[simtool.games]\nclimb = climb_game:GAME\n"
+                                           "[simtool.strategies]\nlowest = climb_heuristics:lowest\n")
     env = os.environ | {"PYTHONPATH": os.pathsep.join([str(package), str(ROOT)])}
 
     def python(*args):
@@ -43,10 +58,11 @@ def test_a_game_from_its_own_package_plugs_in_and_passes_the_plugin(tmp_path):
 
     games = python("-m", "simtool.cli", "games")
     assert games.returncode == 0 and "climb" in games.stdout, games.stdout + games.stderr
-    run = python("-m", "simtool.cli", "run", "--game", "climb", "--n", "2000", "--jobs", "2",
+    run = python("-m", "simtool.cli", "run", "--game", "climb", "--seat", "0=lowest", "--n", "2000", "--jobs", "2",
                  "--out", str(tmp_path / "run"), "-q")
     assert run.returncode == 0, run.stderr
-    assert (tmp_path / "run" / "seats.parquet").exists()
+    seats = pl.read_parquet(tmp_path / "run" / "seats.parquet")
+    assert seats.height == 2000 * 3 and seats.filter(pl.col("seat") == 0)["strategy"].unique().to_list() == ["lowest"]
     suite = python("-m", "pytest", "-p", "simtool.testing", "--simtool-game", "climb_game:GAME",
                    "-p", "no:cacheprovider", "-q", "-n", "0", "-k", "2p and not random or jobs and deal")
     assert suite.returncode == 0, suite.stdout[-3000:]
