@@ -3,6 +3,7 @@ the toy test game, and on a game installed from a package of its own."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -50,7 +51,8 @@ def test_a_game_from_its_own_package_plugs_in_and_passes_the_plugin(tmp_path):
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: climb-game\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text("[simtool.games]\nclimb = climb_game:GAME\n"
                                            "[simtool.strategies]\nlowest = climb_heuristics:lowest\n")
-    env = os.environ | {"PYTHONPATH": os.pathsep.join([str(package), str(ROOT)])}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}  # a fresh session's
+    env["PYTHONPATH"] = os.pathsep.join([str(package), str(ROOT)])
 
     def python(*args):
         return subprocess.run([sys.executable, *args], cwd=package, env=env, capture_output=True, text=True,
@@ -58,11 +60,12 @@ def test_a_game_from_its_own_package_plugs_in_and_passes_the_plugin(tmp_path):
 
     games = python("-m", "simtool.cli", "games")
     assert games.returncode == 0 and "climb" in games.stdout, games.stdout + games.stderr
-    run = python("-m", "simtool.cli", "run", "--game", "climb", "--seat", "0=lowest", "--n", "2000", "--jobs", "2",
+    run = python("-m", "simtool.cli", "run", "--game", "climb", "--seat", "0=lowest", "--n", "40000", "--jobs", "2",
                  "--out", str(tmp_path / "run"), "-q")
     assert run.returncode == 0, run.stderr
     seats = pl.read_parquet(tmp_path / "run" / "seats.parquet")
-    assert seats.height == 2000 * 3 and seats.filter(pl.col("seat") == 0)["strategy"].unique().to_list() == ["lowest"]
+    assert seats.height == 40000 * 3 and seats.filter(pl.col("seat") == 0)["strategy"].unique().to_list() == ["lowest"]
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["jobs"] == 2  # two chunks, two processes
     suite = python("-m", "pytest", "-p", "simtool.testing", "--simtool-game", "climb_game:GAME",
                    "-p", "no:cacheprovider", "-q", "-n", "0", "-k", "2p and not random or jobs and deal")
     assert suite.returncode == 0, suite.stdout[-3000:]
