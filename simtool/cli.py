@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -37,6 +38,40 @@ out = Console(**PLAIN)
 if not out.is_terminal:  # piped or captured: room for the whole table rather than 80 columns
     out = Console(width=160, **PLAIN)
 err = Console(stderr=True, **PLAIN)
+
+
+def _version(given: bool) -> None:
+    if given:
+        from importlib.metadata import version
+
+        out.print(f"simtool {version('simtool')}", markup=False, highlight=False)
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
+                                          help="Print simtool's version and exit.")) -> None:
+    """Monte Carlo balance analysis for trick-taking games."""
+
+
+def command_list(group) -> str:
+    """What bare ``simtool`` prints: how to call it, then every command on a line of its own with
+    the first clause of its help (click's own list runs them together when piped, and cuts the
+    help at 45 characters)."""
+    rows = []
+    for name in group.list_commands(None):
+        command = group.get_command(None, name)
+        if command is None or command.hidden:
+            continue
+        text = re.sub(r" \([^)]*\)", "", " ".join((command.help or "").split()))  # asides left out
+        first = re.split(r"[.:;] ", text)[0].rstrip(".")
+        rows.append((name, first))
+    width = max(len(name) for name, _ in rows)
+    lines = ["Usage: simtool COMMAND [OPTIONS]   (simtool COMMAND --help for its options)",
+             "Monte Carlo balance analysis for trick-taking games.", "", "Commands:"]
+    lines += [f"  {name.ljust(width)}  {text}" for name, text in rows]
+    lines += ["", "Options: --version (print the version), --help"]
+    return "\n".join(lines)
 
 
 def fail(problem: str) -> typer.Exit:
@@ -715,8 +750,9 @@ def _main(argv: list[str] | None) -> int:
         return done.exit_code
     except (typer.TyperException, SimtoolError) as exc:  # click's usage errors, and ours
         message = _usage(exc) if isinstance(exc, typer.TyperException) else str(exc)
-        if type(exc).__name__ == "NoArgsIsHelpError":
-            out.print(message, markup=False, highlight=False)
+        if type(exc).__name__ == "NoArgsIsHelpError":  # bare simtool: the command list, exit 0
+            out.print(command_list(typer.main.get_command(app)), markup=False, highlight=False,
+                      soft_wrap=True)
             return 0
         err.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
         return 2
