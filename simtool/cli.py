@@ -381,7 +381,7 @@ def _players(text: str | None, game: str) -> int | None:
 
 
 TUNE_KEEPS = {"game": "--game", "players": "--players", "vary": "--vary", "objective": "--objective",
-              "trials": "--trials", "n": "--n", "lineup": "--lineup", "strong": "--strong",
+              "n": "--n", "lineup": "--lineup", "strong": "--strong",
               "weak": "--weak", "seed": "--seed", "rule": "--rule", "out_dir": "--out"}
 
 
@@ -397,7 +397,8 @@ def tune(
                                         "skill[:max], match_rounds=N. Repeatable: several make a "
                                         "Pareto front."),
     trials: int = typer.Option(60, "--trials", help="Trials (a space this small or smaller is "
-                               "covered by a grid, each point once)."),
+                               "covered by a grid, each point once). Run again with more to extend "
+                               "the study."),
     n: str = typer.Option("1e5", "--n", "-n", help="Deals (or matches) per trial run."),
     lineup: Optional[str] = typer.Option(None, "--lineup", "-l", help="NAME or NAME,NAME,... "
                                          "(default: the game's default strategy at every seat)."),
@@ -433,6 +434,10 @@ def tune(
                 raise SimtoolError(f"--resume {resume} goes on with the settings it started with; "
                                    f"{', '.join(changed)} cannot change")
             config = tuning.read_config(resume)
+            if ctx.get_parameter_source("trials").name == "COMMANDLINE":  # extend (or finish) it
+                if trials < 1:
+                    raise SimtoolError(f"bad --trials {trials}; expected 1 or more")
+                config = dataclasses.replace(config, trials=trials)
         else:
             if seed is None and out_dir is not None and (out_dir / tuning.CONFIG).is_file():
                 seed = tuning.read_config(out_dir).seed  # the same command again goes on with it
@@ -460,9 +465,12 @@ def tune(
                   f"(first: {skipped[0]})", markup=False, highlight=False)
     out.print(f"{result['trials'].height} trials in {folder}; report {written}",
               markup=False, highlight=False)
+    out.print(result["recommendation"], markup=False, highlight=False, soft_wrap=True)
 
 
 def _tune_table(result: dict) -> Table:
+    from simtool.analysis.tuning import values_text
+
     config = result["config"]
     again = result["confirmed"][0]["n"] if result["confirmed"] else config.n
     t = Table(title=f"Tuning {config.game} {config.players}p, {result['sampler']} sampler: the best "
@@ -472,8 +480,9 @@ def _tune_table(result: dict) -> Table:
         t.add_column(col, justify="right")
     best = {c["label"] for c in result["best"]}
     for c in result["confirmed"]:
-        name = c["label"] + (" (best)" if c["label"] in best else "")
-        t.add_row(name, *[str(c["params"][k]) for k in config.vary],
+        name = c["label"] + (f" = trial {', '.join(map(str, c['trials']))}" if c["label"] == "defaults"
+                             and c.get("trials") else "") + (" (best)" if c["label"] in best else "")
+        t.add_row(name, *values_text(config, c["params"]),
                   *[tune_cell(*c["values"][o]) for o in config.objectives])
     return t
 

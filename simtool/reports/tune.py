@@ -13,6 +13,7 @@ import numpy as np
 import polars as pl
 
 from simtool import games, options
+from simtool.analysis import tuning as tune
 from simtool.errors import SimtoolError
 from simtool.reports.balance import check_output, svg, write_page
 
@@ -92,7 +93,7 @@ def render(s: dict, title: str | None = None) -> str:
     game = games.get(config.game)
     defaults = {o.name: o.default for o in game.options}
     best = {c["label"] for c in s["best"]}
-    front = {int(c["label"].split()[-1]) for c in s["best"]}
+    front = {t for c in s["best"] for t in tune.trials_of(c)}
     charts = []
     if len(config.objectives) > 1:
         charts.append((f"Pareto front: {config.objectives[0]} against {config.objectives[1]} "
@@ -102,14 +103,16 @@ def render(s: dict, title: str | None = None) -> str:
         for label in config.objectives:
             charts.append((f"{label} by {option} (every trial with its 95% interval)",
                            effect_plot(done, option, values, label, defaults[option])))
-    confirmed = [{"label": c["label"], "best": c["label"] in best,
-                  "params": [str(c["params"][k]) for k in config.vary],
+    confirmed = [{"label": c["label"] + (f" = trial {', '.join(map(str, tune.trials_of(c)))}"
+                                         if c["label"] == "defaults" and tune.trials_of(c) else ""),
+                  "best": c["label"] in best,
+                  "params": tune.values_text(config, c["params"]),
                   "values": [cell(c["values"][o]) for o in config.objectives]}
                  for c in s["confirmed"]]
     base = next((c for c in s["confirmed"] if c["label"] == "defaults"), None)
     findings = []
     for c in s["best"]:
-        settings = ", ".join(f"{k}={v}" for k, v in c["params"].items())
+        settings = tune.setting_text(config, c["params"])
         parts = []
         for o in config.objectives:
             v, lo, hi = c["values"][o]
@@ -134,7 +137,8 @@ def render(s: dict, title: str | None = None) -> str:
     again = s["confirmed"][0]["n"] if s["confirmed"] else config.n
     return env.get_template("tune.html.j2").render(
         title=title or f"simtool tuning: {game.title}", style=style, config=config, game=game,
-        sampler=s["sampler"], findings=findings, confirmed=confirmed, again=again, charts=charts,
+        sampler=s["sampler"], findings=findings, recommendation=s["recommendation"],
+        confirmed=confirmed, again=again, charts=charts,
         rows=rows, total=trials.height, complete=done.height,
         fixed=", ".join(f"{k}={v}" for k, v in options.named(game, config.rules).items()) or "none",
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
