@@ -148,10 +148,15 @@ def front_text(config, chosen: list[dict], base: dict | None) -> str:
     against = f" against the sheet's {setting_text(config, base['params'])}" if base else ""
     head = (f"{len(chosen)} settings trade the objectives off (the Pareto front of the re-measures)"
             if len(chosen) > 1 else "One setting leads the re-measures")
-    last = (f" {wins[0]} is clearly better than the sheet on some objective and worse on none."
-            if wins else " None can be told from the sheet at this budget: a larger --n would tell."
-            if unclear == len(chosen) else " None is clearly better than the sheet on one objective without being worse "
-            "on another: the choice is the designer's.") if base else ""
+    if base is None:
+        last = ""
+    elif wins:
+        last = f" {wins[0]} is clearly better than the sheet on some objective and worse on none."
+    elif unclear == len(chosen):
+        last = " None can be told from the sheet at this budget: a larger --n would tell."
+    else:
+        last = (" None is clearly better than the sheet on one objective without being worse on "
+                "another: the choice is the designer's.")
     return f"{head}{against}: " + "; ".join(parts) + "." + last
 
 
