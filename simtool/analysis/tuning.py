@@ -68,7 +68,7 @@ def deals_to_tell(d: float, half: float, n: int) -> int | None:
     one over the square root of n), or ``None`` when no difference was measured at all."""
     if d == 0 or not math.isfinite(half):
         return None
-    return math.ceil(n * (half / abs(d)) ** 2 * 1.1)  # a tenth over: the estimate has its own noise
+    return math.ceil(round(n * (half / abs(d)) ** 2 * 1.1, 6))  # a tenth over: the estimate has its own noise
 
 
 def nice(n: int) -> str:
@@ -100,7 +100,7 @@ def recommendation(config, confirmed: list[dict], chosen: list[dict]) -> str:
     if top is base:
         rivals = [difference(c["values"][o.label], base["values"][o.label], o)[2]
                   for c in confirmed if c is not base]
-        clearly = "best: every other setting re-measured is clearly worse" if rivals and set(rivals) == {"worse"} \
+        clearly = "is best: every other setting re-measured is clearly worse" if rivals and set(rivals) == {"worse"} \
             else "looks best: no other setting re-measured is clearly better"
         return f"The sheet's own {name} {clearly} on {o.label}. Keep the sheet."
     d, half, verdict = difference(top["values"][o.label], base["values"][o.label], o)

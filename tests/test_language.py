@@ -1,0 +1,156 @@
+"""The tool speaks the designer's language (issue 24): tune's recommendation in words, settings
+merged as the game plays them, a larger --trials extending a study, --version and the bare
+command list, the balance report's verdicts, glossary and plain headers, edge over fair share
+compared only between like runs, and run's one-line seat verdict."""
+
+from __future__ import annotations
+
+import pytest
+
+from simtool import games, options
+from simtool.analysis import tuning
+from simtool.cli import main
+from simtool.commands import tune
+
+from .test_hardening_tune_sweep import fake_measure, trials
+
+# ---- tune: settings as played -----------------------------------------------------------------
+
+
+def test_every_sheet_number_is_played_as_a_number_at_every_player_count():
+    for g in games.registry().values():
+        for p in g.players:
+            played = g.played(options.resolve(g, {}), p)
+            sheet = [o.name for o in g.options if o.auto == "sheet"]
+            assert all(played[name] != "sheet" for name in sheet), (g.id, p)
+
+
+def test_the_sheet_and_its_number_are_one_setting():
+    four = tune.configure("kansas-city", ["limit=sheet,2,3"], ["seat_spread"], trials=10, n=100, seed=1)
+    assert tuning.setting(four, {"limit": "sheet"}) == tuning.setting(four, {"limit": 3}) == (3,)
+    assert [c["limit"] for c in tune.combinations(four)] == ["sheet", 2]  # 3 is the sheet's
+    assert tuning.values_text(four, {"limit": "sheet"}) == ["3 (the sheet's)"]
+    five = tune.configure("kansas-city", ["limit=sheet,2,3"], ["seat_spread"], players=5, trials=10,
+                          n=100, seed=1)
+    assert tuning.setting(five, {"limit": "sheet"}) == (2,)  # the sheet's limit at 5p
+    assert [c["limit"] for c in tune.combinations(five)] == ["sheet", 3]
+
+
+# ---- tune: a larger --trials extends the study ------------------------------------------------
+
+KC = ["pass_count", "hands", "limit=1..3"]  # 24 combinations: TPE below 24 trials, a grid from 24
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    monkeypatch.setattr(tune, "measure", fake_measure)
+
+
+@pytest.mark.parametrize("objectives", [["seat_spread"], ["seat_spread", "first_seat_edge"]])
+def test_a_larger_trials_count_extends_to_the_trials_of_an_unbroken_tuning(tmp_path, fake, objectives):
+    small, large = (tune.configure("kansas-city", KC, objectives, trials=k, n=100, seed=5) for k in (3, 7))
+    whole = tune.tune(large, tmp_path / "whole", jobs=1)
+    tune.tune(small, tmp_path / "grown", jobs=1)
+    assert len(trials(tmp_path / "grown")) == 3
+    grown = tune.tune(large, tmp_path / "grown", jobs=1)
+    assert trials(tmp_path / "grown") == trials(tmp_path / "whole")  # numbers, values: the same trials
+    assert grown["confirmed"] == whole["confirmed"] and grown["recommendation"] == whole["recommendation"]
+    assert tune.read_config(tmp_path / "grown").trials == 7
+
+
+def test_the_same_command_with_more_trials_extends_and_resume_takes_trials(tmp_path, fake, capsys):
+    out = tmp_path / "t"
+    args = ["tune", "--game", "kansas-city", *(x for v in KC for x in ("--vary", v)), "--objective",
+            "seat_spread", "--n", "100", "--seed", "5", "--jobs", "1", "--out", str(out), "-q"]
+    assert main([*args, "--trials", "2"]) == 0
+    assert main([*args, "--trials", "4"]) == 0
+    assert len(trials(out)) == 4
+    assert main(["tune", "--resume", str(out), "--trials", "5", "-q", "--jobs", "1"]) == 0
+    assert len(trials(out)) == 5
+    capsys.readouterr()
+    assert main([*args, "--trials", "3"]) == 2  # fewer than made: an unbroken tuning of 3 differs
+    err = capsys.readouterr().err
+    assert "holds 5 finished trials already" in err and "--trials 5 or more" in err and err.count("\n") == 1
+    assert main([*args, "--trials", "30"]) == 2  # 30 trials cover the 24 combinations with a grid
+    err = capsys.readouterr().err
+    assert "tpe sampler" in err and "grid sampler" in err and "below 24" in err and err.count("\n") == 1
+    assert len(trials(out)) == 5 and tune.read_config(out).trials == 5  # refused: nothing changed
+
+
+# ---- tune: the recommendation -----------------------------------------------------------------
+
+def remeasure(label, pass_count, value, low, high, trial=None):
+    return {"label": label, "params": {"pass_count": pass_count}, "trials": [] if trial is None else [trial],
+            "n": 4000, "seed": 2, "values": {"seat_spread:min": [value, low, high]}}
+
+
+@pytest.fixture
+def spread():
+    return tune.configure("kansas-city", ["pass_count"], ["seat_spread"], trials=10, n=1000, seed=1)
+
+
+def said(config, confirmed):
+    return tuning.recommendation(config, confirmed, tune.best(config, confirmed))
+
+
+def test_a_best_that_its_intervals_cannot_tell_from_the_sheet_says_how_many_deals_would(spread):
+    base = remeasure("defaults", 3, 0.03, 0.02, 0.04)
+    text = said(spread, [base, remeasure("trial 2", 2, 0.025, 0.015, 0.035, 2)])
+    assert text.startswith("pass_count=2 looks best, but it cannot be told from the sheet's pass_count=3 "
+                           "at this budget")
+    # half-width sqrt(2) * 0.01 against a difference of 0.005: 8 times the deals, a tenth over,
+    # at a re-measure of 4 times a trial's n
+    assert "--n 8800 or more (now 1,000; a new --out)" in text and "about 35,200 deals" in text
+
+
+def test_a_clearly_better_setting_and_a_clearly_worse_search_are_said_so(spread):
+    base = remeasure("defaults", 3, 0.03, 0.02, 0.04)
+    text = said(spread, [base, remeasure("trial 2", 2, 0.005, 0.0, 0.01, 2)])
+    assert text.startswith("pass_count=2 is clearly better than the sheet's pass_count=3 (seat_spread:min "
+                           "0.0050 [0.0000, 0.0100] against the sheet's 0.0300")
+    assert text.endswith("Change to pass_count=2.")
+    text = said(spread, [base, remeasure("trial 2", 2, 0.06, 0.05, 0.07, 2)])
+    assert text.startswith("No setting tried beats the sheet's pass_count=3") and "Keep the sheet" in text
+
+
+def test_the_sheet_itself_best_when_a_candidate_trial_has_its_setting(spread):
+    base = remeasure("defaults", 3, 0.01, 0.0, 0.02, 4)  # trial 4 drew pass_count=3: merged
+    assert tune.best(spread, [base, remeasure("trial 1", 1, 0.05, 0.04, 0.06, 1)]) == [base]
+    assert said(spread, [base, remeasure("trial 1", 1, 0.05, 0.04, 0.06, 1)]) == (
+        "The sheet's own pass_count=3 is best: every other setting re-measured is clearly worse on "
+        "seat_spread:min. Keep the sheet.")
+    assert said(spread, [base, remeasure("trial 1", 1, 0.02, 0.01, 0.03, 1)]).startswith(
+        "The sheet's own pass_count=3 looks best: no other setting re-measured is clearly better")
+
+
+@pytest.mark.parametrize("direction, gap, verdict", [
+    ("min", 0.1, "same"), ("min", 0.1 + 1e-9, "worse"), ("min", -0.1 - 1e-9, "better"),
+    ("max", 0.1, "same"), ("max", 0.1 + 1e-9, "better"), ("max", -0.1 - 1e-9, "worse"),
+])
+def test_a_difference_at_its_interval_is_no_difference(direction, gap, verdict):
+    objective = tune.Objective("skill", direction)
+    # half-widths 0.06 and 0.08: 0.1 in quadrature
+    assert tuning.difference([gap, gap - 0.06, gap + 0.06], [0.0, -0.08, 0.08], objective)[2] == verdict
+
+
+@pytest.mark.parametrize("n, text", [(7, "7"), (995, "1000"), (9999, "1e4"), (10_001, "1.1e4"),
+                                     (239_001, "2.4e5"), (1_000_000, "1e6")])
+def test_n_is_rounded_up_as_n_is_written(n, text):
+    assert tuning.nice(n) == text
+    assert int(float(text)) >= n
+
+
+def test_known_answer_a_limit_that_cannot_overshoot_as_often_is_recommended(tmp_path, capsys):
+    """limit=4 lets a player win 4 tricks before overshooting: far fewer overshoots than the
+    sheet's 3 at 4p, and limit=1 far more; sheet and 3 are one setting (measured once)."""
+    common = ["tune", "--game", "kansas-city", "--objective", "overshoot:min", "--n", "300", "--seed", "5",
+              "--jobs", "1", "-q"]
+    assert main([*common, "--vary", "limit=sheet,3,4", "--out", str(tmp_path / "up")]) == 0
+    out = capsys.readouterr().out
+    assert "2 trials in" in out and "limit=4 is clearly better than the sheet's limit=3" in out
+    assert "Change to limit=4." in out
+    html = (tmp_path / "up" / "tune.html").read_text()
+    assert html.index("Recommendation") < html.index("Best settings") and "limit=4 is clearly better" in html
+    assert main([*common, "--vary", "limit=1,sheet", "--out", str(tmp_path / "down")]) == 0
+    assert ("The sheet's own limit=3 is best: every other setting re-measured is clearly worse"
+            in capsys.readouterr().out)
