@@ -216,6 +216,15 @@ def show_summary(folder: Path) -> None:
     if matches is not None and table["capped"].max() > 0:
         notes.append(f"{table['capped'].max():.2%} of matches hit the {ROUND_CAP}-round cap")
     out.print(f"{'; '.join(notes)}. Results: {folder}", markup=False, highlight=False)
+    out.print(_seat_line(meta, seats, matches), markup=False, highlight=False, soft_wrap=True)
+
+
+def _seat_line(meta: dict, seats, matches) -> str:
+    from simtool.analysis.summary import run_seat_line, seat_shares
+    from simtool.reports.balance import lineup_text
+
+    table = seat_shares(meta, seats.collect(), None if matches is None else matches.collect())
+    return run_seat_line(meta, table, lineup_text(meta))
 
 
 def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches: bool) -> Table:
