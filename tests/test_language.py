@@ -154,3 +154,164 @@ def test_known_answer_a_limit_that_cannot_overshoot_as_often_is_recommended(tmp_
     assert main([*common, "--vary", "limit=1,sheet", "--out", str(tmp_path / "down")]) == 0
     assert ("The sheet's own limit=3 is best: every other setting re-measured is clearly worse"
             in capsys.readouterr().out)
+
+
+# ---- the command line: --version, bare simtool, run's seat verdict -----------------------------
+
+def test_version_and_the_bare_command_list(capsys):
+    from importlib.metadata import version
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"simtool {version('simtool')}\n"
+    assert main([]) == 0  # bare simtool: the command list, exit status 0 (as --help)
+    lines = capsys.readouterr().out.splitlines()
+    commands = [line.split()[0] for line in lines if line.startswith("  ")]
+    assert commands[:4] == ["run", "report", "sweep", "tune"] and "replay" in commands
+    listed = {line.split()[0]: line for line in lines if line.startswith("  ")}
+    assert listed["tune"].split(None, 1)[1] == "Search rule options towards targets and write a tuning report"
+    assert all(len(line) < 160 for line in lines)  # one line each, not run together
+
+
+def test_run_ends_with_the_seat_verdict_of_its_own_seat_table(tmp_path, capsys):
+    import polars as pl
+
+    from simtool.analysis import verdicts
+
+    out = tmp_path / "kc"
+    assert main(["run", "-g", "kansas-city", "--n", "2000", "--seed", "3", "-j", "1", "-o", str(out)]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    seats = pl.read_parquet(out / "seats.parquet")
+    share = seats.group_by("seat").agg(pl.col("win").mean()).sort("seat")["win"].to_list()
+    edges = [100 * (w - 0.25) for w in share]
+    top = max(range(4), key=lambda s: abs(edges[s]))
+    assert last.startswith("Seat verdict: ") and f"Seat {top} wins {100 * share[top]:.1f}% of deals" in last
+    assert last.split(".")[0].split(": ")[1] in (*verdicts.SEAT_WORDS, verdicts.UNCLEAR)
+    assert "under target at every seat" in last and last.endswith("strong >= 3.)")
+    mixed = tmp_path / "mixed"
+    assert main(["run", "-g", "kansas-city", "--n", "300", "--seed", "3", "-j", "1", "-o", str(mixed),
+                 "--seat", "0=greedy"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("Seat verdict: none.") and "--rotate" in last
+
+
+# ---- the balance report ---------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def kc_page(tmp_path_factory):
+    """Kansas City: 4p, 4p with another pass count (the same deals), 5p, and 4p whole matches."""
+    base = tmp_path_factory.mktemp("language")
+    common = ["run", "-g", "kansas-city", "--seed", "4", "-j", "1", "-q"]
+    runs = {"4p": ["--n", "600"], "4p-pass2": ["--n", "600", "--rule", "pass_count=2"],
+            "5p": ["--n", "600", "-p", "5"], "matches": ["--n", "40", "--unit", "match"]}
+    for name, extra in runs.items():
+        assert main([*common, *extra, "-o", str(base / name)]) == 0
+    folders = [base / name for name in runs]
+    page = base / "report.html"
+    assert main(["report", *map(str, folders), "-o", str(page)]) == 0
+    return folders, page.read_text()
+
+
+def text_of(html_text: str) -> str:
+    import html
+    import re
+
+    html_text = re.sub(r"<(svg|style).*?</\1>", " ", html_text, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", html_text)).split())
+
+
+def test_the_report_opens_with_the_verdicts_of_each_run(kc_page):
+    from simtool.analysis import verdicts
+    from simtool.reports import balance
+
+    folders, html = kc_page
+    assert html.index('id="verdicts"') < html.index('id="contents"') < html.index('class="run"')
+    top = text_of(html[html.index('id="verdicts"'):html.index('id="contents"')])
+    for folder in folders:
+        a = balance.analyse(folder, charts=False)
+        seat = verdicts.seat_verdict(a.seats.select("seat", "win", "win_low", "win_high").rows(), a.p,
+                                     a.meta["n"], a.unit, balance.lineup_text(a.meta))
+        assert f"Seats {seat.word} {seat.sentence}" in top
+        assert "How often a seat goes over the trick limit" in top
+    assert top.count("Tension ") == 1  # the one run of whole matches
+
+
+def test_statistics_are_folded_and_headers_are_words(kc_page):
+    import re
+
+    _, html = kc_page
+    outside = re.sub(r'<details class="statistics">.*?</details>', "", html, flags=re.S)
+    assert html.count('<details class="statistics">') == 4 and "Hotelling" in html
+    assert not re.search(r"T²|\bF\(\d|\bp [=<] ?\d", text_of(outside).split("Glossary")[0])
+    headers = re.findall(r"<th>(.*?)</th>", html)
+    assert headers and not [h for h in headers if "_" in h]
+    assert "Winner was behind after round 1" in headers and "winner_behind_after_round_1" not in html
+
+
+def test_the_glossary_explains_every_term_the_page_uses_and_no_other(kc_page):
+    import re
+
+    _, html = kc_page
+    glossary = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", html[html.index('id="glossary"'):]))
+    page = text_of(html[:html.index('id="glossary"')])
+    for term in ("win share", "fair share", "edge", "95% interval", "Δ", "paired", "unclear", "common",
+                 "tension", "lead change", "rate", "Hotelling&#39;s T²", "p", "F"):
+        assert term in glossary, term
+    for term in ("skill ladder", "restricted play", "duplicate", "skill index", "interplay"):
+        assert term not in glossary and term not in page.lower(), term
+
+
+def test_score_distributions_are_bars():
+    import polars as pl
+
+    from simtool.reports import balance
+
+    rows = pl.DataFrame({"seat": [0, 1, 0, 1, 0, 1], "score": [0, 5, 5, 10, 15, 5]})
+    ax = balance.distribution(rows, "score", "seat", "score per deal").axes[0]
+    assert len(ax.patches) == 5 and not ax.lines  # a bar per seat and score seen, no joined points
+    bars = sorted((round(p.get_x() + p.get_width() / 2, 6), round(p.get_height(), 6)) for p in ax.patches)
+    # side by side at each score: seat 0 left of it, seat 1 right; each bar its seat's share
+    assert bars == [(-0.2, pytest.approx(100 / 3)), (4.8, pytest.approx(100 / 3)), (5.2, pytest.approx(200 / 3)),
+                    (10.2, pytest.approx(100 / 3)), (14.8, pytest.approx(100 / 3))]
+
+
+def test_a_delta_only_between_like_runs_and_a_line_says_why(kc_page):
+    _, html = kc_page
+    import re
+
+    table = html[html.index('class="comparison-table"'):html.index("</table>", html.index('class="comparison-table"'))]
+    row = next(r for r in table.split("<tr>") if "seat 0 edge over fair share" in r)
+    cells = re.findall(r"<td>(.*?)</td>", row, flags=re.S)
+    assert "Δ from run 1" in cells[2] and "Δ" not in cells[3] and "Δ" not in cells[4]
+    assert "5 players against 4" in html and "single deals" in html
+    assert "Run 3 has no Δ" in html and "Run 4 has no Δ" in html
+    kinds = set(re.findall(r'class="diff ?([a-z]*)"', table))
+    assert kinds <= {"", "better", "worse", "changed"}
+    assert not re.search(r'seat \d edge over fair share.*?class="diff changed"', table.split("overshoot")[0], re.S)
+
+
+@pytest.mark.parametrize("before, after, half, kind", [
+    (0.03, 0.01, 0.02, ""),  # moved 2 points toward fair, exactly the interval: no clear change
+    (0.03, 0.01, 0.0199, "better"),
+    (-0.04, 0.01, 0.02, "better"),  # the edge went up, yet closer to fair: better, not by sign
+    (0.01, -0.04, 0.02, "worse"),  # the edge went down, away from fair: worse
+    (0.01, 0.05, 0.02, "worse"),
+])
+def test_a_seat_edge_is_better_closer_to_fair_never_by_sign(before, after, half, kind):
+    from simtool.reports.balance import Figure, change_class
+
+    def edge(v):
+        return Figure(v, v - 0.01, v + 0.01, None, points=True, balance=True)
+
+    assert change_class(edge(after), edge(before), after - before, half) == kind
+    rate = Figure(after, after - 0.01, after + 0.01, None)  # a rate has no better side
+    assert change_class(rate, Figure(before, before - 0.01, before + 0.01, None), after - before, half) in (
+        "", "changed")
+
+
+def test_a_sweep_across_player_counts_compares_edges_not_raw_shares(tmp_path):
+    page = tmp_path / "sweep.html"
+    assert main(["sweep", "-g", "kansas-city", "-p", "4,5", "--n", "300", "--seed", "2", "-j", "1", "-q",
+                 "--runs", str(tmp_path / "cells"), "-o", str(page)]) == 0
+    html = page.read_text()
+    assert "seat 0 edge over fair share" in html and "seat 0 win share<" not in html
+    assert "Run 2 has no Δ" in html and "5 players against 4" in html and "Δ from run" not in html
