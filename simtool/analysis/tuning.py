@@ -87,7 +87,8 @@ def recommendation(config, confirmed: list[dict], chosen: list[dict]) -> str:
     objective) or the Pareto front, against the sheet's defaults, and what would tell them
     apart when their intervals cannot."""
     if not chosen:
-        return "No setting was re-measured: no trial could be played."
+        return ("No setting has been re-measured yet: the tuning has not finished (go on with simtool "
+                "tune --resume), or none of its trials could be played.")
     base = next((c for c in confirmed if c["label"] == "defaults"), None)
     unit = f"{config.unit}es" if config.unit == "match" else f"{config.unit}s"
     if len(config.objective_list()) > 1:

@@ -53,12 +53,14 @@ def pareto_plot(trials: pl.DataFrame, objectives: list[str], front: set[int]) ->
     return text
 
 
-def effect_plot(trials: pl.DataFrame, option: str, values: list, label: str, default) -> str:
+def effect_plot(trials: pl.DataFrame, option: str, values: list, label: str, default, merged=None) -> str:
     """One objective against one option's values: every trial with its interval (trials at one
-    value are spread sideways), the sheet's default value marked."""
+    value are spread sideways), the sheet's default value marked; ``merged``: the number a
+    ``sheet`` among the values plays."""
     plt = _pyplot()
     chart, ax = plt.subplots(figsize=(5, 3.4), layout="tight")  # laid out in svg(), where every text is plain
-    names = [str(v) for v in values]
+    # the number ``sheet`` plays is one setting with it: measured as ``sheet``, it has no place of its own
+    names = [str(v) for v in values if v != merged or trials.filter(pl.col(option) == str(v)).height]
     for i, name in enumerate(names):
         part = trials.filter(pl.col(option) == name)
         if part.height == 0:
@@ -99,10 +101,12 @@ def render(s: dict, title: str | None = None) -> str:
         charts.append((f"Pareto front: {config.objectives[0]} against {config.objectives[1]} "
                        f"(every trial, 95% intervals; the front of the re-measured trials joined)",
                        pareto_plot(done, config.objectives, front)))
+    played = dict(zip(config.vary, tune.setting(config, tune.sheet_defaults(config)), strict=True))
     for option, values in config.vary.items():
+        merged = played[option] if "sheet" in values else None
         for label in config.objectives:
             charts.append((f"{label} by {option} (every trial with its 95% interval)",
-                           effect_plot(done, option, values, label, defaults[option])))
+                           effect_plot(done, option, values, label, defaults[option], merged)))
     confirmed = [{"label": c["label"] + (f" = trial {', '.join(map(str, tune.trials_of(c)))}"
                                          if c["label"] == "defaults" and tune.trials_of(c) else ""),
                   "best": c["label"] in best,
