@@ -249,10 +249,12 @@ def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches:
 
 
 def _frame_table(caption: str, df) -> Table:
+    from simtool.reports.balance import worded
+
     t = Table(title=caption, title_justify="left")
-    headers, rows = stats.frame_cells(df)
-    for col in headers:
-        t.add_column(col, justify="right")
+    headers, rows = worded(df)  # the report's headers: words, not column names
+    for _, words in headers:
+        t.add_column(words, justify="right")
     for row in rows:
         t.add_row(*row)
     return t
