@@ -827,7 +827,8 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
     env.filters["name"] = labels.html
     env.globals.update(fmt_cost=restrict.fmt_cost, narrow=restrict.NARROW, verdict_text=VERDICTS,
                        lineup_text=lineup_text, fmt_share=stats.fmt_share, fmt_mean=stats.fmt_mean,
-                       fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text, points=points)
+                       fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text, points=points,
+                       run_label=run_label)
     page = {"title": title, "sections": sections, "version": version("simtool"),
             "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
     template = env.get_template("report.html.j2")
