@@ -73,7 +73,8 @@ def schema_errors(r: dict) -> list[str]:
     if not isinstance(q["seats"].get("play"), str):
         bad.append("seats.play")
     for e in q["seats"].get("seats", [None]):
-        if not isinstance(e, dict) or set(e) != {"seat", "share", "fair", "edge_pts", "ci_pts"} or len(e["ci_pts"]) != 2:
+        keys = {"seat", "share", "fair", "edge_pts", "ci_pts"}
+        if not isinstance(e, dict) or set(e) != keys or len(e["ci_pts"]) != 2:
             bad.append("seats.seats")
     for c in r.get("changes", []):
         if set(c) < {"question", "before", "after", "delta", "ci", "better"}:
@@ -94,8 +95,9 @@ def test_review_json_has_the_documented_layout_for_a_real_game(tmp_path):
     assert q["skill"]["verdict"] in ("little", "some", "much", "unclear") and "pimc" in q["skill"]["sentence"]
     assert q["seats"]["search"]["play"] == "pimc at every seat" and q["seats"]["search"]["n"] == TINY.search
     page = (out / "review.html").read_text()
-    assert page.startswith("<!DOCTYPE html>") and "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
-    assert "https://" not in page and 'id="verdicts"' in page and page.index('id="verdicts"') < page.index('id="tables"')
+    offline = page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert page.startswith("<!DOCTYPE html>") and "http://" not in offline and "https://" not in offline
+    assert page.index('id="verdicts"') < page.index('id="tables"')  # verdicts first
 
 
 def test_unlike_reviews_are_not_compared(draw, tmp_path):
@@ -185,6 +187,7 @@ def test_review_page_in_a_real_browser(browser, draw, tmp_path):  # noqa: F811
     assert page.locator("#verdicts article.card").count() >= 8
     first = page.locator("#verdicts article.card").first
     assert first.locator(".verdict").inner_text().lower() == r["questions"]["seats"]["verdict"]
-    assert first.locator("svg").count() == 1 and first.locator(".thresholds").inner_text().startswith("Thresholds: fair")
+    assert first.locator("svg").count() == 1
+    assert first.locator(".thresholds").inner_text().startswith("Thresholds: fair")
     assert page.locator("#changes tr.bad").count() >= 1  # the seat edge got worse: red, by its meaning
     assert not page.locator("details.statistics table").first.is_visible()  # folded away

@@ -117,8 +117,12 @@ def luck_question(folder: Path) -> dict:
                    .sort("deal", "rotation", "seat"))
     table = stats.luck_shares(rows["score"].to_numpy().astype(float).reshape(-1, p, p))
     cards = table.filter(pl.col("part") == "cards").row(0, named=True)
-    v = verdicts.luck_verdict(cards["share"], cards["share_low"], cards["share_high"], meta["n"])
-    return {"verdict": v.word, "sentence": v.sentence, "share": cards["share"],
+    v = verdicts.luck_verdict(cards["share"], cards["share_low"], cards["share_high"], meta["n"], play=lineup(meta))
+    part = {r["part"]: r["share"] for r in table.iter_rows(named=True)}
+    sentence = (f"{v.sentence} The rest: which strategy holds which seat {100 * part['strategy and seat']:.0f}%, "
+                f"how these players play these particular cards (and their own chance) "
+                f"{100 * part['interplay']:.0f}%.")
+    return {"verdict": v.word, "sentence": sentence, "share": cards["share"],
             "ci": [cards["share_low"], cards["share_high"]], "parts": table.to_dicts(),
             "thresholds": v.thresholds, "more_deals": v.more, "n": meta["n"], "play": lineup(meta),
             "figure": {"name": "share of variance the cards explain", "value": cards["share"],

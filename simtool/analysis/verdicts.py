@@ -244,14 +244,15 @@ def skill_verdict(over_heuristic: tuple[float, float, float], over_random: tuple
 
 
 def luck_verdict(share: float, low: float, high: float, n: int, what: str = "score",
-                 unit: str = "deals") -> Verdict:
+                 unit: str = "deals", play: str | None = None) -> Verdict:
     """How much luck decides: ``share`` of the variance of a seat's ``what`` that the cards
-    explain (from duplicate deals), with its 95% interval; words :data:`LUCK_THRESHOLDS`."""
+    explain (from duplicate deals of the line-up ``play``), with its 95% interval; words
+    :data:`LUCK_THRESHOLDS`."""
     word, between, more = _worded(share, low, high, LUCK_THRESHOLDS, LUCK_WORDS, n)
     sentence = (f"The cards explain {100 * share:.0f}% (95% interval {100 * low:.0f} to {100 * high:.0f}%) "
-                f"of the variance of a seat's {what}: ")
+                f"of the variance of a seat's {what}" + (f" with {play}" if play else "") + ": ")
     sentence += (f"{between} luck; {_settle_text(more, unit)}." if word == UNCLEAR
-                 else f"{word} luck, the rest is who plays the cards and how.")
+                 else f"{word} luck from the deal alone.")
     return Verdict(word, sentence, {"share": share, "ci": [low, high]},
                    stated(LUCK_WORDS, LUCK_THRESHOLDS), more)
 

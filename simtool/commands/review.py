@@ -9,7 +9,8 @@ the rules plays the same deals:
 * ``skill``: one ``pimc`` seat against the default strategy, and against ``random``, and one
   ``pimc`` with doubled samples against ``pimc`` (the convergence step), seats rotated as
   :mod:`simtool.commands.ladder` plays a rung;
-* ``luck``: duplicate deals, the default strategy at one seat and ``random`` at the others;
+* ``luck``: duplicate deals, the default strategy at one seat and the next weaker one on its
+  skill ladder (:func:`next_weaker`) at the others;
 * ``restrictions``: what :mod:`simtool.commands.restrict` plays for the default strategy;
 * ``match``: whole matches of the default strategy (tension and match shape); the hazards are
   the game's rates in the deals of ``seats``.
@@ -21,7 +22,7 @@ from them (each plan keeps its finished cells and resumes the rest).
 
 How many deals each play gets: ``--effort`` is a time budget (:data:`EFFORTS`, wall seconds on
 :data:`CORES` cores). A short pilot times the game's plays on this machine, and each play gets
-its share of the budget (:data:`SHARES`), rounded down to a power of two. The sizes are saved
+its share of the budget (:data:`SHARES`), rounded down (:func:`round_down`). The sizes are saved
 in ``OUT/sizes.json`` and reused when the same review runs again there, so a resumed review
 plays exactly the deals it started with.
 """
@@ -48,9 +49,9 @@ EFFORTS = {"quick": 60, "standard": 300, "thorough": 1800}
 """Wall seconds each effort aims at, on :data:`CORES` cores (more cores finish sooner; the
 deals played do not depend on ``--jobs``)."""
 CORES = 2
-PLAYING = 0.6
+PLAYING = 0.9
 """The part of the budget spent playing: the rest goes to starting up, the pilot, starting the
-workers of each question and reading the results."""
+workers of each question and reading the results (measured: a few seconds in all)."""
 SHARES = {"deals": 0.08, "matches": 0.10, "restrictions": 0.08, "duplicate": 0.06, "search": 0.68}
 """Each play's share of the playing time. The search (``pimc``) gets most: its answers are the
 widest; the heuristic plays are cheap and reach narrow intervals with a small share."""
@@ -87,6 +88,7 @@ class Setup:
     players: int
     versions: tuple[dict, ...]
     default: str
+    weaker: str  # the strategy the default meets in the luck question
     search: str | None  # None: no search strategy plays the game
     doubled: str | None
     restrictions: tuple[str, ...]
@@ -110,6 +112,16 @@ def search_names(game_id: str) -> tuple[str | None, str | None]:
             strategies.canonical(f"{SEARCH}@samples={2 * samples}", game_id))
 
 
+def next_weaker(game_id: str) -> str:
+    """The strategy just below the game's default on its skill ladder: its next own heuristic,
+    else ``random``. Luck is measured between the two (duplicate deals): players close in skill,
+    each deterministic enough that the play's own dice do not pass for the cards' luck."""
+    rungs = [r for r in ladder.default_rungs(game_id) if not r.startswith(SEARCH)]
+    default = games.get(game_id).default_strategy
+    at = rungs.index(default) if default in rungs else 0
+    return rungs[at - 1] if at > 0 else "random"
+
+
 def per_unit(spec: RunSpec) -> float:
     """Seconds one unit of ``spec`` takes here, from its first chunk played in this process."""
     start = time.perf_counter()
@@ -130,14 +142,17 @@ def pilot(game: str, players: int, rules: dict, default: str, search: str | None
     return out
 
 
-def floor_pow2(x: float) -> int:
-    return 1 << max(0, int(math.floor(math.log2(max(x, 1)))))
+def round_down(x: float) -> int:
+    """``x`` rounded down to a power of two or one and a half times one: sizes that read well
+    and cut into whole chunks, at most a third under ``x``."""
+    low = 1 << max(0, int(math.floor(math.log2(max(x, 1)))))
+    return low * 3 // 2 if low > 1 and low * 3 // 2 <= x else low
 
 
 def sizes(effort: str, seconds: dict[str, float], players: int, restrictions: int, versions: int) -> Sizes:
     """Each play's units from the effort's budget and the pilot's seconds per unit: its share
     of the playing time over the work one unit costs in every play of that kind, for every
-    rule version; a power of two between :data:`SMALLEST` and :data:`LARGEST`."""
+    rule version; rounded down (:func:`round_down`) between :data:`SMALLEST` and :data:`LARGEST`."""
     budget = EFFORTS[effort] * CORES * PLAYING / versions
     p = players
     # work per unit, in units of the pilot's timed plays: a restricted run is a heuristic deal
@@ -150,7 +165,7 @@ def sizes(effort: str, seconds: dict[str, float], players: int, restrictions: in
     n = {}
     for kind, share in SHARES.items():
         n[kind] = LARGEST[kind] if cost[kind] <= 0 else \
-            min(LARGEST[kind], max(SMALLEST[kind], floor_pow2(budget * share / cost[kind])))
+            min(LARGEST[kind], max(SMALLEST[kind], round_down(budget * share / cost[kind])))
     return Sizes(**n)
 
 
@@ -199,6 +214,7 @@ def setup(game: str, out: Path, players: int | None = None, rules: dict | None =
     versions = versions_of(g, p, rules, vs_rules)
     check_folder(out)
     default = g.default_strategy
+    weaker = next_weaker(g.id)
     search, doubled = search_names(g.id)
     restricted = tuple(limits.of_game(g.id))
     if given is None:
@@ -210,7 +226,7 @@ def setup(game: str, out: Path, players: int | None = None, rules: dict | None =
             out.mkdir(parents=True, exist_ok=True)
             write_json(out / SIZES, {**key, "sizes": asdict(saved), "pilot_seconds_per_unit": seconds})
         given = saved
-    return Setup(g.id, p, versions, default, search, doubled, restricted, int(seed), effort, given)
+    return Setup(g.id, p, versions, default, weaker, search, doubled, restricted, int(seed), effort, given)
 
 
 def read_sizes(path: Path, key: dict) -> Sizes | None:
@@ -245,7 +261,7 @@ def plays(s: Setup, question: str) -> tuple[list[RunSpec], list[dict]]:
                 (spec,), (record,) = ladder.plan(s.game, s.players, rules, z.search, s.seed, rungs)
                 add(spec, record, name, v)
         elif question == "luck":
-            add(make_spec(s.game, s.players, z.duplicate, "random", {0: s.default}, rules, "deal", s.seed,
+            add(make_spec(s.game, s.players, z.duplicate, s.weaker, {0: s.default}, rules, "deal", s.seed,
                           duplicate=True), {}, "duplicate", v)
         elif question == "restrictions" and s.restrictions:
             found, records = restrict.plan(s.game, s.players, rules, z.restrictions, s.seed, s.default)

@@ -108,7 +108,8 @@ def cards(q: dict) -> list[dict]:
         out.append(card(key, QUESTION_TITLES[key], a, a["figure"]["value"], a["figure"]["ci"], "%", 100,
                         first="low", digits=0))
     for h in q["hazards"]:
-        out.append(card(f"hazard-{h['name']}", f"Hazard: {h['name']}", h, h["rate"], h["ci"], "%", 100, first="rare"))
+        title = f"{'Hazard' if h['risk'] else 'Rate'}: {h['name']}"
+        out.append(card(f"hazard-{h['name']}", title, h, h["rate"], h["ci"], "%", 100, first="rare"))
     if q.get("match"):
         m = q["match"]
         out.append(card("match", QUESTION_TITLES["match"], m, m["capped"], m["capped_ci"], "%", 100, first="rare",
