@@ -679,6 +679,9 @@ def review(
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed (default: fresh, recorded)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or verdicts."),
+    backend: str = typer.Option("local", "--backend", help="local (joblib processes) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar="SIMTOOL_SCHEDULER",
+                                            help="dask scheduler address, tcp://HOST:PORT."),
 ):
     """Answer a designer's questions in words: seat fairness, skill, luck, tension, hazards,
     crude play and match shape, each with a verdict, a sentence and its 95% interval."""
@@ -697,7 +700,7 @@ def review(
             result = reviews.review(
                 game, out_dir, players=_players(players, game), rules=options.parse_assignments(rule),
                 effort=effort, vs_rules=options.parse_assignments(vs_rule, "vs-rule") if vs_rule else None,
-                baseline=baseline, seed=seed, jobs=jobs, progress=shown)
+                baseline=baseline, seed=seed, jobs=jobs, progress=shown, backend=backend, scheduler=scheduler)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:

@@ -43,7 +43,7 @@ from simtool.commands import ladder, restrict
 from simtool.commands.plans import play
 from simtool.errors import SimtoolError, choices
 from simtool.pipeline.folders import write_json
-from simtool.pipeline.runner import RunSpec, make_spec, play_chunk
+from simtool.pipeline.runner import BACKENDS, RunSpec, make_spec, play_chunk
 
 EFFORTS = {"quick": 60, "standard": 300, "thorough": 1800}
 """Wall seconds each effort aims at, on :data:`CORES` cores (more cores finish sooner; the
@@ -275,8 +275,8 @@ def plays(s: Setup, question: str) -> tuple[list[RunSpec], list[dict]]:
 Progress = Callable[[str, int, int], None]
 
 
-def play_all(s: Setup, out: Path, jobs: int | None = None,
-             progress: Progress | None = None) -> dict[str, list[Path]]:
+def play_all(s: Setup, out: Path, jobs: int | None = None, progress: Progress | None = None,
+             backend: str = "local", scheduler: str | None = None) -> dict[str, list[Path]]:
     """Play every question's plan into ``out/runs/<question>``, in turn; return each question's
     run folders (in :func:`plays` order)."""
     folders = {}
@@ -286,23 +286,27 @@ def play_all(s: Setup, out: Path, jobs: int | None = None,
             folders[question] = []
             continue
         tick = None if progress is None else (lambda done, total, q=question: progress(q, done, total))
-        folders[question] = play(specs, out / "runs" / question, jobs, progress=tick, extra=extra,
-                                 command="review")
+        folders[question] = play(specs, out / "runs" / question, jobs, backend=backend, scheduler=scheduler,
+                                 progress=tick, extra=extra, command="review")
     return folders
 
 
 def review(game: str = "black-white", out: str | Path = "review", *, players: int | None = None,
            rules: dict | None = None, effort: str = "quick", vs_rules: dict | None = None,
            baseline: str | Path | None = None, seed: int | None = None, jobs: int | None = None,
-           progress: Progress | None = None, sizes: Sizes | None = None) -> dict:
+           progress: Progress | None = None, sizes: Sizes | None = None, backend: str = "local",
+           scheduler: str | None = None) -> dict:
     """What ``simtool review`` does, from Python: play, answer, and write ``out/review.json``
     and ``out/review.html``; return the review (the content of ``review.json``). ``sizes``
-    replaces the effort's sizes (small reviews for tests and notebooks)."""
+    replaces the effort's sizes (small reviews for tests and notebooks); ``backend="dask"`` plays
+    the chunks on the dask.distributed cluster at ``scheduler``."""
     from simtool.analysis import review as answers
     from simtool.reports import review as pages
 
     out = Path(arguments.folder("out", out))
-    arguments.execution(jobs, False, None, "local", None)
+    arguments.execution(jobs, False, progress, backend, scheduler)
+    if backend not in BACKENDS:
+        raise SimtoolError(f"unknown backend '{backend}'; valid: {choices(BACKENDS)}")
     if vs_rules is not None and baseline is not None:
         raise SimtoolError("give --vs-rule or --baseline, not both: a review compares with one other version")
     before = answers.read_review(Path(baseline)) if baseline is not None else None
@@ -311,7 +315,7 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     s = setup(game, out, players, rules, effort, vs_rules, seed, sizes)
     if progress is not None:
         progress("pilot done", 0, 0)
-    folders = play_all(s, out, jobs, progress)
+    folders = play_all(s, out, jobs, progress, backend, scheduler)
     if progress is not None:
         progress("writing the review", 0, 0)
     result = answers.review(s.game, s.players, list(s.versions), effort, asdict(s.sizes), s.seed, folders,

@@ -61,34 +61,36 @@ def figure_text(value: float, low: float, high: float, unit: str, scale: float =
     return f"{f.format(scale * value)}{unit} (95% interval {f.format(scale * low)} to {f.format(scale * high)}{unit})"
 
 
-def thresholds_text(thresholds: dict, unit: str = "", scale: float = 1.0, first: str = "") -> str:
-    """``fair below 1 point, slight from 1, strong from 3``: the thresholds beside a verdict."""
-    items = list(thresholds.items())
-    numeric = [(w, t) for w, t in items if isinstance(t, (int, float)) and w != "converged_below_pts"]
+def thresholds_text(thresholds: dict, unit: str = "", scale: float = 1.0, first: str = "", what: str = "") -> str:
+    """``fair below 1, slight from 1, strong from 3 (points of edge)``: the thresholds beside a
+    verdict, ``first`` naming the band below the first threshold."""
+    numeric = [(w, t) for w, t in thresholds.items() if isinstance(t, (int, float)) and w != "converged_below_pts"]
     if not numeric:
         return ""
     head = f"{first} below {scale * numeric[0][1]:g}{unit}, " if first else ""
-    return head + ", ".join(f"{w} from {scale * t:g}{unit}" for w, t in numeric)
+    return head + ", ".join(f"{w} from {scale * t:g}{unit}" for w, t in numeric) + (f" ({what})" if what else "")
 
 
 def card(key: str, title: str, answer: dict, value: float | None = None, ci=(math.nan, math.nan),
-         unit: str = "", scale: float = 1.0, symmetric: bool = False, first: str = "", shown: str | None = None,
+         unit: str = " points", scale: float = 1.0, symmetric: bool = False, first: str = "", what: str = "",
          digits: int = 1) -> dict:
     """One verdict card: the question, its word and sentence, the figure with its interval as
     text and drawn against the thresholds, the thresholds in words, and the play it holds for."""
     marks = [t for w, t in answer.get("thresholds", {}).items() if w != "converged_below_pts"]
     found = value is not None
+    short = " pts" if unit == " points" else unit
     return {"key": key, "title": title, "verdict": answer["verdict"], "sentence": answer["sentence"],
-            "figure": figure_text(value, *ci, shown or unit, scale, digits) if found else "",
-            "chart": interval_svg(value, *ci, marks, unit, symmetric, scale) if found else "",
-            "thresholds": thresholds_text(answer.get("thresholds", {}), shown or unit, scale, first) if found else "",
+            "figure": figure_text(value, *ci, unit, scale, digits) if found else "",
+            "chart": interval_svg(value, *ci, marks, short, symmetric, scale) if found else "",
+            "thresholds": thresholds_text(answer.get("thresholds", {}), "%" if unit == "%" else "", scale, first,
+                                          what) if found else "",
             "play": answer.get("play", "")}
 
 
 def seat_card(key: str, title: str, answer: dict) -> dict:
     top = max(answer["seats"], key=lambda e: abs(e["edge_pts"]))
-    return card(key, title, answer, top["edge_pts"], top["ci_pts"], " pts", symmetric=True, first="fair",
-                shown=" points of edge")
+    return card(key, title, answer, top["edge_pts"], top["ci_pts"], symmetric=True, first="fair",
+                what="points of edge of the seat furthest from fair; the largest edge decides")
 
 
 def cards(q: dict) -> list[dict]:
@@ -98,7 +100,8 @@ def cards(q: dict) -> list[dict]:
         out.append(seat_card("seats-search", "Is it fair under the strongest play?", q["seats"]["search"]))
     k = q["skill"]
     skill = card("skill", QUESTION_TITLES["skill"], k, *((k["figure"]["value"], k["figure"]["ci"]) if k.get("figure")
-                                                          else (None,)), " points", first="little")
+                                                          else (None,)), first="little",
+                 what="points one search seat wins above the fair share against random players")
     if k.get("figure"):
         skill["thresholds"] += (f"; the search has converged when doubling its samples buys under "
                                 f"{k['thresholds']['converged_below_pts']:g} point")
@@ -106,14 +109,15 @@ def cards(q: dict) -> list[dict]:
     for key in ("luck", "tension"):
         a = q[key]
         out.append(card(key, QUESTION_TITLES[key], a, a["figure"]["value"], a["figure"]["ci"], "%", 100,
-                        first="low", digits=0))
+                        first="low", what=a["figure"]["name"], digits=0))
     for h in q["hazards"]:
         title = f"{'Hazard' if h['risk'] else 'Rate'}: {h['name']}"
-        out.append(card(f"hazard-{h['name']}", title, h, h["rate"], h["ci"], "%", 100, first="rare"))
+        out.append(card(f"hazard-{h['name']}", title, h, h["rate"], h["ci"], "%", 100, first="rare",
+                        what="of deals, seats pooled"))
     if q.get("match"):
         m = q["match"]
         out.append(card("match", QUESTION_TITLES["match"], m, m["capped"], m["capped_ci"], "%", 100, first="rare",
-                        shown="% of matches capped"))
+                        what="of matches stopped by the round cap"))
     return out
 
 
