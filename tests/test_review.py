@@ -152,9 +152,13 @@ def test_an_interrupted_review_goes_on_to_the_unbroken_answers(draw, tmp_path):
 def test_the_sizes_of_a_review_are_kept_for_running_it_again(draw, tmp_path, monkeypatch):
     timed = []
     monkeypatch.setattr(reviews, "pilot", lambda *a: timed.append(a) or {"deal": 1e-6, "match": 1e-4})
-    s1 = reviews.setup("draw", tmp_path, effort="quick", seed=1)
-    s2 = reviews.setup("draw", tmp_path, effort="quick", seed=1)
+    s1 = reviews.setup("draw", tmp_path, effort="quick")
+    s2 = reviews.setup("draw", tmp_path, effort="quick")
     assert len(timed) == 1 and s1.sizes == s2.sizes and s1.search is None
+    assert s1.seed == s2.seed  # the same command without --seed goes on with the seed it started with
+    assert reviews.setup("draw", tmp_path, effort="quick", seed=5).seed == 5 and len(timed) == 1
+    reviews.setup("draw", tmp_path, effort="quick", players=3)  # another review: timed again
+    assert len(timed) == 2
     # a larger effort gets more deals from the same timings
     assert reviews.sizes("standard", timed and {"deal": 1e-4, "match": 1e-3, "search": 1e-2}, 4, 2, 1).search > \
         reviews.sizes("quick", {"deal": 1e-4, "match": 1e-3, "search": 1e-2}, 4, 2, 1).search

@@ -199,8 +199,9 @@ def check_folder(out: Path) -> None:
 def setup(game: str, out: Path, players: int | None = None, rules: dict | None = None,
           effort: str = "quick", vs_rules: dict | None = None, seed: int | None = None,
           given: Sizes | None = None) -> Setup:
-    """Check every input and decide what the review plays (the pilot runs here, unless the
-    sizes are ``given`` or saved in ``out`` by the same review)."""
+    """Check every input and decide what the review plays. The sizes are ``given``, else those
+    the same review saved in ``out``, else the pilot's; the seed is ``seed``, else the one the same
+    review saved (so that running the same command again goes on), else a fresh one."""
     from strategies import restrictions as limits
 
     g = games.get(arguments.text("game", game, "black-white"))
@@ -209,35 +210,42 @@ def setup(game: str, out: Path, players: int | None = None, rules: dict | None =
     arguments.mapping("vs_rules", vs_rules, "{'hand_size': 8}")
     if effort not in EFFORTS:
         raise SimtoolError(f"unknown effort {effort!r}; valid: {choices(EFFORTS)}")
-    if arguments.seed(seed) is None:
-        seed = int(np.random.SeedSequence().entropy % (1 << 63))
+    arguments.seed(seed)
     versions = versions_of(g, p, rules, vs_rules)
     check_folder(out)
     default = g.default_strategy
     weaker = next_weaker(g.id)
     search, doubled = search_names(g.id)
     restricted = tuple(limits.of_game(g.id))
-    if given is None:
-        key = {"game": g.id, "players": p, "versions": list(versions), "effort": effort}
-        saved = read_sizes(out / SIZES, key)
-        if saved is None:
-            seconds = pilot(g.id, p, versions[0], default, search)
-            saved = sizes(effort, seconds, p, len(restricted), len(versions))
-            out.mkdir(parents=True, exist_ok=True)
-            write_json(out / SIZES, {**key, "sizes": asdict(saved), "pilot_seconds_per_unit": seconds})
-        given = saved
-    return Setup(g.id, p, versions, default, weaker, search, doubled, restricted, int(seed), effort, given)
+    key = {"game": g.id, "players": p, "versions": list(versions), "effort": effort}
+    saved = read_state(out / SIZES, key)
+    state = {**key, "sizes": asdict(given) if given else saved.get("sizes"),
+             "seed": int(seed) if seed is not None else saved.get("seed"),
+             "pilot_seconds_per_unit": saved.get("pilot_seconds_per_unit")}
+    if state["sizes"] is None:
+        seconds = pilot(g.id, p, versions[0], default, search)
+        state |= {"sizes": asdict(sizes(effort, seconds, p, len(restricted), len(versions))),
+                  "pilot_seconds_per_unit": seconds}
+    if state["seed"] is None:
+        state["seed"] = int(np.random.SeedSequence().entropy % (1 << 63))
+    if state != saved:
+        out.mkdir(parents=True, exist_ok=True)
+        write_json(out / SIZES, state)
+    return Setup(g.id, p, versions, default, weaker, search, doubled, restricted, state["seed"], effort,
+                 Sizes(**state["sizes"]))
 
 
-def read_sizes(path: Path, key: dict) -> Sizes | None:
-    """The sizes saved by the same review (same game, players, rules and effort), else ``None``."""
+def read_state(path: Path, key: dict) -> dict:
+    """What the same review (same game, players, rules and effort) saved in its folder: its
+    sizes, its seed and the pilot's timings; empty for another review or none."""
     try:
         data = json.loads(path.read_text())
         if {k: data[k] for k in key} == json.loads(json.dumps(key)):
-            return Sizes(**data["sizes"])
+            Sizes(**data["sizes"])  # readable, or none at all
+            return data
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    return None
+    return {}
 
 
 def plays(s: Setup, question: str) -> tuple[list[RunSpec], list[dict]]:
