@@ -712,6 +712,62 @@ def list_strategies(game: Optional[str] = typer.Option(None, "--game", "-g", hel
               markup=False)
 
 
+QUESTION_LABELS = {"pilot done": "timing the game's plays", "seats": "seats: is the game fair to every seat?",
+                   "skill": "skill: does the strongest play gain?", "luck": "luck: how much do the cards decide?",
+                   "restrictions": "restricted play: does crude play do nearly as well?",
+                   "match": "tension and match shape: whole matches", "writing the review": "writing the review"}
+"""What the progress bar says while each question of a review is played."""
+
+
+@app.command()
+def review(
+    game: str = typer.Option(..., "--game", "-g", help="Game id (see `simtool games`)."),
+    players: Optional[str] = typer.Option(None, "--players", "-p", help="Player count (default: the game's)."),
+    rule: list[str] = typer.Option([], "--rule", "-r", help="Rule option: name=value. Repeatable."),
+    effort: str = typer.Option("quick", "--effort", help="quick (about a minute on 2 cores), standard "
+                               "(about five) or thorough (about half an hour)."),
+    vs_rule: list[str] = typer.Option([], "--vs-rule", help="Also review the rules with this change "
+                                      "(name=value, repeatable) on the same deals, and show what changes."),
+    baseline: Optional[Path] = typer.Option(None, "--baseline", help="The folder of an earlier review "
+                                            "to compare with."),
+    out_dir: Path = typer.Option(..., "--out", "-o", help="Folder for review.html, review.json and the runs."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed (default: fresh, recorded)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or verdicts."),
+    backend: str = typer.Option("local", "--backend", help="local (joblib processes) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar="SIMTOOL_SCHEDULER",
+                                            help="dask scheduler address, tcp://HOST:PORT."),
+):
+    """Answer a designer's questions in words: seat fairness, skill, luck, tension, hazards,
+    crude play and match shape, each with a verdict, a sentence and its 95% interval."""
+    from simtool.commands import review as reviews
+
+    try:
+        if jobs is not None and jobs < 1:
+            raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
+        with _progress(quiet) as bar:
+            task = bar.add_task(QUESTION_LABELS["pilot done"], total=None)
+
+            def shown(question: str, done: int, total: int) -> None:
+                bar.update(task, description=QUESTION_LABELS.get(question, question), completed=done,
+                           total=total or None)
+
+            result = reviews.review(
+                game, out_dir, players=_players(players, game), rules=options.parse_assignments(rule),
+                effort=effort, vs_rules=options.parse_assignments(vs_rule, "vs-rule") if vs_rule else None,
+                baseline=baseline, seed=seed, jobs=jobs, progress=shown, backend=backend, scheduler=scheduler)
+    except SimtoolError as exc:
+        raise fail(str(exc)) from None
+    except KeyboardInterrupt:
+        raise interrupted(f"finished chunks are kept in {out_dir}/runs: run the same simtool review "
+                          f"again to go on") from None
+    if not quiet:
+        for line in reviews.summary_lines(result):
+            out.print(line, markup=False, highlight=False, soft_wrap=True)
+    out.print(f"review {out_dir / 'review.html'} and {out_dir / 'review.json'}", markup=False, highlight=False)
+    _FINISHED.append(True)
+
+
 @app.command()
 def replay(
     game: str = typer.Option("black-white", "--game", "-g"),

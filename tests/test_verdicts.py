@@ -146,9 +146,18 @@ def test_tension_thresholds(share, word):
 @pytest.mark.parametrize("question, delta, low, high, expected", [
     ("seats", -2.0, -3.0, -1.0, "better"), ("seats", 2.0, 1.0, 3.0, "worse"),
     ("seats", -2.0, -3.0, 0.0, "no clear change"), ("skill", 2.0, 1.0, 3.0, "better"),
-    ("skill", -2.0, -3.0, -1.0, "worse"), ("hazards:bust", 0.02, 0.01, 0.03, "worse"),
-    ("hazards:bust", -0.02, -0.03, -0.01, "better"), ("tension", 0.05, 0.01, 0.09, "better"),
+    ("skill", -2.0, -3.0, -1.0, "worse"), ("hazards", 0.02, 0.01, 0.03, "worse"),
+    ("hazards", -0.02, -0.03, -0.01, "better"), ("tension", 0.05, 0.01, 0.09, "better"),
     ("tension", 0.05, -0.01, 0.09, "no clear change"), ("luck", 0.1, 0.05, 0.15, "changed"),
+    ("restrictions", 2.0, 1.0, 3.0, "better"), ("match:capped", 0.1, 0.05, 0.15, "worse"),
     ("skill", 2.0, float("nan"), float("nan"), "no clear change")])
 def test_better_and_worse_go_by_the_question_not_the_sign(question, delta, low, high, expected):
-    assert verdicts.change(question, delta, low, high) == expected
+    assert verdicts.change(verdicts.BETTER_WHEN[question], delta, low, high) == expected
+
+
+@pytest.mark.parametrize("low, high, word", [(-0.5, 0.999, "nearly as good"), (-3.0, -1.0, "nearly as good"),
+                                             (1.0, 4.0, "costs"), (0.5, 1.5, "unclear")])
+def test_a_crude_rule_costing_under_one_point_is_flagged(low, high, word):
+    v = verdicts.restriction_verdict("never upgrading", "target", (low + high) / 2, low, high, 1000)
+    assert v.word == word and v.figures["flagged"] == (word == "nearly as good")
+    assert v.sentence.startswith("Never upgrading costs target ")

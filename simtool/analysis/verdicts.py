@@ -167,8 +167,7 @@ def seat_verdict(shares: Iterable[tuple[int, float, float, float]], players: int
         sentence = (f"Every seat wins within 1 point of a fair {_pct(top.fair)} of {unit}{under}: fair. "
                     f"The largest edge is seat {top.seat}'s, {top.edge_pts:+.1f} points ({interval}).")
     elif word == UNCLEAR:
-        settle_text = (f"about {more:,} more {unit} would settle it" if more is not None
-                       else "its edge sits on a threshold, so more " + unit + " alone will not settle it")
+        settle_text = _settle_text(more, unit)
         sentence = (f"{head} ({interval}): unclear whether {SEAT_WORDS[low]} or {SEAT_WORDS[high]}; "
                     f"{settle_text}.")
     else:
@@ -198,9 +197,13 @@ def _worded(value: float, low: float, high: float, thresholds: Sequence[float],
     return UNCLEAR, f"unclear whether {words[lo_band]} or {words[hi_band]}", more
 
 
+ONE = {"deals": "deal", "matches": "match"}
+
+
 def _settle_text(more: int | None, unit: str) -> str:
-    return (f"about {more:,} more {unit} would settle it" if more is not None
-            else f"the estimate sits on a threshold, so more {unit} alone will not settle it")
+    if more is None:
+        return f"the estimate sits on a threshold, so more {unit} alone will not settle it"
+    return f"about {more:,} more {ONE.get(unit, unit) if more == 1 else unit} would settle it"
 
 
 def skill_verdict(over_heuristic: tuple[float, float, float], over_random: tuple[float, float, float],
@@ -241,14 +244,15 @@ def skill_verdict(over_heuristic: tuple[float, float, float], over_random: tuple
 
 
 def luck_verdict(share: float, low: float, high: float, n: int, what: str = "score",
-                 unit: str = "deals") -> Verdict:
+                 unit: str = "deals", play: str | None = None) -> Verdict:
     """How much luck decides: ``share`` of the variance of a seat's ``what`` that the cards
-    explain (from duplicate deals), with its 95% interval; words :data:`LUCK_THRESHOLDS`."""
+    explain (from duplicate deals of the line-up ``play``), with its 95% interval; words
+    :data:`LUCK_THRESHOLDS`."""
     word, between, more = _worded(share, low, high, LUCK_THRESHOLDS, LUCK_WORDS, n)
     sentence = (f"The cards explain {100 * share:.0f}% (95% interval {100 * low:.0f} to {100 * high:.0f}%) "
-                f"of the variance of a seat's {what}: ")
+                f"of the variance of a seat's {what}" + (f" with {play}" if play else "") + ": ")
     sentence += (f"{between} luck; {_settle_text(more, unit)}." if word == UNCLEAR
-                 else f"{word} luck, the rest is who plays the cards and how.")
+                 else f"{word} luck from the deal alone.")
     return Verdict(word, sentence, {"share": share, "ci": [low, high]},
                    stated(LUCK_WORDS, LUCK_THRESHOLDS), more)
 
@@ -285,19 +289,59 @@ def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple
                    stated(TENSION_WORDS, TENSION_THRESHOLDS), more)
 
 
-BETTER_WHEN = {"seats": "lower", "skill": "higher", "hazards": "lower", "tension": "higher", "luck": None}
-"""Which way a question's figure is better for balance: the largest |edge| closer to fair, more
-skill, fewer hazards, more tension. Luck has no better side: it is a matter of taste."""
+def match_verdict(rounds: tuple[float, float, float], capped: tuple[float, float, float], n: int,
+                  cap: int) -> Verdict:
+    """Match shape: rounds per match (a mean with its interval) and the share of matches the
+    ``cap`` on rounds stops, worded as a hazard (:data:`HAZARD_THRESHOLDS`)."""
+    word, between, more = _worded(*capped, HAZARD_THRESHOLDS, HAZARD_WORDS, n)
+    r, rlo, rhi = rounds
+    c, clo, chi = capped
+    sentence = (f"A match lasts {r:.1f} rounds (95% interval {rlo:.1f} to {rhi:.1f}); {_pct(c)} of matches "
+                f"(95% interval {_pct(clo)} to {_pct(chi)}) hit the {cap}-round cap and stop there: "
+                + (f"{between}; {_settle_text(more, 'matches')}." if word == UNCLEAR else f"{word}."))
+    return Verdict(word, sentence, {"rounds": r, "rounds_ci": [rlo, rhi], "capped": c, "capped_ci": [clo, chi]},
+                   stated(HAZARD_WORDS, HAZARD_THRESHOLDS), more)
 
 
-def change(question: str, delta: float, low: float, high: float) -> str:
+BETTER_WHEN = {"seats": "lower", "skill": "higher", "hazards": "lower", "tension": "higher",
+               "restrictions": "higher", "match:capped": "lower", "luck": None, "match:rounds": None}
+"""Which way each question's figure is better for balance: the largest |edge| closer to fair,
+more skill, fewer hazards (a game's rates that are risks; its other rates have no better side),
+more tension, a crude restriction that costs more, fewer matches stopped by the round cap. Luck
+and match length have no better side: they are a matter of taste."""
+
+
+def change(better_when: str | None, delta: float, low: float, high: float) -> str:
     """``better``, ``worse`` or ``no clear change`` for a difference ``after - before`` of a
-    question's figure with its 95% interval: an interval holding 0 is no clear change, and a
-    question without a better side (:data:`BETTER_WHEN`) is ``changed`` when the interval
-    excludes 0."""
+    figure with its 95% interval, ``better_when`` it is ``lower`` or ``higher``: an interval
+    holding 0 (or none) is no clear change, and a figure without a better side (``None``) has
+    ``changed`` when the interval excludes 0. Never by the sign alone."""
     if not (math.isfinite(low) and math.isfinite(high)) or low <= 0 <= high:
         return "no clear change"
-    direction = BETTER_WHEN[question.split(":")[0]]
-    if direction is None:
+    if better_when is None:
         return "changed"
-    return "better" if (delta < 0) == (direction == "lower") else "worse"
+    return "better" if (delta < 0) == (better_when == "lower") else "worse"
+
+
+RESTRICTION_THRESHOLDS = (1.0,)
+"""Win share a crude rule costs, in points: below 1 point it does nearly as well as full play."""
+RESTRICTION_WORDS = ("nearly as good", "costs")
+
+
+def restriction_verdict(doing: str, strategy: str, cost_pts: float, low: float, high: float,
+                        n: int) -> Verdict:
+    """Does a crude rule (``doing``, a restriction of ``strategy``) do nearly as well as full
+    play? ``cost_pts``: the win share per seat it costs, in points, with its 95% interval, on
+    ``n`` paired deals. ``nearly as good`` (flagged: the game may reward crude play) when the
+    whole interval lies below 1 point (:data:`RESTRICTION_THRESHOLDS`)."""
+    word, between, more = _worded(cost_pts, low, high, RESTRICTION_THRESHOLDS, RESTRICTION_WORDS, n)
+    head = (f"{doing[:1].upper()}{doing[1:]} costs {strategy} {cost_pts:.1f} points of win share per seat "
+            f"(95% interval {low:.1f} to {high:.1f})")
+    if word == "nearly as good":
+        sentence = f"{head}: under 1 point, so this crude rule does nearly as well as full play (flagged)."
+    elif word == "costs":
+        sentence = f"{head}: full play is clearly better."
+    else:
+        sentence = f"{head}: {between}; {_settle_text(more, 'deals')}."
+    return Verdict(word, sentence, {"cost_pts": cost_pts, "ci_pts": [low, high], "flagged": word == "nearly as good"},
+                   stated(RESTRICTION_WORDS, RESTRICTION_THRESHOLDS), more)
