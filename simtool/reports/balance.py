@@ -39,9 +39,10 @@ class Figure:
     per_row: np.ndarray | None  # None: no per-deal value (a ratio over matches), never paired
     percent: bool = True
     points: bool = False  # an edge over the fair share, shown in points
-    balance: bool = False
-    """Closer to 0 is better for balance (a seat's edge). Other figures have no better side: a
-    strategy's edge is its skill, a rate may be a hazard or the game's aim."""
+    better: str | None = None
+    """Which way is better for balance: ``fair`` (closer to 0: a seat's edge), ``lower`` (a
+    rate that is a risk to a seat, ``Analysis.risks``), or ``None``: a strategy's edge is its
+    skill, another rate may be the game's aim, a mean score is neither."""
 
     @property
     def half(self) -> float:
@@ -253,23 +254,26 @@ def headline_figures(game, seats, win, score, names, codes, by_match, strata=Non
     for s in range(p):
         v, lo, hi = stats.unit_estimate(win[:, s], strata=strata, share=True, units=units)
         out[f"seat {s} edge over fair share"] = Figure(v - fair, lo - fair, hi - fair, win[:, s] - fair,
-                                                       points=True, balance=True)
+                                                       points=True, better="fair")
     for k, name in enumerate(names):
         held = codes == k
         v, lo, hi = stats.unit_estimate((win * held).sum(axis=1), held.sum(axis=1), strata, share=True, units=units)
         out[f"{name} edge over fair share per seat held"] = Figure(v - fair, lo - fair, hi - fair,
                                                                   stats.held_share(win, codes, k) - fair,
                                                                   points=True)
+    risks = analysis_of(game).risks
     for name, expr in analysis_of(game).rates.items():
+        better = "lower" if name in risks else None
         if by_match:  # a match's rounds are one unit; matches differ in length
             per_match = seats.group_by("match", maintain_order=True).agg(expr.sum().alias("k"),
                                                                           pl.len().alias("m"))
             out[f"{name} rate (seats pooled)"] = Figure(*stats.unit_estimate(
-                per_match["k"].to_numpy(), per_match["m"].to_numpy(), strata, share=True), None)
+                per_match["k"].to_numpy(), per_match["m"].to_numpy(), strata, share=True), None, better=better)
         else:
             flags = stats.panel(seats.select(pl.col("seat"), expr.cast(pl.Float64).alias(name)), name, p)
             out[f"{name} rate (seats pooled)"] = Figure(*stats.unit_estimate(
-                flags.sum(axis=1), np.full(len(flags), p), strata, share=True, units=units), flags.mean(axis=1))
+                flags.sum(axis=1), np.full(len(flags), p), strata, share=True, units=units), flags.mean(axis=1),
+                better=better)
     mean_score = score.mean(axis=1)
     label = "mean match total" if by_match else "mean score"
     out[f"{label} (all seats)"] = Figure(*stats.unit_estimate(mean_score, strata=strata, units=units), mean_score,
@@ -365,7 +369,8 @@ def run_verdicts(a: Analysis) -> list[tuple[str, str, str]]:
         f = a.figures[f"{name} rate (seats pooled)"]
         text = analysis_of(a.game).rate_text.get(name, f"has {name}")
         v = verdicts.hazard_verdict(name, text, f.value, f.low, f.high, a.meta["n"], per, a.unit)
-        out.append((f"How often a seat {text}", v.word, v.sentence))
+        risk = "Risk: how" if name in analysis_of(a.game).risks else "How"
+        out.append((f"{risk} often a seat {text}", v.word, v.sentence))
     tables = dict(a.metrics)
     if LUCK_TABLE in tables:
         luck = tables[LUCK_TABLE]
@@ -445,8 +450,9 @@ GLOSSARY = [
     ("rate", "How often something happens to a seat, as a share of deals (or rounds), with seats pooled "
              "unless the table is by seat."),
     ("Δ", "Difference from an earlier run of the same line-up and player count, with its 95% interval: "
-          "green where the change is clearly better for balance (an edge closer to fair), red where clearly "
-          "worse, bold where a figure without a better side clearly changed."),
+          "green where the change is clearly better for balance (an edge closer to fair, a risk rarer), red "
+          "where clearly worse, bold where a figure without a better side clearly changed."),
+    ("risk", "A rate that harms the seat it happens to (an overshoot, a penalty): rarer is better."),
     ("paired", "Two runs that share their deals (same seed, n and players): their difference is taken "
                "deal by deal, which narrows its interval."),
     ("lead change", "A round after which a different seat leads alone."),
@@ -636,14 +642,18 @@ def unlike(a: Analysis, b: Analysis) -> str | None:
 def change_class(after: Figure, before: Figure, diff: float, half: float) -> str:
     """How a difference reads for balance: ``better`` or ``worse`` where an edge over the fair
     share clearly moved toward or away from fair (the change in its size beyond the difference's
-    95% half-width), ``changed`` where a figure with no better side clearly changed, else ``""``.
-    Never by the sign of the difference alone."""
+    95% half-width), or a risk clearly fell or rose; ``changed`` where a figure with no better
+    side clearly changed; else ``""``. Never by the sign of the difference alone."""
     if not np.isfinite(half):
         return ""
-    if after.balance:
+    if after.better == "fair":
         closer = abs(before.value) - abs(after.value)
         return "" if abs(closer) <= half else "better" if closer > 0 else "worse"
-    return "changed" if abs(diff) > half else ""
+    if abs(diff) <= half:
+        return ""
+    if after.better == "lower":
+        return "better" if diff < 0 else "worse"
+    return "changed"
 
 
 def compare(runs: list[Analysis]) -> Comparison:
