@@ -427,7 +427,7 @@ def tune(
     report_file: Optional[str] = typer.Option(None, "--report", help="HTML report to write "
                                               "(default: tune.html in the tuning folder)."),
     resume: Optional[Path] = typer.Option(None, "--resume", help="Go on with the tuning in this "
-                                          "folder (its own settings)."),
+                                          "folder (its own settings; a larger --trials extends it)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
 ):
     """Search rule options towards targets (optuna; Pareto front for several objectives) and

@@ -1,10 +1,13 @@
 """Balance reports: finished run folders turned into one self-contained HTML page.
 
-Per game: each run's set-up, its findings in plain sentences, the seat-advantage and
-strategy-strength tables with 95% intervals, score distributions (matplotlib, inlined as
-SVG), and the game's own tables. Several runs of one game are compared side by side,
-with differences paired deal by deal when the runs share their deals (same seed, n and
-player count).
+The page opens with the verdicts of every run (seats, the game's rates, luck, tension: the
+words and thresholds of :mod:`simtool.analysis.verdicts`) and ends with a glossary of the terms
+it uses. Per game: each run's set-up, its findings in plain sentences, the seat-advantage and
+strategy-strength tables with 95% intervals, score distributions (matplotlib bars, inlined as
+SVG), the game's own tables with headers in words, and the seat tests (T², F, p) folded away.
+Several runs of one game are compared side by side on edges over the fair share; a run's
+differences are from the first earlier run of the same line-up, player count and unit (paired
+deal by deal when the two share their deals), and an unlike run has none.
 """
 
 from __future__ import annotations
