@@ -162,11 +162,10 @@ def sizes(effort: str, seconds: dict[str, float], players: int, restrictions: in
     cost = {"deals": seconds["deal"], "matches": seconds["match"],
             "restrictions": seconds["deal"] * (1 + restrictions), "duplicate": seconds["deal"] * p,
             "search": seconds.get("search", 0.0) * (1 + 2 / p + (p + 1) / p)}
-    n = {}
-    for kind, share in SHARES.items():
-        n[kind] = LARGEST[kind] if cost[kind] <= 0 else \
-            min(LARGEST[kind], max(SMALLEST[kind], round_down(budget * share / cost[kind])))
-    return Sizes(**n)
+    # a play that is not played (no search for the game) gets no units
+    return Sizes(**{kind: 0 if cost[kind] <= 0 else
+                    min(LARGEST[kind], max(SMALLEST[kind], round_down(budget * share / cost[kind])))
+                    for kind, share in SHARES.items()})
 
 
 def versions_of(game, players: int, rules: dict | None, vs_rules: dict | None) -> tuple[dict, ...]:
@@ -344,5 +343,8 @@ def summary_lines(result: dict) -> list[str]:
     if comparison and not comparison["possible"]:
         lines.append(f"no comparison: {comparison['why']}")
     for c in result.get("changes", []):
-        lines.append(f"change in {c['question']}: {c['before']:.3g} -> {c['after']:.3g}, {c['change']}")
+        low, high = c["ci"]
+        lines.append(f"change in {c['question']}: {c['before'] + 0.0:.3g} -> {c['after'] + 0.0:.3g} "
+                     f"(difference {c['delta'] + 0.0:+.3g}, 95% interval {low + 0.0:+.3g} to {high + 0.0:+.3g}): "
+                     f"{c['change']}")
     return lines

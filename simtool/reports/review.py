@@ -125,6 +125,26 @@ def restriction_rows(q: dict) -> list[dict]:
     return [dict(r, figure=figure_text(r["cost_pts"], *r["ci_pts"], " points")) for r in q["restrictions"]]
 
 
+CHANGE_LABELS = {"seats": "Largest seat edge (points)",
+                 "seats under the strongest play": "Largest seat edge under the strongest play (points)",
+                 "skill": "Skill: search's gain over random (points)", "luck": "Luck: share the cards explain",
+                 "tension": "Tension: winner behind at half-time", "match: rounds": "Rounds per match",
+                 "match: capped": "Matches stopped by the round cap"}
+"""The changes table's rows in plain English (hazards and restrictions are named after the game's own)."""
+
+
+def change_label(question: str) -> str:
+    kind, _, name = question.partition(": ")
+    if question in CHANGE_LABELS:
+        return CHANGE_LABELS[question]
+    return f"Rate: {name}" if kind == "hazards" else f"Crude rule {name}: what it costs (points)"
+
+
+def one_decimal(x: float, sign: str = "") -> str:
+    """``x`` with one decimal, never ``-0.0``."""
+    return f"{round(x, 1) + 0.0:{sign}.1f}"
+
+
 def change_rows(result: dict) -> list[dict]:
     """The changes table's cells: a share shows in %, the rest as they are."""
     rows = []
@@ -132,9 +152,11 @@ def change_rows(result: dict) -> list[dict]:
         percent = c["question"] in ("luck", "tension") or c["question"].startswith(("hazards", "match: capped"))
         scale, unit = (100, "%") if percent else (1, "")
         low, high = c["ci"]
-        rows.append({**c, "before_text": f"{scale * c['before']:.1f}{unit}",
-                     "after_text": f"{scale * c['after']:.1f}{unit}",
-                     "delta_text": f"{scale * c['delta']:+.1f}{unit} ({scale * low:+.1f} to {scale * high:+.1f})",
+        rows.append({**c, "label": change_label(c["question"]),
+                     "before_text": one_decimal(scale * c["before"]) + unit,
+                     "after_text": one_decimal(scale * c["after"]) + unit,
+                     "delta_text": f"{one_decimal(scale * c['delta'], '+')}{unit} "
+                                   f"({one_decimal(scale * low, '+')} to {one_decimal(scale * high, '+')})",
                      "tone": {"better": "good", "worse": "bad"}.get(c["change"], "none")})
     return rows
 
