@@ -6,15 +6,16 @@
 >>> result.summary()    # per seat, with 95% intervals
 >>> simtool.ladder.climb("kansas-city", "runs/kc-ladder", n=20_000)   # the commands, from Python
 >>> simtool.restrict.measure("kansas-city", "runs/kc-restrict", n=20_000)
+>>> simtool.review.review("kansas-city", "reviews/kc")   # the answers of review.json, as a dict
 """
 
 from importlib import import_module
 
 from .errors import SimtoolError
 
-__all__ = ["run", "Result", "SimtoolError", "sweep", "ladder", "restrict", "tune"]
+__all__ = ["run", "Result", "SimtoolError", "sweep", "ladder", "restrict", "tune", "review"]
 
-COMMANDS = ("sweep", "ladder", "restrict", "tune")
+COMMANDS = ("sweep", "ladder", "restrict", "tune", "review")
 """The commands of the same names, as modules (``simtool.ladder.climb``...)."""
 
 

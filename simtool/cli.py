@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -37,6 +38,40 @@ out = Console(**PLAIN)
 if not out.is_terminal:  # piped or captured: room for the whole table rather than 80 columns
     out = Console(width=160, **PLAIN)
 err = Console(stderr=True, **PLAIN)
+
+
+def _version(given: bool) -> None:
+    if given:
+        from importlib.metadata import version
+
+        out.print(f"simtool {version('simtool')}", markup=False, highlight=False)
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
+                                          help="Print simtool's version and exit.")) -> None:
+    """Monte Carlo balance analysis for trick-taking games."""
+
+
+def command_list(group) -> str:
+    """What bare ``simtool`` prints: how to call it, then every command on a line of its own with
+    the first clause of its help (click's own list runs them together when piped, and cuts the
+    help at 45 characters)."""
+    rows = []
+    for name in group.list_commands(None):
+        command = group.get_command(None, name)
+        if command is None or command.hidden:
+            continue
+        text = re.sub(r" \([^)]*\)", "", " ".join((command.help or "").split()))  # asides left out
+        first = re.split(r"[.:;] ", text)[0].rstrip(".")
+        rows.append((name, first))
+    width = max(len(name) for name, _ in rows)
+    lines = ["Usage: simtool COMMAND [OPTIONS]   (simtool COMMAND --help for its options)",
+             "Monte Carlo balance analysis for trick-taking games.", "", "Commands:"]
+    lines += [f"  {name.ljust(width)}  {text}" for name, text in rows]
+    lines += ["", "Options: --version (print the version), --help"]
+    return "\n".join(lines)
 
 
 def fail(problem: str) -> typer.Exit:
@@ -181,6 +216,15 @@ def show_summary(folder: Path) -> None:
     if matches is not None and table["capped"].max() > 0:
         notes.append(f"{table['capped'].max():.2%} of matches hit the {ROUND_CAP}-round cap")
     out.print(f"{'; '.join(notes)}. Results: {folder}", markup=False, highlight=False)
+    out.print(_seat_line(meta, seats, matches), markup=False, highlight=False, soft_wrap=True)
+
+
+def _seat_line(meta: dict, seats, matches) -> str:
+    from simtool.analysis.summary import run_seat_line, seat_shares
+    from simtool.reports.balance import lineup_text
+
+    table = seat_shares(meta, seats.collect(), None if matches is None else matches.collect())
+    return run_seat_line(meta, table, lineup_text(meta))
 
 
 def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches: bool) -> Table:
@@ -205,10 +249,12 @@ def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches:
 
 
 def _frame_table(caption: str, df) -> Table:
+    from simtool.reports.balance import worded
+
     t = Table(title=caption, title_justify="left")
-    headers, rows = stats.frame_cells(df)
-    for col in headers:
-        t.add_column(col, justify="right")
+    headers, rows = worded(df)  # the report's headers: words, not column names
+    for _, words in headers:
+        t.add_column(words, justify="right")
     for row in rows:
         t.add_row(*row)
     return t
@@ -346,7 +392,7 @@ def _players(text: str | None, game: str) -> int | None:
 
 
 TUNE_KEEPS = {"game": "--game", "players": "--players", "vary": "--vary", "objective": "--objective",
-              "trials": "--trials", "n": "--n", "lineup": "--lineup", "strong": "--strong",
+              "n": "--n", "lineup": "--lineup", "strong": "--strong",
               "weak": "--weak", "seed": "--seed", "rule": "--rule", "out_dir": "--out"}
 
 
@@ -362,7 +408,8 @@ def tune(
                                         "skill[:max], match_rounds=N. Repeatable: several make a "
                                         "Pareto front."),
     trials: int = typer.Option(60, "--trials", help="Trials (a space this small or smaller is "
-                               "covered by a grid, each point once)."),
+                               "covered by a grid, each point once). Run again with more to extend "
+                               "the study."),
     n: str = typer.Option("1e5", "--n", "-n", help="Deals (or matches) per trial run."),
     lineup: Optional[str] = typer.Option(None, "--lineup", "-l", help="NAME or NAME,NAME,... "
                                          "(default: the game's default strategy at every seat)."),
@@ -380,7 +427,7 @@ def tune(
     report_file: Optional[str] = typer.Option(None, "--report", help="HTML report to write "
                                               "(default: tune.html in the tuning folder)."),
     resume: Optional[Path] = typer.Option(None, "--resume", help="Go on with the tuning in this "
-                                          "folder (its own settings)."),
+                                          "folder (its own settings; a larger --trials extends it)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
 ):
     """Search rule options towards targets (optuna; Pareto front for several objectives) and
@@ -398,6 +445,10 @@ def tune(
                 raise SimtoolError(f"--resume {resume} goes on with the settings it started with; "
                                    f"{', '.join(changed)} cannot change")
             config = tuning.read_config(resume)
+            if ctx.get_parameter_source("trials").name == "COMMANDLINE":  # extend (or finish) it
+                if trials < 1:
+                    raise SimtoolError(f"bad --trials {trials}; expected 1 or more")
+                config = dataclasses.replace(config, trials=trials)
         else:
             if seed is None and out_dir is not None and (out_dir / tuning.CONFIG).is_file():
                 seed = tuning.read_config(out_dir).seed  # the same command again goes on with it
@@ -425,9 +476,12 @@ def tune(
                   f"(first: {skipped[0]})", markup=False, highlight=False)
     out.print(f"{result['trials'].height} trials in {folder}; report {written}",
               markup=False, highlight=False)
+    out.print(result["recommendation"], markup=False, highlight=False, soft_wrap=True)
 
 
 def _tune_table(result: dict) -> Table:
+    from simtool.analysis.tuning import values_text
+
     config = result["config"]
     again = result["confirmed"][0]["n"] if result["confirmed"] else config.n
     t = Table(title=f"Tuning {config.game} {config.players}p, {result['sampler']} sampler: the best "
@@ -437,8 +491,9 @@ def _tune_table(result: dict) -> Table:
         t.add_column(col, justify="right")
     best = {c["label"] for c in result["best"]}
     for c in result["confirmed"]:
-        name = c["label"] + (" (best)" if c["label"] in best else "")
-        t.add_row(name, *[str(c["params"][k]) for k in config.vary],
+        name = c["label"] + (f" = trial {', '.join(map(str, c['trials']))}" if c["label"] == "defaults"
+                             and c.get("trials") else "") + (" (best)" if c["label"] in best else "")
+        t.add_row(name, *values_text(config, c["params"]),
                   *[tune_cell(*c["values"][o]) for o in config.objectives])
     return t
 
@@ -657,6 +712,62 @@ def list_strategies(game: Optional[str] = typer.Option(None, "--game", "-g", hel
               markup=False)
 
 
+QUESTION_LABELS = {"pilot done": "timing the game's plays", "seats": "seats: is the game fair to every seat?",
+                   "skill": "skill: does the strongest play gain?", "luck": "luck: how much do the cards decide?",
+                   "restrictions": "restricted play: does crude play do nearly as well?",
+                   "match": "tension and match shape: whole matches", "writing the review": "writing the review"}
+"""What the progress bar says while each question of a review is played."""
+
+
+@app.command()
+def review(
+    game: str = typer.Option(..., "--game", "-g", help="Game id (see `simtool games`)."),
+    players: Optional[str] = typer.Option(None, "--players", "-p", help="Player count (default: the game's)."),
+    rule: list[str] = typer.Option([], "--rule", "-r", help="Rule option: name=value. Repeatable."),
+    effort: str = typer.Option("quick", "--effort", help="quick (about a minute on 2 cores), standard "
+                               "(about five) or thorough (about half an hour)."),
+    vs_rule: list[str] = typer.Option([], "--vs-rule", help="Also review the rules with this change "
+                                      "(name=value, repeatable) on the same deals, and show what changes."),
+    baseline: Optional[Path] = typer.Option(None, "--baseline", help="The folder of an earlier review "
+                                            "to compare with."),
+    out_dir: Path = typer.Option(..., "--out", "-o", help="Folder for review.html, review.json and the runs."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed (default: fresh, recorded)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or verdicts."),
+    backend: str = typer.Option("local", "--backend", help="local (joblib processes) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar="SIMTOOL_SCHEDULER",
+                                            help="dask scheduler address, tcp://HOST:PORT."),
+):
+    """Answer a designer's questions in words: seat fairness, skill, luck, tension, hazards,
+    crude play and match shape, each with a verdict, a sentence and its 95% interval."""
+    from simtool.commands import review as reviews
+
+    try:
+        if jobs is not None and jobs < 1:
+            raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
+        with _progress(quiet) as bar:
+            task = bar.add_task(QUESTION_LABELS["pilot done"], total=None)
+
+            def shown(question: str, done: int, total: int) -> None:
+                bar.update(task, description=QUESTION_LABELS.get(question, question), completed=done,
+                           total=total or None)
+
+            result = reviews.review(
+                game, out_dir, players=_players(players, game), rules=options.parse_assignments(rule),
+                effort=effort, vs_rules=options.parse_assignments(vs_rule, "vs-rule") if vs_rule else None,
+                baseline=baseline, seed=seed, jobs=jobs, progress=shown, backend=backend, scheduler=scheduler)
+    except SimtoolError as exc:
+        raise fail(str(exc)) from None
+    except KeyboardInterrupt:
+        raise interrupted(f"finished chunks are kept in {out_dir}/runs: run the same simtool review "
+                          f"again to go on") from None
+    if not quiet:
+        for line in reviews.summary_lines(result):
+            out.print(line, markup=False, highlight=False, soft_wrap=True)
+    out.print(f"review {out_dir / 'review.html'} and {out_dir / 'review.json'}", markup=False, highlight=False)
+    _FINISHED.append(True)
+
+
 @app.command()
 def replay(
     game: str = typer.Option("black-white", "--game", "-g"),
@@ -715,8 +826,9 @@ def _main(argv: list[str] | None) -> int:
         return done.exit_code
     except (typer.TyperException, SimtoolError) as exc:  # click's usage errors, and ours
         message = _usage(exc) if isinstance(exc, typer.TyperException) else str(exc)
-        if type(exc).__name__ == "NoArgsIsHelpError":
-            out.print(message, markup=False, highlight=False)
+        if type(exc).__name__ == "NoArgsIsHelpError":  # bare simtool: the command list, exit 0
+            out.print(command_list(typer.main.get_command(app)), markup=False, highlight=False,
+                      soft_wrap=True)
             return 0
         err.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
         return 2

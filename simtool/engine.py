@@ -391,6 +391,12 @@ class Game(abc.ABC):
         """Refuse (``SimtoolError``, one line naming the limit) rule values that cannot be played
         together or at ``p`` players, such as more cards dealt than the deck holds."""
 
+    def played(self, rules: dict, p: int) -> dict:
+        """``rules`` as they are played at ``p`` players: every ``"sheet"`` value replaced by the
+        number the sheet sets (which may follow other rules), so two settings that play alike are
+        equal here (``limit=sheet`` and ``limit=3`` at 4p). Games with no sheet numbers: as given."""
+        return dict(rules)
+
     def new_match(self, n: int, p: int, rules: dict) -> Match:
         return Match(p, rules, np.zeros((n, p), np.int32))
 

@@ -233,7 +233,7 @@ def test_underscores_between_digits_still_work(tmp_path):
 
 def test_framework_errors_name_the_valid_choices(capsys):
     main_error(capsys, ["frobnicate"], "No such command 'frobnicate'",
-               "valid: games, ladder, replay, report, restrict, run, strategies, sweep")
+               "valid: games, ladder, replay, report, restrict, review, run, strategies, sweep")
     main_error(capsys, ["run", "--players", "three"], "bad --players 'three'", "2, 3, 4")
     main_error(capsys, ["run", "--bogus"], "No such option: --bogus", "--game", "--seed")
     main_error(capsys, ["run", "--seed", "x"], "--seed", "valid integer")

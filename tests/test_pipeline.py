@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from simtool.commands import ladder, plans, restrict, sweep, tune
+from simtool.commands import ladder, plans, restrict, review, sweep, tune
 from simtool.commands.run import execute_run
 from simtool.errors import WorkerLost
 from simtool.pipeline import executor, runner
@@ -45,7 +45,12 @@ def _tune(root: Path, jobs: int):
     return tune.tune(config, root, jobs=jobs)
 
 
-COMMANDS = {"run": _run, "sweep": _sweep, "ladder": _ladder, "restrict": _restrict, "tune": _tune}
+def _review(root: Path, jobs: int):
+    return review.review("black-white", root, seed=9, jobs=jobs, sizes=review.Sizes(N, 128, 1024, 128, 32))
+
+
+COMMANDS = {"run": _run, "sweep": _sweep, "ladder": _ladder, "restrict": _restrict, "tune": _tune,
+            "review": _review}
 
 
 def tables(root: Path) -> dict[str, pl.DataFrame]:

@@ -60,7 +60,7 @@ def test_paired_difference_uses_the_shared_deals(kc_runs):
     assert c.paired == [True]
     name, cells, diffs = next(row for row in c.rows if row[0] == "overshoot rate (seats pooled)")
     a, b = (r.figures[name].per_row for r in runs)
-    assert diffs[0][0].startswith(f"{100 * (b - a).mean():+.1f} pts")
+    assert diffs[0][0].startswith(f"Δ from run 1: {100 * (b - a).mean():+.1f} pts")
 
 
 def test_report_escapes_plugin_names(tmp_path):

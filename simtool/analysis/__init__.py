@@ -24,6 +24,9 @@ class Analysis:
     """Summary rates per seat: name -> polars boolean expression over the seat rows."""
     rate_text: dict[str, str] = field(default_factory=dict)
     """Each rate in plain words, completing "a seat ...", for report sentences."""
+    risks: tuple[str, ...] = ()
+    """The rates that are risks to a seat (an overshoot, a penalty): fewer is better, as
+    ``simtool review`` judges a change of rules; the other rates have no better side."""
     tables: Callable[..., list] = no_tables
     """``tables(seats, keys, matches=None, rules=None)``: game-specific summary tables
     ``(title, polars DataFrame)`` from the lazy seat rows (and match rows with ``--unit match``);

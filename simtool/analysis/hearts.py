@@ -30,4 +30,4 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> li
 
 ANALYSIS = Analysis(rates={"moon": pl.col("moon") > 0, "queen": pl.col("queen") > 0},
                     rate_text={"moon": "shoots the moon (takes every penalty card)",
-                               "queen": "takes the queen of spades"}, tables=tables)
+                               "queen": "takes the queen of spades"}, risks=("queen",), tables=tables)

@@ -24,4 +24,5 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> li
 
 
 ANALYSIS = Analysis(rates={"overshoot": pl.col("overshoot") > 0},
-                    rate_text={"overshoot": "goes over the trick limit"}, tables=tables)
+                    rate_text={"overshoot": "goes over the trick limit"}, risks=("overshoot",),
+                    tables=tables)

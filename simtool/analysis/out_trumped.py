@@ -21,4 +21,5 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> li
 
 
 ANALYSIS = Analysis(rates={"out-trumped": pl.col("bonus") < 0},
-                    rate_text={"out-trumped": "is out-trumped (a negative trump bonus)"}, tables=tables)
+                    rate_text={"out-trumped": "is out-trumped (a negative trump bonus)"},
+                    risks=("out-trumped",), tables=tables)

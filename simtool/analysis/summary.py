@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import polars as pl
 
+from simtool import stats
 from simtool.analysis import of as analysis_of
+from simtool.analysis.verdicts import seat_line
 from simtool.stats import Figures, estimates, unit_sums, wide
 
 
@@ -61,3 +63,33 @@ def tally(game, seats, matches=None, strata: int | None = None,
     return pl.concat([s for s, _ in parts]), parts[0][1]
 
 
+
+
+def seat_shares(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None) -> pl.DataFrame:
+    """Each seat's win share (of matches, when the run plays them) and mean score with their 95%
+    intervals, as the balance report's seat table: a rotated run stratified by rotation, the
+    copies of a duplicate deal one unit."""
+    p = meta["players"]
+    outcome = matches if matches is not None else seats
+    win = stats.panel(outcome, "win", p)
+    score = stats.panel(outcome, "total" if matches is not None else "score", p)
+    key = stats.panel(outcome, stats.unit_key(outcome), p)[:, 0]
+    return stats.seat_table(win, score, key % p if meta.get("rotate") else None,
+                            key if meta.get("duplicate") else None)
+
+
+def seats_confounded(meta: dict) -> bool:
+    """Seats hold different strategies, always the same ones: a seat's share is its strategy's
+    as much as its seat's."""
+    return len(set(meta["lineup"])) > 1 and not (meta.get("rotate") or meta.get("duplicate"))
+
+
+def run_seat_line(meta: dict, table: pl.DataFrame, play: str) -> str:
+    """The one-line seat verdict of a run (``table``: :func:`seat_shares`), or why a run of
+    mixed seats not rotated has none."""
+    if seats_confounded(meta):
+        return ("Seat verdict: none. The seats hold different strategies, always the same ones, so a "
+                "seat's share is its strategy's as much as its seat's; run with --rotate to separate them.")
+    unit = "matches" if meta["unit"] == "match" else "deals"
+    rows = table.select("seat", "win", "win_low", "win_high").rows()
+    return seat_line(rows, meta["players"], meta["n"], unit, play)

@@ -2,7 +2,8 @@
 
 A tuning lives in one folder: ``tune.json`` (what is searched and how), ``study.db`` (the
 optuna study, SQLite: run the same command again, or ``--resume DIR``, to go on after an
-interruption, with the trials an unbroken tuning makes; ``optuna.load_study(study_name="tune",
+interruption, with the trials an unbroken tuning makes, and again with a larger ``--trials`` to
+extend it with the trials an unbroken tuning of that many makes; ``optuna.load_study(study_name="tune",
 storage="sqlite:///DIR/study.db")`` reads it) and ``runs/`` (every trial's plain run folders,
 which ``simtool report`` reads). The folder is locked while a tuning writes it. Every
 trial plays the same seed, so trials are compared on the same deals. The best few trials are
@@ -31,6 +32,7 @@ import polars as pl
 from simtool import arguments, games, options, stats
 from simtool.analysis import of as analysis_of
 from simtool.analysis.summary import seat_summary
+from simtool.analysis.tuning import recommendation, setting, sheet_defaults, trials_of
 from simtool.commands.plans import play as run_cells
 from simtool.commands.sweep import lineup as parse_lineup
 from simtool.errors import SimtoolError, choices
@@ -181,6 +183,19 @@ def unplayable(config: Config, params: dict) -> str | None:
     return None
 
 
+def combinations(config: Config) -> list[dict]:
+    """Every combination of the varied values, in the order of the --vary values, each setting
+    once: a value that plays as another (``sheet`` and its number) is measured at its first."""
+    seen, out = set(), []
+    for values in itertools.product(*config.vary.values()):
+        params = dict(zip(config.vary, values, strict=True))
+        key = setting(config, params) if unplayable(config, params) is None else values
+        if key not in seen:
+            seen.add(key)
+            out.append(params)
+    return out
+
+
 def first_playable(config: Config) -> dict:
     """The first combination of the varied values the game can play; refuses the tuning (one
     line, the first reason) when there is none."""
@@ -227,9 +242,8 @@ def sampler_for(config: Config, study, ordinal: int):
         return optuna.samplers.TPESampler(seed=seed)
     if name == "nsga2":
         return optuna.samplers.NSGAIISampler(seed=seed)
-    done = {tuple(t.params.get(k) for k in config.vary) for t in finished(study)}
-    point = next(dict(zip(config.vary, values, strict=True))
-                 for values in itertools.product(*config.vary.values()) if values not in done)
+    done = [{k: t.params.get(k) for k in config.vary} for t in finished(study)]
+    point = next(params for params in combinations(config) if params not in done)
     with warnings.catch_warnings():  # optuna calls it experimental; it only hands the point over
         warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
         return optuna.samplers.PartialFixedSampler(point, optuna.samplers.RandomSampler(seed=seed))
@@ -362,11 +376,43 @@ def save_config(out: Path, config: Config) -> None:
         if saved != config:
             mine, theirs = asdict(config), asdict(saved)
             diff = [k for k in mine if mine[k] != theirs[k]]
-            raise SimtoolError(f"{out} holds a tuning with other settings ({', '.join(diff)} "
-                               f"differ); resume it with --resume {out}, or choose another --out")
+            if diff != ["trials"]:
+                raise SimtoolError(f"{out} holds a tuning with other settings ({', '.join(diff)} "
+                                   f"differ); resume it with --resume {out}, or choose another --out")
+            check_extension(out, saved, config)
+            write_json(file, asdict(config))  # the re-measures of the old count no longer stand
         return
     out.mkdir(parents=True, exist_ok=True)
     write_json(file, asdict(config))
+
+
+def check_extension(out: Path, saved: Config, config: Config) -> None:
+    """Another --trials goes on with the study as an unbroken tuning of that many trials would
+    have made it (each trial's sampler depends on the trials before it, never on the count), so
+    it is refused only where that tuning would differ: a count that changes the sampler (a grid
+    covers a small space, TPE or NSGA-II draws from a large one), or one below the trials made."""
+    before, after = sampler_name(saved), sampler_name(config)
+    if before != after:
+        raise SimtoolError(f"{out} holds a tuning of {saved.trials} trials drawn by the {before} sampler; "
+                           f"{config.trials} trials would use the {after} sampler from the first trial, "
+                           f"so they cannot go on from these: give --trials "
+                           f"{'below' if after == 'grid' else 'at least'} {space_size(config)}, or "
+                           f"choose another --out")
+    made = made_trials(out)
+    if after != "grid" and made > config.trials:
+        raise SimtoolError(f"{out} holds {made} finished trials already, more than --trials "
+                           f"{config.trials}; give --trials {made} or more, or choose another --out")
+
+
+def made_trials(out: Path) -> int:
+    """Finished (measured or skipped) trials of the study in ``out``; 0 before it exists."""
+    if not (Path(out) / "study.db").is_file():
+        return 0
+    try:
+        trials = study_trials(out)
+    except SimtoolError:  # a study not begun; a damaged one is refused when it is opened
+        return 0
+    return sum(t.state.name in ("COMPLETE", "PRUNED") for t in trials)
 
 
 def read_config(out: Path) -> Config:
@@ -519,7 +565,7 @@ def play(config: Config, out: Path, study, jobs, backend, scheduler, on_trial) -
     import optuna
 
     dists = distributions(config)
-    total = space_size(config) if sampler_name(config) == "grid" else config.trials
+    total = len(combinations(config)) if sampler_name(config) == "grid" else config.trials
     while (done := len(finished(study))) < total:
         study.sampler = sampler_for(config, study, done)
         cut_off = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,))
@@ -546,31 +592,42 @@ def candidates(config: Config, study) -> list:
     done = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
     if len(config.objectives) == 1:
         sign = 1 if config.objective_list()[0].direction == "min" else -1
-        return sorted(done, key=lambda t: sign * t.values[0])[:CONFIRM]
-    return sorted(study.best_trials, key=lambda t: t.number)[:2 * CONFIRM]
+        ranked, keep = sorted(done, key=lambda t: sign * t.values[0]), CONFIRM
+    else:
+        ranked, keep = sorted(study.best_trials, key=lambda t: t.number), 2 * CONFIRM
+    firsts = {}  # a setting drawn twice (or as sheet and as its number) is one candidate
+    for t in ranked:
+        firsts.setdefault(setting(config, {k: t.params[k] for k in config.vary}), t)
+    return list(firsts.values())[:keep]
 
 
 def confirm(config: Config, out: Path, study, jobs, backend, scheduler) -> list[dict]:
     """Measure the candidates and the sheet's defaults again on fresh deals (another seed) at
-    :data:`CONFIRM_FACTOR` times n; the best is chosen on these figures."""
-    g = games.get(config.game)
-    defaults = {name: next(o for o in g.options if o.name == name).default for name in config.vary}
-    points = [("defaults", defaults)] if unplayable(config, defaults) is None else []
-    points += [(f"trial {t.number}", {k: t.params[k] for k in config.vary})
-               for t in candidates(config, study)]
+    :data:`CONFIRM_FACTOR` times n; the best is chosen on these figures. A candidate whose
+    setting is the defaults' is measured once, as the defaults, with its trial named in
+    ``trials``."""
+    defaults = sheet_defaults(config)
+    points = {setting(config, defaults): {"label": "defaults", "params": defaults, "trials": []}} \
+        if unplayable(config, defaults) is None else {}
+    for t in candidates(config, study):
+        params = {k: t.params[k] for k in config.vary}
+        point = points.setdefault(setting(config, params), {"label": f"trial {t.number}",
+                                                            "params": params, "trials": []})
+        point["trials"].append(t.number)
     n, seed = config.n * CONFIRM_FACTOR, config.seed + 1
     measured = []
-    for label, params in points:
-        values, runs = measure(config, out, params, n, seed, jobs, backend, scheduler)
-        measured.append({"label": label, "params": params, "n": n, "seed": seed, "runs": runs,
-                         "values": {k: list(v) for k, v in values.items()}})
+    for point in points.values():
+        values, runs = measure(config, out, point["params"], n, seed, jobs, backend, scheduler)
+        measured.append(point | {"n": n, "seed": seed, "runs": runs,
+                                 "values": {k: list(v) for k, v in values.items()}})
     return measured
 
 
 def best(config: Config, confirmed: list[dict]) -> list[dict]:
-    """Among the re-measured trials (not the defaults): the best one, or with several
-    objectives those no other re-measured trial beats on every objective (the Pareto front)."""
-    rows = [c for c in confirmed if c["label"] != "defaults"]
+    """Among the re-measured trials (the defaults too where a candidate trial had their
+    setting): the best one, or with several objectives those no other re-measured trial beats on
+    every objective (the Pareto front)."""
+    rows = [c for c in confirmed if trials_of(c)]
     objectives = config.objective_list()
 
     def key(c, o):
@@ -609,9 +666,10 @@ def summary(out: Path) -> dict:
     config = read_config(out)
     data = json.loads((out / CONFIG).read_text())
     confirmed = data.get("confirmed") or []
+    chosen = best(config, confirmed) if confirmed else []
     return {"folder": out, "config": config, "sampler": sampler_name(config), "trials": trials_frame(out),
-            "confirmed": confirmed, "best": best(config, confirmed) if confirmed else [],
-            "skipped": skipped(out)}
+            "confirmed": confirmed, "best": chosen, "skipped": skipped(out),
+            "recommendation": recommendation(config, confirmed, chosen)}
 
 
 def skipped(out: Path) -> list[str]:

@@ -223,6 +223,9 @@ class BlackWhite(Game):
                "whole deck dealt out evenly", sheet="11 at 2p, else deck // p"),
     )
 
+    def played(self, rules: dict, p: int) -> dict:
+        return {**rules, "hand_size": hand_size(rules, p)}
+
     def check_rules(self, rules: dict, p: int) -> None:
         deck_size, hand = rules["deck"], hand_size(rules, p)
         given = "the sheet's hand" if rules["hand_size"] == "sheet" else "hand_size"

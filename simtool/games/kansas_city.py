@@ -335,6 +335,10 @@ class KansasCity(Game):
     analysis = "simtool.analysis.kansas_city"
     View = KansasCityView
 
+    def played(self, rules: dict, p: int) -> dict:
+        return {**rules, "hand_size": hand_size(rules, p), "limit": limit_of(rules, p),
+                "score_table": ",".join(map(str, score_table(rules, p)))}
+
     def check_rules(self, rules: dict, p: int) -> None:
         hand, limit = hand_size(rules, p), limit_of(rules, p)
         aside = int(p == 5)

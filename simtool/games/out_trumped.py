@@ -357,6 +357,9 @@ class OutTrumped(Game):
     analysis = "simtool.analysis.out_trumped"
     View = OutTrumpedView
 
+    def played(self, rules: dict, p: int) -> dict:
+        return {**rules, "hand_size": hand_size(rules, p)}
+
     def check_rules(self, rules: dict, p: int) -> None:
         suits, ranks = rules["suits"], rules["ranks"]
         if rules["kitty"] == "none" and rules["kitty_size"] != KITTY:

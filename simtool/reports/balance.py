@@ -1,16 +1,21 @@
 """Balance reports: finished run folders turned into one self-contained HTML page.
 
-Per game: each run's set-up, its findings in plain sentences, the seat-advantage and
-strategy-strength tables with 95% intervals, score distributions (matplotlib, inlined as
-SVG), and the game's own tables. Several runs of one game are compared side by side,
-with differences paired deal by deal when the runs share their deals (same seed, n and
-player count).
+The page opens with the verdicts of every run (seats, the game's rates, luck, tension: the
+words and thresholds of :mod:`simtool.analysis.verdicts`) and ends with a glossary of the terms
+it uses. Per game: each run's set-up, its findings in plain sentences, the seat-advantage and
+strategy-strength tables with 95% intervals, score distributions (matplotlib bars, inlined as
+SVG), the game's own tables with headers in words, and the seat tests (T², F, p) folded away.
+Several runs of one game are compared side by side on edges over the fair share; a run's
+differences are from the first earlier run of the same line-up, player count and unit (paired
+deal by deal when the two share their deals), and an unlike run has none.
 """
 
 from __future__ import annotations
 
+import html
 import io
 import os
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import version
@@ -20,7 +25,7 @@ import numpy as np
 import polars as pl
 
 from simtool import games, options, stats
-from simtool.analysis import labels, ratings, summary, tension
+from simtool.analysis import labels, ratings, summary, tension, verdicts
 from simtool.analysis import of as analysis_of
 from simtool.errors import SimtoolError
 from simtool.games import ROUND_CAP
@@ -36,6 +41,11 @@ class Figure:
     high: float
     per_row: np.ndarray | None  # None: no per-deal value (a ratio over matches), never paired
     percent: bool = True
+    points: bool = False  # an edge over the fair share, shown in points
+    better: str | None = None
+    """Which way is better for balance: ``fair`` (closer to 0: a seat's edge), ``lower`` (a
+    rate that is a risk to a seat, ``Analysis.risks``), or ``None``: a strategy's edge is its
+    skill, another rate may be the game's aim, a mean score is neither."""
 
     @property
     def half(self) -> float:
@@ -62,6 +72,7 @@ class Analysis:
     metrics: list[tuple[str, pl.DataFrame]] = field(default_factory=list)  # duplicate, luck, tension
     held: pl.DataFrame | None = None  # ratings.held of the first deals, with several strategies
     findings: list[str] = field(default_factory=list)
+    verdicts: list[tuple[str, str, str]] = field(default_factory=list)  # (question, word, sentence)
     plots: list[tuple[str, str]] = field(default_factory=list)  # (caption, svg)
 
     @property
@@ -75,11 +86,16 @@ class Analysis:
     @property
     def tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
         """The game's tables as text cells."""
-        return [(caption, *stats.frame_cells(df)) for caption, df in self.game_tables]
+        return [(caption, *worded(df)) for caption, df in self.game_tables]
 
     @property
     def rate_names(self) -> list[str]:
         return list(analysis_of(self.game).rates)
+
+    @property
+    def rate_text(self) -> dict[str, str]:
+        """Each rate in words ("goes over the trick limit"), for headers."""
+        return analysis_of(self.game).rate_text
 
     @property
     def frames(self) -> dict[str, pl.DataFrame]:
@@ -93,7 +109,14 @@ class Analysis:
 
     @property
     def metric_tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
-        return [(caption, *stats.frame_cells(df)) for caption, df in self.metrics]
+        return [(caption, *worded(df)) for caption, df in self.metrics]
+
+
+def worded(df: pl.DataFrame) -> tuple[list[tuple[str, str]], list[list[str]]]:
+    """A table's cells with each header as ``(column, words)``: the words for the page, the
+    column for what its cells hold (a strategy's name is shown as written)."""
+    columns, rows = stats.frame_cells(df)
+    return [(c, header(c)) for c in columns], rows
 
 
 def analyse(path: Path, ladders: list = (), charts: bool = True) -> Analysis:
@@ -170,6 +193,7 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
     if matches is not None:
         a.capped = int(matches.filter(pl.col("seat") == 0)["capped"].sum())
     a.findings = findings(a, next((lad for lad in ladders if lad.fits(meta)), None))
+    a.verdicts = run_verdicts(a)
     return a
 
 
@@ -228,25 +252,31 @@ def headline_figures(game, seats, win, score, names, codes, by_match, strata=Non
     """The figures runs are compared on, each with its per-deal (or per-match) values
     (per game with ``units``, each game's deal under ``--duplicate``)."""
     p = win.shape[1]
+    fair = 1 / p  # edges over it compare runs of different player counts
     out = {}
     for s in range(p):
-        out[f"seat {s} win share"] = Figure(*stats.unit_estimate(win[:, s], strata=strata, share=True, units=units),
-                                            win[:, s])
+        v, lo, hi = stats.unit_estimate(win[:, s], strata=strata, share=True, units=units)
+        out[f"seat {s} edge over fair share"] = Figure(v - fair, lo - fair, hi - fair, win[:, s] - fair,
+                                                       points=True, better="fair")
     for k, name in enumerate(names):
         held = codes == k
-        out[f"{name} win share per seat"] = Figure(
-            *stats.unit_estimate((win * held).sum(axis=1), held.sum(axis=1), strata, share=True, units=units),
-            stats.held_share(win, codes, k))
+        v, lo, hi = stats.unit_estimate((win * held).sum(axis=1), held.sum(axis=1), strata, share=True, units=units)
+        out[f"{name} edge over fair share per seat held"] = Figure(v - fair, lo - fair, hi - fair,
+                                                                  stats.held_share(win, codes, k) - fair,
+                                                                  points=True)
+    risks = analysis_of(game).risks
     for name, expr in analysis_of(game).rates.items():
+        better = "lower" if name in risks else None
         if by_match:  # a match's rounds are one unit; matches differ in length
             per_match = seats.group_by("match", maintain_order=True).agg(expr.sum().alias("k"),
                                                                           pl.len().alias("m"))
             out[f"{name} rate (seats pooled)"] = Figure(*stats.unit_estimate(
-                per_match["k"].to_numpy(), per_match["m"].to_numpy(), strata, share=True), None)
+                per_match["k"].to_numpy(), per_match["m"].to_numpy(), strata, share=True), None, better=better)
         else:
             flags = stats.panel(seats.select(pl.col("seat"), expr.cast(pl.Float64).alias(name)), name, p)
             out[f"{name} rate (seats pooled)"] = Figure(*stats.unit_estimate(
-                flags.sum(axis=1), np.full(len(flags), p), strata, share=True, units=units), flags.mean(axis=1))
+                flags.sum(axis=1), np.full(len(flags), p), strata, share=True, units=units), flags.mean(axis=1),
+                better=better)
     mean_score = score.mean(axis=1)
     label = "mean match total" if by_match else "mean score"
     out[f"{label} (all seats)"] = Figure(*stats.unit_estimate(mean_score, strata=strata, units=units), mean_score,
@@ -268,15 +298,14 @@ def findings(a: Analysis, ladder=None) -> list[str]:
                   "effects; run with --rotate to separate them.") if a.mixed and not (
                       a.meta.get("rotate") or a.meta.get("duplicate")) else ""
     out.append(f"Seat {far['seat']} wins {stats.fmt_share(far['win'], far['win_low'], far['win_high'])} "
-               f"of {unit} against {100 * fair:.1f}% expected: {verdict}"
-               + (f" ({seat_test_text(a.win_test)})." if a.win_test.df else ".") + confounded)
+               f"of {unit} against {100 * fair:.1f}% expected: {verdict}." + confounded)
     lo = a.seats.sort("score").row(0, named=True)
     hi = a.seats.sort("score").row(-1, named=True)
     what = "match totals" if a.unit == "matches" else "scores"
     better = " (lower is better)" if a.game.lower_wins else ""
     out.append(f"Mean {what}{better} range from {stats.fmt_mean(lo['score'], lo['score_low'], lo['score_high'])} "
                f"(seat {lo['seat']}) to {stats.fmt_mean(hi['score'], hi['score_low'], hi['score_high'])} "
-               f"(seat {hi['seat']}); {stats.fmt_p(a.score_test.p_value)} for equal seat means.")
+               f"(seat {hi['seat']}).")
     if a.strategies is None:
         out.append(f"Every seat plays {a.seats_strategy}: differences between seats come from "
                    f"the game's seat order, not from skill.")
@@ -326,6 +355,137 @@ def metric_findings(a: Analysis) -> list[str]:
         elif caption == tension.TABLE:
             out.append(tension.text(df, a.game.lower_wins))
     return out
+
+
+def run_verdicts(a: Analysis) -> list[tuple[str, str, str]]:
+    """The run's answers as ``(question, verdict word, sentence)``, by the thresholds of
+    :mod:`simtool.analysis.verdicts`: the seats, each of the game's rates, and with duplicate
+    deals luck, with whole matches tension."""
+    if summary.seats_confounded(a.meta):
+        out = [("Seats", "none", summary.run_seat_line(a.meta, a.seats, "").split("none. ", 1)[1])]
+    else:
+        v = verdicts.seat_verdict(a.seats.select("seat", "win", "win_low", "win_high").rows(), a.p,
+                                  a.meta["n"], a.unit, lineup_text(a.meta))
+        out = [("Seats", v.word, v.sentence)]
+    per = "rounds" if a.unit == "matches" else "deals"
+    for name in analysis_of(a.game).rates:
+        f = a.figures[f"{name} rate (seats pooled)"]
+        text = analysis_of(a.game).rate_text.get(name, f"has {name}")
+        v = verdicts.hazard_verdict(name, text, f.value, f.low, f.high, a.meta["n"], per, a.unit)
+        risk = "Risk: how" if name in analysis_of(a.game).risks else "How"
+        out.append((f"{risk} often a seat {text}", v.word, v.sentence))
+    tables = dict(a.metrics)
+    if LUCK_TABLE in tables:
+        luck = tables[LUCK_TABLE]
+        column = luck.columns[1]
+        r = luck.filter(pl.col("part") == "cards").row(0, named=True)
+        what = "match total" if a.unit == "matches" else "score"
+        v = verdicts.luck_verdict(r[column], r[f"{column}_low"], r[f"{column}_high"], a.meta["n"], what, a.unit)
+        out.append(("Luck", v.word, v.sentence))
+    if tension.TABLE in tables:
+        r = tables[tension.TABLE].row(0, named=True)
+
+        def figure(name: str) -> tuple[float, float, float]:
+            return r[name], r[f"{name}_low"], r[f"{name}_high"]
+
+        v = verdicts.tension_verdict(figure("winner_behind_at_half_time"), figure("mean_lead_changes"),
+                                     figure("decided_share_of_match"), a.meta["n"])
+        out.append(("Tension", v.word, v.sentence))
+    return out
+
+
+HEADERS = {
+    "matches": "Matches", "mean_rounds": "Rounds per match", "mean_lead_changes": "Lead changes per match",
+    "mean_decided_after": "Winner leads for good from round",
+    "decided_share_of_match": "Share of the match played when the winner takes the lead for good",
+    "winner_behind_after_round_1": "Winner was behind after round 1",
+    "winner_behind_at_half_time": "Winner was behind at half-time",
+    "mean_margin": "Points between first and second", "n": "Count", "share": "Share", "rate": "Rate",
+    "part": "What decides", "score_share": "Share of the score's variance",
+    "total_share": "Share of the match total's variance", "win_share": "Share of the win's variance",
+    "half_duplicate": "Interval ± with duplicate deals", "half_rotate": "Interval ± with rotated seats",
+    "narrower": "Narrower by", "games_ratio": "Worth this many times the games", "figure": "Figure",
+    "mean": "Mean", "min": "Lowest", "max": "Highest", "p10": "10th percentile", "p25": "25th percentile",
+    "p50": "Median", "p75": "75th percentile", "p90": "90th percentile", "games": "Games met",
+    "rating": "Rating", "overshooting": "Players over the limit", "bid": "Bid", "made": "Made",
+    "what": "What", "bonus": "Trump bonus", "hands": "Hands", "rounds": "Rounds", "seat": "Seat",
+    "strategy": "Strategy",
+}
+"""Table columns as words, for the page's headers (the tables keep their column names)."""
+
+
+def header(column: str) -> str:
+    """A column's header in words: :data:`HEADERS`, else the name with spaces, capitalised."""
+    words = HEADERS.get(column, column.replace("_", " "))
+    return words[:1].upper() + words[1:]
+
+
+GLOSSARY = [
+    ("deal", "One hand of the game, dealt and played out; with whole matches, a match is the unit."),
+    ("match", "A game played to its end over several deals (rounds); --unit match plays whole matches."),
+    ("seat", "A place at the table, numbered from 0 in the order of play; the rules say which leads first."),
+    ("line-up", "Which strategy plays at each seat."),
+    ("rotated", "The line-up moves one seat each deal, so every strategy sits in every seat equally often."),
+    ("duplicate", "Every deal is played once per rotation of the line-up with the same cards, so strategies "
+                  "are compared on the same cards."),
+    ("win share", "The share of deals (or matches) a seat or strategy wins; a tie splits the win."),
+    ("fair share", "The win share every seat would have in a perfectly fair game: 1 / players."),
+    ("edge", "Win share minus the fair share, in points: how much a seat (or strategy) wins above or below "
+             "its fair share. It compares runs of different player counts."),
+    ("pts", "Percentage points: 28% against 25% is an edge of 3 points."),
+    ("95% interval", "The range that holds the true figure 19 times in 20, given the deals played; "
+                     "written value (low–high) or value ± half-width."),
+    ("fair", "Seat verdict: every seat's edge is surely under 1 point."),
+    ("slight", "Seat verdict: the largest edge is surely between 1 and 3 points."),
+    ("strong", "Seat verdict: the largest edge is surely 3 points or more."),
+    ("unclear", "A verdict whose interval reaches across a threshold: more deals would settle it (the "
+                "sentence says about how many)."),
+    ("rare", "A rate surely under 1%."),
+    ("occasional", "A rate surely from 1% to under 10%."),
+    ("common", "A rate surely 10% or more."),
+    ("tension", "Whether a match stays open: low when its winner was behind at half-time in under 10% of "
+                "matches, some from 10% to under 25%, high from 25%."),
+    ("luck", "The share of the variance of a seat's result that the cards alone explain: low under 30%, "
+             "moderate 30% to under 60%, high from 60%."),
+    ("skill index", "A strategy's edge as a share of the most it could have (winning every time): 0 = luck "
+                    "alone, 1 = its seats win every time."),
+    ("by chance", "The win share a strategy would have with no skill: its fair share."),
+    ("rate", "How often something happens to a seat, as a share of deals (or rounds), with seats pooled "
+             "unless the table is by seat."),
+    ("Δ", "Difference from an earlier run of the same line-up and player count, with its 95% interval: "
+          "green where the change is clearly better for balance (an edge closer to fair, a risk rarer), red "
+          "where clearly worse, bold where a figure without a better side clearly changed."),
+    ("risk", "A rate that harms the seat it happens to (an overshoot, a penalty): rarer is better."),
+    ("paired", "Two runs that share their deals (same seed, n and players): their difference is taken "
+               "deal by deal, which narrows its interval."),
+    ("lead change", "A round after which a different seat leads alone."),
+    ("margin", "Points between the first and the second at the end of a match."),
+    ("interplay", "In the luck split: how these strategies play these particular cards, and the play's own "
+                  "chance."),
+    ("rating", "Plackett-Luce (openskill) strength of each strategy, from every deal where strategies meet."),
+    ("skill ladder", "A chain of strategies of rising strength; each rung plays one seat against the rung "
+                     "below."),
+    ("restricted play", "A strategy forbidden one kind of choice, against itself unrestricted on the same "
+                        "deals: what the choice is worth."),
+    ("Hotelling's T²", "A test of whether the seats' mean results differ by more than chance, all seats at "
+                       "once (in the statistics sections)."),
+    ("F", "The F distribution that Hotelling's T² is read against, with its degrees of freedom."),
+    ("p", "p-value: how often chance alone would give a difference at least this large; under 0.05 is "
+          "called more than chance."),
+]
+"""Every term a balance page may use, with its meaning; a page lists those it uses."""
+
+
+def used_terms(text: str) -> list[tuple[str, str]]:
+    """The glossary entries whose term appears in ``text`` (a page's words, tags left out)."""
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split())
+    found = []
+    for term, meaning in GLOSSARY:
+        pattern = (r"(?<![\w-])" + re.escape(term) + r"(?:s|es)?(?![\w-])") if term not in ("F", "p") else \
+            (r"\bF\(" if term == "F" else r"\bp [=<]")
+        if re.search(pattern, words, 0 if term in ("F", "p", "Δ", "Hotelling's T²") else re.IGNORECASE):
+            found.append((term, meaning))
+    return found
 
 
 def seat_test_text(t: stats.SeatTest) -> str:
@@ -405,7 +565,8 @@ def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> lis
 
 
 def distribution(rows: pl.DataFrame, column: str, by: str, what: str):
-    """Share of rows at each value of ``column`` (binned when the values are many), one line per group."""
+    """Share of rows at each value of ``column`` (binned when the values are many), bars side by
+    side for the groups."""
     from matplotlib.figure import Figure as Chart
 
     values = rows[column]
@@ -415,11 +576,14 @@ def distribution(rows: pl.DataFrame, column: str, by: str, what: str):
     counts = binned.group_by(by, "x").len().sort(by, "x")
     chart = Chart(figsize=(5.2, 2.8), layout="constrained")
     ax = chart.add_subplot()
-    for (group,), part in counts.group_by(by, maintain_order=True):
+    parts = list(counts.group_by(by, maintain_order=True))
+    bar = 0.8 * width / len(parts)  # scores are whole numbers: bars side by side, not joined points
+    for i, ((group,), part) in enumerate(parts):
         total = part["len"].sum()
         label = f"seat {group}" if by == "seat" else labels.clip(group)
-        ax.plot(part["x"].to_numpy(), 100 * part["len"].to_numpy() / total, marker="o",
-                markersize=3, linewidth=1.2, label=label)
+        centre = part["x"].to_numpy() + (width - 1) / 2  # a bin of width w holds x .. x + w - 1
+        ax.bar(centre - 0.4 * width + (i + 0.5) * bar, 100 * part["len"].to_numpy() / total, width=bar,
+               label=label)
     ax.set(xlabel=what + (f" (bins of {width})" if width > 1 else ""), ylabel="share (%)")
     ax.legend(frameon=False, fontsize="small")
     return chart
@@ -440,13 +604,18 @@ def svg(chart) -> str:
 
 @dataclass
 class Comparison:
-    """Several runs of one game side by side: each headline figure per run, and its
-    difference from the first run (paired deal by deal when the runs share their deals)."""
+    """Several runs of one game side by side: each headline figure per run (win shares as edges
+    over the fair share, which a run of another player count shares), and its difference from
+    the first earlier run of the same line-up, player count and unit (paired deal by deal when
+    the two share their deals). A run with no such earlier run has no differences, and a
+    sentence says why."""
 
     labels: list[str]
-    rows: list[tuple[str, list[str], list[tuple[str, bool]]]]  # figure, cells, (difference, clear)
+    rows: list[tuple[str, list[str], list[tuple[str, str]]]]  # figure, cells, (difference, class)
+    references: list[int | None]  # per later run: the 0-based run its differences are from
     paired: list[bool]
     gains: list[list[float]]  # per later run: 1 - paired / independent half-width, per paired figure
+    notes: list[str] = field(default_factory=list)  # per later run: what its differences are
 
     def gain_text(self, run: int) -> str:
         """How much narrower pairing made run ``run``'s (1-based, from 2) differences."""
@@ -461,22 +630,51 @@ class Comparison:
                 f"than between independent runs (median {100 * np.median(gains):.0f}%).")
 
 
+def unlike(a: Analysis, b: Analysis) -> str | None:
+    """Why run ``b``'s figures cannot be set against run ``a``'s, or ``None``: only runs of the
+    same player count, line-up (as seated: listed, rotated or duplicate) and unit are."""
+    if a.p != b.p:
+        return f"{b.p} players against {a.p} (another fair share, another game)"
+    if lineup_text(a.meta) != lineup_text(b.meta):
+        return f"another line-up ({lineup_text(b.meta)} against {lineup_text(a.meta)})"
+    if a.meta["unit"] != b.meta["unit"]:
+        return "whole matches against single deals" if b.unit == "matches" else "single deals against whole matches"
+    return None
+
+
+def change_class(after: Figure, before: Figure, diff: float, half: float) -> str:
+    """How a difference reads for balance: ``better`` or ``worse`` where an edge over the fair
+    share clearly moved toward or away from fair (the change in its size beyond the difference's
+    95% half-width), or a risk clearly fell or rose; ``changed`` where a figure with no better
+    side clearly changed; else ``""``. Never by the sign of the difference alone."""
+    if not np.isfinite(half):
+        return ""
+    if after.better == "fair":
+        closer = abs(before.value) - abs(after.value)
+        return "" if abs(closer) <= half else "better" if closer > 0 else "worse"
+    if abs(diff) <= half:
+        return ""
+    if after.better == "lower":
+        return "better" if diff < 0 else "worse"
+    return "changed"
+
+
 def compare(runs: list[Analysis]) -> Comparison:
-    base = runs[0]
     labels = [run_label(r) for r in runs]
-    paired = [shares_deals(base, r) for r in runs[1:]]
+    references = [next((j for j in range(i) if unlike(runs[j], r) is None), None)
+                  for i, r in enumerate(runs) if i > 0]
+    paired = [j is not None and shares_deals(runs[j], r) for j, r in zip(references, runs[1:], strict=True)]
     names = list(dict.fromkeys(name for r in runs for name in r.figures))
     rows, gains = [], [[] for _ in runs[1:]]
     for name in names:
         cells, diffs = [], []
         for r in runs:
             f = r.figures.get(name)
-            cells.append("—" if f is None else show(f.value, f.low, f.high, f.percent))
-        first = base.figures.get(name)
-        for i, (r, pair) in enumerate(zip(runs[1:], paired, strict=True)):
-            f = r.figures.get(name)
+            cells.append("—" if f is None else show(f))
+        for i, (r, j, pair) in enumerate(zip(runs[1:], references, paired, strict=True)):
+            f, first = r.figures.get(name), None if j is None else runs[j].figures.get(name)
             if f is None or first is None:
-                diffs.append(("—", False))
+                diffs.append(("", ""))
                 continue
             d, h = stats.independent_difference(f.value, f.half, first.value, first.half)
             if pair and f.per_row is not None and first.per_row is not None:
@@ -485,9 +683,21 @@ def compare(runs: list[Analysis]) -> Comparison:
                 d, h = stats.paired_difference(f.per_row[both], first.per_row[both])
                 if loose > 0 and np.isfinite(loose) and np.isfinite(h):
                     gains[i].append(1 - h / loose)
-            diffs.append((show_difference(d, h, f.percent), abs(d) > h))
+            diffs.append((f"Δ from run {j + 1}: {show_difference(d, h, f.percent)}", change_class(f, first, d, h)))
         rows.append((name, cells, diffs))
-    return Comparison(labels, rows, paired, gains)
+    c = Comparison(labels, rows, references, paired, gains)
+    for k, (r, j, pair) in enumerate(zip(runs[1:], references, paired, strict=True), start=2):
+        if j is None:
+            c.notes.append(f"Run {k} has no Δ: no earlier run has its line-up, player count and unit "
+                           f"(against run 1: {unlike(runs[0], r)}), and differences between unlike runs "
+                           f"would mislead; its edges over the fair share can still be read side by side.")
+        elif pair:
+            c.notes.append(f"Run {k} shares its deals with run {j + 1} (same seed, n and players): the "
+                           f"difference is paired deal by deal.{c.gain_text(k)}")
+        else:
+            c.notes.append(f"Run {k} does not share its deals with run {j + 1}: the difference is between "
+                           f"independent samples.")
+    return c
 
 
 def shares_deals(a: Analysis, b: Analysis) -> bool:
@@ -516,8 +726,16 @@ def lineup_text(meta: dict) -> str:
                    else " (seats as listed)")
 
 
-def show(value: float, low: float, high: float, percent: bool) -> str:
-    return stats.fmt_share(value, low, high) if percent else stats.fmt_mean(value, low, high)
+def show(f: Figure) -> str:
+    if f.points:
+        return f"{points(f.value)} pts ({points(f.low)} to {points(f.high)})"
+    return stats.fmt_share(f.value, f.low, f.high) if f.percent else stats.fmt_mean(f.value, f.low, f.high)
+
+
+def points(share: float) -> str:
+    """A share difference in signed points, never ``-0.0``."""
+    text = f"{100 * share:+.1f}"
+    return "+0.0" if text == "-0.0" else text
 
 
 def show_difference(diff: float, half: float, percent: bool) -> str:
@@ -570,7 +788,7 @@ def rating_section(runs: list[Analysis]) -> dict | None:
     table = ratings.rate(tables) if len(runs) > 1 and tables else None
     if table is None:
         return None
-    return {"table": table, "cells": stats.frame_cells(table), "chart": svg(ratings.chart(table))}
+    return {"table": table, "cells": worded(table), "chart": svg(ratings.chart(table))}
 
 
 VERDICTS = {"costs": "costs", "helps": "helps (the strategy misuses this choice)",
@@ -622,10 +840,13 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
     env.filters["name"] = labels.html
     env.globals.update(fmt_cost=restrict.fmt_cost, narrow=restrict.NARROW, verdict_text=VERDICTS,
                        lineup_text=lineup_text, fmt_share=stats.fmt_share, fmt_mean=stats.fmt_mean,
-                       fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text)
-    return env.get_template("report.html.j2").render(
-        title=title, sections=sections, generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        version=version("simtool"))
+                       fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text, points=points,
+                       run_label=run_label)
+    page = {"title": title, "sections": sections, "version": version("simtool"),
+            "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
+    template = env.get_template("report.html.j2")
+    # the glossary lists the terms the page uses: those of the page without it
+    return template.render(**page, glossary=used_terms(template.render(**page, glossary=[])))
 
 
 def write(paths: list[Path], out: str | Path, title: str = "simtool balance report") -> Path:

@@ -13,6 +13,7 @@ import numpy as np
 import polars as pl
 
 from simtool import games, options
+from simtool.analysis import tuning as tune
 from simtool.errors import SimtoolError
 from simtool.reports.balance import check_output, svg, write_page
 
@@ -52,12 +53,14 @@ def pareto_plot(trials: pl.DataFrame, objectives: list[str], front: set[int]) ->
     return text
 
 
-def effect_plot(trials: pl.DataFrame, option: str, values: list, label: str, default) -> str:
+def effect_plot(trials: pl.DataFrame, option: str, values: list, label: str, default, merged=None) -> str:
     """One objective against one option's values: every trial with its interval (trials at one
-    value are spread sideways), the sheet's default value marked."""
+    value are spread sideways), the sheet's default value marked; ``merged``: the number a
+    ``sheet`` among the values plays."""
     plt = _pyplot()
     chart, ax = plt.subplots(figsize=(5, 3.4), layout="tight")  # laid out in svg(), where every text is plain
-    names = [str(v) for v in values]
+    # the number ``sheet`` plays is one setting with it: measured as ``sheet``, it has no place of its own
+    names = [str(v) for v in values if v != merged or trials.filter(pl.col(option) == str(v)).height]
     for i, name in enumerate(names):
         part = trials.filter(pl.col(option) == name)
         if part.height == 0:
@@ -92,24 +95,28 @@ def render(s: dict, title: str | None = None) -> str:
     game = games.get(config.game)
     defaults = {o.name: o.default for o in game.options}
     best = {c["label"] for c in s["best"]}
-    front = {int(c["label"].split()[-1]) for c in s["best"]}
+    front = {t for c in s["best"] for t in tune.trials_of(c)}
     charts = []
     if len(config.objectives) > 1:
         charts.append((f"Pareto front: {config.objectives[0]} against {config.objectives[1]} "
                        f"(every trial, 95% intervals; the front of the re-measured trials joined)",
                        pareto_plot(done, config.objectives, front)))
+    played = dict(zip(config.vary, tune.setting(config, tune.sheet_defaults(config)), strict=True))
     for option, values in config.vary.items():
+        merged = played[option] if "sheet" in values else None
         for label in config.objectives:
             charts.append((f"{label} by {option} (every trial with its 95% interval)",
-                           effect_plot(done, option, values, label, defaults[option])))
-    confirmed = [{"label": c["label"], "best": c["label"] in best,
-                  "params": [str(c["params"][k]) for k in config.vary],
+                           effect_plot(done, option, values, label, defaults[option], merged)))
+    confirmed = [{"label": c["label"] + (f" = trial {', '.join(map(str, tune.trials_of(c)))}"
+                                         if c["label"] == "defaults" and tune.trials_of(c) else ""),
+                  "best": c["label"] in best,
+                  "params": tune.values_text(config, c["params"]),
                   "values": [cell(c["values"][o]) for o in config.objectives]}
                  for c in s["confirmed"]]
     base = next((c for c in s["confirmed"] if c["label"] == "defaults"), None)
     findings = []
     for c in s["best"]:
-        settings = ", ".join(f"{k}={v}" for k, v in c["params"].items())
+        settings = tune.setting_text(config, c["params"])
         parts = []
         for o in config.objectives:
             v, lo, hi = c["values"][o]
@@ -134,7 +141,8 @@ def render(s: dict, title: str | None = None) -> str:
     again = s["confirmed"][0]["n"] if s["confirmed"] else config.n
     return env.get_template("tune.html.j2").render(
         title=title or f"simtool tuning: {game.title}", style=style, config=config, game=game,
-        sampler=s["sampler"], findings=findings, confirmed=confirmed, again=again, charts=charts,
+        sampler=s["sampler"], findings=findings, recommendation=s["recommendation"],
+        confirmed=confirmed, again=again, charts=charts,
         rows=rows, total=trials.height, complete=done.height,
         fixed=", ".join(f"{k}={v}" for k, v in options.named(game, config.rules).items()) or "none",
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))

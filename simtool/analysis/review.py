@@ -1,0 +1,322 @@
+"""A review's answers, read from its finished run folders (``simtool.commands.review`` plays
+them): each question's verdict (:mod:`simtool.analysis.verdicts`), sentence and figures, as the
+JSON-ready dict ``review.json`` holds, and the changes between two versions of the rules.
+
+Every run folder of a review says in its ``run.json`` which play it is (``review``: ``play``
+and rule ``version``), so the answers depend on the folders alone.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from simtool import games, options, stats
+from simtool.analysis import ladder, restrict, summary, tension, verdicts
+from simtool.analysis import of as analysis_of
+from simtool.errors import SimtoolError
+from simtool.pipeline.folders import collect, load, read_meta
+
+SCHEMA = 1
+"""The version of ``review.json``'s layout; raised when a key changes meaning."""
+
+
+def lineup(meta: dict) -> str:
+    """The line-up a play holds for, in words."""
+    names = meta["lineup"]
+    if len(set(names)) == 1:
+        return f"{names[0]} at every seat"
+    how = "duplicate deals" if meta.get("duplicate") else "seats rotated" if meta.get("rotate") else "seats as listed"
+    return f"one {names[0]} against {len(names) - 1} {names[1]} ({how})"
+
+
+def seat_answer(game, folder: Path) -> dict:
+    """The seat verdict of one run folder: every seat's win share against the fair share."""
+    meta, seats, _ = load(folder)
+    table = collect(folder / "seats.parquet", summary.seat_summary(game, seats, by=("seat",)).lazy())
+    shares = [(r["seat"], r["win"], r["win_low"], r["win_high"]) for r in table.iter_rows(named=True)]
+    v = verdicts.seat_verdict(shares, meta["players"], meta["n"], "deals", lineup(meta))
+    return {"verdict": v.word, "sentence": v.sentence, "seats": v.figures["seats"], "play": lineup(meta),
+            "n": meta["n"], "thresholds": v.thresholds, "more_deals": v.more,
+            "figure": magnitude(v.figures["edge_pts"], *v.figures["ci_pts"])}
+
+
+def magnitude(value: float, low: float, high: float) -> dict:
+    """The size of an edge, ``|value|``, with the interval of ``|x|`` over ``[low, high]``."""
+    near = 0.0 if low <= 0 <= high else min(abs(low), abs(high))
+    return {"name": "largest seat edge (points)", "value": abs(value), "ci": [near, max(abs(low), abs(high))]}
+
+
+def seats_question(game, heuristic: Path, search: Path | None) -> dict:
+    """The seat question under the default heuristic line-up, and under the search when played;
+    the sentence says when the two plays disagree."""
+    out = seat_answer(game, heuristic)
+    out["search"] = None
+    if search is not None:
+        strong = seat_answer(game, search)
+        out["search"] = strong
+        if verdicts.UNCLEAR not in (strong["verdict"], out["verdict"]) and strong["verdict"] != out["verdict"]:
+            out["sentence"] += (f" Under the strongest play ({strong['play']}) it is {strong['verdict']} "
+                                f"instead: the seat advantage depends on how well the seats play.")
+        elif strong["verdict"] == out["verdict"]:
+            out["sentence"] += f" The strongest play ({strong['play']}) agrees: {strong['verdict']}."
+        else:
+            out["sentence"] += (f" Under the strongest play ({strong['play']}), {strong['n']:,} deals: "
+                                f"{strong['verdict']}.")
+    return out
+
+
+def hazards(game, heuristic: Path) -> list[dict]:
+    """The game's rates in the deals of the default line-up, pooled over seats (each deal one
+    unit), each with its verdict and sentence."""
+    meta, seats, _ = load(heuristic)
+    found = analysis_of(game)
+    if not found.rates:
+        return []
+    row = collect(heuristic / "seats.parquet", summary.seat_summary(game, seats, by=("strategy",)).lazy()).row(
+        0, named=True)
+    out = []
+    for name in found.rates:
+        v = verdicts.hazard_verdict(name, found.rate_text.get(name, f"has {name}"), row[name], row[f"{name}_low"],
+                                    row[f"{name}_high"], meta["n"])
+        out.append({"name": name, "rate": row[name], "ci": [row[f"{name}_low"], row[f"{name}_high"]],
+                    "verdict": v.word, "sentence": v.sentence, "risk": name in found.risks,
+                    "thresholds": v.thresholds, "play": lineup(meta)})
+    return out
+
+
+def points(share: float, low: float, high: float, fair: float) -> tuple[float, float, float]:
+    return 100 * (share - fair), 100 * (low - fair), 100 * (high - fair)
+
+
+def skill_question(plays: dict[str, Path], default: str, search: str) -> dict:
+    """How much the search gains, from its rungs over the default heuristic, over random, and
+    of the doubled search over the search."""
+    rungs = {name: ladder.rung(folder) for name, folder in plays.items()}
+
+    def gain(name: str) -> tuple[float, float, float]:
+        r = rungs[name]
+        return points(r.share, r.low, r.high, r.fair)
+
+    n = read_meta(plays["over random"])["n"]
+    v = verdicts.skill_verdict(gain("over heuristic"), gain("over random"), gain("doubling"), n, search, default)
+    return {"verdict": v.word, "sentence": v.sentence, **v.figures, "thresholds": v.thresholds,
+            "more_deals": v.more, "n": n, "play": f"one {search} seat, seats rotated",
+            "figure": {"name": "gain over random (points)", "value": v.figures["over_random_pts"],
+                       "ci": v.figures["over_random_ci_pts"]}}
+
+
+def luck_question(folder: Path) -> dict:
+    """The share of the variance of a seat's score that the cards explain (duplicate deals)."""
+    meta, seats, _ = load(folder)
+    p = meta["players"]
+    rows = collect(folder / "seats.parquet", seats.select("deal", "rotation", "seat", "score")
+                   .sort("deal", "rotation", "seat"))
+    table = stats.luck_shares(rows["score"].to_numpy().astype(float).reshape(-1, p, p))
+    cards = table.filter(pl.col("part") == "cards").row(0, named=True)
+    v = verdicts.luck_verdict(cards["share"], cards["share_low"], cards["share_high"], meta["n"], play=lineup(meta))
+    part = {r["part"]: r["share"] for r in table.iter_rows(named=True)}
+    sentence = (f"{v.sentence} The rest: which strategy holds which seat {100 * part['strategy and seat']:.0f}%, "
+                f"how these players play these particular cards (and their own chance) "
+                f"{100 * part['interplay']:.0f}%.")
+    return {"verdict": v.word, "sentence": sentence, "share": cards["share"],
+            "ci": [cards["share_low"], cards["share_high"]], "parts": table.to_dicts(),
+            "thresholds": v.thresholds, "more_deals": v.more, "n": meta["n"], "play": lineup(meta),
+            "figure": {"name": "share of variance the cards explain", "value": cards["share"],
+                       "ci": [cards["share_low"], cards["share_high"]]}}
+
+
+TENSION_ROWS = (
+    ("mean_rounds", "Rounds per match", False),
+    ("mean_lead_changes", "Lead changes per match", False),
+    ("decided_share_of_match", "How far into the match the winner leads for good", True),
+    ("winner_behind_after_round_1", "Winner was behind after the first round", True),
+    ("winner_behind_at_half_time", "Winner was behind at half-time", True),
+    ("mean_margin", "Points between first and second at the end", False),
+)
+"""The tension figures with plain-English names, and whether each is a share."""
+
+
+def match_questions(game, folder: Path) -> tuple[dict, dict]:
+    """Tension (when the winner is settled, comebacks, lead changes) and match shape (rounds per
+    match, how often the round cap stops a match), from whole matches of the default line-up."""
+    meta, seats, matches = load(folder)
+    seat_rows = collect(folder / "seats.parquet", seats.select("match", "round", "seat", "score"))
+    match_rows = collect(folder / "matches.parquet", matches)
+    _, table, _ = tension.analyse(seat_rows, match_rows, game.lower_wins)
+    r = table.row(0, named=True)
+
+    def fig(name: str) -> tuple[float, float, float]:
+        return r[name], r[f"{name}_low"], r[f"{name}_high"]
+
+    n = meta["n"]
+    v = verdicts.tension_verdict(fig("winner_behind_at_half_time"), fig("mean_lead_changes"),
+                                 fig("decided_share_of_match"), n)
+    rows = [{"figure": label, "value": r[name], "ci": [r[f"{name}_low"], r[f"{name}_high"]], "share": share}
+            for name, label, share in TENSION_ROWS]
+    tension_answer = {"verdict": v.word, "sentence": v.sentence, **v.figures, "table": rows,
+                      "thresholds": v.thresholds, "more_matches": v.more, "n": n, "play": lineup(meta),
+                      "figure": {"name": "winner behind at half-time", "value": v.figures["behind_at_half"],
+                                 "ci": v.figures["behind_at_half_ci"]}}
+    capped = match_rows.filter(pl.col("seat") == 0)["capped"].cast(pl.Float64).to_numpy()
+    shape = verdicts.match_verdict(fig("mean_rounds"), stats.unit_estimate(capped, share=True), n, games.ROUND_CAP)
+    match_answer = {"verdict": shape.word, "sentence": shape.sentence, **shape.figures,
+                    "thresholds": shape.thresholds, "more_matches": shape.more, "n": n, "play": lineup(meta)}
+    return tension_answer, match_answer
+
+
+def restrictions_question(folders: list[Path]) -> list[dict]:
+    """Each restriction of the default strategy: what it costs, and whether the crude rule does
+    nearly as well as full play (flagged)."""
+    if not folders:
+        return []
+    out = []
+    for r in restrict.costs(folders).iter_rows(named=True):
+        cost = [100 * r["win_cost"], 100 * r["win_cost_low"], 100 * r["win_cost_high"]]
+        v = verdicts.restriction_verdict(r["doing"], r["strategy"], *cost, r["deals"])
+        out.append({"name": r["restriction"], "description": r["description"], "verdict": v.word,
+                    "sentence": v.sentence, "cost_pts": cost[0], "ci_pts": cost[1:], "flagged": v.figures["flagged"],
+                    "thresholds": v.thresholds, "n": r["deals"], "play": f"one {r['strategy']}~{r['restriction']} "
+                    f"against {r['strategy']}, seats rotated"})
+    return out
+
+
+def by_play(folders: list[Path], version: int) -> dict[str, list[Path]]:
+    """A question's run folders of one rule version, by the play their ``run.json`` names."""
+    out: dict[str, list[Path]] = {}
+    for folder in folders:
+        info = read_meta(Path(folder)).get("review") or {}
+        if info.get("version") == version:
+            out.setdefault(info["play"], []).append(Path(folder))
+    return out
+
+
+def questions(game, folders: dict[str, list[Path]], version: int, default: str, search: str | None) -> dict:
+    """Every question's answer for one rule version."""
+    seats = by_play(folders["seats"], version)
+    heuristic = seats["heuristic"][0]
+    search_run = seats.get("search", [None])[0]
+    out = {"seats": seats_question(game, heuristic, search_run)}
+    skill = {k: v[0] for k, v in by_play(folders["skill"], version).items()}
+    out["skill"] = skill_question(skill, default, search) if skill else {
+        "verdict": "not measured", "sentence": "No search strategy plays this game, so skill was not measured.",
+        "figure": None}
+    out["luck"] = luck_question(by_play(folders["luck"], version)["duplicate"][0])
+    out["tension"], out["match"] = match_questions(game, by_play(folders["match"], version)["matches"][0])
+    out["hazards"] = hazards(game, heuristic)
+    out["restrictions"] = restrictions_question(by_play(folders["restrictions"], version).get("restricted", []))
+    return out
+
+
+def headlines(q: dict) -> dict[str, tuple[float, float, float, str | None]]:
+    """The figure of each question that a change of rules is judged on: ``key -> (value, low,
+    high, better_when)``."""
+    out = {}
+
+    def put(key: str, figure: dict | None, better: str | None) -> None:
+        if figure is not None:
+            out[key] = (figure["value"], *figure["ci"], better)
+
+    put("seats", q["seats"]["figure"], verdicts.BETTER_WHEN["seats"])
+    if q["seats"].get("search"):
+        put("seats under the strongest play", q["seats"]["search"]["figure"], verdicts.BETTER_WHEN["seats"])
+    put("skill", q["skill"].get("figure"), verdicts.BETTER_WHEN["skill"])
+    put("luck", q["luck"]["figure"], verdicts.BETTER_WHEN["luck"])
+    put("tension", q["tension"]["figure"], verdicts.BETTER_WHEN["tension"])
+    for h in q["hazards"]:
+        put(f"hazards: {h['name']}", {"value": h["rate"], "ci": h["ci"]},
+            verdicts.BETTER_WHEN["hazards"] if h["risk"] else None)
+    for r in q["restrictions"]:
+        put(f"restrictions: {r['name']}", {"value": r["cost_pts"], "ci": r["ci_pts"]},
+            verdicts.BETTER_WHEN["restrictions"])
+    m = q.get("match")
+    if m:
+        put("match: rounds", {"value": m["rounds"], "ci": m["rounds_ci"]}, verdicts.BETTER_WHEN["match:rounds"])
+        put("match: capped", {"value": m["capped"], "ci": m["capped_ci"]}, verdicts.BETTER_WHEN["match:capped"])
+    return out
+
+
+def changes(before: dict, after: dict) -> list[dict]:
+    """Each question's figure before and after, the difference with its 95% interval (the two
+    versions' intervals taken as independent: conservative where they share their deals), and
+    whether the change is better for balance (:func:`verdicts.change`)."""
+    a, b = headlines(before), headlines(after)
+    rows = []
+    for key, (v0, lo0, hi0, better_when) in a.items():
+        if key not in b:
+            continue
+        v1, lo1, hi1, _ = b[key]
+        delta, half = stats.independent_difference(v1, (hi1 - lo1) / 2, v0, (hi0 - lo0) / 2)
+        word = verdicts.change(better_when, delta, delta - half, delta + half)
+        rows.append({"question": key, "before": v0, "after": v1, "delta": delta, "ci": [delta - half, delta + half],
+                     "better": {"better": True, "worse": False}.get(word), "change": word})
+    return rows
+
+
+def comparable(this: dict, other: dict) -> str | None:
+    """Why two reviews cannot be compared question by question (``None``: they can): only like
+    with like, the same game, player count and line-ups."""
+    if other.get("schema") != SCHEMA:
+        return f"the baseline's review.json has schema {other.get('schema')!r}, this review {SCHEMA}"
+    for key, what in (("game", "game"), ("players", "player count")):
+        if this[key] != other[key]:
+            return f"a different {what}: {other[key]} against {this[key]}; fair shares and plays differ"
+    if this["plays"] != other["plays"]:
+        return "different line-ups: " + "; ".join(
+            f"{k}: {other['plays'].get(k)} against {v}" for k, v in this["plays"].items() if other["plays"].get(k) != v)
+    return None
+
+
+def review(game_id: str, players: int, versions: list[dict], effort: str, sizes: dict, seed: int,
+           folders: dict[str, list[Path]], baseline: dict | None = None) -> dict:
+    """The content of ``review.json``: the reviewed rules' answers, the other version's (a
+    ``--vs-rule`` version played here, or a ``baseline`` review read from its folder) and the
+    changes from the reference (the reviewed rules, or the baseline) to the variant."""
+    game = games.get(game_id)
+    from_seats = by_play(folders["seats"], 0)
+    default = read_meta(from_seats["heuristic"][0])["lineup"][0]
+    search = read_meta(from_seats["search"][0])["lineup"][0] if "search" in from_seats else None
+    plays = {"default": default, "search": search}
+    out = {"schema": SCHEMA, "game": game.id, "players": players,
+           "rules": options.named(game, versions[0]), "effort": effort, "n": sizes["deals"], "sizes": sizes,
+           "seed": seed, "plays": plays,
+           "questions": questions(game, folders, 0, default, search)}
+    if len(versions) > 1:
+        other = questions(game, folders, 1, default, search)
+        out["versus"] = {"source": "vs-rule", "rules": options.named(game, versions[1]), "questions": other}
+        out["comparison"] = {"possible": True, "why": None, "before": "the reviewed rules",
+                             "after": "the --vs-rule rules"}
+        out["changes"] = changes(out["questions"], other)
+    elif baseline is not None:
+        why = comparable(out, baseline)
+        out["versus"] = {"source": "baseline", "rules": baseline.get("rules"), "players": baseline.get("players"),
+                         "game": baseline.get("game"), "questions": baseline.get("questions")}
+        out["comparison"] = {"possible": why is None, "why": why, "before": "the baseline", "after": "this review"}
+        out["changes"] = [] if why else changes(baseline["questions"], out["questions"])
+    return json.loads(json.dumps(out, default=_plain))
+
+
+def _plain(value):
+    """numpy numbers as JSON numbers."""
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def read_review(folder: Path) -> dict:
+    """An earlier review's ``review.json`` (for ``--baseline``), refused in one line if absent
+    or not a review."""
+    path = Path(folder) / "review.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError:
+        raise SimtoolError(f"--baseline {folder} holds no review.json; give the --out folder of an "
+                           f"earlier simtool review") from None
+    except ValueError:
+        raise SimtoolError(f"{path} is not readable JSON; give the folder of an earlier simtool review") from None
+    if not isinstance(data, dict) or not isinstance(data.get("questions"), dict) or "game" not in data:
+        raise SimtoolError(f"{path} is not a simtool review; give the folder of an earlier simtool review")
+    return data

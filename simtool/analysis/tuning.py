@@ -1,0 +1,166 @@
+"""A tuning's answer in words: settings as the game plays them (the sheet's default and its
+number are one setting), and the recommendation drawn from the re-measures of the best trials
+and the sheet's defaults (see ``simtool.commands.tune``).
+
+``config`` below is a tuning's ``Config``: game, players, rules, vary, n, unit and
+``objective_list()``, whose objectives have a ``label`` and a ``direction`` (min or max)."""
+
+from __future__ import annotations
+
+import math
+
+from simtool import games, options
+
+
+def setting(config, params: dict) -> tuple:
+    """The varied options of ``params`` as the game plays them (``"sheet"`` as its number, see
+    ``Game.played``): two trials with equal settings are one setting, measured and named once."""
+    g = games.get(config.game)
+    played = g.played({**options.resolve(g, config.rules), **params}, config.players)
+    return tuple(played[k] for k in config.vary)
+
+
+def values_text(config, params: dict) -> list[str]:
+    """Each varied option's value in words: ``2``, or ``3 (the sheet's)`` where it was given as
+    ``sheet`` (its number at this player count, under the other rules of ``params``)."""
+    played = setting(config, params)
+    return [f"{number} (the sheet's)" if params[k] == "sheet" else str(params[k])
+            for k, number in zip(config.vary, played, strict=True)]
+
+
+def setting_text(config, params: dict) -> str:
+    """``pass_count=2, limit=3``: the setting as played, for a sentence (which names the sheet's
+    itself)."""
+    return ", ".join(f"{k}={v}" for k, v in zip(config.vary, setting(config, params), strict=True))
+
+
+def sheet_defaults(config) -> dict:
+    """The sheet's value of each varied option."""
+    g = games.get(config.game)
+    return {name: next(o for o in g.options if o.name == name).default for name in config.vary}
+
+
+
+
+def trials_of(c: dict) -> list[int]:
+    """The candidate trials a re-measure stands for (a tuning saved before settings were merged
+    named its one trial in the label)."""
+    if "trials" in c:
+        return c["trials"]
+    return [] if c["label"] == "defaults" else [int(c["label"].split()[-1])]
+
+
+# ---- the recommendation -----------------------------------------------------------------------
+
+def difference(a: list[float], b: list[float], objective) -> tuple[float, float, str]:
+    """How ``a`` (value, low, high) compares with ``b`` on ``objective``: the difference
+    ``a - b``, its 95% half-width (the two intervals' half-widths in quadrature: the re-measures
+    are separate runs) and ``better``, ``worse`` or ``same`` (the interval holds zero)."""
+    d = a[0] - b[0]
+    half = math.hypot((a[2] - a[1]) / 2, (b[2] - b[1]) / 2)
+    if abs(d) <= half:
+        return d, half, "same"
+    return d, half, "better" if (d < 0) == (objective.direction == "min") else "worse"
+
+
+def deals_to_tell(d: float, half: float, n: int) -> int | None:
+    """Deals per re-measure that would bring the half-width below ``|d|`` (intervals narrow as
+    one over the square root of n), or ``None`` when no difference was measured at all."""
+    if d == 0 or not math.isfinite(half):
+        return None
+    return math.ceil(round(n * (half / abs(d)) ** 2 * 1.1, 6))  # a tenth over: the estimate has its own noise
+
+
+def nice(n: int) -> str:
+    """``n`` rounded up to two significant figures, written as --n takes it: ``2.4e5``, ``1e6``,
+    ``900``."""
+    digits = max(len(str(n)) - 2, 0)
+    value = -(-n // 10 ** digits) * 10 ** digits
+    if value < 10_000:
+        return str(value)
+    mantissa, exponent = f"{value:.1e}".split("e")
+    return f"{mantissa.rstrip('0').rstrip('.')}e{int(exponent)}"
+
+
+def recommendation(config, confirmed: list[dict], chosen: list[dict]) -> str:
+    """The tuning's answer in words, from the re-measures alone: the best setting (single
+    objective) or the Pareto front, against the sheet's defaults, and what would tell them
+    apart when their intervals cannot."""
+    if not chosen:
+        return ("No setting has been re-measured yet: the tuning has not finished (go on with simtool "
+                "tune --resume), or none of its trials could be played.")
+    base = next((c for c in confirmed if c["label"] == "defaults"), None)
+    unit = f"{config.unit}es" if config.unit == "match" else f"{config.unit}s"
+    if len(config.objective_list()) > 1:
+        return front_text(config, chosen, base)
+    top, o = chosen[0], config.objective_list()[0]
+    name = setting_text(config, top["params"])
+    if base is None:
+        return (f"{name} looks best; the sheet's defaults cannot be played with the fixed rules, so "
+                f"there is nothing to compare it with.")
+    if top is base:
+        rivals = [difference(c["values"][o.label], base["values"][o.label], o)[2]
+                  for c in confirmed if c is not base]
+        clearly = "is best: every other setting re-measured is clearly worse" if rivals and set(rivals) == {"worse"} \
+            else "looks best: no other setting re-measured is clearly better"
+        return f"The sheet's own {name} {clearly} on {o.label}. Keep the sheet."
+    d, half, verdict = difference(top["values"][o.label], base["values"][o.label], o)
+    sheet = setting_text(config, base["params"])
+    figures = (f"{o.label} {fmt(top['values'][o.label])} against the sheet's "
+               f"{fmt(base['values'][o.label])}, each re-measured on {top['n']:,} fresh {unit}")
+    if verdict == "better":
+        return f"{name} is clearly better than the sheet's {sheet} ({figures}). Change to {name}."
+    if verdict == "worse":
+        return (f"No setting tried beats the sheet's {sheet}: the search's best, {name}, is clearly "
+                f"worse on re-measure ({figures}). Keep the sheet.")
+    need = deals_to_tell(d, half, top["n"])
+    if need is None:
+        return f"{name} and the sheet's {sheet} measured the same ({figures}): keep the sheet."
+    per_trial = math.ceil(need / (top["n"] / config.n))  # re-measures play a multiple of a trial's n
+    return (f"{name} looks best, but it cannot be told from the sheet's {sheet} at this budget "
+            f"({figures}): to tell a difference this size apart, tune again with --n "
+            f"{nice(per_trial)} or more (now {config.n:,}; a new --out), so that the re-measures "
+            f"play about {need:,} {unit} each.")
+
+
+def front_text(config, chosen: list[dict], base: dict | None) -> str:
+    """Several objectives: the Pareto front of the re-measures, each setting where it is
+    clearly better or worse than the sheet's defaults, and the one to take where one is clearly
+    better on some objective and worse on none."""
+    if chosen == [base]:
+        return (f"The sheet's own {setting_text(config, base['params'])} leads the re-measures: no "
+                f"setting re-measured beats it on one objective without losing on another. Keep the sheet.")
+    parts, wins, unclear = [], [], 0
+    for c in chosen:
+        name = setting_text(config, c["params"])
+        if base is None or c is base:
+            parts.append(name + (" (the sheet's own)" if c is base else ""))
+            continue
+        verdicts = {o.label: difference(c["values"][o.label], base["values"][o.label], o)[2]
+                    for o in config.objective_list()}
+        better = [k for k, v in verdicts.items() if v == "better"]
+        worse = [k for k, v in verdicts.items() if v == "worse"]
+        said = ([f"better on {', '.join(better)}"] if better else []) + (
+            [f"worse on {', '.join(worse)}"] if worse else [])
+        parts.append(f"{name} ({'; '.join(said) or 'not clearly different from the sheet'})")
+        if better and not worse:
+            wins.append(name)
+        unclear += not said
+    against = f" against the sheet's {setting_text(config, base['params'])}" if base else ""
+    head = (f"{len(chosen)} settings trade the objectives off (the Pareto front of the re-measures)"
+            if len(chosen) > 1 else "One setting leads the re-measures")
+    if base is None:
+        last = ""
+    elif wins:
+        last = f" {wins[0]} is clearly better than the sheet on some objective and worse on none."
+    elif unclear == len(chosen):
+        last = " None can be told from the sheet at this budget: a larger --n would tell."
+    else:
+        last = (" None is clearly better than the sheet on one objective without being worse on "
+                "another: the choice is the designer's.")
+    return f"{head}{against}: " + "; ".join(parts) + "." + last
+
+
+def fmt(values: list[float]) -> str:
+    value, low, high = values
+    return f"{value:.4f} [{low:.4f}, {high:.4f}]"

@@ -1,0 +1,347 @@
+"""Verdicts in words: figures with their 95% intervals turned into the word and the sentence a
+designer can repeat, by thresholds stated here. Pure functions over figures; nothing is played.
+
+One rule for every verdict. A figure's thresholds cut its scale into bands, each with a word
+(the seat edge: ``fair`` below 1 point, ``slight`` from 1 to below 3, ``strong`` from 3 on). A
+value exactly at a threshold belongs to the band above it. An interval gets a band's word when
+every value in it lies in that band; an interval reaching into two bands is ``unclear``, and
+the sentence says between which words and about how many more units (deals or matches) would
+settle it (:func:`more_units`). Where several intervals decide one verdict (every seat's edge),
+the verdict is the band of the largest of them: the lowest band it can be is the highest of the
+lowest bands the intervals allow, the highest band the highest of their highest bands; the
+verdict is a word when the two agree.
+
+Seats are numbered from 0, as every simtool report and ``--seat`` number them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+SEAT_THRESHOLDS = (1.0, 3.0)
+"""|edge| in points: ``fair`` below 1, ``slight`` 1 to below 3, ``strong`` 3 and more."""
+SEAT_WORDS = ("fair", "slight", "strong")
+SKILL_THRESHOLDS = (3.0, 10.0)
+"""Gain of the stronger play in points: ``little`` below 3, ``some`` 3 to below 10, ``much``
+10 and more (a loss is ``little``)."""
+SKILL_WORDS = ("little", "some", "much")
+LUCK_THRESHOLDS = (0.3, 0.6)
+"""Share of the variance of a seat's result the cards explain: ``low`` below 30%, ``moderate``
+30% to below 60%, ``high`` 60% and more."""
+LUCK_WORDS = ("low", "moderate", "high")
+HAZARD_THRESHOLDS = (0.01, 0.10)
+"""Rate of a hazard: ``rare`` below 1%, ``occasional`` 1% to below 10%, ``common`` 10% and more."""
+HAZARD_WORDS = ("rare", "occasional", "common")
+TENSION_THRESHOLDS = (0.10, 0.25)
+"""Share of matches whose winner was behind at half-time: ``low`` tension below 10%, ``some``
+10% to below 25%, ``high`` 25% and more."""
+TENSION_WORDS = ("low", "some", "high")
+CONVERGED_POINTS = 1.0
+"""The search has converged when doubling its samples buys less than this many points (the
+whole interval of the gain below it)."""
+UNCLEAR = "unclear"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A verdict: its ``word``, the ``sentence``, the ``figures`` behind it (JSON-ready) and the
+    ``thresholds`` used (band word -> the value it starts at). ``more`` (unclear verdicts): how
+    many more units would settle it, assuming the estimates are the truth; ``None`` where it is
+    settled, or where an estimate sits on a threshold and no number of units settles it."""
+
+    word: str
+    sentence: str
+    figures: dict = field(default_factory=dict)
+    thresholds: dict = field(default_factory=dict)
+    more: int | None = None
+
+
+def stated(words: Sequence[str], thresholds: Sequence[float]) -> dict[str, float]:
+    """The thresholds as stated beside a verdict: each word above the first -> where it starts."""
+    return dict(zip(words[1:], thresholds, strict=True))
+
+
+def band(value: float, thresholds: Sequence[float]) -> int:
+    """The band of ``value``: how many thresholds it reaches (a value on one is in the band above)."""
+    return sum(value >= t for t in thresholds)
+
+
+def bands(low: float, high: float, thresholds: Sequence[float], magnitude: bool = False) -> tuple[int, int]:
+    """The lowest and highest band an interval reaches; with ``magnitude``, of ``|x|`` for x in it."""
+    if not magnitude:
+        return band(low, thresholds), band(high, thresholds)
+    nearest = 0.0 if low <= 0 <= high else min(abs(low), abs(high))
+    return band(nearest, thresholds), band(max(abs(low), abs(high)), thresholds)
+
+
+def more_units(n: int, half: float, distance: float) -> int | None:
+    """How many more units shrink a 95% half-width ``half`` below ``distance``, the gap between
+    the estimate and a threshold, if the estimate is the truth.
+
+    A half-width shrinks as ``1/sqrt(n)``: at ``n'`` units it is ``half sqrt(n / n')``, which
+    is below ``distance`` once ``n' > n (half / distance)²``. So about
+    ``ceil(n (half / distance)²) - n`` more (at least one); ``None`` for an estimate on the
+    threshold, which no number of units moves off it.
+    """
+    if distance <= 0:
+        return None
+    # rounded first, so that a ratio of exact decimals is not pushed up by its binary error
+    return max(1, math.ceil(round(n * (half / distance) ** 2, 6)) - n)
+
+
+def settle(n: int, intervals: Sequence[tuple[float, float, float]], thresholds: Sequence[float],
+           magnitude: bool = False) -> int | None:
+    """More units to settle the band of the largest of ``intervals`` ``(value, low, high)``
+    (with ``magnitude``, of their sizes ``|x|``), if each value is the truth. Per threshold an
+    interval reaches across: none to settle when another interval lies wholly past it; else,
+    when some estimates are past it, the first of those to leave it behind settles it (the
+    fewest units); when none is, every interval across it must come to lie below it (the most
+    units). The answer is the most over the thresholds; ``None`` when it cannot be settled."""
+    def size(x: float) -> float:
+        return abs(x) if magnitude else x
+
+    need = 0
+    for t in thresholds:
+        across = [(v, lo, hi) for v, lo, hi in intervals if bands(lo, hi, (t,), magnitude) == (0, 1)]
+        if not across or any(bands(lo, hi, (t,), magnitude) == (1, 1) for _, lo, hi in intervals):
+            continue
+        past = [i for i in across if size(i[0]) >= t]
+        counts = [more_units(n, (hi - lo) / 2, abs(size(v) - t)) for v, lo, hi in (past or across)]
+        known = [c for c in counts if c is not None]
+        if not known:
+            return None
+        need = max(need, min(known) if past else max(known))
+    return need or None
+
+
+def _pts(x: float) -> str:
+    return f"{x:.1f}"
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+@dataclass(frozen=True)
+class SeatEdge:
+    """One seat's win share against the fair ``1/p``: ``edge_pts`` and ``ci_pts`` in points."""
+
+    seat: int
+    share: float
+    fair: float
+    edge_pts: float
+    ci_pts: tuple[float, float]
+
+    def as_dict(self) -> dict:
+        return {"seat": self.seat, "share": self.share, "fair": self.fair, "edge_pts": self.edge_pts,
+                "ci_pts": list(self.ci_pts)}
+
+
+def seat_edges(shares: Iterable[tuple[int, float, float, float]], players: int) -> list[SeatEdge]:
+    """Edges of ``(seat, share, low, high)`` win shares over the fair ``1 / players``, in points."""
+    fair = 1 / players
+    return [SeatEdge(int(s), float(w), fair, 100 * (w - fair), (100 * (lo - fair), 100 * (hi - fair)))
+            for s, w, lo, hi in shares]
+
+
+def seat_verdict(shares: Iterable[tuple[int, float, float, float]], players: int, n: int,
+                 unit: str = "deals", play: str | None = None) -> Verdict:
+    """Is the game fair to its seats? ``shares``: each seat's win share with its 95% interval
+    ``(seat, share, low, high)``, from ``n`` units (``unit``: deals or matches); ``play``
+    names the line-up (in the sentence). The verdict is on the largest |edge| (module rule)."""
+    edges = seat_edges(shares, players)
+    top = max(edges, key=lambda e: abs(e.edge_pts))
+    reach = [bands(*e.ci_pts, SEAT_THRESHOLDS, magnitude=True) for e in edges]
+    low, high = max(r[0] for r in reach), max(r[1] for r in reach)
+    word = SEAT_WORDS[low] if low == high else UNCLEAR
+    more = settle(n, [(e.edge_pts, *e.ci_pts) for e in edges], SEAT_THRESHOLDS, magnitude=True) \
+        if word == UNCLEAR else None
+    under = f" under {play}" if play else ""
+    side = "more" if top.edge_pts >= 0 else "less"
+    interval = f"95% interval {_pts(top.ci_pts[0])} to {_pts(top.ci_pts[1])} points"
+    head = (f"Seat {top.seat} wins {_pct(top.share)} of {unit}{under}, {_pts(abs(top.edge_pts))} points "
+            f"{side} than a fair {_pct(top.fair)}")
+    if word == "fair":
+        sentence = (f"Every seat wins within 1 point of a fair {_pct(top.fair)} of {unit}{under}: fair. "
+                    f"The largest edge is seat {top.seat}'s, {top.edge_pts:+.1f} points ({interval}).")
+    elif word == UNCLEAR:
+        settle_text = _settle_text(more, unit)
+        sentence = (f"{head} ({interval}): unclear whether {SEAT_WORDS[low]} or {SEAT_WORDS[high]}; "
+                    f"{settle_text}.")
+    else:
+        who = "favouring" if top.edge_pts > 0 else "against"
+        sentence = f"{head}: a {word} edge {who} seat {top.seat} ({interval})."
+    return Verdict(word, sentence, {"seats": [e.as_dict() for e in edges], "seat": top.seat,
+                                    "edge_pts": top.edge_pts, "ci_pts": list(top.ci_pts), "n": n,
+                                    "unclear_between": [SEAT_WORDS[low], SEAT_WORDS[high]] if word == UNCLEAR
+                                    else None},
+                   stated(SEAT_WORDS, SEAT_THRESHOLDS), more)
+
+
+def seat_line(shares: Iterable[tuple[int, float, float, float]], players: int, n: int,
+              unit: str = "deals", play: str | None = None) -> str:
+    """The one-line seat verdict ``simtool run`` ends with: the word, the sentence, the thresholds."""
+    v = seat_verdict(shares, players, n, unit, play)
+    return f"Seat verdict: {v.word}. {v.sentence} (fair < 1 point, slight 1 to < 3, strong >= 3.)"
+
+
+def _worded(value: float, low: float, high: float, thresholds: Sequence[float],
+            words: Sequence[str], n: int) -> tuple[str, str, int | None]:
+    """(word, 'unclear whether A or B' text or '', more units) of one interval."""
+    lo_band, hi_band = bands(low, high, thresholds)
+    if lo_band == hi_band:
+        return words[lo_band], "", None
+    more = settle(n, [(value, low, high)], thresholds)
+    return UNCLEAR, f"unclear whether {words[lo_band]} or {words[hi_band]}", more
+
+
+ONE = {"deals": "deal", "matches": "match"}
+
+
+def _settle_text(more: int | None, unit: str) -> str:
+    if more is None:
+        return f"the estimate sits on a threshold, so more {unit} alone will not settle it"
+    return f"about {more:,} more {ONE.get(unit, unit) if more == 1 else unit} would settle it"
+
+
+def skill_verdict(over_heuristic: tuple[float, float, float], over_random: tuple[float, float, float],
+                  doubling: tuple[float, float, float] | None, n: int, strong: str = "pimc",
+                  heuristic: str = "the default heuristic", unit: str = "deals") -> Verdict:
+    """Does skill pay? Each argument is a gain in points ``(value, low, high)``: the strongest
+    play's win share per seat held above the fair share, with one seat against the default
+    heuristic (``over_heuristic``) and against random (``over_random``), seats rotated; and
+    ``doubling``, what doubling the search's samples gains over the search (the convergence
+    step; ``None``: not measured). The word (:data:`SKILL_THRESHOLDS`) is on the gain over
+    random, the whole range from no skill to the strongest play; an unconverged search makes
+    it a lower bound."""
+    word, between, more = _worded(*over_random, SKILL_THRESHOLDS, SKILL_WORDS, n)
+    converged = doubling is not None and doubling[2] < CONVERGED_POINTS
+    v, lo, hi = over_random
+    h, hlo, hhi = over_heuristic
+    sentence = (f"One {strong} seat wins {v:+.1f} points over a fair share against random players "
+                f"(95% interval {lo:.1f} to {hi:.1f}) and {h:+.1f} points against {heuristic} "
+                f"({hlo:.1f} to {hhi:.1f}): ")
+    sentence += (f"{between}; {_settle_text(more, unit)}." if word == UNCLEAR
+                 else f"{word} skill.")
+    if doubling is None:
+        sentence += " The search was not checked for convergence, so this is a lower bound."
+    elif converged:
+        sentence += (f" Doubling the search's samples buys {doubling[0]:+.1f} points ({doubling[1]:.1f} to "
+                     f"{doubling[2]:.1f}), under {CONVERGED_POINTS:g}: the search has converged.")
+    else:
+        sentence += (f" Doubling the search's samples buys {doubling[0]:+.1f} points ({doubling[1]:.1f} to "
+                     f"{doubling[2]:.1f}), not surely under {CONVERGED_POINTS:g}: stronger play may gain "
+                     f"more, so this is a lower bound.")
+    return Verdict(word, sentence, {
+        "over_heuristic_pts": h, "over_heuristic_ci_pts": [hlo, hhi],
+        "over_random_pts": v, "over_random_ci_pts": [lo, hi],
+        "doubling_pts": None if doubling is None else doubling[0],
+        "doubling_ci_pts": None if doubling is None else [doubling[1], doubling[2]],
+        "converged": converged, "lower_bound": not converged},
+        stated(SKILL_WORDS, SKILL_THRESHOLDS) | {"converged_below_pts": CONVERGED_POINTS}, more)
+
+
+def luck_verdict(share: float, low: float, high: float, n: int, what: str = "score",
+                 unit: str = "deals", play: str | None = None) -> Verdict:
+    """How much luck decides: ``share`` of the variance of a seat's ``what`` that the cards
+    explain (from duplicate deals of the line-up ``play``), with its 95% interval; words
+    :data:`LUCK_THRESHOLDS`."""
+    word, between, more = _worded(share, low, high, LUCK_THRESHOLDS, LUCK_WORDS, n)
+    sentence = (f"The cards explain {100 * share:.0f}% (95% interval {100 * low:.0f} to {100 * high:.0f}%) "
+                f"of the variance of a seat's {what}" + (f" with {play}" if play else "") + ": ")
+    sentence += (f"{between} luck; {_settle_text(more, unit)}." if word == UNCLEAR
+                 else f"{word} luck from the deal alone.")
+    return Verdict(word, sentence, {"share": share, "ci": [low, high]},
+                   stated(LUCK_WORDS, LUCK_THRESHOLDS), more)
+
+
+def hazard_verdict(name: str, text: str, rate: float, low: float, high: float, n: int,
+                   per: str = "deals", unit: str = "deals") -> Verdict:
+    """One hazard of the game: a seat ``text`` (the game's words, completing "a seat ...") in
+    ``rate`` of ``per`` (deals, or rounds of matches), with its interval on ``n`` ``unit``;
+    words :data:`HAZARD_THRESHOLDS`."""
+    word, between, more = _worded(rate, low, high, HAZARD_THRESHOLDS, HAZARD_WORDS, n)
+    sentence = (f"A seat {text} in {_pct(rate)} of {per} (95% interval {_pct(low)} to {_pct(high)}): "
+                + (f"{between}; {_settle_text(more, unit)}." if word == UNCLEAR else f"{word}."))
+    return Verdict(word, sentence, {"name": name, "rate": rate, "ci": [low, high]},
+                   stated(HAZARD_WORDS, HAZARD_THRESHOLDS), more)
+
+
+def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple[float, float, float],
+                    decided: tuple[float, float, float], n: int) -> Verdict:
+    """Does a match stay open? The word (:data:`TENSION_THRESHOLDS`) is on the share of
+    matches whose winner was behind at half-time; the sentence adds the mean lead changes
+    and how far into a match the winner leads for good (a share of its rounds)."""
+    word, between, more = _worded(*behind_half, TENSION_THRESHOLDS, TENSION_WORDS, n)
+    b, blo, bhi = behind_half
+    c, clo, chi = lead_changes
+    d, dlo, dhi = decided
+    sentence = (f"The winner was behind at half-time in {_pct(b)} of matches (95% interval {_pct(blo)} to "
+                f"{_pct(bhi)}): " + (f"{between} tension; {_settle_text(more, 'matches')}." if word == UNCLEAR
+                                     else f"{word} tension.")
+                + f" A match has {c:.1f} lead changes ({clo:.1f} to {chi:.1f}); the winner leads for good "
+                f"from {_pct(d)} of the way through ({_pct(dlo)} to {_pct(dhi)}).")
+    return Verdict(word, sentence, {"behind_at_half": b, "behind_at_half_ci": [blo, bhi],
+                                    "lead_changes": c, "lead_changes_ci": [clo, chi],
+                                    "decided_share": d, "decided_share_ci": [dlo, dhi]},
+                   stated(TENSION_WORDS, TENSION_THRESHOLDS), more)
+
+
+def match_verdict(rounds: tuple[float, float, float], capped: tuple[float, float, float], n: int,
+                  cap: int) -> Verdict:
+    """Match shape: rounds per match (a mean with its interval) and the share of matches the
+    ``cap`` on rounds stops, worded as a hazard (:data:`HAZARD_THRESHOLDS`)."""
+    word, between, more = _worded(*capped, HAZARD_THRESHOLDS, HAZARD_WORDS, n)
+    r, rlo, rhi = rounds
+    c, clo, chi = capped
+    sentence = (f"A match lasts {r:.1f} rounds (95% interval {rlo:.1f} to {rhi:.1f}); {_pct(c)} of matches "
+                f"(95% interval {_pct(clo)} to {_pct(chi)}) hit the {cap}-round cap and stop there: "
+                + (f"{between}; {_settle_text(more, 'matches')}." if word == UNCLEAR else f"{word}."))
+    return Verdict(word, sentence, {"rounds": r, "rounds_ci": [rlo, rhi], "capped": c, "capped_ci": [clo, chi]},
+                   stated(HAZARD_WORDS, HAZARD_THRESHOLDS), more)
+
+
+BETTER_WHEN = {"seats": "lower", "skill": "higher", "hazards": "lower", "tension": "higher",
+               "restrictions": "higher", "match:capped": "lower", "luck": None, "match:rounds": None}
+"""Which way each question's figure is better for balance: the largest |edge| closer to fair,
+more skill, fewer hazards (a game's rates that are risks; its other rates have no better side),
+more tension, a crude restriction that costs more, fewer matches stopped by the round cap. Luck
+and match length have no better side: they are a matter of taste."""
+
+
+def change(better_when: str | None, delta: float, low: float, high: float) -> str:
+    """``better``, ``worse`` or ``no clear change`` for a difference ``after - before`` of a
+    figure with its 95% interval, ``better_when`` it is ``lower`` or ``higher``: an interval
+    holding 0 (or none) is no clear change, and a figure without a better side (``None``) has
+    ``changed`` when the interval excludes 0. Never by the sign alone."""
+    if not (math.isfinite(low) and math.isfinite(high)) or low <= 0 <= high:
+        return "no clear change"
+    if better_when is None:
+        return "changed"
+    return "better" if (delta < 0) == (better_when == "lower") else "worse"
+
+
+RESTRICTION_THRESHOLDS = (1.0,)
+"""Win share a crude rule costs, in points: below 1 point it does nearly as well as full play."""
+RESTRICTION_WORDS = ("nearly as good", "costs")
+
+
+def restriction_verdict(doing: str, strategy: str, cost_pts: float, low: float, high: float,
+                        n: int) -> Verdict:
+    """Does a crude rule (``doing``, a restriction of ``strategy``) do nearly as well as full
+    play? ``cost_pts``: the win share per seat it costs, in points, with its 95% interval, on
+    ``n`` paired deals. ``nearly as good`` (flagged: the game may reward crude play) when the
+    whole interval lies below 1 point (:data:`RESTRICTION_THRESHOLDS`)."""
+    word, between, more = _worded(cost_pts, low, high, RESTRICTION_THRESHOLDS, RESTRICTION_WORDS, n)
+    head = (f"{doing[:1].upper()}{doing[1:]} costs {strategy} {cost_pts:.1f} points of win share per seat "
+            f"(95% interval {low:.1f} to {high:.1f})")
+    if word == "nearly as good":
+        sentence = f"{head}: under 1 point, so this crude rule does nearly as well as full play (flagged)."
+    elif word == "costs":
+        sentence = f"{head}: full play is clearly better."
+    else:
+        sentence = f"{head}: {between}; {_settle_text(more, 'deals')}."
+    return Verdict(word, sentence, {"cost_pts": cost_pts, "ci_pts": [low, high], "flagged": word == "nearly as good"},
+                   stated(RESTRICTION_WORDS, RESTRICTION_THRESHOLDS), more)

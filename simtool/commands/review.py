@@ -1,0 +1,350 @@
+"""``simtool review``: play what a designer's questions need and answer them in words.
+
+The questions (:mod:`simtool.analysis.review` answers them from the run folders) and the plays
+they need, every play through the one executor, all sharing one seed so that every version of
+the rules plays the same deals:
+
+* ``seats``: the game's default strategy at every seat (deals), and the strongest built-in play,
+  ``pimc`` at every seat (fewer deals: a search costs ~100 times a heuristic);
+* ``skill``: one ``pimc`` seat against the default strategy, and against ``random``, and one
+  ``pimc`` with doubled samples against ``pimc`` (the convergence step), seats rotated as
+  :mod:`simtool.commands.ladder` plays a rung;
+* ``luck``: duplicate deals, the default strategy at one seat and the next weaker one on its
+  skill ladder (:func:`next_weaker`) at the others;
+* ``restrictions``: what :mod:`simtool.commands.restrict` plays for the default strategy;
+* ``match``: whole matches of the default strategy (tension and match shape); the hazards are
+  the game's rates in the deals of ``seats``.
+
+Each question is one plan in ``OUT/runs/<question>`` (its cells are the plays of every rule
+version), played in turn so that the progress bar can say which question is being worked on;
+Ctrl-C or a killed worker keeps the finished chunks, and running the same review again goes on
+from them (each plan keeps its finished cells and resumes the rest).
+
+How many deals each play gets: ``--effort`` is a time budget (:data:`EFFORTS`, wall seconds on
+:data:`CORES` cores). A short pilot times the game's plays on this machine, and each play gets
+its share of the budget (:data:`SHARES`), rounded down (:func:`round_down`). The sizes are saved
+in ``OUT/sizes.json`` and reused when the same review runs again there, so a resumed review
+plays exactly the deals it started with.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simtool import arguments, games, options
+from simtool.commands import ladder, restrict
+from simtool.commands.plans import play
+from simtool.errors import SimtoolError, choices
+from simtool.pipeline.folders import write_json
+from simtool.pipeline.runner import BACKENDS, RunSpec, make_spec, play_chunk
+
+EFFORTS = {"quick": 60, "standard": 300, "thorough": 1800}
+"""Wall seconds each effort aims at, on :data:`CORES` cores (more cores finish sooner; the
+deals played do not depend on ``--jobs``)."""
+CORES = 2
+PLAYING = 0.9
+"""The part of the budget spent playing: the rest goes to starting up, the pilot, starting the
+workers of each question and reading the results (measured: a few seconds in all)."""
+SHARES = {"deals": 0.08, "matches": 0.10, "restrictions": 0.08, "duplicate": 0.06, "search": 0.68}
+"""Each play's share of the playing time. The search (``pimc``) gets most: its answers are the
+widest; the heuristic plays are cheap and reach narrow intervals with a small share."""
+SMALLEST = {"deals": 1024, "matches": 128, "restrictions": 1024, "duplicate": 256, "search": 32}
+LARGEST = {"deals": 1 << 20, "matches": 1 << 16, "restrictions": 1 << 18, "duplicate": 1 << 16,
+           "search": 1 << 14}
+QUESTIONS = ("seats", "skill", "luck", "restrictions", "match")
+"""The plans of a review, in the order they are played."""
+SEARCH = "pimc"
+SIZES = "sizes.json"
+OUTPUTS = ("review.json", "review.html", SIZES, "runs")
+"""What a review folder holds; a folder holding anything else is refused."""
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """Units each play gets: heuristic ``deals`` (seats, hazards), whole ``matches``, deals per
+    restricted-play run, ``duplicate`` deals (each played once per seat), and deals of each
+    ``search`` play."""
+
+    deals: int
+    matches: int
+    restrictions: int
+    duplicate: int
+    search: int
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What one review plays: the game, its players, the rule versions (the reviewed one first,
+    then ``--vs-rule``'s), the strategies, the seed and the sizes."""
+
+    game: str
+    players: int
+    versions: tuple[dict, ...]
+    default: str
+    weaker: str  # the strategy the default meets in the luck question
+    search: str | None  # None: no search strategy plays the game
+    doubled: str | None
+    restrictions: tuple[str, ...]
+    seed: int
+    effort: str
+    sizes: Sizes
+
+
+def search_names(game_id: str) -> tuple[str | None, str | None]:
+    """The search and the search with doubled samples, as canonical names (``None`` without a
+    search for the game, or for a game that cannot re-deal what a seat does not see, which a
+    search needs)."""
+    import strategies
+    from simtool.engine import Game
+
+    found = strategies.registry(game_id).get(SEARCH)
+    if found is None or type(games.get(game_id)).redeal is Game.redeal:
+        return None, None
+    samples = next(p for p in found.params if p.name == "samples").default_for(game_id)
+    return (strategies.canonical(SEARCH, game_id),
+            strategies.canonical(f"{SEARCH}@samples={2 * samples}", game_id))
+
+
+def next_weaker(game_id: str) -> str:
+    """The strategy just below the game's default on its skill ladder: its next own heuristic,
+    else ``random``. Luck is measured between the two (duplicate deals): players close in skill,
+    each deterministic enough that the play's own dice do not pass for the cards' luck."""
+    rungs = [r for r in ladder.default_rungs(game_id) if not r.startswith(SEARCH)]
+    default = games.get(game_id).default_strategy
+    at = rungs.index(default) if default in rungs else 0
+    return rungs[at - 1] if at > 0 else "random"
+
+
+def per_unit(spec: RunSpec) -> float:
+    """Seconds one unit of ``spec`` takes here, from its first chunk played in this process."""
+    start = time.perf_counter()
+    chunk = play_chunk(spec, 0)
+    return (time.perf_counter() - start) / max(1, chunk.seats["deal" if spec.unit == "deal" else "match"]
+                                               .n_unique())
+
+
+def pilot(game: str, players: int, rules: dict, default: str, search: str | None) -> dict[str, float]:
+    """Seconds per unit of each kind of play, timed here on a few deals and matches: a heuristic
+    deal, a heuristic match, and a deal with the search at every seat."""
+    heuristic = make_spec(game, players, 2048, default, None, rules, "deal", 0)
+    per_unit(make_spec(game, players, 64, default, None, rules, "deal", 0))  # imports, caches
+    out = {"deal": per_unit(heuristic),
+           "match": per_unit(make_spec(game, players, 64, default, None, rules, "match", 0))}
+    if search is not None:
+        out["search"] = per_unit(make_spec(game, players, 16, search, None, rules, "deal", 0))
+    return out
+
+
+def round_down(x: float) -> int:
+    """``x`` rounded down to a power of two or one and a half times one: sizes that read well
+    and cut into whole chunks, at most a third under ``x``."""
+    low = 1 << max(0, int(math.floor(math.log2(max(x, 1)))))
+    return low * 3 // 2 if low > 1 and low * 3 // 2 <= x else low
+
+
+def sizes(effort: str, seconds: dict[str, float], players: int, restrictions: int, versions: int) -> Sizes:
+    """Each play's units from the effort's budget and the pilot's seconds per unit: its share
+    of the playing time over the work one unit costs in every play of that kind, for every
+    rule version; rounded down (:func:`round_down`) between :data:`SMALLEST` and :data:`LARGEST`."""
+    budget = EFFORTS[effort] * CORES * PLAYING / versions
+    p = players
+    # work per unit, in units of the pilot's timed plays: a restricted run is a heuristic deal
+    # (one baseline and one per restriction); a duplicate deal is p heuristic deals; the skill
+    # plays hold one search seat in p (twice), and the doubled search one doubled seat among
+    # p - 1 searching ones, next to the search at every seat for the seats question
+    cost = {"deals": seconds["deal"], "matches": seconds["match"],
+            "restrictions": seconds["deal"] * (1 + restrictions), "duplicate": seconds["deal"] * p,
+            "search": seconds.get("search", 0.0) * (1 + 2 / p + (p + 1) / p)}
+    # a play that is not played (no search for the game) gets no units
+    return Sizes(**{kind: 0 if cost[kind] <= 0 else
+                    min(LARGEST[kind], max(SMALLEST[kind], round_down(budget * share / cost[kind])))
+                    for kind, share in SHARES.items()})
+
+
+def versions_of(game, players: int, rules: dict | None, vs_rules: dict | None) -> tuple[dict, ...]:
+    """The rule versions, resolved and checked: the reviewed one, and ``--vs-rule``'s (its
+    assignments over the reviewed rules) when given."""
+    base = options.resolve(game, rules)
+    game.check_rules(base, players)
+    if vs_rules is None:
+        return (base,)
+    other = options.resolve(game, {**(rules or {}), **vs_rules})
+    game.check_rules(other, players)
+    if other == base:
+        raise SimtoolError(f"--vs-rule {', '.join(f'{k}={v}' for k, v in vs_rules.items())} gives the "
+                           f"rules under review; give a rule value that differs")
+    return base, other
+
+
+def check_folder(out: Path) -> None:
+    """Refuse a review folder that is a file or holds anything but an earlier review's files."""
+    if out.exists() and not out.is_dir():
+        raise SimtoolError(f"{out} is a file, not a folder for the review; choose another --out")
+    if out.is_dir():
+        strange = sorted(p.name for p in out.iterdir() if p.name not in OUTPUTS and not p.name.startswith("."))
+        if strange:
+            raise SimtoolError(f"{out} holds {', '.join(strange[:3])}{', ...' if len(strange) > 3 else ''}, "
+                               f"which no review wrote; choose a new or empty folder for --out "
+                               f"(simtool never writes over other files)")
+
+
+def setup(game: str, out: Path, players: int | None = None, rules: dict | None = None,
+          effort: str = "quick", vs_rules: dict | None = None, seed: int | None = None,
+          given: Sizes | None = None) -> Setup:
+    """Check every input and decide what the review plays. The sizes are ``given``, else those
+    the same review saved in ``out``, else the pilot's; the seed is ``seed``, else the one the same
+    review saved (so that running the same command again goes on), else a fresh one."""
+    from strategies import restrictions as limits
+
+    g = games.get(arguments.text("game", game, "black-white"))
+    p = games.check_players(g, arguments.count("players", players, "the game's default"))
+    arguments.mapping("rules", rules, "{'hand_size': 10}")
+    arguments.mapping("vs_rules", vs_rules, "{'hand_size': 8}")
+    if effort not in EFFORTS:
+        raise SimtoolError(f"unknown effort {effort!r}; valid: {choices(EFFORTS)}")
+    arguments.seed(seed)
+    versions = versions_of(g, p, rules, vs_rules)
+    check_folder(out)
+    default = g.default_strategy
+    weaker = next_weaker(g.id)
+    search, doubled = search_names(g.id)
+    restricted = tuple(limits.of_game(g.id))
+    key = {"game": g.id, "players": p, "versions": list(versions), "effort": effort}
+    saved = read_state(out / SIZES, key)
+    state = {**key, "sizes": asdict(given) if given else saved.get("sizes"),
+             "seed": int(seed) if seed is not None else saved.get("seed"),
+             "pilot_seconds_per_unit": saved.get("pilot_seconds_per_unit")}
+    if state["sizes"] is None:
+        seconds = pilot(g.id, p, versions[0], default, search)
+        state |= {"sizes": asdict(sizes(effort, seconds, p, len(restricted), len(versions))),
+                  "pilot_seconds_per_unit": seconds}
+    if state["seed"] is None:
+        state["seed"] = int(np.random.SeedSequence().entropy % (1 << 63))
+    if state != saved:
+        out.mkdir(parents=True, exist_ok=True)
+        write_json(out / SIZES, state)
+    return Setup(g.id, p, versions, default, weaker, search, doubled, restricted, state["seed"], effort,
+                 Sizes(**state["sizes"]))
+
+
+def read_state(path: Path, key: dict) -> dict:
+    """What the same review (same game, players, rules and effort) saved in its folder: its
+    sizes, its seed and the pilot's timings; empty for another review or none."""
+    try:
+        data = json.loads(path.read_text())
+        if {k: data[k] for k in key} == json.loads(json.dumps(key)):
+            Sizes(**data["sizes"])  # readable, or none at all
+            return data
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return {}
+
+
+def plays(s: Setup, question: str) -> tuple[list[RunSpec], list[dict]]:
+    """The cells of one question's plan, for every rule version; each records in its
+    ``run.json`` which review play it is (``review``: play, version)."""
+    specs, extra = [], []
+
+    def add(spec: RunSpec, record: dict, name: str, version: int) -> None:
+        specs.append(spec)
+        extra.append({**record, "review": {"play": name, "version": version}})
+
+    for v, rules in enumerate(s.versions):
+        z = s.sizes
+        if question == "seats":
+            add(make_spec(s.game, s.players, z.deals, s.default, None, rules, "deal", s.seed), {}, "heuristic", v)
+            if s.search:
+                add(make_spec(s.game, s.players, z.search, s.search, None, rules, "deal", s.seed), {}, "search", v)
+        elif question == "skill" and s.search:
+            for name, rungs in (("over heuristic", [s.default, s.search]), ("over random", ["random", s.search]),
+                                ("doubling", [s.search, s.doubled])):
+                (spec,), (record,) = ladder.plan(s.game, s.players, rules, z.search, s.seed, rungs)
+                add(spec, record, name, v)
+        elif question == "luck":
+            add(make_spec(s.game, s.players, z.duplicate, s.weaker, {0: s.default}, rules, "deal", s.seed,
+                          duplicate=True), {}, "duplicate", v)
+        elif question == "restrictions" and s.restrictions:
+            found, records = restrict.plan(s.game, s.players, rules, z.restrictions, s.seed, s.default)
+            for spec, record in zip(found, records, strict=True):
+                add(spec, record, "restricted", v)
+        elif question == "match":
+            add(make_spec(s.game, s.players, z.matches, s.default, None, rules, "match", s.seed), {}, "matches", v)
+    return specs, extra
+
+
+Progress = Callable[[str, int, int], None]
+
+
+def play_all(s: Setup, out: Path, jobs: int | None = None, progress: Progress | None = None,
+             backend: str = "local", scheduler: str | None = None) -> dict[str, list[Path]]:
+    """Play every question's plan into ``out/runs/<question>``, in turn; return each question's
+    run folders (in :func:`plays` order)."""
+    folders = {}
+    for question in QUESTIONS:
+        specs, extra = plays(s, question)
+        if not specs:
+            folders[question] = []
+            continue
+        tick = None if progress is None else (lambda done, total, q=question: progress(q, done, total))
+        folders[question] = play(specs, out / "runs" / question, jobs, backend=backend, scheduler=scheduler,
+                                 progress=tick, extra=extra, command="review")
+    return folders
+
+
+def review(game: str = "black-white", out: str | Path = "review", *, players: int | None = None,
+           rules: dict | None = None, effort: str = "quick", vs_rules: dict | None = None,
+           baseline: str | Path | None = None, seed: int | None = None, jobs: int | None = None,
+           progress: Progress | None = None, sizes: Sizes | None = None, backend: str = "local",
+           scheduler: str | None = None) -> dict:
+    """What ``simtool review`` does, from Python: play, answer, and write ``out/review.json``
+    and ``out/review.html``; return the review (the content of ``review.json``). ``sizes``
+    replaces the effort's sizes (small reviews for tests and notebooks); ``backend="dask"`` plays
+    the chunks on the dask.distributed cluster at ``scheduler``."""
+    from simtool.analysis import review as answers
+    from simtool.reports import review as pages
+
+    out = Path(arguments.folder("out", out))
+    arguments.execution(jobs, False, progress, backend, scheduler)
+    if backend not in BACKENDS:
+        raise SimtoolError(f"unknown backend '{backend}'; valid: {choices(BACKENDS)}")
+    if vs_rules is not None and baseline is not None:
+        raise SimtoolError("give --vs-rule or --baseline, not both: a review compares with one other version")
+    before = answers.read_review(Path(baseline)) if baseline is not None else None
+    if baseline is not None and Path(baseline).resolve() == out.resolve():
+        raise SimtoolError(f"--baseline {baseline} is the review's own --out; give the folder of an earlier review")
+    s = setup(game, out, players, rules, effort, vs_rules, seed, sizes)
+    if progress is not None:
+        progress("pilot done", 0, 0)
+    folders = play_all(s, out, jobs, progress, backend, scheduler)
+    if progress is not None:
+        progress("writing the review", 0, 0)
+    result = answers.review(s.game, s.players, list(s.versions), effort, asdict(s.sizes), s.seed, folders,
+                            before)
+    pages.write(out, result)
+    return result
+
+
+def summary_lines(result: dict) -> list[str]:
+    """The verdicts as ``simtool review`` prints them: one line per question, then the changes."""
+    q = result["questions"]
+    lines = [f"{name}: {q[name]['verdict']}. {q[name]['sentence']}" for name in ("seats", "skill", "luck", "tension")]
+    lines += [f"hazard {h['name']}: {h['verdict']}. {h['sentence']}" for h in q["hazards"]]
+    lines += [f"crude play {r['name']}: {r['verdict']}. {r['sentence']}" for r in q["restrictions"]]
+    if q.get("match"):
+        lines.append(f"match: {q['match']['verdict']}. {q['match']['sentence']}")
+    comparison = result.get("comparison")
+    if comparison and not comparison["possible"]:
+        lines.append(f"no comparison: {comparison['why']}")
+    for c in result.get("changes", []):
+        low, high = c["ci"]
+        lines.append(f"change in {c['question']}: {c['before'] + 0.0:.3g} -> {c['after'] + 0.0:.3g} "
+                     f"(difference {c['delta'] + 0.0:+.3g}, 95% interval {low + 0.0:+.3g} to {high + 0.0:+.3g}): "
+                     f"{c['change']}")
+    return lines

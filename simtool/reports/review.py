@@ -1,0 +1,200 @@
+"""The review page: ``review.html`` (self-contained: inline CSS and SVG, no external URL) and
+``review.json``, written from what :mod:`simtool.analysis.review` answered.
+
+The page leads with the verdicts (word, sentence, the figure with its interval drawn against the
+thresholds, the thresholds stated beside it), then the changes between two rule versions
+(coloured by better or worse, never by sign), then the tables in plain English, with the
+statistics folded away.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from datetime import UTC, datetime
+from importlib.metadata import version
+from pathlib import Path
+
+from simtool.errors import SimtoolError
+
+WIDTH, HEIGHT, PAD = 320, 34, 12
+TONE = {"fair": "good", "little": "mid", "some": "mid", "much": "good", "slight": "mid", "strong": "bad",
+        "rare": "good", "occasional": "mid", "common": "bad", "low": "mid", "moderate": "mid", "high": "mid",
+        "nearly as good": "bad", "costs": "good", "unclear": "none", "not measured": "none"}
+"""How each verdict word is shaded on the page: for balance (a strong seat edge is bad, much skill
+good); luck and tension words are neither."""
+QUESTION_TITLES = {"seats": "Is the game fair to every seat?", "skill": "Does skill pay?",
+                   "luck": "How much do the cards decide?", "tension": "Does a match stay open?",
+                   "match": "How long is a match?"}
+
+
+def interval_svg(value: float, low: float, high: float, thresholds: list[float], unit: str = "",
+                 symmetric: bool = False, scale: float = 1.0) -> str:
+    """The figure as a point with its 95% interval on a line where the thresholds are marked
+    (mirrored for a ``symmetric`` figure such as a seat edge), as inline SVG. ``scale``
+    multiplies every number shown (100 for shares shown in %)."""
+    values = [x for x in (value, low, high, *thresholds) if x is not None and math.isfinite(x)]
+    if not values:
+        return ""
+    top = max(abs(x) for x in values) * 1.15 or 1.0
+    lo, hi = (-top, top) if symmetric else (min(0.0, min(values)), max(values) * 1.15 or 1.0)
+
+    def x(v: float) -> float:
+        return PAD + (v - lo) / (hi - lo) * (WIDTH - 2 * PAD)
+
+    marks = [*thresholds, *(-t for t in thresholds if symmetric)]
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" role="img" '
+             f'aria-label="{scale * value:.3g}{unit}, 95% interval {scale * low:.3g} to {scale * high:.3g}{unit}">',
+             f'<line x1="{PAD}" y1="14" x2="{WIDTH - PAD}" y2="14" class="axis"/>']
+    for t in marks:
+        parts.append(f'<line x1="{x(t):.1f}" y1="6" x2="{x(t):.1f}" y2="22" class="mark"/>'
+                     f'<text x="{x(t):.1f}" y="32" class="tick">{scale * t:g}{unit}</text>')
+    if math.isfinite(low) and math.isfinite(high):
+        parts.append(f'<line x1="{x(low):.1f}" y1="14" x2="{x(high):.1f}" y2="14" class="ci"/>')
+    parts.append(f'<circle cx="{x(value):.1f}" cy="14" r="4" class="point"/></svg>')
+    return "".join(parts)
+
+
+def figure_text(value: float, low: float, high: float, unit: str, scale: float = 1.0, digits: int = 1) -> str:
+    f = f"{{:.{digits}f}}"
+    return f"{f.format(scale * value)}{unit} (95% interval {f.format(scale * low)} to {f.format(scale * high)}{unit})"
+
+
+def thresholds_text(thresholds: dict, unit: str = "", scale: float = 1.0, first: str = "", what: str = "") -> str:
+    """``fair below 1, slight from 1, strong from 3 (points of edge)``: the thresholds beside a
+    verdict, ``first`` naming the band below the first threshold."""
+    numeric = [(w, t) for w, t in thresholds.items() if isinstance(t, (int, float)) and w != "converged_below_pts"]
+    if not numeric:
+        return ""
+    head = f"{first} below {scale * numeric[0][1]:g}{unit}, " if first else ""
+    return head + ", ".join(f"{w} from {scale * t:g}{unit}" for w, t in numeric) + (f" ({what})" if what else "")
+
+
+def card(key: str, title: str, answer: dict, value: float | None = None, ci=(math.nan, math.nan),
+         unit: str = " points", scale: float = 1.0, symmetric: bool = False, first: str = "", what: str = "",
+         digits: int = 1) -> dict:
+    """One verdict card: the question, its word and sentence, the figure with its interval as
+    text and drawn against the thresholds, the thresholds in words, and the play it holds for."""
+    marks = [t for w, t in answer.get("thresholds", {}).items() if w != "converged_below_pts"]
+    found = value is not None
+    short = " pts" if unit == " points" else unit
+    return {"key": key, "title": title, "verdict": answer["verdict"], "sentence": answer["sentence"],
+            "figure": figure_text(value, *ci, unit, scale, digits) if found else "",
+            "chart": interval_svg(value, *ci, marks, short, symmetric, scale) if found else "",
+            "thresholds": thresholds_text(answer.get("thresholds", {}), "%" if unit == "%" else "", scale, first,
+                                          what) if found else "",
+            "play": answer.get("play", "")}
+
+
+def seat_card(key: str, title: str, answer: dict) -> dict:
+    top = max(answer["seats"], key=lambda e: abs(e["edge_pts"]))
+    return card(key, title, answer, top["edge_pts"], top["ci_pts"], symmetric=True, first="fair",
+                what="points of edge of the seat furthest from fair; the largest edge decides")
+
+
+def cards(q: dict) -> list[dict]:
+    """The verdict cards of one version's questions, in the page's order."""
+    out = [seat_card("seats", QUESTION_TITLES["seats"], q["seats"])]
+    if q["seats"].get("search"):
+        out.append(seat_card("seats-search", "Is it fair under the strongest play?", q["seats"]["search"]))
+    k = q["skill"]
+    skill = card("skill", QUESTION_TITLES["skill"], k, *((k["figure"]["value"], k["figure"]["ci"]) if k.get("figure")
+                                                          else (None,)), first="little",
+                 what="points one search seat wins above the fair share against random players")
+    if k.get("figure"):
+        skill["thresholds"] += (f"; the search has converged when doubling its samples buys under "
+                                f"{k['thresholds']['converged_below_pts']:g} point")
+    out.append(skill)
+    for key in ("luck", "tension"):
+        a = q[key]
+        out.append(card(key, QUESTION_TITLES[key], a, a["figure"]["value"], a["figure"]["ci"], "%", 100,
+                        first="low", what=a["figure"]["name"], digits=0))
+    for h in q["hazards"]:
+        title = f"{'Hazard' if h['risk'] else 'Rate'}: {h['name']}"
+        out.append(card(f"hazard-{h['name']}", title, h, h["rate"], h["ci"], "%", 100, first="rare",
+                        what="of deals, seats pooled"))
+    if q.get("match"):
+        m = q["match"]
+        out.append(card("match", QUESTION_TITLES["match"], m, m["capped"], m["capped_ci"], "%", 100, first="rare",
+                        what="of matches stopped by the round cap"))
+    return out
+
+
+def restriction_rows(q: dict) -> list[dict]:
+    return [dict(r, figure=figure_text(r["cost_pts"], *r["ci_pts"], " points")) for r in q["restrictions"]]
+
+
+CHANGE_LABELS = {"seats": "Largest seat edge (points)",
+                 "seats under the strongest play": "Largest seat edge under the strongest play (points)",
+                 "skill": "Skill: search's gain over random (points)", "luck": "Luck: share the cards explain",
+                 "tension": "Tension: winner behind at half-time", "match: rounds": "Rounds per match",
+                 "match: capped": "Matches stopped by the round cap"}
+"""The changes table's rows in plain English (hazards and restrictions are named after the game's own)."""
+
+
+def change_label(question: str) -> str:
+    kind, _, name = question.partition(": ")
+    if question in CHANGE_LABELS:
+        return CHANGE_LABELS[question]
+    return f"Rate: {name}" if kind == "hazards" else f"Crude rule {name}: what it costs (points)"
+
+
+def one_decimal(x: float, sign: str = "") -> str:
+    """``x`` with one decimal, never ``-0.0``."""
+    return f"{round(x, 1) + 0.0:{sign}.1f}"
+
+
+def change_rows(result: dict) -> list[dict]:
+    """The changes table's cells: a share shows in %, the rest as they are."""
+    rows = []
+    for c in result.get("changes", []):
+        percent = c["question"] in ("luck", "tension") or c["question"].startswith(("hazards", "match: capped"))
+        scale, unit = (100, "%") if percent else (1, "")
+        low, high = c["ci"]
+        rows.append({**c, "label": change_label(c["question"]),
+                     "before_text": one_decimal(scale * c["before"]) + unit,
+                     "after_text": one_decimal(scale * c["after"]) + unit,
+                     "delta_text": f"{one_decimal(scale * c['delta'], '+')}{unit} "
+                                   f"({one_decimal(scale * low, '+')} to {one_decimal(scale * high, '+')})",
+                     "tone": {"better": "good", "worse": "bad"}.get(c["change"], "none")})
+    return rows
+
+
+def render(result: dict) -> str:
+    import jinja2
+
+    env = jinja2.Environment(loader=jinja2.PackageLoader("simtool.reports", "templates"), autoescape=True,
+                             trim_blocks=True, lstrip_blocks=True)
+    env.filters["markup"] = jinja2.utils.markupsafe.Markup
+    versions = [{"label": "Reviewed rules", "rules": result["rules"], "cards": cards(result["questions"]),
+                 "questions": result["questions"], "restrictions": restriction_rows(result["questions"])}]
+    other = result.get("versus")
+    if other and other.get("questions"):
+        label = "--vs-rule version" if other["source"] == "vs-rule" else "Baseline review"
+        versions.append({"label": label, "rules": other.get("rules") or {}, "cards": cards(other["questions"]),
+                         "questions": other["questions"], "restrictions": restriction_rows(other["questions"])})
+    return env.get_template("review.html.j2").render(
+        r=result, versions=versions, changes=change_rows(result), tone=TONE,
+        generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
+
+
+def write(out: Path, result: dict) -> tuple[Path, Path]:
+    """``review.html`` and ``review.json`` in ``out``, each whole under a temporary name first and
+    renamed into place only once both are written (the JSON last): a failure or Ctrl-C leaves the
+    earlier review, or none, never half a file."""
+    out = Path(out)
+    files = {out / "review.html": render(result), out / "review.json": json.dumps(result, indent=2) + "\n"}
+    temps = {path: path.with_name(f".{path.name}.tmp") for path in files}
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for path, text in files.items():
+            temps[path].write_text(text, encoding="utf-8")
+        for path in files:
+            os.replace(temps[path], path)
+    except OSError as exc:
+        raise SimtoolError(f"cannot write the review in {out}: {exc.strerror or exc}") from None
+    finally:
+        for tmp in temps.values():
+            tmp.unlink(missing_ok=True)
+    return out / "review.html", out / "review.json"
