@@ -360,12 +360,12 @@ def histories(run: Run) -> Histories:
                      moves, game_of[starts])
 
 
-def _lead_estimator(run: Run, what: str) -> str:
+def _lead_estimator(run: Run, what: str, interval: str) -> str:
     lh = run.meta.get("lead_history", {})
     units = "matches" if run.meta["unit"] == "match" else "deals"
     how = "; ".join(f"{name}: {text}" for name, text in lh.get("estimator", {}).items())
     return (f"{what}, lead histories of {lh.get('sampled', '?')} {units} ({lh.get('sample', '')}) "
-            f"of {_lineup(run)} ({run.name}); estimates: {how}; interval: bootstrap over {units}")
+            f"of {_lineup(run)} ({run.name}); estimates: {how}; interval: {interval} over {units}")
 
 
 def _by_unit(run: Run, h: Histories, columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
@@ -377,22 +377,37 @@ def _by_unit(run: Run, h: Histories, columns: list[np.ndarray]) -> tuple[np.ndar
 
 
 def _ratio(run: Run, h: Histories, num: np.ndarray, den: np.ndarray, what: str,
-           transform: Callable[[np.ndarray], np.ndarray] = lambda x: x) -> Figure:
-    """``transform(sum num / sum den)`` over games, its interval by the clustered bootstrap."""
-    sums, strata = _by_unit(run, h, [num, den])
+           bound: float | None = 1.0, flip: bool = False) -> Figure:
+    """``sum num / sum den`` over games (``1 -`` that with ``flip``), with its 95% interval on
+    units. A figure whose per-game values lie between 0 and ``bound`` gets simtool's interval
+    for shares on the scaled values (Wilson on the effective sample size, which stays honest
+    where a small run's games do not vary at all, as a bootstrap would not); an unbounded one
+    (``bound=None``) the clustered percentile bootstrap."""
+    games_unit = run.unit[h.games]
+    if bound is not None:
+        # the strata of the units holding histories, in np.unique order as unit_estimate sums them
+        strata = np.unique(games_unit) % run.p if run.strata is not None else None
+        value, low, high = (bound * x for x in stats.unit_estimate(
+            np.nan_to_num(num) / bound, den, strata, share=True, units=games_unit))
+    else:
+        sums, strata = _by_unit(run, h, [num, den])
 
-    def stat(t):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return transform(t[:, 0] / t[:, 1])
+        def stat(t):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return t[:, 0] / t[:, 1]
 
-    total = sums.sum(axis=0, keepdims=True)
-    low, high = stats.cluster_bootstrap(sums, stat, strata)
-    return Figure(float(stat(total)[0]), low, high, _lead_estimator(run, what))
+        value = float(stat(sums.sum(axis=0, keepdims=True))[0])
+        low, high = stats.cluster_bootstrap(sums, stat, strata)
+    if flip:
+        value, low, high = 1 - value, 1 - high, 1 - low
+    interval = "share interval" if bound is not None else "bootstrap"
+    return Figure(value, low, high, _lead_estimator(run, what, interval))
 
 
-def _mean_over_games(run: Run, h: Histories, per_game: np.ndarray, what: str) -> Figure:
+def _mean_over_games(run: Run, h: Histories, per_game: np.ndarray, what: str,
+                     bound: float | None = 1.0) -> Figure:
     valid = np.isfinite(per_game)
-    return _ratio(run, h, np.where(valid, per_game, 0.0), valid.astype(float), what)
+    return _ratio(run, h, np.where(valid, per_game, 0.0), valid.astype(float), what, bound)
 
 
 def _winners(run: Run, h: Histories) -> tuple[np.ndarray, np.ndarray]:
@@ -435,7 +450,7 @@ def drama(source) -> Figure:
     below = mine & (est < d)
     depth = np.where(below, np.sqrt(np.maximum(d - est, 0)), 0.0)
     return _ratio(run, h, _group_sum(depth, h), _group_sum(below.astype(float), h),
-                  f"the sole winner's estimates below d = {d:.3f} at its decisions")
+                  f"the sole winner's estimates below d = {d:.3f} at its decisions", bound=math.sqrt(d))
 
 
 def security(source) -> Figure:
@@ -444,8 +459,7 @@ def security(source) -> Figure:
     mine, est = _winner_rows(run, h)
     below = mine & (est < threshold(run.p))
     return _ratio(run, h, _group_sum(below.astype(float), h), _group_sum(mine.astype(float), h),
-                  f"the sole winner's decisions at or above d = {threshold(run.p):.3f}",
-                  transform=lambda x: 1 - x)
+                  f"the sole winner's decisions at or above d = {threshold(run.p):.3f}", flip=True)
 
 
 def spread(source) -> Figure:
@@ -472,7 +486,7 @@ def convergence(source) -> Figure:
     with np.errstate(divide="ignore", invalid="ignore"):
         slope = (sty - st * sy / n) / (stt - st * st / n)
     per_game = np.where(n >= 2, 1 - (slope / 2 + 0.5), np.nan)
-    return _mean_over_games(run, h, per_game, "the acting seat's legal options per decision")
+    return _mean_over_games(run, h, per_game, "the acting seat's legal options per decision", bound=None)
 
 
 def _leaders(h: Histories) -> np.ndarray:
@@ -534,7 +548,8 @@ def stability(source) -> Figure:
     s1 = np.stack([_group_sum(h.est[:, s], h) for s in range(run.p)], axis=1)
     s2 = np.stack([_group_sum(h.est[:, s] ** 2, h) for s in range(run.p)], axis=1)
     var = np.maximum(s2 / n - (s1 / n) ** 2, 0).sum(axis=1)
-    return _mean_over_games(run, h, var, "each seat's estimates over the game (population variance)")
+    return _mean_over_games(run, h, var, "each seat's estimates over the game (population variance)",
+                            bound=None)
 
 
 FUNCTIONS: dict[str, Callable[..., Figure]] = {
