@@ -104,3 +104,22 @@ def test_whole_matches_record_every_round_with_its_number():
 def test_bad_lead_history_is_one_line():
     with pytest.raises(SimtoolError, match="bad lead_history"):
         make_spec("hearts", 4, 10, lead_history=-1)
+
+
+def test_the_command_line_records_them_and_a_resume_keeps_the_runs_own_setting(tmp_path):
+    from typer.testing import CliRunner
+
+    from simtool.cli import app
+
+    runner = CliRunner()
+    out = tmp_path / "cli"
+    done = runner.invoke(app, ["run", "--game", "black-white", "-p", "3", "-n", "50", "--seed", "2",
+                               "--jobs", "1", "-q", "--lead-history", "3", "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    leads = pl.read_parquet(out / "leads.parquet")
+    assert leads["deal"].unique().sort().to_list() == [0, 1, 2]
+    again = runner.invoke(app, ["run", "--resume", str(out), "--lead-history", "5"])
+    assert again.exit_code == 2 and "--lead-history" in again.output
+    bad = runner.invoke(app, ["run", "--game", "black-white", "-n", "5", "--lead-history", "0.5",
+                              "--out", str(tmp_path / "bad")])
+    assert bad.exit_code == 2
