@@ -199,5 +199,6 @@ class Report:
             mine = deal == local
             values = standing[mine]
             at = np.flatnonzero(option[mine] == choice[local])[0]
-            spread = float(values.max() - values.min()) if values.size > 1 else np.nan
+            # one option tried of two or more legal: the game calls them all interchangeable
+            spread = float(values.max() - values.min())
             self.reports[(int(self.idx[local]), int(seat[mine][0]))] = (float(values[at]), spread)
