@@ -175,14 +175,21 @@ def read(source) -> Run:
                 raise SimtoolError(f"{path} is missing, though run.json says the run recorded lead "
                                    f"histories; the run folder is incomplete: run it again")
             leads = pl.read_parquet(path)
-        return from_tables(str(folder), meta, seats.collect(),
-                           None if matches is None else matches.collect(), leads)
+        # only what the metrics read: a large run's other columns stay on disk
+        wanted = [c for c in ("deal", "match", "rotation", "seat", "strategy", "win")
+                  if c in seats.collect_schema().names()]
+        if meta["unit"] == "match":
+            return from_tables(str(folder), meta, None, matches.select(
+                [c for c in wanted if c in matches.collect_schema().names()]).collect(), leads)
+        return from_tables(str(folder), meta, seats.select(wanted).collect(), None, leads)
     return from_tables(str(getattr(source, "path", None) or "the run"), source.meta, source.seats,
                        source.matches, getattr(source, "leads", None))
 
 
-def from_tables(name: str, meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
+def from_tables(name: str, meta: dict, seats: pl.DataFrame | None, matches: pl.DataFrame | None,
                 leads: pl.DataFrame | None) -> Run:
+    """A :class:`Run` from a run's tables: the seat rows of deals, or the match rows of whole
+    matches (the other may be ``None``), and the lead history if any."""
     p = meta["players"]
     rows = matches if meta["unit"] == "match" else seats
     key = "match" if meta["unit"] == "match" else "deal"
