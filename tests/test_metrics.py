@@ -120,6 +120,19 @@ def test_duplicate_gain_against_hand_worked_variances():
     assert M.duplicate_gain(run).value == pytest.approx(1.5 / 2)
 
 
+def test_fairness_per_seat_and_under_other_play_is_named_as_such():
+    # seat shares 0.5, 0.25, 0.25 at n = 3: seat 0 3/2 * 0.5; seats 1 and 2 0.25 * 3
+    random = M.compute(_run(("random",) * 3))
+    assert {k: round(f.value, 6) for k, f in random.items() if k.startswith("fairness")} == {
+        "fairness": 0.75, "fairness (seat 1)": 0.75, "fairness (seat 2)": 0.75}
+    searched = M.metrics(_run(("pimc",) * 3))
+    assert [k for k in searched if k.startswith("fairness")] == [
+        "fairness (pimc play)", "fairness (pimc play, seat 1)", "fairness (pimc play, seat 2)"]
+    assert searched["fairness (pimc play)"]["definition"] == M.DEFINITIONS["fairness"].formula
+    with pytest.raises(M.Misfit, match="fairness needs pimc at every seat"):
+        M.fairness(_run(), play="pimc")
+
+
 def test_line_ups_that_do_not_fit_are_refused_in_one_line():
     with pytest.raises(M.Misfit, match="fairness needs all-random play") as e:
         M.fairness(_run())

@@ -104,6 +104,11 @@ PUBLISHED = {
 """Published values by (game, players), with their sample size; CardStock prints no interval."""
 
 
+def definition(name: str) -> Definition:
+    """The definition of a metric, or of a variant named after it (``fairness (seat 2)``)."""
+    return DEFINITIONS[name.partition(" (")[0]]
+
+
 def published(game: str, players: int) -> dict | None:
     """The published reference values for a game and player count, or ``None``."""
     return PUBLISHED.get((game, players))
@@ -123,7 +128,7 @@ class Figure:
     def record(self, name: str) -> dict:
         """The review's and the API's entry: ``{value, ci, estimator, definition}``."""
         return {"value": _num(self.value), "ci": [_num(self.low), _num(self.high)],
-                "estimator": self.estimator, "definition": DEFINITIONS[name].formula}
+                "estimator": self.estimator, "definition": definition(name).formula}
 
 
 def _num(x: float) -> float | None:
@@ -165,6 +170,8 @@ class Run:
 def read(source) -> Run:
     """A finished run folder (a path), or a run's tables (an object with ``meta``, ``seats``,
     ``matches`` and ``leads``, as ``simtool.run`` returns)."""
+    if isinstance(source, Run):
+        return source
     if isinstance(source, (str, Path)):
         folder = Path(source)
         meta, seats, matches = load(folder)
@@ -225,23 +232,40 @@ def fairness_value(w: float, n: int) -> float:
     return w * n if w <= 1 / n else n / (n - 1) * (1 - w)
 
 
-def fairness(source) -> Figure:
-    """CardStock's fairness: the first seat's win share under all-random play."""
-    run = source if isinstance(source, Run) else read(source)
-    if set(run.lineup()) != {"random"}:
-        raise Misfit(f"fairness needs all-random play (CardStock's first mode); {run.name} plays "
-                     f"{_lineup(run)}: run it with --strategy random")
+def fairness(source, seat: int = 0, play: str = "random") -> Figure:
+    """CardStock's fairness: the first seat's win share under all-random play; ``seat`` and
+    ``play`` (a strategy at every seat) give the same formula for another seat or another play,
+    which :func:`compute` names as such (``fairness (pimc play, seat 2)``)."""
+    run = read(source)
+    if set(run.lineup()) != {play}:
+        mode = "all-random play (CardStock's first mode)" if play == "random" else f"{play} at every seat"
+        raise Misfit(f"fairness needs {mode}; {run.name} plays {_lineup(run)}: run it with "
+                     f"--strategy {play}")
     n = run.p
-    w, low, high = _share(run, run.wins[:, 0])
+    w, low, high = _share(run, run.wins[:, seat])
     ends = [fairness_value(low, n), fairness_value(high, n)]
     # the formula peaks at w = 1/n: an interval of w holding 1/n reaches fairness 1
     top = 1.0 if low <= 1 / n <= high else max(ends)
-    return Figure(fairness_value(w, n), min(ends), top, _outcome(run, "seat 0's win share"))
+    return Figure(fairness_value(w, n), min(ends), top, _outcome(run, f"seat {seat}'s win share"))
+
+
+def fairness_names(run: Run) -> dict[str, tuple[int, str]]:
+    """Every fairness a run with one strategy at every seat gives: name -> (seat, play). Only
+    seat 0 under random play is CardStock's ``fairness``; the others say their seat and play."""
+    plays = set(run.lineup())
+    if len(plays) != 1:
+        return {}
+    play = plays.pop()
+    found = {}
+    for seat in range(run.p):
+        parts = ([] if play == "random" else [f"{play} play"]) + ([f"seat {seat}"] if seat else [])
+        found["fairness" + (f" ({', '.join(parts)})" if parts else "")] = (seat, play)
+    return found
 
 
 def order(source) -> Figure:
     """CardStock's order: the win share of one strongest-play seat among random seats."""
-    run = source if isinstance(source, Run) else read(source)
+    run = read(source)
     names = run.lineup()
     strong = [s for s in names if s != "random"]
     if len(strong) != 1 or names.count("random") != run.p - 1:
@@ -256,12 +280,12 @@ def order(source) -> Figure:
 
 
 def advantage_p1(source) -> Figure:
-    run = source if isinstance(source, Run) else read(source)
+    run = read(source)
     return Figure(*_share(run, run.wins[:, 0]), _outcome(run, "seat 0's win share"))
 
 
 def drawishness(source) -> Figure:
-    run = source if isinstance(source, Run) else read(source)
+    run = read(source)
     return Figure(*_share(run, (run.wins.max(axis=1) < 1).astype(float)),
                   _outcome(run, "games without a sole winner"))
 
@@ -270,7 +294,7 @@ def balance(source) -> Figure:
     """Ludii's balance. Its interval: Bonferroni-adjusted intervals of every pairwise difference
     of seat win shares (they hold together 95% of the time), carried through ``1 - max |.|``:
     the estimate's own bootstrap cannot reach the true value 1 of an exactly balanced game."""
-    run = source if isinstance(source, Run) else read(source)
+    run = read(source)
     p = run.p
     pairs = [(a, b) for a in range(p) for b in range(a + 1, p)]
     z = NormalDist().inv_cdf(1 - 0.025 / len(pairs))
@@ -288,7 +312,7 @@ def balance(source) -> Figure:
 
 def duplicate_gain(source) -> Figure:
     """Plain over duplicate variance of the win share of line-up position 0's strategy."""
-    run = source if isinstance(source, Run) else read(source)
+    run = read(source)
     names = run.lineup()
     if not run.meta.get("duplicate") or len(set(names)) < 2:
         raise Misfit(f"duplicate_gain needs a --duplicate run of two or more strategies; {run.name} "
@@ -450,7 +474,7 @@ def _winner_rows(run: Run, h: Histories) -> tuple[np.ndarray, np.ndarray]:
 
 
 def drama(source) -> Figure:
-    run = source if isinstance(source, Run) else read(source)
+    run = read(source)
     h = histories(run)
     mine, est = _winner_rows(run, h)
     d = threshold(run.p)
@@ -461,7 +485,7 @@ def drama(source) -> Figure:
 
 
 def security(source) -> Figure:
-    run = source if isinstance(source, Run) else read(source)
+    run = read(source)
     h = histories(run)
     mine, est = _winner_rows(run, h)
     below = mine & (est < threshold(run.p))
@@ -470,7 +494,7 @@ def security(source) -> Figure:
 
 
 def spread(source) -> Figure:
-    run = source if isinstance(source, Run) else read(source)
+    run = read(source)
     h = histories(run)
     values = h.spread[np.isfinite(h.spread)]
     if not values.size:
@@ -483,7 +507,7 @@ def spread(source) -> Figure:
 
 
 def convergence(source) -> Figure:
-    run = source if isinstance(source, Run) else read(source)
+    run = read(source)
     h = histories(run)
     y, t = h.choices, h.t.astype(float)
     ok = np.isfinite(y)
@@ -502,7 +526,7 @@ def _leaders(h: Histories) -> np.ndarray:
 
 
 def lead_change(source) -> Figure:
-    run = source if isinstance(source, Run) else read(source)
+    run = read(source)
     h = histories(run)
     leaders = _leaders(h)
     changed = np.r_[False, (leaders[1:] != leaders[:-1]) & (h.game[1:] == h.game[:-1])]
@@ -518,14 +542,14 @@ def _threshold_per_game(run: Run, h: Histories) -> np.ndarray:
 
 
 def decisiveness_threshold(source) -> Figure:
-    run = source if isinstance(source, Run) else read(source)
+    run = read(source)
     h = histories(run)
     return _mean_over_games(run, h, _threshold_per_game(run, h),
                             "the highest estimate of a seat that won nothing")
 
 
 def decisiveness_moves(source) -> Figure:
-    run = source if isinstance(source, Run) else read(source)
+    run = read(source)
     h = histories(run)
     limit = _threshold_per_game(run, h)
     _, won = _winners(run, h)
@@ -540,7 +564,7 @@ def decisiveness_moves(source) -> Figure:
 
 
 def drama_ludii(source) -> Figure:
-    run = source if isinstance(source, Run) else read(source)
+    run = read(source)
     h = histories(run)
     _, won = _winners(run, h)
     gap = h.est.max(axis=1) - np.where(won[h.game], h.est, -np.inf).max(axis=1)
@@ -549,7 +573,7 @@ def drama_ludii(source) -> Figure:
 
 
 def stability(source) -> Figure:
-    run = source if isinstance(source, Run) else read(source)
+    run = read(source)
     h = histories(run)
     n = h.moves[:, None].astype(float)
     s1 = np.stack([_group_sum(h.est[:, s], h) for s in range(run.p)], axis=1)
@@ -571,9 +595,11 @@ FUNCTIONS: dict[str, Callable[..., Figure]] = {
 def compute(source) -> dict[str, Figure]:
     """Every metric whose line-up and records fit the run, by name (in :data:`DEFINITIONS`'s
     order); the others are left out."""
-    run = source if isinstance(source, Run) else read(source)
-    found = {}
+    run = read(source)
+    found = {name: fairness(run, seat, play) for name, (seat, play) in fairness_names(run).items()}
     for name, function in FUNCTIONS.items():
+        if name == "fairness":
+            continue
         try:
             found[name] = function(run)
         except Misfit:
@@ -593,7 +619,8 @@ def metrics(sources) -> dict[str, dict]:
     for run in map(read, runs):
         for name, figure in compute(run).items():
             found.setdefault(name, figure.record(name))
-    return {name: found[name] for name in DEFINITIONS if name in found}
+    order = list(DEFINITIONS)
+    return dict(sorted(found.items(), key=lambda kv: (order.index(kv[0].partition(" (")[0]), kv[0])))
 
 
 def for_review(folders: Iterable) -> dict[str, dict]:
