@@ -123,3 +123,31 @@ def test_the_command_line_records_them_and_a_resume_keeps_the_runs_own_setting(t
     bad = runner.invoke(app, ["run", "--game", "black-white", "-n", "5", "--lead-history", "0.5",
                               "--out", str(tmp_path / "bad")])
     assert bad.exit_code == 2
+
+
+def test_a_searchs_report_channel_leads_to_nothing_but_copies():
+    """``view._report`` must not reach the round state (nor the recorder holding it): a strategy
+    may read only what its seat may know."""
+    import gc
+
+    import strategies
+    from simtool import engine, games
+    from simtool.pipeline.leads import Recorder
+
+    game = games.get("hearts")
+    match = game.new_match(4, 4, {o.name: o.default for o in game.options})
+    state = game.deal(np.random.default_rng(0), match, 0)
+    lineup = engine.Lineup([strategies.resolve("random", "hearts")], np.zeros(4, np.int64))
+    recorder = Recorder(game, lineup, 2, np.random.default_rng(1), strategies.resolve)
+    recorder.round(0, match.totals)
+    recorder.before(game, state, next(game.play(state)), np.arange(4))
+    report = recorder.reporter(np.arange(4))
+    seen, todo = set(), [report]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, type):
+            continue
+        seen.add(id(obj))
+        assert not isinstance(obj, (engine.RoundState, Recorder)), type(obj)
+        todo.extend(gc.get_referents(obj))
+    assert report.wanted.tolist() == [True, True, False, False]

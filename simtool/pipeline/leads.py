@@ -99,29 +99,30 @@ class Recorder:
         rows = np.flatnonzero(take)
         self.now = None
         if rows.size:
-            self.now = (state, d, rows, ids, {})
+            self.now = (state, d, rows, ids, [])
         self.index += 1
 
     def reporter(self, idx: np.ndarray) -> Report | None:
-        """The ``view._report`` of a strategy asked for the rows ``idx`` of the batch."""
+        """The ``view._report`` of a strategy asked for the rows ``idx`` of the batch. It holds
+        copies only (never the state, nor this recorder): a view must lead to nothing more than
+        its seat may know."""
         if self.now is None:
             return None
-        rows, reports = self.now[2], self.now[4]
-        return Report(self, np.asarray(idx), rows, reports) if np.isin(idx, rows).any() else None
-
-    def standing(self, rows: np.ndarray, seat: np.ndarray, scores: np.ndarray) -> np.ndarray:
-        """Mean scaled rank of ``seat`` over the worlds ``scores`` ``(len(rows), k, p)`` of the
-        batch rows ``rows``: with whole matches, of the match totals once the round is scored."""
-        m, k, p = scores.shape
-        totals = 0 if self.totals is None else self.totals[rows][:, None, :]
-        ranks = scaled_rank((totals + scores).reshape(m * k, p), self.game.lower_wins).reshape(m, k, p)
-        return ranks[np.arange(m), :, seat].mean(axis=1)
+        idx = np.asarray(idx)
+        wanted = np.isin(idx, self.now[2])
+        if not wanted.any():
+            return None
+        totals = None if self.totals is None else self.totals[idx].copy()  # public: the scores so far
+        report = Report(idx.copy(), wanted, totals, self.game.lower_wins)
+        self.now[4].append(report)
+        return report
 
     def after(self) -> None:
         if self.now is None:
             return
-        state, d, rows, ids, reports = self.now
+        state, d, rows, ids, issued = self.now
         self.now = None
+        reports = {key: got for report in issued for key, got in report.found.items()}
         p = state.p
         m = len(rows)
         row = np.repeat(rows, p)
@@ -162,7 +163,8 @@ class Recorder:
         worlds = redeal_for(self.game, state, d.kind, seat.astype(np.int64), legal.astype(np.uint64),
                             rows, k, self.rng, self.resolve)
         results = worlds.play_on(self.resolve(b.playout, self.game.id))
-        return self.standing(rows, seat, results["score"].reshape(len(rows), k, -1))
+        totals = None if self.totals is None else self.totals[rows]
+        return standing(totals, seat, results["score"].reshape(len(rows), k, -1), self.game.lower_wins)
 
     def frame(self) -> dict[str, np.ndarray]:
         """The recorded rows as columns (empty columns where no decision was sampled)."""
@@ -174,31 +176,43 @@ class Recorder:
         return {k: np.concatenate([part[k] for part in self.parts]) for k in COLUMNS}
 
 
+def standing(totals: np.ndarray | None, seat: np.ndarray, scores: np.ndarray,
+             lower_wins: bool) -> np.ndarray:
+    """Mean scaled rank of ``seat`` (per row) over the worlds ``scores`` ``(rows, k, p)``: with
+    whole matches (``totals`` ``(rows, p)``, the match so far), of the totals once the round is
+    scored."""
+    m, k, p = scores.shape
+    base = 0 if totals is None else totals[:, None, :]
+    ranks = scaled_rank((base + scores).reshape(m * k, p), lower_wins).reshape(m, k, p)
+    return ranks[np.arange(m), :, seat].mean(axis=1)
+
+
 class Report:
     """A search's report channel for one decision batch: the search hands over the play-outs of
-    the options it tried (:meth:`played`), then its choices (:meth:`chose`); the rows sampled
-    for the lead history keep the standing of the option chosen and the spread of the options'."""
+    the options it tried (:meth:`played`), then its choices (:meth:`chose`); for the rows sampled
+    for the lead history it keeps (``found``, by batch row and seat) the standing of the option
+    chosen and the spread of the options'."""
 
-    def __init__(self, recorder: Recorder, idx: np.ndarray, rows: np.ndarray, reports: dict):
-        self.recorder, self.idx, self.reports = recorder, idx, reports
-        self.wanted = np.isin(idx, rows)  # per local deal of the strategy's view
-        self.pairs: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    def __init__(self, idx: np.ndarray, wanted: np.ndarray, totals: np.ndarray | None, lower_wins: bool):
+        self.idx, self.wanted, self.totals, self.lower_wins = idx, wanted, totals, lower_wins
+        self.pairs: list[tuple[np.ndarray, ...]] = []
+        self.found: dict[tuple[int, int], tuple[float, float]] = {}
 
     def played(self, deal, option, seat, scores) -> None:
         keep = self.wanted[deal]
         if keep.any():
             deal, option, seat = deal[keep], option[keep], seat[keep]
-            standing = self.recorder.standing(self.idx[deal], seat, np.asarray(scores)[keep])
-            self.pairs.append((deal, option, seat, standing))
+            totals = None if self.totals is None else self.totals[deal]
+            self.pairs.append((deal, option, seat, standing(totals, seat, np.asarray(scores)[keep],
+                                                            self.lower_wins)))
 
     def chose(self, choice) -> None:
         if not self.pairs:
             return
-        deal, option, seat, standing = (np.concatenate(c) for c in zip(*self.pairs, strict=True))
+        deal, option, seat, values = (np.concatenate(c) for c in zip(*self.pairs, strict=True))
         for local in np.unique(deal):
             mine = deal == local
-            values = standing[mine]
             at = np.flatnonzero(option[mine] == choice[local])[0]
             # one option tried of two or more legal: the game calls them all interchangeable
-            spread = float(values.max() - values.min())
-            self.reports[(int(self.idx[local]), int(seat[mine][0]))] = (float(values[at]), spread)
+            spread = float(values[mine].max() - values[mine].min())
+            self.found[(int(self.idx[local]), int(seat[mine][0]))] = (float(values[mine][at]), spread)
