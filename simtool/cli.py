@@ -92,7 +92,7 @@ def lineup_args(seat: list[str]) -> dict[str, str]:
 
 RESUME_KEEPS = {"game": "--game", "n": "--n", "players": "--players", "strategy": "--strategy",
                 "precision": "--precision", "seat": "--seat", "rule": "--rule", "rotate": "--rotate",
-                "duplicate": "--duplicate",
+                "duplicate": "--duplicate", "lead_history": "--lead-history",
                 "unit": "--unit", "seed": "--seed", "out_dir": "--out", "force": "--force"}
 """Options that fix a run's results: a resumed run keeps its own, so giving one is a mistake."""
 
@@ -125,6 +125,11 @@ def run(
                                    "rotation of the line-up with the same cards: paired strategy "
                                    "comparisons. --n counts the deals; each is played p times."),
     unit: str = typer.Option("deal", "--unit", help="deal, or match (whole matches)."),
+    lead_history: Optional[int] = typer.Option(None, "--lead-history", metavar="K",
+                                               help="Record every seat's estimated standing at "
+                                               "each decision of the first K deals (matches) of "
+                                               "each chunk, for the published metrics "
+                                               "(`simtool.metrics`; docs/metrics.md)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed (default: fresh, recorded)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o",
@@ -152,7 +157,7 @@ def run(
         count = n if n is not None else ("1e8" if precision else "1e5")
         spec = None if resume else make_spec(game, _players(players, game), count, strategy, lineup_args(seat),
                                               options.parse_assignments(rule), unit, seed, rotate,
-                                              precision, duplicate)
+                                              precision, duplicate, lead_history)
         if spec is not None and (capped := pilot.warning(spec)):
             err.print(f"warning: {capped}; the run goes on", markup=False, highlight=False, soft_wrap=True)
         folder = resume or out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"

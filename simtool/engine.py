@@ -163,6 +163,11 @@ class View:
     legal: np.ndarray
     """Legal options per deal as uint64 sets (see :mod:`simtool.bits`), ``(m,)``; the strategy's own copy."""
     _resolve = None  # the run's strategy names, for a search's play-outs (see Context.resolve)
+    _report = None
+    """Where a search reports its own play-outs while a lead history is recorded (else None):
+    ``_report.played(deal, option, seat, scores)`` for the (deal, option) pairs it tried,
+    ``scores`` ``(pairs, worlds, p)``, and ``_report.chose(choices)`` once it has chosen
+    (``simtool.pipeline.leads.Report``)."""
 
     def __init__(self, game: Game, state, kind: str, seat: np.ndarray, legal: np.ndarray, rows=None):
         self._game = game  # the rules (a stateless singleton), for redeal; never the state
@@ -223,6 +228,19 @@ class View:
         """
         state = self._game.redeal(self, int(k), rng)
         return Worlds(self._game, state, np.repeat(self.seat, k), rng, self._resolve)
+
+
+def redeal_for(game: Game, state, kind: str, seat: np.ndarray, legal: np.ndarray, rows: np.ndarray,
+               k: int, rng: np.random.Generator, resolve=None) -> Worlds:
+    """``k`` re-deals of each deal ``rows`` of ``state`` (repeats allowed) as seat ``seat`` (per
+    row, acting or not) sees it at the current decision: an observer's estimate of any seat's
+    standing, made from what that seat may know only. ``legal``: the acting seat's legal sets."""
+    view = game.View(game, state, kind, seat, legal, rows)
+    view._resolve = resolve
+    try:
+        return view.redeal(k, rng)
+    finally:
+        _OPEN.pop(id(view), None)
 
 
 def field_table(game: Game) -> list[tuple[str, str, str]]:
@@ -306,6 +324,23 @@ class Worlds:
                                     f"outside a run")
             return self._resolve(strategy, self._game.id)
         return strategy if hasattr(strategy, "name") else _Named(strategy)
+
+    def play_on(self, strategy) -> dict[str, np.ndarray]:
+        """Play every world from its decision to the end of the round with ``strategy`` (a name or
+        a strategy object) at every seat, the acting one included; the round's per-seat results
+        as :meth:`play_out` returns them. An observer's estimate: no seat's choice is given."""
+        state, play, d = self._start()
+        n = len(self)
+        ctx = _WorldsContext(self._game.id, 0, n, "world", np.arange(n), resolve=self._resolve)
+        lineup = Lineup([self._player(strategy)], np.zeros(state.p, np.int64))
+        while True:
+            choice = _decide(self._game, state, d, lineup, self._rng, ctx)
+            try:
+                d = play.send(choice)
+            except StopIteration as done:
+                results = _public(done.value)
+                results["win"] = shares(results["score"], self._game.lower_wins)
+                return results
 
     def play_out(self, choices, strategy) -> dict[str, np.ndarray]:
         """Apply the acting seat's ``choices`` ``(m*k,)`` in every world, play the rest of the round
@@ -464,6 +499,7 @@ class Context:
     timeout: float | None = None  # seconds a strategy may take over one decision batch
     trace_views: bool = False  # the trace also records what each acting seat's view showed
     resolve: Callable | None = None  # strategy name, game id -> strategy: a search's play-outs by name
+    leads: Any = None  # a lead-history recorder (simtool.pipeline.leads.Recorder), or None
 
     def follow(self, ids: np.ndarray) -> None:
         """The batch now holds ``ids``; find the traced deal among them."""
@@ -529,7 +565,11 @@ def play_round(game: Game, state, lineup: Lineup, rng, ctx: Context) -> dict[str
             decision = play.send(choice)
         except StopIteration as done:
             return done.value
+        if ctx.leads is not None:  # the estimates are taken before the choice changes the state
+            ctx.leads.before(game, state, decision, ctx.ids)
         choice = _decide(game, state, decision, lineup, rng, ctx)
+        if ctx.leads is not None:
+            ctx.leads.after()
 
 
 def _decide(game, state, d: Decision, lineup: Lineup, rng, ctx: Context) -> np.ndarray:
@@ -579,6 +619,8 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx) -> np.ndarray:
     rows = None if len(idx) == state.n else idx
     view = game.View(game, state, d.kind, seat, legal, rows)
     view._resolve = ctx.resolve
+    if ctx.leads is not None:  # a search may report its own estimates (see View._report)
+        view._report = ctx.leads.reporter(idx)
     forks = _forks()
     try:
         if ctx.timeout is None:
@@ -804,6 +846,21 @@ def shares(values: np.ndarray, lower_wins: bool) -> np.ndarray:
     return (leaders / across_seats(np.add, leaders.view(np.uint8))[:, None]).astype(np.float32)
 
 
+def scaled_rank(values: np.ndarray, lower_wins: bool) -> np.ndarray:
+    """Each seat's scaled rank ``(p - rank) / (p - 1)``, ``(n, p)`` float64: 1 first, 0 last, tied
+    seats sharing their mean rank (the scale of CardStock's and simtool's lead histories)."""
+    values = np.asarray(values)
+    p = values.shape[1]
+    if p < 2:
+        return np.ones(values.shape)
+    out = np.zeros(values.shape)
+    for t in range(p):
+        other = values[:, t:t + 1]
+        worse = other > values if lower_wins else other < values
+        out += worse + 0.5 * (other == values)
+    return (out - 0.5) / (p - 1)  # a seat ties with itself: take its own half back
+
+
 def across_seats(ufunc: np.ufunc, per_seat: np.ndarray) -> np.ndarray:
     """``ufunc.reduce(per_seat, axis=1)`` for an ``(n, p)`` array, in the array's dtype: one whole
     column at a time (numpy reduces a short last axis element by element, over ten times slower)."""
@@ -819,6 +876,7 @@ class Outcome:
 
     rounds: dict[str, np.ndarray]  # columns (rows, p), and per row 'id' (and 'round') (rows,)
     matches: dict[str, np.ndarray] | None = None  # 'id' (rows,); 'total', 'win', ... (rows, p)
+    leads: dict[str, np.ndarray] | None = None  # lead-history rows (simtool.pipeline.leads)
 
 
 def play_deals(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng, play_rng,
@@ -828,6 +886,8 @@ def play_deals(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng
     match = game.new_match(n, p, rules)
     ctx.follow(ctx.ids)
     state = _duplicate_deal(game, deal_rng, n, p, rules, 0) if duplicate else game.deal(deal_rng, match, 0)
+    if ctx.leads is not None:
+        ctx.leads.round(0, match.totals)
     if ctx.trace_row is not None:
         ctx.trace.extend(game.describe(state, ctx.trace_row))
     results = play_round(game, state, lineup, play_rng, ctx)
@@ -854,6 +914,8 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
             state = _duplicate_deal(game, deal_rng, n, p, rules, rnd).take(alive)
         else:
             state = game.deal(deal_rng, match, rnd)
+        if ctx.leads is not None:
+            ctx.leads.round(rnd, match.totals)
         if ctx.trace_row is not None:
             ctx.trace.append(f"round {rnd}")
             ctx.trace.extend(game.describe(state, ctx.trace_row))

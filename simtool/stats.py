@@ -83,11 +83,13 @@ def _bounds(ratio, var, units, share: bool, z: float = Z95):
     return wilson(ratio * n_eff, n_eff, z)
 
 
-def unit_estimate(k, m=None, strata=None, share: bool = False, units=None) -> tuple[float, float, float]:
+def unit_estimate(k, m=None, strata=None, share: bool = False, units=None,
+                  z: float = Z95) -> tuple[float, float, float]:
     """``sum(k) / sum(m)`` over units (one value each; ``m`` one each by default) with its 95%
     interval: ``(value, low, high)``. ``strata``: each unit's stratum (``--rotate``).
     ``units``: the unit of each value, where several values belong to one unit (the copies of
-    a ``--duplicate`` deal): their ``k`` and ``m`` are summed per unit first."""
+    a ``--duplicate`` deal): their ``k`` and ``m`` are summed per unit first. ``z``: a wider
+    normal quantile, for one of several intervals meant to hold together (Bonferroni)."""
     k = np.asarray(k, float)
     m = np.ones_like(k) if m is None else np.asarray(m, float)
     if units is not None:
@@ -97,7 +99,7 @@ def unit_estimate(k, m=None, strata=None, share: bool = False, units=None) -> tu
     h = int(inv.max()) + 1 if len(inv) else 1
     sums = [np.bincount(inv, w, minlength=h) for w in (k, m, k * k, k * m, m * m, (m > 0).astype(float))]
     ratio, var, units = _estimate(*sums, np.bincount(inv, minlength=h).astype(float))
-    low, high = _bounds(ratio, var, units, share)
+    low, high = _bounds(ratio, var, units, share, z)
     return float(ratio), float(low), float(high)
 
 
@@ -272,6 +274,37 @@ def bootstrap_interval(values, statistic=np.mean, resamples: int = 2000,
     res = sps.bootstrap((np.asarray(values, float),), statistic, n_resamples=resamples,
                         method="percentile", vectorized=False, random_state=seed)
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def cluster_bootstrap(sums, statistic, strata=None, resamples: int = 2000,
+                      seed: int = 0) -> tuple[float, float]:
+    """Percentile-bootstrap 95% interval of ``statistic(totals)`` where ``totals`` are column sums
+    of ``sums`` ``(units, q)``, one row per independent unit (a deal or match, with every copy of
+    a ``--duplicate`` deal and every decision of its history summed into its row): units are
+    drawn with replacement, within each stratum of ``strata`` (``--rotate``). ``statistic``
+    maps ``(resamples, q)`` totals to ``(resamples,)`` values; NaN where undefined (NaN, NaN
+    from fewer than two units, which cannot show their own variation)."""
+    sums = np.asarray(sums, float)
+    n = len(sums)
+    if n < 2:
+        return math.nan, math.nan
+    rng = np.random.default_rng(seed)
+    groups = [np.arange(n)] if strata is None else \
+        [np.flatnonzero(np.asarray(strata) == s) for s in np.unique(strata)]
+    values = []
+    for start in range(0, resamples, 250):  # bounded memory: 250 resamples x units at a time
+        size = min(250, resamples - start)
+        totals = np.zeros((size, sums.shape[1]))
+        for g in groups:
+            counts = rng.multinomial(len(g), np.full(len(g), 1 / len(g)), size=size)
+            totals += counts @ sums[g]
+        values.append(np.asarray(statistic(totals), float))
+    values = np.concatenate(values)
+    values = values[np.isfinite(values)]
+    if not len(values):
+        return math.nan, math.nan
+    low, high = np.quantile(values, [0.025, 0.975])
+    return float(low), float(high)
 
 
 def paired_difference(a, b) -> tuple[float, float]:

@@ -67,6 +67,7 @@ def pimc(view, rng, params):
     preferred = option == policy[deal]
     worlds = view.redeal(k, rng)
     value = np.empty(len(deal))
+    report = view._report  # set only while a lead history is recorded (simtool.pipeline.leads)
     # a slice of pairs at a time, so memory stays bounded for any batch size and sample count
     step = max(1, ROWS // k)
     for start in range(0, len(deal), step):
@@ -75,6 +76,8 @@ def pimc(view, rng, params):
         results = worlds.take(rows).play_out(np.repeat(o, k), playout)
         mine = results[params.value][np.arange(len(rows)), np.repeat(view.seat[d], k)]
         value[start:start + step] = mine.reshape(-1, k).mean(axis=1)
+        if report is not None:  # the same play-outs give the seat's estimated standing
+            report.played(d, o, view.seat[d], results["score"].reshape(len(d), k, -1))
     if params.value == "score" and _lower_wins(view.game):
         value = -value
     value += 1e-7 * preferred  # below any difference of two means (1 / (60 * 4096) at least)
@@ -82,6 +85,8 @@ def pimc(view, rng, params):
     order = np.lexsort((-value, deal))
     first = np.flatnonzero(np.r_[True, deal[order][1:] != deal[order][:-1]])
     choice[deal[order][first]] = option[order][first]
+    if report is not None:
+        report.chose(choice)
     return choice
 
 

@@ -262,6 +262,55 @@ def case_seat_test(r: int) -> list[Coverage]:
     return out
 
 
+def _metric_blocks(run, size: int, count: int, duplicate: bool = False):
+    """The run as a whole and as ``count`` runs of ``size`` deals, for simtool.analysis.metrics."""
+    from simtool.analysis import metrics
+
+    def part(seats, leads, n):
+        meta = dict(run.meta, n=n)
+        return metrics.from_tables("block", meta, seats, None, leads)
+
+    whole = part(run.seats, run.leads, run.meta["n"])
+    leads = blocks(run.leads, size, count) if run.leads is not None else [None] * count
+    return whole, [part(s, lead, size) for s, lead in zip(blocks(run.seats, size, count), leads, strict=True)]
+
+
+def _metric_coverage(case: str, names: list[str], whole, parts) -> list[Coverage]:
+    from simtool.analysis import metrics
+
+    out = []
+    for name in names:
+        truth = metrics.FUNCTIONS[name](whole).value
+        figures = [metrics.FUNCTIONS[name](p) for p in parts]
+        out.append(Coverage(case, name, sum(bool(covers(f.low, f.high, truth)) for f in figures), len(parts)))
+    return out
+
+
+def case_published_metrics(r: int) -> list[Coverage]:
+    """The published metrics (simtool.analysis.metrics): the outcome ones on all-random Hearts
+    and on one search among random Black & White seats; the estimate-based ones on the lead
+    histories of every deal of a Trickster run with a search seat; duplicate_gain on a
+    duplicate Black & White run. The truth is each metric over the whole run."""
+    hearts = simtool.run("hearts", 400 * r, strategy="random", seed=31, jobs=1)
+    out = _metric_coverage("published metrics, all random (Hearts 4p)",
+                           ["fairness", "balance", "advantage_p1", "drawishness"],
+                           *_metric_blocks(hearts, 400, r))
+    size = 100  # at 40 deals, drama's few qualifying decisions per block covered 89%
+    # Trickster: its legal options vary with the cards (Black & White's do not, so its convergence
+    # is the same in every deal), and its lowest score wins
+    search = simtool.run("trickster", size * r, strategy="random", seats={0: "pimc@samples=2"},
+                         seed=32, lead_history=size * r, jobs=1)
+    out += _metric_coverage("published metrics, pimc among random (Trickster 4p)",
+                            ["order", "convergence", "spread", "drama", "security", "lead_change",
+                             "decisiveness_threshold", "decisiveness_moves", "drama_ludii",
+                             "stability"], *_metric_blocks(search, size, r))
+    dup = simtool.run("black-white", 200 * r, players=3, seats={0: "balance"}, strategy="random",
+                      duplicate=True, seed=33, jobs=1)
+    out += _metric_coverage("published metrics, duplicate deals (Black & White 3p)", ["duplicate_gain"],
+                            *_metric_blocks(dup, 200, r))
+    return out
+
+
 CASES = {
     "seat": case_seat_rates_and_means,
     "pooled-constructed": case_pooled_strategy_constructed,
@@ -271,6 +320,7 @@ CASES = {
     "bonus-table": case_bonus_table,
     "count-tables": case_count_tables,
     "seat-test": case_seat_test,
+    "published-metrics": case_published_metrics,
 }
 
 

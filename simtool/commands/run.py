@@ -26,6 +26,8 @@ class Result:
     seats: pl.DataFrame
     matches: pl.DataFrame | None = None
     path: Path | None = None
+    leads: pl.DataFrame | None = None
+    """Lead histories, where the run recorded them (``lead_history``)."""
 
     def summary(self) -> pl.DataFrame:
         """Per seat: mean score, win share and the game's rates, with 95% intervals."""
@@ -62,7 +64,7 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
         out: str | Path | None = None, force: bool = False,
         progress: Callable[[int, int], None] | None = None, backend: str = "local",
         scheduler: str | None = None, rotate: bool = False, duplicate: bool = False,
-        timeout: float | None = None) -> Result:
+        timeout: float | None = None, lead_history: int | None = None) -> Result:
     """Simulate ``n`` deals (or matches, ``unit="match"``) and return their tables.
 
     ``strategy`` sits at every seat unless ``seats`` (``{seat: name}``) overrides
@@ -72,8 +74,12 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
     ``backend="dask"`` runs the chunks on the dask.distributed cluster at ``scheduler``.
     ``timeout``: seconds a strategy may take over one decision batch before the run stops
     with an error naming it and the deal (default: no limit).
+    ``lead_history``: record every seat's estimated standing at each decision of the first that
+    many deals (matches) of each chunk (``Result.leads``, ``leads.parquet``), from which
+    ``simtool.metrics`` computes the published estimate-based metrics.
     """
-    spec = make_spec(game, players, n, strategy, seats, rules, unit, seed, rotate, duplicate=duplicate)
+    spec = make_spec(game, players, n, strategy, seats, rules, unit, seed, rotate, duplicate=duplicate,
+                     lead_history=lead_history)
     if capped := pilot.warning(spec):
         warnings.warn(capped, pilot.CappedWarning, stacklevel=2)
     return execute_run(spec, jobs, out, force, progress, keep=True, backend=backend,
@@ -91,4 +97,4 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
         Plan("run", (Cell(spec, folder),), reuse=False, resume=f"simtool run --resume {folder}")
     (done,) = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force, keep=keep,
                       progress=progress, timeout=timeout, tally=tally)
-    return Result(done.spec, done.meta, done.seats, done.matches, folder)
+    return Result(done.spec, done.meta, done.seats, done.matches, folder, done.leads)

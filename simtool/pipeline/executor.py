@@ -83,6 +83,7 @@ class Finished:
     meta: dict
     seats: pl.DataFrame | None = None
     matches: pl.DataFrame | None = None
+    leads: pl.DataFrame | None = None
 
 
 Tally = Callable[..., tuple[pl.DataFrame, pl.DataFrame]]
@@ -144,7 +145,7 @@ class _Run:
         self.kept_meta = kept  # run.json of a cell finished before, kept as it is
         self.planned = 0
         self.tallies: dict[int, tuple[pl.DataFrame, pl.DataFrame]] = {}
-        self.tables: dict[str, list[pl.DataFrame]] = {"seats": [], "matches": []}
+        self.tables: dict[str, list[pl.DataFrame]] = {"seats": [], "matches": [], "leads": []}
         self.stop: tuple[int, float, str] | None = None  # --precision: (block, half-width, figure)
         self.closed = kept is not None
 
@@ -191,27 +192,26 @@ class _Run:
         if self.writer is not None:
             meta = self.writer.finish(meta, limit)
         self.closed = True
-        seats, matches = self._gathered(limit)
-        return Finished(self.cell, spec, meta, seats, matches)
+        return Finished(self.cell, spec, meta, *self._gathered(limit))
 
-    def _gathered(self, limit) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
+    def _gathered(self, limit) -> tuple[pl.DataFrame | None, ...]:
         if self.done and self.tables["seats"] is not None:  # resumed: the earlier chunks are on disk only
             return self._read()
         if not self.tables["seats"]:
-            return None, None
-        seats = pl.concat(self.tables["seats"])
-        matches = pl.concat(self.tables["matches"]) if self.tables["matches"] else None
+            return None, None, None
+        found = [pl.concat(self.tables[name]) if self.tables[name] else None
+                 for name in ("seats", "matches", "leads")]
         if limit:
-            seats = seats.filter(pl.col(limit[0]) < limit[1])
-            matches = None if matches is None else matches.filter(pl.col(limit[0]) < limit[1])
-        return seats, matches
+            found = [None if t is None else t.filter(pl.col(limit[0]) < limit[1]) for t in found]
+        return tuple(found)
 
-    def _read(self) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
+    def _read(self) -> tuple[pl.DataFrame | None, ...]:
         if self.tables["seats"] is None or self.cell.folder is None:  # tables not wanted
-            return None, None
+            return None, None, None
         out = self.cell.folder
         return (pl.read_parquet(out / "seats.parquet"),
-                pl.read_parquet(out / "matches.parquet") if self.spec.unit == "match" else None)
+                pl.read_parquet(out / "matches.parquet") if self.spec.unit == "match" else None,
+                pl.read_parquet(out / "leads.parquet") if self.spec.leads else None)
 
     def interrupted(self) -> None:
         if self.writer is not None and not self.closed:
@@ -278,7 +278,8 @@ def _resumed(cell: Cell, writer: RunWriter, spec_of: Callable[[], RunSpec]) -> _
     """A cell going on from the chunks an interrupted attempt left (only whole ones count)."""
     try:
         spec = spec_of()
-        done = writer.done(spec.unit, lambda name, i: expected_rows(spec, name, i), spec.n_chunks)
+        done = writer.done(spec.unit, lambda name, i: expected_rows(spec, name, i), spec.n_chunks,
+                           leads=bool(spec.leads))
     except BaseException:
         writer.abort()
         raise
@@ -319,6 +320,8 @@ def _play(runs: list[_Run], jobs, backend, scheduler, keep: bool, progress: Prog
                 r.tables["seats"].append(chunk.seats)
                 if chunk.matches is not None:
                     r.tables["matches"].append(chunk.matches)
+                if chunk.leads is not None:
+                    r.tables["leads"].append(chunk.leads)
             if chunk.tally is not None:
                 r.tallies[chunk.index] = chunk.tally
             done_chunks += 1
@@ -378,8 +381,9 @@ def with_new_options(spec: RunSpec) -> RunSpec:
 
 
 def expected_rows(spec: RunSpec, table: str, index: int) -> int | None:
-    """Rows of a whole chunk file: one per deal (or match) and seat; a match's rounds vary."""
-    if spec.unit == "match" and table == "seats":
+    """Rows of a whole chunk file: one per deal (or match) and seat; a match's rounds vary, and
+    so do the decisions of a lead history."""
+    if (spec.unit == "match" and table == "seats") or table == "leads":
         return None
     return spec.bounds(index)[1] * spec.players * spec.copies
 
@@ -400,6 +404,7 @@ def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
         "chunk": spec.chunk,
         "precision": spec.precision,
         "plugins": spec.plugins,
+        **(lead_record(spec) if spec.leads else {}),
         "jobs": jobs,
         "started": started.isoformat(timespec="seconds"),
         "wall_seconds": round(wall, 3),
@@ -414,6 +419,19 @@ def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
             **({"joblib": sys.modules["joblib"].__version__} if "joblib" in sys.modules else {}),
         },
     }
+
+
+def lead_record(spec: RunSpec) -> dict:
+    """What ``run.json`` says of a run's lead histories: how many deals (or matches) of which
+    chunks, and each line-up strategy's estimator and budget (:mod:`simtool.pipeline.leads`)."""
+    from simtool.pipeline import leads
+
+    per = min(spec.leads, spec.chunk)
+    sampled = spec.n // spec.chunk * per + min(per, spec.n % spec.chunk)
+    units = "deals" if spec.unit == "deal" else "matches"
+    return {"leads": spec.leads, "lead_history": {
+        "sampled": sampled, "sample": f"the first {spec.leads} {units} of each chunk of {spec.chunk}",
+        **leads.describe(spec.game, list(spec.lineup), spec.leads)}}
 
 
 # ---- plans of several runs --------------------------------------------------------------------

@@ -25,17 +25,17 @@ import polars as pl
 from simtool import games
 from simtool.errors import SimtoolError
 
-TABLES = ("seats", "matches")
+TABLES = ("seats", "matches", "leads")
 SPEC = "spec.json"
 WRITER = "writer.json"
-OURS = ("seats.parquet", "matches.parquet", "run.json")
+OURS = ("seats.parquet", "matches.parquet", "leads.parquet", "run.json")
 """The files of a finished run, the only top-level names simtool ever replaces."""
 INDEX = r"(\d{6}|[1-9]\d{6,})"
 """A chunk's number as simtool writes it: ``{index:06d}``."""
-CHUNK_FILE = re.compile(rf"(seats|matches)-{INDEX}\.parquet")
+CHUNK_FILE = re.compile(rf"(seats|matches|leads)-{INDEX}\.parquet")
 """A chunk's table: the only files in ``chunks/`` a run reads."""
-OUR_CHUNKS = re.compile(rf"(spec|writer)\.json|(seats|matches)-{INDEX}\.parquet(\.damaged)?|"
-                        rf"\.(seats|matches)-{INDEX}\.tmp|\.?[\w.]+\.json\.tmp")
+OUR_CHUNKS = re.compile(rf"(spec|writer)\.json|(seats|matches|leads)-{INDEX}\.parquet(\.damaged)?|"
+                        rf"\.(seats|matches|leads)-{INDEX}\.tmp|\.?[\w.]+\.json\.tmp")
 """The files simtool writes in ``chunks/``; nothing else there is touched."""
 
 
@@ -174,13 +174,14 @@ class RunWriter:
             raise SimtoolError(f"cannot resume {self.out}: chunks/{SPEC} is not a run specification")
         return data
 
-    def done(self, unit: str, rows, count: int) -> set[int]:
+    def done(self, unit: str, rows, count: int, leads: bool = False) -> set[int]:
         """Chunks whose tables are all on disk and whole, among the run's ``count``. ``rows(name,
         index)`` is the row count table ``name`` of chunk ``index`` must have (``None``: any). A
         damaged file (a truncated copy, a disk that filled up) is renamed ``*.damaged`` and its
         chunk played again. Only simtool's own chunk names are read: a user's copy beside them
-        (``seats-000001-backup.parquet``) is left alone, and named in ``run.json``."""
-        names = TABLES if unit == "match" else TABLES[:1]
+        (``seats-000001-backup.parquet``) is left alone, and named in ``run.json``. ``leads``:
+        the run records lead histories, so a chunk is whole only with its ``leads`` file."""
+        names = ("seats", "matches")[:2 if unit == "match" else 1] + (("leads",) if leads else ())
         found = {index for name in names for index in self.chunk_files(name, count)}
         whole = set()
         for index in found:

@@ -27,7 +27,7 @@ import numpy as np
 import polars as pl
 
 from simtool import arguments, games, options
-from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches
+from simtool.engine import Context, Game, Lineup, Outcome, play_deals, play_matches
 from simtool.errors import SimtoolError, WorkerLost, choices, describe
 from simtool.pipeline.folders import polars_dtype, write_chunk
 
@@ -68,6 +68,7 @@ class RunSpec:
     precision: float | None = None  # stop once the headline shares are this precise; n is the cap
     plugins: dict = field(default_factory=dict)  # plugin spec -> {"path": absolute, "sha256": ...}
     duplicate: bool = False  # play each deal (match) once per rotation of the line-up, same cards
+    leads: int = 0  # lead histories of the first `leads` deals (matches) of each chunk; 0: none
 
     @property
     def copies(self) -> int:
@@ -99,8 +100,11 @@ class RunSpec:
 def make_spec(game: str = "black-white", players: int | None = None, n: int = 10_000,
               strategy: str | None = None, seats: dict | None = None, rules: dict | None = None,
               unit: str = "deal", seed: int | None = None, rotate: bool = False,
-              precision: float | None = None, duplicate: bool = False) -> RunSpec:
-    """Check every input and build the specification; errors name the valid choices."""
+              precision: float | None = None, duplicate: bool = False,
+              lead_history: int | None = None) -> RunSpec:
+    """Check every input and build the specification; errors name the valid choices.
+    ``lead_history``: record the lead histories of the first that many deals (or matches) of
+    each chunk (:mod:`simtool.pipeline.leads`); ``None`` or 0: none."""
     g = game_of(arguments.text("game", game, "black-white"))
     p = games.check_players(g, arguments.count("players", players, "the game's default"))
     arguments.text("strategy", strategy, "random", optional=True)
@@ -109,6 +113,10 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     arguments.text("unit", unit, "deal")
     rotate, duplicate = arguments.flag("rotate", rotate), arguments.flag("duplicate", duplicate)
     arguments.number("precision", precision, "0.005")
+    leads = 0 if lead_history in (None, 0) else arguments.count("lead_history", lead_history)
+    if leads and type(g).redeal is Game.redeal:
+        raise SimtoolError(f"{g.id} cannot re-deal what a seat does not see, so it has no lead "
+                           f"histories; run it without --lead-history")
     resolved_rules = options.resolve(g, rules)
     g.check_rules(resolved_rules, p)
     if unit not in UNITS:
@@ -139,7 +147,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
         raise SimtoolError(f"{g.id} deals each round from the match so far, so the copies of a "
                            f"duplicate match cannot get the same cards; use --duplicate with --unit deal")
     spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed), chunk_size(unit),
-                   rotate and not duplicate, precision, plugin_files(lineup), duplicate)
+                   rotate and not duplicate, precision, plugin_files(lineup), duplicate, leads)
     found = resolve_lineup(spec)  # fail now, not in a worker
     cost = max(s.relative_cost() for s in found.strategies)
     chunk = chunk_size(unit, cost)
@@ -302,6 +310,7 @@ class Chunk:
     trace: list[str] = field(default_factory=list)
     tally: tuple[pl.DataFrame, pl.DataFrame] | None = None  # the sums --precision watches
     cell: int = 0  # which run of a plan the chunk belongs to (see simtool.pipeline.executor)
+    leads: pl.DataFrame | None = None  # lead-history rows, where the run records them
 
 
 def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
@@ -342,10 +351,18 @@ def _play(spec: RunSpec, index: int, game, lineup: Lineup, trace_id: int | None,
 
     ctx = Context(game.id, spec.seed, spec.n * c, spec.unit, start * c + np.arange(count * c, dtype=np.int64),
                   trace_id=trace_id, timeout=timeout, trace_views=trace_views, resolve=strategies.resolve)
+    if spec.leads:
+        from simtool.pipeline.leads import STREAM, Recorder
+
+        observer_rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+            spec.seed, spawn_key=(index, STREAM))))
+        ctx.leads = Recorder(game, lineup, (start + spec.leads) * c, observer_rng, strategies.resolve)
     play = play_deals if spec.unit == "deal" else play_matches
     with seeded_globals(spec.seed, index):
         outcome = play(game, spec.players, spec.rules, lineup, count * c, deal_rng, play_rng, ctx,
                        spec.duplicate)
+    if ctx.leads is not None:
+        outcome.leads = ctx.leads.frame()
     return outcome, ctx.trace
 
 
@@ -372,12 +389,32 @@ def seeded_globals(seed: int, index: int) -> Iterator[None]:
 def _tabulate(task: Task, game, lineup: Lineup, outcome: Outcome, trace: list[str]) -> Chunk:
     spec = task.spec
     seats, matches = tables(game, spec, lineup, outcome)
+    leads = lead_table(spec, outcome.leads) if outcome.leads is not None else None
     if task.parts is not None:
-        write_chunk(task.parts, task.index, seats=seats, matches=matches)
+        write_chunk(task.parts, task.index, seats=seats, matches=matches, leads=leads)
     sums = task.tally(game, seats, matches, spec.strata, spec.block) if task.tally else None
     if not task.keep:
-        seats = matches = None
-    return Chunk(task.index, seats, matches, trace, sums, task.cell)
+        seats = matches = leads = None
+    return Chunk(task.index, seats, matches, trace, sums, task.cell, leads)
+
+
+def lead_table(spec: RunSpec, cols: dict[str, np.ndarray]) -> pl.DataFrame:
+    """A chunk's lead-history rows (see :mod:`simtool.pipeline.leads`): ``deal`` (or ``match``
+    and ``round``), ``rotation`` with ``--duplicate``, then ``decision, seat, acting, estimate,
+    own, choices, spread`` (``choices`` and ``spread`` null where they do not apply)."""
+    c = spec.copies
+    key = [pl.Series(spec.unit, cols["id"] // c, dtype=pl.Int64)]
+    if spec.duplicate:
+        key.append(pl.Series("rotation", cols["id"] % c, dtype=pl.Int8))
+    if spec.unit == "match":
+        key.append(pl.Series("round", cols["round"], dtype=pl.Int16))
+    return pl.DataFrame([
+        *key, pl.Series("decision", cols["decision"], dtype=pl.Int16),
+        pl.Series("seat", cols["seat"], dtype=pl.Int8), pl.Series("acting", cols["acting"], dtype=pl.Int8),
+        pl.Series("estimate", cols["estimate"], dtype=pl.Float32), pl.Series("own", cols["own"], dtype=pl.Boolean),
+        pl.Series("choices", cols["choices"], dtype=pl.Int8),
+        pl.Series("spread", cols["spread"], dtype=pl.Float32).fill_nan(None),
+    ]).with_columns(pl.when(pl.col("choices") >= 0).then("choices").alias("choices"))
 
 
 def game_of(game_id: str):
@@ -488,7 +525,8 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None,
                     delayed(_play_task)(t) for t in tasks)
                 for task, chunk in played:
                     if task.parts is not None:
-                        write_chunk(task.parts, chunk.index, seats=chunk.seats, matches=chunk.matches)
+                        write_chunk(task.parts, chunk.index, seats=chunk.seats, matches=chunk.matches,
+                                    leads=chunk.leads)
                     yield chunk if task.keep else Chunk(chunk.index, None, None, tally=chunk.tally,
                                                         cell=task.cell)
         finally:
@@ -706,7 +744,8 @@ def spec_from_dict(data: dict) -> RunSpec:
     """The RunSpec saved in a run folder."""
     return RunSpec(data["game"], data["players"], data["rules"], tuple(data["lineup"]), data["unit"],
                    data["n"], data["seed"], data["chunk"], data.get("rotate", False),
-                   data.get("precision"), data.get("plugins", {}), data.get("duplicate", False))
+                   data.get("precision"), data.get("plugins", {}), data.get("duplicate", False),
+                   data.get("leads", 0))
 
 
 def replay(spec: RunSpec, number: int, views: bool = False) -> list[str]:

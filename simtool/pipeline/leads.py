@@ -1,0 +1,218 @@
+"""Lead histories: every seat's estimated standing at each decision of a sample of deals.
+
+A run asked for them (``--lead-history K``) records, for the first ``K`` deals (or matches) of
+each chunk, at every decision, each seat's **estimated standing**: its expected scaled rank
+``(p - rank) / (p - 1)`` at the end (1 first, 0 last, tied seats sharing their mean rank; for
+whole matches, the rank of the match totals once this round is scored).
+
+Two estimators, named in ``run.json`` beside every figure made from them:
+
+- a search seat (``pimc``) deciding with a choice to make reports its **own play-outs**: the
+  mean standing over its re-dealt worlds of the option it chose (and the spread of its options'
+  means, CardStock's Spread);
+- every other seat, and a search seat that is not choosing (another seat's turn, or a forced
+  play), is estimated by an **observer**: ``samples`` re-deals from that seat's own view (what
+  it may know, never more), each played to the end of the round with a play-out policy at every
+  seat. A search seat's observer uses the search's own ``samples`` and ``playout``; any other
+  seat pimc's default budget for the game with the game's default strategy.
+
+The observer draws from a stream of its own (chunk ``i``: ``SeedSequence(seed, spawn_key=(i,
+3))``), and a search's report draws nothing, so recording lead histories never changes a run's
+play, and the histories are the same for any ``--jobs``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simtool import bits
+from simtool.engine import Decision, Lineup, redeal_for, scaled_rank
+
+STREAM = 3
+"""The observer's random stream, after the shuffle's 0, the players' 1 and the globals' 2."""
+
+COLUMNS = ("id", "round", "decision", "seat", "acting", "estimate", "own", "choices", "spread")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How an observer estimates one seat: ``samples`` re-deals played out with ``playout``."""
+
+    samples: int
+    playout: str
+
+
+def budget(strategy, game_id: str) -> Budget:
+    """A search's own budget (its ``samples`` and ``playout``), else pimc's default for the game
+    with the game's default strategy."""
+    values = getattr(strategy, "values", None)
+    if values is not None and {"samples", "playout"} <= set(values.as_dict()):
+        return Budget(int(values.samples), str(values.playout))
+    import strategies
+
+    pimc = strategies.resolve("pimc", game_id).values  # its play-out default: the game's default
+    return Budget(int(pimc.samples), str(pimc.playout))
+
+
+def describe(game_id: str, lineup_names: list[str], per_chunk: int) -> dict:
+    """What ``run.json`` records of a lead history: the sample and each estimator's budget."""
+    import strategies
+
+    found = {name: strategies.resolve(name, game_id) for name in dict.fromkeys(lineup_names)}
+    budgets = {name: budget(s, game_id) for name, s in found.items()}
+    searches = [n for n, s in found.items() if getattr(s, "values", None) is not None
+                and "samples" in s.values.as_dict()]
+    return {
+        "per_chunk": per_chunk,
+        "scale": "expected scaled rank (p - rank) / (p - 1): 1 first, 0 last, ties share the mean rank",
+        "estimator": {name: (f"its own play-outs when choosing ({b.samples} worlds per option, "
+                             f"play-outs by {b.playout}); otherwise observer" if name in searches
+                             else "observer") + f": {b.samples} re-deals from the seat's view, "
+                             f"played out by {b.playout}"
+                      for name, b in budgets.items()},
+        "samples": {name: b.samples for name, b in budgets.items()},
+        "playout": {name: b.playout for name, b in budgets.items()},
+    }
+
+
+class Recorder:
+    """Collects the lead history of the rows of a batch whose deal (or match) id is below
+    ``limit``, from the engine's hooks: :meth:`round` at each round's start, :meth:`before` and
+    :meth:`after` around each decision, and the searches' reports through :meth:`reporter`."""
+
+    def __init__(self, game, lineup: Lineup, limit: int, rng: np.random.Generator, resolve):
+        self.game, self.lineup, self.limit, self.rng, self.resolve = game, lineup, limit, rng, resolve
+        self.budgets = [budget(s, game.id) for s in lineup.strategies]
+        self.parts: list[dict[str, np.ndarray]] = []
+        self.rnd, self.totals, self.index = 0, None, 0
+        self.now = None
+
+    def round(self, rnd: int, totals: np.ndarray) -> None:
+        self.rnd, self.totals, self.index = rnd, totals, 0
+
+    def before(self, game, state, d: Decision, ids: np.ndarray) -> None:
+        take = ids < self.limit
+        if d.active is not None:
+            take &= np.asarray(d.active, bool)
+        rows = np.flatnonzero(take)
+        self.now = None
+        if rows.size:
+            self.now = (state, d, rows, ids, [])
+        self.index += 1
+
+    def reporter(self, idx: np.ndarray) -> Report | None:
+        """The ``view._report`` of a strategy asked for the rows ``idx`` of the batch. It holds
+        copies only (never the state, nor this recorder): a view must lead to nothing more than
+        its seat may know."""
+        if self.now is None:
+            return None
+        idx = np.asarray(idx)
+        wanted = np.isin(idx, self.now[2])
+        if not wanted.any():
+            return None
+        totals = None if self.totals is None else self.totals[idx].copy()  # public: the scores so far
+        report = Report(idx.copy(), wanted, totals, self.game.lower_wins)
+        self.now[4].append(report)
+        return report
+
+    def after(self) -> None:
+        if self.now is None:
+            return
+        state, d, rows, ids, issued = self.now
+        self.now = None
+        reports = {key: got for report in issued for key, got in report.found.items()}
+        p = state.p
+        m = len(rows)
+        row = np.repeat(rows, p)
+        seat = np.tile(np.arange(p), m)
+        if d.seat is None:
+            legal = np.broadcast_to(d.legal, (state.n, p))[row, seat]
+            acting = np.full(m * p, -1, np.int8)
+            chooses = np.ones(m * p, bool)
+        else:
+            acting_seat = np.broadcast_to(np.asarray(d.seat), (state.n,))[row]
+            legal = np.broadcast_to(d.legal, (state.n,))[row]
+            acting = acting_seat.astype(np.int8)
+            chooses = seat == acting_seat
+        estimate = np.full(m * p, np.nan)
+        spread = np.full(m * p, np.nan)
+        own = np.zeros(m * p, bool)
+        for i, (r, s) in enumerate(zip(row, seat, strict=True)):
+            got = reports.get((int(r), int(s)))
+            if got is not None:
+                estimate[i], spread[i], own[i] = got[0], got[1], True
+        missing = np.flatnonzero(~own)
+        if missing.size:
+            who = self.lineup.at(seat[missing], ids[row[missing]])
+            for k in np.unique(who):
+                pick = missing[who == k]
+                estimate[pick] = self._observe(state, d, row[pick], seat[pick], legal[pick], self.budgets[k])
+        self.parts.append({
+            "id": ids[row].astype(np.int64), "round": np.full(m * p, self.rnd, np.int16),
+            "decision": np.full(m * p, self.index - 1, np.int16), "seat": seat.astype(np.int8),
+            "acting": acting, "estimate": estimate.astype(np.float32), "own": own,
+            "choices": np.where(chooses, bits.count(legal), -1).astype(np.int8),
+            "spread": spread.astype(np.float32),
+        })
+
+    def _observe(self, state, d: Decision, rows, seat, legal, b: Budget) -> np.ndarray:
+        """Each (row, seat)'s mean standing over ``b.samples`` re-deals from that seat's view."""
+        k = b.samples
+        worlds = redeal_for(self.game, state, d.kind, seat.astype(np.int64), legal.astype(np.uint64),
+                            rows, k, self.rng, self.resolve)
+        results = worlds.play_on(self.resolve(b.playout, self.game.id))
+        totals = None if self.totals is None else self.totals[rows]
+        return standing(totals, seat, results["score"].reshape(len(rows), k, -1), self.game.lower_wins)
+
+    def frame(self) -> dict[str, np.ndarray]:
+        """The recorded rows as columns (empty columns where no decision was sampled)."""
+        if not self.parts:
+            empty = {"id": np.int64, "round": np.int16, "decision": np.int16, "seat": np.int8,
+                     "acting": np.int8, "estimate": np.float32, "own": bool, "choices": np.int8,
+                     "spread": np.float32}
+            return {k: np.zeros(0, t) for k, t in empty.items()}
+        return {k: np.concatenate([part[k] for part in self.parts]) for k in COLUMNS}
+
+
+def standing(totals: np.ndarray | None, seat: np.ndarray, scores: np.ndarray,
+             lower_wins: bool) -> np.ndarray:
+    """Mean scaled rank of ``seat`` (per row) over the worlds ``scores`` ``(rows, k, p)``: with
+    whole matches (``totals`` ``(rows, p)``, the match so far), of the totals once the round is
+    scored."""
+    m, k, p = scores.shape
+    base = 0 if totals is None else totals[:, None, :]
+    ranks = scaled_rank((base + scores).reshape(m * k, p), lower_wins).reshape(m, k, p)
+    return ranks[np.arange(m), :, seat].mean(axis=1)
+
+
+class Report:
+    """A search's report channel for one decision batch: the search hands over the play-outs of
+    the options it tried (:meth:`played`), then its choices (:meth:`chose`); for the rows sampled
+    for the lead history it keeps (``found``, by batch row and seat) the standing of the option
+    chosen and the spread of the options'."""
+
+    def __init__(self, idx: np.ndarray, wanted: np.ndarray, totals: np.ndarray | None, lower_wins: bool):
+        self.idx, self.wanted, self.totals, self.lower_wins = idx, wanted, totals, lower_wins
+        self.pairs: list[tuple[np.ndarray, ...]] = []
+        self.found: dict[tuple[int, int], tuple[float, float]] = {}
+
+    def played(self, deal, option, seat, scores) -> None:
+        keep = self.wanted[deal]
+        if keep.any():
+            deal, option, seat = deal[keep], option[keep], seat[keep]
+            totals = None if self.totals is None else self.totals[deal]
+            self.pairs.append((deal, option, seat, standing(totals, seat, np.asarray(scores)[keep],
+                                                            self.lower_wins)))
+
+    def chose(self, choice) -> None:
+        if not self.pairs:
+            return
+        deal, option, seat, values = (np.concatenate(c) for c in zip(*self.pairs, strict=True))
+        for local in np.unique(deal):
+            mine = deal == local
+            at = np.flatnonzero(option[mine] == choice[local])[0]
+            # one option tried of two or more legal: the game calls them all interchangeable
+            spread = float(values[mine].max() - values[mine].min())
+            self.found[(int(self.idx[local]), int(seat[mine][0]))] = (float(values[mine][at]), spread)

@@ -1,0 +1,153 @@
+"""Lead histories (``--lead-history``): what they hold, and that recording them changes no play,
+gives the same rows for any ``--jobs``, and survives an interrupted run's resume."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+import simtool
+from simtool.commands.run import execute_run
+from simtool.engine import scaled_rank
+from simtool.errors import SimtoolError
+from simtool.pipeline.folders import RunWriter
+from simtool.pipeline.runner import make_spec, play_chunk
+
+
+def test_scaled_rank_on_known_scores():
+    scores = np.array([[3, 1, 2, 2], [0, 0, 0, 0], [5, 4, 3, 2]])
+    assert scaled_rank(scores, lower_wins=False).tolist() == [
+        [1, 0, 0.5, 0.5], [0.5, 0.5, 0.5, 0.5], [1, 2 / 3, 1 / 3, 0]]
+    assert scaled_rank(scores[:1], lower_wins=True).tolist() == [[0, 1, 0.5, 0.5]]
+
+
+def _spec(leads: int | None, n: int = 40, chunk: int = 16, **kw):
+    spec = make_spec("hearts", 4, n, "random", seats={1: "pimc@samples=2"}, seed=3,
+                     lead_history=leads, **kw)
+    return dataclasses.replace(spec, chunk=chunk)  # three chunks: the sample is per chunk
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    out = tmp_path_factory.mktemp("leads") / "run"
+    return execute_run(_spec(2), 1, out, False, None, keep=True)
+
+
+def test_a_lead_history_holds_every_seat_at_every_decision_of_the_sampled_deals(recorded):
+    leads = recorded.leads
+    # the first 2 deals of each chunk of 16: deals 0, 1, 16, 17, 32, 33
+    assert sorted(leads["deal"].unique().to_list()) == [0, 1, 16, 17, 32, 33]
+    per = leads.group_by("deal").agg(pl.len().alias("rows"), pl.col("decision").n_unique().alias("d"))
+    # Hearts 4p: three pass steps (every seat at once) and 52 cards played
+    assert per["d"].to_list() == [55] * 6 and per["rows"].to_list() == [220] * 6
+    assert leads["estimate"].is_between(0, 1).all()
+    # only the search reports its own estimate, and only where it chose among several options
+    own = leads.filter("own")
+    assert set(own["seat"].to_list()) == {1}
+    assert ((own["acting"] == 1) | (own["acting"] == -1)).all()
+    assert own["choices"].min() >= 2 and own["spread"].is_not_null().any()
+    assert leads.filter(~pl.col("own"))["spread"].is_null().all()
+    # choices: the acting seat's legal options, null for the seats not acting
+    assert leads.filter(pl.col("acting") >= 0).filter(pl.col("seat") != pl.col("acting"))["choices"].is_null().all()
+    meta = json.loads((recorded.path / "run.json").read_text())
+    assert meta["leads"] == 2 and meta["lead_history"]["sampled"] == 6
+    assert "own play-outs" in meta["lead_history"]["estimator"]["pimc@samples=2"]
+    assert meta["lead_history"]["estimator"]["random"].startswith("observer: 8 re-deals")
+    assert_frame_equal(pl.read_parquet(recorded.path / "leads.parquet"), leads)
+
+
+def test_recording_changes_no_play_and_any_jobs_give_the_same_history(recorded, tmp_path):
+    plain = execute_run(_spec(None), 1, None, False, None, keep=True)
+    assert_frame_equal(plain.seats, recorded.seats)
+    two = execute_run(_spec(2), 2, tmp_path / "two", False, None, keep=True)
+    assert_frame_equal(two.leads, recorded.leads)
+
+
+def test_an_interrupted_run_resumes_to_the_same_history(recorded, tmp_path):
+    spec = _spec(2)
+    out = tmp_path / "broken"
+    writer = RunWriter(out, spec=spec.as_dict())
+    play_chunk(spec, 1, parts=writer.parts, keep=False)  # one chunk finished, then Ctrl-C
+    writer.interrupted()
+    assert (out / "chunks" / "leads-000001.parquet").is_file()
+    resumed = execute_run(None, 1, out, False, None, keep=True, resume=True)
+    assert resumed.meta["resumed_chunks"] == 1
+    assert_frame_equal(pl.read_parquet(out / "leads.parquet"), recorded.leads)
+    assert_frame_equal(pl.read_parquet(out / "seats.parquet"), recorded.seats)
+
+
+def test_a_chunk_without_its_lead_file_is_played_again(recorded, tmp_path):
+    spec = _spec(2)
+    out = tmp_path / "partial"
+    writer = RunWriter(out, spec=spec.as_dict())
+    play_chunk(spec, 0, parts=writer.parts, keep=False)
+    (writer.parts / "leads-000000.parquet").unlink()  # a copy that lost its lead file
+    writer.interrupted()
+    resumed = execute_run(None, 1, out, False, None, keep=True, resume=True)
+    assert resumed.meta["resumed_chunks"] == 0
+    assert_frame_equal(pl.read_parquet(out / "leads.parquet"), recorded.leads)
+
+
+def test_whole_matches_record_every_round_with_its_number():
+    result = simtool.run("black-white", 2, players=3, unit="match", seed=1, lead_history=1, jobs=1)
+    leads = result.leads
+    assert leads["match"].unique().to_list() == [0]
+    rounds = result.seats.filter(pl.col("match") == 0)["round"].n_unique()
+    assert leads["round"].n_unique() == rounds and leads["estimate"].is_between(0, 1).all()
+
+
+def test_bad_lead_history_is_one_line():
+    with pytest.raises(SimtoolError, match="bad lead_history"):
+        make_spec("hearts", 4, 10, lead_history=-1)
+
+
+def test_the_command_line_records_them_and_a_resume_keeps_the_runs_own_setting(tmp_path):
+    from typer.testing import CliRunner
+
+    from simtool.cli import app
+
+    runner = CliRunner()
+    out = tmp_path / "cli"
+    done = runner.invoke(app, ["run", "--game", "black-white", "-p", "3", "-n", "50", "--seed", "2",
+                               "--jobs", "1", "-q", "--lead-history", "3", "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    leads = pl.read_parquet(out / "leads.parquet")
+    assert leads["deal"].unique().sort().to_list() == [0, 1, 2]
+    again = runner.invoke(app, ["run", "--resume", str(out), "--lead-history", "5"])
+    assert again.exit_code == 2 and "--lead-history" in again.output
+    bad = runner.invoke(app, ["run", "--game", "black-white", "-n", "5", "--lead-history", "0.5",
+                              "--out", str(tmp_path / "bad")])
+    assert bad.exit_code == 2
+
+
+def test_a_searchs_report_channel_leads_to_nothing_but_copies():
+    """``view._report`` must not reach the round state (nor the recorder holding it): a strategy
+    may read only what its seat may know."""
+    import gc
+
+    import strategies
+    from simtool import engine, games
+    from simtool.pipeline.leads import Recorder
+
+    game = games.get("hearts")
+    match = game.new_match(4, 4, {o.name: o.default for o in game.options})
+    state = game.deal(np.random.default_rng(0), match, 0)
+    lineup = engine.Lineup([strategies.resolve("random", "hearts")], np.zeros(4, np.int64))
+    recorder = Recorder(game, lineup, 2, np.random.default_rng(1), strategies.resolve)
+    recorder.round(0, match.totals)
+    recorder.before(game, state, next(game.play(state)), np.arange(4))
+    report = recorder.reporter(np.arange(4))
+    seen, todo = set(), [report]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, type):
+            continue
+        seen.add(id(obj))
+        assert not isinstance(obj, (engine.RoundState, Recorder)), type(obj)
+        todo.extend(gc.get_referents(obj))
+    assert report.wanted.tolist() == [True, True, False, False]
