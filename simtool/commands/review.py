@@ -34,6 +34,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -292,7 +293,10 @@ def play_all(s: Setup, out: Path, jobs: int | None = None, progress: Progress | 
         if not specs:
             folders[question] = []
             continue
-        tick = None if progress is None else (lambda done, total, q=question: progress(q, done, total))
+        tick = None
+        if progress is not None:
+            progress(question, 0, 0)  # named before its first chunk is in
+            tick = partial(progress, question)
         folders[question] = play(specs, out / "runs" / question, jobs, backend=backend, scheduler=scheduler,
                                  progress=tick, extra=extra, command="review")
     return folders
@@ -320,8 +324,6 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     if baseline is not None and Path(baseline).resolve() == out.resolve():
         raise SimtoolError(f"--baseline {baseline} is the review's own --out; give the folder of an earlier review")
     s = setup(game, out, players, rules, effort, vs_rules, seed, sizes)
-    if progress is not None:
-        progress("pilot done", 0, 0)
     folders = play_all(s, out, jobs, progress, backend, scheduler)
     if progress is not None:
         progress("writing the review", 0, 0)
