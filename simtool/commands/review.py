@@ -50,7 +50,7 @@ EFFORTS = {"quick": 60, "standard": 300, "thorough": 1800}
 """Wall seconds each effort aims at, on :data:`CORES` cores (more cores finish sooner; the
 deals played do not depend on ``--jobs``)."""
 CORES = 2
-PLAYING = 0.9
+PLAYING = 0.85
 """The part of the budget spent playing: the rest goes to starting up, the pilot, starting the
 workers of each question and reading the results (measured: a few seconds in all)."""
 SHARES = {"deals": 0.08, "matches": 0.10, "restrictions": 0.08, "duplicate": 0.06, "search": 0.68}
@@ -123,23 +123,39 @@ def next_weaker(game_id: str) -> str:
     return rungs[at - 1] if at > 0 else "random"
 
 
-def per_unit(spec: RunSpec) -> float:
-    """Seconds one unit of ``spec`` takes here, from its first chunk played in this process."""
+def timed(spec: RunSpec) -> float:
+    """Seconds playing ``spec``'s first chunk takes in this process."""
     start = time.perf_counter()
-    chunk = play_chunk(spec, 0)
-    return (time.perf_counter() - start) / max(1, chunk.seats["deal" if spec.unit == "deal" else "match"]
-                                               .n_unique())
+    play_chunk(spec, 0)
+    return time.perf_counter() - start
+
+
+def costs(game: str, players: int, rules: dict, strategy: str, unit: str, n: int,
+          warm: bool = True) -> tuple[float, float]:
+    """``(seconds per unit, seconds per play)`` of ``strategy`` at every seat here: the time of
+    ``2n`` units less that of ``n`` is what a unit (deal or match) costs; what is left of the
+    time of ``n`` is what a play costs whatever its size (most of the time of a search's first
+    deals: its lockstep steps are few and wide later). ``warm``: a first play of a few units
+    absorbs imports and caches. The unit's cost is at least a quarter of the plain mean, against
+    timing noise."""
+    def play(k: int) -> float:
+        return timed(make_spec(game, players, k, strategy, None, rules, unit, 0))
+
+    if warm:
+        play(max(1, n // 8))
+    once, twice = play(n), play(2 * n)
+    unit_cost = max((twice - once) / n, twice / (2 * n) / 4)
+    return unit_cost, max(0.0, once - n * unit_cost)
 
 
 def pilot(game: str, players: int, rules: dict, default: str, search: str | None) -> dict[str, float]:
     """Seconds per unit of each kind of play, timed here on a few deals and matches: a heuristic
-    deal, a heuristic match, and a deal with the search at every seat."""
-    heuristic = make_spec(game, players, 2048, default, None, rules, "deal", 0)
-    per_unit(make_spec(game, players, 64, default, None, rules, "deal", 0))  # imports, caches
-    out = {"deal": per_unit(heuristic),
-           "match": per_unit(make_spec(game, players, 64, default, None, rules, "match", 0))}
+    deal, a heuristic match, and a deal with the search at every seat (and the seconds a search
+    play costs whatever its size)."""
+    out = {"deal": costs(game, players, rules, default, "deal", 2048)[0],
+           "match": costs(game, players, rules, default, "match", 32)[0]}
     if search is not None:
-        out["search"] = per_unit(make_spec(game, players, 16, search, None, rules, "deal", 0))
+        out["search"], out["search_play"] = costs(game, players, rules, search, "deal", 8, warm=False)
     return out
 
 
@@ -163,9 +179,12 @@ def sizes(effort: str, seconds: dict[str, float], players: int, restrictions: in
     cost = {"deals": seconds["deal"], "matches": seconds["match"],
             "restrictions": seconds["deal"] * (1 + restrictions), "duplicate": seconds["deal"] * p,
             "search": seconds.get("search", 0.0) * (1 + 2 / p + (p + 1) / p)}
+    # the four search plays (seats, and the three of skill) each cost their start whatever their size
+    fixed = {"search": 4 * seconds.get("search_play", 0.0)}
     # a play that is not played (no search for the game) gets no units
     return Sizes(**{kind: 0 if cost[kind] <= 0 else
-                    min(LARGEST[kind], max(SMALLEST[kind], round_down(budget * share / cost[kind])))
+                    min(LARGEST[kind], max(SMALLEST[kind],
+                                           round_down((budget * share - fixed.get(kind, 0.0)) / cost[kind])))
                     for kind, share in SHARES.items()})
 
 
