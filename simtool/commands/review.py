@@ -130,32 +130,34 @@ def timed(spec: RunSpec) -> float:
     return time.perf_counter() - start
 
 
-def costs(game: str, players: int, rules: dict, strategy: str, unit: str, n: int,
-          warm: bool = True) -> tuple[float, float]:
-    """``(seconds per unit, seconds per play)`` of ``strategy`` at every seat here: the time of
-    ``2n`` units less that of ``n`` is what a unit (deal or match) costs; what is left of the
-    time of ``n`` is what a play costs whatever its size (most of the time of a search's first
-    deals: its lockstep steps are few and wide later). ``warm``: a first play of a few units
-    absorbs imports and caches. The unit's cost is at least a quarter of the plain mean, against
-    timing noise."""
+SEARCH_BATCH = 0.6
+"""What a search deal costs in a play of hundreds, as a share of what it costs in the pilot's
+16: the search's lockstep steps are few and wide in a large batch (measured on Kansas City:
+0.2 s a deal in a play of 384 against 0.33 s in the pilot). A pilot timing two sizes to tell a
+play's start from its deals was tried: on a shared machine its difference was mostly noise,
+and a review sized on it ran three times over its budget."""
+
+
+def per_unit(game: str, players: int, rules: dict, strategy: str, unit: str, n: int, warm: bool = True) -> float:
+    """Seconds a unit (deal or match) of ``strategy`` at every seat takes here: the mean over a
+    play of ``n``, after a first play of a few (imports, caches) if ``warm``."""
     def play(k: int) -> float:
         return timed(make_spec(game, players, k, strategy, None, rules, unit, 0))
 
     if warm:
-        play(max(1, n // 8))
-    once, twice = play(n), play(2 * n)
-    unit_cost = max((twice - once) / n, twice / (2 * n) / 4)
-    return unit_cost, max(0.0, once - n * unit_cost)
+        play(max(1, n // 16))
+    return play(n) / n
 
 
 def pilot(game: str, players: int, rules: dict, default: str, search: str | None) -> dict[str, float]:
     """Seconds per unit of each kind of play, timed here on a few deals and matches: a heuristic
-    deal, a heuristic match, and a deal with the search at every seat (and the seconds a search
-    play costs whatever its size)."""
-    out = {"deal": costs(game, players, rules, default, "deal", 2048)[0],
-           "match": costs(game, players, rules, default, "match", 32)[0]}
+    deal, a heuristic match, and a deal with the search at every seat (as it costs in a large
+    play, :data:`SEARCH_BATCH`)."""
+    out = {"deal": per_unit(game, players, rules, default, "deal", 4096),
+           "match": per_unit(game, players, rules, default, "match", 128)}
     if search is not None:
-        out["search"], out["search_play"] = costs(game, players, rules, search, "deal", 8, warm=False)
+        # warmed by the heuristic plays: a search's first deal would cost seconds of the budget
+        out["search"] = SEARCH_BATCH * per_unit(game, players, rules, search, "deal", 16, warm=False)
     return out
 
 
@@ -179,12 +181,9 @@ def sizes(effort: str, seconds: dict[str, float], players: int, restrictions: in
     cost = {"deals": seconds["deal"], "matches": seconds["match"],
             "restrictions": seconds["deal"] * (1 + restrictions), "duplicate": seconds["deal"] * p,
             "search": seconds.get("search", 0.0) * (1 + 2 / p + (p + 1) / p)}
-    # the four search plays (seats, and the three of skill) each cost their start whatever their size
-    fixed = {"search": 4 * seconds.get("search_play", 0.0)}
     # a play that is not played (no search for the game) gets no units
     return Sizes(**{kind: 0 if cost[kind] <= 0 else
-                    min(LARGEST[kind], max(SMALLEST[kind],
-                                           round_down((budget * share - fixed.get(kind, 0.0)) / cost[kind])))
+                    min(LARGEST[kind], max(SMALLEST[kind], round_down(budget * share / cost[kind])))
                     for kind, share in SHARES.items()})
 
 
