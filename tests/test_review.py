@@ -106,8 +106,12 @@ def test_unlike_reviews_are_not_compared(draw, tmp_path):
     assert r["comparison"]["possible"] is False and "player count" in r["comparison"]["why"]
     assert r["changes"] == []
     assert "cannot be compared" in (tmp_path / "three" / "review.html").read_text()
-    like = reviews.review("draw", tmp_path / "again", seed=2, jobs=1, sizes=TINY, baseline=tmp_path / "four")
+    like = reviews.review("draw", tmp_path / "again", rules={"edge": "first"}, jobs=1, baseline=tmp_path / "four")
     assert like["comparison"]["possible"] is True and {c["question"] for c in like["changes"]} >= {"seats", "luck"}
+    # the baseline's seed and sizes: the same deals, no pilot
+    assert like["seed"] == 1 and like["sizes"] == json.loads((tmp_path / "four" / "review.json").read_text())["sizes"]
+    (seats,) = [c for c in like["changes"] if c["question"] == "seats"]
+    assert seats["change"] == "worse"  # the edge rule gives seat 0 a strong edge
 
 
 @pytest.mark.parametrize("args, needles", [

@@ -326,7 +326,9 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
            progress: Progress | None = None, sizes: Sizes | None = None, backend: str = "local",
            scheduler: str | None = None) -> dict:
     """What ``simtool review`` does, from Python: play, answer, and write ``out/review.json``
-    and ``out/review.html``; return the review (the content of ``review.json``). ``sizes``
+    and ``out/review.html``; return the review (the content of ``review.json``). With a
+    ``baseline`` of the same game and player count, its seed and sizes are played (unless
+    ``seed`` or ``sizes`` are given), so that both versions play the same deals. ``sizes``
     replaces the effort's sizes (small reviews for tests and notebooks); ``backend="dask"`` plays
     the chunks on the dask.distributed cluster at ``scheduler``."""
     from simtool.analysis import review as answers
@@ -341,6 +343,8 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     before = answers.read_review(Path(baseline)) if baseline is not None else None
     if baseline is not None and Path(baseline).resolve() == out.resolve():
         raise SimtoolError(f"--baseline {baseline} is the review's own --out; give the folder of an earlier review")
+    if before is not None and seed is None and sizes is None:
+        seed, sizes = baseline_deals(before, game, players)
     s = setup(game, out, players, rules, effort, vs_rules, seed, sizes)
     folders = play_all(s, out, jobs, progress, backend, scheduler)
     if progress is not None:
@@ -349,6 +353,18 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
                             before)
     pages.write(out, result)
     return result
+
+
+def baseline_deals(before: dict, game: str, players: int | None) -> tuple[int | None, Sizes | None]:
+    """The seed and sizes of a baseline review of the same game and player count, so that this
+    review plays the baseline's deals (``None, None`` for another game or player count)."""
+    g = games.get(arguments.text("game", game, "black-white"))
+    try:
+        if before.get("game") == g.id and before.get("players") == (players or g.default_players):
+            return int(before["seed"]), Sizes(**before["sizes"])
+    except (KeyError, TypeError, ValueError):
+        pass
+    return None, None
 
 
 def summary_lines(result: dict) -> list[str]:
