@@ -200,3 +200,30 @@ def test_review_page_in_a_real_browser(browser, draw, tmp_path):  # noqa: F811
     assert first.locator(".thresholds").inner_text().startswith("Thresholds: fair")
     assert page.locator("#changes tr.bad").count() >= 1  # the seat edge got worse: red, by its meaning
     assert not page.locator("details.statistics table").first.is_visible()  # folded away
+
+
+def test_sizes_share_the_budget_by_the_pilot_timings():
+    seconds = {"deal": 1e-4, "match": 1e-3, "search": 0.05}
+    quick = reviews.sizes("quick", seconds, 4, 2, 1)
+    # the search's share of 60 s on 2 cores, at 0.05 s a deal in each of its 1 + 2/4 + 5/4 plays
+    budget = reviews.EFFORTS["quick"] * reviews.CORES * reviews.PLAYING * reviews.SHARES["search"]
+    assert quick.search == reviews.round_down(budget / (0.05 * 2.75))
+    assert reviews.sizes("quick", seconds, 4, 2, 2).search < quick.search  # two rule versions share it
+    assert reviews.sizes("thorough", seconds, 4, 2, 1).search > reviews.sizes("standard", seconds, 4, 2, 1).search
+    slow = reviews.sizes("quick", {"deal": 1.0, "match": 10.0, "search": 100.0}, 4, 2, 1)
+    assert slow == Sizes(**reviews.SMALLEST)  # never fewer than the smallest sizes
+    assert reviews.sizes("quick", {"deal": 1e-9, "match": 1e-9}, 4, 0, 1).search == 0  # no search: none played
+
+
+@pytest.mark.parametrize("x, rounded", [(1, 1), (2.9, 2), (3, 3), (5.9, 4), (6, 6), (1000, 768), (1100, 1024)])
+def test_sizes_round_down_to_powers_of_two_and_their_halves_again(x, rounded):
+    assert reviews.round_down(x) == rounded
+
+
+def test_ctrl_c_says_how_to_go_on(tmp_path, monkeypatch):
+    def interrupted(*args, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(reviews, "setup", interrupted)
+    r = cli("review", "--game", "kansas-city", "--out", tmp_path / "r", "-q")
+    assert r.exit_code == 130 and "run the same simtool review again to go on" in r.stderr
