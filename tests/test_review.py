@@ -205,9 +205,11 @@ def test_review_page_in_a_real_browser(browser, draw, tmp_path):  # noqa: F811
 def test_sizes_share_the_budget_by_the_pilot_timings():
     seconds = {"deal": 1e-4, "match": 1e-3, "search": 0.05}
     quick = reviews.sizes("quick", seconds, 4, 2, 1)
-    # the search's share of 60 s on 2 cores, at 0.05 s a deal in each of its 1 + 2/4 + 5/4 plays
+    # the search's share of 60 s on 2 cores, less the start of its 4 plays, at 0.05 s a deal
+    # (in a large play, SEARCH_BATCH of it) in each of its 1 + 2/4 + 5/4 plays
     budget = reviews.EFFORTS["quick"] * reviews.CORES * reviews.PLAYING * reviews.SHARES["search"]
-    assert quick.search == reviews.round_down(budget / (0.05 * 2.75))
+    start = 4 * reviews.SEARCH_START * reviews.SEARCH_PILOT * 0.05
+    assert quick.search == reviews.round_down((budget - start) / (reviews.SEARCH_BATCH * 0.05 * 2.75))
     assert reviews.sizes("quick", seconds, 4, 2, 2).search < quick.search  # two rule versions share it
     assert reviews.sizes("thorough", seconds, 4, 2, 1).search > reviews.sizes("standard", seconds, 4, 2, 1).search
     slow = reviews.sizes("quick", {"deal": 1.0, "match": 10.0, "search": 100.0}, 4, 2, 1)

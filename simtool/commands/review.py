@@ -130,12 +130,17 @@ def timed(spec: RunSpec) -> float:
     return time.perf_counter() - start
 
 
+SEARCH_PILOT = 16
+"""Deals of the pilot's search play."""
 SEARCH_BATCH = 0.6
-"""What a search deal costs in a play of hundreds, as a share of what it costs in the pilot's
-16: the search's lockstep steps are few and wide in a large batch (measured on Kansas City:
-0.2 s a deal in a play of 384 against 0.33 s in the pilot). A pilot timing two sizes to tell a
-play's start from its deals was tried: on a shared machine its difference was mostly noise,
-and a review sized on it ran three times over its budget."""
+"""What a search deal costs in a play of hundreds, as a share of its mean cost in the pilot's
+play of :data:`SEARCH_PILOT`: the search's lockstep steps are few and wide in a large batch
+(measured on Kansas City: 0.2 s a deal in a play of 384 against 0.33 s in the pilot)."""
+SEARCH_START = 0.5
+"""What a search play costs whatever its size, as a share of the pilot's whole play: most of a
+small play's time (Kansas City, one core: 2.3 s for 1 deal, 4.0 s for 8, 5.0 s for 16, 9.0 s
+for 64). A pilot timing two sizes to tell the two apart was tried: on a shared machine their
+difference was mostly noise, and a review sized on it ran three times over its budget."""
 
 
 def per_unit(game: str, players: int, rules: dict, strategy: str, unit: str, n: int, warm: bool = True) -> float:
@@ -151,13 +156,13 @@ def per_unit(game: str, players: int, rules: dict, strategy: str, unit: str, n: 
 
 def pilot(game: str, players: int, rules: dict, default: str, search: str | None) -> dict[str, float]:
     """Seconds per unit of each kind of play, timed here on a few deals and matches: a heuristic
-    deal, a heuristic match, and a deal with the search at every seat (as it costs in a large
-    play, :data:`SEARCH_BATCH`)."""
+    deal, a heuristic match, and a deal with the search at every seat (the mean over the
+    pilot's :data:`SEARCH_PILOT` deals)."""
     out = {"deal": per_unit(game, players, rules, default, "deal", 4096),
            "match": per_unit(game, players, rules, default, "match", 128)}
     if search is not None:
         # warmed by the heuristic plays: a search's first deal would cost seconds of the budget
-        out["search"] = SEARCH_BATCH * per_unit(game, players, rules, search, "deal", 16, warm=False)
+        out["search"] = per_unit(game, players, rules, search, "deal", SEARCH_PILOT, warm=False)
     return out
 
 
@@ -178,12 +183,16 @@ def sizes(effort: str, seconds: dict[str, float], players: int, restrictions: in
     # (one baseline and one per restriction); a duplicate deal is p heuristic deals; the skill
     # plays hold one search seat in p (twice), and the doubled search one doubled seat among
     # p - 1 searching ones, next to the search at every seat for the seats question
+    search = seconds.get("search", 0.0)
     cost = {"deals": seconds["deal"], "matches": seconds["match"],
             "restrictions": seconds["deal"] * (1 + restrictions), "duplicate": seconds["deal"] * p,
-            "search": seconds.get("search", 0.0) * (1 + 2 / p + (p + 1) / p)}
+            "search": SEARCH_BATCH * search * (1 + 2 / p + (p + 1) / p)}
+    # each of the four search plays (seats, and the three of skill) costs its start whatever its size
+    start = {"search": 4 * SEARCH_START * SEARCH_PILOT * search}
     # a play that is not played (no search for the game) gets no units
     return Sizes(**{kind: 0 if cost[kind] <= 0 else
-                    min(LARGEST[kind], max(SMALLEST[kind], round_down(budget * share / cost[kind])))
+                    min(LARGEST[kind], max(SMALLEST[kind],
+                                           round_down((budget * share - start.get(kind, 0.0)) / cost[kind])))
                     for kind, share in SHARES.items()})
 
 
