@@ -229,3 +229,13 @@ def test_ctrl_c_says_how_to_go_on(tmp_path, monkeypatch):
     monkeypatch.setattr(reviews, "setup", interrupted)
     r = cli("review", "--game", "kansas-city", "--out", tmp_path / "r", "-q")
     assert r.exit_code == 130 and "run the same simtool review again to go on" in r.stderr
+
+
+def test_cli_vs_rule_prints_what_changes_for_balance(draw, tmp_path, monkeypatch):
+    monkeypatch.setattr(reviews, "pilot", lambda *a: {"deal": 1e-3, "match": 1e-2})
+    r = cli("review", "-g", "draw", "--vs-rule", "edge=first", "--out", tmp_path / "r", "--seed", "4", "-j", "1")
+    assert r.exit_code == 0, r.output
+    line = next(x for x in r.stdout.splitlines() if x.startswith("change in seats:"))
+    assert line.endswith(": worse")
+    page = (tmp_path / "r" / "review.html").read_text()
+    assert "Largest seat edge (points)" in page and 'class="bad"' in page
