@@ -380,7 +380,7 @@ def summary_lines(result: dict) -> list[str]:
     """The verdicts as ``simtool review`` prints them: one line per question, then the changes."""
     q = result["questions"]
     lines = [f"{name}: {q[name]['verdict']}. {q[name]['sentence']}" for name in ("seats", "skill", "luck", "tension")]
-    lines += [f"hazard {h['name']}: {h['verdict']}. {h['sentence']}" for h in q["hazards"]]
+    lines += [f"{'hazard' if h['risk'] else 'rate'} {h['name']}: {h['verdict']}. {h['sentence']}" for h in q["hazards"]]
     lines += [f"crude play {r['name']}: {r['verdict']}. {r['sentence']}" for r in q["restrictions"]]
     if q.get("match"):
         lines.append(f"match: {q['match']['verdict']}. {q['match']['sentence']}")
