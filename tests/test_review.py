@@ -83,17 +83,18 @@ def schema_errors(r: dict) -> list[str]:
 
 
 def test_review_json_has_the_documented_layout_for_a_real_game(tmp_path):
-    out = tmp_path / "kc"
-    r = reviews.review("kansas-city", out, seed=3, jobs=1, sizes=TINY)
+    out = tmp_path / "bw"  # Black & White: its search is the quickest to start
+    r = reviews.review("black-white", out, seed=3, jobs=1, sizes=TINY)
     on_disk = json.loads((out / "review.json").read_text())
     assert on_disk == r and schema_errors(r) == []
-    assert r["schema"] == 1 and r["game"] == "kansas-city" and r["players"] == 4 and r["effort"] == "quick"
-    assert r["n"] == TINY.deals and r["plays"] == {"default": "target", "search": "pimc"}
+    assert r["schema"] == 1 and r["game"] == "black-white" and r["players"] == 3 and r["effort"] == "quick"
+    assert r["n"] == TINY.deals and r["plays"] == {"default": "balance", "search": "pimc"}
     q = r["questions"]
-    assert [h["name"] for h in q["hazards"]] == ["overshoot"] and q["hazards"][0]["risk"] is True
-    assert {x["name"] for x in q["restrictions"]} == {"no-upgrade", "pass-high"} or q["restrictions"]
+    assert [h["name"] for h in q["hazards"]] == ["balanced"] and q["hazards"][0]["risk"] is False
+    assert [x["name"] for x in q["restrictions"]] == ["higher-colour", "lower-colour"]
     assert q["skill"]["verdict"] in ("little", "some", "much", "unclear") and "pimc" in q["skill"]["sentence"]
     assert q["seats"]["search"]["play"] == "pimc at every seat" and q["seats"]["search"]["n"] == TINY.search
+    assert q["luck"]["play"] == "one balance against 2 duck (duplicate deals)"
     page = (out / "review.html").read_text()
     offline = page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert page.startswith("<!DOCTYPE html>") and "http://" not in offline and "https://" not in offline
@@ -239,3 +240,19 @@ def test_cli_vs_rule_prints_what_changes_for_balance(draw, tmp_path, monkeypatch
     assert line.endswith(": worse")
     page = (tmp_path / "r" / "review.html").read_text()
     assert "Largest seat edge (points)" in page and 'class="bad"' in page
+
+
+def test_a_risk_going_up_is_worse_and_a_plain_rate_only_changed():
+    from simtool.analysis import review as answers
+
+    def version(rate: float) -> dict:
+        fig = {"value": 1.0, "ci": [0.5, 1.5]}
+        return {"seats": {"figure": fig}, "skill": {"figure": fig}, "luck": {"figure": fig},
+                "tension": {"figure": fig}, "restrictions": [], "match": None,
+                "hazards": [{"name": "overshoot", "rate": rate, "ci": [rate - 0.01, rate + 0.01], "risk": True},
+                            {"name": "made", "rate": rate, "ci": [rate - 0.01, rate + 0.01], "risk": False}]}
+
+    rows = {c["question"]: c for c in answers.changes(version(0.10), version(0.20))}
+    assert rows["hazards: overshoot"]["change"] == "worse" and rows["hazards: overshoot"]["better"] is False
+    assert rows["hazards: made"]["change"] == "changed" and rows["hazards: made"]["better"] is None
+    assert rows["seats"]["change"] == "no clear change" and rows["seats"]["delta"] == 0
