@@ -717,7 +717,7 @@ def list_strategies(game: Optional[str] = typer.Option(None, "--game", "-g", hel
               markup=False)
 
 
-QUESTION_LABELS = {"pilot done": "timing the game's plays", "seats": "seats: is the game fair to every seat?",
+QUESTION_LABELS = {"pilot": "timing the game's plays", "seats": "seats: is the game fair to every seat?",
                    "skill": "skill: does the strongest play gain?", "luck": "luck: how much do the cards decide?",
                    "restrictions": "restricted play: does crude play do nearly as well?",
                    "match": "tension and match shape: whole matches", "writing the review": "writing the review"}
@@ -751,7 +751,7 @@ def review(
         if jobs is not None and jobs < 1:
             raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
         with _progress(quiet) as bar:
-            task = bar.add_task(QUESTION_LABELS["pilot done"], total=None)
+            task = bar.add_task(QUESTION_LABELS["pilot"], total=None)
 
             def shown(question: str, done: int, total: int) -> None:
                 bar.update(task, description=QUESTION_LABELS.get(question, question), completed=done,

@@ -83,17 +83,18 @@ def schema_errors(r: dict) -> list[str]:
 
 
 def test_review_json_has_the_documented_layout_for_a_real_game(tmp_path):
-    out = tmp_path / "kc"
-    r = reviews.review("kansas-city", out, seed=3, jobs=1, sizes=TINY)
+    out = tmp_path / "bw"  # Black & White: its search is the quickest to start
+    r = reviews.review("black-white", out, seed=3, jobs=1, sizes=TINY)
     on_disk = json.loads((out / "review.json").read_text())
     assert on_disk == r and schema_errors(r) == []
-    assert r["schema"] == 1 and r["game"] == "kansas-city" and r["players"] == 4 and r["effort"] == "quick"
-    assert r["n"] == TINY.deals and r["plays"] == {"default": "target", "search": "pimc"}
+    assert r["schema"] == 1 and r["game"] == "black-white" and r["players"] == 3 and r["effort"] == "quick"
+    assert r["n"] == TINY.deals and r["plays"] == {"default": "balance", "search": "pimc"}
     q = r["questions"]
-    assert [h["name"] for h in q["hazards"]] == ["overshoot"] and q["hazards"][0]["risk"] is True
-    assert {x["name"] for x in q["restrictions"]} == {"no-upgrade", "pass-high"} or q["restrictions"]
+    assert [h["name"] for h in q["hazards"]] == ["balanced"] and q["hazards"][0]["risk"] is False
+    assert [x["name"] for x in q["restrictions"]] == ["higher-colour", "lower-colour"]
     assert q["skill"]["verdict"] in ("little", "some", "much", "unclear") and "pimc" in q["skill"]["sentence"]
     assert q["seats"]["search"]["play"] == "pimc at every seat" and q["seats"]["search"]["n"] == TINY.search
+    assert q["luck"]["play"] == "one balance against 2 duck (duplicate deals)"
     page = (out / "review.html").read_text()
     offline = page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert page.startswith("<!DOCTYPE html>") and "http://" not in offline and "https://" not in offline
@@ -106,8 +107,12 @@ def test_unlike_reviews_are_not_compared(draw, tmp_path):
     assert r["comparison"]["possible"] is False and "player count" in r["comparison"]["why"]
     assert r["changes"] == []
     assert "cannot be compared" in (tmp_path / "three" / "review.html").read_text()
-    like = reviews.review("draw", tmp_path / "again", seed=2, jobs=1, sizes=TINY, baseline=tmp_path / "four")
+    like = reviews.review("draw", tmp_path / "again", rules={"edge": "first"}, jobs=1, baseline=tmp_path / "four")
     assert like["comparison"]["possible"] is True and {c["question"] for c in like["changes"]} >= {"seats", "luck"}
+    # the baseline's seed and sizes: the same deals, no pilot
+    assert like["seed"] == 1 and like["sizes"] == json.loads((tmp_path / "four" / "review.json").read_text())["sizes"]
+    (seats,) = [c for c in like["changes"] if c["question"] == "seats"]
+    assert seats["change"] == "worse"  # the edge rule gives seat 0 a strong edge
 
 
 @pytest.mark.parametrize("args, needles", [
@@ -196,3 +201,58 @@ def test_review_page_in_a_real_browser(browser, draw, tmp_path):  # noqa: F811
     assert first.locator(".thresholds").inner_text().startswith("Thresholds: fair")
     assert page.locator("#changes tr.bad").count() >= 1  # the seat edge got worse: red, by its meaning
     assert not page.locator("details.statistics table").first.is_visible()  # folded away
+
+
+def test_sizes_share_the_budget_by_the_pilot_timings():
+    seconds = {"deal": 1e-4, "match": 1e-3, "search": 0.05}
+    quick = reviews.sizes("quick", seconds, 4, 2, 1)
+    # the search's share of 60 s on 2 cores, less the start of its 4 plays, at 0.05 s a deal
+    # (in a large play, SEARCH_BATCH of it) in each of its 1 + 2/4 + 5/4 plays
+    budget = reviews.EFFORTS["quick"] * reviews.CORES * reviews.PLAYING * reviews.SHARES["search"]
+    start = 4 * reviews.SEARCH_START * reviews.SEARCH_PILOT * 0.05
+    assert quick.search == reviews.round_down((budget - start) / (reviews.SEARCH_BATCH * 0.05 * 2.75))
+    assert reviews.sizes("quick", seconds, 4, 2, 2).search < quick.search  # two rule versions share it
+    assert reviews.sizes("thorough", seconds, 4, 2, 1).search > reviews.sizes("standard", seconds, 4, 2, 1).search
+    slow = reviews.sizes("quick", {"deal": 1.0, "match": 10.0, "search": 100.0}, 4, 2, 1)
+    assert slow == Sizes(**reviews.SMALLEST)  # never fewer than the smallest sizes
+    assert reviews.sizes("quick", {"deal": 1e-9, "match": 1e-9}, 4, 0, 1).search == 0  # no search: none played
+
+
+@pytest.mark.parametrize("x, rounded", [(1, 1), (2.9, 2), (3, 3), (5.9, 4), (6, 6), (1000, 768), (1100, 1024)])
+def test_sizes_round_down_to_powers_of_two_and_their_halves_again(x, rounded):
+    assert reviews.round_down(x) == rounded
+
+
+def test_ctrl_c_says_how_to_go_on(tmp_path, monkeypatch):
+    def interrupted(*args, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(reviews, "setup", interrupted)
+    r = cli("review", "--game", "kansas-city", "--out", tmp_path / "r", "-q")
+    assert r.exit_code == 130 and "run the same simtool review again to go on" in r.stderr
+
+
+def test_cli_vs_rule_prints_what_changes_for_balance(draw, tmp_path, monkeypatch):
+    monkeypatch.setattr(reviews, "pilot", lambda *a: {"deal": 1e-3, "match": 1e-2})
+    r = cli("review", "-g", "draw", "--vs-rule", "edge=first", "--out", tmp_path / "r", "--seed", "4", "-j", "1")
+    assert r.exit_code == 0, r.output
+    line = next(x for x in r.stdout.splitlines() if x.startswith("change in seats:"))
+    assert line.endswith(": worse")
+    page = (tmp_path / "r" / "review.html").read_text()
+    assert "Largest seat edge (points)" in page and 'class="bad"' in page
+
+
+def test_a_risk_going_up_is_worse_and_a_plain_rate_only_changed():
+    from simtool.analysis import review as answers
+
+    def version(rate: float) -> dict:
+        fig = {"value": 1.0, "ci": [0.5, 1.5]}
+        return {"seats": {"figure": fig}, "skill": {"figure": fig}, "luck": {"figure": fig},
+                "tension": {"figure": fig}, "restrictions": [], "match": None,
+                "hazards": [{"name": "overshoot", "rate": rate, "ci": [rate - 0.01, rate + 0.01], "risk": True},
+                            {"name": "made", "rate": rate, "ci": [rate - 0.01, rate + 0.01], "risk": False}]}
+
+    rows = {c["question"]: c for c in answers.changes(version(0.10), version(0.20))}
+    assert rows["hazards: overshoot"]["change"] == "worse" and rows["hazards: overshoot"]["better"] is False
+    assert rows["hazards: made"]["change"] == "changed" and rows["hazards: made"]["better"] is None
+    assert rows["seats"]["change"] == "no clear change" and rows["seats"]["delta"] == 0

@@ -45,9 +45,11 @@ def seat_answer(game, folder: Path) -> dict:
 
 
 def magnitude(value: float, low: float, high: float) -> dict:
-    """The size of an edge, ``|value|``, with the interval of ``|x|`` over ``[low, high]``."""
-    near = 0.0 if low <= 0 <= high else min(abs(low), abs(high))
-    return {"name": "largest seat edge (points)", "value": abs(value), "ci": [near, max(abs(low), abs(high))]}
+    """The size of the largest edge, ``|value|``, with the seat's 95% half-width either side: the
+    figure a change of rules is judged on (the interval of ``|x|`` itself, cut at 0, would be
+    narrower than the edge's and claim changes the deals cannot tell)."""
+    half = (high - low) / 2
+    return {"name": "largest seat edge (points)", "value": abs(value), "ci": [abs(value) - half, abs(value) + half]}
 
 
 def seats_question(game, heuristic: Path, search: Path | None) -> dict:

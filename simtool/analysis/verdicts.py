@@ -117,7 +117,8 @@ def settle(n: int, intervals: Sequence[tuple[float, float, float]], thresholds: 
 
 
 def _pts(x: float) -> str:
-    return f"{x:.1f}"
+    """One decimal, never ``-0.0``."""
+    return f"{round(x, 1) + 0.0:.1f}"
 
 
 def _pct(x: float) -> str:
@@ -335,8 +336,8 @@ def restriction_verdict(doing: str, strategy: str, cost_pts: float, low: float, 
     ``n`` paired deals. ``nearly as good`` (flagged: the game may reward crude play) when the
     whole interval lies below 1 point (:data:`RESTRICTION_THRESHOLDS`)."""
     word, between, more = _worded(cost_pts, low, high, RESTRICTION_THRESHOLDS, RESTRICTION_WORDS, n)
-    head = (f"{doing[:1].upper()}{doing[1:]} costs {strategy} {cost_pts:.1f} points of win share per seat "
-            f"(95% interval {low:.1f} to {high:.1f})")
+    head = (f"{doing[:1].upper()}{doing[1:]} costs {strategy} {_pts(cost_pts)} points of win share per seat "
+            f"(95% interval {_pts(low)} to {_pts(high)})")
     if word == "nearly as good":
         sentence = f"{head}: under 1 point, so this crude rule does nearly as well as full play (flagged)."
     elif word == "costs":

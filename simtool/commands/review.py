@@ -34,6 +34,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -49,7 +50,7 @@ EFFORTS = {"quick": 60, "standard": 300, "thorough": 1800}
 """Wall seconds each effort aims at, on :data:`CORES` cores (more cores finish sooner; the
 deals played do not depend on ``--jobs``)."""
 CORES = 2
-PLAYING = 0.9
+PLAYING = 0.85
 """The part of the budget spent playing: the rest goes to starting up, the pilot, starting the
 workers of each question and reading the results (measured: a few seconds in all)."""
 SHARES = {"deals": 0.08, "matches": 0.10, "restrictions": 0.08, "duplicate": 0.06, "search": 0.68}
@@ -122,23 +123,46 @@ def next_weaker(game_id: str) -> str:
     return rungs[at - 1] if at > 0 else "random"
 
 
-def per_unit(spec: RunSpec) -> float:
-    """Seconds one unit of ``spec`` takes here, from its first chunk played in this process."""
+def timed(spec: RunSpec) -> float:
+    """Seconds playing ``spec``'s first chunk takes in this process."""
     start = time.perf_counter()
-    chunk = play_chunk(spec, 0)
-    return (time.perf_counter() - start) / max(1, chunk.seats["deal" if spec.unit == "deal" else "match"]
-                                               .n_unique())
+    play_chunk(spec, 0)
+    return time.perf_counter() - start
+
+
+SEARCH_PILOT = 16
+"""Deals of the pilot's search play."""
+SEARCH_BATCH = 0.6
+"""What a search deal costs in a play of hundreds, as a share of its mean cost in the pilot's
+play of :data:`SEARCH_PILOT`: the search's lockstep steps are few and wide in a large batch
+(measured on Kansas City: 0.2 s a deal in a play of 384 against 0.33 s in the pilot)."""
+SEARCH_START = 0.5
+"""What a search play costs whatever its size, as a share of the pilot's whole play: most of a
+small play's time (Kansas City, one core: 2.3 s for 1 deal, 4.0 s for 8, 5.0 s for 16, 9.0 s
+for 64). A pilot timing two sizes to tell the two apart was tried: on a shared machine their
+difference was mostly noise, and a review sized on it ran three times over its budget."""
+
+
+def per_unit(game: str, players: int, rules: dict, strategy: str, unit: str, n: int, warm: bool = True) -> float:
+    """Seconds a unit (deal or match) of ``strategy`` at every seat takes here: the mean over a
+    play of ``n``, after a first play of a few (imports, caches) if ``warm``."""
+    def play(k: int) -> float:
+        return timed(make_spec(game, players, k, strategy, None, rules, unit, 0))
+
+    if warm:
+        play(max(1, n // 16))
+    return play(n) / n
 
 
 def pilot(game: str, players: int, rules: dict, default: str, search: str | None) -> dict[str, float]:
     """Seconds per unit of each kind of play, timed here on a few deals and matches: a heuristic
-    deal, a heuristic match, and a deal with the search at every seat."""
-    heuristic = make_spec(game, players, 2048, default, None, rules, "deal", 0)
-    per_unit(make_spec(game, players, 64, default, None, rules, "deal", 0))  # imports, caches
-    out = {"deal": per_unit(heuristic),
-           "match": per_unit(make_spec(game, players, 64, default, None, rules, "match", 0))}
+    deal, a heuristic match, and a deal with the search at every seat (the mean over the
+    pilot's :data:`SEARCH_PILOT` deals)."""
+    out = {"deal": per_unit(game, players, rules, default, "deal", 4096),
+           "match": per_unit(game, players, rules, default, "match", 128)}
     if search is not None:
-        out["search"] = per_unit(make_spec(game, players, 16, search, None, rules, "deal", 0))
+        # warmed by the heuristic plays: a search's first deal would cost seconds of the budget
+        out["search"] = per_unit(game, players, rules, search, "deal", SEARCH_PILOT, warm=False)
     return out
 
 
@@ -159,12 +183,16 @@ def sizes(effort: str, seconds: dict[str, float], players: int, restrictions: in
     # (one baseline and one per restriction); a duplicate deal is p heuristic deals; the skill
     # plays hold one search seat in p (twice), and the doubled search one doubled seat among
     # p - 1 searching ones, next to the search at every seat for the seats question
+    search = seconds.get("search", 0.0)
     cost = {"deals": seconds["deal"], "matches": seconds["match"],
             "restrictions": seconds["deal"] * (1 + restrictions), "duplicate": seconds["deal"] * p,
-            "search": seconds.get("search", 0.0) * (1 + 2 / p + (p + 1) / p)}
+            "search": SEARCH_BATCH * search * (1 + 2 / p + (p + 1) / p)}
+    # each of the four search plays (seats, and the three of skill) costs its start whatever its size
+    start = {"search": 4 * SEARCH_START * SEARCH_PILOT * search}
     # a play that is not played (no search for the game) gets no units
     return Sizes(**{kind: 0 if cost[kind] <= 0 else
-                    min(LARGEST[kind], max(SMALLEST[kind], round_down(budget * share / cost[kind])))
+                    min(LARGEST[kind], max(SMALLEST[kind],
+                                           round_down((budget * share - start.get(kind, 0.0)) / cost[kind])))
                     for kind, share in SHARES.items()})
 
 
@@ -292,7 +320,10 @@ def play_all(s: Setup, out: Path, jobs: int | None = None, progress: Progress | 
         if not specs:
             folders[question] = []
             continue
-        tick = None if progress is None else (lambda done, total, q=question: progress(q, done, total))
+        tick = None
+        if progress is not None:
+            progress(question, 0, 0)  # named before its first chunk is in
+            tick = partial(progress, question)
         folders[question] = play(specs, out / "runs" / question, jobs, backend=backend, scheduler=scheduler,
                                  progress=tick, extra=extra, command="review")
     return folders
@@ -304,7 +335,9 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
            progress: Progress | None = None, sizes: Sizes | None = None, backend: str = "local",
            scheduler: str | None = None) -> dict:
     """What ``simtool review`` does, from Python: play, answer, and write ``out/review.json``
-    and ``out/review.html``; return the review (the content of ``review.json``). ``sizes``
+    and ``out/review.html``; return the review (the content of ``review.json``). With a
+    ``baseline`` of the same game and player count, its seed and sizes are played (unless
+    ``seed`` or ``sizes`` are given), so that both versions play the same deals. ``sizes``
     replaces the effort's sizes (small reviews for tests and notebooks); ``backend="dask"`` plays
     the chunks on the dask.distributed cluster at ``scheduler``."""
     from simtool.analysis import review as answers
@@ -319,9 +352,9 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     before = answers.read_review(Path(baseline)) if baseline is not None else None
     if baseline is not None and Path(baseline).resolve() == out.resolve():
         raise SimtoolError(f"--baseline {baseline} is the review's own --out; give the folder of an earlier review")
+    if before is not None and seed is None and sizes is None:
+        seed, sizes = baseline_deals(before, game, players)
     s = setup(game, out, players, rules, effort, vs_rules, seed, sizes)
-    if progress is not None:
-        progress("pilot done", 0, 0)
     folders = play_all(s, out, jobs, progress, backend, scheduler)
     if progress is not None:
         progress("writing the review", 0, 0)
@@ -331,11 +364,23 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     return result
 
 
+def baseline_deals(before: dict, game: str, players: int | None) -> tuple[int | None, Sizes | None]:
+    """The seed and sizes of a baseline review of the same game and player count, so that this
+    review plays the baseline's deals (``None, None`` for another game or player count)."""
+    g = games.get(arguments.text("game", game, "black-white"))
+    try:
+        if before.get("game") == g.id and before.get("players") == (players or g.default_players):
+            return int(before["seed"]), Sizes(**before["sizes"])
+    except (KeyError, TypeError, ValueError):
+        pass
+    return None, None
+
+
 def summary_lines(result: dict) -> list[str]:
     """The verdicts as ``simtool review`` prints them: one line per question, then the changes."""
     q = result["questions"]
     lines = [f"{name}: {q[name]['verdict']}. {q[name]['sentence']}" for name in ("seats", "skill", "luck", "tension")]
-    lines += [f"hazard {h['name']}: {h['verdict']}. {h['sentence']}" for h in q["hazards"]]
+    lines += [f"{'hazard' if h['risk'] else 'rate'} {h['name']}: {h['verdict']}. {h['sentence']}" for h in q["hazards"]]
     lines += [f"crude play {r['name']}: {r['verdict']}. {r['sentence']}" for r in q["restrictions"]]
     if q.get("match"):
         lines.append(f"match: {q['match']['verdict']}. {q['match']['sentence']}")
