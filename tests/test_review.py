@@ -256,3 +256,18 @@ def test_a_risk_going_up_is_worse_and_a_plain_rate_only_changed():
     assert rows["hazards: overshoot"]["change"] == "worse" and rows["hazards: overshoot"]["better"] is False
     assert rows["hazards: made"]["change"] == "changed" and rows["hazards: made"]["better"] is None
     assert rows["seats"]["change"] == "no clear change" and rows["seats"]["delta"] == 0
+
+
+def test_the_pilot_prices_what_the_rules_play_and_never_times_it(monkeypatch):
+    import time
+
+    # a clock that runs wild must change nothing: the sizes come from counted cards and rounds
+    ticks = iter(range(0, 10**9, 7919))
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(ticks)))
+    players, cards, rounds, deal, match, search = reviews.REFERENCE["kansas-city"]
+    sheet = reviews.pilot("kansas-city", 4, {}, "target", "pimc")
+    # the sheet's Kansas City plays 14 tricks of 4 cards a deal, the reference's count
+    assert sheet["deal"] == pytest.approx(deal) and sheet["search"] == pytest.approx(search)
+    short = reviews.pilot("kansas-city", 4, {"hand_size": 7, "limit": 2}, "target", "pimc")
+    assert short["deal"] == pytest.approx(deal / 2) and short["search"] == pytest.approx(search / 4)
+    assert reviews.pilot("kansas-city", 4, {}, "target", "pimc") == sheet

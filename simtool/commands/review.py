@@ -21,8 +21,10 @@ Ctrl-C or a killed worker keeps the finished chunks, and running the same review
 from them (each plan keeps its finished cells and resumes the rest).
 
 How many deals each play gets: ``--effort`` is a time budget (:data:`EFFORTS`, wall seconds on
-:data:`CORES` cores). A short pilot times the game's plays on this machine, and each play gets
-its share of the budget (:data:`SHARES`), rounded down (:func:`round_down`). The sizes are saved
+:data:`CORES` cores). What each play costs comes from the game's measured costs
+(:data:`REFERENCE`) scaled by what a seeded pilot of the reviewed rules plays (:func:`pilot`), so
+the sizes, and with them every answer, are the same on any machine and for any ``--jobs``; each
+play gets its share of the budget (:data:`SHARES`), rounded down (:func:`round_down`). The sizes are saved
 in ``OUT/sizes.json`` and reused when the same review runs again there, so a resumed review
 plays exactly the deals it started with.
 """
@@ -31,7 +33,6 @@ from __future__ import annotations
 
 import json
 import math
-import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import partial
@@ -123,46 +124,53 @@ def next_weaker(game_id: str) -> str:
     return rungs[at - 1] if at > 0 else "random"
 
 
-def timed(spec: RunSpec) -> float:
-    """Seconds playing ``spec``'s first chunk takes in this process."""
-    start = time.perf_counter()
-    play_chunk(spec, 0)
-    return time.perf_counter() - start
-
-
+REFERENCE = {
+    # game: (players, cards played a deal, rounds a match, CPU seconds a heuristic deal, a
+    # heuristic match, and a search deal in a play of SEARCH_PILOT), measured with the games'
+    # default rules on the 2-core development machine, 2026-11-26 (docs/review.md)
+    "black-white": (3, 36.0, 3.04, 4.8e-6, 2.1e-4, 0.0157),
+    "kansas-city": (4, 56.0, 3.0, 1.4e-5, 3.8e-4, 0.102),
+    "trickster": (4, 112.9, 4.0, 1.2e-5, 4.6e-4, 0.0287),
+    "out-trumped": (4, 60.0, 7.02, 1.5e-5, 1.25e-3, 0.117),
+    "nine-lives": (4, 32.0, 25.1, 1.1e-5, 6.5e-3, 0.0209),
+    "hearts": (4, 52.0, 10.97, 7.1e-6, 8.3e-4, 0.0601),
+}
+"""What each built-in game's plays cost where it was measured; a review scales them by what the
+reviewed rules play (:func:`pilot`), so that its sizes depend on the game, players, rules and
+effort only, never on this machine's speed or load, nor on ``--jobs``."""
 SEARCH_PILOT = 16
-"""Deals of the pilot's search play."""
+"""Deals of the search play whose cost per deal :data:`REFERENCE` holds."""
 SEARCH_BATCH = 0.6
-"""What a search deal costs in a play of hundreds, as a share of its mean cost in the pilot's
-play of :data:`SEARCH_PILOT`: the search's lockstep steps are few and wide in a large batch
-(measured on Kansas City: 0.2 s a deal in a play of 384 against 0.33 s in the pilot)."""
+"""What a search deal costs in a play of hundreds, as a share of its mean cost in a play of
+:data:`SEARCH_PILOT`: the search's lockstep steps are few and wide in a large batch
+(measured on Kansas City: 0.2 s a deal in a play of 384 against 0.33 s in one of 16)."""
 SEARCH_START = 0.5
-"""What a search play costs whatever its size, as a share of the pilot's whole play: most of a
-small play's time (Kansas City, one core: 2.3 s for 1 deal, 4.0 s for 8, 5.0 s for 16, 9.0 s
-for 64). A pilot timing two sizes to tell the two apart was tried: on a shared machine their
-difference was mostly noise, and a review sized on it ran three times over its budget."""
+"""What a search play costs whatever its size, as a share of a play of :data:`SEARCH_PILOT`
+deals: most of a small play's time (Kansas City, one core: 2.3 s for 1 deal, 4.0 s for 8, 5.0 s
+for 16, 9.0 s for 64)."""
 
 
-def per_unit(game: str, players: int, rules: dict, strategy: str, unit: str, n: int, warm: bool = True) -> float:
-    """Seconds a unit (deal or match) of ``strategy`` at every seat takes here: the mean over a
-    play of ``n``, after a first play of a few (imports, caches) if ``warm``."""
-    def play(k: int) -> float:
-        return timed(make_spec(game, players, k, strategy, None, rules, unit, 0))
-
-    if warm:
-        play(max(1, n // 16))
-    return play(n) / n
+def per_card(game: str) -> tuple[float, float, float]:
+    """Seconds a heuristic deal costs per card played, a heuristic match per card and round, and
+    a search deal per card squared (its play-outs run to the end of the round from every card):
+    the game's own :data:`REFERENCE`, or the median of the built-in games' for another game."""
+    rows = [REFERENCE[game]] if game in REFERENCE else list(REFERENCE.values())
+    return tuple(float(np.median([r[3 + k] / r[1] ** (2 if k == 2 else 1) / (r[2] if k == 1 else 1)
+                                  for r in rows])) for k in range(3))
 
 
 def pilot(game: str, players: int, rules: dict, default: str, search: str | None) -> dict[str, float]:
-    """Seconds per unit of each kind of play, timed here on a few deals and matches: a heuristic
-    deal, a heuristic match, and a deal with the search at every seat (the mean over the
-    pilot's :data:`SEARCH_PILOT` deals)."""
-    out = {"deal": per_unit(game, players, rules, default, "deal", 4096),
-           "match": per_unit(game, players, rules, default, "match", 128)}
+    """Seconds per unit of each kind of play, from what the reviewed rules play: a seeded pilot
+    of the default strategy counts the cards played a deal and the rounds a match, and
+    :func:`per_card` prices them. Seeded and counted, not timed: the same on any machine."""
+    deals = play_chunk(make_spec(game, players, 512, default, None, rules, "deal", 0), 0).seats
+    cards = float(deals["tricks"].sum()) * players / 512
+    matches = play_chunk(make_spec(game, players, 32, default, None, rules, "match", 0), 0).matches
+    rounds = float(matches.filter(matches["seat"] == 0)["rounds"].mean())
+    deal, match, searched = per_card(game)
+    out = {"deal": deal * cards, "match": match * cards * rounds}
     if search is not None:
-        # warmed by the heuristic plays: a search's first deal would cost seconds of the budget
-        out["search"] = per_unit(game, players, rules, search, "deal", SEARCH_PILOT, warm=False)
+        out["search"] = searched * cards ** 2
     return out
 
 
@@ -179,7 +187,7 @@ def sizes(effort: str, seconds: dict[str, float], players: int, restrictions: in
     rule version; rounded down (:func:`round_down`) between :data:`SMALLEST` and :data:`LARGEST`."""
     budget = EFFORTS[effort] * CORES * PLAYING / versions
     p = players
-    # work per unit, in units of the pilot's timed plays: a restricted run is a heuristic deal
+    # work per unit, in units of the pilot's priced plays: a restricted run is a heuristic deal
     # (one baseline and one per restriction); a duplicate deal is p heuristic deals; the skill
     # plays hold one search seat in p (twice), and the doubled search one doubled seat among
     # p - 1 searching ones, next to the search at every seat for the seats question
@@ -264,7 +272,7 @@ def setup(game: str, out: Path, players: int | None = None, rules: dict | None =
 
 def read_state(path: Path, key: dict) -> dict:
     """What the same review (same game, players, rules and effort) saved in its folder: its
-    sizes, its seed and the pilot's timings; empty for another review or none."""
+    sizes, its seed and the pilot's costs; empty for another review or none."""
     try:
         data = json.loads(path.read_text())
         if {k: data[k] for k in key} == json.loads(json.dumps(key)):
