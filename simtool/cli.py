@@ -57,7 +57,7 @@ def lineup_args(seat: list[str]) -> dict[str, str]:
 
 RESUME_KEEPS = {"game": "--game", "n": "--n", "players": "--players", "strategy": "--strategy",
                 "precision": "--precision", "seat": "--seat", "rule": "--rule", "rotate": "--rotate",
-                "duplicate": "--duplicate",
+                "duplicate": "--duplicate", "isolate": "--isolate",
                 "unit": "--unit", "seed": "--seed", "out_dir": "--out", "force": "--force"}
 """Options that fix a run's results: a resumed run keeps its own, so giving one is a mistake."""
 
@@ -105,6 +105,9 @@ def run(
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop the run if a strategy "
                                             "takes longer than this many seconds over one "
                                             "decision (default: no limit)."),
+    isolate: bool = typer.Option(False, "--isolate", help="Play each plugin strategy in a process "
+                                 "of its own that receives only its views: for strategies you do "
+                                 "not trust (docs/trust.md). Same results, slower."),
 ):
     """Simulate deals or matches, print a per-seat summary and write the run folder."""
     try:
@@ -117,7 +120,7 @@ def run(
         count = n if n is not None else ("1e8" if precision else "1e5")
         spec = None if resume else make_spec(game, _players(players, game), count, strategy, lineup_args(seat),
                                               options.parse_assignments(rule), unit, seed, rotate,
-                                              precision, duplicate)
+                                              precision, duplicate, isolate)
         if spec is not None and (capped := pilot.warning(spec)):
             err.print(f"warning: {capped}; the run goes on", markup=False, highlight=False, soft_wrap=True)
         folder = resume or out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"

@@ -62,7 +62,7 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
         out: str | Path | None = None, force: bool = False,
         progress: Callable[[int, int], None] | None = None, backend: str = "local",
         scheduler: str | None = None, rotate: bool = False, duplicate: bool = False,
-        timeout: float | None = None) -> Result:
+        timeout: float | None = None, isolate: bool = False) -> Result:
     """Simulate ``n`` deals (or matches, ``unit="match"``) and return their tables.
 
     ``strategy`` sits at every seat unless ``seats`` (``{seat: name}``) overrides
@@ -72,8 +72,11 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
     ``backend="dask"`` runs the chunks on the dask.distributed cluster at ``scheduler``.
     ``timeout``: seconds a strategy may take over one decision batch before the run stops
     with an error naming it and the deal (default: no limit).
+    ``isolate``: every plugin strategy plays in a process of its own that receives only its
+    views (docs/trust.md); the results are the same.
     """
-    spec = make_spec(game, players, n, strategy, seats, rules, unit, seed, rotate, duplicate=duplicate)
+    spec = make_spec(game, players, n, strategy, seats, rules, unit, seed, rotate, duplicate=duplicate,
+                     isolate=isolate)
     if capped := pilot.warning(spec):
         warnings.warn(capped, pilot.CappedWarning, stacklevel=2)
     return execute_run(spec, jobs, out, force, progress, keep=True, backend=backend,

@@ -68,6 +68,8 @@ class RunSpec:
     precision: float | None = None  # stop once the headline shares are this precise; n is the cap
     plugins: dict = field(default_factory=dict)  # plugin spec -> {"path": absolute, "sha256": ...}
     duplicate: bool = False  # play each deal (match) once per rotation of the line-up, same cards
+    isolate: bool = False  # plugins play in processes of their own (strategies.isolate): the same
+    # results, but kept with the run so that resuming it never plays an untrusted plugin in-process
 
     @property
     def copies(self) -> int:
@@ -99,7 +101,7 @@ class RunSpec:
 def make_spec(game: str = "black-white", players: int | None = None, n: int = 10_000,
               strategy: str | None = None, seats: dict | None = None, rules: dict | None = None,
               unit: str = "deal", seed: int | None = None, rotate: bool = False,
-              precision: float | None = None, duplicate: bool = False) -> RunSpec:
+              precision: float | None = None, duplicate: bool = False, isolate: bool = False) -> RunSpec:
     """Check every input and build the specification; errors name the valid choices."""
     g = game_of(arguments.text("game", game, "black-white"))
     p = games.check_players(g, arguments.count("players", players, "the game's default"))
@@ -108,6 +110,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     arguments.mapping("rules", rules, "{'hand_size': 10}")
     arguments.text("unit", unit, "deal")
     rotate, duplicate = arguments.flag("rotate", rotate), arguments.flag("duplicate", duplicate)
+    isolate = arguments.flag("isolate", isolate)
     arguments.number("precision", precision, "0.005")
     resolved_rules = options.resolve(g, rules)
     g.check_rules(resolved_rules, p)
@@ -139,7 +142,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
         raise SimtoolError(f"{g.id} deals each round from the match so far, so the copies of a "
                            f"duplicate match cannot get the same cards; use --duplicate with --unit deal")
     spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed), chunk_size(unit),
-                   rotate and not duplicate, precision, plugin_files(lineup), duplicate)
+                   rotate and not duplicate, precision, plugin_files(lineup), duplicate, isolate)
     found = resolve_lineup(spec)  # fail now, not in a worker
     cost = max(s.relative_cost() for s in found.strategies)
     chunk = chunk_size(unit, cost)
@@ -280,7 +283,7 @@ def resolve_lineup(spec: RunSpec) -> Lineup:
             raise SimtoolError(f"strategy plugin {path} has changed since the run started; one run "
                                f"plays one version of it: restore the file, or start a new run")
     found = [strategies.resolve(name, spec.game, Path(spec.plugins[name]["path"])
-                                if name in spec.plugins else None) for name in unique]
+                                if name in spec.plugins else None, spec.isolate) for name in unique]
     labels: dict[str, str] = {}
     for name, s in zip(unique, found, strict=True):
         if s.name in labels:  # the tables would pool two strategies under one name
@@ -341,7 +344,8 @@ def _play(spec: RunSpec, index: int, game, lineup: Lineup, trace_id: int | None,
     import strategies
 
     ctx = Context(game.id, spec.seed, spec.n * c, spec.unit, start * c + np.arange(count * c, dtype=np.int64),
-                  trace_id=trace_id, timeout=timeout, trace_views=trace_views, resolve=strategies.resolve)
+                  trace_id=trace_id, timeout=timeout, trace_views=trace_views,
+                  resolve=functools.partial(strategies.resolve, isolate=True) if spec.isolate else strategies.resolve)
     play = play_deals if spec.unit == "deal" else play_matches
     with seeded_globals(spec.seed, index):
         outcome = play(game, spec.players, spec.rules, lineup, count * c, deal_rng, play_rng, ctx,
@@ -706,7 +710,8 @@ def spec_from_dict(data: dict) -> RunSpec:
     """The RunSpec saved in a run folder."""
     return RunSpec(data["game"], data["players"], data["rules"], tuple(data["lineup"]), data["unit"],
                    data["n"], data["seed"], data["chunk"], data.get("rotate", False),
-                   data.get("precision"), data.get("plugins", {}), data.get("duplicate", False))
+                   data.get("precision"), data.get("plugins", {}), data.get("duplicate", False),
+                   data.get("isolate", False))
 
 
 def replay(spec: RunSpec, number: int, views: bool = False) -> list[str]:

@@ -1,0 +1,164 @@
+"""``--isolate``: a plugin strategy played in a process of its own that receives only its views.
+
+A plugin playing in simtool's process is trusted code, as a pytest plugin is (docs/trust.md):
+simtool hands it copies and checks its choices, but code bent on it could walk the interpreter's
+frames to the game. An isolated plugin runs in a fresh Python process, started with
+``subprocess`` and not forked, so that it holds nothing of the run (no round state, no seed).
+For each decision it receives a copy of the view's fields and the state of the generators it may
+draw from (its ``rng``, numpy's and Python's global ones), and sends back its choices and the
+generators' new state: the run's results are those of the same run played in-process, and
+nothing it does in its process reaches the game. Its choices are checked as any strategy's.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+import numpy as np
+
+from simtool.errors import SimtoolError, describe
+
+from .base import Strategy
+
+
+def isolated(found: Strategy, entry: str, game_id: str, file: Path | None) -> Strategy:
+    """``found`` (the plugin named by the line-up ``entry``, without restrictions, from ``file``)
+    played in a process of its own; its name, parameters and cost stay as they are."""
+    return replace(found, choose=_Remote(entry, game_id, None if file is None else str(file)))
+
+
+class RemoteError(Exception):
+    """What an isolated plugin raised, named as it named it (``ValueError: my bug``)."""
+
+
+@dataclass(frozen=True)
+class _Remote:
+    """A plugin's ``choose``, called in its process: the view's fields go out, choices come back."""
+
+    entry: str
+    game_id: str
+    file: str | None
+
+    def __call__(self, view, rng, params=None) -> np.ndarray:  # params: the plugin's own copy has them
+        fields = {k: v for k, v in vars(view).items() if not k.startswith("_")}
+        fields |= {name: getattr(view, name) for name in type(view).fields()}
+        child = _child(self.entry, self.game_id, self.file)
+        try:
+            child.send((fields, rng.bit_generator.state, np.random.get_state(), random.getstate()))
+            reply = child.receive()
+        except BaseException:  # a timeout or Ctrl-C mid-call: the process is out of step, end it
+            _end(child)
+            raise
+        if reply[0] == "raised":
+            raise type(reply[1], (RemoteError,), {})(reply[2])
+        choices, rng.bit_generator.state, numpy_state, python_state = reply[1:]
+        np.random.set_state(numpy_state)
+        random.setstate(python_state)
+        return choices
+
+
+class _Child:
+    def __init__(self, key: tuple):
+        self.key = key
+        down_read, down_write = os.pipe()  # to the plugin's process
+        up_read, up_write = os.pipe()  # from it
+        # its sys.path is this one's, so that simtool and the plugins import there as here
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", f"from strategies.isolate import serve; serve({down_read}, {up_write})"],
+            pass_fds=(down_read, up_write), stdin=subprocess.DEVNULL, env=env)
+        os.close(down_read)
+        os.close(up_write)
+        self.down, self.up = Connection(down_write, readable=False), Connection(up_read, writable=False)
+
+    def send(self, message) -> None:
+        try:
+            self.down.send(message)
+        except OSError:  # it has ended: receive says how
+            pass
+
+    def receive(self):
+        try:
+            return self.up.recv()
+        except (EOFError, OSError):
+            code = self.process.wait()
+            how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+            _end(self)
+            return ("raised", "ProcessEnded", f"its isolated process ended ({how}); a plugin must "
+                    f"return, never end its process")
+
+
+_CHILDREN: dict[tuple, _Child] = {}
+"""The isolated plugins' processes this process started, by plugin, game and process id (a
+forked worker starts its own: it must not talk on its parent's pipes)."""
+
+
+def _child(entry: str, game_id: str, file: str | None) -> _Child:
+    key = (entry, game_id, file, os.getpid())
+    child = _CHILDREN.get(key)
+    if child is None:
+        child = _CHILDREN[key] = _Child(key)
+        child.send((entry, game_id, file))
+        reply = child.receive()
+        if reply[0] == "raised":
+            _end(child)
+            raise SimtoolError(f"isolated strategy {entry} could not start: {reply[2]}")
+    return child
+
+
+def _end(child: _Child) -> None:
+    _CHILDREN.pop(child.key, None)
+    child.process.kill()
+    child.process.wait()
+    child.down.close()
+    child.up.close()
+
+
+def serve(down: int, up: int) -> None:
+    """The isolated process: load the plugin, then answer each view with its choices, until the
+    run's process closes the pipe."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the run's to handle; it ends this
+    receive, reply = Connection(down, writable=False), Connection(up, readable=False)
+    import strategies
+    from simtool import games
+
+    entry, game_id, file = receive.recv()
+    try:
+        strategy = strategies.resolve(entry, game_id, None if file is None else Path(file))
+        game = games.get(game_id)
+    except BaseException as exc:  # noqa: BLE001 - the run's process says it in one line
+        reply.send(("raised", type(exc).__name__, str(exc)))
+        return
+    reply.send(("ok",))
+    rng, pid = None, os.getpid()
+    while True:
+        try:
+            fields, rng_state, numpy_state, python_state = receive.recv()
+        except (EOFError, OSError):
+            return
+        view = game.View.__new__(game.View)
+        vars(view).update(fields, _game=game, _resolve=strategies.resolve)
+        if rng is None or rng.bit_generator.state["bit_generator"] != rng_state["bit_generator"]:
+            rng = np.random.Generator(getattr(np.random, rng_state["bit_generator"])())
+        rng.bit_generator.state = rng_state
+        np.random.set_state(numpy_state)
+        random.setstate(python_state)
+        try:
+            message = ("ok", strategy(view, rng), rng.bit_generator.state, np.random.get_state(),
+                       random.getstate())
+        except BaseException as exc:  # noqa: BLE001 - even SystemExit: the run names the plugin
+            text = describe(exc)
+            message = ("raised", type(exc).__name__, text.partition(": ")[2] if ": " in text else "")
+        if os.getpid() != pid:  # a copy the plugin forked: the pipe is not its own
+            os._exit(1)
+        try:
+            reply.send(message)
+        except Exception as exc:  # noqa: BLE001 - choices that do not pickle
+            reply.send(("raised", "TypeError", f"its choices could not be sent back: {describe(exc)}"))
