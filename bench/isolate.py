@@ -1,9 +1,11 @@
 """What ``--isolate`` costs: deals/s of one run with a plugin seat, in-process and isolated.
 
-    python bench/isolate.py [--n 1e5] [--jobs 1] [--repeat 3] [--seats 1]
+    python bench/isolate.py [--n 1e5] [--jobs 1] [--repeat 3] [--seats 1] [--plugin lowest]
 
-Black & White 3p, ``--seats`` seats played by the plugin ``tests/plugins/good.py:lowest_card``
-and the others by ``balance``; wall seconds of ``simtool.run`` (the isolated plugin's work is in
+Black & White 3p, ``--seats`` seats played by a plugin and the others by ``balance``. The plugin:
+``lowest`` (``tests/plugins/good.py:lowest_card``, which reads no field of its view) or
+``heuristic`` (``tests/plugins/heuristics.py:balance``, the built-in heuristic as a plugin file,
+which reads the fields it needs); wall seconds of ``simtool.run`` (the isolated plugin's work is in
 other processes), best of ``--repeat``, the two ways taken in turns. Each isolated run starts its
 plugin processes afresh (about 0.3 s each), as a command does.
 """
@@ -18,17 +20,19 @@ from pathlib import Path
 import simtool
 from simtool.pipeline.runner import parse_count
 
-PLUGIN = Path(__file__).resolve().parent.parent / "tests" / "plugins" / "good.py"
+HERE = Path(__file__).resolve().parent
+PLUGINS = {"lowest": f"{HERE.parent}/tests/plugins/good.py:lowest_card",
+           "heuristic": f"{HERE.parent}/tests/plugins/heuristics.py:balance"}
 
 
-def wall(n: int, jobs: int, seats: int, isolate: bool) -> float:
+def wall(n: int, jobs: int, seats: int, plugin: str, isolate: bool) -> float:
     from strategies import isolate as module
 
     for child in list(module._CHILDREN.values()):  # a command starts its plugins' processes afresh
         module._end(child)
     start = time.perf_counter()
     simtool.run("black-white", n, players=3, strategy="balance", seed=1, jobs=jobs, isolate=isolate,
-                seats={s: f"{PLUGIN}:lowest_card" for s in range(seats)})
+                seats={s: PLUGINS[plugin] for s in range(seats)})
     return time.perf_counter() - start
 
 
@@ -38,13 +42,14 @@ def main(argv=None) -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seats", type=int, default=1)
+    parser.add_argument("--plugin", choices=sorted(PLUGINS), default="lowest")
     args = parser.parse_args(argv)
     n = parse_count(args.n)
     best = {False: float("inf"), True: float("inf")}
     for _ in range(args.repeat):
         for isolate in best:
-            best[isolate] = min(best[isolate], wall(n, args.jobs, args.seats, isolate))
-    print(f"Black & White 3p, {args.seats} plugin seat(s), n {n:,}, --jobs {args.jobs}, load "
+            best[isolate] = min(best[isolate], wall(n, args.jobs, args.seats, args.plugin, isolate))
+    print(f"Black & White 3p, {args.seats} {args.plugin} plugin seat(s), n {n:,}, --jobs {args.jobs}, load "
           f"{os.getloadavg()[0]:.1f}: best of {args.repeat}")
     for isolate, seconds in best.items():
         print(f"  {'isolated  ' if isolate else 'in-process'} {seconds:6.2f} s  {n / seconds:>10,.0f} deals/s")

@@ -48,9 +48,10 @@ class _Remote:
 
     def __call__(self, view, rng, params=None) -> np.ndarray:  # params: the plugin's own copy has them
         fields = type(view).fields()
-        # what the view holds now (its kind, seats, legal sets, fields already read); the rest of
-        # its fields go only when the plugin reads them, as a strategy in-process pays for them
-        given = {k: v for k, v in vars(view).items() if not k.startswith("_")}
+        # what the view holds now (its kind, seats, legal sets, the public rules a game's view
+        # keeps, fields already read), not the engine's links; the rest of its fields go only when
+        # the plugin reads them, as a strategy in-process pays only for what it reads
+        given = {k: v for k, v in vars(view).items() if k not in ("_game", "_resolve")}
         child = _child(self.entry, self.game_id, self.file)
         try:
             child.send((given, rng.bit_generator.state, np.random.get_state(), random.getstate()))

@@ -11,6 +11,7 @@ import polars as pl
 import pytest
 
 import simtool
+import simtool.games
 import strategies
 from simtool.pipeline.runner import execute, make_spec, spec_from_dict
 
@@ -33,6 +34,15 @@ def test_an_isolated_run_has_the_results_of_the_run_in_process(jobs):
     here = _seats(False, 1)
     assert here["strategy"].unique().len() == 3
     assert _seats(True, jobs).equals(here)
+
+
+@pytest.mark.parametrize("game", [g.id for g in simtool.games.BUILT_IN])
+def test_every_games_heuristic_as_an_isolated_plugin_plays_as_in_process(game):
+    """Each game's heuristic reads many view fields, and the public rules its view keeps."""
+    default = simtool.games.get(game).default_strategy
+    seats = {0: f"{PLUGINS}/heuristics.py:{default}"}
+    here = simtool.run(game, 300, strategy="random", seats=seats, seed=2)
+    assert simtool.run(game, 300, strategy="random", seats=seats, seed=2, isolate=True).seats.equals(here.seats)
 
 
 def test_built_in_strategies_are_not_isolated_and_plugins_are():
