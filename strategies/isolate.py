@@ -53,9 +53,15 @@ class _Remote:
         # the plugin reads them, as a strategy in-process pays only for what it reads
         given = {k: v for k, v in vars(view).items() if k not in ("_game", "_resolve")}
         child = _child(self.entry, self.game_id, self.file)
+        # and the fields it has asked for at this kind of decision before, with the call: a
+        # heuristic reads the same ones every time, and each question is a round trip
+        read = child.reads.setdefault(view.kind, set())
+        given |= {name: getattr(view, name) for name in read}
         try:
             child.send((given, rng.bit_generator.state, np.random.get_state(), random.getstate()))
             while (reply := child.receive())[0] == "field":
+                if reply[1] in fields:  # the only names this side reads for it
+                    read.add(reply[1])
                 child.send(getattr(view, reply[1]) if reply[1] in fields else None)
         except BaseException:  # a timeout or Ctrl-C mid-call: the process is out of step, end it
             _end(child)
@@ -81,6 +87,7 @@ class _Child:
         os.close(down_read)
         os.close(up_write)
         self.down, self.up = Connection(down_write, readable=False), Connection(up_read, writable=False)
+        self.reads: dict[str, set[str]] = {}  # the fields it asked for, by kind of decision
 
     def send(self, message) -> None:
         try:
