@@ -153,9 +153,12 @@ def _first_cells(n: int, p: int) -> np.ndarray:
 class View:
     """What the acting seat may know at a decision, for ``m`` deals at once.
 
-    A view is sealed: it holds copies of what the seat may know and nothing else (no reference
-    to the game's state), so a strategy that writes into a view changes only its own copy, and
-    the engine checks every choice against its own legal sets. Games subclass View and declare
+    A view holds copies of what the seat may know and nothing else: no reference to the game's
+    state, which only the engine's frame deciding holds (see :func:`_source`), so a strategy
+    that writes into a view changes only its own copy, and the engine checks every choice
+    against its own legal sets. This guards against mistakes, not attack: an in-process plugin
+    is trusted code, and ``--isolate`` plays one that is not in a process of its own
+    (docs/trust.md). Games subclass View and declare
     their fields with :func:`public`, :func:`own`, :func:`scalar` or :class:`Field`, each copied
     on first reading (a strategy pays only for what it reads); fields derived from those may be
     ``cached_property`` computed from the view itself.

@@ -52,6 +52,17 @@ def test_built_in_strategies_are_not_isolated_and_plugins_are():
     assert type(plugin.choose).__name__ == "_Remote" and plugin.name == "good.py:lowest_card"
 
 
+def test_a_built_in_search_plays_its_plugin_policy_isolated_too():
+    from strategies import isolate
+
+    kw = {"strategy": "balance", "seed": 3, "seats": {0: f"pimc@samples=2,playout={PLUGINS}/good.py:first_or_random"}}
+    here = simtool.run("black-white", 60, **kw)
+    for child in list(isolate._CHILDREN.values()):
+        isolate._end(child)
+    assert simtool.run("black-white", 60, isolate=True, **kw).seats.equals(here.seats)
+    assert [key[0] for key in isolate._CHILDREN] == [f"{PLUGINS}/good.py:first_or_random"]
+
+
 def test_the_run_folder_keeps_isolate_so_a_resume_isolates_too():
     spec = make_spec("black-white", 3, 100, f"{PLUGINS}/good.py:lowest_card", seed=1, isolate=True)
     assert spec_from_dict(spec.as_dict()) == spec and spec_from_dict(spec.as_dict()).isolate
