@@ -82,7 +82,7 @@ class Field:
 
 def _source(view: View, name: str) -> tuple:
     """The round state, rows and seats behind ``view``, found in the frame of the engine function
-    that opened it (:func:`_ask` while a strategy decides, :func:`_read_all`), up the calling
+    that opened it (:func:`_call` while a strategy decides, :func:`view_of`), up the calling
     thread's stack.
 
     The state lives only in that frame's locals: no module global, no attribute of the view and
@@ -591,10 +591,10 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx) -> np.ndarray:
     forks = _forks()
     try:
         if ctx.timeout is None:
-            picked = _call(strategy, view, rng)
+            picked = _call(strategy, view, rng, state, rows, seat)
         else:
             with deadline(ctx.timeout):
-                picked = _call(strategy, view, rng)
+                picked = _call(strategy, view, rng, state, rows, seat)
     except (StrategyError, TimerError):
         raise
     except Overtime:
@@ -622,24 +622,26 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx) -> np.ndarray:
     return _checked(picked, legal, idx, strategy, game, state, d, ctx)
 
 
-_OPENERS = frozenset({_ask.__code__, view_of.__code__})
-"""The engine functions whose frames hold a view's state while its fields may be read (see
-:func:`_source`): once they return, the view expires and unread fields stay unread."""
-
-
 FORKED_EXIT = 70
 """The exit status of a copy a strategy forked of its process, ended on its way back."""
 
 
-def _call(strategy, view, rng):
+def _call(strategy, view, rng, state, rows, seat):
     """``strategy(view, rng)``; a copy of the process the strategy forked ends here instead of
-    returning: it would play the rest of the chunk and, in a worker, read its parent's pipe."""
+    returning: it would play the rest of the chunk and, in a worker, read its parent's pipe.
+    ``state``, ``rows`` and ``seat`` are where the view's fields are read from (see
+    :func:`_source`), locals of this small frame, cheap to look up."""
     pid = os.getpid()
     try:
         return strategy(view, rng)
     finally:
         if os.getpid() != pid:
             os._exit(FORKED_EXIT)
+
+
+_OPENERS = frozenset({_call.__code__, view_of.__code__})
+"""The engine functions whose frames hold a view's state while its fields may be read (see
+:func:`_source`): once they return, the view expires and unread fields stay unread."""
 
 
 _FORKED = threading.local()
