@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import time
 from pathlib import Path
 
@@ -25,15 +26,21 @@ PLUGINS = {"lowest": f"{HERE.parent}/tests/plugins/good.py:lowest_card",
            "heuristic": f"{HERE.parent}/tests/plugins/heuristics.py:balance"}
 
 
-def wall(n: int, jobs: int, seats: int, plugin: str, isolate: bool) -> float:
+def cpu() -> float:
+    here, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return here.ru_utime + here.ru_stime + children.ru_utime + children.ru_stime
+
+
+def timed(n: int, jobs: int, seats: int, plugin: str, isolate: bool) -> tuple[float, float]:
+    """Wall and CPU seconds of one run (the CPU of its ended plugin processes included)."""
     from strategies import isolate as module
 
-    for child in list(module._CHILDREN.values()):  # a command starts its plugins' processes afresh
-        module._end(child)
-    start = time.perf_counter()
+    start, used = time.perf_counter(), cpu()
     simtool.run("black-white", n, players=3, strategy="balance", seed=1, jobs=jobs, isolate=isolate,
                 seats={s: PLUGINS[plugin] for s in range(seats)})
-    return time.perf_counter() - start
+    for child in list(module._CHILDREN.values()):  # ended and reaped: its CPU counts
+        module._end(child)
+    return time.perf_counter() - start, cpu() - used
 
 
 def main(argv=None) -> None:
@@ -45,14 +52,17 @@ def main(argv=None) -> None:
     parser.add_argument("--plugin", choices=sorted(PLUGINS), default="lowest")
     args = parser.parse_args(argv)
     n = parse_count(args.n)
-    best = {False: float("inf"), True: float("inf")}
+    best = {False: [float("inf")] * 2, True: [float("inf")] * 2}
     for _ in range(args.repeat):
         for isolate in best:
-            best[isolate] = min(best[isolate], wall(n, args.jobs, args.seats, args.plugin, isolate))
-    print(f"Black & White 3p, {args.seats} {args.plugin} plugin seat(s), n {n:,}, --jobs {args.jobs}, load "
-          f"{os.getloadavg()[0]:.1f}: best of {args.repeat}")
-    for isolate, seconds in best.items():
-        print(f"  {'isolated  ' if isolate else 'in-process'} {seconds:6.2f} s  {n / seconds:>10,.0f} deals/s")
+            best[isolate] = [min(a, b) for a, b in zip(best[isolate], timed(n, args.jobs, args.seats,
+                                                                            args.plugin, isolate), strict=True)]
+    print(f"Black & White 3p, {args.seats} {args.plugin} plugin seat(s), n {n:,}, --jobs {args.jobs}, "
+          f"load {os.getloadavg()[0]:.1f}: best of {args.repeat}")
+    for isolate, (seconds, cpu_seconds) in best.items():
+        per_cpu = f", {n / cpu_seconds:>10,.0f} deals per CPU s" if args.jobs == 1 else ""
+        print(f"  {'isolated  ' if isolate else 'in-process'} {seconds:6.2f} s  {n / seconds:>10,.0f} "
+              f"deals/s{per_cpu}")
 
 
 if __name__ == "__main__":
