@@ -133,3 +133,12 @@ def test_a_sweep_isolates_the_plugins_of_every_cell_its_grid_asks_for(tmp_path, 
                 "--runs", tmp_path / "runs", "--out", tmp_path / "sweep.html")
     assert again.exit_code == 0, again.output
     assert [c.read_text() for c in cells] == first
+
+
+def test_what_an_isolated_plugin_sends_back_cannot_run_code_in_the_run(tmp_path, monkeypatch):
+    monkeypatch.setenv("SIMTOOL_SNOOP_REPORT", str(tmp_path / "created"))
+    r = cli("run", "--n", "300", "--seed", "1", "--isolate", "--quiet", "--out", str(tmp_path / "r"),
+            "--seat", f"0={PLUGINS}/snoops.py:smuggles")
+    one_line_error(r, "strategy 'snoops.py:smuggles' raised BadReply: its process sent something "
+                      "other than choices: UnpicklingError: io.open is not a value")
+    assert not (tmp_path / "created").exists()
