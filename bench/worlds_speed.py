@@ -31,7 +31,7 @@ if __name__ == "__main__":
             d = play.send(engine._decide(game, state, d, lineup, rng, ctx))
         seat = np.zeros(m, np.int64) if d.seat is None else np.broadcast_to(np.asarray(d.seat), (m,))
         legal = np.broadcast_to(d.legal, (m, p))[:, 0] if d.seat is None else np.broadcast_to(d.legal, (m,))
-        view = game.View(game, state, d.kind, seat, legal)
+        view = engine.view_of(game, state, d.kind, seat, legal)
         clock = [time.perf_counter()]
         worlds = view.redeal(k, rng)
         clock.append(time.perf_counter())
@@ -40,6 +40,5 @@ if __name__ == "__main__":
         for name in ("random", game.default_strategy):
             worlds.play_out(choice, name)
             clock.append(time.perf_counter())
-        engine._OPEN.pop(id(view))
         rates = [m * k / (b - a) for a, b in zip(clock, clock[1:], strict=False)]
         print(f"| {game.id} | {p} | {d.kind} | " + " | ".join(f"{r:,.0f}/s" for r in rates) + " |", flush=True)

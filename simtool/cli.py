@@ -92,7 +92,7 @@ def lineup_args(seat: list[str]) -> dict[str, str]:
 
 RESUME_KEEPS = {"game": "--game", "n": "--n", "players": "--players", "strategy": "--strategy",
                 "precision": "--precision", "seat": "--seat", "rule": "--rule", "rotate": "--rotate",
-                "duplicate": "--duplicate", "lead_history": "--lead-history",
+                "duplicate": "--duplicate", "lead_history": "--lead-history", "isolate": "--isolate",
                 "unit": "--unit", "seed": "--seed", "out_dir": "--out", "force": "--force"}
 """Options that fix a run's results: a resumed run keeps its own, so giving one is a mistake."""
 
@@ -145,6 +145,9 @@ def run(
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop the run if a strategy "
                                             "takes longer than this many seconds over one "
                                             "decision (default: no limit)."),
+    isolate: bool = typer.Option(False, "--isolate", help="Play each plugin strategy in a process "
+                                 "of its own that receives only its views: for strategies you do "
+                                 "not trust (docs/trust.md). Same results, slower."),
 ):
     """Simulate deals or matches, print a per-seat summary and write the run folder."""
     try:
@@ -157,7 +160,7 @@ def run(
         count = n if n is not None else ("1e8" if precision else "1e5")
         spec = None if resume else make_spec(game, _players(players, game), count, strategy, lineup_args(seat),
                                               options.parse_assignments(rule), unit, seed, rotate,
-                                              precision, duplicate, lead_history)
+                                              precision, duplicate, lead_history, isolate)
         if spec is not None and (capped := pilot.warning(spec)):
             err.print(f"warning: {capped}; the run goes on", markup=False, highlight=False, soft_wrap=True)
         folder = resume or out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"
@@ -286,7 +289,7 @@ def report(
 SWEEP_GRID = {"grid_file": "GRID_FILE", "game": "--game", "players": "--players", "rule": "--rule",
               "lineup": "--lineup", "n": "--n", "seed": "--seed", "unit": "--unit",
               "rotate": "--rotate", "duplicate": "--duplicate", "ladder": "--ladder", "restrict": "--restrict",
-              "large": "--large", "runs_dir": "--runs", "force": "--force"}
+              "large": "--large", "isolate": "--isolate", "runs_dir": "--runs", "force": "--force"}
 
 
 @app.command()
@@ -313,6 +316,9 @@ def sweep(
                                             "default strategy, or each --lineup NAME (see simtool restrict)."),
     large: Optional[bool] = typer.Option(None, "--large/--no-large", help="Play a grid of more than "
                                          "10,000 combinations (refused without it: usually a typo)."),
+    isolate: Optional[bool] = typer.Option(None, "--isolate/--no-isolate", help="Play each plugin "
+                                           "strategy in a process of its own that receives only its "
+                                           "views (docs/trust.md). Same results, slower."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
     runs_dir: Optional[Path] = typer.Option(None, "--runs", help="Folder for the cells' run folders "
                                             "(default runs/sweep-<timestamp>)."),
@@ -353,7 +359,8 @@ def sweep(
             data = sweeps.read_toml(grid_file) if grid_file else {}
             given = {"games": sweeps.parse_list(game, "game"), "lineups": lineup, "n": n, "seed": seed,
                      "unit": unit, "rotate": rotate, "duplicate": duplicate, "ladder": ladder,
-                     "restrict": restrict, "large": large, "rules": sweeps.rules_arg(rule)}
+                     "restrict": restrict, "large": large, "isolate": isolate,
+                     "rules": sweeps.rules_arg(rule)}
             if players:
                 given["players"] = [_whole(v, "players") for v in sweeps.parse_list(players, "players")]
             data |= {k: v for k, v in given.items() if v not in (None, [], {})}

@@ -17,6 +17,7 @@ import abc
 import dataclasses
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
@@ -73,21 +74,31 @@ class Field:
     def __get__(self, obj, owner=None):
         if obj is None:
             return self
-        source = _OPEN.get(id(obj))
-        if source is None:
-            raise AttributeError(f"view field '{self.name}' was not read while the strategy "
-                                 f"decided; a view expires when its decision is made")
-        state, rows, seat = source
+        state, rows, seat = _source(obj, self.name)
         value = self.read(state, rows, seat)
         obj.__dict__[self.name] = value  # from now on the plain attribute: the strategy's copy
         return value
 
 
-_OPEN: dict[int, tuple] = {}
-"""The engine's side of the views being decided on: ``id(view) -> (state, rows, seat)``.
+def _source(view: View, name: str) -> tuple:
+    """The round state, rows and seats behind ``view``, found in the frame of the engine function
+    that opened it (:func:`_call` while a strategy decides, :func:`view_of`), up the calling
+    thread's stack.
 
-Kept here, not on the view, so that nothing reachable from a view leads to the state; an entry
-lives only while its strategy decides."""
+    The state lives only in that frame's locals: no module global, no attribute of the view and
+    nothing reachable from the view by name leads to it, and it is gone once the decision is
+    made. A plugin that walks frames or the garbage collector can still find it: in-process
+    plugins are trusted code (docs/trust.md); ``--isolate`` is for those that are not."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code in _OPENERS:
+            seen = frame.f_locals
+            if seen.get("view") is view:
+                return seen["state"], seen["rows"], seen["seat"]
+        frame = frame.f_back
+    raise AttributeError(f"view field '{name}' was not read while the strategy decided; a view "
+                         f"expires when its decision is made, and its fields are read in the "
+                         f"thread that asked the strategy")
 
 
 def _rows(array: np.ndarray, rows) -> np.ndarray:
@@ -142,12 +153,16 @@ def _first_cells(n: int, p: int) -> np.ndarray:
 class View:
     """What the acting seat may know at a decision, for ``m`` deals at once.
 
-    A view is sealed: it holds copies of what the seat may know and nothing else (no reference
-    to the game's state), so a strategy that writes into a view changes only its own copy, and
-    the engine checks every choice against its own legal sets. Games subclass View and declare
-    their fields with :func:`public`, :func:`own`, :func:`scalar` or :class:`Field`, each copied
-    on first reading (a strategy pays only for what it reads); fields derived from those may be
-    ``cached_property`` computed from the view itself.
+    A view holds copies of what the seat may know and nothing else: no reference to the game's
+    state, which only the engine's frame deciding holds (see :func:`_source`), so a strategy
+    that writes into a view changes only its own copy, and the engine checks every choice
+    against its own legal sets. This guards against mistakes, not attack: an in-process plugin
+    is trusted code, and ``--isolate`` plays one that is not in a process of its own
+    (docs/trust.md).
+
+    Games subclass View and declare their fields with :func:`public`, :func:`own`,
+    :func:`scalar` or :class:`Field`, each copied on first reading (a strategy pays only for what
+    it reads); fields derived from those may be ``cached_property`` computed from the view itself.
     """
 
     game: str
@@ -177,7 +192,6 @@ class View:
         self.n_actions = game.n_actions
         self.seat = np.array(seat, np.int64)
         self.legal = np.array(legal, np.uint64)
-        _OPEN[id(self)] = (state, rows, seat)  # the engine's own seats: out of the strategy's reach
 
     @classmethod
     def fields(cls) -> dict[str, Field]:
@@ -235,12 +249,9 @@ def redeal_for(game: Game, state, kind: str, seat: np.ndarray, legal: np.ndarray
     """``k`` re-deals of each deal ``rows`` of ``state`` (repeats allowed) as seat ``seat`` (per
     row, acting or not) sees it at the current decision: an observer's estimate of any seat's
     standing, made from what that seat may know only. ``legal``: the acting seat's legal sets."""
-    view = game.View(game, state, kind, seat, legal, rows)
+    view = view_of(game, state, kind, seat, legal, rows)
     view._resolve = resolve
-    try:
-        return view.redeal(k, rng)
-    finally:
-        _OPEN.pop(id(view), None)
+    return view.redeal(k, rng)
 
 
 def field_table(game: Game) -> list[tuple[str, str, str]]:
@@ -251,21 +262,29 @@ def field_table(game: Game) -> list[tuple[str, str, str]]:
     d = next(game.play(state))
     seat = np.zeros(2, np.int64) if d.seat is None else np.broadcast_to(np.asarray(d.seat), (2,))
     legal = np.broadcast_to(d.legal, (2, p))[:, 0] if d.seat is None else np.broadcast_to(d.legal, (2,))
-    view = game.View(game, state, d.kind, seat, legal)
+    view = view_of(game, state, d.kind, seat, legal)
     base = [("game", "The game id."), ("kind", "The decision: lead, play, colour, pass, upgrade, bid, ..."),
             ("players", "Seats at the table, p."),
             ("n_actions", "Size of the option space: options are 0..n_actions-1."),
             ("seat", "Acting seat per deal, (m,)."),
             ("legal", "Legal options per deal as uint64 sets, (m,); the strategy's own copy.")]
     docs: dict[str, str] = dict(base)
-    try:
-        for klass in reversed(type(view).__mro__):
-            for name, attr in vars(klass).items():
-                if not name.startswith("_") and isinstance(attr, (Field, cached_property, property)):
-                    docs[name] = " ".join((attr.__doc__ or "").split()) or docs.get(name, "")
-        return [(name, _dtype(getattr(view, name)), doc) for name, doc in docs.items()]
-    finally:
-        _OPEN.pop(id(view), None)
+    for klass in reversed(type(view).__mro__):
+        for name, attr in vars(klass).items():
+            if not name.startswith("_") and isinstance(attr, (Field, cached_property, property)):
+                docs[name] = " ".join((attr.__doc__ or "").split()) or docs.get(name, "")
+    return [(name, _dtype(getattr(view, name)), doc) for name, doc in docs.items()]
+
+
+def view_of(game: Game, state, kind: str, seat, legal, rows=None) -> View:
+    """The view of ``state`` at decision ``kind`` for the seats ``seat`` (per deal, or per row of
+    ``rows``) with every field read: a copy that outlives the decision, for the field table, a
+    search's worlds, an isolated plugin's process and tests. A strategy gets its views from the
+    engine, each field copied only when read."""
+    view = game.View(game, state, kind, seat, legal, rows)
+    for name in _fields(type(view)):
+        getattr(view, name)
+    return view
 
 
 def _dtype(value) -> str:
@@ -308,13 +327,7 @@ class Worlds:
     def view(self) -> View:
         """The acting seat's view of every world, ``m * k`` deals."""
         state, _, d = self._start()
-        view = self._game.View(self._game, state, d.kind, self._seat, self._legal(d))
-        try:
-            for name in _fields(type(view)):
-                getattr(view, name)
-        finally:
-            _OPEN.pop(id(view), None)
-        return view
+        return view_of(self._game, state, d.kind, self._seat, self._legal(d))
 
     def _player(self, strategy):
         """A play-out's strategy: a name resolved as a line-up's would be, else the callable."""
@@ -624,10 +637,10 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx) -> np.ndarray:
     forks = _forks()
     try:
         if ctx.timeout is None:
-            picked = _call(strategy, view, rng)
+            picked = _call(strategy, view, rng, state, rows, seat)
         else:
             with deadline(ctx.timeout):
-                picked = _call(strategy, view, rng)
+                picked = _call(strategy, view, rng, state, rows, seat)
     except (StrategyError, TimerError):
         raise
     except Overtime:
@@ -646,8 +659,6 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx) -> np.ndarray:
             f"strategy '{strategy.name}' raised {describe(exc)} "
             f"(decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))})"
         ) from None
-    finally:
-        _OPEN.pop(id(view), None)  # the view expires: unread fields stay unread
     if _forks() != forks:
         raise StrategyError(
             f"strategy '{strategy.name}' forked its process (os.fork) at decision '{d.kind}' of "
@@ -661,15 +672,22 @@ FORKED_EXIT = 70
 """The exit status of a copy a strategy forked of its process, ended on its way back."""
 
 
-def _call(strategy, view, rng):
+def _call(strategy, view, rng, state, rows, seat):
     """``strategy(view, rng)``; a copy of the process the strategy forked ends here instead of
-    returning: it would play the rest of the chunk and, in a worker, read its parent's pipe."""
+    returning: it would play the rest of the chunk and, in a worker, read its parent's pipe.
+    ``state``, ``rows`` and ``seat`` are where the view's fields are read from (see
+    :func:`_source`), locals of this small frame, cheap to look up."""
     pid = os.getpid()
     try:
         return strategy(view, rng)
     finally:
         if os.getpid() != pid:
             os._exit(FORKED_EXIT)
+
+
+_OPENERS = frozenset({_call.__code__, view_of.__code__})
+"""The engine functions whose frames hold a view's state while its fields may be read (see
+:func:`_source`): once they return, the view expires and unread fields stay unread."""
 
 
 _FORKED = threading.local()
@@ -761,15 +779,12 @@ def _view_digest(game, state, kind, seat, legal, row) -> str:
     field (a change in what a seat sees, such as a leak, changes the digest)."""
     import hashlib
 
-    view = game.View(game, state, kind, seat[row:row + 1], legal[row:row + 1], np.array([row]))
-    try:
-        digest = hashlib.sha1()
-        for name in _fields(type(view)):
-            value = getattr(view, name)
-            digest.update(name.encode() + np.ascontiguousarray(value).tobytes()
-                          if isinstance(value, np.ndarray) else f"{name}={value!r}".encode())
-    finally:
-        _OPEN.pop(id(view), None)
+    view = view_of(game, state, kind, seat[row:row + 1], legal[row:row + 1], np.array([row]))
+    digest = hashlib.sha1()
+    for name in _fields(type(view)):
+        value = getattr(view, name)
+        digest.update(name.encode() + np.ascontiguousarray(value).tobytes()
+                      if isinstance(value, np.ndarray) else f"{name}={value!r}".encode())
     options = np.flatnonzero(bits.to_mask(view.legal, game.n_actions)[0])
     return f"legal options {' '.join(map(str, options))}; fields {digest.hexdigest()[:12]}"
 

@@ -90,15 +90,17 @@ def _load_entry_point(ep) -> Strategy:
     return found if found.name == ep.name else replace(found, name=ep.name)
 
 
-def resolve(spec: str, game_id: str, file: Path | None = None) -> Strategy:
+def resolve(spec: str, game_id: str, file: Path | None = None, isolate: bool = False) -> Strategy:
     """The strategy named by ``spec`` for ``game_id``, or a one-line error. ``file``: where a
-    plugin's file is now (a resumed run records it as an absolute path).
+    plugin's file is now (a resumed run records it as an absolute path). ``isolate``: a plugin
+    (a file's or an installed package's strategy, not a built-in) plays in a process of its own
+    that receives only its views (:mod:`strategies.isolate`).
 
     Installed strategies are loaded only when named (or listed): a broken one fails only the
     runs that use it."""
     spec, found = restrictions.restricted_name(spec, game_id)
     if found:
-        return restrictions.wrap(resolve(spec, game_id, file), found, game_id)
+        return restrictions.wrap(resolve(spec, game_id, file, isolate), found, game_id)
     base, given = split(spec)
     path = plugin_file(base)
     if path is not None:
@@ -118,6 +120,10 @@ def resolve(spec: str, game_id: str, file: Path | None = None) -> Strategy:
             f"strategy '{found.name}' plays {choices(found.games)}, not {game_id}; "
             f"valid for {game_id}: {choices(sorted(registry(game_id)))}"
         )
+    if isolate and not any(found is b for b in BUILT_IN):
+        from .isolate import isolated  # imported only when asked for: it loads subprocess
+
+        return isolated(found.with_params(given, game_id), spec, game_id, file or path)
     return found.with_params(given, game_id)
 
 

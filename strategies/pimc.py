@@ -58,7 +58,7 @@ def pimc(view, rng, params):
     free = bits.count(view.legal) > 1  # a forced option needs no search
     if not free.any():
         return choice
-    playout = _resolve(params.playout, view.game)
+    playout = _resolve(params.playout, view.game, view._resolve)
     policy = playout(view, rng)
     # one option of each interchangeable group (the play-out policy's own choice among them)
     tried = np.where(free, view.distinct | bits.BIT[policy], bits.EMPTY)
@@ -93,8 +93,10 @@ def pimc(view, rng, params):
 # looked up once per process: the registries read the installed packages' entry points, which
 # costs more than a small decision
 @cache
-def _resolve(spec: str, game_id: str):
-    return strategies.resolve(spec, game_id)
+def _resolve(spec: str, game_id: str, run_resolve=None):
+    """The play-out policy as the run resolves names (``run_resolve``, the view's: a plugin policy
+    of an ``--isolate`` run plays in its own process), or as a line-up would outside a run."""
+    return (run_resolve or strategies.resolve)(spec, game_id)
 
 
 @cache

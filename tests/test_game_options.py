@@ -139,13 +139,10 @@ def test_bw_cards_left_undealt_stay_unseen(p, rules, whole):
     rules = options.resolve(BW, rules)
     s = BW.deal(np.random.default_rng(6), BW.new_match(50, p, rules), 0)
     d = next(BW.play(s))
-    view = BW.View(BW, s, d.kind, np.zeros(50, np.int64), np.broadcast_to(d.legal, (50,)))
-    try:
-        expected = s.dealt if whole else np.full(50, bits.full(s.cards))  # a seat cannot tell
-        assert (view.in_play == expected).all() and view.cards == rules["deck"]
-        assert (view.unseen == expected & ~s.hands[:, 0]).all()
-    finally:
-        engine._OPEN.pop(id(view), None)
+    view = engine.view_of(BW, s, d.kind, np.zeros(50, np.int64), np.broadcast_to(d.legal, (50,)))
+    expected = s.dealt if whole else np.full(50, bits.full(s.cards))  # a seat cannot tell
+    assert (view.in_play == expected).all() and view.cards == rules["deck"]
+    assert (view.unseen == expected & ~s.hands[:, 0]).all()
 
 
 def test_bw_sheet_hand_is_the_whole_deck_shared_out_from_3_players():

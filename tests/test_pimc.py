@@ -123,11 +123,8 @@ def _decide(state, script, entry="pimc@samples=32", seed=0):
     d = play.send(None)
     for choice in script:
         d = play.send(np.array([choice]))
-    view = BW.View(BW, state, d.kind, np.broadcast_to(d.seat, (1,)), np.broadcast_to(d.legal, (1,)))
-    try:
-        return d.kind, int(strategies.resolve(entry, BW.id)(view, np.random.default_rng(seed))[0])
-    finally:
-        engine._OPEN.pop(id(view), None)
+    view = engine.view_of(BW, state, d.kind, np.broadcast_to(d.seat, (1,)), np.broadcast_to(d.legal, (1,)))
+    return d.kind, int(strategies.resolve(entry, BW.id)(view, np.random.default_rng(seed))[0])
 
 
 def test_a_lone_trick_is_refused():
@@ -155,11 +152,8 @@ def test_worlds_take_plays_the_same_worlds_again(game_id):
     seat = np.zeros(4, np.int64) if d.seat is None else np.broadcast_to(np.asarray(d.seat), (4,))
     legal = np.broadcast_to(d.legal, (4, game.default_players))[:, 0] if d.seat is None \
         else np.broadcast_to(d.legal, (4,))
-    view = game.View(game, state, d.kind, seat, legal)
-    try:
-        worlds = view.redeal(3, np.random.default_rng(9))
-    finally:
-        engine._OPEN.pop(id(view), None)
+    view = engine.view_of(game, state, d.kind, seat, legal)
+    worlds = view.redeal(3, np.random.default_rng(9))
     rows = np.array([5, 0, 0, 11])
     taken = worlds.take(rows)
     assert len(taken) == 4 and (taken.view.legal == worlds.view.legal[rows]).all()

@@ -28,8 +28,5 @@ def test_pimc_tries_one_card_of_each_run_with_nothing_left_between(seat2, plays,
         d = play.send(np.array([c(card)]))
     seat = np.broadcast_to(np.asarray(d.seat), (1,))
     assert seat.tolist() == [0] and d.legal.tolist() == [cards(["B5", "B6", "B9", "B11"])]
-    view = OT.View(OT, s, d.kind, seat, np.broadcast_to(d.legal, (1,)))
-    try:
-        assert view.distinct.tolist() == [cards(distinct)]
-    finally:
-        engine._OPEN.pop(id(view), None)
+    view = engine.view_of(OT, s, d.kind, seat, np.broadcast_to(d.legal, (1,)))
+    assert view.distinct.tolist() == [cards(distinct)]

@@ -135,7 +135,7 @@ def _view_at_start(game, state, seat=0):
     d = next(game.play(state.take(np.arange(state.n))))
     legal = np.broadcast_to(d.legal, (state.n, state.p))[:, seat] if d.seat is None \
         else np.broadcast_to(d.legal, (state.n,))
-    return game.View(game, state, d.kind, np.full(state.n, seat), legal)
+    return engine.view_of(game, state, d.kind, np.full(state.n, seat), legal)
 
 
 def _chi_square_uniform(layouts: np.ndarray, expected_kinds: int) -> float:
@@ -174,7 +174,6 @@ def test_trickster_play_out_draws_the_other_seats_choices_of_the_turn():
     assert (worlds._state.tableau == np.repeat(state.tableau, 200, axis=0)).all()
     choice = np.repeat(bits.lowest(view.legal), 200)
     results = worlds.play_out(choice, strategies.resolve("random", game.id))  # outside a run: no names
-    engine._OPEN.pop(id(view))
     per_deal = results["score"].reshape(4, 200, 4)
     assert (per_deal.std(axis=1) > 0).any()
 
@@ -190,10 +189,9 @@ def test_nine_lives_redeal_keeps_shown_voids_and_is_uniform():
     play.send(np.array([[c("C5"), c("B9"), c("B7")]]))  # the bids
     for card in ("A1", "A3", "B4"):  # seat 2 cannot follow A: it has shown void in A
         play.send(np.array([c(card)]))
-    view = game.View(game, s, "play", np.zeros(1, np.int64), s.hands[:, 0].copy())
+    view = engine.view_of(game, s, "play", np.zeros(1, np.int64), s.hands[:, 0].copy())
     assert view.voids[0].tolist() == [0, 0, 1]
     worlds = view.redeal(7000, np.random.default_rng(11))
-    engine._OPEN.pop(id(view))
     hands = worlds._state.hands
     assert (hands[:, 0] == s.hands[0, 0]).all()
     assert (hands[:, 1] | hands[:, 2] == cards(["A4", "B3", "C2", "C3", "B5", "C4", "B6", "C6"])).all()
@@ -214,7 +212,6 @@ def test_kansas_city_redeal_keeps_the_rank_backs_and_is_uniform():
     s = hand_built([["A1", "B2"], ["A2", "C1"], ["B1", "C2"], ["D1", "D2"]])
     view = _view_at_start(game, s)
     worlds = view.redeal(7200, np.random.default_rng(12))
-    engine._OPEN.pop(id(view))
     hands = worlds._state.hands
     assert (hands[:, 0] == cards(["A1", "B2"])).all()
     for rank in (0, 1):
@@ -236,12 +233,11 @@ def test_out_trumped_redeal_keeps_what_the_follows_showed_and_is_uniform():
     for card in ("B5", "B2", "C1"):
         d = play.send(np.array([c(card)]))
     assert d.kind == "lead"
-    view = game.View(game, s, d.kind, np.zeros(1, np.int64), np.broadcast_to(d.legal, (1,)))
+    view = engine.view_of(game, s, d.kind, np.zeros(1, np.int64), np.broadcast_to(d.legal, (1,)))
     above_five = cards([f"B{r}" for r in range(6, 13)])
     assert view.excluded[0, 1] == above_five
     assert view.excluded[0, 2] == LAYOUT.suit[0] | LAYOUT.suit[1]
     worlds = view.redeal(6000, np.random.default_rng(13))
-    engine._OPEN.pop(id(view))
     hands = worlds._state.hands
     assert ((hands[:, 1] & above_five) == 0).all() and ((hands[:, 2] & (LAYOUT.suit[0] | LAYOUT.suit[1])) == 0).all()
     assert (bits.count(hands[:, 1:]) == 2).all()
@@ -264,9 +260,8 @@ def test_hearts_redeal_keeps_the_passed_cards_with_their_receiver_and_is_uniform
     for picks in (["3C", "7C", "JC"], ["4C", "8C", "QC"], ["5C", "9C", "KC"]):
         d = play.send(np.array([[c(x) for x in picks]]))
     assert d.kind == "lead" and int(d.seat[0]) == 0
-    view = HEARTS.View(HEARTS, s, d.kind, np.zeros(1, np.int64), d.legal)
+    view = engine.view_of(HEARTS, s, d.kind, np.zeros(1, np.int64), d.legal)
     worlds = view.redeal(5000, np.random.default_rng(14))
-    engine._OPEN.pop(id(view))
     hands, gave = worlds._state.hands, worlds._state.gave
     assert (hands[:, 0] == cards(["2C", "JC", "QC", "KC"])).all()
     assert ((hands[:, 1] & cards(["3C", "4C", "5C"])) == cards(["3C", "4C", "5C"])).all()
@@ -288,11 +283,10 @@ def test_hearts_redeal_keeps_what_the_first_trick_showed():
     for card in ("2C", "3C", "QS", "4C"):
         d = play.send(np.array([c(card)]))
     assert d.kind == "lead" and int(d.seat[0]) == 3
-    view = HEARTS.View(HEARTS, s, d.kind, np.full(1, 3), d.legal)
+    view = engine.view_of(HEARTS, s, d.kind, np.full(1, 3), d.legal)
     clean = view.dealt[0] & ~view.penalty
     assert view.excluded[0, 2] & clean == clean
     worlds = view.redeal(6000, np.random.default_rng(15))
-    engine._OPEN.pop(id(view))
     hands = worlds._state.hands
     assert (hands[:, 2] == cards(["2H", "3H"])).all()
     assert (hands[:, 0] | hands[:, 1] == cards(["3D", "4D", "5D", "6D"])).all()

@@ -220,16 +220,13 @@ def test_narrow_keeps_a_deal_whose_restriction_allows_nothing_and_derives_the_ma
     game = simtool.games.get("kansas-city")
     state = game.deal(np.random.default_rng(1), game.new_match(3, 4, {o.name: o.default for o in game.options}), 0)
     legal = np.array([0b0110, 0b1000, 0b1111], np.uint64)
-    view = game.View(game, state, "lead", np.zeros(3, np.int64), legal)
-    try:
-        assert view.mask[0, 1]
-        view.narrow(np.array([0b0100, 0b0001, 0b0011], np.uint64))
-        assert view.legal.tolist() == [0b0100, 0b1000, 0b0011]  # deal 1: nothing left, kept
-        assert view.mask[:, :4].tolist() == [[False, False, True, False], [False, False, False, True],
-                                             [True, True, False, False]]
-        assert legal.tolist() == [0b0110, 0b1000, 0b1111]  # the engine's own sets are untouched
-    finally:
-        engine._OPEN.pop(id(view), None)
+    view = engine.view_of(game, state, "lead", np.zeros(3, np.int64), legal)
+    assert view.mask[0, 1]
+    view.narrow(np.array([0b0100, 0b0001, 0b0011], np.uint64))
+    assert view.legal.tolist() == [0b0100, 0b1000, 0b0011]  # deal 1: nothing left, kept
+    assert view.mask[:, :4].tolist() == [[False, False, True, False], [False, False, False, True],
+                                         [True, True, False, False]]
+    assert legal.tolist() == [0b0110, 0b1000, 0b1111]  # the engine's own sets are untouched
 
 
 def test_the_deals_do_not_depend_on_the_strategies(monkeypatch):

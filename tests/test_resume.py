@@ -134,9 +134,8 @@ def test_winners_now_are_the_cards_that_take_the_lead(game):
         if d.kind == "play" and d.active is None:
             seat = np.broadcast_to(np.asarray(d.seat), (n,))
             legal = np.broadcast_to(d.legal, (n,))
-            view = game.View(game, state, d.kind, seat, legal)
+            view = engine.view_of(game, state, d.kind, seat, legal)
             wins = view.winners_now
-            engine._OPEN.pop(id(view))
             for option in range(game.n_actions):
                 can = (legal & bits.BIT[option]) != 0
                 if not can.any():

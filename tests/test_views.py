@@ -95,7 +95,55 @@ def test_a_kept_view_expires_with_its_decision():
     assert (kept[0].played == 0).all()  # the copy taken at the first lead, not the end of the round
     with pytest.raises(AttributeError, match="expires"):
         _ = kept[0].hand
-    assert not any(id(v) in engine._OPEN for v in kept)
+
+
+def _reachable(roots) -> set[int]:
+    """Ids of every object reachable from ``roots`` by reference, entering no module outside
+    simtool, strategies and tests (numpy's or the interpreter's own objects are no route a
+    strategy could take to the game by name)."""
+    import gc
+    import types
+
+    ours = ("simtool", "strategies", "tests")
+    seen: set[int] = set()
+    todo = list(roots)
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, types.ModuleType) and not obj.__name__.startswith(ours):
+            continue
+        todo.extend(gc.get_referents(obj))
+    return seen
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_nothing_reachable_by_name_leads_a_strategy_to_the_state(game):
+    """While a strategy decides, no simtool module (nor the view, every field read) leads to the
+    round state or any of its arrays, however deep it is followed: the state lives only in the
+    engine's frame."""
+    import sys
+
+    p = game.default_players
+    state = game.deal(np.random.default_rng(1), game.new_match(20, p, {o.name: o.default for o in game.options}), 0)
+    found = []
+
+    def search(view, rng):
+        if not found:
+            for name in type(view).fields():
+                getattr(view, name)  # every field read: copies, not the state's arrays
+            modules = [m for name, m in list(sys.modules.items()) if name.startswith(("simtool", "strategies"))]
+            reached = _reachable([*modules, view])
+            found.append([name for name, value in vars(state).items()
+                          if isinstance(value, np.ndarray) and id(value) in reached]
+                         + ["the state"] * (id(state) in reached))
+        return strategies.resolve("random", game.id)(view, rng)
+
+    lineup = engine.Lineup([strategies.Strategy("search", search, "")], np.zeros(p, np.int64))
+    engine.play_round(game, state, lineup, np.random.default_rng(2),
+                      engine.Context(game.id, 0, 20, "deal", np.arange(20)))
+    assert found == [[]]
 
 
 def test_history_and_voids_on_a_hand_built_kansas_city_trick():
@@ -111,18 +159,16 @@ def test_history_and_voids_on_a_hand_built_kansas_city_trick():
     assert d.kind == "upgrade"
     from simtool.games.kansas_city import HIDDEN_TRUMP
 
-    view = game.View(game, s, d.kind, np.broadcast_to(d.seat, (1,)), np.broadcast_to(d.legal, (1,)))
+    view = engine.view_of(game, s, d.kind, np.broadcast_to(d.seat, (1,)), np.broadcast_to(d.legal, (1,)))
     # seat 2 saw only the back of seat 1's trump: rank 3, printed suit unseen
     assert view.history[0, 0].tolist() == [c("A5"), HIDDEN_TRUMP + 2, c("A1"), c("A2")]
     assert view.trump[0] == 0 and view.played[0] == cards(["A5", "A1", "A2"])
-    owner = game.View(game, s, d.kind, np.ones(1, np.int64), np.broadcast_to(d.legal, (1,)))
+    owner = engine.view_of(game, s, d.kind, np.ones(1, np.int64), np.broadcast_to(d.legal, (1,)))
     assert owner.history[0, 0, 1] == c("A3") and owner.trump[0] == cards(["A3"])
-    engine._OPEN.pop(id(owner))
     assert view.history[0, 1].tolist() == [-1] * 4
     assert view.leaders[0].tolist() == [0, -1] and view.winners[0].tolist() == [1, -1]
     assert view.winning[0] == 1  # the upgrades go clockwise from the winner's left
     assert view.voids[0].tolist() == [0, 1, 0, 0]  # seat 1: suit A (bit 0)
-    engine._OPEN.pop(id(view))
 
 
 def test_fields_are_listed_from_the_command_line():

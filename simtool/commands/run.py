@@ -64,7 +64,8 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
         out: str | Path | None = None, force: bool = False,
         progress: Callable[[int, int], None] | None = None, backend: str = "local",
         scheduler: str | None = None, rotate: bool = False, duplicate: bool = False,
-        timeout: float | None = None, lead_history: int | None = None) -> Result:
+        timeout: float | None = None, lead_history: int | None = None,
+        isolate: bool = False) -> Result:
     """Simulate ``n`` deals (or matches, ``unit="match"``) and return their tables.
 
     ``strategy`` sits at every seat unless ``seats`` (``{seat: name}``) overrides
@@ -77,9 +78,11 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
     ``lead_history``: record every seat's estimated standing at each decision of the first that
     many deals (matches) of each chunk (``Result.leads``, ``leads.parquet``), from which
     ``simtool.metrics`` computes the published estimate-based metrics.
+    ``isolate``: every plugin strategy plays in a process of its own that receives only its
+    views (docs/trust.md); the results are the same.
     """
     spec = make_spec(game, players, n, strategy, seats, rules, unit, seed, rotate, duplicate=duplicate,
-                     lead_history=lead_history)
+                     lead_history=lead_history, isolate=isolate)
     if capped := pilot.warning(spec):
         warnings.warn(capped, pilot.CappedWarning, stacklevel=2)
     return execute_run(spec, jobs, out, force, progress, keep=True, backend=backend,

@@ -7,6 +7,23 @@ simtool again: about 1 s of a core before its first chunk, a third of a 1e6-deal
 A forked child plays only (numpy and the strategies) and sends back the arrays: it never calls
 polars, whose thread pool, if this process started it, does not survive a fork. This process
 makes the tables and writes them.
+
+Why a pool of simtool's own and not ``concurrent.futures.ProcessPoolExecutor`` with fork, which
+is as fast: ``bench/pool.py --n 1e6 --jobs 2 --repeat 5`` (31 chunks of Black & White 3p
+``random``, best of 5 wall seconds, pools in turns; 2026-11-26, 2-core AMD EPYC, 23 GiB, Python
+3.11, load 3.8 to 4.2 from other sessions) gave forked 0.79 s and 1.59 s, futures 0.80 s and
+1.56 s, loky 1.39 s and 2.63 s in two runs. Speed is no reason; behaviour is, on Python 3.11:
+
+- a worker that dies fails only the chunks it owed, and the one-line error names its exit code
+  or signal (SIGKILL from the out-of-memory killer, a plugin's ``os._exit(3)``); the executor
+  breaks the whole pool with ``BrokenProcessPool`` and no exit code;
+- ``shutdown(kill=True)`` stops busy workers at once on Ctrl-C or a failed chunk; the executor
+  has no public way to (``kill_workers`` came in 3.14) and waits for a running search chunk;
+- ``--timeout``'s SIGALRM must interrupt a strategy blocked in a system call in the worker's
+  main thread, so every other thread of a worker blocks signals; the executor's result feeder
+  thread does not.
+
+loky stays where fork is unsafe for numpy (not Linux), see ``simtool.pipeline.runner._shared``.
 """
 
 from __future__ import annotations

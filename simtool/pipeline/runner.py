@@ -69,6 +69,8 @@ class RunSpec:
     plugins: dict = field(default_factory=dict)  # plugin spec -> {"path": absolute, "sha256": ...}
     duplicate: bool = False  # play each deal (match) once per rotation of the line-up, same cards
     leads: int = 0  # lead histories of the first `leads` deals (matches) of each chunk; 0: none
+    isolate: bool = False  # plugins play in processes of their own (strategies.isolate): the same
+    # results, but kept with the run so that resuming it never plays an untrusted plugin in-process
 
     @property
     def copies(self) -> int:
@@ -101,7 +103,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
               strategy: str | None = None, seats: dict | None = None, rules: dict | None = None,
               unit: str = "deal", seed: int | None = None, rotate: bool = False,
               precision: float | None = None, duplicate: bool = False,
-              lead_history: int | None = None) -> RunSpec:
+              lead_history: int | None = None, isolate: bool = False) -> RunSpec:
     """Check every input and build the specification; errors name the valid choices.
     ``lead_history``: record the lead histories of the first that many deals (or matches) of
     each chunk (:mod:`simtool.pipeline.leads`); ``None`` or 0: none."""
@@ -112,6 +114,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     arguments.mapping("rules", rules, "{'hand_size': 10}")
     arguments.text("unit", unit, "deal")
     rotate, duplicate = arguments.flag("rotate", rotate), arguments.flag("duplicate", duplicate)
+    isolate = arguments.flag("isolate", isolate)
     arguments.number("precision", precision, "0.005")
     leads = 0 if lead_history in (None, 0) else arguments.count("lead_history", lead_history)
     if leads and type(g).redeal is Game.redeal:
@@ -147,7 +150,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
         raise SimtoolError(f"{g.id} deals each round from the match so far, so the copies of a "
                            f"duplicate match cannot get the same cards; use --duplicate with --unit deal")
     spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed), chunk_size(unit),
-                   rotate and not duplicate, precision, plugin_files(lineup), duplicate, leads)
+                   rotate and not duplicate, precision, plugin_files(lineup), duplicate, leads, isolate)
     found = resolve_lineup(spec)  # fail now, not in a worker
     cost = max(s.relative_cost() for s in found.strategies)
     chunk = chunk_size(unit, cost)
@@ -288,7 +291,7 @@ def resolve_lineup(spec: RunSpec) -> Lineup:
             raise SimtoolError(f"strategy plugin {path} has changed since the run started; one run "
                                f"plays one version of it: restore the file, or start a new run")
     found = [strategies.resolve(name, spec.game, Path(spec.plugins[name]["path"])
-                                if name in spec.plugins else None) for name in unique]
+                                if name in spec.plugins else None, spec.isolate) for name in unique]
     labels: dict[str, str] = {}
     for name, s in zip(unique, found, strict=True):
         if s.name in labels:  # the tables would pool two strategies under one name
@@ -350,13 +353,14 @@ def _play(spec: RunSpec, index: int, game, lineup: Lineup, trace_id: int | None,
     import strategies
 
     ctx = Context(game.id, spec.seed, spec.n * c, spec.unit, start * c + np.arange(count * c, dtype=np.int64),
-                  trace_id=trace_id, timeout=timeout, trace_views=trace_views, resolve=strategies.resolve)
+                  trace_id=trace_id, timeout=timeout, trace_views=trace_views,
+                  resolve=_isolating() if spec.isolate else strategies.resolve)
     if spec.leads:
         from simtool.pipeline.leads import STREAM, Recorder
 
         observer_rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
             spec.seed, spawn_key=(index, STREAM))))
-        ctx.leads = Recorder(game, lineup, (start + spec.leads) * c, observer_rng, strategies.resolve)
+        ctx.leads = Recorder(game, lineup, (start + spec.leads) * c, observer_rng, ctx.resolve)
     play = play_deals if spec.unit == "deal" else play_matches
     with seeded_globals(spec.seed, index):
         outcome = play(game, spec.players, spec.rules, lineup, count * c, deal_rng, play_rng, ctx,
@@ -364,6 +368,15 @@ def _play(spec: RunSpec, index: int, game, lineup: Lineup, trace_id: int | None,
     if ctx.leads is not None:
         outcome.leads = ctx.leads.frame()
     return outcome, ctx.trace
+
+
+@functools.cache
+def _isolating() -> Callable:
+    """``strategies.resolve`` for an ``--isolate`` run's play-outs: one object, so that a search
+    that looks its policy up once per resolver does so once per process."""
+    import strategies
+
+    return functools.partial(strategies.resolve, isolate=True)
 
 
 GLOBALS_STREAM = 2
@@ -745,7 +758,7 @@ def spec_from_dict(data: dict) -> RunSpec:
     return RunSpec(data["game"], data["players"], data["rules"], tuple(data["lineup"]), data["unit"],
                    data["n"], data["seed"], data["chunk"], data.get("rotate", False),
                    data.get("precision"), data.get("plugins", {}), data.get("duplicate", False),
-                   data.get("leads", 0))
+                   data.get("leads", 0), data.get("isolate", False))
 
 
 def replay(spec: RunSpec, number: int, views: bool = False) -> list[str]:

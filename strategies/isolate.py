@@ -1,0 +1,229 @@
+"""``--isolate``: a plugin strategy played in a process of its own that receives only its views.
+
+A plugin playing in simtool's process is trusted code, as a pytest plugin is (docs/trust.md):
+simtool hands it copies and checks its choices, but code bent on it could walk the interpreter's
+frames to the game. An isolated plugin runs in a fresh Python process, started with
+``subprocess`` and not forked, so that it holds nothing of the run (no round state, no seed).
+For each decision it receives a copy of the view's fields and the state of the generators it may
+draw from (its ``rng``, numpy's and Python's global ones), and sends back its choices and the
+generators' new state: the run's results are those of the same run played in-process, and
+nothing it does in its process reaches the game. Its choices are checked as any strategy's.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import random
+import re
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+import numpy as np
+
+from simtool.errors import SimtoolError, describe
+
+from .base import Strategy
+
+
+def isolated(found: Strategy, entry: str, game_id: str, file: Path | None) -> Strategy:
+    """``found`` (the plugin named by the line-up ``entry``, without restrictions, from ``file``)
+    played in a process of its own; its name, parameters and cost stay as they are."""
+    return replace(found, choose=_Remote(entry, game_id, None if file is None else str(file)))
+
+
+class RemoteError(Exception):
+    """What an isolated plugin raised, named as it named it (``ValueError: my bug``)."""
+
+
+@dataclass(frozen=True)
+class _Remote:
+    """A plugin's ``choose``, called in its process: the view's fields go out, choices come back."""
+
+    entry: str
+    game_id: str
+    file: str | None
+
+    def __call__(self, view, rng, params=None) -> np.ndarray:  # params: the plugin's own copy has them
+        fields = type(view).fields()
+        # what the view holds now (its kind, seats, legal sets, the public rules a game's view
+        # keeps, fields already read), not the engine's links; the rest of its fields go only when
+        # the plugin reads them, as a strategy in-process pays only for what it reads
+        given = {k: v for k, v in vars(view).items() if k not in ("_game", "_resolve")}
+        child = _child(self.entry, self.game_id, self.file)
+        # and the fields it has asked for at this kind of decision before, with the call: a
+        # heuristic reads the same ones every time, and each question is a round trip
+        read = child.reads.setdefault(view.kind, set())
+        given |= {name: getattr(view, name) for name in read}
+        try:
+            child.send((given, rng.bit_generator.state, np.random.get_state(), random.getstate()))
+            while (reply := child.receive())[0] == "field":
+                if reply[1] in fields:  # the only names this side reads for it
+                    read.add(reply[1])
+                child.send(getattr(view, reply[1]) if reply[1] in fields else None)
+        except BaseException:  # a timeout or Ctrl-C mid-call: the process is out of step, end it
+            _end(child)
+            raise
+        if reply[0] == "raised":  # named as the plugin named it, in one word: the error is one line
+            raise type(re.sub(r"\W", "", reply[1])[:80] or "Exception", (RemoteError,), {})(reply[2])
+        choices, rng.bit_generator.state, numpy_state, python_state = reply[1:]
+        np.random.set_state(numpy_state)
+        random.setstate(python_state)
+        return choices
+
+
+class _Child:
+    def __init__(self, key: tuple):
+        self.key = key
+        down_read, down_write = os.pipe()  # to the plugin's process
+        up_read, up_write = os.pipe()  # from it
+        # its sys.path is this one's, so that simtool and the plugins import there as here
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", f"from strategies.isolate import serve; serve({down_read}, {up_write})"],
+            pass_fds=(down_read, up_write), stdin=subprocess.DEVNULL, env=env)
+        os.close(down_read)
+        os.close(up_write)
+        self.down, self.up = Connection(down_write, readable=False), Connection(up_read, writable=False)
+        self.reads: dict[str, set[str]] = {}  # the fields it asked for, by kind of decision
+
+    def send(self, message) -> None:
+        try:
+            self.down.send(message)
+        except OSError:  # it has ended: receive says how
+            pass
+
+    def receive(self) -> tuple:
+        """The plugin's next message: ``("ready",)`` once loaded, ``("field", NAME)``, ``("ok",
+        choices, *generator states)`` or ``("raised", TYPE, MESSAGE)``; anything else, or its
+        process's end, as ``raised``."""
+        try:
+            data = self.up.recv_bytes()
+        except (EOFError, OSError):
+            code = self.process.wait()
+            how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+            _end(self)
+            return ("raised", "ProcessEnded", f"its isolated process ended ({how}); a plugin must "
+                    f"return, never end its process")
+        try:
+            reply = _Replies(io.BytesIO(data)).load()
+        except Exception as exc:  # noqa: BLE001 - whatever it sent, the run says so in one line
+            return ("raised", "BadReply", f"its process sent something other than choices: {describe(exc)}")
+        shapes = {"ready": (1, str), "field": (2, str), "ok": (5, object), "raised": (3, str)}
+        shape = shapes.get(reply[0]) if isinstance(reply, tuple) and reply else None
+        if shape is None or len(reply) != shape[0] or not all(isinstance(x, shape[1]) for x in reply[1:]):
+            return ("raised", "BadReply", "its process sent something other than choices")
+        return reply
+
+
+class _Replies(pickle.Unpickler):
+    """Reads what a plugin's process sends: plain values and numpy arrays only. A pickle may call
+    any function it names, so one from an untrusted process could run its code here."""
+
+    SAFE = {(f"numpy.{core}.{module}", name) for core in ("core", "_core")
+            for module, name in (("numeric", "_frombuffer"), ("multiarray", "_reconstruct"),
+                                 ("multiarray", "scalar"))} | {("numpy", "ndarray"), ("numpy", "dtype")}
+
+    def find_class(self, module: str, name: str):
+        if (module, name) not in self.SAFE:
+            raise pickle.UnpicklingError(f"{module}.{name} is not a value")
+        return super().find_class(module, name)
+
+
+_CHILDREN: dict[tuple, _Child] = {}
+"""The isolated plugins' processes this process started, by plugin, game and process id (a
+forked worker starts its own: it must not talk on its parent's pipes)."""
+
+
+def _child(entry: str, game_id: str, file: str | None) -> _Child:
+    key = (entry, game_id, file, os.getpid())
+    child = _CHILDREN.get(key)
+    if child is None:
+        child = _CHILDREN[key] = _Child(key)
+        child.send((entry, game_id, file))
+        reply = child.receive()
+        if reply[0] == "raised":
+            _end(child)
+            raise SimtoolError(f"isolated strategy {entry} could not start: {reply[2]}")
+    return child
+
+
+def _end(child: _Child) -> None:
+    _CHILDREN.pop(child.key, None)
+    child.process.kill()
+    child.process.wait()
+    child.down.close()
+    child.up.close()
+
+
+def serve(down: int, up: int) -> None:
+    """The isolated process: load the plugin, then answer each view with its choices, until the
+    run's process closes the pipe."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the run's to handle; it ends this
+    receive, reply = Connection(down, writable=False), Connection(up, readable=False)
+    import strategies
+    from simtool import games
+
+    entry, game_id, file = receive.recv()
+    try:
+        strategy = strategies.resolve(entry, game_id, None if file is None else Path(file))
+        game = games.get(game_id)
+    except BaseException as exc:  # noqa: BLE001 - the run's process says it in one line
+        reply.send(("raised", type(exc).__name__, str(exc)))
+        return
+    reply.send(("ready",))
+    remote, rng, pid = _remote_view(game, receive, reply), None, os.getpid()
+    while True:
+        try:
+            given, rng_state, numpy_state, python_state = receive.recv()
+        except (EOFError, OSError):
+            return
+        view = remote.__new__(remote)
+        vars(view).update(given, _game=game, _resolve=strategies.resolve)
+        if rng is None or rng.bit_generator.state["bit_generator"] != rng_state["bit_generator"]:
+            rng = np.random.Generator(getattr(np.random, rng_state["bit_generator"])())
+        rng.bit_generator.state = rng_state
+        np.random.set_state(numpy_state)
+        random.setstate(python_state)
+        remote.deciding = view
+        try:
+            message = ("ok", strategy(view, rng), rng.bit_generator.state, np.random.get_state(),
+                       random.getstate())
+        except BaseException as exc:  # noqa: BLE001 - even SystemExit: the run names the plugin
+            text = describe(exc)
+            message = ("raised", type(exc).__name__, text.partition(": ")[2] if ": " in text else "")
+        remote.deciding = None
+        if os.getpid() != pid:  # a copy the plugin forked: the pipe is not its own
+            os._exit(1)
+        try:
+            reply.send(message)
+        except Exception as exc:  # noqa: BLE001 - choices that do not pickle
+            reply.send(("raised", "TypeError", f"its choices could not be sent back: {describe(exc)}"))
+
+
+def _remote_view(game, receive: Connection, reply: Connection) -> type:
+    """The game's View class in the isolated process: a field the plugin reads is asked of the
+    run's process, which reads it from the engine's view, only while the plugin decides."""
+
+    class Asked:
+        def __init__(self, name: str):
+            self.name = name
+
+        def __get__(self, view, owner=None):
+            if view is None:
+                return self
+            if remote.deciding is not view:
+                raise AttributeError(f"view field '{self.name}' was not read while the strategy "
+                                     f"decided; a view expires when its decision is made")
+            reply.send(("field", self.name))
+            value = vars(view)[self.name] = receive.recv()
+            return value
+
+    fields = {name: Asked(name) for name in game.View.fields()}
+    remote = type(game.View.__name__, (game.View,), {**fields, "deciding": None, "__module__": __name__})
+    return remote
