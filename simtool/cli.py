@@ -183,6 +183,7 @@ def show_summary(folder: Path) -> None:
                      + f" ({meta['precision_widest']})")
     if matches is not None and table["capped"].max() > 0:
         notes.append(f"{table['capped'].max():.2%} of matches hit the {ROUND_CAP}-round cap")
+    notes += [f"{name} sees every hidden card: a reference, not a fair player" for name in meta.get("not_fair", ())]
     out.print(f"{'; '.join(notes)}. Results: {folder}", markup=False, highlight=False)
 
 
@@ -642,7 +643,8 @@ def list_strategies(game: Optional[str] = typer.Option(None, "--game", "-g", hel
     for col in ("strategy", "games", "description", "parameters (NAME@KEY=VALUE,...)"):
         t.add_column(col)
     for s in registry.registry(game).values():
-        t.add_row(s.name, ", ".join(s.games) if s.games else "any", s.description,
+        shown = s.name + ("\n(reference: NOT a fair player)" if s.name in registry.REFERENCES else "")
+        t.add_row(shown, ", ".join(s.games) if s.games else "any", s.description,
                   "\n".join(p.describe() for p in s.params) or "none", end_section=True)
     for name, why in registry.broken().items():
         t.add_row(name, "?", f"broken: {why}", "?")

@@ -27,8 +27,12 @@ BUILT_IN: tuple[Strategy, ...] = (
     basic.random, basic.high, basic.low, black_white.balance, black_white.duck,
     kansas_city.target, kansas_city.greedy, trickster.safe, trickster.spoiler,
     out_trumped.hoarder, out_trumped.tricks, nine_lives.exact, nine_lives.team, hearts.ducker,
-    hearts.hunter, pimc.pimc,
+    hearts.hunter, pimc.pimc, pimc.clairvoyant,
 )
+
+REFERENCES = frozenset({pimc.clairvoyant.name})
+"""Built-in reference players that are not fair: ``clairvoyant`` sees every hidden card. A run
+gives it the true deal (:func:`sees_all`); a fair line-up refuses it (:func:`require_fair`)."""
 
 RESTRICTIONS: dict[str, tuple[Restriction, ...]] = {
     "black-white": black_white.RESTRICTIONS, "kansas-city": kansas_city.RESTRICTIONS,
@@ -38,7 +42,29 @@ RESTRICTIONS: dict[str, tuple[Restriction, ...]] = {
 """Each game's restrictions for restricted play, ``STRATEGY~NAME`` (see :mod:`strategies.restrictions`)."""
 
 __all__ = ["Param", "Params", "STRATEGY", "Strategy", "strategy", "registry", "broken", "resolve",
-           "canonical", "split_lineup", "BUILT_IN", "Restriction", "RESTRICTIONS"]
+           "canonical", "split_lineup", "BUILT_IN", "Restriction", "RESTRICTIONS", "REFERENCES",
+           "sees_all", "require_fair"]
+
+
+def sees_all(spec: str) -> bool:
+    """Whether the line-up entry ``spec`` (canonical, with any parameters and restrictions) is a
+    built-in reference player that sees every card (:data:`REFERENCES`). Decided by the built-in
+    registry alone, from the name: a built-in's name always means the built-in (an installed
+    strategy of that name is shadowed, a plugin file's is labelled ``FILE.py:NAME``), so no plugin
+    can claim it, and nothing a strategy sets or returns counts."""
+    head = restrictions.split(spec)[0]
+    base = split(head)[0]
+    return plugin_file(base) is None and base in REFERENCES
+
+
+def require_fair(specs, where: str) -> None:
+    """Refuse, in one line, a reference player that is not fair among ``specs`` where a fair
+    line-up is required (``where`` says which, as in 'a tuning objective')."""
+    unfair = [s for s in specs if sees_all(str(s))]
+    if unfair:
+        raise SimtoolError(f"'{unfair[0]}' sees every hidden card and is not a fair player: it "
+                           f"cannot be {where} (a reference only, for simtool run and the top of "
+                           f"simtool ladder)")
 
 
 def registry(game_id: str | None = None) -> dict[str, Strategy]:

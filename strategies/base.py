@@ -90,6 +90,7 @@ class Param:
         if text == "default":
             return games.get(game_id).default_strategy
         try:
+            strategies.require_fair([text], "a strategy's parameter (a play-out policy)")
             return strategies.canonical(text, game_id)
         except SimtoolError as exc:
             raise SimtoolError(f"bad value {text!r} for parameter '{self.name}' of strategy "

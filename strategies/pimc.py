@@ -27,6 +27,7 @@ import numpy as np
 import strategies
 from simtool import bits, games
 
+from . import restrictions
 from .base import STRATEGY, Param, strategy
 
 ROWS = 1 << 17
@@ -53,12 +54,30 @@ def cost(params) -> float:
           "plays every legal option out in the same worlds, keeps the best mean", params=PARAMS,
           cost=cost)
 def pimc(view, rng, params):
-    k = params.samples
+    return search(view, rng, params.samples, params.playout, params.value)
+
+
+@strategy("clairvoyant", "NOT A FAIR PLAYER, a reference: pimc's search on the true deal (it sees "
+          "every hidden card): one world, the true one, per option, the same play-outs; what "
+          "knowing the hidden cards is worth", params=PARAMS[1:], cost=lambda params: 2.0)
+def clairvoyant(view, rng, params):
+    # the engine gives this strategy, and only it, the true deal through view.redeal (see
+    # engine.Lineup.sees, strategies.sees_all): the very search pimc runs, on the one true world
+    return search(view, rng, 1, params.playout, params.value)
+
+
+def search(view, rng, k: int, playout_spec: str, value_of: str) -> np.ndarray:
+    """The choice per deal of the search over ``k`` worlds from ``view.redeal``, played out with
+    ``playout_spec``, maximising ``value_of`` (``score`` or ``win``) for the acting seat.
+
+    Under restrictions (``view.restrictions``, from ``STRATEGY~RESTRICTION``) the seat's own
+    imagined later moves obey them too: its play-out policy is restricted alike, so the search
+    judges each option by the play it will really be able to make."""
     choice = bits.lowest(view.legal)
     free = bits.count(view.legal) > 1  # a forced option needs no search
     if not free.any():
         return choice
-    playout = _resolve(params.playout, view.game)
+    playout = _resolve(playout_spec, view.game)
     policy = playout(view, rng)
     # one option of each interchangeable group (the play-out policy's own choice among them)
     tried = np.where(free, view.distinct | bits.BIT[policy], bits.EMPTY)
@@ -66,16 +85,17 @@ def pimc(view, rng, params):
     # where the worlds see no difference, the play-out policy's own judgement decides
     preferred = option == policy[deal]
     worlds = view.redeal(k, rng)
+    own = _restricted(playout, view.restrictions, view.game) if view.restrictions else None
     value = np.empty(len(deal))
     # a slice of pairs at a time, so memory stays bounded for any batch size and sample count
     step = max(1, ROWS // k)
     for start in range(0, len(deal), step):
         d, o = deal[start:start + step], option[start:start + step]
         rows = (d[:, None] * k + np.arange(k)).ravel()  # the k worlds of each pair's deal
-        results = worlds.take(rows).play_out(np.repeat(o, k), playout)
-        mine = results[params.value][np.arange(len(rows)), np.repeat(view.seat[d], k)]
+        seats = np.repeat(view.seat[d], k)
+        mine = _play_out(worlds, rows, np.repeat(o, k), playout, own, seats, value_of, view.players)
         value[start:start + step] = mine.reshape(-1, k).mean(axis=1)
-    if params.value == "score" and _lower_wins(view.game):
+    if value_of == "score" and _lower_wins(view.game):
         value = -value
     value += 1e-7 * preferred  # below any difference of two means (1 / (60 * 4096) at least)
     # best pair per deal: sort by deal, then value descending
@@ -85,11 +105,33 @@ def pimc(view, rng, params):
     return choice
 
 
+def _play_out(worlds, rows, options, playout, own, seats, value_of: str, p: int) -> np.ndarray:
+    """The searching seat's ``value_of`` in the worlds ``rows`` played out from ``options``:
+    every seat with ``playout``, the searching seat (``seats``, per row) with ``own`` instead
+    when it plays restricted. A play-out takes one strategy per seat for all its worlds, so
+    restricted worlds are played in one group per searching seat."""
+    if own is None:
+        return worlds.take(rows).play_out(options, playout)[value_of][np.arange(len(rows)), seats]
+    mine = np.empty(len(rows))
+    for seat in np.unique(seats):
+        at = np.flatnonzero(seats == seat)
+        picks = [own if s == seat else playout for s in range(p)]
+        mine[at] = worlds.take(rows[at]).play_out(options[at], picks)[value_of][:, seat]
+    return mine
+
+
 # looked up once per process: the registries read the installed packages' entry points, which
 # costs more than a small decision
 @cache
 def _resolve(spec: str, game_id: str):
     return strategies.resolve(spec, game_id)
+
+
+@cache
+def _restricted(playout, limits: tuple, game_id: str):
+    """The play-out policy ``playout`` under the restrictions ``limits`` (one object per
+    process, so that a play-out asks it once per decision for all its worlds)."""
+    return restrictions.wrap(playout, list(limits), game_id)
 
 
 @cache

@@ -12,7 +12,9 @@ decision a restriction governs, its legal sets hold only the options the restric
 Where a restriction allows none of the legal options it cannot bind, and that deal keeps the
 legal set it had. The narrowing reads only the view, so the strategy learns nothing it could not
 see; a legal choice outside the restriction (from a strategy that does not read ``view.legal``)
-becomes the lowest option the restriction allows.
+becomes the lowest option the restriction allows. The view also names the restrictions
+(``view.restrictions``), so that a search (``pimc``) imagines its own later moves restricted as
+well, not only its real ones.
 """
 
 from __future__ import annotations
@@ -138,6 +140,8 @@ class Restricted:
                 kept = allowed & np.asarray(r.allowed(view), np.uint64)
                 allowed = np.where(kept != 0, kept, allowed)  # it cannot bind: legal as it was
         view.narrow(allowed)
+        # a search plays its own imagined later moves under the same restrictions (strategies.pimc)
+        view.restrictions = (*view.restrictions, *self.restrictions)
         picked = np.asarray(self.inner(view, rng))
         if picked.shape != legal.shape or not np.issubdtype(picked.dtype, np.integer):
             return picked  # malformed: the engine's own check names the strategy

@@ -291,8 +291,9 @@ def resolve_lineup(spec: RunSpec) -> Lineup:
                                f"'{s.name}' in the tables; spell a plugin the same way at every "
                                f"seat, and give two strategies two names")
         labels[s.name] = name
+    # the true deal only for the built-in reference player, decided by the built-in registry
     return Lineup(found, np.array([unique.index(name) for name in spec.lineup]),
-                  spec.rotate or spec.duplicate)
+                  spec.rotate or spec.duplicate, tuple(strategies.sees_all(name) for name in unique))
 
 
 @dataclass
