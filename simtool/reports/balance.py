@@ -372,7 +372,8 @@ def ladder_view(ladder) -> dict:
     ax.legend(frameon=False, fontsize="small")
     rules = ", ".join(f"{k} = {v}" for k, v in options.named(games.get(ladder.game), ladder.rules).items())
     return {"ladder": ladder, "label": f"{ladder.players} players" + (f", {rules}" if rules else ""),
-            "sentences": [ladders.verdict(ladder), ladder_skill(ladder)], "svg": svg(chart)}
+            "sentences": [ladders.verdict(ladder), ladders.convergence(ladder), ladder_skill(ladder),
+                          *filter(None, [ladders.reference_sentence(ladder)])], "svg": svg(chart)}
 
 
 def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> list[tuple[str, str]]:
