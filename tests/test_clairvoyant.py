@@ -77,7 +77,8 @@ def test_a_plugin_cannot_obtain_the_true_deal():
     for name in ("clairvoyant", "copied"):
         plugin, result = _wins(f"{SEER}:{name}")
         assert plugin.equals(fair), name
-        assert "not_fair" not in result.meta and result.seats["strategy"][0] == "seer.py:clairvoyant"  # labelled by its file
+        assert "not_fair" not in result.meta
+        assert result.seats["strategy"][0] == "seer.py:clairvoyant"  # labelled by its file
     seeing, result = _wins("clairvoyant")
     assert not seeing.equals(fair)
     assert result.meta["not_fair"] == ["clairvoyant"]

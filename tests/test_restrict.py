@@ -423,8 +423,9 @@ def _gamble(strategy) -> np.ndarray:
     """Seat 0's score per deal with ``strategy`` in both seats (seat 1 never decides)."""
     game = _GambleGame()
     state = game.deal(None, game.new_match(4, 2, {}), 0)
-    return engine.play_round(game, state, engine.Lineup([strategy], np.zeros(2, np.int64)),
-                             np.random.default_rng(0), engine.Context(game.id, 0, 4, "deal", np.arange(4)))["score"][:, 0]
+    ctx = engine.Context(game.id, 0, 4, "deal", np.arange(4))
+    lineup = engine.Lineup([strategy], np.zeros(2, np.int64))
+    return engine.play_round(game, state, lineup, np.random.default_rng(0), ctx)["score"][:, 0]
 
 
 def test_a_restricted_search_plays_the_restriction_in_its_imagined_moves(monkeypatch):

@@ -20,7 +20,6 @@ cards: the cards' luck cancels out of each rung's comparison.
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass
 from pathlib import Path
 
