@@ -28,7 +28,7 @@ import strategies
 from simtool import bits, games
 
 from . import restrictions
-from .base import STRATEGY, Param, strategy
+from .base import STRATEGY, Param, Strategy, strategy
 
 ROWS = 1 << 17
 """Play-out rows (deal x option x world) per batch: bounds memory whatever the chunk size."""
@@ -85,7 +85,7 @@ def search(view, rng, k: int, playout_spec: str, value_of: str) -> np.ndarray:
     # where the worlds see no difference, the play-out policy's own judgement decides
     preferred = option == policy[deal]
     worlds = view.redeal(k, rng)
-    own = _restricted(playout, view.restrictions, view.game) if view.restrictions else None
+    own = tuple(view.restrictions)
     value = np.empty(len(deal))
     # a slice of pairs at a time, so memory stays bounded for any batch size and sample count
     step = max(1, ROWS // k)
@@ -93,7 +93,7 @@ def search(view, rng, k: int, playout_spec: str, value_of: str) -> np.ndarray:
         d, o = deal[start:start + step], option[start:start + step]
         rows = (d[:, None] * k + np.arange(k)).ravel()  # the k worlds of each pair's deal
         seats = np.repeat(view.seat[d], k)
-        mine = _play_out(worlds, rows, np.repeat(o, k), playout, own, seats, value_of, view.players)
+        mine = _play_out(worlds, rows, np.repeat(o, k), playout, own, seats, value_of)
         value[start:start + step] = mine.reshape(-1, k).mean(axis=1)
     if value_of == "score" and _lower_wins(view.game):
         value = -value
@@ -105,18 +105,20 @@ def search(view, rng, k: int, playout_spec: str, value_of: str) -> np.ndarray:
     return choice
 
 
-def _play_out(worlds, rows, options, playout, own, seats, value_of: str, p: int) -> np.ndarray:
-    """The searching seat's ``value_of`` in the worlds ``rows`` played out from ``options``:
-    every seat with ``playout``, the searching seat (``seats``, per row) with ``own`` instead
-    when it plays restricted. A play-out takes one strategy per seat for all its worlds, so
-    restricted worlds are played in one group per searching seat."""
-    if own is None:
-        return worlds.take(rows).play_out(options, playout)[value_of][np.arange(len(rows)), seats]
+def _play_out(worlds, rows, options, playout, own, seats, value_of: str) -> np.ndarray:
+    """The searching seat's ``value_of`` in the worlds ``rows`` played out from ``options`` with
+    ``playout`` at every seat. Under restrictions (``own``: the restrictions) the searching seat
+    (``seats``, per row) plays them too: one play-out per searching seat, with the play-out
+    policy restricted where that seat acts (one strategy for all seats keeps the engine's
+    fastest path)."""
+    at_seat = np.arange(len(rows)), seats
+    if not own:
+        return worlds.take(rows).play_out(options, playout)[value_of][at_seat]
     mine = np.empty(len(rows))
     for seat in np.unique(seats):
         at = np.flatnonzero(seats == seat)
-        picks = [own if s == seat else playout for s in range(p)]
-        mine[at] = worlds.take(rows[at]).play_out(options[at], picks)[value_of][:, seat]
+        policy = _restricted(playout, own, int(seat))
+        mine[at] = worlds.take(rows[at]).play_out(options[at], policy)[value_of][:, seat]
     return mine
 
 
@@ -128,10 +130,11 @@ def _resolve(spec: str, game_id: str):
 
 
 @cache
-def _restricted(playout, limits: tuple, game_id: str):
-    """The play-out policy ``playout`` under the restrictions ``limits`` (one object per
-    process, so that a play-out asks it once per decision for all its worlds)."""
-    return restrictions.wrap(playout, list(limits), game_id)
+def _restricted(playout, limits: tuple, seat: int):
+    """The play-out policy ``playout`` under the restrictions ``limits`` where ``seat`` acts (one
+    object per process, so that a play-out asks it once per decision for all its worlds)."""
+    name = playout.name + "".join(f"~{r.name}" for r in limits) + f" (seat {seat})"
+    return Strategy(name, restrictions.Restricted(playout, limits, seat), playout.description)
 
 
 @cache

@@ -127,21 +127,29 @@ class _Cost:
 
 @dataclass(frozen=True)
 class Restricted:
-    """The choice function of a restricted strategy (see the module's docstring)."""
+    """The choice function of a restricted strategy (see the module's docstring). ``seat``: bind
+    only where that seat acts (a search's play-outs restrict the searching seat alone)."""
 
     inner: object
     restrictions: tuple[Restriction, ...]
+    seat: int | None = None
 
     def __call__(self, view, rng) -> np.ndarray:
+        # a search plays its own imagined later moves under the same restrictions (strategies.pimc);
+        # bound to one seat, only a view wholly of that seat is restricted
+        if self.seat is None or (view.seat == self.seat).all():
+            view.restrictions = (*view.restrictions, *self.restrictions)
+        governing = [r for r in self.restrictions if view.kind in r.kinds]
+        if not governing:  # nothing to narrow at this decision: the inner strategy as it is
+            return self.inner(view, rng)
         legal = view.legal.copy()
         allowed = legal
-        for r in self.restrictions:
-            if view.kind in r.kinds:
-                kept = allowed & np.asarray(r.allowed(view), np.uint64)
-                allowed = np.where(kept != 0, kept, allowed)  # it cannot bind: legal as it was
+        for r in governing:
+            kept = allowed & np.asarray(r.allowed(view), np.uint64)
+            allowed = np.where(kept != 0, kept, allowed)  # it cannot bind: legal as it was
+        if self.seat is not None:
+            allowed = np.where(view.seat == self.seat, allowed, legal)
         view.narrow(allowed)
-        # a search plays its own imagined later moves under the same restrictions (strategies.pimc)
-        view.restrictions = (*view.restrictions, *self.restrictions)
         picked = np.asarray(self.inner(view, rng))
         if picked.shape != legal.shape or not np.issubdtype(picked.dtype, np.integer):
             return picked  # malformed: the engine's own check names the strategy
