@@ -82,7 +82,7 @@ class Field:
 
 def _source(view: View, name: str) -> tuple:
     """The round state, rows and seats behind ``view``, found in the frame of the engine function
-    that opened it (:func:`_ask` while a strategy decides, :func:`view_of`), up the calling
+    that opened it (:func:`_call` while a strategy decides, :func:`view_of`), up the calling
     thread's stack.
 
     The state lives only in that frame's locals: no module global, no attribute of the view and
@@ -161,9 +161,12 @@ def _first_cells(n: int, p: int) -> np.ndarray:
 class View:
     """What the acting seat may know at a decision, for ``m`` deals at once.
 
-    A view is sealed: it holds copies of what the seat may know and nothing else (no reference
-    to the game's state), so a strategy that writes into a view changes only its own copy, and
-    the engine checks every choice against its own legal sets. Games subclass View and declare
+    A view holds copies of what the seat may know and nothing else: no reference to the game's
+    state, which only the engine's frame deciding holds (see :func:`_source`), so a strategy
+    that writes into a view changes only its own copy, and the engine checks every choice
+    against its own legal sets. This guards against mistakes, not attack: an in-process plugin
+    is trusted code, and ``--isolate`` plays one that is not in a process of its own
+    (docs/trust.md). Games subclass View and declare
     their fields with :func:`public`, :func:`own`, :func:`scalar` or :class:`Field`, each copied
     on first reading (a strategy pays only for what it reads); fields derived from those may be
     ``cached_property`` computed from the view itself.
@@ -181,9 +184,10 @@ class View:
     """Acting seat per deal, ``(m,)`` int64."""
     legal: np.ndarray
     """Legal options per deal as uint64 sets (see :mod:`simtool.bits`), ``(m,)``; the strategy's own copy."""
-    restrictions: tuple = ()
-    """The restrictions the strategy plays under (``STRATEGY~RESTRICTION``), set by their wrapper:
-    a search plays its own imagined moves under them too; empty for an unrestricted strategy."""
+    restrictions: tuple[str, ...] = ()
+    """The names of the restrictions the strategy plays under (``STRATEGY~RESTRICTION``), set by
+    their wrapper: a search plays its own imagined moves under them too; empty for an
+    unrestricted strategy."""
     _resolve = None  # the run's strategy names, for a search's play-outs (see Context.resolve)
 
     def __init__(self, game: Game, state, kind: str, seat: np.ndarray, legal: np.ndarray, rows=None):
@@ -611,17 +615,17 @@ def _choose(game, state, d, seat, legal, lineup, rng, ctx) -> np.ndarray:
 
 def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np.ndarray:
     """One strategy's choices for the deals ``idx``, checked against the engine's ``legal``.
-    ``sees``: the strategy's ``view.redeal`` gives the true deal (read there from this frame)."""
+    ``sees``: the strategy's ``view.redeal`` gives the true deal (see :func:`_call`)."""
     rows = None if len(idx) == state.n else idx
     view = game.View(game, state, d.kind, seat, legal, rows)
     view._resolve = ctx.resolve
     forks = _forks()
     try:
         if ctx.timeout is None:
-            picked = _call(strategy, view, rng)
+            picked = _call(strategy, view, rng, state, rows, seat, sees)
         else:
             with deadline(ctx.timeout):
-                picked = _call(strategy, view, rng)
+                picked = _call(strategy, view, rng, state, rows, seat, sees)
     except (StrategyError, TimerError):
         raise
     except Overtime:
@@ -649,24 +653,27 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
     return _checked(picked, legal, idx, strategy, game, state, d, ctx)
 
 
-_OPENERS = frozenset({_ask.__code__, view_of.__code__})
-"""The engine functions whose frames hold a view's state while its fields may be read (see
-:func:`_source`): once they return, the view expires and unread fields stay unread."""
-
-
 FORKED_EXIT = 70
 """The exit status of a copy a strategy forked of its process, ended on its way back."""
 
 
-def _call(strategy, view, rng):
+def _call(strategy, view, rng, state, rows, seat, sees=False):
     """``strategy(view, rng)``; a copy of the process the strategy forked ends here instead of
-    returning: it would play the rest of the chunk and, in a worker, read its parent's pipe."""
+    returning: it would play the rest of the chunk and, in a worker, read its parent's pipe.
+    ``state``, ``rows`` and ``seat`` are where the view's fields are read from (see
+    :func:`_source`), locals of this small frame, cheap to look up; ``sees``: ``view.redeal``
+    gives the true deal (the clairvoyant reference player, see :attr:`Lineup.sees`)."""
     pid = os.getpid()
     try:
         return strategy(view, rng)
     finally:
         if os.getpid() != pid:
             os._exit(FORKED_EXIT)
+
+
+_OPENERS = frozenset({_call.__code__, view_of.__code__})
+"""The engine functions whose frames hold a view's state while its fields may be read (see
+:func:`_source`): once they return, the view expires and unread fields stay unread."""
 
 
 _FORKED = threading.local()

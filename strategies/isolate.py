@@ -47,12 +47,22 @@ class _Remote:
     file: str | None
 
     def __call__(self, view, rng, params=None) -> np.ndarray:  # params: the plugin's own copy has them
-        fields = {k: v for k, v in vars(view).items() if not k.startswith("_")}
-        fields |= {name: getattr(view, name) for name in type(view).fields()}
+        fields = type(view).fields()
+        # what the view holds now (its kind, seats, legal sets, the public rules a game's view
+        # keeps, fields already read), not the engine's links; the rest of its fields go only when
+        # the plugin reads them, as a strategy in-process pays only for what it reads
+        given = {k: v for k, v in vars(view).items() if k not in ("_game", "_resolve")}
         child = _child(self.entry, self.game_id, self.file)
+        # and the fields it has asked for at this kind of decision before, with the call: a
+        # heuristic reads the same ones every time, and each question is a round trip
+        read = child.reads.setdefault(view.kind, set())
+        given |= {name: getattr(view, name) for name in read}
         try:
-            child.send((fields, rng.bit_generator.state, np.random.get_state(), random.getstate()))
-            reply = child.receive()
+            child.send((given, rng.bit_generator.state, np.random.get_state(), random.getstate()))
+            while (reply := child.receive())[0] == "field":
+                if reply[1] in fields:  # the only names this side reads for it
+                    read.add(reply[1])
+                child.send(getattr(view, reply[1]) if reply[1] in fields else None)
         except BaseException:  # a timeout or Ctrl-C mid-call: the process is out of step, end it
             _end(child)
             raise
@@ -77,6 +87,7 @@ class _Child:
         os.close(down_read)
         os.close(up_write)
         self.down, self.up = Connection(down_write, readable=False), Connection(up_read, writable=False)
+        self.reads: dict[str, set[str]] = {}  # the fields it asked for, by kind of decision
 
     def send(self, message) -> None:
         try:
@@ -137,28 +148,53 @@ def serve(down: int, up: int) -> None:
         reply.send(("raised", type(exc).__name__, str(exc)))
         return
     reply.send(("ok",))
-    rng, pid = None, os.getpid()
+    remote, rng, pid = _remote_view(game, receive, reply), None, os.getpid()
     while True:
         try:
-            fields, rng_state, numpy_state, python_state = receive.recv()
+            given, rng_state, numpy_state, python_state = receive.recv()
         except (EOFError, OSError):
             return
-        view = game.View.__new__(game.View)
-        vars(view).update(fields, _game=game, _resolve=strategies.resolve)
+        view = remote.__new__(remote)
+        vars(view).update(given, _game=game, _resolve=strategies.resolve)
         if rng is None or rng.bit_generator.state["bit_generator"] != rng_state["bit_generator"]:
             rng = np.random.Generator(getattr(np.random, rng_state["bit_generator"])())
         rng.bit_generator.state = rng_state
         np.random.set_state(numpy_state)
         random.setstate(python_state)
+        remote.deciding = view
         try:
             message = ("ok", strategy(view, rng), rng.bit_generator.state, np.random.get_state(),
                        random.getstate())
         except BaseException as exc:  # noqa: BLE001 - even SystemExit: the run names the plugin
             text = describe(exc)
             message = ("raised", type(exc).__name__, text.partition(": ")[2] if ": " in text else "")
+        remote.deciding = None
         if os.getpid() != pid:  # a copy the plugin forked: the pipe is not its own
             os._exit(1)
         try:
             reply.send(message)
         except Exception as exc:  # noqa: BLE001 - choices that do not pickle
             reply.send(("raised", "TypeError", f"its choices could not be sent back: {describe(exc)}"))
+
+
+def _remote_view(game, receive: Connection, reply: Connection) -> type:
+    """The game's View class in the isolated process: a field the plugin reads is asked of the
+    run's process, which reads it from the engine's view, only while the plugin decides."""
+
+    class Asked:
+        def __init__(self, name: str):
+            self.name = name
+
+        def __get__(self, view, owner=None):
+            if view is None:
+                return self
+            if remote.deciding is not view:
+                raise AttributeError(f"view field '{self.name}' was not read while the strategy "
+                                     f"decided; a view expires when its decision is made")
+            reply.send(("field", self.name))
+            value = vars(view)[self.name] = receive.recv()
+            return value
+
+    fields = {name: Asked(name) for name in game.View.fields()}
+    remote = type(game.View.__name__, (game.View,), {**fields, "deciding": None, "__module__": __name__})
+    return remote

@@ -77,7 +77,7 @@ def search(view, rng, k: int, playout_spec: str, value_of: str) -> np.ndarray:
     free = bits.count(view.legal) > 1  # a forced option needs no search
     if not free.any():
         return choice
-    playout = _resolve(playout_spec, view.game)
+    playout = _resolve(playout_spec, view.game, view._resolve)
     policy = playout(view, rng)
     # one option of each interchangeable group (the play-out policy's own choice among them)
     tried = np.where(free, view.distinct | bits.BIT[policy], bits.EMPTY)
@@ -93,7 +93,7 @@ def search(view, rng, k: int, playout_spec: str, value_of: str) -> np.ndarray:
         d, o = deal[start:start + step], option[start:start + step]
         rows = (d[:, None] * k + np.arange(k)).ravel()  # the k worlds of each pair's deal
         seats = np.repeat(view.seat[d], k)
-        mine = _play_out(worlds, rows, np.repeat(o, k), playout, own, seats, value_of)
+        mine = _play_out(worlds, rows, np.repeat(o, k), playout, own, seats, value_of, view.game)
         value[start:start + step] = mine.reshape(-1, k).mean(axis=1)
     if value_of == "score" and _lower_wins(view.game):
         value = -value
@@ -105,9 +105,9 @@ def search(view, rng, k: int, playout_spec: str, value_of: str) -> np.ndarray:
     return choice
 
 
-def _play_out(worlds, rows, options, playout, own, seats, value_of: str) -> np.ndarray:
+def _play_out(worlds, rows, options, playout, own, seats, value_of: str, game_id: str) -> np.ndarray:
     """The searching seat's ``value_of`` in the worlds ``rows`` played out from ``options`` with
-    ``playout`` at every seat. Under restrictions (``own``: the restrictions) the searching seat
+    ``playout`` at every seat. Under restrictions (``own``: their names) the searching seat
     (``seats``, per row) plays them too: one play-out per searching seat, with the play-out
     policy restricted where that seat acts (one strategy for all seats keeps the engine's
     fastest path)."""
@@ -117,7 +117,7 @@ def _play_out(worlds, rows, options, playout, own, seats, value_of: str) -> np.n
     mine = np.empty(len(rows))
     for seat in np.unique(seats):
         at = np.flatnonzero(seats == seat)
-        policy = _restricted(playout, own, int(seat))
+        policy = _restricted(playout, own, int(seat), game_id)
         mine[at] = worlds.take(rows[at]).play_out(options[at], policy)[value_of][:, seat]
     return mine
 
@@ -125,14 +125,17 @@ def _play_out(worlds, rows, options, playout, own, seats, value_of: str) -> np.n
 # looked up once per process: the registries read the installed packages' entry points, which
 # costs more than a small decision
 @cache
-def _resolve(spec: str, game_id: str):
-    return strategies.resolve(spec, game_id)
+def _resolve(spec: str, game_id: str, run_resolve=None):
+    """The play-out policy as the run resolves names (``run_resolve``, the view's: a plugin policy
+    of an ``--isolate`` run plays in its own process), or as a line-up would outside a run."""
+    return (run_resolve or strategies.resolve)(spec, game_id)
 
 
 @cache
-def _restricted(playout, limits: tuple, seat: int):
-    """The play-out policy ``playout`` under the restrictions ``limits`` where ``seat`` acts (one
+def _restricted(playout, names: tuple[str, ...], seat: int, game_id: str):
+    """The play-out policy ``playout`` under the restrictions ``names`` where ``seat`` acts (one
     object per process, so that a play-out asks it once per decision for all its worlds)."""
+    limits = tuple(restrictions.check(list(dict.fromkeys(names)), game_id))
     name = playout.name + "".join(f"~{r.name}" for r in limits) + f" (seat {seat})"
     return Strategy(name, restrictions.Restricted(playout, limits, seat), playout.description)
 

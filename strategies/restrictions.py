@@ -138,7 +138,7 @@ class Restricted:
         # a search plays its own imagined later moves under the same restrictions (strategies.pimc);
         # bound to one seat, only a view wholly of that seat is restricted
         if self.seat is None or (view.seat == self.seat).all():
-            view.restrictions = (*view.restrictions, *self.restrictions)
+            view.restrictions = (*view.restrictions, *(r.name for r in self.restrictions))
         governing = [r for r in self.restrictions if view.kind in r.kinds]
         if not governing:  # nothing to narrow at this decision: the inner strategy as it is
             return self.inner(view, rng)

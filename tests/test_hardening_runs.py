@@ -133,7 +133,7 @@ def test_an_installed_strategy_is_named_by_its_entry_point(monkeypatch):
 # 5 and 14. the Python API takes each argument of its type only, and says which one is wrong
 
 def test_strings_are_not_booleans():
-    for name in ("rotate", "duplicate"):
+    for name in ("rotate", "duplicate", "isolate"):
         for value in ("no", "false", 1, None):
             with pytest.raises(SimtoolError, match=f"bad {name} .*; expected True or False"):
                 simtool.run(n=10, jobs=1, **{name: value})

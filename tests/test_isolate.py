@@ -11,6 +11,7 @@ import polars as pl
 import pytest
 
 import simtool
+import simtool.games
 import strategies
 from simtool.pipeline.runner import execute, make_spec, spec_from_dict
 
@@ -35,11 +36,31 @@ def test_an_isolated_run_has_the_results_of_the_run_in_process(jobs):
     assert _seats(True, jobs).equals(here)
 
 
+@pytest.mark.parametrize("game", [g.id for g in simtool.games.BUILT_IN])
+def test_every_games_heuristic_as_an_isolated_plugin_plays_as_in_process(game):
+    """Each game's heuristic reads many view fields, and the public rules its view keeps."""
+    default = simtool.games.get(game).default_strategy
+    seats = {0: f"{PLUGINS}/heuristics.py:{default}"}
+    here = simtool.run(game, 300, strategy="random", seats=seats, seed=2)
+    assert simtool.run(game, 300, strategy="random", seats=seats, seed=2, isolate=True).seats.equals(here.seats)
+
+
 def test_built_in_strategies_are_not_isolated_and_plugins_are():
     built_in = strategies.resolve("balance", "black-white", isolate=True)
     assert built_in.choose is strategies.resolve("balance", "black-white").choose  # the function itself
     plugin = strategies.resolve(f"{PLUGINS}/good.py:lowest_card", "black-white", isolate=True)
     assert type(plugin.choose).__name__ == "_Remote" and plugin.name == "good.py:lowest_card"
+
+
+def test_a_built_in_search_plays_its_plugin_policy_isolated_too():
+    from strategies import isolate
+
+    kw = {"strategy": "balance", "seed": 3, "seats": {0: f"pimc@samples=2,playout={PLUGINS}/good.py:first_or_random"}}
+    here = simtool.run("black-white", 60, **kw)
+    for child in list(isolate._CHILDREN.values()):
+        isolate._end(child)
+    assert simtool.run("black-white", 60, isolate=True, **kw).seats.equals(here.seats)
+    assert [key[0] for key in isolate._CHILDREN] == [f"{PLUGINS}/good.py:first_or_random"]
 
 
 def test_the_run_folder_keeps_isolate_so_a_resume_isolates_too():

@@ -430,6 +430,7 @@ def _gamble(strategy) -> np.ndarray:
 
 def test_a_restricted_search_plays_the_restriction_in_its_imagined_moves(monkeypatch):
     monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, _GambleGame()))
+    monkeypatch.setitem(strategies.RESTRICTIONS, "gamble", (NO_Y,))
     pimc = strategies.resolve("pimc@samples=2", "gamble")
     assert (_gamble(pimc) == 10).all()  # free to finish with Y, it picks A
     # restricted, it imagines its finish restricted too: A would end with X (0), so it picks B (5)

@@ -346,12 +346,21 @@ def _play(spec: RunSpec, index: int, game, lineup: Lineup, trace_id: int | None,
 
     ctx = Context(game.id, spec.seed, spec.n * c, spec.unit, start * c + np.arange(count * c, dtype=np.int64),
                   trace_id=trace_id, timeout=timeout, trace_views=trace_views,
-                  resolve=functools.partial(strategies.resolve, isolate=True) if spec.isolate else strategies.resolve)
+                  resolve=_isolating() if spec.isolate else strategies.resolve)
     play = play_deals if spec.unit == "deal" else play_matches
     with seeded_globals(spec.seed, index):
         outcome = play(game, spec.players, spec.rules, lineup, count * c, deal_rng, play_rng, ctx,
                        spec.duplicate)
     return outcome, ctx.trace
+
+
+@functools.cache
+def _isolating() -> Callable:
+    """``strategies.resolve`` for an ``--isolate`` run's play-outs: one object, so that a search
+    that looks its policy up once per resolver does so once per process."""
+    import strategies
+
+    return functools.partial(strategies.resolve, isolate=True)
 
 
 GLOBALS_STREAM = 2
