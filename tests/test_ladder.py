@@ -25,7 +25,7 @@ def test_default_rungs_climb_to_the_game_default_then_pimc_with_doubling_samples
     assert specs[2].lineup == ("pimc@samples=4", "balance", "balance")
     assert extra[-2]["ladder"]["rung"] == 7 and len(extra[-2]["ladder"]["rungs"]) == 8
     # atop the chain, apart from it: the reference rung, the same search on the true deal
-    assert specs[-1].lineup == ("clairvoyant", "pimc@samples=64", "pimc@samples=64")
+    assert specs[-1].lineup == ("clairvoyant", "pimc@samples=32", "pimc@samples=32")  # the top's place
     assert extra[-1]["ladder"] == {"rung": 8, "rungs": extra[-2]["ladder"]["rungs"], "reference": True}
 
 
@@ -202,8 +202,8 @@ def test_a_ladder_of_whole_matches_counts_match_wins(tmp_path):
 def test_the_reference_rung_runs_the_top_search_on_the_true_deal(rungs, reference, expected):
     specs, extra = ladder.plan("black-white", None, None, 1000, 1, rungs, reference=reference)
     refs = [s.lineup for s, e in zip(specs, extra, strict=True) if e["ladder"].get("reference")]
-    top = specs[len(rungs) - 2].lineup[0]  # the top rung, canonical
-    assert refs == ([] if expected is None else [(expected, top, top)])
+    below = specs[len(rungs) - 2].lineup[1]  # the rung below the top: the top rung's opponents
+    assert refs == ([] if expected is None else [(expected, below, below)])
 
 
 def _rung(name, below, share, low, high, fair=0.25):
@@ -243,7 +243,9 @@ def test_a_search_ladder_shows_each_budget_step_convergence_and_the_reference(tm
     folders = [p for p in runs.iterdir() if p.is_dir()]
     (climbed,) = ladders.ladders(folders)
     assert [x.name for x in climbed.rungs] == ["pimc@samples=1", "pimc@samples=2"]  # the fair chain
-    assert (climbed.reference.name, climbed.reference.below) == ("clairvoyant", "pimc@samples=2")
+    assert (climbed.reference.name, climbed.reference.below) == ("clairvoyant", "pimc@samples=1")
+    gain, low, high = ladders.price(climbed)
+    assert gain == pytest.approx(climbed.reference.share - climbed.top.share) and low < gain < high
     html = (tmp_path / "l.html").read_text()
     assert "Reference, not a fair player" in html and "sees every card: not a fair player" in html
 

@@ -12,7 +12,8 @@ Where the chain's top step doubles a search's budget (``pimc@samples=32`` over
 ``pimc@samples=16``), :func:`converged` says whether the search still gains from more budget
 (at least :data:`GAIN` of win share over the fair share) or has converged. A ladder may also
 hold a *reference* rung: the ``clairvoyant`` player (the top search run on the true deal, not a
-fair player) over the top rung, kept apart from the fair chain: it prices hidden information.
+fair player) in the top rung's seat, against the same rung below on the same deals, kept apart
+from the fair chain: its share less the top rung's prices hidden information (:func:`price`).
 With ``--duplicate`` every rung plays each deal once per rotation of the line-up, with the same
 cards: the cards' luck cancels out of each rung's comparison.
 """
@@ -78,7 +79,7 @@ class Ladder:
         return next((r for r in self.rungs if not r.pays), None)
 
     reference: Rung | None = None
-    """The reference rung (``clairvoyant`` over the top rung), apart from the fair chain."""
+    """The reference rung (``clairvoyant`` in the top rung's place), apart from the fair chain."""
 
     @property
     def top(self) -> Rung:
@@ -205,12 +206,28 @@ def gain_points(r: Rung) -> str:
             f"{100 * (r.high - r.fair):+.1f})")
 
 
+def price(ladder: Ladder) -> tuple[float, float, float] | None:
+    """What knowing the hidden cards wins: the reference rung's win share less the top rung's,
+    both against the same line-up, with a 95% interval (the two runs' intervals combined as if
+    independent: the runs share their deals, so this errs on the wide side). ``None`` without a
+    reference rung, or when it does not face the top rung's opponents."""
+    ref, top = ladder.reference, ladder.top
+    if ref is None or ref.below != top.below:
+        return None
+    gain = ref.share - top.share
+    half = float(np.hypot((ref.high - ref.low) / 2, (top.high - top.low) / 2))
+    return gain, gain - half, gain + half
+
+
 def reference_sentence(ladder: Ladder) -> str | None:
     """What knowing the hidden cards wins, from the reference rung, in one sentence."""
-    ref = ladder.reference
-    if ref is None:
+    ref, top = ladder.reference, ladder.top
+    found = price(ladder)
+    if found is None:
         return None
-    return (f"Reference, not a fair player: {ref.name} (the search on the true deal, seeing every "
-            f"hidden card) wins {stats.fmt_share(ref.share, ref.low, ref.high)} per seat against "
-            f"{ladder.players - 1} × {ref.below}: knowing the hidden cards is worth "
-            f"{gain_points(ref)} of win share over the fair {100 * ref.fair:.1f}%.")
+    gain, low, high = found
+    return (f"Reference, not a fair player: {ref.name} (the top search on the true deal, seeing "
+            f"every hidden card) wins {stats.fmt_share(ref.share, ref.low, ref.high)} per seat against "
+            f"{ladder.players - 1} × {top.below}, where {top.name} wins "
+            f"{stats.fmt_share(top.share, top.low, top.high)}: knowing the hidden cards is worth "
+            f"{100 * gain:+.1f} points ({100 * low:+.1f} to {100 * high:+.1f}).")

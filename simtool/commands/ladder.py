@@ -7,8 +7,9 @@ which ladder and rung it is), all pairs share one seed (they play the same deals
 chunks go to one pool of workers through the executor (:mod:`simtool.pipeline.executor`). The ladder *flattens* at
 the first rung whose edge over the rung below is not significantly positive (its 95%
 interval reaches down to the fair share): past it, more skill (more search) stops paying.
-Atop the chain, apart from it, the reference rung (``clairvoyant``: the search on the true deal)
-shows what knowing the hidden cards is worth; see :mod:`simtool.analysis.ladder`.
+Atop the chain, apart from it, the reference rung (``clairvoyant``: the top search on the true
+deal, in the top rung's seat) shows what knowing the hidden cards is worth; see
+:mod:`simtool.analysis.ladder`.
 """
 
 from __future__ import annotations
@@ -70,9 +71,10 @@ def plan(game: str, players: int | None, rules: dict | None, n, seed: int | None
     what its ``run.json`` records of the ladder; checked, errors in one line.
 
     ``duplicate``: every rung plays each deal once per rotation of the line-up, with the same
-    cards. ``reference``: add the reference rung, ``clairvoyant`` over the top rung (not a fair
-    player, so never a rung of the chain itself); default: when the top rung is ``pimc``, whose
-    play-out policy and value it then shares."""
+    cards. ``reference``: add the reference rung, ``clairvoyant`` in the top rung's place (one
+    seat against the rung below the top, on the same deals; not a fair player, so never a rung
+    of the chain itself); default: when the top rung is ``pimc``, whose play-out policy and value
+    it then shares."""
     import strategies
 
     g = games.get(arguments.text("game", game, "black-white"))
@@ -103,7 +105,8 @@ def plan(game: str, players: int | None, rules: dict | None, n, seed: int | None
         extra.append({"ladder": {"rung": k, "rungs": names}})
     top = strategies.resolve(names[-1], g.id)
     if reference or (reference is None and top.base == "pimc"):
-        spec = make_spec(g.id, players, n, names[-1], {0: reference_of(top, g.id)}, rules, unit, seed,
+        # against the very line-up the top rung faces: the two shares compare directly
+        spec = make_spec(g.id, players, n, names[-2], {0: reference_of(top, g.id)}, rules, unit, seed,
                          True, duplicate=duplicate)
         specs.append(spec)
         extra.append({"ladder": {"rung": len(names), "rungs": names, "reference": True}})
@@ -111,7 +114,7 @@ def plan(game: str, players: int | None, rules: dict | None, n, seed: int | None
 
 
 def reference_of(top, game_id: str) -> str:
-    """The reference rung over the strategy ``top``: ``clairvoyant``, with the play-out policy and
+    """The reference rung in the place of the strategy ``top``: ``clairvoyant``, with the play-out policy and
     value of ``top`` when it is ``pimc`` (the same search, on the true deal)."""
     import strategies
 
