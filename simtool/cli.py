@@ -480,9 +480,11 @@ def ladder(
                                    "per rotation of its line-up, with the same cards: the cards' "
                                    "luck cancels out of each step (narrower intervals)."),
     reference: Optional[bool] = typer.Option(None, "--reference/--no-reference", help="Add the "
-                                             "reference rung atop the chain: clairvoyant (the "
-                                             "search on the true deal; not a fair player) over "
-                                             "the top rung. Default: when the top rung is pimc."),
+                                             "reference rung atop the chain: clairvoyant (the top "
+                                             "search on the true deal; not a fair player) in the "
+                                             "top rung's seat, against the same rung below: what "
+                                             "knowing the hidden cards is worth. Default: when "
+                                             "the top rung is pimc."),
 ):
     """Climb a chain of strategies of rising strength: each rung plays one seat against the
     rung below at every other seat, seats rotated; shows where more skill stops paying, whether
