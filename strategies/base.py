@@ -88,7 +88,9 @@ class Param:
         from simtool import games
 
         if text == "default":
-            return games.get(game_id).default_strategy
+            default = games.get(game_id).default_strategy
+            strategies.require_fair([default], f"{game_id}'s default strategy")
+            return default
         try:
             strategies.require_fair([text], "a strategy's parameter (a play-out policy)")
             return strategies.canonical(text, game_id)

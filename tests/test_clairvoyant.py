@@ -128,3 +128,13 @@ def test_a_fair_line_up_refuses_it_in_one_line(tmp_path, args, needles):
 def test_clairvoyant_takes_no_samples():
     with pytest.raises(SimtoolError, match="parameter 'samples'"):
         strategies.resolve("clairvoyant@samples=8", "black-white")
+
+
+def test_it_is_no_game_s_default_and_a_game_that_names_it_is_refused(monkeypatch):
+    assert not any(strategies.sees_all(g.default_strategy) for g in simtool.games.registry().values())
+    game = simtool.games.get("black-white")
+    monkeypatch.setattr(type(game), "default_strategy", "clairvoyant")
+    with pytest.raises(SimtoolError, match="cannot be black-white's default strategy"):
+        make_spec("black-white", 3, 100, seed=1)
+    with pytest.raises(SimtoolError, match="cannot be black-white's default strategy"):
+        strategies.resolve("pimc@playout=default", "black-white")
