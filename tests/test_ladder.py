@@ -267,3 +267,13 @@ def test_a_duplicate_ladder_plays_each_rung_as_the_duplicate_run(tmp_path):
     r = cli("ladder", "-g", "black-white", "--rungs", "random,balance", "--n", "500", "--seed", "6", "-j", "1",
             "--duplicate", "--runs", tmp_path / "dup", "-o", tmp_path / "d.html")
     assert r.exit_code == 0 and "duplicate deals (each once per rotation)" in " ".join(r.stdout.split())
+
+
+def test_a_ladder_sweep_with_duplicate_climbs_duplicate_ladders(tmp_path, no_search):
+    from simtool.commands import sweep
+
+    grid = tmp_path / "grid.toml"
+    grid.write_text('games = ["black-white"]\nladder = true\nduplicate = true\nn = 300\nseed = 1\n')
+    specs, extra = sweep.plan(sweep.make_grid(sweep.read_toml(grid)))
+    assert [s.lineup[0] for s in specs] == ["duck", "balance"] and all(s.duplicate for s in specs)
+    assert [e["ladder"]["rung"] for e in extra] == [1, 2]
