@@ -43,7 +43,7 @@ RESTRICTIONS: dict[str, tuple[Restriction, ...]] = {
 
 __all__ = ["Param", "Params", "STRATEGY", "Strategy", "strategy", "registry", "broken", "resolve",
            "canonical", "split_lineup", "BUILT_IN", "Restriction", "RESTRICTIONS", "REFERENCES",
-           "sees_all", "require_fair"]
+           "sees_all", "require_fair", "built_in"]
 
 
 def sees_all(spec: str) -> bool:
@@ -149,7 +149,28 @@ def resolve(spec: str, game_id: str, file: Path | None = None, isolate: bool = F
         )
     if isolate and not any(found is b for b in BUILT_IN):
         return isolated(found.with_params(given, game_id), spec, game_id, file or path)
-    return found.with_params(given, game_id)
+    resolved = found.with_params(given, game_id)
+    if found is pimc.clairvoyant:
+        _sealed_playout(resolved)
+    return resolved
+
+
+def built_in(spec: str) -> bool:
+    """Whether the line-up entry ``spec`` (with any parameters and restrictions) is a built-in
+    strategy, not a plugin's or an installed package's."""
+    base = split(restrictions.split(spec)[0])[0]
+    return plugin_file(base) is None and base in {s.name for s in BUILT_IN}
+
+
+def _sealed_playout(found: Strategy) -> None:
+    """The play-outs of a reference player run on the true deal: a plugin asked there would see
+    every seat's true cards (and could keep them for its own seat), so its play-out policy must
+    be built-in."""
+    policy = found.values.playout
+    if not built_in(policy):
+        raise SimtoolError(f"bad value {policy!r} for parameter 'playout' of strategy "
+                           f"'{found.base}': its play-outs run on the true deal, so the play-out "
+                           f"policy must be a built-in strategy, not a plugin")
 
 
 def canonical(spec: str, game_id: str) -> str:

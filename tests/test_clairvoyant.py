@@ -138,3 +138,11 @@ def test_it_is_no_game_s_default_and_a_game_that_names_it_is_refused(monkeypatch
         make_spec("black-white", 3, 100, seed=1)
     with pytest.raises(SimtoolError, match="cannot be black-white's default strategy"):
         strategies.resolve("pimc@playout=default", "black-white")
+
+
+def test_its_play_out_policy_is_built_in():
+    # asked in play-outs of the true deal, a plugin would see every seat's cards and could keep
+    # them for a seat of its own
+    with pytest.raises(SimtoolError, match="play-out policy must be a built-in strategy"):
+        strategies.resolve(f"clairvoyant@playout={PLUGINS / 'good.py'}:lowest_card", "black-white")
+    assert strategies.resolve("clairvoyant@playout=duck", "black-white").values.playout == "duck"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -198,6 +199,8 @@ def test_a_ladder_of_whole_matches_counts_match_wins(tmp_path):
     (["balance", "pimc@samples=4"], False, None),
     (["duck", "balance"], None, None),  # no search on top: no reference unless asked
     (["duck", "balance"], True, "clairvoyant"),
+    # a plugin may not play out the true deal: no reference by default
+    (["balance", f"pimc@samples=4,playout={Path(__file__).parent / 'plugins' / 'good.py'}:lowest_card"], None, None),
 ])
 def test_the_reference_rung_runs_the_top_search_on_the_true_deal(rungs, reference, expected):
     specs, extra = ladder.plan("black-white", None, None, 1000, 1, rungs, reference=reference)

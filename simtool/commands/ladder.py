@@ -104,7 +104,9 @@ def plan(game: str, players: int | None, rules: dict | None, n, seed: int | None
         specs.append(spec)
         extra.append({"ladder": {"rung": k, "rungs": names}})
     top = strategies.resolve(names[-1], g.id)
-    if reference or (reference is None and top.base == "pimc"):
+    # by default only where the reference can share the top search's play-outs: a plugin policy
+    # may not play out the true deal (strategies.resolve refuses it)
+    if reference or (reference is None and top.base == "pimc" and strategies.built_in(top.values.playout)):
         # against the very line-up the top rung faces: the two shares compare directly
         spec = make_spec(g.id, players, n, names[-2], {0: reference_of(top, g.id)}, rules, unit, seed,
                          True, duplicate=duplicate)
