@@ -16,6 +16,10 @@ game calls interchangeable (``view.distinct``: in Out-Trumped, of two cards of a
 nothing left between them, one is tried; the play-out policy's own choice is always tried). A 3-card
 pass is thus searched in steps, one card given the cards already chosen, each step judged by
 playing the rest of the pass and the round out with the play-out policy.
+
+``clairvoyant`` is the same search on one world, the true deal: not a fair player, a reference
+for what seeing every hidden card is worth (docs/reference-player.md). Restricted
+(``pimc~RESTRICTION``), the search plays the restriction in its imagined moves as well.
 """
 
 from __future__ import annotations
@@ -50,6 +54,11 @@ def cost(params) -> float:
     return 2.0 * params.samples
 
 
+def one_world(params) -> float:
+    """Work per deal of the search on one world (``clairvoyant``): ``pimc`` with one sample."""
+    return 2.0
+
+
 @strategy("pimc", "determinized Monte Carlo search: re-deals the unseen cards `samples` times, "
           "plays every legal option out in the same worlds, keeps the best mean", params=PARAMS,
           cost=cost)
@@ -59,7 +68,7 @@ def pimc(view, rng, params):
 
 @strategy("clairvoyant", "NOT A FAIR PLAYER, a reference: pimc's search on the true deal (it sees "
           "every hidden card): one world, the true one, per option, the same play-outs; what "
-          "knowing the hidden cards is worth", params=PARAMS[1:], cost=lambda params: 2.0)
+          "knowing the hidden cards is worth", params=PARAMS[1:], cost=one_world)
 def clairvoyant(view, rng, params):
     # the engine gives this strategy, and only it, the true deal through view.redeal (see
     # engine.Lineup.sees, strategies.sees_all): the very search pimc runs, on the one true world
