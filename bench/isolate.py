@@ -7,7 +7,7 @@ Black & White 3p, ``--seats`` seats played by a plugin and the others by ``balan
 ``heuristic`` (``tests/plugins/heuristics.py:balance``, the built-in heuristic as a plugin file,
 which reads the fields it needs); wall seconds of ``simtool.run`` (the isolated plugin's work is in
 other processes), best of ``--repeat``, the two ways taken in turns. Each isolated run starts its
-plugin processes afresh (about 0.3 s each), as a command does.
+plugin processes afresh (about 0.5 s each), as a command does.
 """
 
 from __future__ import annotations

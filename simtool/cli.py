@@ -239,7 +239,7 @@ def report(
 SWEEP_GRID = {"grid_file": "GRID_FILE", "game": "--game", "players": "--players", "rule": "--rule",
               "lineup": "--lineup", "n": "--n", "seed": "--seed", "unit": "--unit",
               "rotate": "--rotate", "duplicate": "--duplicate", "ladder": "--ladder", "restrict": "--restrict",
-              "large": "--large", "runs_dir": "--runs", "force": "--force"}
+              "large": "--large", "isolate": "--isolate", "runs_dir": "--runs", "force": "--force"}
 
 
 @app.command()
@@ -266,6 +266,9 @@ def sweep(
                                             "default strategy, or each --lineup NAME (see simtool restrict)."),
     large: Optional[bool] = typer.Option(None, "--large/--no-large", help="Play a grid of more than "
                                          "10,000 combinations (refused without it: usually a typo)."),
+    isolate: Optional[bool] = typer.Option(None, "--isolate/--no-isolate", help="Play each plugin "
+                                           "strategy in a process of its own that receives only its "
+                                           "views (docs/trust.md). Same results, slower."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
     runs_dir: Optional[Path] = typer.Option(None, "--runs", help="Folder for the cells' run folders "
                                             "(default runs/sweep-<timestamp>)."),
@@ -306,7 +309,8 @@ def sweep(
             data = sweeps.read_toml(grid_file) if grid_file else {}
             given = {"games": sweeps.parse_list(game, "game"), "lineups": lineup, "n": n, "seed": seed,
                      "unit": unit, "rotate": rotate, "duplicate": duplicate, "ladder": ladder,
-                     "restrict": restrict, "large": large, "rules": sweeps.rules_arg(rule)}
+                     "restrict": restrict, "large": large, "isolate": isolate,
+                     "rules": sweeps.rules_arg(rule)}
             if players:
                 given["players"] = [_whole(v, "players") for v in sweeps.parse_list(players, "players")]
             data |= {k: v for k, v in given.items() if v not in (None, [], {})}

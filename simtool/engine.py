@@ -166,10 +166,11 @@ class View:
     that writes into a view changes only its own copy, and the engine checks every choice
     against its own legal sets. This guards against mistakes, not attack: an in-process plugin
     is trusted code, and ``--isolate`` plays one that is not in a process of its own
-    (docs/trust.md). Games subclass View and declare
-    their fields with :func:`public`, :func:`own`, :func:`scalar` or :class:`Field`, each copied
-    on first reading (a strategy pays only for what it reads); fields derived from those may be
-    ``cached_property`` computed from the view itself.
+    (docs/trust.md).
+
+    Games subclass View and declare their fields with :func:`public`, :func:`own`,
+    :func:`scalar` or :class:`Field`, each copied on first reading (a strategy pays only for what
+    it reads); fields derived from those may be ``cached_property`` computed from the view itself.
     """
 
     game: str

@@ -20,7 +20,6 @@ from simtool.errors import SimtoolError, choices, describe
 
 from . import basic, black_white, hearts, kansas_city, nine_lives, out_trumped, pimc, restrictions, trickster
 from .base import STRATEGY, Param, Params, Strategy, split, split_lineup, strategy
-from .isolate import isolated
 from .restrictions import Restriction
 
 BUILT_IN: tuple[Strategy, ...] = (
@@ -148,6 +147,8 @@ def resolve(spec: str, game_id: str, file: Path | None = None, isolate: bool = F
             f"valid for {game_id}: {choices(sorted(registry(game_id)))}"
         )
     if isolate and not any(found is b for b in BUILT_IN):
+        from .isolate import isolated  # imported only when asked for: it loads subprocess
+
         return isolated(found.with_params(given, game_id), spec, game_id, file or path)
     resolved = found.with_params(given, game_id)
     if found is pimc.clairvoyant:

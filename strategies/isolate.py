@@ -12,8 +12,11 @@ nothing it does in its process reaches the game. Its choices are checked as any 
 
 from __future__ import annotations
 
+import io
 import os
+import pickle
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -66,8 +69,8 @@ class _Remote:
         except BaseException:  # a timeout or Ctrl-C mid-call: the process is out of step, end it
             _end(child)
             raise
-        if reply[0] == "raised":
-            raise type(reply[1], (RemoteError,), {})(reply[2])
+        if reply[0] == "raised":  # named as the plugin named it, in one word: the error is one line
+            raise type(re.sub(r"\W", "", reply[1])[:80] or "Exception", (RemoteError,), {})(reply[2])
         choices, rng.bit_generator.state, numpy_state, python_state = reply[1:]
         np.random.set_state(numpy_state)
         random.setstate(python_state)
@@ -95,15 +98,41 @@ class _Child:
         except OSError:  # it has ended: receive says how
             pass
 
-    def receive(self):
+    def receive(self) -> tuple:
+        """The plugin's next message: ``("ready",)`` once loaded, ``("field", NAME)``, ``("ok",
+        choices, *generator states)`` or ``("raised", TYPE, MESSAGE)``; anything else, or its
+        process's end, as ``raised``."""
         try:
-            return self.up.recv()
+            data = self.up.recv_bytes()
         except (EOFError, OSError):
             code = self.process.wait()
             how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
             _end(self)
             return ("raised", "ProcessEnded", f"its isolated process ended ({how}); a plugin must "
                     f"return, never end its process")
+        try:
+            reply = _Replies(io.BytesIO(data)).load()
+        except Exception as exc:  # noqa: BLE001 - whatever it sent, the run says so in one line
+            return ("raised", "BadReply", f"its process sent something other than choices: {describe(exc)}")
+        shapes = {"ready": (1, str), "field": (2, str), "ok": (5, object), "raised": (3, str)}
+        shape = shapes.get(reply[0]) if isinstance(reply, tuple) and reply else None
+        if shape is None or len(reply) != shape[0] or not all(isinstance(x, shape[1]) for x in reply[1:]):
+            return ("raised", "BadReply", "its process sent something other than choices")
+        return reply
+
+
+class _Replies(pickle.Unpickler):
+    """Reads what a plugin's process sends: plain values and numpy arrays only. A pickle may call
+    any function it names, so one from an untrusted process could run its code here."""
+
+    SAFE = {(f"numpy.{core}.{module}", name) for core in ("core", "_core")
+            for module, name in (("numeric", "_frombuffer"), ("multiarray", "_reconstruct"),
+                                 ("multiarray", "scalar"))} | {("numpy", "ndarray"), ("numpy", "dtype")}
+
+    def find_class(self, module: str, name: str):
+        if (module, name) not in self.SAFE:
+            raise pickle.UnpicklingError(f"{module}.{name} is not a value")
+        return super().find_class(module, name)
 
 
 _CHILDREN: dict[tuple, _Child] = {}
@@ -147,7 +176,7 @@ def serve(down: int, up: int) -> None:
     except BaseException as exc:  # noqa: BLE001 - the run's process says it in one line
         reply.send(("raised", type(exc).__name__, str(exc)))
         return
-    reply.send(("ok",))
+    reply.send(("ready",))
     remote, rng, pid = _remote_view(game, receive, reply), None, os.getpid()
     while True:
         try:

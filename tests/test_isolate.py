@@ -109,3 +109,36 @@ def test_an_isolated_plugin_past_its_timeout_is_stopped(tmp_path):
     r = cli("run", "--n", "300", "--seed", "1", "--isolate", "--timeout", "0.5", "--quiet",
             "--out", str(tmp_path / "r"), "--seat", f"0={PLUGINS}/hostile.py:sleeps")
     one_line_error(r, "strategy 'hostile.py:sleeps' did not return within --timeout 0.5 s")
+
+
+def test_a_sweep_isolates_the_plugins_of_every_cell_its_grid_asks_for(tmp_path, monkeypatch):
+    from simtool.commands import sweep
+    from simtool.errors import SimtoolError
+
+    with pytest.raises(SimtoolError, match="bad isolate 'yes'; expected true or false"):
+        sweep.make_grid({"games": ["black-white"], "isolate": "yes"})
+    monkeypatch.setenv("SIMTOOL_SNOOP_REPORT", str(tmp_path / "report"))
+    r = cli("sweep", "--game", "black-white", "--lineup", f"{PLUGINS}/snoops.py:snoops,balance",
+            "--lineup", "balance", "--n", "200", "--seed", "1", "--jobs", "1", "--isolate", "--quiet",
+            "--runs", tmp_path / "runs", "--out", tmp_path / "sweep.html")
+    assert r.exit_code == 0, r.output
+    reports = _reports(tmp_path / "report")
+    assert reports and all(r["states"] == 0 and r["pid"] != os.getpid() for r in reports)
+    cells = sorted((tmp_path / "runs").glob("*/run.json"))
+    first = [c.read_text() for c in cells]
+    assert len(cells) == 2 and all(json.loads(text)["isolate"] for text in first)
+    # the same sweep again keeps its finished cells: their run.json says they were isolated
+    again = cli("sweep", "--game", "black-white", "--lineup", f"{PLUGINS}/snoops.py:snoops,balance",
+                "--lineup", "balance", "--n", "200", "--seed", "1", "--jobs", "1", "--isolate", "--quiet",
+                "--runs", tmp_path / "runs", "--out", tmp_path / "sweep.html")
+    assert again.exit_code == 0, again.output
+    assert [c.read_text() for c in cells] == first
+
+
+def test_what_an_isolated_plugin_sends_back_cannot_run_code_in_the_run(tmp_path, monkeypatch):
+    monkeypatch.setenv("SIMTOOL_SNOOP_REPORT", str(tmp_path / "created"))
+    r = cli("run", "--n", "300", "--seed", "1", "--isolate", "--quiet", "--out", str(tmp_path / "r"),
+            "--seat", f"0={PLUGINS}/snoops.py:smuggles")
+    one_line_error(r, "strategy 'snoops.py:smuggles' raised BadReply: its process sent something "
+                      "other than choices: UnpicklingError: io.open is not a value")
+    assert not (tmp_path / "created").exists()

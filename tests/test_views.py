@@ -130,18 +130,21 @@ def _reachable(roots) -> set[int]:
     return seen
 
 
-def test_nothing_reachable_by_name_leads_a_strategy_to_the_state():
-    """While a strategy decides, no simtool module (nor the view) leads to the round state or any
-    of its arrays, however deep it is followed: the state lives only in the engine's frame."""
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_nothing_reachable_by_name_leads_a_strategy_to_the_state(game):
+    """While a strategy decides, no simtool module (nor the view, every field read) leads to the
+    round state or any of its arrays, however deep it is followed: the state lives only in the
+    engine's frame."""
     import sys
 
-    game = simtool.games.get("black-white")
-    state = game.deal(np.random.default_rng(1), game.new_match(20, 3, {}), 0)
+    p = game.default_players
+    state = game.deal(np.random.default_rng(1), game.new_match(20, p, {o.name: o.default for o in game.options}), 0)
     found = []
 
     def search(view, rng):
         if not found:
-            _ = view.hand, view.played  # fields read: copies, not the state's arrays
+            for name in type(view).fields():
+                getattr(view, name)  # every field read: copies, not the state's arrays
             modules = [m for name, m in list(sys.modules.items()) if name.startswith(("simtool", "strategies"))]
             reached = _reachable([*modules, view])
             found.append([name for name, value in vars(state).items()
@@ -149,7 +152,7 @@ def test_nothing_reachable_by_name_leads_a_strategy_to_the_state():
                          + ["the state"] * (id(state) in reached))
         return strategies.resolve("random", game.id)(view, rng)
 
-    lineup = engine.Lineup([strategies.Strategy("search", search, "")], np.zeros(3, np.int64))
+    lineup = engine.Lineup([strategies.Strategy("search", search, "")], np.zeros(p, np.int64))
     engine.play_round(game, state, lineup, np.random.default_rng(2),
                       engine.Context(game.id, 0, 20, "deal", np.arange(20)))
     assert found == [[]]

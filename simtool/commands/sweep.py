@@ -8,6 +8,7 @@ go to one pool of workers, local or dask, so that small cells still use every co
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -22,7 +23,7 @@ from simtool.errors import SimtoolError, choices
 from simtool.pipeline.runner import UNITS, RunSpec, game_of, make_spec, parse_count
 
 GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate", "duplicate",
-             "ladder", "restrict", "large")
+             "ladder", "restrict", "large", "isolate")
 LARGE = 10_000
 """Combinations (games x players x rule values x line-ups) a grid may hold unless it says
 ``large``: each is at least one run folder, and a grid this size is usually a typo."""
@@ -44,6 +45,7 @@ class Grid:
     ladder: bool = False  # a skill ladder per cell instead of line-ups (see simtool.ladder)
     restrict: bool = False  # restricted play per cell: each restriction's cost (see simtool.restrict)
     large: bool = False  # more than LARGE combinations is meant
+    isolate: bool = False  # plugin strategies play in processes of their own (strategies.isolate)
 
 
 def read_toml(path: Path) -> dict:
@@ -96,8 +98,8 @@ def make_grid(data: dict) -> Grid:
     if ladder and data.get("lineups"):
         raise SimtoolError("a ladder sweep plays its own line-ups (each rung against the one below); "
                            "leave out lineups, or leave out ladder")
-    restrict, large = data.get("restrict", False), data.get("large", False)
-    for key, value in (("restrict", restrict), ("large", large)):
+    restrict, large, isolate = data.get("restrict", False), data.get("large", False), data.get("isolate", False)
+    for key, value in (("restrict", restrict), ("large", large), ("isolate", isolate)):
         if not isinstance(value, bool):
             raise SimtoolError(f"bad {key} {value!r}; expected true or false")
     if restrict and (ladder or unit != "deal" or duplicate):
@@ -112,7 +114,7 @@ def make_grid(data: dict) -> Grid:
                            for x in (v if isinstance(v, list) else [v])] for k, v in rules.items()},
                 lineups=[_text(x, "lineups") for x in listed.get("lineups", [])],
                 n=parse_count(data.get("n", 100_000)), seed=seed, unit=unit, rotate=rotate,
-                duplicate=duplicate, ladder=ladder, restrict=restrict, large=large)
+                duplicate=duplicate, ladder=ladder, restrict=restrict, large=large, isolate=isolate)
 
 
 def _values(key: str, value) -> list:
@@ -165,7 +167,7 @@ def plan(grid: Grid, progress=None) -> tuple[list[RunSpec], list[dict]]:
                            f"line-ups, more than {LARGE:,} (each a run folder); narrow it, or give "
                            f"--large (large = true in a grid file) to play them all")
     if not grid.ladder and not grid.restrict:
-        specs = cells(grid, progress)
+        specs = _isolated(grid, cells(grid, progress))
         return _once(specs, [{} for _ in specs])
     from simtool.commands import ladder, restrict
 
@@ -184,7 +186,13 @@ def plan(grid: Grid, progress=None) -> tuple[list[RunSpec], list[dict]]:
             specs += more_specs
             extra += more_extra
         _tick(progress, done * max(1, len(grid.lineups)), total)
-    return _once(specs, extra)
+    return _once(_isolated(grid, specs), extra)
+
+
+def _isolated(grid: Grid, specs: list[RunSpec]) -> list[RunSpec]:
+    """The runs, with ``isolate`` where the grid asks for it: the plugins of every cell, line-up,
+    ladder rung or restricted strategy play in processes of their own."""
+    return [dataclasses.replace(s, isolate=True) for s in specs] if grid.isolate else specs
 
 
 def size(grid: Grid) -> int:

@@ -401,6 +401,7 @@ def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
         "lineup": list(spec.lineup),
         "rotate": spec.rotate,
         "duplicate": spec.duplicate,
+        "isolate": spec.isolate,  # a resumed or re-planned run plays its plugins as this one did
         "unit": spec.unit,
         "n": spec.n,
         "seed": spec.seed,

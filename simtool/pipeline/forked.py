@@ -14,9 +14,9 @@ is as fast: ``bench/pool.py --n 1e6 --jobs 2 --repeat 5`` (31 chunks of Black & 
 3.11, load 3.8 to 4.2 from other sessions) gave forked 0.79 s and 1.59 s, futures 0.80 s and
 1.56 s, loky 1.39 s and 2.63 s in two runs. Speed is no reason; behaviour is, on Python 3.11:
 
-- a worker that dies fails only the chunks it owed, named with its exit code or signal (the
-  one-line error tells an out-of-memory kill from a plugin's ``os._exit``); the executor breaks
-  the whole pool with ``BrokenProcessPool`` and no exit code;
+- a worker that dies fails only the chunks it owed, and the one-line error names its exit code
+  or signal (SIGKILL from the out-of-memory killer, a plugin's ``os._exit(3)``); the executor
+  breaks the whole pool with ``BrokenProcessPool`` and no exit code;
 - ``shutdown(kill=True)`` stops busy workers at once on Ctrl-C or a failed chunk; the executor
   has no public way to (``kill_workers`` came in 3.14) and waits for a running search chunk;
 - ``--timeout``'s SIGALRM must interrupt a strategy blocked in a system call in the worker's
