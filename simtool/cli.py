@@ -223,6 +223,7 @@ def show_summary(folder: Path) -> None:
                      + f" ({meta['precision_widest']})")
     if matches is not None and table["capped"].max() > 0:
         notes.append(f"{table['capped'].max():.2%} of matches hit the {ROUND_CAP}-round cap")
+    notes += [f"{name} sees every hidden card: a reference, not a fair player" for name in meta.get("not_fair", ())]
     out.print(f"{'; '.join(notes)}. Results: {folder}", markup=False, highlight=False)
     out.print(_seat_line(meta, seats, matches), markup=False, highlight=False, soft_wrap=True)
 
@@ -539,11 +540,21 @@ def ladder(
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop the ladder if a strategy "
                                             "takes longer than this many seconds over one "
                                             "decision (default: no limit)."),
+    duplicate: bool = typer.Option(False, "--duplicate", help="Every rung plays each deal once "
+                                   "per rotation of its line-up, with the same cards: the cards' "
+                                   "luck cancels out of each step (narrower intervals)."),
+    reference: Optional[bool] = typer.Option(None, "--reference/--no-reference", help="Add the "
+                                             "reference rung atop the chain: clairvoyant (the top "
+                                             "search on the true deal; not a fair player) in the "
+                                             "top rung's seat, against the same rung below: what "
+                                             "knowing the hidden cards is worth. Default: when "
+                                             "the top rung is pimc."),
 ):
     """Climb a chain of strategies of rising strength: each rung plays one seat against the
-    rung below at every other seat, seats rotated; shows where more skill stops paying."""
+    rung below at every other seat, seats rotated; shows where more skill stops paying, whether
+    the search has converged, and (reference rung) what seeing every card is worth."""
     import strategies as registry
-    from simtool.analysis.ladder import verdict
+    from simtool.analysis.ladder import convergence, reference_sentence, verdict
     from simtool.commands import ladder as ladders
     from simtool.reports import balance as reports
 
@@ -559,7 +570,8 @@ def ladder(
                 game, folder, players=_players(players, game), rules=options.parse_assignments(rule), n=n, seed=seed,
                 rungs=chain, unit=unit, jobs=jobs, force=force, backend=backend, scheduler=scheduler,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
-                report={"output": output, "title": title}, timeout=timeout)
+                report={"output": output, "title": title}, timeout=timeout, duplicate=duplicate,
+                reference=reference)
         written = reports.write(paths, output, title)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
@@ -568,22 +580,31 @@ def ladder(
                                      f"simtool sweep --resume {folder}") from None
     if not quiet:
         out.print(_ladder_table(climbed, load(paths[0])[0]))
-        out.print(verdict(climbed), markup=False, highlight=False)
+        for sentence in (verdict(climbed), convergence(climbed), reference_sentence(climbed)):
+            if sentence:
+                out.print(sentence, markup=False, highlight=False)
     out.print(f"{len(paths)} rung runs in {folder}; report {written}", markup=False, highlight=False)
 
 
 def _ladder_table(climbed, meta: dict) -> Table:
     rules = ", ".join(f"{k}={v}" for k, v in options.named(games.get(meta["game"]), meta["rules"]).items())
     unit = "matches" if meta["unit"] == "match" else "deals"
+    from simtool.analysis.ladder import gain_points
+
+    how = "duplicate deals (each once per rotation)" if meta.get("duplicate") else "seats rotated"
     t = Table(title=f"Skill ladder: {meta['game']} {meta['players']}p{', ' + rules if rules else ''}, "
-                    f"{meta['n']:,} {unit} per rung, seed {meta['seed']}, seats rotated",
+                    f"{meta['n']:,} {unit} per rung, seed {meta['seed']}, {how}",
               title_justify="left")
-    for col in ("rung", "strategy", "against", "win share per seat", "fair", "edge", "pays"):
+    for col in ("rung", "strategy", "against", "win share per seat", "fair", "edge over fair (95%)", "pays"):
         t.add_column(col, justify="right")
     for r in climbed.rungs:
         t.add_row(str(r.rung), r.name, f"{climbed.players - 1} × {r.below}",
-                  stats.fmt_share(r.share, r.low, r.high), f"{100 * r.fair:.1f}%",
-                  f"{100 * (r.share - r.fair):+.1f} pts", r.verdict)
+                  stats.fmt_share(r.share, r.low, r.high), f"{100 * r.fair:.1f}%", gain_points(r), r.verdict)
+    ref = climbed.reference
+    if ref is not None:
+        t.add_row("ref", f"{ref.name} (not fair)", f"{climbed.players - 1} × {ref.below}",
+                  stats.fmt_share(ref.share, ref.low, ref.high), f"{100 * ref.fair:.1f}%", gain_points(ref),
+                  "reference", end_section=False)
     return t
 
 
@@ -706,7 +727,8 @@ def list_strategies(game: Optional[str] = typer.Option(None, "--game", "-g", hel
     for col in ("strategy", "games", "description", "parameters (NAME@KEY=VALUE,...)"):
         t.add_column(col)
     for s in registry.registry(game).values():
-        t.add_row(s.name, ", ".join(s.games) if s.games else "any", s.description,
+        shown = s.name + ("\n(reference: NOT a fair player)" if s.name in registry.REFERENCES else "")
+        t.add_row(shown, ", ".join(s.games) if s.games else "any", s.description,
                   "\n".join(p.describe() for p in s.params) or "none", end_section=True)
     for name, why in registry.broken().items():
         t.add_row(name, "?", f"broken: {why}", "?")

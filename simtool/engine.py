@@ -89,16 +89,24 @@ def _source(view: View, name: str) -> tuple:
     nothing reachable from the view by name leads to it, and it is gone once the decision is
     made. A plugin that walks frames or the garbage collector can still find it: in-process
     plugins are trusted code (docs/trust.md); ``--isolate`` is for those that are not."""
+    seen = _opened(view)
+    if seen is None:
+        raise AttributeError(f"view field '{name}' was not read while the strategy decided; a view "
+                             f"expires when its decision is made, and its fields are read in the "
+                             f"thread that asked the strategy")
+    return seen["state"], seen["rows"], seen["seat"]
+
+
+def _opened(view: View):
+    """The locals of the engine frame that opened ``view`` and is still open, else ``None``."""
     frame = sys._getframe(2)
     while frame is not None:
         if frame.f_code in _OPENERS:
             seen = frame.f_locals
             if seen.get("view") is view:
-                return seen["state"], seen["rows"], seen["seat"]
+                return seen
         frame = frame.f_back
-    raise AttributeError(f"view field '{name}' was not read while the strategy decided; a view "
-                         f"expires when its decision is made, and its fields are read in the "
-                         f"thread that asked the strategy")
+    return None
 
 
 def _rows(array: np.ndarray, rows) -> np.ndarray:
@@ -177,6 +185,10 @@ class View:
     """Acting seat per deal, ``(m,)`` int64."""
     legal: np.ndarray
     """Legal options per deal as uint64 sets (see :mod:`simtool.bits`), ``(m,)``; the strategy's own copy."""
+    restrictions: tuple[str, ...] = ()
+    """The names of the restrictions the strategy plays under (``STRATEGY~RESTRICTION``), set by
+    their wrapper: a search plays its own imagined moves under them too; empty for an
+    unrestricted strategy."""
     _resolve = None  # the run's strategy names, for a search's play-outs (see Context.resolve)
     _report = None
     """Where a search reports its own play-outs while a lead history is recorded (else None):
@@ -238,9 +250,18 @@ class View:
 
         Hidden cards (and other seats' pending simultaneous choices) are drawn uniformly among
         the layouts consistent with everything the seat has seen. Row ``i*k + j`` of the
-        :class:`Worlds` is copy ``j`` of deal ``i``.
+        :class:`Worlds` is copy ``j`` of deal ``i``. Only for a strategy the engine was told
+        sees every card (:attr:`Lineup.sees`: the built-in ``clairvoyant`` reference player, never
+        a plugin) is every copy the true deal instead.
         """
-        state = self._game.redeal(self, int(k), rng)
+        seen = _opened(self)
+        if seen is not None and seen.get("sees") is True:
+            # the clairvoyant reference player (see Lineup.sees): every copy is the true deal
+            rows = seen["rows"]
+            rows = _all_rows(seen["state"].n) if rows is None else rows
+            state = seen["state"].take(np.repeat(rows, int(k)))
+        else:
+            state = self._game.redeal(self, int(k), rng)
         return Worlds(self._game, state, np.repeat(self.seat, k), rng, self._resolve)
 
 
@@ -557,6 +578,13 @@ class Lineup:
     strategies: list  # strategy objects: callable(view, rng) -> choices, with .name
     seats: np.ndarray  # (p,) index into strategies, per line-up position
     rotate: bool = False
+    sees: tuple[bool, ...] = ()
+    """Per strategy: whether its ``view.redeal`` gives the true deal, not re-dealt worlds. Set by
+    whoever builds the line-up (a run: only for the built-in ``clairvoyant`` reference player,
+    ``strategies.sees_all``); a strategy itself cannot reach it. Missing entries: no."""
+
+    def sees_all(self, k: int) -> bool:
+        return k < len(self.sees) and bool(self.sees[k])
 
     @property
     def names(self) -> list[str]:
@@ -611,7 +639,8 @@ def _per_deal_array(value, n: int, dtype) -> np.ndarray:
 def _choose(game, state, d, seat, legal, lineup, rng, ctx) -> np.ndarray:
     n = state.n
     if len(lineup.strategies) == 1 and d.active is None:  # the common case: no regrouping
-        choice = _ask(lineup.strategies[0], game, state, d, seat, legal, _all_rows(n), rng, ctx)
+        choice = _ask(lineup.strategies[0], game, state, d, seat, legal, _all_rows(n), rng, ctx,
+                      lineup.sees_all(0))
     else:
         choice = np.full(n, -1, np.int64)
         who = lineup.at(seat, ctx.ids)
@@ -621,14 +650,16 @@ def _choose(game, state, d, seat, legal, lineup, rng, ctx) -> np.ndarray:
                 take &= d.active
             idx = np.flatnonzero(take)
             if idx.size:
-                choice[idx] = _ask(strategy, game, state, d, seat[idx], legal[idx], idx, rng, ctx)
+                choice[idx] = _ask(strategy, game, state, d, seat[idx], legal[idx], idx, rng, ctx,
+                                   lineup.sees_all(k))
     if ctx.trace_row is not None:
         _record(game, state, d, seat, legal, choice, ctx)
     return choice
 
 
-def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx) -> np.ndarray:
-    """One strategy's choices for the deals ``idx``, checked against the engine's ``legal``."""
+def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np.ndarray:
+    """One strategy's choices for the deals ``idx``, checked against the engine's ``legal``.
+    ``sees``: the strategy's ``view.redeal`` gives the true deal (see :func:`_call`)."""
     rows = None if len(idx) == state.n else idx
     view = game.View(game, state, d.kind, seat, legal, rows)
     view._resolve = ctx.resolve
@@ -637,10 +668,10 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx) -> np.ndarray:
     forks = _forks()
     try:
         if ctx.timeout is None:
-            picked = _call(strategy, view, rng, state, rows, seat)
+            picked = _call(strategy, view, rng, state, rows, seat, sees)
         else:
             with deadline(ctx.timeout):
-                picked = _call(strategy, view, rng, state, rows, seat)
+                picked = _call(strategy, view, rng, state, rows, seat, sees)
     except (StrategyError, TimerError):
         raise
     except Overtime:
@@ -672,11 +703,12 @@ FORKED_EXIT = 70
 """The exit status of a copy a strategy forked of its process, ended on its way back."""
 
 
-def _call(strategy, view, rng, state, rows, seat):
+def _call(strategy, view, rng, state, rows, seat, sees=False):
     """``strategy(view, rng)``; a copy of the process the strategy forked ends here instead of
     returning: it would play the rest of the chunk and, in a worker, read its parent's pipe.
     ``state``, ``rows`` and ``seat`` are where the view's fields are read from (see
-    :func:`_source`), locals of this small frame, cheap to look up."""
+    :func:`_source`), locals of this small frame, cheap to look up; ``sees``: ``view.redeal``
+    gives the true deal (the clairvoyant reference player, see :attr:`Lineup.sees`)."""
     pid = os.getpid()
     try:
         return strategy(view, rng)

@@ -26,8 +26,12 @@ BUILT_IN: tuple[Strategy, ...] = (
     basic.random, basic.high, basic.low, black_white.balance, black_white.duck,
     kansas_city.target, kansas_city.greedy, trickster.safe, trickster.spoiler,
     out_trumped.hoarder, out_trumped.tricks, nine_lives.exact, nine_lives.team, hearts.ducker,
-    hearts.hunter, pimc.pimc,
+    hearts.hunter, pimc.pimc, pimc.clairvoyant,
 )
+
+REFERENCES = frozenset({pimc.clairvoyant.name})
+"""Built-in reference players that are not fair: ``clairvoyant`` sees every hidden card. A run
+gives it the true deal (:func:`sees_all`); a fair line-up refuses it (:func:`require_fair`)."""
 
 RESTRICTIONS: dict[str, tuple[Restriction, ...]] = {
     "black-white": black_white.RESTRICTIONS, "kansas-city": kansas_city.RESTRICTIONS,
@@ -37,7 +41,29 @@ RESTRICTIONS: dict[str, tuple[Restriction, ...]] = {
 """Each game's restrictions for restricted play, ``STRATEGY~NAME`` (see :mod:`strategies.restrictions`)."""
 
 __all__ = ["Param", "Params", "STRATEGY", "Strategy", "strategy", "registry", "broken", "resolve",
-           "canonical", "split_lineup", "BUILT_IN", "Restriction", "RESTRICTIONS"]
+           "canonical", "split_lineup", "BUILT_IN", "Restriction", "RESTRICTIONS", "REFERENCES",
+           "sees_all", "require_fair", "built_in"]
+
+
+def sees_all(spec: str) -> bool:
+    """Whether the line-up entry ``spec`` (canonical, with any parameters and restrictions) is a
+    built-in reference player that sees every card (:data:`REFERENCES`). Decided by the built-in
+    registry alone, from the name: a built-in's name always means the built-in (an installed
+    strategy of that name is shadowed, a plugin file's is labelled ``FILE.py:NAME``), so no plugin
+    can claim it, and nothing a strategy sets or returns counts."""
+    head = restrictions.split(spec)[0]
+    base = split(head)[0]
+    return plugin_file(base) is None and base in REFERENCES
+
+
+def require_fair(specs, where: str) -> None:
+    """Refuse, in one line, a reference player that is not fair among ``specs`` where a fair
+    line-up is required (``where`` says which, as in 'a tuning objective')."""
+    unfair = [s for s in specs if sees_all(str(s))]
+    if unfair:
+        raise SimtoolError(f"'{unfair[0]}' sees every hidden card and is not a fair player: it "
+                           f"cannot be {where} (a reference only, for simtool run and the top of "
+                           f"simtool ladder)")
 
 
 def registry(game_id: str | None = None) -> dict[str, Strategy]:
@@ -124,7 +150,28 @@ def resolve(spec: str, game_id: str, file: Path | None = None, isolate: bool = F
         from .isolate import isolated  # imported only when asked for: it loads subprocess
 
         return isolated(found.with_params(given, game_id), spec, game_id, file or path)
-    return found.with_params(given, game_id)
+    resolved = found.with_params(given, game_id)
+    if found is pimc.clairvoyant:
+        _sealed_playout(resolved)
+    return resolved
+
+
+def built_in(spec: str) -> bool:
+    """Whether the line-up entry ``spec`` (with any parameters and restrictions) is a built-in
+    strategy, not a plugin's or an installed package's."""
+    base = split(restrictions.split(spec)[0])[0]
+    return plugin_file(base) is None and base in {s.name for s in BUILT_IN}
+
+
+def _sealed_playout(found: Strategy) -> None:
+    """The play-outs of a reference player run on the true deal: a plugin asked there would see
+    every seat's true cards (and could keep them for its own seat), so its play-out policy must
+    be built-in."""
+    policy = found.values.playout
+    if not built_in(policy):
+        raise SimtoolError(f"bad value {policy!r} for parameter 'playout' of strategy "
+                           f"'{found.base}': its play-outs run on the true deal, so the play-out "
+                           f"policy must be a built-in strategy, not a plugin")
 
 
 def canonical(spec: str, game_id: str) -> str:

@@ -88,8 +88,11 @@ class Param:
         from simtool import games
 
         if text == "default":
-            return games.get(game_id).default_strategy
+            default = games.get(game_id).default_strategy
+            strategies.require_fair([default], f"{game_id}'s default strategy")
+            return default
         try:
+            strategies.require_fair([text], "a strategy's parameter (a play-out policy)")
             return strategies.canonical(text, game_id)
         except SimtoolError as exc:
             raise SimtoolError(f"bad value {text!r} for parameter '{self.name}' of strategy "

@@ -16,6 +16,10 @@ game calls interchangeable (``view.distinct``: in Out-Trumped, of two cards of a
 nothing left between them, one is tried; the play-out policy's own choice is always tried). A 3-card
 pass is thus searched in steps, one card given the cards already chosen, each step judged by
 playing the rest of the pass and the round out with the play-out policy.
+
+``clairvoyant`` is the same search on one world, the true deal: not a fair player, a reference
+for what seeing every hidden card is worth (docs/reference-player.md). Restricted
+(``pimc~RESTRICTION``), the search plays the restriction in its imagined moves as well.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ import numpy as np
 import strategies
 from simtool import bits, games
 
-from .base import STRATEGY, Param, strategy
+from . import restrictions
+from .base import STRATEGY, Param, Strategy, strategy
 
 ROWS = 1 << 17
 """Play-out rows (deal x option x world) per batch: bounds memory whatever the chunk size."""
@@ -49,16 +54,39 @@ def cost(params) -> float:
     return 2.0 * params.samples
 
 
+def one_world(params) -> float:
+    """Work per deal of the search on one world (``clairvoyant``): ``pimc`` with one sample."""
+    return 2.0
+
+
 @strategy("pimc", "determinized Monte Carlo search: re-deals the unseen cards `samples` times, "
           "plays every legal option out in the same worlds, keeps the best mean", params=PARAMS,
           cost=cost)
 def pimc(view, rng, params):
-    k = params.samples
+    return search(view, rng, params.samples, params.playout, params.value)
+
+
+@strategy("clairvoyant", "NOT A FAIR PLAYER, a reference: pimc's search on the true deal (it sees "
+          "every hidden card): one world, the true one, per option, the same play-outs; what "
+          "knowing the hidden cards is worth", params=PARAMS[1:], cost=one_world)
+def clairvoyant(view, rng, params):
+    # the engine gives this strategy, and only it, the true deal through view.redeal (see
+    # engine.Lineup.sees, strategies.sees_all): the very search pimc runs, on the one true world
+    return search(view, rng, 1, params.playout, params.value)
+
+
+def search(view, rng, k: int, playout_spec: str, value_of: str) -> np.ndarray:
+    """The choice per deal of the search over ``k`` worlds from ``view.redeal``, played out with
+    ``playout_spec``, maximising ``value_of`` (``score`` or ``win``) for the acting seat.
+
+    Under restrictions (``view.restrictions``, from ``STRATEGY~RESTRICTION``) the seat's own
+    imagined later moves obey them too: its play-out policy is restricted alike, so the search
+    judges each option by the play it will really be able to make."""
     choice = bits.lowest(view.legal)
     free = bits.count(view.legal) > 1  # a forced option needs no search
     if not free.any():
         return choice
-    playout = _resolve(params.playout, view.game, view._resolve)
+    playout = _resolve(playout_spec, view.game, view._resolve)
     policy = playout(view, rng)
     # one option of each interchangeable group (the play-out policy's own choice among them)
     tried = np.where(free, view.distinct | bits.BIT[policy], bits.EMPTY)
@@ -66,6 +94,7 @@ def pimc(view, rng, params):
     # where the worlds see no difference, the play-out policy's own judgement decides
     preferred = option == policy[deal]
     worlds = view.redeal(k, rng)
+    own = tuple(view.restrictions)
     value = np.empty(len(deal))
     report = view._report  # set only while a lead history is recorded (simtool.pipeline.leads)
     # a slice of pairs at a time, so memory stays bounded for any batch size and sample count
@@ -73,12 +102,13 @@ def pimc(view, rng, params):
     for start in range(0, len(deal), step):
         d, o = deal[start:start + step], option[start:start + step]
         rows = (d[:, None] * k + np.arange(k)).ravel()  # the k worlds of each pair's deal
-        results = worlds.take(rows).play_out(np.repeat(o, k), playout)
-        mine = results[params.value][np.arange(len(rows)), np.repeat(view.seat[d], k)]
+        seats = np.repeat(view.seat[d], k)
+        results = _play_out(worlds, rows, np.repeat(o, k), playout, own, seats, view.game)
+        mine = results[value_of][np.arange(len(rows)), seats]
         value[start:start + step] = mine.reshape(-1, k).mean(axis=1)
         if report is not None:  # the same play-outs give the seat's estimated standing
             report.played(d, o, view.seat[d], results["score"].reshape(len(d), k, -1))
-    if params.value == "score" and _lower_wins(view.game):
+    if value_of == "score" and _lower_wins(view.game):
         value = -value
     value += 1e-7 * preferred  # below any difference of two means (1 / (60 * 4096) at least)
     # best pair per deal: sort by deal, then value descending
@@ -90,6 +120,22 @@ def pimc(view, rng, params):
     return choice
 
 
+def _play_out(worlds, rows, options, playout, own, seats, game_id: str) -> dict[str, np.ndarray]:
+    """The results of the worlds ``rows`` played out from ``options`` with ``playout`` at every
+    seat. Under restrictions (``own``: their names) the searching seat (``seats``, per row) plays
+    them too: one play-out per searching seat, with the play-out policy restricted where that
+    seat acts (one strategy for all seats keeps the engine's fastest path)."""
+    if not own:
+        return worlds.take(rows).play_out(options, playout)
+    out: dict[str, np.ndarray] = {}
+    for seat in np.unique(seats):
+        at = np.flatnonzero(seats == seat)
+        policy = _restricted(playout, own, int(seat), game_id)
+        for name, values in worlds.take(rows[at]).play_out(options[at], policy).items():
+            out.setdefault(name, np.empty((len(rows), *values.shape[1:]), values.dtype))[at] = values
+    return out
+
+
 # looked up once per process: the registries read the installed packages' entry points, which
 # costs more than a small decision
 @cache
@@ -97,6 +143,15 @@ def _resolve(spec: str, game_id: str, run_resolve=None):
     """The play-out policy as the run resolves names (``run_resolve``, the view's: a plugin policy
     of an ``--isolate`` run plays in its own process), or as a line-up would outside a run."""
     return (run_resolve or strategies.resolve)(spec, game_id)
+
+
+@cache
+def _restricted(playout, names: tuple[str, ...], seat: int, game_id: str):
+    """The play-out policy ``playout`` under the restrictions ``names`` where ``seat`` acts (one
+    object per process, so that a play-out asks it once per decision for all its worlds)."""
+    limits = tuple(restrictions.check(list(dict.fromkeys(names)), game_id))
+    name = playout.name + "".join(f"~{r.name}" for r in limits) + f" (seat {seat})"
+    return Strategy(name, restrictions.Restricted(playout, limits, seat), playout.description)
 
 
 @cache

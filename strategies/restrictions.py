@@ -12,7 +12,9 @@ decision a restriction governs, its legal sets hold only the options the restric
 Where a restriction allows none of the legal options it cannot bind, and that deal keeps the
 legal set it had. The narrowing reads only the view, so the strategy learns nothing it could not
 see; a legal choice outside the restriction (from a strategy that does not read ``view.legal``)
-becomes the lowest option the restriction allows.
+becomes the lowest option the restriction allows. The view also names the restrictions
+(``view.restrictions``), so that a search (``pimc``) imagines its own later moves restricted as
+well, not only its real ones.
 """
 
 from __future__ import annotations
@@ -125,18 +127,28 @@ class _Cost:
 
 @dataclass(frozen=True)
 class Restricted:
-    """The choice function of a restricted strategy (see the module's docstring)."""
+    """The choice function of a restricted strategy (see the module's docstring). ``seat``: bind
+    only where that seat acts (a search's play-outs restrict the searching seat alone)."""
 
     inner: object
     restrictions: tuple[Restriction, ...]
+    seat: int | None = None
 
     def __call__(self, view, rng) -> np.ndarray:
+        # a search plays its own imagined later moves under the same restrictions (strategies.pimc);
+        # bound to one seat, only a view wholly of that seat is restricted
+        if self.seat is None or (view.seat == self.seat).all():
+            view.restrictions = (*view.restrictions, *(r.name for r in self.restrictions))
+        governing = [r for r in self.restrictions if view.kind in r.kinds]
+        if not governing:  # nothing to narrow at this decision: the inner strategy as it is
+            return self.inner(view, rng)
         legal = view.legal.copy()
         allowed = legal
-        for r in self.restrictions:
-            if view.kind in r.kinds:
-                kept = allowed & np.asarray(r.allowed(view), np.uint64)
-                allowed = np.where(kept != 0, kept, allowed)  # it cannot bind: legal as it was
+        for r in governing:
+            kept = allowed & np.asarray(r.allowed(view), np.uint64)
+            allowed = np.where(kept != 0, kept, allowed)  # it cannot bind: legal as it was
+        if self.seat is not None:
+            allowed = np.where(view.seat == self.seat, allowed, legal)
         view.narrow(allowed)
         picked = np.asarray(self.inner(view, rng))
         if picked.shape != legal.shape or not np.issubdtype(picked.dtype, np.integer):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -20,10 +21,13 @@ def test_default_rungs_climb_to_the_game_default_then_pimc_with_doubling_samples
     assert ladder.default_rungs("kansas-city") == ["random", "greedy", "target", *searches]
     specs, extra = ladder.plan("black-white", None, None, 1000, 1)
     # samples=8 is pimc's default: that rung is plain pimc
-    assert [s.lineup[0] for s in specs] == ["duck", "balance", "pimc@samples=4", "pimc",
+    assert [s.lineup[0] for s in specs[:-1]] == ["duck", "balance", "pimc@samples=4", "pimc",
                                             "pimc@samples=16", "pimc@samples=32", "pimc@samples=64"]
     assert specs[2].lineup == ("pimc@samples=4", "balance", "balance")
-    assert extra[-1]["ladder"]["rung"] == 7 and len(extra[-1]["ladder"]["rungs"]) == 8
+    assert extra[-2]["ladder"]["rung"] == 7 and len(extra[-2]["ladder"]["rungs"]) == 8
+    # atop the chain, apart from it: the reference rung, the same search on the true deal
+    assert specs[-1].lineup == ("clairvoyant", "pimc@samples=32", "pimc@samples=32")  # the top's place
+    assert extra[-1]["ladder"] == {"rung": 8, "rungs": extra[-2]["ladder"]["rungs"], "reference": True}
 
 
 def test_plan_rotates_one_climber_against_the_rung_below():
@@ -188,3 +192,91 @@ def test_a_ladder_of_whole_matches_counts_match_wins(tmp_path):
 
     assert "of matches in its one seat against 2 × random" in report.ladder_skill(climbed)
     assert climbed.rungs[0].share == pytest.approx(matches.filter(pl.col("strategy") == "balance")["win"].mean())
+
+
+@pytest.mark.parametrize("rungs,reference,expected", [
+    (["balance", "pimc@samples=4,playout=duck,value=win"], None, "clairvoyant@playout=duck,value=win"),
+    (["balance", "pimc@samples=4"], False, None),
+    (["duck", "balance"], None, None),  # no search on top: no reference unless asked
+    (["duck", "balance"], True, "clairvoyant"),
+    # a plugin may not play out the true deal: no reference by default
+    (["balance", f"pimc@samples=4,playout={Path(__file__).parent / 'plugins' / 'good.py'}:lowest_card"], None, None),
+])
+def test_the_reference_rung_runs_the_top_search_on_the_true_deal(rungs, reference, expected):
+    specs, extra = ladder.plan("black-white", None, None, 1000, 1, rungs, reference=reference)
+    refs = [s.lineup for s, e in zip(specs, extra, strict=True) if e["ladder"].get("reference")]
+    below = specs[len(rungs) - 2].lineup[1]  # the rung below the top: the top rung's opponents
+    assert refs == ([] if expected is None else [(expected, below, below)])
+
+
+def _rung(name, below, share, low, high, fair=0.25):
+    return ladders.Rung(1, name, below, share, low, high, fair, 0.0, None)
+
+
+@pytest.mark.parametrize("share,low,high,expected", [
+    (0.253, 0.246, 0.259, True),    # under one point with 95% confidence: converged
+    (0.270, 0.262, 0.278, False),   # two points, clearly above fair: still gaining
+    (0.255, 0.245, 0.265, None),    # could be under or over a point: play more deals
+    (0.270, 0.245, 0.295, None),    # two points on the estimate, but not clearly above fair
+])
+def test_converged_reads_the_top_budget_step(share, low, high, expected):
+    steps = [_rung("pimc@samples=16", "pimc", 0.3, 0.29, 0.31),
+             _rung("pimc@samples=32", "pimc@samples=16", share, low, high)]
+    climbed = ladders.Ladder("kansas-city", 4, {}, "deal", steps)
+    assert ladders.converged(climbed) is expected
+    word = {True: "Converged", False: "Still gaining", None: "Not yet clear"}[expected]
+    assert ladders.convergence(climbed).startswith(word)
+
+
+def test_a_top_step_between_two_strategies_says_nothing_of_convergence():
+    climbed = ladders.Ladder("kansas-city", 4, {}, "deal", [_rung("target", "greedy", 0.26, 0.255, 0.265)])
+    assert ladders.converged(climbed) is None
+    assert "cannot say whether more search would still gain" in ladders.convergence(climbed)
+
+
+def test_a_search_ladder_shows_each_budget_step_convergence_and_the_reference(tmp_path):
+    runs = tmp_path / "rungs"
+    r = cli("ladder", "-g", "black-white", "--rungs", "random,pimc@samples=1,pimc@samples=2", "--n", "300",
+            "--seed", "3", "-j", "1", "--runs", runs, "-o", tmp_path / "l.html")
+    assert r.exit_code == 0, r.output
+    text = " ".join(r.stdout.split())
+    assert "pimc@samples=2 over pimc@samples=1 gains" in text and " pts (" in text
+    assert any(w in text for w in ("Converged:", "Still gaining:", "Not yet clear"))
+    assert "Reference, not a fair player: clairvoyant" in text and "clairvoyant (not fair)" in text
+    folders = [p for p in runs.iterdir() if p.is_dir()]
+    (climbed,) = ladders.ladders(folders)
+    assert [x.name for x in climbed.rungs] == ["pimc@samples=1", "pimc@samples=2"]  # the fair chain
+    assert (climbed.reference.name, climbed.reference.below) == ("clairvoyant", "pimc@samples=1")
+    gain, low, high = ladders.price(climbed)
+    assert gain == pytest.approx(climbed.reference.share - climbed.top.share) and low < gain < high
+    html = (tmp_path / "l.html").read_text()
+    assert "Reference, not a fair player" in html and "sees every card: not a fair player" in html
+
+
+def test_a_duplicate_ladder_plays_each_rung_as_the_duplicate_run(tmp_path):
+    import simtool
+
+    dup, paths = ladder.climb("black-white", tmp_path / "dup", rungs=["random", "balance"], n=500, seed=6,
+                              jobs=1, duplicate=True)
+    meta = json.loads((paths[0] / "run.json").read_text())
+    assert meta["duplicate"] and meta["ladder"]["rung"] == 1
+    alone = simtool.run("black-white", 500, strategy="random", seats={0: "balance"}, seed=6, duplicate=True)
+    seats = pl.read_parquet(paths[0] / "seats.parquet")
+    assert seats.equals(alone.seats) and seats.height == 500 * 3 * 3  # each deal once per rotation
+    # the rung's share and interval are the run's own (a duplicate deal's copies are one unit)
+    row = alone.tables()["By strategy (seats pooled)"].filter(pl.col("strategy") == "balance").row(0, named=True)
+    (step,) = dup.rungs
+    assert (step.share, step.low, step.high) == pytest.approx((row["win"], row["win_low"], row["win_high"]))
+    r = cli("ladder", "-g", "black-white", "--rungs", "random,balance", "--n", "500", "--seed", "6", "-j", "1",
+            "--duplicate", "--runs", tmp_path / "dup", "-o", tmp_path / "d.html")
+    assert r.exit_code == 0 and "duplicate deals (each once per rotation)" in " ".join(r.stdout.split())
+
+
+def test_a_ladder_sweep_with_duplicate_climbs_duplicate_ladders(tmp_path, no_search):
+    from simtool.commands import sweep
+
+    grid = tmp_path / "grid.toml"
+    grid.write_text('games = ["black-white"]\nladder = true\nduplicate = true\nn = 300\nseed = 1\n')
+    specs, extra = sweep.plan(sweep.make_grid(sweep.read_toml(grid)))
+    assert [s.lineup[0] for s in specs] == ["duck", "balance"] and all(s.duplicate for s in specs)
+    assert [e["ladder"]["rung"] for e in extra] == [1, 2]

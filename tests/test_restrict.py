@@ -4,6 +4,7 @@ restriction costs on paired deals (simtool restrict, the sweep key, the report s
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -364,3 +365,80 @@ def test_each_game_page_lists_its_restrictions():
         assert "## Restrictions (restricted play)" in text
         for r in found:
             assert f"| `{r.name}` |" in text, (game_id, r.name)
+
+
+# ---- a restricted search imagines its own later moves restricted too ---------------------------
+
+@dataclass
+class _Gamble(engine.RoundState):
+    """Seat 0 picks A (0) or B (1), then finishes with X (0) or Y (1): A then Y scores 10, A then X
+    0, B 5 either way. Nothing is hidden."""
+
+    p: int
+    first: np.ndarray
+    second: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return len(self.first)
+
+
+class _GambleView(engine.View):
+    first = engine.public("first", "the pick so far, -1 before it")
+    second = engine.public("second", "the finish so far, -1 before it")
+
+
+class _GambleGame(engine.Game):
+    id, title, sheet = "gamble", "A then Y (test game)", "tests/test_restrict.py"
+    players, default_players, n_actions = (2,), 2, 2
+    default_strategy = "high"  # its play-outs finish with Y, the higher option, where they may
+    View = _GambleView
+
+    def deal(self, rng, match, rnd):
+        return _Gamble(match.p, np.full(match.n, -1), np.full(match.n, -1))
+
+    def play(self, s):
+        if (s.first < 0).all():
+            s.first[:] = yield engine.Decision("pick", 0, np.uint64(3))
+        if (s.second < 0).all():
+            s.second[:] = yield engine.Decision("finish", 0, np.uint64(3))
+        score = np.where(s.first == 0, np.where(s.second == 1, 10, 0), 5)
+        return {"score": np.stack([score, np.full_like(score, 5)], axis=1)}
+
+    def redeal(self, view, k, rng):
+        return _Gamble(view.players, np.repeat(view.first, k), np.repeat(view.second, k))
+
+    def match_over(self, match, rnd):
+        return np.ones(match.n, bool)
+
+    def invariants(self, s):
+        return {}
+
+
+NO_Y = restrictions.Restriction("no-y", "never finishes with Y", "never finishing with Y", ("finish",),
+                                lambda view: np.full(len(view), 1, np.uint64))
+
+
+def _gamble(strategy) -> np.ndarray:
+    """Seat 0's score per deal with ``strategy`` in both seats (seat 1 never decides)."""
+    game = _GambleGame()
+    state = game.deal(None, game.new_match(4, 2, {}), 0)
+    ctx = engine.Context(game.id, 0, 4, "deal", np.arange(4))
+    lineup = engine.Lineup([strategy], np.zeros(2, np.int64))
+    return engine.play_round(game, state, lineup, np.random.default_rng(0), ctx)["score"][:, 0]
+
+
+def test_a_restricted_search_plays_the_restriction_in_its_imagined_moves(monkeypatch):
+    monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, _GambleGame()))
+    monkeypatch.setitem(strategies.RESTRICTIONS, "gamble", (NO_Y,))
+    pimc = strategies.resolve("pimc@samples=2", "gamble")
+    assert (_gamble(pimc) == 10).all()  # free to finish with Y, it picks A
+    # restricted, it imagines its finish restricted too: A would end with X (0), so it picks B (5)
+    assert (_gamble(restrictions.wrap(pimc, [NO_Y], "gamble")) == 5).all()
+
+    def blind(view, rng):  # the restriction on its real moves only, as before: the search is fooled
+        if view.kind == "finish":
+            view.narrow(np.full(len(view), 1, np.uint64))
+        return pimc(view, rng)
+
+    assert (_gamble(strategies.Strategy("blind", blind, "")) == 0).all()

@@ -24,12 +24,22 @@ def clip(name, limit: int = LIMIT) -> str:
     return f"{name[:limit - TAIL - 1]}…{name[-TAIL:]}"
 
 
-def html(name, limit: int = LIMIT) -> Markup:
-    """``name`` for an HTML page: escaped, clipped when long with the whole in a ``title``."""
+def html(name, limit: int = LIMIT, not_fair=frozenset()) -> Markup:
+    """``name`` for an HTML page: escaped, clipped when long with the whole in a ``title``; marked
+    as not a fair player when it is one of ``not_fair`` (a run's ``not_fair`` list)."""
     name = str(name)
-    if len(name) <= limit:
-        return escape(name)
-    return Markup('<span title="{}">{}</span>').format(name, clip(name, limit))
+    shown = escape(name) if len(name) <= limit else Markup('<span title="{}">{}</span>').format(
+        name, clip(name, limit))
+    return shown + NOT_FAIR if name in not_fair else shown
+
+
+NOT_FAIR = " (sees every card: not a fair player)"
+"""The mark after a reference player's name (``clairvoyant``) wherever a report shows it."""
+
+
+def not_fair(metas) -> frozenset[str]:
+    """The names the runs ``metas`` (their ``run.json``) record as not fair players."""
+    return frozenset(name for meta in metas for name in meta.get("not_fair", ()))
 
 
 def plain(chart) -> None:

@@ -7,10 +7,20 @@ which ladder and rung it is), all pairs share one seed (they play the same deals
 chunks go to one pool of workers through the executor (:mod:`simtool.pipeline.executor`). The ladder *flattens* at
 the first rung whose edge over the rung below is not significantly positive (its 95%
 interval reaches down to the fair share): past it, more skill (more search) stops paying.
+
+Where the chain's top step doubles a search's budget (``pimc@samples=32`` over
+``pimc@samples=16``), :func:`converged` says whether the search still gains from more budget
+(at least :data:`GAIN` of win share over the fair share) or has converged. A ladder may also
+hold a *reference* rung: the ``clairvoyant`` player (the top search run on the true deal, not a
+fair player) in the top rung's seat, against the same rung below on the same deals, kept apart
+from the fair chain: its share less the top rung's prices hidden information (:func:`price`).
+With ``--duplicate`` every rung plays each deal once per rotation of the line-up, with the same
+cards: the cards' luck cancels out of each rung's comparison.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,6 +78,9 @@ class Ladder:
         """The first rung that does not beat the one below (None: every step pays)."""
         return next((r for r in self.rungs if not r.pays), None)
 
+    reference: Rung | None = None
+    """The reference rung (``clairvoyant`` in the top rung's place), apart from the fair chain."""
+
     @property
     def top(self) -> Rung:
         return self.rungs[-1]
@@ -82,14 +95,18 @@ def rung(folder: Path) -> Rung:
     p = meta["players"]
     key, table, rows = (("deal", folder / "seats.parquet", seats) if matches is None
                         else ("match", folder / "matches.parquet", matches))
-    outcome = collect(table, rows.select(key, "seat", "win"))
+    duplicate = bool(meta.get("duplicate"))
+    outcome = collect(table, rows.select(key, *(["rotation"] if duplicate else []), "seat", "win"))
     win = stats.panel(outcome, "win", p)
     ids = outcome[key].to_numpy().reshape(-1, p)[:, :1]
-    # the line-up rotates one seat per deal: seat s of deal d plays position (s + d) mod p,
-    # and the climber is position 0
-    codes = np.where((np.arange(p) + ids) % p == 0, 0, 1)
+    # the line-up rotates one seat per deal (per copy of a duplicate deal): seat s of rotation r
+    # plays position (s + r) mod p, and the climber is position 0
+    turn = outcome["rotation"].to_numpy().reshape(-1, p)[:, :1] if duplicate else ids % p
+    codes = np.where((np.arange(p) + turn) % p == 0, 0, 1)
     upper, lower = meta["lineup"][0], meta["lineup"][1]
-    strength = stats.strategy_strength(win, codes, [upper, lower], ids[:, 0] % p)  # rotation strata
+    # intervals on rotation strata, or on whole duplicate deals (their p copies are one unit)
+    strength = stats.strategy_strength(win, codes, [upper, lower], None if duplicate else turn[:, 0],
+                                       ids[:, 0] if duplicate else None)
     row = strength.filter(pl.col("strategy") == upper).row(0, named=True)
     return Rung(int(info["rung"]), upper, lower, row["win"], row["win_low"], row["win_high"], 1 / p,
                 row["skill"], Path(folder))
@@ -99,17 +116,19 @@ def ladders(folders: list[Path]) -> list[Ladder]:
     """The ladders among finished run folders: rungs of one game, player count, rules, seed and
     rung list, in rung order; folders that are not rungs are left out."""
     found: dict[tuple, list[Rung]] = {}
-    setups = {}
+    setups, references = {}, {}
     for folder in folders:
         meta = read_meta(Path(folder))
         if "ladder" not in meta:
             continue
         key = (meta["game"], meta["players"], repr(sorted(meta["rules"].items())), meta["seed"],
-               meta["n"], tuple(meta["ladder"]["rungs"]))
+               meta["n"], tuple(meta["ladder"]["rungs"]), bool(meta.get("duplicate")))
         found.setdefault(key, []).append(rung(Path(folder)))
         setups[key] = meta
-    return [Ladder(k[0], k[1], setups[k]["rules"], setups[k]["unit"], sorted(rs, key=lambda r: r.rung))
-            for k, rs in found.items()]
+        if meta["ladder"].get("reference"):
+            references[key] = found[key].pop()
+    return [Ladder(k[0], k[1], setups[k]["rules"], setups[k]["unit"], sorted(rs, key=lambda r: r.rung),
+                   references.get(k)) for k, rs in found.items() if rs]
 
 
 def verdict(ladder: Ladder) -> str:
@@ -126,3 +145,89 @@ def verdict(ladder: Ladder) -> str:
     return (f"The ladder flattens at rung {flat.rung}: {flat.name} wins "
             f"{stats.fmt_share(flat.share, flat.low, flat.high)} per seat against "
             f"{flat.below}, {how}.")
+
+
+GAIN = 0.01
+"""The least gain of win share over the fair share (one point) for which a search's top budget
+step counts as still gaining."""
+
+
+def _strategy(name: str) -> str:
+    """A rung's strategy without its parameters and restrictions: ``pimc@samples=8`` -> ``pimc``."""
+    return re.split(r"[@~]", name, maxsplit=1)[0]
+
+
+def budget_step(r: Rung) -> bool:
+    """Whether the rung is the same strategy as the rung below with other parameters (a search
+    with a larger budget)."""
+    return _strategy(r.name) == _strategy(r.below) and r.name != r.below
+
+
+def converged(ladder: Ladder) -> bool | None:
+    """Whether the fair chain's search has converged: its top step (the top rung over the one
+    below, the same strategy with a larger budget) gains less than :data:`GAIN` (one point of win
+    share over the fair share) with 95% confidence.
+
+    ``True``: converged (the top step's 95% interval lies below fair + 1 point: more budget buys
+    under a point). ``False``: still gaining (the top step's share is at least fair + 1 point and
+    its interval lies above the fair share). ``None``: neither can be said: the top step is no
+    budget step (two different strategies), or the interval is too wide at this number of deals
+    to tell (play more deals). The reference rung (``clairvoyant``) never counts."""
+    top = ladder.top
+    if not budget_step(top):
+        return None
+    if top.high < top.fair + GAIN:
+        return True
+    if top.share >= top.fair + GAIN and top.low > top.fair:
+        return False
+    return None
+
+
+def convergence(ladder: Ladder) -> str:
+    """:func:`converged` in one sentence, with the top step's gain and its interval in points."""
+    top = ladder.top
+    if not budget_step(top):
+        return (f"Convergence: the top step ({top.name} over {top.below}) does not raise a search's "
+                f"budget, so the ladder cannot say whether more search would still gain.")
+    gain = (f"{top.name} over {top.below} gains {gain_points(top)} of win share per seat over the "
+            f"fair {100 * top.fair:.1f}%")
+    flag = converged(ladder)
+    if flag:
+        return f"Converged: {gain}, under {100 * GAIN:.0f} point with 95% confidence: more search buys almost nothing."
+    if flag is False:
+        return f"Still gaining: {gain}: a larger budget still pays (at least {100 * GAIN:.0f} point)."
+    return (f"Not yet clear whether the search has converged: {gain}; the interval reaches both "
+            f"below and above {100 * GAIN:.0f} point: play more deals.")
+
+
+def gain_points(r: Rung) -> str:
+    """A rung's gain over the fair share in points, with its 95% interval: ``+0.4 pts (-0.8 to +1.6)``."""
+    return (f"{100 * (r.share - r.fair):+.1f} pts ({100 * (r.low - r.fair):+.1f} to "
+            f"{100 * (r.high - r.fair):+.1f})")
+
+
+def price(ladder: Ladder) -> tuple[float, float, float] | None:
+    """What knowing the hidden cards wins: the reference rung's win share less the top rung's,
+    both against the same line-up, with a 95% interval (the two runs' intervals combined as if
+    independent: the runs share their deals, so this errs on the wide side). ``None`` without a
+    reference rung, or when it does not face the top rung's opponents."""
+    ref, top = ladder.reference, ladder.top
+    if ref is None or ref.below != top.below:
+        return None
+    gain = ref.share - top.share
+    half = float(np.hypot((ref.high - ref.low) / 2, (top.high - top.low) / 2))
+    return gain, gain - half, gain + half
+
+
+def reference_sentence(ladder: Ladder) -> str | None:
+    """What knowing the hidden cards wins, from the reference rung, in one sentence."""
+    ref, top = ladder.reference, ladder.top
+    found = price(ladder)
+    if found is None:
+        return None
+    gain, low, high = found
+    return (f"Reference, not a fair player: {ref.name} (the top search on the true deal, seeing "
+            f"every hidden card) wins {stats.fmt_share(ref.share, ref.low, ref.high)} per seat against "
+            f"{ladder.players - 1} × {top.below}, where {top.name} wins "
+            f"{stats.fmt_share(top.share, top.low, top.high)}: knowing the hidden cards is worth "
+            f"{100 * gain:+.1f} points ({100 * low:+.1f} to {100 * high:+.1f}).")

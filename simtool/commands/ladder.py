@@ -7,6 +7,9 @@ which ladder and rung it is), all pairs share one seed (they play the same deals
 chunks go to one pool of workers through the executor (:mod:`simtool.pipeline.executor`). The ladder *flattens* at
 the first rung whose edge over the rung below is not significantly positive (its 95%
 interval reaches down to the fair share): past it, more skill (more search) stops paying.
+Atop the chain, apart from it, the reference rung (``clairvoyant``: the top search on the true
+deal, in the top rung's seat) shows what knowing the hidden cards is worth; see
+:mod:`simtool.analysis.ladder`.
 """
 
 from __future__ import annotations
@@ -45,14 +48,16 @@ def climb(game: str = "black-white", runs_dir: str | Path = "runs/ladder", *, pl
           rules: dict | None = None, n=20_000, seed: int | None = None, rungs: list[str] | None = None,
           unit: str = "deal", jobs: int | None = None, force: bool = False,
           backend: str = "local", scheduler: str | None = None, progress=None,
-          report: dict | None = None, timeout: float | None = None) -> tuple[Ladder, list[Path]]:
+          report: dict | None = None, timeout: float | None = None, duplicate: bool = False,
+          reference: bool | None = None) -> tuple[Ladder, list[Path]]:
     """Play a ladder into ``runs_dir`` (one run folder per rung) and return it with the folders:
-    what ``simtool ladder`` does, from Python. A rung already finished there is kept."""
+    what ``simtool ladder`` does, from Python. A rung already finished there is kept.
+    ``duplicate``, ``reference``: see :func:`plan`."""
     arguments.folder("runs_dir", runs_dir)
     arguments.execution(jobs, force, progress, backend, scheduler)
     arguments.check_timeout(timeout)
     arguments.mapping("report", report, "{'output': 'page.html', 'title': 'mine'}")
-    specs, extra = plan(game, players, rules, n, seed, rungs, unit)
+    specs, extra = plan(game, players, rules, n, seed, rungs, unit, duplicate, reference)
     paths = play(specs, Path(runs_dir), jobs, force, backend, scheduler, progress, report, timeout, extra,
                  "ladder")
     (climbed,) = ladders(paths)
@@ -60,16 +65,28 @@ def climb(game: str = "black-white", runs_dir: str | Path = "runs/ladder", *, pl
 
 
 def plan(game: str, players: int | None, rules: dict | None, n, seed: int | None,
-         rungs: list[str] | None = None, unit: str = "deal") -> tuple[list[RunSpec], list[dict]]:
+         rungs: list[str] | None = None, unit: str = "deal", duplicate: bool = False,
+         reference: bool | None = None) -> tuple[list[RunSpec], list[dict]]:
     """The runs of one ladder (rung ``k`` over rung ``k - 1``, for ``k = 1..``) and, for each,
-    what its ``run.json`` records of the ladder; checked, errors in one line."""
+    what its ``run.json`` records of the ladder; checked, errors in one line.
+
+    ``duplicate``: every rung plays each deal once per rotation of the line-up, with the same
+    cards. ``reference``: add the reference rung, ``clairvoyant`` in the top rung's place (one
+    seat against the rung below the top, on the same deals; not a fair player, so never a rung
+    of the chain itself); default: when the top rung is ``pimc``, whose play-out policy and value
+    it then shares."""
     import strategies
 
     g = games.get(arguments.text("game", game, "black-white"))
     arguments.names("rungs", rungs, "['random', 'balance']")
+    duplicate = arguments.flag("duplicate", duplicate)
+    if reference is not None:
+        reference = arguments.flag("reference", reference)
     if rungs is not None and not all(str(r).strip() for r in rungs):
         raise SimtoolError(f"bad rungs {','.join(map(str, rungs))!r}; expected NAME,NAME,... weakest "
                            f"first, such as random,{g.default_strategy}")
+    strategies.require_fair(rungs or [], "a rung of the fair chain; the ladder adds it as its reference "
+                            "rung atop the chain (--reference)")
     names = [strategies.canonical(r, g.id) for r in (rungs or default_rungs(g.id))]
     if len(names) < 2:
         raise SimtoolError(f"a ladder needs at least two rungs, got {len(names)}: "
@@ -82,7 +99,28 @@ def plan(game: str, players: int | None, rules: dict | None, n, seed: int | None
         seed = int(np.random.SeedSequence().entropy % (1 << 63))
     specs, extra = [], []
     for k in range(1, len(names)):
-        spec = make_spec(g.id, players, n, names[k - 1], {0: names[k]}, rules, unit, seed, True)
+        spec = make_spec(g.id, players, n, names[k - 1], {0: names[k]}, rules, unit, seed, True,
+                         duplicate=duplicate)
         specs.append(spec)
         extra.append({"ladder": {"rung": k, "rungs": names}})
+    top = strategies.resolve(names[-1], g.id)
+    # by default only where the reference can share the top search's play-outs: a plugin policy
+    # may not play out the true deal (strategies.resolve refuses it)
+    if reference or (reference is None and top.base == "pimc" and strategies.built_in(top.values.playout)):
+        # against the very line-up the top rung faces: the two shares compare directly
+        spec = make_spec(g.id, players, n, names[-2], {0: reference_of(top, g.id)}, rules, unit, seed,
+                         True, duplicate=duplicate)
+        specs.append(spec)
+        extra.append({"ladder": {"rung": len(names), "rungs": names, "reference": True}})
     return specs, extra
+
+
+def reference_of(top, game_id: str) -> str:
+    """The reference rung in the place of the strategy ``top``: ``clairvoyant``, with the play-out policy and
+    value of ``top`` when it is ``pimc`` (the same search, on the true deal)."""
+    import strategies
+
+    same = {k: v for k, v in (top.values.as_dict() if top.base == "pimc" and top.values else {}).items()
+            if k in ("playout", "value")}
+    return strategies.canonical("clairvoyant" + ("@" + ",".join(f"{k}={v}" for k, v in same.items())
+                                                 if same else ""), game_id)

@@ -41,6 +41,8 @@ def plan(game: str, players: int | None = None, rules: dict | None = None, n=20_
     g = games.get(arguments.text("game", game, "kansas-city"))
     arguments.text("strategy", strategy, "target", optional=True)
     arguments.names("restrictions", restrictions, "['no-upgrade']")
+    # what a restriction costs is a question about fair players
+    strategies.require_fair([strategy or g.default_strategy], "the strategy restricted play measures")
     name = strategies.canonical(strategy or g.default_strategy, g.id)
     if limits.split(name)[1]:
         raise SimtoolError(f"restricted play compares a strategy with its restricted self: give the "

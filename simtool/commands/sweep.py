@@ -175,7 +175,8 @@ def plan(grid: Grid, progress=None) -> tuple[list[RunSpec], list[dict]]:
     specs, extra = [], []
     for done, (game_id, p, rules) in enumerate(variants(grid), start=1):
         if grid.ladder:
-            more_specs, more_extra = ladder.plan(game_id, p, rules, grid.n, seed, None, grid.unit)
+            more_specs, more_extra = ladder.plan(game_id, p, rules, grid.n, seed, None, grid.unit,
+                                                 grid.duplicate)
             specs += more_specs
             extra += more_extra
         for name in [] if grid.ladder else grid.lineups or ["default"]:

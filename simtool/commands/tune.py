@@ -147,6 +147,12 @@ def configure(game: str, vary: list[str], objective: list[str], players: int | N
     strong = strong or g.default_strategy
     unit = "match" if any(o.figure == "match_rounds" for o in parsed) else "deal"
     lineup = lineup or "default"
+    import strategies
+
+    # a tuning reads the rules' balance under fair play: a player that sees every card would tune
+    # the rules for a game nobody plays
+    strategies.require_fair([*strategies.split_lineup(lineup), strong, weak], "in a tuning's "
+                            "--lineup, --strong or --weak")
     config = Config(g.id, p, {k: list(v) for k, v in space.items()},
                     {k: v for k, v in fixed.items() if k not in space}, labels, trials, count,
                     lineup, strong, weak, int(seed), unit)

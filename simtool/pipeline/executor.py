@@ -388,6 +388,13 @@ def expected_rows(spec: RunSpec, table: str, index: int) -> int | None:
     return spec.bounds(index)[1] * spec.players * spec.copies
 
 
+def not_fair(lineup) -> list[str]:
+    """The line-up's entries that are reference players, not fair ones (``strategies.sees_all``)."""
+    import strategies
+
+    return [name for name in dict.fromkeys(lineup) if strategies.sees_all(name)]
+
+
 def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
     game = game_of(spec.game)
     return {
@@ -406,6 +413,8 @@ def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
         "precision": spec.precision,
         "plugins": spec.plugins,
         **(lead_record(spec) if spec.leads else {}),
+        # reference players that see every hidden card: every table and report marks them
+        **({"not_fair": unfair} if (unfair := not_fair(spec.lineup)) else {}),
         "jobs": jobs,
         "started": started.isoformat(timespec="seconds"),
         "wall_seconds": round(wall, 3),

@@ -127,6 +127,10 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     n = parse_count(n)
     if arguments.seed(seed) is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 63))
+    import strategies
+
+    if strategy is None:  # a default is a fair player, whatever a plugin game declares
+        strategies.require_fair([g.default_strategy], f"{g.id}'s default strategy")
     lineup = [g.default_strategy if strategy is None else strategy] * p
     given = set()
     for seat, name in (seats or {}).items():
@@ -143,7 +147,6 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     if precision is not None and not 0 < precision < 0.5:
         raise SimtoolError(f"bad precision {precision!r}; expected a half-width between 0 and 0.5, "
                            f"such as 0.005 for ± 0.5%")
-    import strategies
 
     lineup = [strategies.canonical(str(name), g.id) for name in lineup]  # one name per strategy
     if duplicate and unit == "match" and g.deal_reads_match:
@@ -299,8 +302,9 @@ def resolve_lineup(spec: RunSpec) -> Lineup:
                                f"'{s.name}' in the tables; spell a plugin the same way at every "
                                f"seat, and give two strategies two names")
         labels[s.name] = name
+    # the true deal only for the built-in reference player, decided by the built-in registry
     return Lineup(found, np.array([unique.index(name) for name in spec.lineup]),
-                  spec.rotate or spec.duplicate)
+                  spec.rotate or spec.duplicate, tuple(strategies.sees_all(name) for name in unique))
 
 
 @dataclass

@@ -532,7 +532,8 @@ def ladder_view(ladder) -> dict:
     ax.legend(frameon=False, fontsize="small")
     rules = ", ".join(f"{k} = {v}" for k, v in options.named(games.get(ladder.game), ladder.rules).items())
     return {"ladder": ladder, "label": f"{ladder.players} players" + (f", {rules}" if rules else ""),
-            "sentences": [ladders.verdict(ladder), ladder_skill(ladder)], "svg": svg(chart)}
+            "sentences": [ladders.verdict(ladder), ladders.convergence(ladder), ladder_skill(ladder),
+                          *filter(None, [ladders.reference_sentence(ladder)])], "svg": svg(chart)}
 
 
 def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> list[tuple[str, str]]:
@@ -722,8 +723,9 @@ def lineup_text(meta: dict) -> str:
         return f"{lineup[0]} at every seat"
     counts = {name: lineup.count(name) for name in dict.fromkeys(lineup)}
     text = " + ".join(f"{k} {name}" for name, k in counts.items())
-    return text + (" (duplicate)" if meta.get("duplicate") else " (rotated)" if meta.get("rotate")
-                   else " (seats as listed)")
+    text += (" (duplicate)" if meta.get("duplicate") else " (rotated)" if meta.get("rotate")
+             else " (seats as listed)")
+    return text + "".join(f"; {name}{labels.NOT_FAIR}" for name in meta.get("not_fair", ()))
 
 
 def show(f: Figure) -> str:
@@ -837,7 +839,8 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
     env = jinja2.Environment(loader=jinja2.PackageLoader("simtool.reports", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{100 * v:.1f}%"
-    env.filters["name"] = labels.html
+    unfair = labels.not_fair(r.meta for r in runs)
+    env.filters["name"] = lambda name, limit=labels.LIMIT: labels.html(name, limit, unfair)
     env.globals.update(fmt_cost=restrict.fmt_cost, narrow=restrict.NARROW, verdict_text=VERDICTS,
                        lineup_text=lineup_text, fmt_share=stats.fmt_share, fmt_mean=stats.fmt_mean,
                        fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text, points=points,
