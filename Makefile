@@ -30,7 +30,14 @@ test: $(STAMP) browser
 calibrate: $(STAMP)
 	$(PY) -m tests.calibration --replicates 1000
 
+REVIEWED := black-white kansas-city trickster out-trumped nine-lives
+
+# A quick review of each seed game (about a minute each on 2 cores), Kansas City passing 2 cards
+# against the sheet's 3 and Hearts against Omnibus (the same deals), then the earlier reports.
 demo: $(STAMP)
+	for g in $(REVIEWED); do $(VENV)/bin/simtool review --game $$g --out reviews/$$g --seed 1 || exit 2; done
+	$(VENV)/bin/simtool review --game kansas-city --vs-rule pass_count=2 --out reviews/kansas-city-pass-2 --seed 1
+	$(VENV)/bin/simtool review --game hearts --vs-rule jack=on --out reviews/hearts-omnibus --seed 1
 	$(VENV)/bin/simtool sweep reports/demo.toml --runs runs/demo --force --out reports/balance.html \
 		--title "simtool balance report: all games"
 	$(VENV)/bin/simtool sweep reports/demo-duplicate.toml --runs runs/demo-duplicate --force \

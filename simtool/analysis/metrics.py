@@ -94,7 +94,7 @@ DEFINITIONS = {d.name: d for d in (
 
 PUBLISHED = {
     ("hearts", 4): {
-        "source": "CardStock blog, leads.md (mgoadric/cardstock, gh-pages)",
+        "source": "CardStock blog, mgoadric/cardstock gh-pages/leads.md",
         "games": 100, "interval": None,
         "note": "100 games per experiment mode, no interval published",
         "values": {"order": 0.52, "fairness": 0.87, "convergence": 0.54, "spread": 0.14,
