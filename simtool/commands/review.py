@@ -301,7 +301,7 @@ def plays(s: Setup, question: str) -> tuple[list[RunSpec], list[dict]]:
         elif question == "skill" and s.search:
             for name, rungs in (("over heuristic", [s.default, s.search]), ("over random", ["random", s.search]),
                                 ("doubling", [s.search, s.doubled])):
-                (spec,), (record,) = ladder.plan(s.game, s.players, rules, z.search, s.seed, rungs)
+                (spec,), (record,) = ladder.plan(s.game, s.players, rules, z.search, s.seed, rungs, reference=False)
                 add(spec, record, name, v)
         elif question == "luck":
             add(make_spec(s.game, s.players, z.duplicate, s.weaker, {0: s.default}, rules, "deal", s.seed,
