@@ -124,7 +124,7 @@ def test_sweep_records_the_jobs_it_used(tmp_path):
     ("[rules]\npass_count = []", ["rule 'pass_count' has no values", "empty"]),
     ("players = []", ["players = [] lists no values", "empty"]),
     ("lineups = []", ["lineups = [] lists no values", "empty"]),
-    ("[rules]\npass_count = [[2]]", ["bad value [2] for rule 'pass_count'"]),
+    ("[rules]\npass_count = [[2]]", ["bad rule pass_count [2]"]),
 ])
 def test_bad_grid_values_are_one_line(tmp_path, line, needles):
     grid = tmp_path / "grid.toml"
