@@ -45,15 +45,17 @@ def fail(problem: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-JOBS = options.Value(options.WHOLE, low=1)
+def checked(flag: str, value: options.Value):
+    """A callback that reads an option's text as ``value`` before the command starts: the one
+    check and error of rule options and strategies' parameters (``bad --jobs '0'; expected ...``)."""
 
+    def check(text: str | None):
+        try:
+            return None if text is None else value.check(flag, text)
+        except SimtoolError as exc:
+            raise fail(str(exc)) from None
 
-def _jobs(value: int | None) -> int | None:
-    """``--jobs`` checked as every setting is, before a command starts."""
-    try:
-        return None if value is None else JOBS.check("--jobs", value)
-    except SimtoolError as exc:
-        raise fail(str(exc)) from None
+    return check
 
 
 # The options that mean the same in every command taking them, each declared once here; a
@@ -75,8 +77,10 @@ Duplicate = Annotated[bool, typer.Option("--duplicate", help="Play every deal (m
 Unit = Annotated[Optional[str], typer.Option("--unit", help="deal, or match (whole matches).")]
 N = Annotated[Optional[str], typer.Option("--n", "-n", help="Deals (or matches) per run (a cell, a rung, a "
                                          "trial): 1e6, 1000000, 1_000_000.")]
-Seed = Annotated[Optional[int], typer.Option("--seed", help="Seed (default: fresh, recorded).")]
-Jobs = Annotated[Optional[int], typer.Option("--jobs", "-j", callback=_jobs,
+SEED, JOBS = options.Value(options.WHOLE, low=0), options.Value(options.WHOLE, low=1)
+Seed = Annotated[Optional[str], typer.Option("--seed", metavar="<int>", callback=checked("--seed", SEED),
+                                             help="Seed (default: fresh, recorded).")]
+Jobs = Annotated[Optional[str], typer.Option("--jobs", "-j", metavar="<int>", callback=checked("--jobs", JOBS),
                                              help="Processes (default: all cores).")]
 Force = Annotated[bool, typer.Option("--force", help="Play again, replacing the run folders already there.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, tables or verdicts.")]
@@ -815,7 +819,8 @@ def review(
 
 @app.command()
 def replay(
-    seed: Annotated[int, typer.Option("--seed", help="The run's seed.")],
+    seed: Annotated[str, typer.Option("--seed", metavar="<int>", callback=checked("--seed", SEED),
+                                      help="The run's seed.")],
     game: Game = "black-white",
     deal: Optional[int] = typer.Option(None, "--deal", help="Deal number to write out."),
     match: Optional[int] = typer.Option(None, "--match", help="Match number (whole matches)."),
