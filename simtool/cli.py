@@ -26,7 +26,7 @@ from simtool.pipeline.runner import replay as replay_deal  # noqa: E402
 
 from . import games, options, stats  # noqa: E402
 from .analysis import of as analysis_of  # noqa: E402
-from .errors import SimtoolError, choices, describe  # noqa: E402
+from .errors import SimtoolError, bad, choices, describe  # noqa: E402
 from .games import ROUND_CAP  # noqa: E402
 from .pipeline import pilot  # noqa: E402
 
@@ -430,9 +430,9 @@ def _players(text: str | None, game: str) -> int | None:
         return None
     try:
         return int(text)
-    except ValueError:
+    except ValueError:  # a whole number the game does not take: make_spec names the game's counts
         valid = choices(games.get(game).players)
-        raise SimtoolError(f"bad --players {text!r}; valid for {game}: {valid}") from None
+        raise bad("--players", text, f"one of {valid}", f" for {game}") from None
 
 
 TUNE_KEEPS = {"game": "--game", "players": "--players", "vary": "--vary", "objective": "--objective",
