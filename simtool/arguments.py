@@ -10,20 +10,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import SimtoolError
+from .errors import SimtoolError, bad
+from .errors import shown as _shown
 
 TIMEOUT_MAX = 365 * 86400
 """The longest ``--timeout``, a year in seconds: the system timer (setitimer) refuses values
 between 4e9 and 1e10 s on Linux, and a longer limit would be no limit anyway."""
-
-
-def _shown(value) -> str:
-    text = " ".join(repr(value).split())
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def bad(name: str, value, expected: str) -> SimtoolError:
-    return SimtoolError(f"bad {name} {_shown(value)}; expected {expected}")
 
 
 def flag(name: str, value) -> bool:

@@ -8,7 +8,7 @@ import re
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
@@ -26,7 +26,7 @@ from simtool.pipeline.runner import replay as replay_deal  # noqa: E402
 
 from . import games, options, stats  # noqa: E402
 from .analysis import of as analysis_of  # noqa: E402
-from .errors import SimtoolError, choices, describe  # noqa: E402
+from .errors import SimtoolError, bad, choices, describe  # noqa: E402
 from .games import ROUND_CAP  # noqa: E402
 from .pipeline import pilot  # noqa: E402
 
@@ -38,6 +38,62 @@ out = Console(**PLAIN)
 if not out.is_terminal:  # piped or captured: room for the whole table rather than 80 columns
     out = Console(width=160, **PLAIN)
 err = Console(stderr=True, **PLAIN)
+
+
+def fail(problem: str) -> typer.Exit:
+    err.print(f"error: {problem}", markup=False, highlight=False, soft_wrap=True)
+    return typer.Exit(2)
+
+
+def checked(flag: str, value: options.Value):
+    """A callback that reads an option's text as ``value`` before the command starts: the one
+    check and error of rule options and strategies' parameters (``bad --jobs '0'; expected ...``)."""
+
+    def check(text: str | None):
+        try:
+            return None if text is None else value.check(flag, text)
+        except SimtoolError as exc:
+            raise fail(str(exc)) from None
+
+    return check
+
+
+# The options that mean the same in every command taking them, each declared once here; a
+# command gives its own default in its signature (``game: Game = "black-white"``), none to require it.
+Game = Annotated[str, typer.Option("--game", "-g", help="Game id (see `simtool games`).")]
+Players = Annotated[Optional[str], typer.Option("--players", "-p", help="Player count (default: the game's).")]
+Rules = Annotated[list[str], typer.Option("--rule", "-r", help="Rule option: name=value. Repeatable.")]
+Strategy = Annotated[Optional[str], typer.Option("--strategy", "-s", help="Strategy at every seat: a name "
+                                                 "or FILE.py:NAME, with parameters NAME@KEY=VALUE,... "
+                                                 "if it takes any.")]
+Seats = Annotated[list[str], typer.Option("--seat", help="Override one seat: 0=balance or "
+                                          "0=balance@mistakes=0.1. Repeatable.")]
+Rotate = Annotated[bool, typer.Option("--rotate", help="Move the line-up one seat per deal, so every "
+                                      "strategy sits in every seat equally often.")]
+Duplicate = Annotated[bool, typer.Option("--duplicate", help="Play every deal (match) once per rotation "
+                                         "of the line-up with the same cards: paired strategy "
+                                         "comparisons, the cards' luck cancels out. --n counts the "
+                                         "deals; each is played p times.")]
+Unit = Annotated[Optional[str], typer.Option("--unit", help="deal, or match (whole matches).")]
+N = Annotated[Optional[str], typer.Option("--n", "-n", help="Deals (or matches) per run (a cell, a rung, a "
+                                         "trial): 1e6, 1000000, 1_000_000.")]
+SEED, JOBS = options.Value(options.WHOLE, low=0), options.Value(options.WHOLE, low=1)
+Seed = Annotated[Optional[str], typer.Option("--seed", metavar="<int>", callback=checked("--seed", SEED),
+                                             help="Seed (default: fresh, recorded).")]
+Jobs = Annotated[Optional[str], typer.Option("--jobs", "-j", metavar="<int>", callback=checked("--jobs", JOBS),
+                                             help="Processes (default: all cores).")]
+Force = Annotated[bool, typer.Option("--force", help="Play again, replacing the run folders already there.")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, tables or verdicts.")]
+Backend = Annotated[str, typer.Option("--backend", help="local (joblib processes) or dask.")]
+Scheduler = Annotated[Optional[str], typer.Option("--scheduler", envvar="SIMTOOL_SCHEDULER",
+                                                  help="dask scheduler address, tcp://HOST:PORT.")]
+Timeout = Annotated[Optional[float], typer.Option("--timeout", help="Stop if a strategy takes longer than "
+                                                  "this many seconds over one decision (default: no limit).")]
+Report = Annotated[Optional[str], typer.Option("--out", "-o", help="HTML report to write, a file name (a "
+                                               "folder is refused; default reports/COMMAND.html).")]
+Title = Annotated[Optional[str], typer.Option("--title", help="Report title.")]
+Runs = Annotated[Optional[Path], typer.Option("--runs", help="Folder for its run folders (default "
+                                              "runs/COMMAND-...-<timestamp>).")]
 
 
 def _version(given: bool) -> None:
@@ -74,11 +130,6 @@ def command_list(group) -> str:
     return "\n".join(lines)
 
 
-def fail(problem: str) -> typer.Exit:
-    err.print(f"error: {problem}", markup=False, highlight=False, soft_wrap=True)
-    return typer.Exit(2)
-
-
 def interrupted(how_to_go_on: str | None) -> typer.Exit:
     """Ctrl-C: say how to go on from what was kept (when anything was), exit status 130."""
     if how_to_go_on:
@@ -106,53 +157,42 @@ def flags_given(ctx: typer.Context, names: dict[str, str]) -> list[str]:
 @app.command()
 def run(
     ctx: typer.Context,
-    game: str = typer.Option("black-white", "--game", "-g", help="Game id (see `simtool games`)."),
+    game: Game = "black-white",
     n: Optional[str] = typer.Option(None, "--n", "-n", help="Deals (or matches): 1e6, 1000000, "
                                     "1_000_000 (default 1e5; with --precision, the cap: 1e8)."),
-    players: Optional[str] = typer.Option(None, "--players", "-p", help="Player count."),
-    strategy: Optional[str] = typer.Option(None, "--strategy", "-s",
-                                           help="Strategy at every seat: a name or FILE.py:NAME, "
-                                           "with parameters NAME@KEY=VALUE,... if it takes any."),
+    players: Players = None,
+    strategy: Strategy = None,
     precision: Optional[float] = typer.Option(None, "--precision", help="Add chunks until every "
                                               "headline share (win shares and rates by seat and by "
                                               "strategy) is known to ± this (0.005 = ± 0.5%)."),
-    seat: list[str] = typer.Option([], "--seat", help="Override one seat: 0=balance or "
-                                   "0=balance@mistakes=0.1. Repeatable."),
-    rule: list[str] = typer.Option([], "--rule", "-r", help="Rule option: name=value. Repeatable."),
-    rotate: bool = typer.Option(False, "--rotate", help="Move the line-up one seat per deal, so "
-                                "every strategy sits in every seat equally often."),
-    duplicate: bool = typer.Option(False, "--duplicate", help="Play every deal (match) once per "
-                                   "rotation of the line-up with the same cards: paired strategy "
-                                   "comparisons. --n counts the deals; each is played p times."),
-    unit: str = typer.Option("deal", "--unit", help="deal, or match (whole matches)."),
+    seat: Seats = [],
+    rule: Rules = [],
+    rotate: Rotate = False,
+    duplicate: Duplicate = False,
+    unit: Unit = "deal",
     lead_history: Optional[int] = typer.Option(None, "--lead-history", metavar="K",
                                                help="Record every seat's estimated standing at "
                                                "each decision of the first K deals (matches) of "
                                                "each chunk, for the published metrics "
                                                "(`simtool.metrics`; docs/metrics.md)."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Seed (default: fresh, recorded)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
+    seed: Seed = None,
+    jobs: Jobs = None,
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o",
                                            help="Run folder (default runs/<game>-<timestamp>)."),
-    force: bool = typer.Option(False, "--force", help="Replace an existing run folder."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
-    backend: str = typer.Option("local", "--backend", help="local (joblib processes) or dask."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar="SIMTOOL_SCHEDULER",
-                                            help="dask scheduler address, tcp://HOST:PORT."),
+    force: Force = False,
+    quiet: Quiet = False,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
     resume: Optional[Path] = typer.Option(None, "--resume", help="Finish the interrupted run in "
                                           "this folder (its own settings; only --jobs, --backend "
                                           "and --scheduler apply)."),
-    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop the run if a strategy "
-                                            "takes longer than this many seconds over one "
-                                            "decision (default: no limit)."),
+    timeout: Timeout = None,
     isolate: bool = typer.Option(False, "--isolate", help="Play each plugin strategy in a process "
                                  "of its own that receives only its views: for strategies you do "
                                  "not trust (docs/trust.md). Same results, slower."),
 ):
     """Simulate deals or matches, print a per-seat summary and write the run folder."""
     try:
-        if jobs is not None and jobs < 1:
-            raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
         if resume and flags_given(ctx, RESUME_KEEPS):
             raise SimtoolError(f"--resume {resume} finishes the run with the settings it started with; "
                                f"{', '.join(flags_given(ctx, RESUME_KEEPS))} cannot change (only --jobs, "
@@ -273,9 +313,8 @@ def _frame_table(caption: str, df) -> Table:
 def report(
     runs: list[Path] = typer.Argument(..., help="Finished run folders (several runs of one game "
                                       "are compared side by side)."),
-    output: str = typer.Option("reports/report.html", "--out", "-o", help="HTML file to write (a "
-                               "file name: a folder is refused)."),
-    title: str = typer.Option("simtool balance report", "--title", help="Page title."),
+    output: Report = "reports/report.html",
+    title: Title = "simtool balance report",
 ):
     """Write one self-contained HTML balance report of finished runs."""
     from simtool.reports import balance as reports
@@ -304,9 +343,9 @@ def sweep(
     lineup: list[str] = typer.Option([], "--lineup", "-l", help="A line-up: NAME (every seat) or "
                                      "NAME,NAME,... (seat by seat, the last fills the rest); "
                                      "'default' is the game's default strategy. Repeatable."),
-    n: Optional[str] = typer.Option(None, "--n", "-n", help="Deals (or matches) per cell."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="One seed for every cell."),
-    unit: Optional[str] = typer.Option(None, "--unit", help="deal, or match."),
+    n: N = None,
+    seed: Seed = None,
+    unit: Unit = None,
     rotate: Optional[bool] = typer.Option(None, "--rotate/--no-rotate", help="Rotate line-ups."),
     duplicate: Optional[bool] = typer.Option(None, "--duplicate/--no-duplicate",
                                              help="Play every deal once per rotation of the line-up."),
@@ -320,21 +359,15 @@ def sweep(
     isolate: Optional[bool] = typer.Option(None, "--isolate/--no-isolate", help="Play each plugin "
                                            "strategy in a process of its own that receives only its "
                                            "views (docs/trust.md). Same results, slower."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
-    runs_dir: Optional[Path] = typer.Option(None, "--runs", help="Folder for the cells' run folders "
-                                            "(default runs/sweep-<timestamp>)."),
-    output: Optional[str] = typer.Option(None, "--out", "-o",
-                                         help="HTML report to write (default reports/sweep.html)."),
-    title: Optional[str] = typer.Option(None, "--title", help="Report title."),
-    force: bool = typer.Option(False, "--force", help="Play every cell again, replacing finished "
-                               "and interrupted cell folders (without it they are kept and resumed)."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-    backend: str = typer.Option("local", "--backend", help="local (joblib processes) or dask."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar="SIMTOOL_SCHEDULER",
-                                            help="dask scheduler address, tcp://HOST:PORT."),
-    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop the sweep if a strategy "
-                                            "takes longer than this many seconds over one "
-                                            "decision (default: no limit)."),
+    jobs: Jobs = None,
+    runs_dir: Runs = None,
+    output: Report = None,
+    title: Title = None,
+    force: Force = False,
+    quiet: Quiet = False,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
+    timeout: Timeout = None,
     resume: Optional[Path] = typer.Option(None, "--resume", help="Finish the interrupted sweep whose "
                                           "cells are in this folder (its own grid; only --jobs, "
                                           "--backend, --scheduler, --timeout, --out and --title apply)."),
@@ -347,8 +380,6 @@ def sweep(
 
     folder = resume or runs_dir
     try:
-        if jobs is not None and jobs < 1:
-            raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
         if resume:
             changed = flags_given(ctx, SWEEP_GRID)
             if changed:
@@ -399,9 +430,9 @@ def _players(text: str | None, game: str) -> int | None:
         return None
     try:
         return int(text)
-    except ValueError:
+    except ValueError:  # a whole number the game does not take: make_spec names the game's counts
         valid = choices(games.get(game).players)
-        raise SimtoolError(f"bad --players {text!r}; valid for {game}: {valid}") from None
+        raise bad("--players", text, f"one of {valid}", f" for {game}") from None
 
 
 TUNE_KEEPS = {"game": "--game", "players": "--players", "vary": "--vary", "objective": "--objective",
@@ -412,8 +443,8 @@ TUNE_KEEPS = {"game": "--game", "players": "--players", "vary": "--vary", "objec
 @app.command()
 def tune(
     ctx: typer.Context,
-    game: str = typer.Option("kansas-city", "--game", "-g", help="Game id (see `simtool games`)."),
-    players: Optional[str] = typer.Option(None, "--players", "-p", help="Player count."),
+    game: Game = "kansas-city",
+    players: Players = None,
     vary: list[str] = typer.Option([], "--vary", help="A rule option to search: NAME (all its "
                                    "values), NAME=A..B (whole numbers) or NAME=a,b,c. Repeatable."),
     objective: list[str] = typer.Option([], "--objective", help="seat_spread[:min|:max], "
@@ -423,25 +454,24 @@ def tune(
     trials: int = typer.Option(60, "--trials", help="Trials (a space this small or smaller is "
                                "covered by a grid, each point once). Run again with more to extend "
                                "the study."),
-    n: str = typer.Option("1e5", "--n", "-n", help="Deals (or matches) per trial run."),
+    n: N = "1e5",
     lineup: Optional[str] = typer.Option(None, "--lineup", "-l", help="NAME or NAME,NAME,... "
                                          "(default: the game's default strategy at every seat)."),
     strong: Optional[str] = typer.Option(None, "--strong", help="skill: the stronger strategy "
                                          "(default: the game's default)."),
     weak: str = typer.Option("random", "--weak", help="skill: the weaker strategy."),
-    rule: list[str] = typer.Option([], "--rule", "-r", help="Fix a rule not varied: name=value."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of every trial (default: fresh, recorded)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
-    backend: str = typer.Option("local", "--backend", help="local (joblib processes) or dask."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar="SIMTOOL_SCHEDULER",
-                                            help="dask scheduler address, tcp://HOST:PORT."),
+    rule: Rules = [],
+    seed: Seed = None,
+    jobs: Jobs = None,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Tuning folder: study.db, "
                                            "tune.json, runs/ (default runs/tune-<game>-<timestamp>)."),
     report_file: Optional[str] = typer.Option(None, "--report", help="HTML report to write "
                                               "(default: tune.html in the tuning folder)."),
     resume: Optional[Path] = typer.Option(None, "--resume", help="Go on with the tuning in this "
                                           "folder (its own settings; a larger --trials extends it)."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
+    quiet: Quiet = False,
 ):
     """Search rule options towards targets (optuna; Pareto front for several objectives) and
     write a tuning report."""
@@ -450,8 +480,6 @@ def tune(
 
     folder = resume or out_dir
     try:
-        if jobs is not None and jobs < 1:
-            raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
         if resume:
             changed = flags_given(ctx, TUNE_KEEPS)
             if changed:
@@ -517,32 +545,26 @@ def tune_cell(value: float, low: float, high: float) -> str:
 
 @app.command()
 def ladder(
-    game: str = typer.Option("black-white", "--game", "-g", help="Game id (see `simtool games`)."),
-    players: Optional[str] = typer.Option(None, "--players", "-p", help="Player count."),
-    rule: list[str] = typer.Option([], "--rule", "-r", help="Rule option: name=value. Repeatable."),
+    game: Game = "black-white",
+    players: Players = None,
+    rule: Rules = [],
     rungs: Optional[str] = typer.Option(None, "--rungs", help="The chain, weakest first: "
                                         "NAME,NAME,... (parameters allowed: pimc@samples=8). "
                                         "Default: random, the game's heuristics with its default "
                                         "last, then pimc@samples=4..64 if pimc is installed."),
-    n: str = typer.Option("2e4", "--n", "-n", help="Deals (or matches) per rung."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Seed (default: fresh, recorded)."),
-    unit: str = typer.Option("deal", "--unit", help="deal, or match (whole matches)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
-    runs_dir: Optional[Path] = typer.Option(None, "--runs", help="Folder for the rungs' run "
-                                            "folders (default runs/ladder-<game>-<timestamp>)."),
-    output: str = typer.Option("reports/ladder.html", "--out", "-o", help="HTML report to write."),
-    title: str = typer.Option("simtool skill ladder", "--title", help="Report title."),
-    force: bool = typer.Option(False, "--force", help="Play every rung again, replacing its folder."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
-    backend: str = typer.Option("local", "--backend", help="local (joblib processes) or dask."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar="SIMTOOL_SCHEDULER",
-                                            help="dask scheduler address, tcp://HOST:PORT."),
-    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop the ladder if a strategy "
-                                            "takes longer than this many seconds over one "
-                                            "decision (default: no limit)."),
-    duplicate: bool = typer.Option(False, "--duplicate", help="Every rung plays each deal once "
-                                   "per rotation of its line-up, with the same cards: the cards' "
-                                   "luck cancels out of each step (narrower intervals)."),
+    n: N = "2e4",
+    seed: Seed = None,
+    unit: Unit = "deal",
+    jobs: Jobs = None,
+    runs_dir: Runs = None,
+    output: Report = "reports/ladder.html",
+    title: Title = "simtool skill ladder",
+    force: Force = False,
+    quiet: Quiet = False,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
+    timeout: Timeout = None,
+    duplicate: Duplicate = False,
     reference: Optional[bool] = typer.Option(None, "--reference/--no-reference", help="Add the "
                                              "reference rung atop the chain: clairvoyant (the top "
                                              "search on the true deal; not a fair player) in the "
@@ -560,8 +582,6 @@ def ladder(
 
     folder = runs_dir
     try:
-        if jobs is not None and jobs < 1:
-            raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
         chain = registry.split_lineup(rungs) if rungs is not None else None
         folder = runs_dir or Path("runs") / f"ladder-{games.get(game).id}-{datetime.now():%Y%m%d-%H%M%S}"
         with _progress(quiet) as bar:
@@ -610,25 +630,24 @@ def _ladder_table(climbed, meta: dict) -> Table:
 
 @app.command()
 def restrict(
-    game: str = typer.Option("kansas-city", "--game", "-g", help="Game id (see `simtool games`)."),
+    game: Game = "kansas-city",
     strategy: Optional[str] = typer.Option(None, "--strategy", "-s", help="The strategy to restrict "
                                            "(parameters allowed; default: the game's default)."),
     restrictions: Optional[str] = typer.Option(None, "--restrictions", help="NAME,NAME,... "
                                                "(default: every restriction of the game; "
                                                "`simtool strategies --game G` lists them)."),
-    players: Optional[str] = typer.Option(None, "--players", "-p", help="Player count."),
-    rule: list[str] = typer.Option([], "--rule", "-r", help="Rule option: name=value. Repeatable."),
-    n: str = typer.Option("2e4", "--n", "-n", help="Deals per run (one baseline, one per restriction)."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Seed (default: fresh, recorded)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
+    players: Players = None,
+    rule: Rules = [],
+    n: N = "2e4",
+    seed: Seed = None,
+    jobs: Jobs = None,
     runs_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for the run folders "
                                             "(default runs/restrict-<game>-<timestamp>)."),
     output: Optional[str] = typer.Option(None, "--report", help="HTML report to write (default: none)."),
-    title: str = typer.Option("simtool restricted play", "--title", help="Report title."),
-    force: bool = typer.Option(False, "--force", help="Play every run again, replacing its folder."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or table."),
-    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop if a strategy takes longer "
-                                            "than this many seconds over one decision."),
+    title: Title = "simtool restricted play",
+    force: Force = False,
+    quiet: Quiet = False,
+    timeout: Timeout = None,
 ):
     """Measure what each restriction costs a strategy: restricted at one seat against itself
     unrestricted at that seat, on the same deals, seats rotated (Jaffe et al.'s restricted play)."""
@@ -638,8 +657,6 @@ def restrict(
 
     folder = runs_dir
     try:
-        if jobs is not None and jobs < 1:
-            raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
         names = restrictions.split(",") if restrictions is not None else None
         folder = runs_dir or Path("runs") / f"restrict-{games.get(game).id}-{datetime.now():%Y%m%d-%H%M%S}"
         with _progress(quiet) as bar:
@@ -700,7 +717,8 @@ def list_games():
 
 
 @app.command("strategies")
-def list_strategies(game: Optional[str] = typer.Option(None, "--game", "-g", help="Only those for this game."),
+def list_strategies(game: Annotated[Optional[str], typer.Option("--game", "-g",
+                                                                help="Only those for this game.")] = None,
                     fields: bool = typer.Option(False, "--fields",
                                                 help="List the fields of the game's views instead.")):
     """List the strategies (built-in and installed) with one line each."""
@@ -755,30 +773,27 @@ QUESTION_LABELS = {"pilot": "timing the game's plays", "seats": "seats: is the g
 
 @app.command()
 def review(
-    game: str = typer.Option(..., "--game", "-g", help="Game id (see `simtool games`)."),
-    players: Optional[str] = typer.Option(None, "--players", "-p", help="Player count (default: the game's)."),
-    rule: list[str] = typer.Option([], "--rule", "-r", help="Rule option: name=value. Repeatable."),
+    game: Game,
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder for review.html, review.json and the runs.")],
+    players: Players = None,
+    rule: Rules = [],
     effort: str = typer.Option("quick", "--effort", help="quick (about a minute on 2 cores), standard "
                                "(about five) or thorough (about half an hour)."),
     vs_rule: list[str] = typer.Option([], "--vs-rule", help="Also review the rules with this change "
                                       "(name=value, repeatable) on the same deals, and show what changes."),
     baseline: Optional[Path] = typer.Option(None, "--baseline", help="The folder of an earlier review "
                                             "to compare with."),
-    out_dir: Path = typer.Option(..., "--out", "-o", help="Folder for review.html, review.json and the runs."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Seed (default: fresh, recorded)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or verdicts."),
-    backend: str = typer.Option("local", "--backend", help="local (joblib processes) or dask."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar="SIMTOOL_SCHEDULER",
-                                            help="dask scheduler address, tcp://HOST:PORT."),
+    seed: Seed = None,
+    jobs: Jobs = None,
+    quiet: Quiet = False,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
 ):
     """Answer a designer's questions in words: seat fairness, skill, luck, tension, hazards,
     crude play and match shape, each with a verdict, a sentence and its 95% interval."""
     from simtool.commands import review as reviews
 
     try:
-        if jobs is not None and jobs < 1:
-            raise SimtoolError(f"bad --jobs {jobs}; expected 1 or more")
         with _progress(quiet) as bar:
             task = bar.add_task(QUESTION_LABELS["pilot"], total=None)
 
@@ -804,21 +819,22 @@ def review(
 
 @app.command()
 def replay(
-    game: str = typer.Option("black-white", "--game", "-g"),
-    seed: int = typer.Option(..., "--seed", help="The run's seed."),
+    seed: Annotated[str, typer.Option("--seed", metavar="<int>", callback=checked("--seed", SEED),
+                                      help="The run's seed.")],
+    game: Game = "black-white",
     deal: Optional[int] = typer.Option(None, "--deal", help="Deal number to write out."),
     match: Optional[int] = typer.Option(None, "--match", help="Match number (whole matches)."),
     n: Optional[str] = typer.Option(None, "--n", "-n",
                                     help="The run's n (default: one that ends after this deal's chunk)."),
-    players: Optional[str] = typer.Option(None, "--players", "-p"),
-    strategy: Optional[str] = typer.Option(None, "--strategy", "-s"),
-    seat: list[str] = typer.Option([], "--seat"),
-    rule: list[str] = typer.Option([], "--rule", "-r"),
-    rotate: bool = typer.Option(False, "--rotate", help="The run was rotated."),
-    duplicate: bool = typer.Option(False, "--duplicate", help="The run was a duplicate one (the "
-                                   "play of the first copy is written out, the results of all)."),
+    players: Players = None,
+    strategy: Strategy = None,
+    seat: Seats = [],
+    rule: Rules = [],
+    rotate: Rotate = False,
+    duplicate: Duplicate = False,
 ):
-    """Write out one deal (or match) of a run play by play, with its results."""
+    """Write out one deal (or match) of a run play by play, with its results (of a duplicate run:
+    the play of the first copy, the results of all)."""
     try:
         if (deal is None) == (match is None):
             raise SimtoolError("give exactly one of --deal N or --match N")

@@ -24,6 +24,19 @@ def choices(values) -> str:
     return ", ".join(str(v) for v in values)
 
 
+def shown(value) -> str:
+    """A value as an error message quotes it: its repr, on one line, cut at 60 characters."""
+    text = " ".join(repr(value).split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def bad(name: str, value, expected: str, where: str = "") -> SimtoolError:
+    """The one error for a value a setting cannot take (a rule option, a strategy's parameter, a
+    command-line option, an API argument): ``bad NAME VALUE[ where]; expected ...``, naming the
+    valid values."""
+    return SimtoolError(f"bad {name} {shown(value)}{where}; expected {expected}")
+
+
 def describe(exc: BaseException) -> str:
     """``Type: message`` on one line, even for an exception whose ``str`` fails."""
     try:

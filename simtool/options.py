@@ -1,10 +1,111 @@
-"""Rule options: the tunable rules a game declares, parsed from ``--rule name=value``."""
+"""Settings and the values they take: the one value model of rule options (the tunable rules a
+game declares, parsed from ``--rule name=value``), strategies' parameters (``NAME@KEY=VALUE``) and
+the command line's checked options; one check, one error (:func:`simtool.errors.bad`)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from .errors import SimtoolError, choices
+from .errors import SimtoolError, bad, choices
+
+WHOLE, NUMBER, NUMBERS, CHOICE, TEXT = "whole", "number", "numbers", "choice", "text"
+
+
+@dataclass(frozen=True)
+class Value:
+    """What a setting may take, and its one check. ``kind``: :data:`WHOLE` (a whole number) or
+    :data:`NUMBER` (any finite number) within ``low``..``high`` (both included; either may be
+    open), every ``step``-th from ``low``; :data:`NUMBERS`, a list of ``items[0]..items[1]``
+    whole numbers within ``low..high``, written with commas (``"0,5,10"``); :data:`CHOICE`, one
+    of ``choices`` (matched by its text); :data:`TEXT`, any text. ``auto``: a word taken besides
+    them (``"sheet"``: the rule sheet sets the number)."""
+
+    kind: str
+    low: float | None = None
+    high: float | None = None
+    step: int = 1
+    items: tuple[int, int] | None = None
+    choices: tuple = ()
+    auto: str | None = None
+
+    def span(self) -> str:
+        """The values in short, as ``simtool games`` lists them: ``1..14``, ``3, 0, 1, 2``."""
+        if self.kind == CHOICE:
+            return choices(self.choices)
+        if self.kind == TEXT:
+            return "any text"
+        if self.kind == NUMBERS:
+            return (f"{self.items[0]}-{self.items[1]} whole numbers {self.low}..{self.high}, "
+                    f"comma-separated")
+        if self.low is not None and self.high is not None:
+            steps = f" in steps of {self.step}" if self.step > 1 else ""
+            return f"{_num(self.low)}..{_num(self.high)}{steps}"
+        if self.low is not None:
+            return f"{_num(self.low)} or more"
+        return f"at most {_num(self.high)}" if self.high is not None else "any"
+
+    def valid(self) -> str:
+        """The valid values in words, as an error names them: ``sheet or a whole number 1..14``."""
+        text = self.span()
+        if self.kind == CHOICE:
+            text = f"one of {text}"
+        if self.kind in (WHOLE, NUMBER):
+            what = "a whole number" if self.kind == WHOLE else "a number"
+            text = what if text == "any" else f"{what}{',' if self.high is None else ''} {text}"
+        return (f"{self.auto} or " if self.auto is not None else "") + text
+
+    def check(self, name: str, value, where: str = ""):
+        """``value`` (text, or a typed value from Python) as this kind's value, or the one error
+        ``bad NAME VALUE[ where]; expected ...`` naming the valid values."""
+        try:
+            return self.parse(value)
+        except (TypeError, ValueError, OverflowError):
+            shown = value.strip() if isinstance(value, str) else value
+            raise bad(name, shown, self.valid(), where) from None
+
+    def parse(self, value):
+        """``value`` as this kind's value; ValueError (or TypeError) when it is not one."""
+        text = str(value).strip()
+        if self.auto is not None and text == self.auto:
+            return self.auto
+        if self.kind == TEXT:
+            return text
+        if self.kind == CHOICE:
+            for v in self.choices:
+                if str(v) == text:
+                    return v
+            raise ValueError(text)
+        if self.kind == NUMBERS:
+            numbers = [self._number(x, WHOLE) for x in text.strip("[]()").split(",")]
+            if not self.items[0] <= len(numbers) <= self.items[1]:
+                raise ValueError(text)
+            return ",".join(map(str, numbers))
+        return self._number(value, self.kind)
+
+    def _number(self, value, kind: str):
+        if isinstance(value, bool):  # True is 1 to Python, never to a user
+            raise ValueError(value)
+        if isinstance(value, str):
+            text = value.strip()
+            try:
+                number = int(text)
+            except ValueError:
+                number = float(text)
+        else:
+            number = value
+        if not math.isfinite(number) or (kind == WHOLE and not float(number).is_integer()):
+            raise ValueError(value)
+        number = int(number) if kind == WHOLE else float(number)
+        if ((self.low is not None and number < self.low) or (self.high is not None and number > self.high)
+                or (self.step > 1 and (number - self.low) % self.step)):
+            raise ValueError(value)
+        return number
+
+
+def _num(x) -> str:
+    """A bound as a user writes it: ``0`` for 0.0, ``0.25``."""
+    return str(int(x)) if float(x).is_integer() else repr(x)
 
 
 @dataclass(frozen=True)
@@ -17,7 +118,7 @@ class Option:
     ``high`` (both included) instead of listing every value: ``values`` then holds the default
     alone (or nothing, with ``auto``); see :func:`number`. A list of whole numbers (a score
     table) also has ``items``, its shortest and longest length; its value is the list written
-    with commas, ``"0,5,10"`` (see :func:`numbers`).
+    with commas, ``"0,5,10"`` (see :func:`numbers`). What it takes is its :attr:`value`.
 
     ``variant``: a rule the sheet offers as a variant (always named in records); ``False`` for a
     number of the game, named in records and run labels only when it differs from its default.
@@ -33,6 +134,15 @@ class Option:
     sheet: str = ""
     variant: bool = True
     step: int = 1  # of a whole-number range: every step-th value from low (2: an even deck)
+
+    @property
+    def value(self) -> Value:
+        """The values it takes, checked as every setting's are."""
+        if self.items is not None:
+            return Value(NUMBERS, self.low, self.high, items=self.items, auto=self.auto)
+        if self.low is not None:
+            return Value(WHOLE, self.low, self.high, self.step, auto=self.auto)
+        return Value(CHOICE, choices=self.values, auto=self.auto)
 
     @property
     def default(self):
@@ -59,24 +169,18 @@ class Option:
         return tuple(sorted(self.values)) if self.kind == "integer" else self.values
 
     def valid(self) -> str:
-        """The valid values in words: ``sheet or 1..14``, ``-10..10``, ``3, 0, 1, 2``."""
-        return (f"{self.auto} or " if self.auto is not None else "") + self._values_text()
-
-    def _values_text(self) -> str:
-        if self.items is not None:
-            return f"{self.items[0]}-{self.items[1]} whole numbers {self.low}..{self.high}, comma-separated"
-        if self.low is not None:
-            return f"{self.low}..{self.high}" + (f" in steps of {self.step}" if self.step > 1 else "")
-        return choices(self.values)
+        """The valid values in words: ``sheet or a whole number 1..14``, ``3, 0, 1, 2``."""
+        return self.value.valid()
 
     def describe(self) -> str:
         """The default and the valid values, for ``simtool games``: ``sheet (3 at 4p, 2 at 5p)
         or 1..14``; ``2 (-10..10)``; ``3, 0, 1, 2`` (the default first)."""
+        span = self.value.span()
         if self.auto is not None:
-            return f"{self.auto} ({self.sheet}) or {self._values_text()}" if self.sheet else self.valid()
+            return f"{self.auto} ({self.sheet}) or {span}" if self.sheet else f"{self.auto} or {span}"
         if self.low is not None:
-            return f"{self.default} ({self._values_text()})"
-        return ", ".join(map(str, self.values))
+            return f"{self.default} ({span})"
+        return span
 
     def select(self, game: str, text: str | None) -> tuple:
         """The values ``--vary`` names: all (``None``), ``A..B`` (integer options, both ends
@@ -88,61 +192,38 @@ class Option:
                 raise SimtoolError(f"--vary {self.name} needs the values to try for {game}, "
                                    f"separated by ';' (such as {self.name}=\"0,5,10;0,5,5\")")
             return valid
-        bad = f"bad --vary {self.name}={text} for {game}"
+        wrong = f"bad --vary {self.name}={text} for {game}"
         if ".." in text and self.items is None:
             if self.kind != "integer":
-                raise SimtoolError(f"{bad}: a range needs whole-number values; "
+                raise SimtoolError(f"{wrong}: a range needs whole-number values; "
                                    f"list them instead (valid: {choices(valid)})")
             low, _, high = text.partition("..")
             try:
                 low, high = int(low), int(high)
             except ValueError:
-                raise SimtoolError(f"{bad}; expected A..B with whole numbers within "
+                raise SimtoolError(f"{wrong}; expected A..B with whole numbers within "
                                    f"{valid[0]}..{valid[-1]}") from None
             if not valid[0] <= low < high <= valid[-1]:
-                raise SimtoolError(f"{bad}; expected A..B with A < B within "
+                raise SimtoolError(f"{wrong}; expected A..B with A < B within "
                                    f"{valid[0]}..{valid[-1]}")
             return tuple(v for v in valid if low <= v <= high)
         picked = []
         for item in text.split(";" if self.items is not None else ","):
             value = self.parse(game, item.strip())
             if value in picked:
-                raise SimtoolError(f"{bad}: {item.strip()} given twice")
+                raise SimtoolError(f"{wrong}: {item.strip()} given twice")
             picked.append(value)
         if len(picked) < 2:
             known = self.valid() if self.low is not None else choices(valid)
-            raise SimtoolError(f"{bad}: name two values or more to vary "
+            raise SimtoolError(f"{wrong}: name two values or more to vary "
                                f"(valid: {known}); fix one value with --rule")
         if self.items is not None:
             return tuple(picked)
         return (*([self.auto] if self.auto in picked else []), *(v for v in valid if v in picked))
 
-    def parse(self, game: str, text: str):
-        text = str(text).strip()
-        if self.auto is not None and text == self.auto:
-            return self.auto
-        bad = f"bad value {text!r} for rule '{self.name}' of {game}; valid: {self.valid()}"
-        if self.items is not None:
-            try:
-                numbers = [int(x) for x in text.strip("[]()").split(",")]
-            except ValueError:
-                raise SimtoolError(bad) from None
-            if not (self.items[0] <= len(numbers) <= self.items[1]
-                    and all(self.low <= x <= self.high for x in numbers)):
-                raise SimtoolError(bad)
-            return ",".join(map(str, numbers))
-        if self.low is not None:
-            try:
-                value = int(text)
-            except ValueError:
-                raise SimtoolError(bad) from None
-            if not self.low <= value <= self.high or (value - self.low) % self.step:
-                raise SimtoolError(bad)
-            return value
-        for v in self.values:
-            if str(v) == text:
-                return v
-        raise SimtoolError(bad)
+    def parse(self, game: str, text):
+        """``text`` (or a typed value) as this rule's value for ``game``, or the one error."""
+        return self.value.check(f"rule {self.name}", text, f" for {game}")
 
 
 def number(name: str, default, low: int, high: int, help: str, sheet: str = "", step: int = 1) -> Option:
@@ -183,7 +264,7 @@ def resolve(game, assignments: dict[str, str] | None) -> dict:
         if name not in known:
             valid = choices(known) if known else "none (this game has no rule options)"
             raise SimtoolError(f"unknown rule '{name}' for {game.id}; valid: {valid}")
-        rules[name] = known[name].parse(game.id, str(value))
+        rules[name] = known[name].parse(game.id, value)
     return rules
 
 

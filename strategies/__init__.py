@@ -169,9 +169,9 @@ def _sealed_playout(found: Strategy) -> None:
     be built-in."""
     policy = found.values.playout
     if not built_in(policy):
-        raise SimtoolError(f"bad value {policy!r} for parameter 'playout' of strategy "
-                           f"'{found.base}': its play-outs run on the true deal, so the play-out "
-                           f"policy must be a built-in strategy, not a plugin")
+        raise SimtoolError(f"bad parameter playout {policy!r} of strategy '{found.base}': its "
+                           f"play-outs run on the true deal, so the play-out policy must be a "
+                           f"built-in strategy, not a plugin")
 
 
 def canonical(spec: str, game_id: str) -> str:

@@ -15,7 +15,6 @@ quotes around that); :meth:`Strategy.with_params` checks them.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -24,6 +23,7 @@ from types import MappingProxyType
 import numpy as np
 
 from simtool.errors import SimtoolError, choices
+from simtool.options import CHOICE, NUMBER, TEXT, WHOLE, Value
 
 KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -31,7 +31,8 @@ KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 @dataclass(frozen=True)
 class Param:
     """One parameter a strategy takes: ``kind`` is int, float, str or :data:`STRATEGY`; numbers
-    may have a ``low``..``high`` range (inclusive), text a list of ``values``."""
+    may have a ``low``..``high`` range (inclusive), text a list of ``values``. What it takes is
+    its :attr:`value`, checked as rule options are (:class:`simtool.options.Value`)."""
 
     name: str
     kind: type | str
@@ -43,43 +44,27 @@ class Param:
     by_game: tuple[tuple[str, object], ...] = ()
     """Defaults that differ by game, as (game id, value) pairs."""
 
+    @property
+    def value(self) -> Value:
+        if self.values is not None:
+            return Value(CHOICE, choices=self.values)
+        if self.kind is str:
+            return Value(TEXT)
+        return Value(WHOLE if self.kind is int else NUMBER, self.low, self.high)
+
     def valid(self) -> str:
         """The valid values in a few words: ``a whole number 0..3``."""
         if self.kind == STRATEGY:
             return "a strategy of the game, or FILE.py:NAME ('default': the game's default)"
-        if self.values is not None:
-            return choices(self.values)
-        what = "a whole number" if self.kind is int else "a number"
-        if self.low is not None and self.high is not None:
-            return f"{what} {fmt(self.low)}..{fmt(self.high)}"
-        if self.low is not None:
-            return f"{what} >= {fmt(self.low)}"
-        return what
+        return self.value.valid()
 
     def parse(self, owner: str, text, game_id: str | None = None) -> object:
         """``text`` (a string from a line-up, or a typed value from Python) as this parameter's
         value, or a one-line error naming the valid values. A strategy is checked as playing
         ``game_id`` and written canonically."""
-        bad = SimtoolError(f"bad value {str(text)!r} for parameter '{self.name}' of strategy "
-                           f"'{owner}'; valid: {self.valid()}")
         if self.kind == STRATEGY:
             return self._strategy(owner, str(text).strip(), game_id)
-        if self.kind is str:
-            value = str(text)
-            if self.values is not None and value not in self.values:
-                raise bad
-            return value
-        if isinstance(text, bool):
-            raise bad
-        try:
-            value = float(text)
-        except (TypeError, ValueError):
-            raise bad from None
-        if not math.isfinite(value) or (self.kind is int and not value.is_integer()):
-            raise bad
-        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
-            raise bad
-        return int(value) if self.kind is int else value
+        return self.value.check(f"parameter {self.name}", text, f" of strategy '{owner}'")
 
     def _strategy(self, owner: str, text: str, game_id: str | None) -> str:
         if game_id is None:
@@ -95,8 +80,7 @@ class Param:
             strategies.require_fair([text], "a strategy's parameter (a play-out policy)")
             return strategies.canonical(text, game_id)
         except SimtoolError as exc:
-            raise SimtoolError(f"bad value {text!r} for parameter '{self.name}' of strategy "
-                               f"'{owner}': {exc}") from None
+            raise SimtoolError(f"bad parameter {self.name} {text!r} of strategy '{owner}': {exc}") from None
 
     def default_for(self, game_id: str | None):
         """The default value in ``game_id`` (a strategy default may be the game's default)."""

@@ -97,7 +97,7 @@ def one_line_error(r, *needles):
     (["--n", "2.5"], ["bad n '2.5'"]),
     (["--seat", "5=random"], ["bad seat '5'", "0, 1, 2"]),
     (["--unit", "tournament"], ["unknown unit 'tournament'", "deal, match"]),
-    (["--jobs", "0"], ["bad --jobs 0"]),
+    (["--jobs", "0"], ["bad --jobs '0'", "1 or more"]),
     (["--strategy", "nowhere/missing.py:x"], ["not found: nowhere/missing.py"]),
     (["--strategy", f"{PLUGINS}/broken.py:x"], ["failed to load", "cannot even load"]),
     (["--strategy", f"{PLUGINS}/good.py:nothing"], ["no strategy 'nothing'", "lowest_card"]),

@@ -124,7 +124,7 @@ def test_sweep_records_the_jobs_it_used(tmp_path):
     ("[rules]\npass_count = []", ["rule 'pass_count' has no values", "empty"]),
     ("players = []", ["players = [] lists no values", "empty"]),
     ("lineups = []", ["lineups = [] lists no values", "empty"]),
-    ("[rules]\npass_count = [[2]]", ["bad value [2] for rule 'pass_count'"]),
+    ("[rules]\npass_count = [[2]]", ["bad rule pass_count [2]"]),
 ])
 def test_bad_grid_values_are_one_line(tmp_path, line, needles):
     grid = tmp_path / "grid.toml"
@@ -236,7 +236,7 @@ def test_framework_errors_name_the_valid_choices(capsys):
                "valid: games, ladder, replay, report, restrict, review, run, strategies, sweep")
     main_error(capsys, ["run", "--players", "three"], "bad --players 'three'", "2, 3, 4")
     main_error(capsys, ["run", "--bogus"], "No such option: --bogus", "--game", "--seed")
-    main_error(capsys, ["run", "--seed", "x"], "--seed", "valid integer")
+    main_error(capsys, ["run", "--seed", "x"], "bad --seed 'x'", "expected a whole number, 0 or more")
     main_error(capsys, ["replay", "--seed", "1", "--deal", "x"], "--deal", "valid integer")
     main_error(capsys, ["run", "--timeout", "soon"], "--timeout", "valid number")
     main_error(capsys, ["sweep", "--players", "three", "--game", "black-white"], "bad --players 'three'")

@@ -68,7 +68,7 @@ def test_trickster_pip_limit_range_is_exactly_0_to_91(capsys):
     assert trickster.MAX_PIP_LIMIT == suit_total(16) == 91
     for bad in ("-1", "92"):
         one_line_exit_2(capsys, ["run", "-g", "trickster", "--rule", f"pip_limit={bad}", "-q", "--n", "10"],
-                        f"bad value '{bad}' for rule 'pip_limit'", "0..91")
+                        f"bad rule pip_limit '{bad}'", "0..91")
 
 
 def test_games_lists_the_true_pip_limit_range(capsys):

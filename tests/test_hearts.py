@@ -334,8 +334,8 @@ def test_restrictions_keep_the_queen():
 
 
 @pytest.mark.parametrize("args,needles", [
-    (["--rule", "queen=12"], ["bad value '12' for rule 'queen' of hearts", "13, 7"]),
-    (["--rule", "passing=across"], ["bad value 'across' for rule 'passing'", "cycle, left, right, none"]),
+    (["--rule", "queen=12"], ["bad rule queen '12' for hearts", "13, 7"]),
+    (["--rule", "passing=across"], ["bad rule passing 'across'", "cycle, left, right, none"]),
     (["--players", "6"], ["hearts is for 3, 4, 5 players, not 6"]),
 ])
 def test_bad_rules_are_one_line_errors(args, needles):

@@ -70,7 +70,7 @@ def test_games_lists_each_option_with_its_default_and_range():
 def test_option_words_and_vary_forms():
     limit = next(o for o in KC.options if o.name == "limit")
     table = next(o for o in KC.options if o.name == "score_table")
-    assert limit.valid() == "sheet or 1..14" and limit.domain() == tuple(range(1, 15))
+    assert limit.valid() == "sheet or a whole number 1..14" and limit.domain() == tuple(range(1, 15))
     assert limit.select("kansas-city", "2..4") == (2, 3, 4)
     assert limit.select("kansas-city", "4,sheet,2") == ("sheet", 2, 4)
     assert table.select("kansas-city", "0,5,10,5,0; 0,5,10,15,5,0") == ("0,5,10,5,0", "0,5,10,15,5,0")
@@ -97,25 +97,25 @@ def test_records_name_a_number_only_when_changed():
 # ---- refusals ---------------------------------------------------------------------------------
 
 BAD = [
-    ("kansas-city", ["limit=0"], "bad value '0' for rule 'limit' of kansas-city; valid: sheet or 1..14"),
-    ("kansas-city", ["limit=15"], "valid: sheet or 1..14"),
-    ("kansas-city", ["limit=x"], "valid: sheet or 1..14"),
-    ("kansas-city", ["score_table=5"], "valid: sheet or 2-15 whole numbers -99..99, comma-separated"),
-    ("kansas-city", ["score_table=0,5,x"], "rule 'score_table'"),
-    ("kansas-city", ["score_table=0,100"], "rule 'score_table'"),
-    ("kansas-city", ["score_table=" + ",".join(["0"] * 16)], "rule 'score_table'"),
-    ("kansas-city", ["four_bonus=11"], "valid: -10..10"),
-    ("kansas-city", ["four_bonus=1.5"], "valid: -10..10"),
-    ("kansas-city", ["hand_size=0"], "valid: sheet or 1..14"),
-    ("kansas-city", ["hand_size=15"], "valid: sheet or 1..14"),
-    ("out-trumped", ["goal=0"], "valid: 1..1000"),
-    ("out-trumped", ["hand_size=33"], "valid: sheet or 1..32"),
-    ("out-trumped", ["kitty_size=0"], "valid: 1..20"),
-    ("out-trumped", ["sole_bonus=11"], "valid: -10..10"),
-    ("out-trumped", ["trump_bonus=one"], "valid: -10..10"),
-    ("out-trumped", ["penalty=-11"], "valid: -10..10"),
-    ("out-trumped", ["ranks=1"], "valid: 2..64"),
-    ("out-trumped", ["suits=9"], "valid: 1..8"),
+    ("kansas-city", ["limit=0"], "bad rule limit '0' for kansas-city; expected sheet or a whole number 1..14"),
+    ("kansas-city", ["limit=15"], "expected sheet or a whole number 1..14"),
+    ("kansas-city", ["limit=x"], "expected sheet or a whole number 1..14"),
+    ("kansas-city", ["score_table=5"], "expected sheet or 2-15 whole numbers -99..99, comma-separated"),
+    ("kansas-city", ["score_table=0,5,x"], "bad rule score_table"),
+    ("kansas-city", ["score_table=0,100"], "bad rule score_table"),
+    ("kansas-city", ["score_table=" + ",".join(["0"] * 16)], "bad rule score_table"),
+    ("kansas-city", ["four_bonus=11"], "expected a whole number -10..10"),
+    ("kansas-city", ["four_bonus=1.5"], "expected a whole number -10..10"),
+    ("kansas-city", ["hand_size=0"], "expected sheet or a whole number 1..14"),
+    ("kansas-city", ["hand_size=15"], "expected sheet or a whole number 1..14"),
+    ("out-trumped", ["goal=0"], "expected a whole number 1..1000"),
+    ("out-trumped", ["hand_size=33"], "expected sheet or a whole number 1..32"),
+    ("out-trumped", ["kitty_size=0"], "expected a whole number 1..20"),
+    ("out-trumped", ["sole_bonus=11"], "expected a whole number -10..10"),
+    ("out-trumped", ["trump_bonus=one"], "expected a whole number -10..10"),
+    ("out-trumped", ["penalty=-11"], "expected a whole number -10..10"),
+    ("out-trumped", ["ranks=1"], "expected a whole number 2..64"),
+    ("out-trumped", ["suits=9"], "expected a whole number 1..8"),
 ]
 UNPLAYABLE = [
     ("kansas-city", ["hand_size=12", "-p", "5"],

@@ -127,11 +127,11 @@ def test_strategies_lists_parameters():
 
 
 @pytest.mark.parametrize("entry,needles", [
-    ("target@under=9", ["bad value '9' for parameter 'under' of strategy 'target'", "a whole number 0..3"]),
-    ("target@under=1.5", ["bad value '1.5' for parameter 'under'"]),
-    ("target@under=two", ["bad value 'two' for parameter 'under'"]),
-    ("target@mistakes=nan", ["bad value 'nan' for parameter 'mistakes'", "a number 0..1"]),
-    ("target@mistakes=-0.1", ["bad value '-0.1' for parameter 'mistakes'"]),
+    ("target@under=9", ["bad parameter under '9' of strategy 'target'", "a whole number 0..3"]),
+    ("target@under=1.5", ["bad parameter under '1.5'"]),
+    ("target@under=two", ["bad parameter under 'two'"]),
+    ("target@mistakes=nan", ["bad parameter mistakes 'nan'", "a number 0..1"]),
+    ("target@mistakes=-0.1", ["bad parameter mistakes '-0.1'"]),
     ("target@aim=2", ["unknown parameter 'aim' for strategy 'target'", "under (a whole number 0..3)",
                       "mistakes (a number 0..1)"]),
     ("greedy@under=1", ["strategy 'greedy' takes no parameters", "plain 'greedy'"]),
@@ -170,11 +170,11 @@ def test_a_parameter_may_name_a_strategy_of_the_game():
     assert strategies.canonical("pimc@samples=12", "out-trumped") == "pimc"
     assert strategies.canonical("pimc@samples=8", "out-trumped") == "pimc@samples=8"
     assert strategies.canonical("pimc@samples=12", "kansas-city") == "pimc@samples=12"
-    with pytest.raises(SimtoolError, match="bad value 'genius' for parameter 'playout' of strategy "
+    with pytest.raises(SimtoolError, match="bad parameter playout 'genius' of strategy "
                                            "'pimc': unknown strategy 'genius'; valid for kansas-city"):
         strategies.canonical("pimc@playout=genius", "kansas-city")
-    with pytest.raises(SimtoolError, match="bad value 'balance' for parameter 'playout'.*plays black-white"):
+    with pytest.raises(SimtoolError, match="bad parameter playout 'balance'.*plays black-white"):
         strategies.canonical("pimc@playout=balance", "kansas-city")
-    with pytest.raises(SimtoolError, match="bad value 'best' for parameter 'value' of strategy 'pimc'; "
-                                           "valid: score, win"):
+    with pytest.raises(SimtoolError, match="bad parameter value 'best' of strategy 'pimc'; "
+                                           "expected one of score, win"):
         strategies.canonical("pimc@value=best", "kansas-city")

@@ -92,9 +92,9 @@ def test_a_search_run_is_cut_into_chunks_for_every_core():
 
 
 @pytest.mark.parametrize("entry,problem", [
-    ("pimc@samples=0", "bad value '0' for parameter 'samples'"),
+    ("pimc@samples=0", "bad parameter samples '0'"),
     ("pimc@samples=2.5", "a whole number 1..4096"),
-    ("pimc@value=points", "valid: score, win"),
+    ("pimc@value=points", "expected one of score, win"),
     ("pimc@playout=nosuch", "unknown strategy 'nosuch'"),
     ("pimc@playout=target", "plays kansas-city, not black-white"),
     ("pimc@depth=2", "unknown parameter 'depth' for strategy 'pimc'; valid: samples"),

@@ -109,7 +109,7 @@ def test_sweep_grid_file(tmp_path):
 @pytest.mark.parametrize("args,needles", [
     (["-g", "skat"], ["unknown game 'skat'", "black-white"]),
     (["-g", "black-white", "-r", "pass_count=2"], ["unknown rule 'pass_count'", "deck, hand_size"]),
-    (["-g", "kansas-city", "-r", "pass_count=7"], ["bad value '7' for rule 'pass_count'", "3"]),
+    (["-g", "kansas-city", "-r", "pass_count=7"], ["bad rule pass_count '7'", "3"]),
     (["-g", "kansas-city", "-p", "9"], ["4, 5 players, not 9"]),
     (["-g", "kansas-city", "-p", "four"], ["bad --players 'four'"]),
     (["-g", "kansas-city", "-l", "genius"], ["unknown strategy 'genius'"]),

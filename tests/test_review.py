@@ -123,7 +123,7 @@ def test_unlike_reviews_are_not_compared(draw, tmp_path):
     (["--game", "kansas-city", "--vs-rule", "pass_count=3"], ["gives the rules under review"]),
     (["--game", "kansas-city", "--vs-rule", "pass_count=2", "--baseline", "x"], ["not both"]),
     (["--game", "kansas-city", "--baseline", "nowhere"], ["holds no review.json"]),
-    (["--game", "kansas-city", "--jobs", "0"], ["bad --jobs 0"]),
+    (["--game", "kansas-city", "--jobs", "0"], ["bad --jobs '0'", "1 or more"]),
     (["--game", "kansas-city", "--backend", "mpi"], ["unknown backend 'mpi'", "local"]),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, needles):

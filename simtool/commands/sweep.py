@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from simtool import games, options
-from simtool.errors import SimtoolError, choices
+from simtool.errors import SimtoolError, bad, choices
 from simtool.pipeline.runner import UNITS, RunSpec, game_of, make_spec, parse_count
 
 GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate", "duplicate",
@@ -81,7 +81,7 @@ def make_grid(data: dict) -> Grid:
         for v in values:
             numbers = name in listed_rules and isinstance(v, list) and all(isinstance(x, int) for x in v)
             if not (isinstance(v, (str, int, float)) or numbers):
-                raise SimtoolError(f"bad value {v!r} for rule '{name}'; expected a value such as 2 or \"low\"")
+                raise bad(f"rule {name}", v, 'a value such as 2 or "low"')
     seed = data.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
         raise SimtoolError(f"bad seed {seed!r}; expected a whole number >= 0")
