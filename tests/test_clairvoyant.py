@@ -118,7 +118,7 @@ def test_every_table_and_listing_says_it_is_not_fair(tmp_path):
     (["ladder", "-g", "kansas-city", "--rungs", "target,clairvoyant", "-n", "100"],
      ["cannot be a rung of the fair chain", "--reference"]),
     (["run", "-g", "kansas-city", "-n", "100", "--seat", "0=pimc@playout=clairvoyant"],
-     ["parameter 'playout' of strategy 'pimc'", "a play-out policy"]),
+     ["parameter playout 'clairvoyant' of strategy 'pimc'", "a play-out policy"]),
 ])
 def test_a_fair_line_up_refuses_it_in_one_line(tmp_path, args, needles):
     one_line_error(cli(*args, "--runs" if args[0] == "ladder" else "--out",
