@@ -152,7 +152,7 @@ SEARCH_BATCH = 0.6
 """What a search deal costs in a play of hundreds, as a share of its mean cost in a play of
 :data:`SEARCH_PILOT`: the search's lockstep steps are few and wide in a large batch
 (measured on Kansas City: 0.2 s a deal in a play of 384 against 0.33 s in one of 16)."""
-LEADS = 1.0
+LEADS = 1.1
 """What recording one deal's lead history costs in the search play (``pimc`` at every seat), as
 a share of what the deal's search costs: at each decision an observer plays out ``samples``
 worlds for each seat that is not choosing (measured, Kansas City and Hearts: docs/review.md)."""
