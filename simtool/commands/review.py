@@ -5,10 +5,12 @@ they need, every play through the one executor, all sharing one seed so that eve
 the rules plays the same deals:
 
 * ``seats``: the game's default strategy at every seat (deals), and the strongest built-in play,
-  ``pimc`` at every seat (fewer deals: a search costs ~100 times a heuristic);
+  ``pimc`` at every seat (fewer deals: a search costs ~100 times a heuristic), recording the lead
+  histories of a sample of its deals; and a few all-``random`` deals (the published fairness);
 * ``skill``: one ``pimc`` seat against the default strategy, and against ``random``, and one
   ``pimc`` with doubled samples against ``pimc`` (the convergence step), seats rotated as
-  :mod:`simtool.commands.ladder` plays a rung;
+  :mod:`simtool.commands.ladder` plays a rung; with the first, the ladder's reference rung
+  (``clairvoyant`` in the ``pimc`` seat's place, the same deals) prices hidden information;
 * ``luck``: duplicate deals, the default strategy at one seat and the next weaker one on its
   skill ladder (:func:`next_weaker`) at the others;
 * ``restrictions``: what :mod:`simtool.commands.restrict` plays for the default strategy;
