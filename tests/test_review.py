@@ -318,7 +318,7 @@ def test_the_published_values_stand_beside_the_metrics_with_their_sample():
     found = {"order": {"value": 0.459, "ci": [0.434, 0.483], "estimator": "e", "definition": "d"},
              "balance": {"value": 0.9, "ci": [0.8, 1.0], "estimator": "e", "definition": "d"}}
     rows = {r["name"]: r for r in pages.metric_rows(found, metrics.published("hearts", 4))}
-    assert rows["order"]["published"].startswith("0.52 (100 games, no interval")
+    assert rows["order"]["published"] == "0.52 (100 games, no interval)"
     assert rows["order"]["ci"] == "0.434 to 0.483" and rows["order"]["meaning"] == metrics.definition("order").meaning
     assert rows["balance"]["published"] == ""  # CardStock publishes no balance
     assert all(r["published"] == "" for r in pages.metric_rows(found, None))

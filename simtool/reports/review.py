@@ -188,7 +188,7 @@ def metric_rows(found: dict, published: dict | None) -> list[dict]:
                      "meaning": metrics.definition(name).meaning, "definition": m["definition"],
                      "estimator": m["estimator"],
                      "published": "" if known is None else
-                     f"{known:g} ({published['games']:,} games, no interval; {published['source']})"})
+                     f"{known:g} ({published['games']:,} games, no interval)"})
     return rows
 
 
