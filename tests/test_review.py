@@ -201,6 +201,11 @@ def test_review_page_in_a_real_browser(browser, draw, tmp_path):  # noqa: F811
     assert first.locator(".thresholds").inner_text().startswith("Thresholds: fair")
     assert page.locator("#changes tr.bad").count() >= 1  # the seat edge got worse: red, by its meaning
     assert not page.locator("details.statistics table").first.is_visible()  # folded away
+    assert page.locator('#verdicts article.card[data-question="hidden_information"]').count() == 2  # both versions
+    metrics = page.locator("details.metrics").first
+    assert not metrics.locator("table").is_visible()  # the published metrics are folded too
+    metrics.locator("summary").click()
+    assert metrics.locator("table").is_visible() and metrics.locator("tbody tr").count() == len(r["metrics"])
 
 
 def test_sizes_share_the_budget_by_the_pilot_timings():
@@ -404,3 +409,20 @@ def test_out_trumped_marks_the_penalty_and_a_hand_below_zero_as_risks():
     assert got["out-trumped"].to_list() == [True, False, False, True]
     assert got["below-zero"].to_list() == [True, False, False, False]
     assert set(found.risks) == {"out-trumped", "below-zero"} and "floor" in found.rate_text["below-zero"]
+
+
+def test_what_hidden_information_is_worth_has_no_better_side():
+    from simtool.analysis import review as answers
+
+    def version(price: float) -> dict:
+        fig = {"value": 1.0, "ci": [0.5, 1.5]}
+        return {"seats": {"figure": fig}, "skill": {"figure": fig}, "luck": {"figure": fig},
+                "tension": {"figure": fig}, "restrictions": [], "match": None, "hazards": [],
+                "hidden_information": {"figure": {"value": price, "ci": [price - 1, price + 1]}}}
+
+    (row,) = [c for c in answers.changes(version(5.0), version(20.0)) if c["question"] == "hidden information"]
+    assert row["change"] == "changed" and row["better"] is None and row["delta"] == 15
+    # a review written before the question was asked compares the rest
+    old = version(5.0)
+    del old["hidden_information"]
+    assert "hidden information" not in {c["question"] for c in answers.changes(old, version(20.0))}
