@@ -346,7 +346,8 @@ def review(game_id: str, players: int, versions: list[dict], effort: str, sizes:
     elif baseline is not None:
         why = comparable(out, baseline)
         out["versus"] = {"source": "baseline", "rules": baseline.get("rules"), "players": baseline.get("players"),
-                         "game": baseline.get("game"), "questions": baseline.get("questions")}
+                         "game": baseline.get("game"), "questions": baseline.get("questions"),
+                         "metrics": baseline.get("metrics")}
         out["comparison"] = {"possible": why is None, "why": why, "before": "the baseline", "after": "this review"}
         out["changes"] = [] if why else changes(baseline["questions"], out["questions"])
     return json.loads(json.dumps(out, default=_plain))
