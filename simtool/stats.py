@@ -276,6 +276,11 @@ def bootstrap_interval(values, statistic=np.mean, resamples: int = 2000,
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
+BOOTSTRAP_BLOCKS = 8192
+"""The most rows :func:`cluster_bootstrap` draws per stratum (measured: 65,536 duplicate deals'
+duplicate_gain took 10 s unblocked, the longest step of a quick review)."""
+
+
 def cluster_bootstrap(sums, statistic, strata=None, resamples: int = 2000,
                       seed: int = 0) -> tuple[float, float]:
     """Percentile-bootstrap 95% interval of ``statistic(totals)`` where ``totals`` are column sums
@@ -291,13 +296,18 @@ def cluster_bootstrap(sums, statistic, strata=None, resamples: int = 2000,
     rng = np.random.default_rng(seed)
     groups = [np.arange(n)] if strata is None else \
         [np.flatnonzero(np.asarray(strata) == s) for s in np.unique(strata)]
+    # a stratum of more than BOOTSTRAP_BLOCKS units is drawn in that many blocks of consecutive
+    # units: the units are independent, so their blocks are too, and a statistic of column sums
+    # keeps its mean and variance; the bootstrap then costs the same from there on
+    blocks = [np.add.reduceat(sums[g], np.linspace(0, len(g), BOOTSTRAP_BLOCKS + 1).astype(int)[:-1], axis=0)
+              if len(g) > BOOTSTRAP_BLOCKS else sums[g] for g in groups]
     values = []
     for start in range(0, resamples, 250):  # bounded memory: 250 resamples x units at a time
         size = min(250, resamples - start)
         totals = np.zeros((size, sums.shape[1]))
-        for g in groups:
-            counts = rng.multinomial(len(g), np.full(len(g), 1 / len(g)), size=size)
-            totals += counts @ sums[g]
+        for rows in blocks:
+            counts = rng.multinomial(len(rows), np.full(len(rows), 1 / len(rows)), size=size)
+            totals += counts.astype(float) @ rows
         values.append(np.asarray(statistic(totals), float))
     values = np.concatenate(values)
     values = values[np.isfinite(values)]

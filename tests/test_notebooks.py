@@ -15,13 +15,14 @@ PRINTS = {  # a line each notebook prints once its analysis has run
     "03-write-your-own-strategy": "against balance: Skill versus luck:",
     "04-write-your-own-search": "lookahead minus pimc:",
     "05-tune-the-rules": "tuned kansas-city: best pass_count",
+    "06-review": "hidden information: ",
 }
 
 
 def test_there_are_the_notebooks():
     assert [p.stem for p in NOTEBOOKS] == ["01-quick-start", "02-kansas-city-overshoot",
                                            "03-write-your-own-strategy", "04-write-your-own-search",
-                                           "05-tune-the-rules"]
+                                           "05-tune-the-rules", "06-review"]
 
 
 TABLES_ONLY = {"03-write-your-own-strategy", "04-write-your-own-search"}  # no plot

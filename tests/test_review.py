@@ -16,7 +16,7 @@ from . import review_game
 from .test_browser import browser  # noqa: F401  (the fixture)
 from .test_cli import cli, one_line_error
 
-TINY = Sizes(deals=4096, matches=128, restrictions=1024, duplicate=128, search=32)
+TINY = Sizes(deals=4096, matches=128, restrictions=1024, duplicate=128, search=32, random=1024, leads=16)
 
 
 @pytest.fixture
@@ -201,6 +201,11 @@ def test_review_page_in_a_real_browser(browser, draw, tmp_path):  # noqa: F811
     assert first.locator(".thresholds").inner_text().startswith("Thresholds: fair")
     assert page.locator("#changes tr.bad").count() >= 1  # the seat edge got worse: red, by its meaning
     assert not page.locator("details.statistics table").first.is_visible()  # folded away
+    assert page.locator('#verdicts article.card[data-question="hidden_information"]').count() == 2  # both versions
+    metrics = page.locator("details.metrics").first
+    assert not metrics.locator("table").is_visible()  # the published metrics are folded too
+    metrics.locator("summary").click()
+    assert metrics.locator("table").is_visible() and metrics.locator("tbody tr").count() == len(r["metrics"])
 
 
 def test_sizes_share_the_budget_by_the_pilot_timings():
@@ -208,14 +213,20 @@ def test_sizes_share_the_budget_by_the_pilot_timings():
     quick = reviews.sizes("quick", seconds, 4, 2, 1)
     # the search's share of 60 s on 2 cores, less the start of its 4 plays, at 0.05 s a deal
     # (in a large play, SEARCH_BATCH of it) in each of its 1 + 2/4 + 5/4 plays
+    # and the clairvoyant's 1/8 of a search seat in 4 (its hidden-information play, a fifth start)
     budget = reviews.EFFORTS["quick"] * reviews.CORES * reviews.PLAYING * reviews.SHARES["search"]
-    start = 4 * reviews.SEARCH_START * reviews.SEARCH_PILOT * 0.05
-    assert quick.search == reviews.round_down((budget - start) / (reviews.SEARCH_BATCH * 0.05 * 2.75))
+    start = 5 * reviews.SEARCH_START * reviews.SEARCH_PILOT * 0.05
+    assert quick.search == reviews.round_down((budget - start) / (reviews.SEARCH_BATCH * 0.05 * (2.75 + 1 / 32)))
+    # the lead histories: their share of the budget at LEADS search deals each, within the search play
+    leads = reviews.EFFORTS["quick"] * reviews.CORES * reviews.PLAYING * reviews.SHARES["leads"]
+    assert quick.leads == min(quick.search, reviews.round_down(leads / (reviews.SEARCH_BATCH * 0.05 * reviews.LEADS)))
+    assert 0 < quick.leads <= quick.search and quick.random >= reviews.SMALLEST["random"]
     assert reviews.sizes("quick", seconds, 4, 2, 2).search < quick.search  # two rule versions share it
     assert reviews.sizes("thorough", seconds, 4, 2, 1).search > reviews.sizes("standard", seconds, 4, 2, 1).search
     slow = reviews.sizes("quick", {"deal": 1.0, "match": 10.0, "search": 100.0}, 4, 2, 1)
     assert slow == Sizes(**reviews.SMALLEST)  # never fewer than the smallest sizes
-    assert reviews.sizes("quick", {"deal": 1e-9, "match": 1e-9}, 4, 0, 1).search == 0  # no search: none played
+    no_search = reviews.sizes("quick", {"deal": 1e-9, "match": 1e-9}, 4, 0, 1)
+    assert no_search.search == 0 and no_search.leads == 0  # no search: none played, no histories
 
 
 @pytest.mark.parametrize("x, rounded", [(1, 1), (2.9, 2), (3, 3), (5.9, 4), (6, 6), (1000, 768), (1100, 1024)])
@@ -271,3 +282,147 @@ def test_the_pilot_prices_what_the_rules_play_and_never_times_it(monkeypatch):
     short = reviews.pilot("kansas-city", 4, {"hand_size": 7, "limit": 2}, "target", "pimc")
     assert short["deal"] == pytest.approx(deal / 2) and short["search"] == pytest.approx(search / 4)
     assert reviews.pilot("kansas-city", 4, {}, "target", "pimc") == sheet
+
+
+# ---- published metrics, convergence, hidden information, hazards --------------------------------
+
+def test_metrics_come_from_the_reviews_own_plays_and_lead_histories(tmp_path):
+    from simtool.analysis import metrics
+    from simtool.pipeline.folders import read_meta
+
+    out = tmp_path / "bw"
+    r = reviews.review("black-white", out, seed=3, jobs=1, sizes=TINY)
+    m = r["metrics"]
+    assert r["sizes"]["leads"] == TINY.leads and r["sizes"]["random"] == TINY.random
+    for name in ("fairness", "order", "convergence", "spread", "drama", "security", "balance", "lead_change",
+                 "duplicate_gain", "fairness (balance play)", "fairness (pimc play)"):
+        assert set(m[name]) == {"value", "ci", "estimator", "definition"}, name
+        low, high = m[name]["ci"]
+        assert low <= m[name]["value"] <= high and m[name]["definition"] == metrics.definition(name).formula
+    # each from the play its definition needs: all-random deals, one pimc among random seats, pimc
+    # at every seat with lead histories of the sample --effort sized
+    assert "1,024 deals of random at every seat" in m["fairness"]["estimator"]
+    assert "line-up pimc, random, random (rotated)" in m["order"]["estimator"]
+    assert "lead histories of 16 deals" in m["drama"]["estimator"] and "pimc at every seat" in m["drama"]["estimator"]
+    runs = {read_meta(f)["review"]["play"]: read_meta(f) for f in (out / "runs" / "seats").iterdir() if f.is_dir()}
+    assert runs["random"]["lineup"] == ["random"] * 3 and runs["random"]["n"] == TINY.random
+    assert runs["search"]["lead_history"]["sampled"] == TINY.leads and not runs["heuristic"].get("leads")
+    # the same figures as the metrics module computes from those folders, recomputed independently
+    direct = metrics.metrics([out / "runs" / "seats" / f for f in sorted(p.name for p in (out / "runs" / "seats")
+                                                                       .iterdir() if "random" in p.name)])
+    assert direct["fairness"] == m["fairness"]
+    assert r["published"] is None  # Black & White is in no published table
+    page = (out / "review.html").read_text()
+    assert 'class="metrics"' in page and metrics.definition("drama").meaning in page
+
+
+def test_the_published_values_stand_beside_the_metrics_with_their_sample():
+    from simtool.analysis import metrics
+    from simtool.reports import review as pages
+
+    found = {"order": {"value": 0.459, "ci": [0.434, 0.483], "estimator": "e", "definition": "d"},
+             "balance": {"value": 0.9, "ci": [0.8, 1.0], "estimator": "e", "definition": "d"}}
+    rows = {r["name"]: r for r in pages.metric_rows(found, metrics.published("hearts", 4))}
+    assert rows["order"]["published"] == "0.52 (100 games, no interval)"
+    assert rows["order"]["ci"] == "0.434 to 0.483" and rows["order"]["meaning"] == metrics.definition("order").meaning
+    assert rows["balance"]["published"] == ""  # CardStock publishes no balance
+    assert all(r["published"] == "" for r in pages.metric_rows(found, None))
+
+
+@pytest.mark.parametrize("gain, flag", [
+    ((0.2, -0.5, 0.9), True),       # the whole interval under 1 point: converged
+    ((0.2, -0.5, 1.0), None),       # reaching 1 point: not yet clear
+    ((1.0, 0.1, 1.9), False),       # at least 1 point and surely above fair: still gaining
+    ((1.5, -0.1, 3.1), None),       # above 1 point, but the interval holds fair: not yet clear
+])
+def test_the_reviews_convergence_is_the_ladders(gain, flag):
+    from pathlib import Path
+
+    from simtool.analysis import ladder, verdicts
+
+    fair = 0.25
+    share, low, high = (fair + g / 100 for g in gain)
+    rung = ladder.Rung(1, "pimc@samples=16", "pimc", share, low, high, fair, 0.0, Path("."))
+    assert ladder.converged(ladder.Ladder("kansas-city", 4, {}, "deal", [rung])) is flag
+    assert verdicts.convergence_state(gain) is flag
+    v = verdicts.skill_verdict((1, 0, 2), (12, 11, 13), gain, 100, converged=flag)
+    assert v.figures["converged"] is (flag is True) and v.figures["lower_bound"] is (flag is not True)
+    assert v.figures["convergence"] == {True: "converged", False: "still gaining", None: "not yet clear"}[flag]
+    assert ("the search has converged" if flag else "a lower bound") in v.sentence
+
+
+@pytest.mark.parametrize("price, word", [((2.99, 2.5, 2.995), "little"), ((3.0, 3.0, 3.0), "some"),
+                                         ((9.99, 9.5, 9.995), "some"), ((10.0, 10.0, 12.0), "much"),
+                                         ((-4.0, -6.0, -2.0), "little"), ((5.0, 2.0, 8.0), "unclear")])
+def test_hidden_information_words_at_their_thresholds(price, word):
+    from simtool.analysis import verdicts
+
+    v = verdicts.hidden_verdict(price, 1000, "clairvoyant", "pimc", "3 target")
+    assert v.word == word and v.thresholds == {"some": 3.0, "much": 10.0}
+    assert v.sentence.startswith(f"Seeing every hidden card is worth {price[0]:+.1f} points")
+    assert "not a fair player" in v.sentence
+    assert (v.more is not None) == (word == "unclear")
+
+
+def test_hidden_information_is_the_ladders_reference_rung_on_the_reviews_deals(tmp_path):
+    from simtool.analysis import ladder
+    from simtool.pipeline.folders import read_meta
+
+    out = tmp_path / "bw"
+    r = reviews.review("black-white", out, seed=3, jobs=1, sizes=TINY)
+    h = r["questions"]["hidden_information"]
+    skill = {read_meta(f)["review"]["play"]: f for f in (out / "runs" / "skill").iterdir() if f.is_dir()}
+    seer, search = read_meta(skill["clairvoyant"]), read_meta(skill["over heuristic"])
+    # clairvoyant in the search's seat, against the same default seats, the same deals, seats rotated
+    assert seer["lineup"] == ["clairvoyant", "balance", "balance"]
+    assert search["lineup"] == ["pimc", "balance", "balance"]
+    assert (seer["seed"], seer["n"], seer["rotate"]) == (search["seed"], search["n"], True)
+    (climbed,) = ladder.ladders([skill["over heuristic"], skill["clairvoyant"]])
+    gain, low, high = ladder.price(climbed)
+    assert h["price_pts"] == pytest.approx(100 * gain) and h["price_ci_pts"] == pytest.approx([100 * low, 100 * high])
+    assert h["verdict"] in ("little", "some", "much", "unclear") and "clairvoyant" in h["sentence"]
+    assert r["questions"]["skill"]["convergence"] in ("converged", "still gaining", "not yet clear")
+    page = (out / "review.html").read_text()
+    assert 'data-question="hidden_information"' in page and "How much does knowing the hidden cards win?" in page
+    assert h["sentence"] in "".join(reviews.summary_lines(r))
+
+
+def test_hidden_information_is_not_measured_without_a_search(draw, tmp_path):
+    r = reviews.review("draw", tmp_path / "r", seed=1, jobs=1, sizes=TINY)
+    assert r["questions"]["hidden_information"]["verdict"] == "not measured"
+    assert "fairness" in r["metrics"]  # all-random deals
+    # no search: order is the default's, one high seat among random ones (the luck question's deals)
+    assert "win share of high" in r["metrics"]["order"]["estimator"]
+    assert "drama" not in r["metrics"]  # a game that cannot re-deal records no lead histories
+
+
+def test_out_trumped_marks_the_penalty_and_a_hand_below_zero_as_risks():
+    import polars as pl
+
+    from simtool.analysis import of
+    from simtool.games import get
+
+    found = of(get("out-trumped"))
+    # hand-built seat rows: a hand's score is its points before the floor at 0
+    rows = pl.DataFrame({"bonus": [-3, 0, 2, -1], "score": [-1, 4, 5, 2]})
+    got = rows.select(**{name: expr for name, expr in found.rates.items()})
+    assert got["out-trumped"].to_list() == [True, False, False, True]
+    assert got["below-zero"].to_list() == [True, False, False, False]
+    assert set(found.risks) == {"out-trumped", "below-zero"} and "floor" in found.rate_text["below-zero"]
+
+
+def test_what_hidden_information_is_worth_has_no_better_side():
+    from simtool.analysis import review as answers
+
+    def version(price: float) -> dict:
+        fig = {"value": 1.0, "ci": [0.5, 1.5]}
+        return {"seats": {"figure": fig}, "skill": {"figure": fig}, "luck": {"figure": fig},
+                "tension": {"figure": fig}, "restrictions": [], "match": None, "hazards": [],
+                "hidden_information": {"figure": {"value": price, "ci": [price - 1, price + 1]}}}
+
+    (row,) = [c for c in answers.changes(version(5.0), version(20.0)) if c["question"] == "hidden information"]
+    assert row["change"] == "changed" and row["better"] is None and row["delta"] == 15
+    # a review written before the question was asked compares the rest
+    old = version(5.0)
+    del old["hidden_information"]
+    assert "hidden information" not in {c["question"] for c in answers.changes(old, version(20.0))}

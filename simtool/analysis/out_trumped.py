@@ -20,6 +20,12 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> li
     return out
 
 
-ANALYSIS = Analysis(rates={"out-trumped": pl.col("bonus") < 0},
-                    rate_text={"out-trumped": "is out-trumped (a negative trump bonus)"},
-                    risks=("out-trumped",), tables=tables)
+ANALYSIS = Analysis(rates={"out-trumped": pl.col("bonus") < 0, "below-zero": pl.col("score") < 0},
+                    rate_text={"out-trumped": "is out-trumped (a negative trump bonus)",
+                               # column score is the hand's points before the floor: in a single
+                               # deal (a match's first hand, every total 0) the floor takes exactly
+                               # these hands back to 0; later in a match, only where the total is short
+                               "below-zero": "scores below zero in a hand (the trump penalty or a failed "
+                                             "kitty bid beats its tricks; the floor at 0 takes it back from a "
+                                             "total of 0)"},
+                    risks=("out-trumped", "below-zero"), tables=tables)

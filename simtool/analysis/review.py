@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from simtool import games, options, stats
-from simtool.analysis import ladder, restrict, summary, tension, verdicts
+from simtool.analysis import ladder, metrics, restrict, summary, tension, verdicts
 from simtool.analysis import of as analysis_of
 from simtool.errors import SimtoolError
 from simtool.pipeline.folders import collect, load, read_meta
@@ -96,19 +96,44 @@ def points(share: float, low: float, high: float, fair: float) -> tuple[float, f
 
 def skill_question(plays: dict[str, Path], default: str, search: str) -> dict:
     """How much the search gains, from its rungs over the default heuristic, over random, and
-    of the doubled search over the search."""
-    rungs = {name: ladder.rung(folder) for name, folder in plays.items()}
+    of the doubled search over the search; whether it has converged is the ladder's own answer
+    (:func:`simtool.analysis.ladder.converged`) on the doubling step, so review and ladder agree."""
+    rungs = {name: ladder.rung(plays[name]) for name in ("over heuristic", "over random", "doubling")}
 
     def gain(name: str) -> tuple[float, float, float]:
         r = rungs[name]
         return points(r.share, r.low, r.high, r.fair)
 
+    (doubling,) = ladder.ladders([plays["doubling"]])
     n = read_meta(plays["over random"])["n"]
-    v = verdicts.skill_verdict(gain("over heuristic"), gain("over random"), gain("doubling"), n, search, default)
+    v = verdicts.skill_verdict(gain("over heuristic"), gain("over random"), gain("doubling"), n, search, default,
+                               converged=ladder.converged(doubling))
     return {"verdict": v.word, "sentence": v.sentence, **v.figures, "thresholds": v.thresholds,
             "more_deals": v.more, "n": n, "play": f"one {search} seat, seats rotated",
             "figure": {"name": "gain over random (points)", "value": v.figures["over_random_pts"],
                        "ci": v.figures["over_random_ci_pts"]}}
+
+
+def hidden_question(plays: dict[str, Path], search: str) -> dict:
+    """How much knowing the hidden cards wins: the ladder's reference rung (``clairvoyant`` in the
+    search's seat against the default seats, the same deals) less the search's rung over them
+    (:func:`simtool.analysis.ladder.price`), in points of win share per seat."""
+    found = ladder.ladders([plays["over heuristic"], *plays["clairvoyant"]]) if "clairvoyant" in plays else []
+    price = ladder.price(found[0]) if found else None
+    if price is None:
+        return {"verdict": "not measured", "figure": None,
+                "sentence": f"Not measured: the clairvoyant reference can only share {search}'s play-outs "
+                            f"where they are played by a built-in strategy (a plugin may not see the true deal)."}
+    top, ref = found[0].top, found[0].reference
+    n = read_meta(ref.folder)["n"]
+    gain = tuple(100 * x for x in price)
+    v = verdicts.hidden_verdict(gain, n, ref.name, top.name, f"{found[0].players - 1} {top.below}")
+    return {"verdict": v.word, "sentence": v.sentence, **v.figures, "thresholds": v.thresholds,
+            "more_deals": v.more, "n": n, "play": f"one {ref.name} seat (not a fair player) against "
+            f"{found[0].players - 1} {top.below}, and one {top.name} seat against them, seats rotated, "
+            f"the same deals", "clairvoyant_share": ref.share, "clairvoyant_ci": [ref.low, ref.high],
+            "search_share": top.share, "search_ci": [top.low, top.high],
+            "figure": {"name": "what seeing every hidden card wins (points)", "value": gain[0], "ci": list(gain[1:])}}
 
 
 def luck_question(folder: Path) -> dict:
@@ -202,15 +227,37 @@ def questions(game, folders: dict[str, list[Path]], version: int, default: str, 
     heuristic = seats["heuristic"][0]
     search_run = seats.get("search", [None])[0]
     out = {"seats": seats_question(game, heuristic, search_run)}
-    skill = {k: v[0] for k, v in by_play(folders["skill"], version).items()}
+    skill_plays = by_play(folders["skill"], version)
+    skill = {k: v[0] for k, v in skill_plays.items()}
     out["skill"] = skill_question(skill, default, search) if skill else {
         "verdict": "not measured", "sentence": "No search strategy plays this game, so skill was not measured.",
         "figure": None}
+    out["hidden_information"] = hidden_question({"over heuristic": skill["over heuristic"],
+                                                 **({"clairvoyant": skill_plays["clairvoyant"]}
+                                                    if "clairvoyant" in skill_plays else {})}, search) \
+        if skill else {"verdict": "not measured", "figure": None,
+                       "sentence": "No search strategy plays this game, so hidden information was not priced."}
     out["luck"] = luck_question(by_play(folders["luck"], version)["duplicate"][0])
     out["tension"], out["match"] = match_questions(game, by_play(folders["match"], version)["matches"][0])
     out["hazards"] = hazards(game, heuristic)
     out["restrictions"] = restrictions_question(by_play(folders["restrictions"], version).get("restricted", []))
     return out
+
+
+METRIC_PLAYS = (("seats", "random"), ("skill", "over random"), ("seats", "search"), ("seats", "heuristic"),
+                ("luck", "duplicate"))
+"""The plays the published metrics read, in the order they are taken (each metric from the first
+play that fits it, :func:`simtool.analysis.metrics.metrics`): all-random deals (fairness, and
+Ludii's outcome metrics under CardStock's first mode), one search among random seats (order), the
+search at every seat with its lead histories (the estimate-based metrics; CardStock's all-AI
+mode), the default line-up (fairness under it) and the duplicate deals (duplicate_gain)."""
+
+
+def published_metrics(folders: dict[str, list[Path]], version: int) -> dict[str, dict]:
+    """The review's ``metrics``: name -> ``{value, ci, estimator, definition}`` from its own run
+    folders (:data:`METRIC_PLAYS`); empty where none of them fits a metric."""
+    found = [f for question, play in METRIC_PLAYS for f in by_play(folders.get(question, []), version).get(play, [])]
+    return metrics.for_review(found) if found else {}
 
 
 def headlines(q: dict) -> dict[str, tuple[float, float, float, str | None]]:
@@ -226,6 +273,8 @@ def headlines(q: dict) -> dict[str, tuple[float, float, float, str | None]]:
     if q["seats"].get("search"):
         put("seats under the strongest play", q["seats"]["search"]["figure"], verdicts.BETTER_WHEN["seats"])
     put("skill", q["skill"].get("figure"), verdicts.BETTER_WHEN["skill"])
+    if q.get("hidden_information"):  # reviews written before it was asked have none
+        put("hidden information", q["hidden_information"].get("figure"), verdicts.BETTER_WHEN["hidden_information"])
     put("luck", q["luck"]["figure"], verdicts.BETTER_WHEN["luck"])
     put("tension", q["tension"]["figure"], verdicts.BETTER_WHEN["tension"])
     for h in q["hazards"]:
@@ -285,17 +334,20 @@ def review(game_id: str, players: int, versions: list[dict], effort: str, sizes:
     out = {"schema": SCHEMA, "game": game.id, "players": players,
            "rules": options.named(game, versions[0]), "effort": effort, "n": sizes["deals"], "sizes": sizes,
            "seed": seed, "plays": plays,
-           "questions": questions(game, folders, 0, default, search)}
+           "questions": questions(game, folders, 0, default, search),
+           "metrics": published_metrics(folders, 0), "published": metrics.published(game.id, players)}
     if len(versions) > 1:
         other = questions(game, folders, 1, default, search)
-        out["versus"] = {"source": "vs-rule", "rules": options.named(game, versions[1]), "questions": other}
+        out["versus"] = {"source": "vs-rule", "rules": options.named(game, versions[1]), "questions": other,
+                         "metrics": published_metrics(folders, 1)}
         out["comparison"] = {"possible": True, "why": None, "before": "the reviewed rules",
                              "after": "the --vs-rule rules"}
         out["changes"] = changes(out["questions"], other)
     elif baseline is not None:
         why = comparable(out, baseline)
         out["versus"] = {"source": "baseline", "rules": baseline.get("rules"), "players": baseline.get("players"),
-                         "game": baseline.get("game"), "questions": baseline.get("questions")}
+                         "game": baseline.get("game"), "questions": baseline.get("questions"),
+                         "metrics": baseline.get("metrics")}
         out["comparison"] = {"possible": why is None, "why": why, "before": "the baseline", "after": "this review"}
         out["changes"] = [] if why else changes(baseline["questions"], out["questions"])
     return json.loads(json.dumps(out, default=_plain))

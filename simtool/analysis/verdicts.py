@@ -40,7 +40,12 @@ TENSION_THRESHOLDS = (0.10, 0.25)
 TENSION_WORDS = ("low", "some", "high")
 CONVERGED_POINTS = 1.0
 """The search has converged when doubling its samples buys less than this many points (the
-whole interval of the gain below it)."""
+whole interval of the gain below it); it is still gaining when the gain is at least this and its
+interval lies above 0: :func:`simtool.analysis.ladder.converged`'s rule, in points."""
+HIDDEN_THRESHOLDS = SKILL_THRESHOLDS
+"""What seeing every hidden card wins, in points of win share per seat: ``little`` below 3,
+``some`` 3 to below 10, ``much`` 10 and more (a loss is ``little``)."""
+HIDDEN_WORDS = SKILL_WORDS
 UNCLEAR = "unclear"
 
 
@@ -207,18 +212,39 @@ def _settle_text(more: int | None, unit: str) -> str:
     return f"about {more:,} more {ONE.get(unit, unit) if more == 1 else unit} would settle it"
 
 
+def convergence_state(doubling: tuple[float, float, float] | None) -> bool | None:
+    """Whether doubling the search's samples buys under :data:`CONVERGED_POINTS` (``True``),
+    surely buys at least that (``False``: still gaining), or neither can be said (``None``; also
+    when not measured): the ladder's rule (:func:`simtool.analysis.ladder.converged`) on the gain
+    in points ``(value, low, high)``."""
+    if doubling is None:
+        return None
+    value, low, high = doubling
+    if high < CONVERGED_POINTS:
+        return True
+    if value >= CONVERGED_POINTS and low > 0:
+        return False
+    return None
+
+
+_FROM_FIGURES = object()
+
+
 def skill_verdict(over_heuristic: tuple[float, float, float], over_random: tuple[float, float, float],
                   doubling: tuple[float, float, float] | None, n: int, strong: str = "pimc",
-                  heuristic: str = "the default heuristic", unit: str = "deals") -> Verdict:
+                  heuristic: str = "the default heuristic", unit: str = "deals",
+                  converged=_FROM_FIGURES) -> Verdict:
     """Does skill pay? Each argument is a gain in points ``(value, low, high)``: the strongest
     play's win share per seat held above the fair share, with one seat against the default
     heuristic (``over_heuristic``) and against random (``over_random``), seats rotated; and
     ``doubling``, what doubling the search's samples gains over the search (the convergence
     step; ``None``: not measured). The word (:data:`SKILL_THRESHOLDS`) is on the gain over
     random, the whole range from no skill to the strongest play; an unconverged search makes
-    it a lower bound."""
+    it a lower bound. ``converged``: the ladder's answer on the doubling step (``True``,
+    ``False`` still gaining, ``None`` not yet clear), else :func:`convergence_state` of ``doubling``."""
     word, between, more = _worded(*over_random, SKILL_THRESHOLDS, SKILL_WORDS, n)
-    converged = doubling is not None and doubling[2] < CONVERGED_POINTS
+    state = convergence_state(doubling) if converged is _FROM_FIGURES else converged
+    converged = doubling is not None and state is True
     v, lo, hi = over_random
     h, hlo, hhi = over_heuristic
     sentence = (f"One {strong} seat wins {v:+.1f} points over a fair share against random players "
@@ -231,6 +257,10 @@ def skill_verdict(over_heuristic: tuple[float, float, float], over_random: tuple
     elif converged:
         sentence += (f" Doubling the search's samples buys {doubling[0]:+.1f} points ({doubling[1]:.1f} to "
                      f"{doubling[2]:.1f}), under {CONVERGED_POINTS:g}: the search has converged.")
+    elif state is False:
+        sentence += (f" Doubling the search's samples still buys {doubling[0]:+.1f} points ({doubling[1]:.1f} "
+                     f"to {doubling[2]:.1f}), at least {CONVERGED_POINTS:g}: stronger play gains more, so this "
+                     f"is a lower bound.")
     else:
         sentence += (f" Doubling the search's samples buys {doubling[0]:+.1f} points ({doubling[1]:.1f} to "
                      f"{doubling[2]:.1f}), not surely under {CONVERGED_POINTS:g}: stronger play may gain "
@@ -240,8 +270,29 @@ def skill_verdict(over_heuristic: tuple[float, float, float], over_random: tuple
         "over_random_pts": v, "over_random_ci_pts": [lo, hi],
         "doubling_pts": None if doubling is None else doubling[0],
         "doubling_ci_pts": None if doubling is None else [doubling[1], doubling[2]],
-        "converged": converged, "lower_bound": not converged},
+        "converged": converged, "lower_bound": not converged,
+        "convergence": "not measured" if doubling is None else
+        {True: "converged", False: "still gaining", None: "not yet clear"}[state]},
         stated(SKILL_WORDS, SKILL_THRESHOLDS) | {"converged_below_pts": CONVERGED_POINTS}, more)
+
+
+def hidden_verdict(price: tuple[float, float, float], n: int, seer: str = "clairvoyant",
+                   search: str = "pimc", opponents: str = "the default heuristic", unit: str = "deals") -> Verdict:
+    """How much knowing the hidden cards wins: ``price``, the win share per seat (in points, with
+    its 95% interval) that ``seer`` (the search on the true deal, not a fair player) wins above
+    the fair ``search``, each as one seat against ``opponents`` on the same deals; words
+    :data:`HIDDEN_THRESHOLDS` (a game of the deal shows little, a game of inference much)."""
+    word, between, more = _worded(*price, HIDDEN_THRESHOLDS, HIDDEN_WORDS, n)
+    v, lo, hi = price
+    sentence = (f"Seeing every hidden card is worth {v:+.1f} points of win share per seat (95% interval "
+                f"{lo:.1f} to {hi:.1f}): {seer} (a reference that sees every card, not a fair player) against "
+                f"{search}, each as one seat against {opponents}: ")
+    sentence += (f"{between}; {_settle_text(more, unit)}." if word == UNCLEAR else
+                 {"little": "little, a game of the deal more than of reading the others' cards.",
+                  "some": "some: reading the hidden cards pays.",
+                  "much": "much: a game of inference, where reading the hidden cards pays a great deal."}[word])
+    return Verdict(word, sentence, {"price_pts": v, "price_ci_pts": [lo, hi]},
+                   stated(HIDDEN_WORDS, HIDDEN_THRESHOLDS), more)
 
 
 def luck_verdict(share: float, low: float, high: float, n: int, what: str = "score",
@@ -305,11 +356,13 @@ def match_verdict(rounds: tuple[float, float, float], capped: tuple[float, float
 
 
 BETTER_WHEN = {"seats": "lower", "skill": "higher", "hazards": "lower", "tension": "higher",
-               "restrictions": "higher", "match:capped": "lower", "luck": None, "match:rounds": None}
+               "restrictions": "higher", "match:capped": "lower", "luck": None, "match:rounds": None,
+               "hidden_information": None}
 """Which way each question's figure is better for balance: the largest |edge| closer to fair,
 more skill, fewer hazards (a game's rates that are risks; its other rates have no better side),
-more tension, a crude restriction that costs more, fewer matches stopped by the round cap. Luck
-and match length have no better side: they are a matter of taste."""
+more tension, a crude restriction that costs more, fewer matches stopped by the round cap. Luck,
+match length and what hidden information is worth have no better side: they are a matter of taste
+(a game of inference or of the deal)."""
 
 
 def change(better_when: str | None, delta: float, low: float, high: float) -> str:

@@ -5,10 +5,12 @@ they need, every play through the one executor, all sharing one seed so that eve
 the rules plays the same deals:
 
 * ``seats``: the game's default strategy at every seat (deals), and the strongest built-in play,
-  ``pimc`` at every seat (fewer deals: a search costs ~100 times a heuristic);
+  ``pimc`` at every seat (fewer deals: a search costs ~100 times a heuristic), recording the lead
+  histories of a sample of its deals; and a few all-``random`` deals (the published fairness);
 * ``skill``: one ``pimc`` seat against the default strategy, and against ``random``, and one
   ``pimc`` with doubled samples against ``pimc`` (the convergence step), seats rotated as
-  :mod:`simtool.commands.ladder` plays a rung;
+  :mod:`simtool.commands.ladder` plays a rung; with the first, the ladder's reference rung
+  (``clairvoyant`` in the ``pimc`` seat's place, the same deals) prices hidden information;
 * ``luck``: duplicate deals, the default strategy at one seat and the next weaker one on its
   skill ladder (:func:`next_weaker`) at the others;
 * ``restrictions``: what :mod:`simtool.commands.restrict` plays for the default strategy;
@@ -54,12 +56,16 @@ CORES = 2
 PLAYING = 0.85
 """The part of the budget spent playing: the rest goes to starting up, the pilot, starting the
 workers of each question and reading the results (measured: a few seconds in all)."""
-SHARES = {"deals": 0.08, "matches": 0.10, "restrictions": 0.08, "duplicate": 0.06, "search": 0.68}
+SHARES = {"deals": 0.07, "matches": 0.10, "restrictions": 0.08, "duplicate": 0.06, "search": 0.62,
+          "random": 0.01, "leads": 0.06}
 """Each play's share of the playing time. The search (``pimc``) gets most: its answers are the
-widest; the heuristic plays are cheap and reach narrow intervals with a small share."""
-SMALLEST = {"deals": 1024, "matches": 128, "restrictions": 1024, "duplicate": 256, "search": 32}
+widest; the heuristic plays are cheap and reach narrow intervals with a small share. ``random``:
+the all-random deals of the published fairness; ``leads``: the lead histories recorded in the
+search play (the published metrics that read estimated standings)."""
+SMALLEST = {"deals": 1024, "matches": 128, "restrictions": 1024, "duplicate": 256, "search": 32,
+            "random": 1024, "leads": 8}
 LARGEST = {"deals": 1 << 20, "matches": 1 << 16, "restrictions": 1 << 18, "duplicate": 1 << 16,
-           "search": 1 << 14}
+           "search": 1 << 14, "random": 1 << 17, "leads": 1 << 10}
 QUESTIONS = ("seats", "skill", "luck", "restrictions", "match")
 """The plans of a review, in the order they are played."""
 SEARCH = "pimc"
@@ -71,14 +77,18 @@ OUTPUTS = ("review.json", "review.html", SIZES, "runs")
 @dataclass(frozen=True)
 class Sizes:
     """Units each play gets: heuristic ``deals`` (seats, hazards), whole ``matches``, deals per
-    restricted-play run, ``duplicate`` deals (each played once per seat), and deals of each
-    ``search`` play."""
+    restricted-play run, ``duplicate`` deals (each played once per seat), deals of each
+    ``search`` play, all-``random`` deals (the published fairness) and the search deals whose
+    lead histories are recorded (``leads``, at most ``search``). 0: not played (the last two
+    default to 0, as in reviews written before they were played)."""
 
     deals: int
     matches: int
     restrictions: int
     duplicate: int
     search: int
+    random: int = 0
+    leads: int = 0
 
 
 @dataclass(frozen=True)
@@ -144,6 +154,13 @@ SEARCH_BATCH = 0.6
 """What a search deal costs in a play of hundreds, as a share of its mean cost in a play of
 :data:`SEARCH_PILOT`: the search's lockstep steps are few and wide in a large batch
 (measured on Kansas City: 0.2 s a deal in a play of 384 against 0.33 s in one of 16)."""
+LEADS = 1.1
+"""What recording one deal's lead history costs in the search play (``pimc`` at every seat), as
+a share of what the deal's search costs: at each decision an observer plays out ``samples``
+worlds for each seat that is not choosing (measured, Kansas City and Hearts: docs/review.md)."""
+CLAIRVOYANT = 1 / 8
+"""What a ``clairvoyant`` seat costs as a share of a ``pimc`` seat: one world per option
+against pimc's 8 (12 in Out-Trumped: this errs on the dear side)."""
 SEARCH_START = 0.5
 """What a search play costs whatever its size, as a share of a play of :data:`SEARCH_PILOT`
 deals: most of a small play's time (Kansas City, one core: 2.3 s for 1 deal, 4.0 s for 8, 5.0 s
@@ -190,18 +207,22 @@ def sizes(effort: str, seconds: dict[str, float], players: int, restrictions: in
     # work per unit, in units of the pilot's priced plays: a restricted run is a heuristic deal
     # (one baseline and one per restriction); a duplicate deal is p heuristic deals; the skill
     # plays hold one search seat in p (twice), and the doubled search one doubled seat among
-    # p - 1 searching ones, next to the search at every seat for the seats question
+    # p - 1 searching ones, next to the search at every seat for the seats question; the hidden
+    # information play one clairvoyant seat in p; an all-random deal is priced as a heuristic one
     search = seconds.get("search", 0.0)
     cost = {"deals": seconds["deal"], "matches": seconds["match"],
             "restrictions": seconds["deal"] * (1 + restrictions), "duplicate": seconds["deal"] * p,
-            "search": SEARCH_BATCH * search * (1 + 2 / p + (p + 1) / p)}
-    # each of the four search plays (seats, and the three of skill) costs its start whatever its size
-    start = {"search": 4 * SEARCH_START * SEARCH_PILOT * search}
+            "search": SEARCH_BATCH * search * (1 + 2 / p + (p + 1) / p + CLAIRVOYANT / p),
+            "random": seconds["deal"], "leads": SEARCH_BATCH * search * LEADS}
+    # each of the five search plays (seats, the three of skill and the clairvoyant's) costs its
+    # start whatever its size
+    start = {"search": 5 * SEARCH_START * SEARCH_PILOT * search}
     # a play that is not played (no search for the game) gets no units
-    return Sizes(**{kind: 0 if cost[kind] <= 0 else
-                    min(LARGEST[kind], max(SMALLEST[kind],
-                                           round_down((budget * share - start.get(kind, 0.0)) / cost[kind])))
-                    for kind, share in SHARES.items()})
+    found = {kind: 0 if cost[kind] <= 0 else
+             min(LARGEST[kind], max(SMALLEST[kind], round_down((budget * share - start.get(kind, 0.0)) / cost[kind])))
+             for kind, share in SHARES.items()}
+    found["leads"] = min(found["leads"], found["search"])  # a sample of the search play's deals
+    return Sizes(**found)
 
 
 def versions_of(game, players: int, rules: dict | None, vs_rules: dict | None) -> tuple[dict, ...]:
@@ -297,12 +318,18 @@ def plays(s: Setup, question: str) -> tuple[list[RunSpec], list[dict]]:
         if question == "seats":
             add(make_spec(s.game, s.players, z.deals, s.default, None, rules, "deal", s.seed), {}, "heuristic", v)
             if s.search:
-                add(make_spec(s.game, s.players, z.search, s.search, None, rules, "deal", s.seed), {}, "search", v)
+                add(searched(s, rules), {}, "search", v)
+            if z.random and s.default != "random":  # the published fairness reads all-random play
+                add(make_spec(s.game, s.players, z.random, "random", None, rules, "deal", s.seed), {}, "random", v)
         elif question == "skill" and s.search:
+            # the first play's reference rung (clairvoyant in the search's seat against the same
+            # default seats, the same deals) prices hidden information, as the ladder's does
             for name, rungs in (("over heuristic", [s.default, s.search]), ("over random", ["random", s.search]),
                                 ("doubling", [s.search, s.doubled])):
-                (spec,), (record,) = ladder.plan(s.game, s.players, rules, z.search, s.seed, rungs, reference=False)
-                add(spec, record, name, v)
+                found, records = ladder.plan(s.game, s.players, rules, z.search, s.seed, rungs,
+                                             reference=None if name == "over heuristic" else False)
+                for spec, record, play_name in zip(found, records, (name, "clairvoyant"), strict=False):
+                    add(spec, record, play_name, v)
         elif question == "luck":
             add(make_spec(s.game, s.players, z.duplicate, s.weaker, {0: s.default}, rules, "deal", s.seed,
                           duplicate=True), {}, "duplicate", v)
@@ -313,6 +340,18 @@ def plays(s: Setup, question: str) -> tuple[list[RunSpec], list[dict]]:
         elif question == "match":
             add(make_spec(s.game, s.players, z.matches, s.default, None, rules, "match", s.seed), {}, "matches", v)
     return specs, extra
+
+
+def searched(s: Setup, rules: dict) -> RunSpec:
+    """The search at every seat (the seats question's strongest play), recording the lead
+    histories of ``sizes.leads`` of its deals: the first of each chunk, as many from each that
+    the chunks hold about ``leads`` together (:mod:`simtool.pipeline.leads`)."""
+    spec = make_spec(s.game, s.players, s.sizes.search, s.search, None, rules, "deal", s.seed)
+    if not s.sizes.leads:
+        return spec
+    chunks = -(-spec.n // spec.chunk)
+    return make_spec(s.game, s.players, s.sizes.search, s.search, None, rules, "deal", s.seed,
+                     lead_history=-(-min(s.sizes.leads, spec.n) // chunks))
 
 
 Progress = Callable[[str, int, int], None]
@@ -387,7 +426,8 @@ def baseline_deals(before: dict, game: str, players: int | None) -> tuple[int | 
 def summary_lines(result: dict) -> list[str]:
     """The verdicts as ``simtool review`` prints them: one line per question, then the changes."""
     q = result["questions"]
-    lines = [f"{name}: {q[name]['verdict']}. {q[name]['sentence']}" for name in ("seats", "skill", "luck", "tension")]
+    lines = [f"{name.replace('_', ' ')}: {q[name]['verdict']}. {q[name]['sentence']}"
+             for name in ("seats", "skill", "hidden_information", "luck", "tension") if name in q]
     lines += [f"{'hazard' if h['risk'] else 'rate'} {h['name']}: {h['verdict']}. {h['sentence']}" for h in q["hazards"]]
     lines += [f"crude play {r['name']}: {r['verdict']}. {r['sentence']}" for r in q["restrictions"]]
     if q.get("match"):

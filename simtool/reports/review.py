@@ -26,7 +26,8 @@ TONE = {"fair": "good", "little": "mid", "some": "mid", "much": "good", "slight"
 good); luck and tension words are neither."""
 QUESTION_TITLES = {"seats": "Is the game fair to every seat?", "skill": "Does skill pay?",
                    "luck": "How much do the cards decide?", "tension": "Does a match stay open?",
-                   "match": "How long is a match?"}
+                   "match": "How long is a match?",
+                   "hidden_information": "How much does knowing the hidden cards win?"}
 
 
 def interval_svg(value: float, low: float, high: float, thresholds: list[float], unit: str = "",
@@ -110,6 +111,13 @@ def cards(q: dict) -> list[dict]:
         skill["thresholds"] += (f"; the search has converged when doubling its samples buys under "
                                 f"{k['thresholds']['converged_below_pts']:g} point")
     out.append(skill)
+    h = q.get("hidden_information")  # reviews written before it was asked have none
+    if h:
+        hidden = card("hidden_information", QUESTION_TITLES["hidden_information"], h,
+                      *((h["figure"]["value"], h["figure"]["ci"]) if h.get("figure") else (None,)), first="little",
+                      what="points the search on the true deal wins above the fair search")
+        hidden["tone"] = "none"  # a game of inference or of the deal: neither is better for balance
+        out.append(hidden)
     for key in ("luck", "tension"):
         a = q[key]
         out.append(card(key, QUESTION_TITLES[key], a, a["figure"]["value"], a["figure"]["ci"], "%", 100,
@@ -132,6 +140,7 @@ def restriction_rows(q: dict) -> list[dict]:
 CHANGE_LABELS = {"seats": "Largest seat edge (points)",
                  "seats under the strongest play": "Largest seat edge under the strongest play (points)",
                  "skill": "Skill: search's gain over random (points)", "luck": "Luck: share the cards explain",
+                 "hidden information": "Hidden information: what seeing every card wins (points)",
                  "tension": "Tension: winner behind at half-time", "match: rounds": "Rounds per match",
                  "match: capped": "Matches stopped by the round cap"}
 """The changes table's rows in plain English (hazards and restrictions are named after the game's own)."""
@@ -165,19 +174,40 @@ def change_rows(result: dict) -> list[dict]:
     return rows
 
 
+def metric_rows(found: dict, published: dict | None) -> list[dict]:
+    """The published-metrics table: each metric's value and 95% interval, its meaning in one
+    line, its estimator, and the published value where the game has one (with its sample)."""
+    from simtool.analysis import metrics
+
+    rows = []
+    for name, m in found.items():
+        low, high = m["ci"] if m.get("ci") else (None, None)
+        known = (published or {}).get("values", {}).get(name)
+        rows.append({"name": name, "value": "-" if m["value"] is None else f"{m['value']:.3f}",
+                     "ci": "-" if low is None or high is None else f"{low:.3f} to {high:.3f}",
+                     "meaning": metrics.definition(name).meaning, "definition": m["definition"],
+                     "estimator": m["estimator"],
+                     "published": "" if known is None else
+                     f"{known:g} ({published['games']:,} games, no interval)"})
+    return rows
+
+
 def render(result: dict) -> str:
     import jinja2
 
     env = jinja2.Environment(loader=jinja2.PackageLoader("simtool.reports", "templates"), autoescape=True,
                              trim_blocks=True, lstrip_blocks=True)
     env.filters["markup"] = jinja2.utils.markupsafe.Markup
+    published = result.get("published")
     versions = [{"label": "Reviewed rules", "rules": result["rules"], "cards": cards(result["questions"]),
-                 "questions": result["questions"], "restrictions": restriction_rows(result["questions"])}]
+                 "questions": result["questions"], "restrictions": restriction_rows(result["questions"]),
+                 "metrics": metric_rows(result.get("metrics") or {}, published)}]
     other = result.get("versus")
     if other and other.get("questions"):
         label = "--vs-rule version" if other["source"] == "vs-rule" else "Baseline review"
         versions.append({"label": label, "rules": other.get("rules") or {}, "cards": cards(other["questions"]),
-                         "questions": other["questions"], "restrictions": restriction_rows(other["questions"])})
+                         "questions": other["questions"], "restrictions": restriction_rows(other["questions"]),
+                         "metrics": metric_rows(other.get("metrics") or {}, published)})
     return env.get_template("review.html.j2").render(
         r=result, versions=versions, changes=change_rows(result), tone=TONE,
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
