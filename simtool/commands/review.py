@@ -223,6 +223,11 @@ def check_folder(out: Path) -> None:
     """Refuse a review folder that is a file or holds anything but an earlier review's files."""
     if out.exists() and not out.is_dir():
         raise SimtoolError(f"{out} is a file, not a folder for the review; choose another --out")
+    try:  # a folder that cannot be made is refused now, not after the pilot has played
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SimtoolError(f"cannot make the review folder {out}: {exc.strerror or exc}; "
+                           f"choose another --out") from None
     if out.is_dir():
         strange = sorted(p.name for p in out.iterdir() if p.name not in OUTPUTS and not p.name.startswith("."))
         if strange:
@@ -257,6 +262,7 @@ def setup(game: str, out: Path, players: int | None = None, rules: dict | None =
     state = {**key, "sizes": asdict(given) if given else saved.get("sizes"),
              "seed": int(seed) if seed is not None else saved.get("seed"),
              "pilot_seconds_per_unit": saved.get("pilot_seconds_per_unit")}
+    check_going_on(out, saved, state)
     if state["sizes"] is None:
         seconds = pilot(g.id, p, versions[0], default, search)
         state |= {"sizes": asdict(sizes(effort, seconds, p, len(restricted), len(versions))),
@@ -268,6 +274,22 @@ def setup(game: str, out: Path, players: int | None = None, rules: dict | None =
         write_json(out / SIZES, state)
     return Setup(g.id, p, versions, default, weaker, search, doubled, restricted, state["seed"], effort,
                  Sizes(**state["sizes"]))
+
+
+def check_going_on(out: Path, saved: dict, state: dict) -> None:
+    """Once a review has played into ``out``, only the same review (game, players, rules, effort,
+    seed and sizes) may go on there: another would rewrite ``sizes.json`` and mix its runs with
+    the first's, which could then never be finished. Refused before anything is written."""
+    if not (out / "runs").is_dir():
+        return
+    if not saved:
+        raise SimtoolError(f"{out} holds the runs of another review, or of one whose {SIZES} is missing "
+                           f"or unreadable; run that review's own command to go on, or choose a new "
+                           f"folder for --out")
+    for key, flag in (("seed", "--seed"), ("sizes", "sizes")):
+        if state[key] != saved[key]:
+            raise SimtoolError(f"{out} holds a review played with {key} {saved[key]}; give the same {flag}, "
+                               f"or none, to go on, or choose a new folder for --out")
 
 
 def read_state(path: Path, key: dict) -> dict:
@@ -301,7 +323,9 @@ def plays(s: Setup, question: str) -> tuple[list[RunSpec], list[dict]]:
         elif question == "skill" and s.search:
             for name, rungs in (("over heuristic", [s.default, s.search]), ("over random", ["random", s.search]),
                                 ("doubling", [s.search, s.doubled])):
-                (spec,), (record,) = ladder.plan(s.game, s.players, rules, z.search, s.seed, rungs)
+                # one rung each: the ladder's reference rung (clairvoyant) is no question of a review
+                (spec,), (record,) = ladder.plan(s.game, s.players, rules, z.search, s.seed, rungs,
+                                                 reference=False)
                 add(spec, record, name, v)
         elif question == "luck":
             add(make_spec(s.game, s.players, z.duplicate, s.weaker, {0: s.default}, rules, "deal", s.seed,
@@ -353,11 +377,16 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
 
     out = Path(arguments.folder("out", out))
     arguments.execution(jobs, False, progress, backend, scheduler)
+    if sizes is not None and not isinstance(sizes, Sizes):
+        raise SimtoolError(f"bad sizes {sizes!r}; expected simtool.commands.review.Sizes(deals=..., matches=..., "
+                           f"restrictions=..., duplicate=..., search=...), or None for the effort's")
     if backend not in BACKENDS:
         raise SimtoolError(f"unknown backend '{backend}'; valid: {choices(BACKENDS)}")
     if vs_rules is not None and baseline is not None:
         raise SimtoolError("give --vs-rule or --baseline, not both: a review compares with one other version")
     before = answers.read_review(Path(baseline)) if baseline is not None else None
+    if before is not None:
+        usable_baseline(before, Path(baseline))
     if baseline is not None and Path(baseline).resolve() == out.resolve():
         raise SimtoolError(f"--baseline {baseline} is the review's own --out; give the folder of an earlier review")
     if before is not None and seed is None and sizes is None:
@@ -370,6 +399,25 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
                             before)
     pages.write(out, result)
     return result
+
+
+def usable_baseline(before: dict, folder: Path) -> None:
+    """Refuse, before anything is played, a baseline ``review.json`` that lacks what the changes
+    table and the page read of it (an edited, truncated or foreign file)."""
+    from simtool.analysis import review as answers
+    from simtool.reports import review as pages
+
+    try:
+        missing = [key for key in ("game", "players", "plays", "rules") if key not in before]
+        if missing:
+            raise KeyError(missing[0])
+        if before.get("schema") == answers.SCHEMA:
+            answers.headlines(before["questions"])
+            pages.cards(before["questions"])
+            pages.restriction_rows(before["questions"])
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise SimtoolError(f"{folder / 'review.json'} is not a whole simtool review (it lacks or garbles "
+                           f"{exc!s}); give the folder of an earlier simtool review") from None
 
 
 def baseline_deals(before: dict, game: str, players: int | None) -> tuple[int | None, Sizes | None]:

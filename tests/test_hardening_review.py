@@ -1,0 +1,108 @@
+"""Hostile tests of ``simtool review``: what a careless or malicious user gives it (a garbled
+baseline, an --out that cannot be made, another review's folder, wrong Python types), and
+what its promises are (the same review.json for any --jobs, the skill question played on every
+game with a search). Tiny sizes and Black & White (its search starts quickest) keep each to
+seconds."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import simtool.games
+from simtool.commands import review as reviews
+from simtool.commands.review import Sizes
+from simtool.errors import SimtoolError
+
+from . import review_game
+from .test_cli import cli, one_line_error
+
+TINY = Sizes(deals=4096, matches=128, restrictions=1024, duplicate=128, search=32)
+
+
+@pytest.fixture
+def draw(monkeypatch):
+    """The test game 'draw' (in-process reviews only: ``jobs=1``)."""
+    monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, review_game.GAME))
+    return review_game.GAME
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """A finished Black & White review (its search plays, so skill is measured)."""
+    out = tmp_path_factory.mktemp("bw") / "r"
+    return out, reviews.review("black-white", out, seed=3, jobs=1, sizes=TINY)
+
+
+def test_skill_is_measured_on_a_game_with_a_search_and_no_reference_rung_is_played(finished):
+    # the ladder's reference rung (clairvoyant, on by default under a pimc top rung) once made
+    # every review of a game with a search stop with a traceback at the skill question
+    out, r = finished
+    skill = r["questions"]["skill"]
+    assert skill["verdict"] != "not measured" and skill["n"] == TINY.search
+    assert {"over_heuristic_pts", "over_random_pts", "doubling_pts"} <= set(skill)
+    runs = sorted(p.name for p in (out / "runs" / "skill").iterdir() if p.is_dir())
+    assert len(runs) == 3 and not any("clairvoyant" in name for name in runs)
+
+
+def test_the_same_review_with_two_jobs_writes_the_same_review_json(finished, tmp_path):
+    out, _ = finished
+    reviews.review("black-white", tmp_path / "two", seed=3, jobs=2, sizes=TINY)
+    assert (tmp_path / "two" / "review.json").read_bytes() == (out / "review.json").read_bytes()
+
+
+@pytest.mark.parametrize("damage", ["no plays", "no luck", "questions a list", "seats a string"])
+def test_a_garbled_baseline_is_refused_before_anything_is_played(finished, tmp_path, damage):
+    out, r = finished
+    bad = json.loads(json.dumps(r))
+    if damage == "no plays":
+        del bad["plays"]
+    elif damage == "no luck":
+        del bad["questions"]["luck"]
+    elif damage == "questions a list":
+        bad["questions"]["hazards"] = "none"
+    else:
+        bad["questions"]["seats"]["seats"] = "0"
+    (tmp_path / "base").mkdir()
+    (tmp_path / "base" / "review.json").write_text(json.dumps(bad))
+    result = cli("review", "-g", "black-white", "--baseline", tmp_path / "base", "--out", tmp_path / "o", "-q")
+    one_line_error(result, "review.json is not a whole simtool review", "earlier simtool review")
+    assert not (tmp_path / "o").exists()  # refused before the pilot or any play
+
+
+def test_an_out_folder_that_cannot_be_made_is_one_line_before_the_pilot(tmp_path, monkeypatch):
+    monkeypatch.setattr(reviews, "pilot", lambda *a: pytest.fail("the pilot ran for a folder that cannot be made"))
+    (tmp_path / "file").write_text("mine")
+    one_line_error(cli("review", "-g", "black-white", "--out", tmp_path / "file" / "sub", "-q"),
+                   "cannot make the review folder", "--out")
+    assert (tmp_path / "file").read_text() == "mine"
+
+
+def test_sizes_of_another_type_are_refused_naming_the_parameter(tmp_path):
+    with pytest.raises(SimtoolError, match="bad sizes .*Sizes"):
+        reviews.review("black-white", tmp_path / "r", sizes={"deals": 1024}, jobs=1)
+
+
+def test_another_review_in_a_played_folder_is_refused_before_writing_and_the_first_goes_on(draw, tmp_path):
+    sizes = Sizes(1 << 16, 128, 1024, 128, 32)
+    whole = reviews.review("draw", tmp_path / "whole", seed=9, jobs=1, sizes=sizes)
+
+    def stop(question: str, done: int, total: int) -> None:
+        if question == "luck":
+            raise KeyboardInterrupt
+
+    out = tmp_path / "broken"
+    with pytest.raises(KeyboardInterrupt):
+        reviews.review("draw", out, seed=9, jobs=1, sizes=sizes, progress=stop)
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    # other rules, another seed, other sizes: each once rewrote sizes.json and played its own
+    # cells beside the first review's, which then could never be finished
+    for kw, needle in (({"rules": {"edge": "first"}, "seed": 9, "sizes": sizes}, "runs of another review"),
+                       ({"seed": 10, "sizes": sizes}, "seed 9"),
+                       ({"seed": 9, "sizes": Sizes(1 << 15, 128, 1024, 128, 32)}, "played with sizes")):
+        with pytest.raises(SimtoolError, match=needle):
+            reviews.review("draw", out, jobs=1, **kw)
+        assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    again = reviews.review("draw", out, jobs=1, sizes=sizes)  # the first review's command, without --seed
+    assert again["questions"] == whole["questions"] and again["seed"] == 9
