@@ -106,3 +106,21 @@ def test_another_review_in_a_played_folder_is_refused_before_writing_and_the_fir
         assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
     again = reviews.review("draw", out, jobs=1, sizes=sizes)  # the first review's command, without --seed
     assert again["questions"] == whole["questions"] and again["seed"] == 9
+
+
+def test_printed_changes_carry_their_units_as_the_page_does(finished):
+    # the printed change lines once gave raw numbers: a 27.3% tension as 0.273 beside a seat
+    # edge's 0.579 points, with nothing to tell a share from points
+    _, r = finished
+    changed = dict(r, changes=[
+        {"question": "tension", "before": 0.273, "after": 0.303, "delta": 0.03, "ci": [0.02, 0.04],
+         "better": True, "change": "better"},
+        {"question": "seats", "before": 0.579, "after": 2.5, "delta": 1.921, "ci": [1.5, 2.3],
+         "better": False, "change": "worse"},
+        {"question": "match: rounds", "before": 3.04, "after": 3.5, "delta": 0.46, "ci": [0.4, 0.5],
+         "better": None, "change": "changed"}])
+    lines = [x for x in reviews.summary_lines(changed) if x.startswith("change in")]
+    assert lines == [
+        "change in tension: 27.3% -> 30.3% (difference +3.0 points (+2.0 to +4.0)): better",
+        "change in seats: 0.6 points -> 2.5 points (difference +1.9 points (+1.5 to +2.3)): worse",
+        "change in match: rounds: 3.0 -> 3.5 (difference +0.5 (+0.4 to +0.5)): changed"]
