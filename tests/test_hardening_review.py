@@ -124,3 +124,13 @@ def test_printed_changes_carry_their_units_as_the_page_does(finished):
         "change in tension: 27.3% -> 30.3% (difference +3.0 points (+2.0 to +4.0)): better",
         "change in seats: 0.6 points -> 2.5 points (difference +1.9 points (+1.5 to +2.3)): worse",
         "change in match: rounds: 3.0 -> 3.5 (difference +0.5 (+0.4 to +0.5)): changed"]
+
+
+@pytest.mark.parametrize("game, players, vs", [("black-white", 3, "hand_size=12"), ("kansas-city", 4, "limit=3")])
+def test_a_vs_rule_that_plays_the_reviewed_rules_is_refused(tmp_path, monkeypatch, game, players, vs):
+    # hand_size=12 is the sheet's hand at 3 players: the review once played every question
+    # twice and printed ten "no clear change" rows of identical figures
+    monkeypatch.setattr(reviews, "pilot", lambda *a: pytest.fail("played before refusing"))
+    one_line_error(cli("review", "-g", game, "-p", players, "--vs-rule", vs, "--out", tmp_path / "r", "-q"),
+                   "gives the rules under review", "as played")
+    assert not (tmp_path / "r").exists()

@@ -213,9 +213,11 @@ def versions_of(game, players: int, rules: dict | None, vs_rules: dict | None) -
         return (base,)
     other = options.resolve(game, {**(rules or {}), **vs_rules})
     game.check_rules(other, players)
-    if other == base:
+    # as played: hand_size=12 at 3 players is Black & White's sheet hand, the same game
+    if game.played(other, players) == game.played(base, players):
         raise SimtoolError(f"--vs-rule {', '.join(f'{k}={v}' for k, v in vs_rules.items())} gives the "
-                           f"rules under review; give a rule value that differs")
+                           f"rules under review (as played at {players} players); give a rule value "
+                           f"that differs")
     return base, other
 
 
