@@ -52,7 +52,8 @@ def test_the_same_review_with_two_jobs_writes_the_same_review_json(finished, tmp
     assert (tmp_path / "two" / "review.json").read_bytes() == (out / "review.json").read_bytes()
 
 
-@pytest.mark.parametrize("damage", ["no plays", "no luck", "questions a list", "seats a string"])
+@pytest.mark.parametrize("damage", ["no plays", "no luck", "questions a list", "seats a string", "seed a word",
+                                    "negative sizes"])
 def test_a_garbled_baseline_is_refused_before_anything_is_played(finished, tmp_path, damage):
     out, r = finished
     bad = json.loads(json.dumps(r))
@@ -60,6 +61,10 @@ def test_a_garbled_baseline_is_refused_before_anything_is_played(finished, tmp_p
         del bad["plays"]
     elif damage == "no luck":
         del bad["questions"]["luck"]
+    elif damage == "seed a word":  # once: a fresh seed, other deals compared as if shared
+        bad["seed"] = "abc"
+    elif damage == "negative sizes":  # once: 'bad n -5', naming no file
+        bad["sizes"]["deals"] = -5
     elif damage == "questions a list":
         bad["questions"]["hazards"] = "none"
     else:

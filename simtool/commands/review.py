@@ -410,9 +410,14 @@ def usable_baseline(before: dict, folder: Path) -> None:
     from simtool.reports import review as pages
 
     try:
-        missing = [key for key in ("game", "players", "plays", "rules") if key not in before]
+        missing = [key for key in ("game", "players", "plays", "rules", "seed", "sizes") if key not in before]
         if missing:
             raise KeyError(missing[0])
+        # its deals are played again: a garbled seed or size once gave a fresh seed (other
+        # deals, compared as if shared) or 'bad n -5' naming no file
+        for key, values in (("seed", [before["seed"]]), ("sizes", asdict(Sizes(**before["sizes"])).values())):
+            if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
+                raise ValueError(key)
         if before.get("schema") == answers.SCHEMA:
             answers.headlines(before["questions"])
             pages.cards(before["questions"])
