@@ -139,3 +139,17 @@ def test_a_vs_rule_that_plays_the_reviewed_rules_is_refused(tmp_path, monkeypatc
     one_line_error(cli("review", "-g", game, "-p", players, "--vs-rule", vs, "--out", tmp_path / "r", "-q"),
                    "gives the rules under review", "as played")
     assert not (tmp_path / "r").exists()
+
+
+def test_a_common_plain_rate_is_not_shaded_as_a_warning(finished):
+    # Black & White's 'balanced' is a rate, not a risk: its card was red for 'common' while the
+    # changes table already called it a rate with no better side
+    out, r = finished
+    (h,) = r["questions"]["hazards"]
+    assert h["risk"] is False and h["verdict"] == "common"
+    page = (out / "review.html").read_text()
+    assert '<article class="card none" data-question="hazard-balanced"' in page
+    from simtool.reports import review as pages
+
+    risky = dict(r["questions"], hazards=[dict(h, risk=True)])
+    assert next(c for c in pages.cards(risky) if c["key"] == "hazard-balanced").get("tone") is None  # by its word

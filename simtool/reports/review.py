@@ -116,8 +116,11 @@ def cards(q: dict) -> list[dict]:
                         first="low", what=a["figure"]["name"], digits=0))
     for h in q["hazards"]:
         title = f"{'Hazard' if h['risk'] else 'Rate'}: {h['name']}"
-        out.append(card(f"hazard-{h['name']}", title, h, h["rate"], h["ci"], "%", 100, first="rare",
-                        what="of deals, seats pooled"))
+        found = card(f"hazard-{h['name']}", title, h, h["rate"], h["ci"], "%", 100, first="rare",
+                     what="of deals, seats pooled")
+        if not h["risk"]:  # a plain rate has no better side: 'common' is no warning (not red)
+            found["tone"] = "none"
+        out.append(found)
     if q.get("match"):
         m = q["match"]
         out.append(card("match", QUESTION_TITLES["match"], m, m["capped"], m["capped_ci"], "%", 100, first="rare",
