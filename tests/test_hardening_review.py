@@ -84,9 +84,18 @@ def test_an_out_folder_that_cannot_be_made_is_one_line_before_the_pilot(tmp_path
     assert (tmp_path / "file").read_text() == "mine"
 
 
-def test_sizes_of_another_type_are_refused_naming_the_parameter(tmp_path):
+@pytest.mark.parametrize("sizes", [{"deals": 1024}, Sizes(0, 128, 1024, 128, 32), Sizes(4096.5, 128, 1024, 128, 32),
+                                   Sizes(True, 128, 1024, 128, 32)])
+def test_sizes_of_another_type_are_refused_naming_the_parameter(tmp_path, sizes):
+    # once: asdict()'s TypeError, or 'bad n 0' naming no parameter after sizes.json was written
     with pytest.raises(SimtoolError, match="bad sizes .*Sizes"):
-        reviews.review("black-white", tmp_path / "r", sizes={"deals": 1024}, jobs=1)
+        reviews.review("black-white", tmp_path / "r", sizes=sizes, jobs=1)
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_baseline_of_another_type_is_refused_naming_the_parameter(tmp_path):
+    with pytest.raises(SimtoolError, match="bad baseline 3"):  # once: os.fspath's TypeError
+        reviews.review("black-white", tmp_path / "r", baseline=3, jobs=1, sizes=TINY)
 
 
 def test_another_review_in_a_played_folder_is_refused_before_writing_and_the_first_goes_on(draw, tmp_path):

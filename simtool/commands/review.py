@@ -379,9 +379,12 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
 
     out = Path(arguments.folder("out", out))
     arguments.execution(jobs, False, progress, backend, scheduler)
-    if sizes is not None and not isinstance(sizes, Sizes):
+    arguments.folder("baseline", baseline, optional=True)
+    if sizes is not None and not (isinstance(sizes, Sizes) and all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in asdict(sizes).values())):
         raise SimtoolError(f"bad sizes {sizes!r}; expected simtool.commands.review.Sizes(deals=..., matches=..., "
-                           f"restrictions=..., duplicate=..., search=...), or None for the effort's")
+                           f"restrictions=..., duplicate=..., search=...) of whole numbers 1 or more, or "
+                           f"None for the effort's")
     if backend not in BACKENDS:
         raise SimtoolError(f"unknown backend '{backend}'; valid: {choices(BACKENDS)}")
     if vs_rules is not None and baseline is not None:
