@@ -53,13 +53,16 @@ def test_the_same_review_with_two_jobs_writes_the_same_review_json(finished, tmp
 
 
 @pytest.mark.parametrize("damage", ["no plays", "no luck", "questions a list", "seats a string", "seed a word",
-                                    "negative sizes"])
+                                    "negative sizes", "another schema, no luck"])
 def test_a_garbled_baseline_is_refused_before_anything_is_played(finished, tmp_path, damage):
     out, r = finished
     bad = json.loads(json.dumps(r))
     if damage == "no plays":
         del bad["plays"]
     elif damage == "no luck":
+        del bad["questions"]["luck"]
+    elif damage == "another schema, no luck":  # not compared, but shown on the page: once a traceback
+        bad["schema"] = 2
         del bad["questions"]["luck"]
     elif damage == "seed a word":  # once: a fresh seed, other deals compared as if shared
         bad["seed"] = "abc"

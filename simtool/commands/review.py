@@ -421,8 +421,9 @@ def usable_baseline(before: dict, folder: Path) -> None:
         for key, values in (("seed", [before["seed"]]), ("sizes", asdict(Sizes(**before["sizes"])).values())):
             if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
                 raise ValueError(key)
-        if before.get("schema") == answers.SCHEMA:
+        if before.get("schema") == answers.SCHEMA:  # compared question by question
             answers.headlines(before["questions"])
+        if before["questions"]:  # shown beside this review's, whatever its schema
             pages.cards(before["questions"])
             pages.restriction_rows(before["questions"])
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
