@@ -182,7 +182,10 @@ def serve(down: int, up: int) -> None:
         try:
             given, rng_state, numpy_state, python_state = receive.recv()
         except (EOFError, OSError):
-            return
+            # the run has ended: so does this process, now, whatever threads the plugin left
+            # running (a return would wait for them: an orphan holding the run's stdout for as
+            # long as they last, hanging `simtool run ... | tee log`)
+            os._exit(0)
         view = remote.__new__(remote)
         vars(view).update(given, _game=game, _resolve=strategies.resolve)
         if rng is None or rng.bit_generator.state["bit_generator"] != rng_state["bit_generator"]:
