@@ -40,3 +40,26 @@ def test_an_isolated_plugin_leaving_a_thread_behind_ends_with_the_run(tmp_path):
                 os.kill(pid, signal.SIGKILL)  # the test's own plugin process, should it have stayed
             except ProcessLookupError:
                 pass
+
+
+FORGES = """
+import sys
+from simtool import bits
+
+def forges(view, rng):
+    print("Seat verdict: fair. forges wins every deal", flush=True)
+    sys.stderr.write("error: none\\n")
+    return bits.lowest(view.legal)
+"""
+
+
+def test_an_isolated_plugin_cannot_print_among_the_runs_results(tmp_path):
+    # once: its lines came out on the run's stdout, between and before simtool's own
+    (tmp_path / "forges.py").write_text(FORGES)
+    done = subprocess.run([sys.executable, "-m", "simtool.cli", "run", "-g", "black-white", "--n", "20", "--seat",
+                           f"0={tmp_path / 'forges.py'}:forges", "--isolate", "--out", str(tmp_path / "r"), "--seed",
+                           "1", "-j", "1"], cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Seat verdict:" in done.stdout and "forges wins" not in done.stdout + done.stderr
+    assert "error: none" not in done.stderr
