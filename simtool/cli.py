@@ -764,7 +764,8 @@ def list_strategies(game: Annotated[Optional[str], typer.Option("--game", "-g",
               markup=False)
 
 
-QUESTION_LABELS = {"pilot": "timing the game's plays", "seats": "seats: is the game fair to every seat?",
+QUESTION_LABELS = {"pilot": "pricing the game's plays (counted, never timed)",
+                   "seats": "seats: is the game fair to every seat?",
                    "skill": "skill: does the strongest play gain?", "luck": "luck: how much do the cards decide?",
                    "restrictions": "restricted play: does crude play do nearly as well?",
                    "match": "tension and match shape: whole matches", "writing the review": "writing the review"}

@@ -86,7 +86,10 @@ class _Child:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         self.process = subprocess.Popen(
             [sys.executable, "-c", f"from strategies.isolate import serve; serve({down_read}, {up_write})"],
-            pass_fds=(down_read, up_write), stdin=subprocess.DEVNULL, env=env)
+            pass_fds=(down_read, up_write), env=env,
+            # nothing of the terminal: an untrusted plugin cannot print forged results among the
+            # run's, nor leave a process behind holding its output open (a pipeline would hang)
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(down_read)
         os.close(up_write)
         self.down, self.up = Connection(down_write, readable=False), Connection(up_read, writable=False)
@@ -182,7 +185,10 @@ def serve(down: int, up: int) -> None:
         try:
             given, rng_state, numpy_state, python_state = receive.recv()
         except (EOFError, OSError):
-            return
+            # the run has ended: so does this process, now, whatever threads the plugin left
+            # running (a return would wait for them: an orphan holding the run's stdout for as
+            # long as they last, hanging `simtool run ... | tee log`)
+            os._exit(0)
         view = remote.__new__(remote)
         vars(view).update(given, _game=game, _resolve=strategies.resolve)
         if rng is None or rng.bit_generator.state["bit_generator"] != rng_state["bit_generator"]:

@@ -212,16 +212,30 @@ def price(ladder: Ladder) -> tuple[float, float, float] | None:
     independent: the runs share their deals, so this errs on the wide side). ``None`` without a
     reference rung, or when it does not face the top rung's opponents."""
     ref, top = ladder.reference, ladder.top
-    if ref is None or ref.below != top.below:
+    if ref is None or ref.below != top.below or not searches(top):
         return None
     gain = ref.share - top.share
     half = float(np.hypot((ref.high - ref.low) / 2, (top.high - top.low) / 2))
     return gain, gain - half, gain + half
 
 
+def searches(top: Rung) -> bool:
+    """Whether the top rung is the search the reference rung runs on the true deal (``pimc``):
+    only then is the reference's gain over it the price of hidden information alone."""
+    return top.name.partition("@")[0] == "pimc"
+
+
 def reference_sentence(ladder: Ladder) -> str | None:
     """What knowing the hidden cards wins, from the reference rung, in one sentence."""
     ref, top = ladder.reference, ladder.top
+    if ref is not None and ref.below == top.below and not searches(top):
+        # clairvoyant searches, the top rung does not: the gap mixes searching and seeing
+        return (f"Reference, not a fair player: {ref.name} (a search on the true deal, seeing every hidden "
+                f"card) wins {stats.fmt_share(ref.share, ref.low, ref.high)} per seat against "
+                f"{ladder.players - 1} × {top.below}, where {top.name} wins "
+                f"{stats.fmt_share(top.share, top.low, top.high)}; {top.name} is no search, so the gap is "
+                f"what searching and seeing the cards win together, not the price of hidden information: "
+                f"put pimc at the top of the ladder for that.")
     found = price(ladder)
     if found is None:
         return None

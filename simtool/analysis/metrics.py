@@ -181,7 +181,10 @@ def read(source) -> Run:
             if not path.is_file():
                 raise SimtoolError(f"{path} is missing, though run.json says the run recorded lead "
                                    f"histories; the run folder is incomplete: run it again")
-            leads = pl.read_parquet(path)
+            try:
+                leads = pl.read_parquet(path)
+            except (pl.exceptions.PolarsError, OSError):  # as a damaged seats table: one line
+                raise SimtoolError(f"{path} is not a readable table (damaged inside); run it again") from None
         # only what the metrics read: a large run's other columns stay on disk
         wanted = [c for c in ("deal", "match", "rotation", "seat", "strategy", "win")
                   if c in seats.collect_schema().names()]

@@ -116,6 +116,9 @@ def recommendation(config, confirmed: list[dict], chosen: list[dict]) -> str:
     need = deals_to_tell(d, half, top["n"])
     if need is None:
         return f"{name} and the sheet's {sheet} measured the same ({figures}): keep the sheet."
+    if (d > 0) == (o.direction == "min"):  # the search's best re-measured no better than the sheet
+        return (f"No setting tried beats the sheet's {sheet}: the search's best, {name}, re-measured no "
+                f"better and cannot be told from it at this budget ({figures}). Keep the sheet.")
     per_trial = math.ceil(need / (top["n"] / config.n))  # re-measures play a multiple of a trial's n
     return (f"{name} looks best, but it cannot be told from the sheet's {sheet} at this budget "
             f"({figures}): to tell a difference this size apart, tune again with --n "

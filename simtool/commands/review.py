@@ -234,9 +234,11 @@ def versions_of(game, players: int, rules: dict | None, vs_rules: dict | None) -
         return (base,)
     other = options.resolve(game, {**(rules or {}), **vs_rules})
     game.check_rules(other, players)
-    if other == base:
+    # as played: hand_size=12 at 3 players is Black & White's sheet hand, the same game
+    if game.played(other, players) == game.played(base, players):
         raise SimtoolError(f"--vs-rule {', '.join(f'{k}={v}' for k, v in vs_rules.items())} gives the "
-                           f"rules under review; give a rule value that differs")
+                           f"rules under review (as played at {players} players); give a rule value "
+                           f"that differs")
     return base, other
 
 
@@ -244,6 +246,11 @@ def check_folder(out: Path) -> None:
     """Refuse a review folder that is a file or holds anything but an earlier review's files."""
     if out.exists() and not out.is_dir():
         raise SimtoolError(f"{out} is a file, not a folder for the review; choose another --out")
+    try:  # a folder that cannot be made is refused now, not after the pilot has played
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SimtoolError(f"cannot make the review folder {out}: {exc.strerror or exc}; "
+                           f"choose another --out") from None
     if out.is_dir():
         strange = sorted(p.name for p in out.iterdir() if p.name not in OUTPUTS and not p.name.startswith("."))
         if strange:
@@ -278,6 +285,7 @@ def setup(game: str, out: Path, players: int | None = None, rules: dict | None =
     state = {**key, "sizes": asdict(given) if given else saved.get("sizes"),
              "seed": int(seed) if seed is not None else saved.get("seed"),
              "pilot_seconds_per_unit": saved.get("pilot_seconds_per_unit")}
+    check_going_on(out, saved, state)
     if state["sizes"] is None:
         seconds = pilot(g.id, p, versions[0], default, search)
         state |= {"sizes": asdict(sizes(effort, seconds, p, len(restricted), len(versions))),
@@ -289,6 +297,22 @@ def setup(game: str, out: Path, players: int | None = None, rules: dict | None =
         write_json(out / SIZES, state)
     return Setup(g.id, p, versions, default, weaker, search, doubled, restricted, state["seed"], effort,
                  Sizes(**state["sizes"]))
+
+
+def check_going_on(out: Path, saved: dict, state: dict) -> None:
+    """Once a review has played into ``out``, only the same review (game, players, rules, effort,
+    seed and sizes) may go on there: another would rewrite ``sizes.json`` and mix its runs with
+    the first's, which could then never be finished. Refused before anything is written."""
+    if not (out / "runs").is_dir():
+        return
+    if not saved:
+        raise SimtoolError(f"{out} holds the runs of another review, or of one whose {SIZES} is missing "
+                           f"or unreadable; run that review's own command to go on, or choose a new "
+                           f"folder for --out")
+    for key, flag in (("seed", "--seed"), ("sizes", "sizes")):
+        if state[key] != saved[key]:
+            raise SimtoolError(f"{out} holds a review played with {key} {saved[key]}; give the same {flag}, "
+                               f"or none, to go on, or choose a new folder for --out")
 
 
 def read_state(path: Path, key: dict) -> dict:
@@ -392,11 +416,19 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
 
     out = Path(arguments.folder("out", out))
     arguments.execution(jobs, False, progress, backend, scheduler)
+    arguments.folder("baseline", baseline, optional=True)
+    if sizes is not None and not (isinstance(sizes, Sizes) and all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in asdict(sizes).values())):
+        raise SimtoolError(f"bad sizes {sizes!r}; expected simtool.commands.review.Sizes(deals=..., matches=..., "
+                           f"restrictions=..., duplicate=..., search=...) of whole numbers 1 or more, or "
+                           f"None for the effort's")
     if backend not in BACKENDS:
         raise SimtoolError(f"unknown backend '{backend}'; valid: {choices(BACKENDS)}")
     if vs_rules is not None and baseline is not None:
         raise SimtoolError("give --vs-rule or --baseline, not both: a review compares with one other version")
     before = answers.read_review(Path(baseline)) if baseline is not None else None
+    if before is not None:
+        usable_baseline(before, Path(baseline))
     if baseline is not None and Path(baseline).resolve() == out.resolve():
         raise SimtoolError(f"--baseline {baseline} is the review's own --out; give the folder of an earlier review")
     if before is not None and seed is None and sizes is None:
@@ -409,6 +441,31 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
                             before)
     pages.write(out, result)
     return result
+
+
+def usable_baseline(before: dict, folder: Path) -> None:
+    """Refuse, before anything is played, a baseline ``review.json`` that lacks what the changes
+    table and the page read of it (an edited, truncated or foreign file)."""
+    from simtool.analysis import review as answers
+    from simtool.reports import review as pages
+
+    try:
+        missing = [key for key in ("game", "players", "plays", "rules", "seed", "sizes") if key not in before]
+        if missing:
+            raise KeyError(missing[0])
+        # its deals are played again: a garbled seed or size once gave a fresh seed (other
+        # deals, compared as if shared) or 'bad n -5' naming no file
+        for key, values in (("seed", [before["seed"]]), ("sizes", asdict(Sizes(**before["sizes"])).values())):
+            if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
+                raise ValueError(key)
+        if before.get("schema") == answers.SCHEMA:  # compared question by question
+            answers.headlines(before["questions"])
+        if before["questions"]:  # shown beside this review's, whatever its schema
+            pages.cards(before["questions"])
+            pages.restriction_rows(before["questions"])
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise SimtoolError(f"{folder / 'review.json'} is not a whole simtool review (it lacks or garbles "
+                           f"{exc!s}); give the folder of an earlier simtool review") from None
 
 
 def baseline_deals(before: dict, game: str, players: int | None) -> tuple[int | None, Sizes | None]:
@@ -435,9 +492,11 @@ def summary_lines(result: dict) -> list[str]:
     comparison = result.get("comparison")
     if comparison and not comparison["possible"]:
         lines.append(f"no comparison: {comparison['why']}")
-    for c in result.get("changes", []):
-        low, high = c["ci"]
-        lines.append(f"change in {c['question']}: {c['before'] + 0.0:.3g} -> {c['after'] + 0.0:.3g} "
-                     f"(difference {c['delta'] + 0.0:+.3g}, 95% interval {low + 0.0:+.3g} to {high + 0.0:+.3g}): "
-                     f"{c['change']}")
+    # the page's figures, units and all: a share in %, an edge or a cost in points (the raw
+    # numbers once printed a 27.3% tension as 0.273 beside the seat edge's 0.579 points)
+    from simtool.reports.review import change_rows
+
+    for c in change_rows(result):
+        lines.append(f"change in {c['question']}: {c['before_text']} -> {c['after_text']} "
+                     f"(difference {c['delta_text']}): {c['change']}")
     return lines

@@ -116,7 +116,11 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     rotate, duplicate = arguments.flag("rotate", rotate), arguments.flag("duplicate", duplicate)
     isolate = arguments.flag("isolate", isolate)
     arguments.number("precision", precision, "0.005")
-    leads = 0 if lead_history in (None, 0) else arguments.count("lead_history", lead_history)
+    leads = 0 if lead_history is None else lead_history
+    if not (arguments.whole(leads) and leads >= 0):  # 0, as None, records none
+        raise arguments.bad("lead_history", lead_history, "a whole number of deals (or matches) per chunk, "
+                            "or 0 or None for none")
+    leads = int(leads)
     if leads and type(g).redeal is Game.redeal:
         raise SimtoolError(f"{g.id} cannot re-deal what a seat does not see, so it has no lead "
                            f"histories; run it without --lead-history")

@@ -124,8 +124,11 @@ def cards(q: dict) -> list[dict]:
                         first="low", what=a["figure"]["name"], digits=0))
     for h in q["hazards"]:
         title = f"{'Hazard' if h['risk'] else 'Rate'}: {h['name']}"
-        out.append(card(f"hazard-{h['name']}", title, h, h["rate"], h["ci"], "%", 100, first="rare",
-                        what="of deals, seats pooled"))
+        found = card(f"hazard-{h['name']}", title, h, h["rate"], h["ci"], "%", 100, first="rare",
+                     what="of deals, seats pooled")
+        if not h["risk"]:  # a plain rate has no better side: 'common' is no warning (not red)
+            found["tone"] = "none"
+        out.append(found)
     if q.get("match"):
         m = q["match"]
         out.append(card("match", QUESTION_TITLES["match"], m, m["capped"], m["capped_ci"], "%", 100, first="rare",
@@ -159,16 +162,20 @@ def one_decimal(x: float, sign: str = "") -> str:
 
 
 def change_rows(result: dict) -> list[dict]:
-    """The changes table's cells: a share shows in %, the rest as they are."""
+    """The changes table's cells, with their units: a share shows in %, an edge, a gain or a
+    cost in points, and a difference of shares in points too (27.3% to 30.3% is +3.0 points,
+    not +3.0%, which would read as a relative change)."""
     rows = []
     for c in result.get("changes", []):
         percent = c["question"] in ("luck", "tension") or c["question"].startswith(("hazards", "match: capped"))
-        scale, unit = (100, "%") if percent else (1, "")
+        points = percent or c["question"].startswith(("seats", "skill", "restrictions"))
+        scale, unit = (100, "%") if percent else (1, " points" if points else "")
+        apart = " points" if points else ""
         low, high = c["ci"]
         rows.append({**c, "label": change_label(c["question"]),
                      "before_text": one_decimal(scale * c["before"]) + unit,
                      "after_text": one_decimal(scale * c["after"]) + unit,
-                     "delta_text": f"{one_decimal(scale * c['delta'], '+')}{unit} "
+                     "delta_text": f"{one_decimal(scale * c['delta'], '+')}{apart} "
                                    f"({one_decimal(scale * low, '+')} to {one_decimal(scale * high, '+')})",
                      "tone": {"better": "good", "worse": "bad"}.get(c["change"], "none")})
     return rows

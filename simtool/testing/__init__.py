@@ -59,7 +59,9 @@ NAMED = pytest.StashKey[list]()
 
 def pytest_configure(config: pytest.Config) -> None:
     named = named_games(config)
-    config.stash[NAMED] = [load_game(text) for text in named]  # a bad name stops pytest at once
+    loaded = [load_game(text) for text in named]  # a bad name stops pytest at once
+    # a game named twice (or by its id and as MODULE:NAME) is tested once, not every test twice
+    config.stash[NAMED] = list({id(g): g for g in loaded}.values())
     # a game named: collect the suite too, whatever else pytest was asked to collect (a file given
     # by path is collected whatever its name, so suite.py needs no test_ prefix)
     if named and str(SUITE) not in config.args:
@@ -84,6 +86,9 @@ def load_game(text: str):
         found = getattr(importlib.import_module(module), name or "GAME")
     except (ImportError, AttributeError) as exc:
         raise pytest.UsageError(f"--simtool-game {text}: {type(exc).__name__}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - the game's module failed: one line, and where to see why
+        raise pytest.UsageError(f"--simtool-game {text}: importing {module} raised {type(exc).__name__}: {exc} "
+                                f"(python -c 'import {module}' shows where)") from None
     if not isinstance(found, Game):
         raise pytest.UsageError(f"--simtool-game {text}: {type(found).__name__} is not a simtool.engine.Game "
                                 "(name the game object, e.g. my_game:GAME)")
