@@ -35,15 +35,18 @@ def finished(tmp_path_factory):
     return out, reviews.review("black-white", out, seed=3, jobs=1, sizes=TINY)
 
 
-def test_skill_is_measured_on_a_game_with_a_search_and_no_reference_rung_is_played(finished):
+def test_skill_is_measured_on_a_game_with_a_search_beside_the_hidden_information_rung(finished):
     # the ladder's reference rung (clairvoyant, on by default under a pimc top rung) once made
-    # every review of a game with a search stop with a traceback at the skill question
+    # every review of a game with a search stop with a traceback at the skill question; the
+    # review now plays it once, for the hidden-information question
     out, r = finished
     skill = r["questions"]["skill"]
     assert skill["verdict"] != "not measured" and skill["n"] == TINY.search
     assert {"over_heuristic_pts", "over_random_pts", "doubling_pts"} <= set(skill)
     runs = sorted(p.name for p in (out / "runs" / "skill").iterdir() if p.is_dir())
-    assert len(runs) == 3 and not any("clairvoyant" in name for name in runs)
+    # the three skill rungs, and the reference rung that prices hidden information
+    assert len(runs) == 4 and [name for name in runs if "clairvoyant" in name] == ["black-white_3p_clairvoyant+balance"]
+    assert r["questions"]["hidden_information"]["verdict"] != "not measured"
 
 
 def test_the_same_review_with_two_jobs_writes_the_same_review_json(finished, tmp_path):

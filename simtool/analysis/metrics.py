@@ -18,6 +18,7 @@ formula; everything else by the clustered bootstrap :func:`simtool.stats.cluster
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -626,6 +627,11 @@ def metrics(sources) -> dict[str, dict]:
     return dict(sorted(found.items(), key=lambda kv: (order.index(kv[0].partition(" (")[0]), kv[0])))
 
 
-def for_review(folders: Iterable) -> dict[str, dict]:
-    """The review's ``metrics`` entry: exactly :func:`metrics` of its run folders."""
-    return metrics(list(folders))
+def for_review(folders: Iterable, root: Path | None = None) -> dict[str, dict]:
+    """The review's ``metrics`` entry: :func:`metrics` of its run folders, each folder named
+    from ``root`` (the review's own folder), so that a review reads the same wherever it ran."""
+    found = metrics(list(folders))
+    if root is None:
+        return found
+    prefix = f"{Path(root)}{os.sep}"
+    return {name: {**entry, "estimator": entry["estimator"].replace(prefix, "")} for name, entry in found.items()}

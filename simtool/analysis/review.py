@@ -257,7 +257,8 @@ def published_metrics(folders: dict[str, list[Path]], version: int) -> dict[str,
     """The review's ``metrics``: name -> ``{value, ci, estimator, definition}`` from its own run
     folders (:data:`METRIC_PLAYS`); empty where none of them fits a metric."""
     found = [f for question, play in METRIC_PLAYS for f in by_play(folders.get(question, []), version).get(play, [])]
-    return metrics.for_review(found) if found else {}
+    root = next((f.parents[2] for f in found), None)  # DIR/runs/<question>/<play>
+    return metrics.for_review(found, root) if found else {}
 
 
 def headlines(q: dict) -> dict[str, tuple[float, float, float, str | None]]:

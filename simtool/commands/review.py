@@ -91,6 +91,9 @@ class Sizes:
     leads: int = 0
 
 
+OPTIONAL = ("random", "leads")
+"""Sizes that may be 0: plays a review can do without."""
+
 @dataclass(frozen=True)
 class Setup:
     """What one review plays: the game, its players, the rule versions (the reviewed one first,
@@ -418,10 +421,11 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     arguments.execution(jobs, False, progress, backend, scheduler)
     arguments.folder("baseline", baseline, optional=True)
     if sizes is not None and not (isinstance(sizes, Sizes) and all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in asdict(sizes).values())):
+            isinstance(v, int) and not isinstance(v, bool) and v >= (0 if k in OPTIONAL else 1)
+            for k, v in asdict(sizes).items())):
         raise SimtoolError(f"bad sizes {sizes!r}; expected simtool.commands.review.Sizes(deals=..., matches=..., "
-                           f"restrictions=..., duplicate=..., search=...) of whole numbers 1 or more, or "
-                           f"None for the effort's")
+                           f"restrictions=..., duplicate=..., search=..., random=..., leads=...) of whole "
+                           f"numbers 1 or more ({', '.join(OPTIONAL)}: 0 or more), or None for the effort's")
     if backend not in BACKENDS:
         raise SimtoolError(f"unknown backend '{backend}'; valid: {choices(BACKENDS)}")
     if vs_rules is not None and baseline is not None:
