@@ -813,7 +813,7 @@ def _view_digest(game, state, kind, seat, legal, row) -> str:
 
     view = view_of(game, state, kind, seat[row:row + 1], legal[row:row + 1], np.array([row]))
     digest = hashlib.sha1()
-    for name in _fields(type(view)):
+    for name in sorted(_fields(type(view))):  # by name: where a game declares a field is no change
         value = getattr(view, name)
         digest.update(name.encode() + np.ascontiguousarray(value).tobytes()
                       if isinstance(value, np.ndarray) else f"{name}={value!r}".encode())
