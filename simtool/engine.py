@@ -362,8 +362,16 @@ class Hidden:
     cards: int
     """Cards in the deck."""
     allowed: np.ndarray | None = None
-    """``(m, p)`` sets: the cards each seat may hold (none of a suit it has shown void in...);
+    """``(m, p)`` sets: the cards each seat may hold (what it is known not to hold ruled out);
     ``None``: any."""
+    voids: np.ndarray | None = None
+    """``(m, p)`` bit sets of suits (bit ``s``: suit ``s``) each seat holds none of, as shown in
+    play: none of their cards (``suits``) is dealt to it; ``None``: no such constraint."""
+    suits: np.ndarray | None = None
+    """``(S,)`` sets: the cards of each suit, for ``voids``."""
+    known: np.ndarray | None = None
+    """``(m, p)`` sets: cards the seat knows another seat holds (cards it passed it...): they stay
+    there, and only the rest of that seat's hand is dealt; ``None``: none."""
 
 
 def redeal_declared(game: Game, view: View, k: int, rng: np.random.Generator):
@@ -398,10 +406,21 @@ def redeal_declared(game: Game, view: View, k: int, rng: np.random.Generator):
 def _deal_hidden(game: Game, view: View, seat: np.ndarray, k: int, rng) -> np.ndarray:
     """The other seats' hands dealt anew, ``(m * k, p)``; the acting seat's entry empty."""
     hidden = game.hidden_cards(view)
-    sizes = np.repeat(hidden.sizes, k, axis=0)
+    allowed = hidden.allowed
+    if hidden.voids is not None:
+        shown = np.zeros(hidden.voids.shape, np.uint64)
+        for suit, cards in enumerate(hidden.suits):
+            shown |= np.where((hidden.voids >> suit) & 1, cards, bits.EMPTY)
+        allowed = (bits.full(hidden.cards) if allowed is None else allowed) & ~shown
+    pool, sizes = np.repeat(hidden.pool, k), np.repeat(hidden.sizes, k, axis=0)
+    allowed = None if allowed is None else np.repeat(allowed, k, axis=0)
+    if hidden.known is not None:
+        known = np.repeat(hidden.known, k, axis=0)
+        sizes = sizes - bits.count(known)
+        pool = pool & ~np.bitwise_or.reduce(known, axis=1)
     sizes[np.arange(len(seat)), seat] = 0
-    allowed = None if hidden.allowed is None else np.repeat(hidden.allowed, k, axis=0)
-    return deck.deal_among(np.repeat(hidden.pool, k), sizes, rng, hidden.cards, allowed)
+    hands = deck.deal_among(pool, sizes, rng, hidden.cards, allowed)
+    return hands if hidden.known is None else hands | known
 
 
 def redeal_for(game: Game, state, kind: str, seat: np.ndarray, legal: np.ndarray, rows: np.ndarray,
