@@ -382,25 +382,35 @@ def redeal_declared(game: Game, view: View, k: int, rng: np.random.Generator):
     state_class = game.View.state
     seat = np.repeat(view.seat, k)
     m, p = len(seat), view.players
+    at = None  # the acting seat's cells, flat, once an own field needs them
     out: dict[str, Any] = {"p": p}
-    for name, seen in declared(state_class).items():
-        if seen.view is None:
-            continue
-        value = getattr(view, seen.view or name)
-        if not seen.shape:
+    copied, needed = _redeal_plan(state_class)
+    for name, view_name, see, cards in copied:
+        value = getattr(view, view_name)
+        if see is None:  # one number
             out[name] = value
-        elif seen.see == PUBLIC:
+        elif see == PUBLIC:
             out[name] = np.repeat(value, k, axis=0)
         else:
-            whole = _deal_hidden(game, view, seat, k, rng) if seen.cards else np.zeros((m, p), value.dtype)
-            whole[np.arange(m), seat] = np.repeat(value, k)
+            whole = _deal_hidden(game, view, seat, k, rng) if cards else np.zeros((m, p), value.dtype)
+            at = _first_cells(m, p) + seat if at is None else at
+            put(whole, at, np.repeat(value, k))
             out[name] = whole
     game.restore(view, out, k, rng)
-    missing = [f.name for f in dataclasses.fields(state_class) if f.init and f.name not in out]
+    missing = [name for name in needed if name not in out]
     if missing:
         raise SimtoolError(f"{game.id}: its re-deal sets no {', '.join(missing)}: declare them, or set "
                            f"them in the game's restore")
     return state_class(**out)
+
+
+@cache
+def _redeal_plan(state_class) -> tuple[tuple, tuple[str, ...]]:
+    """What a re-deal copies from the view, ``(state name, view name, PUBLIC / OWN / None for one
+    number, cards)`` per field, and every field the state needs, worked out once per state class."""
+    copied = tuple((name, seen.view or name, seen.see if seen.shape else None, seen.cards)
+                   for name, seen in declared(state_class).items() if seen.view is not None)
+    return copied, tuple(f.name for f in dataclasses.fields(state_class) if f.init)
 
 
 def _deal_hidden(game: Game, view: View, seat: np.ndarray, k: int, rng) -> np.ndarray:
