@@ -687,6 +687,12 @@ class Game(abc.ABC):
             raise SimtoolError(f"re-dealing is not implemented for {self.id} yet")
         return redeal_declared(self, view, k, rng)
 
+    @property
+    def redeals(self) -> bool:
+        """Whether the game can re-deal what a seat does not see (its view declares its state, or
+        it writes :meth:`redeal` itself): searches and lead histories need it."""
+        return self.View.state is not None or type(self).redeal is not Game.redeal
+
     def hidden_cards(self, view: View) -> Hidden:
         """What ``view``'s seat has not seen of the hands (its state's own ``cards=`` field), for
         the re-deal: the cards to deal and each seat's hand size, and the game's constraints."""

@@ -27,7 +27,7 @@ import numpy as np
 import polars as pl
 
 from simtool import arguments, games, options
-from simtool.engine import Context, Game, Lineup, Outcome, play_deals, play_matches
+from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches
 from simtool.errors import SimtoolError, WorkerLost, choices, describe
 from simtool.pipeline.folders import polars_dtype, write_chunk
 
@@ -117,7 +117,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     isolate = arguments.flag("isolate", isolate)
     arguments.number("precision", precision, "0.005")
     leads = 0 if lead_history in (None, 0) else arguments.count("lead_history", lead_history)
-    if leads and type(g).redeal is Game.redeal:
+    if leads and not g.redeals:
         raise SimtoolError(f"{g.id} cannot re-deal what a seat does not see, so it has no lead "
                            f"histories; run it without --lead-history")
     resolved_rules = options.resolve(g, rules)
