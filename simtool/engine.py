@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from . import bits
+from . import bits, deck
 from .errors import OutOfMemory, SimtoolError, StrategyError, describe
 
 ROUND_CAP = 200
@@ -134,6 +134,75 @@ def scalar(field: str, doc: str = "") -> Field:
     return Field(lambda s, rows, seat: getattr(s, field), doc)
 
 
+PUBLIC = "public"
+"""A round-state field every seat sees."""
+OWN = "own"
+"""A round-state field, ``(n, p)``, of which each seat sees its own entry only."""
+HIDDEN = "hidden"
+"""A round-state field no seat sees (what others hold, the deal's bookkeeping): a re-deal draws it."""
+_SEEN = "simtool.seen"  # the key of a declared field's metadata
+
+
+@dataclass(frozen=True)
+class Seen:
+    """Who sees a round-state field, and its shape (see :func:`declare`)."""
+
+    see: str
+    shape: tuple[str, ...]
+    doc: str
+    view: str | None
+    mine: tuple[str, str] | None
+    cards: bool
+
+
+def declare(see: str, shape: str = "", doc: str = "", *, view: str | None = "",
+            mine: tuple[str, str] | None = None, cards: bool = False, **kwargs) -> Any:
+    """A field of a round-state dataclass, declared once with who sees it and its shape; the
+    game's views (:class:`View` with ``state=``) and re-deals (:func:`redeal_declared`) are
+    derived from these declarations.
+
+    ``see``: :data:`PUBLIC`, :data:`OWN` (an ``(n, p)`` field, each seat its own entry) or
+    :data:`HIDDEN`. ``shape``: its axes, the deals first (``"n"``, ``"n p"``, ``"n T p"``), or
+    ``""`` for one number for the whole batch (the position of the lockstep play). ``doc``: the
+    view field's meaning and shape, as a strategy reads it.
+
+    ``view``: the view field's name (default: the state field's); ``None``: the view shows it only
+    through fields of the game's own, and the game's :meth:`Game.restore` puts it back in a
+    re-deal. ``mine``: for a public ``(n, p)`` field, ``(name, doc)`` of one more view field,
+    the acting seat's entry. ``cards``: an own field of card sets whose other entries a re-deal
+    deals anew from the cards the seat has not seen (:meth:`Game.hidden_cards`). Other keyword
+    arguments go to ``dataclasses.field`` (``default=``)."""
+    axes = tuple(shape.split())
+    problem = (f"see must be one of {PUBLIC}, {OWN}, {HIDDEN}, not {see!r}" if see not in (PUBLIC, OWN, HIDDEN)
+               else "an own field is (n, p): shape 'n p'" if see == OWN and axes != ("n", "p")
+               else "a field with mine= is public, shape 'n p'" if mine and (see != PUBLIC or axes != ("n", "p"))
+               else "cards= is for an own field" if cards and see != OWN
+               else "a hidden field has no view field" if see == HIDDEN and view
+               else "")
+    if problem:
+        raise TypeError(f"declare: {problem}")
+    seen = Seen(see, axes, doc, None if see == HIDDEN else view, mine, cards)
+    return field(metadata={_SEEN: seen}, **kwargs)
+
+
+@cache
+def declared(state_class) -> dict[str, Seen]:
+    """The declared fields of a round-state dataclass, by name, in declaration order."""
+    return {f.name: f.metadata[_SEEN] for f in dataclasses.fields(state_class) if _SEEN in f.metadata}
+
+
+def _declared_fields(state_class) -> dict[str, Field]:
+    """The view fields a round state's declarations give, by view field name."""
+    out: dict[str, Field] = {}
+    for name, seen in declared(state_class).items():
+        if seen.view is not None:
+            make = scalar if not seen.shape else public if seen.see == PUBLIC else own
+            out[seen.view or name] = make(name, seen.doc)
+        if seen.mine:
+            out[seen.mine[0]] = own(name, seen.mine[1])
+    return out
+
+
 @cache
 def _fields(cls) -> dict[str, Field]:
     found: dict[str, Field] = {}
@@ -195,6 +264,23 @@ class View:
     ``_report.played(deal, option, seat, scores)`` for the (deal, option) pairs it tried,
     ``scores`` ``(pairs, worlds, p)``, and ``_report.chose(choices)`` once it has chosen
     (``simtool.pipeline.leads.Report``)."""
+
+    state: type | None = None
+    """The round-state dataclass whose declared fields (:func:`declare`) give this view's plain
+    fields, for a game that declares its state (``class MyView(View, state=Round)``)."""
+
+    def __init_subclass__(cls, state=None, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if state is None:
+            return
+        cls.state = state
+        for name, made in _declared_fields(state).items():
+            if name in vars(cls):
+                raise TypeError(f"{cls.__name__}.{name}: the round state declares a view field of "
+                                f"that name; declare the state field with view=None to show it "
+                                f"through a field of the game's own")
+            setattr(cls, name, made)
+            made.__set_name__(cls, name)
 
     def __init__(self, game: Game, state, kind: str, seat: np.ndarray, legal: np.ndarray, rows=None):
         self._game = game  # the rules (a stateless singleton), for redeal; never the state
@@ -263,6 +349,88 @@ class View:
         else:
             state = self._game.redeal(self, int(k), rng)
         return Worlds(self._game, state, np.repeat(self.seat, k), rng, self._resolve)
+
+
+@dataclass
+class Hidden:
+    """The hands' cards a seat has not seen, per deal of its view (:meth:`Game.hidden_cards`)."""
+
+    pool: np.ndarray
+    """``(m,)`` sets: the cards to deal to the other seats (any beyond their sizes stay undealt)."""
+    sizes: np.ndarray
+    """``(m, p)``: cards each seat holds (the acting seat's entry is not read)."""
+    cards: int
+    """Cards in the deck."""
+    allowed: np.ndarray | None = None
+    """``(m, p)`` sets: the cards each seat may hold (what it is known not to hold ruled out);
+    ``None``: any."""
+    voids: np.ndarray | None = None
+    """``(m, p)`` bit sets of suits (bit ``s``: suit ``s``) each seat holds none of, as shown in
+    play: none of their cards (``suits``) is dealt to it; ``None``: no such constraint."""
+    suits: np.ndarray | None = None
+    """``(S,)`` sets: the cards of each suit, for ``voids``."""
+    known: np.ndarray | None = None
+    """``(m, p)`` sets: cards the seat knows another seat holds (cards it passed it...): they stay
+    there, and only the rest of that seat's hand is dealt; ``None``: none."""
+
+
+def redeal_declared(game: Game, view: View, k: int, rng: np.random.Generator):
+    """:meth:`Game.redeal` from the round state's declarations: public fields and the acting seat's
+    own entries are the view's, repeated ``k`` times; the other seats' hands (the own field with
+    ``cards=``) are dealt uniformly among the layouts the game's :meth:`Game.hidden_cards`
+    allows; the game's :meth:`Game.restore` sets the rest."""
+    state_class = game.View.state
+    seat = np.repeat(view.seat, k)
+    m, p = len(seat), view.players
+    at = None  # the acting seat's cells, flat, once an own field needs them
+    out: dict[str, Any] = {"p": p}
+    copied, needed = _redeal_plan(state_class)
+    for name, view_name, see, cards in copied:
+        value = getattr(view, view_name)
+        if see is None:  # one number
+            out[name] = value
+        elif see == PUBLIC:
+            out[name] = np.repeat(value, k, axis=0)
+        else:
+            whole = _deal_hidden(game, view, seat, k, rng) if cards else np.zeros((m, p), value.dtype)
+            at = _first_cells(m, p) + seat if at is None else at
+            put(whole, at, np.repeat(value, k))
+            out[name] = whole
+    game.restore(view, out, k, rng)
+    missing = [name for name in needed if name not in out]
+    if missing:
+        raise SimtoolError(f"{game.id}: its re-deal sets no {', '.join(missing)}: declare them, or set "
+                           f"them in the game's restore")
+    return state_class(**out)
+
+
+@cache
+def _redeal_plan(state_class) -> tuple[tuple, tuple[str, ...]]:
+    """What a re-deal copies from the view, ``(state name, view name, PUBLIC / OWN / None for one
+    number, cards)`` per field, and every field the state needs, worked out once per state class."""
+    copied = tuple((name, seen.view or name, seen.see if seen.shape else None, seen.cards)
+                   for name, seen in declared(state_class).items() if seen.view is not None)
+    return copied, tuple(f.name for f in dataclasses.fields(state_class) if f.init)
+
+
+def _deal_hidden(game: Game, view: View, seat: np.ndarray, k: int, rng) -> np.ndarray:
+    """The other seats' hands dealt anew, ``(m * k, p)``; the acting seat's entry empty."""
+    hidden = game.hidden_cards(view)
+    allowed = hidden.allowed
+    if hidden.voids is not None:
+        shown = np.zeros(hidden.voids.shape, np.uint64)
+        for suit, cards in enumerate(hidden.suits):
+            shown |= np.where((hidden.voids >> suit) & 1, cards, bits.EMPTY)
+        allowed = (bits.full(hidden.cards) if allowed is None else allowed) & ~shown
+    pool, sizes = np.repeat(hidden.pool, k), np.repeat(hidden.sizes, k, axis=0)
+    allowed = None if allowed is None else np.repeat(allowed, k, axis=0)
+    if hidden.known is not None:
+        known = np.repeat(hidden.known, k, axis=0)
+        sizes = sizes - bits.count(known)
+        pool = pool & ~np.bitwise_or.reduce(known, axis=1)
+    sizes[np.arange(len(seat)), seat] = 0
+    hands = deck.deal_among(pool, sizes, rng, hidden.cards, allowed)
+    return hands if hidden.known is None else hands | known
 
 
 def redeal_for(game: Game, state, kind: str, seat: np.ndarray, legal: np.ndarray, rows: np.ndarray,
@@ -510,8 +678,30 @@ class Game(abc.ABC):
     def redeal(self, view: View, k: int, rng: np.random.Generator):
         """A round state of ``len(view) * k`` deals: each of the view's deals ``k`` times, with
         everything the acting seat cannot know drawn uniformly among the consistent layouts, at
-        the view's decision (row ``i*k + j`` is copy ``j`` of deal ``i``)."""
-        raise SimtoolError(f"re-dealing is not implemented for {self.id} yet")
+        the view's decision (row ``i*k + j`` is copy ``j`` of deal ``i``).
+
+        A game whose view declares its state (``View.state``) gets it from the declarations
+        (:func:`redeal_declared`) and gives only what is its own: :meth:`hidden_cards` and
+        :meth:`restore`."""
+        if self.View.state is None:
+            raise SimtoolError(f"re-dealing is not implemented for {self.id} yet")
+        return redeal_declared(self, view, k, rng)
+
+    @property
+    def redeals(self) -> bool:
+        """Whether the game can re-deal what a seat does not see (its view declares its state, or
+        it writes :meth:`redeal` itself): searches and lead histories need it."""
+        return self.View.state is not None or type(self).redeal is not Game.redeal
+
+    def hidden_cards(self, view: View) -> Hidden:
+        """What ``view``'s seat has not seen of the hands (its state's own ``cards=`` field), for
+        the re-deal: the cards to deal and each seat's hand size, and the game's constraints."""
+        raise SimtoolError(f"{self.id} declares hidden cards but does not say which (hidden_cards)")
+
+    def restore(self, view: View, state: dict, k: int, rng: np.random.Generator) -> None:  # noqa: B027 (a game may have nothing to restore)
+        """Complete a re-deal: set in ``state`` (the round state's fields by name, rows ``i*k + j``)
+        what the declarations leave to the game: hidden fields, and fields the view shows through
+        fields of the game's own. What the seat cannot know is drawn from ``rng``."""
 
     def describe(self, state, row: int) -> list[str]:
         """The deal ``row`` as dealt, for replay records."""
@@ -813,7 +1003,7 @@ def _view_digest(game, state, kind, seat, legal, row) -> str:
 
     view = view_of(game, state, kind, seat[row:row + 1], legal[row:row + 1], np.array([row]))
     digest = hashlib.sha1()
-    for name in _fields(type(view)):
+    for name in sorted(_fields(type(view))):  # by name: where a game declares a field is no change
         value = getattr(view, name)
         digest.update(name.encode() + np.ascontiguousarray(value).tobytes()
                       if isinstance(value, np.ndarray) else f"{name}={value!r}".encode())

@@ -117,10 +117,9 @@ def search_names(game_id: str) -> tuple[str | None, str | None]:
     search for the game, or for a game that cannot re-deal what a seat does not see, which a
     search needs)."""
     import strategies
-    from simtool.engine import Game
 
     found = strategies.registry(game_id).get(SEARCH)
-    if found is None or type(games.get(game_id)).redeal is Game.redeal:
+    if found is None or not games.get(game_id).redeals:
         return None, None
     samples = next(p for p in found.params if p.name == "samples").default_for(game_id)
     return (strategies.canonical(SEARCH, game_id),

@@ -14,11 +14,37 @@ from functools import cache, cached_property
 import numpy as np
 
 from .. import bits, deck
-from ..engine import Decision, Field, Game, Match, View, _rows, across_seats, add, cells, own, public, scalar
+from ..engine import (
+    HIDDEN,
+    OWN,
+    PUBLIC,
+    Decision,
+    Field,
+    Game,
+    Hidden,
+    Match,
+    View,
+    _rows,
+    across_seats,
+    add,
+    cells,
+    declare,
+)
 from ..errors import SimtoolError
 from ..options import number
 from . import cards
-from .tricks import FOLLOW, HISTORY, LEAD, LEADERS, WINNERS, TrickRound, init_history, play_trick, record_trick
+from .tricks import (
+    FOLLOW,
+    HISTORY,
+    LEAD,
+    LEADERS,
+    WINNERS,
+    TrickRound,
+    init_history,
+    play_trick,
+    record_trick,
+    restore_history,
+)
 
 CARDS = 36
 """The sheet's deck."""
@@ -74,30 +100,41 @@ def value(card: np.ndarray, colour: np.ndarray, deck_size: int = CARDS) -> np.nd
 
 @dataclass
 class Round(TrickRound):
-    """One round of ``n`` deals; every array has the deals on the first axis."""
+    """One round of ``n`` deals; every array has the deals on the first axis. A seat knows its
+    hand, every played card and who played it, every trick's leader, colour and winner, and the
+    trick piles; the other hands (and in 2p the unused cards) are hidden."""
 
     announcements = 1  # the colour
 
     p: int
-    rnd: int
-    hand_size: int
-    dealt: np.ndarray  # (n,) uint64 every card dealt this round
-    hands: np.ndarray  # (n, p) uint64 sets of cards in hand
-    totals: np.ndarray  # (n, p) match totals before this round
-    leader: np.ndarray  # (n,) seat leading the current trick
-    played: np.ndarray  # (n,) uint64 every card played so far, current trick included
-    trick: np.ndarray  # (n, p) card each seat put in the current trick, -1 not yet
-    colour: np.ndarray  # (n,) announced colour of the current trick, -1 before it is announced
-    best: np.ndarray  # (n,) number to beat in the announced colour (0 before announcement)
-    winning: np.ndarray  # (n,) seat currently winning the trick
-    black: np.ndarray  # (n, p) black tricks won
-    white: np.ndarray  # (n, p) white tricks won
-    trick_no: int = 0  # tricks completed so far
-    step: int = 0  # next in the trick: 0 the lead, 1 the colour, then follower i at step 1 + i
-    past: np.ndarray | None = None  # (n, hand_size, p) card each seat played in each finished trick
-    past_leader: np.ndarray | None = None  # (n, hand_size) leader of each finished trick
-    past_winner: np.ndarray | None = None  # (n, hand_size) winner of each finished trick
-    past_colour: np.ndarray | None = None  # (n, hand_size) colour announced in each finished trick
+    rnd: int = declare(PUBLIC, "", "Round of the match, 0 for the first (one number).")
+    hand_size: int = declare(PUBLIC, "", "Cards dealt to each seat (one number).")
+    dealt: np.ndarray = declare(HIDDEN, "n")  # every card dealt this round
+    hands: np.ndarray = declare(OWN, "n p", "Cards in the acting seat's hand, uint64 sets ``(m,)``.",
+                                view="hand", cards=True)
+    totals: np.ndarray = declare(PUBLIC, "n p", "Match totals before this round, ``(m, p)``.")
+    leader: np.ndarray = declare(PUBLIC, "n", "Seat that led the current trick, ``(m,)``.")
+    played: np.ndarray = declare(PUBLIC, "n", "Cards played so far in the round, the current trick "
+                                 "included, ``(m,)``.")
+    trick: np.ndarray = declare(PUBLIC, "n p", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
+    colour: np.ndarray = declare(PUBLIC, "n", "Announced colour (0 black, 1 white), -1 while the leader "
+                                 "is choosing, ``(m,)``.")
+    best: np.ndarray = declare(PUBLIC, "n", "Highest number played so far in the announced colour (0 at "
+                               "the lead), ``(m,)``.")
+    winning: np.ndarray = declare(PUBLIC, "n", "Seat winning the current trick so far (the leader before "
+                                  "the colour), ``(m,)``.")
+    black: np.ndarray = declare(PUBLIC, "n p", "Black tricks won by every seat, ``(m, p)`` (trick piles are "
+                                "face up).")
+    white: np.ndarray = declare(PUBLIC, "n p", "White tricks won by every seat, ``(m, p)``.")
+    trick_no: int = declare(PUBLIC, "", "Tricks finished so far this round (one number).", default=0)
+    step: int = declare(PUBLIC, "", "Position in the trick: 0 lead, 1 colour, 1 + i the i-th follower "
+                        "(one number).", default=0)
+    # the finished tricks: cards, leader, winner, colour (-1 not yet); the view shows them as
+    # ``history``, ``leaders``, ``winners`` and ``colours``, the trick under way included
+    past: np.ndarray | None = declare(PUBLIC, "n T p", view=None, default=None)
+    past_leader: np.ndarray | None = declare(PUBLIC, "n T", view=None, default=None)
+    past_winner: np.ndarray | None = declare(PUBLIC, "n T", view=None, default=None)
+    past_colour: np.ndarray | None = declare(PUBLIC, "n T", view=None, default=None)
     cards: int = CARDS  # the deck: cards 0..cards-1 (the ``deck`` rule)
 
     def __post_init__(self):
@@ -120,9 +157,8 @@ class Round(TrickRound):
         self.step += 1
 
 
-class BlackWhiteView(View):
-    """What a seat knows: its hand, every played card and who played it, every trick's leader,
-    colour and winner, and the trick piles."""
+class BlackWhiteView(View, state=Round):
+    """What a seat knows (see :class:`Round`), and what it infers."""
 
     def __init__(self, game, state, *args, **kwargs):
         super().__init__(game, state, *args, **kwargs)
@@ -134,9 +170,6 @@ class BlackWhiteView(View):
         ``c + 1`` and white ``cards - c`` (one number)."""
         return self._cards
 
-    hand = own("hands", "Cards in the acting seat's hand, uint64 sets ``(m,)``.")
-    played = public("played", "Cards played so far in the round, the current trick included, ``(m,)``.")
-
     in_play = Field(lambda s, rows, seat: np.full(len(seat), bits.full(s.cards)) if s.p * s.hand_size < s.cards
                     else _rows(s.dealt, rows),
                     "Cards that may be in a hand: the whole deck, ``(m,)`` sets; where some cards are "
@@ -147,25 +180,13 @@ class BlackWhiteView(View):
         """Cards the seat has not seen: other hands, and in 2p the unused cards, ``(m,)``."""
         return self.in_play & ~self.hand & ~self.played
 
-    trick = public("trick", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
-    leader = public("leader", "Seat that led the current trick, ``(m,)``.")
-    colour = public("colour", "Announced colour (0 black, 1 white), -1 while the leader is choosing, ``(m,)``.")
-    best = public("best", "Highest number played so far in the announced colour (0 at the lead), ``(m,)``.")
-    black = public("black", "Black tricks won by every seat, ``(m, p)`` (trick piles are face up).")
-    white = public("white", "White tricks won by every seat, ``(m, p)``.")
-    totals = public("totals", "Match totals before this round, ``(m, p)``.")
     tricks_left = Field(lambda s, rows, seat: s.hand_size - s.trick_no,
                         "Tricks still to be played, the current one included (one number).")
-    winning = public("winning", "Seat winning the current trick so far (the leader before the colour), ``(m,)``.")
     history = HISTORY
     leaders = LEADERS
     winners = WINNERS
     colours = Field(lambda s, rows, seat: _colours(s, rows),
                     "Colour announced in each trick (0 black, 1 white), -1 not yet, ``(m, T)`` int8.")
-    hand_size = scalar("hand_size", "Cards dealt to each seat (one number).")
-    trick_no = scalar("trick_no", "Tricks finished so far this round (one number).")
-    step = scalar("step", "Position in the trick: 0 lead, 1 colour, 1 + i the i-th follower (one number).")
-    rnd = scalar("rnd", "Round of the match, 0 for the first (one number).")
 
     @cached_property
     def winners_now(self) -> np.ndarray:
@@ -280,37 +301,18 @@ class BlackWhite(Game):
             s.step = 0
         return score(s.black, s.white)
 
-    def redeal(self, view: BlackWhiteView, k: int, rng) -> Round:
+    def hidden_cards(self, view: BlackWhiteView) -> Hidden:
         """Every card the seat has not seen goes to the other hands (in 2p, to the other hand or
-        the unused cards), each seat keeping its hand size; nothing else is hidden."""
-        r = lambda a: np.repeat(a, k, axis=0)
-        p, hand, played = view.players, r(view.hand), r(view.played)
-        seat = r(view.seat)
-        sizes = r(view.hand_sizes)
-        sizes[np.arange(len(seat)), seat] = 0
-        hands = deck.deal_among(r(view.unseen), sizes, rng, view.cards)
-        hands[np.arange(len(seat)), seat] = hand
-        colours = r(view.colours)
-        current = colours[:, view.trick_no] if view.trick_no < view.hand_size else None
-        past_colour = colours.copy()
-        if current is not None:
-            past_colour[:, view.trick_no] = -1
-        history = r(view.history)
-        trick = history[:, view.trick_no].copy() if view.trick_no < view.hand_size \
-            else np.full((len(seat), p), -1, np.int8)
-        past, leaders = history.copy(), r(view.leaders)
-        past_leader = leaders.copy()
+        the unused cards), each seat keeping its hand size."""
+        return Hidden(view.unseen, view.hand_sizes, view.cards)
+
+    def restore(self, view: BlackWhiteView, state: dict, k: int, rng) -> None:
+        restore_history(view, state, k)
+        colours = np.repeat(view.colours, k, axis=0)
         if view.trick_no < view.hand_size:
-            past[:, view.trick_no] = -1
-            past_leader[:, view.trick_no] = -1
-        return Round(p=p, rnd=view.rnd, hand_size=view.hand_size,
-                     dealt=np.bitwise_or.reduce(hands, axis=1) | played, hands=hands,
-                     totals=r(view.totals), leader=r(view.leader), played=played, trick=trick,
-                     colour=current if current is not None else np.full(len(seat), -1, np.int8),
-                     best=r(view.best), winning=r(view.winning), black=r(view.black),
-                     white=r(view.white), trick_no=view.trick_no, step=view.step, past=past,
-                     past_leader=past_leader, past_winner=r(view.winners), past_colour=past_colour,
-                     cards=view.cards)
+            colours[:, view.trick_no] = -1
+        state.update(past_colour=colours, cards=view.cards,
+                     dealt=np.bitwise_or.reduce(state["hands"], axis=1) | state["played"])
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         """After p rounds, and then after every tie-break round, unless the lead is shared."""

@@ -15,7 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from .. import bits, deck
-from ..engine import Decision, Field, Game, Match, View, add, cells, own, public, put, scalar
+from ..engine import OWN, PUBLIC, Decision, Field, Game, Hidden, Match, View, add, cells, declare, put, scalar
 from ..options import Option, number
 from . import cards
 from .tricks import (
@@ -28,6 +28,7 @@ from .tricks import (
     init_history,
     play_trick,
     record_trick,
+    restore_history,
     shown_void,
 )
 
@@ -92,33 +93,40 @@ def pass_offset(way: str, p: int) -> int:
 
 @dataclass
 class Round(TrickRound):
-    """One hand of ``n`` deals, the pass and then the tricks; arrays have the deals first."""
+    """One hand of ``n`` deals, the pass and then the tricks; arrays have the deals first. A seat
+    knows its hand, the cards it passed and received, every card played and by whom (so every
+    seat's taken cards and points), whether hearts are broken and the match totals."""
 
     p: int
-    rnd: int
-    hand_size: int
-    rules: dict
-    way: str  # this hand's pass: left, right, across or hold
-    dealt: np.ndarray  # (n,) every card in play
-    hands: np.ndarray  # (n, p) card sets
-    passing: np.ndarray  # (n, p) cards each seat has chosen to pass so far
-    gave: np.ndarray  # (n, p) cards each seat passed, once the pass is done
-    played: np.ndarray  # (n,) cards played so far, the current trick included
-    trick: np.ndarray  # (n, p) card each seat put in the current trick, -1 not yet
-    leader: np.ndarray  # (n,) seat leading the current trick; -1 before the pass is done
-    led_suit: np.ndarray  # (n,)
-    best: np.ndarray  # (n,) rank of the card winning the trick so far
-    winning: np.ndarray  # (n,)
-    broken: np.ndarray  # (n,) bool: a heart has been played to a finished trick
-    taken: np.ndarray  # (n, p) cards each seat has taken in its tricks
-    tricks: np.ndarray  # (n, p)
-    totals: np.ndarray  # (n, p) match totals before this hand
-    passed: int = 0  # pass decisions made (one card each, all seats at once)
-    trick_no: int = 0  # tricks finished
-    step: int = 0  # next in the trick: 0 the lead, i the i-th follower
-    past: np.ndarray | None = None  # (n, hand_size, p) card each seat played in each finished trick
-    past_leader: np.ndarray | None = None  # (n, hand_size)
-    past_winner: np.ndarray | None = None  # (n, hand_size)
+    rnd: int = declare(PUBLIC, "", "Hand of the match, 0 for the first (one number).")
+    hand_size: int = declare(PUBLIC, "", "Cards dealt to each seat (one number).")
+    rules: dict = declare(PUBLIC, "", view=None)  # the view's ``rules``, a copy
+    way: str = declare(PUBLIC, "", "This hand's pass: left, right, across or hold (no pass).")
+    dealt: np.ndarray = declare(PUBLIC, "n", "Every card in play (the pack less the removed 2s), ``(m,)`` sets.")
+    hands: np.ndarray = declare(OWN, "n p", "The acting seat's cards, ``(m,)`` sets.", view="hand", cards=True)
+    passing: np.ndarray = declare(OWN, "n p", "Cards this seat has chosen to pass so far, ``(m,)`` sets.")
+    gave: np.ndarray = declare(OWN, "n p", "The cards this seat passed, ``(m,)`` sets; empty before the pass "
+                               "is done.", view="passed")
+    played: np.ndarray = declare(PUBLIC, "n", "Cards played so far, the current trick included, ``(m,)`` sets.")
+    trick: np.ndarray = declare(PUBLIC, "n p", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
+    leader: np.ndarray = declare(PUBLIC, "n", "Seat leading the current trick, -1 before the pass is done, "
+                                 "``(m,)``.")
+    led_suit: np.ndarray = declare(PUBLIC, "n", "Suit led in the current trick (0 clubs .. 3 spades), ``(m,)``.")
+    best: np.ndarray = declare(PUBLIC, "n", "Rank of the card winning the current trick (1 the two), ``(m,)``.")
+    winning: np.ndarray = declare(PUBLIC, "n", "Seat winning the current trick so far, ``(m,)``.")
+    broken: np.ndarray = declare(PUBLIC, "n", "Whether a heart has been played to a finished trick, ``(m,)`` bool.")
+    taken: np.ndarray = declare(PUBLIC, "n p", "Cards each seat has taken in its tricks, ``(m, p)`` sets.")
+    tricks: np.ndarray = declare(PUBLIC, "n p", "Tricks won so far by every seat, ``(m, p)``.")
+    totals: np.ndarray = declare(PUBLIC, "n p", "Match totals before this hand, ``(m, p)``; lower is better.")
+    passed: int = declare(PUBLIC, "", "Pass decisions made so far (one number).", view="passes_made", default=0)
+    trick_no: int = declare(PUBLIC, "", "Tricks finished so far (one number).", default=0)
+    step: int = declare(PUBLIC, "", "Position in the trick: 0 the lead, i the i-th follower (one number).",
+                        default=0)
+    # the finished tricks: cards, leader, winner; the view shows them as ``history``, ``leaders``
+    # and ``winners``
+    past: np.ndarray | None = declare(PUBLIC, "n T p", view=None, default=None)
+    past_leader: np.ndarray | None = declare(PUBLIC, "n T", view=None, default=None)
+    past_winner: np.ndarray | None = declare(PUBLIC, "n T", view=None, default=None)
 
     def __post_init__(self):
         init_history(self, self.hand_size)
@@ -250,9 +258,8 @@ def _received(s, rows, seat):
     return np.take(s.gave, base + (seat - s.direction) % s.p)
 
 
-class HeartsView(View):
-    """A seat knows its hand, the cards it passed and received, every card played and by whom
-    (so every seat's taken cards and points), whether hearts are broken and the match totals."""
+class HeartsView(View, state=Round):
+    """What a seat knows (see :class:`Round`), and what it infers."""
 
     def __init__(self, game, state, kind, seat, legal, rows=None):
         super().__init__(game, state, kind, seat, legal, rows)
@@ -268,34 +275,14 @@ class HeartsView(View):
         """The cards worth penalty points under the rules (hearts, the queen of spades...)."""
         return penalty_cards(self._rules)
 
-    hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
-    passing = own("passing", "Cards this seat has chosen to pass so far, ``(m,)`` sets.")
-    passed = own("gave", "The cards this seat passed, ``(m,)`` sets; empty before the pass is done.")
     received = Field(_received, "The cards passed to this seat, ``(m,)`` sets; empty before the "
                      "pass is done.")
-    way = scalar("way", "This hand's pass: left, right, across or hold (no pass).")
     direction = scalar("direction", "Seats clockwise the passed cards go this hand: 1 left, p - 1 "
                        "right, 2 across, 0 no pass (one number).")
     pass_count = scalar("pass_count", "Cards each seat passes this hand: 3, or 0 (one number).")
-    passes_made = scalar("passed", "Pass decisions made so far (one number).")
-    dealt = public("dealt", "Every card in play (the pack less the removed 2s), ``(m,)`` sets.")
-    played = public("played", "Cards played so far, the current trick included, ``(m,)`` sets.")
-    trick = public("trick", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
-    leader = public("leader", "Seat leading the current trick, -1 before the pass is done, ``(m,)``.")
-    led_suit = public("led_suit", "Suit led in the current trick (0 clubs .. 3 spades), ``(m,)``.")
-    best = public("best", "Rank of the card winning the current trick (1 the two), ``(m,)``.")
-    winning = public("winning", "Seat winning the current trick so far, ``(m,)``.")
-    broken = public("broken", "Whether a heart has been played to a finished trick, ``(m,)`` bool.")
-    taken = public("taken", "Cards each seat has taken in its tricks, ``(m, p)`` sets.")
-    tricks = public("tricks", "Tricks won so far by every seat, ``(m, p)``.")
-    totals = public("totals", "Match totals before this hand, ``(m, p)``; lower is better.")
     history = HISTORY
     leaders = LEADERS
     winners = WINNERS
-    hand_size = scalar("hand_size", "Cards dealt to each seat (one number).")
-    trick_no = scalar("trick_no", "Tricks finished so far (one number).")
-    step = scalar("step", "Position in the trick: 0 the lead, i the i-th follower (one number).")
-    rnd = scalar("rnd", "Hand of the match, 0 for the first (one number).")
     tricks_left = Field(lambda s, rows, seat: s.hand_size - s.trick_no,
                         "Tricks still to be played, the current one included (one number).")
 
@@ -390,23 +377,6 @@ class HeartsView(View):
         return np.broadcast_to(CARD_RANK, (len(self), CARDS))
 
 
-def hidden_hands(view: HeartsView, k: int, rng) -> np.ndarray:
-    """Every hand of ``k`` re-deals of each of the view's deals, ``(m * k, p)`` sets: this seat's
-    own; the cards it passed still with their receiver until played; the other cards it has not
-    seen dealt uniformly among the other seats, each keeping its hand size and getting none it
-    is known not to hold (``view.excluded``)."""
-    r = lambda a: np.repeat(a, k, axis=0)
-    seat, passed = r(view.seat), r(view.passed)
-    m = len(seat)
-    rows = np.arange(m)
-    known = np.zeros((m, view.players), np.uint64)
-    known[rows, (seat + view.direction) % view.players] = passed & ~r(view.played)  # hold: nothing passed
-    known[rows, seat] = r(view.hand)
-    sizes = r(view.hand_sizes) - bits.count(known)
-    hidden = r(view.unseen) & ~np.bitwise_or.reduce(known, axis=1)
-    return known | deck.deal_among(hidden, sizes, rng, CARDS, ~r(view.excluded))
-
-
 def hidden_gifts(view: HeartsView, k: int, hands: np.ndarray, rng) -> np.ndarray:
     """The cards each seat passed, in worlds dealt as ``hands``, ``(m * k, p)`` sets: this seat's
     and its passer's are known; every other seat's are three of its receiver's cards since the
@@ -492,35 +462,29 @@ class Hearts(Game):
             s.step = 0
         return score(s.taken, s.tricks, s.rules)
 
-    def redeal(self, view: HeartsView, k: int, rng) -> Round:
-        """The cards the seat has not seen go to the other hands (:func:`hidden_hands`); mid-pass,
-        each other seat's picks so far are drawn from its hand; once passed, what each other seat
-        gave is drawn from its receiver's cards (:func:`hidden_gifts`)."""
-        r = lambda a: np.repeat(a, k, axis=0)
-        p, seat = view.players, r(view.seat)
-        m = len(seat)
-        hands = hidden_hands(view, k, rng)
-        passing = np.zeros((m, p), np.uint64)
+    def hidden_cards(self, view: HeartsView) -> Hidden:
+        """The cards the seat has not seen go to the other hands, each keeping its hand size and
+        getting none it is known not to hold (``view.excluded``); the cards it passed stay with
+        their receiver until played."""
+        rows = np.arange(len(view))
+        known = np.zeros((len(view), view.players), np.uint64)
+        known[rows, (view.seat + view.direction) % view.players] = view.passed & ~view.played
+        return Hidden(view.unseen, view.hand_sizes, CARDS, allowed=~view.excluded, known=known)
+
+    def restore(self, view: HeartsView, state: dict, k: int, rng) -> None:
+        """Mid-pass, each other seat's picks so far are drawn from its hand; once passed, what
+        each other seat gave is drawn from its receiver's cards (:func:`hidden_gifts`)."""
+        hands, seat = state["hands"], np.repeat(view.seat, k)
+        m, p = hands.shape
         if 0 < view.passes_made < view.pass_count:
+            passing = state["passing"]
             for s in range(p):
                 passing[:, s] = deck.deal_among(hands[:, s], np.full((m, 1), view.passes_made), rng, CARDS)[:, 0]
-            passing[np.arange(m), seat] = r(view.passing)
-        gave = np.zeros((m, p), np.uint64)
+            passing[np.arange(m), seat] = np.repeat(view.passing, k)
         if view.pass_count and view.passes_made == view.pass_count:
-            gave = hidden_gifts(view, k, hands, rng)
-        history, past_leader = r(view.history), r(view.leaders)
-        past, trick = history.copy(), np.full((m, p), -1, np.int8)
-        if view.trick_no < view.hand_size:  # the trick under way, as far as it has gone
-            trick = history[:, view.trick_no].copy()
-            past[:, view.trick_no] = -1
-            past_leader[:, view.trick_no] = -1
-        return Round(p=p, rnd=view.rnd, hand_size=view.hand_size, rules=view.rules,
-                     way=view.way, dealt=r(view.dealt), hands=hands, passing=passing,
-                     gave=gave, played=r(view.played), trick=trick, leader=r(view.leader),
-                     led_suit=r(view.led_suit), best=r(view.best), winning=r(view.winning),
-                     broken=r(view.broken), taken=r(view.taken), tricks=r(view.tricks),
-                     totals=r(view.totals), passed=view.passes_made, trick_no=view.trick_no,
-                     step=view.step, past=past, past_leader=past_leader, past_winner=r(view.winners))
+            state["gave"] = hidden_gifts(view, k, hands, rng)
+        restore_history(view, state, k)
+        state["rules"] = view.rules
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         return (match.totals >= match.rules["goal"]).any(axis=1)

@@ -17,7 +17,7 @@ from functools import cached_property
 import numpy as np
 
 from .. import bits, deck
-from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, scalar
+from ..engine import HIDDEN, OWN, PUBLIC, Decision, Field, Game, Match, View, _rows, add, cells, declare
 from ..errors import SimtoolError
 from ..options import Option, as_numbers, number, numbers
 from . import cards
@@ -104,39 +104,51 @@ def trick_key(card: np.ndarray, is_trump: np.ndarray, led_suit: np.ndarray) -> n
 
 @dataclass
 class Round(TrickRound):
+    """One hand of ``n`` deals. A seat knows its hand, every hand's ranks (printed on the backs),
+    which seat holds a trump of which rank, the printed suits of its own and its passed upgraded
+    cards (not of the others'), the set-aside card, the cards played and the tricks and 4s each
+    seat has taken. Fields whose faces are partly hidden (``trump``, ``played``, ``trick``, the
+    history) are hidden here and shown through the view's own fields."""
+
     p: int
-    rnd: int
-    hand_size: int
-    pass_count: int
-    dealt: np.ndarray  # (n,) every card dealt to a player
-    set_aside: np.ndarray  # (n,) the 5p card set aside face up, -1 in 4p
-    hands: np.ndarray  # (n, p) card sets
-    passing: np.ndarray  # (n, p) cards each seat has chosen to pass so far
-    trump: np.ndarray  # (n,) every upgraded card, held or played (public)
-    played: np.ndarray  # (n,) cards played so far, the current trick included
-    trick: np.ndarray  # (n, p) card each seat put in the current trick, -1 not yet
-    leader: np.ndarray  # (n,)
-    led_suit: np.ndarray  # (n,) printed suit of the lead; ignored when trump was led
-    trump_led: np.ndarray  # (n,) bool
-    best: np.ndarray  # (n,) trick_key of the card winning so far
-    winning: np.ndarray  # (n,)
-    totals: np.ndarray  # (n, p) match totals before this round
-    tricks: np.ndarray  # (n, p)
-    fours: np.ndarray  # (n, p) rank-4 cards captured
-    upgrades: np.ndarray  # (n, p) cards upgraded
-    passed: int = 0  # cards passed so far (one at a time, all seats at once)
-    trick_no: int = 0  # tricks completed so far
-    step: int = 0  # next in the trick: 0 lead, i the i-th follower, p + i the i-th upgrader
-    gave: np.ndarray | None = None  # (n, p) the cards each seat passed (to the next seat)
-    kept: np.ndarray | None = None  # (n, p) each seat's hand once the pass is done
-    past: np.ndarray | None = None  # (n, hand_size, p) card each seat played in each finished trick
-    past_leader: np.ndarray | None = None  # (n, hand_size)
-    past_winner: np.ndarray | None = None  # (n, hand_size)
+    rnd: int = declare(PUBLIC, "", "Hand of the match, 0 for the first (one number).")
+    hand_size: int = declare(PUBLIC, "", "Cards dealt to each seat (one number).")
+    pass_count: int = declare(PUBLIC, "", "Cards each seat passes (one number).")
+    dealt: np.ndarray = declare(HIDDEN, "n")  # every card dealt to a player
+    set_aside: np.ndarray = declare(PUBLIC, "n", "The 5p card set aside face up, -1 in 4p, ``(m,)``.")
+    hands: np.ndarray = declare(OWN, "n p", "The acting seat's cards, ``(m,)`` sets.", view="hand")
+    passing: np.ndarray = declare(OWN, "n p", "Cards this seat has already chosen to pass, ``(m,)`` sets.")
+    trump: np.ndarray = declare(HIDDEN, "n")  # every upgraded card, held or played (backs public)
+    played: np.ndarray = declare(HIDDEN, "n")  # cards played so far, the current trick included
+    trick: np.ndarray = declare(HIDDEN, "n p")  # card each seat put in the current trick, -1 not yet
+    leader: np.ndarray = declare(PUBLIC, "n", "Seat that led the current trick, ``(m,)``.")
+    led_suit: np.ndarray = declare(HIDDEN, "n")  # printed suit of the lead; ignored when trump was led
+    trump_led: np.ndarray = declare(PUBLIC, "n", "Whether the current lead is a trump, ``(m,)`` bool.")
+    best: np.ndarray = declare(PUBLIC, "n", "Strength of the card winning the trick so far (see "
+                               "``trick_key``), ``(m,)``.")
+    winning: np.ndarray = declare(PUBLIC, "n", "Seat winning the current trick; at an upgrade, the winner of "
+                                  "the trick just played (upgrades go clockwise from its left), ``(m,)``.")
+    totals: np.ndarray = declare(PUBLIC, "n p", "Match totals before this hand, ``(m, p)``.")
+    tricks: np.ndarray = declare(PUBLIC, "n p", "Tricks won so far by every seat, ``(m, p)``.")
+    fours: np.ndarray = declare(PUBLIC, "n p", "Rank-4 cards captured so far by every seat, ``(m, p)``.")
+    upgrades: np.ndarray = declare(PUBLIC, "n p", "Cards each seat has upgraded so far, ``(m, p)``.")
+    passed: int = declare(PUBLIC, "", "Pass decisions made so far (one number).", view="passes_made", default=0)
+    trick_no: int = declare(PUBLIC, "", "Tricks finished so far (one number; during upgrades, the trick "
+                            "just played).", default=0)
+    step: int = declare(PUBLIC, "", "Position in the trick: 0 lead, i the i-th follower, p + i the i-th "
+                        "upgrader (one number).", default=0)
+    gave: np.ndarray | None = declare(OWN, "n p", "The cards this seat passed (to the next seat clockwise), "
+                                      "``(m,)`` sets; empty before the pass is made.", view="passed",
+                                      default=None)
+    kept: np.ndarray | None = declare(HIDDEN, "n p", default=None)  # each seat's hand once the pass is done
+    past: np.ndarray | None = declare(HIDDEN, "n T p", default=None)  # cards of the finished tricks
+    past_leader: np.ndarray | None = declare(PUBLIC, "n T", view=None, default=None)  # the view's leaders
+    past_winner: np.ndarray | None = declare(PUBLIC, "n T", view=None, default=None)  # the view's winners
     limit: int | None = None  # the trick limit (None: the sheet's)
     # points for 0, 1, ... tricks, the last for that many or more; a tuple, as it is no per-deal array
     table: tuple[int, ...] | None = None
     four_bonus: int = FOUR_BONUS
-    left_out: np.ndarray | int = 0  # (n,) cards left out face down (hands smaller than the sheet's)
+    left_out: np.ndarray | int = declare(HIDDEN, "n", default=0)  # cards left out face down (small hands)
 
     def __post_init__(self):
         init_history(self, self.hand_size)
@@ -188,17 +200,13 @@ def _backs(cards: np.ndarray, hidden: np.ndarray) -> np.ndarray:
     return np.where(hide, HIDDEN_TRUMP + CARD_RANK[np.maximum(cards, 0)] - 1, cards).astype(np.int8)
 
 
-class KansasCityView(View):
-    """A seat knows its hand, every hand's ranks (printed on the backs), which seat holds a trump
-    of which rank, the printed suits of its own and its passed upgraded cards (not of the others'),
-    the set-aside card, the cards played and the tricks and 4s each seat has taken."""
+class KansasCityView(View, state=Round):
+    """What a seat knows (see :class:`Round`), and what it infers."""
 
     def __init__(self, game, state, kind, seat, legal, rows=None):
         super().__init__(game, state, kind, seat, legal, rows)
         self._numbers = (state.limit, state.table, state.four_bonus)  # public rules
 
-    hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
-    passing = own("passing", "Cards this seat has already chosen to pass, ``(m,)`` sets.")
 
     rank_counts = Field(lambda s, rows, seat: rank_counts(_rows(s.hands, rows)),
                         "Cards of each rank (index rank - 1) in every seat's hand, ``(m, p, 8)`` "
@@ -209,7 +217,6 @@ class KansasCityView(View):
     trump_ranks = Field(lambda s, rows, seat: rank_byte(_rows(s.hands, rows) & _rows(s.trump, rows)[:, None]),
                         "Ranks of the unplayed trumps each seat holds, ``(m, p)`` rank bytes (bit r - 1 "
                         "for rank r; trump backs are public).")
-    set_aside = public("set_aside", "The 5p card set aside face up, -1 in 4p, ``(m,)``.")
     played = Field(lambda s, rows, seat: _rows(s.played, rows) & ~_hidden_trumps(s, rows, seat),
                    "Cards played so far whose face this seat saw (another seat's trump shows only its "
                    "back: see ``history``), the current trick included, ``(m,)`` sets.")
@@ -227,31 +234,14 @@ class KansasCityView(View):
     trick = Field(lambda s, rows, seat: _backs(_rows(s.trick, rows), _hidden_trumps(s, rows, seat)),
                   "Card each seat put in the current trick, -1 not yet, ``(m, p)`` (57 + rank - 1: a "
                   "trump whose printed suit this seat has not seen).")
-    leader = public("leader", "Seat that led the current trick, ``(m,)``.")
     led_suit = Field(lambda s, rows, seat: np.where(_rows(s.trump_led, rows), -1, _rows(s.led_suit, rows)),
                      "Printed suit of the current lead, -1 when a trump was led, ``(m,)``.")
-    trump_led = public("trump_led", "Whether the current lead is a trump, ``(m,)`` bool.")
-    best = public("best", "Strength of the card winning the trick so far (see ``trick_key``), ``(m,)``.")
-    tricks = public("tricks", "Tricks won so far by every seat, ``(m, p)``.")
-    fours = public("fours", "Rank-4 cards captured so far by every seat, ``(m, p)``.")
-    totals = public("totals", "Match totals before this hand, ``(m, p)``.")
     tricks_left = Field(lambda s, rows, seat: s.hand_size - s.trick_no,
                         "Tricks still to be played, the current one included (one number).")
-    passed = own("gave", "The cards this seat passed (to the next seat clockwise), ``(m,)`` sets; "
-                 "empty before the pass is made.")
-    winning = public("winning", "Seat winning the current trick; at an upgrade, the winner of the trick "
-                     "just played (upgrades go clockwise from its left), ``(m,)``.")
     history = Field(lambda s, rows, seat: _backs(HISTORY.read(s, rows, seat), _hidden_trumps(s, rows, seat)),
                      HISTORY.__doc__ + " 57 + rank - 1: a trump whose printed suit this seat has not seen.")
     leaders = LEADERS
     winners = WINNERS
-    hand_size = scalar("hand_size", "Cards dealt to each seat (one number).")
-    pass_count = scalar("pass_count", "Cards each seat passes (one number).")
-    passes_made = scalar("passed", "Pass decisions made so far (one number).")
-    trick_no = scalar("trick_no", "Tricks finished so far (one number; during upgrades, the trick just played).")
-    step = scalar("step", "Position in the trick: 0 lead, i the i-th follower, p + i the i-th upgrader (one number).")
-    rnd = scalar("rnd", "Hand of the match, 0 for the first (one number).")
-    upgrades = public("upgrades", "Cards each seat has upgraded so far, ``(m, p)``.")
 
     @property
     def passed_to(self) -> np.ndarray:
@@ -412,7 +402,7 @@ class KansasCity(Game):
             s.step = 0
         return score(s.tricks, s.fours, s.upgrades, s.table, s.limit, s.four_bonus)
 
-    def redeal(self, view: KansasCityView, k: int, rng) -> Round:
+    def restore(self, view: KansasCityView, state: dict, k: int, rng) -> None:
         """The faces the seat has not seen, re-dealt rank by rank (every hand's ranks are printed
         on the backs): each seat keeps its count of every rank, the cards this seat passed it
         and its trumps' ranks, gets no plain card of a suit it has shown void in, and the other
@@ -482,23 +472,15 @@ class KansasCity(Game):
             trick = faces[:, view.trick_no].copy()
             past[:, view.trick_no] = -1
             past_leader[:, view.trick_no] = -1
-        trump_led = r(view.trump_led)
-        led_card = trick[rows, r(view.leader)].astype(np.int64)
+        trump_led = state["trump_led"]
+        led_card = trick[rows, state["leader"]].astype(np.int64)
         led_suit = np.where(trump_led & (led_card >= 0), CARD_SUIT[np.maximum(led_card, 0)], r(view.led_suit))
-        gave = np.zeros((m, p), np.uint64)
-        gave[rows, seat] = r(view.passed)
         faces64 = faces.astype(np.int64)
         own_played = np.bitwise_or.reduce(np.where(faces64 >= 0, bits.BIT[np.maximum(faces64, 0)], bits.EMPTY), axis=1)
-        return Round(p=p, rnd=view.rnd, hand_size=view.hand_size, pass_count=view.pass_count,
-                     dealt=dealt, set_aside=r(view.set_aside), hands=hands, passing=others,
-                     trump=trump, played=played, trick=trick, leader=r(view.leader),
-                     led_suit=led_suit, trump_led=trump_led, best=r(view.best),
-                     winning=r(view.winning), totals=r(view.totals), tricks=r(view.tricks),
-                     fours=r(view.fours), upgrades=r(view.upgrades), passed=view.passes_made,
-                     trick_no=view.trick_no, step=view.step, gave=gave, kept=hands | own_played,
-                     past=past, past_leader=past_leader, past_winner=r(view.winners),
-                     limit=view.limit, table=view.score_table, four_bonus=view.four_bonus,
-                     left_out=r(view.dealt) & ~dealt)
+        state.update(dealt=dealt, hands=hands, passing=others, trump=trump, played=played, trick=trick,
+                     led_suit=led_suit, kept=hands | own_played, past=past, past_leader=past_leader,
+                     past_winner=r(view.winners), limit=view.limit, table=view.score_table,
+                     four_bonus=view.four_bonus, left_out=r(view.dealt) & ~dealt)
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         hands = match.p if match.rules["hands"] == "p" else 3

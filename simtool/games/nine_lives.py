@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import bits
 from .. import deck as deck_module
-from ..engine import Decision, Game, Match, View, add, cells, own, public, scalar
+from ..engine import OWN, PUBLIC, Decision, Game, Hidden, Match, View, add, cells, declare
 from ..errors import SimtoolError
 from ..options import number
 from . import cards
@@ -32,6 +32,7 @@ from .tricks import (
     leaders_field,
     play_trick,
     record_trick,
+    restore_history,
     shown_void,
 )
 
@@ -72,29 +73,38 @@ class LivesMatch(Match):
 
 @dataclass
 class Round(TrickRound):
+    """One round of ``n`` deals. A seat knows its hand and bid, every bid once revealed (before
+    play), the leftover cards, the cards played, every seat's tricks and lives; the other hands
+    are hidden."""
+
     p: int
-    rnd: int
-    hand_size: np.ndarray  # (n,) cards dealt to each player (the deck shrinks per match)
-    deck: np.ndarray  # (n,) every card in this round's deck
-    leftover: np.ndarray  # (n,) cards revealed and unused
-    hands: np.ndarray  # (n, p)
-    bid: np.ndarray  # (n, p) each seat's bid card, -1 until revealed
-    keeper: np.ndarray  # (n,) the Kittykeeper: leads, and its bid suit is trump
-    played: np.ndarray  # (n,)
-    trick: np.ndarray  # (n, p) card each seat put in the current trick, -1 not yet
-    lead_suit: np.ndarray  # (n,)
-    trump: np.ndarray  # (n,) the Kittykeeper's bid suit for the current trick
-    best: np.ndarray  # (n,) strength of the counted card winning so far (0: none)
-    winning: np.ndarray  # (n,)
-    tricks: np.ndarray  # (n, p)
-    fallback: np.ndarray  # (n, p) tricks won as Kittykeeper because nothing counted won
-    totals: np.ndarray  # (n, p) lives before this round
-    bidding: bool = True  # the simultaneous bid is still to come
-    trick_no: int = 0  # tricks completed so far
-    step: int = 0  # next in the trick: 0 lead, i the i-th follower
-    past: np.ndarray | None = None  # (n, T, p) card each seat played in each finished trick
-    past_leader: np.ndarray | None = None  # (n, T) the Kittykeeper who led it
-    past_winner: np.ndarray | None = None  # (n, T)
+    rnd: int = declare(PUBLIC, "", "Round of the match, 0 for the first (one number).")
+    hand_size: np.ndarray = declare(PUBLIC, "n", "Cards dealt to each player this round, ``(m,)``.")
+    deck: np.ndarray = declare(PUBLIC, "n", "This round's deck: every card not in a life pile, ``(m,)`` sets.")
+    leftover: np.ndarray = declare(PUBLIC, "n", "Cards revealed and unused this round, ``(m,)`` sets.")
+    hands: np.ndarray = declare(OWN, "n p", "The acting seat's cards, ``(m,)`` sets.", view="hand", cards=True)
+    bid: np.ndarray = declare(PUBLIC, "n p", "Every seat's bid card, -1 until revealed (revealed before "
+                              "play), ``(m, p)``.")
+    keeper: np.ndarray = declare(PUBLIC, "n", "The Kittykeeper (leader; its bid suit is trump), ``(m,)``.")
+    played: np.ndarray = declare(PUBLIC, "n", "Cards played so far this round, ``(m,)`` sets.")
+    trick: np.ndarray = declare(PUBLIC, "n p", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
+    lead_suit: np.ndarray = declare(PUBLIC, "n", "Suit led in the current trick, ``(m,)``.")
+    trump: np.ndarray = declare(PUBLIC, "n", "Trump for the current trick: the Kittykeeper's bid suit, ``(m,)``.")
+    best: np.ndarray = declare(PUBLIC, "n", "Strength of the counted card winning so far (trump 100 + rank; "
+                               "0 none), ``(m,)``.")
+    winning: np.ndarray = declare(PUBLIC, "n", "Seat winning the current trick so far, ``(m,)``.")
+    tricks: np.ndarray = declare(PUBLIC, "n p", "Tricks won so far by every seat, ``(m, p)``.")
+    fallback: np.ndarray = declare(PUBLIC, "n p", "Tricks each seat won as Kittykeeper because no counted "
+                                   "card won, ``(m, p)``.")
+    totals: np.ndarray = declare(PUBLIC, "n p", "Lives before this round, ``(m, p)``.")
+    bidding: bool = declare(PUBLIC, "", "Whether the simultaneous bid is still to come (one bool).", default=True)
+    trick_no: int = declare(PUBLIC, "", "Tricks completed so far this round (one number).", default=0)
+    step: int = declare(PUBLIC, "", "Position in the trick: 0 lead, i the i-th follower (one number).", default=0)
+    # the finished tricks (T: the most tricks of any deal): cards, the Kittykeeper who led, the
+    # winner; the view shows them as ``history``, ``leaders`` and ``winners``
+    past: np.ndarray | None = declare(PUBLIC, "n T p", view=None, default=None)
+    past_leader: np.ndarray | None = declare(PUBLIC, "n T", view=None, default=None)
+    past_winner: np.ndarray | None = declare(PUBLIC, "n T", view=None, default=None)
     layout: Layout | None = None  # p suits of the ``ranks`` rule (None: the sheet's 9 ranks)
     lives_to_end: int = LIVES  # the match ends after a round in which someone has this many lives
 
@@ -132,9 +142,8 @@ class Round(TrickRound):
         return np.where(card >= 0, self.strength(np.maximum(card, 0), seat_suit), 0)
 
 
-class NineLivesView(View):
-    """A seat knows its hand and bid, every bid once revealed (before play), the leftover
-    cards, the cards played, every seat's tricks and lives."""
+class NineLivesView(View, state=Round):
+    """What a seat knows (see :class:`Round`), and what it infers."""
 
     def __init__(self, game, state, *args, **kwargs):
         super().__init__(game, state, *args, **kwargs)
@@ -157,28 +166,9 @@ class NineLivesView(View):
         ``lives_to_end`` rule, 9 on the sheet; one number)."""
         return self._lives_to_end
 
-    hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
-    bid = public("bid", "Every seat's bid card, -1 until revealed (revealed before play), ``(m, p)``.")
-    leftover = public("leftover", "Cards revealed and unused this round, ``(m,)`` sets.")
-    deck = public("deck", "This round's deck: every card not in a life pile, ``(m,)`` sets.")
-    hand_size = public("hand_size", "Cards dealt to each player this round, ``(m,)``.")
-    keeper = public("keeper", "The Kittykeeper (leader; its bid suit is trump), ``(m,)``.")
-    played = public("played", "Cards played so far this round, ``(m,)`` sets.")
-    trick = public("trick", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
-    lead_suit = public("lead_suit", "Suit led in the current trick, ``(m,)``.")
-    trump = public("trump", "Trump for the current trick: the Kittykeeper's bid suit, ``(m,)``.")
-    best = public("best", "Strength of the counted card winning so far (trump 100 + rank; 0 none), ``(m,)``.")
-    tricks = public("tricks", "Tricks won so far by every seat, ``(m, p)``.")
-    totals = public("totals", "Lives before this round, ``(m, p)``.")
-    trick_no = scalar("trick_no", "Tricks completed so far this round (one number).")
-    step = scalar("step", "Position in the trick: 0 lead, i the i-th follower (one number).")
-    bidding = scalar("bidding", "Whether the simultaneous bid is still to come (one bool).")
-    rnd = scalar("rnd", "Round of the match, 0 for the first (one number).")
     history = HISTORY
     leaders = leaders_field("keeper")
     winners = WINNERS
-    winning = public("winning", "Seat winning the current trick so far, ``(m,)``.")
-    fallback = public("fallback", "Tricks each seat won as Kittykeeper because no counted card won, ``(m, p)``.")
 
     @cached_property
     def winners_now(self) -> np.ndarray:
@@ -296,39 +286,16 @@ class NineLives(Game):
         results["_keeper"] = np.broadcast_to(s.keeper[:, None], s.bid.shape)
         return results
 
-    def redeal(self, view: NineLivesView, k: int, rng) -> Round:
+    def hidden_cards(self, view: NineLivesView) -> Hidden:
         """The cards the seat has not seen go to the other hands, each keeping its size and none
         getting a suit it has shown void in; before the bid the others' bid cards are still in
         their hands (``play_out`` draws their bids)."""
-        r = lambda a: np.repeat(a, k, axis=0)
-        p, seat = view.players, r(view.seat)
-        m = len(seat)
-        sizes = r(view.hand_sizes)
-        sizes[np.arange(m), seat] = 0
-        void_suits = r(view.voids)
-        lay = view._layout
-        allowed = np.zeros((m, p), np.uint64)
-        for suit in range(p):
-            allowed |= np.where((void_suits >> suit) & 1, bits.EMPTY, lay.suit[suit])
-        hands = deck_module.deal_among(r(view.unseen), sizes, rng, lay.cards, allowed)
-        hands[np.arange(m), seat] = r(view.hand)
-        history, leaders = r(view.history), r(view.leaders)
-        past, past_leader = history.copy(), leaders.copy()
-        trick = np.full((m, p), -1, np.int8)
-        if view.trick_no < past.shape[1] and view.step > 0:  # the trick under way
-            trick = history[:, view.trick_no].copy()
-            past[:, view.trick_no] = -1
-            past_leader[:, view.trick_no] = -1
-        elif view.trick_no < past.shape[1]:
-            past_leader[:, view.trick_no] = -1
-        return Round(p=p, rnd=view.rnd, hand_size=r(view.hand_size), deck=r(view.deck),
-                     leftover=r(view.leftover), hands=hands, bid=r(view.bid), keeper=r(view.keeper),
-                     played=r(view.played), trick=trick, lead_suit=r(view.lead_suit),
-                     trump=r(view.trump), best=r(view.best), winning=r(view.winning),
-                     tricks=r(view.tricks), fallback=r(view.fallback), totals=r(view.totals),
-                     bidding=view.bidding, trick_no=view.trick_no, step=view.step, past=past,
-                     past_leader=past_leader, past_winner=r(view.winners), layout=lay,
-                     lives_to_end=view.lives_to_end)
+        return Hidden(view.unseen, view.hand_sizes, view._layout.cards, voids=view.voids,
+                      suits=view._layout.suit)
+
+    def restore(self, view: NineLivesView, state: dict, k: int, rng) -> None:
+        restore_history(view, state, k)
+        state.update(layout=view._layout, lives_to_end=view.lives_to_end)
 
     def end_round(self, match: LivesMatch, results: dict[str, np.ndarray]) -> None:
         """Scored bid cards become lives and leave the deck; the last trick's winner keeps the kitty."""

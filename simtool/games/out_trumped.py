@@ -18,12 +18,23 @@ from functools import cached_property
 import numpy as np
 
 from .. import bits, deck
-from ..engine import Decision, Field, Game, Match, View, _rows, add, cells, own, public, scalar
+from ..engine import HIDDEN, OWN, PUBLIC, Decision, Field, Game, Match, View, _rows, add, cells, declare
 from ..errors import SimtoolError
 from ..options import Option, number
 from . import cards as layouts
 from .cards import Layout
-from .tricks import FOLLOW, HISTORY, LEAD, LEADERS, WINNERS, TrickRound, init_history, play_trick, record_trick
+from .tricks import (
+    FOLLOW,
+    HISTORY,
+    LEAD,
+    LEADERS,
+    WINNERS,
+    TrickRound,
+    init_history,
+    play_trick,
+    record_trick,
+    restore_history,
+)
 
 SUITS, RANKS = 5, 12  # the sheet's deck, as ruled
 KITTY = 5
@@ -82,38 +93,50 @@ def lowest_rank(cards: np.ndarray, layout: Layout = LAYOUT) -> np.ndarray:
 
 @dataclass
 class Round(TrickRound):
+    """One hand of ``n`` deals. A seat knows its hand, the trump, the bids and low cards shown,
+    who took the kitty (and, if itself, the kitty and its discards), the cards played and every
+    seat's tricks and trumps."""
+
     p: int
-    rnd: int
-    hand_size: int
-    rules: dict
-    dealt: np.ndarray  # (n,) every card dealt to a hand or the kitty
-    hands: np.ndarray  # (n, p)
-    kitty: np.ndarray  # (n,) the kitty's cards (empty without a kitty)
-    discarded: np.ndarray  # (n,) the taker's discards (face down)
-    die: np.ndarray  # (n,) the face rolled: a suit, or WILD
-    trump: np.ndarray  # (n,) the trump suit, NO_TRUMP for none
-    dealer: int
-    bids: np.ndarray  # (n, p) -1 not yet, 0 passed, k bid k
-    standing: np.ndarray  # (n,) highest bid so far
-    taker: np.ndarray  # (n,) seat that takes the kitty (the high bidder so far), -1 nobody
-    picked: np.ndarray  # (n,) bool: the kitty is in the taker's hand
-    shown: np.ndarray  # (n, p) low-card rank each seat showed (0 without low-card)
-    played: np.ndarray  # (n,)
-    trick: np.ndarray  # (n, p) card each seat put in the current trick, -1 not yet
-    leader: np.ndarray  # (n,)
-    led: np.ndarray  # (n,) suit led
-    top_led: np.ndarray  # (n,) highest rank of the led suit in the trick
-    best: np.ndarray  # (n,) strength of the card winning so far
-    winning: np.ndarray  # (n,)
-    tricks: np.ndarray  # (n, p)
-    trumps: np.ndarray  # (n, p) trump cards captured
-    totals: np.ndarray  # (n, p) match totals before this hand
-    phase: int = 0  # TRUMP_PICK, BIDDING, DISCARDS or TRICKS
-    step: int = 0  # within the phase: bids made, discards made, or the turn in the trick
-    trick_no: int = 0  # tricks completed so far
-    past: np.ndarray | None = None  # (n, hand_size, p) card each seat played in each finished trick
-    past_leader: np.ndarray | None = None  # (n, hand_size)
-    past_winner: np.ndarray | None = None  # (n, hand_size)
+    rnd: int = declare(PUBLIC, "", "Hand of the match, 0 for the first (one number).")
+    hand_size: int = declare(PUBLIC, "", "Cards dealt to each hand (one number).")
+    rules: dict = declare(PUBLIC, "", view=None)  # the view's ``rules``, a copy
+    dealt: np.ndarray = declare(HIDDEN, "n")  # every card dealt to a hand or the kitty
+    hands: np.ndarray = declare(OWN, "n p", "The acting seat's cards, ``(m,)`` sets.", view="hand")
+    # the kitty's cards (empty without a kitty) and the taker's discards (face down): the taker's
+    # view shows them (``kitty``, ``discarded``)
+    kitty: np.ndarray = declare(HIDDEN, "n")
+    discarded: np.ndarray = declare(HIDDEN, "n")
+    die: np.ndarray = declare(PUBLIC, "n", "The Colour Die's face: a suit 0..4, or 5 for wild (``suits`` "
+                              "with another deck), ``(m,)``.")
+    trump: np.ndarray = declare(PUBLIC, "n", "Trump suit 0..4 (0..suits - 1), or -1 for no trump, ``(m,)``.")
+    dealer: int = declare(PUBLIC, "", "The dealer's seat (one number).")
+    bids: np.ndarray = declare(PUBLIC, "n p", "Each seat's bid: -1 not yet, 0 passed, k bid k tricks, "
+                               "``(m, p)``.")
+    standing: np.ndarray = declare(PUBLIC, "n", "The highest bid so far, ``(m,)``.")
+    taker: np.ndarray = declare(PUBLIC, "n", "Seat that took the kitty, -1 nobody (yet), ``(m,)``.")
+    picked: np.ndarray = declare(PUBLIC, "n", "Whether the taker has picked the kitty up, ``(m,)`` bool.")
+    shown: np.ndarray = declare(PUBLIC, "n p", "Low-card rank each seat showed (0 without low-card), ``(m, p)``.")
+    played: np.ndarray = declare(PUBLIC, "n", "Cards played so far, the current trick included, ``(m,)``.")
+    trick: np.ndarray = declare(PUBLIC, "n p", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
+    leader: np.ndarray = declare(PUBLIC, "n", "Seat that led the current trick, ``(m,)``.")
+    led: np.ndarray = declare(PUBLIC, "n", "Suit led in the current trick, ``(m,)``.")
+    top_led: np.ndarray = declare(PUBLIC, "n", "Highest rank of the led suit in the current trick, ``(m,)``.")
+    best: np.ndarray = declare(PUBLIC, "n", "Strength of the card winning so far (trumps 100 + rank), ``(m,)``.")
+    winning: np.ndarray = declare(PUBLIC, "n", "Seat winning the current trick so far, ``(m,)``.")
+    tricks: np.ndarray = declare(PUBLIC, "n p", "Tricks won so far by every seat, ``(m, p)``.")
+    trumps: np.ndarray = declare(PUBLIC, "n p", "Trump cards captured so far by every seat, ``(m, p)``.")
+    totals: np.ndarray = declare(PUBLIC, "n p", "Match totals before this hand, ``(m, p)``.")
+    phase: int = declare(PUBLIC, "", "Phase of the hand: 0 wild trump pick, 1 bidding, 2 discards, 3 tricks "
+                         "(one number).", default=0)
+    step: int = declare(PUBLIC, "", "Position in the phase: bids or discards made, or the turn in the trick "
+                        "(one number).", default=0)
+    trick_no: int = declare(PUBLIC, "", "Tricks finished so far (one number).", default=0)
+    # the finished tricks: cards, leader, winner; the view shows them as ``history``, ``leaders``
+    # and ``winners``
+    past: np.ndarray | None = declare(PUBLIC, "n T p", view=None, default=None)
+    past_leader: np.ndarray | None = declare(PUBLIC, "n T", view=None, default=None)
+    past_winner: np.ndarray | None = declare(PUBLIC, "n T", view=None, default=None)
     layout: Layout | None = None  # the deck's shape (None: from the rules)
 
     def __post_init__(self):
@@ -162,9 +185,8 @@ def _ranks_below(rank: np.ndarray, layout: Layout) -> np.ndarray:
     return out
 
 
-class OutTrumpedView(View):
-    """A seat knows its hand, the trump, the bids and low cards shown, who took the kitty (and,
-    if itself, the kitty and its discards), the cards played and every seat's tricks and trumps."""
+class OutTrumpedView(View, state=Round):
+    """What a seat knows (see :class:`Round`), and what it infers."""
 
     def __init__(self, game, state, kind, seat, legal, rows=None):
         super().__init__(game, state, kind, seat, legal, rows)
@@ -191,23 +213,6 @@ class OutTrumpedView(View):
         """Cards in the kitty, and cards the taker discards; 0 without a kitty."""
         return kitty_size(self._rules)
 
-    hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
-    trump = public("trump", "Trump suit 0..4 (0..suits - 1), or -1 for no trump, ``(m,)``.")
-    die = public("die", "The Colour Die's face: a suit 0..4, or 5 for wild (``suits`` with "
-                 "another deck), ``(m,)``.")
-    bids = public("bids", "Each seat's bid: -1 not yet, 0 passed, k bid k tricks, ``(m, p)``.")
-    standing = public("standing", "The highest bid so far, ``(m,)``.")
-    taker = public("taker", "Seat that took the kitty, -1 nobody (yet), ``(m,)``.")
-    shown = public("shown", "Low-card rank each seat showed (0 without low-card), ``(m, p)``.")
-    played = public("played", "Cards played so far, the current trick included, ``(m,)``.")
-    trick = public("trick", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
-    leader = public("leader", "Seat that led the current trick, ``(m,)``.")
-    led = public("led", "Suit led in the current trick, ``(m,)``.")
-    best = public("best", "Strength of the card winning so far (trumps 100 + rank), ``(m,)``.")
-    tricks = public("tricks", "Tricks won so far by every seat, ``(m, p)``.")
-    trumps = public("trumps", "Trump cards captured so far by every seat, ``(m, p)``.")
-    totals = public("totals", "Match totals before this hand, ``(m, p)``.")
-
     kitty = Field(lambda s, rows, seat: np.where(_rows(s.taker, rows) == seat, _rows(s.kitty, rows), bits.EMPTY),
                   "The kitty's cards if the acting seat took it, else empty, ``(m,)`` sets.")
     discarded = Field(lambda s, rows, seat: np.where(_rows(s.taker, rows) == seat, _rows(s.discarded, rows),
@@ -216,17 +221,8 @@ class OutTrumpedView(View):
     history = HISTORY
     leaders = LEADERS
     winners = WINNERS
-    phase = scalar("phase", "Phase of the hand: 0 wild trump pick, 1 bidding, 2 discards, 3 tricks (one number).")
-    step = scalar("step", "Position in the phase: bids or discards made, or the turn in the trick (one number).")
-    trick_no = scalar("trick_no", "Tricks finished so far (one number).")
-    dealer = scalar("dealer", "The dealer's seat (one number).")
-    hand_size = scalar("hand_size", "Cards dealt to each hand (one number).")
     tricks_left = Field(lambda s, rows, seat: s.hand_size - s.trick_no,
                         "Tricks still to be played, the current one included (one number).")
-    picked = public("picked", "Whether the taker has picked the kitty up, ``(m,)`` bool.")
-    top_led = public("top_led", "Highest rank of the led suit in the current trick, ``(m,)``.")
-    winning = public("winning", "Seat winning the current trick so far, ``(m,)``.")
-    rnd = scalar("rnd", "Hand of the match, 0 for the first (one number).")
     follow = Field(lambda s, rows, seat: s.rules["follow"], "The follow rule option: overtake or literal.")
     kitty_rule = Field(lambda s, rows, seat: s.rules["kitty"], "The kitty rule option: none, bid or low-card.")
     wild_rule = Field(lambda s, rows, seat: s.rules["wild"], "The wild rule option: dealer or no-trump.")
@@ -476,7 +472,7 @@ class OutTrumped(Game):
         s.taker = order[np.argmin(in_order, axis=1)]
 
 
-    def redeal(self, view: OutTrumpedView, k: int, rng) -> Round:
+    def restore(self, view: OutTrumpedView, state: dict, k: int, rng) -> None:
         """The cards the seat has not seen go to the other hands (each keeping its size and
         holding none of the cards its follows or low card ruled out), to the kitty or the
         taker's discards where the seat has not seen those, and the rest stay undealt.
@@ -487,9 +483,8 @@ class OutTrumped(Game):
         p, seat = view.players, r(view.seat)
         m = len(seat)
         rows = np.arange(m)
-        taker, picked = r(view.taker), r(view.picked)
+        taker, picked, played, hand = state["taker"], state["picked"], state["played"], r(view.hand)
         mine_taken = taker == seat
-        played, hand = r(view.played), r(view.hand)
         own_discards = r(view.discarded)
         layout, kitty_cards = view.layout, view.kitty_size
         unseen = layout.deck & ~hand & ~played & ~own_discards
@@ -512,28 +507,16 @@ class OutTrumped(Game):
         others_took = picked & ~mine_taken
         if others_took.any():  # the kitty is kitty_size of the cards the taker has held
             at = np.maximum(taker, 0)
+            history = r(view.history)
             taker_played = np.bitwise_or.reduce(
-                np.where(r(view.history)[rows, :, at] >= 0,
-                         bits.BIT[np.maximum(r(view.history)[rows, :, at], 0)], bits.EMPTY), axis=1)
+                np.where(history[rows, :, at] >= 0, bits.BIT[np.maximum(history[rows, :, at], 0)], bits.EMPTY),
+                axis=1)
             pool = hands[rows, at] | discarded | taker_played
             five = deck.deal_among(pool, np.full((m, 1), kitty_cards), rng, layout.cards)[:, 0]
             kitty = np.where(others_took, five, kitty)
-        history, leaders = r(view.history), r(view.leaders)
-        past, past_leader = history.copy(), leaders.copy()
-        trick = np.full((m, p), -1, np.int8)
-        if view.phase == TRICKS and view.trick_no < view.hand_size:
-            trick = history[:, view.trick_no].copy()
-            past[:, view.trick_no] = -1
-            past_leader[:, view.trick_no] = -1
-        return Round(p=p, rnd=view.rnd, hand_size=view.hand_size, rules=view.rules,
-                     dealt=np.bitwise_or.reduce(hands, axis=1) | played | discarded | kitty,
-                     hands=hands, kitty=kitty, discarded=discarded, die=r(view.die), trump=r(view.trump),
-                     dealer=view.dealer, bids=r(view.bids), standing=r(view.standing), taker=taker,
-                     picked=picked, shown=r(view.shown), played=played, trick=trick,
-                     leader=r(view.leader), led=r(view.led), top_led=r(view.top_led), best=r(view.best),
-                     winning=r(view.winning), tricks=r(view.tricks), trumps=r(view.trumps),
-                     totals=r(view.totals), phase=view.phase, step=view.step, trick_no=view.trick_no,
-                     past=past, past_leader=past_leader, past_winner=r(view.winners), layout=layout)
+        restore_history(view, state, k)
+        state.update(hands=hands, kitty=kitty, discarded=discarded, rules=view.rules, layout=layout,
+                     dealt=np.bitwise_or.reduce(hands, axis=1) | played | discarded | kitty)
 
     def end_round(self, match: Match, results: dict[str, np.ndarray]) -> None:
         """The floor at 0 applies once per hand, to the total plus the hand's points."""

@@ -203,3 +203,14 @@ HISTORY = Field(_history, "Card each seat played in every trick of the round, -1
 LEADERS = leaders_field()
 WINNERS = Field(lambda s, rows, seat: s.past_winner.copy() if rows is None else s.past_winner[rows],
                 "Seat that won each finished trick, -1 for tricks not finished, ``(m, T)`` int8.")
+
+
+def restore_history(view, state: dict, k: int) -> None:
+    """A re-deal's trick history (``past``, ``past_leader``, ``past_winner``) from the view's
+    (``history``, ``leaders``, ``winners``), each deal ``k`` times: the trick under way is not
+    filed yet (the view shows it in its ``trick``)."""
+    past, past_leader = np.repeat(view.history, k, axis=0), np.repeat(view.leaders, k, axis=0)
+    if view.trick_no < past.shape[1]:
+        past[:, view.trick_no] = -1
+        past_leader[:, view.trick_no] = -1
+    state.update(past=past, past_leader=past_leader, past_winner=np.repeat(view.winners, k, axis=0))

@@ -16,7 +16,7 @@ from functools import cache, cached_property
 import numpy as np
 
 from .. import bits, deck
-from ..engine import Decision, Field, Game, Match, RoundState, View, own, public, scalar
+from ..engine import PUBLIC, Decision, Field, Game, Match, RoundState, View, declare
 from ..options import number
 from . import cards
 from .cards import Layout
@@ -100,17 +100,26 @@ def suit_of_hand(hand: np.ndarray, ranks: int = RANKS) -> np.ndarray:
 
 @dataclass
 class Round(RoundState):
+    """One round of ``n`` deals. Every tableau is public, and a card taken from a tableau is seen
+    by all: a seat that watched knows every hand in circulation and every collection
+    (``docs/rules/trickster.md``). Nothing is hidden but the other seats' choices of the current
+    turn, which a search's play-outs draw."""
+
     p: int
-    rnd: int
-    turns: int  # tableau size, 52 // p
-    dealt: np.ndarray  # (n,) every card dealt to a tableau
-    tableau: np.ndarray  # (n, p) each seat's remaining tableau (public)
-    hand: np.ndarray  # (n, p) the hand each seat holds now
-    pips: np.ndarray  # (n, p) pip sum of that hand
-    collected: np.ndarray  # (n, p) each seat's collection (secret)
-    collections: np.ndarray  # (n, p) times each seat has collected
-    totals: np.ndarray  # (n, p) match totals before this round
-    turn: int = 0  # turns completed so far
+    rnd: int = declare(PUBLIC, "", "Round of the match, 0 for the first (one number).")
+    turns: int = declare(PUBLIC, "", "Cards in each tableau at the deal: the turns of the round (one number).")
+    dealt: np.ndarray = declare(PUBLIC, "n", "Every card dealt to a tableau, ``(m,)`` sets.")
+    tableau: np.ndarray = declare(PUBLIC, "n p", "Every seat's remaining tableau, ``(m, p)`` sets (face up).")
+    hand: np.ndarray = declare(PUBLIC, "n p", "The hand each seat holds, ``(m, p)`` sets (seen as they were built).",
+                               view="hands", mine=("hand", "The hand the acting seat holds, ``(m,)`` sets."))
+    pips: np.ndarray = declare(PUBLIC, "n p", "Pip sum of each seat's hand, ``(m, p)``.",
+                               view="all_pips", mine=("pips", "Pip sum of that hand, ``(m,)``."))
+    collected: np.ndarray = declare(PUBLIC, "n p", "Every seat's collection, ``(m, p)`` sets (seen as they "
+                                    "were collected).", view="collections_held",
+                                    mine=("collected", "The acting seat's own collection, ``(m,)`` sets."))
+    collections: np.ndarray = declare(PUBLIC, "n p", "Times each seat has collected so far, ``(m, p)``.")
+    totals: np.ndarray = declare(PUBLIC, "n p", "Match totals before this round, ``(m, p)``; lower is better.")
+    turn: int = declare(PUBLIC, "", "Turns finished so far (one number).", default=0)
     deck: Deck = DECK  # the card tables of the rules
 
     @property
@@ -123,10 +132,8 @@ class Round(RoundState):
         return np.where(follow != 0, follow, self.tableau)
 
 
-class TricksterView(View):
-    """Every tableau is public, and a card taken from a tableau is seen by all: a seat that
-    watched knows every hand in circulation and every collection (``docs/rules/trickster.md``). Nothing is hidden
-    but the other seats' choices of the current turn.
+class TricksterView(View, state=Round):
+    """Everything but the other seats' choices of the current turn (see :class:`Round`).
 
     The rules (``ranks``, ``pip_limit``, ``points``) are numbers; ``deck_for(view.ranks,
     view.pip_limit, view.points)`` gives the card tables they imply (pips, suits, point groups)."""
@@ -155,20 +162,6 @@ class TricksterView(View):
     def points(self) -> tuple:
         """Points of a pip card, a jack, a queen and a king (the ``*_points`` rules; a tuple)."""
         return self._deck.points
-
-    hand = own("hand", "The hand the acting seat holds, ``(m,)`` sets.")
-    pips = own("pips", "Pip sum of that hand, ``(m,)``.")
-    collected = own("collected", "The acting seat's own collection, ``(m,)`` sets.")
-    hands = public("hand", "The hand each seat holds, ``(m, p)`` sets (seen as they were built).")
-    all_pips = public("pips", "Pip sum of each seat's hand, ``(m, p)``.")
-    collections_held = public("collected", "Every seat's collection, ``(m, p)`` sets (seen as they were collected).")
-    dealt = public("dealt", "Every card dealt to a tableau, ``(m,)`` sets.")
-    turn = scalar("turn", "Turns finished so far (one number).")
-    turns = scalar("turns", "Cards in each tableau at the deal: the turns of the round (one number).")
-    rnd = scalar("rnd", "Round of the match, 0 for the first (one number).")
-    tableau = public("tableau", "Every seat's remaining tableau, ``(m, p)`` sets (face up).")
-    collections = public("collections", "Times each seat has collected so far, ``(m, p)``.")
-    totals = public("totals", "Match totals before this round, ``(m, p)``; lower is better.")
 
     turns_left = Field(lambda s, rows, seat: s.turns - s.turn,
                        "Cards each seat still has to play, this one included (one number).")
@@ -231,14 +224,10 @@ class Trickster(Game):
         s.pips[:] = 0
         return score(s.collected, s.collections, s.deck)
 
-    def redeal(self, view: TricksterView, k: int, rng) -> Round:
+    def restore(self, view: TricksterView, state: dict, k: int, rng) -> None:
         """Nothing is hidden but the current turn's other choices, which ``play_out`` draws: every
-        world is the deal as it stands."""
-        r = lambda a: np.repeat(a, k, axis=0)
-        return Round(p=view.players, rnd=view.rnd, turns=view.turns, dealt=r(view.dealt),
-                     tableau=r(view.tableau), hand=r(view.hands), pips=r(view.all_pips),
-                     collected=r(view.collections_held), collections=r(view.collections),
-                     totals=r(view.totals), turn=view.turn, deck=view._deck)
+        world is the deal as it stands, under the view's rules."""
+        state["deck"] = view._deck
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         return np.full(match.n, rnd + 1 >= match.p)

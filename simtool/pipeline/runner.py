@@ -27,7 +27,7 @@ import numpy as np
 import polars as pl
 
 from simtool import arguments, games, options
-from simtool.engine import Context, Game, Lineup, Outcome, play_deals, play_matches
+from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches
 from simtool.errors import SimtoolError, WorkerLost, choices, describe
 from simtool.pipeline.folders import polars_dtype, write_chunk
 
@@ -121,7 +121,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
         raise arguments.bad("lead_history", lead_history, "a whole number of deals (or matches) per chunk, "
                             "or 0 or None for none")
     leads = int(leads)
-    if leads and type(g).redeal is Game.redeal:
+    if leads and not g.redeals:
         raise SimtoolError(f"{g.id} cannot re-deal what a seat does not see, so it has no lead "
                            f"histories; run it without --lead-history")
     resolved_rules = options.resolve(g, rules)
