@@ -535,14 +535,7 @@ class Worlds:
         n = len(self)
         ctx = _WorldsContext(self._game.id, 0, n, "world", np.arange(n), resolve=self._resolve)
         lineup = Lineup([self._player(strategy)], np.zeros(state.p, np.int64))
-        while True:
-            choice = _decide(self._game, state, d, lineup, self._rng, ctx)
-            try:
-                d = play.send(choice)
-            except StopIteration as done:
-                results = _public(done.value)
-                results["win"] = shares(results["score"], self._game.lower_wins)
-                return results
+        return self._finish(play, state, _decide(self._game, state, d, lineup, self._rng, ctx), lineup, ctx)
 
     def play_out(self, choices, strategy) -> dict[str, np.ndarray]:
         """Apply the acting seat's ``choices`` ``(m*k,)`` in every world, play the rest of the round
@@ -575,6 +568,10 @@ class Worlds:
             choice[np.arange(n), self._seat] = choices
         else:
             choice = choices
+        return self._finish(play, state, choice, lineup, ctx)
+
+    def _finish(self, play, state, choice, lineup, ctx) -> dict[str, np.ndarray]:
+        """Send ``choice`` and play the round to its end with ``lineup``: its per-seat results."""
         while True:
             try:
                 d = play.send(choice)
