@@ -778,8 +778,9 @@ def review(
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder for review.html, review.json and the runs.")],
     players: Players = None,
     rule: Rules = [],
-    effort: str = typer.Option("quick", "--effort", help="quick (about a minute on 2 cores), standard "
-                               "(about five) or thorough (about half an hour)."),
+    effort: Optional[str] = typer.Option(None, "--effort", help="quick (about a minute on 2 cores, the "
+                                         "default), standard (about five) or thorough (about half an "
+                                         "hour); with --baseline, the baseline's unless given."),
     vs_rule: list[str] = typer.Option([], "--vs-rule", help="Also review the rules with this change "
                                       "(name=value, repeatable) on the same deals, and show what changes."),
     baseline: Optional[Path] = typer.Option(None, "--baseline", help="The folder of an earlier review "

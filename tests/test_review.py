@@ -10,6 +10,7 @@ import pytest
 
 import simtool.games
 from simtool.commands import review as reviews
+from simtool.analysis import verdicts
 from simtool.commands.review import Sizes
 
 from . import review_game
@@ -51,7 +52,7 @@ def test_too_few_deals_are_unclear_and_say_how_many_more(draw, tmp_path):
     small = reviews.review("draw", tmp_path / "s", seed=2, jobs=1, sizes=Sizes(1024, 128, 1024, 128, 32))
     seats = small["questions"]["seats"]
     assert seats["verdict"] == "unclear" and seats["more_deals"] > 0
-    assert f"about {seats['more_deals']:,} more deals would settle it" in seats["sentence"]
+    assert f"about {verdicts.rough(seats['more_deals'])} more deals would settle it" in seats["sentence"]
 
 
 def schema_errors(r: dict) -> list[str]:
@@ -428,3 +429,11 @@ def test_what_hidden_information_is_worth_has_no_better_side():
     old = version(5.0)
     del old["hidden_information"]
     assert "hidden information" not in {c["question"] for c in answers.changes(old, version(20.0))}
+
+
+def test_a_review_against_a_baseline_says_the_effort_it_played(draw, tmp_path):
+    base = reviews.review("draw", tmp_path / "base", seed=3, jobs=1, effort="standard", sizes=TINY)
+    again = reviews.review("draw", tmp_path / "again", rules={"edge": "first"}, jobs=1, baseline=tmp_path / "base")
+    # the baseline's sizes were played, so its effort is what this review played, not 'quick'
+    assert base["effort"] == again["effort"] == "standard" and again["sizes"] == base["sizes"]
+    assert again["seed"] == 3

@@ -161,3 +161,10 @@ def test_a_crude_rule_costing_under_one_point_is_flagged(low, high, word):
     v = verdicts.restriction_verdict("never upgrading", "target", (low + high) / 2, low, high, 1000)
     assert v.word == word and v.figures["flagged"] == (word == "nearly as good")
     assert v.sentence.startswith("Never upgrading costs target ")
+
+
+def test_deals_to_come_are_said_as_roughly_as_they_are_known():
+    assert [verdicts.rough(c) for c in (1, 1250, 9999, 10_000, 43_210, 987_654, 4_021_115, 12_500_000)] == [
+        "1", "1,250", "9,999", "10,000", "43,000", "990,000", "4 million", "12 million"]
+    v = verdicts.seat_verdict([interval(0, 0.5, 3.01), point(1, 0), point(2, 0), point(3, 0)], 4, 1_000_000)
+    assert v.word == "unclear" and v.more > 1_000_000 and f"about {verdicts.rough(v.more)} more deals" in v.sentence

@@ -206,10 +206,19 @@ def _worded(value: float, low: float, high: float, thresholds: Sequence[float],
 ONE = {"deals": "deal", "matches": "match"}
 
 
+def rough(count: int) -> str:
+    """``count`` as a sentence says it: exact below 10,000, else to two significant figures (an
+    estimate of deals to come is no better than that), in millions from a million."""
+    if count < 10_000:
+        return f"{count:,}"
+    rounded = float(f"{count:.2g}")
+    return f"{rounded / 1e6:g} million" if rounded >= 1e6 else f"{rounded:,.0f}"
+
+
 def _settle_text(more: int | None, unit: str) -> str:
     if more is None:
         return f"the estimate sits on a threshold, so more {unit} alone will not settle it"
-    return f"about {more:,} more {ONE.get(unit, unit) if more == 1 else unit} would settle it"
+    return f"about {rough(more)} more {ONE.get(unit, unit) if more == 1 else unit} would settle it"
 
 
 def convergence_state(doubling: tuple[float, float, float] | None) -> bool | None:

@@ -403,14 +403,16 @@ def play_all(s: Setup, out: Path, jobs: int | None = None, progress: Progress | 
 
 
 def review(game: str = "black-white", out: str | Path = "review", *, players: int | None = None,
-           rules: dict | None = None, effort: str = "quick", vs_rules: dict | None = None,
+           rules: dict | None = None, effort: str | None = None, vs_rules: dict | None = None,
            baseline: str | Path | None = None, seed: int | None = None, jobs: int | None = None,
            progress: Progress | None = None, sizes: Sizes | None = None, backend: str = "local",
            scheduler: str | None = None) -> dict:
     """What ``simtool review`` does, from Python: play, answer, and write ``out/review.json``
     and ``out/review.html``; return the review (the content of ``review.json``). With a
-    ``baseline`` of the same game and player count, its seed and sizes are played (unless
-    ``seed`` or ``sizes`` are given), so that both versions play the same deals. ``sizes``
+    ``baseline`` of the same game and player count, its seed, sizes and effort are played (an
+    ``effort`` given keeps the baseline's seed but plays its own sizes; ``seed`` or ``sizes``
+    given replace the baseline's), so that both versions play the same deals; without a
+    baseline the effort is ``quick`` unless given. ``sizes``
     replaces the effort's sizes (small reviews for tests and notebooks); ``backend="dask"`` plays
     the chunks on the dask.distributed cluster at ``scheduler``."""
     from simtool.analysis import review as answers
@@ -436,6 +438,11 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
         raise SimtoolError(f"--baseline {baseline} is the review's own --out; give the folder of an earlier review")
     if before is not None and seed is None and sizes is None:
         seed, sizes = baseline_deals(before, game, players)
+        if effort is not None:  # the effort asked for is played, on the baseline's deals as far as they go
+            sizes = None
+        elif sizes is not None:  # the review says what it played: the baseline's effort
+            effort = before.get("effort") if before.get("effort") in EFFORTS else None
+    effort = "quick" if effort is None else effort
     s = setup(game, out, players, rules, effort, vs_rules, seed, sizes)
     folders = play_all(s, out, jobs, progress, backend, scheduler)
     if progress is not None:
