@@ -244,6 +244,10 @@ class NineLives(Game):
         hands = np.zeros((n, p), np.uint64)
         for k in np.unique(in_deck):  # decks of one size deal alike: shuffle each group at once
             rows = np.flatnonzero(in_deck == k)
+            if k == lay.cards:  # the whole deck (every first round): position c holds card c
+                # the same draws as below, without the table of cards held (a third of the time)
+                hands[rows] = deck_module.dealt_hands(rng, len(rows), int(k), p, int(k // p))
+                continue
             held = np.nonzero(bits.to_mask(deck[rows], lay.cards))[1].reshape(len(rows), k)
             order = deck_module.shuffled(rng, len(rows), int(k), p * int(k // p))
             hands[rows] = deck_module.hands(np.take_along_axis(held, order.astype(np.int64), 1), p)
