@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import bits
 from .. import deck as deck_module
-from ..engine import OWN, PUBLIC, Decision, Game, Hidden, Match, View, add, cells, declare
+from ..engine import OWN, PUBLIC, Decision, Game, Hidden, Match, View, across_seats, add, cells, declare
 from ..errors import SimtoolError
 from ..options import number
 from . import cards
@@ -260,20 +260,22 @@ class NineLives(Game):
         deck = lay.deck & ~match.piles
         in_deck = bits.count(deck).astype(np.int64)
         size = in_deck // p
-        hands = np.zeros((n, p), np.uint64)
-        for k in np.unique(in_deck):  # decks of one size deal alike: shuffle each group at once
-            rows = np.flatnonzero(in_deck == k)
-            if k == lay.cards:  # the whole deck (every first round): position c holds card c
-                # the same draws as below, without the table of cards held (a third of the time)
-                hands[rows] = deck_module.dealt_hands(rng, len(rows), int(k), p, int(k // p))
-                continue
-            held = np.nonzero(bits.to_mask(deck[rows], lay.cards))[1].reshape(len(rows), k)
-            order = deck_module.shuffled(rng, len(rows), int(k), p * int(k // p))
-            hands[rows] = deck_module.hands(np.take_along_axis(held, order.astype(np.int64), 1), p)
+        if (in_deck == lay.cards).all():  # every deck whole (every first round): one group
+            hands = _whole_decks(rng, n, lay.cards, p)
+        else:
+            hands = np.zeros((n, p), np.uint64)
+            for k in np.unique(in_deck):  # decks of one size deal alike: shuffle each group at once
+                rows = np.flatnonzero(in_deck == k)
+                if k == lay.cards:
+                    hands[rows] = _whole_decks(rng, len(rows), lay.cards, p)
+                    continue
+                held = np.nonzero(bits.to_mask(deck[rows], lay.cards))[1].reshape(len(rows), k)
+                order = deck_module.shuffled(rng, len(rows), int(k), p * int(k // p))
+                hands[rows] = deck_module.hands(np.take_along_axis(held, order.astype(np.int64), 1), p)
         zeros = np.zeros((n, p), np.int16)
         return Round(
             p=p, rnd=rnd, hand_size=size, deck=deck,
-            leftover=deck & ~np.bitwise_or.reduce(hands, axis=1), hands=hands,
+            leftover=deck & ~across_seats(np.bitwise_or, hands), hands=hands,
             bid=np.full((n, p), -1, np.int64), keeper=match.keeper.copy(),
             played=np.zeros(n, np.uint64), trick=np.full((n, p), -1, np.int8),
             lead_suit=np.zeros(n, np.int64), trump=np.zeros(n, np.int64),
@@ -363,6 +365,13 @@ class NineLives(Game):
         lines.append(f"  Kittykeeper seat {s.keeper[row]}; left over: "
                      + (" ".join(lay.labels(s.leftover[row])) or "none"))
         return lines
+
+
+def _whole_decks(rng, n: int, cards: int, p: int) -> np.ndarray:
+    """Hands ``(n, p)`` dealt from ``n`` whole decks: position ``c`` of a whole deck holds card
+    ``c``, so the shuffle deals straight into hands (the same draws as through a table of the
+    cards held, at a third of the time)."""
+    return deck_module.dealt_hands(rng, n, cards, p, cards // p)
 
 
 def _deck_too_small(match: LivesMatch) -> np.ndarray:
