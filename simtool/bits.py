@@ -85,7 +85,7 @@ def select(sets: np.ndarray, k: np.ndarray, n_options: int = 64) -> np.ndarray:
     (:func:`_select_bytes`). Undefined where ``k >= count(sets)``.
     """
     sets = np.asarray(sets, dtype=np.uint64)
-    k = np.asarray(k).astype(np.uint8)
+    k = np.asarray(k).astype(np.uint8, copy=False)  # never written to: no copy needed
     if n_options <= 8:
         at = sets.astype(np.intp) << 3
         at += k

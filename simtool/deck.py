@@ -6,6 +6,8 @@ import numpy as np
 
 from . import bits
 
+ONE = np.uint64(1)
+
 
 def shuffled(rng: np.random.Generator, n: int, cards: int, k: int | None = None) -> np.ndarray:
     """The first ``k`` cards of ``n`` independent uniform shuffles of cards ``0..cards-1``.
@@ -33,7 +35,7 @@ def _into_hands(positions, n: int, p: int, h: int) -> np.ndarray:
     an OR-reduction over a short last axis is several times slower."""
     out = np.zeros((p, n), np.uint64)
     for i, card in enumerate(positions):
-        out[i // h] |= np.take(bits.BIT, card)
+        out[i // h] |= np.left_shift(ONE, card.astype(np.uint64))  # faster than a look-up in bits.BIT
     return np.ascontiguousarray(out.T)
 
 
@@ -42,23 +44,23 @@ def _shuffle(rng: np.random.Generator, n: int, cards: int, k: int):
     int8 (every yielded row is final: Fisher-Yates never touches a position again)."""
     steps = min(k, cards - 1)
     u = rng.random((steps, n), dtype=np.float32)
-    # positions on the first axis: position i of every deal is one contiguous row
-    order = np.broadcast_to(np.arange(cards, dtype=np.int8)[:, None], (cards, n)).copy()
+    # one row per deal: a deal's swaps stay within its own few bytes, so the gathers and scatters
+    # across deals walk memory in order (a fifth faster than a row per position)
+    order = np.broadcast_to(np.arange(cards, dtype=np.int8), (n, cards)).copy()
     flat = order.reshape(-1)
-    cols = np.arange(n, dtype=np.intp)
+    rows = np.arange(n, dtype=np.intp) * cards
     at = np.empty(n, np.intp)
     for i in range(steps):
         # the position swapped with i is j = i + min(floor(u * (cards - i)), cards - i - 1), at
-        # flat cell j * n + deal; computed in place (a fresh array per step is the slow part)
+        # flat cell deal * cards + j; computed in place (a fresh array per step is the slow part)
         np.multiply(u[i], cards - i, out=u[i])
         np.minimum(u[i].astype(np.intp), cards - i - 1, out=at)
+        at += rows
         at += i
-        at *= n
-        at += cols
         picked = np.take(flat, at)
-        flat[at] = order[i]
+        flat[at] = order[:, i]
         yield picked  # position i is final and never read again: not written back
-    yield from order[steps:k]
+    yield from order[:, steps:k].T
 
 
 def hands(cards: np.ndarray, p: int) -> np.ndarray:

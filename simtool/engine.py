@@ -974,12 +974,14 @@ def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:
     ):
         fail(f"returned {picked.dtype} of shape {picked.shape}, expected integers {idx.shape}", 0)
     picked = picked.astype(np.int64, copy=False)
-    if picked.min() < 0 or picked.max() >= game.n_actions:
+    options = picked.view(np.uint64)  # a negative option reads as one far beyond n_actions
+    if options.size and options.max() >= game.n_actions:
         row = int(np.argmax((picked < 0) | (picked >= game.n_actions)))
         fail(f"chose option {picked[row]}, outside 0..{game.n_actions - 1},", row)
-    illegal = (legal & np.take(bits.BIT, picked)) == 0
-    if illegal.any():
-        row = int(np.argmax(illegal))
+    # bit `option` of each legal set, shifted down: fewer passes than a look-up of each option's bit
+    held = (legal >> options) & np.uint64(1)
+    if not held.all():
+        row = int(np.argmax(held == 0))
         fail(f"chose the illegal option {game.label_at(state, d.kind, int(picked[row]))}", row)
     return picked
 

@@ -86,7 +86,7 @@ class Finished:
     leads: pl.DataFrame | None = None
 
 
-Tally = Callable[..., tuple[pl.DataFrame, pl.DataFrame]]
+Tally = Callable[..., "tuple[pl.DataFrame, pl.DataFrame]"]  # a string: polars stays deferred (simtool.lazy)
 """``tally(game, seats, matches, strata, block)``: the sums ``--precision`` watches in one
 chunk (``simtool.analysis.summary.tally``); the command that plans a precision run gives it."""
 

@@ -1,0 +1,63 @@
+"""Issue 27's fast paths give what the plain rule they stand for gives, and the command line's
+start-up leaves polars for after the workers' fork (see simtool.lazy)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from simtool import deck
+from simtool.games.nine_lives import GAME as NINE_LIVES
+from simtool.games.nine_lives import Round, layout, strength
+
+
+@pytest.mark.parametrize(("p", "ranks"), [(2, 9), (4, 9), (6, 10), (3, 21)])
+def test_nine_lives_key_is_the_strength_rule_in_every_case(p, ranks):
+    lay, n = layout(p, ranks), 20_000
+    rng = np.random.default_rng(p * ranks)
+    state = SimpleNamespace(layout=lay, bid=rng.integers(0, lay.cards, (n, p)),
+                            trump=rng.integers(0, p, n), lead_suit=rng.integers(0, p, n))
+    card = rng.integers(-1, lay.cards, n)  # -1: a deal whose round has no trick left
+    at = np.arange(n) * p + rng.integers(0, p, n)
+    seat_suit = lay.card_suit[np.take(state.bid, at)]
+    expected = np.where(card >= 0, strength(lay, np.maximum(card, 0), seat_suit, state.trump,
+                                            state.lead_suit), 0)
+    assert (Round.key(state, card, at) == expected).all()
+    assert set(np.unique(expected)) > {0}  # trumps, lead-suit cards and ignored ones all met
+
+
+def _dealt_through_held_cards(rng, deck_sets, lay, p) -> np.ndarray:
+    """The deal as every deck was dealt before the whole-deck path: through the table of the
+    cards each deck holds, one group per deck size."""
+    in_deck = np.bitwise_count(deck_sets).astype(np.int64)
+    hands = np.zeros((len(deck_sets), p), np.uint64)
+    for k in np.unique(in_deck):
+        rows = np.flatnonzero(in_deck == k)
+        held = np.nonzero(np.unpackbits(deck_sets[rows].view(np.uint8).reshape(-1, 8), axis=1,
+                                        bitorder="little")[:, :lay.cards])[1].reshape(len(rows), k)
+        order = deck.shuffled(rng, len(rows), int(k), p * int(k // p))
+        hands[rows] = deck.hands(np.take_along_axis(held, order.astype(np.int64), 1), p)
+    return hands
+
+
+@pytest.mark.parametrize("shrunk", [False, True])
+def test_nine_lives_deals_whole_decks_as_through_the_cards_held(shrunk):
+    p, n = 4, 3000
+    match = NINE_LIVES.new_match(n, p, {"ranks": 9, "lives_to_end": 9})
+    if shrunk:  # a later round: some decks lost scored cards, the others are whole
+        match.piles[::3] = np.uint64(0b101)
+        match.piles[1::3] = np.uint64(1 << 20)
+    lay = layout(p)
+    dealt = NINE_LIVES.deal(np.random.default_rng(5), match, 1).hands
+    expected = _dealt_through_held_cards(np.random.default_rng(5), lay.deck & ~match.piles, lay, p)
+    assert (dealt == expected).all()
+
+
+def test_the_command_line_imports_polars_only_when_it_first_makes_a_table():
+    code = "import sys, simtool.cli; print(type(sys.modules['polars']).__name__)"
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert shown.strip() == "_Deferred"
