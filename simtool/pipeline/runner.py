@@ -342,6 +342,15 @@ def play_task(task: Task, timeout: float | None = None, trace_id: int | None = N
     return _tabulate(task, game, lineup, outcome, trace)
 
 
+def play_in_worker(task: Task, timeout: float | None = None) -> Chunk:
+    """What a forked worker does with a chunk where polars may run in it: play it, make its
+    tables, write them to the task's folder and tally them (:func:`play_task`). polars uses one
+    thread there (unless ``POLARS_MAX_THREADS`` says otherwise): the worker is one of ``--jobs``
+    processes, one a core, and more threads would only contend with the other workers."""
+    os.environ.setdefault("POLARS_MAX_THREADS", "1")
+    return play_task(task, timeout)
+
+
 def play_outcome(spec: RunSpec, index: int, timeout: float | None = None) -> tuple[Outcome, list[str]]:
     """What a forked worker does with chunk ``index``: the play only (numpy arrays), no tables.
     polars must not run in a process forked from one whose polars threads may be running."""
@@ -574,9 +583,14 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
             seen: dict[str, None]) -> Iterator[Chunk]:
     """Play ``tasks`` on worker processes, yielding them in order.
 
-    On Linux ``jobs`` forked workers (:mod:`simtool.forked`) play, starting at once, and send
-    back the play only; this process hands out chunks as workers free up and makes and writes
-    every table. Each worker keeps two chunks queued, or one of a costly line-up's smaller
+    On Linux ``jobs`` forked workers (:mod:`simtool.forked`) play, starting at once. Where
+    polars may run in them (this process has not started its threads, see
+    :func:`simtool.pipeline.forked.polars_forks`, as in a fresh ``simtool run``), each worker
+    makes its chunk's tables, writes them to the run's ``chunks/`` and tallies them, and sends
+    back only that it is done (and the tables where they are kept): this process only hands out
+    chunks and records them, about 0.5 ms of CPU a chunk against the 60 ms a worker plays it,
+    so it can feed a hundred workers. Otherwise the workers send back the play (numpy arrays)
+    and this process makes and writes every table (9 ms a chunk of Black & White). Each worker keeps two chunks queued, or one of a costly line-up's smaller
     chunks: a search's chunk takes seconds, and a worker given more would be left with several
     of the last ones while the others idle. Elsewhere loky spawns ``jobs - 1`` workers (a second
     of imports each) and this process plays a chunk itself whenever they have theirs queued; only
@@ -588,9 +602,10 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
     from simtool.pipeline.forked import WorkerDied
 
     if FORK:
-        from simtool.pipeline.forked import ForkPool
+        from simtool.pipeline.forked import ForkPool, polars_forks
 
         workers = jobs
+        tables_there = polars_forks()  # asked before the fork: the answer is this process's state
         pool = ForkPool(workers)
     else:
         from joblib.externals.loky import get_reusable_executor
@@ -603,14 +618,16 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
 
     def submit(t: Task) -> tuple[Task, Future]:
         seen.update(dict.fromkeys(t.spec.lineup))
-        if FORK:
+        if FORK and not tables_there:
             return t, pool.submit(play_outcome, t.spec, t.index, timeout)
-        return t, pool.submit(play_task, t, timeout)
+        return t, pool.submit(play_in_worker if FORK else play_task, t, timeout)
 
     def result(t: Task, done: Future | Chunk) -> Chunk:
         if isinstance(done, Chunk):
             return done
         if FORK:
+            if tables_there:
+                return done.result()
             return _tabulate(t, game_of(t.spec.game), resolve_lineup(t.spec), *done.result())
         try:
             return done.result()
