@@ -590,7 +590,9 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
     back only that it is done (and the tables where they are kept): this process only hands out
     chunks and records them, about 0.5 ms of CPU a chunk against the 60 ms a worker plays it,
     so it can feed a hundred workers. Otherwise the workers send back the play (numpy arrays)
-    and this process makes and writes every table (9 ms a chunk of Black & White). Each worker keeps two chunks queued, or one of a costly line-up's smaller
+    and this process makes and writes every table (9 ms a chunk of Black & White).
+
+    Each worker keeps two chunks queued, or one of a costly line-up's smaller
     chunks: a search's chunk takes seconds, and a worker given more would be left with several
     of the last ones while the others idle. Elsewhere loky spawns ``jobs - 1`` workers (a second
     of imports each) and this process plays a chunk itself whenever they have theirs queued; only

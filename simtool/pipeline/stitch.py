@@ -6,13 +6,16 @@ thrift compact encoding) that says where every column chunk starts, the footer's
 chunks one after the other and writing one footer listing every row group, each absolute offset
 moved by where its file's bytes now start. The page indexes (optional: they let a reader skip
 pages, which no reader of a run does) are left out of the footer, as the page offsets they hold
-would all have to be rewritten; their bytes stay in the file, unreferenced. Re-encoding the tables instead (polars ``scan_parquet``
-then ``sink_parquet``) cost the main process 8 ms of CPU per chunk of 32768 Black & White deals,
-as much as making and writing the chunk itself, and its memory grew with the number of chunks;
-copying costs about the time to read the bytes, in bounded memory.
+would all have to be rewritten; their bytes stay in the file, unreferenced.
+
+Re-encoding the tables instead (polars ``scan_parquet`` then ``sink_parquet``) cost the main
+process 8 ms of CPU per chunk of 32768 Black & White deals, as much as making and writing the
+chunk itself, and its memory grew with the number of chunks; copying costs about the time to
+read the bytes, in bounded memory.
 
 :func:`stitch` returns ``False`` (writing nothing) where the files are not alike or hold what
-cannot be moved by copying; the caller then re-encodes them: with a bloom filter, encryption or column chunks in other files.
+copying cannot move (a bloom filter, encryption, column chunks in other files); the caller
+then re-encodes them.
 """
 
 from __future__ import annotations
