@@ -285,12 +285,12 @@ def join_chunks(parts: list[Path], dest: Path, limit: tuple[str, int] | None, sp
     cannot be joined by copying (written otherwise) are re-encoded, streaming."""
     from simtool.pipeline import stitch
 
-    rows = pl.scan_parquet(parts[-1])
-    cut = limit is not None and rows.filter(pl.col(limit[0]) >= limit[1]).select(pl.len()).collect().item()
     try:
-        if cut:
-            rows.filter(pl.col(limit[0]) < limit[1]).collect().write_parquet(spare, **CHUNK_WRITE)
-            parts = [*parts[:-1], spare]
+        if limit is not None:
+            last = pl.read_parquet(parts[-1])
+            if last.filter(pl.col(limit[0]) >= limit[1]).height:
+                last.filter(pl.col(limit[0]) < limit[1]).write_parquet(spare, **CHUNK_WRITE)
+                parts = [*parts[:-1], spare]
         if stitch.stitch(parts, dest):
             return
         whole = pl.scan_parquet(parts)
