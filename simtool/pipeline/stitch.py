@@ -155,6 +155,8 @@ def _put_value(out: bytearray, kind: int, value) -> None:
             for k, v in pairs:
                 _put_value(out, ktype, k)
                 _put_value(out, vtype, v)
+    elif isinstance(value, bytes):  # a struct encoded already (stitch's row groups)
+        out += value
     else:
         _put_struct(out, value)
 
@@ -233,30 +235,31 @@ def _moved_column(column: list, shift: int) -> list:
 
 def stitch(parts: list[Path], dest: Path) -> bool:
     """Write ``dest``: the rows of ``parts`` in order, as one parquet file. ``False``, with
-    nothing written, where the parts are not alike (see the module)."""
+    nothing written, where the parts are not alike (see the module). Each part's footer is read
+    in turn and only its row groups, moved and encoded again (a few hundred bytes each), are
+    kept: memory grows by that much per chunk, not by the footers' objects."""
+    first, groups, spans, rows, at = None, [], [], 0, len(MAGIC)
     try:
-        footers = [footer(p) for p in parts]
-    except OSError:
-        return False
-    except NotStitchable:
-        return False
-    if not footers:
-        return False
-    first = footers[0][0]
-    alike = [_field(first, f) for f in (_FILE_SCHEMA, _FILE_KEY_VALUE)]
-    if any(_field(first, f) for f in _FILE_ENCRYPTION):
-        return False
-    for meta, _ in footers[1:]:
-        if [_field(meta, f) for f in (_FILE_SCHEMA, _FILE_KEY_VALUE)] != alike:
-            return False
-    groups, rows, at = [], 0, len(MAGIC)
-    try:
-        for meta, end in footers:
+        for part in parts:
+            meta, end = footer(part)
+            if first is None:
+                first = meta
+                alike = [_field(first, f) for f in (_FILE_SCHEMA, _FILE_KEY_VALUE)]
+                if any(_field(first, f) for f in _FILE_ENCRYPTION):
+                    return False
+            elif [_field(meta, f) for f in (_FILE_SCHEMA, _FILE_KEY_VALUE)] != alike:
+                return False
             found = _field(meta, _FILE_ROW_GROUPS)
-            groups += [_moved(g, at - len(MAGIC)) for g in (found[2][1] if found else [])]
+            for group in found[2][1] if found else []:
+                encoded = bytearray()
+                _put_struct(encoded, _moved(group, at - len(MAGIC)))
+                groups.append(bytes(encoded))
             rows += _field(meta, _FILE_NUM_ROWS)[2]
+            spans.append((part, at, end - len(MAGIC)))
             at += end - len(MAGIC)
-    except NotStitchable:
+    except (OSError, NotStitchable):
+        return False
+    if first is None:
         return False
     meta = [[f, k, v] for f, k, v in first if f not in (_FILE_ROW_GROUPS, _FILE_NUM_ROWS)]
     meta += [[_FILE_NUM_ROWS, _I64, rows], [_FILE_ROW_GROUPS, _LIST, (_STRUCT, groups)]]
@@ -265,10 +268,6 @@ def stitch(parts: list[Path], dest: Path) -> bool:
     _put_struct(encoded, meta)
     with open(dest, "wb", buffering=0) as out:
         out.write(MAGIC)
-        spans, at = [], len(MAGIC)
-        for part, (_, end) in zip(parts, footers, strict=True):
-            spans.append((part, at, end - len(MAGIC)))
-            at += end - len(MAGIC)
         _copy_all(spans, out.fileno())
         out.seek(at)
         out.write(bytes(encoded) + struct.pack("<I", len(encoded)) + MAGIC)
