@@ -161,3 +161,37 @@ def test_a_worker_killed_after_writing_chunks_is_named_and_the_resume_gives_the_
     print("ok")
     """, tmp_path)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+@pytest.mark.skipif(not runner.FORK, reason="forked workers are used on Linux only")
+def test_the_threads_polars_starts_in_a_worker_leave_the_timeout_signal_to_its_main_thread(tmp_path):
+    done = _python("""
+    import os, re, signal, threading
+    from pathlib import Path
+    from simtool.pipeline import runner
+    from simtool.pipeline.runner import Task, make_spec
+
+    spec = make_spec("black-white", 3, n=3_000, strategy="random", seed=2)
+    Path("parts").mkdir()
+    read, write = os.pipe()
+    if not os.fork():  # a worker: only the threads it starts itself
+        runner.play_in_worker(Task(spec, 0, Path("parts"), keep=False))
+        others, taking = [], []
+        for t in os.listdir("/proc/self/task"):
+            if int(t) == threading.get_native_id():
+                continue
+            status = open(f"/proc/self/task/{t}/status").read()
+            blocked = int(re.search(r"SigBlk:\\s*([0-9a-f]+)", status)[1], 16)
+            name = open(f"/proc/self/task/{t}/comm").read().strip()
+            others.append(name)
+            if not blocked >> (signal.SIGALRM - 1) & 1:
+                taking.append(name)
+        kept = not signal.pthread_sigmask(signal.SIG_BLOCK, [])  # the main thread's mask is as it was
+        os.write(write, repr((others, taking, kept)).encode())
+        os._exit(0)
+    os.close(write)
+    others, taking, kept = eval(os.read(read, 10_000))
+    assert others and not taking and kept, (others, taking, kept)
+    print("ok")
+    """, tmp_path)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

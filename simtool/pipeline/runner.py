@@ -344,11 +344,25 @@ def play_task(task: Task, timeout: float | None = None, trace_id: int | None = N
 
 def play_in_worker(task: Task, timeout: float | None = None) -> Chunk:
     """What a forked worker does with a chunk where polars may run in it: play it, make its
-    tables, write them to the task's folder and tally them (:func:`play_task`). polars uses one
-    thread there (unless ``POLARS_MAX_THREADS`` says otherwise): the worker is one of ``--jobs``
-    processes, one a core, and more threads would only contend with the other workers."""
+    tables, write them to the task's folder and tally them (as :func:`play_task`).
+
+    polars uses one thread there (unless ``POLARS_MAX_THREADS`` says otherwise): the worker is
+    one of ``--jobs`` processes, one a core, and more threads would only contend with the other
+    workers. The threads polars starts take the signal mask of the thread that starts them, so
+    the tables are made with every signal blocked: a ``--timeout``'s SIGALRM must go to the
+    worker's main thread, to interrupt a strategy blocked in a system call
+    (:mod:`simtool.pipeline.forked`)."""
+    import signal
+
     os.environ.setdefault("POLARS_MAX_THREADS", "1")
-    return play_task(task, timeout)
+    spec = task.spec
+    game, lineup = game_of(spec.game), resolve_lineup(spec)
+    outcome, trace = _play(spec, task.index, game, lineup, None, timeout, False)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+    try:
+        return _tabulate(task, game, lineup, outcome, trace)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def play_outcome(spec: RunSpec, index: int, timeout: float | None = None) -> tuple[Outcome, list[str]]:
