@@ -183,13 +183,10 @@ class RunWriter:
         the run records lead histories, so a chunk is whole only with its ``leads`` file."""
         names = ("seats", "matches")[:2 if unit == "match" else 1] + (("leads",) if leads else ())
         found = {index for name in names for index in self.chunk_files(name, count)}
-        whole = set()
-        for index in found:
-            files = {name: self.parts / f"{name}-{index:06d}.parquet" for name in names}
-            if all(_readable(f, rows(name, index)) for name, f in files.items()):
-                whole.add(index)
-                continue
-            for f in files.values():
+        files = {index: {name: self.parts / f"{name}-{index:06d}.parquet" for name in names} for index in found}
+        whole = _whole(files, rows)
+        for index in found - whole:
+            for f in files[index].values():
                 if f.exists():
                     os.replace(f, f.with_name(f.name + ".damaged"))
         return whole
@@ -297,6 +294,22 @@ def join_chunks(parts: list[Path], dest: Path, limit: tuple[str, int] | None, sp
         (whole.filter(pl.col(limit[0]) < limit[1]) if limit else whole).sink_parquet(dest, **CHUNK_WRITE)
     finally:
         spare.unlink(missing_ok=True)
+
+
+def _whole(files: dict[int, dict[str, Path]], rows) -> set[int]:
+    """The chunks whose every file reads whole, with the rows it must have. Read in a forked
+    child where polars may run there (:func:`simtool.pipeline.forked.polars_forks`): reading
+    them here would start polars' threads in this process before it forks the workers, and the
+    resumed run's workers could then not make their own tables."""
+    from simtool.pipeline import forked
+
+    def check() -> set[int]:
+        return {i for i, named in files.items() if all(_readable(f, rows(n, i)) for n, f in named.items())}
+
+    if not files or not forked.polars_forks():
+        return check()
+    found = forked.in_child(lambda: sorted(check()))
+    return set(found) if found is not None else check()
 
 
 def _readable(path: Path, rows: int | None) -> bool:

@@ -274,3 +274,37 @@ def _probe() -> bool:
         except ProcessLookupError:
             pass
         os.waitpid(pid, 0)
+
+
+def in_child(fn):
+    """``fn()`` in a forked child, its result (JSON) sent back; ``None`` if the child did not
+    answer (it failed, or was killed). Work that would start polars' threads in this process,
+    done where they do no harm (see :func:`polars_forks`)."""
+    import json
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child ends in os._exit
+        code = 1
+        try:
+            os.close(read)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is this process's to handle
+            data = json.dumps(fn()).encode()
+            with os.fdopen(write, "wb") as out:
+                out.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    try:
+        with os.fdopen(read, "rb") as answer:
+            data = answer.read()
+        _, status = os.waitpid(pid, 0)
+        pid = None
+    finally:
+        if pid is not None:  # interrupted while the child works: it goes too
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        return None
+    return json.loads(data)
