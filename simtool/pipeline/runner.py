@@ -602,9 +602,10 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
     :func:`simtool.pipeline.forked.polars_forks`, as in a fresh ``simtool run``), each worker
     makes its chunk's tables, writes them to the run's ``chunks/`` and tallies them, and sends
     back only that it is done (and the tables where they are kept): this process only hands out
-    chunks and records them, about 0.5 ms of CPU a chunk against the 60 ms a worker plays it,
-    so it can feed a hundred workers. Otherwise the workers send back the play (numpy arrays)
-    and this process makes and writes every table (9 ms a chunk of Black & White).
+    chunks and records them, 0.4 ms of CPU a chunk against the 60 ms a worker plays it (a 1e7
+    Black & White run, bench/scale.py), so it can feed about 150 workers. Otherwise the
+    workers send back the play (numpy arrays) and this process makes and writes every table
+    (9 ms a chunk of Black & White).
 
     Each worker keeps two chunks queued, or one of a costly line-up's smaller
     chunks: a search's chunk takes seconds, and a worker given more would be left with several
