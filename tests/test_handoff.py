@@ -57,6 +57,9 @@ def test_files_that_are_not_alike_are_refused_with_nothing_written(tmp_path):
     truncated = tmp_path / "x-000001.parquet"
     truncated.write_bytes(truncated.read_bytes()[:-20])
     assert not stitch.stitch([tmp_path / "x-000000.parquet", truncated], dest) and not dest.exists()
+    garbage = tmp_path / "x-000002.parquet"  # the frame of a footer around bytes that are none
+    garbage.write_bytes(b"PAR1" + b"\x19\xfc" * 40 + (80).to_bytes(4, "little") + b"PAR1")
+    assert not stitch.stitch([tmp_path / "x-000000.parquet", garbage], dest) and not dest.exists()
 
 
 def test_a_precision_stop_cuts_the_last_chunk_only(tmp_path):

@@ -197,8 +197,10 @@ def footer(path: Path) -> tuple[list, int]:
         data = f.read(length)
     try:
         meta, _ = _struct(data, 0)
-    except (IndexError, NotStitchable) as exc:
+    except (IndexError, RecursionError, NotStitchable) as exc:  # a damaged footer, whatever it holds
         raise NotStitchable(f"{path}: unreadable footer ({exc})") from None
+    if _field(meta, _FILE_NUM_ROWS) is None or _field(meta, _FILE_SCHEMA) is None:
+        raise NotStitchable(f"{path}: a footer without its rows or schema")
     return meta, start
 
 
