@@ -204,3 +204,15 @@ def test_the_threads_polars_starts_in_a_worker_leave_the_timeout_signal_to_its_m
     print("ok")
     """, tmp_path)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_chunk_files_written_otherwise_are_joined_by_re_encoding(tmp_path):
+    """A chunk file from another writer (here pyarrow's, as an older version's could be) is not
+    alike: the whole table is re-encoded from the files instead, with the same rows."""
+    frames = [pl.DataFrame({"deal": range(i * 10, i * 10 + 10), "win": [0.25] * 10}) for i in range(2)]
+    parts = _write(frames[:1], tmp_path, "seats")
+    other = tmp_path / "seats-000001.parquet"
+    frames[1].write_parquet(other, use_pyarrow=True)
+    assert not stitch.stitch([*parts, other], tmp_path / "tried.parquet")
+    join_chunks([*parts, other], tmp_path / "all.parquet", None, tmp_path / ".seats-000001.tmp")
+    assert pl.read_parquet(tmp_path / "all.parquet").equals(pl.concat(frames))
