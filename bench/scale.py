@@ -5,11 +5,13 @@
 Times ``simtool run --game G --strategy S --n N --jobs J`` for J = 1, 2, 4, ... up to ``--cores``
 (and ``--cores`` itself), on any machine. Per run: wall, speed-up over ``--jobs 1``, and the main
 process's share of the wall time it is busy (its CPU seconds, every thread, over the wall). With 2
-jobs or more the workers play and the main process hands out chunks and makes and writes the
-tables. Its CPU per chunk, (main CPU - main CPU of a two-chunk run) / (chunks - 2), which takes
-the start-up off, is the overhead a chunk costs it; the workers' CPU per chunk over that overhead
-is how many workers it can keep busy before it saturates: the limit for 32 or 64 workers. With 1
-job the main process plays everything itself.
+jobs or more the workers play (and, in a fresh ``simtool run``, make and write their chunks'
+tables) while the main process hands out chunks and records them; once they have ended it joins
+the chunk files into the whole tables. Its CPU up to then, less that of a two-chunk run (the
+start-up), over the chunks, is what each chunk costs it while the workers play; the workers' CPU
+per chunk over that is how many workers it can keep busy before it saturates: the limit for 32 or
+64 workers. Its CPU after the workers ended, the whole tables, is a serial tail, the other limit
+of the speed-up (Amdahl). With 1 job the main process plays everything itself.
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ from __future__ import annotations
 import argparse
 
 from measure import chunks, load, measure
+
+SAMPLE = 0.1
+"""Seconds between samples: the last one that sees a worker alive splits the main process's CPU
+(a two-chunk run lasts about a second)."""
 
 
 def jobs_steps(cores: int) -> list[int]:
@@ -35,30 +41,31 @@ def command(game: str, strategy: str, n: int, jobs: int) -> list[str]:
 def main(cores: int, n: int, game: str = "black-white", strategy: str = "random") -> None:
     print(f"\n## Jobs scaling: `simtool run --game {game} --strategy {strategy} --n {n:,}` "
           f"({load()} at the start)\n")
-    small = measure(command(game, strategy, 2 * measure_chunk(game, strategy), 2), memory=False)
+    small = measure(command(game, strategy, 2 * measure_chunk(game, strategy), 2), memory=False, interval=SAMPLE)
     print("| jobs | wall s | speed-up | deals/s | main CPU s | main busy share | main CPU per chunk ms "
-          "| worker CPU per chunk ms | workers the main can feed |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+          "| whole tables CPU s | worker CPU per chunk ms | workers the main can feed |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     first = None
     for jobs in jobs_steps(cores):
-        m = measure(command(game, strategy, n, jobs), memory=False)
+        m = measure(command(game, strategy, n, jobs), memory=False, interval=SAMPLE)
         first = first or m.wall
         k = chunks(m)
         if jobs == 1 or k <= 2:
-            tail = f"{'plays every chunk' if jobs == 1 else '-'} | - | -"
+            tail = f"{'plays every chunk' if jobs == 1 else '-'} | - | - | -"
         else:
-            main_chunk, worker_chunk = max(m.main_cpu - small.main_cpu, 0.0) / (k - 2), m.workers_cpu / k
+            main_chunk = max(m.main_cpu_played - small.main_cpu_played, 0.0) / (k - 2)
+            worker_chunk = m.workers_cpu / k
             feeds = f"{worker_chunk / main_chunk:.0f}" if main_chunk > 0 else "-"
-            tail = f"{1e3 * main_chunk:.1f} | {1e3 * worker_chunk:.1f} | {feeds}"
+            tail = f"{1e3 * main_chunk:.2f} | {m.main_cpu - m.main_cpu_played:.2f} | {1e3 * worker_chunk:.1f} | {feeds}"
         print(f"| {jobs} | {m.wall:.2f} | {first / m.wall:.2f} | {n / m.wall:,.0f} | {m.main_cpu:.2f} | "
               f"{m.main_cpu / m.wall:.0%} | {tail} |", flush=True)
     print(f"\n{k:,} chunks of {m.run['chunk']:,}; the two-chunk run's main process (start-up and two "
-          f"chunks) took {small.main_cpu:.2f} CPU s; {load()} at the end")
+          f"chunks) took {small.main_cpu_played:.2f} CPU s while its workers played; {load()} at the end")
 
 
 def measure_chunk(game: str, strategy: str) -> int:
     """Deals in one chunk of this run (from a one-deal run's record)."""
-    return measure(command(game, strategy, 1, 1), memory=False).run["chunk"]
+    return measure(command(game, strategy, 1, 1), memory=False, interval=SAMPLE).run["chunk"]
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:

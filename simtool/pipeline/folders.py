@@ -183,13 +183,10 @@ class RunWriter:
         the run records lead histories, so a chunk is whole only with its ``leads`` file."""
         names = ("seats", "matches")[:2 if unit == "match" else 1] + (("leads",) if leads else ())
         found = {index for name in names for index in self.chunk_files(name, count)}
-        whole = set()
-        for index in found:
-            files = {name: self.parts / f"{name}-{index:06d}.parquet" for name in names}
-            if all(_readable(f, rows(name, index)) for name, f in files.items()):
-                whole.add(index)
-                continue
-            for f in files.values():
+        files = {index: {name: self.parts / f"{name}-{index:06d}.parquet" for name in names} for index in found}
+        whole = _whole(files, rows)
+        for index in found - whole:
+            for f in files[index].values():
                 if f.exists():
                     os.replace(f, f.with_name(f.name + ".damaged"))
         return whole
@@ -233,12 +230,7 @@ class RunWriter:
                     final = self.out / f"{name}.parquet"
                     tmp = final.with_suffix(".parquet.tmp")
                     try:
-                        rows = pl.scan_parquet(parts)
-                        # no column statistics: they took 40% of the rewrite, and every reader
-                        # scans whole tables (nothing is skipped by a row group's min and max);
-                        # zstd level 1: 15-20% less time than the default level 3 for 13% more bytes
-                        (rows.filter(pl.col(limit[0]) < limit[1]) if limit else rows).sink_parquet(
-                            tmp, statistics=False, compression="zstd", compression_level=1)
+                        join_chunks(parts, tmp, limit, self.parts / f".{name}-{count - 1:06d}.tmp")
                         os.replace(tmp, final)
                     except write_errors() as exc:
                         raise SimtoolError(f"cannot write {final}: {why(exc)}") from None
@@ -276,6 +268,50 @@ class RunWriter:
         self._release()
 
 
+CHUNK_WRITE = {"compression": "zstd", "compression_level": 1, "statistics": False}
+"""How every chunk file is written, and so the whole tables joined from them: zstd level 1 (15-20%
+less time than the default level 3 for 13% more bytes); no column statistics (40% of a write, and
+every reader scans whole tables: nothing is skipped by a row group's min and max)."""
+
+
+def join_chunks(parts: list[Path], dest: Path, limit: tuple[str, int] | None, spare: Path) -> None:
+    """One table in ``dest`` from the chunk files ``parts``, in order: their row groups copied
+    (:mod:`simtool.pipeline.stitch`), so that the main process's work and memory do not grow
+    with the chunks' rows. ``limit`` ``(key, n)``: rows of the first ``n`` deals (or matches)
+    only, which cuts into the last chunk alone (written to ``spare`` first). Chunk files that
+    cannot be joined by copying (written otherwise) are re-encoded, streaming."""
+    from simtool.pipeline import stitch
+
+    try:
+        if limit is not None:
+            last = pl.read_parquet(parts[-1])
+            if last.filter(pl.col(limit[0]) >= limit[1]).height:
+                last.filter(pl.col(limit[0]) < limit[1]).write_parquet(spare, **CHUNK_WRITE)
+                parts = [*parts[:-1], spare]
+        if stitch.stitch(parts, dest):
+            return
+        whole = pl.scan_parquet(parts)
+        (whole.filter(pl.col(limit[0]) < limit[1]) if limit else whole).sink_parquet(dest, **CHUNK_WRITE)
+    finally:
+        spare.unlink(missing_ok=True)
+
+
+def _whole(files: dict[int, dict[str, Path]], rows) -> set[int]:
+    """The chunks whose every file reads whole, with the rows it must have. Read in a forked
+    child where polars may run there (:func:`simtool.pipeline.forked.polars_forks`): reading
+    them here would start polars' threads in this process before it forks the workers, and the
+    resumed run's workers could then not make their own tables."""
+    from simtool.pipeline import forked
+
+    def check() -> set[int]:
+        return {i for i, named in files.items() if all(_readable(f, rows(n, i)) for n, f in named.items())}
+
+    if not files or not forked.polars_forks():
+        return check()
+    found = forked.in_child(lambda: sorted(check()))
+    return set(found) if found is not None else check()
+
+
 def _readable(path: Path, rows: int | None) -> bool:
     if not path.is_file():
         return False
@@ -307,14 +343,16 @@ def why(exc: BaseException) -> str:
 
 
 def write_chunk(parts: Path, index: int, **named: pl.DataFrame | None) -> None:
-    """One chunk's tables as part files; snappy and no column statistics, as they are read once
-    and re-encoded."""
+    """One chunk's tables as part files, each written under a temporary name and renamed into
+    place whole: by the process that played the chunk (a forked worker, see
+    :mod:`simtool.pipeline.runner`), or by this one. Encoded as the whole tables will be
+    (:data:`CHUNK_WRITE`), which are joined from them without re-encoding."""
     for name, table in named.items():
         if table is not None:
             tmp = parts / f".{name}-{index:06d}.tmp"
             final = parts / f"{name}-{index:06d}.parquet"
             try:
-                table.write_parquet(tmp, compression="snappy", statistics=False)
+                table.write_parquet(tmp, **CHUNK_WRITE)
                 os.replace(tmp, final)
             except write_errors() as exc:
                 tmp.unlink(missing_ok=True)

@@ -4,9 +4,11 @@ A spawned (loky) worker starts a fresh interpreter and imports joblib, numpy, po
 simtool again: about 1 s of a core before its first chunk, a third of a 1e6-deal run of Black
 & White on 2 cores. A forked worker shares what this process has imported and plays at once.
 
-A forked child plays only (numpy and the strategies) and sends back the arrays: it never calls
-polars, whose thread pool, if this process started it, does not survive a fork. This process
-makes the tables and writes them.
+polars runs in a forked child only where this process has not started polars' threads (a fresh
+``simtool run`` forks before it loads polars): a child forked after they started has the pool
+but not its threads, and its first polars call waits for ever. :func:`polars_forks` tells
+which; where it says no, a child plays only (numpy and the strategies) and sends back the
+arrays, and this process makes the tables.
 
 Why a pool of simtool's own and not ``concurrent.futures.ProcessPoolExecutor`` with fork, which
 is as fast: ``bench/pool.py --n 1e6 --jobs 2 --repeat 5`` (31 chunks of Black & White 3p
@@ -30,7 +32,10 @@ from __future__ import annotations
 
 import os
 import queue
+import re
+import select
 import signal
+import sys
 import threading
 from collections import deque
 from concurrent.futures import Future
@@ -201,3 +206,105 @@ def _main_thread_signals() -> None:
     """Leave every signal to the main thread: a SIGALRM of ``--timeout`` (engine.deadline) must
     interrupt a strategy blocked in a system call there, not wake this thread."""
     signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+
+
+PROBE_WAIT = 2.0
+"""Seconds a probe child has for a polars call that takes milliseconds: past it, polars'
+threads are taken as started (and a run only loses the workers' share of the tables' work)."""
+_started = False  # polars' threads, once started in this process, run until it ends
+
+
+def polars_forks() -> bool:
+    """Whether a child forked now may call polars. polars not loaded: yes. Threads of its pool
+    (named ``polars-N``, or its I/O runtime's) among this process's: no. Otherwise a child is
+    forked to try one small frame, written and read back, within :data:`PROBE_WAIT`.
+
+    The answer "no" is kept (those threads never end); "yes" is asked again at every pool, as
+    the caller may start polars between two runs."""
+    global _started
+    if _started:
+        return False
+    module = sys.modules.get("polars")
+    if module is None or "__file__" not in vars(module):  # never loaded, or only deferred (simtool.lazy)
+        return True
+    if _polars_threads() or not _probe():
+        _started = True
+    return not _started
+
+
+def _polars_threads() -> bool:
+    try:
+        names = [open(f"/proc/self/task/{t}/comm").read().strip() for t in os.listdir("/proc/self/task")]
+    except OSError:  # threads gone meanwhile, or no /proc: the probe decides
+        return False
+    # "polars-ooc-clea(ner)" starts at import and is harmless: children forked beside it work
+    return any(re.fullmatch(r"polars-\d+|tokio-rt.*|async-executor.*", n) for n in names)
+
+
+def _probe() -> bool:
+    """Fork a child that builds, groups, writes and reads back a small frame; ``True`` if it did
+    within :data:`PROBE_WAIT` seconds."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child ends in os._exit
+        code = 1
+        try:
+            import io
+
+            import polars as pl
+
+            os.environ["POLARS_MAX_THREADS"] = "1"
+            buffer = io.BytesIO()
+            frame = pl.DataFrame({"a": [1, 2, 2], "b": pl.Series(["x", "y", "y"], dtype=pl.Enum(["x", "y"]))})
+            frame.group_by("b").agg(pl.col("a").sum()).write_parquet(buffer)
+            buffer.seek(0)
+            if pl.read_parquet(buffer).height == 2:
+                os.write(write, b"1")
+                code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    try:
+        ready, _, _ = select.select([read], [], [], PROBE_WAIT)
+        return bool(ready) and os.read(read, 1) == b"1"
+    finally:
+        os.close(read)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+
+
+def in_child(fn):
+    """``fn()`` in a forked child, its result (JSON) sent back; ``None`` if the child did not
+    answer (it failed, or was killed). Work that would start polars' threads in this process,
+    done where they do no harm (see :func:`polars_forks`)."""
+    import json
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child ends in os._exit
+        code = 1
+        try:
+            os.close(read)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is this process's to handle
+            data = json.dumps(fn()).encode()
+            with os.fdopen(write, "wb") as out:
+                out.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    try:
+        with os.fdopen(read, "rb") as answer:
+            data = answer.read()
+        _, status = os.waitpid(pid, 0)
+        pid = None
+    finally:
+        if pid is not None:  # interrupted while the child works: it goes too
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        return None
+    return json.loads(data)

@@ -342,6 +342,29 @@ def play_task(task: Task, timeout: float | None = None, trace_id: int | None = N
     return _tabulate(task, game, lineup, outcome, trace)
 
 
+def play_in_worker(task: Task, timeout: float | None = None) -> Chunk:
+    """What a forked worker does with a chunk where polars may run in it: play it, make its
+    tables, write them to the task's folder and tally them (as :func:`play_task`).
+
+    polars uses one thread there (unless ``POLARS_MAX_THREADS`` says otherwise): the worker is
+    one of ``--jobs`` processes, one a core, and more threads would only contend with the other
+    workers. The threads polars starts take the signal mask of the thread that starts them, so
+    the tables are made with every signal blocked: a ``--timeout``'s SIGALRM must go to the
+    worker's main thread, to interrupt a strategy blocked in a system call
+    (:mod:`simtool.pipeline.forked`)."""
+    import signal
+
+    os.environ.setdefault("POLARS_MAX_THREADS", "1")
+    spec = task.spec
+    game, lineup = game_of(spec.game), resolve_lineup(spec)
+    outcome, trace = _play(spec, task.index, game, lineup, None, timeout, False)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+    try:
+        return _tabulate(task, game, lineup, outcome, trace)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 def play_outcome(spec: RunSpec, index: int, timeout: float | None = None) -> tuple[Outcome, list[str]]:
     """What a forked worker does with chunk ``index``: the play only (numpy arrays), no tables.
     polars must not run in a process forked from one whose polars threads may be running."""
@@ -574,9 +597,17 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
             seen: dict[str, None]) -> Iterator[Chunk]:
     """Play ``tasks`` on worker processes, yielding them in order.
 
-    On Linux ``jobs`` forked workers (:mod:`simtool.forked`) play, starting at once, and send
-    back the play only; this process hands out chunks as workers free up and makes and writes
-    every table. Each worker keeps two chunks queued, or one of a costly line-up's smaller
+    On Linux ``jobs`` forked workers (:mod:`simtool.forked`) play, starting at once. Where
+    polars may run in them (this process has not started its threads, see
+    :func:`simtool.pipeline.forked.polars_forks`, as in a fresh ``simtool run``), each worker
+    makes its chunk's tables, writes them to the run's ``chunks/`` and tallies them, and sends
+    back only that it is done (and the tables where they are kept): this process only hands out
+    chunks and records them, 0.4 ms of CPU a chunk against the 60 ms a worker plays it (a 1e7
+    Black & White run, bench/scale.py), so it can feed about 150 workers. Otherwise the
+    workers send back the play (numpy arrays) and this process makes and writes every table
+    (9 ms a chunk of Black & White).
+
+    Each worker keeps two chunks queued, or one of a costly line-up's smaller
     chunks: a search's chunk takes seconds, and a worker given more would be left with several
     of the last ones while the others idle. Elsewhere loky spawns ``jobs - 1`` workers (a second
     of imports each) and this process plays a chunk itself whenever they have theirs queued; only
@@ -588,9 +619,10 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
     from simtool.pipeline.forked import WorkerDied
 
     if FORK:
-        from simtool.pipeline.forked import ForkPool
+        from simtool.pipeline.forked import ForkPool, polars_forks
 
         workers = jobs
+        tables_there = polars_forks()  # asked before the fork: the answer is this process's state
         pool = ForkPool(workers)
     else:
         from joblib.externals.loky import get_reusable_executor
@@ -603,14 +635,16 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
 
     def submit(t: Task) -> tuple[Task, Future]:
         seen.update(dict.fromkeys(t.spec.lineup))
-        if FORK:
+        if FORK and not tables_there:
             return t, pool.submit(play_outcome, t.spec, t.index, timeout)
-        return t, pool.submit(play_task, t, timeout)
+        return t, pool.submit(play_in_worker if FORK else play_task, t, timeout)
 
     def result(t: Task, done: Future | Chunk) -> Chunk:
         if isinstance(done, Chunk):
             return done
         if FORK:
+            if tables_there:
+                return done.result()
             return _tabulate(t, game_of(t.spec.game), resolve_lineup(t.spec), *done.result())
         try:
             return done.result()
