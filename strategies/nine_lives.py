@@ -23,11 +23,15 @@ def _strong(p: int, ranks: int) -> np.uint64:
 
 
 def _by_rank(view, cards, highest: bool):
-    """Per deal, a card of the highest (or lowest) rank present; -1 for an empty set."""
-    rank = layout(view.players, view.ranks).rank
-    present = (cards[:, None] & rank) != 0
-    r = view.ranks - 1 - present[:, ::-1].argmax(axis=1) if highest else present.argmax(axis=1)
-    return np.where(cards != 0, bits.lowest(cards & rank[r]), -1)
+    """Per deal, a card of the highest (or lowest) rank present, of the lowest suit among that
+    rank's; -1 for an empty set."""
+    ranks = view.ranks
+    # the ranks present, one bit each: every suit's cards folded onto the first suit's
+    folded = cards & bits.below(ranks)
+    for suit in range(1, view.players):
+        folded |= (cards >> np.uint64(suit * ranks)) & bits.below(ranks)
+    r = bits.highest(folded, ranks) if highest else np.minimum(bits.lowest(folded), ranks - 1)
+    return np.where(cards != 0, bits.lowest(cards & layout(view.players, ranks).rank[np.maximum(r, 0)]), -1)
 
 
 def _suit_cards(view, suit):
@@ -70,21 +74,28 @@ def _play(view, need):
     mine = np.maximum(view.bid[rows, view.seat], 0) // view.ranks
     ignored = view.legal & _suit_cards(view, mine)
     counted = view.legal & ~ignored
+    short, legal = need > 0, view.legal
+    # each deal's choice is the highest or the lowest rank of one set: the sets are chosen first,
+    # so the ranks are looked up twice per decision, not once per case
     if view.kind == LEAD:
+        # short: the highest counted trump, else counted card; made: the highest ignored card,
+        # else the lowest card
         trumps = counted & _suit_cards(view, view.trump)
-        attack = np.where(trumps != 0, trumps, counted)
-        strong = _by_rank(view, np.where(attack != 0, attack, view.legal), highest=True)
-        quiet = np.where(ignored != 0, _by_rank(view, ignored, True), _by_rank(view, view.legal, False))
-        return np.where(need > 0, strong, quiet)
-    win = _winners(view, counted)
-    plain_win = win & ~_suit_cards(view, view.trump)
-    cheapest = np.where(plain_win != 0, _by_rank(view, plain_win, False), _by_rank(view, win, False))
-    losers = view.legal & ~win
-    shed = np.where(ignored != 0, _by_rank(view, ignored, True), _by_rank(view, losers, True))
-    take = np.where(win != 0, cheapest, np.where(ignored != 0, _by_rank(view, ignored, False),
-                                                  _by_rank(view, view.legal, False)))
-    duck = np.where((ignored | losers) != 0, shed, _by_rank(view, view.legal, False))
-    return np.where(need > 0, take, duck)
+        attack = np.where(trumps != 0, trumps, np.where(counted != 0, counted, legal))
+        high = np.where(short, attack, ignored)
+        low = np.where(high == 0, legal, bits.EMPTY)
+    else:
+        # short: the cheapest winner (a plain card before a trump), else the lowest ignored card,
+        # else the lowest card; made: the highest ignored card, else the highest loser, else the
+        # lowest card
+        win = _winners(view, counted)
+        plain_win = win & ~_suit_cards(view, view.trump)
+        losers = legal & ~win
+        take = np.where(plain_win != 0, plain_win, np.where(win != 0, win, np.where(ignored != 0, ignored, legal)))
+        shed = np.where(ignored != 0, ignored, losers)
+        high = np.where(short, bits.EMPTY, shed)
+        low = np.where(short, take, np.where(shed == 0, legal, bits.EMPTY))
+    return np.where(high != 0, _by_rank(view, high, True), _by_rank(view, low, False))
 
 
 @strategy("exact", "bids the rank nearest its estimate of the tricks its strong cards take, then "
