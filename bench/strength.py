@@ -44,6 +44,10 @@ def main(argv: list[str] | None = None) -> int:
     except SimtoolError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"interrupted: the finished cells and chunks are kept; go on with {strength.AGAIN}",
+              file=sys.stderr)
+        return 130
     context["command"] = "python bench/strength.py " + " ".join(argv if argv is not None else sys.argv[1:])
     for path in strength.write(cells, context, out):
         print(f"wrote {path}")

@@ -3,6 +3,7 @@ table's figures (win shares, intervals, rates, the fair-share check) are right o
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from math import comb, sqrt
 
@@ -94,6 +95,10 @@ def test_rates_and_points_in_the_table():
     # the doubled budget: +3 points for twice the CPU a deal
     assert "| `pimc@samples=16` 0.430 ± 0.020 | 256 | +3.0 | × 2.0 |" in text
     assert "None: every search wins at least the fair share." in text
+    assert "win exactly the same share" not in text
+    # a game that hides nothing: the reference plays as pimc does, and the table says why
+    same = strength.markdown([fair, dataclasses.replace(fair, role="reference", search="clairvoyant")], {})
+    assert "| +0.0 |" in same and "win exactly the same share in kansas-city" in same
     # a cell kept from an earlier call has no CPU time: its wall-clock rate, marked
     assert "(512 wall)" in strength.markdown([_cell(cpu=None)], {})
     (record,) = json.loads(strength.as_json([fair], {"seed": 11}))["cells"]

@@ -143,6 +143,10 @@ def _points(value: float) -> str:
     return f"{100 * value:+.1f}"
 
 
+def _alike(fair: Cell | None, ref: Cell | None) -> bool:
+    return fair is not None and ref is not None and (fair.share, fair.low, fair.high) == (ref.share, ref.low, ref.high)
+
+
 def markdown(cells: list[Cell], context: dict) -> str:
     """The table as Markdown, with the context it was measured in (``context``: date, machine,
     load, seed, deals, runtime) and a line for every cell under the fair share."""
@@ -179,6 +183,11 @@ def markdown(cells: list[Cell], context: dict) -> str:
             f"| {game} | {var} | {first.players - 1} × `{first.opponent}` | {first.fair:.3f} | "
             f"{_share(fair) if fair else '–'} | {_rate(fair)} | {_share(ref) if ref else '–'} | {_rate(ref)} | "
             f"{_points(ref.share - fair.share) if fair and ref else '–'} |")
+    alike = sorted({g for g, v in variants if _alike(by.get((g, v, "fair")), by.get((g, v, "reference")))})
+    if alike:
+        lines += ["", f"`clairvoyant` and `pimc` win exactly the same share in {', '.join(alike)}: the game "
+                  "hides nothing a search could read there, so every world `pimc` re-deals is the true deal "
+                  "(and more samples change nothing)."]
     doubled = [c for c in cells if c.role == "doubled"]
     if doubled:
         lines += [

@@ -58,6 +58,9 @@ CPU_PER_DEAL = {"black-white": 0.0025, "kansas-city": 0.016, "trickster": 0.004,
 took against the default heuristic (measured 2026-11-26 on the project's 2-core machine);
 ``clairvoyant`` takes about a quarter of it, a doubled budget twice."""
 
+AGAIN = "the same command again (make strength, or python bench/strength.py with the same options)"
+"""How an interrupted table goes on: every finished cell is kept, an interrupted one resumed."""
+
 SHARE_OF_PIMC = {"fair": 1.0, "doubled": 2.0, "reference": 0.25}
 
 
@@ -133,7 +136,7 @@ def measure(runs_dir: Path, game_ids: list[str] | None = None, n: int = DEALS, s
     started, out, guessed, spent = time.perf_counter(), [], 0.0, 0.0
     for i, (cell, (spec, role)) in enumerate(zip(whole.cells, cells, strict=True)):
         now, clock, cpu = datetime.now(UTC).isoformat(timespec="seconds"), time.perf_counter(), cpu_now()
-        (done,) = execute(Plan("strength", (cell,), None), jobs=jobs, force=force)
+        (done,) = execute(Plan("strength", (cell,), None, resume=AGAIN), jobs=jobs, force=force)
         key = cell.folder.name
         if done.meta["started"] >= now:  # played now, not kept from an earlier call
             # a resumed cell's CPU time covers only its last chunks: unknown, not too fast
