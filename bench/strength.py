@@ -16,6 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from simtool.analysis.strength import below
 from simtool.commands import strength
 from simtool.errors import SimtoolError
 
@@ -35,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--force", action="store_true", help="play every cell again")
     args = parser.parse_args(argv)
     quick = Path("runs/strength-quick")
-    n = args.n or (strength.QUICK_DEALS if args.quick else strength.DEALS)
+    n = args.n if args.n is not None else strength.QUICK_DEALS if args.quick else strength.DEALS
     runs = args.runs or (quick / "runs" if args.quick else Path("runs/strength"))
     out = args.out or (quick / "strength" if args.quick else Path("docs/strength"))
     games = args.games.split(",") if args.games else None
@@ -51,11 +52,10 @@ def main(argv: list[str] | None = None) -> int:
     context["command"] = "python bench/strength.py " + " ".join(argv if argv is not None else sys.argv[1:])
     for path in strength.write(cells, context, out):
         print(f"wrote {path}")
-    from simtool.analysis.strength import below
-
     for line in below(cells):
         print(line)
-    print(f"{len(cells)} cells in {context['runtime']}; load average {context['load']} at the start, "
+    print(f"{len(cells)} cells ({context['kept']} kept from an earlier call) in {context['runtime']}; "
+          f"the cells' own wall time summed {context['cells_wall']}; load average {context['load']} at the start, "
           f"{context['load_end']} at the end" + ("" if below(cells) else "; none below the fair share"))
     return 0
 

@@ -159,7 +159,8 @@ def markdown(cells: list[Cell], context: dict) -> str:
         f"{context.get('date', '?')}; machine: {context.get('machine', '?')}; load average "
         f"{context.get('load', '?')} at the start, {context.get('load_end', '?')} at the end; seed "
         f"{context.get('seed', '?')}; {context.get('deals', '?')} deals a cell; runtime "
-        f"{context.get('runtime', '?')}.",
+        f"{context.get('runtime', '?')} ({context.get('played', '?')} cells played, {context.get('kept', '?')} "
+        f"kept from an earlier call; the cells' own wall time summed: {context.get('cells_wall', '?')}).",
         "",
         "One search seat against the game's default heuristic in every other seat, the line-up rotated "
         "one seat per deal (the search sits in every seat equally often), every cell of a game on the "

@@ -133,12 +133,13 @@ def measure(runs_dir: Path, game_ids: list[str] | None = None, n: int = DEALS, s
     say(f"{len(cells)} cells of {n:,} deals on {jobs} cores, seed {seed}: about {_duration(guess)} on idle "
         f"cores (load average now {load[0]:.2f}); interrupted, the same command goes on")
     times = _read_cpu(cpu_file(runs_dir))
-    started, out, guessed, spent = time.perf_counter(), [], 0.0, 0.0
+    started, out, guessed, spent, played = time.perf_counter(), [], 0.0, 0.0, 0
     for i, (cell, (spec, role)) in enumerate(zip(whole.cells, cells, strict=True)):
         now, clock, cpu = datetime.now(UTC).isoformat(timespec="seconds"), time.perf_counter(), cpu_now()
         (done,) = execute(Plan("strength", (cell,), None, resume=AGAIN), jobs=jobs, force=force)
         key = cell.folder.name
         if done.meta["started"] >= now:  # played now, not kept from an earlier call
+            played += 1
             # a resumed cell's CPU time covers only its last chunks: unknown, not too fast
             times[key] = {"cpu_seconds": None if done.meta.get("resumed_chunks") else cpu_now() - cpu,
                           "spec": repr(spec)}
@@ -155,7 +156,10 @@ def measure(runs_dir: Path, game_ids: list[str] | None = None, n: int = DEALS, s
     context = {"date": datetime.now(UTC).isoformat(timespec="minutes"), "machine": machine(),
                "load": f"{load[0]:.2f}", "load_end": f"{end[0]:.2f}", "seed": seed, "deals": n,
                "jobs": jobs, "runtime": _duration(time.perf_counter() - started),
-               "runtime_seconds": round(time.perf_counter() - started, 1)}
+               "runtime_seconds": round(time.perf_counter() - started, 1), "played": played,
+               "kept": len(cells) - played,
+               # each cell's own wall time (run.json), whichever call played it
+               "cells_wall": _duration(sum(c.wall_seconds for c in out))}
     return out, context
 
 
