@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"interrupted: the finished cells and chunks are kept; go on with {strength.AGAIN}",
               file=sys.stderr)
         return 130
-    context["command"] = "python bench/strength.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    context["command"] = " ".join(["python bench/strength.py", *(argv if argv is not None else sys.argv[1:])])
     for path in strength.write(cells, context, out):
         print(f"wrote {path}")
     for line in below(cells):
