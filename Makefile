@@ -53,7 +53,7 @@ bench: $(STAMP)
 	$(PY) bench/bench.py $(BENCH_ARGS)
 
 # The README's strength table: pimc, clairvoyant and a doubled budget against each game's default
-# heuristic, at the default rules and two variants, into docs/strength.md (.json, .csv). About 15 min
+# heuristic, at the default rules and two variants, into docs/strength.md (.json, .csv). About 7 min
 # on 2 idle cores; resumes where it stopped. STRENGTH_ARGS=--quick: a smoke run of a minute or two.
 strength: $(STAMP)
 	$(PY) bench/strength.py $(STRENGTH_ARGS)

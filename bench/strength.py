@@ -3,8 +3,9 @@
 One search seat against each game's default heuristic, seats rotated: ``pimc`` at its default
 budget and ``clairvoyant`` (the reference, not a fair player) at the default rules and two rule
 variants of each game, and ``pimc`` with twice its samples at the default rules; the win share
-per seat with its 95% interval and deals/s on 2 cores (from CPU time). About 15 min on 2 idle
-cores; ``--quick`` is a smoke run of a minute or two (written under runs/, not docs/).
+per seat with its 95% interval and deals/s on 2 cores (from CPU time). About 7 min on 2 idle
+cores (645 CPU-seconds; 53 min on the shared machine at load 10-20); ``--quick`` is a smoke run
+of a minute or two (written under runs/, not docs/).
 Interrupted, the same command goes on where it stopped (simtool.commands.strength).
 
     python bench/strength.py [--quick] [--n DEALS] [--seed S] [--jobs 2] [--games g,g] [--force]

@@ -52,16 +52,16 @@ DEALS, QUICK_DEALS, SEED = 4096, 256, 11
 """Deals a cell (4096: a 95% half-width about ±0.015 at a share of 0.4; chunks of the search's
 size share 2 cores evenly), a ``--quick`` smoke run's, and the seed (the issue's)."""
 
-CPU_PER_DEAL = {"black-white": 0.0025, "kansas-city": 0.016, "trickster": 0.004, "out-trumped": 0.013,
-                "nine-lives": 0.004, "hearts": 0.0065}
+CPU_PER_DEAL = {"black-white": 0.0019, "kansas-city": 0.0125, "trickster": 0.0026, "out-trumped": 0.0072,
+                "nine-lives": 0.0022, "hearts": 0.0039}
 """For the estimate printed before playing only: CPU-seconds a deal of ``pimc`` at its default budget
-took against the default heuristic (measured 2026-11-26 on the project's 2-core machine);
-``clairvoyant`` takes about a quarter of it, a doubled budget twice."""
+took against the default heuristic at the default rules (docs/strength.md of 2026-11-26, 645
+CPU-seconds in all); ``clairvoyant`` took about an eighth of it, a doubled budget twice."""
 
 AGAIN = "the same command again (make strength, or python bench/strength.py with the same options)"
 """How an interrupted table goes on: every finished cell is kept, an interrupted one resumed."""
 
-SHARE_OF_PIMC = {"fair": 1.0, "doubled": 2.0, "reference": 0.25}
+SHARE_OF_PIMC = {"fair": 1.0, "doubled": 2.0, "reference": 0.125}
 
 
 def searches(game_id: str) -> dict[str, str]:
