@@ -54,7 +54,8 @@ bench: $(STAMP)
 
 # The README's strength table: pimc, clairvoyant and a doubled budget against each game's default
 # heuristic, at the default rules and two variants, into docs/strength.md (.json, .csv). About 7 min
-# on 2 idle cores; resumes where it stopped. STRENGTH_ARGS=--quick: a smoke run of a minute or two.
+# on 2 idle cores; resumes where it stopped, keeping finished cells: after a change to the strategies,
+# STRENGTH_ARGS=--force plays every cell again. STRENGTH_ARGS=--quick: a smoke run of a minute or two.
 strength: $(STAMP)
 	$(PY) bench/strength.py $(STRENGTH_ARGS)
 
