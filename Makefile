@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install browser test calibrate demo bench notebooks clean
+.PHONY: install browser test calibrate demo bench strength notebooks clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -51,6 +51,13 @@ demo: $(STAMP)
 # More: make bench BENCH_ARGS=--huge (1e8 deals' memory), BENCH_ARGS=--all (every table); docs/speed.md
 bench: $(STAMP)
 	$(PY) bench/bench.py $(BENCH_ARGS)
+
+# The README's strength table: pimc, clairvoyant and a doubled budget against each game's default
+# heuristic, at the default rules and two variants, into docs/strength.md (.json, .csv). About 7 min
+# on 2 idle cores; resumes where it stopped, keeping finished cells: after a change to the strategies,
+# STRENGTH_ARGS=--force plays every cell again. STRENGTH_ARGS=--quick: a smoke run of a minute or two.
+strength: $(STAMP)
+	$(PY) bench/strength.py $(STRENGTH_ARGS)
 
 # Stores every notebook executed at its full size, outputs included (CI runs them small and never
 # rewrites them). About a minute on 2 cores.

@@ -88,28 +88,42 @@ class Ladder:
 
 def rung(folder: Path) -> Rung:
     """The ladder rung a finished run folder holds: the climber's win share per seat."""
-    meta, seats, matches = load(folder)
+    meta = read_meta(Path(folder))
     info = meta.get("ladder")
     if not isinstance(info, dict) or "rung" not in info:
         raise SimtoolError(f"{folder} is not a ladder rung (its run.json has no 'ladder')")
-    p = meta["players"]
+    _, row = climber(folder)
+    return Rung(int(info["rung"]), meta["lineup"][0], meta["lineup"][1], row["win"], row["win_low"],
+                row["win_high"], 1 / meta["players"], row["skill"], Path(folder))
+
+
+def climber(folder: Path) -> tuple[dict, dict]:
+    """A finished run of one seat (the line-up's first entry, the climber) against the rest, the
+    line-up rotated: its ``run.json`` and the climber's win share per seat with its 95% interval
+    (``win``, ``win_low``, ``win_high``, ``skill``; see :func:`climber_share`)."""
+    meta, seats, matches = load(folder)
     key, table, rows = (("deal", folder / "seats.parquet", seats) if matches is None
                         else ("match", folder / "matches.parquet", matches))
     duplicate = bool(meta.get("duplicate"))
     outcome = collect(table, rows.select(key, *(["rotation"] if duplicate else []), "seat", "win"))
+    return meta, climber_share(outcome, meta["players"], meta["lineup"][0], meta["lineup"][1])
+
+
+def climber_share(outcome: pl.DataFrame, p: int, upper: str, lower: str) -> dict:
+    """The climber's (``upper``'s) win share per seat from ``outcome`` (a row per unit and seat,
+    seats in order: ``deal`` or ``match``, ``seat``, ``win``, and ``rotation`` for a duplicate
+    run), the line-up rotated one seat per unit (per copy of a duplicate deal): seat ``s`` of
+    rotation ``r`` plays position ``(s + r) mod p``, and the climber is position 0. Its interval
+    is on rotation strata, or on whole duplicate deals (their ``p`` copies are one unit)."""
+    key = "deal" if "deal" in outcome.columns else "match"
+    duplicate = "rotation" in outcome.columns
     win = stats.panel(outcome, "win", p)
     ids = outcome[key].to_numpy().reshape(-1, p)[:, :1]
-    # the line-up rotates one seat per deal (per copy of a duplicate deal): seat s of rotation r
-    # plays position (s + r) mod p, and the climber is position 0
     turn = outcome["rotation"].to_numpy().reshape(-1, p)[:, :1] if duplicate else ids % p
     codes = np.where((np.arange(p) + turn) % p == 0, 0, 1)
-    upper, lower = meta["lineup"][0], meta["lineup"][1]
-    # intervals on rotation strata, or on whole duplicate deals (their p copies are one unit)
     strength = stats.strategy_strength(win, codes, [upper, lower], None if duplicate else turn[:, 0],
                                        ids[:, 0] if duplicate else None)
-    row = strength.filter(pl.col("strategy") == upper).row(0, named=True)
-    return Rung(int(info["rung"]), upper, lower, row["win"], row["win_low"], row["win_high"], 1 / p,
-                row["skill"], Path(folder))
+    return strength.filter(pl.col("strategy") == upper).row(0, named=True)
 
 
 def ladders(folders: list[Path]) -> list[Ladder]:

@@ -1,0 +1,208 @@
+"""The strength table (``make strength``): the search against each game's default heuristic, at
+the default rules and at rule variants, with the reference player and a doubled budget.
+
+Every cell is an ordinary run folder in one plan (``plan.json`` in the runs folder, so
+``simtool sweep --resume`` finishes it as well), but the cells are played one after another,
+each through the executor on every ``jobs`` core, so that the CPU time each cell takes can be
+measured (this process and its workers' ``getrusage``): a cell's speed is then counted in deals
+per CPU-second, which the other users of a shared machine do not change. A cell finished before
+is kept, an interrupted one resumed; the CPU times measured so far are kept beside the runs
+folder (``<runs>.cpu.json``). The table itself is read from the folders by
+:mod:`simtool.analysis.strength`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import resource
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from simtool import games
+from simtool.analysis import strength
+from simtool.commands.plans import check, make_plan
+from simtool.errors import SimtoolError, choices
+from simtool.pipeline.executor import Plan, execute, save_plan
+from simtool.pipeline.runner import RunSpec, make_spec
+
+GAMES = ("black-white", "kansas-city", "trickster", "out-trumped", "nine-lives", "hearts")
+
+VARIANTS: dict[str, tuple[dict, ...]] = {
+    # fewer cards (a shorter hand: less to read), and cards left out (more that no one sees)
+    "black-white": ({"deck": 30}, {"hand_size": 8}),
+    # no passing (nothing learnt of a neighbour's hand), and a higher trick limit
+    "kansas-city": ({"pass_count": 0}, {"limit": 4}),
+    # a hand collected sooner, and later, than the post's 13 pips
+    "trickster": ({"pip_limit": 7}, {"pip_limit": 20}),
+    # the kitty auctioned, and the sheet's follow rule read literally
+    "out-trumped": ({"kitty": "bid"}, {"follow": "literal"}),
+    # a shorter and a longer suit (a deal of 7 and of 11 cards each)
+    "nine-lives": ({"ranks": 7}, {"ranks": 11}),
+    # no passing, and Omnibus (the jack of diamonds takes 10 points off)
+    "hearts": ({"passing": "none"}, {"jack": "on"}),
+}
+"""Two rule variants of each game besides its default rules, each changing what a search must
+reckon with."""
+
+DEALS, QUICK_DEALS, SEED = 4096, 256, 11
+"""Deals a cell (4096: a 95% half-width about ±0.015 at a share of 0.4; chunks of the search's
+size share 2 cores evenly), a ``--quick`` smoke run's, and the seed (the issue's)."""
+
+CPU_PER_DEAL = {"black-white": 0.0019, "kansas-city": 0.0125, "trickster": 0.0026, "out-trumped": 0.0072,
+                "nine-lives": 0.0022, "hearts": 0.0039}
+"""For the estimate printed before playing only: CPU-seconds a deal of ``pimc`` at its default budget
+took against the default heuristic at the default rules (docs/strength.md of 2026-11-26, 645
+CPU-seconds in all); ``clairvoyant`` took about an eighth of it, a doubled budget twice."""
+
+AGAIN = "the same command again (make strength, or python bench/strength.py with the same options)"
+"""How an interrupted table goes on: every finished cell is kept, an interrupted one resumed."""
+
+SHARE_OF_PIMC = {"fair": 1.0, "doubled": 2.0, "reference": 0.125}
+
+
+def searches(game_id: str) -> dict[str, str]:
+    """The line-up entry of each role: ``pimc`` at its default budget, ``pimc`` with twice its
+    default samples (which may differ by game), and ``clairvoyant``."""
+    import strategies
+
+    samples = strategies.resolve("pimc", game_id).values.samples
+    return {"fair": strategies.canonical("pimc", game_id),
+            "doubled": strategies.canonical(f"pimc@samples={2 * samples}", game_id),
+            "reference": strategies.canonical("clairvoyant", game_id)}
+
+
+def plan(game_ids: list[str] | None = None, n: int = DEALS, seed: int = SEED) -> list[tuple[RunSpec, str]]:
+    """Every cell, each with its role: per game (its default player count), at the default rules
+    and each of :data:`VARIANTS`, ``pimc`` and ``clairvoyant`` in one seat against the default
+    heuristic, seats rotated; at the default rules also the doubled budget."""
+    game_ids = list(game_ids or GAMES)
+    unknown = [g for g in game_ids if g not in VARIANTS]
+    if unknown:
+        raise SimtoolError(f"no strength variants for game '{unknown[0]}'; valid: {choices(VARIANTS)}")
+    cells = []
+    for game_id in game_ids:
+        g = games.get(game_id)
+        roles = searches(game_id)
+        for rules in ({}, *VARIANTS[game_id]):
+            for role in ("fair", "doubled", "reference") if not rules else ("fair", "reference"):
+                spec = make_spec(game_id, None, n, g.default_strategy, {0: roles[role]}, rules, "deal", seed,
+                                 rotate=True)
+                cells.append((spec, role))
+    return cells
+
+
+def estimate(cells: list[tuple[RunSpec, str]], jobs: int) -> float:
+    """Wall seconds the cells should take on ``jobs`` idle cores (:data:`CPU_PER_DEAL`): a cell
+    of fewer chunks than cores keeps the others idle."""
+    return sum(_cpu_guess(spec, role) / min(jobs, spec.n_chunks) for spec, role in cells)
+
+
+def _cpu_guess(spec: RunSpec, role: str) -> float:
+    return spec.n * CPU_PER_DEAL.get(spec.game, 0.01) * SHARE_OF_PIMC[role]
+
+
+def cpu_now() -> float:
+    """CPU-seconds this process and its finished workers have used."""
+    own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+
+def cpu_file(runs_dir: Path) -> Path:
+    """Where the measured CPU times are kept: beside the runs folder, never in it (its files are
+    simtool's runs only)."""
+    return runs_dir.parent / f"{runs_dir.name}.cpu.json"
+
+
+def measure(runs_dir: Path, game_ids: list[str] | None = None, n: int = DEALS, seed: int = SEED,
+            jobs: int = 2, force: bool = False,
+            say: Callable[[str], None] = print) -> tuple[list[strength.Cell], dict]:
+    """Play every cell of :func:`plan` into ``runs_dir`` one after another and return the table's
+    cells and the context they were measured in. ``say`` gets a line as each cell finishes."""
+    runs_dir = Path(runs_dir)
+    cells = plan(game_ids, n, seed)
+    whole = make_plan([s for s, _ in cells], runs_dir, extra=[{"strength": role} for _, role in cells],
+                      command="strength")
+    check(whole)
+    save_plan(whole)
+    guess = estimate(cells, jobs)
+    load = os.getloadavg()
+    say(f"{len(cells)} cells of {n:,} deals on {jobs} cores, seed {seed}: about {_duration(guess)} on idle "
+        f"cores (load average now {load[0]:.2f}); interrupted, the same command goes on")
+    times = _read_cpu(cpu_file(runs_dir))
+    started, out, guessed, spent, played = time.perf_counter(), [], 0.0, 0.0, 0
+    for i, (cell, (spec, role)) in enumerate(zip(whole.cells, cells, strict=True)):
+        now, clock, cpu = datetime.now(UTC).isoformat(timespec="seconds"), time.perf_counter(), cpu_now()
+        (done,) = execute(Plan("strength", (cell,), None, resume=AGAIN), jobs=jobs, force=force)
+        key = cell.folder.name
+        if done.meta["started"] >= now:  # played now, not kept from an earlier call
+            played += 1
+            # a resumed cell's CPU time covers only its last chunks: unknown, not too fast
+            times[key] = {"cpu_seconds": None if done.meta.get("resumed_chunks") else cpu_now() - cpu,
+                          "spec": repr(spec)}
+            _write_cpu(cpu_file(runs_dir), times)
+        kept = times.get(key) or {}
+        found = strength.cell(cell.folder, role, {o.name: o.default for o in games.get(spec.game).options},
+                              kept.get("cpu_seconds") if kept.get("spec") == repr(spec) else None)
+        out.append(found)
+        guessed += _cpu_guess(spec, role) / min(jobs, spec.n_chunks)
+        spent += time.perf_counter() - clock
+        say(f"[{i + 1}/{len(cells)}] {strength.fmt(found)}; about {_duration((guess - guessed) * spent / guessed)} "
+            f"left")
+    end = os.getloadavg()
+    context = {"date": datetime.now(UTC).isoformat(timespec="minutes"), "machine": machine(),
+               "load": f"{load[0]:.2f}", "load_end": f"{end[0]:.2f}", "seed": seed, "deals": n,
+               "jobs": jobs, "runtime": _duration(time.perf_counter() - started),
+               "runtime_seconds": round(time.perf_counter() - started, 1), "played": played,
+               "kept": len(cells) - played,
+               # each cell's own wall time (run.json), whichever call played it
+               "cells_wall": _duration(sum(c.wall_seconds for c in out))}
+    return out, context
+
+
+def _read_cpu(path: Path) -> dict:
+    try:
+        found = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _write_cpu(path: Path, times: dict) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(times, indent=1) + "\n")
+    os.replace(tmp, path)
+
+
+def machine() -> str:
+    """The machine in words: processor, cores this process may use, Python."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return f"{model}, {cores} cores, Python {platform.python_version()}"
+
+
+def _duration(seconds: float) -> str:
+    seconds = max(0, round(seconds))
+    return f"{seconds // 60} min {seconds % 60:02d} s" if seconds >= 60 else f"{seconds} s"
+
+
+def write(cells: list[strength.Cell], context: dict, stem: Path) -> list[Path]:
+    """The table as ``STEM.md`` (Markdown), ``STEM.json`` and ``STEM.csv``; the paths written."""
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    files = {stem.with_suffix(".md"): strength.markdown(cells, context),
+             stem.with_suffix(".json"): strength.as_json(cells, context),
+             stem.with_suffix(".csv"): strength.as_csv(cells)}
+    for path, text in files.items():
+        path.write_text(text, encoding="utf-8")
+    return list(files)
