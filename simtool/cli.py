@@ -650,6 +650,8 @@ def restrict(
     title: Title = "simtool restricted play",
     force: Force = False,
     quiet: Quiet = False,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
     timeout: Timeout = None,
 ):
     """Measure what each restriction costs a strategy: restricted at one seat against itself
@@ -667,6 +669,7 @@ def restrict(
             table, paths = restricted.measure(
                 game, folder, players=_players(players, game), rules=options.parse_assignments(rule),
                 n=n, seed=seed, strategy=strategy, restrictions=names, jobs=jobs, force=force,
+                backend=backend, scheduler=scheduler,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
                 report={"output": output, "title": title} if output else None, timeout=timeout)
         written = reports.write(paths, output, title) if output else None

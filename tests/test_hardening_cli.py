@@ -426,7 +426,9 @@ def dask_run(tmp_path, address):
 @pytest.fixture
 def quick_scheduler_wait(monkeypatch):
     pytest.importorskip("dask.distributed")
-    monkeypatch.setattr(runners, "SCHEDULER_WAIT", 0.5)
+    from simtool.pipeline import cluster
+
+    monkeypatch.setattr(cluster, "SCHEDULER_WAIT", 0.5)
 
 
 def test_a_silent_scheduler_address_is_one_line(tmp_path, quick_scheduler_wait):
