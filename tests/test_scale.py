@@ -259,3 +259,13 @@ def test_ctrl_c_and_the_end_of_a_command_leave_no_dask_worker_behind(tmp_path):
     assert json.loads((out / "run.json").read_text())["resumed_chunks"] >= 2
     full = simtool.run("black-white", n=n, seed=21, strategy="random", jobs=2)
     assert pl.read_parquet(out / "seats.parquet").equals(full.seats)
+
+
+def test_embedded_workers_that_cannot_start_are_one_line(tmp_path, monkeypatch):
+    cluster.close_embedded()
+    monkeypatch.setattr(cluster, "worker_command",
+                        lambda address, name: [sys.executable, "-c", "raise SystemExit('no dask worker here')"])
+    r = runner.invoke(app, ["run", "--n", "1000", "--backend", "dask", "--jobs", "2", "--out", str(tmp_path / "r"), "-q"])
+    assert r.exit_code == 2 and "\n" not in r.stderr.strip(), r.output
+    assert "dask workers of --backend dask cannot start" in r.stderr and "no dask worker here" in r.stderr
+    assert cluster.current() is None and not (tmp_path / "r" / "run.json").exists()

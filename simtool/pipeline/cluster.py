@@ -131,6 +131,7 @@ class Embedded:
         self.procs: list[subprocess.Popen] = []
         self.logs: list = []  # each worker's output, in the order of procs
         self.restarts = self.started = 0
+        self.ever_joined = False
         self.client = self.scheduler = None
         # the workers start first and wait for their scheduler: their imports (a second of a
         # core each) then run while this process imports dask and starts the scheduler
@@ -154,31 +155,37 @@ class Embedded:
 
     def _start(self) -> None:
         """One more worker, in a session of its own: a Ctrl-C typed at simtool is simtool's
-        alone. Its output goes to a file, read only to say why it ended. It imports simtool
-        as it starts (``--preload``), not at its first chunk."""
+        alone. Its output goes to a file, read only to say why it ended."""
         log = tempfile.TemporaryFile()
         src = str(Path(__file__).resolve().parents[2])  # the simtool (and strategies) it must import
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")])),
                    DASK_LOGGING__DISTRIBUTED="error")
-        self.procs.append(subprocess.Popen(
-            [sys.executable, "-m", "dask", "worker", self.address, "--nthreads", "1", "--no-nanny",
-             "--no-dashboard", "--host", "127.0.0.1", "--memory-limit", "0", "--death-timeout", "30",
-             "--preload", "simtool.pipeline.runner", "--name", f"simtool-{self.started}"],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env, start_new_session=True))
+        self.procs.append(subprocess.Popen(worker_command(self.address, f"simtool-{self.started}"),
+                                           stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
+                                           start_new_session=True))
         self.logs.append(log)
         self.started += 1
+
+    def joined(self) -> bool:
+        """Whether a worker has joined the scheduler (this process's own: a look, no message)."""
+        self.ever_joined = self.ever_joined or bool(self.scheduler.scheduler.workers)
+        return self.ever_joined
 
     def pids(self) -> list[int]:
         """The worker processes running now."""
         return [p.pid for p in self.procs if p.poll() is None]
 
     def check(self) -> None:
-        """Start a worker in place of each that ended; stop the run once too many have."""
+        """Start a worker in place of each that ended; stop the run once too many have, or at
+        once when none has ever joined (it cannot start here: its last line says why)."""
         for proc, log in list(zip(self.procs, self.logs, strict=True)):
             code = proc.poll()
             if code is None:
                 continue
             how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+            if not self.joined():
+                raise SimtoolError(f"the dask workers of --backend dask cannot start on this machine "
+                                   f"({how}): {_last_line(log)}")
             if self.restarts == RESTARTS:
                 raise WorkerDied(f"{how}; {RESTARTS} dask workers ended before it: {_last_line(log)}")
             self.restarts += 1
@@ -208,6 +215,16 @@ class Embedded:
         for log in self.logs:
             log.close()
         self.procs, self.logs = [], []
+
+
+def worker_command(address: str, name: str) -> list[str]:
+    """An embedded worker: one thread, no nanny (simtool replaces a dead worker itself), no
+    dashboard, no memory limit (simtool's chunks are bounded), on the loopback only, giving up
+    if its scheduler is not there within 30 s; it imports simtool as it starts (``--preload``)
+    rather than at its first chunk."""
+    return [sys.executable, "-m", "dask", "worker", address, "--nthreads", "1", "--no-nanny",
+            "--no-dashboard", "--host", "127.0.0.1", "--memory-limit", "0", "--death-timeout", "30",
+            "--preload", "simtool.pipeline.runner", "--name", name]
 
 
 def _free_port() -> int:
