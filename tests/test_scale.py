@@ -127,7 +127,8 @@ def test_resume_after_a_killed_run_gives_the_uninterrupted_result(tmp_path):
     (["--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"], "cannot reach the dask scheduler"),
     (["--backend", "spark"], "unknown backend 'spark'; valid: local, dask"),
 ])
-def test_cluster_input_errors(tmp_path, args, needle):
+def test_cluster_input_errors(tmp_path, args, needle, monkeypatch):
+    monkeypatch.setattr(cluster, "SCHEDULER_WAIT", 0.5)  # a refused connection is retried that long
     r = runner.invoke(app, ["run", "--n", "100", "--out", str(tmp_path / "x"), *args])
     assert r.exit_code == 2 and needle in r.stderr and "\n" not in r.stderr.strip(), r.output
     assert not (tmp_path / "x" / "run.json").exists()
@@ -265,7 +266,8 @@ def test_embedded_workers_that_cannot_start_are_one_line(tmp_path, monkeypatch):
     cluster.close_embedded()
     monkeypatch.setattr(cluster, "worker_command",
                         lambda address, name: [sys.executable, "-c", "raise SystemExit('no dask worker here')"])
-    r = runner.invoke(app, ["run", "--n", "1000", "--backend", "dask", "--jobs", "2", "--out", str(tmp_path / "r"), "-q"])
+    r = runner.invoke(app, ["run", "--n", "1000", "--backend", "dask", "--jobs", "2", "--out", str(tmp_path / "r"),
+                            "-q"])
     assert r.exit_code == 2 and "\n" not in r.stderr.strip(), r.output
     assert "dask workers of --backend dask cannot start" in r.stderr and "no dask worker here" in r.stderr
     assert cluster.current() is None and not (tmp_path / "r" / "run.json").exists()
