@@ -271,3 +271,15 @@ def test_embedded_workers_that_cannot_start_are_one_line(tmp_path, monkeypatch):
     assert r.exit_code == 2 and "\n" not in r.stderr.strip(), r.output
     assert "dask workers of --backend dask cannot start" in r.stderr and "no dask worker here" in r.stderr
     assert cluster.current() is None and not (tmp_path / "r" / "run.json").exists()
+
+
+def test_a_dask_worker_sends_the_bytes_of_the_chunk_files_a_local_run_writes(tmp_path):
+    from simtool.pipeline import runner as runners
+
+    spec = runners.make_spec("kansas-city", n=3000, seed=3, unit="match")
+    task = runners.Task(spec, 0, tmp_path, keep=False)
+    chunk, encoded = runners._play_task(task)
+    assert chunk.seats is None and sorted(encoded) == ["matches", "seats"]
+    runners.play_task(task)  # as a local worker writes them
+    for name, data in encoded.items():
+        assert (tmp_path / f"{name}-000000.parquet").read_bytes() == data
