@@ -412,7 +412,8 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     ``baseline`` of the same game and player count, its seed and sizes are played (unless
     ``seed`` or ``sizes`` are given), so that both versions play the same deals. ``sizes``
     replaces the effort's sizes (small reviews for tests and notebooks); ``backend="dask"`` plays
-    the chunks on the dask.distributed cluster at ``scheduler``."""
+    the chunks on the dask.distributed cluster at ``scheduler`` (without one, on a cluster of
+    ``jobs`` workers started on this machine)."""
     from simtool.analysis import review as answers
     from simtool.reports import review as pages
 

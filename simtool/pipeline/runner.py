@@ -533,7 +533,7 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None,
     if not count:
         return
     if backend == "dask":
-        yield from _on_dask(tasks, jobs or default_jobs(), scheduler, timeout)
+        yield from _on_dask(tasks, jobs or default_jobs(), scheduler, count, timeout)
         return
     jobs = jobs_used(jobs, count)
     if jobs == 1:
@@ -666,7 +666,7 @@ def _worker_died(names: list[str], how: str) -> SimtoolError:
                       f"strategies only: the system may have run out of memory")
 
 
-def _on_dask(tasks: Iterable[Task], jobs: int, scheduler: str | None,
+def _on_dask(tasks: Iterable[Task], jobs: int, scheduler: str | None, count: int,
              timeout: float | None) -> Iterator[Chunk]:
     """Play ``tasks`` on dask, yielding them in order. Workers return their chunk files' bytes
     (or, where this process keeps the tables, the tables) and this process writes them, as
@@ -686,7 +686,10 @@ def _on_dask(tasks: Iterable[Task], jobs: int, scheduler: str | None,
             yield t
 
     try:
-        for task, (chunk, encoded) in cluster.play(_play_task, handed(tasks), jobs, scheduler):
+        # chunks of the full size go to a worker a few at a time; a costly line-up's smaller
+        # chunks take seconds each, one at a time, so that the last ones spread over every worker
+        for task, (chunk, encoded) in cluster.play(_play_task, handed(tasks), jobs, scheduler, count,
+                                                   lambda t: t.spec.chunk >= chunk_size(t.spec.unit)):
             if encoded is not None:
                 _write_encoded(task.parts, chunk.index, encoded)
             elif task.parts is not None:
