@@ -231,7 +231,10 @@ class Embedded:
         for proc in self.procs:
             if proc.poll() is None:
                 try:
-                    os.killpg(proc.pid, signal.SIGKILL)  # its session: the worker and anything it started
+                    if hasattr(os, "killpg"):
+                        os.killpg(proc.pid, signal.SIGKILL)  # its session: the worker and what it started
+                    else:  # Windows: no sessions
+                        proc.kill()
                 except (ProcessLookupError, PermissionError):
                     pass
         for proc in self.procs:
