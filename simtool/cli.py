@@ -28,7 +28,7 @@ from . import games, options, stats  # noqa: E402
 from .analysis import of as analysis_of  # noqa: E402
 from .errors import SimtoolError, bad, choices, describe  # noqa: E402
 from .games import ROUND_CAP  # noqa: E402
-from .pipeline import pilot  # noqa: E402
+from .pipeline import cluster, pilot  # noqa: E402
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")
@@ -84,9 +84,12 @@ Jobs = Annotated[Optional[str], typer.Option("--jobs", "-j", metavar="<int>", ca
                                              help="Processes (default: all cores).")]
 Force = Annotated[bool, typer.Option("--force", help="Play again, replacing the run folders already there.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, tables or verdicts.")]
-Backend = Annotated[str, typer.Option("--backend", help="local (joblib processes) or dask.")]
+Backend = Annotated[str, typer.Option("--backend", help="local (--jobs processes on this machine) or dask "
+                                      "(the cluster at --scheduler; without one, a dask cluster of "
+                                      "--jobs workers started on this machine for the command).")]
 Scheduler = Annotated[Optional[str], typer.Option("--scheduler", envvar="SIMTOOL_SCHEDULER",
-                                                  help="dask scheduler address, tcp://HOST:PORT.")]
+                                                  help="dask scheduler address, tcp://HOST:PORT "
+                                                  "(--backend dask; default: a cluster of its own).")]
 Timeout = Annotated[Optional[float], typer.Option("--timeout", help="Stop if a strategy takes longer than "
                                                   "this many seconds over one decision (default: no limit).")]
 Report = Annotated[Optional[str], typer.Option("--out", "-o", help="HTML report to write, a file name (a "
@@ -647,6 +650,8 @@ def restrict(
     title: Title = "simtool restricted play",
     force: Force = False,
     quiet: Quiet = False,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
     timeout: Timeout = None,
 ):
     """Measure what each restriction costs a strategy: restricted at one seat against itself
@@ -664,6 +669,7 @@ def restrict(
             table, paths = restricted.measure(
                 game, folder, players=_players(players, game), rules=options.parse_assignments(rule),
                 n=n, seed=seed, strategy=strategy, restrictions=names, jobs=jobs, force=force,
+                backend=backend, scheduler=scheduler,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
                 report={"output": output, "title": title} if output else None, timeout=timeout)
         written = reports.write(paths, output, title) if output else None
@@ -872,6 +878,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
+    try:
+        return _command(argv)
+    finally:  # the end of the command, whichever way it ended, is the end of its dask cluster
+        cluster.close_embedded()
+
+
+def _command(argv: list[str] | None) -> int:
     try:
         code = app(args=argv, prog_name="simtool", standalone_mode=False)
     except typer.Exit as done:

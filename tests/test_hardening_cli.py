@@ -426,7 +426,9 @@ def dask_run(tmp_path, address):
 @pytest.fixture
 def quick_scheduler_wait(monkeypatch):
     pytest.importorskip("dask.distributed")
-    monkeypatch.setattr(runners, "SCHEDULER_WAIT", 0.5)
+    from simtool.pipeline import cluster
+
+    monkeypatch.setattr(cluster, "SCHEDULER_WAIT", 0.5)
 
 
 def test_a_silent_scheduler_address_is_one_line(tmp_path, quick_scheduler_wait):
@@ -471,6 +473,6 @@ def test_a_scheduler_without_workers_is_one_line(tmp_path, quick_scheduler_wait)
                     break
             time.sleep(0.1)
         one_line_error(dask_run(tmp_path, address), "has no workers", f"dask worker {address}")
-    finally:
-        scheduler.terminate()
-        scheduler.wait(timeout=30)
+    finally:  # killed, not closed politely: nothing of it is needed
+        scheduler.kill()
+        scheduler.wait()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -16,6 +17,7 @@ from typer.testing import CliRunner
 
 import simtool
 from simtool.cli import app
+from simtool.pipeline import cluster
 
 BIN = Path(sys.executable).parent
 runner = CliRunner()
@@ -27,14 +29,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def cluster(tmp_path):
-    """A scheduler and two single-threaded workers (no nanny: a killed worker stays dead)."""
+@pytest.fixture(scope="module")
+def remote(tmp_path_factory):
+    """A scheduler and two single-threaded workers (no nanny: a killed worker stays dead), shared
+    by the tests of this module and killed at its end, not waited for: closing a dask cluster
+    politely took 2 to 17 s per test."""
     from dask.distributed import Client
 
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
-    log = open(tmp_path / "cluster.log", "w")
+    log = open(tmp_path_factory.mktemp("cluster") / "cluster.log", "w")
     procs = [subprocess.Popen([BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", str(port),
                                "--no-dashboard"], stdout=log, stderr=log)]
     try:
@@ -47,17 +51,22 @@ def cluster(tmp_path):
         yield address, procs[1:]
     finally:
         for p in procs:
-            p.terminate()
+            p.kill()
         for p in procs:
-            try:
-                p.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                p.kill()
+            p.wait()
         log.close()
 
 
-def test_a_dask_cluster_gives_the_local_result(cluster, tmp_path):
-    address, _ = cluster
+@pytest.fixture(scope="module")
+def embedded():
+    """The tests' embedded cluster (``--backend dask`` without a scheduler, ``--jobs 2``): started by
+    the first of them, reused by the others, and killed at the end of the module."""
+    yield
+    cluster.close_embedded()
+
+
+def test_a_dask_cluster_gives_the_local_result(remote, tmp_path):
+    address, _ = remote
     for unit, n in (("deal", "80000"), ("match", "20000")):
         out = tmp_path / unit
         r = runner.invoke(app, ["run", "--game", "kansas-city", "--n", n, "--seed", "3", "--unit", unit,
@@ -70,8 +79,8 @@ def test_a_dask_cluster_gives_the_local_result(cluster, tmp_path):
         assert json.loads((out / "run.json").read_text())["backend"] == "dask"
 
 
-def test_a_sweep_and_a_precision_run_on_the_cluster_give_the_local_results(cluster, tmp_path, monkeypatch):
-    address, _ = cluster
+def test_a_sweep_and_a_precision_run_on_the_cluster_give_the_local_results(remote, tmp_path, monkeypatch):
+    address, _ = remote
     monkeypatch.setenv("SIMTOOL_SCHEDULER", address)  # the variable, not --scheduler
     grid = ["-g", "kansas-city", "-r", "pass_count=3,2", "-l", "greedy,target", "--rotate",
             "--n", "40000", "--seed", "5", "-q"]
@@ -90,23 +99,6 @@ def test_a_sweep_and_a_precision_run_on_the_cluster_give_the_local_results(clust
         assert r.exit_code == 0, r.output
     meta = [json.loads((tmp_path / f"precise-{b}" / "run.json").read_text()) for b in ("dask", "local")]
     assert meta[0]["n"] == meta[1]["n"] > 32768 and meta[0]["precision_reached"] == meta[1]["precision_reached"]
-
-
-def test_a_worker_lost_mid_run_is_retried_and_nothing_counts_twice(cluster):
-    address, workers = cluster
-    killed = []
-
-    def kill_one(done, total):
-        if done == 1 and not killed:
-            workers[0].send_signal(signal.SIGKILL)
-            killed.append(done)
-
-    r = simtool.run("black-white", n=200_000, seed=11, strategy="balance", backend="dask",
-                    scheduler=address, progress=kill_one)
-    assert killed and workers[0].wait(timeout=10) == -signal.SIGKILL
-    local = simtool.run("black-white", n=200_000, seed=11, strategy="balance", jobs=1)
-    assert r.seats.equals(local.seats)
-    assert r.seats["deal"].n_unique() == 200_000
 
 
 def test_resume_after_a_killed_run_gives_the_uninterrupted_result(tmp_path):
@@ -132,11 +124,11 @@ def test_resume_after_a_killed_run_gives_the_uninterrupted_result(tmp_path):
 
 
 @pytest.mark.parametrize("args,needle", [
-    (["--backend", "dask"], "--backend dask needs --scheduler"),
     (["--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"], "cannot reach the dask scheduler"),
     (["--backend", "spark"], "unknown backend 'spark'; valid: local, dask"),
 ])
-def test_cluster_input_errors(tmp_path, args, needle):
+def test_cluster_input_errors(tmp_path, args, needle, monkeypatch):
+    monkeypatch.setattr(cluster, "SCHEDULER_WAIT", 0.5)  # a refused connection is retried that long
     r = runner.invoke(app, ["run", "--n", "100", "--out", str(tmp_path / "x"), *args])
     assert r.exit_code == 2 and needle in r.stderr and "\n" not in r.stderr.strip(), r.output
     assert not (tmp_path / "x" / "run.json").exists()
@@ -145,3 +137,149 @@ def test_cluster_input_errors(tmp_path, args, needle):
 def test_nothing_to_resume(tmp_path):
     r = runner.invoke(app, ["run", "--resume", str(tmp_path)])
     assert r.exit_code == 2 and "nothing to resume" in r.stderr
+
+
+# ---- the embedded cluster: --backend dask without --scheduler ------------------------------------
+
+def same_files(a: Path, b: Path) -> list[Path]:
+    """Every table under ``a`` is under ``b`` too, byte for byte, and no other."""
+    tables = sorted(p.relative_to(a) for p in a.rglob("*.parquet"))
+    assert tables and tables == sorted(p.relative_to(b) for p in b.rglob("*.parquet"))
+    for name in tables:
+        assert (a / name).read_bytes() == (b / name).read_bytes(), name
+    return tables
+
+
+@pytest.mark.parametrize("unit,n", [("deal", "70000"), ("match", "3000")])
+def test_the_embedded_cluster_writes_the_local_tables_byte_for_byte(embedded, tmp_path, unit, n):
+    for backend in ("dask", "local"):
+        r = runner.invoke(app, ["run", "-g", "kansas-city", "--n", n, "--seed", "3", "--unit", unit,
+                                "--jobs", "2", "--backend", backend, "--out", str(tmp_path / backend), "-q"])
+        assert r.exit_code == 0, r.output
+    names = same_files(tmp_path / "dask", tmp_path / "local")
+    assert {p.name for p in names} == {"seats.parquet"} | ({"matches.parquet"} if unit == "match" else set())
+    assert json.loads((tmp_path / "dask" / "run.json").read_text())["backend"] == "dask"
+    assert cluster.current().size == 2  # started for --jobs 2, and kept for the next run
+
+
+@pytest.fixture
+def ladder_without_search(monkeypatch):
+    """A ladder's default rungs without the search rungs: its plumbing, at heuristic speed."""
+    from simtool.commands import ladder
+
+    monkeypatch.setattr(ladder, "PIMC_SAMPLES", ())
+
+
+EVERY_COMMAND = {  # each command that takes --backend, at the least work that plays a few runs
+    "sweep": ["sweep", "-g", "kansas-city", "-r", "pass_count=3,2", "--n", "3000", "--seed", "5",
+              "--runs", "{out}", "-o", "{out}.html"],
+    "ladder": ["ladder", "-g", "kansas-city", "--n", "2000", "--seed", "11", "--runs", "{out}",
+               "-o", "{out}.html"],
+    "restrict": ["restrict", "-g", "kansas-city", "--strategy", "greedy", "--n", "2000", "--seed", "4",
+                 "--out", "{out}", "--report", "{out}.html"],
+    "tune": ["tune", "--game", "kansas-city", "--vary", "pass_count", "--objective", "seat_spread",
+             "--n", "500", "--trials", "2", "--seed", "3", "--out", "{out}"],
+}
+
+
+@pytest.mark.parametrize("command", EVERY_COMMAND)
+def test_every_command_plays_on_the_embedded_cluster_as_on_this_machine(embedded, ladder_without_search,
+                                                                       tmp_path, command):
+    for backend in ("dask", "local"):
+        args = [a.replace("{out}", str(tmp_path / backend)) for a in EVERY_COMMAND[command]]
+        r = runner.invoke(app, [*args, "--jobs", "2", "--backend", backend, "-q"])
+        assert r.exit_code == 0, r.output
+    assert len(same_files(tmp_path / "dask", tmp_path / "local")) >= 2
+
+
+def test_a_review_plays_every_run_on_the_embedded_cluster(embedded, tmp_path):
+    """Each run plays as on this machine (the tests above); a review, the slowest command, is
+    played once, to see that every run of it went to the cluster."""
+    from simtool.commands import review
+
+    sizes = review.Sizes(deals=512, matches=16, restrictions=256, duplicate=16, search=1, random=256)
+    review.review("kansas-city", tmp_path, seed=2, jobs=2, sizes=sizes, backend="dask")
+    backends = [json.loads(p.read_text())["backend"] for p in tmp_path.rglob("run.json")]
+    assert len(backends) >= 4 and set(backends) == {"dask"}
+
+
+def test_a_worker_killed_mid_run_is_replaced_and_each_chunk_counted_once(embedded):
+    n, killed, seen = 300_000, [], []
+
+    def kill_one(done, total):
+        seen.append((done, total))
+        if done == 1 and not killed:
+            killed.append(cluster.current().pids()[0])
+            os.kill(killed[0], signal.SIGKILL)
+
+    r = simtool.run("black-white", n=n, seed=11, strategy="balance", backend="dask", jobs=2, progress=kill_one)
+    local = simtool.run("black-white", n=n, seed=11, strategy="balance", jobs=1)
+    chunks = -(-n // r.spec.chunk)
+    assert killed and seen[-1] == (chunks, chunks) > (1, chunks)  # killed with chunks still to play
+    assert killed[0] not in cluster.current().pids() and cluster.current().restarts == 1
+    assert r.seats.height == n * 3 and r.seats["deal"].n_unique() == n
+    assert (r.seats["deal"] // r.spec.chunk).n_unique() == chunks
+    assert r.seats.equals(local.seats)
+
+
+def simtool_with_workers(args: list[str], until=lambda: False) -> tuple[subprocess.Popen, set[int], str]:
+    """Run the simtool command, collecting the pids of the dask workers it starts, until it ends or
+    ``until()``; then Ctrl-C it (SIGINT, as a terminal sends) and let it end."""
+    import psutil
+
+    proc = subprocess.Popen([BIN / "simtool", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    workers: set[int] = set()
+    deadline = time.time() + 120
+    while proc.poll() is None and not until() and time.time() < deadline:
+        try:
+            workers.update(c.pid for c in psutil.Process(proc.pid).children()
+                           if "worker" in c.cmdline() and "dask" in c.cmdline())
+        except psutil.Error:  # ended, or a child ended, while looked at
+            pass
+        time.sleep(0.02)
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    return proc, workers, err
+
+
+def test_ctrl_c_and_the_end_of_a_command_leave_no_dask_worker_behind(tmp_path):
+    import psutil
+
+    out, n = tmp_path / "run", 600_000
+    proc, workers, err = simtool_with_workers(
+        ["run", "--n", str(n), "--seed", "21", "--strategy", "random", "--jobs", "2", "--backend", "dask",
+         "--out", str(out), "-q"], until=lambda: len(list((out / "chunks").glob("seats-*.parquet"))) >= 2)
+    assert proc.returncode == 130 and "interrupted" in err and "--resume" in err, err
+    assert len(workers) == 2 and not any(map(psutil.pid_exists, workers))
+    assert not (out / "run.json").exists()
+
+    proc, workers, err = simtool_with_workers(["run", "--resume", str(out), "--backend", "dask", "--jobs", "2", "-q"])
+    assert proc.returncode == 0, err
+    assert len(workers) == 2 and not any(map(psutil.pid_exists, workers))
+    assert json.loads((out / "run.json").read_text())["resumed_chunks"] >= 2
+    full = simtool.run("black-white", n=n, seed=21, strategy="random", jobs=2)
+    assert pl.read_parquet(out / "seats.parquet").equals(full.seats)
+
+
+def test_embedded_workers_that_cannot_start_are_one_line(tmp_path, monkeypatch):
+    cluster.close_embedded()
+    monkeypatch.setattr(cluster, "worker_command",
+                        lambda address, name: [sys.executable, "-c", "raise SystemExit('no dask worker here')"])
+    r = runner.invoke(app, ["run", "--n", "1000", "--backend", "dask", "--jobs", "2", "--out", str(tmp_path / "r"),
+                            "-q"])
+    assert r.exit_code == 2 and "\n" not in r.stderr.strip(), r.output
+    assert "dask workers of --backend dask cannot start" in r.stderr and "no dask worker here" in r.stderr
+    assert cluster.current() is None and not (tmp_path / "r" / "run.json").exists()
+
+
+def test_a_dask_worker_sends_the_bytes_of_the_chunk_files_a_local_run_writes(tmp_path):
+    from simtool.pipeline import runner as runners
+
+    spec = runners.make_spec("kansas-city", n=3000, seed=3, unit="match")
+    task = runners.Task(spec, 0, tmp_path, keep=False)
+    chunk, encoded = runners._play_task(task)
+    assert chunk.seats is None and sorted(encoded) == ["matches", "seats"]
+    runners.play_task(task)  # as a local worker writes them
+    for name, data in encoded.items():
+        assert (tmp_path / f"{name}-000000.parquet").read_bytes() == data

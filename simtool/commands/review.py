@@ -414,7 +414,8 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     given replace the baseline's), so that both versions play the same deals; without a
     baseline the effort is ``quick`` unless given. ``sizes``
     replaces the effort's sizes (small reviews for tests and notebooks); ``backend="dask"`` plays
-    the chunks on the dask.distributed cluster at ``scheduler``."""
+    the chunks on the dask.distributed cluster at ``scheduler`` (without one, on a cluster of
+    ``jobs`` workers started on this machine)."""
     from simtool.analysis import review as answers
     from simtool.reports import review as pages
 

@@ -72,7 +72,9 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
     it; a name may carry parameters, ``"target@under=1"``; ``rotate`` moves the line-up one seat per
     deal. With ``out``, the run folder is also
     written (as ``simtool run --out``).
-    ``backend="dask"`` runs the chunks on the dask.distributed cluster at ``scheduler``.
+    ``backend="dask"`` runs the chunks on the dask.distributed cluster at ``scheduler``, or
+    without one on a cluster of ``jobs`` workers started on this machine and kept for the next
+    call until the process ends (:mod:`simtool.pipeline.cluster`).
     ``timeout``: seconds a strategy may take over one decision batch before the run stops
     with an error naming it and the deal (default: no limit).
     ``lead_history``: record every seat's estimated standing at each decision of the first that

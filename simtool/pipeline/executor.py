@@ -424,9 +424,10 @@ def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
             "numpy": np.__version__,
             "polars": pl.__version__,
             "python": platform.python_version(),
-            # joblib runs the dask backend (and spawned workers off Linux); a forked or
-            # single-process run never imports it, and looking its version up took 20 ms
+            # joblib spawns the workers off Linux and dask.distributed plays --backend dask; a
+            # forked or single-process run imports neither, and looking a version up took 20 ms
             **({"joblib": sys.modules["joblib"].__version__} if "joblib" in sys.modules else {}),
+            **({"distributed": sys.modules["distributed"].__version__} if "distributed" in sys.modules else {}),
         },
     }
 

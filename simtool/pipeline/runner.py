@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import io
 import os
 import random
 import stat
@@ -28,7 +29,7 @@ import polars as pl
 
 from simtool import arguments, games, options
 from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches
-from simtool.errors import SimtoolError, WorkerLost, choices, describe
+from simtool.errors import SimtoolError, WorkerLost, choices
 from simtool.pipeline.folders import polars_dtype, write_chunk
 
 CHUNK = 1 << 15
@@ -545,10 +546,8 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None,
 
     ``tasks`` may be a lazy iterable of ``count`` tasks: workers take them as they become free,
     so a run of any size is planned in bounded memory.
-    ``local``: joblib processes on this machine, each writing its chunk files to the task's
-    ``parts``. ``dask``: joblib's dask backend on the cluster at ``scheduler``; workers return
-    their tables and this process writes them, as workers need not share its disk. Dask reruns
-    the chunk of a lost worker; each chunk index is written once, so nothing is counted twice.
+    ``local``: worker processes on this machine. ``dask``: the dask cluster at ``scheduler``, or
+    without one a cluster of ``jobs`` workers started here (:mod:`simtool.pipeline.cluster`).
     ``timeout``: seconds a strategy may take over one decision batch (see engine.deadline).
     """
     if count is None:
@@ -557,24 +556,7 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None,
     if not count:
         return
     if backend == "dask":
-        from joblib import Parallel, delayed, parallel_config
-
-        if timeout is not None:
-            raise SimtoolError("--timeout needs --backend local: dask workers run strategies in "
-                               "threads, which cannot be interrupted")
-        client = dask_client(scheduler)
-        try:
-            with parallel_config(backend="dask"):
-                played = Parallel(n_jobs=-1, return_as="generator")(
-                    delayed(_play_task)(t) for t in tasks)
-                for task, chunk in played:
-                    if task.parts is not None:
-                        write_chunk(task.parts, chunk.index, seats=chunk.seats, matches=chunk.matches,
-                                    leads=chunk.leads)
-                    yield chunk if task.keep else Chunk(chunk.index, None, None, tally=chunk.tally,
-                                                        cell=task.cell)
-        finally:
-            client.close()
+        yield from _on_dask(tasks, jobs or default_jobs(), scheduler, count, timeout)
         return
     jobs = jobs_used(jobs, count)
     if jobs == 1:
@@ -718,81 +700,73 @@ def _worker_died(names: list[str], how: str) -> SimtoolError:
                       f"strategies only: the system may have run out of memory")
 
 
-def _play_task(task: Task) -> tuple[Task, Chunk]:
-    """A dask worker's chunk, returned with its task: this process writes it to ``task.parts``."""
-    return task, play_task(dataclasses.replace(task, parts=None, keep=True))
+def _on_dask(tasks: Iterable[Task], jobs: int, scheduler: str | None, count: int,
+             timeout: float | None) -> Iterator[Chunk]:
+    """Play ``tasks`` on dask, yielding them in order. Workers return their chunk files' bytes
+    (or, where this process keeps the tables, the tables) and this process writes them, as
+    workers need not share its disk. Dask reruns the chunk of a lost worker; each chunk index is
+    written once, so nothing is counted twice."""
+    from simtool.pipeline import cluster
+    from simtool.pipeline.forked import WorkerDied
 
+    if timeout is not None:
+        raise SimtoolError("--timeout needs --backend local: dask workers run strategies in "
+                           "threads, which cannot be interrupted")
+    seen: dict[str, None] = {}  # the strategies handed to workers so far, to name in a crash
 
-SCHEDULER_WAIT = 10.0
-"""Seconds a dask scheduler has to answer and offer a worker: past it, the run stops with one
-line. Something that accepts the connection but never speaks dask would otherwise hang for ever."""
+    def handed(ts: Iterable[Task]) -> Iterator[Task]:
+        for t in ts:
+            seen.update(dict.fromkeys(t.spec.lineup))
+            yield t
 
-
-def dask_client(address: str | None):
-    """A client of the dask.distributed scheduler at ``address`` with a worker, or a one-line
-    error within about :data:`SCHEDULER_WAIT` seconds."""
-    if not address:
-        raise SimtoolError("--backend dask needs --scheduler tcp://HOST:PORT (or SIMTOOL_SCHEDULER)")
     try:
-        from dask.distributed import Client
-    except ImportError:
-        raise SimtoolError("--backend dask needs dask.distributed: pip install 'simtool[cluster]'") from None
-    wait = SCHEDULER_WAIT
-    box: dict = {}
+        # chunks of the full size go to a worker a few at a time; a costly line-up's smaller
+        # chunks take seconds each, one at a time, so that the last ones spread over every worker
+        for task, (chunk, encoded) in cluster.play(_play_task, handed(tasks), jobs, scheduler, count,
+                                                   lambda t: t.spec.chunk >= chunk_size(t.spec.unit)):
+            if encoded is not None:
+                _write_encoded(task.parts, chunk.index, encoded)
+            elif task.parts is not None:
+                write_chunk(task.parts, chunk.index, seats=chunk.seats, matches=chunk.matches,
+                            leads=chunk.leads)
+            yield chunk if task.keep else Chunk(chunk.index, None, None, tally=chunk.tally, cell=task.cell)
+    except WorkerDied as exc:
+        raise _worker_died(list(seen), exc.how) from None
 
-    def connect() -> None:
-        # in a thread of its own: dask's handshake has no time limit of its own
-        client = None
+
+def _play_task(task: Task) -> tuple[Chunk, dict[str, bytes] | None]:
+    """A dask worker's chunk. Where this process only writes its tables, the worker encodes
+    them as the chunk files' bytes: a third of the tables' size to send, and this process, which
+    every worker waits on, saves the encoding (6 ms of its 8 ms per chunk of 32768 deals)."""
+    chunk = play_task(dataclasses.replace(task, parts=None, keep=True))
+    if task.keep or task.parts is None:
+        return chunk, None
+    tables = {"seats": chunk.seats, "matches": chunk.matches, "leads": chunk.leads}
+    encoded = {name: _encode(table) for name, table in tables.items() if table is not None}
+    return Chunk(chunk.index, None, None, tally=chunk.tally, cell=task.cell), encoded
+
+
+def _encode(table: pl.DataFrame) -> bytes:
+    """A chunk file's bytes: the same as :func:`simtool.pipeline.folders.write_chunk` writes
+    (tests/test_scale.py compares them)."""
+    buffer = io.BytesIO()
+    table.write_parquet(buffer, compression="snappy", statistics=False)
+    return buffer.getvalue()
+
+
+def _write_encoded(parts: Path, index: int, encoded: dict[str, bytes]) -> None:
+    """Chunk files from their bytes, as :func:`simtool.pipeline.folders.write_chunk` writes them."""
+    from simtool.pipeline.folders import why, write_errors
+
+    for name, data in encoded.items():
+        tmp = parts / f".{name}-{index:06d}.tmp"
+        final = parts / f"{name}-{index:06d}.parquet"
         try:
-            client = Client(address, timeout=f"{min(wait, 5):g}s")
-            box["stage"] = "workers"
-            client.wait_for_workers(1, timeout=wait)
-            client.run(_steady_malloc)
-            box["client"] = client
-        except BaseException as exc:  # noqa: BLE001 - garbage from a non-dask server can be anything
-            box["error"] = exc
-            if client is not None:
-                client.close()
-
-    thread = threading.Thread(target=connect, name="simtool-dask-connect", daemon=True)
-    thread.start()
-    thread.join(wait + 1)
-    if box.get("stage") == "workers":  # connected: the workers have their own time
-        thread.join(wait + 1)
-    if "client" in box:
-        return box["client"]
-    error = box.get("error")
-    if box.get("stage") == "workers" and (error is None or isinstance(error, TimeoutError)):
-        raise SimtoolError(f"the dask scheduler at {address} has no workers (waited {wait:g} s); "
-                           f"start some with: dask worker {address}")
-    if error is None:
-        raise SimtoolError(f"no answer from a dask scheduler at {address} within {wait:g} s; "
-                           f"is a dask scheduler (not another server) listening there?")
-    raise SimtoolError(f"cannot reach the dask scheduler at {address}: {describe(error)}")
-
-
-def _steady_malloc() -> None:
-    """Keep glibc from returning memory to the system after every free.
-
-    dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_ set, which turns off glibc's
-    adaptive mmap threshold: every temporary array of a chunk is then a fresh mmap with its
-    page faults, and a chunk took 2.3 times as long as in a plain process (0.97 s against
-    0.41 s for five 3p Black & White chunks). Raising both thresholds restores the speed.
-    """
-    import ctypes
-    import ctypes.util
-
-    name = ctypes.util.find_library("c")
-    if not name:
-        return
-    try:
-        libc = ctypes.CDLL(name)
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):  # not glibc
-        return
-    m_trim_threshold, m_mmap_threshold = -1, -3
-    mallopt(m_mmap_threshold, 64 << 20)
-    mallopt(m_trim_threshold, 256 << 20)
+            tmp.write_bytes(data)
+            os.replace(tmp, final)
+        except write_errors() as exc:
+            tmp.unlink(missing_ok=True)
+            raise SimtoolError(f"cannot write {final}: {why(exc)}") from None
 
 
 def spec_from_dict(data: dict) -> RunSpec:
