@@ -12,6 +12,7 @@ folder, and locks a folder while a run writes it, so two writers never mix their
 from __future__ import annotations
 
 import fcntl
+import io
 import json
 import os
 import re
@@ -342,17 +343,27 @@ def why(exc: BaseException) -> str:
     return text.rpartition("IO error: ")[2] or type(exc).__name__
 
 
-def write_chunk(parts: Path, index: int, **named: pl.DataFrame | None) -> None:
-    """One chunk's tables as part files, each written under a temporary name and renamed into
-    place whole: by the process that played the chunk (a forked worker, see
-    :mod:`simtool.pipeline.runner`), or by this one. Encoded as the whole tables will be
-    (:data:`CHUNK_WRITE`), which are joined from them without re-encoding."""
+def encode_chunk(table: pl.DataFrame) -> bytes:
+    """A chunk file's bytes, as :func:`write_chunk` writes the table (a dask worker sends these)."""
+    buffer = io.BytesIO()
+    table.write_parquet(buffer, **CHUNK_WRITE)
+    return buffer.getvalue()
+
+
+def write_chunk(parts: Path, index: int, **named: pl.DataFrame | bytes | None) -> None:
+    """One chunk's tables (or their bytes from :func:`encode_chunk`) as part files, each written
+    under a temporary name and renamed into place whole: by the process that played the chunk (a
+    forked worker, see :mod:`simtool.pipeline.runner`), or by this one. Encoded as the whole
+    tables will be (:data:`CHUNK_WRITE`), which are joined from them without re-encoding."""
     for name, table in named.items():
         if table is not None:
             tmp = parts / f".{name}-{index:06d}.tmp"
             final = parts / f"{name}-{index:06d}.parquet"
             try:
-                table.write_parquet(tmp, **CHUNK_WRITE)
+                if isinstance(table, bytes):
+                    tmp.write_bytes(table)
+                else:
+                    table.write_parquet(tmp, **CHUNK_WRITE)
                 os.replace(tmp, final)
             except write_errors() as exc:
                 tmp.unlink(missing_ok=True)

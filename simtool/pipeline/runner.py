@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-import io
 import os
 import random
 import stat
@@ -30,7 +29,7 @@ import polars as pl
 from simtool import arguments, games, options
 from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches
 from simtool.errors import SimtoolError, WorkerLost, choices
-from simtool.pipeline.folders import polars_dtype, write_chunk
+from simtool.pipeline.folders import encode_chunk, polars_dtype, write_chunk
 
 CHUNK = 1 << 15
 MATCH_CHUNK = 1 << 14  # a chunk holds every round of its matches: half the size, as fast (measured)
@@ -725,7 +724,7 @@ def _on_dask(tasks: Iterable[Task], jobs: int, scheduler: str | None, count: int
         for task, (chunk, encoded) in cluster.play(_play_task, handed(tasks), jobs, scheduler, count,
                                                    lambda t: t.spec.chunk >= chunk_size(t.spec.unit)):
             if encoded is not None:
-                _write_encoded(task.parts, chunk.index, encoded)
+                write_chunk(task.parts, chunk.index, **encoded)
             elif task.parts is not None:
                 write_chunk(task.parts, chunk.index, seats=chunk.seats, matches=chunk.matches,
                             leads=chunk.leads)
@@ -742,31 +741,8 @@ def _play_task(task: Task) -> tuple[Chunk, dict[str, bytes] | None]:
     if task.keep or task.parts is None:
         return chunk, None
     tables = {"seats": chunk.seats, "matches": chunk.matches, "leads": chunk.leads}
-    encoded = {name: _encode(table) for name, table in tables.items() if table is not None}
+    encoded = {name: encode_chunk(table) for name, table in tables.items() if table is not None}
     return Chunk(chunk.index, None, None, tally=chunk.tally, cell=task.cell), encoded
-
-
-def _encode(table: pl.DataFrame) -> bytes:
-    """A chunk file's bytes: the same as :func:`simtool.pipeline.folders.write_chunk` writes
-    (tests/test_scale.py compares them)."""
-    buffer = io.BytesIO()
-    table.write_parquet(buffer, compression="snappy", statistics=False)
-    return buffer.getvalue()
-
-
-def _write_encoded(parts: Path, index: int, encoded: dict[str, bytes]) -> None:
-    """Chunk files from their bytes, as :func:`simtool.pipeline.folders.write_chunk` writes them."""
-    from simtool.pipeline.folders import why, write_errors
-
-    for name, data in encoded.items():
-        tmp = parts / f".{name}-{index:06d}.tmp"
-        final = parts / f"{name}-{index:06d}.parquet"
-        try:
-            tmp.write_bytes(data)
-            os.replace(tmp, final)
-        except write_errors() as exc:
-            tmp.unlink(missing_ok=True)
-            raise SimtoolError(f"cannot write {final}: {why(exc)}") from None
 
 
 def spec_from_dict(data: dict) -> RunSpec:
