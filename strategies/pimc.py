@@ -176,12 +176,17 @@ def _resolve(spec: str, game_id: str, run_resolve=None):
 
 @cache
 def _seat_bound(mine, others, seat: int):
-    """One play-out policy that plays ``mine`` where ``seat`` acts and ``others`` elsewhere: both
-    are asked for every world (one strategy for all seats keeps the engine's fastest path)."""
-    def choose(view, rng):
-        theirs = others(view, rng)
-        at = view.seat == seat
-        return np.where(at, mine(view, rng), theirs) if at.any() else theirs
+    """One play-out policy that plays ``mine`` where ``seat`` acts and ``others`` elsewhere (one
+    strategy for all seats keeps the engine's fastest path). A policy may offer to play both in
+    one pass (``mine.choose.beside(others, seat)``, a choose function or None); else both are
+    asked for every world."""
+    beside = getattr(mine.choose, "beside", None)
+    choose = beside(others, seat) if beside is not None else None
+    if choose is None:
+        def choose(view, rng):
+            theirs = others(view, rng)
+            at = view.seat == seat
+            return np.where(at, mine(view, rng), theirs) if at.any() else theirs
     return Strategy(f"{mine.name} (seat {seat}), else {others.name}", choose, mine.description)
 
 

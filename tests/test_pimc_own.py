@@ -61,3 +61,26 @@ def test_out_trumped_searches_with_ruffer_and_margin_the_other_games_as_before()
     assert (bw.own, bw.value, bw.samples) == ("playout", "score", 8)
     # the reference keeps its own defaults
     assert strategies.resolve("clairvoyant", "out-trumped").values.value == "score"
+
+
+def test_ruffer_beside_hoarder_in_one_pass_plays_as_asking_both(monkeypatch):
+    """The one-pass play-out policy (ruffer at the searching seat, hoarder elsewhere) makes the
+    search choose exactly as asking both policies for every world does."""
+    import simtool
+    from strategies import out_trumped
+
+    def run():
+        pimc._seat_bound.cache_clear()
+        r = simtool.run("out-trumped", n=24, strategy="hoarder", seats={0: "pimc@samples=2"},
+                        rotate=True, seed=5, jobs=1)
+        return r.seats.sort(["deal", "seat"])
+
+    fast = run()
+    monkeypatch.delattr(out_trumped.ruffer.choose, "beside")
+    slow = run()
+    pimc._seat_bound.cache_clear()
+    assert fast.equals(slow)
+    # and ruffer's own seat made a difference: the search with hoarder's own play-outs differs
+    plain = simtool.run("out-trumped", n=24, strategy="hoarder", seats={0: "pimc@samples=2,own=playout"},
+                        rotate=True, seed=5, jobs=1).seats.sort(["deal", "seat"])
+    assert not fast.equals(plain)
