@@ -25,7 +25,7 @@ from .restrictions import Restriction
 BUILT_IN: tuple[Strategy, ...] = (
     basic.random, basic.high, basic.low, black_white.balance, black_white.duck,
     kansas_city.target, kansas_city.greedy, trickster.safe, trickster.spoiler,
-    out_trumped.hoarder, out_trumped.tricks, nine_lives.exact, nine_lives.team, hearts.ducker,
+    out_trumped.hoarder, out_trumped.tricks, out_trumped.ruffer, nine_lives.exact, nine_lives.team, hearts.ducker,
     hearts.hunter, pimc.pimc, pimc.clairvoyant,
 )
 

@@ -67,7 +67,7 @@ class Param:
         return self.value.check(f"parameter {self.name}", text, f" of strategy '{owner}'")
 
     def _strategy(self, owner: str, text: str, game_id: str | None) -> str:
-        if game_id is None:
+        if game_id is None or text == PLAYOUT:
             return text
         import strategies
         from simtool import games
@@ -84,9 +84,10 @@ class Param:
 
     def default_for(self, game_id: str | None):
         """The default value in ``game_id`` (a strategy default may be the game's default)."""
+        default = dict(self.by_game).get(game_id, self.default)
         if self.kind == STRATEGY:
-            return self._strategy("", str(self.default), game_id)
-        return dict(self.by_game).get(game_id, self.default)
+            return self._strategy("", str(default), game_id)
+        return default
 
     def describe(self) -> str:
         others = "".join(f", {fmt(value)} in {game}" for game, value in self.by_game)
@@ -95,6 +96,8 @@ class Param:
 
 STRATEGY = "strategy"
 """The kind of a parameter whose value names another strategy (a search's play-out policy)."""
+PLAYOUT = "playout"
+"""A strategy parameter's value that names no strategy but the search's own play-out policy."""
 
 
 def fmt(value) -> str:

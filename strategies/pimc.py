@@ -24,6 +24,7 @@ for what seeing every hidden card is worth (docs/reference-player.md). Restricte
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import numpy as np
@@ -32,20 +33,27 @@ import strategies
 from simtool import bits, games
 
 from . import restrictions
-from .base import STRATEGY, Param, Strategy, strategy
+from .base import PLAYOUT, STRATEGY, Param, Strategy, strategy
 
 ROWS = 1 << 17
 """Play-out rows (deal x option x world) per batch: bounds memory whatever the chunk size."""
 
 PARAMS = (
-    # Out-Trumped: 12 worlds win 0.8 and 1.2 points more than 8 (4000 deals, seeds 42 and 43)
-    # and, with interchangeable cards tried once, cost what 8 did before (README, pimc strength)
+    # Out-Trumped: 12 worlds; with its own play-outs by ruffer (below) they win 1.3 points more than
+    # 8 on the same 4000 deals, at 1.2 times the cost of hoarder's (docs/reference-player.md)
     Param("samples", int, 8, "re-dealt worlds per decision; every option is played out in each",
           1, 4096, by_game=(("out-trumped", 12),)),
     Param("playout", STRATEGY, "default", "the strategy every seat plays in the play-outs"),
+    # Out-Trumped: a deal is won by the highest score, and a point taken from the leader counts
+    # twice towards that: margin measured 0.2 to 0.9 points above score
     Param("value", str, "score", "what the search maximises for its seat: the round's score (its "
-          "negative where the lowest score wins) or its win share of the deal",
-          values=("score", "win")),
+          "negative where the lowest score wins), its win share of the deal, or its margin (its "
+          "score less the best other seat's)", values=("score", "win", "margin"),
+          by_game=(("out-trumped", "margin"),)),
+    # Out-Trumped: ruffer is 4 points stronger than hoarder (docs/heuristics.md); the others' seats
+    # keep the game's default, the model of the opponents
+    Param("own", STRATEGY, PLAYOUT, "the strategy the searching seat itself plays in the play-outs and "
+          "prefers among equals ('playout': the play-out policy)", by_game=(("out-trumped", "ruffer"),)),
     # a second look: the best `keep` options of the first `samples` worlds are played out in
     # `deep` worlds more and the best of them by its mean over all its worlds is chosen, so the
     # close contenders get many worlds while the options already far behind cost no more.
@@ -57,6 +65,10 @@ PARAMS = (
     Param("deep", int, 0, "worlds more for each option given a second look", 0, 4096,
           by_game=(("nine-lives", 40),)),
 )
+
+# the reference keeps its defaults everywhere (its figures in docs/reference-player.md); the ladder
+# gives it the top pimc's playout and value
+CLAIRVOYANT = (PARAMS[1], replace(PARAMS[2], by_game=()))
 
 
 def cost(params) -> float:
@@ -75,23 +87,26 @@ def one_world(params) -> float:
           "plays every legal option out in the same worlds, keeps the best mean", params=PARAMS,
           cost=cost)
 def pimc(view, rng, params):
-    return search(view, rng, params.samples, params.playout, params.value, params.keep, params.deep)
+    return search(view, rng, params.samples, params.playout, params.value, params.own, params.keep,
+                  params.deep)
 
 
 @strategy("clairvoyant", "NOT A FAIR PLAYER, a reference: pimc's search on the true deal (it sees "
           "every hidden card): one world, the true one, per option, the same play-outs; what "
-          "knowing the hidden cards is worth", params=PARAMS[1:], cost=one_world)
+          "knowing the hidden cards is worth", params=CLAIRVOYANT, cost=one_world)
 def clairvoyant(view, rng, params):
     # the engine gives this strategy, and only it, the true deal through view.redeal (see
     # engine.Lineup.sees, strategies.sees_all): the very search pimc runs, on the one true world
     return search(view, rng, 1, params.playout, params.value)
 
 
-def search(view, rng, k: int, playout_spec: str, value_of: str, keep: int = 0, deep: int = 0) -> np.ndarray:
+def search(view, rng, k: int, playout_spec: str, value_of: str, own_spec: str = PLAYOUT, keep: int = 0,
+           deep: int = 0) -> np.ndarray:
     """The choice per deal of the search over ``k`` worlds from ``view.redeal``, played out with
-    ``playout_spec``, maximising ``value_of`` (``score`` or ``win``) for the acting seat. With
-    ``keep`` and ``deep``, the ``keep`` best options of each deal are played out in ``deep``
-    worlds more, and the best of them by its mean over all ``k + deep`` worlds is chosen.
+    ``playout_spec`` (``own_spec`` where the acting seat plays), maximising ``value_of``
+    (``score``, ``win`` or ``margin``) for the acting seat. With ``keep`` and ``deep``, the
+    ``keep`` best options of each deal are played out in ``deep`` worlds more, and the best of
+    them by its mean over all ``k + deep`` worlds is chosen.
 
     Under restrictions (``view.restrictions``, from ``STRATEGY~RESTRICTION``) the seat's own
     imagined later moves obey them too: its play-out policy is restricted alike, so the search
@@ -101,17 +116,18 @@ def search(view, rng, k: int, playout_spec: str, value_of: str, keep: int = 0, d
     if not free.any():
         return choice
     playout = _resolve(playout_spec, view.game, view._resolve)
-    policy = playout(view, rng)
+    mine = playout if own_spec in (None, PLAYOUT, playout_spec) else _resolve(own_spec, view.game, view._resolve)
+    policy = mine(view, rng)
     # one option of each interchangeable group (the play-out policy's own choice among them)
     tried = np.where(free, view.distinct | bits.BIT[policy], bits.EMPTY)
     deal, option = np.nonzero(bits.to_mask(tried, view.n_actions))  # every (deal, option) pair to try
     # where the worlds see no difference, the play-out policy's own judgement decides
     preferred = 1e-7 * (option == policy[deal])  # below any difference of two means (1 / (60 * 4096) at least)
     report = view._report  # set only while a lead history is recorded (simtool.pipeline.leads)
-    value = _values(view, rng, k, deal, option, playout, value_of, report)
+    value = _values(view, rng, k, deal, option, playout, mine, value_of, report)
     if keep and deep:
         best = _best(deal, value + preferred, keep)
-        more = _values(view, rng, deep, deal[best], option[best], playout, value_of, None)
+        more = _values(view, rng, deep, deal[best], option[best], playout, mine, value_of, None)
         kept = np.full(len(deal), -np.inf)  # only the options given the second look stay in the race
         kept[best] = (k * value[best] + deep * more) / (k + deep)
         value = kept
@@ -123,26 +139,23 @@ def search(view, rng, k: int, playout_spec: str, value_of: str, keep: int = 0, d
     return choice
 
 
-def _values(view, rng, k, deal, option, playout, value_of, report) -> np.ndarray:
+def _values(view, rng, k, deal, option, playout, mine, value_of, report) -> np.ndarray:
     """The mean value for the acting seat of each (``deal``, ``option``) pair over ``k`` worlds
     re-dealt from the view, each deal's options played out in the same worlds."""
     worlds = view.redeal(k, rng)
     own = tuple(view.restrictions)
-    value = np.empty(len(deal))
+    value = np.empty((len(deal), k))  # per pair, its value in each world
     # a slice of pairs at a time, so memory stays bounded for any batch size and sample count
     step = max(1, ROWS // k)
     for start in range(0, len(deal), step):
         d, o = deal[start:start + step], option[start:start + step]
         rows = (d[:, None] * k + np.arange(k)).ravel()  # the k worlds of each pair's deal
         seats = np.repeat(view.seat[d], k)
-        results = _play_out(worlds, rows, np.repeat(o, k), playout, own, seats, view.game)
-        mine = results[value_of][np.arange(len(rows)), seats]
-        value[start:start + step] = mine.reshape(-1, k).mean(axis=1)
+        results = _play_out(worlds, rows, np.repeat(o, k), playout, own, seats, view.game, mine)
+        value[start:start + step] = _value(results, value_of, seats, view.game).reshape(-1, k)
         if report is not None:  # the same play-outs give the seat's estimated standing
             report.played(d, o, view.seat[d], results["score"].reshape(len(d), k, -1))
-    if value_of == "score" and _lower_wins(view.game):
-        value = -value
-    return value
+    return value.mean(axis=1)
 
 
 def _best(deal: np.ndarray, value: np.ndarray, n: int) -> np.ndarray:
@@ -154,20 +167,39 @@ def _best(deal: np.ndarray, value: np.ndarray, n: int) -> np.ndarray:
     return np.sort(order[rank < n])
 
 
-def _play_out(worlds, rows, options, playout, own, seats, game_id: str) -> dict[str, np.ndarray]:
+def _play_out(worlds, rows, options, playout, own, seats, game_id: str, mine=None) -> dict[str, np.ndarray]:
     """The results of the worlds ``rows`` played out from ``options`` with ``playout`` at every
     seat. Under restrictions (``own``: their names) the searching seat (``seats``, per row) plays
     them too: one play-out per searching seat, with the play-out policy restricted where that
     seat acts (one strategy for all seats keeps the engine's fastest path)."""
-    if not own:
+    mine = playout if mine is None else mine
+    if not own and mine is playout:
         return worlds.take(rows).play_out(options, playout)
     out: dict[str, np.ndarray] = {}
     for seat in np.unique(seats):
         at = np.flatnonzero(seats == seat)
-        policy = _restricted(playout, own, int(seat), game_id)
+        policy = _restricted(mine, own, int(seat), game_id) if own else mine
+        if mine is not playout:
+            policy = _seat_bound(policy, playout, int(seat))
         for name, values in worlds.take(rows[at]).play_out(options[at], policy).items():
             out.setdefault(name, np.empty((len(rows), *values.shape[1:]), values.dtype))[at] = values
     return out
+
+
+def _value(results, value_of: str, seats, game_id: str) -> np.ndarray:
+    """Per play-out row, what the search maximises for the seat ``seats`` (per row): its win share,
+    its score (negated where the lowest score wins), or its margin over the best other seat."""
+    rows = np.arange(len(seats))
+    if value_of == "win":
+        return results["win"][rows, seats]
+    score = results["score"].astype(np.float64)
+    mine = score[rows, seats]
+    if _lower_wins(game_id):
+        score, mine = -score, -mine
+    if value_of == "score":
+        return mine
+    score[rows, seats] = -np.inf
+    return mine - score.max(axis=1)
 
 
 # looked up once per process: the registries read the installed packages' entry points, which
@@ -177,6 +209,22 @@ def _resolve(spec: str, game_id: str, run_resolve=None):
     """The play-out policy as the run resolves names (``run_resolve``, the view's: a plugin policy
     of an ``--isolate`` run plays in its own process), or as a line-up would outside a run."""
     return (run_resolve or strategies.resolve)(spec, game_id)
+
+
+@cache
+def _seat_bound(mine, others, seat: int):
+    """One play-out policy that plays ``mine`` where ``seat`` acts and ``others`` elsewhere (one
+    strategy for all seats keeps the engine's fastest path). A policy may offer to play both in
+    one pass (``mine.choose.beside(others, seat)``, a choose function or None); else both are
+    asked for every world."""
+    beside = getattr(mine.choose, "beside", None)
+    choose = beside(others, seat) if beside is not None else None
+    if choose is None:
+        def choose(view, rng):
+            theirs = others(view, rng)
+            at = view.seat == seat
+            return np.where(at, mine(view, rng), theirs) if at.any() else theirs
+    return Strategy(f"{mine.name} (seat {seat}), else {others.name}", choose, mine.description)
 
 
 @cache

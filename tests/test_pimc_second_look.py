@@ -48,7 +48,7 @@ class View:
 
 
 def choose(view, keep, deep, k=1):
-    return int(pimc.search(view, np.random.default_rng(0), k, "first-look-test", "score", keep, deep)[0])
+    return int(pimc.search(view, np.random.default_rng(0), k, "first-look-test", "score", keep=keep, deep=deep)[0])
 
 
 def test_second_look_overturns_a_lucky_first_look():
