@@ -113,14 +113,20 @@ def rank_counts(hands: np.ndarray) -> np.ndarray:
 def trick_key(card: np.ndarray, is_trump: np.ndarray, led_suit: np.ndarray) -> np.ndarray:
     """Who wins: any trump beats every other card, then rank; off-suit cards never win."""
     rank = np.take(CARD_RANK, card)
-    return np.where(is_trump, 16 + rank, np.where(np.take(CARD_SUIT, card) == led_suit, rank, 0))
+    return rank * (is_trump | (np.take(CARD_SUIT, card) == led_suit)) + 16 * is_trump  # see first_of
+
+
+def first_of(cards: np.ndarray, otherwise: np.ndarray) -> np.ndarray:
+    """``cards`` where not empty, else ``otherwise``: ``np.where(cards != 0, cards, otherwise)``
+    as a product, without where's branches (several times slower on unpredictable conditions)."""
+    return cards | otherwise * (cards == 0)
 
 
 def clockwise(seat: np.ndarray, places: int, p: int) -> np.ndarray:
     """The seat ``places`` (0 to p - 1) after ``seat`` clockwise: ``(seat + places) % p`` without
     the division (several times slower on int64)."""
     out = seat + places
-    return np.where(out >= p, out - p, out)
+    return out - p * (out >= p)
 
 
 @dataclass
@@ -192,8 +198,9 @@ class Round(TrickRound):
 
     def follow_set(self, hand: np.ndarray) -> np.ndarray:
         """Legal cards for a follower: the led suit (trump only when trump was led), else any."""
-        same = hand & np.where(self.trump_led, self.trump, ~self.trump & np.take(SUIT, self.led_suit))
-        return np.where(same != 0, same, hand)
+        led = self.trump_led
+        same = hand & (self.trump * led | ~self.trump & np.take(SUIT, self.led_suit) * ~led)
+        return first_of(same, hand)
 
     def on_lead(self, card: np.ndarray) -> None:
         self.trump_led = (self.trump & np.take(bits.BIT, card)) != 0
@@ -421,7 +428,7 @@ class KansasCity(Game):
                 eligible = np.take(s.hands, at) & ~s.trump & ~taken
                 choice = yield Decision(UPGRADE, seat, eligible | bits.BIT[DECLINE])
                 upgraded = choice != DECLINE
-                s.trump |= np.where(upgraded, np.take(bits.BIT, choice), bits.EMPTY)
+                s.trump |= np.take(bits.BIT, choice) * upgraded
                 add(s.upgrades, at, upgraded)
                 s.step += 1
             s.leader = s.winning

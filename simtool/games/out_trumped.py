@@ -101,6 +101,12 @@ def suit_sets(layout: Layout) -> np.ndarray:
     return table
 
 
+def first_of(cards: np.ndarray, otherwise: np.ndarray) -> np.ndarray:
+    """``cards`` where not empty, else ``otherwise``: ``np.where(cards != 0, cards, otherwise)``
+    as a product, without where's branches (several times slower on unpredictable conditions)."""
+    return cards | otherwise * (cards == 0)
+
+
 def above(suit: np.ndarray, rank: np.ndarray, layout: Layout = LAYOUT) -> np.ndarray:
     """Cards of ``suit`` ranked above ``rank`` (rank 0: the whole suit)."""
     return layout.suit_cards(suit) & ~bits.below(np.maximum(suit, 0) * layout.ranks + rank)
@@ -177,15 +183,16 @@ class Round(TrickRound):
         same = hand & np.take(suits, self.led)
         higher = same & ~bits.below(self.led * self.layout.ranks + self.top_led)  # led cards above top_led
         trumps = hand & np.take(suits, self.trump)
-        fallback = np.where(trumps != 0, trumps, hand)
+        fallback = first_of(trumps, hand)
         if self.rules["follow"] == "overtake":
-            fallback = np.where(same != 0, same, fallback)
-        return np.where(higher != 0, higher, fallback)
+            fallback = first_of(same, fallback)
+        return first_of(higher, fallback)
 
     def strength(self, card: np.ndarray) -> np.ndarray:
         """Any trump beats the led suit; off-suit cards never win."""
         suit, rank = np.take(self.layout.card_suit, card), np.take(self.layout.card_rank, card)
-        return np.where(suit == self.trump, 100 + rank, np.where(suit == self.led, rank, 0))
+        trump = suit == self.trump
+        return rank * (trump | (suit == self.led)) + 100 * trump  # products: see first_of
 
     def on_lead(self, card: np.ndarray) -> None:
         self.led = np.take(self.layout.card_suit, card)
@@ -194,7 +201,7 @@ class Round(TrickRound):
     def on_follow(self, card: np.ndarray) -> None:
         rank = np.take(self.layout.card_rank, card)
         led_card = np.take(self.layout.card_suit, card) == self.led
-        self.top_led = np.where(led_card, np.maximum(self.top_led, rank), self.top_led)
+        self.top_led = np.maximum(self.top_led, rank * led_card)  # a card off the led suit counts 0
 
     def key(self, card: np.ndarray, at) -> np.ndarray:
         return self.strength(card)

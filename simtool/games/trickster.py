@@ -142,7 +142,7 @@ class Round(RoundState):
     def legal(self) -> np.ndarray:
         """Per seat: tableau cards of the held hand's suit if any, else the whole tableau."""
         follow = self.tableau & suit_cards_of_hand(self.hand, self.deck)
-        return np.where(follow != 0, follow, self.tableau)
+        return follow | self.tableau * (follow == 0)  # a where() without its branches (see place)
 
 
 class TricksterView(View, state=Round):
@@ -281,20 +281,22 @@ def pass_right(held: np.ndarray) -> np.ndarray:
 
 
 def place(s: Round, card: np.ndarray) -> None:
-    """Every seat adds its card ``(n, p)`` to the hand it holds, collecting first if it must."""
+    """Every seat adds its card ``(n, p)`` to the hand it holds, collecting first if it must.
+
+    Choices between two arrays are products with a boolean (``x * keep``), not ``np.where``,
+    whose branches cost several times the whole operation on unpredictable conditions."""
     d = s.deck
     card_bit = np.take(bits.BIT, card)
     pips = np.take(d.pips, card)
     # a hand holds one suit: the card follows it where the hand has a card of the card's suit
     # (never an empty hand)
     follows = (s.hand & np.take(d.suit_of_card, card)) != 0
-    total = s.pips + pips
-    adds = follows & (total <= d.pip_limit)  # else the hand is collected (if any) and restarted
-    collect = (s.hand != 0) & ~adds
-    s.collected |= np.where(collect, s.hand, bits.EMPTY)
-    s.collections += collect
-    s.hand = np.where(adds, s.hand, bits.EMPTY) | card_bit
-    s.pips = np.where(adds, total, pips)
+    adds = follows & (s.pips + pips <= d.pip_limit)  # else the hand is collected (if any) and restarted
+    kept = s.hand * adds
+    s.collected |= s.hand ^ kept
+    s.collections += (s.hand != 0) & ~adds
+    s.hand = kept | card_bit
+    s.pips = pips + s.pips * adds
     s.tableau &= ~card_bit
 
 
@@ -311,7 +313,7 @@ def score(collected: np.ndarray, collections: np.ndarray, d: Deck = DECK) -> dic
     top = per_suit.max(axis=1, keepdims=True)
     at_top = per_suit == top
     sole = at_top & (np.add.reduce(at_top, axis=1, dtype=np.uint8, keepdims=True) == 1) & (top > 0)
-    ignored = np.bitwise_or.reduce(np.where(sole, suits[:, None, None], bits.EMPTY), axis=0)
+    ignored = np.bitwise_or.reduce(suits[:, None, None] * sole, axis=0)
     return {
         "score": points(by_seat & ~ignored, d).T,
         "tricks": collections,
