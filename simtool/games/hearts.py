@@ -15,7 +15,22 @@ from functools import cached_property
 import numpy as np
 
 from .. import bits, deck
-from ..engine import OWN, PUBLIC, Decision, Field, Game, Hidden, Match, View, add, cells, declare, put, scalar
+from ..engine import (
+    OWN,
+    PUBLIC,
+    Decision,
+    Field,
+    Game,
+    Hidden,
+    Match,
+    View,
+    across_seats,
+    add,
+    cells,
+    declare,
+    put,
+    scalar,
+)
 from ..options import Option, number
 from . import cards
 from .tricks import (
@@ -54,6 +69,21 @@ def pack(p: int) -> np.ndarray:
     """The cards in play at ``p`` players, lowest first, ``(52 - removed,)`` int8."""
     out = np.setdiff1d(np.arange(CARDS), [LAYOUT.card(x) for x in REMOVED[p]])
     return out.astype(np.int8)
+
+
+def in_pack(positions: np.ndarray, p: int) -> np.ndarray:
+    """Sets of positions in the pack (``0..len(pack(p)) - 1``) as sets of its cards: every
+    position at or above a removed card moves one card up (a bit-wise ``pack(p)[position]``)."""
+    for card in sorted(LAYOUT.card(x) for x in REMOVED[p]):  # lowest first: later shifts see the earlier ones
+        low = bits.below(card)
+        positions = (positions & low) | ((positions & ~low) << np.uint64(1))
+    return positions
+
+
+def first_of(cards: np.ndarray, otherwise: np.ndarray) -> np.ndarray:
+    """``cards`` where not empty, else ``otherwise``: ``np.where(cards != 0, cards, otherwise)``
+    as a product, without where's branches (several times slower on unpredictable conditions)."""
+    return cards | otherwise * (cards == 0)
 
 
 def opening_card(p: int) -> int:
@@ -154,23 +184,23 @@ class Round(TrickRound):
             return np.full(hand.shape, bits.BIT[opening_card(self.p)])
         if self.rules["lead_hearts"] == "any":
             return hand
-        return np.where(self.broken | ((hand & ~HEART) == 0), hand, hand & ~HEART)
+        hearts_allowed = self.broken | ((hand & ~HEART) == 0)
+        return hand & (~HEART | HEART * hearts_allowed)  # a product, not where(): see first_of
 
     def follow_set(self, hand: np.ndarray) -> np.ndarray:
         """The led suit if the seat holds any; else any card, but on the first trick (with
         ``first_trick=clean``) no penalty card unless the seat holds nothing else."""
-        same = hand & SUIT[self.led_suit]
+        same = hand & np.take(SUIT, self.led_suit)
         if self.trick_no == 0 and self.rules["first_trick"] == "clean":
-            clean = hand & ~penalty_cards(self.rules)
-            hand = np.where(clean != 0, clean, hand)
-        return np.where(same != 0, same, hand)
+            hand = first_of(hand & ~penalty_cards(self.rules), hand)
+        return first_of(same, hand)
 
     def on_lead(self, card: np.ndarray) -> None:
-        self.led_suit = CARD_SUIT[card]
+        self.led_suit = np.take(CARD_SUIT, card)
 
     def key(self, card: np.ndarray, at) -> np.ndarray:
         """No trumps: the highest card of the led suit wins; other suits never do."""
-        return np.where(CARD_SUIT[card] == self.led_suit, CARD_RANK[card], 0)
+        return np.take(CARD_RANK, card) * (np.take(CARD_SUIT, card) == self.led_suit)  # see first_of
 
 
 def new_round(hands: np.ndarray, rules: dict, rnd: int = 0, totals: np.ndarray | None = None) -> Round:
@@ -178,7 +208,7 @@ def new_round(hands: np.ndarray, rules: dict, rnd: int = 0, totals: np.ndarray |
     n, p = hands.shape
     return Round(p=p, rnd=rnd, hand_size=int(bits.count(hands[0, 0])), rules=rules,
                  way=pass_way(rules["passing"], p, rnd),
-                 dealt=np.bitwise_or.reduce(hands, axis=1), hands=hands.copy(),
+                 dealt=across_seats(np.bitwise_or, hands), hands=hands.copy(),
                  passing=np.zeros((n, p), np.uint64), gave=np.zeros((n, p), np.uint64),
                  played=np.zeros(n, np.uint64), trick=np.full((n, p), -1, np.int8),
                  leader=np.full(n, -1, np.int64), led_suit=np.zeros(n, np.int64),
@@ -432,9 +462,11 @@ class Hearts(Game):
 
     def deal(self, rng, match: Match, rnd: int) -> Round:
         n, p = match.n, match.p
-        cards_in_play = pack(p)
-        shuffled = cards_in_play[deck.shuffled(rng, n, len(cards_in_play))]
-        return new_round(deck.hands(shuffled, p), match.rules, rnd, match.totals)
+        cards_in_play = len(pack(p))
+        # the whole pack shuffled and dealt out (positions 0..cards_in_play-1), then each position
+        # read as the card at it in the pack
+        positions = deck.dealt_hands(rng, n, cards_in_play, p, cards_in_play // p)
+        return new_round(in_pack(positions, p), match.rules, rnd, match.totals)
 
     def play(self, s: Round):
         """The hand from the state's position (``passed``, ``trick_no``, ``step``) to its end."""
@@ -451,7 +483,7 @@ class Hearts(Game):
         while s.trick_no < s.hand_size:
             yield from play_trick(s, cell, s.leader)
             won = cell(s.winning)
-            in_trick = np.bitwise_or.reduce(bits.BIT[s.trick], axis=1)
+            in_trick = across_seats(np.bitwise_or, np.take(bits.BIT, s.trick))
             put(s.taken, won, np.take(s.taken, won) | in_trick)
             add(s.tricks, won, 1)
             s.broken |= (in_trick & HEART) != 0

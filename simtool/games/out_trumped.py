@@ -13,12 +13,26 @@ and trump scores are rule options too; the module constants are the sheet's valu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 import numpy as np
 
 from .. import bits, deck
-from ..engine import HIDDEN, OWN, PUBLIC, Decision, Field, Game, Match, View, _rows, add, cells, declare
+from ..engine import (
+    HIDDEN,
+    OWN,
+    PUBLIC,
+    Decision,
+    Field,
+    Game,
+    Match,
+    View,
+    _rows,
+    across_seats,
+    add,
+    cells,
+    declare,
+)
 from ..errors import SimtoolError
 from ..options import Option, number
 from . import cards as layouts
@@ -76,6 +90,21 @@ def hand_size(rules: dict, p: int) -> int:
 def suit_cards(suit: np.ndarray, layout: Layout = LAYOUT) -> np.ndarray:
     """The cards of each deal's suit; no cards where the suit is NO_TRUMP."""
     return layout.suit_cards(suit)
+
+
+@cache
+def suit_sets(layout: Layout) -> np.ndarray:
+    """The cards of each suit, then none: ``np.take(suit_sets(layout), suit)`` is the empty set
+    where ``suit`` is NO_TRUMP (-1 reads the last entry), in one lookup without a test."""
+    table = np.append(layout.suit, bits.EMPTY)
+    table.flags.writeable = False
+    return table
+
+
+def first_of(cards: np.ndarray, otherwise: np.ndarray) -> np.ndarray:
+    """``cards`` where not empty, else ``otherwise``: ``np.where(cards != 0, cards, otherwise)``
+    as a product, without where's branches (several times slower on unpredictable conditions)."""
+    return cards | otherwise * (cards == 0)
 
 
 def above(suit: np.ndarray, rank: np.ndarray, layout: Layout = LAYOUT) -> np.ndarray:
@@ -150,28 +179,29 @@ class Round(TrickRound):
 
     def follow_set(self, hand: np.ndarray) -> np.ndarray:
         """What a follower may play under the ``follow`` option (trump led: trump is the led suit)."""
-        layout = self.layout
-        higher = hand & above(self.led, self.top_led, layout)
-        same = hand & layout.suit_cards(self.led)
-        trumps = hand & layout.suit_cards(self.trump)
-        fallback = np.where(trumps != 0, trumps, hand)
+        suits = suit_sets(self.layout)
+        same = hand & np.take(suits, self.led)
+        higher = same & ~bits.below(self.led * self.layout.ranks + self.top_led)  # led cards above top_led
+        trumps = hand & np.take(suits, self.trump)
+        fallback = first_of(trumps, hand)
         if self.rules["follow"] == "overtake":
-            fallback = np.where(same != 0, same, fallback)
-        return np.where(higher != 0, higher, fallback)
+            fallback = first_of(same, fallback)
+        return first_of(higher, fallback)
 
     def strength(self, card: np.ndarray) -> np.ndarray:
         """Any trump beats the led suit; off-suit cards never win."""
-        suit, rank = self.layout.card_suit[card], self.layout.card_rank[card]
-        return np.where(suit == self.trump, 100 + rank, np.where(suit == self.led, rank, 0))
+        suit, rank = np.take(self.layout.card_suit, card), np.take(self.layout.card_rank, card)
+        trump = suit == self.trump
+        return rank * (trump | (suit == self.led)) + 100 * trump  # products: see first_of
 
     def on_lead(self, card: np.ndarray) -> None:
-        self.led = self.layout.card_suit[card]
-        self.top_led = self.layout.card_rank[card]
+        self.led = np.take(self.layout.card_suit, card)
+        self.top_led = np.take(self.layout.card_rank, card)
 
     def on_follow(self, card: np.ndarray) -> None:
-        rank = self.layout.card_rank[card]
-        led_card = self.layout.card_suit[card] == self.led
-        self.top_led = np.where(led_card, np.maximum(self.top_led, rank), self.top_led)
+        rank = np.take(self.layout.card_rank, card)
+        led_card = np.take(self.layout.card_suit, card) == self.led
+        self.top_led = np.maximum(self.top_led, rank * led_card)  # a card off the led suit counts 0
 
     def key(self, card: np.ndarray, at) -> np.ndarray:
         return self.strength(card)
@@ -381,15 +411,18 @@ class OutTrumped(Game):
         layout = layout_of(rules)
         size = hand_size(rules, p)
         extra = kitty_size(rules)
-        cards = deck.shuffled(rng, n, layout.cards, p * size + extra)
-        hands = deck.hands(cards[:, : p * size], p)
-        kitty = (np.bitwise_or.reduce(bits.BIT[cards[:, p * size:]], axis=1) if extra
-                 else np.zeros(n, np.uint64))
+        if extra:
+            cards = deck.shuffled(rng, n, layout.cards, p * size + extra)
+            hands = deck.hands(cards[:, : p * size], p)
+            kitty = across_seats(np.bitwise_or, np.take(bits.BIT, cards[:, p * size:]))
+        else:  # the same shuffle, its positions put straight into the hands
+            hands = deck.dealt_hands(rng, n, layout.cards, p, size)
+            kitty = np.zeros(n, np.uint64)
         die = rng.integers(0, layout.suits + 1, n)
         zeros = np.zeros((n, p), np.int16)
         return Round(
             p=p, rnd=rnd, hand_size=size, rules=rules,
-            dealt=np.bitwise_or.reduce(hands, axis=1) | kitty, hands=hands, kitty=kitty,
+            dealt=across_seats(np.bitwise_or, hands) | kitty, hands=hands, kitty=kitty,
             discarded=np.zeros(n, np.uint64), die=die,
             trump=np.where(die == layout.suits, NO_TRUMP, die), dealer=(rnd - 1) % p,
             bids=np.full((n, p), -1, np.int16), standing=np.zeros(n, np.int16),
@@ -433,12 +466,13 @@ class OutTrumped(Game):
                     s.discarded |= gone_bit
                     s.step += 1
             s.phase, s.step = TRICKS, 0
+        trump_cards = np.take(suit_sets(s.layout), s.trump)
         while s.trick_no < s.hand_size:
             yield from play_trick(s, cell, s.leader)
             won = cell(s.winning)
-            in_trick = np.bitwise_or.reduce(bits.BIT[s.trick], axis=1)
+            in_trick = across_seats(np.bitwise_or, np.take(bits.BIT, s.trick))
             add(s.tricks, won, 1)
-            add(s.trumps, won, bits.count(in_trick & s.layout.suit_cards(s.trump)))
+            add(s.trumps, won, bits.count(in_trick & trump_cards))
             record_trick(s, s.leader)
             s.trick[:] = -1
             s.leader = s.winning

@@ -48,6 +48,8 @@ class Deck:
     points: tuple  # points of a pip card, a jack, a queen, a king
     pips: np.ndarray  # (MAX_CARDS,) pips of each card: its rank for a pip card, 0 for a face
     point_groups: tuple  # (points, card set) per kind of card
+    suit_of_card: np.ndarray  # (MAX_CARDS,) sets: the cards of each card's suit
+    suit_of_lowest: np.ndarray  # (65,) sets: the cards of the suit of card c at [c], none at [64]
 
     @property
     def ranks(self) -> int:
@@ -74,7 +76,11 @@ def deck_for(ranks: int = RANKS, pip_limit: int = PIP_LIMIT, points: tuple = POI
     pips.flags.writeable = False
     kinds = [rank <= ranks - FACES] + [rank == ranks - FACES + f for f in range(1, FACES + 1)]
     groups = tuple((value, bits.of(np.flatnonzero(kind))) for value, kind in zip(points, kinds, strict=True))
-    return Deck(layout, pip_limit, tuple(points), pips, groups)
+    # indexed by a card or by bits.lowest of a hand (64 for an empty hand, which has no suit)
+    suit_of_lowest = np.zeros(MAX_CARDS + 1, np.uint64)
+    suit_of_lowest[:layout.cards] = layout.suit[layout.card_suit]
+    suit_of_lowest.flags.writeable = False
+    return Deck(layout, pip_limit, tuple(points), pips, groups, suit_of_lowest[:MAX_CARDS], suit_of_lowest)
 
 
 def rules_deck(rules: dict) -> Deck:
@@ -96,6 +102,13 @@ def points(held: np.ndarray, d: Deck = DECK) -> np.ndarray:
 def suit_of_hand(hand: np.ndarray, ranks: int = RANKS) -> np.ndarray:
     """Suit of each non-empty hand (its cards share one suit); -1 for an empty hand."""
     return np.where(hand == 0, -1, bits.lowest(hand) // ranks)
+
+
+def suit_cards_of_hand(hand: np.ndarray, d: Deck = DECK) -> np.ndarray:
+    """The cards of the suit of each hand (its cards share one suit); none for an empty hand.
+    One table lookup at the hand's lowest card (64 for an empty hand: the empty set)."""
+    below_lowest = ~hand & (hand - np.uint64(1))
+    return np.take(d.suit_of_lowest, np.bitwise_count(below_lowest))
 
 
 @dataclass
@@ -128,8 +141,8 @@ class Round(RoundState):
 
     def legal(self) -> np.ndarray:
         """Per seat: tableau cards of the held hand's suit if any, else the whole tableau."""
-        follow = self.tableau & self.deck.layout.suit_cards(suit_of_hand(self.hand, self.deck.ranks))
-        return np.where(follow != 0, follow, self.tableau)
+        follow = self.tableau & suit_cards_of_hand(self.hand, self.deck)
+        return follow | self.tableau * (follow == 0)  # a where() without its branches (see place)
 
 
 class TricksterView(View, state=Round):
@@ -202,7 +215,7 @@ class Trickster(Game):
         n, p = match.n, match.p
         d = rules_deck(match.rules)
         size = d.cards // p
-        tableau = deck.hands(deck.shuffled(rng, n, d.cards, p * size), p)
+        tableau = deck.dealt_hands(rng, n, d.cards, p, size)
         zeros = np.zeros((n, p), np.uint64)
         return Round(p=p, rnd=rnd, turns=size, dealt=np.bitwise_or.reduce(tableau, axis=1),
                      tableau=tableau, hand=zeros, pips=np.zeros((n, p), np.int16),
@@ -215,8 +228,8 @@ class Trickster(Game):
             card = yield Decision(TURN, None, s.legal())
             place(s, card)
             if s.turn < s.turns - 1:  # no pass after the last card
-                s.hand = np.roll(s.hand, -1, axis=1)  # to the right: seat s gets seat s+1's hand
-                s.pips = np.roll(s.pips, -1, axis=1)
+                s.hand = pass_right(s.hand)
+                s.pips = pass_right(s.pips)
             s.turn += 1
         s.collected |= s.hand
         s.collections += 1
@@ -258,19 +271,32 @@ class Trickster(Game):
                 for seat in range(s.p)]
 
 
+def pass_right(held: np.ndarray) -> np.ndarray:
+    """Every seat's hand ``(n, p)`` passed to the right: seat ``s`` gets seat ``s + 1``'s (the
+    same as ``np.roll(held, -1, axis=1)``, in two slice copies)."""
+    out = np.empty_like(held)
+    out[:, :-1] = held[:, 1:]
+    out[:, -1] = held[:, 0]
+    return out
+
+
 def place(s: Round, card: np.ndarray) -> None:
-    """Every seat adds its card ``(n, p)`` to the hand it holds, collecting first if it must."""
-    card_bit = bits.BIT[card]
-    empty = s.hand == 0
-    ranks, pips = s.deck.ranks, s.deck.pips[card]
-    follows = ~empty & (card // ranks == suit_of_hand(s.hand, ranks))
-    overflows = follows & (s.pips + pips > s.deck.pip_limit)
-    collect = (~empty & ~follows) | overflows
-    s.collected |= np.where(collect, s.hand, bits.EMPTY)
-    s.collections += collect
-    fresh = collect | empty
-    s.hand = np.where(fresh, card_bit, s.hand | card_bit)
-    s.pips = np.where(fresh, pips, s.pips + pips).astype(np.int16)
+    """Every seat adds its card ``(n, p)`` to the hand it holds, collecting first if it must.
+
+    Choices between two arrays are products with a boolean (``x * keep``), not ``np.where``,
+    whose branches cost several times the whole operation on unpredictable conditions."""
+    d = s.deck
+    card_bit = np.take(bits.BIT, card)
+    pips = np.take(d.pips, card)
+    # a hand holds one suit: the card follows it where the hand has a card of the card's suit
+    # (never an empty hand)
+    follows = (s.hand & np.take(d.suit_of_card, card)) != 0
+    adds = follows & (s.pips + pips <= d.pip_limit)  # else the hand is collected (if any) and restarted
+    kept = s.hand * adds
+    s.collected |= s.hand ^ kept
+    s.collections += (s.hand != 0) & ~adds
+    s.hand = kept | card_bit
+    s.pips = pips + s.pips * adds
     s.tableau &= ~card_bit
 
 
@@ -279,16 +305,20 @@ def score(collected: np.ndarray, collections: np.ndarray, d: Deck = DECK) -> dic
 
     For each suit, the one seat with strictly the most cards of it ignores that suit.
     """
-    suit = d.layout.suit
-    per_suit = np.stack([bits.count(collected & suit[k]).astype(np.int16) for k in range(SUITS)], -1)
+    # seats on the first axis and deals on the last: every reduction over seats runs along whole
+    # rows of deals (numpy reduces a short last axis element by element, many times slower)
+    by_seat = np.ascontiguousarray(collected.T)  # (p, n)
+    suits = d.layout.suit
+    per_suit = np.bitwise_count(by_seat & suits[:, None, None])  # (SUITS, p, n)
     top = per_suit.max(axis=1, keepdims=True)
-    sole = (per_suit == top) & ((per_suit == top).sum(axis=1, keepdims=True) == 1) & (top > 0)
-    suit_points = np.stack([points(collected & suit[k], d) for k in range(SUITS)], -1)
+    at_top = per_suit == top
+    sole = at_top & (np.add.reduce(at_top, axis=1, dtype=np.uint8, keepdims=True) == 1) & (top > 0)
+    ignored = np.bitwise_or.reduce(suits[:, None, None] * sole, axis=0)
     return {
-        "score": np.where(sole, 0, suit_points).sum(axis=-1).astype(np.int16),
+        "score": points(by_seat & ~ignored, d).T,
         "tricks": collections,
-        "collected": per_suit.sum(axis=-1).astype(np.int8),
-        "moon": sole.sum(axis=-1).astype(np.int8),
+        "collected": bits.count(collected).astype(np.int8),
+        "moon": np.add.reduce(sole, axis=0, dtype=np.int8).T,
     }
 
 
