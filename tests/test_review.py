@@ -10,8 +10,8 @@ import json
 import pytest
 
 import simtool.games
-from simtool.commands import review as reviews
 from simtool.analysis import verdicts
+from simtool.commands import review as reviews
 from simtool.commands.review import Sizes
 
 from . import review_game
