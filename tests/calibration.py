@@ -59,9 +59,17 @@ def covers(low, high, truth) -> np.ndarray:
     return (low <= truth) & (truth <= high)
 
 
-@functools.cache
 def big_run(game: str, n: int, unit: str = "deal", seed: int = 1, rotate: bool = False,
             seat0: str | None = None, rules: tuple = ()) -> simtool.api.Result:
+    """The run, played once per process: a rule at its default value names the same run as
+    leaving it out (Kansas City's pass_count=3 is the sheet's, which other cases play)."""
+    defaults = {o.name: o.default for o in games.get(game).options}
+    return _big_run(game, n, unit, seed, rotate, seat0, tuple(sorted((k, v) for k, v in rules if defaults[k] != v)))
+
+
+@functools.cache
+def _big_run(game: str, n: int, unit: str, seed: int, rotate: bool, seat0: str | None,
+             rules: tuple) -> simtool.api.Result:
     return simtool.run(game, n, unit=unit, seed=seed, rotate=rotate, jobs=1, rules=dict(rules),
                        seats={0: seat0} if seat0 else None)
 

@@ -26,7 +26,7 @@ def test_scaled_rank_on_known_scores():
     assert scaled_rank(scores[:1], lower_wins=True).tolist() == [[0, 1, 0.5, 0.5]]
 
 
-def _spec(leads: int | None, n: int = 40, chunk: int = 16, **kw):
+def _spec(leads: int | None, n: int = 10, chunk: int = 4, **kw):
     spec = make_spec("hearts", 4, n, "random", seats={1: "pimc@samples=2"}, seed=3,
                      lead_history=leads, **kw)
     return dataclasses.replace(spec, chunk=chunk)  # three chunks: the sample is per chunk
@@ -40,8 +40,8 @@ def recorded(tmp_path_factory):
 
 def test_a_lead_history_holds_every_seat_at_every_decision_of_the_sampled_deals(recorded):
     leads = recorded.leads
-    # the first 2 deals of each chunk of 16: deals 0, 1, 16, 17, 32, 33
-    assert sorted(leads["deal"].unique().to_list()) == [0, 1, 16, 17, 32, 33]
+    # the first 2 deals of each chunk of 4: deals 0, 1, 4, 5, 8, 9 (the last chunk holds 2)
+    assert sorted(leads["deal"].unique().to_list()) == [0, 1, 4, 5, 8, 9]
     per = leads.group_by("deal").agg(pl.len().alias("rows"), pl.col("decision").n_unique().alias("d"))
     # Hearts 4p: three pass steps (every seat at once) and 52 cards played
     assert per["d"].to_list() == [55] * 6 and per["rows"].to_list() == [220] * 6

@@ -50,15 +50,10 @@ def _play_on(game, play, decision, state, lineup, rng, ctx):
             return done.value
 
 
-def _decisions(game, state, lineup, rng, ctx):
-    play, count, choice = game.play(state), 0, None
-    while True:
-        try:
-            d = play.send(choice)
-        except StopIteration:
-            return count
-        count += 1
-        choice = engine._decide(game, state, d, lineup, rng, ctx)
+def _kept(d: engine.Decision) -> engine.Decision:
+    """The decision as it stood, whatever the round does to its arrays afterwards."""
+    keep = lambda a: None if a is None else np.array(a, copy=True)
+    return engine.Decision(d.kind, keep(d.seat), keep(d.legal), keep(d.active))
 
 
 def _same_decision(a: engine.Decision, b: engine.Decision, n: int, p: int) -> None:
@@ -75,20 +70,22 @@ def test_a_copy_resumes_exactly_where_the_original_stands(game, p, rules, unit):
     n = 40
     lineup = engine.Lineup([strategies.resolve("random", game.id)], np.zeros(p, np.int64))
     ctx = ctx_for(game, n)
-    probe = _round_to_play(game, p, rules, unit, n, np.random.default_rng(1), lineup)
-    total = _decisions(game, probe, lineup, np.random.default_rng(2), ctx)
-    for stop in sorted(np.random.default_rng(3).choice(total, size=min(3, total), replace=False)):
-        rng = np.random.default_rng(1)
-        state = _round_to_play(game, p, rules, unit, n, rng, lineup)
-        play, choice, rng = game.play(state), None, np.random.default_rng(2)
-        for _ in range(stop + 1):
+    # the original is played once, a copy of its state and generator taken at every decision;
+    # three of them, at random, then play on from where they were taken
+    state = _round_to_play(game, p, rules, unit, n, np.random.default_rng(1), lineup)
+    play, choice, rng, taken = game.play(state), None, np.random.default_rng(2), []
+    while True:
+        try:
             d = play.send(choice)
-            if _ < stop:
-                choice = engine._decide(game, state, d, lineup, rng, ctx)
-        copied, twin_rng = state.take(np.arange(n)), copy.deepcopy(rng)
+        except StopIteration as done:
+            on = done.value
+            break
+        taken.append((_kept(d), state.take(np.arange(n)), copy.deepcopy(rng)))
+        choice = engine._decide(game, state, d, lineup, rng, ctx)
+    for stop in sorted(np.random.default_rng(3).choice(len(taken), size=min(3, len(taken)), replace=False)):
+        d, copied, twin_rng = taken[stop]
         fresh = game.play(copied)
         _same_decision(d, next(fresh), n, p)
-        on = _play_on(game, play, d, state, lineup, rng, ctx)
         resumed = _play_on(game, fresh, d, copied, lineup, twin_rng, ctx)
         assert on.keys() == resumed.keys()
         for key in on:

@@ -4,6 +4,7 @@ going on. Small sizes (``sizes=``) keep every review to seconds."""
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -18,6 +19,20 @@ from .test_browser import browser  # noqa: F401  (the fixture)
 from .test_cli import cli, one_line_error
 
 TINY = Sizes(deals=4096, matches=128, restrictions=1024, duplicate=128, search=32, random=1024, leads=16)
+
+
+@pytest.fixture(scope="module")
+def bw_review(tmp_path_factory):
+    """One Black & White review at TINY sizes (its search is the quickest to start), played once for
+    the tests that only read it: its folder and a fresh copy of what ``review`` returned."""
+    out = tmp_path_factory.mktemp("review") / "bw"
+    return out, reviews.review("black-white", out, seed=3, jobs=1, sizes=TINY)
+
+
+@pytest.fixture
+def bw(bw_review):
+    out, r = bw_review
+    return out, copy.deepcopy(r)
 
 
 @pytest.fixture
@@ -83,9 +98,8 @@ def schema_errors(r: dict) -> list[str]:
     return bad
 
 
-def test_review_json_has_the_documented_layout_for_a_real_game(tmp_path):
-    out = tmp_path / "bw"  # Black & White: its search is the quickest to start
-    r = reviews.review("black-white", out, seed=3, jobs=1, sizes=TINY)
+def test_review_json_has_the_documented_layout_for_a_real_game(bw):
+    out, r = bw
     on_disk = json.loads((out / "review.json").read_text())
     assert on_disk == r and schema_errors(r) == []
     assert r["schema"] == 1 and r["game"] == "black-white" and r["players"] == 3 and r["effort"] == "quick"
@@ -287,12 +301,11 @@ def test_the_pilot_prices_what_the_rules_play_and_never_times_it(monkeypatch):
 
 # ---- published metrics, convergence, hidden information, hazards --------------------------------
 
-def test_metrics_come_from_the_reviews_own_plays_and_lead_histories(tmp_path):
+def test_metrics_come_from_the_reviews_own_plays_and_lead_histories(bw):
     from simtool.analysis import metrics
     from simtool.pipeline.folders import read_meta
 
-    out = tmp_path / "bw"
-    r = reviews.review("black-white", out, seed=3, jobs=1, sizes=TINY)
+    out, r = bw
     m = r["metrics"]
     assert r["sizes"]["leads"] == TINY.leads and r["sizes"]["random"] == TINY.random
     for name in ("fairness", "order", "convergence", "spread", "drama", "security", "balance", "lead_change",
@@ -367,12 +380,11 @@ def test_hidden_information_words_at_their_thresholds(price, word):
     assert (v.more is not None) == (word == "unclear")
 
 
-def test_hidden_information_is_the_ladders_reference_rung_on_the_reviews_deals(tmp_path):
+def test_hidden_information_is_the_ladders_reference_rung_on_the_reviews_deals(bw):
     from simtool.analysis import ladder
     from simtool.pipeline.folders import read_meta
 
-    out = tmp_path / "bw"
-    r = reviews.review("black-white", out, seed=3, jobs=1, sizes=TINY)
+    out, r = bw
     h = r["questions"]["hidden_information"]
     skill = {read_meta(f)["review"]["play"]: f for f in (out / "runs" / "skill").iterdir() if f.is_dir()}
     seer, search = read_meta(skill["clairvoyant"]), read_meta(skill["over heuristic"])

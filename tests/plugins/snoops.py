@@ -10,13 +10,15 @@ from simtool import bits, engine
 
 
 def _states() -> list:
-    """Every round state this process holds: up the stack (the engine's frames), then anywhere
-    the garbage collector knows of."""
+    """The round states this process holds: up the stack (the engine's frames), and where the
+    stack holds none, anywhere the garbage collector knows of (a scan of the whole heap, slow in
+    a large process: a cheat that found the state on the stack has no need of it)."""
     found, frame = [], sys._getframe(1)
     while frame is not None:
         found += [v for v in frame.f_locals.values() if isinstance(v, engine.RoundState)]
         frame = frame.f_back
-    found += [o for o in gc.get_objects() if isinstance(o, engine.RoundState)]
+    if not found:
+        found += [o for o in gc.get_objects() if isinstance(o, engine.RoundState)]
     return list({id(s): s for s in found}.values())
 
 
