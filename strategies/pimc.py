@@ -56,6 +56,13 @@ PARAMS = (
           0, 64, by_game=(("nine-lives", 2),)),
     Param("deep", int, 0, "worlds more for each option given a second look", 0, 4096,
           by_game=(("nine-lives", 40),)),
+    # a budget per decision kind: a decision met once a round (a bid) may be worth many more
+    # worlds than each card played, at little cost beside the play decisions. Nine Lives: measured in
+    # docs/reference-player.md, "Nine Lives: the search"
+    Param("focus", str, "none", "the decision kind (a view's `kind`: bid, lead, follow, ...) searched "
+          "with `focus_samples` worlds instead of `samples`", by_game=(("nine-lives", "bid"),)),
+    Param("focus_samples", int, 0, "re-dealt worlds per decision of the kind `focus` (0: `samples`)",
+          0, 4096, by_game=(("nine-lives", 64),)),
 )
 
 
@@ -75,7 +82,14 @@ def one_world(params) -> float:
           "plays every legal option out in the same worlds, keeps the best mean", params=PARAMS,
           cost=cost)
 def pimc(view, rng, params):
-    return search(view, rng, params.samples, params.playout, params.value, params.keep, params.deep)
+    return search(view, rng, worlds(view.kind, params), params.playout, params.value, params.keep,
+                  params.deep)
+
+
+def worlds(kind: str, params) -> int:
+    """The worlds a decision of ``kind`` is searched in: ``focus_samples`` for the kind ``focus``
+    (where set), else ``samples``."""
+    return params.focus_samples if params.focus_samples and kind == params.focus else params.samples
 
 
 @strategy("clairvoyant", "NOT A FAIR PLAYER, a reference: pimc's search on the true deal (it sees "
