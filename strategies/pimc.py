@@ -66,6 +66,11 @@ PARAMS = (
 )
 
 
+# the search on the one true world takes only what shapes its play-outs: worlds, a second look
+# and a budget per decision kind mean nothing there
+ONE_WORLD = tuple(p for p in PARAMS if p.name in ("playout", "value"))
+
+
 def cost(params) -> float:
     """Work per deal relative to a heuristic: a decision plays ``samples`` worlds per option (it
     sets the chunks' size; a second look, on a few options, is left out: larger chunks play it
@@ -94,7 +99,7 @@ def worlds(kind: str, params) -> int:
 
 @strategy("clairvoyant", "NOT A FAIR PLAYER, a reference: pimc's search on the true deal (it sees "
           "every hidden card): one world, the true one, per option, the same play-outs; what "
-          "knowing the hidden cards is worth", params=PARAMS[1:], cost=one_world)
+          "knowing the hidden cards is worth", params=ONE_WORLD, cost=one_world)
 def clairvoyant(view, rng, params):
     # the engine gives this strategy, and only it, the true deal through view.redeal (see
     # engine.Lineup.sees, strategies.sees_all): the very search pimc runs, on the one true world

@@ -9,6 +9,7 @@ import pytest
 import simtool.games
 import strategies
 from simtool import engine
+from simtool.errors import SimtoolError
 from strategies import pimc
 
 
@@ -76,3 +77,11 @@ def test_the_cost_and_so_the_deals_do_not_depend_on_the_focus():
     with_focus = strategies.resolve("pimc@focus_samples=128", "nine-lives")
     without = strategies.resolve("pimc@focus_samples=0", "nine-lives")
     assert with_focus.relative_cost() == without.relative_cost() == 16.0
+
+
+def test_the_one_world_search_takes_no_budget():
+    # clairvoyant searches the true deal once: worlds, a second look or a focus would be ignored,
+    # so they are refused rather than silently taken
+    for name in ("samples", "keep", "deep", "focus", "focus_samples"):
+        with pytest.raises(SimtoolError, match=f"unknown parameter '{name}' for strategy 'clairvoyant'"):
+            strategies.resolve(f"clairvoyant@{name}=1", "nine-lives")
