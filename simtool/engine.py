@@ -803,14 +803,14 @@ def play_round(game: Game, state, lineup: Lineup, rng, ctx: Context) -> dict[str
 def _decide(game, state, d: Decision, lineup: Lineup, rng, ctx: Context) -> np.ndarray:
     n = state.n
     if d.seat is None:
-        # one contiguous (n,) row per seat: a strided column makes every strategy's set operation
-        # slower; the choices are written into their own column, no np.stack
-        legal = np.ascontiguousarray(np.broadcast_to(d.legal, (n, state.p)).T)
-        legal.flags.writeable = False  # as the broadcast view was: a strategy reads, never writes
-        out = np.empty((n, state.p), np.int64)
-        for s in range(state.p):
-            out[:, s] = _choose(game, state, d, np.full(n, s, np.int64), legal[s], lineup, rng, ctx)
-        return out
+        legal = np.broadcast_to(d.legal, (n, state.p))
+        return np.stack(
+            [
+                _choose(game, state, d, np.full(n, s, np.int64), legal[:, s], lineup, rng, ctx)
+                for s in range(state.p)
+            ],
+            axis=1,
+        )
     return _choose(game, state, d, _per_deal_array(d.seat, n, np.int64), _per_deal_array(d.legal, n, np.uint64),
                    lineup, rng, ctx)
 
