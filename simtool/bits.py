@@ -122,6 +122,12 @@ def _select_bytes(sets: np.ndarray, k: np.ndarray) -> np.ndarray:
     return out
 
 
+def first_of(sets: np.ndarray, otherwise: np.ndarray) -> np.ndarray:
+    """``sets`` where not empty, else ``otherwise``: ``np.where(sets != 0, sets, otherwise)`` as a
+    product, without where's branches (several times slower on unpredictable conditions)."""
+    return sets | otherwise * (sets == 0)
+
+
 def lowest(sets: np.ndarray) -> np.ndarray:
     """Smallest member of each set; 64 for an empty set."""
     sets = np.asarray(sets, dtype=np.uint64)

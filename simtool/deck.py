@@ -130,9 +130,15 @@ def _deal_among(cards, sizes, rng):
     # between its two cut points in the random order
     run = np.zeros((most + 1, n), np.uint64)
     np.cumsum(order, axis=0, out=run[1:])
-    ends = np.cumsum(sizes, axis=1)
-    cut = lambda at: run.reshape(-1)[np.clip(at, 0, most) * n + cols[:, None]]
-    return cut(ends) - cut(ends - sizes)
+    # every seat's cut points at once, in one gather: seat s's cards lie between cuts s and s + 1
+    at = np.zeros((n, p + 1), np.intp)
+    np.cumsum(sizes, axis=1, out=at[:, 1:])
+    np.maximum(at, 0, out=at)
+    np.minimum(at, most, out=at)
+    at *= n
+    at += cols[:, None]
+    cut = np.take(run, at)
+    return cut[:, 1:] - cut[:, :-1]
 
 
 def _repair(hands: np.ndarray, allowed: np.ndarray, rng, n_cards: int, sweeps: int = 300) -> np.ndarray:

@@ -80,12 +80,6 @@ def in_pack(positions: np.ndarray, p: int) -> np.ndarray:
     return positions
 
 
-def first_of(cards: np.ndarray, otherwise: np.ndarray) -> np.ndarray:
-    """``cards`` where not empty, else ``otherwise``: ``np.where(cards != 0, cards, otherwise)``
-    as a product, without where's branches (several times slower on unpredictable conditions)."""
-    return cards | otherwise * (cards == 0)
-
-
 def opening_card(p: int) -> int:
     """The lowest club in play, which leads the first trick: the 2 of clubs, the 3 at 5p."""
     return int(pack(p)[0])
@@ -185,22 +179,22 @@ class Round(TrickRound):
         if self.rules["lead_hearts"] == "any":
             return hand
         hearts_allowed = self.broken | ((hand & ~HEART) == 0)
-        return hand & (~HEART | HEART * hearts_allowed)  # a product, not where(): see first_of
+        return hand & (~HEART | HEART * hearts_allowed)  # a product, not where(): see bits.first_of
 
     def follow_set(self, hand: np.ndarray) -> np.ndarray:
         """The led suit if the seat holds any; else any card, but on the first trick (with
         ``first_trick=clean``) no penalty card unless the seat holds nothing else."""
         same = hand & np.take(SUIT, self.led_suit)
         if self.trick_no == 0 and self.rules["first_trick"] == "clean":
-            hand = first_of(hand & ~penalty_cards(self.rules), hand)
-        return first_of(same, hand)
+            hand = bits.first_of(hand & ~penalty_cards(self.rules), hand)
+        return bits.first_of(same, hand)
 
     def on_lead(self, card: np.ndarray) -> None:
         self.led_suit = np.take(CARD_SUIT, card)
 
     def key(self, card: np.ndarray, at) -> np.ndarray:
         """No trumps: the highest card of the led suit wins; other suits never do."""
-        return np.take(CARD_RANK, card) * (np.take(CARD_SUIT, card) == self.led_suit)  # see first_of
+        return np.take(CARD_RANK, card) * (np.take(CARD_SUIT, card) == self.led_suit)  # see bits.first_of
 
 
 def new_round(hands: np.ndarray, rules: dict, rnd: int = 0, totals: np.ndarray | None = None) -> Round:

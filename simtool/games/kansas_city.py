@@ -113,13 +113,7 @@ def rank_counts(hands: np.ndarray) -> np.ndarray:
 def trick_key(card: np.ndarray, is_trump: np.ndarray, led_suit: np.ndarray) -> np.ndarray:
     """Who wins: any trump beats every other card, then rank; off-suit cards never win."""
     rank = np.take(CARD_RANK, card)
-    return rank * (is_trump | (np.take(CARD_SUIT, card) == led_suit)) + 16 * is_trump  # see first_of
-
-
-def first_of(cards: np.ndarray, otherwise: np.ndarray) -> np.ndarray:
-    """``cards`` where not empty, else ``otherwise``: ``np.where(cards != 0, cards, otherwise)``
-    as a product, without where's branches (several times slower on unpredictable conditions)."""
-    return cards | otherwise * (cards == 0)
+    return rank * (is_trump | (np.take(CARD_SUIT, card) == led_suit)) + 16 * is_trump  # see bits.first_of
 
 
 def clockwise(seat: np.ndarray, places: int, p: int) -> np.ndarray:
@@ -200,7 +194,7 @@ class Round(TrickRound):
         """Legal cards for a follower: the led suit (trump only when trump was led), else any."""
         led = self.trump_led
         same = hand & (self.trump * led | ~self.trump & np.take(SUIT, self.led_suit) * ~led)
-        return first_of(same, hand)
+        return bits.first_of(same, hand)
 
     def on_lead(self, card: np.ndarray) -> None:
         self.trump_led = (self.trump & np.take(bits.BIT, card)) != 0

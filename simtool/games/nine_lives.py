@@ -119,7 +119,7 @@ class Round(TrickRound):
 
     def follow_set(self, hand: np.ndarray) -> np.ndarray:
         same = hand & np.take(self.layout.suit, self.lead_suit)
-        return np.where(same != 0, same, hand)
+        return bits.first_of(same, hand)
 
     def on_lead(self, card: np.ndarray) -> None:
         self.lead_suit = self.layout.card_suit[np.maximum(card, 0)]
