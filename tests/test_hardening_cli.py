@@ -181,8 +181,21 @@ def test_disk_full_while_writing_chunks(tmp_path, monkeypatch):
     no_result(out)
 
 
-def test_disk_full_while_writing_the_final_table(tmp_path, monkeypatch):
-    monkeypatch.setattr(pl.LazyFrame, "sink_parquet", fills_the_disk(pl.LazyFrame.sink_parquet, name="seats.parquet"))
+@pytest.mark.parametrize("path", ["joined", "re-encoded"])
+def test_disk_full_while_writing_the_final_table(tmp_path, monkeypatch, path):
+    from simtool.pipeline import stitch
+
+    if path == "joined":  # the chunk files' bytes copied into the whole table (simtool.pipeline.stitch)
+        real = stitch._copy_all
+
+        def copy_all(spans, dst):
+            real(spans[:1], dst)  # half a table on the disk, then full
+            disk_full()
+        monkeypatch.setattr(stitch, "_copy_all", copy_all)
+    else:  # chunk files that cannot be joined are encoded again by polars
+        monkeypatch.setattr(stitch, "stitch", lambda parts, dest: False)
+        monkeypatch.setattr(pl.LazyFrame, "sink_parquet",
+                            fills_the_disk(pl.LazyFrame.sink_parquet, name="seats.parquet"))
     out = tmp_path / "r"
     r = cli("run", "--n", "100", "--seed", "1", "--jobs", "1", "--out", out, "-q")
     one_line_error(r, "cannot write", "seats.parquet", "No space left on device")

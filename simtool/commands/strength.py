@@ -197,7 +197,8 @@ def _duration(seconds: float) -> str:
 
 
 def write(cells: list[strength.Cell], context: dict, stem: Path) -> list[Path]:
-    """The table as ``STEM.md`` (Markdown), ``STEM.json`` and ``STEM.csv``; the paths written."""
+    """The table as Markdown, JSON and CSV files: ``stem`` with the suffixes ``.md``, ``.json``
+    and ``.csv``; the paths written."""
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     files = {stem.with_suffix(".md"): strength.markdown(cells, context),
