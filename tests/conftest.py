@@ -1,6 +1,10 @@
 from __future__ import annotations
 
+import sqlite3
+
 import numpy as np
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
 
 import simtool.games
 import strategies
@@ -8,6 +12,15 @@ from simtool import engine
 from simtool.pipeline.runner import RunSpec, chunk_size, play_chunk, resolve_lineup
 
 pytest_plugins = ["simtool.testing"]  # the conformance suite, as a game's own package runs it
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_without_fsync(connection, _record):
+    """Tunings' study.db in tests: sqlite writes each commit but skips its fsync (seconds of
+    waiting on a busy disk). A killed process loses nothing this way (the writes are the
+    system's already); only a power cut could, which no test makes."""
+    if isinstance(connection, sqlite3.Connection):
+        connection.execute("PRAGMA synchronous = OFF")
 
 
 def spec(game="black-white", players=3, n=200, lineup=None, unit="deal", seed=7, rules=None,

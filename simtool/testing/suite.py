@@ -246,9 +246,11 @@ class Conformance:
         if not _registered:
             pytest.skip(f"{game.id} is not installed under the simtool.games entry point, so "
                         "worker processes cannot find it")
-        s = run_spec(game, game.default_players, 2500, unit=unit, chunk=700)
+        # four chunks, the last one short: as many hand-outs as a big run needs to be reordered
+        s = run_spec(game, game.default_players, 250, unit=unit, chunk=70)
         one, two = (list(execute(s, jobs=j)) for j in (1, 2))
-        assert sum(c.seats["seat"].eq(0).sum() for c in one) >= 2500
+        assert len(one) == 4
+        assert sum(c.seats["seat"].eq(0).sum() for c in one) >= 250
         for a, b in zip(one, two, strict=True):
             assert a.seats.equals(b.seats)
             assert (a.matches is None and b.matches is None) or a.matches.equals(b.matches)
