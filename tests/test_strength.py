@@ -147,3 +147,12 @@ def test_a_small_table_is_played_and_kept(tmp_path):
     assert command.cpu_file(runs).exists() and not (runs / command.cpu_file(runs).name).exists()
     files = command.write(cells, context, tmp_path / "table")
     assert [f.suffix for f in files] == [".md", ".json", ".csv"]
+
+
+def test_a_doubled_budget_doubles_every_count_of_worlds_in_use():
+    from simtool.commands import strength as command
+
+    assert command.searches("black-white")["doubled"] == "pimc@samples=16"
+    assert command.searches("out-trumped")["doubled"] == "pimc@samples=24"
+    # Nine Lives searches its bid in focus_samples worlds and gives a second look in deep more
+    assert command.searches("nine-lives")["doubled"] == "pimc@samples=16,deep=48,focus_samples=64"

@@ -66,13 +66,22 @@ SHARE_OF_PIMC = {"fair": 1.0, "doubled": 2.0, "reference": 0.125}
 
 def searches(game_id: str) -> dict[str, str]:
     """The line-up entry of each role: ``pimc`` at its default budget, ``pimc`` with twice its
-    default samples (which may differ by game), and ``clairvoyant``."""
+    default budget (which may differ by game), and ``clairvoyant``."""
     import strategies
 
-    samples = strategies.resolve("pimc", game_id).values.samples
     return {"fair": strategies.canonical("pimc", game_id),
-            "doubled": strategies.canonical(f"pimc@samples={2 * samples}", game_id),
+            "doubled": strategies.canonical(doubled(strategies.resolve("pimc", game_id).values.as_dict()), game_id),
             "reference": strategies.canonical("clairvoyant", game_id)}
+
+
+BUDGETS = ("samples", "focus_samples", "deep")
+"""The parameters that count ``pimc``'s worlds: a doubled budget doubles each that is in use (in
+Nine Lives, doubling the samples alone leaves the bid's and the second look's worlds as they were)."""
+
+
+def doubled(values: dict) -> str:
+    """``pimc`` with every count of worlds in ``values`` (its parameters) doubled."""
+    return "pimc@" + ",".join(f"{k}={2 * values[k]}" for k in BUDGETS if values.get(k))
 
 
 def plan(game_ids: list[str] | None = None, n: int = DEALS, seed: int = SEED) -> list[tuple[RunSpec, str]]:
@@ -135,10 +144,12 @@ def measure(runs_dir: Path, game_ids: list[str] | None = None, n: int = DEALS, s
     times = _read_cpu(cpu_file(runs_dir))
     started, out, guessed, spent, played = time.perf_counter(), [], 0.0, 0.0, 0
     for i, (cell, (spec, role)) in enumerate(zip(whole.cells, cells, strict=True)):
-        now, clock, cpu = datetime.now(UTC).isoformat(timespec="seconds"), time.perf_counter(), cpu_now()
+        before, clock, cpu = _finished(cell.folder), time.perf_counter(), cpu_now()
         (done,) = execute(Plan("strength", (cell,), None, resume=AGAIN), jobs=jobs, force=force)
         key = cell.folder.name
-        if done.meta["started"] >= now:  # played now, not kept from an earlier call
+        # played now, not kept from an earlier call (a start time to the second once mistook a
+        # cell kept in the second it was played for one played again)
+        if done.meta != before:
             played += 1
             # a resumed cell's CPU time covers only its last chunks: unknown, not too fast
             times[key] = {"cpu_seconds": None if done.meta.get("resumed_chunks") else cpu_now() - cpu,
@@ -161,6 +172,14 @@ def measure(runs_dir: Path, game_ids: list[str] | None = None, n: int = DEALS, s
                # each cell's own wall time (run.json), whichever call played it
                "cells_wall": _duration(sum(c.wall_seconds for c in out))}
     return out, context
+
+
+def _finished(folder: Path) -> dict | None:
+    """The ``run.json`` of a cell already played into ``folder``, if any."""
+    try:
+        return json.loads((folder / "run.json").read_text())
+    except (OSError, ValueError):
+        return None
 
 
 def _read_cpu(path: Path) -> dict:
