@@ -11,7 +11,6 @@ from simtool.games.kansas_city import (
     PASS,
     RANK,
     SUIT,
-    SUITS,
     UPGRADE,
     of_ranks,
     rank_byte,
@@ -25,43 +24,60 @@ GAMES = ("kansas-city",)
 ALL_RANKS = np.uint64(0xFF)
 
 
+def _by_rank_byte(rank_of) -> np.ndarray:
+    """For each rank byte (bit r for rank r + 1), every card of the rank ``rank_of`` picks in it;
+    no card for the empty byte. One lookup replaces finding the rank and then its cards."""
+    table = np.zeros(256, np.uint64)
+    for byte in range(1, 256):
+        table[byte] = RANK[rank_of(byte)]
+    return table
+
+
+LOWEST_RANK = _by_rank_byte(lambda byte: (byte & -byte).bit_length() - 1)
+HIGHEST_RANK = _by_rank_byte(lambda byte: byte.bit_length() - 1)
+ABOVE = np.array([of_ranks(ALL_RANKS & ~bits.below(min(best % 16, 8))) for best in range(32)])
+"""``ABOVE[best]``: the cards of ranks above the winning card's (``best``: its rank, + 16 if trump)."""
+
+
+def _of_rank(table, cards):
+    """The cards of ``cards`` of the one rank ``table`` picks among the ranks they hold."""
+    return cards & np.take(table, rank_byte(cards).view(np.int64))
+
+
 def _lowest_rank(cards):
     """The card of lowest rank in each set (any suit)."""
-    r = bits.lowest(rank_byte(cards))
-    return bits.lowest(cards & RANK[np.minimum(r, 7)])
+    return bits.lowest(_of_rank(LOWEST_RANK, cards))
 
 
 def _highest_rank(cards):
-    r = bits.highest(rank_byte(cards), 8)
     # one rank holds a card every 8 bits at most, so a float64 of the set rounds without carrying
     # into a higher bit: the exact 53-bit path of bits.highest is right, and faster
-    return bits.highest(cards & RANK[np.maximum(r, 0)], 53)
+    return bits.highest(_of_rank(HIGHEST_RANK, cards), 53)
 
 
 def _beaters(view) -> np.ndarray:
     """Legal cards that would take the lead of the trick as it stands."""
     legal, trump = view.legal, view.trump
-    best = view.best
-    above = lambda r: of_ranks(ALL_RANKS & ~bits.below(np.clip(r, 0, 8)))  # ranks above r
-    over_trump = legal & trump & above(best - 16)
-    over_suit = (legal & ~trump & SUIT[view.led_suit] & above(best)) | (legal & trump)
-    return np.where(best >= 16, over_trump, over_suit)
-
-
-def _cheapest_winner(view, beaters):
-    """Win with a led-suit card if one does, else the lowest trump that does."""
-    plain = beaters & ~view.trump
-    return np.where(plain != 0, _lowest_rank(plain), _lowest_rank(beaters))
+    trumped = (view.best >= 16).astype(np.uint64)  # a trump leads: only a higher trump beats it
+    plain = np.uint64(1) - trumped  # else a higher card of the led suit, or any trump
+    led = np.take(SUIT, view.led_suit) & ~trump  # (led_suit is -1, trump led, only when trumped)
+    # products, not np.where: the condition changes from deal to deal (see bits.first_of)
+    return legal & (np.take(ABOVE, view.best) & (trump * trumped | led * plain) | trump * plain)
 
 
 def _strongest(view, cards):
-    trumps = cards & view.trump
-    return np.where(trumps != 0, _highest_rank(trumps), _highest_rank(cards))
+    """The highest-ranked trump, or without one the highest-ranked card."""
+    return _highest_rank(bits.first_of(cards & view.trump, cards))
 
 
 def _weakest(view, cards):
-    plain = cards & ~view.trump
-    return np.where(plain != 0, _lowest_rank(plain), _lowest_rank(cards))
+    """The lowest-ranked card of another suit than trump, or without one the lowest trump."""
+    return _lowest_rank(bits.first_of(cards & ~view.trump, cards))
+
+
+def _either(condition, chosen, otherwise):
+    """``np.where(condition, chosen, otherwise)`` on option numbers, as a product (bits.first_of)."""
+    return otherwise + condition * (chosen - otherwise)
 
 
 def _needs(view, under: int = 0) -> np.ndarray:
@@ -73,11 +89,9 @@ def _singleton_upgrade(view) -> np.ndarray:
     """The highest eligible card that is alone in its suit: upgrading it voids the suit."""
     hand = view.hand & ~view.trump
     eligible = view.legal & ~bits.BIT[DECLINE]
-    alone = np.zeros(len(view), np.uint64)
-    for s in range(SUITS):
-        in_suit = hand & SUIT[s]
-        alone |= np.where(bits.count(in_suit) == 1, in_suit, bits.EMPTY)
-    pick = alone & eligible
+    # suit s is byte s of a set: count each byte's cards, keep the bytes holding exactly one
+    alone_suits = (np.bitwise_count(hand.view(np.uint8)) == 1).view(np.uint64) * ALL_RANKS
+    pick = hand & alone_suits & eligible
     return np.where(pick != 0, _highest_rank(pick), DECLINE)
 
 
@@ -100,17 +114,23 @@ def _target(view, under):
     if view.kind == UPGRADE:
         return np.where(needs & (view.tricks_left > 1), _singleton_upgrade(view), DECLINE)
     if view.kind == LEAD:
-        return np.where(needs, _strongest(view, view.legal), _weakest(view, view.legal))
+        return _either(needs, _strongest(view, view.legal), _weakest(view, view.legal))
+    return _follow(view, needs)
+
+
+def _follow(view, needs):
+    """Below the limit, win as cheaply as possible (or throw the weakest card when nothing wins);
+    at the limit, duck."""
     beaters = _beaters(view)
-    win = np.where(beaters != 0, _cheapest_winner(view, beaters), _weakest(view, view.legal))
-    return np.where(needs, win, _duck(view, beaters))
+    win = _weakest(view, bits.first_of(beaters, view.legal))  # a led-suit winner before a trump
+    return _either(needs, win, _duck(view, beaters))
 
 
 def _duck(view, beaters):
     """Lose the trick with the strongest card that loses (a 4 only if nothing else does)."""
     losers = view.legal & ~beaters
-    safe = np.where((losers & ~FOURS) != 0, losers & ~FOURS, losers)  # a 4 thrown in scores for the taker
-    return np.where(losers != 0, _strongest(view, safe), _strongest(view, view.legal))
+    safe = bits.first_of(losers & ~FOURS, losers)  # a 4 thrown in scores for the taker
+    return _strongest(view, bits.first_of(safe, view.legal))
 
 
 @strategy("greedy", "takes every trick it can, as cheaply as it can, until it reaches the trick "
@@ -124,10 +144,8 @@ def greedy(view, rng):
         eligible = view.legal & ~bits.BIT[DECLINE]
         return np.where(needs & (eligible != 0), _highest_rank(eligible), DECLINE)
     if view.kind == LEAD:
-        return np.where(needs, _strongest(view, view.legal), _weakest(view, view.legal))
-    beaters = _beaters(view)
-    win = np.where(beaters != 0, _cheapest_winner(view, beaters), _weakest(view, view.legal))
-    return np.where(needs, win, _duck(view, beaters))
+        return _either(needs, _strongest(view, view.legal), _weakest(view, view.legal))
+    return _follow(view, needs)
 
 
 @restriction("no-upgrade", "never upgrades a card to trump (always declines)", "never upgrading",
@@ -139,7 +157,7 @@ def no_upgrade(view):
 @restriction("pass-high", "always passes its highest-ranked cards", "always passing the highest "
              "cards", (PASS,))
 def pass_high(view):
-    return view.legal & RANK[np.maximum(bits.highest(rank_byte(view.legal), 8), 0)]
+    return _of_rank(HIGHEST_RANK, view.legal)
 
 
 RESTRICTIONS = (no_upgrade, pass_high)
