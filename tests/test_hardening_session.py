@@ -30,3 +30,20 @@ def test_a_chunk_of_another_schema_is_played_again(tmp_path, change):
     assert json.loads((out / "run.json").read_text())["resumed_chunks"] == 2
     whole = simtool.run("black-white", n=N, seed=3, jobs=1, strategy="random")
     assert pl.read_parquet(out / "seats.parquet").equals(whole.seats)
+
+
+@pytest.mark.parametrize("param", ["own", "playout"])
+def test_a_search_is_refused_as_a_play_out_policy(tmp_path, param):
+    # before: accepted, and pimc in pimc's play-outs took 60 to 90 times pimc's time (Hearts)
+    r = cli("run", "-g", "hearts", "-n", "20", "--seat", f"0=pimc@{param}=pimc", "-q", "-o", tmp_path / "run")
+    assert r.exit_code == 2, r.output
+    line = r.output.strip()
+    assert "\n" not in line
+    assert f"bad parameter {param} 'pimc'" in line and "is a search itself" in line
+    assert "ducker" in line and "pimc" not in line.split("choose one of:")[1]
+
+
+def test_a_heuristic_play_out_policy_still_plays(tmp_path):
+    r = cli("run", "-g", "hearts", "-n", "20", "--seat", "0=pimc@own=ducker", "--seed", "1", "-q", "--jobs", "1",
+            "-o", tmp_path / "run")
+    assert r.exit_code == 0, r.output
