@@ -47,3 +47,15 @@ def test_a_heuristic_play_out_policy_still_plays(tmp_path):
     r = cli("run", "-g", "hearts", "-n", "20", "--seat", "0=pimc@own=ducker", "--seed", "1", "-q", "--jobs", "1",
             "-o", tmp_path / "run")
     assert r.exit_code == 0, r.output
+
+
+def test_the_embedded_cluster_has_no_more_workers_than_chunks():
+    # before: --jobs 100000 --backend dask started 100000 worker processes for a single chunk
+    from simtool.pipeline import cluster
+
+    try:
+        r = simtool.run("black-white", n=500, seed=4, strategy="random", backend="dask", jobs=3)
+        assert cluster.current().size == 1
+        assert r.seats.equals(simtool.run("black-white", n=500, seed=4, strategy="random", jobs=1).seats)
+    finally:
+        cluster.close_embedded()

@@ -63,7 +63,8 @@ def play(fn: Callable, items: Iterable, jobs: int, scheduler: str | None, count:
     mid-run has its items played again by dask elsewhere; each item is yielded once. Raises
     :class:`~simtool.pipeline.forked.WorkerDied` when workers keep dying.
     """
-    own = embedded(jobs) if not scheduler else None
+    # never more workers than items: --jobs 100000 started 100000 worker processes for one chunk
+    own = embedded(max(1, min(jobs, count))) if not scheduler else None
     client = own.client if own is not None else dask_client(scheduler)
     finished = False
     pending: deque = deque()
