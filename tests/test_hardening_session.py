@@ -59,3 +59,13 @@ def test_the_embedded_cluster_has_no_more_workers_than_chunks():
         assert r.seats.equals(simtool.run("black-white", n=500, seed=4, strategy="random", jobs=1).seats)
     finally:
         cluster.close_embedded()
+
+
+def test_strength_refuses_no_cores(tmp_path):
+    # before: --jobs 0 ended in a ZeroDivisionError traceback (exit 1) from the time estimate
+    from simtool.commands import strength
+    from simtool.errors import SimtoolError
+
+    with pytest.raises(SimtoolError, match="bad jobs 0; expected a whole number, 1 or more"):
+        strength.measure(tmp_path / "runs", ["black-white"], n=100, jobs=0, say=lambda line: None)
+    assert not (tmp_path / "runs").exists()
