@@ -78,7 +78,9 @@ class Param:
             return default
         try:
             strategies.require_fair([text], "a strategy's parameter (a play-out policy)")
-            return strategies.canonical(text, game_id)
+            spec = strategies.canonical(text, game_id)
+            _no_search(spec, game_id)
+            return spec
         except SimtoolError as exc:
             raise SimtoolError(f"bad parameter {self.name} {text!r} of strategy '{owner}': {exc}") from None
 
@@ -92,6 +94,22 @@ class Param:
     def describe(self) -> str:
         others = "".join(f", {fmt(value)} in {game}" for game, value in self.by_game)
         return f"{self.name}: {self.valid()}, default {fmt(self.default)}{others}; {self.help}"
+
+
+def _no_search(spec: str, game_id: str) -> None:
+    """Refuse a search (a strategy that takes a play-out policy itself) as a play-out policy: it
+    would run a whole search at every imagined move of every world (pimc in pimc's play-outs: 60
+    to 90 times the work, measured on Hearts), a cost no estimate of the run foresees."""
+    import strategies
+
+    def searches(strategy) -> bool:
+        return any(p.kind == STRATEGY for p in strategy.params)
+
+    if searches(strategies.resolve(strategies.restrictions.restricted_name(spec, game_id)[0], game_id)):
+        fit = sorted(name for name, s in strategies.registry(game_id).items()
+                     if not searches(s) and not strategies.sees_all(name))
+        raise SimtoolError(f"'{spec}' is a search itself and cannot play a search's play-outs; "
+                           f"choose one of: {choices(fit)}")
 
 
 STRATEGY = "strategy"

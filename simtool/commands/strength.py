@@ -22,7 +22,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from simtool import games
+from simtool import arguments, games
 from simtool.analysis import strength
 from simtool.commands.plans import check, make_plan
 from simtool.errors import SimtoolError, choices
@@ -131,6 +131,7 @@ def measure(runs_dir: Path, game_ids: list[str] | None = None, n: int = DEALS, s
             say: Callable[[str], None] = print) -> tuple[list[strength.Cell], dict]:
     """Play every cell of :func:`plan` into ``runs_dir`` one after another and return the table's
     cells and the context they were measured in. ``say`` gets a line as each cell finishes."""
+    arguments.count("jobs", jobs)  # before the estimate divides by it (jobs=0: ZeroDivisionError)
     runs_dir = Path(runs_dir)
     cells = plan(game_ids, n, seed)
     whole = make_plan([s for s, _ in cells], runs_dir, extra=[{"strength": role} for _, role in cells],

@@ -63,7 +63,7 @@ def play(fn: Callable, items: Iterable, jobs: int, scheduler: str | None, count:
     mid-run has its items played again by dask elsewhere; each item is yielded once. Raises
     :class:`~simtool.pipeline.forked.WorkerDied` when workers keep dying.
     """
-    own = embedded(jobs) if not scheduler else None
+    own = embedded(jobs, count) if not scheduler else None
     client = own.client if own is not None else dask_client(scheduler)
     finished = False
     pending: deque = deque()
@@ -280,15 +280,17 @@ _embedded: Embedded | None = None
 _lock = threading.Lock()
 
 
-def embedded(size: int) -> Embedded:
-    """The embedded cluster of ``size`` workers: the one running, or a new one (replacing one of
-    another size)."""
+def embedded(size: int, items: int | None = None) -> Embedded:
+    """The embedded cluster of ``size`` workers, or of ``items`` where fewer (never more workers
+    than items to play: ``--jobs 100000`` started 100000 processes for one chunk): the one
+    running if it has either size, else a new one (replacing one of another size)."""
     global _embedded
+    least = max(1, min(size, items if items is not None else size))
     with _lock:
-        if _embedded is not None and _embedded.size != size:
+        if _embedded is not None and _embedded.size not in (size, least):
             _close()
         if _embedded is None:
-            _embedded = Embedded(size)
+            _embedded = Embedded(least)
         return _embedded
 
 

@@ -17,6 +17,7 @@ import json
 import os
 import re
 import weakref
+from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
@@ -305,12 +306,26 @@ def _whole(files: dict[int, dict[str, Path]], rows) -> set[int]:
     from simtool.pipeline import forked
 
     def check() -> set[int]:
-        return {i for i, named in files.items() if all(_readable(f, rows(n, i)) for n, f in named.items())}
+        whole = {i for i, named in files.items() if all(_readable(f, rows(n, i)) for n, f in named.items())}
+        return whole - _odd_schema({i: files[i] for i in whole})
 
     if not files or not forked.polars_forks():
         return check()
     found = forked.in_child(lambda: sorted(check()))
     return set(found) if found is not None else check()
+
+
+def _odd_schema(files: dict[int, dict[str, Path]]) -> set[int]:
+    """The chunks with a table whose columns or types differ from those most chunks share: a
+    file another run or program put there reads whole, yet cannot be joined with the others
+    (its chunk is played again, like a damaged one)."""
+    odd = set()
+    for name in {n for named in files.values() for n in named}:
+        # in index order: of two schemas as common, the earlier chunk's is kept
+        schemas = {i: tuple(pl.read_parquet_schema(files[i][name]).items()) for i in sorted(files)}
+        shared = Counter(schemas.values()).most_common(1)[0][0]
+        odd |= {i for i, schema in schemas.items() if schema != shared}
+    return odd
 
 
 def _readable(path: Path, rows: int | None) -> bool:
