@@ -12,6 +12,7 @@ folder, and locks a folder while a run writes it, so two writers never mix their
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import io
 import json
 import os
@@ -37,7 +38,8 @@ INDEX = r"(\d{6}|[1-9]\d{6,})"
 CHUNK_FILE = re.compile(rf"(seats|matches|leads)-{INDEX}\.parquet")
 """A chunk's table: the only files in ``chunks/`` a run reads."""
 OUR_CHUNKS = re.compile(rf"(spec|writer)\.json|(seats|matches|leads)-{INDEX}\.parquet(\.damaged)?|"
-                        rf"\.(seats|matches|leads)-{INDEX}\.tmp|\.?[\w.]+\.json\.tmp")
+                        rf"sums-{INDEX}\.json(\.damaged)?|"
+                        rf"\.(seats|matches|leads|sums)-{INDEX}\.tmp|\.?[\w.]+\.json\.tmp")
 """The files simtool writes in ``chunks/``; nothing else there is touched."""
 
 
@@ -57,6 +59,21 @@ def run_kind(folder: Path) -> str | None:
             return None
         return "finished" if isinstance(meta, dict) and "simtool" in meta.get("versions", {}) else None
     return "empty" if not any(folder.iterdir()) else None
+
+
+def tables_intact(folder: Path, meta: dict) -> bool:
+    """Whether a finished run's tables are those its ``run.json`` records, by their checksums:
+    before a plan keeps the run instead of playing it again, as a table changed by hand would
+    otherwise be taken as played. A ``run.json`` without checksums (an older simtool's) cannot
+    tell, and is trusted as before."""
+    sums = meta.get("sha256")
+    if not isinstance(sums, dict):
+        return True
+    try:
+        return all(isinstance(sums.get(name), str) and file_checksum(folder / name) == sums[name]
+                   for name in meta.get("files", ()))
+    except OSError:
+        return False
 
 
 class FolderLock:
@@ -179,8 +196,9 @@ class RunWriter:
     def done(self, unit: str, rows, count: int, leads: bool = False) -> set[int]:
         """Chunks whose tables are all on disk and whole, among the run's ``count``. ``rows(name,
         index)`` is the row count table ``name`` of chunk ``index`` must have (``None``: any). A
-        damaged file (a truncated copy, a disk that filled up) is renamed ``*.damaged`` and its
-        chunk played again. Only simtool's own chunk names are read: a user's copy beside them
+        damaged file (a truncated copy, a disk that filled up, values changed by hand: its
+        checksum differs from the one written with it) is renamed ``*.damaged`` and its chunk
+        played again. Only simtool's own chunk names are read: a user's copy beside them
         (``seats-000001-backup.parquet``) is left alone, and named in ``run.json``. ``leads``:
         the run records lead histories, so a chunk is whole only with its ``leads`` file."""
         names = ("seats", "matches")[:2 if unit == "match" else 1] + (("leads",) if leads else ())
@@ -188,7 +206,7 @@ class RunWriter:
         files = {index: {name: self.parts / f"{name}-{index:06d}.parquet" for name in names} for index in found}
         whole = _whole(files, rows)
         for index in found - whole:
-            for f in files[index].values():
+            for f in [*files[index].values(), self.parts / f"sums-{index:06d}.json"]:
                 if f.exists():
                     os.replace(f, f.with_name(f.name + ".damaged"))
         return whole
@@ -219,7 +237,7 @@ class RunWriter:
         keeps the rows of the first ``n`` deals (or matches), where ``--precision`` stopped within
         a chunk. The tables are made of chunks ``0 .. n / chunk`` of ``meta``, every one of them,
         and nothing else."""
-        written = {}
+        written, sums = {}, {}
         tmp = None
         count = -(-meta["n"] // meta["chunk"])
         try:
@@ -233,6 +251,7 @@ class RunWriter:
                     tmp = final.with_suffix(".parquet.tmp")
                     try:
                         join_chunks(parts, tmp, limit, self.parts / f".{name}-{count - 1:06d}.tmp")
+                        sums[final.name] = file_checksum(tmp)
                         os.replace(tmp, final)
                     except write_errors() as exc:
                         raise SimtoolError(f"cannot write {final}: {why(exc)}") from None
@@ -240,7 +259,7 @@ class RunWriter:
                         tmp.unlink(missing_ok=True)
                         raise
                     written[name] = final
-            meta = {**meta, "files": sorted(p.name for p in written.values())}
+            meta = {**meta, "files": sorted(p.name for p in written.values()), "sha256": sums}
             if self.left_alone():
                 meta["left_alone"] = [f"chunks/{name}" for name in self.left_alone()]
             write_json(self.out / "run.json", meta)
@@ -299,14 +318,20 @@ def join_chunks(parts: list[Path], dest: Path, limit: tuple[str, int] | None, sp
 
 
 def _whole(files: dict[int, dict[str, Path]], rows) -> set[int]:
-    """The chunks whose every file reads whole, with the rows it must have. Read in a forked
+    """The chunks whose every file reads whole, with the rows it must have and the checksum
+    written with it (a file changed by hand, valid parquet with other values, would otherwise be
+    joined into the tables as if played). Read in a forked
     child where polars may run there (:func:`simtool.pipeline.forked.polars_forks`): reading
     them here would start polars' threads in this process before it forks the workers, and the
     resumed run's workers could then not make their own tables."""
     from simtool.pipeline import forked
 
     def check() -> set[int]:
-        whole = {i for i, named in files.items() if all(_readable(f, rows(n, i)) for n, f in named.items())}
+        def ok(i: int, named: dict[str, Path]) -> bool:
+            sums = chunk_sums(next(iter(named.values())).parent, i)
+            return all(_readable(f, rows(n, i), sums.get(n)) for n, f in named.items())
+
+        whole = {i for i, named in files.items() if ok(i, named)}
         return whole - _odd_schema({i: files[i] for i in whole})
 
     if not files or not forked.polars_forks():
@@ -328,11 +353,17 @@ def _odd_schema(files: dict[int, dict[str, Path]]) -> set[int]:
     return odd
 
 
-def _readable(path: Path, rows: int | None) -> bool:
-    if not path.is_file():
+def _readable(path: Path, rows: int | None, expected: str | None) -> bool:
+    """Whether the chunk file reads whole, with ``rows`` rows (``None``: any) and the checksum
+    ``expected`` written with it (``None``: none was, so it is not known to be whole)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return False
+    if expected is None or checksum(data) != expected:
         return False
     try:
-        table = pl.read_parquet(path)
+        table = pl.read_parquet(io.BytesIO(data))
     except Exception:  # polars raises several kinds for a damaged file
         return False
     return rows is None or table.height == rows
@@ -369,20 +400,50 @@ def write_chunk(parts: Path, index: int, **named: pl.DataFrame | bytes | None) -
     """One chunk's tables (or their bytes from :func:`encode_chunk`) as part files, each written
     under a temporary name and renamed into place whole: by the process that played the chunk (a
     forked worker, see :mod:`simtool.pipeline.runner`), or by this one. Encoded as the whole
-    tables will be (:data:`CHUNK_WRITE`), which are joined from them without re-encoding."""
+    tables will be (:data:`CHUNK_WRITE`), which are joined from them without re-encoding. Then the
+    checksum of every file, last (:func:`chunk_sums`): a chunk without it is not finished."""
+    sums = {}
     for name, table in named.items():
         if table is not None:
-            tmp = parts / f".{name}-{index:06d}.tmp"
-            final = parts / f"{name}-{index:06d}.parquet"
-            try:
-                if isinstance(table, bytes):
-                    tmp.write_bytes(table)
-                else:
-                    table.write_parquet(tmp, **CHUNK_WRITE)
-                os.replace(tmp, final)
-            except write_errors() as exc:
-                tmp.unlink(missing_ok=True)
-                raise SimtoolError(f"cannot write {final}: {why(exc)}") from None
+            data = table if isinstance(table, bytes) else encode_chunk(table)
+            _write_atomic(parts / f"{name}-{index:06d}.parquet", parts / f".{name}-{index:06d}.tmp", data)
+            sums[name] = checksum(data)
+    _write_atomic(parts / f"sums-{index:06d}.json", parts / f".sums-{index:06d}.tmp",
+                  json.dumps(sums, sort_keys=True).encode())
+
+
+def checksum(data: bytes) -> str:
+    """A file's checksum as recorded beside it: SHA-256 (1.7 GB/s here, 0.2 ms for a chunk of
+    32768 Black & White deals), computed on the bytes already in memory."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_checksum(path: Path) -> str:
+    """:func:`checksum` of a file on disk, read in blocks (a whole table may not fit in memory)."""
+    digest = hashlib.sha256()
+    with open(path, "rb", buffering=0) as f:
+        while block := f.read(1 << 22):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def chunk_sums(parts: Path, index: int) -> dict:
+    """The checksums written with chunk ``index`` (``{}``: none, so the chunk was not finished,
+    or it was written by a simtool that wrote none)."""
+    try:
+        sums = json.loads((parts / f"sums-{index:06d}.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    return sums if isinstance(sums, dict) else {}
+
+
+def _write_atomic(final: Path, tmp: Path, data: bytes) -> None:
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, final)
+    except write_errors() as exc:
+        tmp.unlink(missing_ok=True)
+        raise SimtoolError(f"cannot write {final}: {why(exc)}") from None
 
 
 def write_json(path: Path, data: dict) -> None:
