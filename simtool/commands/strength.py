@@ -17,6 +17,7 @@ import json
 import os
 import platform
 import resource
+import shutil
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -26,7 +27,8 @@ from simtool import arguments, games
 from simtool.analysis import strength
 from simtool.commands.plans import check, make_plan
 from simtool.errors import SimtoolError, choices
-from simtool.pipeline.executor import Plan, execute, save_plan
+from simtool.pipeline.executor import PLAN, Plan, execute, plan_record, read_json, save_plan
+from simtool.pipeline.folders import run_kind
 from simtool.pipeline.runner import RunSpec, make_spec
 
 GAMES = ("black-white", "kansas-city", "trickster", "out-trumped", "nine-lives", "hearts")
@@ -134,8 +136,9 @@ def measure(runs_dir: Path, game_ids: list[str] | None = None, n: int = DEALS, s
     arguments.count("jobs", jobs)  # before the estimate divides by it (jobs=0: ZeroDivisionError)
     runs_dir = Path(runs_dir)
     cells = plan(game_ids, n, seed)
-    whole = make_plan([s for s, _ in cells], runs_dir, extra=[{"strength": role} for _, role in cells],
-                      command="strength")
+    whole = make_plan([s for s, _ in cells], runs_dir, command="strength",
+                      extra=[{"strength": role, "params": params(spec)} for spec, role in cells])
+    changed = replace_plan(whole, say)
     check(whole)
     save_plan(whole)
     guess = estimate(cells, jobs)
@@ -146,7 +149,9 @@ def measure(runs_dir: Path, game_ids: list[str] | None = None, n: int = DEALS, s
     started, out, guessed, spent, played = time.perf_counter(), [], 0.0, 0.0, 0
     for i, (cell, (spec, role)) in enumerate(zip(whole.cells, cells, strict=True)):
         before, clock, cpu = _finished(cell.folder), time.perf_counter(), cpu_now()
-        (done,) = execute(Plan("strength", (cell,), None, resume=AGAIN), jobs=jobs, force=force)
+        # a cell the old plan played otherwise is played afresh, not resumed from its chunks
+        (done,) = execute(Plan("strength", (cell,), None, resume=AGAIN), jobs=jobs,
+                          force=force or cell.folder.name in changed)
         key = cell.folder.name
         # played now, not kept from an earlier call (a start time to the second once mistook a
         # cell kept in the second it was played for one played again)
@@ -173,6 +178,52 @@ def measure(runs_dir: Path, game_ids: list[str] | None = None, n: int = DEALS, s
                # each cell's own wall time (run.json), whichever call played it
                "cells_wall": _duration(sum(c.wall_seconds for c in out))}
     return out, context
+
+
+def params(spec: RunSpec) -> dict[str, dict]:
+    """Every parameter of each strategy in the line-up, defaults included: a cell played
+    before a strategy's defaults changed is then told from one played after, though its
+    line-up reads the same (``pimc``)."""
+    import strategies
+
+    return {entry: strategies.resolve(entry, spec.game).values.as_dict() for entry in dict.fromkeys(spec.lineup)}
+
+
+def replace_plan(whole: Plan, say: Callable[[str], None]) -> set[str]:
+    """Give way to ``whole`` where the runs folder holds an older strength plan (a strategy's
+    defaults changed, or the variants): its cells of the same specification and parameters are
+    kept, finished or not; the folders of its cells that ``whole`` no longer has are removed, and
+    the old ``plan.json`` with them. Says so in one line; returns the cells of ``whole`` whose
+    folder holds a run of the old plan played otherwise (played again from the start)."""
+    file = Path(whole.root) / PLAN
+    old = read_json(file, None)
+    if not isinstance(old, dict) or old.get("command") != "strength" or not isinstance(old.get("cells"), list):
+        return set()  # none, or not a strength plan (check_root refuses it as before)
+    try:
+        before = {c["folder"]: c for c in old["cells"]}
+    except (KeyError, TypeError):
+        return set()
+    cells = json.loads(json.dumps(plan_record(whole)["cells"], default=str))
+    if cells == old["cells"]:
+        return set()
+    now = {c["folder"]: c for c in cells}
+    changed = {name for name in now.keys() & before.keys() if now[name] != before[name]}
+    gone = [name for name in before.keys() - now.keys()
+            if (Path(whole.root) / name).is_dir() and run_kind(Path(whole.root) / name) is not None]
+    for name in gone:
+        shutil.rmtree(Path(whole.root) / name)
+    file.unlink()
+    played = {name for name in now if run_kind(Path(whole.root) / name) in ("finished", "interrupted")}
+    say(f"{file} replaced (a strategy's defaults or the cells changed): {len(played - changed)} cells "
+        f"played before kept, {len(played & changed)} played with other settings played again"
+        + (f" ({_names(played & changed)})" if played & changed else "")
+        + (f", {len(gone)} old cells' folders removed ({_names(gone)})" if gone else ""))
+    return changed
+
+
+def _names(folders) -> str:
+    folders = sorted(folders)
+    return ", ".join(folders[:3]) + (f" and {len(folders) - 3} more" if len(folders) > 3 else "")
 
 
 def _finished(folder: Path) -> dict | None:
