@@ -606,6 +606,9 @@ class Game(abc.ABC):
     options: tuple = ()
     n_actions: int
     default_strategy: str = "random"
+    decisions: tuple[str, ...] = ()
+    """The kinds of :class:`Decision` :meth:`play` may yield under any rules (a view's ``kind``):
+    what a strategy's parameter may name (pimc's ``focus``). Empty: not declared, not checked."""
     lower_wins: bool = False
     tricks_label: str = "tricks"
     """What the ``tricks`` column counts in this game, for table headings."""

@@ -161,6 +161,9 @@ class Strategy:
     params: tuple[Param, ...] = ()
     values: Params | None = None  # the parameters' values; None: the defaults
     cost: Callable[[Params], float] | None = None  # work per deal relative to a heuristic
+    check: Callable[[Params, str | None], None] | None = None
+    """Refuses (one line) values that are each valid but do nothing together, or name what
+    the game (its id, ``None``: not known) does not have."""
 
     def relative_cost(self) -> float:
         """Work per deal relative to a plain heuristic (1): a run's chunks shrink by it, so that a
@@ -199,6 +202,8 @@ class Strategy:
                                    + "; ".join(f"{p.name} ({p.valid()})" for p in self.params))
         values = {p.name: p.parse(self.base, given[p.name], game_id) if p.name in given
                   else p.default_for(game_id) for p in self.params}
+        if self.check is not None:
+            self.check(Params(values), game_id)
         shown = [f"{p.name}={fmt(values[p.name])}" for p in self.params
                  if values[p.name] != p.default_for(game_id)]
         return replace(self, name=self.base + ("@" + ",".join(shown) if shown else ""),
@@ -223,13 +228,14 @@ def with_mistakes(view, rng, rate: float, choice: np.ndarray) -> np.ndarray:
 
 
 def strategy(name: str, description: str, games: tuple[str, ...] | None = None,
-             params: tuple[Param, ...] = (), cost: Callable[[Params], float] | None = None):
+             params: tuple[Param, ...] = (), cost: Callable[[Params], float] | None = None,
+             check: Callable[[Params, str | None], None] | None = None):
     """Decorator that turns ``choose(view, rng)`` into a named :class:`Strategy`; with
     ``params``, ``choose(view, rng, params)``. ``cost(params)``: the work per deal relative to
     a plain heuristic, for a search (its runs are cut into smaller chunks)."""
 
     def wrap(choose):
-        return Strategy(name, choose, description, games, params=tuple(params), cost=cost)
+        return Strategy(name, choose, description, games, params=tuple(params), cost=cost, check=check)
 
     return wrap
 

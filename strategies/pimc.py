@@ -91,9 +91,24 @@ def one_world(params) -> float:
     return 2.0
 
 
+def check(params, game_id: str | None) -> None:
+    """Refuse a second look given half (``keep`` without ``deep`` or the reverse plays as none),
+    and a ``focus`` the game has no decision of (it would never apply), in one line each."""
+    from simtool.errors import SimtoolError, choices
+
+    if bool(params.keep) != bool(params.deep):
+        raise SimtoolError(f"bad parameters keep={params.keep}, deep={params.deep} of strategy 'pimc': a "
+                           f"second look needs both above 0 (keep=4,deep=24: the best 4 options in 24 "
+                           f"worlds more), or both 0 for none")
+    kinds = games.get(game_id).decisions if game_id is not None and params.focus != "none" else ()
+    if kinds and params.focus not in kinds:
+        raise SimtoolError(f"bad parameter focus '{params.focus}' of strategy 'pimc': {game_id} has no "
+                           f"decision of that kind; choose one of: {choices(('none', *kinds))}")
+
+
 @strategy("pimc", "determinized Monte Carlo search: re-deals the unseen cards `samples` times, "
           "plays every legal option out in the same worlds, keeps the best mean", params=PARAMS,
-          cost=cost)
+          cost=cost, check=check)
 def pimc(view, rng, params):
     return search(view, rng, worlds(view.kind, params), params.playout, params.value, params.own,
                   params.keep, params.deep)

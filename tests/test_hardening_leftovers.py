@@ -59,3 +59,66 @@ def test_strength_replaces_its_plan_when_a_default_changed(tmp_path, monkeypatch
     said.clear()
     again, context = strength.measure(runs, ["black-white"], n=64, seed=3, jobs=1, say=said.append)
     assert again == cells and context["played"] == 0 and not [line for line in said if "replaced" in line]
+
+
+def kinds_played(game_id: str, rules: dict, n: int = 40) -> set[str]:
+    """The decision kinds one round of ``n`` deals under ``rules`` asks for (random play)."""
+    import numpy as np
+
+    from simtool import bits, engine, games
+
+    game, seen = games.get(game_id), set()
+
+    @strategies.strategy("recorder", "random play, noting each decision's kind")
+    def recorder(view, rng):
+        seen.add(view.kind)
+        return bits.uniform(view.legal, rng, view.n_actions)
+
+    rules = {o.name: o.default for o in game.options} | rules
+    p = game.default_players
+    state = game.deal(np.random.default_rng(1), game.new_match(n, p, rules), 0)
+    engine.play_round(game, state, engine.Lineup([recorder], np.zeros(p, int)), np.random.default_rng(2),
+                      engine.Context(game_id, 0, n, "deal", np.arange(n)))
+    return seen
+
+
+@pytest.mark.parametrize("game_id", strength.GAMES)
+def test_each_game_declares_the_decision_kinds_it_asks_for(game_id):
+    from simtool import games
+
+    declared = games.get(game_id).decisions
+    seen = set().union(*(kinds_played(game_id, rules) for rules in ({}, *strength.VARIANTS[game_id])))
+    assert seen <= set(declared) and len(set(declared)) == len(declared)
+    assert seen == set(declared), (game_id, seen)
+
+
+@pytest.mark.parametrize(("game_id", "entry", "says"), [
+    ("black-white", "pimc@focus=bid,focus_samples=16",
+     "bad parameter focus 'bid' of strategy 'pimc': black-white has no decision of that kind; "
+     "choose one of: none, lead, colour, play"),
+    ("nine-lives", "pimc@focus=pass",
+     "bad parameter focus 'pass' of strategy 'pimc': nine-lives has no decision of that kind; "
+     "choose one of: none, bid, lead, play"),
+    ("hearts", "pimc@keep=3", "bad parameters keep=3, deep=0 of strategy 'pimc': a second look needs both"),
+    ("hearts", "pimc@deep=16", "bad parameters keep=0, deep=16 of strategy 'pimc': a second look needs both"),
+    ("nine-lives", "pimc@deep=0", "bad parameters keep=4, deep=0 of strategy 'pimc'"),  # keep's default is 4 there
+])
+def test_pimc_refuses_what_would_do_nothing(tmp_path, game_id, entry, says):
+    # before: accepted, and played as plain pimc (a focus never met, a second look given half)
+    from .test_cli import cli
+
+    r = cli("run", "-g", game_id, "-n", "10", "--seat", f"0={entry}", "-q", "-o", tmp_path / "run")
+    assert r.exit_code == 2, r.output
+    line = r.output.strip()
+    assert "\n" not in line and says in line, line
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize(("game_id", "entry"), [("black-white", "pimc@focus=colour,focus_samples=4,samples=2"),
+                                               ("hearts", "pimc@keep=2,deep=2,samples=2"),
+                                               ("nine-lives", "pimc@keep=0,deep=0,samples=2")])
+def test_pimc_still_takes_what_the_game_has(tmp_path, game_id, entry):
+    from .test_cli import cli
+
+    r = cli("run", "-g", game_id, "-n", "10", "--seat", f"0={entry}", "-q", "--jobs", "1", "-o", tmp_path / "run")
+    assert r.exit_code == 0, r.output

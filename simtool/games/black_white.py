@@ -233,6 +233,7 @@ class BlackWhite(Game):
     default_players = 3
     n_actions = MAX_CARDS
     default_strategy = "balance"
+    decisions = (LEAD, COLOUR, FOLLOW)
     columns = {"black": np.int8, "white": np.int8}
     analysis = "simtool.analysis.black_white"
     View = BlackWhiteView

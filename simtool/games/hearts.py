@@ -449,6 +449,7 @@ class Hearts(Game):
     )
     n_actions = CARDS
     default_strategy = "ducker"
+    decisions = (PASS, LEAD, FOLLOW)
     lower_wins = True
     columns = {"hearts": np.int8, "queen": np.int8, "moon": np.int8, "jack": np.int8}
     analysis = "simtool.analysis.hearts"

@@ -343,6 +343,7 @@ class KansasCity(Game):
     )
     n_actions = CARDS + 1
     default_strategy = "target"
+    decisions = (PASS, UPGRADE, LEAD, FOLLOW)
     columns = {"fours": np.int8, "overshoot": np.int8, "upgrades": np.int8}
     analysis = "simtool.analysis.kansas_city"
     View = KansasCityView

@@ -231,6 +231,7 @@ class NineLives(Game):
     default_players = 4
     n_actions = MAX_CARDS
     default_strategy = "exact"
+    decisions = (BID, LEAD, FOLLOW)
     columns = {"bid": np.int8, "made": np.bool_, "team_size": np.int8, "fallback": np.int8}
     match_columns = {"small_deck": np.bool_}
     analysis = "simtool.analysis.nine_lives"

@@ -373,6 +373,7 @@ class OutTrumped(Game):
     )
     n_actions = 64  # the largest deck a card set holds
     default_strategy = "hoarder"
+    decisions = (TRUMP, BID, DISCARD, LEAD, FOLLOW)
     columns = {"trumps": np.int8, "bonus": np.int16, "bid": np.int8, "kitty": np.int8, "taker": np.bool_}
     analysis = "simtool.analysis.out_trumped"
     View = OutTrumpedView

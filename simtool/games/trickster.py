@@ -194,6 +194,7 @@ class Trickster(Game):
     default_players = 4
     n_actions = MAX_CARDS
     default_strategy = "safe"
+    decisions = (TURN,)
     lower_wins = True
     tricks_label = "collections"
     columns = {"collected": np.int8, "moon": np.int8}
