@@ -122,3 +122,64 @@ def test_pimc_still_takes_what_the_game_has(tmp_path, game_id, entry):
 
     r = cli("run", "-g", game_id, "-n", "10", "--seat", f"0={entry}", "-q", "--jobs", "1", "-o", tmp_path / "run")
     assert r.exit_code == 0, r.output
+
+
+STARTING = """
+import sys, time
+from simtool.pipeline import cluster
+import dask.distributed
+
+def slow_scheduler(*args, **kw):  # the scheduler's start-up, caught half-way by the kill
+    time.sleep(120)
+
+dask.distributed.LocalCluster = slow_scheduler
+real = cluster.Embedded._start
+
+def start(self):
+    real(self)
+    print(self.procs[-1].pid, flush=True)
+
+cluster.Embedded._start = start
+cluster.embedded(2)
+"""
+
+
+def alive(pid: int) -> bool:
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "killpg"), reason="POSIX process groups")
+def test_dask_workers_end_with_a_main_process_killed_during_the_clusters_start_up():
+    # before: the workers waited for a scheduler that never came (--death-timeout 30) and
+    # outlived the killed process by 30 s to over a minute
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    pytest.importorskip("distributed")
+    root = str(Path(__file__).resolve().parents[1])
+    main = subprocess.Popen([sys.executable, "-c", STARTING], stdout=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONPATH=root))
+    workers = []
+    try:
+        workers = [int(main.stdout.readline()) for _ in range(2)]
+        time.sleep(1.5)  # the workers' imports under way, or done and waiting for the scheduler
+        assert all(alive(pid) for pid in workers)
+    finally:
+        main.send_signal(signal.SIGKILL)
+        main.wait()
+    ends = time.monotonic() + 5
+    while any(alive(pid) for pid in workers) and time.monotonic() < ends:
+        time.sleep(0.1)
+    left = [pid for pid in workers if alive(pid)]
+    for pid in left:  # not left running for the next test
+        os.killpg(pid, signal.SIGKILL)
+    assert not left and len(workers) == 2

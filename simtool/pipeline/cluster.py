@@ -5,7 +5,9 @@ this process and ``--jobs`` single-threaded worker processes (``python -m dask w
 nanny), kept for the rest of the process so that the runs of a sweep, a tuning or a review share
 it, and closed when the command ends, fails or is interrupted: every worker is killed (SIGKILL,
 a worker holds nothing to save), never waited for. A worker also ends on its own within a second
-of losing the scheduler, so not even a ``kill -9`` of simtool leaves one behind.
+of losing the scheduler, and at once when simtool ends (a pipe only simtool writes closes,
+:mod:`simtool.pipeline.daskworker`), so not even a ``kill -9`` of simtool, during the cluster's
+start-up as well, leaves one behind.
 
 Why not ``LocalCluster``'s own workers: they start through multiprocessing's spawn, which runs
 the caller's ``__main__`` again (a script without ``if __name__ == "__main__":`` then fails with
@@ -34,6 +36,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from simtool.errors import SimtoolError, describe
+from simtool.pipeline import daskworker
 from simtool.pipeline.forked import WorkerDied
 
 SCHEDULER_WAIT = 10.0
@@ -161,6 +164,10 @@ class Embedded:
         # the workers start first and wait for their scheduler: their imports (a second of a
         # core each) then run while this process imports dask and starts the scheduler
         self.address = f"tcp://127.0.0.1:{_free_port()}"
+        # the workers' lifeline: the write end stays here (never in a forked child), so the
+        # kernel closes it when this process ends, however, and the workers end with it
+        self.life, self.lifeline = os.pipe()
+        _lifelines.add(self.lifeline)
         try:
             for _ in range(size):
                 self._start()
@@ -185,10 +192,11 @@ class Embedded:
         src = str(Path(__file__).resolve().parents[2])  # the simtool (and strategies) it must import
         # no statistical profiler (a stack sample every 10 ms: 4 ms of CPU per chunk, measured)
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")])),
-                   DASK_LOGGING__DISTRIBUTED="error", DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED="False")
+                   DASK_LOGGING__DISTRIBUTED="error", DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED="False",
+                   **{daskworker.PIPE: str(self.life)})
         self.procs.append(subprocess.Popen(worker_command(self.address, f"simtool-{self.started}"),
                                            stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
-                                           start_new_session=True))
+                                           start_new_session=True, pass_fds=(self.life,)))
         self.logs.append(log)
         self.started += 1
 
@@ -245,16 +253,36 @@ class Embedded:
         for log in self.logs:
             log.close()
         self.procs, self.logs = [], []
+        for fd in (self.life, self.lifeline):
+            if fd is not None:
+                _lifelines.discard(fd)
+                os.close(fd)
+        self.life = self.lifeline = None
 
 
 def worker_command(address: str, name: str) -> list[str]:
     """An embedded worker: one thread, no nanny (simtool replaces a dead worker itself), no
     dashboard, no memory limit (simtool's chunks are bounded), on the loopback only, giving up
-    if its scheduler is not there within 30 s; it imports simtool as it starts (``--preload``)
-    rather than at its first chunk."""
-    return [sys.executable, "-m", "dask", "worker", address, "--nthreads", "1", "--no-nanny",
+    if its scheduler is not there within 30 s, and at once when this process ends
+    (:mod:`simtool.pipeline.daskworker`); it imports simtool as it starts (``--preload``) rather
+    than at its first chunk."""
+    return [sys.executable, "-m", "simtool.pipeline.daskworker", "worker", address, "--nthreads", "1", "--no-nanny",
             "--no-dashboard", "--host", "127.0.0.1", "--memory-limit", "0", "--death-timeout", "30",
             "--preload", "simtool.pipeline.runner", "--name", name]
+
+
+_lifelines: set[int] = set()
+"""The write ends of the embedded workers' lifelines held by this process."""
+
+
+def _drop_lifelines() -> None:
+    """In a forked child: close its copies of the lifelines, which must end with this process."""
+    for fd in _lifelines:
+        os.close(fd)
+    _lifelines.clear()
+
+
+os.register_at_fork(after_in_child=_drop_lifelines)
 
 
 def _free_port() -> int:
