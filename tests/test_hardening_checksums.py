@@ -85,3 +85,32 @@ def test_a_kept_cell_whose_table_was_changed_is_played_again(tmp_path, monkeypat
     played.clear()
     assert cli(*SWEEP, "--runs", runs, "-o", tmp_path / "s.html").exit_code == 0
     assert played == []  # both intact now: kept
+
+
+def test_dask_workers_write_the_chunks_and_checksums_local_workers_write(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    from simtool.commands.run import execute_run
+    from simtool.pipeline import cluster, folders, runner
+
+    spec = runner.make_spec("black-white", None, N, "random", {}, {}, "deal", 3)
+    summed = []
+    real = folders.checksum
+    monkeypatch.setattr(folders, "checksum", lambda data: summed.append(1) or real(data))
+
+    def stop(done, total):
+        if done == 3:
+            raise KeyboardInterrupt
+
+    try:
+        for backend in ("local", "dask"):
+            summed.clear()
+            with pytest.raises(KeyboardInterrupt):
+                execute_run(spec, 2, tmp_path / backend, False, stop, keep=False, backend=backend)
+    finally:
+        cluster.close_embedded()
+    assert summed == []  # a dask worker sums the bytes it encodes: this process only writes them
+    local, dask = ({p.name: p.read_bytes() for p in (tmp_path / b / "chunks").glob("*-0*")}
+                   for b in ("local", "dask"))
+    both = local.keys() & dask.keys()
+    assert sum(name.startswith("sums-") for name in both) >= 2
+    assert all(local[name] == dask[name] for name in both)

@@ -389,11 +389,21 @@ def why(exc: BaseException) -> str:
     return text.rpartition("IO error: ")[2] or type(exc).__name__
 
 
-def encode_chunk(table: pl.DataFrame) -> bytes:
-    """A chunk file's bytes, as :func:`write_chunk` writes the table (a dask worker sends these)."""
+class Encoded(bytes):
+    """A chunk file's bytes with their :func:`checksum`, taken where they were encoded (a dask
+    worker): the process that writes them then need not read them again."""
+
+    sum: str
+
+
+def encode_chunk(table: pl.DataFrame) -> Encoded:
+    """A chunk file's bytes, as :func:`write_chunk` writes the table (a dask worker sends these),
+    with their checksum."""
     buffer = io.BytesIO()
     table.write_parquet(buffer, **CHUNK_WRITE)
-    return buffer.getvalue()
+    data = Encoded(buffer.getvalue())
+    data.sum = checksum(data)
+    return data
 
 
 def write_chunk(parts: Path, index: int, **named: pl.DataFrame | bytes | None) -> None:
@@ -407,7 +417,8 @@ def write_chunk(parts: Path, index: int, **named: pl.DataFrame | bytes | None) -
         if table is not None:
             data = table if isinstance(table, bytes) else encode_chunk(table)
             _write_atomic(parts / f"{name}-{index:06d}.parquet", parts / f".{name}-{index:06d}.tmp", data)
-            sums[name] = checksum(data)
+            # bytes that came without their checksum (or lost it on the way) are summed here
+            sums[name] = getattr(data, "sum", None) or checksum(data)
     _write_atomic(parts / f"sums-{index:06d}.json", parts / f".sums-{index:06d}.tmp",
                   json.dumps(sums, sort_keys=True).encode())
 
