@@ -6,7 +6,9 @@ variants of each game, and ``pimc`` with twice its samples at the default rules;
 per seat with its 95% interval and deals/s on 2 cores (from CPU time). About 7 min on 2 idle
 cores (645 CPU-seconds; 53 min on the shared machine at load 10-20); ``--quick`` is a smoke run
 of a minute or two (written under runs/, not docs/).
-Interrupted, the same command goes on where it stopped (simtool.commands.strength).
+Interrupted, the same command goes on where it stopped (simtool.commands.strength). After a change
+to a strategy's defaults, it replaces its plan: the cells played otherwise are played again, the
+others kept, and one line says which.
 
     python bench/strength.py [--quick] [--n DEALS] [--seed S] [--jobs 2] [--games g,g] [--force]
 """

@@ -13,16 +13,6 @@ import strategies
 from simtool.commands import strength
 
 
-def stopped_after(cells: int, said: list[str]):
-    """A ``say`` that stops the table (Ctrl-C) once ``cells`` cells are done."""
-    def say(line: str) -> None:
-        said.append(line)
-        if line.startswith(f"[{cells}/"):
-            raise KeyboardInterrupt
-
-    return say
-
-
 def pimc_samples_default(monkeypatch, samples: int) -> None:
     """pimc as if its default ``samples`` had been changed in strategies/pimc.py."""
     i = next(i for i, s in enumerate(strategies.BUILT_IN) if s.name == "pimc")
@@ -35,11 +25,23 @@ def pimc_samples_default(monkeypatch, samples: int) -> None:
 def test_strength_replaces_its_plan_when_a_default_changed(tmp_path, monkeypatch):
     # before: "runs holds an unfinished strength of 7 other runs (3 left); ... delete plan.json",
     # and once deleted, the `pimc` cells played with the old default were kept as they were
-    runs, said = tmp_path / "runs", []
+    from simtool.pipeline.folders import RunWriter
+
+    runs, said, cut = tmp_path / "runs", [], "black-white_3p_deck-30_pimc+balance"
+    finish = RunWriter.finish
+
+    def stopped(self, *args, **kw):  # Ctrl-C with the 4th cell's chunk on disk, before its tables
+        if self.out.name == cut:
+            raise KeyboardInterrupt
+        return finish(self, *args, **kw)
+
+    monkeypatch.setattr(RunWriter, "finish", stopped)
     with pytest.raises(KeyboardInterrupt):
-        strength.measure(runs, ["black-white"], n=64, seed=3, jobs=1, say=stopped_after(4, said))
+        strength.measure(runs, ["black-white"], n=64, seed=3, jobs=1, say=said.append)
+    monkeypatch.setattr(RunWriter, "finish", finish)
     first = {p.parent.name: json.loads(p.read_text()) for p in runs.glob("*/run.json")}
-    assert len(first) == 4 and "black-white_3p_pimc@samples=16+balance" in first
+    assert len(first) == 3 and "black-white_3p_pimc@samples=16+balance" in first
+    assert list((runs / cut / "chunks").glob("seats-*.parquet"))  # interrupted, played with samples=8
     pimc_samples_default(monkeypatch, 12)
     said.clear()
     cells, context = strength.measure(runs, ["black-white"], n=64, seed=3, jobs=1, say=said.append)
@@ -55,6 +57,7 @@ def test_strength_replaces_its_plan_when_a_default_changed(tmp_path, monkeypatch
     for name, meta in now.items():
         if "pimc" in name:
             assert meta["params"][meta["lineup"][0]]["samples"] in (12, 24), name
+    assert now[cut]["resumed_chunks"] == 0  # played afresh: its chunk was played with samples=8
     # and again, nothing changed: every cell kept, no plan replaced
     said.clear()
     again, context = strength.measure(runs, ["black-white"], n=64, seed=3, jobs=1, say=said.append)

@@ -7,8 +7,10 @@ each through the executor on every ``jobs`` core, so that the CPU time each cell
 measured (this process and its workers' ``getrusage``): a cell's speed is then counted in deals
 per CPU-second, which the other users of a shared machine do not change. A cell finished before
 is kept, an interrupted one resumed; the CPU times measured so far are kept beside the runs
-folder (``<runs>.cpu.json``). The table itself is read from the folders by
-:mod:`simtool.analysis.strength`.
+folder (``<runs>.cpu.json``). Each cell records every parameter of its strategies, defaults
+included: after a strategy's defaults (or the variants) changed, the plan is replaced, the cells
+played otherwise are played again from the start and the others kept (:func:`replace_plan`).
+The table itself is read from the folders by :mod:`simtool.analysis.strength`.
 """
 
 from __future__ import annotations
