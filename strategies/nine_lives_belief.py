@@ -1,0 +1,109 @@
+"""What the others' bids and cards say about their hands in Nine Lives, under the model that they
+play ``exact``: a belief for the search (``pimc@infer=``, docs/reference-player.md).
+
+``exact`` decides from its own hand and public facts only (the bids, the tricks won, the cards in
+the trick, the trump), so whether a seat holding a given hand would have made each of its choices
+seen this round is worked out for that seat alone: its hand then was the cards it holds now and
+every card it has played since. A world re-dealt from a view is scored by how many of the other
+seats' choices ``exact`` would not have made there; a search keeps the worlds that fit best.
+Where the others are not ``exact`` no world fits them all and the count still ranks the worlds
+(soft: a world is never ruled out, only preferred less).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simtool import bits
+from simtool.games.nine_lives import layout, strength
+from simtool.games.tricks import FOLLOW, LEAD
+
+from . import nine_lives
+
+
+class _Seen:
+    """The public facts ``exact`` reads at one past decision of one seat, for ``rows`` worlds:
+    a stand-in for its view then (it reads nothing else)."""
+
+    def __init__(self, kind, players, ranks, seat, legal, bid, trump, lead_suit, best, hand_size=None):
+        self.kind, self.players, self.ranks = kind, players, ranks
+        self.seat, self.legal, self.bid = seat, legal, bid
+        self.trump, self.lead_suit, self.best, self.hand_size = trump, lead_suit, best, hand_size
+
+    def __len__(self) -> int:
+        return len(self.seat)
+
+
+def evidence(view) -> bool:
+    """Whether the others' choices are seen yet: not before the bids (placed at once)."""
+    return not view.bidding
+
+
+def misfits(view, hands: np.ndarray, k: int) -> np.ndarray:
+    """Per world and seat, how many of that seat's choices this round (its bid and each card it
+    played) ``exact`` would not have made with the world's hand, ``(m * k, p)``; the acting
+    seat's column is 0. ``hands``: ``(m * k, p)`` sets, world ``i * k + j`` a re-deal of deal
+    ``i`` of ``view`` (its other seats' current hands)."""
+    n, p = hands.shape
+    out = np.zeros((n, p), np.int64)
+    if view.bidding:
+        return out  # nothing seen yet: the bids are simultaneous
+    lay = layout(p, view.ranks)
+    history = np.repeat(view.history.astype(np.int64), k, axis=0)  # (n, T, p)
+    leaders = np.repeat(view.leaders.astype(np.int64), k, axis=0)
+    winners = np.repeat(view.winners.astype(np.int64), k, axis=0)
+    bid = np.repeat(view.bid, k, axis=0)
+    seat = np.repeat(view.seat, k)
+    bid_suit = lay.card_suit[np.maximum(bid, 0)]
+    cards = np.where(history >= 0, bits.BIT[np.maximum(history, 0)], bits.EMPTY)
+    # the cards each seat played from trick t on: its hand at trick t is these and its hand now
+    later = np.bitwise_or.accumulate(cards[:, ::-1], axis=1)[:, ::-1]  # (n, T, p)
+    rows = np.arange(n)
+    for s in range(p):
+        other = seat != s
+        held = hands[:, s] | later[:, 0, s]  # its whole hand after the bid
+        dealt = held | bits.BIT[np.maximum(bid[:, s], 0)]
+        seen = _Seen(None, p, view.ranks, np.full(n, s), None, bid, None, None, None,
+                     np.repeat(view.hand_size, k))
+        out[:, s] += other & (nine_lives.bid_of(seen, dealt) != bid[:, s])
+    for t in range(history.shape[1]):
+        leader = leaders[:, t]
+        played = history[:, t]  # (n, p)
+        if not (played >= 0).any():
+            break
+        lead = np.take_along_axis(played, np.maximum(leader, 0)[:, None], axis=1)[:, 0]
+        lead_suit = lay.card_suit[np.maximum(lead, 0)]
+        trump = bid_suit[rows, np.maximum(leader, 0)]
+        won = (winners[:, :t, None] == np.arange(p)).sum(axis=1)  # tricks each seat had before t
+        best = np.zeros(n, np.int64)
+        for step in range(p):  # clockwise from the leader: each seat sees the cards before its own
+            s = (leader + step) % p
+            card = played[rows, s]
+            due = (card >= 0) & (leader >= 0) & (s != seat)
+            hand = hands[rows, s] | later[rows, t, s]
+            if step == 0:
+                legal = hand
+            else:
+                same = hand & lay.suit[lead_suit]
+                legal = np.where(same != 0, same, hand)
+            if due.any():
+                at = np.flatnonzero(due)
+                kind = LEAD if step == 0 else FOLLOW
+                seen = _Seen(kind, p, view.ranks, s[at], legal[at], bid[at], trump[at], lead_suit[at],
+                             best[at])
+                need = bid[at, s[at]] % view.ranks + 1 - won[at, s[at]]
+                chosen = nine_lives.play_of(seen, need)
+                out[at, s[at]] += chosen != card[at]
+            key = strength(lay, np.maximum(card, 0), bid_suit[rows, s], trump, lead_suit)
+            best = np.where(card >= 0, np.maximum(best, key), best)
+    return out
+
+
+def keep(view, hands: np.ndarray, k: int, draw: int) -> np.ndarray:
+    """Of ``k * draw`` re-dealt worlds per deal (``hands`` ``(m * k * draw, p)``, deal-major), the
+    rows of the ``k`` per deal that fit the others' choices best (fewest misfits, in the order
+    drawn among equals: the draws are random), deal-major, ``(m * k,)``."""
+    m = len(view)
+    fits = misfits(view, hands, k * draw).sum(axis=1).reshape(m, k * draw)
+    order = np.argsort(fits, axis=1, kind="stable")[:, :k]
+    return (order + (np.arange(m) * k * draw)[:, None]).ravel()
