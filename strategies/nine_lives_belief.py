@@ -48,54 +48,53 @@ def misfits(view, hands: np.ndarray, k: int) -> np.ndarray:
     out = np.zeros((n, p), np.int64)
     if view.bidding:
         return out  # nothing seen yet: the bids are simultaneous
-    lay = layout(p, view.ranks)
-    history = np.repeat(view.history.astype(np.int64), k, axis=0)  # (n, T, p)
-    leaders = np.repeat(view.leaders.astype(np.int64), k, axis=0)
-    winners = np.repeat(view.winners.astype(np.int64), k, axis=0)
-    bid = np.repeat(view.bid, k, axis=0)
-    seat = np.repeat(view.seat, k)
+    m, ranks = len(view), view.ranks
+    lay = layout(p, ranks)
+    # everything but the hands is public, so it is worked out once per deal, not per world
+    history = view.history.astype(np.int64)  # (m, T, p)
+    leaders, winners, bid = view.leaders.astype(np.int64), view.winners.astype(np.int64), view.bid
+    deals = np.arange(m)
     bid_suit = lay.card_suit[np.maximum(bid, 0)]
     cards = np.where(history >= 0, bits.BIT[np.maximum(history, 0)], bits.EMPTY)
     # the cards each seat played from trick t on: its hand at trick t is these and its hand now
-    later = np.bitwise_or.accumulate(cards[:, ::-1], axis=1)[:, ::-1]  # (n, T, p)
-    rows = np.arange(n)
+    later = np.bitwise_or.accumulate(cards[:, ::-1], axis=1)[:, ::-1]  # (m, T, p)
+    worlds = np.arange(k)
     for s in range(p):
-        other = seat != s
-        held = hands[:, s] | later[:, 0, s]  # its whole hand after the bid
-        dealt = held | bits.BIT[np.maximum(bid[:, s], 0)]
-        seen = _Seen(None, p, view.ranks, np.full(n, s), None, bid, None, None, None,
-                     np.repeat(view.hand_size, k))
-        out[:, s] += other & (nine_lives.bid_of(seen, dealt) != bid[:, s])
+        at = np.flatnonzero(view.seat != s)
+        rows = (at[:, None] * k + worlds).ravel()
+        d = np.repeat(at, k)
+        dealt = hands[rows, s] | later[d, 0, s] | bits.BIT[np.maximum(bid[d, s], 0)]
+        seen = _Seen(None, p, ranks, np.full(len(d), s), None, None, None, None, None, view.hand_size[d])
+        out[rows, s] += nine_lives.bid_of(seen, dealt) != bid[d, s]
+    won = np.zeros((m, p), np.int64)  # tricks each seat had won before trick t
     for t in range(history.shape[1]):
         leader = leaders[:, t]
-        played = history[:, t]  # (n, p)
+        played = history[:, t]  # (m, p)
         if not (played >= 0).any():
             break
-        lead = np.take_along_axis(played, np.maximum(leader, 0)[:, None], axis=1)[:, 0]
+        lead = played[deals, np.maximum(leader, 0)]
         lead_suit = lay.card_suit[np.maximum(lead, 0)]
-        trump = bid_suit[rows, np.maximum(leader, 0)]
-        won = (winners[:, :t, None] == np.arange(p)).sum(axis=1)  # tricks each seat had before t
-        best = np.zeros(n, np.int64)
+        trump = bid_suit[deals, np.maximum(leader, 0)]
+        best = np.zeros(m, np.int64)
         for step in range(p):  # clockwise from the leader: each seat sees the cards before its own
             s = (leader + step) % p
-            card = played[rows, s]
-            due = (card >= 0) & (leader >= 0) & (s != seat)
-            hand = hands[rows, s] | later[rows, t, s]
-            if step == 0:
-                legal = hand
-            else:
-                same = hand & lay.suit[lead_suit]
-                legal = np.where(same != 0, same, hand)
-            if due.any():
-                at = np.flatnonzero(due)
-                kind = LEAD if step == 0 else FOLLOW
-                seen = _Seen(kind, p, view.ranks, s[at], legal[at], bid[at], trump[at], lead_suit[at],
-                             best[at])
-                need = bid[at, s[at]] % view.ranks + 1 - won[at, s[at]]
-                chosen = nine_lives.play_of(seen, need)
-                out[at, s[at]] += chosen != card[at]
-            key = strength(lay, np.maximum(card, 0), bid_suit[rows, s], trump, lead_suit)
+            card = played[deals, s]
+            at = np.flatnonzero((card >= 0) & (leader >= 0) & (s != view.seat))
+            if at.size:
+                rows = (at[:, None] * k + worlds).ravel()
+                d = np.repeat(at, k)
+                hand = hands[rows, s[d]] | later[d, t, s[d]]
+                if step:
+                    same = hand & lay.suit[lead_suit[d]]
+                    hand = np.where(same != 0, same, hand)
+                seen = _Seen(FOLLOW if step else LEAD, p, ranks, s[d], hand, bid[d], trump[d], lead_suit[d],
+                             best[d])
+                need = bid[d, s[d]] % ranks + 1 - won[d, s[d]]
+                out[rows, s[d]] += nine_lives.play_of(seen, need) != card[d]
+            key = strength(lay, np.maximum(card, 0), bid_suit[deals, s], trump, lead_suit)
             best = np.where(card >= 0, np.maximum(best, key), best)
+        finished = winners[:, t] >= 0
+        won[deals[finished], winners[finished, t]] += 1
     return out
 
 
