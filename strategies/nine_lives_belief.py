@@ -21,6 +21,10 @@ from simtool.games.tricks import FOLLOW, LEAD
 from . import nine_lives
 
 
+import os
+SWEEPS = int(os.environ.get("NL_SWEEPS", "0"))
+
+
 class _Seen:
     """The public facts ``exact`` reads at one past decision of one seat, for ``rows`` worlds:
     a stand-in for its view then (it reads nothing else)."""
@@ -39,11 +43,12 @@ def evidence(view) -> bool:
     return not view.bidding
 
 
-def misfits(view, hands: np.ndarray, k: int) -> np.ndarray:
+def misfits(view, hands: np.ndarray, deal: np.ndarray, only: np.ndarray | None = None) -> np.ndarray:
     """Per world and seat, how many of that seat's choices this round (its bid and each card it
-    played) ``exact`` would not have made with the world's hand, ``(m * k, p)``; the acting
-    seat's column is 0. ``hands``: ``(m * k, p)`` sets, world ``i * k + j`` a re-deal of deal
-    ``i`` of ``view`` (its other seats' current hands)."""
+    played) ``exact`` would not have made with the world's hand, ``(n, p)``; the acting
+    seat's column is 0. ``hands``: ``(n, p)`` sets, world ``i`` a re-deal of deal ``deal[i]`` of
+    ``view`` (its other seats' current hands). ``only`` ``(n, p)``: the seats to count in each
+    world (the others' entries 0; default every seat)."""
     n, p = hands.shape
     out = np.zeros((n, p), np.int64)
     if view.bidding:
@@ -58,11 +63,12 @@ def misfits(view, hands: np.ndarray, k: int) -> np.ndarray:
     cards = np.where(history >= 0, bits.BIT[np.maximum(history, 0)], bits.EMPTY)
     # the cards each seat played from trick t on: its hand at trick t is these and its hand now
     later = np.bitwise_or.accumulate(cards[:, ::-1], axis=1)[:, ::-1]  # (m, T, p)
-    worlds = np.arange(k)
+    asked = view.seat[deal, None] != np.arange(p)
+    if only is not None:
+        asked &= only
     for s in range(p):
-        at = np.flatnonzero(view.seat != s)
-        rows = (at[:, None] * k + worlds).ravel()
-        d = np.repeat(at, k)
+        rows = np.flatnonzero(asked[:, s])
+        d = deal[rows]
         dealt = hands[rows, s] | later[d, 0, s] | bits.BIT[np.maximum(bid[d, s], 0)]
         seen = _Seen(None, p, ranks, np.full(len(d), s), None, None, None, None, None, view.hand_size[d])
         out[rows, s] += nine_lives.bid_of(seen, dealt) != bid[d, s]
@@ -79,10 +85,11 @@ def misfits(view, hands: np.ndarray, k: int) -> np.ndarray:
         for step in range(p):  # clockwise from the leader: each seat sees the cards before its own
             s = (leader + step) % p
             card = played[deals, s]
-            at = np.flatnonzero((card >= 0) & (leader >= 0) & (s != view.seat))
-            if at.size:
-                rows = (at[:, None] * k + worlds).ravel()
-                d = np.repeat(at, k)
+            due = (card >= 0) & (leader >= 0)
+            sd = s[deal]
+            rows = np.flatnonzero(due[deal] & asked[np.arange(n), sd])
+            if rows.size:
+                d = deal[rows]
                 hand = hands[rows, s[d]] | later[d, t, s[d]]
                 if step:
                     same = hand & lay.suit[lead_suit[d]]
@@ -98,11 +105,53 @@ def misfits(view, hands: np.ndarray, k: int) -> np.ndarray:
     return out
 
 
-def keep(view, hands: np.ndarray, k: int, draw: int) -> np.ndarray:
+def keep(view, hands: np.ndarray, k: int, draw: int, rng) -> tuple[np.ndarray, np.ndarray]:
     """Of ``k * draw`` re-dealt worlds per deal (``hands`` ``(m * k * draw, p)``, deal-major), the
     rows of the ``k`` per deal that fit the others' choices best (fewest misfits, in the order
-    drawn among equals: the draws are random), deal-major, ``(m * k,)``."""
+    drawn among equals: the draws are random), deal-major ``(m * k,)``, and their hands after
+    :func:`mend` ``(m * k, p)``."""
     m = len(view)
-    fits = misfits(view, hands, k * draw).sum(axis=1).reshape(m, k * draw)
+    fits = misfits(view, hands, np.repeat(np.arange(m), k * draw)).sum(axis=1).reshape(m, k * draw)
     order = np.argsort(fits, axis=1, kind="stable")[:, :k]
-    return (order + (np.arange(m) * k * draw)[:, None]).ravel()
+    rows = (order + (np.arange(m) * k * draw)[:, None]).ravel()
+    return rows, mend(view, hands[rows], np.repeat(np.arange(m), k), rng, SWEEPS)
+
+
+def mend(view, hands: np.ndarray, deal: np.ndarray, rng, sweeps: int) -> np.ndarray:
+    """``hands`` ``(n, p)`` (world ``i`` a re-deal of deal ``deal[i]``) after ``sweeps`` rounds of
+    swaps towards the others' choices: in each world that does not fit them all, a random card of
+    one other seat is swapped with a random card of another, and the swap is kept unless it fits
+    worse (a Metropolis chain towards the worlds that fit: the uniform re-deal's swaps are
+    symmetric). A card a seat is known not to hold (a suit it showed void in) fits worse there,
+    so it is never swapped in."""
+    n, p = hands.shape
+    if p < 3 or not evidence(view):
+        return hands  # one other seat: its hand is every unseen card, nothing to swap
+    hands = hands.copy()
+    per_seat = misfits(view, hands, deal)
+    bad = per_seat.sum(axis=1)
+    for _ in range(sweeps):
+        rows = np.flatnonzero(bad > 0)
+        if not rows.size:
+            break
+        d, acting = deal[rows], view.seat[deal[rows]]
+        # one seat that misfits gives a card (a random one of them), to any other seat but the acting one
+        a = np.argmax((per_seat[rows] > 0) * rng.random((rows.size, p)), axis=1)
+        b = (a + 1 + rng.integers(0, p - 2, rows.size)) % p
+        b = np.where(b == acting, (b + 1) % p, b)  # another seat than a and the acting one
+        ha, hb = hands[rows, a], hands[rows, b]
+        ok = (ha != 0) & (hb != 0)
+        ca = bits.BIT[bits.uniform(np.where(ok, ha, bits.BIT[0]), rng, 64)]
+        cb = bits.BIT[bits.uniform(np.where(ok, hb, bits.BIT[0]), rng, 64)]
+        tried = hands[rows].copy()
+        tried[np.arange(rows.size), a] = np.where(ok, ha & ~ca | cb, ha)
+        tried[np.arange(rows.size), b] = np.where(ok, hb & ~cb | ca, hb)
+        pair = np.zeros((rows.size, p), bool)
+        pair[np.arange(rows.size), a] = pair[np.arange(rows.size), b] = True
+        seats = np.where(pair, misfits(view, tried, d, pair), per_seat[rows])
+        now = seats.sum(axis=1)
+        better = ok & (now <= bad[rows])
+        hands[rows[better]] = tried[better]
+        bad[rows[better]] = now[better]
+        per_seat[rows[better]] = seats[better]
+    return hands

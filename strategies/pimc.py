@@ -185,8 +185,10 @@ def _redeal(view, rng, k: int, infer: int):
     # the game's own re-deal, always a fair one (never the clairvoyant's true deal)
     game = games.get(view.game)
     drawn = game.redeal(view, k * infer, rng)
-    return Worlds(game, drawn.take(keep(view, drawn.hands, k, infer)), np.repeat(view.seat, k), rng,
-                  view._resolve)
+    rows, hands = keep(view, drawn.hands, k, infer, rng)
+    kept = drawn.take(rows)
+    kept.hands = hands
+    return Worlds(game, kept, np.repeat(view.seat, k), rng, view._resolve)
 
 
 def _best(deal: np.ndarray, value: np.ndarray, n: int) -> np.ndarray:
