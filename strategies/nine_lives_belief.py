@@ -20,9 +20,9 @@ from simtool.games.tricks import FOLLOW, LEAD
 
 from . import nine_lives
 
-
-import os
-SWEEPS = int(os.environ.get("NL_SWEEPS", "0"))
+SWEEPS = 8
+"""Rounds of swaps that mend the kept worlds: with 2 draws per kept world, 8 rounds won 0.428
+against 0.406 without them (seed 11, 4000 deals; docs/reference-player.md)."""
 
 
 class _Seen:
