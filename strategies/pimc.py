@@ -73,8 +73,9 @@ PARAMS = (
     Param("focus_samples", int, 0, "re-dealt worlds per decision of the kind `focus` (0: `samples`)",
           0, 4096, by_game=(("nine-lives", 32),)),
     # inference from the others' bids and cards: Nine Lives keeps the half of twice the worlds that
-    # fit best what `exact` would have done and mends them by swaps: 0.428 against 0.401 on the
-    # same 4000 deals (seed 11; docs/reference-player.md), at half the deals per CPU second
+    # fit best what `exact` would have done and mends them by swaps: 0.428 and 0.414 against 0.401
+    # and 0.402 on the same 4000 deals (seeds 11 and 12; docs/reference-player.md), at half the
+    # deals per CPU second
     Param("infer", int, 0, "draw `infer` times the worlds and keep those that fit best what the others "
           "chose this round under the game's belief (strategies.beliefs; 0 or 1: none)", 0, 64,
           by_game=(("nine-lives", 2),)),
