@@ -128,7 +128,9 @@ def search(view, rng, k: int, playout_spec: str, value_of: str, own_spec: str = 
     ``playout_spec`` (``own_spec`` where the acting seat plays), maximising ``value_of``
     (``score``, ``win`` or ``margin``) for the acting seat. With ``keep`` and ``deep``, the
     ``keep`` best options of each deal are played out in ``deep`` worlds more, and the best of
-    them by its mean over all ``k + deep`` worlds is chosen.
+    them by its mean over all ``k + deep`` worlds is chosen. With ``infer`` > 1, each look keeps
+    the worlds that fit best what the others chose this round, by the game's belief
+    (:func:`_redeal`).
 
     Under restrictions (``view.restrictions``, from ``STRATEGY~RESTRICTION``) the seat's own
     imagined later moves obey them too: its play-out policy is restricted alike, so the search
