@@ -1,9 +1,10 @@
 """Beliefs: per game, how well a re-dealt world fits what the other seats chose this round, for a
 search that keeps the worlds that fit best (``pimc@infer=``).
 
-A belief is ``keep(view, hands, k, draw) -> rows``: of ``k * draw`` worlds per deal of the view,
-whose seats hold ``hands`` ``(m * k * draw, p)`` (deal-major), the rows of the ``k`` per deal to
-keep, deal-major ``(m * k,)``."""
+A belief is ``keep(view, hands, k, draw, rng) -> (rows, hands)``: of ``k * draw`` worlds per deal
+of the view, whose seats hold ``hands`` ``(m * k * draw, p)`` (deal-major), the rows of the ``k``
+per deal to keep, deal-major ``(m * k,)``, and the hands those worlds are to hold ``(m * k, p)``
+(the belief may mend them: the same cards unseen, each seat as many)."""
 
 from __future__ import annotations
 

@@ -185,7 +185,8 @@ def _values(view, rng, k, deal, option, playout, mine, value_of, report, infer=0
 def _redeal(view, rng, k: int, infer: int):
     """``k`` worlds per deal of the view: with ``infer`` > 1 and a belief for the game
     (:func:`strategies.beliefs.belief`), the ``k`` that fit the others' choices best of
-    ``k * infer`` re-dealt; else ``view.redeal(k)`` as drawn."""
+    ``k * infer`` re-dealt, with the hands the belief gives them (mended towards those choices);
+    else ``view.redeal(k)`` as drawn."""
     keep = beliefs.belief(view) if infer > 1 else None
     if keep is None:
         return view.redeal(k, rng)
