@@ -98,11 +98,22 @@ def _play(view, need):
     return np.where(high != 0, _by_rank(view, high, True), _by_rank(view, low, False))
 
 
+def bid_of(view, hand):
+    """``exact``'s bid card from ``hand`` (it reads only the view's players, ranks and hand size):
+    a belief replays it on re-dealt hands (``strategies.nine_lives_belief``)."""
+    return _bid_card(view, hand, _estimate(view, hand))
+
+
+def play_of(view, need):
+    """``exact``'s card at a lead or follow, ``need`` tricks short of its bid (see :func:`_play`)."""
+    return _play(view, need)
+
+
 @strategy("exact", "bids the rank nearest its estimate of the tricks its strong cards take, then "
           "wins cheaply while short of its bid and throws ignored cards once it is made", GAMES)
 def exact(view, rng):
     if view.kind == BID:
-        return _bid_card(view, view.hand, _estimate(view, view.hand))
+        return bid_of(view, view.hand)
     rows = np.arange(len(view))
     bid = view.bid[rows, view.seat] % view.ranks + 1
     return _play(view, bid - view.tricks[rows, view.seat])

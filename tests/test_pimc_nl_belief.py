@@ -1,0 +1,127 @@
+"""Nine Lives' belief (``strategies.nine_lives_belief``, ``pimc@infer=``): re-dealt worlds are
+judged by whether ``exact`` would have bid and played as the other seats did, and the search keeps
+and mends those that fit."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import simtool.games
+import strategies
+from simtool import bits
+from simtool.engine import view_of
+from strategies import beliefs, pimc
+from strategies import nine_lives_belief as belief
+
+GAME = simtool.games.get("nine-lives")
+
+
+def exact_round(n: int, seed: int, p: int = 4):
+    """Every decision of one round of ``n`` deals with ``exact`` at every seat: ``(state, view)``
+    at each lead and follow, the state the true one (the hands every seat holds)."""
+    exact = strategies.resolve("exact", "nine-lives")
+    rng = np.random.default_rng(seed)
+    state = GAME.deal(rng, GAME.new_match(n, p, {"lives_to_end": 9, "ranks": 9}), 0)
+    play = GAME.play(state)
+    d = next(play)
+    while True:
+        if d.seat is None:  # the bid, all at once
+            choice = np.stack([exact(view_of(GAME, state, d.kind, np.full(n, q), d.legal[:, q]), rng)
+                               for q in range(p)], axis=1)
+        else:
+            view = view_of(GAME, state, d.kind, np.broadcast_to(d.seat, (n,)).astype(np.int64),
+                           np.broadcast_to(d.legal, (n,)))
+            yield state, view
+            choice = exact(view, rng)
+        try:
+            d = play.send(choice)
+        except StopIteration:
+            return
+
+
+def test_the_true_hands_always_fit_exact_players():
+    """Against `exact` the true deal explains every bid and card seen: no misfit at any decision."""
+    for state, view in exact_round(300, 1):
+        assert (belief.misfits(view, state.hands.copy(), np.arange(len(view))) == 0).all()
+
+
+def test_a_card_of_a_suit_a_seat_showed_void_in_misfits():
+    """A seat that did not follow the led suit cannot hold one of its cards: given one, the replay of
+    `exact` follows where the seat did not, so that seat misfits (and no other seat's count moves)."""
+    checked = 0
+    for state, view in exact_round(300, 2):
+        lay, rows = GAME.View(GAME, state, view.kind, view.seat, view.legal)._layout, np.arange(len(view))
+        for a in range(4):
+            for b in range(4):
+                suits = (view.voids[:, a] >> np.arange(4)[:, None]) & 1  # (4, m): a is void in suit
+                give = np.bitwise_or.reduce(np.where(suits.T == 1, lay.suit[None, :], bits.EMPTY), axis=1)
+                movable = state.hands[:, b] & give
+                hit = (a != b) & (view.seat != a) & (view.seat != b) & (movable != 0) & (state.hands[:, a] != 0)
+                if not hit.any():
+                    continue
+                hands = state.hands.copy()
+                card = bits.BIT[bits.lowest(np.where(hit, movable, bits.BIT[0]))]
+                back = bits.BIT[bits.lowest(np.where(hit, hands[:, a], bits.BIT[0]))]
+                hands[hit, a] = hands[hit, a] & ~back[hit] | card[hit]
+                hands[hit, b] = hands[hit, b] & ~card[hit] | back[hit]
+                seen = belief.misfits(view, hands, rows)
+                assert (seen[hit, a] >= 1).all()
+                others = [s for s in range(4) if s not in (a, b)]
+                assert (seen[:, others] == 0).all() and (seen[~hit] == 0).all()
+                checked += int(hit.sum())
+    assert checked > 50
+
+
+def test_kept_and_mended_worlds_fit_better_and_keep_the_unseen_cards_and_sizes():
+    rng = np.random.default_rng(3)
+    k, draw = 4, 3
+    for state, view in exact_round(200, 3):
+        if view.trick_no not in (2, 5):
+            continue
+        m = len(view)
+        drawn = GAME.redeal(view, k * draw, rng).hands
+        rows, kept = belief.keep(view, drawn, k, draw, rng)
+        deal = np.repeat(np.arange(m), k)
+        assert np.array_equal(rows // (k * draw), deal)  # k worlds of each deal, deal-major
+        before = belief.misfits(view, drawn, np.repeat(np.arange(m), k * draw)).sum(axis=1)
+        chosen = belief.misfits(view, drawn[rows], deal).sum(axis=1)
+        after = belief.misfits(view, kept, deal).sum(axis=1)
+        assert chosen.mean() < before.mean() and (after <= chosen).all() and after.mean() < chosen.mean()
+        # every world still deals exactly the unseen cards, each seat as many as it holds
+        others = np.arange(4)[None, :] != view.seat[deal, None]
+        assert np.array_equal(np.bitwise_or.reduce(np.where(others, kept, bits.EMPTY), axis=1),
+                              view.unseen[deal])
+        assert np.array_equal(np.where(others, bits.count(kept), 0),
+                              np.where(others, view.hand_sizes[deal], 0))
+        # and it places more of the hidden cards right than the plain re-deal
+        true = state.hands[deal]
+        assert (bits.count(kept & true)[others].sum() > bits.count(drawn[rows[::1]] & true)[others].sum()
+                or view.trick_no == 0)
+
+
+def test_before_the_bids_nothing_is_inferred():
+    rng = np.random.default_rng(4)
+    n = 50
+    state = GAME.deal(rng, GAME.new_match(n, 4, {"lives_to_end": 9, "ranks": 9}), 0)
+    d = next(GAME.play(state))
+    view = view_of(GAME, state, d.kind, np.zeros(n, np.int64), d.legal[:, 0])
+    assert beliefs.belief(view) is None  # the search then re-deals as before
+
+
+def test_only_nine_lives_searches_with_a_belief_by_default():
+    assert strategies.resolve("pimc", "nine-lives").values.infer == 2
+    for game in ("black-white", "trickster", "kansas-city", "out-trumped", "hearts"):
+        assert strategies.resolve("pimc", game).values.infer == 0
+        assert beliefs.BELIEFS.get(game) is None
+    assert "infer" not in {p.name for p in pimc.CLAIRVOYANT}
+
+
+def test_the_belief_changes_the_play_and_never_the_bid():
+    """The bids come before any choice of the others is seen, so the search bids exactly as without
+    the belief (the same worlds: the belief draws nothing there); the play then differs."""
+    entry = "pimc@samples=2,deep=2,focus_samples=2,infer={}"
+    runs = [simtool.run("nine-lives", 60, strategy="exact", seats={0: entry.format(i)}, seed=5, jobs=1,
+                        rotate=True).seats.sort("deal", "seat") for i in (0, 2)]
+    off, on = (r.filter(r["strategy"].cast(str).str.starts_with("pimc")) for r in runs)
+    assert off["bid"].equals(on["bid"])
+    assert not off["tricks"].equals(on["tricks"])
