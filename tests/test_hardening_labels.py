@@ -64,10 +64,17 @@ def test_the_run_summary_prints_every_name_as_written(named):
         assert name in named["stdout"]
 
 
-def test_the_report_renders_every_name_as_plain_text_without_a_warning(named):
+@pytest.fixture(scope="module")
+def page(named):
+    """The report of both runs and the ladder's rungs, rendered once for the two tests below; any
+    warning while rendering fails them."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # matplotlib's "constrained_layout not applied" included
-        html = report.render([*named["runs"], *named["rungs"]])
+        return report.render([*named["runs"], *named["rungs"]])
+
+
+def test_the_report_renders_every_name_as_plain_text_without_a_warning(page):
+    html = page
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "[red]red[/red] [/bold] :smile:" in html
     # charts keep their text in comments: the legend and the ladder's axis show the names as written
@@ -75,8 +82,8 @@ def test_the_report_renders_every_name_as_plain_text_without_a_warning(named):
     assert "<!-- $\\foo$/p.py:math -->" in html
 
 
-def test_a_long_name_is_clipped_in_charts_and_tables_and_kept_whole_in_a_tooltip(named):
-    html = report.render(named["runs"])
+def test_a_long_name_is_clipped_in_charts_and_tables_and_kept_whole_in_a_tooltip(page):
+    html = page  # the runs' sections, beside the rungs' (which hold no long name)
     shown = f"p.py:{LONG}"  # a plugin is labelled by its file and name
     clipped = labels.clip(shown)
     assert len(clipped) == labels.LIMIT and clipped.endswith("…" + LONG[-labels.TAIL:])

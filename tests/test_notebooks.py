@@ -10,7 +10,7 @@ import pytest
 
 NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
 PRINTS = {  # a line each notebook prints once its analysis has run
-    "01-quick-start": "black-white 3 players, 4000 deals, seed 1",
+    "01-quick-start": "black-white 3 players, 1000 deals, seed 1",
     "02-kansas-city-overshoot": "5p: pass 2 minus pass 3 =",
     "03-write-your-own-strategy": "against balance: Skill versus luck:",
     "04-write-your-own-search": "lookahead minus pimc:",
@@ -35,7 +35,7 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
 
     # the kernel is this interpreter's (the project's venv), at a small size, in a scratch folder
     monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.setenv("SIMTOOL_NOTEBOOK_N", "4000")
+    monkeypatch.setenv("SIMTOOL_NOTEBOOK_N", "1000")
     monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent.parent))
     stored = path.read_bytes()
     notebook = nbformat.read(path, as_version=4)

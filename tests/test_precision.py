@@ -27,18 +27,27 @@ def widest_printed(meta, seats, matches=None) -> float:
     return max(halves)
 
 
-def test_stops_at_the_first_block_where_every_printed_share_is_that_precise(tmp_path):
-    r = cli(*[a for a in ARGS if a != "-q"], "--precision", "0.004", "-o", tmp_path / "a", "-j", "2")
+@pytest.fixture(scope="module")
+def two_jobs(tmp_path_factory):
+    """The run at 0.004 with two jobs, printing its summary: one play for the two tests below
+    (the first reads it, the second compares it with one job's)."""
+    out = tmp_path_factory.mktemp("precision") / "a"
+    r = cli(*[a for a in ARGS if a != "-q"], "--precision", "0.004", "-o", out, "-j", "2")
+    return r, out
+
+
+def test_stops_at_the_first_block_where_every_printed_share_is_that_precise(two_jobs):
+    r, out = two_jobs
     assert r.exit_code == 0, r.output
     assert "tracks every share printed above" in r.output
-    meta = json.loads((tmp_path / "a" / "run.json").read_text())
+    meta = json.loads((out / "run.json").read_text())
     assert meta["n"] % 1024 == 0 and meta["precision_reached"] <= 0.004
-    seats = pl.read_parquet(tmp_path / "a" / "seats.parquet")
+    seats = pl.read_parquet(out / "seats.parquet")
     assert seats["deal"].n_unique() == meta["n"] == seats["deal"].max() + 1
     # what was tracked is what the summary prints, and one block fewer would not have done
     assert np.isclose(widest_printed(meta, seats), meta["precision_reached"])
     assert widest_printed(meta, seats.filter(pl.col("deal") < meta["n"] - 1024)) > 0.004
-    assert "the widest is ±" in report.render([tmp_path / "a"])
+    assert "the widest is ±" in report.render([out])
 
 
 def test_the_stopping_point_follows_the_target_within_a_chunk(tmp_path):
@@ -63,10 +72,11 @@ def test_whole_matches_count_matches_not_rounds(tmp_path):
     assert meta["precision_reached"] <= 0.01
 
 
-def test_same_stopping_point_whatever_the_jobs(tmp_path):
-    for jobs in (1, 2):
-        assert cli(*ARGS, "--precision", "0.004", "-o", tmp_path / f"j{jobs}", "-j", jobs).exit_code == 0
-    one, two = (pl.read_parquet(tmp_path / f"j{j}" / "seats.parquet") for j in (1, 2))
+def test_same_stopping_point_whatever_the_jobs(tmp_path, two_jobs):
+    r, out = two_jobs  # -q or not changes only what is printed
+    assert r.exit_code == 0, r.output
+    assert cli(*ARGS, "--precision", "0.004", "-o", tmp_path / "j1", "-j", 1).exit_code == 0
+    one, two = (pl.read_parquet(folder / "seats.parquet") for folder in (tmp_path / "j1", out))
     assert one.equals(two)
 
 

@@ -26,6 +26,12 @@ def kc_runs(tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope="module")
+def kc_analysed(kc_runs):
+    """Each of the runs analysed once (its charts drawn once) for the tests that read them."""
+    return [report.analyse(p) for p in kc_runs]
+
+
 def test_report_has_every_section_and_is_self_contained(kc_runs, tmp_path):
     page = tmp_path / "kc.html"
     r = cli("report", *kc_runs, "-o", page)
@@ -41,21 +47,21 @@ def test_report_has_every_section_and_is_self_contained(kc_runs, tmp_path):
     assert "shares its deals with run 1" in html  # one seed, one n: paired differences
 
 
-def test_findings_quote_the_run(kc_runs):
-    a = report.analyse(kc_runs[0])
+def test_findings_quote_the_run(kc_runs, kc_analysed):
+    a = kc_analysed[0]
     seats = pl.read_parquet(kc_runs[0] / "seats.parquet")
     share = seats.group_by("seat").agg(pl.col("win").mean()).sort("seat")["win"].to_list()
     worst = max(range(4), key=lambda s: abs(share[s] - 0.25))
     assert a.findings[0].startswith(f"Seat {worst} wins {100 * share[worst]:.1f}% ± ")
     assert "against 25.0% expected" in a.findings[0]
     assert a.strategies is None and "Every seat plays target" in a.findings[2]
-    rotated = report.analyse(kc_runs[2])
+    rotated = kc_analysed[2]
     assert rotated.strategies["strategy"].to_list() == ["target", "greedy"]
     assert rotated.strategies["seats"].to_list() == [3.0, 1.0]
 
 
-def test_paired_difference_uses_the_shared_deals(kc_runs):
-    runs = [report.analyse(p) for p in kc_runs[:2]]
+def test_paired_difference_uses_the_shared_deals(kc_analysed):
+    runs = kc_analysed[:2]
     c = report.compare(runs)
     assert c.paired == [True]
     name, cells, diffs = next(row for row in c.rows if row[0] == "overshoot rate (seats pooled)")
@@ -159,8 +165,8 @@ def test_a_one_deal_run_reports_honest_intervals_without_warnings(tmp_path):
     assert "100.0% (20.7–100.0%)" in first and "too few deals to tell" in first and "± 0.0%" not in first
 
 
-def test_the_report_says_how_much_pairing_gained(kc_runs):
-    c = report.compare([report.analyse(p) for p in kc_runs[:2]])
+def test_the_report_says_how_much_pairing_gained(kc_analysed):
+    c = report.compare(kc_analysed[:2])
     assert c.paired == [True] and len(c.gains[0]) >= 5
     text = c.gain_text(2)
     assert ("Pairing made the intervals" in text) != ("Pairing gained little" in text)

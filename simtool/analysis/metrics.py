@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import NormalDist
 
@@ -150,6 +150,8 @@ class Run:
     strategy: np.ndarray  # (games, p) strategy name per seat
     unit: np.ndarray  # (games,) the independent unit (deal or match number)
     leads: pl.DataFrame | None
+    # its lead histories as arrays, made once: every estimate-based metric reads them
+    histories: Histories | None = field(default=None, repr=False, compare=False)
 
     @property
     def p(self) -> int:
@@ -367,6 +369,14 @@ class Histories:
 
 
 def histories(run: Run) -> Histories:
+    """The run's lead histories as arrays: sorted and checked once per run, then shared (read-only)
+    by every metric of it (the sort was most of a metric's time)."""
+    if run.histories is None:
+        run.histories = _histories(run)
+    return run.histories
+
+
+def _histories(run: Run) -> Histories:
     if run.leads is None:
         raise Misfit(f"{run.name} recorded no lead histories: run it again with --lead-history K")
     p = run.p
@@ -389,10 +399,13 @@ def histories(run: Run) -> Histories:
     counted = np.isfinite(choices).sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):  # a decision no seat acted at: NaN
         acting_choices = np.nansum(choices, axis=1) / counted
-    return Histories(game, t, leads["estimate"].cast(pl.Float64).to_numpy().reshape(-1, p),
-                     leads["acting"].to_numpy()[::p].astype(np.int64), acting_choices,
-                     leads["spread"].cast(pl.Float64).fill_null(np.nan).to_numpy().reshape(-1, p),
-                     moves, game_of[starts])
+    arrays = [game, t, leads["estimate"].cast(pl.Float64).to_numpy().reshape(-1, p),
+              leads["acting"].to_numpy()[::p].astype(np.int64), acting_choices,
+              leads["spread"].cast(pl.Float64).fill_null(np.nan).to_numpy().reshape(-1, p),
+              moves, game_of[starts]]
+    for a in arrays:  # shared by the metrics: none may change another's
+        a.setflags(write=False)
+    return Histories(*arrays)
 
 
 def _lead_estimator(run: Run, what: str, interval: str) -> str:
