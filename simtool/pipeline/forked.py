@@ -30,6 +30,7 @@ loky stays where fork is unsafe for numpy (not Linux), see ``simtool.pipeline.ru
 
 from __future__ import annotations
 
+import gc
 import os
 import queue
 import re
@@ -68,6 +69,10 @@ class ForkPool:
     def __init__(self, workers: int):
         self._lock = threading.Lock()
         self._workers: list[_Worker] = []
+        # a worker's garbage collector never visits the objects it inherits (every module this
+        # process imported): they stay frozen in the worker, which frees none of them. Here
+        # they are unfrozen once the workers are forked.
+        gc.freeze()
         try:
             for _ in range(workers):
                 here, there = Pipe()
@@ -79,6 +84,8 @@ class ForkPool:
         except BaseException:
             self.shutdown(kill=True)
             raise
+        finally:
+            gc.unfreeze()
         self._reader = threading.Thread(target=self._read, name="simtool-results", daemon=True)
         self._reader.start()
 
