@@ -38,3 +38,12 @@ def defer(name: str) -> None:
     """Import ``name`` when one of its attributes is first read (unless it is imported already)."""
     if name not in sys.modules:
         sys.modules[name] = _Deferred(name)
+
+
+def load(name: str) -> types.ModuleType:
+    """The module ``name``, imported now whether it was deferred or not."""
+    module = importlib.import_module(name)  # a deferred one is found as it stands in sys.modules
+    if isinstance(module, _Deferred):
+        getattr(module, "__file__")  # noqa: B009 - its first read imports the real module
+        module = sys.modules[name]
+    return module
