@@ -15,6 +15,10 @@ import typer
 from .lazy import defer
 
 defer("polars")  # before the modules below import it: see simtool.lazy
+# numpy's OpenBLAS starts a thread per core at import, which spins a while for work that a run
+# never gives it (10-20 ms of CPU on 2 cores, more on many): simtool runs one process per core
+# and multiplies only small matrices. Before numpy is imported; a value the user set is kept.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 # what a run needs before its workers start, and no more: the tables, statistics and the dask
 # cluster are imported by the functions that use them
