@@ -94,11 +94,36 @@ def run_loop(binary: Path, n: int, seed: int = 1) -> tuple[float, float, dict[st
     return wall, cpu, figures
 
 
+def cli_env(tree: Path | None) -> dict[str, str] | None:
+    """The environment the command runs in (``tree``: simtool's sources there, through PYTHONPATH)."""
+    return dict(os.environ, PYTHONPATH=str(tree)) if tree else None
+
+
+def sources(tree: Path | None = None) -> list[Path]:
+    """The folders of the simtool and strategies packages that ``simtool`` imports in that
+    environment (the installed ones, those on PYTHONPATH, or ``tree``'s; ``-P``: not the current
+    folder's, which the command does not see either)."""
+    code = "import simtool, strategies; print(simtool.__path__[0]); print(strategies.__path__[0])"
+    shown = subprocess.run([sys.executable, "-P", "-c", code], check=True, capture_output=True, text=True,
+                           env=cli_env(tree)).stdout
+    return [Path(line) for line in shown.split()]
+
+
+def compiled(folders: list[Path]) -> None:
+    """Byte-compile ``folders`` as an installed package is: with PYTHONDONTWRITEBYTECODE set
+    (and no ``__pycache__`` yet), every start of the command compiled every module it imports,
+    0.3 s and more that a user never pays."""
+    import compileall
+
+    for folder in folders:
+        compileall.compile_dir(folder, quiet=1)
+
+
 def run_cli(game: str, n: int, jobs: int, out: Path, seed: int = 1,
             tree: Path | None = None) -> tuple[float, float]:
     """Wall and CPU seconds (all its processes) of the whole command, as a user types it
     (``tree``: simtool's sources there instead of the installed ones)."""
-    env = dict(os.environ, PYTHONPATH=str(tree)) if tree else None
+    env = cli_env(tree)
     cpu, start = children_cpu(), time.perf_counter()
     subprocess.run([SIMTOOL, "run", "--game", game, "--strategy", "random", "--n", str(n),
                     "--jobs", str(jobs), "--seed", str(seed), "--out", str(out), "--force",
@@ -179,6 +204,10 @@ def main(n: int = 1_000_000, repeat: int = 3, jobs: int = 2, only: str | None = 
     games = games_to_time(only, numba_ref)
     print(f"\n## Whole CLI (--jobs {jobs}) against one compiled thread, `--strategy random`, "
           f"n = {n:,} (best of {repeat}; {load()} at the start)\n")
+    for tree, what in ((None, "the CLI"), *(((before, "--before"),) if before else ())):
+        found = sources(tree)
+        compiled(found)
+        print(f"{what} runs simtool from {found[0]}\n")
     if numba_ref is None:
         print("numba is not installed (`pip install -e '.[bench]'`): no numba column\n")
     else:

@@ -11,33 +11,123 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from .lazy import defer
 
 defer("polars")  # before the modules below import it: see simtool.lazy
+# numpy's OpenBLAS starts a thread per core at import, which spins a while for work that a run
+# never gives it (10-20 ms of CPU on 2 cores, more on many): simtool runs one process per core
+# and multiplies only small matrices. Before numpy is imported; a value the user set is kept.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from simtool.commands.run import execute_run, summary_tables  # noqa: E402
-from simtool.pipeline.folders import load  # noqa: E402
+# what a run needs before its workers start, and no more: the tables, statistics and the dask
+# cluster are imported by the functions that use them
+from simtool.commands.run import execute_run  # noqa: E402
 from simtool.pipeline.runner import MAX_COUNT, make_spec  # noqa: E402
 from simtool.pipeline.runner import replay as replay_deal  # noqa: E402
 
-from . import games, options, stats  # noqa: E402
-from .analysis import of as analysis_of  # noqa: E402
+from . import games, options  # noqa: E402
 from .errors import SimtoolError, bad, choices, describe  # noqa: E402
 from .games import ROUND_CAP  # noqa: E402
-from .pipeline import cluster, pilot  # noqa: E402
+from .pipeline import pilot  # noqa: E402
+
+
+def _plain_options() -> None:
+    """Read text, lists of text and paths as typer does, without pydantic.
+
+    typer (0.29) coerces every option's value, given or default, through a pydantic adapter it
+    builds on first use: importing pydantic and building the adapters took about 0.1 s of CPU
+    at every start of the command, before a run's workers could start. Text needs no
+    coercion, a list of texts is a list, and a path is made a ``Path`` first, then passes
+    through typer's own path checks; any other value (a number, a flag given as text, an
+    annotation typer handles otherwise) still goes to typer's coercion, built on first use as
+    before. Where typer's internals are not as expected here, typer is left as it is."""
+    try:
+        from typer._coercion import build_runtime_param
+        from typer._param_types import coerce_cli_path
+        from typer.core import _TyperParameter
+    except ImportError:
+        return
+    if not callable(getattr(_TyperParameter, "get_runtime_param", None)):
+        return
+
+    class Plain:
+        def __init__(self, descriptor):
+            self.descriptor, self.real = descriptor, None
+
+        def coerce(self, value, param, ctx):
+            info, kind = self.descriptor.parameter_info, self.descriptor.annotation
+            multi = param.multiple or param.nargs == -1
+            if value is None:  # as typer: nothing given and no default
+                return () if multi else None
+            if info.parser is None and self.descriptor.file_annotation is None:
+                if kind is str and type(value) is str and not multi:
+                    return value
+                if kind == list[str] and multi and isinstance(value, (list, tuple)) \
+                        and all(type(v) is str for v in value):
+                    return list(value)
+                if kind is Path and info.path_type is None and type(value) is str and value and not multi:
+                    return coerce_cli_path(Path(value), info, path_type=Path, param=param, ctx=ctx)
+            if self.real is None:
+                self.real = build_runtime_param(self.descriptor)
+            return self.real.coerce(value, param=param, ctx=ctx)
+
+    def get_runtime_param(self):
+        if self._runtime_param is None:
+            self._runtime_param = Plain(self.type_descriptor)
+        return self._runtime_param
+
+    _TyperParameter.get_runtime_param = get_runtime_param
+
+
+_plain_options()
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")
 PLAIN = {"markup": False, "emoji": False}
 """Consoles print text as it is: a strategy named ``[bold]`` or ``:smile:`` is shown so."""
-out = Console(**PLAIN)
-if not out.is_terminal:  # piped or captured: room for the whole table rather than 80 columns
-    out = Console(width=160, **PLAIN)
-err = Console(stderr=True, **PLAIN)
+
+
+class _OnFirstUse:
+    """A rich object made when first used: rich takes 40-60 ms of imports, which a
+    ``simtool run --quiet`` (that prints one line) then never pays before its workers start."""
+
+    def __init__(self, make):
+        self._make, self._made = make, None
+
+    @property
+    def console(self):
+        """The rich object itself (to hand to rich)."""
+        if self._made is None:
+            self._made = self._make()
+        return self._made
+
+    def __getattr__(self, name: str):
+        return getattr(self.console, name)
+
+
+def _stdout_console():
+    from rich.console import Console
+
+    console = Console(**PLAIN)
+    # piped or captured: room for the whole table rather than 80 columns
+    return console if console.is_terminal else Console(width=160, **PLAIN)
+
+
+def _stderr_console():
+    from rich.console import Console
+
+    return Console(stderr=True, **PLAIN)
+
+
+out = _OnFirstUse(_stdout_console)
+err = _OnFirstUse(_stderr_console)
+
+
+def Table(*args, **kwargs):  # noqa: N802 - rich's Table, imported when a command first makes one
+    from rich.table import Table as RichTable
+
+    return RichTable(*args, **kwargs)
 
 
 def fail(problem: str) -> typer.Exit:
@@ -204,7 +294,9 @@ def run(
         spec = None if resume else make_spec(game, _players(players, game), count, strategy, lineup_args(seat),
                                               options.parse_assignments(rule), unit, seed, rotate,
                                               precision, duplicate, lead_history, isolate)
-        if spec is not None and (capped := pilot.warning(spec)):
+        # only whole matches have a round cap to warn of (the pilot's look-up of the game scans
+        # the installed packages' entry points: 5-50 ms before the workers start)
+        if spec is not None and spec.unit == "match" and (capped := pilot.warning(spec)):
             err.print(f"warning: {capped}; the run goes on", markup=False, highlight=False, soft_wrap=True)
         folder = resume or out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"
         with _progress(quiet) as bar:
@@ -223,18 +315,40 @@ def run(
                   soft_wrap=True)
     if not quiet:
         show_summary(folder)
-    else:
-        out.print(str(result.path), markup=False, highlight=False)
+    else:  # the folder as it is, never wrapped, and without loading rich for one line
+        print(result.path)
     _FINISHED.append(True)
 
 
-def _progress(quiet: bool) -> Progress:
+class _NoBar:
+    """What a progress bar that shows nothing does (``--quiet``, or no terminal), without rich."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def add_task(self, *args, **kwargs) -> int:
+        return 0
+
+    def update(self, *args, **kwargs) -> None:
+        return None
+
+
+def _progress(quiet: bool):
+    if quiet or not err.is_terminal:  # rich's bar would be disabled: it shows nothing either
+        return _NoBar()
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     return Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
-                    TextColumn("chunks"), TimeRemainingColumn(), console=err, transient=True,
-                    disable=quiet or not err.is_terminal)
+                    TextColumn("chunks"), TimeRemainingColumn(), console=err.console, transient=True)
 
 
 def show_summary(folder: Path) -> None:
+    from simtool.commands.run import summary_tables
+    from simtool.pipeline.folders import load
+
     meta, seats, matches = load(folder)
     game = games.get(meta["game"])
     rate = meta["n"] / meta["wall_seconds"] if meta["wall_seconds"] else float("nan")
@@ -280,6 +394,9 @@ def _seat_line(meta: dict, seats, matches) -> str:
 
 
 def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches: bool) -> Table:
+    from . import stats
+    from .analysis import of as analysis_of
+
     t = Table(title=title, title_justify="left")
     score = "mean score (lower is better)" if game.lower_wins else "mean score"
     for col in (*keys, score, "win share", game.tricks_label, *analysis_of(game).rates):
@@ -581,6 +698,7 @@ def ladder(
     import strategies as registry
     from simtool.analysis.ladder import convergence, reference_sentence, verdict
     from simtool.commands import ladder as ladders
+    from simtool.pipeline.folders import load
     from simtool.reports import balance as reports
 
     folder = runs_dir
@@ -610,6 +728,8 @@ def ladder(
 
 
 def _ladder_table(climbed, meta: dict) -> Table:
+    from . import stats
+
     rules = ", ".join(f"{k}={v}" for k, v in options.named(games.get(meta["game"]), meta["rules"]).items())
     unit = "matches" if meta["unit"] == "match" else "deals"
     from simtool.analysis.ladder import gain_points
@@ -688,6 +808,8 @@ def restrict(
 
 def _restrict_table(table) -> Table:
     from simtool.analysis.restrict import fmt_cost
+
+    from . import stats
 
     first = table.row(0, named=True)
     t = Table(title=f"Restricted play: {first['game']} {first['players']}p"
@@ -881,7 +1003,9 @@ def _main(argv: list[str] | None) -> int:
     try:
         return _command(argv)
     finally:  # the end of the command, whichever way it ended, is the end of its dask cluster
-        cluster.close_embedded()
+        cluster = sys.modules.get("simtool.pipeline.cluster")
+        if cluster is not None:  # never imported: no cluster was started
+            cluster.close_embedded()
 
 
 def _command(argv: list[str] | None) -> int:

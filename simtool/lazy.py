@@ -1,9 +1,10 @@
 """Modules imported on the first read of one of their attributes, not by ``import``.
 
-``simtool run`` forks its workers before it makes its first table. With polars deferred
-(0.12-0.15 s of import), the command's process loads it after the fork, while the workers
-already play: the serial start of a run is that much shorter. The command line defers
-polars before importing the rest of simtool; the Python API imports it as usual.
+The command line defers polars (0.12-0.15 s of import) before importing the rest of simtool;
+the Python API imports it as usual. A command that never makes or reads a table (``--help``,
+``games``, a usage error) never loads it. ``simtool run`` loads it just before it forks its
+workers (:func:`simtool.pipeline.forked.polars_forks`), which then share it and make the
+tables; its own process makes none, and reads polars' version for ``run.json`` without it.
 """
 
 from __future__ import annotations
@@ -38,3 +39,12 @@ def defer(name: str) -> None:
     """Import ``name`` when one of its attributes is first read (unless it is imported already)."""
     if name not in sys.modules:
         sys.modules[name] = _Deferred(name)
+
+
+def load(name: str) -> types.ModuleType:
+    """The module ``name``, imported now whether it was deferred or not."""
+    module = importlib.import_module(name)  # a deferred one is found as it stands in sys.modules
+    if isinstance(module, _Deferred):
+        getattr(module, "__file__")  # noqa: B009 - its first read imports the real module
+        module = sys.modules[name]
+    return module

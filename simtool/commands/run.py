@@ -10,8 +10,6 @@ from pathlib import Path
 import polars as pl
 
 from simtool import arguments, games
-from simtool.analysis import of as analysis_of
-from simtool.analysis.summary import seat_summary, tally
 from simtool.pipeline import pilot
 from simtool.pipeline.executor import Cell, Plan, execute, resume_plan
 from simtool.pipeline.runner import RunSpec, make_spec
@@ -31,6 +29,8 @@ class Result:
 
     def summary(self) -> pl.DataFrame:
         """Per seat: mean score, win share and the game's rates, with 95% intervals."""
+        from simtool.analysis.summary import seat_summary
+
         return seat_summary(games.get(self.spec.game), self.seats.lazy(),
                                   None if self.matches is None else self.matches.lazy(),
                                   strata=self.spec.strata)
@@ -47,6 +47,9 @@ class Result:
 
 def summary_tables(meta: dict, seats, matches) -> dict[str, pl.DataFrame]:
     """The tables ``simtool run`` prints: by seat and strategy, by strategy, then the game's."""
+    from simtool.analysis import of as analysis_of
+    from simtool.analysis.summary import seat_summary
+
     game = games.get(meta["game"])
     strata = meta["players"] if meta.get("rotate") else None
     keys = ["deal"] if meta["unit"] == "deal" else ["match", "round"]
@@ -103,3 +106,11 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
     (done,) = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force, keep=keep,
                       progress=progress, timeout=timeout, tally=tally)
     return Result(done.spec, done.meta, done.seats, done.matches, folder, done.leads)
+
+
+def tally(*args):
+    """:func:`simtool.analysis.summary.tally`, imported by the ``--precision`` run that calls it
+    (the statistics are no part of a run's start)."""
+    from simtool.analysis.summary import tally as summary_tally
+
+    return summary_tally(*args)

@@ -94,8 +94,11 @@ def _numbers(deck_size: int) -> np.ndarray:
 def value(card: np.ndarray, colour: np.ndarray, deck_size: int = CARDS) -> np.ndarray:
     """The number a card counts for in the announced colour."""
     # one lookup in a table of both colours: a third of the time of a where over two lookups;
-    # any colour but black reads the white half, as that where did
-    return np.take(_numbers(deck_size), (np.asarray(colour) != BLACK) * MAX_CARDS + card)
+    # any colour but black reads the white half, as that where did. The half's offset is int8
+    # (0 or 64: with a card of a deck of 64 at most, the sum stays within int8), a quarter less
+    # time than int64 arithmetic on a batch of int8 cards
+    half = (np.asarray(colour) != BLACK).view(np.int8) * np.int8(MAX_CARDS)
+    return np.take(_numbers(deck_size), card + half)
 
 
 @dataclass

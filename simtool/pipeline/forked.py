@@ -30,6 +30,7 @@ loky stays where fork is unsafe for numpy (not Linux), see ``simtool.pipeline.ru
 
 from __future__ import annotations
 
+import gc
 import os
 import queue
 import re
@@ -68,6 +69,10 @@ class ForkPool:
     def __init__(self, workers: int):
         self._lock = threading.Lock()
         self._workers: list[_Worker] = []
+        # a worker's garbage collector never visits the objects it inherits (every module this
+        # process imported): they stay frozen in the worker, which frees none of them. Here
+        # they are unfrozen once the workers are forked.
+        gc.freeze()
         try:
             for _ in range(workers):
                 here, there = Pipe()
@@ -79,6 +84,8 @@ class ForkPool:
         except BaseException:
             self.shutdown(kill=True)
             raise
+        finally:
+            gc.unfreeze()
         self._reader = threading.Thread(target=self._read, name="simtool-results", daemon=True)
         self._reader.start()
 
@@ -215,9 +222,10 @@ _started = False  # polars' threads, once started in this process, run until it 
 
 
 def polars_forks() -> bool:
-    """Whether a child forked now may call polars. polars not loaded: yes. Threads of its pool
-    (named ``polars-N``, or its I/O runtime's) among this process's: no. Otherwise a child is
-    forked to try one small frame, written and read back, within :data:`PROBE_WAIT`.
+    """Whether a child forked now may call polars. polars not loaded: yes, and it is imported
+    now, so that the children share it (see below). Threads of its pool (named ``polars-N``, or
+    its I/O runtime's) among this process's: no. Otherwise a child is forked to try one small
+    frame, written and read back, within :data:`PROBE_WAIT`.
 
     The answer "no" is kept (those threads never end); "yes" is asked again at every pool, as
     the caller may start polars between two runs."""
@@ -226,6 +234,14 @@ def polars_forks() -> bool:
         return False
     module = sys.modules.get("polars")
     if module is None or "__file__" not in vars(module):  # never loaded, or only deferred (simtool.lazy)
+        # Imported here, before the fork, every child has it: each worker otherwise imported it
+        # for its first table, 0.15 s of CPU apiece (a tenth of a worker's whole 1e6-deal
+        # Black & White run). No polars code has run yet, so no pool thread exists: the
+        # children may call it without a probe. What the import starts (jemalloc's background
+        # threads, the out-of-core cleaner) is as harmless to a child as in a probed process.
+        from simtool.lazy import load
+
+        load("polars")
         return True
     if _polars_threads() or not _probe():
         _started = True
