@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simtool import bits
+from simtool import bits, deck
 from simtool.games.out_trumped import BID, DISCARD, PASS, TRUMP
 from simtool.games.tricks import LEAD
 
@@ -177,3 +177,150 @@ def no_trump_lead(view):
 
 
 RESTRICTIONS = (no_kitty, no_trump_lead)
+
+
+# ---- what hoarder's plays reveal (pimc's inference: the re-deals agree with the model) ----
+
+
+def _tops(layout, cards):
+    """The highest card of each suit in ``cards``, ``(m,)`` sets."""
+    out = np.zeros(len(cards), np.uint64)
+    for s in range(layout.suits):
+        shift = np.uint64(s * layout.ranks)
+        top = bits.highest((cards & layout.suit[s]) >> shift, layout.ranks)  # -1: none
+        out |= np.where(top >= 0, bits.BIT[np.maximum(top, 0) + s * layout.ranks], bits.EMPTY)
+    return out
+
+
+def _between(layout, suit, low_rank, card):
+    """Cards of ``suit`` ranked above ``low_rank`` and below ``card`` (per deal)."""
+    return layout.suit_cards(suit) & bits.below(card) & ~bits.below(np.maximum(suit, 0) * layout.ranks + low_rank)
+
+
+def reveals(view) -> np.ndarray:
+    """Cards each seat is known not to hold had it played every card so far as ``hoarder``
+    plays, ``(m, p)`` sets (the acting seat's entry empty): ``hoarder`` is deterministic, so each
+    of its leads and follows rules cards out of its hand. A lead that is not the highest card
+    still out of its suit shows that the leader held no such card in any suit (it would have led
+    it) and held nothing lower in the suit led; a follow that takes the trick shows no cheaper
+    winner below it (all of them where it cannot have been sure of the trick, or was last), one
+    that loses shows nothing lower in its suit that would have lost too (and, a trump under a
+    higher trump, no trump that would have won). Only what holds in every layout consistent
+    with the view is used. A seat that plays a card its model ruled out is not ``hoarder``: for
+    it nothing is inferred (the inference cannot break against other players); so is a seat
+    whose inferred hand would no longer fit its size."""
+    layout = view.layout
+    m, p = len(view), view.players
+    rows = np.arange(m)
+    deck, trump = layout.deck, view.trump
+    trumps = layout.suit_cards(trump)
+    plain = deck & ~trumps
+    history = view.history.astype(np.int64)
+    leaders = view.leaders.astype(np.int64)
+    tricks = min(view.trick_no + 1, history.shape[1])
+    card_bits = np.where(history >= 0, bits.BIT[np.maximum(history, 0)], bits.EMPTY)
+    by_seat = np.bitwise_or.reduce(card_bits[:, :tricks], axis=1)  # (m, p) each seat's cards played
+    # cards that were never in a seat's hand: the others' plays, and the acting seat's own cards
+    own = view.hand | by_seat[rows, view.seat]
+    elsewhere = np.bitwise_or.reduce(by_seat, axis=1)[:, None] & ~by_seat | own[:, None]
+    out = np.zeros((m, p), np.uint64)
+    broken = np.zeros((m, p), bool)
+    played = np.zeros(m, np.uint64)
+    suit_of, rank_of = layout.card_suit, layout.card_rank
+    for t in range(tricks):
+        first = np.maximum(leaders[:, t], 0)
+        led = np.zeros(m, np.int64)
+        top_led = np.zeros(m, np.int64)  # the highest rank of the led suit in the trick
+        top_trump = np.zeros(m, np.int64)  # the highest trump in a plain trick, 0 none
+        for i in range(p):
+            seat = (first + i) % p
+            card = history[rows, t, seat]
+            live = (leaders[:, t] >= 0) & (card >= 0)
+            if not live.any():
+                break
+            c = np.maximum(card, 0)
+            bit = np.where(live, bits.BIT[c], bits.EMPTY)
+            suit, rank = suit_of[c], rank_of[c]
+            is_trump = (bit & trumps) != 0
+            unplayed = deck & ~played
+            broken[rows, seat] |= (out[rows, seat] & bit) != 0
+            if i == 0:
+                tops = _tops(layout, unplayed)
+                top = (tops & bit) != 0
+                # not the highest card out of its suit: hoarder held no such card in any suit,
+                # and led the lowest of its (shortest plain) suit, or a trump for want of plain
+                low = tops | (layout.suit_cards(suit) & bits.below(c)) | np.where(is_trump, plain, bits.EMPTY)
+                # the highest card out of a plain suit: no higher-ranked such card elsewhere (it
+                # leads the highest rank, the lowest suit on a tie) and, where trumps were
+                # surely out against it, not the highest trump (it would have drawn them)
+                beaten = np.zeros(m, np.uint64)
+                for s in range(layout.suits):
+                    top_s = tops & layout.suit[s]
+                    r = np.where(top_s != 0, bits.highest(top_s >> np.uint64(s * layout.ranks), layout.ranks) + 1, 0)
+                    beaten |= np.where((r > rank) | ((r == rank) & (s < suit)), top_s, bits.EMPTY)
+                trumps_out = (unplayed & trumps & elsewhere[rows, seat]) != 0
+                cash = (beaten & plain) | np.where(trumps_out, tops & trumps, bits.EMPTY)
+                new = np.where(top, np.where(is_trump, bits.EMPTY, cash), low)
+                led = suit
+                top_led = rank
+            else:
+                last = i == p - 1
+                trump_led = led == trump
+                on_top = (top_trump > 0) & ~trump_led
+                same = suit == led
+                wins = np.where(on_top, is_trump & (rank > top_trump),
+                                (same & (rank > top_led)) | (is_trump & ~trump_led))
+                floor = np.where(same & ~on_top, top_led, np.where(is_trump, top_trump, 0))
+                floor = np.where(trump_led, top_led, floor)
+                between = _between(layout, suit, floor, c) & unplayed
+                higher = layout.suit_cards(suit) & ~bits.below(c + 1) & unplayed
+                unsure = (higher & elsewhere[rows, seat]) != 0  # a higher card out, not its own
+                next_below = np.where(between != 0, bits.BIT[np.maximum(bits.highest(between), 0)], bits.EMPTY)
+                won = np.where(unsure | last, between, next_below)
+                if not last:  # unsure of the trick: it held none sure to take it either
+                    won |= np.where(unsure, _tops(layout, higher), bits.EMPTY)
+                # a loser: the lowest it could lose with in its suit (above the led top where a
+                # higher led card had to be played); a trump under a higher one: no trump above it
+                low_from = np.where(same & (rank > top_led), top_led, 0)
+                lost = _between(layout, suit, low_from, c) & unplayed
+                over = layout.suit_cards(trump) & ~bits.below(np.maximum(trump, 0) * layout.ranks + top_trump) & unplayed
+                lost |= np.where(is_trump & on_top, over, bits.EMPTY)
+                new = np.where(wins, won, lost)
+                top_led = np.where(same, np.maximum(top_led, rank), top_led)
+                top_trump = np.where(is_trump & ~trump_led, np.maximum(top_trump, rank), top_trump)
+            mine = seat == view.seat
+            out[rows, seat] |= np.where(live & ~mine, new & ~bit, bits.EMPTY)
+            played |= bit
+    out = np.where(broken, bits.EMPTY, out)
+    # a seat whose hand would no longer fit among the cards it may hold: no inference for it
+    unseen = deck & ~(view.hand | view.played | view.discarded)
+    room = bits.count(unseen[:, None] & ~(view.excluded | out))
+    out = np.where(room < view.hand_sizes, bits.EMPTY, out)
+    out[rows, view.seat] = bits.EMPTY
+    return out
+
+
+MIX = 30
+"""Random swaps within the constraints after a world is mended (see :func:`redeal`)."""
+
+
+def redeal(view, k: int, rng) -> object:
+    """``view.redeal(k, rng)``'s worlds, mended to agree with what ``hoarder``'s plays reveal
+    (:func:`reveals`): in a world that deals a seat a card its plays ruled out, cards are swapped
+    between the other seats' hands until none holds such a card (the acting seat's hand stays),
+    then swapped at random within every constraint ``MIX`` times more (``deck._repair``). The
+    engine's re-deal draws whole deals again until one fits, which with twenty cards ruled out
+    takes hundreds of draws; mending is close to uniform among the layouts that fit, and cheap."""
+    worlds = view.redeal(k, rng)
+    ruled_out = np.repeat(reveals(view), k, axis=0)
+    hands = worlds._state.hands  # the worlds' own copy, made for this search
+    rows = np.flatnonzero(((hands & ruled_out) != 0).any(axis=1))
+    if rows.size:
+        seat = np.repeat(view.seat, k)[rows]
+        allowed = view.layout.deck & ~(np.repeat(view.excluded, k, axis=0)[rows] | ruled_out[rows])
+        allowed[np.arange(rows.size), seat] = hands[rows, seat]  # the acting seat's hand stays
+        hands[rows] = deck._repair(hands[rows], allowed, rng, view.layout.cards, MIX)
+    return worlds
+
+
+hoarder.choose.redeal = redeal

@@ -69,6 +69,12 @@ PARAMS = (
     # in 32 worlds instead of 8, measured with the second look above)
     Param("focus", str, "none", "the decision kind (a view's `kind`: bid, lead, play, pass, ...) searched "
           "with `focus_samples` worlds instead of `samples`", by_game=(("nine-lives", "bid"),)),
+    # Out-Trumped: hoarder, the model of the others, is deterministic, so each of their plays
+    # rules cards out of their hands (strategies.out_trumped.reveals); docs/reference-player.md
+    Param("infer", str, "none", "what the re-dealt worlds agree with: only what the rules show "
+          "('none'), or also what the others' plays so far show under the play-out policy, the "
+          "model of them ('model'; where the policy offers it, else as 'none')", values=("none", "model"),
+          by_game=(("out-trumped", "model"),)),
     Param("focus_samples", int, 0, "re-dealt worlds per decision of the kind `focus` (0: `samples`)",
           0, 4096, by_game=(("nine-lives", 32),)),
 )
@@ -96,7 +102,7 @@ def one_world(params) -> float:
           cost=cost)
 def pimc(view, rng, params):
     return search(view, rng, worlds(view.kind, params), params.playout, params.value, params.own,
-                  params.keep, params.deep)
+                  params.keep, params.deep, params.infer == "model")
 
 
 def worlds(kind: str, params) -> int:
@@ -115,7 +121,7 @@ def clairvoyant(view, rng, params):
 
 
 def search(view, rng, k: int, playout_spec: str, value_of: str, own_spec: str = PLAYOUT, keep: int = 0,
-           deep: int = 0) -> np.ndarray:
+           deep: int = 0, infer: bool = False) -> np.ndarray:
     """The choice per deal of the search over ``k`` worlds from ``view.redeal``, played out with
     ``playout_spec`` (``own_spec`` where the acting seat plays), maximising ``value_of``
     (``score``, ``win`` or ``margin``) for the acting seat. With ``keep`` and ``deep``, the
@@ -132,16 +138,17 @@ def search(view, rng, k: int, playout_spec: str, value_of: str, own_spec: str = 
     playout = _resolve(playout_spec, view.game, view._resolve)
     mine = playout if own_spec in (None, PLAYOUT, playout_spec) else _resolve(own_spec, view.game, view._resolve)
     policy = mine(view, rng)
+    redeal = _believed(playout) if infer else None
     # one option of each interchangeable group (the play-out policy's own choice among them)
     tried = np.where(free, view.distinct | bits.BIT[policy], bits.EMPTY)
     deal, option = np.nonzero(bits.to_mask(tried, view.n_actions))  # every (deal, option) pair to try
     # where the worlds see no difference, the play-out policy's own judgement decides
     preferred = 1e-7 * (option == policy[deal])  # below any difference of two means (1 / (60 * 4096) at least)
     report = view._report  # set only while a lead history is recorded (simtool.pipeline.leads)
-    value = _values(view, rng, k, deal, option, playout, mine, value_of, report)
+    value = _values(view, rng, k, deal, option, playout, mine, value_of, report, redeal)
     if keep and deep:
         best = _best(deal, value + preferred, keep)
-        more = _values(view, rng, deep, deal[best], option[best], playout, mine, value_of, None)
+        more = _values(view, rng, deep, deal[best], option[best], playout, mine, value_of, None, redeal)
         kept = np.full(len(deal), -np.inf)  # only the options given the second look stay in the race
         kept[best] = (k * value[best] + deep * more) / (k + deep)
         value = kept
@@ -153,10 +160,18 @@ def search(view, rng, k: int, playout_spec: str, value_of: str, own_spec: str = 
     return choice
 
 
-def _values(view, rng, k, deal, option, playout, mine, value_of, report) -> np.ndarray:
+def _believed(model):
+    """The re-deal of the model of the other seats (the play-out policy), where it offers one:
+    ``model.choose.redeal(view, k, rng)``, worlds that agree also with what the others' plays so
+    far reveal about their hands under the model; else None (``view.redeal``)."""
+    return getattr(model.choose, "redeal", None)
+
+
+def _values(view, rng, k, deal, option, playout, mine, value_of, report, redeal=None) -> np.ndarray:
     """The mean value for the acting seat of each (``deal``, ``option``) pair over ``k`` worlds
-    re-dealt from the view, each deal's options played out in the same worlds."""
-    worlds = view.redeal(k, rng)
+    re-dealt from the view (by ``redeal(view, k, rng)`` where given), each deal's options played
+    out in the same worlds."""
+    worlds = view.redeal(k, rng) if redeal is None else redeal(view, k, rng)
     own = tuple(view.restrictions)
     value = np.empty((len(deal), k))  # per pair, its value in each world
     # a slice of pairs at a time, so memory stays bounded for any batch size and sample count
