@@ -301,23 +301,33 @@ def reveals(view) -> np.ndarray:
 
 
 MIX = 30
+FREE = True
 """Random swaps within the constraints after a world is mended (see :func:`redeal`)."""
 
 
 def redeal(view, k: int, rng) -> object:
-    """``view.redeal(k, rng)``'s worlds, mended to agree with what ``hoarder``'s plays reveal
-    (:func:`reveals`): in a world that deals a seat a card its plays ruled out, cards are swapped
-    between the other seats' hands until none holds such a card (the acting seat's hand stays),
-    then swapped at random within every constraint ``MIX`` times more (``deck._repair``). The
-    engine's re-deal draws whole deals again until one fits, which with twenty cards ruled out
-    takes hundreds of draws; mending is close to uniform among the layouts that fit, and cheap."""
-    worlds = view.redeal(k, rng)
-    ruled_out = np.repeat(reveals(view), k, axis=0)
+    """``k`` worlds of each deal (as ``view.redeal``) that agree with everything the seat has
+    seen and with what ``hoarder``'s plays reveal (:func:`reveals`). The engine's re-deal draws
+    whole deals again until one respects what the follows showed (hundreds of draws late in a
+    hand, and more with twenty cards more ruled out); here the hidden cards are dealt freely and
+    the deals mended: cards are swapped between the other seats' hands until none holds a card
+    it may not, then swapped at random within the constraints ``MIX`` times more
+    (``deck._repair``; the acting seat's hand stays), close to uniform among the layouts that
+    fit, at a fraction of the cost."""
+    known = view.excluded
+    ruled_out = known | reveals(view)
+    if FREE:
+        view.__dict__["excluded"] = np.zeros_like(known)  # this copy only, for the free deal
+    try:
+        worlds = view.redeal(k, rng)
+    finally:
+        view.__dict__["excluded"] = known
+    ruled_out = np.repeat(ruled_out, k, axis=0)
     hands = worlds._state.hands  # the worlds' own copy, made for this search
     rows = np.flatnonzero(((hands & ruled_out) != 0).any(axis=1))
     if rows.size:
         seat = np.repeat(view.seat, k)[rows]
-        allowed = view.layout.deck & ~(np.repeat(view.excluded, k, axis=0)[rows] | ruled_out[rows])
+        allowed = view.layout.deck & ~ruled_out[rows]
         allowed[np.arange(rows.size), seat] = hands[rows, seat]  # the acting seat's hand stays
         hands[rows] = deck._repair(hands[rows], allowed, rng, view.layout.cards, MIX)
     return worlds
