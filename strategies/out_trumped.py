@@ -198,6 +198,11 @@ def _between(layout, suit, low_rank, card):
 
 
 def reveals(view) -> np.ndarray:
+    """:func:`_read`'s cards ruled out, ``(m, p)`` sets."""
+    return _read(view)[0]
+
+
+def _read(view):
     """Cards each seat is known not to hold had it played every card so far as ``hoarder``
     plays, ``(m, p)`` sets (the acting seat's entry empty): ``hoarder`` is deterministic, so each
     of its leads and follows rules cards out of its hand. A lead that is not the highest card
@@ -208,7 +213,11 @@ def reveals(view) -> np.ndarray:
     higher trump, no trump that would have won). Only what holds in every layout consistent
     with the view is used. A seat that plays a card its model ruled out is not ``hoarder``: for
     it nothing is inferred (the inference cannot break against other players); so is a seat
-    whose inferred hand would no longer fit its size."""
+    whose inferred hand would no longer fit its size.
+
+    Also the plays that show a suit's length, which no card set can say: where ``hoarder`` led
+    low, or threw a plain card off the suit led, that suit was its shortest plain suit (the first
+    of the shortest), as a list of ``(trick, seat, suit, deals)`` (:func:`_misfits`)."""
     layout = view.layout
     m, p = len(view), view.players
     rows = np.arange(m)
@@ -226,6 +235,7 @@ def reveals(view) -> np.ndarray:
     out = np.zeros((m, p), np.uint64)
     broken = np.zeros((m, p), bool)
     played = np.zeros(m, np.uint64)
+    events = []
     suit_of, rank_of = layout.card_suit, layout.card_rank
     for t in range(tricks):
         first = np.maximum(leaders[:, t], 0)
@@ -261,6 +271,7 @@ def reveals(view) -> np.ndarray:
                 trumps_out = (unplayed & trumps & elsewhere[rows, seat]) != 0
                 cash = (beaten & plain) | np.where(trumps_out, tops & trumps, bits.EMPTY)
                 new = np.where(top, np.where(is_trump, bits.EMPTY, cash), low)
+                shortest = ~top & ~is_trump
                 led = suit
                 top_led = rank
             else:
@@ -286,10 +297,14 @@ def reveals(view) -> np.ndarray:
                 over = layout.suit_cards(trump) & ~bits.below(np.maximum(trump, 0) * layout.ranks + top_trump) & unplayed
                 lost |= np.where(is_trump & on_top, over, bits.EMPTY)
                 new = np.where(wins, won, lost)
+                shortest = ~wins & ~is_trump & (suit != led)
                 top_led = np.where(same, np.maximum(top_led, rank), top_led)
                 top_trump = np.where(is_trump & ~trump_led, np.maximum(top_trump, rank), top_trump)
             mine = seat == view.seat
             out[rows, seat] |= np.where(live & ~mine, new & ~bit, bits.EMPTY)
+            shown = live & ~mine & shortest
+            if shown.any():
+                events.append((t, seat, suit, shown))
             played |= bit
     out = np.where(broken, bits.EMPTY, out)
     # a seat whose hand would no longer fit among the cards it may hold: no inference for it
@@ -297,40 +312,87 @@ def reveals(view) -> np.ndarray:
     room = bits.count(unseen[:, None] & ~(view.excluded | out))
     out = np.where(room < view.hand_sizes, bits.EMPTY, out)
     out[rows, view.seat] = bits.EMPTY
-    return out
+    events = [(t, seat, suit, shown & ~broken[rows, seat]) for t, seat, suit, shown in events]
+    return out, events
+
+
+def _misfits(view, hands, events, k):
+    """Per world (``hands``, ``(m * k, p)``, ``k`` worlds a deal), how many of the others'
+    plays that show a suit's length (:func:`_read`'s events, and the dealer's wild pick, its
+    longest suit) ``hoarder`` would not have made with that world's hands."""
+    layout = view.layout
+    n, p = hands.shape
+    rows = np.arange(n)
+    history = np.repeat(view.history, k, axis=0).astype(np.int64)
+    card_bits = np.where(history >= 0, bits.BIT[np.maximum(history, 0)], bits.EMPTY)
+    trump = np.repeat(view.trump, k)
+    miss = np.zeros(n, np.int64)
+
+    def counts(cards):
+        return np.stack([bits.count(cards & layout.suit[s]) for s in range(layout.suits)], axis=1)
+
+    suits = np.arange(layout.suits)[None, :]
+    for t, seat, suit, shown in events:
+        seat, suit, shown = np.repeat(seat, k), np.repeat(suit, k), np.repeat(shown, k)
+        at = rows[shown]
+        held = hands[at, seat[at]] | np.bitwise_or.reduce(card_bits[at, t:, seat[at]], axis=1)
+        c = counts(held)
+        mine = c[np.arange(at.size), suit[at]][:, None]
+        plain = suits != trump[at, None]
+        shorter = plain & (c > 0) & ((c < mine) | ((c == mine) & (suits < suit[at, None])))
+        miss[at] += shorter.any(axis=1)
+    dealer = view.dealer
+    wild = np.repeat((view.die == layout.suits) & (view.trump >= 0) & (view.seat != dealer), k)
+    if view.wild_rule == "dealer" and wild.any():
+        at = rows[wild]
+        held = hands[at, dealer] | np.bitwise_or.reduce(card_bits[at, :, dealer], axis=1)
+        c = counts(held)
+        mine = c[np.arange(at.size), trump[at]][:, None]
+        longer = (c > mine) | ((c == mine) & (suits < trump[at, None]))
+        miss[at] += longer.any(axis=1)
+    return miss
 
 
 MIX = 30
 FREE = True
+DRAW = 3
 """Random swaps within the constraints after a world is mended (see :func:`redeal`)."""
 
 
 def redeal(view, k: int, rng) -> object:
     """``k`` worlds of each deal (as ``view.redeal``) that agree with everything the seat has
-    seen and with what ``hoarder``'s plays reveal (:func:`reveals`). The engine's re-deal draws
+    seen and with what ``hoarder``'s plays reveal (:func:`_read`). The engine's re-deal draws
     whole deals again until one respects what the follows showed (hundreds of draws late in a
     hand, and more with twenty cards more ruled out); here the hidden cards are dealt freely and
     the deals mended: cards are swapped between the other seats' hands until none holds a card
     it may not, then swapped at random within the constraints ``MIX`` times more
     (``deck._repair``; the acting seat's hand stays), close to uniform among the layouts that
-    fit, at a fraction of the cost."""
+    fit, at a fraction of the cost. Of ``DRAW`` times ``k`` such worlds, the ``k`` in which
+    ``hoarder`` would have made the fewest of the others' length-showing plays otherwise are
+    kept (a soft likelihood: a world that misfits is kept where none fits better)."""
     known = view.excluded
-    ruled_out = known | reveals(view)
+    ruled_out, events = _read(view)
+    ruled_out |= known
+    drawn = DRAW * k
     if FREE:
         view.__dict__["excluded"] = np.zeros_like(known)  # this copy only, for the free deal
     try:
-        worlds = view.redeal(k, rng)
+        worlds = view.redeal(drawn, rng)
     finally:
         view.__dict__["excluded"] = known
-    ruled_out = np.repeat(ruled_out, k, axis=0)
+    ruled_out = np.repeat(ruled_out, drawn, axis=0)
     hands = worlds._state.hands  # the worlds' own copy, made for this search
     rows = np.flatnonzero(((hands & ruled_out) != 0).any(axis=1))
     if rows.size:
-        seat = np.repeat(view.seat, k)[rows]
+        seat = np.repeat(view.seat, drawn)[rows]
         allowed = view.layout.deck & ~ruled_out[rows]
         allowed[np.arange(rows.size), seat] = hands[rows, seat]  # the acting seat's hand stays
         hands[rows] = deck._repair(hands[rows], allowed, rng, view.layout.cards, MIX)
-    return worlds
+    if DRAW == 1:
+        return worlds
+    miss = _misfits(view, hands, events, drawn).reshape(len(view), drawn)
+    best = np.argsort(miss, axis=1, kind="stable")[:, :k]  # the drawn order (random) among equals
+    return worlds.take((best + drawn * np.arange(len(view))[:, None]).ravel())
 
 
 hoarder.choose.redeal = redeal
