@@ -301,7 +301,7 @@ def _read(view):
                 # higher led card had to be played); a trump under a higher one: no trump above it
                 low_from = np.where(same & (rank > top_led), top_led, 0)
                 lost = _between(layout, suit, low_from, c) & unplayed
-                over = layout.suit_cards(trump) & ~bits.below(np.maximum(trump, 0) * layout.ranks + top_trump) & unplayed
+                over = trumps & ~bits.below(np.maximum(trump, 0) * layout.ranks + top_trump) & unplayed
                 lost |= np.where(is_trump & on_top, over, bits.EMPTY)
                 new = np.where(wins, won, lost)
                 shortest = ~wins & ~is_trump & (suit != led)
