@@ -69,14 +69,14 @@ PARAMS = (
     # in 32 worlds instead of 8, measured with the second look above)
     Param("focus", str, "none", "the decision kind (a view's `kind`: bid, lead, play, pass, ...) searched "
           "with `focus_samples` worlds instead of `samples`", by_game=(("nine-lives", "bid"),)),
+    Param("focus_samples", int, 0, "re-dealt worlds per decision of the kind `focus` (0: `samples`)",
+          0, 4096, by_game=(("nine-lives", 32),)),
     # Out-Trumped: hoarder, the model of the others, is deterministic, so each of their plays
     # rules cards out of their hands (strategies.out_trumped.reveals); docs/reference-player.md
     Param("infer", str, "none", "what the re-dealt worlds agree with: only what the rules show "
           "('none'), or also what the others' plays so far show under the play-out policy, the "
           "model of them ('model'; where the policy offers it, else as 'none')", values=("none", "model"),
           by_game=(("out-trumped", "model"),)),
-    Param("focus_samples", int, 0, "re-dealt worlds per decision of the kind `focus` (0: `samples`)",
-          0, 4096, by_game=(("nine-lives", 32),)),
 )
 
 # the search on the one true world takes only what shapes its play-outs (worlds, a second look and
