@@ -39,10 +39,11 @@ ROWS = 1 << 17
 """Play-out rows (deal x option x world) per batch: bounds memory whatever the chunk size."""
 
 PARAMS = (
-    # Out-Trumped: 12 worlds; with its own play-outs by ruffer (below) they win 1.3 points more than
-    # 8 on the same 4000 deals, at 1.2 times the cost of hoarder's (docs/reference-player.md)
+    # Out-Trumped: 16 worlds; with its own play-outs by ruffer (below) 12 won 1.3 points more than
+    # 8 on the same 4000 deals, and with the worlds read from the others' plays (infer, below) 16
+    # win 1.1 points more than 12 on the same 4096 deals (docs/reference-player.md)
     Param("samples", int, 8, "re-dealt worlds per decision; every option is played out in each",
-          1, 4096, by_game=(("out-trumped", 12),)),
+          1, 4096, by_game=(("out-trumped", 16),)),
     Param("playout", STRATEGY, "default", "the strategy every seat plays in the play-outs"),
     # Out-Trumped: a deal is won by the highest score, and a point taken from the leader counts
     # twice towards that: margin measured 0.2 to 0.9 points above score
