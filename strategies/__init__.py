@@ -18,7 +18,19 @@ from pathlib import Path
 
 from simtool.errors import SimtoolError, choices, describe
 
-from . import basic, black_white, hearts, kansas_city, nine_lives, out_trumped, pimc, restrictions, trickster
+# nine_lives_belief: exact's reading of the others, offered to pimc@infer
+from . import (  # noqa: F401
+    basic,
+    black_white,
+    hearts,
+    kansas_city,
+    nine_lives,
+    nine_lives_belief,
+    out_trumped,
+    pimc,
+    restrictions,
+    trickster,
+)
 from .base import STRATEGY, Param, Params, Strategy, split, split_lineup, strategy
 from .restrictions import Restriction
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simtool import bits
+from simtool import bits, games
+from simtool.engine import Worlds
 from simtool.games.nine_lives import layout, strength
 from simtool.games.tricks import FOLLOW, LEAD
 
@@ -137,6 +138,21 @@ def misfits(view, hands: np.ndarray, deal: np.ndarray, only: np.ndarray | None =
     return out
 
 
+def redeal(view, k: int, rng, draw: int) -> Worlds:
+    """``k`` worlds per deal of the view (as ``view.redeal``): once the others' choices are seen,
+    the ``k`` that fit them best of ``k * draw`` re-dealt, with their hands mended towards them
+    (:func:`keep`); before, as drawn."""
+    if not evidence(view):
+        return view.redeal(k, rng)
+    # the game's own re-deal, always a fair one (never the clairvoyant's true deal)
+    game = games.get(view.game)
+    drawn = game.redeal(view, k * draw, rng)
+    rows, hands = keep(view, drawn.hands, k, draw, rng)
+    kept = drawn.take(rows)
+    kept.hands = hands
+    return Worlds(game, kept, np.repeat(view.seat, k), rng, view._resolve)
+
+
 def keep(view, hands: np.ndarray, k: int, draw: int, rng) -> tuple[np.ndarray, np.ndarray]:
     """Of ``k * draw`` re-dealt worlds per deal (``hands`` ``(m * k * draw, p)``, deal-major), the
     rows of the ``k`` per deal that fit the others' choices best (fewest misfits, in the order
@@ -189,3 +205,7 @@ def mend(view, hands: np.ndarray, deal: np.ndarray, rng, sweeps: int, past: _Pas
         bad[rows[better]] = now[better]
         per_seat[rows[better]] = seats[better]
     return hands
+
+
+# exact's reading of the others, offered to a search that plays it out (pimc@infer)
+nine_lives.exact.choose.redeal = redeal

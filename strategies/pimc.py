@@ -25,25 +25,25 @@ for what seeing every hidden card is worth (docs/reference-player.md). Restricte
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
 
 import strategies
 from simtool import bits, games
-from simtool.engine import Worlds
 
-from . import beliefs, restrictions
+from . import restrictions
 from .base import PLAYOUT, STRATEGY, Param, Strategy, strategy
 
 ROWS = 1 << 17
 """Play-out rows (deal x option x world) per batch: bounds memory whatever the chunk size."""
 
 PARAMS = (
-    # Out-Trumped: 12 worlds; with its own play-outs by ruffer (below) they win 1.3 points more than
-    # 8 on the same 4000 deals, at 1.2 times the cost of hoarder's (docs/reference-player.md)
+    # Out-Trumped: 16 worlds; with its own play-outs by ruffer (below) 12 won 1.3 points more than
+    # 8 on the same 4000 deals, and with the worlds read from the others' plays (infer, below) 16
+    # win 1.1 points more than 12 on the same 4096 deals (docs/reference-player.md)
     Param("samples", int, 8, "re-dealt worlds per decision; every option is played out in each",
-          1, 4096, by_game=(("out-trumped", 12),)),
+          1, 4096, by_game=(("out-trumped", 16),)),
     Param("playout", STRATEGY, "default", "the strategy every seat plays in the play-outs"),
     # Out-Trumped: a deal is won by the highest score, and a point taken from the leader counts
     # twice towards that: margin measured 0.2 to 0.9 points above score
@@ -72,13 +72,16 @@ PARAMS = (
           "with `focus_samples` worlds instead of `samples`", by_game=(("nine-lives", "bid"),)),
     Param("focus_samples", int, 0, "re-dealt worlds per decision of the kind `focus` (0: `samples`)",
           0, 4096, by_game=(("nine-lives", 32),)),
-    # inference from the others' bids and cards: Nine Lives keeps the half of twice the worlds that
-    # fit best what `exact` would have done and mends them by swaps: 0.428 and 0.414 against 0.401
-    # and 0.402 on the same 4000 deals (seeds 11 and 12; docs/reference-player.md), at half the
-    # deals per CPU second
-    Param("infer", int, 0, "draw `infer` times the worlds and keep those that fit best what the others "
-          "chose this round under the game's belief (strategies.beliefs; 0 or 1: none)", 0, 64,
-          by_game=(("nine-lives", 2),)),
+    # inference from the others' choices under the play-out policy, the model of them (its
+    # `choose.redeal`): Nine Lives keeps the half of twice the worlds that fit best what `exact`
+    # would have done and mends them by swaps: 0.428 and 0.414 against 0.401 and 0.402 on the same
+    # 4000 deals (seeds 11 and 12), at half the deals per CPU second; Out-Trumped's hoarder is
+    # deterministic, so each of its plays rules cards out, and of 3 worlds drawn the one that fits
+    # its length-showing plays best is kept: +2.7 points (docs/reference-player.md)
+    Param("infer", int, 0, "read the others' choices so far under the play-out policy, the model "
+          "of them: draw `infer` times the worlds, mend them to fit and keep those that fit best "
+          "(0: none; only where the policy offers a belief, else as 0)", 0, 64,
+          by_game=(("nine-lives", 2), ("out-trumped", 3))),
 )
 
 # the search on the one true world takes only what shapes its play-outs (worlds, a second look and
@@ -143,9 +146,9 @@ def search(view, rng, k: int, playout_spec: str, value_of: str, own_spec: str = 
     ``playout_spec`` (``own_spec`` where the acting seat plays), maximising ``value_of``
     (``score``, ``win`` or ``margin``) for the acting seat. With ``keep`` and ``deep``, the
     ``keep`` best options of each deal are played out in ``deep`` worlds more, and the best of
-    them by its mean over all ``k + deep`` worlds is chosen. With ``infer`` > 1, each look keeps
-    the worlds that fit best what the others chose this round, by the game's belief
-    (:func:`_redeal`).
+    them by its mean over all ``k + deep`` worlds is chosen. With ``infer``, each look draws
+    ``infer`` times the worlds and keeps those that fit best what the others chose this round
+    under the play-out policy, where it offers a belief (:func:`_believed`).
 
     Under restrictions (``view.restrictions``, from ``STRATEGY~RESTRICTION``) the seat's own
     imagined later moves obey them too: its play-out policy is restricted alike, so the search
@@ -157,16 +160,17 @@ def search(view, rng, k: int, playout_spec: str, value_of: str, own_spec: str = 
     playout = _resolve(playout_spec, view.game, view._resolve)
     mine = playout if own_spec in (None, PLAYOUT, playout_spec) else _resolve(own_spec, view.game, view._resolve)
     policy = mine(view, rng)
+    redeal = _believed(playout, infer) if infer else None
     # one option of each interchangeable group (the play-out policy's own choice among them)
     tried = np.where(free, view.distinct | bits.BIT[policy], bits.EMPTY)
     deal, option = np.nonzero(bits.to_mask(tried, view.n_actions))  # every (deal, option) pair to try
     # where the worlds see no difference, the play-out policy's own judgement decides
     preferred = 1e-7 * (option == policy[deal])  # below any difference of two means (1 / (60 * 4096) at least)
     report = view._report  # set only while a lead history is recorded (simtool.pipeline.leads)
-    value = _values(view, rng, k, deal, option, playout, mine, value_of, report, infer)
+    value = _values(view, rng, k, deal, option, playout, mine, value_of, report, redeal)
     if keep and deep:
         best = _best(deal, value + preferred, keep)
-        more = _values(view, rng, deep, deal[best], option[best], playout, mine, value_of, None, infer)
+        more = _values(view, rng, deep, deal[best], option[best], playout, mine, value_of, None, redeal)
         kept = np.full(len(deal), -np.inf)  # only the options given the second look stay in the race
         kept[best] = (k * value[best] + deep * more) / (k + deep)
         value = kept
@@ -178,10 +182,20 @@ def search(view, rng, k: int, playout_spec: str, value_of: str, own_spec: str = 
     return choice
 
 
-def _values(view, rng, k, deal, option, playout, mine, value_of, report, infer=0) -> np.ndarray:
+def _believed(model, draw: int):
+    """The re-deal of the model of the other seats (the play-out policy), where it offers one
+    (``model.choose.redeal(view, k, draw, rng)``: of ``draw`` times ``k`` worlds, mended to agree
+    with what the others' choices so far reveal about their hands under the model, the ``k`` per
+    deal that fit them best) as ``redeal(view, k, rng)``; else None (``view.redeal``)."""
+    believed = getattr(model.choose, "redeal", None)
+    return None if believed is None else partial(believed, draw=draw)
+
+
+def _values(view, rng, k, deal, option, playout, mine, value_of, report, redeal=None) -> np.ndarray:
     """The mean value for the acting seat of each (``deal``, ``option``) pair over ``k`` worlds
-    re-dealt from the view, each deal's options played out in the same worlds."""
-    worlds = _redeal(view, rng, k, infer)
+    re-dealt from the view (by ``redeal(view, k, rng)`` where given), each deal's options played
+    out in the same worlds."""
+    worlds = view.redeal(k, rng) if redeal is None else redeal(view, k, rng)
     own = tuple(view.restrictions)
     value = np.empty((len(deal), k))  # per pair, its value in each world
     # a slice of pairs at a time, so memory stays bounded for any batch size and sample count
@@ -195,23 +209,6 @@ def _values(view, rng, k, deal, option, playout, mine, value_of, report, infer=0
         if report is not None:  # the same play-outs give the seat's estimated standing
             report.played(d, o, view.seat[d], results["score"].reshape(len(d), k, -1))
     return value.mean(axis=1)
-
-
-def _redeal(view, rng, k: int, infer: int):
-    """``k`` worlds per deal of the view: with ``infer`` > 1 and a belief for the game
-    (:func:`strategies.beliefs.belief`), the ``k`` that fit the others' choices best of
-    ``k * infer`` re-dealt, with the hands the belief gives them (mended towards those choices);
-    else ``view.redeal(k)`` as drawn."""
-    keep = beliefs.belief(view) if infer > 1 else None
-    if keep is None:
-        return view.redeal(k, rng)
-    # the game's own re-deal, always a fair one (never the clairvoyant's true deal)
-    game = games.get(view.game)
-    drawn = game.redeal(view, k * infer, rng)
-    rows, hands = keep(view, drawn.hands, k, infer, rng)
-    kept = drawn.take(rows)
-    kept.hands = hands
-    return Worlds(game, kept, np.repeat(view.seat, k), rng, view._resolve)
 
 
 def _best(deal: np.ndarray, value: np.ndarray, n: int) -> np.ndarray:

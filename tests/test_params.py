@@ -167,8 +167,8 @@ def test_a_parameter_may_name_a_strategy_of_the_game():
         "samples": 8, "playout": "balance", "value": "win", "own": "playout", "keep": 0, "deep": 0,
         "focus": "none", "focus_samples": 0, "infer": 0}
     # a default may differ by game: the search's samples in Out-Trumped
-    assert strategies.resolve("pimc", "out-trumped").values.samples == 12
-    assert strategies.canonical("pimc@samples=12", "out-trumped") == "pimc"
+    assert strategies.resolve("pimc", "out-trumped").values.samples == 16
+    assert strategies.canonical("pimc@samples=16", "out-trumped") == "pimc"
     assert strategies.canonical("pimc@samples=8", "out-trumped") == "pimc@samples=8"
     assert strategies.canonical("pimc@samples=12", "kansas-city") == "pimc@samples=12"
     with pytest.raises(SimtoolError, match="bad parameter playout 'genius' of strategy "

@@ -10,7 +10,7 @@ import simtool.games
 import strategies
 from simtool import bits
 from simtool.engine import view_of
-from strategies import beliefs, pimc
+from strategies import nine_lives_belief, pimc
 from strategies import nine_lives_belief as belief
 
 GAME = simtool.games.get("nine-lives")
@@ -105,14 +105,19 @@ def test_before_the_bids_nothing_is_inferred():
     state = GAME.deal(rng, GAME.new_match(n, 4, {"lives_to_end": 9, "ranks": 9}), 0)
     d = next(GAME.play(state))
     view = view_of(GAME, state, d.kind, np.zeros(n, np.int64), d.legal[:, 0])
-    assert beliefs.belief(view) is None  # the search then re-deals as before
+    assert not nine_lives_belief.evidence(view)  # the search then re-deals as before
+    plain, believed = (np.random.default_rng(8) for _ in range(2))
+    assert (nine_lives_belief.redeal(view, 3, believed, 2)._state.hands ==
+            view.redeal(3, plain)._state.hands).all()
 
 
-def test_only_nine_lives_searches_with_a_belief_by_default():
+def test_only_nine_lives_and_out_trumped_search_with_a_belief_by_default():
     assert strategies.resolve("pimc", "nine-lives").values.infer == 2
-    for game in ("black-white", "trickster", "kansas-city", "out-trumped", "hearts"):
+    assert strategies.resolve("pimc", "out-trumped").values.infer == 3
+    for game in ("black-white", "trickster", "kansas-city", "hearts"):
         assert strategies.resolve("pimc", game).values.infer == 0
-        assert beliefs.BELIEFS.get(game) is None
+    assert pimc._believed(strategies.resolve("exact", "nine-lives"), 2).func is nine_lives_belief.redeal
+    assert pimc._believed(strategies.resolve("team", "nine-lives"), 2) is None
     assert "infer" not in {p.name for p in pimc.CLAIRVOYANT}
 
 

@@ -56,7 +56,7 @@ def test_margin_is_the_score_less_the_best_other_seats():
 
 def test_out_trumped_searches_with_ruffer_and_margin_the_other_games_as_before():
     ot_pimc = strategies.resolve("pimc", "out-trumped").values
-    assert (ot_pimc.own, ot_pimc.value, ot_pimc.playout, ot_pimc.samples) == ("ruffer", "margin", "hoarder", 12)
+    assert (ot_pimc.own, ot_pimc.value, ot_pimc.playout, ot_pimc.samples) == ("ruffer", "margin", "hoarder", 16)
     bw = strategies.resolve("pimc", "black-white").values
     assert (bw.own, bw.value, bw.samples) == ("playout", "score", 8)
     # the reference keeps its own defaults
