@@ -186,3 +186,9 @@ def test_dask_workers_end_with_a_main_process_killed_during_the_clusters_start_u
     for pid in left:  # not left running for the next test
         os.killpg(pid, signal.SIGKILL)
     assert not left and len(workers) == 2
+
+
+def test_a_cells_parameters_are_recorded_for_heuristics_without_any():
+    spec = next(s for s, role in strength.plan(["out-trumped"]) if "pimc" in s.lineup)
+    recorded = strength.params(spec)
+    assert recorded["hoarder"] == {} and recorded["pimc"]["infer"] == 3

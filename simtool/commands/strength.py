@@ -188,7 +188,9 @@ def params(spec: RunSpec) -> dict[str, dict]:
     line-up reads the same (``pimc``)."""
     import strategies
 
-    return {entry: strategies.resolve(entry, spec.game).values.as_dict() for entry in dict.fromkeys(spec.lineup)}
+    resolved = {entry: strategies.resolve(entry, spec.game) for entry in dict.fromkeys(spec.lineup)}
+    # a strategy without parameters (most heuristics) has no values
+    return {entry: s.values.as_dict() if s.values is not None else {} for entry, s in resolved.items()}
 
 
 def replace_plan(whole: Plan, say: Callable[[str], None]) -> set[str]:
