@@ -109,35 +109,39 @@ def _deal_among(cards, sizes, rng):
     n, p = sizes.shape
     count = bits.count(cards).astype(np.intp)
     most = int(count.max()) if n else 0
-    # each row's cards as bits, lowest first, then a Fisher-Yates shuffle of them across all rows
-    # at once (positions on the first axis, as in :func:`shuffled`)
+    # each row's cards as bits, lowest first (zeros past its count), then a Fisher-Yates shuffle of
+    # them across all rows at once (positions on the first axis, as in :func:`shuffled`)
     left = np.asarray(cards, np.uint64).copy()
     order = np.empty((most, n), np.uint64)
     for i in range(most):
-        order[i] = left & (~left + np.uint64(1))
+        np.bitwise_and(left, -left, out=order[i])
         left ^= order[i]
     u = rng.random((max(most - 1, 0), n), dtype=np.float32)
-    flat = order.reshape(-1)
+    # every step's swap at once (they depend on the random numbers and counts only): step i swaps
+    # position i with j = i + min(floor(u * span), span - 1), at flat cell j * n + deal
     cols = np.arange(n, dtype=np.intp)
+    span = np.maximum(count[None, :] - np.arange(max(most - 1, 0), dtype=np.intp)[:, None], 1)
+    at = np.minimum((u * span).astype(np.intp), span - 1)
+    at += np.arange(max(most - 1, 0), dtype=np.intp)[:, None]
+    at *= n
+    at += cols
+    flat = order.reshape(-1)
     for i in range(most - 1):
-        span = np.maximum(count - i, 1)
-        j = i + np.minimum((u[i] * span).astype(np.intp), span - 1)
-        at = j * n + cols
-        picked = flat[at]
-        flat[at] = order[i]
+        picked = flat[at[i]]
+        flat[at[i]] = order[i]
         order[i] = picked
     # the cards are distinct bits, so a running sum is a running union: seat s gets the cards
     # between its two cut points in the random order
     run = np.zeros((most + 1, n), np.uint64)
     np.cumsum(order, axis=0, out=run[1:])
     # every seat's cut points at once, in one gather: seat s's cards lie between cuts s and s + 1
-    at = np.zeros((n, p + 1), np.intp)
-    np.cumsum(sizes, axis=1, out=at[:, 1:])
-    np.maximum(at, 0, out=at)
-    np.minimum(at, most, out=at)
-    at *= n
-    at += cols[:, None]
-    cut = np.take(run, at)
+    cut_at = np.zeros((n, p + 1), np.intp)
+    np.cumsum(sizes, axis=1, out=cut_at[:, 1:])
+    np.maximum(cut_at, 0, out=cut_at)
+    np.minimum(cut_at, most, out=cut_at)
+    cut_at *= n
+    cut_at += cols[:, None]
+    cut = np.take(run, cut_at)
     return cut[:, 1:] - cut[:, :-1]
 
 
