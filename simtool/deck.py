@@ -170,14 +170,34 @@ def _repair(hands: np.ndarray, allowed: np.ndarray, rng, n_cards: int, sweeps: i
         give = np.where((hands[rows, b] & takes) != 0, hands[rows, b] & takes, hands[rows, b])
         back = bits.BIT[bits.uniform(np.where(give != 0, give, bits.BIT[0]), rng, n_cards)]
         _swap(hands, rows[go], a[go], b[go], moved[go], back[go])
-    for _ in range(sweeps):  # mix, within the constraints
+    # mix, within the constraints: seat a gives a random card to seat b for one of b's, where both
+    # may hold what they get. On the flat cells row * p + seat, a swap is two xors (the hands are
+    # disjoint) and a refused one an xor with nothing: no masked copies per sweep
+    flat, may_hold, first = hands.reshape(-1), allowed.reshape(-1), rows * p
+    for _ in range(sweeps):
         a, b = rng.integers(0, p, n), rng.integers(0, p, n)
-        ha, hb = hands[rows, a], hands[rows, b]
-        ca = bits.BIT[bits.uniform(np.where(ha != 0, ha, bits.BIT[0]), rng, n_cards)]
-        cb = bits.BIT[bits.uniform(np.where(hb != 0, hb, bits.BIT[0]), rng, n_cards)]
-        ok = (a != b) & (ha != 0) & (hb != 0) & ((cb & allowed[rows, a]) != 0) & ((ca & allowed[rows, b]) != 0)
-        _swap(hands, rows[ok], a[ok], b[ok], ca[ok], cb[ok])
+        ok = a != b
+        a += first
+        b += first
+        ha, hb = flat[a], flat[b]
+        ca, cb = _any_card(ha, rng), _any_card(hb, rng)
+        ok &= (ha != 0) & (hb != 0) & ((cb & may_hold[a]) != 0) & ((ca & may_hold[b]) != 0)
+        swap = (ca ^ cb) * ok
+        flat[a] = ha ^ swap
+        flat[b] = hb ^ swap
     return hands
+
+
+def _any_card(held, rng) -> np.ndarray:
+    """A uniformly random card of each hand as a set (the lowest card for an empty hand), drawn as
+    :func:`bits.uniform` draws it, from the same random numbers."""
+    held = held | (held == 0)  # an empty hand as the set {0}
+    count = bits.count(held)
+    u = rng.random(count.shape, dtype=np.float32)
+    u *= count
+    k = u.astype(np.uint8)
+    np.minimum(k, count - 1, out=k)
+    return bits.BIT[bits.select(held, k)]
 
 
 def _swap(hands, rows, a, b, card_a, card_b) -> None:
