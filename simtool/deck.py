@@ -81,7 +81,8 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
     repaired by swaps and mixed (:func:`_repair`, close to uniform). Returns ``(n, p)`` sets.
     """
     n = len(cards)
-    out = _deal_among(cards, sizes, rng)
+    count, start = _in_order(cards)
+    out = _deal_among(count, start, sizes, rng)
     if allowed is None:
         return out
     rows = np.flatnonzero(((out & ~allowed) != 0).any(axis=1))
@@ -91,7 +92,7 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
         # the few rows that fit rarely then take a handful of rounds, not hundreds
         c = int(np.clip(n // rows.size, 1, tries - used))
         pick = np.repeat(rows, c)
-        drawn = _deal_among(cards[pick], sizes[pick], rng)
+        drawn = _deal_among(count[pick], start[:, pick], sizes[pick], rng)
         fits = ~((drawn & ~allowed[pick]) != 0).any(axis=1).reshape(rows.size, c)
         done = fits.any(axis=1)
         first = np.flatnonzero(done) * c + np.argmax(fits[done], axis=1)
@@ -105,17 +106,27 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
     return out
 
 
-def _deal_among(cards, sizes, rng):
-    n, p = sizes.shape
+def _in_order(cards):
+    """Each row's number of cards ``(n,)`` and its cards as bits, lowest first, ``(most, n)`` (zeros
+    past its count): where every draw of a row starts its shuffle."""
+    n = len(cards)
     count = bits.count(cards).astype(np.intp)
     most = int(count.max()) if n else 0
-    # each row's cards as bits, lowest first (zeros past its count), then a Fisher-Yates shuffle of
-    # them across all rows at once (positions on the first axis, as in :func:`shuffled`)
     left = np.asarray(cards, np.uint64).copy()
     order = np.empty((most, n), np.uint64)
     for i in range(most):
         np.bitwise_and(left, -left, out=order[i])
         left ^= order[i]
+    return count, order
+
+
+def _deal_among(count, start, sizes, rng):
+    """:func:`deal_among` without constraints, from :func:`_in_order`'s ``count`` and ``start``."""
+    n, p = sizes.shape
+    most = int(count.max()) if n else 0
+    # a Fisher-Yates shuffle of each row's cards across all rows at once (positions on the first
+    # axis, as in :func:`shuffled`)
+    order = np.array(start[:most], np.uint64, order="C")  # a copy in rows: the shuffle works in place
     u = rng.random((max(most - 1, 0), n), dtype=np.float32)
     # every step's swap at once (they depend on the random numbers and counts only): step i swaps
     # position i with j = i + min(floor(u * span), span - 1), at flat cell j * n + deal
