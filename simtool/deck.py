@@ -183,15 +183,18 @@ def _repair(hands: np.ndarray, allowed: np.ndarray, rng, n_cards: int, sweeps: i
         _swap(hands, rows[go], a[go], b[go], moved[go], back[go])
     # mix, within the constraints: seat a gives a random card to seat b for one of b's, where both
     # may hold what they get. On the flat cells row * p + seat, a swap is two xors (the hands are
-    # disjoint) and a refused one an xor with nothing: no masked copies per sweep
-    flat, may_hold, first = hands.reshape(-1), allowed.reshape(-1), rows * p
+    # disjoint) and a refused one an xor with nothing: no masked copies per sweep. The two seats
+    # and the two cards are drawn in one call each: numpy's generator gives 2n numbers in one call
+    # as it gives n and n in two (the same stream, checked in tests/test_deck.py)
+    flat, may_hold, first = hands.reshape(-1), allowed.reshape(-1), np.tile(rows * p, 2)
     for _ in range(sweeps):
-        a, b = rng.integers(0, p, n), rng.integers(0, p, n)
-        ok = a != b
-        a += first
-        b += first
-        ha, hb = flat[a], flat[b]
-        ca, cb = _any_card(ha, rng), _any_card(hb, rng)
+        cells = rng.integers(0, p, 2 * n)
+        ok = cells[:n] != cells[n:]
+        cells += first
+        a, b = cells[:n], cells[n:]
+        held = flat[cells]
+        card = _any_card(held, rng)
+        ha, hb, ca, cb = held[:n], held[n:], card[:n], card[n:]
         ok &= (ha != 0) & (hb != 0) & ((cb & may_hold[a]) != 0) & ((ca & may_hold[b]) != 0)
         swap = (ca ^ cb) * ok
         flat[a] = ha ^ swap
