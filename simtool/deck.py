@@ -81,7 +81,8 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
     repaired by swaps and mixed (:func:`_repair`, close to uniform). Returns ``(n, p)`` sets.
     """
     n = len(cards)
-    out = _deal_among(cards, sizes, rng)
+    count, start = _in_order(cards)
+    out = _deal_among(count, start, sizes, rng)
     if allowed is None:
         return out
     rows = np.flatnonzero(((out & ~allowed) != 0).any(axis=1))
@@ -91,7 +92,7 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
         # the few rows that fit rarely then take a handful of rounds, not hundreds
         c = int(np.clip(n // rows.size, 1, tries - used))
         pick = np.repeat(rows, c)
-        drawn = _deal_among(cards[pick], sizes[pick], rng)
+        drawn = _deal_among(count[pick], start[:, pick], sizes[pick], rng)
         fits = ~((drawn & ~allowed[pick]) != 0).any(axis=1).reshape(rows.size, c)
         done = fits.any(axis=1)
         first = np.flatnonzero(done) * c + np.argmax(fits[done], axis=1)
@@ -105,39 +106,53 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
     return out
 
 
-def _deal_among(cards, sizes, rng):
-    n, p = sizes.shape
+def _in_order(cards):
+    """Each row's number of cards ``(n,)`` and its cards as bits, lowest first, ``(most, n)`` (zeros
+    past its count): where every draw of a row starts its shuffle."""
+    n = len(cards)
     count = bits.count(cards).astype(np.intp)
     most = int(count.max()) if n else 0
-    # each row's cards as bits, lowest first, then a Fisher-Yates shuffle of them across all rows
-    # at once (positions on the first axis, as in :func:`shuffled`)
     left = np.asarray(cards, np.uint64).copy()
     order = np.empty((most, n), np.uint64)
     for i in range(most):
-        order[i] = left & (~left + np.uint64(1))
+        np.bitwise_and(left, -left, out=order[i])
         left ^= order[i]
+    return count, order
+
+
+def _deal_among(count, start, sizes, rng):
+    """:func:`deal_among` without constraints, from :func:`_in_order`'s ``count`` and ``start``."""
+    n, p = sizes.shape
+    most = int(count.max()) if n else 0
+    # a Fisher-Yates shuffle of each row's cards across all rows at once (positions on the first
+    # axis, as in :func:`shuffled`)
+    order = np.array(start[:most], np.uint64, order="C")  # a copy in rows: the shuffle works in place
     u = rng.random((max(most - 1, 0), n), dtype=np.float32)
-    flat = order.reshape(-1)
+    # every step's swap at once (they depend on the random numbers and counts only): step i swaps
+    # position i with j = i + min(floor(u * span), span - 1), at flat cell j * n + deal
     cols = np.arange(n, dtype=np.intp)
+    span = np.maximum(count[None, :] - np.arange(max(most - 1, 0), dtype=np.intp)[:, None], 1)
+    at = np.minimum((u * span).astype(np.intp), span - 1)
+    at += np.arange(max(most - 1, 0), dtype=np.intp)[:, None]
+    at *= n
+    at += cols
+    flat = order.reshape(-1)
     for i in range(most - 1):
-        span = np.maximum(count - i, 1)
-        j = i + np.minimum((u[i] * span).astype(np.intp), span - 1)
-        at = j * n + cols
-        picked = flat[at]
-        flat[at] = order[i]
+        picked = flat[at[i]]
+        flat[at[i]] = order[i]
         order[i] = picked
     # the cards are distinct bits, so a running sum is a running union: seat s gets the cards
     # between its two cut points in the random order
     run = np.zeros((most + 1, n), np.uint64)
     np.cumsum(order, axis=0, out=run[1:])
     # every seat's cut points at once, in one gather: seat s's cards lie between cuts s and s + 1
-    at = np.zeros((n, p + 1), np.intp)
-    np.cumsum(sizes, axis=1, out=at[:, 1:])
-    np.maximum(at, 0, out=at)
-    np.minimum(at, most, out=at)
-    at *= n
-    at += cols[:, None]
-    cut = np.take(run, at)
+    cut_at = np.zeros((n, p + 1), np.intp)
+    np.cumsum(sizes, axis=1, out=cut_at[:, 1:])
+    np.maximum(cut_at, 0, out=cut_at)
+    np.minimum(cut_at, most, out=cut_at)
+    cut_at *= n
+    cut_at += cols[:, None]
+    cut = np.take(run, cut_at)
     return cut[:, 1:] - cut[:, :-1]
 
 
@@ -166,14 +181,40 @@ def _repair(hands: np.ndarray, allowed: np.ndarray, rng, n_cards: int, sweeps: i
         give = np.where((hands[rows, b] & takes) != 0, hands[rows, b] & takes, hands[rows, b])
         back = bits.BIT[bits.uniform(np.where(give != 0, give, bits.BIT[0]), rng, n_cards)]
         _swap(hands, rows[go], a[go], b[go], moved[go], back[go])
-    for _ in range(sweeps):  # mix, within the constraints
-        a, b = rng.integers(0, p, n), rng.integers(0, p, n)
-        ha, hb = hands[rows, a], hands[rows, b]
-        ca = bits.BIT[bits.uniform(np.where(ha != 0, ha, bits.BIT[0]), rng, n_cards)]
-        cb = bits.BIT[bits.uniform(np.where(hb != 0, hb, bits.BIT[0]), rng, n_cards)]
-        ok = (a != b) & (ha != 0) & (hb != 0) & ((cb & allowed[rows, a]) != 0) & ((ca & allowed[rows, b]) != 0)
-        _swap(hands, rows[ok], a[ok], b[ok], ca[ok], cb[ok])
+    # mix, within the constraints: seat a gives a random card to seat b for one of b's, where both
+    # may hold what they get. On the flat cells row * p + seat, a swap is two xors (the hands are
+    # disjoint) and a refused one an xor with nothing: no masked copies per sweep. The two seats
+    # and the two cards are drawn in one call each: numpy's generator gives 2n numbers in one call
+    # as it gives n and n in two (the same stream, checked in tests/test_deck.py)
+    flat, may_hold, first = hands.reshape(-1), allowed.reshape(-1), np.tile(rows * p, 2)
+    for _ in range(sweeps):
+        cells = rng.integers(0, p, 2 * n)
+        ok = cells[:n] != cells[n:]
+        cells += first
+        a, b = cells[:n], cells[n:]
+        held = flat[cells]
+        card = _any_card(held, rng)
+        ha, hb, ca, cb = held[:n], held[n:], card[:n], card[n:]
+        ok &= (ha != 0) & (hb != 0) & ((cb & may_hold[a]) != 0) & ((ca & may_hold[b]) != 0)
+        swap = (ca ^ cb) * ok
+        flat[a] = ha ^ swap
+        flat[b] = hb ^ swap
     return hands
+
+
+def _any_card(held, rng) -> np.ndarray:
+    """A uniformly random card of each hand as a set (the lowest card for an empty hand), drawn as
+    :func:`bits.uniform` draws it, from the same random numbers."""
+    held = held | (held == 0)  # an empty hand as the set {0}
+    count = bits.count(held)
+    u = rng.random(count.shape, dtype=np.float32)
+    u *= count
+    k = u.astype(np.uint8)
+    np.minimum(k, count - 1, out=k)
+    # the k-th member where the running count of the hand's members first passes k: a few
+    # whole-array steps on the small batches a repair mixes (cheaper there than bits.select)
+    members = np.unpackbits(held.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+    return bits.BIT[np.argmax(np.cumsum(members, axis=1) > k[:, None], axis=1)]
 
 
 def _swap(hands, rows, a, b, card_a, card_b) -> None:

@@ -34,3 +34,30 @@ def test_dealt_hands_are_the_shuffle_split_into_hands(cards, p, h):
     assert (bits.count(dealt) == h).all()
     for s in range(p):  # seat s holds exactly positions s*h .. s*h + h - 1
         assert (dealt[:, s] == bits.from_mask(np.eye(64, dtype=bool)[order[:, s * h:(s + 1) * h]].any(axis=1))).all()
+
+
+@pytest.mark.parametrize("n", [1, 4, 9])
+def test_one_call_of_2n_draws_is_two_calls_of_n(n):
+    """deck._repair draws its two seats and its two cards per swap in one call each, on this
+    property of numpy's generator: the same numbers, and the generator left in the same state."""
+    for seed in range(40):
+        for p in (2, 3, 5, 7):
+            a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+            assert (np.concatenate([a.integers(0, p, n), a.integers(0, p, n)]) == b.integers(0, p, 2 * n)).all()
+            two = np.concatenate([a.random(n, dtype=np.float32), a.random(n, dtype=np.float32)])
+            assert (two == b.random(2 * n, dtype=np.float32)).all()
+            assert a.random() == b.random()
+
+
+def test_a_deal_rejection_cannot_fit_is_repaired_within_the_constraints_and_repeats():
+    # 12 cards to two seats of 6; seat 0 may not hold cards 0..4 and seat 1 not 5..9: one draw in
+    # 462 fits (5..9 with seat 0, 0..4 with seat 1, 10 and 11 split), so most of the 40 rows
+    # reach the repair after 200 draws
+    cards = np.full(40, bits.full(12), np.uint64)
+    sizes = np.full((40, 2), 6)
+    allowed = np.array([[~bits.full(5), bits.full(5) | ~bits.full(10)]] * 40, np.uint64)
+    hands = deck.deal_among(cards, sizes, np.random.default_rng(3), 12, allowed)
+    assert (bits.count(hands) == 6).all() and (hands[:, 0] & hands[:, 1] == 0).all()
+    assert ((hands & ~allowed) == 0).all()
+    assert len(np.unique(hands[:, 0])) == 2  # both layouts that fit, not the first the swaps found
+    assert (hands == deck.deal_among(cards, sizes, np.random.default_rng(3), 12, allowed)).all()

@@ -71,7 +71,7 @@ def test_ruffer_beside_hoarder_in_one_pass_plays_as_asking_both(monkeypatch):
 
     def run():
         pimc._seat_bound.cache_clear()
-        r = simtool.run("out-trumped", n=24, strategy="hoarder", seats={0: "pimc@samples=2"},
+        r = simtool.run("out-trumped", n=12, strategy="hoarder", seats={0: "pimc@samples=2"},
                         rotate=True, seed=5, jobs=1)
         return r.seats.sort(["deal", "seat"])
 
@@ -81,6 +81,6 @@ def test_ruffer_beside_hoarder_in_one_pass_plays_as_asking_both(monkeypatch):
     pimc._seat_bound.cache_clear()
     assert fast.equals(slow)
     # and ruffer's own seat made a difference: the search with hoarder's own play-outs differs
-    plain = simtool.run("out-trumped", n=24, strategy="hoarder", seats={0: "pimc@samples=2,own=playout"},
+    plain = simtool.run("out-trumped", n=12, strategy="hoarder", seats={0: "pimc@samples=2,own=playout"},
                         rotate=True, seed=5, jobs=1).seats.sort(["deal", "seat"])
     assert not fast.equals(plain)
