@@ -15,7 +15,19 @@ from simtool.errors import WorkerLost
 from simtool.pipeline import executor, runner
 from simtool.pipeline.runner import make_spec
 
-N = 70_000  # three chunks of 32768 deals per run
+SCALE = 16
+"""Chunks here are 16 times smaller than a command's own (2048 deals, 1024 matches), and every run
+as many times shorter: each run the same number of chunks (three for N deals), as cheap to stop
+and resume 16 times over. How a command stops and goes on does not depend on a chunk's size."""
+N = 70_000 // SCALE  # three chunks of 2048 deals per run
+
+
+@pytest.fixture(scope="module", autouse=True)
+def small_chunks():
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(runner, "CHUNK", runner.CHUNK // SCALE)
+        patch.setattr(runner, "MATCH_CHUNK", runner.MATCH_CHUNK // SCALE)
+        yield
 
 
 def _run(root: Path, jobs: int):
@@ -50,7 +62,7 @@ def _tune(root: Path, jobs: int):
 
 
 def _review(root: Path, jobs: int):
-    return review.review("black-white", root, seed=9, jobs=jobs, sizes=review.Sizes(N, 128, 1024, 128, 32))
+    return review.review("black-white", root, seed=9, jobs=jobs, sizes=review.Sizes(N, 32, 64, 32, 2))
 
 
 COMMANDS = {"run": _run, "sweep": _sweep, "ladder": _ladder, "restrict": _restrict, "tune": _tune,
