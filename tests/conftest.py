@@ -3,12 +3,14 @@ from __future__ import annotations
 import sqlite3
 
 import numpy as np
+import pytest
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 import simtool.games
 import strategies
 from simtool import engine
+from simtool.pipeline import runner
 from simtool.pipeline.runner import RunSpec, chunk_size, play_chunk, resolve_lineup
 
 pytest_plugins = ["simtool.testing"]  # the conformance suite, as a game's own package runs it
@@ -21,6 +23,21 @@ def _sqlite_without_fsync(connection, _record):
     system's already); only a power cut could, which no test makes."""
     if isinstance(connection, sqlite3.Connection):
         connection.execute("PRAGMA synchronous = OFF")
+
+
+SMALL = 16
+"""How much smaller a chunk is under :func:`small_chunks`."""
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    """Chunks of 2048 deals and 1024 matches, a 16th of a command's own: a test of how runs are cut
+    into chunks, stopped and resumed plays as many chunks with 16 times fewer deals (its n divided
+    by :data:`SMALL`). A run's chunk size is written in its specification, so a resume, a forked
+    worker and a dask worker play these chunks too; tables are compared only between runs that
+    both have them."""
+    monkeypatch.setattr(runner, "CHUNK", runner.CHUNK // SMALL)
+    monkeypatch.setattr(runner, "MATCH_CHUNK", runner.MATCH_CHUNK // SMALL)
 
 
 def spec(game="black-white", players=3, n=200, lineup=None, unit="deal", seed=7, rules=None,
