@@ -131,12 +131,13 @@ class TestARunningCluster:
         for cell in cells:
             assert pl.read_parquet(tmp_path / "dask" / cell / "seats.parquet").equals(
                 pl.read_parquet(tmp_path / "local" / cell / "seats.parquet"))
-        for backend in ("dask", "local"):
-            r = runner.invoke(app, ["run", "-g", "black-white", "--precision", "0.004", "--seed", "6", "-q",
-                                    "--backend", backend, "--out", str(tmp_path / f"precise-{backend}")])
+        for backend in ("dask", "local"):  # 3392 deals: it stops within the second chunk
+            with smaller_chunks():
+                r = runner.invoke(app, ["run", "-g", "black-white", "--precision", "0.016", "--seed", "6", "-q",
+                                        "--backend", backend, "--out", str(tmp_path / f"precise-{backend}")])
             assert r.exit_code == 0, r.output
         meta = [json.loads((tmp_path / f"precise-{b}" / "run.json").read_text()) for b in ("dask", "local")]
-        assert meta[0]["n"] == meta[1]["n"] > 32768 and meta[0]["precision_reached"] == meta[1]["precision_reached"]
+        assert meta[0]["n"] == meta[1]["n"] > 2048 and meta[0]["precision_reached"] == meta[1]["precision_reached"]
 
 
 def test_resume_after_a_killed_run_gives_the_uninterrupted_result(tmp_path):
