@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -29,15 +30,24 @@ SMALL = 16
 """How much smaller a chunk is under :func:`small_chunks`."""
 
 
-@pytest.fixture
-def small_chunks(monkeypatch):
+@contextmanager
+def smaller_chunks():
     """Chunks of 2048 deals and 1024 matches, a 16th of a command's own: a test of how runs are cut
-    into chunks, stopped and resumed plays as many chunks with 16 times fewer deals (its n divided
-    by :data:`SMALL`). A run's chunk size is written in its specification, so a resume, a forked
-    worker and a dask worker play these chunks too; tables are compared only between runs that
-    both have them."""
-    monkeypatch.setattr(runner, "CHUNK", runner.CHUNK // SMALL)
-    monkeypatch.setattr(runner, "MATCH_CHUNK", runner.MATCH_CHUNK // SMALL)
+    into chunks, handed out, stopped and resumed plays as many chunks with 16 times fewer deals
+    (its n divided by :data:`SMALL`). A run's chunk size is written in its specification, so a
+    resume, a forked worker and a dask worker play these chunks too; tables are compared only
+    between runs that both have them."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(runner, "CHUNK", runner.CHUNK // SMALL)
+        patch.setattr(runner, "MATCH_CHUNK", runner.MATCH_CHUNK // SMALL)
+        yield
+
+
+@pytest.fixture
+def small_chunks():
+    """:func:`smaller_chunks` for the whole test."""
+    with smaller_chunks():
+        yield
 
 
 def spec(game="black-white", players=3, n=200, lineup=None, unit="deal", seed=7, rules=None,

@@ -15,18 +15,16 @@ from simtool.errors import WorkerLost
 from simtool.pipeline import executor, runner
 from simtool.pipeline.runner import make_spec
 
-SCALE = 16
-"""Chunks here are 16 times smaller than a command's own (2048 deals, 1024 matches), and every run
-as many times shorter: each run the same number of chunks (three for N deals), as cheap to stop
-and resume 16 times over. How a command stops and goes on does not depend on a chunk's size."""
-N = 70_000 // SCALE  # three chunks of 2048 deals per run
+from .conftest import SMALL, smaller_chunks
+
+N = 70_000 // SMALL  # three chunks of 2048 deals per run: as many chunks as at full size, 16 times cheaper
 
 
 @pytest.fixture(scope="module", autouse=True)
-def small_chunks():
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(runner, "CHUNK", runner.CHUNK // SCALE)
-        patch.setattr(runner, "MATCH_CHUNK", runner.MATCH_CHUNK // SCALE)
+def module_small_chunks():
+    """Every test here, and the unbroken plays they share, at the tests' small chunks (how a
+    command stops and goes on does not depend on a chunk's size)."""
+    with smaller_chunks():
         yield
 
 

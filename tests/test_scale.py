@@ -9,7 +9,6 @@ import socket
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import polars as pl
@@ -19,6 +18,8 @@ from typer.testing import CliRunner
 import simtool
 from simtool.cli import app
 from simtool.pipeline import cluster
+
+from .conftest import SMALL, smaller_chunks
 
 BIN = Path(sys.executable).parent
 runner = CliRunner()
@@ -76,28 +77,6 @@ def embedded():
     burning CPU, to the end of the module)."""
     yield
     cluster.close_embedded()
-
-
-SCALE = 16
-
-
-@contextmanager
-def smaller_chunks():
-    """Chunks 16 times smaller (2048 deals, 1024 matches), for runs 16 times shorter of as many
-    chunks: the same hand-out and gathering. A run's chunk size travels in its specification, so
-    the workers play these chunks too."""
-    from simtool.pipeline import runner as runners
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(runners, "CHUNK", runners.CHUNK // SCALE)
-        patch.setattr(runners, "MATCH_CHUNK", runners.MATCH_CHUNK // SCALE)
-        yield
-
-
-@pytest.fixture
-def small_chunks():
-    with smaller_chunks():
-        yield
 
 
 class TestARunningCluster:
@@ -248,7 +227,7 @@ class TestTheEmbeddedCluster:
         assert len(backends) >= 4 and set(backends) == {"dask"}
 
     def test_a_worker_killed_mid_run_is_replaced_and_each_chunk_counted_once(self, embedded, small_chunks):
-        n, killed, seen = 300_000 // SCALE, [], []  # ten chunks
+        n, killed, seen = 300_000 // SMALL, [], []  # ten chunks
 
         def kill_one(done, total):
             seen.append((done, total))
