@@ -26,6 +26,26 @@ def _sqlite_without_fsync(connection, _record):
         connection.execute("PRAGMA synchronous = OFF")
 
 
+def _head_version_read_once() -> None:
+    """optuna checks every study.db it opens against the newest schema of its alembic scripts,
+    which it finds by loading all of them (some 40 ms a storage, and a tuning test opens a dozen
+    or more). The scripts do not change while the tests run: read once, compared as before."""
+    from optuna.storages._rdb.storage import _VersionManager
+
+    read = _VersionManager.get_head_version
+    head: list[str] = []
+
+    def get_head_version(self) -> str:
+        if not head:
+            head.append(read(self))
+        return head[0]
+
+    _VersionManager.get_head_version = get_head_version
+
+
+_head_version_read_once()
+
+
 SMALL = 16
 """How much smaller a chunk is under :func:`small_chunks`."""
 
