@@ -37,8 +37,12 @@ from simtool.errors import SimtoolError, describe
 from simtool.pipeline.forked import WorkerDied
 
 SCHEDULER_WAIT = 10.0
-"""Seconds a dask scheduler has to answer and offer a worker: past it, the run stops with one
-line. Something that accepts the connection but never speaks dask would otherwise hang for ever."""
+"""Seconds a dask scheduler has to answer: past it, the run stops with one line. Something that
+accepts the connection but never speaks dask would otherwise hang for ever."""
+
+WORKER_WAIT = 10.0
+"""Seconds a dask scheduler that answered has then to offer a worker, before the run stops with
+one line."""
 
 QUEUED = 2
 """Tasks handed to the cluster per worker thread: one playing, one ready to start, so a worker
@@ -330,12 +334,13 @@ def _close() -> None:
 
 def dask_client(address: str):
     """A client of the dask.distributed scheduler at ``address`` with a worker, or a one-line
-    error within about :data:`SCHEDULER_WAIT` seconds."""
+    error within about :data:`SCHEDULER_WAIT` seconds (no answer) or that and
+    :data:`WORKER_WAIT` (no worker)."""
     try:
         from dask.distributed import Client
     except ImportError:
         raise SimtoolError("--backend dask needs dask.distributed: pip install 'simtool[cluster]'") from None
-    wait = SCHEDULER_WAIT
+    wait, workers = SCHEDULER_WAIT, WORKER_WAIT
     box: dict = {}
 
     def connect() -> None:
@@ -344,7 +349,7 @@ def dask_client(address: str):
         try:
             client = Client(address, timeout=f"{min(wait, 5):g}s", set_as_default=False)
             box["stage"] = "workers"
-            client.wait_for_workers(1, timeout=wait)
+            client.wait_for_workers(1, timeout=workers)
             client.register_worker_callbacks(setup=_steady_malloc)
             box["client"] = client
         except BaseException as exc:  # noqa: BLE001 - garbage from a non-dask server can be anything
@@ -356,12 +361,12 @@ def dask_client(address: str):
     thread.start()
     thread.join(wait + 1)
     if box.get("stage") == "workers":  # connected: the workers have their own time
-        thread.join(wait + 1)
+        thread.join(workers + 1)
     if "client" in box:
         return box["client"]
     error = box.get("error")
     if box.get("stage") == "workers" and (error is None or isinstance(error, TimeoutError)):
-        raise SimtoolError(f"the dask scheduler at {address} has no workers (waited {wait:g} s); "
+        raise SimtoolError(f"the dask scheduler at {address} has no workers (waited {workers:g} s); "
                            f"start some with: dask worker {address}")
     if error is None:
         raise SimtoolError(f"no answer from a dask scheduler at {address} within {wait:g} s; "
