@@ -1,14 +1,17 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import contextmanager
 
 import numpy as np
+import pytest
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 import simtool.games
 import strategies
 from simtool import engine
+from simtool.pipeline import runner
 from simtool.pipeline.runner import RunSpec, chunk_size, play_chunk, resolve_lineup
 
 pytest_plugins = ["simtool.testing"]  # the conformance suite, as a game's own package runs it
@@ -21,6 +24,50 @@ def _sqlite_without_fsync(connection, _record):
     system's already); only a power cut could, which no test makes."""
     if isinstance(connection, sqlite3.Connection):
         connection.execute("PRAGMA synchronous = OFF")
+
+
+def _head_version_read_once() -> None:
+    """optuna checks every study.db it opens against the newest schema of its alembic scripts,
+    which it finds by loading all of them (some 40 ms a storage, and a tuning test opens a dozen
+    or more). The scripts do not change while the tests run: read once, compared as before."""
+    from optuna.storages._rdb.storage import _VersionManager
+
+    read = _VersionManager.get_head_version
+    head: list[str] = []
+
+    def get_head_version(self) -> str:
+        if not head:
+            head.append(read(self))
+        return head[0]
+
+    _VersionManager.get_head_version = get_head_version
+
+
+_head_version_read_once()
+
+
+SMALL = 16
+"""How much smaller a chunk is under :func:`small_chunks`."""
+
+
+@contextmanager
+def smaller_chunks():
+    """Chunks of 2048 deals and 1024 matches, a 16th of a command's own: a test of how runs are cut
+    into chunks, handed out, stopped and resumed plays as many chunks with 16 times fewer deals
+    (its n divided by :data:`SMALL`). A run's chunk size is written in its specification, so a
+    resume, a forked worker and a dask worker play these chunks too; tables are compared only
+    between runs that both have them."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(runner, "CHUNK", runner.CHUNK // SMALL)
+        patch.setattr(runner, "MATCH_CHUNK", runner.MATCH_CHUNK // SMALL)
+        yield
+
+
+@pytest.fixture
+def small_chunks():
+    """:func:`smaller_chunks` for the whole test."""
+    with smaller_chunks():
+        yield
 
 
 def spec(game="black-white", players=3, n=200, lineup=None, unit="deal", seed=7, rules=None,

@@ -20,7 +20,7 @@ from .test_cli import PLUGINS, cli, one_line_error
 
 BIN = Path(sys.executable).parent
 BW = ["run", "-g", "black-white", "-s", "random", "--seed", "3", "--jobs", "1", "-q"]
-N = 5 * 32768 - 100  # five chunks, the last one short
+N = 5 * 2048 - 100  # five chunks, the last one short, of the tests' small chunks (conftest.small_chunks)
 
 
 def user_files(folder: Path) -> dict[str, bytes]:
@@ -97,7 +97,7 @@ def test_two_processes_into_one_folder_never_mix(tmp_path):
     assert seats.equals(simtool.run("black-white", n=600_000, seed=3, strategy="random", jobs=2).seats)
 
 
-def test_resume_from_another_directory_with_a_relative_plugin(tmp_path, monkeypatch):
+def test_resume_from_another_directory_with_a_relative_plugin(tmp_path, monkeypatch, small_chunks):
     work = tmp_path / "work"
     work.mkdir()
     shutil.copy(PLUGINS / "good.py", work / "mine.py")
@@ -112,7 +112,7 @@ def test_resume_from_another_directory_with_a_relative_plugin(tmp_path, monkeypa
     assert pl.read_parquet(out / "seats.parquet").equals(whole.seats)
 
 
-def test_a_resume_that_cannot_go_on_keeps_every_chunk(tmp_path, monkeypatch):
+def test_a_resume_that_cannot_go_on_keeps_every_chunk(tmp_path, monkeypatch, small_chunks):
     shutil.copy(PLUGINS / "good.py", tmp_path / "mine.py")
     out = tmp_path / "run"
     interrupted_run(out, 3, seats={1: str(tmp_path / "mine.py") + ":lowest_card"})
@@ -127,7 +127,7 @@ def test_a_resume_that_cannot_go_on_keeps_every_chunk(tmp_path, monkeypatch):
     assert chunk_files(out) == before
 
 
-def test_a_truncated_chunk_is_set_aside_and_played_again(tmp_path):
+def test_a_truncated_chunk_is_set_aside_and_played_again(tmp_path, small_chunks):
     out = tmp_path / "run"
     interrupted_run(out, 3)
     damaged = out / "chunks" / "seats-000001.parquet"
@@ -142,7 +142,7 @@ def test_a_truncated_chunk_is_set_aside_and_played_again(tmp_path):
 
 @pytest.mark.parametrize("extra", [["--n", "1000"], ["--seed", "9"], ["-g", "kansas-city"],
                                    ["--rule", "pass_count=2"], ["--out", "elsewhere"], ["--rotate"]])
-def test_resume_refuses_changed_options(tmp_path, extra):
+def test_resume_refuses_changed_options(tmp_path, extra, small_chunks):
     out = tmp_path / "run"
     interrupted_run(out, 1)
     before = chunk_files(out)
@@ -151,7 +151,7 @@ def test_resume_refuses_changed_options(tmp_path, extra):
     assert chunk_files(out) == before
 
 
-def test_two_resumes_at_once(tmp_path):
+def test_two_resumes_at_once(tmp_path, small_chunks):
     out = tmp_path / "run"
     interrupted_run(out, 1)
     writer = RunWriter(out, resume=True)
@@ -192,11 +192,11 @@ def test_a_report_replaces_its_own_page_but_no_other_file(tmp_path):
     assert notes.read_text() == "<html>my notes</html>"
 
 
-SWEEP = ["sweep", "-g", "black-white,kansas-city", "-l", "random", "--n", "70000", "--seed", "5",
-         "-j", "1", "-q"]
+SWEEP = ["sweep", "-g", "black-white,kansas-city", "-l", "random", "--n", "4375", "--seed", "5",
+         "-j", "1", "-q"]  # three small chunks a cell
 
 
-def test_an_interrupted_sweep_keeps_its_work_and_resumes(tmp_path, monkeypatch):
+def test_an_interrupted_sweep_keeps_its_work_and_resumes(tmp_path, monkeypatch, small_chunks):
     runs, page = tmp_path / "cells", tmp_path / "s.html"
     real = executor.execute_tasks
 

@@ -467,10 +467,13 @@ def test_a_nonsense_scheduler_address_is_one_line(tmp_path, quick_scheduler_wait
     one_line_error(dask_run(tmp_path, address), f"dask scheduler at {address}")
 
 
-def test_a_scheduler_without_workers_is_one_line(tmp_path, quick_scheduler_wait):
+def test_a_scheduler_without_workers_is_one_line(tmp_path, monkeypatch):
     import subprocess
     import sys
     import time
+
+    pytest.importorskip("dask.distributed")
+    from simtool.pipeline import cluster
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -480,12 +483,23 @@ def test_a_scheduler_without_workers_is_one_line(tmp_path, quick_scheduler_wait)
     scheduler = subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
                                   "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(600):  # up to a minute on a busy machine
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
+        # until it answers dask's handshake, not merely until its port is open: on a loaded machine
+        # a scheduler listening but still starting, or this process's own first client of it,
+        # took longer than the 0.5 s the run gave them ("no answer from a dask scheduler ... within
+        # 0.5 s"), a wait this test is not about; the wait for a worker is
+        from dask.distributed import Client
+
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with Client(address, timeout="30s", set_as_default=False):
                     break
-            time.sleep(0.1)
-        one_line_error(dask_run(tmp_path, address), "has no workers", f"dask worker {address}")
+            except (OSError, AssertionError):  # not yet; AssertionError: dask's IO loop not started in 10 s
+                if time.monotonic() > deadline:
+                    raise
+        monkeypatch.setattr(cluster, "SCHEDULER_WAIT", 30.0)
+        monkeypatch.setattr(cluster, "WORKER_WAIT", 0.5)
+        one_line_error(dask_run(tmp_path, address), "has no workers (waited 0.5 s)", f"dask worker {address}")
     finally:  # killed, not closed politely: nothing of it is needed
         scheduler.kill()
         scheduler.wait()

@@ -18,7 +18,7 @@ from .test_data_safety import N, interrupted_run
     lambda t: t.with_columns(pl.col("score").cast(pl.Int64)),  # another writer's types
     lambda t: t.drop(t.columns[-1]),  # a column less
 ])
-def test_a_chunk_of_another_schema_is_played_again(tmp_path, change):
+def test_a_chunk_of_another_schema_is_played_again(tmp_path, change, small_chunks):
     # it reads whole with the right rows, yet cannot be joined: before, the resume failed with
     # polars' "data type mismatch ... hint: pass cast_options" and the work was stuck
     out = tmp_path / "run"

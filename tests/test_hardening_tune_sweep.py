@@ -297,10 +297,11 @@ def test_a_grid_file_that_is_not_utf8_is_one_line(tmp_path):
 
 # 2. another grid or command never rewrites an unfinished sweep's record
 
-SWEEP = ["sweep", "-g", "black-white,kansas-city", "-l", "random", "--n", "70000", "--seed", "5", "-j", "1", "-q"]
+SWEEP = ["sweep", "-g", "black-white,kansas-city", "-l", "random", "--n", "4375", "--seed", "5", "-j", "1",
+         "-q"]  # three small chunks a cell (conftest.small_chunks)
 
 
-def test_an_unfinished_sweeps_record_is_kept_from_other_grids_and_commands(tmp_path, monkeypatch):
+def test_an_unfinished_sweeps_record_is_kept_from_other_grids_and_commands(tmp_path, monkeypatch, small_chunks):
     runs, page = tmp_path / "cells", tmp_path / "s.html"
     real = executor.execute_tasks
 

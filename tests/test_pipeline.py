@@ -15,7 +15,17 @@ from simtool.errors import WorkerLost
 from simtool.pipeline import executor, runner
 from simtool.pipeline.runner import make_spec
 
-N = 70_000  # three chunks of 32768 deals per run
+from .conftest import SMALL, smaller_chunks
+
+N = 70_000 // SMALL  # three chunks of 2048 deals per run: as many chunks as at full size, 16 times cheaper
+
+
+@pytest.fixture(scope="module", autouse=True)
+def module_small_chunks():
+    """Every test here, and the unbroken plays they share, at the tests' small chunks (how a
+    command stops and goes on does not depend on a chunk's size)."""
+    with smaller_chunks():
+        yield
 
 
 def _run(root: Path, jobs: int):
@@ -50,7 +60,7 @@ def _tune(root: Path, jobs: int):
 
 
 def _review(root: Path, jobs: int):
-    return review.review("black-white", root, seed=9, jobs=jobs, sizes=review.Sizes(N, 128, 1024, 128, 32))
+    return review.review("black-white", root, seed=9, jobs=jobs, sizes=review.Sizes(N, 32, 64, 32, 2))
 
 
 COMMANDS = {"run": _run, "sweep": _sweep, "ladder": _ladder, "restrict": _restrict, "tune": _tune,

@@ -70,20 +70,24 @@ def test_a_copy_resumes_exactly_where_the_original_stands(game, p, rules, unit):
     n = 40
     lineup = engine.Lineup([strategies.resolve("random", game.id)], np.zeros(p, np.int64))
     ctx = ctx_for(game, n)
-    # the original is played once, a copy of its state and generator taken at every decision;
-    # three of them, at random, then play on from where they were taken
+    # the original is played once, a copy of its state and generator taken at three of its
+    # decisions, at random, each decision as likely (reservoir sampling: a copy is taken only
+    # where one is kept, not at every decision); then each copy plays on from where it was taken
     state = _round_to_play(game, p, rules, unit, n, np.random.default_rng(1), lineup)
-    play, choice, rng, taken = game.play(state), None, np.random.default_rng(2), []
+    play, choice, rng, taken = game.play(state), None, np.random.default_rng(2), {}
+    pick, seen = np.random.default_rng(3), 0
     while True:
         try:
             d = play.send(choice)
         except StopIteration as done:
             on = done.value
             break
-        taken.append((_kept(d), state.take(np.arange(n)), copy.deepcopy(rng)))
+        slot = seen if seen < 3 else int(pick.integers(seen + 1))  # kept with probability 3 / (seen + 1)
+        if slot < 3:
+            taken[slot] = (seen, _kept(d), state.take(np.arange(n)), copy.deepcopy(rng))
+        seen += 1
         choice = engine._decide(game, state, d, lineup, rng, ctx)
-    for stop in sorted(np.random.default_rng(3).choice(len(taken), size=min(3, len(taken)), replace=False)):
-        d, copied, twin_rng = taken[stop]
+    for stop, d, copied, twin_rng in sorted(taken.values(), key=lambda kept: kept[0]):
         fresh = game.play(copied)
         _same_decision(d, next(fresh), n, p)
         resumed = _play_on(game, fresh, d, copied, lineup, twin_rng, ctx)

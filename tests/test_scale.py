@@ -19,6 +19,8 @@ import simtool
 from simtool.cli import app
 from simtool.pipeline import cluster
 
+from .conftest import SMALL, smaller_chunks
+
 BIN = Path(sys.executable).parent
 runner = CliRunner()
 
@@ -29,23 +31,34 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
+QUIET = {
+    # the tests' own cluster, as the embedded one: no statistical profiler (a stack sample every
+    # 10 ms), the event loop's health looked at once a second, not every 20 ms, and the machine's
+    # load every 2 s: an idle scheduler and worker then burn a fifth of the CPU they did
+    "DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False",
+    "DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL": "1s",
+    "DASK_DISTRIBUTED__ADMIN__SYSTEM_MONITOR__INTERVAL": "2s",
+}
+
+
+@pytest.fixture(scope="class")
 def remote(tmp_path_factory):
     """A scheduler and two single-threaded workers (no nanny: a killed worker stays dead), shared
-    by the tests of this module and killed at its end, not waited for: closing a dask cluster
-    politely took 2 to 17 s per test."""
+    by the tests of a class and killed at its end, not waited for: closing a dask cluster politely
+    took 2 to 17 s per test, and an idle one kept burning CPU to the end of the module."""
     from dask.distributed import Client
 
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     log = open(tmp_path_factory.mktemp("cluster") / "cluster.log", "w")
+    env = dict(os.environ, **QUIET)
     procs = [subprocess.Popen([BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                               "--no-dashboard"], stdout=log, stderr=log)]
+                               "--no-dashboard"], stdout=log, stderr=log, env=env)]
     try:
         for _ in range(2):
             procs.append(subprocess.Popen(
                 [BIN / "dask", "worker", address, "--nthreads", "1", "--no-nanny", "--no-dashboard",
-                 "--host", "127.0.0.1", "--death-timeout", "60"], stdout=log, stderr=log))
+                 "--host", "127.0.0.1", "--death-timeout", "60"], stdout=log, stderr=log, env=env))
         with Client(address, timeout="30s") as client:
             client.wait_for_workers(2, timeout=60)
         yield address, procs[1:]
@@ -57,53 +70,58 @@ def remote(tmp_path_factory):
         log.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="class")
 def embedded():
     """The tests' embedded cluster (``--backend dask`` without a scheduler, ``--jobs 2``): started by
-    the first of them, reused by the others, and killed at the end of the module."""
+    the first of them, reused by the others, and killed at the end of their class (not left idle,
+    burning CPU, to the end of the module)."""
     yield
     cluster.close_embedded()
 
 
-def test_a_dask_cluster_gives_the_local_result(remote, tmp_path):
-    address, _ = remote
-    for unit, n in (("deal", "80000"), ("match", "20000")):
-        out = tmp_path / unit
-        r = runner.invoke(app, ["run", "--game", "kansas-city", "--n", n, "--seed", "3", "--unit", unit,
-                                "--backend", "dask", "--scheduler", address, "--out", str(out), "-q"])
-        assert r.exit_code == 0, r.output
-        local = simtool.run("kansas-city", n=int(n), seed=3, unit=unit, strategy="target", jobs=1)
-        assert pl.read_parquet(out / "seats.parquet").equals(local.seats)
-        if unit == "match":
-            assert pl.read_parquet(out / "matches.parquet").equals(local.matches)
-        assert json.loads((out / "run.json").read_text())["backend"] == "dask"
+class TestARunningCluster:
+    """On the tests' own cluster (``--scheduler``), started for this class alone."""
 
+    def test_a_dask_cluster_gives_the_local_result(self, remote, tmp_path, small_chunks):
+        address, _ = remote
+        for unit, n in (("deal", "5000"), ("match", "1250")):  # three chunks, two chunks
+            out = tmp_path / unit
+            r = runner.invoke(app, ["run", "--game", "kansas-city", "--n", n, "--seed", "3", "--unit", unit,
+                                    "--backend", "dask", "--scheduler", address, "--out", str(out), "-q"])
+            assert r.exit_code == 0, r.output
+            local = simtool.run("kansas-city", n=int(n), seed=3, unit=unit, strategy="target", jobs=1)
+            assert pl.read_parquet(out / "seats.parquet").equals(local.seats)
+            if unit == "match":
+                assert pl.read_parquet(out / "matches.parquet").equals(local.matches)
+            assert json.loads((out / "run.json").read_text())["backend"] == "dask"
 
-def test_a_sweep_and_a_precision_run_on_the_cluster_give_the_local_results(remote, tmp_path, monkeypatch):
-    address, _ = remote
-    monkeypatch.setenv("SIMTOOL_SCHEDULER", address)  # the variable, not --scheduler
-    grid = ["-g", "kansas-city", "-r", "pass_count=3,2", "-l", "greedy,target", "--rotate",
-            "--n", "40000", "--seed", "5", "-q"]
-    for backend in ("dask", "local"):
-        r = runner.invoke(app, ["sweep", *grid, "--backend", backend, "--runs", str(tmp_path / backend),
-                                "-o", str(tmp_path / f"{backend}.html")])
-        assert r.exit_code == 0, r.output
-    cells = sorted(p.name for p in (tmp_path / "local").iterdir() if p.is_dir())
-    assert len(cells) == 2 and cells == sorted(p.name for p in (tmp_path / "dask").iterdir() if p.is_dir())
-    for cell in cells:
-        assert pl.read_parquet(tmp_path / "dask" / cell / "seats.parquet").equals(
-            pl.read_parquet(tmp_path / "local" / cell / "seats.parquet"))
-    for backend in ("dask", "local"):
-        r = runner.invoke(app, ["run", "-g", "black-white", "--precision", "0.004", "--seed", "6", "-q",
-                                "--backend", backend, "--out", str(tmp_path / f"precise-{backend}")])
-        assert r.exit_code == 0, r.output
-    meta = [json.loads((tmp_path / f"precise-{b}" / "run.json").read_text()) for b in ("dask", "local")]
-    assert meta[0]["n"] == meta[1]["n"] > 32768 and meta[0]["precision_reached"] == meta[1]["precision_reached"]
+    def test_a_sweep_and_a_precision_run_on_the_cluster_give_the_local_results(self, remote, tmp_path, monkeypatch):
+        address, _ = remote
+        monkeypatch.setenv("SIMTOOL_SCHEDULER", address)  # the variable, not --scheduler
+        grid = ["-g", "kansas-city", "-r", "pass_count=3,2", "-l", "greedy,target", "--rotate",
+                "--n", "2500", "--seed", "5", "-q"]  # two chunks a run
+        for backend in ("dask", "local"):
+            with smaller_chunks():
+                r = runner.invoke(app, ["sweep", *grid, "--backend", backend, "--runs", str(tmp_path / backend),
+                                        "-o", str(tmp_path / f"{backend}.html")])
+            assert r.exit_code == 0, r.output
+        cells = sorted(p.name for p in (tmp_path / "local").iterdir() if p.is_dir())
+        assert len(cells) == 2 and cells == sorted(p.name for p in (tmp_path / "dask").iterdir() if p.is_dir())
+        for cell in cells:
+            assert pl.read_parquet(tmp_path / "dask" / cell / "seats.parquet").equals(
+                pl.read_parquet(tmp_path / "local" / cell / "seats.parquet"))
+        for backend in ("dask", "local"):  # 3392 deals: it stops within the second chunk
+            with smaller_chunks():
+                r = runner.invoke(app, ["run", "-g", "black-white", "--precision", "0.016", "--seed", "6", "-q",
+                                        "--backend", backend, "--out", str(tmp_path / f"precise-{backend}")])
+            assert r.exit_code == 0, r.output
+        meta = [json.loads((tmp_path / f"precise-{b}" / "run.json").read_text()) for b in ("dask", "local")]
+        assert meta[0]["n"] == meta[1]["n"] > 2048 and meta[0]["precision_reached"] == meta[1]["precision_reached"]
 
 
 def test_resume_after_a_killed_run_gives_the_uninterrupted_result(tmp_path):
     out = tmp_path / "run"
-    proc = subprocess.Popen([BIN / "simtool", "run", "--n", "1e6", "--seed", "21", "--strategy", "random",
+    proc = subprocess.Popen([BIN / "simtool", "run", "--n", "4e5", "--seed", "21", "--strategy", "random",
                              "--jobs", "1", "--out", str(out), "-q"], stdout=subprocess.DEVNULL)
     deadline = time.time() + 60
     while len(list((out / "chunks").glob("seats-*.parquet"))) < 3 and time.time() < deadline:
@@ -118,8 +136,8 @@ def test_resume_after_a_killed_run_gives_the_uninterrupted_result(tmp_path):
     r = runner.invoke(app, ["run", "--resume", str(out), "--jobs", "2", "-q"])
     assert r.exit_code == 0, r.output
     meta = json.loads((out / "run.json").read_text())
-    assert 3 <= meta["resumed_chunks"] == done_before < 31
-    full = simtool.run("black-white", n=1_000_000, seed=21, strategy="random", jobs=2)
+    assert 3 <= meta["resumed_chunks"] == done_before < 13  # 13 chunks of 32768 deals
+    full = simtool.run("black-white", n=400_000, seed=21, strategy="random", jobs=2)
     assert pl.read_parquet(out / "seats.parquet").equals(full.seats)
 
 
@@ -150,21 +168,6 @@ def same_files(a: Path, b: Path) -> list[Path]:
     return tables
 
 
-@pytest.mark.parametrize("unit,n", [("deal", "70000"), ("match", "3000")])
-def test_the_embedded_cluster_writes_the_local_tables_byte_for_byte(embedded, tmp_path, unit, n):
-    running = cluster.current().size if cluster.current() is not None else None  # from another test
-    for backend in ("dask", "local"):
-        r = runner.invoke(app, ["run", "-g", "kansas-city", "--n", n, "--seed", "3", "--unit", unit,
-                                "--jobs", "2", "--backend", backend, "--out", str(tmp_path / backend), "-q"])
-        assert r.exit_code == 0, r.output
-    names = same_files(tmp_path / "dask", tmp_path / "local")
-    assert {p.name for p in names} == {"seats.parquet"} | ({"matches.parquet"} if unit == "match" else set())
-    assert json.loads((tmp_path / "dask" / "run.json").read_text())["backend"] == "dask"
-    # --jobs 2 starts 2 workers for the 3 chunks of 70000 deals; the one chunk of 3000 matches needs
-    # one, and a cluster of 1 or 2 already running (tests run in any order) is kept for it
-    assert cluster.current().size == (2 if unit == "deal" else running if running in (1, 2) else 1)
-
-
 @pytest.fixture
 def ladder_without_search(monkeypatch):
     """A ladder's default rungs without the search rungs: its plumbing, at heuristic speed."""
@@ -185,44 +188,61 @@ EVERY_COMMAND = {  # each command that takes --backend, at the least work that p
 }
 
 
-@pytest.mark.parametrize("command", EVERY_COMMAND)
-def test_every_command_plays_on_the_embedded_cluster_as_on_this_machine(embedded, ladder_without_search,
-                                                                       tmp_path, command):
-    for backend in ("dask", "local"):
-        args = [a.replace("{out}", str(tmp_path / backend)) for a in EVERY_COMMAND[command]]
-        r = runner.invoke(app, [*args, "--jobs", "2", "--backend", backend, "-q"])
-        assert r.exit_code == 0, r.output
-    assert len(same_files(tmp_path / "dask", tmp_path / "local")) >= 2
+class TestTheEmbeddedCluster:
+    """On one embedded cluster of two workers, started by the first of these tests and stopped after
+    the last."""
 
+    @pytest.mark.parametrize("unit,n", [("deal", "4375"), ("match", "187")])
+    def test_the_embedded_cluster_writes_the_local_tables_byte_for_byte(self, embedded, small_chunks, tmp_path,
+                                                                         unit, n):
+        running = cluster.current().size if cluster.current() is not None else None  # from another test
+        for backend in ("dask", "local"):
+            r = runner.invoke(app, ["run", "-g", "kansas-city", "--n", n, "--seed", "3", "--unit", unit,
+                                    "--jobs", "2", "--backend", backend, "--out", str(tmp_path / backend), "-q"])
+            assert r.exit_code == 0, r.output
+        names = same_files(tmp_path / "dask", tmp_path / "local")
+        assert {p.name for p in names} == {"seats.parquet"} | ({"matches.parquet"} if unit == "match" else set())
+        assert json.loads((tmp_path / "dask" / "run.json").read_text())["backend"] == "dask"
+        # --jobs 2 starts 2 workers for the 3 chunks of 4375 deals; the one chunk of 187 matches needs
+        # one, and a cluster of 1 or 2 already running (tests run in any order) is kept for it
+        assert cluster.current().size == (2 if unit == "deal" else running if running in (1, 2) else 1)
 
-def test_a_review_plays_every_run_on_the_embedded_cluster(embedded, tmp_path):
-    """Each run plays as on this machine (the tests above); a review, the slowest command, is
-    played once, to see that every run of it went to the cluster."""
-    from simtool.commands import review
+    @pytest.mark.parametrize("command", EVERY_COMMAND)
+    def test_every_command_plays_on_the_embedded_cluster_as_on_this_machine(self, embedded, ladder_without_search,
+                                                                           tmp_path, command):
+        for backend in ("dask", "local"):
+            args = [a.replace("{out}", str(tmp_path / backend)) for a in EVERY_COMMAND[command]]
+            r = runner.invoke(app, [*args, "--jobs", "2", "--backend", backend, "-q"])
+            assert r.exit_code == 0, r.output
+        assert len(same_files(tmp_path / "dask", tmp_path / "local")) >= 2
 
-    sizes = review.Sizes(deals=512, matches=16, restrictions=256, duplicate=16, search=1, random=256)
-    review.review("kansas-city", tmp_path, seed=2, jobs=2, sizes=sizes, backend="dask")
-    backends = [json.loads(p.read_text())["backend"] for p in tmp_path.rglob("run.json")]
-    assert len(backends) >= 4 and set(backends) == {"dask"}
+    def test_a_review_plays_every_run_on_the_embedded_cluster(self, embedded, tmp_path):
+        """Each run plays as on this machine (the tests above); a review, the slowest command, is
+        played once, to see that every run of it went to the cluster."""
+        from simtool.commands import review
 
+        sizes = review.Sizes(deals=512, matches=16, restrictions=256, duplicate=16, search=1, random=256)
+        review.review("kansas-city", tmp_path, seed=2, jobs=2, sizes=sizes, backend="dask")
+        backends = [json.loads(p.read_text())["backend"] for p in tmp_path.rglob("run.json")]
+        assert len(backends) >= 4 and set(backends) == {"dask"}
 
-def test_a_worker_killed_mid_run_is_replaced_and_each_chunk_counted_once(embedded):
-    n, killed, seen = 300_000, [], []
+    def test_a_worker_killed_mid_run_is_replaced_and_each_chunk_counted_once(self, embedded, small_chunks):
+        n, killed, seen = 300_000 // SMALL, [], []  # ten chunks
 
-    def kill_one(done, total):
-        seen.append((done, total))
-        if done == 1 and not killed:
-            killed.append(cluster.current().pids()[0])
-            os.kill(killed[0], signal.SIGKILL)
+        def kill_one(done, total):
+            seen.append((done, total))
+            if done == 1 and not killed:
+                killed.append(cluster.current().pids()[0])
+                os.kill(killed[0], signal.SIGKILL)
 
-    r = simtool.run("black-white", n=n, seed=11, strategy="balance", backend="dask", jobs=2, progress=kill_one)
-    local = simtool.run("black-white", n=n, seed=11, strategy="balance", jobs=1)
-    chunks = -(-n // r.spec.chunk)
-    assert killed and seen[-1] == (chunks, chunks) > (1, chunks)  # killed with chunks still to play
-    assert killed[0] not in cluster.current().pids() and cluster.current().restarts == 1
-    assert r.seats.height == n * 3 and r.seats["deal"].n_unique() == n
-    assert (r.seats["deal"] // r.spec.chunk).n_unique() == chunks
-    assert r.seats.equals(local.seats)
+        r = simtool.run("black-white", n=n, seed=11, strategy="balance", backend="dask", jobs=2, progress=kill_one)
+        local = simtool.run("black-white", n=n, seed=11, strategy="balance", jobs=1)
+        chunks = -(-n // r.spec.chunk)
+        assert killed and seen[-1] == (chunks, chunks) > (1, chunks)  # killed with chunks still to play
+        assert killed[0] not in cluster.current().pids() and cluster.current().restarts == 1
+        assert r.seats.height == n * 3 and r.seats["deal"].n_unique() == n
+        assert (r.seats["deal"] // r.spec.chunk).n_unique() == chunks
+        assert r.seats.equals(local.seats)
 
 
 def simtool_with_workers(args: list[str], until=lambda: False) -> tuple[subprocess.Popen, set[int], str]:
@@ -249,7 +269,7 @@ def simtool_with_workers(args: list[str], until=lambda: False) -> tuple[subproce
 def test_ctrl_c_and_the_end_of_a_command_leave_no_dask_worker_behind(tmp_path):
     import psutil
 
-    out, n = tmp_path / "run", 600_000
+    out, n = tmp_path / "run", 400_000  # 13 chunks: stopped after 2
     proc, workers, err = simtool_with_workers(
         ["run", "--n", str(n), "--seed", "21", "--strategy", "random", "--jobs", "2", "--backend", "dask",
          "--out", str(out), "-q"], until=lambda: len(list((out / "chunks").glob("seats-*.parquet"))) >= 2)

@@ -234,11 +234,13 @@ def trial_seed(config: Config, ordinal: int) -> int:
     return int(np.random.SeedSequence([config.seed, ordinal]).generate_state(1)[0])
 
 
-def sampler_for(config: Config, study, ordinal: int):
+def sampler_for(config: Config, study, ordinal: int, grid: list[dict] | None = None):
     """A fresh sampler for trial ``ordinal``, seeded by :func:`trial_seed`: what it draws depends
     on the study's finished trials only, never on a state left by earlier trials of this process,
     so a resumed tuning draws what an unbroken one draws. The grid takes the first combination
-    (in the order of the --vary values) no finished trial has measured."""
+    (in the order of the --vary values) no finished trial has measured; ``grid``: the
+    :func:`combinations` of ``config``, where the caller has them (they take a game lookup per
+    combination, some 5 ms each)."""
     import warnings
 
     import optuna
@@ -249,7 +251,7 @@ def sampler_for(config: Config, study, ordinal: int):
     if name == "nsga2":
         return optuna.samplers.NSGAIISampler(seed=seed)
     done = [{k: t.params.get(k) for k in config.vary} for t in finished(study)]
-    point = next(params for params in combinations(config) if params not in done)
+    point = next(params for params in (combinations(config) if grid is None else grid) if params not in done)
     with warnings.catch_warnings():  # optuna calls it experimental; it only hands the point over
         warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
         return optuna.samplers.PartialFixedSampler(point, optuna.samplers.RandomSampler(seed=seed))
@@ -571,9 +573,10 @@ def play(config: Config, out: Path, study, jobs, backend, scheduler, on_trial) -
     import optuna
 
     dists = distributions(config)
-    total = len(combinations(config)) if sampler_name(config) == "grid" else config.trials
+    grid = combinations(config) if sampler_name(config) == "grid" else None  # once, not per trial
+    total = len(grid) if grid is not None else config.trials
     while (done := len(finished(study))) < total:
-        study.sampler = sampler_for(config, study, done)
+        study.sampler = sampler_for(config, study, done, grid)
         cut_off = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,))
         trial = optuna.trial.Trial(study, cut_off[0]._trial_id) if cut_off else study.ask()
         params = {k: trial.suggest_int(k, d.low, d.high) if hasattr(d, "low")
