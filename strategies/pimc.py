@@ -84,6 +84,8 @@ PARAMS = (
           by_game=(("nine-lives", 2), ("out-trumped", 3))),
 )
 
+INFER = PARAMS[-1]
+
 # the search on the one true world takes only what shapes its play-outs (worlds, a second look and
 # a budget per decision kind mean nothing there), and the reference keeps its defaults everywhere
 # (its figures in docs/reference-player.md); the ladder gives it the top pimc's playout and value
@@ -104,13 +106,20 @@ def one_world(params) -> float:
 
 def check(params, game_id: str | None) -> None:
     """Refuse a second look given half (``keep`` without ``deep`` or the reverse plays as none),
-    and a ``focus`` the game has no decision of (it would never apply), in one line each."""
+    inference from a play-out policy that offers no belief, and a ``focus`` the game has no
+    decision of (each would never apply), in one line each."""
     from simtool.errors import SimtoolError, choices
 
     if bool(params.keep) != bool(params.deep):
         raise SimtoolError(f"bad parameters keep={params.keep}, deep={params.deep} of strategy 'pimc': a "
                            f"second look needs both above 0 (keep=4,deep=24: the best 4 options in 24 "
                            f"worlds more), or both 0 for none")
+    # the game's default inference is simply off under a policy without a belief; asked for, refused
+    asked = game_id is not None and params.infer != INFER.default_for(game_id)
+    if asked and params.infer and _believed(strategies.resolve(params.playout, game_id), 1) is None:
+        raise SimtoolError(f"bad parameter infer={params.infer} of strategy 'pimc': its play-out policy "
+                           f"'{params.playout}' offers no belief to read the others' choices by; choose "
+                           f"infer=0, or a play-out policy that offers one: {choices(_believers(game_id))}")
     kinds = games.get(game_id).decisions if game_id is not None and params.focus != "none" else ()
     if kinds and params.focus not in kinds:
         raise SimtoolError(f"bad parameter focus '{params.focus}' of strategy 'pimc': {game_id} has no "
@@ -189,6 +198,11 @@ def _believed(model, draw: int):
     deal that fit them best) as ``redeal(view, k, rng)``; else None (``view.redeal``)."""
     believed = getattr(model.choose, "redeal", None)
     return None if believed is None else partial(believed, draw=draw)
+
+
+def _believers(game_id: str) -> list[str]:
+    """The strategies of ``game_id`` that offer a belief for ``infer`` (``choose.redeal``)."""
+    return [name for name, s in strategies.registry(game_id).items() if hasattr(s.choose, "redeal")] or ["none"]
 
 
 def _values(view, rng, k, deal, option, playout, mine, value_of, report, redeal=None) -> np.ndarray:

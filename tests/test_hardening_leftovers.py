@@ -11,6 +11,7 @@ import pytest
 
 import strategies
 from simtool.commands import strength
+from simtool.errors import SimtoolError
 
 
 def pimc_samples_default(monkeypatch, samples: int) -> None:
@@ -192,3 +193,19 @@ def test_a_cells_parameters_are_recorded_for_heuristics_without_any():
     spec = next(s for s, role in strength.plan(["out-trumped"]) if "pimc" in s.lineup)
     recorded = strength.params(spec)
     assert recorded["hoarder"] == {} and recorded["pimc"]["infer"] == 3
+
+
+@pytest.mark.parametrize("game_id, entry, says", [
+    ("black-white", "pimc@infer=2", "'balance' offers no belief"),
+    ("nine-lives", "pimc@infer=3,playout=random", "policy that offers one: exact"),
+    ("out-trumped", "pimc@infer=1,playout=tricks", "policy that offers one: hoarder"),
+])
+def test_inference_from_a_policy_without_a_belief_is_refused(game_id, entry, says):
+    with pytest.raises(SimtoolError, match=says):
+        strategies.resolve(entry, game_id)
+
+
+def test_the_games_own_inference_is_off_under_a_policy_without_a_belief():
+    # pimc@playout=random in Nine Lives keeps its default infer=2, which then reads nothing
+    assert strategies.resolve("pimc@playout=random", "nine-lives").values.infer == 2
+    assert strategies.resolve("pimc@infer=3", "nine-lives").values.infer == 3
