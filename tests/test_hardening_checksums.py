@@ -27,7 +27,7 @@ def altered(table: pl.DataFrame) -> pl.DataFrame:
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_chunk_changed_by_hand_is_set_aside_and_played_again(tmp_path, jobs):
+def test_a_chunk_changed_by_hand_is_set_aside_and_played_again(tmp_path, jobs, small_chunks):
     out = tmp_path / "run"
     interrupted_run(out, 3)
     chunk = out / "chunks" / "seats-000001.parquet"
@@ -39,7 +39,7 @@ def test_a_chunk_changed_by_hand_is_set_aside_and_played_again(tmp_path, jobs):
     assert pl.read_parquet(out / "seats.parquet").equals(fresh_seats())
 
 
-def test_a_chunk_without_its_checksum_is_played_again(tmp_path):
+def test_a_chunk_without_its_checksum_is_played_again(tmp_path, small_chunks):
     # a process killed after writing the tables and before their checksum: not known to be whole
     out = tmp_path / "run"
     interrupted_run(out, 3)
@@ -50,7 +50,7 @@ def test_a_chunk_without_its_checksum_is_played_again(tmp_path):
     assert pl.read_parquet(out / "seats.parquet").equals(fresh_seats())
 
 
-def test_an_unchanged_resume_keeps_every_chunk_and_the_same_bytes(tmp_path):
+def test_an_unchanged_resume_keeps_every_chunk_and_the_same_bytes(tmp_path, small_chunks):
     out, whole = tmp_path / "run", tmp_path / "whole"
     interrupted_run(out, 3)
     assert cli("run", "--resume", out, "-q", "--jobs", "1").exit_code == 0
@@ -87,7 +87,7 @@ def test_a_kept_cell_whose_table_was_changed_is_played_again(tmp_path, monkeypat
     assert played == []  # both intact now: kept
 
 
-def test_dask_workers_write_the_chunks_and_checksums_local_workers_write(tmp_path, monkeypatch):
+def test_dask_workers_write_the_chunks_and_checksums_local_workers_write(tmp_path, monkeypatch, small_chunks):
     pytest.importorskip("distributed")
     from simtool.commands.run import execute_run
     from simtool.pipeline import cluster, folders, runner

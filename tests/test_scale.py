@@ -256,7 +256,7 @@ def simtool_with_workers(args: list[str], until=lambda: False) -> tuple[subproce
     while proc.poll() is None and not until() and time.time() < deadline:
         try:
             workers.update(c.pid for c in psutil.Process(proc.pid).children()
-                           if "worker" in c.cmdline() and "dask" in c.cmdline())
+                           if "worker" in c.cmdline() and "simtool.pipeline.daskworker" in c.cmdline())
         except psutil.Error:  # ended, or a child ended, while looked at
             pass
         time.sleep(0.02)
