@@ -177,9 +177,10 @@ class Recorder:
         from the stream as it was."""
         if playout.name in self.drawing:
             return worlds.play_on(playout)["score"]
-        first, inverse = distinct_rows(worlds._state)  # the worlds' own state, made for this call
-        if len(first) == len(worlds):
+        found = distinct_worlds(worlds._state)  # the worlds' own state, made for this call
+        if found is None or len(found[0]) == len(worlds):
             return worlds.play_on(playout)["score"]
+        first, inverse = found
         saved = self.rng.bit_generator.state
         scores = worlds.take(first).play_on(playout)["score"]
         if self.rng.bit_generator.state == saved:
@@ -198,16 +199,53 @@ class Recorder:
         return {k: np.concatenate([part[k] for part in self.parts]) for k in COLUMNS}
 
 
-def distinct_rows(state) -> tuple[np.ndarray, np.ndarray]:
+PROBE = 512
+"""Worlds looked at first for repeats: the worlds of a seat's re-deals, and of the seats of one
+deal, lie together, so the first few hundred show whether the call repeats worlds."""
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplying by it mixes every bit of a word upwards
+
+
+def distinct_worlds(state) -> tuple[np.ndarray, np.ndarray] | None:
     """The first row of each distinct deal of ``state`` (equal in every per-deal array), and each
-    row's index into them."""
+    row's index into them; None where too few of the first :data:`PROBE` rows repeat one
+    another to be worth looking for the rest (or the state is not plain arrays)."""
     n = state.n
-    values = (getattr(state, f.name) for f in dataclasses.fields(state))  # as RoundState.take reads them
+    values = [getattr(state, f.name) for f in dataclasses.fields(state)]  # as RoundState.take reads them
     per_deal = [a for a in values if isinstance(a, np.ndarray) and a.shape[:1] == (n,)]
     if not per_deal or any(a.dtype.hasobject for a in per_deal):
-        return np.arange(n), np.arange(n)
-    raw = np.hstack([np.ascontiguousarray(a).reshape(n, -1).view(np.uint8) for a in per_deal])
-    key = np.ascontiguousarray(raw).view(np.dtype((np.void, raw.shape[1]))).ravel()
+        return None
+    probe = min(n, PROBE)
+    if len(distinct_rows(_words([a[:probe] for a in per_deal], probe))[0]) > probe * 7 // 8:
+        return None
+    return distinct_rows(_words(per_deal, n))
+
+
+def _words(arrays: list[np.ndarray], n: int) -> np.ndarray:
+    """The rows' bytes of ``arrays`` side by side, zero-padded to whole 64-bit words, ``(n, w)``."""
+    parts = [np.ascontiguousarray(a).reshape(n, -1).view(np.uint8) for a in arrays]
+    width = sum(part.shape[1] for part in parts)
+    raw = np.zeros((n, -(-width // 8) * 8), np.uint8)
+    at = 0
+    for part in parts:
+        raw[:, at:at + part.shape[1]] = part
+        at += part.shape[1]
+    return raw.view(np.uint64)
+
+
+def distinct_rows(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The first of each distinct row of ``words`` ``(n, w)``, and each row's index into them:
+    rows grouped by a hash, and the grouping checked word by word (exact: a hash collision falls
+    back to sorting the rows themselves)."""
+    weights = (np.arange(1, words.shape[1] + 1, dtype=np.uint64) * _MIX) | np.uint64(1)
+    hashed = (words * weights).sum(axis=1, dtype=np.uint64)
+    hashed ^= hashed >> np.uint64(29)
+    _, first, inverse = np.unique(hashed, return_index=True, return_inverse=True)
+    inverse = inverse.ravel()
+    again = np.flatnonzero(first[inverse] != np.arange(len(words)))
+    if (words[again] == words[first[inverse[again]]]).all():
+        return first, inverse
+    key = np.ascontiguousarray(words).view(np.dtype((np.void, 8 * words.shape[1]))).ravel()
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     return first, inverse.ravel()
 
