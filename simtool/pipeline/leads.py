@@ -234,9 +234,19 @@ def _words(arrays: list[np.ndarray], n: int) -> np.ndarray:
 
 
 def distinct_rows(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The first of each distinct row of ``words`` ``(n, w)``, and each row's index into them:
-    rows grouped by a hash, and the grouping checked word by word (exact: a hash collision falls
-    back to sorting the rows themselves)."""
+    """The first of each distinct row of ``words`` ``(n, w)``, and each row's index into them.
+    A run of equal rows is one (the re-deals of a seat, and the seats of one deal, lie
+    together), and the runs' first rows are grouped by a hash."""
+    fresh = np.ones(len(words), bool)
+    fresh[1:] = (words[1:] != words[:-1]).any(axis=1)
+    head = np.flatnonzero(fresh)
+    first, inverse = _hashed(words[head])
+    return head[first], inverse[np.cumsum(fresh) - 1]
+
+
+def _hashed(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`distinct_rows` by a hash of each row, the grouping checked word by word (exact: a
+    hash collision falls back to sorting the rows themselves)."""
     weights = (np.arange(1, words.shape[1] + 1, dtype=np.uint64) * _MIX) | np.uint64(1)
     hashed = (words * weights).sum(axis=1, dtype=np.uint64)
     hashed ^= hashed >> np.uint64(29)
