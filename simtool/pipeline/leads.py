@@ -14,7 +14,9 @@ Two estimators, named in ``run.json`` beside every figure made from them:
   play), is estimated by an **observer**: ``samples`` re-deals from that seat's own view (what
   it may know, never more), each played to the end of the round with a play-out policy at every
   seat. A search seat's observer uses the search's own ``samples`` and ``playout``; any other
-  seat pimc's default budget for the game with the game's default strategy.
+  seat pimc's default budget for the game with the game's default strategy. Worlds that repeat
+  (every seat's, where a view hides nothing, as in Trickster) are played out once, where the
+  play-out draws nothing from the stream: the estimates are those of playing every world.
 
 The observer draws from a stream of its own (chunk ``i``: ``SeedSequence(seed, spawn_key=(i,
 3))``), and a search's report draws nothing, so recording lead histories never changes a run's
