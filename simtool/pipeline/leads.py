@@ -14,7 +14,9 @@ Two estimators, named in ``run.json`` beside every figure made from them:
   play), is estimated by an **observer**: ``samples`` re-deals from that seat's own view (what
   it may know, never more), each played to the end of the round with a play-out policy at every
   seat. A search seat's observer uses the search's own ``samples`` and ``playout``; any other
-  seat pimc's default budget for the game with the game's default strategy.
+  seat pimc's default budget for the game with the game's default strategy. Worlds that repeat
+  (every seat's, where a view hides nothing, as in Trickster) are played out once, where the
+  play-out draws nothing from the stream: the estimates are those of playing every world.
 
 The observer draws from a stream of its own (chunk ``i``: ``SeedSequence(seed, spawn_key=(i,
 3))``), and a search's report draws nothing, so recording lead histories never changes a run's
@@ -23,6 +25,7 @@ play, and the histories are the same for any ``--jobs``.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -88,6 +91,7 @@ class Recorder:
         self.parts: list[dict[str, np.ndarray]] = []
         self.rnd, self.totals, self.index = 0, None, 0
         self.now = None
+        self.drawing: set[str] = set()  # play-outs seen to draw from the stream: never deduplicated
 
     def round(self, rnd: int, totals: np.ndarray) -> None:
         self.rnd, self.totals, self.index = rnd, totals, 0
@@ -122,7 +126,6 @@ class Recorder:
             return
         state, d, rows, ids, issued = self.now
         self.now = None
-        reports = {key: got for report in issued for key, got in report.found.items()}
         p = state.p
         m = len(rows)
         row = np.repeat(rows, p)
@@ -139,10 +142,11 @@ class Recorder:
         estimate = np.full(m * p, np.nan)
         spread = np.full(m * p, np.nan)
         own = np.zeros(m * p, bool)
-        for i, (r, s) in enumerate(zip(row, seat, strict=True)):
-            got = reports.get((int(r), int(s)))
-            if got is not None:
-                estimate[i], spread[i], own[i] = got[0], got[1], True
+        if issued:  # the searches' own estimates, at the (row, seat) pairs they reported
+            r, s, value, width = (np.concatenate(c) for c in zip(*(x.found for x in issued), strict=True))
+            place = np.searchsorted(rows, r)  # rows ascending, and every reported row among them
+            at = place * p + s  # row-major (row, seat) pairs
+            estimate[at], spread[at], own[at] = value, width, True
         missing = np.flatnonzero(~own)
         if missing.size:
             who = self.lineup.at(seat[missing], ids[row[missing]])
@@ -162,9 +166,30 @@ class Recorder:
         k = b.samples
         worlds = redeal_for(self.game, state, d.kind, seat.astype(np.int64), legal.astype(np.uint64),
                             rows, k, self.rng, self.resolve)
-        results = worlds.play_on(self.resolve(b.playout, self.game.id))
+        scores = self._play_on(worlds, self.resolve(b.playout, self.game.id))
         totals = None if self.totals is None else self.totals[rows]
-        return standing(totals, seat, results["score"].reshape(len(rows), k, -1), self.game.lower_wins)
+        return standing(totals, seat, scores.reshape(len(rows), k, -1), self.game.lower_wins)
+
+    def _play_on(self, worlds, playout) -> np.ndarray:
+        """The round's scores of ``worlds`` played on by ``playout``, each distinct world played
+        once: where a seat's view hides little (late in a round; Trickster hides nothing but
+        the current turn's choices) most re-deals, of every seat, are the same world. Only when
+        the play-out drew nothing from the stream, so that a world's play-out is a function of
+        the world alone and the stream is where playing them all leaves it; else all are played
+        from the stream as it was."""
+        if playout.name in self.drawing:
+            return worlds.play_on(playout)["score"]
+        found = distinct_worlds(worlds._state)  # the worlds' own state, made for this call
+        if found is None or len(found[0]) == len(worlds):
+            return worlds.play_on(playout)["score"]
+        first, inverse = found
+        saved = self.rng.bit_generator.state
+        scores = worlds.take(first).play_on(playout)["score"]
+        if self.rng.bit_generator.state == saved:
+            return scores[inverse]
+        self.drawing.add(playout.name)  # it draws: every later play-out of it plays all worlds
+        self.rng.bit_generator.state = saved
+        return worlds.play_on(playout)["score"]
 
     def frame(self) -> dict[str, np.ndarray]:
         """The recorded rows as columns (empty columns where no decision was sampled)."""
@@ -174,6 +199,67 @@ class Recorder:
                      "spread": np.float32}
             return {k: np.zeros(0, t) for k, t in empty.items()}
         return {k: np.concatenate([part[k] for part in self.parts]) for k in COLUMNS}
+
+
+PROBE = 512
+"""Worlds looked at first for repeats: the worlds of a seat's re-deals, and of the seats of one
+deal, lie together, so the first few hundred show whether the call repeats worlds."""
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplying by it mixes every bit of a word upwards
+
+
+def distinct_worlds(state) -> tuple[np.ndarray, np.ndarray] | None:
+    """The first row of each distinct deal of ``state`` (equal in every per-deal array), and each
+    row's index into them; None where too few of the first :data:`PROBE` rows repeat one
+    another to be worth looking for the rest (or the state is not plain arrays)."""
+    n = state.n
+    values = [getattr(state, f.name) for f in dataclasses.fields(state)]  # as RoundState.take reads them
+    per_deal = [a for a in values if isinstance(a, np.ndarray) and a.shape[:1] == (n,)]
+    if not per_deal or any(a.dtype.hasobject for a in per_deal):
+        return None
+    probe = min(n, PROBE)
+    if len(distinct_rows(_words([a[:probe] for a in per_deal], probe))[0]) > probe * 7 // 8:
+        return None
+    return distinct_rows(_words(per_deal, n))
+
+
+def _words(arrays: list[np.ndarray], n: int) -> np.ndarray:
+    """The rows' bytes of ``arrays`` side by side, zero-padded to whole 64-bit words, ``(n, w)``."""
+    parts = [np.ascontiguousarray(a).reshape(n, -1).view(np.uint8) for a in arrays]
+    width = sum(part.shape[1] for part in parts)
+    raw = np.zeros((n, -(-width // 8) * 8), np.uint8)
+    at = 0
+    for part in parts:
+        raw[:, at:at + part.shape[1]] = part
+        at += part.shape[1]
+    return raw.view(np.uint64)
+
+
+def distinct_rows(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The first of each distinct row of ``words`` ``(n, w)``, and each row's index into them.
+    A run of equal rows is one (the re-deals of a seat, and the seats of one deal, lie
+    together), and the runs' first rows are grouped by a hash."""
+    fresh = np.ones(len(words), bool)
+    fresh[1:] = (words[1:] != words[:-1]).any(axis=1)
+    head = np.flatnonzero(fresh)
+    first, inverse = _hashed(words[head])
+    return head[first], inverse[np.cumsum(fresh) - 1]
+
+
+def _hashed(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`distinct_rows` by a hash of each row, the grouping checked word by word (exact: a
+    hash collision falls back to sorting the rows themselves)."""
+    weights = (np.arange(1, words.shape[1] + 1, dtype=np.uint64) * _MIX) | np.uint64(1)
+    hashed = (words * weights).sum(axis=1, dtype=np.uint64)
+    hashed ^= hashed >> np.uint64(29)
+    _, first, inverse = np.unique(hashed, return_index=True, return_inverse=True)
+    inverse = inverse.ravel()
+    again = np.flatnonzero(first[inverse] != np.arange(len(words)))
+    if (words[again] == words[first[inverse[again]]]).all():
+        return first, inverse
+    key = np.ascontiguousarray(words).view(np.dtype((np.void, 8 * words.shape[1]))).ravel()
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return first, inverse.ravel()
 
 
 def standing(totals: np.ndarray | None, seat: np.ndarray, scores: np.ndarray,
@@ -196,7 +282,9 @@ class Report:
     def __init__(self, idx: np.ndarray, wanted: np.ndarray, totals: np.ndarray | None, lower_wins: bool):
         self.idx, self.wanted, self.totals, self.lower_wins = idx, wanted, totals, lower_wins
         self.pairs: list[tuple[np.ndarray, ...]] = []
-        self.found: dict[tuple[int, int], tuple[float, float]] = {}
+        empty = np.zeros(0, np.int64), np.zeros(0, np.int64)
+        self.found: tuple[np.ndarray, ...] = (*empty, np.zeros(0), np.zeros(0))
+        """(batch row, seat, standing of the option chosen, spread of the options') per deal."""
 
     def played(self, deal, option, seat, scores) -> None:
         keep = self.wanted[deal]
@@ -210,9 +298,13 @@ class Report:
         if not self.pairs:
             return
         deal, option, seat, values = (np.concatenate(c) for c in zip(*self.pairs, strict=True))
-        for local in np.unique(deal):
-            mine = deal == local
-            at = np.flatnonzero(option[mine] == choice[local])[0]
-            # one option tried of two or more legal: the game calls them all interchangeable
-            spread = float(values[mine].max() - values[mine].min())
-            self.found[(int(self.idx[local]), int(seat[mine][0]))] = (float(values[mine][at]), spread)
+        order = np.argsort(deal, kind="stable")  # each deal's pairs together, in the order tried
+        deal, option, seat, values = deal[order], option[order], seat[order], values[order]
+        start = np.flatnonzero(np.r_[True, deal[1:] != deal[:-1]])
+        # the first pair of each deal with the option chosen (the search chose among those it tried)
+        tried = np.flatnonzero(option == np.asarray(choice)[deal])
+        _, first = np.unique(deal[tried], return_index=True)
+        # one option tried of two or more legal: the game calls them all interchangeable
+        spread = np.maximum.reduceat(values, start) - np.minimum.reduceat(values, start)
+        self.found = (self.idx[deal[start]].astype(np.int64), seat[start].astype(np.int64),
+                      values[tried[first]], spread)
