@@ -65,13 +65,19 @@ def tables_intact(folder: Path, meta: dict) -> bool:
     """Whether a finished run's tables are those its ``run.json`` records, by their checksums:
     before a plan keeps the run instead of playing it again, as a table changed by hand would
     otherwise be taken as played. A ``run.json`` without checksums (an older simtool's) cannot
-    tell, and is trusted as before."""
-    sums = meta.get("sha256")
-    if not isinstance(sums, dict):
+    tell, and is trusted as before; checksums of another shape (a string, a list), a ``files``
+    list that is not theirs or that leaves out a table on disk were changed by hand: not intact."""
+    if "sha256" not in meta:
         return True
+    sums, names = meta["sha256"], meta.get("files")
+    if not (isinstance(sums, dict) and isinstance(names, list) and all(isinstance(n, str) for n in names)
+            and sorted(names) == sorted(sums)):
+        return False
+    if any((folder / f"{table}.parquet").exists() and f"{table}.parquet" not in sums for table in TABLES):
+        return False
     try:
-        return all(isinstance(sums.get(name), str) and file_checksum(folder / name) == sums[name]
-                   for name in meta.get("files", ()))
+        return all(isinstance(sums[name], str) and file_checksum(folder / name) == sums[name]
+                   for name in names)
     except OSError:
         return False
 
@@ -208,7 +214,13 @@ class RunWriter:
         for index in found - whole:
             for f in [*files[index].values(), self.parts / f"sums-{index:06d}.json"]:
                 if f.exists():
-                    os.replace(f, f.with_name(f.name + ".damaged"))
+                    aside = f.with_name(f.name + ".damaged")
+                    try:
+                        os.replace(f, aside)
+                    except OSError as exc:  # the name taken by a folder, a read-only chunks/
+                        raise SimtoolError(f"cannot resume {self.out}: cannot set the damaged "
+                                           f"chunks/{f.name} aside as {aside.name} ({why(exc)}); "
+                                           f"move it out of chunks/ and resume again") from None
         return whole
 
     def chunk_files(self, name: str, count: int) -> dict[int, Path]:
