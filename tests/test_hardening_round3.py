@@ -93,3 +93,95 @@ def test_a_kept_cell_with_checksums_changed_by_hand_is_played_again(tmp_path, me
     r = cli(*SWEEP, "--runs", runs, "-o", tmp_path / "s.html")
     assert r.exit_code == 0, (r.output, r.exception)
     assert {t: t.read_bytes() for t in tables} == before  # played again, not kept
+
+
+def strength_plan(runs):
+    from simtool.commands import strength as command
+    from simtool.commands.plans import make_plan
+
+    cells = command.plan(["black-white"], 64, 3)
+    return make_plan([s for s, _ in cells], runs, command="strength",
+                     extra=[{"strength": r, "params": command.params(s)} for s, r in cells])
+
+
+def old_plan(runs, cells):
+    from simtool.pipeline.executor import PLAN
+
+    runs.mkdir(parents=True, exist_ok=True)
+    (runs / PLAN).write_text(json.dumps({"command": "strength", "cells": cells}))
+
+
+@pytest.mark.parametrize("where", ["relative", "absolute"])
+def test_an_old_strength_plan_never_removes_a_folder_outside_the_runs(tmp_path, where):
+    from simtool.commands import strength as command
+    from simtool.pipeline.executor import plan_record
+
+    precious = tmp_path / "precious"
+    simtool.run("black-white", n=200, seed=1, jobs=1, strategy="random", out=precious)
+    runs = tmp_path / "runs"
+    whole = strength_plan(runs)
+    cells = json.loads(json.dumps(plan_record(whole)["cells"], default=str))
+    name = "../precious" if where == "relative" else str(precious)
+    old_plan(runs, [*cells, {**cells[0], "folder": name}])
+    said = []
+    command.replace_plan(whole, said.append)
+    assert (precious / "run.json").is_file() and (precious / "seats.parquet").is_file(), said
+
+
+@pytest.mark.parametrize("folder", [5, None, [1], "", "."])
+def test_an_old_strength_plan_with_odd_folder_names(tmp_path, folder):
+    from simtool.commands import strength as command
+    from simtool.pipeline.executor import plan_record
+
+    runs = tmp_path / "runs"
+    whole = strength_plan(runs)
+    cells = json.loads(json.dumps(plan_record(whole)["cells"], default=str))
+    old_plan(runs, [*cells, {**cells[0], "folder": folder}])
+    command.replace_plan(whole, lambda line: None)
+    assert runs.is_dir()
+
+
+def test_a_replaced_strength_plan_interrupted_does_not_resume_old_chunks(tmp_path, small_chunks):
+    from simtool.commands import strength as command
+    from simtool.pipeline.executor import plan_record, save_plan
+
+    runs = tmp_path / "runs"
+    whole = strength_plan(runs)
+    cells = json.loads(json.dumps(plan_record(whole)["cells"], default=str))
+    last = cells[-1]["folder"]
+    interrupted_run(runs / last, 2)  # the old plan's cell, played with other parameters
+    old = [*cells[:-1], {**cells[-1], "extra": {**cells[-1]["extra"], "params": {"pimc": {"samples": 1}}}}]
+    old_plan(runs, old)
+    assert command.replace_plan(whole, lambda line: None) == {last}
+    save_plan(whole)
+    # interrupted before the last cell is played: the next call sees its own plan
+    assert command.replace_plan(whole, lambda line: None) == set()
+    from simtool.pipeline.folders import run_kind
+    assert run_kind(runs / last) != "interrupted"
+
+
+def test_a_strength_cell_folder_replaced_by_a_file_is_one_line(tmp_path):
+    from simtool.commands import strength as command
+    from simtool.errors import SimtoolError
+    from simtool.pipeline.executor import save_plan
+
+    runs = tmp_path / "runs"
+    whole = strength_plan(runs)
+    save_plan(whole)
+    whole.cells[0].folder.write_text("my notes")
+    with pytest.raises(SimtoolError) as refused:
+        command.measure(runs, ["black-white"], n=64, seed=3, jobs=1, say=lambda line: None)
+    assert "\n" not in str(refused.value)
+    assert whole.cells[0].folder.read_text() == "my notes"
+
+
+def test_make_strength_refuses_a_garbage_plan_in_one_line(tmp_path):
+    from simtool.commands import strength as command
+    from simtool.errors import SimtoolError
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "plan.json").write_text("garbage")
+    with pytest.raises(SimtoolError, match="not a simtool plan"):
+        command.measure(runs, ["black-white"], n=64, seed=3, jobs=1, say=lambda line: None)
+    assert (runs / "plan.json").read_text() == "garbage"
