@@ -10,7 +10,7 @@ import pytest
 
 import simtool
 
-from .test_cli import cli
+from .test_cli import cli, one_line_error
 from .test_data_safety import N, interrupted_run
 
 
@@ -185,3 +185,72 @@ def test_make_strength_refuses_a_garbage_plan_in_one_line(tmp_path):
     with pytest.raises(SimtoolError, match="not a simtool plan"):
         command.measure(runs, ["black-white"], n=64, seed=3, jobs=1, say=lambda line: None)
     assert (runs / "plan.json").read_text() == "garbage"
+
+
+BELIEVER = '''
+from simtool import bits
+
+
+def _other(view, k, rng, draw):
+    rng.random(5)  # worlds of another stream than view.redeal's: results tell it was used
+    return view.redeal(k, rng)
+
+
+def _raising(view, k, rng, draw):
+    raise RuntimeError("boom from redeal")
+
+
+def choose(view, rng):
+    return bits.lowest(view.legal)
+
+
+def raising(view, rng):
+    return bits.lowest(view.legal)
+
+
+choose.redeal = _other
+raising.redeal = _raising
+'''
+
+
+def believer(tmp_path):
+    """A plugin play-out policy that offers a belief, in a folder with a space and an accent."""
+    folder = tmp_path / "my plugins é"
+    folder.mkdir()
+    (folder / "believer é.py").write_text(BELIEVER)
+    return folder / "believer é.py"
+
+
+def test_an_isolated_play_out_policy_s_belief_is_refused_not_dropped(tmp_path):
+    # failed before: under --isolate the plugin's belief was silently left out (the game's default
+    # infer=3 in Out-Trumped), and the tables differed from the same run in-process
+    seat = f"0=pimc@playout={believer(tmp_path)}:choose"
+    run = ["run", "-g", "out-trumped", "-n", "24", "-j", "1", "-q", "--seed", "1", "--seat"]
+    assert cli(*run, seat, "--out", tmp_path / "in").exit_code == 0
+    one_line_error(cli(*run, seat, "--isolate", "--out", tmp_path / "iso"),
+                   "under --isolate", "choose infer=0")
+    assert not (tmp_path / "iso" / "seats.parquet").exists()
+    for where, extra in (("in0", ()), ("iso0", ("--isolate",))):
+        assert cli(*run, seat + ",infer=0", *extra, "--out", tmp_path / where).exit_code == 0
+    assert pl.read_parquet(tmp_path / "in0" / "seats.parquet").equals(
+        pl.read_parquet(tmp_path / "iso0" / "seats.parquet"))
+
+
+def test_a_belief_that_raises_stops_the_run_in_one_line(tmp_path):
+    one_line_error(cli("run", "-g", "out-trumped", "-n", "24", "-j", "1", "-q", "--seed", "1", "--seat",
+                       f"0=pimc@playout={believer(tmp_path)}:raising,infer=2", "--out", tmp_path / "o"),
+                   "boom from redeal")
+
+
+@pytest.mark.parametrize("entry,needle", [
+    ("pimc@infer=-1", "expected a whole number 0..64"), ("pimc@infer=65", "expected a whole number 0..64"),
+    ("pimc@infer=x", "expected a whole number 0..64"), ("pimc@infer=1.5", "expected a whole number 0..64"),
+    ("clairvoyant@infer=2", "unknown parameter 'infer'"),
+    ("pimc@playout=random,infer=2", "offers no belief"),
+])
+def test_bad_infer_values_are_refused(entry, needle):
+    import strategies
+    from simtool.errors import SimtoolError
+
+    with pytest.raises(SimtoolError, match=needle):
+        strategies.resolve(entry, "out-trumped")
