@@ -254,3 +254,21 @@ def test_bad_infer_values_are_refused(entry, needle):
 
     with pytest.raises(SimtoolError, match=needle):
         strategies.resolve(entry, "out-trumped")
+
+
+def test_a_quiet_run_prints_a_folder_its_terminal_cannot_encode(tmp_path):
+    # failed before: the run was written, then `print` raised UnicodeEncodeError (a traceback, exit 1)
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    out = tmp_path / "dossier é"
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-m", "simtool.cli", "run", "-n", "50", "-j", "1", "-q", "-s",
+                           "random", "--seed", "1", "--out", str(out)], capture_output=True, env=env,
+                          cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    assert done.stdout == os.fsencode(out) + b"\n"
+    assert (out / "run.json").is_file()
