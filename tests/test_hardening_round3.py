@@ -272,3 +272,58 @@ def test_a_quiet_run_prints_a_folder_its_terminal_cannot_encode(tmp_path):
     assert done.returncode == 0, done.stderr.decode(errors="replace")
     assert done.stdout == os.fsencode(out) + b"\n"
     assert (out / "run.json").is_file()
+
+
+def ends_or_unblocked(call, pipe, seconds: float = 60.0):
+    """``call()`` in a thread; if it is still reading ``pipe`` after ``seconds`` (the code
+    before blocked there for ever), a writer opens and closes the pipe so that it ends, and the
+    test fails."""
+    import os
+    import threading
+
+    box = {}
+    thread = threading.Thread(target=lambda: box.update(result=call()), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    hung = thread.is_alive()
+    while thread.is_alive():
+        try:
+            os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+        thread.join(1.0)
+    assert not hung, f"blocked reading {pipe}"
+    return box["result"]
+
+
+def test_a_checksum_file_replaced_by_a_pipe_is_not_read(tmp_path, small_chunks):
+    # failed before: the resume read the pipe and waited for ever
+    import os
+
+    out = tmp_path / "run"
+    interrupted_run(out, 3)
+    sums = out / "chunks" / "sums-000001.json"
+    sums.unlink()
+    os.mkfifo(sums)
+    r = ends_or_unblocked(lambda: resumed(out), sums, 30.0)
+    assert r.exit_code == 0, r.output
+    assert pl.read_parquet(out / "seats.parquet").equals(fresh_seats())
+
+
+def test_a_run_json_naming_other_files_is_not_read(tmp_path):
+    # failed before: the kept cell's check read whatever run.json named (a pipe: for ever)
+    import os
+
+    runs = tmp_path / "cells"
+    assert cli(*SWEEP, "--runs", runs, "-o", tmp_path / "s.html").exit_code == 0
+    table = sorted(runs.rglob("seats.parquet"))[0]
+    before = table.read_bytes()
+    pl.read_parquet(table).with_columns(pl.col("score") + 1).write_parquet(table)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    meta_file = table.parent / "run.json"
+    meta = json.loads(meta_file.read_text())
+    meta_file.write_text(json.dumps({**meta, "files": [str(pipe)], "sha256": {str(pipe): "0"}}))
+    r = ends_or_unblocked(lambda: cli(*SWEEP, "--runs", runs, "-o", tmp_path / "s.html"), pipe, 30.0)
+    assert r.exit_code == 0, r.output
+    assert table.read_bytes() == before  # played again

@@ -70,14 +70,17 @@ def tables_intact(folder: Path, meta: dict) -> bool:
     if "sha256" not in meta:
         return True
     sums, names = meta["sha256"], meta.get("files")
-    if not (isinstance(sums, dict) and isinstance(names, list) and all(isinstance(n, str) for n in names)
+    tables = {f"{table}.parquet" for table in TABLES}
+    # only the run's own tables are read: a name of another file (``/dev/zero``, a pipe) could
+    # make the check read for ever
+    if not (isinstance(sums, dict) and isinstance(names, list) and all(n in tables for n in names)
             and sorted(names) == sorted(sums)):
         return False
-    if any((folder / f"{table}.parquet").exists() and f"{table}.parquet" not in sums for table in TABLES):
+    if any((folder / name).exists() and name not in sums for name in tables):
         return False
     try:
-        return all(isinstance(sums[name], str) and file_checksum(folder / name) == sums[name]
-                   for name in names)
+        return all(isinstance(sums[name], str) and (folder / name).is_file()
+                   and file_checksum(folder / name) == sums[name] for name in names)
     except OSError:
         return False
 
@@ -450,11 +453,20 @@ def file_checksum(path: Path) -> str:
     return digest.hexdigest()
 
 
+SUMS_LIMIT = 1 << 16
+"""Bytes a chunk's checksum file may hold (its own are under 300): a larger one is not simtool's."""
+
+
 def chunk_sums(parts: Path, index: int) -> dict:
     """The checksums written with chunk ``index`` (``{}``: none, so the chunk was not finished,
     or it was written by a simtool that wrote none)."""
+    file = parts / f"sums-{index:06d}.json"
     try:
-        sums = json.loads((parts / f"sums-{index:06d}.json").read_text())
+        # a plain file of a checksum file's size only: a pipe or device put in its place would
+        # block or fill the memory
+        if not file.is_file() or file.is_symlink() or file.stat().st_size > SUMS_LIMIT:
+            return {}
+        sums = json.loads(file.read_text())
     except (OSError, ValueError):
         return {}
     return sums if isinstance(sums, dict) else {}
