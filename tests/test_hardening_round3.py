@@ -327,3 +327,28 @@ def test_a_run_json_naming_other_files_is_not_read(tmp_path):
     r = ends_or_unblocked(lambda: cli(*SWEEP, "--runs", runs, "-o", tmp_path / "s.html"), pipe, 30.0)
     assert r.exit_code == 0, r.output
     assert table.read_bytes() == before  # played again
+
+
+DEEP = "[" * 100_000  # valid JSON's start, nested past the parser's recursion limit
+
+
+def test_json_nested_too_deep_in_a_run_s_files_is_one_line(tmp_path, small_chunks):
+    # failed before: RecursionError out of every command that read it (a traceback)
+    runs = tmp_path / "cells"
+    sweep = [*SWEEP, "--runs", runs, "-o", tmp_path / "s.html"]
+    assert cli(*sweep).exit_code == 0
+    (runs / "plan.json").write_text(DEEP)
+    one_line_error(cli(*sweep), "is not a simtool plan")
+    one_line_error(cli("sweep", "--resume", runs), "plan.json is damaged")
+    cell = sorted(p.parent for p in runs.rglob("run.json"))[0]
+    (cell / "run.json").write_text(DEEP)
+    one_line_error(cli("report", cell, "-o", tmp_path / "r.html"), "not valid JSON")
+    out = tmp_path / "run"
+    interrupted_run(out, 3)
+    (out / "chunks" / "sums-000001.json").write_text(DEEP)  # a damaged checksum file: played again
+    assert resumed(out).exit_code == 0
+    assert pl.read_parquet(out / "seats.parquet").equals(fresh_seats())
+    other = tmp_path / "other"
+    interrupted_run(other, 2)
+    (other / "chunks" / "spec.json").write_text(DEEP)
+    one_line_error(resumed(other), "cannot resume")

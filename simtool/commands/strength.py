@@ -30,7 +30,7 @@ from simtool.analysis import strength
 from simtool.commands.plans import check, make_plan
 from simtool.errors import SimtoolError, choices
 from simtool.pipeline.executor import PLAN, Plan, execute, plan_record, read_json, save_plan
-from simtool.pipeline.folders import run_kind
+from simtool.pipeline.folders import parse_json, run_kind
 from simtool.pipeline.runner import RunSpec, make_spec
 
 GAMES = ("black-white", "kansas-city", "trickster", "out-trumped", "nine-lives", "hearts")
@@ -244,14 +244,14 @@ def _names(folders) -> str:
 def _finished(folder: Path) -> dict | None:
     """The ``run.json`` of a cell already played into ``folder``, if any."""
     try:
-        return json.loads((folder / "run.json").read_text())
+        return parse_json((folder / "run.json").read_text())
     except (OSError, ValueError):
         return None
 
 
 def _read_cpu(path: Path) -> dict:
     try:
-        found = json.loads(path.read_text())
+        found = parse_json(path.read_text())
     except (OSError, ValueError):
         return {}
     return found if isinstance(found, dict) else {}

@@ -54,11 +54,20 @@ def run_kind(folder: Path) -> str | None:
         return "interrupted"
     if (folder / "run.json").is_file():
         try:
-            meta = json.loads((folder / "run.json").read_text())
+            meta = parse_json((folder / "run.json").read_text())
         except (OSError, ValueError):
             return None
         return "finished" if isinstance(meta, dict) and "simtool" in meta.get("versions", {}) else None
     return "empty" if not any(folder.iterdir()) else None
+
+
+def parse_json(text: str):
+    """``json.loads``, where nesting too deep for the parser (a file of 100000 ``[``, which raised
+    RecursionError out of the command) is a ``ValueError`` like any other text that is not JSON."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
 
 
 def tables_intact(folder: Path, meta: dict) -> bool:
@@ -123,7 +132,7 @@ os.register_at_fork(after_in_child=FolderLock.forget_in_child)
 
 def _holder(folder: Path) -> str:
     try:
-        who = json.loads((folder / "chunks" / WRITER).read_text())
+        who = parse_json((folder / "chunks" / WRITER).read_text())
         return f"pid {who['pid']}, started {who['started']}: {who['command']}"
     except (OSError, ValueError, KeyError, TypeError):
         return "details unknown"
@@ -195,7 +204,7 @@ class RunWriter:
 
     def spec(self) -> dict:
         try:
-            data = json.loads((self.parts / SPEC).read_text())
+            data = parse_json((self.parts / SPEC).read_text())
         except (OSError, ValueError) as exc:
             raise SimtoolError(f"cannot resume {self.out}: chunks/{SPEC} is unreadable ({exc})") from None
         if not isinstance(data, dict):
@@ -466,7 +475,7 @@ def chunk_sums(parts: Path, index: int) -> dict:
         # block or fill the memory
         if not file.is_file() or file.is_symlink() or file.stat().st_size > SUMS_LIMIT:
             return {}
-        sums = json.loads(file.read_text())
+        sums = parse_json(file.read_text())
     except (OSError, ValueError):
         return {}
     return sums if isinstance(sums, dict) else {}
@@ -549,7 +558,7 @@ def read_meta(run_dir: Path) -> dict:
     if not text.strip():
         raise SimtoolError(f"{path} is empty; the run folder is damaged: run it again")
     try:
-        meta = json.loads(text)
+        meta = parse_json(text)
     except ValueError as exc:
         raise SimtoolError(f"{path} is not valid JSON ({exc}); the file is damaged: "
                            f"run it again") from None
