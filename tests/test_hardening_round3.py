@@ -18,9 +18,8 @@ def fresh_seats() -> pl.DataFrame:
     return simtool.run("black-white", n=N, seed=3, jobs=1, strategy="random").seats
 
 
-def resumed(out):
-    r = cli("run", "--resume", out, "-q", "--jobs", "1")
-    return r
+def resumed(out, jobs: str = "1"):
+    return cli("run", "--resume", out, "-q", "--jobs", jobs)
 
 
 @pytest.mark.parametrize("damage", ["garbage", "list", "ints", "dir", "empty", "huge"])
@@ -296,7 +295,8 @@ def ends_or_unblocked(call, pipe, seconds: float = 60.0):
     return box["result"]
 
 
-def test_a_checksum_file_replaced_by_a_pipe_is_not_read(tmp_path, small_chunks):
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_checksum_file_replaced_by_a_pipe_is_not_read(tmp_path, small_chunks, jobs):
     # failed before: the resume read the pipe and waited for ever
     import os
 
@@ -305,7 +305,7 @@ def test_a_checksum_file_replaced_by_a_pipe_is_not_read(tmp_path, small_chunks):
     sums = out / "chunks" / "sums-000001.json"
     sums.unlink()
     os.mkfifo(sums)
-    r = ends_or_unblocked(lambda: resumed(out), sums, 30.0)
+    r = ends_or_unblocked(lambda: resumed(out, jobs), sums, 30.0)
     assert r.exit_code == 0, r.output
     assert pl.read_parquet(out / "seats.parquet").equals(fresh_seats())
 
