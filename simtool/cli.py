@@ -316,7 +316,7 @@ def run(
     if not quiet:
         show_summary(folder)
     else:  # the folder as it is, never wrapped, and without loading rich for one line
-        print(result.path)
+        print_path(result.path)
     _FINISHED.append(True)
 
 
@@ -334,6 +334,18 @@ class _NoBar:
 
     def update(self, *args, **kwargs) -> None:
         return None
+
+
+def print_path(path: Path) -> None:
+    """``path`` on a line of its own, as the file system spells it where the terminal's encoding
+    cannot (``PYTHONIOENCODING=ascii`` and a folder named ``é``): the run is finished and
+    written, its one line must not end it in a traceback."""
+    try:
+        print(path)
+    except UnicodeEncodeError:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(os.fsencode(path) + b"\n")
+        sys.stdout.buffer.flush()
 
 
 def _progress(quiet: bool):

@@ -48,6 +48,7 @@ class _Remote:
     entry: str
     game_id: str
     file: str | None
+    isolated = True  # what a search asks before it would use the plugin's belief (pimc@infer)
 
     def __call__(self, view, rng, params=None) -> np.ndarray:  # params: the plugin's own copy has them
         fields = type(view).fields()

@@ -170,6 +170,13 @@ def search(view, rng, k: int, playout_spec: str, value_of: str, own_spec: str = 
     mine = playout if own_spec in (None, PLAYOUT, playout_spec) else _resolve(own_spec, view.game, view._resolve)
     policy = mine(view, rng)
     redeal = _believed(playout, infer) if infer else None
+    if infer and redeal is None and _belief_left_behind(playout_spec, view.game, playout):
+        from simtool.errors import SimtoolError
+
+        raise SimtoolError(f"pimc@infer={infer} cannot read the others' choices by the belief of its "
+                           f"play-out policy '{playout_spec}' under --isolate (the belief would run in "
+                           f"simtool's process, and without it the results would differ from the run "
+                           f"without --isolate); choose infer=0, or run it without --isolate")
     # one option of each interchangeable group (the play-out policy's own choice among them)
     tried = np.where(free, view.distinct | bits.BIT[policy], bits.EMPTY)
     deal, option = np.nonzero(bits.to_mask(tried, view.n_actions))  # every (deal, option) pair to try
@@ -198,6 +205,15 @@ def _believed(model, draw: int):
     deal that fit them best) as ``redeal(view, k, rng)``; else None (``view.redeal``)."""
     believed = getattr(model.choose, "redeal", None)
     return None if believed is None else partial(believed, draw=draw)
+
+
+@cache
+def _belief_left_behind(spec: str, game_id: str, playout) -> bool:
+    """Whether the play-out policy ``playout`` plays isolated (``--isolate``: its ``choose``
+    runs in the plugin's process and offers no ``redeal`` here) though the plugin ``spec``
+    offers a belief: inference would then silently play otherwise than in-process."""
+    return bool(getattr(playout.choose, "isolated", False)) and \
+        _believed(strategies.resolve(spec, game_id), 1) is not None
 
 
 def _believers(game_id: str) -> list[str]:

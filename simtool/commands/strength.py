@@ -30,7 +30,7 @@ from simtool.analysis import strength
 from simtool.commands.plans import check, make_plan
 from simtool.errors import SimtoolError, choices
 from simtool.pipeline.executor import PLAN, Plan, execute, plan_record, read_json, save_plan
-from simtool.pipeline.folders import run_kind
+from simtool.pipeline.folders import parse_json, run_kind
 from simtool.pipeline.runner import RunSpec, make_spec
 
 GAMES = ("black-white", "kansas-city", "trickster", "out-trumped", "nine-lives", "hearts")
@@ -198,7 +198,8 @@ def replace_plan(whole: Plan, say: Callable[[str], None]) -> set[str]:
     defaults changed, or the variants): its cells of the same specification and parameters are
     kept, finished or not; the folders of its cells that ``whole`` no longer has are removed, and
     the old ``plan.json`` with them. Says so in one line; returns the cells of ``whole`` whose
-    folder holds a run of the old plan played otherwise (played again from the start)."""
+    folder held a run of the old plan played otherwise (removed here, played again from the
+    start). Only run folders directly in the runs folder are ever removed."""
     file = Path(whole.root) / PLAN
     old = read_json(file, None)
     if not isinstance(old, dict) or old.get("command") != "strength" or not isinstance(old.get("cells"), list):
@@ -212,17 +213,27 @@ def replace_plan(whole: Plan, say: Callable[[str], None]) -> set[str]:
         return set()
     now = {c["folder"]: c for c in cells}
     changed = {name for name in now.keys() & before.keys() if now[name] != before[name]}
-    gone = [name for name in before.keys() - now.keys()
-            if (Path(whole.root) / name).is_dir() and run_kind(Path(whole.root) / name) is not None]
-    for name in gone:
+    gone = [name for name in before.keys() - now.keys() if _own_run(Path(whole.root), name)]
+    played = {name for name in now if run_kind(Path(whole.root) / name) in ("finished", "interrupted")}
+    # the changed cells' runs go now, not when each is played: after an interruption the new
+    # plan.json matches, and an old cell's chunks would otherwise be resumed under it
+    for name in [*gone, *(n for n in changed if _own_run(Path(whole.root), n))]:
         shutil.rmtree(Path(whole.root) / name)
     file.unlink()
-    played = {name for name in now if run_kind(Path(whole.root) / name) in ("finished", "interrupted")}
     say(f"{file} replaced (a strategy's defaults or the cells changed): {len(played - changed)} cells "
         f"played before kept, {len(played & changed)} played with other settings played again"
         + (f" ({_names(played & changed)})" if played & changed else "")
         + (f", {len(gone)} old cells' folders removed ({_names(gone)})" if gone else ""))
     return changed
+
+
+def _own_run(root: Path, name) -> bool:
+    """Whether the old plan's cell ``name`` is a run folder directly in ``root``: a plan.json
+    changed by hand may name any path (``../mine``, ``/home/me/run``), a number, a link."""
+    if not isinstance(name, str) or name in ("", ".", "..") or Path(name).name != name:
+        return False
+    folder = root / name
+    return folder.is_dir() and not folder.is_symlink() and run_kind(folder) in ("finished", "interrupted")
 
 
 def _names(folders) -> str:
@@ -233,14 +244,14 @@ def _names(folders) -> str:
 def _finished(folder: Path) -> dict | None:
     """The ``run.json`` of a cell already played into ``folder``, if any."""
     try:
-        return json.loads((folder / "run.json").read_text())
+        return parse_json((folder / "run.json").read_text())
     except (OSError, ValueError):
         return None
 
 
 def _read_cpu(path: Path) -> dict:
     try:
-        found = json.loads(path.read_text())
+        found = parse_json(path.read_text())
     except (OSError, ValueError):
         return {}
     return found if isinstance(found, dict) else {}

@@ -30,7 +30,7 @@ import polars as pl
 from simtool import arguments, games
 from simtool.arguments import check_timeout
 from simtool.errors import OutOfMemory, SimtoolError, WorkerLost, describe
-from simtool.pipeline.folders import SPEC, RunWriter, run_kind, tables_intact, write_json
+from simtool.pipeline.folders import SPEC, RunWriter, parse_json, run_kind, tables_intact, write_json
 from simtool.pipeline.runner import (
     BACKENDS,
     RunSpec,
@@ -546,6 +546,6 @@ def saved_spec(folder: Path) -> RunSpec | None:
 
 def read_json(path: Path, default):
     try:
-        return json.loads(path.read_text())
+        return parse_json(path.read_text())
     except (OSError, ValueError):
         return default

@@ -54,24 +54,42 @@ def run_kind(folder: Path) -> str | None:
         return "interrupted"
     if (folder / "run.json").is_file():
         try:
-            meta = json.loads((folder / "run.json").read_text())
+            meta = parse_json((folder / "run.json").read_text())
         except (OSError, ValueError):
             return None
         return "finished" if isinstance(meta, dict) and "simtool" in meta.get("versions", {}) else None
     return "empty" if not any(folder.iterdir()) else None
 
 
+def parse_json(text: str):
+    """``json.loads``, where nesting too deep for the parser (a file of 100000 ``[``, which raised
+    RecursionError out of the command) is a ``ValueError`` like any other text that is not JSON."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+
+
 def tables_intact(folder: Path, meta: dict) -> bool:
     """Whether a finished run's tables are those its ``run.json`` records, by their checksums:
     before a plan keeps the run instead of playing it again, as a table changed by hand would
     otherwise be taken as played. A ``run.json`` without checksums (an older simtool's) cannot
-    tell, and is trusted as before."""
-    sums = meta.get("sha256")
-    if not isinstance(sums, dict):
+    tell, and is trusted as before; checksums of another shape (a string, a list), a ``files``
+    list that is not theirs or that leaves out a table on disk were changed by hand: not intact."""
+    if "sha256" not in meta:
         return True
+    sums, names = meta["sha256"], meta.get("files")
+    tables = {f"{table}.parquet" for table in TABLES}
+    # only the run's own tables are read: a name of another file (``/dev/zero``, a pipe) could
+    # make the check read for ever
+    if not (isinstance(sums, dict) and isinstance(names, list) and all(n in tables for n in names)
+            and sorted(names) == sorted(sums)):
+        return False
+    if any((folder / name).exists() and name not in sums for name in tables):
+        return False
     try:
-        return all(isinstance(sums.get(name), str) and file_checksum(folder / name) == sums[name]
-                   for name in meta.get("files", ()))
+        return all(isinstance(sums[name], str) and (folder / name).is_file()
+                   and file_checksum(folder / name) == sums[name] for name in names)
     except OSError:
         return False
 
@@ -114,7 +132,7 @@ os.register_at_fork(after_in_child=FolderLock.forget_in_child)
 
 def _holder(folder: Path) -> str:
     try:
-        who = json.loads((folder / "chunks" / WRITER).read_text())
+        who = parse_json((folder / "chunks" / WRITER).read_text())
         return f"pid {who['pid']}, started {who['started']}: {who['command']}"
     except (OSError, ValueError, KeyError, TypeError):
         return "details unknown"
@@ -186,7 +204,7 @@ class RunWriter:
 
     def spec(self) -> dict:
         try:
-            data = json.loads((self.parts / SPEC).read_text())
+            data = parse_json((self.parts / SPEC).read_text())
         except (OSError, ValueError) as exc:
             raise SimtoolError(f"cannot resume {self.out}: chunks/{SPEC} is unreadable ({exc})") from None
         if not isinstance(data, dict):
@@ -208,7 +226,13 @@ class RunWriter:
         for index in found - whole:
             for f in [*files[index].values(), self.parts / f"sums-{index:06d}.json"]:
                 if f.exists():
-                    os.replace(f, f.with_name(f.name + ".damaged"))
+                    aside = f.with_name(f.name + ".damaged")
+                    try:
+                        os.replace(f, aside)
+                    except OSError as exc:  # the name taken by a folder, a read-only chunks/
+                        raise SimtoolError(f"cannot resume {self.out}: cannot set the damaged "
+                                           f"chunks/{f.name} aside as {aside.name} ({why(exc)}); "
+                                           f"move it out of chunks/ and resume again") from None
         return whole
 
     def chunk_files(self, name: str, count: int) -> dict[int, Path]:
@@ -438,11 +462,20 @@ def file_checksum(path: Path) -> str:
     return digest.hexdigest()
 
 
+SUMS_LIMIT = 1 << 16
+"""Bytes a chunk's checksum file may hold (its own are under 300): a larger one is not simtool's."""
+
+
 def chunk_sums(parts: Path, index: int) -> dict:
     """The checksums written with chunk ``index`` (``{}``: none, so the chunk was not finished,
     or it was written by a simtool that wrote none)."""
+    file = parts / f"sums-{index:06d}.json"
     try:
-        sums = json.loads((parts / f"sums-{index:06d}.json").read_text())
+        # a plain file of a checksum file's size only: a pipe or device put in its place would
+        # block or fill the memory
+        if not file.is_file() or file.is_symlink() or file.stat().st_size > SUMS_LIMIT:
+            return {}
+        sums = parse_json(file.read_text())
     except (OSError, ValueError):
         return {}
     return sums if isinstance(sums, dict) else {}
@@ -525,7 +558,7 @@ def read_meta(run_dir: Path) -> dict:
     if not text.strip():
         raise SimtoolError(f"{path} is empty; the run folder is damaged: run it again")
     try:
-        meta = json.loads(text)
+        meta = parse_json(text)
     except ValueError as exc:
         raise SimtoolError(f"{path} is not valid JSON ({exc}); the file is damaged: "
                            f"run it again") from None
