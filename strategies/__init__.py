@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from contextvars import ContextVar
 from dataclasses import replace
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -128,25 +129,46 @@ def _load_entry_point(ep) -> Strategy:
     return found if found.name == ep.name else replace(found, name=ep.name)
 
 
-def resolve(spec: str, game_id: str, file: Path | None = None, isolate: bool = False) -> Strategy:
+_ISOLATING: ContextVar[bool] = ContextVar("isolating", default=False)
+"""Set while an ``isolate`` resolution runs: the strategies a built-in's parameters name (pimc's
+``playout``), checked as the parameters are parsed, are isolated too."""
+
+
+def resolve(spec: str, game_id: str, file: Path | None = None, isolate: bool | None = None) -> Strategy:
     """The strategy named by ``spec`` for ``game_id``, or a one-line error. ``file``: where a
     plugin's file is now (a resumed run records it as an absolute path). ``isolate``: a plugin
     (a file's or an installed package's strategy, not a built-in) plays in a process of its own
-    that receives only its views (:mod:`strategies.isolate`).
+    that receives only its views, and is never imported in this one: its process describes it
+    (:mod:`strategies.isolate`); ``None``: as the resolution this one runs within.
 
     Installed strategies are loaded only when named (or listed): a broken one fails only the
     runs that use it."""
+    if isolate is None:
+        isolate = _ISOLATING.get()
+    token = _ISOLATING.set(isolate)
+    try:
+        return _resolve(spec, game_id, file, isolate)
+    finally:
+        _ISOLATING.reset(token)
+
+
+def _resolve(spec: str, game_id: str, file: Path | None, isolate: bool) -> Strategy:
     spec, found = restrictions.restricted_name(spec, game_id)
     if found:
         return restrictions.wrap(resolve(spec, game_id, file, isolate), found, game_id)
     base, given = split(spec)
     path = plugin_file(base)
+    if isolate and (path is not None or (base not in {s.name for s in BUILT_IN} and _entry_point(base))):
+        from .isolate import described  # imported only when asked for: it loads subprocess
+
+        # the plugin's own process loads it, parses and checks its parameters for this game
+        return described(spec, game_id, file or path)
     if path is not None:
         found = _load_plugin(file or path, base.rpartition(":")[2])
     else:
         found = next((s for s in BUILT_IN if s.name == base), None)
         if found is None:
-            ep = next((e for e in entry_points(group="simtool.strategies") if e.name == base), None)
+            ep = _entry_point(base)
             if ep is None:
                 valid = choices(sorted(registry(game_id)))
                 raise SimtoolError(
@@ -158,14 +180,15 @@ def resolve(spec: str, game_id: str, file: Path | None = None, isolate: bool = F
             f"strategy '{found.name}' plays {choices(found.games)}, not {game_id}; "
             f"valid for {game_id}: {choices(sorted(registry(game_id)))}"
         )
-    if isolate and not any(found is b for b in BUILT_IN):
-        from .isolate import isolated  # imported only when asked for: it loads subprocess
-
-        return isolated(found.with_params(given, game_id), spec, game_id, file or path)
     resolved = found.with_params(given, game_id)
     if found is pimc.clairvoyant:
         _sealed_playout(resolved)
     return resolved
+
+
+def _entry_point(name: str):
+    """The installed package's entry point named ``name`` (not loaded), or None."""
+    return next((e for e in entry_points(group="simtool.strategies") if e.name == name), None)
 
 
 def built_in(spec: str) -> bool:
@@ -186,12 +209,12 @@ def _sealed_playout(found: Strategy) -> None:
                            f"built-in strategy, not a plugin")
 
 
-def canonical(spec: str, game_id: str) -> str:
+def canonical(spec: str, game_id: str, isolate: bool | None = None) -> str:
     """The line-up entry ``spec`` written canonically (see :meth:`Strategy.with_params`): a
     plugin keeps its path, a strategy's parameters are checked and put in order, and its
-    restrictions follow in their game's order."""
+    restrictions follow in their game's order. ``isolate``: as :func:`resolve`'s."""
     head, limits = restrictions.restricted_name(spec, game_id)
-    found = resolve(head, game_id)
+    found = resolve(head, game_id, isolate=isolate)
     base = split(head)[0]
     return base + found.name[len(found.base):] + "".join(f"~{r.name}" for r in limits)
 

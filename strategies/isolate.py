@@ -21,6 +21,7 @@ import signal
 import subprocess
 import sys
 from dataclasses import dataclass, replace
+from functools import partial
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -28,13 +29,56 @@ import numpy as np
 
 from simtool.errors import SimtoolError, describe
 
-from .base import Strategy
+from .base import STRATEGY, Param, Params, Strategy
 
 
-def isolated(found: Strategy, entry: str, game_id: str, file: Path | None) -> Strategy:
-    """``found`` (the plugin named by the line-up ``entry``, without restrictions, from ``file``)
-    played in a process of its own; its name, parameters and cost stay as they are."""
-    return replace(found, choose=_Remote(entry, game_id, None if file is None else str(file)))
+def described(entry: str, game_id: str, file: Path | None) -> Strategy:
+    """The plugin named by the line-up ``entry`` (without restrictions, from ``file``) for
+    ``game_id``, played in a process of its own. That process imports it, parses and checks its
+    parameters, and sends its description back as plain values (:func:`describe_strategy`): its
+    module never runs in this process. Its errors are the one-line errors of the plugin loaded
+    here."""
+    remote = _Remote(entry, game_id, None if file is None else str(file))
+    about = _child(entry, game_id, remote.file).about
+    try:
+        return _from_description(about, remote)
+    except (KeyError, TypeError, ValueError) as exc:  # an untrusted process's reply: checked
+        raise SimtoolError(f"isolated strategy {entry} could not start: its process sent no "
+                           f"description ({describe(exc)})") from None
+
+
+KINDS = {"int": int, "float": float, "str": str, STRATEGY: STRATEGY}
+"""A parameter's kind as it travels (a type would need a pickle that names a class)."""
+
+
+def describe_strategy(found: Strategy) -> dict:
+    """``found`` (parameters given) as plain values: what a run asks of a strategy besides its
+    choices: its name, games, parameters and their values, cost, whether it offers a belief."""
+    return {"name": found.name, "description": found.description, "origin": found.origin,
+            "games": None if found.games is None else list(found.games),
+            "params": [[p.name, p.kind if p.kind == STRATEGY else p.kind.__name__, p.default, p.help,
+                        p.low, p.high, None if p.values is None else list(p.values),
+                        [list(pair) for pair in p.by_game]] for p in found.params],
+            "values": None if found.values is None else found.values.as_dict(),
+            "cost": found.relative_cost(), "belief": hasattr(found.choose, "redeal")}
+
+
+def _from_description(about: dict, remote: _Remote) -> Strategy:
+    params = tuple(Param(name, KINDS[kind], default, str(help_), low, high,
+                         None if values is None else tuple(map(str, values)),
+                         tuple((str(g), v) for g, v in by_game))
+                   for name, kind, default, help_, low, high, values, by_game in about["params"])
+    games = about["games"]
+    cost = float(about["cost"])
+    return Strategy(str(about["name"]), replace(remote, belief=bool(about["belief"])),
+                    str(about["description"]), None if games is None else tuple(map(str, games)),
+                    str(about["origin"]), params, None if about["values"] is None else Params(dict(about["values"])),
+                    cost=partial(_fixed, cost))
+
+
+def _fixed(cost: float, params) -> float:
+    """A cost the plugin's process computed for the parameters given."""
+    return cost
 
 
 class RemoteError(Exception):
@@ -49,6 +93,7 @@ class _Remote:
     game_id: str
     file: str | None
     isolated = True  # what a search asks before it would use the plugin's belief (pimc@infer)
+    belief: bool = False  # whether the plugin offers one (choose.redeal), which isolated it cannot
 
     def __call__(self, view, rng, params=None) -> np.ndarray:  # params: the plugin's own copy has them
         fields = type(view).fields()
@@ -95,6 +140,7 @@ class _Child:
         os.close(up_write)
         self.down, self.up = Connection(down_write, readable=False), Connection(up_read, writable=False)
         self.reads: dict[str, set[str]] = {}  # the fields it asked for, by kind of decision
+        self.about: dict = {}  # its description, sent once loaded
 
     def send(self, message) -> None:
         try:
@@ -103,7 +149,8 @@ class _Child:
             pass
 
     def receive(self) -> tuple:
-        """The plugin's next message: ``("ready",)`` once loaded, ``("field", NAME)``, ``("ok",
+        """The plugin's next message: ``("ready", DESCRIPTION)`` once loaded (or ``("refused",
+        ERROR)``), ``("field", NAME)``, ``("ok",
         choices, *generator states)`` or ``("raised", TYPE, MESSAGE)``; anything else, or its
         process's end, as ``raised``."""
         try:
@@ -118,7 +165,7 @@ class _Child:
             reply = _Replies(io.BytesIO(data)).load()
         except Exception as exc:  # noqa: BLE001 - whatever it sent, the run says so in one line
             return ("raised", "BadReply", f"its process sent something other than choices: {describe(exc)}")
-        shapes = {"ready": (1, str), "field": (2, str), "ok": (5, object), "raised": (3, str)}
+        shapes = {"ready": (2, dict), "refused": (2, str), "field": (2, str), "ok": (5, object), "raised": (3, str)}
         shape = shapes.get(reply[0]) if isinstance(reply, tuple) and reply else None
         if shape is None or len(reply) != shape[0] or not all(isinstance(x, shape[1]) for x in reply[1:]):
             return ("raised", "BadReply", "its process sent something other than choices")
@@ -151,9 +198,13 @@ def _child(entry: str, game_id: str, file: str | None) -> _Child:
         child = _CHILDREN[key] = _Child(key)
         child.send((entry, game_id, file))
         reply = child.receive()
-        if reply[0] == "raised":
+        if reply[0] == "refused":  # the one-line error it would have been in this process
+            _end(child)
+            raise SimtoolError(reply[1][:2000])
+        if reply[0] != "ready":
             _end(child)
             raise SimtoolError(f"isolated strategy {entry} could not start: {reply[2]}")
+        child.about = reply[1]
     return child
 
 
@@ -177,10 +228,14 @@ def serve(down: int, up: int) -> None:
     try:
         strategy = strategies.resolve(entry, game_id, None if file is None else Path(file))
         game = games.get(game_id)
+        about = describe_strategy(strategy)
+    except SimtoolError as exc:  # a bad parameter, a name the file lacks, its import raising
+        reply.send(("refused", str(exc)))
+        return
     except BaseException as exc:  # noqa: BLE001 - the run's process says it in one line
         reply.send(("raised", type(exc).__name__, str(exc)))
         return
-    reply.send(("ready",))
+    reply.send(("ready", about))
     remote, rng, pid = _remote_view(game, receive, reply), None, os.getpid()
     while True:
         try:

@@ -116,7 +116,7 @@ def check(params, game_id: str | None) -> None:
                            f"worlds more), or both 0 for none")
     # the game's default inference is simply off under a policy without a belief; asked for, refused
     asked = game_id is not None and params.infer != INFER.default_for(game_id)
-    if asked and params.infer and _believed(strategies.resolve(params.playout, game_id), 1) is None:
+    if asked and params.infer and not _offers_belief(strategies.resolve(params.playout, game_id)):
         raise SimtoolError(f"bad parameter infer={params.infer} of strategy 'pimc': its play-out policy "
                            f"'{params.playout}' offers no belief to read the others' choices by; choose "
                            f"infer=0, or a play-out policy that offers one: {choices(_believers(game_id))}")
@@ -170,7 +170,7 @@ def search(view, rng, k: int, playout_spec: str, value_of: str, own_spec: str = 
     mine = playout if own_spec in (None, PLAYOUT, playout_spec) else _resolve(own_spec, view.game, view._resolve)
     policy = mine(view, rng)
     redeal = _believed(playout, infer) if infer else None
-    if infer and redeal is None and _belief_left_behind(playout_spec, view.game, playout):
+    if infer and redeal is None and _belief_left_behind(playout):
         from simtool.errors import SimtoolError
 
         raise SimtoolError(f"pimc@infer={infer} cannot read the others' choices by the belief of its "
@@ -207,13 +207,16 @@ def _believed(model, draw: int):
     return None if believed is None else partial(believed, draw=draw)
 
 
-@cache
-def _belief_left_behind(spec: str, game_id: str, playout) -> bool:
+def _belief_left_behind(playout) -> bool:
     """Whether the play-out policy ``playout`` plays isolated (``--isolate``: its ``choose``
-    runs in the plugin's process and offers no ``redeal`` here) though the plugin ``spec``
-    offers a belief: inference would then silently play otherwise than in-process."""
-    return bool(getattr(playout.choose, "isolated", False)) and \
-        _believed(strategies.resolve(spec, game_id), 1) is not None
+    runs in the plugin's process and offers no ``redeal`` here) though the plugin offers a belief, as its process described it: inference would then silently play otherwise
+    than in-process."""
+    return bool(getattr(playout.choose, "isolated", False)) and bool(getattr(playout.choose, "belief", False))
+
+
+def _offers_belief(model) -> bool:
+    """Whether the play-out policy ``model`` offers a belief: here, or (isolated) in its process."""
+    return _believed(model, 1) is not None or _belief_left_behind(model)
 
 
 def _believers(game_id: str) -> list[str]:

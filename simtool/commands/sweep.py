@@ -244,7 +244,7 @@ def cells(grid: Grid, progress=None) -> list[RunSpec]:
         g = game_of(game_id)
         for text in grid.lineups or ["default"]:
             specs.append(make_spec(game_id, p, grid.n, None, lineup(text, g, p), rules, grid.unit,
-                                   seed, grid.rotate, duplicate=grid.duplicate))
+                                   seed, grid.rotate, duplicate=grid.duplicate, isolate=grid.isolate))
             _tick(progress, len(specs), total)
     return specs
 

@@ -152,7 +152,9 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
         raise SimtoolError(f"bad precision {precision!r}; expected a half-width between 0 and 0.5, "
                            f"such as 0.005 for ± 0.5%")
 
-    lineup = [strategies.canonical(str(name), g.id) for name in lineup]  # one name per strategy
+    # one name per strategy; under --isolate a plugin is described by its own process, never
+    # imported in this one
+    lineup = [strategies.canonical(str(name), g.id, isolate) for name in lineup]
     if duplicate and unit == "match" and g.deal_reads_match:
         raise SimtoolError(f"{g.id} deals each round from the match so far, so the copies of a "
                            f"duplicate match cannot get the same cards; use --duplicate with --unit deal")
