@@ -209,9 +209,11 @@ def _believed(model, draw: int):
 
 def _belief_left_behind(playout) -> bool:
     """Whether the play-out policy ``playout`` plays isolated (``--isolate``: its ``choose``
-    runs in the plugin's process and offers no ``redeal`` here) though the plugin offers a belief, as its process described it: inference would then silently play otherwise
-    than in-process."""
-    return bool(getattr(playout.choose, "isolated", False)) and bool(getattr(playout.choose, "belief", False))
+    runs in the plugin's process and offers no ``redeal`` here) though the plugin offers a
+    belief, as its process described it: inference would then silently play otherwise than
+    in-process."""
+    remote = playout.choose
+    return bool(getattr(remote, "isolated", False)) and bool(getattr(remote, "belief", False))
 
 
 def _offers_belief(model) -> bool:
