@@ -82,10 +82,12 @@ def require_fair(specs, where: str) -> None:
 def registry(game_id: str | None = None) -> dict[str, Strategy]:
     """Every named strategy (built-in and installed), optionally only those that play ``game_id``.
 
-    An installed strategy that fails to load is left out (:func:`broken` lists it).
+    An installed strategy that fails to load is left out (:func:`broken` lists it). Within an
+    ``isolate`` resolution, installed strategies are described by their own processes.
     """
     found = {s.name: s for s in BUILT_IN}
-    for name, loaded in _installed().items():
+    isolating = _ISOLATING.get() and game_id is not None
+    for name, loaded in (_described(game_id) if isolating else _installed()).items():
         if isinstance(loaded, Strategy):
             found.setdefault(name, loaded)
     return {k: s for k, s in found.items() if game_id is None or s.plays(game_id)}
@@ -111,6 +113,23 @@ def _installed() -> dict[str, Strategy | str]:
         if ep.name not in built_in and ep.name not in found:
             try:
                 found[ep.name] = _load_entry_point(ep)
+            except SimtoolError as exc:
+                found[ep.name] = str(exc)
+    return found
+
+
+def _described(game_id: str) -> dict[str, Strategy | str]:
+    """:func:`_installed` under ``--isolate``, for ``game_id``: each installed strategy as its own
+    process describes it (its module is never imported here), or why it fails to load or does
+    not play ``game_id``. Asked only where an error lists the valid strategies."""
+    from .isolate import described
+
+    built_in = {s.name for s in BUILT_IN}
+    found: dict[str, Strategy | str] = {}
+    for ep in entry_points(group="simtool.strategies"):
+        if ep.name not in built_in and ep.name not in found:
+            try:
+                found[ep.name] = described(ep.name, game_id, None)
             except SimtoolError as exc:
                 found[ep.name] = str(exc)
     return found

@@ -223,7 +223,7 @@ def _offers_belief(model) -> bool:
 
 def _believers(game_id: str) -> list[str]:
     """The strategies of ``game_id`` that offer a belief for ``infer`` (``choose.redeal``)."""
-    return [name for name, s in strategies.registry(game_id).items() if hasattr(s.choose, "redeal")] or ["none"]
+    return [name for name, s in strategies.registry(game_id).items() if _offers_belief(s)] or ["none"]
 
 
 def _values(view, rng, k, deal, option, playout, mine, value_of, report, redeal=None) -> np.ndarray:

@@ -108,3 +108,53 @@ def test_a_plugin_raising_at_import_is_the_same_one_line_error(tmp_path):
     with pytest.raises(SimtoolError) as here:
         strategies.resolve(f"{path}:x", "black-white")
     assert str(isolated.value) == str(here.value) == f"strategy plugin {path} failed to load: RuntimeError: no luck"
+
+
+@pytest.fixture
+def installed(plugin, tmp_path, monkeypatch):
+    """The recorder plugin installed as a package's strategies ``recorded`` and ``recorded_tuned``
+    (what `pip install` writes: its module and its entry points, found on sys.path)."""
+    path, log = plugin
+    site = tmp_path / "site"
+    info = site / "recorder_pkg-0.1.dist-info"
+    info.mkdir(parents=True)
+    (site / "recorder_pkg.py").write_text(path.read_text())
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: recorder-pkg\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[simtool.strategies]\nrecorded = recorder_pkg:lowest\n"
+                                           "recorded_tuned = recorder_pkg:tuned\n")
+    monkeypatch.syspath_prepend(str(site))
+    yield log
+    sys.modules.pop("recorder_pkg", None)
+
+
+def test_an_installed_strategy_isolated_is_imported_only_in_its_own_process(installed):
+    seats = {0: "recorded", 1: "recorded_tuned@high=1"}
+    there = simtool.run("black-white", 300, strategy="balance", seats=seats, seed=8, isolate=True)
+    _only_isolated(installed)
+    assert "recorder_pkg" not in sys.modules
+    assert sorted(there.seats["strategy"].unique().to_list()) == ["balance", "recorded", "recorded_tuned@high=1"]
+    assert there.seats.equals(simtool.run("black-white", 300, strategy="balance", seats=seats, seed=8).seats)
+
+
+def test_an_error_listing_the_valid_strategies_under_isolate_imports_no_installed_one(installed):
+    with pytest.raises(SimtoolError) as isolated:
+        strategies.resolve("recordd", "black-white", isolate=True)
+    _only_isolated(installed)
+    assert "recorded" in str(isolated.value)
+    with pytest.raises(SimtoolError) as here:
+        strategies.resolve("recordd", "black-white")
+    assert str(isolated.value) == str(here.value)
+
+
+@pytest.mark.parametrize("restrict", [False, True])
+def test_sweep_isolate_imports_the_plugin_only_in_its_own_process(plugin, tmp_path, restrict):
+    from .test_cli import cli
+
+    path, log = plugin
+    lineup = f"{path}:lowest" if restrict else f"{path}:tuned@high=1,balance"
+    r = cli("sweep", "--game", "black-white", "--lineup", lineup, "--n", "200", "--seed", "1", "--jobs", "1",
+            "--isolate", "--quiet", *(["--restrict"] if restrict else []),
+            "--runs", tmp_path / "runs", "--out", tmp_path / "sweep.html")
+    assert r.exit_code == 0, r.output
+    _only_isolated(log)
+    assert all(json.loads(c.read_text())["isolate"] for c in (tmp_path / "runs").glob("*/run.json"))

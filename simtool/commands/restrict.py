@@ -32,9 +32,10 @@ from simtool.pipeline.runner import RunSpec, make_spec
 
 def plan(game: str, players: int | None = None, rules: dict | None = None, n=20_000,
          seed: int | None = None, strategy: str | None = None,
-         restrictions: list[str] | None = None) -> tuple[list[RunSpec], list[dict]]:
+         restrictions: list[str] | None = None, isolate: bool = False) -> tuple[list[RunSpec], list[dict]]:
     """The baseline run and one run per restriction (default: every restriction of the game),
-    with what each adds to its ``run.json``; checked, errors in one line."""
+    with what each adds to its ``run.json``; checked, errors in one line. ``isolate``: a plugin
+    strategy plays in processes of its own and is never imported here (``strategies.isolate``)."""
     import strategies
     from strategies import restrictions as limits
 
@@ -43,7 +44,7 @@ def plan(game: str, players: int | None = None, rules: dict | None = None, n=20_
     arguments.names("restrictions", restrictions, "['no-upgrade']")
     # what a restriction costs is a question about fair players
     strategies.require_fair([strategy or g.default_strategy], "the strategy restricted play measures")
-    name = strategies.canonical(strategy or g.default_strategy, g.id)
+    name = strategies.canonical(strategy or g.default_strategy, g.id, isolate)  # isolate: see make_spec
     if limits.split(name)[1]:
         raise SimtoolError(f"restricted play compares a strategy with its restricted self: give the "
                            f"strategy without restrictions (not {name!r}) and the restrictions with "
@@ -58,10 +59,11 @@ def plan(game: str, players: int | None = None, rules: dict | None = None, n=20_
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 63))
     order = [r.name for r in found]
-    base = make_spec(g.id, players, n, name, None, rules, "deal", seed, True)
+    base = make_spec(g.id, players, n, name, None, rules, "deal", seed, True, isolate=isolate)
     specs, extra = [base], [{"restrict": {"strategy": name, "restriction": None, "restrictions": order}}]
     for r in found:
-        spec = make_spec(g.id, base.players, n, name, {0: f"{name}~{r.name}"}, rules, "deal", seed, True)
+        spec = make_spec(g.id, base.players, n, name, {0: f"{name}~{r.name}"}, rules, "deal", seed, True,
+                         isolate=isolate)
         if spec.chunk != base.chunk:  # the deal stream is cut by chunks: both must cut alike
             raise SimtoolError(f"{spec.lineup[0]} plays in chunks of {spec.chunk} deals, the "
                                f"baseline in {base.chunk}: its deals would not pair")

@@ -182,7 +182,8 @@ def plan(grid: Grid, progress=None) -> tuple[list[RunSpec], list[dict]]:
         for name in [] if grid.ladder else grid.lineups or ["default"]:
             name = game_of(game_id).default_strategy + name[len("default"):] \
                 if name.partition("@")[0] == "default" else name
-            more_specs, more_extra = restrict.plan(game_id, p, rules, grid.n, seed, name)
+            more_specs, more_extra = restrict.plan(game_id, p, rules, grid.n, seed, name,
+                                                  isolate=grid.isolate)
             specs += more_specs
             extra += more_extra
         _tick(progress, done * max(1, len(grid.lineups)), total)
