@@ -62,7 +62,7 @@ def _only_isolated(log) -> None:
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_run_isolate_imports_the_plugin_only_in_its_own_process(plugin, jobs):
     path, log = plugin
-    seats = {0: f"{path}:lowest", 1: f"{path}:tuned@high=1"}
+    seats = {0: f"{path}:lowest", 1: f"{path}:tuned@high=1", 2: f"{path}:lowest~lower-colour"}
     there = simtool.run("black-white", 400, strategy="balance", seats=seats, seed=5, jobs=jobs, isolate=True)
     _only_isolated(log)
     assert f"{path}" not in str(sys.modules.keys())
