@@ -294,9 +294,7 @@ def run(
         spec = None if resume else make_spec(game, _players(players, game), count, strategy, lineup_args(seat),
                                               options.parse_assignments(rule), unit, seed, rotate,
                                               precision, duplicate, lead_history, isolate)
-        # only whole matches have a round cap to warn of (the pilot's look-up of the game scans
-        # the installed packages' entry points: 5-50 ms before the workers start)
-        if spec is not None and spec.unit == "match" and (capped := pilot.warning(spec)):
+        if spec is not None and (capped := pilot.warning(spec)):
             err.print(f"warning: {capped}; the run goes on", markup=False, highlight=False, soft_wrap=True)
         folder = resume or out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"
         with _progress(quiet) as bar:

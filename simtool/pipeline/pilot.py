@@ -56,11 +56,13 @@ def warning(spec) -> str | None:
     """One line to show before a run of whole matches that will mostly be stopped by the round
     cap; ``None`` for any other run. Single deals have no cap, and the sheet's rules are not
     piloted (every game's are known to end: ``tests/test_hardening_rules.py`` pilots them)."""
+    if spec.unit != "match":
+        return None
     from simtool import games, options
 
     game = games.get(spec.game)
     defaults = options.resolve(game, {})
-    if spec.unit != "match" or spec.rules == defaults:
+    if spec.rules == defaults:
         return None
     share = capped_share(game, spec.players, spec.rules)
     if share < WARN_AT:
