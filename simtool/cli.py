@@ -82,6 +82,40 @@ def _plain_options() -> None:
 
 _plain_options()
 
+
+def _each_option_once() -> None:
+    """An option that takes one value, given twice (``run -s random -s high``), is refused in
+    one line naming it: click keeps the last silently, and the run would play a line-up other
+    than the one the user read first. A flag repeated (``-q -q``) means the same and passes;
+    ``--rotate --no-rotate`` contradict and are refused too. Repeatable options (``--rule``,
+    ``--seat``) append and are not concerned. The check sits where click's parser stores an
+    option's value (typer's copy of it); where that is not as expected, click's own behaviour
+    stays (tests/test_hardening_round4.py says so)."""
+    try:
+        from typer._click.exceptions import BadOptionUsage
+        from typer._click.parser import _Option, _ParsingState
+    except ImportError:
+        return
+    real = getattr(_Option, "process", None)
+    if not callable(real) or not hasattr(_ParsingState([]), "opts"):
+        return
+
+    def process(self, value, state) -> None:
+        dest = getattr(self, "dest", None)
+        if dest in state.opts and (self.action == "store" or (self.action == "store_const"
+                                                              and state.opts[dest] != self.const)):
+            core = self.obj
+            names = [o for o in (*core.opts, *core.secondary_opts) if o.startswith("--")] or list(core.opts)
+            name = "/".join(names)
+            given = self.const if self.action == "store_const" else value
+            raise BadOptionUsage(name, f"{name} given twice ({state.opts[dest]!r} and {given!r}); give it once")
+        real(self, value, state)
+
+    _Option.process = process
+
+
+_each_option_once()
+
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")
 PLAIN = {"markup": False, "emoji": False}
@@ -131,8 +165,15 @@ def Table(*args, **kwargs):  # noqa: N802 - rich's Table, imported when a comman
 
 
 def fail(problem: str) -> typer.Exit:
-    err.print(f"error: {problem}", markup=False, highlight=False, soft_wrap=True)
+    err.print(f"error: {one_line(problem)}", markup=False, highlight=False, soft_wrap=True)
     return typer.Exit(2)
+
+
+def one_line(text: str) -> str:
+    """An error message on one line whatever it quotes: a character that is not printable in a
+    name the user gave (a newline, a terminal's escape sequence) is written as Python escapes it
+    (``\\n``, ``\\x1b``), so the message neither breaks into lines nor moves the cursor."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def checked(flag: str, value: options.Value):
@@ -450,10 +491,22 @@ def report(
     from simtool.reports import balance as reports
 
     try:
+        _each_once(runs)
         written = reports.write(runs, output, title)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     out.print(str(written), markup=False, highlight=False)
+
+
+def _each_once(runs: list[Path]) -> None:
+    """A run folder named twice (``report a a``, ``report a ./a``) would be compared with itself,
+    and the page could not tell its two columns apart: refused, naming it."""
+    seen: dict[Path, Path] = {}
+    for path in runs:
+        again = seen.setdefault(path.resolve(), path)
+        if again is not path:
+            shown = f" (as {again} and {path})" if str(again) != str(path) else ""
+            raise SimtoolError(f"run folder {path} given twice{shown}; give each run once")
 
 
 SWEEP_GRID = {"grid_file": "GRID_FILE", "game": "--game", "players": "--players", "rule": "--rule",
@@ -537,7 +590,7 @@ def sweep(
         title = title or saved.get("title", "simtool sweep")
         plan = plans.make_plan(specs, folder, {"output": str(output), "title": title}, saved["extra"],
                                saved.get("command", "sweep"))
-        plans.check(plan)
+        plans.check(plan, force)
         if not quiet:  # before the first deal: a grid can be larger than its author meant
             out.print(f"sweep: {sweeps.cost(specs)}, into {folder}", markup=False, highlight=False,
                       soft_wrap=True)
@@ -1029,7 +1082,7 @@ def _command(argv: list[str] | None) -> int:
             out.print(command_list(typer.main.get_command(app)), markup=False, highlight=False,
                       soft_wrap=True)
             return 0
-        err.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
+        err.print(f"error: {one_line(message)}", markup=False, highlight=False, soft_wrap=True)
         return 2
     except (KeyboardInterrupt, typer.Abort):
         err.print("interrupted; no result was written", markup=False)

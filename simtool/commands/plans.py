@@ -7,7 +7,8 @@ from collections import Counter
 from pathlib import Path
 
 from simtool.errors import SimtoolError
-from simtool.pipeline.executor import PLAN, Cell, Plan, check_root, execute, saved_plan
+from simtool.pipeline.executor import PLAN, Cell, Plan, check_root, execute, finished_spec, saved_plan, saved_spec
+from simtool.pipeline.folders import run_kind
 from simtool.pipeline.runner import RunSpec, game_of
 
 
@@ -43,12 +44,49 @@ def make_plan(specs: list[RunSpec], runs_dir: Path, report: dict | None = None,
     return Plan(command, cells, runs_dir, settings=report or {}, resume=f"simtool sweep --resume {runs_dir}")
 
 
-def check(plan: Plan) -> None:
+def check(plan: Plan, force: bool = False) -> None:
     """Every refusal playing ``plan`` can make, before anything is written or played: its root
-    folder (another plan left unfinished there, someone's files) and its report's path."""
+    folder (another plan left unfinished there, someone's files), its cells' folders (a run of
+    other settings, unless ``force``) and its report's path."""
     check_root(plan)
+    if not force:
+        check_cells(plan)
     if plan.settings.get("output"):
         check_report(plan.settings["output"], plan)
+
+
+def check_cells(plan: Plan) -> None:
+    """Refuse a plan whose cell folder holds a run (finished or interrupted) played with other
+    settings, naming what differs: the same sweep run again after a default of simtool changed
+    (a cell's chunk size) or with another ``--n`` is otherwise refused as "already holds a run",
+    which does not say why, and only once ``plan.json`` was already replaced."""
+    if not plan.reuse:
+        return
+    differ = []
+    for cell in plan.cells:
+        kind = None if cell.folder is None else run_kind(cell.folder)
+        found = {"finished": finished_spec, "interrupted": saved_spec}.get(kind, lambda _: None)(cell.folder)
+        if found is not None and found != cell.spec:
+            differ.append((cell, kind, found))
+    if not differ:
+        return
+    cell, kind, found = differ[0]
+    old, new = found.as_dict(), cell.spec.as_dict()
+    changes = ", ".join(f"{k} {_setting(old[k])} (now {_setting(new[k])})" for k in new if old.get(k) != new[k])
+    more = f"; {len(differ) - 1} more cells as well" if len(differ) > 1 else ""
+    raise SimtoolError(f"{cell.folder} holds a{'n interrupted' if kind == 'interrupted' else ''} run played "
+                       f"with other settings: {changes}{more} (the {plan.command}, or a default of "
+                       f"simtool's, changed); play {'them' if more else 'it'} again with --force, or "
+                       f"choose another folder")
+
+
+def _setting(value) -> str:
+    """A setting as the refusal names it: ``32768``, ``random,high``, ``deck=30``."""
+    if isinstance(value, dict):
+        return ",".join(f"{k}={v}" for k, v in value.items()) or "none"
+    if isinstance(value, (list, tuple)):
+        return ",".join(map(str, value))
+    return str(value)
 
 
 def check_report(output: str | Path, plan: Plan) -> None:
@@ -72,7 +110,7 @@ def play(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: b
     specification are kept, interrupted ones resumed; ``force`` plays them again); return the
     cells' folders."""
     plan = make_plan(specs, runs_dir, report, extra, command)
-    check(plan)
+    check(plan, force)
     done = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force,
                    progress=progress, timeout=timeout)
     return [d.cell.folder for d in done]

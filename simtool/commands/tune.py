@@ -36,7 +36,7 @@ from simtool.analysis.tuning import recommendation, setting, sheet_defaults, tri
 from simtool.commands.plans import play as run_cells
 from simtool.commands.sweep import lineup as parse_lineup
 from simtool.errors import SimtoolError, choices
-from simtool.pipeline.folders import FolderLock, load, write_json
+from simtool.pipeline.folders import FolderLock, load, parse_json, write_json
 from simtool.pipeline.runner import RunSpec, make_spec, parse_count
 
 STUDY = "tune"
@@ -428,7 +428,7 @@ def read_config(out: Path) -> Config:
     if not file.is_file():
         raise SimtoolError(f"nothing to resume in {out}: no {CONFIG} from a tuning")
     try:
-        data = json.loads(file.read_text())
+        data = parse_json(file.read_text())
         data.pop("confirmed", None)
         # a game's options added since the tuning began hold their defaults (as they did then)
         newer = {o.name: o.default for o in games.get(data["game"]).options if o.name not in data["vary"]}
@@ -673,7 +673,7 @@ def summary(out: Path) -> dict:
     """A finished tuning: its configuration, sampler, trials, re-measures and best settings."""
     out = Path(out)
     config = read_config(out)
-    data = json.loads((out / CONFIG).read_text())
+    data = parse_json((out / CONFIG).read_text())
     confirmed = data.get("confirmed") or []
     chosen = best(config, confirmed) if confirmed else []
     return {"folder": out, "config": config, "sampler": sampler_name(config), "trials": trials_frame(out),
