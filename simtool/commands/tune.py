@@ -18,7 +18,6 @@ whose combinations can be played is refused before it starts.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import re
 from collections.abc import Callable
