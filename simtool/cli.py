@@ -569,7 +569,8 @@ def sweep(
                 raise SimtoolError(f"--resume {resume} finishes the sweep with the grid it started "
                                    f"with; {', '.join(changed)} cannot change (only --jobs, --backend, "
                                    f"--scheduler, --out and --title may)")
-            specs, saved = plans.saved(resume)
+            resumed = plans.resumed(resume)
+            specs, saved = [c.spec for c in resumed.cells], resumed.settings
         else:
             data = sweeps.read_toml(grid_file) if grid_file else {}
             given = {"games": sweeps.parse_list(game, "game"), "lineups": lineup, "n": n, "seed": seed,
@@ -588,8 +589,10 @@ def sweep(
             folder = runs_dir or Path("runs") / f"sweep-{datetime.now():%Y%m%d-%H%M%S}"
         output = output or saved.get("output", "reports/sweep.html")
         title = title or saved.get("title", "simtool sweep")
-        plan = plans.make_plan(specs, folder, {"output": str(output), "title": title}, saved["extra"],
-                               saved.get("command", "sweep"))
+        if resume:  # its cells in the folders it named, whatever simtool would name them now
+            plan = dataclasses.replace(resumed, settings={"output": str(output), "title": title})
+        else:
+            plan = plans.make_plan(specs, folder, {"output": str(output), "title": title}, saved["extra"])
         plans.check(plan, force)
         if not quiet:  # before the first deal: a grid can be larger than its author meant
             out.print(f"sweep: {sweeps.cost(specs)}, into {folder}", markup=False, highlight=False,

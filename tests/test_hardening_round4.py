@@ -69,7 +69,7 @@ def test_a_repeated_flag_or_repeatable_option_still_plays(tmp_path):
     (["--n", "1000.00000000000001"], "bad n '1000.00000000000001'"),  # a float made it 1000
     (["--n", "2.00000000000000001e3"], "bad n"),  # a float made it 2000
     (["--seed", "4.0000000000000001e3"], "bad --seed '4.0000000000000001e3'"),
-    (["--seed", "1e999999999"], "bad --seed"),  # refused, not expanded into a billion digits
+    (["--seed", "1e999999999"], "bad --seed"),  # refused (held before: a float), not a billion digits
     (["--rule", "deck=30.000000000000001"], "bad rule deck '30.000000000000001'"),
 ])
 def test_a_number_that_is_not_exactly_whole_is_refused(tmp_path, args, needle):
@@ -269,3 +269,24 @@ def test_an_error_quoting_a_name_with_control_characters_stays_on_one_line(tmp_p
     text = main_error(capsys, ["run", "-s", "ran\ndom\x1b[2J", "--out", tmp_path / "r"], "unknown strategy")
     assert "ran\\ndom\\x1b[2J" in text and "\x1b" not in text
     assert cli_module.one_line("é ２ tab\there") == "é ２ tab\\there"
+
+
+def test_a_sweep_resume_plays_into_the_folders_its_plan_names(tmp_path):
+    # before: the folders were named anew, so a plan naming them otherwise (a later simtool's
+    # names, or a plan.json changed by hand) was "an unfinished sweep; finish it with simtool sweep
+    # --resume" -- the very command given -- and ../escape would have been played outside it
+    runs = tmp_path / "runs"
+    assert cli("sweep", "-g", "black-white", "-l", "random", "-l", "high", "--n", "300", "--seed", "2",
+               "-j", "1", "-q", "--runs", runs, "-o", tmp_path / "s.html").exit_code == 0
+    plan = json.loads((runs / "plan.json").read_text())
+    (runs / "black-white_3p_high").rename(runs / "high-as-named-before")
+    plan["cells"][1]["folder"] = "high-as-named-before"
+    shutil.rmtree(runs / "black-white_3p_random")  # a cell left to play
+    (runs / "plan.json").write_text(json.dumps(plan))
+    r = cli("sweep", "--resume", runs, "-j", "1", "-q")
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in runs.iterdir()) == ["black-white_3p_random", "high-as-named-before", "plan.json"]
+    plan["cells"][0]["folder"] = "../escape"
+    (runs / "plan.json").write_text(json.dumps(plan))
+    one_line_error(cli("sweep", "--resume", runs, "-j", "1", "-q"), "plan.json names a cell folder outside it")
+    assert not (tmp_path / "escape").exists()

@@ -116,9 +116,14 @@ def play(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: b
     return [d.cell.folder for d in done]
 
 
-def saved(runs_dir: Path) -> tuple[list[RunSpec], dict]:
-    """The cells and report settings of the plan in ``runs_dir``, for ``--resume``; the report
-    settings also hold each cell's ``extra`` and the plan's ``command`` (see :func:`play`)."""
+def resumed(runs_dir: Path) -> Plan:
+    """The plan saved in ``runs_dir``, to finish it (``sweep --resume``): its cells in the folders
+    it named (a later simtool may name them otherwise), each a folder directly in ``runs_dir``
+    (a ``plan.json`` changed by hand may name ``../elsewhere`` or an absolute path)."""
     plan = saved_plan(runs_dir)
-    return ([c.spec for c in plan.cells],
-            dict(plan.settings, extra=[c.record for c in plan.cells], command=plan.command))
+    for cell in plan.cells:
+        name = cell.folder.name
+        if cell.folder.parent != Path(runs_dir) or name in ("", ".", ".."):
+            raise SimtoolError(f"cannot resume {runs_dir}: {PLAN} names a cell folder outside it "
+                               f"({cell.folder}); it was changed by hand")
+    return plan
