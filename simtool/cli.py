@@ -615,10 +615,13 @@ def _players(text: str | None, game: str) -> int | None:
     if text is None:
         return None
     try:
-        return int(text)
-    except ValueError:  # a whole number the game does not take: make_spec names the game's counts
-        valid = choices(games.get(game).players)
-        raise bad("--players", text, f"one of {valid}", f" for {game}") from None
+        count = options.whole(text)
+        if count >= 1:
+            return count  # a count the game does not take: make_spec names the game's counts
+    except ValueError:
+        pass
+    valid = choices(games.get(game).players)
+    raise bad("--players", text, f"one of {valid}", f" for {game}")
 
 
 TUNE_KEEPS = {"game": "--game", "players": "--players", "vary": "--vary", "objective": "--objective",

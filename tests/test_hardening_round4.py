@@ -290,3 +290,12 @@ def test_a_sweep_resume_plays_into_the_folders_its_plan_names(tmp_path):
     (runs / "plan.json").write_text(json.dumps(plan))
     one_line_error(cli("sweep", "--resume", runs, "-j", "1", "-q"), "plan.json names a cell folder outside it")
     assert not (tmp_path / "escape").exists()
+
+
+def test_a_player_count_below_one_names_the_games_counts(tmp_path):
+    # before: "bad players 0; expected a whole number, 1 or more, or None for the game's
+    # default": the Python API's words on the command line
+    one_line_error(cli("run", "--players", "0", "--out", tmp_path / "r"),
+                   "bad --players '0' for black-white; expected one of 2, 3, 4")
+    r = cli("run", "--players", "3e0", "-s", "random", "--n", "10", "-j", "1", "-q", "--out", tmp_path / "r")
+    assert r.exit_code == 0 and json.loads((tmp_path / "r" / "run.json").read_text())["players"] == 3
