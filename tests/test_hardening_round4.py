@@ -246,11 +246,28 @@ def test_a_resume_of_a_doctored_specification_is_one_line(tmp_path, small_chunks
         out = tmp_path / f"d{i}"
         shutil.copytree(base, out)
         saved = json.loads((out / "chunks" / "spec.json").read_text())
+        saved.pop("sha256")  # as an older simtool's, which wrote no checksum of it
         (out / "chunks" / "spec.json").write_text(json.dumps(saved | change))
         chunks = sorted(p.name for p in (out / "chunks").iterdir())
         one_line_error(cli("run", "--resume", out, "-q", "-j", "1"), "its saved specification is damaged", needle)
         assert sorted(p.name for p in (out / "chunks").iterdir()) == chunks  # nothing lost
     assert cli("run", "--resume", base, "-q", "-j", "1").exit_code == 0  # the intact one goes on
+
+
+@pytest.mark.parametrize("change", [{"seed": 4}, {"n": 8000}, {"lineup": ["high", "random", "random"]}])
+def test_a_resume_of_a_specification_changed_by_hand_is_refused(tmp_path, small_chunks, change):
+    # before: chunks 0 and 1 of seed 3 were joined with the rest played under seed 4, into a
+    # table no run plays, recorded as seed 4
+    out = tmp_path / "run"
+    interrupted_run(out, 2, n=9000)
+    saved = json.loads((out / "chunks" / "spec.json").read_text())
+    (out / "chunks" / "spec.json").write_text(json.dumps(saved | change))
+    one_line_error(cli("run", "--resume", out, "-q", "-j", "1"), "chunks/spec.json was changed since the run started",
+                   "--force")
+    (out / "chunks" / "spec.json").write_text(json.dumps(saved))  # put back: it goes on
+    assert cli("run", "--resume", out, "-q", "-j", "1").exit_code == 0
+    fresh = simtool.run("black-white", n=9000, seed=3, jobs=1, strategy="random")
+    assert pl.read_parquet(out / "seats.parquet").equals(fresh.seats)
 
 
 def test_a_report_of_one_run_given_twice_is_one_line(tmp_path):
