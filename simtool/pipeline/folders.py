@@ -102,7 +102,7 @@ def _spec_sum(spec: dict) -> str:
     """The checksum of a saved run specification: a resume refuses a ``spec.json`` changed by
     hand (another seed, another n), whose chunks played before would otherwise be joined with
     chunks played under the new values into one table that no run plays."""
-    return checksum(json.dumps(spec, sort_keys=True).encode())
+    return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()
 
 
 class FolderLock:
