@@ -89,6 +89,8 @@ class Value:
             raise ValueError(value)
         if isinstance(value, str):
             number = whole(value) if kind == WHOLE else float(value)
+            if number == 0 and Decimal(value.strip()) != 0:  # 1e-400: not 0, though a float reads 0
+                raise ValueError(value)
         else:
             number = value
         if not math.isfinite(number) or (kind == WHOLE and not float(number).is_integer()):

@@ -96,6 +96,14 @@ def test_every_spelling_of_a_whole_number_plays_and_labels_as_the_number(tmp_pat
     assert entries == {"pimc@samples=4"}
 
 
+def test_a_number_below_what_a_float_holds_is_not_read_as_zero():
+    # before: balance@mistakes=1e-400 played balance without mistakes, labelled "balance"
+    with pytest.raises(simtool.SimtoolError, match="bad parameter mistakes '1e-400'"):
+        strategies.canonical("balance@mistakes=1e-400", "black-white")
+    assert strategies.canonical("balance@mistakes=0e-5", "black-white") == "balance"  # zero written otherwise
+    assert strategies.canonical("balance@mistakes=1e-1", "black-white") == "balance@mistakes=0.1"
+
+
 # ---- leftover 3: make strength --games '' ------------------------------------------------------
 
 @pytest.mark.parametrize("games,needle", [("", "--games '' names no game"), (",", "names no game"),
