@@ -324,3 +324,16 @@ def test_a_player_count_below_one_names_the_games_counts(tmp_path):
                    "bad --players '0' for black-white; expected one of 2, 3, 4")
     r = cli("run", "--players", "3e0", "-s", "random", "--n", "10", "-j", "1", "-q", "--out", tmp_path / "r")
     assert r.exit_code == 0 and json.loads((tmp_path / "r" / "run.json").read_text())["players"] == 3
+
+
+@pytest.mark.parametrize("objective,needle", [("match_rounds=-5", "a match lasts 1 to 200 rounds"),
+                                              ("match_rounds=0", "a match lasts"),
+                                              ("seat_spread=-1", "a seat spread's target is between 0 and 1"),
+                                              ("skill=2", "skill's target"),
+                                              ("first_seat_edge=1.5", "between -1 and 1")])
+def test_a_tuning_target_its_figure_cannot_reach_is_refused(tmp_path, capsys, objective, needle):
+    # before: accepted, and the tuning minimised the distance to it (match_rounds=-5: "8.0000")
+    main_error(capsys, ["tune", "--vary", "pass_count", "--objective", objective, "--n", "100",
+                        "--out", tmp_path / "t", "-q"], f"bad objective '{objective}'", needle)
+    assert not (tmp_path / "t").exists()
+
