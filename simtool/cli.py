@@ -27,7 +27,7 @@ from simtool.pipeline.runner import MAX_COUNT, make_spec  # noqa: E402
 from simtool.pipeline.runner import replay as replay_deal  # noqa: E402
 
 from . import games, options  # noqa: E402
-from .errors import SimtoolError, bad, choices, describe  # noqa: E402
+from .errors import SimtoolError, bad, choices, describe, shown  # noqa: E402
 from .games import ROUND_CAP  # noqa: E402
 from .pipeline import pilot  # noqa: E402
 
@@ -1093,11 +1093,25 @@ def _command(argv: list[str] | None) -> int:
     except (KeyboardInterrupt, typer.Abort):
         err.print("interrupted; no result was written", markup=False)
         return 130
+    except OSError as exc:  # a path the system refuses where no command looked for it first
+        err.print(f"error: {one_line(os_problem(exc))}", markup=False, highlight=False, soft_wrap=True)
+        return 2
     except MemoryError as exc:  # outside a run's play (see api.out_of_memory): nothing to keep
         err.print(f"error: out of memory ({describe(exc)}); run with fewer --jobs, or give "
                   f"simtool more memory", markup=False, highlight=False, soft_wrap=True)
         return 2
     return code if isinstance(code, int) else 0
+
+
+def os_problem(exc: OSError) -> str:
+    """What the system refused, in a line: its reason and the path (cut to 60 characters), and
+    for a name too long, what to do."""
+    import errno
+
+    where = f" ({shown(exc.filename)})" if exc.filename is not None else ""
+    hint = "; choose a shorter path (a file or folder name takes at most 255 bytes)" \
+        if exc.errno == errno.ENAMETOOLONG else ""
+    return f"{exc.strerror or describe(exc)}{where}{hint}"
 
 
 def _usage(exc: typer.TyperException) -> str:

@@ -337,3 +337,28 @@ def test_a_tuning_target_its_figure_cannot_reach_is_refused(tmp_path, capsys, ob
                         "--out", tmp_path / "t", "-q"], f"bad objective '{objective}'", needle)
     assert not (tmp_path / "t").exists()
 
+
+
+def test_a_path_too_long_for_the_file_system_is_one_line(tmp_path, capsys):
+    # before: OSError "File name too long" as a traceback, from every command
+    long = tmp_path / ("x" * 300)
+    for argv in (["run", "-s", "random", "--n", "10", "-j", "1", "-q", "-o", long],
+                 ["sweep", "-g", "black-white", "-l", "random", "--n", "10", "-j", "1", "-q", "--runs", long],
+                 ["tune", "--vary", "pass_count", "--objective", "seat_spread", "--n", "10", "-q", "-o", long]):
+        main_error(capsys, argv, "File name too long", "choose a shorter path")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_sweep_cell_named_after_long_plugin_paths_gets_a_name_the_system_takes(tmp_path):
+    # before: the cell's folder name joined the line-up's plugin paths past 255 bytes: a traceback
+    where = tmp_path / ("d" * 100) / ("e" * 100)
+    where.mkdir(parents=True)
+    shutil.copy(ROOT / "tests" / "plugins" / "good.py", where / "good.py")
+    lineups = [f"{where}/good.py:lowest_card,{where}/good.py:first_or_random,{last}" for last in ("random", "high")]
+    runs = tmp_path / "runs"
+    r = cli("sweep", "-g", "black-white", "-l", lineups[0], "-l", lineups[1], "--n", "10", "--seed", "1", "-j", "1",
+            "-q", "--runs", runs, "-o", tmp_path / "s.html")
+    assert r.exit_code == 0, r.output
+    names = sorted(p.name for p in runs.iterdir() if p.is_dir())
+    assert len(names) == 2 and all(len(n.encode()) <= 255 for n in names) and names[0] != names[1]
+    assert plans.short("black-white_3p_random") == "black-white_3p_random"  # a name that fits stays

@@ -3,6 +3,7 @@ them apart, in one root folder, checked before anything is played, played by the
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from pathlib import Path
 
@@ -19,7 +20,21 @@ def folder_name(spec: RunSpec) -> str:
     parts = [spec.game, f"{spec.players}p",
              *(f"{k}-{v}" for k, v in spec.rules.items() if default.get(k) != v)]
     parts.append("+".join(dict.fromkeys(spec.lineup)) if len(set(spec.lineup)) > 1 else spec.lineup[0])
-    return "_".join(parts).replace("/", "-").replace(":", "-")
+    return short("_".join(parts).replace("/", "-").replace(":", "-"))
+
+
+NAME_MAX = 255
+"""Bytes of a file name most file systems take (a plugin's long path in a line-up made more)."""
+
+
+def short(name: str) -> str:
+    """``name`` as it is where the file system takes it; a longer one cut to fit, with a digest
+    of the whole name, so that two long names that begin alike stay apart."""
+    data = name.encode()
+    if len(data) <= NAME_MAX:
+        return name
+    digest = hashlib.sha256(data).hexdigest()[:12]
+    return data[:NAME_MAX - 13].decode(errors="ignore") + "-" + digest
 
 
 def folder_names(specs: list[RunSpec]) -> list[str]:
