@@ -24,8 +24,28 @@ from simtool.commands import strength
 from simtool.errors import SimtoolError
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's errors on one line, as simtool's are (its usage is ``--help``)."""
+
+    def error(self, message: str):
+        self.exit(2, f"error: {message} (python bench/strength.py --help lists the options)\n")
+
+
+def selected(text: str | None) -> list[str] | None:
+    """``--games``: the games named, comma-separated; ``None`` (not given) for every game. A
+    selection naming none (``--games ''``, ``--games ,``) is a mistake, not "every game": refused."""
+    if text is None:
+        return None
+    names = [g.strip() for g in text.split(",")]
+    if not all(names):
+        raise SimtoolError(f"--games {text!r} {'names no game' if not any(names) else 'has an empty name'}; "
+                           f"give games comma-separated, or leave --games out for every game "
+                           f"(valid: {', '.join(strength.GAMES)})")
+    return names
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = _Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help=f"{strength.QUICK_DEALS} deals a cell, "
                         "written to runs/strength-quick/ (a smoke run)")
     parser.add_argument("--n", type=int, help=f"deals a cell (default {strength.DEALS:,})")
@@ -42,9 +62,12 @@ def main(argv: list[str] | None = None) -> int:
     n = args.n if args.n is not None else strength.QUICK_DEALS if args.quick else strength.DEALS
     runs = args.runs or (quick / "runs" if args.quick else Path("runs/strength"))
     out = args.out or (quick / "strength" if args.quick else Path("docs/strength"))
-    games = args.games.split(",") if args.games else None
     try:
+        games = selected(args.games)
+        strength.check_outputs(out)  # before the first cell: a table path that is someone's file
         cells, context = strength.measure(runs, games, n, args.seed, args.jobs, args.force)
+        context["command"] = " ".join(["python bench/strength.py", *(argv if argv is not None else sys.argv[1:])])
+        written = strength.write(cells, context, out)
     except SimtoolError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -52,8 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"interrupted: the finished cells and chunks are kept; go on with {strength.AGAIN}",
               file=sys.stderr)
         return 130
-    context["command"] = " ".join(["python bench/strength.py", *(argv if argv is not None else sys.argv[1:])])
-    for path in strength.write(cells, context, out):
+    for path in written:
         print(f"wrote {path}")
     for line in below(cells):
         print(line)

@@ -27,7 +27,7 @@ from simtool.pipeline.runner import MAX_COUNT, make_spec  # noqa: E402
 from simtool.pipeline.runner import replay as replay_deal  # noqa: E402
 
 from . import games, options  # noqa: E402
-from .errors import SimtoolError, bad, choices, describe  # noqa: E402
+from .errors import SimtoolError, bad, choices, describe, shown  # noqa: E402
 from .games import ROUND_CAP  # noqa: E402
 from .pipeline import pilot  # noqa: E402
 
@@ -82,6 +82,40 @@ def _plain_options() -> None:
 
 _plain_options()
 
+
+def _each_option_once() -> None:
+    """An option that takes one value, given twice (``run -s random -s high``), is refused in
+    one line naming it: click keeps the last silently, and the run would play a line-up other
+    than the one the user read first. A flag repeated (``-q -q``) means the same and passes;
+    ``--rotate --no-rotate`` contradict and are refused too. Repeatable options (``--rule``,
+    ``--seat``) append and are not concerned. The check sits where click's parser stores an
+    option's value (typer's copy of it); where that is not as expected, click's own behaviour
+    stays (tests/test_hardening_round4.py says so)."""
+    try:
+        from typer._click.exceptions import BadOptionUsage
+        from typer._click.parser import _Option, _ParsingState
+    except ImportError:
+        return
+    real = getattr(_Option, "process", None)
+    if not callable(real) or not hasattr(_ParsingState([]), "opts"):
+        return
+
+    def process(self, value, state) -> None:
+        dest = getattr(self, "dest", None)
+        if dest in state.opts and (self.action == "store" or (self.action == "store_const"
+                                                              and state.opts[dest] != self.const)):
+            core = self.obj
+            names = [o for o in (*core.opts, *core.secondary_opts) if o.startswith("--")] or list(core.opts)
+            name = "/".join(names)
+            given = self.const if self.action == "store_const" else value
+            raise BadOptionUsage(name, f"{name} given twice ({state.opts[dest]!r} and {given!r}); give it once")
+        real(self, value, state)
+
+    _Option.process = process
+
+
+_each_option_once()
+
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   no_args_is_help=True, help="Monte Carlo balance analysis for trick-taking games.")
 PLAIN = {"markup": False, "emoji": False}
@@ -131,8 +165,15 @@ def Table(*args, **kwargs):  # noqa: N802 - rich's Table, imported when a comman
 
 
 def fail(problem: str) -> typer.Exit:
-    err.print(f"error: {problem}", markup=False, highlight=False, soft_wrap=True)
+    err.print(f"error: {one_line(problem)}", markup=False, highlight=False, soft_wrap=True)
     return typer.Exit(2)
+
+
+def one_line(text: str) -> str:
+    """An error message on one line whatever it quotes: a character that is not printable in a
+    name the user gave (a newline, a terminal's escape sequence) is written as Python escapes it
+    (``\\n``, ``\\x1b``), so the message neither breaks into lines nor moves the cursor."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def checked(flag: str, value: options.Value):
@@ -450,10 +491,22 @@ def report(
     from simtool.reports import balance as reports
 
     try:
+        _each_once(runs)
         written = reports.write(runs, output, title)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     out.print(str(written), markup=False, highlight=False)
+
+
+def _each_once(runs: list[Path]) -> None:
+    """A run folder named twice (``report a a``, ``report a ./a``) would be compared with itself,
+    and the page could not tell its two columns apart: refused, naming it."""
+    seen: dict[Path, Path] = {}
+    for path in runs:
+        again = seen.setdefault(path.resolve(), path)
+        if again is not path:
+            shown = f" (as {again} and {path})" if str(again) != str(path) else ""
+            raise SimtoolError(f"run folder {path} given twice{shown}; give each run once")
 
 
 SWEEP_GRID = {"grid_file": "GRID_FILE", "game": "--game", "players": "--players", "rule": "--rule",
@@ -516,7 +569,8 @@ def sweep(
                 raise SimtoolError(f"--resume {resume} finishes the sweep with the grid it started "
                                    f"with; {', '.join(changed)} cannot change (only --jobs, --backend, "
                                    f"--scheduler, --out and --title may)")
-            specs, saved = plans.saved(resume)
+            resumed = plans.resumed(resume)
+            specs, saved = [c.spec for c in resumed.cells], resumed.settings
         else:
             data = sweeps.read_toml(grid_file) if grid_file else {}
             given = {"games": sweeps.parse_list(game, "game"), "lineups": lineup, "n": n, "seed": seed,
@@ -535,9 +589,11 @@ def sweep(
             folder = runs_dir or Path("runs") / f"sweep-{datetime.now():%Y%m%d-%H%M%S}"
         output = output or saved.get("output", "reports/sweep.html")
         title = title or saved.get("title", "simtool sweep")
-        plan = plans.make_plan(specs, folder, {"output": str(output), "title": title}, saved["extra"],
-                               saved.get("command", "sweep"))
-        plans.check(plan)
+        if resume:  # its cells in the folders it named, whatever simtool would name them now
+            plan = dataclasses.replace(resumed, settings={"output": str(output), "title": title})
+        else:
+            plan = plans.make_plan(specs, folder, {"output": str(output), "title": title}, saved["extra"])
+        plans.check(plan, force)
         if not quiet:  # before the first deal: a grid can be larger than its author meant
             out.print(f"sweep: {sweeps.cost(specs)}, into {folder}", markup=False, highlight=False,
                       soft_wrap=True)
@@ -559,10 +615,13 @@ def _players(text: str | None, game: str) -> int | None:
     if text is None:
         return None
     try:
-        return int(text)
-    except ValueError:  # a whole number the game does not take: make_spec names the game's counts
-        valid = choices(games.get(game).players)
-        raise bad("--players", text, f"one of {valid}", f" for {game}") from None
+        count = options.whole(text)
+        if count >= 1:
+            return count  # a count the game does not take: make_spec names the game's counts
+    except ValueError:
+        pass
+    valid = choices(games.get(game).players)
+    raise bad("--players", text, f"one of {valid}", f" for {game}")
 
 
 TUNE_KEEPS = {"game": "--game", "players": "--players", "vary": "--vary", "objective": "--objective",
@@ -1029,16 +1088,30 @@ def _command(argv: list[str] | None) -> int:
             out.print(command_list(typer.main.get_command(app)), markup=False, highlight=False,
                       soft_wrap=True)
             return 0
-        err.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
+        err.print(f"error: {one_line(message)}", markup=False, highlight=False, soft_wrap=True)
         return 2
     except (KeyboardInterrupt, typer.Abort):
         err.print("interrupted; no result was written", markup=False)
         return 130
+    except OSError as exc:  # a path the system refuses where no command looked for it first
+        err.print(f"error: {one_line(os_problem(exc))}", markup=False, highlight=False, soft_wrap=True)
+        return 2
     except MemoryError as exc:  # outside a run's play (see api.out_of_memory): nothing to keep
         err.print(f"error: out of memory ({describe(exc)}); run with fewer --jobs, or give "
                   f"simtool more memory", markup=False, highlight=False, soft_wrap=True)
         return 2
     return code if isinstance(code, int) else 0
+
+
+def os_problem(exc: OSError) -> str:
+    """What the system refused, in a line: its reason and the path (cut to 60 characters), and
+    for a name too long, what to do."""
+    import errno
+
+    where = f" ({shown(exc.filename)})" if exc.filename is not None else ""
+    hint = "; choose a shorter path (a file or folder name takes at most 255 bytes)" \
+        if exc.errno == errno.ENAMETOOLONG else ""
+    return f"{exc.strerror or describe(exc)}{where}{hint}"
 
 
 def _usage(exc: typer.TyperException) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from decimal import Decimal
 
 from .errors import SimtoolError, bad, choices
 
@@ -87,11 +88,9 @@ class Value:
         if isinstance(value, bool):  # True is 1 to Python, never to a user
             raise ValueError(value)
         if isinstance(value, str):
-            text = value.strip()
-            try:
-                number = int(text)
-            except ValueError:
-                number = float(text)
+            number = whole(value) if kind == WHOLE else float(value)
+            if number == 0 and Decimal(value.strip()) != 0:  # 1e-400: not 0, though a float reads 0
+                raise ValueError(value)
         else:
             number = value
         if not math.isfinite(number) or (kind == WHOLE and not float(number).is_integer()):
@@ -101,6 +100,27 @@ class Value:
                 or (self.step > 1 and (number - self.low) % self.step)):
             raise ValueError(value)
         return number
+
+
+DIGITS = 4300
+"""The most digits of a whole number read from text (Python's own limit for ``int(text)``): a
+``1e999999999`` is refused, not expanded into a number of a billion digits."""
+
+
+def whole(text: str) -> int:
+    """``text`` as a whole number, exactly: ``12``, ``1_000``, ``1e6``, ``2.0``, ``２`` (any digits
+    Python reads), the same number as ``int`` would give for the digits written out. A decimal
+    that is not exactly whole (``4000.0000000000001``, which a float rounds to 4000) is a
+    ValueError, as is text that is not a number, a NaN or an infinity."""
+    text = str(text).strip()
+    try:
+        return int(text)
+    except ValueError:
+        float(text)  # Python's rules for what is a number (underscores only between digits)
+    exact = Decimal(text)
+    if not exact.is_finite() or exact.adjusted() > DIGITS or exact != exact.to_integral_value():
+        raise ValueError(text)
+    return int(exact)
 
 
 def _num(x) -> str:

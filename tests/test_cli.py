@@ -105,7 +105,8 @@ def one_line_error(r, *needles):
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, needles):
     out = tmp_path / "never"
-    r = cli("run", "--n", "100", "--jobs", "1", "--out", out, *args)
+    given = {"--n": "100", "--jobs": "1"}  # each option once: a repeated one is refused
+    r = cli("run", *(x for k, v in given.items() if k not in args for x in (k, v)), "--out", out, *args)
     one_line_error(r, *needles)
     assert not out.exists()
 

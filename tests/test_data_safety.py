@@ -73,7 +73,7 @@ def test_a_folder_being_written_is_locked(tmp_path):
     try:
         one_line_error(cli(*BW, "--n", "100", "--out", out, "--force"),
                        f"output folder {out} is being written by another simtool run", "pid")
-        assert (out / "chunks" / "spec.json").read_text().strip() == '{\n  "game": "black-white"\n}'
+        assert json.loads((out / "chunks" / "spec.json").read_text())["game"] == "black-white"
     finally:
         writer.abort()
     assert not out.exists()  # the first writer created it, and took it back

@@ -18,7 +18,7 @@ from simtool import games, options, stats
 from simtool.analysis import ladder, metrics, restrict, summary, tension, verdicts
 from simtool.analysis import of as analysis_of
 from simtool.errors import SimtoolError
-from simtool.pipeline.folders import collect, load, read_meta
+from simtool.pipeline.folders import collect, load, parse_json, read_meta
 
 SCHEMA = 1
 """The version of ``review.json``'s layout; raised when a key changes meaning."""
@@ -366,7 +366,7 @@ def read_review(folder: Path) -> dict:
     or not a review."""
     path = Path(folder) / "review.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse_json(path.read_text(encoding="utf-8"))
     except OSError:
         raise SimtoolError(f"--baseline {folder} holds no review.json; give the --out folder of an "
                            f"earlier simtool review") from None

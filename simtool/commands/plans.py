@@ -3,11 +3,13 @@ them apart, in one root folder, checked before anything is played, played by the
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from pathlib import Path
 
 from simtool.errors import SimtoolError
-from simtool.pipeline.executor import PLAN, Cell, Plan, check_root, execute, saved_plan
+from simtool.pipeline.executor import PLAN, Cell, Plan, check_root, execute, finished_spec, saved_plan, saved_spec
+from simtool.pipeline.folders import run_kind
 from simtool.pipeline.runner import RunSpec, game_of
 
 
@@ -18,7 +20,21 @@ def folder_name(spec: RunSpec) -> str:
     parts = [spec.game, f"{spec.players}p",
              *(f"{k}-{v}" for k, v in spec.rules.items() if default.get(k) != v)]
     parts.append("+".join(dict.fromkeys(spec.lineup)) if len(set(spec.lineup)) > 1 else spec.lineup[0])
-    return "_".join(parts).replace("/", "-").replace(":", "-")
+    return short("_".join(parts).replace("/", "-").replace(":", "-"))
+
+
+NAME_MAX = 255
+"""Bytes of a file name most file systems take (a plugin's long path in a line-up made more)."""
+
+
+def short(name: str) -> str:
+    """``name`` as it is where the file system takes it; a longer one cut to fit, with a digest
+    of the whole name, so that two long names that begin alike stay apart."""
+    data = name.encode()
+    if len(data) <= NAME_MAX:
+        return name
+    digest = hashlib.sha256(data).hexdigest()[:12]
+    return data[:NAME_MAX - 13].decode(errors="ignore") + "-" + digest
 
 
 def folder_names(specs: list[RunSpec]) -> list[str]:
@@ -43,12 +59,49 @@ def make_plan(specs: list[RunSpec], runs_dir: Path, report: dict | None = None,
     return Plan(command, cells, runs_dir, settings=report or {}, resume=f"simtool sweep --resume {runs_dir}")
 
 
-def check(plan: Plan) -> None:
+def check(plan: Plan, force: bool = False) -> None:
     """Every refusal playing ``plan`` can make, before anything is written or played: its root
-    folder (another plan left unfinished there, someone's files) and its report's path."""
+    folder (another plan left unfinished there, someone's files), its cells' folders (a run of
+    other settings, unless ``force``) and its report's path."""
     check_root(plan)
+    if not force:
+        check_cells(plan)
     if plan.settings.get("output"):
         check_report(plan.settings["output"], plan)
+
+
+def check_cells(plan: Plan) -> None:
+    """Refuse a plan whose cell folder holds a run (finished or interrupted) played with other
+    settings, naming what differs: the same sweep run again after a default of simtool changed
+    (a cell's chunk size) or with another ``--n`` is otherwise refused as "already holds a run",
+    which does not say why, and only once ``plan.json`` was already replaced."""
+    if not plan.reuse:
+        return
+    differ = []
+    for cell in plan.cells:
+        kind = None if cell.folder is None else run_kind(cell.folder)
+        found = {"finished": finished_spec, "interrupted": saved_spec}.get(kind, lambda _: None)(cell.folder)
+        if found is not None and found != cell.spec:
+            differ.append((cell, kind, found))
+    if not differ:
+        return
+    cell, kind, found = differ[0]
+    old, new = found.as_dict(), cell.spec.as_dict()
+    changes = ", ".join(f"{k} {_setting(old[k])} (now {_setting(new[k])})" for k in new if old.get(k) != new[k])
+    more = f"; {len(differ) - 1} more cells as well" if len(differ) > 1 else ""
+    raise SimtoolError(f"{cell.folder} holds a{'n interrupted' if kind == 'interrupted' else ''} run played "
+                       f"with other settings: {changes}{more} (the {plan.command}, or a default of "
+                       f"simtool's, changed); play {'them' if more else 'it'} again with --force, or "
+                       f"choose another folder")
+
+
+def _setting(value) -> str:
+    """A setting as the refusal names it: ``32768``, ``random,high``, ``deck=30``."""
+    if isinstance(value, dict):
+        return ",".join(f"{k}={v}" for k, v in value.items()) or "none"
+    if isinstance(value, (list, tuple)):
+        return ",".join(map(str, value))
+    return str(value)
 
 
 def check_report(output: str | Path, plan: Plan) -> None:
@@ -72,15 +125,20 @@ def play(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: b
     specification are kept, interrupted ones resumed; ``force`` plays them again); return the
     cells' folders."""
     plan = make_plan(specs, runs_dir, report, extra, command)
-    check(plan)
+    check(plan, force)
     done = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force,
                    progress=progress, timeout=timeout)
     return [d.cell.folder for d in done]
 
 
-def saved(runs_dir: Path) -> tuple[list[RunSpec], dict]:
-    """The cells and report settings of the plan in ``runs_dir``, for ``--resume``; the report
-    settings also hold each cell's ``extra`` and the plan's ``command`` (see :func:`play`)."""
+def resumed(runs_dir: Path) -> Plan:
+    """The plan saved in ``runs_dir``, to finish it (``sweep --resume``): its cells in the folders
+    it named (a later simtool may name them otherwise), each a folder directly in ``runs_dir``
+    (a ``plan.json`` changed by hand may name ``../elsewhere`` or an absolute path)."""
     plan = saved_plan(runs_dir)
-    return ([c.spec for c in plan.cells],
-            dict(plan.settings, extra=[c.record for c in plan.cells], command=plan.command))
+    for cell in plan.cells:
+        name = cell.folder.name
+        if cell.folder.parent != Path(runs_dir) or name in ("", ".", ".."):
+            raise SimtoolError(f"cannot resume {runs_dir}: {PLAN} names a cell folder outside it "
+                               f"({cell.folder}); it was changed by hand")
+    return plan

@@ -46,7 +46,7 @@ from simtool import arguments, games, options
 from simtool.commands import ladder, restrict
 from simtool.commands.plans import play
 from simtool.errors import SimtoolError, choices
-from simtool.pipeline.folders import write_json
+from simtool.pipeline.folders import parse_json, write_json
 from simtool.pipeline.runner import BACKENDS, RunSpec, make_spec, play_chunk
 
 EFFORTS = {"quick": 60, "standard": 300, "thorough": 1800}
@@ -321,7 +321,7 @@ def read_state(path: Path, key: dict) -> dict:
     """What the same review (same game, players, rules and effort) saved in its folder: its
     sizes, its seed and the pilot's costs; empty for another review or none."""
     try:
-        data = json.loads(path.read_text())
+        data = parse_json(path.read_text())
         if {k: data[k] for k in key} == json.loads(json.dumps(key)):
             Sizes(**data["sizes"])  # readable, or none at all
             return data

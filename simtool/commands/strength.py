@@ -30,7 +30,7 @@ from simtool.analysis import strength
 from simtool.commands.plans import check, make_plan
 from simtool.errors import SimtoolError, choices
 from simtool.pipeline.executor import PLAN, Plan, execute, plan_record, read_json, save_plan
-from simtool.pipeline.folders import parse_json, run_kind
+from simtool.pipeline.folders import parse_json, run_kind, why
 from simtool.pipeline.runner import RunSpec, make_spec
 
 GAMES = ("black-white", "kansas-city", "trickster", "out-trumped", "nine-lives", "hearts")
@@ -141,7 +141,7 @@ def measure(runs_dir: Path, game_ids: list[str] | None = None, n: int = DEALS, s
     whole = make_plan([s for s, _ in cells], runs_dir, command="strength",
                       extra=[{"strength": role, "params": params(spec)} for spec, role in cells])
     changed = replace_plan(whole, say)
-    check(whole)
+    check(whole, force)
     save_plan(whole)
     guess = estimate(cells, jobs)
     load = os.getloadavg()
@@ -201,6 +201,7 @@ def replace_plan(whole: Plan, say: Callable[[str], None]) -> set[str]:
     folder held a run of the old plan played otherwise (removed here, played again from the
     start). Only run folders directly in the runs folder are ever removed."""
     file = Path(whole.root) / PLAN
+    _clear_aside(Path(whole.root))
     old = read_json(file, None)
     if not isinstance(old, dict) or old.get("command") != "strength" or not isinstance(old.get("cells"), list):
         return set()  # none, or not a strength plan (check_root refuses it as before)
@@ -217,14 +218,62 @@ def replace_plan(whole: Plan, say: Callable[[str], None]) -> set[str]:
     played = {name for name in now if run_kind(Path(whole.root) / name) in ("finished", "interrupted")}
     # the changed cells' runs go now, not when each is played: after an interruption the new
     # plan.json matches, and an old cell's chunks would otherwise be resumed under it
-    for name in [*gone, *(n for n in changed if _own_run(Path(whole.root), n))]:
-        shutil.rmtree(Path(whole.root) / name)
+    _remove(Path(whole.root), [*gone, *(n for n in changed if _own_run(Path(whole.root), n))])
     file.unlink()
     say(f"{file} replaced (a strategy's defaults or the cells changed): {len(played - changed)} cells "
         f"played before kept, {len(played & changed)} played with other settings played again"
         + (f" ({_names(played & changed)})" if played & changed else "")
         + (f", {len(gone)} old cells' folders removed ({_names(gone)})" if gone else ""))
     return changed
+
+
+ASIDE, MARK = ".removing", "simtool-removes-this-folder"
+"""Where old cells' folders go before they are deleted (in the runs folder), and the file that
+marks it as simtool's."""
+
+
+def _remove(root: Path, names: list[str]) -> None:
+    """Delete the run folders ``names`` of ``root`` so that Ctrl-C (or a crash) at any moment
+    leaves each either whole where it was or in ``root/.removing``, never half deleted in place
+    (a half-deleted run is no run: it could neither be kept, played again nor replaced). Each is
+    moved there whole (a rename), then the folder is deleted, its mark last; what a stop left
+    there is deleted by the next call (:func:`_clear_aside`)."""
+    if not names:
+        return
+    aside = root / ASIDE
+    if aside.exists() or aside.is_symlink():  # not simtool's: _clear_aside deleted its own
+        raise SimtoolError(f"{aside} is in the way of the old cells' folders, and simtool did not "
+                           f"make it; move it out of {root}")
+    try:
+        aside.mkdir()
+        (aside / MARK).touch()
+        for name in names:
+            os.rename(root / name, aside / name)
+    except OSError as exc:
+        raise SimtoolError(f"cannot remove the old cells' folders from {root}: {why(exc)}") from None
+    _clear_aside(root)
+
+
+def _clear_aside(root: Path) -> None:
+    """Delete ``root/.removing`` where simtool marked it as its own (its mark is deleted last, so
+    a deletion cut short is finished here); a folder of that name without the mark is left alone."""
+    aside = root / ASIDE
+    try:
+        if aside.is_dir() and not aside.is_symlink() and not any(aside.iterdir()):
+            aside.rmdir()  # stopped before its mark was made: nothing in it to lose
+        if aside.is_symlink() or not (aside / MARK).is_file():
+            return
+        for entry in aside.iterdir():
+            if entry.name == MARK:
+                continue
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+        (aside / MARK).unlink()
+        aside.rmdir()
+    except OSError as exc:
+        raise SimtoolError(f"cannot delete {aside}, the old cells' folders set aside: {why(exc)}") from None
 
 
 def _own_run(root: Path, name) -> bool:
@@ -282,14 +331,49 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 60} min {seconds % 60:02d} s" if seconds >= 60 else f"{seconds} s"
 
 
+OWN_TABLES = {".md": "# Search strength:", ".json": '{\n "context":', ".csv": "game,variant,role,"}
+"""How each file of the table begins as :func:`write` writes it: a file of that name that begins
+otherwise is someone else's, never replaced."""
+
+
+def check_outputs(stem: Path) -> None:
+    """Refuse, before any cell is played, a table path whose ``.md``, ``.json`` or ``.csv`` exists
+    and is not a strength table simtool wrote (``--out README`` would replace README.md), or is
+    a folder, a pipe, a device."""
+    for suffix, start in OWN_TABLES.items():
+        path = Path(stem).with_suffix(suffix)
+        if not (path.exists() or path.is_symlink()):
+            continue
+        try:
+            with path.open("rb") as f:
+                head = f.read(len(start.encode())) if path.is_file() else b""
+        except OSError:
+            head = b""
+        if head != start.encode():
+            raise SimtoolError(f"{path} exists and is not a strength table simtool wrote; simtool "
+                               f"replaces only its own: choose another --out")
+
+
 def write(cells: list[strength.Cell], context: dict, stem: Path) -> list[Path]:
     """The table as Markdown, JSON and CSV files: ``stem`` with the suffixes ``.md``, ``.json``
-    and ``.csv``; the paths written."""
+    and ``.csv``; the paths written. Each is written whole under a temporary name first, and the
+    three renamed into place only once all are written: a full disk or Ctrl-C leaves the table
+    as it was, never one file new and another cut short."""
     stem = Path(stem)
-    stem.parent.mkdir(parents=True, exist_ok=True)
+    check_outputs(stem)
     files = {stem.with_suffix(".md"): strength.markdown(cells, context),
              stem.with_suffix(".json"): strength.as_json(cells, context),
              stem.with_suffix(".csv"): strength.as_csv(cells)}
-    for path, text in files.items():
-        path.write_text(text, encoding="utf-8")
+    temps = {path: path.with_name(f".{path.name}.tmp") for path in files}
+    try:
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        for path, text in files.items():
+            temps[path].write_text(text, encoding="utf-8")
+        for path in files:
+            os.replace(temps[path], path)
+    except OSError as exc:
+        raise SimtoolError(f"cannot write the strength table {stem}: {why(exc)}") from None
+    finally:
+        for tmp in temps.values():
+            tmp.unlink(missing_ok=True)
     return list(files)

@@ -59,6 +59,8 @@ def read_toml(path: Path) -> dict:
                            f"offset {exc.start}); save it as UTF-8") from None
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise SimtoolError(f"cannot read grid file {path}: {exc}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables by recursion
+        raise SimtoolError(f"cannot read grid file {path}: values nested too deep") from None
     unknown = set(data) - set(GRID_KEYS)
     if unknown:
         raise SimtoolError(f"unknown key '{sorted(unknown)[0]}' in {path}; valid: {choices(GRID_KEYS)}")

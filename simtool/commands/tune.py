@@ -18,7 +18,6 @@ whose combinations can be played is refused before it starts.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import re
 from collections.abc import Callable
@@ -36,13 +35,19 @@ from simtool.analysis.tuning import recommendation, setting, sheet_defaults, tri
 from simtool.commands.plans import play as run_cells
 from simtool.commands.sweep import lineup as parse_lineup
 from simtool.errors import SimtoolError, choices
-from simtool.pipeline.folders import FolderLock, load, write_json
+from simtool.games import ROUND_CAP
+from simtool.pipeline.folders import FolderLock, load, parse_json, write_json
 from simtool.pipeline.runner import RunSpec, make_spec, parse_count
 
 STUDY = "tune"
 CONFIG = "tune.json"
 FIGURES = ("seat_spread", "first_seat_edge", "skill", "match_rounds")
 DEFAULT_DIRECTION = {"seat_spread": "min", "first_seat_edge": "min", "skill": "max"}
+TARGETS = {"seat_spread": (0, 1, "a seat spread's target is between 0 and 1"),
+           "first_seat_edge": (-1, 1, "the first seat's edge's target is between -1 and 1"),
+           "skill": (0, 1, "skill's target (a win share) is between 0 and 1"),
+           "match_rounds": (1, ROUND_CAP, f"a match lasts 1 to {ROUND_CAP} rounds")}
+"""The values each figure can take: a target outside them (``match_rounds=-5``) is refused."""
 CONFIRM = 3
 """Trials re-measured before one is called best (single objective; with several, the Pareto
 front's first few)."""
@@ -91,6 +96,9 @@ def parse_objective(game, text: str) -> Objective:
                                f"minimised), so :max does not apply")
         if figure in analysis_of(game).rates and not 0 <= value <= 1:
             raise SimtoolError(f"bad objective {text!r}; a rate's target is between 0 and 1")
+        low, high, what = TARGETS.get(figure, (-math.inf, math.inf, ""))
+        if not low <= value <= high:  # a figure that cannot reach it: a typo, not a goal
+            raise SimtoolError(f"bad objective {text!r}; {what}")
         return Objective(figure, "min", value)
     direction = direction or DEFAULT_DIRECTION.get(figure)
     if direction is None:
@@ -428,7 +436,7 @@ def read_config(out: Path) -> Config:
     if not file.is_file():
         raise SimtoolError(f"nothing to resume in {out}: no {CONFIG} from a tuning")
     try:
-        data = json.loads(file.read_text())
+        data = parse_json(file.read_text())
         data.pop("confirmed", None)
         # a game's options added since the tuning began hold their defaults (as they did then)
         newer = {o.name: o.default for o in games.get(data["game"]).options if o.name not in data["vary"]}
@@ -673,7 +681,7 @@ def summary(out: Path) -> dict:
     """A finished tuning: its configuration, sampler, trials, re-measures and best settings."""
     out = Path(out)
     config = read_config(out)
-    data = json.loads((out / CONFIG).read_text())
+    data = parse_json((out / CONFIG).read_text())
     confirmed = data.get("confirmed") or []
     chosen = best(config, confirmed) if confirmed else []
     return {"folder": out, "config": config, "sampler": sampler_name(config), "trials": trials_frame(out),

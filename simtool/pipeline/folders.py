@@ -94,6 +94,17 @@ def tables_intact(folder: Path, meta: dict) -> bool:
         return False
 
 
+SPEC_SUM = "sha256"
+"""The key in ``chunks/spec.json`` of the checksum of the rest of it (:func:`_spec_sum`)."""
+
+
+def _spec_sum(spec: dict) -> str:
+    """The checksum of a saved run specification: a resume refuses a ``spec.json`` changed by
+    hand (another seed, another n), whose chunks played before would otherwise be joined with
+    chunks played under the new values into one table that no run plays."""
+    return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()
+
+
 class FolderLock:
     """An exclusive lock on a run folder for as long as one process writes it.
 
@@ -174,7 +185,8 @@ class RunWriter:
                                               "started": f"{datetime.now():%Y-%m-%d %H:%M:%S}",
                                               "command": " ".join(_argv())})
             if not resume:
-                write_json(self.parts / SPEC, spec or {})
+                plain = json.loads(json.dumps(spec or {}, default=str))
+                write_json(self.parts / SPEC, {**plain, SPEC_SUM: _spec_sum(plain)})
         except OSError as exc:
             self._release()
             raise SimtoolError(f"cannot write to output folder {self.out}: {exc.strerror or exc}") from None
@@ -209,6 +221,11 @@ class RunWriter:
             raise SimtoolError(f"cannot resume {self.out}: chunks/{SPEC} is unreadable ({exc})") from None
         if not isinstance(data, dict):
             raise SimtoolError(f"cannot resume {self.out}: chunks/{SPEC} is not a run specification")
+        recorded = data.pop(SPEC_SUM, None)  # none from a simtool before 2026-11-26: trusted as then
+        if recorded is not None and recorded != _spec_sum(data):
+            raise SimtoolError(f"cannot resume {self.out}: chunks/{SPEC} was changed since the run "
+                               f"started (its finished chunks were played with what it said then); "
+                               f"put it back, or play the run again with --force")
         return data
 
     def done(self, unit: str, rows, count: int, leads: bool = False) -> set[int]:

@@ -28,7 +28,7 @@ import polars as pl
 
 from simtool import arguments, games, options
 from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches
-from simtool.errors import SimtoolError, WorkerLost, choices
+from simtool.errors import SimtoolError, WorkerLost, choices, shown
 from simtool.pipeline.folders import encode_chunk, polars_dtype, write_chunk
 
 CHUNK = 1 << 15
@@ -40,6 +40,8 @@ fine enough for where a run stops to mean something, while whole chunks are play
 
 
 MIN_CHUNK = 1 << 8
+LARGEST_CHUNK = max(CHUNK, MATCH_CHUNK)
+"""The largest chunk simtool makes: a saved specification of a larger one was changed by hand."""
 
 
 def chunk_size(unit: str, cost: float = 1.0) -> int:
@@ -178,19 +180,18 @@ def parse_count(text) -> int:
     if isinstance(text, (int, np.integer)) and not isinstance(text, bool):
         value = int(text)
     elif isinstance(text, (str, float)):
-        try:
-            value = int(str(text))
+        try:  # exactly the number written: 1.00000000000000001e17 is not 1e17
+            value = options.whole(str(text))
         except ValueError:
             try:
-                as_float = float(str(text))
-                if as_float.is_integer() or as_float == float("inf"):
-                    value = int(min(as_float, MAX_COUNT + 1))
-            except (ValueError, OverflowError):
+                if float(str(text)) == float("inf"):  # 1e999 too: more than the tables can hold
+                    value = MAX_COUNT + 1
+            except ValueError:
                 pass
     if value is None or value <= 0:
-        raise SimtoolError(f"bad n {text!r}; expected a positive whole number such as 1e6, 1000000 or 1_000_000")
+        raise SimtoolError(f"bad n {shown(text)}; expected a positive whole number such as 1e6, 1000000 or 1_000_000")
     if value > MAX_COUNT:
-        raise SimtoolError(f"bad n {text!r}; at most {MAX_COUNT} (2^63 - 1), the largest deal or "
+        raise SimtoolError(f"bad n {shown(text)}; at most {MAX_COUNT} (2^63 - 1), the largest deal or "
                            f"match number the tables can hold")
     return value
 
@@ -748,11 +749,56 @@ def _play_task(task: Task) -> tuple[Chunk, dict[str, bytes] | None]:
 
 
 def spec_from_dict(data: dict) -> RunSpec:
-    """The RunSpec saved in a run folder."""
-    return RunSpec(data["game"], data["players"], data["rules"], tuple(data["lineup"]), data["unit"],
+    """The RunSpec saved in a run folder, every value checked as simtool writes it: a file
+    changed by hand (``"chunk": 0``, ``"n": "70000"``, ``"duplicate": "yes"``, a lineup of
+    another length) is a ValueError naming the value, never a traceback from deep in the play
+    nor a run resumed with settings no command could give."""
+    lineup = data["lineup"]
+    if not isinstance(lineup, list | tuple):
+        raise ValueError(f"lineup {shown(lineup)} is not a list of strategies")
+    spec = RunSpec(data["game"], data["players"], data["rules"], tuple(lineup), data["unit"],
                    data["n"], data["seed"], data["chunk"], data.get("rotate", False),
                    data.get("precision"), data.get("plugins", {}), data.get("duplicate", False),
                    data.get("leads", 0), data.get("isolate", False))
+    _check_saved(spec)
+    return spec
+
+
+def _check_saved(spec: RunSpec) -> None:
+    def whole(name: str, low: int, high: int) -> None:
+        value = getattr(spec, name)
+        if not arguments.whole(value) or not low <= value <= high:
+            raise ValueError(f"{name} {shown(value)} is not a whole number {low}..{high}")
+
+    if not isinstance(spec.game, str):
+        raise ValueError(f"game {shown(spec.game)} is not a game's name")
+    whole("players", 1, 64)
+    whole("n", 1, MAX_COUNT)
+    whole("seed", 0, 2 ** 128)
+    whole("chunk", 1, LARGEST_CHUNK)
+    whole("leads", 0, MAX_COUNT)
+    for name in ("rotate", "duplicate", "isolate"):
+        if not isinstance(getattr(spec, name), bool):
+            raise ValueError(f"{name} {shown(getattr(spec, name))} is not true or false")
+    if spec.unit not in UNITS:
+        raise ValueError(f"unit {shown(spec.unit)} is not one of {choices(UNITS)}")
+    precision = spec.precision
+    if precision is not None and not (isinstance(precision, int | float) and not isinstance(precision, bool)
+                                      and 0 < precision < 0.5):
+        raise ValueError(f"precision {shown(precision)} is not a half-width between 0 and 0.5")
+    if not isinstance(spec.plugins, dict) or not isinstance(spec.rules, dict):
+        raise ValueError("plugins and rules are not tables")
+    if len(spec.lineup) != spec.players or not all(isinstance(x, str) for x in spec.lineup):
+        raise ValueError(f"lineup {shown(list(spec.lineup))} is not {spec.players} strategies")
+    try:
+        g = game_of(spec.game)
+        games.check_players(g, spec.players)
+        resolved = options.resolve(g, spec.rules)
+    except SimtoolError as exc:
+        raise ValueError(str(exc)) from None
+    changed = [k for k, v in spec.rules.items() if resolved[k] != v or type(resolved[k]) is not type(v)]
+    if changed:
+        raise ValueError(f"rule {changed[0]} {shown(spec.rules[changed[0]])} is not a value it takes")
 
 
 def replay(spec: RunSpec, number: int, views: bool = False) -> list[str]:
