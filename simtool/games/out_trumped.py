@@ -525,8 +525,11 @@ class OutTrumped(Game):
         made = view.step if view.phase == DISCARDS else (kitty_cards if view.phase == TRICKS else 0)
         if view.kitty_rule != "none":
             sizes[:, p] = np.where(picked, np.where(mine_taken, 0, made), kitty_cards)
-        allowed = np.full((m, p + 1), layout.deck, np.uint64)
-        allowed[:, :p] &= ~r(view.excluded)
+        excluded = view.excluded
+        allowed = None  # nothing ruled out (a search that reads the plays mends the deal itself)
+        if excluded.any():
+            allowed = np.full((m, p + 1), layout.deck, np.uint64)
+            allowed[:, :p] &= ~r(excluded)
         dealt = deck.deal_among(unseen, sizes, rng, layout.cards, allowed)
         hands = dealt[:, :p]
         hands[rows, seat] = hand
