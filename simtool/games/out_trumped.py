@@ -453,9 +453,11 @@ class OutTrumped(Game):
             took = s.picked
             if took.any():
                 at = cell(np.maximum(s.taker, 0))
+                # every deal discarding (a search's worlds of its own discard): no regrouping
+                active = None if took.all() else took
                 while s.step < kitty_size(s.rules):
                     gone = yield Decision(DISCARD, np.maximum(s.taker, 0), np.take(s.hands, at),
-                                          active=took)
+                                          active=active)
                     gone_bit = np.where(took, bits.BIT[np.maximum(gone, 0)], bits.EMPTY)
                     np.put(s.hands, at, np.take(s.hands, at) & ~gone_bit)
                     s.discarded |= gone_bit
