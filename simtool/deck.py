@@ -129,11 +129,13 @@ def _deal_among(count, start, sizes, rng):
     order = np.array(start[:most], np.uint64, order="C")  # a copy in rows: the shuffle works in place
     u = rng.random((max(most - 1, 0), n), dtype=np.float32)
     # every step's swap at once (they depend on the random numbers and counts only): step i swaps
-    # position i with j = i + min(floor(u * span), span - 1), at flat cell j * n + deal
+    # position i with j = i + floor(u * span), at flat cell j * n + deal. The product is exact in
+    # float64 (24 bits of u times at most 7 of span) and u < 1, so floor(u * span) < span: no clamp
     cols = np.arange(n, dtype=np.intp)
-    span = np.maximum(count[None, :] - np.arange(max(most - 1, 0), dtype=np.intp)[:, None], 1)
-    at = np.minimum((u * span).astype(np.intp), span - 1)
-    at += np.arange(max(most - 1, 0), dtype=np.intp)[:, None]
+    steps = np.arange(max(most - 1, 0), dtype=np.intp)[:, None]
+    span = np.maximum(count[None, :] - steps, 1)
+    at = (u * span).astype(np.intp)
+    at += steps
     at *= n
     at += cols
     flat = order.reshape(-1)

@@ -487,29 +487,44 @@ class Worlds:
     repeated ``k`` times). ``play_out(choices, strategy)``: play each copy to the end of the round.
     """
 
-    def __init__(self, game: Game, state, seat: np.ndarray, rng: np.random.Generator, resolve=None):
-        self._game, self._state, self._seat, self._rng = game, state, seat, rng
+    def __init__(self, game: Game, state, seat: np.ndarray, rng: np.random.Generator, resolve=None,
+                 rows: np.ndarray | None = None):
+        self._game, self._seat, self._rng = game, seat, rng
         self._resolve = resolve  # strategy names to strategies (the run's registry), see Context
+        # with ``rows``, the worlds are those rows of ``state``, copied only when needed: a search
+        # takes the worlds once per option and plays each take once, so each play-out copies the
+        # state once (from the rows), not twice (the take, then the play-out's own copy)
+        self._base, self._rows = state, rows
+
+    @property
+    def _state(self):
+        """The worlds' round state (never played on: every play-out plays a copy)."""
+        if self._rows is not None:
+            self._base, self._rows = self._base.take(self._rows), None
+        return self._base
 
     def __len__(self) -> int:
         return len(self._seat)
 
     def take(self, rows) -> Worlds:
         """The worlds ``rows`` (indices, repeats allowed) as a new :class:`Worlds`: a search plays
-        one world under several options by taking its row once per option."""
+        one world under several options by taking its row once per option. The new worlds hold
+        these worlds' state as it is now (change neither state after a take)."""
         rows = np.asarray(rows, np.int64)
-        return Worlds(self._game, self._state.take(rows), self._seat[rows], self._rng, self._resolve)
+        at = rows if self._rows is None else self._rows[rows]
+        return Worlds(self._game, self._base, self._seat[rows], self._rng, self._resolve, at)
 
     def _start(self):
-        state = self._state.take(np.arange(self._state.n))  # every play-out starts afresh
+        # every play-out starts afresh, on a copy
+        state = self._base.take(np.arange(self._base.n) if self._rows is None else self._rows)
         play = self._game.play(state)
         return state, play, next(play)
 
     def _legal(self, d: Decision) -> np.ndarray:
         n = len(self)
         if d.seat is None:
-            return np.take(np.broadcast_to(d.legal, (n, self._state.p)),
-                           np.arange(n) * self._state.p + self._seat)
+            return np.take(np.broadcast_to(d.legal, (n, self._base.p)),
+                           np.arange(n) * self._base.p + self._seat)
         return np.broadcast_to(d.legal, (n,))
 
     @cached_property

@@ -339,7 +339,9 @@ def _misfits(view, hands, events, k):
     layout = view.layout
     n, p = hands.shape
     rows = np.arange(n)
-    history = np.repeat(view.history, k, axis=0).astype(np.int64)
+    m = len(view)
+    # the cards each seat played, per deal (the same in its k worlds: read once a deal, not a world)
+    history = view.history.astype(np.int64)
     card_bits = np.where(history >= 0, bits.BIT[np.maximum(history, 0)], bits.EMPTY)
     trump = np.repeat(view.trump, k)
     miss = np.zeros(n, np.int64)
@@ -347,11 +349,16 @@ def _misfits(view, hands, events, k):
     def counts(cards):
         return np.stack([bits.count(cards & layout.suit[s]) for s in range(layout.suits)], axis=1)
 
+    def played_from(t, seat):
+        """Per deal, the cards ``seat`` (per deal) played from trick ``t`` on."""
+        return np.bitwise_or.reduce(card_bits[np.arange(m), t:, seat], axis=1)
+
     suits = np.arange(layout.suits)[None, :]
     for t, seat, suit, shown in events:
+        later = played_from(t, seat)
         seat, suit, shown = np.repeat(seat, k), np.repeat(suit, k), np.repeat(shown, k)
         at = rows[shown]
-        held = hands[at, seat[at]] | np.bitwise_or.reduce(card_bits[at, t:, seat[at]], axis=1)
+        held = hands[at, seat[at]] | later[at // k]
         c = counts(held)
         mine = c[np.arange(at.size), suit[at]][:, None]
         plain = suits != trump[at, None]
@@ -361,7 +368,7 @@ def _misfits(view, hands, events, k):
     wild = np.repeat((view.die == layout.suits) & (view.trump >= 0) & (view.seat != dealer), k)
     if view.wild_rule == "dealer" and wild.any():
         at = rows[wild]
-        held = hands[at, dealer] | np.bitwise_or.reduce(card_bits[at, :, dealer], axis=1)
+        held = hands[at, dealer] | played_from(0, np.full(m, dealer))[at // k]
         c = counts(held)
         mine = c[np.arange(at.size), trump[at]][:, None]
         longer = (c > mine) | ((c == mine) & (suits < trump[at, None]))

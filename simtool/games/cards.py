@@ -63,7 +63,15 @@ class Layout:
 
     def suit_cards(self, suit: np.ndarray) -> np.ndarray:
         """The cards of each deal's suit; none where the suit is negative (no such suit)."""
-        return np.where(suit >= 0, self.suit[np.maximum(suit, 0)], bits.EMPTY)
+        # one look-up: every negative suit reads the table's last entry, the empty set
+        return np.take(self._suit_or_none, np.maximum(suit, -1))
+
+    @cached_property
+    def _suit_or_none(self) -> np.ndarray:
+        """:attr:`suit`, then the empty set (read at -1)."""
+        table = np.append(self.suit, bits.EMPTY)
+        table.flags.writeable = False
+        return table
 
     def label(self, card: int) -> str:
         suit, rank = self.suit_names[card // self.ranks], card % self.ranks

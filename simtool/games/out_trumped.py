@@ -453,9 +453,11 @@ class OutTrumped(Game):
             took = s.picked
             if took.any():
                 at = cell(np.maximum(s.taker, 0))
+                # every deal discarding (a search's worlds of its own discard): no regrouping
+                active = None if took.all() else took
                 while s.step < kitty_size(s.rules):
                     gone = yield Decision(DISCARD, np.maximum(s.taker, 0), np.take(s.hands, at),
-                                          active=took)
+                                          active=active)
                     gone_bit = np.where(took, bits.BIT[np.maximum(gone, 0)], bits.EMPTY)
                     np.put(s.hands, at, np.take(s.hands, at) & ~gone_bit)
                     s.discarded |= gone_bit
@@ -525,8 +527,11 @@ class OutTrumped(Game):
         made = view.step if view.phase == DISCARDS else (kitty_cards if view.phase == TRICKS else 0)
         if view.kitty_rule != "none":
             sizes[:, p] = np.where(picked, np.where(mine_taken, 0, made), kitty_cards)
-        allowed = np.full((m, p + 1), layout.deck, np.uint64)
-        allowed[:, :p] &= ~r(view.excluded)
+        excluded = view.excluded
+        allowed = None  # nothing ruled out (a search that reads the plays mends the deal itself)
+        if excluded.any():
+            allowed = np.full((m, p + 1), layout.deck, np.uint64)
+            allowed[:, :p] &= ~r(excluded)
         dealt = deck.deal_among(unseen, sizes, rng, layout.cards, allowed)
         hands = dealt[:, :p]
         hands[rows, seat] = hand
