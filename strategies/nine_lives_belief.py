@@ -49,10 +49,12 @@ def evidence(view) -> bool:
 @dataclass
 class _Past:
     """What every past choice of the others needs besides the chooser's hand, per deal of a view,
-    worked out once per view (it is public): the bids, and per kind (lead, follow) one row per
-    decision of the round so far, ``(D, m)``: the seat, its card, whether it was made, the seat's
-    cards played from that trick on, and what ``exact`` reads then (trump, lead suit, the best
-    card so far, the tricks still needed)."""
+    worked out once per view (it is public): the bids, and every lead and follow of the others
+    this round as one flat list of decisions grouped by (deal, seat) (``start``: where the group
+    ``deal * p + seat`` begins), each with its kind (a lead?), its card, the seat's cards played
+    from that trick on, and what ``exact`` reads then (trump, lead suit, the best card so far,
+    the tricks still needed). A world then replays only its own deal's decisions of the seats
+    asked, not a dense (decisions x worlds) table."""
 
     players: int
     ranks: int
@@ -60,7 +62,15 @@ class _Past:
     bid: np.ndarray  # (m, p)
     hand_size: np.ndarray  # (m,)
     played: np.ndarray  # (m, p) every card each seat played this round
-    kinds: dict  # LEAD / FOLLOW: (seat, card, due, later, trump, lead_suit, best, need), each (D, m)
+    start: np.ndarray  # (m * p + 1,) the decisions of deal d, seat s: start[d*p+s]:start[d*p+s+1]
+    deal: np.ndarray  # (E,) per decision: its deal
+    lead: np.ndarray  # (E,) bool: a lead (else a follow)
+    card: np.ndarray  # (E,)
+    later: np.ndarray  # (E,) the seat's cards played from that trick on
+    trump: np.ndarray  # (E,)
+    lead_suit: np.ndarray  # (E,)
+    best: np.ndarray  # (E,)
+    need: np.ndarray  # (E,)
 
 
 def _past(view) -> _Past:
@@ -73,7 +83,7 @@ def _past(view) -> _Past:
     cards = np.where(history >= 0, bits.BIT[np.maximum(history, 0)], bits.EMPTY)
     # the cards each seat played from trick t on: its hand at trick t is these and its hand now
     later = np.bitwise_or.accumulate(cards[:, ::-1], axis=1)[:, ::-1]  # (m, T, p)
-    rows: dict = {LEAD: [], FOLLOW: []}
+    rows = []
     won = np.zeros((m, p), np.int64)  # tricks each seat had won before trick t
     for t in range(history.shape[1]):
         leader = leaders[:, t]
@@ -89,14 +99,22 @@ def _past(view) -> _Past:
             card = played[deals, s]
             due = (card >= 0) & (leader >= 0) & (s != view.seat)
             need = bid[deals, s] % ranks + 1 - won[deals, s]
-            rows[FOLLOW if step else LEAD].append((s, card, due, later[deals, t, s], trump, lead_suit, best, need))
+            at = np.flatnonzero(due)
+            rows.append((at, s[at], np.full(at.size, step == 0), card[at], later[at, t, s[at]], trump[at],
+                         lead_suit[at], best[at], need[at]))
             key = strength(lay, np.maximum(card, 0), bid_suit[deals, s], trump, lead_suit)
             best = np.where(card >= 0, np.maximum(best, key), best)
         finished = winners[:, t] >= 0
         won[deals[finished], winners[finished, t]] += 1
-    kinds = {kind: tuple(np.stack(column) for column in zip(*got, strict=True))
-             for kind, got in rows.items() if got}
-    return _Past(p, ranks, view.seat.copy(), bid, view.hand_size, later[:, 0], kinds)
+    columns = [np.concatenate(column) for column in zip(*rows, strict=True)] if rows else \
+        [np.zeros(0, dtype) for dtype in (np.int64, np.int64, bool, np.int64, np.uint64, np.int64, np.int64,
+                                          np.int64, np.int64)]
+    deal, seat = columns[0], columns[1]
+    order = np.argsort(deal * p + seat, kind="stable")
+    deal, seat, lead, card, later_, trump, lead_suit, best, need = (c[order] for c in columns)
+    start = np.r_[0, np.cumsum(np.bincount(deal * p + seat, minlength=m * p))]
+    return _Past(p, ranks, view.seat.copy(), bid, view.hand_size, later[:, 0], start, deal, lead, card,
+                 later_, trump, lead_suit, best, need)
 
 
 def misfits(view, hands: np.ndarray, deal: np.ndarray, only: np.ndarray | None = None,
@@ -118,23 +136,28 @@ def misfits(view, hands: np.ndarray, deal: np.ndarray, only: np.ndarray | None =
         asked &= only
     row, s = np.nonzero(asked)
     d = deal[row]
-    dealt = hands[row, s] | past.played[d, s] | bits.BIT[np.maximum(past.bid[d, s], 0)]
+    held = hands[row, s]
+    dealt = held | past.played[d, s] | bits.BIT[np.maximum(past.bid[d, s], 0)]
     seen = _Seen(None, p, past.ranks, s, None, None, None, None, None, past.hand_size[d])
-    out[row, s] += nine_lives.bid_of(seen, dealt) != past.bid[d, s]
-    # every past decision of every world at once, one call of exact per kind
-    for kind, (seat, card, due, later, trump, lead_suit, best, need) in past.kinds.items():
-        fit = due[:, deal] & asked[np.arange(n), seat[:, deal]]  # (D, n)
-        dec, row = np.nonzero(fit)
-        if not row.size:
+    wrong = (nine_lives.bid_of(seen, dealt) != past.bid[d, s]).astype(np.int64)
+    # every past decision of each (world, seat) asked, one call of exact per kind
+    group = d * p + s
+    first, count = past.start[group], past.start[group + 1] - past.start[group]
+    pair = np.repeat(np.arange(row.size), count)
+    e = np.repeat(first - np.cumsum(count) + count, count) + np.arange(pair.size)
+    for kind, of_kind in ((LEAD, past.lead[e]), (FOLLOW, ~past.lead[e])):
+        at, x = pair[of_kind], e[of_kind]
+        if not at.size:
             continue
-        d = deal[row]
-        s = seat[dec, d]
-        hand = hands[row, s] | later[dec, d]
+        hand = held[at] | past.later[x]
         if kind == FOLLOW:
-            same = hand & lay.suit[lead_suit[dec, d]]
+            same = hand & lay.suit[past.lead_suit[x]]
             hand = np.where(same != 0, same, hand)
-        seen = _Seen(kind, p, past.ranks, s, hand, past.bid[d], trump[dec, d], lead_suit[dec, d], best[dec, d])
-        np.add.at(out, (row, s), nine_lives.play_of(seen, need[dec, d]) != card[dec, d])
+        dx = past.deal[x]
+        seen = _Seen(kind, p, past.ranks, s[at], hand, past.bid[dx], past.trump[x], past.lead_suit[x], past.best[x])
+        wrong += np.bincount(at, nine_lives.play_of(seen, past.need[x]) != past.card[x], minlength=row.size) \
+            .astype(np.int64)
+    out[row, s] = wrong
     return out
 
 
