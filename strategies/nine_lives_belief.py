@@ -28,6 +28,11 @@ SWEEPS = 8
 against 0.406 without them (seed 11, 4000 deals; docs/reference-player.md)."""
 
 
+GUIDED = 0.75
+"""Share of the swaps that give away a card ``exact`` would have chosen in the misfitting
+seat's place (where there is one) rather than a random card of its hand."""
+
+
 class _Seen:
     """The public facts ``exact`` reads at one past decision of one seat, for ``rows`` worlds:
     a stand-in for its view then (it reads nothing else)."""
@@ -125,10 +130,19 @@ def misfits(view, hands: np.ndarray, deal: np.ndarray, only: np.ndarray | None =
     ``view`` (its other seats' current hands). ``only`` ``(n, p)``: the seats to count in each
     world (the others' entries 0; default every seat). ``past``: the view's :func:`_past`, where
     already worked out."""
+    return _replay(view, hands, deal, only, past)[0]
+
+
+def _replay(view, hands: np.ndarray, deal: np.ndarray, only: np.ndarray | None = None,
+            past: _Past | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`misfits`, and per world and seat the cards it holds now that ``exact`` would have
+    chosen instead of its real choice (bid or card) with the world's hand ``(n, p)``: a card
+    the seat most likely does not hold, the one to swap away when mending."""
     n, p = hands.shape
     out = np.zeros((n, p), np.int64)
+    culprit = np.zeros((n, p), np.uint64)
     if view.bidding:
-        return out  # nothing seen yet: the bids are simultaneous
+        return out, culprit  # nothing seen yet: the bids are simultaneous
     past = _past(view) if past is None else past
     lay = layout(p, past.ranks)
     asked = past.seat[deal, None] != np.arange(p)
@@ -139,7 +153,9 @@ def misfits(view, hands: np.ndarray, deal: np.ndarray, only: np.ndarray | None =
     held = hands[row, s]
     dealt = held | past.played[d, s] | bits.BIT[np.maximum(past.bid[d, s], 0)]
     seen = _Seen(None, p, past.ranks, s, None, None, None, None, None, past.hand_size[d])
-    wrong = (nine_lives.bid_of(seen, dealt) != past.bid[d, s]).astype(np.int64)
+    bid = nine_lives.bid_of(seen, dealt)
+    wrong = (bid != past.bid[d, s]).astype(np.int64)
+    instead = np.where(bid != past.bid[d, s], bits.BIT[np.maximum(bid, 0)], bits.EMPTY)
     # every past decision of each (world, seat) asked, one call of exact per kind
     group = d * p + s
     first, count = past.start[group], past.start[group + 1] - past.start[group]
@@ -155,10 +171,13 @@ def misfits(view, hands: np.ndarray, deal: np.ndarray, only: np.ndarray | None =
             hand = np.where(same != 0, same, hand)
         dx = past.deal[x]
         seen = _Seen(kind, p, past.ranks, s[at], hand, past.bid[dx], past.trump[x], past.lead_suit[x], past.best[x])
-        wrong += np.bincount(at, nine_lives.play_of(seen, past.need[x]) != past.card[x], minlength=row.size) \
-            .astype(np.int64)
+        chosen = nine_lives.play_of(seen, past.need[x])
+        differs = chosen != past.card[x]
+        wrong += np.bincount(at, differs, minlength=row.size).astype(np.int64)
+        np.bitwise_or.at(instead, at[differs], bits.BIT[np.maximum(chosen[differs], 0)])
     out[row, s] = wrong
-    return out
+    culprit[row, s] = instead & held
+    return out, culprit
 
 
 def redeal(view, k: int, rng, draw: int) -> Worlds:
@@ -180,28 +199,37 @@ def keep(view, hands: np.ndarray, k: int, draw: int, rng) -> tuple[np.ndarray, n
     """Of ``k * draw`` re-dealt worlds per deal (``hands`` ``(m * k * draw, p)``, deal-major), the
     rows of the ``k`` per deal that fit the others' choices best (fewest misfits, in the order
     drawn among equals: the draws are random), deal-major ``(m * k,)``, and their hands after
-    :func:`mend` ``(m * k, p)``."""
+    :func:`mend` ``(m * k, p)``. A deal whose decision is forced (one legal option: the search
+    plays none of its worlds) keeps its first ``k`` as drawn, unread."""
     m = len(view)
     past = _past(view)
-    fits = misfits(view, hands, np.repeat(np.arange(m), k * draw), past=past).sum(axis=1).reshape(m, k * draw)
-    order = np.argsort(fits, axis=1, kind="stable")[:, :k]
-    rows = (order + (np.arange(m) * k * draw)[:, None]).ravel()
-    return rows, mend(view, hands[rows], np.repeat(np.arange(m), k), rng, SWEEPS, past)
+    live = np.flatnonzero(bits.count(view.legal) > 1)
+    rows = np.arange(k) + (np.arange(m) * k * draw)[:, None]  # (m, k)
+    drawn = (live[:, None] * k * draw + np.arange(k * draw)).ravel()
+    fits = misfits(view, hands[drawn], np.repeat(live, k * draw), past=past).sum(axis=1).reshape(-1, k * draw)
+    rows[live] = np.argsort(fits, axis=1, kind="stable")[:, :k] + (live * k * draw)[:, None]
+    rows = rows.ravel()
+    out = hands[rows]
+    mended = (live[:, None] * k + np.arange(k)).ravel()
+    out[mended] = mend(view, out[mended], np.repeat(live, k), rng, SWEEPS, past)
+    return rows, out
 
 
 def mend(view, hands: np.ndarray, deal: np.ndarray, rng, sweeps: int, past: _Past | None = None) -> np.ndarray:
     """``hands`` ``(n, p)`` (world ``i`` a re-deal of deal ``deal[i]``) after ``sweeps`` rounds of
-    swaps towards the others' choices: in each world that does not fit them all, a random card of
-    one other seat is swapped with a random card of another, and the swap is kept unless it fits
-    worse (a Metropolis chain towards the worlds that fit: the uniform re-deal's swaps are
-    symmetric). A card a seat is known not to hold (a suit it showed void in) fits worse there,
-    so it is never swapped in."""
+    swaps towards the others' choices: in each world that does not fit them all, a card of one
+    other seat that misfits is swapped with a random card of another, and the swap is kept unless
+    it fits worse. The card given is, where there is one, a card ``exact`` would have chosen in
+    that seat's place instead of its real choice (a card it likely does not hold: of a suit it
+    showed void in, a cheaper winner than the card it played), else a random one (GUIDED).
+    A card a seat is known not to hold (a suit it showed void in) fits worse there, so it is
+    never swapped in."""
     n, p = hands.shape
     if p < 3 or not evidence(view):
         return hands  # one other seat: its hand is every unseen card, nothing to swap
     hands = hands.copy()
     past = _past(view) if past is None else past
-    per_seat = misfits(view, hands, deal, past=past)
+    per_seat, culprit = _replay(view, hands, deal, past=past)
     bad = per_seat.sum(axis=1)
     for _ in range(sweeps):
         rows = np.flatnonzero(bad > 0)
@@ -214,19 +242,23 @@ def mend(view, hands: np.ndarray, deal: np.ndarray, rng, sweeps: int, past: _Pas
         b = np.where(b == acting, (b + 1) % p, b)  # another seat than a and the acting one
         ha, hb = hands[rows, a], hands[rows, b]
         ok = (ha != 0) & (hb != 0)
-        ca = bits.BIT[bits.uniform(np.where(ok, ha, bits.BIT[0]), rng, 64)]
+        suspect = culprit[rows, a]
+        give = np.where((suspect != 0) & (rng.random(rows.size) < GUIDED), suspect, ha)
+        ca = bits.BIT[bits.uniform(np.where(ok, give, bits.BIT[0]), rng, 64)]
         cb = bits.BIT[bits.uniform(np.where(ok, hb, bits.BIT[0]), rng, 64)]
         tried = hands[rows].copy()
         tried[np.arange(rows.size), a] = np.where(ok, ha & ~ca | cb, ha)
         tried[np.arange(rows.size), b] = np.where(ok, hb & ~cb | ca, hb)
         pair = np.zeros((rows.size, p), bool)
         pair[np.arange(rows.size), a] = pair[np.arange(rows.size), b] = True
-        seats = np.where(pair, misfits(view, tried, d, pair, past), per_seat[rows])
+        fit, why = _replay(view, tried, d, pair, past)
+        seats = np.where(pair, fit, per_seat[rows])
         now = seats.sum(axis=1)
         better = ok & (now <= bad[rows])
         hands[rows[better]] = tried[better]
         bad[rows[better]] = now[better]
         per_seat[rows[better]] = seats[better]
+        culprit[rows[better]] = np.where(pair, why, culprit[rows])[better]
     return hands
 
 
