@@ -22,20 +22,35 @@ def _strong(p: int, ranks: int) -> np.uint64:
     return np.bitwise_or.reduce(layout(p, ranks).rank[ranks - ranks // 3:])
 
 
-def _by_rank(view, cards, highest: bool):
-    """Per deal, a card of the highest (or lowest) rank present, of the lowest suit among that
-    rank's; -1 for an empty set."""
+def _by_rank(view, cards, highest):
+    """Per deal, a card of the highest rank present in ``cards`` where ``highest`` (per deal), else
+    of the lowest, of the lowest suit among that rank's; -1 for an empty set."""
     ranks = view.ranks
     # the ranks present, one bit each: every suit's cards folded onto the first suit's
-    folded = cards & bits.below(ranks)
+    folded = cards.copy()
     for suit in range(1, view.players):
-        folded |= (cards >> np.uint64(suit * ranks)) & bits.below(ranks)
-    r = bits.highest(folded, ranks) if highest else np.minimum(bits.lowest(folded), ranks - 1)
-    return np.where(cards != 0, bits.lowest(cards & layout(view.players, ranks).rank[np.maximum(r, 0)]), -1)
+        folded |= cards >> np.uint64(suit * ranks)
+    folded &= bits.below(ranks)
+    r = np.where(highest, bits.highest(folded, ranks), np.minimum(bits.lowest(folded), ranks - 1))
+    chosen = cards & _rank_or_none(view.players, ranks)[r]  # rank -1 (none present): no card
+    return np.where(chosen != 0, bits.lowest(chosen), -1)
+
+
+@cache
+def _rank_or_none(p: int, ranks: int) -> np.ndarray:
+    """Every rank's cards (one per suit), and none at index -1."""
+    return np.append(layout(p, ranks).rank, bits.EMPTY)
+
+
+@cache
+def _suits(p: int, ranks: int) -> np.ndarray:
+    """Every suit's cards, and none at index -1 (no suit)."""
+    return np.append(layout(p, ranks).suit, bits.EMPTY)
 
 
 def _suit_cards(view, suit):
-    return layout(view.players, view.ranks).suit_cards(suit)
+    """The cards of each deal's suit (``suit`` from -1, no suit: none, to ``p - 1``)."""
+    return _suits(view.players, view.ranks)[suit]
 
 
 def _estimate(view, hand):
@@ -57,14 +72,19 @@ def _bid_card(view, hand, target, within=None):
     return bits.lowest(pool & rank[r])
 
 
+def _within(k):
+    """``k`` clipped to 0..64, a :func:`bits.below` index (two ufuncs: cheaper than np.clip)."""
+    return np.minimum(np.maximum(k, 0), 64)
+
+
 def _winners(view, counted):
     """Cards of ``counted`` that would take the lead of the trick as it stands."""
     trump_cards = counted & _suit_cards(view, view.trump)
     trump_rank = view.best - 100
     trump_on_top = view.best >= 100
-    over_trump = trump_cards & ~bits.below(np.clip(np.maximum(view.trump, 0) * view.ranks + trump_rank, 0, 64))
+    over_trump = trump_cards & ~bits.below(_within(np.maximum(view.trump, 0) * view.ranks + trump_rank))
     over_lead = counted & _suit_cards(view, view.lead_suit) & ~bits.below(
-        np.clip(view.lead_suit * view.ranks + view.best, 0, 64))
+        _within(view.lead_suit * view.ranks + view.best))
     return np.where(trump_on_top, over_trump, over_lead | trump_cards)
 
 
@@ -76,7 +96,7 @@ def _play(view, need):
     counted = view.legal & ~ignored
     short, legal = need > 0, view.legal
     # each deal's choice is the highest or the lowest rank of one set: the sets are chosen first,
-    # so the ranks are looked up twice per decision, not once per case
+    # so the ranks are looked up once per decision, not once per case
     if view.kind == LEAD:
         # short: the highest counted trump, else counted card; made: the highest ignored card,
         # else the lowest card
@@ -95,7 +115,9 @@ def _play(view, need):
         shed = np.where(ignored != 0, ignored, losers)
         high = np.where(short, bits.EMPTY, shed)
         low = np.where(short, take, np.where(shed == 0, legal, bits.EMPTY))
-    return np.where(high != 0, _by_rank(view, high, True), _by_rank(view, low, False))
+    # one look-up for both: the highest rank of ``high`` where it has a card, else the lowest of ``low``
+    some = high != 0
+    return _by_rank(view, np.where(some, high, low), some)
 
 
 def bid_of(view, hand):
