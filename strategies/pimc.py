@@ -76,15 +76,17 @@ PARAMS = (
     Param("focus_samples", int, 0, "re-dealt worlds per decision of the kind `focus` (0: `samples`)",
           0, 4096, by_game=(("nine-lives", 32),)),
     # inference from the others' choices under the play-out policy, the model of them (its
-    # `choose.redeal`): Nine Lives keeps the half of twice the worlds that fit best what `exact`
-    # would have done and mends them by swaps: 0.428 and 0.414 against 0.401 and 0.402 on the same
-    # 4000 deals (seeds 11 and 12), at half the deals per CPU second; Out-Trumped's hoarder is
+    # `choose.redeal`): Nine Lives mends the worlds by swaps towards what `exact` would have done
+    # (0.428 and 0.414 against 0.401 and 0.402 on the same 4000 deals, seeds 11 and 12, when it
+    # kept the better half of twice the worlds and swapped at random); since its swaps give away
+    # the card `exact` would have chosen instead, drawing twice the worlds buys nothing (0.452 and
+    # 0.445 for 2, 0.454 and 0.448 for 1 with 12 rounds of swaps) and costs the draws; Out-Trumped's hoarder is
     # deterministic, so each of its plays rules cards out, and of 3 worlds drawn the one that fits
     # its length-showing plays best is kept: +2.7 points (docs/reference-player.md)
     Param("infer", int, 0, "read the others' choices so far under the play-out policy, the model "
           "of them: draw `infer` times the worlds, mend them to fit and keep those that fit best "
           "(0: none; only where the policy offers a belief, else as 0)", 0, 64,
-          by_game=(("nine-lives", 2), ("out-trumped", 3))),
+          by_game=(("nine-lives", 1), ("out-trumped", 3))),
 )
 
 INFER = PARAMS[-1]

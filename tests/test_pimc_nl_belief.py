@@ -113,7 +113,7 @@ def test_before_the_bids_nothing_is_inferred():
 
 
 def test_only_nine_lives_and_out_trumped_search_with_a_belief_by_default():
-    assert strategies.resolve("pimc", "nine-lives").values.infer == 2
+    assert strategies.resolve("pimc", "nine-lives").values.infer == 1
     assert strategies.resolve("pimc", "out-trumped").values.infer == 3
     for game in ("black-white", "trickster", "kansas-city", "hearts"):
         assert strategies.resolve("pimc", game).values.infer == 0
@@ -169,6 +169,14 @@ def test_the_true_hands_have_no_card_to_give_away():
         assert (count == 0).all() and (culprit == 0).all()
 
 
+_REPLAY = belief._replay
+
+
+def _unguided(view, hands, *args, **kwargs):
+    """The replay with no card to give away: the mending's swaps are then all random."""
+    return _REPLAY(view, hands, *args, **kwargs)[0], np.zeros_like(hands)
+
+
 def test_guided_swaps_place_more_hidden_cards_right_than_random_ones():
     """On the same re-dealt worlds, swapping away the card exact would have chosen instead fits the
     others' choices more often and places more of their hidden cards right than random swaps
@@ -185,8 +193,7 @@ def test_guided_swaps_place_more_hidden_cards_right_than_random_ones():
                 hands = belief.mend(view, drawn, deal, rng, 8)
             else:
                 with pytest.MonkeyPatch.context() as mp:  # no card to give away: every swap random
-                    replay = belief._replay
-                    mp.setattr(belief, "_replay", lambda *a, **kw: (replay(*a, **kw)[0], np.zeros_like(a[1])))
+                    mp.setattr(belief, "_replay", _unguided)
                     hands = belief.mend(view, drawn, deal, rng, 8)
             fits.append((belief.misfits(view, hands, deal).sum(axis=1) == 0).mean())
             others = np.arange(4)[None, :] != view.seat[deal, None]
