@@ -49,7 +49,7 @@ PARAMS = (
     # twice towards that: margin measured 0.2 to 0.9 points above score. Nine Lives (with the
     # belief's guided swaps): win 0.455 and 0.445 against score's 0.426 and 0.427 on the same 4096
     # deals (seeds 11 and 12): a seat whose own bid is lost still spoils the leader's
-    # (docs/reference-player.md, "Nine Lives: the win share")
+    # (docs/reference-player.md, "Guided swaps, one draw, and the win share")
     Param("value", str, "score", "what the search maximises for its seat: the round's score (its "
           "negative where the lowest score wins), its win share of the deal, or its margin (its "
           "score less the best other seat's)", values=("score", "win", "margin"),
