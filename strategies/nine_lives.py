@@ -26,14 +26,19 @@ def _by_rank(view, cards, highest):
     """Per deal, a card of the highest rank present in ``cards`` where ``highest`` (per deal), else
     of the lowest, of the lowest suit among that rank's; -1 for an empty set."""
     ranks = view.ranks
-    # the ranks present, one bit each: every suit's cards folded onto the first suit's
-    folded = cards.copy()
-    for suit in range(1, view.players):
-        folded |= cards >> np.uint64(suit * ranks)
-    folded &= bits.below(ranks)
+    folded = _ranks_present(view, cards)
     r = np.where(highest, bits.highest(folded, ranks), np.minimum(bits.lowest(folded), ranks - 1))
     chosen = cards & _rank_or_none(view.players, ranks)[r]  # rank -1 (none present): no card
     return np.where(chosen != 0, bits.lowest(chosen), -1)
+
+
+def _ranks_present(view, cards):
+    """The ranks present in each set, bit ``r - 1`` for rank ``r``: every suit's cards folded onto
+    the first suit's."""
+    folded = cards.copy()
+    for suit in range(1, view.players):
+        folded |= cards >> np.uint64(suit * view.ranks)
+    return folded & bits.below(view.ranks)
 
 
 @cache
@@ -64,12 +69,15 @@ def _estimate(view, hand):
 
 def _bid_card(view, hand, target, within=None):
     """The card whose rank is nearest ``target`` (lower on ties), from ``within`` if it has any."""
-    rank = layout(view.players, view.ranks).rank
     pool = hand if within is None else np.where((hand & within) != 0, hand & within, hand)
-    present = (pool[:, None] & rank) != 0
-    distance = np.abs(np.arange(1, view.ranks + 1)[None, :] - target[:, None]) + np.where(present, 0, 99)
-    r = distance.argmin(axis=1)
-    return bits.lowest(pool & rank[r])
+    present = _ranks_present(view, pool)
+    at = target.astype(np.int64) - 1  # the target's bit
+    up, down = present & ~bits.below(at), present & bits.below(at)  # ranks from the target up; below it
+    above = np.where(up != 0, bits.lowest(up) - at, 99)  # how far the nearest rank at or above is
+    under = np.where(down != 0, at - bits.highest(down, view.ranks), 99)
+    r = np.where(under <= above, at - under, at + above)  # the lower on ties
+    r = np.where(present != 0, r, -1)  # no card: none
+    return bits.lowest(pool & _rank_or_none(view.players, view.ranks)[r])
 
 
 def _within(k):
