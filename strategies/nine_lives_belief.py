@@ -23,11 +23,12 @@ from simtool.games.tricks import FOLLOW, LEAD
 
 from . import nine_lives
 
-SWEEPS = 12
+SWEEPS = 10
 """Rounds of swaps that mend the worlds. With random swaps and 2 draws per kept world, 8 rounds won
 0.428 against 0.406 without them (seed 11, 4000 deals); with guided swaps (:func:`mend`), one draw
 and 12 rounds win as much as two draws and 8 rounds (0.454 and 0.448 against 0.452 and 0.445,
-seeds 11 and 12, 4096 deals) for fewer CPU seconds (docs/reference-player.md)."""
+seeds 11 and 12, 4096 deals) for fewer CPU seconds, and 10 rounds (with a cheaper bid and second
+look) as much as 12 (docs/reference-player.md)."""
 
 
 class _Seen:
