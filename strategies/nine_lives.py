@@ -22,20 +22,40 @@ def _strong(p: int, ranks: int) -> np.uint64:
     return np.bitwise_or.reduce(layout(p, ranks).rank[ranks - ranks // 3:])
 
 
-def _by_rank(view, cards, highest: bool):
-    """Per deal, a card of the highest (or lowest) rank present, of the lowest suit among that
-    rank's; -1 for an empty set."""
+def _by_rank(view, cards, highest):
+    """Per deal, a card of the highest rank present in ``cards`` where ``highest`` (per deal), else
+    of the lowest, of the lowest suit among that rank's; -1 for an empty set."""
     ranks = view.ranks
-    # the ranks present, one bit each: every suit's cards folded onto the first suit's
-    folded = cards & bits.below(ranks)
+    folded = _ranks_present(view, cards)
+    r = np.where(highest, bits.highest(folded, ranks), np.minimum(bits.lowest(folded), ranks - 1))
+    chosen = cards & _rank_or_none(view.players, ranks)[r]  # rank -1 (none present): no card
+    return np.where(chosen != 0, bits.lowest(chosen), -1)
+
+
+def _ranks_present(view, cards):
+    """The ranks present in each set, bit ``r - 1`` for rank ``r``: every suit's cards folded onto
+    the first suit's."""
+    folded = cards.copy()
     for suit in range(1, view.players):
-        folded |= (cards >> np.uint64(suit * ranks)) & bits.below(ranks)
-    r = bits.highest(folded, ranks) if highest else np.minimum(bits.lowest(folded), ranks - 1)
-    return np.where(cards != 0, bits.lowest(cards & layout(view.players, ranks).rank[np.maximum(r, 0)]), -1)
+        folded |= cards >> np.uint64(suit * view.ranks)
+    return folded & bits.below(view.ranks)
+
+
+@cache
+def _rank_or_none(p: int, ranks: int) -> np.ndarray:
+    """Every rank's cards (one per suit), and none at index -1."""
+    return np.append(layout(p, ranks).rank, bits.EMPTY)
+
+
+@cache
+def _suits(p: int, ranks: int) -> np.ndarray:
+    """Every suit's cards, and none at index -1 (no suit)."""
+    return np.append(layout(p, ranks).suit, bits.EMPTY)
 
 
 def _suit_cards(view, suit):
-    return layout(view.players, view.ranks).suit_cards(suit)
+    """The cards of each deal's suit (``suit`` from -1, no suit: none, to ``p - 1``)."""
+    return _suits(view.players, view.ranks)[suit]
 
 
 def _estimate(view, hand):
@@ -49,12 +69,20 @@ def _estimate(view, hand):
 
 def _bid_card(view, hand, target, within=None):
     """The card whose rank is nearest ``target`` (lower on ties), from ``within`` if it has any."""
-    rank = layout(view.players, view.ranks).rank
     pool = hand if within is None else np.where((hand & within) != 0, hand & within, hand)
-    present = (pool[:, None] & rank) != 0
-    distance = np.abs(np.arange(1, view.ranks + 1)[None, :] - target[:, None]) + np.where(present, 0, 99)
-    r = distance.argmin(axis=1)
-    return bits.lowest(pool & rank[r])
+    present = _ranks_present(view, pool)
+    at = target.astype(np.int64) - 1  # the target's bit
+    up, down = present & ~bits.below(at), present & bits.below(at)  # ranks from the target up; below it
+    above = np.where(up != 0, bits.lowest(up) - at, 99)  # how far the nearest rank at or above is
+    under = np.where(down != 0, at - bits.highest(down, view.ranks), 99)
+    r = np.where(under <= above, at - under, at + above)  # the lower on ties
+    r = np.where(present != 0, r, -1)  # no card: none
+    return bits.lowest(pool & _rank_or_none(view.players, view.ranks)[r])
+
+
+def _within(k):
+    """``k`` clipped to 0..64, a :func:`bits.below` index (two ufuncs: cheaper than np.clip)."""
+    return np.minimum(np.maximum(k, 0), 64)
 
 
 def _winners(view, counted):
@@ -62,9 +90,9 @@ def _winners(view, counted):
     trump_cards = counted & _suit_cards(view, view.trump)
     trump_rank = view.best - 100
     trump_on_top = view.best >= 100
-    over_trump = trump_cards & ~bits.below(np.clip(np.maximum(view.trump, 0) * view.ranks + trump_rank, 0, 64))
+    over_trump = trump_cards & ~bits.below(_within(np.maximum(view.trump, 0) * view.ranks + trump_rank))
     over_lead = counted & _suit_cards(view, view.lead_suit) & ~bits.below(
-        np.clip(view.lead_suit * view.ranks + view.best, 0, 64))
+        _within(view.lead_suit * view.ranks + view.best))
     return np.where(trump_on_top, over_trump, over_lead | trump_cards)
 
 
@@ -76,7 +104,7 @@ def _play(view, need):
     counted = view.legal & ~ignored
     short, legal = need > 0, view.legal
     # each deal's choice is the highest or the lowest rank of one set: the sets are chosen first,
-    # so the ranks are looked up twice per decision, not once per case
+    # so the ranks are looked up once per decision, not once per case
     if view.kind == LEAD:
         # short: the highest counted trump, else counted card; made: the highest ignored card,
         # else the lowest card
@@ -95,7 +123,9 @@ def _play(view, need):
         shed = np.where(ignored != 0, ignored, losers)
         high = np.where(short, bits.EMPTY, shed)
         low = np.where(short, take, np.where(shed == 0, legal, bits.EMPTY))
-    return np.where(high != 0, _by_rank(view, high, True), _by_rank(view, low, False))
+    # one look-up for both: the highest rank of ``high`` where it has a card, else the lowest of ``low``
+    some = high != 0
+    return _by_rank(view, np.where(some, high, low), some)
 
 
 def bid_of(view, hand):

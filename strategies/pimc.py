@@ -46,11 +46,14 @@ PARAMS = (
           1, 4096, by_game=(("out-trumped", 16),)),
     Param("playout", STRATEGY, "default", "the strategy every seat plays in the play-outs"),
     # Out-Trumped: a deal is won by the highest score, and a point taken from the leader counts
-    # twice towards that: margin measured 0.2 to 0.9 points above score
+    # twice towards that: margin measured 0.2 to 0.9 points above score. Nine Lives (with the
+    # belief's guided swaps): win 0.455 and 0.445 against score's 0.426 and 0.427 on the same 4096
+    # deals (seeds 11 and 12): a seat whose own bid is lost still spoils the leader's
+    # (docs/reference-player.md, "Guided swaps, one draw, and the win share")
     Param("value", str, "score", "what the search maximises for its seat: the round's score (its "
           "negative where the lowest score wins), its win share of the deal, or its margin (its "
           "score less the best other seat's)", values=("score", "win", "margin"),
-          by_game=(("out-trumped", "margin"),)),
+          by_game=(("out-trumped", "margin"), ("nine-lives", "win"))),
     # Out-Trumped: ruffer is 4 points stronger than hoarder (docs/heuristics.md); the others' seats
     # keep the game's default, the model of the opponents
     Param("own", STRATEGY, PLAYOUT, "the strategy the searching seat itself plays in the play-outs and "
@@ -60,28 +63,34 @@ PARAMS = (
     # close contenders get many worlds while the options already far behind cost no more.
     # Nine Lives (with the bid in 32 worlds, below): the best 4 options in 24 more win 0.401 and
     # 0.402 against `exact` where the best 2 in 40 more, the bid in 8, won 0.389 and 0.378 on the
-    # same deals (seeds 11 and 12, 4000 deals; docs/reference-player.md, "Nine Lives: the search")
+    # same deals (seeds 11 and 12, 4000 deals; docs/reference-player.md, "Nine Lives: the search").
+    # With the guided belief (below) and the bid in 24 worlds, 20 more win as much as 24 (0.451 and
+    # 0.449 against 0.446 and 0.451, same deals) for a fifth less CPU: Nine Lives' default
     Param("keep", int, 0, "options per decision given a second look in `deep` more worlds (0: none)",
           0, 64, by_game=(("nine-lives", 4),)),
     Param("deep", int, 0, "worlds more for each option given a second look", 0, 4096,
-          by_game=(("nine-lives", 24),)),
+          by_game=(("nine-lives", 20),)),
     # a budget per decision kind: a decision met once a round (a bid) may be worth many more
     # worlds than each card played, at little cost beside the play decisions (Nine Lives: the bid
-    # in 32 worlds instead of 8, measured with the second look above)
+    # in 32 worlds instead of 8, measured with the second look above; 24 with the guided belief
+    # and 20 worlds more: 24 and 32 measured alike, docs/reference-player.md)
     Param("focus", str, "none", "the decision kind (a view's `kind`: bid, lead, play, pass, ...) searched "
           "with `focus_samples` worlds instead of `samples`", by_game=(("nine-lives", "bid"),)),
     Param("focus_samples", int, 0, "re-dealt worlds per decision of the kind `focus` (0: `samples`)",
-          0, 4096, by_game=(("nine-lives", 32),)),
+          0, 4096, by_game=(("nine-lives", 24),)),
     # inference from the others' choices under the play-out policy, the model of them (its
-    # `choose.redeal`): Nine Lives keeps the half of twice the worlds that fit best what `exact`
-    # would have done and mends them by swaps: 0.428 and 0.414 against 0.401 and 0.402 on the same
-    # 4000 deals (seeds 11 and 12), at half the deals per CPU second; Out-Trumped's hoarder is
+    # `choose.redeal`): Nine Lives mends the worlds by swaps towards what `exact` would have done
+    # (0.428 and 0.414 against 0.401 and 0.402 on the same 4000 deals, seeds 11 and 12, when it
+    # kept the better half of twice the worlds and swapped at random); since its swaps give away
+    # the card `exact` would have chosen instead, drawing twice the worlds buys nothing (0.452 and
+    # 0.445 for 2, 0.454 and 0.448 for 1 with 12 rounds of swaps) and costs the draws
+    # (docs/reference-player.md, "Guided swaps, one draw, and the win share"); Out-Trumped's hoarder is
     # deterministic, so each of its plays rules cards out, and of 3 worlds drawn the one that fits
     # its length-showing plays best is kept: +2.7 points (docs/reference-player.md)
     Param("infer", int, 0, "read the others' choices so far under the play-out policy, the model "
           "of them: draw `infer` times the worlds, mend them to fit and keep those that fit best "
           "(0: none; only where the policy offers a belief, else as 0)", 0, 64,
-          by_game=(("nine-lives", 2), ("out-trumped", 3))),
+          by_game=(("nine-lives", 1), ("out-trumped", 3))),
 )
 
 INFER = PARAMS[-1]

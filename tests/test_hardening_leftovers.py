@@ -206,6 +206,6 @@ def test_inference_from_a_policy_without_a_belief_is_refused(game_id, entry, say
 
 
 def test_the_games_own_inference_is_off_under_a_policy_without_a_belief():
-    # pimc@playout=random in Nine Lives keeps its default infer=2, which then reads nothing
-    assert strategies.resolve("pimc@playout=random", "nine-lives").values.infer == 2
+    # pimc@playout=random in Nine Lives keeps its default infer=1, which then reads nothing
+    assert strategies.resolve("pimc@playout=random", "nine-lives").values.infer == 1
     assert strategies.resolve("pimc@infer=3", "nine-lives").values.infer == 3

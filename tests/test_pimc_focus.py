@@ -68,7 +68,7 @@ def test_any_kind_of_any_game_can_be_the_focus():
 def test_the_focus_is_nine_lives_default_only():
     for game in simtool.games.registry():
         values = strategies.resolve("pimc", game).values
-        expected = ("bid", 32) if game == "nine-lives" else ("none", 0)
+        expected = ("bid", 24) if game == "nine-lives" else ("none", 0)
         assert (values.focus, values.focus_samples) == expected, game
 
 

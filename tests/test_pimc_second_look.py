@@ -77,7 +77,7 @@ def test_best_takes_the_top_options_of_each_deal():
 
 def test_second_look_is_nine_lives_default_only():
     params = {p.name: p for p in pimc.PARAMS}
-    assert [params[name].default_for("nine-lives") for name in ("samples", "keep", "deep")] == [8, 4, 24]
+    assert [params[name].default_for("nine-lives") for name in ("samples", "keep", "deep")] == [8, 4, 20]
     for game in ("black-white", "kansas-city", "trickster", "out-trumped", "hearts"):
         assert params["keep"].default_for(game) == 0
     assert params["samples"].default_for("black-white") == 8
