@@ -469,6 +469,17 @@ def test_a_scheduler_address_that_answers_garbage_is_one_line(tmp_path, quick_sc
     # eight bytes read as a frame count asked numpy for exabytes: "Unable to allocate 3.07 EiB"
     with Server(reply=b"\xff" * 64 + b"HTTP/1.0 400 Bad Request\r\n\r\n") as address:
         one_line_error(dask_run(tmp_path, address), address)
+    # and the client it stopped half-way is closed, not left (status "connecting") for a later
+    # garbage collection to close in whatever thread runs it, stalling that one 10 s
+    import gc
+
+    from distributed import Client
+
+    for thread in threading.enumerate():
+        if thread.name == "simtool-dask-connect":
+            thread.join(30)
+    assert [c.status for c in gc.get_objects()
+            if isinstance(c, Client) and getattr(c, "_start_arg", None) == address] == ["closed"]
 
 
 @pytest.mark.parametrize("address", ["nonsense", "tcp://127.0.0.1", "ftp://127.0.0.1:21", "tcp://:x"])
