@@ -43,17 +43,23 @@ QUIET = {
 
 @pytest.fixture(scope="class")
 def remote(tmp_path_factory):
-    """A scheduler and two single-threaded workers (no nanny: a killed worker stays dead), shared
-    by the tests of a class and killed at its end, not waited for: closing a dask cluster politely
-    took 2 to 17 s per test, and an idle one kept burning CPU to the end of the module."""
-    from dask.distributed import Client
+    """A scheduler (in this process, reached over TCP as any other: a `dask scheduler` process
+    took two seconds of CPU to start) and two single-threaded worker processes (no nanny: a
+    killed worker stays dead), shared by the tests of a class. At its end the workers are killed,
+    not waited for, and then the scheduler, left without workers, closed: closing a dask cluster
+    politely took 2 to 17 s per test, and an idle one kept burning CPU to the end of the module."""
+    import logging
 
-    port = free_port()
-    address = f"tcp://127.0.0.1:{port}"
+    import dask
+    from dask.distributed import Client, LocalCluster
+
     log = open(tmp_path_factory.mktemp("cluster") / "cluster.log", "w")
     env = dict(os.environ, **QUIET)
-    procs = [subprocess.Popen([BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                               "--no-dashboard"], stdout=log, stderr=log, env=env)]
+    with dask.config.set(cluster.IDLE):  # QUIET's for a scheduler, as the embedded one has them
+        scheduler = LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
+                                 silence_logs=logging.CRITICAL,
+                                 scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
+    address, procs = scheduler.scheduler_address, []
     try:
         for _ in range(2):
             procs.append(subprocess.Popen(
@@ -61,12 +67,13 @@ def remote(tmp_path_factory):
                  "--host", "127.0.0.1", "--death-timeout", "60"], stdout=log, stderr=log, env=env))
         with Client(address, timeout="30s") as client:
             client.wait_for_workers(2, timeout=60)
-        yield address, procs[1:]
+        yield address, procs
     finally:
         for p in procs:
             p.kill()
         for p in procs:
             p.wait()
+        scheduler.close(timeout=5)
         log.close()
 
 
