@@ -14,7 +14,8 @@ from simtool import engine
 from simtool.pipeline import runner
 from simtool.pipeline.runner import RunSpec, chunk_size, play_chunk, resolve_lineup
 
-pytest_plugins = ["simtool.testing"]  # the conformance suite, as a game's own package runs it
+pytest_plugins = ["simtool.testing",  # the conformance suite, as a game's own package runs it
+                  "pytester"]  # sessions of pytest of their own, in this process
 
 
 @event.listens_for(Engine, "connect")

@@ -3,9 +3,6 @@ on the command line."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,19 +21,17 @@ def test_a_game_module_that_fails_on_import_is_one_line(tmp_path, monkeypatch):
         testing.load_game("boom_game:GAME")
 
 
-def test_a_game_named_twice_is_tested_once(tmp_path):
-    # once: "--simtool-game black-white --simtool-game black-white" ran every test twice
-    (tmp_path / "test_nothing.py").write_text("def test_x():\n    pass\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}  # a fresh session's
-    env["PYTHONPATH"] = str(ROOT)
+def test_a_game_named_twice_is_tested_once(pytester):
+    # once: "--simtool-game black-white --simtool-game black-white" ran every test twice.
+    # A session of its own, in this process (a pytest process of its own took a second to start)
+    pytester.makepyfile(test_nothing="def test_x():\n    pass\n")
 
     def collected(*games: str) -> str:
         args = [a for g in games for a in ("--simtool-game", g)]
-        done = subprocess.run([sys.executable, "-m", "pytest", "-p", "simtool.testing", *args, "-p", "no:cacheprovider",
-                               "-q", "-n", "0", "--co", "-k", "same_seed"], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stdout + done.stderr
-        return next(line for line in done.stdout.splitlines() if "collected" in line).partition(" in ")[0]
+        done = pytester.runpytest_inprocess("-p", "simtool.testing", *args, "-p", "no:cacheprovider",
+                                            "-q", "-n", "0", "--co", "-k", "same_seed")
+        assert done.ret == 0, done.outlines + done.errlines
+        return next(line for line in done.outlines if "collected" in line).partition(" in ")[0]
 
     once = collected("black-white")
     assert once.startswith("3/") and collected("black-white", "black-white") == once  # 2, 3 and 4 players

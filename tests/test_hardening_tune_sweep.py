@@ -57,6 +57,17 @@ def fake(monkeypatch):
     return fake_measure
 
 
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory):
+    """The :data:`KC` tuning of :func:`fake_measure`'s figures, unbroken: what the tunings stopped
+    and gone on with below must come to (made once for the module)."""
+    out = tmp_path_factory.mktemp("whole") / "whole"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tune, "measure", fake_measure)
+        assert main(KC + ["--out", str(out)]) == 0
+    return out
+
+
 def never_measure(*args, **kw):
     raise AssertionError("a trial was measured")
 
@@ -98,9 +109,8 @@ def test_a_stopped_tuning_resumes_to_the_unbroken_trials_and_best(tmp_path, monk
         assert resumed["best"] == whole["best"] and resumed["confirmed"] == whole["confirmed"]
 
 
-def test_a_tuning_killed_with_sigkill_resumes_to_the_unbroken_trials(tmp_path, fake):
+def test_a_tuning_killed_with_sigkill_resumes_to_the_unbroken_trials(tmp_path, fake, whole):
     """kill -9 in the middle of the fourth trial's measure: the same command again goes on."""
-    assert main(KC + ["--out", str(tmp_path / "whole")]) == 0
     out = tmp_path / "killed"
     script = tmp_path / "killed.py"
     script.write_text(FAKE + f"""
@@ -120,8 +130,8 @@ sys.exit(main({KC + ["--out", str(out)]!r}))
     assert done.returncode == -9
     assert [t[1] for t in trials(out)] == ["COMPLETE"] * 3 + ["RUNNING"]
     assert main(KC + ["--out", str(out)]) == 0
-    assert trials(out) == trials(tmp_path / "whole")
-    best = [json.loads((d / "tune.json").read_text())["confirmed"] for d in (out, tmp_path / "whole")]
+    assert trials(out) == trials(whole)
+    best = [json.loads((d / "tune.json").read_text())["confirmed"] for d in (out, whole)]
     assert best[0] == best[1]
 
 
@@ -248,7 +258,7 @@ def test_a_study_db_simtool_cannot_use_is_one_line(tmp_path, monkeypatch, fake, 
     assert not (out / "tune.html").exists() or damage == "truncated"
 
 
-def test_a_full_disk_under_the_study_is_one_line_and_resumes(tmp_path, monkeypatch, fake):
+def test_a_full_disk_under_the_study_is_one_line_and_resumes(tmp_path, monkeypatch, fake, whole):
     from optuna.storages import RDBStorage
     from sqlalchemy.exc import OperationalError
 
@@ -268,8 +278,7 @@ def test_a_full_disk_under_the_study_is_one_line_and_resumes(tmp_path, monkeypat
     assert not (out / "tune.html").exists() and "confirmed" not in json.loads((out / "tune.json").read_text())
     monkeypatch.setattr(RDBStorage, "set_trial_state_values", real)
     assert main(KC + ["--out", str(out)]) == 0  # room again: it goes on as if never stopped
-    assert main(KC + ["--out", str(tmp_path / "whole")]) == 0
-    assert trials(out) == trials(tmp_path / "whole")
+    assert trials(out) == trials(whole)
 
 
 def test_a_full_disk_under_tune_json_is_one_line(tmp_path, monkeypatch, fake):

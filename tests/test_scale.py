@@ -43,17 +43,23 @@ QUIET = {
 
 @pytest.fixture(scope="class")
 def remote(tmp_path_factory):
-    """A scheduler and two single-threaded workers (no nanny: a killed worker stays dead), shared
-    by the tests of a class and killed at its end, not waited for: closing a dask cluster politely
-    took 2 to 17 s per test, and an idle one kept burning CPU to the end of the module."""
-    from dask.distributed import Client
+    """A scheduler (in this process, reached over TCP as any other: a `dask scheduler` process
+    took two seconds of CPU to start) and two single-threaded worker processes (no nanny: a
+    killed worker stays dead), shared by the tests of a class. At its end the workers are killed,
+    not waited for, and then the scheduler, left without workers, closed: closing a dask cluster
+    politely took 2 to 17 s per test, and an idle one kept burning CPU to the end of the module."""
+    import logging
 
-    port = free_port()
-    address = f"tcp://127.0.0.1:{port}"
+    import dask
+    from dask.distributed import Client, LocalCluster
+
     log = open(tmp_path_factory.mktemp("cluster") / "cluster.log", "w")
     env = dict(os.environ, **QUIET)
-    procs = [subprocess.Popen([BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                               "--no-dashboard"], stdout=log, stderr=log, env=env)]
+    with dask.config.set(cluster.IDLE):  # QUIET's for a scheduler, as the embedded one has them
+        scheduler = LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
+                                 silence_logs=logging.CRITICAL,
+                                 scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
+    address, procs = scheduler.scheduler_address, []
     try:
         for _ in range(2):
             procs.append(subprocess.Popen(
@@ -61,12 +67,13 @@ def remote(tmp_path_factory):
                  "--host", "127.0.0.1", "--death-timeout", "60"], stdout=log, stderr=log, env=env))
         with Client(address, timeout="30s") as client:
             client.wait_for_workers(2, timeout=60)
-        yield address, procs[1:]
+        yield address, procs
     finally:
         for p in procs:
             p.kill()
         for p in procs:
             p.wait()
+        scheduler.close(timeout=5)
         log.close()
 
 
@@ -119,7 +126,14 @@ class TestARunningCluster:
         assert meta[0]["n"] == meta[1]["n"] > 2048 and meta[0]["precision_reached"] == meta[1]["precision_reached"]
 
 
-def test_resume_after_a_killed_run_gives_the_uninterrupted_result(tmp_path):
+@pytest.fixture(scope="module")
+def unbroken():
+    """The seats of the 400,000 random Black & White deals of seed 21 played in one go: what the
+    killed-and-resumed runs below must give (played once for both)."""
+    return simtool.run("black-white", n=400_000, seed=21, strategy="random", jobs=2).seats
+
+
+def test_resume_after_a_killed_run_gives_the_uninterrupted_result(tmp_path, unbroken):
     out = tmp_path / "run"
     proc = subprocess.Popen([BIN / "simtool", "run", "--n", "4e5", "--seed", "21", "--strategy", "random",
                              "--jobs", "1", "--out", str(out), "-q"], stdout=subprocess.DEVNULL)
@@ -137,8 +151,7 @@ def test_resume_after_a_killed_run_gives_the_uninterrupted_result(tmp_path):
     assert r.exit_code == 0, r.output
     meta = json.loads((out / "run.json").read_text())
     assert 3 <= meta["resumed_chunks"] == done_before < 13  # 13 chunks of 32768 deals
-    full = simtool.run("black-white", n=400_000, seed=21, strategy="random", jobs=2)
-    assert pl.read_parquet(out / "seats.parquet").equals(full.seats)
+    assert pl.read_parquet(out / "seats.parquet").equals(unbroken)
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -266,7 +279,7 @@ def simtool_with_workers(args: list[str], until=lambda: False) -> tuple[subproce
     return proc, workers, err
 
 
-def test_ctrl_c_and_the_end_of_a_command_leave_no_dask_worker_behind(tmp_path):
+def test_ctrl_c_and_the_end_of_a_command_leave_no_dask_worker_behind(tmp_path, unbroken):
     import psutil
 
     out, n = tmp_path / "run", 400_000  # 13 chunks: stopped after 2
@@ -281,8 +294,7 @@ def test_ctrl_c_and_the_end_of_a_command_leave_no_dask_worker_behind(tmp_path):
     assert proc.returncode == 0, err
     assert len(workers) == 2 and not any(map(psutil.pid_exists, workers))
     assert json.loads((out / "run.json").read_text())["resumed_chunks"] >= 2
-    full = simtool.run("black-white", n=n, seed=21, strategy="random", jobs=2)
-    assert pl.read_parquet(out / "seats.parquet").equals(full.seats)
+    assert n == 400_000 and pl.read_parquet(out / "seats.parquet").equals(unbroken)
 
 
 def test_embedded_workers_that_cannot_start_are_one_line(tmp_path, monkeypatch):

@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -384,6 +385,8 @@ def dask_client(address: str):
             box["error"] = exc
             if client is not None:
                 client.close()
+            else:
+                _close_half_started(exc)
 
     thread = threading.Thread(target=connect, name="simtool-dask-connect", daemon=True)
     thread.start()
@@ -400,6 +403,20 @@ def dask_client(address: str):
         raise SimtoolError(f"no answer from a dask scheduler at {address} within {wait:g} s; "
                            f"is a dask scheduler (not another server) listening there?")
     raise SimtoolError(f"cannot reach the dask scheduler at {address}: {describe(error)}")
+
+
+def _close_half_started(exc: BaseException) -> None:
+    """Close the dask Client whose start ``exc`` stopped (found in the traceback's frames), here in
+    the connecting thread that nobody waits for. Left alone, it lived on in reference cycles until
+    a garbage collection closed it in whatever thread ran that, which then waited 10 s for the
+    client's IO loop: a process that went on (a test suite, an API caller) stalled at random."""
+    from dask.distributed import Client
+
+    for frame, _ in traceback.walk_tb(exc.__traceback__):
+        half = frame.f_locals.get("self")
+        if isinstance(half, Client):
+            _quietly(half.close)
+            return
 
 
 def _steady_malloc() -> None:
