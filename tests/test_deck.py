@@ -28,9 +28,12 @@ def test_shuffled_is_the_documented_fisher_yates(cards, k):
 
 @pytest.mark.parametrize("cards,p,h", [(36, 3, 12), (36, 4, 9), (36, 2, 11), (64, 5, 12)])
 def test_dealt_hands_are_the_shuffle_split_into_hands(cards, p, h):
-    dealt = deck.dealt_hands(np.random.default_rng(9), 500, cards, p, h)
-    order = deck.shuffled(np.random.default_rng(9), 500, cards, p * h)
+    # (36, 3, 12) and (36, 4, 9) take the whole deck: the last hand is what the others leave
+    rng, again = np.random.default_rng(9), np.random.default_rng(9)
+    dealt = deck.dealt_hands(rng, 500, cards, p, h)
+    order = deck.shuffled(again, 500, cards, p * h)
     assert (dealt == deck.hands(order, p)).all()
+    assert rng.random() == again.random()  # every step's number drawn, played or not
     assert (bits.count(dealt) == h).all()
     for s in range(p):  # seat s holds exactly positions s*h .. s*h + h - 1
         assert (dealt[:, s] == bits.from_mask(np.eye(64, dtype=bool)[order[:, s * h:(s + 1) * h]].any(axis=1))).all()
