@@ -67,14 +67,18 @@ def _shuffle(rng: np.random.Generator, n: int, cards: int, k: int, fixed: int | 
     flat = order.reshape(-1)
     rows = np.arange(n, dtype=np.intp) * cards
     at = np.empty(n, np.intp)
+    offset = np.empty(n, np.int32)
     for i in range(min(steps, fixed)):
         # the position swapped with i is j = i + min(floor(u * (cards - i)), cards - i - 1), at
-        # flat cell deal * cards + j; computed in place (a fresh array per step is the slow part)
+        # flat cell deal * cards + j; computed in place (a fresh array per step is the slow part),
+        # j in int32 (a float32's truncation to int32, and its minimum, take a sixth of the time
+        # they take in int64), then widened once for the gather's index
         np.multiply(u[i], cards - i, out=u[i])
-        np.copyto(at, u[i], casting="unsafe")  # truncation, as astype: the floor of u >= 0
-        np.minimum(at, cards - i - 1, out=at)
+        np.copyto(offset, u[i], casting="unsafe")  # truncation, as astype: the floor of u >= 0
+        np.minimum(offset, cards - i - 1, out=offset)
+        offset += i
+        np.copyto(at, offset)
         at += rows
-        at += i
         picked = np.take(flat, at)
         flat[at] = order[:, i]
         yield picked  # position i is final and never read again: not written back
