@@ -972,9 +972,7 @@ def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:
         )
 
     picked = np.asarray(picked)
-    if picked.shape != idx.shape or not (
-        np.issubdtype(picked.dtype, np.integer) or picked.dtype == bool
-    ):
+    if picked.shape != idx.shape or picked.dtype.kind not in "iub":  # integers or booleans
         fail(f"returned {picked.dtype} of shape {picked.shape}, expected integers {idx.shape}", 0)
     picked = picked.astype(np.int64, copy=False)
     options = picked.view(np.uint64)  # a negative option reads as one far beyond n_actions

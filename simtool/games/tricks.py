@@ -35,7 +35,7 @@ class TrickRound(RoundState, abc.ABC):
     announcements: ClassVar[int] = 0
 
     def hand(self, at: np.ndarray) -> np.ndarray:
-        return np.take(self.hands, at)
+        return self.hands.take(at)  # the method: np.take adds a Python wrapper to every decision
 
     def lead_set(self, hand: np.ndarray) -> np.ndarray:
         """The cards of ``hand`` the leader may lead (default: any)."""
