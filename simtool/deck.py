@@ -29,8 +29,9 @@ def dealt_hands(rng: np.random.Generator, n: int, cards: int, p: int, h: int) ->
 
     Where the hands take the whole deck, the last hand is the cards the others leave: the
     shuffle's steps past the other hands' positions only reorder those cards among themselves,
-    so their random numbers are drawn (the generator ends where the whole shuffle leaves it)
-    but the steps are not played (a third of a 3-player Black & White deal's shuffle)."""
+    so they are not played, and their random numbers are passed over, not made
+    (:func:`_pass_over`: the generator ends where the whole shuffle leaves it): a third of a
+    3-player Black & White deal's shuffle."""
     k = p * h
     fixed = k - h if k == cards else k  # the positions whose card matters
     return _into_hands(_shuffle(rng, n, cards, k, fixed), n, p, h, rest=fixed < k)
@@ -57,10 +58,12 @@ def _into_hands(positions, n: int, p: int, h: int, rest: bool = False) -> np.nda
 def _shuffle(rng: np.random.Generator, n: int, cards: int, k: int, fixed: int | None = None):
     """The cards at positions ``0..k-1`` of ``n`` shuffles, one position at a time as ``(n,)``
     int8 (every yielded row is final: Fisher-Yates never touches a position again). ``fixed``:
-    stop after that many positions (the random numbers of all ``k`` are drawn all the same)."""
+    stop after that many positions (the generator is left as after all ``k``)."""
     steps = min(k, cards - 1)
-    u = rng.random((steps, n), dtype=np.float32)
     fixed = k if fixed is None else fixed
+    played = min(steps, fixed)
+    u = rng.random((played, n), dtype=np.float32)  # as one draw of all steps' numbers would
+    _pass_over(rng, (steps - played) * n)
     # one row per deal: a deal's swaps stay within its own few bytes, so the gathers and scatters
     # across deals walk memory in order (a fifth faster than a row per position)
     order = np.broadcast_to(np.arange(cards, dtype=np.int8), (n, cards)).copy()
@@ -68,7 +71,7 @@ def _shuffle(rng: np.random.Generator, n: int, cards: int, k: int, fixed: int | 
     rows = np.arange(n, dtype=np.intp) * cards
     at = np.empty(n, np.intp)
     offset = np.empty(n, np.int32)
-    for i in range(min(steps, fixed)):
+    for i in range(played):
         # the position swapped with i is j = i + min(floor(u * (cards - i)), cards - i - 1), at
         # flat cell deal * cards + j; computed in place (a fresh array per step is the slow part),
         # j in int32 (a float32's truncation to int32, and its minimum, take a sixth of the time
@@ -83,6 +86,26 @@ def _shuffle(rng: np.random.Generator, n: int, cards: int, k: int, fixed: int | 
         flat[at] = order[:, i]
         yield picked  # position i is final and never read again: not written back
     yield from order[:, steps:fixed].T
+
+
+def _pass_over(rng: np.random.Generator, count: int) -> None:
+    """Leave ``rng`` as ``rng.random(count, dtype=np.float32)`` would, without making the numbers:
+    numpy makes each float32 from one 32-bit half of a 64-bit output of its PCG64, the low half
+    first, keeping the other for the next draw; so after the kept half, if any, ``count`` draws
+    are ``count // 2`` whole outputs, which ``advance`` jumps over at once, and an odd last draw
+    takes the low half of the next output and keeps the high one, as it is made here. (Pinned
+    against numpy's own draws for odd and even counts, with a kept half or none, in
+    tests/test_deck.py.) Another bit generator draws the numbers."""
+    bits_of = rng.bit_generator
+    if type(bits_of) is not np.random.PCG64 or count < 4:
+        rng.random(count, dtype=np.float32)
+        return
+    if bits_of.state["has_uint32"]:
+        rng.random(1, dtype=np.float32)
+        count -= 1
+    bits_of.advance(count // 2)
+    if count % 2:
+        rng.random(1, dtype=np.float32)
 
 
 def hands(cards: np.ndarray, p: int) -> np.ndarray:
