@@ -23,6 +23,14 @@ def of(options) -> np.uint64:
     return np.uint64(out)
 
 
+def bit_of(options: np.ndarray) -> np.ndarray:
+    """``BIT[options]`` (options 0..63, any integer dtype), as a new array: by a shift, which costs
+    half a look-up's gather."""
+    out = np.asarray(options).astype(np.uint64)
+    np.left_shift(_1, out, out=out)
+    return out
+
+
 def full(n: int) -> np.uint64:
     """The set of options ``0..n-1``."""
     return np.uint64((1 << n) - 1) if n < 64 else np.uint64(2**64 - 1)
@@ -63,7 +71,7 @@ sixth of the byte-wise search (measured on 12-card hands)."""
 
 
 def _in_byte() -> np.ndarray:
-    table = np.zeros((256, 8), np.uint8)
+    table = np.zeros((256, 8), np.int64)
     for byte in range(256):
         members = [i for i in range(8) if byte >> i & 1]
         table[byte, : len(members)] = members
@@ -71,10 +79,14 @@ def _in_byte() -> np.ndarray:
 
 
 IN_BYTE = _in_byte()
-"""``IN_BYTE[b * 8 + r]``: the ``r``-th smallest member of the 8-option set ``b``."""
+"""``IN_BYTE[b * 8 + r]``: the ``r``-th smallest member of the 8-option set ``b`` (int64: the
+answer's own dtype, so that no step of :func:`select` mixes dtypes, which numpy does through
+a buffered cast several times slower than the operation itself)."""
 
 _ONES = np.uint64(0x0101010101010101)
 _HIGH = np.uint64(0x8080808080808080)
+_1, _3, _7, _8, _56 = (np.uint64(x) for x in (1, 3, 7, 8, 56))
+_BYTE, _LOW7 = np.uint64(0xFF), np.uint64(0x7F)
 
 
 def select(sets: np.ndarray, k: np.ndarray, n_options: int = 64) -> np.ndarray:
@@ -87,38 +99,48 @@ def select(sets: np.ndarray, k: np.ndarray, n_options: int = 64) -> np.ndarray:
     sets = np.asarray(sets, dtype=np.uint64)
     k = np.asarray(k).astype(np.uint8, copy=False)  # never written to: no copy needed
     if n_options <= 8:
-        at = sets.astype(np.intp) << 3
-        at += k
-        return np.take(IN_BYTE, at).astype(np.int64)
+        at = sets << _3
+        at += k.astype(np.uint64)
+        return np.take(IN_BYTE, at.view(np.int64))
     if k.size and k.max() <= CLEAR_UP_TO:
         window = sets.copy()
+        step = np.empty_like(window)
         for j in range(int(k.max())):
-            window &= window - (k > j)
+            np.greater(k, j, out=step, casting="unsafe")  # 1 where the k-th is still above
+            np.subtract(window, step, out=step)
+            window &= step
         return lowest(window)
     return _select_bytes(sets, k)
 
 
 def _select_bytes(sets: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """:func:`select` by bytes, in a fixed number of whole-array steps whatever ``k``: the running
-    count of members below each byte (byte popcounts times 0x0101..., which sums them into every
-    higher byte), the byte whose running count is the last at most ``k`` (compared in all eight
-    bytes at once), and that byte's member by table."""
+    """:func:`select` by bytes, in a fixed number of whole-array steps whatever ``k``, every one
+    on uint64: the running count of members below each byte (byte popcounts times 0x0101...,
+    which sums them into every higher byte); in all eight bytes at once, ``0x80 + k`` less that
+    count, whose high bit stays set exactly in the bytes starting at or below member ``k`` (a run
+    from the lowest byte: the count only grows); their number (the high bits summed into the top
+    byte by one more multiplication) gives the byte holding member ``k``, and that byte's
+    ``0x80 + k - count``, less its high bit, the members of it to pass over: then the table."""
     before = np.bitwise_count(sets.view(np.uint8)).view(np.uint64)
-    before *= _ONES << np.uint64(8)  # byte i: members in bytes 0..i-1 (at most 64: no carry)
+    before *= _ONES << _8  # byte i: members in bytes 0..i-1 (at most 64: no carry)
     ahead = k.astype(np.uint64)
     ahead *= _ONES
     ahead |= _HIGH
-    ahead -= before  # byte i keeps its high bit where k >= before_i (no borrow: k < 128)
-    ahead &= _HIGH
-    shift = np.bitwise_count(ahead).astype(np.uint64)  # bytes starting at or below member k
-    shift <<= np.uint64(3)
-    shift -= np.uint64(8)  # the bits below the byte holding member k
-    before >>= shift
-    at = (sets >> shift).astype(np.uint8).astype(np.intp)
-    at <<= 3
-    at += k - before.astype(np.uint8)  # members of that byte to pass over
-    out = shift.view(np.int64)
-    out += np.take(IN_BYTE, at)
+    ahead -= before  # byte i: 0x80 + k - before_i, high bit set where k >= before_i (no borrow)
+    shift = ahead & _HIGH
+    shift >>= _7
+    shift *= _ONES
+    shift >>= _56  # bytes starting at or below member k, 1 to 8
+    shift <<= _3
+    shift -= _8  # the bits below the byte holding member k
+    ahead >>= shift
+    ahead &= _LOW7  # members of that byte to pass over
+    at = sets >> shift
+    at &= _BYTE
+    at <<= _3
+    at += ahead
+    out = np.take(IN_BYTE, at.view(np.int64))
+    out += shift.view(np.int64)
     return out
 
 
@@ -131,7 +153,9 @@ def first_of(sets: np.ndarray, otherwise: np.ndarray) -> np.ndarray:
 def lowest(sets: np.ndarray) -> np.ndarray:
     """Smallest member of each set; 64 for an empty set."""
     sets = np.asarray(sets, dtype=np.uint64)
-    return np.bitwise_count(~sets & (sets - np.uint64(1))).astype(np.int64)  # the bits below it
+    below_it = sets - _1
+    below_it &= ~sets  # the bits below it
+    return np.bitwise_count(below_it).astype(np.int64)
 
 
 def highest(sets: np.ndarray, n_options: int = 64) -> np.ndarray:

@@ -25,42 +25,87 @@ def shuffled(rng: np.random.Generator, n: int, cards: int, k: int | None = None)
 def dealt_hands(rng: np.random.Generator, n: int, cards: int, p: int, h: int) -> np.ndarray:
     """``p`` hands of ``h`` cards from ``n`` shuffles, as uint64 sets ``(n, p)``: the same as
     ``hands(shuffled(rng, n, cards, p * h), p)`` (the same random stream), without the table of
-    positions in between. Each position is added to its hand as soon as the shuffle fixes it."""
-    return _into_hands(_shuffle(rng, n, cards, p * h), n, p, h)
+    positions in between. Each position is added to its hand as soon as the shuffle fixes it.
+
+    Where the hands take the whole deck, the last hand is the cards the others leave: the
+    shuffle's steps past the other hands' positions only reorder those cards among themselves,
+    so they are not played, and their random numbers are passed over, not made
+    (:func:`_pass_over`: the generator ends where the whole shuffle leaves it): a third of a
+    3-player Black & White deal's shuffle."""
+    k = p * h
+    fixed = k - h if k == cards else k  # the positions whose card matters
+    return _into_hands(_shuffle(rng, n, cards, k, fixed), n, p, h, rest=fixed < k)
 
 
-def _into_hands(positions, n: int, p: int, h: int) -> np.ndarray:
+def _into_hands(positions, n: int, p: int, h: int, rest: bool = False) -> np.ndarray:
     """Hands ``(n, p)`` from the cards at positions ``0..p*h-1`` (``(n,)`` rows; seat ``s`` gets
     positions ``s*h`` to ``s*h + h - 1``). Position by position into one contiguous row per seat:
-    an OR-reduction over a short last axis is several times slower."""
+    an OR-reduction over a short last axis is several times slower. ``rest``: ``positions`` stop
+    before the last hand's, which gets every card of the deck (``p*h`` cards) the others do not."""
     out = np.zeros((p, n), np.uint64)
+    bit = np.empty(n, np.uint64)
     for i, card in enumerate(positions):
-        out[i // h] |= np.left_shift(ONE, card.astype(np.uint64))  # faster than a look-up in bits.BIT
+        np.copyto(bit, card, casting="unsafe")  # the card's number (0..63), then its bit:
+        np.left_shift(ONE, bit, out=bit)  # faster than a look-up in bits.BIT
+        out[i // h] |= bit
+    if rest:
+        out[p - 1] = bits.full(p * h)
+        for seat in range(p - 1):
+            out[p - 1] ^= out[seat]
     return np.ascontiguousarray(out.T)
 
 
-def _shuffle(rng: np.random.Generator, n: int, cards: int, k: int):
+def _shuffle(rng: np.random.Generator, n: int, cards: int, k: int, fixed: int | None = None):
     """The cards at positions ``0..k-1`` of ``n`` shuffles, one position at a time as ``(n,)``
-    int8 (every yielded row is final: Fisher-Yates never touches a position again)."""
+    int8 (every yielded row is final: Fisher-Yates never touches a position again). ``fixed``:
+    stop after that many positions (the generator is left as after all ``k``)."""
     steps = min(k, cards - 1)
-    u = rng.random((steps, n), dtype=np.float32)
+    fixed = k if fixed is None else fixed
+    played = min(steps, fixed)
+    u = rng.random((played, n), dtype=np.float32)  # as one draw of all steps' numbers would
+    _pass_over(rng, (steps - played) * n)
     # one row per deal: a deal's swaps stay within its own few bytes, so the gathers and scatters
     # across deals walk memory in order (a fifth faster than a row per position)
     order = np.broadcast_to(np.arange(cards, dtype=np.int8), (n, cards)).copy()
     flat = order.reshape(-1)
     rows = np.arange(n, dtype=np.intp) * cards
     at = np.empty(n, np.intp)
-    for i in range(steps):
+    offset = np.empty(n, np.int32)
+    for i in range(played):
         # the position swapped with i is j = i + min(floor(u * (cards - i)), cards - i - 1), at
-        # flat cell deal * cards + j; computed in place (a fresh array per step is the slow part)
+        # flat cell deal * cards + j; computed in place (a fresh array per step is the slow part),
+        # j in int32 (a float32's truncation to int32, and its minimum, take a sixth of the time
+        # they take in int64), then widened once for the gather's index
         np.multiply(u[i], cards - i, out=u[i])
-        np.minimum(u[i].astype(np.intp), cards - i - 1, out=at)
+        np.copyto(offset, u[i], casting="unsafe")  # truncation, as astype: the floor of u >= 0
+        np.minimum(offset, cards - i - 1, out=offset)
+        offset += i
+        np.copyto(at, offset)
         at += rows
-        at += i
         picked = np.take(flat, at)
         flat[at] = order[:, i]
         yield picked  # position i is final and never read again: not written back
-    yield from order[:, steps:k].T
+    yield from order[:, steps:fixed].T
+
+
+def _pass_over(rng: np.random.Generator, count: int) -> None:
+    """Leave ``rng`` as ``rng.random(count, dtype=np.float32)`` would, without making the numbers:
+    numpy makes each float32 from one 32-bit half of a 64-bit output of its PCG64, the low half
+    first, keeping the other for the next draw; so after the kept half, if any, ``count`` draws
+    are ``count // 2`` whole outputs, which ``advance`` jumps over at once, and an odd last draw
+    takes the low half of the next output and keeps the high one, as it is made here. (Pinned
+    against numpy's own draws for odd and even counts, with a kept half or none, in
+    tests/test_deck.py.) Another bit generator draws the numbers."""
+    bits_of = rng.bit_generator
+    if type(bits_of) is not np.random.PCG64 or count < 4:
+        rng.random(count, dtype=np.float32)
+        return
+    if bits_of.state["has_uint32"]:
+        rng.random(1, dtype=np.float32)
+        count -= 1
+    bits_of.advance(count // 2)
+    if count % 2:
+        rng.random(1, dtype=np.float32)
 
 
 def hands(cards: np.ndarray, p: int) -> np.ndarray:

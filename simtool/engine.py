@@ -987,19 +987,18 @@ def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:
         )
 
     picked = np.asarray(picked)
-    if picked.shape != idx.shape or not (
-        np.issubdtype(picked.dtype, np.integer) or picked.dtype == bool
-    ):
+    if picked.shape != idx.shape or picked.dtype.kind not in "iub":  # integers or booleans
         fail(f"returned {picked.dtype} of shape {picked.shape}, expected integers {idx.shape}", 0)
     picked = picked.astype(np.int64, copy=False)
     options = picked.view(np.uint64)  # a negative option reads as one far beyond n_actions
     if options.size and options.max() >= game.n_actions:
         row = int(np.argmax((picked < 0) | (picked >= game.n_actions)))
         fail(f"chose option {picked[row]}, outside 0..{game.n_actions - 1},", row)
-    # bit `option` of each legal set, shifted down: fewer passes than a look-up of each option's bit
-    held = (legal >> options) & np.uint64(1)
-    if not held.all():
-        row = int(np.argmax(held == 0))
+    # bit `option` of each legal set, shifted down (fewer passes than a look-up of each option's
+    # bit); every one is set where the AND of them all has its lowest bit set: one pass more
+    held = legal >> options
+    if not np.bitwise_and.reduce(held) & np.uint64(1):
+        row = int(np.argmax(held & np.uint64(1) == 0))
         fail(f"chose the illegal option {game.label_at(state, d.kind, int(picked[row]))}", row)
     return picked
 

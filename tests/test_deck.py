@@ -28,9 +28,12 @@ def test_shuffled_is_the_documented_fisher_yates(cards, k):
 
 @pytest.mark.parametrize("cards,p,h", [(36, 3, 12), (36, 4, 9), (36, 2, 11), (64, 5, 12)])
 def test_dealt_hands_are_the_shuffle_split_into_hands(cards, p, h):
-    dealt = deck.dealt_hands(np.random.default_rng(9), 500, cards, p, h)
-    order = deck.shuffled(np.random.default_rng(9), 500, cards, p * h)
+    # (36, 3, 12) and (36, 4, 9) take the whole deck: the last hand is what the others leave
+    rng, again = np.random.default_rng(9), np.random.default_rng(9)
+    dealt = deck.dealt_hands(rng, 500, cards, p, h)
+    order = deck.shuffled(again, 500, cards, p * h)
     assert (dealt == deck.hands(order, p)).all()
+    assert rng.random() == again.random()  # every step's number drawn, played or not
     assert (bits.count(dealt) == h).all()
     for s in range(p):  # seat s holds exactly positions s*h .. s*h + h - 1
         assert (dealt[:, s] == bits.from_mask(np.eye(64, dtype=bool)[order[:, s * h:(s + 1) * h]].any(axis=1))).all()
@@ -61,3 +64,23 @@ def test_a_deal_rejection_cannot_fit_is_repaired_within_the_constraints_and_repe
     assert ((hands & ~allowed) == 0).all()
     assert len(np.unique(hands[:, 0])) == 2  # both layouts that fit, not the first the swaps found
     assert (hands == deck.deal_among(cards, sizes, np.random.default_rng(3), 12, allowed)).all()
+
+
+@pytest.mark.parametrize("kept", [False, True])
+def test_passing_over_draws_leaves_the_generator_as_drawing_them(kept):
+    """deck._pass_over skips the float32s of a whole-deck deal's last hand (advance, not draws):
+    every draw after it must be what follows numpy's own draws, for odd and even counts and a
+    generator holding a kept 32-bit half (``kept``) or none."""
+    for seed in range(10):
+        for count in (0, 1, 3, 4, 5, 6, 101, 11 * 300, 11 * 301):
+            drawn, passed = np.random.default_rng(seed), np.random.default_rng(seed)
+            if kept:  # three 32-bit draws leave half a 64-bit output kept
+                drawn.integers(0, 5, 3, dtype=np.uint32)
+                passed.integers(0, 5, 3, dtype=np.uint32)
+            drawn.random(count, dtype=np.float32)
+            deck._pass_over(passed, count)
+            assert passed.random(5, dtype=np.float32).tolist() == drawn.random(5, dtype=np.float32).tolist()
+            assert passed.random() == drawn.random()
+            small = [g.integers(0, 7, 9, dtype=np.uint32).tolist() for g in (passed, drawn)]
+            assert small[0] == small[1]
+            assert passed.random(3, dtype=np.float32).tolist() == drawn.random(3, dtype=np.float32).tolist()
