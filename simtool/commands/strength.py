@@ -30,7 +30,7 @@ from simtool.analysis import strength
 from simtool.commands.plans import check, make_plan
 from simtool.errors import SimtoolError, choices
 from simtool.pipeline.executor import PLAN, Plan, execute, plan_record, read_json, save_plan
-from simtool.pipeline.folders import parse_json, run_kind, why
+from simtool.pipeline.folders import parse_json, run_kind, why, write_together
 from simtool.pipeline.runner import RunSpec, make_spec
 
 GAMES = ("black-white", "kansas-city", "trickster", "out-trumped", "nine-lives", "hearts")
@@ -364,16 +364,5 @@ def write(cells: list[strength.Cell], context: dict, stem: Path) -> list[Path]:
     files = {stem.with_suffix(".md"): strength.markdown(cells, context),
              stem.with_suffix(".json"): strength.as_json(cells, context),
              stem.with_suffix(".csv"): strength.as_csv(cells)}
-    temps = {path: path.with_name(f".{path.name}.tmp") for path in files}
-    try:
-        stem.parent.mkdir(parents=True, exist_ok=True)
-        for path, text in files.items():
-            temps[path].write_text(text, encoding="utf-8")
-        for path in files:
-            os.replace(temps[path], path)
-    except OSError as exc:
-        raise SimtoolError(f"cannot write the strength table {stem}: {why(exc)}") from None
-    finally:
-        for tmp in temps.values():
-            tmp.unlink(missing_ok=True)
+    write_together(files, f"the strength table {stem}")
     return list(files)

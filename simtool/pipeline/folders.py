@@ -430,6 +430,25 @@ def why(exc: BaseException) -> str:
     return text.rpartition("IO error: ")[2] or type(exc).__name__
 
 
+def write_together(files: dict[Path, str], what: str) -> None:
+    """Text files that belong together (a table's Markdown, JSON and CSV; a review's page and
+    data), each written whole under a temporary name first and all renamed into place only once
+    every one is written, in order: a full disk or Ctrl-C leaves the earlier set, never one file
+    new and another cut short. ``what`` names them in the one-line error."""
+    temps = {path: path.with_name(f".{path.name}.tmp") for path in files}
+    try:
+        for path, text in files.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temps[path].write_text(text, encoding="utf-8")
+        for path in files:
+            os.replace(temps[path], path)
+    except OSError as exc:
+        raise SimtoolError(f"cannot write {what}: {why(exc)}") from None
+    finally:
+        for tmp in temps.values():
+            tmp.unlink(missing_ok=True)
+
+
 class Encoded(bytes):
     """A chunk file's bytes with their :func:`checksum`, taken where they were encoded (a dask
     worker): the process that writes them then need not read them again."""

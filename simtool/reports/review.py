@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
 
-from simtool.errors import SimtoolError
+from simtool.pipeline.folders import write_together
 
 WIDTH, HEIGHT, PAD = 320, 34, 12
 TONE = {"fair": "good", "little": "mid", "some": "mid", "much": "good", "slight": "mid", "strong": "bad",
@@ -226,16 +225,5 @@ def write(out: Path, result: dict) -> tuple[Path, Path]:
     earlier review, or none, never half a file."""
     out = Path(out)
     files = {out / "review.html": render(result), out / "review.json": json.dumps(result, indent=2) + "\n"}
-    temps = {path: path.with_name(f".{path.name}.tmp") for path in files}
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for path, text in files.items():
-            temps[path].write_text(text, encoding="utf-8")
-        for path in files:
-            os.replace(temps[path], path)
-    except OSError as exc:
-        raise SimtoolError(f"cannot write the review in {out}: {exc.strerror or exc}") from None
-    finally:
-        for tmp in temps.values():
-            tmp.unlink(missing_ok=True)
+    write_together(files, f"the review in {out}")
     return out / "review.html", out / "review.json"
