@@ -46,11 +46,11 @@ def test_the_true_hands_always_fit_exact_players():
         assert (belief.misfits(view, state.hands.copy(), np.arange(len(view))) == 0).all()
 
 
-def test_a_card_of_a_suit_a_seat_showed_void_in_misfits():
-    """A seat that did not follow the led suit cannot hold one of its cards: given one, the replay of
-    `exact` follows where the seat did not, so that seat misfits (and no other seat's count moves)."""
-    checked = 0
-    for state, view in exact_round(300, 2):
+def void_swaps(n: int, seed: int):
+    """Worlds of `exact` rounds where seat ``a`` is handed, from seat ``b``, a card of a suit ``a``
+    showed void in (and gives ``b`` one of its own back): (view, hands, rows, a, b, hit, card),
+    ``hit`` the deals where such a swap exists."""
+    for state, view in exact_round(n, seed):
         lay, rows = GAME.View(GAME, state, view.kind, view.seat, view.legal)._layout, np.arange(len(view))
         for a in range(4):
             for b in range(4):
@@ -65,11 +65,19 @@ def test_a_card_of_a_suit_a_seat_showed_void_in_misfits():
                 back = bits.BIT[bits.lowest(np.where(hit, hands[:, a], bits.BIT[0]))]
                 hands[hit, a] = hands[hit, a] & ~back[hit] | card[hit]
                 hands[hit, b] = hands[hit, b] & ~card[hit] | back[hit]
-                seen = belief.misfits(view, hands, rows)
-                assert (seen[hit, a] >= 1).all()
-                others = [s for s in range(4) if s not in (a, b)]
-                assert (seen[:, others] == 0).all() and (seen[~hit] == 0).all()
-                checked += int(hit.sum())
+                yield view, hands, rows, a, b, hit, card
+
+
+def test_a_card_of_a_suit_a_seat_showed_void_in_misfits():
+    """A seat that did not follow the led suit cannot hold one of its cards: given one, the replay of
+    `exact` follows where the seat did not, so that seat misfits (and no other seat's count moves)."""
+    checked = 0
+    for view, hands, rows, a, b, hit, _ in void_swaps(300, 2):
+        seen = belief.misfits(view, hands, rows)
+        assert (seen[hit, a] >= 1).all()
+        others = [s for s in range(4) if s not in (a, b)]
+        assert (seen[:, others] == 0).all() and (seen[~hit] == 0).all()
+        checked += int(hit.sum())
     assert checked > 50
 
 
@@ -138,28 +146,13 @@ def test_a_card_given_into_a_void_suit_is_the_card_to_give_away():
     that suit it then held), so that card is what ``exact`` would have chosen instead: the guided
     swap gives it away first."""
     checked = 0
-    for state, view in exact_round(300, 2):
-        lay = GAME.View(GAME, state, view.kind, view.seat, view.legal)._layout
-        rows = np.arange(len(view))
-        for a in range(4):
-            for b in range(4):
-                suits = (view.voids[:, a] >> np.arange(4)[:, None]) & 1
-                give = np.bitwise_or.reduce(np.where(suits.T == 1, lay.suit[None, :], bits.EMPTY), axis=1)
-                movable = state.hands[:, b] & give
-                hit = (a != b) & (view.seat != a) & (view.seat != b) & (movable != 0) & (state.hands[:, a] != 0)
-                if not hit.any():
-                    continue
-                hands = state.hands.copy()
-                card = bits.BIT[bits.lowest(np.where(hit, movable, bits.BIT[0]))]
-                back = bits.BIT[bits.lowest(np.where(hit, hands[:, a], bits.BIT[0]))]
-                hands[hit, a] = hands[hit, a] & ~back[hit] | card[hit]
-                hands[hit, b] = hands[hit, b] & ~card[hit] | back[hit]
-                count, culprit = belief._replay(view, hands, rows)
-                assert np.array_equal(count, belief.misfits(view, hands, rows))
-                assert ((culprit[hit, a] & card[hit]) == card[hit]).all()
-                # a culprit is always a card the seat holds, and only a misfitting seat has one
-                assert ((culprit & ~hands) == 0).all() and ((culprit != 0) <= (count > 0)).all()
-                checked += int(hit.sum())
+    for view, hands, rows, a, _, hit, card in void_swaps(300, 2):
+        count, culprit = belief._replay(view, hands, rows)
+        assert np.array_equal(count, belief.misfits(view, hands, rows))
+        assert ((culprit[hit, a] & card[hit]) == card[hit]).all()
+        # a culprit is always a card the seat holds, and only a misfitting seat has one
+        assert ((culprit & ~hands) == 0).all() and ((culprit != 0) <= (count > 0)).all()
+        checked += int(hit.sum())
     assert checked > 50
 
 
