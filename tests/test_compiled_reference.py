@@ -2,6 +2,7 @@
 seat's mean score, tricks, rate and win share under random play agree within sampling error. And
 the bench scripts refuse bad arguments before timing anything."""
 
+import functools
 import importlib.util
 import shutil
 import sys
@@ -38,7 +39,10 @@ def loops(tmp_path_factory):
     return ratio.compile_loops(tmp_path_factory.mktemp("loops"))
 
 
+@functools.cache
 def simtool_seats(game: str, n: int):
+    """simtool's per-seat figures of ``n`` random deals: one play a process, shared by the C and
+    the numba test of the game (the same game, seed and n)."""
     seats = simtool.run(game, n=n, strategy="random", seed=11, jobs=1).seats
     ours = ratio.simtool_figures(game, seats)
     assert ours["n"] == [n] * len(ours["n"])

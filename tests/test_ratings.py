@@ -55,3 +55,25 @@ def test_runs_of_a_game_get_a_rating_table_and_chart(tmp_path):
     assert t["strategy"][0] == "balance" and {"rating_low", "rating_high"} <= set(t.columns)
     html = report.render(folders)
     assert "Ratings over all runs" in html and "Plackett-Luce" in html
+
+
+def test_update_is_openskills_plackett_luce_to_the_last_bit():
+    """The update written out is openskill's own ``PlackettLuce(tau=0).rate`` for teams of one:
+    random ratings, 2 to 7 seats, scores with and without ties (every seat tied too)."""
+    from openskill.models import PlackettLuce
+
+    model, rng = PlackettLuce(tau=0), np.random.default_rng(7)
+    for trial in range(600):
+        p = int(rng.integers(2, 8))
+        before = [(float(m), float(s)) for m, s in zip(rng.uniform(15, 35, p), rng.uniform(0.3, 8.4, p), strict=True)]
+        scores = [float(s) for s in (rng.random(p) if trial % 2 else rng.integers(0, 3, p) / 2)]
+        scores = [1.0] * p if trial % 50 == 0 else scores
+        expected = model.rate([[model.rating(mu=m, sigma=s)] for m, s in before], scores=scores)
+        assert ratings.update(before, scores) == [(team[0].mu, team[0].sigma) for team in expected]
+
+
+def test_a_strategy_holding_several_seats_moves_by_numpys_mean_of_their_updates():
+    rng = np.random.default_rng(8)
+    for k in range(1, 12):
+        values = [float(v) for v in rng.uniform(0, 30, k)]
+        assert ratings.mean(values) == float(np.mean(values))

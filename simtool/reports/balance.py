@@ -12,6 +12,7 @@ deal by deal when the two share their deals), and an unlike run has none.
 
 from __future__ import annotations
 
+import functools
 import html
 import io
 import os
@@ -827,10 +828,29 @@ def restricted_views(table: pl.DataFrame) -> list[dict]:
     return views
 
 
-def render(paths: list[Path], title: str = "simtool balance report") -> str:
-    """The HTML report of the finished run folders ``paths``."""
+@functools.cache
+def environment():
+    """The report's template environment, made once a process: jinja compiles a template once an
+    environment, a tenth of a second a report. Names are marked with the ``unfair`` players of
+    the page being rendered."""
     import jinja2
 
+    from simtool.analysis import restrict
+
+    env = jinja2.Environment(loader=jinja2.PackageLoader("simtool.reports", "templates"),
+                             autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    env.filters["pct"] = lambda v: f"{100 * v:.1f}%"
+    env.filters["name"] = jinja2.pass_context(
+        lambda context, name, limit=labels.LIMIT: labels.html(name, limit, context["unfair"]))
+    env.globals.update(fmt_cost=restrict.fmt_cost, narrow=restrict.NARROW, verdict_text=VERDICTS,
+                       lineup_text=lineup_text, fmt_share=stats.fmt_share, fmt_mean=stats.fmt_mean,
+                       fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text, points=points,
+                       run_label=run_label)
+    return env
+
+
+def render(paths: list[Path], title: str = "simtool balance report") -> str:
+    """The HTML report of the finished run folders ``paths``."""
     if not paths:
         raise SimtoolError("no run folders given; pass one or more folders written by `simtool run`")
     from simtool.analysis import ladder as ladders
@@ -851,18 +871,10 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
                          "ladders": [ladder_view(lad) for lad in climbed if lad.game == rs[0].game.id],
                          "ratings": rating_section(rs),
                          "restricted": restricted_views(limits.filter(pl.col("game") == rs[0].game.id))})
-    env = jinja2.Environment(loader=jinja2.PackageLoader("simtool.reports", "templates"),
-                             autoescape=True, trim_blocks=True, lstrip_blocks=True)
-    env.filters["pct"] = lambda v: f"{100 * v:.1f}%"
-    unfair = labels.not_fair(r.meta for r in runs)
-    env.filters["name"] = lambda name, limit=labels.LIMIT: labels.html(name, limit, unfair)
-    env.globals.update(fmt_cost=restrict.fmt_cost, narrow=restrict.NARROW, verdict_text=VERDICTS,
-                       lineup_text=lineup_text, fmt_share=stats.fmt_share, fmt_mean=stats.fmt_mean,
-                       fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text, points=points,
-                       run_label=run_label)
     page = {"title": title, "sections": sections, "version": version("simtool"),
-            "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
-    template = env.get_template("report.html.j2")
+            "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "unfair": labels.not_fair(r.meta for r in runs)}
+    template = environment().get_template("report.html.j2")
     # the glossary lists the terms the page uses: those of the page without it
     return template.render(**page, glossary=used_terms(template.render(**page, glossary=[])))
 

@@ -9,6 +9,7 @@ statistics folded away.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from datetime import UTC, datetime
@@ -198,12 +199,20 @@ def metric_rows(found: dict, published: dict | None) -> list[dict]:
     return rows
 
 
-def render(result: dict) -> str:
+@functools.cache
+def environment():
+    """The template environment, made once a process (jinja compiles a template once an
+    environment)."""
     import jinja2
 
     env = jinja2.Environment(loader=jinja2.PackageLoader("simtool.reports", "templates"), autoescape=True,
                              trim_blocks=True, lstrip_blocks=True)
     env.filters["markup"] = jinja2.utils.markupsafe.Markup
+    return env
+
+
+def render(result: dict) -> str:
+    env = environment()
     published = result.get("published")
     versions = [{"label": "Reviewed rules", "rules": result["rules"], "cards": cards(result["questions"]),
                  "questions": result["questions"], "restrictions": restriction_rows(result["questions"]),

@@ -4,6 +4,7 @@ effect on each objective, and every trial."""
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import UTC, datetime
 from importlib.metadata import version
@@ -84,10 +85,18 @@ def cell(values) -> str:
     return f"{value:.4f} [{low:.4f}, {high:.4f}]"
 
 
-def render(s: dict, title: str | None = None) -> str:
-    """The page of a tuning's summary (``simtool.commands.tune.summary``)."""
+@functools.cache
+def environment():
+    """The template environment, made once a process (jinja compiles a template once an
+    environment)."""
     import jinja2
 
+    return jinja2.Environment(loader=jinja2.PackageLoader("simtool.reports", "templates"),
+                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
+
+
+def render(s: dict, title: str | None = None) -> str:
+    """The page of a tuning's summary (``simtool.commands.tune.summary``)."""
     config, trials, folder = s["config"], s["trials"], s["folder"]
     done = trials.filter(pl.col("state") == "COMPLETE")
     if done.height == 0:
@@ -134,8 +143,7 @@ def render(s: dict, title: str | None = None) -> str:
         vals = ["—" if r[o] is None else cell((r[o], r[f"{o}_low"], r[f"{o}_high"]))
                 for o in config.objectives]
         rows.append([str(r["trial"]), r["state"].lower(), *[r[k] for k in config.vary], *vals])
-    env = jinja2.Environment(loader=jinja2.PackageLoader("simtool.reports", "templates"),
-                             autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    env = environment()
     source = env.loader.get_source(env, "report.html.j2")[0]
     style = re.search(r"<style>(.*?)</style>", source, re.S).group(1)  # one look for every report
     again = s["confirmed"][0]["n"] if s["confirmed"] else config.n
