@@ -57,7 +57,7 @@ def test_notebook_runs(path, tmp_path, kernel):
         if cell.cell_type == "code":
             cell.outputs = []
     # first, in the shared kernel: this notebook's own scratch folder, a fresh kernel's inline
-    # plots (the tune report of notebook 05 switches matplotlib to Agg) and an empty namespace
+    # plots (a notebook may switch the backend) and an empty namespace
     # (the names of a notebook run before are gone: a notebook that misses an import still fails)
     notebook.cells.insert(0, nbformat.v4.new_code_cell(
         f"import os\nos.chdir({str(tmp_path)!r})\n%matplotlib inline\n%reset -f"))

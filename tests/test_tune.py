@@ -230,3 +230,25 @@ def test_a_trial_cut_off_by_a_hard_stop_is_measured_again(tmp_path):
     assert study.trials[stale.number].params == stale.params and len(study.trials) == 4
     done = result["trials"].filter(pl.col("state") == "COMPLETE")
     assert sorted(done["pass_count"]) == ["0", "1", "2", "3"]
+
+
+def test_a_tune_report_leaves_the_matplotlib_backend_as_it_was():
+    """A notebook that writes a tune report keeps its inline plots: the charts are drawn on figures
+    of their own, and the backend the user chose is not switched to Agg."""
+    import matplotlib
+
+    from simtool.reports import tune as tune_report
+
+    before = matplotlib.get_backend()
+    matplotlib.use("svg")
+    try:
+        trials = pl.DataFrame({"trial": [0, 1, 2], "a": [1.0, 2.0, 3.0], "a_low": [.5, 1.5, 2.5],
+                               "a_high": [1.5, 2.5, 3.5], "b": [3.0, 1.0, 2.0], "b_low": [2.5, .5, 1.5],
+                               "b_high": [3.5, 1.5, 2.5], "pass_count": ["1", "2", "3"]})
+        pareto = tune_report.pareto_plot(trials, ["a", "b"], {0, 1})
+        effect = tune_report.effect_plot(trials, "pass_count", [1, 2, 3], "a", 2)
+        assert matplotlib.get_backend() == "svg"
+        assert pareto.startswith("<svg") and "Pareto front" in pareto
+        assert effect.startswith("<svg") and "sheet default" in effect
+    finally:
+        matplotlib.use(before)

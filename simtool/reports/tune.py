@@ -19,13 +19,13 @@ from simtool.errors import SimtoolError
 from simtool.reports.balance import check_output, svg, write_page
 
 
-def _pyplot():
-    import matplotlib
+def _chart(width: float, height: float):
+    """A figure of its own, outside pyplot: writing a report leaves a notebook's backend and its
+    inline plots as they were (pyplot with ``matplotlib.use("Agg")`` switched them off)."""
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+    chart = Figure(figsize=(width, height), layout="tight")  # laid out in svg(), where every text is plain
+    return chart, chart.add_subplot()
 
 
 def _errors(frame: pl.DataFrame, label: str):
@@ -36,9 +36,8 @@ def _errors(frame: pl.DataFrame, label: str):
 
 def pareto_plot(trials: pl.DataFrame, objectives: list[str], front: set[int]) -> str:
     """The first two objectives of every trial with their intervals; the Pareto front joined."""
-    plt = _pyplot()
     a, b = objectives[:2]
-    chart, ax = plt.subplots(figsize=(6, 4), layout="tight")  # laid out in svg(), where every text is plain
+    chart, ax = _chart(6, 4)
     for on, colour, name in ((False, "#9aa5b1", "trial"), (True, "#2f5d8c", "Pareto front")):
         part = trials.filter(pl.col("trial").is_in(list(front)) == on).sort(a)
         if part.height == 0:
@@ -49,17 +48,14 @@ def pareto_plot(trials: pl.DataFrame, objectives: list[str], front: set[int]) ->
                     linewidth=1, elinewidth=.8, capsize=2, label=name)
     ax.set(xlabel=a, ylabel=b)
     ax.legend(frameon=False, fontsize="small")
-    text = svg(chart)
-    plt.close(chart)
-    return text
+    return svg(chart)
 
 
 def effect_plot(trials: pl.DataFrame, option: str, values: list, label: str, default, merged=None) -> str:
     """One objective against one option's values: every trial with its interval (trials at one
     value are spread sideways), the sheet's default value marked; ``merged``: the number a
     ``sheet`` among the values plays."""
-    plt = _pyplot()
-    chart, ax = plt.subplots(figsize=(5, 3.4), layout="tight")  # laid out in svg(), where every text is plain
+    chart, ax = _chart(5, 3.4)
     # the number ``sheet`` plays is one setting with it: measured as ``sheet``, it has no place of its own
     names = [str(v) for v in values if v != merged or trials.filter(pl.col(option) == str(v)).height]
     for i, name in enumerate(names):
@@ -75,9 +71,7 @@ def effect_plot(trials: pl.DataFrame, option: str, values: list, label: str, def
         ax.legend(frameon=False, fontsize="small")
     ax.set_xticks(range(len(names)), names)
     ax.set(xlabel=option, ylabel=label)
-    text = svg(chart)
-    plt.close(chart)
-    return text
+    return svg(chart)
 
 
 def cell(values) -> str:
