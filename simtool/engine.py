@@ -552,15 +552,12 @@ class Worlds:
         lineup = Lineup([self._player(strategy)], np.zeros(state.p, np.int64))
         return self._finish(play, state, _decide(self._game, state, d, lineup, self._rng, ctx), lineup, ctx)
 
-    def play_out(self, choices, strategy, sees: bool = False) -> dict[str, np.ndarray]:
+    def play_out(self, choices, strategy) -> dict[str, np.ndarray]:
         """Apply the acting seat's ``choices`` ``(m*k,)`` in every world, play the rest of the round
         with ``strategy`` (a name, a strategy object, or one per seat), and return the round's
         per-seat results: ``score``, ``win`` and the game's columns, each ``(m*k, p)``.
 
-        At a simultaneous decision the other seats' choices are drawn from ``strategy``. With
-        ``sees``, a play-out strategy's ``view.redeal`` gives copies of its world as it stands (a
-        search within the play-out, on the world it imagines; these worlds are re-dealt, so it
-        learns nothing of a real deal that its seat may not see).
+        At a simultaneous decision the other seats' choices are drawn from ``strategy``.
         """
         state, play, d = self._start()
         n, p = len(self), state.p
@@ -573,7 +570,7 @@ class Worlds:
             seats.append(same[0] if same else len(distinct))
             if not same:
                 distinct.append(s)
-        lineup = Lineup([self._player(s) for s in distinct], np.array(seats), sees=(sees,) * len(distinct))
+        lineup = Lineup([self._player(s) for s in distinct], np.array(seats))
         ctx = _WorldsContext(self._game.id, 0, n, "world", np.arange(n), resolve=self._resolve)
         choices = np.asarray(choices, np.int64)
         legal = self._legal(d)

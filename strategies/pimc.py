@@ -35,9 +35,6 @@ from simtool import bits, games
 from . import restrictions
 from .base import PLAYOUT, STRATEGY, Param, Strategy, strategy
 
-LEAD = "lead"
-"""The decision kind :class:`_Ahead` searches in a play-out (a trick game's lead)."""
-
 ROWS = 1 << 17
 """Play-out rows (deal x option x world) per batch: bounds memory whatever the chunk size."""
 
@@ -94,15 +91,9 @@ PARAMS = (
           "of them: draw `infer` times the worlds, mend them to fit and keep those that fit best "
           "(0: none; only where the policy offers a belief, else as 0)", 0, 64,
           by_game=(("nine-lives", 1), ("out-trumped", 3))),
-    # a two-step look-ahead: the search imagines its own later leads by its play-out policy, so it
-    # is at most one step better than that policy; with `lookahead`, the seat's next leads in each
-    # play-out are themselves searched, on that play-out's world
-    Param("lookahead", int, 0, "the searching seat's next `lookahead` leads in each play-out are "
-          "chosen by a search on that play-out's world (each distinct lead played out once), not "
-          "by its play-out policy (0: none)", 0, 8),
 )
 
-INFER = PARAMS[-2]
+INFER = PARAMS[-1]
 
 # the search on the one true world takes only what shapes its play-outs (worlds, a second look and
 # a budget per decision kind mean nothing there), and the reference keeps its defaults everywhere
@@ -149,7 +140,7 @@ def check(params, game_id: str | None) -> None:
           cost=cost, check=check)
 def pimc(view, rng, params):
     return search(view, rng, worlds(view.kind, params), params.playout, params.value, params.own,
-                  params.keep, params.deep, params.infer, params.lookahead)
+                  params.keep, params.deep, params.infer)
 
 
 def worlds(kind: str, params) -> int:
@@ -168,7 +159,7 @@ def clairvoyant(view, rng, params):
 
 
 def search(view, rng, k: int, playout_spec: str, value_of: str, own_spec: str = PLAYOUT, keep: int = 0,
-           deep: int = 0, infer: int = 0, lookahead: int = 0) -> np.ndarray:
+           deep: int = 0, infer: int = 0) -> np.ndarray:
     """The choice per deal of the search over ``k`` worlds from ``view.redeal``, played out with
     ``playout_spec`` (``own_spec`` where the acting seat plays), maximising ``value_of``
     (``score``, ``win`` or ``margin``) for the acting seat. With ``keep`` and ``deep``, the
@@ -201,11 +192,10 @@ def search(view, rng, k: int, playout_spec: str, value_of: str, own_spec: str = 
     # where the worlds see no difference, the play-out policy's own judgement decides
     preferred = 1e-7 * (option == policy[deal])  # below any difference of two means (1 / (60 * 4096) at least)
     report = view._report  # set only while a lead history is recorded (simtool.pipeline.leads)
-    ahead = _ahead(playout_spec, value_of, own_spec, lookahead) if lookahead else None
-    value = _values(view, rng, k, deal, option, playout, mine, value_of, report, redeal, ahead)
+    value = _values(view, rng, k, deal, option, playout, mine, value_of, report, redeal)
     if keep and deep:
         best = _best(deal, value + preferred, keep)
-        more = _values(view, rng, deep, deal[best], option[best], playout, mine, value_of, None, redeal, ahead)
+        more = _values(view, rng, deep, deal[best], option[best], playout, mine, value_of, None, redeal)
         kept = np.full(len(deal), -np.inf)  # only the options given the second look stay in the race
         kept[best] = (k * value[best] + deep * more) / (k + deep)
         value = kept
@@ -245,7 +235,7 @@ def _believers(game_id: str) -> list[str]:
     return [name for name, s in strategies.registry(game_id).items() if _offers_belief(s)] or ["none"]
 
 
-def _values(view, rng, k, deal, option, playout, mine, value_of, report, redeal=None, ahead=None) -> np.ndarray:
+def _values(view, rng, k, deal, option, playout, mine, value_of, report, redeal=None) -> np.ndarray:
     """The mean value for the acting seat of each (``deal``, ``option``) pair over ``k`` worlds
     re-dealt from the view (by ``redeal(view, k, rng)`` where given), each deal's options played
     out in the same worlds."""
@@ -258,7 +248,7 @@ def _values(view, rng, k, deal, option, playout, mine, value_of, report, redeal=
         d, o = deal[start:start + step], option[start:start + step]
         rows = (d[:, None] * k + np.arange(k)).ravel()  # the k worlds of each pair's deal
         seats = np.repeat(view.seat[d], k)
-        results = _play_out(worlds, rows, np.repeat(o, k), playout, own, seats, view.game, mine, ahead)
+        results = _play_out(worlds, rows, np.repeat(o, k), playout, own, seats, view.game, mine)
         value[start:start + step] = _value(results, value_of, seats, view.game).reshape(-1, k)
         if report is not None:  # the same play-outs give the seat's estimated standing
             report.played(d, o, view.seat[d], results["score"].reshape(len(d), k, -1))
@@ -274,15 +264,13 @@ def _best(deal: np.ndarray, value: np.ndarray, n: int) -> np.ndarray:
     return np.sort(order[rank < n])
 
 
-def _play_out(worlds, rows, options, playout, own, seats, game_id: str, mine=None,
-              ahead=None) -> dict[str, np.ndarray]:
+def _play_out(worlds, rows, options, playout, own, seats, game_id: str, mine=None) -> dict[str, np.ndarray]:
     """The results of the worlds ``rows`` played out from ``options`` with ``playout`` at every
     seat. Under restrictions (``own``: their names) the searching seat (``seats``, per row) plays
     them too: one play-out per searching seat, with the play-out policy restricted where that
-    seat acts (one strategy for all seats keeps the engine's fastest path). With ``ahead``
-    (:func:`_ahead`), the searching seat's next leads are searched on each play-out's world."""
+    seat acts (one strategy for all seats keeps the engine's fastest path)."""
     mine = playout if mine is None else mine
-    if not own and mine is playout and ahead is None:
+    if not own and mine is playout:
         return worlds.take(rows).play_out(options, playout)
     out: dict[str, np.ndarray] = {}
     for seat in np.unique(seats):
@@ -290,45 +278,9 @@ def _play_out(worlds, rows, options, playout, own, seats, game_id: str, mine=Non
         policy = _restricted(mine, own, int(seat), game_id) if own else mine
         if mine is not playout:
             policy = _seat_bound(policy, playout, int(seat))
-        taken = worlds.take(rows[at])
-        if ahead is not None:  # counts each world's leads left to search, so one per play-out
-            policy = _Ahead(policy, int(seat), len(at), *ahead)
-        for name, values in taken.play_out(options[at], policy, sees=ahead is not None).items():
+        for name, values in worlds.take(rows[at]).play_out(options[at], policy).items():
             out.setdefault(name, np.empty((len(rows), *values.shape[1:]), values.dtype))[at] = values
     return out
-
-
-def _ahead(playout_spec: str, value_of: str, own_spec: str, lookahead: int) -> tuple:
-    """What :class:`_Ahead` needs to search the seat's next ``lookahead`` leads in a play-out: how
-    many, and the search on one world (the play-out's own) with the same play-outs, looking one
-    lead less far ahead."""
-    return lookahead, partial(search, k=1, playout_spec=playout_spec, value_of=value_of, own_spec=own_spec,
-                              lookahead=lookahead - 1)
-
-
-class _Ahead:
-    """A play-out policy that plays ``policy`` but for the next ``leads`` leads of ``seat`` in each
-    of the ``n`` worlds of one play-out, which ``look(view, rng)`` chooses: a search on the world
-    itself (the play-out gives this policy its world as ``view.redeal``'s every copy). Leads
-    played in only part of the worlds (a view shorter than the play-out) are left to ``policy``:
-    no world's count can be told there."""
-
-    def __init__(self, policy, seat: int, n: int, leads: int, look):
-        self.policy, self.seat, self.look = policy, seat, look
-        self.name = f"{policy.name}, its next {leads} leads searched"
-        self.left = np.full(n, leads)
-
-    def __call__(self, view, rng):
-        choice = self.policy(view, rng)
-        if view.kind != LEAD or len(view) != len(self.left):
-            return choice
-        searched = (view.seat == self.seat) & (self.left > 0)
-        if not searched.any():
-            return choice
-        self.left -= searched
-        # the other worlds' choice is the policy's: one option left, so the search skips them
-        view.narrow(np.where(searched, view.legal, bits.BIT[choice]))
-        return self.look(view, rng)
 
 
 def _value(results, value_of: str, seats, game_id: str) -> np.ndarray:
