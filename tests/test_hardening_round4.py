@@ -362,3 +362,23 @@ def test_a_sweep_cell_named_after_long_plugin_paths_gets_a_name_the_system_takes
     names = sorted(p.name for p in runs.iterdir() if p.is_dir())
     assert len(names) == 2 and all(len(n.encode()) <= 255 for n in names) and names[0] != names[1]
     assert plans.short("black-white_3p_random") == "black-white_3p_random"  # a name that fits stays
+
+
+def test_ctrl_c_while_a_report_page_is_written_leaves_no_temporary_file(tmp_path, monkeypatch):
+    """A KeyboardInterrupt mid-write (not an OSError) left a hidden ``.NAME.html.tmp`` beside
+    where the report was going."""
+    from pathlib import Path
+
+    from simtool.reports import balance
+
+    real = Path.write_text
+
+    def interrupted(self, *args, **kwargs):
+        real(self, "<html>half", encoding="utf-8")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Path, "write_text", interrupted)
+    out = tmp_path / "report.html"
+    with pytest.raises(KeyboardInterrupt):
+        balance.write_page(out, "<html>whole</html>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

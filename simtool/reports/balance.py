@@ -30,7 +30,7 @@ from simtool.analysis import labels, ratings, summary, tension, verdicts
 from simtool.analysis import of as analysis_of
 from simtool.errors import SimtoolError
 from simtool.games import ROUND_CAP
-from simtool.pipeline.folders import collect, load
+from simtool.pipeline.folders import collect, load, write_together
 
 
 @dataclass
@@ -888,13 +888,6 @@ def write(paths: list[Path], out: str | Path, title: str = "simtool balance repo
 
 def write_page(out: Path, html: str) -> Path:
     """``html`` into ``out`` under a temporary name, renamed once whole; a failure (a full disk)
-    leaves no temporary file behind."""
-    tmp = out.with_name(f".{out.name}.tmp")
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(html, encoding="utf-8")
-        os.replace(tmp, out)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise SimtoolError(f"cannot write report {out}: {exc.strerror or exc}") from None
+    or Ctrl-C leaves no temporary file behind."""
+    write_together({out: html}, f"report {out}")
     return out
