@@ -8,6 +8,7 @@ import pytest
 
 from simtool import bits
 from simtool.engine import Match, shares
+from simtool.games import black_white
 from simtool.games.black_white import BLACK, CARDS, GAME, WHITE, Round, score, sheet_hand
 from simtool.pipeline.runner import play_chunk
 
@@ -123,3 +124,16 @@ def test_random_play_shares_tricks_evenly(p):
     expected = sheet_hand(CARDS, p) / p
     for m, sd in per_seat.select("m", "sd").rows():
         assert abs(m - expected) < 4 * sd / np.sqrt(n), (m, expected)
+
+
+@pytest.mark.parametrize("deck", [20, 30, 36])
+def test_a_card_s_number_by_arithmetic_is_the_table_s_for_any_shapes(deck):
+    """``value`` (arithmetic) reads as the table ``values`` for every card and colour, given arrays,
+    one card in several colours, or one colour for several cards."""
+    black, white = black_white.values(deck)
+    cards = np.arange(deck)
+    for colour, table in ((black_white.BLACK, black), (black_white.WHITE, white)):
+        assert black_white.value(cards, np.full(deck, colour), deck).tolist() == table[cards].tolist()
+        assert black_white.value(cards, colour, deck).tolist() == table[cards].tolist()
+    both = np.array([black_white.BLACK, black_white.WHITE])
+    assert black_white.value(7, both, deck).tolist() == [black[7], white[7]]

@@ -91,7 +91,9 @@ def value(card: np.ndarray, colour: np.ndarray, deck_size: int = CARDS) -> np.nd
     look-up in :func:`values`, whose gather and int64 index cost more than the whole sum."""
     number = np.asarray(card).astype(np.int16)
     number += np.int16(1)
-    white = (np.asarray(colour) != BLACK).astype(np.int16)
+    white = np.asarray(np.asarray(colour) != BLACK, dtype=np.int16)  # an array even for one colour
+    if number.shape != white.shape:  # one card in several colours, or one colour for several cards
+        number, white = (np.array(a) for a in np.broadcast_arrays(number, white))
     np.negative(white, out=white)  # -1 (every bit set) where white, else 0
     number ^= white
     number -= white
