@@ -505,8 +505,8 @@ def _each_once(runs: list[Path]) -> None:
     for path in runs:
         again = seen.setdefault(path.resolve(), path)
         if again is not path:
-            shown = f" (as {again} and {path})" if str(again) != str(path) else ""
-            raise SimtoolError(f"run folder {path} given twice{shown}; give each run once")
+            spelled = f" (as {again} and {path})" if str(again) != str(path) else ""
+            raise SimtoolError(f"run folder {path} given twice{spelled}; give each run once")
 
 
 SWEEP_GRID = {"grid_file": "GRID_FILE", "game": "--game", "players": "--players", "rule": "--rule",
@@ -615,7 +615,7 @@ def _players(text: str | None, game: str) -> int | None:
     if text is None:
         return None
     try:
-        count = options.whole(text)
+        count = options.read_whole(text)
         if count >= 1:
             return count  # a count the game does not take: make_spec names the game's counts
     except ValueError:

@@ -88,7 +88,7 @@ class Value:
         if isinstance(value, bool):  # True is 1 to Python, never to a user
             raise ValueError(value)
         if isinstance(value, str):
-            number = whole(value) if kind == WHOLE else float(value)
+            number = read_whole(value) if kind == WHOLE else float(value)
             if number == 0 and Decimal(value.strip()) != 0:  # 1e-400: not 0, though a float reads 0
                 raise ValueError(value)
         else:
@@ -107,7 +107,7 @@ DIGITS = 4300
 ``1e999999999`` is refused, not expanded into a number of a billion digits."""
 
 
-def whole(text: str) -> int:
+def read_whole(text: str) -> int:
     """``text`` as a whole number, exactly: ``12``, ``1_000``, ``1e6``, ``2.0``, ``２`` (any digits
     Python reads), the same number as ``int`` would give for the digits written out. A decimal
     that is not exactly whole (``4000.0000000000001``, which a float rounds to 4000) is a

@@ -47,15 +47,9 @@ def _rank_or_none(p: int, ranks: int) -> np.ndarray:
     return np.append(layout(p, ranks).rank, bits.EMPTY)
 
 
-@cache
-def _suits(p: int, ranks: int) -> np.ndarray:
-    """Every suit's cards, and none at index -1 (no suit)."""
-    return np.append(layout(p, ranks).suit, bits.EMPTY)
-
-
 def _suit_cards(view, suit):
     """The cards of each deal's suit (``suit`` from -1, no suit: none, to ``p - 1``)."""
-    return _suits(view.players, view.ranks)[suit]
+    return layout(view.players, view.ranks).suit_cards(suit)
 
 
 def _estimate(view, hand):

@@ -181,7 +181,7 @@ def parse_count(text) -> int:
         value = int(text)
     elif isinstance(text, (str, float)):
         try:  # exactly the number written: 1.00000000000000001e17 is not 1e17
-            value = options.whole(str(text))
+            value = options.read_whole(str(text))
         except ValueError:
             try:
                 if float(str(text)) == float("inf"):  # 1e999 too: more than the tables can hold
@@ -765,18 +765,18 @@ def spec_from_dict(data: dict) -> RunSpec:
 
 
 def _check_saved(spec: RunSpec) -> None:
-    def whole(name: str, low: int, high: int) -> None:
+    def within(name: str, low: int, high: int) -> None:
         value = getattr(spec, name)
         if not arguments.whole(value) or not low <= value <= high:
             raise ValueError(f"{name} {shown(value)} is not a whole number {low}..{high}")
 
     if not isinstance(spec.game, str):
         raise ValueError(f"game {shown(spec.game)} is not a game's name")
-    whole("players", 1, 64)
-    whole("n", 1, MAX_COUNT)
-    whole("seed", 0, 2 ** 128)
-    whole("chunk", 1, LARGEST_CHUNK)
-    whole("leads", 0, MAX_COUNT)
+    within("players", 1, 64)
+    within("n", 1, MAX_COUNT)
+    within("seed", 0, 2 ** 128)
+    within("chunk", 1, LARGEST_CHUNK)
+    within("leads", 0, MAX_COUNT)
     for name in ("rotate", "duplicate", "isolate"):
         if not isinstance(getattr(spec, name), bool):
             raise ValueError(f"{name} {shown(getattr(spec, name))} is not true or false")

@@ -31,6 +31,7 @@ from simtool.analysis import of as analysis_of
 from simtool.errors import SimtoolError
 from simtool.games import ROUND_CAP
 from simtool.pipeline.folders import collect, load, write_together
+from simtool.reports import pages
 
 
 @dataclass
@@ -830,15 +831,13 @@ def restricted_views(table: pl.DataFrame) -> list[dict]:
 
 @functools.cache
 def environment():
-    """The report's template environment, made once a process: jinja compiles a template once an
-    environment, a tenth of a second a report. Names are marked with the ``unfair`` players of
-    the page being rendered."""
+    """The report's template environment, made once a process (:mod:`simtool.reports.pages`).
+    Names are marked with the ``unfair`` players of the page being rendered."""
     import jinja2
 
     from simtool.analysis import restrict
 
-    env = jinja2.Environment(loader=jinja2.PackageLoader("simtool.reports", "templates"),
-                             autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    env = pages.environment()
     env.filters["pct"] = lambda v: f"{100 * v:.1f}%"
     env.filters["name"] = jinja2.pass_context(
         lambda context, name, limit=labels.LIMIT: labels.html(name, limit, context["unfair"]))

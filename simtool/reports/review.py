@@ -17,6 +17,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from simtool.pipeline.folders import write_together
+from simtool.reports import pages
 
 WIDTH, HEIGHT, PAD = 320, 34, 12
 TONE = {"fair": "good", "little": "mid", "some": "mid", "much": "good", "slight": "mid", "strong": "bad",
@@ -201,12 +202,10 @@ def metric_rows(found: dict, published: dict | None) -> list[dict]:
 
 @functools.cache
 def environment():
-    """The template environment, made once a process (jinja compiles a template once an
-    environment)."""
+    """The review's template environment, made once a process (:mod:`simtool.reports.pages`)."""
     import jinja2
 
-    env = jinja2.Environment(loader=jinja2.PackageLoader("simtool.reports", "templates"), autoescape=True,
-                             trim_blocks=True, lstrip_blocks=True)
+    env = pages.environment()
     env.filters["markup"] = jinja2.utils.markupsafe.Markup
     return env
 

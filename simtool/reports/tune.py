@@ -16,6 +16,7 @@ import polars as pl
 from simtool import games, options
 from simtool.analysis import tuning as tune
 from simtool.errors import SimtoolError
+from simtool.reports import pages
 from simtool.reports.balance import check_output, svg, write_page
 
 
@@ -79,14 +80,8 @@ def cell(values) -> str:
     return f"{value:.4f} [{low:.4f}, {high:.4f}]"
 
 
-@functools.cache
-def environment():
-    """The template environment, made once a process (jinja compiles a template once an
-    environment)."""
-    import jinja2
-
-    return jinja2.Environment(loader=jinja2.PackageLoader("simtool.reports", "templates"),
-                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
+environment = functools.cache(pages.environment)
+"""The tuning page's template environment, made once a process."""
 
 
 def render(s: dict, title: str | None = None) -> str:
