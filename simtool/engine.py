@@ -625,6 +625,11 @@ class Game(abc.ABC):
     """The kinds of :class:`Decision` :meth:`play` may yield under any rules (a view's ``kind``):
     what a strategy's parameter may name (pimc's ``focus``). Empty: not declared, not checked."""
     lower_wins: bool = False
+    total_floor: int | None = None
+    """The lowest a match total may fall to, applied once per round to the total plus the round's
+    score (Out-Trumped: 0); ``None``: totals are plain sums. Declared, not only applied in
+    :meth:`end_round`, because what rebuilds totals from round scores (match tension, a lead
+    history's standings) must floor them the same way (at most 0: every total starts at 0)."""
     tricks_label: str = "tricks"
     """What the ``tricks`` column counts in this game, for table headings."""
     columns: dict[str, Any] = {}
@@ -666,6 +671,8 @@ class Game(abc.ABC):
 
     def end_round(self, match: Match, results: dict[str, np.ndarray]) -> None:
         match.totals += results["score"]
+        if self.total_floor is not None:
+            np.maximum(match.totals, self.total_floor, out=match.totals)
 
     @abc.abstractmethod
     def match_over(self, match: Match, rnd: int) -> np.ndarray:

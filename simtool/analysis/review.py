@@ -173,7 +173,7 @@ def match_questions(game, folder: Path) -> tuple[dict, dict]:
     meta, seats, matches = load(folder)
     seat_rows = collect(folder / "seats.parquet", seats.select("match", "round", "seat", "score"))
     match_rows = collect(folder / "matches.parquet", matches)
-    _, table, _ = tension.analyse(seat_rows, match_rows, game.lower_wins)
+    _, table, _ = tension.analyse(seat_rows, match_rows, game.lower_wins, game.total_floor)
     r = table.row(0, named=True)
 
     def fig(name: str) -> tuple[float, float, float]:

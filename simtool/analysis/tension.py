@@ -5,7 +5,8 @@ Per match, from each round's scores as running totals: the lead changes (a new s
 alone; a tie for the lead is no one's lead and changes nothing), the round from which the
 final winner leads for good (decisiveness), whether the winner was behind after the first
 round and at half-time (comebacks), the final margin between first and second (closeness)
-and the match's length. Lower-is-better games (Trickster) lead with the lowest total. A
+and the match's length. Lower-is-better games (Trickster) lead with the lowest total; a game
+whose totals have a floor (Out-Trumped's 0) has its running totals floored as it plays them. A
 match whose win is shared has no single winner: it counts for lead changes, margin and
 length only. Every interval is on matches (with ``--duplicate``, on the deal of cards
 whose copies they are), through :func:`stats.unit_estimate`.
@@ -20,15 +21,30 @@ from simtool import stats
 TABLE = "Match tension (whole matches)"
 
 
-def per_match(seats: pl.DataFrame, matches: pl.DataFrame, lower_wins: bool) -> pl.DataFrame:
-    """One row per match (and copy): ``match, [rotation,] rounds, lead_changes, decided_after,
-    behind_first, behind_half, margin`` (``decided_after``, ``behind_*`` null without a sole
-    winner). ``seats``: ``match, [rotation,] round, seat, score``; ``matches``: the match table."""
+def running_totals(seats: pl.DataFrame, floor: int | None = None) -> pl.DataFrame:
+    """Every seat's match total after each round: ``match, [rotation,] round, seat, score,
+    total``. ``floor`` (the game's ``total_floor``, at most 0): the total plus each round's score
+    is floored there, as the game scores it; the running sum ``S`` floored so is ``S`` less the
+    lowest it has been below the floor (``min(0, cummin(S) - floor)``), a reflected walk."""
     keys = ["match", "rotation"] if "rotation" in seats.columns else ["match"]
-    best = pl.col("total").min() if lower_wins else pl.col("total").max()
     running = (seats.select(*keys, "round", "seat", pl.col("score").cast(pl.Int64))
                .sort(*keys, "seat", "round")
                .with_columns(pl.col("score").cum_sum().over(*keys, "seat").alias("total")))
+    if floor is None:
+        return running
+    below = (pl.col("total").cum_min().over(*keys, "seat") - floor).clip(upper_bound=0)
+    return running.with_columns(pl.col("total") - below)
+
+
+def per_match(seats: pl.DataFrame, matches: pl.DataFrame, lower_wins: bool,
+              floor: int | None = None) -> pl.DataFrame:
+    """One row per match (and copy): ``match, [rotation,] rounds, lead_changes, decided_after,
+    behind_first, behind_half, margin`` (``decided_after``, ``behind_*`` null without a sole
+    winner). ``seats``: ``match, [rotation,] round, seat, score``; ``matches``: the match table;
+    ``floor``: the game's ``total_floor`` (:func:`running_totals`)."""
+    keys = ["match", "rotation"] if "rotation" in seats.columns else ["match"]
+    best = pl.col("total").min() if lower_wins else pl.col("total").max()
+    running = running_totals(seats, floor)
     by_round = running.group_by(*keys, "round").agg(
         best.alias("best"),
         ((pl.col("total") == best).sum() == 1).alias("sole"),
@@ -131,9 +147,9 @@ def charts(rows: pl.DataFrame) -> list[tuple[str, object]]:
              "and match length", chart)]
 
 
-def analyse(seats: pl.DataFrame, matches: pl.DataFrame,
-            lower_wins: bool) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
-    """``(per match rows, summary table, length table)``."""
-    rows = per_match(seats, matches, lower_wins)
+def analyse(seats: pl.DataFrame, matches: pl.DataFrame, lower_wins: bool,
+            floor: int | None = None) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """``(per match rows, summary table, length table)``; ``floor``: the game's ``total_floor``."""
+    rows = per_match(seats, matches, lower_wins, floor)
     return rows, summary(rows), lengths(rows)
 

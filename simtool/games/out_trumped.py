@@ -373,6 +373,7 @@ class OutTrumped(Game):
     )
     n_actions = 64  # the largest deck a card set holds
     default_strategy = "hoarder"
+    total_floor = 0  # a running total never drops below 0: once per hand, total plus the hand's points
     decisions = (TRUMP, BID, DISCARD, LEAD, FOLLOW)
     columns = {"trumps": np.int8, "bonus": np.int16, "bid": np.int8, "kitty": np.int8, "taker": np.bool_}
     analysis = "simtool.analysis.out_trumped"
@@ -551,10 +552,6 @@ class OutTrumped(Game):
         restore_history(view, state, k)
         state.update(hands=hands, kitty=kitty, discarded=discarded, rules=view.rules, layout=layout,
                      dealt=np.bitwise_or.reduce(hands, axis=1) | played | discarded | kitty)
-
-    def end_round(self, match: Match, results: dict[str, np.ndarray]) -> None:
-        """The floor at 0 applies once per hand, to the total plus the hand's points."""
-        match.totals = np.maximum(match.totals + results["score"], 0)
 
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         return (match.totals >= match.rules["goal"]).any(axis=1)

@@ -117,7 +117,7 @@ class Recorder:
         if not wanted.any():
             return None
         totals = None if self.totals is None else self.totals[idx].copy()  # public: the scores so far
-        report = Report(idx.copy(), wanted, totals, self.game.lower_wins)
+        report = Report(idx.copy(), wanted, totals, self.game.lower_wins, self.game.total_floor)
         self.now[4].append(report)
         return report
 
@@ -168,7 +168,8 @@ class Recorder:
                             rows, k, self.rng, self.resolve)
         scores = self._play_on(worlds, self.resolve(b.playout, self.game.id))
         totals = None if self.totals is None else self.totals[rows]
-        return standing(totals, seat, scores.reshape(len(rows), k, -1), self.game.lower_wins)
+        return standing(totals, seat, scores.reshape(len(rows), k, -1), self.game.lower_wins,
+                        self.game.total_floor)
 
     def _play_on(self, worlds, playout) -> np.ndarray:
         """The round's scores of ``worlds`` played on by ``playout``, each distinct world played
@@ -263,13 +264,15 @@ def _hashed(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def standing(totals: np.ndarray | None, seat: np.ndarray, scores: np.ndarray,
-             lower_wins: bool) -> np.ndarray:
+             lower_wins: bool, floor: int | None = None) -> np.ndarray:
     """Mean scaled rank of ``seat`` (per row) over the worlds ``scores`` ``(rows, k, p)``: with
     whole matches (``totals`` ``(rows, p)``, the match so far), of the totals once the round is
-    scored."""
+    scored, floored at the game's ``total_floor`` as the game floors them."""
     m, k, p = scores.shape
-    base = 0 if totals is None else totals[:, None, :]
-    ranks = scaled_rank((base + scores).reshape(m * k, p), lower_wins).reshape(m, k, p)
+    values = scores if totals is None else totals[:, None, :] + scores
+    if totals is not None and floor is not None:
+        values = np.maximum(values, floor)
+    ranks = scaled_rank(values.reshape(m * k, p), lower_wins).reshape(m, k, p)
     return ranks[np.arange(m), :, seat].mean(axis=1)
 
 
@@ -279,8 +282,9 @@ class Report:
     for the lead history it keeps (``found``, by batch row and seat) the standing of the option
     chosen and the spread of the options'."""
 
-    def __init__(self, idx: np.ndarray, wanted: np.ndarray, totals: np.ndarray | None, lower_wins: bool):
-        self.idx, self.wanted, self.totals, self.lower_wins = idx, wanted, totals, lower_wins
+    def __init__(self, idx: np.ndarray, wanted: np.ndarray, totals: np.ndarray | None, lower_wins: bool,
+                 floor: int | None = None):
+        self.idx, self.wanted, self.totals, self.lower_wins, self.floor = idx, wanted, totals, lower_wins, floor
         self.pairs: list[tuple[np.ndarray, ...]] = []
         empty = np.zeros(0, np.int64), np.zeros(0, np.int64)
         self.found: tuple[np.ndarray, ...] = (*empty, np.zeros(0), np.zeros(0))
@@ -292,7 +296,7 @@ class Report:
             deal, option, seat = deal[keep], option[keep], seat[keep]
             totals = None if self.totals is None else self.totals[deal]
             self.pairs.append((deal, option, seat, standing(totals, seat, np.asarray(scores)[keep],
-                                                            self.lower_wins)))
+                                                            self.lower_wins, self.floor)))
 
     def chose(self, choice) -> None:
         if not self.pairs:

@@ -188,7 +188,7 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
     if units is not None:
         a.metrics.append((LUCK_TABLE, luck_table(win, score, p, matches is not None)))
     if matches is not None:
-        _, table, lengths = tension.analyse(seats, matches, game.lower_wins)
+        _, table, lengths = tension.analyse(seats, matches, game.lower_wins, game.total_floor)
         a.metrics.append((tension.TABLE, table))
         if lengths.height <= 15:  # longer tails are for the chart
             a.metrics.append(("Match length: share of matches by rounds played", lengths))
@@ -563,7 +563,7 @@ def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> lis
                     svg(distribution(rows, column, "strategy", what))))
     if matches is not None:
         out += [(caption, svg(chart)) for caption, chart in
-                tension.charts(tension.per_match(seats, matches, a.game.lower_wins))]
+                tension.charts(tension.per_match(seats, matches, a.game.lower_wins, a.game.total_floor))]
     return out
 
 
