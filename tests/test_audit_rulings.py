@@ -211,3 +211,53 @@ def test_hearts_pass_is_a_uniform_3_card_subset_then_the_two_of_clubs_is_the_onl
     assert run.d.kind == "lead" and legal_of(run.d) == {h_t.c("2C")}
     subsets = [frozenset(h_t.c(x) for x in s) for s in combinations(hands[0], 3)]
     assert_uniform([as_set(g) for g in run.state.gave[:, 0]], subsets)
+
+
+# --- Common: the round cap ---------------------------------------------------------------------
+
+class _Fixed(engine.Game):
+    """A game of no decisions whose every round scores ``SCORES``; its match ends after round
+    ``end`` (``None``: never)."""
+
+    id, title, sheet, players, default_players, n_actions = "fixed", "Fixed (test)", "-", (3,), 3, 1
+    SCORES = (1, 1, 0)
+
+    def __init__(self, end: int | None, lower_wins: bool = False):
+        self.end, self.lower_wins = end, lower_wins
+
+    def deal(self, rng, match, rnd):
+        return match.n
+
+    def play(self, n):
+        return {"score": np.tile(np.array(self.SCORES, np.int16), (n, 1))}
+        yield  # a generator that asks for nothing
+
+    def match_over(self, match, rnd):
+        return np.full(match.n, self.end is not None and rnd >= self.end)
+
+    def invariants(self, state):
+        return {}
+
+
+def _matches(game: _Fixed) -> dict:
+    lineup = engine.Lineup([lambda view, rng: None], np.zeros(3, np.int64))
+    ctx = engine.Context("fixed", 0, 2, "match", np.arange(2))
+    rng = np.random.default_rng(0)
+    return engine.play_matches(game, 3, {}, lineup, 2, rng, rng, ctx).matches
+
+
+def test_a_match_at_the_cap_is_a_draw_among_the_leaders_and_counted_as_capped():
+    # seats 0 and 1 tie for the lead for ever: 200 rounds, then a draw between them
+    m = _matches(_Fixed(None))
+    assert (m["rounds"] == engine.ROUND_CAP).all() and m["capped"].all()
+    assert m["total"].tolist() == [[200, 200, 0]] * 2 and m["win"].tolist() == [[0.5, 0.5, 0.0]] * 2
+    # lowest wins: seat 2 alone leads at the cap
+    assert _matches(_Fixed(None, lower_wins=True))["win"].tolist() == [[0.0, 0.0, 1.0]] * 2
+
+
+def test_the_end_condition_is_checked_before_the_cap():
+    # the match ends by its own rule in the cap's round: not capped
+    m = _matches(_Fixed(engine.ROUND_CAP - 1))
+    assert (m["rounds"] == engine.ROUND_CAP).all() and not m["capped"].any()
+    m = _matches(_Fixed(4))
+    assert (m["rounds"] == 5).all() and not m["capped"].any() and m["total"].tolist() == [[5, 5, 0]] * 2
