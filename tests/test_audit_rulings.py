@@ -187,6 +187,14 @@ def test_ot_discard_is_a_uniform_subset_of_hand_and_kitty():
                    [frozenset(ot_t.c(x) for x in pair) for pair in combinations(pool, 2)])
 
 
+def test_ot_round_r_is_dealt_by_seat_r_minus_1_who_picks_a_wild_trump_and_seat_r_mod_p_leads():
+    rules = {o.name: o.default for o in out_trumped.GAME.options}
+    match = out_trumped.GAME.new_match(4, 3, rules)
+    for rnd in range(5):
+        s = out_trumped.GAME.deal(np.random.default_rng(rnd), match, rnd)
+        assert s.dealer == (rnd - 1) % 3 and (s.leader == rnd % 3).all()
+
+
 # --- Nine Lives --------------------------------------------------------------------------------
 
 def test_nl_bid_is_a_uniform_card_of_the_hand_for_every_seat_at_once():
