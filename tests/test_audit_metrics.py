@@ -141,3 +141,15 @@ def test_a_lead_history_standing_ranks_floored_totals():
     assert standing(totals, np.array([0]), scores, False)[0] == pytest.approx(0.0)
     # a single deal ranks its own scores (its win is by score, not by a floored total)
     assert standing(None, np.array([0]), scores, False, 0)[0] == pytest.approx(0.0)
+
+
+# --- verdict sentences -------------------------------------------------------------------------
+
+def test_black_and_white_balanced_rate_speaks_of_tricks():
+    # the rate is b == w over the tricks won in each colour (the score's condition), not cards
+    from simtool.analysis import of as analysis_of
+    from simtool.analysis import verdicts
+
+    text = analysis_of(games.get("black-white")).rate_text["balanced"]
+    v = verdicts.hazard_verdict("balanced", text, 0.2, 0.19, 0.21, 1000)
+    assert "as many black as white tricks" in v.sentence and "cards" not in v.sentence

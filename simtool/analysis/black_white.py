@@ -5,4 +5,4 @@ import polars as pl
 from . import Analysis
 
 ANALYSIS = Analysis(rates={"balanced": pl.col("black") == pl.col("white")},
-                    rate_text={"balanced": "ends a deal with as many black as white cards"})
+                    rate_text={"balanced": "ends a deal with as many black as white tricks"})
