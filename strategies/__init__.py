@@ -24,6 +24,7 @@ from . import (  # noqa: F401
     basic,
     black_white,
     hearts,
+    ismcts,
     kansas_city,
     nine_lives,
     nine_lives_belief,
@@ -39,7 +40,7 @@ BUILT_IN: tuple[Strategy, ...] = (
     basic.random, basic.high, basic.low, black_white.balance, black_white.duck,
     kansas_city.target, kansas_city.greedy, trickster.safe, trickster.spoiler,
     out_trumped.hoarder, out_trumped.tricks, out_trumped.ruffer, nine_lives.exact, nine_lives.team, hearts.ducker,
-    hearts.hunter, pimc.pimc, pimc.clairvoyant,
+    hearts.hunter, pimc.pimc, pimc.clairvoyant, ismcts.ismcts,
 )
 
 REFERENCES = frozenset({pimc.clairvoyant.name})
