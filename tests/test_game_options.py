@@ -271,7 +271,7 @@ def test_every_strategy_plays_other_values_to_a_legal_end(game, p, rules):
 
     resolved = options.resolve(games.get(game), rules)
     games.get(game).check_rules(resolved, p)
-    names = [s.name for s in strategies.BUILT_IN if s.plays(game) and s.name not in ("pimc", "clairvoyant", "ismcts")]
+    names = [s.name for s in strategies.BUILT_IN if s.plays(game) and s.name not in ("pimc", "clairvoyant")]
     names += [f"random~{r.name}" for r in strategies.RESTRICTIONS[game]]  # restricted play too
     for name in names:  # every seat the same strategy: the engine checks every choice is legal
         seats = play_chunk(spec(game, p, n=50, lineup=[name] * p, rules=resolved, seed=3), 0).seats
