@@ -24,6 +24,7 @@ from . import (  # noqa: F401
     basic,
     black_white,
     hearts,
+    ismcts,
     kansas_city,
     nine_lives,
     nine_lives_belief,
@@ -39,7 +40,8 @@ BUILT_IN: tuple[Strategy, ...] = (
     basic.random, basic.high, basic.low, black_white.balance, black_white.duck,
     kansas_city.target, kansas_city.greedy, trickster.safe, trickster.spoiler,
     out_trumped.hoarder, out_trumped.tricks, out_trumped.ruffer, nine_lives.exact, nine_lives.team, hearts.ducker,
-    hearts.hunter, pimc.pimc, pimc.clairvoyant,
+    # clairvoyant last: tests/plugins/seer.py copies BUILT_IN[-1]
+    hearts.hunter, ismcts.ismcts, pimc.pimc, pimc.clairvoyant,
 )
 
 REFERENCES = frozenset({pimc.clairvoyant.name})

@@ -36,7 +36,9 @@ def default_rungs(game_id: str) -> list[str]:
 
     g = games.get(game_id)
     found = strategies.registry(game_id)
-    own = [name for name, s in found.items() if s.games is not None and name != "pimc"]
+    # the heuristics: searches (pimc's rungs below; ismcts, a search of Out-Trumped's measured
+    # in docs/reference-player.md) are not the game's own players
+    own = [name for name, s in found.items() if s.games is not None and name not in ("pimc", "ismcts")]
     own.sort(key=lambda name: name == g.default_strategy)  # stable: the default moves last
     rungs = ["random", *own]
     if "pimc" in found:
