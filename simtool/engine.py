@@ -822,13 +822,12 @@ def _decide(game, state, d: Decision, lineup: Lineup, rng, ctx: Context) -> np.n
     n = state.n
     if d.seat is None:
         legal = np.broadcast_to(d.legal, (n, state.p))
-        return np.stack(
-            [
-                _choose(game, state, d, np.full(n, s, np.int64), legal[:, s], lineup, rng, ctx)
-                for s in range(state.p)
-            ],
-            axis=1,
-        )
+        # each seat's checked choices copied as they come, not held until the last seat has
+        # chosen: a plugin that reuses the array it returned must not change them meanwhile
+        chosen = np.empty((n, state.p), np.int64)
+        for s in range(state.p):
+            chosen[:, s] = _choose(game, state, d, np.full(n, s, np.int64), legal[:, s], lineup, rng, ctx)
+        return chosen
     return _choose(game, state, d, _per_deal_array(d.seat, n, np.int64), _per_deal_array(d.legal, n, np.uint64),
                    lineup, rng, ctx)
 
