@@ -911,6 +911,8 @@ def list_games():
         players = ", ".join(f"[{p}]" if p == g.default_players else str(p) for p in g.players)
         t.add_row(g.id, g.title, players, rules, g.default_strategy)
     out.print(t)
+    for problem in games.broken().values():
+        out.print(f"not playable: {problem}", markup=False, highlight=False)
 
 
 @app.command("strategies")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import itertools
 import os
 import signal
 import sys
@@ -32,6 +33,10 @@ from .errors import OutOfMemory, SimtoolError, StrategyError, describe
 
 ROUND_CAP = 200
 """Safety cap on the rounds of one match (every page of docs/rules, **Common rules**)."""
+
+DECISION_CAP = 10_000
+"""Decisions one round may ask for: a game's play that asks more never ends (a round of the
+largest deck, 64 cards, asks a few hundred at most), and stops with one line instead of hanging."""
 
 
 @dataclass
@@ -587,13 +592,14 @@ class Worlds:
 
     def _finish(self, play, state, choice, lineup, ctx) -> dict[str, np.ndarray]:
         """Send ``choice`` and play the round to its end with ``lineup``: its per-seat results."""
-        while True:
+        for asked in itertools.count():
             try:
                 d = play.send(choice)
             except StopIteration as done:
                 results = _public(done.value)
                 results["win"] = shares(results["score"], self._game.lower_wins)
                 return results
+            _below_cap(self._game, asked)
             choice = _decide(self._game, state, d, lineup, self._rng, ctx)
 
 
@@ -806,16 +812,24 @@ def play_round(game: Game, state, lineup: Lineup, rng, ctx: Context) -> dict[str
     """Drive one round of every deal in ``state`` to its end; returns its results."""
     play = game.play(state)
     choice = None
-    while True:
+    for asked in itertools.count():
         try:
             decision = play.send(choice)
         except StopIteration as done:
             return done.value
+        _below_cap(game, asked)
         if ctx.leads is not None:  # the estimates are taken before the choice changes the state
             ctx.leads.before(game, state, decision, ctx.ids)
         choice = _decide(game, state, decision, lineup, rng, ctx)
         if ctx.leads is not None:
             ctx.leads.after()
+
+
+def _below_cap(game: Game, asked: int) -> None:
+    if asked == DECISION_CAP:
+        raise SimtoolError(f"game '{game.id}' asked for more than {DECISION_CAP} decisions in one round: "
+                           f"its play never ends (a loop in {type(game).__module__}.{type(game).__name__}.play "
+                           f"that never reaches its return)")
 
 
 def _decide(game, state, d: Decision, lineup: Lineup, rng, ctx: Context) -> np.ndarray:

@@ -4,13 +4,23 @@ test failed on the code before its fix."""
 
 from __future__ import annotations
 
+import importlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 import simtool
+from simtool.errors import SimtoolError
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # ---- a plugin that reuses the array it returned --------------------------------------------
 
 REUSE = '''
+import numpy as np
 from simtool import bits
 from strategies import strategy
 
@@ -40,3 +50,101 @@ def test_a_plugin_writing_over_an_array_it_returned_changes_nothing_of_the_game(
     tables = [simtool.run(game, n=300, seed=5, jobs=1, strategy=f"{tmp_path / 'reuse.py'}:{name}").seats
               .drop("strategy") for name in ("reuse", "fresh")]
     assert tables[0].equals(tables[1])
+
+
+# ---- broken game modules: the conformance suite, and installed games -----------------------
+
+TOY = (Path(__file__).with_name("toy_game.py")).read_text()
+ENDLESS = TOY.replace('        return {"score": s.tricks + s.banks', '''        while True:  # the designer's bug
+            yield Decision("bank", s.leader, bits.of((0, 1)))
+        return {"score": s.tricks + s.banks''')
+NEVER_OVER = TOY.replace("return np.full(match.n, rnd >= 1)", "return np.full(match.n, False)")
+
+
+def suite(pytester, module: str, text: str, *args: str):
+    pytester.makepyfile(**{module: text})
+    pytester.syspathinsert()
+    return pytester.runpytest_inprocess("-p", "simtool.testing", "--simtool-game", f"{module}:GAME",
+                                        "-p", "no:cacheprovider", "-q", "-n", "0", *args)
+
+
+def test_a_game_whose_play_never_ends_fails_the_suite_instead_of_hanging(pytester):
+    # before: the suite (and `simtool run` of the game) hung for ever, its memory growing
+    done = suite(pytester, "endless_game", ENDLESS, "-x", "-k", "legal_options and 2p")
+    assert done.ret == 1
+    done.stdout.fnmatch_lines(["*game 'climb' asked for more than 10000 decisions in one round: its play never "
+                               "ends (a loop in endless_game.Climb.play that never reaches its return)*"])
+
+
+def test_a_run_of_a_game_whose_play_never_ends_is_one_line(tmp_path, monkeypatch):
+    (tmp_path / "endless_run_game.py").write_text(ENDLESS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    game = importlib.import_module("endless_run_game").GAME
+    monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, game))
+    with pytest.raises(SimtoolError, match="asked for more than 10000 decisions in one round"):
+        simtool.run("climb", n=20, jobs=1, strategy="random", out=tmp_path / "r")
+    assert not (tmp_path / "r" / "seats.parquet").exists()
+
+
+def test_a_match_that_never_ends_fails_the_suite(pytester):
+    # before: the engine's cap of 200 rounds ended every match, and "whole matches end" passed
+    done = suite(pytester, "never_over_game", NEVER_OVER, "-k", "matches_end")
+    assert done.ret == 1
+    done.stdout.fnmatch_lines(["*60 of 60 matches did not end within 200 rounds (match_over never true?)*"])
+    done.assert_outcomes(failed=3)  # 2, 3 and 4 players
+
+
+@pytest.mark.parametrize("players,default,says", [
+    ("()", "3", "declares players = (): it must be a non-empty tuple of player counts, such as (4,)"),
+    ("(4)", "4", "declares players = 4: it must be a non-empty tuple"),  # the comma forgotten
+    ("(2, 3, 4)", "5", "declares default_players = 5, not one of its players (2, 3, 4)"),
+])
+def test_player_counts_nobody_can_play_stop_the_suite_in_one_line(pytester, players, default, says):
+    # before: players = () skipped every check and the suite passed (exit 0); (4) stopped
+    # collection with a TypeError
+    text = TOY.replace("players = (2, 3, 4)", f"players = {players}").replace("default_players = 3",
+                                                                              f"default_players = {default}")
+    done = suite(pytester, "counts_game", text)
+    assert done.ret == pytest.ExitCode.USAGE_ERROR
+    assert any(says in line for line in done.errlines), done.errlines
+
+
+INSTALLED = {
+    "boom": ("boom_game:GAME", "failed to load: RuntimeError: boom at import"),
+    "four": ("four_game:GAME", "declares players = 4: it must be a non-empty tuple"),
+    "other": ("climb_game:GAME", "calls itself 'climb': the entry point's name must be the game's id"),
+    "whole": ("climb_game", "is a module, not a simtool.engine.Game"),
+}
+
+
+def test_a_broken_installed_game_fails_only_where_it_is_named(tmp_path):
+    # before: one installed game whose package raised at import made `simtool games`, and any
+    # unknown game, a traceback (exit 1); the others were played under the wrong id or crashed
+    (tmp_path / "boom_game.py").write_text("raise RuntimeError('boom at import')\n")
+    (tmp_path / "climb_game.py").write_text(TOY)
+    (tmp_path / "four_game.py").write_text(TOY.replace("players = (2, 3, 4)", "players = (4)")
+                                           .replace('id = "climb"', 'id = "four"').replace("default_players = 3",
+                                                                                            "default_players = 4"))
+    info = tmp_path / "broken-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[simtool.games]\n" + "".join(f"{name} = {value}\n" for name, (value, _)
+                                                                         in INSTALLED.items()))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT)])
+
+    def simtool_cli(*args):
+        return subprocess.run([sys.executable, "-m", "simtool.cli", *args], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=120)
+
+    listed = simtool_cli("games")
+    assert listed.returncode == 0 and "kansas-city" in listed.stdout, listed.stderr
+    for name, (_, says) in INSTALLED.items():
+        assert f"not playable: installed game '{name}'" in listed.stdout and says in listed.stdout
+        named = simtool_cli("run", "--game", name, "--n", "10", "-j", "1", "--out", str(tmp_path / name))
+        assert named.returncode == 2 and named.stderr.count("\n") == 1 and says in named.stderr, named.stderr
+        assert not (tmp_path / name).exists()
+    unknown = simtool_cli("run", "--game", "nope", "--n", "10", "-j", "1", "--out", str(tmp_path / "x"))
+    assert unknown.returncode == 2 and "unknown game 'nope'; valid: black-white, hearts" in unknown.stderr
+    played = simtool_cli("run", "--game", "black-white", "--n", "10", "-j", "1", "-q", "--out", str(tmp_path / "bw"))
+    assert played.returncode == 0, played.stderr

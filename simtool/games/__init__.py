@@ -6,7 +6,7 @@ from importlib.metadata import entry_points
 
 from ..engine import ROUND_CAP as ROUND_CAP  # the safety cap on a match's rounds, for readers of results
 from ..engine import Game
-from ..errors import SimtoolError, choices
+from ..errors import SimtoolError, choices, describe
 from .black_white import GAME as BLACK_WHITE
 from .hearts import GAME as HEARTS
 from .kansas_city import GAME as KANSAS_CITY
@@ -18,10 +18,53 @@ BUILT_IN: tuple[Game, ...] = (BLACK_WHITE, KANSAS_CITY, TRICKSTER, OUT_TRUMPED, 
 
 
 def registry() -> dict[str, Game]:
-    games = {g.id: g for g in BUILT_IN}
+    """Every game that can be played: the built-in ones, and each installed one that loads."""
+    return {gid: g for gid, g in _found().items() if isinstance(g, Game)}
+
+
+def broken() -> dict[str, str]:
+    """Each installed game that cannot be played: why, in one line."""
+    return {gid: g for gid, g in _found().items() if isinstance(g, str)}
+
+
+def _found() -> dict[str, Game | str]:
+    games: dict[str, Game | str] = {g.id: g for g in BUILT_IN}
     for ep in entry_points(group="simtool.games"):
-        games.setdefault(ep.name, ep.load())
+        if ep.name not in games:
+            games[ep.name] = _load(ep)
     return games
+
+
+def _load(ep) -> Game | str:
+    """The installed game of entry point ``ep``, or why it cannot be played: one broken package
+    must not take every command down (``simtool games``, an unknown game's list of valid ones)."""
+    where = f"installed game '{ep.name}' (entry point {ep.value})"
+    try:
+        game = ep.load()
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # even SystemExit at import
+        return f"{where} failed to load: {describe(exc)}"
+    if not isinstance(game, Game):
+        return f"{where} is a {type(game).__name__}, not a simtool.engine.Game (name the game object)"
+    if getattr(game, "id", None) != ep.name:  # runs look a game up by its id
+        return f"{where} calls itself {getattr(game, 'id', None)!r}: the entry point's name must be the game's id"
+    problem = player_count_problem(game)
+    return f"{where}: {problem}" if problem else game
+
+
+def player_count_problem(game: Game) -> str | None:
+    """Why ``game.players`` and ``default_players`` cannot be played, or ``None``: a non-empty
+    tuple of player counts holding the default (``players = (4)``, the comma forgotten, is an int)."""
+    counts = getattr(game, "players", None)
+    if not isinstance(counts, tuple | list) or not counts \
+            or not all(isinstance(p, int) and not isinstance(p, bool) and p >= 1 for p in counts):
+        return (f"game '{game.id}' declares players = {counts!r}: it must be a non-empty tuple of "
+                f"player counts, such as (4,) or (3, 4, 5)")
+    default = getattr(game, "default_players", None)
+    if default not in counts:
+        return f"game '{game.id}' declares default_players = {default!r}, not one of its players {tuple(counts)}"
+    return None
 
 
 _BY_ID = {g.id: g for g in BUILT_IN}
@@ -32,7 +75,10 @@ def get(game_id: str) -> Game:
     # of the installed packages (about 3 ms, and get is asked for in every command many times)
     if game_id in _BY_ID:
         return _BY_ID[game_id]
-    games = registry()
+    found = _found()
+    if isinstance(found.get(game_id), str):
+        raise SimtoolError(found[game_id])
+    games = {gid: g for gid, g in found.items() if isinstance(g, Game)}
     if game_id not in games:
         raise SimtoolError(f"unknown game '{game_id}'; valid: {choices(sorted(games))}")
     return games[game_id]

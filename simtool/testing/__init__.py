@@ -92,6 +92,7 @@ def load_game(text: str):
     if not isinstance(found, Game):
         raise pytest.UsageError(f"--simtool-game {text}: {type(found).__name__} is not a simtool.engine.Game "
                                 "(name the game object, e.g. my_game:GAME)")
+    check_player_counts(found)
     return found
 
 
@@ -106,8 +107,21 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         games = metafunc.config.stash[NAMED]
         if not games:
             raise pytest.UsageError("simtool's conformance suite needs a game: --simtool-game MODULE:NAME")
+    for g in games:
+        check_player_counts(g)
     if "players" in metafunc.fixturenames:
         cases = [(g, p) for g in games for p in g.players]
         metafunc.parametrize("game,players", cases, ids=[f"{g.id}-{p}p" for g, p in cases])
     else:
         metafunc.parametrize("game", games, ids=[g.id for g in games])
+
+
+def check_player_counts(game) -> None:
+    """A ``pytest.UsageError`` unless the game's player counts can be played: with none, every
+    check was skipped and the suite passed a game nobody can play; ``players = (4)`` stopped
+    collection with a TypeError."""
+    from simtool.games import player_count_problem
+
+    problem = player_count_problem(game)
+    if problem:
+        raise pytest.UsageError(problem)
