@@ -10,10 +10,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import simtool
 from simtool.errors import SimtoolError
+from simtool.pipeline import folders
+
+from .test_cli import cli, one_line_error
+from .test_data_safety import chunk_files, interrupted_run
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -148,3 +153,21 @@ def test_a_broken_installed_game_fails_only_where_it_is_named(tmp_path):
     assert unknown.returncode == 2 and "unknown game 'nope'; valid: black-white, hearts" in unknown.stderr
     played = simtool_cli("run", "--game", "black-white", "--n", "10", "-j", "1", "-q", "--out", str(tmp_path / "bw"))
     assert played.returncode == 0, played.stderr
+
+
+# ---- a resume under another version --------------------------------------------------------
+
+def test_a_resume_under_another_version_is_refused_and_keeps_the_chunks(tmp_path, monkeypatch):
+    # before: chunks played by one simtool (or numpy, whose generators a release may change)
+    # were joined with chunks of another into one table, and run.json named only the second
+    out = tmp_path / "r"
+    interrupted_run(out, 2, n=100_000)
+    kept, real = chunk_files(out), folders.played_by()["simtool"]
+    monkeypatch.setattr(folders, "played_by", lambda: {"simtool": "9.9.9", "numpy": np.__version__})
+    error = one_line_error(cli("run", "--resume", out, "-j", "1"), f"cannot resume {out}: its chunks were played by "
+                                                                       f"simtool {real} with numpy")
+    assert "this is simtool 9.9.9 with numpy" in error and "play it again with --force" in error
+    assert chunk_files(out) == kept and not (out / "run.json").exists()
+    monkeypatch.undo()
+    assert cli("run", "--resume", out, "-j", "1", "-q").exit_code == 0  # the same version goes on
+    assert (out / "run.json").exists()

@@ -96,6 +96,20 @@ def tables_intact(folder: Path, meta: dict) -> bool:
 
 SPEC_SUM = "sha256"
 """The key in ``chunks/spec.json`` of the checksum of the rest of it (:func:`_spec_sum`)."""
+PLAYED_BY = "played_by"
+"""The key in ``chunks/spec.json`` of the versions that played its chunks (:func:`played_by`)."""
+
+
+def played_by() -> dict:
+    """The versions whose code decides a chunk's values: simtool's rules and strategies, numpy's
+    generators (whose streams a release may change)."""
+    from importlib.metadata import version
+
+    return {"simtool": version("simtool"), "numpy": np.__version__}
+
+
+def _versions(made: dict) -> str:
+    return " with ".join(f"{name} {made.get(name)}" for name in ("simtool", "numpy"))
 
 
 def _spec_sum(spec: dict) -> str:
@@ -178,14 +192,16 @@ class RunWriter:
         try:
             self.out.mkdir(parents=True, exist_ok=True)
             self.lock = FolderLock(self.out)
-            if not resume:
+            if resume:
+                self._same_versions()
+            else:
                 self._clear()  # a replaced run must not look complete meanwhile
             self.parts.mkdir(exist_ok=True)
             write_json(self.parts / WRITER, {"pid": os.getpid(),
                                               "started": f"{datetime.now():%Y-%m-%d %H:%M:%S}",
                                               "command": " ".join(_argv())})
             if not resume:
-                plain = json.loads(json.dumps(spec or {}, default=str))
+                plain = {**json.loads(json.dumps(spec or {}, default=str)), PLAYED_BY: played_by()}
                 write_json(self.parts / SPEC, {**plain, SPEC_SUM: _spec_sum(plain)})
         except OSError as exc:
             self._release()
@@ -193,6 +209,19 @@ class RunWriter:
         except BaseException:
             self._release()
             raise
+
+    def _same_versions(self) -> None:
+        """A resume plays on with the versions that played the chunks on disk: chunks of two
+        versions joined are a table that no one version plays (none recorded before 2026-11-26:
+        trusted as then; an unreadable spec.json is :meth:`spec`'s to report)."""
+        try:
+            made = parse_json((self.parts / SPEC).read_text()).get(PLAYED_BY)
+        except (OSError, ValueError, AttributeError):
+            return
+        if made is not None and made != played_by():
+            raise SimtoolError(f"cannot resume {self.out}: its chunks were played by {_versions(made)}, "
+                               f"this is {_versions(played_by())}; one run plays one version: resume it "
+                               f"with that version, or play it again with --force")
 
     def _clear(self) -> None:
         for name in OURS:
@@ -226,6 +255,7 @@ class RunWriter:
             raise SimtoolError(f"cannot resume {self.out}: chunks/{SPEC} was changed since the run "
                                f"started (its finished chunks were played with what it said then); "
                                f"put it back, or play the run again with --force")
+        data.pop(PLAYED_BY, None)  # checked as the folder was opened
         return data
 
     def done(self, unit: str, rows, count: int, leads: bool = False) -> set[int]:
