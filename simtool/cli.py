@@ -380,11 +380,13 @@ def print_path(path: Path) -> None:
     cannot (``PYTHONIOENCODING=ascii`` and a folder named ``é``): the run is finished and
     written, its one line must not end it in a traceback."""
     try:
-        print(path)
-    except UnicodeEncodeError:
+        str(path).encode(sys.stdout.encoding or "utf-8")
+    except (UnicodeEncodeError, LookupError):
         sys.stdout.flush()
         sys.stdout.buffer.write(os.fsencode(path) + b"\n")
         sys.stdout.buffer.flush()
+    else:
+        print(path)
 
 
 def _progress(quiet: bool):
@@ -1060,6 +1062,7 @@ may end without tearing down its modules."""
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: usage errors become one line and exit status 2, as our own errors do."""
+    _replace_what_cannot_be_shown()
     code = _main(argv)
     if argv is None and _FINISHED:  # the installed command, not a caller in this process
         # a normal teardown (modules, polars' and numpy's threads) took 0.2 to 0.5 s after the
@@ -1068,6 +1071,15 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.flush()
         os._exit(code)
     return code
+
+
+def _replace_what_cannot_be_shown() -> None:
+    """A terminal whose encoding lacks a character of a table (``±``, rich's box lines) or of a
+    name shows ``?`` for it: a strict stream raised UnicodeEncodeError, a traceback after the
+    results were written (``PYTHONIOENCODING=ascii``, a Latin-1 or code-page console)."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
 
 
 def _main(argv: list[str] | None) -> int:

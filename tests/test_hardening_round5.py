@@ -171,3 +171,27 @@ def test_a_resume_under_another_version_is_refused_and_keeps_the_chunks(tmp_path
     monkeypatch.undo()
     assert cli("run", "--resume", out, "-j", "1", "-q").exit_code == 0  # the same version goes on
     assert (out / "run.json").exists()
+
+
+# ---- a terminal that cannot show a table's characters --------------------------------------
+
+def test_a_terminal_that_cannot_show_a_tables_characters_gets_the_table(tmp_path):
+    # before: the run was written, then its summary (± and rich's box lines) raised
+    # UnicodeEncodeError: a traceback and exit status 1 (PYTHONIOENCODING=ascii, a code page)
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "PYTHONPATH": str(ROOT)}
+
+    def simtool_cli(*args):
+        return subprocess.run([sys.executable, "-m", "simtool.cli", *args], capture_output=True, env=env,
+                              cwd=tmp_path, timeout=120)
+
+    out = tmp_path / "dossier é"
+    done = simtool_cli("run", "-n", "500", "-j", "1", "-s", "random", "--seed", "1", "--out", str(out))
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr.decode(errors="replace")
+    assert b"Seat verdict" in done.stdout and b" ? 0." in done.stdout  # the sign of ± replaced
+    assert (out / "run.json").is_file()
+    listed = simtool_cli("games")
+    assert listed.returncode == 0 and b"kansas-city" in listed.stdout, listed.stderr
+    quiet = simtool_cli("run", "-n", "50", "-j", "1", "-q", "-s", "random", "--out", str(out), "--force")
+    assert quiet.returncode == 0 and quiet.stdout == os.fsencode(out) + b"\n"  # the folder as spelt
+    refused = simtool_cli("run", "--game", "skät", "-n", "50")
+    assert refused.returncode == 2 and refused.stderr.count(b"\n") == 1 and b"unknown game 'sk" in refused.stderr
