@@ -5,6 +5,7 @@ test failed on the code before its fix."""
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import subprocess
 import sys
@@ -195,3 +196,17 @@ def test_a_terminal_that_cannot_show_a_tables_characters_gets_the_table(tmp_path
     assert quiet.returncode == 0 and quiet.stdout == os.fsencode(out) + b"\n"  # the folder as spelt
     refused = simtool_cli("run", "--game", "skät", "-n", "50")
     assert refused.returncode == 2 and refused.stderr.count(b"\n") == 1 and b"unknown game 'sk" in refused.stderr
+
+
+# ---- numbers at the edges ------------------------------------------------------------------
+
+@pytest.mark.parametrize("precision", [1e-300, 5e-324])
+def test_a_precision_no_float_can_reach_plays_to_the_cap(tmp_path, small_chunks, precision):
+    # before: the estimate of the deals it needs overflowed a float after the first batch
+    # (OverflowError, a traceback); now it plays to --n and says the cap left the widest
+    done = cli("run", "-s", "random", "--n", str(5 * 2048), "--seed", "1", "-j", "1", "--precision", str(precision),
+               "--out", tmp_path / "r")
+    assert done.exit_code == 0, done.output
+    meta = json.loads((tmp_path / "r" / "run.json").read_text())
+    assert meta["n"] == 5 * 2048 and meta["precision_cap"] == 5 * 2048
+    assert meta["precision_reached"] > precision

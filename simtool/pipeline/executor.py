@@ -346,7 +346,10 @@ them). Fixed, not the number of jobs, so that where a run stops never depends on
 def next_batch(played: int, half: float, target: float, n_chunks: int) -> int:
     """Chunks to have played after the next batch: a half-width shrinks as one over the square
     root of the deals, so aim 10% past the estimate; at least one more chunk, at most the cap."""
-    needed = math.ceil(played * (half / target) ** 2 * 1.1)
+    try:
+        needed = math.ceil(played * (half / target) ** 2 * 1.1)
+    except OverflowError:  # a target so small (--precision 1e-300) that no float holds the deals
+        return n_chunks
     return min(n_chunks, max(played + 1, needed))
 
 
