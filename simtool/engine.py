@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache, cached_property, lru_cache
+from functools import cache, cached_property, lru_cache, wraps
 from typing import Any
 
 import numpy as np
@@ -994,6 +994,14 @@ def deadline(seconds: float):
 
 def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:
     def fail(problem: str, row: int):
+        offered = int(legal[row])
+        if offered == 0 or offered >> game.n_actions:  # no strategy could have chosen right
+            raise SimtoolError(
+                f"game '{game.id}' offered " + ("no legal option" if offered == 0 else
+                                                f"options beyond its n_actions ({game.n_actions})")
+                + f" at decision '{d.kind}' ({ctx.where(int(idx[row]))}): the game's error, not that of "
+                f"strategy '{strategy.name}'; its conformance suite: python -m pytest --simtool-game {game.id}"
+            )
         raise StrategyError(
             f"strategy '{strategy.name}' {problem} at decision '{d.kind}' of {game.id} "
             f"({ctx.where(int(idx[row]))})"
@@ -1145,6 +1153,27 @@ class Outcome:
     leads: dict[str, np.ndarray] | None = None  # lead-history rows (simtool.pipeline.leads)
 
 
+def _game_errors(play):
+    """A game from another package that raises (in its deal, play, scoring or match end) stops
+    the run with one line naming the game, not a traceback from inside simtool; the exception
+    stays chained for a debugger and pytest. simtool's own games keep their traceback: a bug
+    report."""
+    @wraps(play)
+    def guarded(game: Game, *args, **kwargs):
+        try:
+            return play(game, *args, **kwargs)
+        except (SimtoolError, MemoryError):  # a strategy's error names the strategy already
+            raise
+        except Exception as exc:
+            module = type(game).__module__
+            if module.startswith("simtool."):
+                raise
+            raise SimtoolError(f"game '{game.id}' ({module}) raised {describe(exc)}; its conformance suite "
+                               f"shows where: python -m pytest --simtool-game {game.id}") from exc
+    return guarded
+
+
+@_game_errors
 def play_deals(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng, play_rng,
                ctx: Context, duplicate: bool = False) -> Outcome:
     """``n`` independent deals, each round 0 of a fresh match. ``duplicate``: ``n / p`` deals,
@@ -1163,6 +1192,7 @@ def play_deals(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng
     return Outcome(results)
 
 
+@_game_errors
 def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng, play_rng,
                  ctx: Context, duplicate: bool = False) -> Outcome:
     """``n`` whole matches, each to its end condition or the round cap. ``duplicate``: ``n / p``

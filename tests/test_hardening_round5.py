@@ -210,3 +210,51 @@ def test_a_precision_no_float_can_reach_plays_to_the_cap(tmp_path, small_chunks,
     meta = json.loads((tmp_path / "r" / "run.json").read_text())
     assert meta["n"] == 5 * 2048 and meta["precision_cap"] == 5 * 2048
     assert meta["precision_reached"] > precision
+
+
+def toy_variant(tmp_path, monkeypatch, module: str, text: str):
+    """The toy game ``climb`` changed as ``text`` says, registered for this test (in-process runs)."""
+    (tmp_path / f"{module}.py").write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    game = importlib.import_module(module).GAME
+    monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, game))
+    return game
+
+
+BANK = 'bank = yield Decision("bank", winner, bits.of((0, 1)), active=due)'
+
+
+@pytest.mark.parametrize("legal,says", [
+    ("np.zeros(s.n, np.uint64)", "game 'climb' offered no legal option at decision 'bank' (match "),
+    ("bits.of((20, 21))", "game 'climb' offered options beyond its n_actions (16) at decision 'bank' (match "),
+])
+@pytest.mark.parametrize("strategy", ["random", "high"])
+def test_a_game_offering_no_option_is_blamed_not_the_strategy(tmp_path, monkeypatch, legal, says, strategy):
+    # before: "strategy 'random' chose the illegal option 0": a designer hunted a bug in random
+    toy_variant(tmp_path, monkeypatch, f"offers_{strategy}_{len(legal)}",
+                TOY.replace(BANK, BANK.replace("bits.of((0, 1))", legal)))
+    with pytest.raises(SimtoolError) as raised:
+        simtool.run("climb", n=100, jobs=1, strategy=strategy, unit="match", seed=1)
+    assert says in str(raised.value) and f"not that of strategy '{strategy}'" in str(raised.value)
+    assert "python -m pytest --simtool-game climb" in str(raised.value)
+
+
+@pytest.mark.parametrize("where,change", [
+    ("match_over", ("def match_over(self, match, rnd):",
+                    "def match_over(self, match, rnd):\n        raise ValueError('oops in match_over')")),
+    ("seat", (BANK, BANK.replace("winner,", "winner + s.p,"))),  # a seat beyond the table
+])
+def test_a_game_that_raises_is_one_line_naming_it(tmp_path, monkeypatch, capsys, where, change):
+    # before: a traceback from deep in the engine (exit 1), nothing naming the game's module
+    toy_variant(tmp_path, monkeypatch, f"raises_{where}", TOY.replace(*change))
+    with pytest.raises(SimtoolError, match=rf"game 'climb' \(raises_{where}\) raised (ValueError|IndexError): ") \
+            as raised:
+        simtool.run("climb", n=100, jobs=1, strategy="random", unit="match", seed=1)
+    assert isinstance(raised.value.__cause__, ValueError | IndexError)  # kept for a debugger
+    from simtool import cli as cli_module
+
+    code = cli_module.main(["run", "--game", "climb", "--unit", "match", "--n", "100", "-j", "1",
+                            "--out", str(tmp_path / "r")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "game 'climb'" in err and "Traceback" not in err
+    assert not (tmp_path / "r").exists()
