@@ -34,6 +34,10 @@ from .errors import OutOfMemory, SimtoolError, StrategyError, describe
 ROUND_CAP = 200
 """Safety cap on the rounds of one match (every page of docs/rules, **Common rules**)."""
 
+RESULTS = {"score": np.int16, "tricks": np.int8}
+"""The engine's result columns of a round, with the types the tables store them in; a game's own
+``columns`` declare theirs."""
+
 DECISION_CAP = 10_000
 """Decisions one round may ask for: a game's play that asks more never ends (a round of the
 largest deck, 64 cards, asks a few hundred at most), and stops with one line instead of hanging."""
@@ -816,6 +820,7 @@ def play_round(game: Game, state, lineup: Lineup, rng, ctx: Context) -> dict[str
         try:
             decision = play.send(choice)
         except StopIteration as done:
+            _check_results(game, state, done.value)
             return done.value
         _below_cap(game, asked)
         if ctx.leads is not None:  # the estimates are taken before the choice changes the state
@@ -823,6 +828,39 @@ def play_round(game: Game, state, lineup: Lineup, rng, ctx: Context) -> dict[str
         choice = _decide(game, state, decision, lineup, rng, ctx)
         if ctx.leads is not None:
             ctx.leads.after()
+
+
+def _check_results(game: Game, state, results) -> None:
+    """A round's results as the tables store them: each column ``(n, p)`` numbers that its type
+    holds exactly. A fractional score was cut to a whole one in the tables, silently; a missing
+    column or a score beyond int16 stopped the run with a traceback."""
+    want = {**RESULTS, **game.columns}
+    problem = None if isinstance(results, dict) else f"returned {type(results).__name__}, not a dict"
+    for name, dtype in want.items():
+        if problem:
+            break
+        value = np.asarray(results[name]) if name in results else None
+        problem = f"no '{name}'" if value is None else _column_problem(value, np.dtype(dtype), (state.n, state.p))
+        problem = problem and (problem if value is None else f"'{name}' {problem}")
+    if problem:
+        raise SimtoolError(f"game '{game.id}' ended a round with {problem} (each of "
+                           f"{', '.join(want)} is one number per deal and seat, (n, p), of its type)")
+
+
+def _column_problem(value: np.ndarray, dtype: np.dtype, shape: tuple[int, int]) -> str | None:
+    if value.shape != shape:
+        return f"of shape {value.shape}, not {shape}"
+    if value.dtype.kind not in "biuf":
+        return f"of {value.dtype} values, not numbers"
+    if dtype.kind in "iu":
+        if value.dtype.kind == "f" and not (np.isfinite(value) & (value == np.trunc(value))).all():
+            return f"holding values that are not whole numbers (stored as {dtype.name})"
+        info = np.iinfo(dtype)
+        if value.size and value.dtype.kind != "b" and (value.min() < info.min or value.max() > info.max):
+            return f"holding values beyond {dtype.name}'s {info.min}..{info.max}"
+    elif dtype.kind == "f" and not np.isfinite(value).all():
+        return "holding NaN or infinite values"
+    return None
 
 
 def _below_cap(game: Game, asked: int) -> None:

@@ -96,7 +96,7 @@ def test_a_match_that_never_ends_fails_the_suite(pytester):
     # before: the engine's cap of 200 rounds ended every match, and "whole matches end" passed
     done = suite(pytester, "never_over_game", NEVER_OVER, "-k", "matches_end")
     assert done.ret == 1
-    done.stdout.fnmatch_lines(["*60 of 60 matches did not end within 200 rounds (match_over never true?)*"])
+    done.stdout.fnmatch_lines(["*none of 60 matches ended within 200 rounds (match_over never true?)*"])
     done.assert_outcomes(failed=3)  # 2, 3 and 4 players
 
 
@@ -258,3 +258,31 @@ def test_a_game_that_raises_is_one_line_naming_it(tmp_path, monkeypatch, capsys,
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "game 'climb'" in err and "Traceback" not in err
     assert not (tmp_path / "r").exists()
+
+
+RESULT = 'return {"score": s.tricks + s.banks, "tricks": s.tricks, "banks": s.banks}'
+
+
+@pytest.mark.parametrize("score,says", [
+    ("(s.tricks + s.banks) / 2", "'score' holding values that are not whole numbers (stored as int16)"),
+    ("(s.tricks + s.banks).astype(np.int64) * 20000", "'score' holding values beyond int16's -32768..32767"),
+    ("(s.tricks + s.banks)[:, 0]", "'score' of shape (100,), not (100, 3)"),
+])
+@pytest.mark.parametrize("unit", ["deal", "match"])
+def test_a_round_result_the_tables_cannot_hold_is_refused_naming_it(tmp_path, monkeypatch, score, says, unit):
+    # before: a half-point score was cut to a whole one in seats.parquet without a word (a wrong
+    # figure in every table), one beyond int16 or of another shape stopped with a traceback
+    toy_variant(tmp_path, monkeypatch, f"scores_{unit}_{len(score)}",
+                TOY.replace(RESULT, RESULT.replace('"score": s.tricks + s.banks', f'"score": {score}')))
+    with pytest.raises(SimtoolError) as raised:
+        simtool.run("climb", n=100, jobs=1, strategy="random", unit=unit, seed=1, out=tmp_path / "r")
+    assert f"game 'climb' ended a round with {says}" in str(raised.value)
+    assert not (tmp_path / "r" / "seats.parquet").exists()
+
+
+def test_a_round_result_without_a_declared_column_is_refused_naming_it(tmp_path, monkeypatch):
+    # before: KeyError: 'banks', a traceback from the table writer
+    toy_variant(tmp_path, monkeypatch, "no_banks", TOY.replace(RESULT, RESULT.replace(', "banks": s.banks', "")))
+    with pytest.raises(SimtoolError, match="game 'climb' ended a round with no 'banks' "
+                                           r"\(each of score, tricks, banks is one number per deal and seat"):
+        simtool.run("climb", n=100, jobs=1, strategy="random", seed=1)
