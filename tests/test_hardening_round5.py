@@ -286,3 +286,18 @@ def test_a_round_result_without_a_declared_column_is_refused_naming_it(tmp_path,
     with pytest.raises(SimtoolError, match="game 'climb' ended a round with no 'banks' "
                                            r"\(each of score, tricks, banks is one number per deal and seat"):
         simtool.run("climb", n=100, jobs=1, strategy="random", seed=1)
+
+
+@pytest.mark.parametrize("games,shown", [("(GAME)", "Climb"), ('("climb",)', "str 'climb'")])
+def test_a_conformance_class_naming_its_games_wrongly_says_how_to(pytester, games, shown):
+    # before: `games = (GAME)` (the comma forgotten) stopped collection with "TypeError: 'Climb'
+    # object is not iterable", and ids with an AttributeError from deep in the suite
+    pytester.makepyfile(climb_game=TOY, test_mine=f"from simtool.testing import Conformance\n"
+                                                  f"from climb_game import GAME\n\n\n"
+                                                  f"class TestMine(Conformance):\n    games = {games}\n")
+    pytester.syspathinsert()
+    done = pytester.runpytest_inprocess("-p", "simtool.testing", "-p", "no:cacheprovider", "-q", "-n", "0",
+                                        "test_mine.py")
+    assert done.ret == pytest.ExitCode.INTERRUPTED
+    done.stdout.fnmatch_lines([f"*UsageError: TestMine.games must be a tuple of simtool.engine.Game objects, "
+                               f"such as (GAME,); it holds {shown}*"])
