@@ -301,3 +301,48 @@ def test_a_conformance_class_naming_its_games_wrongly_says_how_to(pytester, game
     assert done.ret == pytest.ExitCode.INTERRUPTED
     done.stdout.fnmatch_lines([f"*UsageError: TestMine.games must be a tuple of simtool.engine.Game objects, "
                                f"such as (GAME,); it holds {shown}*"])
+
+
+LEAK = TOY.replace('''    hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
+''', '''    hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
+    everyone = Field(lambda s, rows, seat: (s.hands,), "Every hand, in a tuple: the live state's array.")
+''').replace("import Decision, Game,", "import Decision, Field, Game,")
+
+
+def test_a_view_field_handing_out_the_state_inside_a_tuple_fails_the_suite(pytester):
+    # before: the suite wrote only into arrays a view held directly, so a field that handed out
+    # the round's live hands inside a tuple (a leak, and a way to change the game) passed
+    done = suite(pytester, "leaky_game", LEAK, "-k", "a_view_is_a_copy")
+    assert done.ret == 1
+    done.assert_outcomes(failed=3)
+    done.stdout.fnmatch_lines(["*a strategy writing into its view changed the game (scribbles: *"])
+    assert suite(pytester, "whole_game", TOY, "-k", "a_view_is_a_copy").ret == 0
+
+
+UNMARK = '''
+import numpy as np
+from simtool import bits
+from strategies import strategy
+
+@strategy("unmark", "random, after making its read-only view.strength writable and writing into it")
+def unmark(view, rng):
+    strength = view.strength
+    try:
+        strength.flags.writeable = True
+        strength[...] = 1
+    except ValueError:  # truly read-only: nothing to write through
+        pass
+    return bits.uniform(view.legal, rng, view.n_actions)
+'''
+
+
+@pytest.mark.parametrize("game", ["hearts", "kansas-city", "out-trumped", "nine-lives"])
+def test_a_plugin_unmarking_a_read_only_field_changes_nothing_of_the_game(tmp_path, game):
+    # before: Hearts' and Kansas City's view.strength was a read-only view of the game's own rank
+    # table; a plugin setting flags.writeable = True (as one does after "assignment destination
+    # is read-only") rewrote the ranks for every later deal: Hearts' scores went to 26-26-0
+    (tmp_path / "unmark.py").write_text(UNMARK)
+    plain = simtool.run(game, n=300, seed=5, jobs=1, strategy="random").seats.drop("strategy")
+    unmarked = simtool.run(game, n=300, seed=5, jobs=1, strategy=f"{tmp_path / 'unmark.py'}:unmark")
+    again = simtool.run(game, n=300, seed=5, jobs=1, strategy="random").seats.drop("strategy")
+    assert unmarked.seats.drop("strategy").equals(plain) and again.equals(plain)
