@@ -346,3 +346,23 @@ def test_a_plugin_unmarking_a_read_only_field_changes_nothing_of_the_game(tmp_pa
     unmarked = simtool.run(game, n=300, seed=5, jobs=1, strategy=f"{tmp_path / 'unmark.py'}:unmark")
     again = simtool.run(game, n=300, seed=5, jobs=1, strategy="random").seats.drop("strategy")
     assert unmarked.seats.drop("strategy").equals(plain) and again.equals(plain)
+
+
+OPTION = 'options = (Option("hand", (3, 2, 4), "cards dealt to each player"),)'
+
+
+@pytest.mark.parametrize("options,says", [
+    ('options = (number("hand", 7, 2, 4, "cards dealt"),)',
+     "game 'climb' declares a default its rule option refuses: bad rule hand 7 for climb; expected a whole "
+     "number 2..4"),
+    ('options = (Option("hand", (3, 2, 4), "cards"), Option("hand", (2, 3), "again"))',
+     "game 'climb' declares rule option 'hand' twice"),
+])
+def test_rule_options_nobody_can_play_stop_the_suite_in_one_line(pytester, options, says):
+    # before: the suite passed both; `simtool run` played hand=7 unchecked (each seat dealt more
+    # cards than the deck holds, then "no legal option"), and --rule hand=... set one of the two
+    text = TOY.replace(OPTION, options).replace("from simtool.options import Option",
+                                                "from simtool.options import Option, number")
+    done = suite(pytester, "options_game", text)
+    assert done.ret == pytest.ExitCode.USAGE_ERROR
+    assert any(says in line for line in done.errlines), done.errlines

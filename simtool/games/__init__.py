@@ -49,8 +49,29 @@ def _load(ep) -> Game | str:
         return f"{where} is a {type(game).__name__}, not a simtool.engine.Game (name the game object)"
     if getattr(game, "id", None) != ep.name:  # runs look a game up by its id
         return f"{where} calls itself {getattr(game, 'id', None)!r}: the entry point's name must be the game's id"
-    problem = player_count_problem(game)
+    problem = declaration_problem(game)
     return f"{where}: {problem}" if problem else game
+
+
+def declaration_problem(game: Game) -> str | None:
+    """Why the game's declared player counts or rule options cannot be played, or ``None``."""
+    return player_count_problem(game) or option_problem(game)
+
+
+def option_problem(game: Game) -> str | None:
+    """Why the game's rule options cannot be played as declared, or ``None``: a name given twice
+    (``--rule`` could set only one), a default its own values refuse (played unchecked)."""
+    names = [o.name for o in game.options]
+    twice = next((name for name in names if names.count(name) > 1), None)
+    if twice:
+        return f"game '{game.id}' declares rule option '{twice}' twice"
+    for o in game.options:
+        if o.auto is None:
+            try:
+                o.parse(game.id, o.default)
+            except SimtoolError as exc:
+                return f"game '{game.id}' declares a default its rule option refuses: {exc}"
+    return None
 
 
 def player_count_problem(game: Game) -> str | None:

@@ -129,11 +129,12 @@ def check_games(cls, games) -> None:
 
 
 def check_player_counts(game) -> None:
-    """A ``pytest.UsageError`` unless the game's player counts can be played: with none, every
-    check was skipped and the suite passed a game nobody can play; ``players = (4)`` stopped
-    collection with a TypeError."""
-    from simtool.games import player_count_problem
+    """A ``pytest.UsageError`` unless the game's player counts and rule options can be played:
+    with no player count every check was skipped and the suite passed a game nobody can play;
+    ``players = (4)`` stopped collection with a TypeError; a default its option refuses was
+    played unchecked."""
+    from simtool.games import declaration_problem
 
-    problem = player_count_problem(game)
+    problem = declaration_problem(game)
     if problem:
         raise pytest.UsageError(problem)
