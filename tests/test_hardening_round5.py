@@ -352,6 +352,8 @@ OPTION = 'options = (Option("hand", (3, 2, 4), "cards dealt to each player"),)'
 
 
 @pytest.mark.parametrize("options,says", [
+    ("n_actions = 100", "game 'climb' declares n_actions = 100: a decision's options are 0..63 at most, so "
+                        "1..64"),  # before: checks failed far from the cause, and a run played on
     ('options = (number("hand", 7, 2, 4, "cards dealt"),)',
      "game 'climb' declares a default its rule option refuses: bad rule hand 7 for climb; expected a whole "
      "number 2..4"),
@@ -359,10 +361,11 @@ OPTION = 'options = (Option("hand", (3, 2, 4), "cards dealt to each player"),)'
      "game 'climb' declares rule option 'hand' twice"),
 ])
 def test_rule_options_nobody_can_play_stop_the_suite_in_one_line(pytester, options, says):
-    # before: the suite passed both; `simtool run` played hand=7 unchecked (each seat dealt more
+    # before: the suite passed the last two; `simtool run` played hand=7 unchecked (each seat dealt more
     # cards than the deck holds, then "no legal option"), and --rule hand=... set one of the two
-    text = TOY.replace(OPTION, options).replace("from simtool.options import Option",
-                                                "from simtool.options import Option, number")
+    text = TOY.replace(OPTION, options) if options.startswith("options") else \
+        TOY.replace("    n_actions = 16\n", f"    {options}\n")
+    text = text.replace("from simtool.options import Option", "from simtool.options import Option, number")
     done = suite(pytester, "options_game", text)
     assert done.ret == pytest.ExitCode.USAGE_ERROR
     assert any(says in line for line in done.errlines), done.errlines

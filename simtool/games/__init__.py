@@ -54,7 +54,10 @@ def _load(ep) -> Game | str:
 
 
 def declaration_problem(game: Game) -> str | None:
-    """Why the game's declared player counts or rule options cannot be played, or ``None``."""
+    """Why the game's declared player counts, options or rule options cannot be played, or ``None``."""
+    actions = getattr(game, "n_actions", None)
+    if not (isinstance(actions, int) and 1 <= actions <= 64):  # an option is a bit of a uint64 set
+        return f"game '{game.id}' declares n_actions = {actions!r}: a decision's options are 0..63 at most, so 1..64"
     return player_count_problem(game) or option_problem(game)
 
 
