@@ -12,12 +12,14 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 import pytest
 
 import simtool
 from simtool.errors import SimtoolError
 from simtool.pipeline import folders
 
+from .conftest import smaller_chunks
 from .test_cli import cli, one_line_error
 from .test_data_safety import chunk_files, interrupted_run
 
@@ -369,3 +371,38 @@ def test_rule_options_nobody_can_play_stop_the_suite_in_one_line(pytester, optio
     done = suite(pytester, "options_game", text)
     assert done.ret == pytest.ExitCode.USAGE_ERROR
     assert any(says in line for line in done.errlines), done.errlines
+
+
+# ---- a full disk keeps the chunks ----------------------------------------------------------
+
+@pytest.mark.parametrize("where", ["joining", "polars", "chunk"])
+def test_a_full_disk_keeps_the_finished_chunks_for_the_resume(tmp_path, monkeypatch, small_chunks, where):
+    # before: a disk that filled up while the chunks were joined into seats.parquet (which needs
+    # as much room again as the chunks) threw every chunk away: hours of play lost for want of
+    # room that the user could have made
+    from simtool.pipeline import stitch
+
+    from .test_hardening_cli import disk_full, fills_the_disk
+
+    args = ("run", "-s", "random", "--n", str(4 * 2048), "--seed", "2", "-j", "1", "-q")
+    assert cli(*args, "--out", tmp_path / "whole").exit_code == 0
+    out = tmp_path / "r"
+    if where == "joining":
+        monkeypatch.setattr(stitch, "_copy_all", disk_full)
+    elif where == "polars":  # the chunks re-encoded, polars saying it in its words
+        monkeypatch.setattr(stitch, "stitch", lambda parts, dest: False)
+        monkeypatch.setattr(pl.LazyFrame, "sink_parquet", fills_the_disk(pl.LazyFrame.sink_parquet,
+                                                                         name="seats.parquet"))
+    else:  # the third chunk's file
+        real = Path.write_bytes
+        monkeypatch.setattr(Path, "write_bytes", lambda path, data: disk_full() if path.name == ".seats-000002.tmp"
+                            else real(path, data))
+    error = one_line_error(cli(*args, "--out", out), "No space left on device", "the finished chunks are kept: "
+                           f"finish the run with: simtool run --resume {out}")
+    assert "cannot write" in error and not (out / "run.json").exists() and not (out / "seats.parquet").exists()
+    assert len(list((out / "chunks").glob("seats-*.parquet"))) == (2 if where == "chunk" else 4)
+    assert not list(out.rglob("*.tmp")) and not list(out.rglob(".*.tmp"))
+    monkeypatch.undo()
+    with smaller_chunks():
+        assert cli("run", "--resume", out, "-j", "1", "-q").exit_code == 0
+    assert (out / "seats.parquet").read_bytes() == (tmp_path / "whole" / "seats.parquet").read_bytes()

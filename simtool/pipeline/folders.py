@@ -11,6 +11,7 @@ folder, and locks a folder while a run writes it, so two writers never mix their
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import io
@@ -26,7 +27,7 @@ import numpy as np
 import polars as pl
 
 from simtool import games
-from simtool.errors import SimtoolError
+from simtool.errors import DiskFull, SimtoolError
 
 TABLES = ("seats", "matches", "leads")
 SPEC = "spec.json"
@@ -325,7 +326,7 @@ class RunWriter:
                         sums[final.name] = file_checksum(tmp)
                         os.replace(tmp, final)
                     except write_errors() as exc:
-                        raise SimtoolError(f"cannot write {final}: {why(exc)}") from None
+                        raise cannot_write(final, exc) from None
                     except BaseException:
                         tmp.unlink(missing_ok=True)
                         raise
@@ -460,6 +461,18 @@ def why(exc: BaseException) -> str:
     return text.rpartition("IO error: ")[2] or type(exc).__name__
 
 
+FULL = (errno.ENOSPC, errno.EDQUOT)
+"""A full disk and a full quota: room the user can make, then resume."""
+
+
+def cannot_write(path, exc: BaseException) -> SimtoolError:
+    """The one error for a failed write of ``path``: :class:`DiskFull` (the chunks are kept for
+    ``--resume``) where the disk or quota is full, as the OS or polars (in its own words) says."""
+    full = (isinstance(exc, OSError) and exc.errno in FULL) or any(
+        os.strerror(e) in str(exc) for e in FULL)
+    return (DiskFull if full else SimtoolError)(f"cannot write {path}: {why(exc)}")
+
+
 def write_together(files: dict[Path, str], what: str) -> None:
     """Text files that belong together (a table's Markdown, JSON and CSV; a review's page and
     data), each written whole under a temporary name first and all renamed into place only once
@@ -553,7 +566,7 @@ def _write_atomic(final: Path, tmp: Path, data: bytes) -> None:
         os.replace(tmp, final)
     except write_errors() as exc:
         tmp.unlink(missing_ok=True)
-        raise SimtoolError(f"cannot write {final}: {why(exc)}") from None
+        raise cannot_write(final, exc) from None
 
 
 def write_json(path: Path, data: dict) -> None:
@@ -563,7 +576,7 @@ def write_json(path: Path, data: dict) -> None:
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise SimtoolError(f"cannot write {path}: {why(exc)}") from None
+        raise cannot_write(path, exc) from None
 
 
 def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
