@@ -378,7 +378,9 @@ class _NoBar:
 def print_path(path: Path) -> None:
     """``path`` on a line of its own, as the file system spells it where the terminal's encoding
     cannot (``PYTHONIOENCODING=ascii`` and a folder named ``é``): the run is finished and
-    written, its one line must not end it in a traceback."""
+    written, its one line must not end it in a traceback; nor a standard output closed (`>&-`)."""
+    if sys.stdout is None:
+        return
     try:
         str(path).encode(sys.stdout.encoding or "utf-8")
     except (UnicodeEncodeError, LookupError):
@@ -1067,8 +1069,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None and _FINISHED:  # the installed command, not a caller in this process
         # a normal teardown (modules, polars' and numpy's threads) took 0.2 to 0.5 s after the
         # results were on disk
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:  # None: started with the stream closed (`>&-`)
+                stream.flush()
         os._exit(code)
     return code
 

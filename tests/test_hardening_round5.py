@@ -406,3 +406,15 @@ def test_a_full_disk_keeps_the_finished_chunks_for_the_resume(tmp_path, monkeypa
     with smaller_chunks():
         assert cli("run", "--resume", out, "-j", "1", "-q").exit_code == 0
     assert (out / "seats.parquet").read_bytes() == (tmp_path / "whole" / "seats.parquet").read_bytes()
+
+
+@pytest.mark.parametrize("quiet", [[], ["-q"]])
+def test_a_run_started_with_its_output_closed_ends_well(tmp_path, quiet):
+    # before: `simtool run ... >&-` wrote the run, then a traceback (sys.stdout is None), exit 1
+    out = tmp_path / "r"
+    command = [sys.executable, "-m", "simtool.cli", "run", "-n", "300", "-j", "1", "-s", "random", *quiet,
+               "--out", str(out)]
+    done = subprocess.run(["sh", "-c", '"$@" >&-', "sh", *command], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=tmp_path)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert (out / "run.json").is_file()
