@@ -418,3 +418,18 @@ def test_a_run_started_with_its_output_closed_ends_well(tmp_path, quiet):
                           env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=tmp_path)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert (out / "run.json").is_file()
+
+
+def test_a_plan_plays_again_a_finished_cell_of_another_version(tmp_path, monkeypatch):
+    # before: a sweep run again after an upgrade kept the cells the older simtool (or numpy) had
+    # played and set them beside new ones in one report, as if one version had played them all
+    args = ("sweep", "-g", "black-white", "--lineup", "random", "--lineup", "high", "--n", "300", "--seed", "4",
+            "-j", "1", "-q", "--runs", tmp_path / "runs", "--out", tmp_path / "sweep.html")
+    assert cli(*args).exit_code == 0
+    table = tmp_path / "runs" / "black-white_3p_random" / "seats.parquet"
+    played = table.stat().st_ino  # a cell played again gets a new file, renamed into place
+    assert cli(*args).exit_code == 0
+    assert table.stat().st_ino == played  # the same version keeps it
+    monkeypatch.setattr(folders, "played_by", lambda: {"simtool": "9.9.9", "numpy": np.__version__})
+    assert cli(*args).exit_code == 0
+    assert table.stat().st_ino != played

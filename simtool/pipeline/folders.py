@@ -109,6 +109,14 @@ def played_by() -> dict:
     return {"simtool": version("simtool"), "numpy": np.__version__}
 
 
+def played_now(meta: dict) -> bool:
+    """Whether a finished run's ``run.json`` names the versions this process plays with: a plan
+    keeps a finished cell only then, so that one report never sets cells of two versions side by
+    side as if one had played them."""
+    versions = meta.get("versions")
+    return isinstance(versions, dict) and {k: versions.get(k) for k in ("simtool", "numpy")} == played_by()
+
+
 def _versions(made: dict) -> str:
     return " with ".join(f"{name} {made.get(name)}" for name in ("simtool", "numpy"))
 
