@@ -433,3 +433,22 @@ def test_a_plan_plays_again_a_finished_cell_of_another_version(tmp_path, monkeyp
     monkeypatch.setattr(folders, "played_by", lambda: {"simtool": "9.9.9", "numpy": np.__version__})
     assert cli(*args).exit_code == 0
     assert table.stat().st_ino != played
+
+
+OVER = "return np.full(match.n, rnd >= 1)"
+
+
+def test_a_match_over_answering_in_integers_is_one_line_not_a_garbage_table(tmp_path, monkeypatch):
+    # before: 0/1 integers were taken as row numbers: 2000 matches wrote 1,200,000 rows holding
+    # 3 matches of 100 rounds on average, and the run ended as if all was well
+    toy_variant(tmp_path, monkeypatch, "int_over", TOY.replace(OVER, "return np.full(match.n, rnd >= 1).astype(int)"))
+    with pytest.raises(SimtoolError, match=r"game 'climb' match_over returned int64 of shape \(200,\); expected "
+                                           r"booleans, one for each match still playing \(200,\)"):
+        simtool.run("climb", n=200, jobs=1, strategy="random", unit="match", seed=1, out=tmp_path / "r")
+    assert not (tmp_path / "r" / "matches.parquet").exists()
+
+
+def test_a_match_over_answering_one_bool_for_all_plays_whole_matches(tmp_path, monkeypatch):
+    toy_variant(tmp_path, monkeypatch, "one_over", TOY.replace(OVER, "return rnd >= 1"))
+    matches = simtool.run("climb", n=200, jobs=1, strategy="random", unit="match", seed=1).matches
+    assert matches.height == 200 * 3 and matches["match"].n_unique() == 200 and (matches["rounds"] == 2).all()
