@@ -1219,6 +1219,7 @@ def play_deals(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng
     match = game.new_match(n, p, rules)
     ctx.follow(ctx.ids)
     state = _duplicate_deal(game, deal_rng, n, p, rules, 0) if duplicate else game.deal(deal_rng, match, 0)
+    _dealt(game, state, n)
     if ctx.leads is not None:
         ctx.leads.round(0, match.totals)
     if ctx.trace_row is not None:
@@ -1248,6 +1249,7 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
             state = _duplicate_deal(game, deal_rng, n, p, rules, rnd).take(alive)
         else:
             state = game.deal(deal_rng, match, rnd)
+        _dealt(game, state, len(ids))
         if ctx.leads is not None:
             ctx.leads.round(rnd, match.totals)
         if ctx.trace_row is not None:
@@ -1273,6 +1275,13 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
     matches = {k: np.concatenate([f[k] for f in finals]) for k in finals[0]}
     order = np.argsort(matches["id"], kind="stable")
     return Outcome(rounds, {k: v[order] for k, v in matches.items()})
+
+
+def _dealt(game: Game, state, n: int) -> None:
+    """One line naming the game unless ``state`` holds the ``n`` deals asked for (the tables of
+    a round of fewer deals failed with a polars ShapeError)."""
+    if getattr(state, "n", None) != n:
+        raise SimtoolError(f"game '{game.id}' dealt {getattr(state, 'n', None)!r} deals when asked for {n}")
 
 
 def _ended(game: Game, over, n: int) -> np.ndarray:

@@ -452,3 +452,15 @@ def test_a_match_over_answering_one_bool_for_all_plays_whole_matches(tmp_path, m
     toy_variant(tmp_path, monkeypatch, "one_over", TOY.replace(OVER, "return rnd >= 1"))
     matches = simtool.run("climb", n=200, jobs=1, strategy="random", unit="match", seed=1).matches
     assert matches.height == 200 * 3 and matches["match"].n_unique() == 200 and (matches["rounds"] == 2).all()
+
+
+DEALT = "hands = deck.hands(deck.shuffled(rng, n, 4 * p, p * h), p)"
+
+
+@pytest.mark.parametrize("unit", ["deal", "match"])
+def test_a_deal_of_fewer_deals_than_asked_is_one_line(tmp_path, monkeypatch, unit):
+    # before: the deal unit ended in a polars ShapeError traceback writing the table
+    toy_variant(tmp_path, monkeypatch, f"half_{unit}", TOY.replace(DEALT, DEALT + "\n        n = n // 2\n"
+                                                                          "        hands = hands[:n]"))
+    with pytest.raises(SimtoolError, match="game 'climb' dealt 100 deals when asked for 200"):
+        simtool.run("climb", n=200, jobs=1, strategy="random", unit=unit, seed=1)
