@@ -464,3 +464,18 @@ def test_a_deal_of_fewer_deals_than_asked_is_one_line(tmp_path, monkeypatch, uni
                                                                           "        hands = hands[:n]"))
     with pytest.raises(SimtoolError, match="game 'climb' dealt 100 deals when asked for 200"):
         simtool.run("climb", n=200, jobs=1, strategy="random", unit=unit, seed=1)
+
+
+COLUMNS = 'columns = {"banks": np.int8}'
+
+
+@pytest.mark.parametrize("columns,says", [
+    ('columns = {"banks": np.int8, "seat": np.int8}', "declares a column 'seat' in columns, a name simtool's "
+                                                      "tables hold already"),  # before: polars DuplicateError
+    ('columns = {"banks": np.int8, "win": np.float32}', "declares a column 'win' in columns"),  # silently replaced
+    ('columns = {"banks": str}', "declares column 'banks' of type <class 'str'>: a column holds numbers or booleans"),
+])
+def test_result_columns_no_table_can_hold_stop_the_suite_in_one_line(pytester, columns, says):
+    done = suite(pytester, "columns_game", TOY.replace(COLUMNS, columns))
+    assert done.ret == pytest.ExitCode.USAGE_ERROR
+    assert any(says in line for line in done.errlines), done.errlines

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from importlib.metadata import entry_points
 
+import numpy as np
+
 from ..engine import ROUND_CAP as ROUND_CAP  # the safety cap on a match's rounds, for readers of results
 from ..engine import Game
 from ..errors import SimtoolError, choices, describe
@@ -58,7 +60,31 @@ def declaration_problem(game: Game) -> str | None:
     actions = getattr(game, "n_actions", None)
     if not (isinstance(actions, int) and 1 <= actions <= 64):  # an option is a bit of a uint64 set
         return f"game '{game.id}' declares n_actions = {actions!r}: a decision's options are 0..63 at most, so 1..64"
-    return player_count_problem(game) or option_problem(game)
+    return player_count_problem(game) or option_problem(game) or column_problem(game)
+
+
+ENGINE_COLUMNS = ("deal", "match", "round", "rotation", "seat", "strategy", "score", "tricks", "win",
+                  "total", "rounds", "capped", "id")
+"""The columns simtool's tables hold for every game: a game's own columns take other names."""
+
+
+def column_problem(game: Game) -> str | None:
+    """Why the game's result columns cannot be tables' columns, or ``None``: a name the engine's
+    columns take (a polars DuplicateError, or the game's values silently replaced), a type that
+    is not a number or a boolean."""
+    for kind, columns in (("columns", game.columns), ("match_columns", game.match_columns)):
+        for name, dtype in dict(columns).items():
+            if name in ENGINE_COLUMNS:
+                return (f"game '{game.id}' declares a column '{name}' in {kind}, a name simtool's tables "
+                        f"hold already ({', '.join(ENGINE_COLUMNS)}): give it another")
+            try:
+                numeric = np.dtype(dtype).kind in "biuf"
+            except TypeError:
+                numeric = False
+            if not numeric:
+                return (f"game '{game.id}' declares column '{name}' of type {dtype!r}: a column holds numbers "
+                        f"or booleans")
+    return None
 
 
 def option_problem(game: Game) -> str | None:
