@@ -145,13 +145,23 @@ def _stdout_console():
 
     console = Console(**PLAIN)
     # piped or captured: room for the whole table rather than 80 columns
-    return console if console.is_terminal else Console(width=160, **PLAIN)
+    return _some_width(console) if console.is_terminal else Console(width=160, **PLAIN)
 
 
 def _stderr_console():
     from rich.console import Console
 
-    return Console(stderr=True, **PLAIN)
+    return _some_width(Console(stderr=True, **PLAIN))
+
+
+def _some_width(console):
+    """``console``, or one 80 columns wide where it has none: rich takes ``COLUMNS=0`` at its word
+    and prints nothing, so a terminal so set showed no table, no verdict and no error line."""
+    if console.width >= 1:
+        return console
+    from rich.console import Console
+
+    return Console(width=80, stderr=console.stderr, **PLAIN)
 
 
 out = _OnFirstUse(_stdout_console)

@@ -479,3 +479,31 @@ def test_result_columns_no_table_can_hold_stop_the_suite_in_one_line(pytester, c
     done = suite(pytester, "columns_game", TOY.replace(COLUMNS, columns))
     assert done.ret == pytest.ExitCode.USAGE_ERROR
     assert any(says in line for line in done.errlines), done.errlines
+
+
+def test_a_terminal_of_no_columns_still_gets_the_error_line():
+    # before: rich took COLUMNS=0 at its word and printed nothing: a terminal so set got exit
+    # status 2 and no line saying why (and a run no table, no verdict)
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "simtool.cli", "run", "-g", "skat", "-q"], stdin=follower,
+                              stdout=follower, stderr=follower, timeout=120,
+                              env={**os.environ, "COLUMNS": "0", "PYTHONPATH": str(ROOT)})
+        os.close(follower)
+        follower = None
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # EIO: the terminal's other end is closed, all read
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        if follower is not None:
+            os.close(follower)
+        os.close(leader)
+    assert done.returncode == 2 and b"error: unknown game 'skat'; valid: black-white" in shown, shown
