@@ -145,13 +145,23 @@ def _stdout_console():
 
     console = Console(**PLAIN)
     # piped or captured: room for the whole table rather than 80 columns
-    return console if console.is_terminal else Console(width=160, **PLAIN)
+    return _some_width(console) if console.is_terminal else Console(width=160, **PLAIN)
 
 
 def _stderr_console():
     from rich.console import Console
 
-    return Console(stderr=True, **PLAIN)
+    return _some_width(Console(stderr=True, **PLAIN))
+
+
+def _some_width(console):
+    """``console``, or one 80 columns wide where it has none: rich takes ``COLUMNS=0`` at its word
+    and prints nothing, so a terminal so set showed no table, no verdict and no error line."""
+    if console.width >= 1:
+        return console
+    from rich.console import Console
+
+    return Console(width=80, stderr=console.stderr, **PLAIN)
 
 
 out = _OnFirstUse(_stdout_console)
@@ -378,13 +388,17 @@ class _NoBar:
 def print_path(path: Path) -> None:
     """``path`` on a line of its own, as the file system spells it where the terminal's encoding
     cannot (``PYTHONIOENCODING=ascii`` and a folder named ``é``): the run is finished and
-    written, its one line must not end it in a traceback."""
+    written, its one line must not end it in a traceback; nor a standard output closed (`>&-`)."""
+    if sys.stdout is None:
+        return
     try:
-        print(path)
-    except UnicodeEncodeError:
+        str(path).encode(sys.stdout.encoding or "utf-8")
+    except (UnicodeEncodeError, LookupError):
         sys.stdout.flush()
         sys.stdout.buffer.write(os.fsencode(path) + b"\n")
         sys.stdout.buffer.flush()
+    else:
+        print(path)
 
 
 def _progress(quiet: bool):
@@ -911,6 +925,8 @@ def list_games():
         players = ", ".join(f"[{p}]" if p == g.default_players else str(p) for p in g.players)
         t.add_row(g.id, g.title, players, rules, g.default_strategy)
     out.print(t)
+    for problem in games.broken().values():
+        out.print(f"not playable: {problem}", markup=False, highlight=False)
 
 
 @app.command("strategies")
@@ -1058,14 +1074,25 @@ may end without tearing down its modules."""
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: usage errors become one line and exit status 2, as our own errors do."""
+    _replace_what_cannot_be_shown()
     code = _main(argv)
     if argv is None and _FINISHED:  # the installed command, not a caller in this process
         # a normal teardown (modules, polars' and numpy's threads) took 0.2 to 0.5 s after the
         # results were on disk
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:  # None: started with the stream closed (`>&-`)
+                stream.flush()
         os._exit(code)
     return code
+
+
+def _replace_what_cannot_be_shown() -> None:
+    """A terminal whose encoding lacks a character of a table (``±``, rich's box lines) or of a
+    name shows ``?`` for it: a strict stream raised UnicodeEncodeError, a traceback after the
+    results were written (``PYTHONIOENCODING=ascii``, a Latin-1 or code-page console)."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
 
 
 def _main(argv: list[str] | None) -> int:

@@ -20,6 +20,13 @@ class OutOfMemory(WorkerLost):
     are kept for ``--resume`` as for a worker the system killed."""
 
 
+class DiskFull(WorkerLost):
+    """The disk filled up (or the user's quota): the machine's limit, not the run's fault, so its
+    finished chunks are kept for ``--resume`` once there is room, as for a worker the system
+    killed; a full disk while the chunks were joined into the whole tables (which needs as much
+    room again) threw away every chunk the run had played."""
+
+
 def choices(values) -> str:
     return ", ".join(str(v) for v in values)
 

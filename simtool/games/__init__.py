@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from importlib.metadata import entry_points
 
+import numpy as np
+
 from ..engine import ROUND_CAP as ROUND_CAP  # the safety cap on a match's rounds, for readers of results
 from ..engine import Game
-from ..errors import SimtoolError, choices
+from ..errors import SimtoolError, choices, describe
 from .black_white import GAME as BLACK_WHITE
 from .hearts import GAME as HEARTS
 from .kansas_city import GAME as KANSAS_CITY
@@ -18,10 +20,101 @@ BUILT_IN: tuple[Game, ...] = (BLACK_WHITE, KANSAS_CITY, TRICKSTER, OUT_TRUMPED, 
 
 
 def registry() -> dict[str, Game]:
-    games = {g.id: g for g in BUILT_IN}
+    """Every game that can be played: the built-in ones, and each installed one that loads."""
+    return {gid: g for gid, g in _found().items() if isinstance(g, Game)}
+
+
+def broken() -> dict[str, str]:
+    """Each installed game that cannot be played: why, in one line."""
+    return {gid: g for gid, g in _found().items() if isinstance(g, str)}
+
+
+def _found() -> dict[str, Game | str]:
+    games: dict[str, Game | str] = {g.id: g for g in BUILT_IN}
     for ep in entry_points(group="simtool.games"):
-        games.setdefault(ep.name, ep.load())
+        if ep.name not in games:
+            games[ep.name] = _load(ep)
     return games
+
+
+def _load(ep) -> Game | str:
+    """The installed game of entry point ``ep``, or why it cannot be played: one broken package
+    must not take every command down (``simtool games``, an unknown game's list of valid ones)."""
+    where = f"installed game '{ep.name}' (entry point {ep.value})"
+    try:
+        game = ep.load()
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # even SystemExit at import
+        return f"{where} failed to load: {describe(exc)}"
+    if not isinstance(game, Game):
+        return f"{where} is a {type(game).__name__}, not a simtool.engine.Game (name the game object)"
+    if getattr(game, "id", None) != ep.name:  # runs look a game up by its id
+        return f"{where} calls itself {getattr(game, 'id', None)!r}: the entry point's name must be the game's id"
+    problem = declaration_problem(game)
+    return f"{where}: {problem}" if problem else game
+
+
+def declaration_problem(game: Game) -> str | None:
+    """Why the game's declared player counts, options or rule options cannot be played, or ``None``."""
+    actions = getattr(game, "n_actions", None)
+    if not (isinstance(actions, int) and 1 <= actions <= 64):  # an option is a bit of a uint64 set
+        return f"game '{game.id}' declares n_actions = {actions!r}: a decision's options are 0..63 at most, so 1..64"
+    return player_count_problem(game) or option_problem(game) or column_problem(game)
+
+
+ENGINE_COLUMNS = ("deal", "match", "round", "rotation", "seat", "strategy", "score", "tricks", "win",
+                  "total", "rounds", "capped", "id")
+"""The columns simtool's tables hold for every game: a game's own columns take other names."""
+
+
+def column_problem(game: Game) -> str | None:
+    """Why the game's result columns cannot be tables' columns, or ``None``: a name the engine's
+    columns take (a polars DuplicateError, or the game's values silently replaced), a type that
+    is not a number or a boolean."""
+    for kind, columns in (("columns", game.columns), ("match_columns", game.match_columns)):
+        for name, dtype in dict(columns).items():
+            if name in ENGINE_COLUMNS:
+                return (f"game '{game.id}' declares a column '{name}' in {kind}, a name simtool's tables "
+                        f"hold already ({', '.join(ENGINE_COLUMNS)}): give it another")
+            try:
+                numeric = np.dtype(dtype).kind in "biuf"
+            except TypeError:
+                numeric = False
+            if not numeric:
+                return (f"game '{game.id}' declares column '{name}' of type {dtype!r}: a column holds numbers "
+                        f"or booleans")
+    return None
+
+
+def option_problem(game: Game) -> str | None:
+    """Why the game's rule options cannot be played as declared, or ``None``: a name given twice
+    (``--rule`` could set only one), a default its own values refuse (played unchecked)."""
+    names = [o.name for o in game.options]
+    twice = next((name for name in names if names.count(name) > 1), None)
+    if twice:
+        return f"game '{game.id}' declares rule option '{twice}' twice"
+    for o in game.options:
+        if o.auto is None:
+            try:
+                o.parse(game.id, o.default)
+            except SimtoolError as exc:
+                return f"game '{game.id}' declares a default its rule option refuses: {exc}"
+    return None
+
+
+def player_count_problem(game: Game) -> str | None:
+    """Why ``game.players`` and ``default_players`` cannot be played, or ``None``: a non-empty
+    tuple of player counts holding the default (``players = (4)``, the comma forgotten, is an int)."""
+    counts = getattr(game, "players", None)
+    if not isinstance(counts, tuple | list) or not counts \
+            or not all(isinstance(p, int) and not isinstance(p, bool) and p >= 1 for p in counts):
+        return (f"game '{game.id}' declares players = {counts!r}: it must be a non-empty tuple of "
+                f"player counts, such as (4,) or (3, 4, 5)")
+    default = getattr(game, "default_players", None)
+    if default not in counts:
+        return f"game '{game.id}' declares default_players = {default!r}, not one of its players {tuple(counts)}"
+    return None
 
 
 _BY_ID = {g.id: g for g in BUILT_IN}
@@ -32,7 +125,10 @@ def get(game_id: str) -> Game:
     # of the installed packages (about 3 ms, and get is asked for in every command many times)
     if game_id in _BY_ID:
         return _BY_ID[game_id]
-    games = registry()
+    found = _found()
+    if isinstance(found.get(game_id), str):
+        raise SimtoolError(found[game_id])
+    games = {gid: g for gid, g in found.items() if isinstance(g, Game)}
     if game_id not in games:
         raise SimtoolError(f"unknown game '{game_id}'; valid: {choices(sorted(games))}")
     return games[game_id]

@@ -42,24 +42,24 @@ class Layout:
     @cached_property
     def card_suit(self) -> np.ndarray:
         """Suit of each card, ``(cards,)``."""
-        return np.arange(self.cards) // self.ranks
+        return fixed(np.arange(self.cards) // self.ranks)
 
     @cached_property
     def card_rank(self) -> np.ndarray:
         """Rank of each card, 1 the lowest, ``(cards,)``."""
-        return np.arange(self.cards) % self.ranks + 1
+        return fixed(np.arange(self.cards) % self.ranks + 1)
 
     @cached_property
     def suit(self) -> np.ndarray:
         """The cards of each suit, ``(suits,)`` sets."""
-        return np.array([bits.of(range(self.ranks * s, self.ranks * (s + 1))) for s in range(self.suits)],
-                        np.uint64)
+        return fixed(np.array([bits.of(range(self.ranks * s, self.ranks * (s + 1))) for s in range(self.suits)],
+                              np.uint64))
 
     @cached_property
     def rank(self) -> np.ndarray:
         """The cards of each rank in every suit, ``(ranks,)`` sets (index rank - 1)."""
-        return np.array([bits.of(self.ranks * s + r for s in range(self.suits)) for r in range(self.ranks)],
-                        np.uint64)
+        return fixed(np.array([bits.of(self.ranks * s + r for s in range(self.suits)) for r in range(self.ranks)],
+                              np.uint64))
 
     def suit_cards(self, suit: np.ndarray) -> np.ndarray:
         """The cards of each deal's suit; none where the suit is negative (no such suit)."""
@@ -96,6 +96,14 @@ class Layout:
     @cached_property
     def _by_label(self) -> dict[str, int]:
         return {self.label(c): c for c in range(self.cards)}
+
+
+def fixed(table: np.ndarray) -> np.ndarray:
+    """``table`` made read-only for good: a view hands strategies read-only views of a game's
+    tables (``view.strength``), and one of a writable table could be made writable again
+    (``flags.writeable = True``) and rewrite the rules for every later deal of the process."""
+    table.flags.writeable = False
+    return table
 
 
 @cache

@@ -63,8 +63,8 @@ LAYOUT = cards.layout(SUITS, RANKS)  # fixed: the rank-byte tricks below need 8 
 SUIT, RANK = LAYOUT.suit, LAYOUT.rank
 EVERY_SUIT = np.uint64(sum(1 << (8 * s) for s in range(SUITS)))  # a rank byte times this: that rank in every suit
 FOURS = RANK[3]
-CARD_RANK = np.arange(CARDS + 1) % 8 + 1  # (DECLINE gets a dummy rank)
-CARD_SUIT = np.arange(CARDS + 1) // 8
+CARD_RANK = cards.fixed(np.arange(CARDS + 1) % 8 + 1)  # (DECLINE gets a dummy rank)
+CARD_SUIT = cards.fixed(np.arange(CARDS + 1) // 8)
 
 
 def sheet_table(limit: int) -> tuple[int, ...]:

@@ -30,7 +30,7 @@ import polars as pl
 from simtool import arguments, games
 from simtool.arguments import check_timeout
 from simtool.errors import OutOfMemory, SimtoolError, WorkerLost, describe
-from simtool.pipeline.folders import SPEC, RunWriter, parse_json, run_kind, tables_intact, write_json
+from simtool.pipeline.folders import SPEC, RunWriter, parse_json, played_now, run_kind, tables_intact, write_json
 from simtool.pipeline.runner import (
     BACKENDS,
     RunSpec,
@@ -265,7 +265,8 @@ def _open_cell(cell: Cell, reuse: bool, force: bool) -> _Run:
     replace = force
     if not force and kind == "finished" and finished_spec(folder) == spec:
         recorded = read_json(folder / "run.json", {})
-        if all(recorded.get(k) == v for k, v in cell.record.items()) and tables_intact(folder, recorded):
+        if all(recorded.get(k) == v for k, v in cell.record.items()) and tables_intact(folder, recorded) \
+                and played_now(recorded):
             return _Run(cell, None, spec, set(), recorded)
         replace = True  # filed under another ladder or question, or its tables changed: play it again
     if not force and kind == "interrupted" and saved_spec(folder) == spec:
@@ -346,7 +347,10 @@ them). Fixed, not the number of jobs, so that where a run stops never depends on
 def next_batch(played: int, half: float, target: float, n_chunks: int) -> int:
     """Chunks to have played after the next batch: a half-width shrinks as one over the square
     root of the deals, so aim 10% past the estimate; at least one more chunk, at most the cap."""
-    needed = math.ceil(played * (half / target) ** 2 * 1.1)
+    try:
+        needed = math.ceil(played * (half / target) ** 2 * 1.1)
+    except OverflowError:  # a target so small (--precision 1e-300) that no float holds the deals
+        return n_chunks
     return min(n_chunks, max(played + 1, needed))
 
 

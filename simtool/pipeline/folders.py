@@ -11,6 +11,7 @@ folder, and locks a folder while a run writes it, so two writers never mix their
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import io
@@ -26,7 +27,7 @@ import numpy as np
 import polars as pl
 
 from simtool import games
-from simtool.errors import SimtoolError
+from simtool.errors import DiskFull, SimtoolError
 
 TABLES = ("seats", "matches", "leads")
 SPEC = "spec.json"
@@ -96,6 +97,28 @@ def tables_intact(folder: Path, meta: dict) -> bool:
 
 SPEC_SUM = "sha256"
 """The key in ``chunks/spec.json`` of the checksum of the rest of it (:func:`_spec_sum`)."""
+PLAYED_BY = "played_by"
+"""The key in ``chunks/spec.json`` of the versions that played its chunks (:func:`played_by`)."""
+
+
+def played_by() -> dict:
+    """The versions whose code decides a chunk's values: simtool's rules and strategies, numpy's
+    generators (whose streams a release may change)."""
+    from importlib.metadata import version
+
+    return {"simtool": version("simtool"), "numpy": np.__version__}
+
+
+def played_now(meta: dict) -> bool:
+    """Whether a finished run's ``run.json`` names the versions this process plays with: a plan
+    keeps a finished cell only then, so that one report never sets cells of two versions side by
+    side as if one had played them."""
+    versions = meta.get("versions")
+    return isinstance(versions, dict) and {k: versions.get(k) for k in ("simtool", "numpy")} == played_by()
+
+
+def _versions(made: dict) -> str:
+    return " with ".join(f"{name} {made.get(name)}" for name in ("simtool", "numpy"))
 
 
 def _spec_sum(spec: dict) -> str:
@@ -178,14 +201,16 @@ class RunWriter:
         try:
             self.out.mkdir(parents=True, exist_ok=True)
             self.lock = FolderLock(self.out)
-            if not resume:
+            if resume:
+                self._same_versions()
+            else:
                 self._clear()  # a replaced run must not look complete meanwhile
             self.parts.mkdir(exist_ok=True)
             write_json(self.parts / WRITER, {"pid": os.getpid(),
                                               "started": f"{datetime.now():%Y-%m-%d %H:%M:%S}",
                                               "command": " ".join(_argv())})
             if not resume:
-                plain = json.loads(json.dumps(spec or {}, default=str))
+                plain = {**json.loads(json.dumps(spec or {}, default=str)), PLAYED_BY: played_by()}
                 write_json(self.parts / SPEC, {**plain, SPEC_SUM: _spec_sum(plain)})
         except OSError as exc:
             self._release()
@@ -193,6 +218,19 @@ class RunWriter:
         except BaseException:
             self._release()
             raise
+
+    def _same_versions(self) -> None:
+        """A resume plays on with the versions that played the chunks on disk: chunks of two
+        versions joined are a table that no one version plays (none recorded before 2026-11-26:
+        trusted as then; an unreadable spec.json is :meth:`spec`'s to report)."""
+        try:
+            made = parse_json((self.parts / SPEC).read_text()).get(PLAYED_BY)
+        except (OSError, ValueError, AttributeError):
+            return
+        if made is not None and made != played_by():
+            raise SimtoolError(f"cannot resume {self.out}: its chunks were played by {_versions(made)}, "
+                               f"this is {_versions(played_by())}; one run plays one version: resume it "
+                               f"with that version, or play it again with --force")
 
     def _clear(self) -> None:
         for name in OURS:
@@ -226,6 +264,7 @@ class RunWriter:
             raise SimtoolError(f"cannot resume {self.out}: chunks/{SPEC} was changed since the run "
                                f"started (its finished chunks were played with what it said then); "
                                f"put it back, or play the run again with --force")
+        data.pop(PLAYED_BY, None)  # checked as the folder was opened
         return data
 
     def done(self, unit: str, rows, count: int, leads: bool = False) -> set[int]:
@@ -295,7 +334,7 @@ class RunWriter:
                         sums[final.name] = file_checksum(tmp)
                         os.replace(tmp, final)
                     except write_errors() as exc:
-                        raise SimtoolError(f"cannot write {final}: {why(exc)}") from None
+                        raise cannot_write(final, exc) from None
                     except BaseException:
                         tmp.unlink(missing_ok=True)
                         raise
@@ -430,6 +469,18 @@ def why(exc: BaseException) -> str:
     return text.rpartition("IO error: ")[2] or type(exc).__name__
 
 
+FULL = (errno.ENOSPC, errno.EDQUOT)
+"""A full disk and a full quota: room the user can make, then resume."""
+
+
+def cannot_write(path, exc: BaseException) -> SimtoolError:
+    """The one error for a failed write of ``path``: :class:`DiskFull` (the chunks are kept for
+    ``--resume``) where the disk or quota is full, as the OS or polars (in its own words) says."""
+    full = (isinstance(exc, OSError) and exc.errno in FULL) or any(
+        os.strerror(e) in str(exc) for e in FULL)
+    return (DiskFull if full else SimtoolError)(f"cannot write {path}: {why(exc)}")
+
+
 def write_together(files: dict[Path, str], what: str) -> None:
     """Text files that belong together (a table's Markdown, JSON and CSV; a review's page and
     data), each written whole under a temporary name first and all renamed into place only once
@@ -523,7 +574,7 @@ def _write_atomic(final: Path, tmp: Path, data: bytes) -> None:
         os.replace(tmp, final)
     except write_errors() as exc:
         tmp.unlink(missing_ok=True)
-        raise SimtoolError(f"cannot write {final}: {why(exc)}") from None
+        raise cannot_write(final, exc) from None
 
 
 def write_json(path: Path, data: dict) -> None:
@@ -533,7 +584,7 @@ def write_json(path: Path, data: dict) -> None:
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise SimtoolError(f"cannot write {path}: {why(exc)}") from None
+        raise cannot_write(path, exc) from None
 
 
 def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:

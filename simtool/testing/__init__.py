@@ -92,6 +92,7 @@ def load_game(text: str):
     if not isinstance(found, Game):
         raise pytest.UsageError(f"--simtool-game {text}: {type(found).__name__} is not a simtool.engine.Game "
                                 "(name the game object, e.g. my_game:GAME)")
+    check_player_counts(found)
     return found
 
 
@@ -106,8 +107,34 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         games = metafunc.config.stash[NAMED]
         if not games:
             raise pytest.UsageError("simtool's conformance suite needs a game: --simtool-game MODULE:NAME")
+    check_games(cls, games)
     if "players" in metafunc.fixturenames:
         cases = [(g, p) for g in games for p in g.players]
         metafunc.parametrize("game,players", cases, ids=[f"{g.id}-{p}p" for g, p in cases])
     else:
         metafunc.parametrize("game", games, ids=[g.id for g in games])
+
+
+def check_games(cls, games) -> None:
+    """A ``pytest.UsageError`` unless ``games`` is a tuple or list of playable Games: ``games =
+    (GAME)`` (the comma forgotten) is one game, and stopped collection with a TypeError."""
+    from simtool.engine import Game
+
+    if not isinstance(games, tuple | list) or not all(isinstance(g, Game) for g in games):
+        shown = games if not isinstance(games, tuple | list) else next(g for g in games if not isinstance(g, Game))
+        raise pytest.UsageError(f"{cls.__name__}.games must be a tuple of simtool.engine.Game objects, such as "
+                                f"(GAME,); it holds {type(shown).__name__} {shown!r:.60}")
+    for g in games:
+        check_player_counts(g)
+
+
+def check_player_counts(game) -> None:
+    """A ``pytest.UsageError`` unless the game's player counts and rule options can be played:
+    with no player count every check was skipped and the suite passed a game nobody can play;
+    ``players = (4)`` stopped collection with a TypeError; a default its option refuses was
+    played unchecked."""
+    from simtool.games import declaration_problem
+
+    problem = declaration_problem(game)
+    if problem:
+        raise pytest.UsageError(problem)
