@@ -8,6 +8,7 @@ distribution on the ruled set (seeded: the same counts every run), and no option
 
 from __future__ import annotations
 
+import dataclasses
 from itertools import combinations
 
 import numpy as np
@@ -223,6 +224,11 @@ def test_hearts_pass_is_a_uniform_3_card_subset_then_the_two_of_clubs_is_the_onl
 
 # --- Common: the round cap ---------------------------------------------------------------------
 
+@dataclasses.dataclass
+class _Round(engine.RoundState):
+    n: int
+
+
 class _Fixed(engine.Game):
     """A game of no decisions whose every round scores ``SCORES``; its match ends after round
     ``end`` (``None``: never)."""
@@ -234,10 +240,10 @@ class _Fixed(engine.Game):
         self.end, self.lower_wins = end, lower_wins
 
     def deal(self, rng, match, rnd):
-        return match.n
+        return _Round(match.n)
 
-    def play(self, n):
-        return {"score": np.tile(np.array(self.SCORES, np.int16), (n, 1))}
+    def play(self, state):
+        return {"score": np.tile(np.array(self.SCORES, np.int16), (state.n, 1))}
         yield  # a generator that asks for nothing
 
     def match_over(self, match, rnd):
