@@ -227,6 +227,7 @@ def test_hearts_pass_is_a_uniform_3_card_subset_then_the_two_of_clubs_is_the_onl
 @dataclasses.dataclass
 class _Round(engine.RoundState):
     n: int
+    p: int = 3
 
 
 class _Fixed(engine.Game):
@@ -243,7 +244,8 @@ class _Fixed(engine.Game):
         return _Round(match.n)
 
     def play(self, state):
-        return {"score": np.tile(np.array(self.SCORES, np.int16), (state.n, 1))}
+        return {"score": np.tile(np.array(self.SCORES, np.int16), (state.n, 1)),
+                "tricks": np.zeros((state.n, 3), np.int8)}
         yield  # a generator that asks for nothing
 
     def match_over(self, match, rnd):
