@@ -4,6 +4,8 @@ The deck's shape is a rule option: every table comes from ``view.layout``."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from simtool import bits
@@ -21,15 +23,19 @@ def _high_cards(layout):
     return np.bitwise_or.reduce(layout.rank[-3:])
 
 
-def _by_rank(layout, cards, highest: bool):
-    """Per deal, a card of the highest (or lowest) rank present; -1 for an empty set."""
+def _by_rank(layout, cards, highest):
+    """Per deal, a card of the highest (or lowest) rank present, of the lowest suit among those of
+    that rank; -1 for an empty set. ``highest``: a bool, or one per deal."""
     # the suits folded onto one another: bit r holds where any suit has rank r + 1 (a pass per
     # suit over the sets costs a third of testing every rank)
     width = np.uint64((1 << layout.ranks) - 1)
     ranks = cards & width
     for s in range(1, layout.suits):
         ranks = ranks | ((cards >> np.uint64(s * layout.ranks)) & width)
-    r = bits.highest(ranks, layout.ranks) if highest else bits.lowest(ranks)
+    if np.ndim(highest):
+        r = np.where(highest, bits.highest(ranks, layout.ranks), bits.lowest(ranks))
+    else:
+        r = bits.highest(ranks, layout.ranks) if highest else bits.lowest(ranks)
     return np.where(cards != 0, bits.lowest(cards & layout.rank[np.clip(r, 0, layout.ranks - 1)]), -1)
 
 
@@ -68,24 +74,39 @@ def _play(view, want):
 
 
 def _boss(view, cards):
-    """Cards of ``cards`` that no unseen card of their suit outranks."""
+    """Cards of ``cards`` (held cards) that no unseen card of their suit outranks."""
     layout = view.layout
-    unseen = layout.deck & ~(view.hand | view.played)
-    out = np.zeros(len(view), np.uint64)
-    for s in range(layout.suits):
-        shift = np.uint64(s * layout.ranks)  # the suit's cards as a small number: a fast highest()
-        top = bits.highest((unseen & layout.suit[s]) >> shift, layout.ranks)  # -1: none unseen
-        out |= cards & layout.suit[s] & ~(bits.below(top + 1) << shift)
-    return out
+    above = layout.deck & ~(view.hand | view.played)  # the unseen cards, then those at or below one
+    # smeared down their suits in whole-set steps (ranks 1, 2, 4... lower, never across a suit):
+    # a few operations on every suit at once where a pass per suit took ten each
+    for shift, stays in _smear(layout):
+        above |= (above >> shift) & stays
+    return cards & ~above
 
 
-def _short_low(view, cards):
-    """The lowest of ``cards`` in the suit the hand is shortest in (playing towards a void)."""
+@cache
+def _smear(layout):
+    """``(shift, stays)`` for shifts 1, 2, 4... below ``layout.ranks``: the cards ``shift`` ranks
+    below another card of their suit (where a set shifted down by ``shift`` stays in its suit)."""
+    steps, shift = [], 1
+    while shift < layout.ranks:
+        stays = bits.of(c for c in range(layout.cards) if c % layout.ranks + shift < layout.ranks)
+        steps.append((np.uint64(shift), stays))
+        shift *= 2
+    return tuple(steps)
+
+
+def _shortest(view, cards):
+    """The cards of ``cards`` in the suit (of those ``cards`` holds) the hand is shortest in, the
+    first of the shortest; empty where ``cards`` is."""
     layout = view.layout
-    counts = np.stack([np.where((cards & layout.suit[s]) != 0, bits.count(view.hand & layout.suit[s]), 99)
-                       for s in range(layout.suits)], axis=1)
-    # within one suit the lowest card is the lowest rank
-    return np.where(cards != 0, bits.lowest(cards & layout.suit[counts.argmin(axis=1)]), -1)
+    hand, suits = view.hand, layout.suits
+    none = np.int16(1 << 14)
+    key = np.full(len(cards), none)  # per deal, (cards in the hand) * suits + suit, the least
+    for s in range(suits):
+        length = bits.count(hand & layout.suit[s]).astype(np.int16) * np.int16(suits) + np.int16(s)
+        key = np.minimum(key, np.where((cards & layout.suit[s]) != 0, length, none))
+    return cards & layout.suit_cards(np.where(key < none, key % suits, -1))
 
 
 @strategy("hoarder", "plays for trumps and tricks: names its long suit trump, leads its "
@@ -128,24 +149,28 @@ def _hoard(view, cheap_ruff):
         return _prefer(layout, view.legal & ~trumps, view.legal, highest=False)
     legal = view.legal
     plain = legal & ~trumps
+    # each branch picks a set of cards and one _by_rank picks from it: a card of the highest rank
+    # (a cash) or the lowest (every other set; one suit's lowest card is its lowest rank)
     if view.kind == LEAD:
         boss = _boss(view, legal)
         unseen_trumps = trumps & ~(hand | view.played)
         draw = np.where(unseen_trumps != 0, boss & trumps, bits.EMPTY)
-        cash = np.where(draw != 0, draw, np.where((boss & plain) != 0, boss & plain, boss & trumps))
-        return np.where(cash != 0, _by_rank(layout, cash, True),
-                        np.where(plain != 0, _short_low(view, plain), _by_rank(layout, legal, False)))
-    last = (view.trick >= 0).sum(axis=1) == view.players - 1
+        cash = bits.first_of(draw, bits.first_of(boss & plain, boss & trumps))
+        high = cash != 0
+        low = bits.first_of(_shortest(view, plain), legal)  # low from the shortest plain suit
+        return _by_rank(layout, np.where(high, cash, low), high)
+    # the last to play (the lockstep's turn, the same in every deal) takes the trick surely
+    last = view.step == view.players - 1
     win = view.winners_now
-    sure = np.where(last, win, _boss(view, win))
+    sure = win if last else _boss(view, win)
     if np.any(cheap_ruff):  # a plain trick only a trump wins: the cheapest winning trump, sure or not
         ruffing = (view.led != view.trump) & ((win & ~trumps) == 0)
         sure = np.where(cheap_ruff & ruffing, bits.EMPTY, sure)
-    cheap_sure = _prefer(layout, sure & ~trumps, sure, highest=False)
-    hopeful = _prefer(layout, win & ~trumps, win, highest=False)
     lose = legal & ~win
-    shed = np.where((lose & ~trumps) != 0, _short_low(view, lose & ~trumps), _by_rank(layout, lose, False))
-    return np.where(sure != 0, cheap_sure, np.where(win != 0, hopeful, shed))
+    shed = bits.first_of(_shortest(view, lose & ~trumps), lose)
+    pick = np.where(sure != 0, bits.first_of(sure & ~trumps, sure),
+                    np.where(win != 0, bits.first_of(win & ~trumps, win), shed))
+    return _by_rank(layout, pick, highest=False)
 
 
 @strategy("tricks", "plays for tricks and never for trumps: bids its high cards, leads its "
