@@ -27,16 +27,25 @@ def _by_rank(layout, cards, highest):
     """Per deal, a card of the highest (or lowest) rank present, of the lowest suit among those of
     that rank; -1 for an empty set. ``highest``: a bool, or one per deal."""
     # the suits folded onto one another: bit r holds where any suit has rank r + 1 (a pass per
-    # suit over the sets costs a third of testing every rank)
+    # suit over the sets costs a third of testing every rank); in place, as it runs on every
+    # play-out decision
     width = np.uint64((1 << layout.ranks) - 1)
     ranks = cards & width
+    part = np.empty_like(ranks)
     for s in range(1, layout.suits):
-        ranks = ranks | ((cards >> np.uint64(s * layout.ranks)) & width)
+        np.right_shift(cards, np.uint64(s * layout.ranks), out=part)
+        part &= width
+        ranks |= part
     if np.ndim(highest):
         r = np.where(highest, bits.highest(ranks, layout.ranks), bits.lowest(ranks))
     else:
         r = bits.highest(ranks, layout.ranks) if highest else bits.lowest(ranks)
-    return np.where(cards != 0, bits.lowest(cards & layout.rank[np.clip(r, 0, layout.ranks - 1)]), -1)
+    np.clip(r, 0, layout.ranks - 1, out=r)
+    np.take(layout.rank, r, out=part)
+    part &= cards
+    card = bits.lowest(part)
+    card[cards == 0] = -1
+    return card
 
 
 def _prefer(layout, first, then, highest: bool):
