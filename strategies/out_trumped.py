@@ -154,6 +154,19 @@ def _ruffer_beside(others, seat: int):
 ruffer.choose.beside = _ruffer_beside
 
 
+def _worth(view):
+    """The options worth a search's play-outs (pimc asks the seat's own policy): at a discard,
+    only plain cards while the hand holds one (a trump laid away neither takes a trick nor counts
+    among the trumps captured); elsewhere every option (None)."""
+    if view.kind != DISCARD:
+        return None
+    legal = view.legal
+    return bits.first_of(legal & ~view.layout.suit_cards(view.trump), legal)
+
+
+hoarder.choose.worth = ruffer.choose.worth = _worth
+
+
 def _hoard(view, cheap_ruff):
     """``hoarder``'s play; ``cheap_ruff`` (a bool, or one per deal): where only a trump wins a
     plain trick, the cheapest one that wins, not an unbeatable one (an unbeatable trump led later

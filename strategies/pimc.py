@@ -78,6 +78,12 @@ PARAMS = (
           "with `focus_samples` worlds instead of `samples`", by_game=(("nine-lives", "bid"),)),
     Param("focus_samples", int, 0, "re-dealt worlds per decision of the kind `focus` (0: `samples`)",
           0, 4096, by_game=(("nine-lives", 24),)),
+    # a second look of its own for the kind `focus`: Out-Trumped's discards (kitty=bid), whose
+    # search in 4 worlds alone lost 2.3 points against 16 (docs/speed.md, issue 31)
+    Param("focus_keep", int, 0, "options per decision of the kind `focus` given a second look in "
+          "`focus_deep` more worlds (0: as `keep`)", 0, 64),
+    Param("focus_deep", int, 0, "worlds more for each option of the kind `focus` given a second look "
+          "(0: as `deep`)", 0, 4096),
     # inference from the others' choices under the play-out policy, the model of them (its
     # `choose.redeal`): Nine Lives mends the worlds by swaps towards what `exact` would have done
     # (0.428 and 0.414 against 0.401 and 0.402 on the same 4000 deals, seeds 11 and 12, when it
@@ -133,20 +139,33 @@ def check(params, game_id: str | None) -> None:
     if kinds and params.focus not in kinds:
         raise SimtoolError(f"bad parameter focus '{params.focus}' of strategy 'pimc': {game_id} has no "
                            f"decision of that kind; choose one of: {choices(('none', *kinds))}")
+    if bool(params.focus_keep) != bool(params.focus_deep):
+        raise SimtoolError(f"bad parameters focus_keep={params.focus_keep}, focus_deep={params.focus_deep} of "
+                           f"strategy 'pimc': a second look at the focus needs both above 0, or both 0 "
+                           f"for the one of every kind (keep, deep)")
 
 
 @strategy("pimc", "determinized Monte Carlo search: re-deals the unseen cards `samples` times, "
           "plays every legal option out in the same worlds, keeps the best mean", params=PARAMS,
           cost=cost, check=check)
 def pimc(view, rng, params):
+    keep, deep = look(view.kind, params)
     return search(view, rng, worlds(view.kind, params), params.playout, params.value, params.own,
-                  params.keep, params.deep, params.infer)
+                  keep, deep, params.infer)
 
 
 def worlds(kind: str, params) -> int:
     """The worlds a decision of ``kind`` is searched in: ``focus_samples`` for the kind ``focus``
     (where set), else ``samples``."""
     return params.focus_samples if params.focus_samples and kind == params.focus else params.samples
+
+
+def look(kind: str, params) -> tuple[int, int]:
+    """The second look ``(keep, deep)`` a decision of ``kind`` gets: ``focus_keep``,
+    ``focus_deep`` for the kind ``focus`` (where set), else ``keep``, ``deep``."""
+    if params.focus_keep and kind == params.focus:
+        return params.focus_keep, params.focus_deep
+    return params.keep, params.deep
 
 
 @strategy("clairvoyant", "NOT A FAIR PLAYER, a reference: pimc's search on the true deal (it sees "
@@ -188,6 +207,11 @@ def search(view, rng, k: int, playout_spec: str, value_of: str, own_spec: str = 
                            f"without --isolate); choose infer=0, or run it without --isolate")
     # one option of each interchangeable group (the play-out policy's own choice among them)
     tried = np.where(free, view.distinct | bits.BIT[policy], bits.EMPTY)
+    # of those, only the ones the seat's own policy deems worth a search, where it says
+    worth = getattr(mine.choose, "worth", None)
+    worthy = None if worth is None else worth(view)
+    if worthy is not None:
+        tried &= worthy | bits.BIT[policy]
     deal, option = np.nonzero(bits.to_mask(tried, view.n_actions))  # every (deal, option) pair to try
     # where the worlds see no difference, the play-out policy's own judgement decides
     preferred = 1e-7 * (option == policy[deal])  # below any difference of two means (1 / (60 * 4096) at least)

@@ -1,0 +1,60 @@
+"""``pimc`` in Out-Trumped's rule variants (issue 31): what its discards search, and in how many
+worlds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import simtool.games
+import strategies
+from simtool import bits, engine
+from strategies import pimc
+
+GAME = simtool.games.get("out-trumped")
+
+
+def searched(entry: str, rules: dict, n: int = 24, seed: int = 3) -> list[tuple[str, np.ndarray, np.ndarray, int]]:
+    """Every play-out batch of ``entry`` at seat 0 of one round (``hoarder`` elsewhere):
+    ``(kind, the legal cards of each pair's deal, the option tried, worlds)``."""
+    rules = {o.name: o.default for o in GAME.options} | rules
+    seen = []
+    values = pimc._values
+
+    def recording(view, rng, k, deal, option, *args):
+        seen.append((view.kind, view.legal[deal], option, k, view.layout.suit_cards(view.trump)[deal]))
+        return values(view, rng, k, deal, option, *args)
+
+    state = GAME.deal(np.random.default_rng(seed), GAME.new_match(n, 4, rules), 0)
+    lineup = engine.Lineup([strategies.resolve(entry, GAME.id), strategies.resolve("hoarder", GAME.id)],
+                           np.array([0, 1, 1, 1]))
+    mp = pytest.MonkeyPatch()
+    mp.setattr(pimc, "_values", recording)
+    try:
+        engine.play_round(GAME, state, lineup, np.random.default_rng(4),
+                          engine.Context(GAME.id, 0, n, "deal", np.arange(n)))
+    finally:
+        mp.undo()
+    return seen
+
+
+def test_a_discard_searches_only_plain_cards_while_the_hand_holds_one():
+    seen = [s for s in searched("pimc", {"kitty": "bid"}) if s[0] == "discard"]
+    assert seen, "the search took no kitty in these deals"
+    legal = np.concatenate([s[1] for s in seen])
+    option = np.concatenate([s[2] for s in seen])
+    trumps = np.concatenate([s[4] for s in seen])
+    tried_trump = (bits.BIT[option] & trumps) != 0
+    holds_plain = (legal & ~trumps) != 0
+    # trumps were in hand beside plain cards, and never tried there; tried only from all-trump hands
+    assert ((legal & trumps) != 0)[holds_plain].any()
+    assert not (tried_trump & holds_plain).any()
+
+
+def test_the_plays_still_try_every_distinct_card():
+    # the pruning is the discard's only: a follow may try a trump beside plain cards
+    seen = [s for s in searched("pimc", {"kitty": "bid"}) if s[0] in ("lead", "play")]
+    option = np.concatenate([s[2] for s in seen])
+    trumps = np.concatenate([s[4] for s in seen])
+    legal = np.concatenate([s[1] for s in seen])
+    assert (((bits.BIT[option] & trumps) != 0) & ((legal & ~trumps) != 0)).any()
