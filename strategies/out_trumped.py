@@ -36,15 +36,18 @@ def _by_rank(layout, cards, highest):
         np.right_shift(cards, np.uint64(s * layout.ranks), out=part)
         part &= width
         ranks |= part
+    # no np.where here or below: on conditions that vary from deal to deal a product or a mask
+    # costs a fraction of its branches
     if np.ndim(highest):
-        r = np.where(highest, bits.highest(ranks, layout.ranks), bits.lowest(ranks))
+        r = bits.lowest(ranks)
+        r += (bits.highest(ranks, layout.ranks) - r) * highest
     else:
         r = bits.highest(ranks, layout.ranks) if highest else bits.lowest(ranks)
     np.clip(r, 0, layout.ranks - 1, out=r)
     np.take(layout.rank, r, out=part)
     part &= cards
-    card = bits.lowest(part)
-    card[cards == 0] = -1
+    card = bits.lowest(part)  # 64 only where ``cards`` is empty: -1 there
+    card -= 65 * (card >> 6)
     return card
 
 
@@ -109,24 +112,29 @@ def _shortest(view, cards):
     """The cards of ``cards`` in the suit (of those ``cards`` holds) the hand is shortest in, the
     first of the shortest; empty where ``cards`` is."""
     layout = view.layout
-    hand, suits = view.hand, layout.suits
-    # per deal the least (cards of the suit in the hand) * suits + suit, plus 128 where ``cards``
-    # holds none of the suit: below 128 otherwise, as a suit holds at most 64 // suits cards;
-    # uint8 and in place, at half the cost of a stack of lengths and argmin
-    key = np.full(len(cards), np.uint8(255))
-    part = np.empty(len(cards), np.uint64)
-    none = np.empty(len(cards), bool)
-    for s in range(suits):
+    hand, n = view.hand, len(cards)
+    # per deal the least (cards of the suit in the hand) << 8 | suit, plus 1 << 15 where ``cards``
+    # holds none of the suit (a suit has at most 64 cards: below it otherwise); uint16, in place
+    # and without a branch, at a third of the cost of a stack of lengths and argmin
+    key = np.full(n, np.uint16(1 << 15))
+    part, none, length = np.empty(n, np.uint64), np.empty(n, bool), np.empty(n, np.uint16)
+    for s in range(layout.suits):
         np.bitwise_and(hand, layout.suit[s], out=part)
-        length = bits.count(part)
-        length *= np.uint8(suits)
-        length += np.uint8(s)
+        np.left_shift(bits.count(part), np.uint16(8), out=length, dtype=np.uint16)
+        length |= np.uint16(s)
         np.bitwise_and(cards, layout.suit[s], out=part)
         np.equal(part, 0, out=none)
-        length |= none.view(np.uint8) << np.uint8(7)
+        length |= none.view(np.uint8) << np.uint16(15)
         np.minimum(key, length, out=key)
-    suit = (key % np.uint8(suits)).astype(np.int64)
-    return cards & layout.suit_cards(np.where(key < 128, suit, -1))
+    index = (key & np.uint16(0x80FF)).astype(np.int64)  # the suit, or 1 << 15 for none
+    np.minimum(index, layout.suits, out=index)
+    return cards & np.take(_suits_then_none(layout), index)
+
+
+@cache
+def _suits_then_none(layout):
+    """The cards of each suit, then the empty set (at index ``suits``)."""
+    return np.append(layout.suit, bits.EMPTY)
 
 
 @strategy("hoarder", "plays for trumps and tricks: names its long suit trump, leads its "
@@ -187,23 +195,22 @@ def _hoard(view, cheap_ruff):
     if view.kind == LEAD:
         boss = _boss(view, legal)
         unseen_trumps = trumps & ~(hand | view.played)
-        draw = np.where(unseen_trumps != 0, boss & trumps, bits.EMPTY)
+        draw = (boss & trumps) * (unseen_trumps != 0)
         cash = bits.first_of(draw, bits.first_of(boss & plain, boss & trumps))
-        high = cash != 0
         low = bits.first_of(_shortest(view, plain), legal)  # low from the shortest plain suit
-        return _by_rank(layout, np.where(high, cash, low), high)
+        return _by_rank(layout, bits.first_of(cash, low), cash != 0)
     # the last to play (the lockstep's turn, the same in every deal) takes the trick surely
     last = view.step == view.players - 1
     win = view.winners_now
     sure = win if last else _boss(view, win)
     if np.any(cheap_ruff):  # a plain trick only a trump wins: the cheapest winning trump, sure or not
         ruffing = (view.led != view.trump) & ((win & ~trumps) == 0)
-        sure = np.where(cheap_ruff & ruffing, bits.EMPTY, sure)
+        sure = sure * ~(cheap_ruff & ruffing)
     lose = legal & ~win
     shed = bits.first_of(_shortest(view, lose & ~trumps), lose)
-    pick = np.where(sure != 0, bits.first_of(sure & ~trumps, sure),
-                    np.where(win != 0, bits.first_of(win & ~trumps, win), shed))
-    return _by_rank(layout, pick, highest=False)
+    # a sure winner (plain first), else a hopeful one, else the shed
+    hopeful = bits.first_of(bits.first_of(win & ~trumps, win), shed)
+    return _by_rank(layout, bits.first_of(bits.first_of(sure & ~trumps, sure), hopeful), highest=False)
 
 
 @strategy("tricks", "plays for tricks and never for trumps: bids its high cards, leads its "
