@@ -53,7 +53,7 @@ def _by_rank(layout, cards, highest):
 
 def _prefer(layout, first, then, highest: bool):
     """A card of ``first`` if any (by rank), else of ``then``."""
-    return _by_rank(layout, np.where(first != 0, first, then), highest)
+    return _by_rank(layout, bits.first_of(first, then), highest)
 
 
 def _long_suit(layout, hand):
@@ -508,8 +508,9 @@ def _mend(hands, allowed, rng, n_cards: int) -> np.ndarray:
         pick = np.where(fits.any(axis=1)[:, None], fits, may)
         b = np.argmax(np.where(pick, rng.random(pick.shape), -1.0), axis=1)
         go = r[pick.any(axis=1)]
-        give = np.where((h[r, b] & takes) != 0, h[r, b] & takes, h[r, b])
-        back = bits.BIT[bits.uniform(np.where(give != 0, give, bits.BIT[0]), rng, n_cards)]
+        held = h[r, b]
+        give = bits.first_of(held & takes, held)
+        back = bits.BIT[bits.uniform(bits.first_of(give, bits.BIT[0]), rng, n_cards)]
         _swap(h, go, s[go], b[go], moved[go], back[go])
         hands[todo] = h
         # a row whose wrong card no other seat may take cannot fit (the card belongs to a kitty
@@ -521,8 +522,8 @@ def _mend(hands, allowed, rng, n_cards: int) -> np.ndarray:
         for _ in range(MIX):
             x, y = rng.integers(0, p, r.size), rng.integers(0, p, r.size)
             hx, hy = h[r, x], h[r, y]
-            cx = bits.BIT[bits.uniform(np.where(hx != 0, hx, bits.BIT[0]), rng, n_cards)]
-            cy = bits.BIT[bits.uniform(np.where(hy != 0, hy, bits.BIT[0]), rng, n_cards)]
+            cx = bits.BIT[bits.uniform(bits.first_of(hx, bits.BIT[0]), rng, n_cards)]
+            cy = bits.BIT[bits.uniform(bits.first_of(hy, bits.BIT[0]), rng, n_cards)]
             ok = r[(x != y) & (hx != 0) & (hy != 0) & ((cy & a[r, x]) != 0) & ((cx & a[r, y]) != 0)]
             _swap(h, ok, x[ok], y[ok], cx[ok], cy[ok])
         hands[mended] = h
