@@ -430,8 +430,8 @@ def _misfits(view, hands, events, k):
         shorter = plain & (c > 0) & ((c < mine) | ((c == mine) & (suits < suit[at, None])))
         miss[at] += shorter.any(axis=1)
     dealer = view.dealer
-    wild = np.repeat((view.die == layout.suits) & (view.trump >= 0) & (view.seat != dealer), k)
-    if view.wild_rule == "dealer" and wild.any():
+    wild = np.repeat(_picked_wild(view), k)
+    if wild.any():
         at = rows[wild]
         held = hands[at, dealer] | played_from(0, np.full(m, dealer))[at // k]
         c = counts(held)
@@ -439,6 +439,13 @@ def _misfits(view, hands, events, k):
         longer = (c > mine) | ((c == mine) & (suits < trump[at, None]))
         miss[at] += longer.any(axis=1)
     return miss
+
+
+def _picked_wild(view) -> np.ndarray:
+    """Per deal, whether the dealer, another seat, picked trump on a wild roll (its longest
+    suit, :func:`_misfits`)."""
+    picked = (view.die == view.layout.suits) & (view.trump >= 0) & (view.seat != view.dealer)
+    return picked & (view.wild_rule == "dealer")
 
 
 MIX = 30
@@ -465,6 +472,12 @@ def redeal(view, k: int, rng, draw: int) -> object:
     known = view.excluded
     ruled_out, events, _ = _read(view)
     ruled_out |= known
+    if view.kind in (BID, DISCARD) and not events and not ruled_out.any() and not _picked_wild(view).any():
+        # nothing to read yet (a bid or a discard before any play): every world fits alike, so
+        # the k kept would be the first k of those drawn; k are drawn (the same law, a third of
+        # the work). The trump pick and the first lead keep the drawn order, so that the default
+        # rules' results stay those measured
+        return view.redeal(k, rng)
     drawn = draw * k
     view.__dict__["excluded"] = np.zeros_like(known)  # this copy only, for the free deal
     try:

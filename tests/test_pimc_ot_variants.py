@@ -58,3 +58,23 @@ def test_the_plays_still_try_every_distinct_card():
     trumps = np.concatenate([s[4] for s in seen])
     legal = np.concatenate([s[1] for s in seen])
     assert (((bits.BIT[option] & trumps) != 0) & ((legal & ~trumps) != 0)).any()
+
+
+def test_a_bid_or_discard_with_nothing_to_read_draws_only_the_worlds_it_keeps():
+    # before any play there is nothing to read (no wild pick here): each world would fit alike,
+    # so k are drawn, not infer * k; once cards are played the lead and the follows draw 3 * k
+    drawn = {}
+    redeal = GAME.View.redeal
+
+    def spying(view, k, rng):
+        drawn.setdefault(view.kind, set()).add(k)
+        return redeal(view, k, rng)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(GAME.View, "redeal", spying)
+    try:
+        searched("pimc@samples=4,focus=discard,focus_samples=2,infer=3", {"kitty": "bid", "wild": "no-trump"})
+    finally:
+        mp.undo()
+    assert drawn["bid"] == {4} and drawn["discard"] == {2}
+    assert drawn["play"] == {12}
