@@ -74,16 +74,19 @@ PARAMS = (
     # worlds than each card played, at little cost beside the play decisions (Nine Lives: the bid
     # in 32 worlds instead of 8, measured with the second look above; 24 with the guided belief
     # and 20 worlds more: 24 and 32 measured alike, docs/reference-player.md)
+    # Out-Trumped's discards (with a kitty: five a hand, each searched over a dozen cards, half the
+    # play-outs of a deal under kitty=bid) in 8 worlds, the best 3 in 12 more (below): +0.5 points
+    # (-0.6 to +1.6) against all in 16 on the same 4096 deals, at 0.6 of the discards' play-outs;
+    # in 4 worlds alone they lost 2.3 points (docs/speed.md, "The search in Out-Trumped's variants")
     Param("focus", str, "none", "the decision kind (a view's `kind`: bid, lead, play, pass, ...) searched "
-          "with `focus_samples` worlds instead of `samples`", by_game=(("nine-lives", "bid"),)),
+          "with `focus_samples` worlds instead of `samples`",
+          by_game=(("nine-lives", "bid"), ("out-trumped", "discard"))),
     Param("focus_samples", int, 0, "re-dealt worlds per decision of the kind `focus` (0: `samples`)",
-          0, 4096, by_game=(("nine-lives", 24),)),
-    # a second look of its own for the kind `focus`: Out-Trumped's discards (kitty=bid), whose
-    # search in 4 worlds alone lost 2.3 points against 16 (docs/speed.md, issue 31)
+          0, 4096, by_game=(("nine-lives", 24), ("out-trumped", 8))),
     Param("focus_keep", int, 0, "options per decision of the kind `focus` given a second look in "
-          "`focus_deep` more worlds (0: as `keep`)", 0, 64),
+          "`focus_deep` more worlds (0: as `keep`)", 0, 64, by_game=(("out-trumped", 3),)),
     Param("focus_deep", int, 0, "worlds more for each option of the kind `focus` given a second look "
-          "(0: as `deep`)", 0, 4096),
+          "(0: as `deep`)", 0, 4096, by_game=(("out-trumped", 12),)),
     # inference from the others' choices under the play-out policy, the model of them (its
     # `choose.redeal`): Nine Lives mends the worlds by swaps towards what `exact` would have done
     # (0.428 and 0.414 against 0.401 and 0.402 on the same 4000 deals, seeds 11 and 12, when it
@@ -120,9 +123,9 @@ def one_world(params) -> float:
 
 
 def check(params, game_id: str | None) -> None:
-    """Refuse a second look given half (``keep`` without ``deep`` or the reverse plays as none),
-    inference from a play-out policy that offers no belief, and a ``focus`` the game has no
-    decision of (each would never apply), in one line each."""
+    """Refuse a second look given half (``keep`` without ``deep`` or the reverse plays as none;
+    ``focus_keep`` and ``focus_deep`` alike), inference from a play-out policy that offers no
+    belief, and a ``focus`` the game has no decision of (each would never apply), in one line each."""
     from simtool.errors import SimtoolError, choices
 
     if bool(params.keep) != bool(params.deep):
