@@ -73,8 +73,24 @@ def test_a_bid_or_discard_with_nothing_to_read_draws_only_the_worlds_it_keeps():
     mp = pytest.MonkeyPatch()
     mp.setattr(GAME.View, "redeal", spying)
     try:
-        searched("pimc@samples=4,focus=discard,focus_samples=2,infer=3", {"kitty": "bid", "wild": "no-trump"})
+        searched("pimc@samples=4,focus_samples=2,focus_keep=1,focus_deep=3,infer=3",
+                 {"kitty": "bid", "wild": "no-trump"})
     finally:
         mp.undo()
-    assert drawn["bid"] == {4} and drawn["discard"] == {2}
+    assert drawn["bid"] == {4} and drawn["discard"] == {2, 3}
     assert drawn["play"] == {12}
+
+
+def test_the_discards_get_a_second_look_of_their_own():
+    # the first look in focus_samples worlds, the best focus_keep options in focus_deep more; the
+    # leads and plays in samples worlds and no second look
+    seen = {}
+    for kind, _, option, k, _ in searched("pimc@samples=2,focus_samples=3,focus_keep=1,focus_deep=5",
+                                          {"kitty": "bid"}):
+        seen.setdefault(kind, []).append((k, len(option)))
+    assert {k for k, _ in seen["discard"]} == {3, 5}
+    assert {k for k, _ in seen["lead"] + seen["play"]} == {2}
+    # one option of each deal gets the second look, fewer than the first look tried
+    first = sum(n for k, n in seen["discard"] if k == 3)
+    second = sum(n for k, n in seen["discard"] if k == 5)
+    assert 0 < second < first
