@@ -211,7 +211,7 @@ def search(view, rng, k: int, playout_spec: str, value_of: str, own_spec: str = 
     # one option of each interchangeable group (the play-out policy's own choice among them)
     tried = np.where(free, view.distinct | bits.BIT[policy], bits.EMPTY)
     # of those, only the ones the seat's own policy deems worth a search, where it says
-    worth = getattr(mine.choose, "worth", None)
+    worth = getattr(getattr(mine, "choose", mine), "worth", None)
     worthy = None if worth is None else worth(view)
     if worthy is not None:
         tried &= worthy | bits.BIT[policy]
