@@ -94,3 +94,13 @@ def test_the_discards_get_a_second_look_of_their_own():
     first = sum(n for k, n in seen["discard"] if k == 3)
     second = sum(n for k, n in seen["discard"] if k == 5)
     assert 0 < second < first
+
+
+def test_a_bid_searches_passing_and_bids_up_to_twice_a_fair_share_and_two():
+    # 13 cards each with the kitty and 4 players: a fair share is 3.25 tricks, so bids of 10 to
+    # 13 are legal (where the standing bid allows) but never tried, unless the policy would bid so
+    seen = [s for s in searched("pimc", {"kitty": "bid"}) if s[0] == "bid"]
+    legal = np.concatenate([s[1] for s in seen])
+    option = np.concatenate([s[2] for s in seen])
+    assert (legal & ~bits.below(10) != 0).any() and (option == 0).any()
+    assert option.max() == 9
