@@ -75,14 +75,15 @@ PARAMS = (
     # in 32 worlds instead of 8, measured with the second look above; 24 with the guided belief
     # and 20 worlds more: 24 and 32 measured alike, docs/reference-player.md)
     # Out-Trumped's discards (with a kitty: five a hand, each searched over a dozen cards, half the
-    # play-outs of a deal under kitty=bid) in 8 worlds, the best 3 in 12 more (below): +0.5 points
-    # (-0.6 to +1.6) against all in 16 on the same 4096 deals, at 0.6 of the discards' play-outs;
-    # in 4 worlds alone they lost 2.3 points (docs/speed.md, "The search in Out-Trumped's variants")
+    # play-outs of a deal under kitty=bid) in 6 worlds, the best 3 in 12 more (below): +0.4 points
+    # (-0.7 to +1.5) against all in 16 on the same 4096 deals, at under half the discards'
+    # play-outs; in 4 worlds alone they lost 2.3 to 3.2 points, with the best 3 in 12 more 0.8
+    # (docs/speed.md, "The search in Out-Trumped's variants")
     Param("focus", str, "none", "the decision kind (a view's `kind`: bid, lead, play, pass, ...) searched "
           "with `focus_samples` worlds instead of `samples`",
           by_game=(("nine-lives", "bid"), ("out-trumped", "discard"))),
     Param("focus_samples", int, 0, "re-dealt worlds per decision of the kind `focus` (0: `samples`)",
-          0, 4096, by_game=(("nine-lives", 24), ("out-trumped", 8))),
+          0, 4096, by_game=(("nine-lives", 24), ("out-trumped", 6))),
     Param("focus_keep", int, 0, "options per decision of the kind `focus` given a second look in "
           "`focus_deep` more worlds (0: as `keep`)", 0, 64, by_game=(("out-trumped", 3),)),
     Param("focus_deep", int, 0, "worlds more for each option of the kind `focus` given a second look "

@@ -66,7 +66,7 @@ def test_any_kind_of_any_game_can_be_the_focus():
 
 
 def test_the_focus_is_nine_lives_bid_and_out_trumped_discard_by_default():
-    defaults = {"nine-lives": ("bid", 24, 0, 0), "out-trumped": ("discard", 8, 3, 12)}
+    defaults = {"nine-lives": ("bid", 24, 0, 0), "out-trumped": ("discard", 6, 3, 12)}
     for game in simtool.games.registry():
         values = strategies.resolve("pimc", game).values
         expected = defaults.get(game, ("none", 0, 0, 0))
