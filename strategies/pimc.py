@@ -13,7 +13,10 @@ Every decision kind is one option at a time in the engine (a Kansas City pass, a
 discard are played card by card, a colour is one of two, a bid one number), so the largest option
 space is a hand of cards: the search tries each legal option in full, pruning only options the
 game calls interchangeable (``view.distinct``: in Out-Trumped, of two cards of a suit with
-nothing left between them, one is tried; the play-out policy's own choice is always tried). A 3-card
+nothing left between them, one is tried; the play-out policy's own choice is always tried) and
+those the seat's own policy deems not worth a search (``choose.worth(view)``, the options worth
+it or None: Out-Trumped's trump discards while a plain card is held, bids above twice a fair
+share of the tricks and two). A 3-card
 pass is thus searched in steps, one card given the cards already chosen, each step judged by
 playing the rest of the pass and the round out with the play-out policy.
 
