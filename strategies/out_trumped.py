@@ -4,6 +4,8 @@ The deck's shape is a rule option: every table comes from ``view.layout``."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from simtool import bits
@@ -21,21 +23,37 @@ def _high_cards(layout):
     return np.bitwise_or.reduce(layout.rank[-3:])
 
 
-def _by_rank(layout, cards, highest: bool):
-    """Per deal, a card of the highest (or lowest) rank present; -1 for an empty set."""
+def _by_rank(layout, cards, highest):
+    """Per deal, a card of the highest (or lowest) rank present, of the lowest suit among those of
+    that rank; -1 for an empty set. ``highest``: a bool, or one per deal."""
     # the suits folded onto one another: bit r holds where any suit has rank r + 1 (a pass per
-    # suit over the sets costs a third of testing every rank)
+    # suit over the sets costs a third of testing every rank); in place, as it runs on every
+    # play-out decision
     width = np.uint64((1 << layout.ranks) - 1)
     ranks = cards & width
+    part = np.empty_like(ranks)
     for s in range(1, layout.suits):
-        ranks = ranks | ((cards >> np.uint64(s * layout.ranks)) & width)
-    r = bits.highest(ranks, layout.ranks) if highest else bits.lowest(ranks)
-    return np.where(cards != 0, bits.lowest(cards & layout.rank[np.clip(r, 0, layout.ranks - 1)]), -1)
+        np.right_shift(cards, np.uint64(s * layout.ranks), out=part)
+        part &= width
+        ranks |= part
+    # no np.where here or below: on conditions that vary from deal to deal a product or a mask
+    # costs a fraction of its branches
+    if np.ndim(highest):
+        r = bits.lowest(ranks)
+        r += (bits.highest(ranks, layout.ranks) - r) * highest
+    else:
+        r = bits.highest(ranks, layout.ranks) if highest else bits.lowest(ranks)
+    np.clip(r, 0, layout.ranks - 1, out=r)
+    np.take(layout.rank, r, out=part)
+    part &= cards
+    card = bits.lowest(part)  # 64 only where ``cards`` is empty: -1 there
+    card -= 65 * (card >> 6)
+    return card
 
 
 def _prefer(layout, first, then, highest: bool):
     """A card of ``first`` if any (by rank), else of ``then``."""
-    return _by_rank(layout, np.where(first != 0, first, then), highest)
+    return _by_rank(layout, bits.first_of(first, then), highest)
 
 
 def _long_suit(layout, hand):
@@ -68,24 +86,55 @@ def _play(view, want):
 
 
 def _boss(view, cards):
-    """Cards of ``cards`` that no unseen card of their suit outranks."""
+    """Cards of ``cards`` (held cards) that no unseen card of their suit outranks."""
     layout = view.layout
-    unseen = layout.deck & ~(view.hand | view.played)
-    out = np.zeros(len(view), np.uint64)
+    above = layout.deck & ~(view.hand | view.played)  # the unseen cards, then those at or below one
+    # smeared down their suits in whole-set steps (ranks 1, 2, 4... lower, never across a suit):
+    # a few operations on every suit at once where a pass per suit took ten each
+    for shift, stays in _smear(layout):
+        above |= (above >> shift) & stays
+    return cards & ~above
+
+
+@cache
+def _smear(layout):
+    """``(shift, stays)`` for shifts 1, 2, 4... below ``layout.ranks``: the cards ``shift`` ranks
+    below another card of their suit (where a set shifted down by ``shift`` stays in its suit)."""
+    steps, shift = [], 1
+    while shift < layout.ranks:
+        stays = bits.of(c for c in range(layout.cards) if c % layout.ranks + shift < layout.ranks)
+        steps.append((np.uint64(shift), stays))
+        shift *= 2
+    return tuple(steps)
+
+
+def _shortest(view, cards):
+    """The cards of ``cards`` in the suit (of those ``cards`` holds) the hand is shortest in, the
+    first of the shortest; empty where ``cards`` is."""
+    layout = view.layout
+    hand, n = view.hand, len(cards)
+    # per deal the least (cards of the suit in the hand) << 8 | suit, plus 1 << 15 where ``cards``
+    # holds none of the suit (a suit has at most 64 cards: below it otherwise); uint16, in place
+    # and without a branch, at a third of the cost of a stack of lengths and argmin
+    key = np.full(n, np.uint16(1 << 15))
+    part, none, length = np.empty(n, np.uint64), np.empty(n, bool), np.empty(n, np.uint16)
     for s in range(layout.suits):
-        shift = np.uint64(s * layout.ranks)  # the suit's cards as a small number: a fast highest()
-        top = bits.highest((unseen & layout.suit[s]) >> shift, layout.ranks)  # -1: none unseen
-        out |= cards & layout.suit[s] & ~(bits.below(top + 1) << shift)
-    return out
+        np.bitwise_and(hand, layout.suit[s], out=part)
+        np.left_shift(bits.count(part), np.uint16(8), out=length, dtype=np.uint16)
+        length |= np.uint16(s)
+        np.bitwise_and(cards, layout.suit[s], out=part)
+        np.equal(part, 0, out=none)
+        length |= none.view(np.uint8) << np.uint16(15)
+        np.minimum(key, length, out=key)
+    index = (key & np.uint16(0x80FF)).astype(np.int64)  # the suit, or 1 << 15 for none
+    np.minimum(index, layout.suits, out=index)
+    return cards & np.take(_suits_then_none(layout), index)
 
 
-def _short_low(view, cards):
-    """The lowest of ``cards`` in the suit the hand is shortest in (playing towards a void)."""
-    layout = view.layout
-    counts = np.stack([np.where((cards & layout.suit[s]) != 0, bits.count(view.hand & layout.suit[s]), 99)
-                       for s in range(layout.suits)], axis=1)
-    # within one suit the lowest card is the lowest rank
-    return np.where(cards != 0, bits.lowest(cards & layout.suit[counts.argmin(axis=1)]), -1)
+@cache
+def _suits_then_none(layout):
+    """The cards of each suit, then the empty set (at index ``suits``)."""
+    return np.append(layout.suit, bits.EMPTY)
 
 
 @strategy("hoarder", "plays for trumps and tricks: names its long suit trump, leads its "
@@ -113,6 +162,24 @@ def _ruffer_beside(others, seat: int):
 ruffer.choose.beside = _ruffer_beside
 
 
+def _worth(view):
+    """The options worth a search's play-outs (pimc asks the seat's own policy): at a discard,
+    only plain cards while the hand holds one (a trump laid away neither takes a trick nor counts
+    among the trumps captured); at a bid, passing and the bids up to twice a fair share of the
+    tricks and two more (9 of 13 with 4 players: ``pimc`` bid at most 9, 5 or 6 mostly, in the
+    4096 deals of the strength table; an option never best changes no choice, as the play-outs
+    draw nothing at random); elsewhere every option (None)."""
+    legal = view.legal
+    if view.kind == DISCARD:
+        return bits.first_of(legal & ~view.layout.suit_cards(view.trump), legal)
+    if view.kind == BID:
+        return legal & bits.below(-(-2 * view.hand_size // view.players) + 3)
+    return None
+
+
+hoarder.choose.worth = ruffer.choose.worth = _worth
+
+
 def _hoard(view, cheap_ruff):
     """``hoarder``'s play; ``cheap_ruff`` (a bool, or one per deal): where only a trump wins a
     plain trick, the cheapest one that wins, not an unbeatable one (an unbeatable trump led later
@@ -128,24 +195,27 @@ def _hoard(view, cheap_ruff):
         return _prefer(layout, view.legal & ~trumps, view.legal, highest=False)
     legal = view.legal
     plain = legal & ~trumps
+    # each branch picks a set of cards and one _by_rank picks from it: a card of the highest rank
+    # (a cash) or the lowest (every other set; one suit's lowest card is its lowest rank)
     if view.kind == LEAD:
         boss = _boss(view, legal)
         unseen_trumps = trumps & ~(hand | view.played)
-        draw = np.where(unseen_trumps != 0, boss & trumps, bits.EMPTY)
-        cash = np.where(draw != 0, draw, np.where((boss & plain) != 0, boss & plain, boss & trumps))
-        return np.where(cash != 0, _by_rank(layout, cash, True),
-                        np.where(plain != 0, _short_low(view, plain), _by_rank(layout, legal, False)))
-    last = (view.trick >= 0).sum(axis=1) == view.players - 1
+        draw = (boss & trumps) * (unseen_trumps != 0)
+        cash = bits.first_of(draw, bits.first_of(boss & plain, boss & trumps))
+        low = bits.first_of(_shortest(view, plain), legal)  # low from the shortest plain suit
+        return _by_rank(layout, bits.first_of(cash, low), cash != 0)
+    # the last to play (the lockstep's turn, the same in every deal) takes the trick surely
+    last = view.step == view.players - 1
     win = view.winners_now
-    sure = np.where(last, win, _boss(view, win))
+    sure = win if last else _boss(view, win)
     if np.any(cheap_ruff):  # a plain trick only a trump wins: the cheapest winning trump, sure or not
         ruffing = (view.led != view.trump) & ((win & ~trumps) == 0)
-        sure = np.where(cheap_ruff & ruffing, bits.EMPTY, sure)
-    cheap_sure = _prefer(layout, sure & ~trumps, sure, highest=False)
-    hopeful = _prefer(layout, win & ~trumps, win, highest=False)
+        sure = sure * ~(cheap_ruff & ruffing)
     lose = legal & ~win
-    shed = np.where((lose & ~trumps) != 0, _short_low(view, lose & ~trumps), _by_rank(layout, lose, False))
-    return np.where(sure != 0, cheap_sure, np.where(win != 0, hopeful, shed))
+    shed = bits.first_of(_shortest(view, lose & ~trumps), lose)
+    # a sure winner (plain first), else a hopeful one, else the shed
+    hopeful = bits.first_of(bits.first_of(win & ~trumps, win), shed)
+    return _by_rank(layout, bits.first_of(bits.first_of(sure & ~trumps, sure), hopeful), highest=False)
 
 
 @strategy("tricks", "plays for tricks and never for trumps: bids its high cards, leads its "
@@ -365,8 +435,8 @@ def _misfits(view, hands, events, k):
         shorter = plain & (c > 0) & ((c < mine) | ((c == mine) & (suits < suit[at, None])))
         miss[at] += shorter.any(axis=1)
     dealer = view.dealer
-    wild = np.repeat((view.die == layout.suits) & (view.trump >= 0) & (view.seat != dealer), k)
-    if view.wild_rule == "dealer" and wild.any():
+    wild = np.repeat(_picked_wild(view), k)
+    if wild.any():
         at = rows[wild]
         held = hands[at, dealer] | played_from(0, np.full(m, dealer))[at // k]
         c = counts(held)
@@ -374,6 +444,13 @@ def _misfits(view, hands, events, k):
         longer = (c > mine) | ((c == mine) & (suits < trump[at, None]))
         miss[at] += longer.any(axis=1)
     return miss
+
+
+def _picked_wild(view) -> np.ndarray:
+    """Per deal, whether the dealer, another seat, picked trump on a wild roll (its longest
+    suit, :func:`_misfits`)."""
+    picked = (view.die == view.layout.suits) & (view.trump >= 0) & (view.seat != view.dealer)
+    return picked & (view.wild_rule == "dealer")
 
 
 MIX = 30
@@ -400,6 +477,12 @@ def redeal(view, k: int, rng, draw: int) -> object:
     known = view.excluded
     ruled_out, events, _ = _read(view)
     ruled_out |= known
+    if view.kind in (BID, DISCARD) and not events and not ruled_out.any() and not _picked_wild(view).any():
+        # nothing to read yet (a bid or a discard before any play): every world fits alike, so
+        # the k kept would be the first k of those drawn; k are drawn (the same law, a third of
+        # the work). The trump pick and the first lead keep the drawn order, so that the default
+        # rules' results stay those measured
+        return view.redeal(k, rng)
     drawn = draw * k
     view.__dict__["excluded"] = np.zeros_like(known)  # this copy only, for the free deal
     try:
@@ -443,8 +526,9 @@ def _mend(hands, allowed, rng, n_cards: int) -> np.ndarray:
         pick = np.where(fits.any(axis=1)[:, None], fits, may)
         b = np.argmax(np.where(pick, rng.random(pick.shape), -1.0), axis=1)
         go = r[pick.any(axis=1)]
-        give = np.where((h[r, b] & takes) != 0, h[r, b] & takes, h[r, b])
-        back = bits.BIT[bits.uniform(np.where(give != 0, give, bits.BIT[0]), rng, n_cards)]
+        held = h[r, b]
+        give = bits.first_of(held & takes, held)
+        back = bits.BIT[bits.uniform(bits.first_of(give, bits.BIT[0]), rng, n_cards)]
         _swap(h, go, s[go], b[go], moved[go], back[go])
         hands[todo] = h
         # a row whose wrong card no other seat may take cannot fit (the card belongs to a kitty
@@ -456,8 +540,8 @@ def _mend(hands, allowed, rng, n_cards: int) -> np.ndarray:
         for _ in range(MIX):
             x, y = rng.integers(0, p, r.size), rng.integers(0, p, r.size)
             hx, hy = h[r, x], h[r, y]
-            cx = bits.BIT[bits.uniform(np.where(hx != 0, hx, bits.BIT[0]), rng, n_cards)]
-            cy = bits.BIT[bits.uniform(np.where(hy != 0, hy, bits.BIT[0]), rng, n_cards)]
+            cx = bits.BIT[bits.uniform(bits.first_of(hx, bits.BIT[0]), rng, n_cards)]
+            cy = bits.BIT[bits.uniform(bits.first_of(hy, bits.BIT[0]), rng, n_cards)]
             ok = r[(x != y) & (hx != 0) & (hy != 0) & ((cy & a[r, x]) != 0) & ((cx & a[r, y]) != 0)]
             _swap(h, ok, x[ok], y[ok], cx[ok], cy[ok])
         hands[mended] = h

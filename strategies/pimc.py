@@ -13,7 +13,10 @@ Every decision kind is one option at a time in the engine (a Kansas City pass, a
 discard are played card by card, a colour is one of two, a bid one number), so the largest option
 space is a hand of cards: the search tries each legal option in full, pruning only options the
 game calls interchangeable (``view.distinct``: in Out-Trumped, of two cards of a suit with
-nothing left between them, one is tried; the play-out policy's own choice is always tried). A 3-card
+nothing left between them, one is tried; the play-out policy's own choice is always tried) and
+those the seat's own policy deems not worth a search (``choose.worth(view)``, the options worth
+it or None: Out-Trumped's trump discards while a plain card is held, bids above twice a fair
+share of the tricks and two). A 3-card
 pass is thus searched in steps, one card given the cards already chosen, each step judged by
 playing the rest of the pass and the round out with the play-out policy.
 
@@ -74,10 +77,20 @@ PARAMS = (
     # worlds than each card played, at little cost beside the play decisions (Nine Lives: the bid
     # in 32 worlds instead of 8, measured with the second look above; 24 with the guided belief
     # and 20 worlds more: 24 and 32 measured alike, docs/reference-player.md)
+    # Out-Trumped's discards (with a kitty: five a hand, each searched over a dozen cards, half the
+    # play-outs of a deal under kitty=bid) in 6 worlds, the best 3 in 12 more (below): +0.4 points
+    # (-0.7 to +1.5) against all in 16 on the same 4096 deals, at under half the discards'
+    # play-outs; in 4 worlds alone they lost 2.3 to 3.2 points, with the best 3 in 12 more 0.8
+    # (docs/speed.md, "The search in Out-Trumped's variants")
     Param("focus", str, "none", "the decision kind (a view's `kind`: bid, lead, play, pass, ...) searched "
-          "with `focus_samples` worlds instead of `samples`", by_game=(("nine-lives", "bid"),)),
+          "with `focus_samples` worlds instead of `samples`",
+          by_game=(("nine-lives", "bid"), ("out-trumped", "discard"))),
     Param("focus_samples", int, 0, "re-dealt worlds per decision of the kind `focus` (0: `samples`)",
-          0, 4096, by_game=(("nine-lives", 24),)),
+          0, 4096, by_game=(("nine-lives", 24), ("out-trumped", 6))),
+    Param("focus_keep", int, 0, "options per decision of the kind `focus` given a second look in "
+          "`focus_deep` more worlds (0: as `keep`)", 0, 64, by_game=(("out-trumped", 3),)),
+    Param("focus_deep", int, 0, "worlds more for each option of the kind `focus` given a second look "
+          "(0: as `deep`)", 0, 4096, by_game=(("out-trumped", 12),)),
     # inference from the others' choices under the play-out policy, the model of them (its
     # `choose.redeal`): Nine Lives mends the worlds by swaps towards what `exact` would have done
     # (0.428 and 0.414 against 0.401 and 0.402 on the same 4000 deals, seeds 11 and 12, when it
@@ -114,9 +127,9 @@ def one_world(params) -> float:
 
 
 def check(params, game_id: str | None) -> None:
-    """Refuse a second look given half (``keep`` without ``deep`` or the reverse plays as none),
-    inference from a play-out policy that offers no belief, and a ``focus`` the game has no
-    decision of (each would never apply), in one line each."""
+    """Refuse a second look given half (``keep`` without ``deep`` or the reverse plays as none;
+    ``focus_keep`` and ``focus_deep`` alike), inference from a play-out policy that offers no
+    belief, and a ``focus`` the game has no decision of (each would never apply), in one line each."""
     from simtool.errors import SimtoolError, choices
 
     if bool(params.keep) != bool(params.deep):
@@ -133,20 +146,33 @@ def check(params, game_id: str | None) -> None:
     if kinds and params.focus not in kinds:
         raise SimtoolError(f"bad parameter focus '{params.focus}' of strategy 'pimc': {game_id} has no "
                            f"decision of that kind; choose one of: {choices(('none', *kinds))}")
+    if bool(params.focus_keep) != bool(params.focus_deep):
+        raise SimtoolError(f"bad parameters focus_keep={params.focus_keep}, focus_deep={params.focus_deep} of "
+                           f"strategy 'pimc': a second look at the focus needs both above 0, or both 0 "
+                           f"for the one of every kind (keep, deep)")
 
 
 @strategy("pimc", "determinized Monte Carlo search: re-deals the unseen cards `samples` times, "
           "plays every legal option out in the same worlds, keeps the best mean", params=PARAMS,
           cost=cost, check=check)
 def pimc(view, rng, params):
+    keep, deep = look(view.kind, params)
     return search(view, rng, worlds(view.kind, params), params.playout, params.value, params.own,
-                  params.keep, params.deep, params.infer)
+                  keep, deep, params.infer)
 
 
 def worlds(kind: str, params) -> int:
     """The worlds a decision of ``kind`` is searched in: ``focus_samples`` for the kind ``focus``
     (where set), else ``samples``."""
     return params.focus_samples if params.focus_samples and kind == params.focus else params.samples
+
+
+def look(kind: str, params) -> tuple[int, int]:
+    """The second look ``(keep, deep)`` a decision of ``kind`` gets: ``focus_keep``,
+    ``focus_deep`` for the kind ``focus`` (where set), else ``keep``, ``deep``."""
+    if params.focus_keep and kind == params.focus:
+        return params.focus_keep, params.focus_deep
+    return params.keep, params.deep
 
 
 @strategy("clairvoyant", "NOT A FAIR PLAYER, a reference: pimc's search on the true deal (it sees "
@@ -188,6 +214,11 @@ def search(view, rng, k: int, playout_spec: str, value_of: str, own_spec: str = 
                            f"without --isolate); choose infer=0, or run it without --isolate")
     # one option of each interchangeable group (the play-out policy's own choice among them)
     tried = np.where(free, view.distinct | bits.BIT[policy], bits.EMPTY)
+    # of those, only the ones the seat's own policy deems worth a search, where it says
+    worth = getattr(getattr(mine, "choose", mine), "worth", None)
+    worthy = None if worth is None else worth(view)
+    if worthy is not None:
+        tried &= worthy | bits.BIT[policy]
     deal, option = np.nonzero(bits.to_mask(tried, view.n_actions))  # every (deal, option) pair to try
     # where the worlds see no difference, the play-out policy's own judgement decides
     preferred = 1e-7 * (option == policy[deal])  # below any difference of two means (1 / (60 * 4096) at least)

@@ -165,7 +165,7 @@ def test_a_parameter_may_name_a_strategy_of_the_game():
     assert strategies.resolve("pimc", "black-white").values.playout == "balance"
     assert strategies.resolve("pimc@value=win", "black-white").values.as_dict() == {
         "samples": 8, "playout": "balance", "value": "win", "own": "playout", "keep": 0, "deep": 0,
-        "focus": "none", "focus_samples": 0, "infer": 0}
+        "focus": "none", "focus_samples": 0, "focus_keep": 0, "focus_deep": 0, "infer": 0}
     # a default may differ by game: the search's samples in Out-Trumped
     assert strategies.resolve("pimc", "out-trumped").values.samples == 16
     assert strategies.canonical("pimc@samples=16", "out-trumped") == "pimc"

@@ -65,11 +65,18 @@ def test_any_kind_of_any_game_can_be_the_focus():
     assert seen["colour"] == {4} and seen["lead"] == seen["play"] == {1}
 
 
-def test_the_focus_is_nine_lives_default_only():
+def test_the_focus_is_nine_lives_bid_and_out_trumped_discard_by_default():
+    defaults = {"nine-lives": ("bid", 24, 0, 0), "out-trumped": ("discard", 6, 3, 12)}
     for game in simtool.games.registry():
         values = strategies.resolve("pimc", game).values
-        expected = ("bid", 24) if game == "nine-lives" else ("none", 0)
-        assert (values.focus, values.focus_samples) == expected, game
+        expected = defaults.get(game, ("none", 0, 0, 0))
+        assert (values.focus, values.focus_samples, values.focus_keep, values.focus_deep) == expected, game
+
+
+@pytest.mark.parametrize("entry", ["pimc@focus_keep=2,focus_deep=0", "pimc@focus_keep=0,focus_deep=4"])
+def test_half_a_second_look_at_the_focus_is_refused(entry):
+    with pytest.raises(SimtoolError, match="a second look at the focus needs both above 0"):
+        strategies.resolve(entry, "out-trumped")
 
 
 def test_the_cost_and_so_the_deals_do_not_depend_on_the_focus():
@@ -82,6 +89,6 @@ def test_the_cost_and_so_the_deals_do_not_depend_on_the_focus():
 def test_the_one_world_search_takes_no_budget():
     # clairvoyant searches the true deal once: worlds, a second look or a focus would be ignored,
     # so they are refused rather than silently taken
-    for name in ("samples", "keep", "deep", "focus", "focus_samples"):
+    for name in ("samples", "keep", "deep", "focus", "focus_samples", "focus_keep", "focus_deep"):
         with pytest.raises(SimtoolError, match=f"unknown parameter '{name}' for strategy 'clairvoyant'"):
             strategies.resolve(f"clairvoyant@{name}=1", "nine-lives")

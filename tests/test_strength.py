@@ -153,6 +153,6 @@ def test_a_doubled_budget_doubles_every_count_of_worlds_in_use():
     from simtool.commands import strength as command
 
     assert command.searches("black-white")["doubled"] == "pimc@samples=16"
-    assert command.searches("out-trumped")["doubled"] == "pimc@samples=32"
+    assert command.searches("out-trumped")["doubled"] == "pimc@samples=32,focus_samples=12,focus_deep=24"
     # Nine Lives searches its bid in focus_samples worlds and gives a second look in deep more
     assert command.searches("nine-lives")["doubled"] == "pimc@samples=16,deep=40,focus_samples=48"

@@ -78,7 +78,7 @@ def searches(game_id: str) -> dict[str, str]:
             "reference": strategies.canonical("clairvoyant", game_id)}
 
 
-BUDGETS = ("samples", "focus_samples", "deep")
+BUDGETS = ("samples", "focus_samples", "deep", "focus_deep")
 """The parameters that count ``pimc``'s worlds: a doubled budget doubles each that is in use (in
 Nine Lives, doubling the samples alone leaves the bid's and the second look's worlds as they were)."""
 
