@@ -216,3 +216,69 @@ def test_chunk_files_written_otherwise_are_joined_by_re_encoding(tmp_path):
     assert not stitch.stitch([*parts, other], tmp_path / "tried.parquet")
     join_chunks([*parts, other], tmp_path / "all.parquet", None, tmp_path / ".seats-000001.tmp")
     assert pl.read_parquet(tmp_path / "all.parquet").equals(pl.concat(frames))
+
+
+FRESH = """
+    import os, signal
+    from pathlib import Path
+    from simtool import cli  # defers polars, as the command does
+    from simtool.errors import WorkerLost
+    from simtool.pipeline import executor, forked, runner
+    from simtool.pipeline.executor import Cell, Plan
+    from simtool.pipeline.runner import make_spec
+
+    spec = make_spec("black-white", 3, n=200_000, strategy="random", seed=5)  # seven chunks
+
+    def play(folder, jobs):
+        return executor.execute(Plan("run", (Cell(spec, Path(folder)),), reuse=False), jobs=jobs)
+
+    assert not forked.polars_loaded()
+"""
+
+
+def test_a_fresh_run_plays_on_a_first_worker_while_polars_loads_and_jobs_never_change_the_results(tmp_path):
+    """A fresh ``simtool run`` (polars deferred) forks one worker before it loads polars: that
+    worker plays the first chunks and sends the play back, and the main process makes their
+    tables; the worker forked after loads nothing and makes its own. Killed, the first worker's
+    run resumes to the unbroken tables."""
+    done = _python(FRESH + """
+    real = runner.play_outcome
+
+    def killed_at_chunk_1(spec, index, *args):
+        if index == 1:  # the first worker's second chunk
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(spec, index, *args)
+
+    runner.play_outcome = killed_at_chunk_1
+    try:
+        play("cut", 2)
+        raise SystemExit("the run went on")
+    except WorkerLost as exc:
+        assert "killed by signal 9" in str(exc) and "finished chunks are kept" in str(exc), exc
+    assert not Path("cut/run.json").exists() and not Path("cut/seats.parquet").exists()
+    print("ok")
+    """, tmp_path)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+    done = _python(FRESH + """
+    MAIN, made = os.getpid(), []
+    real_tables = runner.tables
+
+    def counted(game, spec, lineup, outcome):
+        if os.getpid() == MAIN:
+            made.append(int(outcome.rounds["id"][0]) // spec.chunk)
+        return real_tables(game, spec, lineup, outcome)
+
+    runner.tables = counted
+    play("two", 2)
+    # the first worker's chunks (0 and 1 at least) were tabled here, none of the other's
+    assert {0, 1} <= set(made) and len(made) < spec.n_chunks, made
+    executor.execute(executor.resume_plan(Path("cut")), jobs=2)
+    play("one", 1)
+    import polars as pl
+    one = pl.read_parquet("one/seats.parquet")
+    assert one.height == 3 * 200_000
+    for other in ("two", "cut"):
+        assert Path(f"{other}/seats.parquet").read_bytes() == Path("one/seats.parquet").read_bytes()
+    print("ok")
+    """, tmp_path)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
