@@ -307,6 +307,9 @@ def _play(runs: list[_Run], jobs, backend, scheduler, keep: bool, progress: Prog
     done_chunks, used = 0, 1
     if progress:
         progress(0, total)
+    for r in live:
+        if r.writer is not None and not r.spec.precision:  # where --precision stops is not known yet
+            r.writer.join_as_played(r.done)
     while live:
         plans = [(r, *r.todo(targets[id(r)])) for r in live]
         count = sum(n for _, _, n in plans)
@@ -316,6 +319,8 @@ def _play(runs: list[_Run], jobs, backend, scheduler, keep: bool, progress: Prog
                  for k, (r, todo, _) in enumerate(plans) for i in todo)
         for chunk in execute_tasks(tasks, jobs, backend, scheduler, count, timeout):
             r = plans[chunk.cell][0]
+            if r.writer is not None:
+                r.writer.played(chunk.index)
             if chunk.seats is not None and (keep or r.writer is None):
                 r.tables["seats"].append(chunk.seats)
                 if chunk.matches is not None:
