@@ -30,6 +30,7 @@ import polars as pl
 from simtool import arguments, games
 from simtool.arguments import check_timeout
 from simtool.errors import OutOfMemory, SimtoolError, WorkerLost, describe
+from simtool.pipeline import forked
 from simtool.pipeline.folders import SPEC, RunWriter, parse_json, run_kind, tables_intact, write_json
 from simtool.pipeline.runner import (
     BACKENDS,
@@ -114,7 +115,9 @@ def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", sche
         started, clock = datetime.now(UTC), time.perf_counter()
         used = _play(runs, jobs, backend, scheduler, keep, progress, timeout, tally)
         wall = time.perf_counter() - clock
-        return [r.finish(used, started, wall, backend, len(plan.cells)) for r in runs]
+        finished = [r.finish(used, started, wall, backend, len(plan.cells)) for r in runs]
+        forked.wait_ended()  # the workers ended meanwhile
+        return finished
     except KeyboardInterrupt:
         for r in runs:
             r.interrupted()

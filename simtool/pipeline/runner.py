@@ -600,9 +600,10 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None,
 FORK = hasattr(os, "fork") and sys.platform.startswith("linux")
 """Workers are forked where that is safe for numpy (Linux); elsewhere loky spawns them."""
 
-EARLY_CHUNKS = 2
+EARLY_CHUNKS = 3
 """Chunks given to the worker forked before polars loads (see :func:`_shared`): enough to keep
-it playing while this process loads polars (0.1 s), two chunks' play."""
+it playing while this process loads polars and forks the others (0.1 s; a Black & White chunk's
+play takes 0.04 s)."""
 
 
 def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
@@ -722,9 +723,8 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
             pool.shutdown(wait=False, kill_workers=True)
         raise
     if FORK:
-        # every result is in: the workers end on their own, and the reader thread reaps them
-        # while this process joins the tables (waiting for their memory to be torn down took
-        # 5 to 40 ms at the end of every run)
+        # every result is in: the workers end while this process joins the tables, reaped
+        # after (simtool.pipeline.forked.wait_ended)
         pool.shutdown(wait=False)
 
 
