@@ -15,7 +15,8 @@ read the bytes, in bounded memory.
 
 :func:`stitch` returns ``False`` (writing nothing) where the files are not alike or hold what
 copying cannot move (a bloom filter, encryption, column chunks in other files); the caller
-then re-encodes them.
+then re-encodes them. A :class:`Joiner` does the same one part at a time, as a run's chunks are
+played, and takes the joined file's SHA-256 on the way.
 """
 
 from __future__ import annotations
