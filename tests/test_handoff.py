@@ -238,9 +238,9 @@ FRESH = """
 
 def test_a_fresh_run_plays_on_a_first_worker_while_polars_loads_and_jobs_never_change_the_results(tmp_path):
     """A fresh ``simtool run`` (polars deferred) forks one worker before it loads polars: that
-    worker plays the first three chunks and sends the play back, and the main process makes
-    their tables; every later chunk's tables are made by the worker that plays it. Killed, the
-    first worker's run resumes to the unbroken tables."""
+    worker plays the first chunks and sends the play back, and the main process makes their
+    tables; the worker forked after loads nothing and makes its own. Killed, the first worker's
+    run resumes to the unbroken tables."""
     done = _python(FRESH + """
     real = runner.play_outcome
 
@@ -270,7 +270,8 @@ def test_a_fresh_run_plays_on_a_first_worker_while_polars_loads_and_jobs_never_c
 
     runner.tables = counted
     play("two", 2)
-    assert sorted(made) == [0, 1, 2], made  # the first worker's first three, tabled here
+    # the first worker's chunks (0 and 1 at least) were tabled here, none of the other's
+    assert {0, 1} <= set(made) and len(made) < spec.n_chunks, made
     executor.execute(executor.resume_plan(Path("cut")), jobs=2)
     play("one", 1)
     import polars as pl

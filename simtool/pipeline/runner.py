@@ -368,13 +368,13 @@ def play_in_worker(task: Task, timeout: float | None = None) -> Chunk:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
-def play_forked(task: Task, timeout: float | None = None, plain: bool = False) -> Chunk | tuple[Outcome, list[str]]:
+def play_forked(task: Task, timeout: float | None = None) -> Chunk | tuple[Outcome, list[str]]:
     """What a forked worker does with a task: where polars may run in it, everything
-    (:func:`play_in_worker`); else, or with ``plain``, the play only (:func:`play_outcome`),
-    whose tables the process that forked it makes (:func:`_tabulate_here`)."""
+    (:func:`play_in_worker`); else the play only (:func:`play_outcome`), whose tables the
+    process that forked it makes (:func:`_tabulate_here`)."""
     from simtool.pipeline.forked import tables_here
 
-    if tables_here() and not plain:
+    if tables_here():
         return play_in_worker(task, timeout)
     return play_outcome(task.spec, task.index, timeout)
 
@@ -601,9 +601,9 @@ FORK = hasattr(os, "fork") and sys.platform.startswith("linux")
 """Workers are forked where that is safe for numpy (Linux); elsewhere loky spawns them."""
 
 EARLY_CHUNKS = 3
-"""Chunks the worker forked before polars loads plays without their tables (see
-:func:`_shared`): enough to keep it playing while this process loads polars and forks the
-others (0.1 s; a Black & White chunk's play takes 0.04 s)."""
+"""Chunks given to the worker forked before polars loads (see :func:`_shared`): enough to keep
+it playing while this process loads polars and forks the others (0.1 s; a Black & White chunk's
+play takes 0.04 s)."""
 
 
 def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
@@ -621,11 +621,10 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
     (9 ms a chunk of Black & White).
 
     Where polars is not loaded yet (a fresh ``simtool run``), one worker is forked first and
-    given :data:`EARLY_CHUNKS` chunks to play, then this process loads polars (0.1 s, with a
-    core otherwise idle) and forks the others, which share it. The first worker sends back the
-    play of those chunks, whose tables this process makes (:func:`_tabulate_here`); it makes
-    the tables of its later chunks itself, loading polars on the first (it was forked before
-    polars was loaded, so it may). The same results: a chunk's tables are the same bytes
+    given :data:`EARLY_CHUNKS` chunks, then this process loads polars (0.1 s, with a core
+    otherwise idle) and forks the others, which share it. The first worker never loads polars:
+    it sends back its play and this process makes that worker's tables, a share of one in
+    ``jobs`` (:func:`_tabulate_here`). The same results: a chunk's tables are the same bytes
     whichever process makes them.
 
     Each worker keeps two chunks queued, or one of a costly line-up's smaller
@@ -645,8 +644,8 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
 
         workers = jobs
         if workers > 1 and count >= 2 * workers and not polars_loaded():
-            early = 1  # polars not loaded here: this worker may load and run it
-            pool = ForkPool(early, tables=True, more=True)
+            early = 1
+            pool = ForkPool(early, tables=False, more=True)
         else:
             # asked before the fork: the answer is this process's state
             pool = ForkPool(workers, tables=polars_forks())
@@ -661,9 +660,7 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
 
     def submit(t: Task) -> tuple[Task, Future]:
         seen.update(dict.fromkeys(t.spec.lineup))
-        if FORK:  # the first worker's first chunks while polars loads here: their play only
-            return t, pool.submit(play_forked, t, timeout, bool(early))
-        return t, pool.submit(play_task, t, timeout)
+        return t, pool.submit(play_forked if FORK else play_task, t, timeout)
 
     def complete() -> None:
         """The other workers, forked once polars is loaded here: they share it."""
