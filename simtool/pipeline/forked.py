@@ -64,27 +64,11 @@ class ForkPool:
     ``submit(fn, *args)`` returns a Future; a thread of this process receives the results as
     they come, so a worker never waits for this process to be free. ``shutdown(kill=True)``
     stops workers in the middle of a call (a failed or interrupted run).
-
-    ``tables``: whether polars may run in these workers (:func:`polars_forks`, asked before the
-    fork); a call reads it in the worker with :func:`tables_here`. ``more=True``: more workers
-    come later (:meth:`grow`, which starts taking in the results), so that the first ones play
-    while this process gets ready for the others (:func:`simtool.pipeline.runner._shared`).
     """
 
-    def __init__(self, workers: int, tables: bool = True, more: bool = False):
+    def __init__(self, workers: int):
         self._lock = threading.Lock()
         self._workers: list[_Worker] = []
-        self._reader: threading.Thread | None = None
-        self._fork(workers, tables)
-        if not more:
-            self._start()
-
-    def grow(self, workers: int, tables: bool) -> None:
-        """Fork ``workers`` more, then take in every worker's results."""
-        self._fork(workers, tables)
-        self._start()
-
-    def _fork(self, workers: int, tables: bool) -> None:
         # a worker's garbage collector never visits the objects it inherits (every module this
         # process imported): they stay frozen in the worker, which frees none of them. Here
         # they are unfrozen once the workers are forked.
@@ -94,7 +78,7 @@ class ForkPool:
                 here, there = Pipe()
                 pid = os.fork()
                 if pid == 0:  # pragma: no cover - the child ends in os._exit
-                    _serve(there, [w.conn for w in self._workers] + [here], tables)
+                    _serve(there, [w.conn for w in self._workers] + [here])
                 there.close()
                 self._workers.append(_Worker(pid, here))
         except BaseException:
@@ -102,8 +86,6 @@ class ForkPool:
             raise
         finally:
             gc.unfreeze()
-
-    def _start(self) -> None:
         self._reader = threading.Thread(target=self._read, name="simtool-results", daemon=True)
         self._reader.start()
 
@@ -127,11 +109,11 @@ class ForkPool:
                     w.conn.send(None)  # idle workers end at once; busy ones after their call
             except OSError:
                 pass
-        if wait and self._reader is not None:
+        if wait and getattr(self, "_reader", None) is not None:
             self._reader.join()
-        elif not kill and self._reader is not None:
+        elif not kill and getattr(self, "_reader", None) is not None:
             _ending.append(self._reader)
-        elif kill and self._reader is None:  # never started: reap here
+        elif kill and getattr(self, "_reader", None) is None:  # never started: reap here
             for w in self._workers:
                 os.waitpid(w.pid, 0)
 
@@ -186,15 +168,7 @@ def wait_ended() -> None:
         _ending.pop().join()
 
 
-_tables = True  # in a worker: whether polars may run in it (ForkPool's ``tables``)
-
-
-def tables_here() -> bool:
-    """In a forked worker: whether polars may run in it (see :func:`polars_forks`)."""
-    return _tables
-
-
-def _serve(conn: Connection, inherited: list[Connection], tables: bool) -> None:
+def _serve(conn: Connection, inherited: list[Connection]) -> None:
     """A worker's life: play each call it receives and send back what it returned or raised;
     end when told to, or when this process's end of the pipe closes (it ended, however).
 
@@ -202,8 +176,7 @@ def _serve(conn: Connection, inherited: list[Connection], tables: bool) -> None:
     and the send waits until the parent's reader thread is scheduled (1-14 ms a chunk under
     load); the next call is played meanwhile.
     """
-    global _tables
-    code, pid, _tables = 0, os.getpid(), tables
+    code, pid = 0, os.getpid()
     try:
         for c in inherited:  # the other workers' pipes: theirs must close when the parent ends
             c.close()
@@ -274,7 +247,8 @@ def polars_forks() -> bool:
     global _started
     if _started:
         return False
-    if not polars_loaded():
+    module = sys.modules.get("polars")
+    if module is None or "__file__" not in vars(module):  # never loaded, or only deferred (simtool.lazy)
         # Imported here, before the fork, every child has it: each worker otherwise imported it
         # for its first table, 0.15 s of CPU apiece (a tenth of a worker's whole 1e6-deal
         # Black & White run). No polars code has run yet, so no pool thread exists: the
@@ -287,12 +261,6 @@ def polars_forks() -> bool:
     if _polars_threads() or not _probe():
         _started = True
     return not _started
-
-
-def polars_loaded() -> bool:
-    """Whether polars is imported in this process (not only deferred, see simtool.lazy)."""
-    module = sys.modules.get("polars")
-    return module is not None and "__file__" in vars(module)
 
 
 def _polars_threads() -> bool:

@@ -368,30 +368,6 @@ def play_in_worker(task: Task, timeout: float | None = None) -> Chunk:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
-def play_forked(task: Task, timeout: float | None = None) -> Chunk | tuple[Outcome, list[str]]:
-    """What a forked worker does with a task: where polars may run in it, everything
-    (:func:`play_in_worker`); else the play only (:func:`play_outcome`), whose tables the
-    process that forked it makes (:func:`_tabulate_here`)."""
-    from simtool.pipeline.forked import tables_here
-
-    if tables_here():
-        return play_in_worker(task, timeout)
-    return play_outcome(task.spec, task.index, timeout)
-
-
-def _tabulate_here(task: Task, outcome: Outcome, trace: list[str]) -> Chunk:
-    """The tables of a chunk a worker only played, made in this process. The threads polars
-    may start here take every signal blocked, as in a worker: Ctrl-C must interrupt the main
-    thread's wait for the next chunk."""
-    import signal
-
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
-    try:
-        return _tabulate(task, game_of(task.spec.game), resolve_lineup(task.spec), outcome, trace)
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-
-
 def play_outcome(spec: RunSpec, index: int, timeout: float | None = None) -> tuple[Outcome, list[str]]:
     """What a forked worker does with chunk ``index``: the play only (numpy arrays), no tables.
     polars must not run in a process forked from one whose polars threads may be running."""
@@ -592,7 +568,7 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None,
 
     seen: dict[str, None] = {}  # the strategies handed to workers so far, to name in a crash
     try:
-        yield from _shared(tasks, jobs, timeout, seen, count)
+        yield from _shared(tasks, jobs, timeout, seen)
     except WorkerDied as exc:
         raise _worker_died(list(seen), exc.how) from None
 
@@ -600,14 +576,9 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None,
 FORK = hasattr(os, "fork") and sys.platform.startswith("linux")
 """Workers are forked where that is safe for numpy (Linux); elsewhere loky spawns them."""
 
-EARLY_CHUNKS = 3
-"""Chunks given to the worker forked before polars loads (see :func:`_shared`): enough to keep
-it playing while this process loads polars and forks the others (0.1 s; a Black & White chunk's
-play takes 0.04 s)."""
-
 
 def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
-            seen: dict[str, None], count: int) -> Iterator[Chunk]:
+            seen: dict[str, None]) -> Iterator[Chunk]:
     """Play ``tasks`` on worker processes, yielding them in order.
 
     On Linux ``jobs`` forked workers (:mod:`simtool.forked`) play, starting at once. Where
@@ -620,13 +591,6 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
     workers send back the play (numpy arrays) and this process makes and writes every table
     (9 ms a chunk of Black & White).
 
-    Where polars is not loaded yet (a fresh ``simtool run``), one worker is forked first and
-    given :data:`EARLY_CHUNKS` chunks, then this process loads polars (0.1 s, with a core
-    otherwise idle) and forks the others, which share it. The first worker never loads polars:
-    it sends back its play and this process makes that worker's tables, a share of one in
-    ``jobs`` (:func:`_tabulate_here`). The same results: a chunk's tables are the same bytes
-    whichever process makes them.
-
     Each worker keeps two chunks queued, or one of a costly line-up's smaller
     chunks: a search's chunk takes seconds, and a worker given more would be left with several
     of the last ones while the others idle. Elsewhere loky spawns ``jobs - 1`` workers (a second
@@ -638,17 +602,12 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
 
     from simtool.pipeline.forked import WorkerDied
 
-    early = 0  # workers forked before polars loads, playing while this process loads it
     if FORK:
-        from simtool.pipeline.forked import ForkPool, polars_forks, polars_loaded
+        from simtool.pipeline.forked import ForkPool, polars_forks
 
         workers = jobs
-        if workers > 1 and count >= 2 * workers and not polars_loaded():
-            early = 1
-            pool = ForkPool(early, tables=False, more=True)
-        else:
-            # asked before the fork: the answer is this process's state
-            pool = ForkPool(workers, tables=polars_forks())
+        tables_there = polars_forks()  # asked before the fork: the answer is this process's state
+        pool = ForkPool(workers)
     else:
         from joblib.externals.loky import get_reusable_executor
         from joblib.externals.loky.process_executor import TerminatedWorkerError
@@ -660,23 +619,17 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
 
     def submit(t: Task) -> tuple[Task, Future]:
         seen.update(dict.fromkeys(t.spec.lineup))
-        return t, pool.submit(play_forked if FORK else play_task, t, timeout)
-
-    def complete() -> None:
-        """The other workers, forked once polars is loaded here: they share it."""
-        nonlocal early
-        if early:
-            early = 0
-            pool.grow(workers - 1, polars_forks())
+        if FORK and not tables_there:
+            return t, pool.submit(play_outcome, t.spec, t.index, timeout)
+        return t, pool.submit(play_in_worker if FORK else play_task, t, timeout)
 
     def result(t: Task, done: Future | Chunk) -> Chunk:
         if isinstance(done, Chunk):
             return done
         if FORK:
-            played = done.result()
-            if isinstance(played, Chunk):  # a worker that made and wrote the tables
-                return played
-            return _tabulate_here(t, *played)
+            if tables_there:
+                return done.result()
+            return _tabulate(t, game_of(t.spec.game), resolve_lineup(t.spec), *done.result())
         try:
             return done.result()
         except TerminatedWorkerError as exc:
@@ -694,9 +647,7 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
         return workers if t.spec.chunk < chunk_size(t.spec.unit) else 2 * workers + extra
 
     try:
-        for k, t in enumerate(tasks):
-            if k == EARLY_CHUNKS:
-                complete()
+        for t in tasks:
             queued = [f for _, f in pending if isinstance(f, Future) and not f.done()]
             if len(queued) < backlog(t):
                 pending.append(submit(t))
@@ -709,7 +660,6 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
             while pending and ready(pending[0]):
                 yield result(*pending.popleft())
                 extra = 0
-        complete()
         while pending:
             yield result(*pending.popleft())
     except BaseException:
