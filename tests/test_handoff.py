@@ -216,3 +216,64 @@ def test_chunk_files_written_otherwise_are_joined_by_re_encoding(tmp_path):
     assert not stitch.stitch([*parts, other], tmp_path / "tried.parquet")
     join_chunks([*parts, other], tmp_path / "all.parquet", None, tmp_path / ".seats-000001.tmp")
     assert pl.read_parquet(tmp_path / "all.parquet").equals(pl.concat(frames))
+
+
+def _played(tmp_path: Path, name: str, jobs: int = 1, stop_after: int | None = None):
+    from simtool.pipeline import executor
+    from simtool.pipeline.executor import Cell, Plan
+
+    spec = make_spec("kansas-city", 4, n=5_000, strategy="random", seed=8, unit="match")
+    spec = runner.dataclasses.replace(spec, chunk=700)  # eight chunks, the last one short
+
+    def stop(done, total):
+        if done == stop_after:
+            raise KeyboardInterrupt
+
+    plan = Plan("run", (Cell(spec, tmp_path / name),), reuse=False)
+    return executor.execute(plan, jobs=jobs, progress=stop if stop_after else None)
+
+
+def test_the_whole_tables_are_joined_while_the_chunks_are_played(tmp_path, monkeypatch):
+    import hashlib
+
+    from simtool.pipeline import folders
+
+    whole = _played(tmp_path, "before")[0]  # joined as played
+    monkeypatch.setattr(folders.RunWriter, "join_as_played", lambda self, done: None)
+    after = _played(tmp_path, "after")[0]  # joined from the chunk files at the end, as before
+    for name in ("seats.parquet", "matches.parquet"):
+        data = (tmp_path / "before" / name).read_bytes()
+        assert data == (tmp_path / "after" / name).read_bytes()
+        assert whole.meta["sha256"][name] == hashlib.sha256(data).hexdigest() == after.meta["sha256"][name]
+    assert not (tmp_path / "before" / "chunks").exists()
+
+
+def test_a_stopped_run_leaves_no_joined_table_and_its_resume_joins_every_chunk(tmp_path, monkeypatch):
+    from simtool.pipeline import executor, folders
+
+    with pytest.raises(KeyboardInterrupt):
+        _played(tmp_path, "cut", stop_after=3)
+    left = sorted(p.name for p in (tmp_path / "cut" / "chunks").iterdir())
+    assert not [n for n in left if "joined" in n] and not (tmp_path / "cut" / "seats.parquet").exists(), left
+    # the disk full for a moment while the seats are joined: joining them gives up, and the
+    # chunk files are joined at the end instead, to the same bytes
+    import errno
+
+    real_write, calls = stitch._write_at, []
+
+    def full_once(*args):
+        calls.append(1)
+        if len(calls) == 1:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(*args)
+
+    monkeypatch.setattr(stitch, "_write_at", full_once)
+    re_encoded = []
+    real = folders.join_chunks
+    monkeypatch.setattr(folders, "join_chunks", lambda *a: re_encoded.append(a[1].name) or real(*a))
+    executor.execute(executor.resume_plan(tmp_path / "cut"), jobs=2)
+    assert re_encoded == ["seats.parquet.tmp"]  # the matches were joined as played
+    _played(tmp_path, "whole", jobs=2)
+    for name in ("seats.parquet", "matches.parquet"):
+        assert (tmp_path / "cut" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
+    assert not (tmp_path / "cut" / "chunks").exists()

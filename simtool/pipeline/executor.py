@@ -30,6 +30,7 @@ import polars as pl
 from simtool import arguments, games
 from simtool.arguments import check_timeout
 from simtool.errors import OutOfMemory, SimtoolError, WorkerLost, describe
+from simtool.pipeline import forked
 from simtool.pipeline.folders import SPEC, RunWriter, parse_json, played_now, run_kind, tables_intact, write_json
 from simtool.pipeline.runner import (
     BACKENDS,
@@ -114,7 +115,9 @@ def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", sche
         started, clock = datetime.now(UTC), time.perf_counter()
         used = _play(runs, jobs, backend, scheduler, keep, progress, timeout, tally)
         wall = time.perf_counter() - clock
-        return [r.finish(used, started, wall, backend, len(plan.cells)) for r in runs]
+        finished = [r.finish(used, started, wall, backend, len(plan.cells)) for r in runs]
+        forked.wait_ended()  # the workers ended meanwhile
+        return finished
     except KeyboardInterrupt:
         for r in runs:
             r.interrupted()
@@ -308,6 +311,9 @@ def _play(runs: list[_Run], jobs, backend, scheduler, keep: bool, progress: Prog
     done_chunks, used = 0, 1
     if progress:
         progress(0, total)
+    for r in live:
+        if r.writer is not None and not r.spec.precision:  # where --precision stops is not known yet
+            r.writer.join_as_played(r.done)
     while live:
         plans = [(r, *r.todo(targets[id(r)])) for r in live]
         count = sum(n for _, _, n in plans)
@@ -317,6 +323,8 @@ def _play(runs: list[_Run], jobs, backend, scheduler, keep: bool, progress: Prog
                  for k, (r, todo, _) in enumerate(plans) for i in todo)
         for chunk in execute_tasks(tasks, jobs, backend, scheduler, count, timeout):
             r = plans[chunk.cell][0]
+            if r.writer is not None:
+                r.writer.played(chunk.index)
             if chunk.seats is not None and (keep or r.writer is None):
                 r.tables["seats"].append(chunk.seats)
                 if chunk.matches is not None:

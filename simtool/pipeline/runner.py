@@ -673,7 +673,9 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
             pool.shutdown(wait=False, kill_workers=True)
         raise
     if FORK:
-        pool.shutdown()
+        # every result is in: the workers end while this process joins the tables, reaped
+        # after (simtool.pipeline.forked.wait_ended)
+        pool.shutdown(wait=False)
 
 
 def _built_in(spec: RunSpec) -> bool:

@@ -15,11 +15,13 @@ read the bytes, in bounded memory.
 
 :func:`stitch` returns ``False`` (writing nothing) where the files are not alike or hold what
 copying cannot move (a bloom filter, encryption, column chunks in other files); the caller
-then re-encodes them.
+then re-encodes them. A :class:`Joiner` does the same one part at a time, as a run's chunks are
+played, and takes the joined file's SHA-256 on the way.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import struct
 from pathlib import Path
@@ -235,6 +237,112 @@ def _moved_column(column: list, shift: int) -> list:
     return out
 
 
+def _groups(meta: list, shift: int) -> list[bytes]:
+    """A file's row groups, every offset moved by ``shift`` bytes, each encoded (a few hundred
+    bytes: only these are kept of a footer)."""
+    found = _field(meta, _FILE_ROW_GROUPS)
+    encoded = []
+    for group in found[2][1] if found else []:
+        out = bytearray()
+        _put_struct(out, _moved(group, shift))
+        encoded.append(bytes(out))
+    return encoded
+
+
+def _whole_footer(first: list, groups: list[bytes], rows: int) -> bytes:
+    """The footer of the joined file (the first part's, listing every row group), its length
+    and the closing ``PAR1``."""
+    meta = [[f, k, v] for f, k, v in first if f not in (_FILE_ROW_GROUPS, _FILE_NUM_ROWS)]
+    meta += [[_FILE_NUM_ROWS, _I64, rows], [_FILE_ROW_GROUPS, _LIST, (_STRUCT, groups)]]
+    meta.sort(key=lambda f: f[0])
+    encoded = bytearray()
+    _put_struct(encoded, meta)
+    return bytes(encoded) + struct.pack("<I", len(encoded)) + MAGIC
+
+
+def _alike(meta: list) -> list:
+    """What every part must share with the first to be joined: schema and key-value metadata."""
+    return [_field(meta, f) for f in (_FILE_SCHEMA, _FILE_KEY_VALUE)]
+
+
+class Joiner:
+    """One whole table built part by part while the parts are made (a run's chunk files, as
+    their chunks are played, in order): each part's column chunks appended to ``dest``, its
+    row groups kept, and the SHA-256 of the file taken on the way, so that what is left when
+    the last part comes is that part and the footer. It never raises: a part that cannot be
+    joined (not alike, unreadable, a full disk) makes it give up (``failed``), and the caller
+    joins the parts otherwise. ``dest`` is a temporary file the caller renames when whole."""
+
+    def __init__(self, dest: Path):
+        self.dest, self.parts, self.rows, self.at = dest, 0, 0, len(MAGIC)
+        self.first: list | None = None
+        self.groups: list[bytes] = []
+        self.digest = hashlib.sha256(MAGIC)
+        self.failed = False
+        try:
+            with open(dest, "wb") as out:  # a leftover of a killed attempt is cut back
+                out.write(MAGIC)
+        except OSError:
+            self.failed = True
+
+    def add(self, part: Path) -> bool:
+        """Append ``part``; ``False`` once it has given up."""
+        if self.failed:
+            return False
+        try:
+            meta, end = footer(part)
+            if self.first is None:
+                if any(_field(meta, f) for f in _FILE_ENCRYPTION):
+                    raise NotStitchable("encryption")
+                self.first = meta
+            elif _alike(meta) != _alike(self.first):
+                raise NotStitchable(f"{part} is not alike the first part")
+            groups = _groups(meta, self.at - len(MAGIC))
+            with open(part, "rb", buffering=0) as f:
+                body = os.pread(f.fileno(), end - len(MAGIC), len(MAGIC))
+            if len(body) != end - len(MAGIC):
+                raise NotStitchable(f"{part} shrank while it was read")
+            _write_at(self.dest, body, self.at)
+        except (OSError, NotStitchable):
+            self.failed = True
+            return False
+        self.digest.update(body)
+        self.groups += groups
+        self.rows += _field(meta, _FILE_NUM_ROWS)[2]
+        self.at += len(body)
+        self.parts += 1
+        return True
+
+    def close(self) -> str | None:
+        """Write the footer; the whole file's SHA-256, or ``None`` where it gave up or holds no
+        part (then the caller joins the parts otherwise)."""
+        if self.failed or self.first is None:
+            return None
+        tail = _whole_footer(self.first, self.groups, self.rows)
+        try:
+            _write_at(self.dest, tail, self.at)
+        except OSError:
+            self.failed = True
+            return None
+        self.digest.update(tail)
+        return self.digest.hexdigest()
+
+    def discard(self) -> None:
+        self.failed = True
+        self.dest.unlink(missing_ok=True)
+
+
+def _write_at(path: Path, data: bytes, at: int) -> None:
+    """``data`` into ``path`` at offset ``at``, whole (a full disk raises)."""
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        done = 0
+        while done < len(data):
+            done += os.pwrite(fd, memoryview(data)[done:], at + done)
+    finally:
+        os.close(fd)
+
+
 def stitch(parts: list[Path], dest: Path) -> bool:
     """Write ``dest``: the rows of ``parts`` in order, as one parquet file. ``False``, with
     nothing written, where the parts are not alike (see the module). Each part's footer is read
@@ -246,16 +354,11 @@ def stitch(parts: list[Path], dest: Path) -> bool:
             meta, end = footer(part)
             if first is None:
                 first = meta
-                alike = [_field(first, f) for f in (_FILE_SCHEMA, _FILE_KEY_VALUE)]
                 if any(_field(first, f) for f in _FILE_ENCRYPTION):
                     return False
-            elif [_field(meta, f) for f in (_FILE_SCHEMA, _FILE_KEY_VALUE)] != alike:
+            elif _alike(meta) != _alike(first):
                 return False
-            found = _field(meta, _FILE_ROW_GROUPS)
-            for group in found[2][1] if found else []:
-                encoded = bytearray()
-                _put_struct(encoded, _moved(group, at - len(MAGIC)))
-                groups.append(bytes(encoded))
+            groups += _groups(meta, at - len(MAGIC))
             rows += _field(meta, _FILE_NUM_ROWS)[2]
             spans.append((part, at, end - len(MAGIC)))
             at += end - len(MAGIC)
@@ -263,16 +366,11 @@ def stitch(parts: list[Path], dest: Path) -> bool:
         return False
     if first is None:
         return False
-    meta = [[f, k, v] for f, k, v in first if f not in (_FILE_ROW_GROUPS, _FILE_NUM_ROWS)]
-    meta += [[_FILE_NUM_ROWS, _I64, rows], [_FILE_ROW_GROUPS, _LIST, (_STRUCT, groups)]]
-    meta.sort(key=lambda f: f[0])
-    encoded = bytearray()
-    _put_struct(encoded, meta)
     with open(dest, "wb", buffering=0) as out:
         out.write(MAGIC)
         _copy_all(spans, out.fileno())
         out.seek(at)
-        out.write(bytes(encoded) + struct.pack("<I", len(encoded)) + MAGIC)
+        out.write(_whole_footer(first, groups, rows))
     return True
 
 
