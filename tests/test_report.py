@@ -172,3 +172,24 @@ def test_the_report_says_how_much_pairing_gained(kc_analysed):
     assert c.paired == [True] and len(c.gains[0]) >= 5
     text = c.gain_text(2)
     assert ("Pairing made the intervals" in text) != ("Pairing gained little" in text)
+
+
+def test_a_chart_is_the_svg_savefig_writes(kc_runs):
+    """svg() lays a chart out once and draws it once, where savefig draws it a first time to lay it
+    out: the same SVG, byte for byte (ids made from a fixed salt, as savefig's are from a random one)."""
+    import io
+
+    import matplotlib
+
+    from simtool.analysis import labels
+
+    seats = pl.read_parquet(kc_runs[2] / "seats.parquet")  # two strategies: bars side by side, a legend
+    with matplotlib.rc_context({"svg.hashsalt": "same"}):
+        ours = report.svg(report.distribution(seats, "score", "strategy", "score per deal"))
+        chart = report.distribution(seats, "score", "strategy", "score per deal")
+        labels.plain(chart)
+        buf = io.StringIO()
+        with matplotlib.rc_context(labels.PLAIN):
+            chart.savefig(buf, format="svg", metadata={"Date": None})
+    assert ours.startswith("<svg") and "<path" in ours
+    assert ours == buf.getvalue()[buf.getvalue().index("<svg"):]
