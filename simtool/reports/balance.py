@@ -12,6 +12,7 @@ deal by deal when the two share their deals), and an unlike run has none.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import html
 import io
@@ -623,7 +624,9 @@ def svg(chart) -> str:
         # run alone places every artist the same (the same SVG), and the first drawing was a
         # quarter of the chart's time
         if layout is not None:
-            layout.execute(chart)
+            if chart.axes:
+                with contextlib.suppress(ValueError):  # as Figure.draw runs a layout
+                    layout.execute(chart)
             chart.set_layout_engine("none")
         try:
             canvas.print_svg(buf, metadata={"Date": None})
