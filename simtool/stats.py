@@ -20,6 +20,7 @@ numpy panels (one row per deal or match, one column per seat) through
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -293,7 +294,6 @@ def cluster_bootstrap(sums, statistic, strata=None, resamples: int = 2000,
     n = len(sums)
     if n < 2:
         return math.nan, math.nan
-    rng = np.random.default_rng(seed)
     groups = [np.arange(n)] if strata is None else \
         [np.flatnonzero(np.asarray(strata) == s) for s in np.unique(strata)]
     # a stratum of more than BOOTSTRAP_BLOCKS units is drawn in that many blocks of consecutive
@@ -301,13 +301,14 @@ def cluster_bootstrap(sums, statistic, strata=None, resamples: int = 2000,
     # keeps its mean and variance; the bootstrap then costs the same from there on
     blocks = [np.add.reduceat(sums[g], np.linspace(0, len(g), BOOTSTRAP_BLOCKS + 1).astype(int)[:-1], axis=0)
               if len(g) > BOOTSTRAP_BLOCKS else sums[g] for g in groups]
+    sizes = tuple(len(rows) for rows in blocks)
+    draws = (_kept_resample_counts if resamples * sum(sizes) <= KEPT_DRAWS else _resample_counts)(
+        seed, sizes, resamples)
     values = []
-    for start in range(0, resamples, 250):  # bounded memory: 250 resamples x units at a time
-        size = min(250, resamples - start)
-        totals = np.zeros((size, sums.shape[1]))
-        for rows in blocks:
-            counts = rng.multinomial(len(rows), np.full(len(rows), 1 / len(rows)), size=size)
-            totals += counts.astype(float) @ rows
+    for counts in draws:
+        totals = np.zeros((len(counts[0]), sums.shape[1]))
+        for drawn, rows in zip(counts, blocks, strict=True):
+            totals += drawn.astype(float) @ rows
         values.append(np.asarray(statistic(totals), float))
     values = np.concatenate(values)
     values = values[np.isfinite(values)]
@@ -315,6 +316,31 @@ def cluster_bootstrap(sums, statistic, strata=None, resamples: int = 2000,
         return math.nan, math.nan
     low, high = np.quantile(values, [0.025, 0.975])
     return float(low), float(high)
+
+
+def _resample_counts(seed: int, sizes: tuple[int, ...], resamples: int):
+    """How often each unit is drawn: per chunk of at most 250 resamples (bounded memory: 250
+    resamples x units at a time), per stratum of ``sizes`` units, a ``(resamples, units)`` array."""
+    rng = np.random.default_rng(seed)
+    for start in range(0, resamples, 250):
+        size = min(250, resamples - start)
+        yield [rng.multinomial(n, np.full(n, 1 / n), size=size) for n in sizes]
+
+
+KEPT_DRAWS = 1 << 21
+"""The most unit draws (resamples x units) :func:`cluster_bootstrap` keeps for the next call (as
+uint16, 4 MB): the draws depend only on the seed and the strata's sizes, so the metrics of one run
+(every one of its units, the same seed) share them; drawing them was most of a bootstrap's time."""
+
+
+@functools.lru_cache(maxsize=4)
+def _kept_resample_counts(seed: int, sizes: tuple[int, ...], resamples: int):
+    kept = tuple(tuple(drawn.astype(np.uint16) for drawn in counts)
+                 for counts in _resample_counts(seed, sizes, resamples))
+    for counts in kept:
+        for drawn in counts:  # shared by every later call: none may change another's
+            drawn.setflags(write=False)
+    return kept
 
 
 def paired_difference(a, b) -> tuple[float, float]:

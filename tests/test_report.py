@@ -151,18 +151,21 @@ def test_report_of_whole_matches(tmp_path):
 
 
 def test_a_one_deal_run_reports_honest_intervals_without_warnings(tmp_path):
-    import subprocess
-    import sys
+    import warnings
 
     run = tmp_path / "one"
-    cmd = [sys.executable, "-W", "error", "-m", "simtool.cli"]
-    for args in (["run", "--n", "1", "--seed", "3", "-o", str(run)],
-                 ["report", str(run), "-o", str(tmp_path / "r.html")]):
-        done = subprocess.run(cmd + args, capture_output=True, text=True)
-        assert done.returncode == 0 and "Warning" not in done.stderr, done.stderr
-        if args[0] == "run":
-            assert "100.0% (20.7–100.0)" in done.stdout and "± n/a" in done.stdout
-            assert "± 0.000" not in done.stdout and "-0.0" not in done.stdout
+    # every warning an error, as `python -W error -m simtool.cli` makes it, here in this process
+    # (two interpreters' start-up was most of the test): a warning fails the command
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for args in (["run", "--n", "1", "--seed", "3", "-o", run],
+                     ["report", run, "-o", tmp_path / "r.html"]):
+            done = cli(*args)
+            assert done.exit_code == 0 and done.exception is None and "Warning" not in done.output, \
+                (done.output, done.exception)
+            if args[0] == "run":
+                assert "100.0% (20.7–100.0)" in done.stdout and "± n/a" in done.stdout
+                assert "± 0.000" not in done.stdout and "-0.0" not in done.stdout
     first = report.analyse(run).findings[0]
     assert "100.0% (20.7–100.0%)" in first and "too few deals to tell" in first and "± 0.0%" not in first
 
@@ -172,3 +175,24 @@ def test_the_report_says_how_much_pairing_gained(kc_analysed):
     assert c.paired == [True] and len(c.gains[0]) >= 5
     text = c.gain_text(2)
     assert ("Pairing made the intervals" in text) != ("Pairing gained little" in text)
+
+
+def test_a_chart_is_the_svg_savefig_writes(kc_runs):
+    """svg() lays a chart out once and draws it once, where savefig draws it a first time to lay it
+    out: the same SVG, byte for byte (ids made from a fixed salt, as savefig's are from a random one)."""
+    import io
+
+    import matplotlib
+
+    from simtool.analysis import labels
+
+    seats = pl.read_parquet(kc_runs[2] / "seats.parquet")  # two strategies: bars side by side, a legend
+    with matplotlib.rc_context({"svg.hashsalt": "same"}):
+        ours = report.svg(report.distribution(seats, "score", "strategy", "score per deal"))
+        chart = report.distribution(seats, "score", "strategy", "score per deal")
+        labels.plain(chart)
+        buf = io.StringIO()
+        with matplotlib.rc_context(labels.PLAIN):
+            chart.savefig(buf, format="svg", metadata={"Date": None})
+    assert ours.startswith("<svg") and "<path" in ours
+    assert ours == buf.getvalue()[buf.getvalue().index("<svg"):]

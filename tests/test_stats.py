@@ -85,6 +85,26 @@ def test_bootstrap_agrees_with_the_normal_interval_on_a_large_sample():
     assert lo < np.median(values) < hi
 
 
+def test_cluster_bootstrap_draws_kept_from_an_earlier_call_give_the_fresh_interval(monkeypatch):
+    """The unit draws of a seed and strata sizes are kept for later calls (the metrics of one run
+    share them): a later call on other sums gets exactly the interval fresh draws give, and a call
+    with other strata sizes in between does not get them."""
+    rng = np.random.default_rng(8)
+    first, between, second = (rng.random((n, 2)) + [0, 1] for n in (120, 90, 120))
+    strata = np.arange(120) % 3
+
+    def ratio(t):
+        return t[:, 0] / t[:, 1]
+
+    stats.cluster_bootstrap(first, ratio, strata)  # keeps the draws of three strata of 40 units
+    stats.cluster_bootstrap(between, ratio)  # one stratum of 90
+    kept = stats.cluster_bootstrap(second, ratio, strata)
+    monkeypatch.setattr(stats, "KEPT_DRAWS", 0)  # nothing kept: every call draws afresh
+    assert kept == stats.cluster_bootstrap(second, ratio, strata)
+    low, high = kept
+    assert low < ratio(second.sum(axis=0, keepdims=True))[0] < high
+
+
 def test_paired_difference_is_narrower_than_independent_when_deals_are_shared():
     rng = np.random.default_rng(5)
     luck = rng.normal(0, 3, 10_000)  # the deal, shared by both runs
