@@ -38,7 +38,8 @@ def hand_built(hands, trump=0, rules=None, leader=0, die=None) -> Round:
                  discarded=np.zeros(1, np.uint64), die=np.array([trump if die is None else die]),
                  trump=np.array([trump]), dealer=p - 1, bids=np.full((1, p), -1, np.int16),
                  standing=np.zeros(1, np.int16), taker=np.full(1, -1), picked=np.zeros(1, bool),
-                 shown=z.copy(), played=np.zeros(1, np.uint64), trick=np.full((1, p), -1, np.int8),
+                 shown=z.copy(), shown_card=np.full((1, p), -1, np.int8), played=np.zeros(1, np.uint64),
+                 trick=np.full((1, p), -1, np.int8),
                  leader=np.array([leader]), led=np.zeros(1, np.int64), top_led=np.zeros(1, np.int64),
                  best=np.zeros(1, np.int64), winning=np.zeros(1, np.int64), tricks=z.copy(),
                  trumps=z.copy(), totals=np.zeros((1, p), np.int32))
