@@ -56,6 +56,9 @@ HAND = {2: 15, 3: 15, 4: 15, 5: 12, 6: 10}
 GOAL = 50
 SOLE, MOST, FEWEST = 2, 1, 1  # points per trump: the only holder, the most, the fewest (lost)
 NO_TRUMP = -1
+REFIT = 50
+"""Draws at most of a low-card world whose taker has held more cards it would have shown than the
+kitty brought (see :meth:`OutTrumped.restore`)."""
 PASS = 0
 """The bid option that passes."""
 TRUMP = "trump"
@@ -577,8 +580,9 @@ class OutTrumped(Game):
         played since stays in its hand (and no plain card ranked below it is there), or, the
         taker's, is in its hand or among its discards, the seat cannot tell which; and the kitty
         the taker picked up held neither its shown card nor any it would have shown instead
-        (:func:`_kitty_held_instead`; where the world's taker has held more such cards than the
-        kitty's size, the kitty is made of them: its play is the same)."""
+        (:func:`_kitty_held_instead`): a world whose taker has held more such cards than the
+        kitty brought is drawn again (``REFIT`` times at most, then the kitty is made of such
+        cards: the kitty takes no part in the play)."""
         r = lambda a: np.repeat(a, k, axis=0)
         p, seat = view.players, r(view.seat)
         m = len(seat)
@@ -608,23 +612,33 @@ class OutTrumped(Game):
             pinned, pool, sizes, allowed = _shown_places(shown, seat, taker, played, unseen, sizes, allowed,
                                                          layout.deck)
         dealt = deck.deal_among(pool, sizes, rng, layout.cards, allowed)
+        others_took = picked & ~mine_taken
+        at = np.maximum(taker, 0)
+        if others_took.any():
+            history = r(view.history)
+            taker_played = np.bitwise_or.reduce(
+                np.where(history[rows, :, at] >= 0, bits.BIT[np.maximum(history[rows, :, at], 0)], bits.EMPTY),
+                axis=1)
+        if low_card and others_took.any():
+            card = r(view.shown_card)[rows, at]
+            instead = _kitty_held_instead(card, state["trump"], layout)
+            for _ in range(REFIT):  # the taker's hand and discards (column p) in each world
+                held = dealt[rows, at] | dealt[:, p] | taker_played
+                again = np.flatnonzero(others_took & (bits.count(held & instead) > kitty_cards))
+                if not again.size:
+                    break
+                dealt[again] = deck.deal_among(pool[again], sizes[again], rng, layout.cards,
+                                               None if allowed is None else allowed[again])
         hands = dealt[:, :p] | pinned
         hands[rows, seat] = hand
         aside = dealt[:, p]
         discarded = np.where(picked, np.where(mine_taken, own_discards, aside), bits.EMPTY)
         kitty = np.where(picked, np.where(mine_taken, r(view.kitty), bits.EMPTY), aside)
-        others_took = picked & ~mine_taken
         if others_took.any():  # the kitty is kitty_size of the cards the taker has held
-            at = np.maximum(taker, 0)
-            history = r(view.history)
-            taker_played = np.bitwise_or.reduce(
-                np.where(history[rows, :, at] >= 0, bits.BIT[np.maximum(history[rows, :, at], 0)], bits.EMPTY),
-                axis=1)
             pool = hands[rows, at] | discarded | taker_played
             must = np.zeros(m, np.uint64)
             if low_card:
-                card = r(view.shown_card)[rows, at]
-                must = pool & _kitty_held_instead(card, state["trump"], layout)
+                must = pool & instead
                 must = np.where(bits.count(must) > kitty_cards, _first(must, kitty_cards), must)
                 pool &= ~must & ~bits.BIT[np.maximum(card, 0)]
             size = kitty_cards - bits.count(must).astype(np.int64)
