@@ -38,7 +38,8 @@ def hand_built(hands, trump=0, rules=None, leader=0, die=None) -> Round:
                  discarded=np.zeros(1, np.uint64), die=np.array([trump if die is None else die]),
                  trump=np.array([trump]), dealer=p - 1, bids=np.full((1, p), -1, np.int16),
                  standing=np.zeros(1, np.int16), taker=np.full(1, -1), picked=np.zeros(1, bool),
-                 shown=z.copy(), played=np.zeros(1, np.uint64), trick=np.full((1, p), -1, np.int8),
+                 shown=z.copy(), shown_card=np.full((1, p), -1, np.int8), played=np.zeros(1, np.uint64),
+                 trick=np.full((1, p), -1, np.int8),
                  leader=np.array([leader]), led=np.zeros(1, np.int64), top_led=np.zeros(1, np.int64),
                  best=np.zeros(1, np.int64), winning=np.zeros(1, np.int64), tricks=z.copy(),
                  trumps=z.copy(), totals=np.zeros((1, p), np.int32))
@@ -170,6 +171,25 @@ def test_low_card_shows_the_lowest_plain_card_and_ties_go_to_the_dealers_left():
     d = GAME.play(s).send(None)
     assert s.shown.tolist() == [[3, 2, 2]] and s.taker.tolist() == [1]
     assert d.kind == "discard" and seat_of(d) == 1 and bits.count(d.legal[0]) == 7
+    assert s.shown_card.tolist() == [[c("B3"), c("C2"), c("D2")]]
+
+
+def test_low_card_shows_a_card_every_seat_sees():
+    from simtool.engine import view_of
+
+    # trump A: seat 0 holds only trumps and shows its lowest, A4; seat 1 ties B2 and C2 and shows
+    # the lower suit's, B2; seat 2 shows D5: the lowest rank, seat 1, takes the kitty
+    s = hand_built([["A4", "A9"], ["C2", "B2"], ["D5", "E9"]], rules={"kitty": "low-card"})
+    s.kitty = np.array([cards(["E1", "E2", "E3", "E4", "E6"])])
+    d = GAME.play(s).send(None)
+    assert s.shown.tolist() == [[4, 2, 5]] and s.taker.tolist() == [1]
+    for seat in range(3):  # public: the taker's view at its discard, and the same field for any seat
+        view = view_of(GAME, s, d.kind, np.full(1, seat), np.broadcast_to(d.legal, (1,)))
+        assert view.shown_card.tolist() == [[c("A4"), c("B2"), c("D5")]] and view.shown.tolist() == [[4, 2, 5]]
+    # without the low-card kitty nothing is shown
+    s = hand_built([["A4", "A9"], ["C2", "B2"], ["D5", "E9"]])
+    d = GAME.play(s).send(None)
+    assert d.kind == "lead" and s.shown_card.tolist() == [[-1, -1, -1]] and s.shown.tolist() == [[0, 0, 0]]
 
 
 def test_hand_sizes_with_and_without_a_kitty():

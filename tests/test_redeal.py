@@ -88,6 +88,10 @@ class Probe:
                 if self.state is not None and len(view) == self.state.n:
                     real = self.state.hands & _plain_suit(self.game, self.state, suit)
                     assert (real[((view.voids >> suit) & 1) == 1] == 0).all(), "a shown void is wrong"
+        if getattr(view, "kitty_rule", None) == "low-card":  # the shown cards stay where they can be
+            _check_shown_cards(view.shown_card, k, worlds._state)
+            if self.state is not None and len(view) == self.state.n:
+                _check_shown_cards(view.shown_card, 1, self.state)
         for name, ok in self.game.invariants(worlds._state).items():
             assert np.asarray(ok).all(), f"re-dealt world breaks '{name}' at '{view.kind}'"
         choice = bits.uniform(w.legal, np.random.default_rng(0), view.n_actions)
@@ -96,6 +100,31 @@ class Probe:
         assert results["score"].shape == (len(w), p) and results["win"].shape == (len(w), p)
         assert np.allclose(results["win"].sum(axis=1), 1)
         self.checked.add(view.kind)
+
+
+def _check_shown_cards(shown_card, k, state):
+    """Out-Trumped's low-card show, as a view saw it (``shown_card``), holds in the round ``state``
+    (rows ``i*k + j`` for view row ``i``): each shown card not played since is in its shower's hand, or the taker's
+    among its discards; the taker held its shown card before the kitty came and nothing it would
+    have shown instead (the kitty it picked up brought any such card)."""
+    from simtool.games.out_trumped import _kitty_held_instead, shown_sets
+
+    shown = np.repeat(shown_sets(shown_card), k, axis=0)
+    n, p = shown.shape
+    rows = np.arange(n)
+    is_taker = np.arange(p)[None, :] == state.taker[:, None]
+    holds = state.hands | np.where(is_taker, state.discarded[:, None], bits.EMPTY)
+    lost = shown & ~state.played[:, None] & ~holds
+    assert (lost == 0).all(), "a shown card left its shower"
+    at = np.maximum(state.taker, 0)
+    took = np.concatenate([state.past[rows, :, at], state.trick[rows, at][:, None]], axis=1)  # its plays
+    played = np.bitwise_or.reduce(np.where(took >= 0, bits.BIT[np.maximum(took, 0)], bits.EMPTY), axis=1)
+    before = (state.hands[rows, at] | state.discarded | played) & ~state.kitty  # the taker's own dealt hand
+    card = np.repeat(shown_card, k, axis=0)[rows, at]
+    picked = state.picked
+    assert ((before & shown[rows, at] != 0) | ~picked).all(), "the taker's kitty held its shown card"
+    instead = before & _kitty_held_instead(card, state.trump, state.layout)
+    assert ((instead == 0) | ~picked).all(), "the taker held a card it would have shown instead"
 
 
 @pytest.mark.parametrize("game,p,rules", CASES, ids=IDS)
@@ -245,6 +274,49 @@ def test_out_trumped_redeal_keeps_what_the_follows_showed_and_is_uniform():
     free = (LAYOUT.suit[2] | LAYOUT.suit[3] | LAYOUT.suit[4]) & ~cards(["C1", "D3", "E4"])
     counts = bits.to_mask(hands[:, 2], 60)[:, bits.to_mask(np.array([free]), 60)[0]].sum(axis=0)
     assert len(counts) == 33 and sps.chisquare(counts).pvalue > 1e-4
+
+
+def test_out_trumped_low_card_redeal_keeps_every_shown_card_where_it_can_be():
+    from .test_out_trumped import c, cards, hand_built
+
+    game = simtool.games.get("out-trumped")
+    # trump A. Seat 0 shows B4, seat 1 C1 (it takes the kitty and discards the five it brought),
+    # seat 2 D2, seat 3 E3. Seat 0 leads its shown B4, seat 1 overtakes with B9; seat 2 to play
+    s = hand_built([["B4", "A5", "C8", "D9"], ["C1", "B9", "D5", "E7"], ["B3", "D2", "E10", "A9"],
+                    ["E3", "B6", "C10", "D11"]], trump=0, rules={"kitty": "low-card"})
+    s.kitty = np.array([cards(["E1", "E2", "A3", "D10", "B12"])])
+    s.dealt |= s.kitty
+    play = game.play(s)
+    d = play.send(None)
+    for card in ("E1", "E2", "A3", "D10", "B12", "B4", "B9"):
+        d = play.send(np.array([c(card)]))
+    assert d.kind == "play" and int(np.broadcast_to(d.seat, (1,))[0]) == 2
+    view = engine.view_of(game, s, d.kind, np.full(1, 2), np.broadcast_to(d.legal, (1,)))
+    assert view.shown_card.tolist() == [[c("B4"), c("C1"), c("D2"), c("E3")]] and view.shown.tolist() == [[4, 1, 2, 3]]
+    # no seat holds a card another showed
+    assert view.excluded[0, 3] & cards(["B4", "C1", "D2", "E3"]) == cards(["B4", "C1", "D2"])
+    k = 4000
+    w = view.redeal(k, np.random.default_rng(5))._state
+    e3, c1, b4 = (bits.BIT[c(x)] for x in ("E3", "C1", "B4"))
+    assert ((w.hands[:, 3] & e3) != 0).all()  # seat 3's E3, unplayed, is in its hand in every world
+    # the taker's C1 is in its hand (3 cards left) or among its 5 discards: 3 in 8 worlds in its hand
+    in_hand, in_discards = (w.hands[:, 1] & c1) != 0, (w.discarded & c1) != 0
+    assert (in_hand ^ in_discards).all() and ((w.kitty & c1) == 0).all()
+    assert abs(in_hand.mean() - 3 / 8) < 4 * np.sqrt(3 / 8 * 5 / 8 / k)
+    # B4, shown and played, is placed nowhere again
+    assert ((np.bitwise_or.reduce(w.hands, axis=1) | w.discarded | w.kitty) & b4 == 0).all()
+    _check_shown_cards(view.shown_card, k, w)
+    for name, ok in game.invariants(w).items():
+        assert np.asarray(ok).all(), name
+    # seat 2 follows B3, seat 3 B6; seat 1 wins and leads its shown C1: seat 2 (void in C) sees it
+    for card in ("B3", "B6", "C1"):
+        d = play.send(np.array([c(card)]))
+    assert d.kind == "play" and int(np.broadcast_to(d.seat, (1,))[0]) == 2
+    view = engine.view_of(game, s, d.kind, np.full(1, 2), np.broadcast_to(d.legal, (1,)))
+    w = view.redeal(k, np.random.default_rng(6))._state
+    assert ((np.bitwise_or.reduce(w.hands, axis=1) | w.discarded | w.kitty) & c1 == 0).all()
+    assert ((w.hands[:, 3] & e3) != 0).all()
+    _check_shown_cards(view.shown_card, k, w)
 
 
 def test_hearts_redeal_keeps_the_passed_cards_with_their_receiver_and_is_uniform():

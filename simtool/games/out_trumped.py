@@ -56,6 +56,9 @@ HAND = {2: 15, 3: 15, 4: 15, 5: 12, 6: 10}
 GOAL = 50
 SOLE, MOST, FEWEST = 2, 1, 1  # points per trump: the only holder, the most, the fewest (lost)
 NO_TRUMP = -1
+REFIT = 50
+"""Draws at most of a low-card world whose taker has held more cards it would have shown than the
+kitty brought (see :meth:`OutTrumped.restore`)."""
 PASS = 0
 """The bid option that passes."""
 TRUMP = "trump"
@@ -139,7 +142,11 @@ class Round(TrickRound):
     standing: np.ndarray = declare(PUBLIC, "n", "The highest bid so far, ``(m,)``.")
     taker: np.ndarray = declare(PUBLIC, "n", "Seat that took the kitty, -1 nobody (yet), ``(m,)``.")
     picked: np.ndarray = declare(PUBLIC, "n", "Whether the taker has picked the kitty up, ``(m,)`` bool.")
-    shown: np.ndarray = declare(PUBLIC, "n p", "Low-card rank each seat showed (0 without low-card), ``(m, p)``.")
+    shown: np.ndarray = declare(PUBLIC, "n p", "Low-card rank each seat showed (0 without low-card), ``(m, p)``: "
+                                "the rank of ``shown_card``.")
+    shown_card: np.ndarray = declare(PUBLIC, "n p", "Low-card card each seat showed face up, -1 without low-card, "
+                                     "``(m, p)`` card numbers: its lowest-ranked non-trump (the lowest suit's "
+                                     "of a tied rank), its lowest trump if it held only trumps. Every seat saw it.")
     played: np.ndarray = declare(PUBLIC, "n", "Cards played so far, the current trick included, ``(m,)``.")
     trick: np.ndarray = declare(PUBLIC, "n p", "Card each seat put in the current trick, -1 not yet, ``(m, p)``.")
     leader: np.ndarray = declare(PUBLIC, "n", "Seat that led the current trick, ``(m,)``.")
@@ -199,6 +206,58 @@ class Round(TrickRound):
 
     def key(self, card: np.ndarray, at) -> np.ndarray:
         return self.strength(card)
+
+
+def shown_sets(card: np.ndarray) -> np.ndarray:
+    """The low cards shown, ``(m, p)`` card numbers (-1 none), as sets (empty where none)."""
+    return np.where(card >= 0, bits.BIT[np.maximum(card, 0)], bits.EMPTY)
+
+
+def _shown_places(shown, seat, taker, played, pool, sizes, allowed, deck_cards):
+    """Where a re-deal must put the others' shown cards ``shown`` ``(m, p)`` sets that are not in
+    ``played``: each non-taker's stays in its hand (``pinned`` ``(m, p)``, taken out of ``pool``
+    and of its hand's size); the taker's, unless ``seat`` is the taker, goes to its hand or its
+    discards (``sizes``' and ``allowed``'s column ``p``), the seat cannot tell which: it is ruled
+    out of the other hands and of one more column, the undealt cards, so that it is dealt.
+    Returns ``pinned``, the pool left, ``sizes`` and ``allowed`` (None: no constraint)."""
+    m, p = shown.shape
+    seats = np.arange(p)[None, :]
+    unplayed = shown & ~played[:, None]
+    is_taker = seats == taker[:, None]
+    pinned = np.where((seats != seat[:, None]) & ~is_taker, unplayed, bits.EMPTY)
+    pool = pool & ~np.bitwise_or.reduce(pinned, axis=1)
+    sizes = sizes.copy()
+    sizes[:, :p] -= bits.count(pinned)
+    loose = np.where((taker >= 0) & (taker != seat), unplayed[np.arange(m), np.maximum(taker, 0)], bits.EMPTY)
+    if loose.any():
+        if allowed is None:
+            allowed = np.full(sizes.shape, deck_cards, np.uint64)
+        allowed[:, :p] &= ~np.where(is_taker, bits.EMPTY, loose[:, None])
+        undealt = bits.count(pool).astype(np.int64) - sizes.sum(axis=1)
+        sizes = np.concatenate([sizes, undealt[:, None]], axis=1)
+        allowed = np.concatenate([allowed, (deck_cards & ~loose)[:, None]], axis=1)
+    return pinned, pool, sizes, allowed
+
+
+def _kitty_held_instead(card: np.ndarray, trump: np.ndarray, layout: Layout) -> np.ndarray:
+    """The cards the kitty must have brought the taker who showed ``card`` ``(m,)``: any it held
+    ranked below its shown card's that it would have shown instead (below a plain card, the plain
+    ones; below a trump, shown as it held no plain card, every plain card and the lower trumps)."""
+    trumps = layout.suit_cards(trump)
+    rank = np.take(layout.card_rank, np.maximum(card, 0))
+    lower = _ranks_below(rank, layout)
+    was_trump = (bits.BIT[np.maximum(card, 0)] & trumps) != 0
+    return np.where(was_trump, layout.deck & ~trumps | lower & trumps, lower & ~trumps)
+
+
+def _first(sets: np.ndarray, k: int) -> np.ndarray:
+    """The ``k`` lowest cards of each set (all of a smaller set)."""
+    left, out = sets.copy(), np.zeros_like(sets)
+    for _ in range(k):
+        low = left & (~left + np.uint64(1))
+        out |= low
+        left ^= low
+    return out
 
 
 def _ranks_below(rank: np.ndarray, layout: Layout) -> np.ndarray:
@@ -265,7 +324,8 @@ class OutTrumpedView(View, state=Round):
         """Cards each seat is known not to hold, ``(m, p)`` sets: what its follows revealed (no
         higher led-suit card, no led-suit card, no trump, as the follow rule forced) and, with the
         low-card kitty, no plain card below the rank it showed (not for the taker, who has since
-        added the kitty)."""
+        added the kitty) and no card another seat showed (that card stays its shower's: in its
+        hand, played, or among the taker's discards)."""
         m, p = len(self), self.players
         layout = self.layout
         card_suit, card_rank = layout.card_suit, layout.card_rank
@@ -302,6 +362,8 @@ class OutTrumpedView(View, state=Round):
             below_shown = np.stack([_ranks_below(self.shown[:, s], layout) for s in range(p)], axis=1)
             not_taker = np.arange(p)[None, :] != self.taker[:, None]
             out |= np.where(not_taker & (self.shown > 0), below_shown & plain, bits.EMPTY)
+            mine = shown_sets(self.shown_card)
+            out |= np.bitwise_or.reduce(mine, axis=1)[:, None] & ~mine
         return out
 
     @cached_property
@@ -422,7 +484,8 @@ class OutTrumped(Game):
             discarded=np.zeros(n, np.uint64), die=die,
             trump=np.where(die == layout.suits, NO_TRUMP, die), dealer=(rnd - 1) % p,
             bids=np.full((n, p), -1, np.int16), standing=np.zeros(n, np.int16),
-            taker=np.full(n, -1, np.int64), picked=np.zeros(n, bool), shown=zeros.copy(), played=np.zeros(n, np.uint64),
+            taker=np.full(n, -1, np.int64), picked=np.zeros(n, bool), shown=zeros.copy(),
+            shown_card=np.full((n, p), -1, np.int8), played=np.zeros(n, np.uint64),
             trick=np.full((n, p), -1, np.int8), leader=np.full(n, rnd % p, np.int64),
             led=np.zeros(n, np.int64), top_led=np.zeros(n, np.int64), best=np.zeros(n, np.int64),
             winning=np.zeros(n, np.int64), tricks=zeros.copy(), trumps=zeros.copy(),
@@ -495,10 +558,14 @@ class OutTrumped(Game):
 
     @staticmethod
     def _low_card(s: Round) -> None:
-        """Each seat shows its lowest non-trump (its lowest trump if it has only trumps)."""
+        """Each seat shows its lowest non-trump (its lowest trump if it has only trumps): of a
+        tied rank, the lowest suit's (the rules leave the choice to the player; this one is fixed)."""
         trumps = s.layout.suit_cards(s.trump)[:, None]
         plain = s.hands & ~trumps
-        s.shown = lowest_rank(np.where(plain != 0, plain, s.hands), s.layout).astype(np.int16)
+        candidates = np.where(plain != 0, plain, s.hands)
+        s.shown = lowest_rank(candidates, s.layout).astype(np.int16)
+        of_rank = np.take(s.layout.rank, s.shown - 1)  # every hand holds a card: rank 1..ranks
+        s.shown_card = bits.lowest(candidates & of_rank).astype(np.int8)
         order = (s.dealer + 1 + np.arange(s.p)) % s.p  # ties go to the earliest from the dealer's left
         in_order = s.shown[:, order]
         s.taker = order[np.argmin(in_order, axis=1)]
@@ -509,8 +576,13 @@ class OutTrumped(Game):
         holding none of the cards its follows or low card ruled out), to the kitty or the
         taker's discards where the seat has not seen those, and the rest stay undealt.
 
-        With the low-card kitty, a seat's shown rank is used as "no plain card below it", not
-        as the card itself (the state keeps only the rank); the taker's shown rank is not used."""
+        With the low-card kitty every seat saw the cards shown: another seat's shown card not
+        played since stays in its hand (and no plain card ranked below it is there), or, the
+        taker's, is in its hand or among its discards, the seat cannot tell which; and the kitty
+        the taker picked up held neither its shown card nor any it would have shown instead
+        (:func:`_kitty_held_instead`): a world whose taker has held more such cards than the
+        kitty brought is drawn again (``REFIT`` times at most, then the kitty is made of such
+        cards: the kitty takes no part in the play)."""
         r = lambda a: np.repeat(a, k, axis=0)
         p, seat = view.players, r(view.seat)
         m = len(seat)
@@ -533,21 +605,44 @@ class OutTrumped(Game):
         if excluded.any():
             allowed = np.full((m, p + 1), layout.deck, np.uint64)
             allowed[:, :p] &= ~r(excluded)
-        dealt = deck.deal_among(unseen, sizes, rng, layout.cards, allowed)
-        hands = dealt[:, :p]
-        hands[rows, seat] = hand
-        aside = dealt[:, p]
-        discarded = np.where(picked, np.where(mine_taken, own_discards, aside), bits.EMPTY)
-        kitty = np.where(picked, np.where(mine_taken, r(view.kitty), bits.EMPTY), aside)
+        pinned, pool = np.zeros((m, p), np.uint64), unseen
+        low_card = view.kitty_rule == "low-card"
+        if low_card:
+            shown = r(shown_sets(view.shown_card))
+            pinned, pool, sizes, allowed = _shown_places(shown, seat, taker, played, unseen, sizes, allowed,
+                                                         layout.deck)
+        dealt = deck.deal_among(pool, sizes, rng, layout.cards, allowed)
         others_took = picked & ~mine_taken
-        if others_took.any():  # the kitty is kitty_size of the cards the taker has held
-            at = np.maximum(taker, 0)
+        at = np.maximum(taker, 0)
+        if others_took.any():
             history = r(view.history)
             taker_played = np.bitwise_or.reduce(
                 np.where(history[rows, :, at] >= 0, bits.BIT[np.maximum(history[rows, :, at], 0)], bits.EMPTY),
                 axis=1)
+        if low_card and others_took.any():
+            card = r(view.shown_card)[rows, at]
+            instead = _kitty_held_instead(card, state["trump"], layout)
+            for _ in range(REFIT):  # the taker's hand and discards (column p) in each world
+                held = dealt[rows, at] | dealt[:, p] | taker_played
+                again = np.flatnonzero(others_took & (bits.count(held & instead) > kitty_cards))
+                if not again.size:
+                    break
+                dealt[again] = deck.deal_among(pool[again], sizes[again], rng, layout.cards,
+                                               None if allowed is None else allowed[again])
+        hands = dealt[:, :p] | pinned
+        hands[rows, seat] = hand
+        aside = dealt[:, p]
+        discarded = np.where(picked, np.where(mine_taken, own_discards, aside), bits.EMPTY)
+        kitty = np.where(picked, np.where(mine_taken, r(view.kitty), bits.EMPTY), aside)
+        if others_took.any():  # the kitty is kitty_size of the cards the taker has held
             pool = hands[rows, at] | discarded | taker_played
-            five = deck.deal_among(pool, np.full((m, 1), kitty_cards), rng, layout.cards)[:, 0]
+            must = np.zeros(m, np.uint64)
+            if low_card:
+                must = pool & instead
+                must = np.where(bits.count(must) > kitty_cards, _first(must, kitty_cards), must)
+                pool &= ~must & ~bits.BIT[np.maximum(card, 0)]
+            size = kitty_cards - bits.count(must).astype(np.int64)
+            five = must | deck.deal_among(pool, size[:, None], rng, layout.cards)[:, 0]
             kitty = np.where(others_took, five, kitty)
         restore_history(view, state, k)
         state.update(hands=hands, kitty=kitty, discarded=discarded, rules=view.rules, layout=layout,
