@@ -268,11 +268,17 @@ def test_a_stopped_run_leaves_no_joined_table_and_its_resume_joins_every_chunk(t
         return real_write(*args)
 
     monkeypatch.setattr(stitch, "_write_at", full_once)
-    re_encoded = []
+    re_encoded, left_over = [], []
     real = folders.join_chunks
-    monkeypatch.setattr(folders, "join_chunks", lambda *a: re_encoded.append(a[1].name) or real(*a))
+
+    def join_chunks(*a):  # the half-joined table is gone by then: its room is the join's
+        left_over.extend(p.name for p in (tmp_path / "cut" / "chunks").glob(".seats-joined*"))
+        re_encoded.append(a[1].name)
+        return real(*a)
+
+    monkeypatch.setattr(folders, "join_chunks", join_chunks)
     executor.execute(executor.resume_plan(tmp_path / "cut"), jobs=2)
-    assert re_encoded == ["seats.parquet.tmp"]  # the matches were joined as played
+    assert re_encoded == ["seats.parquet.tmp"] and left_over == []  # the matches were joined as played
     _played(tmp_path, "whole", jobs=2)
     for name in ("seats.parquet", "matches.parquet"):
         assert (tmp_path / "cut" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()

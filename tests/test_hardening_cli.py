@@ -194,6 +194,8 @@ def test_disk_full_while_writing_chunks(tmp_path, monkeypatch):
 def test_disk_full_while_writing_the_final_table(tmp_path, monkeypatch, path):
     from simtool.pipeline import stitch
 
+    # the disk full from the first join on: the joining while the chunks are played gives up too
+    monkeypatch.setattr(stitch, "_write_at", disk_full)
     if path == "joined":  # the chunk files' bytes copied into the whole table (simtool.pipeline.stitch)
         real = stitch._copy_all
 

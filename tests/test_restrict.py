@@ -404,7 +404,8 @@ class _GambleGame(engine.Game):
         if (s.second < 0).all():
             s.second[:] = yield engine.Decision("finish", 0, np.uint64(3))
         score = np.where(s.first == 0, np.where(s.second == 1, 10, 0), 5)
-        return {"score": np.stack([score, np.full_like(score, 5)], axis=1)}
+        return {"score": np.stack([score, np.full_like(score, 5)], axis=1),
+                "tricks": np.zeros((len(score), 2), np.int8)}
 
     def redeal(self, view, k, rng):
         return _Gamble(view.players, np.repeat(view.first, k), np.repeat(view.second, k))

@@ -21,6 +21,7 @@ played, and takes the joined file's SHA-256 on the way.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import struct
@@ -304,7 +305,7 @@ class Joiner:
                 raise NotStitchable(f"{part} shrank while it was read")
             _write_at(self.dest, body, self.at)
         except (OSError, NotStitchable):
-            self.failed = True
+            self.discard()  # its room goes back at once: on a full disk the join at the end needs it
             return False
         self.digest.update(body)
         self.groups += groups
@@ -322,14 +323,15 @@ class Joiner:
         try:
             _write_at(self.dest, tail, self.at)
         except OSError:
-            self.failed = True
+            self.discard()
             return None
         self.digest.update(tail)
         return self.digest.hexdigest()
 
     def discard(self) -> None:
         self.failed = True
-        self.dest.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            self.dest.unlink(missing_ok=True)
 
 
 def _write_at(path: Path, data: bytes, at: int) -> None:
