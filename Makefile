@@ -24,7 +24,7 @@ browser:
 test: $(STAMP) browser
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
-	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 --durations=5
+	PYTHONDONTWRITEBYTECODE= OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -n 2 --durations=5
 
 # Coverage of every kind of interval against the truth, 1000 replicates each (5-10 min on 2 cores).
 calibrate: $(STAMP)
