@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -81,20 +82,27 @@ def test_a_folder_being_written_is_locked(tmp_path):
 
 def test_two_processes_into_one_folder_never_mix(tmp_path):
     out = tmp_path / "run"
-    first = subprocess.Popen([BIN / "simtool", *BW[:-1], "--n", "6e5", "--out", str(out), "-q"],
+    first = subprocess.Popen([BIN / "simtool", *BW[:-1], "--n", "7e4", "--out", str(out), "-q"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.time() + 60
     while not (out / "chunks" / "writer.json").exists() and time.time() < deadline:
         time.sleep(0.02)
-    second = subprocess.run([BIN / "simtool", "run", "-s", "random", "--seed", "4", "--n", "6e5",
-                             "--out", str(out), "--force", "-q"], capture_output=True, text=True)
+    # held still while the second comes: the first is writing its folder (its three chunks of
+    # 32768 deals could all be done by the time a second process has started: 6e5 deals took
+    # twenty chunks of play to keep it busy, twice, the check below included)
+    first.send_signal(signal.SIGSTOP)
+    try:
+        second = subprocess.run([BIN / "simtool", "run", "-s", "random", "--seed", "4", "--n", "7e4",
+                                 "--out", str(out), "--force", "-q"], capture_output=True, text=True)
+    finally:
+        first.send_signal(signal.SIGCONT)
     assert first.wait(timeout=120) == 0, first.stderr.read()
     assert second.returncode == 2 and "being written by another simtool run" in second.stderr
     assert f"pid {first.pid}" in second.stderr and second.stderr.count("\n") == 1
     meta = json.loads((out / "run.json").read_text())
     assert meta["seed"] == 3
     seats = pl.read_parquet(out / "seats.parquet")
-    assert seats.equals(simtool.run("black-white", n=600_000, seed=3, strategy="random", jobs=2).seats)
+    assert seats.equals(simtool.run("black-white", n=70_000, seed=3, strategy="random", jobs=2).seats)
 
 
 def test_resume_from_another_directory_with_a_relative_plugin(tmp_path, monkeypatch, small_chunks):

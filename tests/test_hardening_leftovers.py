@@ -38,14 +38,14 @@ def test_strength_replaces_its_plan_when_a_default_changed(tmp_path, monkeypatch
 
     monkeypatch.setattr(RunWriter, "finish", stopped)
     with pytest.raises(KeyboardInterrupt):
-        strength.measure(runs, ["black-white"], n=64, seed=3, jobs=1, say=said.append)
+        strength.measure(runs, ["black-white"], n=16, seed=3, jobs=1, say=said.append)
     monkeypatch.setattr(RunWriter, "finish", finish)
     first = {p.parent.name: json.loads(p.read_text()) for p in runs.glob("*/run.json")}
     assert len(first) == 3 and "black-white_3p_pimc@samples=16+balance" in first
     assert list((runs / cut / "chunks").glob("seats-*.parquet"))  # interrupted, played with samples=8
     pimc_samples_default(monkeypatch, 12)
     said.clear()
-    cells, context = strength.measure(runs, ["black-white"], n=64, seed=3, jobs=1, say=said.append)
+    cells, context = strength.measure(runs, ["black-white"], n=16, seed=3, jobs=1, say=said.append)
     replaced = [line for line in said if "replaced" in line]
     assert len(replaced) == 1 and "\n" not in replaced[0], said
     assert ("1 cells played before kept, 2 played with other settings played again (black-white_3p_deck-30_"
@@ -61,7 +61,7 @@ def test_strength_replaces_its_plan_when_a_default_changed(tmp_path, monkeypatch
     assert now[cut]["resumed_chunks"] == 0  # played afresh: its chunk was played with samples=8
     # and again, nothing changed: every cell kept, no plan replaced
     said.clear()
-    again, context = strength.measure(runs, ["black-white"], n=64, seed=3, jobs=1, say=said.append)
+    again, context = strength.measure(runs, ["black-white"], n=16, seed=3, jobs=1, say=said.append)
     assert again == cells and context["played"] == 0 and not [line for line in said if "replaced" in line]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 
 import numpy as np
 import polars as pl
@@ -68,28 +69,35 @@ def test_recording_changes_no_play_and_any_jobs_give_the_same_history(recorded, 
     assert_frame_equal(two.leads, recorded.leads)
 
 
-def test_an_interrupted_run_resumes_to_the_same_history(recorded, tmp_path):
+@pytest.fixture(scope="module")
+def stopped(tmp_path_factory):
+    """The recorded run stopped by Ctrl-C with its chunks 1 and 2 on disk and chunk 0 not (as a
+    run of several jobs leaves it): played once, copied by each test that goes on from it."""
     spec = _spec(2)
-    out = tmp_path / "broken"
+    out = tmp_path_factory.mktemp("stopped") / "run"
     writer = RunWriter(out, spec=spec.as_dict())
-    play_chunk(spec, 1, parts=writer.parts, keep=False)  # one chunk finished, then Ctrl-C
+    for index in (1, 2):
+        play_chunk(spec, index, parts=writer.parts, keep=False)
     writer.interrupted()
+    return out
+
+
+def test_an_interrupted_run_resumes_to_the_same_history(recorded, stopped, tmp_path):
+    out = tmp_path / "broken"
+    shutil.copytree(stopped, out)
     assert (out / "chunks" / "leads-000001.parquet").is_file()
     resumed = execute_run(None, 1, out, False, None, keep=True, resume=True)
-    assert resumed.meta["resumed_chunks"] == 1
+    assert resumed.meta["resumed_chunks"] == 2
     assert_frame_equal(pl.read_parquet(out / "leads.parquet"), recorded.leads)
     assert_frame_equal(pl.read_parquet(out / "seats.parquet"), recorded.seats)
 
 
-def test_a_chunk_without_its_lead_file_is_played_again(recorded, tmp_path):
-    spec = _spec(2)
+def test_a_chunk_without_its_lead_file_is_played_again(recorded, stopped, tmp_path):
     out = tmp_path / "partial"
-    writer = RunWriter(out, spec=spec.as_dict())
-    play_chunk(spec, 0, parts=writer.parts, keep=False)
-    (writer.parts / "leads-000000.parquet").unlink()  # a copy that lost its lead file
-    writer.interrupted()
+    shutil.copytree(stopped, out)
+    (out / "chunks" / "leads-000001.parquet").unlink()  # a copy that lost its lead file
     resumed = execute_run(None, 1, out, False, None, keep=True, resume=True)
-    assert resumed.meta["resumed_chunks"] == 0
+    assert resumed.meta["resumed_chunks"] == 1  # chunk 2 kept, chunk 1 played again
     assert_frame_equal(pl.read_parquet(out / "leads.parquet"), recorded.leads)
 
 
