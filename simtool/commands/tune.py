@@ -36,7 +36,8 @@ from simtool.commands.plans import play as run_cells
 from simtool.commands.sweep import lineup as parse_lineup
 from simtool.errors import SimtoolError, choices
 from simtool.games import ROUND_CAP
-from simtool.pipeline.folders import FolderLock, load, parse_json, write_json
+from simtool.pipeline import folders
+from simtool.pipeline.folders import PLAYED_BY, FolderLock, load, parse_json, write_json
 from simtool.pipeline.runner import RunSpec, make_spec, parse_count
 
 STUDY = "tune"
@@ -389,6 +390,7 @@ def save_config(out: Path, config: Config) -> None:
     file = out / CONFIG
     if file.exists():
         saved = read_config(out)
+        check_versions(out)
         if saved != config:
             mine, theirs = asdict(config), asdict(saved)
             diff = [k for k in mine if mine[k] != theirs[k]]
@@ -396,10 +398,44 @@ def save_config(out: Path, config: Config) -> None:
                 raise SimtoolError(f"{out} holds a tuning with other settings ({', '.join(diff)} "
                                    f"differ); resume it with --resume {out}, or choose another --out")
             check_extension(out, saved, config)
-            write_json(file, asdict(config))  # the re-measures of the old count no longer stand
+            write_json(file, record(config))  # the re-measures of the old count no longer stand
         return
     out.mkdir(parents=True, exist_ok=True)
-    write_json(file, asdict(config))
+    write_json(file, record(config))
+
+
+def record(config: Config, **more) -> dict:
+    """``tune.json``: the configuration and the versions that measure its trials."""
+    return asdict(config) | {PLAYED_BY: folders.played_by()} | more
+
+
+def measured_by(out: Path) -> dict | None:
+    """The versions that measured the tuning's trials: ``tune.json`` says (since 2026-11-26), else
+    the first trial run's ``run.json``; ``None`` where neither does."""
+    made = parse_json((out / CONFIG).read_text()).get(PLAYED_BY)
+    if made is None:
+        for meta in sorted((out / "runs").glob("*/*/run.json")):
+            try:
+                made = parse_json(meta.read_text()).get("versions")
+            except (OSError, ValueError, AttributeError):
+                continue  # a damaged run is played again by its plan, under this version
+            if made is not None:
+                break
+    return made
+
+
+def check_versions(out: Path) -> None:
+    """A tuning goes on only under the versions that measured its trials: the trials of two
+    versions in one study, and a best chosen among them, are a tuning no one version makes."""
+    made = measured_by(out)
+    if isinstance(made, dict) and not folders.played_now({"versions": made}):
+        raise SimtoolError(f"cannot go on with the tuning in {out}: its trials were measured by {_said(made)}, "
+                           f"this is {_said(folders.played_by())}; one tuning plays one version: go on with that "
+                           f"version, or choose another --out for a new tuning")
+
+
+def _said(versions: dict) -> str:
+    return " with ".join(f"{name} {versions.get(name)}" for name in ("simtool", "numpy"))
 
 
 def check_extension(out: Path, saved: Config, config: Config) -> None:
@@ -567,7 +603,7 @@ def tune(config: Config, out: str | Path, jobs: int | None = None, backend: str 
             study = open_study(config, out)
             play(config, out, study, jobs, backend, scheduler, on_trial)
             confirmed = confirm(config, out, study, jobs, backend, scheduler)
-            write_json(out / CONFIG, asdict(config) | {"sampler": sampler_name(config), "confirmed": confirmed})
+            write_json(out / CONFIG, record(config, sampler=sampler_name(config), confirmed=confirmed))
             return summary(out)
     finally:
         held.release()
