@@ -1091,7 +1091,7 @@ def _replace_what_cannot_be_shown() -> None:
     name shows ``?`` for it: a strict stream raised UnicodeEncodeError, a traceback after the
     results were written (``PYTHONIOENCODING=ascii``, a Latin-1 or code-page console)."""
     for stream in (sys.stdout, sys.stderr):
-        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+        if getattr(stream, "errors", None) in ("strict", "surrogateescape") and hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
 
 

@@ -18,6 +18,7 @@ from simtool.cli import main
 from simtool.commands import tune
 from simtool.pipeline import folders
 
+from .conftest import smaller_chunks
 from .test_cli import cli, one_line_error
 from .test_hardening_cli import main_error
 from .test_hardening_tune_sweep import fake_measure
@@ -72,3 +73,114 @@ def test_a_tuning_recorded_before_versions_were_is_checked_against_its_runs(tmp_
                "measured by simtool 0.0.1 with numpy 1.0")
     (played / "run.json").write_text(json.dumps({"versions": folders.played_by()}))
     assert main(["tune", "--resume", str(out), "--trials", "4", "-q"]) == 0
+
+
+# ---- a report's claim that two runs share their deals ---------------------------------------
+
+def plain_run(out: Path, *args) -> Path:
+    assert cli("run", "-g", "black-white", "-n", "300", "--seed", "3", "-j", "1", "-q", "-s", "random",
+               "--out", out, *args).exit_code == 0
+    return out
+
+
+def test_runs_of_other_chunks_are_not_said_to_share_their_deals(tmp_path):
+    # before: one seed, n and player count were taken for the same deals, and the report said
+    # "shares its deals with run 1 ... paired deal by deal" of runs whose chunks (a simtool
+    # default that has changed before) drew other deals
+    first = plain_run(tmp_path / "a")
+    with smaller_chunks():
+        other = plain_run(tmp_path / "b", "--rule", "deck=34")
+    assert cli("report", first, other, "-o", tmp_path / "r.html").exit_code == 0
+    page = (tmp_path / "r.html").read_text()
+    assert "shares its deals" not in page
+    assert "Run 2 does not share its deals with run 1 (chunks of 2,048 deals against 32,768)" in page
+    again = plain_run(tmp_path / "c", "--rule", "deck=34")  # the same chunks: paired as before
+    assert cli("report", first, again, "-o", tmp_path / "s.html").exit_code == 0
+    assert "Run 2 shares its deals with run 1" in (tmp_path / "s.html").read_text()
+
+
+def test_runs_of_another_numpy_are_not_said_to_share_their_deals(tmp_path):
+    first, other = plain_run(tmp_path / "a"), plain_run(tmp_path / "b", "--rule", "deck=34")
+    meta = json.loads((other / "run.json").read_text())
+    meta["versions"]["numpy"] = "1.26.4"  # another numpy's generators draw other deals
+    (other / "run.json").write_text(json.dumps(meta))
+    assert cli("report", first, other, "-o", tmp_path / "r.html").exit_code == 0
+    page = (tmp_path / "r.html").read_text()
+    assert "shares its deals" not in page and "played by numpy 1.26.4 against" in page
+
+
+def test_restricted_play_of_other_deals_than_its_baseline_is_refused(tmp_path):
+    # before: a restriction's cost was a "paired" difference against a baseline that played other
+    # deals (another chunk size), and a restriction that never binds did not cost exactly 0
+    args = ("restrict", "-g", "black-white", "-n", "300", "--seed", "2", "-j", "1", "-q",
+            "--restrictions", "higher-colour")
+    with smaller_chunks():
+        assert cli(*args, "--out", tmp_path / "small", "--report", tmp_path / "small.html").exit_code == 0
+    assert cli(*args, "--out", tmp_path / "whole", "--report", tmp_path / "whole.html").exit_code == 0
+    baseline = tmp_path / "small" / "black-white_3p_balance"
+    restricted = tmp_path / "whole" / "black-white_3p_balance~higher-colour+balance"
+    one_line_error(cli("report", baseline, restricted, "-o", tmp_path / "r.html"),
+                   f"{restricted} and its baseline {baseline} hold different deals (chunks of 32,768 deals "
+                   f"against 2,048)")
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_a_ladder_whose_rungs_drew_other_deals_is_not_said_to_play_the_same_deals(tmp_path):
+    # before: "The rungs play the same deals (one seed)" under every ladder, though a search
+    # rung's smaller chunks draw other deals than the heuristic rungs'
+    args = ("ladder", "-g", "black-white", "-n", "60", "--seed", "1", "-j", "1", "-q")
+    assert cli(*args, "--rungs", "random,balance,pimc@samples=2", "--runs", tmp_path / "mixed",
+               "--out", tmp_path / "mixed.html").exit_code == 0
+    page = (tmp_path / "mixed.html").read_text()
+    assert "The rungs play the same deals" not in page
+    assert "The rungs play one seed but not the same deals (chunks of 8,192 deals against 32,768" in page
+    # the reference rung's own run: its clairvoyant is named as no fair player, and no heuristic
+    assert "best heuristic" not in page
+    assert ("Skill versus luck: the strongest strategy here, clairvoyant (sees every card: not a fair "
+            "player), wins") in page
+    assert cli(*args, "--rungs", "random,low", "--runs", tmp_path / "plain",
+               "--out", tmp_path / "plain.html").exit_code == 0
+    assert "The rungs play the same deals (one seed); each is a run" in (tmp_path / "plain.html").read_text()
+
+
+# ---- a locale that is not UTF-8 -----------------------------------------------------------------
+
+C_LOCALE = {**{k: v for k, v in os.environ.items() if k not in ("PYTHONIOENCODING", "PYTHONUTF8")},
+            "LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0", "PYTHONPATH": str(ROOT)}
+"""A POSIX locale as a bare container or cron has it: Python decodes names as ASCII, a byte above
+127 as an escaped surrogate; polars (Rust) takes only UTF-8 text."""
+
+
+def c_locale(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "simtool.cli", *map(os.fsencode, args)], capture_output=True,
+                          env=C_LOCALE, cwd=cwd, timeout=120)
+
+
+def test_a_non_ascii_folder_under_the_c_locale_is_written_and_read(tmp_path):
+    # before: the run was written, then reading it back for the summary raised polars'
+    # "Object does not have a .read() method" (a traceback, exit 1); the summary's ± then broke
+    # the terminal; the report could not write a page naming the folder; tune failed at its study
+    out = tmp_path / "dé"
+    done = c_locale("run", "-g", "black-white", "-n", "300", "-j", "1", "-s", "random", "--seed", "1",
+                    "--out", out, cwd=tmp_path)
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr.decode(errors="replace")
+    assert b"Seat verdict" in done.stdout and (out / "run.json").is_file()
+    page = tmp_path / "ré.html"
+    done = c_locale("report", out, "-o", page, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    assert "dé" in page.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("command", [
+    ["run", "-g", "black-white", "-n", "300", "-j", "1", "-q", "-s", "random", "--out"],
+    ["tune", "-g", "kansas-city", "--vary", "pass_count=3,2", "--objective", "seat_spread", "-n", "200",
+     "--trials", "2", "-j", "1", "-q", "--out"],
+])
+def test_a_folder_name_that_is_not_utf8_is_one_line_before_anything_is_written(tmp_path, command):
+    # a name of Latin-1 bytes: polars cannot open it; before, the run was written whole and then
+    # could not be read (a traceback), and the tuning wrote its tune.json first
+    out = os.fsencode(tmp_path) + b"/b\xe9"
+    done = c_locale(*command, out, cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count(b"\n") == 1, done.stderr.decode(errors="replace")
+    assert b"its name is not UTF-8 text" in done.stderr and b"b\\udce9" in done.stderr
+    assert not os.path.exists(out)

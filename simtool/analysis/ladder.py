@@ -3,7 +3,8 @@
 Rung ``k`` plays one seat against ``p - 1`` seats of rung ``k - 1``, the line-up rotated one
 seat per deal (so the climber sits in every seat equally often), and its win share per seat
 is compared with the fair ``1/p``. Each pair is an ordinary run folder (``run.json`` says
-which ladder and rung it is), all pairs share one seed (they play the same deals), and their
+which ladder and rung it is), all pairs share one seed (the same deals where their chunks are of one
+size: a search's are smaller), and their
 chunks go to one pool of workers through the executor (:mod:`simtool.pipeline.executor`). The ladder *flattens* at
 the first rung whose edge over the rung below is not significantly positive (its 95%
 interval reaches down to the fair share): past it, more skill (more search) stops paying.
@@ -223,7 +224,7 @@ def gain_points(r: Rung) -> str:
 def price(ladder: Ladder) -> tuple[float, float, float] | None:
     """What knowing the hidden cards wins: the reference rung's win share less the top rung's,
     both against the same line-up, with a 95% interval (the two runs' intervals combined as if
-    independent: the runs share their deals, so this errs on the wide side). ``None`` without a
+    independent: where the runs share their deals, this errs on the wide side). ``None`` without a
     reference rung, or when it does not face the top rung's opponents."""
     ref, top = ladder.reference, ladder.top
     if ref is None or ref.below != top.below or not searches(top):

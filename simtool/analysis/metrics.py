@@ -29,7 +29,7 @@ import polars as pl
 
 from simtool import stats
 from simtool.errors import SimtoolError
-from simtool.pipeline.folders import load
+from simtool.pipeline.folders import load, native
 
 CARDSTOCK = "CardStock (mgoadric/cardstock, CardStock/Scoring/; blog post on its heuristics)"
 LUDII = "Ludii (Ludeme/Ludii, Evaluation/src/metrics/)"
@@ -185,7 +185,7 @@ def read(source) -> Run:
                 raise SimtoolError(f"{path} is missing, though run.json says the run recorded lead "
                                    f"histories; the run folder is incomplete: run it again")
             try:
-                leads = pl.read_parquet(path)
+                leads = pl.read_parquet(native(path))
             except (pl.exceptions.PolarsError, OSError):  # as a damaged seats table: one line
                 raise SimtoolError(f"{path} is not a readable table (damaged inside); run it again") from None
         # only what the metrics read: a large run's other columns stay on disk

@@ -26,7 +26,7 @@ import polars as pl
 
 from simtool import games, options, stats
 from simtool.errors import SimtoolError
-from simtool.pipeline.folders import collect, load, read_meta
+from simtool.pipeline.folders import collect, load, other_deals, read_meta
 
 NARROW = 0.01
 """A restriction whose win-share cost lies within ± this (one point of win share per seat), 95%
@@ -101,9 +101,11 @@ def costs(folders: list[Path]) -> pl.DataFrame:
         deals, base_win, base_score = _panels(s.baseline, p)
         for name, folder in s.restricted.items():
             ids, win, score = _panels(folder, p)
-            if not np.array_equal(ids, deals):
-                raise SimtoolError(f"{folder} and its baseline {s.baseline} hold different deals; "
-                                   f"play them with one seed and n")
+            why = other_deals(read_meta(s.baseline), read_meta(folder))
+            if why is not None or not np.array_equal(ids, deals):
+                raise SimtoolError(f"{folder} and its baseline {s.baseline} hold different deals"
+                                   f"{f' ({why})' if why else ''}; play them with one seed and n, by one "
+                                   f"simtool restrict")
             at = (np.arange(len(ids)), (-ids) % p)  # line-up position 0's seat in each deal
             gain, half = stats.paired_difference(win[at], base_win[at])
             change, score_half = stats.paired_difference(score[at], base_score[at])

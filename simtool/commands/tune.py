@@ -377,6 +377,7 @@ def check_folder(out: Path) -> None:
     ``study.db``, ``tune.html`` or anything else): simtool tunes into a new or empty folder, or
     goes on with the tuning whose ``tune.json`` is there."""
     out = Path(out)
+    folders.native(out)  # a name the study and the tables cannot take: refused before a file is written
     if not out.exists() or (out / CONFIG).is_file():
         return
     if not out.is_dir():
@@ -518,7 +519,7 @@ def check_database(out: Path) -> None:
     if not db.exists():
         return
     try:  # read-write: a journal left by a killed process is rolled back, as optuna would
-        with closing(sqlite3.connect(f"file:{pathname2url(str(db.resolve()))}?mode=rw", uri=True)) as c:
+        with closing(sqlite3.connect(f"file:{pathname2url(folders.native(db.resolve()))}?mode=rw", uri=True)) as c:
             health = c.execute("pragma quick_check").fetchone()[0]
             tables = {name for (name,) in c.execute("select name from sqlite_master where type = 'table'")}
             studies = [name for (name,) in c.execute("select study_name from studies")] if "studies" in tables else []

@@ -31,7 +31,16 @@ from simtool import arguments, games
 from simtool.arguments import check_timeout
 from simtool.errors import OutOfMemory, SimtoolError, WorkerLost, describe
 from simtool.pipeline import forked
-from simtool.pipeline.folders import SPEC, RunWriter, parse_json, played_now, run_kind, tables_intact, write_json
+from simtool.pipeline.folders import (
+    SPEC,
+    RunWriter,
+    native,
+    parse_json,
+    played_now,
+    run_kind,
+    tables_intact,
+    write_json,
+)
 from simtool.pipeline.runner import (
     BACKENDS,
     RunSpec,
@@ -108,6 +117,9 @@ def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", sche
         raise SimtoolError(f"unknown backend '{backend}'; valid: {', '.join(BACKENDS)}")
     if any(c.spec.precision for c in plan.cells) and tally is None:
         raise SimtoolError("a --precision run needs the figures it tracks (tally)")
+    for folder in (plan.root, *(c.folder for c in plan.cells)):
+        if folder is not None:
+            native(folder)  # a name the table writer cannot take: one line before anything is written
     if plan.root is not None:
         save_plan(plan)
     runs = _open(plan, force)
@@ -212,9 +224,9 @@ class _Run:
         if self.tables["seats"] is None or self.cell.folder is None:  # tables not wanted
             return None, None, None
         out = self.cell.folder
-        return (pl.read_parquet(out / "seats.parquet"),
-                pl.read_parquet(out / "matches.parquet") if self.spec.unit == "match" else None,
-                pl.read_parquet(out / "leads.parquet") if self.spec.leads else None)
+        return (pl.read_parquet(native(out / "seats.parquet")),
+                pl.read_parquet(native(out / "matches.parquet")) if self.spec.unit == "match" else None,
+                pl.read_parquet(native(out / "leads.parquet")) if self.spec.leads else None)
 
     def interrupted(self) -> None:
         if self.writer is not None and not self.closed:

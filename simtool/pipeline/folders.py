@@ -119,6 +119,35 @@ def played_now(meta: dict) -> bool:
     return isinstance(versions, dict) and {k: versions.get(k) for k in ("simtool", "numpy")} == played_by()
 
 
+def native(path) -> str:
+    """``path`` as polars (and SQLite) open it: Rust takes a name as UTF-8 text, so a name this
+    Python decoded under a locale that is not UTF-8 (``LC_ALL=C``: ``dé`` as two escaped bytes) is
+    given as the UTF-8 it is on disk. A name whose bytes are not UTF-8 is one line naming it."""
+    raw = os.fsencode(path)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SimtoolError(f"cannot use the path {ascii(os.fsdecode(raw))[1:-1]}: its name is not UTF-8 "
+                           f"text, which the table writer needs; rename it, or choose another path") from None
+
+
+def other_deals(a: dict, b: dict) -> str | None:
+    """Why run ``b`` (its ``run.json``) did not play run ``a``'s deals, or ``None``. Deal ``i`` is
+    drawn from its chunk's own stream, by the shuffle of one simtool with one numpy's generators:
+    one seed plays the same deals only with the same n, chunks and versions too."""
+    for key in ("game", "players", "unit", "seed", "n", "duplicate"):
+        if a.get(key) != b.get(key):
+            return f"{key} {b.get(key)} against {a.get(key)}"
+    if a.get("chunk") != b.get("chunk"):
+        unit = "deals" if a.get("unit") == "deal" else "matches"
+        return f"chunks of {b.get('chunk'):,} {unit} against {a.get('chunk'):,}"
+    for name in ("simtool", "numpy"):
+        made = [m["versions"].get(name) for m in (b, a)]
+        if made[0] != made[1]:
+            return f"played by {name} {made[0]} against {made[1]}"
+    return None
+
+
 def _versions(made: dict) -> str:
     return " with ".join(f"{name} {made.get(name)}" for name in ("simtool", "numpy"))
 
@@ -311,8 +340,8 @@ class RunWriter:
 
     def read_chunk(self, index: int, unit: str) -> tuple[pl.DataFrame, pl.DataFrame | None]:
         """The tables of a chunk already on disk (a resumed run's earlier work)."""
-        seats = pl.read_parquet(self.parts / f"seats-{index:06d}.parquet")
-        return seats, (pl.read_parquet(self.parts / f"matches-{index:06d}.parquet")
+        seats = pl.read_parquet(native(self.parts / f"seats-{index:06d}.parquet"))
+        return seats, (pl.read_parquet(native(self.parts / f"matches-{index:06d}.parquet"))
                        if unit == "match" else None)
 
     def join_as_played(self, done: set[int]) -> None:
@@ -453,14 +482,14 @@ def join_chunks(parts: list[Path], dest: Path, limit: tuple[str, int] | None, sp
     cannot be joined by copying (written otherwise) are re-encoded, streaming."""
     try:
         if limit is not None:
-            last = pl.read_parquet(parts[-1])
+            last = pl.read_parquet(native(parts[-1]))
             if last.filter(pl.col(limit[0]) >= limit[1]).height:
-                last.filter(pl.col(limit[0]) < limit[1]).write_parquet(spare, **CHUNK_WRITE)
+                last.filter(pl.col(limit[0]) < limit[1]).write_parquet(native(spare), **CHUNK_WRITE)
                 parts = [*parts[:-1], spare]
         if stitch.stitch(parts, dest):
             return
-        whole = pl.scan_parquet(parts)
-        (whole.filter(pl.col(limit[0]) < limit[1]) if limit else whole).sink_parquet(dest, **CHUNK_WRITE)
+        whole = pl.scan_parquet([native(part) for part in parts])
+        (whole.filter(pl.col(limit[0]) < limit[1]) if limit else whole).sink_parquet(native(dest), **CHUNK_WRITE)
     finally:
         spare.unlink(missing_ok=True)
 
@@ -495,7 +524,7 @@ def _odd_schema(files: dict[int, dict[str, Path]]) -> set[int]:
     odd = set()
     for name in {n for named in files.values() for n in named}:
         # in index order: of two schemas as common, the earlier chunk's is kept
-        schemas = {i: tuple(pl.read_parquet_schema(files[i][name]).items()) for i in sorted(files)}
+        schemas = {i: tuple(pl.read_parquet_schema(native(files[i][name])).items()) for i in sorted(files)}
         shared = Counter(schemas.values()).most_common(1)[0][0]
         odd |= {i for i, schema in schemas.items() if schema != shared}
     return odd
@@ -558,7 +587,8 @@ def write_together(files: dict[Path, str], what: str) -> None:
     try:
         for path, text in files.items():
             path.parent.mkdir(parents=True, exist_ok=True)
-            temps[path].write_text(text, encoding="utf-8")
+            # a name this Python decoded from the system (LC_ALL=C) is written as its own bytes
+            temps[path].write_text(text, encoding="utf-8", errors="surrogateescape")
         for path in files:
             os.replace(temps[path], path)
     except OSError as exc:
@@ -774,7 +804,7 @@ def _table(path: Path, columns: dict[str, str]) -> pl.LazyFrame:
     try:
         if path.stat().st_size == 0:
             raise SimtoolError(f"{path} is empty; the run folder is damaged: run it again")
-        schema = pl.read_parquet_schema(path)
+        schema = pl.read_parquet_schema(native(path))
     except (pl.exceptions.PolarsError, OSError):
         raise SimtoolError(f"{path} is not a readable table (truncated or damaged); "
                            f"run it again") from None
@@ -784,7 +814,7 @@ def _table(path: Path, columns: dict[str, str]) -> pl.LazyFrame:
                                f"not this game's")
         if not _fits(schema[name], kind):
             raise SimtoolError(f"{path}: column '{name}' is {schema[name]}, expected {kind} values")
-    return pl.scan_parquet(path)
+    return pl.scan_parquet(native(path))
 
 
 def collect(path: Path, query: pl.LazyFrame, engine: str = "auto") -> pl.DataFrame:

@@ -31,7 +31,7 @@ from simtool.analysis import labels, ratings, summary, tension, verdicts
 from simtool.analysis import of as analysis_of
 from simtool.errors import SimtoolError
 from simtool.games import ROUND_CAP
-from simtool.pipeline.folders import collect, load, write_together
+from simtool.pipeline.folders import collect, load, other_deals, read_meta, write_together
 from simtool.reports import pages
 
 
@@ -322,8 +322,9 @@ def findings(a: Analysis, ladder=None) -> list[str]:
                    "below" if best["win_high"] < best["chance"] else "no different from")
         rest = "; ".join(f"{r['strategy']} wins {stats.fmt_share(r['win'], r['win_low'], r['win_high'])}"
                          for r in others.iter_rows(named=True))
-        who = (f"the best heuristic, {best['strategy']}," if heuristics.height > 1
-               else best["strategy"])
+        # "heuristic" would misname a search; a player seeing every card is named as one
+        shown = best["strategy"] + (labels.NOT_FAIR if best["strategy"] in a.meta.get("not_fair", ()) else "")
+        who = f"the strongest strategy here, {shown}," if heuristics.height > 1 else shown
         out.append(f"Skill versus luck: {who} wins {stats.fmt_share(best['win'], best['win_low'], best['win_high'])} "
                    f"of {unit} per seat it holds, {verdict} the {100 * fair:.1f}% of pure chance: "
                    f"{100 * best['edge']:+.1f} points, a skill index of {best['skill']:.2f} "
@@ -459,7 +460,8 @@ GLOSSARY = [
           "green where the change is clearly better for balance (an edge closer to fair, a risk rarer), red "
           "where clearly worse, bold where a figure without a better side clearly changed."),
     ("risk", "A rate that harms the seat it happens to (an overshoot, a penalty): rarer is better."),
-    ("paired", "Two runs that share their deals (same seed, n and players): their difference is taken "
+    ("paired", "Two runs that share their deals (same seed, n, players, chunk size and simtool and numpy "
+               "versions): their difference is taken "
                "deal by deal, which narrows its interval."),
     ("lead change", "A round after which a different seat leads alone."),
     ("margin", "Points between the first and the second at the end of a match."),
@@ -534,7 +536,12 @@ def ladder_view(ladder) -> dict:
     ax.set_xticklabels([labels.clip(r.name) for r in ladder.rungs], rotation=20, ha="right", fontsize="small")
     ax.legend(frameon=False, fontsize="small")
     rules = ", ".join(f"{k} = {v}" for k, v in options.named(games.get(ladder.game), ladder.rules).items())
+    first = read_meta(ladder.rungs[0].folder)
+    differ = next(filter(None, (other_deals(first, read_meta(r.folder)) for r in ladder.rungs[1:])), None)
     return {"ladder": ladder, "label": f"{ladder.players} players" + (f", {rules}" if rules else ""),
+            "deals": "The rungs play the same deals (one seed)" if differ is None else
+                     f"The rungs play one seed but not the same deals ({differ}: a costly line-up plays "
+                     f"smaller chunks, each drawing its own deals), so each rung stands on its own deals",
             "sentences": [ladders.verdict(ladder), ladders.convergence(ladder), ladder_skill(ladder),
                           *filter(None, [ladders.reference_sentence(ladder)])], "svg": svg(chart)}
 
@@ -698,7 +705,8 @@ def compare(runs: list[Analysis]) -> Comparison:
     labels = [run_label(r) for r in runs]
     references = [next((j for j in range(i) if unlike(runs[j], r) is None), None)
                   for i, r in enumerate(runs) if i > 0]
-    paired = [j is not None and shares_deals(runs[j], r) for j, r in zip(references, runs[1:], strict=True)]
+    paired = [j is not None and other_deals(runs[j].meta, r.meta) is None
+              for j, r in zip(references, runs[1:], strict=True)]
     names = list(dict.fromkeys(name for r in runs for name in r.figures))
     rows, gains = [], [[] for _ in runs[1:]]
     for name in names:
@@ -727,17 +735,13 @@ def compare(runs: list[Analysis]) -> Comparison:
                            f"(against run 1: {unlike(runs[0], r)}), and differences between unlike runs "
                            f"would mislead; its edges over the fair share can still be read side by side.")
         elif pair:
-            c.notes.append(f"Run {k} shares its deals with run {j + 1} (same seed, n and players): the "
+            c.notes.append(f"Run {k} shares its deals with run {j + 1} (same seed, n, players, chunks and "
+                           f"versions): the "
                            f"difference is paired deal by deal.{c.gain_text(k)}")
         else:
-            c.notes.append(f"Run {k} does not share its deals with run {j + 1}: the difference is between "
-                           f"independent samples.")
+            c.notes.append(f"Run {k} does not share its deals with run {j + 1} ({other_deals(runs[j].meta, r.meta)}): "
+                           f"the difference is between independent samples.")
     return c
-
-
-def shares_deals(a: Analysis, b: Analysis) -> bool:
-    keys = ("seed", "n", "unit", "players")
-    return all(a.meta[k] == b.meta[k] for k in keys) and a.meta.get("duplicate") == b.meta.get("duplicate")
 
 
 def run_label(r: Analysis) -> str:
