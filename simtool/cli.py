@@ -1123,6 +1123,12 @@ def _command(argv: list[str] | None) -> int:
     except OSError as exc:  # a path the system refuses where no command looked for it first
         err.print(f"error: {one_line(os_problem(exc))}", markup=False, highlight=False, soft_wrap=True)
         return 2
+    except RuntimeError as exc:  # pathlib's resolve() before Python 3.13: links that point in a circle
+        if not str(exc).startswith("Symlink loop from "):
+            raise
+        err.print(f"error: {one_line(str(exc).replace('Symlink loop from', 'symbolic links loop from'))}; "
+                  f"a path must lead to a file or folder", markup=False, highlight=False, soft_wrap=True)
+        return 2
     except MemoryError as exc:  # outside a run's play (see api.out_of_memory): nothing to keep
         err.print(f"error: out of memory ({describe(exc)}); run with fewer --jobs, or give "
                   f"simtool more memory", markup=False, highlight=False, soft_wrap=True)

@@ -972,12 +972,36 @@ def _call(strategy, view, rng, state, rows, seat, sees=False):
     ``state``, ``rows`` and ``seat`` are where the view's fields are read from (see
     :func:`_source`), locals of this small frame, cheap to look up; ``sees``: ``view.redeal``
     gives the true deal (the clairvoyant reference player, see :attr:`Lineup.sees`)."""
-    pid = os.getpid()
+    pid, results = os.getpid(), sys.stdout
+    sys.stdout = _ASIDE
     try:
         return strategy(view, rng)
     finally:
+        sys.stdout = results
         if os.getpid() != pid:
             os._exit(FORKED_EXIT)
+
+
+class _Aside:
+    """A strategy's standard output: what it prints goes to standard error, never among what the
+    command prints (``simtool run -q`` prints the run's folder alone, for scripts to read);
+    closing it closes nothing."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text) if sys.stderr is not None else len(text)
+
+    def flush(self) -> None:
+        if sys.stderr is not None:
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        pass
+
+    def __getattr__(self, name):
+        return getattr(sys.stderr, name)
+
+
+_ASIDE = _Aside()
 
 
 _OPENERS = frozenset({_call.__code__, view_of.__code__})
@@ -1055,11 +1079,11 @@ def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:
     picked = np.asarray(picked)
     if picked.shape != idx.shape or picked.dtype.kind not in "iub":  # integers or booleans
         fail(f"returned {picked.dtype} of shape {picked.shape}, expected integers {idx.shape}", 0)
-    picked = picked.astype(np.int64, copy=False)
+    given, picked = picked, picked.astype(np.int64, copy=False)
     options = picked.view(np.uint64)  # a negative option reads as one far beyond n_actions
     if options.size and options.max() >= game.n_actions:
         row = int(np.argmax((picked < 0) | (picked >= game.n_actions)))
-        fail(f"chose option {picked[row]}, outside 0..{game.n_actions - 1},", row)
+        fail(f"chose option {given[row]}, outside 0..{game.n_actions - 1},", row)  # as returned, not wrapped
     # bit `option` of each legal set, shifted down (fewer passes than a look-up of each option's
     # bit); every one is set where the AND of them all has its lowest bit set: one pass more
     held = legal >> options

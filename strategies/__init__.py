@@ -247,6 +247,8 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
     module = sys.modules.get(module_name)
     if module is None:
         spec = importlib.util.spec_from_file_location(module_name, path)
+        if spec is None:  # a name Python does not import (/etc/passwd:x, notes.txt:x)
+            raise SimtoolError(f"strategy plugin {path} is not a Python file; expected FILE.py:NAME")
         module = importlib.util.module_from_spec(spec)
         try:
             spec.loader.exec_module(module)

@@ -184,3 +184,91 @@ def test_a_folder_name_that_is_not_utf8_is_one_line_before_anything_is_written(t
     assert done.returncode == 2 and done.stderr.count(b"\n") == 1, done.stderr.decode(errors="replace")
     assert b"its name is not UTF-8 text" in done.stderr and b"b\\udce9" in done.stderr
     assert not os.path.exists(out)
+
+
+# ---- plugins that misbehave ---------------------------------------------------------------------
+
+MISCHIEF = '''
+import sys
+import numpy as np
+from simtool import bits
+
+def prints(view, rng):
+    print("chatter from the plugin")
+    return bits.lowest(view.legal)
+
+def closes_stdout(view, rng):
+    sys.stdout.close()
+    return bits.lowest(view.legal)
+
+def huge(view, rng):
+    return np.full(len(view), 2**64 - 1, np.uint64)
+'''
+
+
+@pytest.fixture
+def mischief(tmp_path) -> Path:
+    path = tmp_path / "mischief.py"
+    path.write_text(MISCHIEF)
+    return path
+
+
+@pytest.mark.parametrize("name", ["prints", "closes_stdout"])
+def test_a_plugin_printing_or_closing_standard_output_leaves_the_results_line_alone(tmp_path, mischief, name):
+    # before: a plugin's prints came out among what the command printed, so `run -q`'s one line
+    # (the folder, for a script to read) was lost among them; a plugin closing sys.stdout
+    # ended a finished run in a traceback (exit 1) where it printed the folder
+    out = tmp_path / "r"
+    done = cli("run", "-g", "black-white", "-n", "200", "-j", "1", "-q", "-s", "random",
+               "--seat", f"0={mischief}:{name}", "--out", out)
+    assert done.exit_code == 0, done.output
+    assert done.stdout == f"{out}\n" and (out / "run.json").is_file()
+    if name == "prints":
+        assert "chatter from the plugin" in done.stderr
+
+
+def test_an_option_beyond_int64_is_named_as_returned(tmp_path, mischief):
+    # before: 2**64 - 1 was named "option -1", the value it wraps to, not the one the plugin returned
+    one_line_error(cli("run", "-g", "black-white", "-n", "200", "-j", "1", "-s", "random",
+                       "--seat", f"0={mischief}:huge", "--out", tmp_path / "r"),
+                   "strategy 'mischief.py:huge' chose option 18446744073709551615, outside 0..63")
+
+
+def test_a_plugin_file_python_cannot_import_is_one_line(tmp_path):
+    # before: /etc/passwd:x (any name not ending in .py) was an AttributeError traceback
+    notes = tmp_path / "notes.txt"
+    notes.write_text("def x(view, rng):\n    return 0\n")
+    one_line_error(cli("run", "-g", "black-white", "-n", "200", "-j", "1", "-s", f"{notes}:x",
+                       "--out", tmp_path / "r"), f"strategy plugin {notes} is not a Python file; expected FILE.py:NAME")
+    assert not (tmp_path / "r").exists()
+
+
+# ---- paths ------------------------------------------------------------------------------------------
+
+def test_symbolic_links_in_a_circle_are_one_line(tmp_path, capsys):
+    # before: pathlib's RuntimeError "Symlink loop from ..." was a traceback (report, run, sweep, tune)
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    run = plain_run(tmp_path / "run")
+    for argv in (["report", tmp_path / "a", "-o", tmp_path / "r.html"], ["report", run, "-o", tmp_path / "a"],
+                 ["report", run, "-o", tmp_path / "a" / "r.html"],
+                 ["sweep", "-g", "black-white", "--lineup", "random", "-n", "100", "-j", "1", "-q", "--runs",
+                  tmp_path / "a", "--out", tmp_path / "s.html"]):
+        main_error(capsys, argv, f"symbolic links loop from '{tmp_path / 'a'}", "a path must lead to a file or folder")
+    assert not (tmp_path / "r.html").exists() and not (tmp_path / "s.html").exists()
+
+
+def test_a_run_starting_in_a_folder_is_named_as_one_not_as_a_strangers_files(tmp_path):
+    # before: between a run's lock and its spec.json (chunks/writer.json alone), a second run
+    # there was told the folder held someone else's files (a flaky failure of test_data_safety)
+    out = tmp_path / "r"
+    (out / "chunks").mkdir(parents=True)
+    (out / "chunks" / "writer.json").write_text(json.dumps({"pid": 4242, "started": "now", "command": "run"}))
+    held = folders.FolderLock(out)
+    try:
+        one_line_error(cli("run", "-g", "black-white", "-n", "100", "-j", "1", "--out", out, "--force"),
+                       f"output folder {out} is being written by another simtool run (pid 4242")
+    finally:
+        held.release()
+    one_line_error(cli("run", "-g", "black-white", "-n", "100", "-j", "1", "--out", out, "--force"),
+                   "is not empty and holds no simtool run")

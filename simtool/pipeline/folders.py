@@ -215,6 +215,8 @@ class RunWriter:
         self.written: set[Path] = set()
         kind = run_kind(self.out)
         if kind is None:
+            if self.out.is_dir():  # a run starting there (its spec.json not yet written) is named as one
+                FolderLock(self.out).release()
             raise SimtoolError(f"output folder {self.out} is not empty and holds no simtool run; "
                                f"choose a new or empty folder (simtool never writes over other files)")
         if resume:
