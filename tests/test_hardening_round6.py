@@ -78,7 +78,8 @@ def test_a_tuning_recorded_before_versions_were_is_checked_against_its_runs(tmp_
 # ---- a report's claim that two runs share their deals ---------------------------------------
 
 def plain_run(out: Path, *args) -> Path:
-    assert cli("run", "-g", "black-white", "-n", "300", "--seed", "3", "-j", "1", "-q", "-s", "random",
+    seed = () if "--seed" in args else ("--seed", "3")
+    assert cli("run", "-g", "black-white", "-n", "300", *seed, "-j", "1", "-q", "-s", "random",
                "--out", out, *args).exit_code == 0
     return out
 
@@ -272,3 +273,14 @@ def test_a_run_starting_in_a_folder_is_named_as_one_not_as_a_strangers_files(tmp
         held.release()
     one_line_error(cli("run", "-g", "black-white", "-n", "100", "-j", "1", "--out", out, "--force"),
                    "is not empty and holds no simtool run")
+
+
+def test_a_report_of_a_run_whose_table_was_swapped_for_another_runs_is_refused(tmp_path):
+    # before: another run's seats.parquet of the same shape (another seed) copied into a run
+    # folder was reported as that run's, its seed and set-up printed above the other's deals
+    mine, theirs = plain_run(tmp_path / "a"), plain_run(tmp_path / "b", "--seed", "4")
+    (mine / "seats.parquet").write_bytes((theirs / "seats.parquet").read_bytes())
+    one_line_error(cli("report", mine, "-o", tmp_path / "r.html"),
+                   f"{mine}: its tables are not those its run.json records (their SHA-256 differ)")
+    assert not (tmp_path / "r.html").exists()
+    assert cli("report", theirs, "-o", tmp_path / "r.html").exit_code == 0

@@ -97,6 +97,14 @@ def tables_intact(folder: Path, meta: dict) -> bool:
         return False
 
 
+def check_intact(run_dir: Path, meta: dict) -> None:
+    """Refuse a finished run whose tables are not those its ``run.json`` records (another run's
+    ``seats.parquet`` copied in: the same shape, other deals), before a report calls them its."""
+    if not tables_intact(run_dir, meta):
+        raise SimtoolError(f"{run_dir}: its tables are not those its run.json records (their SHA-256 "
+                           f"differ): changed or replaced since the run wrote them; run it again")
+
+
 SPEC_SUM = "sha256"
 """The key in ``chunks/spec.json`` of the checksum of the rest of it (:func:`_spec_sum`)."""
 PLAYED_BY = "played_by"
