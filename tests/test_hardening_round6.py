@@ -284,3 +284,14 @@ def test_a_report_of_a_run_whose_table_was_swapped_for_another_runs_is_refused(t
                    f"{mine}: its tables are not those its run.json records (their SHA-256 differ)")
     assert not (tmp_path / "r.html").exists()
     assert cli("report", theirs, "-o", tmp_path / "r.html").exit_code == 0
+
+
+def test_a_run_json_with_a_chunk_simtool_never_writes_is_one_line(tmp_path):
+    # before: a 'chunk' of "big" (or 0) in run.json was read as it stood, and the report pairing
+    # runs by it broke on formatting it (a traceback)
+    first, other = plain_run(tmp_path / "a"), plain_run(tmp_path / "b", "--rule", "deck=34")
+    meta = json.loads((other / "run.json").read_text())
+    for chunk in ("big", 0, True):
+        (other / "run.json").write_text(json.dumps(meta | {"chunk": chunk}))
+        one_line_error(cli("report", first, other, "-o", tmp_path / "r.html"),
+                       f"{other / 'run.json'}: 'chunk' is {chunk!r}, not a whole number of deals")

@@ -148,7 +148,7 @@ def other_deals(a: dict, b: dict) -> str | None:
             return f"{key} {b.get(key)} against {a.get(key)}"
     if a.get("chunk") != b.get("chunk"):
         unit = "deals" if a.get("unit") == "deal" else "matches"
-        return f"chunks of {b.get('chunk'):,} {unit} against {a.get('chunk'):,}"
+        return f"chunks of {b.get('chunk', 0):,} {unit} against {a.get('chunk', 0):,}"
     for name in ("simtool", "numpy"):
         made = [m["versions"].get(name) for m in (b, a)]
         if made[0] != made[1]:
@@ -768,6 +768,10 @@ def read_meta(run_dir: Path) -> dict:
             raise SimtoolError(f"{path}: '{name}' is {value!r}, not a {_json_type(kind)}")
     if meta["unit"] not in ("deal", "match"):
         raise SimtoolError(f"{path}: 'unit' is {meta['unit']!r}, not 'deal' or 'match'")
+    chunk = meta.get("chunk", 1)  # which deals a seed draws: a report pairs runs by it
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise SimtoolError(f"{path}: 'chunk' is {chunk!r}, not a whole number of deals (or matches), "
+                           f"1 or more")
     if meta["n"] < 1 or meta["players"] < 1:
         raise SimtoolError(f"{path}: 'n' and 'players' must be 1 or more, not {meta['n']} and "
                            f"{meta['players']}")
