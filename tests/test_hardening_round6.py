@@ -14,6 +14,7 @@ import numpy as np
 import optuna
 import pytest
 
+from simtool.analysis import review
 from simtool.cli import main
 from simtool.commands import tune
 from simtool.pipeline import folders
@@ -139,6 +140,11 @@ def test_a_ladder_whose_rungs_drew_other_deals_is_not_said_to_play_the_same_deal
     assert "best heuristic" not in page
     assert ("Skill versus luck: the strongest strategy here, clairvoyant (sees every card: not a fair "
             "player), wins") in page
+    # the review's hidden-information question reads the same two runs
+    hidden = review.hidden_question({"over heuristic": tmp_path / "mixed" / "black-white_3p_pimc@samples=2+balance",
+                                     "clairvoyant": [tmp_path / "mixed" / "black-white_3p_clairvoyant+balance"]}, "pimc")
+    assert hidden["play"].endswith("seats rotated, one seed but not the same deals (chunks of 16,384 deals "
+                                   "against 8,192)"), hidden["play"]
     assert cli(*args, "--rungs", "random,low", "--runs", tmp_path / "plain",
                "--out", tmp_path / "plain.html").exit_code == 0
     assert "The rungs play the same deals (one seed); each is a run" in (tmp_path / "plain.html").read_text()

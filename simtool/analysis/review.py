@@ -18,7 +18,7 @@ from simtool import games, options, stats
 from simtool.analysis import ladder, metrics, restrict, summary, tension, verdicts
 from simtool.analysis import of as analysis_of
 from simtool.errors import SimtoolError
-from simtool.pipeline.folders import collect, load, parse_json, read_meta
+from simtool.pipeline.folders import collect, load, other_deals, parse_json, read_meta
 
 SCHEMA = 1
 """The version of ``review.json``'s layout; raised when a key changes meaning."""
@@ -126,12 +126,15 @@ def hidden_question(plays: dict[str, Path], search: str) -> dict:
                             f"where they are played by a built-in strategy (a plugin may not see the true deal)."}
     top, ref = found[0].top, found[0].reference
     n = read_meta(ref.folder)["n"]
+    # one seed, but a search's smaller chunks draw other deals than the reference's may
+    other = other_deals(read_meta(top.folder), read_meta(ref.folder))
     gain = tuple(100 * x for x in price)
     v = verdicts.hidden_verdict(gain, n, ref.name, top.name, f"{found[0].players - 1} {top.below}")
     return {"verdict": v.word, "sentence": v.sentence, **v.figures, "thresholds": v.thresholds,
             "more_deals": v.more, "n": n, "play": f"one {ref.name} seat (not a fair player) against "
             f"{found[0].players - 1} {top.below}, and one {top.name} seat against them, seats rotated, "
-            f"the same deals", "clairvoyant_share": ref.share, "clairvoyant_ci": [ref.low, ref.high],
+            + ("the same deals" if other is None else f"one seed but not the same deals ({other})"),
+            "clairvoyant_share": ref.share, "clairvoyant_ci": [ref.low, ref.high],
             "search_share": top.share, "search_ci": [top.low, top.high],
             "figure": {"name": "what seeing every hidden card wins (points)", "value": gain[0], "ci": list(gain[1:])}}
 
