@@ -302,3 +302,19 @@ def test_a_run_json_with_a_chunk_simtool_never_writes_is_one_line(tmp_path):
         (other / "run.json").write_text(json.dumps(meta | {"chunk": chunk}))
         one_line_error(cli("report", first, other, "-o", tmp_path / "r.html"),
                        f"{other / 'run.json'}: 'chunk' is {chunk!r}, not a whole number of deals")
+
+
+@pytest.mark.parametrize("key, value", [("n", "200"), ("trials", "5"), ("seed", 1.5), ("vary", ["pass_count"]),
+                                        ("unit", "round"), ("n", True)])
+def test_a_tune_json_holding_what_no_tuning_writes_is_one_line(tmp_path, monkeypatch, capsys, key, value):
+    # before: "n": "200" went on as n * 4 = "200200200200" deals for the re-measures (a run of
+    # 2e11 deals), "trials": "5" was a TypeError traceback
+    monkeypatch.setattr(tune, "measure", fake_measure)
+    out = tmp_path / "t"
+    assert main([*TUNE, "--trials", "2", "--out", str(out)]) == 0
+    record = json.loads((out / "tune.json").read_text())
+    (out / "tune.json").write_text(json.dumps(record | {key: value}))
+    made = study_trials(out)
+    main_error(capsys, ["tune", "--resume", out, "-q"], f"cannot resume {out}: tune.json is damaged ('{key}' is "
+                                                           f"{value!r}, which no tuning writes)")
+    assert study_trials(out) == made

@@ -478,9 +478,29 @@ def read_config(out: Path) -> Config:
         # a game's options added since the tuning began hold their defaults (as they did then)
         newer = {o.name: o.default for o in games.get(data["game"]).options if o.name not in data["vary"]}
         data["rules"] = newer | data["rules"]
-        return Config(**{k: data[k] for k in Config.__dataclass_fields__})
+        config = Config(**{k: data[k] for k in Config.__dataclass_fields__})
     except (KeyError, TypeError, ValueError, AttributeError):
         raise SimtoolError(f"cannot resume {out}: {CONFIG} is damaged") from None
+    odd = next((name for name, ok in _sound(config).items() if not ok), None)
+    if odd is not None:  # a value simtool never writes: "n": "200" would play 200200200200 deals
+        raise SimtoolError(f"cannot resume {out}: {CONFIG} is damaged ('{odd}' is "
+                           f"{getattr(config, odd)!r}, which no tuning writes)")
+    return config
+
+
+def _sound(config: Config) -> dict[str, bool]:
+    """Each setting of a ``tune.json`` read back: whether it is of a kind a tuning writes."""
+    def whole(value, low: int) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+    return {"players": whole(config.players, 1), "trials": whole(config.trials, 1), "n": whole(config.n, 1),
+            "seed": whole(config.seed, 0), "unit": config.unit in ("deal", "match"),
+            "vary": isinstance(config.vary, dict) and bool(config.vary)
+            and all(isinstance(v, list) and v for v in config.vary.values()),
+            "rules": isinstance(config.rules, dict),
+            "objectives": isinstance(config.objectives, list) and bool(config.objectives)
+            and all(isinstance(o, str) for o in config.objectives),
+            **{name: isinstance(getattr(config, name), str) for name in ("lineup", "strong", "weak")}}
 
 
 @contextmanager
