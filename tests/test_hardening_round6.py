@@ -318,3 +318,21 @@ def test_a_tune_json_holding_what_no_tuning_writes_is_one_line(tmp_path, monkeyp
     main_error(capsys, ["tune", "--resume", out, "-q"], f"cannot resume {out}: tune.json is damaged ('{key}' is "
                                                            f"{value!r}, which no tuning writes)")
     assert study_trials(out) == made
+
+
+@pytest.mark.parametrize("change, says", [
+    ({"not_fair": 5}, "'not_fair' is 5, which no simtool run writes"),
+    ({"ladder": "x"}, "'ladder' is 'x', which no simtool run writes"),
+    ({"ladder": {"rung": 1}}, "'ladder' is {'rung': 1}, which no simtool run writes"),
+    ({"duplicate": "yes"}, "'duplicate' is 'yes', which no simtool run writes"),
+    ({"rules": {"deck": "x"}}, "bad rule deck 'x' for black-white"),
+    ({"rules": {"deck": 36, "nope": 1}}, "unknown rule 'nope' for black-white"),
+])
+def test_a_run_json_changed_by_hand_in_what_a_report_reads_is_one_line(tmp_path, change, says):
+    # before: TypeError and KeyError tracebacks (not_fair, ladder), or a report printing rules
+    # the game does not have ("nope = 1") as the run's
+    run = plain_run(tmp_path / "a")
+    meta = json.loads((run / "run.json").read_text())
+    (run / "run.json").write_text(json.dumps(meta | change))
+    one_line_error(cli("report", run, "-o", tmp_path / "r.html"), f"{run / 'run.json'}: ", says)
+    assert not (tmp_path / "r.html").exists()

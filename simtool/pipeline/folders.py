@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from simtool import games
+from simtool import games, options
 from simtool.errors import DiskFull, SimtoolError
 from simtool.pipeline import stitch
 
@@ -706,6 +706,7 @@ def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
     try:
         game = games.get(meta["game"])
         games.check_players(game, meta["players"])
+        options.resolve(game, meta["rules"])  # rules a report would print as played: this game's
     except SimtoolError as exc:
         raise SimtoolError(f"{run_dir / 'run.json'}: {exc}") from None
     p, n, unit = meta["players"], meta["n"], meta["unit"]
@@ -768,6 +769,10 @@ def read_meta(run_dir: Path) -> dict:
             raise SimtoolError(f"{path}: '{name}' is {value!r}, not a {_json_type(kind)}")
     if meta["unit"] not in ("deal", "match"):
         raise SimtoolError(f"{path}: 'unit' is {meta['unit']!r}, not 'deal' or 'match'")
+    for name, sound in _OPTIONAL.items():  # what a report reads when a run has it
+        if name in meta and not sound(meta[name]):
+            raise SimtoolError(f"{path}: '{name}' is {meta[name]!r}, which no simtool run writes; the file "
+                               f"is damaged: run it again")
     chunk = meta.get("chunk", 1)  # which deals a seed draws: a report pairs runs by it
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise SimtoolError(f"{path}: 'chunk' is {chunk!r}, not a whole number of deals (or matches), "
@@ -783,6 +788,16 @@ def read_meta(run_dir: Path) -> dict:
     if missing:
         raise SimtoolError(f"{path}: 'versions' has no '{missing[0]}'")
     return meta
+
+
+def _names(value) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+_OPTIONAL = {"duplicate": lambda v: isinstance(v, bool), "not_fair": _names,
+             "ladder": lambda v: isinstance(v, dict) and isinstance(v.get("rung"), int)
+             and not isinstance(v.get("rung"), bool) and _names(v.get("rungs"))}
+"""``run.json`` keys only some runs have, and what each holds when there."""
 
 
 def _json_type(kind) -> str:
