@@ -336,3 +336,16 @@ def test_a_run_json_changed_by_hand_in_what_a_report_reads_is_one_line(tmp_path,
     (run / "run.json").write_text(json.dumps(meta | change))
     one_line_error(cli("report", run, "-o", tmp_path / "r.html"), f"{run / 'run.json'}: ", says)
     assert not (tmp_path / "r.html").exists()
+
+
+def test_a_sweep_value_given_as_the_sheet_and_as_its_number_is_one_cell(tmp_path):
+    # before: hand_size = ["sheet", 12] at 3 players (the sheet's hand is 12) played the same
+    # game twice, set side by side in the report and counted twice in its ratings
+    grid = tmp_path / "grid.toml"
+    grid.write_text('games = ["black-white"]\nplayers = [2, 3]\nn = 200\nseed = 1\nlineups = ["random"]\n'
+                    '[rules]\nhand_size = ["sheet", 12, 11]\n')
+    assert cli("sweep", grid, "-j", "1", "-q", "--runs", tmp_path / "runs", "--out", tmp_path / "s.html").exit_code == 0
+    cells = sorted(p.name for p in (tmp_path / "runs").iterdir() if p.is_dir())
+    # 2p: the sheet's 11, and 12; 3p: the sheet's 12, and 11
+    assert cells == ["black-white_2p_hand_size-12_random", "black-white_2p_random",
+                     "black-white_3p_hand_size-11_random", "black-white_3p_random"], cells
