@@ -349,3 +349,16 @@ def test_a_sweep_value_given_as_the_sheet_and_as_its_number_is_one_cell(tmp_path
     # 2p: the sheet's 11, and 12; 3p: the sheet's 12, and 11
     assert cells == ["black-white_2p_hand_size-12_random", "black-white_2p_random",
                      "black-white_3p_hand_size-11_random", "black-white_3p_random"], cells
+
+
+@pytest.mark.parametrize("sources, says", [(5, "bad sources 5"), (None, "bad sources None"),
+                                           (b"runs/a", "bad sources b'runs/a'"), ([5], "bad source 5")])
+def test_metrics_of_what_is_no_run_names_the_argument(sources, says):
+    # before: TypeError / AttributeError out of simtool.metrics, where every other API call
+    # names an argument of the wrong type in a SimtoolError
+    import simtool
+    from simtool.errors import SimtoolError
+
+    with pytest.raises(SimtoolError, match="expected a finished run folder") as found:
+        simtool.metrics(sources)
+    assert str(found.value).startswith(says)

@@ -195,6 +195,9 @@ def read(source) -> Run:
             return from_tables(str(folder), meta, None, matches.select(
                 [c for c in wanted if c in matches.collect_schema().names()]).collect(), leads)
         return from_tables(str(folder), meta, seats.select(wanted).collect(), None, leads)
+    if not all(hasattr(source, name) for name in ("meta", "seats", "matches")):
+        raise SimtoolError(f"bad source {source!r}; expected a finished run folder (str or pathlib.Path) "
+                           f"or a result of simtool.run")
     return from_tables(str(getattr(source, "path", None) or "the run"), source.meta, source.seats,
                        source.matches, getattr(source, "leads", None))
 
@@ -629,7 +632,11 @@ def metrics(sources) -> dict[str, dict]:
     several (each metric from the first of them whose line-up fits it: an all-random run for
     fairness, one search among random seats for order, a run with lead histories for the rest).
     ``ci`` is the 95% interval ``[low, high]`` (``None`` where it cannot be had)."""
-    runs = [sources] if isinstance(sources, (str, Path)) or hasattr(sources, "meta") else list(sources)
+    one = isinstance(sources, (str, Path)) or hasattr(sources, "meta")
+    if not one and (not isinstance(sources, Iterable) or isinstance(sources, bytes)):  # metrics(5): named
+        raise SimtoolError(f"bad sources {sources!r}; expected a finished run folder (str or pathlib.Path), "
+                           f"a result of simtool.run, or a list of them")
+    runs = [sources] if one else list(sources)
     if not runs:
         raise SimtoolError("metrics: give a finished run folder, or a list of them")
     found: dict[str, dict] = {}
