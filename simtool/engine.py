@@ -942,17 +942,17 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
             f"strategy '{strategy.name}' did not return within --timeout {ctx.timeout:g} s "
             f"(decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))})"
         ) from None
-    except KeyboardInterrupt:
-        raise
+    except KeyboardInterrupt as exc:
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            raise  # Ctrl-C: the run stops, its finished chunks kept
+        # a worker ignores Ctrl-C (its parent takes it): this one the strategy raised itself
+        raise _raised(strategy, exc, d, game, ctx, idx) from None
     except MemoryError as exc:  # the machine's limit, not the strategy's bug
         raise OutOfMemory(f"out of memory while strategy '{strategy.name}' chose (decision "
                           f"'{d.kind}' of {game.id}): {describe(exc)}; run with fewer --jobs, or "
                           f"give the run more memory") from None
     except BaseException as exc:  # a plugin's bug (even SystemExit) must name the plugin
-        raise StrategyError(
-            f"strategy '{strategy.name}' raised {describe(exc)} "
-            f"(decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))})"
-        ) from None
+        raise _raised(strategy, exc, d, game, ctx, idx) from None
     if _forks() != forks:
         raise StrategyError(
             f"strategy '{strategy.name}' forked its process (os.fork) at decision '{d.kind}' of "
@@ -960,6 +960,11 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
             f"other programs with subprocess instead)"
         )
     return _checked(picked, legal, idx, strategy, game, state, d, ctx)
+
+
+def _raised(strategy, exc: BaseException, d, game, ctx, idx) -> StrategyError:
+    return StrategyError(f"strategy '{strategy.name}' raised {describe(exc)} "
+                         f"(decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))})")
 
 
 FORKED_EXIT = 70

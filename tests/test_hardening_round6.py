@@ -211,6 +211,9 @@ def closes_stdout(view, rng):
 
 def huge(view, rng):
     return np.full(len(view), 2**64 - 1, np.uint64)
+
+def interrupts(view, rng):
+    raise KeyboardInterrupt
 '''
 
 
@@ -362,3 +365,13 @@ def test_metrics_of_what_is_no_run_names_the_argument(sources, says):
     with pytest.raises(SimtoolError, match="expected a finished run folder") as found:
         simtool.metrics(sources)
     assert str(found.value).startswith(says)
+
+
+def test_a_plugin_raising_keyboard_interrupt_in_a_worker_is_its_error(tmp_path, mischief):
+    # before: taken for the user's Ctrl-C (exit 130, "finish the run with --resume", where it
+    # stopped again); a worker ignores Ctrl-C, so one raised there is the plugin's
+    out = tmp_path / "r"
+    one_line_error(cli("run", "-g", "black-white", "-n", "40000", "-j", "2", "--seed", "2", "-s", "random",
+                       "--seat", f"0={mischief}:interrupts", "--out", out),
+                   "strategy 'mischief.py:interrupts' raised KeyboardInterrupt", "seed 2")
+    assert not (out / "run.json").exists() and not (out / "seats.parquet").exists()
