@@ -375,3 +375,11 @@ def test_a_plugin_raising_keyboard_interrupt_in_a_worker_is_its_error(tmp_path, 
                        "--seat", f"0={mischief}:interrupts", "--out", out),
                    "strategy 'mischief.py:interrupts' raised KeyboardInterrupt", "seed 2")
     assert not (out / "run.json").exists() and not (out / "seats.parquet").exists()
+
+
+def test_a_bad_match_length_target_suggests_one_a_match_can_have(capsys):
+    # before: "expected match_rounds=NUMBER, such as match_rounds=0.5", a target refused itself
+    main_error(capsys, ["tune", "-g", "kansas-city", "--vary", "pass_count", "--objective", "match_rounds=1e400"],
+               "such as match_rounds=10")
+    main_error(capsys, ["tune", "-g", "kansas-city", "--vary", "pass_count", "--objective", "overshoot=nan"],
+               "such as overshoot=0.5")

@@ -91,7 +91,8 @@ def parse_objective(game, text: str) -> Objective:
         except ValueError:
             value = math.nan
         if not math.isfinite(value):
-            raise SimtoolError(f"bad objective {text!r}; expected {figure}=NUMBER, such as {figure}=0.5")
+            such = 10 if figure == "match_rounds" else 0.5  # a target the figure can reach
+            raise SimtoolError(f"bad objective {text!r}; expected {figure}=NUMBER, such as {figure}={such}")
         if direction == "max":
             raise SimtoolError(f"bad objective {text!r}; a target is approached (its distance "
                                f"minimised), so :max does not apply")
