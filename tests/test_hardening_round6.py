@@ -383,3 +383,17 @@ def test_a_bad_match_length_target_suggests_one_a_match_can_have(capsys):
                "such as match_rounds=10")
     main_error(capsys, ["tune", "-g", "kansas-city", "--vary", "pass_count", "--objective", "overshoot=nan"],
                "such as overshoot=0.5")
+
+
+def test_a_grid_file_without_end_is_one_line_and_a_pipe_still_reads(tmp_path, capsys):
+    # before: `simtool sweep /dev/zero` read for ever (and a grid's pipe, `<(...)`, must still work)
+    main_error(capsys, ["sweep", "/dev/zero"], "grid file /dev/zero holds more than 1,024 kB, which no grid needs")
+    read, write = os.pipe()
+    os.write(write, b'games = ["black-white"]\nn = 200\nseed = 1\nlineups = ["random"]\n')
+    os.close(write)
+    try:
+        assert main(["sweep", f"/dev/fd/{read}", "-j", "1", "-q", "--runs", str(tmp_path / "runs"),
+                     "--out", str(tmp_path / "s.html")]) == 0
+    finally:
+        os.close(read)
+    assert (tmp_path / "runs" / "black-white_3p_random" / "run.json").is_file()

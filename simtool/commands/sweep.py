@@ -48,10 +48,20 @@ class Grid:
     isolate: bool = False  # plugin strategies play in processes of their own (strategies.isolate)
 
 
+GRID_BYTES = 1 << 20
+"""The most a grid file holds: a grid of every game, rule value and line-up is a few kB; more is
+not a grid (``/dev/zero`` given as one would be read for ever)."""
+
+
 def read_toml(path: Path) -> dict:
     """A grid file: top-level keys of :data:`GRID_KEYS`; ``rules`` is a table of lists."""
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        with open(path, "rb") as file:  # a pipe (`<(...)`) is read too, up to the limit
+            raw = file.read(GRID_BYTES + 1)
+        if len(raw) > GRID_BYTES:
+            raise SimtoolError(f"grid file {path} holds more than {GRID_BYTES // 1024:,} kB, which no grid "
+                               f"needs; give a TOML grid file")
+        data = tomllib.loads(raw.decode("utf-8"))
     except FileNotFoundError:
         raise SimtoolError(f"grid file {path} not found") from None
     except UnicodeDecodeError as exc:
