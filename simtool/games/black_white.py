@@ -330,6 +330,7 @@ class BlackWhite(Game):
             s.leader = s.winning
             s.trick[:] = -1
             s.colour[:] = -1
+            s._coding = None  # the next trick's colour brings its own
             s.best[:] = 0
             s.trick_no += 1
             s.step = 0
