@@ -178,12 +178,35 @@ _BELOW = np.array([(1 << k) - 1 for k in range(65)], dtype=np.uint64)
 
 
 def uniform(sets: np.ndarray, rng: np.random.Generator, n_options: int = 64) -> np.ndarray:
-    """One member of each (non-empty) set, uniformly at random."""
+    """One member of each (non-empty) set, uniformly at random: member ``k`` of set ``i`` (counting
+    from the smallest), ``k`` the float32 ``u * count`` cut to a whole number (at most
+    ``count - 1``), one float32 ``u`` drawn per set."""
+    sets = np.asarray(sets)
+    whole = int(np.bitwise_or.reduce(sets, axis=None)) if sets.size else 1
+    reach = min(n_options, max(whole.bit_length(), 1))
+    if 0 < whole < 256 and int(np.bitwise_and.reduce(sets, axis=None)) == whole:
+        return _uniform_in(whole, sets.shape, rng)
     n = count(sets)
     u = rng.random(n.shape, dtype=np.float32)
     u *= n
     k = u.astype(np.uint8)
     # float32 rounding can reach n itself; clamp so the pick stays a member
-    np.minimum(k, n - 1, out=k)
-    reach = int(np.bitwise_or.reduce(sets, axis=None)).bit_length() if sets.size else 1
-    return select(sets, k, min(n_options, max(reach, 1)))
+    n -= np.uint8(1)
+    np.minimum(k, n, out=k)
+    return select(sets, k, reach)
+
+
+def _uniform_in(options: int, shape: tuple, rng: np.random.Generator) -> np.ndarray:
+    """:func:`uniform` where every set is ``options`` (a decision such as a colour or a trump,
+    whose options are the same in every deal): the same draws and the same picks, without a
+    count and a look-up per deal; where the options are ``0..c-1``, member ``k`` is ``k``."""
+    c = options.bit_count()
+    u = rng.random(shape, dtype=np.float32)
+    u *= np.float32(c)  # the same float32 product as by each deal's own count
+    k = u.astype(np.uint8)
+    np.minimum(k, np.uint8(c - 1), out=k)
+    if options == (1 << c) - 1:
+        return k.astype(np.int64)
+    at = k.astype(np.uint64)
+    at += np.uint64(options << 3)
+    return np.take(IN_BYTE, at.view(np.int64))

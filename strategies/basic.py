@@ -14,6 +14,10 @@ def random(view, rng):
     return bits.uniform(view.legal, rng, view.n_actions)
 
 
+# its choice reads the legal sets only: the engine may ask it without a view (engine._on_legal)
+random.choose.on_legal = bits.uniform
+
+
 @strategy("high", "always the highest legal option (the game's order: the strongest card)")
 def high(view, rng):
     return np.where(view.mask, view.strength, np.int32(np.iinfo(np.int32).min)).argmax(axis=1)

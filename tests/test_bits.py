@@ -67,3 +67,17 @@ def test_uniform_is_uniform_over_members():
 
 def test_below():
     assert bits.below(0) == 0 and bits.below(3) == 0b111 and bits.below(64) == np.uint64(2**64 - 1)
+
+
+@pytest.mark.parametrize("options", [(0, 1), (0, 1, 2, 3), (1, 4, 6), (5,), (0, 2, 7)])
+@pytest.mark.parametrize("size", [0, 1, 7, 5000])
+def test_uniform_over_one_set_picks_as_over_each_deal(options, size):
+    """Where every deal has the same options (a colour, a trump), uniform takes a shorter road:
+    the same draws and the same picks as the general one, which a set beside them takes."""
+    one = bits.of(options)
+    same = np.full(size, one, np.uint64)
+    mixed = np.append(same, bits.of((0, 9)))  # not all alike: the general road
+    fast = bits.uniform(same, np.random.default_rng(3), 8)
+    general = bits.uniform(mixed, np.random.default_rng(3), 16)[:size]
+    assert fast.dtype == np.int64 and fast.tolist() == general.tolist()
+    assert set(fast.tolist()) <= set(options)

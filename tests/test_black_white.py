@@ -137,3 +137,14 @@ def test_a_card_s_number_by_arithmetic_is_the_table_s_for_any_shapes(deck):
         assert black_white.value(cards, colour, deck).tolist() == table[cards].tolist()
     both = np.array([black_white.BLACK, black_white.WHITE])
     assert black_white.value(7, both, deck).tolist() == [black[7], white[7]]
+
+
+@pytest.mark.parametrize("deck", [36, 20, 64])
+def test_a_trick_counts_each_card_by_its_colour_coding_as_value_does(deck):
+    # the follower's number is card * sign + offset, worked out when the colour is named
+    cards = np.tile(np.arange(deck), 2)
+    colour = np.repeat(np.array([black_white.BLACK, black_white.WHITE], np.int8), deck)
+    sign, offset = black_white._coding(colour, deck)
+    coded = cards.astype(np.int16) * sign + offset
+    assert coded.dtype == np.int16
+    assert coded.tolist() == black_white.value(cards, colour, deck).tolist()

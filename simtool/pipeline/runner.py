@@ -481,11 +481,13 @@ def tables(game, spec: RunSpec, lineup: Lineup, outcome: Outcome):
         seat = np.tile(np.arange(p, dtype=np.int8), rows)
         position = (seat + np.repeat(cols["id"] % p, p)) % p if spec.rotate or spec.duplicate else seat
         c = spec.copies
-        data = [pl.Series(name, np.repeat(cols[src] // c if name in ("deal", "match") else cols[src], p),
+        data = [pl.Series(name, np.repeat(cols[src] // c if name in ("deal", "match") and c > 1 else cols[src], p),
                           dtype=dt) for name, src, dt in key]
         if spec.duplicate:
             data.insert(1, pl.Series("rotation", np.repeat(cols["id"] % p, p), dtype=pl.Int8))
-        data += [pl.Series("seat", seat), strategy_at.gather(position)]
+        # indexing by a numpy array: the same column as ``gather``, which runs a lazy query (a
+        # third of the time: 0.11 against 0.33 ms a chunk of 32768 deals of 3 seats)
+        data += [pl.Series("seat", seat), strategy_at[position]]
         data += [pl.Series(name, cols[name].reshape(-1), dtype=dt) for name, dt in values]
         return pl.DataFrame(data)
 
