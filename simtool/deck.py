@@ -262,8 +262,10 @@ def _mix_numbers(rng, sweeps: int, n: int, p: int):
     work), from one draw of the generator's 32-bit outputs that both take, one each. numpy makes a
     float32 of the top 24 bits of one, and an integer below p by Lemire's method: the top 32 bits
     of the output times p, unless the low 32 bits fall below 2**32 % p (some one in 2**32 / p),
-    where it draws again; then all is drawn again sweep by sweep. Pinned against numpy's own draws
-    in tests/test_deck.py."""
+    where it draws again; then all is drawn again sweep by sweep, as for one hand (p of 1: numpy
+    draws no seats). Pinned against numpy's own draws in tests/test_deck.py."""
+    if p < 2:
+        return _mix_numbers_drawn(rng, sweeps, n, p)
     start = rng.bit_generator.state
     out = rng.integers(0, 1 << 32, (sweeps, 2, 2 * n), dtype=np.uint32)
     scaled = out[:, 0].astype(np.uint64) * np.uint64(p)
