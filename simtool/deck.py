@@ -203,6 +203,10 @@ def _deal_among(count, start, sizes, rng):
     return cut[:, 1:] - cut[:, :-1]
 
 
+MIX_BLOCK = 4096
+"""Rows times sweeps whose random numbers :func:`_repair` draws at once."""
+
+
 def _repair(hands: np.ndarray, allowed: np.ndarray, rng, n_cards: int, sweeps: int = 300) -> np.ndarray:
     """Swap cards between hands until none holds a card it may not (the rows rejection kept
     failing, which only very constrained positions reach), then keep making random swaps that
@@ -230,38 +234,69 @@ def _repair(hands: np.ndarray, allowed: np.ndarray, rng, n_cards: int, sweeps: i
         _swap(hands, rows[go], a[go], b[go], moved[go], back[go])
     # mix, within the constraints: seat a gives a random card to seat b for one of b's, where both
     # may hold what they get. On the flat cells row * p + seat, a swap is two xors (the hands are
-    # disjoint) and a refused one an xor with nothing: no masked copies per sweep. The two seats
-    # and the two cards are drawn in one call each: numpy's generator gives 2n numbers in one call
-    # as it gives n and n in two (the same stream, checked in tests/test_deck.py)
+    # disjoint) and a refused one an xor with nothing: no masked copies per sweep. The sweeps'
+    # random numbers are drawn before them (:func:`_mix_numbers`), a small repair's all at once,
+    # a large one's in blocks that stay in the cache: a sweep of a few rows is a few calls on
+    # small arrays, whose count is its cost
     flat, may_hold, first = hands.reshape(-1), allowed.reshape(-1), np.tile(rows * p, 2)
-    for _ in range(sweeps):
-        cells = rng.integers(0, p, 2 * n)
-        ok = cells[:n] != cells[n:]
-        cells += first
-        a, b = cells[:n], cells[n:]
-        held = flat[cells]
-        card = _any_card(held, rng)
-        ha, hb, ca, cb = held[:n], held[n:], card[:n], card[n:]
-        ok &= (ha != 0) & (hb != 0) & ((cb & may_hold[a]) != 0) & ((ca & may_hold[b]) != 0)
-        swap = (ca ^ cb) * ok
-        flat[a] = ha ^ swap
-        flat[b] = hb ^ swap
+    block = max(1, MIX_BLOCK // n)
+    for done in range(0, sweeps, block):
+        seats, u = _mix_numbers(rng, min(block, sweeps - done), n, p)
+        for cells, u_i, ok in zip(seats + first, u, seats[:, :n] != seats[:, n:], strict=True):
+            held = flat[cells]
+            card = _any_card(held, u_i)
+            ha, hb, ca, cb = held[:n], held[n:], card[:n], card[n:]
+            may = may_hold[cells]  # what seat a, then seat b may hold
+            ok &= (ha != 0) & (hb != 0) & ((cb & may[:n]) != 0) & ((ca & may[n:]) != 0)
+            swap = (ca ^ cb) * ok
+            flat[cells[:n]] = ha ^ swap
+            flat[cells[n:]] = hb ^ swap
     return hands
 
 
-def _any_card(held, rng) -> np.ndarray:
-    """A uniformly random card of each hand as a set (the lowest card for an empty hand), drawn as
-    :func:`bits.uniform` draws it, from the same random numbers."""
-    held = held | (held == 0)  # an empty hand as the set {0}
+def _mix_numbers(rng, sweeps: int, n: int, p: int):
+    """The random numbers of :func:`_repair`'s ``sweeps`` mixing sweeps of ``n`` rows and ``p``
+    hands: per sweep ``rng.integers(0, p, 2 * n)`` (the seats), then ``rng.random(2 * n,
+    dtype=np.float32)`` (which cards), as ``(sweeps, 2n)`` int64 and float32, and ``rng`` left as
+    after those draws: the same numbers as sweep by sweep (a call per draw cost more than a sweep's
+    work), from one draw of the generator's 32-bit outputs that both take, one each. numpy makes a
+    float32 of the top 24 bits of one, and an integer below p by Lemire's method: the top 32 bits
+    of the output times p, unless the low 32 bits fall below 2**32 % p (some one in 2**32 / p),
+    where it draws again; then all is drawn again sweep by sweep, as for one hand (p of 1: numpy
+    draws no seats). Pinned against numpy's own draws in tests/test_deck.py."""
+    if p < 2:
+        return _mix_numbers_drawn(rng, sweeps, n, p)
+    start = rng.bit_generator.state
+    out = rng.integers(0, 1 << 32, (sweeps, 2, 2 * n), dtype=np.uint32)
+    scaled = out[:, 0].astype(np.uint64) * np.uint64(p)
+    if ((scaled & np.uint64(0xFFFFFFFF)) < np.uint64((1 << 32) % p)).any():
+        rng.bit_generator.state = start
+        return _mix_numbers_drawn(rng, sweeps, n, p)
+    seats = (scaled >> np.uint64(32)).astype(np.int64)
+    u = (out[:, 1] >> np.uint32(8)).astype(np.float32)
+    u *= np.float32(1 / (1 << 24))  # exact: a power of two
+    return seats, u
+
+
+def _mix_numbers_drawn(rng, sweeps: int, n: int, p: int):
+    """:func:`_mix_numbers`, drawn sweep by sweep as numpy draws them."""
+    seats, u = np.empty((sweeps, 2 * n), np.int64), np.empty((sweeps, 2 * n), np.float32)
+    for i in range(sweeps):
+        seats[i] = rng.integers(0, p, 2 * n)
+        u[i] = rng.random(2 * n, dtype=np.float32)
+    return seats, u
+
+
+def _any_card(held, u) -> np.ndarray:
+    """A uniformly random card of each hand as a set, as :func:`bits.uniform` draws it from the
+    random numbers ``u`` (float32 in [0, 1)); an empty hand: any card."""
     count = bits.count(held)
-    u = rng.random(count.shape, dtype=np.float32)
-    u *= count
-    k = u.astype(np.uint8)
-    np.minimum(k, count - 1, out=k)
+    k = (u * count).astype(np.uint8)
+    np.minimum(k, count - 1, out=k)  # an empty hand's count - 1 wraps to 255: k stays 0
     # the k-th member where the running count of the hand's members first passes k: a few
     # whole-array steps on the small batches a repair mixes (cheaper there than bits.select)
     members = np.unpackbits(held.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-    return bits.BIT[np.argmax(np.cumsum(members, axis=1) > k[:, None], axis=1)]
+    return bits.BIT[np.argmax(np.cumsum(members, axis=1, dtype=np.uint8) > k[:, None], axis=1)]
 
 
 def _swap(hands, rows, a, b, card_a, card_b) -> None:

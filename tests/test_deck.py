@@ -52,6 +52,30 @@ def test_one_call_of_2n_draws_is_two_calls_of_n(n):
             assert a.random() == b.random()
 
 
+@pytest.mark.parametrize("kept", [None, 123456789, 0])
+def test_a_repair_draws_every_sweeps_numbers_at_once_as_sweep_by_sweep(kept, monkeypatch):
+    """deck._mix_numbers draws all the mixing sweeps' seats and cards at once: the numbers, and the
+    generator's state after, of drawing them sweep by sweep. ``kept``: a 32-bit half the generator
+    holds for its next draw; 0 makes the first seat a number Lemire's method draws again (p not a
+    power of two), where all is drawn sweep by sweep, as for one hand (numpy draws no seats)."""
+    drawn_again, drawn = [], deck._mix_numbers_drawn
+    monkeypatch.setattr(deck, "_mix_numbers_drawn", lambda *a: drawn_again.append(a) or drawn(*a))
+    for seed in range(6):
+        for n, p, sweeps in ((1, 2, 7), (5, 6, 30), (9, 7, 4), (17, 4, 11), (3, 3, 300), (4, 1, 5)):
+            a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+            if kept is not None:
+                for g in (a, b):
+                    g.bit_generator.state = g.bit_generator.state | {"has_uint32": 1, "uinteger": kept}
+            drawn_again.clear()
+            seats, u = deck._mix_numbers(a, sweeps, n, p)
+            assert seats.shape == u.shape == (sweeps, 2 * n) and u.dtype == np.float32
+            for i in range(sweeps):
+                assert (seats[i] == b.integers(0, p, 2 * n)).all()
+                assert (u[i] == b.random(2 * n, dtype=np.float32)).all()
+            assert a.random() == b.random()
+            assert len(drawn_again) == ((kept == 0 and p & (p - 1) != 0) or p == 1)
+
+
 def test_a_deal_rejection_cannot_fit_is_repaired_within_the_constraints_and_repeats():
     # 12 cards to two seats of 6; seat 0 may not hold cards 0..4 and seat 1 not 5..9: one draw in
     # 462 fits (5..9 with seat 0, 0..4 with seat 1, 10 and 11 split), so most of the 40 rows

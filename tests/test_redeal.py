@@ -29,17 +29,30 @@ of these: their variants played the default's rounds, worlds and play-outs bit f
 for every game and player count when they were left out), so only the default plays them."""
 
 
+SCORE_ONLY = {"sole_bonus", "trump_bonus", "penalty", "pip_points", "jack_points", "queen_points",
+              "king_points", "four_bonus", "limit", "moon", "queen", "jack"}
+"""The options that change only the scores (Out-Trumped's bonuses and penalty, Trickster's card
+points, Kansas City's four bonus and trick limit, Hearts' moon, queen and jack points): at each of their
+values every deal, view, re-dealt world, choice and play-out column but ``score``, ``win`` and the
+game's score columns is the default's bit for bit (fingerprinted for every game and player count).
+What they change here is only the play-out's scoring, which one player count checks: they are
+played at the game's first player count only."""
+
+
 def _round_variants(game, p: int):
     """:func:`rule_variants` less those that play the default's rounds: a match-end option's other
     values, and a hand size set to the number the sheet deals at ``p`` anyway (its own module's
     ``hand_size(rules, p)``; Black & White at 3 and 4 players, Kansas City at 4 and 5, Out-Trumped
-    at 4 to 6, also fingerprinted the same bit for bit)."""
+    at 4 to 6, also fingerprinted the same bit for bit); and past the first player count, the
+    values of a :data:`SCORE_ONLY` option."""
     default = {o.name: o.default for o in game.options}
     hand_size = getattr(importlib.import_module(f"simtool.games.{game.id.replace('-', '_')}"), "hand_size", None)
 
     def same_rounds(r):
         changed = {k for k in r if r[k] != default[k]}
         if changed & MATCH_END:
+            return True
+        if changed and changed <= SCORE_ONLY and p != game.players[0]:
             return True
         return changed == {"hand_size"} and hand_size is not None and hand_size(default, p) == r["hand_size"]
 

@@ -336,6 +336,8 @@ class OutTrumpedView(View, state=Round):
             leader = self.leaders[:, t].astype(np.int64)
             led_card = self.history[rows, t, np.maximum(leader, 0)].astype(np.int64)
             on = (leader >= 0) & (led_card >= 0)
+            if not on.any():  # a trick no deal has begun shows nothing
+                continue
             led = np.where(on, card_suit[np.maximum(led_card, 0)], 0)
             top = card_rank[np.maximum(led_card, 0)]
             trump_led = led == self.trump
@@ -343,6 +345,8 @@ class OutTrumpedView(View, state=Round):
                 seat = (np.maximum(leader, 0) + i) % p
                 card = self.history[rows, t, seat].astype(np.int64)
                 live = on & (card >= 0)
+                if not live.any():  # a seat yet to play this trick in every deal
+                    continue
                 suit, rank = card_suit[np.maximum(card, 0)], card_rank[np.maximum(card, 0)]
                 higher = above(led, top, layout)
                 same, over = suit == led, (suit == led) & (rank > top)
