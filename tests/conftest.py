@@ -27,7 +27,7 @@ def _sqlite_without_fsync(connection, _record):
         connection.execute("PRAGMA synchronous = OFF")
 
 
-def _head_version_read_once() -> None:
+def _alembic_scripts_read_once() -> None:
     """optuna checks every study.db it opens against the newest schema of its alembic scripts,
     which it finds by loading all of them (some 40 ms a storage, and a tuning test opens a dozen
     or more). The scripts do not change while the tests run: read once, compared as before."""
@@ -43,8 +43,22 @@ def _head_version_read_once() -> None:
 
     _VersionManager.get_head_version = get_head_version
 
+    # and every new study.db is stamped with that version through a script directory of its own,
+    # read again from the same files (some 60 ms of 100 a new study.db takes, measured): made
+    # once too. The stamp needs only the directory's revisions, not the database's address it
+    # was made with (which an upgrade, not used here, reads from a config of its own).
+    make = _VersionManager._create_alembic_script
+    script: list = []
 
-_head_version_read_once()
+    def create_alembic_script(self):
+        if not script:
+            script.append(make(self))
+        return script[0]
+
+    _VersionManager._create_alembic_script = create_alembic_script
+
+
+_alembic_scripts_read_once()
 
 
 SMALL = 16
@@ -144,3 +158,26 @@ def assert_matches_reference(seats, reference: list[dict], columns, n_sigma: flo
         diff = mine["m"].to_numpy() - theirs.mean(axis=0)
         se = np.sqrt(mine["v"].to_numpy() / n + theirs.var(axis=0, ddof=1) / len(reference) + 1e-12)
         assert (np.abs(diff) < n_sigma * se).all(), (col, diff / se)
+
+
+UNDRAWN = '<svg xmlns="http://www.w3.org/2000/svg" class="undrawn"></svg>'
+"""What a chart is in a page written under :func:`charts_undrawn`."""
+
+
+@pytest.fixture
+def charts_undrawn(monkeypatch):
+    """For a test that writes a report but never looks at its charts: each chart is still built
+    (its figure, axes and every bar and point, from the run's tables) but not laid out and drawn
+    to SVG, where matplotlib spends some 70% of a chart's CPU; the page holds :data:`UNDRAWN` in
+    its place. Drawing was a quarter of the CPU of the tests that write reports (15 of 57 s over
+    test_report, test_restrict, test_readme and others, measured); what the charts show is the
+    business of the tests that look at them (test_report, test_browser, test_hardening_labels)."""
+    from simtool.reports import balance
+    from simtool.reports import tune as tune_report
+
+    def undrawn(chart) -> str:
+        assert chart.axes, "a chart with nothing drawn on it"  # a figure was built for it
+        return UNDRAWN
+
+    monkeypatch.setattr(balance, "svg", undrawn)
+    monkeypatch.setattr(tune_report, "svg", undrawn)
