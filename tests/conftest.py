@@ -164,14 +164,14 @@ UNDRAWN = '<svg xmlns="http://www.w3.org/2000/svg" class="undrawn"></svg>'
 """What a chart is in a page written under :func:`charts_undrawn`."""
 
 
-@pytest.fixture
-def charts_undrawn(monkeypatch):
-    """For a test that writes a report but never looks at its charts: each chart is still built
+@contextmanager
+def undrawn_charts():
+    """For tests that write a report but never look at its charts: each chart is still built
     (its figure, axes and every bar and point, from the run's tables) but not laid out and drawn
-    to SVG, where matplotlib spends some 70% of a chart's CPU; the page holds :data:`UNDRAWN` in
-    its place. Drawing was a quarter of the CPU of the tests that write reports (15 of 57 s over
-    test_report, test_restrict, test_readme and others, measured); what the charts show is the
-    business of the tests that look at them (test_report, test_browser, test_hardening_labels)."""
+    to SVG, where matplotlib spends most of a chart's CPU; the page holds :data:`UNDRAWN` in its
+    place. Drawing was a fifth of the CPU of the tests that write reports (25 s of 123 s over
+    this suite's command tests, measured); what the charts show is the business of the tests
+    that look at them (test_report, test_browser, test_hardening_labels, test_tune)."""
     from simtool.reports import balance
     from simtool.reports import tune as tune_report
 
@@ -179,5 +179,31 @@ def charts_undrawn(monkeypatch):
         assert chart.axes, "a chart with nothing drawn on it"  # a figure was built for it
         return UNDRAWN
 
-    monkeypatch.setattr(balance, "svg", undrawn)
-    monkeypatch.setattr(tune_report, "svg", undrawn)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(balance, "svg", undrawn)
+        patch.setattr(tune_report, "svg", undrawn)
+        yield
+
+
+@pytest.fixture
+def charts_undrawn():
+    """:func:`undrawn_charts` for the whole test."""
+    with undrawn_charts():
+        yield
+
+
+REVIEW = {"deals": 4096, "matches": 128, "restrictions": 1024, "duplicate": 128, "search": 32, "random": 1024,
+          "leads": 16}
+"""The sizes of the Black & White review of :func:`bw_review` (``review.Sizes`` keywords): every
+play of a review, its search the quickest to start, in seconds."""
+
+
+@pytest.fixture(scope="session")
+def bw_review(tmp_path_factory):
+    """One Black & White review at :data:`REVIEW` sizes, seed 3, ``jobs=1``, played once per test
+    process (2 s of CPU) for the tests of test_review and test_hardening_review that only read it:
+    its folder and what ``review`` returned, which a test copies before changing it."""
+    from simtool.commands import review as reviews
+
+    out = tmp_path_factory.mktemp("review") / "bw"
+    return out, reviews.review("black-white", out, seed=3, jobs=1, sizes=reviews.Sizes(**REVIEW))

@@ -23,6 +23,8 @@ from .conftest import smaller_chunks
 from .test_cli import cli, one_line_error
 from .test_data_safety import chunk_files, interrupted_run
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # ---- a plugin that reuses the array it returned --------------------------------------------
