@@ -27,7 +27,7 @@ def _sqlite_without_fsync(connection, _record):
         connection.execute("PRAGMA synchronous = OFF")
 
 
-def _head_version_read_once() -> None:
+def _alembic_scripts_read_once() -> None:
     """optuna checks every study.db it opens against the newest schema of its alembic scripts,
     which it finds by loading all of them (some 40 ms a storage, and a tuning test opens a dozen
     or more). The scripts do not change while the tests run: read once, compared as before."""
@@ -43,8 +43,22 @@ def _head_version_read_once() -> None:
 
     _VersionManager.get_head_version = get_head_version
 
+    # and every new study.db is stamped with that version through a script directory of its own,
+    # read again from the same files (a new study.db made and opened again: 47 ms of CPU, 27 ms
+    # with the directory made once, measured): made once too. The stamp needs only the directory's revisions, not the database's address it
+    # was made with (which an upgrade, not used here, reads from a config of its own).
+    make = _VersionManager._create_alembic_script
+    script: list = []
 
-_head_version_read_once()
+    def create_alembic_script(self):
+        if not script:
+            script.append(make(self))
+        return script[0]
+
+    _VersionManager._create_alembic_script = create_alembic_script
+
+
+_alembic_scripts_read_once()
 
 
 SMALL = 16
@@ -144,3 +158,52 @@ def assert_matches_reference(seats, reference: list[dict], columns, n_sigma: flo
         diff = mine["m"].to_numpy() - theirs.mean(axis=0)
         se = np.sqrt(mine["v"].to_numpy() / n + theirs.var(axis=0, ddof=1) / len(reference) + 1e-12)
         assert (np.abs(diff) < n_sigma * se).all(), (col, diff / se)
+
+
+UNDRAWN = '<svg xmlns="http://www.w3.org/2000/svg" class="undrawn"></svg>'
+"""What a chart is in a page written under :func:`charts_undrawn`."""
+
+
+@contextmanager
+def undrawn_charts():
+    """For tests that write a report but never look at its charts: each chart is still built
+    (its figure, axes and every bar and point, from the run's tables) but not laid out and drawn
+    to SVG, where matplotlib spends most of a chart's CPU; the page holds :data:`UNDRAWN` in its
+    place. Drawing was a fifth of the CPU of the tests that write reports (25 s of 123 s over
+    this suite's command tests, measured); what the charts show is the business of the tests
+    that look at them (test_report, test_browser, test_hardening_labels, test_tune)."""
+    from simtool.reports import balance
+    from simtool.reports import tune as tune_report
+
+    def undrawn(chart) -> str:
+        assert chart.axes, "a chart with nothing drawn on it"  # a figure was built for it
+        return UNDRAWN
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(balance, "svg", undrawn)
+        patch.setattr(tune_report, "svg", undrawn)
+        yield
+
+
+@pytest.fixture
+def charts_undrawn():
+    """:func:`undrawn_charts` for the whole test."""
+    with undrawn_charts():
+        yield
+
+
+REVIEW = {"deals": 4096, "matches": 128, "restrictions": 1024, "duplicate": 128, "search": 32, "random": 1024,
+          "leads": 16}
+"""The sizes of the Black & White review of :func:`bw_review` (``review.Sizes`` keywords): every
+play of a review, its search the quickest to start, in seconds."""
+
+
+@pytest.fixture(scope="session")
+def bw_review(tmp_path_factory):
+    """One Black & White review at :data:`REVIEW` sizes, seed 3, ``jobs=1``, played once per test
+    process (2 s of CPU) for the tests of test_review and test_hardening_review that only read it:
+    its folder and what ``review`` returned, which a test copies before changing it."""
+    from simtool.commands import review as reviews
+
+    out = tmp_path_factory.mktemp("review") / "bw"
+    return out, reviews.review("black-white", out, seed=3, jobs=1, sizes=reviews.Sizes(**REVIEW))

@@ -19,6 +19,8 @@ from simtool.pipeline.folders import RunWriter
 
 from .test_cli import PLUGINS, cli, one_line_error
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 BIN = Path(sys.executable).parent
 BW = ["run", "-g", "black-white", "-s", "random", "--seed", "3", "--jobs", "1", "-q"]
 N = 5 * 2048 - 100  # five chunks, the last one short, of the tests' small chunks (conftest.small_chunks)

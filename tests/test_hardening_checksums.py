@@ -18,7 +18,7 @@ from .test_data_safety import N, interrupted_run
 
 # N is five of the tests' small chunks: at a command's own chunk size the run is one chunk, is
 # never stopped after its third, and every test here failed on "DID NOT RAISE KeyboardInterrupt"
-pytestmark = pytest.mark.usefixtures("small_chunks")
+pytestmark = pytest.mark.usefixtures("small_chunks", "charts_undrawn")  # no test here looks at a chart
 
 
 def fresh_seats() -> pl.DataFrame:

@@ -19,6 +19,8 @@ from simtool.reports import balance as report
 
 from .test_cli import cli, one_line_error
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):

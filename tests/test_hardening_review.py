@@ -6,6 +6,7 @@ seconds."""
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -16,9 +17,10 @@ from simtool.commands.review import Sizes
 from simtool.errors import SimtoolError
 
 from . import review_game
+from .conftest import REVIEW
 from .test_cli import cli, one_line_error
 
-TINY = Sizes(deals=4096, matches=128, restrictions=1024, duplicate=128, search=32)
+TINY = Sizes(**REVIEW)
 
 
 @pytest.fixture
@@ -28,11 +30,12 @@ def draw(monkeypatch):
     return review_game.GAME
 
 
-@pytest.fixture(scope="module")
-def finished(tmp_path_factory):
-    """A finished Black & White review (its search plays, so skill is measured)."""
-    out = tmp_path_factory.mktemp("bw") / "r"
-    return out, reviews.review("black-white", out, seed=3, jobs=1, sizes=TINY)
+@pytest.fixture
+def finished(bw_review):
+    """A finished Black & White review (its search plays, so skill is measured): conftest's, shared
+    with test_review, and a copy of what it returned."""
+    out, r = bw_review
+    return out, copy.deepcopy(r)
 
 
 def test_skill_is_measured_on_a_game_with_a_search_beside_the_hidden_information_rung(finished):

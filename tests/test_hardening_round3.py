@@ -14,6 +14,8 @@ import simtool
 from .test_cli import cli, one_line_error
 from .test_data_safety import N, interrupted_run
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 
 def fresh_seats() -> pl.DataFrame:
     return simtool.run("black-white", n=N, seed=3, jobs=1, strategy="random").seats

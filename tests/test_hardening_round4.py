@@ -26,6 +26,8 @@ from .test_cli import cli, one_line_error
 from .test_data_safety import interrupted_run
 from .test_hardening_cli import main_error
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 ROOT = Path(__file__).resolve().parents[1]
 DEEP = "[" * 100_000
 

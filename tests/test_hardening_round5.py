@@ -23,6 +23,8 @@ from .conftest import smaller_chunks
 from .test_cli import cli, one_line_error
 from .test_data_safety import chunk_files, interrupted_run
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # ---- a plugin that reuses the array it returned --------------------------------------------
@@ -125,7 +127,7 @@ INSTALLED = {
 }
 
 
-def test_a_broken_installed_game_fails_only_where_it_is_named(tmp_path):
+def test_a_broken_installed_game_fails_only_where_it_is_named(tmp_path, monkeypatch):
     # before: one installed game whose package raised at import made `simtool games`, and any
     # unknown game, a traceback (exit 1); the others were played under the wrong id or crashed
     (tmp_path / "boom_game.py").write_text("raise RuntimeError('boom at import')\n")
@@ -138,24 +140,24 @@ def test_a_broken_installed_game_fails_only_where_it_is_named(tmp_path):
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text("[simtool.games]\n" + "".join(f"{name} = {value}\n" for name, (value, _)
                                                                          in INSTALLED.items()))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
-    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT)])
-
-    def simtool_cli(*args):
-        return subprocess.run([sys.executable, "-m", "simtool.cli", *args], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=120)
-
-    listed = simtool_cli("games")
-    assert listed.returncode == 0 and "kansas-city" in listed.stdout, listed.stderr
-    for name, (_, says) in INSTALLED.items():
-        assert f"not playable: installed game '{name}'" in listed.stdout and says in listed.stdout
-        named = simtool_cli("run", "--game", name, "--n", "10", "-j", "1", "--out", str(tmp_path / name))
-        assert named.returncode == 2 and named.stderr.count("\n") == 1 and says in named.stderr, named.stderr
-        assert not (tmp_path / name).exists()
-    unknown = simtool_cli("run", "--game", "nope", "--n", "10", "-j", "1", "--out", str(tmp_path / "x"))
-    assert unknown.returncode == 2 and "unknown game 'nope'; valid: black-white, hearts" in unknown.stderr
-    played = simtool_cli("run", "--game", "black-white", "--n", "10", "-j", "1", "-q", "--out", str(tmp_path / "bw"))
-    assert played.returncode == 0, played.stderr
+    # installed here, in this process: the commands look the entry points up (and import their
+    # modules) at each call, as a fresh `simtool` does at its start (0.5 s of CPU each, 7 times)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        listed = cli("games")
+        assert listed.exit_code == 0 and "kansas-city" in listed.stdout, listed.output
+        for name, (_, says) in INSTALLED.items():
+            assert f"not playable: installed game '{name}'" in listed.stdout and says in listed.stdout
+            named = cli("run", "--game", name, "--n", "10", "-j", "1", "--out", tmp_path / name)
+            assert named.exit_code == 2 and named.stderr.count("\n") == 1 and says in named.stderr, named.output
+            assert not (tmp_path / name).exists()
+        unknown = cli("run", "--game", "nope", "--n", "10", "-j", "1", "--out", tmp_path / "x")
+        assert unknown.exit_code == 2 and "unknown game 'nope'; valid: black-white, hearts" in unknown.stderr
+        played = cli("run", "--game", "black-white", "--n", "10", "-j", "1", "-q", "--out", tmp_path / "bw")
+        assert played.exit_code == 0, played.output
+    finally:
+        for module in ("boom_game", "climb_game", "four_game"):
+            sys.modules.pop(module, None)
 
 
 # ---- a resume under another version --------------------------------------------------------

@@ -27,6 +27,8 @@ from simtool.pipeline import folders as results
 from .test_cli import cli, one_line_error
 from .test_hardening_cli import main_error
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 FAKE = '''
 def fake_measure(config, out, params, n, seed, *args, **kw):
     """A trial's figures without playing: a fixed function of its values, n and seed."""

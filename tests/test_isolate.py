@@ -17,6 +17,8 @@ from simtool.pipeline.runner import execute, make_spec, spec_from_dict
 
 from .test_cli import cli, one_line_error
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 PLUGINS = Path(__file__).parent / "plugins"
 # draws from its rng on some decisions, from numpy's and Python's global generators on all, and
 # plays restricted: every way an isolated plugin's choices could drift from the in-process run's

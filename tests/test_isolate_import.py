@@ -14,6 +14,8 @@ import simtool
 import strategies
 from simtool.errors import SimtoolError
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 PLUGIN = textwrap.dedent('''
     import json, os, sys
 

@@ -13,6 +13,8 @@ from simtool.errors import SimtoolError
 
 from .test_cli import PLUGINS, cli, one_line_error
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 PLUGIN = '''
 import numpy as np
 from simtool import bits

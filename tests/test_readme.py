@@ -4,9 +4,12 @@ import re
 from pathlib import Path
 
 import polars as pl
+import pytest
 from typer.testing import CliRunner
 
 from simtool.cli import app
+
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
 
 README = (Path(__file__).parents[1] / "README.md").read_text()
 

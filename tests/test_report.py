@@ -10,6 +10,7 @@ import pytest
 import simtool
 from simtool.reports import balance as report
 
+from .conftest import undrawn_charts
 from .test_cli import PLUGINS, cli, one_line_error
 
 KC = ["run", "-g", "kansas-city", "--n", "3000", "--seed", "4", "--jobs", "1", "-q"]
@@ -28,8 +29,10 @@ def kc_runs(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def kc_analysed(kc_runs):
-    """Each of the runs analysed once (its charts drawn once) for the tests that read them."""
-    return [report.analyse(p) for p in kc_runs]
+    """Each of the runs analysed once for the tests that read its figures and findings (its charts
+    built, not drawn: none of them looks at one)."""
+    with undrawn_charts():
+        return [report.analyse(p) for p in kc_runs]
 
 
 def test_report_has_every_section_and_is_self_contained(kc_runs, tmp_path):
@@ -85,7 +88,7 @@ def test_report_bad_input(tmp_path):
     one_line_error(cli("report", tmp_path / "missing"), "not a finished run folder")
 
 
-def test_sweep_runs_every_cell_as_a_plain_run(tmp_path):
+def test_sweep_runs_every_cell_as_a_plain_run(tmp_path, charts_undrawn):
     # 500 deals: each cell is one chunk, as at any n up to a chunk's 32768, and compared with its
     # plain run row by row (2000 deals played the same path four times over)
     runs, page = tmp_path / "cells", tmp_path / "sweep.html"
@@ -103,7 +106,7 @@ def test_sweep_runs_every_cell_as_a_plain_run(tmp_path):
     assert page.read_text().count('class="run"') == 8
 
 
-def test_sweep_grid_file(tmp_path):
+def test_sweep_grid_file(tmp_path, charts_undrawn):
     grid = tmp_path / "grid.toml"
     grid.write_text('games = ["black-white", "trickster"]\nlineups = ["default", "default,random"]\n'
                     'n = 500\nseed = 2\nrotate = true\n')
@@ -137,7 +140,7 @@ def test_sweep_grid_file_with_an_unknown_key(tmp_path):
     one_line_error(cli("sweep", grid), "unknown key 'player'", "players")
 
 
-def test_report_of_whole_matches(tmp_path):
+def test_report_of_whole_matches(tmp_path, charts_undrawn):
     run = tmp_path / "matches"
     assert cli("run", "-g", "nine-lives", "--unit", "match", "--n", "300", "--seed", "1", "-q",
                "-o", run, "--seat", "0=team", "-s", "exact", "--rotate").exit_code == 0

@@ -28,6 +28,8 @@ from strategies import restrictions
 
 from .test_cli import cli, one_line_error
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 PLUGINS = Path(__file__).parent / "plugins"
 
 

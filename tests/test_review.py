@@ -15,18 +15,11 @@ from simtool.commands import review as reviews
 from simtool.commands.review import Sizes
 
 from . import review_game
+from .conftest import REVIEW
 from .test_browser import browser  # noqa: F401  (the fixture)
 from .test_cli import cli, one_line_error
 
-TINY = Sizes(deals=4096, matches=128, restrictions=1024, duplicate=128, search=32, random=1024, leads=16)
-
-
-@pytest.fixture(scope="module")
-def bw_review(tmp_path_factory):
-    """One Black & White review at TINY sizes (its search is the quickest to start), played once for
-    the tests that only read it: its folder and a fresh copy of what ``review`` returned."""
-    out = tmp_path_factory.mktemp("review") / "bw"
-    return out, reviews.review("black-white", out, seed=3, jobs=1, sizes=TINY)
+TINY = Sizes(**REVIEW)
 
 
 @pytest.fixture

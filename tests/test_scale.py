@@ -21,6 +21,8 @@ from simtool.pipeline import cluster
 
 from .conftest import SMALL, smaller_chunks
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 BIN = Path(sys.executable).parent
 runner = CliRunner()
 
