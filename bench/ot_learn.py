@@ -1,21 +1,28 @@
-"""Learn Out-Trumped's own lead policy for the search's play-outs from play-outs on true deals
-(docs/reference-player.md, "Out-Trumped: a lead policy learnt from the true deal").
+"""Learn Out-Trumped's ``ot-learned`` (``ruffer`` with its leads and follows chosen by a model)
+from play-outs on true deals (docs/reference-player.md, "Out-Trumped: a play-out policy learnt
+from the true deal").
 
+    python bench/ot_learn.py regenerate DIR     # the shipped weights, from scratch (about 5 CPU min)
     python bench/ot_learn.py collect OUT.npz [DEALS=20000] [SEED=1000] [WEIGHTS.npy]
     python bench/ot_learn.py fit OUT.npy DATA.npz [DATA.npz ...]
+    python bench/ot_learn.py write WEIGHTS.npy  # into strategies/out_trumped.py, PLAY_WEIGHTS
     python bench/ot_learn.py duel [DEALS=20000] [SEED=2000] [WEIGHTS.npy ...]
     python bench/ot_learn.py seer [DEALS=8192] [SEED=3000] [WEIGHTS.npy ...]
 
-*collect*: a seat plays the current own policy (``ruffer``, or its leads by ``WEIGHTS``) against
-3 x ``hoarder``, seats rotated; at each of its leads every candidate lead (each suit's highest and
-lowest held card, :func:`strategies.out_trumped.lead_features`) is played out on the *true* deal
-with the same policy at its seat and ``hoarder`` elsewhere, and its margin (its score less the
-best other's) recorded beside the features its view holds. *fit*: least squares of the margin on
-the features within each lead (each lead's mean taken out of both), ridge 1e-3: the weights.
-Iterated: collect again with the weights, fit on all the data. *duel*: each policy alone
-against 3 x hoarder, paired deal by deal with ``ruffer`` (the same deals); *seer*: the same search
-on the true deal (``clairvoyant``) with each policy as its own play-out, paired with ``ruffer``'s.
-Training seeds are 1000 and above; the strength table's are 11 and 12.
+*collect*: a seat plays the current own policy (``ruffer``, or ``ot-learned``'s play with
+``WEIGHTS``) against 3 x ``hoarder``, seats rotated; at each of its free leads and follows every
+candidate card (of each suit its highest legal card, its lowest and its cheapest winner,
+:func:`strategies.out_trumped.play_features`) is played out on the *true* deal with the same
+policy at its seat and ``hoarder`` elsewhere, and its margin (its score less the best other
+seat's) is recorded beside the table entries its view gives it. *fit*: ridge least squares of
+the margin on the entries (one-hot), each decision's mean taken out of both (only the
+differences between a decision's candidates count). One round of policy iteration: collect
+again with the fitted weights, fit on both. *regenerate* runs exactly that (seeds 1000 and
+1200, 40 000 deals each) and writes the weights into the module. *duel*: each policy alone
+against 3 x hoarder, paired deal by deal with ``ruffer``; *seer*: the search on the true deal
+(``clairvoyant``'s) with each policy as its own play-out, paired with ``ruffer``'s. Training
+seeds are 1000 and above, apart from the evaluation's (2000, 3000 here; 11 and 12 in the
+strength table). ``OT_KINDS=lead`` in the environment: the model plays the leads only.
 """
 
 from __future__ import annotations
@@ -145,7 +152,7 @@ def fit(out, *paths):
     rhs = np.bincount(codes.ravel(), np.repeat(centred(value), codes.shape[1]), width)
     w, info = cg(LinearOperator((width, width), normal), rhs, rtol=1e-6, maxiter=500)
     np.save(out, w[:-1])
-    print(f"{out}: fitted on {len(value)} candidates of {len(size)} leads ({width} weights, cg {info})")
+    print(f"{out}: fitted on {len(value)} candidates of {len(size)} decisions ({width} weights, cg {info})")
 
 
 def interval(diff):
@@ -159,7 +166,8 @@ def duel(n=20000, seed=2000, *paths):
     for path in paths:
         start = time.process_time()
         win, _ = play(n, seed, policy(np.load(path)))
-        print(f"{path} alone: {win.mean():.4f}, paired {interval(win - base)} ({time.process_time() - start:.0f} CPU s)")
+        print(f"{path} alone: {win.mean():.4f}, paired {interval(win - base)} "
+              f"({time.process_time() - start:.0f} CPU s)")
 
 
 def seer_of(own):
@@ -191,21 +199,36 @@ def seer(n=8192, seed=3000, *paths):
 
 
 def write(path):
-    """Write the weights ``path`` into strategies/out_trumped.py as ``LEAD_WEIGHTS``."""
+    """Write the weights ``path`` into strategies/out_trumped.py as ``PLAY_WEIGHTS``."""
     w = np.load(path)
-    rows = "\n".join("    " + ", ".join(f"{v:.4g}" for v in w[i:i + 12]) + "," for i in range(0, len(w), 12))
+    w = np.where(np.abs(w) < 1e-6, 0.0, w)  # entries no candidate reached: 0 (not a rounding residue)
+    rows = "\n".join("    " + ", ".join(f"{v:.4g}" for v in w[i:i + 10]) + "," for i in range(0, len(w), 10))
     module = Path(ot.__file__)
     text = module.read_text()
-    start = text.index("LEAD_WEIGHTS = ")
+    start = text.index("PLAY_WEIGHTS = ")
     end = text.index('\n"""', start)
-    module.write_text(text[:start] + f"LEAD_WEIGHTS = (\n{rows}\n)" + text[end:])
+    module.write_text(text[:start] + f"PLAY_WEIGHTS = (\n{rows}\n)" + text[end:])
     print(f"wrote {path} into {module}")
+
+
+def regenerate(folder):
+    """The shipped weights: ``ruffer``'s data (seed 1000), a first fit, the fitted policy's data
+    (seed 1200), a fit on both, written into the module."""
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    collect(out / "round0.npz", 40000, 1000)
+    fit(out / "round1.npy", out / "round0.npz")
+    collect(out / "round1.npz", 40000, 1200, out / "round1.npy")
+    fit(out / "round2.npy", out / "round0.npz", out / "round1.npz")
+    write(out / "round2.npy")
 
 
 if __name__ == "__main__":
     command, *args = sys.argv[1:]
     if command == "write":
         write(*args)
+    elif command == "regenerate":
+        regenerate(*args)
     elif command == "collect":
         collect(args[0], *[int(a) for a in args[1:3]], *args[3:])
     elif command == "fit":
