@@ -688,7 +688,9 @@ def _voids(view, at, trump, seat):
     """Per suit and deal of ``at``: the other seats shown void in it, and of them those not shown
     void in trumps (each ``(S, n)``); and the other seats shown void in trumps (``(n,)``). Shown:
     a card off the suit led (a plain card off a plain lead, or anything off a trump lead, shows no
-    trump either); only the tricks played so far are read."""
+    trump either); only the tricks played so far are read. Under ``follow=literal`` a card off a
+    plain lead shows only no higher card of it: there the count is a proxy (the model was fitted
+    under the default rules)."""
     layout = view.layout
     tricks = view.trick_no + 1
     history = view.history[at, :tricks].astype(np.int64)  # (n, T, p)
