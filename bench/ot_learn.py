@@ -6,6 +6,7 @@ from the true deal").
     python bench/ot_learn.py collect OUT.npz [DEALS=20000] [SEED=1000] [WEIGHTS.npy]
     python bench/ot_learn.py fit OUT.npy DATA.npz [DATA.npz ...]
     python bench/ot_learn.py write WEIGHTS.npy  # into strategies/out_trumped.py, PLAY_WEIGHTS
+    python bench/ot_learn.py heldout WEIGHTS.npy DATA.npz  # DATA collected under ruffer, not fitted on
     python bench/ot_learn.py duel [DEALS=20000] [SEED=2000] [WEIGHTS.npy ...]
     python bench/ot_learn.py seer [DEALS=8192] [SEED=3000] [WEIGHTS.npy ...]
 
@@ -155,6 +156,40 @@ def fit(out, *paths):
     print(f"{out}: fitted on {len(value)} candidates of {len(size)} decisions ({width} weights, cg {info})")
 
 
+def heldout(weights, path):
+    """Per decision kind, on data ``path`` collected under ``ruffer`` (not fitted on): the mean
+    true-deal margin of the candidate the true deal prefers, of the model's, and of the policy's
+    own (``ruffer``'s where collected under it), and the share of the spread between a decision's
+    candidates the model explains."""
+    _, width = ot.table_offsets(LEAD)
+    w = np.r_[np.load(weights), 0.0]  # the padding entry
+    d = np.load(path)
+    for kind, name in ((True, "leads"), (False, "follows")):
+        at = d["lead"] == kind
+        group = np.unique(d["deal"][at], return_inverse=True)[1]
+        codes = d["codes"][at].astype(np.int64)
+        codes[codes < 0] = width
+        score, value = np.take(w, codes).sum(axis=1), d["value"][at].astype(np.float64)
+
+        y = _centred(value, group)
+        explained = 1 - ((y - _centred(score, group)) ** 2).sum() / (y ** 2).sum()
+        best, model = _chosen(value, value, group), _chosen(score, value, group)
+        own = _chosen(d["chosen"][at].astype(np.float64), value, group)
+        print(f"{name} ({group.max() + 1}): the true deal's best {best:+.3f}, the model's {model:+.3f}, "
+              f"the policy's {own:+.3f}; explained {explained:.1%}")
+
+
+def _chosen(by, value, group):
+    """The mean ``value`` of each group's candidate of the highest ``by``."""
+    order = np.lexsort((-by, group))
+    first = np.r_[True, group[order][1:] != group[order][:-1]]
+    return value[order][first].mean()
+
+
+def _centred(v, group):
+    return v - (np.bincount(group, v) / np.bincount(group))[group]
+
+
 def interval(diff):
     return f"{100 * diff.mean():+.2f} ± {196 * diff.std(ddof=1) / np.sqrt(len(diff)):.2f} points"
 
@@ -229,6 +264,8 @@ if __name__ == "__main__":
         write(*args)
     elif command == "regenerate":
         regenerate(*args)
+    elif command == "heldout":
+        heldout(*args)
     elif command == "collect":
         collect(args[0], *[int(a) for a in args[1:3]], *args[3:])
     elif command == "fit":
