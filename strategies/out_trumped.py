@@ -557,7 +557,7 @@ def _swap(hands, rows, a, b, card_a, card_b) -> None:
 hoarder.choose.redeal = redeal
 
 
-# ---- a lead policy learnt from play-outs on true deals (bench/ot_learn.py) ----
+# ---- ot-learned: leads and follows by a model learnt from play-outs on true deals (bench/ot_learn.py) ----
 
 FEATURES = {
     # per candidate card (of each suit: its highest legal card, its lowest, its cheapest winner)
@@ -566,7 +566,7 @@ FEATURES = {
     "above": 4,  # unseen cards of its suit above it: 0 (unbeatable), 1, 2, 3 or more
     "out": 6,  # unseen cards of its suit: 0..4, 5 or more
     "length": 5,  # cards of its suit held: 1..4, 5 or more
-    "rank": 4,  # its rank: 1-4, 5-8, 9-10, 11-12 (the sheet's deck; in quarters of the ranks)
+    "rank": 4,  # its rank in quarters of the ranks: 1-3, 4-6, 7-9, 10-12 with the sheet's deck
     "void": 3,  # other seats shown void in its suit: 0, 1, 2 or more
     "ruff": 2,  # of them, any not shown void in trumps (who may ruff it)
     "tops": 3,  # unbeatable cards held in its suit: 0, 1, 2 or more
