@@ -43,10 +43,11 @@ def _alembic_scripts_read_once() -> None:
 
     _VersionManager.get_head_version = get_head_version
 
-    # and every new study.db is stamped with that version through a script directory of its own,
-    # read again from the same files (a new study.db made and opened again: 47 ms of CPU, 27 ms
-    # with the directory made once, measured): made once too. The stamp needs only the directory's revisions, not the database's address it
-    # was made with (which an upgrade, not used here, reads from a config of its own).
+    # and every new study.db is stamped with that version through a script directory of its own, read
+    # again from the same files (a new study.db made and opened again: 47 ms of CPU, 27 ms with the
+    # directory made once, measured): made once too. The stamp needs only the directory's revisions,
+    # not the database's address it was made with (which an upgrade, not used here, reads from a
+    # config of its own).
     make = _VersionManager._create_alembic_script
     script: list = []
 
