@@ -980,7 +980,9 @@ def _on_legal(strategy):
     as every strategy's are; it never writes into ``legal``, the engine's own array."""
     if getattr(strategy, "params", ()):  # a choose that takes parameters
         return None
-    return getattr(getattr(strategy, "choose", None), "on_legal", None)
+    choose = getattr(strategy, "choose", None)
+    owner, on_legal = getattr(choose, "on_legal", (None, None))
+    return on_legal if owner is choose else None  # not one copied onto a wrapper
 
 
 FORKED_EXIT = 70

@@ -14,8 +14,10 @@ def random(view, rng):
     return bits.uniform(view.legal, rng, view.n_actions)
 
 
-# its choice reads the legal sets only: the engine may ask it without a view (engine._on_legal)
-random.choose.on_legal = bits.uniform
+# its choice reads the legal sets only: the engine may ask it without a view (engine._on_legal).
+# The owner is named beside it: functools.wraps copies a function's attributes onto a plugin's
+# wrapper, which must still be asked itself.
+random.choose.on_legal = (random.choose, bits.uniform)
 
 
 @strategy("high", "always the highest legal option (the game's order: the strongest card)")

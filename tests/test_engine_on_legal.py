@@ -4,7 +4,7 @@
 import pytest
 
 import simtool
-from simtool import engine
+from simtool import bits, engine
 from strategies import basic
 
 
@@ -36,5 +36,19 @@ def test_a_strategy_beside_it_still_gets_its_view(monkeypatch):
     made = _views_made(monkeypatch)
     simtool.run("black-white", n=300, strategy="random", seats={0: "balance"}, seed=4, jobs=1)
     assert made[0] > 0  # balance's decisions, and none of random's
-    assert engine._on_legal(basic.random) is basic.random.choose.on_legal
+    assert engine._on_legal(basic.random) is bits.uniform
     assert engine._on_legal(basic.high) is None
+
+
+def test_a_plugin_wrapping_random_with_functools_wraps_is_asked_itself(tmp_path):
+    # functools.wraps copies random's attributes onto the wrapper: it must still play its own picks
+    (tmp_path / "low.py").write_text(
+        "import functools\n"
+        "from strategies import basic, strategy\n"
+        "@strategy('low', 'the lowest legal option')\n"
+        "@functools.wraps(basic.random.choose)\n"
+        "def low(view, rng):\n"
+        "    return basic.low.choose(view, rng)\n")
+    plugin = simtool.run("black-white", n=300, strategy=f"{tmp_path / 'low.py'}:low", seed=5, jobs=1)
+    built_in = simtool.run("black-white", n=300, strategy="low", seed=5, jobs=1)
+    assert plugin.seats["score"].equals(built_in.seats["score"])
