@@ -21,7 +21,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Generator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache, wraps
 from typing import Any
@@ -932,13 +932,9 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
             view._report = ctx.leads.reporter(idx)
     forks = _forks()
     try:
-        if ctx.timeout is None:
+        with nullcontext() if ctx.timeout is None else deadline(ctx.timeout):
             picked = (on_legal(np.ascontiguousarray(legal), rng, game.n_actions) if on_legal else
                       _call(strategy, view, rng, state, rows, seat, sees))
-        else:
-            with deadline(ctx.timeout):
-                picked = (on_legal(np.ascontiguousarray(legal), rng, game.n_actions) if on_legal else
-                          _call(strategy, view, rng, state, rows, seat, sees))
     except (StrategyError, TimerError):
         raise
     except Overtime:

@@ -431,13 +431,10 @@ def check_versions(out: Path) -> None:
     versions in one study, and a best chosen among them, are a tuning no one version makes."""
     made = measured_by(out)
     if isinstance(made, dict) and not folders.played_now({"versions": made}):
-        raise SimtoolError(f"cannot go on with the tuning in {out}: its trials were measured by {_said(made)}, "
-                           f"this is {_said(folders.played_by())}; one tuning plays one version: go on with that "
+        said = folders.versions_said
+        raise SimtoolError(f"cannot go on with the tuning in {out}: its trials were measured by {said(made)}, "
+                           f"this is {said(folders.played_by())}; one tuning plays one version: go on with that "
                            f"version, or choose another --out for a new tuning")
-
-
-def _said(versions: dict) -> str:
-    return " with ".join(f"{name} {versions.get(name)}" for name in ("simtool", "numpy"))
 
 
 def check_extension(out: Path, saved: Config, config: Config) -> None:

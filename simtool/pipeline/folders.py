@@ -156,7 +156,7 @@ def other_deals(a: dict, b: dict) -> str | None:
     return None
 
 
-def _versions(made: dict) -> str:
+def versions_said(made: dict) -> str:
     return " with ".join(f"{name} {made.get(name)}" for name in ("simtool", "numpy"))
 
 
@@ -270,8 +270,8 @@ class RunWriter:
         except (OSError, ValueError, AttributeError):
             return
         if made is not None and made != played_by():
-            raise SimtoolError(f"cannot resume {self.out}: its chunks were played by {_versions(made)}, "
-                               f"this is {_versions(played_by())}; one run plays one version: resume it "
+            raise SimtoolError(f"cannot resume {self.out}: its chunks were played by {versions_said(made)}, "
+                               f"this is {versions_said(played_by())}; one run plays one version: resume it "
                                f"with that version, or play it again with --force")
 
     def _clear(self) -> None:
