@@ -310,8 +310,12 @@ def balance(source) -> Figure:
     strata = run.strata
     near, far, gap = 0.0, 0.0, 0.0
     for a, b in pairs:
-        diff, low, high = stats.unit_estimate(run.wins[:, a] - run.wins[:, b], None, strata,
-                                              units=run.unit, z=z)
+        # a difference of two win shares lies in [-1, 1], so (d + 1) / 2 is a share: simtool's
+        # interval for shares keeps 1 or 2 deals, or a pair whose difference never varies (one
+        # seat wins every deal), as wide as they are (a normal interval had width 0 there, or none)
+        half, lo, hi = stats.unit_estimate((run.wins[:, a] - run.wins[:, b] + 1) / 2, None, strata,
+                                           share=True, units=run.unit, z=z)
+        diff, low, high = 2 * half - 1, 2 * lo - 1, 2 * hi - 1
         gap = max(gap, abs(diff))
         far = max(far, abs(low), abs(high))
         near = max(near, 0.0 if low <= 0 <= high else min(abs(low), abs(high)))
