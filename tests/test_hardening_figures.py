@@ -38,3 +38,39 @@ def test_balance_of_every_deal_tied_is_not_exactly_one():
     # three deals, each a tie: balance 1; from 3 deals its interval cannot be [1, 1] (before)
     b = M.balance(outcome_run([[0.5, 0.5]] * 3))
     assert b.value == 1.0 and b.high == 1.0 and b.low < 0.5
+
+
+def duplicate_analysis(seat0_wins: np.ndarray):
+    """The balance report's analysis of a hand-made 2-player ``--duplicate`` Black & White run:
+    ``seat0_wins`` ``(deals, copies)`` is seat 0's win in each copy of each deal."""
+    from simtool.reports import balance as report
+
+    n, p = seat0_wins.shape
+    lineup = ("balance", "random")
+    rows = [{"deal": d, "rotation": r, "seat": s, "strategy": lineup[(s + r) % p],
+             "score": int(w if s == 0 else 1 - w), "tricks": 0, "win": float(w if s == 0 else 1 - w),
+             "black": s, "white": 0}
+            for d in range(n) for r in range(p) for s in range(p) for w in [seat0_wins[d, r]]]
+    meta = {"game": "black-white", "players": p, "lineup": list(lineup), "duplicate": True, "rotate": False,
+            "unit": "deal", "n": n, "seed": 1, "chunk": n, "rules": {"deck": 30, "hand_size": "sheet"},
+            "versions": {"simtool": "x", "numpy": "y"}}
+    return report.analysis(meta, pl.DataFrame(rows).with_columns(pl.col("strategy").cast(pl.Categorical)), None)
+
+
+def test_a_paired_difference_of_duplicate_runs_takes_each_deal_as_one_unit():
+    # two duplicate runs on the same deals; a deal's two copies (its cards) move together: the
+    # second run flips seat 0's result in both copies of 30% of the deals. The paired difference
+    # of seat 0's edge has one value per deal, 200 of them; before, each copy counted as a unit
+    # of its own (400) and the interval was sqrt(2) times too narrow (± 4.9 points, not ± 7.0)
+    from simtool import stats
+    from simtool.reports import balance as report
+
+    rng = np.random.default_rng(0)
+    cards = rng.integers(0, 2, 200)
+    flip = rng.random(200) < 0.3
+    before = duplicate_analysis(np.stack([cards, cards], axis=1))
+    after = duplicate_analysis(np.stack([cards ^ flip, cards ^ flip], axis=1))
+    rows = {name: diffs for name, _, diffs in report.compare([before, after]).rows}
+    d, h = stats.mean_interval((cards ^ flip) - cards)
+    assert rows["seat 0 edge over fair share"][0][0] == f"Δ from run 1: {report.show_difference(d, h, True)}"
+    assert "± 7.0 pts" in rows["seat 0 edge over fair share"][0][0]

@@ -49,6 +49,9 @@ class Figure:
     """Which way is better for balance: ``fair`` (closer to 0: a seat's edge), ``lower`` (a
     rate that is a risk to a seat, ``Analysis.risks``), or ``None``: a strategy's edge is its
     skill, another rate may be the game's aim, a mean score is neither."""
+    units: np.ndarray | None = None
+    """With ``--duplicate``, the deal of each per-row value (a game is one copy of a deal): the
+    copies share their cards, so a paired difference is taken per deal (:func:`paired_change`)."""
 
     @property
     def half(self) -> float:
@@ -285,6 +288,9 @@ def headline_figures(game, seats, win, score, names, codes, by_match, strata=Non
     label = "mean match total" if by_match else "mean score"
     out[f"{label} (all seats)"] = Figure(*stats.unit_estimate(mean_score, strata=strata, units=units), mean_score,
                                          percent=False)
+    for f in out.values():  # each per-row value is one game: one copy of its deal under --duplicate
+        if f.per_row is not None:
+            f.units = units
     return out
 
 
@@ -722,9 +728,8 @@ def compare(runs: list[Analysis]) -> Comparison:
                 continue
             d, h = stats.independent_difference(f.value, f.half, first.value, first.half)
             if pair and f.per_row is not None and first.per_row is not None:
-                both = np.isfinite(f.per_row) & np.isfinite(first.per_row)
                 loose = h
-                d, h = stats.paired_difference(f.per_row[both], first.per_row[both])
+                d, h = paired_change(f, first)
                 if loose > 0 and np.isfinite(loose) and np.isfinite(h):
                     gains[i].append(1 - h / loose)
             diffs.append((f"Δ from run {j + 1}: {show_difference(d, h, f.percent)}", change_class(f, first, d, h)))
@@ -743,6 +748,19 @@ def compare(runs: list[Analysis]) -> Comparison:
             c.notes.append(f"Run {k} does not share its deals with run {j + 1} ({other_deals(runs[j].meta, r.meta)}): "
                            f"the difference is between independent samples.")
     return c
+
+
+def paired_change(after: Figure, before: Figure) -> tuple[float, float]:
+    """The difference of two runs' figures on the same deals, paired deal by deal, and its 95%
+    half-width. Under ``--duplicate`` a deal's copies are one unit (they share their cards, so
+    their differences move together): each deal's mean difference is one value, where taking
+    every copy as a unit of its own made the interval up to sqrt(players) times too narrow."""
+    both = np.isfinite(after.per_row) & np.isfinite(before.per_row)
+    diff = after.per_row[both] - before.per_row[both]
+    if after.units is not None:
+        _, at = np.unique(after.units[both], return_inverse=True)
+        diff = np.bincount(at, diff) / np.bincount(at)
+    return stats.mean_interval(diff)
 
 
 def run_label(r: Analysis) -> str:
