@@ -74,3 +74,22 @@ def test_a_paired_difference_of_duplicate_runs_takes_each_deal_as_one_unit():
     d, h = stats.mean_interval((cards ^ flip) - cards)
     assert rows["seat 0 edge over fair share"][0][0] == f"Δ from run 1: {report.show_difference(d, h, True)}"
     assert "± 7.0 pts" in rows["seat 0 edge over fair share"][0][0]
+
+
+@pytest.mark.parametrize("before, after, kind", [
+    # seat 0's edge +0.3 +/- 1.0 points before, -0.8 +/- 1.0 after, their paired difference
+    # -1.1 +/- 0.2: before, "worse" (0.8 - 0.3 beyond the paired 0.2). The edge before may be
+    # +1.0, and after -0.1 then: closer to fair. The paired difference bounds after - before,
+    # not the change in size of edges whose side is unknown
+    ((0.003, -0.007, 0.013), (-0.008, -0.018, 0.002), ""),
+    # sizes that cannot overlap: clearly further from fair, whatever the sides
+    ((0.003, -0.007, 0.013), (-0.04, -0.05, -0.03), "worse"),
+    ((-0.04, -0.05, -0.03), (0.003, -0.007, 0.013), "better"),
+    # both on one side of fair: the change in size is the paired difference itself
+    ((0.03, 0.02, 0.04), (0.02, 0.01, 0.03), "better"),
+])
+def test_a_seat_edge_that_may_have_crossed_fair_is_not_called_worse_by_the_paired_half(before, after, kind):
+    from simtool.reports.balance import Figure, change_class
+
+    b, a = (Figure(*x, None, points=True, better="fair") for x in (before, after))
+    assert change_class(a, b, a.value - b.value, 0.002) == kind

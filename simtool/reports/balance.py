@@ -695,10 +695,18 @@ def change_class(after: Figure, before: Figure, diff: float, half: float) -> str
     """How a difference reads for balance: ``better`` or ``worse`` where an edge over the fair
     share clearly moved toward or away from fair (the change in its size beyond the difference's
     95% half-width), or a risk clearly fell or rose; ``changed`` where a figure with no better
-    side clearly changed; else ``""``. Never by the sign of the difference alone."""
+    side clearly changed; else ``""``. Never by the sign of the difference alone.
+
+    An edge's change in size is the difference itself (or its negative) only where both edges
+    lie on one side of fair; where an interval reaches across fair, an edge's side is unknown, so
+    the paired half-width (often far narrower than each edge's own interval) says nothing about
+    the size: then only edges whose possible sizes do not overlap have clearly moved."""
     if not np.isfinite(half):
         return ""
     if after.better == "fair":
+        if not ((after.low >= 0 and before.low >= 0) or (after.high <= 0 and before.high <= 0)):
+            (near_a, far_a), (near_b, far_b) = _sizes(after), _sizes(before)
+            return "better" if far_a < near_b else "worse" if near_a > far_b else ""
         closer = abs(before.value) - abs(after.value)
         return "" if abs(closer) <= half else "better" if closer > 0 else "worse"
     if abs(diff) <= half:
@@ -706,6 +714,11 @@ def change_class(after: Figure, before: Figure, diff: float, half: float) -> str
     if after.better == "lower":
         return "better" if diff < 0 else "worse"
     return "changed"
+
+
+def _sizes(f: Figure) -> tuple[float, float]:
+    """The least and the largest size ``|x|`` of an edge ``x`` in the figure's interval."""
+    return (0.0 if f.low <= 0 <= f.high else min(abs(f.low), abs(f.high))), max(abs(f.low), abs(f.high))
 
 
 def compare(runs: list[Analysis]) -> Comparison:
