@@ -93,3 +93,20 @@ def test_a_seat_edge_that_may_have_crossed_fair_is_not_called_worse_by_the_paire
 
     b, a = (Figure(*x, None, points=True, better="fair") for x in (before, after))
     assert change_class(a, b, a.value - b.value, 0.002) == kind
+
+
+def test_a_verdict_without_an_interval_is_unclear_not_the_lowest_word():
+    # one paired deal has no interval (NaN): before, NaN fell in the lowest band, so a crude rule
+    # was "nearly as good" (flagged: "under 1 point") and one duplicate deal "low luck from the
+    # deal alone", figures the deals cannot show
+    from simtool.analysis import verdicts
+
+    nan = float("nan")
+    crude = verdicts.restriction_verdict("leading high", "target", 0.5, nan, nan, 1)
+    assert crude.word == "unclear" and not crude.figures["flagged"] and "under 1 point" not in crude.sentence
+    assert "too few deals for a 95% interval" in crude.sentence
+    luck = verdicts.luck_verdict(nan, nan, nan, 1)
+    assert luck.word == "unclear" and "low luck from the deal alone" not in luck.sentence
+    assert verdicts.hazard_verdict("x", "does x", 0.0, nan, nan, 1).word == "unclear"
+    seats = verdicts.seat_verdict([(0, 0.5, nan, nan), (1, 0.5, nan, nan)], 2, 0)
+    assert seats.word == "unclear" and seats.more is None and "too few deals" in seats.sentence

@@ -74,7 +74,10 @@ def band(value: float, thresholds: Sequence[float]) -> int:
 
 
 def bands(low: float, high: float, thresholds: Sequence[float], magnitude: bool = False) -> tuple[int, int]:
-    """The lowest and highest band an interval reaches; with ``magnitude``, of ``|x|`` for x in it."""
+    """The lowest and highest band an interval reaches; with ``magnitude``, of ``|x|`` for x in it.
+    No interval (NaN: too few units) rules no band out: it reaches them all."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return 0, len(thresholds)
     if not magnitude:
         return band(low, thresholds), band(high, thresholds)
     nearest = 0.0 if low <= 0 <= high else min(abs(low), abs(high))
@@ -90,7 +93,7 @@ def more_units(n: int, half: float, distance: float) -> int | None:
     ``ceil(n (half / distance)²) - n`` more (at least one); ``None`` for an estimate on the
     threshold, which no number of units moves off it.
     """
-    if distance <= 0:
+    if not (distance > 0 and math.isfinite(half)):  # on the threshold, or no interval to narrow
         return None
     # rounded first, so that a ratio of exact decimals is not pushed up by its binary error
     return max(1, math.ceil(round(n * (half / distance) ** 2, 6)) - n)
@@ -173,7 +176,7 @@ def seat_verdict(shares: Iterable[tuple[int, float, float, float]], players: int
         sentence = (f"Every seat wins within 1 point of a fair {_pct(top.fair)} of {unit}{under}: fair. "
                     f"The largest edge is seat {top.seat}'s, {top.edge_pts:+.1f} points ({interval}).")
     elif word == UNCLEAR:
-        settle_text = _settle_text(more, unit)
+        settle_text = _settle_text(more, unit, *top.ci_pts)
         sentence = (f"{head} ({interval}): unclear whether {SEAT_WORDS[low]} or {SEAT_WORDS[high]}; "
                     f"{settle_text}.")
     else:
@@ -215,7 +218,11 @@ def rough(count: int) -> str:
     return f"{rounded / 1e6:g} million" if rounded >= 1e6 else f"{rounded:,.0f}"
 
 
-def _settle_text(more: int | None, unit: str) -> str:
+def _settle_text(more: int | None, unit: str, low: float = 0.0, high: float = 0.0) -> str:
+    """How many more units settle an unclear verdict; ``low``, ``high``: its interval, none
+    (NaN) where too few units give one, which any word may then be."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return f"too few {unit} for a 95% interval, so any of the words may hold: play more {unit}"
     if more is None:
         return f"the estimate sits on a threshold, so more {unit} alone will not settle it"
     return f"about {rough(more)} more {ONE.get(unit, unit) if more == 1 else unit} would settle it"
@@ -259,7 +266,7 @@ def skill_verdict(over_heuristic: tuple[float, float, float], over_random: tuple
     sentence = (f"One {strong} seat wins {v:+.1f} points over a fair share against random players "
                 f"(95% interval {lo:.1f} to {hi:.1f}) and {h:+.1f} points against {heuristic} "
                 f"({hlo:.1f} to {hhi:.1f}): ")
-    sentence += (f"{between}; {_settle_text(more, unit)}." if word == UNCLEAR
+    sentence += (f"{between}; {_settle_text(more, unit, lo, hi)}." if word == UNCLEAR
                  else f"{word} skill.")
     if doubling is None:
         sentence += " The search was not checked for convergence, so this is a lower bound."
@@ -296,7 +303,7 @@ def hidden_verdict(price: tuple[float, float, float], n: int, seer: str = "clair
     sentence = (f"Seeing every hidden card is worth {v:+.1f} points of win share per seat (95% interval "
                 f"{lo:.1f} to {hi:.1f}): {seer} (a reference that sees every card, not a fair player) against "
                 f"{search}, each as one seat against {opponents}: ")
-    sentence += (f"{between}; {_settle_text(more, unit)}." if word == UNCLEAR else
+    sentence += (f"{between}; {_settle_text(more, unit, lo, hi)}." if word == UNCLEAR else
                  {"little": "little, a game of the deal more than of reading the others' cards.",
                   "some": "some: reading the hidden cards pays.",
                   "much": "much: a game of inference, where reading the hidden cards pays a great deal."}[word])
@@ -312,7 +319,7 @@ def luck_verdict(share: float, low: float, high: float, n: int, what: str = "sco
     word, between, more = _worded(share, low, high, LUCK_THRESHOLDS, LUCK_WORDS, n)
     sentence = (f"The cards explain {100 * share:.0f}% (95% interval {100 * low:.0f} to {100 * high:.0f}%) "
                 f"of the variance of a seat's {what}" + (f" with {play}" if play else "") + ": ")
-    sentence += (f"{between} luck; {_settle_text(more, unit)}." if word == UNCLEAR
+    sentence += (f"{between} luck; {_settle_text(more, unit, low, high)}." if word == UNCLEAR
                  else f"{word} luck from the deal alone.")
     return Verdict(word, sentence, {"share": share, "ci": [low, high]},
                    stated(LUCK_WORDS, LUCK_THRESHOLDS), more)
@@ -325,7 +332,7 @@ def hazard_verdict(name: str, text: str, rate: float, low: float, high: float, n
     words :data:`HAZARD_THRESHOLDS`."""
     word, between, more = _worded(rate, low, high, HAZARD_THRESHOLDS, HAZARD_WORDS, n)
     sentence = (f"A seat {text} in {_pct(rate)} of {per} (95% interval {_pct(low)} to {_pct(high)}): "
-                + (f"{between}; {_settle_text(more, unit)}." if word == UNCLEAR else f"{word}."))
+                + (f"{between}; {_settle_text(more, unit, low, high)}." if word == UNCLEAR else f"{word}."))
     return Verdict(word, sentence, {"name": name, "rate": rate, "ci": [low, high]},
                    stated(HAZARD_WORDS, HAZARD_THRESHOLDS), more)
 
@@ -340,7 +347,7 @@ def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple
     c, clo, chi = lead_changes
     d, dlo, dhi = decided
     sentence = (f"The winner was behind at half-time in {_pct(b)} of matches (95% interval {_pct(blo)} to "
-                f"{_pct(bhi)}): " + (f"{between} tension; {_settle_text(more, 'matches')}." if word == UNCLEAR
+                f"{_pct(bhi)}): " + (f"{between} tension; {_settle_text(more, 'matches', blo, bhi)}." if word == UNCLEAR
                                      else f"{word} tension.")
                 + f" A match has {c:.1f} lead changes ({clo:.1f} to {chi:.1f}); the winner leads for good "
                 f"from {_pct(d)} of the way through ({_pct(dlo)} to {_pct(dhi)}).")
@@ -359,7 +366,7 @@ def match_verdict(rounds: tuple[float, float, float], capped: tuple[float, float
     c, clo, chi = capped
     sentence = (f"A match lasts {r:.1f} rounds (95% interval {rlo:.1f} to {rhi:.1f}); {_pct(c)} of matches "
                 f"(95% interval {_pct(clo)} to {_pct(chi)}) hit the {cap}-round cap and stop there: "
-                + (f"{between}; {_settle_text(more, 'matches')}." if word == UNCLEAR else f"{word}."))
+                + (f"{between}; {_settle_text(more, 'matches', clo, chi)}." if word == UNCLEAR else f"{word}."))
     return Verdict(word, sentence, {"rounds": r, "rounds_ci": [rlo, rhi], "capped": c, "capped_ci": [clo, chi]},
                    stated(HAZARD_WORDS, HAZARD_THRESHOLDS), more)
 
@@ -405,6 +412,6 @@ def restriction_verdict(doing: str, strategy: str, cost_pts: float, low: float, 
     elif word == "costs":
         sentence = f"{head}: full play is clearly better."
     else:
-        sentence = f"{head}: {between}; {_settle_text(more, 'deals')}."
+        sentence = f"{head}: {between}; {_settle_text(more, 'deals', low, high)}."
     return Verdict(word, sentence, {"cost_pts": cost_pts, "ci_pts": [low, high], "flagged": word == "nearly as good"},
                    stated(RESTRICTION_WORDS, RESTRICTION_THRESHOLDS), more)
