@@ -805,9 +805,10 @@ def show(f: Figure) -> str:
 
 
 def points(share: float) -> str:
-    """A share difference in signed points, never ``-0.0``."""
+    """A share difference in signed points; one that rounds to 0 shows no sign (-0.04 points is
+    neither "-0.0" nor "+0.0", which would claim an edge in seat's favour)."""
     text = f"{100 * share:+.1f}"
-    return "+0.0" if text == "-0.0" else text
+    return "0.0" if text in ("-0.0", "+0.0") else text
 
 
 def show_difference(diff: float, half: float, percent: bool) -> str:

@@ -158,8 +158,10 @@ def change_label(question: str) -> str:
 
 
 def one_decimal(x: float, sign: str = "") -> str:
-    """``x`` with one decimal, never ``-0.0``."""
-    return f"{round(x, 1) + 0.0:{sign}.1f}"
+    """``x`` with one decimal, never ``-0.0``, and with ``sign`` ``+`` never ``+0.0`` either: a
+    difference that rounds to 0 shows no sign (-0.04 is not "+0.0")."""
+    shown = round(x, 1) + 0.0
+    return f"{shown:{sign if shown else ''}.1f}"
 
 
 def change_rows(result: dict) -> list[dict]:
