@@ -123,3 +123,14 @@ def test_a_difference_that_rounds_to_zero_shows_no_sign():
     rows = review.change_rows({"changes": [{"question": "seats", "before": 2.04, "after": 2.0, "delta": -0.04,
                                             "ci": [-0.9, 0.82], "better": None, "change": "no clear change"}]})
     assert rows[0]["delta_text"] == "0.0 points (-0.9 to +0.8)"
+
+
+def test_a_strategy_whose_interval_holds_chance_is_not_said_to_be_no_different():
+    # 40 duplicate deals, balance wins 55% of them: its interval (about 40% to 70%) holds the
+    # 50% of chance but cannot rule out an edge of 15 points. Before: "no different from the
+    # 50.0% of pure chance", a claim of no edge the deals cannot make
+    cards = np.array([1] * 22 + [0] * 18)
+    a = duplicate_analysis(np.stack([cards, 1 - cards], axis=1))
+    skill = next(f for f in a.findings if f.startswith("Skill versus luck"))
+    assert "not clearly different from the 50.0% of pure chance" in skill
+    assert "no different from" not in skill.replace("not clearly different from", "")

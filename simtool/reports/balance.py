@@ -326,7 +326,7 @@ def findings(a: Analysis, ladder=None) -> list[str]:
         best = (heuristics if heuristics.height else a.strategies).row(0, named=True)
         others = a.strategies.filter(pl.col("strategy") != best["strategy"])
         verdict = ("above" if best["win_low"] > best["chance"] else
-                   "below" if best["win_high"] < best["chance"] else "no different from")
+                   "below" if best["win_high"] < best["chance"] else "not clearly different from")
         rest = "; ".join(f"{r['strategy']} wins {stats.fmt_share(r['win'], r['win_low'], r['win_high'])}"
                          for r in others.iter_rows(named=True))
         # "heuristic" would misname a search; a player seeing every card is named as one
@@ -510,7 +510,7 @@ def ladder_skill(ladder) -> str:
     """Skill versus luck by the ladder's top rung: the strongest play the report has seen."""
     top = ladder.top
     verdict = ("above" if top.low > top.fair else "below" if top.high < top.fair
-               else "no different from")
+               else "not clearly different from")
     return (f"Skill versus luck: the skill ladder's top rung, {top.name}, wins "
             f"{stats.fmt_share(top.share, top.low, top.high)} of {plural(ladder.unit)} in its one seat against "
             f"{ladder.players - 1} × {top.below} (seats rotated), {verdict} the "
