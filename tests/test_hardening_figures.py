@@ -134,3 +134,22 @@ def test_a_strategy_whose_interval_holds_chance_is_not_said_to_be_no_different()
     skill = next(f for f in a.findings if f.startswith("Skill versus luck"))
     assert "not clearly different from the 50.0% of pure chance" in skill
     assert "no different from" not in skill.replace("not clearly different from", "")
+
+
+def test_two_unclear_seat_verdicts_between_other_words_do_not_agree(monkeypatch):
+    # the default play unclear between fair and slight, the strongest play between slight and
+    # strong: before, "The strongest play (...) agrees: unclear."
+    from simtool.analysis import review, verdicts
+
+    def answer(play, shares):
+        v = verdicts.seat_verdict(shares, 2, 1000, "deals", play)
+        return {"verdict": v.word, "sentence": v.sentence, "play": play, "n": 1000,
+                "unclear_between": v.figures["unclear_between"]}
+
+    plays = {"heuristic": answer("target at every seat", [(0, 0.505, 0.495, 0.515), (1, 0.495, 0.485, 0.505)]),
+             "search": answer("pimc at every seat", [(0, 0.525, 0.515, 0.535), (1, 0.475, 0.465, 0.485)])}
+    assert plays["heuristic"]["unclear_between"] == ["fair", "slight"]
+    assert plays["search"]["unclear_between"] == ["slight", "strong"]
+    monkeypatch.setattr(review, "seat_answer", lambda game, folder: dict(plays[folder]))
+    sentence = review.seats_question(None, "heuristic", "search")["sentence"]
+    assert "agrees" not in sentence and "pimc at every seat), 1,000 deals: unclear." in sentence

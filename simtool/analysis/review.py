@@ -41,6 +41,7 @@ def seat_answer(game, folder: Path) -> dict:
     v = verdicts.seat_verdict(shares, meta["players"], meta["n"], "deals", lineup(meta))
     return {"verdict": v.word, "sentence": v.sentence, "seats": v.figures["seats"], "play": lineup(meta),
             "n": meta["n"], "thresholds": v.thresholds, "more_deals": v.more,
+            "unclear_between": v.figures["unclear_between"],
             "figure": magnitude(v.figures["edge_pts"], *v.figures["ci_pts"])}
 
 
@@ -63,7 +64,7 @@ def seats_question(game, heuristic: Path, search: Path | None) -> dict:
         if verdicts.UNCLEAR not in (strong["verdict"], out["verdict"]) and strong["verdict"] != out["verdict"]:
             out["sentence"] += (f" Under the strongest play ({strong['play']}) it is {strong['verdict']} "
                                 f"instead: the seat advantage depends on how well the seats play.")
-        elif strong["verdict"] == out["verdict"]:
+        elif (strong["verdict"], strong["unclear_between"]) == (out["verdict"], out["unclear_between"]):
             out["sentence"] += f" The strongest play ({strong['play']}) agrees: {strong['verdict']}."
         else:
             out["sentence"] += (f" Under the strongest play ({strong['play']}), {strong['n']:,} deals: "
