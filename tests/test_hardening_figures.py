@@ -153,16 +153,3 @@ def test_two_unclear_seat_verdicts_between_other_words_do_not_agree(monkeypatch)
     monkeypatch.setattr(review, "seat_answer", lambda game, folder: dict(plays[folder]))
     sentence = review.seats_question(None, "heuristic", "search")["sentence"]
     assert "agrees" not in sentence and "pimc at every seat), 1,000 deals: unclear." in sentence
-
-
-def test_a_fairness_variant_is_defined_as_its_own_seat_and_play():
-    # before: "fairness (target play, seat 2)" carried the definition "first seat's win share w
-    # under all-random play" and the meaning "the first seat wins its fair share when nobody
-    # plays well", beside a figure of seat 2 under target play (review.json, the HTML, the API)
-    wins = [[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]]
-    found = M.metrics(outcome_run(wins, "target"))
-    entry = found["fairness (target play, seat 2)"]
-    assert entry["definition"].startswith("seat 2's win share w under target play")
-    assert "all-random" not in entry["definition"] and "first seat" not in entry["definition"]
-    assert M.definition("fairness (target play, seat 2)").meaning == "1: seat 2 wins its fair share under target play"
-    assert M.definition("fairness").formula == M.DEFINITIONS["fairness"].formula
