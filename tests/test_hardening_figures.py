@@ -153,3 +153,27 @@ def test_two_unclear_seat_verdicts_between_other_words_do_not_agree(monkeypatch)
     monkeypatch.setattr(review, "seat_answer", lambda game, folder: dict(plays[folder]))
     sentence = review.seats_question(None, "heuristic", "search")["sentence"]
     assert "agrees" not in sentence and "pimc at every seat), 1,000 deals: unclear." in sentence
+
+
+def wilson_at(share: float, n: float) -> tuple[float, float]:
+    from simtool import stats
+
+    low, high = stats.wilson(share * n, n)
+    return float(low), float(high)
+
+
+@pytest.mark.parametrize("share, n, threshold", [(0.005, 1000, 0.01), (0.0, 20, 0.01), (0.09, 100, 0.10)])
+def test_more_units_to_settle_a_share_are_the_units_its_interval_needs(share, n, threshold):
+    # a hazard at 0.5% of 1,000 deals (0.2% to 1.2%) printed "about 1 more deal would settle
+    # it": its interval is lopsided, and stays above 1% until about 1,510 deals; a match cap
+    # hit in 0 of 20 matches (0% to 16.1%) "about 1,279 more matches": at 0 the interval
+    # narrows as 1/n, and 381 matches take it under 1%. The count now puts the interval, if
+    # the estimate is the truth, just under the threshold
+    from simtool.analysis import verdicts
+
+    low, high = wilson_at(share, n)
+    more = verdicts.hazard_verdict("x", "does x", share, low, high, n).more
+    assert wilson_at(share, n + more)[1] < threshold <= wilson_at(share, n + more - 1)[1]
+    if share == 0.0:
+        capped = verdicts.match_verdict((3.0, 3.0, 3.0), (share, low, high), n, 200)
+        assert capped.more == more and f"about {more} more matches" in capped.sentence

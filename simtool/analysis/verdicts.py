@@ -20,6 +20,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from simtool.stats import wilson
+
 SEAT_THRESHOLDS = (1.0, 3.0)
 """|edge| in points: ``fair`` below 1, ``slight`` 1 to below 3, ``strong`` 3 and more."""
 SEAT_WORDS = ("fair", "slight", "strong")
@@ -99,14 +101,51 @@ def more_units(n: int, half: float, distance: float) -> int | None:
     return max(1, math.ceil(round(n * (half / distance) ** 2, 6)) - n)
 
 
+def _least(holds) -> float | None:
+    """The least ``m`` (to 1e-12 relative) where ``holds(m)`` turns true, ``holds`` false below
+    it and true above; ``None`` when it never does."""
+    low, high = -30.0, 40.0  # log m: from about 1e-13 to 2e17 units
+    if not holds(math.exp(high)):
+        return None
+    for _ in range(200):
+        mid = (low + high) / 2
+        low, high = (low, mid) if holds(math.exp(mid)) else (mid, high)
+    return math.exp(high)
+
+
+def share_more(n: int, value: float, low: float, high: float, threshold: float) -> int | None:
+    """More units to take a share's interval off ``threshold``, if ``value`` is the truth, where
+    the interval is simtool's for shares, Wilson's on an effective sample size: the one whose
+    Wilson interval at ``value`` is as wide as ``(low, high)``, which grows with the units.
+    Unlike a half-width narrowing as ``1/sqrt(n)`` (:func:`more_units`), this holds for a share
+    near 0 or 1 too, whose interval is lopsided (0.5% of 1,000 deals, 0.2% to 1.2%, needs about
+    510 more deals to lie under 1%, not 1) and narrows as ``1/n`` at 0."""
+    if value == threshold or not all(map(math.isfinite, (value, low, high))):
+        return None
+
+    def bounds(m: float) -> tuple[float, float]:
+        lo, hi = wilson(value * m, m)
+        return float(lo), float(hi)
+
+    now = _least(lambda m: bounds(m)[1] - bounds(m)[0] <= high - low)
+    if value < threshold:
+        later = _least(lambda m: bounds(m)[1] < threshold)
+    else:
+        later = _least(lambda m: bounds(m)[0] >= threshold)
+    if now is None or later is None:
+        return None
+    return max(1, math.ceil(round(n * later / now, 6)) - n)
+
+
 def settle(n: int, intervals: Sequence[tuple[float, float, float]], thresholds: Sequence[float],
-           magnitude: bool = False) -> int | None:
+           magnitude: bool = False, share: bool = False) -> int | None:
     """More units to settle the band of the largest of ``intervals`` ``(value, low, high)``
     (with ``magnitude``, of their sizes ``|x|``), if each value is the truth. Per threshold an
     interval reaches across: none to settle when another interval lies wholly past it; else,
     when some estimates are past it, the first of those to leave it behind settles it (the
     fewest units); when none is, every interval across it must come to lie below it (the most
-    units). The answer is the most over the thresholds; ``None`` when it cannot be settled."""
+    units). The answer is the most over the thresholds; ``None`` when it cannot be settled.
+    ``share``: the intervals are simtool's for shares (:func:`share_more`)."""
     def size(x: float) -> float:
         return abs(x) if magnitude else x
 
@@ -116,7 +155,8 @@ def settle(n: int, intervals: Sequence[tuple[float, float, float]], thresholds: 
         if not across or any(bands(lo, hi, (t,), magnitude) == (1, 1) for _, lo, hi in intervals):
             continue
         past = [i for i in across if size(i[0]) >= t]
-        counts = [more_units(n, (hi - lo) / 2, abs(size(v) - t)) for v, lo, hi in (past or across)]
+        counts = [share_more(n, v, lo, hi, t) if share else more_units(n, (hi - lo) / 2, abs(size(v) - t))
+                  for v, lo, hi in (past or across)]
         known = [c for c in counts if c is not None]
         if not known:
             return None
@@ -197,12 +237,13 @@ def seat_line(shares: Iterable[tuple[int, float, float, float]], players: int, n
 
 
 def _worded(value: float, low: float, high: float, thresholds: Sequence[float],
-            words: Sequence[str], n: int) -> tuple[str, str, int | None]:
-    """(word, 'unclear whether A or B' text or '', more units) of one interval."""
+            words: Sequence[str], n: int, share: bool = False) -> tuple[str, str, int | None]:
+    """(word, 'unclear whether A or B' text or '', more units) of one interval; ``share``: a
+    share with simtool's interval for shares (:func:`share_more`)."""
     lo_band, hi_band = bands(low, high, thresholds)
     if lo_band == hi_band:
         return words[lo_band], "", None
-    more = settle(n, [(value, low, high)], thresholds)
+    more = settle(n, [(value, low, high)], thresholds, share=share)
     return UNCLEAR, f"unclear whether {words[lo_band]} or {words[hi_band]}", more
 
 
@@ -330,7 +371,7 @@ def hazard_verdict(name: str, text: str, rate: float, low: float, high: float, n
     """One hazard of the game: a seat ``text`` (the game's words, completing "a seat ...") in
     ``rate`` of ``per`` (deals, or rounds of matches), with its interval on ``n`` ``unit``;
     words :data:`HAZARD_THRESHOLDS`."""
-    word, between, more = _worded(rate, low, high, HAZARD_THRESHOLDS, HAZARD_WORDS, n)
+    word, between, more = _worded(rate, low, high, HAZARD_THRESHOLDS, HAZARD_WORDS, n, share=True)
     sentence = (f"A seat {text} in {_pct(rate)} of {per} (95% interval {_pct(low)} to {_pct(high)}): "
                 + (f"{between}; {_settle_text(more, unit, low, high)}." if word == UNCLEAR else f"{word}."))
     return Verdict(word, sentence, {"name": name, "rate": rate, "ci": [low, high]},
@@ -342,7 +383,7 @@ def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple
     """Does a match stay open? The word (:data:`TENSION_THRESHOLDS`) is on the share of
     matches whose winner was behind at half-time; the sentence adds the mean lead changes
     and how far into a match the winner leads for good (a share of its rounds)."""
-    word, between, more = _worded(*behind_half, TENSION_THRESHOLDS, TENSION_WORDS, n)
+    word, between, more = _worded(*behind_half, TENSION_THRESHOLDS, TENSION_WORDS, n, share=True)
     b, blo, bhi = behind_half
     c, clo, chi = lead_changes
     d, dlo, dhi = decided
@@ -361,7 +402,7 @@ def match_verdict(rounds: tuple[float, float, float], capped: tuple[float, float
                   cap: int) -> Verdict:
     """Match shape: rounds per match (a mean with its interval) and the share of matches the
     ``cap`` on rounds stops, worded as a hazard (:data:`HAZARD_THRESHOLDS`)."""
-    word, between, more = _worded(*capped, HAZARD_THRESHOLDS, HAZARD_WORDS, n)
+    word, between, more = _worded(*capped, HAZARD_THRESHOLDS, HAZARD_WORDS, n, share=True)
     r, rlo, rhi = rounds
     c, clo, chi = capped
     sentence = (f"A match lasts {r:.1f} rounds (95% interval {rlo:.1f} to {rhi:.1f}); {_pct(c)} of matches "
