@@ -177,3 +177,15 @@ def test_more_units_to_settle_a_share_are_the_units_its_interval_needs(share, n,
     if share == 0.0:
         capped = verdicts.match_verdict((3.0, 3.0, 3.0), (share, low, high), n, 200)
         assert capped.more == more and f"about {more} more matches" in capped.sentence
+
+
+def test_the_price_of_hidden_information_changes_in_points():
+    # before: "change in hidden information: -4.9 -> 18.8 (difference +23.6 (-4.8 to +52.0))",
+    # the only figure in points printed with no unit (the command line names no label)
+    from simtool.reports import review
+
+    row = review.change_rows({"changes": [{"question": "hidden information", "before": -4.86, "after": 18.75,
+                                           "delta": 23.61, "ci": [-4.75, 51.97], "better": None,
+                                           "change": "no clear change"}]})[0]
+    assert (row["before_text"], row["after_text"]) == ("-4.9 points", "18.8 points")
+    assert row["delta_text"] == "+23.6 points (-4.8 to +52.0)"

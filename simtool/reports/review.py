@@ -171,7 +171,7 @@ def change_rows(result: dict) -> list[dict]:
     rows = []
     for c in result.get("changes", []):
         percent = c["question"] in ("luck", "tension") or c["question"].startswith(("hazards", "match: capped"))
-        points = percent or c["question"].startswith(("seats", "skill", "restrictions"))
+        points = percent or c["question"].startswith(("seats", "skill", "restrictions", "hidden information"))
         scale, unit = (100, "%") if percent else (1, " points" if points else "")
         apart = " points" if points else ""
         low, high = c["ci"]
