@@ -189,3 +189,15 @@ def test_the_price_of_hidden_information_changes_in_points():
                                            "change": "no clear change"}]})[0]
     assert (row["before_text"], row["after_text"]) == ("-4.9 points", "18.8 points")
     assert row["delta_text"] == "+23.6 points (-4.8 to +52.0)"
+
+
+def test_a_restriction_cost_is_in_points_as_the_review_says_it():
+    # before: simtool restrict, its report and its sentences printed a cost of 4.1 points of win
+    # share as "4.1% (3.2–5.0%)", where the review printed the same figure as "4.1 points";
+    # a difference of shares in % reads as a relative change
+    from simtool.analysis import restrict
+
+    assert restrict.fmt_cost(0.041, 0.032, 0.05) == "4.1 pts (3.2 to 5.0)"
+    row = {"doing": "always leading high", "strategy": "target", "win_cost": 0.041, "win_cost_low": 0.032,
+           "win_cost_high": 0.05, "verdict": "costs"}
+    assert restrict.sentence(row) == "Always leading high costs target 4.1 pts (3.2 to 5.0) of win share per seat."

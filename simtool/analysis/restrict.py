@@ -140,9 +140,10 @@ def verdict(cost: float, low: float, high: float) -> str:
 
 
 def fmt_cost(cost: float, low: float, high: float) -> str:
-    """A win-share cost in points with its interval: ``4.1% (3.2–5.0%)``."""
-    pct = lambda x: f"{round(100 * x, 1) + 0.0:.1f}"  # + 0.0: no "-0.0"
-    return f"{pct(cost)}% ({pct(low)}–{pct(high)}%)"
+    """A win-share cost in points with its interval: ``4.1 pts (3.2 to 5.0)``; a difference of
+    shares, so in points, as the review says it ("4.1%" would read as a share of the share)."""
+    pts = lambda x: f"{round(100 * x, 1) + 0.0:.1f}"  # + 0.0: no "-0.0"
+    return f"{pts(cost)} pts ({pts(low)} to {pts(high)})"
 
 
 def sentence(row: dict) -> str:
@@ -150,13 +151,13 @@ def sentence(row: dict) -> str:
     doing, who = row["doing"], row["strategy"]
     cost = fmt_cost(row["win_cost"], row["win_cost_low"], row["win_cost_high"])
     if row["verdict"] == "costs":
-        return f"{doing.capitalize()} costs {who} {cost} win share per seat."
+        return f"{doing.capitalize()} costs {who} {cost} of win share per seat."
     if row["verdict"] == "helps":
         gain = fmt_cost(-row["win_cost"], -row["win_cost_high"], -row["win_cost_low"])
-        return (f"{doing.capitalize()} gains {who} {gain} win share per seat: {who} chooses worse "
+        return (f"{doing.capitalize()} gains {who} {gain} of win share per seat: {who} chooses worse "
                 f"here than the restriction does.")
     if row["verdict"] == "nothing":
-        return (f"{doing.capitalize()} costs {who} nothing measurable, {cost} win share per seat: "
+        return (f"{doing.capitalize()} costs {who} nothing measurable, {cost} of win share per seat: "
                 f"a rule nobody needs to think about.")
-    return (f"{doing.capitalize()} costs {who} {cost} win share per seat: too few deals to tell "
+    return (f"{doing.capitalize()} costs {who} {cost} of win share per seat: too few deals to tell "
             f"whether it costs anything.")
