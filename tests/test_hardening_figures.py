@@ -201,3 +201,20 @@ def test_a_restriction_cost_is_in_points_as_the_review_says_it():
     row = {"doing": "always leading high", "strategy": "target", "win_cost": 0.041, "win_cost_low": 0.032,
            "win_cost_high": 0.05, "verdict": "costs"}
     assert restrict.sentence(row) == "Always leading high costs target 4.1 pts (3.2 to 5.0) of win share per seat."
+
+
+def test_the_tuning_page_judges_a_best_setting_as_its_recommendation_does():
+    # seat_spread 0.100 [0.080, 0.120] against the defaults' 0.135 [0.115, 0.155]: the intervals
+    # overlap, but the difference, -0.035 +/- 0.028, surely is not 0. Before, the page's findings
+    # said "(the intervals overlap: no clear difference)" under a recommendation that called the
+    # same setting "clearly better ... Change to it"
+    from simtool import games
+    from simtool.analysis import tuning
+    from simtool.commands.tune import parse_objective
+    from simtool.reports import tune as page
+
+    objective = parse_objective(games.get("kansas-city"), "seat_spread")
+    best, sheet = [0.10, 0.08, 0.12], [0.135, 0.115, 0.155]
+    assert tuning.difference(best, sheet, objective)[2] == "better"
+    text = page.against_defaults(objective, best, sheet)
+    assert "clearly better" in text and "no clear difference" not in text

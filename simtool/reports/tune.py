@@ -84,6 +84,19 @@ environment = functools.cache(pages.environment)
 """The tuning page's template environment, made once a process."""
 
 
+def against_defaults(objective, values, base) -> str:
+    """One objective of a best setting against the sheet's defaults, judged as the page's
+    recommendation judges it (:func:`simtool.analysis.tuning.difference`: the difference's 95%
+    interval), not by whether the two intervals overlap: two intervals can overlap while their
+    difference surely is not 0, and the page said "no clear difference" above a recommendation
+    calling the same setting clearly better."""
+    (v, lo, hi), (dv, dlo, dhi) = values, base
+    d, half, word = tune.difference(values, base, objective)
+    said = {"same": "no clear difference", "better": "clearly better", "worse": "clearly worse"}[word]
+    return (f"{v:.4f} [{lo:.4f}, {hi:.4f}] against the defaults' {dv:.4f} [{dlo:.4f}, {dhi:.4f}]: {said} "
+            f"(difference {d:+.4f} ± {half:.4f})")
+
+
 def render(s: dict, title: str | None = None) -> str:
     """The page of a tuning's summary (``simtool.commands.tune.summary``)."""
     config, trials, folder = s["config"], s["trials"], s["folder"]
@@ -116,16 +129,10 @@ def render(s: dict, title: str | None = None) -> str:
     for c in s["best"]:
         settings = tune.setting_text(config, c["params"])
         parts = []
-        for o in config.objectives:
+        for o, objective in zip(config.objectives, config.objective_list(), strict=True):
             v, lo, hi = c["values"][o]
-            text = f"{o} {v:.4f} [{lo:.4f}, {hi:.4f}]"
-            if base:
-                dv, dlo, dhi = base["values"][o]
-                clear = hi < dlo or lo > dhi
-                text += (f" against the defaults' {dv:.4f} [{dlo:.4f}, {dhi:.4f}]"
-                         + (" (the intervals do not overlap)" if clear else " (the intervals overlap: "
-                            "no clear difference)"))
-            parts.append(text)
+            parts.append(f"{o} " + (against_defaults(objective, c["values"][o], base["values"][o]) if base
+                                    else f"{v:.4f} [{lo:.4f}, {hi:.4f}]"))
         findings.append(f"Best ({c['label']}): {settings}: " + "; ".join(parts) + ".")
     rows = []
     for r in trials.sort("trial").iter_rows(named=True):
