@@ -218,3 +218,26 @@ def test_the_tuning_page_judges_a_best_setting_as_its_recommendation_does():
     assert tuning.difference(best, sheet, objective)[2] == "better"
     text = page.against_defaults(objective, best, sheet)
     assert "clearly better" in text and "no clear difference" not in text
+
+
+def test_a_figure_under_a_threshold_is_not_rounded_onto_it():
+    # before: "fair. The largest edge is seat 0's, +0.6 points (95% interval 0.2 to 1.0 points)"
+    # beside "fair < 1 point" (a value on a threshold belongs to the band above), and "doubling
+    # buys +0.6 points (0.2 to 1.0), under 1: the search has converged"
+    from simtool.analysis import verdicts
+    from simtool.reports import review
+
+    seats = verdicts.seat_verdict([(0, 0.506, 0.5023, 0.5097), (1, 0.494, 0.4903, 0.4977)], 2, 1000)
+    assert seats.word == "fair" and "+0.6 points (95% interval 0.2 to 0.97 points)" in seats.sentence
+    skill = verdicts.skill_verdict((5.0, 4.0, 6.0), (15.0, 12.0, 18.0), (0.6, 0.22, 0.97), 1000)
+    assert "buys +0.6 points (0.2 to 0.97), under 1: the search has converged" in skill.sentence
+    crude = verdicts.restriction_verdict("leading high", "target", 0.5, 0.02, 0.996, 1000)
+    assert crude.word == "nearly as good" and "(95% interval 0.0 to 0.996)" in crude.sentence
+    shown = review.figure_text(0.6, 0.2, 0.97, " points", near=[1.0, 3.0])
+    assert shown == "0.6 points (95% interval 0.2 to 0.97 points)"
+    assert review.figure_text(0.297, 0.2, 0.35, "%", 100, 0, near=[0.3, 0.6]) == "29.7% (95% interval 20 to 35%)"
+    assert verdicts.fixed(1.0, (1.0,)) == "1.0" and verdicts.fixed(-0.04, (1.0,), "+") == "0.0"
+    hazard = verdicts.hazard_verdict("x", "does x", 0.005, 0.002, 0.0097, 1000)
+    assert hazard.word == "rare" and "(95% interval 0.2% to 0.97%)" in hazard.sentence
+    luck = verdicts.luck_verdict(0.297, 0.2, 0.35, 100)
+    assert "The cards explain 29.7% (95% interval 20 to 35%)" in luck.sentence

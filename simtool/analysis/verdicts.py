@@ -164,13 +164,22 @@ def settle(n: int, intervals: Sequence[tuple[float, float, float]], thresholds: 
     return need or None
 
 
-def _pts(x: float) -> str:
-    """One decimal, never ``-0.0``."""
-    return f"{round(x, 1) + 0.0:.1f}"
+def fixed(x: float, near: Sequence[float] = (), sign: str = "", digits: int = 1) -> str:
+    """``x`` with ``digits`` decimals, never ``-0.0``; up to two more where those would put it on
+    one of the thresholds ``near`` (as ``|x|``) that it is not on: 0.97 beside "fair: under 1
+    point" is not "1.0", which the stated rule puts in the band above. ``sign``: ``+`` to sign
+    it (a figure that shows as 0 gets no sign)."""
+    for more in range(digits, digits + 3):
+        shown = round(x, more) + 0.0
+        if abs(shown) not in near or shown == x:
+            break
+    return f"{shown:{sign if shown else ''}.{more}f}"
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+
+def _pct(x: float, near: Sequence[float] = (), digits: int = 1) -> str:
+    """A share as a percentage, never rounded onto a threshold of ``near`` (shares) it is not on."""
+    return f"{fixed(100 * x, [100 * t for t in near], digits=digits)}%"
 
 
 @dataclass(frozen=True)
@@ -209,12 +218,15 @@ def seat_verdict(shares: Iterable[tuple[int, float, float, float]], players: int
         if word == UNCLEAR else None
     under = f" under {play}" if play else ""
     side = "more" if top.edge_pts >= 0 else "less"
-    interval = f"95% interval {_pts(top.ci_pts[0])} to {_pts(top.ci_pts[1])} points"
-    head = (f"Seat {top.seat} wins {_pct(top.share)} of {unit}{under}, {_pts(abs(top.edge_pts))} points "
+    def pts(x: float, sign: str = "") -> str:
+        return fixed(x, SEAT_THRESHOLDS, sign)
+
+    interval = f"95% interval {pts(top.ci_pts[0])} to {pts(top.ci_pts[1])} points"
+    head = (f"Seat {top.seat} wins {_pct(top.share)} of {unit}{under}, {pts(abs(top.edge_pts))} points "
             f"{side} than a fair {_pct(top.fair)}")
     if word == "fair":
         sentence = (f"Every seat wins within 1 point of a fair {_pct(top.fair)} of {unit}{under}: fair. "
-                    f"The largest edge is seat {top.seat}'s, {top.edge_pts:+.1f} points ({interval}).")
+                    f"The largest edge is seat {top.seat}'s, {pts(top.edge_pts, '+')} points ({interval}).")
     elif word == UNCLEAR:
         settle_text = _settle_text(more, unit, *top.ci_pts)
         sentence = (f"{head} ({interval}): unclear whether {SEAT_WORDS[low]} or {SEAT_WORDS[high]}; "
@@ -304,24 +316,27 @@ def skill_verdict(over_heuristic: tuple[float, float, float], over_random: tuple
     converged = doubling is not None and state is True
     v, lo, hi = over_random
     h, hlo, hhi = over_heuristic
-    sentence = (f"One {strong} seat wins {v:+.1f} points over a fair share against random players "
-                f"(95% interval {lo:.1f} to {hi:.1f}) and {h:+.1f} points against {heuristic} "
+    sentence = (f"One {strong} seat wins {fixed(v, SKILL_THRESHOLDS, '+')} points over a fair share against random "
+                f"players (95% interval {fixed(lo, SKILL_THRESHOLDS)} to {fixed(hi, SKILL_THRESHOLDS)}) and "
+                f"{h:+.1f} points against {heuristic} "
                 f"({hlo:.1f} to {hhi:.1f}): ")
     sentence += (f"{between}; {_settle_text(more, unit, lo, hi)}." if word == UNCLEAR
                  else f"{word} skill.")
     if doubling is None:
         sentence += " The search was not checked for convergence, so this is a lower bound."
-    elif converged:
-        sentence += (f" Doubling the search's samples buys {doubling[0]:+.1f} points ({doubling[1]:.1f} to "
-                     f"{doubling[2]:.1f}), under {CONVERGED_POINTS:g}: the search has converged.")
-    elif state is False:
-        sentence += (f" Doubling the search's samples still buys {doubling[0]:+.1f} points ({doubling[1]:.1f} "
-                     f"to {doubling[2]:.1f}), at least {CONVERGED_POINTS:g}: stronger play gains more, so this "
-                     f"is a lower bound.")
     else:
-        sentence += (f" Doubling the search's samples buys {doubling[0]:+.1f} points ({doubling[1]:.1f} to "
-                     f"{doubling[2]:.1f}), not surely under {CONVERGED_POINTS:g}: stronger play may gain "
-                     f"more, so this is a lower bound.")
+        near = (CONVERGED_POINTS,)
+        buys = (f"{fixed(doubling[0], near, '+')} points ({fixed(doubling[1], near)} to "
+                f"{fixed(doubling[2], near)})")
+        if converged:
+            sentence += (f" Doubling the search's samples buys {buys}, under {CONVERGED_POINTS:g}: the search "
+                         f"has converged.")
+        elif state is False:
+            sentence += (f" Doubling the search's samples still buys {buys}, at least {CONVERGED_POINTS:g}: "
+                         f"stronger play gains more, so this is a lower bound.")
+        else:
+            sentence += (f" Doubling the search's samples buys {buys}, not surely under {CONVERGED_POINTS:g}: "
+                         f"stronger play may gain more, so this is a lower bound.")
     return Verdict(word, sentence, {
         "over_heuristic_pts": h, "over_heuristic_ci_pts": [hlo, hhi],
         "over_random_pts": v, "over_random_ci_pts": [lo, hi],
@@ -358,7 +373,10 @@ def luck_verdict(share: float, low: float, high: float, n: int, what: str = "sco
     explain (from duplicate deals of the line-up ``play``), with its 95% interval; words
     :data:`LUCK_THRESHOLDS`."""
     word, between, more = _worded(share, low, high, LUCK_THRESHOLDS, LUCK_WORDS, n)
-    sentence = (f"The cards explain {100 * share:.0f}% (95% interval {100 * low:.0f} to {100 * high:.0f}%) "
+    def pct(x: float) -> str:
+        return _pct(x, LUCK_THRESHOLDS, 0)
+
+    sentence = (f"The cards explain {pct(share)} (95% interval {pct(low)[:-1]} to {pct(high)}) "
                 f"of the variance of a seat's {what}" + (f" with {play}" if play else "") + ": ")
     sentence += (f"{between} luck; {_settle_text(more, unit, low, high)}." if word == UNCLEAR
                  else f"{word} luck from the deal alone.")
@@ -372,7 +390,8 @@ def hazard_verdict(name: str, text: str, rate: float, low: float, high: float, n
     ``rate`` of ``per`` (deals, or rounds of matches), with its interval on ``n`` ``unit``;
     words :data:`HAZARD_THRESHOLDS`."""
     word, between, more = _worded(rate, low, high, HAZARD_THRESHOLDS, HAZARD_WORDS, n, share=True)
-    sentence = (f"A seat {text} in {_pct(rate)} of {per} (95% interval {_pct(low)} to {_pct(high)}): "
+    near = HAZARD_THRESHOLDS
+    sentence = (f"A seat {text} in {_pct(rate, near)} of {per} (95% interval {_pct(low, near)} to {_pct(high, near)}): "
                 + (f"{between}; {_settle_text(more, unit, low, high)}." if word == UNCLEAR else f"{word}."))
     return Verdict(word, sentence, {"name": name, "rate": rate, "ci": [low, high]},
                    stated(HAZARD_WORDS, HAZARD_THRESHOLDS), more)
@@ -387,9 +406,11 @@ def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple
     b, blo, bhi = behind_half
     c, clo, chi = lead_changes
     d, dlo, dhi = decided
-    sentence = (f"The winner was behind at half-time in {_pct(b)} of matches (95% interval {_pct(blo)} to "
-                f"{_pct(bhi)}): " + (f"{between} tension; {_settle_text(more, 'matches', blo, bhi)}." if word == UNCLEAR
-                                     else f"{word} tension.")
+    near = TENSION_THRESHOLDS
+    sentence = (f"The winner was behind at half-time in {_pct(b, near)} of matches (95% interval {_pct(blo, near)} "
+                f"to {_pct(bhi, near)}): "
+                + (f"{between} tension; {_settle_text(more, 'matches', blo, bhi)}." if word == UNCLEAR
+                   else f"{word} tension.")
                 + f" A match has {c:.1f} lead changes ({clo:.1f} to {chi:.1f}); the winner leads for good "
                 f"from {_pct(d)} of the way through ({_pct(dlo)} to {_pct(dhi)}).")
     return Verdict(word, sentence, {"behind_at_half": b, "behind_at_half_ci": [blo, bhi],
@@ -405,8 +426,9 @@ def match_verdict(rounds: tuple[float, float, float], capped: tuple[float, float
     word, between, more = _worded(*capped, HAZARD_THRESHOLDS, HAZARD_WORDS, n, share=True)
     r, rlo, rhi = rounds
     c, clo, chi = capped
-    sentence = (f"A match lasts {r:.1f} rounds (95% interval {rlo:.1f} to {rhi:.1f}); {_pct(c)} of matches "
-                f"(95% interval {_pct(clo)} to {_pct(chi)}) hit the {cap}-round cap and stop there: "
+    near = HAZARD_THRESHOLDS
+    sentence = (f"A match lasts {r:.1f} rounds (95% interval {rlo:.1f} to {rhi:.1f}); {_pct(c, near)} of matches "
+                f"(95% interval {_pct(clo, near)} to {_pct(chi, near)}) hit the {cap}-round cap and stop there: "
                 + (f"{between}; {_settle_text(more, 'matches', clo, chi)}." if word == UNCLEAR else f"{word}."))
     return Verdict(word, sentence, {"rounds": r, "rounds_ci": [rlo, rhi], "capped": c, "capped_ci": [clo, chi]},
                    stated(HAZARD_WORDS, HAZARD_THRESHOLDS), more)
@@ -446,8 +468,9 @@ def restriction_verdict(doing: str, strategy: str, cost_pts: float, low: float, 
     ``n`` paired deals. ``nearly as good`` (flagged: the game may reward crude play) when the
     whole interval lies below 1 point (:data:`RESTRICTION_THRESHOLDS`)."""
     word, between, more = _worded(cost_pts, low, high, RESTRICTION_THRESHOLDS, RESTRICTION_WORDS, n)
-    head = (f"{doing[:1].upper()}{doing[1:]} costs {strategy} {_pts(cost_pts)} points of win share per seat "
-            f"(95% interval {_pts(low)} to {_pts(high)})")
+    near = RESTRICTION_THRESHOLDS
+    head = (f"{doing[:1].upper()}{doing[1:]} costs {strategy} {fixed(cost_pts, near)} points of win share per seat "
+            f"(95% interval {fixed(low, near)} to {fixed(high, near)})")
     if word == "nearly as good":
         sentence = f"{head}: under 1 point, so this crude rule does nearly as well as full play (flagged)."
     elif word == "costs":

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
 
+from simtool.analysis import verdicts
 from simtool.pipeline.folders import write_together
 from simtool.reports import pages
 
@@ -62,9 +63,14 @@ def interval_svg(value: float, low: float, high: float, thresholds: list[float],
     return "".join(parts)
 
 
-def figure_text(value: float, low: float, high: float, unit: str, scale: float = 1.0, digits: int = 1) -> str:
-    f = f"{{:.{digits}f}}"
-    return f"{f.format(scale * value)}{unit} (95% interval {f.format(scale * low)} to {f.format(scale * high)}{unit})"
+def figure_text(value: float, low: float, high: float, unit: str, scale: float = 1.0, digits: int = 1,
+                near=()) -> str:
+    """The figure and its interval as the verdict's sentence shows them: never rounded onto a
+    threshold of ``near`` (in the figure's units, before ``scale``) that it is not on."""
+    def f(x: float) -> str:
+        return verdicts.fixed(scale * x, [scale * t for t in near], digits=digits)
+
+    return f"{f(value)}{unit} (95% interval {f(low)} to {f(high)}{unit})"
 
 
 def thresholds_text(thresholds: dict, unit: str = "", scale: float = 1.0, first: str = "", what: str = "") -> str:
@@ -79,14 +85,15 @@ def thresholds_text(thresholds: dict, unit: str = "", scale: float = 1.0, first:
 
 def card(key: str, title: str, answer: dict, value: float | None = None, ci=(math.nan, math.nan),
          unit: str = " points", scale: float = 1.0, symmetric: bool = False, first: str = "", what: str = "",
-         digits: int = 1) -> dict:
+         digits: int = 1, guard: bool = True) -> dict:
     """One verdict card: the question, its word and sentence, the figure with its interval as
-    text and drawn against the thresholds, the thresholds in words, and the play it holds for."""
+    text and drawn against the thresholds, the thresholds in words, and the play it holds for.
+    ``guard``: the figure is never rounded onto a threshold, as its sentence says it."""
     marks = [t for w, t in answer.get("thresholds", {}).items() if w != "converged_below_pts"]
     found = value is not None
     short = " pts" if unit == " points" else unit
     return {"key": key, "title": title, "verdict": answer["verdict"], "sentence": answer["sentence"],
-            "figure": figure_text(value, *ci, unit, scale, digits) if found else "",
+            "figure": figure_text(value, *ci, unit, scale, digits, marks if guard else ()) if found else "",
             "chart": interval_svg(value, *ci, marks, short, symmetric, scale) if found else "",
             "thresholds": thresholds_text(answer.get("thresholds", {}), "%" if unit == "%" else "", scale, first,
                                           what) if found else "",
@@ -116,7 +123,7 @@ def cards(q: dict) -> list[dict]:
     if h:
         hidden = card("hidden_information", QUESTION_TITLES["hidden_information"], h,
                       *((h["figure"]["value"], h["figure"]["ci"]) if h.get("figure") else (None,)), first="little",
-                      what="points the search on the true deal wins above the fair search")
+                      what="points the search on the true deal wins above the fair search", guard=False)
         hidden["tone"] = "none"  # a game of inference or of the deal: neither is better for balance
         out.append(hidden)
     for key in ("luck", "tension"):
@@ -138,7 +145,8 @@ def cards(q: dict) -> list[dict]:
 
 
 def restriction_rows(q: dict) -> list[dict]:
-    return [dict(r, figure=figure_text(r["cost_pts"], *r["ci_pts"], " points")) for r in q["restrictions"]]
+    return [dict(r, figure=figure_text(r["cost_pts"], *r["ci_pts"], " points",
+                                       near=list(r.get("thresholds", {}).values()))) for r in q["restrictions"]]
 
 
 CHANGE_LABELS = {"seats": "Largest seat edge (points)",
