@@ -213,7 +213,7 @@ def fmt_mean(mean: float, low: float, high: float) -> str:
     if not np.isfinite(half):
         return f"{mean:.3f} ± n/a"
     digits = max(0, min(4, 1 - math.floor(math.log10(half)))) if half > 0 else 3
-    return f"{mean:.{digits}f} ± {half:.{digits}f}"
+    return f"{round(mean, digits) + 0.0:.{digits}f} ± {half:.{digits}f}"  # + 0.0: never "-0.00"
 
 
 def _pct(x: float, digits: int = 1) -> str:

@@ -241,3 +241,15 @@ def test_a_figure_under_a_threshold_is_not_rounded_onto_it():
     assert hazard.word == "rare" and "(95% interval 0.2% to 0.97%)" in hazard.sentence
     luck = verdicts.luck_verdict(0.297, 0.2, 0.35, 100)
     assert "The cards explain 29.7% (95% interval 20 to 35%)" in luck.sentence
+
+
+def test_a_tiny_difference_shows_as_zero_either_way():
+    # before: the balance report's Δ printed a difference of +0.04 points as "+0.0 pts" and one of
+    # -0.04 points as "0.0 pts"; a mean difference of -0.0001 as "-0.00 ± 0.50"
+    from simtool import stats
+    from simtool.reports.balance import show_difference
+
+    assert show_difference(0.0004, 0.01, True) == show_difference(-0.0004, 0.01, True) == "0.0 pts ± 1.0 pts"
+    assert show_difference(0.02, 0.01, True) == "+2.0 pts ± 1.0 pts"
+    assert show_difference(-0.0001, 0.5, False) == "0.00 ± 0.50" == stats.fmt_mean(-0.0001, -0.5, 0.5)
+    assert show_difference(1.5, 0.5, False) == "+1.50 ± 0.50"

@@ -812,10 +812,12 @@ def points(share: float) -> str:
 
 
 def show_difference(diff: float, half: float, percent: bool) -> str:
-    sign = "+" if diff >= 0 else ""
-    if percent:
-        return sign + stats.fmt_pct(diff, half).replace("%", " pts", 1).replace("%", " pts")
-    return sign + stats.fmt_mean(diff, diff - half, diff + half)
+    """A difference with its half-width; signed unless it shows as 0 (a tiny difference either
+    way reads "0.0 pts", as :func:`points` has it, not "+0.0" one way and "0.0" the other)."""
+    text = (stats.fmt_pct(diff, half).replace("%", " pts", 1).replace("%", " pts") if percent
+            else stats.fmt_mean(diff, diff - half, diff + half))
+    shown = float(text.split(" ")[0])
+    return ("+" if diff >= 0 and shown else "") + text
 
 
 def check_output(out: str | Path, inputs: list[Path]) -> None:
