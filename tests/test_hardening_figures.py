@@ -253,3 +253,18 @@ def test_a_tiny_difference_shows_as_zero_either_way():
     assert show_difference(0.02, 0.01, True) == "+2.0 pts ± 1.0 pts"
     assert show_difference(-0.0001, 0.5, False) == "0.00 ± 0.50" == stats.fmt_mean(-0.0001, -0.5, 0.5)
     assert show_difference(1.5, 0.5, False) == "+1.50 ± 0.50"
+
+
+def test_a_settled_seat_verdict_names_the_seat_whose_interval_bears_it_out():
+    # seat 0 +4.6 points (2.95 to 6.25: reaches below 3), seat 1 -4.5 (-5.9 to -3.1: wholly
+    # beyond 3): the game surely has a strong edge, seat 1's. Before: "a strong edge favouring
+    # seat 0 (95% interval 2.9 to 6.2 points)", an interval that does not bear "strong" out
+    from simtool.analysis import verdicts
+    from simtool.reports import review
+
+    shares = [(0, 0.296, 0.2795, 0.3125), (1, 0.205, 0.191, 0.219), (2, 0.25, 0.235, 0.265), (3, 0.249, 0.234, 0.264)]
+    v = verdicts.seat_verdict(shares, 4, 3000)
+    assert v.word == "strong" and v.figures["seat"] == 1
+    assert v.sentence.endswith("a strong edge against seat 1 (95% interval -5.9 to -3.1 points).")
+    answer = {"verdict": v.word, "sentence": v.sentence, "seats": v.figures["seats"], "thresholds": v.thresholds}
+    assert review.seat_card("seats", "Seats", answer)["figure"].startswith("-4.5 points (95% interval -5.9 to -3.1")

@@ -42,7 +42,14 @@ def seat_answer(game, folder: Path) -> dict:
     return {"verdict": v.word, "sentence": v.sentence, "seats": v.figures["seats"], "play": lineup(meta),
             "n": meta["n"], "thresholds": v.thresholds, "more_deals": v.more,
             "unclear_between": v.figures["unclear_between"],
-            "figure": magnitude(v.figures["edge_pts"], *v.figures["ci_pts"])}
+            "figure": magnitude(*largest_edge(v.figures["seats"]))}
+
+
+def largest_edge(seats: list[dict]) -> tuple[float, float, float]:
+    """The largest |edge| of a seat table with its interval, in points: what a change of rules
+    is judged on (the seat the sentence names may be another, whose interval decides the word)."""
+    top = max(seats, key=lambda e: abs(e["edge_pts"]))
+    return top["edge_pts"], *top["ci_pts"]
 
 
 def magnitude(value: float, low: float, high: float) -> dict:

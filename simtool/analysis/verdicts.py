@@ -204,13 +204,24 @@ def seat_edges(shares: Iterable[tuple[int, float, float, float]], players: int) 
             for s, w, lo, hi in shares]
 
 
+def named_seat(edges: Sequence[SeatEdge]) -> SeatEdge:
+    """The seat a seat verdict names: the largest |edge|, among the seats whose intervals
+    decide a settled word (each lies wholly in the verdict's band or above it), so that the
+    interval its sentence gives bears the word out. A seat of a slightly larger estimate but a
+    wider interval reaching below the band is not the one a "strong edge" stands on."""
+    reach = [bands(*e.ci_pts, SEAT_THRESHOLDS, magnitude=True) for e in edges]
+    low, high = max(r[0] for r in reach), max(r[1] for r in reach)
+    deciding = [e for e, r in zip(edges, reach, strict=True) if r[0] == low] if low == high else edges
+    return max(deciding, key=lambda e: abs(e.edge_pts))
+
+
 def seat_verdict(shares: Iterable[tuple[int, float, float, float]], players: int, n: int,
                  unit: str = "deals", play: str | None = None) -> Verdict:
     """Is the game fair to its seats? ``shares``: each seat's win share with its 95% interval
     ``(seat, share, low, high)``, from ``n`` units (``unit``: deals or matches); ``play``
     names the line-up (in the sentence). The verdict is on the largest |edge| (module rule)."""
     edges = seat_edges(shares, players)
-    top = max(edges, key=lambda e: abs(e.edge_pts))
+    top = named_seat(edges)
     reach = [bands(*e.ci_pts, SEAT_THRESHOLDS, magnitude=True) for e in edges]
     low, high = max(r[0] for r in reach), max(r[1] for r in reach)
     word = SEAT_WORDS[low] if low == high else UNCLEAR

@@ -101,9 +101,11 @@ def card(key: str, title: str, answer: dict, value: float | None = None, ci=(mat
 
 
 def seat_card(key: str, title: str, answer: dict) -> dict:
-    top = max(answer["seats"], key=lambda e: abs(e["edge_pts"]))
-    return card(key, title, answer, top["edge_pts"], top["ci_pts"], symmetric=True, first="fair",
-                what="points of edge of the seat furthest from fair; the largest edge decides")
+    """The seat question's card: the figure of the seat its sentence names."""
+    top = verdicts.named_seat([verdicts.SeatEdge(**{**e, "ci_pts": tuple(e["ci_pts"])}) for e in answer["seats"]])
+    return card(key, title, answer, top.edge_pts, top.ci_pts, symmetric=True, first="fair",
+                what="points of edge of the seat the verdict names: the furthest from fair whose interval "
+                     "bears the word out")
 
 
 def cards(q: dict) -> list[dict]:
