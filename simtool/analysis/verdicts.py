@@ -119,7 +119,7 @@ def share_more(n: int, value: float, low: float, high: float, threshold: float) 
     Wilson interval at ``value`` is as wide as ``(low, high)``, which grows with the units.
     Unlike a half-width narrowing as ``1/sqrt(n)`` (:func:`more_units`), this holds for a share
     near 0 or 1 too, whose interval is lopsided (0.5% of 1,000 deals, 0.2% to 1.2%, needs about
-    510 more deals to lie under 1%, not 1) and narrows as ``1/n`` at 0."""
+    520 more deals to lie under 1%, not 1) and narrows as ``1/n`` at 0."""
     if value == threshold or not all(map(math.isfinite, (value, low, high))):
         return None
 
@@ -171,10 +171,9 @@ def fixed(x: float, near: Sequence[float] = (), sign: str = "", digits: int = 1)
     it (a figure that shows as 0 gets no sign)."""
     for more in range(digits, digits + 3):
         shown = round(x, more) + 0.0
-        if abs(shown) not in near or shown == x:
+        if shown == x or not any(math.isclose(abs(shown), t, rel_tol=1e-9) for t in near):
             break
     return f"{shown:{sign if shown else ''}.{more}f}"
-
 
 
 def _pct(x: float, near: Sequence[float] = (), digits: int = 1) -> str:
