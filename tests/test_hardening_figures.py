@@ -268,3 +268,16 @@ def test_a_settled_seat_verdict_names_the_seat_whose_interval_bears_it_out():
     assert v.sentence.endswith("a strong edge against seat 1 (95% interval -5.9 to -3.1 points).")
     answer = {"verdict": v.word, "sentence": v.sentence, "seats": v.figures["seats"], "thresholds": v.thresholds}
     assert review.seat_card("seats", "Seats", answer)["figure"].startswith("-4.5 points (95% interval -5.9 to -3.1")
+
+
+def test_a_fairness_variant_is_defined_as_its_own_seat_and_play():
+    # before: "fairness (target play, seat 2)" carried the definition "first seat's win share w
+    # under all-random play" and the meaning "the first seat wins its fair share when nobody
+    # plays well", beside a figure of seat 2 under target play (review.json, the HTML, the API)
+    wins = [[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]]
+    found = M.metrics(outcome_run(wins, "target"))
+    entry = found["fairness (target play, seat 2)"]
+    assert entry["definition"].startswith("seat 2's win share w under target play")
+    assert "all-random" not in entry["definition"] and "first seat" not in entry["definition"]
+    assert M.definition("fairness (target play, seat 2)").meaning == "1: seat 2 wins its fair share under target play"
+    assert M.definition("fairness").formula == M.DEFINITIONS["fairness"].formula

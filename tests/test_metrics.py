@@ -128,7 +128,8 @@ def test_fairness_per_seat_and_under_other_play_is_named_as_such():
     searched = M.metrics(_run(("pimc",) * 3))
     assert [k for k in searched if k.startswith("fairness")] == [
         "fairness (pimc play)", "fairness (pimc play, seat 1)", "fairness (pimc play, seat 2)"]
-    assert searched["fairness (pimc play)"]["definition"] == M.DEFINITIONS["fairness"].formula
+    assert searched["fairness (pimc play)"]["definition"] == (
+        "the first seat's win share w under pimc play, n seats: w*n if w <= 1/n, else n/(n-1)*(1-w)")
     with pytest.raises(M.Misfit, match="fairness needs pimc at every seat"):
         M.fairness(_run(), play="pimc")
 

@@ -106,8 +106,17 @@ PUBLISHED = {
 
 
 def definition(name: str) -> Definition:
-    """The definition of a metric, or of a variant named after it (``fairness (seat 2)``)."""
-    return DEFINITIONS[name.partition(" (")[0]]
+    """The definition of a metric, or of a variant named after it (``fairness (pimc play, seat 2)``:
+    CardStock's formula on that seat's win share under that play, and said so)."""
+    base, _, variant = name.partition(" (")
+    found = DEFINITIONS[base]
+    if base != "fairness" or not variant:
+        return found
+    parts = variant.removesuffix(")").split(", ")  # as fairness_names writes them
+    seat = next((part for part in parts if part.startswith("seat ")), "the first seat")
+    play = next((f"under {part}" for part in parts if part.endswith(" play")), "under all-random play")
+    return Definition(name, f"{seat}'s win share w {play}, n seats: w*n if w <= 1/n, else n/(n-1)*(1-w)",
+                      f"1: {seat} wins its fair share {play}", found.source, found.needs)
 
 
 def published(game: str, players: int) -> dict | None:
