@@ -281,3 +281,30 @@ def test_a_fairness_variant_is_defined_as_its_own_seat_and_play():
     assert "all-random" not in entry["definition"] and "first seat" not in entry["definition"]
     assert M.definition("fairness (target play, seat 2)").meaning == "1: seat 2 wins its fair share under target play"
     assert M.definition("fairness").formula == M.DEFINITIONS["fairness"].formula
+
+
+def test_a_bare_first_seat_edge_objective_aims_at_fair_not_at_the_lowest_edge():
+    # before: `--objective first_seat_edge` minimised the signed edge, so a rule making seat 0
+    # lose 5 points scored better than the sheet's +1 point and the tuner pushed towards it
+    from simtool import games
+    from simtool.commands import tune
+
+    g = games.get("kansas-city")
+    bare = tune.parse_objective(g, "first_seat_edge")
+    assert bare == tune.Objective("first_seat_edge", "min", 0.0) == tune.parse_objective(g, "first_seat_edge=0")
+    assert tune.parse_objective(g, "first_seat_edge:min") == tune.Objective("first_seat_edge", "min")
+
+
+def test_a_distance_to_a_target_keeps_its_figure_s_uncertainty_when_compared():
+    # first seat edges 0.000 +/- 0.020 and 0.027 +/- 0.020 (target 0) differ by 0.027 +/- 0.028:
+    # no clear difference. As distances their intervals are [0, 0.02] and [0.007, 0.047], and
+    # the halves of those, in quadrature, made +/- 0.022: "clearly better" before
+    from simtool.analysis import tuning
+    from simtool.commands import tune
+
+    objective = tune.Objective("first_seat_edge", "min", 0.0)
+    a = tune.score(objective, (0.0, -0.02, 0.02))
+    b = tune.score(objective, (0.027, 0.007, 0.047))
+    d, half, word = tuning.difference(list(a), list(b), objective)
+    assert word == "same" and d == pytest.approx(-0.027) and half == pytest.approx(0.02 * 2 ** 0.5)
+    assert tuning.difference([0.0, -0.02, 0.02], [0.05, 0.03, 0.07], objective)[2] == "better"

@@ -55,12 +55,20 @@ def trials_of(c: dict) -> list[int]:
 def difference(a: list[float], b: list[float], objective) -> tuple[float, float, str]:
     """How ``a`` (value, low, high) compares with ``b`` on ``objective``: the difference
     ``a - b``, its 95% half-width (the two intervals' half-widths in quadrature: the re-measures
-    are separate runs) and ``better``, ``worse`` or ``same`` (the interval holds zero)."""
+    are separate runs) and ``better``, ``worse`` or ``same`` (the interval holds zero).
+
+    Each half-width is the wider side of its interval: a distance to a target whose interval
+    holds the target is [0, far], up to twice as narrow as the figure's own interval around it."""
     d = a[0] - b[0]
-    half = math.hypot((a[2] - a[1]) / 2, (b[2] - b[1]) / 2)
+    half = math.hypot(wider_side(a), wider_side(b))
     if abs(d) <= half:
         return d, half, "same"
     return d, half, "better" if (d < 0) == (objective.direction == "min") else "worse"
+
+
+def wider_side(measured: list[float]) -> float:
+    value, low, high = measured
+    return max(value - low, high - value)
 
 
 def deals_to_tell(d: float, half: float, n: int) -> int | None:

@@ -43,7 +43,9 @@ from simtool.pipeline.runner import RunSpec, make_spec, parse_count
 STUDY = "tune"
 CONFIG = "tune.json"
 FIGURES = ("seat_spread", "first_seat_edge", "skill", "match_rounds")
-DEFAULT_DIRECTION = {"seat_spread": "min", "first_seat_edge": "min", "skill": "max"}
+DEFAULT_DIRECTION = {"seat_spread": "min", "skill": "max"}
+DEFAULT_TARGET = {"first_seat_edge": 0.0}
+"""A signed figure named bare means "make it fair": minimised, seat 0 losing badly would look best."""
 TARGETS = {"seat_spread": (0, 1, "a seat spread's target is between 0 and 1"),
            "first_seat_edge": (-1, 1, "the first seat's edge's target is between -1 and 1"),
            "skill": (0, 1, "skill's target (a win share) is between 0 and 1"),
@@ -76,7 +78,7 @@ class Objective:
 
 
 def parse_objective(game, text: str) -> Objective:
-    """``seat_spread[:min|:max]``, ``first_seat_edge``, ``skill:max``, ``RATE=TARGET``,
+    """``seat_spread[:min|:max]``, ``first_seat_edge`` (``=0``), ``skill:max``, ``RATE=TARGET``,
     ``match_rounds=N``: a figure of the balance report, for ``game``."""
     known = (*FIGURES, *analysis_of(game).rates)
     body, _, direction = text.strip().partition(":")
@@ -102,6 +104,8 @@ def parse_objective(game, text: str) -> Objective:
         if not low <= value <= high:  # a figure that cannot reach it: a typo, not a goal
             raise SimtoolError(f"bad objective {text!r}; {what}")
         return Objective(figure, "min", value)
+    if not direction and figure in DEFAULT_TARGET:
+        return Objective(figure, "min", DEFAULT_TARGET[figure])
     direction = direction or DEFAULT_DIRECTION.get(figure)
     if direction is None:
         raise SimtoolError(f"objective '{figure}' needs a target or a direction: {figure}=0.5, "
