@@ -368,7 +368,9 @@ def test_hidden_information_words_at_their_thresholds(price, word):
 
     v = verdicts.hidden_verdict(price, 1000, "clairvoyant", "pimc", "3 target")
     assert v.word == word and v.thresholds == {"some": 3.0, "much": 10.0}
-    assert v.sentence.startswith(f"Seeing every hidden card is worth {price[0]:+.1f} points")
+    shown = verdicts.fixed(price[0], (3.0, 10.0), "+")  # 2.99 is not "+3.0" beside "some from 3"
+    assert shown == {2.99: "+2.99", 9.99: "+9.99"}.get(price[0], f"{price[0]:+.1f}")
+    assert v.sentence.startswith(f"Seeing every hidden card is worth {shown} points")
     assert "not a fair player" in v.sentence
     assert (v.more is not None) == (word == "unclear")
 

@@ -366,8 +366,11 @@ def hidden_verdict(price: tuple[float, float, float], n: int, seer: str = "clair
     :data:`HIDDEN_THRESHOLDS` (a game of the deal shows little, a game of inference much)."""
     word, between, more = _worded(*price, HIDDEN_THRESHOLDS, HIDDEN_WORDS, n)
     v, lo, hi = price
-    sentence = (f"Seeing every hidden card is worth {v:+.1f} points of win share per seat (95% interval "
-                f"{lo:.1f} to {hi:.1f}): {seer} (a reference that sees every card, not a fair player) against "
+    def pts(x: float, sign: str = "") -> str:
+        return fixed(x, HIDDEN_THRESHOLDS, sign)
+
+    sentence = (f"Seeing every hidden card is worth {pts(v, '+')} points of win share per seat (95% interval "
+                f"{pts(lo)} to {pts(hi)}): {seer} (a reference that sees every card, not a fair player) against "
                 f"{search}, each as one seat against {opponents}: ")
     sentence += (f"{between}; {_settle_text(more, unit, lo, hi)}." if word == UNCLEAR else
                  {"little": "little, a game of the deal more than of reading the others' cards.",

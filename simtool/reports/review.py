@@ -125,7 +125,7 @@ def cards(q: dict) -> list[dict]:
     if h:
         hidden = card("hidden_information", QUESTION_TITLES["hidden_information"], h,
                       *((h["figure"]["value"], h["figure"]["ci"]) if h.get("figure") else (None,)), first="little",
-                      what="points the search on the true deal wins above the fair search", guard=False)
+                      what="points the search on the true deal wins above the fair search")
         hidden["tone"] = "none"  # a game of inference or of the deal: neither is better for balance
         out.append(hidden)
     for key in ("luck", "tension"):
