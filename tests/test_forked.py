@@ -71,15 +71,26 @@ def test_kill_stops_a_busy_worker_at_once():
         busy.result(timeout=1)
 
 
+def wait_for_then_pid(gate):
+    """Busy until ``gate`` exists (the test opens it once it has looked): a worker still playing,
+    for as long as the test needs and no longer."""
+    deadline = time.monotonic() + 30
+    while not os.path.exists(gate) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    return os.getpid()
+
+
 def test_a_worker_does_not_keep_the_folder_lock(tmp_path):
     lock = FolderLock(tmp_path)
+    gate = tmp_path / "gate"
     pool = ForkPool(1)
     try:
         pool.submit(square_and_pid, 1).result(timeout=30)  # the worker is up (past the fork)
-        busy = pool.submit(sleep_then_pid, 1.5)
+        busy = pool.submit(wait_for_then_pid, gate)
         lock.release()  # as a run does when it ends (or the kernel, when it is killed)
         FolderLock(tmp_path).release()  # free at once, though the worker still plays
         assert not busy.done()
+        gate.touch()
         busy.result(timeout=30)
     finally:
         pool.shutdown()
