@@ -71,15 +71,26 @@ def test_kill_stops_a_busy_worker_at_once():
         busy.result(timeout=1)
 
 
+def wait_for_then_pid(gate):
+    """Busy until ``gate`` exists (the test opens it once it has looked): a worker still playing,
+    for as long as the test needs and no longer."""
+    deadline = time.monotonic() + 30
+    while not os.path.exists(gate) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    return os.getpid()
+
+
 def test_a_worker_does_not_keep_the_folder_lock(tmp_path):
     lock = FolderLock(tmp_path)
+    gate = tmp_path / "gate"
     pool = ForkPool(1)
     try:
         pool.submit(square_and_pid, 1).result(timeout=30)  # the worker is up (past the fork)
-        busy = pool.submit(sleep_then_pid, 1.5)
+        busy = pool.submit(wait_for_then_pid, gate)
         lock.release()  # as a run does when it ends (or the kernel, when it is killed)
         FolderLock(tmp_path).release()  # free at once, though the worker still plays
         assert not busy.done()
+        gate.touch()
         busy.result(timeout=30)
     finally:
         pool.shutdown()
@@ -129,7 +140,9 @@ def test_a_costly_run_keeps_one_chunk_per_worker_so_the_last_ones_spread(monkeyp
     assert owed_at_submit and max(owed_at_submit) <= 1
 
 
-_PLAY = runner.play_outcome
+_PLAY = runner._play
+"""What a worker plays a chunk with, whether it sends back the play or makes the tables itself
+(which it does where this process has not started polars: the test's order decides that)."""
 
 
 def _killed_at_chunk_3(spec, index, *args):
@@ -146,14 +159,14 @@ def test_a_worker_the_system_kills_keeps_the_finished_chunks_for_resume(monkeypa
     from simtool.errors import WorkerLost
 
     spec = dataclasses.replace(runner.make_spec("black-white", 3, 96, "random", seed=4), chunk=16)
-    monkeypatch.setattr(runner, "play_outcome", _killed_at_chunk_3)
+    monkeypatch.setattr(runner, "_play", _killed_at_chunk_3)
     out = tmp_path / "run"
     with pytest.raises(WorkerLost, match=r"killed by signal 9.*finished chunks are kept: finish the run "
                                          r"with: simtool run --resume .*run$"):
         execute_run(spec, 2, out, False, None, keep=False)
     kept = sorted(p.name for p in (out / "chunks").glob("seats-*.parquet"))
     assert kept and "seats-00003.parquet" not in " ".join(kept) and not (out / "run.json").exists()
-    monkeypatch.setattr(runner, "play_outcome", _PLAY)
+    monkeypatch.setattr(runner, "_play", _PLAY)
     resumed = execute_run(None, 2, out, False, None, keep=True, resume=True)
     whole = execute_run(spec, 1, None, False, None, keep=True)
     assert resumed.meta["resumed_chunks"] == len(kept)

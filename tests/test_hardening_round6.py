@@ -24,6 +24,8 @@ from .test_cli import cli, one_line_error
 from .test_hardening_cli import main_error
 from .test_hardening_tune_sweep import fake_measure
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -14,6 +14,8 @@ from simtool.errors import SimtoolError
 
 from .test_cli import cli, one_line_error
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 
 def test_default_rungs_climb_to_the_game_default_then_pimc_with_doubling_samples():
     searches = [f"pimc@samples={k}" for k in (4, 8, 16, 32, 64)]

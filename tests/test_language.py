@@ -58,6 +58,7 @@ def test_a_larger_trials_count_extends_to_the_trials_of_an_unbroken_tuning(tmp_p
     assert tune.read_config(tmp_path / "grown").trials == 7
 
 
+@pytest.mark.usefixtures("charts_undrawn")  # its pages' charts are not looked at
 def test_the_same_command_with_more_trials_extends_and_resume_takes_trials(tmp_path, fake, capsys):
     out = tmp_path / "t"
     args = ["tune", "--game", "kansas-city", *(x for v in KC for x in ("--vary", v)), "--objective",
@@ -140,6 +141,7 @@ def test_n_is_rounded_up_as_n_is_written(n, text):
     assert int(float(text)) >= n
 
 
+@pytest.mark.usefixtures("charts_undrawn")  # its pages' charts are not looked at
 def test_known_answer_a_limit_that_cannot_overshoot_as_often_is_recommended(tmp_path, capsys):
     """limit=4 lets a player win 4 tricks before overshooting: far fewer overshoots than the
     sheet's 3 at 4p, and limit=1 far more; sheet and 3 are one setting (measured once)."""
