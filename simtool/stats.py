@@ -118,6 +118,17 @@ def unit_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str] = (),
               strata: int | None = None, block: int | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """:data:`SUMS` per group of ``by``, figure, stratum and block of ``block`` units, and the
     units ``N`` per stratum and block. ``strata``: ``p`` with ``--rotate`` (unit id mod p)."""
+    wide, count = _wide_sums(rows, figures, by, strata, block)
+    long = pl.concat([wide.select(*by, pl.lit(name).alias("figure"), "stratum", "block",
+                                  *[pl.col(f"{s}{i}").alias(s) for s in SUMS])
+                      for i, name in enumerate(figures)])
+    return long, count
+
+
+def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
+               strata: int | None, block: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """:func:`unit_sums` as one row per group of ``by``, stratum and block, the sums of figure
+    ``i`` in columns ``K<i>``, ``M<i>``, ...; and ``N`` per stratum and block."""
     rows = rows.lazy()
     key, by = unit_key(rows), list(by)
     # every figure's k and m summed per unit and group, in one pass over the rows; seat rows of
@@ -148,10 +159,7 @@ def unit_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str] = (),
         units.group_by(*by, "stratum", "block").agg(sums),
         units.group_by("stratum", "block").agg(pl.col("_unit").n_unique().cast(pl.Float64).alias("N"))],
         engine="streaming")
-    long = pl.concat([wide.select(*by, pl.lit(name).alias("figure"), "stratum", "block",
-                                  *[pl.col(f"{s}{i}").alias(s) for s in SUMS])
-                      for i, name in enumerate(figures)])
-    return long, count
+    return wide, count
 
 
 def _dense(sums: pl.DataFrame, units: pl.DataFrame, keys: list[str]):
@@ -173,16 +181,42 @@ def _dense(sums: pl.DataFrame, units: pl.DataFrame, keys: list[str]):
     return groups, arrays, n, blocks
 
 
+def _dense_wide(wide: pl.DataFrame, units: pl.DataFrame, by: list[str], names: list[str]):
+    """:func:`_wide_sums` of one block as arrays ``(group, stratum)``, a group being a group of
+    ``by`` and a figure (figures innermost); the groups as a frame ``*by, figure``; ``N`` per
+    stratum. The same arrays as :func:`_dense` of :func:`unit_sums`, without making the long
+    frame (one row per figure) first: most of an :func:`estimates` call on a small frame."""
+    figure = pl.DataFrame({"figure": names})
+    if by:
+        keys = wide.select(by).unique(maintain_order=True)
+        index = wide.join(keys.with_row_index("_g"), on=by, how="left", nulls_equal=True)["_g"].to_numpy()
+        groups = keys.join(figure, how="cross")
+    else:  # one group, if there are any rows
+        index, groups = np.zeros(wide.height, dtype=np.int64), figure.head(len(names) * min(wide.height, 1))
+    strata = np.unique(units["stratum"].to_numpy())
+    at = np.searchsorted(strata, wide["stratum"].to_numpy())
+    shape = (groups.height // len(names) if names else 0, len(names), len(strata))
+    arrays = []
+    for name in SUMS:
+        columns = np.column_stack([wide[f"{name}{i}"].to_numpy() for i in range(len(names))]) \
+            if wide.height else np.zeros((0, len(names)))
+        a = np.zeros(shape)
+        np.add.at(a, (index[:, None], np.arange(len(names))[None, :], at[:, None]), columns)
+        arrays.append(a.reshape(shape[0] * shape[1], len(strata)))
+    n = np.zeros(len(strata))
+    np.add.at(n, np.searchsorted(strata, units["stratum"].to_numpy()), units["N"].to_numpy())
+    return groups, arrays, n
+
+
 def estimates(rows, figures: Figures, by: Collection[str] = (), means: Collection[str] = (),
               strata: int | None = None) -> pl.DataFrame:
     """Each figure per group of ``by``, with its 95% interval on units: one row per group and
     figure, ``*by, figure, k, n, value, low, high`` (``k``, ``n``: sums of ``k`` and ``m``
     over rows). Figures named in ``means`` get the normal interval, the others are shares."""
-    keys = [*by, "figure"]
-    sums, units = unit_sums(rows, figures, by, strata)
-    groups, arrays, n, _ = _dense(sums, units, keys)
-    arrays = [a.sum(axis=1) for a in arrays]
-    value, var, held = _estimate(*arrays, n.sum(axis=0))
+    by = list(by)
+    sums, units = _wide_sums(rows, figures, by, strata, None)
+    groups, arrays, n = _dense_wide(sums, units, by, list(figures))
+    value, var, held = _estimate(*arrays, n)
     figure = groups["figure"].to_numpy()
     low, high = np.empty_like(value), np.empty_like(value)
     for share in (True, False):
