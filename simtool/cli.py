@@ -1,7 +1,5 @@
 """The ``simtool`` command line."""
 
-from __future__ import annotations
-
 import dataclasses
 import os
 import re
