@@ -215,14 +215,19 @@ def estimates(rows, figures: Figures, by: Collection[str] = (), means: Collectio
     over rows). Figures named in ``means`` get the normal interval, the others are shares."""
     by = list(by)
     sums, units = _wide_sums(rows, figures, by, strata, None)
-    groups, arrays, n = _dense_wide(sums, units, by, list(figures))
+    return _estimated(*_dense_wide(sums, units, by, list(figures)), list(figures), by, means)
+
+
+def _estimated(groups: pl.DataFrame, arrays: list[np.ndarray], n: np.ndarray, names: list[str],
+               by: list[str], means: Collection[str]) -> pl.DataFrame:
+    """:func:`estimates`' rows from :func:`_dense_wide`'s groups, sums and units."""
     value, var, held = _estimate(*arrays, n)
     figure = groups["figure"].to_numpy()
     low, high = np.empty_like(value), np.empty_like(value)
     for share in (True, False):
         pick = np.isin(figure, list(means)) != share
         low[pick], high[pick] = _bounds(value[pick], var[pick], held[pick], share)
-    order = pl.col("figure").replace_strict(list(figures), list(range(len(figures))))
+    order = pl.col("figure").replace_strict(names, list(range(len(names))))
     return groups.with_columns(pl.Series("k", arrays[0].sum(-1)), pl.Series("n", arrays[1].sum(-1)),
                                pl.Series("value", value), pl.Series("low", low), pl.Series("high", high)
                                ).sort([*by, order])
@@ -274,9 +279,39 @@ def count_distribution(rows, column: str, values) -> pl.DataFrame:
     """Share of the rows at each value of ``column``, one row per value, with 95% intervals on
     units (the rows of one deal, or one match, are one unit): ``column, n, share, share_low,
     share_high`` (``n``: rows at that value)."""
-    long = estimates(rows, {str(v): pl.col(column) == v for v in values})
+    counted = _count_sums(rows, column, values)
+    long = estimates(rows, {str(v): pl.col(column) == v for v in values}) if counted is None else \
+        _estimated(*counted, [str(v) for v in values], [], ())
     return pl.DataFrame({column: list(values), "n": long["k"].cast(pl.Int64),
                          "share": long["value"], "share_low": long["low"], "share_high": long["high"]})
+
+
+def _count_sums(rows, column: str, values) -> tuple[pl.DataFrame, list[np.ndarray], np.ndarray] | None:
+    """:func:`_dense_wide` of :func:`count_distribution`'s figures (whether ``column`` is each of
+    ``values``), counted in numpy: one pass over the rows instead of a polars query of six sums
+    for each value. Every sum is a whole number (counts, and products and squares of counts),
+    exact in a float in any order, so these are the very numbers polars adds up. ``None`` where
+    that does not hold as plainly (a column that is not whole numbers or holds nulls, values
+    that are not distinct whole numbers, no rows): :func:`estimates` counts those."""
+    values = list(values)
+    if not values or any(type(v) is not int for v in values) or len(set(values)) < len(values):
+        return None
+    key = unit_key(rows)
+    frame = rows.lazy().select(key, column).collect()
+    x = frame[column]
+    if not frame.height or not x.dtype.is_integer() or x.null_count() or frame[key].null_count():
+        return None
+    _, unit = np.unique(frame[key].to_numpy(), return_inverse=True)
+    units = int(unit.max()) + 1
+    m = np.bincount(unit, minlength=units)  # rows per unit
+    if int(m.max()) * frame.height >= 1 << 53:  # a sum of squares past a float's whole numbers
+        return None
+    m, x = m.astype(float), x.to_numpy()
+    k = np.stack([np.bincount(unit, weights=x == v, minlength=units) for v in values])  # (value, unit)
+    ones = np.ones((len(values), 1))
+    arrays = [k.sum(axis=1, keepdims=True), m.sum() * ones, (k * k).sum(axis=1, keepdims=True),
+              (k * m).sum(axis=1, keepdims=True), (m * m).sum() * ones, units * ones]
+    return pl.DataFrame({"figure": [str(v) for v in values]}), arrays, np.array([float(units)])
 
 
 def length_table(seats, what: str) -> pl.DataFrame:
