@@ -165,7 +165,8 @@ def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
 def _dense(sums: pl.DataFrame, units: pl.DataFrame, keys: list[str]):
     """The sums as arrays ``(group, block, stratum)``, ``N`` as ``(block, stratum)``."""
     groups = sums.select(keys).unique(maintain_order=True)
-    index = sums.join(groups.with_row_index("_g"), on=keys, how="left", nulls_equal=True)["_g"].to_numpy()
+    index = sums.join(groups.with_row_index("_g"), on=keys, how="left", nulls_equal=True,
+                        maintain_order="left")["_g"].to_numpy()
     blocks = np.unique(units["block"].to_numpy())
     strata = np.unique(units["stratum"].to_numpy())
     where = (index, np.searchsorted(blocks, sums["block"].to_numpy()),
@@ -189,8 +190,9 @@ def _dense_wide(wide: pl.DataFrame, units: pl.DataFrame, by: list[str], names: l
     figure = pl.DataFrame({"figure": names})
     if by:
         keys = wide.select(by).unique(maintain_order=True)
-        index = wide.join(keys.with_row_index("_g"), on=by, how="left", nulls_equal=True)["_g"].to_numpy()
-        groups = keys.join(figure, how="cross")
+        index = wide.join(keys.with_row_index("_g"), on=by, how="left", nulls_equal=True,
+                        maintain_order="left")["_g"].to_numpy()
+        groups = keys.join(figure, how="cross", maintain_order="left_right")
     else:  # one group, if there are any rows
         index, groups = np.zeros(wide.height, dtype=np.int64), figure.head(len(names) * min(wide.height, 1))
     strata = np.unique(units["stratum"].to_numpy())
