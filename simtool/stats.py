@@ -118,6 +118,17 @@ def unit_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str] = (),
               strata: int | None = None, block: int | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """:data:`SUMS` per group of ``by``, figure, stratum and block of ``block`` units, and the
     units ``N`` per stratum and block. ``strata``: ``p`` with ``--rotate`` (unit id mod p)."""
+    wide, count = _wide_sums(rows, figures, by, strata, block)
+    long = pl.concat([wide.select(*by, pl.lit(name).alias("figure"), "stratum", "block",
+                                  *[pl.col(f"{s}{i}").alias(s) for s in SUMS])
+                      for i, name in enumerate(figures)])
+    return long, count
+
+
+def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
+               strata: int | None, block: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """:func:`unit_sums` as one row per group of ``by``, stratum and block, the sums of figure
+    ``i`` in columns ``K<i>``, ``M<i>``, ...; and ``N`` per stratum and block."""
     rows = rows.lazy()
     key, by = unit_key(rows), list(by)
     # every figure's k and m summed per unit and group, in one pass over the rows; seat rows of
@@ -148,16 +159,14 @@ def unit_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str] = (),
         units.group_by(*by, "stratum", "block").agg(sums),
         units.group_by("stratum", "block").agg(pl.col("_unit").n_unique().cast(pl.Float64).alias("N"))],
         engine="streaming")
-    long = pl.concat([wide.select(*by, pl.lit(name).alias("figure"), "stratum", "block",
-                                  *[pl.col(f"{s}{i}").alias(s) for s in SUMS])
-                      for i, name in enumerate(figures)])
-    return long, count
+    return wide, count
 
 
 def _dense(sums: pl.DataFrame, units: pl.DataFrame, keys: list[str]):
     """The sums as arrays ``(group, block, stratum)``, ``N`` as ``(block, stratum)``."""
     groups = sums.select(keys).unique(maintain_order=True)
-    index = sums.join(groups.with_row_index("_g"), on=keys, how="left", nulls_equal=True)["_g"].to_numpy()
+    index = sums.join(groups.with_row_index("_g"), on=keys, how="left", nulls_equal=True,
+                        maintain_order="left")["_g"].to_numpy()
     blocks = np.unique(units["block"].to_numpy())
     strata = np.unique(units["stratum"].to_numpy())
     where = (index, np.searchsorted(blocks, sums["block"].to_numpy()),
@@ -173,22 +182,54 @@ def _dense(sums: pl.DataFrame, units: pl.DataFrame, keys: list[str]):
     return groups, arrays, n, blocks
 
 
+def _dense_wide(wide: pl.DataFrame, units: pl.DataFrame, by: list[str], names: list[str]):
+    """:func:`_wide_sums` of one block as arrays ``(group, stratum)``, a group being a group of
+    ``by`` and a figure (figures innermost); the groups as a frame ``*by, figure``; ``N`` per
+    stratum. The same arrays as :func:`_dense` of :func:`unit_sums`, without making the long
+    frame (one row per figure) first: most of an :func:`estimates` call on a small frame."""
+    figure = pl.DataFrame({"figure": names})
+    if by:
+        keys = wide.select(by).unique(maintain_order=True)
+        index = wide.join(keys.with_row_index("_g"), on=by, how="left", nulls_equal=True,
+                        maintain_order="left")["_g"].to_numpy()
+        groups = keys.join(figure, how="cross", maintain_order="left_right")
+    else:  # one group, if there are any rows
+        index, groups = np.zeros(wide.height, dtype=np.int64), figure.head(len(names) * min(wide.height, 1))
+    strata = np.unique(units["stratum"].to_numpy())
+    at = np.searchsorted(strata, wide["stratum"].to_numpy())
+    shape = (groups.height // len(names) if names else 0, len(names), len(strata))
+    arrays = []
+    for name in SUMS:
+        columns = np.column_stack([wide[f"{name}{i}"].to_numpy() for i in range(len(names))]) \
+            if wide.height else np.zeros((0, len(names)))
+        a = np.zeros(shape)
+        np.add.at(a, (index[:, None], np.arange(len(names))[None, :], at[:, None]), columns)
+        arrays.append(a.reshape(shape[0] * shape[1], len(strata)))
+    n = np.zeros(len(strata))
+    np.add.at(n, np.searchsorted(strata, units["stratum"].to_numpy()), units["N"].to_numpy())
+    return groups, arrays, n
+
+
 def estimates(rows, figures: Figures, by: Collection[str] = (), means: Collection[str] = (),
               strata: int | None = None) -> pl.DataFrame:
     """Each figure per group of ``by``, with its 95% interval on units: one row per group and
     figure, ``*by, figure, k, n, value, low, high`` (``k``, ``n``: sums of ``k`` and ``m``
     over rows). Figures named in ``means`` get the normal interval, the others are shares."""
-    keys = [*by, "figure"]
-    sums, units = unit_sums(rows, figures, by, strata)
-    groups, arrays, n, _ = _dense(sums, units, keys)
-    arrays = [a.sum(axis=1) for a in arrays]
-    value, var, held = _estimate(*arrays, n.sum(axis=0))
+    by = list(by)
+    sums, units = _wide_sums(rows, figures, by, strata, None)
+    return _estimated(*_dense_wide(sums, units, by, list(figures)), list(figures), by, means)
+
+
+def _estimated(groups: pl.DataFrame, arrays: list[np.ndarray], n: np.ndarray, names: list[str],
+               by: list[str], means: Collection[str]) -> pl.DataFrame:
+    """:func:`estimates`' rows from :func:`_dense_wide`'s groups, sums and units."""
+    value, var, held = _estimate(*arrays, n)
     figure = groups["figure"].to_numpy()
     low, high = np.empty_like(value), np.empty_like(value)
     for share in (True, False):
         pick = np.isin(figure, list(means)) != share
         low[pick], high[pick] = _bounds(value[pick], var[pick], held[pick], share)
-    order = pl.col("figure").replace_strict(list(figures), list(range(len(figures))))
+    order = pl.col("figure").replace_strict(names, list(range(len(names))))
     return groups.with_columns(pl.Series("k", arrays[0].sum(-1)), pl.Series("n", arrays[1].sum(-1)),
                                pl.Series("value", value), pl.Series("low", low), pl.Series("high", high)
                                ).sort([*by, order])
@@ -240,9 +281,39 @@ def count_distribution(rows, column: str, values) -> pl.DataFrame:
     """Share of the rows at each value of ``column``, one row per value, with 95% intervals on
     units (the rows of one deal, or one match, are one unit): ``column, n, share, share_low,
     share_high`` (``n``: rows at that value)."""
-    long = estimates(rows, {str(v): pl.col(column) == v for v in values})
+    counted = _count_sums(rows, column, values)
+    long = estimates(rows, {str(v): pl.col(column) == v for v in values}) if counted is None else \
+        _estimated(*counted, [str(v) for v in values], [], ())
     return pl.DataFrame({column: list(values), "n": long["k"].cast(pl.Int64),
                          "share": long["value"], "share_low": long["low"], "share_high": long["high"]})
+
+
+def _count_sums(rows, column: str, values) -> tuple[pl.DataFrame, list[np.ndarray], np.ndarray] | None:
+    """:func:`_dense_wide` of :func:`count_distribution`'s figures (whether ``column`` is each of
+    ``values``), counted in numpy: one pass over the rows instead of a polars query of six sums
+    for each value. Every sum is a whole number (counts, and products and squares of counts),
+    exact in a float in any order, so these are the very numbers polars adds up. ``None`` where
+    that does not hold as plainly (a column that is not whole numbers or holds nulls, values
+    that are not distinct whole numbers, no rows): :func:`estimates` counts those."""
+    values = list(values)
+    if not values or any(type(v) is not int for v in values) or len(set(values)) < len(values):
+        return None
+    key = unit_key(rows)
+    frame = rows.lazy().select(key, column).collect()
+    x = frame[column]
+    if not frame.height or not x.dtype.is_integer() or x.null_count() or frame[key].null_count():
+        return None
+    _, unit = np.unique(frame[key].to_numpy(), return_inverse=True)
+    units = int(unit.max()) + 1
+    m = np.bincount(unit, minlength=units)  # rows per unit
+    if int(m.max()) * frame.height >= 1 << 53:  # a sum of squares past a float's whole numbers
+        return None
+    m, x = m.astype(float), x.to_numpy()
+    k = np.stack([np.bincount(unit, weights=x == v, minlength=units) for v in values])  # (value, unit)
+    ones = np.ones((len(values), 1))
+    arrays = [k.sum(axis=1, keepdims=True), m.sum() * ones, (k * k).sum(axis=1, keepdims=True),
+              (k * m).sum(axis=1, keepdims=True), (m * m).sum() * ones, units * ones]
+    return pl.DataFrame({"figure": [str(v) for v in values]}), arrays, np.array([float(units)])
 
 
 def length_table(seats, what: str) -> pl.DataFrame:
