@@ -308,3 +308,21 @@ def test_a_distance_to_a_target_keeps_its_figure_s_uncertainty_when_compared():
     d, half, word = tuning.difference(list(a), list(b), objective)
     assert word == "same" and d == pytest.approx(-0.027) and half == pytest.approx(0.02 * 2 ** 0.5)
     assert tuning.difference([0.0, -0.02, 0.02], [0.05, 0.03, 0.07], objective)[2] == "better"
+
+
+def test_a_report_of_a_seat_that_never_won_is_drawn(tmp_path):
+    # before: `simtool report` died with matplotlib's "'yerr' must not contain negative values":
+    # Wilson's lower bound of a seat with no win lies 1.7e-18 above its share of 0
+    from typer.testing import CliRunner
+
+    from simtool.cli import app
+
+    out = tmp_path / "run"
+    played = CliRunner().invoke(app, ["run", "--game", "kansas-city", "--strategy", "target", "--seat", "0=random",
+                                      "--n", "12", "--seed", "4", "--jobs", "1", "--out", str(out), "-q"])
+    assert played.exit_code == 0, played.output
+    assert pl.read_parquet(out / "seats.parquet").filter(pl.col("seat") == 0)["win"].sum() == 0
+    page = tmp_path / "report.html"
+    made = CliRunner().invoke(app, ["report", str(out), "-o", str(page)])
+    assert made.exit_code == 0, made.output
+    assert page.read_text().count("<svg") >= 1

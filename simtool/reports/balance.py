@@ -532,8 +532,8 @@ def ladder_view(ladder) -> dict:
     ax = chart.add_subplot()
     x = list(range(1, len(ladder.rungs) + 1))
     share = np.array([r.share for r in ladder.rungs]) * 100
-    ax.errorbar(x, share, yerr=[share - [100 * r.low for r in ladder.rungs],
-                                [100 * r.high for r in ladder.rungs] - share],
+    ax.errorbar(x, share, yerr=error_bars(share, [100 * r.low for r in ladder.rungs],
+                                          [100 * r.high for r in ladder.rungs]),
                 fmt="o", color="#2f5d8c", capsize=5, markersize=7,
                 label="win share per seat over the rung below, 95% interval")
     fair = 100 * ladder.rungs[0].fair
@@ -562,7 +562,7 @@ def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> lis
     ax = chart.add_subplot()
     t = a.seats
     # points, not bars: the axis is zoomed on the fair share, where seat differences show
-    yerr = np.nan_to_num(np.stack([t["win"] - t["win_low"], t["win_high"] - t["win"]]) * 100)
+    yerr = error_bars(t["win"].to_numpy(), t["win_low"].to_numpy(), t["win_high"].to_numpy()) * 100
     ax.errorbar(t["seat"].to_list(), t["win"].to_numpy() * 100, yerr=yerr,
                 fmt="o", color="#2f5d8c", capsize=5, markersize=7, label="win share, 95% interval")
     ax.axhline(100 / a.p, color="#c44e52", linestyle="--", label=f"fair share {100 / a.p:.1f}%")
@@ -620,6 +620,15 @@ def add_bars(ax, x, heights, width: float, colour: str, label: str) -> None:
         rect.sticky_edges.y.append(0)  # as ``bar``: the axis starts at the bars' foot, no margin below
         ax.add_artist(rect)
     ax.update_datalim(np.column_stack([np.r_[left, left + width], np.r_[np.zeros(len(x)), heights]]))
+
+
+def error_bars(value, low, high) -> np.ndarray:
+    """matplotlib's error bars (below, above) of intervals around ``value``: none where unknown,
+    and never negative, as matplotlib refuses them: Wilson's lower bound of a seat that never
+    won comes out 1.7e-18 above its share of 0."""
+    value = np.asarray(value, float)
+    return np.clip(np.nan_to_num(np.stack([value - np.asarray(low, float), np.asarray(high, float) - value])),
+                   0, None)
 
 
 def svg(chart) -> str:

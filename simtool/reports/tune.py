@@ -17,7 +17,7 @@ from simtool import games, options
 from simtool.analysis import tuning as tune
 from simtool.errors import SimtoolError
 from simtool.reports import pages
-from simtool.reports.balance import check_output, svg, write_page
+from simtool.reports.balance import check_output, error_bars, svg, write_page
 
 
 def _chart(width: float, height: float):
@@ -31,8 +31,7 @@ def _chart(width: float, height: float):
 
 def _errors(frame: pl.DataFrame, label: str):
     value = frame[label].to_numpy()
-    return value, np.vstack([value - frame[f"{label}_low"].to_numpy(),
-                             frame[f"{label}_high"].to_numpy() - value])
+    return value, error_bars(value, frame[f"{label}_low"].to_numpy(), frame[f"{label}_high"].to_numpy())
 
 
 def pareto_plot(trials: pl.DataFrame, objectives: list[str], front: set[int]) -> str:
