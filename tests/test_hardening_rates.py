@@ -3,8 +3,10 @@ each checked on a case whose answer is known (hard9)."""
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
 
+from simtool.analysis import hearts, nine_lives
 from simtool.analysis import restrict as costs
 from simtool.commands import restrict
 
@@ -21,3 +23,31 @@ def test_a_restriction_no_deal_reacts_to_is_bounded_by_the_rule_of_three_not_exa
     assert row["score_change"] == 0 and row["score_change_high"] > 0
     assert row["verdict"] == "unclear"  # ± 1.5 points reaches past the 1 point of 'nothing'
     assert "too few deals to tell" in costs.sentence(row)
+
+
+def seat_rows(columns: dict, p: int) -> pl.LazyFrame:
+    """Seat rows of deals ``0..n-1``, ``p`` seats each, from per-row column lists."""
+    n = len(next(iter(columns.values()))) // p
+    return pl.DataFrame({"deal": [d for d in range(n) for _ in range(p)], "seat": list(range(p)) * n,
+                         "strategy": ["random"] * (n * p), **columns}).lazy()
+
+
+def test_the_hands_with_a_moon_count_the_moons_not_every_hand():
+    """Two hands of four, a moon in one: the table said 'a seat takes every penalty card | Count 2'
+    for 2 hands, i.e. every hand, beside 50%; the count is 1 hand, out of 2."""
+    seats = seat_rows({"hearts": [13, 0, 0, 0, 5, 4, 3, 1], "queen": [1, 0, 0, 0, 0, 1, 0, 0],
+                       "moon": [1, 0, 0, 0, 0, 0, 0, 0]}, 4)
+    table = dict(hearts.tables(seats, ["deal"]))["Hands with a moon"].row(0, named=True)
+    assert (table["n"], table["out_of"], table["share"]) == (1, 2, 0.5)
+
+
+def test_the_team_and_fallback_counts_are_what_their_labels_name():
+    """One deal of four: two seats in a team, one of them scoring; 1 of 3 tricks by the fallback. The
+    'Count' beside 'seat-rounds in a team' was every seat-round (4), beside 'team members who scored'
+    every team member (2), beside 'tricks won by the Kittykeeper fallback' every trick (3)."""
+    seats = seat_rows({"bid": [1, 2, 1, 3], "made": [True, False, False, False], "team_size": [2, 2, 1, 1],
+                       "fallback": [1, 0, 0, 0], "tricks": [1, 1, 1, 0]}, 4)
+    table = dict(nine_lives.tables(seats, ["deal"]))["Teams and the Kittykeeper fallback"]
+    rows = {r["what"]: (r["n"], r["out_of"], r["rate"]) for r in table.iter_rows(named=True)}
+    assert rows == {"seat-rounds in a team": (2, 4, 0.5), "team members who scored": (1, 2, 0.5),
+                    "tricks won by the Kittykeeper fallback": (1, 3, pytest.approx(1 / 3))}

@@ -16,7 +16,8 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None):
         "seat-rounds in a team": team,
         "team members who scored": (team & pl.col("made"), team),
         "tricks won by the Kittykeeper fallback": (pl.col("fallback"), pl.col("tricks")),
-    }).select(pl.col("figure").alias("what"), pl.col("n").cast(pl.Int64), pl.col("value").alias("rate"),
+    }).select(pl.col("figure").alias("what"), pl.col("k").cast(pl.Int64).alias("n"),  # what the label names
+              pl.col("n").cast(pl.Int64).alias("out_of"), pl.col("value").alias("rate"),
               pl.col("low").alias("rate_low"), pl.col("high").alias("rate_high"))
     out = [("Bids made, by bid", by_bid), ("Teams and the Kittykeeper fallback", summary)]
     if "match" in keys:
