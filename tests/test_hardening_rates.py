@@ -6,7 +6,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from simtool.analysis import hearts, nine_lives
+from simtool.analysis import hearts, nine_lives, tension
 from simtool.analysis import restrict as costs
 from simtool.commands import restrict
 
@@ -51,3 +51,19 @@ def test_the_team_and_fallback_counts_are_what_their_labels_name():
     rows = {r["what"]: (r["n"], r["out_of"], r["rate"]) for r in table.iter_rows(named=True)}
     assert rows == {"seat-rounds in a team": (2, 4, 0.5), "team members who scored": (1, 2, 0.5),
                     "tricks won by the Kittykeeper fallback": (1, 3, pytest.approx(1 / 3))}
+
+
+def tension_rows(rounds: list[int], decided: list[int]) -> pl.DataFrame:
+    n = len(rounds)
+    return pl.DataFrame({"match": list(range(n)), "rounds": rounds, "lead_changes": [0] * n,
+                         "decided_after": decided, "behind_first": [False] * n, "behind_half": [False] * n,
+                         "margin": [1] * n})
+
+
+def test_how_far_into_a_match_it_is_decided_weighs_every_match_alike():
+    """A 2-round match decided after round 1 (half of it) and a 10-round one decided in its last round
+    (all of it): 75% of the way through on average. Rounds summed first printed 11/12 = 91.7%, the
+    long match counting five times the short one."""
+    table = tension.summary(tension_rows([2, 10], [1, 10]))
+    assert table["decided_share_of_match"][0] == pytest.approx(0.75)
+    assert table["decided_share_of_match_low"][0] < 0.75 < table["decided_share_of_match_high"][0]

@@ -96,9 +96,10 @@ def summary(rows: pl.DataFrame) -> pl.DataFrame:
     put("mean_rounds", rows["rounds"].to_numpy(), units)
     put("mean_lead_changes", rows["lead_changes"].to_numpy(), units)
     put("mean_decided_after", sole["decided_after"].to_numpy(), sole_units)
-    # when it was decided, as a share of the match: the decided rounds over the rounds played
-    put("decided_share_of_match", sole["decided_after"].to_numpy(), sole_units, True,
-        sole["rounds"].to_numpy())
+    # when it was decided, as a share of its match, averaged over matches: each match weighs
+    # alike (summing rounds first let a long match, such as one stopped at the round cap, count
+    # as many short ones: Nine Lives printed 75.6% for a mean share of 67.8%)
+    put("decided_share_of_match", (sole["decided_after"] / sole["rounds"]).to_numpy(), sole_units, True)
     put("winner_behind_after_round_1", sole["behind_first"].cast(pl.Float64).to_numpy(), sole_units, True)
     put("winner_behind_at_half_time", sole["behind_half"].cast(pl.Float64).to_numpy(), sole_units, True)
     put("mean_margin", rows["margin"].to_numpy(), units)
