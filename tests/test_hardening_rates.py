@@ -6,7 +6,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from simtool.analysis import hearts, nine_lives, tension
+from simtool.analysis import hearts, nine_lives, out_trumped, tension
 from simtool.analysis import restrict as costs
 from simtool.commands import restrict
 
@@ -67,3 +67,13 @@ def test_how_far_into_a_match_it_is_decided_weighs_every_match_alike():
     table = tension.summary(tension_rows([2, 10], [1, 10]))
     assert table["decided_share_of_match"][0] == pytest.approx(0.75)
     assert table["decided_share_of_match_low"][0] < 0.75 < table["decided_share_of_match_high"][0]
+
+
+def test_match_lengths_of_duplicate_matches_count_every_copy():
+    """One deal of cards played twice (--duplicate) as whole matches of 2 and 4 hands: 2 matches of
+    3 hands on average. Grouped by the deal alone, the table said 1 match of 4 hands (the longest
+    copy's), against the tension table's 3."""
+    rows = [{"match": 0, "rotation": r, "round": k, "seat": s, "strategy": "random", "score": 1, "bonus": 0}
+            for r, length in enumerate((2, 4)) for k in range(length) for s in range(4)]
+    table = dict(out_trumped.tables(pl.DataFrame(rows).lazy(), ["match", "rotation", "round"]))["Hands to reach 50"]
+    assert (table["matches"][0], table["mean"][0], table["max"][0]) == (2, 3.0, 4)
