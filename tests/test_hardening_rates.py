@@ -3,12 +3,17 @@ each checked on a case whose answer is known (hard9)."""
 
 from __future__ import annotations
 
+import math
+
 import polars as pl
 import pytest
 
 from simtool.analysis import hearts, nine_lives, out_trumped, tension
+from simtool.analysis import metrics as M
 from simtool.analysis import restrict as costs
 from simtool.commands import restrict
+
+from .test_metrics import _run as metrics_run
 
 
 def test_a_restriction_no_deal_reacts_to_is_bounded_by_the_rule_of_three_not_exact(tmp_path):
@@ -77,3 +82,14 @@ def test_match_lengths_of_duplicate_matches_count_every_copy():
             for r, length in enumerate((2, 4)) for k in range(length) for s in range(4)]
     table = dict(out_trumped.tables(pl.DataFrame(rows).lazy(), ["match", "rotation", "round"]))["Hands to reach 50"]
     assert (table["matches"][0], table["mean"][0], table["max"][0]) == (2, 3.0, 4)
+
+
+@pytest.mark.parametrize("figure", ["convergence", "stability"])
+def test_identical_games_give_a_bootstrap_figure_no_interval_rather_than_an_exact_one(figure):
+    """Two deals with the same wins and lead history: the bootstrap resamples two equal units and
+    printed [v, v], an unbounded figure known exactly from two games; there is no interval to give."""
+    history = {d: [(0, [0.5, 0.5, 0.5], 3, 0.2), (1, [0.25, 0.9, 0.25], 2, None), (0, [1.0, 0.5, 0.0], 1, None)]
+               for d in (0, 1)}
+    found = getattr(M, figure)(metrics_run(wins=[[1.0, 0.0, 0.0]] * 2, history=history))
+    assert math.isfinite(found.value) and math.isnan(found.low) and math.isnan(found.high)
+    assert found.record(figure)["ci"] == [None, None]
