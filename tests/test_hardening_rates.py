@@ -93,3 +93,13 @@ def test_identical_games_give_a_bootstrap_figure_no_interval_rather_than_an_exac
     found = getattr(M, figure)(metrics_run(wins=[[1.0, 0.0, 0.0]] * 2, history=history))
     assert math.isfinite(found.value) and math.isnan(found.low) and math.isnan(found.high)
     assert found.record(figure)["ci"] == [None, None]
+
+
+def test_half_time_of_an_odd_length_is_after_the_round_that_passes_the_middle():
+    """3 rounds, seats 0 and 1: totals [5, 0], [5, 6], [10, 6]. Seat 0 wins; at half-time of 3
+    rounds (after round 2, docs/language.md) it was behind; after round 1 it led."""
+    seats = pl.DataFrame({"match": [0] * 6, "round": [0, 0, 1, 1, 2, 2], "seat": [0, 1] * 3,
+                          "score": [5, 0, 0, 6, 5, 0]})
+    matches = pl.DataFrame({"match": [0, 0], "seat": [0, 1], "total": [10, 6], "win": [1.0, 0.0], "rounds": [3, 3]})
+    rows = tension.per_match(seats, matches, False)
+    assert rows["behind_first"].to_list() == [False] and rows["behind_half"].to_list() == [True]

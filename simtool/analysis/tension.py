@@ -58,7 +58,9 @@ def per_match(seats: pl.DataFrame, matches: pl.DataFrame, lower_wins: bool,
     rows = by_round.join(length, on=keys).join(winner, on=keys, how="left")
     winner_total = pl.col("totals").list.get(pl.col("winner"), null_on_oob=True)
     behind = (winner_total > pl.col("best")) if lower_wins else (winner_total < pl.col("best"))
-    half = (pl.col("rounds") + 1) // 2 - 1  # the round after which half the match is played
+    # the round after which half the match is played; where the middle falls inside a round (an
+    # odd length), the round that passes it: round 2 of 3 (docs/language.md)
+    half = (pl.col("rounds") + 1) // 2 - 1
     led = rows.filter(pl.col("leader").is_not_null()).with_columns(
         (pl.col("leader") != pl.col("leader").shift(1).over(keys)).fill_null(False).alias("change"))
     changes = led.group_by(keys).agg(pl.col("change").sum().alias("lead_changes"))
