@@ -8,7 +8,7 @@ import math
 import polars as pl
 import pytest
 
-from simtool.analysis import hearts, nine_lives, out_trumped, tension
+from simtool.analysis import hearts, nine_lives, out_trumped, tension, verdicts
 from simtool.analysis import metrics as M
 from simtool.analysis import restrict as costs
 from simtool.commands import restrict
@@ -103,3 +103,22 @@ def test_half_time_of_an_odd_length_is_after_the_round_that_passes_the_middle():
     matches = pl.DataFrame({"match": [0, 0], "seat": [0, 1], "total": [10, 6], "win": [1.0, 0.0], "rounds": [3, 3]})
     rows = tension.per_match(seats, matches, False)
     assert rows["behind_first"].to_list() == [False] and rows["behind_half"].to_list() == [True]
+
+
+def test_one_round_matches_have_no_comeback_figure_and_no_low_tension_verdict():
+    """Matches of one round (Hearts with goal=1): their end is their 'half-time', where a winner is never
+    behind. Counted, 40 such matches read 'behind at half-time in 0.0% (0.0-8.8%)': low tension. There
+    is no comeback to measure, and more matches would not find one."""
+    rows = tension_rows([1] * 40, [1] * 40).with_columns(pl.lit(None, pl.Boolean).alias("behind_first"),
+                                                         pl.lit(None, pl.Boolean).alias("behind_half"))
+    seats = pl.DataFrame({"match": [0, 0], "round": [0, 0], "seat": [0, 1], "score": [3, 1]})
+    matches = pl.DataFrame({"match": [0, 0], "seat": [0, 1], "total": [3, 1], "win": [1.0, 0.0], "rounds": [1, 1]})
+    one = tension.per_match(seats, matches, False)
+    assert one["behind_first"].to_list() == [None] and one["behind_half"].to_list() == [None]
+    table = tension.summary(rows)
+    assert math.isnan(table["winner_behind_at_half_time"][0]) and math.isnan(table["winner_behind_after_round_1"][0])
+    assert "no match lasted more than one round" in tension.text(table, False)
+    r = table.row(0, named=True)
+    v = verdicts.tension_verdict(*[(r[f], r[f"{f}_low"], r[f"{f}_high"]) for f in (
+        "winner_behind_at_half_time", "mean_lead_changes", "decided_share_of_match")], 40)
+    assert v.word == "unclear" and v.more is None and "no comeback to measure" in v.sentence
