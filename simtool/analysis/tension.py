@@ -107,7 +107,8 @@ def summary(rows: pl.DataFrame) -> pl.DataFrame:
     # alike (summing rounds first let a long match, such as one stopped at the round cap, count
     # as many short ones: Nine Lives printed 75.6% for a mean share of 67.8%)
     put("decided_share_of_match", (sole["decided_after"] / sole["rounds"]).to_numpy(), sole_units, True)
-    for name, column in (("winner_behind_after_round_1", "behind_first"), ("winner_behind_at_half_time", "behind_half")):
+    for name, column in (("winner_behind_after_round_1", "behind_first"),
+                         ("winner_behind_at_half_time", "behind_half")):
         some = sole.filter(pl.col(column).is_not_null())  # matches of more than one round
         put(name, some[column].cast(pl.Float64).to_numpy(), some["match"].to_numpy() if units is not None else None,
             True)
