@@ -122,3 +122,26 @@ def test_one_round_matches_have_no_comeback_figure_and_no_low_tension_verdict():
     v = verdicts.tension_verdict(*[(r[f], r[f"{f}_low"], r[f"{f}_high"]) for f in (
         "winner_behind_at_half_time", "mean_lead_changes", "decided_share_of_match")], 40)
     assert v.word == "unclear" and v.more is None and "no comeback to measure" in v.sentence
+
+
+def test_capped_duplicate_matches_are_counted_out_of_every_copy_played():
+    """2 deals of 2-player Black & White played as whole matches with --duplicate: 4 matches, one of them
+    stopped by the cap. The finding said '1 of 2 matches (50.0%)', the copies counted over the deals."""
+    from simtool.reports import balance as report
+
+    lineup, seats, matches = ("balance", "random"), [], []
+    for d in range(2):
+        for r in range(2):
+            for s in range(2):
+                strategy, win = lineup[(s + r) % 2], float(s == 0)
+                seats.append({"match": d, "rotation": r, "round": 0, "seat": s, "strategy": strategy,
+                              "score": int(win), "tricks": 5, "win": win, "black": 2, "white": 3})
+                matches.append({"match": d, "rotation": r, "seat": s, "strategy": strategy, "total": int(win),
+                                "win": win, "rounds": 1, "capped": (d, r) == (1, 1)})
+    meta = {"game": "black-white", "players": 2, "lineup": list(lineup), "duplicate": True, "rotate": False,
+            "unit": "match", "n": 2, "seed": 1, "chunk": 2, "rules": {"deck": 30, "hand_size": "sheet"},
+            "versions": {"simtool": "x", "numpy": "y"}}
+    frame = lambda rows: pl.DataFrame(rows).with_columns(pl.col("strategy").cast(pl.Categorical))  # noqa: E731
+    a = report.analysis(meta, frame(seats), frame(matches))
+    flagged = [f for f in a.findings if "-round cap" in f]
+    assert len(flagged) == 1 and flagged[0].startswith("1 of 4 matches (25.0%) hit the")
