@@ -145,3 +145,13 @@ def test_capped_duplicate_matches_are_counted_out_of_every_copy_played():
     a = report.analysis(meta, frame(seats), frame(matches))
     flagged = [f for f in a.findings if "-round cap" in f]
     assert len(flagged) == 1 and flagged[0].startswith("1 of 4 matches (25.0%) hit the")
+
+
+def test_every_seat_in_one_team_is_no_team_in_the_team_figures():
+    """2 players who bid cards of one suit are one team whose rule the game ignores: no team plays.
+    Counted, the table said 'seat-rounds in a team 50%' at 2 players where no team rule ever applies."""
+    seats = seat_rows({"bid": [1, 2, 1, 3], "made": [True, False, False, True], "team_size": [2, 2, 1, 1],
+                       "fallback": [0, 0, 0, 0], "tricks": [1, 1, 1, 1]}, 2)
+    table = dict(nine_lives.tables(seats, ["deal"]))["Teams and the Kittykeeper fallback"]
+    rows = {r["what"]: (r["n"], r["out_of"]) for r in table.iter_rows(named=True)}
+    assert rows["seat-rounds in a team"] == (0, 4) and "team members who scored" not in rows
