@@ -318,8 +318,10 @@ def _count_sums(rows, column: str, values) -> tuple[pl.DataFrame, list[np.ndarra
 
 def length_table(seats, what: str) -> pl.DataFrame:
     """How long whole matches last (``what``: rounds, hands): the mean with its interval over
-    matches, quantiles and the longest."""
-    per_match = seats.lazy().group_by("match").agg((pl.col("round").max() + 1).alias(what)) \
+    matches, quantiles and the longest. Every copy of a ``--duplicate`` match is a match played
+    (its length its own), the deal of cards still the interval's unit."""
+    copies = ["match", "rotation"] if "rotation" in seats.collect_schema().names() else ["match"]
+    per_match = seats.lazy().group_by(copies).agg((pl.col("round").max() + 1).alias(what)) \
         .collect(engine="streaming")
     mean = estimates(per_match, {"mean": pl.col(what)}, means={"mean"}).row(0, named=True)
     q = per_match[what]

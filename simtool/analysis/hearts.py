@@ -18,8 +18,11 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> li
     out = [(f"Penalty cards by {by}", stats.wide(stats.estimates(seats, taken, [by], {HEARTS}), [by]))
            for by in ("seat", "strategy")]
     per_hand = seats.group_by(keys).agg(pl.col("moon").max().alias("moon"))
+    # n: the hands with a moon, out of every hand (a count of all hands beside the label read as
+    # that many moons)
     moon = stats.estimates(per_hand, {"a seat takes every penalty card": pl.col("moon") > 0}).select(
-        pl.col("figure").alias("hands"), pl.col("n").cast(pl.Int64), pl.col("value").alias("share"),
+        pl.col("figure").alias("hands"), pl.col("k").cast(pl.Int64).alias("n"),
+        pl.col("n").cast(pl.Int64).alias("out_of"), pl.col("value").alias("share"),
         pl.col("low").alias("share_low"), pl.col("high").alias("share_high"))
     out.append(("Hands with a moon", moon))
     if "match" in keys:

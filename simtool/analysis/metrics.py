@@ -364,8 +364,17 @@ def duplicate_gain(source) -> Figure:
             return rot / dup
 
     value = float(gain(sums.sum(axis=0))[0])
-    low, high = stats.cluster_bootstrap(sums, gain)
+    low, high = _bootstrap(sums, gain)
     return Figure(value, low, high, _outcome(run, f"win share of {names[0]}, plain against duplicate"))
+
+
+def _bootstrap(sums, statistic, strata=None) -> tuple[float, float]:
+    """:func:`stats.cluster_bootstrap`, but no interval (NaN, NaN) where every resample gives the
+    same value: units that do not vary (two identical games, or a strategy that plays every deal
+    alike) show no variation to resample, and a zero-width interval would call an unbounded figure
+    known exactly from them."""
+    low, high = stats.cluster_bootstrap(sums, statistic, strata)
+    return (math.nan, math.nan) if low == high else (low, high)
 
 
 # ---- estimate-based metrics -------------------------------------------------------------------
@@ -461,7 +470,7 @@ def _ratio(run: Run, h: Histories, num: np.ndarray, den: np.ndarray, what: str,
                 return t[:, 0] / t[:, 1]
 
         value = float(stat(sums.sum(axis=0, keepdims=True))[0])
-        low, high = stats.cluster_bootstrap(sums, stat, strata)
+        low, high = _bootstrap(sums, stat, strata)
     if flip:
         value, low, high = 1 - value, 1 - high, 1 - low
     interval = "share interval" if bound is not None else "bootstrap"

@@ -11,13 +11,18 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None):
     by_bid = stats.estimates(seats, {"made": pl.col("made")}, ["bid"]).sort("bid").select(
         "bid", pl.col("n").cast(pl.Int64), pl.col("value").alias("made"),
         pl.col("low").alias("made_low"), pl.col("high").alias("made_high"))
-    team = pl.col("team_size") >= 2
+    # a team whose rule applies: every seat in one team plays as no team (the rules ignore it),
+    # so it is no team here (at 2 players that was every team, counted as half the seat-rounds)
+    players = seats.select(pl.col("seat").max()).collect().item() + 1
+    team = (pl.col("team_size") >= 2) & (pl.col("team_size") < players)
     summary = stats.estimates(seats, {
         "seat-rounds in a team": team,
         "team members who scored": (team & pl.col("made"), team),
         "tricks won by the Kittykeeper fallback": (pl.col("fallback"), pl.col("tricks")),
-    }).select(pl.col("figure").alias("what"), pl.col("n").cast(pl.Int64), pl.col("value").alias("rate"),
-              pl.col("low").alias("rate_low"), pl.col("high").alias("rate_high"))
+    }).select(pl.col("figure").alias("what"), pl.col("k").cast(pl.Int64).alias("n"),  # what the label names
+              pl.col("n").cast(pl.Int64).alias("out_of"), pl.col("value").alias("rate"),
+              pl.col("low").alias("rate_low"), pl.col("high").alias("rate_high")
+              ).filter(pl.col("out_of") > 0)  # no team, no team members' rate
     out = [("Bids made, by bid", by_bid), ("Teams and the Kittykeeper fallback", summary)]
     if "match" in keys:
         lengths = stats.length_table(seats, "rounds")

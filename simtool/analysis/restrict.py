@@ -11,9 +11,11 @@ against the same seat of the baseline. The cost is the mean paired difference of
 share (and score), with a normal 95% interval over the deals.
 
 A restriction that never binds (the strategy already plays that way, or the rules leave no such
-choice) costs exactly 0 for a strategy that draws no random numbers. A strategy that does (random
-play, ``mistakes``, a search) is still paired on the deals, but its draws fall differently once
-the line-ups differ, so a cost that is really 0 shows as a narrow interval around 0.
+choice) costs exactly 0 for a strategy that draws no random numbers: no deal differs, and the
+interval is the rule of three's (:func:`paired_cost`), about ± 3/n of win share, not an exact 0.
+A strategy that does (random play, ``mistakes``, a search) is still paired on the deals, but its
+draws fall differently once the line-ups differ, so a cost that is really 0 shows as a narrow
+interval around 0.
 """
 
 from __future__ import annotations
@@ -107,8 +109,9 @@ def costs(folders: list[Path]) -> pl.DataFrame:
                                    f"{f' ({why})' if why else ''}; play them with one seed and n, by one "
                                    f"simtool restrict")
             at = (np.arange(len(ids)), (-ids) % p)  # line-up position 0's seat in each deal
-            gain, half = stats.paired_difference(win[at], base_win[at])
-            change, score_half = stats.paired_difference(score[at], base_score[at])
+            gain, half = paired_cost(win[at], base_win[at], 1.0)
+            seen = np.concatenate([score[at], base_score[at]])
+            change, score_half = paired_cost(score[at], base_score[at], float(np.ptp(seen)) if len(seen) else 0.0)
             rows.append({
                 "game": s.game, "players": p,
                 "rules": ", ".join(f"{k}={v}" for k, v in options.named(games.get(s.game), s.rules).items()),
@@ -127,6 +130,20 @@ def costs(folders: list[Path]) -> pl.DataFrame:
               "score_change_high": pl.Float64, "changed": pl.Float64, "deals": pl.Int64,
               "verdict": pl.String}
     return pl.DataFrame(rows, schema=schema)
+
+
+def paired_cost(a, b, bound: float) -> tuple[float, float]:
+    """Mean of ``a - b`` over paired deals and the half-width of its 95% interval. Where no deal
+    differs at all, the normal half-width is 0, an exact answer from finitely many deals; the
+    rule of three bounds it instead: at most ``1 - 0.05^(1/n)`` (about 3/n) of deals could
+    differ at 95%, each by at most ``bound`` (1 for a win share; for scores, the widest spread
+    of the seat's scores seen in the two runs), so the mean difference lies within that times
+    ``bound``."""
+    mean, half = stats.paired_difference(a, b)
+    n = len(np.asarray(a))
+    if n and not np.any(np.asarray(a, float) != np.asarray(b, float)):
+        half = (1 - 0.05 ** (1 / n)) * bound
+    return mean, half
 
 
 def verdict(cost: float, low: float, high: float) -> str:

@@ -420,10 +420,16 @@ def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple
     c, clo, chi = lead_changes
     d, dlo, dhi = decided
     near = TENSION_THRESHOLDS
-    sentence = (f"The winner was behind at half-time in {_pct(b, near)} of matches (95% interval {_pct(blo, near)} "
-                f"to {_pct(bhi, near)}): "
-                + (f"{between} tension; {_settle_text(more, 'matches', blo, bhi)}." if word == UNCLEAR
-                   else f"{word} tension.")
+    if not math.isfinite(b):  # no match of two rounds or more: more matches of one cannot tell
+        word, more = UNCLEAR, None
+        opening = ("No match lasted more than one round, so no winner could be behind at half-time: "
+                   "these rules leave no comeback to measure.")
+    else:
+        opening = (f"The winner was behind at half-time in {_pct(b, near)} of matches (95% interval "
+                   f"{_pct(blo, near)} to {_pct(bhi, near)}): "
+                   + (f"{between} tension; {_settle_text(more, 'matches', blo, bhi)}." if word == UNCLEAR
+                      else f"{word} tension."))
+    sentence = (opening
                 + f" A match has {c:.1f} lead changes ({clo:.1f} to {chi:.1f}); the winner leads for good "
                 f"from {_pct(d)} of the way through ({_pct(dlo)} to {_pct(dhi)}).")
     return Verdict(word, sentence, {"behind_at_half": b, "behind_at_half_ci": [blo, bhi],
