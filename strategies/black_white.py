@@ -26,9 +26,10 @@ def _highest(cards, deck):
 
 def _beating(cards, number, black, deck):
     """The cards of each set whose number in the announced colour is above ``number``."""
-    white_range = bits.below(np.clip(deck - number, 0, deck))  # white deck - c > number
-    black_range = bits.full(deck) & ~bits.below(np.clip(number, 0, deck))  # black c + 1 > number
-    return cards & np.where(black, black_range, white_range)
+    # black c + 1 > number: the cards from ``number`` up; white deck - c > number: those below
+    # ``deck - number`` (the sets hold cards of the deck only, so no bit above it is ever kept)
+    cut = bits.below(np.clip(np.where(black, number, deck - number), 0, deck))
+    return cards & np.where(black, ~cut, cut)
 
 
 def _strongest(cards, black, deck):
@@ -70,9 +71,9 @@ def _follow(view, want: np.ndarray) -> np.ndarray:
     last = sum((view.trick[:, s] >= 0).view(np.int8) for s in range(view.players)) == view.players - 1
     bar = np.where(last, best, np.maximum(best, _top_unseen(view, black)))
     sure = _beating(hand, bar, black, deck)
-    strongest = _strongest(hand, black, deck)
-    win = np.where(sure != 0, _weakest(sure, black, deck),
-                   np.where(beats != 0, strongest, _weakest(hand, black, deck)))
+    high, low = _highest(hand, deck), bits.lowest(hand)  # the hand's ends, once for both questions
+    strongest = np.where(black, high, low)
+    win = np.where(sure != 0, _weakest(sure, black, deck), np.where(beats != 0, strongest, np.where(black, low, high)))
     loses = hand & ~beats
     # the highest card that still loses is the one most likely to win an unwanted trick later
     lose = np.where(loses != 0, _strongest(loses, black, deck), strongest)
@@ -87,6 +88,9 @@ def balance(view, rng, params):
 
 def _balance(view):
     need = _need(view)
+    if view.kind not in (LEAD, COLOUR):  # a follow, half the decisions: none of the leader's questions
+        want = ((need > 0) & (view.colour == BLACK)) | ((need < 0) & (view.colour == WHITE))
+        return _follow(view, want)
     hand, deck = view.hand, view.cards
     top_black, top_white = _highest(hand, deck), bits.lowest(hand)
     sure_white = (hand != 0) & (top_white < bits.lowest(view.unseen))
@@ -96,13 +100,10 @@ def _balance(view):
         pair = sure_black & sure_white & (top_black != top_white) & (view.tricks_left >= 2)
         quiet = np.where(pair, top_black, _safest_lead(hand, deck))
         return np.where(need > 0, top_black, np.where(need < 0, top_white, quiet))
-    if view.kind == COLOUR:
-        led = view.trick[np.arange(len(view)), view.seat]
-        pair = (led > _highest(view.unseen, deck)) & sure_white
-        quiet = np.where(pair, BLACK, _weaker_colour(led, deck))
-        return np.where(need > 0, BLACK, np.where(need < 0, WHITE, quiet))
-    want = ((need > 0) & (view.colour == BLACK)) | ((need < 0) & (view.colour == WHITE))
-    return _follow(view, want)
+    led = view.trick[np.arange(len(view)), view.seat]  # the colour of the card it led
+    pair = (led > _highest(view.unseen, deck)) & sure_white
+    quiet = np.where(pair, BLACK, _weaker_colour(led, deck))
+    return np.where(need > 0, BLACK, np.where(need < 0, WHITE, quiet))
 
 
 @strategy("duck", "avoids every trick (a 0-0 hand scores 0 rather than a minus): leads and "

@@ -8,7 +8,7 @@ from functools import cache
 
 import numpy as np
 
-from simtool import bits
+from simtool import bits, deck
 from simtool.games.out_trumped import BID, DISCARD, PASS, TRUMP
 from simtool.games.tricks import LEAD
 
@@ -535,15 +535,11 @@ def _mend(hands, allowed, rng, n_cards: int) -> np.ndarray:
         # or the taker's discards): it stays as it is, the rule's constraints still kept
         todo = todo[((h & ~a) != 0).any(axis=1) & pick.any(axis=1)]
     if mended.size:
-        h, a = hands[mended], allowed[mended]
-        r = np.arange(mended.size)
-        for _ in range(MIX):
-            x, y = rng.integers(0, p, r.size), rng.integers(0, p, r.size)
-            hx, hy = h[r, x], h[r, y]
-            cx = bits.BIT[bits.uniform(bits.first_of(hx, bits.BIT[0]), rng, n_cards)]
-            cy = bits.BIT[bits.uniform(bits.first_of(hy, bits.BIT[0]), rng, n_cards)]
-            ok = r[(x != y) & (hx != 0) & (hy != 0) & ((cy & a[r, x]) != 0) & ((cx & a[r, y]) != 0)]
-            _swap(h, ok, x[ok], y[ok], cx[ok], cy[ok])
+        # MIX sweeps of: seats x and y drawn (two rng.integers(0, p, rows)), a random card of
+        # each of their hands (bits.uniform), swapped where both may hold what they get; deck.mix
+        # plays the same sweeps from the same random numbers at a third of the calls
+        h = hands[mended]
+        deck.mix(h, allowed[mended], rng, MIX)
         hands[mended] = h
     return hands
 

@@ -1,0 +1,46 @@
+"""The search's faster steps draw the same random numbers and make the same choices as the
+plain loops they replaced (kept here as the reference): a search's results stay bit for bit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simtool import bits, deck
+
+
+def _mix_by_sweeps(hands, allowed, rng, sweeps, n_cards):
+    """The mixing loop as Out-Trumped's belief wrote it before ``deck.mix``: sweep by sweep, two
+    ``rng.integers`` and two ``bits.uniform`` calls."""
+    h, a = hands.copy(), allowed
+    r = np.arange(len(h))
+    p = h.shape[1]
+    for _ in range(sweeps):
+        x, y = rng.integers(0, p, r.size), rng.integers(0, p, r.size)
+        hx, hy = h[r, x], h[r, y]
+        cx = bits.BIT[bits.uniform(bits.first_of(hx, bits.BIT[0]), rng, n_cards)]
+        cy = bits.BIT[bits.uniform(bits.first_of(hy, bits.BIT[0]), rng, n_cards)]
+        ok = r[(x != y) & (hx != 0) & (hy != 0) & ((cy & a[r, x]) != 0) & ((cx & a[r, y]) != 0)]
+        h[ok, x[ok]] = h[ok, x[ok]] & ~cx[ok] | cy[ok]
+        h[ok, y[ok]] = h[ok, y[ok]] & ~cy[ok] | cx[ok]
+    return h
+
+
+@pytest.mark.parametrize("n,p,sweeps", [(1, 3, 30), (7, 4, 30), (333, 4, 30), (5000, 5, 30), (2049, 3, 7)])
+def test_deck_mix_plays_the_sweep_by_sweep_loop_from_the_same_numbers(n, p, sweeps):
+    setup = np.random.default_rng(n)
+    cards = np.full(n, bits.full(40), np.uint64)
+    sizes = np.full((n, p), 40 // p - 1)
+    hands = deck.deal_among(cards, sizes, setup, 40)
+    hands[0, 1] = 0  # an empty hand takes part and never swaps
+    # each seat may hold most cards, not all: some swaps are refused
+    allowed = ~(bits.BIT[setup.integers(0, 40, (n, p))] | bits.BIT[setup.integers(0, 40, (n, p))]) | hands
+    a, b = np.random.default_rng(99), np.random.default_rng(99)
+    a.random(3, dtype=np.float32)  # an odd number of 32-bit outputs already taken: a half word kept
+    b.random(3, dtype=np.float32)
+    expected = _mix_by_sweeps(hands, allowed, a, sweeps, 40)
+    got = hands.copy()
+    deck.mix(got, allowed, b, sweeps)
+    assert (got == expected).all()
+    assert (got != hands).any()  # it did swap
+    assert a.random() == b.random()  # and left the generator where the loop did
