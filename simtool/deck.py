@@ -130,7 +130,7 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
     out = _deal_among(count, start, sizes, rng)
     if allowed is None:
         return out
-    rows = np.flatnonzero(((out & ~allowed) != 0).any(axis=1))
+    rows = np.flatnonzero(bits.any_in_row(out & ~allowed))
     used = 1
     while rows.size and used < tries:
         # several draws per failing row at once, as many as keep the batch at its first size:
@@ -138,7 +138,7 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
         c = int(np.clip(n // rows.size, 1, tries - used))
         pick = np.repeat(rows, c)
         drawn = _deal_among(count[pick], start[:, pick], sizes[pick], rng)
-        fits = ~((drawn & ~allowed[pick]) != 0).any(axis=1).reshape(rows.size, c)
+        fits = ~bits.any_in_row(drawn & ~allowed[pick]).reshape(rows.size, c)
         done = fits.any(axis=1)
         first = np.flatnonzero(done) * c + np.argmax(fits[done], axis=1)
         out[rows[done]] = drawn[first]
@@ -194,7 +194,8 @@ def _deal_among(count, start, sizes, rng):
     np.cumsum(order, axis=0, out=run[1:])
     # every seat's cut points at once, in one gather: seat s's cards lie between cuts s and s + 1
     cut_at = np.zeros((n, p + 1), np.intp)
-    np.cumsum(sizes, axis=1, out=cut_at[:, 1:])
+    for s in range(p):  # a running sum column by column (numpy's along a short last axis is slow)
+        np.add(cut_at[:, s], sizes[:, s], out=cut_at[:, s + 1])
     np.maximum(cut_at, 0, out=cut_at)
     np.minimum(cut_at, most, out=cut_at)
     cut_at *= n

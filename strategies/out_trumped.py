@@ -491,7 +491,7 @@ def redeal(view, k: int, rng, draw: int) -> object:
         view.__dict__["excluded"] = known
     ruled_out = np.repeat(ruled_out, drawn, axis=0)
     hands = worlds._state.hands  # the worlds' own copy, made for this search
-    rows = np.flatnonzero(((hands & ruled_out) != 0).any(axis=1))
+    rows = np.flatnonzero(bits.any_in_row(hands & ruled_out))
     if rows.size:
         seat = np.repeat(view.seat, drawn)[rows]
         allowed = view.layout.deck & ~ruled_out[rows]
@@ -509,7 +509,7 @@ def _mend(hands, allowed, rng, n_cards: int) -> np.ndarray:
     still wrong, and only the rows that needed mending are mixed."""
     n, p = hands.shape
     hands = hands.copy()
-    todo = np.flatnonzero(((hands & ~allowed) != 0).any(axis=1))
+    todo = np.flatnonzero(bits.any_in_row(hands & ~allowed))
     mended = todo
     seats = np.arange(p)[None, :]
     for _ in range(MEND):  # a card a step per row
@@ -533,7 +533,7 @@ def _mend(hands, allowed, rng, n_cards: int) -> np.ndarray:
         hands[todo] = h
         # a row whose wrong card no other seat may take cannot fit (the card belongs to a kitty
         # or the taker's discards): it stays as it is, the rule's constraints still kept
-        todo = todo[((h & ~a) != 0).any(axis=1) & pick.any(axis=1)]
+        todo = todo[bits.any_in_row(h & ~a) & pick.any(axis=1)]
     if mended.size:
         # MIX sweeps of: seats x and y drawn (two rng.integers(0, p, rows)), a random card of
         # each of their hands (bits.uniform), swapped where both may hold what they get; deck.mix
