@@ -189,7 +189,7 @@ def highest(sets: np.ndarray, n_options: int = 64) -> np.ndarray:
     # each 32-bit half is exact in a float64: the upper half's exponent if it has a member
     upper = np.frexp((sets >> np.uint64(32)).astype(np.float64))[1]
     lower = np.frexp((sets & np.uint64(0xFFFFFFFF)).astype(np.float64))[1]
-    return np.where(upper > 0, upper + 32, lower).astype(np.int64) - 1
+    return where(upper > 0, upper + 32, lower).astype(np.int64) - 1
 
 
 def below(k) -> np.ndarray:

@@ -103,7 +103,7 @@ def _play(view, need):
         # short: the highest counted trump, else counted card; made: the highest ignored card,
         # else the lowest card
         trumps = counted & _suit_cards(view, view.trump)
-        attack = bits.where(trumps != 0, trumps, bits.where(counted != 0, counted, legal))
+        attack = bits.first_of(trumps, bits.first_of(counted, legal))
         high = bits.where(short, attack, ignored)
         low = bits.where(high == 0, legal, bits.EMPTY)
     else:
@@ -113,9 +113,8 @@ def _play(view, need):
         win = _winners(view, counted)
         plain_win = win & ~_suit_cards(view, view.trump)
         losers = legal & ~win
-        take = bits.where(plain_win != 0, plain_win,
-                          bits.where(win != 0, win, bits.where(ignored != 0, ignored, legal)))
-        shed = bits.where(ignored != 0, ignored, losers)
+        take = bits.first_of(plain_win, bits.first_of(win, bits.first_of(ignored, legal)))
+        shed = bits.first_of(ignored, losers)
         high = bits.where(short, bits.EMPTY, shed)
         low = bits.where(short, take, bits.where(shed == 0, legal, bits.EMPTY))
     # one look-up for both: the highest rank of ``high`` where it has a card, else the lowest of ``low``

@@ -166,7 +166,7 @@ def _replay(view, hands: np.ndarray, deal: np.ndarray, only: np.ndarray | None =
         hand = held[at] | past.later[x]
         if kind == FOLLOW:
             same = hand & lay.suit[past.lead_suit[x]]
-            hand = bits.where(same != 0, same, hand)
+            hand = bits.first_of(same, hand)
         dx = past.deal[x]
         seen = _Seen(kind, p, past.ranks, s[at], hand, past.bid[dx], past.trump[x], past.lead_suit[x], past.best[x])
         chosen = nine_lives.play_of(seen, past.need[x])
@@ -244,7 +244,7 @@ def mend(view, hands: np.ndarray, deal: np.ndarray, rng, sweeps: int, past: _Pas
         ha, hb = hands[rows, a], hands[rows, b]
         ok = (ha != 0) & (hb != 0)
         suspect = culprit[rows, a]
-        give = bits.where(suspect != 0, suspect, ha)
+        give = bits.first_of(suspect, ha)
         ca = bits.BIT[bits.uniform(bits.where(ok, give, bits.BIT[0]), rng, 64)]
         cb = bits.BIT[bits.uniform(bits.where(ok, hb, bits.BIT[0]), rng, 64)]
         tried = hands[rows].copy()

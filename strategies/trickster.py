@@ -50,7 +50,7 @@ def _first(cards, groups):
     pick = np.zeros(cards.shape, np.uint64)
     for group in reversed(groups):
         sub = cards & group
-        pick = bits.where(sub != 0, sub, pick)
+        pick = bits.first_of(sub, pick)
     return bits.where(pick != 0, bits.lowest(pick), -1)
 
 
@@ -130,7 +130,7 @@ def safe(view, rng):
             load |= start
             keeps = bits.where(start & (moon_cards != 0), moon_cards, keeps)
             moon_collects = collects & moon_cards
-            collects = bits.where(moon_collects != 0, moon_collects, collects)
+            collects = bits.first_of(moon_collects, collects)
     gain = -cost  # tenths of a point this seat saves by collecting now rather than keeping
     if penultimate:  # and the costliest card each choice gets rid of
         gain = gain + 10 * (_most_points(collects, d) - _most_points(keeps, d))

@@ -44,3 +44,29 @@ def test_deck_mix_plays_the_sweep_by_sweep_loop_from_the_same_numbers(n, p, swee
     assert (got == expected).all()
     assert (got != hands).any()  # it did swap
     assert a.random() == b.random()  # and left the generator where the loop did
+
+
+def test_bits_where_is_np_where_value_and_dtype():
+    """bits.where (branchless) gives np.where's values and dtype, also where the difference of the
+    two sides overflows (it wraps back), for sets, signed and small integers, scalars and
+    broadcast rows; floats go to np.where itself."""
+    rng = np.random.default_rng(3)
+    n = 1000
+    cond = rng.random(n) < 0.5
+    big = rng.integers(0, 2**63, n).astype(np.uint64) | np.uint64(1 << 63)
+    cases = [
+        (cond, big, bits.EMPTY),
+        (cond, bits.BIT[5], big),
+        (cond, big, rng.integers(0, 2**62, n).astype(np.uint64)),
+        (cond, rng.integers(-2**62, 2**62, n), rng.integers(-2**62, 2**62, n)),
+        (cond, rng.integers(-9, 60, n), -1),
+        (cond, rng.integers(-9, 60, n).astype(np.int8), np.int8(-128)),
+        (cond, np.int32(7), rng.integers(0, 9, n).astype(np.int32)),
+        (cond[:, None], rng.integers(0, 2**63, (n, 4)).astype(np.uint64), big[:, None]),
+        (cond, rng.random(n), 0.5),
+        (cond.astype(np.int64) * 3, rng.integers(0, 9, n), 4),  # a condition of nonzero numbers
+    ]
+    for c, a, b in cases:
+        expected, got = np.where(c, a, b), bits.where(c, a, b)
+        assert got.dtype == expected.dtype and got.shape == expected.shape
+        assert (got == expected).all()
