@@ -14,7 +14,7 @@ from simtool import bits
 from simtool.games.black_white import BLACK, COLOUR, WHITE
 from simtool.games.tricks import LEAD
 
-from .base import MISTAKES, strategy, with_mistakes
+from .base import MISTAKES, forced, strategy, with_mistakes
 from .restrictions import restriction
 
 GAMES = ("black-white",)
@@ -88,6 +88,8 @@ def balance(view, rng, params):
 
 
 def _balance(view):
+    if (only := forced(view)) is not None:
+        return only
     need = _need(view)
     if view.kind not in (LEAD, COLOUR):  # a follow, half the decisions: none of the leader's questions
         want = ((need > 0) & (view.colour == BLACK)) | ((need < 0) & (view.colour == WHITE))

@@ -11,7 +11,7 @@ from simtool import bits
 from simtool.games.hearts import ACE, HEART, KING, LAYOUT, PASS, QUEEN, RANKS, SPADES, SUIT
 from simtool.games.tricks import FOLLOW, LEAD
 
-from .base import MISTAKES, strategy, with_mistakes
+from .base import MISTAKES, forced, strategy, with_mistakes
 from .restrictions import restriction
 
 GAMES = ("hearts",)
@@ -81,6 +81,8 @@ def _follow(view) -> np.ndarray:
 
 
 def _ducker(view, flush: np.ndarray) -> np.ndarray:
+    if (only := forced(view)) is not None:
+        return only
     if view.kind == PASS:
         return _most_dangerous(view, view.legal)
     if view.kind == LEAD:

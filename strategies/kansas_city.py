@@ -17,7 +17,7 @@ from simtool.games.kansas_city import (
 )
 from simtool.games.tricks import LEAD
 
-from .base import MISTAKES, Param, strategy, with_mistakes
+from .base import MISTAKES, Param, forced, strategy, with_mistakes
 from .restrictions import restriction
 
 GAMES = ("kansas-city",)
@@ -108,6 +108,8 @@ def target(view, rng, params):
 
 
 def _target(view, under):
+    if (only := forced(view)) is not None:
+        return only
     needs = _needs(view, under)
     if view.kind == PASS:
         return _highest_rank(view.legal)

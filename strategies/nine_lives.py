@@ -10,7 +10,7 @@ from simtool import bits
 from simtool.games.nine_lives import BID, layout
 from simtool.games.tricks import FOLLOW, LEAD
 
-from .base import strategy
+from .base import forced, strategy
 from .restrictions import restriction
 
 GAMES = ("nine-lives",)
@@ -136,6 +136,8 @@ def play_of(view, need):
 @strategy("exact", "bids the rank nearest its estimate of the tricks its strong cards take, then "
           "wins cheaply while short of its bid and throws ignored cards once it is made", GAMES)
 def exact(view, rng):
+    if (only := forced(view)) is not None:
+        return only
     if view.kind == BID:
         return bid_of(view, view.hand)
     rows = np.arange(len(view))

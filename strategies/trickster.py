@@ -10,7 +10,7 @@ import numpy as np
 from simtool import bits
 from simtool.games.trickster import SUITS, TURN, Deck, deck_for, points, suit_of_hand
 
-from .base import strategy
+from .base import forced, strategy
 from .restrictions import restriction
 
 GAMES = ("trickster",)
@@ -108,6 +108,8 @@ def _moon_cost(view, suit) -> tuple[np.ndarray, np.ndarray]:
           "it collects most of), loads heavy hands with face cards and pushes light ones towards "
           "the limit for the next seat, and keeps its cheapest card for the last turn", GAMES)
 def safe(view, rng):
+    if (only := forced(view)) is not None:
+        return only
     d = _deck(view)
     order = _orders(d)
     keeps, _ = _options(view)

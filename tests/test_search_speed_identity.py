@@ -70,3 +70,17 @@ def test_bits_where_is_np_where_value_and_dtype():
         expected, got = np.where(c, a, b), bits.where(c, a, b)
         assert got.dtype == expected.dtype and got.shape == expected.shape
         assert (got == expected).all()
+
+
+def test_forced_names_the_one_option_only_where_every_deal_has_one():
+    """strategies.base.forced: the one legal option per deal where every deal has just one (the
+    heuristics then return it without their questions); None where any deal has a choice."""
+    from types import SimpleNamespace
+
+    from strategies.base import forced
+
+    one_each = np.array([bits.BIT[0], bits.BIT[63], bits.BIT[17]])
+    assert forced(SimpleNamespace(legal=one_each)).tolist() == [0, 63, 17]
+    a_choice = one_each | np.array([0, 0, bits.BIT[3]], np.uint64)
+    assert forced(SimpleNamespace(legal=a_choice)) is None
+
