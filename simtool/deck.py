@@ -205,7 +205,7 @@ def _deal_among(count, start, sizes, rng):
 
 
 MIX_BLOCK = 4096
-"""Rows times sweeps whose random numbers :func:`_repair` draws at once."""
+"""Rows times sweeps whose random numbers :func:`mix` draws at once."""
 
 
 def _repair(hands: np.ndarray, allowed: np.ndarray, rng, n_cards: int, sweeps: int = 300) -> np.ndarray:
