@@ -221,7 +221,8 @@ def forced(view) -> np.ndarray | None:
     trick of a round, a follow with a single card of the suit in every deal), else None. A
     heuristic that draws no random numbers returns it without asking its questions: the engine
     would accept nothing else, so the choices stay the same. A search plays the last trick of
-    every play-out, so a tenth of its play-out decisions are such batches (measured, 1024 deals)."""
+    every play-out: 7 to 19% of the default heuristics' play-out batches are such (measured,
+    1024 deals of each game, one pimc seat)."""
     from simtool import bits
 
     legal = view.legal
