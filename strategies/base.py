@@ -216,6 +216,21 @@ MISTAKES = Param("mistakes", float, 0.0, "chance per decision of playing a unifo
 """A parameter any heuristic can take: its play with a share of careless decisions."""
 
 
+def forced(view) -> np.ndarray | None:
+    """The one legal option of every deal, where every deal of the batch has just one (the last
+    trick of a round, a follow with a single card of the suit in every deal), else None. A
+    heuristic that draws no random numbers returns it without asking its questions: the engine
+    would accept nothing else, so the choices stay the same. A search plays the last trick of
+    every play-out: 7 to 19% of the default heuristics' play-out batches are such (measured,
+    1024 deals of each game, one pimc seat)."""
+    from simtool import bits
+
+    legal = view.legal
+    others = legal - np.uint64(1)
+    others &= legal  # the set less its lowest member: empty for a set of one
+    return None if others.any() else bits.lowest(legal)
+
+
 def with_mistakes(view, rng, rate: float, choice: np.ndarray) -> np.ndarray:
     """``choice``, except in a share ``rate`` of the deals a uniformly random legal option. At
     rate 0 it draws nothing, so the heuristic plays exactly as without the parameter."""

@@ -14,7 +14,7 @@ from simtool import bits
 from simtool.games.black_white import BLACK, COLOUR, WHITE
 from simtool.games.tricks import LEAD
 
-from .base import MISTAKES, strategy, with_mistakes
+from .base import MISTAKES, forced, strategy, with_mistakes
 from .restrictions import restriction
 
 GAMES = ("black-white",)
@@ -26,22 +26,23 @@ def _highest(cards, deck):
 
 def _beating(cards, number, black, deck):
     """The cards of each set whose number in the announced colour is above ``number``."""
-    white_range = bits.below(np.clip(deck - number, 0, deck))  # white deck - c > number
-    black_range = bits.full(deck) & ~bits.below(np.clip(number, 0, deck))  # black c + 1 > number
-    return cards & np.where(black, black_range, white_range)
+    # black c + 1 > number: the cards from ``number`` up; white deck - c > number: those below
+    # ``deck - number`` (the sets hold cards of the deck only, so no bit above it is ever kept)
+    cut = bits.below(np.clip(bits.where(black, number, deck - number), 0, deck))
+    return cards & bits.where(black, ~cut, cut)
 
 
 def _strongest(cards, black, deck):
-    return np.where(black, _highest(cards, deck), bits.lowest(cards))
+    return bits.where(black, _highest(cards, deck), bits.lowest(cards))
 
 
 def _weakest(cards, black, deck):
-    return np.where(black, bits.lowest(cards), _highest(cards, deck))
+    return bits.where(black, bits.lowest(cards), _highest(cards, deck))
 
 
 def _top_unseen(view, black):
     """The highest number still out of sight in the given colour (0 if none)."""
-    top = np.where(black, _highest(view.unseen, view.cards) + 1, view.cards - bits.lowest(view.unseen))
+    top = bits.where(black, _highest(view.unseen, view.cards) + 1, view.cards - bits.lowest(view.unseen))
     return np.maximum(top, 0)
 
 
@@ -54,11 +55,11 @@ def _need(view) -> np.ndarray:
 def _safest_lead(hand, deck):
     """The card whose weaker number is lowest: led in that colour it almost surely loses."""
     low_black, low_white = bits.lowest(hand), _highest(hand, deck)  # black low+1, white deck-high
-    return np.where(low_black + 1 <= deck - low_white, low_black, low_white)
+    return bits.where(low_black + 1 <= deck - low_white, low_black, low_white)
 
 
 def _weaker_colour(card, deck):
-    return np.where(card + 1 <= deck - card, BLACK, WHITE)
+    return bits.where(card + 1 <= deck - card, BLACK, WHITE)
 
 
 def _follow(view, want: np.ndarray) -> np.ndarray:
@@ -68,15 +69,16 @@ def _follow(view, want: np.ndarray) -> np.ndarray:
     beats = _beating(hand, best, black, deck)
     # column by column: a sum along a short last axis is several times slower
     last = sum((view.trick[:, s] >= 0).view(np.int8) for s in range(view.players)) == view.players - 1
-    bar = np.where(last, best, np.maximum(best, _top_unseen(view, black)))
+    bar = bits.where(last, best, np.maximum(best, _top_unseen(view, black)))
     sure = _beating(hand, bar, black, deck)
-    strongest = _strongest(hand, black, deck)
-    win = np.where(sure != 0, _weakest(sure, black, deck),
-                   np.where(beats != 0, strongest, _weakest(hand, black, deck)))
+    high, low = _highest(hand, deck), bits.lowest(hand)  # the hand's ends, once for both questions
+    strongest = bits.where(black, high, low)
+    win = bits.where(sure != 0, _weakest(sure, black, deck),
+                     bits.where(beats != 0, strongest, bits.where(black, low, high)))
     loses = hand & ~beats
     # the highest card that still loses is the one most likely to win an unwanted trick later
-    lose = np.where(loses != 0, _strongest(loses, black, deck), strongest)
-    return np.where(want, win, lose)
+    lose = bits.where(loses != 0, _strongest(loses, black, deck), strongest)
+    return bits.where(want, win, lose)
 
 
 @strategy("balance", "steers to equal black and white tricks: leads the colour it needs, "
@@ -86,7 +88,12 @@ def balance(view, rng, params):
 
 
 def _balance(view):
+    if (only := forced(view)) is not None:
+        return only
     need = _need(view)
+    if view.kind not in (LEAD, COLOUR):  # a follow, half the decisions: none of the leader's questions
+        want = ((need > 0) & (view.colour == BLACK)) | ((need < 0) & (view.colour == WHITE))
+        return _follow(view, want)
     hand, deck = view.hand, view.cards
     top_black, top_white = _highest(hand, deck), bits.lowest(hand)
     sure_white = (hand != 0) & (top_white < bits.lowest(view.unseen))
@@ -94,15 +101,12 @@ def _balance(view):
         sure_black = top_black > _highest(view.unseen, deck)
         # balanced with a sure winner in each colour: take them as a pair
         pair = sure_black & sure_white & (top_black != top_white) & (view.tricks_left >= 2)
-        quiet = np.where(pair, top_black, _safest_lead(hand, deck))
-        return np.where(need > 0, top_black, np.where(need < 0, top_white, quiet))
-    if view.kind == COLOUR:
-        led = view.trick[np.arange(len(view)), view.seat]
-        pair = (led > _highest(view.unseen, deck)) & sure_white
-        quiet = np.where(pair, BLACK, _weaker_colour(led, deck))
-        return np.where(need > 0, BLACK, np.where(need < 0, WHITE, quiet))
-    want = ((need > 0) & (view.colour == BLACK)) | ((need < 0) & (view.colour == WHITE))
-    return _follow(view, want)
+        quiet = bits.where(pair, top_black, _safest_lead(hand, deck))
+        return bits.where(need > 0, top_black, bits.where(need < 0, top_white, quiet))
+    led = view.trick[np.arange(len(view)), view.seat]  # the colour of the card it led
+    pair = (led > _highest(view.unseen, deck)) & sure_white
+    quiet = bits.where(pair, BLACK, _weaker_colour(led, deck))
+    return bits.where(need > 0, BLACK, bits.where(need < 0, WHITE, quiet))
 
 
 @strategy("duck", "avoids every trick (a 0-0 hand scores 0 rather than a minus): leads and "
@@ -120,14 +124,14 @@ def duck(view, rng):
 def higher_colour(view):
     led = view.trick[np.arange(len(view)), view.seat]
     # black c + 1, white cards - c
-    return np.where(led + 1 > view.cards - led, bits.BIT[BLACK], bits.BIT[WHITE])
+    return bits.where(led + 1 > view.cards - led, bits.BIT[BLACK], bits.BIT[WHITE])
 
 
 @restriction("lower-colour", "always announces the colour in which its led card is lower",
              "always announcing the lead's lower colour", (COLOUR,))
 def lower_colour(view):
     led = view.trick[np.arange(len(view)), view.seat]
-    return np.where(led + 1 > view.cards - led, bits.BIT[WHITE], bits.BIT[BLACK])
+    return bits.where(led + 1 > view.cards - led, bits.BIT[WHITE], bits.BIT[BLACK])
 
 
 RESTRICTIONS = (higher_colour, lower_colour)

@@ -11,7 +11,7 @@ from simtool import bits
 from simtool.games.hearts import ACE, HEART, KING, LAYOUT, PASS, QUEEN, RANKS, SPADES, SUIT
 from simtool.games.tricks import FOLLOW, LEAD
 
-from .base import MISTAKES, strategy, with_mistakes
+from .base import MISTAKES, forced, strategy, with_mistakes
 from .restrictions import restriction
 
 GAMES = ("hearts",)
@@ -41,7 +41,7 @@ def _first(*choices) -> np.ndarray:
     last pick stands where every set is empty."""
     picked = choices[-1][1](choices[-1][0])
     for cards, pick in reversed(choices[:-1]):
-        picked = np.where(cards != 0, pick(cards), picked)
+        picked = bits.where(cards != 0, pick(cards), picked)
     return picked
 
 
@@ -53,7 +53,7 @@ def _queen_out(view) -> np.ndarray:
 def _most_dangerous(view, cards: np.ndarray) -> np.ndarray:
     """The card that hurts most to keep: the queen of spades, then the ace and king of spades
     while the queen is out, then the highest heart, then the highest card."""
-    high = cards & np.where(_queen_out(view), HIGH_SPADES, bits.EMPTY)
+    high = cards & bits.where(_queen_out(view), HIGH_SPADES, bits.EMPTY)
     return _first((cards & Q, bits.lowest), (high, bits.highest), (cards & HEART, bits.highest),
                   (cards, _highest_rank))
 
@@ -62,9 +62,9 @@ def _lead(view, flush: np.ndarray) -> np.ndarray:
     """The lowest card but the queen of spades, and but the high spades while the queen is out
     (the high spades before the queen when nothing else is left); with ``flush`` ``(m,)``, the
     lowest spade first, to draw the queen out."""
-    risky = Q | np.where(_queen_out(view), HIGH_SPADES, bits.EMPTY)
+    risky = Q | bits.where(_queen_out(view), HIGH_SPADES, bits.EMPTY)
     safe = view.legal & ~risky
-    spades = np.where(flush, safe & SUIT[SPADES], bits.EMPTY)
+    spades = bits.where(flush, safe & SUIT[SPADES], bits.EMPTY)
     return _first((spades, bits.lowest), (safe, _lowest_rank), (view.legal & ~Q, bits.lowest),
                   (view.legal, bits.lowest))
 
@@ -76,11 +76,13 @@ def _follow(view) -> np.ndarray:
     losers = view.legal & ~view.winners_now
     last = view.step == view.players - 1
     take = _first((view.legal & ~Q, bits.highest if last else bits.lowest), (view.legal, bits.lowest))
-    duck = np.where(losers != 0, bits.highest(losers), take)
-    return np.where(following, duck, _most_dangerous(view, view.legal))
+    duck = bits.where(losers != 0, bits.highest(losers), take)
+    return bits.where(following, duck, _most_dangerous(view, view.legal))
 
 
 def _ducker(view, flush: np.ndarray) -> np.ndarray:
+    if (only := forced(view)) is not None:
+        return only
     if view.kind == PASS:
         return _most_dangerous(view, view.legal)
     if view.kind == LEAD:
@@ -106,7 +108,7 @@ def hunter(view, rng, params):
              "never dumping the queen", (FOLLOW,))
 def no_queen_dump(view):
     following = (view.legal & SUIT[view.led_suit]) != 0
-    return np.where(following, view.legal, view.legal & ~Q)
+    return bits.where(following, view.legal, view.legal & ~Q)
 
 
 @restriction("keep-queen", "never passes the queen of spades", "never passing the queen", (PASS,))

@@ -17,7 +17,7 @@ from simtool.games.kansas_city import (
 )
 from simtool.games.tricks import LEAD
 
-from .base import MISTAKES, Param, strategy, with_mistakes
+from .base import MISTAKES, Param, forced, strategy, with_mistakes
 from .restrictions import restriction
 
 GAMES = ("kansas-city",)
@@ -76,7 +76,7 @@ def _weakest(view, cards):
 
 
 def _either(condition, chosen, otherwise):
-    """``np.where(condition, chosen, otherwise)`` on option numbers, as a product (bits.first_of)."""
+    """``bits.where(condition, chosen, otherwise)`` on option numbers, as a product (bits.first_of)."""
     return otherwise + condition * (chosen - otherwise)
 
 
@@ -92,7 +92,7 @@ def _singleton_upgrade(view) -> np.ndarray:
     # suit s is byte s of a set: count each byte's cards, keep the bytes holding exactly one
     alone_suits = (np.bitwise_count(hand.view(np.uint8)) == 1).view(np.uint64) * ALL_RANKS
     pick = hand & alone_suits & eligible
-    return np.where(pick != 0, _highest_rank(pick), DECLINE)
+    return bits.where(pick != 0, _highest_rank(pick), DECLINE)
 
 
 UNDER = Param("under", int, 0, "aim this many tricks below the limit (1: at 2 tricks in 4p, "
@@ -108,11 +108,13 @@ def target(view, rng, params):
 
 
 def _target(view, under):
+    if (only := forced(view)) is not None:
+        return only
     needs = _needs(view, under)
     if view.kind == PASS:
         return _highest_rank(view.legal)
     if view.kind == UPGRADE:
-        return np.where(needs & (view.tricks_left > 1), _singleton_upgrade(view), DECLINE)
+        return bits.where(needs & (view.tricks_left > 1), _singleton_upgrade(view), DECLINE)
     if view.kind == LEAD:
         return _either(needs, _strongest(view, view.legal), _weakest(view, view.legal))
     return _follow(view, needs)
@@ -142,7 +144,7 @@ def greedy(view, rng):
         return _lowest_rank(view.legal)
     if view.kind == UPGRADE:
         eligible = view.legal & ~bits.BIT[DECLINE]
-        return np.where(needs & (eligible != 0), _highest_rank(eligible), DECLINE)
+        return bits.where(needs & (eligible != 0), _highest_rank(eligible), DECLINE)
     if view.kind == LEAD:
         return _either(needs, _strongest(view, view.legal), _weakest(view, view.legal))
     return _follow(view, needs)

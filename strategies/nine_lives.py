@@ -10,7 +10,7 @@ from simtool import bits
 from simtool.games.nine_lives import BID, layout
 from simtool.games.tricks import FOLLOW, LEAD
 
-from .base import strategy
+from .base import forced, strategy
 from .restrictions import restriction
 
 GAMES = ("nine-lives",)
@@ -27,9 +27,9 @@ def _by_rank(view, cards, highest):
     of the lowest, of the lowest suit among that rank's; -1 for an empty set."""
     ranks = view.ranks
     folded = _ranks_present(view, cards)
-    r = np.where(highest, bits.highest(folded, ranks), np.minimum(bits.lowest(folded), ranks - 1))
+    r = bits.where(highest, bits.highest(folded, ranks), np.minimum(bits.lowest(folded), ranks - 1))
     chosen = cards & _rank_or_none(view.players, ranks)[r]  # rank -1 (none present): no card
-    return np.where(chosen != 0, bits.lowest(chosen), -1)
+    return bits.where(chosen != 0, bits.lowest(chosen), -1)
 
 
 def _ranks_present(view, cards):
@@ -63,14 +63,14 @@ def _estimate(view, hand):
 
 def _bid_card(view, hand, target, within=None):
     """The card whose rank is nearest ``target`` (lower on ties), from ``within`` if it has any."""
-    pool = hand if within is None else np.where((hand & within) != 0, hand & within, hand)
+    pool = hand if within is None else bits.where((hand & within) != 0, hand & within, hand)
     present = _ranks_present(view, pool)
     at = target.astype(np.int64) - 1  # the target's bit
     up, down = present & ~bits.below(at), present & bits.below(at)  # ranks from the target up; below it
-    above = np.where(up != 0, bits.lowest(up) - at, 99)  # how far the nearest rank at or above is
-    under = np.where(down != 0, at - bits.highest(down, view.ranks), 99)
-    r = np.where(under <= above, at - under, at + above)  # the lower on ties
-    r = np.where(present != 0, r, -1)  # no card: none
+    above = bits.where(up != 0, bits.lowest(up) - at, 99)  # how far the nearest rank at or above is
+    under = bits.where(down != 0, at - bits.highest(down, view.ranks), 99)
+    r = bits.where(under <= above, at - under, at + above)  # the lower on ties
+    r = bits.where(present != 0, r, -1)  # no card: none
     return bits.lowest(pool & _rank_or_none(view.players, view.ranks)[r])
 
 
@@ -87,7 +87,7 @@ def _winners(view, counted):
     over_trump = trump_cards & ~bits.below(_within(np.maximum(view.trump, 0) * view.ranks + trump_rank))
     over_lead = counted & _suit_cards(view, view.lead_suit) & ~bits.below(
         _within(view.lead_suit * view.ranks + view.best))
-    return np.where(trump_on_top, over_trump, over_lead | trump_cards)
+    return bits.where(trump_on_top, over_trump, over_lead | trump_cards)
 
 
 def _play(view, need):
@@ -103,9 +103,9 @@ def _play(view, need):
         # short: the highest counted trump, else counted card; made: the highest ignored card,
         # else the lowest card
         trumps = counted & _suit_cards(view, view.trump)
-        attack = np.where(trumps != 0, trumps, np.where(counted != 0, counted, legal))
-        high = np.where(short, attack, ignored)
-        low = np.where(high == 0, legal, bits.EMPTY)
+        attack = bits.first_of(trumps, bits.first_of(counted, legal))
+        high = bits.where(short, attack, ignored)
+        low = bits.where(high == 0, legal, bits.EMPTY)
     else:
         # short: the cheapest winner (a plain card before a trump), else the lowest ignored card,
         # else the lowest card; made: the highest ignored card, else the highest loser, else the
@@ -113,13 +113,13 @@ def _play(view, need):
         win = _winners(view, counted)
         plain_win = win & ~_suit_cards(view, view.trump)
         losers = legal & ~win
-        take = np.where(plain_win != 0, plain_win, np.where(win != 0, win, np.where(ignored != 0, ignored, legal)))
-        shed = np.where(ignored != 0, ignored, losers)
-        high = np.where(short, bits.EMPTY, shed)
-        low = np.where(short, take, np.where(shed == 0, legal, bits.EMPTY))
+        take = bits.first_of(plain_win, bits.first_of(win, bits.first_of(ignored, legal)))
+        shed = bits.first_of(ignored, losers)
+        high = bits.where(short, bits.EMPTY, shed)
+        low = bits.where(short, take, bits.where(shed == 0, legal, bits.EMPTY))
     # one look-up for both: the highest rank of ``high`` where it has a card, else the lowest of ``low``
     some = high != 0
-    return _by_rank(view, np.where(some, high, low), some)
+    return _by_rank(view, bits.where(some, high, low), some)
 
 
 def bid_of(view, hand):
@@ -136,6 +136,8 @@ def play_of(view, need):
 @strategy("exact", "bids the rank nearest its estimate of the tricks its strong cards take, then "
           "wins cheaply while short of its bid and throws ignored cards once it is made", GAMES)
 def exact(view, rng):
+    if (only := forced(view)) is not None:
+        return only
     if view.kind == BID:
         return bid_of(view, view.hand)
     rows = np.arange(len(view))
@@ -151,14 +153,14 @@ def team(view, rng):
         counts = np.stack([bits.count(hand & suit[s]) for s in range(view.players)], axis=1)
         return _bid_card(view, hand, _estimate(view, hand), suit[counts.argmax(axis=1)])
     rows = np.arange(len(view))
-    suits = np.where(view.bid >= 0, np.maximum(view.bid, 0) // view.ranks, -1)
+    suits = bits.where(view.bid >= 0, np.maximum(view.bid, 0) // view.ranks, -1)
     mates = suits == suits[rows, view.seat][:, None]
-    ranks = np.where(view.bid >= 0, view.bid % view.ranks + 1, 0)
+    ranks = bits.where(view.bid >= 0, view.bid % view.ranks + 1, 0)
     alone = mates.sum(axis=1) == 1
     everyone = mates.all(axis=1)
     own_need = ranks[rows, view.seat] - view.tricks[rows, view.seat]
     team_need = (ranks * mates).sum(axis=1) - (view.tricks * mates).sum(axis=1)
-    return _play(view, np.where(alone | everyone, own_need, team_need))
+    return _play(view, bits.where(alone | everyone, own_need, team_need))
 
 
 @restriction("lowest-bid", "always bids its lowest-ranked card", "always bidding the lowest card",
@@ -173,7 +175,7 @@ def lowest_bid(view):
              "has another", "never throwing ignored cards", (LEAD, FOLLOW))
 def no_ignored(view):
     own = view.bid[np.arange(len(view)), view.seat]
-    return view.legal & ~_suit_cards(view, np.where(own >= 0, np.maximum(own, 0) // view.ranks, -1))
+    return view.legal & ~_suit_cards(view, bits.where(own >= 0, np.maximum(own, 0) // view.ranks, -1))
 
 
 RESTRICTIONS = (lowest_bid, no_ignored)

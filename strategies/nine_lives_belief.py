@@ -83,7 +83,7 @@ def _past(view) -> _Past:
     leaders, winners, bid = view.leaders.astype(np.int64), view.winners.astype(np.int64), view.bid
     deals = np.arange(m)
     bid_suit = lay.card_suit[np.maximum(bid, 0)]
-    cards = np.where(history >= 0, bits.BIT[np.maximum(history, 0)], bits.EMPTY)
+    cards = bits.where(history >= 0, bits.BIT[np.maximum(history, 0)], bits.EMPTY)
     # the cards each seat played from trick t on: its hand at trick t is these and its hand now
     later = np.bitwise_or.accumulate(cards[:, ::-1], axis=1)[:, ::-1]  # (m, T, p)
     rows = []
@@ -106,7 +106,7 @@ def _past(view) -> _Past:
             rows.append((at, s[at], np.full(at.size, step == 0), card[at], later[at, t, s[at]], trump[at],
                          lead_suit[at], best[at], need[at]))
             key = strength(lay, np.maximum(card, 0), bid_suit[deals, s], trump, lead_suit)
-            best = np.where(card >= 0, np.maximum(best, key), best)
+            best = bits.where(card >= 0, np.maximum(best, key), best)
         finished = winners[:, t] >= 0
         won[deals[finished], winners[finished, t]] += 1
     columns = [np.concatenate(column) for column in zip(*rows, strict=True)] if rows else \
@@ -153,7 +153,7 @@ def _replay(view, hands: np.ndarray, deal: np.ndarray, only: np.ndarray | None =
     seen = _Seen(None, p, past.ranks, s, None, None, None, None, None, past.hand_size[d])
     bid = nine_lives.bid_of(seen, dealt)
     wrong = (bid != past.bid[d, s]).astype(np.int64)
-    instead = np.where(bid != past.bid[d, s], bits.BIT[np.maximum(bid, 0)], bits.EMPTY)
+    instead = bits.where(bid != past.bid[d, s], bits.BIT[np.maximum(bid, 0)], bits.EMPTY)
     # every past decision of each (world, seat) asked, one call of exact per kind
     group = d * p + s
     first, count = past.start[group], past.start[group + 1] - past.start[group]
@@ -166,7 +166,7 @@ def _replay(view, hands: np.ndarray, deal: np.ndarray, only: np.ndarray | None =
         hand = held[at] | past.later[x]
         if kind == FOLLOW:
             same = hand & lay.suit[past.lead_suit[x]]
-            hand = np.where(same != 0, same, hand)
+            hand = bits.first_of(same, hand)
         dx = past.deal[x]
         seen = _Seen(kind, p, past.ranks, s[at], hand, past.bid[dx], past.trump[x], past.lead_suit[x], past.best[x])
         chosen = nine_lives.play_of(seen, past.need[x])
@@ -240,26 +240,26 @@ def mend(view, hands: np.ndarray, deal: np.ndarray, rng, sweeps: int, past: _Pas
         # one seat that misfits gives a card (a random one of them), to any other seat but the acting one
         a = np.argmax((per_seat[rows] > 0) * rng.random((rows.size, p)), axis=1)
         b = (a + 1 + rng.integers(0, p - 2, rows.size)) % p
-        b = np.where(b == acting, (b + 1) % p, b)  # another seat than a and the acting one
+        b = bits.where(b == acting, (b + 1) % p, b)  # another seat than a and the acting one
         ha, hb = hands[rows, a], hands[rows, b]
         ok = (ha != 0) & (hb != 0)
         suspect = culprit[rows, a]
-        give = np.where(suspect != 0, suspect, ha)
-        ca = bits.BIT[bits.uniform(np.where(ok, give, bits.BIT[0]), rng, 64)]
-        cb = bits.BIT[bits.uniform(np.where(ok, hb, bits.BIT[0]), rng, 64)]
+        give = bits.first_of(suspect, ha)
+        ca = bits.BIT[bits.uniform(bits.where(ok, give, bits.BIT[0]), rng, 64)]
+        cb = bits.BIT[bits.uniform(bits.where(ok, hb, bits.BIT[0]), rng, 64)]
         tried = hands[rows].copy()
-        tried[np.arange(rows.size), a] = np.where(ok, ha & ~ca | cb, ha)
-        tried[np.arange(rows.size), b] = np.where(ok, hb & ~cb | ca, hb)
+        tried[np.arange(rows.size), a] = bits.where(ok, ha & ~ca | cb, ha)
+        tried[np.arange(rows.size), b] = bits.where(ok, hb & ~cb | ca, hb)
         pair = np.zeros((rows.size, p), bool)
         pair[np.arange(rows.size), a] = pair[np.arange(rows.size), b] = True
         fit, why = _replay(view, tried, d, pair, past)
-        seats = np.where(pair, fit, per_seat[rows])
+        seats = bits.where(pair, fit, per_seat[rows])
         now = seats.sum(axis=1)
         better = ok & (now <= bad[rows])
         hands[rows[better]] = tried[better]
         bad[rows[better]] = now[better]
         per_seat[rows[better]] = seats[better]
-        culprit[rows[better]] = np.where(pair, why, culprit[rows])[better]
+        culprit[rows[better]] = bits.where(pair, why, culprit[rows])[better]
     return hands
 
 

@@ -8,11 +8,11 @@ from functools import cache
 
 import numpy as np
 
-from simtool import bits
+from simtool import bits, deck
 from simtool.games.out_trumped import BID, DISCARD, PASS, TRUMP
 from simtool.games.tricks import LEAD
 
-from .base import strategy
+from .base import forced, strategy
 from .restrictions import restriction
 
 GAMES = ("out-trumped",)
@@ -64,11 +64,11 @@ def _long_suit(layout, hand):
 def _bid(view, estimate):
     """Bid the estimate when it beats the standing bid (and fits the hand), else pass."""
     bid = np.minimum(estimate, view.hand_size)
-    return np.where(bid > view.standing, bid, PASS)
+    return bits.where(bid > view.standing, bid, PASS)
 
 
 def _trick_trumps(view):
-    cards = np.where(view.trick >= 0, bits.BIT[np.maximum(view.trick, 0)], bits.EMPTY)
+    cards = bits.where(view.trick >= 0, bits.BIT[np.maximum(view.trick, 0)], bits.EMPTY)
     return bits.count(np.bitwise_or.reduce(cards, axis=1) & view.layout.suit_cards(view.trump))
 
 
@@ -82,7 +82,7 @@ def _play(view, want):
     lose = view.legal & ~win
     shed = _prefer(layout, lose & ~trumps, lose, highest=False)
     lowest = _prefer(layout, view.legal & ~trumps, view.legal, highest=False)
-    return np.where(want & (win != 0), cheapest, np.where(lose != 0, shed, lowest))
+    return bits.where(want & (win != 0), cheapest, bits.where(lose != 0, shed, lowest))
 
 
 def _boss(view, cards):
@@ -185,6 +185,8 @@ def _hoard(view, cheap_ruff):
     plain trick, the cheapest one that wins, not an unbeatable one (an unbeatable trump led later
     takes every follower's trump; spent on a ruff it takes one plain trick). Measured: 4 points
     more win share (docs/heuristics.md)."""
+    if (only := forced(view)) is not None:
+        return only
     layout = view.layout
     hand, trumps = view.hand, layout.suit_cards(view.trump)
     if view.kind == TRUMP:
@@ -258,7 +260,7 @@ def _tops(layout, cards):
     for s in range(layout.suits):
         shift = np.uint64(s * layout.ranks)
         top = bits.highest((cards & layout.suit[s]) >> shift, layout.ranks)  # -1: none
-        out |= np.where(top >= 0, bits.BIT[np.maximum(top, 0) + s * layout.ranks], bits.EMPTY)
+        out |= bits.where(top >= 0, bits.BIT[np.maximum(top, 0) + s * layout.ranks], bits.EMPTY)
     return out
 
 
@@ -303,7 +305,7 @@ def _read(view):
     history = view.history.astype(np.int64)
     leaders = view.leaders.astype(np.int64)
     tricks = min(view.trick_no + 1, history.shape[1])
-    card_bits = np.where(history >= 0, bits.BIT[np.maximum(history, 0)], bits.EMPTY)
+    card_bits = bits.where(history >= 0, bits.BIT[np.maximum(history, 0)], bits.EMPTY)
     by_seat = np.bitwise_or.reduce(card_bits[:, :tricks], axis=1)  # (m, p) each seat's cards played
     # cards that were never in a seat's hand: the others' plays, and the acting seat's own cards
     own = view.hand | by_seat[rows, view.seat]
@@ -326,7 +328,7 @@ def _read(view):
             if not live.any():
                 break
             c = np.maximum(card, 0)
-            bit = np.where(live, bits.BIT[c], bits.EMPTY)
+            bit = bits.where(live, bits.BIT[c], bits.EMPTY)
             suit, rank = suit_of[c], rank_of[c]
             is_trump = (bit & trumps) != 0
             unplayed = deck & ~played
@@ -336,18 +338,18 @@ def _read(view):
                 top = (tops & bit) != 0
                 # not the highest card out of its suit: hoarder held no such card in any suit,
                 # and led the lowest of its (shortest plain) suit, or a trump for want of plain
-                low = tops | (layout.suit_cards(suit) & bits.below(c)) | np.where(is_trump, plain, bits.EMPTY)
+                low = tops | (layout.suit_cards(suit) & bits.below(c)) | bits.where(is_trump, plain, bits.EMPTY)
                 # the highest card out of a plain suit: no higher-ranked such card elsewhere (it
                 # leads the highest rank, the lowest suit on a tie) and, where trumps were
                 # surely out against it, not the highest trump (it would have drawn them)
                 beaten = np.zeros(m, np.uint64)
                 for s in range(layout.suits):
                     top_s = tops & layout.suit[s]
-                    r = np.where(top_s != 0, bits.highest(top_s >> np.uint64(s * layout.ranks), layout.ranks) + 1, 0)
-                    beaten |= np.where((r > rank) | ((r == rank) & (s < suit)), top_s, bits.EMPTY)
+                    r = bits.where(top_s != 0, bits.highest(top_s >> np.uint64(s * layout.ranks), layout.ranks) + 1, 0)
+                    beaten |= bits.where((r > rank) | ((r == rank) & (s < suit)), top_s, bits.EMPTY)
                 trumps_out = (unplayed & trumps & elsewhere[rows, seat]) != 0
-                cash = (beaten & plain) | np.where(trumps_out, tops & trumps, bits.EMPTY)
-                new = np.where(top, np.where(is_trump, bits.EMPTY, cash), low)
+                cash = (beaten & plain) | bits.where(trumps_out, tops & trumps, bits.EMPTY)
+                new = bits.where(top, bits.where(is_trump, bits.EMPTY, cash), low)
                 shortest = ~top & ~is_trump
                 led = suit
                 top_led = rank
@@ -356,27 +358,27 @@ def _read(view):
                 trump_led = led == trump
                 on_top = (top_trump > 0) & ~trump_led
                 same = suit == led
-                wins = np.where(on_top, is_trump & (rank > top_trump),
+                wins = bits.where(on_top, is_trump & (rank > top_trump),
                                 (same & (rank > top_led)) | (is_trump & ~trump_led))
-                floor = np.where(same & ~on_top, top_led, np.where(is_trump, top_trump, 0))
-                floor = np.where(trump_led, top_led, floor)
+                floor = bits.where(same & ~on_top, top_led, bits.where(is_trump, top_trump, 0))
+                floor = bits.where(trump_led, top_led, floor)
                 between = _between(layout, suit, floor, c) & unplayed
                 higher = layout.suit_cards(suit) & ~bits.below(c + 1) & unplayed
                 unsure = (higher & elsewhere[rows, seat]) != 0  # a higher card out, not its own
-                next_below = np.where(between != 0, bits.BIT[np.maximum(bits.highest(between), 0)], bits.EMPTY)
-                won = np.where(unsure | last, between, next_below)
+                next_below = bits.where(between != 0, bits.BIT[np.maximum(bits.highest(between), 0)], bits.EMPTY)
+                won = bits.where(unsure | last, between, next_below)
                 if not last:  # unsure of the trick: it held none sure to take it either
-                    won |= np.where(unsure, _tops(layout, higher), bits.EMPTY)
+                    won |= bits.where(unsure, _tops(layout, higher), bits.EMPTY)
                 # a loser: the lowest it could lose with in its suit (above the led top where a
                 # higher led card had to be played); a trump under a higher one: no trump above it
-                low_from = np.where(same & (rank > top_led), top_led, 0)
+                low_from = bits.where(same & (rank > top_led), top_led, 0)
                 lost = _between(layout, suit, low_from, c) & unplayed
                 over = trumps & ~bits.below(np.maximum(trump, 0) * layout.ranks + top_trump) & unplayed
-                lost |= np.where(is_trump & on_top, over, bits.EMPTY)
-                new = np.where(wins, won, lost)
+                lost |= bits.where(is_trump & on_top, over, bits.EMPTY)
+                new = bits.where(wins, won, lost)
                 shortest = ~wins & ~is_trump & (suit != led)
-                top_led = np.where(same, np.maximum(top_led, rank), top_led)
-                top_trump = np.where(is_trump & ~trump_led, np.maximum(top_trump, rank), top_trump)
+                top_led = bits.where(same, np.maximum(top_led, rank), top_led)
+                top_trump = bits.where(is_trump & ~trump_led, np.maximum(top_trump, rank), top_trump)
             mine = seat == view.seat
             # the odds that hoarder, not a player choosing at random among its cards, made this
             # lead or throw: its hand size times the chance that a hand holds none of the cards
@@ -385,18 +387,18 @@ def _read(view):
             fresh = bits.count(new & ~bit & unknown & ~out[rows, seat] & ~view.excluded[rows, seat])
             held = view.hand_size - t
             odds = np.log(held) + fresh * np.log1p(-held / np.maximum(bits.count(unknown), held + 1))
-            trust[rows, seat] += np.where(live & ~mine & ((i == 0) | shortest), odds, 0.0)
-            out[rows, seat] |= np.where(live & ~mine, new & ~bit, bits.EMPTY)
+            trust[rows, seat] += bits.where(live & ~mine & ((i == 0) | shortest), odds, 0.0)
+            out[rows, seat] |= bits.where(live & ~mine, new & ~bit, bits.EMPTY)
             shown = live & ~mine & shortest
             if shown.any():
                 events.append((t, seat, suit, shown))
             played |= bit
     broken |= trust < TRUST
-    out = np.where(broken, bits.EMPTY, out)
+    out = bits.where(broken, bits.EMPTY, out)
     # a seat whose hand would no longer fit among the cards it may hold: no inference for it
     unseen = deck & ~(view.hand | view.played | view.discarded)
     room = bits.count(unseen[:, None] & ~(view.excluded | out))
-    out = np.where(room < view.hand_sizes, bits.EMPTY, out)
+    out = bits.where(room < view.hand_sizes, bits.EMPTY, out)
     out[rows, view.seat] = bits.EMPTY
     events = [(t, seat, suit, shown & ~broken[rows, seat]) for t, seat, suit, shown in events]
     return out, events, trust
@@ -412,7 +414,7 @@ def _misfits(view, hands, events, k):
     m = len(view)
     # the cards each seat played, per deal (the same in its k worlds: read once a deal, not a world)
     history = view.history.astype(np.int64)
-    card_bits = np.where(history >= 0, bits.BIT[np.maximum(history, 0)], bits.EMPTY)
+    card_bits = bits.where(history >= 0, bits.BIT[np.maximum(history, 0)], bits.EMPTY)
     trump = np.repeat(view.trump, k)
     miss = np.zeros(n, np.int64)
 
@@ -491,7 +493,7 @@ def redeal(view, k: int, rng, draw: int) -> object:
         view.__dict__["excluded"] = known
     ruled_out = np.repeat(ruled_out, drawn, axis=0)
     hands = worlds._state.hands  # the worlds' own copy, made for this search
-    rows = np.flatnonzero(((hands & ruled_out) != 0).any(axis=1))
+    rows = np.flatnonzero(bits.any_in_row(hands & ruled_out))
     if rows.size:
         seat = np.repeat(view.seat, drawn)[rows]
         allowed = view.layout.deck & ~ruled_out[rows]
@@ -509,7 +511,7 @@ def _mend(hands, allowed, rng, n_cards: int) -> np.ndarray:
     still wrong, and only the rows that needed mending are mixed."""
     n, p = hands.shape
     hands = hands.copy()
-    todo = np.flatnonzero(((hands & ~allowed) != 0).any(axis=1))
+    todo = np.flatnonzero(bits.any_in_row(hands & ~allowed))
     mended = todo
     seats = np.arange(p)[None, :]
     for _ in range(MEND):  # a card a step per row
@@ -523,8 +525,8 @@ def _mend(hands, allowed, rng, n_cards: int) -> np.ndarray:
         takes = a[r, s]
         may = ((a & moved[:, None]) != 0) & (seats != s[:, None]) & (h != 0)
         fits = may & ((h & takes[:, None]) != 0)  # a clean swap; else pass the trouble on
-        pick = np.where(fits.any(axis=1)[:, None], fits, may)
-        b = np.argmax(np.where(pick, rng.random(pick.shape), -1.0), axis=1)
+        pick = bits.where(fits.any(axis=1)[:, None], fits, may)
+        b = np.argmax(bits.where(pick, rng.random(pick.shape), -1.0), axis=1)
         go = r[pick.any(axis=1)]
         held = h[r, b]
         give = bits.first_of(held & takes, held)
@@ -533,17 +535,13 @@ def _mend(hands, allowed, rng, n_cards: int) -> np.ndarray:
         hands[todo] = h
         # a row whose wrong card no other seat may take cannot fit (the card belongs to a kitty
         # or the taker's discards): it stays as it is, the rule's constraints still kept
-        todo = todo[((h & ~a) != 0).any(axis=1) & pick.any(axis=1)]
+        todo = todo[bits.any_in_row(h & ~a) & pick.any(axis=1)]
     if mended.size:
-        h, a = hands[mended], allowed[mended]
-        r = np.arange(mended.size)
-        for _ in range(MIX):
-            x, y = rng.integers(0, p, r.size), rng.integers(0, p, r.size)
-            hx, hy = h[r, x], h[r, y]
-            cx = bits.BIT[bits.uniform(bits.first_of(hx, bits.BIT[0]), rng, n_cards)]
-            cy = bits.BIT[bits.uniform(bits.first_of(hy, bits.BIT[0]), rng, n_cards)]
-            ok = r[(x != y) & (hx != 0) & (hy != 0) & ((cy & a[r, x]) != 0) & ((cx & a[r, y]) != 0)]
-            _swap(h, ok, x[ok], y[ok], cx[ok], cy[ok])
+        # MIX sweeps of: seats x and y drawn (two rng.integers(0, p, rows)), a random card of
+        # each of their hands (bits.uniform), swapped where both may hold what they get; deck.mix
+        # plays the same sweeps from the same random numbers at a third of the calls
+        h = hands[mended]
+        deck.mix(h, allowed[mended], rng, MIX)
         hands[mended] = h
     return hands
 

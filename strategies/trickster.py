@@ -10,7 +10,7 @@ import numpy as np
 from simtool import bits
 from simtool.games.trickster import SUITS, TURN, Deck, deck_for, points, suit_of_hand
 
-from .base import strategy
+from .base import forced, strategy
 from .restrictions import restriction
 
 GAMES = ("trickster",)
@@ -50,8 +50,8 @@ def _first(cards, groups):
     pick = np.zeros(cards.shape, np.uint64)
     for group in reversed(groups):
         sub = cards & group
-        pick = np.where(sub != 0, sub, pick)
-    return np.where(pick != 0, bits.lowest(pick), -1)
+        pick = bits.first_of(sub, pick)
+    return bits.where(pick != 0, bits.lowest(pick), -1)
 
 
 def _options(view):
@@ -59,7 +59,7 @@ def _options(view):
     hand, legal, d = view.hand, view.legal, _deck(view)
     in_suit = legal & d.layout.suit_cards(suit_of_hand(hand, d.ranks))
     room = _room(view, d)
-    keeps = np.where(hand == 0, legal, in_suit & room)
+    keeps = bits.where(hand == 0, legal, in_suit & room)
     return keeps, in_suit & ~room
 
 
@@ -67,7 +67,7 @@ def _room(view, d: Deck) -> np.ndarray:
     """The cards the held hand can take without overflowing: none once a lone card is above the
     limit (a limit below the highest pip card), as then even a face takes the sum over it."""
     room = _orders(d).at_most[np.clip(d.pip_limit - view.pips, 0, d.pip_limit)]
-    return np.where(view.pips > d.pip_limit, bits.EMPTY, room)
+    return bits.where(view.pips > d.pip_limit, bits.EMPTY, room)
 
 
 def _suit_counts(cards, d: Deck) -> np.ndarray:
@@ -85,8 +85,8 @@ def _majority_cost(view, suit) -> np.ndarray:
     tableaux = np.bitwise_or.reduce(view.tableau, axis=1)
     theirs = d.ranks - bits.count(tableaux & in_suit) - mine - held
     my_points = points(view.collected & in_suit, d).astype(np.int64)
-    before = np.where(mine > theirs, 0, my_points)
-    after = np.where(mine + held > theirs, 0, my_points + points(view.hand, d))
+    before = bits.where(mine > theirs, 0, my_points)
+    after = bits.where(mine + held > theirs, 0, my_points + points(view.hand, d))
     return 10 * (after - before) - held  # in tenths: more cards of the suit break ties
 
 
@@ -100,7 +100,7 @@ def _moon_cost(view, suit) -> tuple[np.ndarray, np.ndarray]:
     left = _suit_counts(view.tableau[rows, view.seat], d)
     moon = (2 * got - left).argmax(axis=1)
     held = bits.count(view.hand).astype(np.int64)
-    return np.where(suit == moon, -10 * held, 10 * points(view.hand, d)), moon
+    return bits.where(suit == moon, -10 * held, 10 * points(view.hand, d)), moon
 
 
 @strategy("safe", "avoids collecting points and plays for moons: keeps hands within the pip limit "
@@ -108,6 +108,8 @@ def _moon_cost(view, suit) -> tuple[np.ndarray, np.ndarray]:
           "it collects most of), loads heavy hands with face cards and pushes light ones towards "
           "the limit for the next seat, and keeps its cheapest card for the last turn", GAMES)
 def safe(view, rng):
+    if (only := forced(view)) is not None:
+        return only
     d = _deck(view)
     order = _orders(d)
     keeps, _ = _options(view)
@@ -128,22 +130,22 @@ def safe(view, rng):
             moon_cards = view.legal & d.layout.suit[moon]
             start = view.hand == 0
             load |= start
-            keeps = np.where(start & (moon_cards != 0), moon_cards, keeps)
+            keeps = bits.where(start & (moon_cards != 0), moon_cards, keeps)
             moon_collects = collects & moon_cards
-            collects = np.where(moon_collects != 0, moon_collects, collects)
+            collects = bits.first_of(moon_collects, collects)
     gain = -cost  # tenths of a point this seat saves by collecting now rather than keeping
     if penultimate:  # and the costliest card each choice gets rid of
         gain = gain + 10 * (_most_points(collects, d) - _most_points(keeps, d))
     collect = (keeps == 0) | ((collects != 0) & (gain > 0))
-    cards = np.where(collect, collects, keeps)
-    return np.where(collect | load, _first(cards, order.faces_first_high), _first(cards, keep_order))
+    cards = bits.where(collect, collects, keeps)
+    return bits.where(collect | load, _first(cards, order.faces_first_high), _first(cards, keep_order))
 
 
 def _most_points(cards, d: Deck) -> np.ndarray:
     """Points of the costliest card in each set (0 for an empty set)."""
     out = np.zeros(cards.shape, np.int64)
     for value, group in sorted(d.point_groups, key=lambda g: g[0]):
-        out = np.where((cards & group) != 0, value, out)
+        out = bits.where((cards & group) != 0, value, out)
     return out
 
 
@@ -158,15 +160,15 @@ def spoiler(view, rng):
     moon = np.zeros(len(view), np.uint64)
     for k in range(SUITS):
         suit = d.layout.suit[k]
-        moon |= np.where(bits.count(mine & suit) >= order.moon_sure, suit, bits.EMPTY)
+        moon |= bits.where(bits.count(mine & suit) >= order.moon_sure, suit, bits.EMPTY)
     take = (view.hand & moon) != 0  # a hand of my moon suit: take it
     if view.players == 2:  # what the one other seat collects wins it majorities: take those first
         take |= _majority_cost(view, suit_of_hand(view.hand, d.ranks)) < 0
-    grab = np.where(take, overflows, bits.EMPTY)
+    grab = bits.where(take, overflows, bits.EMPTY)
     heavy = view.pips >= d.pip_limit - order.top_pip  # any high card may tip it over for the next seat
-    load = np.where(heavy, _first(keeps, order.faces_first_high), _first(keeps, order.high_pips_first))
-    return np.where(grab != 0, _first(grab, order.high_pips_first),
-                    np.where(keeps != 0, load, _first(view.legal, order.faces_first_high)))
+    load = bits.where(heavy, _first(keeps, order.faces_first_high), _first(keeps, order.high_pips_first))
+    return bits.where(grab != 0, _first(grab, order.high_pips_first),
+                    bits.where(keeps != 0, load, _first(view.legal, order.faces_first_high)))
 
 
 @restriction("no-collect", "never collects by choice: follows the held hand's suit and keeps it "
@@ -174,7 +176,7 @@ def spoiler(view, rng):
 def no_collect(view):
     d = _deck(view)
     keeps = d.layout.suit[np.maximum(suit_of_hand(view.hand, d.ranks), 0)] & _room(view, d)
-    return np.where(view.hand == 0, view.legal, keeps)
+    return bits.where(view.hand == 0, view.legal, keeps)
 
 
 RESTRICTIONS = (no_collect,)

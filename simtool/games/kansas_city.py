@@ -256,7 +256,7 @@ class KansasCityView(View, state=Round):
     trick = Field(lambda s, rows, seat: _backs(_rows(s.trick, rows), _hidden_trumps(s, rows, seat)),
                   "Card each seat put in the current trick, -1 not yet, ``(m, p)`` (57 + rank - 1: a "
                   "trump whose printed suit this seat has not seen).")
-    led_suit = Field(lambda s, rows, seat: np.where(_rows(s.trump_led, rows), -1, _rows(s.led_suit, rows)),
+    led_suit = Field(lambda s, rows, seat: bits.where(_rows(s.trump_led, rows), -1, _rows(s.led_suit, rows)),
                      "Printed suit of the current lead, -1 when a trump was led, ``(m,)``.")
     tricks_left = Field(lambda s, rows, seat: s.hand_size - s.trick_no,
                         "Tricks still to be played, the current one included (one number).")

@@ -378,11 +378,11 @@ class OutTrumpedView(View, state=Round):
             return self.legal.copy() if self.kind == LEAD else np.zeros(len(self), np.uint64)
         layout = self.layout
         trump_on_top = self.best >= 100
-        rank = np.where(trump_on_top, self.best - 100, self.best)  # rank of the card winning now
-        suit = np.where(trump_on_top, self.trump, self.led)
+        rank = bits.where(trump_on_top, self.best - 100, self.best)  # rank of the card winning now
+        suit = bits.where(trump_on_top, self.trump, self.led)
         first = np.clip(np.maximum(suit, 0) * layout.ranks + rank, 0, 64)
         higher = self.legal & layout.suit_cards(suit) & ~bits.below(first)
-        return higher | np.where(trump_on_top, bits.EMPTY, self.legal & layout.suit_cards(self.trump))
+        return higher | bits.where(trump_on_top, bits.EMPTY, self.legal & layout.suit_cards(self.trump))
 
     @cached_property
     def distinct(self) -> np.ndarray:
