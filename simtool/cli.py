@@ -630,11 +630,15 @@ def _players(text: str | None, game: str) -> int | None:
         return None
     try:
         count = options.read_whole(text)
-        if count >= 1:
-            return count  # a count the game does not take: make_spec names the game's counts
     except ValueError:
-        pass
-    valid = choices(games.get(game).players)
+        count = 0
+    g = games.get(game)
+    valid = choices(g.players)
+    if count >= 1 and count not in g.players:
+        # named as written: `1e400` is one short line, its 401 digits were not
+        raise SimtoolError(f"{g.id} is for {valid} players, not {text.strip()}")
+    if count >= 1:
+        return count
     raise bad("--players", text, f"one of {valid}", f" for {game}")
 
 

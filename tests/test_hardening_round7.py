@@ -49,3 +49,36 @@ def test_a_run_read_after_it_was_written_is_not_read_again_to_check_it(tmp_path,
     simtool.run("black-white", n=200, seed=1, jobs=1, out=out, strategy="random")
     monkeypatch.setattr(folders, "file_checksum", lambda path: pytest.fail(f"{path} read again"))
     folders.load(out)
+
+
+# ---- leftovers of round 6 ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [
+    ["run", *BW, "--n", "10"],
+    ["ladder", "--game", "black-white", "--n", "10", "-q"],
+    ["replay", "--game", "black-white", "--seed", "1", "--deal", "0"],
+])
+def test_a_huge_player_count_is_named_as_written(capsys, command):
+    # before: "black-white is for 2, 3, 4 players, not 1000...000", 401 digits on the line
+    error = main_error(capsys, [*command, "--players", "1e400"], "black-white is for 2, 3, 4 players, not 1e400")
+    assert len(error) < 100
+
+
+def test_two_writers_of_one_report_do_not_share_a_temporary_file(tmp_path, monkeypatch):
+    # before: both wrote `.same.html.tmp`; the second renamed it into place and the first's
+    # rename then failed ("cannot write report: No such file or directory"), or put the other's
+    # page, cut short, in place
+    out = tmp_path / "same.html"
+    real_replace = folders.os.replace
+    raced = []
+
+    def replace_after_the_other(src, dst):
+        if not raced:  # the second report runs whole between the first's write and its rename
+            raced.append(True)
+            folders.write_together({out: "second page"}, f"report {out}")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(folders.os, "replace", replace_after_the_other)
+    folders.write_together({out: "first page"}, f"report {out}")
+    assert out.read_text() == "first page"
+    assert [p.name for p in tmp_path.iterdir()] == ["same.html"]

@@ -619,7 +619,7 @@ def write_together(files: dict[Path, str], what: str) -> None:
     data), each written whole under a temporary name first and all renamed into place only once
     every one is written, in order: a full disk or Ctrl-C leaves the earlier set, never one file
     new and another cut short. ``what`` names them in the one-line error."""
-    temps = {path: path.with_name(f".{path.name}.tmp") for path in files}
+    temps = {path: _temp_name(path) for path in files}
     try:
         for path, text in files.items():
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -632,6 +632,14 @@ def write_together(files: dict[Path, str], what: str) -> None:
     finally:
         for tmp in temps.values():
             tmp.unlink(missing_ok=True)
+
+
+def _temp_name(path: Path) -> Path:
+    """A temporary name beside ``path`` that no other writer uses: two commands writing one report
+    at once (``simtool report -o same.html`` twice) each wrote ``.same.html.tmp``, the one's file cut
+    short or renamed away by the other's. The name is cut to stay within a file name's 255 bytes."""
+    stem = os.fsdecode(os.fsencode(path.name)[:200])
+    return path.with_name(f".{stem}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
 
 
 class Encoded(bytes):
