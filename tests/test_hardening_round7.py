@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import simtool
+from simtool.cli import main
 from simtool.pipeline import folders
 
 from .test_cli import cli, one_line_error
@@ -82,3 +86,35 @@ def test_two_writers_of_one_report_do_not_share_a_temporary_file(tmp_path, monke
     folders.write_together({out: "first page"}, f"report {out}")
     assert out.read_text() == "first page"
     assert [p.name for p in tmp_path.iterdir()] == ["same.html"]
+
+
+KILLED_BEFORE_SPEC = """
+import os, signal, sys
+from simtool.cli import main
+from simtool.pipeline import folders
+write = folders.write_json
+def killed_at_spec(path, data):
+    if path.name == folders.SPEC:
+        os.kill(os.getpid(), signal.SIGKILL)
+    write(path, data)
+folders.write_json = killed_at_spec
+import simtool
+simtool.run("black-white", n=10, seed=1, jobs=1, out=sys.argv[1], strategy="random")
+"""
+
+
+def test_a_run_killed_before_it_saved_its_specification_leaves_a_folder_a_new_run_takes(tmp_path, capsys):
+    # before: the folder held chunks/writer.json alone, and every later run into it was refused
+    # for good as "not empty and holds no simtool run"
+    out = tmp_path / "r"
+    killed = subprocess.run([sys.executable, "-c", KILLED_BEFORE_SPEC, str(out)], cwd=ROOT, timeout=120)
+    assert killed.returncode == -signal.SIGKILL
+    assert sorted(p.name for p in out.rglob("*")) == ["chunks", "writer.json"]
+    main_error(capsys, ["run", "--resume", out, "--jobs", "1", "-q"], f"nothing to resume in {out}")
+    assert main(["run", *BW, "--n", "10", "--out", out]) == 0
+    assert (out / "run.json").is_file() and not (out / "chunks").exists()
+    (out / "run.json").unlink()
+    (out / "seats.parquet").rename(out / "mine.parquet")  # a user's file beside: still refused
+    (out / "chunks").mkdir()
+    (out / "chunks" / "writer.json").write_text("{}")
+    main_error(capsys, ["run", *BW, "--n", "10", "--out", out], "holds no simtool run")

@@ -61,7 +61,23 @@ def run_kind(folder: Path) -> str | None:
         except (OSError, ValueError):
             return None
         return "finished" if isinstance(meta, dict) and "simtool" in meta.get("versions", {}) else None
-    return "empty" if not any(folder.iterdir()) else None
+    return "empty" if not any(folder.iterdir()) or _never_started(folder) else None
+
+
+NOT_STARTED = re.compile(r"writer\.json|\.(writer|spec)\.json\.tmp")
+"""What a run writes in ``chunks/`` before its ``spec.json``: all a run killed then leaves."""
+
+
+def _never_started(folder: Path) -> bool:
+    """A run folder whose run was killed after it took the folder and before it saved what it
+    plays (``chunks/`` holding its ``writer.json`` alone): nothing played, nothing of the user's,
+    so a new run may start there (it was once "not empty and holds no simtool run" for good)."""
+    parts = folder / "chunks"
+    try:
+        return ([p.name for p in folder.iterdir()] == ["chunks"] and parts.is_dir() and not parts.is_symlink()
+                and all(p.is_file() and NOT_STARTED.fullmatch(p.name) for p in parts.iterdir()))
+    except OSError:
+        return False
 
 
 def parse_json(text: str):
