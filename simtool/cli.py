@@ -276,9 +276,14 @@ def command_list(group) -> str:
 
 def interrupted(how_to_go_on: str | None) -> typer.Exit:
     """Ctrl-C: say how to go on from what was kept (when anything was), exit status 130."""
-    if how_to_go_on:
-        err.print(f"interrupted; {how_to_go_on}", markup=False, highlight=False, soft_wrap=True)
+    err.print(f"interrupted; {how_to_go_on or NOTHING_KEPT}", markup=False, highlight=False, soft_wrap=True)
+    _SAID.append(True)
     return typer.Exit(130)
+
+
+NOTHING_KEPT = "no result was written"
+_SAID = []
+"""Set by :func:`interrupted`: the command said how it stopped."""
 
 
 def lineup_args(seat: list[str]) -> dict[str, str]:
@@ -1109,6 +1114,7 @@ def _main(argv: list[str] | None) -> int:
 
 
 def _command(argv: list[str] | None) -> int:
+    _SAID.clear()
     try:
         code = app(args=argv, prog_name="simtool", standalone_mode=False)
     except typer.Exit as done:
@@ -1122,7 +1128,7 @@ def _command(argv: list[str] | None) -> int:
         err.print(f"error: {one_line(message)}", markup=False, highlight=False, soft_wrap=True)
         return 2
     except (KeyboardInterrupt, typer.Abort):
-        err.print("interrupted; no result was written", markup=False)
+        err.print(f"interrupted; {NOTHING_KEPT}", markup=False)
         return 130
     except OSError as exc:  # a path the system refuses where no command looked for it first
         err.print(f"error: {one_line(os_problem(exc))}", markup=False, highlight=False, soft_wrap=True)
@@ -1137,6 +1143,8 @@ def _command(argv: list[str] | None) -> int:
         err.print(f"error: out of memory ({describe(exc)}); run with fewer --jobs, or give "
                   f"simtool more memory", markup=False, highlight=False, soft_wrap=True)
         return 2
+    if code == 130 and not _SAID:  # Ctrl-C where no command said it (replay, report): typer's
+        err.print(f"interrupted; {NOTHING_KEPT}", markup=False)  # exit status alone, silent
     return code if isinstance(code, int) else 0
 
 

@@ -118,3 +118,19 @@ def test_a_run_killed_before_it_saved_its_specification_leaves_a_folder_a_new_ru
     (out / "chunks").mkdir()
     (out / "chunks" / "writer.json").write_text("{}")
     main_error(capsys, ["run", *BW, "--n", "10", "--out", out], "holds no simtool run")
+
+
+@pytest.mark.parametrize("command,where", [
+    (["replay", "--game", "black-white", "--seed", "1", "--deal", "0"], "replay_deal"),
+    (["games"], "Table"),
+])
+def test_ctrl_c_in_a_command_that_keeps_nothing_says_so(capsys, monkeypatch, command, where):
+    # before: typer turned Ctrl-C into exit status 130 with nothing on the terminal
+    from simtool import cli as cli_module
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_module, where, stopped)
+    assert main(command) == 130
+    assert capsys.readouterr().err.strip() == "interrupted; no result was written"
