@@ -143,6 +143,10 @@ from simtool import bits
 def moves(view, rng):
     os.chdir(os.environ["ELSEWHERE"])
     return bits.lowest(view.legal)
+
+def masks(view, rng):
+    os.umask(0o777)
+    return bits.lowest(view.legal)
 '''
 
 
@@ -159,3 +163,20 @@ def test_a_plugin_that_changes_the_working_directory_does_not_move_the_run(tmp_p
     assert r.exit_code == 0, r.output
     assert (tmp_path / "out" / "run.json").is_file() and not any((tmp_path / "elsewhere").iterdir())
     assert Path.cwd() == tmp_path
+
+
+def test_a_plugin_that_changes_the_file_mode_mask_does_not_lock_the_user_out_of_the_run(tmp_path):
+    # before: seats.parquet written with mode 000 (`os.umask(0o777)` in the plugin), a run the
+    # user could not read back
+    import os
+
+    (tmp_path / "mover.py").write_text(MOVES)
+    mask = os.umask(0o022)
+    try:
+        r = cli("run", "--game", "black-white", "--n", "50", "--jobs", "1", "-s", f"{tmp_path / 'mover.py'}:masks",
+                "--out", tmp_path / "out", "-q")
+        assert os.umask(0o022) == 0o022
+    finally:
+        os.umask(mask)
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "out" / "seats.parquet").stat().st_mode & 0o777 == 0o644
