@@ -3,7 +3,6 @@ and careless or malicious input to every command. Each test failed on the code b
 
 from __future__ import annotations
 
-import json
 import shutil
 import signal
 import subprocess
@@ -16,7 +15,7 @@ import simtool
 from simtool.cli import main
 from simtool.pipeline import folders
 
-from .test_cli import cli, one_line_error
+from .test_cli import cli
 from .test_hardening_cli import main_error
 
 ROOT = Path(__file__).resolve().parents[1]
