@@ -3,6 +3,7 @@ and careless or malicious input to every command. Each test failed on the code b
 
 from __future__ import annotations
 
+import json
 import shutil
 import signal
 import subprocess
@@ -43,6 +44,22 @@ def test_another_runs_table_copied_in_is_refused_by_every_reader(tmp_path):
     with pytest.raises(simtool.SimtoolError, match="tables are not those its run.json records"):
         folders.load(a)
     assert folders.load(b)[0]["seed"] == 2  # an untouched run still reads
+
+
+@pytest.mark.parametrize("change", [{"lineup": ["random", "random", "balance"]}, {"seed": 2},
+                                    {"rules": {"deck": 36, "hand_size": 9}}])
+def test_a_run_json_whose_line_up_rules_or_seed_were_edited_is_refused(tmp_path, capsys, change):
+    # before: the report printed the edited line-up ("seat 2: balance") above the tables as played,
+    # balance's seat-0 figures under seat 2's label, with no error
+    out = tmp_path / "r"
+    simtool.run("black-white", n=200, seed=1, jobs=1, out=out, strategy="random", seats={0: "balance"})
+    meta = json.loads((out / "run.json").read_text())
+    (out / "run.json").write_text(json.dumps(meta | change))
+    main_error(capsys, ["report", out, "-o", tmp_path / "r.html"], "its run.json was changed since the run wrote it")
+    assert not (tmp_path / "r.html").exists()
+    del meta[folders.PLAYED_SUM]  # an older simtool's run.json, without the checksum: read as before
+    (out / "run.json").write_text(json.dumps(meta))
+    assert folders.load(out)[0]["lineup"] == ["balance", "random", "random"]
 
 
 def test_a_run_read_after_it_was_written_is_not_read_again_to_check_it(tmp_path, monkeypatch):

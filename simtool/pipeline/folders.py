@@ -95,6 +95,8 @@ def tables_intact(folder: Path, meta: dict) -> bool:
     otherwise be taken as played. A ``run.json`` without checksums (an older simtool's) cannot
     tell, and is trusted as before; checksums of another shape (a string, a list), a ``files``
     list that is not theirs or that leaves out a table on disk were changed by hand: not intact."""
+    if PLAYED_SUM in meta and meta[PLAYED_SUM] != _played_sum(meta):
+        return False  # what it says was played (line-up, rules, seed...) is not what was
     if "sha256" not in meta:
         return True
     sums, names = meta["sha256"], meta.get("files")
@@ -138,10 +140,28 @@ def _remember(path: Path, digest: str) -> None:
     _KNOWN[os.path.abspath(path)] = (_identity(path), digest)
 
 
+PLAYED = ("game", "players", "lineup", "rules", "unit", "n", "seed", "rotate", "duplicate", "chunk")
+"""The ``run.json`` keys that say what the tables hold: which seat played which strategy, under
+which rules, on which deals."""
+PLAYED_SUM = "played_sha256"
+"""The key in ``run.json`` of the checksum of its :data:`PLAYED` keys: a line-up changed by hand
+(``balance`` moved from seat 0 to seat 2) was reported above the tables of the seats as played,
+balance's figures under another seat's label."""
+
+
+def _played_sum(meta: dict) -> str:
+    played = {key: meta.get(key) for key in PLAYED}
+    return hashlib.sha256(json.dumps(played, sort_keys=True, default=str).encode()).hexdigest()
+
+
 def check_intact(run_dir: Path, meta: dict) -> None:
     """Refuse a finished run whose tables are not those its ``run.json`` records (another run's
     ``seats.parquet`` copied in: the same shape, other deals), before a report calls them its."""
     if not tables_intact(run_dir, meta):
+        if PLAYED_SUM in meta and meta[PLAYED_SUM] != _played_sum(meta):
+            raise SimtoolError(f"{run_dir}: its run.json was changed since the run wrote it (what it says "
+                               f"was played: {', '.join(PLAYED)}); its tables are not of that run: "
+                               f"put it back, or run it again")
         raise SimtoolError(f"{run_dir}: its tables are not those its run.json records (their SHA-256 "
                            f"differ): changed or replaced since the run wrote them; run it again")
 
@@ -443,6 +463,7 @@ class RunWriter:
                         raise
                     written[name] = final
             meta = {**meta, "files": sorted(p.name for p in written.values()), "sha256": sums}
+            meta[PLAYED_SUM] = _played_sum(json.loads(json.dumps(meta, default=str)))  # as read back
             if self.left_alone():
                 meta["left_alone"] = [f"chunks/{name}" for name in self.left_alone()]
             write_json(self.out / "run.json", meta)
