@@ -5,7 +5,9 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import signal
 import sys
+import threading
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Optional
@@ -1104,10 +1106,20 @@ def _replace_what_cannot_be_shown() -> None:
             stream.reconfigure(errors="replace")
 
 
+def _terminated(signum, frame):
+    raise KeyboardInterrupt
+
+
 def _main(argv: list[str] | None) -> int:
+    # SIGTERM (`kill`, `timeout`, a batch system's stop) is taken as Ctrl-C: the finished chunks
+    # kept, one line saying how to go on (it ended the process silently, exit status -15)
+    before = signal.signal(signal.SIGTERM, _terminated) \
+        if threading.current_thread() is threading.main_thread() else None
     try:
         return _command(argv)
     finally:  # the end of the command, whichever way it ended, is the end of its dask cluster
+        if before is not None:
+            signal.signal(signal.SIGTERM, before)
         cluster = sys.modules.get("simtool.pipeline.cluster")
         if cluster is not None:  # never imported: no cluster was started
             cluster.close_embedded()

@@ -4,10 +4,12 @@ and careless or malicious input to every command. Each test failed on the code b
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -196,3 +198,36 @@ def test_a_plugin_that_changes_the_file_mode_mask_does_not_lock_the_user_out_of_
         os.umask(mask)
     assert r.exit_code == 0, r.output
     assert (tmp_path / "out" / "seats.parquet").stat().st_mode & 0o777 == 0o644
+
+
+WAITS = '''
+import os, time
+from pathlib import Path
+from simtool import bits
+
+def waits(view, rng):
+    Path(os.environ["READY"]).touch()
+    time.sleep(0.05)
+    return bits.lowest(view.legal)
+'''
+
+
+def test_a_run_stopped_by_sigterm_says_how_to_resume_as_ctrl_c_does(tmp_path):
+    # before: `kill` (or `timeout`) ended simtool at once, exit status -15 and not a word
+    (tmp_path / "waits.py").write_text(WAITS)
+    out, ready = tmp_path / "r", tmp_path / "ready"
+    proc = subprocess.Popen([sys.executable, "-m", "simtool.cli", "run", "--game", "black-white", "--n", "50",
+                             "--jobs", "1", "-s", f"{tmp_path / 'waits.py'}:waits", "--out", str(out), "-q"],
+                            cwd=ROOT, env={**os.environ, "READY": str(ready)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not ready.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert err.strip() == f"interrupted; finish the run with: simtool run --resume {out}"
+    assert (out / "chunks" / "spec.json").is_file() and not (out / "run.json").exists()
