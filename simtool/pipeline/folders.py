@@ -675,8 +675,8 @@ def _temp_name(path: Path) -> Path:
     """A temporary name beside ``path`` that no other writer uses: two commands writing one report
     at once (``simtool report -o same.html`` twice) each wrote ``.same.html.tmp``, the one's file cut
     short or renamed away by the other's. The name is cut to stay within a file name's 255 bytes."""
-    stem = os.fsdecode(os.fsencode(path.name)[:200])
-    return path.with_name(f".{stem}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
+    end = os.fsdecode(os.fsencode(path.name)[-200:])  # its end: `.json.tmp` still says what it is
+    return path.with_name(f".{os.getpid()}-{os.urandom(4).hex()}.{end}.tmp")
 
 
 class Encoded(bytes):
