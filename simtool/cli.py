@@ -6,7 +6,9 @@
 import dataclasses
 import os
 import re
+import signal
 import sys
+import threading
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Optional
@@ -277,9 +279,14 @@ def command_list(group) -> str:
 
 def interrupted(how_to_go_on: str | None) -> typer.Exit:
     """Ctrl-C: say how to go on from what was kept (when anything was), exit status 130."""
-    if how_to_go_on:
-        err.print(f"interrupted; {how_to_go_on}", markup=False, highlight=False, soft_wrap=True)
+    err.print(f"interrupted; {how_to_go_on or NOTHING_KEPT}", markup=False, highlight=False, soft_wrap=True)
+    _SAID.append(True)
     return typer.Exit(130)
+
+
+NOTHING_KEPT = "no result was written"
+_SAID = []
+"""Set by :func:`interrupted`: the command said how it stopped."""
 
 
 def lineup_args(seat: list[str]) -> dict[str, str]:
@@ -631,11 +638,15 @@ def _players(text: str | None, game: str) -> int | None:
         return None
     try:
         count = options.read_whole(text)
-        if count >= 1:
-            return count  # a count the game does not take: make_spec names the game's counts
     except ValueError:
-        pass
-    valid = choices(games.get(game).players)
+        count = 0
+    g = games.get(game)
+    valid = choices(g.players)
+    if count >= 1 and count not in g.players:
+        # named as written: `1e400` is one short line, its 401 digits were not
+        raise SimtoolError(f"{g.id} is for {valid} players, not {text.strip()}")
+    if count >= 1:
+        return count
     raise bad("--players", text, f"one of {valid}", f" for {game}")
 
 
@@ -1096,16 +1107,27 @@ def _replace_what_cannot_be_shown() -> None:
             stream.reconfigure(errors="replace")
 
 
+def _terminated(signum, frame):
+    raise KeyboardInterrupt
+
+
 def _main(argv: list[str] | None) -> int:
+    # SIGTERM (`kill`, `timeout`, a batch system's stop) is taken as Ctrl-C: the finished chunks
+    # kept, one line saying how to go on (it ended the process silently, exit status -15)
+    before = signal.signal(signal.SIGTERM, _terminated) \
+        if threading.current_thread() is threading.main_thread() else None
     try:
         return _command(argv)
     finally:  # the end of the command, whichever way it ended, is the end of its dask cluster
+        if before is not None:
+            signal.signal(signal.SIGTERM, before)
         cluster = sys.modules.get("simtool.pipeline.cluster")
         if cluster is not None:  # never imported: no cluster was started
             cluster.close_embedded()
 
 
 def _command(argv: list[str] | None) -> int:
+    _SAID.clear()
     try:
         code = app(args=argv, prog_name="simtool", standalone_mode=False)
     except typer.Exit as done:
@@ -1119,7 +1141,7 @@ def _command(argv: list[str] | None) -> int:
         err.print(f"error: {one_line(message)}", markup=False, highlight=False, soft_wrap=True)
         return 2
     except (KeyboardInterrupt, typer.Abort):
-        err.print("interrupted; no result was written", markup=False)
+        err.print(f"interrupted; {NOTHING_KEPT}", markup=False)
         return 130
     except OSError as exc:  # a path the system refuses where no command looked for it first
         err.print(f"error: {one_line(os_problem(exc))}", markup=False, highlight=False, soft_wrap=True)
@@ -1134,6 +1156,8 @@ def _command(argv: list[str] | None) -> int:
         err.print(f"error: out of memory ({describe(exc)}); run with fewer --jobs, or give "
                   f"simtool more memory", markup=False, highlight=False, soft_wrap=True)
         return 2
+    if code == 130 and not _SAID:  # Ctrl-C where no command said it (replay, report): typer's
+        err.print(f"interrupted; {NOTHING_KEPT}", markup=False)  # exit status alone, silent
     return code if isinstance(code, int) else 0
 
 

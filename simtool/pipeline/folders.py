@@ -61,7 +61,23 @@ def run_kind(folder: Path) -> str | None:
         except (OSError, ValueError):
             return None
         return "finished" if isinstance(meta, dict) and "simtool" in meta.get("versions", {}) else None
-    return "empty" if not any(folder.iterdir()) else None
+    return "empty" if not any(folder.iterdir()) or _never_started(folder) else None
+
+
+NOT_STARTED = re.compile(r"writer\.json|\.(writer|spec)\.json\.tmp")
+"""What a run writes in ``chunks/`` before its ``spec.json``: all a run killed then leaves."""
+
+
+def _never_started(folder: Path) -> bool:
+    """A run folder whose run was killed after it took the folder and before it saved what it
+    plays (``chunks/`` holding its ``writer.json`` alone): nothing played, nothing of the user's,
+    so a new run may start there (it was once "not empty and holds no simtool run" for good)."""
+    parts = folder / "chunks"
+    try:
+        return ([p.name for p in folder.iterdir()] == ["chunks"] and parts.is_dir() and not parts.is_symlink()
+                and all(p.is_file() and NOT_STARTED.fullmatch(p.name) for p in parts.iterdir()))
+    except OSError:
+        return False
 
 
 def parse_json(text: str):
@@ -79,6 +95,8 @@ def tables_intact(folder: Path, meta: dict) -> bool:
     otherwise be taken as played. A ``run.json`` without checksums (an older simtool's) cannot
     tell, and is trusted as before; checksums of another shape (a string, a list), a ``files``
     list that is not theirs or that leaves out a table on disk were changed by hand: not intact."""
+    if PLAYED_SUM in meta and meta[PLAYED_SUM] != _played_sum(meta):
+        return False  # what it says was played (line-up, rules, seed...) is not what was
     if "sha256" not in meta:
         return True
     sums, names = meta["sha256"], meta.get("files")
@@ -92,15 +110,58 @@ def tables_intact(folder: Path, meta: dict) -> bool:
         return False
     try:
         return all(isinstance(sums[name], str) and (folder / name).is_file()
-                   and file_checksum(folder / name) == sums[name] for name in names)
+                   and known_checksum(folder / name) == sums[name] for name in names)
     except OSError:
         return False
+
+
+_KNOWN: dict[str, tuple[tuple[int, int, int, int], str]] = {}
+"""Checksums this process computed or wrote, by path, with the file's identity then: the run a
+command writes and then reads (its summary, its report) is not read twice to check it."""
+
+
+def _identity(path: Path) -> tuple[int, int, int, int]:
+    st = path.stat()
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def known_checksum(path: Path) -> str:
+    """:func:`file_checksum`, computed once while the file stays the same file, unchanged."""
+    key, identity = os.path.abspath(path), _identity(path)
+    known = _KNOWN.get(key)
+    if known is not None and known[0] == identity:
+        return known[1]
+    digest = file_checksum(path)
+    _KNOWN[key] = (identity, digest)
+    return digest
+
+
+def _remember(path: Path, digest: str) -> None:
+    _KNOWN[os.path.abspath(path)] = (_identity(path), digest)
+
+
+PLAYED = ("game", "players", "lineup", "rules", "unit", "n", "seed", "rotate", "duplicate", "chunk")
+"""The ``run.json`` keys that say what the tables hold: which seat played which strategy, under
+which rules, on which deals."""
+PLAYED_SUM = "played_sha256"
+"""The key in ``run.json`` of the checksum of its :data:`PLAYED` keys: a line-up changed by hand
+(``balance`` moved from seat 0 to seat 2) was reported above the tables of the seats as played,
+balance's figures under another seat's label."""
+
+
+def _played_sum(meta: dict) -> str:
+    played = {key: meta.get(key) for key in PLAYED}
+    return hashlib.sha256(json.dumps(played, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def check_intact(run_dir: Path, meta: dict) -> None:
     """Refuse a finished run whose tables are not those its ``run.json`` records (another run's
     ``seats.parquet`` copied in: the same shape, other deals), before a report calls them its."""
     if not tables_intact(run_dir, meta):
+        if PLAYED_SUM in meta and meta[PLAYED_SUM] != _played_sum(meta):
+            raise SimtoolError(f"{run_dir}: its run.json was changed since the run wrote it (what it says "
+                               f"was played: {', '.join(PLAYED)}); its tables are not of that run: "
+                               f"put it back, or run it again")
         raise SimtoolError(f"{run_dir}: its tables are not those its run.json records (their SHA-256 "
                            f"differ): changed or replaced since the run wrote them; run it again")
 
@@ -394,6 +455,7 @@ class RunWriter:
                             join_chunks(parts, tmp, limit, self.parts / f".{name}-{count - 1:06d}.tmp")
                             sums[final.name] = file_checksum(tmp)
                         os.replace(tmp, final)
+                        _remember(final, sums[final.name])
                     except write_errors() as exc:
                         raise cannot_write(final, exc) from None
                     except BaseException:
@@ -401,6 +463,7 @@ class RunWriter:
                         raise
                     written[name] = final
             meta = {**meta, "files": sorted(p.name for p in written.values()), "sha256": sums}
+            meta[PLAYED_SUM] = _played_sum(json.loads(json.dumps(meta, default=str)))  # as read back
             if self.left_alone():
                 meta["left_alone"] = [f"chunks/{name}" for name in self.left_alone()]
             write_json(self.out / "run.json", meta)
@@ -593,7 +656,7 @@ def write_together(files: dict[Path, str], what: str) -> None:
     data), each written whole under a temporary name first and all renamed into place only once
     every one is written, in order: a full disk or Ctrl-C leaves the earlier set, never one file
     new and another cut short. ``what`` names them in the one-line error."""
-    temps = {path: path.with_name(f".{path.name}.tmp") for path in files}
+    temps = {path: _temp_name(path) for path in files}
     try:
         for path, text in files.items():
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -606,6 +669,14 @@ def write_together(files: dict[Path, str], what: str) -> None:
     finally:
         for tmp in temps.values():
             tmp.unlink(missing_ok=True)
+
+
+def _temp_name(path: Path) -> Path:
+    """A temporary name beside ``path`` that no other writer uses: two commands writing one report
+    at once (``simtool report -o same.html`` twice) each wrote ``.same.html.tmp``, the one's file cut
+    short or renamed away by the other's. The name is cut to stay within a file name's 255 bytes."""
+    end = os.fsdecode(os.fsencode(path.name)[-200:])  # its end: `.json.tmp` still says what it is
+    return path.with_name(f".{os.getpid()}-{os.urandom(4).hex()}.{end}.tmp")
 
 
 class Encoded(bytes):
@@ -725,6 +796,9 @@ def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
                     "the matches in matches.parquet played")
     else:
         _check_rows(run_dir / "seats.parquet", seats, p, n * copies, "deal", "deals", copies=copies)
+    # whole and of the right shape, yet perhaps another run's: refused for every reader (a summary,
+    # a ladder, restricted play, the metrics), not by the report alone
+    check_intact(run_dir, meta)
     return meta, seats, matches
 
 

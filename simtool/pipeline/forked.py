@@ -182,6 +182,7 @@ def _serve(conn: Connection, inherited: list[Connection]) -> None:
             c.close()
         # Ctrl-C reaches the whole process group: the parent handles it and ends its workers
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's takes it as Ctrl-C; a worker ends
         replies: queue.SimpleQueue = queue.SimpleQueue()
         sender = threading.Thread(target=_send_all, args=(conn, replies), daemon=True)
         sender.start()
@@ -338,6 +339,7 @@ def in_child(fn):
         try:
             os.close(read)
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is this process's to handle
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
             data = json.dumps(fn()).encode()
             with os.fdopen(write, "wb") as out:
                 out.write(data)

@@ -421,9 +421,18 @@ GLOBALS_STREAM = 2
 def seeded_globals(seed: int, index: int) -> Iterator[None]:
     """numpy's and Python's global generators seeded from chunk ``index``'s own stream while it
     is played, then put back as they were: a plugin drawing from them (``np.random.random``,
-    ``random.random``) instead of its ``rng`` plays the same for any ``--jobs`` and every time."""
+    ``random.random``) instead of its ``rng`` plays the same for any ``--jobs`` and every time.
+    The working directory and the file mode mask are put back too: a plugin's ``os.chdir`` made
+    the chunk's tables go to (and a relative ``--out`` be looked for in) another folder, an error
+    blaming the path; its ``os.umask(0o777)`` made every table of the run unreadable (mode 000)."""
     state = np.random.SeedSequence(seed, spawn_key=(index, GLOBALS_STREAM)).generate_state(4)
     saved = np.random.get_state(), random.getstate()
+    try:
+        cwd = os.open(".", os.O_RDONLY)  # by descriptor: the folder even if renamed meanwhile
+    except OSError:  # a folder this user may enter but not list: only a plugin could move off it
+        cwd = None
+    mask = os.umask(0o022)
+    os.umask(mask)
     np.random.seed(state)
     random.seed(int.from_bytes(state.tobytes(), "little"))
     try:
@@ -431,6 +440,10 @@ def seeded_globals(seed: int, index: int) -> Iterator[None]:
     finally:
         np.random.set_state(saved[0])
         random.setstate(saved[1])
+        os.umask(mask)
+        if cwd is not None:
+            os.fchdir(cwd)
+            os.close(cwd)
 
 
 def _tabulate(task: Task, game, lineup: Lineup, outcome: Outcome, trace: list[str]) -> Chunk:
