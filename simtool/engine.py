@@ -21,7 +21,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Generator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache, wraps
 from typing import Any
@@ -109,8 +109,12 @@ def _source(view: View, name: str) -> tuple:
 def _opened(view: View):
     """The locals of the engine frame that opened ``view`` and is still open, else ``None``."""
     frame = sys._getframe(2)
+    call, opened = _OPENERS
     while frame is not None:
-        if frame.f_code in _OPENERS:
+        code = frame.f_code
+        # by identity: `code in a_set` hashes the code object's whole contents (0.75 us a frame,
+        # at every frame of every first read of a field)
+        if code is call or code is opened:
             seen = frame.f_locals
             if seen.get("view") is view:
                 return seen
@@ -862,12 +866,18 @@ def _column_problem(value: np.ndarray, dtype: np.dtype, shape: tuple[int, int]) 
     if dtype.kind in "iu":
         if value.dtype.kind == "f" and not (np.isfinite(value) & (value == np.trunc(value))).all():
             return f"holding values that are not whole numbers (stored as {dtype.name})"
-        info = np.iinfo(dtype)
+        info = _limits(dtype)
         if value.size and value.dtype.kind != "b" and (value.min() < info.min or value.max() > info.max):
             return f"holding values beyond {dtype.name}'s {info.min}..{info.max}"
     elif dtype.kind == "f" and not np.isfinite(value).all():
         return "holding NaN or infinite values"
     return None
+
+
+@cache
+def _limits(dtype: np.dtype) -> np.iinfo:
+    """``np.iinfo(dtype)``, made once: every column of every round is checked against it."""
+    return np.iinfo(dtype)
 
 
 def _below_cap(game: Game, asked: int) -> None:
@@ -932,9 +942,13 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
             view._report = ctx.leads.reporter(idx)
     forks = _forks()
     try:
-        with nullcontext() if ctx.timeout is None else deadline(ctx.timeout):
+        if ctx.timeout is None:  # no timer: a with-block of nullcontext costs ~1 us a decision
             picked = (on_legal(np.ascontiguousarray(legal), rng, game.n_actions) if on_legal else
                       _call(strategy, view, rng, state, rows, seat, sees))
+        else:
+            with deadline(ctx.timeout):
+                picked = (on_legal(np.ascontiguousarray(legal), rng, game.n_actions) if on_legal else
+                          _call(strategy, view, rng, state, rows, seat, sees))
     except (StrategyError, TimerError):
         raise
     except Overtime:
@@ -1023,7 +1037,7 @@ class _Aside:
 _ASIDE = _Aside()
 
 
-_OPENERS = frozenset({_call.__code__, view_of.__code__})
+_OPENERS = (_call.__code__, view_of.__code__)
 """The engine functions whose frames hold a view's state while its fields may be read (see
 :func:`_source`): once they return, the view expires and unread fields stay unread."""
 
@@ -1100,7 +1114,8 @@ def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:
         fail(f"returned {picked.dtype} of shape {picked.shape}, expected integers {idx.shape}", 0)
     given, picked = picked, picked.astype(np.int64, copy=False)
     options = picked.view(np.uint64)  # a negative option reads as one far beyond n_actions
-    if options.size and options.max() >= game.n_actions:
+    # the ufunc's reduce, not ndarray.max: the latter's Python wrapper is most of its cost here
+    if options.size and np.maximum.reduce(options) >= game.n_actions:
         row = int(np.argmax((picked < 0) | (picked >= game.n_actions)))
         fail(f"chose option {given[row]}, outside 0..{game.n_actions - 1},", row)  # as returned, not wrapped
     # bit `option` of each legal set, shifted down (fewer passes than a look-up of each option's
