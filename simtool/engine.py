@@ -137,7 +137,7 @@ def own(field: str, doc: str = "") -> Field:
 
     def read(s, rows, seat):
         base = _first_cells(s.n, s.p) if rows is None else rows * s.p
-        return np.take(getattr(s, field), base + seat)
+        return getattr(s, field).take(base + seat)
 
     return Field(read, doc)
 
@@ -1176,7 +1176,7 @@ def put(per_seat: np.ndarray, at: np.ndarray, values) -> None:
 
 def add(per_seat: np.ndarray, at: np.ndarray, amount) -> None:
     """Add ``amount`` to one seat's entry per deal of an ``(n, p)`` array (flat cells ``at``)."""
-    put(per_seat, at, np.take(per_seat, at) + amount)
+    put(per_seat, at, per_seat.take(at) + amount)
 
 
 def take(obj, keep: np.ndarray):
