@@ -906,7 +906,14 @@ def _per_deal_array(value, n: int, dtype) -> np.ndarray:
     which skips broadcast_to's Python overhead at every decision)."""
     if isinstance(value, np.ndarray) and value.shape == (n,) and value.dtype == dtype:
         return value
-    return np.broadcast_to(np.asarray(value, dtype), (n,))
+    value = np.asarray(value, dtype)
+    if value.ndim:
+        return np.broadcast_to(value, (n,))
+    # one value for every deal (Black & White's colour, a wild trump): filled, a fifth of
+    # broadcast_to's Python overhead
+    every = np.empty(n, dtype)
+    every.fill(value)
+    return every
 
 
 def _choose(game, state, d, seat, legal, lineup, rng, ctx) -> np.ndarray:
