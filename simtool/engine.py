@@ -83,31 +83,29 @@ class Field:
     def __get__(self, obj, owner=None):
         if obj is None:
             return self
-        state, rows, seat = _source(obj, self.name)
-        value = self.read(state, rows, seat)
+        seen = _opened(obj)  # the frame's locals, looked up here: a call less at every first read
+        if seen is None:
+            _expired(self.name)
+        value = self.read(seen["state"], seen["rows"], seen["seat"])
         obj.__dict__[self.name] = value  # from now on the plain attribute: the strategy's copy
         return value
 
 
-def _source(view: View, name: str) -> tuple:
-    """The round state, rows and seats behind ``view``, found in the frame of the engine function
-    that opened it (:func:`_call` while a strategy decides, :func:`view_of`), up the calling
-    thread's stack.
+def _expired(name: str):
+    raise AttributeError(f"view field '{name}' was not read while the strategy decided; a view "
+                         f"expires when its decision is made, and its fields are read in the "
+                         f"thread that asked the strategy")
+
+
+def _opened(view: View):
+    """The locals of the engine frame that opened ``view`` and is still open, else ``None``: the
+    round state, rows and seats behind ``view`` are found there, in the frame of :func:`_call`
+    while a strategy decides (or :func:`view_of`), up the calling thread's stack.
 
     The state lives only in that frame's locals: no module global, no attribute of the view and
     nothing reachable from the view by name leads to it, and it is gone once the decision is
     made. A plugin that walks frames or the garbage collector can still find it: in-process
     plugins are trusted code (docs/trust.md); ``--isolate`` is for those that are not."""
-    seen = _opened(view)
-    if seen is None:
-        raise AttributeError(f"view field '{name}' was not read while the strategy decided; a view "
-                             f"expires when its decision is made, and its fields are read in the "
-                             f"thread that asked the strategy")
-    return seen["state"], seen["rows"], seen["seat"]
-
-
-def _opened(view: View):
-    """The locals of the engine frame that opened ``view`` and is still open, else ``None``."""
     frame = sys._getframe(2)
     call, opened = _OPENERS
     while frame is not None:
@@ -244,7 +242,7 @@ class View:
     """What the acting seat may know at a decision, for ``m`` deals at once.
 
     A view holds copies of what the seat may know and nothing else: no reference to the game's
-    state, which only the engine's frame deciding holds (see :func:`_source`), so a strategy
+    state, which only the engine's frame deciding holds (see :func:`_opened`), so a strategy
     that writes into a view changes only its own copy, and the engine checks every choice
     against its own legal sets. This guards against mistakes, not attack: an in-process plugin
     is trusted code, and ``--isolate`` plays one that is not in a process of its own
@@ -1010,7 +1008,7 @@ def _call(strategy, view, rng, state, rows, seat, sees=False):
     """``strategy(view, rng)``; a copy of the process the strategy forked ends here instead of
     returning: it would play the rest of the chunk and, in a worker, read its parent's pipe.
     ``state``, ``rows`` and ``seat`` are where the view's fields are read from (see
-    :func:`_source`), locals of this small frame, cheap to look up; ``sees``: ``view.redeal``
+    :func:`_opened`), locals of this small frame, cheap to look up; ``sees``: ``view.redeal``
     gives the true deal (the clairvoyant reference player, see :attr:`Lineup.sees`)."""
     pid, results = os.getpid(), sys.stdout
     sys.stdout = _ASIDE
@@ -1046,7 +1044,7 @@ _ASIDE = _Aside()
 
 _OPENERS = (_call.__code__, view_of.__code__)
 """The engine functions whose frames hold a view's state while its fields may be read (see
-:func:`_source`): once they return, the view expires and unread fields stay unread."""
+:func:`_opened`): once they return, the view expires and unread fields stay unread."""
 
 
 _FORKED = threading.local()
