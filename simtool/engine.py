@@ -21,7 +21,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Generator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache, wraps
 from typing import Any
@@ -83,34 +83,36 @@ class Field:
     def __get__(self, obj, owner=None):
         if obj is None:
             return self
-        state, rows, seat = _source(obj, self.name)
-        value = self.read(state, rows, seat)
+        seen = _opened(obj)  # the frame's locals, looked up here: a call less at every first read
+        if seen is None:
+            _expired(self.name)
+        value = self.read(seen["state"], seen["rows"], seen["seat"])
         obj.__dict__[self.name] = value  # from now on the plain attribute: the strategy's copy
         return value
 
 
-def _source(view: View, name: str) -> tuple:
-    """The round state, rows and seats behind ``view``, found in the frame of the engine function
-    that opened it (:func:`_call` while a strategy decides, :func:`view_of`), up the calling
-    thread's stack.
+def _expired(name: str):
+    raise AttributeError(f"view field '{name}' was not read while the strategy decided; a view "
+                         f"expires when its decision is made, and its fields are read in the "
+                         f"thread that asked the strategy")
+
+
+def _opened(view: View):
+    """The locals of the engine frame that opened ``view`` and is still open, else ``None``: the
+    round state, rows and seats behind ``view`` are found there, in the frame of :func:`_call`
+    while a strategy decides (or :func:`view_of`), up the calling thread's stack.
 
     The state lives only in that frame's locals: no module global, no attribute of the view and
     nothing reachable from the view by name leads to it, and it is gone once the decision is
     made. A plugin that walks frames or the garbage collector can still find it: in-process
     plugins are trusted code (docs/trust.md); ``--isolate`` is for those that are not."""
-    seen = _opened(view)
-    if seen is None:
-        raise AttributeError(f"view field '{name}' was not read while the strategy decided; a view "
-                             f"expires when its decision is made, and its fields are read in the "
-                             f"thread that asked the strategy")
-    return seen["state"], seen["rows"], seen["seat"]
-
-
-def _opened(view: View):
-    """The locals of the engine frame that opened ``view`` and is still open, else ``None``."""
     frame = sys._getframe(2)
+    call, opened = _OPENERS
     while frame is not None:
-        if frame.f_code in _OPENERS:
+        code = frame.f_code
+        # by identity: `code in a_set` hashes the code object's whole contents (0.75 us a frame,
+        # at every frame of every first read of a field)
+        if code is call or code is opened:
             seen = frame.f_locals
             if seen.get("view") is view:
                 return seen
@@ -133,7 +135,7 @@ def own(field: str, doc: str = "") -> Field:
 
     def read(s, rows, seat):
         base = _first_cells(s.n, s.p) if rows is None else rows * s.p
-        return np.take(getattr(s, field), base + seat)
+        return getattr(s, field).take(base + seat)
 
     return Field(read, doc)
 
@@ -240,7 +242,7 @@ class View:
     """What the acting seat may know at a decision, for ``m`` deals at once.
 
     A view holds copies of what the seat may know and nothing else: no reference to the game's
-    state, which only the engine's frame deciding holds (see :func:`_source`), so a strategy
+    state, which only the engine's frame deciding holds (see :func:`_opened`), so a strategy
     that writes into a view changes only its own copy, and the engine checks every choice
     against its own legal sets. This guards against mistakes, not attack: an in-process plugin
     is trusted code, and ``--isolate`` plays one that is not in a process of its own
@@ -862,12 +864,18 @@ def _column_problem(value: np.ndarray, dtype: np.dtype, shape: tuple[int, int]) 
     if dtype.kind in "iu":
         if value.dtype.kind == "f" and not (np.isfinite(value) & (value == np.trunc(value))).all():
             return f"holding values that are not whole numbers (stored as {dtype.name})"
-        info = np.iinfo(dtype)
+        info = _limits(dtype)
         if value.size and value.dtype.kind != "b" and (value.min() < info.min or value.max() > info.max):
             return f"holding values beyond {dtype.name}'s {info.min}..{info.max}"
     elif dtype.kind == "f" and not np.isfinite(value).all():
         return "holding NaN or infinite values"
     return None
+
+
+@cache
+def _limits(dtype: np.dtype) -> np.iinfo:
+    """``np.iinfo(dtype)``, made once: every column of every round is checked against it."""
+    return np.iinfo(dtype)
 
 
 def _below_cap(game: Game, asked: int) -> None:
@@ -896,7 +904,14 @@ def _per_deal_array(value, n: int, dtype) -> np.ndarray:
     which skips broadcast_to's Python overhead at every decision)."""
     if isinstance(value, np.ndarray) and value.shape == (n,) and value.dtype == dtype:
         return value
-    return np.broadcast_to(np.asarray(value, dtype), (n,))
+    value = np.asarray(value, dtype)
+    if value.ndim:
+        return np.broadcast_to(value, (n,))
+    # one value for every deal (Black & White's colour, a wild trump): filled, a fifth of
+    # broadcast_to's Python overhead
+    every = np.empty(n, dtype)
+    every.fill(value)
+    return every
 
 
 def _choose(game, state, d, seat, legal, lineup, rng, ctx) -> np.ndarray:
@@ -932,9 +947,13 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
             view._report = ctx.leads.reporter(idx)
     forks = _forks()
     try:
-        with nullcontext() if ctx.timeout is None else deadline(ctx.timeout):
+        if ctx.timeout is None:  # no timer: a with-block of nullcontext costs ~1 us a decision
             picked = (on_legal(np.ascontiguousarray(legal), rng, game.n_actions) if on_legal else
                       _call(strategy, view, rng, state, rows, seat, sees))
+        else:
+            with deadline(ctx.timeout):
+                picked = (on_legal(np.ascontiguousarray(legal), rng, game.n_actions) if on_legal else
+                          _call(strategy, view, rng, state, rows, seat, sees))
     except (StrategyError, TimerError):
         raise
     except Overtime:
@@ -989,7 +1008,7 @@ def _call(strategy, view, rng, state, rows, seat, sees=False):
     """``strategy(view, rng)``; a copy of the process the strategy forked ends here instead of
     returning: it would play the rest of the chunk and, in a worker, read its parent's pipe.
     ``state``, ``rows`` and ``seat`` are where the view's fields are read from (see
-    :func:`_source`), locals of this small frame, cheap to look up; ``sees``: ``view.redeal``
+    :func:`_opened`), locals of this small frame, cheap to look up; ``sees``: ``view.redeal``
     gives the true deal (the clairvoyant reference player, see :attr:`Lineup.sees`)."""
     pid, results = os.getpid(), sys.stdout
     sys.stdout = _ASIDE
@@ -1023,9 +1042,9 @@ class _Aside:
 _ASIDE = _Aside()
 
 
-_OPENERS = frozenset({_call.__code__, view_of.__code__})
+_OPENERS = (_call.__code__, view_of.__code__)
 """The engine functions whose frames hold a view's state while its fields may be read (see
-:func:`_source`): once they return, the view expires and unread fields stay unread."""
+:func:`_opened`): once they return, the view expires and unread fields stay unread."""
 
 
 _FORKED = threading.local()
@@ -1100,7 +1119,8 @@ def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:
         fail(f"returned {picked.dtype} of shape {picked.shape}, expected integers {idx.shape}", 0)
     given, picked = picked, picked.astype(np.int64, copy=False)
     options = picked.view(np.uint64)  # a negative option reads as one far beyond n_actions
-    if options.size and options.max() >= game.n_actions:
+    # the ufunc's reduce, not ndarray.max: the latter's Python wrapper is most of its cost here
+    if options.size and np.maximum.reduce(options) >= game.n_actions:
         row = int(np.argmax((picked < 0) | (picked >= game.n_actions)))
         fail(f"chose option {given[row]}, outside 0..{game.n_actions - 1},", row)  # as returned, not wrapped
     # bit `option` of each legal set, shifted down (fewer passes than a look-up of each option's
@@ -1161,7 +1181,7 @@ def put(per_seat: np.ndarray, at: np.ndarray, values) -> None:
 
 def add(per_seat: np.ndarray, at: np.ndarray, amount) -> None:
     """Add ``amount`` to one seat's entry per deal of an ``(n, p)`` array (flat cells ``at``)."""
-    put(per_seat, at, np.take(per_seat, at) + amount)
+    put(per_seat, at, per_seat.take(at) + amount)
 
 
 def take(obj, keep: np.ndarray):

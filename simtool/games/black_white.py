@@ -181,7 +181,7 @@ class Round(TrickRound):
         sign, offset = _coding(self.colour, self.cards)
         led, self._led = getattr(self, "_led", None), None
         if led is None or led[1] != self.trick_no:  # a copy of the state made after the lead
-            self.best = value(np.take(self.trick, cells(self.n, self.p)(self.leader)), self.colour, self.cards)
+            self.best = value(self.trick.take(cells(self.n, self.p)(self.leader)), self.colour, self.cards)
         else:
             best = led[0]  # the led card's own copy: its number in the colour, in place
             best *= sign

@@ -64,7 +64,7 @@ class Layout:
     def suit_cards(self, suit: np.ndarray) -> np.ndarray:
         """The cards of each deal's suit; none where the suit is negative (no such suit)."""
         # one look-up: every negative suit reads the table's last entry, the empty set
-        return np.take(self._suit_or_none, np.maximum(suit, -1))
+        return self._suit_or_none.take(np.maximum(suit, -1))
 
     @cached_property
     def _suit_or_none(self) -> np.ndarray:

@@ -10,7 +10,7 @@ penalty cards a seat takes score against it: the lowest total wins.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -65,10 +65,13 @@ REMOVED = {3: ("2D",), 4: (), 5: ("2C", "2D")}
 """Cards taken out of the pack so that it deals out evenly: 17 cards each at 3p, 13 at 4p, 10 at 5p."""
 
 
+@cache
 def pack(p: int) -> np.ndarray:
-    """The cards in play at ``p`` players, lowest first, ``(52 - removed,)`` int8."""
-    out = np.setdiff1d(np.arange(CARDS), [LAYOUT.card(x) for x in REMOVED[p]])
-    return out.astype(np.int8)
+    """The cards in play at ``p`` players, lowest first, ``(52 - removed,)`` int8 (read-only: made
+    once per ``p``, as every round's deal and first lead read it; setdiff1d was ~10 us a call)."""
+    out = np.setdiff1d(np.arange(CARDS), [LAYOUT.card(x) for x in REMOVED[p]]).astype(np.int8)
+    out.flags.writeable = False
+    return out
 
 
 def in_pack(positions: np.ndarray, p: int) -> np.ndarray:
@@ -184,17 +187,17 @@ class Round(TrickRound):
     def follow_set(self, hand: np.ndarray) -> np.ndarray:
         """The led suit if the seat holds any; else any card, but on the first trick (with
         ``first_trick=clean``) no penalty card unless the seat holds nothing else."""
-        same = hand & np.take(SUIT, self.led_suit)
+        same = hand & SUIT.take(self.led_suit)
         if self.trick_no == 0 and self.rules["first_trick"] == "clean":
             hand = bits.first_of(hand & ~penalty_cards(self.rules), hand)
         return bits.first_of(same, hand)
 
     def on_lead(self, card: np.ndarray) -> None:
-        self.led_suit = np.take(CARD_SUIT, card)
+        self.led_suit = CARD_SUIT.take(card)
 
     def key(self, card: np.ndarray, at) -> np.ndarray:
         """No trumps: the highest card of the led suit wins; other suits never do."""
-        return np.take(CARD_RANK, card) * (np.take(CARD_SUIT, card) == self.led_suit)  # see bits.first_of
+        return CARD_RANK.take(card) * (CARD_SUIT.take(card) == self.led_suit)  # see bits.first_of
 
 
 def new_round(hands: np.ndarray, rules: dict, rnd: int = 0, totals: np.ndarray | None = None) -> Round:
@@ -279,7 +282,7 @@ def score(taken: np.ndarray, tricks: np.ndarray, rules: dict) -> dict[str, np.nd
 def _received(s, rows, seat):
     """The cards passed to ``seat``: those its passer gave."""
     base = np.arange(s.n, dtype=np.int64) * s.p if rows is None else rows * s.p
-    return np.take(s.gave, base + (seat - s.direction) % s.p)
+    return s.gave.take(base + (seat - s.direction) % s.p)
 
 
 class HeartsView(View, state=Round):
@@ -478,8 +481,8 @@ class Hearts(Game):
         while s.trick_no < s.hand_size:
             yield from play_trick(s, cell, s.leader)
             won = cell(s.winning)
-            in_trick = across_seats(np.bitwise_or, np.take(bits.BIT, s.trick))
-            put(s.taken, won, np.take(s.taken, won) | in_trick)
+            in_trick = across_seats(np.bitwise_or, bits.BIT.take(s.trick))
+            put(s.taken, won, s.taken.take(won) | in_trick)
             add(s.tricks, won, 1)
             s.broken |= (in_trick & HEART) != 0
             record_trick(s, s.leader)

@@ -92,12 +92,18 @@ def score_table(rules: dict, p: int) -> tuple[int, ...]:
     return sheet_table(limit_of(rules, p)) if table == "sheet" else as_numbers(table)
 
 
+_32, _16, _8, _LOW_BYTE = np.uint64(32), np.uint64(16), np.uint64(8), np.uint64(0xFF)
+
+
 def rank_byte(cards: np.ndarray) -> np.ndarray:
     """The ranks present in each card set, folded into one byte (bit r-1 for rank r)."""
-    folded = cards | (cards >> np.uint64(32))
-    folded |= folded >> np.uint64(16)
-    folded |= folded >> np.uint64(8)
-    return folded & np.uint64(0xFF)
+    # in place, with the shifts made once: a third less time, and strategies call it at most decisions
+    folded = cards >> _32
+    folded |= cards
+    folded |= folded >> _16
+    folded |= folded >> _8
+    folded &= _LOW_BYTE
+    return folded
 
 
 def of_ranks(ranks: np.ndarray) -> np.ndarray:
@@ -112,8 +118,8 @@ def rank_counts(hands: np.ndarray) -> np.ndarray:
 
 def trick_key(card: np.ndarray, is_trump: np.ndarray, led_suit: np.ndarray) -> np.ndarray:
     """Who wins: any trump beats every other card, then rank; off-suit cards never win."""
-    rank = np.take(CARD_RANK, card)
-    return rank * (is_trump | (np.take(CARD_SUIT, card) == led_suit)) + 16 * is_trump  # see bits.first_of
+    rank = CARD_RANK.take(card)
+    return rank * (is_trump | (CARD_SUIT.take(card) == led_suit)) + 16 * is_trump  # see bits.first_of
 
 
 def clockwise(seat: np.ndarray, places: int, p: int) -> np.ndarray:
@@ -193,15 +199,15 @@ class Round(TrickRound):
     def follow_set(self, hand: np.ndarray) -> np.ndarray:
         """Legal cards for a follower: the led suit (trump only when trump was led), else any."""
         led = self.trump_led
-        same = hand & (self.trump * led | ~self.trump & np.take(SUIT, self.led_suit) * ~led)
+        same = hand & (self.trump * led | ~self.trump & SUIT.take(self.led_suit) * ~led)
         return bits.first_of(same, hand)
 
     def on_lead(self, card: np.ndarray) -> None:
-        self.trump_led = (self.trump & np.take(bits.BIT, card)) != 0
-        self.led_suit = np.take(CARD_SUIT, card)
+        self.trump_led = (self.trump & bits.BIT.take(card)) != 0
+        self.led_suit = CARD_SUIT.take(card)
 
     def key(self, card: np.ndarray, at) -> np.ndarray:
-        return trick_key(card, (self.trump & np.take(bits.BIT, card)) != 0, self.led_suit)
+        return trick_key(card, (self.trump & bits.BIT.take(card)) != 0, self.led_suit)
 
 
 def _face_known(s, rows, seat) -> np.ndarray:
@@ -374,7 +380,7 @@ class KansasCity(Game):
             cards = deck.shuffled(rng, n, CARDS, p * hand + 1)
             hands = deck.hands(cards[:, : p * hand], p)
             set_aside = cards[:, -1].astype(np.int8)
-            aside = np.take(bits.BIT, set_aside)
+            aside = bits.BIT.take(set_aside)
         else:  # the same shuffle, its positions put straight into the hands
             hands = deck.dealt_hands(rng, n, CARDS, p, hand)
             set_aside, aside = np.full(n, -1, np.int8), bits.EMPTY
@@ -410,7 +416,7 @@ class KansasCity(Game):
             yield from play_trick(s, cell, s.leader)
             if s.step == s.p:
                 won = cell(s.winning)
-                in_trick = across_seats(np.bitwise_or, np.take(bits.BIT, s.trick))
+                in_trick = across_seats(np.bitwise_or, bits.BIT.take(s.trick))
                 add(s.tricks, won, 1)
                 add(s.fours, won, bits.count(in_trick & FOURS))
                 record_trick(s, s.leader)
@@ -420,10 +426,10 @@ class KansasCity(Game):
                 seat = clockwise(s.winning, s.step - s.p, s.p)  # each loser, clockwise from the winner's left
                 at = cell(seat)
                 taken = of_ranks(rank_byte(s.held_trumps))  # re-checked after each upgrade
-                eligible = np.take(s.hands, at) & ~s.trump & ~taken
+                eligible = s.hands.take(at) & ~s.trump & ~taken
                 choice = yield Decision(UPGRADE, seat, eligible | bits.BIT[DECLINE])
                 upgraded = choice != DECLINE
-                s.trump |= np.take(bits.BIT, choice) * upgraded
+                s.trump |= bits.BIT.take(choice) * upgraded
                 add(s.upgrades, at, upgraded)
                 s.step += 1
             s.leader = s.winning

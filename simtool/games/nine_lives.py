@@ -118,7 +118,7 @@ class Round(TrickRound):
         return self.hands.shape[0]
 
     def follow_set(self, hand: np.ndarray) -> np.ndarray:
-        same = hand & np.take(self.layout.suit, self.lead_suit)
+        same = hand & self.layout.suit.take(self.lead_suit)
         return bits.first_of(same, hand)
 
     def on_lead(self, card: np.ndarray) -> None:
@@ -128,7 +128,7 @@ class Round(TrickRound):
         """:func:`strength` of ``card`` from the seat at ``at``; no card counts in a deal whose
         rounds have run out of tricks (``card`` -1 there)."""
         # every bid is revealed in play; one lookup in the table of every case (see _strengths)
-        seat_suit = np.take(self.layout.card_suit, np.maximum(np.take(self.bid, at), 0))
+        seat_suit = self.layout.card_suit.take(np.maximum(self.bid.take(at), 0))
         suits, cases = self.layout.suits, _strengths(self.layout)
         case = self.trump * suits
         case += self.lead_suit
@@ -136,7 +136,7 @@ class Round(TrickRound):
         case += seat_suit
         case *= self.layout.cards + 1
         case += card
-        return np.take(cases, case + 1)
+        return cases.take(case + 1)
 
 
 def strength(layout: Layout, card, seat_suit, trump, lead_suit) -> np.ndarray:
@@ -297,8 +297,8 @@ class NineLives(Game):
             due = s.trick_no < s.hand_size - 1
             active = None if due.all() else due
             if s.step == 0:  # trump: the suit of the Kittykeeper's bid
-                keeper_bid = np.take(s.bid, cell(s.keeper))
-                s.trump = np.where(keeper_bid >= 0, np.take(s.layout.card_suit, np.maximum(keeper_bid, 0)), -1)
+                keeper_bid = s.bid.take(cell(s.keeper))
+                s.trump = np.where(keeper_bid >= 0, s.layout.card_suit.take(np.maximum(keeper_bid, 0)), -1)
             yield from play_trick(s, cell, s.keeper, active)
             # nothing counted won: the Kittykeeper keeps the trick (s.winning is still the keeper)
             won = cell(s.winning)

@@ -181,9 +181,9 @@ class Round(TrickRound):
     def follow_set(self, hand: np.ndarray) -> np.ndarray:
         """What a follower may play under the ``follow`` option (trump led: trump is the led suit)."""
         suits = suit_sets(self.layout)
-        same = hand & np.take(suits, self.led)
+        same = hand & suits.take(self.led)
         higher = same & ~bits.below(self.led * self.layout.ranks + self.top_led)  # led cards above top_led
-        trumps = hand & np.take(suits, self.trump)
+        trumps = hand & suits.take(self.trump)
         fallback = bits.first_of(trumps, hand)
         if self.rules["follow"] == "overtake":
             fallback = bits.first_of(same, fallback)
@@ -191,17 +191,17 @@ class Round(TrickRound):
 
     def strength(self, card: np.ndarray) -> np.ndarray:
         """Any trump beats the led suit; off-suit cards never win."""
-        suit, rank = np.take(self.layout.card_suit, card), np.take(self.layout.card_rank, card)
+        suit, rank = self.layout.card_suit.take(card), self.layout.card_rank.take(card)
         trump = suit == self.trump
         return rank * (trump | (suit == self.led)) + 100 * trump  # products: see bits.first_of
 
     def on_lead(self, card: np.ndarray) -> None:
-        self.led = np.take(self.layout.card_suit, card)
-        self.top_led = np.take(self.layout.card_rank, card)
+        self.led = self.layout.card_suit.take(card)
+        self.top_led = self.layout.card_rank.take(card)
 
     def on_follow(self, card: np.ndarray) -> None:
-        rank = np.take(self.layout.card_rank, card)
-        led_card = np.take(self.layout.card_suit, card) == self.led
+        rank = self.layout.card_rank.take(card)
+        led_card = self.layout.card_suit.take(card) == self.led
         self.top_led = np.maximum(self.top_led, rank * led_card)  # a card off the led suit counts 0
 
     def key(self, card: np.ndarray, at) -> np.ndarray:
@@ -244,7 +244,7 @@ def _kitty_held_instead(card: np.ndarray, trump: np.ndarray, layout: Layout) -> 
     ranked below its shown card's that it would have shown instead (below a plain card, the plain
     ones; below a trump, shown as it held no plain card, every plain card and the lower trumps)."""
     trumps = layout.suit_cards(trump)
-    rank = np.take(layout.card_rank, np.maximum(card, 0))
+    rank = layout.card_rank.take(np.maximum(card, 0))
     lower = _ranks_below(rank, layout)
     was_trump = (bits.BIT[np.maximum(card, 0)] & trumps) != 0
     return np.where(was_trump, layout.deck & ~trumps | lower & trumps, lower & ~trumps)
@@ -476,7 +476,7 @@ class OutTrumped(Game):
         if extra:
             cards = deck.shuffled(rng, n, layout.cards, p * size + extra)
             hands = deck.hands(cards[:, : p * size], p)
-            kitty = across_seats(np.bitwise_or, np.take(bits.BIT, cards[:, p * size:]))
+            kitty = across_seats(np.bitwise_or, bits.BIT.take(cards[:, p * size:]))
         else:  # the same shuffle, its positions put straight into the hands
             hands = deck.dealt_hands(rng, n, layout.cards, p, size)
             kitty = np.zeros(n, np.uint64)
@@ -514,7 +514,7 @@ class OutTrumped(Game):
             if s.rules["kitty"] != "none":
                 took = s.taker >= 0
                 at = cell(np.maximum(s.taker, 0))
-                np.put(s.hands, at, np.take(s.hands, at) | np.where(took, s.kitty, bits.EMPTY))
+                s.hands.put(at, s.hands.take(at) | np.where(took, s.kitty, bits.EMPTY))
                 s.picked = took
             s.phase, s.step = DISCARDS, 0
         if s.phase == DISCARDS:
@@ -524,18 +524,18 @@ class OutTrumped(Game):
                 # every deal discarding (a search's worlds of its own discard): no regrouping
                 active = None if took.all() else took
                 while s.step < kitty_size(s.rules):
-                    gone = yield Decision(DISCARD, np.maximum(s.taker, 0), np.take(s.hands, at),
+                    gone = yield Decision(DISCARD, np.maximum(s.taker, 0), s.hands.take(at),
                                           active=active)
                     gone_bit = np.where(took, bits.BIT[np.maximum(gone, 0)], bits.EMPTY)
-                    np.put(s.hands, at, np.take(s.hands, at) & ~gone_bit)
+                    s.hands.put(at, s.hands.take(at) & ~gone_bit)
                     s.discarded |= gone_bit
                     s.step += 1
             s.phase, s.step = TRICKS, 0
-        trump_cards = np.take(suit_sets(s.layout), s.trump)
+        trump_cards = suit_sets(s.layout).take(s.trump)
         while s.trick_no < s.hand_size:
             yield from play_trick(s, cell, s.leader)
             won = cell(s.winning)
-            in_trick = across_seats(np.bitwise_or, np.take(bits.BIT, s.trick))
+            in_trick = across_seats(np.bitwise_or, bits.BIT.take(s.trick))
             add(s.tricks, won, 1)
             add(s.trumps, won, bits.count(in_trick & trump_cards))
             record_trick(s, s.leader)
@@ -568,7 +568,7 @@ class OutTrumped(Game):
         plain = s.hands & ~trumps
         candidates = np.where(plain != 0, plain, s.hands)
         s.shown = lowest_rank(candidates, s.layout).astype(np.int16)
-        of_rank = np.take(s.layout.rank, s.shown - 1)  # every hand holds a card: rank 1..ranks
+        of_rank = s.layout.rank.take(s.shown - 1)  # every hand holds a card: rank 1..ranks
         s.shown_card = bits.lowest(candidates & of_rank).astype(np.int8)
         order = (s.dealer + 1 + np.arange(s.p)) % s.p  # ties go to the earliest from the dealer's left
         in_order = s.shown[:, order]

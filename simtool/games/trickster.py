@@ -108,7 +108,7 @@ def suit_cards_of_hand(hand: np.ndarray, d: Deck = DECK) -> np.ndarray:
     """The cards of the suit of each hand (its cards share one suit); none for an empty hand.
     One table lookup at the hand's lowest card (64 for an empty hand: the empty set)."""
     below_lowest = ~hand & (hand - np.uint64(1))
-    return np.take(d.suit_of_lowest, np.bitwise_count(below_lowest))
+    return d.suit_of_lowest.take(np.bitwise_count(below_lowest))
 
 
 @dataclass
@@ -287,11 +287,11 @@ def place(s: Round, card: np.ndarray) -> None:
     Choices between two arrays are products with a boolean (``x * keep``), not ``np.where``,
     whose branches cost several times the whole operation on unpredictable conditions."""
     d = s.deck
-    card_bit = np.take(bits.BIT, card)
-    pips = np.take(d.pips, card)
+    card_bit = bits.BIT.take(card)
+    pips = d.pips.take(card)
     # a hand holds one suit: the card follows it where the hand has a card of the card's suit
     # (never an empty hand)
-    follows = (s.hand & np.take(d.suit_of_card, card)) != 0
+    follows = (s.hand & d.suit_of_card.take(card)) != 0
     adds = follows & (s.pips + pips <= d.pip_limit)  # else the hand is collected (if any) and restarted
     kept = s.hand * adds
     s.collected |= s.hand ^ kept
