@@ -15,7 +15,7 @@ def test_a_damaged_lead_history_is_one_line(tmp_path):
     assert "drama" in whole  # read from the lead history
     leads = out / "leads.parquet"
     leads.write_bytes(leads.read_bytes()[:300])  # a copy cut short: once polars' ComputeError
-    with pytest.raises(SimtoolError, match="leads.parquet is not a readable table"):
+    with pytest.raises(SimtoolError, match="leads.parquet is not what its run.json records"):
         simtool.metrics(out)
 
 

@@ -295,7 +295,7 @@ def test_a_report_of_a_run_whose_table_was_swapped_for_another_runs_is_refused(t
     mine, theirs = plain_run(tmp_path / "a"), plain_run(tmp_path / "b", "--seed", "4")
     (mine / "seats.parquet").write_bytes((theirs / "seats.parquet").read_bytes())
     one_line_error(cli("report", mine, "-o", tmp_path / "r.html"),
-                   f"{mine}: its tables are not those its run.json records (their SHA-256 differ)")
+                   f"{mine}: seats.parquet is not what its run.json records (the SHA-256 differs)")
     assert not (tmp_path / "r.html").exists()
     assert cli("report", theirs, "-o", tmp_path / "r.html").exit_code == 0
 

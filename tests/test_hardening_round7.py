@@ -41,9 +41,9 @@ def test_another_runs_table_copied_in_is_refused_by_every_reader(tmp_path):
     # of the copied-in table as the run's
     a, b = two_runs(tmp_path)
     shutil.copy(b / "seats.parquet", a / "seats.parquet")
-    with pytest.raises(simtool.SimtoolError, match="tables are not those its run.json records"):
+    with pytest.raises(simtool.SimtoolError, match="seats.parquet is not what its run.json records"):
         simtool.metrics(a)
-    with pytest.raises(simtool.SimtoolError, match="tables are not those its run.json records"):
+    with pytest.raises(simtool.SimtoolError, match="seats.parquet is not what its run.json records"):
         folders.load(a)
     assert folders.load(b)[0]["seed"] == 2  # an untouched run still reads
 

@@ -162,8 +162,20 @@ def check_intact(run_dir: Path, meta: dict) -> None:
             raise SimtoolError(f"{run_dir}: its run.json was changed since the run wrote it (what it says "
                                f"was played: {', '.join(PLAYED)}); its tables are not of that run: "
                                f"put it back, or run it again")
-        raise SimtoolError(f"{run_dir}: its tables are not those its run.json records (their SHA-256 "
-                           f"differ): changed or replaced since the run wrote them; run it again")
+        raise SimtoolError(f"{run_dir}: {changed_tables(run_dir, meta)} not what its run.json records (the "
+                           f"SHA-256 differs): changed or replaced since the run wrote it; run it again")
+
+
+def changed_tables(run_dir: Path, meta: dict) -> str:
+    """The tables of a run that fail their checksum, named for the user to look at."""
+    sums = meta.get("sha256")
+    names = [name for name in sums if isinstance(name, str)] if isinstance(sums, dict) else []
+    try:
+        changed = [name for name in names if not (run_dir / name).is_file()
+                   or known_checksum(run_dir / name) != sums[name]]
+    except OSError:
+        changed = []
+    return ", ".join(changed) + (" are" if len(changed) > 1 else " is") if changed else "its tables are"
 
 
 SPEC_SUM = "sha256"
