@@ -155,3 +155,31 @@ def test_every_seat_in_one_team_is_no_team_in_the_team_figures():
     table = dict(nine_lives.tables(seats, ["deal"]))["Teams and the Kittykeeper fallback"]
     rows = {r["what"]: (r["n"], r["out_of"]) for r in table.iter_rows(named=True)}
     assert rows["seat-rounds in a team"] == (0, 4) and "team members who scored" not in rows
+
+
+def test_the_review_shows_no_tension_figure_where_every_match_is_one_round(tmp_path):
+    """Hearts to a goal of 1: every match ends after its first round, so there is no comeback
+    share. The review's tension card printed 'nan% (95% interval nan to nan%)' beside a chart point
+    at x='nan', and the NaN went on into review.json and the changes table (rev)."""
+    from simtool import games
+    from simtool.analysis import review as answers
+    from simtool.commands.run import execute_run
+    from simtool.pipeline import runner
+    from simtool.reports import review as page
+
+    spec = runner.make_spec("hearts", None, 12, "ducker", rules={"goal": "1"}, unit="match", seed=3)
+    execute_run(spec, 1, tmp_path / "run", False, None, keep=True)
+    tension_answer, _ = answers.match_questions(games.get("hearts"), tmp_path / "run")
+    assert math.isnan(tension_answer["behind_at_half"]) and tension_answer["figure"] is None
+    assert "no comeback to measure" in tension_answer["sentence"]
+    assert "tension" not in answers.headlines({"seats": {"figure": None}, "skill": {}, "luck": {"figure": None},
+                                               "tension": tension_answer, "hazards": [], "restrictions": []})
+    shown = page.card("tension", "Does a match stay open?", tension_answer, None)
+    assert (shown["figure"], shown["chart"]) == ("", "")
+    luck = {"verdict": "low", "sentence": "", "figure": {"name": "luck", "value": 0.1, "ci": [0.05, 0.2]}}
+    seats = {"verdict": "fair", "sentence": "",
+             "seats": [{"seat": 0, "share": 0.5, "fair": 0.5, "edge_pts": 0.0, "ci_pts": [-1.0, 1.0]}]}
+    questions = {"seats": seats, "skill": {"verdict": "unclear", "sentence": ""}, "luck": luck,
+                 "tension": tension_answer, "hazards": []}
+    cards = {c["key"]: c for c in page.cards(questions)}
+    assert "nan" not in cards["tension"]["figure"] + cards["tension"]["chart"]

@@ -130,8 +130,9 @@ def cards(q: dict) -> list[dict]:
         out.append(hidden)
     for key in ("luck", "tension"):
         a = q[key]
-        out.append(card(key, QUESTION_TITLES[key], a, a["figure"]["value"], a["figure"]["ci"], "%", 100,
-                        first="low", what=a["figure"]["name"], digits=0))
+        figure = a["figure"] or {"value": None, "ci": (math.nan, math.nan), "name": ""}  # tension of one-round matches
+        out.append(card(key, QUESTION_TITLES[key], a, figure["value"], figure["ci"], "%", 100,
+                        first="low", what=figure["name"], digits=0))
     for h in q["hazards"]:
         title = f"{'Hazard' if h['risk'] else 'Rate'}: {h['name']}"
         found = card(f"hazard-{h['name']}", title, h, h["rate"], h["ci"], "%", 100, first="rare",
