@@ -183,3 +183,16 @@ def test_the_review_shows_no_tension_figure_where_every_match_is_one_round(tmp_p
                  "tension": tension_answer, "hazards": []}
     cards = {c["key"]: c for c in page.cards(questions)}
     assert "nan" not in cards["tension"]["figure"] + cards["tension"]["chart"]
+
+
+def test_a_share_of_nothing_shows_as_n_a_in_the_tables():
+    """The balance report's tension table of matches that all last one round printed 'nan% (n/a)'
+    under 'Winner was behind at half-time' (rev)."""
+    from simtool import stats
+
+    assert stats.fmt_share(math.nan, math.nan, math.nan) == "n/a"
+    rows = tension_rows([1, 1], [1, 1]).with_columns(pl.lit(None, pl.Boolean).alias("behind_first"),
+                                                     pl.lit(None, pl.Boolean).alias("behind_half"))
+    _, cells = stats.frame_cells(tension.summary(rows))
+    assert not any("nan" in cell for row in cells for cell in row)
+    assert stats.fmt_share(0.5, 0.4, 0.6) == "50.0% ± 10.0%"
