@@ -196,3 +196,13 @@ def test_a_share_of_nothing_shows_as_n_a_in_the_tables():
     _, cells = stats.frame_cells(tension.summary(rows))
     assert not any("nan" in cell for row in cells for cell in row)
     assert stats.fmt_share(0.5, 0.4, 0.6) == "50.0% ± 10.0%"
+
+
+def test_a_figure_just_under_a_threshold_is_never_shown_on_it():
+    """verdicts.fixed took at most two more decimals: 0.9996 beside 'fair: under 1 point' showed
+    as '1.000', the band above (rev). A figure on a threshold, even a scaled one, stays short."""
+    assert verdicts.fixed(0.9996, (1.0, 3.0)) == "0.9996"
+    assert verdicts.fixed(2.99996, (1.0, 3.0), "+") == "+2.99996"
+    assert verdicts._pct(0.0099996, (0.01, 0.05)) == "0.99996%"
+    assert verdicts.fixed(0.97, (1.0,)) == "0.97" and verdicts.fixed(1.0, (1.0,)) == "1.0"
+    assert verdicts.fixed(100 * 0.29, (100 * 0.29,), digits=0) == "29"  # 28.999999999999996: on it
