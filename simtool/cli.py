@@ -663,7 +663,7 @@ def tune(
     vary: list[str] = typer.Option([], "--vary", help="A rule option to search: NAME (all its "
                                    "values), NAME=A..B (whole numbers) or NAME=a,b,c. Repeatable."),
     objective: list[str] = typer.Option([], "--objective", help="seat_spread[:min|:max], "
-                                        "first_seat_edge[:min|:max], RATE=TARGET (overshoot=0.5), "
+                                        "first_seat_edge (bare: =0, fair; or :min|:max), RATE=TARGET (overshoot=0.5), "
                                         "skill[:max], match_rounds=N. Repeatable: several make a "
                                         "Pareto front."),
     trials: int = typer.Option(60, "--trials", help="Trials (a space this small or smaller is "

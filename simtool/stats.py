@@ -262,7 +262,10 @@ def _pct(x: float, digits: int = 1) -> str:
 
 
 def fmt_rate(rate: float, low: float, high: float) -> str:
-    """A share as a percentage with its interval: ``33.3% (32.8–33.8)``."""
+    """A share as a percentage with its interval: ``33.3% (32.8–33.8)``; ``n/a`` where nothing
+    was counted (no share: the comeback shares of matches that all last one round)."""
+    if not np.isfinite(rate):
+        return "n/a"
     if not np.isfinite(high - low):
         return f"{_pct(rate)}% (n/a)"
     return f"{_pct(rate)}% ({_pct(low)}–{_pct(high)})"
@@ -270,7 +273,10 @@ def fmt_rate(rate: float, low: float, high: float) -> str:
 
 def fmt_share(share: float, low: float, high: float) -> str:
     """A share as ``x% ± h%`` where its interval is symmetric to a tenth of its half-width,
-    else as ``x% (low–high%)`` (Wilson's near 0 or 1, or from few units)."""
+    else as ``x% (low–high%)`` (Wilson's near 0 or 1, or from few units); ``n/a`` where nothing
+    was counted (no share: the comeback shares of matches that all last one round)."""
+    if not np.isfinite(share):
+        return "n/a"
     half = (high - low) / 2
     if np.isfinite(half) and abs((high - share) - (share - low)) <= 0.2 * half:
         return fmt_pct(share, half)

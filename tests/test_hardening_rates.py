@@ -155,3 +155,54 @@ def test_every_seat_in_one_team_is_no_team_in_the_team_figures():
     table = dict(nine_lives.tables(seats, ["deal"]))["Teams and the Kittykeeper fallback"]
     rows = {r["what"]: (r["n"], r["out_of"]) for r in table.iter_rows(named=True)}
     assert rows["seat-rounds in a team"] == (0, 4) and "team members who scored" not in rows
+
+
+def test_the_review_shows_no_tension_figure_where_every_match_is_one_round(tmp_path):
+    """Hearts to a goal of 1: every match ends after its first round, so there is no comeback
+    share. The review's tension card printed 'nan% (95% interval nan to nan%)' beside a chart point
+    at x='nan', and the NaN went on into review.json and the changes table (rev)."""
+    from simtool import games
+    from simtool.analysis import review as answers
+    from simtool.commands.run import execute_run
+    from simtool.pipeline import runner
+    from simtool.reports import review as page
+
+    spec = runner.make_spec("hearts", None, 12, "ducker", rules={"goal": "1"}, unit="match", seed=3)
+    execute_run(spec, 1, tmp_path / "run", False, None, keep=True)
+    tension_answer, _ = answers.match_questions(games.get("hearts"), tmp_path / "run")
+    assert math.isnan(tension_answer["behind_at_half"]) and tension_answer["figure"] is None
+    assert "no comeback to measure" in tension_answer["sentence"]
+    assert "tension" not in answers.headlines({"seats": {"figure": None}, "skill": {}, "luck": {"figure": None},
+                                               "tension": tension_answer, "hazards": [], "restrictions": []})
+    shown = page.card("tension", "Does a match stay open?", tension_answer, None)
+    assert (shown["figure"], shown["chart"]) == ("", "")
+    luck = {"verdict": "low", "sentence": "", "figure": {"name": "luck", "value": 0.1, "ci": [0.05, 0.2]}}
+    seats = {"verdict": "fair", "sentence": "",
+             "seats": [{"seat": 0, "share": 0.5, "fair": 0.5, "edge_pts": 0.0, "ci_pts": [-1.0, 1.0]}]}
+    questions = {"seats": seats, "skill": {"verdict": "unclear", "sentence": ""}, "luck": luck,
+                 "tension": tension_answer, "hazards": []}
+    cards = {c["key"]: c for c in page.cards(questions)}
+    assert "nan" not in cards["tension"]["figure"] + cards["tension"]["chart"]
+
+
+def test_a_share_of_nothing_shows_as_n_a_in_the_tables():
+    """The balance report's tension table of matches that all last one round printed 'nan% (n/a)'
+    under 'Winner was behind at half-time' (rev)."""
+    from simtool import stats
+
+    assert stats.fmt_share(math.nan, math.nan, math.nan) == "n/a"
+    rows = tension_rows([1, 1], [1, 1]).with_columns(pl.lit(None, pl.Boolean).alias("behind_first"),
+                                                     pl.lit(None, pl.Boolean).alias("behind_half"))
+    _, cells = stats.frame_cells(tension.summary(rows))
+    assert not any("nan" in cell for row in cells for cell in row)
+    assert stats.fmt_share(0.5, 0.4, 0.6) == "50.0% ± 10.0%"
+
+
+def test_a_figure_just_under_a_threshold_is_never_shown_on_it():
+    """verdicts.fixed took at most two more decimals: 0.9996 beside 'fair: under 1 point' showed
+    as '1.000', the band above (rev). A figure on a threshold, even a scaled one, stays short."""
+    assert verdicts.fixed(0.9996, (1.0, 3.0)) == "0.9996"
+    assert verdicts.fixed(2.99996, (1.0, 3.0), "+") == "+2.99996"
+    assert verdicts._pct(0.0099996, (0.01, 0.05)) == "0.99996%"
+    assert verdicts.fixed(0.97, (1.0,)) == "0.97" and verdicts.fixed(1.0, (1.0,)) == "1.0"
+    assert verdicts.fixed(100 * 0.29, (100 * 0.29,), digits=0) == "29"  # 28.999999999999996: on it

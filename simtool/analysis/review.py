@@ -9,6 +9,7 @@ and rule ``version``), so the answers depend on the folders alone.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -197,8 +198,10 @@ def match_questions(game, folder: Path) -> tuple[dict, dict]:
             for name, label, share in TENSION_ROWS]
     tension_answer = {"verdict": v.word, "sentence": v.sentence, **v.figures, "table": rows,
                       "thresholds": v.thresholds, "more_matches": v.more, "n": n, "play": lineup(meta),
+                      # no match of two rounds or more: no comeback figure to show or compare ("nan%")
                       "figure": {"name": "winner behind at half-time", "value": v.figures["behind_at_half"],
-                                 "ci": v.figures["behind_at_half_ci"]}}
+                                 "ci": v.figures["behind_at_half_ci"]}
+                      if math.isfinite(v.figures["behind_at_half"]) else None}
     capped = match_rows.filter(pl.col("seat") == 0)["capped"].cast(pl.Float64).to_numpy()
     shape = verdicts.match_verdict(fig("mean_rounds"), stats.unit_estimate(capped, share=True), n, games.ROUND_CAP)
     match_answer = {"verdict": shape.word, "sentence": shape.sentence, **shape.figures,

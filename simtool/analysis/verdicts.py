@@ -165,14 +165,18 @@ def settle(n: int, intervals: Sequence[tuple[float, float, float]], thresholds: 
 
 
 def fixed(x: float, near: Sequence[float] = (), sign: str = "", digits: int = 1) -> str:
-    """``x`` with ``digits`` decimals, never ``-0.0``; up to two more where those would put it on
+    """``x`` with ``digits`` decimals, never ``-0.0``; more where those would put it on
     one of the thresholds ``near`` (as ``|x|``) that it is not on: 0.97 beside "fair: under 1
     point" is not "1.0", which the stated rule puts in the band above. ``sign``: ``+`` to sign
     it (a figure that shows as 0 gets no sign)."""
-    for more in range(digits, digits + 3):
+    def on_one(v: float) -> bool:
+        return any(math.isclose(abs(v), t, rel_tol=1e-9) for t in near)
+
+    more, shown = digits, round(x, digits) + 0.0
+    # as many more as it takes (0.9996 is not "1.000" either); a figure on a threshold stays short
+    while more < 15 and on_one(shown) and not on_one(x):
+        more += 1
         shown = round(x, more) + 0.0
-        if shown == x or not any(math.isclose(abs(shown), t, rel_tol=1e-9) for t in near):
-            break
     return f"{shown:{sign if shown else ''}.{more}f}"
 
 

@@ -85,15 +85,15 @@ def thresholds_text(thresholds: dict, unit: str = "", scale: float = 1.0, first:
 
 def card(key: str, title: str, answer: dict, value: float | None = None, ci=(math.nan, math.nan),
          unit: str = " points", scale: float = 1.0, symmetric: bool = False, first: str = "", what: str = "",
-         digits: int = 1, guard: bool = True) -> dict:
+         digits: int = 1) -> dict:
     """One verdict card: the question, its word and sentence, the figure with its interval as
     text and drawn against the thresholds, the thresholds in words, and the play it holds for.
-    ``guard``: the figure is never rounded onto a threshold, as its sentence says it."""
+    The figure is never rounded onto a threshold, as its sentence has it."""
     marks = [t for w, t in answer.get("thresholds", {}).items() if w != "converged_below_pts"]
     found = value is not None
     short = " pts" if unit == " points" else unit
     return {"key": key, "title": title, "verdict": answer["verdict"], "sentence": answer["sentence"],
-            "figure": figure_text(value, *ci, unit, scale, digits, marks if guard else ()) if found else "",
+            "figure": figure_text(value, *ci, unit, scale, digits, marks) if found else "",
             "chart": interval_svg(value, *ci, marks, short, symmetric, scale) if found else "",
             "thresholds": thresholds_text(answer.get("thresholds", {}), "%" if unit == "%" else "", scale, first,
                                           what) if found else "",
@@ -130,8 +130,9 @@ def cards(q: dict) -> list[dict]:
         out.append(hidden)
     for key in ("luck", "tension"):
         a = q[key]
-        out.append(card(key, QUESTION_TITLES[key], a, a["figure"]["value"], a["figure"]["ci"], "%", 100,
-                        first="low", what=a["figure"]["name"], digits=0))
+        figure = a["figure"] or {"value": None, "ci": (math.nan, math.nan), "name": ""}  # tension of one-round matches
+        out.append(card(key, QUESTION_TITLES[key], a, figure["value"], figure["ci"], "%", 100,
+                        first="low", what=figure["name"], digits=0))
     for h in q["hazards"]:
         title = f"{'Hazard' if h['risk'] else 'Rate'}: {h['name']}"
         found = card(f"hazard-{h['name']}", title, h, h["rate"], h["ci"], "%", 100, first="rare",
@@ -169,9 +170,9 @@ def change_label(question: str) -> str:
 
 def one_decimal(x: float, sign: str = "") -> str:
     """``x`` with one decimal, never ``-0.0``, and with ``sign`` ``+`` never ``+0.0`` either: a
-    difference that rounds to 0 shows no sign (-0.04 is not "+0.0")."""
-    shown = round(x, 1) + 0.0
-    return f"{shown:{sign if shown else ''}.1f}"
+    difference that rounds to 0 shows no sign (-0.04 is not "+0.0"). The verdicts' rounding
+    (:func:`verdicts.fixed`), with no threshold to keep off."""
+    return verdicts.fixed(x, sign=sign)
 
 
 def change_rows(result: dict) -> list[dict]:
