@@ -326,3 +326,19 @@ def test_a_report_of_a_seat_that_never_won_is_drawn(tmp_path):
     made = CliRunner().invoke(app, ["report", str(out), "-o", str(page)])
     assert made.exit_code == 0, made.output
     assert page.read_text().count("<svg") >= 1
+
+
+def test_one_deal_that_differs_widens_a_restriction_s_interval_instead_of_narrowing_it():
+    # before: no deal of 200 differing gave +/- 1.49 points (the rule of three), but one deal
+    # differing by a whole win gave the normal +/- 0.98: evidence of a cost made the interval
+    # narrower than none did; with many deals that differ the normal interval is kept
+    from simtool.analysis.restrict import paired_cost
+
+    none, one = np.zeros(200), np.zeros(200)
+    one[0] = 1.0
+    assert paired_cost(none, none, 1.0) == (0.0, pytest.approx(1 - 0.05 ** (1 / 200)))
+    mean, half = paired_cost(one, none, 1.0)
+    assert mean == 0.005 and half > paired_cost(none, none, 1.0)[1] and mean - half < 0
+    mixed = np.zeros(2000)
+    mixed[:50], mixed[50:100] = 1.0, -1.0
+    assert paired_cost(mixed, np.zeros(2000), 1.0)[1] == pytest.approx(1.96 * np.sqrt(0.05 / 1999), rel=0.01)

@@ -133,17 +133,23 @@ def costs(folders: list[Path]) -> pl.DataFrame:
 
 
 def paired_cost(a, b, bound: float) -> tuple[float, float]:
-    """Mean of ``a - b`` over paired deals and the half-width of its 95% interval. Where no deal
-    differs at all, the normal half-width is 0, an exact answer from finitely many deals; the
-    rule of three bounds it instead: at most ``1 - 0.05^(1/n)`` (about 3/n) of deals could
-    differ at 95%, each by at most ``bound`` (1 for a win share; for scores, the widest spread
-    of the seat's scores seen in the two runs), so the mean difference lies within that times
-    ``bound``."""
+    """Mean of ``a - b`` over paired deals and the half-width of its 95% interval, never narrower
+    than what the count of deals that differ allows. With few such deals the normal half-width
+    is too narrow (none: exactly 0), so the half-width is at least how far the share of deals
+    that differ could lie above the share seen (its one-sided 95% Clopper-Pearson bound: the
+    rule of three, 1 - 0.05^(1/n), where none differs), each such deal moving the mean by at most
+    ``bound`` (1 for a win share; for scores, the widest spread of the seat's scores seen in the
+    two runs). One deal that differs then widens the interval, as it should, instead of
+    narrowing it below the bound of none."""
+    from scipy import stats as sps  # here, as in simtool.stats: it costs every run 0.5 s
+
     mean, half = stats.paired_difference(a, b)
     n = len(np.asarray(a))
-    if n and not np.any(np.asarray(a, float) != np.asarray(b, float)):
-        half = (1 - 0.05 ** (1 / n)) * bound
-    return mean, half
+    if not n:
+        return mean, half
+    k = int(np.count_nonzero(np.asarray(a, float) != np.asarray(b, float)))
+    above = 1.0 if k == n else float(sps.beta.ppf(0.95, k + 1, n - k))
+    return mean, max(half, (above - k / n) * bound)
 
 
 def verdict(cost: float, low: float, high: float) -> str:
