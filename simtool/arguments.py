@@ -92,10 +92,15 @@ def check_timeout(timeout) -> None:
                            f"{TIMEOUT_MAX} (a year), such as 10")
 
 
+SEED_MAX = 2 ** 128
+"""The largest seed: a run's folder records no larger one (``runner.check_spec``), and numpy's
+seed sequence keeps 128 bits of entropy; 10**4300 could not even be written into run.json."""
+
+
 def seed(value) -> int | None:
-    if value is None or (whole(value) and value >= 0):
+    if value is None or (whole(value) and 0 <= value <= SEED_MAX):
         return value
-    raise bad("seed", value, "a whole number >= 0, or None for a fresh one")
+    raise bad("seed", value, "a whole number 0..2**128, or None for a fresh one")
 
 
 def tuning(game, vary, objective, players, rules, lineup, strong, weak, seed_) -> None:

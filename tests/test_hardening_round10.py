@@ -1,0 +1,103 @@
+"""Hostile round 10: leftovers of today's rounds (huge numbers named as written, plugins that
+break the process around them), the Python API misused as a notebook user would, and plugins
+that cheat. Each test failed on the code before its fix."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import simtool
+
+from .test_cli import cli
+from .test_hardening_cli import main_error
+
+ROOT = Path(__file__).resolve().parents[1]
+BW = ["--game", "black-white", "--strategy", "random", "--jobs", "1", "-q"]
+
+
+# ---- huge numbers, named as written and why ---------------------------------------------------
+
+@pytest.mark.parametrize("seed", ["1e400", "1e4300", "340282366920938463463374607431768211457"])
+def test_a_seed_too_large_says_the_largest(capsys, tmp_path, seed):
+    # before: "bad --seed '1e400'; expected a whole number, 0 or more" (1e400 is one), and
+    # --seed 1e39 was played though its run's folder could not be resumed (seeds 0..2**128)
+    main_error(capsys, ["run", *BW, "--n", "10", "--seed", seed, "--out", tmp_path / "r"],
+               f"bad --seed '{seed}'; expected a whole number 0..2**128")
+
+
+def test_the_largest_seed_is_played(tmp_path):
+    r = cli("run", *BW, "--n", "10", "--seed", str(2 ** 128), "--out", tmp_path / "r")
+    assert r.exit_code == 0, r.output
+    assert json.loads((tmp_path / "r" / "run.json").read_text())["seed"] == 2 ** 128
+
+
+@pytest.mark.parametrize("seed", [10 ** 40, 10 ** 4300, -1], ids=["1e40", "1e4300", "-1"])
+def test_a_seed_too_large_from_python_is_one_error(tmp_path, seed):
+    # before: 10**40 played (and its folder then refused by --resume), 10**4300 a ValueError
+    # traceback from json ("Exceeds the limit (4300 digits) for integer string conversion")
+    with pytest.raises(simtool.SimtoolError, match=r"bad seed .*; expected a whole number 0\.\.2\*\*128"):
+        simtool.run("black-white", n=10, seed=seed, jobs=1, out=tmp_path / "r")
+    assert not (tmp_path / "r" / "run.json").exists()
+
+
+def test_a_sweeps_huge_player_count_is_named_as_written(capsys):
+    # before: "bad --players '1e400'; expected whole numbers such as 4,5" (it is a whole number)
+    error = main_error(capsys, ["sweep", "--game", "black-white", "--players", "3,1e400", "--n", "10", "-q"],
+                       "bad --players '1e400'; no game is for more than 64 players")
+    assert len(error) < 100
+    main_error(capsys, ["sweep", "--game", "black-white", "--players", "x", "--n", "10", "-q"],
+               "bad --players 'x'; expected whole numbers such as 4,5")
+
+
+# ---- plugins that break the process around them ------------------------------------------------
+
+BREAKS = '''
+import os, sys
+from simtool import bits
+
+def closes(view, rng):
+    sys.stderr.close()
+    return bits.lowest(view.legal)
+
+def recursion(view, rng):  # as low as it may be set here, as sys.setrecursionlimit(60) is from a shell
+    for limit in range(40, 1000):
+        try:
+            sys.setrecursionlimit(limit)
+            break
+        except RecursionError:  # below the depth this call is at
+            pass
+    return bits.lowest(view.legal)
+
+def polars(view, rng):
+    os.environ["POLARS_MAX_THREADS"] = "0"
+    return bits.lowest(view.legal)
+'''
+
+
+def test_a_plugin_that_closes_standard_error_does_not_end_the_run_in_an_error(tmp_path):
+    # before: the run finished, then Python printed "lost sys.stderr" and exited with status 1
+    (tmp_path / "breaks.py").write_text(BREAKS)
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "simtool.cli", "run", "--game", "black-white", "--n", "50",
+                           "--jobs", "1", "-q", "-s", f"{tmp_path / 'breaks.py'}:closes", "--out", str(out)],
+                          capture_output=True, text=True, env=os.environ | {"PYTHONPATH": str(ROOT)}, timeout=60)
+    assert (done.returncode, done.stdout.strip(), done.stderr) == (0, str(out), "")
+
+
+@pytest.mark.parametrize("name", ["recursion", "polars"])
+def test_a_plugin_that_lowers_the_recursion_limit_or_sets_polars_threads_to_0_plays(tmp_path, name):
+    # before: a RecursionError traceback from the next import; a PanicException from polars
+    # ("Worker threads cannot be set to 0") as it made the tables
+    (tmp_path / "breaks.py").write_text(BREAKS)
+    limit, threads = sys.getrecursionlimit(), os.environ.get("POLARS_MAX_THREADS")
+    r = cli("run", "--game", "black-white", "--n", "50", "--jobs", "1", "-q", "-s",
+            f"{tmp_path / 'breaks.py'}:{name}", "--out", tmp_path / "out")
+    assert r.exit_code == 0, r.output
+    assert (sys.getrecursionlimit(), os.environ.get("POLARS_MAX_THREADS")) == (limit, threads)
+    assert (tmp_path / "out" / "seats.parquet").is_file()
