@@ -69,6 +69,23 @@ def names(name: str, value, example: str) -> list[str] | None:
     raise bad(name, value, f"a list of strings such as {example}, or None")
 
 
+REPORT_KEYS = ("output", "title")
+
+
+def report(value) -> dict | None:
+    """The ``report`` a plan saves for a resumed command to write: ``output`` (a path) and
+    ``title`` (a string), either ``None``; another key (``outptu``) was saved unread, an int path
+    a TypeError from pathlib."""
+    mapping("report", value, "{'output': 'page.html', 'title': 'mine'}")
+    for key, given in (value or {}).items():
+        if key not in REPORT_KEYS:
+            raise SimtoolError(f"bad report key {_shown(key)}; valid: {', '.join(REPORT_KEYS)}")
+        kinds, what = (str, "a string") if key == "title" else ((str, os.PathLike), "a file path (str or pathlib.Path)")
+        if given is not None and not isinstance(given, kinds):
+            raise bad(f"report {key}", given, f"{what}, or None")
+    return value
+
+
 def folder(name: str, value, optional: bool = False) -> Path | None:
     if value is None and optional:
         return None

@@ -101,3 +101,42 @@ def test_a_plugin_that_lowers_the_recursion_limit_or_sets_polars_threads_to_0_pl
     assert r.exit_code == 0, r.output
     assert (sys.getrecursionlimit(), os.environ.get("POLARS_MAX_THREADS")) == (limit, threads)
     assert (tmp_path / "out" / "seats.parquet").is_file()
+
+
+# ---- the Python API, misused as in a notebook ----------------------------------------------------
+
+def lowest(view, rng):
+    from simtool import bits
+
+    return bits.lowest(view.legal)
+
+
+@pytest.mark.parametrize("name", [None, lowest, 5], ids=["None", "function", "int"])
+def test_a_seat_given_something_else_than_a_strategys_name_is_named(tmp_path, name):
+    # before: "unknown strategy 'None'" (or '<function lowest at 0x...>'): str() of it looked up
+    # as a name, as though the user had typed that
+    with pytest.raises(simtool.SimtoolError, match=r"bad seats\[0\] .*; expected a strategy's name such as "
+                                                   r"'balance' or 'FILE.py:NAME'"):
+        simtool.run("black-white", n=10, jobs=1, seats={0: name}, out=tmp_path / "r")
+    assert not (tmp_path / "r").exists()
+
+
+def test_metrics_of_a_dict_is_refused_not_read_as_its_keys():
+    # before: "a is not a finished run folder (no run.json)": the dict's keys read as folders
+    with pytest.raises(simtool.SimtoolError, match=r"bad sources \{'a': 1\}; expected a finished run folder"):
+        simtool.metrics({"a": 1})
+
+
+@pytest.mark.parametrize("report, error", [
+    ({"outptu": "x.html"}, "bad report key 'outptu'; valid: output, title"),
+    ({"output": 5}, r"bad report output 5; expected a file path \(str or pathlib.Path\), or None"),
+    ({"title": 5}, "bad report title 5; expected a string, or None"),
+])
+@pytest.mark.parametrize("command", ["ladder", "restrict"])
+def test_a_ladders_or_restricted_plays_report_settings_are_checked(tmp_path, command, report, error):
+    # before: a misspelt key was saved into plan.json unread, an int path a TypeError from pathlib
+    # once the plan was made
+    play = simtool.ladder.climb if command == "ladder" else simtool.restrict.measure
+    with pytest.raises(simtool.SimtoolError, match=error):
+        play("kansas-city", tmp_path / "runs", n=10, jobs=1, report=report)
+    assert not (tmp_path / "runs").exists()

@@ -58,7 +58,7 @@ def climb(game: str = "black-white", runs_dir: str | Path = "runs/ladder", *, pl
     arguments.folder("runs_dir", runs_dir)
     arguments.execution(jobs, force, progress, backend, scheduler)
     arguments.check_timeout(timeout)
-    arguments.mapping("report", report, "{'output': 'page.html', 'title': 'mine'}")
+    arguments.report(report)
     specs, extra = plan(game, players, rules, n, seed, rungs, unit, duplicate, reference)
     paths = play(specs, Path(runs_dir), jobs, force, backend, scheduler, progress, report, timeout, extra,
                  "ladder")

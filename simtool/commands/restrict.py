@@ -85,7 +85,7 @@ def measure(game: str = "kansas-city", runs_dir: str | Path = "runs/restrict", *
     arguments.folder("runs_dir", runs_dir)
     arguments.execution(jobs, force, progress, backend, scheduler)
     arguments.check_timeout(timeout)
-    arguments.mapping("report", report, "{'output': 'page.html', 'title': 'mine'}")
+    arguments.report(report)
     specs, extra = plan(game, players, rules, n, seed, strategy, restrictions)
     paths = play(specs, Path(runs_dir), jobs, force, backend, scheduler, progress, report, timeout, extra,
                  "restrict")

@@ -148,6 +148,9 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
             raise SimtoolError(f"bad seat {seat!r} for {p} players; valid: {choices(range(p))}")
         if s in given:
             raise SimtoolError(f"seat {s} given twice; give each seat once")
+        if not isinstance(name, str):  # str(None), str(a function): "unknown strategy 'None'"
+            raise arguments.bad(f"seats[{seat!r}]", name, "a strategy's name such as 'balance' or "
+                                "'FILE.py:NAME' (a strategy object is given by its file and name)")
         given.add(s)
         lineup[s] = name
     if precision is not None and not 0 < precision < 0.5:
