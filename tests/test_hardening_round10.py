@@ -140,3 +140,125 @@ def test_a_ladders_or_restricted_plays_report_settings_are_checked(tmp_path, com
     with pytest.raises(simtool.SimtoolError, match=error):
         play("kansas-city", tmp_path / "runs", n=10, jobs=1, report=report)
     assert not (tmp_path / "runs").exists()
+
+
+# ---- plugins that cheat (docs/trust.md) ------------------------------------------------------------
+
+CHEATS = '''
+import numpy as np
+import simtool.engine
+from simtool import bits
+
+KEPT, OLD = [], []
+
+
+def lowest(view, rng):
+    return bits.lowest(view.legal)
+
+
+def writes(view, rng):  # into every array of its view, after choosing
+    choice = bits.lowest(view.legal)
+    for name in ("legal", "hand", "unseen", "history", "trick", "hand_sizes", "played", "black", "white"):
+        getattr(view, name)[...] = 0
+    return choice
+
+
+def rewrites(view, rng):  # every choice it returned before, rewritten at its next decision
+    for kept in KEPT:
+        kept[...] = 0
+    KEPT.append(bits.lowest(view.legal))
+    return KEPT[-1]
+
+
+def recalls(view, rng):  # its first view, read again later: what it read then, nothing more
+    if not OLD:
+        OLD.append((view, view.hand.copy()))
+        view.hand
+    elif OLD[0][1] is not None:
+        old, hand = OLD[0]
+        assert (old.hand == hand).all()
+        OLD[0] = (old, None)
+        try:
+            old.unseen
+        except AttributeError as exc:
+            raise SystemExit(f"unseen {exc}")
+    return bits.lowest(view.legal)
+
+
+def unchecked(view, rng):  # the engine's check of its answer, replaced as it plays
+    simtool.engine._checked = lambda picked, *args: np.asarray(picked)
+    return np.zeros(view.legal.shape, np.int64)
+
+
+def floats(view, rng):
+    return bits.lowest(view.legal).astype(float)
+'''
+
+PATCHES_AT_IMPORT = '''
+import strategies.basic
+from simtool import bits
+
+bits.uniform = lambda sets, rng, n_options=64: bits.lowest(sets)  # random's draw, made lowest
+object.__setattr__(strategies.basic.high, "choose", strategies.basic.low.choose)
+
+
+def lowest(view, rng):
+    return bits.lowest(view.legal)
+'''
+
+
+def cheat(tmp_path: Path, name: str, jobs: int = 1, file: str = "cheats.py", text: str = CHEATS):
+    (tmp_path / file).write_text(text)
+    out = tmp_path / name
+    return cli("run", "--game", "black-white", "--n", "60", "--seed", "4", "--jobs", str(jobs), "-q", "-s", "balance",
+               "--seat", f"0={tmp_path / file}:{name}", "--out", out), out
+
+
+def test_a_plugin_writing_into_its_view_or_its_past_answers_changes_no_seats_game(tmp_path):
+    # the promise kept (no fix needed): views are copies, answers are copied by the engine; the
+    # other seats (balance) read their own copies
+    import polars as pl
+
+    tables = {}
+    for name in ("lowest", "writes", "rewrites"):
+        r, out = cheat(tmp_path, name)
+        assert r.exit_code == 0, r.output
+        tables[name] = pl.read_parquet(out / "seats.parquet").drop("strategy")
+    assert tables["writes"].equals(tables["lowest"]) and tables["rewrites"].equals(tables["lowest"])
+
+
+def test_a_view_kept_past_its_decision_shows_what_was_read_and_no_more(tmp_path):
+    r, _ = cheat(tmp_path, "recalls")
+    assert r.exit_code == 2 and "raised SystemExit: unseen view field" in r.output, r.output
+    assert "a view expires when its decision is made" in r.output
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_plugin_replacing_simtools_check_of_its_answers_stops_the_run(tmp_path, jobs):
+    # before: option 0 at every lead, illegal, played unchecked into a run that looked complete
+    import simtool.engine
+
+    check = simtool.engine._checked
+    r, out = cheat(tmp_path, "unchecked", jobs)
+    assert r.exit_code == 2, r.output
+    assert "strategy cheats.py:unchecked, while it played, replaced simtool.engine._checked: a strategy " \
+           "must leave simtool's code as it is" in r.output
+    assert simtool.engine._checked is check and not (out / "seats.parquet").exists()
+
+
+def test_a_plugin_replacing_a_built_in_strategy_at_import_is_refused(tmp_path):
+    # before: every `random` seat of the run (and of every later run in the process) played
+    # its lowest card, every `high` seat as `low`
+    import strategies.basic
+    from simtool import bits
+
+    uniform, high = bits.uniform, strategies.basic.high.choose
+    r, _ = cheat(tmp_path, "lowest", file="patches.py", text=PATCHES_AT_IMPORT)
+    assert r.exit_code == 2, r.output
+    assert "patches.py, as it was imported, replaced simtool.bits.uniform, strategies.basic.high.choose" in r.output
+    assert bits.uniform is uniform and strategies.basic.high.choose is high
+
+
+def test_a_move_of_floats_is_refused(tmp_path):
+    r, _ = cheat(tmp_path, "floats")
+    assert r.exit_code == 2 and "returned float64 of shape (60,), expected integers" in r.output, r.output

@@ -401,7 +401,9 @@ def _play(spec: RunSpec, index: int, game, lineup: Lineup, trace_id: int | None,
             spec.seed, spawn_key=(index, STREAM))))
         ctx.leads = Recorder(game, lineup, (start + spec.leads) * c, observer_rng, ctx.resolve)
     play = play_deals if spec.unit == "deal" else play_matches
-    with seeded_globals(spec.seed, index):
+    plugins = [s.name for s in lineup.strategies if s.origin != "built-in"]
+    who = f"strategy {', '.join(plugins)}" if plugins else "a strategy of this run"
+    with strategies.untouched(f"{who}, while it played,"), seeded_globals(spec.seed, index):
         outcome = play(game, spec.players, spec.rules, lineup, count * c, deal_rng, play_rng, ctx,
                        spec.duplicate)
     if ctx.leads is not None:
