@@ -100,13 +100,15 @@ def callback(name: str, value, signature: str):
     raise bad(name, value, f"a function {signature}, or None")
 
 
-def check_timeout(timeout) -> None:
-    """Seconds a strategy may take over one decision batch: above 0, at most :data:`TIMEOUT_MAX`."""
+def check_timeout(timeout) -> float | None:
+    """Seconds a strategy may take over one decision batch: above 0, at most :data:`TIMEOUT_MAX`;
+    a Python float (the system timer takes no numpy float32: a TypeError blamed on the strategy)."""
     if timeout is not None and (isinstance(timeout, (bool, np.bool_))
                                 or not isinstance(timeout, (int, float, np.integer, np.floating))
                                 or not 0 < timeout <= TIMEOUT_MAX):
         raise SimtoolError(f"bad --timeout {_shown(timeout)}; expected seconds above 0 and at most "
                            f"{TIMEOUT_MAX} (a year), such as 10")
+    return None if timeout is None else float(timeout)
 
 
 SEED_MAX = 2 ** 128

@@ -121,6 +121,15 @@ def test_a_seat_given_something_else_than_a_strategys_name_is_named(tmp_path, na
     assert not (tmp_path / "r").exists()
 
 
+def test_a_numpy_float_timeout_is_taken_not_blamed_on_the_strategy():
+    # before: "strategy 'random' raised TypeError: 'numpy.float32' object cannot be interpreted
+    # as an integer": the system timer given numpy's float32
+    import numpy as np
+
+    r = simtool.run("black-white", n=20, jobs=1, seed=1, strategy="random", timeout=np.float32(5))
+    assert r.seats.height == 60
+
+
 def test_metrics_of_a_dict_is_refused_not_read_as_its_keys():
     # before: "a is not a finished run folder (no run.json)": the dict's keys read as folders
     with pytest.raises(simtool.SimtoolError, match=r"bad sources \{'a': 1\}; expected a finished run folder"):
