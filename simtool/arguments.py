@@ -90,7 +90,8 @@ def folder(name: str, value, optional: bool = False) -> Path | None:
     if value is None and optional:
         return None
     if isinstance(value, (str, os.PathLike)) and str(value).strip():
-        return Path(value)
+        # "~/runs/x" as a shell would read it: before, a folder named "~" in the working directory
+        return Path(value).expanduser()
     raise bad(name, value, "a folder path (str or pathlib.Path)" + (", or None" if optional else ""))
 
 

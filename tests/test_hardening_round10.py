@@ -130,6 +130,17 @@ def test_a_numpy_float_timeout_is_taken_not_blamed_on_the_strategy():
     assert r.seats.height == 60
 
 
+def test_a_folder_under_the_home_tilde_is_the_one_a_shell_means(tmp_path, monkeypatch):
+    # before: simtool.run(out="~/r") wrote into a folder named "~" in the working directory,
+    # and simtool.metrics("~/r") found no run there
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    r = simtool.run("black-white", n=20, jobs=1, seed=1, strategy="random", out="~/r")
+    assert r.path == tmp_path / "home" / "r" and (r.path / "run.json").is_file()
+    assert not (tmp_path / "~").exists()
+    assert simtool.metrics("~/r")["fairness"]["value"] == simtool.metrics(r.path)["fairness"]["value"]
+
+
 def test_metrics_of_a_dict_is_refused_not_read_as_its_keys():
     # before: "a is not a finished run folder (no run.json)": the dict's keys read as folders
     with pytest.raises(simtool.SimtoolError, match=r"bad sources \{'a': 1\}; expected a finished run folder"):

@@ -185,7 +185,7 @@ def read(source) -> Run:
     if isinstance(source, Run):
         return source
     if isinstance(source, (str, Path)):
-        folder = Path(source)
+        folder = Path(source).expanduser()  # "~/runs/x" as a shell reads it, as simtool.run(out=...) does
         meta, seats, matches = load(folder)
         leads = None
         if meta.get("leads"):

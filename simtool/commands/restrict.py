@@ -82,7 +82,7 @@ def measure(game: str = "kansas-city", runs_dir: str | Path = "runs/restrict", *
             report: dict | None = None, timeout: float | None = None) -> tuple[pl.DataFrame, list[Path]]:
     """Play the runs of :func:`plan` into ``runs_dir`` and return each restriction's cost
     (:func:`costs`) with the run folders: what ``simtool restrict`` does, from Python."""
-    arguments.folder("runs_dir", runs_dir)
+    runs_dir = arguments.folder("runs_dir", runs_dir)
     arguments.execution(jobs, force, progress, backend, scheduler)
     arguments.check_timeout(timeout)
     arguments.report(report)
