@@ -69,11 +69,29 @@ def names(name: str, value, example: str) -> list[str] | None:
     raise bad(name, value, f"a list of strings such as {example}, or None")
 
 
+REPORT_KEYS = ("output", "title")
+
+
+def report(value) -> dict | None:
+    """The ``report`` a plan saves for a resumed command to write: ``output`` (a path) and
+    ``title`` (a string), either ``None``; another key (``outptu``) was saved unread, an int path
+    a TypeError from pathlib."""
+    mapping("report", value, "{'output': 'page.html', 'title': 'mine'}")
+    for key, given in (value or {}).items():
+        if key not in REPORT_KEYS:
+            raise SimtoolError(f"bad report key {_shown(key)}; valid: {', '.join(REPORT_KEYS)}")
+        kinds, what = (str, "a string") if key == "title" else ((str, os.PathLike), "a file path (str or pathlib.Path)")
+        if given is not None and not isinstance(given, kinds):
+            raise bad(f"report {key}", given, f"{what}, or None")
+    return value
+
+
 def folder(name: str, value, optional: bool = False) -> Path | None:
     if value is None and optional:
         return None
     if isinstance(value, (str, os.PathLike)) and str(value).strip():
-        return Path(value)
+        # "~/runs/x" as a shell would read it: before, a folder named "~" in the working directory
+        return Path(value).expanduser()
     raise bad(name, value, "a folder path (str or pathlib.Path)" + (", or None" if optional else ""))
 
 
@@ -83,19 +101,26 @@ def callback(name: str, value, signature: str):
     raise bad(name, value, f"a function {signature}, or None")
 
 
-def check_timeout(timeout) -> None:
-    """Seconds a strategy may take over one decision batch: above 0, at most :data:`TIMEOUT_MAX`."""
+def check_timeout(timeout) -> float | None:
+    """Seconds a strategy may take over one decision batch: above 0, at most :data:`TIMEOUT_MAX`;
+    a Python float (the system timer takes no numpy float32: a TypeError blamed on the strategy)."""
     if timeout is not None and (isinstance(timeout, (bool, np.bool_))
                                 or not isinstance(timeout, (int, float, np.integer, np.floating))
                                 or not 0 < timeout <= TIMEOUT_MAX):
         raise SimtoolError(f"bad --timeout {_shown(timeout)}; expected seconds above 0 and at most "
                            f"{TIMEOUT_MAX} (a year), such as 10")
+    return None if timeout is None else float(timeout)
+
+
+SEED_MAX = 2 ** 128
+"""The largest seed: a run's folder records no larger one (``runner.check_spec``), and numpy's
+seed sequence keeps 128 bits of entropy; 10**4300 could not even be written into run.json."""
 
 
 def seed(value) -> int | None:
-    if value is None or (whole(value) and value >= 0):
+    if value is None or (whole(value) and 0 <= value <= SEED_MAX):
         return value
-    raise bad("seed", value, "a whole number >= 0, or None for a fresh one")
+    raise bad("seed", value, "a whole number 0..2**128, or None for a fresh one")
 
 
 def tuning(game, vary, objective, players, rules, lineup, strong, weak, seed_) -> None:

@@ -26,10 +26,10 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 # what a run needs before its workers start, and no more: the tables, statistics and the dask
 # cluster are imported by the functions that use them
 from simtool.commands.run import execute_run  # noqa: E402
-from simtool.pipeline.runner import MAX_COUNT, make_spec  # noqa: E402
+from simtool.pipeline.runner import MAX_COUNT, MOST_PLAYERS, make_spec  # noqa: E402
 from simtool.pipeline.runner import replay as replay_deal  # noqa: E402
 
-from . import games, options  # noqa: E402
+from . import arguments, games, options  # noqa: E402
 from .errors import SimtoolError, bad, choices, describe, shown  # noqa: E402
 from .games import ROUND_CAP  # noqa: E402
 from .pipeline import pilot  # noqa: E402
@@ -221,7 +221,7 @@ Duplicate = Annotated[bool, typer.Option("--duplicate", help="Play every deal (m
 Unit = Annotated[Optional[str], typer.Option("--unit", help="deal, or match (whole matches).")]
 N = Annotated[Optional[str], typer.Option("--n", "-n", help="Deals (or matches) per run (a cell, a rung, a "
                                          "trial): 1e6, 1000000, 1_000_000.")]
-SEED, JOBS = options.Value(options.WHOLE, low=0), options.Value(options.WHOLE, low=1)
+SEED, JOBS = options.Value(options.WHOLE, low=0, high=arguments.SEED_MAX), options.Value(options.WHOLE, low=1)
 Seed = Annotated[Optional[str], typer.Option("--seed", metavar="<int>", callback=checked("--seed", SEED),
                                              help="Seed (default: fresh, recorded).")]
 Jobs = Annotated[Optional[str], typer.Option("--jobs", "-j", metavar="<int>", callback=checked("--jobs", JOBS),
@@ -921,9 +921,12 @@ def _restrict_table(table) -> Table:
 
 def _whole(text: str, what: str) -> int:
     try:
-        return int(text)
+        count = options.read_whole(text)
     except ValueError:
-        raise SimtoolError(f"bad --{what} {text!r}; expected whole numbers such as 4,5") from None
+        raise SimtoolError(f"bad --{what} {text.strip()!r}; expected whole numbers such as 4,5") from None
+    if count > MOST_PLAYERS:  # named as written: `1e400` is one short line, its 401 digits were not
+        raise SimtoolError(f"bad --{what} {text.strip()!r}; no game is for more than {MOST_PLAYERS} players")
+    return count
 
 
 @app.command("games")

@@ -33,7 +33,10 @@ def choices(values) -> str:
 
 def shown(value) -> str:
     """A value as an error message quotes it: its repr, on one line, cut at 60 characters."""
-    text = " ".join(repr(value).split())
+    try:
+        text = " ".join(repr(value).split())
+    except ValueError:  # a whole number past Python's 4300 digits for int-to-text
+        text = f"(a whole number of {value.bit_length()} bits)"
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -93,8 +93,10 @@ class Value:
                 raise ValueError(value)
         else:
             number = value
-        if not math.isfinite(number) or (kind == WHOLE and not float(number).is_integer()):
+        if not isinstance(number, int) and (not math.isfinite(number)
+                                            or (kind == WHOLE and not float(number).is_integer())):
             raise ValueError(value)
+        # a whole number is compared exactly: 1e400 is larger than a bound, not a float's overflow
         number = int(number) if kind == WHOLE else float(number)
         if ((self.low is not None and number < self.low) or (self.high is not None and number > self.high)
                 or (self.step > 1 and (number - self.low) % self.step)):
@@ -124,7 +126,9 @@ def read_whole(text: str) -> int:
 
 
 def _num(x) -> str:
-    """A bound as a user writes it: ``0`` for 0.0, ``0.25``."""
+    """A bound as a user writes it: ``0`` for 0.0, ``0.25``, ``2**128`` for a large power of two."""
+    if isinstance(x, int) and x > 2 ** 20 and x.bit_count() == 1:
+        return f"2**{x.bit_length() - 1}"
     return str(int(x)) if float(x).is_integer() else repr(x)
 
 

@@ -33,7 +33,7 @@ from . import (  # noqa: F401
     restrictions,
     trickster,
 )
-from .base import STRATEGY, Param, Params, Strategy, split, split_lineup, strategy
+from .base import STRATEGY, Param, Params, Strategy, split, split_lineup, strategy, untouched
 from .restrictions import Restriction
 
 BUILT_IN: tuple[Strategy, ...] = (
@@ -250,12 +250,13 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         if spec is None:  # a name Python does not import (/etc/passwd:x, notes.txt:x)
             raise SimtoolError(f"strategy plugin {path} is not a Python file; expected FILE.py:NAME")
         module = importlib.util.module_from_spec(spec)
-        try:
-            spec.loader.exec_module(module)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # even SystemExit: a plugin must not end simtool silently
-            raise SimtoolError(f"strategy plugin {path} failed to load: {describe(exc)}") from None
+        with untouched(f"strategy plugin {path}, as it was imported,"):
+            try:
+                spec.loader.exec_module(module)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # even SystemExit: a plugin must not end simtool silently
+                raise SimtoolError(f"strategy plugin {path} failed to load: {describe(exc)}") from None
         sys.modules[module_name] = module
     if not hasattr(module, attr):
         names = [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")]

@@ -74,7 +74,7 @@ def test_rule_options_and_parameters_of_one_kind_check_alike():
 @pytest.mark.parametrize("flag,text,message", [
     ("--jobs", "0", "bad --jobs '0'; expected a whole number, 1 or more"),
     ("--jobs", "two", "bad --jobs 'two'; expected a whole number, 1 or more"),
-    ("--seed", "-1", "bad --seed '-1'; expected a whole number, 0 or more"),
+    ("--seed", "-1", "bad --seed '-1'; expected a whole number 0..2**128"),
 ])
 def test_shared_options_are_checked_alike_by_every_command(tmp_path, command, flag, text, message):
     out = tmp_path / "never"

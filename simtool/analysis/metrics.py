@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import NormalDist
@@ -185,7 +185,7 @@ def read(source) -> Run:
     if isinstance(source, Run):
         return source
     if isinstance(source, (str, Path)):
-        folder = Path(source)
+        folder = Path(source).expanduser()  # "~/runs/x" as a shell reads it, as simtool.run(out=...) does
         meta, seats, matches = load(folder)
         leads = None
         if meta.get("leads"):
@@ -655,7 +655,7 @@ def metrics(sources) -> dict[str, dict]:
     fairness, one search among random seats for order, a run with lead histories for the rest).
     ``ci`` is the 95% interval ``[low, high]`` (``None`` where it cannot be had)."""
     one = isinstance(sources, (str, Path)) or hasattr(sources, "meta")
-    if not one and (not isinstance(sources, Iterable) or isinstance(sources, bytes)):  # metrics(5): named
+    if not one and (not isinstance(sources, Iterable) or isinstance(sources, (bytes, Mapping))):  # metrics(5)
         raise SimtoolError(f"bad sources {sources!r}; expected a finished run folder (str or pathlib.Path), "
                            f"a result of simtool.run, or a list of them")
     runs = [sources] if one else list(sources)

@@ -55,10 +55,10 @@ def climb(game: str = "black-white", runs_dir: str | Path = "runs/ladder", *, pl
     """Play a ladder into ``runs_dir`` (one run folder per rung) and return it with the folders:
     what ``simtool ladder`` does, from Python. A rung already finished there is kept.
     ``duplicate``, ``reference``: see :func:`plan`."""
-    arguments.folder("runs_dir", runs_dir)
+    runs_dir = arguments.folder("runs_dir", runs_dir)
     arguments.execution(jobs, force, progress, backend, scheduler)
     arguments.check_timeout(timeout)
-    arguments.mapping("report", report, "{'output': 'page.html', 'title': 'mine'}")
+    arguments.report(report)
     specs, extra = plan(game, players, rules, n, seed, rungs, unit, duplicate, reference)
     paths = play(specs, Path(runs_dir), jobs, force, backend, scheduler, progress, report, timeout, extra,
                  "ladder")

@@ -82,10 +82,10 @@ def measure(game: str = "kansas-city", runs_dir: str | Path = "runs/restrict", *
             report: dict | None = None, timeout: float | None = None) -> tuple[pl.DataFrame, list[Path]]:
     """Play the runs of :func:`plan` into ``runs_dir`` and return each restriction's cost
     (:func:`costs`) with the run folders: what ``simtool restrict`` does, from Python."""
-    arguments.folder("runs_dir", runs_dir)
+    runs_dir = arguments.folder("runs_dir", runs_dir)
     arguments.execution(jobs, force, progress, backend, scheduler)
     arguments.check_timeout(timeout)
-    arguments.mapping("report", report, "{'output': 'page.html', 'title': 'mine'}")
+    arguments.report(report)
     specs, extra = plan(game, players, rules, n, seed, strategy, restrictions)
     paths = play(specs, Path(runs_dir), jobs, force, backend, scheduler, progress, report, timeout, extra,
                  "restrict")

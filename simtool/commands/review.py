@@ -421,7 +421,7 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
 
     out = Path(arguments.folder("out", out))
     arguments.execution(jobs, False, progress, backend, scheduler)
-    arguments.folder("baseline", baseline, optional=True)
+    baseline = arguments.folder("baseline", baseline, optional=True)
     if sizes is not None and not (isinstance(sizes, Sizes) and all(
             isinstance(v, int) and not isinstance(v, bool) and v >= (0 if k in OPTIONAL else 1)
             for k, v in asdict(sizes).items())):

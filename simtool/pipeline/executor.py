@@ -112,7 +112,7 @@ def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", sche
     A failure leaves nothing of this plan looking finished; Ctrl-C and a worker the system
     killed keep every finished chunk for ``plan.resume``."""
     arguments.execution(jobs, force, progress, backend, scheduler)
-    check_timeout(timeout)
+    timeout = check_timeout(timeout)
     if backend not in BACKENDS:
         raise SimtoolError(f"unknown backend '{backend}'; valid: {', '.join(BACKENDS)}")
     if any(c.spec.precision for c in plan.cells) and tally is None:

@@ -148,6 +148,9 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
             raise SimtoolError(f"bad seat {seat!r} for {p} players; valid: {choices(range(p))}")
         if s in given:
             raise SimtoolError(f"seat {s} given twice; give each seat once")
+        if not isinstance(name, str):  # str(None), str(a function): "unknown strategy 'None'"
+            raise arguments.bad(f"seats[{seat!r}]", name, "a strategy's name such as 'balance' or "
+                                "'FILE.py:NAME' (a strategy object is given by its file and name)")
         given.add(s)
         lineup[s] = name
     if precision is not None and not 0 < precision < 0.5:
@@ -171,6 +174,8 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
 
 MAX_COUNT = (1 << 63) - 1
 """The most deals (or matches) of one run: deal numbers are int64 in the tables."""
+MOST_PLAYERS = 64
+"""The most players a run's folder may record: more than any game declares."""
 
 
 def parse_count(text) -> int:
@@ -396,7 +401,9 @@ def _play(spec: RunSpec, index: int, game, lineup: Lineup, trace_id: int | None,
             spec.seed, spawn_key=(index, STREAM))))
         ctx.leads = Recorder(game, lineup, (start + spec.leads) * c, observer_rng, ctx.resolve)
     play = play_deals if spec.unit == "deal" else play_matches
-    with seeded_globals(spec.seed, index):
+    plugins = [s.name for s in lineup.strategies if s.origin != "built-in"]
+    who = f"strategy {', '.join(plugins)}" if plugins else "a strategy of this run"
+    with strategies.untouched(f"{who}, while it played,"), seeded_globals(spec.seed, index):
         outcome = play(game, spec.players, spec.rules, lineup, count * c, deal_rng, play_rng, ctx,
                        spec.duplicate)
     if ctx.leads is not None:
@@ -424,7 +431,10 @@ def seeded_globals(seed: int, index: int) -> Iterator[None]:
     ``random.random``) instead of its ``rng`` plays the same for any ``--jobs`` and every time.
     The working directory and the file mode mask are put back too: a plugin's ``os.chdir`` made
     the chunk's tables go to (and a relative ``--out`` be looked for in) another folder, an error
-    blaming the path; its ``os.umask(0o777)`` made every table of the run unreadable (mode 000)."""
+    blaming the path; its ``os.umask(0o777)`` made every table of the run unreadable (mode 000).
+    So are the environment (``POLARS_MAX_THREADS=0`` made polars panic as it made the tables),
+    the recursion limit (60 broke the next import) and standard output and error (closed, the
+    run ended in "lost sys.stderr", exit status 1): see :func:`_process_state`."""
     state = np.random.SeedSequence(seed, spawn_key=(index, GLOBALS_STREAM)).generate_state(4)
     saved = np.random.get_state(), random.getstate()
     try:
@@ -433,6 +443,7 @@ def seeded_globals(seed: int, index: int) -> Iterator[None]:
         cwd = None
     mask = os.umask(0o022)
     os.umask(mask)
+    process = _process_state()
     np.random.seed(state)
     random.seed(int.from_bytes(state.tobytes(), "little"))
     try:
@@ -444,6 +455,27 @@ def seeded_globals(seed: int, index: int) -> Iterator[None]:
         if cwd is not None:
             os.fchdir(cwd)
             os.close(cwd)
+        process()
+
+
+def _process_state() -> Callable[[], None]:
+    """What else of the process a plugin may change, saved: the function returned puts it back.
+    A standard stream it closed is opened again on its descriptor (closing ``sys.stderr`` leaves
+    descriptor 2 open), one it replaced is set back."""
+    environ, limit, streams = dict(os.environ), sys.getrecursionlimit(), (sys.stdout, sys.stderr)
+
+    def put_back() -> None:
+        sys.setrecursionlimit(limit)
+        if os.environ != environ:
+            for key in set(os.environ) - set(environ):
+                del os.environ[key]
+            os.environ.update(environ)
+        for fd, (name, stream) in enumerate(zip(("stdout", "stderr"), streams, strict=True), start=1):
+            if getattr(stream, "closed", False):
+                stream = open(fd, "w", buffering=1, closefd=False, errors="backslashreplace")
+            setattr(sys, name, stream)
+
+    return put_back
 
 
 def _tabulate(task: Task, game, lineup: Lineup, outcome: Outcome, trace: list[str]) -> Chunk:
@@ -789,9 +821,9 @@ def _check_saved(spec: RunSpec) -> None:
 
     if not isinstance(spec.game, str):
         raise ValueError(f"game {shown(spec.game)} is not a game's name")
-    within("players", 1, 64)
+    within("players", 1, MOST_PLAYERS)
     within("n", 1, MAX_COUNT)
-    within("seed", 0, 2 ** 128)
+    within("seed", 0, arguments.SEED_MAX)
     within("chunk", 1, LARGEST_CHUNK)
     within("leads", 0, MAX_COUNT)
     for name in ("rotate", "duplicate", "isolate"):
