@@ -585,7 +585,7 @@ class Worlds:
         ctx = _WorldsContext(self._game.id, 0, n, "world", np.arange(n), resolve=self._resolve)
         choices = np.asarray(choices, np.int64)
         legal = self._legal(d)
-        if choices.shape != (n,) or ((legal & bits.BIT[np.clip(choices, 0, 63)]) == 0).any() \
+        if choices.shape != (n,) or ((legal & bits.BIT[bits.clamp(choices, 0, 63)]) == 0).any() \
                 or (choices < 0).any() or (choices >= self._game.n_actions).any():
             raise StrategyError(f"play_out: the choices must be {n} legal options of the "
                                 f"'{d.kind}' decision in every world")

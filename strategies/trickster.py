@@ -66,7 +66,7 @@ def _options(view):
 def _room(view, d: Deck) -> np.ndarray:
     """The cards the held hand can take without overflowing: none once a lone card is above the
     limit (a limit below the highest pip card), as then even a face takes the sum over it."""
-    room = _orders(d).at_most[np.clip(d.pip_limit - view.pips, 0, d.pip_limit)]
+    room = _orders(d).at_most[bits.clamp(d.pip_limit - view.pips, 0, d.pip_limit)]
     return bits.where(view.pips > d.pip_limit, bits.EMPTY, room)
 
 
