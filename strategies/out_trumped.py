@@ -38,7 +38,7 @@ def _by_rank(layout, cards, highest):
         ranks |= part
     # no np.where here or below: on conditions that vary from deal to deal a product or a mask
     # costs a fraction of its branches
-    if np.ndim(highest):
+    if getattr(highest, "ndim", 0):  # a bool or an array (np.ndim's wrapper costs more)
         r = bits.lowest(ranks)
         r += (bits.highest(ranks, layout.ranks) - r) * highest
     else:
