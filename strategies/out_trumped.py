@@ -43,9 +43,13 @@ def _by_rank(layout, cards, highest):
         r += (bits.highest(ranks, layout.ranks) - r) * highest
     else:
         r = bits.highest(ranks, layout.ranks) if highest else bits.lowest(ranks)
-    # np.clip's and np.take's Python wrappers cost several times their work on small batches
-    np.maximum(r, 0, out=r)
-    np.minimum(r, layout.ranks - 1, out=r)
+    # on small batches np.clip's and np.take's Python wrappers cost several times their work (two
+    # ufuncs and the method instead); on large ones np.clip's one pass is the cheaper
+    if r.size > bits.SMALL_BATCH:
+        np.clip(r, 0, layout.ranks - 1, out=r)
+    else:
+        np.maximum(r, 0, out=r)
+        np.minimum(r, layout.ranks - 1, out=r)
     layout.rank.take(r, out=part)
     part &= cards
     card = bits.lowest(part)  # 64 only where ``cards`` is empty: -1 there
