@@ -135,7 +135,7 @@ def deal_among(cards: np.ndarray, sizes: np.ndarray, rng: np.random.Generator, n
     while rows.size and used < tries:
         # several draws per failing row at once, as many as keep the batch at its first size:
         # the few rows that fit rarely then take a handful of rounds, not hundreds
-        c = int(np.clip(n // rows.size, 1, tries - used))
+        c = min(max(n // rows.size, 1), tries - used)  # Python ints: np.clip's wrapper costs more
         pick = np.repeat(rows, c)
         drawn = _deal_among(count[pick], start[:, pick], sizes[pick], rng)
         fits = ~bits.any_in_row(drawn & ~allowed[pick]).reshape(rows.size, c)
@@ -191,7 +191,7 @@ def _deal_among(count, start, sizes, rng):
     # the cards are distinct bits, so a running sum is a running union: seat s gets the cards
     # between its two cut points in the random order
     run = np.zeros((most + 1, n), np.uint64)
-    np.cumsum(order, axis=0, out=run[1:])
+    order.cumsum(axis=0, out=run[1:])
     # every seat's cut points at once, in one gather: seat s's cards lie between cuts s and s + 1
     cut_at = np.zeros((n, p + 1), np.intp)
     for s in range(p):  # a running sum column by column (numpy's along a short last axis is slow)
@@ -312,7 +312,7 @@ def _any_card(held, u) -> np.ndarray:
     # the k-th member where the running count of the hand's members first passes k: a few
     # whole-array steps on the small batches a repair mixes (cheaper there than bits.select)
     members = np.unpackbits(held.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-    return bits.BIT[np.argmax(np.cumsum(members, axis=1, dtype=np.uint8) > k[:, None], axis=1)]
+    return bits.BIT[(members.cumsum(axis=1, dtype=np.uint8) > k[:, None]).argmax(axis=1)]
 
 
 ANY_CARD_UNPACKED = 96

@@ -585,7 +585,7 @@ class Worlds:
         ctx = _WorldsContext(self._game.id, 0, n, "world", np.arange(n), resolve=self._resolve)
         choices = np.asarray(choices, np.int64)
         legal = self._legal(d)
-        if choices.shape != (n,) or ((legal & bits.BIT[np.clip(choices, 0, 63)]) == 0).any() \
+        if choices.shape != (n,) or ((legal & bits.BIT[bits.clamp(choices, 0, 63)]) == 0).any() \
                 or (choices < 0).any() or (choices >= self._game.n_actions).any():
             raise StrategyError(f"play_out: the choices must be {n} legal options of the "
                                 f"'{d.kind}' decision in every world")
@@ -893,7 +893,7 @@ def _decide(game, state, d: Decision, lineup: Lineup, rng, ctx: Context) -> np.n
         # chosen: a plugin that reuses the array it returned must not change them meanwhile
         chosen = np.empty((n, state.p), np.int64)
         for s in range(state.p):
-            chosen[:, s] = _choose(game, state, d, np.full(n, s, np.int64), legal[:, s], lineup, rng, ctx)
+            chosen[:, s] = _choose(game, state, d, _per_deal_array(s, n, np.int64), legal[:, s], lineup, rng, ctx)
         return chosen
     return _choose(game, state, d, _per_deal_array(d.seat, n, np.int64), _per_deal_array(d.legal, n, np.uint64),
                    lineup, rng, ctx)
@@ -920,7 +920,8 @@ def _choose(game, state, d, seat, legal, lineup, rng, ctx) -> np.ndarray:
         choice = _ask(lineup.strategies[0], game, state, d, seat, legal, _all_rows(n), rng, ctx,
                       lineup.sees_all(0))
     else:
-        choice = np.full(n, -1, np.int64)
+        choice = np.empty(n, np.int64)
+        choice.fill(-1)  # np.full's wrapper costs more than the fill on small batches
         who = lineup.at(seat, ctx.ids)
         for k, strategy in enumerate(lineup.strategies):
             take = who == k

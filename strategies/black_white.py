@@ -28,7 +28,7 @@ def _beating(cards, number, black, deck):
     """The cards of each set whose number in the announced colour is above ``number``."""
     # black c + 1 > number: the cards from ``number`` up; white deck - c > number: those below
     # ``deck - number`` (the sets hold cards of the deck only, so no bit above it is ever kept)
-    cut = bits.below(np.clip(bits.where(black, number, deck - number), 0, deck))
+    cut = bits.below(bits.clamp(bits.where(black, number, deck - number), 0, deck))
     return cards & bits.where(black, ~cut, cut)
 
 
@@ -48,8 +48,8 @@ def _top_unseen(view, black):
 
 def _need(view) -> np.ndarray:
     """White tricks minus black tricks of the acting seat: > 0 wants black, < 0 wants white."""
-    at = np.arange(len(view)) * view.players + view.seat  # flat cells: np.take beats [rows, seat]
-    return np.take(view.white, at).astype(np.int16) - np.take(view.black, at)
+    at = np.arange(len(view)) * view.players + view.seat  # flat cells: a take beats [rows, seat]
+    return view.white.take(at).astype(np.int16) - view.black.take(at)
 
 
 def _safest_lead(hand, deck):

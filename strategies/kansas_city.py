@@ -41,7 +41,7 @@ ABOVE = np.array([of_ranks(ALL_RANKS & ~bits.below(min(best % 16, 8))) for best 
 
 def _of_rank(table, cards):
     """The cards of ``cards`` of the one rank ``table`` picks among the ranks they hold."""
-    return cards & np.take(table, rank_byte(cards).view(np.int64))
+    return cards & table.take(rank_byte(cards).view(np.int64))
 
 
 def _lowest_rank(cards):
@@ -60,9 +60,9 @@ def _beaters(view) -> np.ndarray:
     legal, trump = view.legal, view.trump
     trumped = (view.best >= 16).astype(np.uint64)  # a trump leads: only a higher trump beats it
     plain = np.uint64(1) - trumped  # else a higher card of the led suit, or any trump
-    led = np.take(SUIT, view.led_suit) & ~trump  # (led_suit is -1, trump led, only when trumped)
+    led = SUIT.take(view.led_suit) & ~trump  # (led_suit is -1, trump led, only when trumped)
     # products, not np.where: the condition changes from deal to deal (see bits.first_of)
-    return legal & (np.take(ABOVE, view.best) & (trump * trumped | led * plain) | trump * plain)
+    return legal & (ABOVE.take(view.best) & (trump * trumped | led * plain) | trump * plain)
 
 
 def _strongest(view, cards):
@@ -81,8 +81,8 @@ def _either(condition, chosen, otherwise):
 
 
 def _needs(view, under: int = 0) -> np.ndarray:
-    at = np.arange(len(view)) * view.players + view.seat  # flat cells: np.take beats [rows, seat]
-    return np.take(view.tricks, at) < view.limit - under
+    at = np.arange(len(view)) * view.players + view.seat  # flat cells: a take beats [rows, seat]
+    return view.tricks.take(at) < view.limit - under
 
 
 def _singleton_upgrade(view) -> np.ndarray:

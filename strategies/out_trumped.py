@@ -38,13 +38,19 @@ def _by_rank(layout, cards, highest):
         ranks |= part
     # no np.where here or below: on conditions that vary from deal to deal a product or a mask
     # costs a fraction of its branches
-    if np.ndim(highest):
+    if getattr(highest, "ndim", 0):  # a bool or an array (np.ndim's wrapper costs more)
         r = bits.lowest(ranks)
         r += (bits.highest(ranks, layout.ranks) - r) * highest
     else:
         r = bits.highest(ranks, layout.ranks) if highest else bits.lowest(ranks)
-    np.clip(r, 0, layout.ranks - 1, out=r)
-    np.take(layout.rank, r, out=part)
+    # on small batches np.clip's and np.take's Python wrappers cost several times their work (two
+    # ufuncs and the method instead); on large ones np.clip's one pass is the cheaper
+    if r.size > bits.SMALL_BATCH:
+        np.clip(r, 0, layout.ranks - 1, out=r)
+    else:
+        np.maximum(r, 0, out=r)
+        np.minimum(r, layout.ranks - 1, out=r)
+    layout.rank.take(r, out=part)
     part &= cards
     card = bits.lowest(part)  # 64 only where ``cards`` is empty: -1 there
     card -= 65 * (card >> 6)
@@ -116,7 +122,8 @@ def _shortest(view, cards):
     # per deal the least (cards of the suit in the hand) << 8 | suit, plus 1 << 15 where ``cards``
     # holds none of the suit (a suit has at most 64 cards: below it otherwise); uint16, in place
     # and without a branch, at a third of the cost of a stack of lengths and argmin
-    key = np.full(n, np.uint16(1 << 15))
+    key = np.empty(n, np.uint16)
+    key.fill(1 << 15)  # np.full's wrapper costs more than the fill on small batches
     part, none, length = np.empty(n, np.uint64), np.empty(n, bool), np.empty(n, np.uint16)
     for s in range(layout.suits):
         np.bitwise_and(hand, layout.suit[s], out=part)
@@ -128,7 +135,7 @@ def _shortest(view, cards):
         np.minimum(key, length, out=key)
     index = (key & np.uint16(0x80FF)).astype(np.int64)  # the suit, or 1 << 15 for none
     np.minimum(index, layout.suits, out=index)
-    return cards & np.take(_suits_then_none(layout), index)
+    return cards & _suits_then_none(layout).take(index)
 
 
 @cache
@@ -210,7 +217,9 @@ def _hoard(view, cheap_ruff):
     last = view.step == view.players - 1
     win = view.winners_now
     sure = win if last else _boss(view, win)
-    if np.any(cheap_ruff):  # a plain trick only a trump wins: the cheapest winning trump, sure or not
+    # a plain trick only a trump wins: the cheapest winning trump, sure or not (a Python bool or
+    # numpy's: np.any's wrapper costs more than the test)
+    if cheap_ruff is True or (cheap_ruff is not False and cheap_ruff.any()):
         ruffing = (view.led != view.trump) & ((win & ~trumps) == 0)
         sure = sure * ~(cheap_ruff & ruffing)
     lose = legal & ~win

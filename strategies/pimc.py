@@ -290,8 +290,16 @@ def _best(deal: np.ndarray, value: np.ndarray, n: int) -> np.ndarray:
     """Indices of the ``n`` pairs of highest value of each deal (``deal`` ascending)."""
     order = np.lexsort((-value, deal))
     d = deal[order]
-    start = np.flatnonzero(np.r_[True, d[1:] != d[:-1]])
-    rank = np.arange(len(d)) - np.repeat(start, np.diff(np.r_[start, len(d)]))
+    # each deal's first pair, and the pairs of each deal, without np.r_ (its Python indexing
+    # machinery costs more than the rest here, at every decision the search makes)
+    first = np.empty(len(d), bool)
+    first[:1] = True
+    np.not_equal(d[1:], d[:-1], out=first[1:])
+    start = first.nonzero()[0]
+    pairs = np.empty_like(start)
+    np.subtract(start[1:], start[:-1], out=pairs[:-1])
+    pairs[-1:] = len(d) - start[-1:]
+    rank = np.arange(len(d)) - start.repeat(pairs)
     return np.sort(order[rank < n])
 
 
@@ -304,7 +312,8 @@ def _play_out(worlds, rows, options, playout, own, seats, game_id: str, mine=Non
     if not own and mine is playout:
         return worlds.take(rows).play_out(options, playout)
     out: dict[str, np.ndarray] = {}
-    for seat in np.unique(seats):
+    # one searching seat in every row, the common case: np.unique's sort costs more than the test
+    for seat in seats[:1] if seats.size and (seats == seats[0]).all() else np.unique(seats):
         at = np.flatnonzero(seats == seat)
         policy = _restricted(mine, own, int(seat), game_id) if own else mine
         if mine is not playout:

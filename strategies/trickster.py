@@ -66,12 +66,16 @@ def _options(view):
 def _room(view, d: Deck) -> np.ndarray:
     """The cards the held hand can take without overflowing: none once a lone card is above the
     limit (a limit below the highest pip card), as then even a face takes the sum over it."""
-    room = _orders(d).at_most[np.clip(d.pip_limit - view.pips, 0, d.pip_limit)]
+    room = _orders(d).at_most[bits.clamp(d.pip_limit - view.pips, 0, d.pip_limit)]
     return bits.where(view.pips > d.pip_limit, bits.EMPTY, room)
 
 
 def _suit_counts(cards, d: Deck) -> np.ndarray:
-    return np.stack([bits.count(cards & d.layout.suit[k]) for k in range(SUITS)], axis=1).astype(np.int64)
+    # filled column by column: np.stack's Python wrapper costs more than the counts on a small batch
+    counts = np.empty((len(cards), SUITS), np.int64)
+    for k in range(SUITS):
+        counts[:, k] = bits.count(cards & d.layout.suit[k])
+    return counts
 
 
 def _majority_cost(view, suit) -> np.ndarray:

@@ -81,3 +81,30 @@ def test_uniform_over_one_set_picks_as_over_each_deal(options, size):
     general = bits.uniform(mixed, np.random.default_rng(3), 16)[:size]
     assert fast.dtype == np.int64 and fast.tolist() == general.tolist()
     assert set(fast.tolist()) <= set(options)
+
+
+def test_highest_where_a_float64_would_round_up():
+    """Runs of more than 53 members round up to the next power of two in a float64: highest must
+    still name the top member, for every top and every run below it (and a lone bit)."""
+    one, at = np.uint64(1), np.arange(64, dtype=np.uint64)
+    ones = ~np.uint64(0) >> (np.uint64(63) - at)  # bits 0..top set, top = 0..63
+    lone = one << at
+    gapped = ones & ~(lone >> one)  # the top, a gap, then ones
+    for sets in (ones, lone, gapped, ones[1:] ^ one):
+        assert (bits.highest(sets) == [int(s).bit_length() - 1 for s in sets]).all()
+    assert bits.highest(np.uint64(0)) == -1 and bits.highest(~np.uint64(0)) == 63
+
+
+@pytest.mark.parametrize("n", [1, 64, bits.SMALL_BATCH + 1])
+def test_where_and_clamp_give_numpys_values_and_dtype_on_either_side_of_small_batch(n):
+    rng = np.random.default_rng(n)
+    a = rng.integers(-90, 90, n)
+    cases = [(a, 0, 64), (a.astype(np.int8), 0, 64), (a.astype(np.float64), 1, 13)]
+    for k, low, high in cases:
+        got, want = bits.clamp(k, low, high), np.clip(k, low, high)
+        assert got.dtype == want.dtype and (got == want).all()
+    sets = rng.integers(0, 2**63, n).astype(np.uint64)
+    condition = a > 0
+    for x, y in ((sets, sets >> np.uint64(3)), (a, -1), (a.astype(np.uint8), 200), (sets, bits.EMPTY)):
+        got, want = bits.where(condition, x, y), np.where(condition, x, y)
+        assert got.dtype == want.dtype and (got == want).all()

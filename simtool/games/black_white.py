@@ -229,8 +229,8 @@ class BlackWhiteView(View, state=Round):
         if self.kind != FOLLOW:
             return self.legal.copy() if self.kind == LEAD else np.zeros(len(self), np.uint64)
         best, cards_ = self.best.astype(np.int64), self.cards
-        black = bits.full(cards_) & ~bits.below(np.clip(best, 0, cards_))  # black c + 1 above best
-        white = bits.below(np.clip(cards_ - best, 0, cards_))  # white cards - c above best
+        black = bits.full(cards_) & ~bits.below(bits.clamp(best, 0, cards_))  # black c + 1 above best
+        white = bits.below(bits.clamp(cards_ - best, 0, cards_))  # white cards - c above best
         return self.legal & np.where(self.colour == BLACK, black, white)
 
     @cached_property

@@ -214,7 +214,7 @@ def _face_known(s, rows, seat) -> np.ndarray:
     """The upgraded cards whose printed suit ``seat`` knows: its own (held or played) and those it
     passed; any other trump shows only its back, also once played (the sheet's FAQ)."""
     at = (np.arange(s.n, dtype=np.int64) * s.p if rows is None else rows * s.p) + seat
-    return (np.take(s.kept, at) | np.take(s.gave, at)) & (s.trump if rows is None else s.trump[rows])
+    return (s.kept.take(at) | s.gave.take(at)) & (s.trump if rows is None else s.trump[rows])
 
 
 def _hidden_trumps(s, rows, seat) -> np.ndarray:
@@ -296,7 +296,7 @@ class KansasCityView(View, state=Round):
         if self.kind != FOLLOW:
             return self.legal.copy() if self.kind == LEAD else np.zeros(len(self), np.uint64)
         legal, trump, best = self.legal, self.trump, self.best
-        above = lambda r: of_ranks(np.uint64(0xFF) & ~bits.below(np.clip(r, 0, RANKS)))  # ranks above r
+        above = lambda r: of_ranks(np.uint64(0xFF) & ~bits.below(bits.clamp(r, 0, RANKS)))  # ranks above r
         over_trump = legal & trump & above(best - 16)
         over_suit = (legal & ~trump & SUIT[np.maximum(self.led_suit, 0)] & above(best)) | (legal & trump)
         return np.where(best >= 16, over_trump, over_suit)
@@ -488,7 +488,7 @@ class KansasCity(Game):
                 code = history[:, t, s]
                 hide = code >= HIDDEN_TRUMP
                 if hide.any():
-                    pool = left[:, s] & RANK[np.clip(code - HIDDEN_TRUMP, 0, RANKS - 1)]
+                    pool = left[:, s] & RANK[bits.clamp(code - HIDDEN_TRUMP, 0, RANKS - 1)]
                     card = bits.lowest(pool)
                     faces[:, t, s] = np.where(hide, card, code)
                     left[:, s] &= ~np.where(hide, bits.BIT[np.minimum(card, 63)], bits.EMPTY)

@@ -197,10 +197,10 @@ class NineLivesView(View, state=Round):
             return self.legal.copy() if self.kind == LEAD else np.zeros(len(self), np.uint64)
         rows, lay = np.arange(len(self)), self._layout
         counted = self.legal & ~lay.suit[lay.card_suit[np.maximum(self.bid[rows, self.seat], 0)]]
-        trumps = counted & lay.suit[np.clip(self.trump, 0, self.players - 1)]
-        over_trump = trumps & ~bits.below(np.clip(self.trump * lay.ranks + self.best - 100, 0, 64))
+        trumps = counted & lay.suit[bits.clamp(self.trump, 0, self.players - 1)]
+        over_trump = trumps & ~bits.below(bits.clamp(self.trump * lay.ranks + self.best - 100, 0, 64))
         over_lead = counted & lay.suit[self.lead_suit] & ~bits.below(
-            np.clip(self.lead_suit * lay.ranks + self.best, 0, 64))
+            bits.clamp(self.lead_suit * lay.ranks + self.best, 0, 64))
         return np.where(self.best >= 100, over_trump, over_lead | trumps)
 
     @cached_property

@@ -380,7 +380,7 @@ class OutTrumpedView(View, state=Round):
         trump_on_top = self.best >= 100
         rank = bits.where(trump_on_top, self.best - 100, self.best)  # rank of the card winning now
         suit = bits.where(trump_on_top, self.trump, self.led)
-        first = np.clip(np.maximum(suit, 0) * layout.ranks + rank, 0, 64)
+        first = bits.clamp(np.maximum(suit, 0) * layout.ranks + rank, 0, 64)
         higher = self.legal & layout.suit_cards(suit) & ~bits.below(first)
         return higher | bits.where(trump_on_top, bits.EMPTY, self.legal & layout.suit_cards(self.trump))
 
