@@ -64,8 +64,9 @@ def run_kind(folder: Path) -> str | None:
     return "empty" if not any(folder.iterdir()) or _never_started(folder) else None
 
 
-NOT_STARTED = re.compile(r"writer\.json|\.(writer|spec)\.json\.tmp")
-"""What a run writes in ``chunks/`` before its ``spec.json``: all a run killed then leaves."""
+NOT_STARTED = re.compile(r"writer\.json|(writer|spec)\.json\.tmp")
+"""What a run writes in ``chunks/`` before its ``spec.json``: all a run killed then leaves
+(:func:`write_json`'s temporary names are ``writer.json.tmp`` and ``spec.json.tmp``)."""
 
 
 def _never_started(folder: Path) -> bool:
