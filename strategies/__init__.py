@@ -138,13 +138,16 @@ def _described(game_id: str) -> dict[str, Strategy | str]:
 
 
 def _load_entry_point(ep) -> Strategy:
-    try:
-        obj = ep.load()
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # one broken package must not take every strategy down
-        raise SimtoolError(f"installed strategy '{ep.name}' (entry point {ep.value}) failed to "
-                           f"load: {describe(exc)}") from None
+    # guarded as a plugin file's import is: a package replacing simtool's code as it is imported
+    # was neither named nor put back
+    with untouched(f"installed strategy '{ep.name}' (entry point {ep.value}), as it was imported,"):
+        try:
+            obj = ep.load()
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # one broken package must not take every strategy down
+            raise SimtoolError(f"installed strategy '{ep.name}' (entry point {ep.value}) failed to "
+                               f"load: {describe(exc)}") from None
     found = _as_strategy(obj, ep.name, f"entry point {ep.value}")
     # named as the line-up names it: a package's strategy that calls itself `random` is not random
     return found if found.name == ep.name else replace(found, name=ep.name)

@@ -279,6 +279,30 @@ def test_a_plugin_replacing_a_built_in_strategy_at_import_is_refused(tmp_path):
     assert bits.uniform is uniform and strategies.basic.high.choose is high
 
 
+def test_an_installed_strategy_replacing_simtools_code_at_import_is_refused(tmp_path, monkeypatch):
+    # before: only a FILE.py plugin's import was guarded; an installed package's (entry point)
+    # replaced bits.uniform unseen, and every random seat of this and every later run played lowest
+    from importlib.metadata import EntryPoint
+
+    import strategies
+    from simtool import bits
+
+    uniform = bits.uniform
+    monkeypatch.setattr(bits, "uniform", uniform)  # put back after the test, whatever it finds
+    (tmp_path / "patching_package.py").write_text(
+        "from simtool import bits\n"
+        "bits.uniform = lambda sets, rng, n_options=64: bits.lowest(sets)\n"
+        "def lowest(view, rng):\n"
+        "    return bits.lowest(view.legal)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    ep = EntryPoint("patcher", "patching_package:lowest", "simtool.strategies")
+    monkeypatch.setattr(strategies, "entry_points", lambda group: [ep] if group == ep.group else [])
+    with pytest.raises(simtool.SimtoolError, match=r"installed strategy 'patcher' \(entry point "
+                       r"patching_package:lowest\), as it was imported, replaced simtool.bits.uniform"):
+        simtool.run("black-white", n=20, seed=1, strategy="random", seats={0: "patcher"}, jobs=1)
+    assert bits.uniform is uniform
+
+
 def test_a_move_of_floats_is_refused(tmp_path):
     r, _ = cheat(tmp_path, "floats")
     assert r.exit_code == 2 and "returned float64 of shape (60,), expected integers" in r.output, r.output

@@ -138,6 +138,18 @@ def test_a_run_killed_before_it_saved_its_specification_leaves_a_folder_a_new_ru
     main_error(capsys, ["run", *BW, "--n", "10", "--out", out], "holds no simtool run")
 
 
+@pytest.mark.parametrize("left", [["writer.json.tmp"], ["writer.json", "spec.json.tmp"]])
+def test_a_run_killed_while_writing_its_first_files_leaves_a_folder_a_new_run_takes(tmp_path, left):
+    # before: write_json's temporary names (writer.json.tmp, spec.json.tmp) were not among the
+    # files a run leaves before its spec.json, and the folder was refused for good
+    out = tmp_path / "r"
+    (out / "chunks").mkdir(parents=True)
+    for name in left:
+        (out / "chunks" / name).write_text("{")
+    assert main(["run", *BW, "--n", "10", "--out", out]) == 0
+    assert (out / "run.json").is_file() and not (out / "chunks").exists()
+
+
 @pytest.mark.parametrize("command,where", [
     (["replay", "--game", "black-white", "--seed", "1", "--deal", "0"], "replay_deal"),
     (["games"], "Table"),

@@ -64,8 +64,9 @@ def run_kind(folder: Path) -> str | None:
     return "empty" if not any(folder.iterdir()) or _never_started(folder) else None
 
 
-NOT_STARTED = re.compile(r"writer\.json|\.(writer|spec)\.json\.tmp")
-"""What a run writes in ``chunks/`` before its ``spec.json``: all a run killed then leaves."""
+NOT_STARTED = re.compile(r"writer\.json|(writer|spec)\.json\.tmp")
+"""What a run writes in ``chunks/`` before its ``spec.json``: all a run killed then leaves
+(:func:`write_json`'s temporary names are ``writer.json.tmp`` and ``spec.json.tmp``)."""
 
 
 def _never_started(folder: Path) -> bool:
@@ -95,7 +96,7 @@ def tables_intact(folder: Path, meta: dict) -> bool:
     otherwise be taken as played. A ``run.json`` without checksums (an older simtool's) cannot
     tell, and is trusted as before; checksums of another shape (a string, a list), a ``files``
     list that is not theirs or that leaves out a table on disk were changed by hand: not intact."""
-    if PLAYED_SUM in meta and meta[PLAYED_SUM] != _played_sum(meta):
+    if _played_changed(meta):
         return False  # what it says was played (line-up, rules, seed...) is not what was
     if "sha256" not in meta:
         return True
@@ -154,11 +155,17 @@ def _played_sum(meta: dict) -> str:
     return hashlib.sha256(json.dumps(played, sort_keys=True, default=str).encode()).hexdigest()
 
 
+def _played_changed(meta: dict) -> bool:
+    """Whether ``run.json``'s :data:`PLAYED` keys differ from its checksum of them (one written
+    before the checksum has none, and is trusted as before)."""
+    return PLAYED_SUM in meta and meta[PLAYED_SUM] != _played_sum(meta)
+
+
 def check_intact(run_dir: Path, meta: dict) -> None:
     """Refuse a finished run whose tables are not those its ``run.json`` records (another run's
     ``seats.parquet`` copied in: the same shape, other deals), before a report calls them its."""
     if not tables_intact(run_dir, meta):
-        if PLAYED_SUM in meta and meta[PLAYED_SUM] != _played_sum(meta):
+        if _played_changed(meta):
             raise SimtoolError(f"{run_dir}: its run.json was changed since the run wrote it (what it says "
                                f"was played: {', '.join(PLAYED)}); its tables are not of that run: "
                                f"put it back, or run it again")
