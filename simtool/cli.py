@@ -1117,12 +1117,15 @@ def _terminated(signum, frame):
 def _main(argv: list[str] | None) -> int:
     # SIGTERM (`kill`, `timeout`, a batch system's stop) is taken as Ctrl-C: the finished chunks
     # kept, one line saying how to go on (it ended the process silently, exit status -15)
-    before = signal.signal(signal.SIGTERM, _terminated) \
-        if threading.current_thread() is threading.main_thread() else None
+    # A SIGTERM its parent ignores (nohup-like launchers) stays ignored; a handler set outside
+    # Python (getsignal: None) cannot be put back, so it is left alone too.
+    own = threading.current_thread() is threading.main_thread() \
+        and signal.getsignal(signal.SIGTERM) not in (signal.SIG_IGN, None)
+    before = signal.signal(signal.SIGTERM, _terminated) if own else None
     try:
         return _command(argv)
     finally:  # the end of the command, whichever way it ended, is the end of its dask cluster
-        if before is not None:
+        if own:
             signal.signal(signal.SIGTERM, before)
         cluster = sys.modules.get("simtool.pipeline.cluster")
         if cluster is not None:  # never imported: no cluster was started

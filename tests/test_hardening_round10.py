@@ -306,3 +306,40 @@ def test_an_installed_strategy_replacing_simtools_code_at_import_is_refused(tmp_
 def test_a_move_of_floats_is_refused(tmp_path):
     r, _ = cheat(tmp_path, "floats")
     assert r.exit_code == 2 and "returned float64 of shape (60,), expected integers" in r.output, r.output
+
+
+def test_the_file_mode_mask_is_read_without_being_changed(monkeypatch):
+    # before: each chunk set the mask to 0o022 for a moment to read it: a threaded dask worker's
+    # other chunk writing a table meanwhile got mode 0644 under a user's umask 077
+    from simtool.pipeline import runner
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("/proc/self/status shows the mask on Linux only")
+    old = os.umask(0o077)
+    try:
+        calls = []
+        monkeypatch.setattr(os, "umask", lambda mask: calls.append(mask))
+        assert runner.umask() == 0o077 and calls == []
+    finally:
+        monkeypatch.undo()
+        os.umask(old)
+
+
+def test_a_sigterm_the_parent_ignores_stays_ignored_while_a_command_runs(monkeypatch):
+    # before: simtool put its own SIGTERM handler in place of an ignored SIGTERM (nohup-like
+    # launchers), so a signal the user had asked to ignore stopped the command
+    import signal
+
+    from simtool import cli
+
+    seen = []
+    monkeypatch.setattr(cli, "_command", lambda argv: seen.append(signal.getsignal(signal.SIGTERM)) or 0)
+    old = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        assert cli._main(["games"]) == 0 and seen == [signal.SIG_IGN]
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        assert cli._main(["games"]) == 0 and seen[1] is cli._terminated
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGTERM, old)

@@ -441,8 +441,7 @@ def seeded_globals(seed: int, index: int) -> Iterator[None]:
         cwd = os.open(".", os.O_RDONLY)  # by descriptor: the folder even if renamed meanwhile
     except OSError:  # a folder this user may enter but not list: only a plugin could move off it
         cwd = None
-    mask = os.umask(0o022)
-    os.umask(mask)
+    mask = umask()
     process = _process_state()
     np.random.seed(state)
     random.seed(int.from_bytes(state.tobytes(), "little"))
@@ -456,6 +455,22 @@ def seeded_globals(seed: int, index: int) -> Iterator[None]:
             os.fchdir(cwd)
             os.close(cwd)
         process()
+
+
+def umask() -> int:
+    """The file mode mask, read without changing it where Linux shows it: setting it for a moment
+    to read it gives a file another thread writes meanwhile (a threaded dask worker's other chunk)
+    the wrong mode."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _process_state() -> Callable[[], None]:
