@@ -434,14 +434,9 @@ def seeded_globals(seed: int, index: int) -> Iterator[None]:
     blaming the path; its ``os.umask(0o777)`` made every table of the run unreadable (mode 000).
     So are the environment (``POLARS_MAX_THREADS=0`` made polars panic as it made the tables),
     the recursion limit (60 broke the next import) and standard output and error (closed, the
-    run ended in "lost sys.stderr", exit status 1): see :func:`_process_state`."""
+    run ended in "lost sys.stderr", exit status 1): all in :func:`_process_state`."""
     state = np.random.SeedSequence(seed, spawn_key=(index, GLOBALS_STREAM)).generate_state(4)
     saved = np.random.get_state(), random.getstate()
-    try:
-        cwd = os.open(".", os.O_RDONLY)  # by descriptor: the folder even if renamed meanwhile
-    except OSError:  # a folder this user may enter but not list: only a plugin could move off it
-        cwd = None
-    mask = umask()
     process = _process_state()
     np.random.seed(state)
     random.seed(int.from_bytes(state.tobytes(), "little"))
@@ -450,10 +445,6 @@ def seeded_globals(seed: int, index: int) -> Iterator[None]:
     finally:
         np.random.set_state(saved[0])
         random.setstate(saved[1])
-        os.umask(mask)
-        if cwd is not None:
-            os.fchdir(cwd)
-            os.close(cwd)
         process()
 
 
@@ -478,8 +469,17 @@ def _process_state() -> Callable[[], None]:
     A standard stream it closed is opened again on its descriptor (closing ``sys.stderr`` leaves
     descriptor 2 open), one it replaced is set back."""
     environ, limit, streams = dict(os.environ), sys.getrecursionlimit(), (sys.stdout, sys.stderr)
+    mask = umask()
+    try:
+        cwd = os.open(".", os.O_RDONLY)  # by descriptor: the folder even if renamed meanwhile
+    except OSError:  # a folder this user may enter but not list: only a plugin could move off it
+        cwd = None
 
     def put_back() -> None:
+        os.umask(mask)
+        if cwd is not None:
+            os.fchdir(cwd)
+            os.close(cwd)
         sys.setrecursionlimit(limit)
         if os.environ != environ:
             for key in set(os.environ) - set(environ):
