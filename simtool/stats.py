@@ -294,18 +294,27 @@ def count_distribution(rows, column: str, values) -> pl.DataFrame:
                          "share": long["value"], "share_low": long["low"], "share_high": long["high"]})
 
 
+COUNTED_IN_NUMPY = 1 << 20
+"""The most rows :func:`count_distribution` counts in numpy: it holds the rows and a count per
+value and unit in memory (a 1e7-deal run's seat rows, 19 values: gigabytes), where polars'
+streaming query keeps memory flat. Its gain is on the small frames of tests and short runs."""
+
+
 def _count_sums(rows, column: str, values) -> tuple[pl.DataFrame, list[np.ndarray], np.ndarray] | None:
     """:func:`_dense_wide` of :func:`count_distribution`'s figures (whether ``column`` is each of
     ``values``), counted in numpy: one pass over the rows instead of a polars query of six sums
     for each value. Every sum is a whole number (counts, and products and squares of counts),
     exact in a float in any order, so these are the very numbers polars adds up. ``None`` where
     that does not hold as plainly (a column that is not whole numbers or holds nulls, values
-    that are not distinct whole numbers, no rows): :func:`estimates` counts those."""
+    that are not distinct whole numbers, no rows) or more rows than :data:`COUNTED_IN_NUMPY`:
+    :func:`estimates` counts those."""
     values = list(values)
     if not values or any(type(v) is not int for v in values) or len(set(values)) < len(values):
         return None
-    key = unit_key(rows)
-    frame = rows.lazy().select(key, column).collect()
+    key, rows = unit_key(rows), rows.lazy()
+    if rows.select(pl.len()).collect().item() > COUNTED_IN_NUMPY:
+        return None
+    frame = rows.select(key, column).collect()
     x = frame[column]
     if not frame.height or not x.dtype.is_integer() or x.null_count() or frame[key].null_count():
         return None

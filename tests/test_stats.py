@@ -252,3 +252,15 @@ def test_result_tables_have_numeric_intervals_for_every_figure():
     pooled = tables["By strategy (seats pooled)"]
     both = strength.join(pooled.with_columns(pl.col("strategy").cast(pl.String)), on="strategy")
     assert np.allclose(both["win_low"], both["win_low_right"])  # one rule, whichever table
+
+
+def test_count_distribution_counted_in_numpy_is_the_streamed_count_exactly(monkeypatch):
+    # small frames are counted in numpy, large ones by polars' streaming query: the same numbers
+    rng = np.random.default_rng(5)
+    rows = pl.DataFrame({"deal": np.repeat(np.arange(300), 4), "x": rng.integers(-6, 13, 1200)})
+    small = stats.count_distribution(rows, "x", range(-6, 13))
+    monkeypatch.setattr(stats, "COUNTED_IN_NUMPY", 10)
+    assert small.equals(stats.count_distribution(rows, "x", range(-6, 13)))
+    direct = stats.estimates(rows, {str(v): pl.col("x") == v for v in range(-6, 13)})
+    assert small["share_low"].to_list() == direct["low"].to_list()
+    assert small["n"].to_list() == [int((rows["x"] == v).sum()) for v in range(-6, 13)]
