@@ -27,6 +27,7 @@ import numpy as np
 import polars as pl
 
 from simtool import games, options, stats
+from simtool.analysis.verdicts import fixed
 from simtool.errors import SimtoolError
 from simtool.pipeline.folders import collect, load, other_deals, read_meta
 
@@ -165,8 +166,7 @@ def verdict(cost: float, low: float, high: float) -> str:
 def fmt_cost(cost: float, low: float, high: float) -> str:
     """A win-share cost in points with its interval: ``4.1 pts (3.2 to 5.0)``; a difference of
     shares, so in points, as the review says it ("4.1%" would read as a share of the share)."""
-    pts = lambda x: f"{round(100 * x, 1) + 0.0:.1f}"  # + 0.0: no "-0.0"
-    return f"{pts(cost)} pts ({pts(low)} to {pts(high)})"
+    return f"{fixed(100 * cost)} pts ({fixed(100 * low)} to {fixed(100 * high)})"
 
 
 def sentence(row: dict) -> str:

@@ -816,8 +816,7 @@ def show(f: Figure) -> str:
 def points(share: float) -> str:
     """A share difference in signed points; one that rounds to 0 shows no sign (-0.04 points is
     neither "-0.0" nor "+0.0", which would claim a side)."""
-    text = f"{100 * share:+.1f}"
-    return "0.0" if text in ("-0.0", "+0.0") else text
+    return verdicts.fixed(100 * share, sign="+")
 
 
 def show_difference(diff: float, half: float, percent: bool) -> str:
