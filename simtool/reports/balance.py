@@ -31,7 +31,7 @@ from simtool.analysis import labels, ratings, summary, tension, verdicts
 from simtool.analysis import of as analysis_of
 from simtool.errors import SimtoolError
 from simtool.games import ROUND_CAP
-from simtool.pipeline.folders import check_intact, collect, load, other_deals, read_meta, write_together
+from simtool.pipeline.folders import collect, load, other_deals, read_meta, write_together
 from simtool.reports import pages
 
 
@@ -130,7 +130,6 @@ def analyse(path: Path, ladders: list = (), charts: bool = True) -> Analysis:
     skill ladders of the report; one of this run's set-up gives its skill-versus-luck sentence."""
     meta, lazy_seats, lazy_matches = load(path)
     folder = Path(path)
-    check_intact(folder, meta)
     seats = collect(folder / "seats.parquet", lazy_seats)
     matches = None if lazy_matches is None else collect(folder / "matches.parquet", lazy_matches)
     a = analysis(meta, seats, matches, folder, ladders)
