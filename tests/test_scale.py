@@ -140,12 +140,14 @@ def test_resume_after_a_killed_run_gives_the_uninterrupted_result(tmp_path, unbr
     proc = subprocess.Popen([BIN / "simtool", "run", "--n", "4e5", "--seed", "21", "--strategy", "random",
                              "--jobs", "1", "--out", str(out), "-q"], stdout=subprocess.DEVNULL)
     deadline = time.time() + 60
-    while len(list((out / "chunks").glob("seats-*.parquet"))) < 3 and time.time() < deadline:
+    # a chunk is finished once its checksums are written, after its tables: a kill between the two
+    # leaves a table that is rightly played again
+    while len(list((out / "chunks").glob("sums-*.json"))) < 3 and time.time() < deadline:
         time.sleep(0.02)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=10)
     assert not (out / "seats.parquet").exists() and not (out / "run.json").exists()
-    done_before = len(list((out / "chunks").glob("seats-*.parquet")))
+    done_before = len(list((out / "chunks").glob("sums-*.json")))
 
     r = runner.invoke(app, ["run", "--out", str(out), "-q"])  # not without --resume
     assert r.exit_code == 2 and "holds an interrupted run" in r.stderr and "--resume" in r.stderr
@@ -289,7 +291,7 @@ def test_ctrl_c_and_the_end_of_a_command_leave_no_dask_worker_behind(tmp_path, u
     out, n = tmp_path / "run", 400_000  # 13 chunks: stopped after 2
     proc, workers, err = simtool_with_workers(
         ["run", "--n", str(n), "--seed", "21", "--strategy", "random", "--jobs", "2", "--backend", "dask",
-         "--out", str(out), "-q"], until=lambda: len(list((out / "chunks").glob("seats-*.parquet"))) >= 2)
+         "--out", str(out), "-q"], until=lambda: len(list((out / "chunks").glob("sums-*.json"))) >= 2)
     assert proc.returncode == 130 and "interrupted" in err and "--resume" in err, err
     assert len(workers) == 2 and not any(map(psutil.pid_exists, workers))
     assert not (out / "run.json").exists()
