@@ -932,8 +932,9 @@ def _table(path: Path, columns: dict[str, str]) -> pl.LazyFrame:
                            f"run it again") from None
     for name, kind in columns.items():
         if name not in schema:
-            raise SimtoolError(f"{path} has no '{name}' column; the table is damaged, or "
-                               f"not this game's")
+            # a game's new column (Out-Trumped's out_trumped) is missing in older simtool's runs too
+            raise SimtoolError(f"{path} has no '{name}' column; the table is damaged, not this game's, "
+                               f"or written by a simtool that did not record it yet: run it again")
         if not _fits(schema[name], kind):
             raise SimtoolError(f"{path}: column '{name}' is {schema[name]}, expected {kind} values")
     return pl.scan_parquet(native(path))
