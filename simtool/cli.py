@@ -431,8 +431,10 @@ def show_summary(folder: Path) -> None:
     tables = summary_tables(meta, seats, matches)
     table = tables["By seat and strategy"]
     out.print(_summary_table(title, game, table, ("seat", "strategy"), matches is not None))
-    out.print(_summary_table("By strategy (seats pooled)", game, tables["By strategy (seats pooled)"],
-                             ("strategy",), matches is not None))
+    pooled = tables["By strategy (seats pooled)"]
+    # one strategy holds every seat: a rate one seat has every deal is 1/p there by rule
+    by_rule = f"1/{meta['players']} by rule" if pooled.height == 1 else None
+    out.print(_summary_table("By strategy (seats pooled)", game, pooled, ("strategy",), matches is not None, by_rule))
     for caption, extra_table in list(tables.items())[2:]:
         out.print(_frame_table(caption, extra_table))
     if meta.get("duplicate") or matches is not None:
@@ -466,7 +468,10 @@ def _seat_line(meta: dict, seats, matches) -> str:
     return run_seat_line(meta, table, lineup_text(meta))
 
 
-def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches: bool) -> Table:
+def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches: bool,
+                   by_rule: str | None = None) -> Table:
+    """``by_rule``: the cell of each rate of ``Analysis.shared`` (one seat has it every deal) where
+    the rows pool every seat, in place of a share that is the rules', not a measurement."""
     from . import stats
     from .analysis import of as analysis_of
 
@@ -481,7 +486,8 @@ def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches:
         cells = [str(r[k]) for k in keys]
         cells += [stats.fmt_mean(r["score"], r["score_low"], r["score_high"]),
                   stats.fmt_rate(r["win"], r["win_low"], r["win_high"]), f"{r['tricks']:.2f}"]
-        cells += [stats.fmt_rate(r[k], r[f"{k}_low"], r[f"{k}_high"]) for k in analysis_of(game).rates]
+        cells += [by_rule if by_rule and k in analysis_of(game).shared else
+                  stats.fmt_rate(r[k], r[f"{k}_low"], r[f"{k}_high"]) for k in analysis_of(game).rates]
         if with_matches:
             cells += [stats.fmt_mean(r["total"], r["total_low"], r["total_high"]),
                       stats.fmt_rate(r["match_win"], r["match_win_low"], r["match_win_high"]),

@@ -5,6 +5,7 @@ before its fix."""
 from __future__ import annotations
 
 import numpy as np
+import polars as pl
 import pytest
 
 from simtool.analysis import of as analysis_of
@@ -12,6 +13,7 @@ from simtool.games import get
 from simtool.pipeline.runner import play_chunk
 
 from .conftest import spec
+from .test_cli import cli
 
 
 def out_trumped_by_the_sheet(trumps: np.ndarray) -> np.ndarray:
@@ -36,3 +38,58 @@ def test_out_trumped_rate_counts_the_fewest_holders_whatever_the_points(rules):
     counted = seats.select(rate.alias("x"))["x"].to_numpy()
     assert expected.sum() > 50
     assert (counted == expected).all()
+
+
+@pytest.fixture(scope="module")
+def hearts_run(tmp_path_factory):
+    """Hearts, ducker at every seat: one seat takes the queen of spades every deal."""
+    out = tmp_path_factory.mktemp("hearts") / "h"
+    r = cli("run", "--game", "hearts", "--n", "1500", "--seed", "3", "--jobs", "1", "--out", out)
+    assert r.exit_code == 0, r.output
+    return out, r.stdout
+
+
+def seat_queen_rates(folder) -> list[float]:
+    seats = pl.read_parquet(folder / "seats.parquet")
+    return seats.group_by("seat").agg((pl.col("queen") > 0).mean()).sort("seat")["queen"].to_list()
+
+
+def test_hearts_pooled_queen_is_not_printed_as_measured(hearts_run):
+    # before: "By strategy (seats pooled)" printed queen 25.0% (23.2–26.9), and the strategy's
+    # penalty table "Takes the queen of spades 25.0% (...)": 1/4 in every run, whatever the play
+    folder, text = hearts_run
+    pooled = text.split("By strategy (seats pooled)")[1].split("\n")[4]
+    assert "ducker" in pooled and "1/4 by rule" in pooled and "25.0%" not in pooled.split("│")[-2]
+    assert "Penalty cards by strategy" not in text
+    assert "Penalty cards by seat" in text
+
+
+def test_hearts_queen_verdicts_name_each_seats_risk(hearts_run):
+    # before: the report's finding, verdict and headline figure, and review's hazard, were the
+    # seats-pooled 25.0% (a seat takes the queen of spades in 25.0% of deals: common)
+    from simtool.analysis.review import hazards
+    from simtool.reports.balance import analyse
+
+    folder, _ = hearts_run
+    rates = seat_queen_rates(folder)
+    top = int(np.argmax(rates))
+    a = analyse(folder, charts=False)
+    assert "queen rate (seats pooled)" not in a.figures
+    assert [round(a.figures[f"seat {s} queen rate over fair share"].value, 9) for s in range(4)] == \
+        [round(r - 0.25, 9) for r in rates]
+    sentence = next(s for q, _, s in a.verdicts if "queen" in q)
+    assert sentence.startswith(f"Seat {top}, the most exposed, takes the queen of spades in {100 * rates[top]:.1f}%")
+    assert "every deal one seat does, so the even share is 25.0%" in sentence
+    assert any(f"most often seat {top}" in f and "1/4 by rule" in f for f in a.findings)
+    h = next(h for h in hazards(get("hearts"), folder) if h["name"] == "queen")
+    assert h["rate"] == pytest.approx(rates[top]) and h["sentence"].startswith(f"Seat {top}, the most exposed")
+
+
+def test_hearts_queen_is_no_tuning_target():
+    # before: tune accepted queen=0.2, a target no rule can reach (seats pooled it is always 1/p)
+    from simtool.commands.tune import parse_objective
+    from simtool.errors import SimtoolError
+
+    with pytest.raises(SimtoolError, match="queen is 1/p by rule"):
+        parse_objective(get("hearts"), "queen=0.2")
+    assert parse_objective(get("hearts"), "moon=0.01").figure == "moon"

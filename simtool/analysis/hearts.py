@@ -15,8 +15,11 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> li
              "shoots the moon": pl.col("moon") > 0}
     if rules.get("jack") == "on":
         taken["takes the jack of diamonds"] = pl.col("jack") > 0
+    # one strategy at every seat: its pooled figures are the rules' (13/p hearts, 1/p of the
+    # queen and the jack), not its play's, so only the seats' table says something
+    strategies = seats.select(pl.col("strategy").n_unique()).collect().item()
     out = [(f"Penalty cards by {by}", stats.wide(stats.estimates(seats, taken, [by], {HEARTS}), [by]))
-           for by in ("seat", "strategy")]
+           for by in ("seat", "strategy")[:1 if strategies == 1 else 2]]
     per_hand = seats.group_by(keys).agg(pl.col("moon").max().alias("moon"))
     # n: the hands with a moon, out of every hand (a count of all hands beside the label read as
     # that many moons)
@@ -33,4 +36,5 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> li
 
 ANALYSIS = Analysis(rates={"moon": pl.col("moon") > 0, "queen": pl.col("queen") > 0},
                     rate_text={"moon": "shoots the moon (takes every penalty card)",
-                               "queen": "takes the queen of spades"}, risks=("queen",), tables=tables)
+                               "queen": "takes the queen of spades"}, risks=("queen",), shared=("queen",),
+                    tables=tables)
