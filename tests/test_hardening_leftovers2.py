@@ -83,6 +83,7 @@ def test_hearts_queen_verdicts_name_each_seats_risk(hearts_run):
     assert any(f"most often seat {top}" in f and "1/4 by rule" in f for f in a.findings)
     h = next(h for h in hazards(get("hearts"), folder) if h["name"] == "queen")
     assert h["rate"] == pytest.approx(rates[top]) and h["sentence"].startswith(f"Seat {top}, the most exposed")
+    assert h["what"] == f"of deals, seat {top} (the most exposed)"
 
 
 def test_hearts_queen_is_no_tuning_target():

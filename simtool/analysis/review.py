@@ -92,14 +92,15 @@ def hazards(game, heuristic: Path) -> list[dict]:
         0, named=True)
     out = []
     for name in found.rates:
-        who, even, at = "A seat", None, row
+        who, even, at, what = "A seat", None, row, "of deals, seats pooled"
         if name in found.shared:  # pooled over the seats it is 1/p by rule: the most exposed seat's
             at = collect(heuristic / "seats.parquet", summary.seat_summary(game, seats, by=("seat",)).lazy()
                          ).sort(name, descending=True).row(0, named=True)
             who, even = f"Seat {at['seat']}, the most exposed,", 1 / meta["players"]
+            what = f"of deals, seat {at['seat']} (the most exposed)"
         v = verdicts.hazard_verdict(name, found.rate_text.get(name, f"has {name}"), at[name], at[f"{name}_low"],
                                     at[f"{name}_high"], meta["n"], who=who, even=even)
-        out.append({"name": name, "rate": at[name], "ci": [at[f"{name}_low"], at[f"{name}_high"]],
+        out.append({"name": name, "rate": at[name], "ci": [at[f"{name}_low"], at[f"{name}_high"]], "what": what,
                     "verdict": v.word, "sentence": v.sentence, "risk": name in found.risks,
                     "thresholds": v.thresholds, "play": lineup(meta)})
     return out
