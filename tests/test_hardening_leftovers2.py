@@ -94,3 +94,40 @@ def test_hearts_queen_is_no_tuning_target():
     with pytest.raises(SimtoolError, match="queen is 1/p by rule"):
         parse_objective(get("hearts"), "queen=0.2")
     assert parse_objective(get("hearts"), "moon=0.01").figure == "moon"
+
+
+def played_matches(lengths: dict[int, tuple[int, str]], p: int = 2):
+    """Seat rows (one per round and seat) and match rows of matches of the given ``(rounds, how it
+    ended)``: ``reached``, ``capped`` or ``small`` (the deck ran short)."""
+    seats = pl.DataFrame([{"match": m, "round": r, "seat": s, "bid": 3, "made": True, "team_size": 1, "fallback": 0,
+                           "tricks": 3, "score": 3, "hearts": 0, "queen": 0, "moon": 0, "bonus": 0,
+                           "strategy": "random"}
+                          for m, (rounds, _) in lengths.items() for r in range(rounds) for s in range(p)])
+    matches = pl.DataFrame([{"match": m, "seat": s, "total": 9, "rounds": rounds, "capped": how == "capped",
+                             "small_deck": how == "small"} for m, (rounds, how) in lengths.items() for s in range(p)])
+    return seats.lazy(), matches.lazy()
+
+
+@pytest.mark.parametrize("game,title", [("nine-lives", "Rounds until someone has 9 lives"),
+                                        ("out-trumped", "Hands to reach 50"),
+                                        ("hearts", "Hands until someone has 100 points")])
+def test_match_lengths_count_only_the_matches_that_got_there(game, title):
+    # before: "Rounds until someone has 9 lives: 4 matches, mean 70.8" (200 rounds of a capped
+    # match, and the small deck's 71, counted as rounds to 9 lives)
+    seats, matches = played_matches({0: (5, "reached"), 1: (7, "reached"), 2: (200, "capped"),
+                                     3: (71, "small" if game == "nine-lives" else "reached")})
+    got = dict(analysis_of(get(game)).tables(seats, ["match", "round"], matches))
+    (name,) = [t for t in got if t.startswith(title)]
+    row = got[name].row(0, named=True)
+    reached = [5, 7] if game == "nine-lives" else [5, 7, 71]
+    what = "rounds" if game == "nine-lives" else "hands"
+    assert (row["matches"], row["got there"], row[f"capped at 200 {what}"]) == (4, len(reached), 1)
+    assert row["mean"] == pytest.approx(np.mean(reached)) and row["max"] == max(reached)
+    assert "that got there" in name
+
+
+def test_match_lengths_where_no_match_got_there_give_no_length():
+    seats, matches = played_matches({0: (200, "capped"), 1: (200, "capped")})
+    (table,) = [t for name, t in analysis_of(get("out-trumped")).tables(seats, ["match", "round"], matches)
+                if name.startswith("Hands to reach")]
+    assert table.to_dicts() == [{"matches": 2, "got there": 0, "capped at 200 hands": 2}]

@@ -4,6 +4,7 @@ import polars as pl
 
 from .. import stats
 from . import Analysis
+from .lengths import to_the_end
 
 HEARTS = "mean hearts taken"
 
@@ -29,8 +30,8 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> li
         pl.col("low").alias("share_low"), pl.col("high").alias("share_high"))
     out.append(("Hands with a moon", moon))
     if "match" in keys:
-        out.append((f"Hands until someone has {rules.get('goal', 100)} points",
-                    stats.length_table(seats, "hands")))
+        out.append((f"Hands until someone has {rules.get('goal', 100)} points (the matches that got there)",
+                    to_the_end(seats, matches, "hands")))
     return out
 
 

@@ -5,6 +5,7 @@ import polars as pl
 from .. import stats
 from ..games.out_trumped import GOAL
 from . import Analysis
+from .lengths import to_the_end
 
 
 def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> list[tuple[str, pl.DataFrame]]:
@@ -16,7 +17,8 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> li
                                  .replace({"-6": "-6 or less", "12": "12 or more"}))
     out = [("Trump bonus or penalty per hand (seat-hands)", spread.filter(pl.col("n") > 0))]
     if "match" in keys:
-        out.append((f"Hands to reach {(rules or {}).get('goal', GOAL)}", stats.length_table(seats, "hands")))
+        out.append((f"Hands to reach {(rules or {}).get('goal', GOAL)} (the matches that got there)",
+                    to_the_end(seats, matches, "hands")))
     return out
 
 
