@@ -131,3 +131,33 @@ def test_match_lengths_where_no_match_got_there_give_no_length():
     (table,) = [t for name, t in analysis_of(get("out-trumped")).tables(seats, ["match", "round"], matches)
                 if name.startswith("Hands to reach")]
     assert table.to_dicts() == [{"matches": 2, "got there": 0, "capped at 200 hands": 2}]
+
+
+def test_a_reader_of_a_folder_being_written_names_the_writer(tmp_path):
+    # before: "... is not a finished run folder (no run.json)", for a folder a run was writing
+    import os
+    import subprocess
+
+    import simtool
+    from simtool.errors import SimtoolError
+    from simtool.pipeline.folders import RunWriter
+
+    writer = RunWriter(tmp_path / "run", spec={"game": "hearts"})
+    try:
+        with pytest.raises(SimtoolError, match=rf"a run is being written there \(pid {os.getpid()}, started "
+                                               r".*\); wait for it to end, or pick another folder"):
+            simtool.metrics(tmp_path / "run")
+    finally:
+        writer.abort()
+    # its writer killed: an interrupted run, which --resume finishes
+    writer = RunWriter(tmp_path / "cut", spec={"game": "hearts"})
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    (tmp_path / "cut" / "chunks" / "writer.json").write_text(
+        (tmp_path / "cut" / "chunks" / "writer.json").read_text().replace(str(os.getpid()), str(gone.pid)))
+    writer.lock.release()
+    with pytest.raises(SimtoolError, match=r"holds an interrupted run \(its writer, pid \d+, has ended\); "
+                                           r"finish it with simtool run --resume"):
+        simtool.metrics(tmp_path / "cut")
+    with pytest.raises(SimtoolError, match="is not a finished run folder"):
+        simtool.metrics(tmp_path)

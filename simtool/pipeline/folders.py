@@ -835,11 +835,43 @@ MATCH_COLUMNS = {"match": "integer", "seat": "integer", "strategy": "name", "tot
                  "win": "number", "rounds": "integer", "capped": "boolean"}
 
 
+def alive(pid) -> bool:
+    """Whether process ``pid`` runs on this machine (another user's counts)."""
+    if isinstance(pid, bool) or not isinstance(pid, int) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def unfinished(run_dir: Path) -> str:
+    """Why a folder without ``run.json`` cannot be read: a run is writing it (its pid from
+    ``chunks/writer.json``, alive), its run was interrupted (``--resume`` finishes it), or it is
+    no run folder."""
+    try:
+        who = parse_json((run_dir / "chunks" / WRITER).read_text())
+        pid = who["pid"]
+    except (OSError, ValueError, KeyError, TypeError):
+        who, pid = None, None
+    if who is not None and alive(pid):
+        return (f"{run_dir} is not finished: a run is being written there (pid {pid}, started "
+                f"{who.get('started', 'at a time not recorded')}); wait for it to end, or pick another folder")
+    if (run_dir / "chunks" / SPEC).is_file():
+        ended = f" (its writer, pid {pid}, has ended)" if who is not None else ""
+        return (f"{run_dir} holds an interrupted run{ended}; finish it with simtool run --resume {run_dir}, "
+                f"or pick another folder")
+    return f"{run_dir} is not a finished run folder (no run.json)"
+
+
 def read_meta(run_dir: Path) -> dict:
     """``run.json`` of a finished run, with every key the summary and the report read."""
     path = run_dir / "run.json"
     if not path.is_file():
-        raise SimtoolError(f"{run_dir} is not a finished run folder (no run.json)")
+        raise SimtoolError(unfinished(run_dir))
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
