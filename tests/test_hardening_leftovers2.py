@@ -161,3 +161,33 @@ def test_a_reader_of_a_folder_being_written_names_the_writer(tmp_path):
         simtool.metrics(tmp_path / "cut")
     with pytest.raises(SimtoolError, match="is not a finished run folder"):
         simtool.metrics(tmp_path)
+
+
+def ended_pid() -> int:
+    import subprocess
+
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    return gone.pid
+
+
+def test_a_writer_clears_the_temporary_files_of_killed_writers_only(tmp_path):
+    # before: a `simtool report` killed (SIGKILL) while writing left .PID-HEX.report.html.tmp for good
+    import os
+
+    from simtool.reports.balance import write_page
+
+    dead, live = ended_pid(), os.getpid()
+    left = tmp_path / f".{dead}-0a1b2c3d.report.html.tmp"
+    other = tmp_path / f".{dead}-99aa00ff.review.json.tmp"  # a killed review's, same folder
+    kept = [tmp_path / f".{live}-0a1b2c3d.report.html.tmp",  # a writer still running
+            tmp_path / "notes.tmp", tmp_path / f".{dead}-xyz.report.html.tmp", tmp_path / f"{dead}-0a1b2c3d.a.tmp",
+            tmp_path / f".{dead}-0a1b2c3d.report.html.tmp.bak"]
+    for f in (left, other, *kept):
+        f.write_text("x")
+    folder = tmp_path / f".{dead}-12345678.d.tmp"  # a folder of that name is no temporary file of ours
+    folder.mkdir()
+    write_page(tmp_path / "report.html", "<html></html>")
+    assert (tmp_path / "report.html").read_text() == "<html></html>"
+    assert not left.exists() and not other.exists()
+    assert all(f.read_text() == "x" for f in kept) and folder.is_dir()

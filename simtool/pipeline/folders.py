@@ -677,8 +677,10 @@ def write_together(files: dict[Path, str], what: str) -> None:
     new and another cut short. ``what`` names them in the one-line error."""
     temps = {path: _temp_name(path) for path in files}
     try:
+        for folder in dict.fromkeys(path.parent for path in files):
+            folder.mkdir(parents=True, exist_ok=True)
+            clear_dead_temps(folder)
         for path, text in files.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
             # a name this Python decoded from the system (LC_ALL=C) is written as its own bytes
             temps[path].write_text(text, encoding="utf-8", errors="surrogateescape")
         for path in files:
@@ -688,6 +690,27 @@ def write_together(files: dict[Path, str], what: str) -> None:
     finally:
         for tmp in temps.values():
             tmp.unlink(missing_ok=True)
+
+
+TEMP_NAME = re.compile(r"\.([1-9][0-9]*)-[0-9a-f]{8}\..+\.tmp", re.DOTALL)
+""":func:`_temp_name`'s names: the writer's pid, 4 random bytes in hex, the file's name."""
+
+
+def clear_dead_temps(folder: Path) -> None:
+    """Remove the temporary files that writers killed outright (SIGKILL, a power cut) left in
+    ``folder``: plain files of :func:`_temp_name`'s pattern whose writer's pid no longer runs.
+    Nothing else is touched: not the user's files, nor a live writer's."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return  # an unreadable folder: the write itself says what is wrong
+    for entry in entries:
+        found = TEMP_NAME.fullmatch(entry.name)
+        try:
+            if found and entry.is_file(follow_symlinks=False) and not alive(int(found[1])):
+                os.unlink(entry.path)
+        except OSError:
+            pass  # gone already (another writer cleared it), or not ours to remove
 
 
 def _temp_name(path: Path) -> Path:
