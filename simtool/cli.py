@@ -252,9 +252,13 @@ def _version(given: bool) -> None:
 
 
 @app.callback()
-def _options(version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
+def _options(ctx: typer.Context,
+             version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
                                           help="Print simtool's version and exit.")) -> None:
     """Monte Carlo balance analysis for trick-taking games."""
+    # errors name this command's options (--timeout), not the Python API's arguments, until it ends
+    arguments.COMMAND_LINE = True
+    ctx.call_on_close(lambda: setattr(arguments, "COMMAND_LINE", False))
 
 
 def command_list(group) -> str:

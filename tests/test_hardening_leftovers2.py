@@ -4,6 +4,8 @@ before its fix."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import polars as pl
 import pytest
@@ -13,7 +15,7 @@ from simtool.games import get
 from simtool.pipeline.runner import play_chunk
 
 from .conftest import spec
-from .test_cli import cli
+from .test_cli import cli, one_line_error
 
 
 def out_trumped_by_the_sheet(trumps: np.ndarray) -> np.ndarray:
@@ -191,3 +193,30 @@ def test_a_writer_clears_the_temporary_files_of_killed_writers_only(tmp_path):
     assert (tmp_path / "report.html").read_text() == "<html></html>"
     assert not left.exists() and not other.exists()
     assert all(f.read_text() == "x" for f in kept) and folder.is_dir()
+
+
+HOSTILE = Path(__file__).parent / "plugins" / "hostile.py"
+
+
+def test_api_timeout_errors_name_the_api_argument(tmp_path):
+    # before: simtool.run(..., timeout=-1) said "bad --timeout -1", a timed-out strategy "did not
+    # return within --timeout 0.3 s" and a dask run "--timeout needs --backend local": options the
+    # Python caller never gave
+    import simtool
+    from simtool.errors import SimtoolError
+
+    with pytest.raises(SimtoolError, match=r"^bad timeout -1; expected seconds above 0") as e:
+        simtool.run("black-white", n=10, timeout=-1, out=tmp_path / "a", jobs=1)
+    assert "--timeout" not in str(e.value)
+    with pytest.raises(SimtoolError, match=r"did not return within timeout=0.3 s") as e:
+        simtool.run("black-white", n=10, seats={1: f"{HOSTILE}:sleeps"}, timeout=0.3, out=tmp_path / "b", jobs=1)
+    assert "--timeout" not in str(e.value)
+    with pytest.raises(SimtoolError, match=r"^timeout needs backend='local'") as e:
+        simtool.run("black-white", n=10, timeout=5, backend="dask", out=tmp_path / "c", jobs=1)
+    assert "--timeout" not in str(e.value)
+    # the command line still names its options, and leaves the API's words to later API calls
+    one_line_error(cli("run", "--n", "10", "--timeout", "-1", "--out", tmp_path / "d"), "bad --timeout -1")
+    one_line_error(cli("run", "--n", "10", "--timeout", "5", "--backend", "dask", "--out", tmp_path / "e"),
+                   "--timeout needs --backend local")
+    with pytest.raises(SimtoolError, match=r"^bad timeout -1"):
+        simtool.run("black-white", n=10, timeout=-1, out=tmp_path / "f", jobs=1)
