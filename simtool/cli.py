@@ -4,6 +4,7 @@
 # of ``app`` (and every ``CliRunner.invoke``) and would then eval each option's ``Annotated[...]``
 # string again, half the build's CPU; evaluated once at import, they are only read.
 import dataclasses
+import errno
 import os
 import re
 import signal
@@ -148,13 +149,48 @@ def _stdout_console():
 
     console = Console(**PLAIN)
     # piped or captured: room for the whole table rather than 80 columns
-    return _some_width(console) if console.is_terminal else Console(width=160, **PLAIN)
+    return _on_broken_pipe(_some_width(console) if console.is_terminal else Console(width=160, **PLAIN))
 
 
 def _stderr_console():
     from rich.console import Console
 
-    return _some_width(Console(stderr=True, **PLAIN))
+    return _on_broken_pipe(_some_width(Console(stderr=True, **PLAIN)))
+
+
+def _on_broken_pipe(console):
+    """``console``, which goes quiet once its reader has gone (``simtool strategies | head -1``)
+    and lets the command end as it would have: rich's own answer sent the rest of stdout (even
+    for the stderr console) to nowhere and exited with status 1 in the middle of the command."""
+    def gone() -> None:
+        console.quiet = True
+        _discard(console.file)
+
+    console.on_broken_pipe = gone
+    return console
+
+
+def _discard(stream) -> None:
+    """What is still to be written to ``stream``, whose reader has gone, goes nowhere (as
+    ``/dev/null``), so no later write or the flush at exit fails on it."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):  # no file descriptor (a test's captured stream)
+        pass
+
+
+def _reader_gone(stream) -> bool:
+    """Whether ``stream`` is a pipe whose reader has closed it (the pipe reports an error)."""
+    import select
+
+    try:
+        poll = select.poll()
+        poll.register(stream.fileno(), 0)  # an error is reported whatever events are asked
+        return any(event & select.POLLERR for _, event in poll.poll(0))
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 def _some_width(console):
@@ -1101,6 +1137,11 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point: usage errors become one line and exit status 2, as our own errors do."""
     _replace_what_cannot_be_shown()
     code = _main(argv)
+    try:  # what is left in the buffer: a reader gone (`| head -1`) is no failure of the command
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        _discard(sys.stdout)
     if argv is None and _FINISHED:  # the installed command, not a caller in this process
         # a normal teardown (modules, polars' and numpy's threads) took 0.2 to 0.5 s after the
         # results were on disk
@@ -1159,6 +1200,13 @@ def _command(argv: list[str] | None) -> int:
     except (KeyboardInterrupt, typer.Abort):
         err.print(f"interrupted; {NOTHING_KEPT}", markup=False)
         return 130
+    except SystemExit as exc:  # click ends with status 1 on a pipe's EPIPE (printing help, say)
+        pipe = exc.__context__
+        if not (isinstance(pipe, OSError) and pipe.errno == errno.EPIPE and _reader_gone(sys.stdout)):
+            raise
+        # the reader of a listing or help has gone (`| head -1`): quietly done, as Unix tools end
+        _discard(sys.stdout)
+        return 0
     except OSError as exc:  # a path the system refuses where no command looked for it first
         err.print(f"error: {one_line(os_problem(exc))}", markup=False, highlight=False, soft_wrap=True)
         return 2
@@ -1180,8 +1228,6 @@ def _command(argv: list[str] | None) -> int:
 def os_problem(exc: OSError) -> str:
     """What the system refused, in a line: its reason and the path (cut to 60 characters), and
     for a name too long, what to do."""
-    import errno
-
     where = f" ({shown(exc.filename)})" if exc.filename is not None else ""
     hint = "; choose a shorter path (a file or folder name takes at most 255 bytes)" \
         if exc.errno == errno.ENAMETOOLONG else ""

@@ -220,3 +220,21 @@ def test_api_timeout_errors_name_the_api_argument(tmp_path):
                    "--timeout needs --backend local")
     with pytest.raises(SimtoolError, match=r"^bad timeout -1"):
         simtool.run("black-white", n=10, timeout=-1, out=tmp_path / "f", jobs=1)
+
+
+@pytest.mark.parametrize("args", [["strategies"], ["games"], ["run", "--help"],
+                                  ["replay", "--game", "black-white", "--seed", "1", "--deal", "0"]])
+def test_a_listing_whose_reader_has_gone_ends_quietly_with_status_0(args):
+    # before: `simtool strategies | head -1` ended with status 1 (rich's broken-pipe exit);
+    # a reader gone before the first line is what `head -1` is to a long listing
+    import os
+    import subprocess
+    import sys
+
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before simtool writes a byte
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    done = subprocess.run([sys.executable, "-c", "import sys; from simtool.cli import main; sys.exit(main())",
+                           *args], stdout=write, stderr=subprocess.PIPE, env=env, timeout=120)
+    os.close(write)
+    assert (done.returncode, done.stderr.decode()) == (0, "")
