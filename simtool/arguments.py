@@ -13,6 +13,22 @@ import numpy as np
 from .errors import SimtoolError, bad
 from .errors import shown as _shown
 
+COMMAND_LINE = False
+"""True while a command of the command line runs (``simtool.cli`` sets it, and clears it when the
+command ends): an error then names its options (``--timeout``), else the Python API's arguments
+(``timeout=``) that the caller gave."""
+
+
+def option(name: str, value=None) -> str:
+    """A setting as the caller wrote it: ``--timeout 0.3`` on the command line, ``timeout=0.3`` in
+    Python (``--timeout`` and ``timeout`` without a value)."""
+    if value is None:
+        return f"--{name}" if COMMAND_LINE else name
+    if isinstance(value, float):
+        return f"--{name} {value:g}" if COMMAND_LINE else f"{name}={value:g}"
+    return f"--{name} {value}" if COMMAND_LINE else f"{name}={value!r}"
+
+
 TIMEOUT_MAX = 365 * 86400
 """The longest ``--timeout``, a year in seconds: the system timer (setitimer) refuses values
 between 4e9 and 1e10 s on Linux, and a longer limit would be no limit anyway."""
@@ -107,7 +123,7 @@ def check_timeout(timeout) -> float | None:
     if timeout is not None and (isinstance(timeout, (bool, np.bool_))
                                 or not isinstance(timeout, (int, float, np.integer, np.floating))
                                 or not 0 < timeout <= TIMEOUT_MAX):
-        raise SimtoolError(f"bad --timeout {_shown(timeout)}; expected seconds above 0 and at most "
+        raise SimtoolError(f"bad {option('timeout')} {_shown(timeout)}; expected seconds above 0 and at most "
                            f"{TIMEOUT_MAX} (a year), such as 10")
     return None if timeout is None else float(timeout)
 

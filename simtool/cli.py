@@ -4,6 +4,7 @@
 # of ``app`` (and every ``CliRunner.invoke``) and would then eval each option's ``Annotated[...]``
 # string again, half the build's CPU; evaluated once at import, they are only read.
 import dataclasses
+import errno
 import os
 import re
 import signal
@@ -148,13 +149,48 @@ def _stdout_console():
 
     console = Console(**PLAIN)
     # piped or captured: room for the whole table rather than 80 columns
-    return _some_width(console) if console.is_terminal else Console(width=160, **PLAIN)
+    return _on_broken_pipe(_some_width(console) if console.is_terminal else Console(width=160, **PLAIN))
 
 
 def _stderr_console():
     from rich.console import Console
 
-    return _some_width(Console(stderr=True, **PLAIN))
+    return _on_broken_pipe(_some_width(Console(stderr=True, **PLAIN)))
+
+
+def _on_broken_pipe(console):
+    """``console``, which goes quiet once its reader has gone (``simtool strategies | head -1``)
+    and lets the command end as it would have: rich's own answer sent the rest of stdout (even
+    for the stderr console) to nowhere and exited with status 1 in the middle of the command."""
+    def gone() -> None:
+        console.quiet = True
+        _discard(console.file)
+
+    console.on_broken_pipe = gone
+    return console
+
+
+def _discard(stream) -> None:
+    """What is still to be written to ``stream``, whose reader has gone, goes nowhere (as
+    ``/dev/null``), so no later write or the flush at exit fails on it."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):  # no file descriptor (a test's captured stream)
+        pass
+
+
+def _reader_gone(stream) -> bool:
+    """Whether ``stream`` is a pipe whose reader has closed it (the pipe reports an error)."""
+    import select
+
+    try:
+        poll = select.poll()
+        poll.register(stream.fileno(), 0)  # an error is reported whatever events are asked
+        return any(event & select.POLLERR for _, event in poll.poll(0))
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 def _some_width(console):
@@ -252,9 +288,13 @@ def _version(given: bool) -> None:
 
 
 @app.callback()
-def _options(version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
+def _options(ctx: typer.Context,
+             version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
                                           help="Print simtool's version and exit.")) -> None:
     """Monte Carlo balance analysis for trick-taking games."""
+    # errors name this command's options (--timeout), not the Python API's arguments, until it ends
+    arguments.COMMAND_LINE = True
+    ctx.call_on_close(lambda: setattr(arguments, "COMMAND_LINE", False))
 
 
 def command_list(group) -> str:
@@ -431,8 +471,10 @@ def show_summary(folder: Path) -> None:
     tables = summary_tables(meta, seats, matches)
     table = tables["By seat and strategy"]
     out.print(_summary_table(title, game, table, ("seat", "strategy"), matches is not None))
-    out.print(_summary_table("By strategy (seats pooled)", game, tables["By strategy (seats pooled)"],
-                             ("strategy",), matches is not None))
+    pooled = tables["By strategy (seats pooled)"]
+    # one strategy holds every seat: a rate one seat has every deal is 1/p there by rule
+    by_rule = f"1/{meta['players']} by rule" if pooled.height == 1 else None
+    out.print(_summary_table("By strategy (seats pooled)", game, pooled, ("strategy",), matches is not None, by_rule))
     for caption, extra_table in list(tables.items())[2:]:
         out.print(_frame_table(caption, extra_table))
     if meta.get("duplicate") or matches is not None:
@@ -466,7 +508,10 @@ def _seat_line(meta: dict, seats, matches) -> str:
     return run_seat_line(meta, table, lineup_text(meta))
 
 
-def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches: bool) -> Table:
+def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches: bool,
+                   by_rule: str | None = None) -> Table:
+    """``by_rule``: the cell of each rate of ``Analysis.shared`` (one seat has it every deal) where
+    the rows pool every seat, in place of a share that is the rules', not a measurement."""
     from . import stats
     from .analysis import of as analysis_of
 
@@ -481,7 +526,8 @@ def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches:
         cells = [str(r[k]) for k in keys]
         cells += [stats.fmt_mean(r["score"], r["score_low"], r["score_high"]),
                   stats.fmt_rate(r["win"], r["win_low"], r["win_high"]), f"{r['tricks']:.2f}"]
-        cells += [stats.fmt_rate(r[k], r[f"{k}_low"], r[f"{k}_high"]) for k in analysis_of(game).rates]
+        cells += [by_rule if by_rule and k in analysis_of(game).shared else
+                  stats.fmt_rate(r[k], r[f"{k}_low"], r[f"{k}_high"]) for k in analysis_of(game).rates]
         if with_matches:
             cells += [stats.fmt_mean(r["total"], r["total_low"], r["total_high"]),
                       stats.fmt_rate(r["match_win"], r["match_win_low"], r["match_win_high"]),
@@ -1091,6 +1137,11 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point: usage errors become one line and exit status 2, as our own errors do."""
     _replace_what_cannot_be_shown()
     code = _main(argv)
+    try:  # what is left in the buffer: a reader gone (`| head -1`) is no failure of the command
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        _discard(sys.stdout)
     if argv is None and _FINISHED:  # the installed command, not a caller in this process
         # a normal teardown (modules, polars' and numpy's threads) took 0.2 to 0.5 s after the
         # results were on disk
@@ -1149,6 +1200,13 @@ def _command(argv: list[str] | None) -> int:
     except (KeyboardInterrupt, typer.Abort):
         err.print(f"interrupted; {NOTHING_KEPT}", markup=False)
         return 130
+    except SystemExit as exc:  # click ends with status 1 on a pipe's EPIPE (printing help, say)
+        pipe = exc.__context__
+        if not (isinstance(pipe, OSError) and pipe.errno == errno.EPIPE and _reader_gone(sys.stdout)):
+            raise
+        # the reader of a listing or help has gone (`| head -1`): quietly done, as Unix tools end
+        _discard(sys.stdout)
+        return 0
     except OSError as exc:  # a path the system refuses where no command looked for it first
         err.print(f"error: {one_line(os_problem(exc))}", markup=False, highlight=False, soft_wrap=True)
         return 2
@@ -1170,8 +1228,6 @@ def _command(argv: list[str] | None) -> int:
 def os_problem(exc: OSError) -> str:
     """What the system refused, in a line: its reason and the path (cut to 60 characters), and
     for a name too long, what to do."""
-    import errno
-
     where = f" ({shown(exc.filename)})" if exc.filename is not None else ""
     hint = "; choose a shorter path (a file or folder name takes at most 255 bytes)" \
         if exc.errno == errno.ENAMETOOLONG else ""

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from . import bits, deck
+from .arguments import option
 from .errors import OutOfMemory, SimtoolError, StrategyError, describe
 
 ROUND_CAP = 200
@@ -959,7 +960,7 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
         raise
     except Overtime:
         raise StrategyError(
-            f"strategy '{strategy.name}' did not return within --timeout {ctx.timeout:g} s "
+            f"strategy '{strategy.name}' did not return within {option('timeout', ctx.timeout)} s "
             f"(decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))})"
         ) from None
     except KeyboardInterrupt as exc:
@@ -1069,7 +1070,7 @@ class Overtime(BaseException):
 
 
 class TimerError(SimtoolError):
-    """simtool's own ``--timeout`` timer cannot run: never a strategy's fault."""
+    """simtool's own timer (``--timeout``, ``timeout=``) cannot run: never a strategy's fault."""
 
 
 @contextmanager
@@ -1080,9 +1081,9 @@ def deadline(seconds: float):
     this process or a joblib worker (both run strategies in their main thread).
     """
     if not hasattr(signal, "setitimer"):
-        raise TimerError("--timeout needs a system with SIGALRM timers (Linux, macOS)")
+        raise TimerError(f"{option('timeout')} needs a system with SIGALRM timers (Linux, macOS)")
     if threading.current_thread() is not threading.main_thread():
-        raise TimerError("--timeout works only when strategies run in a main thread")
+        raise TimerError(f"{option('timeout')} works only when strategies run in a main thread")
 
     def expire(signum, frame):
         raise Overtime
@@ -1092,7 +1093,7 @@ def deadline(seconds: float):
         signal.setitimer(signal.ITIMER_REAL, seconds)
     except (OverflowError, ValueError, OSError) as exc:
         signal.signal(signal.SIGALRM, previous)
-        raise TimerError(f"the system timer refuses --timeout {seconds:g}: {describe(exc)}") from None
+        raise TimerError(f"the system timer refuses {option('timeout', float(seconds))}: {describe(exc)}") from None
     try:
         yield
     finally:

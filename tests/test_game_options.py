@@ -333,4 +333,4 @@ def test_nl_match_length_table_names_the_lives_that_end_a_match():
     rules = {"lives_to_end": 5, "ranks": 9}
     c = play_chunk(spec("nine-lives", 3, n=100, unit="match", rules=rules), 0)
     titles = [t for t, _ in analysis.of(NL).tables(c.seats.lazy(), ["match", "round"], c.matches.lazy(), rules)]
-    assert "Rounds until someone has 5 lives" in titles
+    assert "Rounds until someone has 5 lives (the matches that got there)" in titles

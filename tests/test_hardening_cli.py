@@ -303,7 +303,7 @@ def test_timeout_leaves_results_alone(tmp_path):
 def test_sweep_and_api_take_a_timeout(tmp_path):
     import simtool
 
-    with pytest.raises(SimtoolError, match="'hostile.py:sleeps' did not return within --timeout 0.2 s"):
+    with pytest.raises(SimtoolError, match="'hostile.py:sleeps' did not return within timeout=0.2 s"):
         simtool.run("black-white", 100, strategy=f"{HOSTILE}:sleeps", timeout=0.2)
     r = cli("sweep", "--game", "black-white", "--n", "100", "--lineup", f"{HOSTILE}:sleeps",
             "--timeout", "0.2", "--runs", tmp_path / "s", "--out", tmp_path / "s.html", "--jobs", "1")

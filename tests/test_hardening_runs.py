@@ -368,6 +368,6 @@ def test_a_timeout_beyond_a_year_is_one_line(tmp_path, value):
 
 def test_the_timers_own_failure_names_the_timer_not_a_strategy():
     spec = make_spec("black-white", 3, 50, "balance", seed=1)
-    with pytest.raises(engine.TimerError, match=r"the system timer refuses --timeout 1e\+10") as caught:
+    with pytest.raises(engine.TimerError, match=r"the system timer refuses timeout=1e\+10") as caught:
         runner.play_chunk(spec, 0, timeout=1e10)
     assert "balance" not in str(caught.value)

@@ -417,10 +417,13 @@ def test_out_trumped_marks_the_penalty_and_a_hand_below_zero_as_risks():
     from simtool.games import get
 
     found = of(get("out-trumped"))
-    # hand-built seat rows: a hand's score is its points before the floor at 0
-    rows = pl.DataFrame({"bonus": [-3, 0, 2, -1], "score": [-1, 4, 5, 2]})
+    # hand-built seat rows: a hand's score is its points before the floor at 0; out-trumped is the
+    # game's column (the fewest trumps), not the bonus: 0 under penalty=0, -1 for the most under
+    # trump_bonus=-1
+    rows = pl.DataFrame({"bonus": [-3, 0, 2, -1], "out_trumped": [True, True, False, False],
+                         "score": [-1, 4, 5, 2]})
     got = rows.select(**{name: expr for name, expr in found.rates.items()})
-    assert got["out-trumped"].to_list() == [True, False, False, True]
+    assert got["out-trumped"].to_list() == [True, True, False, False]
     assert got["below-zero"].to_list() == [True, False, False, False]
     assert set(found.risks) == {"out-trumped", "below-zero"} and "floor" in found.rate_text["below-zero"]
 

@@ -27,6 +27,10 @@ class Analysis:
     risks: tuple[str, ...] = ()
     """The rates that are risks to a seat (an overshoot, a penalty): fewer is better, as
     ``simtool review`` judges a change of rules; the other rates have no better side."""
+    shared: tuple[str, ...] = ()
+    """The rates that exactly one seat has in every deal (Hearts' queen of spades: someone takes
+    it): pooled over every seat of a deal they are 1/p by rule whatever the play, so each seat's
+    rate is the figure (the most exposed seat's for a verdict), never the pooled one."""
     tables: Callable[..., list] = no_tables
     """``tables(seats, keys, matches=None, rules=None)``: game-specific summary tables
     ``(title, polars DataFrame)`` from the lazy seat rows (and match rows with ``--unit match``);

@@ -4,6 +4,7 @@ import polars as pl
 
 from .. import stats
 from . import Analysis
+from .lengths import to_the_end
 
 HEARTS = "mean hearts taken"
 
@@ -15,8 +16,11 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> li
              "shoots the moon": pl.col("moon") > 0}
     if rules.get("jack") == "on":
         taken["takes the jack of diamonds"] = pl.col("jack") > 0
+    # one strategy at every seat: its pooled figures are the rules' (13/p hearts, 1/p of the
+    # queen and the jack), not its play's, so only the seats' table says something
+    strategies = seats.select(pl.col("strategy").n_unique()).collect().item()
     out = [(f"Penalty cards by {by}", stats.wide(stats.estimates(seats, taken, [by], {HEARTS}), [by]))
-           for by in ("seat", "strategy")]
+           for by in ("seat", "strategy")[:1 if strategies == 1 else 2]]
     per_hand = seats.group_by(keys).agg(pl.col("moon").max().alias("moon"))
     # n: the hands with a moon, out of every hand (a count of all hands beside the label read as
     # that many moons)
@@ -26,11 +30,12 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> li
         pl.col("low").alias("share_low"), pl.col("high").alias("share_high"))
     out.append(("Hands with a moon", moon))
     if "match" in keys:
-        out.append((f"Hands until someone has {rules.get('goal', 100)} points",
-                    stats.length_table(seats, "hands")))
+        out.append((f"Hands until someone has {rules.get('goal', 100)} points (the matches that got there)",
+                    to_the_end(seats, matches, "hands")))
     return out
 
 
 ANALYSIS = Analysis(rates={"moon": pl.col("moon") > 0, "queen": pl.col("queen") > 0},
                     rate_text={"moon": "shoots the moon (takes every penalty card)",
-                               "queen": "takes the queen of spades"}, risks=("queen",), tables=tables)
+                               "queen": "takes the queen of spades"}, risks=("queen",), shared=("queen",),
+                    tables=tables)

@@ -4,6 +4,7 @@ import polars as pl
 
 from .. import stats
 from . import Analysis
+from .lengths import to_the_end
 
 
 def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None):
@@ -25,14 +26,14 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None):
               ).filter(pl.col("out_of") > 0)  # no team, no team members' rate
     out = [("Bids made, by bid", by_bid), ("Teams and the Kittykeeper fallback", summary)]
     if "match" in keys:
-        lengths = stats.length_table(seats, "rounds")
+        lengths = to_the_end(seats, matches, "rounds", ("small_deck",))
         if matches is not None:
             small = stats.estimates(matches.filter(pl.col("seat") == 0), {"small": pl.col("small_deck")})
             lengths = lengths.with_columns(pl.Series("ended by the small deck", small["value"]),
                                            pl.Series("ended by the small deck_low", small["low"]),
                                            pl.Series("ended by the small deck_high", small["high"]))
         lives = (rules or {}).get("lives_to_end", 9)
-        out.append((f"Rounds until someone has {lives} lives", lengths))
+        out.append((f"Rounds until someone has {lives} lives (the matches that got there)", lengths))
     return out
 
 

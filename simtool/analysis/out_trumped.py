@@ -5,6 +5,7 @@ import polars as pl
 from .. import stats
 from ..games.out_trumped import GOAL
 from . import Analysis
+from .lengths import to_the_end
 
 
 def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> list[tuple[str, pl.DataFrame]]:
@@ -16,12 +17,17 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> li
                                  .replace({"-6": "-6 or less", "12": "12 or more"}))
     out = [("Trump bonus or penalty per hand (seat-hands)", spread.filter(pl.col("n") > 0))]
     if "match" in keys:
-        out.append((f"Hands to reach {(rules or {}).get('goal', GOAL)}", stats.length_table(seats, "hands")))
+        out.append((f"Hands to reach {(rules or {}).get('goal', GOAL)} (the matches that got there)",
+                    to_the_end(seats, matches, "hands")))
     return out
 
 
-ANALYSIS = Analysis(rates={"out-trumped": pl.col("bonus") < 0, "below-zero": pl.col("score") < 0},
-                    rate_text={"out-trumped": "is out-trumped (a negative trump bonus)",
+# out-trumped: the sheet's fewest trumps among those who took any, fewer than the most (the
+# game's column), whatever the rule options make that cost; not a negative bonus, which a
+# negative trump_bonus or sole_bonus also gives and penalty 0 never does
+ANALYSIS = Analysis(rates={"out-trumped": pl.col("out_trumped"), "below-zero": pl.col("score") < 0},
+                    rate_text={"out-trumped": "is out-trumped (took the fewest trumps, some but fewer than "
+                                              "the most)",
                                # column score is the hand's points before the floor: in a single
                                # deal (a match's first hand, every total 0) the floor takes exactly
                                # these hands back to 0; later in a match, only where the total is short

@@ -82,7 +82,8 @@ def seats_question(game, heuristic: Path, search: Path | None) -> dict:
 
 def hazards(game, heuristic: Path) -> list[dict]:
     """The game's rates in the deals of the default line-up, pooled over seats (each deal one
-    unit), each with its verdict and sentence."""
+    unit), each with its verdict and sentence; a rate one seat has every deal (``shared``), 1/p
+    pooled, as its most exposed seat's."""
     meta, seats, _ = load(heuristic)
     found = analysis_of(game)
     if not found.rates:
@@ -91,9 +92,15 @@ def hazards(game, heuristic: Path) -> list[dict]:
         0, named=True)
     out = []
     for name in found.rates:
-        v = verdicts.hazard_verdict(name, found.rate_text.get(name, f"has {name}"), row[name], row[f"{name}_low"],
-                                    row[f"{name}_high"], meta["n"])
-        out.append({"name": name, "rate": row[name], "ci": [row[f"{name}_low"], row[f"{name}_high"]],
+        who, even, at, what = "A seat", None, row, "of deals, seats pooled"
+        if name in found.shared:  # pooled over the seats it is 1/p by rule: the most exposed seat's
+            at = collect(heuristic / "seats.parquet", summary.seat_summary(game, seats, by=("seat",)).lazy()
+                         ).sort(name, descending=True).row(0, named=True)
+            who, even = f"Seat {at['seat']}, the most exposed,", 1 / meta["players"]
+            what = f"of deals, seat {at['seat']} (the most exposed)"
+        v = verdicts.hazard_verdict(name, found.rate_text.get(name, f"has {name}"), at[name], at[f"{name}_low"],
+                                    at[f"{name}_high"], meta["n"], who=who, even=even)
+        out.append({"name": name, "rate": at[name], "ci": [at[f"{name}_low"], at[f"{name}_high"]], "what": what,
                     "verdict": v.word, "sentence": v.sentence, "risk": name in found.risks,
                     "thresholds": v.thresholds, "play": lineup(meta)})
     return out

@@ -402,13 +402,17 @@ def luck_verdict(share: float, low: float, high: float, n: int, what: str = "sco
 
 
 def hazard_verdict(name: str, text: str, rate: float, low: float, high: float, n: int,
-                   per: str = "deals", unit: str = "deals") -> Verdict:
+                   per: str = "deals", unit: str = "deals", who: str = "A seat",
+                   even: float | None = None) -> Verdict:
     """One hazard of the game: a seat ``text`` (the game's words, completing "a seat ...") in
     ``rate`` of ``per`` (deals, or rounds of matches), with its interval on ``n`` ``unit``;
-    words :data:`HAZARD_THRESHOLDS`."""
+    words :data:`HAZARD_THRESHOLDS`. ``who`` names the seat; ``even``: the share every seat
+    would have if it were even, for a hazard one seat meets every deal (``Analysis.shared``)."""
     word, between, more = _worded(rate, low, high, HAZARD_THRESHOLDS, HAZARD_WORDS, n, share=True)
     near = HAZARD_THRESHOLDS
-    sentence = (f"A seat {text} in {_pct(rate, near)} of {per} (95% interval {_pct(low, near)} to {_pct(high, near)}): "
+    aside = "" if even is None else f"; every {per.removesuffix('s')} one seat does, so the even share is {_pct(even)}"
+    sentence = (f"{who} {text} in {_pct(rate, near)} of {per} (95% interval {_pct(low, near)} to "
+                f"{_pct(high, near)}{aside}): "
                 + (f"{between}; {_settle_text(more, unit, low, high)}." if word == UNCLEAR else f"{word}."))
     return Verdict(word, sentence, {"name": name, "rate": rate, "ci": [low, high]},
                    stated(HAZARD_WORDS, HAZARD_THRESHOLDS), more)

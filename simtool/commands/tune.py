@@ -80,9 +80,13 @@ class Objective:
 def parse_objective(game, text: str) -> Objective:
     """``seat_spread[:min|:max]``, ``first_seat_edge`` (``=0``), ``skill:max``, ``RATE=TARGET``,
     ``match_rounds=N``: a figure of the balance report, for ``game``."""
-    known = (*FIGURES, *analysis_of(game).rates)
+    shared = analysis_of(game).shared
+    known = (*FIGURES, *[r for r in analysis_of(game).rates if r not in shared])
     body, _, direction = text.strip().partition(":")
     figure, eq, target = (part.strip() for part in body.partition("="))
+    if figure in shared:  # every deal one seat has it: pooled over the seats no rule moves it
+        raise SimtoolError(f"{figure} is 1/p by rule (every deal one seat has it, so pooled over the seats "
+                           f"no rule changes it): not a target; valid: {choices(known)}")
     if figure not in known:
         raise SimtoolError(f"unknown objective '{figure}' for {game.id}; valid: {choices(known)}")
     if direction and direction not in ("min", "max"):

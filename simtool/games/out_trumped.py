@@ -441,7 +441,8 @@ class OutTrumped(Game):
     default_strategy = "hoarder"
     total_floor = 0  # a running total never drops below 0: once per hand, total plus the hand's points
     decisions = (TRUMP, BID, DISCARD, LEAD, FOLLOW)
-    columns = {"trumps": np.int8, "bonus": np.int16, "bid": np.int8, "kitty": np.int8, "taker": np.bool_}
+    columns = {"trumps": np.int8, "bonus": np.int16, "out_trumped": np.bool_, "bid": np.int8, "kitty": np.int8,
+               "taker": np.bool_}
     analysis = "simtool.analysis.out_trumped"
     View = OutTrumpedView
 
@@ -696,11 +697,13 @@ class OutTrumped(Game):
 
 def score(tricks, trumps, trump, bids, taker, kitty: str, sole: int = SOLE, most_bonus: int = MOST,
           penalty: int = FEWEST) -> dict[str, np.ndarray]:
-    """Tricks, the trump bonus or penalty, and the kitty bid's result, per seat ``(n, p)``.
+    """Tricks, the trump bonus or penalty, who is out-trumped, and the kitty bid's result, per
+    seat ``(n, p)``.
 
     Among seats with t >= 1 trumps: a sole holder scores ``sole`` * t (the sheet: +2t);
     otherwise the most score ``most_bonus`` * t (+t) and, if the fewest is below the most, the
-    fewest lose ``penalty`` * t (-t). No trump suit: no trump scoring.
+    fewest lose ``penalty`` * t (-t): they are out-trumped. No trump suit: no trump scoring
+    (and no trumps to take).
     """
     n, p = tricks.shape
     t = trumps.astype(np.int16)
@@ -708,9 +711,11 @@ def score(tricks, trumps, trump, bids, taker, kitty: str, sole: int = SOLE, most
     holders = holding.sum(axis=1, keepdims=True)
     most = np.where(holding, t, -1).max(axis=1, keepdims=True)
     fewest = np.where(holding, t, 10_000).min(axis=1, keepdims=True)
+    # the out-trumped are a fact of the trumps taken, whatever the points: the bonus alone cannot
+    # tell them (penalty 0 scores them nothing; a negative trump_bonus also gives the most a minus)
+    out = holding & (t == fewest) & (fewest < most)
     bonus = np.where(holding & (holders == 1), sole * t,
-                     np.where(holding & (t == most), most_bonus * t,
-                              np.where(holding & (t == fewest) & (fewest < most), -penalty * t, 0)))
+                     np.where(holding & (t == most), most_bonus * t, np.where(out, -penalty * t, 0)))
     bonus = np.where((trump == NO_TRUMP)[:, None], 0, bonus).astype(np.int16)
     seat = np.arange(p)
     takes = taker[:, None] == seat
@@ -725,6 +730,7 @@ def score(tricks, trumps, trump, bids, taker, kitty: str, sole: int = SOLE, most
         "tricks": tricks.astype(np.int8),
         "trumps": trumps.astype(np.int8),
         "bonus": bonus,
+        "out_trumped": out,
         "bid": bid,
         "kitty": kitty_points.astype(np.int8),
         "taker": takes,

@@ -677,8 +677,10 @@ def write_together(files: dict[Path, str], what: str) -> None:
     new and another cut short. ``what`` names them in the one-line error."""
     temps = {path: _temp_name(path) for path in files}
     try:
+        for folder in dict.fromkeys(path.parent for path in files):
+            folder.mkdir(parents=True, exist_ok=True)
+            clear_dead_temps(folder)
         for path, text in files.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
             # a name this Python decoded from the system (LC_ALL=C) is written as its own bytes
             temps[path].write_text(text, encoding="utf-8", errors="surrogateescape")
         for path in files:
@@ -688,6 +690,27 @@ def write_together(files: dict[Path, str], what: str) -> None:
     finally:
         for tmp in temps.values():
             tmp.unlink(missing_ok=True)
+
+
+TEMP_NAME = re.compile(r"\.([1-9][0-9]*)-[0-9a-f]{8}\..+\.tmp", re.DOTALL)
+""":func:`_temp_name`'s names: the writer's pid, 4 random bytes in hex, the file's name."""
+
+
+def clear_dead_temps(folder: Path) -> None:
+    """Remove the temporary files that writers killed outright (SIGKILL, a power cut) left in
+    ``folder``: plain files of :func:`_temp_name`'s pattern whose writer's pid no longer runs.
+    Nothing else is touched: not the user's files, nor a live writer's."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return  # an unreadable folder: the write itself says what is wrong
+    for entry in entries:
+        found = TEMP_NAME.fullmatch(entry.name)
+        try:
+            if found and entry.is_file(follow_symlinks=False) and not alive(int(found[1])):
+                os.unlink(entry.path)
+        except OSError:
+            pass  # gone already (another writer cleared it), or not ours to remove
 
 
 def _temp_name(path: Path) -> Path:
@@ -835,11 +858,43 @@ MATCH_COLUMNS = {"match": "integer", "seat": "integer", "strategy": "name", "tot
                  "win": "number", "rounds": "integer", "capped": "boolean"}
 
 
+def alive(pid) -> bool:
+    """Whether process ``pid`` runs on this machine (another user's counts)."""
+    if isinstance(pid, bool) or not isinstance(pid, int) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def unfinished(run_dir: Path) -> str:
+    """Why a folder without ``run.json`` cannot be read: a run is writing it (its pid from
+    ``chunks/writer.json``, alive), its run was interrupted (``--resume`` finishes it), or it is
+    no run folder."""
+    try:
+        who = parse_json((run_dir / "chunks" / WRITER).read_text())
+        pid = who["pid"]
+    except (OSError, ValueError, KeyError, TypeError):
+        who, pid = None, None
+    if who is not None and alive(pid):
+        return (f"{run_dir} is not finished: a run is being written there (pid {pid}, started "
+                f"{who.get('started', 'at a time not recorded')}); wait for it to end, or pick another folder")
+    if (run_dir / "chunks" / SPEC).is_file():
+        ended = f" (its writer, pid {pid}, has ended)" if who is not None else ""
+        return (f"{run_dir} holds an interrupted run{ended}; finish it with simtool run --resume {run_dir}, "
+                f"or pick another folder")
+    return f"{run_dir} is not a finished run folder (no run.json)"
+
+
 def read_meta(run_dir: Path) -> dict:
     """``run.json`` of a finished run, with every key the summary and the report read."""
     path = run_dir / "run.json"
     if not path.is_file():
-        raise SimtoolError(f"{run_dir} is not a finished run folder (no run.json)")
+        raise SimtoolError(unfinished(run_dir))
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -932,8 +987,9 @@ def _table(path: Path, columns: dict[str, str]) -> pl.LazyFrame:
                            f"run it again") from None
     for name, kind in columns.items():
         if name not in schema:
-            raise SimtoolError(f"{path} has no '{name}' column; the table is damaged, or "
-                               f"not this game's")
+            # a game's new column (Out-Trumped's out_trumped) is missing in older simtool's runs too
+            raise SimtoolError(f"{path} has no '{name}' column; the table is damaged, not this game's, "
+                               f"or written by a simtool that did not record it yet: run it again")
         if not _fits(schema[name], kind):
             raise SimtoolError(f"{path}: column '{name}' is {schema[name]}, expected {kind} values")
     return pl.scan_parquet(native(path))

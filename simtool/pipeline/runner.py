@@ -776,8 +776,8 @@ def _on_dask(tasks: Iterable[Task], jobs: int, scheduler: str | None, count: int
     from simtool.pipeline.forked import WorkerDied
 
     if timeout is not None:
-        raise SimtoolError("--timeout needs --backend local: dask workers run strategies in "
-                           "threads, which cannot be interrupted")
+        raise SimtoolError(f"{arguments.option('timeout')} needs {arguments.option('backend', 'local')}: "
+                           f"dask workers run strategies in threads, which cannot be interrupted")
     seen: dict[str, None] = {}  # the strategies handed to workers so far, to name in a crash
 
     def handed(ts: Iterable[Task]) -> Iterator[Task]:

@@ -270,10 +270,12 @@ def headline_figures(game, seats, win, score, names, codes, by_match, strata=Non
         out[f"{name} edge over fair share per seat held"] = Figure(v - fair, lo - fair, hi - fair,
                                                                   stats.held_share(win, codes, k) - fair,
                                                                   points=True)
-    risks = analysis_of(game).risks
+    risks, shared = analysis_of(game).risks, analysis_of(game).shared
     for name, expr in analysis_of(game).rates.items():
         better = "lower" if name in risks else None
-        if by_match:  # a match's rounds are one unit; matches differ in length
+        if name in shared:  # seats pooled it is 1/p by rule: each seat's rate is the figure
+            out |= shared_figures(name, expr, seats, p, by_match, strata, units)
+        elif by_match:  # a match's rounds are one unit; matches differ in length
             per_match = seats.group_by("match", maintain_order=True).agg(expr.sum().alias("k"),
                                                                           pl.len().alias("m"))
             out[f"{name} rate (seats pooled)"] = Figure(*stats.unit_estimate(
@@ -291,6 +293,31 @@ def headline_figures(game, seats, win, score, names, codes, by_match, strata=Non
         if f.per_row is not None:
             f.units = units
     return out
+
+
+def shared_figures(name: str, expr, seats, p: int, by_match: bool, strata, units) -> dict[str, Figure]:
+    """Each seat's rate of a rate one seat has every deal (``Analysis.shared``), over its fair
+    share 1/p, in points: closer to 0 is more even, as a seat's edge."""
+    fair, out = 1 / p, {}
+    if by_match:  # a match's rounds are one unit; matches differ in length
+        per_match = seats.group_by("match", "seat", maintain_order=True).agg(expr.sum().alias("k"),
+                                                                            pl.len().alias("m")).sort("match", "seat")
+        k, m = (per_match[c].to_numpy().reshape(-1, p) for c in ("k", "m"))
+    else:
+        k = stats.panel(seats.select(pl.col("seat"), expr.cast(pl.Float64).alias(name)), name, p)
+        m = None
+    for s in range(p):
+        v, lo, hi = stats.unit_estimate(k[:, s], None if m is None else m[:, s], strata, share=True,
+                                        units=None if by_match else units)
+        out[f"seat {s} {name} rate over fair share"] = Figure(v - fair, lo - fair, hi - fair,
+                                                            None if by_match else k[:, s] - fair,
+                                                            points=True, better="fair")
+    return out
+
+
+def top_seat(rates: pl.DataFrame, name: str) -> dict:
+    """The seat row of ``rates`` (the report's rates by seat) with the highest ``name``."""
+    return rates.sort(name, descending=True).row(0, named=True)
 
 
 def findings(a: Analysis, ladder=None) -> list[str]:
@@ -339,9 +366,16 @@ def findings(a: Analysis, ladder=None) -> list[str]:
                       "not rotated, so seat effects are part of these shares."))
     per = "rounds" if a.unit == "matches" else "deals"
     for name in analysis_of(a.game).rates:
-        pooled = a.figures[f"{name} rate (seats pooled)"]
-        top = a.rates.sort(name, descending=True).row(0, named=True)
+        top = top_seat(a.rates, name)
         text = analysis_of(a.game).rate_text.get(name, f"has {name}")
+        if name in analysis_of(a.game).shared:
+            low = a.rates.sort(name).row(0, named=True)
+            out.append(f"Every {per[:-1]} one seat {text}, so seats pooled it is 1/{a.p} by rule "
+                       f"({100 / a.p:.1f}%); most often seat {top['seat']}, "
+                       f"{stats.fmt_rate(top[name], top[f'{name}_low'], top[f'{name}_high'])}, least often seat "
+                       f"{low['seat']}, {stats.fmt_rate(low[name], low[f'{name}_low'], low[f'{name}_high'])}.")
+            continue
+        pooled = a.figures[f"{name} rate (seats pooled)"]
         out.append(f"A seat {text} in {stats.fmt_share(pooled.value, pooled.low, pooled.high)} of {per} "
                    f"(seats pooled); most often seat {top['seat']}, "
                    f"{stats.fmt_rate(top[name], top[f'{name}_low'], top[f'{name}_high'])}.")
@@ -379,10 +413,16 @@ def run_verdicts(a: Analysis) -> list[tuple[str, str, str]]:
         out = [("Seats", v.word, v.sentence)]
     per = "rounds" if a.unit == "matches" else "deals"
     for name in analysis_of(a.game).rates:
-        f = a.figures[f"{name} rate (seats pooled)"]
         text = analysis_of(a.game).rate_text.get(name, f"has {name}")
-        v = verdicts.hazard_verdict(name, text, f.value, f.low, f.high, a.meta["n"], per, a.unit)
         risk = "Risk: how" if name in analysis_of(a.game).risks else "How"
+        if name in analysis_of(a.game).shared:  # the most exposed seat's: pooled, it is 1/p by rule
+            top = top_seat(a.rates, name)
+            v = verdicts.hazard_verdict(name, text, top[name], top[f"{name}_low"], top[f"{name}_high"],
+                                        a.meta["n"], per, a.unit, f"Seat {top['seat']}, the most exposed,", 1 / a.p)
+            out.append((f"{risk} often the most exposed seat {text}", v.word, v.sentence))
+            continue
+        f = a.figures[f"{name} rate (seats pooled)"]
+        v = verdicts.hazard_verdict(name, text, f.value, f.low, f.high, a.meta["n"], per, a.unit)
         out.append((f"{risk} often a seat {text}", v.word, v.sentence))
     tables = dict(a.metrics)
     if LUCK_TABLE in tables:

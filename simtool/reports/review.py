@@ -136,7 +136,7 @@ def cards(q: dict) -> list[dict]:
     for h in q["hazards"]:
         title = f"{'Hazard' if h['risk'] else 'Rate'}: {h['name']}"
         found = card(f"hazard-{h['name']}", title, h, h["rate"], h["ci"], "%", 100, first="rare",
-                     what="of deals, seats pooled")
+                     what=h.get("what", "of deals, seats pooled"))  # reviews before 'what': all pooled
         if not h["risk"]:  # a plain rate has no better side: 'common' is no warning (not red)
             found["tone"] = "none"
         out.append(found)
