@@ -1,0 +1,27 @@
+"""Hostile round 11: the strength table, sweep lists, output folders behind broken links, and the
+Python API's odd arguments. Each test failed on the code before its fix."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import simtool
+from simtool.commands import strength
+
+from .test_hardening_cli import main_error
+
+BW = ["--game", "black-white", "--strategy", "random", "--jobs", "1", "-q", "--n", "10", "--seed", "1"]
+
+
+# ---- the strength table -----------------------------------------------------------------------
+
+def test_a_strength_table_naming_a_game_twice_is_refused():
+    # before: `python bench/strength.py --games hearts,hearts` played every hearts cell twice and
+    # wrote a table listing each of its rows twice
+    with pytest.raises(simtool.SimtoolError, match=r"^game 'hearts' named twice; give each game once "
+                                                    r"\(valid: black-white, .*hearts\)$"):
+        strength.plan(["hearts", "black-white", "hearts"], n=16)
+    assert len(strength.plan(["hearts"], n=16)) == 7  # a game named once: its seven cells
