@@ -25,3 +25,19 @@ def test_a_strength_table_naming_a_game_twice_is_refused():
                                                     r"\(valid: black-white, .*hearts\)$"):
         strength.plan(["hearts", "black-white", "hearts"], n=16)
     assert len(strength.plan(["hearts"], n=16)) == 7  # a game named once: its seven cells
+
+
+# ---- sweep lists -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--rule", "deck=30,,32"], "bad --rule 'deck=30,,32': an empty value; expected values separated by ','"),
+    (["--players", "3,,4"], "bad --players '3,,4': an empty value"),
+    (["--game", "black-white,"], "bad --game 'black-white,': an empty value"),
+])
+def test_an_empty_value_in_a_sweeps_list_is_named_as_written(capsys, tmp_path, argv, needle):
+    # before: "bad --rule ['30,,32']; expected values separated by ','": a Python list, and the
+    # rule's name left out
+    text = main_error(capsys, ["sweep", "--game", "black-white", "--n", "10", "-j", "1", "-q",
+                               "--runs", tmp_path / "s", "--out", tmp_path / "s.html", *argv], needle)
+    assert "[" not in text
+    assert not (tmp_path / "s").exists()
