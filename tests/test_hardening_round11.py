@@ -41,3 +41,36 @@ def test_an_empty_value_in_a_sweeps_list_is_named_as_written(capsys, tmp_path, a
                                "--runs", tmp_path / "s", "--out", tmp_path / "s.html", *argv], needle)
     assert "[" not in text
     assert not (tmp_path / "s").exists()
+
+
+# ---- output folders ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [
+    ["run", *BW, "--out", "{link}"],
+    ["run", *BW, "--out", "{link}/sub"],
+    ["sweep", "--game", "black-white", "--rule", "deck=30", "--n", "10", "-j", "1", "-q", "--runs", "{link}",
+     "--out", "{tmp}/s.html"],
+    ["tune", "--game", "black-white", "--vary", "deck=30,32", "--objective", "seat_spread", "--n", "10",
+     "-j", "1", "-q", "--out", "{link}"],
+])
+def test_an_output_folder_behind_a_broken_link_says_so(capsys, tmp_path, command):
+    # before: "cannot write to output folder x: File exists", of a name where nothing exists
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "gone")
+    argv = [str(a).format(link=link, tmp=tmp_path) for a in command]
+    main_error(capsys, argv, f"{link} is a link to {tmp_path / 'gone'}, which does not exist; remove the "
+                             f"link or make what it points to")
+    assert not (tmp_path / "gone").exists() and link.is_symlink()
+
+
+@pytest.mark.parametrize("out", [" ", Path("  ")])
+def test_a_blank_output_folder_is_quoted_as_written(out):
+    # before, from the command line and with a Path: "bad out PosixPath(' '); ..."
+    with pytest.raises(simtool.SimtoolError, match=r"^bad out ' '; expected a folder path"):
+        simtool.run("black-white", n=10, seed=1, out=out)
+
+
+def test_a_blank_out_on_the_command_line_is_quoted_as_written(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    text = main_error(capsys, ["run", *BW, "--out", " "], "bad out ' '; expected a folder path")
+    assert "PosixPath" not in text and os.listdir(tmp_path) == []

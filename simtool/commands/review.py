@@ -45,7 +45,7 @@ import numpy as np
 from simtool import arguments, games, options
 from simtool.commands import ladder, restrict
 from simtool.commands.plans import play
-from simtool.errors import SimtoolError, choices
+from simtool.errors import SimtoolError, choices, os_problem
 from simtool.pipeline.folders import parse_json, write_json
 from simtool.pipeline.runner import BACKENDS, RunSpec, make_spec, play_chunk
 
@@ -251,7 +251,7 @@ def check_folder(out: Path) -> None:
     try:  # a folder that cannot be made is refused now, not after the pilot has played
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise SimtoolError(f"cannot make the review folder {out}: {exc.strerror or exc}; "
+        raise SimtoolError(f"cannot make the review folder {out}: {os_problem(out, exc)}; "
                            f"choose another --out") from None
     if out.is_dir():
         strange = sorted(p.name for p in out.iterdir() if p.name not in OUTPUTS and not p.name.startswith("."))

@@ -34,7 +34,7 @@ from simtool.analysis.summary import seat_summary
 from simtool.analysis.tuning import recommendation, setting, sheet_defaults, trials_of
 from simtool.commands.plans import play as run_cells
 from simtool.commands.sweep import lineup as parse_lineup
-from simtool.errors import SimtoolError, choices
+from simtool.errors import SimtoolError, choices, os_problem
 from simtool.games import ROUND_CAP
 from simtool.pipeline import folders
 from simtool.pipeline.folders import PLAYED_BY, FolderLock, load, parse_json, write_json
@@ -607,7 +607,7 @@ def lock(out: Path):
         raise SimtoolError(f"tuning folder {out} is in use by another simtool tune; wait for it to "
                            f"end, or choose another --out") from None
     except OSError as exc:
-        raise SimtoolError(f"cannot write to tuning folder {out}: {exc.strerror or exc}") from None
+        raise SimtoolError(f"cannot write to tuning folder {out}: {os_problem(out, exc)}") from None
 
 
 def tune(config: Config, out: str | Path, jobs: int | None = None, backend: str = "local",
