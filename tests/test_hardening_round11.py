@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import simtool
+from simtool.cli import main
 from simtool.commands import strength
 
 from .test_hardening_cli import main_error
@@ -74,3 +75,23 @@ def test_a_blank_out_on_the_command_line_is_quoted_as_written(capsys, tmp_path, 
     monkeypatch.chdir(tmp_path)
     text = main_error(capsys, ["run", *BW, "--out", " "], "bad out ' '; expected a folder path")
     assert "PosixPath" not in text and os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("command", [
+    ["report", "{run}", "--out", "{link}/page.html"],
+    ["sweep", "--game", "black-white", "--rule", "deck=30", "--n", "10", "-j", "1", "-q", "--seed", "1",
+     "--runs", "{tmp}/runs", "--out", "{link}/page.html"],
+])
+def test_a_report_behind_a_broken_link_is_refused_before_anything_is_played(capsys, tmp_path, command):
+    # before: the path resolved through the link looked writable; the sweep played every cell and
+    # then failed on "cannot write report ...: File exists"
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "gone")
+    run = tmp_path / "run"
+    if "report" in command:
+        assert main(["run", *BW, "--out", str(run)]) == 0
+        capsys.readouterr()
+    argv = [str(a).format(link=link, tmp=tmp_path, run=run) for a in command]
+    main_error(capsys, argv, f"cannot write report {link}/page.html: {link} is a link to {tmp_path / 'gone'}, "
+                             f"which does not exist")
+    assert not (tmp_path / "runs").exists() and not (tmp_path / "gone").exists()
