@@ -95,3 +95,26 @@ def test_a_report_behind_a_broken_link_is_refused_before_anything_is_played(caps
     main_error(capsys, argv, f"cannot write report {link}/page.html: {link} is a link to {tmp_path / 'gone'}, "
                              f"which does not exist")
     assert not (tmp_path / "runs").exists() and not (tmp_path / "gone").exists()
+
+
+# ---- figures -----------------------------------------------------------------------------------
+
+def test_the_deals_that_would_settle_a_seat_verdict_follow_its_lopsided_interval():
+    # before: seat 3 of a 512-match Hearts run, 6.3 points under the fair 25% (-9.5 to -2.8), was
+    # "unclear whether slight or strong; about 1 more match would settle it": the half-width (3.35)
+    # was taken for the interval's end facing 3 points, which lies 3.58 from the estimate
+    from simtool import stats
+    from simtool.analysis import verdicts
+
+    n, low_seat = 512, 95 / 512
+    others = (1 - low_seat) / 3
+
+    def shares(m: int) -> list[tuple[int, float, float, float]]:
+        return [(s, w, *map(float, stats.wilson(w * m, m))) for s, w in enumerate([others] * 3 + [low_seat])]
+
+    v = verdicts.seat_verdict(shares(n), 4, n, "matches")
+    assert v.word == "unclear" and v.figures["seat"] == 3 and v.figures["ci_pts"][1] > -3
+    settled, half_way = n + v.more, n + v.more // 2
+    assert shares(settled)[3][3] - 0.25 == pytest.approx(-0.03, abs=0.0005)  # its end at 3 points then
+    assert shares(half_way)[3][3] - 0.25 > -0.03  # not settled with half as many more
+    assert f"about {v.more} more matches would settle it" in v.sentence and v.more > 40
