@@ -118,3 +118,30 @@ def test_the_deals_that_would_settle_a_seat_verdict_follow_its_lopsided_interval
     assert shares(settled)[3][3] - 0.25 == pytest.approx(-0.03, abs=0.0005)  # its end at 3 points then
     assert shares(half_way)[3][3] - 0.25 > -0.03  # not settled with half as many more
     assert f"about {v.more} more matches would settle it" in v.sentence and v.more > 40
+
+
+# ---- plugins -----------------------------------------------------------------------------------
+
+LOUD = '''
+import sys
+print("seat 0 wins 99.9%")
+sys.stdout.write("forged\\n")
+from simtool import bits
+
+
+def quiet(view, rng):
+    return bits.lowest(view.legal)
+'''
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_plugin_printing_as_it_is_imported_prints_to_standard_error(capsys, tmp_path, jobs):
+    # before: `simtool run -q` printed the plugin's lines on standard output before the run's folder
+    plugin = tmp_path / "loud.py"
+    plugin.write_text(LOUD)
+    out = tmp_path / "r"
+    assert main(["run", "--game", "black-white", "--n", "40", "--seed", "1", "-q", "--jobs", jobs,
+                 "--seat", f"0={plugin}:quiet", "--out", str(out)]) == 0
+    printed = capsys.readouterr()
+    assert printed.out == f"{out}\n"
+    assert "seat 0 wins 99.9%" in printed.err and "forged" in printed.err
