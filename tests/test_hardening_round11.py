@@ -145,3 +145,16 @@ def test_a_plugin_printing_as_it_is_imported_prints_to_standard_error(capsys, tm
     printed = capsys.readouterr()
     assert printed.out == f"{out}\n"
     assert "seat 0 wins 99.9%" in printed.err and "forged" in printed.err
+
+
+# ---- tune --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("objective", ["seat_spread:", "first_seat_edge:", "overshoot=0.2:"])
+def test_an_objective_with_a_colon_and_no_direction_is_refused(objective):
+    # before: 'seat_spread:' was tuned as seat_spread's default direction, as if no colon were there
+    from simtool import games
+    from simtool.commands import tune
+
+    with pytest.raises(simtool.SimtoolError, match=f"^bad objective '{objective}'; a direction is :min or :max$"):
+        tune.parse_objective(games.get("kansas-city"), objective)
+    assert tune.parse_objective(games.get("kansas-city"), "seat_spread:min").direction == "min"

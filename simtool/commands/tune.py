@@ -81,11 +81,11 @@ def parse_objective(game, text: str) -> Objective:
     """``seat_spread[:min|:max]``, ``first_seat_edge`` (``=0``), ``skill:max``, ``RATE=TARGET``,
     ``match_rounds=N``: a figure of the balance report, for ``game``."""
     known = (*FIGURES, *analysis_of(game).rates)
-    body, _, direction = text.strip().partition(":")
+    body, colon, direction = text.strip().partition(":")
     figure, eq, target = (part.strip() for part in body.partition("="))
     if figure not in known:
         raise SimtoolError(f"unknown objective '{figure}' for {game.id}; valid: {choices(known)}")
-    if direction and direction not in ("min", "max"):
+    if colon and direction not in ("min", "max"):  # 'seat_spread:' was taken as the default silently
         raise SimtoolError(f"bad objective {text!r}; a direction is :min or :max")
     if eq:
         try:
