@@ -158,3 +158,15 @@ def test_an_objective_with_a_colon_and_no_direction_is_refused(objective):
     with pytest.raises(simtool.SimtoolError, match=f"^bad objective '{objective}'; a direction is :min or :max$"):
         tune.parse_objective(games.get("kansas-city"), objective)
     assert tune.parse_objective(games.get("kansas-city"), "seat_spread:min").direction == "min"
+
+
+# ---- review ------------------------------------------------------------------------------------
+
+def test_an_empty_vs_rules_from_python_names_the_rules_it_could_change(tmp_path):
+    # before: "--vs-rule  gives the rules under review (as played at 3 players); ...", naming nothing
+    from simtool.commands import review
+
+    with pytest.raises(simtool.SimtoolError, match=r"^vs_rules \{\} names no rule to change; give one such as "
+                                                    r"\{'deck': \.\.\.\} \(valid: deck, hand_size\), or None"):
+        review.review("black-white", tmp_path / "r", vs_rules={}, seed=1, jobs=1)
+    assert not (tmp_path / "r").exists()

@@ -234,6 +234,10 @@ def versions_of(game, players: int, rules: dict | None, vs_rules: dict | None) -
     game.check_rules(base, players)
     if vs_rules is None:
         return (base,)
+    if not vs_rules:  # from Python: it read "--vs-rule  gives the rules under review", naming nothing
+        raise SimtoolError(f"vs_rules {{}} names no rule to change; give one such as "
+                           f"{{'{game.options[0].name}': ...}} (valid: {choices(o.name for o in game.options)}), "
+                           f"or None for no comparison")
     other = options.resolve(game, {**(rules or {}), **vs_rules})
     game.check_rules(other, players)
     # as played: hand_size=12 at 3 players is Black & White's sheet hand, the same game
