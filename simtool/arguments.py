@@ -108,7 +108,9 @@ def folder(name: str, value, optional: bool = False) -> Path | None:
     if isinstance(value, (str, os.PathLike)) and str(value).strip():
         # "~/runs/x" as a shell would read it: before, a folder named "~" in the working directory
         return Path(value).expanduser()
-    raise bad(name, value, "a folder path (str or pathlib.Path)" + (", or None" if optional else ""))
+    # a blank path quoted as the user wrote it (' '), not as pathlib's repr (PosixPath(' '))
+    shown_as = os.fspath(value) if isinstance(value, os.PathLike) else value
+    raise bad(name, shown_as, "a folder path (str or pathlib.Path)" + (", or None" if optional else ""))
 
 
 def callback(name: str, value, signature: str):

@@ -1044,6 +1044,20 @@ class _Aside:
 _ASIDE = _Aside()
 
 
+@contextmanager
+def printing_aside() -> Generator[None, None, None]:
+    """A plugin's code run outside a decision (its module, as it is imported) prints to standard
+    error as :func:`_call` has it print while it chooses: a ``print`` at a plugin's top level
+    came out among what the command prints (``simtool run -q``: a forged line before the run's
+    folder)."""
+    results = sys.stdout
+    sys.stdout = _ASIDE
+    try:
+        yield
+    finally:
+        sys.stdout = results
+
+
 _OPENERS = (_call.__code__, view_of.__code__)
 """The engine functions whose frames hold a view's state while its fields may be read (see
 :func:`_opened`): once they return, the view expires and unread fields stay unread."""

@@ -54,3 +54,17 @@ def describe(exc: BaseException) -> str:
     except Exception:
         text = "(an exception whose message cannot be printed)"
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def os_problem(path, exc: OSError) -> str:
+    """Why ``path`` (a folder) could not be made, in words. A link (the folder itself, or one
+    above it) to something that does not exist is named with its target: the system says only
+    "File exists", of a name where ``ls`` shows nothing to write over."""
+    import os
+    from pathlib import Path
+
+    for place in (Path(path), *Path(path).parents):
+        if place.is_symlink() and not place.exists():
+            return (f"{place} is a link to {os.readlink(place)}, which does not exist; remove the link "
+                    f"or make what it points to")
+    return exc.strerror or str(exc)

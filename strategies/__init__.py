@@ -17,6 +17,7 @@ from dataclasses import replace
 from importlib.metadata import entry_points
 from pathlib import Path
 
+from simtool.engine import printing_aside
 from simtool.errors import SimtoolError, choices, describe
 
 # nine_lives_belief: exact's reading of the others, offered to pimc@infer
@@ -140,7 +141,8 @@ def _described(game_id: str) -> dict[str, Strategy | str]:
 def _load_entry_point(ep) -> Strategy:
     # guarded as a plugin file's import is: a package replacing simtool's code as it is imported
     # was neither named nor put back
-    with untouched(f"installed strategy '{ep.name}' (entry point {ep.value}), as it was imported,"):
+    with untouched(f"installed strategy '{ep.name}' (entry point {ep.value}), as it was imported,"), \
+            printing_aside():
         try:
             obj = ep.load()
         except KeyboardInterrupt:
@@ -253,7 +255,7 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         if spec is None:  # a name Python does not import (/etc/passwd:x, notes.txt:x)
             raise SimtoolError(f"strategy plugin {path} is not a Python file; expected FILE.py:NAME")
         module = importlib.util.module_from_spec(spec)
-        with untouched(f"strategy plugin {path}, as it was imported,"):
+        with untouched(f"strategy plugin {path}, as it was imported,"), printing_aside():
             try:
                 spec.loader.exec_module(module)
             except KeyboardInterrupt:

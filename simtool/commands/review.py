@@ -45,7 +45,7 @@ import numpy as np
 from simtool import arguments, games, options
 from simtool.commands import ladder, restrict
 from simtool.commands.plans import play
-from simtool.errors import SimtoolError, choices
+from simtool.errors import SimtoolError, choices, os_problem
 from simtool.pipeline.folders import parse_json, write_json
 from simtool.pipeline.runner import BACKENDS, RunSpec, make_spec, play_chunk
 
@@ -234,6 +234,10 @@ def versions_of(game, players: int, rules: dict | None, vs_rules: dict | None) -
     game.check_rules(base, players)
     if vs_rules is None:
         return (base,)
+    if not vs_rules:  # from Python: it read "--vs-rule  gives the rules under review", naming nothing
+        raise SimtoolError(f"vs_rules {{}} names no rule to change; give one such as "
+                           f"{{'{game.options[0].name}': ...}} (valid: {choices(o.name for o in game.options)}), "
+                           f"or None for no comparison")
     other = options.resolve(game, {**(rules or {}), **vs_rules})
     game.check_rules(other, players)
     # as played: hand_size=12 at 3 players is Black & White's sheet hand, the same game
@@ -251,7 +255,7 @@ def check_folder(out: Path) -> None:
     try:  # a folder that cannot be made is refused now, not after the pilot has played
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise SimtoolError(f"cannot make the review folder {out}: {exc.strerror or exc}; "
+        raise SimtoolError(f"cannot make the review folder {out}: {os_problem(out, exc)}; "
                            f"choose another --out") from None
     if out.is_dir():
         strange = sorted(p.name for p in out.iterdir() if p.name not in OUTPUTS and not p.name.startswith("."))

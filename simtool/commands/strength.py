@@ -96,6 +96,10 @@ def plan(game_ids: list[str] | None = None, n: int = DEALS, seed: int = SEED) ->
     unknown = [g for g in game_ids if g not in VARIANTS]
     if unknown:
         raise SimtoolError(f"no strength variants for game '{unknown[0]}'; valid: {choices(VARIANTS)}")
+    # a game named twice played its cells twice, and the table listed each of its rows twice
+    twice = next((g for i, g in enumerate(game_ids) if g in game_ids[:i]), None)
+    if twice is not None:
+        raise SimtoolError(f"game '{twice}' named twice; give each game once (valid: {choices(VARIANTS)})")
     cells = []
     for game_id in game_ids:
         g = games.get(game_id)

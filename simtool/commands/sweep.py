@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from simtool import games, options
-from simtool.errors import SimtoolError, bad, choices
+from simtool.errors import SimtoolError, bad, choices, shown
 from simtool.pipeline.runner import UNITS, RunSpec, game_of, make_spec, parse_count
 
 GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate", "duplicate",
@@ -274,11 +274,17 @@ def cost(specs: list[RunSpec]) -> str:
             f"{chunks:,} chunk{'s' * (chunks != 1)}")
 
 
-def parse_list(values: list[str], what: str, sep: str = ",") -> list[str]:
-    """``["4,5", "6"]`` to ``["4", "5", "6"]``: repeatable options that also take commas."""
-    out = [v.strip() for text in values for v in text.split(sep)]
-    if any(not v for v in out):
-        raise SimtoolError(f"bad --{what} {values!r}; expected values separated by '{sep}'")
+def parse_list(values: list[str], what: str, sep: str = ",", prefix: str = "") -> list[str]:
+    """``["4,5", "6"]`` to ``["4", "5", "6"]``: repeatable options that also take commas. An empty
+    value is refused naming the option as given (``prefix``: a rule's ``NAME=``), not as the
+    Python list the values came in."""
+    out = []
+    for text in values:
+        parts = [v.strip() for v in text.split(sep)]
+        if not all(parts):
+            raise SimtoolError(f"bad --{what} {shown(prefix + text)}: an empty value; expected values "
+                               f"separated by '{sep}', such as {prefix}{sep.join(('A', 'B'))}")
+        out += parts
     return out
 
 
@@ -290,5 +296,5 @@ def list_rules() -> set[str]:
 def rules_arg(items: list[str]) -> dict[str, list[str]]:
     """``--rule pass_count=2,3`` (repeatable) to ``{"pass_count": ["2", "3"]}``; the values of a
     list rule hold commas, so they are separated by ';' (``score_table=0,5,10;0,5,5``)."""
-    return {name: parse_list([value], "rule", ";" if name in list_rules() else ",")
+    return {name: parse_list([value], "rule", ";" if name in list_rules() else ",", f"{name}=")
             for name, value in options.parse_assignments(items).items()}

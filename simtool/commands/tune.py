@@ -34,7 +34,7 @@ from simtool.analysis.summary import seat_summary
 from simtool.analysis.tuning import recommendation, setting, sheet_defaults, trials_of
 from simtool.commands.plans import play as run_cells
 from simtool.commands.sweep import lineup as parse_lineup
-from simtool.errors import SimtoolError, choices
+from simtool.errors import SimtoolError, choices, os_problem
 from simtool.games import ROUND_CAP
 from simtool.pipeline import folders
 from simtool.pipeline.folders import PLAYED_BY, FolderLock, load, parse_json, write_json
@@ -82,14 +82,14 @@ def parse_objective(game, text: str) -> Objective:
     ``match_rounds=N``: a figure of the balance report, for ``game``."""
     shared = analysis_of(game).shared
     known = (*FIGURES, *[r for r in analysis_of(game).rates if r not in shared])
-    body, _, direction = text.strip().partition(":")
+    body, colon, direction = text.strip().partition(":")
     figure, eq, target = (part.strip() for part in body.partition("="))
     if figure in shared:  # every deal one seat has it: pooled over the seats no rule moves it
         raise SimtoolError(f"{figure} is 1/p by rule (every deal one seat has it, so pooled over the seats "
                            f"no rule changes it): not a target; valid: {choices(known)}")
     if figure not in known:
         raise SimtoolError(f"unknown objective '{figure}' for {game.id}; valid: {choices(known)}")
-    if direction and direction not in ("min", "max"):
+    if colon and direction not in ("min", "max"):  # 'seat_spread:' was taken as the default silently
         raise SimtoolError(f"bad objective {text!r}; a direction is :min or :max")
     if eq:
         try:
@@ -611,7 +611,7 @@ def lock(out: Path):
         raise SimtoolError(f"tuning folder {out} is in use by another simtool tune; wait for it to "
                            f"end, or choose another --out") from None
     except OSError as exc:
-        raise SimtoolError(f"cannot write to tuning folder {out}: {exc.strerror or exc}") from None
+        raise SimtoolError(f"cannot write to tuning folder {out}: {os_problem(out, exc)}") from None
 
 
 def tune(config: Config, out: str | Path, jobs: int | None = None, backend: str = "local",

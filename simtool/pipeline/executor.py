@@ -29,7 +29,7 @@ import polars as pl
 
 from simtool import arguments, games
 from simtool.arguments import check_timeout
-from simtool.errors import OutOfMemory, SimtoolError, WorkerLost, describe
+from simtool.errors import OutOfMemory, SimtoolError, WorkerLost, describe, os_problem
 from simtool.pipeline import forked
 from simtool.pipeline.folders import (
     SPEC,
@@ -530,7 +530,7 @@ def save_plan(plan: Plan) -> None:
         plan.root.mkdir(parents=True, exist_ok=True)
         write_json(plan.root / PLAN, plan_record(plan))
     except OSError as exc:
-        raise SimtoolError(f"cannot write to folder {plan.root}: {exc.strerror or exc}") from None
+        raise SimtoolError(f"cannot write to folder {plan.root}: {os_problem(plan.root, exc)}") from None
 
 
 def _comparable(record: dict) -> tuple:

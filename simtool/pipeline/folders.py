@@ -27,7 +27,7 @@ import numpy as np
 import polars as pl
 
 from simtool import games, options
-from simtool.errors import DiskFull, SimtoolError
+from simtool.errors import DiskFull, SimtoolError, os_problem
 from simtool.pipeline import stitch
 
 TABLES = ("seats", "matches", "leads")
@@ -336,7 +336,7 @@ class RunWriter:
                 write_json(self.parts / SPEC, {**plain, SPEC_SUM: _spec_sum(plain)})
         except OSError as exc:
             self._release()
-            raise SimtoolError(f"cannot write to output folder {self.out}: {exc.strerror or exc}") from None
+            raise SimtoolError(f"cannot write to output folder {self.out}: {os_problem(self.out, exc)}") from None
         except BaseException:
             self._release()
             raise

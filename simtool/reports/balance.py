@@ -29,7 +29,7 @@ import polars as pl
 from simtool import games, options, stats
 from simtool.analysis import labels, ratings, summary, tension, verdicts
 from simtool.analysis import of as analysis_of
-from simtool.errors import SimtoolError
+from simtool.errors import SimtoolError, os_problem
 from simtool.games import ROUND_CAP
 from simtool.pipeline.folders import collect, load, other_deals, read_meta, write_together
 from simtool.reports import pages
@@ -885,6 +885,11 @@ def check_output(out: str | Path, inputs: list[Path]) -> None:
     if out.exists() and not is_report(out):
         raise SimtoolError(f"{out} exists and is not a simtool report; simtool replaces only its own "
                            f"reports: choose another --out")
+    # a folder above it that is a link to nothing: resolved, it looked writable, and the write
+    # failed at the end ("File exists") after a sweep or ladder had played every cell
+    broken = next((p for p in out.parents if p.is_symlink() and not p.exists()), None)
+    if broken is not None:
+        raise SimtoolError(f"cannot write report {out}: {os_problem(broken, OSError())}")
     base = where.parent
     while not base.exists() and base != base.parent:
         base = base.parent
