@@ -18,6 +18,7 @@ import io
 import json
 import os
 import re
+import time
 import weakref
 from collections import Counter
 from datetime import datetime
@@ -696,10 +697,18 @@ TEMP_NAME = re.compile(r"\.([1-9][0-9]*)-[0-9a-f]{8}\..+\.tmp", re.DOTALL)
 """:func:`_temp_name`'s names: the writer's pid, 4 random bytes in hex, the file's name."""
 
 
+DEAD_TEMP_AGE = 3600
+"""Seconds since a temporary file was last written before :func:`clear_dead_temps` may take it
+as a killed writer's: a writer holds its temporaries for the seconds it takes to write them, and
+a pid that does not run here may run elsewhere (a writer on another machine sharing the folder,
+or in a container, whose pids this process cannot see)."""
+
+
 def clear_dead_temps(folder: Path) -> None:
     """Remove the temporary files that writers killed outright (SIGKILL, a power cut) left in
-    ``folder``: plain files of :func:`_temp_name`'s pattern whose writer's pid no longer runs.
-    Nothing else is touched: not the user's files, nor a live writer's."""
+    ``folder``: plain files of :func:`_temp_name`'s pattern whose writer's pid no longer runs
+    here, untouched for :data:`DEAD_TEMP_AGE`. Nothing else is touched: not the user's files, nor
+    a live writer's."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
@@ -707,7 +716,8 @@ def clear_dead_temps(folder: Path) -> None:
     for entry in entries:
         found = TEMP_NAME.fullmatch(entry.name)
         try:
-            if found and entry.is_file(follow_symlinks=False) and not alive(int(found[1])):
+            if found and entry.is_file(follow_symlinks=False) and not alive(int(found[1])) \
+                    and time.time() - entry.stat(follow_symlinks=False).st_mtime > DEAD_TEMP_AGE:
                 os.unlink(entry.path)
         except OSError:
             pass  # gone already (another writer cleared it), or not ours to remove
@@ -864,11 +874,30 @@ def alive(pid) -> bool:
         return False
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):  # none, or beyond any pid (a name's digits, edited JSON)
         return False
     except PermissionError:
         return True
     return True
+
+
+def locked(folder: Path) -> bool | None:
+    """Whether a :class:`FolderLock` holds ``folder`` now (``None``: it cannot be asked). The
+    lock, not ``writer.json``'s pid, tells: the kernel drops it when its writer ends, where the
+    pid of a killed writer may since have been given to another process."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # released at once, by the close below
+    except BlockingIOError:
+        return True
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return False
 
 
 def unfinished(run_dir: Path) -> str:
@@ -880,9 +909,13 @@ def unfinished(run_dir: Path) -> str:
         pid = who["pid"]
     except (OSError, ValueError, KeyError, TypeError):
         who, pid = None, None
-    if who is not None and alive(pid):
-        return (f"{run_dir} is not finished: a run is being written there (pid {pid}, started "
-                f"{who.get('started', 'at a time not recorded')}); wait for it to end, or pick another folder")
+    busy = locked(run_dir)
+    if busy is None:  # the lock cannot be asked: the recorded writer's pid is the best guess
+        busy = who is not None and alive(pid)
+    if busy:
+        by = "" if who is None else f" (pid {pid}, started {who.get('started', 'at a time not recorded')})"
+        return (f"{run_dir} is not finished: a run is being written there{by}; wait for it to end, "
+                f"or pick another folder")
     if (run_dir / "chunks" / SPEC).is_file():
         ended = f" (its writer, pid {pid}, has ended)" if who is not None else ""
         return (f"{run_dir} holds an interrupted run{ended}; finish it with simtool run --resume {run_dir}, "
