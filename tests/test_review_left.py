@@ -164,3 +164,38 @@ def test_a_run_whose_reader_has_gone_still_writes_its_whole_folder(tmp_path):
     assert done.returncode == 0, done.stderr
     assert {f.name for f in (tmp_path / "run").iterdir()} == {"run.json", "seats.parquet"}
     assert b"Traceback" not in done.stderr
+
+
+def test_a_resume_plays_again_the_chunks_an_earlier_simtool_wrote_without_a_column(tmp_path, monkeypatch):
+    # before: the run played every chunk left, then ended in "cannot write .../seats.parquet: extra
+    # column in file outside of expected schema: out_trumped" (status 2), and so did every resume
+    # after it: chunks written before out_trumped (same version number) joined with new ones
+    import json
+
+    import polars as pl
+
+    import simtool
+    from simtool.pipeline import runner
+    from simtool.pipeline.folders import checksum
+
+    from .test_cli import cli
+
+    monkeypatch.setattr(runner, "CHUNK", 100)
+
+    def stop(done, total):
+        if done == 2:
+            raise KeyboardInterrupt
+
+    cut, whole = tmp_path / "cut", tmp_path / "whole"
+    with pytest.raises(KeyboardInterrupt):
+        simtool.run("out-trumped", n=300, seed=4, jobs=1, out=cut, strategy="random", progress=stop)
+    simtool.run("out-trumped", n=300, seed=4, jobs=1, out=whole, strategy="random")
+    kept = sorted((cut / "chunks").glob("seats-*.parquet"))
+    assert len(kept) == 2
+    for f in kept:  # each as the simtool before the column wrote it, whole, with its checksum
+        pl.read_parquet(f).drop("out_trumped").write_parquet(f)
+        sums = f.with_name(f"sums-{f.name[6:12]}.json")
+        sums.write_text(json.dumps({**json.loads(sums.read_text()), "seats": checksum(f.read_bytes())}))
+    done = cli("run", "--resume", cut, "--jobs", "1", "-q")
+    assert done.exit_code == 0, done.output
+    assert pl.read_parquet(cut / "seats.parquet").equals(pl.read_parquet(whole / "seats.parquet"))

@@ -37,6 +37,7 @@ from simtool.pipeline.folders import (
     native,
     parse_json,
     played_now,
+    recorded_columns,
     run_kind,
     tables_intact,
     write_json,
@@ -295,7 +296,7 @@ def _resumed(cell: Cell, writer: RunWriter, spec_of: Callable[[], RunSpec]) -> _
     try:
         spec = spec_of()
         done = writer.done(spec.unit, lambda name, i: expected_rows(spec, name, i), spec.n_chunks,
-                           leads=bool(spec.leads))
+                           leads=bool(spec.leads), columns=recorded_columns(games.get(spec.game), spec.unit))
     except BaseException:
         writer.abort()
         raise

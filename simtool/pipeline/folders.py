@@ -390,18 +390,22 @@ class RunWriter:
         data.pop(PLAYED_BY, None)  # checked as the folder was opened
         return data
 
-    def done(self, unit: str, rows, count: int, leads: bool = False) -> set[int]:
+    def done(self, unit: str, rows, count: int, leads: bool = False,
+             columns: dict[str, set[str]] | None = None) -> set[int]:
         """Chunks whose tables are all on disk and whole, among the run's ``count``. ``rows(name,
         index)`` is the row count table ``name`` of chunk ``index`` must have (``None``: any). A
         damaged file (a truncated copy, a disk that filled up, values changed by hand: its
         checksum differs from the one written with it) is renamed ``*.damaged`` and its chunk
         played again. Only simtool's own chunk names are read: a user's copy beside them
         (``seats-000001-backup.parquet``) is left alone, and named in ``run.json``. ``leads``:
-        the run records lead histories, so a chunk is whole only with its ``leads`` file."""
+        the run records lead histories, so a chunk is whole only with its ``leads`` file.
+        ``columns``: the columns each table must have (:func:`recorded_columns`): a chunk an
+        earlier simtool of the same version number played without one (Out-Trumped's
+        ``out_trumped``) is played again, where joined with the new chunks it failed the run's end."""
         names = ("seats", "matches")[:2 if unit == "match" else 1] + (("leads",) if leads else ())
         found = {index for name in names for index in self.chunk_files(name, count)}
         files = {index: {name: self.parts / f"{name}-{index:06d}.parquet" for name in names} for index in found}
-        whole = _whole(files, rows)
+        whole = _whole(files, rows, columns or {})
         for index in found - whole:
             for f in [*files[index].values(), self.parts / f"sums-{index:06d}.json"]:
                 if f.exists():
@@ -587,7 +591,7 @@ def join_chunks(parts: list[Path], dest: Path, limit: tuple[str, int] | None, sp
         spare.unlink(missing_ok=True)
 
 
-def _whole(files: dict[int, dict[str, Path]], rows) -> set[int]:
+def _whole(files: dict[int, dict[str, Path]], rows, columns: dict[str, set[str]]) -> set[int]:
     """The chunks whose every file reads whole, with the rows it must have and the checksum
     written with it (a file changed by hand, valid parquet with other values, would otherwise be
     joined into the tables as if played). Read in a forked
@@ -599,7 +603,7 @@ def _whole(files: dict[int, dict[str, Path]], rows) -> set[int]:
     def check() -> set[int]:
         def ok(i: int, named: dict[str, Path]) -> bool:
             sums = chunk_sums(next(iter(named.values())).parent, i)
-            return all(_readable(f, rows(n, i), sums.get(n)) for n, f in named.items())
+            return all(_readable(f, rows(n, i), sums.get(n), columns.get(n, set())) for n, f in named.items())
 
         whole = {i for i, named in files.items() if ok(i, named)}
         return whole - _odd_schema({i: files[i] for i in whole})
@@ -623,9 +627,10 @@ def _odd_schema(files: dict[int, dict[str, Path]]) -> set[int]:
     return odd
 
 
-def _readable(path: Path, rows: int | None, expected: str | None) -> bool:
-    """Whether the chunk file reads whole, with ``rows`` rows (``None``: any) and the checksum
-    ``expected`` written with it (``None``: none was, so it is not known to be whole)."""
+def _readable(path: Path, rows: int | None, expected: str | None, need: set[str] = frozenset()) -> bool:
+    """Whether the chunk file reads whole, with ``rows`` rows (``None``: any), every column of
+    ``need`` and the checksum ``expected`` written with it (``None``: none was, so it is not known
+    to be whole)."""
     try:
         data = path.read_bytes()
     except OSError:
@@ -636,7 +641,7 @@ def _readable(path: Path, rows: int | None, expected: str | None) -> bool:
         table = pl.read_parquet(io.BytesIO(data))
     except Exception:  # polars raises several kinds for a damaged file
         return False
-    return rows is None or table.height == rows
+    return (rows is None or table.height == rows) and need <= set(table.columns)
 
 
 def _argv() -> list[str]:
@@ -861,6 +866,14 @@ META = {"game": str, "title": str, "players": int, "lineup": list, "rules": dict
 
 PRECISION = {"precision": (int, float), "precision_cap": int, "precision_reached": (int, float),
              "precision_widest": str}
+
+def recorded_columns(game, unit: str) -> dict[str, set[str]]:
+    """The columns this simtool writes in each table of a run of ``game`` (``unit``: deal, match),
+    every one a reader needs."""
+    key = {"deal"} if unit == "deal" else {"match", "round"}
+    return {"seats": key | set(SEAT_COLUMNS) | set(game.columns),
+            "matches": set(MATCH_COLUMNS) | set(game.match_columns)}
+
 
 SEAT_COLUMNS = {"seat": "integer", "strategy": "name", "score": "integer", "tricks": "integer",
                 "win": "number"}
