@@ -199,3 +199,29 @@ def test_a_resume_plays_again_the_chunks_an_earlier_simtool_wrote_without_a_colu
     done = cli("run", "--resume", cut, "--jobs", "1", "-q")
     assert done.exit_code == 0, done.output
     assert pl.read_parquet(cut / "seats.parquet").equals(pl.read_parquet(whole / "seats.parquet"))
+
+
+def test_a_plan_plays_again_a_finished_cell_an_earlier_simtool_wrote_without_a_column(tmp_path):
+    # before: a plan (sweep, ladder, review...) kept the cell as finished (same specification,
+    # same version number) and its readers failed: "seats.parquet has no 'out_trumped' column
+    # ...: run it again", at every run again
+    import json
+
+    import polars as pl
+
+    from simtool.pipeline.executor import Cell, Plan, execute
+    from simtool.pipeline.folders import checksum
+
+    plan = Plan("sweep", (Cell(spec("out-trumped", 4, n=100, seed=2), tmp_path / "runs" / "cell"),), tmp_path / "runs")
+    execute(plan, jobs=1)
+    cell = tmp_path / "runs" / "cell"
+    played = pl.read_parquet(cell / "seats.parquet")
+    played.drop("out_trumped").write_parquet(cell / "seats.parquet")
+    meta = json.loads((cell / "run.json").read_text())
+    meta["sha256"]["seats.parquet"] = checksum((cell / "seats.parquet").read_bytes())
+    (cell / "run.json").write_text(json.dumps(meta))
+    execute(plan, jobs=1)
+    assert pl.read_parquet(cell / "seats.parquet").equals(played)
+    kept = (cell / "run.json").stat().st_mtime_ns
+    execute(plan, jobs=1)  # whole now: kept
+    assert (cell / "run.json").stat().st_mtime_ns == kept

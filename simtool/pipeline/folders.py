@@ -875,6 +875,32 @@ def recorded_columns(game, unit: str) -> dict[str, set[str]]:
             "matches": set(MATCH_COLUMNS) | set(game.match_columns)}
 
 
+def lacking_columns(runs: list[tuple[Path, dict[str, set[str]]]]) -> set[Path]:
+    """The run folders among ``runs`` (each with :func:`recorded_columns`) whose tables lack a
+    column this simtool records: an earlier simtool of the same version number wrote them, so no
+    reader takes them (a plan plays them again). Read in a forked child where polars may run
+    there, as :func:`_whole` reads chunks; a table that does not read is left to the readers."""
+    from simtool.pipeline import forked
+
+    def check() -> list[str]:
+        out = []
+        for folder, need in runs:
+            for name, columns in need.items():
+                path = folder / f"{name}.parquet"
+                try:
+                    if path.is_file() and not columns <= set(pl.read_parquet_schema(native(path))):
+                        out.append(str(folder))
+                        break
+                except Exception:  # noqa: BLE001 - polars raises several kinds for a damaged file
+                    continue
+        return out
+
+    if not runs:
+        return set()
+    found = forked.in_child(check) if forked.polars_forks() else None
+    return {Path(f) for f in (found if found is not None else check())}
+
+
 SEAT_COLUMNS = {"seat": "integer", "strategy": "name", "score": "integer", "tricks": "integer",
                 "win": "number"}
 MATCH_COLUMNS = {"match": "integer", "seat": "integer", "strategy": "name", "total": "integer",
