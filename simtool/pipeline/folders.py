@@ -921,9 +921,9 @@ def alive(pid) -> bool:
 
 
 def locked(folder: Path) -> bool | None:
-    """Whether a :class:`FolderLock` holds ``folder`` now (``None``: it cannot be asked). The
-    lock, not ``writer.json``'s pid, tells: the kernel drops it when its writer ends, where the
-    pid of a killed writer may since have been given to another process."""
+    """Whether a :class:`FolderLock` holds ``folder`` now (``None``: it cannot be asked): the
+    kernel drops it when its writer ends, where the pid of a killed writer may since have been
+    given to another process. A writer taking the lock while this asks would be refused."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:
@@ -948,13 +948,11 @@ def unfinished(run_dir: Path) -> str:
         pid = who["pid"]
     except (OSError, ValueError, KeyError, TypeError):
         who, pid = None, None
-    busy = locked(run_dir)
-    if busy is None:  # the lock cannot be asked: the recorded writer's pid is the best guess
-        busy = who is not None and alive(pid)
-    if busy:
-        by = "" if who is None else f" (pid {pid}, started {who.get('started', 'at a time not recorded')})"
-        return (f"{run_dir} is not finished: a run is being written there{by}; wait for it to end, "
-                f"or pick another folder")
+    # a live pid may be another process's since the writer was killed: the lock it held says (asked
+    # only then, so that the probe never meets a writer taking the lock of a folder no one holds)
+    if who is not None and alive(pid) and locked(run_dir) is not False:
+        return (f"{run_dir} is not finished: a run is being written there (pid {pid}, started "
+                f"{who.get('started', 'at a time not recorded')}); wait for it to end, or pick another folder")
     if (run_dir / "chunks" / SPEC).is_file():
         ended = f" (its writer, pid {pid}, has ended)" if who is not None else ""
         return (f"{run_dir} holds an interrupted run{ended}; finish it with simtool run --resume {run_dir}, "
