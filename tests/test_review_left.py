@@ -223,3 +223,49 @@ def test_a_plan_plays_again_a_finished_cell_an_earlier_simtool_wrote_without_a_c
     kept = (cell / "run.json").stat().st_mtime_ns
     execute(plan, jobs=1)  # whole now: kept
     assert (cell / "run.json").stat().st_mtime_ns == kept
+
+
+WAITS = '''
+import pathlib
+import time
+
+from simtool import bits
+from strategies import strategy
+
+HERE = pathlib.Path(__file__).parent
+
+
+@strategy("waits", "holds its first decision until the test lets it go")
+def waits(view, rng):
+    (HERE / "started").touch()
+    while not (HERE / "go").exists():
+        time.sleep(0.01)
+    return bits.lowest(view.legal)
+'''
+
+
+def test_a_command_line_in_another_thread_leaves_the_apis_words_alone(tmp_path):
+    # before: while a command of the command line ran in one thread (a notebook's background
+    # cell), the Python API's errors in every other thread named its options: "bad --timeout -1"
+    import threading
+
+    import simtool
+    from simtool.cli import main
+
+    (tmp_path / "waits.py").write_text(WAITS)
+    codes = []
+    command = threading.Thread(target=lambda: codes.append(main(
+        ["run", "--game", "out-trumped", "--n", "4", "--jobs", "1", "-q", "--seat", f"0={tmp_path / 'waits.py'}:waits",
+         "--out", str(tmp_path / "run")])))
+    command.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "started").exists() and command.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert (tmp_path / "started").exists()
+        with pytest.raises(SimtoolError, match=r"^bad timeout -1;"):
+            simtool.run("out-trumped", n=4, timeout=-1)
+    finally:
+        (tmp_path / "go").touch()
+        command.join(60)
+    assert codes == [0]
