@@ -293,8 +293,8 @@ def _options(ctx: typer.Context,
                                           help="Print simtool's version and exit.")) -> None:
     """Monte Carlo balance analysis for trick-taking games."""
     # errors name this command's options (--timeout), not the Python API's arguments, until it ends
-    arguments.COMMAND_LINE = True
-    ctx.call_on_close(lambda: setattr(arguments, "COMMAND_LINE", False))
+    token = arguments.COMMAND_LINE.set(True)
+    ctx.call_on_close(lambda: arguments.COMMAND_LINE.reset(token))
 
 
 def command_list(group) -> str:

@@ -176,6 +176,7 @@ def ended_pid() -> int:
 def test_a_writer_clears_the_temporary_files_of_killed_writers_only(tmp_path):
     # before: a `simtool report` killed (SIGKILL) while writing left .PID-HEX.report.html.tmp for good
     import os
+    import time
 
     from simtool.reports.balance import write_page
 
@@ -187,6 +188,8 @@ def test_a_writer_clears_the_temporary_files_of_killed_writers_only(tmp_path):
             tmp_path / f".{dead}-0a1b2c3d.report.html.tmp.bak"]
     for f in (left, other, *kept):
         f.write_text("x")
+        then = time.time() - 2 * 3600  # past DEAD_TEMP_AGE: a fresh one may be a writer's elsewhere
+        os.utime(f, (then, then))
     folder = tmp_path / f".{dead}-12345678.d.tmp"  # a folder of that name is no temporary file of ours
     folder.mkdir()
     write_page(tmp_path / "report.html", "<html></html>")

@@ -92,16 +92,16 @@ def hazards(game, heuristic: Path) -> list[dict]:
         0, named=True)
     out = []
     for name in found.rates:
-        who, even, at, what = "A seat", None, row, "of deals, seats pooled"
+        who, even, at, what, seat = "A seat", None, row, "of deals, seats pooled", None
         if name in found.shared:  # pooled over the seats it is 1/p by rule: the most exposed seat's
             at = collect(heuristic / "seats.parquet", summary.seat_summary(game, seats, by=("seat",)).lazy()
                          ).sort(name, descending=True).row(0, named=True)
             who, even = f"Seat {at['seat']}, the most exposed,", 1 / meta["players"]
-            what = f"of deals, seat {at['seat']} (the most exposed)"
+            what, seat = f"of deals, seat {at['seat']} (the most exposed)", at["seat"]
         v = verdicts.hazard_verdict(name, found.rate_text.get(name, f"has {name}"), at[name], at[f"{name}_low"],
                                     at[f"{name}_high"], meta["n"], who=who, even=even)
         out.append({"name": name, "rate": at[name], "ci": [at[f"{name}_low"], at[f"{name}_high"]], "what": what,
-                    "verdict": v.word, "sentence": v.sentence, "risk": name in found.risks,
+                    "seat": seat, "verdict": v.word, "sentence": v.sentence, "risk": name in found.risks,
                     "thresholds": v.thresholds, "play": lineup(meta)})
     return out
 
@@ -300,7 +300,10 @@ def headlines(q: dict) -> dict[str, tuple[float, float, float, str | None]]:
     put("luck", q["luck"]["figure"], verdicts.BETTER_WHEN["luck"])
     put("tension", q["tension"]["figure"], verdicts.BETTER_WHEN["tension"])
     for h in q["hazards"]:
-        put(f"hazards: {h['name']}", {"value": h["rate"], "ci": h["ci"]},
+        # the most exposed seat's rate (a rate one seat has every deal) is not the pooled rate a
+        # review before it recorded (1/p by rule): the two are never set against each other
+        exposed = " (the most exposed seat)" if h.get("seat") is not None else ""
+        put(f"hazards: {h['name']}{exposed}", {"value": h["rate"], "ci": h["ci"]},
             verdicts.BETTER_WHEN["hazards"] if h["risk"] else None)
     for r in q["restrictions"]:
         put(f"restrictions: {r['name']}", {"value": r["cost_pts"], "ci": r["ci_pts"]},

@@ -34,9 +34,11 @@ from simtool.pipeline import forked
 from simtool.pipeline.folders import (
     SPEC,
     RunWriter,
+    lacking_columns,
     native,
     parse_json,
     played_now,
+    recorded_columns,
     run_kind,
     tables_intact,
     write_json,
@@ -242,9 +244,13 @@ def _open(plan: Plan, force: bool) -> list[_Run]:
     with the same specification is kept, an interrupted one resumed (with ``plan.reuse``)."""
     open_files(len(plan.cells))
     runs: list[_Run] = []
+    finished = [(c.folder, recorded_columns(games.get(c.spec.game), c.spec.unit)) for c in plan.cells
+                if plan.reuse and not force and c.folder is not None and c.spec is not RESUMED
+                and (c.folder / "run.json").is_file()]
+    lacking = lacking_columns(finished)
     try:
         for cell in plan.cells:
-            runs.append(_open_cell(cell, plan.reuse, force))
+            runs.append(_open_cell(cell, plan.reuse, force, lacking))
     except BaseException:
         for r in runs:
             r.abort()
@@ -267,7 +273,7 @@ def open_files(cells: int) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (need, hard))
 
 
-def _open_cell(cell: Cell, reuse: bool, force: bool) -> _Run:
+def _open_cell(cell: Cell, reuse: bool, force: bool, lacking: set[Path] = frozenset()) -> _Run:
     spec, folder = cell.spec, cell.folder
     if folder is None:
         return _Run(cell, None, spec, set(), None)
@@ -281,9 +287,11 @@ def _open_cell(cell: Cell, reuse: bool, force: bool) -> _Run:
     if not force and kind == "finished" and finished_spec(folder) == spec:
         recorded = read_json(folder / "run.json", {})
         if all(recorded.get(k) == v for k, v in cell.record.items()) and tables_intact(folder, recorded) \
-                and played_now(recorded):
+                and played_now(recorded) and folder not in lacking:
             return _Run(cell, None, spec, set(), recorded)
-        replace = True  # filed under another ladder or question, or its tables changed: play it again
+        # filed under another ladder or question, its tables changed, or written by an earlier
+        # simtool of the same version number without a column this one records: play it again
+        replace = True
     if not force and kind == "interrupted" and saved_spec(folder) == spec:
         check_beside(spec)
         return _resumed(cell, RunWriter(folder, False, spec.as_dict(), True), lambda: spec)
@@ -295,7 +303,7 @@ def _resumed(cell: Cell, writer: RunWriter, spec_of: Callable[[], RunSpec]) -> _
     try:
         spec = spec_of()
         done = writer.done(spec.unit, lambda name, i: expected_rows(spec, name, i), spec.n_chunks,
-                           leads=bool(spec.leads))
+                           leads=bool(spec.leads), columns=recorded_columns(games.get(spec.game), spec.unit))
     except BaseException:
         writer.abort()
         raise

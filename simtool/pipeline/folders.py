@@ -18,6 +18,7 @@ import io
 import json
 import os
 import re
+import time
 import weakref
 from collections import Counter
 from datetime import datetime
@@ -389,18 +390,22 @@ class RunWriter:
         data.pop(PLAYED_BY, None)  # checked as the folder was opened
         return data
 
-    def done(self, unit: str, rows, count: int, leads: bool = False) -> set[int]:
+    def done(self, unit: str, rows, count: int, leads: bool = False,
+             columns: dict[str, set[str]] | None = None) -> set[int]:
         """Chunks whose tables are all on disk and whole, among the run's ``count``. ``rows(name,
         index)`` is the row count table ``name`` of chunk ``index`` must have (``None``: any). A
         damaged file (a truncated copy, a disk that filled up, values changed by hand: its
         checksum differs from the one written with it) is renamed ``*.damaged`` and its chunk
         played again. Only simtool's own chunk names are read: a user's copy beside them
         (``seats-000001-backup.parquet``) is left alone, and named in ``run.json``. ``leads``:
-        the run records lead histories, so a chunk is whole only with its ``leads`` file."""
+        the run records lead histories, so a chunk is whole only with its ``leads`` file.
+        ``columns``: the columns each table must have (:func:`recorded_columns`): a chunk an
+        earlier simtool of the same version number played without one (Out-Trumped's
+        ``out_trumped``) is played again, where joined with the new chunks it failed the run's end."""
         names = ("seats", "matches")[:2 if unit == "match" else 1] + (("leads",) if leads else ())
         found = {index for name in names for index in self.chunk_files(name, count)}
         files = {index: {name: self.parts / f"{name}-{index:06d}.parquet" for name in names} for index in found}
-        whole = _whole(files, rows)
+        whole = _whole(files, rows, columns or {})
         for index in found - whole:
             for f in [*files[index].values(), self.parts / f"sums-{index:06d}.json"]:
                 if f.exists():
@@ -586,7 +591,7 @@ def join_chunks(parts: list[Path], dest: Path, limit: tuple[str, int] | None, sp
         spare.unlink(missing_ok=True)
 
 
-def _whole(files: dict[int, dict[str, Path]], rows) -> set[int]:
+def _whole(files: dict[int, dict[str, Path]], rows, columns: dict[str, set[str]]) -> set[int]:
     """The chunks whose every file reads whole, with the rows it must have and the checksum
     written with it (a file changed by hand, valid parquet with other values, would otherwise be
     joined into the tables as if played). Read in a forked
@@ -598,7 +603,7 @@ def _whole(files: dict[int, dict[str, Path]], rows) -> set[int]:
     def check() -> set[int]:
         def ok(i: int, named: dict[str, Path]) -> bool:
             sums = chunk_sums(next(iter(named.values())).parent, i)
-            return all(_readable(f, rows(n, i), sums.get(n)) for n, f in named.items())
+            return all(_readable(f, rows(n, i), sums.get(n), columns.get(n, set())) for n, f in named.items())
 
         whole = {i for i, named in files.items() if ok(i, named)}
         return whole - _odd_schema({i: files[i] for i in whole})
@@ -622,9 +627,10 @@ def _odd_schema(files: dict[int, dict[str, Path]]) -> set[int]:
     return odd
 
 
-def _readable(path: Path, rows: int | None, expected: str | None) -> bool:
-    """Whether the chunk file reads whole, with ``rows`` rows (``None``: any) and the checksum
-    ``expected`` written with it (``None``: none was, so it is not known to be whole)."""
+def _readable(path: Path, rows: int | None, expected: str | None, need: set[str] = frozenset()) -> bool:
+    """Whether the chunk file reads whole, with ``rows`` rows (``None``: any), every column of
+    ``need`` and the checksum ``expected`` written with it (``None``: none was, so it is not known
+    to be whole)."""
     try:
         data = path.read_bytes()
     except OSError:
@@ -635,7 +641,7 @@ def _readable(path: Path, rows: int | None, expected: str | None) -> bool:
         table = pl.read_parquet(io.BytesIO(data))
     except Exception:  # polars raises several kinds for a damaged file
         return False
-    return rows is None or table.height == rows
+    return (rows is None or table.height == rows) and need <= set(table.columns)
 
 
 def _argv() -> list[str]:
@@ -696,10 +702,18 @@ TEMP_NAME = re.compile(r"\.([1-9][0-9]*)-[0-9a-f]{8}\..+\.tmp", re.DOTALL)
 """:func:`_temp_name`'s names: the writer's pid, 4 random bytes in hex, the file's name."""
 
 
+DEAD_TEMP_AGE = 3600
+"""Seconds since a temporary file was last written before :func:`clear_dead_temps` may take it
+as a killed writer's: a writer holds its temporaries for the seconds it takes to write them, and
+a pid that does not run here may run elsewhere (a writer on another machine sharing the folder,
+or in a container, whose pids this process cannot see)."""
+
+
 def clear_dead_temps(folder: Path) -> None:
     """Remove the temporary files that writers killed outright (SIGKILL, a power cut) left in
-    ``folder``: plain files of :func:`_temp_name`'s pattern whose writer's pid no longer runs.
-    Nothing else is touched: not the user's files, nor a live writer's."""
+    ``folder``: plain files of :func:`_temp_name`'s pattern whose writer's pid no longer runs
+    here, untouched for :data:`DEAD_TEMP_AGE`. Nothing else is touched: not the user's files, nor
+    a live writer's."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
@@ -707,7 +721,8 @@ def clear_dead_temps(folder: Path) -> None:
     for entry in entries:
         found = TEMP_NAME.fullmatch(entry.name)
         try:
-            if found and entry.is_file(follow_symlinks=False) and not alive(int(found[1])):
+            if found and entry.is_file(follow_symlinks=False) and not alive(int(found[1])) \
+                    and time.time() - entry.stat(follow_symlinks=False).st_mtime > DEAD_TEMP_AGE:
                 os.unlink(entry.path)
         except OSError:
             pass  # gone already (another writer cleared it), or not ours to remove
@@ -852,6 +867,40 @@ META = {"game": str, "title": str, "players": int, "lineup": list, "rules": dict
 PRECISION = {"precision": (int, float), "precision_cap": int, "precision_reached": (int, float),
              "precision_widest": str}
 
+def recorded_columns(game, unit: str) -> dict[str, set[str]]:
+    """The columns this simtool writes in each table of a run of ``game`` (``unit``: deal, match),
+    every one a reader needs."""
+    key = {"deal"} if unit == "deal" else {"match", "round"}
+    return {"seats": key | set(SEAT_COLUMNS) | set(game.columns),
+            "matches": set(MATCH_COLUMNS) | set(game.match_columns)}
+
+
+def lacking_columns(runs: list[tuple[Path, dict[str, set[str]]]]) -> set[Path]:
+    """The run folders among ``runs`` (each with :func:`recorded_columns`) whose tables lack a
+    column this simtool records: an earlier simtool of the same version number wrote them, so no
+    reader takes them (a plan plays them again). Read in a forked child where polars may run
+    there, as :func:`_whole` reads chunks; a table that does not read is left to the readers."""
+    from simtool.pipeline import forked
+
+    def check() -> list[str]:
+        out = []
+        for folder, need in runs:
+            for name, columns in need.items():
+                path = folder / f"{name}.parquet"
+                try:
+                    if path.is_file() and not columns <= set(pl.read_parquet_schema(native(path))):
+                        out.append(str(folder))
+                        break
+                except Exception:  # noqa: BLE001 - polars raises several kinds for a damaged file
+                    continue
+        return out
+
+    if not runs:
+        return set()
+    found = forked.in_child(check) if forked.polars_forks() else None
+    return {Path(f) for f in (found if found is not None else check())}
+
+
 SEAT_COLUMNS = {"seat": "integer", "strategy": "name", "score": "integer", "tricks": "integer",
                 "win": "number"}
 MATCH_COLUMNS = {"match": "integer", "seat": "integer", "strategy": "name", "total": "integer",
@@ -864,11 +913,30 @@ def alive(pid) -> bool:
         return False
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):  # none, or beyond any pid (a name's digits, edited JSON)
         return False
     except PermissionError:
         return True
     return True
+
+
+def locked(folder: Path) -> bool | None:
+    """Whether a :class:`FolderLock` holds ``folder`` now (``None``: it cannot be asked): the
+    kernel drops it when its writer ends, where the pid of a killed writer may since have been
+    given to another process. A writer taking the lock while this asks would be refused."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # released at once, by the close below
+    except BlockingIOError:
+        return True
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return False
 
 
 def unfinished(run_dir: Path) -> str:
@@ -880,7 +948,9 @@ def unfinished(run_dir: Path) -> str:
         pid = who["pid"]
     except (OSError, ValueError, KeyError, TypeError):
         who, pid = None, None
-    if who is not None and alive(pid):
+    # a live pid may be another process's since the writer was killed: the lock it held says (asked
+    # only then, so that the probe never meets a writer taking the lock of a folder no one holds)
+    if who is not None and alive(pid) and locked(run_dir) is not False:
         return (f"{run_dir} is not finished: a run is being written there (pid {pid}, started "
                 f"{who.get('started', 'at a time not recorded')}); wait for it to end, or pick another folder")
     if (run_dir / "chunks" / SPEC).is_file():
