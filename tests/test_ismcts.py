@@ -32,17 +32,21 @@ def test_ismcts_chooses_only_legal_options_in_every_decision_kind(rules):
         seen.add(view.kind)
         return search(view, rng)
 
-    n = 12  # enough deals for a wild die (the trump pick) and, with a kitty, a discard
+    # 4 deals (the search's cost is per decision): with this deal seed the search's seat rolls a
+    # wild die (the trump pick) in every case and, with a kitty, discards (asserted below)
+    n = 4
     game_rules = {o.name: o.default for o in OT.options} | rules
-    state = OT.deal(np.random.default_rng(5), OT.new_match(n, 4, game_rules), 0)
+    state = OT.deal(np.random.default_rng(2), OT.new_match(n, 4, game_rules), 0)
     lineup = engine.Lineup([strategies.Strategy("search", asked, ""), strategies.resolve("hoarder", OT.id)],
                            np.array([0, 1, 1, 1]), rotate=True)
     results = engine.play_round(OT, state, lineup, np.random.default_rng(6),
                                 engine.Context(OT.id, 0, n, "deal", np.arange(n)))
     assert results["score"].shape == (n, 4)
-    assert seen >= {"lead", "play"}
+    assert seen >= {"lead", "play", "trump"}
     if rules.get("kitty") == "bid":
         assert "bid" in seen
+    if "kitty" in rules:
+        assert "discard" in seen
 
 
 def test_the_lead_that_takes_every_trick():

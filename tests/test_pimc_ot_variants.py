@@ -38,8 +38,15 @@ def searched(entry: str, rules: dict, n: int = 24, seed: int = 3) -> list[tuple[
     return seen
 
 
-def test_a_discard_searches_only_plain_cards_while_the_hand_holds_one():
-    seen = [s for s in searched("pimc", {"kitty": "bid"}) if s[0] == "discard"]
+@pytest.fixture(scope="module")
+def kitty_bid():
+    """``searched("pimc", {"kitty": "bid"})``: one round played once for the three tests that read
+    it (each only filters the batches)."""
+    return tuple(searched("pimc", {"kitty": "bid"}))
+
+
+def test_a_discard_searches_only_plain_cards_while_the_hand_holds_one(kitty_bid):
+    seen = [s for s in kitty_bid if s[0] == "discard"]
     assert seen, "the search took no kitty in these deals"
     legal = np.concatenate([s[1] for s in seen])
     option = np.concatenate([s[2] for s in seen])
@@ -51,9 +58,9 @@ def test_a_discard_searches_only_plain_cards_while_the_hand_holds_one():
     assert not (tried_trump & holds_plain).any()
 
 
-def test_the_plays_still_try_every_distinct_card():
+def test_the_plays_still_try_every_distinct_card(kitty_bid):
     # the pruning is the discard's only: a follow may try a trump beside plain cards
-    seen = [s for s in searched("pimc", {"kitty": "bid"}) if s[0] in ("lead", "play")]
+    seen = [s for s in kitty_bid if s[0] in ("lead", "play")]
     option = np.concatenate([s[2] for s in seen])
     trumps = np.concatenate([s[4] for s in seen])
     legal = np.concatenate([s[1] for s in seen])
@@ -96,10 +103,10 @@ def test_the_discards_get_a_second_look_of_their_own():
     assert 0 < second < first
 
 
-def test_a_bid_searches_passing_and_bids_up_to_twice_a_fair_share_and_two():
+def test_a_bid_searches_passing_and_bids_up_to_twice_a_fair_share_and_two(kitty_bid):
     # 13 cards each with the kitty and 4 players: a fair share is 3.25 tricks, so bids of 10 to
     # 13 are legal (where the standing bid allows) but never tried, unless the policy would bid so
-    seen = [s for s in searched("pimc", {"kitty": "bid"}) if s[0] == "bid"]
+    seen = [s for s in kitty_bid if s[0] == "bid"]
     legal = np.concatenate([s[1] for s in seen])
     option = np.concatenate([s[2] for s in seen])
     assert (legal & ~bits.below(10) != 0).any() and (option == 0).any()
