@@ -110,6 +110,9 @@ COUNT_TABLES = """
         return real_tables(*args)
 
     runner.tables = counted
+    # whether a forked child may call polars, asked again once polars is loaded, is a child's
+    # try within PROBE_WAIT (2 s): a loaded machine must not turn its answer into a no
+    forked.PROBE_WAIT = 120
     spec = make_spec("black-white", 3, n=70_000, strategy="random", seed=4)  # three chunks
 
     def play(folder, jobs):
