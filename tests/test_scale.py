@@ -314,6 +314,40 @@ def test_embedded_workers_that_cannot_start_are_one_line(tmp_path, monkeypatch):
     assert cluster.current() is None and not (tmp_path / "r" / "run.json").exists()
 
 
+def test_the_embedded_scheduler_takes_another_port_when_its_own_was_taken_meanwhile(monkeypatch):
+    # its port is picked free as the workers start, and bound a second later: another process
+    # (any connection's own port) may take it between the two, and the cluster failed to start
+    taken = [socket.create_server(("127.0.0.1", 0)) for _ in range(cluster.PORT_TRIES)]
+    ports = [s.getsockname()[1] for s in taken]
+    picks, pick = iter(ports[:1]), cluster._free_port
+    monkeypatch.setattr(cluster, "_free_port", lambda: next(picks, None) or pick())
+    monkeypatch.setattr(cluster, "worker_command",  # a worker that waits for its scheduler
+                        lambda address, name: [sys.executable, "-c", "import time; time.sleep(60)"])
+    started, start = [], cluster.Embedded._start
+
+    def recorded(self):
+        start(self)
+        started.append(self.procs[-1])
+
+    monkeypatch.setattr(cluster.Embedded, "_start", recorded)
+    try:
+        own = cluster.Embedded(1)
+        try:
+            assert own.address != f"tcp://127.0.0.1:{ports[0]}"
+            assert own.scheduler.scheduler_address == own.address and own.procs == started[1:]
+            assert started[0].returncode == -signal.SIGKILL  # it waited at the lost port
+        finally:
+            own.close()
+        picks, started[:] = iter(ports), []  # taken every time: the error, every worker killed
+        monkeypatch.setattr(cluster, "_free_port", lambda: next(picks))
+        with pytest.raises(RuntimeError, match="failed to start"):
+            cluster.Embedded(1)
+        assert len(started) == cluster.PORT_TRIES and all(p.returncode == -signal.SIGKILL for p in started)
+    finally:
+        for s in taken:
+            s.close()
+
+
 def test_a_dask_worker_sends_the_bytes_of_the_chunk_files_a_local_run_writes(tmp_path):
     from simtool.pipeline import runner as runners
 
