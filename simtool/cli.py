@@ -31,7 +31,7 @@ from simtool.pipeline.runner import MAX_COUNT, MOST_PLAYERS, make_spec  # noqa: 
 from simtool.pipeline.runner import replay as replay_deal  # noqa: E402
 
 from . import arguments, games, options  # noqa: E402
-from .errors import SimtoolError, bad, choices, describe, shown  # noqa: E402
+from .errors import SimtoolError, bad, choices, describe, forget_interrupt, interrupt, shown  # noqa: E402
 from .games import ROUND_CAP  # noqa: E402
 from .pipeline import pilot  # noqa: E402
 
@@ -1161,23 +1161,31 @@ def _replace_what_cannot_be_shown() -> None:
             stream.reconfigure(errors="replace")
 
 
-def _terminated(signum, frame):
-    raise KeyboardInterrupt
+_terminated = interrupt
+"""The handler of SIGTERM, and of Ctrl-C, while a command runs: KeyboardInterrupt, remembered."""
 
 
 def _main(argv: list[str] | None) -> int:
     # SIGTERM (`kill`, `timeout`, a batch system's stop) is taken as Ctrl-C: the finished chunks
     # kept, one line saying how to go on (it ended the process silently, exit status -15)
     # A SIGTERM its parent ignores (nohup-like launchers) stays ignored; a handler set outside
-    # Python (getsignal: None) cannot be put back, so it is left alone too.
-    own = threading.current_thread() is threading.main_thread() \
-        and signal.getsignal(signal.SIGTERM) not in (signal.SIG_IGN, None)
+    # Python (getsignal: None) cannot be put back, so it is left alone too. Ctrl-C's own handler
+    # is replaced only where it is Python's: both are remembered (errors.interrupt), so that one
+    # a finalizer swallowed still stops the run.
+    main_thread = threading.current_thread() is threading.main_thread()
+    own = main_thread and signal.getsignal(signal.SIGTERM) not in (signal.SIG_IGN, None)
+    own_int = main_thread and signal.getsignal(signal.SIGINT) is signal.default_int_handler
     before = signal.signal(signal.SIGTERM, _terminated) if own else None
+    before_int = signal.signal(signal.SIGINT, _terminated) if own_int else None
+    forget_interrupt()
     try:
         return _command(argv)
     finally:  # the end of the command, whichever way it ended, is the end of its dask cluster
         if own:
             signal.signal(signal.SIGTERM, before)
+        if own_int:
+            signal.signal(signal.SIGINT, before_int)
+        forget_interrupt()
         cluster = sys.modules.get("simtool.pipeline.cluster")
         if cluster is not None:  # never imported: no cluster was started
             cluster.close_embedded()

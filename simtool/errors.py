@@ -27,6 +27,32 @@ class DiskFull(WorkerLost):
     room again) threw away every chunk the run had played."""
 
 
+_interrupted = False
+
+
+def interrupt(signum=None, frame=None):
+    """Ctrl-C (or SIGTERM) as the command line takes it: KeyboardInterrupt, remembered until the
+    command ends. A signal that comes while a finalizer (``__del__``) runs in the main thread
+    raises it there, where Python prints "Exception ignored" and drops it: a run went on to the
+    end, exit status 0, as if never stopped. The executor raises it again after the next chunk
+    (:func:`raise_if_interrupted`)."""
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
+
+
+def raise_if_interrupted() -> None:
+    """Raise the KeyboardInterrupt of an :func:`interrupt` a finalizer swallowed."""
+    if _interrupted:
+        raise KeyboardInterrupt
+
+
+def forget_interrupt() -> None:
+    """A command's end: the next one (in this process, as a test's) starts uninterrupted."""
+    global _interrupted
+    _interrupted = False
+
+
 def choices(values) -> str:
     return ", ".join(str(v) for v in values)
 

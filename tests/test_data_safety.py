@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import polars as pl
@@ -82,19 +82,33 @@ def test_a_folder_being_written_is_locked(tmp_path):
     assert not out.exists()  # the first writer created it, and took it back
 
 
+HOLDS_STILL = """
+import os, signal, sys
+from simtool import cli
+from simtool.pipeline.folders import RunWriter
+
+real = RunWriter.__init__
+
+def holds_still(self, *args, **kw):  # the folder locked and writer.json written: it waits there
+    real(self, *args, **kw)
+    os.kill(os.getpid(), signal.SIGSTOP)
+
+RunWriter.__init__ = holds_still
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
 def test_two_processes_into_one_folder_never_mix(tmp_path):
+    # the first holds its folder still, as SIGSTOP caught it writing, until the second is done:
+    # it stops itself once it holds the folder (the test stopped it once it saw writer.json, and
+    # a run done before the test looked, on a loaded machine, could let the second in)
     out = tmp_path / "run"
-    first = subprocess.Popen([BIN / "simtool", *BW[:-1], "--n", "7e4", "--out", str(out), "-q"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.time() + 60
-    while not (out / "chunks" / "writer.json").exists() and time.time() < deadline:
-        time.sleep(0.02)
-    # held still while the second comes: the first is writing its folder (its three chunks of
-    # 32768 deals could all be done by the time a second process has started: 6e5 deals took
-    # twenty chunks of play to keep it busy, twice, the check below included)
-    first.send_signal(signal.SIGSTOP)
+    first = subprocess.Popen([sys.executable, "-c", HOLDS_STILL, *BW[:-1], "--n", "3000", "--out", str(out),
+                              "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        second = subprocess.run([BIN / "simtool", "run", "-s", "random", "--seed", "4", "--n", "7e4",
+        _, status = os.waitpid(first.pid, os.WUNTRACED)  # until it stops (or ends)
+        assert os.WIFSTOPPED(status), first.stderr.read()
+        second = subprocess.run([BIN / "simtool", "run", "-s", "random", "--seed", "4", "--n", "3000",
                                  "--out", str(out), "--force", "-q"], capture_output=True, text=True)
     finally:
         first.send_signal(signal.SIGCONT)
@@ -104,7 +118,7 @@ def test_two_processes_into_one_folder_never_mix(tmp_path):
     meta = json.loads((out / "run.json").read_text())
     assert meta["seed"] == 3
     seats = pl.read_parquet(out / "seats.parquet")
-    assert seats.equals(simtool.run("black-white", n=70_000, seed=3, strategy="random", jobs=2).seats)
+    assert seats.equals(simtool.run("black-white", n=3000, seed=3, strategy="random", jobs=1).seats)
 
 
 def test_resume_from_another_directory_with_a_relative_plugin(tmp_path, monkeypatch, small_chunks):

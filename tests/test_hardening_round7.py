@@ -217,7 +217,7 @@ from simtool import bits
 
 def waits(view, rng):
     Path(os.environ["READY"]).touch()
-    time.sleep(0.05)
+    time.sleep(60)  # still playing when the SIGTERM comes, however loaded the machine; it ends the wait
     return bits.lowest(view.legal)
 '''
 
@@ -231,13 +231,42 @@ def test_a_run_stopped_by_sigterm_says_how_to_resume_as_ctrl_c_does(tmp_path):
                             cwd=ROOT, env={**os.environ, "READY": str(ready)}, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300  # seconds on an idle machine: only a hang waits this long
         while not ready.exists() and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.02)
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
+        _, err = proc.communicate(timeout=50)  # within the plugin's wait: a SIGTERM left unheard fails
     finally:
         proc.kill()
     assert proc.returncode == 130, err
     assert err.strip() == f"interrupted; finish the run with: simtool run --resume {out}"
     assert (out / "chunks" / "spec.json").is_file() and not (out / "run.json").exists()
+
+
+class _Interrupts:
+    """An object whose finalizer gets the Ctrl-C: a signal while a ``__del__`` runs in the main
+    thread raises KeyboardInterrupt there, which Python prints as "Exception ignored" and drops."""
+
+    def __del__(self):
+        signal.raise_signal(signal.SIGINT)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_ctrl_c_a_finalizer_swallowed_still_stops_the_run(tmp_path, capsys, monkeypatch, small_chunks):
+    # before: it happened to a dask run's Future.__del__ (1 run in 8 of the Ctrl-C test on a
+    # loaded machine): the run played on to the end, exit status 0
+    out, survived = tmp_path / "r", []
+    played = folders.RunWriter.played
+
+    def swallowed(self, index):
+        played(self, index)
+        if not survived:
+            _Interrupts()  # made and dropped at once: its finalizer runs here
+            survived.append(index)  # the KeyboardInterrupt did not come through it
+
+    monkeypatch.setattr(folders.RunWriter, "played", swallowed)
+    assert main(["run", *BW, "--n", str(4 * 2048), "--seed", "1", "--out", out]) == 130
+    assert survived == [0] and capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"interrupted; finish the run with: simtool run --resume {out}")
+    assert (out / "chunks" / "sums-000000.json").is_file() and not (out / "run.json").exists()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Python's again after the command

@@ -161,7 +161,7 @@ sys.exit(main({KC + ["--out", str(out)]!r}))
     first = subprocess.Popen([sys.executable, str(script)], cwd=Path(__file__).parent.parent,
                              stderr=subprocess.PIPE, text=True)
     try:
-        for _ in range(1200):
+        for _ in range(6000):  # up to 300 s: its start (optuna, the study) took 8 s at load 5
             if waiting.exists() or first.poll() is not None:
                 break
             time.sleep(0.05)

@@ -139,13 +139,13 @@ def test_resume_after_a_killed_run_gives_the_uninterrupted_result(tmp_path, unbr
     out = tmp_path / "run"
     proc = subprocess.Popen([BIN / "simtool", "run", "--n", "4e5", "--seed", "21", "--strategy", "random",
                              "--jobs", "1", "--out", str(out), "-q"], stdout=subprocess.DEVNULL)
-    deadline = time.time() + 60
+    deadline = time.time() + 300  # seconds on an idle machine: only a hang waits this long
     # a chunk is finished once its checksums are written, after its tables: a kill between the two
     # leaves a table that is rightly played again
-    while len(list((out / "chunks").glob("sums-*.json"))) < 3 and time.time() < deadline:
+    while len(list((out / "chunks").glob("sums-*.json"))) < 3 and proc.poll() is None and time.time() < deadline:
         time.sleep(0.02)
     proc.send_signal(signal.SIGKILL)
-    proc.wait(timeout=10)
+    assert proc.wait(timeout=60) == -signal.SIGKILL  # killed mid-run, not ended on its own
     assert not (out / "seats.parquet").exists() and not (out / "run.json").exists()
     done_before = len(list((out / "chunks").glob("sums-*.json")))
 
@@ -312,6 +312,40 @@ def test_embedded_workers_that_cannot_start_are_one_line(tmp_path, monkeypatch):
     assert r.exit_code == 2 and "\n" not in r.stderr.strip(), r.output
     assert "dask workers of --backend dask cannot start" in r.stderr and "no dask worker here" in r.stderr
     assert cluster.current() is None and not (tmp_path / "r" / "run.json").exists()
+
+
+def test_the_embedded_scheduler_takes_another_port_when_its_own_was_taken_meanwhile(monkeypatch):
+    # its port is picked free as the workers start, and bound a second later: another process
+    # (any connection's own port) may take it between the two, and the cluster failed to start
+    taken = [socket.create_server(("127.0.0.1", 0)) for _ in range(cluster.PORT_TRIES)]
+    ports = [s.getsockname()[1] for s in taken]
+    picks, pick = iter(ports[:1]), cluster._free_port
+    monkeypatch.setattr(cluster, "_free_port", lambda: next(picks, None) or pick())
+    monkeypatch.setattr(cluster, "worker_command",  # a worker that waits for its scheduler
+                        lambda address, name: [sys.executable, "-c", "import time; time.sleep(60)"])
+    started, start = [], cluster.Embedded._start
+
+    def recorded(self):
+        start(self)
+        started.append(self.procs[-1])
+
+    monkeypatch.setattr(cluster.Embedded, "_start", recorded)
+    try:
+        own = cluster.Embedded(1)
+        try:
+            assert own.address != f"tcp://127.0.0.1:{ports[0]}"
+            assert own.scheduler.scheduler_address == own.address and own.procs == started[1:]
+            assert started[0].returncode == -signal.SIGKILL  # it waited at the lost port
+        finally:
+            own.close()
+        picks, started[:] = iter(ports), []  # taken every time: the error, every worker killed
+        monkeypatch.setattr(cluster, "_free_port", lambda: next(picks))
+        with pytest.raises(RuntimeError, match="failed to start"):
+            cluster.Embedded(1)
+        assert len(started) == cluster.PORT_TRIES and all(p.returncode == -signal.SIGKILL for p in started)
+    finally:
+        for s in taken:
+            s.close()
 
 
 def test_a_dask_worker_sends_the_bytes_of_the_chunk_files_a_local_run_writes(tmp_path):

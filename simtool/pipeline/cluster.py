@@ -22,6 +22,7 @@ in order (:func:`play`): the workers make the tables, this process writes them.
 from __future__ import annotations
 
 import atexit
+import errno
 import importlib.util
 import logging
 import os
@@ -61,6 +62,11 @@ second rather than every 20 ms, and the machine's load every 2 s rather than 0.5
 a dashboard the embedded cluster does not have). An idle worker then burns 60% less CPU
 (measured: 0.7% of a core against 1.8%), beside the chunks of a run and between the runs of a
 sweep or a review; how chunks are handed out and played is unchanged."""
+
+PORT_TRIES = 3
+"""Ports the embedded scheduler tries: the free port picked as its workers start may be taken by
+another process (a listening server, or any connection's own port) before the scheduler binds it,
+a second later."""
 
 RESTARTS = 8
 """Embedded workers started in place of dead ones before the run stops: dask itself gives up on a
@@ -173,26 +179,31 @@ class Embedded:
         self.restarts = self.started = 0
         self.ever_joined = False
         self.client = self.scheduler = None
-        # the workers start first and wait for their scheduler: their imports (a second of a
-        # core each) then run while this process imports dask and starts the scheduler
-        self.address = f"tcp://127.0.0.1:{_free_port()}"
         # the workers' lifeline: the write end stays here (never in a forked child), so the
         # kernel closes it when this process ends, however, and the workers end with it
         self.life, self.lifeline = os.pipe()
         _lifelines.add(self.lifeline)
         try:
-            for _ in range(size):
-                self._start()
+            for attempt in range(1, PORT_TRIES + 1):
+                # the workers start first and wait for their scheduler: their imports (a second
+                # of a core each) then run while this process imports dask and starts the scheduler
+                self.address = f"tcp://127.0.0.1:{_free_port()}"
+                for _ in range(size):
+                    self._start()
+                try:
+                    self.scheduler = _scheduler(self.address)
+                    break
+                except RuntimeError as exc:
+                    # the port was free when picked, then another process took it (any
+                    # connection's own port) before the scheduler could: the workers, waiting
+                    # at it, start again with another
+                    if attempt == PORT_TRIES or not _port_taken(exc):
+                        raise
+                    self._kill_workers()
             import dask
-            from dask.distributed import Client, LocalCluster
+            from dask.distributed import Client
 
-            # a scheduler only (no workers of LocalCluster's own) on this machine's loopback, with
-            # no dashboard; its HTTP server on a free port (by default it takes 8787, or warns)
-            with dask.config.set(IDLE):  # read as they start: the rest of this process keeps its own
-                self.scheduler = LocalCluster(n_workers=0, processes=True, host="127.0.0.1",
-                                              scheduler_port=int(self.address.rpartition(":")[2]),
-                                              silence_logs=logging.CRITICAL, scheduler_kwargs={
-                                                  "dashboard": False, "dashboard_address": "127.0.0.1:0"})
+            with dask.config.set(IDLE):
                 self.client = Client(self.scheduler, set_as_default=False)
             self.client.register_worker_callbacks(setup=_steady_malloc)
         except BaseException:
@@ -252,6 +263,14 @@ class Embedded:
             _quietly(self.client.close, timeout=2)
         if self.scheduler is not None:
             _quietly(self.scheduler.close, timeout=2)
+        self._kill_workers()
+        for fd in (self.life, self.lifeline):
+            if fd is not None:
+                _lifelines.discard(fd)
+                os.close(fd)
+        self.life = self.lifeline = None
+
+    def _kill_workers(self) -> None:
         for proc in self.procs:
             if proc.poll() is None:
                 try:
@@ -269,11 +288,30 @@ class Embedded:
         for log in self.logs:
             log.close()
         self.procs, self.logs = [], []
-        for fd in (self.life, self.lifeline):
-            if fd is not None:
-                _lifelines.discard(fd)
-                os.close(fd)
-        self.life = self.lifeline = None
+
+
+def _scheduler(address: str):
+    """A dask scheduler only (no workers of LocalCluster's own) at ``address`` on this machine's
+    loopback, with no dashboard; its HTTP server on a free port (by default it takes 8787, or
+    warns). Raises RuntimeError where it cannot start."""
+    import dask
+    from dask.distributed import LocalCluster
+
+    with dask.config.set(IDLE):  # read as they start: the rest of this process keeps its own
+        return LocalCluster(n_workers=0, processes=True, host="127.0.0.1",
+                            scheduler_port=int(address.rpartition(":")[2]), silence_logs=logging.CRITICAL,
+                            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
+
+
+def _port_taken(exc: BaseException) -> bool:
+    """Whether ``exc`` (dask's "Cluster failed to start") came of its port being in use."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, OSError) and exc.errno == errno.EADDRINUSE:
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def worker_command(address: str, name: str) -> list[str]:

@@ -29,7 +29,7 @@ import polars as pl
 
 from simtool import arguments, games
 from simtool.arguments import check_timeout
-from simtool.errors import OutOfMemory, SimtoolError, WorkerLost, describe, os_problem
+from simtool.errors import OutOfMemory, SimtoolError, WorkerLost, describe, os_problem, raise_if_interrupted
 from simtool.pipeline import forked
 from simtool.pipeline.folders import (
     SPEC,
@@ -356,6 +356,7 @@ def _play(runs: list[_Run], jobs, backend, scheduler, keep: bool, progress: Prog
             done_chunks += 1
             if progress:
                 progress(done_chunks, total)
+            raise_if_interrupted()  # a Ctrl-C a finalizer swallowed: the run stops here
         for r in live:
             r.planned = targets[id(r)]
             if not (keep or r.writer is None):
