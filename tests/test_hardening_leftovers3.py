@@ -4,7 +4,11 @@ options written 1e3. Each test failed on the code before its fix."""
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from simtool.analysis import verdicts
+from simtool.games import get
 
 
 def test_queen_verdict_is_on_each_seats_gap_to_its_fair_share():
@@ -22,3 +26,20 @@ def test_queen_verdict_is_on_each_seats_gap_to_its_fair_share():
                                  "25.0% of deals (26.9%; 95% interval 1.0 to 2.8 points): slightly uneven.")
     strong = [(0, 0.20, 0.19, 0.21), (1, 0.30, 0.29, 0.31), (2, 0.25, 0.24, 0.26)]
     assert verdicts.shared_verdict("queen", "takes the queen of spades", strong, 3, 10_000).word == "strong"
+
+
+def test_tune_match_rounds_counts_only_the_matches_that_reached_the_end(tmp_path):
+    # before: measure_main took every match's rounds, a capped match's 200 as a length to the end
+    from simtool.commands.tune import match_rounds
+    from simtool.errors import SimtoolError
+
+    from .test_hardening_leftovers2 import played_matches
+
+    seats, matches = played_matches({0: (5, "reached"), 1: (7, "reached"), 2: (200, "capped"),
+                                     3: (71, "small")})
+    for game, reached in (("out-trumped", [5, 7, 71]), ("nine-lives", [5, 7])):  # the deck ran short
+        value, low, high = match_rounds(get(game), seats, matches, tmp_path)
+        assert value == pytest.approx(np.mean(reached)) and low < value < high
+    seats, matches = played_matches({0: (200, "capped"), 1: (200, "capped")})
+    with pytest.raises(SimtoolError, match="no match of .* reached the game's end .*2 by the 200-round cap"):
+        match_rounds(get("out-trumped"), seats, matches, tmp_path)
