@@ -8,7 +8,12 @@ import numpy as np
 import pytest
 
 from simtool.analysis import verdicts
+from simtool.cli import main
 from simtool.games import get
+
+from .test_hardening_cli import main_error
+
+BW = ["--game", "black-white", "--strategy", "random", "--jobs", "1", "-q", "--n", "10", "--seed", "1"]
 
 
 def test_queen_verdict_is_on_each_seats_gap_to_its_fair_share():
@@ -43,3 +48,14 @@ def test_tune_match_rounds_counts_only_the_matches_that_reached_the_end(tmp_path
     seats, matches = played_matches({0: (200, "capped"), 1: (200, "capped")})
     with pytest.raises(SimtoolError, match="no match of .* reached the game's end .*2 by the 200-round cap"):
         match_rounds(get("out-trumped"), seats, matches, tmp_path)
+
+
+def test_a_report_onto_a_link_to_nothing_is_refused_and_the_link_kept(capsys, tmp_path):
+    # before: the page was written in the link's place: the user's link was gone
+    run, link = tmp_path / "run", tmp_path / "dangling.html"
+    assert main(["run", *BW, "--out", str(run)]) == 0
+    capsys.readouterr()
+    link.symlink_to(tmp_path / "gone.html")
+    main_error(capsys, ["report", str(run), "-o", str(link)],
+               f"cannot write report {link}: {link} is a link to {tmp_path / 'gone.html'}, which does not exist")
+    assert link.is_symlink() and not (tmp_path / "gone.html").exists()

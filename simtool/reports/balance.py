@@ -885,8 +885,9 @@ def check_output(out: str | Path, inputs: list[Path]) -> None:
         raise SimtoolError(f"{out} exists and is not a simtool report; simtool replaces only its own "
                            f"reports: choose another --out")
     # a folder above it that is a link to nothing: resolved, it looked writable, and the write
-    # failed at the end ("File exists") after a sweep or ladder had played every cell
-    broken = next((p for p in out.parents if p.is_symlink() and not p.exists()), None)
+    # failed at the end ("File exists") after a sweep or ladder had played every cell; the report
+    # itself a link to nothing: the page replaced the user's link
+    broken = next((p for p in (out, *out.parents) if p.is_symlink() and not p.exists()), None)
     if broken is not None:
         raise SimtoolError(f"cannot write report {out}: {os_problem(broken, OSError())}")
     base = where.parent
