@@ -59,3 +59,12 @@ def test_a_report_onto_a_link_to_nothing_is_refused_and_the_link_kept(capsys, tm
     main_error(capsys, ["report", str(run), "-o", str(link)],
                f"cannot write report {link}: {link} is a link to {tmp_path / 'gone.html'}, which does not exist")
     assert link.is_symlink() and not (tmp_path / "gone.html").exists()
+
+
+def test_an_out_folder_with_a_line_break_is_refused_before_anything_is_written(capsys, tmp_path, monkeypatch):
+    # before: `run -q --out 'a<newline>b'` played, and printed the folder raw: a script reading
+    # the folder from stdout saw two lines, neither of them the folder
+    monkeypatch.chdir(tmp_path)
+    text = main_error(capsys, ["run", *BW, "--out", "a\nb"], "bad out 'a\\nb'; expected a folder path "
+                                                             "without a line break")
+    assert "\n" not in text and list(tmp_path.iterdir()) == []
