@@ -68,3 +68,18 @@ def test_an_out_folder_with_a_line_break_is_refused_before_anything_is_written(c
     text = main_error(capsys, ["run", *BW, "--out", "a\nb"], "bad out 'a\\nb'; expected a folder path "
                                                              "without a line break")
     assert "\n" not in text and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("kind,words", [("file", "it is a file"), ("folder", "it is a folder holding no simtool run")])
+def test_resume_of_what_is_no_run_says_there_is_nothing_to_resume(capsys, tmp_path, kind, words):
+    # before: "output folder X is not empty and holds no simtool run; choose a new or empty folder"
+    target = tmp_path / "x"
+    if kind == "file":
+        target.write_text("mine")
+    else:
+        target.mkdir()
+        (target / "notes.txt").write_text("mine")
+    text = main_error(capsys, ["run", "--resume", str(target), "-q"],
+                      f"nothing to resume in {target}: {words}; --resume takes the folder of an interrupted run")
+    assert "choose a new or empty folder" not in text
+    assert (target.read_text() if kind == "file" else (target / "notes.txt").read_text()) == "mine"
