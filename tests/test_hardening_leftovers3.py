@@ -4,6 +4,8 @@ options written 1e3. Each test failed on the code before its fix."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -83,3 +85,34 @@ def test_resume_of_what_is_no_run_says_there_is_nothing_to_resume(capsys, tmp_pa
                       f"nothing to resume in {target}: {words}; --resume takes the folder of an interrupted run")
     assert "choose a new or empty folder" not in text
     assert (target.read_text() if kind == "file" else (target / "notes.txt").read_text()) == "mine"
+
+
+def test_a_grid_files_seed_is_read_as_seed_reads_one():
+    # before: `--seed 1e3` ran, `seed = 1e3` in a grid file was "bad seed 1000.0"
+    from simtool.commands import sweep
+    from simtool.errors import SimtoolError
+
+    for written in (1e3, "1e3", "1_000", 1000):
+        assert sweep.make_grid({"games": ["black-white"], "seed": written}).seed == 1000
+    with pytest.raises(SimtoolError, match=r"^bad seed 1\.5; expected a whole number 0\.\.2\*\*128$"):
+        sweep.make_grid({"games": ["black-white"], "seed": 1.5})
+
+
+def test_integer_options_take_what_n_takes(capsys, tmp_path):
+    # before: --lead-history, --trials, --deal and --match refused 1e3 with typer's
+    # "'1e3' is not a valid integer." (a usage block, not simtool's one line)
+    run = tmp_path / "run"
+    assert main(["run", *BW, "--lead-history", "1e1", "--out", str(run)]) == 0
+    assert json.loads((run / "run.json").read_text())["lead_history"]["per_chunk"] == 10
+    capsys.readouterr()
+    assert main(["replay", "--seed", "1", "--deal", "1e1", "--n", "1e2"]) == 0
+    assert "deal 10" in capsys.readouterr().out.lower()
+    main_error(capsys, ["tune", "--game", "kansas-city", "--vary", "pass_count", "--objective", "seat_spread",
+                        "--trials", "0e3", "--out", str(tmp_path / "t")], "bad --trials 0")  # read, then checked
+    for argv, flag in ((["run", *BW, "--lead-history", "1.5"], "--lead-history"),
+                       (["replay", "--seed", "1", "--deal", "1.5"], "--deal"),
+                       (["replay", "--seed", "1", "--match", "x"], "--match"),
+                       (["tune", "--game", "kansas-city", "--vary", "pass_count", "--objective", "seat_spread",
+                         "--trials", "2.5", "--out", str(tmp_path / "t")], "--trials")):
+        text = main_error(capsys, argv, f"bad {flag} '", "expected a whole number")
+        assert "not a valid integer" not in text
