@@ -109,6 +109,10 @@ def report(value) -> dict | None:
 def folder(name: str, value, optional: bool = False) -> Path | None:
     if value is None and optional:
         return None
+    if isinstance(value, (str, os.PathLike)) and any(c in os.fspath(value) for c in "\n\r"):
+        # `run -q` prints the folder as one line for a script to read: a line break made it two
+        raise bad(name, os.fspath(value), "a folder path without a line break (simtool prints the folder "
+                                          "as one line, for scripts to read)")
     if isinstance(value, (str, os.PathLike)) and str(value).strip():
         # "~/runs/x" as a shell would read it: before, a folder named "~" in the working directory
         return Path(value).expanduser()

@@ -258,6 +258,8 @@ Unit = Annotated[Optional[str], typer.Option("--unit", help="deal, or match (who
 N = Annotated[Optional[str], typer.Option("--n", "-n", help="Deals (or matches) per run (a cell, a rung, a "
                                          "trial): 1e6, 1000000, 1_000_000.")]
 SEED, JOBS = options.Value(options.WHOLE, low=0, high=arguments.SEED_MAX), options.Value(options.WHOLE, low=1)
+WHOLE = options.Value(options.WHOLE)
+"""A whole number written as --n takes one (``1e3``, ``1_000``); the command checks its range."""
 Seed = Annotated[Optional[str], typer.Option("--seed", metavar="<int>", callback=checked("--seed", SEED),
                                              help="Seed (default: fresh, recorded).")]
 Jobs = Annotated[Optional[str], typer.Option("--jobs", "-j", metavar="<int>", callback=checked("--jobs", JOBS),
@@ -362,7 +364,8 @@ def run(
     rotate: Rotate = False,
     duplicate: Duplicate = False,
     unit: Unit = "deal",
-    lead_history: Optional[int] = typer.Option(None, "--lead-history", metavar="K",
+    lead_history: Optional[str] = typer.Option(None, "--lead-history", metavar="K",
+                                               callback=checked("--lead-history", WHOLE),
                                                help="Record every seat's estimated standing at "
                                                "each decision of the first K deals (matches) of "
                                                "each chunk, for the published metrics "
@@ -712,7 +715,8 @@ def tune(
                                         "first_seat_edge (bare: =0, fair; or :min|:max), RATE=TARGET (overshoot=0.5), "
                                         "skill[:max], match_rounds=N. Repeatable: several make a "
                                         "Pareto front."),
-    trials: int = typer.Option(60, "--trials", help="Trials (a space this small or smaller is "
+    trials: str = typer.Option("60", "--trials", metavar="INTEGER", callback=checked("--trials", WHOLE),
+                               help="Trials (a space this small or smaller is "
                                "covered by a grid, each point once). Run again with more to extend "
                                "the study."),
     n: N = "1e5",
@@ -1098,8 +1102,10 @@ def replay(
     seed: Annotated[str, typer.Option("--seed", metavar="<int>", callback=checked("--seed", SEED),
                                       help="The run's seed.")],
     game: Game = "black-white",
-    deal: Optional[int] = typer.Option(None, "--deal", help="Deal number to write out."),
-    match: Optional[int] = typer.Option(None, "--match", help="Match number (whole matches)."),
+    deal: Optional[str] = typer.Option(None, "--deal", metavar="INTEGER", callback=checked("--deal", WHOLE),
+                                       help="Deal number to write out."),
+    match: Optional[str] = typer.Option(None, "--match", metavar="INTEGER", callback=checked("--match", WHOLE),
+                                        help="Match number (whole matches)."),
     n: Optional[str] = typer.Option(None, "--n", "-n",
                                     help="The run's n (default: one that ends after this deal's chunk)."),
     players: Players = None,

@@ -31,6 +31,10 @@ class Analysis:
     """The rates that exactly one seat has in every deal (Hearts' queen of spades: someone takes
     it): pooled over every seat of a deal they are 1/p by rule whatever the play, so each seat's
     rate is the figure (the most exposed seat's for a verdict), never the pooled one."""
+    stopped: tuple[str, ...] = ()
+    """Match columns that are true where a guard other than the round cap stopped a match before
+    the game's end (Nine Lives' ``small_deck``): such a match has no length to the end
+    (:func:`simtool.analysis.lengths.to_the_end`)."""
     tables: Callable[..., list] = no_tables
     """``tables(seats, keys, matches=None, rules=None)``: game-specific summary tables
     ``(title, polars DataFrame)`` from the lazy seat rows (and match rows with ``--unit match``);

@@ -6,6 +6,9 @@ from .. import stats
 from . import Analysis
 from .lengths import to_the_end
 
+STOPPED = ("small_deck",)
+"""A match the deck ran short for ended before anyone had the lives to end it."""
+
 
 def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None):
     """Made rate by bid, teams and their made rate, the Kittykeeper fallback, match lengths."""
@@ -26,7 +29,7 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None):
               ).filter(pl.col("out_of") > 0)  # no team, no team members' rate
     out = [("Bids made, by bid", by_bid), ("Teams and the Kittykeeper fallback", summary)]
     if "match" in keys:
-        lengths = to_the_end(seats, matches, "rounds", ("small_deck",))
+        lengths = to_the_end(seats, matches, "rounds", STOPPED)
         if matches is not None:
             small = stats.estimates(matches.filter(pl.col("seat") == 0), {"small": pl.col("small_deck")})
             lengths = lengths.with_columns(pl.Series("ended by the small deck", small["value"]),
@@ -38,4 +41,5 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None):
 
 
 ANALYSIS = Analysis(rates={"made": pl.col("made")},
-                    rate_text={"made": "scores its bid (exact or as a team)"}, tables=tables)
+                    rate_text={"made": "scores its bid (exact or as a team)"}, stopped=STOPPED,
+                    tables=tables)

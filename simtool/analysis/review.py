@@ -92,17 +92,21 @@ def hazards(game, heuristic: Path) -> list[dict]:
         0, named=True)
     out = []
     for name in found.rates:
-        who, even, at, what, seat = "A seat", None, row, "of deals, seats pooled", None
-        if name in found.shared:  # pooled over the seats it is 1/p by rule: the most exposed seat's
-            at = collect(heuristic / "seats.parquet", summary.seat_summary(game, seats, by=("seat",)).lazy()
-                         ).sort(name, descending=True).row(0, named=True)
-            who, even = f"Seat {at['seat']}, the most exposed,", 1 / meta["players"]
+        text = found.rate_text.get(name, f"has {name}")
+        if name in found.shared:  # pooled over the seats it is 1/p by rule: each seat's over its fair share
+            by_seat = collect(heuristic / "seats.parquet", summary.seat_summary(game, seats, by=("seat",)).lazy()
+                              ).sort(name, descending=True)
+            at = by_seat.row(0, named=True)  # the figure compared: the most exposed seat's rate
             what, seat = f"of deals, seat {at['seat']} (the most exposed)", at["seat"]
-        v = verdicts.hazard_verdict(name, found.rate_text.get(name, f"has {name}"), at[name], at[f"{name}_low"],
-                                    at[f"{name}_high"], meta["n"], who=who, even=even)
+            v = verdicts.shared_verdict(name, text, by_seat.select("seat", name, f"{name}_low", f"{name}_high").rows(),
+                                        meta["players"], meta["n"])
+            extra = {k: v.figures[k] for k in ("seats", "edge_pts", "ci_pts")}
+        else:
+            at, what, seat, extra = row, "of deals, seats pooled", None, {}
+            v = verdicts.hazard_verdict(name, text, at[name], at[f"{name}_low"], at[f"{name}_high"], meta["n"])
         out.append({"name": name, "rate": at[name], "ci": [at[f"{name}_low"], at[f"{name}_high"]], "what": what,
                     "seat": seat, "verdict": v.word, "sentence": v.sentence, "risk": name in found.risks,
-                    "thresholds": v.thresholds, "play": lineup(meta)})
+                    "thresholds": v.thresholds, "play": lineup(meta), **extra})
     return out
 
 

@@ -225,6 +225,16 @@ def named_seat(edges: Sequence[SeatEdge]) -> SeatEdge:
     return max(deciding, key=lambda e: abs(e.edge_pts))
 
 
+def _edge_word(edges: Sequence[SeatEdge], n: int) -> tuple[str, int, int, int | None]:
+    """(word, lowest band, highest band, more units) of the largest |edge| of ``edges`` (module rule)."""
+    reach = [bands(*e.ci_pts, SEAT_THRESHOLDS, magnitude=True) for e in edges]
+    low, high = max(r[0] for r in reach), max(r[1] for r in reach)
+    word = SEAT_WORDS[low] if low == high else UNCLEAR
+    more = settle(n, [(e.edge_pts, *e.ci_pts) for e in edges], SEAT_THRESHOLDS, magnitude=True) \
+        if word == UNCLEAR else None
+    return word, low, high, more
+
+
 def seat_verdict(shares: Iterable[tuple[int, float, float, float]], players: int, n: int,
                  unit: str = "deals", play: str | None = None) -> Verdict:
     """Is the game fair to its seats? ``shares``: each seat's win share with its 95% interval
@@ -232,11 +242,7 @@ def seat_verdict(shares: Iterable[tuple[int, float, float, float]], players: int
     names the line-up (in the sentence). The verdict is on the largest |edge| (module rule)."""
     edges = seat_edges(shares, players)
     top = named_seat(edges)
-    reach = [bands(*e.ci_pts, SEAT_THRESHOLDS, magnitude=True) for e in edges]
-    low, high = max(r[0] for r in reach), max(r[1] for r in reach)
-    word = SEAT_WORDS[low] if low == high else UNCLEAR
-    more = settle(n, [(e.edge_pts, *e.ci_pts) for e in edges], SEAT_THRESHOLDS, magnitude=True) \
-        if word == UNCLEAR else None
+    word, low, high, more = _edge_word(edges, n)
     under = f" under {play}" if play else ""
     side = "more" if top.edge_pts >= 0 else "less"
     def pts(x: float, sign: str = "") -> str:
@@ -409,20 +415,50 @@ def luck_verdict(share: float, low: float, high: float, n: int, what: str = "sco
 
 
 def hazard_verdict(name: str, text: str, rate: float, low: float, high: float, n: int,
-                   per: str = "deals", unit: str = "deals", who: str = "A seat",
-                   even: float | None = None) -> Verdict:
+                   per: str = "deals", unit: str = "deals") -> Verdict:
     """One hazard of the game: a seat ``text`` (the game's words, completing "a seat ...") in
     ``rate`` of ``per`` (deals, or rounds of matches), with its interval on ``n`` ``unit``;
-    words :data:`HAZARD_THRESHOLDS`. ``who`` names the seat; ``even``: the share every seat
-    would have if it were even, for a hazard one seat meets every deal (``Analysis.shared``)."""
+    words :data:`HAZARD_THRESHOLDS`. A hazard one seat meets every deal (``Analysis.shared``)
+    is :func:`shared_verdict`'s."""
     word, between, more = _worded(rate, low, high, HAZARD_THRESHOLDS, HAZARD_WORDS, n, share=True)
     near = HAZARD_THRESHOLDS
-    aside = "" if even is None else f"; every {per.removesuffix('s')} one seat does, so the even share is {_pct(even)}"
-    sentence = (f"{who} {text} in {_pct(rate, near)} of {per} (95% interval {_pct(low, near)} to "
-                f"{_pct(high, near)}{aside}): "
+    sentence = (f"A seat {text} in {_pct(rate, near)} of {per} (95% interval {_pct(low, near)} to "
+                f"{_pct(high, near)}): "
                 + (f"{between}; {_settle_text(more, unit, low, high)}." if word == UNCLEAR else f"{word}."))
     return Verdict(word, sentence, {"name": name, "rate": rate, "ci": [low, high]},
                    stated(HAZARD_WORDS, HAZARD_THRESHOLDS), more)
+
+
+def shared_verdict(name: str, text: str, rates: Iterable[tuple[int, float, float, float]], players: int,
+                   n: int, per: str = "deals", unit: str = "deals") -> Verdict:
+    """A hazard one seat meets every deal (``Analysis.shared``: Hearts' queen of spades), whose
+    rate seats pooled is 1/p by rule and whose most exposed seat's is 1/p or more whatever the
+    play: the verdict is on each seat's rate ``(seat, rate, low, high)`` over its fair share
+    ``1 / players``, in points, worded and decided as the seat verdict (:func:`seat_verdict`,
+    :data:`SEAT_THRESHOLDS`: the largest |gap| over every seat's interval), so a seat picked for
+    being highest is not judged on its own interval alone."""
+    edges = seat_edges(rates, players)
+    top = named_seat(edges)
+    word, low, high, more = _edge_word(edges, n)
+
+    def pts(x: float, sign: str = "") -> str:
+        return fixed(x, SEAT_THRESHOLDS, sign)
+
+    interval = f"95% interval {pts(top.ci_pts[0])} to {pts(top.ci_pts[1])} points"
+    fair = f"its fair share, {_pct(top.fair)} of {per}"
+    head = (f"Seat {top.seat} {text} {pts(abs(top.edge_pts))} points {'more' if top.edge_pts >= 0 else 'less'} "
+            f"often than {fair} ({_pct(top.share)}; {interval})")
+    if word == "fair":
+        sentence = (f"Every seat {text} within 1 point of {fair}: no seat {text} more than its fair share. "
+                    f"The largest gap is seat {top.seat}'s, {pts(top.edge_pts, '+')} points ({interval}).")
+    elif word == UNCLEAR:
+        sentence = (f"{head}: unclear whether {SEAT_WORDS[low]} or {SEAT_WORDS[high]}; "
+                    f"{_settle_text(more, unit, *top.ci_pts)}.")
+    else:
+        sentence = f"{head}: {word}ly uneven."
+    return Verdict(word, sentence, {"name": name, "seats": [e.as_dict() for e in edges], "seat": top.seat,
+                                    "edge_pts": top.edge_pts, "ci_pts": list(top.ci_pts)},
+                   stated(SEAT_WORDS, SEAT_THRESHOLDS), more)
 
 
 def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple[float, float, float],

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simtool import games, options
+from simtool import arguments, games, options
 from simtool.errors import SimtoolError, bad, choices, shown
 from simtool.pipeline.runner import UNITS, RunSpec, game_of, make_spec, parse_count
 
@@ -77,6 +77,10 @@ def read_toml(path: Path) -> dict:
     return data
 
 
+SEED = options.Value(options.WHOLE, low=0, high=arguments.SEED_MAX)
+"""A grid file's seed, read as ``--seed`` reads one (``simtool.cli.SEED``)."""
+
+
 def make_grid(data: dict) -> Grid:
     """A Grid from a grid file's (or the command line's) values, checked value by value."""
     listed = {k: _values(k, v) for k, v in data.items() if k in ("games", "players", "lineups")}
@@ -95,8 +99,8 @@ def make_grid(data: dict) -> Grid:
             if not (isinstance(v, (str, int, float)) or numbers):
                 raise bad(f"rule {name}", v, 'a value such as 2 or "low"')
     seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-        raise SimtoolError(f"bad seed {seed!r}; expected a whole number >= 0")
+    if seed is not None:  # as --seed takes it: 1e3 (a float in TOML) and "1_000" too
+        seed = SEED.check("seed", seed)
     rotate, duplicate = data.get("rotate", False), data.get("duplicate", False)
     for key, value in (("rotate", rotate), ("duplicate", duplicate)):
         if not isinstance(value, bool):

@@ -30,6 +30,7 @@ import polars as pl
 
 from simtool import arguments, games, options, stats
 from simtool.analysis import of as analysis_of
+from simtool.analysis.lengths import to_the_end
 from simtool.analysis.summary import seat_summary
 from simtool.analysis.tuning import recommendation, setting, sheet_defaults, trials_of
 from simtool.commands.plans import play as run_cells
@@ -324,10 +325,22 @@ def measure_main(folder: Path) -> Measure:
         rates = stats.estimates(seats, dict(analysis_of(game).rates)).rows(named=True)
         out |= {r["figure"]: (r["value"], r["low"], r["high"]) for r in rates}
     if matches is not None:
-        one = matches.filter(pl.col("seat") == 0)  # one row per match
-        r = stats.estimates(one, {"rounds": pl.col("rounds")}, means={"rounds"}).row(0, named=True)
-        out["match_rounds"] = (r["value"], r["low"], r["high"])
+        out["match_rounds"] = match_rounds(game, seats, matches, folder)
     return out
+
+
+def match_rounds(game, seats, matches, folder: Path) -> tuple[float, float, float]:
+    """Mean rounds of the matches that reached the game's end, with its interval: what the
+    match-length tables count (:func:`to_the_end`). A match the round cap (or another guard)
+    stopped never got there: counted at the cap, a setting whose matches run on would look
+    shorter than they are. None got there: no length to tune on, refused."""
+    lengths = to_the_end(seats, matches, "rounds", analysis_of(game).stopped).row(0, named=True)
+    if "mean" not in lengths:
+        raise SimtoolError(f"no match of {folder} reached the game's end (all {lengths['matches']:,} stopped, "
+                           f"{lengths[f'capped at {ROUND_CAP} rounds']:,} by the {ROUND_CAP}-round cap): "
+                           f"match_rounds has no length to tune on there; narrow the ranges that make "
+                           f"matches this long")
+    return lengths["mean"], lengths["mean_low"], lengths["mean_high"]
 
 
 def measure_skill(folder: Path) -> Measure:

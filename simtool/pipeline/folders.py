@@ -306,6 +306,10 @@ class RunWriter:
         if kind is None:
             if self.out.is_dir():  # a run starting there (its spec.json not yet written) is named as one
                 FolderLock(self.out).release()
+            if resume:  # not a folder to write a new run in either: there is no run to go on with
+                raise SimtoolError(f"nothing to resume in {self.out}: it is "
+                                   + ("a file" if not self.out.is_dir() else "a folder holding no simtool run")
+                                   + "; --resume takes the folder of an interrupted run")
             raise SimtoolError(f"output folder {self.out} is not empty and holds no simtool run; "
                                f"choose a new or empty folder (simtool never writes over other files)")
         if resume:

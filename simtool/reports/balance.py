@@ -415,11 +415,10 @@ def run_verdicts(a: Analysis) -> list[tuple[str, str, str]]:
     for name in analysis_of(a.game).rates:
         text = analysis_of(a.game).rate_text.get(name, f"has {name}")
         risk = "Risk: how" if name in analysis_of(a.game).risks else "How"
-        if name in analysis_of(a.game).shared:  # the most exposed seat's: pooled, it is 1/p by rule
-            top = top_seat(a.rates, name)
-            v = verdicts.hazard_verdict(name, text, top[name], top[f"{name}_low"], top[f"{name}_high"],
-                                        a.meta["n"], per, a.unit, f"Seat {top['seat']}, the most exposed,", 1 / a.p)
-            out.append((f"{risk} often the most exposed seat {text}", v.word, v.sentence))
+        if name in analysis_of(a.game).shared:  # pooled it is 1/p by rule: each seat's over its fair share
+            v = verdicts.shared_verdict(name, text, a.rates.select("seat", name, f"{name}_low", f"{name}_high").rows(),
+                                        a.p, a.meta["n"], per, a.unit)
+            out.append((f"{risk} often each seat {text}, against its fair share", v.word, v.sentence))
             continue
         f = a.figures[f"{name} rate (seats pooled)"]
         v = verdicts.hazard_verdict(name, text, f.value, f.low, f.high, a.meta["n"], per, a.unit)
@@ -886,8 +885,9 @@ def check_output(out: str | Path, inputs: list[Path]) -> None:
         raise SimtoolError(f"{out} exists and is not a simtool report; simtool replaces only its own "
                            f"reports: choose another --out")
     # a folder above it that is a link to nothing: resolved, it looked writable, and the write
-    # failed at the end ("File exists") after a sweep or ladder had played every cell
-    broken = next((p for p in out.parents if p.is_symlink() and not p.exists()), None)
+    # failed at the end ("File exists") after a sweep or ladder had played every cell; the report
+    # itself a link to nothing: the page replaced the user's link
+    broken = next((p for p in (out, *out.parents) if p.is_symlink() and not p.exists()), None)
     if broken is not None:
         raise SimtoolError(f"cannot write report {out}: {os_problem(broken, OSError())}")
     base = where.parent

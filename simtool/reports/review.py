@@ -135,6 +135,9 @@ def cards(q: dict) -> list[dict]:
                         first="low", what=figure["name"], digits=0))
     for h in q["hazards"]:
         title = f"{'Hazard' if h['risk'] else 'Rate'}: {h['name']}"
+        if "seats" in h:  # one seat has it every deal: the verdict is on each seat's gap to its fair share
+            out.append(seat_card(f"hazard-{h['name']}", title, h))
+            continue
         found = card(f"hazard-{h['name']}", title, h, h["rate"], h["ci"], "%", 100, first="rare",
                      what=h.get("what", "of deals, seats pooled"))  # reviews before 'what': all pooled
         if not h["risk"]:  # a plain rate has no better side: 'common' is no warning (not red)
