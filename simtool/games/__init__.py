@@ -25,8 +25,16 @@ def registry() -> dict[str, Game]:
 
 
 def broken() -> dict[str, str]:
-    """Each installed game that cannot be played: why, in one line."""
-    return {gid: g for gid, g in _found().items() if isinstance(g, str)}
+    """Each installed game that cannot be played: why, in one line (one taking a built-in game's
+    name under its own key, ``NAME (installed)``: the built-in game keeps the name)."""
+    problems = {gid: g for gid, g in _found().items() if isinstance(g, str)}
+    built_in = {g.id for g in BUILT_IN}
+    for ep in entry_points(group="simtool.games"):
+        if ep.name in built_in:
+            problems[f"{ep.name} (installed)"] = (
+                f"installed game '{ep.name}' (entry point {ep.value}) takes the name of a built-in game: "
+                f"--game {ep.name} plays the built-in one; give yours another name")
+    return problems
 
 
 def _found() -> dict[str, Game | str]:
@@ -57,6 +65,9 @@ def _load(ep) -> Game | str:
 
 def declaration_problem(game: Game) -> str | None:
     """Why the game's declared player counts, options or rule options cannot be played, or ``None``."""
+    gid = getattr(game, "id", None)
+    if not (isinstance(gid, str) and gid.strip()):  # runs, tables and --game name the game by it
+        return f"game {type(game).__name__} declares id = {gid!r}: it must be the game's name, such as 'my-game'"
     actions = getattr(game, "n_actions", None)
     if not (isinstance(actions, int) and 1 <= actions <= 64):  # an option is a bit of a uint64 set
         return f"game '{game.id}' declares n_actions = {actions!r}: a decision's options are 0..63 at most, so 1..64"
