@@ -57,3 +57,32 @@ def test_a_deal_not_drawn_from_its_rng_is_named_not_blamed_on_the_view(pytester)
     said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
     assert len(said) == 2 and all("the same deals played twice gave different results: the game's deal or play "
                                   "draws from something other than the rng it is given" in line for line in said), said
+
+
+# ---- simtool replay ----------------------------------------------------------------------------
+
+def replayed_results(text: str) -> list[tuple[int, int]]:
+    """(seat, score) of each results line of a replay."""
+    rows = [dict(pair.split("=") for pair in line.split()) for line in
+            text.split("results:\n")[1].strip().splitlines()]
+    return [(int(r["seat"]), int(r["score"])) for r in rows]
+
+
+def test_a_replay_without_n_says_which_run_it_replays(tmp_path):
+    # before: a run of --n 300 played other deals than `replay --deal 12` without --n (a chunk's
+    # deals depend on its size), and the replay said nothing of the n it had assumed: a designer
+    # read the play of another deal as the one in their table
+    import polars as pl
+
+    assert cli("run", "--game", "black-white", "-s", "random", "--n", "300", "--seed", "7", "-j", "1", "-q",
+               "--out", tmp_path / "r").exit_code == 0
+    table = pl.read_parquet(tmp_path / "r" / "seats.parquet").filter(pl.col("deal") == 12).sort("seat")
+    given = cli("replay", "--game", "black-white", "-s", "random", "--seed", "7", "--deal", "12", "--n", "300")
+    assert given.exit_code == 0 and "as a run of --n" not in given.stdout
+    assert replayed_results(given.stdout) == table.select("seat", "score").rows()
+    assumed = cli("replay", "--game", "black-white", "-s", "random", "--seed", "7", "--deal", "12")
+    assert assumed.exit_code == 0
+    header = assumed.stdout.splitlines()[1]
+    assert header.startswith("as a run of --n ") and "a run of fewer played other deals: give its --n" in header
+    n = int(header.split()[5])
+    assert n > 300 and replayed_results(assumed.stdout) != table.select("seat", "score").rows()
