@@ -86,3 +86,17 @@ def test_a_replay_without_n_says_which_run_it_replays(tmp_path):
     assert header.startswith("as a run of --n ") and "a run of fewer played other deals: give its --n" in header
     n = int(header.split()[5])
     assert n > 300 and replayed_results(assumed.stdout) != table.select("seat", "score").rows()
+
+
+# ---- simtool restrict --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("strategy", ["", " "])
+def test_restrict_refuses_an_empty_strategy_as_run_does(tmp_path, strategy):
+    # before: `restrict -s ""` measured the game's default strategy (target) and wrote its runs as
+    # asked for; `run -s ""` refused it ("unknown strategy ''")
+    out = tmp_path / "r"
+    done = cli("restrict", "--game", "kansas-city", "-s", strategy, "--n", "64", "--seed", "1", "-j", "1", "-q",
+               "--out", out)
+    assert done.exit_code == 2 and done.stderr.count("\n") == 1, done.output
+    assert done.stderr.startswith(f"error: unknown strategy '{strategy}'; valid for kansas-city: "), done.stderr
+    assert not out.exists()
