@@ -103,8 +103,16 @@ def plugin_file(spec: str) -> Path | None:
 
 
 def broken() -> dict[str, str]:
-    """Installed strategies that fail to load, each with the reason."""
-    return {name: why for name, why in _installed().items() if isinstance(why, str)}
+    """Installed strategies that fail to load, each with the reason; one taking a built-in's name
+    under its own key, ``NAME (installed)`` (never loaded: the built-in keeps the name)."""
+    found = {name: why for name, why in _installed().items() if isinstance(why, str)}
+    built_in = {s.name for s in BUILT_IN}
+    for ep in entry_points(group="simtool.strategies"):
+        if ep.name in built_in:
+            found.setdefault(f"{ep.name} (installed)",
+                             f"installed strategy '{ep.name}' (entry point {ep.value}) takes the name of a built-in "
+                             f"strategy: '{ep.name}' plays the built-in one; give yours another name")
+    return found
 
 
 def _installed() -> dict[str, Strategy | str]:

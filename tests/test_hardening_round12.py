@@ -100,3 +100,27 @@ def test_restrict_refuses_an_empty_strategy_as_run_does(tmp_path, strategy):
     assert done.exit_code == 2 and done.stderr.count("\n") == 1, done.output
     assert done.stderr.startswith(f"error: unknown strategy '{strategy}'; valid for kansas-city: "), done.stderr
     assert not out.exists()
+
+
+# ---- simtool games and strategies --------------------------------------------------------------
+
+def test_an_installed_strategy_taking_a_built_in_name_is_listed_as_not_played(monkeypatch):
+    # before: `simtool strategies` said nothing of it, and `--seat 0=greedy` played the built-in
+    # greedy for the designer who had installed their own heuristic as "greedy"
+    from importlib.metadata import EntryPoint
+
+    import strategies
+
+    group = "simtool.strategies"
+    eps = [EntryPoint("greedy", "tests.plugins.good:lowest_card", group),
+           EntryPoint("shipped", "tests.plugins.good:lowest_card", group)]
+    monkeypatch.setattr(strategies, "entry_points", lambda group: eps if group == eps[0].group else [])
+    listed = cli("strategies")
+    assert listed.exit_code == 0, listed.output
+    text = " ".join(listed.stdout.replace("│", " ").split())
+    assert "greedy (installed) ? broken: installed strategy 'greedy'" in text and "takes the name of a built-in" in text
+    assert strategies.broken() == {"greedy (installed)": "installed strategy 'greedy' (entry point tests.plugins."
+                                   "good:lowest_card) takes the name of a built-in strategy: 'greedy' plays the "
+                                   "built-in one; give yours another name"}
+    assert "shipped" in text and "shipped (installed)" not in text
+    assert strategies.registry()["greedy"] is next(s for s in strategies.BUILT_IN if s.name == "greedy")
