@@ -59,6 +59,41 @@ def test_a_deal_not_drawn_from_its_rng_is_named_not_blamed_on_the_view(pytester)
                                   "draws from something other than the rng it is given" in line for line in said), said
 
 
+BANK = 'bank = yield Decision("bank", winner, bits.of((0, 1)), active=due)'
+DISCARD = 'gone = yield Decision("discard", None, s.hands.copy())'
+
+
+@pytest.mark.parametrize("where,change,says", [
+    # a float seat was cut down to whole seats and played
+    ("seat", (BANK, BANK.replace("winner,", "winner + 0.5,")), "a seat of float64 of shape (100,): expected seat "
+                                                                 "numbers (whole numbers), of shape (100,)"),
+    # a boolean mask of options (one column per option): a ValueError from numpy's broadcasting
+    ("mask", (BANK, BANK.replace("bits.of((0, 1))", "np.ones((s.n, 2), bool)")),
+     "a legal of bool of shape (100, 2): expected option sets (whole numbers, bit c for option c: simtool.bits; "
+     "not a boolean mask), of shape (100,)"),
+    # options as floats: cut to whole sets and played
+    ("float", (BANK, BANK.replace("bits.of((0, 1))", "np.full(s.n, 3.0)")), "a legal of float64 of shape (100,)"),
+    # one set per deal where every seat chooses at once: a ValueError from numpy's broadcasting
+    ("together", (DISCARD, DISCARD.replace("s.hands.copy()", "s.hands[:, 0].copy()")),
+     "gave decision 'discard' a legal of uint64 of shape (100,): expected option sets"),
+], ids=["float-seat", "boolean-mask", "float-sets", "one-set-for-all-seats"])
+def test_a_decision_of_the_wrong_type_or_shape_is_named(tmp_path, monkeypatch, where, change, says):
+    import importlib
+
+    import simtool
+    from simtool.errors import SimtoolError
+
+    (tmp_path / f"decides_{where}.py").write_text(TOY.replace(*change))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    game = importlib.import_module(f"decides_{where}").GAME
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, game))
+    with pytest.raises(SimtoolError) as raised:
+        simtool.run("climb", n=100, jobs=1, strategy="random", unit="match", seed=1, out=tmp_path / "r")
+    assert str(raised.value).startswith("game 'climb' gave decision '")
+    assert says in str(raised.value) and "python -m pytest --simtool-game climb" in str(raised.value)
+    assert not (tmp_path / "r" / "seats.parquet").exists()
+
+
 # ---- simtool replay ----------------------------------------------------------------------------
 
 def replayed_results(text: str) -> list[tuple[int, int]]:
