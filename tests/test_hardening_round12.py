@@ -36,6 +36,28 @@ def test_an_installed_game_taking_a_built_in_name_is_listed_as_not_playable(tmp_
         sys.modules.pop("my_hearts", None)
 
 
+def test_an_installed_game_without_a_title_leaves_simtool_games_listing_the_others(tmp_path, monkeypatch):
+    # before: `simtool games` ended in a traceback (AttributeError: 'Climb' object has no
+    # attribute 'title') for every game installed beside it, and `run --game untitled` too
+    (tmp_path / "untitled_game.py").write_text(TOY.replace('    title = "Climb (test game)"\n', "")
+                                               .replace('id = "climb"', 'id = "untitled"'))
+    info = tmp_path / "untitled-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: untitled\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[simtool.games]\nuntitled = untitled_game:GAME\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    says = "game 'untitled' declares title = None: it must be the game's name in words"
+    try:
+        listed = cli("games")
+        assert listed.exit_code == 0 and "kansas-city" in listed.stdout, listed.output
+        assert says in " ".join(listed.stdout.split())
+        played = cli("run", "--game", "untitled", "--n", "10", "-j", "1", "--out", tmp_path / "r")
+        assert played.exit_code == 2 and played.stderr.count("\n") == 1 and says in played.stderr, played.output
+        assert not (tmp_path / "r").exists()
+    finally:
+        sys.modules.pop("untitled_game", None)
+
+
 @pytest.mark.parametrize("gid", ["None", "5", '""'])
 def test_a_game_whose_id_is_no_name_stops_the_suite_in_one_line(pytester, gid):
     # before: id = None collected and failed deep in a check: "strategy 'balance' plays

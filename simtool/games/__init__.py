@@ -68,6 +68,9 @@ def declaration_problem(game: Game) -> str | None:
     gid = getattr(game, "id", None)
     if not (isinstance(gid, str) and gid.strip()):  # runs, tables and --game name the game by it
         return f"game {type(game).__name__} declares id = {gid!r}: it must be the game's name, such as 'my-game'"
+    title = getattr(game, "title", None)
+    if not (isinstance(title, str) and title.strip()):  # `simtool games`, run.json and reports show it
+        return f"game '{gid}' declares title = {title!r}: it must be the game's name in words, such as 'My Game'"
     actions = getattr(game, "n_actions", None)
     if not (isinstance(actions, int) and 1 <= actions <= 64):  # an option is a bit of a uint64 set
         return f"game '{game.id}' declares n_actions = {actions!r}: a decision's options are 0..63 at most, so 1..64"
