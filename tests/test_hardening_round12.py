@@ -11,6 +11,7 @@ import pytest
 from simtool import games
 
 from .test_cli import cli
+from .test_hardening_cli import main_error
 from .test_hardening_round5 import TOY, suite
 
 # ---- a designer's game module ------------------------------------------------------------------
@@ -66,6 +67,24 @@ def test_a_game_whose_id_is_no_name_stops_the_suite_in_one_line(pytester, gid):
     assert done.ret == pytest.ExitCode.USAGE_ERROR
     assert any(f"game Climb declares id = {eval(gid)!r}: it must be the game's name" in line
                for line in done.errlines), done.errlines
+
+
+def test_a_rate_reading_an_undeclared_column_is_named(tmp_path, monkeypatch, pytester, capsys):
+    # before: the run was written, then its summary ended in polars' ColumnNotFoundError: a
+    # traceback, exit 1 (the game returned 'banks' but had not declared it in its columns, so the
+    # tables dropped it); the suite passed
+    text = TOY.replace('    columns = {"banks": np.int8}\n', "")
+    says = "game 'climb' has a rate 'banked' reading 'banks', not a column of its results: declare it in the " \
+           "game's columns (now: none)"
+    done = suite(pytester, "undeclared_game", text, "-k", "2p and tables")
+    done.assert_outcomes(failed=1)
+    assert any(says in line for line in done.outlines), done.outlines[-5:]
+    import importlib
+
+    (tmp_path / "undeclared_run.py").write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, importlib.import_module("undeclared_run").GAME))
+    main_error(capsys, ["run", "--game", "climb", "--n", "200", "-j", "1", "--out", tmp_path / "r"], says)
 
 
 def test_a_deal_not_drawn_from_its_rng_is_named_not_blamed_on_the_view(pytester):

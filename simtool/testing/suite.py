@@ -14,6 +14,7 @@ import pytest
 
 import strategies
 from simtool import bits, engine, games
+from simtool.analysis import summary
 from simtool.errors import SimtoolError
 from simtool.pipeline.runner import RunSpec, chunk_size, execute, play_chunk
 
@@ -231,10 +232,11 @@ class Conformance:
     # -- runs -------------------------------------------------------------------------------------
 
     def test_tables_have_one_row_per_deal_and_seat(self, game, players):
-        """A run's table: one row per deal and seat, the engine's and the game's columns, and the
-        win of every deal shared out in full."""
+        """A run's table: one row per deal and seat, the engine's and the game's columns, that the
+        game's analysis summarises, and the win of every deal shared out in full."""
         c = play_chunk(run_spec(game, players, 150), 0)
         assert c.seats.height == 150 * players
+        assert set(summary.seat_summary(game, c.seats)["seat"]) == set(range(players))  # its rates read its columns
         assert {"deal", "seat", "strategy", "score", "tricks", "win", *game.columns} <= set(c.seats.columns)
         per_deal = c.seats.group_by("deal").agg(pl.col("win").sum(), pl.len())
         assert per_deal.height == 150 and (per_deal["len"] == players).all()
