@@ -87,6 +87,23 @@ def test_a_rate_reading_an_undeclared_column_is_named(tmp_path, monkeypatch, pyt
     main_error(capsys, ["run", "--game", "climb", "--n", "200", "-j", "1", "--out", tmp_path / "r"], says)
 
 
+@pytest.mark.parametrize("analysis,says", [
+    ("'no_such_analysis_module'", "ModuleNotFoundError: No module named 'no_such_analysis_module'"),
+    ("'json'", "AttributeError: module 'json' has no attribute 'ANALYSIS'"),
+    ("5", "AttributeError: 'int' object has no attribute 'startswith'"),
+], ids=["no-module", "no-ANALYSIS", "a-number"])
+def test_an_analysis_that_cannot_be_read_is_named(tmp_path, monkeypatch, capsys, analysis, says):
+    # before: the run was written, then a traceback (exit 1) from importing the analysis
+    import importlib
+
+    module = f"unread_{len(analysis)}"
+    (tmp_path / f"{module}.py").write_text(TOY.replace("analysis = __name__", f"analysis = {analysis}"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, importlib.import_module(module).GAME))
+    main_error(capsys, ["run", "--game", "climb", "--n", "100", "-j", "1", "--out", tmp_path / "r"],
+               f"game 'climb' names analysis = {analysis}, which cannot be read: {says}")
+
+
 def test_a_deal_not_drawn_from_its_rng_is_named_not_blamed_on_the_view(pytester):
     # before: a deal from np.random.default_rng() (unseeded) failed "a view is a copy" with
     # "AssertionError: score": the designer hunted a leak in their view, and "same seed" with a

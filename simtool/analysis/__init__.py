@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-from simtool.errors import SimtoolError
+from simtool.errors import SimtoolError, describe
 
 
 def no_tables(seats, keys: list[str], matches=None, rules: dict | None = None) -> list:
@@ -49,7 +49,14 @@ def of(game) -> Analysis:
     found = getattr(game, "analysis", None)
     if isinstance(found, Analysis) or found is None:
         return _readable(game, found or NONE)
-    return _readable(game, import_module(found).ANALYSIS)
+    try:
+        analysis = import_module(found).ANALYSIS
+        if not isinstance(analysis, Analysis):
+            raise TypeError(f"its ANALYSIS is a {type(analysis).__name__}, not a simtool.analysis.Analysis")
+    except Exception as exc:  # after the run is written: one line, not a traceback under its summary
+        raise SimtoolError(f"game '{game.id}' names analysis = {found!r}, which cannot be read: {describe(exc)} "
+                           f"(the dotted path of a module holding ANALYSIS, an Analysis, or None)") from exc
+    return _readable(game, analysis)
 
 
 def _readable(game, analysis: Analysis) -> Analysis:
