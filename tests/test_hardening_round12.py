@@ -217,3 +217,24 @@ def test_an_installed_strategy_taking_a_built_in_name_is_listed_as_not_played(mo
                                    "built-in one; give yours another name"}
     assert "shipped" in text and "shipped (installed)" not in text
     assert strategies.registry()["greedy"] is next(s for s in strategies.BUILT_IN if s.name == "greedy")
+
+
+def test_a_game_that_does_not_re_deal_lists_no_search_and_refuses_one_before_playing(tmp_path, monkeypatch, capsys):
+    # before: `simtool strategies --game climb` (a game whose view declares no state) listed pimc
+    # and clairvoyant, and a run of them stopped at the first decision blaming the strategy
+    # ("strategy 'pimc' raised SimtoolError: re-dealing is not implemented", clairvoyant an
+    # AttributeError)
+    import strategies
+
+    from . import toy_game
+
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, toy_game.GAME))
+    assert sorted(strategies.registry("climb")) == ["high", "low", "random"]
+    assert {"pimc", "clairvoyant"} <= set(strategies.registry("hearts"))
+    listed = cli("strategies", "--game", "climb")
+    assert listed.exit_code == 0 and "pimc" not in listed.stdout and "clairvoyant" not in listed.stdout
+    for name in ("pimc", "clairvoyant", "pimc@samples=2"):
+        main_error(capsys, ["run", "--game", "climb", "-s", name, "--n", "20", "-j", "1", "--out", tmp_path / "r"],
+                   f"strategy '{name.partition('@')[0]}' plays out re-dealt worlds, and climb does not re-deal",
+                   "valid for climb: high, low, random")
+        assert not (tmp_path / "r").exists()
