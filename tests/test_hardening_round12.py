@@ -238,3 +238,24 @@ def test_a_game_that_does_not_re_deal_lists_no_search_and_refuses_one_before_pla
                    f"strategy '{name.partition('@')[0]}' plays out re-dealt worlds, and climb does not re-deal",
                    "valid for climb: high, low, random")
         assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("default,why", [
+    ("lowestt", "unknown strategy 'lowestt'; valid for climb: high, low, random"),
+    ("ducker", "strategy 'ducker' plays hearts, not climb"),
+])
+def test_a_default_strategy_that_cannot_play_the_game_is_blamed_on_the_game(tmp_path, monkeypatch, capsys,
+                                                                             default, why):
+    # before: `simtool run --game climb` said "unknown strategy 'lowestt'", a name the user never gave
+    import importlib
+
+    module = f"defaults_{default}"
+    (tmp_path / f"{module}.py").write_text(TOY.replace("    n_actions = 16\n",
+                                                       f"    n_actions = 16\n    default_strategy = {default!r}\n"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, importlib.import_module(module).GAME))
+    main_error(capsys, ["run", "--game", "climb", "--n", "20", "-j", "1", "--out", tmp_path / "r"],
+               f"game 'climb' declares default_strategy = '{default}', which cannot play it ({why}",
+               "give --strategy, or fix the game")
+    played = cli("run", "--game", "climb", "--n", "20", "-j", "1", "-q", "-s", "low", "--out", tmp_path / "low")
+    assert played.exit_code == 0, played.output  # a strategy given: the default is not asked for
