@@ -259,3 +259,32 @@ def test_a_default_strategy_that_cannot_play_the_game_is_blamed_on_the_game(tmp_
                "give --strategy, or fix the game")
     played = cli("run", "--game", "climb", "--n", "20", "-j", "1", "-q", "-s", "low", "--out", tmp_path / "low")
     assert played.exit_code == 0, played.output  # a strategy given: the default is not asked for
+
+
+@pytest.mark.parametrize("change,says", [
+    (('options = (Option("hand", (3, 2, 4), "cards dealt to each player"),)',
+      'options = (Option("hand", (3, 2, 4), "cards dealt to each player"))'),
+     "declares options = Option 'hand', not in a tuple: it must be a tuple of simtool.options.Option"),
+    (('options = (Option("hand", (3, 2, 4), "cards dealt to each player"),)', 'options = ("hand",)'),
+     "declares options = ('hand',): it must be a tuple of simtool.options.Option"),
+    (('columns = {"banks": np.int8}', 'columns = ["banks"]'),
+     "declares columns = ['banks']: it must be a dict of column names and numpy types"),
+], ids=["one-option-comma-forgotten", "option-names", "column-list"])
+def test_options_or_columns_of_another_shape_are_named_and_the_others_listed(tmp_path, monkeypatch, change, says):
+    # before: `simtool games` ended in a traceback (TypeError: 'Option' object is not iterable,
+    # AttributeError, ValueError) for every game installed beside it, and `run --game draft` too
+    assert change[0] in TOY
+    (tmp_path / "draft_game.py").write_text(TOY.replace(*change).replace('id = "climb"', 'id = "draft"'))
+    info = tmp_path / "draft-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: draft\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[simtool.games]\ndraft = draft_game:GAME\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        listed = cli("games")
+        assert listed.exit_code == 0 and "kansas-city" in listed.stdout, listed.output
+        assert f"game 'draft' {says}" in " ".join(listed.stdout.split())
+        played = cli("run", "--game", "draft", "--n", "10", "-j", "1", "--out", tmp_path / "r")
+        assert played.exit_code == 2 and played.stderr.count("\n") == 1 and says in played.stderr, played.output
+    finally:
+        sys.modules.pop("draft_game", None)

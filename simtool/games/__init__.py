@@ -9,6 +9,7 @@ import numpy as np
 from ..engine import ROUND_CAP as ROUND_CAP  # the safety cap on a match's rounds, for readers of results
 from ..engine import Game
 from ..errors import SimtoolError, choices, describe
+from ..options import Option
 from .black_white import GAME as BLACK_WHITE
 from .hearts import GAME as HEARTS
 from .kansas_city import GAME as KANSAS_CITY
@@ -87,7 +88,10 @@ def column_problem(game: Game) -> str | None:
     columns take (a polars DuplicateError, or the game's values silently replaced), a type that
     is not a number or a boolean."""
     for kind, columns in (("columns", game.columns), ("match_columns", game.match_columns)):
-        for name, dtype in dict(columns).items():
+        if not isinstance(columns, dict):
+            return (f"game '{game.id}' declares {kind} = {columns!r}: it must be a dict of column names and "
+                    f"numpy types, such as {{'banks': np.int8}}")
+        for name, dtype in columns.items():
             if name in ENGINE_COLUMNS:
                 return (f"game '{game.id}' declares a column '{name}' in {kind}, a name simtool's tables "
                         f"hold already ({', '.join(ENGINE_COLUMNS)}): give it another")
@@ -104,6 +108,11 @@ def column_problem(game: Game) -> str | None:
 def option_problem(game: Game) -> str | None:
     """Why the game's rule options cannot be played as declared, or ``None``: a name given twice
     (``--rule`` could set only one), a default its own values refuse (played unchecked)."""
+    declared = getattr(game, "options", None)
+    if not isinstance(declared, tuple | list) or not all(isinstance(o, Option) for o in declared):
+        shown = f"Option {declared.name!r}, not in a tuple" if isinstance(declared, Option) else repr(declared)
+        return (f"game '{game.id}' declares options = {shown}: it must be a tuple of simtool.options.Option, "
+                f"such as (Option(...),) (the comma of a one-option tuple forgotten?)")
     names = [o.name for o in game.options]
     twice = next((name for name in names if names.count(name) > 1), None)
     if twice:
