@@ -1129,6 +1129,9 @@ def replay(
         if n is None:  # a chunk's deals depend on its size: the whole chunk holding this deal
             spec = dataclasses.replace(spec, n=min((number // spec.chunk + 1) * spec.chunk, MAX_COUNT))
         lines = replay_deal(spec, number)
+        if n is None:  # a run of fewer deals cut this chunk short: other deals, silently, unless said
+            lines.insert(1, f"as a run of --n {spec.n} or more played it (a run of fewer played other deals: "
+                            f"give its --n)")
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     out.print("\n".join(lines), markup=False, highlight=False)

@@ -889,15 +889,37 @@ def _below_cap(game: Game, asked: int) -> None:
 def _decide(game, state, d: Decision, lineup: Lineup, rng, ctx: Context) -> np.ndarray:
     n = state.n
     if d.seat is None:
-        legal = np.broadcast_to(d.legal, (n, state.p))
+        legal = np.broadcast_to(_from_game(game, d, "legal", d.legal, (n, state.p)), (n, state.p))
         # each seat's checked choices copied as they come, not held until the last seat has
         # chosen: a plugin that reuses the array it returned must not change them meanwhile
         chosen = np.empty((n, state.p), np.int64)
         for s in range(state.p):
             chosen[:, s] = _choose(game, state, d, _per_deal_array(s, n, np.int64), legal[:, s], lineup, rng, ctx)
         return chosen
-    return _choose(game, state, d, _per_deal_array(d.seat, n, np.int64), _per_deal_array(d.legal, n, np.uint64),
-                   lineup, rng, ctx)
+    return _choose(game, state, d, _per_deal_array(_from_game(game, d, "seat", d.seat, (n,)), n, np.int64),
+                   _per_deal_array(_from_game(game, d, "legal", d.legal, (n,)), n, np.uint64), lineup, rng, ctx)
+
+
+_EXPECTED = {"seat": "seat numbers (whole numbers)", "legal": "option sets (whole numbers, bit c for option c: "
+                                                            "simtool.bits; not a boolean mask)"}
+
+
+def _from_game(game, d: Decision, what: str, value, shape: tuple[int, ...]):
+    """The decision's ``seat`` or ``legal`` as the game gave it, once it is whole numbers that
+    broadcast to ``shape``; one line naming the game otherwise (a float seat was cut down, a
+    boolean mask of options read as the set of option 0, without a word)."""
+    if isinstance(value, np.ndarray) and value.shape == shape and value.dtype.kind in "iu":
+        return value  # the common case, at no cost
+    given = np.asarray(value)
+    try:
+        fits = given.dtype.kind in "iu" and np.broadcast_shapes(given.shape, shape) == shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise SimtoolError(f"game '{game.id}' gave decision '{d.kind}' a {what} of {given.dtype} of shape "
+                           f"{given.shape}: expected {_EXPECTED[what]}, of shape {shape} or one for all; its "
+                           f"conformance suite: python -m pytest --simtool-game {game.id}")
+    return value
 
 
 def _per_deal_array(value, n: int, dtype) -> np.ndarray:

@@ -93,7 +93,24 @@ def registry(game_id: str | None = None) -> dict[str, Strategy]:
     for name, loaded in (_described(game_id) if isolating else _installed()).items():
         if isinstance(loaded, Strategy):
             found.setdefault(name, loaded)
-    return {k: s for k, s in found.items() if game_id is None or s.plays(game_id)}
+    searchable = game_id is None or _redeals(game_id)
+    return {k: s for k, s in found.items()
+            if game_id is None or (s.plays(game_id) and (searchable or k not in SEARCHES))}
+
+
+SEARCHES = frozenset({pimc.pimc.name, pimc.clairvoyant.name})
+"""Built-in strategies that play out re-dealt (or the true) worlds: they play only a game that
+re-deals what a seat cannot see (``Game.redeals``)."""
+
+
+def _redeals(game_id: str) -> bool:
+    """Whether ``game_id`` re-deals; an unknown game's error is its lookup's, not this one's."""
+    from simtool import games
+
+    try:
+        return games.get(game_id).redeals
+    except SimtoolError:
+        return True
 
 
 def plugin_file(spec: str) -> Path | None:
@@ -104,8 +121,16 @@ def plugin_file(spec: str) -> Path | None:
 
 
 def broken() -> dict[str, str]:
-    """Installed strategies that fail to load, each with the reason."""
-    return {name: why for name, why in _installed().items() if isinstance(why, str)}
+    """Installed strategies that fail to load, each with the reason; one taking a built-in's name
+    under its own key, ``NAME (installed)`` (never loaded: the built-in keeps the name)."""
+    found = {name: why for name, why in _installed().items() if isinstance(why, str)}
+    built_in = {s.name for s in BUILT_IN}
+    for ep in entry_points(group="simtool.strategies"):
+        if ep.name in built_in:
+            found.setdefault(f"{ep.name} (installed)",
+                             f"installed strategy '{ep.name}' (entry point {ep.value}) takes the name of a built-in "
+                             f"strategy: '{ep.name}' plays the built-in one; give yours another name")
+    return found
 
 
 def _installed() -> dict[str, Strategy | str]:
@@ -201,6 +226,11 @@ def _resolve(spec: str, game_id: str, file: Path | None, isolate: bool) -> Strat
                     f"unknown strategy '{base}'; valid for {game_id}: {valid}, or a plugin FILE.py:NAME"
                 )
             found = _load_entry_point(ep)
+    if found.name in SEARCHES and found.plays(game_id) and not _redeals(game_id):
+        raise SimtoolError(
+            f"strategy '{found.name}' plays out re-dealt worlds, and {game_id} does not re-deal (its view "
+            f"declares no state: docs/new-game.md); valid for {game_id}: {choices(sorted(registry(game_id)))}"
+        )
     if not found.plays(game_id):
         raise SimtoolError(
             f"strategy '{found.name}' plays {choices(found.games)}, not {game_id}; "

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
+from simtool.errors import SimtoolError, describe
+
 
 def no_tables(seats, keys: list[str], matches=None, rules: dict | None = None) -> list:
     return []
@@ -50,5 +52,29 @@ def of(game) -> Analysis:
     path of a module holding ``ANALYSIS`` (none for a game that names no analysis)."""
     found = getattr(game, "analysis", None)
     if isinstance(found, Analysis) or found is None:
-        return found or NONE
-    return import_module(found).ANALYSIS
+        return _readable(game, found or NONE)
+    try:
+        analysis = import_module(found).ANALYSIS
+        if not isinstance(analysis, Analysis):
+            raise TypeError(f"its ANALYSIS is a {type(analysis).__name__}, not a simtool.analysis.Analysis")
+    except Exception as exc:  # after the run is written: one line, not a traceback under its summary
+        raise SimtoolError(f"game '{game.id}' names analysis = {found!r}, which cannot be read: {describe(exc)} "
+                           f"(the dotted path of a module holding ANALYSIS, an Analysis, or None)") from exc
+    return _readable(game, analysis)
+
+
+def _readable(game, analysis: Analysis) -> Analysis:
+    """``analysis``, once each of its rates reads only columns the game's results hold; one line
+    naming the rate otherwise (a column the game returns but never declared: polars'
+    ColumnNotFoundError, a traceback after the run was written, or in the middle of a
+    ``--precision`` run)."""
+    from simtool.games import ENGINE_COLUMNS
+
+    held = {*ENGINE_COLUMNS, *dict(game.columns)}
+    for name, rate in analysis.rates.items():
+        missing = sorted(set(rate.meta.root_names()) - held)
+        if missing:
+            raise SimtoolError(f"game '{game.id}' has a rate '{name}' reading {', '.join(map(repr, missing))}, "
+                               f"not a column of its results: declare it in the game's columns (now: "
+                               f"{', '.join(dict(game.columns)) or 'none'})")
+    return analysis

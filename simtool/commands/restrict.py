@@ -43,8 +43,9 @@ def plan(game: str, players: int | None = None, rules: dict | None = None, n=20_
     arguments.text("strategy", strategy, "target", optional=True)
     arguments.names("restrictions", restrictions, "['no-upgrade']")
     # what a restriction costs is a question about fair players
-    strategies.require_fair([strategy or g.default_strategy], "the strategy restricted play measures")
-    name = strategies.canonical(strategy or g.default_strategy, g.id, isolate)  # isolate: see make_spec
+    strategy = g.default_strategy if strategy is None else strategy  # an empty name is refused, not the default
+    strategies.require_fair([strategy], "the strategy restricted play measures")
+    name = strategies.canonical(strategy, g.id, isolate)  # isolate: see make_spec
     if limits.split(name)[1]:
         raise SimtoolError(f"restricted play compares a strategy with its restricted self: give the "
                            f"strategy without restrictions (not {name!r}) and the restrictions with "

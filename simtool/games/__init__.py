@@ -9,6 +9,7 @@ import numpy as np
 from ..engine import ROUND_CAP as ROUND_CAP  # the safety cap on a match's rounds, for readers of results
 from ..engine import Game
 from ..errors import SimtoolError, choices, describe
+from ..options import Option
 from .black_white import GAME as BLACK_WHITE
 from .hearts import GAME as HEARTS
 from .kansas_city import GAME as KANSAS_CITY
@@ -25,8 +26,16 @@ def registry() -> dict[str, Game]:
 
 
 def broken() -> dict[str, str]:
-    """Each installed game that cannot be played: why, in one line."""
-    return {gid: g for gid, g in _found().items() if isinstance(g, str)}
+    """Each installed game that cannot be played: why, in one line (one taking a built-in game's
+    name under its own key, ``NAME (installed)``: the built-in game keeps the name)."""
+    problems = {gid: g for gid, g in _found().items() if isinstance(g, str)}
+    built_in = {g.id for g in BUILT_IN}
+    for ep in entry_points(group="simtool.games"):
+        if ep.name in built_in:
+            problems[f"{ep.name} (installed)"] = (
+                f"installed game '{ep.name}' (entry point {ep.value}) takes the name of a built-in game: "
+                f"--game {ep.name} plays the built-in one; give yours another name")
+    return problems
 
 
 def _found() -> dict[str, Game | str]:
@@ -57,6 +66,12 @@ def _load(ep) -> Game | str:
 
 def declaration_problem(game: Game) -> str | None:
     """Why the game's declared player counts, options or rule options cannot be played, or ``None``."""
+    gid = getattr(game, "id", None)
+    if not (isinstance(gid, str) and gid.strip()):  # runs, tables and --game name the game by it
+        return f"game {type(game).__name__} declares id = {gid!r}: it must be the game's name, such as 'my-game'"
+    title = getattr(game, "title", None)
+    if not (isinstance(title, str) and title.strip()):  # `simtool games`, run.json and reports show it
+        return f"game '{gid}' declares title = {title!r}: it must be the game's name in words, such as 'My Game'"
     actions = getattr(game, "n_actions", None)
     if not (isinstance(actions, int) and 1 <= actions <= 64):  # an option is a bit of a uint64 set
         return f"game '{game.id}' declares n_actions = {actions!r}: a decision's options are 0..63 at most, so 1..64"
@@ -73,7 +88,10 @@ def column_problem(game: Game) -> str | None:
     columns take (a polars DuplicateError, or the game's values silently replaced), a type that
     is not a number or a boolean."""
     for kind, columns in (("columns", game.columns), ("match_columns", game.match_columns)):
-        for name, dtype in dict(columns).items():
+        if not isinstance(columns, dict):
+            return (f"game '{game.id}' declares {kind} = {columns!r}: it must be a dict of column names and "
+                    f"numpy types, such as {{'banks': np.int8}}")
+        for name, dtype in columns.items():
             if name in ENGINE_COLUMNS:
                 return (f"game '{game.id}' declares a column '{name}' in {kind}, a name simtool's tables "
                         f"hold already ({', '.join(ENGINE_COLUMNS)}): give it another")
@@ -90,6 +108,11 @@ def column_problem(game: Game) -> str | None:
 def option_problem(game: Game) -> str | None:
     """Why the game's rule options cannot be played as declared, or ``None``: a name given twice
     (``--rule`` could set only one), a default its own values refuse (played unchecked)."""
+    declared = getattr(game, "options", None)
+    if not isinstance(declared, tuple | list) or not all(isinstance(o, Option) for o in declared):
+        shown = f"Option {declared.name!r}, not in a tuple" if isinstance(declared, Option) else repr(declared)
+        return (f"game '{game.id}' declares options = {shown}: it must be a tuple of simtool.options.Option, "
+                f"such as (Option(...),) (the comma of a one-option tuple forgotten?)")
     names = [o.name for o in game.options]
     twice = next((name for name in names if names.count(name) > 1), None)
     if twice:

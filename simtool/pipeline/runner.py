@@ -157,6 +157,12 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
         raise SimtoolError(f"bad precision {precision!r}; expected a half-width between 0 and 0.5, "
                            f"such as 0.005 for ± 0.5%")
 
+    if strategy is None and len(given) < p:  # the game's own declaration, not a name the user gave
+        try:
+            strategies.canonical(str(g.default_strategy), g.id, isolate)
+        except SimtoolError as exc:
+            raise SimtoolError(f"game '{g.id}' declares default_strategy = {g.default_strategy!r}, which cannot "
+                               f"play it ({exc}): give --strategy, or fix the game") from None
     # one name per strategy; under --isolate a plugin is described by its own process, never
     # imported in this one
     lineup = [strategies.canonical(str(name), g.id, isolate) for name in lineup]

@@ -14,11 +14,16 @@ import pytest
 
 import strategies
 from simtool import bits, engine, games
+from simtool.analysis import summary
 from simtool.errors import SimtoolError
 from simtool.pipeline.runner import RunSpec, chunk_size, execute, play_chunk
 
 DEALS = 400
 """Deals of the rounds the suite plays for each check (a few thousand where it counts picks)."""
+
+
+NOT_SEEDED = ("the same deals played twice gave different results: the game's deal or play draws from "
+              "something other than the rng it is given (np.random.default_rng() unseeded, random, time)")
 
 
 class Watch:
@@ -184,14 +189,17 @@ class Conformance:
         same deals give the same results as plain ``random`` (each field a copy, never a slice of
         the round's state)."""
         results = []
-        for choose in (strategies.resolve("random", game.id), strategies.Strategy("scribbles", scribbles, "")):
+        random = strategies.resolve("random", game.id)
+        for choose in (random, random, strategies.Strategy("scribbles", scribbles, "")):
             state = game.deal(np.random.default_rng(5), game.new_match(300, players, default_rules(game)), 0)
             try:
                 results.append(engine.play_round(game, state, engine.Lineup([choose], np.zeros(players, np.int64)),
                                                  np.random.default_rng(6), context(game, 300)))
             except SimtoolError as exc:  # the scribbles reached the game's state and broke its play
                 pytest.fail(f"a strategy writing into its view changed the game ({choose.name}: {exc})")
-        plain, scribbled = results
+        plain, again, scribbled = results
+        # a game drawing from another generator than the rng it is given differs with no scribbles
+        assert all(np.array_equal(plain[key], again[key]) for key in plain), NOT_SEEDED
         assert plain.keys() == scribbled.keys()
         for key in plain:
             assert np.array_equal(plain[key], scribbled[key]), key
@@ -224,10 +232,11 @@ class Conformance:
     # -- runs -------------------------------------------------------------------------------------
 
     def test_tables_have_one_row_per_deal_and_seat(self, game, players):
-        """A run's table: one row per deal and seat, the engine's and the game's columns, and the
-        win of every deal shared out in full."""
+        """A run's table: one row per deal and seat, the engine's and the game's columns, that the
+        game's analysis summarises, and the win of every deal shared out in full."""
         c = play_chunk(run_spec(game, players, 150), 0)
         assert c.seats.height == 150 * players
+        assert set(summary.seat_summary(game, c.seats)["seat"]) == set(range(players))  # its rates read its columns
         assert {"deal", "seat", "strategy", "score", "tricks", "win", *game.columns} <= set(c.seats.columns)
         per_deal = c.seats.group_by("deal").agg(pl.col("win").sum(), pl.len())
         assert per_deal.height == 150 and (per_deal["len"] == players).all()
@@ -262,7 +271,7 @@ class Conformance:
         a = play_chunk(run_spec(game, players, 120, seed=3), 0).seats
         b = play_chunk(run_spec(game, players, 120, seed=3), 0).seats
         c = play_chunk(run_spec(game, players, 120, seed=4), 0).seats
-        assert a.equals(b)
+        assert a.equals(b), NOT_SEEDED
         assert not a.equals(c)
 
     @pytest.mark.parametrize("unit", ["deal", "match"])
