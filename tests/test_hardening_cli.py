@@ -261,7 +261,7 @@ def test_framework_errors_name_the_valid_choices(capsys):
     main_error(capsys, ["run", "--players", "three"], "bad --players 'three'", "2, 3, 4")
     main_error(capsys, ["run", "--bogus"], "No such option: --bogus", "--game", "--seed")
     main_error(capsys, ["run", "--seed", "x"], "bad --seed 'x'", "expected a whole number 0..2**128")
-    main_error(capsys, ["replay", "--seed", "1", "--deal", "x"], "--deal", "valid integer")
+    main_error(capsys, ["replay", "--seed", "1", "--deal", "x"], "--deal", "whole number")
     main_error(capsys, ["run", "--timeout", "soon"], "--timeout", "valid number")
     main_error(capsys, ["sweep", "--players", "three", "--game", "black-white"], "bad --players 'three'")
 
