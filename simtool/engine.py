@@ -823,6 +823,8 @@ class Lineup:
 
 def play_round(game: Game, state, lineup: Lineup, rng, ctx: Context) -> dict[str, np.ndarray]:
     """Drive one round of every deal in ``state`` to its end; returns its results."""
+    if isinstance(state, RoundState) and not _watched(lineup, ctx):
+        state.watched = False  # the instance's own: the class says watched
     play = game.play(state)
     choice = None
     for asked in itertools.count():
@@ -837,6 +839,15 @@ def play_round(game: Game, state, lineup: Lineup, rng, ctx: Context) -> dict[str
         choice = _decide(game, state, decision, lineup, rng, ctx)
         if ctx.leads is not None:
             ctx.leads.after()
+
+
+def _watched(lineup: Lineup, ctx: Context) -> bool:
+    """Whether a round played by ``lineup`` in ``ctx`` may show its state to anything but the
+    game: a view (any strategy asked without :func:`_on_legal`, or that sees the true deal), a
+    trace, a lead history (see :attr:`RoundState.watched`)."""
+    if ctx.leads is not None or ctx.trace_row is not None:
+        return True
+    return any(lineup.sees_all(k) or _on_legal(s) is None for k, s in enumerate(lineup.strategies))
 
 
 def _check_results(game: Game, state, results) -> None:
@@ -1212,6 +1223,14 @@ class RoundState:
     ``game.play(state)`` continues from wherever the state is. Between two decisions a state can
     be copied and the copy played on, exactly as the original would be.
     """
+
+    watched = True
+    """Whether anything but the game's own rules may read the state while :func:`play_round`
+    plays it: a strategy's view, a trace, a lead history. ``play_round`` sets it ``False`` for a
+    round in which no view is made, and a game may then leave what only views (and its
+    invariants and descriptions) read, such as the trick history, as it is: a round played so
+    keeps its results, not its history. A copy of the state (:meth:`take`, :meth:`repeat`) is
+    watched."""
 
     def take(self, rows: np.ndarray):
         """A copy holding the deals ``rows``."""

@@ -120,6 +120,7 @@ class Round(TrickRound):
     trick piles; the other hands (and in 2p the unused cards) are hidden."""
 
     announcements = 1  # the colour
+    books_unwatched = False  # the rules read neither the trick, the cards played nor the history
 
     p: int
     rnd: int = declare(PUBLIC, "", "Round of the match, 0 for the first (one number).")
@@ -325,10 +326,11 @@ class BlackWhite(Game):
         while s.trick_no < s.hand_size:
             yield from play_trick(s, cell, s.leader)
             _tally(s, cell(s.winning))
-            record_trick(s, s.leader)
-            s.past_colour[:, s.trick_no] = s.colour
+            if s.books:
+                record_trick(s, s.leader)
+                s.past_colour[:, s.trick_no] = s.colour
+                s.trick[:] = -1
             s.leader = s.winning
-            s.trick[:] = -1
             s.colour[:] = -1
             s._coding = None  # the next trick's colour brings its own
             s.best[:] = 0

@@ -77,6 +77,8 @@ class Round(TrickRound):
     play), the leftover cards, the cards played, every seat's tricks and lives; the other hands
     are hidden."""
 
+    books_unwatched = False  # the rules read neither the trick, the cards played nor the history
+
     p: int
     rnd: int = declare(PUBLIC, "", "Round of the match, 0 for the first (one number).")
     hand_size: np.ndarray = declare(PUBLIC, "n", "Cards dealt to each player this round, ``(m,)``.")
@@ -304,8 +306,9 @@ class NineLives(Game):
             won = cell(s.winning)
             add(s.tricks, won, due)
             add(s.fallback, won, (due & (s.best == 0)))
-            record_trick(s, s.keeper, None if active is None else np.flatnonzero(due))
-            s.trick[:] = -1
+            if s.books:
+                record_trick(s, s.keeper, None if active is None else np.flatnonzero(due))
+                s.trick[:] = -1
             s.keeper = np.where(due, s.winning, s.keeper)
             s.trick_no += 1
             s.step = 0
