@@ -129,16 +129,34 @@ class Round(TrickRound):
     def key(self, card: np.ndarray, at: np.ndarray) -> np.ndarray:
         """:func:`strength` of ``card`` from the seat at ``at``; no card counts in a deal whose
         rounds have run out of tricks (``card`` -1 there)."""
-        # every bid is revealed in play; one lookup in the table of every case (see _strengths)
-        seat_suit = self.layout.card_suit.take(np.maximum(self.bid.take(at), 0))
-        suits, cases = self.layout.suits, _strengths(self.layout)
-        case = self.trump * suits
-        case += self.lead_suit
-        case *= suits
-        case += seat_suit
-        case *= self.layout.cards + 1
+        # every bid is revealed in play; one lookup in the table of every case (see _strengths),
+        # at the trick's part of the entry plus the seat's plus the card: the first two worked
+        # out once a trick and once a round, where each card took eleven whole-array steps
+        case = self._seat_parts().take(at)
+        case += self._trick_part()
         case += card
-        return cases.take(case + 1)
+        return _strengths(self.layout).take(case)
+
+    def _seat_parts(self) -> np.ndarray:
+        """Each cell's part of a :func:`_strengths` entry, ``(n * p,)`` int64: its seat's bid suit
+        times ``cards + 1``, plus 1 (card -1 reads the entry's first place). Kept with the bids
+        it was worked out from: a copy of the state, or new bids, work it out again."""
+        kept = getattr(self, "_seat_kept", None)
+        if kept is None or kept[0] is not self.bid:
+            suit = self.layout.card_suit.take(np.maximum(self.bid, 0)).reshape(-1)
+            kept = self._seat_kept = (self.bid, suit * (self.layout.cards + 1) + 1)
+        return kept[1]
+
+    def _trick_part(self) -> np.ndarray:
+        """Each deal's part of a :func:`_strengths` entry for the trick under way, ``(n,)``:
+        ``(trump * S + lead suit) * S * (cards + 1)``, kept with the arrays it came from."""
+        kept = getattr(self, "_trick_kept", None)
+        if kept is None or kept[0] is not self.trump or kept[1] is not self.lead_suit:
+            part = self.trump * self.layout.suits
+            part += self.lead_suit
+            part *= self.layout.suits * (self.layout.cards + 1)
+            kept = self._trick_kept = (self.trump, self.lead_suit, part)
+        return kept[2]
 
 
 def strength(layout: Layout, card, seat_suit, trump, lead_suit) -> np.ndarray:
