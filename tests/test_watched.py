@@ -1,6 +1,7 @@
 """A round no view can see (every strategy asked through ``engine._on_legal``, no trace, no lead
 history) is played unwatched (``RoundState.watched``): Black & White and Nine Lives then keep no
-trick history, cards played or trick on the table, and their results are the same."""
+trick history, cards played or trick on the table (Black & White tallies its trick piles once,
+at the end), and their results are the same."""
 
 import numpy as np
 import pytest
@@ -26,7 +27,8 @@ def _round(game_id: str, p: int, strategy, seed: int = 3, n: int = 500, **ctx):
     return state, results
 
 
-@pytest.mark.parametrize("game_id,p", [("black-white", 3), ("black-white", 2), ("nine-lives", 4), ("nine-lives", 5)])
+@pytest.mark.parametrize("game_id,p", [("black-white", 3), ("black-white", 2), ("black-white", 4),
+                                       ("nine-lives", 4), ("nine-lives", 5)])
 def test_an_unwatched_round_keeps_its_results_not_its_history(game_id, p):
     fast, fast_results = _round(game_id, p, resolve("random", game_id))
     seen, seen_results = _round(game_id, p, Strategy("viewed", _through_a_view, ""))
