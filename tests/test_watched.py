@@ -59,3 +59,18 @@ def test_a_trace_or_a_watching_strategy_watches():
     assert state.watched and (state.past >= 0).any()
     clairvoyant = engine.Lineup([random], np.zeros(3, np.int64), sees=(True,))
     assert engine._watched(clairvoyant, context(games.get("black-white"), 8))
+
+
+@pytest.mark.parametrize("game_id,p", [("nine-lives", 4), ("nine-lives", 3), ("black-white", 3)])
+def test_whole_matches_unwatched_give_the_watched_tables(monkeypatch, game_id, p):
+    """Later rounds of Nine Lives deal smaller decks, so some deals run out of tricks first (the
+    trick loop's ``active`` deals): their piles are left out of the tally as the watched round
+    leaves them out."""
+    import simtool
+    from strategies import basic
+
+    unwatched = simtool.run(game_id, n=400, players=p, strategy="random", unit="match", seed=9, jobs=1)
+    monkeypatch.delattr(basic.random.choose, "on_legal")  # every decision through a view: watched
+    watched = simtool.run(game_id, n=400, players=p, strategy="random", unit="match", seed=9, jobs=1)
+    assert unwatched.seats.equals(watched.seats) and unwatched.matches.equals(watched.matches)
+    assert unwatched.seats["round"].max() >= 2

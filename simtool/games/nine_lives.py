@@ -313,6 +313,7 @@ class NineLives(Game):
             s.hands &= ~bits.BIT[bid]
             s.bid = bid
             s.bidding = False
+        piles = []  # unwatched: each trick's winner and whether it won as Kittykeeper, tallied at the end
         while s.trick_no < int(s.hand_size.max()) - 1:  # the bid card is never played
             due = s.trick_no < s.hand_size - 1
             active = None if due.all() else due
@@ -321,15 +322,19 @@ class NineLives(Game):
                 s.trump = np.where(keeper_bid >= 0, s.layout.card_suit.take(np.maximum(keeper_bid, 0)), -1)
             yield from play_trick(s, cell, s.keeper, active)
             # nothing counted won: the Kittykeeper keeps the trick (s.winning is still the keeper)
-            won = cell(s.winning)
-            add(s.tricks, won, due)
-            add(s.fallback, won, (due & (s.best == 0)))
             if s.books:
+                won = cell(s.winning)
+                add(s.tricks, won, due)
+                add(s.fallback, won, (due & (s.best == 0)))
                 record_trick(s, s.keeper, None if active is None else np.flatnonzero(due))
                 s.trick[:] = -1
+            else:
+                piles.append(_pile(s.winning, s.best, active))
             s.keeper = np.where(due, s.winning, s.keeper)
             s.trick_no += 1
             s.step = 0
+        if piles:
+            _tally_piles(s, np.stack(piles))
         results = score(s.bid, s.tricks, s.fallback, s.layout.ranks)
         results["_keeper"] = np.broadcast_to(s.keeper[:, None], s.bid.shape)
         return results
@@ -387,6 +392,28 @@ class NineLives(Game):
         lines.append(f"  Kittykeeper seat {s.keeper[row]}; left over: "
                      + (" ".join(lay.labels(s.leftover[row])) or "none"))
         return lines
+
+
+def _pile(winner: np.ndarray, best: np.ndarray, due: np.ndarray | None) -> np.ndarray:
+    """Where a finished trick goes, int8 ``(n,)``: ``winner * 2``, plus 1 where no counted card
+    won it (the Kittykeeper's fallback trick); -1 in the deals not ``due`` a trick (``None``:
+    every deal)."""
+    pile = winner.astype(np.int8)
+    pile <<= np.int8(1)
+    pile += best == 0
+    if due is not None:
+        pile[~due] = -1
+    return pile
+
+
+def _tally_piles(s: Round, piles: np.ndarray) -> None:
+    """Add the tricks ``piles`` ``(T, n)`` (see :func:`_pile`) to ``tricks`` and ``fallback`` at
+    the end of a round nobody watched: per seat two comparisons and sums down the tricks, in
+    int8, where a gather and a scatter into each after every trick took several times that."""
+    winners = piles >> np.int8(1)  # -1 stays -1: no trick
+    for seat in range(s.p):
+        s.tricks[:, seat] += (winners == seat).sum(axis=0, dtype=s.tricks.dtype)
+        s.fallback[:, seat] += (piles == 2 * seat + 1).sum(axis=0, dtype=s.fallback.dtype)
 
 
 def _whole_decks(rng, n: int, cards: int, p: int) -> np.ndarray:
