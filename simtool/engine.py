@@ -1131,14 +1131,24 @@ def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:
         fail(f"returned {picked.dtype} of shape {picked.shape}, expected integers {idx.shape}", 0)
     given, picked = picked, picked.astype(np.int64, copy=False)
     options = picked.view(np.uint64)  # a negative option reads as one far beyond n_actions
-    # the ufunc's reduce, not ndarray.max: the latter's Python wrapper is most of its cost here
-    if options.size and np.maximum.reduce(options) >= game.n_actions:
-        row = int(np.argmax((picked < 0) | (picked >= game.n_actions)))
-        fail(f"chose option {given[row]}, outside 0..{game.n_actions - 1},", row)  # as returned, not wrapped
+
+    def in_range() -> None:
+        # the ufunc's reduce, not ndarray.max: the latter's Python wrapper is most of its cost here
+        if options.size and np.maximum.reduce(options) >= game.n_actions:
+            row = int(np.argmax((picked < 0) | (picked >= game.n_actions)))
+            fail(f"chose option {given[row]}, outside 0..{game.n_actions - 1},", row)  # as returned, not wrapped
+
+    # every option's range is read from the legal sets where the game has all 64 options: numpy
+    # shifts by 64 or more to 0, so an option beyond them is never held (one pass fewer)
+    whole = game.n_actions >= 64
+    if not whole:
+        in_range()
     # bit `option` of each legal set, shifted down (fewer passes than a look-up of each option's
     # bit); every one is set where the AND of them all has its lowest bit set: one pass more
     held = legal >> options
     if not np.bitwise_and.reduce(held) & np.uint64(1):
+        if whole:
+            in_range()  # the same error as where the range is asked first
         row = int(np.argmax(held & np.uint64(1) == 0))
         fail(f"chose the illegal option {game.label_at(state, d.kind, int(picked[row]))}", row)
     return picked

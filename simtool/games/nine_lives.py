@@ -120,7 +120,10 @@ class Round(TrickRound):
         return self.hands.shape[0]
 
     def follow_set(self, hand: np.ndarray) -> np.ndarray:
-        same = hand & self.layout.suit.take(self.lead_suit)
+        kept = getattr(self, "_led_kept", None)  # the led suit's cards: once a trick, not once a card
+        if kept is None or kept[0] is not self.lead_suit:
+            kept = self._led_kept = (self.lead_suit, self.layout.suit.take(self.lead_suit))
+        same = hand & kept[1]
         return bits.first_of(same, hand)
 
     def on_lead(self, card: np.ndarray) -> None:
