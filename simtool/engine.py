@@ -824,6 +824,8 @@ class Lineup:
 
 def play_round(game: Game, state, lineup: Lineup, rng, ctx: Context) -> dict[str, np.ndarray]:
     """Drive one round of every deal in ``state`` to its end; returns its results."""
+    if isinstance(state, RoundState) and not _watched(lineup, ctx):
+        state.watched = False  # the instance's own: the class says watched
     play = game.play(state)
     choice = None
     for asked in itertools.count():
@@ -838,6 +840,15 @@ def play_round(game: Game, state, lineup: Lineup, rng, ctx: Context) -> dict[str
         choice = _decide(game, state, decision, lineup, rng, ctx)
         if ctx.leads is not None:
             ctx.leads.after()
+
+
+def _watched(lineup: Lineup, ctx: Context) -> bool:
+    """Whether a round played by ``lineup`` in ``ctx`` may show its state to anything but the
+    game: a view (any strategy asked without :func:`_on_legal`, or that sees the true deal), a
+    trace, a lead history (see :attr:`RoundState.watched`)."""
+    if ctx.leads is not None or ctx.trace_row is not None:
+        return True
+    return any(lineup.sees_all(k) or _on_legal(s) is None for k, s in enumerate(lineup.strategies))
 
 
 def _check_results(game: Game, state, results) -> None:
@@ -1157,14 +1168,24 @@ def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:
         fail(f"returned {picked.dtype} of shape {picked.shape}, expected integers {idx.shape}", 0)
     given, picked = picked, picked.astype(np.int64, copy=False)
     options = picked.view(np.uint64)  # a negative option reads as one far beyond n_actions
-    # the ufunc's reduce, not ndarray.max: the latter's Python wrapper is most of its cost here
-    if options.size and np.maximum.reduce(options) >= game.n_actions:
-        row = int(np.argmax((picked < 0) | (picked >= game.n_actions)))
-        fail(f"chose option {given[row]}, outside 0..{game.n_actions - 1},", row)  # as returned, not wrapped
+
+    def in_range() -> None:
+        # the ufunc's reduce, not ndarray.max: the latter's Python wrapper is most of its cost here
+        if options.size and np.maximum.reduce(options) >= game.n_actions:
+            row = int(np.argmax((picked < 0) | (picked >= game.n_actions)))
+            fail(f"chose option {given[row]}, outside 0..{game.n_actions - 1},", row)  # as returned, not wrapped
+
+    # every option's range is read from the legal sets where the game has all 64 options: numpy
+    # shifts by 64 or more to 0, so an option beyond them is never held (one pass fewer)
+    whole = game.n_actions >= 64
+    if not whole:
+        in_range()
     # bit `option` of each legal set, shifted down (fewer passes than a look-up of each option's
     # bit); every one is set where the AND of them all has its lowest bit set: one pass more
     held = legal >> options
     if not np.bitwise_and.reduce(held) & np.uint64(1):
+        if whole:
+            in_range()  # the same error as where the range is asked first
         row = int(np.argmax(held & np.uint64(1) == 0))
         fail(f"chose the illegal option {game.label_at(state, d.kind, int(picked[row]))}", row)
     return picked
@@ -1249,6 +1270,14 @@ class RoundState:
     ``game.play(state)`` continues from wherever the state is. Between two decisions a state can
     be copied and the copy played on, exactly as the original would be.
     """
+
+    watched = True
+    """Whether anything but the game's own rules may read the state while :func:`play_round`
+    plays it: a strategy's view, a trace, a lead history. ``play_round`` sets it ``False`` for a
+    round in which no view is made, and a game may then leave what only views (and its
+    invariants and descriptions) read, such as the trick history, as it is: a round played so
+    keeps its results, not its history. A copy of the state (:meth:`take`, :meth:`repeat`) is
+    watched."""
 
     def take(self, rows: np.ndarray):
         """A copy holding the deals ``rows``."""

@@ -135,3 +135,23 @@ def test_random_play_matches_an_independent_implementation(p):
     n = 40_000
     seats = play_chunk(spec("nine-lives", p, n=n, chunk=n, seed=31), 0).seats
     assert_matches_reference(seats, ref, ("tricks", "bid", "made", "score", "team_size", "fallback"))
+
+
+def test_key_follows_new_bids_trumps_and_lead_suits():
+    """``Round.key`` keeps its per-round and per-trick parts with the arrays they came from: new
+    bids, a new trump or lead suit (a new trick, a copy of the state) give the rule's strength."""
+    from simtool.engine import cells
+    from simtool.games.nine_lives import strength
+
+    rng = np.random.default_rng(8)
+    n, p = 500, 4
+    s = GAME.deal(rng, GAME.new_match(n, p, {"lives_to_end": 9, "ranks": 9}), 0)
+    for _ in range(3):
+        s.bid = np.stack([rng.permutation(36)[:p] for _ in range(n)]).astype(np.int64)
+        s.trump = rng.integers(0, p, n)
+        for _ in range(2):
+            s.lead_suit = rng.integers(0, p, n)
+            seat, card = rng.integers(0, p, n), rng.integers(0, 36, n)
+            seat_suit = s.layout.card_suit[s.bid[np.arange(n), seat]]
+            want = strength(s.layout, card, seat_suit, s.trump, s.lead_suit)
+            assert np.array_equal(s.key(card, cells(n, p)(seat)), want)

@@ -77,6 +77,8 @@ class Round(TrickRound):
     play), the leftover cards, the cards played, every seat's tricks and lives; the other hands
     are hidden."""
 
+    books_unwatched = False  # the rules read neither the trick, the cards played nor the history
+
     p: int
     rnd: int = declare(PUBLIC, "", "Round of the match, 0 for the first (one number).")
     hand_size: np.ndarray = declare(PUBLIC, "n", "Cards dealt to each player this round, ``(m,)``.")
@@ -118,7 +120,10 @@ class Round(TrickRound):
         return self.hands.shape[0]
 
     def follow_set(self, hand: np.ndarray) -> np.ndarray:
-        same = hand & self.layout.suit.take(self.lead_suit)
+        kept = getattr(self, "_led_kept", None)  # the led suit's cards: once a trick, not once a card
+        if kept is None or kept[0] is not self.lead_suit:
+            kept = self._led_kept = (self.lead_suit, self.layout.suit.take(self.lead_suit))
+        same = hand & kept[1]
         return bits.first_of(same, hand)
 
     def on_lead(self, card: np.ndarray) -> None:
@@ -127,16 +132,34 @@ class Round(TrickRound):
     def key(self, card: np.ndarray, at: np.ndarray) -> np.ndarray:
         """:func:`strength` of ``card`` from the seat at ``at``; no card counts in a deal whose
         rounds have run out of tricks (``card`` -1 there)."""
-        # every bid is revealed in play; one lookup in the table of every case (see _strengths)
-        seat_suit = self.layout.card_suit.take(np.maximum(self.bid.take(at), 0))
-        suits, cases = self.layout.suits, _strengths(self.layout)
-        case = self.trump * suits
-        case += self.lead_suit
-        case *= suits
-        case += seat_suit
-        case *= self.layout.cards + 1
+        # every bid is revealed in play; one lookup in the table of every case (see _strengths),
+        # at the trick's part of the entry plus the seat's plus the card: the first two worked
+        # out once a trick and once a round, where each card took eleven whole-array steps
+        case = self._seat_parts().take(at)
+        case += self._trick_part()
         case += card
-        return cases.take(case + 1)
+        return _strengths(self.layout).take(case)
+
+    def _seat_parts(self) -> np.ndarray:
+        """Each cell's part of a :func:`_strengths` entry, ``(n * p,)`` int64: its seat's bid suit
+        times ``cards + 1``, plus 1 (card -1 reads the entry's first place). Kept with the bids
+        it was worked out from: a copy of the state, or new bids, work it out again."""
+        kept = getattr(self, "_seat_kept", None)
+        if kept is None or kept[0] is not self.bid:
+            suit = self.layout.card_suit.take(np.maximum(self.bid, 0)).reshape(-1)
+            kept = self._seat_kept = (self.bid, suit * (self.layout.cards + 1) + 1)
+        return kept[1]
+
+    def _trick_part(self) -> np.ndarray:
+        """Each deal's part of a :func:`_strengths` entry for the trick under way, ``(n,)``:
+        ``(trump * S + lead suit) * S * (cards + 1)``, kept with the arrays it came from."""
+        kept = getattr(self, "_trick_kept", None)
+        if kept is None or kept[0] is not self.trump or kept[1] is not self.lead_suit:
+            part = self.trump * self.layout.suits
+            part += self.lead_suit
+            part *= self.layout.suits * (self.layout.cards + 1)
+            kept = self._trick_kept = (self.trump, self.lead_suit, part)
+        return kept[2]
 
 
 def strength(layout: Layout, card, seat_suit, trump, lead_suit) -> np.ndarray:
@@ -293,6 +316,7 @@ class NineLives(Game):
             s.hands &= ~bits.BIT[bid]
             s.bid = bid
             s.bidding = False
+        piles = []  # unwatched: each trick's winner and whether it won as Kittykeeper, tallied at the end
         while s.trick_no < int(s.hand_size.max()) - 1:  # the bid card is never played
             due = s.trick_no < s.hand_size - 1
             active = None if due.all() else due
@@ -301,14 +325,19 @@ class NineLives(Game):
                 s.trump = np.where(keeper_bid >= 0, s.layout.card_suit.take(np.maximum(keeper_bid, 0)), -1)
             yield from play_trick(s, cell, s.keeper, active)
             # nothing counted won: the Kittykeeper keeps the trick (s.winning is still the keeper)
-            won = cell(s.winning)
-            add(s.tricks, won, due)
-            add(s.fallback, won, (due & (s.best == 0)))
-            record_trick(s, s.keeper, None if active is None else np.flatnonzero(due))
-            s.trick[:] = -1
+            if s.books:
+                won = cell(s.winning)
+                add(s.tricks, won, due)
+                add(s.fallback, won, (due & (s.best == 0)))
+                record_trick(s, s.keeper, None if active is None else np.flatnonzero(due))
+                s.trick[:] = -1
+            else:
+                piles.append(_pile(s.winning, s.best, active))
             s.keeper = np.where(due, s.winning, s.keeper)
             s.trick_no += 1
             s.step = 0
+        if piles:
+            _tally_piles(s, np.stack(piles))
         results = score(s.bid, s.tricks, s.fallback, s.layout.ranks)
         results["_keeper"] = np.broadcast_to(s.keeper[:, None], s.bid.shape)
         return results
@@ -366,6 +395,28 @@ class NineLives(Game):
         lines.append(f"  Kittykeeper seat {s.keeper[row]}; left over: "
                      + (" ".join(lay.labels(s.leftover[row])) or "none"))
         return lines
+
+
+def _pile(winner: np.ndarray, best: np.ndarray, due: np.ndarray | None) -> np.ndarray:
+    """Where a finished trick goes, int8 ``(n,)``: ``winner * 2``, plus 1 where no counted card
+    won it (the Kittykeeper's fallback trick); -1 in the deals not ``due`` a trick (``None``:
+    every deal)."""
+    pile = winner.astype(np.int8)
+    pile <<= np.int8(1)
+    pile += best == 0
+    if due is not None:
+        pile[~due] = -1
+    return pile
+
+
+def _tally_piles(s: Round, piles: np.ndarray) -> None:
+    """Add the tricks ``piles`` ``(T, n)`` (see :func:`_pile`) to ``tricks`` and ``fallback`` at
+    the end of a round nobody watched: per seat two comparisons and sums down the tricks, in
+    int8, where a gather and a scatter into each after every trick took several times that."""
+    winners = piles >> np.int8(1)  # -1 stays -1: no trick
+    for seat in range(s.p):
+        s.tricks[:, seat] += (winners == seat).sum(axis=0, dtype=s.tricks.dtype)
+        s.fallback[:, seat] += (piles == 2 * seat + 1).sum(axis=0, dtype=s.fallback.dtype)
 
 
 def _whole_decks(rng, n: int, cards: int, p: int) -> np.ndarray:
