@@ -125,33 +125,82 @@ def unit_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str] = (),
     return long, count
 
 
+FRACTION_BITS = 32
+"""Binary places a float figure keeps in :func:`_wide_sums`' fixed-point sums. Every float
+simtool's tables hold (a win share ``1/j``, as a float32) is a whole multiple of ``2**-32``,
+so its sums are exact; an integer or boolean figure keeps none and is exact as it is."""
+
+
 def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
                strata: int | None, block: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """:func:`unit_sums` as one row per group of ``by``, stratum and block, the sums of figure
-    ``i`` in columns ``K<i>``, ``M<i>``, ...; and ``N`` per stratum and block."""
-    rows = rows.lazy()
+    ``i`` in columns ``K<i>``, ``M<i>``, ...; and ``N`` per stratum and block.
+
+    Every sum is the same whatever threads or chunks polars adds it in: each value is a whole
+    number of ``2**-bits`` (``bits`` per figure, :data:`FRACTION_BITS` for a float, 0 for an
+    integer) summed exactly as an Int128, and rounded to a float once. A float sum depends on
+    the order, which polars' parallel group-by does not keep (the last bits of an interval
+    changed from one call to the next). ``bits`` is lowered where the sums could pass an
+    Int128 (values near ``2**18`` per unit of a float figure at 1e8 units); a figure holding
+    NaN or an infinity is summed as floats, its sums NaN or infinite whatever the order."""
+    rows, names = rows.lazy(), list(figures)
+    pairs = [f if isinstance(f, tuple) else (f, None) for f in figures.values()]
+    schema = rows.select(*[e.alias(f"_{i}{side}") for i, (k, m) in enumerate(pairs)
+                           for side, e in (("k", k), ("m", m)) if e is not None]).collect_schema()
+    bits = {i: (FRACTION_BITS if schema[f"_{i}k"].is_float() else 0,
+                FRACTION_BITS if m is not None and schema[f"_{i}m"].is_float() else 0)
+            for i, (_, m) in enumerate(pairs)}
+    while True:
+        try:
+            wide, count = _fixed_sums(rows, pairs, bits, by, strata, block)
+        except pl.exceptions.InvalidOperationError:  # NaN or an infinity: no whole number of 2**-bits
+            bits = dict.fromkeys(bits, (None, None))
+            wide, count = _fixed_sums(rows, pairs, bits, by, strata, block)
+            break
+        n = int(count["N"].sum()) if count.height else 0
+        # the largest |value| of a unit bounds every product, and n of them every sum
+        over = {i: (max(wide[f"B{i}"].drop_nulls().to_list(), default=0) ** 2 * n).bit_length() - 126
+                for i in range(len(names))}
+        if all(v <= 0 for v in over.values()):
+            break
+        bits = {i: (fk - (over[i] + 3) // 2, fm - (over[i] + 3) // 2) if over[i] > 0 else (fk, fm)
+                for i, (fk, fm) in bits.items()}
+    return wide.select(*by, "stratum", "block").hstack(
+        [c for i in range(len(names)) for c in _unscaled(wide, i, bits[i])]), count
+
+
+def _fixed(e: pl.Expr, bits: int | None) -> pl.Expr:
+    """``e`` as a whole number of ``2**-bits`` (Int128), or a float where ``bits`` is None."""
+    if bits is None:
+        return e.cast(pl.Float64)
+    return e.cast(pl.Int128) if bits == 0 else (e.cast(pl.Float64) * 2.0 ** bits).round().cast(pl.Int128)
+
+
+def _fixed_sums(rows: pl.LazyFrame, pairs, bits: dict, by: Collection[str], strata: int | None,
+                block: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """:func:`_wide_sums` in fixed point: sums of ``K<i>``... in units of ``2**-bits`` (Int128,
+    or floats where ``bits`` is None) and ``B<i>``, figure ``i``'s largest value in a unit."""
     key, by = unit_key(rows), list(by)
     # every figure's k and m summed per unit and group, in one pass over the rows; seat rows of
     # deals, grouped by seat, are one row per unit and group already
     names = rows.collect_schema().names()
     rows_are_units = key == "deal" and "seat" in by and "round" not in names and "rotation" not in names
     per_unit = []
-    for i, f in enumerate(figures.values()):
-        k, m = f if isinstance(f, tuple) else (f, None)
+    for i, (k, m) in enumerate(pairs):
+        k, kind = _fixed(k, bits[i][0]), pl.Float64 if bits[i][1] is None else pl.Int128
         if rows_are_units:
-            per_unit += [k.cast(pl.Float64).alias(f"k{i}"),
-                         (pl.lit(1.0) if m is None else m.cast(pl.Float64)).alias(f"m{i}")]
+            per_unit += [k.alias(f"k{i}"), (pl.lit(1, kind) if m is None else _fixed(m, bits[i][1])).alias(f"m{i}")]
         else:
-            per_unit += [k.cast(pl.Float64).sum().alias(f"k{i}"),
-                         (pl.len() if m is None else m.cast(pl.Float64).sum()).cast(pl.Float64).alias(f"m{i}")]
+            per_unit += [k.sum().alias(f"k{i}"),
+                         (pl.len().cast(kind) if m is None else _fixed(m, bits[i][1]).sum()).alias(f"m{i}")]
     where = [(pl.col("_unit") % strata if strata else pl.lit(0)).cast(pl.Int64).alias("stratum"),
              (pl.col("_unit") // block if block else pl.lit(0)).cast(pl.Int64).alias("block")]
     sums = []
-    for i in range(len(figures)):
+    for i in range(len(pairs)):
         k, m = pl.col(f"k{i}"), pl.col(f"m{i}")
         sums += [k.sum().alias(f"K{i}"), m.sum().alias(f"M{i}"), (k * k).sum().alias(f"KK{i}"),
                  (k * m).sum().alias(f"KM{i}"), (m * m).sum().alias(f"MM{i}"),
-                 (m > 0).sum().cast(pl.Float64).alias(f"C{i}")]
+                 (m > 0).sum().alias(f"C{i}"), pl.max_horizontal(k.abs(), m.abs()).max().alias(f"B{i}")]
     units = rows.select(*by, pl.col(key).alias("_unit"), *per_unit) if rows_are_units \
         else rows.group_by(*by, pl.col(key).alias("_unit")).agg(per_unit)
     units = units.with_columns(where)
@@ -160,6 +209,16 @@ def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
         units.group_by("stratum", "block").agg(pl.col("_unit").n_unique().cast(pl.Float64).alias("N"))],
         engine="streaming")
     return wide, count
+
+
+def _unscaled(wide: pl.DataFrame, i: int, bits: tuple[int | None, int | None]) -> list[pl.Series]:
+    """Figure ``i``'s fixed-point sums as floats, each rounded once (Python's int to float)."""
+    fk, fm = bits
+    if fk is None:
+        return [wide[f"{s}{i}"].cast(pl.Float64) for s in SUMS]
+    scale = {"K": fk, "M": fm, "KK": 2 * fk, "KM": fk + fm, "MM": 2 * fm, "C": 0}
+    return [pl.Series(f"{s}{i}", [math.ldexp(float(v), -scale[s]) if v is not None else 0.0
+                                  for v in wide[f"{s}{i}"].to_list()], pl.Float64) for s in SUMS]
 
 
 def _dense(sums: pl.DataFrame, units: pl.DataFrame, keys: list[str]):
