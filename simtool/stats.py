@@ -125,10 +125,14 @@ def unit_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str] = (),
     return long, count
 
 
+WHOLE = (pl.Boolean, pl.Int8, pl.Int16, pl.Int32, pl.UInt8, pl.UInt16, pl.UInt32)
+"""Figures summed as floats: whole numbers below ``2**32``, whose every sum is exact in a float
+while the sums of squares stay below ``2**53`` (checked)."""
+
 FRACTION_BITS = 32
 """Binary places a float figure keeps in :func:`_wide_sums`' fixed-point sums. Every float
 simtool's tables hold (a win share ``1/j``, as a float32) is a whole multiple of ``2**-32``,
-so its sums are exact; an integer or boolean figure keeps none and is exact as it is."""
+so its sums are exact."""
 
 
 def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
@@ -136,71 +140,101 @@ def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
     """:func:`unit_sums` as one row per group of ``by``, stratum and block, the sums of figure
     ``i`` in columns ``K<i>``, ``M<i>``, ...; and ``N`` per stratum and block.
 
-    Every sum is the same whatever threads or chunks polars adds it in: each value is a whole
-    number of ``2**-bits`` (``bits`` per figure, :data:`FRACTION_BITS` for a float, 0 for an
-    integer) summed exactly as an Int128, and rounded to a float once. A float sum depends on
-    the order, which polars' parallel group-by does not keep (the last bits of an interval
-    changed from one call to the next). ``bits`` is lowered where the sums could pass an
-    Int128 (values near ``2**18`` per unit of a float figure at 1e8 units); a figure holding
+    Every sum is exact, so the same whatever threads or chunks polars adds it in (a float sum
+    depends on the order, which polars' parallel group-by does not keep: the last bits of an
+    interval changed from one call to the next). A figure of :data:`WHOLE` numbers is summed
+    as floats, exact while its sums of squares stay below ``2**53``; any other figure, or one
+    past that, as a whole number of ``2**-bits`` (Int128; ``bits`` :data:`FRACTION_BITS` for a
+    float, 0 for an integer), rounded to a float once. ``bits`` is lowered where an Int128 could
+    overflow (values near ``2**18`` per unit of a float figure at 1e8 units); a figure holding
     NaN or an infinity is summed as floats, its sums NaN or infinite whatever the order."""
     rows, names = rows.lazy(), list(figures)
     pairs = [f if isinstance(f, tuple) else (f, None) for f in figures.values()]
     schema = rows.select(*[e.alias(f"_{i}{side}") for i, (k, m) in enumerate(pairs)
                            for side, e in (("k", k), ("m", m)) if e is not None]).collect_schema()
-    bits = {i: (FRACTION_BITS if schema[f"_{i}k"].is_float() else 0,
-                FRACTION_BITS if m is not None and schema[f"_{i}m"].is_float() else 0)
-            for i, (_, m) in enumerate(pairs)}
+    # per figure: "whole" (float sums of whole numbers), (k bits, m bits) in Int128, or None (floats)
+    modes = {i: "whole" if all(m is None and side == "m" or schema[f"_{i}{side}"] in WHOLE for side in "km")
+             else tuple(FRACTION_BITS if side in schema and schema[side].is_float() else 0
+                        for side in (f"_{i}k", f"_{i}m"))
+             for i, (_, m) in enumerate(pairs)}
     while True:
         try:
-            wide, count = _fixed_sums(rows, pairs, bits, by, strata, block)
+            wide, count = _fixed_sums(rows, pairs, modes, by, strata, block)
         except pl.exceptions.InvalidOperationError:  # NaN or an infinity: no whole number of 2**-bits
-            bits = dict.fromkeys(bits, (None, None))
-            wide, count = _fixed_sums(rows, pairs, bits, by, strata, block)
+            modes = dict.fromkeys(modes)
+            wide, count = _fixed_sums(rows, pairs, modes, by, strata, block)
             break
         n = int(count["N"].sum()) if count.height else 0
-        # the largest |value| of a unit bounds every product, and n of them every sum
-        over = {i: (max(wide[f"B{i}"].drop_nulls().to_list(), default=0) ** 2 * n).bit_length() - 126
-                for i in range(len(names))}
-        if all(v <= 0 for v in over.values()):
+        checked = {i: _checked(wide, i, mode, n, pairs[i][1] is None) for i, mode in modes.items()}
+        if checked == modes:
             break
-        bits = {i: (fk - (over[i] + 3) // 2, fm - (over[i] + 3) // 2) if over[i] > 0 else (fk, fm)
-                for i, (fk, fm) in bits.items()}
+        modes = checked
     return wide.select(*by, "stratum", "block").hstack(
-        [c for i in range(len(names)) for c in _unscaled(wide, i, bits[i])]), count
+        [c for i in range(len(names)) for c in _unscaled(wide, i, modes[i])]), count
 
 
-def _fixed(e: pl.Expr, bits: int | None) -> pl.Expr:
-    """``e`` as a whole number of ``2**-bits`` (Int128), or a float where ``bits`` is None."""
-    if bits is None:
+def _checked(wide: pl.DataFrame, i: int, mode, n: int, counted: bool):
+    """Figure ``i``'s mode if its sums were exact, else the one to sum it again in. ``counted``:
+    its m counts rows, whole and exact in any mode."""
+    if mode == "whole":  # every partial sum is below these two (Cauchy-Schwarz), all whole numbers
+        big = max(float(wide[f"KK{i}"].max() or 0), float(wide[f"MM{i}"].max() or 0)) >= 2.0 ** 53
+        return (0, 0) if big else mode
+    if mode is None:
+        return mode
+    # the largest |value| of a unit bounds every product, and n of them every sum
+    over = ((wide[f"B{i}"].max() or 0) ** 2 * n).bit_length() - 126
+    lower = (over + 3) // 2
+    return mode if over <= 0 else (mode[0] - lower, mode[1] if counted else mode[1] - lower)
+
+
+def _fixed(e: pl.Expr, mode, side: int) -> pl.Expr:
+    """``e`` as a float (mode "whole" or None), or a whole number of ``2**-bits`` (Int128)."""
+    if mode is None or mode == "whole":
         return e.cast(pl.Float64)
+    bits = mode[side]
     return e.cast(pl.Int128) if bits == 0 else (e.cast(pl.Float64) * 2.0 ** bits).round().cast(pl.Int128)
 
 
-def _fixed_sums(rows: pl.LazyFrame, pairs, bits: dict, by: Collection[str], strata: int | None,
+def _fixed_sums(rows: pl.LazyFrame, pairs, modes: dict, by: Collection[str], strata: int | None,
                 block: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """:func:`_wide_sums` in fixed point: sums of ``K<i>``... in units of ``2**-bits`` (Int128,
-    or floats where ``bits`` is None) and ``B<i>``, figure ``i``'s largest value in a unit."""
+    """:func:`_wide_sums` in each figure's mode, unscaled, with ``B<i>``: figure ``i``'s largest
+    value in a unit, for the fixed-point ones."""
     key, by = unit_key(rows), list(by)
     # every figure's k and m summed per unit and group, in one pass over the rows; seat rows of
-    # deals, grouped by seat, are one row per unit and group already
+    # deals, grouped by seat, are one row per unit and group already. The figures counting rows
+    # (no m) share one m, the unit's rows, and its sums M, MM and C, summed once
     names = rows.collect_schema().names()
     rows_are_units = key == "deal" and "seat" in by and "round" not in names and "rotation" not in names
-    per_unit = []
+    counted = {i for i, (_, m) in enumerate(pairs) if m is None}
+    shared = counted and not rows_are_units  # m is 1 in rows of units: M = MM = C = units, KM = K
+    per_unit = [pl.len().cast(pl.Int64).alias("_m")] if shared else []
     for i, (k, m) in enumerate(pairs):
-        k, kind = _fixed(k, bits[i][0]), pl.Float64 if bits[i][1] is None else pl.Int128
+        whole = modes[i] == "whole"
         if rows_are_units:
-            per_unit += [k.alias(f"k{i}"), (pl.lit(1, kind) if m is None else _fixed(m, bits[i][1])).alias(f"m{i}")]
-        else:
-            per_unit += [k.sum().alias(f"k{i}"),
-                         (pl.len().cast(kind) if m is None else _fixed(m, bits[i][1]).sum()).alias(f"m{i}")]
+            per_unit += [_fixed(e, modes[i], side).alias(f"{name}{i}")
+                         for side, name, e in ((0, "k", k), (1, "m", m)) if e is not None]
+        else:  # whole numbers below 2**32 add up exactly in an Int64
+            per_unit += [(e.cast(pl.Int64).sum().cast(pl.Float64) if whole else _fixed(e, modes[i], side).sum())
+                         .alias(f"{name}{i}") for side, name, e in ((0, "k", k), (1, "m", m)) if e is not None]
     where = [(pl.col("_unit") % strata if strata else pl.lit(0)).cast(pl.Int64).alias("stratum"),
              (pl.col("_unit") // block if block else pl.lit(0)).cast(pl.Int64).alias("block")]
-    sums = []
+    rows_of = pl.col("_m").cast(pl.Int128)
+    sums = [pl.len().alias("_C")] if counted else []
+    sums += [rows_of.sum().alias("_M"), (rows_of * rows_of).sum().alias("_MM")] if shared else []
     for i in range(len(pairs)):
-        k, m = pl.col(f"k{i}"), pl.col(f"m{i}")
-        sums += [k.sum().alias(f"K{i}"), m.sum().alias(f"M{i}"), (k * k).sum().alias(f"KK{i}"),
-                 (k * m).sum().alias(f"KM{i}"), (m * m).sum().alias(f"MM{i}"),
-                 (m > 0).sum().alias(f"C{i}"), pl.max_horizontal(k.abs(), m.abs()).max().alias(f"B{i}")]
+        k = pl.col(f"k{i}")
+        sums += [k.sum().alias(f"K{i}"), (k * k).sum().alias(f"KK{i}")]
+        if i not in counted:
+            m = pl.col(f"m{i}")
+            sums += [m.sum().alias(f"M{i}"), (k * m).sum().alias(f"KM{i}"), (m * m).sum().alias(f"MM{i}"),
+                     (m > 0).sum().alias(f"C{i}")]
+        elif shared:
+            m = pl.col("_m")
+            sums.append((k * (rows_of if isinstance(modes[i], tuple) else m)).sum().alias(f"KM{i}"))
+        else:
+            m = pl.lit(1)
+        if isinstance(modes[i], tuple):
+            sums.append(pl.max_horizontal(k.abs().max(), m.abs().max()).alias(f"B{i}"))
     units = rows.select(*by, pl.col(key).alias("_unit"), *per_unit) if rows_are_units \
         else rows.group_by(*by, pl.col(key).alias("_unit")).agg(per_unit)
     units = units.with_columns(where)
@@ -208,17 +242,21 @@ def _fixed_sums(rows: pl.LazyFrame, pairs, bits: dict, by: Collection[str], stra
         units.group_by(*by, "stratum", "block").agg(sums),
         units.group_by("stratum", "block").agg(pl.col("_unit").n_unique().cast(pl.Float64).alias("N"))],
         engine="streaming")
-    return wide, count
+    if counted and not shared:
+        wide = wide.with_columns(pl.col("_C").alias("_M"), pl.col("_C").alias("_MM"),
+                                 *[pl.col(f"K{i}").alias(f"KM{i}") for i in counted])
+    return wide.with_columns(*[pl.col(f"_{s}").alias(f"{s}{i}") for i in counted for s in ("M", "MM", "C")]), count
 
 
-def _unscaled(wide: pl.DataFrame, i: int, bits: tuple[int | None, int | None]) -> list[pl.Series]:
-    """Figure ``i``'s fixed-point sums as floats, each rounded once (Python's int to float)."""
-    fk, fm = bits
-    if fk is None:
+def _unscaled(wide: pl.DataFrame, i: int, mode) -> list[pl.Series]:
+    """Figure ``i``'s sums as floats, in the fixed point of ``mode`` each rounded once (Python's
+    int to float)."""
+    if not isinstance(mode, tuple):
         return [wide[f"{s}{i}"].cast(pl.Float64) for s in SUMS]
+    fk, fm = mode
     scale = {"K": fk, "M": fm, "KK": 2 * fk, "KM": fk + fm, "MM": 2 * fm, "C": 0}
-    return [pl.Series(f"{s}{i}", [math.ldexp(float(v), -scale[s]) if v is not None else 0.0
-                                  for v in wide[f"{s}{i}"].to_list()], pl.Float64) for s in SUMS]
+    return [pl.Series(f"{s}{i}", [math.ldexp(float(v), -scale[s]) for v in wide[f"{s}{i}"].to_list()],
+                      pl.Float64) for s in SUMS]
 
 
 def _dense(sums: pl.DataFrame, units: pl.DataFrame, keys: list[str]):
