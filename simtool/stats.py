@@ -261,7 +261,7 @@ def _unscaled(wide: pl.DataFrame, i: int, mode) -> list[pl.Series]:
 
 def _dense(sums: pl.DataFrame, units: pl.DataFrame, keys: list[str]):
     """The sums as arrays ``(group, block, stratum)``, ``N`` as ``(block, stratum)``."""
-    groups = sums.select(keys).unique(maintain_order=True)
+    groups = sums.select(keys).unique().sort(keys)  # in one order, whatever order polars summed them in
     index = sums.join(groups.with_row_index("_g"), on=keys, how="left", nulls_equal=True,
                         maintain_order="left")["_g"].to_numpy()
     blocks = np.unique(units["block"].to_numpy())
