@@ -31,7 +31,8 @@ def matches(units: int, rounds: int = 3, p: int = 4, seed: int = 0) -> pl.DataFr
     return pl.DataFrame({"match": np.repeat(np.arange(units), rounds * p),
                          "round": np.tile(np.repeat(np.arange(rounds), p), units).astype(np.int16),
                          "seat": np.tile(np.arange(p, dtype=np.int8), units * rounds),
-                         "score": score.ravel().astype(np.int16), "tricks": rng.integers(0, 9, score.size).astype(np.int8),
+                         "score": score.ravel().astype(np.int16),
+                         "tricks": rng.integers(0, 9, score.size).astype(np.int8),
                          "win": win.ravel()})
 
 
@@ -71,12 +72,13 @@ def test_whole_numbers_past_a_floats_53_bits_are_still_summed_exactly():
     rows = pl.DataFrame({"deal": np.arange(300), "seat": np.zeros(300, np.int8),
                          "x": (2**27 + np.arange(300) % 7).astype(np.int64)})
     sums, _ = stats.unit_sums(rows.lazy(), {"x": pl.col("x")}, ["seat"])
-    x = [int(v) for v in rows["x"]]
-    assert sums.row(0, named=True)["K"] == float(sum(x)) and sums.row(0, named=True)["KK"] == float(sum(v * v for v in x))
+    x, row = [int(v) for v in rows["x"]], sums.row(0, named=True)
+    assert row["K"] == float(sum(x)) and row["KK"] == float(sum(v * v for v in x))
     # integers and counts stay exact as they were: the counts, the mean score
     e = stats.estimates(matches(50).lazy(), FIGURES, ["seat"], {"score"}).filter(pl.col("figure") == "below")
     rows = matches(50)
-    assert e["k"].to_list() == [float(rows.filter((pl.col("seat") == s) & (pl.col("score") < 3)).height) for s in range(4)]
+    below = [rows.filter((pl.col("seat") == s) & (pl.col("score") < 3)).height for s in range(4)]
+    assert e["k"].to_list() == [float(b) for b in below]
 
 
 def test_a_float_figure_too_large_for_its_fixed_point_is_summed_coarser_and_still_the_same_every_time():
