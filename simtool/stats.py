@@ -153,16 +153,17 @@ def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
     schema = rows.select(*[e.alias(f"_{i}{side}") for i, (k, m) in enumerate(pairs)
                            for side, e in (("k", k), ("m", m)) if e is not None]).collect_schema()
     # per figure: "whole" (float sums of whole numbers), (k bits, m bits) in Int128, or None (floats)
+    floats = {(i, side) for i in range(len(pairs)) for side, name in enumerate("km")
+              if f"_{i}{name}" in schema and schema[f"_{i}{name}"].is_float()}
     modes = {i: "whole" if all(m is None and side == "m" or schema[f"_{i}{side}"] in WHOLE for side in "km")
-             else tuple(FRACTION_BITS if side in schema and schema[side].is_float() else 0
-                        for side in (f"_{i}k", f"_{i}m"))
+             else tuple(FRACTION_BITS if (i, side) in floats else 0 for side in (0, 1))
              for i, (_, m) in enumerate(pairs)}
     while True:
         try:
-            wide, count = _fixed_sums(rows, pairs, modes, by, strata, block)
+            wide, count = _fixed_sums(rows, pairs, modes, floats, by, strata, block)
         except pl.exceptions.InvalidOperationError:  # NaN or an infinity: no whole number of 2**-bits
             modes = dict.fromkeys(modes)
-            wide, count = _fixed_sums(rows, pairs, modes, by, strata, block)
+            wide, count = _fixed_sums(rows, pairs, modes, floats, by, strata, block)
             break
         n = int(count["N"].sum()) if count.height else 0
         checked = {i: _checked(wide, i, mode, n, pairs[i][1] is None) for i, mode in modes.items()}
@@ -181,10 +182,11 @@ def _checked(wide: pl.DataFrame, i: int, mode, n: int, counted: bool):
         return (0, 0) if big else mode
     if mode is None:
         return mode
-    # the largest |value| of a unit bounds every product, and n of them every sum
+    # the largest |value| of a unit bounds every product, and n of them every Int128 sum; a float
+    # figure's values are added up per unit as whole floats, exact below 2**53 (A: their |sum|)
     over = ((wide[f"B{i}"].max() or 0) ** 2 * n).bit_length() - 126
-    lower = (over + 3) // 2
-    return mode if over <= 0 else (mode[0] - lower, mode[1] if counted else mode[1] - lower)
+    lower = max((over + 3) // 2, math.frexp(wide[f"A{i}"].max() or 0)[1] - 53 if f"A{i}" in wide.columns else 0)
+    return mode if lower <= 0 else (mode[0] - lower, mode[1] if counted else mode[1] - lower)
 
 
 def _fixed(e: pl.Expr, mode, side: int) -> pl.Expr:
@@ -195,10 +197,12 @@ def _fixed(e: pl.Expr, mode, side: int) -> pl.Expr:
     return e.cast(pl.Int128) if bits == 0 else (e.cast(pl.Float64) * 2.0 ** bits).round().cast(pl.Int128)
 
 
-def _fixed_sums(rows: pl.LazyFrame, pairs, modes: dict, by: Collection[str], strata: int | None,
+def _fixed_sums(rows: pl.LazyFrame, pairs, modes: dict, floats: set, by: Collection[str], strata: int | None,
                 block: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """:func:`_wide_sums` in each figure's mode, unscaled, with ``B<i>``: figure ``i``'s largest
-    value in a unit, for the fixed-point ones."""
+    value in a unit, for the fixed-point ones, and ``A<i>``, the largest sum of a unit's |values|
+    of a float figure (``floats``: its sides, ``(i, 0)`` for k, ``(i, 1)`` for m) where units
+    are summed from rows."""
     key, by = unit_key(rows), list(by)
     # every figure's k and m summed per unit and group, in one pass over the rows; seat rows of
     # deals, grouped by seat, are one row per unit and group already. The figures counting rows
@@ -213,19 +217,32 @@ def _fixed_sums(rows: pl.LazyFrame, pairs, modes: dict, by: Collection[str], str
         if rows_are_units:
             per_unit += [_fixed(e, modes[i], side).alias(f"{name}{i}")
                          for side, name, e in ((0, "k", k), (1, "m", m)) if e is not None]
-        else:  # whole numbers below 2**32 add up exactly in an Int64
-            per_unit += [(e.cast(pl.Int64).sum().cast(pl.Float64) if whole else _fixed(e, modes[i], side).sum())
-                         .alias(f"{name}{i}") for side, name, e in ((0, "k", k), (1, "m", m)) if e is not None]
+        else:  # whole numbers below 2**32 add up exactly in an Int64; floats as whole floats (A checks)
+            for side, name, e in ((0, "k", k), (1, "m", m)):
+                if e is None:
+                    continue
+                if whole:
+                    per_unit.append(e.cast(pl.Int64).sum().cast(pl.Float64).alias(f"{name}{i}"))
+                elif (i, side) in floats and modes[i] is not None:
+                    q = (e.cast(pl.Float64) * 2.0 ** modes[i][side]).round()
+                    per_unit += [q.sum().alias(f"{name}{i}"), q.abs().sum().alias(f"a{name}{i}")]
+                else:
+                    per_unit.append(_fixed(e, modes[i], side).sum().alias(f"{name}{i}"))
     where = [(pl.col("_unit") % strata if strata else pl.lit(0)).cast(pl.Int64).alias("stratum"),
              (pl.col("_unit") // block if block else pl.lit(0)).cast(pl.Int64).alias("block")]
     rows_of = pl.col("_m").cast(pl.Int128)
     sums = [pl.len().alias("_C")] if counted else []
     sums += [rows_of.sum().alias("_M"), (rows_of * rows_of).sum().alias("_MM")] if shared else []
     for i in range(len(pairs)):
-        k = pl.col(f"k{i}")
+        # a float side summed per unit as whole floats, now an Int128
+        summed = [f"a{name}{i}" for side, name in enumerate("km")
+                  if (i, side) in floats and isinstance(modes[i], tuple) and not rows_are_units]
+        k, m = (pl.col(f"{name}{i}").cast(pl.Int128) if f"a{name}{i}" in summed else pl.col(f"{name}{i}")
+                for name in "km")
         sums += [k.sum().alias(f"K{i}"), (k * k).sum().alias(f"KK{i}")]
+        if summed:
+            sums.append(pl.max_horizontal(*[pl.col(a).max() for a in summed]).alias(f"A{i}"))
         if i not in counted:
-            m = pl.col(f"m{i}")
             sums += [m.sum().alias(f"M{i}"), (k * m).sum().alias(f"KM{i}"), (m * m).sum().alias(f"MM{i}"),
                      (m > 0).sum().alias(f"C{i}")]
         elif shared:
