@@ -214,34 +214,32 @@ def _fixed_sums(rows: pl.LazyFrame, pairs, modes: dict, floats: set, by: Collect
     per_unit = [pl.len().cast(pl.Int64).alias("_m")] if shared else []
     for i, (k, m) in enumerate(pairs):
         whole = modes[i] == "whole"
-        if rows_are_units:
-            per_unit += [_fixed(e, modes[i], side).alias(f"{name}{i}")
-                         for side, name, e in ((0, "k", k), (1, "m", m)) if e is not None]
-        else:  # whole numbers below 2**32 add up exactly in an Int64; floats as whole floats (A checks)
-            for side, name, e in ((0, "k", k), (1, "m", m)):
-                if e is None:
-                    continue
-                if whole:
-                    per_unit.append(e.cast(pl.Int64).sum().cast(pl.Float64).alias(f"{name}{i}"))
-                elif (i, side) in floats and modes[i] is not None:
-                    q = (e.cast(pl.Float64) * 2.0 ** modes[i][side]).round()
-                    per_unit += [q.sum().alias(f"{name}{i}"), q.abs().sum().alias(f"a{name}{i}")]
-                else:
-                    per_unit.append(_fixed(e, modes[i], side).sum().alias(f"{name}{i}"))
+        # a float as a whole float, round(x * 2**bits), made an Int128 in the sums over units (half
+        # the memory); added up per unit, exact while the sum of its |values| (a) is below 2**53
+        for side, name, e in ((0, "k", k), (1, "m", m)):
+            if e is None:
+                continue
+            if (i, side) in floats and isinstance(modes[i], tuple):
+                q = (e.cast(pl.Float64) * 2.0 ** modes[i][side]).round()
+                per_unit += [q.alias(f"{name}{i}")] if rows_are_units else \
+                    [q.sum().alias(f"{name}{i}"), q.abs().sum().alias(f"a{name}{i}")]
+            elif rows_are_units:
+                per_unit.append(_fixed(e, modes[i], side).alias(f"{name}{i}"))
+            elif whole:  # whole numbers below 2**32 add up exactly in an Int64
+                per_unit.append(e.cast(pl.Int64).sum().cast(pl.Float64).alias(f"{name}{i}"))
+            else:
+                per_unit.append(_fixed(e, modes[i], side).sum().alias(f"{name}{i}"))
     where = [(pl.col("_unit") % strata if strata else pl.lit(0)).cast(pl.Int64).alias("stratum"),
              (pl.col("_unit") // block if block else pl.lit(0)).cast(pl.Int64).alias("block")]
     rows_of = pl.col("_m").cast(pl.Int128)
     sums = [pl.len().alias("_C")] if counted else []
     sums += [rows_of.sum().alias("_M"), (rows_of * rows_of).sum().alias("_MM")] if shared else []
     for i in range(len(pairs)):
-        # a float side summed per unit as whole floats, now an Int128
-        summed = [f"a{name}{i}" for side, name in enumerate("km")
-                  if (i, side) in floats and isinstance(modes[i], tuple) and not rows_are_units]
-        k, m = (pl.col(f"{name}{i}").cast(pl.Int128) if f"a{name}{i}" in summed else pl.col(f"{name}{i}")
-                for name in "km")
+        wholes = [name for side, name in enumerate("km") if (i, side) in floats and isinstance(modes[i], tuple)]
+        k, m = (pl.col(f"{name}{i}").cast(pl.Int128) if name in wholes else pl.col(f"{name}{i}") for name in "km")
         sums += [k.sum().alias(f"K{i}"), (k * k).sum().alias(f"KK{i}")]
-        if summed:
-            sums.append(pl.max_horizontal(*[pl.col(a).max() for a in summed]).alias(f"A{i}"))
+        if wholes and not rows_are_units:
+            sums.append(pl.max_horizontal(*[pl.col(f"a{name}{i}").max() for name in wholes]).alias(f"A{i}"))
         if i not in counted:
             sums += [m.sum().alias(f"M{i}"), (k * m).sum().alias(f"KM{i}"), (m * m).sum().alias(f"MM{i}"),
                      (m > 0).sum().alias(f"C{i}")]
