@@ -15,7 +15,9 @@ run never claims a precision it has not got. A mean gets the normal interval, an
 
 Polars seat rows (one row per deal and seat) go through :func:`estimates`; ``(rows, p)``
 numpy panels (one row per deal or match, one column per seat) through
-:func:`unit_estimate`: the two share :func:`_estimate` and :func:`_bounds`.
+:func:`unit_estimate`: the two share :func:`_estimate` and :func:`_bounds`. Every sum over
+polars rows is exact, rounded to a float once (:func:`_wide_sums`), so the same rows give the
+same bytes whatever threads, chunks or row order polars adds them in.
 """
 
 from __future__ import annotations
@@ -144,10 +146,12 @@ def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
     depends on the order, which polars' parallel group-by does not keep: the last bits of an
     interval changed from one call to the next). A figure of :data:`WHOLE` numbers is summed
     as floats, exact while its sums of squares stay below ``2**53``; any other figure, or one
-    past that, as a whole number of ``2**-bits`` (Int128; ``bits`` :data:`FRACTION_BITS` for a
-    float, 0 for an integer), rounded to a float once. ``bits`` is lowered where an Int128 could
-    overflow (values near ``2**18`` per unit of a float figure at 1e8 units); a figure holding
-    NaN or an infinity is summed as floats, its sums NaN or infinite whatever the order."""
+    past that, in whole numbers of ``2**-bits`` (``bits`` :data:`FRACTION_BITS` for a float, 0
+    for an integer) summed as Int128s, each sum rounded to a float once. ``bits`` is lowered
+    where that could lose a bit: a float figure's rows added up within a unit past ``2**53``
+    (their |values| past ``2**21``), or an Int128 sum past ``2**127`` (values near ``2**18`` per
+    unit at 1e8 units). A figure holding NaN or an infinity is summed as floats, its sums NaN
+    or infinite whatever the order."""
     rows, names = rows.lazy(), list(figures)
     pairs = [f if isinstance(f, tuple) else (f, None) for f in figures.values()]
     schema = rows.select(*[e.alias(f"_{i}{side}") for i, (k, m) in enumerate(pairs)
@@ -177,7 +181,7 @@ def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
 def _checked(wide: pl.DataFrame, i: int, mode, n: int, counted: bool):
     """Figure ``i``'s mode if its sums were exact, else the one to sum it again in. ``counted``:
     its m counts rows, whole and exact in any mode."""
-    if mode == "whole":  # every partial sum is below these two (Cauchy-Schwarz), all whole numbers
+    if mode == "whole":  # |k| <= k*k and |km| <= (k*k + m*m) / 2: every partial sum is below these two
         big = max(float(wide[f"KK{i}"].max() or 0), float(wide[f"MM{i}"].max() or 0)) >= 2.0 ** 53
         return (0, 0) if big else mode
     if mode is None:
