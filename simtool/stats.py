@@ -156,11 +156,12 @@ def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
     pairs = [f if isinstance(f, tuple) else (f, None) for f in figures.values()]
     schema = rows.select(*[e.alias(f"_{i}{side}") for i, (k, m) in enumerate(pairs)
                            for side, e in (("k", k), ("m", m)) if e is not None]).collect_schema()
-    # per figure: "whole" (float sums of whole numbers), (k bits, m bits) in Int128, or None (floats)
+    # per figure: "whole" (float sums of whole numbers), (k bits, m bits, signed) in Int128, or None
+    # (floats); signed: a float figure's values may be negative (see _checked)
     floats = {(i, side) for i in range(len(pairs)) for side, name in enumerate("km")
               if f"_{i}{name}" in schema and schema[f"_{i}{name}"].is_float()}
     modes = {i: "whole" if all(m is None and side == "m" or schema[f"_{i}{side}"] in WHOLE for side in "km")
-             else tuple(FRACTION_BITS if (i, side) in floats else 0 for side in (0, 1))
+             else (*(FRACTION_BITS if (i, side) in floats else 0 for side in (0, 1)), False)
              for i, (_, m) in enumerate(pairs)}
     while True:
         try:
@@ -183,14 +184,20 @@ def _checked(wide: pl.DataFrame, i: int, mode, n: int, counted: bool):
     its m counts rows, whole and exact in any mode."""
     if mode == "whole":  # |k| <= k*k and |km| <= (k*k + m*m) / 2: every partial sum is below these two
         big = max(float(wide[f"KK{i}"].max() or 0), float(wide[f"MM{i}"].max() or 0)) >= 2.0 ** 53
-        return (0, 0) if big else mode
+        return (0, 0, False) if big else mode
     if mode is None:
         return mode
-    # the largest |value| of a unit bounds every product, and n of them every Int128 sum; a float
-    # figure's values are added up per unit as whole floats, exact below 2**53 (A: their |sum|)
+    # a float figure's values are added up per unit as whole floats, exact while every partial sum
+    # is below 2**53: below the unit's sum where no value is negative (L: the least), else below
+    # the sum of their |values| (A), which the figure is summed again with where one is
+    if f"L{i}" in wide.columns and (wide[f"L{i}"].min() or 0) < 0:
+        return (*mode[:2], True)
+    exact = math.frexp(wide[f"A{i}"].max() or 0)[1] if f"A{i}" in wide.columns else \
+        (wide[f"B{i}"].max() or 0).bit_length() if f"L{i}" in wide.columns else 0
+    # the largest |value| of a unit bounds every product, and n of them every Int128 sum
     over = ((wide[f"B{i}"].max() or 0) ** 2 * n).bit_length() - 126
-    lower = max((over + 3) // 2, math.frexp(wide[f"A{i}"].max() or 0)[1] - 53 if f"A{i}" in wide.columns else 0)
-    return mode if lower <= 0 else (mode[0] - lower, mode[1] if counted else mode[1] - lower)
+    lower = max((over + 3) // 2, exact - 53)
+    return mode if lower <= 0 else (mode[0] - lower, mode[1] if counted else mode[1] - lower, mode[2])
 
 
 def _fixed(e: pl.Expr, mode, side: int) -> pl.Expr:
@@ -219,14 +226,14 @@ def _fixed_sums(rows: pl.LazyFrame, pairs, modes: dict, floats: set, by: Collect
     for i, (k, m) in enumerate(pairs):
         whole = modes[i] == "whole"
         # a float as a whole float, round(x * 2**bits), made an Int128 in the sums over units (half
-        # the memory); added up per unit, exact while the sum of its |values| (a) is below 2**53
+        # the memory); added up per unit with its least value, or the sum of its |values| (a)
         for side, name, e in ((0, "k", k), (1, "m", m)):
             if e is None:
                 continue
             if (i, side) in floats and isinstance(modes[i], tuple):
                 q = (e.cast(pl.Float64) * 2.0 ** modes[i][side]).round()
                 per_unit += [q.alias(f"{name}{i}")] if rows_are_units else \
-                    [q.sum().alias(f"{name}{i}"), q.abs().sum().alias(f"a{name}{i}")]
+                    [q.sum().alias(f"{name}{i}"), (q.abs().sum() if modes[i][2] else q.min()).alias(f"a{name}{i}")]
             elif rows_are_units:
                 per_unit.append(_fixed(e, modes[i], side).alias(f"{name}{i}"))
             elif whole:  # whole numbers below 2**32 add up exactly in an Int64
@@ -243,7 +250,9 @@ def _fixed_sums(rows: pl.LazyFrame, pairs, modes: dict, floats: set, by: Collect
         k, m = (pl.col(f"{name}{i}").cast(pl.Int128) if name in wholes else pl.col(f"{name}{i}") for name in "km")
         sums += [k.sum().alias(f"K{i}"), (k * k).sum().alias(f"KK{i}")]
         if wholes and not rows_are_units:
-            sums.append(pl.max_horizontal(*[pl.col(f"a{name}{i}").max() for name in wholes]).alias(f"A{i}"))
+            sums.append(pl.max_horizontal(*[pl.col(f"a{name}{i}").max() for name in wholes]).alias(f"A{i}")
+                        if modes[i][2] else
+                        pl.min_horizontal(*[pl.col(f"a{name}{i}").min() for name in wholes]).alias(f"L{i}"))
         if i not in counted:
             sums += [m.sum().alias(f"M{i}"), (k * m).sum().alias(f"KM{i}"), (m * m).sum().alias(f"MM{i}"),
                      (m > 0).sum().alias(f"C{i}")]
@@ -272,7 +281,7 @@ def _unscaled(wide: pl.DataFrame, i: int, mode) -> list[pl.Series]:
     int to float)."""
     if not isinstance(mode, tuple):
         return [wide[f"{s}{i}"].cast(pl.Float64) for s in SUMS]
-    fk, fm = mode
+    fk, fm = mode[:2]
     scale = {"K": fk, "M": fm, "KK": 2 * fk, "KM": fk + fm, "MM": 2 * fm, "C": 0}
     return [pl.Series(f"{s}{i}", [math.ldexp(float(v), -scale[s]) for v in wide[f"{s}{i}"].to_list()],
                       pl.Float64) for s in SUMS]

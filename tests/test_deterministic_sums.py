@@ -90,15 +90,15 @@ def test_a_float_figure_too_large_for_its_fixed_point_is_summed_coarser_and_stil
     assert first["value"][0] == pytest.approx(float(sum(Fraction(v) for v in rows["x"]) / 2000), rel=1e-15)
 
 
-def test_a_float_figure_whose_rows_add_up_past_a_floats_53_bits_within_a_match_is_summed_coarser():
-    # rows of +-(2**21 + 0.1) in 2**-32 pass 2**53 added up within a match, though the match's sum
-    # is small: a float sum of them would round, in the order of the rows
-    x = np.tile([2.0**21 + 0.1, -(2.0**21), 0.3, -0.1], 500)
-    rows = pl.DataFrame({"match": np.repeat(np.arange(500), 4), "seat": np.zeros(2000, np.int8), "x": x})
-    first = stats.estimates(rows.lazy(), {"x": pl.col("x")}, ["seat"], means={"x"})
-    again = stats.estimates(rows[np.random.default_rng(0).permutation(2000)].lazy(), {"x": pl.col("x")}, ["seat"],
-                            means={"x"})
-    assert first.equals(again)
+@pytest.mark.parametrize("signs", [[1, -1, 1, -1], [1, 1, 1, 1]])
+def test_a_float_figure_whose_rows_add_up_past_a_floats_53_bits_within_a_match_is_summed_coarser(signs):
+    # rows near 2**21 in 2**-32 pass 2**53 added up within a match (with the signs mixed, even where
+    # the match's sum is small): a float sum of them would round, in the order of the rows
+    x = np.tile(signs, 500) * (2.0**21 + np.random.default_rng(2).random(2000))
+    rows = pl.DataFrame({"match": np.repeat(np.arange(50), 40), "seat": np.zeros(2000, np.int8), "x": x})
+    first, *again = (stats.estimates(rows[order].lazy(), {"x": pl.col("x")}, ["seat"], means={"x"})
+                     for order in (np.arange(2000), np.arange(2000)[::-1], np.random.default_rng(0).permutation(2000)))
+    assert all(first.equals(other) for other in again)
     assert first["k"][0] == pytest.approx(float(sum(Fraction(v) for v in x)), rel=1e-6)
 
 
