@@ -211,9 +211,9 @@ def _fixed(e: pl.Expr, mode, side: int) -> pl.Expr:
 def _fixed_sums(rows: pl.LazyFrame, pairs, modes: dict, floats: set, by: Collection[str], strata: int | None,
                 block: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """:func:`_wide_sums` in each figure's mode, unscaled, with ``B<i>``: figure ``i``'s largest
-    value in a unit, for the fixed-point ones, and ``A<i>``, the largest sum of a unit's |values|
-    of a float figure (``floats``: its sides, ``(i, 0)`` for k, ``(i, 1)`` for m) where units
-    are summed from rows."""
+    value in a unit, for the fixed-point ones; for a float figure (``floats``: its sides, ``(i, 0)``
+    for k, ``(i, 1)`` for m) where units are summed from rows, ``L<i>``, its least value, or where
+    it is signed (``modes``), ``A<i>``, the largest sum of a unit's |values|."""
     key, by = unit_key(rows), list(by)
     # every figure's k and m summed per unit and group, in one pass over the rows; seat rows of
     # deals, grouped by seat, are one row per unit and group already. The figures counting rows
