@@ -15,7 +15,9 @@ run never claims a precision it has not got. A mean gets the normal interval, an
 
 Polars seat rows (one row per deal and seat) go through :func:`estimates`; ``(rows, p)``
 numpy panels (one row per deal or match, one column per seat) through
-:func:`unit_estimate`: the two share :func:`_estimate` and :func:`_bounds`.
+:func:`unit_estimate`: the two share :func:`_estimate` and :func:`_bounds`. Every sum over
+polars rows is exact, rounded to a float once (:func:`_wide_sums`), so the same rows give the
+same bytes whatever threads, chunks or row order polars adds them in.
 """
 
 from __future__ import annotations
@@ -125,33 +127,142 @@ def unit_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str] = (),
     return long, count
 
 
+WHOLE = (pl.Boolean, pl.Int8, pl.Int16, pl.Int32, pl.UInt8, pl.UInt16, pl.UInt32)
+"""Figures summed as floats: whole numbers below ``2**32``, whose every sum is exact in a float
+while the sums of squares stay below ``2**53`` (checked)."""
+
+FRACTION_BITS = 32
+"""Binary places a float figure keeps in :func:`_wide_sums`' fixed-point sums. Every float
+simtool's tables hold (a win share ``1/j``, as a float32) is a whole multiple of ``2**-32``,
+so its sums are exact."""
+
+
 def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
                strata: int | None, block: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """:func:`unit_sums` as one row per group of ``by``, stratum and block, the sums of figure
-    ``i`` in columns ``K<i>``, ``M<i>``, ...; and ``N`` per stratum and block."""
-    rows = rows.lazy()
+    ``i`` in columns ``K<i>``, ``M<i>``, ...; and ``N`` per stratum and block.
+
+    Every sum is exact, so the same whatever threads or chunks polars adds it in (a float sum
+    depends on the order, which polars' parallel group-by does not keep: the last bits of an
+    interval changed from one call to the next). A figure of :data:`WHOLE` numbers is summed
+    as floats, exact while its sums of squares stay below ``2**53``; any other figure, or one
+    past that, in whole numbers of ``2**-bits`` (``bits`` :data:`FRACTION_BITS` for a float, 0
+    for an integer) summed as Int128s, each sum rounded to a float once. ``bits`` is lowered
+    where that could lose a bit: a float figure's rows added up within a unit past ``2**53``
+    (their |values| past ``2**21``), or an Int128 sum past ``2**127`` (values near ``2**18`` per
+    unit at 1e8 units). A figure holding NaN or an infinity is summed as floats, its sums NaN
+    or infinite whatever the order."""
+    rows, names = rows.lazy(), list(figures)
+    pairs = [f if isinstance(f, tuple) else (f, None) for f in figures.values()]
+    schema = rows.select(*[e.alias(f"_{i}{side}") for i, (k, m) in enumerate(pairs)
+                           for side, e in (("k", k), ("m", m)) if e is not None]).collect_schema()
+    # per figure: "whole" (float sums of whole numbers), (k bits, m bits, signed) in Int128, or None
+    # (floats); signed: a float figure's values may be negative (see _checked)
+    floats = {(i, side) for i in range(len(pairs)) for side, name in enumerate("km")
+              if f"_{i}{name}" in schema and schema[f"_{i}{name}"].is_float()}
+    modes = {i: "whole" if all(m is None and side == "m" or schema[f"_{i}{side}"] in WHOLE for side in "km")
+             else (*(FRACTION_BITS if (i, side) in floats else 0 for side in (0, 1)), False)
+             for i, (_, m) in enumerate(pairs)}
+    while True:
+        try:
+            wide, count = _fixed_sums(rows, pairs, modes, floats, by, strata, block)
+        except pl.exceptions.InvalidOperationError:  # NaN or an infinity: no whole number of 2**-bits
+            modes = dict.fromkeys(modes)
+            wide, count = _fixed_sums(rows, pairs, modes, floats, by, strata, block)
+            break
+        n = int(count["N"].sum()) if count.height else 0
+        checked = {i: _checked(wide, i, mode, n, pairs[i][1] is None) for i, mode in modes.items()}
+        if checked == modes:
+            break
+        modes = checked
+    return wide.select(*by, "stratum", "block").hstack(
+        [c for i in range(len(names)) for c in _unscaled(wide, i, modes[i])]), count
+
+
+def _checked(wide: pl.DataFrame, i: int, mode, n: int, counted: bool):
+    """Figure ``i``'s mode if its sums were exact, else the one to sum it again in. ``counted``:
+    its m counts rows, whole and exact in any mode."""
+    if mode == "whole":  # |k| <= k*k and |km| <= (k*k + m*m) / 2: every partial sum is below these two
+        big = max(float(wide[f"KK{i}"].max() or 0), float(wide[f"MM{i}"].max() or 0)) >= 2.0 ** 53
+        return (0, 0, False) if big else mode
+    if mode is None:
+        return mode
+    # a float figure's values are added up per unit as whole floats, exact while every partial sum
+    # is below 2**53: below the unit's sum where no value is negative (L: the least), else below
+    # the sum of their |values| (A), which the figure is summed again with where one is
+    if f"L{i}" in wide.columns and (wide[f"L{i}"].min() or 0) < 0:
+        return (*mode[:2], True)
+    exact = math.frexp(wide[f"A{i}"].max() or 0)[1] if f"A{i}" in wide.columns else \
+        (wide[f"B{i}"].max() or 0).bit_length() if f"L{i}" in wide.columns else 0
+    # the largest |value| of a unit bounds every product, and n of them every Int128 sum
+    over = ((wide[f"B{i}"].max() or 0) ** 2 * n).bit_length() - 126
+    lower = max((over + 3) // 2, exact - 53)
+    return mode if lower <= 0 else (mode[0] - lower, mode[1] if counted else mode[1] - lower, mode[2])
+
+
+def _fixed(e: pl.Expr, mode, side: int) -> pl.Expr:
+    """``e`` as a float (mode "whole" or None), or a whole number of ``2**-bits`` (Int128)."""
+    if mode is None or mode == "whole":
+        return e.cast(pl.Float64)
+    bits = mode[side]
+    return e.cast(pl.Int128) if bits == 0 else (e.cast(pl.Float64) * 2.0 ** bits).round().cast(pl.Int128)
+
+
+def _fixed_sums(rows: pl.LazyFrame, pairs, modes: dict, floats: set, by: Collection[str], strata: int | None,
+                block: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """:func:`_wide_sums` in each figure's mode, unscaled, with ``B<i>``: figure ``i``'s largest
+    value in a unit, for the fixed-point ones; for a float figure (``floats``: its sides, ``(i, 0)``
+    for k, ``(i, 1)`` for m) where units are summed from rows, ``L<i>``, its least value, or where
+    it is signed (``modes``), ``A<i>``, the largest sum of a unit's |values|."""
     key, by = unit_key(rows), list(by)
     # every figure's k and m summed per unit and group, in one pass over the rows; seat rows of
-    # deals, grouped by seat, are one row per unit and group already
+    # deals, grouped by seat, are one row per unit and group already. The figures counting rows
+    # (no m) share one m, the unit's rows, and its sums M, MM and C, summed once
     names = rows.collect_schema().names()
     rows_are_units = key == "deal" and "seat" in by and "round" not in names and "rotation" not in names
-    per_unit = []
-    for i, f in enumerate(figures.values()):
-        k, m = f if isinstance(f, tuple) else (f, None)
-        if rows_are_units:
-            per_unit += [k.cast(pl.Float64).alias(f"k{i}"),
-                         (pl.lit(1.0) if m is None else m.cast(pl.Float64)).alias(f"m{i}")]
-        else:
-            per_unit += [k.cast(pl.Float64).sum().alias(f"k{i}"),
-                         (pl.len() if m is None else m.cast(pl.Float64).sum()).cast(pl.Float64).alias(f"m{i}")]
+    counted = {i for i, (_, m) in enumerate(pairs) if m is None}
+    shared = counted and not rows_are_units  # m is 1 in rows of units: M = MM = C = units, KM = K
+    per_unit = [pl.len().cast(pl.Int64).alias("_m")] if shared else []
+    for i, (k, m) in enumerate(pairs):
+        whole = modes[i] == "whole"
+        # a float as a whole float, round(x * 2**bits), made an Int128 in the sums over units (half
+        # the memory); added up per unit with its least value, or the sum of its |values| (a)
+        for side, name, e in ((0, "k", k), (1, "m", m)):
+            if e is None:
+                continue
+            if (i, side) in floats and isinstance(modes[i], tuple):
+                q = (e.cast(pl.Float64) * 2.0 ** modes[i][side]).round()
+                per_unit += [q.alias(f"{name}{i}")] if rows_are_units else \
+                    [q.sum().alias(f"{name}{i}"), (q.abs().sum() if modes[i][2] else q.min()).alias(f"a{name}{i}")]
+            elif rows_are_units:
+                per_unit.append(_fixed(e, modes[i], side).alias(f"{name}{i}"))
+            elif whole:  # whole numbers below 2**32 add up exactly in an Int64
+                per_unit.append(e.cast(pl.Int64).sum().cast(pl.Float64).alias(f"{name}{i}"))
+            else:
+                per_unit.append(_fixed(e, modes[i], side).sum().alias(f"{name}{i}"))
     where = [(pl.col("_unit") % strata if strata else pl.lit(0)).cast(pl.Int64).alias("stratum"),
              (pl.col("_unit") // block if block else pl.lit(0)).cast(pl.Int64).alias("block")]
-    sums = []
-    for i in range(len(figures)):
-        k, m = pl.col(f"k{i}"), pl.col(f"m{i}")
-        sums += [k.sum().alias(f"K{i}"), m.sum().alias(f"M{i}"), (k * k).sum().alias(f"KK{i}"),
-                 (k * m).sum().alias(f"KM{i}"), (m * m).sum().alias(f"MM{i}"),
-                 (m > 0).sum().cast(pl.Float64).alias(f"C{i}")]
+    rows_of = pl.col("_m").cast(pl.Int128)
+    sums = [pl.len().alias("_C")] if counted else []
+    sums += [rows_of.sum().alias("_M"), (rows_of * rows_of).sum().alias("_MM")] if shared else []
+    for i in range(len(pairs)):
+        wholes = [name for side, name in enumerate("km") if (i, side) in floats and isinstance(modes[i], tuple)]
+        k, m = (pl.col(f"{name}{i}").cast(pl.Int128) if name in wholes else pl.col(f"{name}{i}") for name in "km")
+        sums += [k.sum().alias(f"K{i}"), (k * k).sum().alias(f"KK{i}")]
+        if wholes and not rows_are_units:
+            sums.append(pl.max_horizontal(*[pl.col(f"a{name}{i}").max() for name in wholes]).alias(f"A{i}")
+                        if modes[i][2] else
+                        pl.min_horizontal(*[pl.col(f"a{name}{i}").min() for name in wholes]).alias(f"L{i}"))
+        if i not in counted:
+            sums += [m.sum().alias(f"M{i}"), (k * m).sum().alias(f"KM{i}"), (m * m).sum().alias(f"MM{i}"),
+                     (m > 0).sum().alias(f"C{i}")]
+        elif shared:
+            m = pl.col("_m")
+            sums.append((k * (rows_of if isinstance(modes[i], tuple) else m)).sum().alias(f"KM{i}"))
+        else:
+            m = pl.lit(1)
+        if isinstance(modes[i], tuple):
+            sums.append(pl.max_horizontal(k.abs().max(), m.abs().max()).alias(f"B{i}"))
     units = rows.select(*by, pl.col(key).alias("_unit"), *per_unit) if rows_are_units \
         else rows.group_by(*by, pl.col(key).alias("_unit")).agg(per_unit)
     units = units.with_columns(where)
@@ -159,12 +270,26 @@ def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
         units.group_by(*by, "stratum", "block").agg(sums),
         units.group_by("stratum", "block").agg(pl.col("_unit").n_unique().cast(pl.Float64).alias("N"))],
         engine="streaming")
-    return wide, count
+    if counted and not shared:
+        wide = wide.with_columns(pl.col("_C").alias("_M"), pl.col("_C").alias("_MM"),
+                                 *[pl.col(f"K{i}").alias(f"KM{i}") for i in counted])
+    return wide.with_columns(*[pl.col(f"_{s}").alias(f"{s}{i}") for i in counted for s in ("M", "MM", "C")]), count
+
+
+def _unscaled(wide: pl.DataFrame, i: int, mode) -> list[pl.Series]:
+    """Figure ``i``'s sums as floats, in the fixed point of ``mode`` each rounded once (Python's
+    int to float)."""
+    if not isinstance(mode, tuple):
+        return [wide[f"{s}{i}"].cast(pl.Float64) for s in SUMS]
+    fk, fm = mode[:2]
+    scale = {"K": fk, "M": fm, "KK": 2 * fk, "KM": fk + fm, "MM": 2 * fm, "C": 0}
+    return [pl.Series(f"{s}{i}", [math.ldexp(float(v), -scale[s]) for v in wide[f"{s}{i}"].to_list()],
+                      pl.Float64) for s in SUMS]
 
 
 def _dense(sums: pl.DataFrame, units: pl.DataFrame, keys: list[str]):
     """The sums as arrays ``(group, block, stratum)``, ``N`` as ``(block, stratum)``."""
-    groups = sums.select(keys).unique(maintain_order=True)
+    groups = sums.select(keys).unique().sort(keys)  # in one order, whatever order polars summed them in
     index = sums.join(groups.with_row_index("_g"), on=keys, how="left", nulls_equal=True,
                         maintain_order="left")["_g"].to_numpy()
     blocks = np.unique(units["block"].to_numpy())
