@@ -158,3 +158,22 @@ def test_the_widest_share_is_named_the_same_whatever_order_the_tallies_came_in()
     units = pl.DataFrame({"stratum": [0], "block": [0], "N": [10.0]})
     names = {stats.widest([(pl.concat(order), units)], 0.01)[2] for order in ((one, two), (two, one))}
     assert names == {"win share of seat 0 (a)"}
+
+
+def test_the_same_chart_gives_the_same_svg_bytes():
+    """matplotlib names the SVG's clip paths and glyphs from a random salt unless one is set: the
+    same report drawn twice differed in every id."""
+    import matplotlib.pyplot as plt
+
+    from simtool.reports import balance
+
+    def drawn() -> str:
+        fig, ax = plt.subplots()
+        ax.bar(["seat 0", "seat 1"], [0.4, 0.6], yerr=[[0.05, 0.05], [0.05, 0.05]])
+        try:
+            return balance.svg(fig)
+        finally:
+            plt.close(fig)
+
+    first = drawn()
+    assert 'id="' in first and drawn() == first

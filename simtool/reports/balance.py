@@ -679,7 +679,8 @@ def svg(chart) -> str:
     buf = io.StringIO()
     canvas = FigureCanvasSVG(chart)
     layout = chart.get_layout_engine()
-    with matplotlib.rc_context(labels.PLAIN):
+    # a fixed salt: matplotlib's SVG ids are random otherwise, and the same runs gave other bytes
+    with matplotlib.rc_context({**labels.PLAIN, "svg.hashsalt": "simtool"}):
         # what savefig does, less its first pass: savefig draws the whole figure once, writing
         # nothing, only to run the layout, then draws it for good with the layout held; the layout
         # run alone places every artist the same (the same SVG), and the first drawing was a
