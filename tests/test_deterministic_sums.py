@@ -16,7 +16,7 @@ import polars as pl
 import pytest
 
 import simtool
-from simtool import stats
+from simtool import games, stats
 from simtool.analysis import summary
 
 
@@ -145,7 +145,7 @@ def test_a_match_run_summarised_after_one_or_two_jobs_gives_the_same_bytes(tmp_p
     tables = []
     for jobs in (1, 2):
         r = simtool.run("out-trumped", n=400, unit="match", seed=11, jobs=jobs, out=tmp_path / f"j{jobs}")
-        table = summary.seat_summary("out-trumped", r.seats.lazy(), r.matches.lazy(), by=("seat",))
+        table = summary.seat_summary(games.get("out-trumped"), r.seats.lazy(), r.matches.lazy(), by=("seat",))
         tables.append(table.write_csv(float_precision=None) + table.write_json())
     assert tables[0] == tables[1]
 

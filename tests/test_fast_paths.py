@@ -15,11 +15,16 @@ from simtool.games.nine_lives import GAME as NINE_LIVES
 from simtool.games.nine_lives import Round, layout, strength
 
 
+class _Trick(SimpleNamespace):
+    """A round's state under play: the arrays key reads, and the parts it keeps worked out."""
+    _seat_parts, _trick_part = Round._seat_parts, Round._trick_part
+
+
 @pytest.mark.parametrize(("p", "ranks"), [(2, 9), (4, 9), (6, 10), (3, 21)])
 def test_nine_lives_key_is_the_strength_rule_in_every_case(p, ranks):
     lay, n = layout(p, ranks), 20_000
     rng = np.random.default_rng(p * ranks)
-    state = SimpleNamespace(layout=lay, bid=rng.integers(0, lay.cards, (n, p)),
+    state = _Trick(layout=lay, bid=rng.integers(0, lay.cards, (n, p)),
                             trump=rng.integers(0, p, n), lead_suit=rng.integers(0, p, n))
     card = rng.integers(-1, lay.cards, n)  # -1: a deal whose round has no trick left
     at = np.arange(n) * p + rng.integers(0, p, n)
