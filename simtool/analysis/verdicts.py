@@ -149,12 +149,25 @@ def settle(n: int, intervals: Sequence[tuple[float, float, float]], thresholds: 
     def size(x: float) -> float:
         return abs(x) if magnitude else x
 
-    def facing(v: float, lo: float, hi: float, t: float) -> float:
-        """The part of the interval between the estimate and ``t``: a seat's win-share interval is
-        lopsided, and its half-width once told "about 1 more match would settle it" of an edge of
-        6.3 points (-9.5 to -2.8) whose end 0.2 points short of 3 needs about 70."""
-        up = not magnitude or v >= 0  # the size grows with x
-        return v - lo if (size(v) >= t) == up else hi - v
+    def ends(v: float, lo: float, hi: float, t: float) -> list[tuple[float, float]]:
+        """Each end of the interval that must move, as (its part of the interval, the estimate's
+        distance to where that end must come to lie). A seat's win-share interval is lopsided:
+        its half-width once told "about 1 more match would settle it" of an edge of 6.3 points
+        (-9.5 to -2.8) whose end 0.2 points short of 3 needs about 70."""
+        if not magnitude:
+            return [(v - lo, v - t)] if v >= t else [(hi - v, t - v)]
+        if abs(v) >= t:
+            return [(v - lo, v - t)] if v >= 0 else [(hi - v, -v - t)]
+        # a size under t: both ends must come within -t to t, and the end away from the
+        # estimate's side may be the one that reaches past (an edge of -0.03 points, -2.96 to
+        # 3.15: "about 1 more deal" by its lower end, which lies inside -3 already)
+        return [(v - lo, v + t), (hi - v, t - v)]
+
+    def units(v: float, lo: float, hi: float, t: float) -> int | None:
+        if share:
+            return share_more(n, v, lo, hi, t)
+        counts = [more_units(n, part, distance) for part, distance in ends(v, lo, hi, t)]
+        return None if None in counts else max(counts)
 
     need = 0
     for t in thresholds:
@@ -162,8 +175,7 @@ def settle(n: int, intervals: Sequence[tuple[float, float, float]], thresholds: 
         if not across or any(bands(lo, hi, (t,), magnitude) == (1, 1) for _, lo, hi in intervals):
             continue
         past = [i for i in across if size(i[0]) >= t]
-        counts = [share_more(n, v, lo, hi, t) if share else more_units(n, facing(v, lo, hi, t), abs(size(v) - t))
-                  for v, lo, hi in (past or across)]
+        counts = [units(v, lo, hi, t) for v, lo, hi in (past or across)]
         known = [c for c in counts if c is not None]
         if not known:
             return None
