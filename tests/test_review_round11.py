@@ -4,8 +4,12 @@ output folders behind links, sweep and tune arguments. Each test failed on the c
 from __future__ import annotations
 
 import math
+import sys
+
+import pytest
 
 from simtool.analysis import verdicts
+from simtool.errors import SimtoolError
 
 # ---- settle: an edge's interval across 0 --------------------------------------------------------
 
@@ -29,3 +33,35 @@ def test_an_edge_inside_a_threshold_counts_both_ends_of_its_interval():
     assert verdicts.settle(n, [(-v, -hi, -lo)], (3.0,), magnitude=True) == 76
     # the side nearer the threshold still decides where it needs more
     assert verdicts.settle(100, [(0.2, -3.5, 2.5)], (3.0,), magnitude=True) == 34  # (3.7 / 3.2)^2
+
+
+# ---- plugin prints at import ------------------------------------------------------------------
+
+def _plugin(tmp_path, body: str):
+    path = tmp_path / "plugin.py"
+    path.write_text("import sys\n" + body + "\ndef choose(view, rng):\n    return rng.choice(view.legal)\n")
+    return path
+
+
+def test_a_plugin_setting_stderr_to_stdout_at_import_loads_and_puts_stderr_back(tmp_path, capfd):
+    # before: sys.stdout was the stand-in printing to sys.stderr, so `sys.stderr = sys.stdout`
+    # made each print write to itself: "failed to load: RecursionError", and sys.stderr stayed the
+    # stand-in, so `simtool run` ended with exit status 120 and "lost sys.stderr", no message
+    import strategies
+
+    err = sys.stderr
+    path = _plugin(tmp_path, "sys.stderr = sys.stdout\nprint('at import')")
+    found = strategies.resolve(f"{path}:choose", "black-white")
+    assert found.name == "plugin.py:choose" and sys.stderr is err
+    out = capfd.readouterr()  # by descriptor: the print went to the process's own standard error
+    assert out.out == "" and "at import" in out.err
+
+
+def test_a_plugin_import_that_raises_puts_both_streams_back(tmp_path):
+    import strategies
+
+    streams = sys.stdout, sys.stderr
+    path = _plugin(tmp_path, "sys.stderr = sys.stdout\nraise ValueError('no')")
+    with pytest.raises(SimtoolError, match="failed to load: ValueError: no$"):
+        strategies.resolve(f"{path}:choose", "black-white")
+    assert (sys.stdout, sys.stderr) == streams
