@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -65,3 +66,31 @@ def test_a_plugin_import_that_raises_puts_both_streams_back(tmp_path):
     with pytest.raises(SimtoolError, match="failed to load: ValueError: no$"):
         strategies.resolve(f"{path}:choose", "black-white")
     assert (sys.stdout, sys.stderr) == streams
+
+
+# ---- output folders behind links --------------------------------------------------------------
+
+def test_a_link_to_a_link_to_nothing_is_named_to_its_end(tmp_path, monkeypatch):
+    # before: "b is a link to a, which does not exist", where `ls` shows a (a link itself)
+    from simtool.errors import os_problem
+
+    monkeypatch.chdir(tmp_path)
+    Path("a").symlink_to("gone")
+    Path("b").symlink_to("a")
+    assert os_problem(Path("b/runs"), OSError()) == (
+        "b is a link to a, a link to gone, which does not exist; remove the link or make what it points to")
+    assert os_problem(Path("a/runs"), OSError()).startswith("a is a link to gone, which does not exist")
+
+
+def test_a_loop_of_links_is_named_a_loop(tmp_path, monkeypatch):
+    # before: "loop1 is a link to loop2, which does not exist", of two links in a loop
+    from simtool.errors import os_problem
+    from simtool.reports.balance import check_output
+
+    monkeypatch.chdir(tmp_path)
+    Path("loop1").symlink_to("loop2")
+    Path("loop2").symlink_to("loop1")
+    want = "loop1 is a link to loop2, a link to loop1: a loop of links, which leads nowhere"
+    assert os_problem(Path("loop1/x"), OSError()).startswith(want)
+    with pytest.raises(SimtoolError, match=f"^cannot write report loop1/r.html: {want}"):
+        check_output("loop1/r.html", [])
