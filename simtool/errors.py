@@ -34,7 +34,9 @@ def choices(values) -> str:
 def shown(value) -> str:
     """A value as an error message quotes it: its repr, on one line, cut at 60 characters."""
     try:
-        text = " ".join(repr(value).split())
+        # a string's repr is one line already, and its spaces are what was given: collapsed,
+        # `--out "  "` was quoted as ' ', one space
+        text = repr(value) if isinstance(value, str) else " ".join(repr(value).split())
     except ValueError:  # a whole number past Python's 4300 digits for int-to-text
         text = f"(a whole number of {value.bit_length()} bits)"
     return text if len(text) <= 60 else text[:57] + "..."

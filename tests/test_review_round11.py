@@ -94,3 +94,42 @@ def test_a_loop_of_links_is_named_a_loop(tmp_path, monkeypatch):
     assert os_problem(Path("loop1/x"), OSError()).startswith(want)
     with pytest.raises(SimtoolError, match=f"^cannot write report loop1/r.html: {want}"):
         check_output("loop1/r.html", [])
+
+
+# ---- blank --out -------------------------------------------------------------------------------
+
+BW = ["--game", "black-white", "--strategy", "random", "--jobs", "1", "-q", "--n", "10", "--seed", "1"]
+
+
+def test_a_blank_out_is_named_as_the_command_line_names_it_and_quoted_whole(capsys, tmp_path, monkeypatch):
+    # before: "bad out ' '; expected a folder path (str or pathlib.Path), or None": the Python
+    # API's argument and types on the command line, and two spaces quoted as one
+    from simtool.cli import main
+
+    from .test_hardening_cli import main_error
+
+    monkeypatch.chdir(tmp_path)
+    main_error(capsys, ["run", *BW, "--out", "  "], "error: bad --out '  '; expected a folder path, such as runs/first")
+    with pytest.raises(SimtoolError, match=r"^bad out '  '; expected a folder path \(str or pathlib.Path\), or None$"):
+        import simtool
+
+        simtool.run("black-white", n=10, seed=1, out="  ")
+    assert main(["run", *BW, "--out", "r"]) == 0 and capsys.readouterr().out == "r\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]
+
+
+@pytest.mark.parametrize("command", [
+    ["report", "r", "--out", " "],
+    ["sweep", "--game", "black-white", "--players", "4", "--n", "10", "--jobs", "1", "--runs", "s", "--out", " "],
+])
+def test_a_blank_report_name_is_refused_before_any_work(capsys, tmp_path, monkeypatch, command):
+    # before: a page named ' ' in the working folder, and "report  " printed as where it went
+    from simtool.cli import main
+
+    from .test_hardening_cli import main_error
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", *BW, "--out", "r"]) == 0
+    capsys.readouterr()
+    main_error(capsys, command, "error: report ' ' is a blank name; give a file name such as report.html")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]

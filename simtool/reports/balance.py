@@ -873,6 +873,8 @@ def check_output(out: str | Path, inputs: list[Path]) -> None:
     not write as a report, or a place that cannot be written (under a file, or a folder this
     user may not write in)."""
     text, out = os.fspath(out), Path(out)
+    if not text.strip():  # `--out " "` wrote a page named ' ' in the working folder
+        raise SimtoolError(f"report {text!r} is a blank name; give a file name such as report.html")
     if text.endswith(("/", os.sep)) or out.is_dir():
         raise SimtoolError(f"report {text} is a folder; give a file name such as {out / 'report.html'}")
     # a folder above it that is a link to nothing: resolved, it looked writable, and the write
