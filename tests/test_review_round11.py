@@ -133,3 +133,19 @@ def test_a_blank_report_name_is_refused_before_any_work(capsys, tmp_path, monkey
     capsys.readouterr()
     main_error(capsys, command, "error: report ' ' is a blank name; give a file name such as report.html")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]
+
+
+# ---- tune objectives ---------------------------------------------------------------------------
+
+def test_a_direction_may_have_spaces_around_it_as_a_target_may():
+    # before: 'seat_spread = 0.5' was taken, 'seat_spread: min' refused: "bad objective 'seat_spread:
+    # min'; a direction is :min or :max", of a direction that is :min
+    from simtool import games
+    from simtool.commands.tune import Objective, parse_objective
+
+    game = games.get("black-white")
+    assert parse_objective(game, "seat_spread: min") == parse_objective(game, "seat_spread:min")
+    assert parse_objective(game, " skill : max ") == Objective("skill", "max")
+    for bad in ("seat_spread: ", "seat_spread:  mini"):
+        with pytest.raises(SimtoolError, match=r"; a direction is :min or :max$"):
+            parse_objective(game, bad)
