@@ -149,3 +149,32 @@ def test_a_direction_may_have_spaces_around_it_as_a_target_may():
     for bad in ("seat_spread: ", "seat_spread:  mini"):
         with pytest.raises(SimtoolError, match=r"; a direction is :min or :max$"):
             parse_objective(game, bad)
+
+
+# ---- settle: an estimate on a threshold but for rounding, and huge counts -----------------------
+
+def test_a_seat_edge_on_a_threshold_but_for_rounding_sits_on_it():
+    # 26 of 100 deals at 4 players: 100 (0.26 - 0.25) is 1.0000000000000009 points. Before:
+    # "about 7.3e+27 million more deals would settle it", by its 9e-16 points past 1
+    from simtool.stats import wilson
+
+    rows = [(s, w / 100, *map(float, wilson(w, 100))) for s, w in enumerate([26, 25, 25, 24])]
+    v = verdicts.seat_verdict(rows, 4, 100)
+    assert v.word == "unclear" and v.more is None
+    assert "the estimate sits on a threshold, so more deals alone will not settle it" in v.sentence
+    # an estimate truly off it still gets its count
+    assert verdicts.settle(100, [(1.01, -6.6, 10.4)], (1.0, 3.0), magnitude=True) > 10_000_000
+
+
+def test_a_count_of_a_hundred_million_or_more_is_written_out():
+    # before: "1e+07 million" (":g" of 10 million millions)
+    assert [verdicts.rough(c) for c in (10**8, 2_500_000, 123_456_789, 10**13, 43_210 * 10**9)] == [
+        "100 million", "2.5 million", "120 million", "10,000,000 million", "43,000,000 million"]
+
+
+def test_an_estimate_under_a_threshold_but_for_rounding_keeps_it_unsettled():
+    # every interval must come below 1: one whose estimate is 1 but for rounding never does.
+    # Before: a count of its 9e-16 points to go, some 10^33 deals
+    assert verdicts.settle(1000, [(0.9999999999999991, -0.5, 2.5), (0.2, -0.8, 1.2)], (1.0,), magnitude=True) is None
+    # off it, the most the intervals need: 1000 (1.6 / 0.1)^2 - 1000
+    assert verdicts.settle(1000, [(0.9, -0.5, 2.5), (0.2, -0.8, 1.2)], (1.0,), magnitude=True) == 255_000
