@@ -178,3 +178,17 @@ def test_an_estimate_under_a_threshold_but_for_rounding_keeps_it_unsettled():
     assert verdicts.settle(1000, [(0.9999999999999991, -0.5, 2.5), (0.2, -0.8, 1.2)], (1.0,), magnitude=True) is None
     # off it, the most the intervals need: 1000 (1.6 / 0.1)^2 - 1000
     assert verdicts.settle(1000, [(0.9, -0.5, 2.5), (0.2, -0.8, 1.2)], (1.0,), magnitude=True) == 255_000
+
+
+def test_a_link_broken_after_the_checks_is_named_when_the_report_is_written(tmp_path):
+    # check_output refuses a dead link above the report before any work, but a link that breaks
+    # while a sweep plays (its drive unmounted) failed the write at the end as "File exists"
+    from simtool.pipeline.folders import write_together
+
+    (tmp_path / "gone").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "gone")
+    (tmp_path / "gone").rmdir()
+    with pytest.raises(SimtoolError, match=f"^cannot write report x: {tmp_path / 'link'} is a link to "
+                                           f"{tmp_path / 'gone'}, which does not exist; remove the link"):
+        write_together({tmp_path / "link" / "sub" / "page.html": "<p>"}, "report x")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link"]
