@@ -192,3 +192,21 @@ def test_a_link_broken_after_the_checks_is_named_when_the_report_is_written(tmp_
                                            f"{tmp_path / 'gone'}, which does not exist; remove the link"):
         write_together({tmp_path / "link" / "sub" / "page.html": "<p>"}, "report x")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link"]
+
+
+@pytest.mark.parametrize("command, option", [
+    (["run", *BW, "--out", ""], "--out"),
+    (["sweep", "--game", "black-white", "--n", "10", "--jobs", "1", "--runs", "", "--out", "s.html"], "--runs"),
+    (["restrict", "--game", "black-white", "--n", "10", "--out", ""], "--out"),
+    (["tune", "--game", "black-white", "--vary", "deck", "--out", ""], "--out"),
+    (["review", "--game", "black-white", "--out", ""], "--out"),
+])
+def test_an_empty_folder_option_is_refused_not_taken_for_the_working_folder(capsys, tmp_path, monkeypatch,
+                                                                            command, option):
+    # before: typer made `--out ""` Path(""), the working folder: `simtool run --out ""` wrote its
+    # run.json and seats.parquet there, where `--out " "` and out="" in Python were refused
+    from .test_hardening_cli import main_error
+
+    monkeypatch.chdir(tmp_path)
+    main_error(capsys, command, f"error: bad {option} ''; expected a folder path, such as runs/first")
+    assert list(tmp_path.iterdir()) == []
