@@ -210,3 +210,19 @@ def test_an_empty_folder_option_is_refused_not_taken_for_the_working_folder(caps
     monkeypatch.chdir(tmp_path)
     main_error(capsys, command, f"error: bad {option} ''; expected a folder path, such as runs/first")
     assert list(tmp_path.iterdir()) == []
+
+
+# ---- review: vs_rules={} of a game without rule options -----------------------------------------
+
+def test_an_empty_vs_rules_of_a_game_without_rule_options_is_one_line():
+    # before: IndexError (the message named game.options[0] as an example), for an installed game
+    # that declares no rule options
+    from types import SimpleNamespace
+
+    from simtool.commands.review import versions_of
+
+    plain = SimpleNamespace(id="plain", options=(), check_rules=lambda rules, players: None)
+    with pytest.raises(SimtoolError, match=r"^vs_rules \{\} names no rule to change, and plain has no rule "
+                                           r"options: give None for no comparison$"):
+        versions_of(plain, 4, None, {})
+    assert versions_of(plain, 4, None, None) == ({},)
