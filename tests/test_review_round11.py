@@ -176,8 +176,8 @@ def test_an_estimate_under_a_threshold_but_for_rounding_keeps_it_unsettled():
     # every interval must come below 1: one whose estimate is 1 but for rounding never does.
     # Before: a count of its 9e-16 points to go, some 10^33 deals
     assert verdicts.settle(1000, [(0.9999999999999991, -0.5, 2.5), (0.2, -0.8, 1.2)], (1.0,), magnitude=True) is None
-    # off it, the most the intervals need: 1000 (1.6 / 0.1)^2 - 1000
-    assert verdicts.settle(1000, [(0.9, -0.5, 2.5), (0.2, -0.8, 1.2)], (1.0,), magnitude=True) == 255_000
+    # off it, the most the intervals need: 1000 (1.6 / 0.1)^2 - 1000, and one to pass 1, not reach it
+    assert verdicts.settle(1000, [(0.9, -0.5, 2.5), (0.2, -0.8, 1.2)], (1.0,), magnitude=True) == 255_001
 
 
 def test_a_link_broken_after_the_checks_is_named_when_the_report_is_written(tmp_path):
@@ -226,3 +226,12 @@ def test_an_empty_vs_rules_of_a_game_without_rule_options_is_one_line():
                                            r"options: give None for no comparison$"):
         versions_of(plain, 4, None, {})
     assert versions_of(plain, 4, None, None) == ({},)
+
+
+def test_an_end_that_must_pass_a_threshold_is_counted_past_it_not_onto_it():
+    # 0.5, 0.4 to 0.65 at 2,000 deals: at 4,500 the upper end is 0.6 exactly, which the bands count
+    # as "high" still. Before: "about 2,500 more", which left it unclear; an end that must only
+    # reach the threshold (an estimate past it) is on it in time
+    assert verdicts.luck_verdict(0.5, 0.4, 0.65, 2000).more == 2501
+    assert verdicts.settle(1000, [(3.5, 3.0 - 0.5, 4.5)], (3.0,)) == 3000  # 1000 (1 / 0.5)^2: lo = 3
+    assert verdicts.bands(0.5 - 0.1, 0.5 + 0.15 * math.sqrt(2000 / 4500), (0.6,)) == (0, 1)

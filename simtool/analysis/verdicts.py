@@ -86,19 +86,24 @@ def bands(low: float, high: float, thresholds: Sequence[float], magnitude: bool 
     return band(nearest, thresholds), band(max(abs(low), abs(high)), thresholds)
 
 
-def more_units(n: int, half: float, distance: float) -> int | None:
+def more_units(n: int, half: float, distance: float, strict: bool = False) -> int | None:
     """How many more units shrink a 95% half-width ``half`` below ``distance``, the gap between
     the estimate and a threshold, if the estimate is the truth.
 
     A half-width shrinks as ``1/sqrt(n)``: at ``n'`` units it is ``half sqrt(n / n')``, which
     is below ``distance`` once ``n' > n (half / distance)²``. So about
-    ``ceil(n (half / distance)²) - n`` more (at least one); ``None`` for an estimate on the
-    threshold, which no number of units moves off it.
+    ``ceil(n (half / distance)²) - n`` more (at least one; one past the threshold for an end
+    that must pass it, ``strict``); ``None`` for an estimate on the threshold, which no number
+    of units moves off it.
     """
     if not (distance > 0 and math.isfinite(half)):  # on the threshold, or no interval to narrow
         return None
     # rounded first, so that a ratio of exact decimals is not pushed up by its binary error
-    return max(1, math.ceil(round(n * (half / distance) ** 2, 6)) - n)
+    total = round(n * (half / distance) ** 2, 6)
+    # ``strict``: the end must pass the threshold, not reach it, at exactly that many it lies on
+    # the threshold, which the bands count as reached (0.5, 0.4 to 0.65 at 2,000 deals: at
+    # 4,500, 0.5 + 0.15 sqrt(2000 / 4500) = 0.6, still "moderate or high")
+    return max(1, (math.floor(total) + 1 if strict else math.ceil(total)) - n)
 
 
 def _least(holds) -> float | None:
@@ -149,19 +154,20 @@ def settle(n: int, intervals: Sequence[tuple[float, float, float]], thresholds: 
     def size(x: float) -> float:
         return abs(x) if magnitude else x
 
-    def ends(v: float, lo: float, hi: float, t: float) -> list[tuple[float, float]]:
+    def ends(v: float, lo: float, hi: float, t: float) -> list[tuple[float, float, bool]]:
         """Each end of the interval that must move, as (its part of the interval, the estimate's
-        distance to where that end must come to lie). A seat's win-share interval is lopsided:
-        its half-width once told "about 1 more match would settle it" of an edge of 6.3 points
-        (-9.5 to -2.8) whose end 0.2 points short of 3 needs about 70."""
+        distance to where that end must come to lie, whether it must pass that place, not only
+        reach it). A seat's win-share interval is lopsided: its half-width once told "about 1
+        more match would settle it" of an edge of 6.3 points (-9.5 to -2.8) whose end 0.2
+        points short of 3 needs about 70."""
         if not magnitude:
-            return [(v - lo, v - t)] if v >= t else [(hi - v, t - v)]
+            return [(v - lo, v - t, False)] if v >= t else [(hi - v, t - v, True)]
         if abs(v) >= t:
-            return [(v - lo, v - t)] if v >= 0 else [(hi - v, -v - t)]
+            return [(v - lo, v - t, False)] if v >= 0 else [(hi - v, -v - t, False)]
         # a size under t: both ends must come within -t to t, and the end away from the
         # estimate's side may be the one that reaches past (an edge of -0.03 points, -2.96 to
         # 3.15: "about 1 more deal" by its lower end, which lies inside -3 already)
-        return [(v - lo, v + t), (hi - v, t - v)]
+        return [(v - lo, v + t, True), (hi - v, t - v, True)]
 
     def units(v: float, lo: float, hi: float, t: float) -> int | None:
         # an estimate on the threshold but for rounding (a seat winning 26 of 100 deals at 4
@@ -171,7 +177,7 @@ def settle(n: int, intervals: Sequence[tuple[float, float, float]], thresholds: 
             return None
         if share:
             return share_more(n, v, lo, hi, t)
-        counts = [more_units(n, part, distance) for part, distance in ends(v, lo, hi, t)]
+        counts = [more_units(n, part, distance, strict) for part, distance, strict in ends(v, lo, hi, t)]
         return None if None in counts else max(counts)
 
     need = 0
