@@ -274,10 +274,22 @@ Scheduler = Annotated[Optional[str], typer.Option("--scheduler", envvar="SIMTOOL
                                                   "(--backend dask; default: a cluster of its own).")]
 Timeout = Annotated[Optional[float], typer.Option("--timeout", help="Stop if a strategy takes longer than "
                                                   "this many seconds over one decision (default: no limit).")]
+def folder_option(option: str):
+    """The parser of a folder option: its text as a path, a blank one refused. As a Path, typer
+    took ``--out ""`` for ``Path("")``, the working folder, where ``simtool run`` wrote its run
+    (``--out " "`` and ``out=""`` in Python were refused)."""
+    def parse(text: str) -> Path:
+        if not text.strip():
+            raise bad(option, text, "a folder path, such as runs/first")
+        return Path(text)
+    return parse
+
+
 Report = Annotated[Optional[str], typer.Option("--out", "-o", help="HTML report to write, a file name (a "
                                                "folder is refused; default reports/COMMAND.html).")]
 Title = Annotated[Optional[str], typer.Option("--title", help="Report title.")]
-Runs = Annotated[Optional[Path], typer.Option("--runs", help="Folder for its run folders (default "
+Runs = Annotated[Optional[Path], typer.Option("--runs", parser=folder_option("--runs"), metavar="<path>",
+                                              help="Folder for its run folders (default "
                                               "runs/COMMAND-...-<timestamp>).")]
 
 
@@ -372,7 +384,7 @@ def run(
                                                "(`simtool.metrics`; docs/metrics.md)."),
     seed: Seed = None,
     jobs: Jobs = None,
-    out_dir: Optional[Path] = typer.Option(None, "--out", "-o",
+    out_dir: Optional[Path] = typer.Option(None, "--out", "-o", parser=folder_option("--out"), metavar="<path>",
                                            help="Run folder (default runs/<game>-<timestamp>)."),
     force: Force = False,
     quiet: Quiet = False,
@@ -730,7 +742,8 @@ def tune(
     jobs: Jobs = None,
     backend: Backend = "local",
     scheduler: Scheduler = None,
-    out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Tuning folder: study.db, "
+    out_dir: Optional[Path] = typer.Option(None, "--out", "-o", parser=folder_option("--out"), metavar="<path>",
+                                           help="Tuning folder: study.db, "
                                            "tune.json, runs/ (default runs/tune-<game>-<timestamp>)."),
     report_file: Optional[str] = typer.Option(None, "--report", help="HTML report to write "
                                               "(default: tune.html in the tuning folder)."),
@@ -909,7 +922,8 @@ def restrict(
     n: N = "2e4",
     seed: Seed = None,
     jobs: Jobs = None,
-    runs_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for the run folders "
+    runs_dir: Optional[Path] = typer.Option(None, "--out", "-o", parser=folder_option("--out"), metavar="<path>",
+                                            help="Folder for the run folders "
                                             "(default runs/restrict-<game>-<timestamp>)."),
     output: Optional[str] = typer.Option(None, "--report", help="HTML report to write (default: none)."),
     title: Title = "simtool restricted play",
@@ -1053,7 +1067,9 @@ QUESTION_LABELS = {"pilot": "pricing the game's plays (counted, never timed)",
 @app.command()
 def review(
     game: Game,
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder for review.html, review.json and the runs.")],
+    out_dir: Annotated[Path, typer.Option(
+        "--out", "-o", parser=folder_option("--out"), metavar="<path>",
+        help="Folder for review.html, review.json and the runs.")],
     players: Players = None,
     rule: Rules = [],
     effort: Optional[str] = typer.Option(None, "--effort", help="quick (about a minute on 2 cores, the "

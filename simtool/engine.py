@@ -1060,18 +1060,26 @@ class _Aside:
     command prints (``simtool run -q`` prints the run's folder alone, for scripts to read);
     closing it closes nothing."""
 
+    def _errors(self):
+        """Standard error as it is now; the process's own where a plugin set ``sys.stderr`` to
+        this stand-in (``sys.stderr = sys.stdout`` at import): writing to itself, each print
+        recursed until a RecursionError, and simtool's own error then ended it, exit status 120,
+        "lost sys.stderr"."""
+        return sys.__stderr__ if sys.stderr is self else sys.stderr
+
     def write(self, text: str) -> int:
-        return sys.stderr.write(text) if sys.stderr is not None else len(text)
+        errors = self._errors()
+        return errors.write(text) if errors is not None else len(text)
 
     def flush(self) -> None:
-        if sys.stderr is not None:
-            sys.stderr.flush()
+        if (errors := self._errors()) is not None:
+            errors.flush()
 
     def close(self) -> None:
         pass
 
     def __getattr__(self, name):
-        return getattr(sys.stderr, name)
+        return getattr(self._errors(), name)
 
 
 _ASIDE = _Aside()
@@ -1083,12 +1091,14 @@ def printing_aside() -> Generator[None, None, None]:
     error as :func:`_call` has it print while it chooses: a ``print`` at a plugin's top level
     came out among what the command prints (``simtool run -q``: a forged line before the run's
     folder)."""
-    results = sys.stdout
+    results, errors = sys.stdout, sys.stderr
     sys.stdout = _ASIDE
     try:
         yield
     finally:
-        sys.stdout = results
+        # standard error too, as a chunk puts it back: one set to the stand-in (``sys.stderr =
+        # sys.stdout``) would have held it after the import, every error message going through it
+        sys.stdout, sys.stderr = results, errors
 
 
 _OPENERS = (_call.__code__, view_of.__code__)

@@ -60,7 +60,9 @@ def choices(values) -> str:
 def shown(value) -> str:
     """A value as an error message quotes it: its repr, on one line, cut at 60 characters."""
     try:
-        text = " ".join(repr(value).split())
+        # a string's repr is one line already, and its spaces are what was given: collapsed,
+        # `--out "  "` was quoted as ' ', one space
+        text = repr(value) if isinstance(value, str) else " ".join(repr(value).split())
     except ValueError:  # a whole number past Python's 4300 digits for int-to-text
         text = f"(a whole number of {value.bit_length()} bits)"
     return text if len(text) <= 60 else text[:57] + "..."
@@ -84,13 +86,30 @@ def describe(exc: BaseException) -> str:
 
 def os_problem(path, exc: OSError) -> str:
     """Why ``path`` (a folder) could not be made, in words. A link (the folder itself, or one
-    above it) to something that does not exist is named with its target: the system says only
-    "File exists", of a name where ``ls`` shows nothing to write over."""
-    import os
+    above it) that leads to nothing is named with where it leads: the system says only "File
+    exists", of a name where ``ls`` shows nothing to write over."""
     from pathlib import Path
 
     for place in (Path(path), *Path(path).parents):
         if place.is_symlink() and not place.exists():
-            return (f"{place} is a link to {os.readlink(place)}, which does not exist; remove the link "
-                    f"or make what it points to")
+            return _dead_link(place)
     return exc.strerror or str(exc)
+
+
+def _dead_link(link) -> str:
+    """Where the link ``link``, which leads to nothing, leads: each link on the way, to the name
+    that does not exist or back to one already passed. Its first step alone once named a link
+    (``b -> a -> gone``: "b is a link to a, which does not exist", where ``ls`` shows ``a``), and
+    each link of a loop as "a link to X, which does not exist"."""
+    import os
+
+    hops, place = [link], link
+    while place.is_symlink() and len(hops) <= 40:  # the system's own limit is 40 links
+        place = place.parent / os.readlink(place)  # a relative target, from the link's folder
+        if place in hops:
+            way = ", a link to ".join(str(p) for p in hops[1:] + [place])
+            return (f"{link} is a link to {way}: a loop of links, which leads nowhere; remove the link "
+                    f"or point it at a folder")
+        hops.append(place)
+    way = ", a link to ".join(str(p) for p in hops[1:])
+    return f"{link} is a link to {way}, which does not exist; remove the link or make what it points to"

@@ -64,16 +64,16 @@ def test_an_output_folder_behind_a_broken_link_says_so(capsys, tmp_path, command
     assert not (tmp_path / "gone").exists() and link.is_symlink()
 
 
-@pytest.mark.parametrize("out", [" ", Path("  ")])
-def test_a_blank_output_folder_is_quoted_as_written(out):
+@pytest.mark.parametrize("out, quoted", [(" ", "' '"), (Path("  "), "'  '")])
+def test_a_blank_output_folder_is_quoted_as_written(out, quoted):
     # before, from the command line and with a Path: "bad out PosixPath(' '); ..."
-    with pytest.raises(simtool.SimtoolError, match=r"^bad out ' '; expected a folder path"):
+    with pytest.raises(simtool.SimtoolError, match=f"^bad out {quoted}; expected a folder path"):
         simtool.run("black-white", n=10, seed=1, out=out)
 
 
 def test_a_blank_out_on_the_command_line_is_quoted_as_written(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    text = main_error(capsys, ["run", *BW, "--out", " "], "bad out ' '; expected a folder path")
+    text = main_error(capsys, ["run", *BW, "--out", " "], "bad --out ' '; expected a folder path")
     assert "PosixPath" not in text and os.listdir(tmp_path) == []
 
 

@@ -86,19 +86,24 @@ def bands(low: float, high: float, thresholds: Sequence[float], magnitude: bool 
     return band(nearest, thresholds), band(max(abs(low), abs(high)), thresholds)
 
 
-def more_units(n: int, half: float, distance: float) -> int | None:
+def more_units(n: int, half: float, distance: float, strict: bool = False) -> int | None:
     """How many more units shrink a 95% half-width ``half`` below ``distance``, the gap between
     the estimate and a threshold, if the estimate is the truth.
 
     A half-width shrinks as ``1/sqrt(n)``: at ``n'`` units it is ``half sqrt(n / n')``, which
     is below ``distance`` once ``n' > n (half / distance)²``. So about
-    ``ceil(n (half / distance)²) - n`` more (at least one); ``None`` for an estimate on the
-    threshold, which no number of units moves off it.
+    ``ceil(n (half / distance)²) - n`` more (at least one; one past the threshold for an end
+    that must pass it, ``strict``); ``None`` for an estimate on the threshold, which no number
+    of units moves off it.
     """
     if not (distance > 0 and math.isfinite(half)):  # on the threshold, or no interval to narrow
         return None
     # rounded first, so that a ratio of exact decimals is not pushed up by its binary error
-    return max(1, math.ceil(round(n * (half / distance) ** 2, 6)) - n)
+    total = round(n * (half / distance) ** 2, 6)
+    # ``strict``: the end must pass the threshold, not reach it, at exactly that many it lies on
+    # the threshold, which the bands count as reached (0.5, 0.4 to 0.65 at 2,000 deals: at
+    # 4,500, 0.5 + 0.15 sqrt(2000 / 4500) = 0.6, still "moderate or high")
+    return max(1, (math.floor(total) + 1 if strict else math.ceil(total)) - n)
 
 
 def _least(holds) -> float | None:
@@ -149,12 +154,31 @@ def settle(n: int, intervals: Sequence[tuple[float, float, float]], thresholds: 
     def size(x: float) -> float:
         return abs(x) if magnitude else x
 
-    def facing(v: float, lo: float, hi: float, t: float) -> float:
-        """The part of the interval between the estimate and ``t``: a seat's win-share interval is
-        lopsided, and its half-width once told "about 1 more match would settle it" of an edge of
-        6.3 points (-9.5 to -2.8) whose end 0.2 points short of 3 needs about 70."""
-        up = not magnitude or v >= 0  # the size grows with x
-        return v - lo if (size(v) >= t) == up else hi - v
+    def ends(v: float, lo: float, hi: float, t: float) -> list[tuple[float, float, bool]]:
+        """Each end of the interval that must move, as (its part of the interval, the estimate's
+        distance to where that end must come to lie, whether it must pass that place, not only
+        reach it). A seat's win-share interval is lopsided: its half-width once told "about 1
+        more match would settle it" of an edge of 6.3 points (-9.5 to -2.8) whose end 0.2
+        points short of 3 needs about 70."""
+        if not magnitude:
+            return [(v - lo, v - t, False)] if v >= t else [(hi - v, t - v, True)]
+        if abs(v) >= t:
+            return [(v - lo, v - t, False)] if v >= 0 else [(hi - v, -v - t, False)]
+        # a size under t: both ends must come within -t to t, and the end away from the
+        # estimate's side may be the one that reaches past (an edge of -0.03 points, -2.96 to
+        # 3.15: "about 1 more deal" by its lower end, which lies inside -3 already)
+        return [(v - lo, v + t, True), (hi - v, t - v, True)]
+
+    def units(v: float, lo: float, hi: float, t: float) -> int | None:
+        # an estimate on the threshold but for rounding (a seat winning 26 of 100 deals at 4
+        # players: an edge of 1.0000000000000009 points) is on it, as :func:`fixed` shows it:
+        # its 1e-15 to go once read "about 7.3e+27 million more deals would settle it"
+        if math.isclose(size(v), t, rel_tol=1e-9, abs_tol=1e-12):
+            return None
+        if share:
+            return share_more(n, v, lo, hi, t)
+        counts = [more_units(n, part, distance, strict) for part, distance, strict in ends(v, lo, hi, t)]
+        return None if None in counts else max(counts)
 
     need = 0
     for t in thresholds:
@@ -162,10 +186,11 @@ def settle(n: int, intervals: Sequence[tuple[float, float, float]], thresholds: 
         if not across or any(bands(lo, hi, (t,), magnitude) == (1, 1) for _, lo, hi in intervals):
             continue
         past = [i for i in across if size(i[0]) >= t]
-        counts = [share_more(n, v, lo, hi, t) if share else more_units(n, facing(v, lo, hi, t), abs(size(v) - t))
-                  for v, lo, hi in (past or across)]
+        counts = [units(v, lo, hi, t) for v, lo, hi in (past or across)]
         known = [c for c in counts if c is not None]
-        if not known:
+        # each interval must come below it: one that cannot (an estimate on it but for rounding,
+        # 0.9999999999999991) keeps it unsettled, whatever the others need
+        if not known or (not past and len(known) < len(counts)):
             return None
         need = max(need, min(known) if past else max(known))
     return need or None
@@ -295,7 +320,10 @@ def rough(count: int) -> str:
     if count < 10_000:
         return f"{count:,}"
     rounded = float(f"{count:.2g}")
-    return f"{rounded / 1e6:g} million" if rounded >= 1e6 else f"{rounded:,.0f}"
+    if rounded < 1e6:
+        return f"{rounded:,.0f}"
+    millions = rounded / 1e6  # from 100 million as a whole number: ":g" wrote "1e+07 million"
+    return f"{millions:,.0f} million" if millions >= 100 else f"{millions:g} million"
 
 
 def _settle_text(more: int | None, unit: str, low: float = 0.0, high: float = 0.0) -> str:

@@ -234,6 +234,9 @@ def versions_of(game, players: int, rules: dict | None, vs_rules: dict | None) -
     game.check_rules(base, players)
     if vs_rules is None:
         return (base,)
+    if not vs_rules and not game.options:  # no rule to name as an example (it raised IndexError)
+        raise SimtoolError(f"vs_rules {{}} names no rule to change, and {game.id} has no rule options: "
+                           f"give None for no comparison")
     if not vs_rules:  # from Python: it read "--vs-rule  gives the rules under review", naming nothing
         raise SimtoolError(f"vs_rules {{}} names no rule to change; give one such as "
                            f"{{'{game.options[0].name}': ...}} (valid: {choices(o.name for o in game.options)}), "

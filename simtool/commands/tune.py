@@ -84,6 +84,7 @@ def parse_objective(game, text: str) -> Objective:
     shared = analysis_of(game).shared
     known = (*FIGURES, *[r for r in analysis_of(game).rates if r not in shared])
     body, colon, direction = text.strip().partition(":")
+    direction = direction.strip()  # 'seat_spread: min' as 'seat_spread = 0' is: spaces around it
     figure, eq, target = (part.strip() for part in body.partition("="))
     if figure in shared:  # every deal one seat has it: pooled over the seats no rule moves it
         raise SimtoolError(f"{figure} is 1/p by rule (every deal one seat has it, so pooled over the seats "

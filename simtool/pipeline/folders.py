@@ -688,7 +688,10 @@ def write_together(files: dict[Path, str], what: str) -> None:
     temps = {path: _temp_name(path) for path in files}
     try:
         for folder in dict.fromkeys(path.parent for path in files):
-            folder.mkdir(parents=True, exist_ok=True)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # a link above it broken since the command began: named, not "File exists"
+                raise SimtoolError(f"cannot write {what}: {os_problem(folder, exc)}") from None
             clear_dead_temps(folder)
         for path, text in files.items():
             # a name this Python decoded from the system (LC_ALL=C) is written as its own bytes

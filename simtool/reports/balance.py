@@ -873,8 +873,17 @@ def check_output(out: str | Path, inputs: list[Path]) -> None:
     not write as a report, or a place that cannot be written (under a file, or a folder this
     user may not write in)."""
     text, out = os.fspath(out), Path(out)
+    if not text.strip():  # `--out " "` wrote a page named ' ' in the working folder
+        raise SimtoolError(f"report {text!r} is a blank name; give a file name such as report.html")
     if text.endswith(("/", os.sep)) or out.is_dir():
         raise SimtoolError(f"report {text} is a folder; give a file name such as {out / 'report.html'}")
+    # a folder above it that is a link to nothing: resolved, it looked writable, and the write
+    # failed at the end ("File exists") after a sweep or ladder had played every cell; the report
+    # itself a link to nothing: the page replaced the user's link. First, as a loop of links there
+    # made resolve() raise (RuntimeError: Symlink loop)
+    broken = next((p for p in (out, *out.parents) if p.is_symlink() and not p.exists()), None)
+    if broken is not None:
+        raise SimtoolError(f"cannot write report {out}: {os_problem(broken, OSError())}")
     where = out.resolve()
     for folder in inputs:
         folder = folder.resolve()
@@ -885,12 +894,6 @@ def check_output(out: str | Path, inputs: list[Path]) -> None:
     if out.exists() and not is_report(out):
         raise SimtoolError(f"{out} exists and is not a simtool report; simtool replaces only its own "
                            f"reports: choose another --out")
-    # a folder above it that is a link to nothing: resolved, it looked writable, and the write
-    # failed at the end ("File exists") after a sweep or ladder had played every cell; the report
-    # itself a link to nothing: the page replaced the user's link
-    broken = next((p for p in (out, *out.parents) if p.is_symlink() and not p.exists()), None)
-    if broken is not None:
-        raise SimtoolError(f"cannot write report {out}: {os_problem(broken, OSError())}")
     base = where.parent
     while not base.exists() and base != base.parent:
         base = base.parent
