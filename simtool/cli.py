@@ -260,6 +260,8 @@ N = Annotated[Optional[str], typer.Option("--n", "-n", help="Deals (or matches) 
 SEED, JOBS = options.Value(options.WHOLE, low=0, high=arguments.SEED_MAX), options.Value(options.WHOLE, low=1)
 WHOLE = options.Value(options.WHOLE)
 """A whole number written as --n takes one (``1e3``, ``1_000``); the command checks its range."""
+LEAD_HISTORY = options.Value(options.WHOLE, low=0)
+"""--lead-history's range checked here: the API's own check named ``lead_history`` and ``None``."""
 Seed = Annotated[Optional[str], typer.Option("--seed", metavar="<int>", callback=checked("--seed", SEED),
                                              help="Seed (default: fresh, recorded).")]
 Jobs = Annotated[Optional[str], typer.Option("--jobs", "-j", metavar="<int>", callback=checked("--jobs", JOBS),
@@ -365,7 +367,7 @@ def run(
     duplicate: Duplicate = False,
     unit: Unit = "deal",
     lead_history: Optional[str] = typer.Option(None, "--lead-history", metavar="K",
-                                               callback=checked("--lead-history", WHOLE),
+                                               callback=checked("--lead-history", LEAD_HISTORY),
                                                help="Record every seat's estimated standing at "
                                                "each decision of the first K deals (matches) of "
                                                "each chunk, for the published metrics "

@@ -1,0 +1,31 @@
+"""Hostile review, round 12, of the merges of flaky (signals) and left2 (queen verdict, integer
+options). Each test failed on the code before its fix."""
+
+from __future__ import annotations
+
+from simtool.analysis import verdicts
+
+from .test_hardening_cli import main_error
+
+BW = ["--game", "black-white", "--strategy", "random", "--jobs", "1", "-q", "--n", "10", "--seed", "1"]
+
+
+def test_lead_history_below_zero_is_named_as_the_command_line_option(capsys, tmp_path):
+    # before: 'bad lead_history -1; expected ... or 0 or None for none': the Python API's
+    # argument and Python's None, in an error of the command line
+    text = main_error(capsys, ["run", *BW, "--out", tmp_path / "r", "--lead-history", "-1"],
+                      "--lead-history", "-1", "0 or more")
+    assert "None" not in text and "lead_history" not in text
+    assert not (tmp_path / "r").exists()
+
+
+def test_fair_queen_verdict_claims_no_more_than_its_intervals_show():
+    # before: 'Every seat takes the queen of spades within 1 point of its fair share, ...: no seat
+    # takes the queen of spades more than its fair share. The largest gap is seat 0's, +0.2
+    # points': a seat above its fair share, said in the sentence that denied it
+    even = [(s, 0.25 + d, 0.25 + d - 0.004, 0.25 + d + 0.004) for s, d in enumerate((0.002, -0.001, 0.0, -0.001))]
+    v = verdicts.shared_verdict("queen", "takes the queen of spades", even, 4, 100_000)
+    assert v.word == "fair" and v.figures["edge_pts"] > 0
+    assert "no seat takes the queen of spades more than its fair share" not in v.sentence
+    assert v.sentence.startswith("Every seat takes the queen of spades within 1 point of its fair share, "
+                                 "25.0% of deals: fair. The largest gap is seat 0's, +0.2 points")
