@@ -1189,14 +1189,28 @@ def _main(argv: list[str] | None) -> int:
     try:
         return _command(argv)
     finally:  # the end of the command, whichever way it ended, is the end of its dask cluster
-        if own:
-            signal.signal(signal.SIGTERM, before)
-        if own_int:
-            signal.signal(signal.SIGINT, before_int)
+        late = _put_back([(signal.SIGTERM, before)] * own + [(signal.SIGINT, before_int)] * own_int)
         forget_interrupt()
         cluster = sys.modules.get("simtool.pipeline.cluster")
         if cluster is not None:  # never imported: no cluster was started
             cluster.close_embedded()
+        if late is not None:
+            raise late
+
+
+def _put_back(handlers: list) -> KeyboardInterrupt | None:
+    """Put back each ``(signal, handler)`` however many Ctrl-Cs come meanwhile, and return the
+    last one's KeyboardInterrupt: a second Ctrl-C as a command ended left its handler installed
+    and the interrupt remembered, and the next run in this process stopped at its first chunk."""
+    late = None
+    for signum, handler in handlers:
+        while True:
+            try:
+                signal.signal(signum, handler)
+                break
+            except KeyboardInterrupt as exc:
+                late = exc
+    return late
 
 
 def _command(argv: list[str] | None) -> int:

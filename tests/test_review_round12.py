@@ -29,3 +29,36 @@ def test_fair_queen_verdict_claims_no_more_than_its_intervals_show():
     assert "no seat takes the queen of spades more than its fair share" not in v.sentence
     assert v.sentence.startswith("Every seat takes the queen of spades within 1 point of its fair share, "
                                  "25.0% of deals: fair. The largest gap is seat 0's, +0.2 points")
+
+
+def test_a_ctrl_c_as_the_command_ends_leaves_no_handler_nor_interrupt_behind(monkeypatch, tmp_path):
+    # before: a second Ctrl-C as _main's finally began (before SIGTERM's handler was put back)
+    # left errors.interrupt as both handlers and the interrupt remembered: in a process that goes
+    # on (a test, a notebook calling main), the next Python API run stopped after its first chunk
+    import signal
+
+    from simtool import errors
+    from simtool.cli import main
+
+    real, term, ctrl_c = signal.signal, signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    hit = []
+
+    def restoring(signum, handler):
+        if signum == signal.SIGTERM and handler is not errors.interrupt and not hit:
+            hit.append(True)
+            errors.interrupt()  # the Ctrl-C, taken by the command's handler still in place
+        return real(signum, handler)
+
+    monkeypatch.setattr(signal, "signal", restoring)
+    try:
+        try:
+            code = main(["run", *BW, "--out", str(tmp_path / "r")])
+        except KeyboardInterrupt:
+            code = 130
+        assert hit and code == 130
+        assert signal.getsignal(signal.SIGTERM) == term and signal.getsignal(signal.SIGINT) == ctrl_c
+        errors.raise_if_interrupted()  # nothing remembered: the next API run goes on
+    finally:
+        real(signal.SIGTERM, term)
+        real(signal.SIGINT, ctrl_c)
+        errors.forget_interrupt()
