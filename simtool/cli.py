@@ -218,6 +218,20 @@ def fail(problem: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def one_line_path(flag: str):
+    """A callback refusing a path with a line break, named as the option the user gave: simtool
+    prints the folder or report it wrote as one line, for scripts to read (the Python API's own
+    check named ``out`` even for ``--resume``, and a report's path was printed as two lines)."""
+
+    def check(value):
+        if value is not None and any(c in os.fspath(value) for c in "\n\r"):
+            raise fail(str(bad(flag, os.fspath(value), "a path without a line break (simtool prints "
+                                                        "it as one line, for scripts to read)")))
+        return value
+
+    return check
+
+
 def one_line(text: str) -> str:
     """An error message on one line whatever it quotes: a character that is not printable in a
     name the user gave (a newline, a terminal's escape sequence) is written as Python escapes it
@@ -276,10 +290,12 @@ Scheduler = Annotated[Optional[str], typer.Option("--scheduler", envvar="SIMTOOL
                                                   "(--backend dask; default: a cluster of its own).")]
 Timeout = Annotated[Optional[float], typer.Option("--timeout", help="Stop if a strategy takes longer than "
                                                   "this many seconds over one decision (default: no limit).")]
-Report = Annotated[Optional[str], typer.Option("--out", "-o", help="HTML report to write, a file name (a "
+Report = Annotated[Optional[str], typer.Option("--out", "-o", callback=one_line_path("--out"),
+                                               help="HTML report to write, a file name (a "
                                                "folder is refused; default reports/COMMAND.html).")]
 Title = Annotated[Optional[str], typer.Option("--title", help="Report title.")]
-Runs = Annotated[Optional[Path], typer.Option("--runs", help="Folder for its run folders (default "
+Runs = Annotated[Optional[Path], typer.Option("--runs", callback=one_line_path("--runs"),
+                                              help="Folder for its run folders (default "
                                               "runs/COMMAND-...-<timestamp>).")]
 
 
@@ -374,13 +390,14 @@ def run(
                                                "(`simtool.metrics`; docs/metrics.md)."),
     seed: Seed = None,
     jobs: Jobs = None,
-    out_dir: Optional[Path] = typer.Option(None, "--out", "-o",
+    out_dir: Optional[Path] = typer.Option(None, "--out", "-o", callback=one_line_path("--out"),
                                            help="Run folder (default runs/<game>-<timestamp>)."),
     force: Force = False,
     quiet: Quiet = False,
     backend: Backend = "local",
     scheduler: Scheduler = None,
-    resume: Optional[Path] = typer.Option(None, "--resume", help="Finish the interrupted run in "
+    resume: Optional[Path] = typer.Option(None, "--resume", callback=one_line_path("--resume"),
+                                          help="Finish the interrupted run in "
                                           "this folder (its own settings; only --jobs, --backend "
                                           "and --scheduler apply)."),
     timeout: Timeout = None,
@@ -624,7 +641,8 @@ def sweep(
     backend: Backend = "local",
     scheduler: Scheduler = None,
     timeout: Timeout = None,
-    resume: Optional[Path] = typer.Option(None, "--resume", help="Finish the interrupted sweep whose "
+    resume: Optional[Path] = typer.Option(None, "--resume", callback=one_line_path("--resume"),
+                                          help="Finish the interrupted sweep whose "
                                           "cells are in this folder (its own grid; only --jobs, "
                                           "--backend, --scheduler, --timeout, --out and --title apply)."),
 ):
@@ -732,11 +750,13 @@ def tune(
     jobs: Jobs = None,
     backend: Backend = "local",
     scheduler: Scheduler = None,
-    out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Tuning folder: study.db, "
+    out_dir: Optional[Path] = typer.Option(None, "--out", "-o", callback=one_line_path("--out"),
+                                           help="Tuning folder: study.db, "
                                            "tune.json, runs/ (default runs/tune-<game>-<timestamp>)."),
     report_file: Optional[str] = typer.Option(None, "--report", help="HTML report to write "
                                               "(default: tune.html in the tuning folder)."),
-    resume: Optional[Path] = typer.Option(None, "--resume", help="Go on with the tuning in this "
+    resume: Optional[Path] = typer.Option(None, "--resume", callback=one_line_path("--resume"),
+                                          help="Go on with the tuning in this "
                                           "folder (its own settings; a larger --trials extends it)."),
     quiet: Quiet = False,
 ):
@@ -911,7 +931,8 @@ def restrict(
     n: N = "2e4",
     seed: Seed = None,
     jobs: Jobs = None,
-    runs_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for the run folders "
+    runs_dir: Optional[Path] = typer.Option(None, "--out", "-o", callback=one_line_path("--out"),
+                                            help="Folder for the run folders "
                                             "(default runs/restrict-<game>-<timestamp>)."),
     output: Optional[str] = typer.Option(None, "--report", help="HTML report to write (default: none)."),
     title: Title = "simtool restricted play",
@@ -1055,7 +1076,8 @@ QUESTION_LABELS = {"pilot": "pricing the game's plays (counted, never timed)",
 @app.command()
 def review(
     game: Game,
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder for review.html, review.json and the runs.")],
+    out_dir: Annotated[Path, typer.Option("--out", "-o", callback=one_line_path("--out"),
+                                          help="Folder for review.html, review.json and the runs.")],
     players: Players = None,
     rule: Rules = [],
     effort: Optional[str] = typer.Option(None, "--effort", help="quick (about a minute on 2 cores, the "

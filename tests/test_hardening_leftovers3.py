@@ -67,7 +67,7 @@ def test_an_out_folder_with_a_line_break_is_refused_before_anything_is_written(c
     # before: `run -q --out 'a<newline>b'` played, and printed the folder raw: a script reading
     # the folder from stdout saw two lines, neither of them the folder
     monkeypatch.chdir(tmp_path)
-    text = main_error(capsys, ["run", *BW, "--out", "a\nb"], "bad out 'a\\nb'; expected a folder path "
+    text = main_error(capsys, ["run", *BW, "--out", "a\nb"], "bad --out 'a\\nb'; expected a path "
                                                              "without a line break")
     assert "\n" not in text and list(tmp_path.iterdir()) == []
 

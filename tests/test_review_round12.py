@@ -3,7 +3,10 @@ options). Each test failed on the code before its fix."""
 
 from __future__ import annotations
 
+import pytest
+
 from simtool.analysis import verdicts
+from simtool.cli import main
 
 from .test_hardening_cli import main_error
 
@@ -38,7 +41,6 @@ def test_a_ctrl_c_as_the_command_ends_leaves_no_handler_nor_interrupt_behind(mon
     import signal
 
     from simtool import errors
-    from simtool.cli import main
 
     real, term, ctrl_c = signal.signal, signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
     hit = []
@@ -62,3 +64,27 @@ def test_a_ctrl_c_as_the_command_ends_leaves_no_handler_nor_interrupt_behind(mon
         real(signal.SIGTERM, term)
         real(signal.SIGINT, ctrl_c)
         errors.forget_interrupt()
+
+
+@pytest.mark.parametrize("command, flag", [
+    (["run", *BW, "--resume"], "--resume"),  # before: 'bad out ...', an option not given
+    (["run", *BW, "--out"], "--out"),  # before: 'bad out ...', the API's argument
+    (["review", "--game", "black-white", "--jobs", "1", "-q", "--seed", "1", "--out"], "--out"),
+    (["sweep", "--game", "black-white", "--jobs", "1", "-q", "--n", "10", "--seed", "1", "--rule",
+      "hand_size=5,6", "--out"], "--out"),  # before: the report written, its path printed as two lines
+    (["tune", "--resume"], "--resume"),
+])
+def test_a_path_with_a_line_break_is_refused_naming_the_option_given(capsys, tmp_path, monkeypatch, command, flag):
+    monkeypatch.chdir(tmp_path)
+    bent = str(tmp_path / "a\nb")
+    text = main_error(capsys, [*command, bent], f"bad {flag} ", "without a line break")
+    assert "bad out " not in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_report_with_a_line_break_is_refused(capsys, tmp_path):
+    run = tmp_path / "run"
+    assert main(["run", *BW, "--out", str(run)]) == 0
+    capsys.readouterr()
+    main_error(capsys, ["report", run, "-o", tmp_path / "a\nb.html"], "bad --out ", "without a line break")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
