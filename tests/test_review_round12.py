@@ -88,3 +88,17 @@ def test_a_report_with_a_line_break_is_refused(capsys, tmp_path):
     capsys.readouterr()
     main_error(capsys, ["report", run, "-o", tmp_path / "a\nb.html"], "bad --out ", "without a line break")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
+
+
+def test_lead_history_larger_than_a_chunk_is_recorded_as_every_deal_of_each_chunk(tmp_path):
+    # before: run.json said "the first 1000000 deals of each chunk of 32768", more than a chunk
+    # holds, beside "sampled": 10 (every deal)
+    import json
+
+    run = tmp_path / "r"
+    assert main(["run", *BW, "--out", str(run), "--lead-history", "1e6"]) == 0
+    record = json.loads((run / "run.json").read_text())["lead_history"]
+    assert record["sampled"] == 10 and record["sample"] == "every one of the deals of each chunk"
+    from simtool.pipeline.executor import sample_text
+
+    assert sample_text(2, 3, "matches") == "the first 2 matches of each chunk of 3"
