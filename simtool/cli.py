@@ -218,6 +218,20 @@ def fail(problem: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def one_line_path(flag: str):
+    """A callback refusing a path with a line break, named as the option the user gave: simtool
+    prints the folder or report it wrote as one line, for scripts to read (the Python API's own
+    check named ``out`` even for ``--resume``, and a report's path was printed as two lines)."""
+
+    def check(value):
+        if value is not None and any(c in os.fspath(value) for c in "\n\r"):
+            raise fail(str(bad(flag, os.fspath(value), "a path without a line break (simtool prints "
+                                                        "it as one line, for scripts to read)")))
+        return value
+
+    return check
+
+
 def one_line(text: str) -> str:
     """An error message on one line whatever it quotes: a character that is not printable in a
     name the user gave (a newline, a terminal's escape sequence) is written as Python escapes it
@@ -260,6 +274,8 @@ N = Annotated[Optional[str], typer.Option("--n", "-n", help="Deals (or matches) 
 SEED, JOBS = options.Value(options.WHOLE, low=0, high=arguments.SEED_MAX), options.Value(options.WHOLE, low=1)
 WHOLE = options.Value(options.WHOLE)
 """A whole number written as --n takes one (``1e3``, ``1_000``); the command checks its range."""
+LEAD_HISTORY = options.Value(options.WHOLE, low=0)
+"""--lead-history's range checked here: the API's own check named ``lead_history`` and ``None``."""
 Seed = Annotated[Optional[str], typer.Option("--seed", metavar="<int>", callback=checked("--seed", SEED),
                                              help="Seed (default: fresh, recorded).")]
 Jobs = Annotated[Optional[str], typer.Option("--jobs", "-j", metavar="<int>", callback=checked("--jobs", JOBS),
@@ -285,10 +301,12 @@ def folder_option(option: str):
     return parse
 
 
-Report = Annotated[Optional[str], typer.Option("--out", "-o", help="HTML report to write, a file name (a "
+Report = Annotated[Optional[str], typer.Option("--out", "-o", callback=one_line_path("--out"),
+                                               help="HTML report to write, a file name (a "
                                                "folder is refused; default reports/COMMAND.html).")]
 Title = Annotated[Optional[str], typer.Option("--title", help="Report title.")]
 Runs = Annotated[Optional[Path], typer.Option("--runs", parser=folder_option("--runs"), metavar="<path>",
+                                              callback=one_line_path("--runs"),
                                               help="Folder for its run folders (default "
                                               "runs/COMMAND-...-<timestamp>).")]
 
@@ -377,7 +395,7 @@ def run(
     duplicate: Duplicate = False,
     unit: Unit = "deal",
     lead_history: Optional[str] = typer.Option(None, "--lead-history", metavar="K",
-                                               callback=checked("--lead-history", WHOLE),
+                                               callback=checked("--lead-history", LEAD_HISTORY),
                                                help="Record every seat's estimated standing at "
                                                "each decision of the first K deals (matches) of "
                                                "each chunk, for the published metrics "
@@ -385,12 +403,14 @@ def run(
     seed: Seed = None,
     jobs: Jobs = None,
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o", parser=folder_option("--out"), metavar="<path>",
+                                           callback=one_line_path("--out"),
                                            help="Run folder (default runs/<game>-<timestamp>)."),
     force: Force = False,
     quiet: Quiet = False,
     backend: Backend = "local",
     scheduler: Scheduler = None,
-    resume: Optional[Path] = typer.Option(None, "--resume", help="Finish the interrupted run in "
+    resume: Optional[Path] = typer.Option(None, "--resume", callback=one_line_path("--resume"),
+                                          help="Finish the interrupted run in "
                                           "this folder (its own settings; only --jobs, --backend "
                                           "and --scheduler apply)."),
     timeout: Timeout = None,
@@ -634,7 +654,8 @@ def sweep(
     backend: Backend = "local",
     scheduler: Scheduler = None,
     timeout: Timeout = None,
-    resume: Optional[Path] = typer.Option(None, "--resume", help="Finish the interrupted sweep whose "
+    resume: Optional[Path] = typer.Option(None, "--resume", callback=one_line_path("--resume"),
+                                          help="Finish the interrupted sweep whose "
                                           "cells are in this folder (its own grid; only --jobs, "
                                           "--backend, --scheduler, --timeout, --out and --title apply)."),
 ):
@@ -743,11 +764,13 @@ def tune(
     backend: Backend = "local",
     scheduler: Scheduler = None,
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o", parser=folder_option("--out"), metavar="<path>",
+                                           callback=one_line_path("--out"),
                                            help="Tuning folder: study.db, "
                                            "tune.json, runs/ (default runs/tune-<game>-<timestamp>)."),
     report_file: Optional[str] = typer.Option(None, "--report", help="HTML report to write "
                                               "(default: tune.html in the tuning folder)."),
-    resume: Optional[Path] = typer.Option(None, "--resume", help="Go on with the tuning in this "
+    resume: Optional[Path] = typer.Option(None, "--resume", callback=one_line_path("--resume"),
+                                          help="Go on with the tuning in this "
                                           "folder (its own settings; a larger --trials extends it)."),
     quiet: Quiet = False,
 ):
@@ -923,6 +946,7 @@ def restrict(
     seed: Seed = None,
     jobs: Jobs = None,
     runs_dir: Optional[Path] = typer.Option(None, "--out", "-o", parser=folder_option("--out"), metavar="<path>",
+                                            callback=one_line_path("--out"),
                                             help="Folder for the run folders "
                                             "(default runs/restrict-<game>-<timestamp>)."),
     output: Optional[str] = typer.Option(None, "--report", help="HTML report to write (default: none)."),
@@ -1069,6 +1093,7 @@ def review(
     game: Game,
     out_dir: Annotated[Path, typer.Option(
         "--out", "-o", parser=folder_option("--out"), metavar="<path>",
+        callback=one_line_path("--out"),
         help="Folder for review.html, review.json and the runs.")],
     players: Players = None,
     rule: Rules = [],
@@ -1206,14 +1231,28 @@ def _main(argv: list[str] | None) -> int:
     try:
         return _command(argv)
     finally:  # the end of the command, whichever way it ended, is the end of its dask cluster
-        if own:
-            signal.signal(signal.SIGTERM, before)
-        if own_int:
-            signal.signal(signal.SIGINT, before_int)
+        late = _put_back([(signal.SIGTERM, before)] * own + [(signal.SIGINT, before_int)] * own_int)
         forget_interrupt()
         cluster = sys.modules.get("simtool.pipeline.cluster")
         if cluster is not None:  # never imported: no cluster was started
             cluster.close_embedded()
+        if late is not None:
+            raise late
+
+
+def _put_back(handlers: list) -> KeyboardInterrupt | None:
+    """Put back each ``(signal, handler)`` however many Ctrl-Cs come meanwhile, and return the
+    last one's KeyboardInterrupt: a second Ctrl-C as a command ended left its handler installed
+    and the interrupt remembered, and the next run in this process stopped at its first chunk."""
+    late = None
+    for signum, handler in handlers:
+        while True:
+            try:
+                signal.signal(signum, handler)
+                break
+            except KeyboardInterrupt as exc:
+                late = exc
+    return late
 
 
 def _command(argv: list[str] | None) -> int:

@@ -477,7 +477,9 @@ def shared_verdict(name: str, text: str, rates: Iterable[tuple[int, float, float
     head = (f"Seat {top.seat} {text} {pts(abs(top.edge_pts))} points {'more' if top.edge_pts >= 0 else 'less'} "
             f"often than {fair} ({_pct(top.share)}; {interval})")
     if word == "fair":
-        sentence = (f"Every seat {text} within 1 point of {fair}: no seat {text} more than its fair share. "
+        # "fair", as the seats' verdict: every interval within 1 point, so some seat may be a
+        # little above its share (the largest gap, said next); never "no seat ... more"
+        sentence = (f"Every seat {text} within 1 point of {fair}: fair. "
                     f"The largest gap is seat {top.seat}'s, {pts(top.edge_pts, '+')} points ({interval}).")
     elif word == UNCLEAR:
         sentence = (f"{head}: unclear whether {SEAT_WORDS[low]} or {SEAT_WORDS[high]}; "

@@ -485,8 +485,15 @@ def lead_record(spec: RunSpec) -> dict:
     sampled = spec.n // spec.chunk * per + min(per, spec.n % spec.chunk)
     units = "deals" if spec.unit == "deal" else "matches"
     return {"leads": spec.leads, "lead_history": {
-        "sampled": sampled, "sample": f"the first {spec.leads} {units} of each chunk of {spec.chunk}",
+        "sampled": sampled, "sample": sample_text(spec.leads, spec.chunk, units),
         **leads.describe(spec.game, list(spec.lineup), spec.leads)}}
+
+
+def sample_text(leads: int, chunk: int, units: str) -> str:
+    """Which deals (matches) have lead histories, in words: a K of a chunk or more is each whole
+    chunk (it said "the first 1000000 deals of each chunk of 32768", more than a chunk holds)."""
+    return f"every one of the {units} of each chunk" if leads >= chunk else \
+        f"the first {leads:,} {units} of each chunk of {chunk:,}"
 
 
 # ---- plans of several runs --------------------------------------------------------------------
