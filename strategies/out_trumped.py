@@ -358,15 +358,18 @@ def _read(view):
     trust = np.zeros((m, p))
     events = []
     suit_of, rank_of = layout.card_suit, layout.card_rank
+    # read once, not at each of up to 13 x p plays (each a numpy call or an attribute look-up)
+    acting, hand_size, not_excluded = view.seat, view.hand_size, ~view.excluded
     for t in range(tricks):
         first = np.maximum(leaders[:, t], 0)
+        led_live = leaders[:, t] >= 0
         led = np.zeros(m, np.int64)
         top_led = np.zeros(m, np.int64)  # the highest rank of the led suit in the trick
         top_trump = np.zeros(m, np.int64)  # the highest trump in a plain trick, 0 none
         for i in range(p):
             seat = (first + i) % p
             card = history[rows, t, seat]
-            live = (leaders[:, t] >= 0) & (card >= 0)
+            live = led_live & (card >= 0)
             if not live.any():
                 break
             c = np.maximum(card, 0)
@@ -374,7 +377,9 @@ def _read(view):
             suit, rank = suit_of[c], rank_of[c]
             is_trump = (bit & trumps) != 0
             unplayed = deck & ~played
-            broken[rows, seat] |= (out[rows, seat] & bit) != 0
+            ruled = out[rows, seat]  # what the seat's earlier plays ruled out
+            others = elsewhere[rows, seat]
+            broken[rows, seat] |= (ruled & bit) != 0
             if i == 0:
                 tops = _tops(layout, unplayed)
                 top = (tops & bit) != 0
@@ -385,7 +390,7 @@ def _read(view):
                 # leads the highest rank, the lowest suit on a tie) and, where trumps were
                 # surely out against it, not the highest trump (it would have drawn them)
                 beaten = _outranking(layout, tops, rank, suit)
-                trumps_out = (unplayed & trumps & elsewhere[rows, seat]) != 0
+                trumps_out = (unplayed & trumps & others) != 0
                 cash = (beaten & plain) | bits.where(trumps_out, tops & trumps, bits.EMPTY)
                 new = bits.where(top, bits.where(is_trump, bits.EMPTY, cash), low)
                 shortest = ~top & ~is_trump
@@ -402,7 +407,7 @@ def _read(view):
                 floor = bits.where(trump_led, top_led, floor)
                 between = _between(layout, suit, floor, c) & unplayed
                 higher = layout.suit_cards(suit) & ~bits.below(c + 1) & unplayed
-                unsure = (higher & elsewhere[rows, seat]) != 0  # a higher card out, not its own
+                unsure = (higher & others) != 0  # a higher card out, not its own
                 next_below = bits.where(between != 0, bits.BIT[np.maximum(bits.highest(between), 0)], bits.EMPTY)
                 won = bits.where(unsure | last, between, next_below)
                 if not last:  # unsure of the trick: it held none sure to take it either
@@ -417,17 +422,17 @@ def _read(view):
                 shortest = ~wins & ~is_trump & (suit != led)
                 top_led = bits.where(same, np.maximum(top_led, rank), top_led)
                 top_trump = bits.where(is_trump & ~trump_led, np.maximum(top_trump, rank), top_trump)
-            mine = seat == view.seat
+            read = live & (seat != acting)
             # the odds that hoarder, not a player choosing at random among its cards, made this
             # lead or throw: its hand size times the chance that a hand holds none of the cards
             # the play rules out afresh (a lead of a king from below shows a lot, and is rare)
-            unknown = deck & ~played & ~own
-            fresh = bits.count(new & ~bit & unknown & ~out[rows, seat] & ~view.excluded[rows, seat])
-            held = view.hand_size - t
+            unknown = unplayed & ~own
+            fresh = bits.count(new & ~bit & unknown & ~ruled & not_excluded[rows, seat])
+            held = hand_size - t
             odds = np.log(held) + fresh * np.log1p(-held / np.maximum(bits.count(unknown), held + 1))
-            trust[rows, seat] += bits.where(live & ~mine & ((i == 0) | shortest), odds, 0.0)
-            out[rows, seat] |= bits.where(live & ~mine, new & ~bit, bits.EMPTY)
-            shown = live & ~mine & shortest
+            trust[rows, seat] += bits.where(read & ((i == 0) | shortest), odds, 0.0)
+            out[rows, seat] = ruled | bits.where(read, new & ~bit, bits.EMPTY)
+            shown = read & shortest
             if shown.any():
                 events.append((t, seat, suit, shown))
             played |= bit
