@@ -230,13 +230,14 @@ def _hoard(view, cheap_ruff):
     # a plain trick only a trump wins: the cheapest winning trump, sure or not (a Python bool or
     # numpy's: np.any's wrapper costs more than the test)
     if cheap_ruff is True or (cheap_ruff is not False and cheap_ruff.any()):
-        ruffing = (view.led != view.trump) & ((win & ~trumps) == 0)
+        ruffing = (view.led != view.trump) & ((win & plain) == 0)
         sure = sure * ~(cheap_ruff & ruffing)
+    # ``win``, ``sure`` and ``lose`` are legal cards: their plain cards are those of ``plain``
     lose = legal & ~win
-    shed = bits.first_of(_shortest(view, lose & ~trumps), lose)
+    shed = bits.first_of(_shortest(view, lose & plain), lose)
     # a sure winner (plain first), else a hopeful one, else the shed
-    hopeful = bits.first_of(bits.first_of(win & ~trumps, win), shed)
-    return _by_rank(layout, bits.first_of(bits.first_of(sure & ~trumps, sure), hopeful), highest=False)
+    hopeful = bits.first_of(bits.first_of(win & plain, win), shed)
+    return _by_rank(layout, bits.first_of(bits.first_of(sure & plain, sure), hopeful), highest=False)
 
 
 @strategy("tricks", "plays for tricks and never for trumps: bids its high cards, leads its "
