@@ -63,8 +63,13 @@ def _prefer(layout, first, then, highest: bool):
 
 
 def _long_suit(layout, hand):
-    counts = np.stack([bits.count(hand & layout.suit[s]) for s in range(layout.suits)], axis=1)
-    return counts.argmax(axis=1)
+    return _suit_lengths(layout, hand).argmax(axis=1)
+
+
+def _suit_lengths(layout, cards):
+    """How many cards of each suit ``cards`` holds, ``(n, suits)`` uint8 (one count over a table,
+    not one per suit and a stack)."""
+    return bits.count(cards[:, None] & layout.suit)
 
 
 def _bid(view, estimate):
@@ -462,9 +467,6 @@ def _misfits(view, hands, events, k):
     trump = np.repeat(view.trump, k)
     miss = np.zeros(n, np.int64)
 
-    def counts(cards):
-        return np.stack([bits.count(cards & layout.suit[s]) for s in range(layout.suits)], axis=1)
-
     def played_from(t, seat):
         """Per deal, the cards ``seat`` (per deal) played from trick ``t`` on."""
         return np.bitwise_or.reduce(card_bits[np.arange(m), t:, seat], axis=1)
@@ -475,7 +477,7 @@ def _misfits(view, hands, events, k):
         seat, suit, shown = np.repeat(seat, k), np.repeat(suit, k), np.repeat(shown, k)
         at = rows[shown]
         held = hands[at, seat[at]] | later[at // k]
-        c = counts(held)
+        c = _suit_lengths(layout, held)
         mine = c[np.arange(at.size), suit[at]][:, None]
         plain = suits != trump[at, None]
         shorter = plain & (c > 0) & ((c < mine) | ((c == mine) & (suits < suit[at, None])))
@@ -485,7 +487,7 @@ def _misfits(view, hands, events, k):
     if wild.any():
         at = rows[wild]
         held = hands[at, dealer] | played_from(0, np.full(m, dealer))[at // k]
-        c = counts(held)
+        c = _suit_lengths(layout, held)
         mine = c[np.arange(at.size), trump[at]][:, None]
         longer = (c > mine) | ((c == mine) & (suits < trump[at, None]))
         miss[at] += longer.any(axis=1)
