@@ -63,8 +63,13 @@ def _prefer(layout, first, then, highest: bool):
 
 
 def _long_suit(layout, hand):
-    counts = np.stack([bits.count(hand & layout.suit[s]) for s in range(layout.suits)], axis=1)
-    return counts.argmax(axis=1)
+    return _suit_lengths(layout, hand).argmax(axis=1)
+
+
+def _suit_lengths(layout, cards):
+    """How many cards of each suit ``cards`` holds, ``(n, suits)`` uint8 (one count over a table,
+    not one per suit and a stack)."""
+    return bits.count(cards[:, None] & layout.suit)
 
 
 def _bid(view, estimate):
@@ -118,24 +123,34 @@ def _shortest(view, cards):
     """The cards of ``cards`` in the suit (of those ``cards`` holds) the hand is shortest in, the
     first of the shortest; empty where ``cards`` is."""
     layout = view.layout
-    hand, n = view.hand, len(cards)
-    # per deal the least (cards of the suit in the hand) << 8 | suit, plus 1 << 15 where ``cards``
-    # holds none of the suit (a suit has at most 64 cards: below it otherwise); uint16, in place
-    # and without a branch, at a third of the cost of a stack of lengths and argmin
-    key = np.empty(n, np.uint16)
-    key.fill(1 << 15)  # np.full's wrapper costs more than the fill on small batches
-    part, none, length = np.empty(n, np.uint64), np.empty(n, bool), np.empty(n, np.uint16)
-    for s in range(layout.suits):
-        np.bitwise_and(hand, layout.suit[s], out=part)
-        np.left_shift(bits.count(part), np.uint16(8), out=length, dtype=np.uint16)
-        length |= np.uint16(s)
-        np.bitwise_and(cards, layout.suit[s], out=part)
-        np.equal(part, 0, out=none)
-        length |= none.view(np.uint8) << np.uint16(15)
-        np.minimum(key, length, out=key)
-    index = (key & np.uint16(0x80FF)).astype(np.int64)  # the suit, or 1 << 15 for none
+    suits = _suit_column(layout)
+    # per suit and deal, ``(suits, n)``: (cards of the suit in the hand) << 8 | suit, plus 1 << 15
+    # where ``cards`` holds none of the suit (a suit has at most 64 cards: below it otherwise);
+    # uint16, and its least per deal: a suit a row, so that the least is a pass over whole rows (a
+    # reduce along a short inner axis costs several times more), in a dozen numpy calls where a
+    # pass per suit took seven each (half the time on a search's batches of a few hundred deals)
+    key = bits.count(suits & view.hand).astype(np.uint16)
+    key <<= np.uint16(8)
+    key |= _suit_numbers(layout)
+    none = np.equal(suits & cards, 0)
+    key |= none.view(np.uint8) << np.uint16(15)
+    least = np.minimum.reduce(key, axis=0)
+    least &= np.uint16(0x80FF)  # the suit, or 1 << 15 | suit for none
+    index = least.astype(np.int64)
     np.minimum(index, layout.suits, out=index)
     return cards & _suits_then_none(layout).take(index)
+
+
+@cache
+def _suit_column(layout):
+    """The cards of each suit, ``(suits, 1)`` (:func:`_shortest`'s rows)."""
+    return layout.suit[:, None].copy()
+
+
+@cache
+def _suit_numbers(layout):
+    """``0, 1, ... suits - 1`` as uint16, ``(suits, 1)`` (:func:`_shortest`'s keys)."""
+    return np.arange(layout.suits, dtype=np.uint16)[:, None]
 
 
 @cache
@@ -220,13 +235,14 @@ def _hoard(view, cheap_ruff):
     # a plain trick only a trump wins: the cheapest winning trump, sure or not (a Python bool or
     # numpy's: np.any's wrapper costs more than the test)
     if cheap_ruff is True or (cheap_ruff is not False and cheap_ruff.any()):
-        ruffing = (view.led != view.trump) & ((win & ~trumps) == 0)
+        ruffing = (view.led != view.trump) & ((win & plain) == 0)
         sure = sure * ~(cheap_ruff & ruffing)
+    # ``win``, ``sure`` and ``lose`` are legal cards: their plain cards are those of ``plain``
     lose = legal & ~win
-    shed = bits.first_of(_shortest(view, lose & ~trumps), lose)
+    shed = bits.first_of(_shortest(view, lose & plain), lose)
     # a sure winner (plain first), else a hopeful one, else the shed
-    hopeful = bits.first_of(bits.first_of(win & ~trumps, win), shed)
-    return _by_rank(layout, bits.first_of(bits.first_of(sure & ~trumps, sure), hopeful), highest=False)
+    hopeful = bits.first_of(bits.first_of(win & plain, win), shed)
+    return _by_rank(layout, bits.first_of(bits.first_of(sure & plain, sure), hopeful), highest=False)
 
 
 @strategy("tricks", "plays for tricks and never for trumps: bids its high cards, leads its "
@@ -264,13 +280,36 @@ RESTRICTIONS = (no_kitty, no_trump_lead)
 
 
 def _tops(layout, cards):
-    """The highest card of each suit in ``cards``, ``(m,)`` sets."""
-    out = np.zeros(len(cards), np.uint64)
-    for s in range(layout.suits):
-        shift = np.uint64(s * layout.ranks)
-        top = bits.highest((cards & layout.suit[s]) >> shift, layout.ranks)  # -1: none
-        out |= bits.where(top >= 0, bits.BIT[np.maximum(top, 0) + s * layout.ranks], bits.EMPTY)
-    return out
+    """The highest card of each suit in ``cards``, ``(m,)`` sets: the cards below no other card of
+    their suit (those below one smeared down their suits as in :func:`_boss`, a few operations on
+    every suit at once where a pass per suit took eight each)."""
+    steps = _smear(layout)
+    if not steps:  # one rank: every card is its suit's top
+        return cards.copy()
+    shift, stays = steps[0]
+    below = (cards >> shift) & stays  # the cards one rank below a card of ``cards``
+    for shift, stays in steps:
+        below |= (below >> shift) & stays
+    return cards & ~below
+
+
+def _outranking(layout, tops, rank, suit):
+    """Of ``tops`` (at most a card a suit), the cards of a higher rank than ``rank`` or of its rank
+    in a lower suit than ``suit`` (per deal): every suit in one ``(m, suits)`` table (a pass per
+    suit took eight numpy calls each, on every lead :func:`_read` reads)."""
+    top = tops[:, None] & layout.suit  # (m, suits)
+    r = bits.highest(top >> _suit_shifts(layout), layout.ranks)
+    r += 1  # the rank, 0 for none (highest's -1)
+    rank = rank[:, None]
+    beats = (r > rank) | ((r == rank) & (_suit_numbers(layout).T < suit[:, None]))
+    top *= beats
+    return np.bitwise_or.reduce(top, axis=1)
+
+
+@cache
+def _suit_shifts(layout):
+    """Each suit's lowest card's number, uint64 (a set shifted down by it: the suit's ranks)."""
+    return np.arange(layout.suits, dtype=np.uint64) * np.uint64(layout.ranks)
 
 
 def _between(layout, suit, low_rank, card):
@@ -325,15 +364,18 @@ def _read(view):
     trust = np.zeros((m, p))
     events = []
     suit_of, rank_of = layout.card_suit, layout.card_rank
+    # read once, not at each of up to 13 x p plays (each a numpy call or an attribute look-up)
+    acting, hand_size, not_excluded = view.seat, view.hand_size, ~view.excluded
     for t in range(tricks):
         first = np.maximum(leaders[:, t], 0)
+        led_live = leaders[:, t] >= 0
         led = np.zeros(m, np.int64)
         top_led = np.zeros(m, np.int64)  # the highest rank of the led suit in the trick
         top_trump = np.zeros(m, np.int64)  # the highest trump in a plain trick, 0 none
         for i in range(p):
             seat = (first + i) % p
             card = history[rows, t, seat]
-            live = (leaders[:, t] >= 0) & (card >= 0)
+            live = led_live & (card >= 0)
             if not live.any():
                 break
             c = np.maximum(card, 0)
@@ -341,7 +383,9 @@ def _read(view):
             suit, rank = suit_of[c], rank_of[c]
             is_trump = (bit & trumps) != 0
             unplayed = deck & ~played
-            broken[rows, seat] |= (out[rows, seat] & bit) != 0
+            ruled = out[rows, seat]  # what the seat's earlier plays ruled out
+            others = elsewhere[rows, seat]
+            broken[rows, seat] |= (ruled & bit) != 0
             if i == 0:
                 tops = _tops(layout, unplayed)
                 top = (tops & bit) != 0
@@ -351,12 +395,8 @@ def _read(view):
                 # the highest card out of a plain suit: no higher-ranked such card elsewhere (it
                 # leads the highest rank, the lowest suit on a tie) and, where trumps were
                 # surely out against it, not the highest trump (it would have drawn them)
-                beaten = np.zeros(m, np.uint64)
-                for s in range(layout.suits):
-                    top_s = tops & layout.suit[s]
-                    r = bits.where(top_s != 0, bits.highest(top_s >> np.uint64(s * layout.ranks), layout.ranks) + 1, 0)
-                    beaten |= bits.where((r > rank) | ((r == rank) & (s < suit)), top_s, bits.EMPTY)
-                trumps_out = (unplayed & trumps & elsewhere[rows, seat]) != 0
+                beaten = _outranking(layout, tops, rank, suit)
+                trumps_out = (unplayed & trumps & others) != 0
                 cash = (beaten & plain) | bits.where(trumps_out, tops & trumps, bits.EMPTY)
                 new = bits.where(top, bits.where(is_trump, bits.EMPTY, cash), low)
                 shortest = ~top & ~is_trump
@@ -373,7 +413,7 @@ def _read(view):
                 floor = bits.where(trump_led, top_led, floor)
                 between = _between(layout, suit, floor, c) & unplayed
                 higher = layout.suit_cards(suit) & ~bits.below(c + 1) & unplayed
-                unsure = (higher & elsewhere[rows, seat]) != 0  # a higher card out, not its own
+                unsure = (higher & others) != 0  # a higher card out, not its own
                 next_below = bits.where(between != 0, bits.BIT[np.maximum(bits.highest(between), 0)], bits.EMPTY)
                 won = bits.where(unsure | last, between, next_below)
                 if not last:  # unsure of the trick: it held none sure to take it either
@@ -388,17 +428,17 @@ def _read(view):
                 shortest = ~wins & ~is_trump & (suit != led)
                 top_led = bits.where(same, np.maximum(top_led, rank), top_led)
                 top_trump = bits.where(is_trump & ~trump_led, np.maximum(top_trump, rank), top_trump)
-            mine = seat == view.seat
+            read = live & (seat != acting)
             # the odds that hoarder, not a player choosing at random among its cards, made this
             # lead or throw: its hand size times the chance that a hand holds none of the cards
             # the play rules out afresh (a lead of a king from below shows a lot, and is rare)
-            unknown = deck & ~played & ~own
-            fresh = bits.count(new & ~bit & unknown & ~out[rows, seat] & ~view.excluded[rows, seat])
-            held = view.hand_size - t
+            unknown = unplayed & ~own
+            fresh = bits.count(new & ~bit & unknown & ~ruled & not_excluded[rows, seat])
+            held = hand_size - t
             odds = np.log(held) + fresh * np.log1p(-held / np.maximum(bits.count(unknown), held + 1))
-            trust[rows, seat] += bits.where(live & ~mine & ((i == 0) | shortest), odds, 0.0)
-            out[rows, seat] |= bits.where(live & ~mine, new & ~bit, bits.EMPTY)
-            shown = live & ~mine & shortest
+            trust[rows, seat] += bits.where(read & ((i == 0) | shortest), odds, 0.0)
+            out[rows, seat] = ruled | bits.where(read, new & ~bit, bits.EMPTY)
+            shown = read & shortest
             if shown.any():
                 events.append((t, seat, suit, shown))
             played |= bit
@@ -427,9 +467,6 @@ def _misfits(view, hands, events, k):
     trump = np.repeat(view.trump, k)
     miss = np.zeros(n, np.int64)
 
-    def counts(cards):
-        return np.stack([bits.count(cards & layout.suit[s]) for s in range(layout.suits)], axis=1)
-
     def played_from(t, seat):
         """Per deal, the cards ``seat`` (per deal) played from trick ``t`` on."""
         return np.bitwise_or.reduce(card_bits[np.arange(m), t:, seat], axis=1)
@@ -440,7 +477,7 @@ def _misfits(view, hands, events, k):
         seat, suit, shown = np.repeat(seat, k), np.repeat(suit, k), np.repeat(shown, k)
         at = rows[shown]
         held = hands[at, seat[at]] | later[at // k]
-        c = counts(held)
+        c = _suit_lengths(layout, held)
         mine = c[np.arange(at.size), suit[at]][:, None]
         plain = suits != trump[at, None]
         shorter = plain & (c > 0) & ((c < mine) | ((c == mine) & (suits < suit[at, None])))
@@ -450,7 +487,7 @@ def _misfits(view, hands, events, k):
     if wild.any():
         at = rows[wild]
         held = hands[at, dealer] | played_from(0, np.full(m, dealer))[at // k]
-        c = counts(held)
+        c = _suit_lengths(layout, held)
         mine = c[np.arange(at.size), trump[at]][:, None]
         longer = (c > mine) | ((c == mine) & (suits < trump[at, None]))
         miss[at] += longer.any(axis=1)
