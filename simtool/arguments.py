@@ -118,7 +118,7 @@ def folder(name: str, value, optional: bool = False) -> Path | None:
         return Path(value).expanduser()
     # a blank path quoted as the user wrote it (' '), not as pathlib's repr (PosixPath(' '))
     shown_as = os.fspath(value) if isinstance(value, os.PathLike) else value
-    if COMMAND_LINE:  # "bad out ' '; expected ... (str or pathlib.Path), or None" of `--out " "`
+    if COMMAND_LINE.get():  # "bad out ' '; expected ... (str or pathlib.Path), or None" of `--out " "`
         raise bad(option(name), shown_as, "a folder path, such as runs/first")
     raise bad(name, shown_as, "a folder path (str or pathlib.Path)" + (", or None" if optional else ""))
 

@@ -42,8 +42,9 @@ def _plain_options() -> None:
     typer (0.29) coerces every option's value, given or default, through a pydantic adapter it
     builds on first use: importing pydantic and building the adapters took about 0.1 s of CPU
     at every start of the command, before a run's workers could start. Text needs no
-    coercion, a list of texts is a list, and a path is made a ``Path`` first, then passes
-    through typer's own path checks; any other value (a number, a flag given as text, an
+    coercion, a list of texts is a list, a path is made a ``Path`` first, then passes
+    through typer's own path checks, and an option with its own parser gets its text parsed
+    by it (as typer does, less the adapter); any other value (a number, a flag given as text, an
     annotation typer handles otherwise) still goes to typer's coercion, built on first use as
     before. Where typer's internals are not as expected here, typer is left as it is."""
     try:
@@ -64,6 +65,9 @@ def _plain_options() -> None:
             multi = param.multiple or param.nargs == -1
             if value is None:  # as typer: nothing given and no default
                 return () if multi else None
+            if info.parser is not None and self.descriptor.file_annotation is None and not multi \
+                    and isinstance(value, (str, os.PathLike)):  # simtool's own parsers (folder_option)
+                return info.parser(value)
             if info.parser is None and self.descriptor.file_annotation is None:
                 if kind is str and type(value) is str and not multi:
                     return value
@@ -294,7 +298,8 @@ def folder_option(option: str):
     """The parser of a folder option: its text as a path, a blank one refused. As a Path, typer
     took ``--out ""`` for ``Path("")``, the working folder, where ``simtool run`` wrote its run
     (``--out " "`` and ``out=""`` in Python were refused)."""
-    def parse(text: str) -> Path:
+    def parse(text: str | os.PathLike) -> Path:  # a Path when main() is given one (tests, scripts)
+        text = os.fspath(text)
         if not text.strip():
             raise bad(option, text, "a folder path, such as runs/first")
         return Path(text)
