@@ -147,11 +147,11 @@ def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
     interval changed from one call to the next). A figure of :data:`WHOLE` numbers is summed
     as floats, exact while its sums of squares stay below ``2**53``; any other figure, or one
     past that, in whole numbers of ``2**-bits`` (``bits`` :data:`FRACTION_BITS` for a float, 0
-    for an integer) summed as Int128s, each sum rounded to a float once. ``bits`` is lowered
-    where that could lose a bit: a float figure's rows added up within a unit past ``2**53``
-    (their |values| past ``2**21``), or an Int128 sum past ``2**127`` (values near ``2**18`` per
-    unit at 1e8 units). A figure holding NaN or an infinity is summed as floats, its sums NaN
-    or infinite whatever the order."""
+    for an integer) summed as Int128s, each sum rounded to a float once. ``bits`` is lowered,
+    for k and for m each by its own values, where that could lose a bit: a float figure's rows
+    added up within a unit past ``2**53`` (their |values| past ``2**21``), or an Int128 sum past
+    ``2**127`` (values near ``2**18`` per unit at 1e8 units). A figure holding NaN or an
+    infinity is summed as floats, its sums NaN or infinite whatever the order."""
     rows, names = rows.lazy(), list(figures)
     pairs = [f if isinstance(f, tuple) else (f, None) for f in figures.values()]
     schema = rows.select(*[e.alias(f"_{i}{side}") for i, (k, m) in enumerate(pairs)
