@@ -147,11 +147,11 @@ def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
     interval changed from one call to the next). A figure of :data:`WHOLE` numbers is summed
     as floats, exact while its sums of squares stay below ``2**53``; any other figure, or one
     past that, in whole numbers of ``2**-bits`` (``bits`` :data:`FRACTION_BITS` for a float, 0
-    for an integer) summed as Int128s, each sum rounded to a float once. ``bits`` is lowered
-    where that could lose a bit: a float figure's rows added up within a unit past ``2**53``
-    (their |values| past ``2**21``), or an Int128 sum past ``2**127`` (values near ``2**18`` per
-    unit at 1e8 units). A figure holding NaN or an infinity is summed as floats, its sums NaN
-    or infinite whatever the order."""
+    for an integer) summed as Int128s, each sum rounded to a float once. ``bits`` is lowered,
+    for k and for m each by its own values, where that could lose a bit: a float figure's rows
+    added up within a unit past ``2**53`` (their |values| past ``2**21``), or an Int128 sum past
+    ``2**127`` (values near ``2**18`` per unit at 1e8 units). A figure holding NaN or an
+    infinity is summed as floats, its sums NaN or infinite whatever the order."""
     rows, names = rows.lazy(), list(figures)
     pairs = [f if isinstance(f, tuple) else (f, None) for f in figures.values()]
     schema = rows.select(*[e.alias(f"_{i}{side}") for i, (k, m) in enumerate(pairs)
@@ -190,14 +190,21 @@ def _checked(wide: pl.DataFrame, i: int, mode, n: int, counted: bool):
     # a float figure's values are added up per unit as whole floats, exact while every partial sum
     # is below 2**53: below the unit's sum where no value is negative (L: the least), else below
     # the sum of their |values| (A), which the figure is summed again with where one is
-    if f"L{i}" in wide.columns and (wide[f"L{i}"].min() or 0) < 0:
+    if any((wide[c].min() or 0) < 0 for c in (f"Lk{i}", f"Lm{i}") if c in wide.columns):
         return (*mode[:2], True)
-    exact = math.frexp(wide[f"A{i}"].max() or 0)[1] if f"A{i}" in wide.columns else \
-        (wide[f"B{i}"].max() or 0).bit_length() if f"L{i}" in wide.columns else 0
-    # the largest |value| of a unit bounds every product, and n of them every Int128 sum
-    over = ((wide[f"B{i}"].max() or 0) ** 2 * n).bit_length() - 126
-    lower = max((over + 3) // 2, exact - 53)
-    return mode if lower <= 0 else (mode[0] - lower, mode[1] if counted else mode[1] - lower, mode[2])
+    # each side lowered by its own values only: a k of huge values once rounded the small whole
+    # m of a ratio figure to multiples of 2**lower (M 0, no unit with m > 0)
+    bits = list(mode[:2])
+    for side, name in enumerate("km"):
+        if side == 1 and counted:
+            continue
+        big = wide[f"B{name}{i}"].max() or 0
+        exact = math.frexp(wide[f"A{name}{i}"].max() or 0)[1] if f"A{name}{i}" in wide.columns else \
+            big.bit_length() if f"L{name}{i}" in wide.columns else 0
+        # the largest |value| of a unit bounds every product, and n of them every Int128 sum
+        lower = max((((big ** 2 * n).bit_length() - 126) + 3) // 2, exact - 53)
+        bits[side] -= max(lower, 0)
+    return mode if bits == list(mode[:2]) else (*bits, mode[2])
 
 
 def _fixed(e: pl.Expr, mode, side: int) -> pl.Expr:
@@ -210,10 +217,11 @@ def _fixed(e: pl.Expr, mode, side: int) -> pl.Expr:
 
 def _fixed_sums(rows: pl.LazyFrame, pairs, modes: dict, floats: set, by: Collection[str], strata: int | None,
                 block: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """:func:`_wide_sums` in each figure's mode, unscaled, with ``B<i>``: figure ``i``'s largest
-    value in a unit, for the fixed-point ones; for a float figure (``floats``: its sides, ``(i, 0)``
-    for k, ``(i, 1)`` for m) where units are summed from rows, ``L<i>``, its least value, or where
-    it is signed (``modes``), ``A<i>``, the largest sum of a unit's |values|."""
+    """:func:`_wide_sums` in each figure's mode, unscaled, with ``Bk<i>`` and ``Bm<i>``: the
+    largest |k| and |m| of figure ``i`` in a unit, for the fixed-point ones; for each float side
+    of a figure (``floats``: ``(i, 0)`` for k, ``(i, 1)`` for m) where units are summed from rows,
+    ``Lk<i>`` (``Lm<i>``), its least value, or where it is signed (``modes``), ``Ak<i>``
+    (``Am<i>``), the largest sum of a unit's |values|."""
     key, by = unit_key(rows), list(by)
     # every figure's k and m summed per unit and group, in one pass over the rows; seat rows of
     # deals, grouped by seat, are one row per unit and group already. The figures counting rows
@@ -250,9 +258,8 @@ def _fixed_sums(rows: pl.LazyFrame, pairs, modes: dict, floats: set, by: Collect
         k, m = (pl.col(f"{name}{i}").cast(pl.Int128) if name in wholes else pl.col(f"{name}{i}") for name in "km")
         sums += [k.sum().alias(f"K{i}"), (k * k).sum().alias(f"KK{i}")]
         if wholes and not rows_are_units:
-            sums.append(pl.max_horizontal(*[pl.col(f"a{name}{i}").max() for name in wholes]).alias(f"A{i}")
-                        if modes[i][2] else
-                        pl.min_horizontal(*[pl.col(f"a{name}{i}").min() for name in wholes]).alias(f"L{i}"))
+            sums += [pl.col(f"a{name}{i}").max().alias(f"A{name}{i}") if modes[i][2] else
+                     pl.col(f"a{name}{i}").min().alias(f"L{name}{i}") for name in wholes]
         if i not in counted:
             sums += [m.sum().alias(f"M{i}"), (k * m).sum().alias(f"KM{i}"), (m * m).sum().alias(f"MM{i}"),
                      (m > 0).sum().alias(f"C{i}")]
@@ -262,7 +269,7 @@ def _fixed_sums(rows: pl.LazyFrame, pairs, modes: dict, floats: set, by: Collect
         else:
             m = pl.lit(1)
         if isinstance(modes[i], tuple):
-            sums.append(pl.max_horizontal(k.abs().max(), m.abs().max()).alias(f"B{i}"))
+            sums += [k.abs().max().alias(f"Bk{i}"), m.abs().max().alias(f"Bm{i}")]
     units = rows.select(*by, pl.col(key).alias("_unit"), *per_unit) if rows_are_units \
         else rows.group_by(*by, pl.col(key).alias("_unit")).agg(per_unit)
     units = units.with_columns(where)
