@@ -260,20 +260,29 @@ def _edge_word(edges: Sequence[SeatEdge], n: int) -> tuple[str, int, int, int | 
     return word, low, high, more
 
 
+def _seat_pts(x: float, sign: str = "") -> str:
+    """Points of an edge as the seat verdicts print them (never onto a threshold)."""
+    return fixed(x, SEAT_THRESHOLDS, sign)
+
+
+def _edges_read(rows, players: int, n: int):
+    """What the seat and shared verdicts read from each seat's rate: the edges, the seat named,
+    :func:`_edge_word`'s word, bounds and units to settle it, and the named seat's interval."""
+    edges = seat_edges(rows, players)
+    top = named_seat(edges)
+    interval = f"95% interval {_seat_pts(top.ci_pts[0])} to {_seat_pts(top.ci_pts[1])} points"
+    return edges, top, _edge_word(edges, n), interval
+
+
 def seat_verdict(shares: Iterable[tuple[int, float, float, float]], players: int, n: int,
                  unit: str = "deals", play: str | None = None) -> Verdict:
     """Is the game fair to its seats? ``shares``: each seat's win share with its 95% interval
     ``(seat, share, low, high)``, from ``n`` units (``unit``: deals or matches); ``play``
     names the line-up (in the sentence). The verdict is on the largest |edge| (module rule)."""
-    edges = seat_edges(shares, players)
-    top = named_seat(edges)
-    word, low, high, more = _edge_word(edges, n)
+    edges, top, (word, low, high, more), interval = _edges_read(shares, players, n)
     under = f" under {play}" if play else ""
     side = "more" if top.edge_pts >= 0 else "less"
-    def pts(x: float, sign: str = "") -> str:
-        return fixed(x, SEAT_THRESHOLDS, sign)
-
-    interval = f"95% interval {pts(top.ci_pts[0])} to {pts(top.ci_pts[1])} points"
+    pts = _seat_pts
     head = (f"Seat {top.seat} wins {_pct(top.share)} of {unit}{under}, {pts(abs(top.edge_pts))} points "
             f"{side} than a fair {_pct(top.fair)}")
     if word == "fair":
@@ -465,14 +474,8 @@ def shared_verdict(name: str, text: str, rates: Iterable[tuple[int, float, float
     ``1 / players``, in points, worded and decided as the seat verdict (:func:`seat_verdict`,
     :data:`SEAT_THRESHOLDS`: the largest |gap| over every seat's interval), so a seat picked for
     being highest is not judged on its own interval alone."""
-    edges = seat_edges(rates, players)
-    top = named_seat(edges)
-    word, low, high, more = _edge_word(edges, n)
-
-    def pts(x: float, sign: str = "") -> str:
-        return fixed(x, SEAT_THRESHOLDS, sign)
-
-    interval = f"95% interval {pts(top.ci_pts[0])} to {pts(top.ci_pts[1])} points"
+    edges, top, (word, low, high, more), interval = _edges_read(rates, players, n)
+    pts = _seat_pts
     fair = f"its fair share, {_pct(top.fair)} of {per}"
     head = (f"Seat {top.seat} {text} {pts(abs(top.edge_pts))} points {'more' if top.edge_pts >= 0 else 'less'} "
             f"often than {fair} ({_pct(top.share)}; {interval})")
