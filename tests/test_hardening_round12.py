@@ -17,15 +17,21 @@ from .test_hardening_round5 import TOY, suite
 # ---- a designer's game module ------------------------------------------------------------------
 
 
+def installed(tmp_path, monkeypatch, module: str, source: str, dist: str, entry: str) -> None:
+    """``source`` as module ``module`` of an installed distribution ``dist``, whose entry point
+    ``entry`` of group simtool.games is its GAME (what pip leaves of a designer's package)."""
+    (tmp_path / f"{module}.py").write_text(source)
+    info = tmp_path / f"{dist.replace('-', '_')}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[simtool.games]\n{entry} = {module}:GAME\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+
 def test_an_installed_game_taking_a_built_in_name_is_listed_as_not_playable(tmp_path, monkeypatch):
     # before: `simtool games` said nothing, and `--game hearts` played simtool's Hearts for the
     # designer who had installed their own game as "hearts": results of another game, complete
-    (tmp_path / "my_hearts.py").write_text(TOY.replace('id = "climb"', 'id = "hearts"'))
-    info = tmp_path / "my_hearts-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: my-hearts\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[simtool.games]\nhearts = my_hearts:GAME\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
+    installed(tmp_path, monkeypatch, "my_hearts", TOY.replace('id = "climb"', 'id = "hearts"'), "my-hearts", "hearts")
     try:
         listed = cli("games")
         assert listed.exit_code == 0, listed.output
@@ -40,13 +46,8 @@ def test_an_installed_game_taking_a_built_in_name_is_listed_as_not_playable(tmp_
 def test_an_installed_game_without_a_title_leaves_simtool_games_listing_the_others(tmp_path, monkeypatch):
     # before: `simtool games` ended in a traceback (AttributeError: 'Climb' object has no
     # attribute 'title') for every game installed beside it, and `run --game untitled` too
-    (tmp_path / "untitled_game.py").write_text(TOY.replace('    title = "Climb (test game)"\n', "")
-                                               .replace('id = "climb"', 'id = "untitled"'))
-    info = tmp_path / "untitled-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: untitled\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[simtool.games]\nuntitled = untitled_game:GAME\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
+    untitled = TOY.replace('    title = "Climb (test game)"\n', "").replace('id = "climb"', 'id = "untitled"')
+    installed(tmp_path, monkeypatch, "untitled_game", untitled, "untitled", "untitled")
     says = "game 'untitled' declares title = None: it must be the game's name in words"
     try:
         listed = cli("games")
@@ -274,12 +275,8 @@ def test_options_or_columns_of_another_shape_are_named_and_the_others_listed(tmp
     # before: `simtool games` ended in a traceback (TypeError: 'Option' object is not iterable,
     # AttributeError, ValueError) for every game installed beside it, and `run --game draft` too
     assert change[0] in TOY
-    (tmp_path / "draft_game.py").write_text(TOY.replace(*change).replace('id = "climb"', 'id = "draft"'))
-    info = tmp_path / "draft-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: draft\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[simtool.games]\ndraft = draft_game:GAME\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
+    installed(tmp_path, monkeypatch, "draft_game", TOY.replace(*change).replace('id = "climb"', 'id = "draft"'),
+              "draft", "draft")
     try:
         listed = cli("games")
         assert listed.exit_code == 0 and "kansas-city" in listed.stdout, listed.output
