@@ -414,7 +414,8 @@ def run(
     quiet: Quiet = False,
     backend: Backend = "local",
     scheduler: Scheduler = None,
-    resume: Optional[Path] = typer.Option(None, "--resume", callback=one_line_path("--resume"),
+    resume: Optional[Path] = typer.Option(None, "--resume", parser=folder_option("--resume"), metavar="<path>",
+                                          callback=one_line_path("--resume"),
                                           help="Finish the interrupted run in "
                                           "this folder (its own settings; only --jobs, --backend "
                                           "and --scheduler apply)."),
@@ -659,7 +660,8 @@ def sweep(
     backend: Backend = "local",
     scheduler: Scheduler = None,
     timeout: Timeout = None,
-    resume: Optional[Path] = typer.Option(None, "--resume", callback=one_line_path("--resume"),
+    resume: Optional[Path] = typer.Option(None, "--resume", parser=folder_option("--resume"), metavar="<path>",
+                                          callback=one_line_path("--resume"),
                                           help="Finish the interrupted sweep whose "
                                           "cells are in this folder (its own grid; only --jobs, "
                                           "--backend, --scheduler, --timeout, --out and --title apply)."),
@@ -774,7 +776,8 @@ def tune(
                                            "tune.json, runs/ (default runs/tune-<game>-<timestamp>)."),
     report_file: Optional[str] = typer.Option(None, "--report", help="HTML report to write "
                                               "(default: tune.html in the tuning folder)."),
-    resume: Optional[Path] = typer.Option(None, "--resume", callback=one_line_path("--resume"),
+    resume: Optional[Path] = typer.Option(None, "--resume", parser=folder_option("--resume"), metavar="<path>",
+                                          callback=one_line_path("--resume"),
                                           help="Go on with the tuning in this "
                                           "folder (its own settings; a larger --trials extends it)."),
     quiet: Quiet = False,
