@@ -17,3 +17,25 @@ def test_a_blank_resume_folder_is_refused_by_its_own_name(capsys, tmp_path, monk
     assert main([command, "--resume", blank]) == 2
     err = capsys.readouterr().err.strip()
     assert err == f"error: bad --resume '{blank}'; expected a folder path, such as runs/first"
+
+
+def test_an_installed_game_printing_at_import_leaves_a_quiet_runs_output_alone(capsys, tmp_path, monkeypatch):
+    """A game package's top-level ``print`` (a debugging line left in) came out on standard
+    output before what ``simtool run -q`` prints for scripts, the run's folder: a strategy
+    plugin's print goes to standard error (engine.printing_aside), a game's did not."""
+    from importlib.metadata import EntryPoint
+
+    from simtool import games
+
+    (tmp_path / "loud_game_frb.py").write_text(
+        "import copy\nfrom simtool.games.black_white import GAME as BW\nprint('forged line')\n"
+        "GAME = copy.copy(BW)\nGAME.id = 'loud'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    ep = EntryPoint("loud", "loud_game_frb:GAME", "simtool.games")
+    monkeypatch.setattr(games, "entry_points", lambda group: [ep] if group == "simtool.games" else [])
+    out = tmp_path / "run"
+    argv = ["run", "-g", "loud", "-s", "random", "-n", "40", "--jobs", "1", "-q", "--seed", "1", "-o", str(out)]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert captured.out == f"{out}\n"
+    assert "forged line" in captured.err
