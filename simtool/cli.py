@@ -774,7 +774,8 @@ def tune(
                                            callback=one_line_path("--out"),
                                            help="Tuning folder: study.db, "
                                            "tune.json, runs/ (default runs/tune-<game>-<timestamp>)."),
-    report_file: Optional[str] = typer.Option(None, "--report", help="HTML report to write "
+    report_file: Optional[str] = typer.Option(None, "--report", callback=one_line_path("--report"),
+                                              help="HTML report to write "
                                               "(default: tune.html in the tuning folder)."),
     resume: Optional[Path] = typer.Option(None, "--resume", parser=folder_option("--resume"), metavar="<path>",
                                           callback=one_line_path("--resume"),
@@ -957,7 +958,8 @@ def restrict(
                                             callback=one_line_path("--out"),
                                             help="Folder for the run folders "
                                             "(default runs/restrict-<game>-<timestamp>)."),
-    output: Optional[str] = typer.Option(None, "--report", help="HTML report to write (default: none)."),
+    output: Optional[str] = typer.Option(None, "--report", callback=one_line_path("--report"),
+                                         help="HTML report to write (default: none)."),
     title: Title = "simtool restricted play",
     force: Force = False,
     quiet: Quiet = False,

@@ -39,3 +39,18 @@ def test_an_installed_game_printing_at_import_leaves_a_quiet_runs_output_alone(c
     captured = capsys.readouterr()
     assert captured.out == f"{out}\n"
     assert "forged line" in captured.err
+
+
+@pytest.mark.parametrize("command", [["tune", "--vary", "pass_count", "--objective", "seat_spread:min"],
+                                     ["restrict"]])
+def test_a_report_path_with_a_line_break_is_refused_before_anything_is_played(capsys, tmp_path, command):
+    """``tune --report`` and ``restrict --report`` took a name with a line break (the other path
+    options refuse one): the command played, wrote ``a<newline>b.html`` and printed its path as
+    two lines, where scripts read one."""
+    report = str(tmp_path / "a\nb.html")
+    argv = [*command, "-g", "kansas-city", "-n", "50", "--jobs", "1", "-o", str(tmp_path / "out"), "--report", report]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()  # the path quoted as given, cut at 60 characters
+    assert err.startswith("error: bad --report '") and "\n" not in err
+    assert err.endswith("; expected a path without a line break (simtool prints it as one line, for scripts to read)")
+    assert list(tmp_path.iterdir()) == []
