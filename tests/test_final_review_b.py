@@ -54,3 +54,29 @@ def test_a_report_path_with_a_line_break_is_refused_before_anything_is_played(ca
     assert err.startswith("error: bad --report '") and "\n" not in err
     assert err.endswith("; expected a path without a line break (simtool prints it as one line, for scripts to read)")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_sigterm_while_a_strategy_chooses_stops_a_run_whose_ctrl_c_is_ignored(capsys, tmp_path):
+    """A run started where Ctrl-C is ignored (a script's background job, nohup) and played in
+    this process (``--jobs 1``), stopped by SIGTERM as a strategy chose: the engine took the
+    KeyboardInterrupt for the strategy's own (as in a worker, which ignores Ctrl-C), blamed it
+    ("strategy 'balance' raised KeyboardInterrupt"), exit status 2, and the run's folder, its
+    finished chunks with it, was removed."""
+    import signal
+
+    plugin = tmp_path / "stops.py"
+    plugin.write_text("import os, signal\nfrom simtool import bits\nsent = []\n\n\n"
+                      "def stops(view, rng):\n"
+                      "    if not sent:\n"
+                      "        sent.append(1)\n"
+                      "        os.kill(os.getpid(), signal.SIGTERM)\n"
+                      "    return bits.lowest(view.legal)\n")
+    out = tmp_path / "run"
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        code = main(["run", "-n", "50", "--jobs", "1", "-q", "--seed", "1", "-s", f"{plugin}:stops", "-o", str(out)])
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert (code, capsys.readouterr().err.strip()) == (
+        130, f"interrupted; finish the run with: simtool run --resume {out}")
+    assert (out / "chunks" / "spec.json").is_file()
