@@ -414,7 +414,8 @@ def run(
     quiet: Quiet = False,
     backend: Backend = "local",
     scheduler: Scheduler = None,
-    resume: Optional[Path] = typer.Option(None, "--resume", callback=one_line_path("--resume"),
+    resume: Optional[Path] = typer.Option(None, "--resume", parser=folder_option("--resume"), metavar="<path>",
+                                          callback=one_line_path("--resume"),
                                           help="Finish the interrupted run in "
                                           "this folder (its own settings; only --jobs, --backend "
                                           "and --scheduler apply)."),
@@ -659,7 +660,8 @@ def sweep(
     backend: Backend = "local",
     scheduler: Scheduler = None,
     timeout: Timeout = None,
-    resume: Optional[Path] = typer.Option(None, "--resume", callback=one_line_path("--resume"),
+    resume: Optional[Path] = typer.Option(None, "--resume", parser=folder_option("--resume"), metavar="<path>",
+                                          callback=one_line_path("--resume"),
                                           help="Finish the interrupted sweep whose "
                                           "cells are in this folder (its own grid; only --jobs, "
                                           "--backend, --scheduler, --timeout, --out and --title apply)."),
@@ -772,9 +774,11 @@ def tune(
                                            callback=one_line_path("--out"),
                                            help="Tuning folder: study.db, "
                                            "tune.json, runs/ (default runs/tune-<game>-<timestamp>)."),
-    report_file: Optional[str] = typer.Option(None, "--report", help="HTML report to write "
+    report_file: Optional[str] = typer.Option(None, "--report", callback=one_line_path("--report"),
+                                              help="HTML report to write "
                                               "(default: tune.html in the tuning folder)."),
-    resume: Optional[Path] = typer.Option(None, "--resume", callback=one_line_path("--resume"),
+    resume: Optional[Path] = typer.Option(None, "--resume", parser=folder_option("--resume"), metavar="<path>",
+                                          callback=one_line_path("--resume"),
                                           help="Go on with the tuning in this "
                                           "folder (its own settings; a larger --trials extends it)."),
     quiet: Quiet = False,
@@ -954,7 +958,8 @@ def restrict(
                                             callback=one_line_path("--out"),
                                             help="Folder for the run folders "
                                             "(default runs/restrict-<game>-<timestamp>)."),
-    output: Optional[str] = typer.Option(None, "--report", help="HTML report to write (default: none)."),
+    output: Optional[str] = typer.Option(None, "--report", callback=one_line_path("--report"),
+                                         help="HTML report to write (default: none)."),
     title: Title = "simtool restricted play",
     force: Force = False,
     quiet: Quiet = False,

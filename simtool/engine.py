@@ -30,7 +30,7 @@ import numpy as np
 
 from . import bits, deck
 from .arguments import option
-from .errors import OutOfMemory, SimtoolError, StrategyError, describe
+from .errors import OutOfMemory, SimtoolError, StrategyError, describe, interrupted
 
 ROUND_CAP = 200
 """Safety cap on the rounds of one match (every page of docs/rules, **Common rules**)."""
@@ -997,8 +997,11 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
             f"(decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))})"
         ) from None
     except KeyboardInterrupt as exc:
-        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-            raise  # Ctrl-C: the run stops, its finished chunks kept
+        # Ctrl-C, or SIGTERM (simtool's handler says so: where Ctrl-C is ignored, a background
+        # job's or nohup's run was blamed on the strategy and its folder removed): the run
+        # stops, its finished chunks kept
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN or interrupted():
+            raise
         # a worker ignores Ctrl-C (its parent takes it): this one the strategy raised itself
         raise _raised(strategy, exc, d, game, ctx, idx) from None
     except MemoryError as exc:  # the machine's limit, not the strategy's bug

@@ -47,6 +47,12 @@ def raise_if_interrupted() -> None:
         raise KeyboardInterrupt
 
 
+def interrupted() -> bool:
+    """Whether :func:`interrupt` (Ctrl-C, SIGTERM) came during this command: a KeyboardInterrupt
+    is then the command's, never a strategy's own."""
+    return _interrupted
+
+
 def forget_interrupt() -> None:
     """A command's end: the next one (in this process, as a test's) starts uninterrupted."""
     global _interrupted

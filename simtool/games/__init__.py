@@ -7,7 +7,7 @@ from importlib.metadata import entry_points
 import numpy as np
 
 from ..engine import ROUND_CAP as ROUND_CAP  # the safety cap on a match's rounds, for readers of results
-from ..engine import Game
+from ..engine import Game, printing_aside
 from ..errors import SimtoolError, choices, describe
 from ..options import Option
 from .black_white import GAME as BLACK_WHITE
@@ -51,7 +51,8 @@ def _load(ep) -> Game | str:
     must not take every command down (``simtool games``, an unknown game's list of valid ones)."""
     where = f"installed game '{ep.name}' (entry point {ep.value})"
     try:
-        game = ep.load()
+        with printing_aside():  # a print at its top level: to standard error, as a strategy plugin's
+            game = ep.load()
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # even SystemExit at import
