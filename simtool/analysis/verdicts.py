@@ -265,6 +265,25 @@ def _seat_pts(x: float, sign: str = "") -> str:
     return fixed(x, SEAT_THRESHOLDS, sign)
 
 
+def _shown(edge: SeatEdge) -> tuple[str, str, str]:
+    """(|edge| in points, share, fair share) as a verdict prints them: the share and the fair share
+    each rounded, as the tables print the share, and the edge their difference, so that the
+    figures of one sentence agree (rounded apart, 49.5% beside a fair 25.0% read "24.6 points").
+    More decimals for all three where the difference would land on a threshold the edge is not
+    on (:func:`fixed`'s rule): a rounding error never moves it across one, whose bands are whole
+    units of any decimal."""
+    def on_one(v: float) -> bool:
+        return any(math.isclose(abs(v), t, rel_tol=1e-9) for t in SEAT_THRESHOLDS)
+
+    digits = 1
+    while True:
+        share, fair = round(100 * edge.share, digits) + 0.0, round(100 * edge.fair, digits) + 0.0
+        gap = round(abs(share - fair), digits) + 0.0
+        if digits >= 15 or not on_one(gap) or on_one(edge.edge_pts):
+            return f"{gap:.{digits}f}", f"{share:.{digits}f}%", f"{fair:.{digits}f}%"
+        digits += 1
+
+
 def _edges_read(rows, players: int, n: int):
     """What the seat and shared verdicts read from each seat's rate: the edges, the seat named,
     :func:`_edge_word`'s word, bounds and units to settle it, and the named seat's interval."""
@@ -283,8 +302,8 @@ def seat_verdict(shares: Iterable[tuple[int, float, float, float]], players: int
     under = f" under {play}" if play else ""
     side = "more" if top.edge_pts >= 0 else "less"
     pts = _seat_pts
-    head = (f"Seat {top.seat} wins {_pct(top.share)} of {unit}{under}, {pts(abs(top.edge_pts))} points "
-            f"{side} than a fair {_pct(top.fair)}")
+    gap, share, fair = _shown(top)
+    head = f"Seat {top.seat} wins {share} of {unit}{under}, {gap} points {side} than a fair {fair}"
     if word == "fair":
         sentence = (f"Every seat wins within 1 point of a fair {_pct(top.fair)} of {unit}{under}: fair. "
                     f"The largest edge is seat {top.seat}'s, {pts(top.edge_pts, '+')} points ({interval}).")
@@ -476,9 +495,10 @@ def shared_verdict(name: str, text: str, rates: Iterable[tuple[int, float, float
     being highest is not judged on its own interval alone."""
     edges, top, (word, low, high, more), interval = _edges_read(rates, players, n)
     pts = _seat_pts
+    gap, share, fair_pct = _shown(top)
     fair = f"its fair share, {_pct(top.fair)} of {per}"
-    head = (f"Seat {top.seat} {text} {pts(abs(top.edge_pts))} points {'more' if top.edge_pts >= 0 else 'less'} "
-            f"often than {fair} ({_pct(top.share)}; {interval})")
+    head = (f"Seat {top.seat} {text} {gap} points {'more' if top.edge_pts >= 0 else 'less'} "
+            f"often than its fair share, {fair_pct} of {per} ({share}; {interval})")
     if word == "fair":
         # "fair", as the seats' verdict: every interval within 1 point, so some seat may be a
         # little above its share (the largest gap, said next); never "no seat ... more"
