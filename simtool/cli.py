@@ -518,7 +518,11 @@ def show_summary(folder: Path) -> None:
     # match capped at the round limit goes to its leaders on totals), which a Wilson interval on
     # the units would dress up as a measurement
     by_rule = f"1/{meta['players']} by rule" if pooled.height == 1 else None
-    out.print(_summary_table("By strategy (seats pooled)", game, pooled, ("strategy",), matches is not None, by_rule))
+    # and said so only where the table holds exactly that (a game of one's own may not split wins)
+    wins_by_rule = by_rule if by_rule and all(
+        abs(pooled[c][0] - 1 / meta["players"]) < 1e-9 for c in ("win", "match_win") if c in pooled.columns) else None
+    out.print(_summary_table("By strategy (seats pooled)", game, pooled, ("strategy",), matches is not None, by_rule,
+                             wins_by_rule))
     for caption, extra_table in list(tables.items())[2:]:
         out.print(_frame_table(caption, extra_table))
     if meta.get("duplicate") or matches is not None:
@@ -553,10 +557,10 @@ def _seat_line(meta: dict, seats, matches) -> str:
 
 
 def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches: bool,
-                   by_rule: str | None = None) -> Table:
-    """``by_rule``: the cell of the win shares and of each rate of ``Analysis.shared`` (one seat
-    has it every deal) where the rows pool every seat, in place of a share that is the rules', not
-    a measurement."""
+                   by_rule: str | None = None, wins_by_rule: str | None = None) -> Table:
+    """``by_rule``: the cell of each rate of ``Analysis.shared`` (one seat has it every deal) where
+    the rows pool every seat, in place of a share that is the rules', not a measurement;
+    ``wins_by_rule``: the same for the win shares."""
     from . import stats
     from .analysis import of as analysis_of
 
@@ -570,12 +574,12 @@ def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches:
     for r in table.iter_rows(named=True):
         cells = [str(r[k]) for k in keys]
         cells += [stats.fmt_mean(r["score"], r["score_low"], r["score_high"]),
-                  by_rule or stats.fmt_rate(r["win"], r["win_low"], r["win_high"]), f"{r['tricks']:.2f}"]
+                  wins_by_rule or stats.fmt_rate(r["win"], r["win_low"], r["win_high"]), f"{r['tricks']:.2f}"]
         cells += [by_rule if by_rule and k in analysis_of(game).shared else
                   stats.fmt_rate(r[k], r[f"{k}_low"], r[f"{k}_high"]) for k in analysis_of(game).rates]
         if with_matches:
             cells += [stats.fmt_mean(r["total"], r["total_low"], r["total_high"]),
-                      by_rule or stats.fmt_rate(r["match_win"], r["match_win_low"], r["match_win_high"]),
+                      wins_by_rule or stats.fmt_rate(r["match_win"], r["match_win_low"], r["match_win_high"]),
                       f"{r['rounds']:.2f}"]
         t.add_row(*cells)
     return t
