@@ -11,6 +11,7 @@ import simtool
 from simtool import games
 from simtool.errors import SimtoolError
 
+from .test_hardening_cli import main_error
 from .test_hardening_round5 import TOY, suite
 
 BANK = 'bank = yield Decision("bank", winner, bits.of((0, 1)), active=due)'
@@ -60,3 +61,34 @@ def test_the_conformance_suite_fails_a_bad_seat_where_the_engine_does_not_check(
     assert done.ret == 1
     done.assert_outcomes(failed=1)
     done.stdout.fnmatch_lines(["*AssertionError: seat -1 at 'bank', not one of 0..1*"])
+
+
+# ---- simtool replay's errors name its options ------------------------------------------------
+
+@pytest.mark.parametrize("args,says", [
+    # before: "bad deal number -1", "bad match number -1": no option of that name
+    (["--deal", "-1"], "error: bad --deal -1; expected a deal number 0 to 9223372036854775806"),
+    (["--match", "-1"], "error: bad --match -1; expected a match number 0 to 9223372036854775806"),
+    # before: "bad n '0'"
+    (["--deal", "0", "--n", "0"], "error: bad --n '0'; expected a positive whole number such as 1e6"),
+    # before: "bad deal number 5; this run has 0..2", the --n that made it so unsaid
+    (["--deal", "5", "--n", "3"], "error: bad --deal 5; this run has deal numbers 0..2 (--n 3)"),
+], ids=["deal", "match", "n", "deal-beyond-n"])
+def test_replay_errors_name_the_options_as_typed(capsys, args, says):
+    assert main_error(capsys, ["replay", "--seed", "1", *args]).startswith(says)
+
+
+def test_n_keeps_its_python_and_plan_file_names(tmp_path):
+    # a guard on the fix's reach (it passed before): the Python API's parameter is n=, a sweep
+    # plan's key n, and neither is --n
+    with pytest.raises(SimtoolError, match=r"^bad n 0; expected a positive whole number"):
+        simtool.run("black-white", n=0, jobs=1, out=tmp_path / "r")
+    from simtool import arguments
+    from simtool.commands.sweep import make_grid
+
+    token = arguments.COMMAND_LINE.set(True)  # as `simtool sweep plan.toml` reads the plan
+    try:
+        with pytest.raises(SimtoolError, match=r"^bad n 0; expected a positive whole number"):
+            make_grid({"games": ["black-white"], "n": 0})
+    finally:
+        arguments.COMMAND_LINE.reset(token)
