@@ -27,7 +27,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 # what a run needs before its workers start, and no more: the tables, statistics and the dask
 # cluster are imported by the functions that use them
 from simtool.commands.run import execute_run  # noqa: E402
-from simtool.pipeline.runner import MAX_COUNT, MOST_PLAYERS, make_spec  # noqa: E402
+from simtool.pipeline.runner import MAX_COUNT, MOST_PLAYERS, make_spec, parse_count  # noqa: E402
 from simtool.pipeline.runner import replay as replay_deal  # noqa: E402
 
 from . import arguments, games, options  # noqa: E402
@@ -692,6 +692,8 @@ def sweep(
             specs, saved = [c.spec for c in resumed.cells], resumed.settings
         else:
             data = sweeps.read_toml(grid_file) if grid_file else {}
+            if n is not None:  # named --n here; the grid file's key n below
+                parse_count(n)
             given = {"games": sweeps.parse_list(game, "game"), "lineups": lineup, "n": n, "seed": seed,
                      "unit": unit, "rotate": rotate, "duplicate": duplicate, "ladder": ladder,
                      "restrict": restrict, "large": large, "isolate": isolate,
@@ -1182,7 +1184,7 @@ def replay(
         number = deal if deal is not None else match
         unit = "deal" if deal is not None else "match"
         if not 0 <= number < MAX_COUNT:
-            raise SimtoolError(f"bad {unit} number {number}; expected 0 to {MAX_COUNT - 1}")
+            raise SimtoolError(f"bad --{unit} {number}; expected a {unit} number 0 to {MAX_COUNT - 1}")
         spec = make_spec(game, _players(players, game), n or 1, strategy, lineup_args(seat),
                          options.parse_assignments(rule), unit, seed, rotate, duplicate=duplicate)
         if n is None:  # a chunk's deals depend on its size: the whole chunk holding this deal

@@ -907,7 +907,10 @@ def _decide(game, state, d: Decision, lineup: Lineup, rng, ctx: Context) -> np.n
         for s in range(state.p):
             chosen[:, s] = _choose(game, state, d, _per_deal_array(s, n, np.int64), legal[:, s], lineup, rng, ctx)
         return chosen
-    return _choose(game, state, d, _per_deal_array(_from_game(game, d, "seat", d.seat, (n,)), n, np.int64),
+    seat = _from_game(game, d, "seat", d.seat, (n,))
+    if not type(game).__module__.startswith("simtool.games."):  # see _seats_in_range
+        _seats_in_range(game, d, seat, state.p)
+    return _choose(game, state, d, _per_deal_array(seat, n, np.int64),
                    _per_deal_array(_from_game(game, d, "legal", d.legal, (n,)), n, np.uint64), lineup, rng, ctx)
 
 
@@ -931,6 +934,22 @@ def _from_game(game, d: Decision, what: str, value, shape: tuple[int, ...]):
                            f"{given.shape}: expected {_EXPECTED[what]}, of shape {shape} or one for all; its "
                            f"conformance suite: python -m pytest --simtool-game {game.id}")
     return value
+
+
+def _seats_in_range(game, d: Decision, seat, p: int) -> None:
+    """One line naming the game where a decision's seat (whole numbers, checked by
+    :func:`_from_game`) is not one of the ``p`` seats: numpy reads seat -1 as the last one, and
+    the wrong seat played without a word. One reduction on the seats seen as unsigned numbers
+    (a negative one is then beyond every seat); still about 1% of a run of random play, so the
+    built-in games skip it: the conformance suite checks their seats (its ``Watch``)."""
+    seats = np.asarray(seat)
+    unsigned = seats if seats.dtype.kind == "u" else seats.view(f"u{seats.dtype.itemsize}")
+    if not unsigned.size or unsigned.max() < p:
+        return
+    wrong = seats[(seats < 0) | (seats >= p)].reshape(-1)
+    raise SimtoolError(f"game '{game.id}' gave decision '{d.kind}' a seat of {wrong[0]}: expected seat numbers "
+                       f"0..{p - 1} of its {p} players; its conformance suite: "
+                       f"python -m pytest --simtool-game {game.id}")
 
 
 def _per_deal_array(value, n: int, dtype) -> np.ndarray:

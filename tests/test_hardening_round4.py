@@ -68,8 +68,8 @@ def test_a_repeated_flag_or_repeatable_option_still_plays(tmp_path):
 # ---- leftover 2: whole numbers read exactly, every spelling of one number alike ---------------
 
 @pytest.mark.parametrize("args,needle", [
-    (["--n", "1000.00000000000001"], "bad n '1000.00000000000001'"),  # a float made it 1000
-    (["--n", "2.00000000000000001e3"], "bad n"),  # a float made it 2000
+    (["--n", "1000.00000000000001"], "bad --n '1000.00000000000001'"),  # a float made it 1000
+    (["--n", "2.00000000000000001e3"], "bad --n"),  # a float made it 2000
     (["--seed", "4.0000000000000001e3"], "bad --seed '4.0000000000000001e3'"),
     (["--seed", "1e999999999"], "bad --seed"),  # refused (held before: a float), not a billion digits
     (["--rule", "deck=30.000000000000001"], "bad rule deck '30.000000000000001'"),

@@ -309,7 +309,7 @@ def test_the_report_section_renders_costs_in_plain_words(tmp_path):
     (["--restrictions", ""], ["bad restrictions ''", "valid for kansas-city: no-upgrade, pass-high"]),
     (["--strategy", "target~no-upgrade"], ["give the strategy without restrictions"]),
     (["--strategy", "balance"], ["strategy 'balance' plays black-white, not kansas-city"]),
-    (["--n", "0"], ["bad n '0'"]),
+    (["--n", "0"], ["bad --n '0'"]),
 ])
 def test_bad_restrict_commands_are_one_line_and_exit_2(tmp_path, args, needles):
     r = cli("restrict", "-g", "kansas-city", *(["--n", "100"] if "--n" not in args else []), *args,

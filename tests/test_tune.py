@@ -72,7 +72,7 @@ def test_bad_vary_is_one_line_exit_2(vary, message, capsys, tmp_path):
     (["--objective", "seat_spread", "--objective", "seat_spread:min"], "given twice"),
     (["--rule", "pass_count=1"], "both varied and fixed"),
     (["--trials", "0"], "bad --trials 0"),
-    (["--n", "-5"], "bad n '-5'"),
+    (["--n", "-5"], "bad --n '-5'"),
     (["--lineup", "nosuch"], "nosuch"),
 ])
 def test_bad_tuning_input_is_one_line_exit_2(args, message, capsys, tmp_path):

@@ -129,7 +129,7 @@ def make_grid(data: dict) -> Grid:
                 rules={k: [",".join(map(str, x)) if isinstance(x, list) else str(x)
                            for x in (v if isinstance(v, list) else [v])] for k, v in rules.items()},
                 lineups=[_text(x, "lineups") for x in listed.get("lineups", [])],
-                n=parse_count(data.get("n", 100_000)), seed=seed, unit=unit, rotate=rotate,
+                n=parse_count(data.get("n", 100_000), "n"), seed=seed, unit=unit, rotate=rotate,
                 duplicate=duplicate, ladder=ladder, restrict=restrict, large=large, isolate=isolate)
 
 

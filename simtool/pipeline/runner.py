@@ -184,9 +184,11 @@ MOST_PLAYERS = 64
 """The most players a run's folder may record: more than any game declares."""
 
 
-def parse_count(text) -> int:
+def parse_count(text, name: str | None = None) -> int:
     """A positive whole number of deals: ``1e6``, ``1000000`` or ``1_000_000`` (an underscore only
-    between digits, as in Python)."""
+    between digits, as in Python). An error names it ``name`` (a plan file's key), else as the
+    caller gave it: ``--n`` on the command line, ``n`` in Python."""
+    name = name or arguments.option("n")
     value = None
     if isinstance(text, (int, np.integer)) and not isinstance(text, bool):
         value = int(text)
@@ -200,9 +202,10 @@ def parse_count(text) -> int:
             except ValueError:
                 pass
     if value is None or value <= 0:
-        raise SimtoolError(f"bad n {shown(text)}; expected a positive whole number such as 1e6, 1000000 or 1_000_000")
+        raise SimtoolError(f"bad {name} {shown(text)}; expected a positive whole number such as 1e6, 1000000 "
+                           f"or 1_000_000")
     if value > MAX_COUNT:
-        raise SimtoolError(f"bad n {shown(text)}; at most {MAX_COUNT} (2^63 - 1), the largest deal or "
+        raise SimtoolError(f"bad {name} {shown(text)}; at most {MAX_COUNT} (2^63 - 1), the largest deal or "
                            f"match number the tables can hold")
     return value
 
@@ -875,7 +878,8 @@ def replay(spec: RunSpec, number: int, views: bool = False) -> list[str]:
     """Deal (or match) ``number`` of ``spec`` written out play by play with its results
     (``views``: and what each acting seat's view showed)."""
     if not 0 <= number < spec.n:
-        raise SimtoolError(f"bad {spec.unit} number {number}; this run has 0..{spec.n - 1}")
+        raise SimtoolError(f"bad {arguments.option(spec.unit, number)}; this run has {spec.unit} numbers "
+                           f"0..{spec.n - 1} ({arguments.option('n', spec.n)})")
     chunk = play_chunk(spec, number // spec.chunk, trace_id=number * spec.copies,  # the first copy
                        trace_views=views)
     key = "deal" if spec.unit == "deal" else "match"

@@ -36,6 +36,9 @@ class Watch:
 
     def __call__(self, view, rng):
         legal = view.legal
+        # the engine checks the seats of a game plugin's decisions, not those of a built-in game
+        wrong = view.seat[(view.seat < 0) | (view.seat >= view.players)]
+        assert not wrong.size, f"seat {wrong[0]} at '{view.kind}', not one of 0..{view.players - 1}"
         assert (bits.count(legal) > 0).all(), f"empty legal set at '{view.kind}'"
         assert (legal & ~bits.full(self.game.n_actions) == 0).all(), f"option beyond n_actions at '{view.kind}'"
         broken(self.game, self.state, f"before '{view.kind}'")
