@@ -222,15 +222,17 @@ def fail(problem: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+ONE_LINE = "a path without a line break (simtool prints it as one line, for scripts to read)"
+
+
 def one_line_path(flag: str):
-    """A callback refusing a path with a line break, named as the option the user gave: simtool
-    prints the folder or report it wrote as one line, for scripts to read (the Python API's own
-    check named ``out`` even for ``--resume``, and a report's path was printed as two lines)."""
+    """A callback refusing a report path with a line break, named as the option the user gave:
+    simtool prints the report it wrote as one line, for scripts to read (a report's path was
+    printed as two lines). Folder options check it in their parser (:func:`folder_option`)."""
 
     def check(value):
         if value is not None and any(c in os.fspath(value) for c in "\n\r"):
-            raise fail(str(bad(flag, os.fspath(value), "a path without a line break (simtool prints "
-                                                        "it as one line, for scripts to read)")))
+            raise fail(str(bad(flag, os.fspath(value), ONE_LINE)))
         return value
 
     return check
@@ -295,13 +297,16 @@ Scheduler = Annotated[Optional[str], typer.Option("--scheduler", envvar="SIMTOOL
 Timeout = Annotated[Optional[float], typer.Option("--timeout", help="Stop if a strategy takes longer than "
                                                   "this many seconds over one decision (default: no limit).")]
 def folder_option(option: str):
-    """The parser of a folder option: its text as a path, a blank one refused. As a Path, typer
-    took ``--out ""`` for ``Path("")``, the working folder, where ``simtool run`` wrote its run
-    (``--out " "`` and ``out=""`` in Python were refused)."""
+    """The parser of a folder option: its text as a path, a blank one refused (as a Path, typer
+    took ``--out ""`` for ``Path("")``, the working folder, where ``simtool run`` wrote its run),
+    and one with a line break (simtool prints the folder as one line; the Python API's own check
+    named ``out`` even for ``--resume``)."""
     def parse(text: str | os.PathLike) -> Path:  # a Path when main() is given one (tests, scripts)
         text = os.fspath(text)
         if not text.strip():
             raise bad(option, text, "a folder path, such as runs/first")
+        if any(c in text for c in "\n\r"):
+            raise bad(option, text, ONE_LINE)
         return Path(text)
     return parse
 
@@ -311,7 +316,6 @@ Report = Annotated[Optional[str], typer.Option("--out", "-o", callback=one_line_
                                                "folder is refused; default reports/COMMAND.html).")]
 Title = Annotated[Optional[str], typer.Option("--title", help="Report title.")]
 Runs = Annotated[Optional[Path], typer.Option("--runs", parser=folder_option("--runs"), metavar="<path>",
-                                              callback=one_line_path("--runs"),
                                               help="Folder for its run folders (default "
                                               "runs/COMMAND-...-<timestamp>).")]
 
@@ -408,14 +412,12 @@ def run(
     seed: Seed = None,
     jobs: Jobs = None,
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o", parser=folder_option("--out"), metavar="<path>",
-                                           callback=one_line_path("--out"),
                                            help="Run folder (default runs/<game>-<timestamp>)."),
     force: Force = False,
     quiet: Quiet = False,
     backend: Backend = "local",
     scheduler: Scheduler = None,
     resume: Optional[Path] = typer.Option(None, "--resume", parser=folder_option("--resume"), metavar="<path>",
-                                          callback=one_line_path("--resume"),
                                           help="Finish the interrupted run in "
                                           "this folder (its own settings; only --jobs, --backend "
                                           "and --scheduler apply)."),
@@ -669,7 +671,6 @@ def sweep(
     scheduler: Scheduler = None,
     timeout: Timeout = None,
     resume: Optional[Path] = typer.Option(None, "--resume", parser=folder_option("--resume"), metavar="<path>",
-                                          callback=one_line_path("--resume"),
                                           help="Finish the interrupted sweep whose "
                                           "cells are in this folder (its own grid; only --jobs, "
                                           "--backend, --scheduler, --timeout, --out and --title apply)."),
@@ -781,14 +782,12 @@ def tune(
     backend: Backend = "local",
     scheduler: Scheduler = None,
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o", parser=folder_option("--out"), metavar="<path>",
-                                           callback=one_line_path("--out"),
                                            help="Tuning folder: study.db, "
                                            "tune.json, runs/ (default runs/tune-<game>-<timestamp>)."),
     report_file: Optional[str] = typer.Option(None, "--report", callback=one_line_path("--report"),
                                               help="HTML report to write "
                                               "(default: tune.html in the tuning folder)."),
     resume: Optional[Path] = typer.Option(None, "--resume", parser=folder_option("--resume"), metavar="<path>",
-                                          callback=one_line_path("--resume"),
                                           help="Go on with the tuning in this "
                                           "folder (its own settings; a larger --trials extends it)."),
     quiet: Quiet = False,
@@ -965,7 +964,6 @@ def restrict(
     seed: Seed = None,
     jobs: Jobs = None,
     runs_dir: Optional[Path] = typer.Option(None, "--out", "-o", parser=folder_option("--out"), metavar="<path>",
-                                            callback=one_line_path("--out"),
                                             help="Folder for the run folders "
                                             "(default runs/restrict-<game>-<timestamp>)."),
     output: Optional[str] = typer.Option(None, "--report", callback=one_line_path("--report"),
@@ -1113,7 +1111,6 @@ def review(
     game: Game,
     out_dir: Annotated[Path, typer.Option(
         "--out", "-o", parser=folder_option("--out"), metavar="<path>",
-        callback=one_line_path("--out"),
         help="Folder for review.html, review.json and the runs.")],
     players: Players = None,
     rule: Rules = [],
