@@ -612,10 +612,7 @@ def _whole(files: dict[int, dict[str, Path]], rows, columns: dict[str, set[str]]
         whole = {i for i, named in files.items() if ok(i, named)}
         return whole - _odd_schema({i: files[i] for i in whole})
 
-    if not files or not forked.polars_forks():
-        return check()
-    found = forked.in_child(lambda: sorted(check()))
-    return set(found) if found is not None else check()
+    return set(forked.where_polars_may_run(lambda: sorted(check()))) if files else set()
 
 
 def _odd_schema(files: dict[int, dict[str, Path]]) -> set[int]:
@@ -902,10 +899,7 @@ def lacking_columns(runs: list[tuple[Path, dict[str, set[str]]]]) -> set[Path]:
                     continue
         return out
 
-    if not runs:
-        return set()
-    found = forked.in_child(check) if forked.polars_forks() else None
-    return {Path(f) for f in (found if found is not None else check())}
+    return {Path(f) for f in forked.where_polars_may_run(check)} if runs else set()
 
 
 SEAT_COLUMNS = {"seat": "integer", "strategy": "name", "score": "integer", "tricks": "integer",

@@ -326,6 +326,14 @@ def _probe() -> bool:
         os.waitpid(pid, 0)
 
 
+def where_polars_may_run(fn):
+    """``fn()`` (a JSON result) without starting polars' threads in this process: in a forked
+    child where polars may run there (:func:`polars_forks`), here where it may not, or where the
+    child did not answer."""
+    found = in_child(fn) if polars_forks() else None
+    return fn() if found is None else found
+
+
 def in_child(fn):
     """``fn()`` in a forked child, its result (JSON) sent back; ``None`` if the child did not
     answer (it failed, or was killed). Work that would start polars' threads in this process,
