@@ -117,3 +117,23 @@ def test_integer_options_take_what_n_takes(capsys, tmp_path):
                          "--trials", "2.5", "--out", str(tmp_path / "t")], "--trials")):
         text = main_error(capsys, argv, f"bad {flag} '", "expected a whole number")
         assert "not a valid integer" not in text
+
+
+@pytest.mark.parametrize("given,words", [
+    ("", "bad --restrictions '': it names no restriction (empty); give NAME,NAME,... or leave it out"),
+    (" , ", "bad --restrictions ' , ': it names no restriction (empty)"),
+    ("no-upgrade,,pass-high", "bad --restrictions 'no-upgrade,,pass-high': it holds an empty name; expected "
+                              "NAME,NAME,..."),
+])
+def test_empty_restrictions_name_the_problem_and_the_valid_ones(capsys, tmp_path, given, words):
+    # before: `restrict --restrictions ''` said "bad restrictions ''; expected NAME,NAME,...", and
+    # restrict.plan(restrictions=[]) from Python "kansas-city declares no restrictions to measure"
+    from simtool.commands import restrict
+    from simtool.errors import SimtoolError
+
+    main_error(capsys, ["restrict", "--game", "kansas-city", "--restrictions", given, "--n", "100",
+                        "--out", tmp_path / "r"], words, "valid for kansas-city: no-upgrade, pass-high")
+    assert not (tmp_path / "r").exists()
+    with pytest.raises(SimtoolError, match=r"^bad restrictions \[\]: it names no restriction \(empty\).*"
+                                           r"valid for kansas-city: no-upgrade, pass-high$"):
+        restrict.plan("kansas-city", restrictions=[])

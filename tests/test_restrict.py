@@ -306,7 +306,8 @@ def test_the_report_section_renders_costs_in_plain_words(tmp_path):
 @pytest.mark.parametrize("args,needles", [
     (["--restrictions", "never-win"], ["restriction 'never-win' is unknown for kansas-city", "no-upgrade"]),
     (["--restrictions", "no-kitty"], ["restriction 'no-kitty' is for out-trumped, not kansas-city"]),
-    (["--restrictions", ""], ["bad restrictions ''", "valid for kansas-city: no-upgrade, pass-high"]),
+    (["--restrictions", ""], ["bad --restrictions '': it names no restriction (empty)",
+                              "valid for kansas-city: no-upgrade, pass-high"]),
     (["--strategy", "target~no-upgrade"], ["give the strategy without restrictions"]),
     (["--strategy", "balance"], ["strategy 'balance' plays black-white, not kansas-city"]),
     (["--n", "0"], ["bad --n '0'"]),

@@ -26,7 +26,7 @@ import polars as pl
 from simtool import arguments, games
 from simtool.analysis.restrict import costs
 from simtool.commands.plans import play
-from simtool.errors import SimtoolError
+from simtool.errors import SimtoolError, shown
 from simtool.pipeline.runner import RunSpec, make_spec
 
 
@@ -50,9 +50,8 @@ def plan(game: str, players: int | None = None, rules: dict | None = None, n=20_
         raise SimtoolError(f"restricted play compares a strategy with its restricted self: give the "
                            f"strategy without restrictions (not {name!r}) and the restrictions with "
                            f"--restrictions")
-    if restrictions is not None and not all(str(r).strip() for r in restrictions):
-        raise SimtoolError(f"bad restrictions {','.join(map(str, restrictions))!r}; expected "
-                           f"NAME,NAME,...; valid for {g.id}: {', '.join(limits.of_game(g.id)) or 'none'}")
+    if restrictions is not None:
+        _check_listed(restrictions, g.id)
     found = limits.check([str(r).strip() for r in restrictions], g.id) if restrictions is not None \
         else list(limits.of_game(g.id).values())
     if not found:
@@ -73,6 +72,22 @@ def plan(game: str, players: int | None = None, rules: dict | None = None, n=20_
         extra.append({"restrict": {"strategy": name, "restriction": r.name, "restrictions": order,
                                    "doing": r.doing, "description": r.description}})
     return specs, extra
+
+
+def _check_listed(restrictions: list[str], game_id: str) -> None:
+    """Refuse a list of restrictions naming none (``--restrictions ''``, which said only "bad
+    restrictions ''") or holding an empty name between its commas, naming the problem and the
+    game's restrictions."""
+    from strategies import restrictions as limits
+
+    valid = f"valid for {game_id}: {', '.join(limits.of_game(game_id)) or 'none'}"
+    text = ",".join(map(str, restrictions)) if arguments.COMMAND_LINE.get() else list(restrictions)
+    given = f"{arguments.option('restrictions')} {shown(text)}"
+    if not any(str(r).strip() for r in restrictions):
+        raise SimtoolError(f"bad {given}: it names no restriction (empty); give NAME,NAME,... or leave it "
+                           f"out to measure every restriction; {valid}")
+    if not all(str(r).strip() for r in restrictions):
+        raise SimtoolError(f"bad {given}: it holds an empty name; expected NAME,NAME,...; {valid}")
 
 
 def measure(game: str = "kansas-city", runs_dir: str | Path = "runs/restrict", *,
