@@ -12,6 +12,7 @@ import pytest
 from simtool.analysis import verdicts
 from simtool.cli import main
 from simtool.games import get
+from simtool.pipeline import runner
 
 from .test_hardening_cli import main_error
 
@@ -137,3 +138,165 @@ def test_empty_restrictions_name_the_problem_and_the_valid_ones(capsys, tmp_path
     with pytest.raises(SimtoolError, match=r"^bad restrictions \[\]: it names no restriction \(empty\).*"
                                            r"valid for kansas-city: no-upgrade, pass-high$"):
         restrict.plan("kansas-city", restrictions=[])
+
+
+FRAGILE = '''
+import os
+from strategies import strategy
+
+CALLS = [0]
+
+
+@strategy("fragile", "plays the first legal option; raises once it has been asked FRAGILE_AFTER times")
+def fragile(view, rng):
+    CALLS[0] += 1
+    if CALLS[0] > int(os.environ.get("FRAGILE_AFTER", "1000000000")):
+        raise RuntimeError("fragile gave up")
+    return view.mask.argmax(axis=1)
+'''
+ASKED_PER_CHUNK = 46
+"""Times seat 0 decides in a chunk of 3-player Black & White (each decision of a whole chunk at once)."""
+
+
+def fragile(tmp_path, name="fragile.py"):
+    """The plugin's line-up entry, in a folder of its own (files beside a plugin are the run's),
+    and its call counter (this process plays a --jobs 1 run)."""
+    import strategies
+
+    folder = tmp_path / name.removesuffix(".py")
+    folder.mkdir()
+    (folder / name).write_text(FRAGILE)
+    entry = f"{folder / name}:fragile"
+    return entry, strategies.resolve(entry, "black-white").choose.__globals__["CALLS"]
+
+
+def fragile_run(entry, out, *more):
+    return ["run", "--game", "black-white", "--seat", f"0={entry}", "--n", str(5 * 2048), "--seed", "3",
+            "--jobs", "1", "-q", "--out", str(out), *more]
+
+
+def test_a_strategy_failing_late_keeps_the_finished_chunks_for_resume(capsys, tmp_path, monkeypatch, small_chunks):
+    # before: the run folder was removed, its two finished chunks with it
+    from simtool.pipeline.folders import run_kind
+
+    entry, calls = fragile(tmp_path)
+    out, whole = tmp_path / "run", tmp_path / "whole"
+    monkeypatch.setenv("FRAGILE_AFTER", str(2 * ASKED_PER_CHUNK + 1))  # in the third chunk
+    main_error(capsys, fragile_run(entry, out), "strategy 'fragile.py:fragile' raised RuntimeError: fragile gave up",
+               f"; 2 finished chunks are kept, the run unfinished: with the strategy unchanged (the cause lay "
+               f"elsewhere: a --timeout too short, a file it reads), finish it with: simtool run --resume {out}; "
+               f"a changed strategy plays it again with --force")
+    assert run_kind(out) == "interrupted" and not (out / "run.json").exists() and not (out / "seats.parquet").exists()
+    assert len(list(out.glob("chunks/seats-*.parquet"))) == 2
+    # a resume whose strategy fails again keeps what it found and what it played
+    calls[0] = 0
+    monkeypatch.setenv("FRAGILE_AFTER", str(ASKED_PER_CHUNK + 1))
+    main_error(capsys, ["run", "--resume", out, "-q", "--jobs", "1"], "3 finished chunks are kept, the run unfinished")
+    assert run_kind(out) == "interrupted" and len(list(out.glob("chunks/seats-*.parquet"))) == 3
+    # the cause gone, the resume finishes the run: the tables of an unbroken one
+    monkeypatch.delenv("FRAGILE_AFTER")
+    assert main(["run", "--resume", str(out), "-q", "--jobs", "1"]) == 0
+    assert main(fragile_run(entry, whole)) == 0
+    import polars as pl
+
+    assert pl.read_parquet(out / "seats.parquet").equals(pl.read_parquet(whole / "seats.parquet"))
+
+
+def test_a_strategy_changed_after_it_failed_is_not_resumed_into_the_chunks_of_the_old_one(capsys, tmp_path,
+                                                                                        monkeypatch, small_chunks):
+    entry, _ = fragile(tmp_path)
+    out = tmp_path / "run"
+    monkeypatch.setenv("FRAGILE_AFTER", str(ASKED_PER_CHUNK + 1))
+    main_error(capsys, fragile_run(entry, out), "1 finished chunk is kept")
+    plugin = tmp_path / "fragile" / "fragile.py"
+    plugin.write_text(plugin.read_text().replace("argmax", "argmin"))  # fixed: another strategy
+    kept = sorted(p.read_bytes() for p in out.glob("chunks/*"))
+    main_error(capsys, ["run", "--resume", out, "-q", "--jobs", "1"],
+               f"strategy plugin {plugin} has changed since the run started; one run plays one version of it")
+    assert sorted(p.read_bytes() for p in out.glob("chunks/*")) == kept
+    monkeypatch.delenv("FRAGILE_AFTER")
+    assert main(fragile_run(entry, out, "--force")) == 0  # as the error said
+
+
+def test_a_strategy_failing_in_the_first_chunk_leaves_nothing(capsys, tmp_path, monkeypatch, small_chunks):
+    entry, _ = fragile(tmp_path)
+    out = tmp_path / "run"
+    monkeypatch.setenv("FRAGILE_AFTER", "3")
+    text = main_error(capsys, fragile_run(entry, out), "raised RuntimeError: fragile gave up")
+    assert "kept" not in text and not out.exists()
+
+
+def test_a_plan_whose_strategy_fails_keeps_its_finished_chunks_for_its_resume(capsys, tmp_path, monkeypatch,
+                                                                             small_chunks):
+    # before: every cell's chunks were removed, the cells that had played through too
+    from simtool.commands import plans
+    from simtool.errors import StrategyError
+    from simtool.pipeline.runner import make_spec
+
+    entry, calls = fragile(tmp_path)
+    root, whole = tmp_path / "sweep", tmp_path / "whole"
+    specs = [make_spec("black-white", 3, 3 * 2048, "random", seed=5),
+             make_spec("black-white", 3, 3 * 2048, "random", {0: entry}, seed=5)]
+    monkeypatch.setenv("FRAGILE_AFTER", str(ASKED_PER_CHUNK + 1))  # in the second cell's second chunk
+    with pytest.raises(StrategyError, match=f"4 finished chunks are kept, the sweep unfinished: .* finish it with: "
+                                            f"simtool sweep --resume {root};"):
+        plans.play(specs, root, jobs=1)
+    assert not list(root.rglob("run.json")) and len(list(root.rglob("chunks/seats-*.parquet"))) == 4
+    monkeypatch.delenv("FRAGILE_AFTER")
+    assert main(["sweep", "--resume", str(root), "-q", "--jobs", "1"]) == 0
+    plans.play(specs, whole, jobs=1)
+    import polars as pl
+
+    for cell in whole.iterdir():
+        if cell.is_dir():
+            assert pl.read_parquet(root / cell.name / "seats.parquet").equals(pl.read_parquet(cell / "seats.parquet"))
+
+
+def _killed_at_3(index: int) -> None:
+    """Chunk 3's worker ends, once chunks 0 to 2 are whole in the folder ``$KILLED_AFTER``."""
+    import os
+    import time
+    from pathlib import Path
+
+    if index == 3:
+        parts, waited = Path(os.environ["KILLED_AFTER"]), 0
+        while not all((parts / f"sums-{i:06d}.json").is_file() for i in range(3)) and waited < 600:
+            time.sleep(0.05)
+            waited += 1
+        os.kill(os.getpid(), 9)  # as the kernel's out-of-memory killer would
+
+
+_PLAY, _PLAY_AND_TABLES = runner.play_outcome, runner.play_in_worker
+
+
+def _outcome_killed_at_3(spec, index, *args):
+    _killed_at_3(index)
+    return _PLAY(spec, index, *args)
+
+
+def _tables_killed_at_3(task, *args):
+    _killed_at_3(task.index)
+    return _PLAY_AND_TABLES(task, *args)
+
+
+def test_a_worker_ending_while_a_plugin_plays_keeps_the_finished_chunks(tmp_path, monkeypatch, small_chunks):
+    # before: "a worker process ended without a word ... while playing the plugin strategies": the
+    # folder removed, though the system's memory killer ends a plugin's worker as it ends any
+    from simtool.commands.run import execute_run
+    from simtool.errors import StrategyError
+    from simtool.pipeline.folders import run_kind
+    from simtool.pipeline.runner import make_spec
+
+    if not runner.FORK:
+        pytest.skip("forked workers are used on Linux only")
+    entry, _ = fragile(tmp_path)
+    out = tmp_path / "run"
+    # the worker plays (play_outcome) or plays and makes the tables (play_in_worker), as polars allows
+    monkeypatch.setattr(runner, "play_outcome", _outcome_killed_at_3)
+    monkeypatch.setattr(runner, "play_in_worker", _tables_killed_at_3)
+    spec = make_spec("black-white", 3, 4 * 2048, "random", {0: entry}, seed=3)  # chunk 3 the last
+    monkeypatch.setenv("KILLED_AFTER", str(out / "chunks"))
+    with pytest.raises(StrategyError, match="while playing the plugin strategies .*; 3 finished chunks are "
+                                            f"kept, the run unfinished: .* simtool run --resume {out};"):
+        execute_run(spec, 2, out, False, None, keep=False)
+    assert run_kind(out) == "interrupted" and len(list(out.glob("chunks/sums-*.json"))) == 3

@@ -4,8 +4,8 @@ A :class:`Plan` lists its :class:`Cell` runs (a run specification and the folder
 and, for several runs, the root folder that holds them. :func:`execute` plays a plan: it locks
 and checks every folder before any work, keeps what an earlier attempt finished, hands the
 chunks of every cell to one backend (in this process, local worker processes, or dask),
-writes each cell's tables and ``run.json`` last, and on Ctrl-C or a worker the system killed
-keeps the finished chunks for a resume. ``simtool run`` is a plan of one cell; ``sweep``,
+writes each cell's tables and ``run.json`` last, and on Ctrl-C, a worker the system killed or a
+strategy's error keeps the finished chunks for a resume. ``simtool run`` is a plan of one cell; ``sweep``,
 ``ladder``, ``restrict``, ``tune`` and ``review`` plan several, so resume, kill and
 worker-death behave the same for all of them.
 """
@@ -29,7 +29,15 @@ import polars as pl
 
 from simtool import arguments, games
 from simtool.arguments import check_timeout
-from simtool.errors import OutOfMemory, SimtoolError, WorkerLost, describe, os_problem, raise_if_interrupted
+from simtool.errors import (
+    OutOfMemory,
+    SimtoolError,
+    StrategyError,
+    WorkerLost,
+    describe,
+    os_problem,
+    raise_if_interrupted,
+)
 from simtool.pipeline import forked
 from simtool.pipeline.folders import (
     SPEC,
@@ -111,8 +119,8 @@ def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", sche
     """Play every cell of ``plan``; return them in plan order. ``keep``: return the tables too
     (always, for a cell without a folder). ``force``: play every cell again, replacing its
     folder. ``progress(done, total)`` counts chunks; ``timeout`` bounds a strategy's decision.
-    A failure leaves nothing of this plan looking finished; Ctrl-C and a worker the system
-    killed keep every finished chunk for ``plan.resume``."""
+    A failure leaves nothing of this plan looking finished; Ctrl-C, a worker the system
+    killed and a strategy's error keep every finished chunk for ``plan.resume``."""
     arguments.execution(jobs, force, progress, backend, scheduler)
     timeout = check_timeout(timeout)
     if backend not in BACKENDS:
@@ -146,6 +154,16 @@ def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", sche
         # the hours a long run played are not thrown away for a worker the system killed
         raise type(lost)(f"{lost}; the finished chunks are kept: finish the {plan.command} with: "
                          f"{plan.resume}") from None
+    except StrategyError as exc:
+        kept = sum(r.keep_played() for r in runs)
+        if not kept:
+            raise
+        # a plan's finished chunks are the hours a user waited for: a strategy failing later (a
+        # --timeout too short, a file it reads, a rare case it cannot play) took them all back
+        raise StrategyError(f"{exc}; {kept:,} finished chunk{'s are' if kept > 1 else ' is'} kept, the "
+                            f"{plan.command} unfinished: with the strategy unchanged (the cause lay elsewhere: "
+                            f"a --timeout too short, a file it reads), finish it with: {plan.resume}; a "
+                            f"changed strategy plays it again with --force") from None
     except BaseException:
         for r in runs:
             r.abort()
@@ -233,6 +251,24 @@ class _Run:
     def interrupted(self) -> None:
         if self.writer is not None and not self.closed:
             self.writer.interrupted()
+
+    def keep_played(self) -> int:
+        """After a strategy's error: keep the whole chunks on disk (their checksums written last,
+        by whichever process played them) for a resume, the folder unfinished as after Ctrl-C,
+        and return how many; a run with none is taken back."""
+        if self.writer is None or self.closed:
+            return 0
+        parts = self.writer.parts
+        try:
+            kept = sum((parts / f"sums-{i:06d}.json").is_file()
+                       for i in self.writer.chunk_files("seats", self.spec.n_chunks))
+        except OSError:  # chunks/ gone or unreadable: nothing a resume could find
+            kept = 0
+        if kept:
+            self.writer.interrupted()
+        else:
+            self.abort()
+        return kept
 
     def abort(self) -> None:
         if self.writer is not None and not self.closed:

@@ -28,7 +28,7 @@ import polars as pl
 
 from simtool import arguments, games, options
 from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches
-from simtool.errors import SimtoolError, WorkerLost, choices, shown
+from simtool.errors import SimtoolError, StrategyError, WorkerLost, choices, shown
 from simtool.pipeline.folders import encode_chunk, polars_dtype, write_chunk
 
 CHUNK = 1 << 15
@@ -768,9 +768,10 @@ def built_in_strategy(name: str) -> bool:
 def _worker_died(names: list[str], how: str) -> SimtoolError:
     suspects = [n for n in names if not built_in_strategy(n)]
     if suspects:
-        return SimtoolError(f"a worker process ended without a word ({how}) while playing the "
-                            f"plugin strategies {choices(suspects)}: a plugin must return, never "
-                            f"end its process (os._exit, a crash in compiled code)")
+        # the plugin's error (or the system's, as below): its run keeps the finished chunks
+        return StrategyError(f"a worker process ended without a word ({how}) while playing the "
+                             f"plugin strategies {choices(suspects)}: a plugin must return, never "
+                             f"end its process (os._exit, a crash in compiled code)")
     return WorkerLost(f"a worker process ended without a word ({how}) while playing built-in "
                       f"strategies only: the system may have run out of memory")
 
