@@ -10,6 +10,7 @@ import re
 import signal
 import sys
 import threading
+import warnings
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Optional
@@ -31,7 +32,7 @@ from simtool.pipeline.runner import MAX_COUNT, MOST_PLAYERS, make_spec, parse_co
 from simtool.pipeline.runner import replay as replay_deal  # noqa: E402
 
 from . import arguments, games, options  # noqa: E402
-from .errors import SimtoolError, bad, choices, describe, forget_interrupt, interrupt, shown  # noqa: E402
+from .errors import ShadowedWarning, SimtoolError, bad, choices, describe, forget_interrupt, interrupt, shown  # noqa: E402
 from .games import ROUND_CAP  # noqa: E402
 from .pipeline import pilot  # noqa: E402
 
@@ -1275,7 +1276,11 @@ def _put_back(handlers: list) -> KeyboardInterrupt | None:
 def _command(argv: list[str] | None) -> int:
     _SAID.clear()
     try:
-        code = app(args=argv, prog_name="simtool", standalone_mode=False)
+        with warnings.catch_warnings():  # each command says what it plays (its own registry of warnings)
+            warnings.simplefilter("default", ShadowedWarning)
+            shown_before = warnings.showwarning
+            warnings.showwarning = lambda message, category, *rest: _warn(message, category, shown_before, *rest)
+            code = app(args=argv, prog_name="simtool", standalone_mode=False)
     except typer.Exit as done:
         return done.exit_code
     except (typer.TyperException, SimtoolError) as exc:  # click's usage errors, and ours
@@ -1312,6 +1317,15 @@ def _command(argv: list[str] | None) -> int:
     if code == 130 and not _SAID:  # Ctrl-C where no command said it (replay, report): typer's
         err.print(f"interrupted; {NOTHING_KEPT}", markup=False)  # exit status alone, silent
     return code if isinstance(code, int) else 0
+
+
+def _warn(message, category, shown_before, *rest) -> None:
+    """A :class:`ShadowedWarning` as one line on standard error (Python's own shows the line of
+    code that warned); any other warning as Python shows it."""
+    if issubclass(category, ShadowedWarning):
+        err.print(f"warning: {one_line(str(message))}", markup=False, highlight=False, soft_wrap=True)
+    else:
+        shown_before(message, category, *rest)
 
 
 def os_problem(exc: OSError) -> str:

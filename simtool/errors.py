@@ -27,6 +27,11 @@ class DiskFull(WorkerLost):
     room again) threw away every chunk the run had played."""
 
 
+class ShadowedWarning(UserWarning):
+    """An installed game or strategy takes a built-in's name: the built-in plays (the command line
+    shows it as one ``warning:`` line on standard error)."""
+
+
 _interrupted = False
 
 

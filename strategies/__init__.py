@@ -133,6 +133,22 @@ def broken() -> dict[str, str]:
     return found
 
 
+def shadowed(lineup) -> list[str]:
+    """A line for each built-in strategy of the line-up (entries with parameters and restrictions)
+    whose name an installed strategy takes as well: the built-in plays (:func:`resolve`), and a
+    designer who installed their own would otherwise think theirs played."""
+    from simtool import games
+
+    claimed = games.claimed("simtool.strategies")
+    if not claimed:
+        return []
+    built_in = {s.name for s in BUILT_IN}
+    bases = dict.fromkeys(split(restrictions.split(str(entry))[0])[0] for entry in lineup)
+    return [f"installed strategy '{base}' (entry point {claimed[base]}) takes the name of a built-in "
+            f"strategy: '{base}' plays the built-in one; give yours another name"
+            for base in bases if base in built_in and base in claimed]
+
+
 def _installed() -> dict[str, Strategy | str]:
     """Each installed strategy not shadowed by a built-in: the Strategy, or why it fails to load."""
     built_in = {s.name for s in BUILT_IN}

@@ -300,3 +300,48 @@ def test_a_worker_ending_while_a_plugin_plays_keeps_the_finished_chunks(tmp_path
                                             f"kept, the run unfinished: .* simtool run --resume {out};"):
         execute_run(spec, 2, out, False, None, keep=False)
     assert run_kind(out) == "interrupted" and len(list(out.glob("chunks/sums-*.json"))) == 3
+
+
+def claiming(tmp_path, monkeypatch, entries: str) -> None:
+    """An installed package (its metadata only) declaring the entry points ``entries``."""
+    info = tmp_path / "site" / "my_cards-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: my-cards\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(entries)
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+
+
+def test_a_run_of_a_name_an_installed_package_also_takes_says_the_built_in_plays(capsys, tmp_path, monkeypatch):
+    # before: `simtool games` and `simtool strategies` named the shadowing, `run` played the built-in
+    # Hearts silently for the designer who had installed their own "hearts"
+    claiming(tmp_path, monkeypatch, "[simtool.games]\nhearts = my_cards:GAME\n\n"
+                                    "[simtool.strategies]\nducker = my_cards:duck\nbalance = my_cards:balance\n")
+    out = tmp_path / "run"
+    assert main(["run", "--game", "hearts", "--seat", "1=hunter~keep-queen", "--n", "10", "--seed", "1", "--jobs",
+                 "1", "-q", "--out", str(out)]) == 0
+    said = capsys.readouterr()
+    assert said.out == f"{out}\n"
+    assert said.err.splitlines() == [
+        "warning: installed game 'hearts' (entry point my_cards:GAME) takes the name of a built-in game: --game "
+        "hearts plays the built-in one; give yours another name",
+        "warning: installed strategy 'ducker' (entry point my_cards:duck) takes the name of a built-in strategy: "
+        "'ducker' plays the built-in one; give yours another name"]
+    assert json.loads((out / "run.json").read_text())["title"] == get("hearts").title  # the built-in played
+    # a run of names no package takes says nothing; a sweep says it once a name, not once a run
+    assert main(["run", "--game", "kansas-city", "--n", "10", "--seed", "1", "--jobs", "1", "-q",
+                 "--out", str(tmp_path / "kc")]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["sweep", "--game", "black-white", "--players", "3,4", "--lineup", "balance", "--n", "10",
+                 "--seed", "1", "--jobs", "1", "-q", "--out", str(tmp_path / "sweep")]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        "warning: installed strategy 'balance' (entry point my_cards:balance) takes the name of a built-in "
+        "strategy: 'balance' plays the built-in one; give yours another name"]
+
+
+def test_the_python_api_warns_of_a_shadowed_name(tmp_path, monkeypatch):
+    import simtool
+    from simtool.errors import ShadowedWarning
+
+    claiming(tmp_path, monkeypatch, "[simtool.strategies]\nrandom = my_cards:pick\n")
+    with pytest.warns(ShadowedWarning, match="^installed strategy 'random' .* 'random' plays the built-in one"):
+        simtool.run("black-white", 10, strategy="random", seed=1)

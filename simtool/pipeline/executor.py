@@ -61,6 +61,7 @@ from simtool.pipeline.runner import (
     jobs_used,
     resolve_lineup,
     spec_from_dict,
+    warn_shadowed,
 )
 
 PLAN = "plan.json"
@@ -439,6 +440,7 @@ def resumed_spec(writer: RunWriter) -> RunSpec:
         raise SimtoolError(f"cannot resume {writer.out}: its saved specification is damaged "
                            f"({type(exc).__name__}: {exc})") from None
     resolve_lineup(spec)
+    warn_shadowed(spec)
     check_beside(spec)
     return with_new_options(spec)
 

@@ -17,6 +17,7 @@ import random
 import stat
 import sys
 import threading
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -28,7 +29,7 @@ import polars as pl
 
 from simtool import arguments, games, options
 from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches
-from simtool.errors import SimtoolError, StrategyError, WorkerLost, choices, shown
+from simtool.errors import ShadowedWarning, SimtoolError, StrategyError, WorkerLost, choices, shown
 from simtool.pipeline.folders import encode_chunk, polars_dtype, write_chunk
 
 CHUNK = 1 << 15
@@ -172,10 +173,20 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed), chunk_size(unit),
                    rotate and not duplicate, precision, plugin_files(lineup), duplicate, leads, isolate)
     found = resolve_lineup(spec)  # fail now, not in a worker
+    warn_shadowed(spec)
     cost = max(s.relative_cost() for s in found.strategies)
     chunk = chunk_size(unit, cost)
     # a duplicate chunk holds p copies of each deal: as many rows as a plain chunk
     return dataclasses.replace(spec, chunk=max(1, chunk // p) if duplicate else chunk)
+
+
+def warn_shadowed(spec: RunSpec) -> None:
+    """A :class:`ShadowedWarning` for the run's game and each of its strategies that an installed
+    package also names: the built-in plays, as documented, and the user is told so."""
+    import strategies
+
+    for note in filter(None, (games.shadowed(spec.game), *strategies.shadowed(spec.lineup))):
+        warnings.warn(note, ShadowedWarning, stacklevel=3)
 
 
 MAX_COUNT = (1 << 63) - 1
