@@ -345,3 +345,52 @@ def test_the_python_api_warns_of_a_shadowed_name(tmp_path, monkeypatch):
     claiming(tmp_path, monkeypatch, "[simtool.strategies]\nrandom = my_cards:pick\n")
     with pytest.warns(ShadowedWarning, match="^installed strategy 'random' .* 'random' plays the built-in one"):
         simtool.run("black-white", 10, strategy="random", seed=1)
+
+
+HEURISTIC = '''
+def lowest(view, rng):
+    """Plays its first legal option."""
+    return view.mask.argmax(axis=1)
+'''
+
+
+def test_a_resume_refuses_an_installed_strategy_changed_since_its_chunks_were_played(tmp_path, monkeypatch,
+                                                                                      small_chunks):
+    # before: a plugin file's checksum was recorded and checked, an installed package's strategy was
+    # not: edited (pip install -e) or updated after a failure, it played the rest of the run's chunks
+    import sys
+
+    import polars as pl
+
+    from simtool.commands.run import execute_run
+    from simtool.errors import SimtoolError
+    from simtool.pipeline import executor
+    from simtool.pipeline.runner import make_spec
+
+    from .test_pipeline import stop_after
+
+    site = tmp_path / "site"
+    claiming(tmp_path, monkeypatch, "[simtool.strategies]\nlowest = my_heuristics:lowest\n")
+    (site / "my_heuristics.py").write_text(HEURISTIC)
+    try:
+        spec = make_spec("black-white", 3, 4 * 2048, "random", {0: "lowest"}, seed=3)
+        out, whole = tmp_path / "run", tmp_path / "whole"
+        execute_run(spec, 1, whole, False, None, keep=False)
+        with monkeypatch.context() as patch:
+            patch.setattr(executor, "execute_tasks", stop_after(2))
+            with pytest.raises(KeyboardInterrupt):
+                execute_run(spec, 1, out, False, None, keep=False)
+        saved = json.loads((out / "chunks" / "spec.json").read_text())["installed_by"]
+        assert list(saved) == ["strategy lowest"]
+        assert saved["strategy lowest"].startswith("my_heuristics:lowest of my-cards 0.1, source sha256 ")
+        (site / "my_heuristics.py").write_text(HEURISTIC.replace("argmax", "argmin"))
+        with pytest.raises(SimtoolError, match=f"^cannot resume {out}: installed strategy lowest changed since its "
+                                               f"chunks were played \\(then my_heuristics:lowest .*; now "
+                                               f"my_heuristics:lowest .*\\); one run plays one version"):
+            execute_run(None, 1, out, False, None, keep=False, resume=True)
+        assert len(list(out.glob("chunks/seats-*.parquet"))) == 2  # kept as they were
+        (site / "my_heuristics.py").write_text(HEURISTIC)  # the version that played them
+        execute_run(None, 1, out, False, None, keep=False, resume=True)
+        assert pl.read_parquet(out / "seats.parquet").equals(pl.read_parquet(whole / "seats.parquet"))
+    finally:
+        sys.modules.pop("my_heuristics", None)

@@ -56,6 +56,56 @@ def claimed(group: str) -> dict[str, str]:
     return _claimed(_installation()).get(group, {})
 
 
+def installed_version(group: str, name: str) -> str | None:
+    """What plays the installed game (``simtool.games``) or strategy (``simtool.strategies``)
+    ``name``, in a line: its entry point, its package's name and version, and the SHA-256 of its
+    module's source (of every ``.py`` file of its top-level package): a run resumed after the
+    package changed would join chunks of two versions. Found without importing the module (an
+    ``--isolate`` run never imports a plugin here). ``None``: no such entry point."""
+    import hashlib
+
+    ep = next((e for e in entry_points(group=group) if e.name == name), None)
+    if ep is None:
+        return None
+    dist = getattr(ep, "dist", None)
+    package = f" of {dist.name} {dist.version}" if dist is not None else ""
+    digest = hashlib.sha256()
+    files = _sources(ep.module)
+    for path in files:
+        digest.update(path.name.encode() + b"\0")
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"unreadable")
+    return f"{ep.value}{package}, " + (f"source sha256 {digest.hexdigest()}" if files else "its source not found")
+
+
+SOURCE_FILES = 500
+"""``.py`` files of an installed plugin's package hashed, the first by path: bounded, as a
+plugin file's folder is (``simtool.pipeline.runner.BESIDE_FILES``)."""
+
+
+def _sources(module: str) -> list:
+    """The source files of installed module ``module``: the module's own file, or every ``.py``
+    file of its top-level package; found by the import system's finders, nothing imported (a
+    package's ``__init__`` is never run to find its submodule)."""
+    import importlib.machinery
+    import importlib.util
+    from pathlib import Path
+
+    top = module.split(".")[0]
+    try:
+        spec = importlib.util.find_spec(top)  # a top-level name: found, not imported
+    except (ImportError, ValueError):
+        return []
+    if spec is None:
+        return []
+    if spec.submodule_search_locations:  # a package: all of it may be the plugin's code
+        found = sorted({f for where in spec.submodule_search_locations for f in Path(where).rglob("*.py")})
+        return found[:SOURCE_FILES]
+    return [Path(spec.origin)] if spec.has_location and spec.origin else []
+
+
 def _declares_plugins(folder: str) -> bool:
     """Whether a package installed in ``folder`` may declare a simtool entry point: its
     ``entry_points.txt`` names a ``simtool.`` group. Read directly, 1 ms where the full scan of

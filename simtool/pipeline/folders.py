@@ -200,6 +200,36 @@ def played_by() -> dict:
     return {"simtool": version("simtool"), "numpy": np.__version__}
 
 
+INSTALLED = "installed_by"
+"""The key in ``chunks/spec.json`` of the installed games and strategies that played its chunks
+(:func:`installed_by`), where the run plays any."""
+
+
+def installed_by(spec: dict) -> dict[str, str]:
+    """The installed packages' game and strategies a run (its specification) plays, each with
+    :func:`simtool.games.installed_version`: a package updated (or edited, installed with
+    ``pip install -e``) between a run's chunks is another version, as a changed plugin file is.
+    Built-in names and plugin files are asked nothing (a plugin file has its own checksum)."""
+    import strategies
+    from strategies import restrictions
+
+    found = {}
+    game = spec.get("game")
+    if isinstance(game, str) and game not in {g.id for g in games.BUILT_IN}:
+        version = games.installed_version("simtool.games", game)
+        if version is not None:
+            found[f"game {game}"] = version
+    built_in = {s.name for s in strategies.BUILT_IN}
+    lineup = spec.get("lineup")
+    for entry in dict.fromkeys(lineup if isinstance(lineup, (list, tuple)) else ()):
+        base = strategies.split(restrictions.split(str(entry))[0])[0]
+        if base not in built_in and strategies.plugin_file(base) is None:
+            version = games.installed_version("simtool.strategies", base)
+            if version is not None:
+                found[f"strategy {base}"] = version
+    return found
+
+
 def played_now(meta: dict) -> bool:
     """Whether a finished run's ``run.json`` names the versions this process plays with: a plan
     keeps a finished cell only then, so that one report never sets cells of two versions side by
@@ -338,6 +368,8 @@ class RunWriter:
                                               "command": " ".join(_argv())})
             if not resume:
                 plain = {**json.loads(json.dumps(spec or {}, default=str)), PLAYED_BY: played_by()}
+                if installed := installed_by(plain):
+                    plain[INSTALLED] = installed
                 write_json(self.parts / SPEC, {**plain, SPEC_SUM: _spec_sum(plain)})
         except OSError as exc:
             self._release()
@@ -351,13 +383,24 @@ class RunWriter:
         versions joined are a table that no one version plays (none recorded before 2026-11-26:
         trusted as then; an unreadable spec.json is :meth:`spec`'s to report)."""
         try:
-            made = parse_json((self.parts / SPEC).read_text()).get(PLAYED_BY)
+            saved = parse_json((self.parts / SPEC).read_text())
+            made = saved.get(PLAYED_BY)
         except (OSError, ValueError, AttributeError):
             return
         if made is not None and made != played_by():
             raise SimtoolError(f"cannot resume {self.out}: its chunks were played by {versions_said(made)}, "
                                f"this is {versions_said(played_by())}; one run plays one version: resume it "
                                f"with that version, or play it again with --force")
+        if not isinstance(saved.get(INSTALLED), dict):  # none played, or recorded before 2026-11-27: as then
+            return
+        before, now = saved[INSTALLED], installed_by(saved)
+        changed = [name for name in sorted(before.keys() | now.keys()) if before.get(name) != now.get(name)]
+        if changed:
+            name = changed[0]
+            raise SimtoolError(f"cannot resume {self.out}: installed {name} changed since its chunks were "
+                               f"played (then {before.get(name, 'not recorded')}; now "
+                               f"{now.get(name, 'not installed')}); one run plays one version: resume it with "
+                               f"that version, or play it again with --force")
 
     def _clear(self) -> None:
         for name in OURS:
@@ -392,6 +435,7 @@ class RunWriter:
                                f"started (its finished chunks were played with what it said then); "
                                f"put it back, or play the run again with --force")
         data.pop(PLAYED_BY, None)  # checked as the folder was opened
+        data.pop(INSTALLED, None)
         return data
 
     def done(self, unit: str, rows, count: int, leads: bool = False,
