@@ -209,7 +209,8 @@ def test_a_strategy_changed_after_it_failed_is_not_resumed_into_the_chunks_of_th
     monkeypatch.setenv("FRAGILE_AFTER", str(ASKED_PER_CHUNK + 1))
     main_error(capsys, fragile_run(entry, out), "1 finished chunk is kept")
     plugin = tmp_path / "fragile" / "fragile.py"
-    plugin.write_text(plugin.read_text().replace("argmax", "argmin"))  # fixed: another strategy
+    last = "view.mask.shape[1] - 1 - view.mask[:, ::-1].argmax(axis=1)"
+    plugin.write_text(plugin.read_text().replace("view.mask.argmax(axis=1)", last))  # fixed: another strategy
     kept = sorted(p.read_bytes() for p in out.glob("chunks/*"))
     main_error(capsys, ["run", "--resume", out, "-q", "--jobs", "1"],
                f"strategy plugin {plugin} has changed since the run started; one run plays one version of it")
@@ -394,3 +395,24 @@ def test_a_resume_refuses_an_installed_strategy_changed_since_its_chunks_were_pl
         assert pl.read_parquet(out / "seats.parquet").equals(pl.read_parquet(whole / "seats.parquet"))
     finally:
         sys.modules.pop("my_heuristics", None)
+
+
+def test_a_plugin_file_edited_between_two_runs_of_one_process_plays_as_edited(tmp_path):
+    # before: the module imported by the first run was played by the second (a notebook's), under
+    # the checksum of the edited file: results of the old code filed as the new code's
+    import simtool
+
+    first = "def last(view, rng):\n    return view.mask.argmax(axis=1)\n"
+    edited = "def last(view, rng):\n    return view.mask.shape[1] - 1 - view.mask[:, ::-1].argmax(axis=1)\n"
+    plugin, copy = tmp_path / "mine" / "last.py", tmp_path / "copy" / "last.py"
+    for path, text in ((plugin, first), (copy, edited)):
+        path.parent.mkdir()
+        path.write_text(text)
+
+    def played(path):
+        return simtool.run("black-white", 200, players=3, seats={0: f"{path}:last"}, seed=2).seats
+
+    before = played(plugin)
+    plugin.write_text(edited)
+    after = played(plugin)
+    assert not after.equals(before) and after.equals(played(copy))
