@@ -30,7 +30,7 @@ import numpy as np
 
 from . import bits, deck
 from .arguments import option
-from .errors import OutOfMemory, SimtoolError, StrategyError, describe, interrupted
+from .errors import GameError, OutOfMemory, SimtoolError, StrategyError, describe, interrupted
 
 ROUND_CAP = 200
 """Safety cap on the rounds of one match (every page of docs/rules, **Common rules**)."""
@@ -864,8 +864,8 @@ def _check_results(game: Game, state, results) -> None:
         problem = f"no '{name}'" if value is None else _column_problem(value, np.dtype(dtype), (state.n, state.p))
         problem = problem and (problem if value is None else f"'{name}' {problem}")
     if problem:
-        raise SimtoolError(f"game '{game.id}' ended a round with {problem} (each of "
-                           f"{', '.join(want)} is one number per deal and seat, (n, p), of its type)")
+        raise GameError(f"game '{game.id}' ended a round with {problem} (each of "
+                        f"{', '.join(want)} is one number per deal and seat, (n, p), of its type)")
 
 
 def _column_problem(value: np.ndarray, dtype: np.dtype, shape: tuple[int, int]) -> str | None:
@@ -892,9 +892,9 @@ def _limits(dtype: np.dtype) -> np.iinfo:
 
 def _below_cap(game: Game, asked: int) -> None:
     if asked == DECISION_CAP:
-        raise SimtoolError(f"game '{game.id}' asked for more than {DECISION_CAP} decisions in one round: "
-                           f"its play never ends (a loop in {type(game).__module__}.{type(game).__name__}.play "
-                           f"that never reaches its return)")
+        raise GameError(f"game '{game.id}' asked for more than {DECISION_CAP} decisions in one round: "
+                        f"its play never ends (a loop in {type(game).__module__}.{type(game).__name__}.play "
+                        f"that never reaches its return)")
 
 
 def _decide(game, state, d: Decision, lineup: Lineup, rng, ctx: Context) -> np.ndarray:
@@ -930,9 +930,9 @@ def _from_game(game, d: Decision, what: str, value, shape: tuple[int, ...]):
     except ValueError:
         fits = False
     if not fits:
-        raise SimtoolError(f"game '{game.id}' gave decision '{d.kind}' a {what} of {given.dtype} of shape "
-                           f"{given.shape}: expected {_EXPECTED[what]}, of shape {shape} or one for all; its "
-                           f"conformance suite: python -m pytest --simtool-game {game.id}")
+        raise GameError(f"game '{game.id}' gave decision '{d.kind}' a {what} of {given.dtype} of shape "
+                        f"{given.shape}: expected {_EXPECTED[what]}, of shape {shape} or one for all; its "
+                        f"conformance suite: python -m pytest --simtool-game {game.id}")
     return value
 
 
@@ -947,9 +947,9 @@ def _seats_in_range(game, d: Decision, seat, p: int) -> None:
     if not unsigned.size or unsigned.max() < p:
         return
     wrong = seats[(seats < 0) | (seats >= p)].reshape(-1)
-    raise SimtoolError(f"game '{game.id}' gave decision '{d.kind}' a seat of {wrong[0]}: expected seat numbers "
-                       f"0..{p - 1} of its {p} players; its conformance suite: "
-                       f"python -m pytest --simtool-game {game.id}")
+    raise GameError(f"game '{game.id}' gave decision '{d.kind}' a seat of {wrong[0]}: expected seat numbers "
+                    f"0..{p - 1} of its {p} players; its conformance suite: "
+                    f"python -m pytest --simtool-game {game.id}")
 
 
 def _per_deal_array(value, n: int, dtype) -> np.ndarray:
@@ -1184,7 +1184,7 @@ def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:
     def fail(problem: str, row: int):
         offered = int(legal[row])
         if offered == 0 or offered >> game.n_actions:  # no strategy could have chosen right
-            raise SimtoolError(
+            raise GameError(
                 f"game '{game.id}' offered " + ("no legal option" if offered == 0 else
                                                 f"options beyond its n_actions ({game.n_actions})")
                 + f" at decision '{d.kind}' ({ctx.where(int(idx[row]))}): the game's error, not that of "
@@ -1375,8 +1375,8 @@ def _game_errors(play):
             module = type(game).__module__
             if module.startswith("simtool."):
                 raise
-            raise SimtoolError(f"game '{game.id}' ({module}) raised {describe(exc)}; its conformance suite "
-                               f"shows where: python -m pytest --simtool-game {game.id}") from exc
+            raise GameError(f"game '{game.id}' ({module}) raised {describe(exc)}; its conformance suite "
+                            f"shows where: python -m pytest --simtool-game {game.id}") from exc
     return guarded
 
 
@@ -1450,7 +1450,7 @@ def _dealt(game: Game, state, n: int) -> None:
     """One line naming the game unless ``state`` holds the ``n`` deals asked for (the tables of
     a round of fewer deals failed with a polars ShapeError)."""
     if getattr(state, "n", None) != n:
-        raise SimtoolError(f"game '{game.id}' dealt {getattr(state, 'n', None)!r} deals when asked for {n}")
+        raise GameError(f"game '{game.id}' dealt {getattr(state, 'n', None)!r} deals when asked for {n}")
 
 
 def _ended(game: Game, over, n: int) -> np.ndarray:
@@ -1459,8 +1459,8 @@ def _ended(game: Game, over, n: int) -> np.ndarray:
     run of 2000 matches wrote 1,200,000 rows of 3 matches without a word."""
     over = np.asarray(over)
     if over.dtype != np.bool_ or over.shape not in ((), (n,)):
-        raise SimtoolError(f"game '{game.id}' match_over returned {over.dtype} of shape {over.shape}; expected "
-                           f"booleans, one for each match still playing ({n},)")
+        raise GameError(f"game '{game.id}' match_over returned {over.dtype} of shape {over.shape}; expected "
+                        f"booleans, one for each match still playing ({n},)")
     return over if over.shape else np.full(n, bool(over))
 
 

@@ -5,8 +5,17 @@ class SimtoolError(Exception):
     """Bad input or a misbehaving plugin; the message names the problem and the valid choices."""
 
 
-class StrategyError(SimtoolError):
+class PlayError(SimtoolError):
+    """A strategy's or a game plugin's error while a run plays: its finished chunks are kept for
+    ``--resume`` (the cause may lie outside the code: a ``--timeout`` too short, a file it reads)."""
+
+
+class StrategyError(PlayError):
     """A strategy raised, or returned something that is not a legal choice."""
+
+
+class GameError(PlayError):
+    """A game from another package raised, or offered no legal option."""
 
 
 class WorkerLost(SimtoolError):

@@ -416,3 +416,38 @@ def test_a_plugin_file_edited_between_two_runs_of_one_process_plays_as_edited(tm
     plugin.write_text(edited)
     after = played(plugin)
     assert not after.equals(before) and after.equals(played(copy))
+
+
+def test_a_game_plugin_failing_late_keeps_the_finished_chunks_for_resume(capsys, tmp_path, monkeypatch,
+                                                                         small_chunks):
+    # before: "game 'climb' (...) raised ..." took the run folder back, its finished chunks with it
+    import sys
+
+    import polars as pl
+
+    from simtool.pipeline.folders import run_kind
+
+    from .test_hardening_round5 import TOY
+    from .test_hardening_round12 import installed
+
+    failing = TOY.replace("    def deal(self, rng, match: Match, rnd: int) -> State:\n",
+                          "    def deal(self, rng, match: Match, rnd: int) -> State:\n"
+                          "        DEALT.append(rnd)\n"
+                          "        if len(DEALT) > int(__import__('os').environ.get('CLIMB_FAILS_AFTER', '1000000')):\n"
+                          "            raise ValueError('the deck ran out')\n") + "\nDEALT = []\n"
+    installed(tmp_path, monkeypatch, "failing_climb", failing, "failing-climb", "climb")
+    out, whole = tmp_path / "run", tmp_path / "whole"
+    argv = ["run", "--game", "climb", "--n", str(4 * 2048), "--seed", "3", "--jobs", "1", "-q"]
+    try:
+        monkeypatch.setenv("CLIMB_FAILS_AFTER", "2")  # a deal a chunk: in the third
+        main_error(capsys, [*argv, "--out", out], "game 'climb' (failing_climb) raised ValueError: the deck ran out",
+                   "; 2 finished chunks are kept, the run unfinished: with the game unchanged (the cause lay "
+                   f"elsewhere: a --timeout too short, a file it reads), finish it with: simtool run --resume {out}; "
+                   "a changed game plays it again with --force")
+        assert run_kind(out) == "interrupted" and len(list(out.glob("chunks/seats-*.parquet"))) == 2
+        monkeypatch.delenv("CLIMB_FAILS_AFTER")
+        assert main(["run", "--resume", str(out), "-q", "--jobs", "1"]) == 0
+        assert main([*argv, "--out", str(whole)]) == 0
+        assert pl.read_parquet(out / "seats.parquet").equals(pl.read_parquet(whole / "seats.parquet"))
+    finally:
+        sys.modules.pop("failing_climb", None)

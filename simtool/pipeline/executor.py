@@ -30,9 +30,10 @@ import polars as pl
 from simtool import arguments, games
 from simtool.arguments import check_timeout
 from simtool.errors import (
+    GameError,
     OutOfMemory,
+    PlayError,
     SimtoolError,
-    StrategyError,
     WorkerLost,
     describe,
     os_problem,
@@ -121,7 +122,7 @@ def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", sche
     (always, for a cell without a folder). ``force``: play every cell again, replacing its
     folder. ``progress(done, total)`` counts chunks; ``timeout`` bounds a strategy's decision.
     A failure leaves nothing of this plan looking finished; Ctrl-C, a worker the system
-    killed and a strategy's error keep every finished chunk for ``plan.resume``."""
+    killed and a strategy's (or game plugin's) error keep every finished chunk for ``plan.resume``."""
     arguments.execution(jobs, force, progress, backend, scheduler)
     timeout = check_timeout(timeout)
     if backend not in BACKENDS:
@@ -155,16 +156,18 @@ def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", sche
         # the hours a long run played are not thrown away for a worker the system killed
         raise type(lost)(f"{lost}; the finished chunks are kept: finish the {plan.command} with: "
                          f"{plan.resume}") from None
-    except StrategyError as exc:
+    except PlayError as exc:
         kept = sum(r.keep_played() for r in runs)
         if not kept:
             raise
-        # a plan's finished chunks are the hours a user waited for: a strategy failing later (a
-        # --timeout too short, a file it reads, a rare case it cannot play) took them all back
-        raise StrategyError(f"{exc}; {kept:,} finished chunk{'s are' if kept > 1 else ' is'} kept, the "
-                            f"{plan.command} unfinished: with the strategy unchanged (the cause lay elsewhere: "
-                            f"a --timeout too short, a file it reads), finish it with: {plan.resume}; a "
-                            f"changed strategy plays it again with --force") from None
+        # a plan's finished chunks are the hours a user waited for: a strategy (or a game plugin)
+        # failing later (a --timeout too short, a file it reads, a rare case it cannot play) took
+        # them all back
+        what = "game" if isinstance(exc, GameError) else "strategy"
+        raise type(exc)(f"{exc}; {kept:,} finished chunk{'s are' if kept > 1 else ' is'} kept, the "
+                        f"{plan.command} unfinished: with the {what} unchanged (the cause lay elsewhere: "
+                        f"a --timeout too short, a file it reads), finish it with: {plan.resume}; a "
+                        f"changed {what} plays it again with --force") from None
     except BaseException:
         for r in runs:
             r.abort()
