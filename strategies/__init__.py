@@ -136,17 +136,23 @@ def broken() -> dict[str, str]:
 def shadowed(lineup) -> list[str]:
     """A line for each built-in strategy of the line-up (entries with parameters and restrictions)
     whose name an installed strategy takes as well: the built-in plays (:func:`resolve`), and a
-    designer who installed their own would otherwise think theirs played."""
+    designer who installed their own would otherwise think theirs played; and for each installed
+    one that several packages declare (the first found plays)."""
     from simtool import games
 
-    claimed = games.claimed("simtool.strategies")
+    claimed = games.claimed_by("simtool.strategies")
     if not claimed:
         return []
     built_in = {s.name for s in BUILT_IN}
-    bases = dict.fromkeys(split(restrictions.split(str(entry))[0])[0] for entry in lineup)
-    return [f"installed strategy '{base}' (entry point {claimed[base]}) takes the name of a built-in "
-            f"strategy: '{base}' plays the built-in one; give yours another name"
-            for base in bases if base in built_in and base in claimed]
+    notes = []
+    for base in dict.fromkeys(split(restrictions.split(str(entry))[0])[0] for entry in lineup):
+        values = claimed.get(base, [])
+        if values and base in built_in:
+            notes.append(f"installed strategy '{base}' (entry point {values[0]}) takes the name of a built-in "
+                         f"strategy: '{base}' plays the built-in one; give yours another name")
+        elif note := games.declared_twice("strategy", base, values, f"'{base}'"):
+            notes.append(note)
+    return notes
 
 
 def _installed() -> dict[str, Strategy | str]:

@@ -451,3 +451,32 @@ def test_a_game_plugin_failing_late_keeps_the_finished_chunks_for_resume(capsys,
         assert pl.read_parquet(out / "seats.parquet").equals(pl.read_parquet(whole / "seats.parquet"))
     finally:
         sys.modules.pop("failing_climb", None)
+
+
+def test_a_name_two_installed_packages_declare_says_which_plays(capsys, tmp_path, monkeypatch):
+    # before: the first package found on sys.path played, silently; the other package's author
+    # (a renamed package left installed beside its new name) took its results for theirs
+    import sys
+
+    from .test_hardening_round5 import TOY
+
+    for folder, module, text in (("later", "later_pkg", "raise ImportError('never imported')\n"),
+                                 ("first", "first_pkg", TOY + "\n" + HEURISTIC)):
+        site = tmp_path / folder
+        info = site / f"{module}-0.1.dist-info"
+        info.mkdir(parents=True)
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\nVersion: 0.1\n")
+        (info / "entry_points.txt").write_text(f"[simtool.games]\nclimb = {module}:GAME\n\n"
+                                               f"[simtool.strategies]\nlowest = {module}:lowest\n")
+        (site / f"{module}.py").write_text(text)
+        monkeypatch.syspath_prepend(str(site))  # "first" ends up first on sys.path
+    try:
+        assert main(["run", "--game", "climb", "--strategy", "lowest", "--n", "10", "--seed", "1", "--jobs", "1",
+                     "-q", "--out", str(tmp_path / "run")]) == 0
+        assert capsys.readouterr().err.splitlines() == [
+            "warning: installed game 'climb' is declared by 2 entry points (first_pkg:GAME, later_pkg:GAME): "
+            "--game climb plays the first, first_pkg:GAME; uninstall or rename the others",
+            "warning: installed strategy 'lowest' is declared by 2 entry points (first_pkg:lowest, later_pkg:lowest): "
+            "'lowest' plays the first, first_pkg:lowest; uninstall or rename the others"]
+    finally:
+        sys.modules.pop("first_pkg", None)

@@ -45,14 +45,32 @@ def _shadows(game_id: str, value: str) -> str:
 
 def shadowed(game_id: str) -> str | None:
     """The line saying that an installed game takes the name of the built-in game ``game_id``,
-    which plays: a designer who installed their own "hearts" would otherwise think it ran."""
-    value = claimed("simtool.games").get(game_id) if game_id in _BY_ID else None
-    return None if value is None else _shadows(game_id, value)
+    which plays: a designer who installed their own "hearts" would otherwise think it ran; or
+    that several installed packages declare ``game_id``, and which one plays."""
+    values = claimed_by("simtool.games").get(game_id, [])
+    if values and game_id in _BY_ID:
+        return _shadows(game_id, values[0])
+    return declared_twice("game", game_id, values, f"--game {game_id}")
+
+
+def declared_twice(kind: str, name: str, values: list[str], given: str) -> str | None:
+    """The line saying that several installed entry points (``values``, in the order they are
+    found) declare the ``kind`` (game, strategy) ``name``: the first plays, silently before."""
+    if len(values) < 2:
+        return None
+    return (f"installed {kind} '{name}' is declared by {len(values)} entry points ({', '.join(values)}): "
+            f"{given} plays the first, {values[0]}; uninstall or rename the others")
 
 
 def claimed(group: str) -> dict[str, str]:
-    """The names installed packages declare in entry-point ``group``, each with its entry point,
-    read once while the installation stays as it is (a sweep or a tuning asks at every run)."""
+    """The names installed packages declare in entry-point ``group``, each with the entry point
+    that plays it (the first found), read once while the installation stays as it is (a sweep or
+    a tuning asks at every run)."""
+    return {name: values[0] for name, values in claimed_by(group).items()}
+
+
+def claimed_by(group: str) -> dict[str, list[str]]:
+    """:func:`claimed` with every entry point declaring each name, in the order they are found."""
     return _claimed(_installation()).get(group, {})
 
 
@@ -143,12 +161,15 @@ def _installation() -> tuple:
 
 
 @functools.lru_cache(maxsize=1)
-def _claimed(installation: tuple) -> dict[str, dict[str, str]]:
+def _claimed(installation: tuple) -> dict[str, dict[str, list[str]]]:
     if not any(map(_declares_plugins, (entry for entry, mtime in installation if mtime is not None))):
         return {}
     installed = entry_points()  # one scan for both groups (as long as one group's)
-    return {group: {ep.name: ep.value for ep in reversed(list(installed.select(group=group)))}
-            for group in ("simtool.games", "simtool.strategies")}
+    found: dict[str, dict[str, list[str]]] = {}
+    for group in ("simtool.games", "simtool.strategies"):
+        for ep in installed.select(group=group):
+            found.setdefault(group, {}).setdefault(ep.name, []).append(ep.value)
+    return found
 
 
 def _found() -> dict[str, Game | str]:
