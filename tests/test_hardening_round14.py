@@ -1,0 +1,38 @@
+"""Round 14: figures printed silently wrong, each checked against an answer recomputed by hand
+(hard14): intervals of differences of win shares that reached past what a difference of two
+shares can be, and verdict sentences that printed ``nan``."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from simtool.analysis import ladder, verdicts
+from simtool.commands import restrict
+
+
+def test_a_price_of_hidden_information_never_reaches_past_100_points():
+    # before: clairvoyant won both of 2 deals (Wilson 34.2% to 100%), pimc neither (0% to 65.8%):
+    # "worth +100.0 points of win share per seat (95% interval 53.5 to 146.5)"; a difference of
+    # two win shares lies within -100 to +100 points
+    lo, hi = verdicts.wilson(2, 2)
+    ref = ladder.Rung(2, "clairvoyant", "balance", 1.0, float(lo), float(hi), 1 / 3, 1.0, Path("ref"))
+    lo, hi = verdicts.wilson(0, 2)
+    top = ladder.Rung(1, "pimc", "balance", 0.0, float(lo), float(hi), 1 / 3, -0.5, Path("top"))
+    found = ladder.price(ladder.Ladder("black-white", 3, {}, "deal", [top], reference=ref))
+    half = math.hypot((1 - 0.342372) / 2, 0.657628 / 2)  # the two runs' half-widths, combined
+    assert found[0] == 1.0 and abs(found[1] - (1 - half)) < 1e-5  # 0.535, as before
+    assert found[2] == 1.0  # before: 1.465
+    sentence = verdicts.hidden_verdict(tuple(100 * x for x in found), 2).sentence
+    assert "95% interval 53.5 to 100.0" in sentence
+
+
+def test_a_restriction_never_costs_more_than_100_points(tmp_path):
+    # Kansas City, 2 paired deals, seed 5: never upgrading costs target 1 and 0.5 of a win, a mean
+    # of 0.75 whose normal interval (2 deals) was printed "75.0 pts (26.0 to 124.0)"; the win a
+    # seat loses is at most its whole win, 100 points
+    table, _ = restrict.measure("kansas-city", tmp_path / "kc", n=2, seed=5, restrictions=["no-upgrade"], jobs=1)
+    row = table.row(0, named=True)
+    assert row["win_cost"] == 0.75
+    assert abs(row["win_cost_low"] - 0.26) < 0.005  # the lower end as before
+    assert row["win_cost_high"] == 1.0  # before: 1.24
