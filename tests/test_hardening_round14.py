@@ -36,3 +36,23 @@ def test_a_restriction_never_costs_more_than_100_points(tmp_path):
     assert row["win_cost"] == 0.75
     assert abs(row["win_cost_low"] - 0.26) < 0.005  # the lower end as before
     assert row["win_cost_high"] == 1.0  # before: 1.24
+
+
+def test_a_verdict_from_one_unit_prints_no_nan():
+    # before, from one deal or match (a review of sizes 1): "The cards explain nan% (95% interval nan
+    # to nan%)", "A match lasts 12.0 rounds (95% interval nan to nan)", "A match has 2.0 lead changes
+    # (nan to nan)", "costs ducker 0.0 points of win share per seat (95% interval nan to nan)"
+    nan = math.nan
+    luck = verdicts.luck_verdict(nan, nan, nan, 1)
+    assert luck.word == "unclear" and "Too few deals to split the variance" in luck.sentence
+    match = verdicts.match_verdict((12.0, nan, nan), (0.0, 0.0, 0.793), 1, 200).sentence
+    assert "A match lasts 12.0 rounds (95% interval n/a); 0.0% of matches (95% interval 0.0% to 79.3%)" in match
+    tension = verdicts.tension_verdict((0.0, 0.0, 0.793), (2.0, nan, nan), (1 / 3, 0.025, 0.906), 1).sentence
+    assert "A match has 2.0 lead changes (n/a); the winner leads for good from 33.3% of the way through " \
+           "(2.5% to 90.6%)" in tension
+    cost = verdicts.restriction_verdict("never passing the queen", "ducker", 0.0, nan, nan, 1).sentence
+    assert "0.0 points of win share per seat (95% interval n/a)" in cost
+    for sentence in (luck.sentence, match, tension, cost):
+        assert "nan" not in sentence
+    # with an interval, as before
+    assert "(95% interval 5 to 11%)" in verdicts.luck_verdict(0.08, 0.05, 0.11, 500).sentence
