@@ -56,3 +56,20 @@ def test_a_verdict_from_one_unit_prints_no_nan():
         assert "nan" not in sentence
     # with an interval, as before
     assert "(95% interval 5 to 11%)" in verdicts.luck_verdict(0.08, 0.05, 0.11, 500).sentence
+
+
+def test_the_strength_tables_hidden_information_that_rounds_to_0_has_no_sign():
+    # docs/strength.md, Trickster pip_limit=20: pimc and clairvoyant both 0.605, the clairvoyant a
+    # hair lower: "hidden info (pts) | -0.0", a side no figure shows; now "0.0", and +16.3 as before
+    from simtool.analysis import strength
+
+    def cell(role: str, share: float) -> strength.Cell:
+        return strength.Cell("trickster", "pip_limit=20", role, "pimc" if role == "fair" else "clairvoyant",
+                             "safe", 4, 4096, share, share - 0.013, share + 0.013, 0.25, 10.0, 1, 5.0)
+
+    rows = [line for line in strength.markdown([cell("fair", 0.6051), cell("reference", 0.6050)], {}).splitlines()
+            if line.startswith("| trickster")]
+    assert rows[0].endswith("| 0.0 |")
+    rows = [line for line in strength.markdown([cell("fair", 0.729), cell("reference", 0.892)], {}).splitlines()
+            if line.startswith("| trickster")]
+    assert rows[0].endswith("| +16.3 |")
