@@ -73,3 +73,29 @@ def test_the_strength_tables_hidden_information_that_rounds_to_0_has_no_sign():
     rows = [line for line in strength.markdown([cell("fair", 0.729), cell("reference", 0.892)], {}).splitlines()
             if line.startswith("| trickster")]
     assert rows[0].endswith("| +16.3 |")
+
+
+def test_a_gain_that_rounds_to_0_has_no_sign_in_the_ladder_skill_and_pages(bw_review):
+    # before: "knowing the hidden cards is worth +0.0 points (-46.5 to +46.5)" (simtool ladder, pimc
+    # and clairvoyant both winning 2 of 2 deals), "+0.0 pts" in the ladder table, "+0.0 points against
+    # balance" in the skill verdict, and "-0.0" in the review page's seat table: a side no figure shows
+    import copy
+
+    from simtool.reports import review as pages
+
+    lo, hi = verdicts.wilson(2, 2)
+    top = ladder.Rung(1, "pimc", "balance", 1.0, float(lo), float(hi), 1 / 3, 1.0, Path("top"))
+    ref = ladder.Rung(2, "clairvoyant", "balance", 1.0, float(lo), float(hi), 1 / 3, 1.0, Path("ref"))
+    sentence = ladder.reference_sentence(ladder.Ladder("black-white", 3, {}, "deal", [top], reference=ref))
+    assert sentence.endswith("knowing the hidden cards is worth 0.0 points (-46.5 to +46.5).")
+    fair = ladder.Rung(1, "high", "random", 0.2504, 0.23, 0.27, 0.25, 0.0, Path("r"))
+    assert ladder.gain_points(fair) == "0.0 pts (-2.0 to +2.0)"
+    skill = verdicts.skill_verdict((0.03, -4.96, 5.04), (12.0, 8.0, 16.0), None, 500, heuristic="balance").sentence
+    assert "and 0.0 points against balance (-5.0 to 5.0)" in skill
+    _, result = bw_review
+    result = copy.deepcopy(result)
+    result["questions"]["seats"]["seats"][1]["edge_pts"] = -0.04
+    result["questions"]["skill"]["over_heuristic_pts"] = 0.03
+    page = pages.render(result)
+    assert "<td>-0.0</td>" not in page and "<td>+0.0</td>" not in page and "<td>0.0</td>" in page
+    assert "over the default heuristic 0.0 points" in page

@@ -29,6 +29,7 @@ import numpy as np
 import polars as pl
 
 from simtool import stats
+from simtool.analysis.verdicts import fixed
 from simtool.errors import SimtoolError
 from simtool.pipeline.folders import collect, load, read_meta
 
@@ -216,9 +217,15 @@ def convergence(ladder: Ladder) -> str:
 
 
 def gain_points(r: Rung) -> str:
-    """A rung's gain over the fair share in points, with its 95% interval: ``+0.4 pts (-0.8 to +1.6)``."""
-    return (f"{100 * (r.share - r.fair):+.1f} pts ({100 * (r.low - r.fair):+.1f} to "
-            f"{100 * (r.high - r.fair):+.1f})")
+    """A rung's gain over the fair share in points, with its 95% interval: ``+0.4 pts (-0.8 to +1.6)``;
+    a figure that shows as 0 has no sign (``0.0``, not ``+0.0`` or ``-0.0``)."""
+    return (f"{_signed(r.share - r.fair)} pts ({_signed(r.low - r.fair)} to "
+            f"{_signed(r.high - r.fair)})")
+
+
+def _signed(share: float) -> str:
+    """A difference of shares in signed points, never ``+0.0`` nor ``-0.0``, which claim a side."""
+    return fixed(100 * share, sign="+")
 
 
 def price(ladder: Ladder) -> tuple[float, float, float] | None:
@@ -261,4 +268,4 @@ def reference_sentence(ladder: Ladder) -> str | None:
             f"every hidden card) wins {stats.fmt_share(ref.share, ref.low, ref.high)} per seat against "
             f"{ladder.players - 1} × {top.below}, where {top.name} wins "
             f"{stats.fmt_share(top.share, top.low, top.high)}: knowing the hidden cards is worth "
-            f"{100 * gain:+.1f} points ({100 * low:+.1f} to {100 * high:+.1f}).")
+            f"{_signed(gain)} points ({_signed(low)} to {_signed(high)}).")

@@ -409,8 +409,8 @@ def skill_verdict(over_heuristic: tuple[float, float, float], over_random: tuple
     h, hlo, hhi = over_heuristic
     sentence = (f"One {strong} seat wins {fixed(v, SKILL_THRESHOLDS, '+')} points over a fair share against random "
                 f"players (95% interval {fixed(lo, SKILL_THRESHOLDS)} to {fixed(hi, SKILL_THRESHOLDS)}) and "
-                f"{h:+.1f} points against {heuristic} "
-                f"({hlo:.1f} to {hhi:.1f}): ")
+                f"{fixed(h, sign='+')} points against {heuristic} "
+                f"({fixed(hlo)} to {fixed(hhi)}): ")
     sentence += (f"{between}; {_settle_text(more, unit, lo, hi)}." if word == UNCLEAR
                  else f"{word} skill.")
     if doubling is None:

@@ -360,7 +360,7 @@ def findings(a: Analysis, ladder=None) -> list[str]:
         who = f"the strongest strategy here, {shown}," if heuristics.height > 1 else shown
         out.append(f"Skill versus luck: {who} wins {stats.fmt_share(best['win'], best['win_low'], best['win_high'])} "
                    f"of {unit} per seat it holds, {verdict} the {100 * fair:.1f}% of pure chance: "
-                   f"{100 * best['edge']:+.1f} points, a skill index of {best['skill']:.2f} "
+                   f"{points(best['edge'])} points, a skill index of {best['skill']:.2f} "
                    f"(0 = luck alone, 1 = its seats win every time); {rest}."
                    + ("" if a.meta.get("rotate") or a.meta.get("duplicate") else " The line-up was "
                       "not rotated, so seat effects are part of these shares."))
@@ -552,7 +552,7 @@ def ladder_skill(ladder) -> str:
     return (f"Skill versus luck: the skill ladder's top rung, {top.name}, wins "
             f"{stats.fmt_share(top.share, top.low, top.high)} of {plural(ladder.unit)} in its one seat against "
             f"{ladder.players - 1} × {top.below} (seats rotated), {verdict} the "
-            f"{100 * top.fair:.1f}% of pure chance: {100 * (top.share - top.fair):+.1f} points, "
+            f"{100 * top.fair:.1f}% of pure chance: {points(top.share - top.fair)} points, "
             f"a skill index of {top.skill:.2f} (0 = luck alone, 1 = it wins every time).")
 
 

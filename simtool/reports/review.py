@@ -223,6 +223,7 @@ def environment():
 
     env = pages.environment()
     env.filters["markup"] = jinja2.utils.markupsafe.Markup
+    env.filters["signed"] = functools.partial(one_decimal, sign="+")  # never "+0.0" nor "-0.0"
     return env
 
 
