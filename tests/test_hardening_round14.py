@@ -99,3 +99,32 @@ def test_a_gain_that_rounds_to_0_has_no_sign_in_the_ladder_skill_and_pages(bw_re
     page = pages.render(result)
     assert "<td>-0.0</td>" not in page and "<td>+0.0</td>" not in page and "<td>0.0</td>" in page
     assert "over the default heuristic 0.0 points" in page
+
+
+def test_the_review_page_prints_no_nan_where_a_figure_has_no_value(bw_review):
+    # before: matches that all last one round (Out-Trumped goal=1) have no comeback share: the
+    # page's tension table read "nan% | nan% to nan%"; one duplicate deal gave the luck card
+    # "nan% (95% interval nan to nan%)" and its table "nan%"; one match "12.00 | nan to nan"
+    import copy
+
+    from simtool.reports import review as pages
+
+    _, result = bw_review
+    result = copy.deepcopy(result)
+    nan = math.nan
+    rows = result["questions"]["tension"]["table"]
+    for row in rows:
+        if row["share"] and "behind" in row["figure"]:
+            row["value"], row["ci"] = nan, [nan, nan]
+        elif not row["share"]:
+            row["ci"] = [nan, nan]
+    luck = result["questions"]["luck"]
+    luck["figure"] = {"name": "share of variance the cards explain", "value": nan, "ci": [nan, nan]}
+    for part in luck["parts"]:
+        part["share"], part["share_low"], part["share_high"] = nan, nan, nan
+    page = pages.render(result)
+    assert "nan" not in page.replace("nanosecond", "")
+    rounds = next(r for r in rows if r["figure"] == "Rounds per match")
+    assert f"<td>Rounds per match</td><td>{rounds['value']:.2f}</td><td>n/a</td>" in page
+    assert "<td>Winner was behind at half-time</td><td>n/a</td><td>n/a</td>" in page
+    assert pages.figure_text(0.26, 0.2, 0.33, "%", 100, 0) == "26% (95% interval 20 to 33%)"  # as before

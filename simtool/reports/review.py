@@ -38,7 +38,7 @@ def interval_svg(value: float, low: float, high: float, thresholds: list[float],
     (mirrored for a ``symmetric`` figure such as a seat edge), as inline SVG. ``scale``
     multiplies every number shown (100 for shares shown in %)."""
     values = [x for x in (value, low, high, *thresholds) if x is not None and math.isfinite(x)]
-    if not values:
+    if not (values and value is not None and math.isfinite(value)):  # no figure to draw (a point at "nan")
         return ""
     top = max(abs(x) for x in values) * 1.15 or 1.0
     lo, hi = (-top, top) if symmetric else (min(0.0, min(values)), max(values) * 1.15 or 1.0)
@@ -52,7 +52,8 @@ def interval_svg(value: float, low: float, high: float, thresholds: list[float],
         labelled.append(x(t) - last >= 28)
         last = x(t) if labelled[-1] else last
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" role="img" '
-             f'aria-label="{scale * value:.3g}{unit}, 95% interval {scale * low:.3g} to {scale * high:.3g}{unit}">',
+             f'aria-label="{scale * value:.3g}{unit}, 95% interval '
+             f'{verdicts.span(low, high, lambda v: f"{scale * v:.3g}{unit}")}">',
              f'<line x1="{PAD}" y1="14" x2="{WIDTH - PAD}" y2="14" class="axis"/>']
     for t, label in zip(marks, labelled, strict=True):
         parts.append(f'<line x1="{x(t):.1f}" y1="6" x2="{x(t):.1f}" y2="22" class="mark"/>'
@@ -70,7 +71,23 @@ def figure_text(value: float, low: float, high: float, unit: str, scale: float =
     def f(x: float) -> str:
         return verdicts.fixed(scale * x, [scale * t for t in near], digits=digits)
 
-    return f"{f(value)}{unit} (95% interval {f(low)} to {f(high)}{unit})"
+    if not math.isfinite(value):  # one deal: no share of variance to split ("nan%")
+        return "n/a"
+    interval = verdicts.span(low, high, f) + (unit if math.isfinite(low) and math.isfinite(high) else "")
+    return f"{f(value)}{unit} (95% interval {interval})"
+
+
+def cell(value: float, percent: bool) -> str:
+    """A table's figure: a share in % to a tenth, another to two decimals; ``n/a`` where there
+    is none (NaN: a comeback share of matches that all last one round, a figure of one deal)."""
+    if not math.isfinite(value):
+        return "n/a"
+    return f"{100 * value:.1f}%" if percent else f"{value:.2f}"
+
+
+def interval_cell(low: float, high: float, percent: bool) -> str:
+    """A table's 95% interval, ``low to high`` as :func:`cell` writes each end, or ``n/a``."""
+    return verdicts.span(low, high, lambda x: cell(x, percent))
 
 
 def thresholds_text(thresholds: dict, unit: str = "", scale: float = 1.0, first: str = "", what: str = "") -> str:
@@ -224,6 +241,7 @@ def environment():
     env = pages.environment()
     env.filters["markup"] = jinja2.utils.markupsafe.Markup
     env.filters["signed"] = functools.partial(one_decimal, sign="+")  # never "+0.0" nor "-0.0"
+    env.globals.update(cell=cell, interval_cell=interval_cell)
     return env
 
 
