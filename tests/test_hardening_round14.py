@@ -128,3 +128,27 @@ def test_the_review_page_prints_no_nan_where_a_figure_has_no_value(bw_review):
     assert f"<td>Rounds per match</td><td>{rounds['value']:.2f}</td><td>n/a</td>" in page
     assert "<td>Winner was behind at half-time</td><td>n/a</td><td>n/a</td>" in page
     assert pages.figure_text(0.26, 0.2, 0.33, "%", 100, 0) == "26% (95% interval 20 to 33%)"  # as before
+
+
+def test_review_json_is_json_where_a_figure_has_no_value(tmp_path):
+    # Out-Trumped to 1 point: every match lasts one round, so no winner can be behind at half-time.
+    # before: review.json held "behind_at_half": NaN (9 such tokens), which no JSON parser but
+    # Python's takes; now null, read back as no figure, and the page still says n/a
+    import json
+
+    from simtool.commands import review as reviews
+
+    r = reviews.review("out-trumped", tmp_path / "ot", rules={"goal": 1}, seed=5, jobs=1,
+                       sizes=reviews.Sizes(deals=256, matches=8, restrictions=16, duplicate=8, search=4))
+    text = (tmp_path / "ot" / "review.json").read_text()
+    assert "NaN" not in text and json.loads(text) == r  # equal: no NaN, which equals nothing
+    json.loads(text, parse_constant=lambda name: (_ for _ in ()).throw(ValueError(name)))  # strict JSON
+    tension = r["questions"]["tension"]
+    assert tension["behind_at_half"] is None and tension["behind_at_half_ci"] == [None, None]
+    assert tension["figure"] is None and "No match lasted more than one round" in tension["sentence"]
+    page = (tmp_path / "ot" / "review.html").read_text()
+    assert "<td>Winner was behind at half-time</td><td>n/a</td><td>n/a</td>" in page
+    # a baseline read back with its nulls compares as before: figures without a value are left out
+    again = reviews.review("out-trumped", tmp_path / "again", baseline=tmp_path / "ot", jobs=1)
+    assert again["comparison"]["possible"] and "tension" not in {c["question"] for c in again["changes"]}
+

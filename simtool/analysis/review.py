@@ -292,8 +292,8 @@ def headlines(q: dict) -> dict[str, tuple[float, float, float, str | None]]:
     out = {}
 
     def put(key: str, figure: dict | None, better: str | None) -> None:
-        if figure is not None:
-            out[key] = (figure["value"], *figure["ci"], better)
+        if figure is not None:  # null in review.json: no figure, or no interval, from too few units
+            out[key] = (*(math.nan if x is None else x for x in (figure["value"], *figure["ci"])), better)
 
     put("seats", q["seats"]["figure"], verdicts.BETTER_WHEN["seats"])
     if q["seats"].get("search"):
@@ -379,7 +379,21 @@ def review(game_id: str, players: int, versions: list[dict], effort: str, sizes:
                          "metrics": baseline.get("metrics")}
         out["comparison"] = {"possible": why is None, "why": why, "before": "the baseline", "after": "this review"}
         out["changes"] = [] if why else changes(baseline["questions"], out["questions"])
-    return json.loads(json.dumps(out, default=_plain))
+    return json.loads(json.dumps(_finite(out), default=_plain, allow_nan=False))
+
+
+def _finite(value):
+    """``value`` with every float that is no number (NaN: no figure, or no interval, from too few
+    units; matches that all last one round have no comeback share) as ``None``, JSON's null:
+    ``review.json`` held the token ``NaN``, which is no JSON (a browser's or jq's parser refuses
+    the file) and which the review's own reader took back as a number no figure equals."""
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    if isinstance(value, (float, np.floating)) and not math.isfinite(value):
+        return None
+    return value
 
 
 def _plain(value):

@@ -220,7 +220,7 @@ def _pct(x: float, near: Sequence[float] = (), digits: int = 1) -> str:
 def span(low: float, high: float, show=lambda x: f"{x:.1f}") -> str:
     """An interval as a sentence prints it, ``low to high`` (each end by ``show``), or ``n/a``
     where too few units give none (NaN): one match's lead changes read "(nan to nan)"."""
-    if not (math.isfinite(low) and math.isfinite(high)):
+    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):  # None: JSON's null
         return "n/a"
     return f"{show(low)} to {show(high)}"
 

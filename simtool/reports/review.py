@@ -37,6 +37,7 @@ def interval_svg(value: float, low: float, high: float, thresholds: list[float],
     """The figure as a point with its 95% interval on a line where the thresholds are marked
     (mirrored for a ``symmetric`` figure such as a seat edge), as inline SVG. ``scale``
     multiplies every number shown (100 for shares shown in %)."""
+    low, high = (math.nan if x is None else x for x in (low, high))  # review.json's null: no interval
     values = [x for x in (value, low, high, *thresholds) if x is not None and math.isfinite(x)]
     if not (values and value is not None and math.isfinite(value)):  # no figure to draw (a point at "nan")
         return ""
@@ -71,16 +72,17 @@ def figure_text(value: float, low: float, high: float, unit: str, scale: float =
     def f(x: float) -> str:
         return verdicts.fixed(scale * x, [scale * t for t in near], digits=digits)
 
-    if not math.isfinite(value):  # one deal: no share of variance to split ("nan%")
+    if value is None or not math.isfinite(value):  # one deal: no share of variance to split ("nan%")
         return "n/a"
-    interval = verdicts.span(low, high, f) + (unit if math.isfinite(low) and math.isfinite(high) else "")
+    interval = verdicts.span(low, high, f)
+    interval += unit if interval != "n/a" else ""
     return f"{f(value)}{unit} (95% interval {interval})"
 
 
 def cell(value: float, percent: bool) -> str:
     """A table's figure: a share in % to a tenth, another to two decimals; ``n/a`` where there
     is none (NaN: a comeback share of matches that all last one round, a figure of one deal)."""
-    if not math.isfinite(value):
+    if value is None or not math.isfinite(value):  # None: review.json's null
         return "n/a"
     return f"{100 * value:.1f}%" if percent else f"{value:.2f}"
 
@@ -191,8 +193,14 @@ def change_label(question: str) -> str:
 def one_decimal(x: float, sign: str = "") -> str:
     """``x`` with one decimal, never ``-0.0``, and with ``sign`` ``+`` never ``+0.0`` either: a
     difference that rounds to 0 shows no sign (-0.04 is not "+0.0"). The verdicts' rounding
-    (:func:`verdicts.fixed`), with no threshold to keep off."""
-    return verdicts.fixed(x, sign=sign)
+    (:func:`verdicts.fixed`), with no threshold to keep off; ``n/a`` for none (review.json's null)."""
+    return "n/a" if x is None or not math.isfinite(x) else verdicts.fixed(x, sign=sign)
+
+
+def _shown(x: float | None, scale: float, sign: str = "", after: str = "") -> str:
+    """One figure of a changes row, times ``scale``; none (review.json's null: no interval from one
+    unit) is ``n/a``, with no unit."""
+    return "n/a" if x is None or not math.isfinite(x) else one_decimal(scale * x, sign) + after
 
 
 def change_rows(result: dict) -> list[dict]:
@@ -206,11 +214,12 @@ def change_rows(result: dict) -> list[dict]:
         scale, unit = (100, "%") if percent else (1, " points" if points else "")
         apart = " points" if points else ""
         low, high = c["ci"]
+
         rows.append({**c, "label": change_label(c["question"]),
-                     "before_text": one_decimal(scale * c["before"]) + unit,
-                     "after_text": one_decimal(scale * c["after"]) + unit,
-                     "delta_text": f"{one_decimal(scale * c['delta'], '+')}{apart} "
-                                   f"({one_decimal(scale * low, '+')} to {one_decimal(scale * high, '+')})",
+                     "before_text": _shown(c["before"], scale, after=unit),
+                     "after_text": _shown(c["after"], scale, after=unit),
+                     "delta_text": f"{_shown(c['delta'], scale, '+', apart)} "
+                                   f"({verdicts.span(low, high, functools.partial(_shown, scale=scale, sign='+'))})",
                      "tone": {"better": "good", "worse": "bad"}.get(c["change"], "none")})
     return rows
 
