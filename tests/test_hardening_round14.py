@@ -152,3 +152,27 @@ def test_review_json_is_json_where_a_figure_has_no_value(tmp_path):
     again = reviews.review("out-trumped", tmp_path / "again", baseline=tmp_path / "ot", jobs=1)
     assert again["comparison"]["possible"] and "tension" not in {c["question"] for c in again["changes"]}
 
+
+def test_a_change_of_lopsided_shares_is_not_called_better_beyond_what_their_intervals_allow():
+    # the winner behind at half-time in 0 of 3 matches (Wilson 0% to 56.1%), then in 2 of 3 (20.8%
+    # to 93.9%): the intervals overlap from 20.8% to 56.1%. Before: the half-widths centred on the
+    # estimates gave "+66.7 points (+20.7 to +112.7)": better. Each end from the figures' own
+    # distances to their ends (Newcombe): 66.7 - hypot(66.7 - 20.8, 56.1 - 0) = -5.8 points
+    from simtool.analysis import review as answers
+
+    def version(k: int) -> dict:
+        lo, hi = verdicts.wilson(k, 3)
+        fig = {"value": 1.0, "ci": [0.5, 1.5]}
+        return {"seats": {"figure": fig}, "skill": {"figure": fig}, "luck": {"figure": fig},
+                "tension": {"figure": {"value": k / 3, "ci": [float(lo), float(hi)]}}, "restrictions": [],
+                "match": None, "hazards": []}
+
+    rows = {c["question"]: c for c in answers.changes(version(0), version(2))}
+    t = rows["tension"]
+    lo0, hi0 = verdicts.wilson(0, 3)
+    lo1, hi1 = verdicts.wilson(2, 3)
+    assert t["delta"] == 2 / 3 and t["change"] == "no clear change" and t["better"] is None
+    assert t["ci"][0] == 2 / 3 - math.hypot(2 / 3 - lo1, hi0) and abs(t["ci"][0] + 0.058) < 0.001
+    assert t["ci"][1] == 2 / 3 + math.hypot(hi1 - 2 / 3, 0 - lo0)
+    # symmetric intervals: the half-widths combined, as before
+    assert rows["seats"]["ci"] == [-math.hypot(0.5, 0.5), math.hypot(0.5, 0.5)]
