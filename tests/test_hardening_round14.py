@@ -13,18 +13,24 @@ from simtool.commands import restrict
 
 def test_a_price_of_hidden_information_never_reaches_past_100_points():
     # before: clairvoyant won both of 2 deals (Wilson 34.2% to 100%), pimc neither (0% to 65.8%):
-    # "worth +100.0 points of win share per seat (95% interval 53.5 to 146.5)"; a difference of
-    # two win shares lies within -100 to +100 points
+    # "worth +100.0 points of win share per seat (95% interval 53.5 to 146.5)": much. A difference
+    # of two win shares lies within -100 to +100 points, and its lower end is as far below as the
+    # clairvoyant's share can be lower (65.8 points) and pimc's higher (65.8), combined: 7.0
     lo, hi = verdicts.wilson(2, 2)
     ref = ladder.Rung(2, "clairvoyant", "balance", 1.0, float(lo), float(hi), 1 / 3, 1.0, Path("ref"))
     lo, hi = verdicts.wilson(0, 2)
     top = ladder.Rung(1, "pimc", "balance", 0.0, float(lo), float(hi), 1 / 3, -0.5, Path("top"))
     found = ladder.price(ladder.Ladder("black-white", 3, {}, "deal", [top], reference=ref))
-    half = math.hypot((1 - 0.342372) / 2, 0.657628 / 2)  # the two runs' half-widths, combined
-    assert found[0] == 1.0 and abs(found[1] - (1 - half)) < 1e-5  # 0.535, as before
+    assert found[0] == 1.0 and found[1] == 1 - math.hypot(1 - ref.low, top.high) and abs(found[1] - 0.070) < 0.001
     assert found[2] == 1.0  # before: 1.465
-    sentence = verdicts.hidden_verdict(tuple(100 * x for x in found), 2).sentence
-    assert "95% interval 53.5 to 100.0" in sentence
+    v = verdicts.hidden_verdict(tuple(100 * x for x in found), 2)
+    assert "95% interval 7.0 to 100.0" in v.sentence and v.word == "unclear"  # before: much
+    # symmetric intervals: the half-widths combined, as before
+    ref = ladder.Rung(2, "clairvoyant", "balance", 0.6, 0.55, 0.65, 0.25, 0.5, Path("ref"))
+    top = ladder.Rung(1, "pimc", "balance", 0.4, 0.36, 0.44, 0.25, 0.2, Path("top"))
+    found = ladder.price(ladder.Ladder("black-white", 4, {}, "deal", [top], reference=ref))
+    half = math.hypot(0.05, 0.04)
+    assert abs(found[1] - (0.2 - half)) < 1e-12 and abs(found[2] - (0.2 + half)) < 1e-12
 
 
 def test_a_restriction_never_costs_more_than_100_points(tmp_path):
@@ -87,7 +93,7 @@ def test_a_gain_that_rounds_to_0_has_no_sign_in_the_ladder_skill_and_pages(bw_re
     top = ladder.Rung(1, "pimc", "balance", 1.0, float(lo), float(hi), 1 / 3, 1.0, Path("top"))
     ref = ladder.Rung(2, "clairvoyant", "balance", 1.0, float(lo), float(hi), 1 / 3, 1.0, Path("ref"))
     sentence = ladder.reference_sentence(ladder.Ladder("black-white", 3, {}, "deal", [top], reference=ref))
-    assert sentence.endswith("knowing the hidden cards is worth 0.0 points (-46.5 to +46.5).")
+    assert sentence.endswith("knowing the hidden cards is worth 0.0 points (-65.8 to +65.8).")
     fair = ladder.Rung(1, "high", "random", 0.2504, 0.23, 0.27, 0.25, 0.0, Path("r"))
     assert ladder.gain_points(fair) == "0.0 pts (-2.0 to +2.0)"
     skill = verdicts.skill_verdict((0.03, -4.96, 5.04), (12.0, 8.0, 16.0), None, 500, heuristic="balance").sentence
