@@ -182,3 +182,14 @@ def test_a_change_of_lopsided_shares_is_not_called_better_beyond_what_their_inte
     assert t["ci"][1] == 2 / 3 + math.hypot(hi1 - 2 / 3, 0 - lo0)
     # symmetric intervals: the half-widths combined, as before
     assert rows["seats"]["ci"] == [-math.hypot(0.5, 0.5), math.hypot(0.5, 0.5)]
+
+
+def test_the_largest_seat_edge_keeps_its_intervals_shape_when_compared():
+    # one deal, seat 0 wins it: +75.0 points (-4.3 to +75.0) at 4 players. Before: the size of the
+    # edge compared between versions read 75.0 (35.4 to 114.6), past the 75 points any seat of 4
+    # can have; now as far below as the edge reaches toward fair, as far above as away from it
+    from simtool.analysis import review as answers
+
+    assert answers.magnitude(75.0, -4.3, 75.0)["ci"] == [75.0 - 79.3, 75.0]  # -4.3
+    assert answers.magnitude(-30.0, -40.0, -10.0)["ci"] == [10.0, 40.0]  # a negative edge's size
+    assert answers.magnitude(2.0, 1.0, 3.0)["ci"] == [1.0, 3.0]  # symmetric: as before

@@ -54,11 +54,14 @@ def largest_edge(seats: list[dict]) -> tuple[float, float, float]:
 
 
 def magnitude(value: float, low: float, high: float) -> dict:
-    """The size of the largest edge, ``|value|``, with the seat's 95% half-width either side: the
-    figure a change of rules is judged on (the interval of ``|x|`` itself, cut at 0, would be
-    narrower than the edge's and claim changes the deals cannot tell)."""
-    half = (high - low) / 2
-    return {"name": "largest seat edge (points)", "value": abs(value), "ci": [abs(value) - half, abs(value) + half]}
+    """The size of the largest edge, ``|value|``, with the seat's 95% interval around it: as far
+    below as the edge's interval reaches toward fair, as far above as it reaches away: the figure
+    a change of rules is judged on (the interval of ``|x|`` itself, cut at 0, would be narrower
+    than the edge's and claim changes the deals cannot tell). Not the half-width either side: a
+    seat winning its one deal, +75.0 points (-4.3 to +75.0), read 75.0 (35.4 to 114.6), an edge
+    no seat of 4 can have."""
+    toward, away = (value - low, high - value) if value >= 0 else (high - value, value - low)
+    return {"name": "largest seat edge (points)", "value": abs(value), "ci": [abs(value) - toward, abs(value) + away]}
 
 
 def seats_question(game, heuristic: Path, search: Path | None) -> dict:
