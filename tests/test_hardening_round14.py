@@ -193,3 +193,17 @@ def test_the_largest_seat_edge_keeps_its_intervals_shape_when_compared():
     assert answers.magnitude(75.0, -4.3, 75.0)["ci"] == [75.0 - 79.3, 75.0]  # -4.3
     assert answers.magnitude(-30.0, -40.0, -10.0)["ci"] == [10.0, 40.0]  # a negative edge's size
     assert answers.magnitude(2.0, 1.0, 3.0)["ci"] == [1.0, 3.0]  # symmetric: as before
+
+
+def test_a_restriction_costing_nothing_is_not_printed_on_the_threshold_of_nothing():
+    # 300 paired deals, none differing: the rule of three bounds the cost at 1 - 0.05^(1/300) =
+    # 0.994 points either way, inside the ± 1 point of "nothing". Before: "costs target nothing
+    # measurable, 0.0 pts (-1.0 to 1.0)", an interval on the threshold it is said to lie within
+    from simtool.analysis import restrict as costs
+
+    bound = 1 - 0.05 ** (1 / 300)
+    row = {"doing": "always passing the highest cards", "strategy": "target", "win_cost": 0.0,
+           "win_cost_low": -bound, "win_cost_high": bound, "verdict": costs.verdict(0.0, -bound, bound)}
+    assert row["verdict"] == "nothing"
+    assert "0.0 pts (-0.99 to 0.99)" in costs.sentence(row)
+    assert costs.fmt_cost(0.041, 0.032, 0.05) == "4.1 pts (3.2 to 5.0)"  # off the threshold: as before
