@@ -96,6 +96,9 @@ def test_a_gain_that_rounds_to_0_has_no_sign_in_the_ladder_skill_and_pages(bw_re
     assert sentence.endswith("knowing the hidden cards is worth 0.0 points (-65.8 to +65.8).")
     fair = ladder.Rung(1, "high", "random", 0.2504, 0.23, 0.27, 0.25, 0.0, Path("r"))
     assert ladder.gain_points(fair) == "0.0 pts (-2.0 to +2.0)"
+    # an end just above fair pays, and shows it: not "0.0", which would read as on fair
+    pays = ladder.Rung(1, "high", "random", 0.27, 0.2504, 0.29, 0.25, 0.0, Path("r"))
+    assert pays.pays and ladder.gain_points(pays) == "+2.0 pts (+0.04 to +4.0)"
     skill = verdicts.skill_verdict((0.03, -4.96, 5.04), (12.0, 8.0, 16.0), None, 500, heuristic="balance").sentence
     assert "and 0.0 points against balance (-5.0 to 5.0)" in skill
     _, result = bw_review

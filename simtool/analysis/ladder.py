@@ -218,14 +218,16 @@ def convergence(ladder: Ladder) -> str:
 
 def gain_points(r: Rung) -> str:
     """A rung's gain over the fair share in points, with its 95% interval: ``+0.4 pts (-0.8 to +1.6)``;
-    a figure that shows as 0 has no sign (``0.0``, not ``+0.0`` or ``-0.0``)."""
-    return (f"{_signed(r.share - r.fair)} pts ({_signed(r.low - r.fair)} to "
-            f"{_signed(r.high - r.fair)})")
+    a figure that shows as 0 has no sign (``0.0``, not ``+0.0`` or ``-0.0``), and an end of the
+    interval is never rounded onto fair, which decides whether the rung pays (+0.04: "+0.04")."""
+    return (f"{_signed(r.share - r.fair)} pts ({_signed(r.low - r.fair, (0.0,))} to "
+            f"{_signed(r.high - r.fair, (0.0,))})")
 
 
-def _signed(share: float) -> str:
-    """A difference of shares in signed points, never ``+0.0`` nor ``-0.0``, which claim a side."""
-    return fixed(100 * share, sign="+")
+def _signed(share: float, near: tuple[float, ...] = ()) -> str:
+    """A difference of shares in signed points, never ``+0.0`` nor ``-0.0``, which claim a side;
+    more decimals where it would show on one of ``near`` (points) it is not on."""
+    return fixed(100 * share, near, sign="+")
 
 
 def price(ladder: Ladder) -> tuple[float, float, float] | None:
