@@ -210,3 +210,20 @@ def test_a_restriction_costing_nothing_is_not_printed_on_the_threshold_of_nothin
     assert row["verdict"] == "nothing"
     assert "0.0 pts (-0.99 to 0.99)" in costs.sentence(row)
     assert costs.fmt_cost(0.041, 0.032, 0.05) == "4.1 pts (3.2 to 5.0)"  # off the threshold: as before
+
+
+def test_the_review_pages_seat_table_keeps_an_end_off_the_threshold_as_its_sentence_does(bw_review):
+    # a Black & White review (deck=30, 3,000 deals, seed 5): seat 0's edge +0.63 points, -0.989 to
+    # +2.29. Its sentence and card read "-0.99 to 2.3"; the page's seat table "-1.0 to 2.3", on
+    # the 1 point of "slight" the end lies inside
+    import copy
+
+    from simtool.reports import review as pages
+
+    _, result = bw_review
+    result = copy.deepcopy(result)
+    seat = result["questions"]["seats"]["seats"][0]
+    seat["edge_pts"], seat["ci_pts"] = 0.6333, [-0.9891, 2.2943]
+    page = pages.render(result)
+    assert f"<td>Seat {seat['seat']}</td>" in page
+    assert "<td>+0.6</td><td>-0.99 to 2.3</td>" in page and "<td>-1.0 to 2.3</td>" not in page

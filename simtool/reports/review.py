@@ -250,6 +250,9 @@ def environment():
     env = pages.environment()
     env.filters["markup"] = jinja2.utils.markupsafe.Markup
     env.filters["signed"] = functools.partial(one_decimal, sign="+")  # never "+0.0" nor "-0.0"
+    # a seat table's points as the seat verdict prints them: never rounded onto its 1 or 3 points
+    # (an end of -0.989 read "-1.0" in the table beside "-0.99" in the sentence and the card)
+    env.filters["seat_pts"] = lambda x, sign="": verdicts.fixed(x, verdicts.SEAT_THRESHOLDS, sign)
     env.globals.update(cell=cell, interval_cell=interval_cell)
     return env
 
