@@ -227,3 +227,15 @@ def test_the_review_pages_seat_table_keeps_an_end_off_the_threshold_as_its_sente
     page = pages.render(result)
     assert f"<td>Seat {seat['seat']}</td>" in page
     assert "<td>+0.6</td><td>-0.99 to 2.3</td>" in page and "<td>-1.0 to 2.3</td>" not in page
+
+
+def test_the_reports_seat_edges_are_not_rounded_onto_the_seat_thresholds():
+    # the balance report's runs-side-by-side table: a seat edge of +0.6 points, -0.989 to +2.29,
+    # read "+0.6 pts (-1.0 to +2.3)", on the 1 point of "slight" its end lies inside; a
+    # strategy's edge has no such threshold and keeps one decimal
+    from simtool.reports import balance
+
+    edge = balance.Figure(0.006333, -0.009891, 0.022943, None, points=True, better="fair")
+    assert balance.show(edge) == "+0.6 pts (-0.99 to +2.3)"
+    skill = balance.Figure(0.006333, -0.009891, 0.022943, None, points=True)
+    assert balance.show(skill) == "+0.6 pts (-1.0 to +2.3)"

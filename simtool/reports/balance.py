@@ -848,14 +848,18 @@ def lineup_text(meta: dict) -> str:
 
 def show(f: Figure) -> str:
     if f.points:
-        return f"{points(f.value)} pts ({points(f.low)} to {points(f.high)})"
+        # an edge over the fair share (a seat's, or a seat's rate of the queen) is worded by the
+        # seat verdict's 1 and 3 points: never rounded onto one (-0.99 read "-1.0")
+        near = verdicts.SEAT_THRESHOLDS if f.better == "fair" else ()
+        return f"{points(f.value, near)} pts ({points(f.low, near)} to {points(f.high, near)})"
     return stats.fmt_share(f.value, f.low, f.high) if f.percent else stats.fmt_mean(f.value, f.low, f.high)
 
 
-def points(share: float) -> str:
+def points(share: float, near=()) -> str:
     """A share difference in signed points; one that rounds to 0 shows no sign (-0.04 points is
-    neither "-0.0" nor "+0.0", which would claim a side)."""
-    return verdicts.fixed(100 * share, sign="+")
+    neither "-0.0" nor "+0.0", which would claim a side); never rounded onto one of ``near``
+    (points) it is not on."""
+    return verdicts.fixed(100 * share, near, sign="+")
 
 
 def show_difference(diff: float, half: float, percent: bool) -> str:
