@@ -29,6 +29,7 @@ import numpy as np
 import polars as pl
 
 from simtool import stats
+from simtool.analysis.verdicts import fixed
 from simtool.errors import SimtoolError
 from simtool.pipeline.folders import collect, load, read_meta
 
@@ -216,22 +217,36 @@ def convergence(ladder: Ladder) -> str:
 
 
 def gain_points(r: Rung) -> str:
-    """A rung's gain over the fair share in points, with its 95% interval: ``+0.4 pts (-0.8 to +1.6)``."""
-    return (f"{100 * (r.share - r.fair):+.1f} pts ({100 * (r.low - r.fair):+.1f} to "
-            f"{100 * (r.high - r.fair):+.1f})")
+    """A rung's gain over the fair share in points, with its 95% interval: ``+0.4 pts (-0.8 to +1.6)``;
+    a figure that shows as 0 has no sign (``0.0``, not ``+0.0`` or ``-0.0``), and an end of the
+    interval is never rounded onto fair, which decides whether the rung pays (+0.04: "+0.04")."""
+    return (f"{_signed(r.share - r.fair)} pts ({_signed(r.low - r.fair, (0.0,))} to "
+            f"{_signed(r.high - r.fair, (0.0,))})")
+
+
+def _signed(share: float, near: tuple[float, ...] = ()) -> str:
+    """A difference of shares in signed points, never ``+0.0`` nor ``-0.0``, which claim a side;
+    more decimals where it would show on one of ``near`` (points) it is not on."""
+    return fixed(100 * share, near, sign="+")
 
 
 def price(ladder: Ladder) -> tuple[float, float, float] | None:
     """What knowing the hidden cards wins: the reference rung's win share less the top rung's,
     both against the same line-up, with a 95% interval (the two runs' intervals combined as if
     independent: where the runs share their deals, this errs on the wide side). ``None`` without a
-    reference rung, or when it does not face the top rung's opponents."""
+    reference rung, or when it does not face the top rung's opponents. Each end combines the two
+    shares' own distances to their ends on that side (Newcombe's MOVER): the clairvoyant's share
+    near 1 has a lopsided interval, whose half-width centred on it put the price where the deals
+    do not (2 deals, the clairvoyant winning both, 34% to 100%, pimc neither, 0% to 66%: "+100.0
+    points (53.5 to 146.5)", now 7.0 to 100.0). It stays within -1 to 1, what a difference of two
+    win shares can be."""
     ref, top = ladder.reference, ladder.top
     if ref is None or ref.below != top.below or not searches(top):
         return None
     gain = ref.share - top.share
-    half = float(np.hypot((ref.high - ref.low) / 2, (top.high - top.low) / 2))
-    return gain, gain - half, gain + half
+    low = gain - float(np.hypot(ref.share - ref.low, top.high - top.share))
+    high = gain + float(np.hypot(ref.high - ref.share, top.share - top.low))
+    return gain, max(low, -1.0), min(high, 1.0)
 
 
 def searches(top: Rung) -> bool:
@@ -259,4 +274,4 @@ def reference_sentence(ladder: Ladder) -> str | None:
             f"every hidden card) wins {stats.fmt_share(ref.share, ref.low, ref.high)} per seat against "
             f"{ladder.players - 1} × {top.below}, where {top.name} wins "
             f"{stats.fmt_share(top.share, top.low, top.high)}: knowing the hidden cards is worth "
-            f"{100 * gain:+.1f} points ({100 * low:+.1f} to {100 * high:+.1f}).")
+            f"{_signed(gain)} points ({_signed(low)} to {_signed(high)}).")

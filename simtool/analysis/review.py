@@ -54,11 +54,14 @@ def largest_edge(seats: list[dict]) -> tuple[float, float, float]:
 
 
 def magnitude(value: float, low: float, high: float) -> dict:
-    """The size of the largest edge, ``|value|``, with the seat's 95% half-width either side: the
-    figure a change of rules is judged on (the interval of ``|x|`` itself, cut at 0, would be
-    narrower than the edge's and claim changes the deals cannot tell)."""
-    half = (high - low) / 2
-    return {"name": "largest seat edge (points)", "value": abs(value), "ci": [abs(value) - half, abs(value) + half]}
+    """The size of the largest edge, ``|value|``, with the seat's 95% interval around it: as far
+    below as the edge's interval reaches toward fair, as far above as it reaches away: the figure
+    a change of rules is judged on (the interval of ``|x|`` itself, cut at 0, would be narrower
+    than the edge's and claim changes the deals cannot tell). Not the half-width either side: a
+    seat winning its one deal, +75.0 points (-4.3 to +75.0), read 75.0 (35.4 to 114.6), an edge
+    no seat of 4 can have."""
+    toward, away = (value - low, high - value) if value >= 0 else (high - value, value - low)
+    return {"name": "largest seat edge (points)", "value": abs(value), "ci": [abs(value) - toward, abs(value) + away]}
 
 
 def seats_question(game, heuristic: Path, search: Path | None) -> dict:
@@ -169,9 +172,9 @@ def luck_question(folder: Path) -> dict:
     cards = table.filter(pl.col("part") == "cards").row(0, named=True)
     v = verdicts.luck_verdict(cards["share"], cards["share_low"], cards["share_high"], meta["n"], play=lineup(meta))
     part = {r["part"]: r["share"] for r in table.iter_rows(named=True)}
-    sentence = (f"{v.sentence} The rest: which strategy holds which seat {100 * part['strategy and seat']:.0f}%, "
-                f"how these players play these particular cards (and their own chance) "
-                f"{100 * part['interplay']:.0f}%.")
+    sentence = v.sentence + (f" The rest: which strategy holds which seat {100 * part['strategy and seat']:.0f}%, "
+                             f"how these players play these particular cards (and their own chance) "
+                             f"{100 * part['interplay']:.0f}%." if math.isfinite(cards["share"]) else "")
     return {"verdict": v.word, "sentence": sentence, "share": cards["share"],
             "ci": [cards["share_low"], cards["share_high"]], "parts": table.to_dicts(),
             "thresholds": v.thresholds, "more_deals": v.more, "n": meta["n"], "play": lineup(meta),
@@ -292,8 +295,8 @@ def headlines(q: dict) -> dict[str, tuple[float, float, float, str | None]]:
     out = {}
 
     def put(key: str, figure: dict | None, better: str | None) -> None:
-        if figure is not None:
-            out[key] = (figure["value"], *figure["ci"], better)
+        if figure is not None:  # null in review.json: no figure, or no interval, from too few units
+            out[key] = (*(math.nan if x is None else x for x in (figure["value"], *figure["ci"])), better)
 
     put("seats", q["seats"]["figure"], verdicts.BETTER_WHEN["seats"])
     if q["seats"].get("search"):
@@ -322,16 +325,24 @@ def headlines(q: dict) -> dict[str, tuple[float, float, float, str | None]]:
 def changes(before: dict, after: dict) -> list[dict]:
     """Each question's figure before and after, the difference with its 95% interval (the two
     versions' intervals taken as independent: conservative where they share their deals), and
-    whether the change is better for balance (:func:`verdicts.change`)."""
+    whether the change is better for balance (:func:`verdicts.change`).
+
+    Each end of the difference's interval combines the two figures' own distances to their ends
+    on that side (Newcombe's and Zou's MOVER), as their half-widths for symmetric intervals: a
+    share's interval near 0 or 1 is lopsided, and its half-width centred on the estimate put
+    the difference where the deals do not (the winner behind at half-time in 0 of 3 matches,
+    0% to 56%, then 2 of 3, 21% to 94%: "+66.7 points (+20.7 to +112.7)", better; now -5.8 to
+    +93.9, no clear change)."""
     a, b = headlines(before), headlines(after)
     rows = []
     for key, (v0, lo0, hi0, better_when) in a.items():
         if key not in b:
             continue
         v1, lo1, hi1, _ = b[key]
-        delta, half = stats.independent_difference(v1, (hi1 - lo1) / 2, v0, (hi0 - lo0) / 2)
-        word = verdicts.change(better_when, delta, delta - half, delta + half)
-        rows.append({"question": key, "before": v0, "after": v1, "delta": delta, "ci": [delta - half, delta + half],
+        delta = v1 - v0
+        low, high = delta - math.hypot(v1 - lo1, hi0 - v0), delta + math.hypot(hi1 - v1, v0 - lo0)
+        word = verdicts.change(better_when, delta, low, high)
+        rows.append({"question": key, "before": v0, "after": v1, "delta": delta, "ci": [low, high],
                      "better": {"better": True, "worse": False}.get(word), "change": word})
     return rows
 
@@ -379,7 +390,21 @@ def review(game_id: str, players: int, versions: list[dict], effort: str, sizes:
                          "metrics": baseline.get("metrics")}
         out["comparison"] = {"possible": why is None, "why": why, "before": "the baseline", "after": "this review"}
         out["changes"] = [] if why else changes(baseline["questions"], out["questions"])
-    return json.loads(json.dumps(out, default=_plain))
+    return json.loads(json.dumps(_finite(out), default=_plain, allow_nan=False))
+
+
+def _finite(value):
+    """``value`` with every float that is no number (NaN: no figure, or no interval, from too few
+    units; matches that all last one round have no comeback share) as ``None``, JSON's null:
+    ``review.json`` held the token ``NaN``, which is no JSON (a browser's or jq's parser refuses
+    the file) and which the review's own reader took back as a number no figure equals."""
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    if isinstance(value, (float, np.floating)) and not math.isfinite(value):
+        return None
+    return value
 
 
 def _plain(value):

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from simtool import stats
 from simtool.analysis.ladder import climber
+from simtool.analysis.verdicts import fixed
 
 ROLES = ("fair", "doubled", "reference")
 """The searches of a (game, variant), in the order the table shows them."""
@@ -140,7 +141,9 @@ def _rate(c: Cell | None) -> str:
 
 
 def _points(value: float) -> str:
-    return f"{100 * value:+.1f}"
+    """A difference of shares in signed points; one that rounds to 0 shows no sign (the table once
+    read "-0.0" for what seeing the cards wins in Trickster at pip_limit=20, claiming a side)."""
+    return fixed(100 * value, sign="+")
 
 
 def _alike(fair: Cell | None, ref: Cell | None) -> bool:

@@ -217,6 +217,14 @@ def _pct(x: float, near: Sequence[float] = (), digits: int = 1) -> str:
     return f"{fixed(100 * x, [100 * t for t in near], digits=digits)}%"
 
 
+def span(low: float, high: float, show=lambda x: f"{x:.1f}") -> str:
+    """An interval as a sentence prints it, ``low to high`` (each end by ``show``), or ``n/a``
+    where too few units give none (NaN): one match's lead changes read "(nan to nan)"."""
+    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):  # None: JSON's null
+        return "n/a"
+    return f"{show(low)} to {show(high)}"
+
+
 @dataclass(frozen=True)
 class SeatEdge:
     """One seat's win share against the fair ``1/p``: ``edge_pts`` and ``ci_pts`` in points."""
@@ -401,8 +409,8 @@ def skill_verdict(over_heuristic: tuple[float, float, float], over_random: tuple
     h, hlo, hhi = over_heuristic
     sentence = (f"One {strong} seat wins {fixed(v, SKILL_THRESHOLDS, '+')} points over a fair share against random "
                 f"players (95% interval {fixed(lo, SKILL_THRESHOLDS)} to {fixed(hi, SKILL_THRESHOLDS)}) and "
-                f"{h:+.1f} points against {heuristic} "
-                f"({hlo:.1f} to {hhi:.1f}): ")
+                f"{fixed(h, sign='+')} points against {heuristic} "
+                f"({fixed(hlo)} to {fixed(hhi)}): ")
     sentence += (f"{between}; {_settle_text(more, unit, lo, hi)}." if word == UNCLEAR
                  else f"{word} skill.")
     if doubling is None:
@@ -462,8 +470,15 @@ def luck_verdict(share: float, low: float, high: float, n: int, what: str = "sco
     def pct(x: float) -> str:
         return _pct(x, LUCK_THRESHOLDS, 0)
 
-    sentence = (f"The cards explain {pct(share)} (95% interval {pct(low)[:-1]} to {pct(high)}) "
-                f"of the variance of a seat's {what}" + (f" with {play}" if play else "") + ": ")
+    with_play = f" with {play}" if play else ""
+    if not math.isfinite(share):  # one deal: no variance between deals to split ("nan%")
+        sentence = (f"Too few {unit} to split the variance of a seat's {what}{with_play} between the cards "
+                    f"and the play (it takes two or more): unclear; play more {unit}.")
+        return Verdict(UNCLEAR, sentence, {"share": share, "ci": [low, high]},
+                       stated(LUCK_WORDS, LUCK_THRESHOLDS), None)
+    interval = span(low, high, lambda x: pct(x)[:-1]) + ("%" if math.isfinite(high) else "")
+    sentence = (f"The cards explain {pct(share)} (95% interval {interval}) "
+                f"of the variance of a seat's {what}{with_play}: ")
     sentence += (f"{between} luck; {_settle_text(more, unit, low, high)}." if word == UNCLEAR
                  else f"{word} luck from the deal alone.")
     return Verdict(word, sentence, {"share": share, "ci": [low, high]},
@@ -534,8 +549,8 @@ def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple
                    + (f"{between} tension; {_settle_text(more, 'matches', blo, bhi)}." if word == UNCLEAR
                       else f"{word} tension."))
     sentence = (opening
-                + f" A match has {c:.1f} lead changes ({clo:.1f} to {chi:.1f}); the winner leads for good "
-                f"from {_pct(d)} of the way through ({_pct(dlo)} to {_pct(dhi)}).")
+                + f" A match has {c:.1f} lead changes ({span(clo, chi)}); the winner leads for good "
+                f"from {_pct(d)} of the way through ({span(dlo, dhi, _pct)}).")
     return Verdict(word, sentence, {"behind_at_half": b, "behind_at_half_ci": [blo, bhi],
                                     "lead_changes": c, "lead_changes_ci": [clo, chi],
                                     "decided_share": d, "decided_share_ci": [dlo, dhi]},
@@ -550,8 +565,8 @@ def match_verdict(rounds: tuple[float, float, float], capped: tuple[float, float
     r, rlo, rhi = rounds
     c, clo, chi = capped
     near = HAZARD_THRESHOLDS
-    sentence = (f"A match lasts {r:.1f} rounds (95% interval {rlo:.1f} to {rhi:.1f}); {_pct(c, near)} of matches "
-                f"(95% interval {_pct(clo, near)} to {_pct(chi, near)}) hit the {cap}-round cap and stop there: "
+    sentence = (f"A match lasts {r:.1f} rounds (95% interval {span(rlo, rhi)}); {_pct(c, near)} of matches "
+                f"(95% interval {span(clo, chi, lambda x: _pct(x, near))}) hit the {cap}-round cap and stop there: "
                 + (f"{between}; {_settle_text(more, 'matches', clo, chi)}." if word == UNCLEAR else f"{word}."))
     return Verdict(word, sentence, {"rounds": r, "rounds_ci": [rlo, rhi], "capped": c, "capped_ci": [clo, chi]},
                    stated(HAZARD_WORDS, HAZARD_THRESHOLDS), more)
@@ -593,7 +608,7 @@ def restriction_verdict(doing: str, strategy: str, cost_pts: float, low: float, 
     word, between, more = _worded(cost_pts, low, high, RESTRICTION_THRESHOLDS, RESTRICTION_WORDS, n)
     near = RESTRICTION_THRESHOLDS
     head = (f"{doing[:1].upper()}{doing[1:]} costs {strategy} {fixed(cost_pts, near)} points of win share per seat "
-            f"(95% interval {fixed(low, near)} to {fixed(high, near)})")
+            f"(95% interval {span(low, high, lambda x: fixed(x, near))})")
     if word == "nearly as good":
         sentence = f"{head}: under 1 point, so this crude rule does nearly as well as full play (flagged)."
     elif word == "costs":

@@ -360,7 +360,7 @@ def findings(a: Analysis, ladder=None) -> list[str]:
         who = f"the strongest strategy here, {shown}," if heuristics.height > 1 else shown
         out.append(f"Skill versus luck: {who} wins {stats.fmt_share(best['win'], best['win_low'], best['win_high'])} "
                    f"of {unit} per seat it holds, {verdict} the {100 * fair:.1f}% of pure chance: "
-                   f"{100 * best['edge']:+.1f} points, a skill index of {best['skill']:.2f} "
+                   f"{points(best['edge'])} points, a skill index of {best['skill']:.2f} "
                    f"(0 = luck alone, 1 = its seats win every time); {rest}."
                    + ("" if a.meta.get("rotate") or a.meta.get("duplicate") else " The line-up was "
                       "not rotated, so seat effects are part of these shares."))
@@ -552,7 +552,7 @@ def ladder_skill(ladder) -> str:
     return (f"Skill versus luck: the skill ladder's top rung, {top.name}, wins "
             f"{stats.fmt_share(top.share, top.low, top.high)} of {plural(ladder.unit)} in its one seat against "
             f"{ladder.players - 1} × {top.below} (seats rotated), {verdict} the "
-            f"{100 * top.fair:.1f}% of pure chance: {100 * (top.share - top.fair):+.1f} points, "
+            f"{100 * top.fair:.1f}% of pure chance: {points(top.share - top.fair)} points, "
             f"a skill index of {top.skill:.2f} (0 = luck alone, 1 = it wins every time).")
 
 
@@ -848,14 +848,18 @@ def lineup_text(meta: dict) -> str:
 
 def show(f: Figure) -> str:
     if f.points:
-        return f"{points(f.value)} pts ({points(f.low)} to {points(f.high)})"
+        # an edge over the fair share (a seat's, or a seat's rate of the queen) is worded by the
+        # seat verdict's 1 and 3 points: never rounded onto one (-0.99 read "-1.0")
+        near = verdicts.SEAT_THRESHOLDS if f.better == "fair" else ()
+        return f"{points(f.value, near)} pts ({points(f.low, near)} to {points(f.high, near)})"
     return stats.fmt_share(f.value, f.low, f.high) if f.percent else stats.fmt_mean(f.value, f.low, f.high)
 
 
-def points(share: float) -> str:
+def points(share: float, near=()) -> str:
     """A share difference in signed points; one that rounds to 0 shows no sign (-0.04 points is
-    neither "-0.0" nor "+0.0", which would claim a side)."""
-    return verdicts.fixed(100 * share, sign="+")
+    neither "-0.0" nor "+0.0", which would claim a side); never rounded onto one of ``near``
+    (points) it is not on."""
+    return verdicts.fixed(100 * share, near, sign="+")
 
 
 def show_difference(diff: float, half: float, percent: bool) -> str:

@@ -37,8 +37,9 @@ def interval_svg(value: float, low: float, high: float, thresholds: list[float],
     """The figure as a point with its 95% interval on a line where the thresholds are marked
     (mirrored for a ``symmetric`` figure such as a seat edge), as inline SVG. ``scale``
     multiplies every number shown (100 for shares shown in %)."""
+    low, high = (math.nan if x is None else x for x in (low, high))  # review.json's null: no interval
     values = [x for x in (value, low, high, *thresholds) if x is not None and math.isfinite(x)]
-    if not values:
+    if not (values and value is not None and math.isfinite(value)):  # no figure to draw (a point at "nan")
         return ""
     top = max(abs(x) for x in values) * 1.15 or 1.0
     lo, hi = (-top, top) if symmetric else (min(0.0, min(values)), max(values) * 1.15 or 1.0)
@@ -52,7 +53,8 @@ def interval_svg(value: float, low: float, high: float, thresholds: list[float],
         labelled.append(x(t) - last >= 28)
         last = x(t) if labelled[-1] else last
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" role="img" '
-             f'aria-label="{scale * value:.3g}{unit}, 95% interval {scale * low:.3g} to {scale * high:.3g}{unit}">',
+             f'aria-label="{scale * value:.3g}{unit}, 95% interval '
+             f'{verdicts.span(low, high, lambda v: f"{scale * v:.3g}{unit}")}">',
              f'<line x1="{PAD}" y1="14" x2="{WIDTH - PAD}" y2="14" class="axis"/>']
     for t, label in zip(marks, labelled, strict=True):
         parts.append(f'<line x1="{x(t):.1f}" y1="6" x2="{x(t):.1f}" y2="22" class="mark"/>'
@@ -70,7 +72,24 @@ def figure_text(value: float, low: float, high: float, unit: str, scale: float =
     def f(x: float) -> str:
         return verdicts.fixed(scale * x, [scale * t for t in near], digits=digits)
 
-    return f"{f(value)}{unit} (95% interval {f(low)} to {f(high)}{unit})"
+    if value is None or not math.isfinite(value):  # one deal: no share of variance to split ("nan%")
+        return "n/a"
+    interval = verdicts.span(low, high, f)
+    interval += unit if interval != "n/a" else ""
+    return f"{f(value)}{unit} (95% interval {interval})"
+
+
+def cell(value: float, percent: bool) -> str:
+    """A table's figure: a share in % to a tenth, another to two decimals; ``n/a`` where there
+    is none (NaN: a comeback share of matches that all last one round, a figure of one deal)."""
+    if value is None or not math.isfinite(value):  # None: review.json's null
+        return "n/a"
+    return f"{100 * value:.1f}%" if percent else f"{value:.2f}"
+
+
+def interval_cell(low: float, high: float, percent: bool) -> str:
+    """A table's 95% interval, ``low to high`` as :func:`cell` writes each end, or ``n/a``."""
+    return verdicts.span(low, high, lambda x: cell(x, percent))
 
 
 def thresholds_text(thresholds: dict, unit: str = "", scale: float = 1.0, first: str = "", what: str = "") -> str:
@@ -174,8 +193,14 @@ def change_label(question: str) -> str:
 def one_decimal(x: float, sign: str = "") -> str:
     """``x`` with one decimal, never ``-0.0``, and with ``sign`` ``+`` never ``+0.0`` either: a
     difference that rounds to 0 shows no sign (-0.04 is not "+0.0"). The verdicts' rounding
-    (:func:`verdicts.fixed`), with no threshold to keep off."""
-    return verdicts.fixed(x, sign=sign)
+    (:func:`verdicts.fixed`), with no threshold to keep off; ``n/a`` for none (review.json's null)."""
+    return "n/a" if x is None or not math.isfinite(x) else verdicts.fixed(x, sign=sign)
+
+
+def _shown(x: float | None, scale: float, sign: str = "", after: str = "") -> str:
+    """One figure of a changes row, times ``scale``; none (review.json's null: no interval from one
+    unit) is ``n/a``, with no unit."""
+    return "n/a" if x is None or not math.isfinite(x) else one_decimal(scale * x, sign) + after
 
 
 def change_rows(result: dict) -> list[dict]:
@@ -189,11 +214,12 @@ def change_rows(result: dict) -> list[dict]:
         scale, unit = (100, "%") if percent else (1, " points" if points else "")
         apart = " points" if points else ""
         low, high = c["ci"]
+
         rows.append({**c, "label": change_label(c["question"]),
-                     "before_text": one_decimal(scale * c["before"]) + unit,
-                     "after_text": one_decimal(scale * c["after"]) + unit,
-                     "delta_text": f"{one_decimal(scale * c['delta'], '+')}{apart} "
-                                   f"({one_decimal(scale * low, '+')} to {one_decimal(scale * high, '+')})",
+                     "before_text": _shown(c["before"], scale, after=unit),
+                     "after_text": _shown(c["after"], scale, after=unit),
+                     "delta_text": f"{_shown(c['delta'], scale, '+', apart)} "
+                                   f"({verdicts.span(low, high, functools.partial(_shown, scale=scale, sign='+'))})",
                      "tone": {"better": "good", "worse": "bad"}.get(c["change"], "none")})
     return rows
 
@@ -223,6 +249,11 @@ def environment():
 
     env = pages.environment()
     env.filters["markup"] = jinja2.utils.markupsafe.Markup
+    env.filters["signed"] = functools.partial(one_decimal, sign="+")  # never "+0.0" nor "-0.0"
+    # a seat table's points as the seat verdict prints them: never rounded onto its 1 or 3 points
+    # (an end of -0.989 read "-1.0" in the table beside "-0.99" in the sentence and the card)
+    env.filters["seat_pts"] = lambda x, sign="": verdicts.fixed(x, verdicts.SEAT_THRESHOLDS, sign)
+    env.globals.update(cell=cell, interval_cell=interval_cell)
     return env
 
 
