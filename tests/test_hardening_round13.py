@@ -92,3 +92,39 @@ def test_n_keeps_its_python_and_plan_file_names(tmp_path):
             make_grid({"games": ["black-white"], "n": 0})
     finally:
         arguments.COMMAND_LINE.reset(token)
+
+
+# ---- hostile round 13 (hard13): plugins' answers, commands' odd inputs ---------------------------
+
+HIGHEST_ILLEGAL = '''
+import numpy as np
+from strategies import strategy
+
+@strategy("top", "the highest option not offered, at its decision kind")
+def top(view, rng):
+    if view.kind == "{kind}":
+        bad = ~view.mask
+        return np.where(bad.any(axis=1), view.mask.shape[1] - 1 - bad[:, ::-1].argmax(axis=1),
+                        view.mask.argmax(axis=1))
+    return view.mask.argmax(axis=1)
+'''
+
+
+@pytest.mark.parametrize("game,rules,kind,named", [
+    # before: IndexError tracebacks from the labels of options no game offers
+    ("black-white", [], "colour", "63 (no colour)"),
+    ("out-trumped", ["kitty=bid"], "trump", "63 (no suit)"),
+    ("trickster", [], "play", "63 (no card of the 52-card deck)"),
+    # before: named as cards of suits the deck does not have ("H1"), or "black 64 / white -27"
+    ("nine-lives", [], "bid", "63 (no card of the 36-card deck)"),
+    ("black-white", [], "lead", "63 (no card of the 36-card deck)"),
+])
+def test_an_option_beyond_the_deck_is_named_as_such_in_the_strategys_error(tmp_path, capsys, game, rules, kind,
+                                                                          named):
+    (tmp_path / "top.py").write_text(HIGHEST_ILLEGAL.replace("{kind}", kind))
+    rule_args = [a for r in rules for a in ("--rule", r)]
+    said = main_error(capsys, ["run", "--game", game, *rule_args, "--n", "50", "--seed", "1", "--jobs", "1", "-q",
+                               "--strategy", f"{tmp_path / 'top.py'}:top", "--out", tmp_path / "r"])
+    assert said.startswith(f"error: strategy 'top.py:top' chose the illegal option {named} at decision '{kind}' "
+                           f"of {game}"), said
+    assert not (tmp_path / "r" / "run.json").exists()
