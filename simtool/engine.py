@@ -30,7 +30,7 @@ import numpy as np
 
 from . import bits, deck
 from .arguments import option
-from .errors import OutOfMemory, SimtoolError, StrategyError, describe, interrupted
+from .errors import OutOfMemory, SimtoolError, StrategyError, describe, interrupt, interrupted
 
 ROUND_CAP = 200
 """Safety cap on the rounds of one match (every page of docs/rules, **Common rules**)."""
@@ -1018,8 +1018,10 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
     except KeyboardInterrupt as exc:
         # Ctrl-C, or SIGTERM (simtool's handler says so: where Ctrl-C is ignored, a background
         # job's or nohup's run was blamed on the strategy and its folder removed): the run
-        # stops, its finished chunks kept
-        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN or interrupted():
+        # stops, its finished chunks kept. Under simtool's own handler no signal came unless it
+        # says so (a plugin's own raise was taken for Ctrl-C: exit 130 and "resume", which
+        # stopped again); under Python's, as from the API, a Ctrl-C cannot be told apart
+        if interrupted() or signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, interrupt):
             raise
         # a worker ignores Ctrl-C (its parent takes it): this one the strategy raised itself
         raise _raised(strategy, exc, d, game, ctx, idx) from None

@@ -9,6 +9,7 @@ import pytest
 
 import simtool
 from simtool import games
+from simtool.cli import main
 from simtool.errors import SimtoolError
 
 from .test_hardening_cli import main_error
@@ -128,3 +129,33 @@ def test_an_option_beyond_the_deck_is_named_as_such_in_the_strategys_error(tmp_p
     assert said.startswith(f"error: strategy 'top.py:top' chose the illegal option {named} at decision '{kind}' "
                            f"of {game}"), said
     assert not (tmp_path / "r" / "run.json").exists()
+
+
+RAISES_CTRL_C = '''
+import os, signal, time
+from strategies import strategy
+
+@strategy("raises", "raises KeyboardInterrupt itself")
+def raises(view, rng):
+    raise KeyboardInterrupt
+
+@strategy("pressed", "the user presses Ctrl-C while it thinks")
+def pressed(view, rng):
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(5)
+    return view.mask.argmax(axis=1)
+'''
+
+
+def test_a_plugin_raising_keyboard_interrupt_in_this_process_is_its_error_and_ctrl_c_still_stops(tmp_path, capsys):
+    # before: with one job (the plugin in simtool's own process) taken for the user's Ctrl-C:
+    # exit status 130 and "finish the run with --resume", which only stopped again
+    (tmp_path / "ki.py").write_text(RAISES_CTRL_C)
+    args = ["run", "--n", "300", "--seed", "1", "--jobs", "1", "-q"]
+    said = main_error(capsys, [*args, "--seat", f"0={tmp_path / 'ki.py'}:raises", "--out", tmp_path / "r"])
+    assert said.startswith("error: strategy 'ki.py:raises' raised KeyboardInterrupt (decision 'lead'"), said
+    assert not (tmp_path / "r" / "run.json").exists()
+    # a true Ctrl-C while a plugin thinks is still the user's: the run stops to be resumed
+    assert main([*args, "--seat", f"0={tmp_path / 'ki.py'}:pressed", "--out", str(tmp_path / "p")]) == 130
+    assert "finish the run with: simtool run --resume" in capsys.readouterr().err
+    assert (tmp_path / "p" / "chunks").is_dir()
