@@ -182,8 +182,8 @@ class Strategy:
 
     @property
     def base(self) -> str:
-        """The name without parameters."""
-        return self.name.partition("@")[0]
+        """The name without parameters (a plugin's file name may hold an ``@``)."""
+        return split(self.name)[0]
 
     def defaults(self) -> Params:
         return Params({p.name: p.default for p in self.params})
@@ -260,8 +260,11 @@ def strategy(name: str, description: str, games: tuple[str, ...] | None = None,
 def split(entry: str) -> tuple[str, dict[str, str]]:
     """A line-up entry ``NAME@k=v,k=v`` (or ``FILE.py:NAME@k=v``) as its strategy and its
     parameters as text. The parameters follow the last ``@``; a path may hold ``@`` too, so
-    what follows is parameters only if it has the shape ``k=v,...``."""
-    head, sep, tail = entry.rpartition("@")
+    what follows is parameters only if it has the shape ``k=v,...``, and after a plugin's
+    ``.py:`` only (``runs@2/x=1/bot.py:NAME`` read ``x=1/bot.py:NAME`` as a parameter)."""
+    cut = entry.rfind(".py:") + 1  # 0 where there is no plugin file
+    head, sep, tail = entry[cut:].rpartition("@")
+    head = entry[:cut] + head
     if not sep:
         return entry, {}
     given: dict[str, str] = {}

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import importlib
+import json
 
+import polars as pl
 import pytest
 
 import simtool
@@ -12,6 +14,7 @@ from simtool import games
 from simtool.cli import main
 from simtool.errors import SimtoolError
 
+from .test_cli import cli
 from .test_hardening_cli import main_error
 from .test_hardening_round5 import TOY, suite
 
@@ -159,3 +162,37 @@ def test_a_plugin_raising_keyboard_interrupt_in_this_process_is_its_error_and_ct
     assert main([*args, "--seat", f"0={tmp_path / 'ki.py'}:pressed", "--out", str(tmp_path / "p")]) == 130
     assert "finish the run with: simtool run --resume" in capsys.readouterr().err
     assert (tmp_path / "p" / "chunks").is_dir()
+
+
+LOWEST_OR_HIGHEST = '''
+import numpy as np
+from strategies import Param, strategy
+
+@strategy("low", "the lowest legal option, or the highest in a share of decisions", params=(
+    Param("share", float, 0.0, "share of highest picks", 0.0, 1.0),))
+def low(view, rng, params):
+    lowest = view.mask.argmax(axis=1)
+    highest = view.mask.shape[1] - 1 - view.mask[:, ::-1].argmax(axis=1)
+    return np.where(rng.random(len(lowest)) < params.share, highest, lowest)
+'''
+
+
+@pytest.mark.parametrize("folder,file", [
+    # before: "strategy plugin file not found: .../ru ns" (the '@x=1' in the folder was read
+    # as the start of the parameters, and ':' as the end of the file)
+    ("ru ns:2@x=1~y", "bot.py"),
+    # before: "strategy plugin file not found: .../b@t.py:low@t.py:low" (the name cut at the
+    # file's '@', then written twice)
+    ("runs", "b@t.py"),
+])
+def test_a_plugin_path_holding_the_line_ups_own_characters_plays(tmp_path, folder, file):
+    (tmp_path / folder).mkdir()
+    plugin = tmp_path / folder / file
+    plugin.write_text(LOWEST_OR_HIGHEST)
+    for entry, label in [(f"{plugin}:low", f"{file}:low"), (f"{plugin}:low@share=0.5", f"{file}:low@share=0.5")]:
+        out = tmp_path / f"r{len(label)}"
+        done = cli("run", "--n", "200", "--seed", "1", "--jobs", "1", "-q", "--seat", f"0={entry}", "--out", out)
+        assert done.exit_code == 0, done.output
+        assert json.loads((out / "run.json").read_text())["lineup"] == [entry, "balance", "balance"]
+        assert pl.read_parquet(out / "seats.parquet").filter(pl.col("seat") == 0)["strategy"].unique().to_list() \
+            == [label]
