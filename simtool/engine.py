@@ -1072,7 +1072,9 @@ def _call(strategy, view, rng, state, rows, seat, sees=False):
     pid, results = os.getpid(), sys.stdout
     sys.stdout = _ASIDE
     try:
-        return strategy(view, rng)
+        # read as an array here, where the strategy's errors are its own: a ragged list, or an
+        # object whose __array__ raises, ended the run in numpy's traceback
+        return np.asarray(strategy(view, rng))
     finally:
         sys.stdout = results
         if os.getpid() != pid:

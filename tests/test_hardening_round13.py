@@ -196,3 +196,33 @@ def test_a_plugin_path_holding_the_line_ups_own_characters_plays(tmp_path, folde
         assert json.loads((out / "run.json").read_text())["lineup"] == [entry, "balance", "balance"]
         assert pl.read_parquet(out / "seats.parquet").filter(pl.col("seat") == 0)["strategy"].unique().to_list() \
             == [label]
+
+
+NO_ARRAY = '''
+from strategies import strategy
+
+class Refuses:
+    def __array__(self, dtype=None, copy=None):
+        raise RuntimeError("no array for you")
+
+@strategy("ragged", "a ragged list")
+def ragged(view, rng):
+    return [[1, 2], [3]]
+
+@strategy("refuses", "an object whose __array__ raises")
+def refuses(view, rng):
+    return Refuses()
+'''
+
+
+@pytest.mark.parametrize("name,says", [
+    ("ragged", "raised ValueError: setting an array element with a sequence."),
+    ("refuses", "raised RuntimeError: no array for you (decision 'lead' of black-white"),
+])
+def test_an_answer_numpy_cannot_read_as_an_array_is_the_strategys_error(tmp_path, capsys, name, says):
+    # before: numpy's traceback (exit status 1), the strategy unnamed
+    (tmp_path / "noarray.py").write_text(NO_ARRAY)
+    said = main_error(capsys, ["run", "--n", "200", "--seed", "1", "--jobs", "1", "-q",
+                               "--seat", f"0={tmp_path / 'noarray.py'}:{name}", "--out", tmp_path / "r"])
+    assert said.startswith(f"error: strategy 'noarray.py:{name}' {says}"), said
+    assert not (tmp_path / "r" / "run.json").exists()
