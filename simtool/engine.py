@@ -352,6 +352,8 @@ class View:
         sees every card (:attr:`Lineup.sees`: the built-in ``clairvoyant`` reference player, never
         a plugin) is every copy the true deal instead.
         """
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:  # int() took 2.5 as 2, "3" as 3
+            raise StrategyError(f"view.redeal: k must be a whole number of worlds, 0 or more; got {k!r}")
         seen = _opened(self)
         if seen is not None and seen.get("sees") is True:
             # the clairvoyant reference player (see Lineup.sees): every copy is the true deal
@@ -522,7 +524,10 @@ class Worlds:
         """The worlds ``rows`` (indices, repeats allowed) as a new :class:`Worlds`: a search plays
         one world under several options by taking its row once per option. The new worlds hold
         these worlds' state as it is now (change neither state after a take)."""
-        rows = np.asarray(rows, np.int64)
+        rows = np.asarray(rows)
+        if rows.dtype.kind not in "iu" and rows.size:  # floats were cut (0.5 took row 0), a mask read as rows 0 and 1
+            raise StrategyError(f"worlds.take: rows must be row numbers (integers); got {rows.dtype}")
+        rows = rows.astype(np.int64, copy=False)
         at = rows if self._rows is None else self._rows[rows]
         return Worlds(self._game, self._base, self._seat[rows], self._rng, self._resolve, at)
 
@@ -574,6 +579,8 @@ class Worlds:
         state, play, d = self._start()
         n, p = len(self), state.p
         picks = [strategy] * p if isinstance(strategy, str) or callable(strategy) else list(strategy)
+        if len(picks) != p:  # a shorter list played its first at every seat (or failed), a longer one lost the rest
+            raise StrategyError(f"play_out: give one strategy, or one per seat ({p}); got {len(picks)}")
         # each distinct strategy once: the engine then asks it once for all worlds at a decision,
         # not once per seat on a slice of them
         distinct, seats = [], []
@@ -584,12 +591,15 @@ class Worlds:
                 distinct.append(s)
         lineup = Lineup([self._player(s) for s in distinct], np.array(seats))
         ctx = _WorldsContext(self._game.id, 0, n, "world", np.arange(n), resolve=self._resolve)
-        choices = np.asarray(choices, np.int64)
+        choices = np.asarray(choices)
         legal = self._legal(d)
-        if choices.shape != (n,) or ((legal & bits.BIT[bits.clamp(choices, 0, 63)]) == 0).any() \
+        # integers, as a strategy returns them (floats were cut to whole numbers: 2.7 played 2)
+        whole = choices.dtype.kind in "iub" and choices.shape == (n,)
+        choices = choices.astype(np.int64, copy=False) if whole else choices
+        if not whole or ((legal & bits.BIT[bits.clamp(choices, 0, 63)]) == 0).any() \
                 or (choices < 0).any() or (choices >= self._game.n_actions).any():
-            raise StrategyError(f"play_out: the choices must be {n} legal options of the "
-                                f"'{d.kind}' decision in every world")
+            raise StrategyError(f"play_out: the choices must be {n} legal options (integers) of the "
+                                f"'{d.kind}' decision in every world; got {choices.dtype} of shape {choices.shape}")
         if d.seat is None:
             choice = _decide(self._game, state, d, lineup, self._rng, ctx)
             choice[np.arange(n), self._seat] = choices

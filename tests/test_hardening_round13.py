@@ -226,3 +226,67 @@ def test_an_answer_numpy_cannot_read_as_an_array_is_the_strategys_error(tmp_path
                                "--seat", f"0={tmp_path / 'noarray.py'}:{name}", "--out", tmp_path / "r"])
     assert said.startswith(f"error: strategy 'noarray.py:{name}' {says}"), said
     assert not (tmp_path / "r" / "run.json").exists()
+
+
+SLOPPY_SEARCH = '''
+import numpy as np
+from strategies import strategy
+
+def _search(view, rng, call):
+    lowest = view.mask.argmax(axis=1)
+    worlds = view.redeal(2, rng)
+    call(worlds, np.repeat(lowest, 2))
+    return lowest
+
+@strategy("half_worlds", "asks for 2.5 worlds")
+def half_worlds(view, rng):
+    view.redeal(2.5, rng)
+    return view.mask.argmax(axis=1)
+
+@strategy("text_worlds", "asks for '3' worlds")
+def text_worlds(view, rng):
+    view.redeal("3", rng)
+    return view.mask.argmax(axis=1)
+
+@strategy("float_choices", "plays out choices as floats")
+def float_choices(view, rng):
+    return _search(view, rng, lambda w, c: w.play_out(c + 0.7, "random"))
+
+@strategy("one_of_three", "names one strategy in a list for three seats")
+def one_of_three(view, rng):
+    return _search(view, rng, lambda w, c: w.play_out(c, ["high"]))
+
+@strategy("four_of_three", "names four strategies for three seats")
+def four_of_three(view, rng):
+    return _search(view, rng, lambda w, c: w.play_out(c, ["random", "high", "low", "high"]))
+
+@strategy("half_row", "takes row 0.5")
+def half_row(view, rng):
+    return _search(view, rng, lambda w, c: w.take([0.5]))
+
+@strategy("mask_rows", "takes rows by a mask")
+def mask_rows(view, rng):
+    return _search(view, rng, lambda w, c: w.take(np.ones(len(w), bool)))
+'''
+
+
+@pytest.mark.parametrize("name,says", [
+    # before: int() took 2.5 as 2 worlds and "3" as 3
+    ("half_worlds", "view.redeal: k must be a whole number of worlds, 0 or more; got 2.5"),
+    ("text_worlds", "view.redeal: k must be a whole number of worlds, 0 or more; got '3'"),
+    # before: 2.7 played as option 2 without a word
+    ("float_choices", "play_out: the choices must be 400 legal options (integers) of the 'lead' decision in every "
+                      "world; got float64 of shape (400,)"),
+    # before: one strategy in a list played every seat; four for three seats dropped the last
+    ("one_of_three", "play_out: give one strategy, or one per seat (3); got 1"),
+    ("four_of_three", "play_out: give one strategy, or one per seat (3); got 4"),
+    # before: row 0.5 was row 0, a mask of every row was rows 0 and 1
+    ("half_row", "worlds.take: rows must be row numbers (integers); got float64"),
+    ("mask_rows", "worlds.take: rows must be row numbers (integers); got bool"),
+])
+def test_a_search_giving_its_worlds_sloppy_arguments_is_stopped_in_one_line(tmp_path, capsys, name, says):
+    (tmp_path / "sloppy.py").write_text(SLOPPY_SEARCH)
+    said = main_error(capsys, ["run", "--n", "200", "--seed", "1", "--jobs", "1", "-q",
+                               "--seat", f"0={tmp_path / 'sloppy.py'}:{name}", "--out", tmp_path / "r"])
+    assert said == f"error: {says}"
+    assert not (tmp_path / "r" / "run.json").exists()
