@@ -290,3 +290,16 @@ def test_a_search_giving_its_worlds_sloppy_arguments_is_stopped_in_one_line(tmp_
                                "--seat", f"0={tmp_path / 'sloppy.py'}:{name}", "--out", tmp_path / "r"])
     assert said == f"error: {says}"
     assert not (tmp_path / "r" / "run.json").exists()
+
+
+def test_a_tuning_of_the_largest_seed_re_measures_on_seed_0(tmp_path, capsys):
+    # before: "error: bad seed 340282366920938463463374607431768211457; expected a whole number
+    # 0..2**128, or None for a fresh one", after every trial was played: the re-measure's seed + 1,
+    # a number nobody typed, refused where `simtool run --seed 2**128` plays
+    largest = 2 ** 128
+    out = tmp_path / "t"
+    assert main(["tune", "-g", "kansas-city", "--vary", "pass_count", "--objective", "seat_spread:min",
+                 "--trials", "2", "-n", "100", "-j", "1", "-q", "--seed", str(largest), "-o", str(out)]) == 0, \
+        capsys.readouterr().err
+    record = json.loads((out / "tune.json").read_text())
+    assert record["seed"] == largest and {m["seed"] for m in record["confirmed"]} == {0}
