@@ -20,6 +20,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -1187,11 +1188,16 @@ def deadline(seconds: float):
     except (OverflowError, ValueError, OSError) as exc:
         signal.signal(signal.SIGALRM, previous)
         raise TimerError(f"the system timer refuses {option('timeout', float(seconds))}: {describe(exc)}") from None
+    start = time.monotonic()
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+    # a strategy that set SIGALRM aside (signal.signal, setitimer) is stopped once it returns:
+    # before, a plugin sleeping past --timeout with the timer off played on for ever
+    if time.monotonic() - start > seconds:
+        raise Overtime
 
 
 def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:

@@ -303,3 +303,32 @@ def test_a_tuning_of_the_largest_seed_re_measures_on_seed_0(tmp_path, capsys):
         capsys.readouterr().err
     record = json.loads((out / "tune.json").read_text())
     assert record["seed"] == largest and {m["seed"] for m in record["confirmed"]} == {0}
+
+
+TIMER_OFF = '''
+import signal, time
+from strategies import strategy
+
+@strategy("ignores", "ignores SIGALRM, then thinks for 2 s")
+def ignores(view, rng):
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    time.sleep(2)
+    return view.mask.argmax(axis=1)
+
+@strategy("cancels", "stops the timer, then thinks for 2 s")
+def cancels(view, rng):
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    time.sleep(2)
+    return view.mask.argmax(axis=1)
+'''
+
+
+@pytest.mark.parametrize("name", ["ignores", "cancels"])
+def test_a_plugin_that_turns_the_timer_off_is_still_stopped_by_timeout(tmp_path, capsys, name):
+    # before: it played on, 2 s a decision with --timeout 0.5, for as long as the run lasted
+    (tmp_path / "timer.py").write_text(TIMER_OFF)
+    said = main_error(capsys, ["run", "--n", "200", "--seed", "1", "--jobs", "1", "-q", "--timeout", "0.5",
+                               "--seat", f"0={tmp_path / 'timer.py'}:{name}", "--out", tmp_path / "r"])
+    assert said.startswith(f"error: strategy 'timer.py:{name}' did not return within --timeout 0.5 s "
+                           f"(decision 'lead' of black-white, deal 0 of the run"), said
+    assert not (tmp_path / "r" / "run.json").exists()
