@@ -41,6 +41,30 @@ def interrupt(signum=None, frame=None):
     raise KeyboardInterrupt
 
 
+STOP_SIGNALS = ("SIGINT", "SIGTERM")
+"""The signals that stop a command (Ctrl-C, ``kill``): a plugin must leave their handlers alone."""
+
+
+def stop_handlers() -> list:
+    """The handlers of :data:`STOP_SIGNALS` now, for :func:`put_back_stop_handlers`."""
+    import signal
+
+    return [signal.getsignal(getattr(signal, name)) for name in STOP_SIGNALS]
+
+
+def put_back_stop_handlers(before: list) -> None:
+    """The handlers ``before`` (:func:`stop_handlers`) again, where code since changed them: a
+    plugin that ignored Ctrl-C and SIGTERM as it was imported made a run that neither stopped
+    nor said how to resume; only ``kill -9`` ended it. A handler set outside Python (``None``)
+    cannot be put back, and stays."""
+    import signal
+
+    for name, handler in zip(STOP_SIGNALS, before, strict=True):
+        number = getattr(signal, name)
+        if handler is not None and signal.getsignal(number) is not handler:
+            signal.signal(number, handler)
+
+
 def raise_if_interrupted() -> None:
     """Raise the KeyboardInterrupt of an :func:`interrupt` a finalizer swallowed."""
     if _interrupted:

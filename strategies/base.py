@@ -24,7 +24,7 @@ from types import FunctionType, MappingProxyType, ModuleType
 
 import numpy as np
 
-from simtool.errors import SimtoolError, choices
+from simtool.errors import SimtoolError, choices, put_back_stop_handlers, stop_handlers
 from simtool.options import CHOICE, NUMBER, TEXT, WHOLE, Value
 
 KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -336,10 +336,11 @@ def untouched(who: str) -> Iterator[None]:
     while it plays) is then the one-line error naming ``who`` and it: otherwise the run played
     on, its illegal moves unchecked, into tables that looked complete. ``who`` ends the
     sentence ``... replaced NAME``: ``strategy plugin x.py, as it was imported,``."""
-    before = own_code()
+    before, handlers = own_code(), stop_handlers()
     try:
         yield
     finally:
+        put_back_stop_handlers(handlers)  # Ctrl-C and kill stop the run as before
         replaced = []
         for (owner, attr), (value, name) in before.items():
             if vars(owner).get(attr, value) is not value:

@@ -5,6 +5,12 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -17,6 +23,8 @@ from simtool.errors import SimtoolError
 from .test_cli import cli
 from .test_hardening_cli import main_error
 from .test_hardening_round5 import TOY, suite
+
+ROOT = Path(__file__).resolve().parents[1]
 
 BANK = 'bank = yield Decision("bank", winner, bits.of((0, 1)), active=due)'
 PLAY = 'card = yield Decision("play", seat,'
@@ -332,3 +340,40 @@ def test_a_plugin_that_turns_the_timer_off_is_still_stopped_by_timeout(tmp_path,
     assert said.startswith(f"error: strategy 'timer.py:{name}' did not return within --timeout 0.5 s "
                            f"(decision 'lead' of black-white, deal 0 of the run"), said
     assert not (tmp_path / "r" / "run.json").exists()
+
+
+DEAF_AT_IMPORT = '''
+import os, signal, time
+from pathlib import Path
+from strategies import strategy
+
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+@strategy("waits", "its module ignores Ctrl-C and SIGTERM; it thinks for a minute")
+def waits(view, rng):
+    Path(os.environ["READY"]).touch()
+    time.sleep(60)
+    return view.mask.argmax(axis=1)
+'''
+
+
+def test_a_plugin_ignoring_ctrl_c_and_sigterm_as_it_is_imported_still_lets_the_run_stop(tmp_path):
+    # before: neither Ctrl-C nor `kill` stopped the run (only kill -9, without a word on resuming)
+    (tmp_path / "deaf.py").write_text(DEAF_AT_IMPORT)
+    out, ready = tmp_path / "r", tmp_path / "ready"
+    proc = subprocess.Popen([sys.executable, "-m", "simtool.cli", "run", "--n", "50", "--jobs", "1", "-q",
+                             "-s", f"{tmp_path / 'deaf.py'}:waits", "--out", str(out)],
+                            cwd=ROOT, env={**os.environ, "READY": str(ready)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 300  # seconds on an idle machine: only a hang waits this long
+        while not ready.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=50)  # within the plugin's wait: a SIGTERM left unheard fails
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert err.strip() == f"interrupted; finish the run with: simtool run --resume {out}"
+    assert (out / "chunks" / "spec.json").is_file() and not (out / "run.json").exists()
