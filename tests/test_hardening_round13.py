@@ -377,3 +377,38 @@ def test_a_plugin_ignoring_ctrl_c_and_sigterm_as_it_is_imported_still_lets_the_r
     assert proc.returncode == 130, err
     assert err.strip() == f"interrupted; finish the run with: simtool run --resume {out}"
     assert (out / "chunks" / "spec.json").is_file() and not (out / "run.json").exists()
+
+
+ANSWERS_OF_OTHER_TYPES = '''
+import numpy as np
+from strategies import strategy
+
+class Lowest:
+    def __init__(self, view):
+        self.view = view
+    def __array__(self, dtype=None, copy=None):
+        return self.view.mask.argmax(axis=1)
+
+@strategy("masked", "its lowest legal options as a masked array")
+def masked(view, rng):
+    return np.ma.masked_array(view.mask.argmax(axis=1), mask=False)
+
+@strategy("wrapped", "its lowest legal options in an object numpy reads as an array")
+def wrapped(view, rng):
+    return Lowest(view)
+'''
+
+
+@pytest.mark.parametrize("name", ["masked", "wrapped"])
+def test_an_answer_numpy_reads_as_an_array_plays_the_same_isolated(tmp_path, name):
+    # before: --isolate stopped the run ("its process sent something other than choices:
+    # UnpicklingError"), where the same plugin played in the run's process
+    (tmp_path / "types.py").write_text(ANSWERS_OF_OTHER_TYPES)
+    tables = []
+    for isolate in ([], ["--isolate"]):
+        out = tmp_path / f"r{len(isolate)}"
+        done = cli("run", "--n", "200", "--seed", "1", "--jobs", "1", "-q", *isolate,
+                   "--seat", f"0={tmp_path / 'types.py'}:{name}", "--out", out)
+        assert done.exit_code == 0, done.output
+        tables.append(pl.read_parquet(out / "seats.parquet"))
+    assert tables[0].equals(tables[1])
