@@ -412,3 +412,26 @@ def test_an_answer_numpy_reads_as_an_array_plays_the_same_isolated(tmp_path, nam
         assert done.exit_code == 0, done.output
         tables.append(pl.read_parquet(out / "seats.parquet"))
     assert tables[0].equals(tables[1])
+
+
+@pytest.mark.parametrize("args,says", [
+    # before: "Invalid value for '--timeout': Input should be a valid number, unable to parse
+    # string as a number", the valid values unsaid
+    (["--timeout", "abc"], "error: bad --timeout 'abc'; expected seconds above 0 and at most 31536000 (a year), "
+                           "such as 10"),
+    (["--precision", "abc"], "error: bad --precision 'abc'; expected a half-width between 0 and 0.5, such as 0.005 "
+                             "for ± 0.5%"),
+    # before: "bad precision 0.6", the Python API's name for it
+    (["--precision", "0.6"], "error: bad --precision 0.6; expected a half-width between 0 and 0.5, such as 0.005 "
+                             "for ± 0.5%"),
+])
+def test_a_timeout_or_precision_that_is_no_number_is_named_as_every_option_is(tmp_path, capsys, args, says):
+    assert main_error(capsys, ["run", "--n", "100", "--jobs", "1", "-q", *args, "--out", tmp_path / "r"]) == says
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_timeout_and_precision_in_any_digits_python_reads_play(tmp_path):
+    done = cli("run", "--n", "100", "--jobs", "1", "-q", "--seed", "1", "--timeout", "１０", "--precision", "０.2",
+               "--out", tmp_path / "r")
+    assert done.exit_code == 0, done.output
+    assert json.loads((tmp_path / "r" / "run.json").read_text())["precision"] == 0.2
