@@ -435,3 +435,31 @@ def test_a_timeout_and_precision_in_any_digits_python_reads_play(tmp_path):
                "--out", tmp_path / "r")
     assert done.exit_code == 0, done.output
     assert json.loads((tmp_path / "r" / "run.json").read_text())["precision"] == 0.2
+
+
+NO_ANSWER_FUNCTIONS = '''
+from strategies import strategy
+
+async def waits(view, rng):
+    return view.mask.argmax(axis=1)
+
+def yields(view, rng):
+    yield view.mask.argmax(axis=1)
+
+@strategy("declared", "an async function declared as a strategy")
+async def declared(view, rng):
+    return view.mask.argmax(axis=1)
+'''
+
+
+@pytest.mark.parametrize("name,kind", [("waits", "an async function"), ("yields", "a generator function"),
+                                       ("declared", "an async function")])
+def test_an_async_or_generator_function_is_refused_as_it_is_loaded(tmp_path, capsys, name, kind):
+    # before: "returned object of shape ()" at its first decision, then three lines of Python's
+    # "RuntimeWarning: coroutine ... was never awaited" after the error line
+    (tmp_path / "noanswer.py").write_text(NO_ANSWER_FUNCTIONS)
+    said = main_error(capsys, ["run", "--n", "100", "--seed", "1", "--jobs", "1", "-q",
+                               "--seat", f"0={tmp_path / 'noanswer.py'}:{name}", "--out", tmp_path / "r"])
+    assert said == (f"error: strategy '{name}' in {tmp_path / 'noanswer.py'} is {kind}; expected a plain function "
+                    f"choose(view, rng) that returns its choices")
+    assert not (tmp_path / "r").exists()
