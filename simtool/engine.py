@@ -31,16 +31,7 @@ import numpy as np
 
 from . import bits, deck
 from .arguments import option
-from .errors import (
-    OutOfMemory,
-    SimtoolError,
-    StrategyError,
-    describe,
-    interrupt,
-    interrupted,
-    put_back_stop_handlers,
-    stop_handlers,
-)
+from .errors import OutOfMemory, SimtoolError, StrategyError, describe, interrupt, interrupted
 
 ROUND_CAP = 200
 """Safety cap on the rounds of one match (every page of docs/rules, **Common rules**)."""
@@ -1089,7 +1080,7 @@ def _call(strategy, view, rng, state, rows, seat, sees=False):
     ``state``, ``rows`` and ``seat`` are where the view's fields are read from (see
     :func:`_opened`), locals of this small frame, cheap to look up; ``sees``: ``view.redeal``
     gives the true deal (the clairvoyant reference player, see :attr:`Lineup.sees`)."""
-    pid, results, handlers = os.getpid(), sys.stdout, stop_handlers()
+    pid, results = os.getpid(), sys.stdout
     sys.stdout = _ASIDE
     try:
         # read as an array here, where the strategy's errors are its own: a ragged list, or an
@@ -1099,9 +1090,6 @@ def _call(strategy, view, rng, state, rows, seat, sees=False):
         sys.stdout = results
         if os.getpid() != pid:
             os._exit(FORKED_EXIT)
-        # Ctrl-C and kill stop the run again once it returns (one that came while the strategy
-        # ignored them is lost: only --isolate fences that off)
-        put_back_stop_handlers(handlers)
 
 
 class _Aside:
