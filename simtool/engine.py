@@ -354,7 +354,7 @@ class View:
         a plugin) is every copy the true deal instead.
         """
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:  # int() took 2.5 as 2, "3" as 3
-            raise StrategyError(f"view.redeal: k must be a whole number of worlds, 0 or more; got {k!r}")
+            raise WorldsMisuse(f"view.redeal: k must be a whole number of worlds, 0 or more; got {k!r}")
         seen = _opened(self)
         if seen is not None and seen.get("sees") is True:
             # the clairvoyant reference player (see Lineup.sees): every copy is the true deal
@@ -364,6 +364,11 @@ class View:
         else:
             state = self._game.redeal(self, int(k), rng)
         return Worlds(self._game, state, np.repeat(self.seat, k), rng, self._resolve)
+
+
+class WorldsMisuse(StrategyError):
+    """A search called its view's re-deal or its worlds with arguments they cannot take; the
+    engine names the strategy and the deal (the line was "play_out: ...", the strategy unsaid)."""
 
 
 @dataclass
@@ -527,7 +532,7 @@ class Worlds:
         these worlds' state as it is now (change neither state after a take)."""
         rows = np.asarray(rows)
         if rows.dtype.kind not in "iu" and rows.size:  # floats were cut (0.5 took row 0), a mask read as rows 0 and 1
-            raise StrategyError(f"worlds.take: rows must be row numbers (integers); got {rows.dtype}")
+            raise WorldsMisuse(f"worlds.take: rows must be row numbers (integers); got {rows.dtype}")
         rows = rows.astype(np.int64, copy=False)
         at = rows if self._rows is None else self._rows[rows]
         return Worlds(self._game, self._base, self._seat[rows], self._rng, self._resolve, at)
@@ -581,7 +586,7 @@ class Worlds:
         n, p = len(self), state.p
         picks = [strategy] * p if isinstance(strategy, str) or callable(strategy) else list(strategy)
         if len(picks) != p:  # a shorter list played its first at every seat (or failed), a longer one lost the rest
-            raise StrategyError(f"play_out: give one strategy, or one per seat ({p}); got {len(picks)}")
+            raise WorldsMisuse(f"play_out: give one strategy, or one per seat ({p}); got {len(picks)}")
         # each distinct strategy once: the engine then asks it once for all worlds at a decision,
         # not once per seat on a slice of them
         distinct, seats = [], []
@@ -599,7 +604,7 @@ class Worlds:
         choices = choices.astype(np.int64, copy=False) if whole else choices
         if not whole or ((legal & bits.BIT[bits.clamp(choices, 0, 63)]) == 0).any() \
                 or (choices < 0).any() or (choices >= self._game.n_actions).any():
-            raise StrategyError(f"play_out: the choices must be {n} legal options (integers) of the "
+            raise WorldsMisuse(f"play_out: the choices must be {n} legal options (integers) of the "
                                 f"'{d.kind}' decision in every world; got {choices.dtype} of shape {choices.shape}")
         if d.seat is None:
             choice = _decide(self._game, state, d, lineup, self._rng, ctx)
@@ -1019,6 +1024,9 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
             with deadline(ctx.timeout):
                 picked = (on_legal(np.ascontiguousarray(legal), rng, game.n_actions) if on_legal else
                           _call(strategy, view, rng, state, rows, seat, sees))
+    except WorldsMisuse as exc:  # the search's own call: named with it and the deal
+        raise StrategyError(f"strategy '{strategy.name}' misused its worlds: {exc} (decision '{d.kind}' of "
+                            f"{game.id}, {ctx.where(int(idx[0]))})") from None
     except (StrategyError, TimerError):
         raise
     except Overtime:

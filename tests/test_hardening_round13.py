@@ -296,7 +296,9 @@ def test_a_search_giving_its_worlds_sloppy_arguments_is_stopped_in_one_line(tmp_
     (tmp_path / "sloppy.py").write_text(SLOPPY_SEARCH)
     said = main_error(capsys, ["run", "--n", "200", "--seed", "1", "--jobs", "1", "-q",
                                "--seat", f"0={tmp_path / 'sloppy.py'}:{name}", "--out", tmp_path / "r"])
-    assert said == f"error: {says}"
+    # before: the line was the worlds' own, the strategy and the deal unsaid
+    assert said.startswith(f"error: strategy 'sloppy.py:{name}' misused its worlds: {says} (decision 'lead' of "
+                           f"black-white, deal 0 of the run"), said
     assert not (tmp_path / "r" / "run.json").exists()
 
 
