@@ -36,6 +36,8 @@ def option(name: str, value=None) -> str:
 TIMEOUT_MAX = 365 * 86400
 """The longest ``--timeout``, a year in seconds: the system timer (setitimer) refuses values
 between 4e9 and 1e10 s on Linux, and a longer limit would be no limit anyway."""
+TIMEOUT_VALID = f"seconds above 0 and at most {TIMEOUT_MAX} (a year), such as 10"
+PRECISION_VALID = "a half-width between 0 and 0.5, such as 0.005 for ± 0.5%"
 
 
 def flag(name: str, value) -> bool:
@@ -135,8 +137,7 @@ def check_timeout(timeout) -> float | None:
     if timeout is not None and (isinstance(timeout, (bool, np.bool_))
                                 or not isinstance(timeout, (int, float, np.integer, np.floating))
                                 or not 0 < timeout <= TIMEOUT_MAX):
-        raise SimtoolError(f"bad {option('timeout')} {_shown(timeout)}; expected seconds above 0 and at most "
-                           f"{TIMEOUT_MAX} (a year), such as 10")
+        raise SimtoolError(f"bad {option('timeout')} {_shown(timeout)}; expected {TIMEOUT_VALID}")
     return None if timeout is None else float(timeout)
 
 

@@ -259,6 +259,20 @@ def checked(flag: str, value: options.Value):
     return check
 
 
+def number(flag: str, valid: str):
+    """A callback that reads an option's text as a number (``0.5``, ``1e-3``), its range checked
+    by the command; text that is none is refused as every option's is (typer said "Input should
+    be a valid number, unable to parse string as a number", the valid values unsaid)."""
+
+    def read(text: str | None) -> float | None:
+        try:
+            return None if text is None else float(text)
+        except ValueError:
+            raise fail(f"bad {flag} {text.strip()!r}; expected {valid}") from None
+
+    return read
+
+
 # The options that mean the same in every command taking them, each declared once here; a
 # command gives its own default in its signature (``game: Game = "black-white"``), none to require it.
 Game = Annotated[str, typer.Option("--game", "-g", help="Game id (see `simtool games`).")]
@@ -295,8 +309,10 @@ Backend = Annotated[str, typer.Option("--backend", help="local (--jobs processes
 Scheduler = Annotated[Optional[str], typer.Option("--scheduler", envvar="SIMTOOL_SCHEDULER",
                                                   help="dask scheduler address, tcp://HOST:PORT "
                                                   "(--backend dask; default: a cluster of its own).")]
-Timeout = Annotated[Optional[float], typer.Option("--timeout", help="Stop if a strategy takes longer than "
-                                                  "this many seconds over one decision (default: no limit).")]
+Timeout = Annotated[Optional[str], typer.Option("--timeout", metavar="<float>",
+                                                callback=number("--timeout", arguments.TIMEOUT_VALID),
+                                                help="Stop if a strategy takes longer than this many seconds "
+                                                "over one decision (default: no limit).")]
 def folder_option(option: str):
     """The parser of a folder option: its text as a path, a blank one refused (as a Path, typer
     took ``--out ""`` for ``Path("")``, the working folder, where ``simtool run`` wrote its run),
@@ -396,7 +412,9 @@ def run(
                                     "1_000_000 (default 1e5; with --precision, the cap: 1e8)."),
     players: Players = None,
     strategy: Strategy = None,
-    precision: Optional[float] = typer.Option(None, "--precision", help="Add chunks until every "
+    precision: Optional[str] = typer.Option(None, "--precision", metavar="<float>",
+                                            callback=number("--precision", arguments.PRECISION_VALID),
+                                            help="Add chunks until every "
                                               "headline share (win shares and rates by seat and by "
                                               "strategy) is known to ± this (0.005 = ± 0.5%)."),
     seat: Seats = [],

@@ -20,6 +20,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -30,7 +31,7 @@ import numpy as np
 
 from . import bits, deck
 from .arguments import option
-from .errors import GameError, OutOfMemory, SimtoolError, StrategyError, describe, interrupted
+from .errors import GameError, OutOfMemory, SimtoolError, StrategyError, describe, interrupt, interrupted
 
 ROUND_CAP = 200
 """Safety cap on the rounds of one match (every page of docs/rules, **Common rules**)."""
@@ -352,6 +353,8 @@ class View:
         sees every card (:attr:`Lineup.sees`: the built-in ``clairvoyant`` reference player, never
         a plugin) is every copy the true deal instead.
         """
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:  # int() took 2.5 as 2, "3" as 3
+            raise WorldsMisuse(f"view.redeal: k must be a whole number of worlds, 0 or more; got {k!r}")
         seen = _opened(self)
         if seen is not None and seen.get("sees") is True:
             # the clairvoyant reference player (see Lineup.sees): every copy is the true deal
@@ -361,6 +364,11 @@ class View:
         else:
             state = self._game.redeal(self, int(k), rng)
         return Worlds(self._game, state, np.repeat(self.seat, k), rng, self._resolve)
+
+
+class WorldsMisuse(StrategyError):
+    """A search called its view's re-deal or its worlds with arguments they cannot take; the
+    engine names the strategy and the deal (the line was "play_out: ...", the strategy unsaid)."""
 
 
 @dataclass
@@ -522,7 +530,10 @@ class Worlds:
         """The worlds ``rows`` (indices, repeats allowed) as a new :class:`Worlds`: a search plays
         one world under several options by taking its row once per option. The new worlds hold
         these worlds' state as it is now (change neither state after a take)."""
-        rows = np.asarray(rows, np.int64)
+        rows = np.asarray(rows)
+        if rows.dtype.kind not in "iu" and rows.size:  # floats were cut (0.5 took row 0), a mask read as rows 0 and 1
+            raise WorldsMisuse(f"worlds.take: rows must be row numbers (integers); got {rows.dtype}")
+        rows = rows.astype(np.int64, copy=False)
         at = rows if self._rows is None else self._rows[rows]
         return Worlds(self._game, self._base, self._seat[rows], self._rng, self._resolve, at)
 
@@ -574,6 +585,8 @@ class Worlds:
         state, play, d = self._start()
         n, p = len(self), state.p
         picks = [strategy] * p if isinstance(strategy, str) or callable(strategy) else list(strategy)
+        if len(picks) != p:  # a shorter list played its first at every seat (or failed), a longer one lost the rest
+            raise WorldsMisuse(f"play_out: give one strategy, or one per seat ({p}); got {len(picks)}")
         # each distinct strategy once: the engine then asks it once for all worlds at a decision,
         # not once per seat on a slice of them
         distinct, seats = [], []
@@ -584,12 +597,15 @@ class Worlds:
                 distinct.append(s)
         lineup = Lineup([self._player(s) for s in distinct], np.array(seats))
         ctx = _WorldsContext(self._game.id, 0, n, "world", np.arange(n), resolve=self._resolve)
-        choices = np.asarray(choices, np.int64)
+        choices = np.asarray(choices)
         legal = self._legal(d)
-        if choices.shape != (n,) or ((legal & bits.BIT[bits.clamp(choices, 0, 63)]) == 0).any() \
+        # integers, as a strategy returns them (floats were cut to whole numbers: 2.7 played 2)
+        whole = choices.dtype.kind in "iub" and choices.shape == (n,)
+        choices = choices.astype(np.int64, copy=False) if whole else choices
+        if not whole or ((legal & bits.BIT[bits.clamp(choices, 0, 63)]) == 0).any() \
                 or (choices < 0).any() or (choices >= self._game.n_actions).any():
-            raise StrategyError(f"play_out: the choices must be {n} legal options of the "
-                                f"'{d.kind}' decision in every world")
+            raise WorldsMisuse(f"play_out: the choices must be {n} legal options (integers) of the "
+                                f"'{d.kind}' decision in every world; got {choices.dtype} of shape {choices.shape}")
         if d.seat is None:
             choice = _decide(self._game, state, d, lineup, self._rng, ctx)
             choice[np.arange(n), self._seat] = choices
@@ -1008,6 +1024,9 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
             with deadline(ctx.timeout):
                 picked = (on_legal(np.ascontiguousarray(legal), rng, game.n_actions) if on_legal else
                           _call(strategy, view, rng, state, rows, seat, sees))
+    except WorldsMisuse as exc:  # the search's own call: named with it and the deal
+        raise StrategyError(f"strategy '{strategy.name}' misused its worlds: {exc} (decision '{d.kind}' of "
+                            f"{game.id}, {ctx.where(int(idx[0]))})") from None
     except (StrategyError, TimerError):
         raise
     except Overtime:
@@ -1018,8 +1037,10 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
     except KeyboardInterrupt as exc:
         # Ctrl-C, or SIGTERM (simtool's handler says so: where Ctrl-C is ignored, a background
         # job's or nohup's run was blamed on the strategy and its folder removed): the run
-        # stops, its finished chunks kept
-        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN or interrupted():
+        # stops, its finished chunks kept. Under simtool's own handler no signal came unless it
+        # says so (a plugin's own raise was taken for Ctrl-C: exit 130 and "resume", which
+        # stopped again); under Python's, as from the API, a Ctrl-C cannot be told apart
+        if interrupted() or signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, interrupt):
             raise
         # a worker ignores Ctrl-C (its parent takes it): this one the strategy raised itself
         raise _raised(strategy, exc, d, game, ctx, idx) from None
@@ -1070,7 +1091,9 @@ def _call(strategy, view, rng, state, rows, seat, sees=False):
     pid, results = os.getpid(), sys.stdout
     sys.stdout = _ASIDE
     try:
-        return strategy(view, rng)
+        # read as an array here, where the strategy's errors are its own: a ragged list, or an
+        # object whose __array__ raises, ended the run in numpy's traceback
+        return np.asarray(strategy(view, rng))
     finally:
         sys.stdout = results
         if os.getpid() != pid:
@@ -1173,11 +1196,16 @@ def deadline(seconds: float):
     except (OverflowError, ValueError, OSError) as exc:
         signal.signal(signal.SIGALRM, previous)
         raise TimerError(f"the system timer refuses {option('timeout', float(seconds))}: {describe(exc)}") from None
+    start = time.monotonic()
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+    # a strategy that set SIGALRM aside (signal.signal, setitimer) is stopped once it returns:
+    # before, a plugin sleeping past --timeout with the timer off played on for ever
+    if time.monotonic() - start > seconds:
+        raise Overtime
 
 
 def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:

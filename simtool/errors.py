@@ -1,5 +1,9 @@
 """Errors a user can cause and fix: the CLI prints them as one line and exits 2."""
 
+# the C module: signal.getsignal's conversion of a handler to an enum takes six Python calls,
+# beyond the recursion limit a plugin may have lowered to its own depth (tests/test_hardening_round10.py)
+import _signal
+
 
 class SimtoolError(Exception):
     """Bad input or a misbehaving plugin; the message names the problem and the valid choices."""
@@ -53,6 +57,26 @@ def interrupt(signum=None, frame=None):
     global _interrupted
     _interrupted = True
     raise KeyboardInterrupt
+
+
+STOP_SIGNALS = ("SIGINT", "SIGTERM")
+"""The signals that stop a command (Ctrl-C, ``kill``): a plugin must leave their handlers alone."""
+
+
+def stop_handlers() -> list:
+    """The handlers of :data:`STOP_SIGNALS` now, for :func:`put_back_stop_handlers`."""
+    return [_signal.getsignal(getattr(_signal, name)) for name in STOP_SIGNALS]
+
+
+def put_back_stop_handlers(before: list) -> None:
+    """The handlers ``before`` (:func:`stop_handlers`) again, where code since changed them: a
+    plugin that ignored Ctrl-C and SIGTERM as it was imported made a run that neither stopped
+    nor said how to resume; only ``kill -9`` ended it. A handler set outside Python (``None``)
+    cannot be put back, and stays."""
+    for name, handler in zip(STOP_SIGNALS, before, strict=True):
+        number = getattr(_signal, name)
+        if handler is not None and _signal.getsignal(number) is not handler:
+            _signal.signal(number, handler)
 
 
 def raise_if_interrupted() -> None:

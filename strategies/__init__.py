@@ -11,6 +11,7 @@ installed under the ``simtool.strategies`` entry-point group, or a plugin file
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import sys
 from contextvars import ContextVar
 from dataclasses import replace
@@ -328,6 +329,14 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
 
 
 def _as_strategy(obj, name: str, origin: str) -> Strategy:
+    choose = obj.choose if isinstance(obj, Strategy) else obj
+    # an async or generator function returns no choices when called: its coroutine was refused
+    # as "object of shape ()", then Python warned of it in three more lines
+    for kind, test in (("an async function", inspect.iscoroutinefunction), ("an async generator",
+                       inspect.isasyncgenfunction), ("a generator function", inspect.isgeneratorfunction)):
+        if test(choose):
+            raise SimtoolError(f"strategy '{name}' in {origin} is {kind}; expected a plain function "
+                               f"choose(view, rng) that returns its choices")
     if isinstance(obj, Strategy):
         return obj
     if not callable(obj):

@@ -24,7 +24,7 @@ from types import FunctionType, MappingProxyType, ModuleType
 
 import numpy as np
 
-from simtool.errors import SimtoolError, choices
+from simtool.errors import SimtoolError, choices, put_back_stop_handlers, stop_handlers
 from simtool.options import CHOICE, NUMBER, TEXT, WHOLE, Value
 
 KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -182,8 +182,8 @@ class Strategy:
 
     @property
     def base(self) -> str:
-        """The name without parameters."""
-        return self.name.partition("@")[0]
+        """The name without parameters (a plugin's file name may hold an ``@``)."""
+        return split(self.name)[0]
 
     def defaults(self) -> Params:
         return Params({p.name: p.default for p in self.params})
@@ -259,26 +259,39 @@ def strategy(name: str, description: str, games: tuple[str, ...] | None = None,
 
 def split(entry: str) -> tuple[str, dict[str, str]]:
     """A line-up entry ``NAME@k=v,k=v`` (or ``FILE.py:NAME@k=v``) as its strategy and its
-    parameters as text. The parameters follow the last ``@``; a path may hold ``@`` too, so
-    what follows is parameters only if it has the shape ``k=v,...``."""
-    head, sep, tail = entry.rpartition("@")
-    if not sep:
-        return entry, {}
+    parameters as text. A path may hold ``@`` too (and a parameter's value a plugin's path), so
+    the parameters follow the first ``@`` after a strategy: a name without ``/`` or ``:``, or
+    a path ending in ``.py:NAME`` (the last ``@`` read ``x=1~y/bot.py:NAME`` of a folder
+    ``runs:2@x=1~y`` as a parameter); and only where what follows has the shape ``k=v,...``."""
+    for at in (i for i, c in enumerate(entry) if c == "@"):
+        head, tail = entry[:at], entry[at + 1:]
+        if not _strategy(head):
+            continue
+        pairs = [pair.partition("=") for pair in tail.split(",")]
+        if all(eq and KEY.fullmatch(k.strip()) for k, eq, _ in pairs):
+            return head, _given(entry, pairs)
+        if "/" not in tail and ":" not in tail:  # not an '@' inside a plugin's path
+            raise SimtoolError(f"bad strategy {entry!r}: expected NAME@KEY=VALUE,KEY=VALUE after the '@'")
+    return entry, {}
+
+
+def _strategy(head: str) -> bool:
+    """Whether ``head`` can name a strategy: a name, or a plugin's ``FILE.py:NAME``."""
+    _, dot_py, name = head.rpartition(".py:")
+    return ("/" not in head and ":" not in head) or bool(dot_py and KEY.fullmatch(name))
+
+
+def _given(entry: str, pairs: list[tuple[str, str, str]]) -> dict[str, str]:
     given: dict[str, str] = {}
-    pairs = [pair.partition("=") for pair in tail.split(",")]
-    if all(eq and KEY.fullmatch(k.strip()) for k, eq, _ in pairs):
-        for key, _, value in pairs:
-            key, value = key.strip(), value.strip()
-            if not value:
-                raise SimtoolError(f"bad strategy {entry!r}: parameter '{key}' has no value; "
-                                   f"expected NAME@KEY=VALUE,KEY=VALUE")
-            if key in given:
-                raise SimtoolError(f"bad strategy {entry!r}: parameter '{key}' given twice")
-            given[key] = value
-        return head, given
-    if "/" in tail or ":" in tail:  # an '@' inside a plugin's path
-        return entry, {}
-    raise SimtoolError(f"bad strategy {entry!r}: expected NAME@KEY=VALUE,KEY=VALUE after the '@'")
+    for key, _, value in pairs:
+        key, value = key.strip(), value.strip()
+        if not value:
+            raise SimtoolError(f"bad strategy {entry!r}: parameter '{key}' has no value; "
+                               f"expected NAME@KEY=VALUE,KEY=VALUE")
+        if key in given:
+            raise SimtoolError(f"bad strategy {entry!r}: parameter '{key}' given twice")
+        given[key] = value
+    return given
 
 
 def split_lineup(text: str) -> list[str]:
@@ -323,10 +336,11 @@ def untouched(who: str) -> Iterator[None]:
     while it plays) is then the one-line error naming ``who`` and it: otherwise the run played
     on, its illegal moves unchecked, into tables that looked complete. ``who`` ends the
     sentence ``... replaced NAME``: ``strategy plugin x.py, as it was imported,``."""
-    before = own_code()
+    before, handlers = own_code(), stop_handlers()
     try:
         yield
     finally:
+        put_back_stop_handlers(handlers)  # Ctrl-C and kill stop the run as before
         replaced = []
         for (owner, attr), (value, name) in before.items():
             if vars(owner).get(attr, value) is not value:

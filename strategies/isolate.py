@@ -254,7 +254,9 @@ def serve(down: int, up: int) -> None:
         random.setstate(python_state)
         remote.deciding = view
         try:
-            message = ("ok", strategy(view, rng), rng.bit_generator.state, np.random.get_state(),
+            # read as an array here, as the engine reads an answer in the run's process: a
+            # masked array, refused as no value when sent, played its values there
+            message = ("ok", np.asarray(strategy(view, rng)), rng.bit_generator.state, np.random.get_state(),
                        random.getstate())
         except BaseException as exc:  # noqa: BLE001 - even SystemExit: the run names the plugin
             text = describe(exc)

@@ -262,7 +262,7 @@ def test_framework_errors_name_the_valid_choices(capsys):
     main_error(capsys, ["run", "--bogus"], "No such option: --bogus", "--game", "--seed")
     main_error(capsys, ["run", "--seed", "x"], "bad --seed 'x'", "expected a whole number 0..2**128")
     main_error(capsys, ["replay", "--seed", "1", "--deal", "x"], "--deal", "whole number")
-    main_error(capsys, ["run", "--timeout", "soon"], "--timeout", "valid number")
+    main_error(capsys, ["run", "--timeout", "soon"], "bad --timeout 'soon'", "expected seconds above 0")
     main_error(capsys, ["sweep", "--players", "three", "--game", "black-white"], "bad --players 'three'")
 
 

@@ -97,8 +97,7 @@ def test_the_cap_stops_a_run_that_cannot_get_there(tmp_path):
 def test_bad_precision(tmp_path, value):
     r = cli(*ARGS, "--precision", value, "-o", tmp_path / "x")
     assert r.exit_code == 2 and not (tmp_path / "x").exists()
-    if value != "lots":
-        one_line_error(r, f"bad precision {float(value)}")
+    one_line_error(r, f"bad --precision {value if value == 'lots' else float(value)!r}")
 
 
 def test_an_interrupted_precision_run_resumes_to_the_same_result(tmp_path):

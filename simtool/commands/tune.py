@@ -716,7 +716,8 @@ def confirm(config: Config, out: Path, study, jobs, backend, scheduler) -> list[
         point = points.setdefault(setting(config, params), {"label": f"trial {t.number}",
                                                             "params": params, "trials": []})
         point["trials"].append(t.number)
-    n, seed = config.n * CONFIRM_FACTOR, config.seed + 1
+    # the next seed, the largest one's being 0 (its + 1 was refused as "bad seed", a number not typed)
+    n, seed = config.n * CONFIRM_FACTOR, (config.seed + 1) % (arguments.SEED_MAX + 1)
     measured = []
     for point in points.values():
         values, runs = measure(config, out, point["params"], n, seed, jobs, backend, scheduler)

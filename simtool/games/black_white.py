@@ -380,8 +380,10 @@ class BlackWhite(Game):
 
     def label_at(self, state: Round | None, kind: str, option: int) -> str:
         if kind == COLOUR:
-            return COLOURS[option]
+            return COLOURS[option] if option in (BLACK, WHITE) else f"{option} (no colour)"
         deck_size = CARDS if state is None else state.cards
+        if option >= deck_size:  # a strategy's illegal answer, named in its error
+            return f"{option} (no card of the {deck_size}-card deck)"
         return f"card {option + 1} (black {option + 1} / white {deck_size - option})"
 
     def describe(self, s: Round, row: int) -> list[str]:

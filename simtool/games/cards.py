@@ -74,6 +74,8 @@ class Layout:
         return table
 
     def label(self, card: int) -> str:
+        if not 0 <= card < self.cards:  # a strategy's illegal answer, named in its error
+            return f"{card} (no card of the {self.cards}-card deck)"
         suit, rank = self.suit_names[card // self.ranks], card % self.ranks
         rank = self.rank_names[rank] if self.rank_names else str(rank + 1)
         return rank + suit if self.rank_first else suit + rank

@@ -682,7 +682,7 @@ class OutTrumped(Game):
         if kind == BID:
             return "pass" if option == PASS else f"bid {option}"
         if kind == TRUMP:
-            return f"trump {layout.suit_names[option]}"
+            return f"trump {layout.suit_names[option]}" if option < layout.suits else f"{option} (no suit)"
         return layout.label(option)
 
     def describe(self, s: Round, row: int) -> list[str]:

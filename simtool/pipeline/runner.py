@@ -155,8 +155,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
         given.add(s)
         lineup[s] = name
     if precision is not None and not 0 < precision < 0.5:
-        raise SimtoolError(f"bad precision {precision!r}; expected a half-width between 0 and 0.5, "
-                           f"such as 0.005 for ± 0.5%")
+        raise SimtoolError(f"bad {arguments.option('precision')} {precision!r}; expected {arguments.PRECISION_VALID}")
 
     if strategy is None and len(given) < p:  # the game's own declaration, not a name the user gave
         try:
