@@ -8,6 +8,8 @@ up, ...) is evaluated before every decision and at the end of every round here.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import polars as pl
 import pytest
@@ -50,6 +52,32 @@ class Watch:
 def broken(game, state, when: str) -> None:
     for name, ok in game.invariants(state).items():
         assert np.asarray(ok).all(), f"invariant broken {when}: {name}"
+    shared = card_in_two_hands(game, state)
+    assert shared is None, f"invariant broken {when}: {shared}"
+
+
+def card_in_two_hands(game, state) -> str | None:
+    """A card held by two seats at once in the round state's hands (its own field declared
+    ``cards=True``), named with its deal and seats; ``None`` if none. The suite checks it itself: a
+    game's own invariants are written from its deal (every card held is one dealt), so a deal giving
+    a card twice kept them and passed every check."""
+    if not dataclasses.is_dataclass(state):
+        return None
+    for name, seen in engine.declared(type(state)).items():
+        if not seen.cards:
+            continue
+        hands = np.asarray(getattr(state, name))
+        held, twice = np.zeros(hands.shape[0], np.uint64), np.zeros(hands.shape[0], np.uint64)
+        for seat in range(hands.shape[1]):
+            twice |= held & hands[:, seat]
+            held |= hands[:, seat]
+        if twice.any():
+            row = int(np.flatnonzero(twice)[0])
+            card = int(bits.lowest(twice[row:row + 1])[0])
+            seats = [seat for seat in range(hands.shape[1]) if hands[row, seat] & bits.BIT[card]]
+            return (f"no card is in two hands: card {card} ({game.label('play', card)}) is in '{name}' of "
+                    f"seats {seats} in deal {row}")
+    return None
 
 
 def default_rules(game) -> dict:
@@ -68,6 +96,7 @@ def watched_round(game, p: int, strategy_name: str, n: int = DEALS, unit_rules: 
     match = game.new_match(n, p, rules)
     rng = np.random.default_rng(seed)
     state = game.deal(rng, match, 0)
+    broken(game, state, "after the deal")  # here, not inside a strategy that would take the blame
     watch = Watch(game, strategies.resolve(strategy_name, game.id), state)
     results = engine.play_round(game, state, engine.Lineup([watch], np.zeros(p, np.int64)), rng,
                                 context(game, n))
