@@ -3,10 +3,13 @@ mistake, or a correct game, that simtool once answered wrongly or with an unclea
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from simtool import bits, games
+from simtool.pipeline.runner import play_chunk
 from simtool.testing import suite
 from tests.designer_games.whist import Whist
 
@@ -65,3 +68,31 @@ def test_the_designers_whist_passes_the_suite(installed):
     installed(game)
     watch, results = suite.watched_round(game, 4, "random", n=200)
     assert (results["tricks"].sum(axis=1) == 13).all() and watch.seen
+
+
+class _Bonus(Whist):
+    """Adds a bonus of 5 to the deal's winner in ``end_round``, not in the round's score: the match
+    totals then differ from the sum of the rounds' scores that match tension rebuilds."""
+
+    id = "designer-bonus"
+
+    def end_round(self, match, results):
+        super().end_round(match, results)
+        match.totals += 5 * (results["score"] == results["score"].max(axis=1, keepdims=True))
+
+
+def test_a_match_total_that_is_not_its_rounds_fails_the_suite_by_name(installed):
+    """Before: a bonus added in end_round passed the suite, and the review's tension figures were
+    built from round scores that do not add up to the totals that decided the matches."""
+    game = _Bonus()
+    installed(game)
+    c = play_chunk(suite.run_spec(game, 4, 30, unit="match"), 0)
+    problem = suite.total_not_its_rounds(game, c.seats, c.matches)
+    assert problem and re.match(r"match 0: seat \d's total is \d+, its rounds' scores sum to \d+; a match total "
+                                r"must be the sum of the round scores", problem), problem
+    with pytest.raises(AssertionError, match="must be the sum of the round scores"):
+        suite.Conformance().test_matches_end_with_shared_wins(game, 4)
+    plain = Whist()
+    installed(plain)
+    c = play_chunk(suite.run_spec(plain, 4, 30, unit="match"), 0)
+    assert suite.total_not_its_rounds(plain, c.seats, c.matches) is None

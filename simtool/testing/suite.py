@@ -16,7 +16,7 @@ import pytest
 
 import strategies
 from simtool import bits, engine, games
-from simtool.analysis import summary
+from simtool.analysis import summary, tension
 from simtool.errors import SimtoolError
 from simtool.pipeline.runner import RunSpec, chunk_size, execute, play_chunk
 
@@ -287,6 +287,8 @@ class Conformance:
         assert np.allclose(per["win"].to_numpy(), 1.0, atol=1e-5)
         rounds = c.seats.group_by("match").agg(pl.col("round").max() + 1).sort("match")
         assert (rounds["round"].to_numpy() == m.filter(pl.col("seat") == 0).sort("match")["rounds"].to_numpy()).all()
+        unsummed = total_not_its_rounds(game, c.seats, m)
+        assert unsummed is None, unsummed
 
     def test_match_over_has_no_side_effects(self, game, players):
         """Asking whether a match is over changes nothing in it."""
@@ -322,6 +324,25 @@ class Conformance:
         for a, b in zip(one, two, strict=True):
             assert a.seats.equals(b.seats)
             assert (a.matches is None and b.matches is None) or a.matches.equals(b.matches)
+
+
+def total_not_its_rounds(game, seats: pl.DataFrame, matches: pl.DataFrame) -> str | None:
+    """The first match whose total is not the sum of its rounds' scores (floored at the game's
+    ``total_floor``), in words; ``None`` if every one is. Match tension, lead histories and reviews
+    rebuild totals from the round scores, so a total the game's ``end_round`` made otherwise
+    (a bonus added there, a round left out) is one they would contradict."""
+    last = (tension.running_totals(seats, game.total_floor).group_by("match", "seat")
+            .agg(pl.col("total").sort_by("round").last()))
+    both = (matches.select("match", "seat", pl.col("total").cast(pl.Int64).alias("recorded"))
+            .join(last, on=["match", "seat"], how="left")
+            .filter(pl.col("total").is_null() | (pl.col("total") != pl.col("recorded"))))
+    if both.is_empty():
+        return None
+    row = both.sort("match", "seat").row(0, named=True)
+    floor = "" if game.total_floor is None else f", floored at {game.total_floor}"
+    return (f"match {row['match']}: seat {row['seat']}'s total is {row['recorded']}, its rounds' scores sum to "
+            f"{row['total']}{floor}; a match total must be the sum of the round scores (Game.end_round adds "
+            "results['score'] and nothing else: a bonus belongs in a round's score)")
 
 
 def check_worlds(game, view, rng, k: int = 3) -> None:
