@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from simtool import bits, games
+from simtool.errors import StrategyError
 from simtool.pipeline.runner import play_chunk
 from simtool.testing import suite
-from tests.designer_games.whist import Whist
+from tests.designer_games.whist import SUIT, Round, Whist
 
 
 def test_a_card_drawn_from_a_column_of_hands():
@@ -96,3 +97,33 @@ def test_a_match_total_that_is_not_its_rounds_fails_the_suite_by_name(installed)
     installed(plain)
     c = play_chunk(suite.run_spec(plain, 4, 30, unit="match"), 0)
     assert suite.total_not_its_rounds(plain, c.seats, c.matches) is None
+
+
+class _AnyOfTheSuit(Round):
+    """Follow suit, written wrong: any card of the led suit not yet played, whoever holds it."""
+
+    def follow_set(self, hand):
+        return bits.first_of(SUIT.take(self.led_suit) & ~self.played, hand)
+
+
+class _Illegal(Whist):
+    id = "designer-illegal"
+
+    def deal(self, rng, match, rnd):
+        s = super().deal(rng, match, rnd)
+        s.__class__ = _AnyOfTheSuit
+        return s
+
+    def invariants(self, s):
+        return {"every card held or played": (np.bitwise_or.reduce(s.hands, axis=1) | s.played) == s.dealt}
+
+
+def test_a_legal_set_beyond_the_hand_fails_the_suite_by_name(installed):
+    """Before: a follow rule offering another seat's cards passed the suite (the game's own
+    invariant, every card held or played, still held: the card stayed in its holder's hand)."""
+    game = _Illegal()
+    installed(game)
+    with pytest.raises(StrategyError, match=r"invariant broken before 'play': a played card is still held: card "
+                                            r"\d+ \(\w\w\) is played and in seat \d's hand in deal \d+ \(did a legal "
+                                            r"set offer a card the acting seat does not hold\?\)"):
+        suite.watched_round(game, 4, "random", n=50)

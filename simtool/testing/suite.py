@@ -18,6 +18,7 @@ import strategies
 from simtool import bits, engine, games
 from simtool.analysis import summary, tension
 from simtool.errors import SimtoolError
+from simtool.games.tricks import TrickRound
 from simtool.pipeline.runner import RunSpec, chunk_size, execute, play_chunk
 
 DEALS = 400
@@ -50,10 +51,30 @@ class Watch:
 
 
 def broken(game, state, when: str) -> None:
+    # raised, not asserted: pytest's rewriting would append the arrays to a message that a
+    # strategy's error (the Watch runs inside one) carries on one line
     for name, ok in game.invariants(state).items():
-        assert np.asarray(ok).all(), f"invariant broken {when}: {name}"
-    shared = card_in_two_hands(game, state)
-    assert shared is None, f"invariant broken {when}: {shared}"
+        if not np.asarray(ok).all():
+            raise AssertionError(f"invariant broken {when}: {name}")
+    shared = card_in_two_hands(game, state) or card_held_and_played(game, state)
+    if shared:
+        raise AssertionError(f"invariant broken {when}: {shared}")
+
+
+def card_held_and_played(game, state) -> str | None:
+    """A card still in a hand after it was played, in a round of the shared trick loop
+    (:class:`~simtool.games.tricks.TrickRound`: its ``played`` holds every card played), named
+    with its deal and seat; ``None`` if none. A legal set offering a card the seat does not hold
+    (another's, or one already played) plays it out of nobody's hand, or out of another's."""
+    if not isinstance(state, TrickRound) or not state.books:
+        return None
+    both = state.hands & state.played[:, None]
+    if not both.any():
+        return None
+    row, seat = (int(i) for i in np.argwhere(both != 0)[0])
+    card = int(bits.lowest(both[row:row + 1, seat])[0])
+    return (f"a played card is still held: card {card} ({game.label('play', card)}) is played and in seat {seat}'s "
+            f"hand in deal {row} (did a legal set offer a card the acting seat does not hold?)")
 
 
 def card_in_two_hands(game, state) -> str | None:
