@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 
 from simtool import bits, games
+from simtool.engine import add, cells
 from simtool.errors import StrategyError
+from simtool.games.tricks import play_trick, record_trick
 from simtool.pipeline.runner import play_chunk
 from simtool.testing import suite
 from tests.designer_games.whist import SUIT, Round, Whist
@@ -126,4 +128,37 @@ def test_a_legal_set_beyond_the_hand_fails_the_suite_by_name(installed):
     with pytest.raises(StrategyError, match=r"invariant broken before 'play': a played card is still held: card "
                                             r"\d+ \(\w\w\) is played and in seat \d's hand in deal \d+ \(did a legal "
                                             r"set offer a card the acting seat does not hold\?\)"):
+        suite.watched_round(game, 4, "random", n=50)
+
+
+class _Outside(Whist):
+    """The trick's winner counted from the leader and never brought back below p: a seat p or more
+    lands on the next deal's first seats (``cells``), or past the table's last deal."""
+
+    id = "designer-outside"
+
+    def play(self, s):
+        cell = cells(s.n, s.p)
+        while s.trick_no < s.hand_size:
+            yield from play_trick(s, cell, s.leader)
+            winner = np.where((s.winning < s.leader) & (np.arange(s.n) < s.n - 1), s.winning + s.p, s.winning)
+            add(s.tricks, cell(winner), 1)
+            record_trick(s, s.leader)
+            s.trick[:] = -1
+            s.leader = s.winning
+            s.trick_no += 1
+            s.step = 0
+        return {"score": s.tricks.astype(np.int16), "tricks": s.tricks.astype(np.int8)}
+
+    def invariants(self, s):
+        return {}
+
+
+def test_a_trick_credited_outside_the_table_fails_the_suite_by_name(installed):
+    """Before: a winner's seat beyond the table (here kept off the last deal, which numpy would
+    refuse) passed the suite: every deal's tricks were moved to its neighbour without a word."""
+    game = _Outside()
+    installed(game)
+    with pytest.raises(AssertionError, match=r"at the end of the round: the tricks won add up to \d+ in deal \d+, "
+                                             r"not the 13 tricks played \(.*a seat outside the table"):
         suite.watched_round(game, 4, "random", n=50)

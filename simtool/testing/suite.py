@@ -122,7 +122,27 @@ def watched_round(game, p: int, strategy_name: str, n: int = DEALS, unit_rules: 
     results = engine.play_round(game, state, engine.Lineup([watch], np.zeros(p, np.int64)), rng,
                                 context(game, n))
     broken(game, state, "at the end of the round")
+    unsummed = tricks_not_played(state, results)
+    if unsummed:
+        raise AssertionError(f"at the end of the round: {unsummed}")
     return watch, results
+
+
+def tricks_not_played(state, results) -> str | None:
+    """In a round of the shared trick loop (:class:`~simtool.games.tricks.TrickRound`), the first
+    deal whose ``tricks`` results do not add up to the tricks played (``trick_no``), in words;
+    ``None`` if every deal's do. A winner's cell computed outside the table (a seat ``p`` or more
+    lands on the next deal's first seats) moves a trick from one deal to another."""
+    if not isinstance(state, TrickRound):
+        return None
+    won = np.asarray(results["tricks"]).sum(axis=1, dtype=np.int64)
+    wrong = np.flatnonzero(won != state.trick_no)
+    if not wrong.size:
+        return None
+    row = int(wrong[0])
+    return (f"the tricks won add up to {won[row]} in deal {row}, not the {state.trick_no} tricks played "
+            f"(a trick credited twice, to no seat, or to a seat outside the table: cells(n, p)(seat) needs "
+            f"0 <= seat < p)")
 
 
 def run_spec(game, players: int, n: int, unit: str = "deal", seed: int = 7, chunk: int | None = None) -> RunSpec:
