@@ -1415,7 +1415,7 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
         if duplicate:
             # dealt for the whole batch, ended matches too, so that a match's copies get the same
             # cards in every round however long each lasts
-            state = _duplicate_deal(game, deal_rng, n, p, rules, rnd).take(alive)
+            state = take(_duplicate_deal(game, deal_rng, n, p, rules, rnd), alive)
         else:
             state = game.deal(deal_rng, match, rnd)
         _dealt(game, state, len(ids))
@@ -1465,8 +1465,9 @@ def _ended(game: Game, over, n: int) -> np.ndarray:
 
 
 def _duplicate_deal(game: Game, rng, n: int, p: int, rules: dict, rnd: int):
-    """Round ``rnd`` of ``n / p`` fresh deals, each repeated ``p`` times in a row."""
-    return game.deal(rng, game.new_match(n // p, p, rules), rnd).repeat(p)
+    """Round ``rnd`` of ``n / p`` fresh deals, each repeated ``p`` times in a row (by the engine's
+    :func:`repeat`, as a round state that is a plain dataclass has no method of its own)."""
+    return repeat(game.deal(rng, game.new_match(n // p, p, rules), rnd), p)
 
 
 def _public(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

@@ -8,12 +8,14 @@ import re
 import numpy as np
 import pytest
 
+import simtool
 from simtool import bits, games
 from simtool.engine import add, cells
 from simtool.errors import StrategyError
 from simtool.games.tricks import play_trick, record_trick
 from simtool.pipeline.runner import play_chunk
 from simtool.testing import suite
+from tests import toy_game
 from tests.designer_games.whist import SUIT, Round, Whist
 
 
@@ -162,3 +164,16 @@ def test_a_trick_credited_outside_the_table_fails_the_suite_by_name(installed):
     with pytest.raises(AssertionError, match=r"at the end of the round: the tricks won add up to \d+ in deal \d+, "
                                              r"not the 13 tricks played \(.*a seat outside the table"):
         suite.watched_round(game, 4, "random", n=50)
+
+
+@pytest.mark.parametrize("unit", ["deal", "match"])
+def test_a_plain_dataclass_round_state_plays_duplicate_deals(installed, unit):
+    """A round state written as a plain dataclass (docs/new-game.md asks no more; the toy game
+    climb is one) passed the suite, then stopped --duplicate and every review with "'State' object
+    has no attribute 'repeat'", and that error sent the designer back to the suite that passed."""
+    installed(toy_game.GAME)
+    assert not hasattr(toy_game.State, "repeat")
+    suite.Conformance().test_duplicate_copies_play_alike(toy_game.GAME, unit)
+    r = simtool.run("climb", n=60, seed=1, duplicate=True, unit=unit, strategy="high")
+    played = r.seats if unit == "deal" else r.matches
+    assert played.height == 60 * 3 * 3  # every deal (match) once per rotation, 3 seats each

@@ -331,6 +331,24 @@ class Conformance:
         unsummed = total_not_its_rounds(game, c.seats, m)
         assert unsummed is None, unsummed
 
+    @pytest.mark.parametrize("unit", ["deal", "match"])
+    def test_duplicate_copies_play_alike(self, game, unit):
+        """``--duplicate`` (and the review's luck question) plays every deal once per rotation of
+        the line-up with the same cards: with ``high`` at every seat, a choice fixed by the
+        position, every copy of a deal (of every round of a match) scores the same seat by seat."""
+        if unit == "match" and game.deal_reads_match:
+            pytest.skip(f"{game.id} deals each round from the match so far: no duplicate matches")
+        p = game.default_players
+        spec = dataclasses.replace(run_spec(game, p, 12 * p, unit), lineup=("high",) * p, duplicate=True)
+        seats = play_chunk(spec, 0).seats
+        key = ["deal"] if unit == "deal" else ["match", "round"]
+        copies = seats.group_by(*key, "seat").agg(pl.col("score").n_unique().alias("scores"), pl.len())
+        assert (copies["len"] == p).all(), "a duplicate deal was not played once per rotation"
+        differ = copies.filter(pl.col("scores") > 1)
+        assert differ.is_empty(), (f"the {p} copies of {unit} {differ.row(0, named=True)[key[0]]} scored seat "
+                                   f"{differ.row(0, named=True)['seat']} differently: the copies the engine makes "
+                                   f"of a round state (engine.repeat) do not play alike")
+
     def test_match_over_has_no_side_effects(self, game, players):
         """Asking whether a match is over changes nothing in it."""
         match = game.new_match(50, players, default_rules(game))
