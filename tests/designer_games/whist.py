@@ -105,7 +105,7 @@ class Whist(Game):
     default_players = 4
     options = (number("target", 30, 5, 200, "total tricks that end the match"),)
     n_actions = CARDS
-    default_strategy = "high"
+    default_strategy = "high"  # installed with its heuristic: "whist-basic"
     decisions = (LEAD, FOLLOW)
     View = WhistView
 
