@@ -12,7 +12,7 @@ import simtool
 import strategies
 from simtool import bits, engine, games
 from simtool.engine import add, cells
-from simtool.errors import StrategyError
+from simtool.errors import SimtoolError, StrategyError
 from simtool.games.tricks import play_trick, record_trick
 from simtool.pipeline.runner import play_chunk
 from simtool.testing import Conformance, suite
@@ -200,3 +200,16 @@ def test_each_designers_heuristic_beats_random(installed, game, heuristic):
     results = engine.play_round(game, state, lineup, np.random.default_rng(2), suite.context(game, n))
     share = engine.shares(results["score"], game.lower_wins)[:, 0].mean()
     assert share > 0.32, share
+
+
+def test_a_game_or_strategy_object_given_to_the_api_is_told_its_name():
+    """Before: ``simtool.run(GAME)`` in a notebook said only "bad game <...OhHell object...>;
+    expected a string such as 'black-white'", with no word of how a game of one's own is named."""
+    with pytest.raises(SimtoolError, match=r"expected a string such as 'black-white': give its name, "
+                                           r"'designer-oh-hell'; a game or strategy of your own is found by "
+                                           r"name once its package is installed \(entry points, docs/new-game.md\)"):
+        simtool.run(OhHell(), n=10)
+    with pytest.raises(SimtoolError, match=r"bad strategy .*: give its name, 'oh-hell-basic'; .* 'FILE.py:NAME'"):
+        simtool.run("black-white", n=10, strategy=oh_hell_heuristic.basic)
+    with pytest.raises(SimtoolError, match=r"expected a string such as 'black-white'$"):
+        simtool.run(3, n=10)
