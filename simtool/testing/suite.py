@@ -17,7 +17,7 @@ import pytest
 import strategies
 from simtool import bits, engine, games
 from simtool.analysis import summary, tension
-from simtool.errors import SimtoolError
+from simtool.errors import SimtoolError, StrategyError
 from simtool.games.tricks import TrickRound
 from simtool.pipeline.runner import RunSpec, chunk_size, execute, play_chunk
 
@@ -36,29 +36,46 @@ class Watch:
     def __init__(self, game, inner, state=None):
         self.game, self.inner, self.name, self.state = game, inner, inner.name, state
         self.seen: list[tuple[str, np.ndarray, np.ndarray]] = []
+        self.failed: AssertionError | None = None
+        """The game's fault this watch found, if any: the engine reports it as the strategy's
+        error (the watch runs inside the strategy's call), :func:`watched_round` as the game's."""
 
     def __call__(self, view, rng):
         legal = view.legal
-        # the engine checks the seats of a game plugin's decisions, not those of a built-in game
-        wrong = view.seat[(view.seat < 0) | (view.seat >= view.players)]
-        assert not wrong.size, f"seat {wrong[0]} at '{view.kind}', not one of 0..{view.players - 1}"
-        assert (bits.count(legal) > 0).all(), f"empty legal set at '{view.kind}'"
-        assert (legal & ~bits.full(self.game.n_actions) == 0).all(), f"option beyond n_actions at '{view.kind}'"
-        broken(self.game, self.state, f"before '{view.kind}'")
+        try:
+            self.check(view, legal)
+        except AssertionError as exc:
+            self.failed = exc
+            raise
         picked = self.inner(view, rng)
         self.seen.append((view.kind, legal.copy(), np.asarray(picked).copy()))
         return picked
 
+    def check(self, view, legal) -> None:
+        # the engine checks the seats of a game plugin's decisions, not those of a built-in game
+        wrong = view.seat[(view.seat < 0) | (view.seat >= view.players)]
+        if wrong.size:
+            raise AssertionError(f"seat {wrong[0]} at '{view.kind}', not one of 0..{view.players - 1}")
+        fail_if(not (bits.count(legal) > 0).all(), f"empty legal set at '{view.kind}'")
+        fail_if((legal & ~bits.full(self.game.n_actions) != 0).any(), f"option beyond n_actions at '{view.kind}'")
+        broken(self.game, self.state, f"before '{view.kind}'")
+
+
+def fail_if(failed, message: str) -> None:
+    """An AssertionError of ``message`` alone: pytest's rewriting of a plain ``assert`` would add
+    the arrays compared to a message that must stay one line."""
+    if failed:
+        raise AssertionError(message)
+
 
 def broken(game, state, when: str) -> None:
-    # raised, not asserted: pytest's rewriting would append the arrays to a message that a
-    # strategy's error (the Watch runs inside one) carries on one line
     for name, ok in game.invariants(state).items():
-        if not np.asarray(ok).all():
-            raise AssertionError(f"invariant broken {when}: {name}")
+        ok = np.asarray(ok, bool)
+        if not ok.all():
+            where = f" (deal {np.flatnonzero(~ok)[0]})" if ok.ndim else ""
+            raise AssertionError(f"invariant broken {when}: {name}{where}")
     shared = card_in_two_hands(game, state) or card_held_and_played(game, state)
-    if shared:
-        raise AssertionError(f"invariant broken {when}: {shared}")
+    fail_if(shared, f"invariant broken {when}: {shared}")
 
 
 def card_held_and_played(game, state) -> str | None:
@@ -119,8 +136,13 @@ def watched_round(game, p: int, strategy_name: str, n: int = DEALS, unit_rules: 
     state = game.deal(rng, match, 0)
     broken(game, state, "after the deal")  # here, not inside a strategy that would take the blame
     watch = Watch(game, strategies.resolve(strategy_name, game.id), state)
-    results = engine.play_round(game, state, engine.Lineup([watch], np.zeros(p, np.int64)), rng,
-                                context(game, n))
+    try:
+        results = engine.play_round(game, state, engine.Lineup([watch], np.zeros(p, np.int64)), rng,
+                                    context(game, n))
+    except StrategyError as exc:
+        if watch.failed is None:  # the strategy's own error
+            raise
+        raise AssertionError(str(watch.failed)) from exc  # the game's: not "strategy 'random' raised ..."
     broken(game, state, "at the end of the round")
     unsummed = tricks_not_played(state, results)
     if unsummed:
