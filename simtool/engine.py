@@ -866,6 +866,8 @@ def _check_results(game: Game, state, results) -> None:
     if problem:
         raise SimtoolError(f"game '{game.id}' ended a round with {problem} (each of "
                            f"{', '.join(want)} is one number per deal and seat, (n, p), of its type)")
+    if np.asarray(results["score"]).dtype.kind == "f":  # whole numbers (checked): as the tables and totals hold them
+        results["score"] = np.asarray(results["score"]).astype(RESULTS["score"])
 
 
 def _column_problem(value: np.ndarray, dtype: np.dtype, shape: tuple[int, int]) -> str | None:

@@ -246,3 +246,24 @@ def test_a_broken_invariant_is_the_games_fault_not_the_strategys(installed):
     installed(game)
     with pytest.raises(AssertionError, match=r"^invariant broken before 'play': suit followed \(deal \d+\)$"):
         suite.watched_round(game, 4, "random", n=50)
+
+
+class _FloatScore(OhHell):
+    """Scores computed in floats (``np.where(made, 10 + bids, 0.0)``), whole numbers all."""
+
+    id = "designer-float"
+
+    def play(self, s):
+        results = yield from super().play(s)
+        return results | {"score": results["score"].astype(np.float64)}
+
+
+def test_a_whole_float_score_plays_whole_matches(installed):
+    """Before: a float score of whole numbers passed every deal check, then every match stopped in
+    end_round with "UFuncTypeError: Cannot cast ufunc 'add' output from float64 to int32"."""
+    game, plain = _FloatScore(), OhHell()
+    installed(game, plain)
+    one, other = (play_chunk(suite.run_spec(g, 4, 20, unit="match"), 0) for g in (game, plain))
+    assert one.matches["total"].to_list() == other.matches["total"].to_list()
+    assert one.seats["score"].dtype == other.seats["score"].dtype
+
