@@ -267,3 +267,18 @@ def test_a_whole_float_score_plays_whole_matches(installed):
     assert one.matches["total"].to_list() == other.matches["total"].to_list()
     assert one.seats["score"].dtype == other.seats["score"].dtype
 
+
+class _Undeclared(OhHell):
+    id = "designer-undeclared"
+    columns = {"made": np.int8}  # 'bid' returned, not declared
+
+
+def test_a_result_column_not_declared_fails_the_suite_by_name(installed):
+    """Before: a column the round returned but ``columns`` did not declare was left out of every
+    table without a word, and the suite passed."""
+    game = _Undeclared()
+    installed(game)
+    with pytest.raises(AssertionError, match=r"^the round returned 'bid', which the game's columns do not declare, "
+                                             r"so no table holds it: declare it \(columns = \{'bid': np.int8\}\)"):
+        suite.watched_round(game, 4, "random", n=50)
+    suite.watched_round(OhHell(), 4, "random", n=50)  # its heuristic's columns, declared

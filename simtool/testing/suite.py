@@ -147,6 +147,11 @@ def watched_round(game, p: int, strategy_name: str, n: int = DEALS, unit_rules: 
     unsummed = tricks_not_played(state, results)
     if unsummed:
         raise AssertionError(f"at the end of the round: {unsummed}")
+    undeclared = sorted(set(results) - {*engine.RESULTS, *game.columns} - {k for k in results if k.startswith("_")})
+    if undeclared:  # the tables keep only the declared columns: this one was dropped without a word
+        raise AssertionError(f"the round returned '{undeclared[0]}', which the game's columns do not declare, so "
+                             f"no table holds it: declare it (columns = {{'{undeclared[0]}': np.int8}}), or name "
+                             f"it '_{undeclared[0]}' if only end_round reads it")
     return watch, results
 
 
