@@ -282,3 +282,22 @@ def test_a_result_column_not_declared_fails_the_suite_by_name(installed):
                                              r"so no table holds it: declare it \(columns = \{'bid': np.int8\}\)"):
         suite.watched_round(game, 4, "random", n=50)
     suite.watched_round(OhHell(), 4, "random", n=50)  # its heuristic's columns, declared
+
+
+class _SignedHands(Whist):
+    id = "designer-signed"
+
+    def deal(self, rng, match, rnd):
+        s = super().deal(rng, match, rnd)
+        s.hands = s.hands.astype(np.int64)  # bits 0..51: the same numbers, another type
+        return s
+
+
+def test_hands_of_another_type_than_uint64_fail_the_suite_by_name(installed):
+    """Before: "TypeError: ufunc 'bitwise_and' not supported for the input types" from inside the
+    trick loop."""
+    game = _SignedHands()
+    installed(game)
+    with pytest.raises(AssertionError, match=r"^invariant broken after the deal: 'hands' holds int64 values; card "
+                                             r"sets are uint64, bit c for card c \(simtool.bits\)$"):
+        suite.watched_round(game, 4, "random", n=50)

@@ -69,13 +69,14 @@ def fail_if(failed, message: str) -> None:
 
 
 def broken(game, state, when: str) -> None:
+    # the suite's own checks first: the game's invariants may fail on what they find, less clearly
+    shared = card_in_two_hands(game, state) or card_held_and_played(game, state)
+    fail_if(shared, f"invariant broken {when}: {shared}")
     for name, ok in game.invariants(state).items():
         ok = np.asarray(ok, bool)
         if not ok.all():
             where = f" (deal {np.flatnonzero(~ok)[0]})" if ok.ndim else ""
             raise AssertionError(f"invariant broken {when}: {name}{where}")
-    shared = card_in_two_hands(game, state) or card_held_and_played(game, state)
-    fail_if(shared, f"invariant broken {when}: {shared}")
 
 
 def card_held_and_played(game, state) -> str | None:
@@ -105,6 +106,8 @@ def card_in_two_hands(game, state) -> str | None:
         if not seen.cards:
             continue
         hands = np.asarray(getattr(state, name))
+        if hands.dtype != np.uint64:  # numpy refuses to mix int64 and uint64 sets, deep in the play
+            return f"'{name}' holds {hands.dtype} values; card sets are uint64, bit c for card c (simtool.bits)"
         held, twice = np.zeros(hands.shape[0], np.uint64), np.zeros(hands.shape[0], np.uint64)
         for seat in range(hands.shape[1]):
             twice |= held & hands[:, seat]
