@@ -1266,15 +1266,32 @@ def put(per_seat: np.ndarray, at: np.ndarray, values) -> None:
     than ``np.put``; a non-contiguous array (no flat view) takes the slow road.
     """
     values = np.asarray(values, per_seat.dtype)
-    if per_seat.flags.c_contiguous:
-        per_seat.reshape(-1)[at] = values
-    else:
-        np.put(per_seat, at, values)
+    try:
+        if per_seat.flags.c_contiguous:
+            per_seat.reshape(-1)[at] = values
+        else:
+            np.put(per_seat, at, values)
+    except IndexError as exc:
+        raise SimtoolError(_outside(per_seat, at)) from exc
 
 
 def add(per_seat: np.ndarray, at: np.ndarray, amount) -> None:
     """Add ``amount`` to one seat's entry per deal of an ``(n, p)`` array (flat cells ``at``)."""
-    put(per_seat, at, per_seat.take(at) + amount)
+    try:
+        now = per_seat.take(at)
+    except IndexError as exc:
+        raise SimtoolError(_outside(per_seat, at)) from exc
+    put(per_seat, at, now + amount)
+
+
+def _outside(per_seat: np.ndarray, at) -> str:
+    """A game's cell beyond its ``(n, p)`` table, in words (numpy said only 'index 1600 is out of
+    bounds for axis 0 with size 1600'): a seat of ``p`` or more, which in any deal but the last
+    lands on the next deal's seats unseen."""
+    n, p = per_seat.shape if per_seat.ndim == 2 else (per_seat.size, 1)
+    cell = int(np.asarray(at)[np.asarray(at) >= per_seat.size].flat[0])
+    return (f"a seat outside the table: cell {cell} of an array of {n} deals x {p} seats is seat {cell - (n - 1) * p} "
+            f"of the last deal; cells(n, p)(seat) needs 0 <= seat < {p} (a seat counted on without % p?)")
 
 
 def take(obj, keep: np.ndarray):

@@ -301,3 +301,32 @@ def test_hands_of_another_type_than_uint64_fail_the_suite_by_name(installed):
     with pytest.raises(AssertionError, match=r"^invariant broken after the deal: 'hands' holds int64 values; card "
                                              r"sets are uint64, bit c for card c \(simtool.bits\)$"):
         suite.watched_round(game, 4, "random", n=50)
+
+
+class _PastTheLast(_Outside):
+    """As :class:`_Outside`, the last deal too."""
+
+    id = "designer-past"
+
+    def play(self, s):
+        cell = cells(s.n, s.p)
+        while s.trick_no < s.hand_size:
+            yield from play_trick(s, cell, s.leader)
+            add(s.tricks, cell(np.where(s.winning < s.leader, s.winning + s.p, s.winning)), 1)
+            record_trick(s, s.leader)
+            s.trick[:] = -1
+            s.leader = s.winning
+            s.trick_no += 1
+            s.step = 0
+        return {"score": s.tricks.astype(np.int16), "tricks": s.tricks.astype(np.int8)}
+
+
+def test_a_seat_past_the_last_deal_is_named(installed):
+    """Before: "IndexError: index 1600 is out of bounds for axis 0 with size 1600" from engine.add."""
+    game = _PastTheLast()
+    installed(game)
+    with pytest.raises(SimtoolError, match=r"^a seat outside the table: cell \d+ of an array of 50 deals x 4 seats is "
+                                           r"seat [4-7] of the last deal; cells\(n, p\)\(seat\) needs 0 <= seat < 4"):
+        suite.watched_round(game, 4, "random", n=50)
+    with pytest.raises(SimtoolError, match=r"^a seat outside the table: cell 400 of an array of 100 deals x 4 seats"):
+        simtool.run("designer-past", n=100, seed=1, strategy="random")
