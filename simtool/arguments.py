@@ -66,7 +66,18 @@ def text(name: str, value, example: str, optional: bool = False) -> str | None:
         return None
     if isinstance(value, str):
         return value
-    raise bad(name, value, f"a string such as {example!r}" + (", or None" if optional else ""))
+    raise bad(name, value, f"a string such as {example!r}" + (", or None" if optional else "") + _by_name(value))
+
+
+def _by_name(value) -> str:
+    """For a game or strategy object given where its name goes (a designer's ``GAME``, a decorated
+    strategy, in a notebook): the name to give instead, and how a name finds it."""
+    for attr in ("id", "name"):
+        named = getattr(value, attr, None)
+        if isinstance(named, str):
+            return (f": give its name, {named!r}; a game or strategy of your own is found by name once its "
+                    "package is installed (entry points, docs/new-game.md), a strategy file as 'FILE.py:NAME'")
+    return ""
 
 
 def number(name: str, value, example: str) -> float | None:

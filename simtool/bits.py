@@ -121,6 +121,8 @@ def _select_bytes(sets: np.ndarray, k: np.ndarray) -> np.ndarray:
     from the lowest byte: the count only grows); their number (the high bits summed into the top
     byte by one more multiplication) gives the byte holding member ``k``, and that byte's
     ``0x80 + k - count``, less its high bit, the members of it to pass over: then the table."""
+    if not sets.flags.c_contiguous:  # a column of an (n, p) table: its bytes cannot be viewed in place
+        sets = np.ascontiguousarray(sets)
     before = np.bitwise_count(sets.view(np.uint8)).view(np.uint64)
     before *= _ONES << _8  # byte i: members in bytes 0..i-1 (at most 64: no carry)
     ahead = k.astype(np.uint64)

@@ -882,6 +882,8 @@ def _check_results(game: Game, state, results) -> None:
     if problem:
         raise GameError(f"game '{game.id}' ended a round with {problem} (each of "
                         f"{', '.join(want)} is one number per deal and seat, (n, p), of its type)")
+    if np.asarray(results["score"]).dtype.kind == "f":  # whole numbers (checked): as the tables and totals hold them
+        results["score"] = np.asarray(results["score"]).astype(RESULTS["score"])
 
 
 def _column_problem(value: np.ndarray, dtype: np.dtype, shape: tuple[int, int]) -> str | None:
@@ -1292,15 +1294,32 @@ def put(per_seat: np.ndarray, at: np.ndarray, values) -> None:
     than ``np.put``; a non-contiguous array (no flat view) takes the slow road.
     """
     values = np.asarray(values, per_seat.dtype)
-    if per_seat.flags.c_contiguous:
-        per_seat.reshape(-1)[at] = values
-    else:
-        np.put(per_seat, at, values)
+    try:
+        if per_seat.flags.c_contiguous:
+            per_seat.reshape(-1)[at] = values
+        else:
+            np.put(per_seat, at, values)
+    except IndexError as exc:
+        raise SimtoolError(_outside(per_seat, at)) from exc
 
 
 def add(per_seat: np.ndarray, at: np.ndarray, amount) -> None:
     """Add ``amount`` to one seat's entry per deal of an ``(n, p)`` array (flat cells ``at``)."""
-    put(per_seat, at, per_seat.take(at) + amount)
+    try:
+        now = per_seat.take(at)
+    except IndexError as exc:
+        raise SimtoolError(_outside(per_seat, at)) from exc
+    put(per_seat, at, now + amount)
+
+
+def _outside(per_seat: np.ndarray, at) -> str:
+    """A game's cell beyond its ``(n, p)`` table, in words (numpy said only 'index 1600 is out of
+    bounds for axis 0 with size 1600'): a seat of ``p`` or more, which in any deal but the last
+    lands on the next deal's seats unseen."""
+    n, p = per_seat.shape if per_seat.ndim == 2 else (per_seat.size, 1)
+    cell = int(np.asarray(at)[np.asarray(at) >= per_seat.size].flat[0])
+    return (f"a seat outside the table: cell {cell} of an array of {n} deals x {p} seats is seat {cell - (n - 1) * p} "
+            f"of the last deal; cells(n, p)(seat) needs 0 <= seat < {p} (a seat counted on without % p?)")
 
 
 def take(obj, keep: np.ndarray):
@@ -1443,7 +1462,7 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
         if duplicate:
             # dealt for the whole batch, ended matches too, so that a match's copies get the same
             # cards in every round however long each lasts
-            state = _duplicate_deal(game, deal_rng, n, p, rules, rnd).take(alive)
+            state = take(_duplicate_deal(game, deal_rng, n, p, rules, rnd), alive)
         else:
             state = game.deal(deal_rng, match, rnd)
         _dealt(game, state, len(ids))
@@ -1493,8 +1512,9 @@ def _ended(game: Game, over, n: int) -> np.ndarray:
 
 
 def _duplicate_deal(game: Game, rng, n: int, p: int, rules: dict, rnd: int):
-    """Round ``rnd`` of ``n / p`` fresh deals, each repeated ``p`` times in a row."""
-    return game.deal(rng, game.new_match(n // p, p, rules), rnd).repeat(p)
+    """Round ``rnd`` of ``n / p`` fresh deals, each repeated ``p`` times in a row (by the engine's
+    :func:`repeat`, as a round state that is a plain dataclass has no method of its own)."""
+    return repeat(game.deal(rng, game.new_match(n // p, p, rules), rnd), p)
 
 
 def _public(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

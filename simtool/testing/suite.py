@@ -8,14 +8,17 @@ up, ...) is evaluated before every decision and at the end of every round here.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import polars as pl
 import pytest
 
 import strategies
 from simtool import bits, engine, games
-from simtool.analysis import summary
-from simtool.errors import SimtoolError
+from simtool.analysis import summary, tension
+from simtool.errors import SimtoolError, StrategyError
+from simtool.games.tricks import TrickRound
 from simtool.pipeline.runner import RunSpec, chunk_size, execute, play_chunk
 
 DEALS = 400
@@ -33,23 +36,89 @@ class Watch:
     def __init__(self, game, inner, state=None):
         self.game, self.inner, self.name, self.state = game, inner, inner.name, state
         self.seen: list[tuple[str, np.ndarray, np.ndarray]] = []
+        self.failed: AssertionError | None = None
+        """The game's fault this watch found, if any: the engine reports it as the strategy's
+        error (the watch runs inside the strategy's call), :func:`watched_round` as the game's."""
 
     def __call__(self, view, rng):
         legal = view.legal
-        # the engine checks the seats of a game plugin's decisions, not those of a built-in game
-        wrong = view.seat[(view.seat < 0) | (view.seat >= view.players)]
-        assert not wrong.size, f"seat {wrong[0]} at '{view.kind}', not one of 0..{view.players - 1}"
-        assert (bits.count(legal) > 0).all(), f"empty legal set at '{view.kind}'"
-        assert (legal & ~bits.full(self.game.n_actions) == 0).all(), f"option beyond n_actions at '{view.kind}'"
-        broken(self.game, self.state, f"before '{view.kind}'")
+        try:
+            self.check(view, legal)
+        except AssertionError as exc:
+            self.failed = exc
+            raise
         picked = self.inner(view, rng)
         self.seen.append((view.kind, legal.copy(), np.asarray(picked).copy()))
         return picked
 
+    def check(self, view, legal) -> None:
+        # the engine checks the seats of a game plugin's decisions, not those of a built-in game
+        wrong = view.seat[(view.seat < 0) | (view.seat >= view.players)]
+        if wrong.size:
+            raise AssertionError(f"seat {wrong[0]} at '{view.kind}', not one of 0..{view.players - 1}")
+        fail_if(not (bits.count(legal) > 0).all(), f"empty legal set at '{view.kind}'")
+        fail_if((legal & ~bits.full(self.game.n_actions) != 0).any(), f"option beyond n_actions at '{view.kind}'")
+        broken(self.game, self.state, f"before '{view.kind}'")
+
+
+def fail_if(failed, message: str) -> None:
+    """An AssertionError of ``message`` alone: pytest's rewriting of a plain ``assert`` would add
+    the arrays compared to a message that must stay one line."""
+    if failed:
+        raise AssertionError(message)
+
 
 def broken(game, state, when: str) -> None:
+    # the suite's own checks first: the game's invariants may fail on what they find, less clearly
+    shared = card_in_two_hands(game, state) or card_held_and_played(game, state)
+    fail_if(shared, f"invariant broken {when}: {shared}")
     for name, ok in game.invariants(state).items():
-        assert np.asarray(ok).all(), f"invariant broken {when}: {name}"
+        ok = np.asarray(ok, bool)
+        if not ok.all():
+            where = f" (deal {np.flatnonzero(~ok)[0]})" if ok.ndim else ""
+            raise AssertionError(f"invariant broken {when}: {name}{where}")
+
+
+def card_held_and_played(game, state) -> str | None:
+    """A card still in a hand after it was played, in a round of the shared trick loop
+    (:class:`~simtool.games.tricks.TrickRound`: its ``played`` holds every card played), named
+    with its deal and seat; ``None`` if none. A legal set offering a card the seat does not hold
+    (another's, or one already played) plays it out of nobody's hand, or out of another's."""
+    if not isinstance(state, TrickRound) or not state.books:
+        return None
+    both = state.hands & state.played[:, None]
+    if not both.any():
+        return None
+    row, seat = (int(i) for i in np.argwhere(both != 0)[0])
+    card = int(bits.lowest(both[row:row + 1, seat])[0])
+    return (f"a played card is still held: card {card} ({game.label('play', card)}) is played and in seat {seat}'s "
+            f"hand in deal {row} (did a legal set offer a card the acting seat does not hold?)")
+
+
+def card_in_two_hands(game, state) -> str | None:
+    """A card held by two seats at once in the round state's hands (its own field declared
+    ``cards=True``), named with its deal and seats; ``None`` if none. The suite checks it itself: a
+    game's own invariants are written from its deal (every card held is one dealt), so a deal giving
+    a card twice kept them and passed every check."""
+    if not dataclasses.is_dataclass(state):
+        return None
+    for name, seen in engine.declared(type(state)).items():
+        if not seen.cards:
+            continue
+        hands = np.asarray(getattr(state, name))
+        if hands.dtype != np.uint64:  # numpy refuses to mix int64 and uint64 sets, deep in the play
+            return f"'{name}' holds {hands.dtype} values; card sets are uint64, bit c for card c (simtool.bits)"
+        held, twice = np.zeros(hands.shape[0], np.uint64), np.zeros(hands.shape[0], np.uint64)
+        for seat in range(hands.shape[1]):
+            twice |= held & hands[:, seat]
+            held |= hands[:, seat]
+        if twice.any():
+            row = int(np.flatnonzero(twice)[0])
+            card = int(bits.lowest(twice[row:row + 1])[0])
+            seats = [seat for seat in range(hands.shape[1]) if hands[row, seat] & bits.BIT[card]]
+            return (f"no card is in two hands: card {card} ({game.label('play', card)}) is in '{name}' of "
+                    f"seats {seats} in deal {row}")
+    return None
 
 
 def default_rules(game) -> dict:
@@ -68,11 +137,42 @@ def watched_round(game, p: int, strategy_name: str, n: int = DEALS, unit_rules: 
     match = game.new_match(n, p, rules)
     rng = np.random.default_rng(seed)
     state = game.deal(rng, match, 0)
+    broken(game, state, "after the deal")  # here, not inside a strategy that would take the blame
     watch = Watch(game, strategies.resolve(strategy_name, game.id), state)
-    results = engine.play_round(game, state, engine.Lineup([watch], np.zeros(p, np.int64)), rng,
-                                context(game, n))
+    try:
+        results = engine.play_round(game, state, engine.Lineup([watch], np.zeros(p, np.int64)), rng,
+                                    context(game, n))
+    except StrategyError as exc:
+        if watch.failed is None:  # the strategy's own error
+            raise
+        raise AssertionError(str(watch.failed)) from exc  # the game's: not "strategy 'random' raised ..."
     broken(game, state, "at the end of the round")
+    unsummed = tricks_not_played(state, results)
+    if unsummed:
+        raise AssertionError(f"at the end of the round: {unsummed}")
+    undeclared = sorted(set(results) - {*engine.RESULTS, *game.columns} - {k for k in results if k.startswith("_")})
+    if undeclared:  # the tables keep only the declared columns: this one was dropped without a word
+        raise AssertionError(f"the round returned '{undeclared[0]}', which the game's columns do not declare, so "
+                             f"no table holds it: declare it (columns = {{'{undeclared[0]}': np.int8}}), or name "
+                             f"it '_{undeclared[0]}' if only end_round reads it")
     return watch, results
+
+
+def tricks_not_played(state, results) -> str | None:
+    """In a round of the shared trick loop (:class:`~simtool.games.tricks.TrickRound`), the first
+    deal whose ``tricks`` results do not add up to the tricks played (``trick_no``), in words;
+    ``None`` if every deal's do. A winner's cell computed outside the table (a seat ``p`` or more
+    lands on the next deal's first seats) moves a trick from one deal to another."""
+    if not isinstance(state, TrickRound):
+        return None
+    won = np.asarray(results["tricks"]).sum(axis=1, dtype=np.int64)
+    wrong = np.flatnonzero(won != state.trick_no)
+    if not wrong.size:
+        return None
+    row = int(wrong[0])
+    return (f"the tricks won add up to {won[row]} in deal {row}, not the {state.trick_no} tricks played "
+            f"(a trick credited twice, to no seat, or to a seat outside the table: cells(n, p)(seat) needs "
+            f"0 <= seat < p)")
 
 
 def run_spec(game, players: int, n: int, unit: str = "deal", seed: int = 7, chunk: int | None = None) -> RunSpec:
@@ -258,6 +358,26 @@ class Conformance:
         assert np.allclose(per["win"].to_numpy(), 1.0, atol=1e-5)
         rounds = c.seats.group_by("match").agg(pl.col("round").max() + 1).sort("match")
         assert (rounds["round"].to_numpy() == m.filter(pl.col("seat") == 0).sort("match")["rounds"].to_numpy()).all()
+        unsummed = total_not_its_rounds(game, c.seats, m)
+        assert unsummed is None, unsummed
+
+    @pytest.mark.parametrize("unit", ["deal", "match"])
+    def test_duplicate_copies_play_alike(self, game, unit):
+        """``--duplicate`` (and the review's luck question) plays every deal once per rotation of
+        the line-up with the same cards: with ``high`` at every seat, a choice fixed by the
+        position, every copy of a deal (of every round of a match) scores the same seat by seat."""
+        if unit == "match" and game.deal_reads_match:
+            pytest.skip(f"{game.id} deals each round from the match so far: no duplicate matches")
+        p = game.default_players
+        spec = dataclasses.replace(run_spec(game, p, 12 * p, unit), lineup=("high",) * p, duplicate=True)
+        seats = play_chunk(spec, 0).seats
+        key = ["deal"] if unit == "deal" else ["match", "round"]
+        copies = seats.group_by(*key, "seat").agg(pl.col("score").n_unique().alias("scores"), pl.len())
+        assert (copies["len"] == p).all(), "a duplicate deal was not played once per rotation"
+        differ = copies.filter(pl.col("scores") > 1)
+        assert differ.is_empty(), (f"the {p} copies of {unit} {differ.row(0, named=True)[key[0]]} scored seat "
+                                   f"{differ.row(0, named=True)['seat']} differently: the copies the engine makes "
+                                   f"of a round state (engine.repeat) do not play alike")
 
     def test_match_over_has_no_side_effects(self, game, players):
         """Asking whether a match is over changes nothing in it."""
@@ -293,6 +413,25 @@ class Conformance:
         for a, b in zip(one, two, strict=True):
             assert a.seats.equals(b.seats)
             assert (a.matches is None and b.matches is None) or a.matches.equals(b.matches)
+
+
+def total_not_its_rounds(game, seats: pl.DataFrame, matches: pl.DataFrame) -> str | None:
+    """The first match whose total is not the sum of its rounds' scores (floored at the game's
+    ``total_floor``), in words; ``None`` if every one is. Match tension, lead histories and reviews
+    rebuild totals from the round scores, so a total the game's ``end_round`` made otherwise
+    (a bonus added there, a round left out) is one they would contradict."""
+    last = (tension.running_totals(seats, game.total_floor).group_by("match", "seat")
+            .agg(pl.col("total").sort_by("round").last()))
+    both = (matches.select("match", "seat", pl.col("total").cast(pl.Int64).alias("recorded"))
+            .join(last, on=["match", "seat"], how="left")
+            .filter(pl.col("total").is_null() | (pl.col("total") != pl.col("recorded"))))
+    if both.is_empty():
+        return None
+    row = both.sort("match", "seat").row(0, named=True)
+    floor = "" if game.total_floor is None else f", floored at {game.total_floor}"
+    return (f"match {row['match']}: seat {row['seat']}'s total is {row['recorded']}, its rounds' scores sum to "
+            f"{row['total']}{floor}; a match total must be the sum of the round scores (Game.end_round adds "
+            "results['score'] and nothing else: a bonus belongs in a round's score)")
 
 
 def check_worlds(game, view, rng, k: int = 3) -> None:
