@@ -1370,8 +1370,18 @@ class RoundState:
 def shares(values: np.ndarray, lower_wins: bool) -> np.ndarray:
     """Win share per seat, ``(n, p)`` float32: the best value wins, tied leaders split the win."""
     best = across_seats(np.minimum if lower_wins else np.maximum, values)
-    leaders = values == best[:, None]
-    return (leaders / across_seats(np.add, leaders.view(np.uint8))[:, None]).astype(np.float32)
+    # one seat's column at a time: numpy iterates an operand broadcast from (n, 1) over rows of p
+    # cells, a buffered copy per deal (several times the work of the column-wise steps)
+    leaders = np.empty(values.shape, bool)
+    for seat in range(values.shape[1]):
+        np.equal(values[:, seat], best, out=leaders[:, seat])
+    # a leader's share is 1 / count, rounded to float32 as the quotient leader / count was (a
+    # leader is 1, and 0 / count is 0 as 0 * (1 / count))
+    each = np.divide(1.0, across_seats(np.add, leaders.view(np.uint8))).astype(np.float32)
+    out = np.empty(values.shape, np.float32)
+    for seat in range(values.shape[1]):
+        np.multiply(leaders[:, seat], each, out=out[:, seat])
+    return out
 
 
 def scaled_rank(values: np.ndarray, lower_wins: bool) -> np.ndarray:

@@ -39,6 +39,29 @@ def test_an_unwatched_round_keeps_its_results_not_its_history(game_id, p):
     assert (fast.past == -1).all() and (fast.past_winner == -1).all()  # no history kept
     assert (seen.past >= 0).any() and (seen.past_winner >= 0).any()
     assert (fast.played == 0).all() and (seen.played != 0).all()
+    # the unwatched tricks take their cards out of the hands at each trick's end: the same hands
+    assert np.array_equal(fast.hands, seen.hands)
+
+
+def test_an_unwatched_trick_takes_its_cards_out_of_the_hands_at_its_end():
+    """Stopped after the first card of the second trick, the unwatched round holds the hands the
+    watched one does less that card: the first trick's cards are gone, the one just played
+    not yet (it leaves with its trick)."""
+    states = {}
+    for watched in (False, True):  # the state as play_round leaves it for each kind of line-up
+        game = games.get("black-white")
+        state = game.deal(np.random.default_rng(3), game.new_match(200, 3, default_rules(game)), 0)
+        state.watched = watched
+        play, choice, rng = game.play(state), None, np.random.default_rng(4)
+        for _ in range(5):  # lead, colour, two follows, then the next trick's lead
+            d = play.send(choice)
+            choice = bits.uniform(np.broadcast_to(d.legal, (200,)), rng, game.n_actions)
+        assert play.send(choice).kind == "colour"  # the second trick's colour is asked
+        states[watched] = state
+    fast, seen = states[False], states[True]
+    led = bits.bit_of(np.array(seen.trick).max(axis=1))  # the one card on the table
+    assert np.array_equal(fast.hands & ~led[:, None], seen.hands)
+    assert not np.array_equal(fast.hands, seen.hands)
 
 
 @pytest.mark.parametrize("game_id", ["kansas-city", "out-trumped", "hearts"])
