@@ -3,6 +3,8 @@ plugins recorded, plugin files reloaded when edited). Each test failed on the co
 
 from __future__ import annotations
 
+import json
+
 
 def test_an_isolated_plugin_edited_between_two_runs_of_one_process_plays_as_edited(tmp_path):
     # before: the in-process plugin was loaded anew once its file changed, the --isolate one was
@@ -24,3 +26,29 @@ def test_an_isolated_plugin_edited_between_two_runs_of_one_process_plays_as_edit
     plugin.write_text(edited)
     after = played(plugin)
     assert not after.equals(before) and after.equals(played(copy))
+
+
+def test_a_tuning_whose_strategy_fails_says_to_go_on_with_the_tuning(capsys, tmp_path, monkeypatch, small_chunks):
+    # before: "...; 1 finished chunk is kept, the sweep unfinished: ... finish it with: simtool
+    # sweep --resume OUT/runs/deck-14_n6144_s1; a changed strategy plays it again with --force":
+    # that sweep's cells finished no tuning, and tune has no --force
+    from simtool.cli import main
+
+    from .test_hardening_cli import main_error
+    from .test_hardening_leftovers3 import ASKED_PER_CHUNK, fragile
+
+    entry, calls = fragile(tmp_path)
+    out = tmp_path / "tuning"
+    argv = ["tune", "--game", "black-white", "--vary", "deck", "--objective", "seat_spread", "--trials", "2",
+            "--n", str(3 * 2048), "--lineup", f"{entry},random,random", "--seed", "1", "--jobs", "1", "-q",
+            "--out", str(out)]
+    monkeypatch.setenv("FRAGILE_AFTER", str(ASKED_PER_CHUNK + 1))  # in the first trial's second chunk
+    text = main_error(capsys, argv, "raised RuntimeError: fragile gave up",
+                      f"; 1 finished chunk is kept, the tune unfinished: with the strategy unchanged (the cause "
+                      f"lay elsewhere: a --timeout too short, a file it reads), finish it with: simtool tune "
+                      f"--resume {out}; a changed strategy plays it again with a new --out")
+    assert "sweep" not in text and "--force" not in text
+    monkeypatch.delenv("FRAGILE_AFTER")
+    calls[0] = 0
+    assert main(["tune", "--resume", str(out), "-q", "--jobs", "1"]) == 0  # as the error said
+    assert json.loads((out / "tune.json").read_text())["trials"] == 2
