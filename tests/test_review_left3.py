@@ -52,3 +52,32 @@ def test_a_tuning_whose_strategy_fails_says_to_go_on_with_the_tuning(capsys, tmp
     calls[0] = 0
     assert main(["tune", "--resume", str(out), "-q", "--jobs", "1"]) == 0  # as the error said
     assert json.loads((out / "tune.json").read_text())["trials"] == 2
+
+
+def test_a_review_whose_game_fails_says_to_run_the_same_review_again(capsys, tmp_path, monkeypatch, small_chunks):
+    # before: "...kept, the review unfinished: ... finish it with: simtool sweep --resume
+    # OUT/runs/QUESTION; a changed game plays it again with --force": that sweep finished one
+    # question and no review, and review has no --force (Ctrl-C said: run the same review again)
+    import sys
+
+    from .test_hardening_cli import main_error
+    from .test_hardening_round5 import TOY
+    from .test_hardening_round12 import installed
+
+    failing = TOY.replace("    def deal(self, rng, match: Match, rnd: int) -> State:\n",
+                          "    def deal(self, rng, match: Match, rnd: int) -> State:\n"
+                          "        DEALT.append(rnd)\n"
+                          "        if len(DEALT) > int(__import__('os').environ.get('CLIMB_FAILS_AFTER', '1000000')):\n"
+                          "            raise ValueError('the deck ran out')\n") + "\nDEALT = []\n"
+    installed(tmp_path, monkeypatch, "failing_climb", failing, "failing-climb", "climb")
+    out = tmp_path / "review"
+    try:
+        monkeypatch.setenv("CLIMB_FAILS_AFTER", "6")
+        text = main_error(capsys, ["review", "--game", "climb", "--seed", "3", "--jobs", "1", "-q", "--out", out],
+                          "game 'climb' (failing_climb) raised ValueError: the deck ran out",
+                          f"the review unfinished: with the game unchanged (the cause lay elsewhere: a --timeout "
+                          f"too short, a file it reads), finish it with: the same simtool review (--out {out}) "
+                          f"again; a changed game plays it again with a new --out")
+        assert "sweep" not in text and "--force" not in text
+    finally:
+        sys.modules.pop("failing_climb", None)
