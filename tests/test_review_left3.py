@@ -81,3 +81,35 @@ def test_a_review_whose_game_fails_says_to_run_the_same_review_again(capsys, tmp
         assert "sweep" not in text and "--force" not in text
     finally:
         sys.modules.pop("failing_climb", None)
+
+
+def test_an_installed_strategy_playing_a_searchs_play_outs_is_recorded_and_a_changed_one_refused(tmp_path,
+                                                                                                  monkeypatch):
+    # before: only the line-up's own entries were asked: 'pimc@samples=2,playout=lowest' recorded
+    # nothing, so a resume after the package of 'lowest' changed joined chunks of its two versions
+    import sys
+
+    import pytest
+
+    from simtool.errors import SimtoolError
+    from simtool.pipeline.folders import RunWriter, installed_by
+
+    from .test_hardening_leftovers3 import HEURISTIC, claiming
+
+    claiming(tmp_path, monkeypatch, "[simtool.strategies]\nlowest = my_heuristics:lowest\n")
+    source = tmp_path / "site" / "my_heuristics.py"
+    source.write_text(HEURISTIC)
+    spec = {"game": "black-white", "lineup": ["pimc@samples=2,playout=lowest", "random", "random"]}
+    try:
+        found = installed_by(spec)
+        assert list(found) == ["strategy lowest"] and found["strategy lowest"].startswith(
+            "my_heuristics:lowest of my-cards 0.1, source sha256 ")
+        out = tmp_path / "run"
+        RunWriter(out, spec=spec).interrupted()  # a run stopped before its resume
+        source.write_text(HEURISTIC.replace("argmax", "argmin"))
+        with pytest.raises(SimtoolError, match=f"^cannot resume {out}: installed strategy lowest changed since"):
+            RunWriter(out, resume=True)
+        source.write_text(HEURISTIC)
+        RunWriter(out, resume=True).interrupted()  # the version that played its chunks: resumed
+    finally:
+        sys.modules.pop("my_heuristics", None)

@@ -211,7 +211,6 @@ def installed_by(spec: dict) -> dict[str, str]:
     ``pip install -e``) between a run's chunks is another version, as a changed plugin file is.
     Built-in names and plugin files are asked nothing (a plugin file has its own checksum)."""
     import strategies
-    from strategies import restrictions
 
     found = {}
     game = spec.get("game")
@@ -221,13 +220,24 @@ def installed_by(spec: dict) -> dict[str, str]:
             found[f"game {game}"] = version
     built_in = {s.name for s in strategies.BUILT_IN}
     lineup = spec.get("lineup")
-    for entry in dict.fromkeys(lineup if isinstance(lineup, (list, tuple)) else ()):
-        base = strategies.split(restrictions.split(str(entry))[0])[0]
+    entries = lineup if isinstance(lineup, (list, tuple)) else ()
+    for base in dict.fromkeys(name for entry in entries for name in _strategies_named(str(entry))):
         if base not in built_in and strategies.plugin_file(base) is None:
             version = games.installed_version("simtool.strategies", base)
             if version is not None:
                 found[f"strategy {base}"] = version
     return found
+
+
+def _strategies_named(entry: str, nested: bool = False) -> list[str]:
+    """The strategy of line-up ``entry`` and the installed ones its parameters name (a search's
+    play-out policy, ``pimc@playout=NAME``, plays as much as the entry: it was not recorded)."""
+    import strategies
+    from strategies import restrictions
+
+    base, params = strategies.split(restrictions.split(entry)[0])
+    found = [] if nested and base not in games.claimed_by("simtool.strategies") else [base]
+    return found + [name for value in params.values() for name in _strategies_named(value, nested=True)]
 
 
 def played_now(meta: dict) -> bool:
