@@ -113,3 +113,38 @@ def test_an_installed_strategy_playing_a_searchs_play_outs_is_recorded_and_a_cha
         RunWriter(out, resume=True).interrupted()  # the version that played its chunks: resumed
     finally:
         sys.modules.pop("my_heuristics", None)
+
+
+def test_a_plan_plays_again_a_finished_cell_whose_installed_strategy_changed(tmp_path, monkeypatch):
+    # before: a finished cell was kept when simtool's and numpy's versions were the same, whatever
+    # the installed strategy it played: the same sweep after the package changed set the old
+    # version's cells beside the new one's in one report
+    import sys
+
+    import polars as pl
+
+    from simtool.commands import plans
+    from simtool.pipeline.runner import make_spec
+
+    from .test_hardening_leftovers3 import HEURISTIC, claiming
+
+    claiming(tmp_path, monkeypatch, "[simtool.strategies]\nlowest = my_heuristics:lowest\n")
+    source = tmp_path / "site" / "my_heuristics.py"
+    source.write_text(HEURISTIC)
+    try:
+        spec = make_spec("black-white", 3, 300, "random", {0: "lowest"}, seed=3)
+        (cell,) = plans.play([spec], tmp_path / "sweep", jobs=1)
+        old = pl.read_parquet(cell / "seats.parquet")
+        assert json.loads((cell / "run.json").read_text())["installed_by"]["strategy lowest"].startswith(
+            "my_heuristics:lowest of my-cards 0.1, source sha256 ")
+        (kept,) = plans.play([spec], tmp_path / "sweep", jobs=1)  # unchanged: kept as it was
+        assert pl.read_parquet(kept / "seats.parquet").equals(old)
+        sys.modules.pop("my_heuristics", None)
+        source.write_text(HEURISTIC.replace("view.mask.argmax(axis=1)",  # its last legal option
+                                            "view.mask.shape[1] - 1 - view.mask[:, ::-1].argmax(axis=1)"))
+        (again,) = plans.play([spec], tmp_path / "sweep", jobs=1)
+        (fresh,) = plans.play([spec], tmp_path / "fresh", jobs=1)
+        new = pl.read_parquet(again / "seats.parquet")
+        assert not new.equals(old) and new.equals(pl.read_parquet(fresh / "seats.parquet"))
+    finally:
+        sys.modules.pop("my_heuristics", None)

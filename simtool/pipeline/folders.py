@@ -240,12 +240,23 @@ def _strategies_named(entry: str, nested: bool = False) -> list[str]:
     return found + [name for value in params.values() for name in _strategies_named(value, nested=True)]
 
 
+def _installed_recorded(parts: Path) -> dict | None:
+    """What ``chunks/spec.json`` recorded of the installed games and strategies (:func:`installed_by`)."""
+    try:
+        found = parse_json((parts / SPEC).read_text()).get(INSTALLED)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return found if isinstance(found, dict) else None
+
+
 def played_now(meta: dict) -> bool:
-    """Whether a finished run's ``run.json`` names the versions this process plays with: a plan
-    keeps a finished cell only then, so that one report never sets cells of two versions side by
-    side as if one had played them."""
-    versions = meta.get("versions")
-    return isinstance(versions, dict) and {k: versions.get(k) for k in ("simtool", "numpy")} == played_by()
+    """Whether a finished run's ``run.json`` names the versions this process plays with, the
+    installed games and strategies too (none recorded before 2026-11-27: as then): a plan keeps a
+    finished cell only then, so that one report never sets cells of two versions side by side as
+    if one had played them."""
+    versions, installed = meta.get("versions"), meta.get(INSTALLED)
+    return (isinstance(versions, dict) and {k: versions.get(k) for k in ("simtool", "numpy")} == played_by()
+            and (not isinstance(installed, dict) or installed == installed_by(meta)))
 
 
 def native(path) -> str:
@@ -545,6 +556,8 @@ class RunWriter:
                         raise
                     written[name] = final
             meta = {**meta, "files": sorted(p.name for p in written.values()), "sha256": sums}
+            if installed := _installed_recorded(self.parts):  # for played_now, once chunks/ is gone
+                meta[INSTALLED] = installed
             meta[PLAYED_SUM] = _played_sum(json.loads(json.dumps(meta, default=str)))  # as read back
             if self.left_alone():
                 meta["left_alone"] = [f"chunks/{name}" for name in self.left_alone()]
