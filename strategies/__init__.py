@@ -128,10 +128,13 @@ def broken() -> dict[str, str]:
     built_in = {s.name for s in BUILT_IN}
     for ep in entry_points(group="simtool.strategies"):
         if ep.name in built_in:
-            found.setdefault(f"{ep.name} (installed)",
-                             f"installed strategy '{ep.name}' (entry point {ep.value}) takes the name of a built-in "
-                             f"strategy: '{ep.name}' plays the built-in one; give yours another name")
+            found.setdefault(f"{ep.name} (installed)", _shadows(ep.name, ep.value))
     return found
+
+
+def _shadows(name: str, value: str) -> str:
+    return (f"installed strategy '{name}' (entry point {value}) takes the name of a built-in strategy: "
+            f"'{name}' plays the built-in one; give yours another name")
 
 
 def shadowed(lineup) -> list[str]:
@@ -149,8 +152,7 @@ def shadowed(lineup) -> list[str]:
     for base in dict.fromkeys(split(restrictions.split(str(entry))[0])[0] for entry in lineup):
         values = claimed.get(base, [])
         if values and base in built_in:
-            notes.append(f"installed strategy '{base}' (entry point {values[0]}) takes the name of a built-in "
-                         f"strategy: '{base}' plays the built-in one; give yours another name")
+            notes.append(_shadows(base, values[0]))
         elif note := games.declared_twice("strategy", base, values, f"'{base}'"):
             notes.append(note)
     return notes

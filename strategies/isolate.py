@@ -38,8 +38,8 @@ def described(entry: str, game_id: str, file: Path | None) -> Strategy:
     parameters, and sends its description back as plain values (:func:`describe_strategy`): its
     module never runs in this process. Its errors are the one-line errors of the plugin loaded
     here."""
-    remote = _Remote(entry, game_id, None if file is None else str(file))
-    about = _child(entry, game_id, remote.file).about
+    remote = _Remote(entry, game_id, None if file is None else str(file), identity=_identity(file))
+    about = _child(remote).about
     try:
         return _from_description(about, remote)
     except (KeyError, TypeError, ValueError) as exc:  # an untrusted process's reply: checked
@@ -94,6 +94,7 @@ class _Remote:
     file: str | None
     isolated = True  # what a search asks before it would use the plugin's belief (pimc@infer)
     belief: bool = False  # whether the plugin offers one (choose.redeal), which isolated it cannot
+    identity: tuple = ()  # the plugin file as described (see _identity): its process plays that
 
     def __call__(self, view, rng, params=None) -> np.ndarray:  # params: the plugin's own copy has them
         fields = type(view).fields()
@@ -101,7 +102,7 @@ class _Remote:
         # keeps, fields already read), not the engine's links; the rest of its fields go only when
         # the plugin reads them, as a strategy in-process pays only for what it reads
         given = {k: v for k, v in vars(view).items() if k not in ("_game", "_resolve")}
-        child = _child(self.entry, self.game_id, self.file)
+        child = _child(self)
         # and the fields it has asked for at this kind of decision before, with the call: a
         # heuristic reads the same ones every time, and each question is a round trip
         read = child.reads.setdefault(view.kind, set())
@@ -187,14 +188,28 @@ class _Replies(pickle.Unpickler):
 
 
 _CHILDREN: dict[tuple, _Child] = {}
-"""The isolated plugins' processes this process started, by plugin, game and process id (a
+"""The isolated plugins' processes this process started, by plugin, game, process id and file version (a
 forked worker starts its own: it must not talk on its parent's pipes)."""
 
 
-def _child(entry: str, game_id: str, file: str | None) -> _Child:
-    key = (entry, game_id, file, os.getpid())
+def _identity(file: Path | None) -> tuple:
+    """The plugin file as it is now (inode, size, modification time), as an in-process plugin is
+    loaded anew once its file changed: the process of a plugin edited between two runs of one
+    process (a notebook's) played the old code, filed under the checksum of the edited file."""
+    try:
+        info = Path(file).stat() if file is not None else None
+    except OSError:  # gone: its process says so in the plugin's own words
+        return ()
+    return () if info is None else (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _child(remote: _Remote) -> _Child:
+    entry, game_id, file = remote.entry, remote.game_id, remote.file
+    key = (entry, game_id, file, os.getpid(), remote.identity)
     child = _CHILDREN.get(key)
     if child is None:
+        for stale in [c for k, c in _CHILDREN.items() if k[:4] == key[:4]]:  # the file's older version
+            _end(stale)
         child = _CHILDREN[key] = _Child(key)
         child.send((entry, game_id, file))
         reply = child.receive()

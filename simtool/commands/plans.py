@@ -50,13 +50,17 @@ def folder_names(specs: list[RunSpec]) -> list[str]:
 
 
 def make_plan(specs: list[RunSpec], runs_dir: Path, report: dict | None = None,
-              extra: list[dict] | None = None, command: str = "sweep") -> Plan:
+              extra: list[dict] | None = None, command: str = "sweep", resume: str | None = None,
+              again: str = "--force") -> Plan:
     """The plan of ``specs`` in ``runs_dir``: ``extra`` per cell, more for its ``run.json`` (a
-    ladder rung says which); ``report`` (its file and title) is saved for the resume."""
+    ladder rung says which); ``report`` (its file and title) is saved for the resume; ``resume``
+    and ``again``: what an error that keeps its chunks says to do (:class:`Plan`), where the
+    command goes on otherwise than ``sweep --resume`` (a tuning's trial)."""
     runs_dir = Path(runs_dir)
     records = extra or [{} for _ in specs]
     cells = tuple(Cell(s, runs_dir / n, e) for s, n, e in zip(specs, folder_names(specs), records, strict=True))
-    return Plan(command, cells, runs_dir, settings=report or {}, resume=f"simtool sweep --resume {runs_dir}")
+    return Plan(command, cells, runs_dir, settings=report or {}, resume=resume or f"simtool sweep --resume {runs_dir}",
+                again=again)
 
 
 def check(plan: Plan, force: bool = False) -> None:
@@ -120,11 +124,12 @@ def check_report(output: str | Path, plan: Plan) -> None:
 def play(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bool = False,
          backend: str = "local", scheduler: str | None = None, progress=None,
          report: dict | None = None, timeout: float | None = None,
-         extra: list[dict] | None = None, command: str = "sweep") -> list[Path]:
+         extra: list[dict] | None = None, command: str = "sweep", resume: str | None = None,
+         again: str = "--force") -> list[Path]:
     """Check and play :func:`make_plan` through the executor (cells finished with the same
     specification are kept, interrupted ones resumed; ``force`` plays them again); return the
     cells' folders."""
-    plan = make_plan(specs, runs_dir, report, extra, command)
+    plan = make_plan(specs, runs_dir, report, extra, command, resume, again)
     check(plan, force)
     done = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force,
                    progress=progress, timeout=timeout)

@@ -404,8 +404,11 @@ def play_all(s: Setup, out: Path, jobs: int | None = None, progress: Progress | 
         if progress is not None:
             progress(question, 0, 0)  # named before its first chunk is in
             tick = partial(progress, question)
+        # a review goes on when run again (as after Ctrl-C), not by `sweep --resume` of one
+        # question's folder, and has no --force
         folders[question] = play(specs, out / "runs" / question, jobs, backend=backend, scheduler=scheduler,
-                                 progress=tick, extra=extra, command="review")
+                                 progress=tick, extra=extra, command="review",
+                                 resume=f"the same simtool review (--out {out}) again", again="a new --out")
     return folders
 
 

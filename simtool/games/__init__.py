@@ -62,15 +62,10 @@ def declared_twice(kind: str, name: str, values: list[str], given: str) -> str |
             f"{given} plays the first, {values[0]}; uninstall or rename the others")
 
 
-def claimed(group: str) -> dict[str, str]:
-    """The names installed packages declare in entry-point ``group``, each with the entry point
-    that plays it (the first found), read once while the installation stays as it is (a sweep or
-    a tuning asks at every run)."""
-    return {name: values[0] for name, values in claimed_by(group).items()}
-
-
 def claimed_by(group: str) -> dict[str, list[str]]:
-    """:func:`claimed` with every entry point declaring each name, in the order they are found."""
+    """The names installed packages declare in entry-point ``group``, each with every entry point
+    declaring it in the order they are found (the first plays), read once while the installation
+    stays as it is (a sweep or a tuning asks at every run)."""
     return _claimed(_installation()).get(group, {})
 
 

@@ -85,7 +85,8 @@ class Plan:
     ``plan.json``); ``None`` for a single run. ``reuse``: cells already finished with the same
     specification are kept and interrupted ones resumed (a plan of several runs), rather than
     refused without ``--force`` (``simtool run``). ``settings``: what the command saves to go on
-    later (a report's file and title); ``resume``: the command that finishes it."""
+    later (a report's file and title); ``resume``: the command that finishes it; ``again``: how
+    to play it again from scratch (a tuning has no ``--force``)."""
 
     command: str
     cells: tuple[Cell, ...]
@@ -93,6 +94,7 @@ class Plan:
     reuse: bool = True
     settings: dict = field(default_factory=dict)
     resume: str = ""
+    again: str = "--force"
 
 
 @dataclass
@@ -167,7 +169,7 @@ def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", sche
         raise type(exc)(f"{exc}; {kept:,} finished chunk{'s are' if kept > 1 else ' is'} kept, the "
                         f"{plan.command} unfinished: with the {what} unchanged (the cause lay elsewhere: "
                         f"a --timeout too short, a file it reads), finish it with: {plan.resume}; a "
-                        f"changed {what} plays it again with --force") from None
+                        f"changed {what} plays it again with {plan.again}") from None
     except BaseException:
         for r in runs:
             r.abort()

@@ -211,7 +211,6 @@ def installed_by(spec: dict) -> dict[str, str]:
     ``pip install -e``) between a run's chunks is another version, as a changed plugin file is.
     Built-in names and plugin files are asked nothing (a plugin file has its own checksum)."""
     import strategies
-    from strategies import restrictions
 
     found = {}
     game = spec.get("game")
@@ -221,8 +220,8 @@ def installed_by(spec: dict) -> dict[str, str]:
             found[f"game {game}"] = version
     built_in = {s.name for s in strategies.BUILT_IN}
     lineup = spec.get("lineup")
-    for entry in dict.fromkeys(lineup if isinstance(lineup, (list, tuple)) else ()):
-        base = strategies.split(restrictions.split(str(entry))[0])[0]
+    entries = lineup if isinstance(lineup, (list, tuple)) else ()
+    for base in dict.fromkeys(name for entry in entries for name in _strategies_named(str(entry))):
         if base not in built_in and strategies.plugin_file(base) is None:
             version = games.installed_version("simtool.strategies", base)
             if version is not None:
@@ -230,12 +229,34 @@ def installed_by(spec: dict) -> dict[str, str]:
     return found
 
 
+def _strategies_named(entry: str, nested: bool = False) -> list[str]:
+    """The strategy of line-up ``entry`` and the installed ones its parameters name (a search's
+    play-out policy, ``pimc@playout=NAME``, plays as much as the entry: it was not recorded)."""
+    import strategies
+    from strategies import restrictions
+
+    base, params = strategies.split(restrictions.split(entry)[0])
+    found = [] if nested and base not in games.claimed_by("simtool.strategies") else [base]
+    return found + [name for value in params.values() for name in _strategies_named(value, nested=True)]
+
+
+def _installed_recorded(parts: Path) -> dict | None:
+    """What ``chunks/spec.json`` recorded of the installed games and strategies (:func:`installed_by`)."""
+    try:
+        found = parse_json((parts / SPEC).read_text()).get(INSTALLED)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return found if isinstance(found, dict) else None
+
+
 def played_now(meta: dict) -> bool:
-    """Whether a finished run's ``run.json`` names the versions this process plays with: a plan
-    keeps a finished cell only then, so that one report never sets cells of two versions side by
-    side as if one had played them."""
-    versions = meta.get("versions")
-    return isinstance(versions, dict) and {k: versions.get(k) for k in ("simtool", "numpy")} == played_by()
+    """Whether a finished run's ``run.json`` names the versions this process plays with, the
+    installed games and strategies too (none recorded before 2026-11-27: as then): a plan keeps a
+    finished cell only then, so that one report never sets cells of two versions side by side as
+    if one had played them."""
+    versions, installed = meta.get("versions"), meta.get(INSTALLED)
+    return (isinstance(versions, dict) and {k: versions.get(k) for k in ("simtool", "numpy")} == played_by()
+            and (not isinstance(installed, dict) or installed == installed_by(meta)))
 
 
 def native(path) -> str:
@@ -535,6 +556,8 @@ class RunWriter:
                         raise
                     written[name] = final
             meta = {**meta, "files": sorted(p.name for p in written.values()), "sha256": sums}
+            if installed := _installed_recorded(self.parts):  # for played_now, once chunks/ is gone
+                meta[INSTALLED] = installed
             meta[PLAYED_SUM] = _played_sum(json.loads(json.dumps(meta, default=str)))  # as read back
             if self.left_alone():
                 meta["left_alone"] = [f"chunks/{name}" for name in self.left_alone()]
