@@ -303,44 +303,40 @@ OWN_PACKAGES = ("simtool", "strategies")
 def own_code() -> dict[tuple[object, str], tuple[object, str]]:
     """Every function and class that simtool's and the built-in strategies' modules define
     (not those they import), and each built-in strategy's ``choose``: ``(owner, attribute) ->
-    (value, its name)``. Each module is looked through again only when it holds other objects
-    (:data:`_SCANNED`): a run's every chunk asks, and a test process holds thousands of modules."""
-    found = {}
-    for name, module in list(sys.modules.items()):
-        if module is None or name.partition(".")[0] not in OWN_PACKAGES:
-            continue
-        namespace = vars(module)
-        held = tuple(map(id, namespace.values()))
-        scanned = _SCANNED.get(name)
-        if scanned is None or scanned[0] is not module or scanned[1] != tuple(namespace) or scanned[2] != held:
-            scanned = _SCANNED[name] = (module, tuple(namespace), held, list(namespace.values()),
-                                        _defined(name, namespace))
-        for attr, label, is_strategy in scanned[4]:
-            value = namespace[attr]
-            if is_strategy:
-                found[value, "choose"] = value.choose, label
-            else:
-                found[module, attr] = value, label
+    (value, its name)``. Made again only where a module of theirs holds other objects than at
+    the last call (:data:`_LAST`): a run asks at every chunk, and making the table of ~1000
+    entries took 2 ms in a test process, most of it hashing its keys."""
+    modules = [(name, module) for name, module in list(sys.modules.items())
+               if module is not None and name.partition(".")[0] in OWN_PACKAGES]
+    held = [(name, module, tuple(vars(module)), tuple(map(id, vars(module).values()))) for name, module in modules]
+    if not _LAST or _LAST[0] != held:
+        found = _read(modules)
+        strategies = [(key, value, name) for key, (value, name) in found.items() if not isinstance(key[0], ModuleType)]
+        _LAST[:] = held, [list(vars(module).values()) for _, module in modules], found, strategies
+    found = _LAST[2].copy()
+    for key, choose, name in _LAST[3]:  # a strategy's choose is its own attribute, not its module's
+        if key[0].choose is not choose:
+            found[key] = key[0].choose, name
     return found
 
 
-_SCANNED: dict[str, tuple] = {}
-""":func:`own_code`'s look through each module: ``name -> (module, its attribute names, the ids
-of their values, the values, what it defines)``. The same ids under the same names are the same
-objects (the values are held here, so no id is taken by another object): then the module defines
-the same functions, classes and strategies as when it was looked through."""
+_LAST: list = []
+""":func:`own_code`'s last table and what it was read from: each module's name, the module, its
+attribute names and the ids of their values (held here, so that no id is taken by another
+object meanwhile: the same ids under the same names are the same objects), and the strategies'
+entries. Changed in place: a new object here would make this module's own ids differ each time."""
 
 
-def _defined(name: str, namespace: dict) -> list[tuple[str, str, bool]]:
-    """The attributes of module ``name`` that :func:`own_code` keeps: ``(attribute, its name,
-    whether it is a strategy, whose ``choose`` is kept)``, in the module's order."""
-    kept = []
-    for attr, value in list(namespace.items()):
-        if isinstance(value, (FunctionType, type)) and getattr(value, "__module__", None) == name:
-            kept.append((attr, f"{name}.{attr}", False))
-        elif isinstance(value, Strategy):
-            kept.append((attr, f"{name}.{attr}.choose", True))
-    return kept
+def _read(modules: list[tuple[str, ModuleType]]) -> dict[tuple[object, str], tuple[object, str]]:
+    """:func:`own_code`'s table of ``modules`` (name, module), looked through."""
+    found = {}
+    for name, module in modules:
+        for attr, value in list(vars(module).items()):
+            if isinstance(value, (FunctionType, type)) and getattr(value, "__module__", None) == name:
+                found[module, attr] = value, f"{name}.{attr}"
+            elif isinstance(value, Strategy):
+                found[value, "choose"] = value.choose, f"{name}.{attr}.choose"
+    return found
 
 
 @contextmanager
