@@ -747,12 +747,12 @@ def best(config: Config, confirmed: list[dict]) -> list[dict]:
                        and any(key(d, o) < key(c, o) for o in objectives) for d in rows)]
 
 
-def trials_frame(out: Path) -> pl.DataFrame:
+def trials_frame(out: Path, trials: list | None = None) -> pl.DataFrame:
     """Every trial of the study in ``out``: number, state, each varied option, and each
-    objective's value with ``_low`` and ``_high``."""
+    objective's value with ``_low`` and ``_high``. ``trials``: the study's, read already."""
     config = read_config(out)
     rows = []
-    for t in study_trials(out):
+    for t in study_trials(out) if trials is None else trials:
         row = {"trial": t.number, "state": t.state.name}
         row |= {k: str(t.params.get(k)) for k in config.vary}
         spans = t.user_attrs.get("intervals", {})
@@ -773,14 +773,15 @@ def summary(out: Path) -> dict:
     data = parse_json((out / CONFIG).read_text())
     confirmed = data.get("confirmed") or []
     chosen = best(config, confirmed) if confirmed else []
-    return {"folder": out, "config": config, "sampler": sampler_name(config), "trials": trials_frame(out),
-            "confirmed": confirmed, "best": chosen, "skipped": skipped(out),
+    trials = study_trials(out)  # read once: each read opens the database anew (tens of ms)
+    return {"folder": out, "config": config, "sampler": sampler_name(config), "trials": trials_frame(out, trials),
+            "confirmed": confirmed, "best": chosen, "skipped": skipped(trials),
             "recommendation": recommendation(config, confirmed, chosen)}
 
 
-def skipped(out: Path) -> list[str]:
+def skipped(trials: list) -> list[str]:
     """Why each skipped trial (a combination the game cannot play) was skipped, in trial order."""
-    return [t.user_attrs["unplayable"] for t in study_trials(out) if "unplayable" in t.user_attrs]
+    return [t.user_attrs["unplayable"] for t in trials if "unplayable" in t.user_attrs]
 
 
 def study_trials(out: Path) -> list:
