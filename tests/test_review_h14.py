@@ -1,0 +1,31 @@
+"""Review of hard14 (revh14): interval ends printed on a verdict's threshold of 0 or 1 point
+after hard14 made a figure that rounds to 0 lose its sign, each checked on a case whose verdict
+is known from the interval."""
+
+from __future__ import annotations
+
+
+def _version(value: float, low: float, high: float) -> dict:
+    """Review questions whose tension figure (the winner behind at half-time) is ``value``."""
+    fig = {"value": 1.0, "ci": [0.5, 1.5]}
+    return {"seats": {"figure": fig}, "skill": {"figure": fig}, "luck": {"figure": fig},
+            "tension": {"figure": {"value": value, "ci": [low, high]}}, "restrictions": [], "match": None,
+            "hazards": []}
+
+
+def test_a_changes_end_near_0_shows_the_side_that_decides_better_or_no_clear_change():
+    # tension 30.0% (28.6 to 31.4) then 32.0% (30.6 to 33.4): the difference's lower end is
+    # +0.02 points, so "better"; 31.96% (30.56 to 33.36) puts it at -0.02: "no clear change".
+    # Before: both read "+2.0 points (0.0 to +4.0)", an end on the 0 that decides the word
+    from simtool.analysis import review as answers
+    from simtool.reports import review as pages
+
+    def row(after: tuple[float, float, float]) -> dict:
+        rows = pages.change_rows({"changes": answers.changes(_version(0.30, 0.286, 0.314), _version(*after))})
+        return next(r for r in rows if r["question"] == "tension")
+
+    up, across = row((0.32, 0.306, 0.334)), row((0.3196, 0.3056, 0.3336))
+    assert up["change"] == "better" and up["delta_text"] == "+2.0 points (+0.02 to +4.0)"
+    assert across["change"] == "no clear change" and across["delta_text"] == "+2.0 points (-0.02 to +3.9)"
+    same = row((0.30, 0.286, 0.314))  # no difference at all: as before
+    assert same["delta_text"] == "0.0 points (-2.0 to +2.0)"
