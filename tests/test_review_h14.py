@@ -4,6 +4,8 @@ is known from the interval."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 
 def _version(value: float, low: float, high: float) -> dict:
     """Review questions whose tension figure (the winner behind at half-time) is ``value``."""
@@ -45,3 +47,18 @@ def test_a_restriction_costs_end_near_0_shows_the_side_that_decides_costs_or_unc
     assert said(-0.0002).startswith("Never upgrading costs target 2.0 pts (-0.02 to 4.0) of win share per seat: "
                                     "too few deals to tell")
     assert restrict.fmt_cost(0.0, 0.0, 0.0) == "0.0 pts (0.0 to 0.0)"  # on 0: as before
+
+
+def test_the_ladders_convergence_is_not_rounded_onto_its_1_point():
+    # a search's top budget step whose interval ends at +0.996 points over fair has converged
+    # (under 1 point with 95% confidence): its sentence read "(-0.4 to +1.0) ..., under 1
+    # point", the end on the point it lies below; the review's skill verdict says "0.996"
+    from simtool.analysis import ladder
+
+    top = ladder.Rung(2, "pimc@samples=16", "pimc@samples=8", 0.253, 0.246, 0.25996, 0.25, 0.0, Path("t"))
+    climbed = ladder.Ladder("black-white", 4, {}, "deal", [top])
+    assert ladder.converged(climbed) is True
+    assert ladder.convergence(climbed).startswith(
+        "Converged: pimc@samples=16 over pimc@samples=8 gains +0.3 pts (-0.4 to +0.996) of win share")
+    fair = ladder.Rung(1, "high", "random", 0.2504, 0.23, 0.27, 0.25, 0.0, Path("r"))
+    assert ladder.gain_points(fair) == "0.0 pts (-2.0 to +2.0)"  # off both: as before

@@ -219,9 +219,12 @@ def convergence(ladder: Ladder) -> str:
 def gain_points(r: Rung) -> str:
     """A rung's gain over the fair share in points, with its 95% interval: ``+0.4 pts (-0.8 to +1.6)``;
     a figure that shows as 0 has no sign (``0.0``, not ``+0.0`` or ``-0.0``), and an end of the
-    interval is never rounded onto fair, which decides whether the rung pays (+0.04: "+0.04")."""
-    return (f"{_signed(r.share - r.fair)} pts ({_signed(r.low - r.fair, (0.0,))} to "
-            f"{_signed(r.high - r.fair, (0.0,))})")
+    interval is never rounded onto fair, which decides whether the rung pays (+0.04: "+0.04"), nor
+    any of them onto the :data:`GAIN` point that decides convergence (+0.996 read "+1.0" beside
+    "under 1 point")."""
+    step = (100 * GAIN,)
+    return (f"{_signed(r.share - r.fair, step)} pts ({_signed(r.low - r.fair, (0.0, *step))} to "
+            f"{_signed(r.high - r.fair, (0.0, *step))})")
 
 
 def _signed(share: float, near: tuple[float, ...] = ()) -> str:
