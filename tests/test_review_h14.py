@@ -62,3 +62,16 @@ def test_the_ladders_convergence_is_not_rounded_onto_its_1_point():
         "Converged: pimc@samples=16 over pimc@samples=8 gains +0.3 pts (-0.4 to +0.996) of win share")
     fair = ladder.Rung(1, "high", "random", 0.2504, 0.23, 0.27, 0.25, 0.0, Path("r"))
     assert ladder.gain_points(fair) == "0.0 pts (-2.0 to +2.0)"  # off both: as before
+
+
+def test_the_skill_verdicts_doubling_end_near_0_shows_the_side_that_decides_still_gaining():
+    # doubling the search's samples "still buys" when its gain is at least 1 point and its lower
+    # end above 0 (the ladder's rule): +2.0 points from +0.02 reads "still buys"; from -0.02 "not
+    # surely under 1". Both printed "(0.0 to 4.0)", the end on the 0 that decides the words
+    from simtool.analysis import verdicts
+
+    def said(low: float) -> str:
+        return verdicts.skill_verdict((5.0, 4.0, 6.0), (12.0, 8.0, 16.0), (2.0, low, 3.98), 500).sentence
+
+    assert "Doubling the search's samples still buys +2.0 points (0.02 to 4.0), at least 1" in said(0.02)
+    assert "Doubling the search's samples buys +2.0 points (-0.02 to 4.0), not surely under 1" in said(-0.02)
