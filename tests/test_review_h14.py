@@ -4,6 +4,7 @@ is known from the interval."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 
@@ -75,3 +76,20 @@ def test_the_skill_verdicts_doubling_end_near_0_shows_the_side_that_decides_stil
 
     assert "Doubling the search's samples still buys +2.0 points (0.02 to 4.0), at least 1" in said(0.02)
     assert "Doubling the search's samples buys +2.0 points (-0.02 to 4.0), not surely under 1" in said(-0.02)
+
+
+def test_one_rule_combines_each_end_of_a_difference_for_the_review_and_the_ladder():
+    # Newcombe's MOVER, once written out in ladder.price and again in review.changes: the lower
+    # end of a - b from a's distance down and b's distance up. 2 of 3 (20.8% to 93.9%) less 0 of
+    # 3 (0% to 56.1%): -5.8 to +93.9 points; symmetric intervals: the half-widths in quadrature
+    from simtool import stats
+    from simtool.analysis import verdicts
+
+    lo1, hi1 = verdicts.wilson(2, 3)
+    lo0, hi0 = verdicts.wilson(0, 3)
+    d, low, high = stats.mover_difference((2 / 3, float(lo1), float(hi1)), (0.0, float(lo0), float(hi0)))
+    assert d == 2 / 3 and low == d - math.hypot(d - lo1, hi0) and high == d + math.hypot(hi1 - d, -lo0)
+    assert abs(low + 0.0586) < 5e-5 and abs(high - 0.939) < 5e-4
+    d, low, high = stats.mover_difference((0.6, 0.55, 0.65), (0.4, 0.36, 0.44))
+    half = math.hypot(0.05, 0.04)
+    assert max(abs(d - 0.2), abs(low - (0.2 - half)), abs(high - (0.2 + half))) < 1e-12

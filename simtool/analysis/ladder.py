@@ -238,17 +238,15 @@ def price(ladder: Ladder) -> tuple[float, float, float] | None:
     both against the same line-up, with a 95% interval (the two runs' intervals combined as if
     independent: where the runs share their deals, this errs on the wide side). ``None`` without a
     reference rung, or when it does not face the top rung's opponents. Each end combines the two
-    shares' own distances to their ends on that side (Newcombe's MOVER): the clairvoyant's share
-    near 1 has a lopsided interval, whose half-width centred on it put the price where the deals
-    do not (2 deals, the clairvoyant winning both, 34% to 100%, pimc neither, 0% to 66%: "+100.0
-    points (53.5 to 146.5)", now 7.0 to 100.0). It stays within -1 to 1, what a difference of two
-    win shares can be."""
+    shares' own distances to their ends on that side (:func:`simtool.stats.mover_difference`): the
+    clairvoyant's share near 1 has a lopsided interval, whose half-width centred on it put the
+    price where the deals do not (2 deals, the clairvoyant winning both, 34% to 100%, pimc
+    neither, 0% to 66%: "+100.0 points (53.5 to 146.5)", now 7.0 to 100.0). It stays within -1
+    to 1, what a difference of two win shares can be."""
     ref, top = ladder.reference, ladder.top
     if ref is None or ref.below != top.below or not searches(top):
         return None
-    gain = ref.share - top.share
-    low = gain - float(np.hypot(ref.share - ref.low, top.high - top.share))
-    high = gain + float(np.hypot(ref.high - ref.share, top.share - top.low))
+    gain, low, high = stats.mover_difference((ref.share, ref.low, ref.high), (top.share, top.low, top.high))
     return gain, max(low, -1.0), min(high, 1.0)
 
 
