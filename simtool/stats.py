@@ -574,6 +574,19 @@ def independent_difference(mean_a, half_a, mean_b, half_b) -> tuple[float, float
     return mean_a - mean_b, math.hypot(half_a, half_b)
 
 
+def mover_difference(a: tuple[float, float, float], b: tuple[float, float, float]) -> tuple[float, float, float]:
+    """``a - b`` of two independent figures ``(value, low, high)`` with its 95% interval, each
+    end from the two figures' own distances to their ends on that side (Newcombe's and Zou's
+    MOVER): the lower end from ``a``'s distance down and ``b``'s up. For symmetric intervals the
+    half-widths in quadrature (:func:`independent_difference`); a share's interval near 0 or 1
+    is lopsided, and its half-width centred on the share puts the difference where the units do
+    not (0 of 3 then 2 of 3: +66.7 points, +20.7 to +112.7, past what two shares can differ by;
+    this way -5.8 to +93.9)."""
+    (va, lo_a, hi_a), (vb, lo_b, hi_b) = a, b
+    d = va - vb
+    return d, d - math.hypot(va - lo_a, hi_b - vb), d + math.hypot(hi_a - va, vb - lo_b)
+
+
 def panel(rows: pl.DataFrame, column: str, p: int) -> np.ndarray:
     """``column`` of seat rows as ``(rows / p, p)``: one row per deal (or match), seats in order.
 

@@ -219,9 +219,12 @@ def convergence(ladder: Ladder) -> str:
 def gain_points(r: Rung) -> str:
     """A rung's gain over the fair share in points, with its 95% interval: ``+0.4 pts (-0.8 to +1.6)``;
     a figure that shows as 0 has no sign (``0.0``, not ``+0.0`` or ``-0.0``), and an end of the
-    interval is never rounded onto fair, which decides whether the rung pays (+0.04: "+0.04")."""
-    return (f"{_signed(r.share - r.fair)} pts ({_signed(r.low - r.fair, (0.0,))} to "
-            f"{_signed(r.high - r.fair, (0.0,))})")
+    interval is never rounded onto fair, which decides whether the rung pays (+0.04: "+0.04"), nor
+    any of them onto the :data:`GAIN` point that decides convergence (+0.996 read "+1.0" beside
+    "under 1 point")."""
+    step = (100 * GAIN,)
+    return (f"{_signed(r.share - r.fair, step)} pts ({_signed(r.low - r.fair, (0.0, *step))} to "
+            f"{_signed(r.high - r.fair, (0.0, *step))})")
 
 
 def _signed(share: float, near: tuple[float, ...] = ()) -> str:
@@ -235,17 +238,15 @@ def price(ladder: Ladder) -> tuple[float, float, float] | None:
     both against the same line-up, with a 95% interval (the two runs' intervals combined as if
     independent: where the runs share their deals, this errs on the wide side). ``None`` without a
     reference rung, or when it does not face the top rung's opponents. Each end combines the two
-    shares' own distances to their ends on that side (Newcombe's MOVER): the clairvoyant's share
-    near 1 has a lopsided interval, whose half-width centred on it put the price where the deals
-    do not (2 deals, the clairvoyant winning both, 34% to 100%, pimc neither, 0% to 66%: "+100.0
-    points (53.5 to 146.5)", now 7.0 to 100.0). It stays within -1 to 1, what a difference of two
-    win shares can be."""
+    shares' own distances to their ends on that side (:func:`simtool.stats.mover_difference`): the
+    clairvoyant's share near 1 has a lopsided interval, whose half-width centred on it put the
+    price where the deals do not (2 deals, the clairvoyant winning both, 34% to 100%, pimc
+    neither, 0% to 66%: "+100.0 points (53.5 to 146.5)", now 7.0 to 100.0). It stays within -1
+    to 1, what a difference of two win shares can be."""
     ref, top = ladder.reference, ladder.top
     if ref is None or ref.below != top.below or not searches(top):
         return None
-    gain = ref.share - top.share
-    low = gain - float(np.hypot(ref.share - ref.low, top.high - top.share))
-    high = gain + float(np.hypot(ref.high - ref.share, top.share - top.low))
+    gain, low, high = stats.mover_difference((ref.share, ref.low, ref.high), (top.share, top.low, top.high))
     return gain, max(low, -1.0), min(high, 1.0)
 
 

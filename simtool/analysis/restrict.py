@@ -170,9 +170,10 @@ def fmt_cost(cost: float, low: float, high: float) -> str:
     """A win-share cost in points with its interval: ``4.1 pts (3.2 to 5.0)``; a difference of
     shares, so in points, as the review says it ("4.1%" would read as a share of the share). Never
     rounded onto the ± :data:`NARROW` of "nothing" it is not on: 300 deals none of which differs
-    read "nothing, 0.0 pts (-1.0 to 1.0)" for an interval of ± 0.99."""
+    read "nothing, 0.0 pts (-1.0 to 1.0)" for an interval of ± 0.99; nor onto 0, which decides
+    "costs" or "helps" (an end of +0.02 beside "costs" read "0.0", as did -0.02 beside "unclear")."""
     def pts(x: float) -> str:
-        return fixed(100 * x, [100 * NARROW])
+        return fixed(100 * x, [0.0, 100 * NARROW])
 
     return f"{pts(cost)} pts ({pts(low)} to {pts(high)})"
 

@@ -328,19 +328,18 @@ def changes(before: dict, after: dict) -> list[dict]:
     whether the change is better for balance (:func:`verdicts.change`).
 
     Each end of the difference's interval combines the two figures' own distances to their ends
-    on that side (Newcombe's and Zou's MOVER), as their half-widths for symmetric intervals: a
-    share's interval near 0 or 1 is lopsided, and its half-width centred on the estimate put
-    the difference where the deals do not (the winner behind at half-time in 0 of 3 matches,
-    0% to 56%, then 2 of 3, 21% to 94%: "+66.7 points (+20.7 to +112.7)", better; now -5.8 to
-    +93.9, no clear change)."""
+    on that side (:func:`simtool.stats.mover_difference`), as their half-widths for symmetric
+    intervals: a share's interval near 0 or 1 is lopsided, and its half-width centred on the
+    estimate put the difference where the deals do not (the winner behind at half-time in 0 of
+    3 matches, 0% to 56%, then 2 of 3, 21% to 94%: "+66.7 points (+20.7 to +112.7)", better;
+    now -5.8 to +93.9, no clear change)."""
     a, b = headlines(before), headlines(after)
     rows = []
     for key, (v0, lo0, hi0, better_when) in a.items():
         if key not in b:
             continue
         v1, lo1, hi1, _ = b[key]
-        delta = v1 - v0
-        low, high = delta - math.hypot(v1 - lo1, hi0 - v0), delta + math.hypot(hi1 - v1, v0 - lo0)
+        delta, low, high = stats.mover_difference((v1, lo1, hi1), (v0, lo0, hi0))
         word = verdicts.change(better_when, delta, low, high)
         rows.append({"question": key, "before": v0, "after": v1, "delta": delta, "ci": [low, high],
                      "better": {"better": True, "worse": False}.get(word), "change": word})

@@ -416,9 +416,10 @@ def skill_verdict(over_heuristic: tuple[float, float, float], over_random: tuple
     if doubling is None:
         sentence += " The search was not checked for convergence, so this is a lower bound."
     else:
-        near = (CONVERGED_POINTS,)
-        buys = (f"{fixed(doubling[0], near, '+')} points ({fixed(doubling[1], near)} to "
-                f"{fixed(doubling[2], near)})")
+        # 0 decides too: "still buys" only from a lower end above it (+0.02 read "0.0")
+        near, ends = (CONVERGED_POINTS,), (0.0, CONVERGED_POINTS)
+        buys = (f"{fixed(doubling[0], near, '+')} points ({fixed(doubling[1], ends)} to "
+                f"{fixed(doubling[2], ends)})")
         if converged:
             sentence += (f" Doubling the search's samples buys {buys}, under {CONVERGED_POINTS:g}: the search "
                          f"has converged.")

@@ -215,11 +215,15 @@ def change_rows(result: dict) -> list[dict]:
         apart = " points" if points else ""
         low, high = c["ci"]
 
+        def end(x: float, scale: float = scale) -> str:
+            # whether the interval holds 0 decides "no clear change": an end of +0.02 points
+            # beside "better" read "0.0", as did one of -0.02 beside "no clear change"
+            return verdicts.fixed(scale * x, (0.0,), sign="+")
+
         rows.append({**c, "label": change_label(c["question"]),
                      "before_text": _shown(c["before"], scale, after=unit),
                      "after_text": _shown(c["after"], scale, after=unit),
-                     "delta_text": f"{_shown(c['delta'], scale, '+', apart)} "
-                                   f"({verdicts.span(low, high, functools.partial(_shown, scale=scale, sign='+'))})",
+                     "delta_text": f"{_shown(c['delta'], scale, '+', apart)} ({verdicts.span(low, high, end)})",
                      "tone": {"better": "good", "worse": "bad"}.get(c["change"], "none")})
     return rows
 
