@@ -1,0 +1,29 @@
+"""Review of hardening round 13: Ctrl-C while a plugin is imported. Each test failed on the
+code before its fix."""
+
+from __future__ import annotations
+
+from simtool.cli import main
+
+PRESSED_AT_IMPORT = '''
+import os, signal, time
+from strategies import strategy
+
+os.kill(os.getpid(), signal.SIGINT)  # the user's Ctrl-C while the module is imported
+time.sleep(5)
+
+@strategy("never", "the user presses Ctrl-C while its module is imported")
+def never(view, rng):
+    return view.mask.argmax(axis=1)
+'''
+
+
+def test_ctrl_c_while_a_plugin_is_imported_stops_in_one_line(tmp_path, capsys):
+    # before: a traceback ending in "UnboundLocalError: cannot access local variable 'folder'",
+    # exit status 1: the run's folder was not yet named
+    (tmp_path / "pressed.py").write_text(PRESSED_AT_IMPORT)
+    code = main(["run", "--n", "100", "--seed", "1", "--jobs", "1", "-q",
+                 "--seat", f"0={tmp_path / 'pressed.py'}:never", "--out", str(tmp_path / "r")])
+    assert code == 130
+    assert capsys.readouterr().err.strip() == "interrupted; no result was written"
+    assert not (tmp_path / "r").exists()
