@@ -31,7 +31,7 @@ import numpy as np
 
 from . import bits, deck
 from .arguments import option
-from .errors import GameError, OutOfMemory, SimtoolError, StrategyError, describe, interrupt, interrupted
+from .errors import GameError, OutOfMemory, SimtoolError, StrategyError, by_the_user, describe
 
 ROUND_CAP = 200
 """Safety cap on the rounds of one match (every page of docs/rules, **Common rules**)."""
@@ -1037,12 +1037,10 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
     except KeyboardInterrupt as exc:
         # Ctrl-C, or SIGTERM (simtool's handler says so: where Ctrl-C is ignored, a background
         # job's or nohup's run was blamed on the strategy and its folder removed): the run
-        # stops, its finished chunks kept. Under simtool's own handler no signal came unless it
-        # says so (a plugin's own raise was taken for Ctrl-C: exit 130 and "resume", which
-        # stopped again); under Python's, as from the API, a Ctrl-C cannot be told apart
-        if interrupted() or signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, interrupt):
+        # stops, its finished chunks kept. A plugin's own raise is its error (it was taken for
+        # Ctrl-C: exit 130 and "resume", which stopped again)
+        if by_the_user():
             raise
-        # a worker ignores Ctrl-C (its parent takes it): this one the strategy raised itself
         raise _raised(strategy, exc, d, game, ctx, idx) from None
     except MemoryError as exc:  # the machine's limit, not the strategy's bug
         raise OutOfMemory(f"out of memory while strategy '{strategy.name}' chose (decision "

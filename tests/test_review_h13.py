@@ -1,9 +1,21 @@
-"""Review of hardening round 13: Ctrl-C while a plugin is imported. Each test failed on the
-code before its fix."""
+"""Review of hardening round 13: a plugin's KeyboardInterrupt at import, and Ctrl-C while a
+plugin is imported. Each test failed on the code before its fix."""
 
 from __future__ import annotations
 
 from simtool.cli import main
+
+from .test_hardening_cli import main_error
+
+RAISES_AT_IMPORT = '''
+from strategies import strategy
+
+raise KeyboardInterrupt
+
+@strategy("never", "its module raises KeyboardInterrupt as it is imported")
+def never(view, rng):
+    return view.mask.argmax(axis=1)
+'''
 
 PRESSED_AT_IMPORT = '''
 import os, signal, time
@@ -18,9 +30,18 @@ def never(view, rng):
 '''
 
 
-def test_ctrl_c_while_a_plugin_is_imported_stops_in_one_line(tmp_path, capsys):
+def test_a_plugin_raising_keyboard_interrupt_as_it_is_imported_is_its_error(tmp_path, capsys):
     # before: a traceback ending in "UnboundLocalError: cannot access local variable 'folder'",
-    # exit status 1: the run's folder was not yet named
+    # exit status 1
+    (tmp_path / "ki.py").write_text(RAISES_AT_IMPORT)
+    said = main_error(capsys, ["run", "--n", "100", "--seed", "1", "--jobs", "1", "-q",
+                               "--seat", f"0={tmp_path / 'ki.py'}:never", "--out", tmp_path / "r"])
+    assert said == f"error: strategy plugin {tmp_path / 'ki.py'} failed to load: KeyboardInterrupt"
+    assert not (tmp_path / "r").exists()
+
+
+def test_ctrl_c_while_a_plugin_is_imported_stops_in_one_line(tmp_path, capsys):
+    # before: the same traceback, exit status 1: the run's folder was not yet named
     (tmp_path / "pressed.py").write_text(PRESSED_AT_IMPORT)
     code = main(["run", "--n", "100", "--seed", "1", "--jobs", "1", "-q",
                  "--seat", f"0={tmp_path / 'pressed.py'}:never", "--out", str(tmp_path / "r")])
