@@ -1,7 +1,9 @@
-"""Review of hardening round 13: a plugin's KeyboardInterrupt at import, and Ctrl-C while a
-plugin is imported. Each test failed on the code before its fix."""
+"""Review of hardening round 13: a plugin's KeyboardInterrupt at import, Ctrl-C while a plugin
+is imported, and what docs/trust.md says of them. Each test failed on the code before its fix."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from simtool.cli import main
 
@@ -48,3 +50,11 @@ def test_ctrl_c_while_a_plugin_is_imported_stops_in_one_line(tmp_path, capsys):
     assert code == 130
     assert capsys.readouterr().err.strip() == "interrupted; no result was written"
     assert not (tmp_path / "r").exists()
+
+
+def test_the_trust_page_says_a_plugins_own_keyboard_interrupt_is_its_error():
+    # before: "a plugin that raises KeyboardInterrupt there stops the run as Ctrl-C does (exit
+    # status 130 ...)", what round 13 changed (tests/test_hardening_round13.py and above)
+    page = (Path(__file__).resolve().parents[1] / "docs" / "trust.md").read_text()
+    said = next(part for part in page.split("\n\n") if "raises `KeyboardInterrupt`" in part)
+    assert "exit status 2" in said and "130" not in said, said
