@@ -602,10 +602,15 @@ class Worlds:
         # integers, as a strategy returns them (floats were cut to whole numbers: 2.7 played 2)
         whole = choices.dtype.kind in "iub" and choices.shape == (n,)
         choices = choices.astype(np.int64, copy=False) if whole else choices
-        if not whole or ((legal & bits.BIT[bits.clamp(choices, 0, 63)]) == 0).any() \
-                or (choices < 0).any() or (choices >= self._game.n_actions).any():
+        wrong = None if whole else f"{choices.dtype} of shape {choices.shape}"
+        if wrong is None:
+            bad = ((legal & bits.BIT[bits.clamp(choices, 0, 63)]) == 0) | (choices < 0) \
+                | (choices >= self._game.n_actions)
+            # the first world's option, not the integers of the right shape that held it
+            wrong = f"option {choices[bad.argmax()]} in world {bad.argmax()}" if bad.any() else None
+        if wrong is not None:
             raise WorldsMisuse(f"play_out: the choices must be {n} legal options (integers) of the "
-                                f"'{d.kind}' decision in every world; got {choices.dtype} of shape {choices.shape}")
+                               f"'{d.kind}' decision in every world; got {wrong}")
         if d.seat is None:
             choice = _decide(self._game, state, d, lineup, self._rng, ctx)
             choice[np.arange(n), self._seat] = choices

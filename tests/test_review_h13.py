@@ -58,3 +58,25 @@ def test_the_trust_page_says_a_plugins_own_keyboard_interrupt_is_its_error():
     page = (Path(__file__).resolve().parents[1] / "docs" / "trust.md").read_text()
     said = next(part for part in page.split("\n\n") if "raises `KeyboardInterrupt`" in part)
     assert "exit status 2" in said and "130" not in said, said
+
+
+PLAYS_OUT_AN_ILLEGAL_OPTION = '''
+import numpy as np
+from strategies import strategy
+
+@strategy("illegal_play_out", "plays out, in every world, an option its seat does not hold")
+def illegal_play_out(view, rng):
+    worlds = view.redeal(2, rng)
+    worlds.play_out(np.repeat((~view.mask).argmax(axis=1), 2), "random")
+    return view.mask.argmax(axis=1)
+'''
+
+
+def test_a_search_playing_out_an_illegal_option_is_told_which(tmp_path, capsys):
+    # before: "... legal options (integers) ...; got int64 of shape (200,)", what it had to be
+    (tmp_path / "po.py").write_text(PLAYS_OUT_AN_ILLEGAL_OPTION)
+    said = main_error(capsys, ["run", "--n", "100", "--seed", "1", "--jobs", "1", "-q",
+                               "--seat", f"0={tmp_path / 'po.py'}:illegal_play_out", "--out", tmp_path / "r"])
+    assert said.startswith("error: strategy 'po.py:illegal_play_out' misused its worlds: play_out: the choices "
+                           "must be 200 legal options (integers) of the 'lead' decision in every world; got "
+                           "option 0 in world 0 (decision 'lead'"), said
