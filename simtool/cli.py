@@ -268,7 +268,7 @@ def number(flag: str, valid: str):
         try:
             return None if text is None else float(text)
         except ValueError:
-            raise fail(f"bad {flag} {text.strip()!r}; expected {valid}") from None
+            raise fail(str(bad(flag, text, valid))) from None  # quoted as given, as every option is
 
     return read
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from simtool.cli import main
 
 from .test_hardening_cli import main_error
@@ -80,3 +82,11 @@ def test_a_search_playing_out_an_illegal_option_is_told_which(tmp_path, capsys):
     assert said.startswith("error: strategy 'po.py:illegal_play_out' misused its worlds: play_out: the choices "
                            "must be 200 legal options (integers) of the 'lead' decision in every world; got "
                            "option 0 in world 0 (decision 'lead'"), said
+
+
+@pytest.mark.parametrize("text", [" ", "1 0", "10s "])
+def test_a_timeout_that_is_no_number_is_quoted_as_given(capsys, text):
+    # before: "bad --timeout ''" for a space, its text stripped where every other option's is
+    # quoted as given (errors.shown)
+    said = main_error(capsys, ["run", "--n", "10", "-q", "--timeout", text])
+    assert said == f"error: bad --timeout {text!r}; expected seconds above 0 and at most 31536000 (a year), such as 10"
