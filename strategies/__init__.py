@@ -325,7 +325,8 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
     found = _as_strategy(getattr(module, attr), attr, str(path))
     # labelled by its file: a plugin calling itself `random`, or two files' `greedy`, can never
     # be pooled with a built-in or with each other in a table, a report or the ratings
-    return replace(found, name=f"{path.name}:{found.name}")
+    label = f"{path.name}:{found.name}"
+    return replace(found, name=label, label=label)
 
 
 def _as_strategy(obj, name: str, origin: str) -> Strategy:

@@ -3,12 +3,15 @@ is imported, and what docs/trust.md says of them. Each test failed on the code b
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from simtool.cli import main
 
+from .test_cli import cli
 from .test_hardening_cli import main_error
 
 RAISES_AT_IMPORT = '''
@@ -90,3 +93,32 @@ def test_a_timeout_that_is_no_number_is_quoted_as_given(capsys, text):
     # quoted as given (errors.shown)
     said = main_error(capsys, ["run", "--n", "10", "-q", "--timeout", text])
     assert said == f"error: bad --timeout {text!r}; expected seconds above 0 and at most 31536000 (a year), such as 10"
+
+
+LOWEST_OR_HIGHEST = '''
+import numpy as np
+from strategies import Param, strategy
+
+@strategy("low", "the lowest legal option, or the highest in a share of decisions", params=(
+    Param("share", float, 0.0, "share of highest picks", 0.0, 1.0),))
+def low(view, rng, params):
+    lowest = view.mask.argmax(axis=1)
+    highest = view.mask.shape[1] - 1 - view.mask[:, ::-1].argmax(axis=1)
+    return np.where(rng.random(len(lowest)) < params.share, highest, lowest)
+'''
+
+
+@pytest.mark.parametrize("isolate", [False, True])
+def test_a_plugin_file_whose_name_holds_at_and_a_parameters_shape_plays(tmp_path, isolate):
+    # before: "strategy 'a' takes no parameters (given k)": its label a@k=v.py:low was read
+    # back as strategy 'a' with k='v.py:low', and the entry written a@k=v.py:low@k=v.py:low
+    plugin = tmp_path / "a@k=v.py"
+    plugin.write_text(LOWEST_OR_HIGHEST)
+    for entry, label in [(f"{plugin}:low", "a@k=v.py:low"), (f"{plugin}:low@share=0.5", "a@k=v.py:low@share=0.5")]:
+        out = tmp_path / f"r{len(label)}"
+        done = cli("run", "--n", "200", "--seed", "1", "--jobs", "1", "-q", "--seat", f"0={entry}", "--out", out,
+                   *(["--isolate"] if isolate else []))
+        assert done.exit_code == 0, done.output
+        assert json.loads((out / "run.json").read_text())["lineup"] == [entry, "balance", "balance"]
+        assert pl.read_parquet(out / "seats.parquet").filter(pl.col("seat") == 0)["strategy"].unique().to_list() \
+            == [label]
