@@ -268,7 +268,7 @@ def number(flag: str, valid: str):
         try:
             return None if text is None else float(text)
         except ValueError:
-            raise fail(f"bad {flag} {text.strip()!r}; expected {valid}") from None
+            raise fail(str(bad(flag, text, valid))) from None  # quoted as given, as every option is
 
     return read
 
@@ -446,6 +446,7 @@ def run(
                                  "not trust (docs/trust.md). Same results, slower."),
 ):
     """Simulate deals or matches, print a per-seat summary and write the run folder."""
+    folder = resume  # until the run's is named: a Ctrl-C as a plugin is imported keeps nothing
     try:
         if resume and flags_given(ctx, RESUME_KEEPS):
             raise SimtoolError(f"--resume {resume} finishes the run with the settings it started with; "
@@ -467,7 +468,7 @@ def run(
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        raise interrupted(f"finish the run with: simtool run --resume {folder}") from None
+        raise interrupted(folder and f"finish the run with: simtool run --resume {folder}") from None
     if result.meta.get("left_alone"):
         err.print(f"note: {folder} holds files simtool did not write, left as they were and not "
                   f"read: {', '.join(result.meta['left_alone'])}", markup=False, highlight=False,

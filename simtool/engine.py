@@ -31,7 +31,7 @@ import numpy as np
 
 from . import bits, deck
 from .arguments import option
-from .errors import GameError, OutOfMemory, SimtoolError, StrategyError, describe, interrupt, interrupted
+from .errors import GameError, OutOfMemory, SimtoolError, StrategyError, by_the_user, describe
 
 ROUND_CAP = 200
 """Safety cap on the rounds of one match (every page of docs/rules, **Common rules**)."""
@@ -602,10 +602,15 @@ class Worlds:
         # integers, as a strategy returns them (floats were cut to whole numbers: 2.7 played 2)
         whole = choices.dtype.kind in "iub" and choices.shape == (n,)
         choices = choices.astype(np.int64, copy=False) if whole else choices
-        if not whole or ((legal & bits.BIT[bits.clamp(choices, 0, 63)]) == 0).any() \
-                or (choices < 0).any() or (choices >= self._game.n_actions).any():
+        wrong = None if whole else f"{choices.dtype} of shape {choices.shape}"
+        if wrong is None:
+            bad = ((legal & bits.BIT[bits.clamp(choices, 0, 63)]) == 0) | (choices < 0) \
+                | (choices >= self._game.n_actions)
+            # the first world's option, not the integers of the right shape that held it
+            wrong = f"option {choices[bad.argmax()]} in world {bad.argmax()}" if bad.any() else None
+        if wrong is not None:
             raise WorldsMisuse(f"play_out: the choices must be {n} legal options (integers) of the "
-                                f"'{d.kind}' decision in every world; got {choices.dtype} of shape {choices.shape}")
+                               f"'{d.kind}' decision in every world; got {wrong}")
         if d.seat is None:
             choice = _decide(self._game, state, d, lineup, self._rng, ctx)
             choice[np.arange(n), self._seat] = choices
@@ -1039,12 +1044,10 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
     except KeyboardInterrupt as exc:
         # Ctrl-C, or SIGTERM (simtool's handler says so: where Ctrl-C is ignored, a background
         # job's or nohup's run was blamed on the strategy and its folder removed): the run
-        # stops, its finished chunks kept. Under simtool's own handler no signal came unless it
-        # says so (a plugin's own raise was taken for Ctrl-C: exit 130 and "resume", which
-        # stopped again); under Python's, as from the API, a Ctrl-C cannot be told apart
-        if interrupted() or signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, interrupt):
+        # stops, its finished chunks kept. A plugin's own raise is its error (it was taken for
+        # Ctrl-C: exit 130 and "resume", which stopped again)
+        if by_the_user():
             raise
-        # a worker ignores Ctrl-C (its parent takes it): this one the strategy raised itself
         raise _raised(strategy, exc, d, game, ctx, idx) from None
     except MemoryError as exc:  # the machine's limit, not the strategy's bug
         raise OutOfMemory(f"out of memory while strategy '{strategy.name}' chose (decision "

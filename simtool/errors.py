@@ -85,10 +85,12 @@ def raise_if_interrupted() -> None:
         raise KeyboardInterrupt
 
 
-def interrupted() -> bool:
-    """Whether :func:`interrupt` (Ctrl-C, SIGTERM) came during this command: a KeyboardInterrupt
-    is then the command's, never a strategy's own."""
-    return _interrupted
+def by_the_user() -> bool:
+    """Whether a KeyboardInterrupt caught now is the user's (Ctrl-C, SIGTERM), not one that code
+    (a plugin) raised itself: under simtool's own handler, or where Ctrl-C is ignored (a worker,
+    a background job), no signal came unless :func:`interrupt` says so; under any other handler
+    (Python's, as from the API) the two cannot be told apart, and the user's is assumed."""
+    return _interrupted or _signal.getsignal(_signal.SIGINT) not in (_signal.SIG_IGN, interrupt)
 
 
 def forget_interrupt() -> None:

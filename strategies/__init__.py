@@ -19,7 +19,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 from simtool.engine import printing_aside
-from simtool.errors import SimtoolError, choices, describe
+from simtool.errors import SimtoolError, by_the_user, choices, describe
 
 # nine_lives_belief: exact's reading of the others, offered to pimc@infer
 from . import (  # noqa: F401
@@ -195,9 +195,9 @@ def _load_entry_point(ep) -> Strategy:
             printing_aside():
         try:
             obj = ep.load()
-        except KeyboardInterrupt:
-            raise
         except BaseException as exc:  # one broken package must not take every strategy down
+            if isinstance(exc, KeyboardInterrupt) and by_the_user():
+                raise
             raise SimtoolError(f"installed strategy '{ep.name}' (entry point {ep.value}) failed to "
                                f"load: {describe(exc)}") from None
     found = _as_strategy(obj, ep.name, f"entry point {ep.value}")
@@ -316,9 +316,9 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         with untouched(f"strategy plugin {path}, as it was imported,"), printing_aside():
             try:
                 spec.loader.exec_module(module)
-            except KeyboardInterrupt:
-                raise
             except BaseException as exc:  # even SystemExit: a plugin must not end simtool silently
+                if isinstance(exc, KeyboardInterrupt) and by_the_user():
+                    raise  # its own raise is its error: taken for Ctrl-C, a traceback
                 raise SimtoolError(f"strategy plugin {path} failed to load: {describe(exc)}") from None
         sys.modules[module_name] = module
     if not hasattr(module, attr):
@@ -327,7 +327,8 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
     found = _as_strategy(getattr(module, attr), attr, str(path))
     # labelled by its file: a plugin calling itself `random`, or two files' `greedy`, can never
     # be pooled with a built-in or with each other in a table, a report or the ratings
-    return replace(found, name=f"{path.name}:{found.name}")
+    label = f"{path.name}:{found.name}"
+    return replace(found, name=label, label=label)
 
 
 def _as_strategy(obj, name: str, origin: str) -> Strategy:

@@ -166,6 +166,9 @@ class Strategy:
     check: Callable[[Params, str | None], None] | None = None
     """Refuses (one line) values that are each valid but do nothing together, or name what
     the game (its id, ``None``: not known) does not have."""
+    label: str | None = None
+    """The name without parameters where the name cannot say it: a plugin file's ``FILE.py:NAME``
+    (a file ``a@k=v.py`` read back as strategy ``a`` with ``k=v.py:NAME``)."""
 
     def relative_cost(self) -> float:
         """Work per deal relative to a plain heuristic (1): a run's chunks shrink by it, so that a
@@ -183,7 +186,7 @@ class Strategy:
     @property
     def base(self) -> str:
         """The name without parameters (a plugin's file name may hold an ``@``)."""
-        return split(self.name)[0]
+        return self.label or split(self.name)[0]
 
     def defaults(self) -> Params:
         return Params({p.name: p.default for p in self.params})

@@ -60,7 +60,7 @@ def describe_strategy(found: Strategy) -> dict:
                         p.low, p.high, None if p.values is None else list(p.values),
                         [list(pair) for pair in p.by_game]] for p in found.params],
             "values": None if found.values is None else found.values.as_dict(),
-            "cost": found.relative_cost(), "belief": hasattr(found.choose, "redeal")}
+            "cost": found.relative_cost(), "belief": hasattr(found.choose, "redeal"), "label": found.label}
 
 
 def _from_description(about: dict, remote: _Remote) -> Strategy:
@@ -73,7 +73,7 @@ def _from_description(about: dict, remote: _Remote) -> Strategy:
     return Strategy(str(about["name"]), replace(remote, belief=bool(about["belief"])),
                     str(about["description"]), None if games is None else tuple(map(str, games)),
                     str(about["origin"]), params, None if about["values"] is None else Params(dict(about["values"])),
-                    cost=partial(_fixed, cost))
+                    cost=partial(_fixed, cost), label=None if about["label"] is None else str(about["label"]))
 
 
 def _fixed(cost: float, params) -> float:
