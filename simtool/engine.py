@@ -1472,7 +1472,7 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
         if duplicate:
             # dealt for the whole batch, ended matches too, so that a match's copies get the same
             # cards in every round however long each lasts
-            state = take(_duplicate_deal(game, deal_rng, n, p, rules, rnd), alive)
+            state = _copy(_duplicate_deal(game, deal_rng, n, p, rules, rnd), "take", alive)
         else:
             state = game.deal(deal_rng, match, rnd)
         _dealt(game, state, len(ids))
@@ -1523,8 +1523,16 @@ def _ended(game: Game, over, n: int) -> np.ndarray:
 
 def _duplicate_deal(game: Game, rng, n: int, p: int, rules: dict, rnd: int):
     """Round ``rnd`` of ``n / p`` fresh deals, each repeated ``p`` times in a row (by the engine's
-    :func:`repeat`, as a round state that is a plain dataclass has no method of its own)."""
-    return repeat(game.deal(rng, game.new_match(n // p, p, rules), rnd), p)
+    :func:`repeat` where a round state that is a plain dataclass has no method of its own)."""
+    return _copy(game.deal(rng, game.new_match(n // p, p, rules), rnd), "repeat", p)
+
+
+def _copy(state, how: str, arg):
+    """``state.take(arg)`` / ``state.repeat(arg)``: the state's own copy (a :class:`RoundState`'s,
+    which a game may override for a field whose deals are not its first axis), else the engine's
+    :func:`take` / :func:`repeat` of a plain dataclass."""
+    own = getattr(state, how, None)
+    return own(arg) if callable(own) else {"take": take, "repeat": repeat}[how](state, arg)
 
 
 def _public(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

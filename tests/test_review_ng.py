@@ -3,11 +3,17 @@ must pass, or the engine's new handling must hold."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
-from simtool import bits
+import strategies
+from simtool import bits, engine
 from simtool.games import nine_lives
 from simtool.testing import watched_round
+from simtool.testing.suite import context
+
+from . import toy_game
 
 
 class LaterRoundNineLives(nine_lives.NineLives):
@@ -27,3 +33,45 @@ def test_deals_playing_fewer_tricks_than_the_longest_pass_the_tricks_check():
     watch, results = watched_round(game, 4, "random", n=40)
     won = np.asarray(results["tricks"]).sum(axis=1)
     assert set(won[0::2]) == {8} and set(won[1::2]) == {7}  # the case: two lengths of round at once
+
+
+@dataclasses.dataclass
+class SeatMajorState(toy_game.State, engine.RoundState):
+    """The toy game's state with one more field kept seat-major, ``(p, n)``: the engine's generic
+    copy cannot know its deals' axis, so the state copies itself (its own ``repeat``/``take``,
+    the methods :class:`~simtool.engine.RoundState` offers for it)."""
+
+    by_seat: np.ndarray | None = None
+
+    def _copied(self, how):
+        copy = how(dataclasses.replace(self, by_seat=None))
+        copy.by_seat = how(type(self)(**{**vars(self), "hands": self.by_seat.T, "by_seat": None})).hands.T
+        return copy
+
+    def repeat(self, k):
+        return self._copied(lambda s: engine.repeat(s, k))
+
+    def take(self, rows):
+        return self._copied(lambda s: engine.take(s, rows))
+
+
+class SeatMajorClimb(toy_game.Climb):
+    def deal(self, rng, match, rnd):
+        s = super().deal(rng, match, rnd)
+        return SeatMajorState(**vars(s), by_seat=np.ascontiguousarray(s.hands.T))
+
+    def play(self, s):
+        if s.by_seat.shape != (s.p, s.n):  # a copy that left this field as dealt
+            raise ValueError(f"by_seat {s.by_seat.shape} for {s.n} deals")
+        return (yield from super().play(s))
+
+
+def test_duplicate_deals_copy_a_round_state_by_its_own_repeat_and_take():
+    game = SeatMajorClimb()
+    rules = {"hand": 3}
+    state = engine._duplicate_deal(game, np.random.default_rng(3), 12, 3, rules, 0)
+    assert state.by_seat.shape == (3, 12) and (state.by_seat.T == state.hands).all()
+    lineup = engine.Lineup([strategies.resolve("random", "climb")], np.zeros(3, np.int64))
+    rng = np.random.default_rng(5)
+    outcome = engine.play_matches(game, 3, rules, lineup, 12, rng, rng, context(game, 12), duplicate=True)
+    assert outcome.matches["total"].shape == (12, 3)  # every match played to its end
