@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pytest
 
 import strategies
 from simtool import bits, engine
@@ -14,6 +15,7 @@ from simtool.testing import watched_round
 from simtool.testing.suite import context
 
 from . import toy_game
+from .designer_games import whist
 
 
 class LaterRoundNineLives(nine_lives.NineLives):
@@ -75,3 +77,58 @@ def test_duplicate_deals_copy_a_round_state_by_its_own_repeat_and_take():
     rng = np.random.default_rng(5)
     outcome = engine.play_matches(game, 3, rules, lineup, 12, rng, rng, context(game, 12), duplicate=True)
     assert outcome.matches["total"].shape == (12, 3)  # every match played to its end
+
+
+class KrakenWhist(whist.Whist):
+    """Whist with Skull King's Kraken: a trick holding card 0 is won by nobody (set aside), so
+    the tricks won add up to fewer than the tricks played; a correct game all the same."""
+
+    id = "designer-kraken"
+
+    def play(self, s):
+        cell = engine.cells(s.n, s.p)
+        while s.trick_no < s.hand_size:
+            yield from whist.play_trick(s, cell, s.leader)
+            won = ~(s.trick == 0).any(axis=1)  # the Kraken's trick: nobody's
+            engine.add(s.tricks, cell(s.winning)[won], 1)
+            whist.record_trick(s, s.leader)
+            s.trick[:] = -1
+            s.leader = s.winning
+            s.trick_no += 1
+            s.step = 0
+        return {"score": s.tricks.astype(np.int16), "tricks": s.tricks.astype(np.int8)}
+
+    def invariants(self, s):
+        checks = super().invariants(s)
+        # the Kraken in a finished trick (not the one under way)
+        killed = (bits.count(s.played & bits.BIT[0]) > 0) & ~(s.trick == 0).any(axis=1)
+        checks["tricks add up"] = s.tricks.sum(axis=1) == s.trick_no - killed
+        return checks
+
+
+def test_a_trick_won_by_nobody_passes_the_tricks_check():
+    watch, results = watched_round(KrakenWhist(), 4, "random", n=60)
+    assert (np.asarray(results["tricks"]).sum(axis=1) == 12).all()  # the case: the Kraken's trick is nobody's
+
+
+def test_a_trick_credited_to_a_seat_outside_the_table_still_fails_the_tricks_check():
+    class Outside(whist.Whist):
+        id = "designer-outside-review"
+
+        def play(self, s):
+            cell = engine.cells(s.n, s.p)
+            while s.trick_no < s.hand_size:
+                yield from whist.play_trick(s, cell, s.leader)
+                engine.add(s.tricks, np.minimum(cell(s.winning + 1), s.n * s.p - 1), 1)  # seat + 1, no % p
+                whist.record_trick(s, s.leader)
+                s.trick[:] = -1
+                s.leader = s.winning
+                s.trick_no += 1
+                s.step = 0
+            return {"score": s.tricks.astype(np.int16), "tricks": s.tricks.astype(np.int8)}
+
+        def invariants(self, s):
+            return {}
+
+    with pytest.raises(AssertionError, match=r"the tricks won add up to \d+ in deal \d+, not the 13 tricks played"):
+        watched_round(Outside(), 4, "random", n=60)
