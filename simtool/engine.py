@@ -1317,9 +1317,12 @@ def _outside(per_seat: np.ndarray, at) -> str:
     bounds for axis 0 with size 1600'): a seat of ``p`` or more, which in any deal but the last
     lands on the next deal's seats unseen."""
     n, p = per_seat.shape if per_seat.ndim == 2 else (per_seat.size, 1)
-    cell = int(np.asarray(at)[np.asarray(at) >= per_seat.size].flat[0])
-    return (f"a seat outside the table: cell {cell} of an array of {n} deals x {p} seats is seat {cell - (n - 1) * p} "
-            f"of the last deal; cells(n, p)(seat) needs 0 <= seat < {p} (a seat counted on without % p?)")
+    at = np.asarray(at)
+    cell = int(at[(at >= per_seat.size) | (at < -per_seat.size)].flat[0])
+    where = (f"is seat {cell - (n - 1) * p} of the last deal" if cell >= 0
+             else "is before the first deal")  # numpy wraps only cells down to -size round to the end
+    return (f"a seat outside the table: cell {cell} of an array of {n} deals x {p} seats {where}; "
+            f"cells(n, p)(seat) needs 0 <= seat < {p} (a seat counted on or back without % p?)")
 
 
 def take(obj, keep: np.ndarray):

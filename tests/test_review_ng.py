@@ -10,6 +10,7 @@ import pytest
 
 import strategies
 from simtool import bits, engine
+from simtool.errors import SimtoolError
 from simtool.games import nine_lives
 from simtool.testing import watched_round
 from simtool.testing.suite import context
@@ -132,3 +133,10 @@ def test_a_trick_credited_to_a_seat_outside_the_table_still_fails_the_tricks_che
 
     with pytest.raises(AssertionError, match=r"the tricks won add up to \d+ in deal \d+, not the 13 tricks played"):
         watched_round(Outside(), 4, "random", n=60)
+
+
+@pytest.mark.parametrize("change", [engine.add, engine.put])
+def test_a_negative_cell_beyond_the_table_is_named_too(change):
+    """A seat counted back without ``% p`` in a batch of one deal (a replay): cell -5 of 1 x 4."""
+    with pytest.raises(SimtoolError, match=r"^a seat outside the table: cell -5 of an array of 1 deals x 4 seats"):
+        change(np.zeros((1, 4), np.int16), np.array([-5]), 1)
