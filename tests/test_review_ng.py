@@ -140,3 +140,18 @@ def test_a_negative_cell_beyond_the_table_is_named_too(change):
     """A seat counted back without ``% p`` in a batch of one deal (a replay): cell -5 of 1 x 4."""
     with pytest.raises(SimtoolError, match=r"^a seat outside the table: cell -5 of an array of 1 deals x 4 seats"):
         change(np.zeros((1, 4), np.int16), np.array([-5]), 1)
+
+
+class LaterRoundNineLivesCountedTwice(LaterRoundNineLives):
+    """The same, with a trick credited twice in every shorter deal (7 tricks, 8 won)."""
+
+    def play(self, s):
+        results = yield from super().play(s)
+        tricks = results["tricks"].copy()
+        tricks[1::2, 0] += 1
+        return results | {"tricks": tricks}
+
+
+def test_a_trick_credited_twice_in_a_shorter_deal_fails_the_tricks_check():
+    with pytest.raises(AssertionError, match=r"the tricks won add up to 8 in deal 1, not the 7 tricks played"):
+        watched_round(LaterRoundNineLivesCountedTwice(), 4, "random", n=40)
