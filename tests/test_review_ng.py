@@ -6,8 +6,10 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import polars as pl
 import pytest
 
+import simtool
 import strategies
 from simtool import bits, engine
 from simtool.errors import SimtoolError
@@ -155,3 +157,9 @@ class LaterRoundNineLivesCountedTwice(LaterRoundNineLives):
 def test_a_trick_credited_twice_in_a_shorter_deal_fails_the_tricks_check():
     with pytest.raises(AssertionError, match=r"the tricks won add up to 8 in deal 1, not the 7 tricks played"):
         watched_round(LaterRoundNineLivesCountedTwice(), 4, "random", n=40)
+
+
+def test_a_named_object_that_is_no_game_or_strategy_is_not_told_to_give_its_name():
+    """A polars Series (``.name``) passed as the game is not a game whose name is 'x'."""
+    with pytest.raises(SimtoolError, match=r"expected a string such as 'black-white'$"):
+        simtool.run(pl.Series("x", [1]), n=10)
