@@ -71,7 +71,10 @@ def text(name: str, value, example: str, optional: bool = False) -> str | None:
 
 def _by_name(value) -> str:
     """For a game or strategy object given where its name goes (a designer's ``GAME``, a decorated
-    strategy, in a notebook): the name to give instead, and how a name finds it."""
+    strategy, in a notebook): the name to give instead, and how a name finds it. Only a game (it
+    deals) or a strategy (it is called): a polars Series has a ``name`` too."""
+    if not (callable(value) or callable(getattr(value, "deal", None))):
+        return ""
     for attr in ("id", "name"):
         named = getattr(value, attr, None)
         if isinstance(named, str):

@@ -1320,9 +1320,12 @@ def _outside(per_seat: np.ndarray, at) -> str:
     bounds for axis 0 with size 1600'): a seat of ``p`` or more, which in any deal but the last
     lands on the next deal's seats unseen."""
     n, p = per_seat.shape if per_seat.ndim == 2 else (per_seat.size, 1)
-    cell = int(np.asarray(at)[np.asarray(at) >= per_seat.size].flat[0])
-    return (f"a seat outside the table: cell {cell} of an array of {n} deals x {p} seats is seat {cell - (n - 1) * p} "
-            f"of the last deal; cells(n, p)(seat) needs 0 <= seat < {p} (a seat counted on without % p?)")
+    at = np.asarray(at)
+    cell = int(at[(at >= per_seat.size) | (at < -per_seat.size)].flat[0])
+    where = (f"is seat {cell - (n - 1) * p} of the last deal" if cell >= 0
+             else "is before the first deal")  # numpy wraps only cells down to -size round to the end
+    return (f"a seat outside the table: cell {cell} of an array of {n} deals x {p} seats {where}; "
+            f"cells(n, p)(seat) needs 0 <= seat < {p} (a seat counted on or back without % p?)")
 
 
 def take(obj, keep: np.ndarray):
@@ -1475,7 +1478,7 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
         if duplicate:
             # dealt for the whole batch, ended matches too, so that a match's copies get the same
             # cards in every round however long each lasts
-            state = take(_duplicate_deal(game, deal_rng, n, p, rules, rnd), alive)
+            state = _copy(_duplicate_deal(game, deal_rng, n, p, rules, rnd), "take", alive)
         else:
             state = game.deal(deal_rng, match, rnd)
         _dealt(game, state, len(ids))
@@ -1526,8 +1529,16 @@ def _ended(game: Game, over, n: int) -> np.ndarray:
 
 def _duplicate_deal(game: Game, rng, n: int, p: int, rules: dict, rnd: int):
     """Round ``rnd`` of ``n / p`` fresh deals, each repeated ``p`` times in a row (by the engine's
-    :func:`repeat`, as a round state that is a plain dataclass has no method of its own)."""
-    return repeat(game.deal(rng, game.new_match(n // p, p, rules), rnd), p)
+    :func:`repeat` where a round state that is a plain dataclass has no method of its own)."""
+    return _copy(game.deal(rng, game.new_match(n // p, p, rules), rnd), "repeat", p)
+
+
+def _copy(state, how: str, arg):
+    """``state.take(arg)`` / ``state.repeat(arg)``: the state's own copy (a :class:`RoundState`'s,
+    which a game may override for a field whose deals are not its first axis), else the engine's
+    :func:`take` / :func:`repeat` of a plain dataclass."""
+    own = getattr(state, how, None)
+    return own(arg) if callable(own) else {"take": take, "repeat": repeat}[how](state, arg)
 
 
 def _public(results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

@@ -160,18 +160,24 @@ def watched_round(game, p: int, strategy_name: str, n: int = DEALS, unit_rules: 
 
 def tricks_not_played(state, results) -> str | None:
     """In a round of the shared trick loop (:class:`~simtool.games.tricks.TrickRound`), the first
-    deal whose ``tricks`` results do not add up to the tricks played (``trick_no``), in words;
-    ``None`` if every deal's do. A winner's cell computed outside the table (a seat ``p`` or more
+    deal whose ``tricks`` results add up to more than the tricks it played, in words; ``None`` if
+    no deal's do. A winner's cell computed outside the table (a seat ``p`` or more
     lands on the next deal's first seats) moves a trick from one deal to another."""
     if not isinstance(state, TrickRound):
         return None
     won = np.asarray(results["tricks"]).sum(axis=1, dtype=np.int64)
-    wrong = np.flatnonzero(won != state.trick_no)
+    played = np.full(len(won), state.trick_no, np.int64)
+    if state.books:  # each deal's own count (p cards a trick): deals of one round may play fewer
+        # tricks than the longest, which ``trick_no`` counts (the trick loop's ``active``: Nine Lives)
+        played = np.minimum(bits.count(state.played).astype(np.int64) // state.p, played)
+    # more won than played only: fewer is a rule (Skull King's Kraken: a trick nobody wins), and a
+    # trick moved to another deal shows there as one too many
+    wrong = np.flatnonzero(won > played)
     if not wrong.size:
         return None
     row = int(wrong[0])
-    return (f"the tricks won add up to {won[row]} in deal {row}, not the {state.trick_no} tricks played "
-            f"(a trick credited twice, to no seat, or to a seat outside the table: cells(n, p)(seat) needs "
+    return (f"the tricks won add up to {won[row]} in deal {row}, not the {played[row]} tricks played "
+            f"(a trick credited twice, or to a seat outside the table: cells(n, p)(seat) needs "
             f"0 <= seat < p)")
 
 
