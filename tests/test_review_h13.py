@@ -60,7 +60,7 @@ def test_ctrl_c_while_a_plugin_is_imported_stops_in_one_line(tmp_path, capsys):
 def test_the_trust_page_says_a_plugins_own_keyboard_interrupt_is_its_error():
     # before: "a plugin that raises KeyboardInterrupt there stops the run as Ctrl-C does (exit
     # status 130 ...)", what round 13 changed (tests/test_hardening_round13.py and above)
-    page = (Path(__file__).resolve().parents[1] / "docs" / "trust.md").read_text()
+    page = (Path(__file__).resolve().parents[1] / "docs/trust.md").read_text()
     said = next(part for part in page.split("\n\n") if "raises `KeyboardInterrupt`" in part)
     assert "exit status 2" in said and "130" not in said, said
 
