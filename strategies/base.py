@@ -320,27 +320,27 @@ def own_code() -> dict[tuple[object, str], tuple[object, str]]:
     """Every function and class that simtool's and the built-in strategies' modules define
     (not those they import), and each built-in strategy's ``choose``: ``(owner, attribute) ->
     (value, its name)``. Made again only where a module of theirs holds other objects than at
-    the last call (:data:`_LAST`): a run asks at every chunk, and making the table of ~1000
-    entries took 2 ms in a test process, most of it hashing its keys."""
+    the last call, or a built-in strategy another ``choose`` (:data:`_LAST`): a run asks at every
+    chunk, and making the table of ~1000 entries took 2 ms in a test process, most of it hashing
+    its keys."""
     modules = [(name, module) for name, module in list(sys.modules.items())
                if module is not None and name.partition(".")[0] in OWN_PACKAGES]
     held = [(name, module, tuple(vars(module)), tuple(map(id, vars(module).values()))) for name, module in modules]
-    if not _LAST or _LAST[0] != held:
+    # a strategy's choose is its own attribute, not its module's: one changed is read afresh too
+    # (its key, a frozen dataclass, is hashed by its choose: a kept table no longer finds it)
+    if not _LAST or _LAST[0] != held or any(key[0].choose is not choose for key, choose in _LAST[3]):
         found = _read(modules)
-        strategies = [(key, value, name) for key, (value, name) in found.items() if not isinstance(key[0], ModuleType)]
+        strategies = [(key, value) for key, (value, _) in found.items() if not isinstance(key[0], ModuleType)]
         _LAST[:] = held, [list(vars(module).values()) for _, module in modules], found, strategies
-    found = _LAST[2].copy()
-    for key, choose, name in _LAST[3]:  # a strategy's choose is its own attribute, not its module's
-        if key[0].choose is not choose:
-            found[key] = key[0].choose, name
-    return found
+    return _LAST[2].copy()
 
 
 _LAST: list = []
 """:func:`own_code`'s last table and what it was read from: each module's name, the module, its
 attribute names and the ids of their values (held here, so that no id is taken by another
 object meanwhile: the same ids under the same names are the same objects), and the strategies'
-entries. Changed in place: a new object here would make this module's own ids differ each time."""
+keys with the ``choose`` each had. Changed in place: a new object here would make this module's
+own ids differ each time."""
 
 
 def _read(modules: list[tuple[str, ModuleType]]) -> dict[tuple[object, str], tuple[object, str]]:
