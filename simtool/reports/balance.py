@@ -360,7 +360,7 @@ def findings(a: Analysis, ladder=None) -> list[str]:
         who = f"the strongest strategy here, {shown}," if heuristics.height > 1 else shown
         out.append(f"Skill versus luck: {who} wins {stats.fmt_share(best['win'], best['win_low'], best['win_high'])} "
                    f"of {unit} per seat it holds, {verdict} the {100 * fair:.1f}% of pure chance: "
-                   f"{points(best['edge'])} points, a skill index of {best['skill']:.2f} "
+                   f"{verdicts.signed_points(best['edge'])} points, a skill index of {best['skill']:.2f} "
                    f"(0 = luck alone, 1 = its seats win every time); {rest}."
                    + ("" if a.meta.get("rotate") or a.meta.get("duplicate") else " The line-up was "
                       "not rotated, so seat effects are part of these shares."))
@@ -552,7 +552,7 @@ def ladder_skill(ladder) -> str:
     return (f"Skill versus luck: the skill ladder's top rung, {top.name}, wins "
             f"{stats.fmt_share(top.share, top.low, top.high)} of {plural(ladder.unit)} in its one seat against "
             f"{ladder.players - 1} × {top.below} (seats rotated), {verdict} the "
-            f"{100 * top.fair:.1f}% of pure chance: {points(top.share - top.fair)} points, "
+            f"{100 * top.fair:.1f}% of pure chance: {verdicts.signed_points(top.share - top.fair)} points, "
             f"a skill index of {top.skill:.2f} (0 = luck alone, 1 = it wins every time).")
 
 
@@ -851,20 +851,14 @@ def show(f: Figure) -> str:
         # an edge over the fair share (a seat's, or a seat's rate of the queen) is worded by the
         # seat verdict's 1 and 3 points: never rounded onto one (-0.99 read "-1.0")
         near = verdicts.SEAT_THRESHOLDS if f.better == "fair" else ()
-        return f"{points(f.value, near)} pts ({points(f.low, near)} to {points(f.high, near)})"
+        pts = verdicts.signed_points
+        return f"{pts(f.value, near)} pts ({pts(f.low, near)} to {pts(f.high, near)})"
     return stats.fmt_share(f.value, f.low, f.high) if f.percent else stats.fmt_mean(f.value, f.low, f.high)
-
-
-def points(share: float, near=()) -> str:
-    """A share difference in signed points; one that rounds to 0 shows no sign (-0.04 points is
-    neither "-0.0" nor "+0.0", which would claim a side); never rounded onto one of ``near``
-    (points) it is not on."""
-    return verdicts.fixed(100 * share, near, sign="+")
 
 
 def show_difference(diff: float, half: float, percent: bool) -> str:
     """A difference with its half-width; signed unless it shows as 0 (a tiny difference either
-    way reads "0.0 pts", as :func:`points` has it, not "+0.0" one way and "0.0" the other)."""
+    way reads "0.0 pts", as :func:`verdicts.signed_points` has it, not "+0.0" one way and "0.0" the other)."""
     text = (stats.fmt_pct(diff, half).replace("%", " pts", 1).replace("%", " pts") if percent
             else stats.fmt_mean(diff, diff - half, diff + half))
     shown = float(text.split(" ")[0])
@@ -959,8 +953,8 @@ def environment():
         lambda context, name, limit=labels.LIMIT: labels.html(name, limit, context["unfair"]))
     env.globals.update(fmt_cost=restrict.fmt_cost, narrow=restrict.NARROW, verdict_text=VERDICTS,
                        lineup_text=lineup_text, fmt_share=stats.fmt_share, fmt_mean=stats.fmt_mean,
-                       fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text, points=points,
-                       run_label=run_label)
+                       fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text,
+                       points=verdicts.signed_points, run_label=run_label)
     return env
 
 
