@@ -221,9 +221,11 @@ def gain_points(r: Rung) -> str:
     a figure that shows as 0 has no sign (``0.0``, not ``+0.0`` or ``-0.0``), and an end of the
     interval is never rounded onto fair, which decides whether the rung pays (+0.04: "+0.04"), nor
     any of them onto the :data:`GAIN` point that decides convergence (+0.996 read "+1.0" beside
-    "under 1 point")."""
+    "under 1 point"). Where the interval lies on one side of fair (the rung pays, or is weaker),
+    the gain is kept off fair too: +0.04 read "0.0 pts" beside "yes"."""
     step = (100 * GAIN,)
-    return (f"{signed_points(r.share - r.fair, step)} pts ({signed_points(r.low - r.fair, (0.0, *step))} to "
+    sided = (0.0, *step) if r.pays or r.weaker else step
+    return (f"{signed_points(r.share - r.fair, sided)} pts ({signed_points(r.low - r.fair, (0.0, *step))} to "
             f"{signed_points(r.high - r.fair, (0.0, *step))})")
 
 

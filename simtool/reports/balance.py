@@ -28,6 +28,7 @@ import polars as pl
 
 from simtool import games, options, stats
 from simtool.analysis import labels, ratings, summary, tension, verdicts
+from simtool.analysis import ladder as ladders
 from simtool.analysis import of as analysis_of
 from simtool.errors import SimtoolError, os_problem
 from simtool.games import ROUND_CAP
@@ -545,14 +546,15 @@ def seat_test_text(t: stats.SeatTest) -> str:
 
 
 def ladder_skill(ladder) -> str:
-    """Skill versus luck by the ladder's top rung: the strongest play the report has seen."""
+    """Skill versus luck by the ladder's top rung: the strongest play the report has seen, its
+    edge with the interval that puts it above or below chance (as :func:`ladder_rows`)."""
     top = ladder.top
     verdict = ("above" if top.low > top.fair else "below" if top.high < top.fair
                else "not clearly different from")
     return (f"Skill versus luck: the skill ladder's top rung, {top.name}, wins "
             f"{stats.fmt_share(top.share, top.low, top.high)} of {plural(ladder.unit)} in its one seat against "
             f"{ladder.players - 1} × {top.below} (seats rotated), {verdict} the "
-            f"{100 * top.fair:.1f}% of pure chance: {verdicts.signed_points(top.share - top.fair)} points, "
+            f"{100 * top.fair:.1f}% of pure chance: {ladders.gain_points(top)}, "
             f"a skill index of {top.skill:.2f} (0 = luck alone, 1 = it wins every time).")
 
 
@@ -560,11 +562,17 @@ def plural(unit: str) -> str:
     return "matches" if unit == "match" else "deals"
 
 
+def ladder_rows(ladder) -> list[tuple]:
+    """The ladder table's rows: each rung with its edge over the fair share and 95% interval, as
+    the CLI's ladder table prints it (:func:`simtool.analysis.ladder.gain_points`). The gain alone
+    read "0.0 pts" beside "Pays: yes" for a gain of +0.04 points; the interval, whose lower end
+    decides whether a rung pays, is never rounded onto fair."""
+    return [(r, ladders.gain_points(r)) for r in ladder.rungs]
+
+
 def ladder_view(ladder) -> dict:
     """What the report's skill ladder section shows: sentences, chart and table rows."""
     from matplotlib.figure import Figure as Chart
-
-    from simtool.analysis import ladder as ladders
 
     chart = Chart(figsize=(6.4, 3.0), layout="constrained")
     ax = chart.add_subplot()
@@ -587,6 +595,7 @@ def ladder_view(ladder) -> dict:
             "deals": "The rungs play the same deals (one seed)" if differ is None else
                      f"The rungs play one seed but not the same deals ({differ}: a costly line-up plays "
                      f"smaller chunks, each drawing its own deals), so each rung stands on its own deals",
+            "rows": ladder_rows(ladder),
             "sentences": [ladders.verdict(ladder), ladders.convergence(ladder), ladder_skill(ladder),
                           *filter(None, [ladders.reference_sentence(ladder)])], "svg": svg(chart)}
 
