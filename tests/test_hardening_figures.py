@@ -92,7 +92,7 @@ def test_a_seat_edge_that_may_have_crossed_fair_is_not_called_worse_by_the_paire
     from simtool.reports.balance import Figure, change_class
 
     b, a = (Figure(*x, None, points=True, better="fair") for x in (before, after))
-    assert change_class(a, b, a.value - b.value, 0.002) == kind
+    assert change_class(a, b, a.value - b.value - 0.002, a.value - b.value + 0.002) == kind
 
 
 def test_a_verdict_without_an_interval_is_unclear_not_the_lowest_word():

@@ -7,7 +7,9 @@ strategy-strength tables with 95% intervals, score distributions (matplotlib bar
 SVG), the game's own tables with headers in words, and the seat tests (T², F, p) folded away.
 Several runs of one game are compared side by side on edges over the fair share; a run's
 differences are from the first earlier run of the same line-up, player count and unit (paired
-deal by deal when the two share their deals), and an unlike run has none.
+deal by deal when the two share their deals, else each end of the interval from the two runs'
+own intervals on that side: Newcombe's method, :func:`simtool.stats.mover_difference`), and an
+unlike run has none.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import contextlib
 import functools
 import html
 import io
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -502,9 +505,11 @@ GLOSSARY = [
     ("by chance", "The win share a strategy would have with no skill: its fair share."),
     ("rate", "How often something happens to a seat, as a share of deals (or rounds), with seats pooled "
              "unless the table is by seat."),
-    ("Δ", "Difference from an earlier run of the same line-up and player count, with its 95% interval: "
-          "green where the change is clearly better for balance (an edge closer to fair, a risk rarer), red "
-          "where clearly worse, bold where a figure without a better side clearly changed."),
+    ("Δ", "Difference from an earlier run of the same line-up and player count, with its 95% interval "
+          "(± where it is symmetric, else its two ends: between independent runs, a share near 0% or 100% "
+          "has a lopsided interval, and so has the difference): green where the change is clearly better "
+          "for balance (an edge closer to fair, a risk rarer), red where clearly "
+          "worse, bold where a figure without a better side clearly changed."),
     ("risk", "A rate that harms the seat it happens to (an overshoot, a penalty): rarer is better."),
     ("paired", "Two runs that share their deals (same seed, n, players, chunk size and simtool and numpy "
                "versions): their difference is taken "
@@ -748,28 +753,32 @@ def unlike(a: Analysis, b: Analysis) -> str | None:
     return None
 
 
-def change_class(after: Figure, before: Figure, diff: float, half: float) -> str:
-    """How a difference reads for balance: ``better`` or ``worse`` where an edge over the fair
-    share clearly moved toward or away from fair (the change in its size beyond the difference's
-    95% half-width), or a risk clearly fell or rose; ``changed`` where a figure with no better
-    side clearly changed; else ``""``. Never by the sign of the difference alone.
+def change_class(after: Figure, before: Figure, low: float, high: float) -> str:
+    """How a difference reads for balance, from its 95% interval ``low`` to ``high`` (of
+    ``after - before``): ``better`` or ``worse`` where an edge over the fair share clearly moved
+    toward or away from fair (its change in size has an interval wholly on one side of 0), or a
+    risk clearly fell or rose; ``changed`` where a figure with no better side clearly changed;
+    else ``""``. Never by the sign of the difference alone, nor by a half-width laid symmetrically
+    around a difference of lopsided intervals (0 of 3 then 2 of 3 read "worse" on +66.7 ± 46.1
+    points, where the interval is -5.9 to +93.9: no clear change).
 
     An edge's change in size is the difference itself (or its negative) only where both edges
     lie on one side of fair; where an interval reaches across fair, an edge's side is unknown, so
-    the paired half-width (often far narrower than each edge's own interval) says nothing about
-    the size: then only edges whose possible sizes do not overlap have clearly moved."""
-    if not np.isfinite(half):
+    the paired interval (often far narrower than each edge's own) says nothing about the size:
+    then only edges whose possible sizes do not overlap have clearly moved."""
+    if not (np.isfinite(low) and np.isfinite(high)):
         return ""
     if after.better == "fair":
-        if not ((after.low >= 0 and before.low >= 0) or (after.high <= 0 and before.high <= 0)):
-            (near_a, far_a), (near_b, far_b) = _sizes(after), _sizes(before)
-            return "better" if far_a < near_b else "worse" if near_a > far_b else ""
-        closer = abs(before.value) - abs(after.value)
-        return "" if abs(closer) <= half else "better" if closer > 0 else "worse"
-    if abs(diff) <= half:
+        if after.low >= 0 and before.low >= 0:
+            return "better" if high < 0 else "worse" if low > 0 else ""
+        if after.high <= 0 and before.high <= 0:  # edges below fair grow as they fall
+            return "better" if low > 0 else "worse" if high < 0 else ""
+        (near_a, far_a), (near_b, far_b) = _sizes(after), _sizes(before)
+        return "better" if far_a < near_b else "worse" if near_a > far_b else ""
+    if low <= 0 <= high:
         return ""
     if after.better == "lower":
-        return "better" if diff < 0 else "worse"
+        return "better" if high < 0 else "worse"
     return "changed"
 
 
@@ -796,13 +805,16 @@ def compare(runs: list[Analysis]) -> Comparison:
             if f is None or first is None:
                 diffs.append(("", ""))
                 continue
-            d, h = stats.independent_difference(f.value, f.half, first.value, first.half)
+            # independent runs: each end from the two figures' own distances on that side
+            d, low, high = stats.mover_difference((f.value, f.low, f.high), (first.value, first.low, first.high))
+            shown = show_change(d, low, high, f.percent)
             if pair and f.per_row is not None and first.per_row is not None:
-                loose = h
+                loose = (high - low) / 2
                 d, h = paired_change(f, first)
+                low, high, shown = d - h, d + h, show_difference(d, h, f.percent)
                 if loose > 0 and np.isfinite(loose) and np.isfinite(h):
                     gains[i].append(1 - h / loose)
-            diffs.append((f"Δ from run {j + 1}: {show_difference(d, h, f.percent)}", change_class(f, first, d, h)))
+            diffs.append((f"Δ from run {j + 1}: {shown}", change_class(f, first, low, high)))
         rows.append((name, cells, diffs))
     c = Comparison(labels, rows, references, paired, gains)
     for k, (r, j, pair) in enumerate(zip(runs[1:], references, paired, strict=True), start=2):
@@ -816,7 +828,8 @@ def compare(runs: list[Analysis]) -> Comparison:
                            f"difference is paired deal by deal.{c.gain_text(k)}")
         else:
             c.notes.append(f"Run {k} does not share its deals with run {j + 1} ({other_deals(runs[j].meta, r.meta)}): "
-                           f"the difference is between independent samples.")
+                           f"the difference is between independent samples (each end of its interval from the two "
+                           f"runs' own intervals on that side).")
     return c
 
 
@@ -863,6 +876,27 @@ def show(f: Figure) -> str:
         pts = verdicts.signed_points
         return f"{pts(f.value, near)} pts ({pts(f.low, near)} to {pts(f.high, near)})"
     return stats.fmt_share(f.value, f.low, f.high) if f.percent else stats.fmt_mean(f.value, f.low, f.high)
+
+
+def show_change(diff: float, low: float, high: float, percent: bool) -> str:
+    """A difference between independent runs with its 95% interval: ``+2.0 pts ± 1.0 pts`` where
+    the interval is symmetric to a tenth of its half-width (:func:`show_difference`, as a paired
+    difference prints), as the report's shares print theirs; else its ends,
+    ``+66.7 pts (-5.9 to +93.9)``, as the review's changes table prints a difference, never an
+    end rounded onto 0, whose side decides the colour (an end of -0.02 points is not "0.0"
+    beside "no clear change")."""
+    half = (high - low) / 2
+    if not np.isfinite(half) or half <= 0 or abs((high - diff) - (diff - low)) <= 0.2 * half:
+        return show_difference(diff, half, percent)
+    if percent:
+        scale, unit, digits = 100, " pts", max(1, min(3, -math.floor(math.log10(100 * half))))
+    else:
+        scale, unit, digits = 1, "", max(0, min(4, 1 - math.floor(math.log10(half))))
+
+    def end(x: float, near=(0.0,)) -> str:
+        return verdicts.fixed(scale * x, near, sign="+", digits=digits)
+
+    return f"{end(diff, ())}{unit} ({end(low)} to {end(high)})"
 
 
 def show_difference(diff: float, half: float, percent: bool) -> str:
