@@ -569,16 +569,11 @@ def paired_difference(a, b) -> tuple[float, float]:
     return mean_interval(np.asarray(a, float) - np.asarray(b, float))
 
 
-def independent_difference(mean_a, half_a, mean_b, half_b) -> tuple[float, float]:
-    """Difference of two independent means, given their 95% half-widths."""
-    return mean_a - mean_b, math.hypot(half_a, half_b)
-
-
 def mover_difference(a: tuple[float, float, float], b: tuple[float, float, float]) -> tuple[float, float, float]:
     """``a - b`` of two independent figures ``(value, low, high)`` with its 95% interval, each
     end from the two figures' own distances to their ends on that side (Newcombe's and Zou's
     MOVER): the lower end from ``a``'s distance down and ``b``'s up. For symmetric intervals the
-    half-widths in quadrature (:func:`independent_difference`); a share's interval near 0 or 1
+    half-widths in quadrature; a share's interval near 0 or 1
     is lopsided, and its half-width centred on the share puts the difference where the units do
     not (0 of 3 then 2 of 3: +66.7 points, +20.7 to +112.7, past what two shares can differ by;
     this way -5.8 to +93.9)."""

@@ -92,7 +92,7 @@ def test_a_seat_edge_that_may_have_crossed_fair_is_not_called_worse_by_the_paire
     from simtool.reports.balance import Figure, change_class
 
     b, a = (Figure(*x, None, points=True, better="fair") for x in (before, after))
-    assert change_class(a, b, a.value - b.value, 0.002) == kind
+    assert change_class(a, b, a.value - b.value - 0.002, a.value - b.value + 0.002) == kind
 
 
 def test_a_verdict_without_an_interval_is_unclear_not_the_lowest_word():
@@ -115,11 +115,12 @@ def test_a_verdict_without_an_interval_is_unclear_not_the_lowest_word():
 def test_a_difference_that_rounds_to_zero_shows_no_sign():
     # before: the review's changes table and the balance report printed a difference of
     # -0.04 points as "+0.0", a sign the figure does not have
-    from simtool.reports import balance, review
+    from simtool.analysis import verdicts
+    from simtool.reports import review
 
     assert review.one_decimal(-0.04, "+") == "0.0" and review.one_decimal(0.04, "+") == "0.0"
     assert review.one_decimal(-0.06, "+") == "-0.1" and review.one_decimal(0.06, "+") == "+0.1"
-    assert balance.points(-0.0004) == "0.0" and balance.points(-0.0006) == "-0.1"
+    assert verdicts.signed_points(-0.0004) == "0.0" and verdicts.signed_points(-0.0006) == "-0.1"
     rows = review.change_rows({"changes": [{"question": "seats", "before": 2.04, "after": 2.0, "delta": -0.04,
                                             "ci": [-0.9, 0.82], "better": None, "change": "no clear change"}]})
     assert rows[0]["delta_text"] == "0.0 points (-0.9 to +0.8)"

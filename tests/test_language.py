@@ -304,10 +304,10 @@ def test_a_seat_edge_is_better_closer_to_fair_never_by_sign(before, after, half,
     def edge(v):
         return Figure(v, v - 0.01, v + 0.01, None, points=True, better="fair")
 
-    assert change_class(edge(after), edge(before), after - before, half) == kind
+    assert change_class(edge(after), edge(before), after - before - half, after - before + half) == kind
     rate = Figure(after, after - 0.01, after + 0.01, None)  # a rate that is no risk has no better side
-    assert change_class(rate, Figure(before, before - 0.01, before + 0.01, None), after - before, half) in (
-        "", "changed")
+    assert change_class(rate, Figure(before, before - 0.01, before + 0.01, None), after - before - half,
+                        after - before + half) in ("", "changed")
 
 
 @pytest.mark.parametrize("diff, half, kind", [(-0.02, 0.02, ""), (-0.0201, 0.02, "better"), (0.0201, 0.02, "worse")])
@@ -315,7 +315,7 @@ def test_a_risk_is_better_rarer(diff, half, kind):
     from simtool.reports.balance import Figure, change_class
 
     before, after = (Figure(v, v, v, None, better="lower") for v in (0.3, 0.3 + diff))
-    assert change_class(after, before, diff, half) == kind
+    assert change_class(after, before, diff - half, diff + half) == kind
 
 
 def test_a_sweep_across_player_counts_compares_edges_not_raw_shares(tmp_path):

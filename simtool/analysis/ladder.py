@@ -29,7 +29,7 @@ import numpy as np
 import polars as pl
 
 from simtool import stats
-from simtool.analysis.verdicts import fixed
+from simtool.analysis.verdicts import signed_points
 from simtool.errors import SimtoolError
 from simtool.pipeline.folders import collect, load, read_meta
 
@@ -221,16 +221,12 @@ def gain_points(r: Rung) -> str:
     a figure that shows as 0 has no sign (``0.0``, not ``+0.0`` or ``-0.0``), and an end of the
     interval is never rounded onto fair, which decides whether the rung pays (+0.04: "+0.04"), nor
     any of them onto the :data:`GAIN` point that decides convergence (+0.996 read "+1.0" beside
-    "under 1 point")."""
+    "under 1 point"). Where the interval lies on one side of fair (the rung pays, or is weaker),
+    the gain is kept off fair too: +0.04 read "0.0 pts" beside "yes"."""
     step = (100 * GAIN,)
-    return (f"{_signed(r.share - r.fair, step)} pts ({_signed(r.low - r.fair, (0.0, *step))} to "
-            f"{_signed(r.high - r.fair, (0.0, *step))})")
-
-
-def _signed(share: float, near: tuple[float, ...] = ()) -> str:
-    """A difference of shares in signed points, never ``+0.0`` nor ``-0.0``, which claim a side;
-    more decimals where it would show on one of ``near`` (points) it is not on."""
-    return fixed(100 * share, near, sign="+")
+    sided = (0.0, *step) if r.pays or r.weaker else step
+    return (f"{signed_points(r.share - r.fair, sided)} pts ({signed_points(r.low - r.fair, (0.0, *step))} to "
+            f"{signed_points(r.high - r.fair, (0.0, *step))})")
 
 
 def price(ladder: Ladder) -> tuple[float, float, float] | None:
@@ -275,4 +271,4 @@ def reference_sentence(ladder: Ladder) -> str | None:
             f"every hidden card) wins {stats.fmt_share(ref.share, ref.low, ref.high)} per seat against "
             f"{ladder.players - 1} × {top.below}, where {top.name} wins "
             f"{stats.fmt_share(top.share, top.low, top.high)}: knowing the hidden cards is worth "
-            f"{_signed(gain)} points ({_signed(low)} to {_signed(high)}).")
+            f"{signed_points(gain)} points ({signed_points(low)} to {signed_points(high)}).")

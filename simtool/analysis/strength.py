@@ -22,7 +22,7 @@ from pathlib import Path
 
 from simtool import stats
 from simtool.analysis.ladder import climber
-from simtool.analysis.verdicts import fixed
+from simtool.analysis.verdicts import signed_points
 
 ROLES = ("fair", "doubled", "reference")
 """The searches of a (game, variant), in the order the table shows them."""
@@ -140,12 +140,6 @@ def _rate(c: Cell | None) -> str:
     return f"{c.on_cores:,.0f}" if c.on_cores is not None else f"({c.wall_rate:,.0f} wall)"
 
 
-def _points(value: float) -> str:
-    """A difference of shares in signed points; one that rounds to 0 shows no sign (the table once
-    read "-0.0" for what seeing the cards wins in Trickster at pip_limit=20, claiming a side)."""
-    return fixed(100 * value, sign="+")
-
-
 def _alike(fair: Cell | None, ref: Cell | None) -> bool:
     return fair is not None and ref is not None and (fair.share, fair.low, fair.high) == (ref.share, ref.low, ref.high)
 
@@ -186,7 +180,7 @@ def markdown(cells: list[Cell], context: dict) -> str:
         lines.append(
             f"| {game} | {var} | {first.players - 1} × `{first.opponent}` | {first.fair:.3f} | "
             f"{_share(fair) if fair else '–'} | {_rate(fair)} | {_share(ref) if ref else '–'} | {_rate(ref)} | "
-            f"{_points(ref.share - fair.share) if fair and ref else '–'} |")
+            f"{signed_points(ref.share - fair.share) if fair and ref else '–'} |")
     alike = sorted({g for g, v in variants if _alike(by.get((g, v, "fair")), by.get((g, v, "reference")))})
     if alike:
         lines += ["", f"`clairvoyant` and `pimc` win exactly the same share in {', '.join(alike)}: the game "
@@ -208,7 +202,7 @@ def markdown(cells: list[Cell], context: dict) -> str:
             ratio = (f"× {base.per_cpu / d.per_cpu:.1f}" if base.per_cpu and d.per_cpu else
                      f"× {base.wall_rate / d.wall_rate:.1f} (wall)")
             lines.append(f"| {d.game} | {_share(base)} | {_rate(base)} | `{d.search}` {_share(d)} | "
-                         f"{_rate(d)} | {_points(d.share - base.share)} | {ratio} |")
+                         f"{_rate(d)} | {signed_points(d.share - base.share)} | {ratio} |")
         lines += ["", "The gain's 95% interval is about √2 times a cell's half-width (the two runs "
                   "combined as if independent; they share their deals, so this errs on the wide side). "
                   "CPU per deal: how many times the CPU a deal of `pimc` takes the doubled budget takes."]

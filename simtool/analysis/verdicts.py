@@ -212,6 +212,14 @@ def fixed(x: float, near: Sequence[float] = (), sign: str = "", digits: int = 1)
     return f"{shown:{sign if shown else ''}.{more}f}"
 
 
+def signed_points(share: float, near: Sequence[float] = ()) -> str:
+    """A difference of shares in signed points; one that shows as 0 has no sign (-0.04 points is
+    neither "-0.0" nor "+0.0", which would claim a side); more decimals where it would show on
+    one of ``near`` (points) it is not on. The one such helper of the ladder, the strength table
+    and the balance report."""
+    return fixed(100 * share, near, sign="+")
+
+
 def _pct(x: float, near: Sequence[float] = (), digits: int = 1) -> str:
     """A share as a percentage, never rounded onto a threshold of ``near`` (shares) it is not on."""
     return f"{fixed(100 * x, [100 * t for t in near], digits=digits)}%"

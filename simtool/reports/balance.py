@@ -7,7 +7,9 @@ strategy-strength tables with 95% intervals, score distributions (matplotlib bar
 SVG), the game's own tables with headers in words, and the seat tests (T², F, p) folded away.
 Several runs of one game are compared side by side on edges over the fair share; a run's
 differences are from the first earlier run of the same line-up, player count and unit (paired
-deal by deal when the two share their deals), and an unlike run has none.
+deal by deal when the two share their deals, else each end of the interval from the two runs'
+own intervals on that side: Newcombe's method, :func:`simtool.stats.mover_difference`), and an
+unlike run has none.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import contextlib
 import functools
 import html
 import io
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -28,6 +31,7 @@ import polars as pl
 
 from simtool import games, options, stats
 from simtool.analysis import labels, ratings, summary, tension, verdicts
+from simtool.analysis import ladder as ladders
 from simtool.analysis import of as analysis_of
 from simtool.errors import SimtoolError, os_problem
 from simtool.games import ROUND_CAP
@@ -360,7 +364,7 @@ def findings(a: Analysis, ladder=None) -> list[str]:
         who = f"the strongest strategy here, {shown}," if heuristics.height > 1 else shown
         out.append(f"Skill versus luck: {who} wins {stats.fmt_share(best['win'], best['win_low'], best['win_high'])} "
                    f"of {unit} per seat it holds, {verdict} the {100 * fair:.1f}% of pure chance: "
-                   f"{points(best['edge'])} points, a skill index of {best['skill']:.2f} "
+                   f"{verdicts.signed_points(best['edge'])} points, a skill index of {best['skill']:.2f} "
                    f"(0 = luck alone, 1 = its seats win every time); {rest}."
                    + ("" if a.meta.get("rotate") or a.meta.get("duplicate") else " The line-up was "
                       "not rotated, so seat effects are part of these shares."))
@@ -501,9 +505,11 @@ GLOSSARY = [
     ("by chance", "The win share a strategy would have with no skill: its fair share."),
     ("rate", "How often something happens to a seat, as a share of deals (or rounds), with seats pooled "
              "unless the table is by seat."),
-    ("Δ", "Difference from an earlier run of the same line-up and player count, with its 95% interval: "
-          "green where the change is clearly better for balance (an edge closer to fair, a risk rarer), red "
-          "where clearly worse, bold where a figure without a better side clearly changed."),
+    ("Δ", "Difference from an earlier run of the same line-up and player count, with its 95% interval "
+          "(± where it is symmetric, else its two ends: between independent runs, a share near 0% or 100% "
+          "has a lopsided interval, and so has the difference): green where the change is clearly better "
+          "for balance (an edge closer to fair, a risk rarer), red where clearly "
+          "worse, bold where a figure without a better side clearly changed."),
     ("risk", "A rate that harms the seat it happens to (an overshoot, a penalty): rarer is better."),
     ("paired", "Two runs that share their deals (same seed, n, players, chunk size and simtool and numpy "
                "versions): their difference is taken "
@@ -545,14 +551,15 @@ def seat_test_text(t: stats.SeatTest) -> str:
 
 
 def ladder_skill(ladder) -> str:
-    """Skill versus luck by the ladder's top rung: the strongest play the report has seen."""
+    """Skill versus luck by the ladder's top rung: the strongest play the report has seen, its
+    edge with the interval that puts it above or below chance (as :func:`ladder_rows`)."""
     top = ladder.top
     verdict = ("above" if top.low > top.fair else "below" if top.high < top.fair
                else "not clearly different from")
     return (f"Skill versus luck: the skill ladder's top rung, {top.name}, wins "
             f"{stats.fmt_share(top.share, top.low, top.high)} of {plural(ladder.unit)} in its one seat against "
             f"{ladder.players - 1} × {top.below} (seats rotated), {verdict} the "
-            f"{100 * top.fair:.1f}% of pure chance: {points(top.share - top.fair)} points, "
+            f"{100 * top.fair:.1f}% of pure chance: {ladders.gain_points(top)}, "
             f"a skill index of {top.skill:.2f} (0 = luck alone, 1 = it wins every time).")
 
 
@@ -560,11 +567,17 @@ def plural(unit: str) -> str:
     return "matches" if unit == "match" else "deals"
 
 
+def ladder_rows(ladder) -> list[tuple]:
+    """The ladder table's rows: each rung with its edge over the fair share and 95% interval, as
+    the CLI's ladder table prints it (:func:`simtool.analysis.ladder.gain_points`). The gain alone
+    read "0.0 pts" beside "Pays: yes" for a gain of +0.04 points; the interval, whose lower end
+    decides whether a rung pays, is never rounded onto fair."""
+    return [(r, ladders.gain_points(r)) for r in ladder.rungs]
+
+
 def ladder_view(ladder) -> dict:
     """What the report's skill ladder section shows: sentences, chart and table rows."""
     from matplotlib.figure import Figure as Chart
-
-    from simtool.analysis import ladder as ladders
 
     chart = Chart(figsize=(6.4, 3.0), layout="constrained")
     ax = chart.add_subplot()
@@ -587,6 +600,7 @@ def ladder_view(ladder) -> dict:
             "deals": "The rungs play the same deals (one seed)" if differ is None else
                      f"The rungs play one seed but not the same deals ({differ}: a costly line-up plays "
                      f"smaller chunks, each drawing its own deals), so each rung stands on its own deals",
+            "rows": ladder_rows(ladder),
             "sentences": [ladders.verdict(ladder), ladders.convergence(ladder), ladder_skill(ladder),
                           *filter(None, [ladders.reference_sentence(ladder)])], "svg": svg(chart)}
 
@@ -739,28 +753,32 @@ def unlike(a: Analysis, b: Analysis) -> str | None:
     return None
 
 
-def change_class(after: Figure, before: Figure, diff: float, half: float) -> str:
-    """How a difference reads for balance: ``better`` or ``worse`` where an edge over the fair
-    share clearly moved toward or away from fair (the change in its size beyond the difference's
-    95% half-width), or a risk clearly fell or rose; ``changed`` where a figure with no better
-    side clearly changed; else ``""``. Never by the sign of the difference alone.
+def change_class(after: Figure, before: Figure, low: float, high: float) -> str:
+    """How a difference reads for balance, from its 95% interval ``low`` to ``high`` (of
+    ``after - before``): ``better`` or ``worse`` where an edge over the fair share clearly moved
+    toward or away from fair (its change in size has an interval wholly on one side of 0), or a
+    risk clearly fell or rose; ``changed`` where a figure with no better side clearly changed;
+    else ``""``. Never by the sign of the difference alone, nor by a half-width laid symmetrically
+    around a difference of lopsided intervals (0 of 3 then 2 of 3 read "worse" on +66.7 ± 46.1
+    points, where the interval is -5.9 to +93.9: no clear change).
 
     An edge's change in size is the difference itself (or its negative) only where both edges
     lie on one side of fair; where an interval reaches across fair, an edge's side is unknown, so
-    the paired half-width (often far narrower than each edge's own interval) says nothing about
-    the size: then only edges whose possible sizes do not overlap have clearly moved."""
-    if not np.isfinite(half):
+    the paired interval (often far narrower than each edge's own) says nothing about the size:
+    then only edges whose possible sizes do not overlap have clearly moved."""
+    if not (np.isfinite(low) and np.isfinite(high)):
         return ""
     if after.better == "fair":
-        if not ((after.low >= 0 and before.low >= 0) or (after.high <= 0 and before.high <= 0)):
-            (near_a, far_a), (near_b, far_b) = _sizes(after), _sizes(before)
-            return "better" if far_a < near_b else "worse" if near_a > far_b else ""
-        closer = abs(before.value) - abs(after.value)
-        return "" if abs(closer) <= half else "better" if closer > 0 else "worse"
-    if abs(diff) <= half:
+        if after.low >= 0 and before.low >= 0:
+            return "better" if high < 0 else "worse" if low > 0 else ""
+        if after.high <= 0 and before.high <= 0:  # edges below fair grow as they fall
+            return "better" if low > 0 else "worse" if high < 0 else ""
+        (near_a, far_a), (near_b, far_b) = _sizes(after), _sizes(before)
+        return "better" if far_a < near_b else "worse" if near_a > far_b else ""
+    if low <= 0 <= high:
         return ""
     if after.better == "lower":
-        return "better" if diff < 0 else "worse"
+        return "better" if high < 0 else "worse"
     return "changed"
 
 
@@ -787,13 +805,16 @@ def compare(runs: list[Analysis]) -> Comparison:
             if f is None or first is None:
                 diffs.append(("", ""))
                 continue
-            d, h = stats.independent_difference(f.value, f.half, first.value, first.half)
+            # independent runs: each end from the two figures' own distances on that side
+            d, low, high = stats.mover_difference((f.value, f.low, f.high), (first.value, first.low, first.high))
+            shown = show_change(d, low, high, f.percent)
             if pair and f.per_row is not None and first.per_row is not None:
-                loose = h
+                loose = (high - low) / 2
                 d, h = paired_change(f, first)
+                low, high, shown = d - h, d + h, show_difference(d, h, f.percent)
                 if loose > 0 and np.isfinite(loose) and np.isfinite(h):
                     gains[i].append(1 - h / loose)
-            diffs.append((f"Δ from run {j + 1}: {show_difference(d, h, f.percent)}", change_class(f, first, d, h)))
+            diffs.append((f"Δ from run {j + 1}: {shown}", change_class(f, first, low, high)))
         rows.append((name, cells, diffs))
     c = Comparison(labels, rows, references, paired, gains)
     for k, (r, j, pair) in enumerate(zip(runs[1:], references, paired, strict=True), start=2):
@@ -807,7 +828,8 @@ def compare(runs: list[Analysis]) -> Comparison:
                            f"difference is paired deal by deal.{c.gain_text(k)}")
         else:
             c.notes.append(f"Run {k} does not share its deals with run {j + 1} ({other_deals(runs[j].meta, r.meta)}): "
-                           f"the difference is between independent samples.")
+                           f"the difference is between independent samples (each end of its interval from the two "
+                           f"runs' own intervals on that side).")
     return c
 
 
@@ -851,20 +873,35 @@ def show(f: Figure) -> str:
         # an edge over the fair share (a seat's, or a seat's rate of the queen) is worded by the
         # seat verdict's 1 and 3 points: never rounded onto one (-0.99 read "-1.0")
         near = verdicts.SEAT_THRESHOLDS if f.better == "fair" else ()
-        return f"{points(f.value, near)} pts ({points(f.low, near)} to {points(f.high, near)})"
+        pts = verdicts.signed_points
+        return f"{pts(f.value, near)} pts ({pts(f.low, near)} to {pts(f.high, near)})"
     return stats.fmt_share(f.value, f.low, f.high) if f.percent else stats.fmt_mean(f.value, f.low, f.high)
 
 
-def points(share: float, near=()) -> str:
-    """A share difference in signed points; one that rounds to 0 shows no sign (-0.04 points is
-    neither "-0.0" nor "+0.0", which would claim a side); never rounded onto one of ``near``
-    (points) it is not on."""
-    return verdicts.fixed(100 * share, near, sign="+")
+def show_change(diff: float, low: float, high: float, percent: bool) -> str:
+    """A difference between independent runs with its 95% interval: ``+2.0 pts ± 1.0 pts`` where
+    the interval is symmetric to a tenth of its half-width (:func:`show_difference`, as a paired
+    difference prints), as the report's shares print theirs; else its ends,
+    ``+66.7 pts (-5.9 to +93.9)``, as the review's changes table prints a difference, never an
+    end rounded onto 0, whose side decides the colour (an end of -0.02 points is not "0.0"
+    beside "no clear change")."""
+    half = (high - low) / 2
+    if not np.isfinite(half) or half <= 0 or abs((high - diff) - (diff - low)) <= 0.2 * half:
+        return show_difference(diff, half, percent)
+    if percent:
+        scale, unit, digits = 100, " pts", max(1, min(3, -math.floor(math.log10(100 * half))))
+    else:
+        scale, unit, digits = 1, "", max(0, min(4, 1 - math.floor(math.log10(half))))
+
+    def end(x: float, near=(0.0,)) -> str:
+        return verdicts.fixed(scale * x, near, sign="+", digits=digits)
+
+    return f"{end(diff, ())}{unit} ({end(low)} to {end(high)})"
 
 
 def show_difference(diff: float, half: float, percent: bool) -> str:
     """A difference with its half-width; signed unless it shows as 0 (a tiny difference either
-    way reads "0.0 pts", as :func:`points` has it, not "+0.0" one way and "0.0" the other)."""
+    way reads "0.0 pts", as :func:`verdicts.signed_points` has it, not "+0.0" one way and "0.0" the other)."""
     text = (stats.fmt_pct(diff, half).replace("%", " pts", 1).replace("%", " pts") if percent
             else stats.fmt_mean(diff, diff - half, diff + half))
     shown = float(text.split(" ")[0])
@@ -959,8 +996,8 @@ def environment():
         lambda context, name, limit=labels.LIMIT: labels.html(name, limit, context["unfair"]))
     env.globals.update(fmt_cost=restrict.fmt_cost, narrow=restrict.NARROW, verdict_text=VERDICTS,
                        lineup_text=lineup_text, fmt_share=stats.fmt_share, fmt_mean=stats.fmt_mean,
-                       fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text, points=points,
-                       run_label=run_label)
+                       fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text,
+                       points=verdicts.signed_points, run_label=run_label)
     return env
 
 
