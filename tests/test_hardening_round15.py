@@ -1,0 +1,40 @@
+"""Hostile round 15: grid files, tuning, reports and the Python API given what no designer means
+to give. Each test failed on the code before its fix."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import polars as pl
+import pytest
+
+import simtool
+
+from .test_cli import cli
+
+
+def rehashed(folder) -> None:
+    """run.json's checksum updated by hand to the edited table: the checksum no longer tells."""
+    meta = json.loads((folder / "run.json").read_text())
+    meta["sha256"]["seats.parquet"] = hashlib.sha256((folder / "seats.parquet").read_bytes()).hexdigest()
+    (folder / "run.json").write_text(json.dumps(meta))
+
+
+@pytest.mark.parametrize("column, value", [("score", None), ("win", float("nan"))])
+def test_a_table_with_missing_values_and_its_checksum_rehashed_is_one_line(tmp_path, column, value):
+    # before: report crashed in numpy's SVD (LinAlgError traceback), exit 1; after: one line, exit 2
+    run = tmp_path / "run"
+    simtool.run("kansas-city", n=300, seed=1, jobs=1, out=run)
+    seats = pl.read_parquet(run / "seats.parquet")
+    dtype = seats.schema[column]
+    edited = seats.with_columns(pl.when(pl.col("seat") == 0).then(pl.lit(value, dtype))
+                                .otherwise(pl.col(column)).alias(column))
+    edited.write_parquet(run / "seats.parquet")
+    rehashed(run)
+    r = cli("report", run, "-o", tmp_path / "page.html")
+    assert r.exit_code == 2, r.output
+    assert f"column '{column}' has 300 missing values" in r.output
+    assert "Traceback" not in r.output and not (tmp_path / "page.html").exists()
+    with pytest.raises(simtool.SimtoolError, match="missing values"):
+        simtool.metrics(run)
