@@ -38,3 +38,17 @@ def test_a_table_with_missing_values_and_its_checksum_rehashed_is_one_line(tmp_p
     assert "Traceback" not in r.output and not (tmp_path / "page.html").exists()
     with pytest.raises(simtool.SimtoolError, match="missing values"):
         simtool.metrics(run)
+
+
+def test_a_rule_on_the_command_line_overrides_only_that_rule_of_the_grid_file(tmp_path):
+    # before: --rule four_bonus=2,3 replaced the file's whole [rules] table, silently dropping
+    # pass_count = [3, 2] (2 cells); after: both vary (4 cells), the file's rule kept
+    grid = tmp_path / "grid.toml"
+    grid.write_text('games = ["kansas-city"]\nn = 50\nseed = 1\n[rules]\npass_count = [3, 2]\nfour_bonus = [5]\n')
+    runs = tmp_path / "runs"
+    r = cli("sweep", grid, "--rule", "four_bonus=2,3", "--out", tmp_path / "page.html", "--runs", runs,
+            "--jobs", "1", "-q")
+    assert r.exit_code == 0, r.output
+    cells = sorted(p.name for p in runs.iterdir() if p.is_dir())
+    assert len(cells) == 4, cells
+    assert sum("pass_count-2" in c for c in cells) == 2 and sum("four_bonus-3" in c for c in cells) == 2
