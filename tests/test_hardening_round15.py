@@ -52,3 +52,16 @@ def test_a_rule_on_the_command_line_overrides_only_that_rule_of_the_grid_file(tm
     cells = sorted(p.name for p in runs.iterdir() if p.is_dir())
     assert len(cells) == 4, cells
     assert sum("pass_count-2" in c for c in cells) == 2 and sum("four_bonus-3" in c for c in cells) == 2
+
+
+@pytest.mark.parametrize("edit", [pl.col("win") * 5, pl.col("win") - 2])
+def test_a_win_share_outside_0_to_1_with_its_checksum_rehashed_is_refused(tmp_path, edit):
+    # before: the report printed win shares of 125% (or below 0) as the run's; after: one line, exit 2
+    run = tmp_path / "run"
+    simtool.run("kansas-city", n=300, seed=1, jobs=1, out=run)
+    pl.read_parquet(run / "seats.parquet").with_columns(edit.alias("win")).write_parquet(run / "seats.parquet")
+    rehashed(run)
+    r = cli("report", run, "-o", tmp_path / "page.html")
+    assert r.exit_code == 2, r.output
+    assert "column 'win' has" in r.output and "outside 0..1" in r.output
+    assert not (tmp_path / "page.html").exists()

@@ -1150,12 +1150,17 @@ def _check_values(path: Path, table: pl.LazyFrame) -> None:
     schema = table.collect_schema()
     missing = [(pl.col(c).is_null() | pl.col(c).is_nan() if schema[c].is_float() else pl.col(c).is_null())
                .sum().alias(c) for c in schema.names()]
-    counts = collect(path, table.select(missing), "streaming").row(0, named=True)
+    beyond = ((pl.col("win") < 0) | (pl.col("win") > 1)).sum().alias("_beyond")  # a share of one win
+    counts = collect(path, table.select(*missing, beyond), "streaming").row(0, named=True)
+    outside = counts.pop("_beyond")
     holed = {c: k for c, k in counts.items() if k}
     if holed:
         name = next(iter(holed))
         raise SimtoolError(f"{path}: column '{name}' has {holed[name]:,} missing values (null or NaN); "
                            f"simtool writes none, so the table is damaged or hand-edited: run it again")
+    if outside:
+        raise SimtoolError(f"{path}: column 'win' has {outside:,} values outside 0..1 (a seat's share of "
+                           f"the win); the table is damaged or hand-edited: run it again")
 
 
 def _check_rows(path: Path, table: pl.LazyFrame, p: int, expected: int, key: str | None,
