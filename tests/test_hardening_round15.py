@@ -65,3 +65,18 @@ def test_a_win_share_outside_0_to_1_with_its_checksum_rehashed_is_refused(tmp_pa
     assert r.exit_code == 2, r.output
     assert "column 'win' has" in r.output and "outside 0..1" in r.output
     assert not (tmp_path / "page.html").exists()
+
+
+def test_resuming_a_tuning_whose_tune_json_names_another_game_is_one_line(tmp_path):
+    # before: the trials ran, then a StopIteration traceback (exit 1) looking up kansas-city's
+    # pass_count among hearts' rules; after: refused before any trial, one line naming the rule
+    out = tmp_path / "tune"
+    r = cli("tune", "--game", "kansas-city", "--vary", "pass_count=0..3", "--objective", "seat_spread:min",
+            "--trials", "2", "--n", "100", "--seed", "1", "--out", out, "--jobs", "1", "-q")
+    assert r.exit_code == 0, r.output
+    config = json.loads((out / "tune.json").read_text())
+    (out / "tune.json").write_text(json.dumps(config | {"game": "hearts"}))
+    r = cli("tune", "--resume", out, "-q", "--jobs", "1")
+    assert r.exit_code == 2, r.output
+    assert "tune.json is damaged (rule 'pass_count' is not hearts's; valid: passing" in r.output
+    assert "Traceback" not in r.output

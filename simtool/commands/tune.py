@@ -516,6 +516,11 @@ def read_config(out: Path) -> Config:
     if odd is not None:  # a value simtool never writes: "n": "200" would play 200200200200 deals
         raise SimtoolError(f"cannot resume {out}: {CONFIG} is damaged ('{odd}' is "
                            f"{getattr(config, odd)!r}, which no tuning writes)")
+    known = [o.name for o in games.get(config.game).options]
+    stray = next((name for name in [*config.vary, *config.rules] if name not in known), None)
+    if stray is not None:  # its game edited (another game's folder): its rules would crash a trial
+        raise SimtoolError(f"cannot resume {out}: {CONFIG} is damaged (rule '{stray}' is not "
+                           f"{config.game}'s; valid: {choices(known)})")
     return config
 
 
