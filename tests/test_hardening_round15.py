@@ -80,3 +80,11 @@ def test_resuming_a_tuning_whose_tune_json_names_another_game_is_one_line(tmp_pa
     assert r.exit_code == 2, r.output
     assert "tune.json is damaged (rule 'pass_count' is not hearts's; valid: passing" in r.output
     assert "Traceback" not in r.output
+
+
+def test_tune_given_a_dict_for_its_config_is_simtools_error_and_makes_no_folder(tmp_path):
+    # before: TypeError "asdict() should be called on dataclass instances" from dataclasses, after
+    # making the folder; after: simtool's one line naming configure, nothing made
+    with pytest.raises(simtool.SimtoolError, match=r"bad config .*simtool\.tune\.configure"):
+        simtool.tune.tune({"game": "kansas-city"}, tmp_path / "tune")
+    assert not (tmp_path / "tune").exists()
