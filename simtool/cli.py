@@ -721,6 +721,8 @@ def sweep(
                      "rules": sweeps.rules_arg(rule)}
             if players:
                 given["players"] = [_whole(v, "players") for v in sweeps.parse_list(players, "players")]
+            if isinstance(data.get("rules"), dict):  # --rule overrides the file's rule of its name only
+                given["rules"] = data["rules"] | given["rules"]
             data |= {k: v for k, v in given.items() if v not in (None, [], {})}
             grid = sweeps.make_grid(data)
             with _progress(quiet) as bar:

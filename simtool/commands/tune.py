@@ -35,7 +35,7 @@ from simtool.analysis.summary import seat_summary
 from simtool.analysis.tuning import recommendation, setting, sheet_defaults, trials_of
 from simtool.commands.plans import play as run_cells
 from simtool.commands.sweep import lineup as parse_lineup
-from simtool.errors import SimtoolError, choices, os_problem
+from simtool.errors import SimtoolError, bad, choices, os_problem
 from simtool.games import ROUND_CAP
 from simtool.pipeline import folders
 from simtool.pipeline.folders import PLAYED_BY, FolderLock, load, parse_json, write_json
@@ -516,6 +516,11 @@ def read_config(out: Path) -> Config:
     if odd is not None:  # a value simtool never writes: "n": "200" would play 200200200200 deals
         raise SimtoolError(f"cannot resume {out}: {CONFIG} is damaged ('{odd}' is "
                            f"{getattr(config, odd)!r}, which no tuning writes)")
+    known = [o.name for o in games.get(config.game).options]
+    stray = next((name for name in [*config.vary, *config.rules] if name not in known), None)
+    if stray is not None:  # its game edited (another game's folder): its rules would crash a trial
+        raise SimtoolError(f"cannot resume {out}: {CONFIG} is damaged (rule '{stray}' is not "
+                           f"{config.game}'s; valid: {choices(known)})")
     return config
 
 
@@ -644,6 +649,8 @@ def tune(config: Config, out: str | Path, jobs: int | None = None, backend: str 
     """Run (or go on with) the tuning ``config`` in ``out`` and return its summary
     (see :func:`summary`). ``on_trial(done, total)`` is called after each trial. Stopped in any
     way and run again, it goes on with the trials an unbroken tuning would have made."""
+    if not isinstance(config, Config):  # before its folder is made: a dict once failed in dataclasses
+        raise bad("config", config, "a tuning made by simtool.tune.configure(game, vary, objective, ...)")
     arguments.execution(jobs, False, None, backend, scheduler)
     arguments.callback("on_trial", on_trial, "on_trial(done, total)")
     out = arguments.folder("out", out)

@@ -918,12 +918,14 @@ def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
         matches = _table(run_dir / "matches.parquet", MATCH_COLUMNS
                          | {name: _kind(dtype) for name, dtype in game.match_columns.items()})
         _check_rows(run_dir / "matches.parquet", matches, p, n * copies, "match", "matches", copies=copies)
+        _check_values(run_dir / "matches.parquet", matches)
         rounds = matches.filter(pl.col("seat") == 0).select(pl.col("rounds").cast(pl.Int64).sum())
         played = collect(run_dir / "matches.parquet", rounds, "streaming").item()
         _check_rows(run_dir / "seats.parquet", seats, p, played, None, "rounds",
                     "the matches in matches.parquet played")
     else:
         _check_rows(run_dir / "seats.parquet", seats, p, n * copies, "deal", "deals", copies=copies)
+    _check_values(run_dir / "seats.parquet", seats)
     # whole and of the right shape, yet perhaps another run's: refused for every reader (a summary,
     # a ladder, restricted play, the metrics), not by the report alone
     check_intact(run_dir, meta)
@@ -1140,6 +1142,25 @@ def collect(path: Path, query: pl.LazyFrame, engine: str = "auto") -> pl.DataFra
     except (pl.exceptions.PolarsError, OSError):
         raise SimtoolError(f"{path} is not a readable table (damaged inside); "
                            f"run it again") from None
+
+
+def _check_values(path: Path, table: pl.LazyFrame) -> None:
+    """Every value present: simtool writes no missing values (null, or NaN in a number column),
+    and one would reach the statistics as a crash or a silently shorter sample."""
+    schema = table.collect_schema()
+    missing = [(pl.col(c).is_null() | pl.col(c).is_nan() if schema[c].is_float() else pl.col(c).is_null())
+               .sum().alias(c) for c in schema.names()]
+    beyond = ((pl.col("win") < 0) | (pl.col("win") > 1)).sum().alias("_beyond")  # a share of one win
+    counts = collect(path, table.select(*missing, beyond), "streaming").row(0, named=True)
+    outside = counts.pop("_beyond")
+    holed = {c: k for c, k in counts.items() if k}
+    if holed:
+        name = next(iter(holed))
+        raise SimtoolError(f"{path}: column '{name}' has {holed[name]:,} missing values (null or NaN); "
+                           f"simtool writes none, so the table is damaged or hand-edited: run it again")
+    if outside:
+        raise SimtoolError(f"{path}: column 'win' has {outside:,} values outside 0..1 (a seat's share of "
+                           f"the win); the table is damaged or hand-edited: run it again")
 
 
 def _check_rows(path: Path, table: pl.LazyFrame, p: int, expected: int, key: str | None,
