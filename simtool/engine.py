@@ -1424,8 +1424,9 @@ class Outcome:
 
 
 def _game_errors(play):
-    """A game from another package that raises (in its deal, play, scoring or match end) stops
-    the run with one line naming the game, not a traceback from inside simtool; the exception
+    """A game from another package that raises (in its deal, play, scoring or match end; even
+    SystemExit, or a KeyboardInterrupt of its own) stops the run with one line naming the game,
+    not a traceback from inside simtool, nor taken for Ctrl-C; the exception
     stays chained for a debugger and pytest. simtool's own games keep their traceback: a bug
     report."""
     @wraps(play)
@@ -1434,9 +1435,9 @@ def _game_errors(play):
             return play(game, *args, **kwargs)
         except (SimtoolError, MemoryError):  # a strategy's error names the strategy already
             raise
-        except Exception as exc:
+        except BaseException as exc:  # even SystemExit, and its own KeyboardInterrupt, as a strategy's
             module = type(game).__module__
-            if module.startswith("simtool."):
+            if module.startswith("simtool.") or (isinstance(exc, KeyboardInterrupt) and by_the_user()):
                 raise
             raise GameError(f"game '{game.id}' ({module}) raised {describe(exc)}; its conformance suite "
                             f"shows where: python -m pytest --simtool-game {game.id}") from exc
