@@ -37,3 +37,18 @@ def test_a_game_plugin_raising_keyboardinterrupt_or_systemexit_is_its_error(caps
         assert main(["run", "--resume", str(out), "-q", "--jobs", "1"]) == 0
     finally:
         sys.modules.pop("stopping_climb", None)
+
+
+def test_a_game_plugin_raising_keyboardinterrupt_as_it_is_imported_is_its_error(capsys, tmp_path, monkeypatch):
+    # before: 'interrupted; no result was written', exit 130, as for Ctrl-C; a strategy plugin's
+    # own KeyboardInterrupt at import is 'failed to load: KeyboardInterrupt', exit 2, since hard13
+    from .test_hardening_round5 import TOY
+    from .test_hardening_round12 import installed
+
+    installed(tmp_path, monkeypatch, "importing_climb", TOY + "\nraise KeyboardInterrupt\n", "importing-climb", "climb")
+    try:
+        main_error(capsys, ["run", "--game", "climb", "--n", 100, "-q", "--out", tmp_path / "run"],
+                   "installed game 'climb' (entry point importing_climb:GAME) failed to load: KeyboardInterrupt")
+        assert not (tmp_path / "run").exists()
+    finally:
+        sys.modules.pop("importing_climb", None)

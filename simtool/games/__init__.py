@@ -10,7 +10,7 @@ import numpy as np
 
 from ..engine import ROUND_CAP as ROUND_CAP  # the safety cap on a match's rounds, for readers of results
 from ..engine import Game, printing_aside
-from ..errors import SimtoolError, choices, describe
+from ..errors import SimtoolError, by_the_user, choices, describe
 from ..options import Option
 from .black_white import GAME as BLACK_WHITE
 from .hearts import GAME as HEARTS
@@ -182,9 +182,9 @@ def _load(ep) -> Game | str:
     try:
         with printing_aside():  # a print at its top level: to standard error, as a strategy plugin's
             game = ep.load()
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # even SystemExit at import
+    except BaseException as exc:  # even SystemExit at import, and its own KeyboardInterrupt
+        if isinstance(exc, KeyboardInterrupt) and by_the_user():
+            raise  # its own raise is its error, as a strategy plugin's: taken for Ctrl-C, exit 130
         return f"{where} failed to load: {describe(exc)}"
     if not isinstance(game, Game):
         return f"{where} is a {type(game).__name__}, not a simtool.engine.Game (name the game object)"
