@@ -438,8 +438,8 @@ def run(
     scheduler: Scheduler = None,
     resume: Optional[Path] = typer.Option(None, "--resume", parser=folder_option("--resume"), metavar="<path>",
                                           help="Finish the interrupted run in "
-                                          "this folder (its own settings; only --jobs, --backend "
-                                          "and --scheduler apply)."),
+                                          "this folder (its own settings; only --jobs, --backend, "
+                                          "--scheduler and --timeout apply)."),
     timeout: Timeout = None,
     isolate: bool = typer.Option(False, "--isolate", help="Play each plugin strategy in a process "
                                  "of its own that receives only its views: for strategies you do "

@@ -52,3 +52,11 @@ def test_a_game_plugin_raising_keyboardinterrupt_as_it_is_imported_is_its_error(
         assert not (tmp_path / "run").exists()
     finally:
         sys.modules.pop("importing_climb", None)
+
+
+def test_run_resume_help_names_every_option_a_resume_takes(capsys):
+    # before: --help said 'only --jobs, --backend and --scheduler apply', where a resume takes
+    # --timeout too (its own refusal says so, and docs/cli.md)
+    main(["run", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "only --jobs, --backend, --scheduler and --timeout apply" in shown, shown
