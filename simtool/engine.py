@@ -366,6 +366,11 @@ class View:
         return Worlds(self._game, state, np.repeat(self.seat, k), rng, self._resolve)
 
 
+class OutsideTable(GameError):
+    """A game's :func:`put` or :func:`add` on a cell beyond its ``(n, p)`` table: the game's error
+    (its run keeps its finished chunks), named with the game as it plays (:func:`_game_errors`)."""
+
+
 class WorldsMisuse(StrategyError):
     """A search called its view's re-deal or its worlds with arguments they cannot take; the
     engine names the strategy and the deal (the line was "play_out: ...", the strategy unsaid)."""
@@ -1303,7 +1308,7 @@ def put(per_seat: np.ndarray, at: np.ndarray, values) -> None:
         else:
             np.put(per_seat, at, values)
     except IndexError as exc:
-        raise SimtoolError(_outside(per_seat, at)) from exc
+        raise OutsideTable(_outside(per_seat, at)) from exc
 
 
 def add(per_seat: np.ndarray, at: np.ndarray, amount) -> None:
@@ -1311,7 +1316,7 @@ def add(per_seat: np.ndarray, at: np.ndarray, amount) -> None:
     try:
         now = per_seat.take(at)
     except IndexError as exc:
-        raise SimtoolError(_outside(per_seat, at)) from exc
+        raise OutsideTable(_outside(per_seat, at)) from exc
     put(per_seat, at, now + amount)
 
 
@@ -1433,6 +1438,9 @@ def _game_errors(play):
     def guarded(game: Game, *args, **kwargs):
         try:
             return play(game, *args, **kwargs)
+        except OutsideTable as exc:  # put/add know the table, not the game
+            raise GameError(f"game '{game.id}' ({type(game).__module__}) wrote {exc}; its conformance "
+                            f"suite shows where: python -m pytest --simtool-game {game.id}") from exc
         except (SimtoolError, MemoryError):  # a strategy's error names the strategy already
             raise
         except BaseException as exc:  # even SystemExit, and its own KeyboardInterrupt, as a strategy's

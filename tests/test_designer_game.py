@@ -328,5 +328,6 @@ def test_a_seat_past_the_last_deal_is_named(installed):
     with pytest.raises(SimtoolError, match=r"^a seat outside the table: cell \d+ of an array of 50 deals x 4 seats is "
                                            r"seat [4-7] of the last deal; cells\(n, p\)\(seat\) needs 0 <= seat < 4"):
         suite.watched_round(game, 4, "random", n=50)
-    with pytest.raises(SimtoolError, match=r"^a seat outside the table: cell 400 of an array of 100 deals x 4 seats"):
+    with pytest.raises(SimtoolError, match=r"^game 'designer-past' \(tests.test_designer_game\) wrote a seat outside "
+                                           r"the table: cell 400 of an array of 100 deals x 4 seats"):
         simtool.run("designer-past", n=100, seed=1, strategy="random")

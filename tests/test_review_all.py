@@ -60,3 +60,29 @@ def test_run_resume_help_names_every_option_a_resume_takes(capsys):
     main(["run", "--help"])
     shown = " ".join(capsys.readouterr().out.split())
     assert "only --jobs, --backend, --scheduler and --timeout apply" in shown, shown
+
+
+def test_a_game_plugin_adding_outside_its_table_late_keeps_the_finished_chunks(capsys, tmp_path, monkeypatch,
+                                                                              small_chunks):
+    # before: engine.add's 'a seat outside the table' (newgame) was a plain SimtoolError, not the
+    # game's error (left3's GameError): the run took back its finished chunks, and the line named
+    # no game and no way on
+    from .test_hardening_round5 import TOY
+    from .test_hardening_round12 import installed
+
+    failing = TOY.replace("    def deal(self, rng, match: Match, rnd: int) -> State:\n",
+                          "    def deal(self, rng, match: Match, rnd: int) -> State:\n"
+                          "        DEALT.append(rnd)\n"
+                          "        if len(DEALT) > int(__import__('os').environ.get('CLIMB_FAILS_AFTER', '1000000')):\n"
+                          "            from simtool.engine import add\n"
+                          "            add(np.zeros((match.n, match.p), np.int16), np.array([match.n * match.p]), 1)\n"
+                          ) + "\nDEALT = []\n"
+    installed(tmp_path, monkeypatch, "outside_climb", failing, "outside-climb", "climb")
+    out = tmp_path / "run"
+    try:
+        monkeypatch.setenv("CLIMB_FAILS_AFTER", "2")  # a deal a chunk: in the third
+        main_error(capsys, ["run", "--game", "climb", "--n", 4 * 2048, "--seed", 3, "--jobs", 1, "-q", "--out", out],
+                   "a seat outside the table", "game 'climb'", "2 finished chunks are kept")
+        assert run_kind(out) == "interrupted"
+    finally:
+        sys.modules.pop("outside_climb", None)
