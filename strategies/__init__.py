@@ -35,7 +35,7 @@ from . import (  # noqa: F401
     restrictions,
     trickster,
 )
-from .base import STRATEGY, Param, Params, Strategy, split, split_lineup, strategy, untouched
+from .base import STRATEGY, Param, Params, Strategy, file_identity, split, split_lineup, strategy, untouched
 from .restrictions import Restriction
 
 BUILT_IN: tuple[Strategy, ...] = (
@@ -303,10 +303,7 @@ def canonical(spec: str, game_id: str, isolate: bool | None = None) -> str:
 def _load_plugin(path: Path, attr: str) -> Strategy:
     if not path.is_file():
         raise SimtoolError(f"strategy plugin file not found: {path}")
-    # the file as it is now: a plugin edited between two runs of one process (a notebook's) played
-    # the module imported first, under the checksum of the edited file
-    info = path.stat()
-    module_name = f"simtool_plugin_{abs(hash((str(path.resolve()), info.st_ino, info.st_size, info.st_mtime_ns)))}"
+    module_name = f"simtool_plugin_{abs(hash((str(path.resolve()), *file_identity(path))))}"  # the file as it is now
     module = sys.modules.get(module_name)
     if module is None:
         spec = importlib.util.spec_from_file_location(module_name, path)

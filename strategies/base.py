@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from pathlib import Path
 from types import FunctionType, MappingProxyType, ModuleType
 
 import numpy as np
@@ -258,6 +259,18 @@ def strategy(name: str, description: str, games: tuple[str, ...] | None = None,
         return Strategy(name, choose, description, games, params=tuple(params), cost=cost, check=check)
 
     return wrap
+
+
+def file_identity(file) -> tuple:
+    """A plugin file as it is now (inode, size, modification time), or ``()`` where there is none
+    (gone: its loader says so in its own words): a plugin edited between two runs of one process
+    (a notebook's) played the code imported first, under the checksum of the edited file, so its
+    module (and an isolated plugin's process) is keyed by this too."""
+    try:
+        info = Path(file).stat() if file is not None else None
+    except OSError:
+        return ()
+    return () if info is None else (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
 def split(entry: str) -> tuple[str, dict[str, str]]:

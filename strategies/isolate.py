@@ -29,7 +29,7 @@ import numpy as np
 
 from simtool.errors import SimtoolError, describe
 
-from .base import STRATEGY, Param, Params, Strategy
+from .base import STRATEGY, Param, Params, Strategy, file_identity
 
 
 def described(entry: str, game_id: str, file: Path | None) -> Strategy:
@@ -38,7 +38,7 @@ def described(entry: str, game_id: str, file: Path | None) -> Strategy:
     parameters, and sends its description back as plain values (:func:`describe_strategy`): its
     module never runs in this process. Its errors are the one-line errors of the plugin loaded
     here."""
-    remote = _Remote(entry, game_id, None if file is None else str(file), identity=_identity(file))
+    remote = _Remote(entry, game_id, None if file is None else str(file), identity=file_identity(file))
     about = _child(remote).about
     try:
         return _from_description(about, remote)
@@ -94,7 +94,7 @@ class _Remote:
     file: str | None
     isolated = True  # what a search asks before it would use the plugin's belief (pimc@infer)
     belief: bool = False  # whether the plugin offers one (choose.redeal), which isolated it cannot
-    identity: tuple = ()  # the plugin file as described (see _identity): its process plays that
+    identity: tuple = ()  # the plugin file as described (see file_identity): its process plays that
 
     def __call__(self, view, rng, params=None) -> np.ndarray:  # params: the plugin's own copy has them
         fields = type(view).fields()
@@ -190,17 +190,6 @@ class _Replies(pickle.Unpickler):
 _CHILDREN: dict[tuple, _Child] = {}
 """The isolated plugins' processes this process started, by plugin, game, process id and file version (a
 forked worker starts its own: it must not talk on its parent's pipes)."""
-
-
-def _identity(file: Path | None) -> tuple:
-    """The plugin file as it is now (inode, size, modification time), as an in-process plugin is
-    loaded anew once its file changed: the process of a plugin edited between two runs of one
-    process (a notebook's) played the old code, filed under the checksum of the edited file."""
-    try:
-        info = Path(file).stat() if file is not None else None
-    except OSError:  # gone: its process says so in the plugin's own words
-        return ()
-    return () if info is None else (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
 def _child(remote: _Remote) -> _Child:
