@@ -5,11 +5,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import polars as pl
@@ -23,6 +18,7 @@ from simtool.errors import SimtoolError
 from .test_cli import cli
 from .test_hardening_cli import main_error
 from .test_hardening_round5 import TOY, suite
+from .test_hardening_round7 import sigterm_once_ready
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -364,19 +360,9 @@ def test_a_plugin_ignoring_ctrl_c_and_sigterm_as_it_is_imported_still_lets_the_r
     # before: neither Ctrl-C nor `kill` stopped the run (only kill -9, without a word on resuming)
     (tmp_path / "deaf.py").write_text(DEAF_AT_IMPORT)
     out, ready = tmp_path / "r", tmp_path / "ready"
-    proc = subprocess.Popen([sys.executable, "-m", "simtool.cli", "run", "--n", "50", "--jobs", "1", "-q",
-                             "-s", f"{tmp_path / 'deaf.py'}:waits", "--out", str(out)],
-                            cwd=ROOT, env={**os.environ, "READY": str(ready)}, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 300  # seconds on an idle machine: only a hang waits this long
-        while not ready.exists() and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.02)
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=50)  # within the plugin's wait: a SIGTERM left unheard fails
-    finally:
-        proc.kill()
-    assert proc.returncode == 130, err
+    returncode, err = sigterm_once_ready(["--n", "50", "--jobs", "1", "-q", "-s", f"{tmp_path / 'deaf.py'}:waits",
+                                          "--out", str(out)], ready)
+    assert returncode == 130, err
     assert err.strip() == f"interrupted; finish the run with: simtool run --resume {out}"
     assert (out / "chunks" / "spec.json").is_file() and not (out / "run.json").exists()
 

@@ -22,6 +22,23 @@ from .test_cli import cli
 from .test_hardening_cli import main_error
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def sigterm_once_ready(args: list[str], ready: Path) -> tuple[int, str]:
+    """``simtool run ARGS`` in a process of its own, sent SIGTERM once its plugin has written
+    ``ready`` (the plugin then waits): the exit status and standard error."""
+    proc = subprocess.Popen([sys.executable, "-m", "simtool.cli", "run", *args], cwd=ROOT,
+                            env={**os.environ, "READY": str(ready)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 300  # seconds on an idle machine: only a hang waits this long
+        while not ready.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=50)  # within the plugin's wait: a SIGTERM left unheard fails
+    finally:
+        proc.kill()
+    return proc.returncode, err
 BW = ["--game", "black-white", "--strategy", "random", "--jobs", "1", "-q"]
 
 
@@ -226,19 +243,9 @@ def test_a_run_stopped_by_sigterm_says_how_to_resume_as_ctrl_c_does(tmp_path):
     # before: `kill` (or `timeout`) ended simtool at once, exit status -15 and not a word
     (tmp_path / "waits.py").write_text(WAITS)
     out, ready = tmp_path / "r", tmp_path / "ready"
-    proc = subprocess.Popen([sys.executable, "-m", "simtool.cli", "run", "--game", "black-white", "--n", "50",
-                             "--jobs", "1", "-s", f"{tmp_path / 'waits.py'}:waits", "--out", str(out), "-q"],
-                            cwd=ROOT, env={**os.environ, "READY": str(ready)}, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 300  # seconds on an idle machine: only a hang waits this long
-        while not ready.exists() and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.02)
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=50)  # within the plugin's wait: a SIGTERM left unheard fails
-    finally:
-        proc.kill()
-    assert proc.returncode == 130, err
+    returncode, err = sigterm_once_ready(["--game", "black-white", "--n", "50", "--jobs", "1", "-s",
+                                          f"{tmp_path / 'waits.py'}:waits", "--out", str(out), "-q"], ready)
+    assert returncode == 130, err
     assert err.strip() == f"interrupted; finish the run with: simtool run --resume {out}"
     assert (out / "chunks" / "spec.json").is_file() and not (out / "run.json").exists()
 
