@@ -279,8 +279,8 @@ Game = Annotated[str, typer.Option("--game", "-g", help="Game id (see `simtool g
 Players = Annotated[Optional[str], typer.Option("--players", "-p", help="Player count (default: the game's).")]
 Rules = Annotated[list[str], typer.Option("--rule", "-r", help="Rule option: name=value. Repeatable.")]
 Strategy = Annotated[Optional[str], typer.Option("--strategy", "-s", help="Strategy at every seat: a name "
-                                                 "or FILE.py:NAME, with parameters NAME@KEY=VALUE,... "
-                                                 "if it takes any.")]
+                                                 "('default': the game's own) or FILE.py:NAME, with "
+                                                 "parameters NAME@KEY=VALUE,... if it takes any.")]
 Seats = Annotated[list[str], typer.Option("--seat", help="Override one seat: 0=balance or "
                                           "0=balance@mistakes=0.1. Repeatable.")]
 Rotate = Annotated[bool, typer.Option("--rotate", help="Move the line-up one seat per deal, so every "

@@ -295,9 +295,23 @@ def canonical(spec: str, game_id: str, isolate: bool | None = None) -> str:
     plugin keeps its path, a strategy's parameters are checked and put in order, and its
     restrictions follow in their game's order. ``isolate``: as :func:`resolve`'s."""
     head, limits = restrictions.restricted_name(spec, game_id)
+    head = _defaulted(head, game_id)
     found = resolve(head, game_id, isolate=isolate)
     base = split(head)[0]
     return base + found.name[len(found.base):] + "".join(f"~{r.name}" for r in limits)
+
+
+def _defaulted(head: str, game_id: str) -> str:
+    """``default`` (``default@k=v``) as the game's default strategy (with those parameters), as a
+    sweep's line-up and a play-out policy read it: a designer writes it in any line-up."""
+    name, at, params = head.partition("@")
+    if name.strip() != "default":
+        return head
+    from simtool import games
+
+    default = games.get(game_id).default_strategy
+    require_fair([default], f"{game_id}'s default strategy")
+    return default + (("," if "@" in default else "@") + params if at else "")
 
 
 def _load_plugin(path: Path, attr: str) -> Strategy:

@@ -163,8 +163,6 @@ def lineup(text: str, game, p: int) -> dict[int, str]:
         raise SimtoolError(f"bad line-up {text!r}; expected NAME or NAME,NAME,... (one per seat)")
     if len(names) > p:
         raise SimtoolError(f"line-up {text!r} names {len(names)} seats; {game.id} has {p} players here")
-    names = [game.default_strategy + n[len("default"):] if n.partition("@")[0] == "default" else n
-             for n in names]
     return {s: names[min(s, len(names) - 1)] for s in range(p)}
 
 
@@ -196,8 +194,6 @@ def plan(grid: Grid, progress=None) -> tuple[list[RunSpec], list[dict]]:
             specs += more_specs
             extra += more_extra
         for name in [] if grid.ladder else grid.lineups or ["default"]:
-            name = game_of(game_id).default_strategy + name[len("default"):] \
-                if name.partition("@")[0] == "default" else name
             more_specs, more_extra = restrict.plan(game_id, p, rules, grid.n, seed, name,
                                                   isolate=grid.isolate)
             specs += more_specs
