@@ -6,32 +6,12 @@ parameter and what it takes, never a TypeError from deep inside, nor a string re
 from __future__ import annotations
 
 import os
-from contextvars import ContextVar
 from pathlib import Path
 
 import numpy as np
 
-from .errors import SimtoolError, bad
+from .errors import COMMAND_LINE, SimtoolError, bad, option
 from .errors import shown as _shown
-
-COMMAND_LINE: ContextVar[bool] = ContextVar("simtool_command_line", default=False)
-"""True while a command of the command line runs (``simtool.cli`` sets it, and resets it when the
-command ends): an error then names its options (``--timeout``), else the Python API's arguments
-(``timeout=``) that the caller gave. A context variable, so that it holds in the command's thread
-and the workers it forks, never in another thread of the process calling the Python API (a
-module global named the options there while a command ran beside it)."""
-
-
-def option(name: str, value=None) -> str:
-    """A setting as the caller wrote it: ``--timeout 0.3`` on the command line, ``timeout=0.3`` in
-    Python (``--timeout`` and ``timeout`` without a value)."""
-    cli = COMMAND_LINE.get()
-    if value is None:
-        return f"--{name}" if cli else name
-    if isinstance(value, float):
-        return f"--{name} {value:g}" if cli else f"{name}={value:g}"
-    return f"--{name} {value}" if cli else f"{name}={value!r}"
-
 
 TIMEOUT_MAX = 365 * 86400
 """The longest ``--timeout``, a year in seconds: the system timer (setitimer) refuses values

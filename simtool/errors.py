@@ -3,6 +3,26 @@
 # the C module: signal.getsignal's conversion of a handler to an enum takes six Python calls,
 # beyond the recursion limit a plugin may have lowered to its own depth (tests/test_hardening_round10.py)
 import _signal
+from contextvars import ContextVar
+
+COMMAND_LINE: ContextVar[bool] = ContextVar("simtool_command_line", default=False)
+"""True while a command of the command line runs (``simtool.cli`` sets it, and resets it when the
+command ends): an error then names its options (``--timeout``), else the Python API's arguments
+(``timeout=``) that the caller gave. A context variable, so that it holds in the command's thread
+and the workers it forks, never in another thread of the process calling the Python API (a
+module global named the options there while a command ran beside it)."""
+
+
+def option(name: str, value=None, argument: str | None = None) -> str:
+    """A setting as the caller wrote it: ``--timeout 0.3`` on the command line, ``timeout=0.3`` in
+    Python (``--timeout`` and ``timeout`` without a value). ``argument``: the Python API's name
+    where it is not the option's (``--rule``, ``rules``)."""
+    cli = COMMAND_LINE.get()
+    shown = f"--{name}" if cli else argument or name.replace("-", "_")
+    if value is None:
+        return shown
+    text = f"{value:g}" if isinstance(value, float) else str(value) if cli else repr(value)
+    return f"{shown} {text}" if cli else f"{shown}={text}"
 
 
 class SimtoolError(Exception):

@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .errors import SimtoolError, bad, choices
+from .errors import SimtoolError, bad, choices, option
 
 WHOLE, NUMBER, NUMBERS, CHOICE, TEXT = "whole", "number", "numbers", "choice", "text"
 
@@ -213,10 +213,10 @@ class Option:
         valid = self.domain()
         if text is None:
             if not valid:
-                raise SimtoolError(f"--vary {self.name} needs the values to try for {game}, "
+                raise SimtoolError(f"{option('vary')} {self.name} needs the values to try for {game}, "
                                    f"separated by ';' (such as {self.name}=\"0,5,10;0,5,5\")")
             return valid
-        wrong = f"bad --vary {self.name}={text} for {game}"
+        wrong = f"bad {option('vary')} {self.name}={text} for {game}"
         if ".." in text and self.items is None:
             if self.kind != "integer":
                 raise SimtoolError(f"{wrong}: a range needs whole-number values; "
@@ -240,7 +240,7 @@ class Option:
         if len(picked) < 2:
             known = self.valid() if self.low is not None else choices(valid)
             raise SimtoolError(f"{wrong}: name two values or more to vary "
-                               f"(valid: {known}); fix one value with --rule")
+                               f"(valid: {known}); fix one value with {option('rule', argument='rules')}")
         if self.items is not None:
             return tuple(picked)
         return (*([self.auto] if self.auto in picked else []), *(v for v in valid if v in picked))
@@ -313,13 +313,13 @@ def parse_vary(game, items: list[str] | None) -> dict[str, tuple]:
         name, sep, text = (part.strip() for part in item.partition("="))
         if name not in known:
             valid = choices(known) if known else "none (this game has no rule options)"
-            raise SimtoolError(f"unknown rule '{name}' to --vary for {game.id}; valid: {valid}")
+            raise SimtoolError(f"unknown rule '{name}' to {option('vary')} for {game.id}; valid: {valid}")
         if sep and not text:
-            raise SimtoolError(f"bad --vary {item!r}; expected NAME, NAME=A..B or NAME=a,b,c")
+            raise SimtoolError(f"bad {option('vary')} {item!r}; expected NAME, NAME=A..B or NAME=a,b,c")
         if name in out:
-            raise SimtoolError(f"--vary {name} given twice; give each rule once")
+            raise SimtoolError(f"{option('vary')} {name} given twice; give each rule once")
         out[name] = known[name].select(game.id, text if sep else None)
     if not out:
-        raise SimtoolError(f"nothing to tune: give --vary NAME (rules of {game.id}: "
+        raise SimtoolError(f"nothing to tune: give {option('vary')} NAME (rules of {game.id}: "
                            f"{choices(known) if known else 'none'})")
     return out

@@ -323,7 +323,7 @@ def test_an_unplayable_trial_is_skipped_and_said(tmp_path):
 
 
 def test_a_vary_range_with_nothing_playable_is_refused(tmp_path, capsys):
-    with pytest.raises(SimtoolError, match="no combination of the --vary values can be played: "
+    with pytest.raises(SimtoolError, match="no combination of the vary values can be played: "
                                            "suits 5 x ranks 13"):
         tune.configure("out-trumped", ["ranks=13..14"], ["seat_spread"], trials=4, n=100)
     code = simtool.cli.main(["tune", "--game", "kansas-city", "--vary", "hand_size=1..2", "--rule", "limit=3",

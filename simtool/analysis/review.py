@@ -18,7 +18,7 @@ import polars as pl
 from simtool import games, options, stats
 from simtool.analysis import ladder, metrics, restrict, summary, tension, verdicts
 from simtool.analysis import of as analysis_of
-from simtool.errors import SimtoolError
+from simtool.errors import SimtoolError, option
 from simtool.pipeline.folders import collect, load, other_deals, parse_json, read_meta
 
 SCHEMA = 1
@@ -420,7 +420,7 @@ def read_review(folder: Path) -> dict:
     try:
         data = parse_json(path.read_text(encoding="utf-8"))
     except OSError:
-        raise SimtoolError(f"--baseline {folder} holds no review.json; give the --out folder of an "
+        raise SimtoolError(f"{option('baseline')} {folder} holds no review.json; give the {option('out')} folder of an "
                            f"earlier simtool review") from None
     except ValueError:
         raise SimtoolError(f"{path} is not readable JSON; give the folder of an earlier simtool review") from None

@@ -88,7 +88,7 @@ def plan(game: str, players: int | None, rules: dict | None, n, seed: int | None
         raise SimtoolError(f"bad rungs {','.join(map(str, rungs))!r}; expected NAME,NAME,... weakest "
                            f"first, such as random,{g.default_strategy}")
     strategies.require_fair(rungs or [], "a rung of the fair chain; the ladder adds it as its reference "
-                            "rung atop the chain (--reference)")
+                            f"rung atop the chain ({arguments.option('reference')})")
     names = [strategies.canonical(r, g.id) for r in (rungs or default_rungs(g.id))]
     if len(names) < 2:
         raise SimtoolError(f"a ladder needs at least two rungs, got {len(names)}: "

@@ -49,7 +49,7 @@ def plan(game: str, players: int | None = None, rules: dict | None = None, n=20_
     if limits.split(name)[1]:
         raise SimtoolError(f"restricted play compares a strategy with its restricted self: give the "
                            f"strategy without restrictions (not {name!r}) and the restrictions with "
-                           f"--restrictions")
+                           f"{arguments.option('restrictions')}")
     if restrictions is not None:
         _check_listed(restrictions, g.id)
     found = limits.check([str(r).strip() for r in restrictions], g.id) if restrictions is not None \

@@ -45,7 +45,7 @@ import numpy as np
 from simtool import arguments, games, options
 from simtool.commands import ladder, restrict
 from simtool.commands.plans import play
-from simtool.errors import SimtoolError, choices, os_problem
+from simtool.errors import SimtoolError, choices, option, os_problem
 from simtool.pipeline.folders import parse_json, write_json
 from simtool.pipeline.runner import BACKENDS, RunSpec, make_spec, play_chunk
 
@@ -245,7 +245,8 @@ def versions_of(game, players: int, rules: dict | None, vs_rules: dict | None) -
     game.check_rules(other, players)
     # as played: hand_size=12 at 3 players is Black & White's sheet hand, the same game
     if game.played(other, players) == game.played(base, players):
-        raise SimtoolError(f"--vs-rule {', '.join(f'{k}={v}' for k, v in vs_rules.items())} gives the "
+        given = ", ".join(f"{k}={v}" for k, v in vs_rules.items())
+        raise SimtoolError(f"{option('vs-rule', argument='vs_rules')} {given} gives the "
                            f"rules under review (as played at {players} players); give a rule value "
                            f"that differs")
     return base, other
@@ -254,17 +255,17 @@ def versions_of(game, players: int, rules: dict | None, vs_rules: dict | None) -
 def check_folder(out: Path) -> None:
     """Refuse a review folder that is a file or holds anything but an earlier review's files."""
     if out.exists() and not out.is_dir():
-        raise SimtoolError(f"{out} is a file, not a folder for the review; choose another --out")
+        raise SimtoolError(f"{out} is a file, not a folder for the review; choose another {option('out')}")
     try:  # a folder that cannot be made is refused now, not after the pilot has played
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise SimtoolError(f"cannot make the review folder {out}: {os_problem(out, exc)}; "
-                           f"choose another --out") from None
+                           f"choose another {option('out')}") from None
     if out.is_dir():
         strange = sorted(p.name for p in out.iterdir() if p.name not in OUTPUTS and not p.name.startswith("."))
         if strange:
             raise SimtoolError(f"{out} holds {', '.join(strange[:3])}{', ...' if len(strange) > 3 else ''}, "
-                               f"which no review wrote; choose a new or empty folder for --out "
+                               f"which no review wrote; choose a new or empty folder for {option('out')} "
                                f"(simtool never writes over other files)")
 
 
@@ -317,11 +318,11 @@ def check_going_on(out: Path, saved: dict, state: dict) -> None:
     if not saved:
         raise SimtoolError(f"{out} holds the runs of another review, or of one whose {SIZES} is missing "
                            f"or unreadable; run that review's own command to go on, or choose a new "
-                           f"folder for --out")
-    for key, flag in (("seed", "--seed"), ("sizes", "sizes")):
+                           f"folder for {option('out')}")
+    for key, flag in (("seed", option("seed")), ("sizes", "sizes")):
         if state[key] != saved[key]:
             raise SimtoolError(f"{out} holds a review played with {key} {saved[key]}; give the same {flag}, "
-                               f"or none, to go on, or choose a new folder for --out")
+                               f"or none, to go on, or choose a new folder for {option('out')}")
 
 
 def read_state(path: Path, key: dict) -> dict:
@@ -441,12 +442,14 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     if backend not in BACKENDS:
         raise SimtoolError(f"unknown backend '{backend}'; valid: {choices(BACKENDS)}")
     if vs_rules is not None and baseline is not None:
-        raise SimtoolError("give --vs-rule or --baseline, not both: a review compares with one other version")
+        raise SimtoolError(f"give {option('vs-rule', argument='vs_rules')} or {option('baseline')}, not both: a "
+                           f"review compares with one other version")
     before = answers.read_review(Path(baseline)) if baseline is not None else None
     if before is not None:
         usable_baseline(before, Path(baseline))
     if baseline is not None and Path(baseline).resolve() == out.resolve():
-        raise SimtoolError(f"--baseline {baseline} is the review's own --out; give the folder of an earlier review")
+        raise SimtoolError(f"{option('baseline')} {baseline} is the review's own {option('out')}; give the folder "
+                           f"of an earlier review")
     if before is not None and seed is None and sizes is None:
         seed, sizes = baseline_deals(before, game, players)
         if effort is not None:  # the effort asked for is played, on the baseline's deals as far as they go

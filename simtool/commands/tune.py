@@ -35,7 +35,7 @@ from simtool.analysis.summary import seat_summary
 from simtool.analysis.tuning import recommendation, setting, sheet_defaults, trials_of
 from simtool.commands.plans import play as run_cells
 from simtool.commands.sweep import lineup as parse_lineup
-from simtool.errors import SimtoolError, bad, choices, os_problem
+from simtool.errors import SimtoolError, bad, choices, option, os_problem
 from simtool.games import ROUND_CAP
 from simtool.pipeline import folders
 from simtool.pipeline.folders import PLAYED_BY, FolderLock, load, parse_json, write_json
@@ -152,15 +152,16 @@ def configure(game: str, vary: list[str], objective: list[str], players: int | N
     fixed = options.resolve(g, rules)
     clash = sorted(set(space) & set(rules or {}))
     if clash:
-        raise SimtoolError(f"rule {clash[0]} is both varied and fixed with --rule; give one")
+        raise SimtoolError(f"rule {clash[0]} is both varied and fixed with "
+                           f"{option('rule', argument='rules')}; give one")
     if not objective:
-        raise SimtoolError("give at least one --objective, such as seat_spread:min")
+        raise SimtoolError(f"give at least one {option('objective')}, such as seat_spread:min")
     parsed = [parse_objective(g, o) for o in objective]
     labels = [o.label for o in parsed]
     if len(set(labels)) < len(labels):
-        raise SimtoolError("an --objective is given twice; give each once")
+        raise SimtoolError(f"an {option('objective')} is given twice; give each once")
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-        raise SimtoolError(f"bad --trials {trials!r}; expected 1 or more")
+        raise SimtoolError(f"bad {option('trials')} {trials!r}; expected a whole number, 1 or more")
     count = parse_count(n)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 62))
@@ -172,14 +173,14 @@ def configure(game: str, vary: list[str], objective: list[str], players: int | N
     # a tuning reads the rules' balance under fair play: a player that sees every card would tune
     # the rules for a game nobody plays
     strategies.require_fair([*strategies.split_lineup(lineup), strong, weak], "in a tuning's "
-                            "--lineup, --strong or --weak")
+                            f"{option('lineup')}, {option('strong')} or {option('weak')}")
     config = Config(g.id, p, {k: list(v) for k, v in space.items()},
                     {k: v for k, v in fixed.items() if k not in space}, labels, trials, count,
                     lineup, strong, weak, int(seed), unit)
     # building a trial's runs checks the line-up and strategies now, not after the first trial
     trial_specs(config, first_playable(config), count, config.seed)
     if any(o.figure == "skill" for o in parsed) and strong == weak:
-        raise SimtoolError(f"skill compares two strategies; --strong and --weak are both {strong}")
+        raise SimtoolError(f"skill compares two strategies; {option('strong')} and {option('weak')} are both {strong}")
     return config
 
 
@@ -233,7 +234,7 @@ def first_playable(config: Config) -> dict:
             return params
         why = why or why_not
     some = "" if space_size(config) <= SEARCH else f" (of the first {SEARCH:,} tried)"
-    raise SimtoolError(f"no combination of the --vary values can be played{some}: {why}")
+    raise SimtoolError(f"no combination of the {option('vary')} values can be played{some}: {why}")
 
 
 def space_size(config: Config) -> int:
@@ -415,7 +416,7 @@ def check_folder(out: Path) -> None:
     if not out.exists() or (out / CONFIG).is_file():
         return
     if not out.is_dir():
-        raise SimtoolError(f"tuning folder {out} is a file; choose a folder for --out")
+        raise SimtoolError(f"tuning folder {out} is a file; choose a folder for {option('out')}")
     if any(out.iterdir()):
         raise SimtoolError(f"tuning folder {out} is not empty and holds no simtool tuning (no {CONFIG}); "
                            f"choose a new or empty folder (simtool never writes over other files)")
@@ -430,8 +431,10 @@ def save_config(out: Path, config: Config) -> None:
             mine, theirs = asdict(config), asdict(saved)
             diff = [k for k in mine if mine[k] != theirs[k]]
             if diff != ["trials"]:
+                again = option("resume", out) if arguments.COMMAND_LINE.get() else \
+                    f"simtool.tune.tune(simtool.tune.read_config({str(out)!r}), {str(out)!r})"
                 raise SimtoolError(f"{out} holds a tuning with other settings ({', '.join(diff)} "
-                                   f"differ); resume it with --resume {out}, or choose another --out")
+                                   f"differ); resume it with {again}, or choose another {option('out')}")
             check_extension(out, saved, config)
             write_json(file, record(config))  # the re-measures of the old count no longer stand
         return
@@ -467,7 +470,7 @@ def check_versions(out: Path) -> None:
         said = folders.versions_said
         raise SimtoolError(f"cannot go on with the tuning in {out}: its trials were measured by {said(made)}, "
                            f"this is {said(folders.played_by())}; one tuning plays one version: go on with that "
-                           f"version, or choose another --out for a new tuning")
+                           f"version, or choose another {option('out')} for a new tuning")
 
 
 def check_extension(out: Path, saved: Config, config: Config) -> None:
@@ -479,13 +482,14 @@ def check_extension(out: Path, saved: Config, config: Config) -> None:
     if before != after:
         raise SimtoolError(f"{out} holds a tuning of {saved.trials} trials drawn by the {before} sampler; "
                            f"{config.trials} trials would use the {after} sampler from the first trial, "
-                           f"so they cannot go on from these: give --trials "
+                           f"so they cannot go on from these: give {option('trials')} "
                            f"{'below' if after == 'grid' else 'at least'} {space_size(config)}, or "
-                           f"choose another --out")
+                           f"choose another {option('out')}")
     made = made_trials(out)
     if after != "grid" and made > config.trials:
-        raise SimtoolError(f"{out} holds {made} finished trials already, more than --trials "
-                           f"{config.trials}; give --trials {made} or more, or choose another --out")
+        raise SimtoolError(f"{out} holds {made} finished trials already, more than "
+                           f"{option('trials', config.trials)}; give {option('trials')} {made} or more, or choose "
+                           f"another {option('out')}")
 
 
 def made_trials(out: Path) -> int:
@@ -581,14 +585,14 @@ def check_database(out: Path) -> None:
             studies = [name for (name,) in c.execute("select study_name from studies")] if "studies" in tables else []
     except sqlite3.Error as exc:
         raise SimtoolError(f"cannot use the tuning's study {db}: {exc}; move it away to start the "
-                           f"study afresh (finished runs are kept), or choose another --out") from None
+                           f"study afresh (finished runs are kept), or choose another {option('out')}") from None
     if health != "ok":
         raise SimtoolError(f"cannot use the tuning's study {db}: it is damaged ({health})")
     if tables and "studies" not in tables:
-        raise SimtoolError(f"{db} is an SQLite database but holds no optuna study; choose another --out")
+        raise SimtoolError(f"{db} is an SQLite database but holds no optuna study; choose another {option('out')}")
     if studies and studies != [STUDY]:
         raise SimtoolError(f"{db} holds the optuna studies {', '.join(map(repr, studies))}, not a simtool "
-                           f"tuning's '{STUDY}' alone; choose another --out")
+                           f"tuning's '{STUDY}' alone; choose another {option('out')}")
 
 
 def check_study(config: Config, study, out: Path) -> None:
@@ -604,7 +608,7 @@ def check_study(config: Config, study, out: Path) -> None:
                 why = f"trial {t.number} varies {name} over {d}"
     if why:
         raise SimtoolError(f"{Path(out) / 'study.db'} holds another tuning's study ({why}); "
-                           f"choose another --out")
+                           f"choose another {option('out')}")
 
 
 def open_study(config: Config, out: Path):
@@ -639,7 +643,7 @@ def lock(out: Path):
         return FolderLock(out)
     except SimtoolError:
         raise SimtoolError(f"tuning folder {out} is in use by another simtool tune; wait for it to "
-                           f"end, or choose another --out") from None
+                           f"end, or choose another {option('out')}") from None
     except OSError as exc:
         raise SimtoolError(f"cannot write to tuning folder {out}: {os_problem(out, exc)}") from None
 
