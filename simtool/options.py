@@ -87,9 +87,10 @@ class Value:
     def _number(self, value, kind: str):
         if isinstance(value, bool):  # True is 1 to Python, never to a user
             raise ValueError(value)
-        if isinstance(value, str):
-            number = read_whole(value) if kind == WHOLE else float(value)
-            if number == 0 and Decimal(value.strip()) != 0:  # 1e-400: not 0, though a float reads 0
+        if isinstance(value, (str, Written)):
+            text = str(value)
+            number = read_whole(text) if kind == WHOLE else float(text)
+            if number == 0 and Decimal(text.strip()) != 0:  # 1e-400: not 0, though a float reads 0
                 raise ValueError(value)
         else:
             number = value
@@ -102,6 +103,24 @@ class Value:
                 or (self.step > 1 and (number - self.low) % self.step)):
             raise ValueError(value)
         return number
+
+
+class Written(float):
+    """A number read from a file (a grid's TOML), with the text it was written as: read exactly
+    where a whole number is wanted (``seed = 1e30`` is 10^30, as ``--seed 1e30``), and quoted as
+    written (``1e400``, not the ``inf`` a float makes of it)."""
+
+    text: str
+
+    def __new__(cls, text: str) -> Written:
+        number = super().__new__(cls, text)
+        number.text = text
+        return number
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
 
 
 DIGITS = 4300

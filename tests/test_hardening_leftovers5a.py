@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import simtool
 
 from .test_cli import cli
@@ -66,3 +68,60 @@ def test_the_python_api_of_tune_and_review_names_its_arguments_and_the_command_l
     assert r.exit_code == 2 and "bad --vary pass_count=2" in r.output and "with --rule" in r.output, r.output
     r = cli("review", "--game", "kansas-city", "--vs-rule", "pass_count=3", "--out", tmp_path / "r")
     assert r.exit_code == 2 and "--vs-rule pass_count=3 gives the rules under review" in r.output, r.output
+
+
+@pytest.mark.parametrize("line, message", [
+    ("n = 1e400", "bad n 1e400; expected a positive whole number such as 1e6, 1000000 or 1_000_000, of deals "
+                  "(or matches) up to 9223372036854775807 (2^63 - 1"),
+    ("n = -1e400", "bad n -1e400; expected a positive whole number"),
+    ("n = nan", "bad n nan; expected a positive whole number"),
+    ("n = 1000.00000000000001", "bad n 1000.00000000000001; expected a positive whole number"),
+    ("seed = 1e400", "bad seed 1e400; expected a whole number 0..2**128"),
+    ("seed = -inf", "bad seed -inf; expected a whole number 0..2**128"),
+    ("players = [1e400]", "bad players 1e400; expected whole numbers such as [4, 5]"),
+    ("players = [nan]", "bad players nan; expected whole numbers such as [4, 5]"),
+    ("[rules]\npass_count = [1e400]", "bad rule pass_count '1e400' for kansas-city; expected one of 3, 0, 1, 2"),
+    ("[rules]\npass_count = [-inf]", "bad rule pass_count '-inf' for kansas-city"),
+    ("[rules]\nscore_table = [[1e400, 2]]", "bad rule score_table '1e400,2' for kansas-city; expected sheet or "
+                                            "2-15 whole numbers"),
+])
+def test_a_grid_files_numbers_are_quoted_as_written_and_named_with_their_limits(tmp_path, line, message):
+    # before: TOML reads 1e400 as a float's inf, so "bad n inf; at most ..." (n = 1e400), "bad seed
+    # inf", "bad players inf", "bad rule pass_count 'inf'", and a list rule's float "expected a value
+    # such as 2 or "low""; n = 1000.00000000000001 was taken as 1000 where --n refuses it; after: the
+    # number as the file writes it, and what the key takes
+    grid = tmp_path / "grid.toml"
+    grid.write_text(f'games = ["kansas-city"]\n{line}\n')
+    r = cli("sweep", grid, "--out", tmp_path / "page.html", "--runs", tmp_path / "runs", "-q", "-j", "1")
+    assert r.exit_code == 2 and f"error: {message}" in r.output and r.output.count("\n") == 1, r.output
+    assert not (tmp_path / "runs").exists()
+
+
+def test_whole_numbers_of_a_grid_file_are_read_as_the_command_line_reads_them(tmp_path):
+    # before: seed = 1e30 was the float's 1000000000000000019884624838656 (--seed 1e30 is 10^30),
+    # players = [4.0] refused (--players 4.0 is 4)
+    from simtool.commands import sweep
+
+    grid = tmp_path / "grid.toml"
+    grid.write_text('games = ["kansas-city"]\nplayers = [4.0]\nseed = 1e30\nn = 2e3\n')
+    made = sweep.make_grid(sweep.read_toml(grid))
+    assert (made.players, made.seed, made.n) == ([4], 10 ** 30, 2000)
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ('"n": 10', '"n": 1e400', "cell 1: n 1e400 is not a whole number 1..9223372036854775807"),
+    ('"seed": 1', '"seed": -Infinity', "cell 1: seed -Infinity is not a whole number 0..2**128"),
+    ('"players": 4', '"players": 1e400', "cell 1: players 1e400 is not a whole number 1..64"),
+])
+def test_a_plan_file_changed_by_hand_names_the_cell_and_the_value_as_written(tmp_path, field, value, message):
+    # before: every such plan.json was "cannot resume DIR: plan.json is damaged", naming nothing
+    runs = tmp_path / "runs"
+    r = cli("sweep", "--game", "kansas-city", "--n", "10", "--seed", "1", "--runs", runs, "--out",
+            tmp_path / "page.html", "-q", "-j", "1")
+    assert r.exit_code == 0, r.output
+    plan = (runs / "plan.json").read_text()
+    assert field in plan
+    (runs / "plan.json").write_text(plan.replace(field, value, 1))
+    r = cli("sweep", "--resume", runs, "-q", "-j", "1")
+    assert r.exit_code == 2 and f"error: cannot resume {runs}: plan.json is damaged: " in r.output, r.output
+    assert message.replace("2**128", str(2 ** 128)) in r.output and r.output.count("\n") == 1, r.output

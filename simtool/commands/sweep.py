@@ -61,7 +61,7 @@ def read_toml(path: Path) -> dict:
         if len(raw) > GRID_BYTES:
             raise SimtoolError(f"grid file {path} holds more than {GRID_BYTES // 1024:,} kB, which no grid "
                                f"needs; give a TOML grid file")
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = tomllib.loads(raw.decode("utf-8"), parse_float=options.Written)
     except FileNotFoundError:
         raise SimtoolError(f"grid file {path} not found") from None
     except UnicodeDecodeError as exc:
@@ -95,7 +95,8 @@ def make_grid(data: dict) -> Grid:
         if not values:
             raise SimtoolError(f"rule '{name}' has no values: the grid would be empty")
         for v in values:
-            numbers = name in listed_rules and isinstance(v, list) and all(isinstance(x, int) for x in v)
+            numbers = name in listed_rules and isinstance(v, list) and \
+                all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
             if not (isinstance(v, (str, int, float)) or numbers):
                 raise bad(f"rule {name}", v, 'a value such as 2 or "low"')
     seed = data.get("seed")
@@ -147,8 +148,12 @@ def _text(value, key: str) -> str:
 
 
 def _count(value) -> int:
+    """A player count, whole as the command line's ``--players`` reads one (``4.0`` is 4; a float
+    this far from any game's count, ``1e400``, is quoted as written, not expanded)."""
+    if isinstance(value, options.Written) and value.is_integer() and abs(value) < 2 ** 53:
+        return int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SimtoolError(f"bad players {value!r}; expected whole numbers such as [4, 5]")
+        raise SimtoolError(f"bad players {shown(value)}; expected whole numbers such as [4, 5]")
     return value
 
 

@@ -603,14 +603,20 @@ def saved_plan(root: Path) -> Plan:
     if not file.is_file():
         raise SimtoolError(f"nothing to resume in {root}: no {PLAN} from a sweep, ladder, "
                            f"restricted play or review")
-    data = read_json(file, None)
     try:
-        cells = tuple(Cell(spec_from_dict(c), Path(root) / c["folder"], dict(c.get("extra") or {}))
-                      for c in data["cells"])
-        return Plan(data.get("command", "sweep"), cells, Path(root), settings=dict(data.get("report") or {}),
+        data = parse_json(file.read_text(), written=True)
+    except (OSError, ValueError):
+        data = None
+    cells: list[Cell] = []
+    try:
+        for c in data["cells"]:
+            cells.append(Cell(spec_from_dict(c), Path(root) / c["folder"], dict(c.get("extra") or {})))
+        return Plan(data.get("command", "sweep"), tuple(cells), Path(root), settings=dict(data.get("report") or {}),
                     resume=f"simtool sweep --resume {root}")
-    except (KeyError, TypeError, ValueError, AttributeError):
-        raise SimtoolError(f"cannot resume {root}: {PLAN} is damaged") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        # the value spec_from_dict names, as the file writes it: "cell 1: n 1e400 is not ..."
+        why = f": cell {len(cells) + 1}: {exc}" if isinstance(exc, ValueError) and str(exc) else ""
+        raise SimtoolError(f"cannot resume {root}: {PLAN} is damaged{why}") from None
 
 
 def finished_spec(folder: Path) -> RunSpec | None:

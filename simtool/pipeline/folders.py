@@ -82,11 +82,15 @@ def _never_started(folder: Path) -> bool:
         return False
 
 
-def parse_json(text: str):
+def parse_json(text: str, written: bool = False):
     """``json.loads``, where nesting too deep for the parser (a file of 100000 ``[``, which raised
-    RecursionError out of the command) is a ``ValueError`` like any other text that is not JSON."""
+    RecursionError out of the command) is a ``ValueError`` like any other text that is not JSON.
+    ``written``: every number with a fraction or an exponent, NaN and Infinity too, is an
+    :class:`simtool.options.Written`, quoted by an error as the file writes it (``1e400``, not
+    the ``inf`` a float makes of it)."""
+    hooks = {"parse_float": options.Written, "parse_constant": options.Written} if written else {}
     try:
-        return json.loads(text)
+        return json.loads(text, **hooks)
     except RecursionError:
         raise ValueError("nested too deep") from None
 

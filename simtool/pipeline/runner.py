@@ -205,18 +205,12 @@ def parse_count(text, name: str | None = None) -> int:
     elif isinstance(text, (str, float)):
         try:  # exactly the number written: 1.00000000000000001e17 is not 1e17
             value = options.read_whole(str(text))
-        except ValueError:
-            try:
-                if float(str(text)) == float("inf"):  # 1e999 too: more than the tables can hold
-                    value = MAX_COUNT + 1
-            except ValueError:
-                pass
-    if value is None or value <= 0:
+        except ValueError:  # not whole, not a number, or an infinity (1e999 in Python)
+            pass
+    if value is None or not 0 < value <= MAX_COUNT:
         raise SimtoolError(f"bad {name} {shown(text)}; expected a positive whole number such as 1e6, 1000000 "
-                           f"or 1_000_000")
-    if value > MAX_COUNT:
-        raise SimtoolError(f"bad {name} {shown(text)}; at most {MAX_COUNT} (2^63 - 1), the largest deal or "
-                           f"match number the tables can hold")
+                           f"or 1_000_000, of deals (or matches) up to {MAX_COUNT} (2^63 - 1, the largest "
+                           f"deal or match number the tables can hold)")
     return value
 
 
