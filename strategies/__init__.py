@@ -332,10 +332,17 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
                     raise  # its own raise is its error: taken for Ctrl-C, a traceback
                 raise SimtoolError(f"strategy plugin {path} failed to load: {describe(exc)}") from None
         sys.modules[module_name] = module
-    if not hasattr(module, attr):
+    try:  # the plugin's code runs here too: a module __getattr__, a property of its strategy
+        found = _as_strategy(getattr(module, attr), attr, str(path)) if hasattr(module, attr) else None
+    except SimtoolError:
+        raise
+    except BaseException as exc:  # as its import's: its error, in one line (a traceback before)
+        if isinstance(exc, KeyboardInterrupt) and by_the_user():
+            raise
+        raise SimtoolError(f"strategy plugin {path} failed to load: {describe(exc)}") from None
+    if found is None:
         names = [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")]
         raise SimtoolError(f"no strategy '{attr}' in {path}; it defines: {choices(names) or 'nothing callable'}")
-    found = _as_strategy(getattr(module, attr), attr, str(path))
     # labelled by its file: a plugin calling itself `random`, or two files' `greedy`, can never
     # be pooled with a built-in or with each other in a table, a report or the ratings
     label = f"{path.name}:{found.name}"

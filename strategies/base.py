@@ -25,7 +25,7 @@ from types import FunctionType, MappingProxyType, ModuleType
 
 import numpy as np
 
-from simtool.errors import SimtoolError, choices, put_back_stop_handlers, stop_handlers
+from simtool.errors import SimtoolError, choices, describe, put_back_stop_handlers, stop_handlers
 from simtool.options import CHOICE, NUMBER, TEXT, WHOLE, Value
 
 KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -174,7 +174,12 @@ class Strategy:
     def relative_cost(self) -> float:
         """Work per deal relative to a plain heuristic (1): a run's chunks shrink by it, so that a
         costly strategy's run still spreads over every core (see ``simtool.runner.chunk_size``)."""
-        return float(self.cost(self.values or self.defaults())) if self.cost else 1.0
+        if self.cost is None:
+            return 1.0
+        try:  # a plugin's own code: what it raises is its one-line error, not a traceback
+            return float(self.cost(self.values or self.defaults()))
+        except Exception as exc:
+            raise SimtoolError(f"strategy '{self.name}' could not give its cost: {describe(exc)}") from None
 
     def __call__(self, view, rng: np.random.Generator) -> np.ndarray:
         if self.params:

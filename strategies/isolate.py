@@ -237,7 +237,8 @@ def serve(down: int, up: int) -> None:
         reply.send(("refused", str(exc)))
         return
     except BaseException as exc:  # noqa: BLE001 - the run's process says it in one line
-        reply.send(("raised", type(exc).__name__, str(exc)))
+        # named by its type too: a bare `raise ValueError()` has no message ("could not start: ")
+        reply.send(("raised", type(exc).__name__, describe(exc)))
         return
     reply.send(("ready", about))
     remote, rng, pid = _remote_view(game, receive, reply), None, os.getpid()

@@ -125,3 +125,41 @@ def test_a_plan_file_changed_by_hand_names_the_cell_and_the_value_as_written(tmp
     r = cli("sweep", "--resume", runs, "-q", "-j", "1")
     assert r.exit_code == 2 and f"error: cannot resume {runs}: plan.json is damaged: " in r.output, r.output
     assert message.replace("2**128", str(2 ** 128)) in r.output and r.output.count("\n") == 1, r.output
+
+
+@pytest.mark.parametrize("source, message", [
+    # its module's __getattr__ raises as the strategy is looked up (hasattr lets only AttributeError by)
+    ("def __getattr__(name):\n    raise ValueError()\n", "strategy plugin {path} failed to load: ValueError"),
+    # the strategy's cost, asked as the run is planned (and by the isolated process, to describe it)
+    ("from strategies import Strategy\n\ndef _cost(params):\n    raise ValueError()\n\n"
+     "bot = Strategy('bot', lambda view, rng: view.mask.argmax(1), 'mine', cost=_cost)\n",
+     "strategy 'bot.py:bot' could not give its cost: ValueError"),
+])
+@pytest.mark.parametrize("isolate", [False, True])
+def test_a_plugin_failing_as_it_is_loaded_without_a_message_is_named_by_its_error_type(tmp_path, source, message,
+                                                                                         isolate):
+    # before: with --isolate, "error: isolated strategy bot.py:bot could not start: " (its process
+    # sent str(exc), empty for a bare `raise ValueError()`), and without it a traceback; after: one
+    # line naming the plugin and the type of its error
+    path = tmp_path / "bot.py"
+    path.write_text(source)
+    r = cli("run", "--game", "black-white", "--n", "10", "--seat", f"0={path}:bot", "--out", tmp_path / "r", "-q",
+            *(["--isolate"] if isolate else []))
+    assert r.exit_code == 2 and "Traceback" not in r.output and r.output.count("\n") == 1, r.output
+    assert r.output.startswith("error: ") and message.format(path=path) in r.output, r.output
+    assert not (tmp_path / "r").exists()
+
+
+def test_an_isolated_plugin_failing_as_its_process_describes_it_is_named_by_its_error_type(tmp_path):
+    # its process reads its choose function's attributes to describe it (does it offer a belief?):
+    # before, "could not start: " with nothing after it; after, the type of what it raised
+    path = tmp_path / "bot.py"
+    path.write_text("from strategies import Strategy\n\nclass Choose:\n    def __call__(self, view, rng):\n"
+                    "        return view.mask.argmax(1)\n\n    def __getattr__(self, name):\n"
+                    "        if name == 'redeal':\n            raise ValueError()\n"
+                    "        raise AttributeError(name)\n\n"
+                    "bot = Strategy('bot', Choose(), 'mine')\n")
+    r = cli("run", "--game", "black-white", "--n", "10", "--seat", f"0={path}:bot", "--out", tmp_path / "r", "-q",
+            "--isolate")
+    assert r.exit_code == 2 and r.output == f"error: isolated strategy {path}:bot could not start: ValueError\n", \
+        r.output
