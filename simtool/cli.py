@@ -884,8 +884,43 @@ def tune_cell(value: float, low: float, high: float) -> str:
     return f"{value:.4f} [{low:.4f}, {high:.4f}]"
 
 
+LADDER_PLAN = {"game": "--game", "players": "--players", "rule": "--rule", "rungs": "--rungs", "n": "--n",
+               "seed": "--seed", "unit": "--unit", "runs_dir": "--runs", "force": "--force",
+               "duplicate": "--duplicate", "reference": "--reference"}
+RESTRICT_PLAN = {"game": "--game", "strategy": "--strategy", "restrictions": "--restrictions",
+                 "players": "--players", "rule": "--rule", "n": "--n", "seed": "--seed", "runs_dir": "--out",
+                 "force": "--force"}
+
+
+def _resume(ctx: typer.Context, command: str, folder: Path, fixed: dict[str, str], jobs, backend, scheduler,
+            timeout, quiet: bool, output: str | None, title: str | None) -> tuple[list[Path], str | None, str | None]:
+    """Finish the ladder or restricted play (``command``) whose plan is saved in ``folder``, with
+    its own settings, as ``sweep --resume`` finishes a sweep; return its cells' folders, and the
+    report's file and title (those it saved unless given now)."""
+    from simtool.commands import plans
+    from simtool.pipeline.executor import execute, finishing
+
+    changed = flags_given(ctx, fixed)
+    if changed:
+        raise SimtoolError(f"--resume {folder} finishes the {command} with the settings it started with; "
+                           f"{', '.join(changed)} cannot change (only --jobs, --backend, --scheduler, "
+                           f"--timeout and the report's file and title may)")
+    plan = plans.resumed(folder)
+    if plan.command != command:
+        raise SimtoolError(f"{folder} holds the runs of simtool {plan.command}, not of simtool {command}; "
+                           f"finish them with {finishing(plan.command, folder)}")
+    with _progress(quiet) as bar:
+        task = bar.add_task(f"{command} of {len(plan.cells):,} runs", total=None)
+        done = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, timeout=timeout,
+                       progress=lambda done, total: bar.update(task, completed=done, total=total))
+    saved = [value if flags_given(ctx, {name: name}) else plan.settings.get(name, value)
+             for name, value in (("output", output), ("title", title))]
+    return [d.cell.folder for d in done], *saved
+
+
 @app.command()
 def ladder(
+    ctx: typer.Context,
     game: Game = "black-white",
     players: Players = None,
     rule: Rules = [],
@@ -912,34 +947,44 @@ def ladder(
                                              "top rung's seat, against the same rung below: what "
                                              "knowing the hidden cards is worth. Default: when "
                                              "the top rung is pimc."),
+    resume: Optional[Path] = typer.Option(None, "--resume", parser=folder_option("--resume"), metavar="<path>",
+                                          help="Finish the interrupted ladder whose runs are in this "
+                                          "folder (its own rungs; only --jobs, --backend, --scheduler, "
+                                          "--timeout, --out and --title apply)."),
 ):
     """Climb a chain of strategies of rising strength: each rung plays one seat against the
     rung below at every other seat, seats rotated; shows where more skill stops paying, whether
     the search has converged, and (reference rung) what seeing every card is worth."""
     import strategies as registry
     from simtool.analysis.ladder import convergence, reference_sentence, verdict
+    from simtool.analysis.ladder import ladders as read_ladders
     from simtool.commands import ladder as ladders
     from simtool.pipeline.folders import load
     from simtool.reports import balance as reports
 
-    folder = runs_dir
+    folder = resume or runs_dir
     try:
-        chain = registry.split_lineup(rungs) if rungs is not None else None
-        folder = runs_dir or Path("runs") / f"ladder-{games.get(game).id}-{datetime.now():%Y%m%d-%H%M%S}"
-        with _progress(quiet) as bar:
-            task = bar.add_task(f"ladder of {game}")
-            climbed, paths = ladders.climb(
-                game, folder, players=_players(players, game), rules=options.parse_assignments(rule), n=n, seed=seed,
-                rungs=chain, unit=unit, jobs=jobs, force=force, backend=backend, scheduler=scheduler,
-                progress=lambda done, total: bar.update(task, completed=done, total=total),
-                report={"output": output, "title": title}, timeout=timeout, duplicate=duplicate,
-                reference=reference)
+        if resume:
+            paths, output, title = _resume(ctx, "ladder", resume, LADDER_PLAN, jobs, backend, scheduler, timeout,
+                                           quiet, output, title)
+            (climbed,) = read_ladders(paths)
+        else:
+            chain = registry.split_lineup(rungs) if rungs is not None else None
+            folder = runs_dir or Path("runs") / f"ladder-{games.get(game).id}-{datetime.now():%Y%m%d-%H%M%S}"
+            with _progress(quiet) as bar:
+                task = bar.add_task(f"ladder of {game}")
+                climbed, paths = ladders.climb(
+                    game, folder, players=_players(players, game), rules=options.parse_assignments(rule), n=n,
+                    seed=seed, rungs=chain, unit=unit, jobs=jobs, force=force, backend=backend, scheduler=scheduler,
+                    progress=lambda done, total: bar.update(task, completed=done, total=total),
+                    report={"output": output, "title": title}, timeout=timeout, duplicate=duplicate,
+                    reference=reference)
         written = reports.write(paths, output, title)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
         raise interrupted(folder and f"finished chunks are kept: finish the ladder with "
-                                     f"simtool sweep --resume {folder}") from None
+                                     f"simtool ladder --resume {folder}") from None
     if not quiet:
         out.print(_ladder_table(climbed, load(paths[0])[0]))
         for sentence in (verdict(climbed), convergence(climbed), reference_sentence(climbed)):
@@ -974,6 +1019,7 @@ def _ladder_table(climbed, meta: dict) -> Table:
 
 @app.command()
 def restrict(
+    ctx: typer.Context,
     game: Game = "kansas-city",
     strategy: Optional[str] = typer.Option(None, "--strategy", "-s", help="The strategy to restrict "
                                            "(parameters allowed; default: the game's default)."),
@@ -996,6 +1042,10 @@ def restrict(
     backend: Backend = "local",
     scheduler: Scheduler = None,
     timeout: Timeout = None,
+    resume: Optional[Path] = typer.Option(None, "--resume", parser=folder_option("--resume"), metavar="<path>",
+                                          help="Finish the interrupted restricted play whose runs are in "
+                                          "this folder (its own strategy and restrictions; only --jobs, "
+                                          "--backend, --scheduler, --timeout, --report and --title apply)."),
 ):
     """Measure what each restriction costs a strategy: restricted at one seat against itself
     unrestricted at that seat, on the same deals, seats rotated (Jaffe et al.'s restricted play)."""
@@ -1003,24 +1053,29 @@ def restrict(
     from simtool.commands import restrict as restricted
     from simtool.reports import balance as reports
 
-    folder = runs_dir
+    folder = resume or runs_dir
     try:
-        names = restrictions.split(",") if restrictions is not None else None
-        folder = runs_dir or Path("runs") / f"restrict-{games.get(game).id}-{datetime.now():%Y%m%d-%H%M%S}"
-        with _progress(quiet) as bar:
-            task = bar.add_task(f"restricted play of {game}")
-            table, paths = restricted.measure(
-                game, folder, players=_players(players, game), rules=options.parse_assignments(rule),
-                n=n, seed=seed, strategy=strategy, restrictions=names, jobs=jobs, force=force,
-                backend=backend, scheduler=scheduler,
-                progress=lambda done, total: bar.update(task, completed=done, total=total),
-                report={"output": output, "title": title} if output else None, timeout=timeout)
+        if resume:
+            paths, output, title = _resume(ctx, "restrict", resume, RESTRICT_PLAN, jobs, backend, scheduler,
+                                           timeout, quiet, output, title)
+            table = restricted.costs(paths)
+        else:
+            names = restrictions.split(",") if restrictions is not None else None
+            folder = runs_dir or Path("runs") / f"restrict-{games.get(game).id}-{datetime.now():%Y%m%d-%H%M%S}"
+            with _progress(quiet) as bar:
+                task = bar.add_task(f"restricted play of {game}")
+                table, paths = restricted.measure(
+                    game, folder, players=_players(players, game), rules=options.parse_assignments(rule),
+                    n=n, seed=seed, strategy=strategy, restrictions=names, jobs=jobs, force=force,
+                    backend=backend, scheduler=scheduler,
+                    progress=lambda done, total: bar.update(task, completed=done, total=total),
+                    report={"output": output, "title": title} if output else None, timeout=timeout)
         written = reports.write(paths, output, title) if output else None
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        raise interrupted(folder and f"finished chunks are kept: finish with "
-                                     f"simtool sweep --resume {folder}") from None
+        raise interrupted(folder and f"finished chunks are kept: finish the restricted play with "
+                                     f"simtool restrict --resume {folder}") from None
     if not quiet:
         out.print(_restrict_table(table))
         for row in table.iter_rows(named=True):

@@ -10,7 +10,7 @@ import pytest
 
 import simtool
 
-from .test_cli import cli
+from .test_cli import cli, one_line_error
 
 
 def test_default_names_the_games_default_strategy_at_any_seat_from_python_and_the_command_line(tmp_path):
@@ -163,3 +163,59 @@ def test_an_isolated_plugin_failing_as_its_process_describes_it_is_named_by_its_
             "--isolate")
     assert r.exit_code == 2 and r.output == f"error: isolated strategy {path}:bot could not start: ValueError\n", \
         r.output
+
+
+def test_a_ladder_whose_strategy_fails_mid_plan_advises_its_own_resume_which_finishes_it(tmp_path, monkeypatch,
+                                                                                         small_chunks):
+    # before: "...; N finished chunks are kept, the ladder unfinished: ... finish it with: simtool
+    # sweep --resume RUNS", and a sweep into that folder "an unfinished ladder ...; finish it with
+    # simtool sweep --resume RUNS"; ladder had no --resume; after: `simtool ladder --resume RUNS`,
+    # which finishes it with its own rungs and writes its report
+    from .test_hardening_leftovers3 import fragile
+
+    entry, calls = fragile(tmp_path)
+    runs, page = tmp_path / "ladder", tmp_path / "ladder.html"
+    monkeypatch.setenv("FRAGILE_AFTER", "20")
+    r = cli("ladder", "--game", "black-white", "--players", "3", "--rungs", f"random,high,{entry}", "--n", 3 * 2048,
+            "--seed", "1", "--runs", runs, "--out", page, "-j", "1", "-q")
+    one_line_error(r, "finished chunks are kept, the ladder unfinished", f"finish it with: simtool ladder --resume "
+                   f"{runs}; a changed strategy plays it again with --force")
+    one_line_error(cli("sweep", "-g", "black-white", "--n", "10", "--runs", runs, "-o", tmp_path / "s.html"),
+                   f"{runs} holds an unfinished ladder of 2 other runs",
+                   f"finish it with simtool ladder --resume {runs}")
+    one_line_error(cli("ladder", "--resume", runs, "--n", "10"), "--n cannot change")
+    one_line_error(cli("restrict", "--resume", runs), f"{runs} holds the runs of simtool ladder, not of simtool "
+                   f"restrict; finish them with simtool ladder --resume {runs}")
+    monkeypatch.delenv("FRAGILE_AFTER")
+    calls[0] = 0
+    r = cli("ladder", "--resume", runs, "-j", "1")
+    assert r.exit_code == 0, r.output
+    assert "Skill ladder: black-white 3p, 6,144 deals per rung, seed 1" in r.output and page.is_file()
+    assert len(list(runs.glob("*/run.json"))) == 2
+
+
+@pytest.mark.parametrize("command, flag, words, cells", [("ladder", "--runs", "finish the ladder with", 1),
+                                                         ("restrict", "--out", "finish the restricted play with", 2)])
+def test_ladder_and_restricted_play_stopped_by_ctrl_c_name_their_own_resume(tmp_path, monkeypatch, small_chunks,
+                                                                           command, flag, words, cells):
+    # before: "interrupted; finished chunks are kept: finish ... with simtool sweep --resume RUNS"
+    from simtool.pipeline import executor
+
+    real = executor.execute_tasks
+
+    def stopped(tasks, *args, **kw):
+        for done, chunk in enumerate(real(tasks, *args, **kw), start=1):
+            yield chunk
+            if done == 2:
+                raise KeyboardInterrupt
+
+    runs = tmp_path / "runs"
+    given = ["--rungs", "random,high"] if command == "ladder" else ["--restrictions", "no-upgrade"]
+    game = "black-white" if command == "ladder" else "kansas-city"
+    monkeypatch.setattr(executor, "execute_tasks", stopped)
+    r = cli(command, "--game", game, *given, "--n", 3 * 2048, "--seed", "2", flag, runs, "-j", "1", "-q")
+    assert r.exit_code == 130 and f"{words} simtool {command} --resume {runs}" in r.stderr, r.output
+    monkeypatch.setattr(executor, "execute_tasks", real)
+    r = cli(command, "--resume", runs, "-j", "1", "-q")
+    assert r.exit_code == 0, r.output
+    assert len(list(runs.glob("*/run.json"))) == cells

@@ -8,7 +8,17 @@ from collections import Counter
 from pathlib import Path
 
 from simtool.errors import SimtoolError
-from simtool.pipeline.executor import PLAN, Cell, Plan, check_root, execute, finished_spec, saved_plan, saved_spec
+from simtool.pipeline.executor import (
+    PLAN,
+    Cell,
+    Plan,
+    check_root,
+    execute,
+    finished_spec,
+    finishing,
+    saved_plan,
+    saved_spec,
+)
 from simtool.pipeline.folders import run_kind
 from simtool.pipeline.runner import RunSpec, game_of
 
@@ -54,12 +64,12 @@ def make_plan(specs: list[RunSpec], runs_dir: Path, report: dict | None = None,
               again: str = "--force") -> Plan:
     """The plan of ``specs`` in ``runs_dir``: ``extra`` per cell, more for its ``run.json`` (a
     ladder rung says which); ``report`` (its file and title) is saved for the resume; ``resume``
-    and ``again``: what an error that keeps its chunks says to do (:class:`Plan`), where the
-    command goes on otherwise than ``sweep --resume`` (a tuning's trial)."""
+    and ``again``: what an error that keeps its chunks says to do (:class:`Plan`); by default the
+    command's own resume (:func:`simtool.pipeline.executor.finishing`)."""
     runs_dir = Path(runs_dir)
     records = extra or [{} for _ in specs]
     cells = tuple(Cell(s, runs_dir / n, e) for s, n, e in zip(specs, folder_names(specs), records, strict=True))
-    return Plan(command, cells, runs_dir, settings=report or {}, resume=resume or f"simtool sweep --resume {runs_dir}",
+    return Plan(command, cells, runs_dir, settings=report or {}, resume=resume or finishing(command, runs_dir),
                 again=again)
 
 

@@ -408,8 +408,7 @@ def play_all(s: Setup, out: Path, jobs: int | None = None, progress: Progress | 
         # a review goes on when run again (as after Ctrl-C), not by `sweep --resume` of one
         # question's folder, and has no --force
         folders[question] = play(specs, out / "runs" / question, jobs, backend=backend, scheduler=scheduler,
-                                 progress=tick, extra=extra, command="review",
-                                 resume=f"the same simtool review (--out {out}) again", again="a new --out")
+                                 progress=tick, extra=extra, command="review", again=f"a new {option('out')}")
     return folders
 
 

@@ -356,6 +356,24 @@ RESUMED = RunSpec("", 0, {}, (), "deal", 1, 0)
 """The specification of :func:`resume_plan`'s cell: read from the folder once it is locked."""
 
 
+RESUMES = ("sweep", "ladder", "restrict")
+"""The commands whose ``--resume DIR`` finishes the plan saved in ``DIR``."""
+
+
+def finishing(command: str, root: Path) -> str:
+    """What finishes the plan of ``command`` saved in ``root``, as an error or Ctrl-C advises it:
+    the command's own ``--resume`` (a ladder's, not ``sweep --resume``); a tuning's or a review's
+    (whose plans lie in ``OUT/runs/NAME``) by its own folder."""
+    root = Path(root)
+    if command in RESUMES:
+        return f"simtool {command} --resume {root}"
+    if command == "tune":
+        return f"simtool tune --resume {root.parent.parent}"
+    if command == "review":
+        return f"the same simtool review (--out {root.parent.parent}) again"
+    return f"the same {command} command again"
+
+
 def resume_plan(folder: Path, command: str = "run") -> Plan:
     """The plan that finishes the interrupted run in ``folder`` (``simtool run --resume``)."""
     return Plan(command, (Cell(RESUMED, Path(folder)),), reuse=False,
@@ -567,9 +585,10 @@ def check_root(plan: Plan) -> None:
         return
     left = [c for c in found["cells"] if not _finished(root, c)]
     if left:
-        what = found.get("command", "sweep")
+        what = found.get("command")
+        what = what if what in (*RESUMES, "tune", "review", "strength") else "sweep"  # as a resume reads it
         raise SimtoolError(f"{root} holds an unfinished {what} of {len(found['cells']):,} other runs "
-                           f"({len(left):,} left); finish it with simtool sweep --resume {root}, choose "
+                           f"({len(left):,} left); finish it with {finishing(what, root)}, choose "
                            f"another folder, or delete {file} to give it up")
 
 
@@ -611,8 +630,9 @@ def saved_plan(root: Path) -> Plan:
     try:
         for c in data["cells"]:
             cells.append(Cell(spec_from_dict(c), Path(root) / c["folder"], dict(c.get("extra") or {})))
-        return Plan(data.get("command", "sweep"), tuple(cells), Path(root), settings=dict(data.get("report") or {}),
-                    resume=f"simtool sweep --resume {root}")
+        command = data.get("command", "sweep")
+        return Plan(command, tuple(cells), Path(root), settings=dict(data.get("report") or {}),
+                    resume=finishing(command, root))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         # the value spec_from_dict names, as the file writes it: "cell 1: n 1e400 is not ..."
         why = f": cell {len(cells) + 1}: {exc}" if isinstance(exc, ValueError) and str(exc) else ""
