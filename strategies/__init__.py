@@ -298,6 +298,10 @@ def canonical(spec: str, game_id: str, isolate: bool | None = None) -> str:
     head = _defaulted(head, game_id)
     found = resolve(head, game_id, isolate=isolate)
     base = split(head)[0]
+    if plugin_file(base) is not None and "@" in base.partition("/")[0]:
+        # `runs@x=1/bot.py:n` reads as a plugin only where its file is found: recorded as
+        # `./runs@x=1/bot.py:n`, it reads so from any folder (a resume, a report)
+        base = f"./{base}"
     return base + found.name[len(found.base):] + "".join(f"~{r.name}" for r in limits)
 
 

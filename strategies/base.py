@@ -283,8 +283,10 @@ def split(entry: str) -> tuple[str, dict[str, str]]:
     parameters as text. A path may hold ``@`` too (and a parameter's value a plugin's path), so
     the parameters follow the first ``@`` after a strategy: a name without ``/`` or ``:``, or
     a path ending in ``.py:NAME`` (the last ``@`` read ``x=1~y/bot.py:NAME`` of a folder
-    ``runs:2@x=1~y`` as a parameter); and only where what follows has the shape ``k=v,...``."""
-    for at in (i for i, c in enumerate(entry) if c == "@"):
+    ``runs:2@x=1~y`` as a parameter); and only where what follows has the shape ``k=v,...``. An
+    ``@`` within a plugin file that exists (``runs@x=1/bot.py:NAME``) is its path's."""
+    inside = plugin_path_end(entry)
+    for at in (i for i, c in enumerate(entry) if c == "@" and i > inside):
         head, tail = entry[:at], entry[at + 1:]
         if not _strategy(head):
             continue
@@ -294,6 +296,20 @@ def split(entry: str) -> tuple[str, dict[str, str]]:
         if "/" not in tail and ":" not in tail:  # not an '@' inside a plugin's path
             raise SimtoolError(f"bad strategy {entry!r}: expected NAME@KEY=VALUE,KEY=VALUE after the '@'")
     return entry, {}
+
+
+def plugin_path_end(entry: str) -> int:
+    """The length of the plugin file ``entry`` begins with, where that file exists: the longest
+    prefix that ends in ``.py``, is followed by ``:`` and is a file (``runs@x=1/bot.py`` of
+    ``runs@x=1/bot.py:n@k=1``); 0 where there is none."""
+    end = 0
+    for found in re.finditer(r"\.py:", entry):
+        try:
+            if Path(entry[:found.start() + 3]).is_file():
+                end = found.start() + 3
+        except (OSError, ValueError):  # a name too long, or holding a NUL: not a file
+            pass
+    return end
 
 
 def _strategy(head: str) -> bool:

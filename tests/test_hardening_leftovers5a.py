@@ -219,3 +219,43 @@ def test_ladder_and_restricted_play_stopped_by_ctrl_c_name_their_own_resume(tmp_
     r = cli(command, "--resume", runs, "-j", "1", "-q")
     assert r.exit_code == 0, r.output
     assert len(list(runs.glob("*/run.json"))) == cells
+
+
+def test_a_plugin_in_a_folder_whose_name_holds_an_at_sign_is_a_plugin_from_any_folder(tmp_path, monkeypatch,
+                                                                                       small_chunks):
+    # before: `runs@x=1/bot.py:n` was read as strategy 'runs' with x = '1/bot.py:n': "unknown
+    # strategy 'runs'"; after: a path that exists as a file (its ':NAME' split off) is the
+    # plugin's, recorded as ./runs@x=1/bot.py:n so that it reads so from any folder (a resume)
+    from simtool.pipeline import executor
+
+    folder = tmp_path / "runs@x=1"
+    folder.mkdir()
+    (folder / "bot.py").write_text("def n(view, rng):\n    return view.mask.argmax(axis=1)\n")
+    monkeypatch.chdir(tmp_path)
+    relative = simtool.run("black-white", n=300, players=3, seats={0: "runs@x=1/bot.py:n"}, seed=1)
+    absolute = simtool.run("black-white", n=300, players=3, seats={0: f"{folder}/bot.py:n"}, seed=1)
+    assert relative.spec.lineup[0] == "./runs@x=1/bot.py:n" and relative.seats.equals(absolute.seats)
+    with pytest.raises(simtool.SimtoolError, match="strategy 'bot.py:n' takes no parameters"):
+        simtool.run("black-white", n=10, players=3, seats={0: "runs@x=1/bot.py:n@k=1"})
+    assert simtool.run("black-white", n=10, players=3, seats={0: "balance@mistakes=0.5"}).spec.lineup[0] == \
+        "balance@mistakes=0.5"
+    real = executor.execute_tasks
+
+    def stopped(tasks, *args, **kw):
+        for done, chunk in enumerate(real(tasks, *args, **kw), start=1):
+            yield chunk
+            if done == 1:
+                raise KeyboardInterrupt
+
+    out = tmp_path / "run"
+    monkeypatch.setattr(executor, "execute_tasks", stopped)
+    r = cli("run", "--game", "black-white", "--seat", "0=runs@x=1/bot.py:n", "--n", 3 * 2048, "--seed", "2",
+            "--out", "run", "-j", "1", "-q")
+    assert r.exit_code == 130, r.output
+    monkeypatch.setattr(executor, "execute_tasks", real)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    r = cli("run", "--resume", out, "-j", "1", "-q")
+    assert r.exit_code == 0, r.output
+    assert json.loads((out / "run.json").read_text())["lineup"][0] == "./runs@x=1/bot.py:n"
