@@ -1290,9 +1290,34 @@ def cells(n: int, p: int) -> Callable[[np.ndarray], np.ndarray]:
 
     Reading and writing one seat per deal this way is about three times faster
     than ``array[rows, seat]`` fancy indexing, and it sits in every game's inner loop.
+    A game of a designer's gets positions checked against the table (:func:`_checked_cells`).
     """
     base = _first_cells(n, p)
+    if not _built_in_game(sys._getframe(1)):
+        return _checked_cells(base, n, p)
     return lambda seat: base + seat
+
+
+def _built_in_game(frame) -> bool:
+    """Whether ``frame`` runs simtool's own code (a built-in game, the trick loop, the engine).
+    Checking every seat cost Black & White's random play about 3% of its time, so the built-in
+    games skip it, as they skip :func:`_seats_in_range`: the conformance suite checks their
+    seats, and that their tricks add up."""
+    return frame.f_globals.get("__name__", "").startswith("simtool.")
+
+
+def _checked_cells(base: np.ndarray, n: int, p: int) -> Callable[[np.ndarray], np.ndarray]:
+    def cell(seat):
+        seats = np.asarray(seat)
+        # one reduction on the seats seen as unsigned numbers, where a negative seat is beyond
+        # every seat: numpy reads a seat -1 as the previous deal's last seat (deal 0's: the last
+        # deal's) and a seat p as the next deal's first, without a word
+        unsigned = seats.view(f"u{seats.dtype.itemsize}") if seats.dtype.kind == "i" else seats
+        if unsigned.size and unsigned.max() >= p:
+            raise OutsideTable(_wrong_seat(seats, n, p))
+        return base + seat
+
+    return cell
 
 
 def put(per_seat: np.ndarray, at: np.ndarray, values) -> None:
@@ -1301,6 +1326,8 @@ def put(per_seat: np.ndarray, at: np.ndarray, values) -> None:
     Assigning through a flat view in the array's own dtype is about three times faster
     than ``np.put``; a non-contiguous array (no flat view) takes the slow road.
     """
+    if not _built_in_game(sys._getframe(1)):
+        _refuse_negative(per_seat, at)
     values = np.asarray(values, per_seat.dtype)
     try:
         if per_seat.flags.c_contiguous:
@@ -1313,6 +1340,8 @@ def put(per_seat: np.ndarray, at: np.ndarray, values) -> None:
 
 def add(per_seat: np.ndarray, at: np.ndarray, amount) -> None:
     """Add ``amount`` to one seat's entry per deal of an ``(n, p)`` array (flat cells ``at``)."""
+    if not _built_in_game(sys._getframe(1)):
+        _refuse_negative(per_seat, at)
     try:
         now = per_seat.take(at)
     except IndexError as exc:
@@ -1320,16 +1349,31 @@ def add(per_seat: np.ndarray, at: np.ndarray, amount) -> None:
     put(per_seat, at, now + amount)
 
 
+def _refuse_negative(per_seat: np.ndarray, at) -> None:
+    """A negative flat cell is never a seat's (numpy wraps it round to the end of the table)."""
+    at = np.asarray(at)
+    if at.size and at.min() < 0:
+        raise OutsideTable(_outside(per_seat, at))
+
+
 def _outside(per_seat: np.ndarray, at) -> str:
     """A game's cell beyond its ``(n, p)`` table, in words (numpy said only 'index 1600 is out of
-    bounds for axis 0 with size 1600'): a seat of ``p`` or more, which in any deal but the last
-    lands on the next deal's seats unseen."""
+    bounds for axis 0 with size 1600', and wrapped a negative cell round without a word): a seat
+    of ``p`` or more, which in any deal but the last lands on the next deal's seats unseen."""
     n, p = per_seat.shape if per_seat.ndim == 2 else (per_seat.size, 1)
     at = np.asarray(at)
-    cell = int(at[(at >= per_seat.size) | (at < -per_seat.size)].flat[0])
-    where = (f"is seat {cell - (n - 1) * p} of the last deal" if cell >= 0
-             else "is before the first deal")  # numpy wraps only cells down to -size round to the end
+    cell = int(at[(at >= per_seat.size) | (at < 0)].flat[0])
+    where = f"is seat {cell - (n - 1) * p} of the last deal" if cell >= 0 else "is before the first deal"
     return (f"a seat outside the table: cell {cell} of an array of {n} deals x {p} seats {where}; "
+            f"cells(n, p)(seat) needs 0 <= seat < {p} (a seat counted on or back without % p?)")
+
+
+def _wrong_seat(seats: np.ndarray, n: int, p: int) -> str:
+    """The first seat outside ``0..p-1`` that a game gave :func:`cells`, in words."""
+    flat = seats.reshape(-1)
+    i = np.flatnonzero((flat < 0) | (flat >= p))[0]
+    where = f" in deal {i}" if seats.shape == (n,) else ""
+    return (f"a seat outside the table: seat {flat[i]}{where} of an array of {n} deals x {p} seats; "
             f"cells(n, p)(seat) needs 0 <= seat < {p} (a seat counted on or back without % p?)")
 
 
