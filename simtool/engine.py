@@ -240,6 +240,31 @@ def _first_cells(n: int, p: int) -> np.ndarray:
     return base
 
 
+class _InWorlds(GameError):
+    """A game failed in its own code as a search re-dealt or played out its worlds (its re-deal,
+    its play, its results): the game's failure, not the searching strategy's; :func:`_ask` adds
+    the strategy and the deal."""
+
+    def __init__(self, failed: str):
+        super().__init__(failed)
+        self.failed = failed
+
+
+def _games_code(method):
+    """``method`` of a view or of worlds runs the game's code for a search: what that code raises
+    is the game's failure (:class:`_InWorlds`), as it is in the round itself (:func:`_game_errors`)."""
+    @wraps(method)
+    def guarded(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except BaseException as exc:
+            failed = _the_games(self._game, exc)
+            if failed is None:
+                raise
+            raise _InWorlds(failed) from exc
+    return guarded
+
+
 class View:
     """What the acting seat may know at a decision, for ``m`` deals at once.
 
@@ -362,8 +387,12 @@ class View:
             rows = _all_rows(seen["state"].n) if rows is None else rows
             state = seen["state"].take(np.repeat(rows, int(k)))
         else:
-            state = self._game.redeal(self, int(k), rng)
+            state = self._redealt(int(k), rng)
         return Worlds(self._game, state, np.repeat(self.seat, k), rng, self._resolve)
+
+    @_games_code
+    def _redealt(self, k: int, rng: np.random.Generator):
+        return self._game.redeal(self, k, rng)
 
 
 class OutsideTable(GameError):
@@ -542,6 +571,7 @@ class Worlds:
         at = rows if self._rows is None else self._rows[rows]
         return Worlds(self._game, self._base, self._seat[rows], self._rng, self._resolve, at)
 
+    @_games_code
     def _start(self):
         # every play-out starts afresh, on a copy
         state = self._base.take(np.arange(self._base.n) if self._rows is None else self._rows)
@@ -623,6 +653,7 @@ class Worlds:
             choice = choices
         return self._finish(play, state, choice, lineup, ctx)
 
+    @_games_code
     def _finish(self, play, state, choice, lineup, ctx) -> dict[str, np.ndarray]:
         """Send ``choice`` and play the round to its end with ``lineup``: its per-seat results."""
         for asked in itertools.count():
@@ -1039,7 +1070,10 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
     except WorldsMisuse as exc:  # the search's own call: named with it and the deal
         raise StrategyError(f"strategy '{strategy.name}' misused its worlds: {exc} (decision '{d.kind}' of "
                             f"{game.id}, {ctx.where(int(idx[0]))})") from None
-    except (StrategyError, TimerError):
+    except _InWorlds as exc:  # the game's code failed in a world the search played: the game's error
+        raise GameError(f"{exc.failed} while strategy '{strategy.name}' searched its worlds (decision '{d.kind}' of "
+                        f"{game.id}, {ctx.where(int(idx[0]))}); {_suite(game)}") from exc.__cause__
+    except (StrategyError, GameError, TimerError):
         raise
     except Overtime:
         raise StrategyError(
@@ -1482,18 +1516,31 @@ def _game_errors(play):
     def guarded(game: Game, *args, **kwargs):
         try:
             return play(game, *args, **kwargs)
-        except OutsideTable as exc:  # put/add know the table, not the game
-            raise GameError(f"game '{game.id}' ({type(game).__module__}) wrote {exc}; its conformance "
-                            f"suite shows where: python -m pytest --simtool-game {game.id}") from exc
-        except (SimtoolError, MemoryError):  # a strategy's error names the strategy already
-            raise
         except BaseException as exc:  # even SystemExit, and its own KeyboardInterrupt, as a strategy's
-            module = type(game).__module__
-            if module.startswith("simtool.") or (isinstance(exc, KeyboardInterrupt) and by_the_user()):
+            failed = _the_games(game, exc)
+            if failed is None:
                 raise
-            raise GameError(f"game '{game.id}' ({module}) raised {describe(exc)}; its conformance suite "
-                            f"shows where: python -m pytest --simtool-game {game.id}") from exc
+            raise GameError(f"{failed}; {_suite(game)}") from exc
     return guarded
+
+
+def _the_games(game: Game, exc: BaseException) -> str | None:
+    """``exc``, raised by ``game``'s code, as the game's failure in words ("game 'G' (module)
+    raised ..."); ``None`` where it is not the game's to name: an error simtool named already (a
+    strategy's), memory, the user's Ctrl-C, and simtool's own games (their traceback is a bug
+    report)."""
+    if isinstance(exc, OutsideTable):  # put/add know the table, not the game
+        return f"game '{game.id}' ({type(game).__module__}) wrote {exc}"
+    if isinstance(exc, (SimtoolError, MemoryError)):
+        return None
+    module = type(game).__module__
+    if module.startswith("simtool.") or (isinstance(exc, KeyboardInterrupt) and by_the_user()):
+        return None
+    return f"game '{game.id}' ({module}) raised {describe(exc)}"
+
+
+def _suite(game: Game) -> str:
+    return f"its conformance suite shows where: python -m pytest --simtool-game {game.id}"
 
 
 @_game_errors

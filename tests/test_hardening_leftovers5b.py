@@ -74,3 +74,57 @@ def test_put_and_add_refuse_a_negative_cell_a_game_computed_itself(change):
         change(table, np.array([-1, 5, 9]), 1)
     assert not table.any()
 
+
+class _MidHand(Whist):
+    """Whist whose scoring fails for a hand begun past its first trick, as only a world a search
+    re-dealt at a later decision is: normal play never reaches the fault."""
+
+    id = "designer-midhand"
+
+    def play(self, s):
+        begun = s.trick_no
+        results = yield from super().play(s)
+        if begun:
+            raise ValueError("no score for a hand begun mid-way")
+        return results
+
+
+@pytest.mark.parametrize("search", ["pimc", "clairvoyant", "pimc@playout=random"])
+def test_a_designer_game_failing_in_a_searchs_play_out_is_the_games_error(installed, search):
+    # before: "strategy 'pimc' raised ValueError: no score for a hand begun mid-way (decision
+    # 'lead' ...)": the search blamed, the game unnamed
+    installed(_MidHand())
+    with pytest.raises(GameError, match=r"^game 'designer-midhand' \(tests.test_hardening_leftovers5b\) raised "
+                                        r"ValueError: no score for a hand begun mid-way while strategy "
+                                        rf"'{search.split('@')[0]}\S*' searched its worlds \(decision '\w+' of "
+                                        r"designer-midhand, deal \d+ of the run with seed 1.*; its conformance suite "
+                                        r"shows where: python -m pytest --simtool-game designer-midhand$") as failed:
+        simtool.run("designer-midhand", n=20, seed=1, strategy="high", seats={0: search})
+    assert isinstance(failed.value.__cause__, ValueError)  # kept for a debugger and pytest
+    simtool.run("designer-midhand", n=20, seed=1, strategy="high")  # normal play never fails
+
+
+def test_the_command_line_names_the_game_failing_in_a_searchs_play_out(installed, capsys, tmp_path):
+    from .test_hardening_cli import main_error
+
+    installed(_MidHand())
+    main_error(capsys, ["run", "--game", "designer-midhand", "--strategy", "high", "--seat", "0=pimc", "--n", 20,
+                        "--jobs", 1, "--out", tmp_path / "run"],
+               "game 'designer-midhand' (tests.test_hardening_leftovers5b) raised ValueError: no score for a hand "
+               "begun mid-way while strategy 'pimc' searched its worlds")
+
+
+class _RedealFails(Whist):
+    """Whist whose re-deal (its own ``restore``) fails: only a search reaches it."""
+
+    id = "designer-redeal-fails"
+
+    def restore(self, view, state, k, rng):
+        raise KeyError("trump")
+
+
+def test_a_designer_game_failing_in_its_re_deal_is_the_games_error(installed):
+    installed(_RedealFails())
+    with pytest.raises(GameError, match=r"^game 'designer-redeal-fails' \(tests.test_hardening_leftovers5b\) raised "
+                                        r"KeyError: 'trump' while strategy 'pimc' searched its worlds"):
+        simtool.run("designer-redeal-fails", n=20, seed=1, strategy="high", seats={0: "pimc"})
