@@ -5,6 +5,8 @@ before its fix)."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -128,3 +130,86 @@ def test_a_designer_game_failing_in_its_re_deal_is_the_games_error(installed):
     with pytest.raises(GameError, match=r"^game 'designer-redeal-fails' \(tests.test_hardening_leftovers5b\) raised "
                                         r"KeyError: 'trump' while strategy 'pimc' searched its worlds"):
         simtool.run("designer-redeal-fails", n=20, seed=1, strategy="high", seats={0: "pimc"})
+
+
+# 3. a plugin imports a helper module beside it
+
+HELPER = '''
+from simtool import bits
+
+
+def pick(view):
+    return bits.{side}(view.legal{extra})
+'''
+
+BOT = '''
+import mylib
+
+
+def bot(view, rng):
+    return mylib.pick(view)
+'''
+
+
+def _bot(folder, side: str, name: str = "bot"):
+    folder.mkdir(exist_ok=True)
+    (folder / f"{name}.py").write_text(BOT)
+    extra = ", view.n_actions" if side == "highest" else ""
+    (folder / "mylib.py").write_text(HELPER.format(side=side, extra=extra))
+    return f"{folder}/{name}.py:bot"
+
+
+def _plays(entry, **kw):
+    return simtool.run("black-white", n=400, seed=5, players=3, strategy="random", seats={0: entry}, jobs=1, **kw)
+
+
+def _inline(folder, side: str, name: str = "bot") -> str:
+    """The same plugin as one file, its helper written into it."""
+    folder.mkdir()
+    extra = ", view.n_actions" if side == "highest" else ""
+    (folder / f"{name}.py").write_text(HELPER.format(side=side, extra=extra) + BOT.replace("import mylib", "")
+                                       .replace("mylib.pick", "pick"))
+    return f"{folder}/{name}.py:bot"
+
+
+def _same(one, other) -> bool:
+    return one.seats.drop("strategy").equals(other.seats.drop("strategy"))
+
+
+@pytest.mark.parametrize("isolate", [False, True])
+def test_a_plugin_imports_the_helper_module_beside_it(tmp_path, isolate):
+    # before: "strategy plugin .../bot.py failed to load: ModuleNotFoundError: No module named
+    # 'mylib'", though docs/plugins.md says a plugin may use a helper module beside it
+    assert _same(_plays(_bot(tmp_path / "a", "lowest"), isolate=isolate), _plays(_inline(tmp_path / "i", "lowest")))
+
+
+def test_two_plugins_each_import_their_own_helper_of_one_name(tmp_path):
+    def both(a, b):
+        return simtool.run("black-white", n=400, seed=5, players=3, strategy="random", seats={0: a, 1: b}, jobs=1)
+
+    low, high = _bot(tmp_path / "a", "lowest", "low"), _bot(tmp_path / "b", "highest", "high")
+    assert _same(both(low, high), both(_inline(tmp_path / "i", "lowest", "low"),
+                                       _inline(tmp_path / "j", "highest", "high")))
+    assert "mylib" not in sys.modules  # off the names: not the next plugin's
+
+
+@pytest.mark.parametrize("isolate", [False, True])
+def test_a_helper_edited_between_two_runs_of_one_process_is_imported_anew(tmp_path, isolate):
+    # as an edited plugin is (a notebook's session), the plugin file itself untouched
+    entry = _bot(tmp_path / "a", "lowest")
+    assert _same(_plays(entry, isolate=isolate), _plays(_inline(tmp_path / "i", "lowest")))
+    (tmp_path / "a" / "mylib.py").write_text(HELPER.format(side="highest", extra=", view.n_actions"))
+    assert _same(_plays(entry, isolate=isolate), _plays(_inline(tmp_path / "j", "highest")))
+
+
+def test_a_resume_refuses_a_helper_module_changed_since_the_run_started(tmp_path):
+    from .test_hardening_runs import cli, interrupted, one_line_error, small_spec
+
+    entry = _bot(tmp_path / "a", "lowest")
+    out, spec = tmp_path / "run", small_spec([entry])
+    assert spec.plugins[entry]["beside"].keys() == {"mylib.py"}
+    interrupted(out, spec, 2)
+    _bot(tmp_path / "a", "highest")
+    one_line_error(cli("run", "--resume", out), "mylib.py beside strategy plugin", "changed or went since the run "
+                   "started")
+
