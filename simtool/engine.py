@@ -727,6 +727,12 @@ class Game(abc.ABC):
     def new_match(self, n: int, p: int, rules: dict) -> Match:
         return Match(p, rules, np.zeros((n, p), np.int32))
 
+    def most_tricks(self, rules: dict, p: int) -> int | None:
+        """The most a seat's ``tricks`` can be in one round under ``rules`` (every option given)
+        at ``p`` players, or ``None`` (the default: not declared). A results table holding more
+        is refused as it loads: no game of these rules produced it."""
+        return None
+
     @abc.abstractmethod
     def deal(self, rng: np.random.Generator, match: Match, rnd: int):
         """A fresh round ``rnd`` for every match in ``match``; returns the round state."""

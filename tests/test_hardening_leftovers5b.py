@@ -5,9 +5,12 @@ before its fix)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sys
 
 import numpy as np
+import polars as pl
 import pytest
 
 import simtool
@@ -213,3 +216,68 @@ def test_a_resume_refuses_a_helper_module_changed_since_the_run_started(tmp_path
     one_line_error(cli("run", "--resume", out), "mylib.py beside strategy plugin", "changed or went since the run "
                    "started")
 
+
+# 4. results tables holding values the game cannot produce
+
+@pytest.fixture(scope="module")
+def kc_run(tmp_path_factory):
+    run = tmp_path_factory.mktemp("kc") / "run"
+    simtool.run("kansas-city", n=300, seed=1, jobs=1, out=run)
+    return run
+
+
+@pytest.mark.parametrize("edit, needle", [
+    (pl.when(pl.col("seat") == 0).then(15).otherwise(pl.col("tricks")).cast(pl.Int8).alias("tricks"),
+     "column 'tricks' has 300 values outside 0..14 (the tricks a round of 4 players holds under these rules)"),
+    (pl.when(pl.col("deal") == 5).then(-1).otherwise(pl.col("tricks")).cast(pl.Int8).alias("tricks"),
+     "column 'tricks' has 4 values outside 0..14"),
+    (pl.col("strategy").cast(pl.String).str.replace("target", "ghost").cast(pl.Enum(["ghost"])).alias("strategy"),
+     "column 'strategy' names 'ghost', which run.json's line-up does not (target)"),
+    (pl.when(pl.col("seat") == 3).then(7).otherwise(pl.col("seat")).cast(pl.Int8).alias("seat"),
+     "has rows for seats 0, 1, 2, 7 but run.json says 4 players"),  # refused before too
+])
+def test_a_table_with_values_the_game_cannot_produce_and_its_checksum_rehashed_is_refused(kc_run, tmp_path, edit,
+                                                                                         needle):
+    # before: 15 tricks of a 14-card hand, -1 tricks and a strategy the line-up never named were
+    # reported as the run's results (exit 0)
+    import shutil
+
+    from .test_cli import cli
+    from .test_hardening_round15 import rehashed
+
+    run = tmp_path / "run"
+    shutil.copytree(kc_run, run)
+    pl.read_parquet(run / "seats.parquet").with_columns(edit).write_parquet(run / "seats.parquet")
+    rehashed(run)
+    r = cli("report", run, "-o", tmp_path / "page.html")
+    assert r.exit_code == 2, r.output
+    assert needle in r.output and len(r.output.strip().splitlines()) == 1, r.output
+    assert not (tmp_path / "page.html").exists()
+
+
+def test_a_match_table_with_a_match_of_no_rounds_is_refused(tmp_path):
+    from .test_cli import cli
+
+    run = tmp_path / "run"
+    simtool.run("nine-lives", n=20, seed=1, jobs=1, unit="match", out=run)
+    meta = json.loads((run / "run.json").read_text())
+    matches = pl.read_parquet(run / "matches.parquet")
+    matches.with_columns(pl.when(pl.col("match") == 0).then(0).otherwise(pl.col("rounds"))
+                         .cast(matches.schema["rounds"]).alias("rounds")).write_parquet(run / "matches.parquet")
+    meta["sha256"]["matches.parquet"] = hashlib.sha256((run / "matches.parquet").read_bytes()).hexdigest()
+    (run / "run.json").write_text(json.dumps(meta))
+    r = cli("report", run, "-o", tmp_path / "page.html")
+    assert r.exit_code == 2 and "column 'rounds' has" in r.output and "below 1" in r.output, r.output
+
+
+def test_every_built_in_game_declares_the_most_tricks_of_a_round_and_the_plugin_labels_load(tmp_path):
+    from simtool.pipeline import folders
+
+    assert all(g.most_tricks(simtool.options.resolve(g, {}), g.default_players) for g in games.BUILT_IN)
+    plugin = _bot(tmp_path / "a", "lowest")
+    run = tmp_path / "run"
+    simtool.run("black-white", n=50, seed=1, jobs=1, players=3, out=run,
+                seats={0: plugin, 1: f"pimc@samples=2,playout={plugin}"})
+    assert set(pl.read_parquet(run / "seats.parquet")["strategy"]) == {"bot.py:bot", f"pimc@samples=2,playout="
+                                                                       f"{plugin}", "balance"}
+    folders.load(run)  # a plugin is tabled by its file's name, not its path

@@ -905,7 +905,7 @@ def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
     try:
         game = games.get(meta["game"])
         games.check_players(game, meta["players"])
-        options.resolve(game, meta["rules"])  # rules a report would print as played: this game's
+        rules = options.resolve(game, meta["rules"])  # rules a report would print as played: this game's
     except SimtoolError as exc:
         raise SimtoolError(f"{run_dir / 'run.json'}: {exc}") from None
     p, n, unit = meta["players"], meta["n"], meta["unit"]
@@ -918,14 +918,14 @@ def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
         matches = _table(run_dir / "matches.parquet", MATCH_COLUMNS
                          | {name: _kind(dtype) for name, dtype in game.match_columns.items()})
         _check_rows(run_dir / "matches.parquet", matches, p, n * copies, "match", "matches", copies=copies)
-        _check_values(run_dir / "matches.parquet", matches)
+        _check_values(run_dir / "matches.parquet", matches, meta)
         rounds = matches.filter(pl.col("seat") == 0).select(pl.col("rounds").cast(pl.Int64).sum())
         played = collect(run_dir / "matches.parquet", rounds, "streaming").item()
         _check_rows(run_dir / "seats.parquet", seats, p, played, None, "rounds",
                     "the matches in matches.parquet played")
     else:
         _check_rows(run_dir / "seats.parquet", seats, p, n * copies, "deal", "deals", copies=copies)
-    _check_values(run_dir / "seats.parquet", seats)
+    _check_values(run_dir / "seats.parquet", seats, meta, game.most_tricks(rules, p))
     # whole and of the right shape, yet perhaps another run's: refused for every reader (a summary,
     # a ladder, restricted play, the metrics), not by the report alone
     check_intact(run_dir, meta)
@@ -1144,23 +1144,58 @@ def collect(path: Path, query: pl.LazyFrame, engine: str = "auto") -> pl.DataFra
                            f"run it again") from None
 
 
-def _check_values(path: Path, table: pl.LazyFrame) -> None:
-    """Every value present: simtool writes no missing values (null, or NaN in a number column),
-    and one would reach the statistics as a crash or a silently shorter sample."""
+def _check_values(path: Path, table: pl.LazyFrame, meta: dict, most_tricks: int | None = None) -> None:
+    """Every value present and one the game can produce: simtool writes no missing values (null, or
+    NaN in a number column), and one would reach the statistics as a crash or a silently shorter
+    sample; nor a share of the win outside 0..1, a count below 0 (``tricks``, a match's
+    ``rounds`` below 1), more tricks than a round holds (the game's ``most_tricks``), or a
+    strategy the run's line-up does not name. One pass over the table (seats and their order:
+    :func:`_check_rows`)."""
     schema = table.collect_schema()
     missing = [(pl.col(c).is_null() | pl.col(c).is_nan() if schema[c].is_float() else pl.col(c).is_null())
                .sum().alias(c) for c in schema.names()]
-    beyond = ((pl.col("win") < 0) | (pl.col("win") > 1)).sum().alias("_beyond")  # a share of one win
-    counts = collect(path, table.select(*missing, beyond), "streaming").row(0, named=True)
-    outside = counts.pop("_beyond")
+    bounds = {"win": (0, 1, "a seat's share of the win")}
+    if "tricks" in schema:
+        bounds["tricks"] = (0, most_tricks, "a count of tricks" if most_tricks is None else
+                            f"the tricks a round of {meta['players']} players holds under these rules")
+    if "rounds" in schema:
+        bounds["rounds"] = (1, None, "the rounds a match played")
+    beyond = [((pl.col(c) < low) | (pl.col(c) > high) if high is not None else pl.col(c) < low)
+              .sum().alias(f"_beyond {c}") for c, (low, high, _) in bounds.items()]
+    counts = collect(path, table.select(*missing, *beyond, pl.col("strategy").unique().implode()
+                                        .alias("_strategies")), "streaming").row(0, named=True)
+    named = counts.pop("_strategies")
+    outside = {c.removeprefix("_beyond "): counts.pop(c) for c in list(counts) if c.startswith("_beyond ")}
     holed = {c: k for c, k in counts.items() if k}
     if holed:
         name = next(iter(holed))
         raise SimtoolError(f"{path}: column '{name}' has {holed[name]:,} missing values (null or NaN); "
                            f"simtool writes none, so the table is damaged or hand-edited: run it again")
-    if outside:
-        raise SimtoolError(f"{path}: column 'win' has {outside:,} values outside 0..1 (a seat's share of "
-                           f"the win); the table is damaged or hand-edited: run it again")
+    for name, k in outside.items():
+        if k:
+            low, high, what = bounds[name]
+            span = f"{low}..{high}" if high is not None else f"below {low}"
+            raise SimtoolError(f"{path}: column '{name}' has {k:,} values {'outside ' * (high is not None)}{span} "
+                               f"({what}); the table is damaged or hand-edited: run it again")
+    lineup = _tabled(meta["lineup"])
+    stray = [str(name) for name in named if name not in lineup]
+    if stray:
+        raise SimtoolError(f"{path}: column 'strategy' names {stray[0]!r}, which run.json's line-up does not "
+                           f"({', '.join(sorted(lineup))}); the table is damaged or hand-edited: run it again")
+
+
+def _tabled(lineup: list[str]) -> set[str]:
+    """The names the tables give a line-up's entries: a plugin file's strategy by the file's name
+    (``runs/bot.py:low`` is ``bot.py:low``; a search's play-out keeps its whole path)."""
+    names = set(lineup)
+    for entry in lineup:
+        if ".py:" in entry:  # a plugin's path, or a parameter holding one: strategies tells which
+            from strategies import split
+
+            path, sep, _ = split(entry)[0].rpartition(":")
+            if sep and (path.endswith(".py") or "/" in path):  # as strategies.plugin_file reads it
+                names.add(Path(path).name + entry[len(path):])
+    return names
 
 
 def _check_rows(path: Path, table: pl.LazyFrame, p: int, expected: int, key: str | None,
