@@ -1177,25 +1177,28 @@ def _check_values(path: Path, table: pl.LazyFrame, meta: dict, most_tricks: int 
             span = f"{low}..{high}" if high is not None else f"below {low}"
             raise SimtoolError(f"{path}: column '{name}' has {k:,} values {'outside ' * (high is not None)}{span} "
                                f"({what}); the table is damaged or hand-edited: run it again")
-    lineup = _tabled(meta["lineup"])
-    stray = [str(name) for name in named if name not in lineup]
+    names, files = _tabled(meta["lineup"])
+    stray = [str(name) for name in named if name not in names and not str(name).startswith(files)]
     if stray:
         raise SimtoolError(f"{path}: column 'strategy' names {stray[0]!r}, which run.json's line-up does not "
-                           f"({', '.join(sorted(lineup))}); the table is damaged or hand-edited: run it again")
+                           f"({', '.join(dict.fromkeys(meta['lineup']))}); the table is damaged or hand-edited: "
+                           f"run it again")
 
 
-def _tabled(lineup: list[str]) -> set[str]:
-    """The names the tables give a line-up's entries: a plugin file's strategy by the file's name
-    (``runs/bot.py:low`` is ``bot.py:low``; a search's play-out keeps its whole path)."""
-    names = set(lineup)
+def _tabled(lineup: list[str]) -> tuple[set[str], tuple[str, ...]]:
+    """The names the tables give a line-up's entries, and the ``FILE.py:`` that a plugin file's
+    names begin with: a plugin is tabled by its file's name and the name it declares
+    (``runs/bot.py:low`` may be ``bot.py:low-card``), which only loading it tells; a search's
+    play-out keeps its whole path."""
+    files = []
     for entry in lineup:
         if ".py:" in entry:  # a plugin's path, or a parameter holding one: strategies tells which
             from strategies import split
 
             path, sep, _ = split(entry)[0].rpartition(":")
             if sep and (path.endswith(".py") or "/" in path):  # as strategies.plugin_file reads it
-                names.add(Path(path).name + entry[len(path):])
-    return names
+                files.append(f"{Path(path).name}:")
+    return set(lineup), tuple(files)
 
 
 def _check_rows(path: Path, table: pl.LazyFrame, p: int, expected: int, key: str | None,
