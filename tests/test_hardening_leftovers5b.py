@@ -281,3 +281,39 @@ def test_every_built_in_game_declares_the_most_tricks_of_a_round_and_the_plugin_
     assert set(pl.read_parquet(run / "seats.parquet")["strategy"]) == {"bot.py:bot", f"pimc@samples=2,playout="
                                                                        f"{plugin}", "balance"}
     folders.load(run)  # a plugin is tabled by its file's name, not its path
+
+
+# 5. a tiny win share is not shown as none
+
+def test_a_tiny_share_shows_its_first_significant_figure_and_zero_stays_zero():
+    from simtool import stats
+    from simtool.analysis import verdicts
+
+    # before: "0.0% (0.0–0.0%)", read as exactly none and no doubt
+    assert stats.fmt_share(0.0003, 0.0002, 0.0005) == "0.03% (0.02–0.05%)"
+    assert stats.fmt_rate(0.0003, 0.0002, 0.0005) == "0.03% (0.02–0.05)"
+    assert stats.fmt_share(0.0, 0.0, 0.000004) == "0.0% (0.0–0.0004%)"  # none won: 0, and the doubt shows
+    assert stats.fmt_share(0.25, 0.249, 0.251) == "25.0% ± 0.1%"  # as before above 0.1%
+    assert stats.fmt_rate(0.333, 0.3281, 0.3384) == "33.3% (32.8–33.8)"
+    shares = [(0, 0.0003, 0.0002, 0.0005), (1, 0.333, 0.332, 0.334), (2, 0.333, 0.332, 0.334),
+              (3, 0.3337, 0.3327, 0.3347)]
+    sentence = verdicts.seat_verdict(shares, 4, 1_000_000, "matches").sentence
+    assert sentence.startswith("Seat 0 wins 0.03% of matches, 24.97 points less than a fair 25.00%"), sentence
+
+
+def test_a_run_with_a_tiny_match_win_share_shows_it_in_the_table_the_report_and_keeps_it_exact(tmp_path):
+    # Kansas City's 'high' against three 'target' wins 4.5 of 20,000 matches (0.0225%): the CLI
+    # table, the by-strategy table and the report printed "0.0% (0.0–0.1)"
+    from .test_cli import cli
+
+    run = tmp_path / "run"
+    r = cli("run", "--game", "kansas-city", "--unit", "match", "--n", "20000", "--seed", "1", "--strategy", "target",
+            "--seat", "0=high", "--jobs", "1", "--out", run)
+    assert r.exit_code == 0, r.output
+    assert r.output.count("0.02% (0.01–0.05)") == 2 and "0.0% (0.0–0.1)" not in r.output, r.output
+    page = tmp_path / "page.html"
+    assert cli("report", run, "-o", page).exit_code == 0
+    html = page.read_text()
+    assert "0.02% (0.01–0.05%)" in html and "0.0% (0.0–0.1%)" not in html
+    exact = pl.read_parquet(run / "matches.parquet").filter(pl.col("seat") == 0)["win"].mean()
+    assert exact == pytest.approx(0.000225)  # the tables keep the share itself
