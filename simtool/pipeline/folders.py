@@ -913,22 +913,27 @@ def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
     key = ["deal"] if unit == "deal" else ["match", "round"]
     seats = _table(run_dir / "seats.parquet", {k: "integer" for k in key} | SEAT_COLUMNS
                    | {name: _kind(dtype) for name, dtype in game.columns.items()})
-    matches = None
+    matches, later = None, []
     if unit == "match":
         matches = _table(run_dir / "matches.parquet", MATCH_COLUMNS
                          | {name: _kind(dtype) for name, dtype in game.match_columns.items()})
         _check_rows(run_dir / "matches.parquet", matches, p, n * copies, "match", "matches", copies=copies)
-        _check_values(run_dir / "matches.parquet", matches, meta)
+        later.append(_check_values(run_dir / "matches.parquet", matches, meta))
         rounds = matches.filter(pl.col("seat") == 0).select(pl.col("rounds").cast(pl.Int64).sum())
         played = collect(run_dir / "matches.parquet", rounds, "streaming").item()
         _check_rows(run_dir / "seats.parquet", seats, p, played, None, "rounds",
                     "the matches in matches.parquet played")
     else:
         _check_rows(run_dir / "seats.parquet", seats, p, n * copies, "deal", "deals", copies=copies)
-    _check_values(run_dir / "seats.parquet", seats, meta, game.most_tricks(rules, p))
+    later.append(_check_values(run_dir / "seats.parquet", seats, meta, game.most_tricks(rules, p)))
     # whole and of the right shape, yet perhaps another run's: refused for every reader (a summary,
     # a ladder, restricted play, the metrics), not by the report alone
     check_intact(run_dir, meta)
+    # values beyond what run.json's game, rules and line-up produce: after its own checksum, which
+    # names a run.json edited since (the cause) where a table read against it looks wrong
+    problem = next(filter(None, later), None)
+    if problem:
+        raise SimtoolError(problem)
     return meta, seats, matches
 
 
@@ -1144,13 +1149,15 @@ def collect(path: Path, query: pl.LazyFrame, engine: str = "auto") -> pl.DataFra
                            f"run it again") from None
 
 
-def _check_values(path: Path, table: pl.LazyFrame, meta: dict, most_tricks: int | None = None) -> None:
+def _check_values(path: Path, table: pl.LazyFrame, meta: dict, most_tricks: int | None = None) -> str | None:
     """Every value present and one the game can produce: simtool writes no missing values (null, or
     NaN in a number column), and one would reach the statistics as a crash or a silently shorter
     sample; nor a share of the win outside 0..1, a count below 0 (``tricks``, a match's
     ``rounds`` below 1), more tricks than a round holds (the game's ``most_tricks``), or a
     strategy the run's line-up does not name. One pass over the table (seats and their order:
-    :func:`_check_rows`)."""
+    :func:`_check_rows`). Missing values, win shares and rounds are refused here; what the run's
+    ``run.json`` decides (the tricks, the names) is returned in words, for :func:`load` to refuse
+    once that ``run.json`` is known to be the run's."""
     schema = table.collect_schema()
     missing = [(pl.col(c).is_null() | pl.col(c).is_nan() if schema[c].is_float() else pl.col(c).is_null())
                .sum().alias(c) for c in schema.names()]
@@ -1175,14 +1182,17 @@ def _check_values(path: Path, table: pl.LazyFrame, meta: dict, most_tricks: int 
         if k:
             low, high, what = bounds[name]
             span = f"{low}..{high}" if high is not None else f"below {low}"
-            raise SimtoolError(f"{path}: column '{name}' has {k:,} values {'outside ' * (high is not None)}{span} "
-                               f"({what}); the table is damaged or hand-edited: run it again")
+            problem = (f"{path}: column '{name}' has {k:,} values {'outside ' * (high is not None)}{span} "
+                       f"({what}); the table is damaged or hand-edited: run it again")
+            if name != "tricks":  # tricks: bounded by run.json's rules
+                raise SimtoolError(problem)
+            return problem
     names, files = _tabled(meta["lineup"])
     stray = [str(name) for name in named if name not in names and not str(name).startswith(files)]
     if stray:
-        raise SimtoolError(f"{path}: column 'strategy' names {stray[0]!r}, which run.json's line-up does not "
-                           f"({', '.join(dict.fromkeys(meta['lineup']))}); the table is damaged or hand-edited: "
-                           f"run it again")
+        return (f"{path}: column 'strategy' names {stray[0]!r}, which run.json's line-up does not "
+                f"({', '.join(dict.fromkeys(meta['lineup']))}); the table is damaged or hand-edited: run it again")
+    return None
 
 
 def _tabled(lineup: list[str]) -> tuple[set[str], tuple[str, ...]]:
