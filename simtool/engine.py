@@ -240,6 +240,31 @@ def _first_cells(n: int, p: int) -> np.ndarray:
     return base
 
 
+class _InWorlds(GameError):
+    """A game failed in its own code as a search re-dealt or played out its worlds (its re-deal,
+    its play, its results): the game's failure, not the searching strategy's; :func:`_ask` adds
+    the strategy and the deal."""
+
+    def __init__(self, failed: str):
+        super().__init__(failed)
+        self.failed = failed
+
+
+def _games_code(method):
+    """``method`` of a view or of worlds runs the game's code for a search: what that code raises
+    is the game's failure (:class:`_InWorlds`), as it is in the round itself (:func:`_game_errors`)."""
+    @wraps(method)
+    def guarded(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except BaseException as exc:
+            failed = _the_games(self._game, exc)
+            if failed is None:
+                raise
+            raise _InWorlds(failed) from exc
+    return guarded
+
+
 class View:
     """What the acting seat may know at a decision, for ``m`` deals at once.
 
@@ -362,8 +387,12 @@ class View:
             rows = _all_rows(seen["state"].n) if rows is None else rows
             state = seen["state"].take(np.repeat(rows, int(k)))
         else:
-            state = self._game.redeal(self, int(k), rng)
+            state = self._redealt(int(k), rng)
         return Worlds(self._game, state, np.repeat(self.seat, k), rng, self._resolve)
+
+    @_games_code
+    def _redealt(self, k: int, rng: np.random.Generator):
+        return self._game.redeal(self, k, rng)
 
 
 class OutsideTable(GameError):
@@ -542,6 +571,7 @@ class Worlds:
         at = rows if self._rows is None else self._rows[rows]
         return Worlds(self._game, self._base, self._seat[rows], self._rng, self._resolve, at)
 
+    @_games_code
     def _start(self):
         # every play-out starts afresh, on a copy
         state = self._base.take(np.arange(self._base.n) if self._rows is None else self._rows)
@@ -623,6 +653,7 @@ class Worlds:
             choice = choices
         return self._finish(play, state, choice, lineup, ctx)
 
+    @_games_code
     def _finish(self, play, state, choice, lineup, ctx) -> dict[str, np.ndarray]:
         """Send ``choice`` and play the round to its end with ``lineup``: its per-seat results."""
         for asked in itertools.count():
@@ -695,6 +726,12 @@ class Game(abc.ABC):
 
     def new_match(self, n: int, p: int, rules: dict) -> Match:
         return Match(p, rules, np.zeros((n, p), np.int32))
+
+    def most_tricks(self, rules: dict, p: int) -> int | None:
+        """The most a seat's ``tricks`` can be in one round under ``rules`` (every option given)
+        at ``p`` players, or ``None`` (the default: not declared). A results table holding more
+        is refused as it loads: no game of these rules produced it."""
+        return None
 
     @abc.abstractmethod
     def deal(self, rng: np.random.Generator, match: Match, rnd: int):
@@ -1039,7 +1076,10 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
     except WorldsMisuse as exc:  # the search's own call: named with it and the deal
         raise StrategyError(f"strategy '{strategy.name}' misused its worlds: {exc} (decision '{d.kind}' of "
                             f"{game.id}, {ctx.where(int(idx[0]))})") from None
-    except (StrategyError, TimerError):
+    except _InWorlds as exc:  # the game's code failed in a world the search played: the game's error
+        raise GameError(f"{exc.failed} while strategy '{strategy.name}' searched its worlds (decision '{d.kind}' of "
+                        f"{game.id}, {ctx.where(int(idx[0]))}); {_suite(game)}") from exc.__cause__
+    except (StrategyError, GameError, TimerError):
         raise
     except Overtime:
         raise StrategyError(
@@ -1290,9 +1330,34 @@ def cells(n: int, p: int) -> Callable[[np.ndarray], np.ndarray]:
 
     Reading and writing one seat per deal this way is about three times faster
     than ``array[rows, seat]`` fancy indexing, and it sits in every game's inner loop.
+    A game of a designer's gets positions checked against the table (:func:`_checked_cells`).
     """
     base = _first_cells(n, p)
+    if not _built_in_game(sys._getframe(1)):
+        return _checked_cells(base, n, p)
     return lambda seat: base + seat
+
+
+def _built_in_game(frame) -> bool:
+    """Whether ``frame`` runs simtool's own code (a built-in game, the trick loop, the engine).
+    Checking every seat cost Black & White's random play about 3% of its time, so the built-in
+    games skip it, as they skip :func:`_seats_in_range`: the conformance suite checks their
+    seats, and that their tricks add up."""
+    return frame.f_globals.get("__name__", "").startswith("simtool.")
+
+
+def _checked_cells(base: np.ndarray, n: int, p: int) -> Callable[[np.ndarray], np.ndarray]:
+    def cell(seat):
+        seats = np.asarray(seat)
+        # one reduction on the seats seen as unsigned numbers, where a negative seat is beyond
+        # every seat: numpy reads a seat -1 as the previous deal's last seat (deal 0's: the last
+        # deal's) and a seat p as the next deal's first, without a word
+        unsigned = seats.view(f"u{seats.dtype.itemsize}") if seats.dtype.kind == "i" else seats
+        if unsigned.size and unsigned.max() >= p:
+            raise OutsideTable(_wrong_seat(seats, n, p))
+        return base + seat
+
+    return cell
 
 
 def put(per_seat: np.ndarray, at: np.ndarray, values) -> None:
@@ -1301,6 +1366,8 @@ def put(per_seat: np.ndarray, at: np.ndarray, values) -> None:
     Assigning through a flat view in the array's own dtype is about three times faster
     than ``np.put``; a non-contiguous array (no flat view) takes the slow road.
     """
+    if not _built_in_game(sys._getframe(1)):
+        _refuse_negative(per_seat, at)
     values = np.asarray(values, per_seat.dtype)
     try:
         if per_seat.flags.c_contiguous:
@@ -1313,6 +1380,8 @@ def put(per_seat: np.ndarray, at: np.ndarray, values) -> None:
 
 def add(per_seat: np.ndarray, at: np.ndarray, amount) -> None:
     """Add ``amount`` to one seat's entry per deal of an ``(n, p)`` array (flat cells ``at``)."""
+    if not _built_in_game(sys._getframe(1)):
+        _refuse_negative(per_seat, at)
     try:
         now = per_seat.take(at)
     except IndexError as exc:
@@ -1320,16 +1389,31 @@ def add(per_seat: np.ndarray, at: np.ndarray, amount) -> None:
     put(per_seat, at, now + amount)
 
 
+def _refuse_negative(per_seat: np.ndarray, at) -> None:
+    """A negative flat cell is never a seat's (numpy wraps it round to the end of the table)."""
+    at = np.asarray(at)
+    if at.size and at.min() < 0:
+        raise OutsideTable(_outside(per_seat, at))
+
+
 def _outside(per_seat: np.ndarray, at) -> str:
     """A game's cell beyond its ``(n, p)`` table, in words (numpy said only 'index 1600 is out of
-    bounds for axis 0 with size 1600'): a seat of ``p`` or more, which in any deal but the last
-    lands on the next deal's seats unseen."""
+    bounds for axis 0 with size 1600', and wrapped a negative cell round without a word): a seat
+    of ``p`` or more, which in any deal but the last lands on the next deal's seats unseen."""
     n, p = per_seat.shape if per_seat.ndim == 2 else (per_seat.size, 1)
     at = np.asarray(at)
-    cell = int(at[(at >= per_seat.size) | (at < -per_seat.size)].flat[0])
-    where = (f"is seat {cell - (n - 1) * p} of the last deal" if cell >= 0
-             else "is before the first deal")  # numpy wraps only cells down to -size round to the end
+    cell = int(at[(at >= per_seat.size) | (at < 0)].flat[0])
+    where = f"is seat {cell - (n - 1) * p} of the last deal" if cell >= 0 else "is before the first deal"
     return (f"a seat outside the table: cell {cell} of an array of {n} deals x {p} seats {where}; "
+            f"cells(n, p)(seat) needs 0 <= seat < {p} (a seat counted on or back without % p?)")
+
+
+def _wrong_seat(seats: np.ndarray, n: int, p: int) -> str:
+    """The first seat outside ``0..p-1`` that a game gave :func:`cells`, in words."""
+    flat = seats.reshape(-1)
+    i = np.flatnonzero((flat < 0) | (flat >= p))[0]
+    where = f" in deal {i}" if seats.shape == (n,) else ""
+    return (f"a seat outside the table: seat {flat[i]}{where} of an array of {n} deals x {p} seats; "
             f"cells(n, p)(seat) needs 0 <= seat < {p} (a seat counted on or back without % p?)")
 
 
@@ -1438,18 +1522,31 @@ def _game_errors(play):
     def guarded(game: Game, *args, **kwargs):
         try:
             return play(game, *args, **kwargs)
-        except OutsideTable as exc:  # put/add know the table, not the game
-            raise GameError(f"game '{game.id}' ({type(game).__module__}) wrote {exc}; its conformance "
-                            f"suite shows where: python -m pytest --simtool-game {game.id}") from exc
-        except (SimtoolError, MemoryError):  # a strategy's error names the strategy already
-            raise
         except BaseException as exc:  # even SystemExit, and its own KeyboardInterrupt, as a strategy's
-            module = type(game).__module__
-            if module.startswith("simtool.") or (isinstance(exc, KeyboardInterrupt) and by_the_user()):
+            failed = _the_games(game, exc)
+            if failed is None:
                 raise
-            raise GameError(f"game '{game.id}' ({module}) raised {describe(exc)}; its conformance suite "
-                            f"shows where: python -m pytest --simtool-game {game.id}") from exc
+            raise GameError(f"{failed}; {_suite(game)}") from exc
     return guarded
+
+
+def _the_games(game: Game, exc: BaseException) -> str | None:
+    """``exc``, raised by ``game``'s code, as the game's failure in words ("game 'G' (module)
+    raised ..."); ``None`` where it is not the game's to name: an error simtool named already (a
+    strategy's), memory, the user's Ctrl-C, and simtool's own games (their traceback is a bug
+    report)."""
+    if isinstance(exc, OutsideTable):  # put/add know the table, not the game
+        return f"game '{game.id}' ({type(game).__module__}) wrote {exc}"
+    if isinstance(exc, (SimtoolError, MemoryError)):
+        return None
+    module = type(game).__module__
+    if module.startswith("simtool.") or (isinstance(exc, KeyboardInterrupt) and by_the_user()):
+        return None
+    return f"game '{game.id}' ({module}) raised {describe(exc)}"
+
+
+def _suite(game: Game) -> str:
+    return f"its conformance suite shows where: python -m pytest --simtool-game {game.id}"
 
 
 @_game_errors

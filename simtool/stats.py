@@ -389,8 +389,26 @@ def fmt_mean(mean: float, low: float, high: float) -> str:
     return f"{round(mean, digits) + 0.0:.{digits}f} ± {half:.{digits}f}"  # + 0.0: never "-0.00"
 
 
-def _pct(x: float, digits: int = 1) -> str:
+def shown_decimals(x: float, digits: int = 1) -> int:
+    """The decimals that show the share ``x`` as a percentage: ``digits``, or as many as its first
+    significant figure needs where ``digits`` would round a share that is not 0 to 0 (a share of
+    0.03% over 1e6 deals printed "0.0% (0.0–0.0)": none at all, and no doubt of it)."""
+    v = abs(100 * x)
+    # below 1e-9 points (a share of 1 in 1e11): a bound's rounding error (Wilson's 1e-17 at 0), no share
+    if v < 1e-9 or not math.isfinite(v) or round(v, digits) != 0:
+        return digits
+    return -math.floor(math.log10(v))
+
+
+def percent(x: float, digits: int = 1) -> str:
+    """The share ``x`` as a percentage, without the sign ``%``: ``digits`` decimals, more for a
+    share that would show as 0 but is not (:func:`shown_decimals`), never "-0.0"."""
+    return _pct(x, shown_decimals(x, digits))
+
+
+def _pct(x: float, digits: int) -> str:
     return f"{abs(100 * x) if round(100 * x, digits) == 0 else 100 * x:.{digits}f}"  # never "-0.0"
+
 
 
 def fmt_rate(rate: float, low: float, high: float) -> str:
@@ -399,8 +417,9 @@ def fmt_rate(rate: float, low: float, high: float) -> str:
     if not np.isfinite(rate):
         return "n/a"
     if not np.isfinite(high - low):
-        return f"{_pct(rate)}% (n/a)"
-    return f"{_pct(rate)}% ({_pct(low)}–{_pct(high)})"
+        return f"{percent(rate)}% (n/a)"
+    digits = shown_decimals(rate)  # its interval to the share's decimals: 0.03% (0.02–0.05)
+    return f"{percent(rate)}% ({percent(low, digits)}–{percent(high, digits)})"
 
 
 def fmt_share(share: float, low: float, high: float) -> str:
@@ -412,7 +431,10 @@ def fmt_share(share: float, low: float, high: float) -> str:
     half = (high - low) / 2
     if np.isfinite(half) and abs((high - share) - (share - low)) <= 0.2 * half:
         return fmt_pct(share, half)
-    return f"{_pct(share)}% ({_pct(low)}–{_pct(high)}%)" if np.isfinite(half) else f"{_pct(share)}% (n/a)"
+    if not np.isfinite(half):
+        return f"{percent(share)}% (n/a)"
+    digits = shown_decimals(share)  # its interval to the share's decimals: 0.03% (0.02–0.05%)
+    return f"{percent(share)}% ({percent(low, digits)}–{percent(high, digits)}%)"
 
 
 def count_distribution(rows, column: str, values) -> pl.DataFrame:
@@ -704,8 +726,9 @@ def duplicate_gain(figures: dict[str, np.ndarray], codes: np.ndarray, names: lis
 def fmt_pct(share: float, half: float) -> str:
     """A share and its half-width as percentages, with as many decimals as the interval allows."""
     if not np.isfinite(half):
-        return f"{_pct(share)}% ± n/a"
+        return f"{percent(share)}% ± n/a"
     digits = max(1, min(3, -math.floor(math.log10(100 * half)))) if half > 0 else 1
+    # to the half-width's decimals, beside which a share or a difference rounded to 0 is honest
     return f"{_pct(share, digits)}% ± {100 * half:.{digits}f}%"
 
 

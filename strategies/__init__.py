@@ -35,7 +35,18 @@ from . import (  # noqa: F401
     restrictions,
     trickster,
 )
-from .base import STRATEGY, Param, Params, Strategy, file_identity, split, split_lineup, strategy, untouched
+from .base import (
+    STRATEGY,
+    Param,
+    Params,
+    Strategy,
+    file_identity,
+    importing_beside,
+    split,
+    split_lineup,
+    strategy,
+    untouched,
+)
 from .restrictions import Restriction
 
 BUILT_IN: tuple[Strategy, ...] = (
@@ -328,7 +339,7 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         if spec is None:  # a name Python does not import (/etc/passwd:x, notes.txt:x)
             raise SimtoolError(f"strategy plugin {path} is not a Python file; expected FILE.py:NAME")
         module = importlib.util.module_from_spec(spec)
-        with untouched(f"strategy plugin {path}, as it was imported,"), printing_aside():
+        with untouched(f"strategy plugin {path}, as it was imported,"), printing_aside(), importing_beside(path):
             try:
                 spec.loader.exec_module(module)
             except BaseException as exc:  # even SystemExit: a plugin must not end simtool silently

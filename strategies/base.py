@@ -15,6 +15,7 @@ quotes around that); :meth:`Strategy.with_params` checks them.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -267,15 +268,71 @@ def strategy(name: str, description: str, games: tuple[str, ...] | None = None,
 
 
 def file_identity(file) -> tuple:
-    """A plugin file as it is now (inode, size, modification time), or ``()`` where there is none
-    (gone: its loader says so in its own words): a plugin edited between two runs of one process
-    (a notebook's) played the code imported first, under the checksum of the edited file, so its
-    module (and an isolated plugin's process) is keyed by this too."""
+    """A plugin file as it is now (inode, size, modification time), and each helper module beside
+    it (:func:`helpers`, by name, inode, size and time), or ``()`` where there is none (gone: its
+    loader says so in its own words): a plugin edited between two runs of one process (a
+    notebook's) played the code imported first, under the checksum of the edited file, so its
+    module (and an isolated plugin's process) is keyed by this too; an edited helper alike."""
     try:
         info = Path(file).stat() if file is not None else None
     except OSError:
         return ()
-    return () if info is None else (info.st_ino, info.st_size, info.st_mtime_ns)
+    if info is None:
+        return ()
+    found = []
+    for helper in helpers(Path(file)):
+        try:
+            kept = helper.stat()
+        except OSError:  # gone since it was listed: nothing to import
+            continue
+        found.append((helper.name, kept.st_ino, kept.st_size, kept.st_mtime_ns))
+    return (info.st_ino, info.st_size, info.st_mtime_ns, *found)
+
+
+HELPERS = 200
+"""Helper modules keyed beside a plugin, the first by name (as its run records at most 200 files
+beside it): a plugin in a crowded folder costs a bounded scan."""
+
+
+def helpers(plugin: Path) -> list[Path]:
+    """The modules a plugin may import from its folder (``import mylib`` for ``mylib.py`` beside
+    it): every non-hidden ``.py`` file there but itself, the first :data:`HELPERS` by name."""
+    try:
+        names = sorted(n for n in os.listdir(plugin.parent)
+                       if n.endswith(".py") and not n.startswith(".") and n != plugin.name)
+    except OSError:  # a folder that cannot be listed: nothing to import from it either
+        return []
+    return [plugin.parent / name for name in names[:HELPERS]]
+
+
+@contextmanager
+def importing_beside(plugin: Path) -> Iterator[None]:
+    """The plugin's folder first on ``sys.path`` while its module runs, as ``python bot.py`` puts
+    its script's folder, so that ``import mylib`` finds ``mylib.py`` beside it; then off it again,
+    and the modules imported from the folder out of ``sys.modules`` (each still the plugin's,
+    by the names it bound): another plugin's ``mylib.py`` in another folder is then its own, not
+    the first one imported, and a helper edited since is imported anew with the plugin (see
+    :func:`file_identity`). A helper must be imported as the plugin is, not later from a
+    strategy's call (the folder is no longer on the path)."""
+    folder = plugin.resolve().parent
+    before = set(sys.modules)
+    sys.path.insert(0, str(folder))
+    try:
+        yield
+    finally:
+        if str(folder) in sys.path:
+            sys.path.remove(str(folder))
+        new = set(sys.modules) - before
+        ours = {name for name in new if "." not in name and _from(sys.modules[name], folder)}
+        for name in new:
+            if name.partition(".")[0] in ours:
+                del sys.modules[name]
+
+
+def _from(module, folder: Path) -> bool:
+    """Whether ``module`` is a module or a package of ``folder`` itself."""
+    origin = Path(getattr(module, "__file__", None) or "/")
+    return origin.parent == folder or (origin.name == "__init__.py" and origin.parent.parent == folder)
 
 
 def split(entry: str) -> tuple[str, dict[str, str]]:

@@ -138,7 +138,8 @@ def test_a_legal_set_beyond_the_hand_fails_the_suite_by_name(installed):
 
 class _Outside(Whist):
     """The trick's winner counted from the leader and never brought back below p: a seat p or more
-    lands on the next deal's first seats (``cells``), or past the table's last deal."""
+    lands on the next deal's first seats, or past the table's last deal. Its cells are its own
+    arithmetic (``cells`` refuses such a seat as the game asks for its cell)."""
 
     id = "designer-outside"
 
@@ -147,7 +148,7 @@ class _Outside(Whist):
         while s.trick_no < s.hand_size:
             yield from play_trick(s, cell, s.leader)
             winner = np.where((s.winning < s.leader) & (np.arange(s.n) < s.n - 1), s.winning + s.p, s.winning)
-            add(s.tricks, cell(winner), 1)
+            add(s.tricks, np.arange(s.n) * s.p + winner, 1)
             record_trick(s, s.leader)
             s.trick[:] = -1
             s.leader = s.winning
@@ -312,7 +313,7 @@ class _PastTheLast(_Outside):
         cell = cells(s.n, s.p)
         while s.trick_no < s.hand_size:
             yield from play_trick(s, cell, s.leader)
-            add(s.tricks, cell(np.where(s.winning < s.leader, s.winning + s.p, s.winning)), 1)
+            add(s.tricks, np.arange(s.n) * s.p + np.where(s.winning < s.leader, s.winning + s.p, s.winning), 1)
             record_trick(s, s.leader)
             s.trick[:] = -1
             s.leader = s.winning

@@ -122,7 +122,8 @@ def test_a_trick_credited_to_a_seat_outside_the_table_still_fails_the_tricks_che
             cell = engine.cells(s.n, s.p)
             while s.trick_no < s.hand_size:
                 yield from whist.play_trick(s, cell, s.leader)
-                engine.add(s.tricks, np.minimum(cell(s.winning + 1), s.n * s.p - 1), 1)  # seat + 1, no % p
+                # seat + 1, no % p, in a cell of its own arithmetic (cells refuses seat p at once)
+                engine.add(s.tricks, np.minimum(np.arange(s.n) * s.p + s.winning + 1, s.n * s.p - 1), 1)
                 whist.record_trick(s, s.leader)
                 s.trick[:] = -1
                 s.leader = s.winning

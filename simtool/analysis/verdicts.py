@@ -20,7 +20,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from simtool.stats import wilson
+from simtool.stats import shown_decimals, wilson
 
 SEAT_THRESHOLDS = (1.0, 3.0)
 """|edge| in points: ``fair`` below 1, ``slight`` 1 to below 3, ``strong`` 3 and more."""
@@ -221,8 +221,9 @@ def signed_points(share: float, near: Sequence[float] = ()) -> str:
 
 
 def _pct(x: float, near: Sequence[float] = (), digits: int = 1) -> str:
-    """A share as a percentage, never rounded onto a threshold of ``near`` (shares) it is not on."""
-    return f"{fixed(100 * x, [100 * t for t in near], digits=digits)}%"
+    """A share as a percentage, never rounded onto a threshold of ``near`` (shares) it is not on,
+    nor to 0 where it is not 0 (:func:`simtool.stats.shown_decimals`)."""
+    return f"{fixed(100 * x, [100 * t for t in near], digits=shown_decimals(x, digits))}%"
 
 
 def span(low: float, high: float, show=lambda x: f"{x:.1f}") -> str:
@@ -291,7 +292,7 @@ def _shown(edge: SeatEdge) -> tuple[str, str, str]:
     def on_one(v: float) -> bool:
         return any(math.isclose(abs(v), t, rel_tol=1e-9) for t in SEAT_THRESHOLDS)
 
-    digits = 1
+    digits = shown_decimals(edge.share)  # a share that is not 0 never shows as 0
     while True:
         share, fair = round(100 * edge.share, digits) + 0.0, round(100 * edge.fair, digits) + 0.0
         gap = round(abs(share - fair), digits) + 0.0

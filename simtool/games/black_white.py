@@ -356,6 +356,10 @@ class BlackWhite(Game):
         state.update(past_colour=colours, cards=view.cards,
                      dealt=np.bitwise_or.reduce(state["hands"], axis=1) | state["played"])
 
+
+    def most_tricks(self, rules: dict, p: int) -> int:
+        return hand_size(rules, p)
+
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         """After p rounds, and then after every tie-break round, unless the lead is shared."""
         if rnd + 1 < match.p:

@@ -516,6 +516,10 @@ class Hearts(Game):
         restore_history(view, state, k)
         state["rules"] = view.rules
 
+
+    def most_tricks(self, rules: dict, p: int) -> int:
+        return len(pack(p)) // p
+
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         return (match.totals >= match.rules["goal"]).any(axis=1)
 

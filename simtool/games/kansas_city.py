@@ -517,6 +517,10 @@ class KansasCity(Game):
                      past_winner=r(view.winners), limit=view.limit, table=view.score_table,
                      four_bonus=view.four_bonus, left_out=r(view.dealt) & ~dealt)
 
+
+    def most_tricks(self, rules: dict, p: int) -> int:
+        return hand_size(rules, p)
+
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         hands = match.p if match.rules["hands"] == "p" else 3
         return np.full(match.n, rnd + 1 >= hands)

@@ -360,6 +360,10 @@ class NineLives(Game):
         match.piles |= np.bitwise_or.reduce(scored, axis=1)
         match.keeper = results["_keeper"][:, 0]
 
+
+    def most_tricks(self, rules: dict, p: int) -> int:
+        return rules["ranks"] - 1  # a hand of one suit's ranks, its bid card never played
+
     def match_over(self, match: LivesMatch, rnd: int) -> np.ndarray:
         return (match.totals >= match.lives_to_end).any(axis=1) | _deck_too_small(match)
 

@@ -653,6 +653,10 @@ class OutTrumped(Game):
         state.update(hands=hands, kitty=kitty, discarded=discarded, rules=view.rules, layout=layout,
                      dealt=np.bitwise_or.reduce(hands, axis=1) | played | discarded | kitty)
 
+
+    def most_tricks(self, rules: dict, p: int) -> int:
+        return hand_size(rules, p)
+
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         return (match.totals >= match.rules["goal"]).any(axis=1)
 

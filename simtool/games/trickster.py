@@ -243,6 +243,10 @@ class Trickster(Game):
         world is the deal as it stands, under the view's rules."""
         state["deck"] = view._deck
 
+
+    def most_tricks(self, rules: dict, p: int) -> int:
+        return rules_deck(rules).cards // p + 1  # a collection a turn, and the end-of-round one
+
     def match_over(self, match: Match, rnd: int) -> np.ndarray:
         return np.full(match.n, rnd + 1 >= match.p)
 

@@ -991,7 +991,7 @@ def environment():
     from simtool.analysis import restrict
 
     env = pages.environment()
-    env.filters["pct"] = lambda v: f"{100 * v:.1f}%"
+    env.filters["pct"] = lambda v: f"{stats.percent(v)}%"
     env.filters["name"] = jinja2.pass_context(
         lambda context, name, limit=labels.LIMIT: labels.html(name, limit, context["unfair"]))
     env.globals.update(fmt_cost=restrict.fmt_cost, narrow=restrict.NARROW, verdict_text=VERDICTS,

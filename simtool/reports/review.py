@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
 
+from simtool import stats
 from simtool.analysis import verdicts
 from simtool.pipeline.folders import write_together
 from simtool.reports import pages
@@ -84,7 +85,7 @@ def cell(value: float, percent: bool) -> str:
     is none (NaN: a comeback share of matches that all last one round, a figure of one deal)."""
     if value is None or not math.isfinite(value):  # None: review.json's null
         return "n/a"
-    return f"{100 * value:.1f}%" if percent else f"{value:.2f}"
+    return f"{stats.percent(value)}%" if percent else f"{value:.2f}"
 
 
 def interval_cell(low: float, high: float, percent: bool) -> str:
@@ -253,6 +254,7 @@ def environment():
 
     env = pages.environment()
     env.filters["markup"] = jinja2.utils.markupsafe.Markup
+    env.filters["pct"] = lambda v: f"{stats.percent(v)}%"
     env.filters["signed"] = functools.partial(one_decimal, sign="+")  # never "+0.0" nor "-0.0"
     # a seat table's points as the seat verdict prints them: never rounded onto its 1 or 3 points
     # (an end of -0.989 read "-1.0" in the table beside "-0.99" in the sentence and the card)

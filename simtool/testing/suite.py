@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 
 import strategies
-from simtool import bits, engine, games
+from simtool import bits, engine, games, options
 from simtool.analysis import summary, tension
 from simtool.errors import SimtoolError, StrategyError
 from simtool.games.tricks import TrickRound
@@ -350,6 +350,10 @@ class Conformance:
         per_deal = c.seats.group_by("deal").agg(pl.col("win").sum(), pl.len())
         assert per_deal.height == 150 and (per_deal["len"] == players).all()
         assert np.allclose(per_deal["win"].to_numpy(), 1.0, atol=1e-5)
+        most = game.most_tricks(options.resolve(game, {}), players)
+        if most is not None:  # what the loader holds the game's tables to
+            assert 0 <= c.seats["tricks"].min() <= c.seats["tricks"].max() <= most, \
+                f"tricks of {c.seats['tricks'].max()} in a round, above most_tricks' {most}"
 
     def test_matches_end_with_shared_wins(self, game, players):
         """Whole matches end (``match_over``), share out each match's win, and count their rounds."""
