@@ -1,0 +1,57 @@
+"""Review of b39095e..1f068f3 (ladder and restrict --resume, a line-up's ``default``, grid numbers,
+plugin paths holding ``@`` or ``=``): each test failed on the merged code."""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_cli import cli, one_line_error
+
+
+def _stopped_after(executor, chunks: int):
+    """``execute_tasks`` as a Ctrl-C after ``chunks`` chunks leaves it, and the real one."""
+    real = executor.execute_tasks
+
+    def stopped(tasks, *args, **kw):
+        for done, chunk in enumerate(real(tasks, *args, **kw), start=1):
+            yield chunk
+            if done == chunks:
+                raise KeyboardInterrupt
+
+    return real, stopped
+
+
+LADDER = ("ladder", "--runs", ["--game", "black-white", "--rungs", "random,high,low"], "--out")
+RESTRICT = ("restrict", "--out", ["--game", "kansas-city", "--restrictions", "no-upgrade"], "--report")
+
+
+@pytest.mark.parametrize("command, runs_flag, given, report_flag", [LADDER, RESTRICT])
+def test_a_resumed_ladder_or_restricted_play_checks_its_report_before_playing_and_keeps_a_new_one(
+        tmp_path, monkeypatch, small_chunks, command, runs_flag, given, report_flag):
+    # before: `ladder --resume RUNS --out notes.txt` (restrict's --report too) played every cell
+    # left, and only then refused the report ("notes.txt exists and is not a simtool report"),
+    # where `sweep --resume` refuses it before a deal is played; and a report named at a resume was
+    # not saved with the plan, so the next resume wrote the first one's again. After: refused at
+    # once, as sweep's, nothing more played; the new report is the plan's from then on
+    from simtool.pipeline import executor
+
+    runs, first, second = tmp_path / "runs", tmp_path / "first.html", tmp_path / "second.html"
+    real, stopped = _stopped_after(executor, 2)
+    monkeypatch.setattr(executor, "execute_tasks", stopped)
+    r = cli(command, *given, "--n", 3 * 2048, "--seed", "2", runs_flag, runs, report_flag, first, "-j", "1", "-q")
+    assert r.exit_code == 130, r.output
+    monkeypatch.setattr(executor, "execute_tasks", real)
+    finished = sorted(runs.glob("*/run.json"))
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine\n")
+    one_line_error(cli(command, "--resume", runs, report_flag, notes, "-j", "1", "-q"),
+                   f"{notes} exists and is not a simtool report")
+    assert sorted(runs.glob("*/run.json")) == finished and notes.read_text() == "mine\n"
+    real, stopped = _stopped_after(executor, 1)
+    monkeypatch.setattr(executor, "execute_tasks", stopped)
+    r = cli(command, "--resume", runs, report_flag, second, "-j", "1", "-q")
+    assert r.exit_code == 130, r.output
+    monkeypatch.setattr(executor, "execute_tasks", real)
+    r = cli(command, "--resume", runs, "-j", "1", "-q")
+    assert r.exit_code == 0, r.output
+    assert second.is_file() and not first.exists(), r.output
