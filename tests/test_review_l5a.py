@@ -55,3 +55,22 @@ def test_a_resumed_ladder_or_restricted_play_checks_its_report_before_playing_an
     r = cli(command, "--resume", runs, "-j", "1", "-q")
     assert r.exit_code == 0, r.output
     assert second.is_file() and not first.exists(), r.output
+
+
+def test_an_unfinished_strength_plan_is_still_finished_by_sweep_resume_as_its_advice_says(tmp_path):
+    # before the merge, and as simtool/commands/strength.py says ("simtool sweep --resume finishes
+    # it as well"): another command into the folder of an unfinished strength table was told "finish
+    # it with simtool sweep --resume RUNS"; merged: "finish it with the same strength command again",
+    # which names no command (a strength table is `make strength`); after: sweep --resume again
+    import simtool
+    from simtool.commands import plans
+    from simtool.pipeline.executor import check_root, save_plan, saved_plan
+    from simtool.pipeline.runner import make_spec
+
+    runs = tmp_path / "runs"
+    one = make_spec("black-white", 3, 10, "random", {}, None, "deal", 1, False)
+    other = make_spec("black-white", 3, 10, "high", {}, None, "deal", 1, False)
+    save_plan(plans.make_plan([one], runs, command="strength"))
+    with pytest.raises(simtool.SimtoolError, match=f"finish it with simtool sweep --resume {runs}, "):
+        check_root(plans.make_plan([other], runs))
+    assert saved_plan(runs).resume == f"simtool sweep --resume {runs}"
