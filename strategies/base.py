@@ -334,12 +334,13 @@ def _given(entry: str, pairs: list[tuple[str, str, str]]) -> dict[str, str]:
 def split_lineup(text: str) -> list[str]:
     """``pimc@samples=8,playout=target,balance`` as its entries ``pimc@samples=8,playout=target``
     and ``balance``: a comma-separated piece of the form ``key=value`` continues the parameters
-    of the entry before it (a strategy name never holds ``=``)."""
+    of the entry before it (a strategy name never holds ``=``), unless it begins with a plugin file
+    that exists (``a=b/bot.py:NAME``: the path's, as :func:`split` reads it)."""
     entries: list[str] = []
     for piece in text.split(","):
         piece = piece.strip()
         key, eq, _ = piece.partition("=")
-        if entries and eq and "@" in entries[-1] and KEY.fullmatch(key.strip()):
+        if entries and eq and "@" in entries[-1] and KEY.fullmatch(key.strip()) and not plugin_path_end(piece):
             entries[-1] += "," + piece
         else:
             entries.append(piece)

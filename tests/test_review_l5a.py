@@ -74,3 +74,22 @@ def test_an_unfinished_strength_plan_is_still_finished_by_sweep_resume_as_its_ad
     with pytest.raises(simtool.SimtoolError, match=f"finish it with simtool sweep --resume {runs}, "):
         check_root(plans.make_plan([other], runs))
     assert saved_plan(runs).resume == f"simtool sweep --resume {runs}"
+
+
+def test_a_plugin_in_a_folder_whose_name_holds_an_equals_sign_is_a_seat_of_its_own_after_parameters(
+        tmp_path, monkeypatch):
+    # docs/plugins.md: "A plugin file that exists is read as its path even where that holds @ or =".
+    # Before: a line-up read `target@under=1,a=b/bot.py:n` as target with a parameter a =
+    # 'b/bot.py:n' ("unknown parameter 'a' for strategy 'target'") though random,a=b/bot.py:n
+    # played the plugin; after: target@under=1 at seat 0, the plugin at the others
+    import simtool
+    from simtool.commands import sweep
+
+    (tmp_path / "a=b").mkdir()
+    (tmp_path / "a=b" / "bot.py").write_text("def n(view, rng):\n    return view.mask.argmax(axis=1)\n")
+    monkeypatch.chdir(tmp_path)
+    g = simtool.games.get("kansas-city")
+    assert sweep.lineup("target@under=1,a=b/bot.py:n", g, 4) == \
+        {0: "target@under=1", 1: "a=b/bot.py:n", 2: "a=b/bot.py:n", 3: "a=b/bot.py:n"}
+    # a parameter whose value is a path stays the parameter where no such file is there
+    assert sweep.lineup("pimc@samples=8,playout=x/bot.py:n", g, 4)[3] == "pimc@samples=8,playout=x/bot.py:n"
