@@ -93,3 +93,29 @@ def test_a_plugin_in_a_folder_whose_name_holds_an_equals_sign_is_a_seat_of_its_o
         {0: "target@under=1", 1: "a=b/bot.py:n", 2: "a=b/bot.py:n", 3: "a=b/bot.py:n"}
     # a parameter whose value is a path stays the parameter where no such file is there
     assert sweep.lineup("pimc@samples=8,playout=x/bot.py:n", g, 4)[3] == "pimc@samples=8,playout=x/bot.py:n"
+
+
+def test_a_grid_files_float_matches_a_game_plugins_number_choice_as_its_value(tmp_path, monkeypatch):
+    # before the merge a grid's `ratio = [0.50]` or `[5e-1]` was the float 0.5, "0.5", a game's
+    # declared choice 0.5; merged, TOML floats keep their text, and a choice is matched by its
+    # text: "bad rule ratio '0.50' for designer-ratio; expected one of 0.5, 0.25". After: a float
+    # written in a grid file is the declared choice of that value again (errors still quote it)
+    import simtool
+    from simtool import games
+    from simtool.commands import sweep
+    from simtool.options import Option
+    from tests.designer_games.whist import Whist
+
+    class Ratio(Whist):
+        id = "designer-ratio"
+        options = (Option("ratio", (0.5, 0.25), "a number of the game, as a choice"),)
+
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, Ratio()))
+    grid = tmp_path / "grid.toml"
+    grid.write_text('games = ["designer-ratio"]\nn = 10\nseed = 1\n[rules]\nratio = [0.50, 2.5e-1]\n')
+    specs, _ = sweep.plan(sweep.make_grid(sweep.read_toml(grid)))
+    assert [s.rules["ratio"] for s in specs] == [0.5, 0.25]
+    grid.write_text('games = ["designer-ratio"]\nn = 10\n[rules]\nratio = [0.30]\n')
+    with pytest.raises(simtool.SimtoolError, match=r"bad rule ratio '0\.30' for designer-ratio; expected one of "
+                                                   r"0\.5, 0\.25"):
+        sweep.plan(sweep.make_grid(sweep.read_toml(grid)))
