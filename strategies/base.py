@@ -25,7 +25,7 @@ from types import FunctionType, MappingProxyType, ModuleType
 
 import numpy as np
 
-from simtool.errors import SimtoolError, choices, describe, put_back_stop_handlers, stop_handlers
+from simtool.errors import SimtoolError, by_the_user, choices, describe, put_back_stop_handlers, stop_handlers
 from simtool.options import CHOICE, NUMBER, TEXT, WHOLE, Value
 
 KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -178,7 +178,9 @@ class Strategy:
             return 1.0
         try:  # a plugin's own code: what it raises is its one-line error, not a traceback
             return float(self.cost(self.values or self.defaults()))
-        except Exception as exc:
+        except BaseException as exc:  # even SystemExit, as its import's: it must not end simtool silently
+            if isinstance(exc, KeyboardInterrupt) and by_the_user():
+                raise
             raise SimtoolError(f"strategy '{self.name}' could not give its cost: {describe(exc)}") from None
 
     def __call__(self, view, rng: np.random.Generator) -> np.ndarray:

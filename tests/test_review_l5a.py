@@ -119,3 +119,22 @@ def test_a_grid_files_float_matches_a_game_plugins_number_choice_as_its_value(tm
     with pytest.raises(simtool.SimtoolError, match=r"bad rule ratio '0\.30' for designer-ratio; expected one of "
                                                    r"0\.5, 0\.25"):
         sweep.plan(sweep.make_grid(sweep.read_toml(grid)))
+
+
+@pytest.mark.parametrize("raised, name", [("SystemExit(3)", "SystemExit: 3"),
+                                          ("KeyboardInterrupt()", "KeyboardInterrupt")])
+def test_a_plugins_cost_ending_the_process_or_raising_ctrl_c_is_its_error_as_its_import_is(tmp_path, capsys, raised,
+                                                                                           name):
+    # 61c2827 named a plugin's error in its cost in one line, but caught Exception only: a cost
+    # raising SystemExit(3) ended `simtool run` with status 3 and no word, and KeyboardInterrupt
+    # was "interrupted", exit 130, where the same raise as the plugin is imported or looked up is
+    # "failed to load: SystemExit: 3" (a plugin must not end simtool silently); after: one line,
+    # exit 2, as there
+    path = tmp_path / "bot.py"
+    path.write_text(f"from strategies import Strategy\n\ndef _cost(params):\n    raise {raised}\n\n"
+                    f"bot = Strategy('bot', lambda view, rng: view.mask.argmax(1), 'mine', cost=_cost)\n")
+    from .test_hardening_cli import main_error
+
+    main_error(capsys, ["run", "--game", "black-white", "--n", "10", "--seat", f"0={path}:bot", "--out",
+                        tmp_path / "r", "-q"], f"strategy 'bot.py:bot' could not give its cost: {name}")
+    assert not (tmp_path / "r").exists()
