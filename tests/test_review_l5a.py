@@ -95,22 +95,31 @@ def test_a_plugin_in_a_folder_whose_name_holds_an_equals_sign_is_a_seat_of_its_o
     assert sweep.lineup("pimc@samples=8,playout=x/bot.py:n", g, 4)[3] == "pimc@samples=8,playout=x/bot.py:n"
 
 
+class _RatioGame:
+    """A plugin game with a number among its rule choices (docs/new-game.md allows any values)."""
+
+    @staticmethod
+    def install(monkeypatch):
+        from simtool import games
+        from simtool.options import Option
+        from tests.designer_games.whist import Whist
+
+        class Ratio(Whist):
+            id = "designer-ratio"
+            options = (Option("ratio", (0.5, 0.25), "a number of the game, as a choice"),)
+
+        monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, Ratio()))
+
+
 def test_a_grid_files_float_matches_a_game_plugins_number_choice_as_its_value(tmp_path, monkeypatch):
     # before the merge a grid's `ratio = [0.50]` or `[5e-1]` was the float 0.5, "0.5", a game's
     # declared choice 0.5; merged, TOML floats keep their text, and a choice is matched by its
     # text: "bad rule ratio '0.50' for designer-ratio; expected one of 0.5, 0.25". After: a float
     # written in a grid file is the declared choice of that value again (errors still quote it)
     import simtool
-    from simtool import games
     from simtool.commands import sweep
-    from simtool.options import Option
-    from tests.designer_games.whist import Whist
 
-    class Ratio(Whist):
-        id = "designer-ratio"
-        options = (Option("ratio", (0.5, 0.25), "a number of the game, as a choice"),)
-
-    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, Ratio()))
+    _RatioGame.install(monkeypatch)
     grid = tmp_path / "grid.toml"
     grid.write_text('games = ["designer-ratio"]\nn = 10\nseed = 1\n[rules]\nratio = [0.50, 2.5e-1]\n')
     specs, _ = sweep.plan(sweep.make_grid(sweep.read_toml(grid)))
@@ -138,3 +147,20 @@ def test_a_plugins_cost_ending_the_process_or_raising_ctrl_c_is_its_error_as_its
     main_error(capsys, ["run", "--game", "black-white", "--n", "10", "--seat", f"0={path}:bot", "--out",
                         tmp_path / "r", "-q"], f"strategy 'bot.py:bot' could not give its cost: {name}")
     assert not (tmp_path / "r").exists()
+
+
+def test_a_sweep_of_a_game_whose_rule_choice_is_a_float_is_still_resumed(tmp_path, monkeypatch):
+    # 4ad043b read plan.json's floats as Written (their text kept for errors), and a cell's rules
+    # are checked to be the very type the game takes: a float choice 0.25 read back as Written was
+    # "another type", so `sweep --resume` of such a sweep said "cannot resume RUNS: plan.json is
+    # damaged: cell 1: rule ratio 0.25 is not a value it takes" and its finished cells could not be
+    # finished; after: resumed, the cell kept
+    _RatioGame.install(monkeypatch)
+    runs = tmp_path / "runs"
+    r = cli("sweep", "--game", "designer-ratio", "--rule", "ratio=0.25", "--n", "10", "--seed", "1", "--runs", runs,
+            "--out", tmp_path / "page.html", "-q", "-j", "1")
+    assert r.exit_code == 0, r.output
+    made = sorted(runs.glob("*/run.json"))
+    r = cli("sweep", "--resume", runs, "-q", "-j", "1")
+    assert r.exit_code == 0, r.output
+    assert sorted(runs.glob("*/run.json")) == made and len(made) == 1
