@@ -164,3 +164,17 @@ def test_a_sweep_of_a_game_whose_rule_choice_is_a_float_is_still_resumed(tmp_pat
     r = cli("sweep", "--resume", runs, "-q", "-j", "1")
     assert r.exit_code == 0, r.output
     assert sorted(runs.glob("*/run.json")) == made and len(made) == 1
+
+
+@pytest.mark.parametrize("given", [{"weak": "default"}, {"strong": "default", "weak": "target"},
+                                   {"strong": "target@under=0", "weak": "target"}])
+def test_a_tunings_skill_of_a_strategy_against_itself_is_refused_however_it_is_named(given):
+    # 826bc09 made `default` a name of the game's default strategy everywhere, but tune compared
+    # strong and weak as written: weak="default" (Kansas City's target, strong's default) was no
+    # longer "unknown strategy 'default'" but a tuning measuring target's skill against target,
+    # an edge of nothing; after: refused, naming the strategy, as strong == weak always was
+    import simtool
+    from simtool.commands import tune
+
+    with pytest.raises(simtool.SimtoolError, match="skill compares two strategies; strong and weak are both target"):
+        tune.configure("kansas-city", ["pass_count"], ["skill"], trials=2, n=100, seed=1, **given)
