@@ -708,7 +708,7 @@ def sweep(
             if changed:
                 raise SimtoolError(f"--resume {resume} finishes the sweep with the grid it started "
                                    f"with; {', '.join(changed)} cannot change (only --jobs, --backend, "
-                                   f"--scheduler, --out and --title may)")
+                                   f"--scheduler, --timeout, --out and --title may)")
             resumed = plans.resumed(resume)
             specs, saved = [c.spec for c in resumed.cells], resumed.settings
         else:

@@ -178,3 +178,17 @@ def test_a_tunings_skill_of_a_strategy_against_itself_is_refused_however_it_is_n
 
     with pytest.raises(simtool.SimtoolError, match="skill compares two strategies; strong and weak are both target"):
         tune.configure("kansas-city", ["pass_count"], ["skill"], trials=2, n=100, seed=1, **given)
+
+
+def test_sweep_resumes_refusal_names_timeout_among_what_may_change_as_ladders_and_its_help_do(tmp_path):
+    # before: "--n cannot change (only --jobs, --backend, --scheduler, --out and --title may)",
+    # though sweep --resume takes --timeout (its --help says so, and ladder's and restrict's new
+    # refusals name it); after: "... --scheduler, --timeout, --out and --title may"
+    runs = tmp_path / "runs"
+    r = cli("sweep", "--game", "black-white", "--n", "10", "--seed", "1", "--runs", runs, "--out",
+            tmp_path / "page.html", "-q", "-j", "1")
+    assert r.exit_code == 0, r.output
+    one_line_error(cli("sweep", "--resume", runs, "--n", "20"),
+                   "--n cannot change (only --jobs, --backend, --scheduler, --timeout, --out and --title may)")
+    r = cli("sweep", "--resume", runs, "--timeout", "5", "-q", "-j", "1")
+    assert r.exit_code == 0, r.output
