@@ -708,7 +708,7 @@ def sweep(
             if changed:
                 raise SimtoolError(f"--resume {resume} finishes the sweep with the grid it started "
                                    f"with; {', '.join(changed)} cannot change (only --jobs, --backend, "
-                                   f"--scheduler, --out and --title may)")
+                                   f"--scheduler, --timeout, --out and --title may)")
             resumed = plans.resumed(resume)
             specs, saved = [c.spec for c in resumed.cells], resumed.settings
         else:
@@ -909,13 +909,17 @@ def _resume(ctx: typer.Context, command: str, folder: Path, fixed: dict[str, str
     if plan.command != command:
         raise SimtoolError(f"{folder} holds the runs of simtool {plan.command}, not of simtool {command}; "
                            f"finish them with {finishing(plan.command, folder)}")
+    output, title = (value if flags_given(ctx, {name: name}) else plan.settings.get(name, value)
+                     for name, value in (("output", output), ("title", title)))
+    # as sweep --resume: the report checked before a deal is played, and saved with the plan for
+    # the next resume
+    plan = dataclasses.replace(plan, settings={"output": str(output), "title": title} if output else {})
+    plans.check(plan)
     with _progress(quiet) as bar:
         task = bar.add_task(f"{command} of {len(plan.cells):,} runs", total=None)
         done = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, timeout=timeout,
                        progress=lambda done, total: bar.update(task, completed=done, total=total))
-    saved = [value if flags_given(ctx, {name: name}) else plan.settings.get(name, value)
-             for name, value in (("output", output), ("title", title))]
-    return [d.cell.folder for d in done], *saved
+    return [d.cell.folder for d in done], output, title
 
 
 @app.command()

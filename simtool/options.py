@@ -74,7 +74,7 @@ class Value:
             return text
         if self.kind == CHOICE:
             for v in self.choices:
-                if str(v) == text:
+                if str(v) == text or (isinstance(v, float) and _same_float(text, v)):
                     return v
             raise ValueError(text)
         if self.kind == NUMBERS:
@@ -103,6 +103,15 @@ class Value:
                 or (self.step > 1 and (number - self.low) % self.step)):
             raise ValueError(value)
         return number
+
+
+def _same_float(text: str, choice: float) -> bool:
+    """Whether ``text`` writes the number ``choice`` (a game's choice 0.5 as ``0.50`` or ``5e-1``,
+    as a grid file's float is written: its text is kept for errors, :class:`Written`)."""
+    try:
+        return float(text) == choice
+    except ValueError:
+        return False
 
 
 class Written(float):

@@ -26,7 +26,7 @@ from types import FunctionType, MappingProxyType, ModuleType
 
 import numpy as np
 
-from simtool.errors import SimtoolError, choices, describe, put_back_stop_handlers, stop_handlers
+from simtool.errors import SimtoolError, by_the_user, choices, describe, put_back_stop_handlers, stop_handlers
 from simtool.options import CHOICE, NUMBER, TEXT, WHOLE, Value
 
 KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -179,7 +179,9 @@ class Strategy:
             return 1.0
         try:  # a plugin's own code: what it raises is its one-line error, not a traceback
             return float(self.cost(self.values or self.defaults()))
-        except Exception as exc:
+        except BaseException as exc:  # even SystemExit, as its import's: it must not end simtool silently
+            if isinstance(exc, KeyboardInterrupt) and by_the_user():
+                raise
             raise SimtoolError(f"strategy '{self.name}' could not give its cost: {describe(exc)}") from None
 
     def __call__(self, view, rng: np.random.Generator) -> np.ndarray:
@@ -391,12 +393,13 @@ def _given(entry: str, pairs: list[tuple[str, str, str]]) -> dict[str, str]:
 def split_lineup(text: str) -> list[str]:
     """``pimc@samples=8,playout=target,balance`` as its entries ``pimc@samples=8,playout=target``
     and ``balance``: a comma-separated piece of the form ``key=value`` continues the parameters
-    of the entry before it (a strategy name never holds ``=``)."""
+    of the entry before it (a strategy name never holds ``=``), unless it begins with a plugin file
+    that exists (``a=b/bot.py:NAME``: the path's, as :func:`split` reads it)."""
     entries: list[str] = []
     for piece in text.split(","):
         piece = piece.strip()
         key, eq, _ = piece.partition("=")
-        if entries and eq and "@" in entries[-1] and KEY.fullmatch(key.strip()):
+        if entries and eq and "@" in entries[-1] and KEY.fullmatch(key.strip()) and not plugin_path_end(piece):
             entries[-1] += "," + piece
         else:
             entries.append(piece)

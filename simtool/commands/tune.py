@@ -178,9 +178,11 @@ def configure(game: str, vary: list[str], objective: list[str], players: int | N
                     {k: v for k, v in fixed.items() if k not in space}, labels, trials, count,
                     lineup, strong, weak, int(seed), unit)
     # building a trial's runs checks the line-up and strategies now, not after the first trial
-    trial_specs(config, first_playable(config), count, config.seed)
-    if any(o.figure == "skill" for o in parsed) and strong == weak:
-        raise SimtoolError(f"skill compares two strategies; {option('strong')} and {option('weak')} are both {strong}")
+    built = trial_specs(config, first_playable(config), count, config.seed)
+    # as played: `default`, or a parameter at its default, names the same strategy
+    if "skill" in built and len(set(built["skill"].lineup)) == 1:
+        raise SimtoolError(f"skill compares two strategies; {option('strong')} and {option('weak')} are both "
+                           f"{built['skill'].lineup[0]}")
     return config
 
 

@@ -363,15 +363,14 @@ RESUMES = ("sweep", "ladder", "restrict")
 def finishing(command: str, root: Path) -> str:
     """What finishes the plan of ``command`` saved in ``root``, as an error or Ctrl-C advises it:
     the command's own ``--resume`` (a ladder's, not ``sweep --resume``); a tuning's or a review's
-    (whose plans lie in ``OUT/runs/NAME``) by its own folder."""
+    (whose plans lie in ``OUT/runs/NAME``) by its own folder; any other plan (the strength
+    table's) by ``sweep --resume``, which finishes every saved plan."""
     root = Path(root)
-    if command in RESUMES:
-        return f"simtool {command} --resume {root}"
     if command == "tune":
         return f"simtool tune --resume {root.parent.parent}"
     if command == "review":
         return f"the same simtool review (--out {root.parent.parent}) again"
-    return f"the same {command} command again"
+    return f"simtool {command if command in RESUMES else 'sweep'} --resume {root}"
 
 
 def resume_plan(folder: Path, command: str = "run") -> Plan:

@@ -874,7 +874,9 @@ def _check_saved(spec: RunSpec) -> None:
         resolved = options.resolve(g, spec.rules)
     except SimtoolError as exc:
         raise ValueError(str(exc)) from None
-    changed = [k for k, v in spec.rules.items() if resolved[k] != v or type(resolved[k]) is not type(v)]
+    # a float of plan.json is read with its text (options.Written), still the float a game's choice is
+    changed = [k for k, v in spec.rules.items()
+               if resolved[k] != v or type(resolved[k]) is not (float if isinstance(v, options.Written) else type(v))]
     if changed:
         raise ValueError(f"rule {changed[0]} {shown(spec.rules[changed[0]])} is not a value it takes")
 
