@@ -60,7 +60,7 @@ def _tune(root: Path, jobs: int):
 
 
 def _review(root: Path, jobs: int):
-    return review.review("black-white", root, seed=9, jobs=jobs, sizes=review.Sizes(N, 32, 64, 32, 2))
+    return review.review("black-white", root, seed=9, jobs=jobs, sizes=review.Sizes(N, 32, 64, 32, 1))
 
 
 COMMANDS = {"run": _run, "sweep": _sweep, "ladder": _ladder, "restrict": _restrict, "tune": _tune,
