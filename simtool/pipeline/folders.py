@@ -354,9 +354,14 @@ class RunWriter:
         self.lock = None
         self.written: set[Path] = set()
         kind = run_kind(self.out)
-        if kind is None:
-            if self.out.is_dir():  # a run starting there (its spec.json not yet written) is named as one
+        if self.out.is_dir():
+            # a run writing there is named as one: before, a folder another run was writing was
+            # "an interrupted run" to go on with --resume, or one not yet started "no simtool run"
+            try:
                 FolderLock(self.out).release()
+            except OSError:  # a folder it cannot open: named where the writer takes its lock below
+                pass
+        if kind is None:
             if resume:  # not a folder to write a new run in either: there is no run to go on with
                 raise SimtoolError(f"nothing to resume in {self.out}: it is "
                                    + ("a file" if not self.out.is_dir() else "a folder holding no simtool run")
