@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+import pytest
+
+import simtool
+from simtool.analysis import metrics
 from simtool.pipeline import folders
 
 from .test_cli import cli
@@ -32,3 +37,22 @@ def test_a_run_into_a_folder_another_run_is_writing_names_that_run_not_an_interr
         assert json.loads((out / "chunks" / "spec.json").read_text())["game"] == "black-white"
     finally:
         writer.abort()
+
+
+@pytest.fixture(scope="module")
+def random_run(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("r16") / "random"
+    simtool.run("black-white", n=200, seed=1, strategy="random", jobs=1, out=folder)
+    return folder
+
+
+@pytest.mark.parametrize("seat", [3, -1, "0", 1.0, True, None])
+def test_cardstocks_fairness_of_a_seat_the_run_does_not_have_is_named(random_run, seat):
+    # before: seat 3 of 3 and seat "0" were an IndexError, seat True or None a ValueError from
+    # numpy; seat -1 was seat 2's figure labelled "seat -1's win share"
+    with pytest.raises(simtool.SimtoolError, match=r"^bad seat .*; expected a seat of .*3 players, 0 to 2$"):
+        metrics.fairness(random_run, seat=seat)
+    with pytest.raises(simtool.SimtoolError, match=r"^bad play None; expected a strategy's name"):
+        metrics.fairness(random_run, play=None)  # before: "run it with --strategy None"
+    figure = metrics.fairness(random_run, seat=np.int64(2))
+    assert figure == metrics.fairness(random_run, seat=2) and figure.estimator.startswith("seat 2's")

@@ -28,7 +28,8 @@ import numpy as np
 import polars as pl
 
 from simtool import stats
-from simtool.errors import SimtoolError
+from simtool.arguments import whole
+from simtool.errors import SimtoolError, bad
 from simtool.pipeline.folders import load, native
 
 CARDSTOCK = "CardStock (mgoadric/cardstock, CardStock/Scoring/; blog post on its heuristics)"
@@ -255,6 +256,12 @@ def fairness(source, seat: int = 0, play: str = "random") -> Figure:
     ``play`` (a strategy at every seat) give the same formula for another seat or another play,
     which :func:`compute` names as such (``fairness (pimc play, seat 2)``)."""
     run = read(source)
+    if not isinstance(play, str):
+        raise bad("play", play, "a strategy's name such as 'random'")
+    # seat -1 was numpy's last seat under the label "seat -1", seat 3 of 3 an IndexError
+    if not whole(seat) or not 0 <= seat < run.p:
+        raise bad("seat", seat, f"a seat of {run.name}'s {run.p} players, 0 to {run.p - 1}")
+    seat = int(seat)
     if set(run.lineup()) != {play}:
         mode = "all-random play (CardStock's first mode)" if play == "random" else f"{play} at every seat"
         raise Misfit(f"fairness needs {mode}; {run.name} plays {_lineup(run)}: run it with "
