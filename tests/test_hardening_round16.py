@@ -56,3 +56,15 @@ def test_cardstocks_fairness_of_a_seat_the_run_does_not_have_is_named(random_run
         metrics.fairness(random_run, play=None)  # before: "run it with --strategy None"
     figure = metrics.fairness(random_run, seat=np.int64(2))
     assert figure == metrics.fairness(random_run, seat=2) and figure.estimator.startswith("seat 2's")
+
+
+def test_metrics_given_a_table_instead_of_its_run_says_so_in_one_line(random_run):
+    # before: the frame was read as a list of its columns, and the error quoted the first column
+    # whole, over a dozen lines ("bad source shape: (600,) Series: 'deal' [i64] [ 0 0 0 ...")
+    seats = simtool.run("black-white", n=50, seed=1, jobs=1).seats
+    for given, kind in ((seats, "DataFrame"), (seats.lazy(), "LazyFrame"), (seats.to_pandas(), "DataFrame"),
+                        (seats["win"], "Series"), ([random_run, seats], "DataFrame")):
+        with pytest.raises(simtool.SimtoolError) as caught:
+            simtool.metrics(given)
+        assert str(caught.value) == (f"bad source a table ({kind}); expected a finished run folder (str or "
+                                     f"pathlib.Path) or a result of simtool.run")

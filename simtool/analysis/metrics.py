@@ -29,7 +29,7 @@ import polars as pl
 
 from simtool import stats
 from simtool.arguments import whole
-from simtool.errors import SimtoolError, bad
+from simtool.errors import SimtoolError, bad, shown
 from simtool.pipeline.folders import load, native
 
 CARDSTOCK = "CardStock (mgoadric/cardstock, CardStock/Scoring/; blog post on its heuristics)"
@@ -206,10 +206,17 @@ def read(source) -> Run:
                 [c for c in wanted if c in matches.collect_schema().names()]).collect(), leads)
         return from_tables(str(folder), meta, seats.select(wanted).collect(), None, leads)
     if not all(hasattr(source, name) for name in ("meta", "seats", "matches")):
-        raise SimtoolError(f"bad source {source!r}; expected a finished run folder (str or pathlib.Path) "
+        # a table (result.seats) lacks the run's record, which says who played and how
+        given = f"a table ({type(source).__name__})" if _is_table(source) else shown(source)
+        raise SimtoolError(f"bad source {given}; expected a finished run folder (str or pathlib.Path) "
                            f"or a result of simtool.run")
     return from_tables(str(getattr(source, "path", None) or "the run"), source.meta, source.seats,
                        source.matches, getattr(source, "leads", None))
+
+
+def _is_table(value) -> bool:
+    """A polars or pandas frame or column (asking a LazyFrame for ``columns`` resolves its schema)."""
+    return type(value).__name__ in ("DataFrame", "LazyFrame", "Series")
 
 
 def from_tables(name: str, meta: dict, seats: pl.DataFrame | None, matches: pl.DataFrame | None,
@@ -661,7 +668,8 @@ def metrics(sources) -> dict[str, dict]:
     several (each metric from the first of them whose line-up fits it: an all-random run for
     fairness, one search among random seats for order, a run with lead histories for the rest).
     ``ci`` is the 95% interval ``[low, high]`` (``None`` where it cannot be had)."""
-    one = isinstance(sources, (str, Path)) or hasattr(sources, "meta")
+    # a table is one source (refused as such by read), not a list of its columns
+    one = isinstance(sources, (str, Path)) or hasattr(sources, "meta") or _is_table(sources)
     if not one and (not isinstance(sources, Iterable) or isinstance(sources, (bytes, Mapping))):  # metrics(5)
         raise SimtoolError(f"bad sources {sources!r}; expected a finished run folder (str or pathlib.Path), "
                            f"a result of simtool.run, or a list of them")
