@@ -11,6 +11,7 @@ import pytest
 import simtool
 from simtool.analysis import metrics
 from simtool.pipeline import folders
+from simtool.reports import balance
 
 from .test_cli import cli
 
@@ -68,3 +69,11 @@ def test_metrics_given_a_table_instead_of_its_run_says_so_in_one_line(random_run
             simtool.metrics(given)
         assert str(caught.value) == (f"bad source a table ({kind}); expected a finished run folder (str or "
                                      f"pathlib.Path) or a result of simtool.run")
+
+
+def test_ratings_given_one_folder_instead_of_a_list_name_the_argument(random_run):
+    # before: rating_table("runs/x") read the name letter by letter: "r is not a finished run folder"
+    for given in (str(random_run), random_run, 5, None, ["ok", 3]):
+        with pytest.raises(simtool.SimtoolError, match=r"^bad folders .*; expected a list of finished run folders"):
+            balance.rating_table(given)
+    assert balance.rating_table(p for p in [random_run]) is None  # a glob's generator still reads

@@ -33,7 +33,7 @@ from simtool import games, options, stats
 from simtool.analysis import labels, ratings, summary, tension, verdicts
 from simtool.analysis import ladder as ladders
 from simtool.analysis import of as analysis_of
-from simtool.errors import SimtoolError, os_problem
+from simtool.errors import SimtoolError, bad, os_problem
 from simtool.games import ROUND_CAP
 from simtool.pipeline.folders import collect, load, other_deals, read_meta, write_together
 from simtool.reports import pages
@@ -145,6 +145,13 @@ def analyse(path: Path, ladders: list = (), charts: bool = True) -> Analysis:
 def rating_table(paths: list[Path]) -> pl.DataFrame | None:
     """The Python API's ratings over finished run folders of one game (a sweep's cells):
     :func:`ratings.rate` of their deals, as a polars frame with ``rating_low/high``."""
+    # one folder's name was read letter by letter ("r is not a finished run folder")
+    given = paths
+    paths = [] if isinstance(paths, (str, bytes, os.PathLike, dict)) or not hasattr(paths, "__iter__") \
+        else list(paths)  # a glob's generator too
+    if not paths or not all(isinstance(p, (str, os.PathLike)) for p in paths):
+        raise bad("folders", given, "a list of finished run folders (str or pathlib.Path), such as "
+                                    "['runs/a', 'runs/b']")
     runs = [analyse(Path(p), charts=False) for p in paths]
     if len({r.game.id for r in runs}) > 1:
         raise SimtoolError("ratings compare the strategies of one game; give the runs of one game")
