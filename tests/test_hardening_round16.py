@@ -77,3 +77,20 @@ def test_ratings_given_one_folder_instead_of_a_list_name_the_argument(random_run
         with pytest.raises(simtool.SimtoolError, match=r"^bad folders .*; expected a list of finished run folders"):
             balance.rating_table(given)
     assert balance.rating_table(p for p in [random_run]) is None  # a glob's generator still reads
+
+
+@pytest.mark.parametrize("given", ["2.0", "2e0", 2.0, np.float64(2)])
+def test_a_listed_whole_number_rule_reads_as_a_ranges_number_does(tmp_path, given):
+    # before: pass_count=2.0 was "bad rule pass_count '2.0' for kansas-city; expected one of 3, 0,
+    # 1, 2" while four_bonus=2.0 (a range) read as 2 (docs/cli.md: 2.0 is the number it writes)
+    plain = simtool.run("kansas-city", n=50, seed=1, jobs=1, rules={"pass_count": 2})
+    r = simtool.run("kansas-city", n=50, seed=1, jobs=1, rules={"pass_count": given})
+    assert r.meta["rules"] == plain.meta["rules"] and r.seats.equals(plain.seats)
+    assert cli("run", "-g", "kansas-city", "--rule", f"pass_count={given}", "-n", "50", "--seed", "1", "-j", "1",
+               "--out", tmp_path / "a", "-q").exit_code == 0
+    assert json.loads((tmp_path / "a" / "run.json").read_text())["rules"]["pass_count"] == 2
+    for wrong in ("2.5", "4.0", "nan", "True"):
+        one_line(cli("run", "-g", "kansas-city", "--rule", f"pass_count={wrong}", "-n", "50", "--out", tmp_path / "b"),
+                 f"bad rule pass_count '{wrong}' for kansas-city; expected one of 3, 0, 1, 2")
+    with pytest.raises(simtool.SimtoolError, match="bad rule pass_count True"):
+        simtool.run("kansas-city", n=50, rules={"pass_count": True})
