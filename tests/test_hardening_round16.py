@@ -13,6 +13,7 @@ from simtool.analysis import metrics
 from simtool.pipeline import folders
 from simtool.reports import balance
 
+from .conftest import REVIEW
 from .test_cli import cli
 
 
@@ -94,3 +95,32 @@ def test_a_listed_whole_number_rule_reads_as_a_ranges_number_does(tmp_path, give
                  f"bad rule pass_count '{wrong}' for kansas-city; expected one of 3, 0, 1, 2")
     with pytest.raises(simtool.SimtoolError, match="bad rule pass_count True"):
         simtool.run("kansas-city", n=50, rules={"pass_count": True})
+
+
+def test_a_second_review_into_a_folder_a_review_is_writing_is_refused_and_the_first_finishes(tmp_path, monkeypatch):
+    # before: a review started while another played into the same --out (both past their checks
+    # before either had a runs/ folder) rewrote the first's sizes.json, played and wrote its own
+    # review.json; the first then stopped: "runs/seats/... holds a run played with other settings:
+    # seed 2 (now 1) ...; play them again with --force" (which review does not take)
+    from simtool.commands import review as reviews
+
+    out, sizes, real = tmp_path / "r", reviews.Sizes(**REVIEW), reviews.play_all
+    second: list = []
+
+    def meanwhile(*args, **kw):
+        if not second:
+            second.append("started")
+            try:
+                second[0] = reviews.review("black-white", out, seed=2, jobs=1, sizes=sizes)
+            except simtool.SimtoolError as exc:
+                second[0] = exc
+        return real(*args, **kw)
+
+    monkeypatch.setattr(reviews, "play_all", meanwhile)
+    first = reviews.review("black-white", out, seed=1, jobs=1, sizes=sizes)
+    (refused,) = second
+    assert isinstance(refused, simtool.SimtoolError), "the second review played"
+    assert str(refused).startswith(f"output folder {out} is being written by another simtool review (pid ")
+    assert first["seed"] == 1 and json.loads((out / "review.json").read_text())["seed"] == 1
+    assert json.loads((out / "sizes.json").read_text())["seed"] == 1
+    assert sorted(p.name for p in out.iterdir()) == ["review.html", "review.json", "runs", "sizes.json"]

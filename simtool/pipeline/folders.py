@@ -310,15 +310,18 @@ class FolderLock:
 
     held: weakref.WeakSet[FolderLock] = weakref.WeakSet()
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, what: str = "run", record: Path | None = None):
+        """``what`` writes there (a run, a review), and ``record`` is where it says who it is
+        (default ``chunks/writer.json``)."""
         self.folder = folder
+        record = folder / "chunks" / WRITER if record is None else record
         self.fd = os.open(folder, os.O_RDONLY)
         try:
             fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(self.fd)
-            raise SimtoolError(f"output folder {folder} is being written by another simtool run "
-                               f"({_holder(folder)}); wait for it to end or choose another folder") from None
+            raise SimtoolError(f"output folder {folder} is being written by another simtool {what} "
+                               f"({_holder(record)}); wait for it to end or choose another folder") from None
         FolderLock.held.add(self)
 
     def release(self) -> None:
@@ -335,9 +338,9 @@ class FolderLock:
 os.register_at_fork(after_in_child=FolderLock.forget_in_child)
 
 
-def _holder(folder: Path) -> str:
+def _holder(record: Path) -> str:
     try:
-        who = parse_json((folder / "chunks" / WRITER).read_text())
+        who = parse_json(record.read_text())
         return f"pid {who['pid']}, started {who['started']}: {who['command']}"
     except (OSError, ValueError, KeyError, TypeError):
         return "details unknown"
@@ -389,9 +392,7 @@ class RunWriter:
             else:
                 self._clear()  # a replaced run must not look complete meanwhile
             self.parts.mkdir(exist_ok=True)
-            write_json(self.parts / WRITER, {"pid": os.getpid(),
-                                              "started": f"{datetime.now():%Y-%m-%d %H:%M:%S}",
-                                              "command": " ".join(_argv())})
+            write_json(self.parts / WRITER, writer_record())
             if not resume:
                 plain = {**json.loads(json.dumps(spec or {}, default=str)), PLAYED_BY: played_by()}
                 if installed := installed_by(plain):
@@ -715,6 +716,11 @@ def _readable(path: Path, rows: int | None, expected: str | None, need: set[str]
     except Exception:  # polars raises several kinds for a damaged file
         return False
     return (rows is None or table.height == rows) and need <= set(table.columns)
+
+
+def writer_record() -> dict:
+    """Who holds a :class:`FolderLock`, as its record says: this process, when and by what command."""
+    return {"pid": os.getpid(), "started": f"{datetime.now():%Y-%m-%d %H:%M:%S}", "command": " ".join(_argv())}
 
 
 def _argv() -> list[str]:
