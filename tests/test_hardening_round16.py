@@ -124,3 +124,22 @@ def test_a_second_review_into_a_folder_a_review_is_writing_is_refused_and_the_fi
     assert first["seed"] == 1 and json.loads((out / "review.json").read_text())["seed"] == 1
     assert json.loads((out / "sizes.json").read_text())["seed"] == 1
     assert sorted(p.name for p in out.iterdir()) == ["review.html", "review.json", "runs", "sizes.json"]
+
+
+def test_a_review_whose_cells_a_later_default_changed_offers_no_force_it_does_not_take(bw_review, tmp_path,
+                                                                                      monkeypatch):
+    # before: "... (the review, or a default of simtool's, changed); play them again with --force,
+    # or choose another folder": simtool review has no --force
+    import shutil
+
+    from simtool.commands import review as reviews
+    from simtool.pipeline import runner
+
+    out = tmp_path / "bw"
+    shutil.copytree(bw_review[0], out)
+    monkeypatch.setattr(runner, "CHUNK", runner.CHUNK // 2)  # a later simtool's default
+    with pytest.raises(simtool.SimtoolError) as caught:
+        reviews.review("black-white", out, seed=3, jobs=1, sizes=reviews.Sizes(**REVIEW))
+    message = str(caught.value)
+    assert "played with other settings: chunk 32768 (now 16384)" in message and "--force" not in message
+    assert message.endswith("(the review, or a default of simtool's, changed); play them again in a new --out")
