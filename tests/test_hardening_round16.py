@@ -4,8 +4,10 @@ their edges, reviews compared. Each test failed on the code before its fix."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import numpy as np
+import polars as pl
 import pytest
 
 import simtool
@@ -15,6 +17,7 @@ from simtool.reports import balance
 
 from .conftest import REVIEW
 from .test_cli import cli
+from .test_data_safety import interrupted_run
 
 
 def one_line(result, *parts) -> str:
@@ -143,3 +146,22 @@ def test_a_review_whose_cells_a_later_default_changed_offers_no_force_it_does_no
     message = str(caught.value)
     assert "played with other settings: chunk 32768 (now 16384)" in message and "--force" not in message
     assert message.endswith("(the review, or a default of simtool's, changed); play them again in a new --out")
+
+
+@pytest.mark.parametrize("unit", ["deal", "match"])
+def test_another_chunks_files_copied_under_a_chunks_name_are_played_again_not_joined(tmp_path, small_chunks, unit):
+    # before: chunk 0's tables and sums copied as chunk 3's (a restored backup, a copy by hand)
+    # read whole with their checksum: the resume joined them and ended 0 with a run.json that
+    # looked finished, deals (matches) 0.. twice, which every reader then refused ("deal numbers
+    # are not 0 to ... in order"), the chunks played before gone
+    out = tmp_path / "run"
+    n = 5 * 2048 - 100 if unit == "deal" else 5 * 1024 - 50
+    whole = simtool.run("black-white", n=n, seed=3, unit=unit, jobs=1, strategy="random")
+    interrupted_run(out, 2, n=n, unit=unit)
+    parts = out / "chunks"
+    for name in ("seats", "matches")[:2 if unit == "match" else 1]:
+        shutil.copy(parts / f"{name}-000000.parquet", parts / f"{name}-000003.parquet")
+    shutil.copy(parts / "sums-000000.json", parts / "sums-000003.json")
+    assert cli("run", "--resume", out, "-q").exit_code == 0
+    assert pl.read_parquet(out / "seats.parquet").equals(whole.seats)
+    assert simtool.metrics(out)["advantage_p1"]["value"] == simtool.metrics(whole)["advantage_p1"]["value"]

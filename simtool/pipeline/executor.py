@@ -344,7 +344,7 @@ def _resumed(cell: Cell, writer: RunWriter, spec_of: Callable[[], RunSpec]) -> _
     """A cell going on from the chunks an interrupted attempt left (only whole ones count)."""
     try:
         spec = spec_of()
-        done = writer.done(spec.unit, lambda name, i: expected_rows(spec, name, i), spec.n_chunks,
+        done = writer.done(spec.unit, lambda name, i: expected_rows(spec, name, i), spec.bounds, spec.n_chunks,
                            leads=bool(spec.leads), columns=recorded_columns(games.get(spec.game), spec.unit))
     except BaseException:
         writer.abort()

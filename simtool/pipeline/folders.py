@@ -465,10 +465,12 @@ class RunWriter:
         data.pop(INSTALLED, None)
         return data
 
-    def done(self, unit: str, rows, count: int, leads: bool = False,
+    def done(self, unit: str, rows, span, count: int, leads: bool = False,
              columns: dict[str, set[str]] | None = None) -> set[int]:
         """Chunks whose tables are all on disk and whole, among the run's ``count``. ``rows(name,
-        index)`` is the row count table ``name`` of chunk ``index`` must have (``None``: any). A
+        index)`` is the row count table ``name`` of chunk ``index`` must have (``None``: any), and
+        ``span(index)`` its first deal (match) and how many it holds: a chunk whose numbers lie
+        elsewhere (another chunk's files copied under its name) is played again. A
         damaged file (a truncated copy, a disk that filled up, values changed by hand: its
         checksum differs from the one written with it) is renamed ``*.damaged`` and its chunk
         played again. Only simtool's own chunk names are read: a user's copy beside them
@@ -480,7 +482,7 @@ class RunWriter:
         names = ("seats", "matches")[:2 if unit == "match" else 1] + (("leads",) if leads else ())
         found = {index for name in names for index in self.chunk_files(name, count)}
         files = {index: {name: self.parts / f"{name}-{index:06d}.parquet" for name in names} for index in found}
-        whole = _whole(files, rows, columns or {})
+        whole = _whole(files, rows, columns or {}, ("deal" if unit == "deal" else "match", span))
         for index in found - whole:
             for f in [*files[index].values(), self.parts / f"sums-{index:06d}.json"]:
                 if f.exists():
@@ -668,7 +670,7 @@ def join_chunks(parts: list[Path], dest: Path, limit: tuple[str, int] | None, sp
         spare.unlink(missing_ok=True)
 
 
-def _whole(files: dict[int, dict[str, Path]], rows, columns: dict[str, set[str]]) -> set[int]:
+def _whole(files: dict[int, dict[str, Path]], rows, columns: dict[str, set[str]], span) -> set[int]:
     """The chunks whose every file reads whole, with the rows it must have and the checksum
     written with it (a file changed by hand, valid parquet with other values, would otherwise be
     joined into the tables as if played). Read in a forked
@@ -680,7 +682,9 @@ def _whole(files: dict[int, dict[str, Path]], rows, columns: dict[str, set[str]]
     def check() -> set[int]:
         def ok(i: int, named: dict[str, Path]) -> bool:
             sums = chunk_sums(next(iter(named.values())).parent, i)
-            return all(_readable(f, rows(n, i), sums.get(n), columns.get(n, set())) for n, f in named.items())
+            numbers = (span[0], *span[1](i))
+            return all(_readable(f, rows(n, i), sums.get(n), columns.get(n, set()), numbers)
+                       for n, f in named.items())
 
         whole = {i for i, named in files.items() if ok(i, named)}
         return whole - _odd_schema({i: files[i] for i in whole})
@@ -701,10 +705,12 @@ def _odd_schema(files: dict[int, dict[str, Path]]) -> set[int]:
     return odd
 
 
-def _readable(path: Path, rows: int | None, expected: str | None, need: set[str] = frozenset()) -> bool:
+def _readable(path: Path, rows: int | None, expected: str | None, need: set[str],
+              numbers: tuple[str, int, int]) -> bool:
     """Whether the chunk file reads whole, with ``rows`` rows (``None``: any), every column of
-    ``need`` and the checksum ``expected`` written with it (``None``: none was, so it is not known
-    to be whole)."""
+    ``need``, the checksum ``expected`` written with it (``None``: none was, so it is not known
+    to be whole) and, ``numbers`` being ``(key, start, count)``, every ``key`` (deal or match
+    number) within ``start`` and ``start + count``."""
     try:
         data = path.read_bytes()
     except OSError:
@@ -715,6 +721,12 @@ def _readable(path: Path, rows: int | None, expected: str | None, need: set[str]
         table = pl.read_parquet(io.BytesIO(data))
     except Exception:  # polars raises several kinds for a damaged file
         return False
+    if numbers[0] in table.columns and table.height:
+        # chunk 2's files and sums copied as chunk 10's read whole with their checksum: joined,
+        # the run ended "finished" with deals 65536.. twice, which every reader then refused
+        key, start, count = numbers
+        if not start <= table[key].min() <= table[key].max() < start + count:
+            return False
     return (rows is None or table.height == rows) and need <= set(table.columns)
 
 
