@@ -165,3 +165,27 @@ def test_another_chunks_files_copied_under_a_chunks_name_are_played_again_not_jo
     assert cli("run", "--resume", out, "-q").exit_code == 0
     assert pl.read_parquet(out / "seats.parquet").equals(whole.seats)
     assert simtool.metrics(out)["advantage_p1"]["value"] == simtool.metrics(whole)["advantage_p1"]["value"]
+
+
+def test_a_plan_into_a_runs_folder_another_plan_is_playing_names_it_and_leaves_it_alone(tmp_path):
+    # before: "RUNS holds an unfinished ladder of 2 other runs (2 left); finish it with simtool
+    # sweep --resume RUNS, choose another folder, or delete RUNS/plan.json to give it up" while
+    # the ladder played on: a resume would have met its locked cells, and deleting plan.json let
+    # the second plan play beside the first, its plan.json then naming only the second's cells
+    runs, second = tmp_path / "runs", []
+
+    def meanwhile(done, total):
+        if not second:
+            second.append("started")
+            try:
+                second[0] = simtool.restrict.measure("kansas-city", runs, n=200, seed=1, jobs=1)
+            except simtool.SimtoolError as exc:
+                second[0] = exc
+
+    ladder, paths = simtool.ladder.climb("black-white", runs, n=200, seed=1, jobs=1, rungs=["random", "balance"],
+                                         progress=meanwhile)
+    (refused,) = second
+    assert isinstance(refused, simtool.SimtoolError), "the second plan played"
+    assert str(refused).startswith(f"output folder {runs} is being written by another simtool command (pid ")
+    assert json.loads((runs / "plan.json").read_text())["command"] == "ladder"
+    assert sorted(p.name for p in runs.iterdir()) == sorted([*(p.name for p in paths), "plan.json"])

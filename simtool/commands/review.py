@@ -46,7 +46,8 @@ from simtool import arguments, games, options
 from simtool.commands import ladder, restrict
 from simtool.commands.plans import play
 from simtool.errors import SimtoolError, choices, os_problem
-from simtool.pipeline.folders import FolderLock, parse_json, write_json, writer_record
+from simtool.pipeline.folders import FolderLock, let_go, parse_json, write_json
+from simtool.pipeline.folders import hold as hold_folder
 from simtool.pipeline.runner import BACKENDS, RunSpec, make_spec, play_chunk
 
 EFFORTS = {"quick": 60, "standard": 300, "thorough": 1800}
@@ -70,8 +71,6 @@ QUESTIONS = ("seats", "skill", "luck", "restrictions", "match")
 """The plans of a review, in the order they are played."""
 SEARCH = "pimc"
 SIZES = "sizes.json"
-WRITING = ".writer.json"
-"""Who is writing a review folder now: the process that holds its lock."""
 OUTPUTS = ("review.json", "review.html", SIZES, "runs")
 """What a review folder holds; a folder holding anything else is refused."""
 
@@ -278,7 +277,7 @@ def setup(game: str, out: Path, players: int | None = None, rules: dict | None =
     """Check every input and decide what the review plays. The sizes are ``given``, else those
     the same review saved in ``out``, else the pilot's; the seed is ``seed``, else the one the same
     review saved (so that running the same command again goes on), else a fresh one. ``hold``:
-    lock ``out`` before anything is read from it (``Setup.lock``, the caller's to release)."""
+    lock ``out`` before anything is read from it (``Setup.lock``, the caller's to let go)."""
     g = games.get(arguments.text("game", game, "black-white"))
     p = games.check_players(g, arguments.count("players", players, "the game's default"))
     arguments.mapping("rules", rules, "{'hand_size': 10}")
@@ -290,14 +289,12 @@ def setup(game: str, out: Path, players: int | None = None, rules: dict | None =
     check_folder(out)
     # a second review there before the first had runs/ rewrote its sizes.json and played its own
     # review into the folder; the first then stopped on cells "played with other settings"
-    lock = FolderLock(out, "review", out / WRITING) if hold else None
+    lock = hold_folder(out, "review") if hold else None
     try:
-        if lock is not None:
-            write_json(out / WRITING, writer_record())
         return replace(_decide(g, p, versions, out, effort, seed, given), lock=lock)
     except BaseException:
         if lock is not None:
-            lock.release()
+            let_go(lock)
         raise
 
 
@@ -485,8 +482,7 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
         pages.write(out, result)
         return result
     finally:
-        (out / WRITING).unlink(missing_ok=True)  # still ours: the lock goes after it
-        s.lock.release()
+        let_go(s.lock)
 
 
 def usable_baseline(before: dict, folder: Path) -> None:

@@ -735,6 +735,40 @@ def writer_record() -> dict:
     return {"pid": os.getpid(), "started": f"{datetime.now():%Y-%m-%d %H:%M:%S}", "command": " ".join(_argv())}
 
 
+HOLDER = ".writer.json"
+"""Who is writing a folder of several runs (a plan's root, a review) now: the process holding its
+lock (a run folder's is ``chunks/writer.json``)."""
+
+
+def refuse_if_held(folder: Path, what: str) -> None:
+    """Refuse, naming it, a folder another simtool command is writing (``what``: the kind of
+    command that writes such a folder), before a check that would mistake its work for an
+    unfinished or a stranger's."""
+    if folder.is_dir():
+        try:
+            FolderLock(folder, what, folder / HOLDER).release()
+        except OSError:  # a folder it cannot open: named where it is written
+            pass
+
+
+def hold(folder: Path, what: str) -> FolderLock:
+    """Lock ``folder`` (made if need be) while this command writes it, and say who holds it in
+    :data:`HOLDER`; :func:`let_go` ends both."""
+    lock = FolderLock(folder, what, folder / HOLDER)
+    try:
+        write_json(folder / HOLDER, writer_record())
+    except BaseException:
+        lock.release()
+        raise
+    return lock
+
+
+def let_go(lock: FolderLock) -> None:
+    """The end of :func:`hold`: its record first, while the folder is still ours."""
+    (lock.folder / HOLDER).unlink(missing_ok=True)
+    lock.release()
+
+
 def _argv() -> list[str]:
     import sys
 
