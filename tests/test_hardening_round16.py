@@ -189,3 +189,23 @@ def test_a_plan_into_a_runs_folder_another_plan_is_playing_names_it_and_leaves_i
     assert str(refused).startswith(f"output folder {runs} is being written by another simtool command (pid ")
     assert json.loads((runs / "plan.json").read_text())["command"] == "ladder"
     assert sorted(p.name for p in runs.iterdir()) == sorted([*(p.name for p in paths), "plan.json"])
+
+
+def test_a_report_never_replaces_a_reviews_or_a_tunings_page(bw_review, tmp_path):
+    # before: `simtool report RUN -o REVIEW/review.html` replaced the review's page with a balance
+    # report (exit 0), its review.json left beside a page of something else: a page simtool
+    # wrote counted as "a simtool report" whatever it was
+    out = tmp_path / "bw"
+    shutil.copytree(bw_review[0], out)
+    run = tmp_path / "run"
+    simtool.run("black-white", n=100, seed=1, jobs=1, out=run)
+    page = (out / "review.html").read_bytes()
+    one_line(cli("report", run, "-o", out / "review.html"),
+             f"{out / 'review.html'} is a simtool review page, not a balance report")
+    assert (out / "review.html").read_bytes() == page
+    # a review page written before pages said their kind is told by its review.json beside it
+    (out / "review.html").write_bytes(page.replace(b'<meta name="simtool-page" content="review">\n', b""))
+    one_line(cli("report", run, "-o", out / "review.html"), "is a simtool review page, not a balance report")
+    # a report replaces a report, as before
+    assert cli("report", run, "-o", tmp_path / "r.html").exit_code == 0
+    assert cli("report", run, "-o", tmp_path / "r.html").exit_code == 0
