@@ -209,3 +209,12 @@ def test_a_report_never_replaces_a_reviews_or_a_tunings_page(bw_review, tmp_path
     # a report replaces a report, as before
     assert cli("report", run, "-o", tmp_path / "r.html").exit_code == 0
     assert cli("report", run, "-o", tmp_path / "r.html").exit_code == 0
+
+
+def test_a_baseline_given_as_the_reviews_file_names_its_folder(bw_review, tmp_path):
+    # before: "--baseline r/review.json holds no review.json; give the --out folder of an earlier
+    # simtool review", of the very file
+    given = bw_review[0] / "review.json"
+    line = one_line(cli("review", "-g", "black-white", "--out", tmp_path / "r", "--baseline", given),
+                    f"--baseline {given} is a file; give the folder that holds it, --baseline {bw_review[0]}")
+    assert "holds no review.json" not in line and not (tmp_path / "r").exists()
