@@ -218,3 +218,17 @@ def test_a_baseline_given_as_the_reviews_file_names_its_folder(bw_review, tmp_pa
     line = one_line(cli("review", "-g", "black-white", "--out", tmp_path / "r", "--baseline", given),
                     f"--baseline {given} is a file; give the folder that holds it, --baseline {bw_review[0]}")
     assert "holds no review.json" not in line and not (tmp_path / "r").exists()
+
+
+def test_a_runs_own_file_given_for_the_run_names_its_folder(random_run, tmp_path):
+    # before: "r/run.json is not a finished run folder (no run.json)", of the very file
+    for name in ("run.json", "seats.parquet"):
+        given = random_run / name
+        one_line(cli("report", given, "-o", tmp_path / "page.html"),
+                 f"{given} is a file, not a run folder; give the run folder that holds it, {random_run}")
+        with pytest.raises(simtool.SimtoolError, match="is a file, not a run folder; give the run folder that"):
+            simtool.metrics(given)
+    stranger = tmp_path / "notes.txt"
+    stranger.write_text("mine")
+    one_line(cli("report", stranger, "-o", tmp_path / "page.html"), f"{stranger} is a file, not a run folder")
+    assert not (tmp_path / "page.html").exists()

@@ -1070,6 +1070,9 @@ def unfinished(run_dir: Path) -> str:
     """Why a folder without ``run.json`` cannot be read: a run is writing it (its pid from
     ``chunks/writer.json``, alive), its run was interrupted (``--resume`` finishes it), or it is
     no run folder."""
+    if run_dir.is_file():  # a run's own file named: "r/run.json is not a finished run folder (no run.json)"
+        held = " that holds it, " + str(run_dir.parent) if (run_dir.parent / "run.json").is_file() else ""
+        return f"{run_dir} is a file, not a run folder; give the run folder{held}"
     try:
         who = parse_json((run_dir / "chunks" / WRITER).read_text())
         pid = who["pid"]
