@@ -232,3 +232,26 @@ def test_a_runs_own_file_given_for_the_run_names_its_folder(random_run, tmp_path
     stranger.write_text("mine")
     one_line(cli("report", stranger, "-o", tmp_path / "page.html"), f"{stranger} is a file, not a run folder")
     assert not (tmp_path / "page.html").exists()
+
+
+def test_a_reader_meeting_a_run_being_replaced_is_told_so(tmp_path, monkeypatch):
+    # before: --force took the tables away before run.json, and a reader in between was told
+    # "seats.parquet is missing; the run folder is incomplete: run it again", of a run then
+    # being written
+    from pathlib import Path
+
+    out, seen = tmp_path / "run", []
+    simtool.run("black-white", n=100, seed=1, jobs=1, out=out)
+    unlink = Path.unlink
+
+    def reading_meanwhile(self, *args, **kw):
+        unlink(self, *args, **kw)
+        if self.parent == out and not seen:
+            try:
+                simtool.metrics(out)
+            except simtool.SimtoolError as exc:
+                seen.append(str(exc))
+
+    monkeypatch.setattr(Path, "unlink", reading_meanwhile)
+    simtool.run("black-white", n=100, seed=2, jobs=1, out=out, force=True)
+    assert seen and seen[0].startswith(f"{out} is not finished: a run is being written there (pid "), seen

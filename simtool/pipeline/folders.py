@@ -389,11 +389,13 @@ class RunWriter:
             self.lock = FolderLock(self.out)
             if resume:
                 self._same_versions()
-            else:
-                self._clear()  # a replaced run must not look complete meanwhile
+            # who writes, before a replaced run's files go (run.json first, so that it never looks
+            # complete meanwhile): a reader then was told "seats.parquet is missing; the run folder
+            # is incomplete: run it again", or "not a finished run folder", not that a run was being written
             self.parts.mkdir(exist_ok=True)
             write_json(self.parts / WRITER, writer_record())
             if not resume:
+                self._clear()
                 plain = {**json.loads(json.dumps(spec or {}, default=str)), PLAYED_BY: played_by()}
                 if installed := installed_by(plain):
                     plain[INSTALLED] = installed
@@ -430,16 +432,16 @@ class RunWriter:
                                f"that version, or play it again with --force")
 
     def _clear(self) -> None:
-        for name in OURS:
+        for name in reversed(OURS):  # run.json first
             (self.out / name).unlink(missing_ok=True)
             (self.out / f"{name}.tmp").unlink(missing_ok=True)
-        self._clear_chunks()
+        self._clear_chunks(keep=WRITER)
 
-    def _clear_chunks(self) -> None:
+    def _clear_chunks(self, keep: str | None = None) -> None:
         if not self.parts.is_dir():
             return
         for f in self.parts.iterdir():
-            if f.is_file() and OUR_CHUNKS.fullmatch(f.name):
+            if f.is_file() and OUR_CHUNKS.fullmatch(f.name) and f.name != keep:
                 f.unlink()
         if not any(self.parts.iterdir()):
             self.parts.rmdir()
