@@ -255,3 +255,14 @@ def test_a_reader_meeting_a_run_being_replaced_is_told_so(tmp_path, monkeypatch)
     monkeypatch.setattr(Path, "unlink", reading_meanwhile)
     simtool.run("black-white", n=100, seed=2, jobs=1, out=out, force=True)
     assert seen and seen[0].startswith(f"{out} is not finished: a run is being written there (pid "), seen
+
+
+def test_a_reviews_progress_that_is_no_function_is_told_the_call_a_review_makes(tmp_path):
+    # before: "bad progress 5; expected a function progress(done, total), or None": a review
+    # calls progress(question, done, total), and such a function then failed in its first call
+    from simtool.commands import review as reviews
+
+    with pytest.raises(simtool.SimtoolError, match=r"^bad progress 5; expected a function "
+                                                   r"progress\(question, done, total\), or None$"):
+        reviews.review("black-white", tmp_path / "r", progress=5, sizes=reviews.Sizes(**REVIEW))
+    assert not (tmp_path / "r").exists()

@@ -448,7 +448,8 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     from simtool.reports import review as pages
 
     out = Path(arguments.folder("out", out))
-    arguments.execution(jobs, False, progress, backend, scheduler)
+    # a review's progress names the question too: it was told to take progress(done, total)
+    arguments.execution(jobs, False, progress, backend, scheduler, "progress(question, done, total)")
     baseline = arguments.folder("baseline", baseline, optional=True)
     if sizes is not None and not (isinstance(sizes, Sizes) and all(
             isinstance(v, int) and not isinstance(v, bool) and v >= (0 if k in OPTIONAL else 1)
