@@ -266,3 +266,14 @@ def test_a_reviews_progress_that_is_no_function_is_told_the_call_a_review_makes(
                                                    r"progress\(question, done, total\), or None$"):
         reviews.review("black-white", tmp_path / "r", progress=5, sizes=reviews.Sizes(**REVIEW))
     assert not (tmp_path / "r").exists()
+
+
+def test_a_run_into_a_file_says_it_is_a_file(tmp_path):
+    # before: "output folder notes.txt is not empty and holds no simtool run", of a file
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    for force in ((), ("--force",)):
+        line = one_line(cli("run", "-g", "black-white", "-n", "100", "--out", notes, *force),
+                        f"output folder {notes} is a file; choose a new or empty folder for the run")
+        assert "not empty" not in line
+    assert notes.read_text() == "mine"

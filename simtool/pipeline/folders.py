@@ -369,6 +369,9 @@ class RunWriter:
                 raise SimtoolError(f"nothing to resume in {self.out}: it is "
                                    + ("a file" if not self.out.is_dir() else "a folder holding no simtool run")
                                    + "; --resume takes the folder of an interrupted run")
+            if not self.out.is_dir():  # it was "not empty and holds no simtool run", of a file
+                raise SimtoolError(f"output folder {self.out} is a file; choose a new or empty folder for "
+                                   f"the run (simtool never writes over other files)")
             raise SimtoolError(f"output folder {self.out} is not empty and holds no simtool run; "
                                f"choose a new or empty folder (simtool never writes over other files)")
         if resume:
