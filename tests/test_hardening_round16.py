@@ -277,3 +277,17 @@ def test_a_run_into_a_file_says_it_is_a_file(tmp_path):
                         f"output folder {notes} is a file; choose a new or empty folder for the run")
         assert "not empty" not in line
     assert notes.read_text() == "mine"
+
+
+def test_metrics_of_runs_of_two_games_player_counts_or_rules_are_refused(random_run, tmp_path):
+    # before: each metric came from the first run it fitted, whatever its game: simtool.metrics
+    # of a 3-player and a 4-player run gave fairness at 3 players and "fairness (seat 3)" from
+    # the 4-player run in one dict, read as one game's figures
+    for name, kw in (("four", {"players": 4}), ("deck", {"rules": {"deck": 40}}),
+                     ("hearts", {"game": "hearts"})):
+        other = tmp_path / name
+        simtool.run(**{"game": "black-white", **kw}, n=100, seed=1, strategy="random", jobs=1, out=other)
+        with pytest.raises(simtool.SimtoolError, match=rf"^metrics are of one game: {random_run} is black-white at "
+                                                      rf"3 players \(deck=36, hand_size=sheet\), {other} is "):
+            simtool.metrics([random_run, other])
+    assert simtool.metrics([random_run, random_run]) == simtool.metrics(random_run)

@@ -676,12 +676,32 @@ def metrics(sources) -> dict[str, dict]:
     runs = [sources] if one else list(sources)
     if not runs:
         raise SimtoolError("metrics: give a finished run folder, or a list of them")
+    read_runs = [read(run) for run in runs]
+    _one_game(read_runs)
     found: dict[str, dict] = {}
-    for run in map(read, runs):
+    for run in read_runs:
         for name, figure in compute(run).items():
             found.setdefault(name, figure.record(name))
     order = list(DEFINITIONS)
     return dict(sorted(found.items(), key=lambda kv: (order.index(kv[0].partition(" (")[0]), kv[0])))
+
+
+def _game_of(run: Run) -> str:
+    """A run's game as the metrics compare runs: the game, its player count and its rules."""
+    rules = ", ".join(f"{k}={v}" for k, v in sorted(run.meta.get("rules", {}).items()))
+    return f"{run.meta.get('game')} at {run.p} players ({rules or 'no rule options'})"
+
+
+def _one_game(runs: list[Run]) -> None:
+    """Refuse runs of several games, player counts or rules: each metric taken from the first run
+    it fits made one dict of figures from two games (fairness at 3 players, 'fairness (seat 3)'
+    from a 4-player run)."""
+    first = _game_of(runs[0])
+    other = next((run for run in runs if _game_of(run) != first), None)
+    if other is not None:
+        raise SimtoolError(f"metrics are of one game: {runs[0].name} is {first}, {other.name} is "
+                           f"{_game_of(other)}; give the runs of one game, player count and rules "
+                           f"(or each run alone)")
 
 
 def for_review(folders: Iterable, root: Path | None = None) -> dict[str, dict]:
