@@ -291,3 +291,11 @@ def test_metrics_of_runs_of_two_games_player_counts_or_rules_are_refused(random_
                                                       rf"3 players \(deck=36, hand_size=sheet\), {other} is "):
             simtool.metrics([random_run, other])
     assert simtool.metrics([random_run, random_run]) == simtool.metrics(random_run)
+
+
+def test_a_sweep_of_one_cell_says_one_cell(tmp_path):
+    # before: "1 cells in RUNS; report PAGE"
+    r = cli("sweep", "-g", "black-white", "-n", "100", "-j", "1", "--runs", tmp_path / "runs",
+            "-o", tmp_path / "s.html")
+    assert r.exit_code == 0, r.output
+    assert f"1 cell in {tmp_path / 'runs'}; report {tmp_path / 's.html'}" in r.output and "1 cells" not in r.output
