@@ -159,11 +159,12 @@ def tuning(game, vary, objective, players, rules, lineup, strong, weak, seed_) -
     seed(seed_)
 
 
-def execution(jobs, force, progress, backend, scheduler) -> None:
+def execution(jobs, force, progress, backend, scheduler, signature: str = "progress(done, total)") -> None:
     """The arguments of how runs are played, shared by every API function that plays them
-    (each checks its ``timeout`` with :func:`check_timeout`)."""
+    (each checks its ``timeout`` with :func:`check_timeout`); ``signature``: the call its
+    ``progress`` gets."""
     count("jobs", jobs, "every core")
     flag("force", force)
-    callback("progress", progress, "progress(done, total)")
+    callback("progress", progress, signature)
     text("backend", backend, "local")
     text("scheduler", scheduler, "tcp://HOST:8786", optional=True)

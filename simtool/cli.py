@@ -742,7 +742,7 @@ def sweep(
             out.print(f"sweep: {sweeps.cost(specs)}, into {folder}", markup=False, highlight=False,
                       soft_wrap=True)
         with _progress(quiet) as bar:
-            task = bar.add_task(f"sweep of {len(specs):,} cells", total=None)
+            task = bar.add_task(f"sweep of {len(specs):,} cell{'s' * (len(specs) != 1)}", total=None)
             done = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force, timeout=timeout,
                            progress=lambda done, total: bar.update(task, completed=done, total=total))
         paths = [d.cell.folder for d in done]
@@ -752,7 +752,8 @@ def sweep(
     except KeyboardInterrupt:
         raise interrupted(folder and f"finished chunks are kept: finish the sweep with "
                                      f"simtool sweep --resume {folder}") from None
-    out.print(f"{len(paths)} cells in {folder}; report {written}", markup=False, highlight=False)
+    out.print(f"{len(paths):,} cell{'s' * (len(paths) != 1)} in {folder}; report {written}", markup=False,
+              highlight=False)
 
 
 def _players(text: str | None, game: str) -> int | None:

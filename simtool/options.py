@@ -76,6 +76,11 @@ class Value:
             for v in self.choices:
                 if str(v) == text or (isinstance(v, float) and _same_float(text, v)):
                     return v
+            # a listed whole number is read as a range's is (pass_count=2.0, 2e0): it was "bad rule
+            # pass_count '2.0'; expected one of 3, 0, 1, 2", naming the 2 given as not valid
+            numbers = [v for v in self.choices if isinstance(v, int) and not isinstance(v, bool)]
+            if numbers and (number := Value(WHOLE)._number(value, WHOLE)) in numbers:
+                return numbers[numbers.index(number)]
             raise ValueError(text)
         if self.kind == NUMBERS:
             numbers = [self._number(x, WHOLE) for x in text.strip("[]()").split(",")]

@@ -28,7 +28,8 @@ import numpy as np
 import polars as pl
 
 from simtool import stats
-from simtool.errors import SimtoolError
+from simtool.arguments import whole
+from simtool.errors import SimtoolError, bad, shown
 from simtool.pipeline.folders import load, native
 
 CARDSTOCK = "CardStock (mgoadric/cardstock, CardStock/Scoring/; blog post on its heuristics)"
@@ -205,10 +206,17 @@ def read(source) -> Run:
                 [c for c in wanted if c in matches.collect_schema().names()]).collect(), leads)
         return from_tables(str(folder), meta, seats.select(wanted).collect(), None, leads)
     if not all(hasattr(source, name) for name in ("meta", "seats", "matches")):
-        raise SimtoolError(f"bad source {source!r}; expected a finished run folder (str or pathlib.Path) "
+        # a table (result.seats) lacks the run's record, which says who played and how
+        given = f"a table ({type(source).__name__})" if _is_table(source) else shown(source)
+        raise SimtoolError(f"bad source {given}; expected a finished run folder (str or pathlib.Path) "
                            f"or a result of simtool.run")
     return from_tables(str(getattr(source, "path", None) or "the run"), source.meta, source.seats,
                        source.matches, getattr(source, "leads", None))
+
+
+def _is_table(value) -> bool:
+    """A polars or pandas frame or column (asking a LazyFrame for ``columns`` resolves its schema)."""
+    return type(value).__name__ in ("DataFrame", "LazyFrame", "Series")
 
 
 def from_tables(name: str, meta: dict, seats: pl.DataFrame | None, matches: pl.DataFrame | None,
@@ -255,6 +263,12 @@ def fairness(source, seat: int = 0, play: str = "random") -> Figure:
     ``play`` (a strategy at every seat) give the same formula for another seat or another play,
     which :func:`compute` names as such (``fairness (pimc play, seat 2)``)."""
     run = read(source)
+    if not isinstance(play, str):
+        raise bad("play", play, "a strategy's name such as 'random'")
+    # seat -1 was numpy's last seat under the label "seat -1", seat 3 of 3 an IndexError
+    if not whole(seat) or not 0 <= seat < run.p:
+        raise bad("seat", seat, f"a seat of {run.name}'s {run.p} players, 0 to {run.p - 1}")
+    seat = int(seat)
     if set(run.lineup()) != {play}:
         mode = "all-random play (CardStock's first mode)" if play == "random" else f"{play} at every seat"
         raise Misfit(f"fairness needs {mode}; {run.name} plays {_lineup(run)}: run it with "
@@ -654,19 +668,40 @@ def metrics(sources) -> dict[str, dict]:
     several (each metric from the first of them whose line-up fits it: an all-random run for
     fairness, one search among random seats for order, a run with lead histories for the rest).
     ``ci`` is the 95% interval ``[low, high]`` (``None`` where it cannot be had)."""
-    one = isinstance(sources, (str, Path)) or hasattr(sources, "meta")
+    # a table is one source (refused as such by read), not a list of its columns
+    one = isinstance(sources, (str, Path)) or hasattr(sources, "meta") or _is_table(sources)
     if not one and (not isinstance(sources, Iterable) or isinstance(sources, (bytes, Mapping))):  # metrics(5)
         raise SimtoolError(f"bad sources {sources!r}; expected a finished run folder (str or pathlib.Path), "
                            f"a result of simtool.run, or a list of them")
     runs = [sources] if one else list(sources)
     if not runs:
         raise SimtoolError("metrics: give a finished run folder, or a list of them")
+    read_runs = [read(run) for run in runs]
+    _one_game(read_runs)
     found: dict[str, dict] = {}
-    for run in map(read, runs):
+    for run in read_runs:
         for name, figure in compute(run).items():
             found.setdefault(name, figure.record(name))
     order = list(DEFINITIONS)
     return dict(sorted(found.items(), key=lambda kv: (order.index(kv[0].partition(" (")[0]), kv[0])))
+
+
+def _game_of(run: Run) -> str:
+    """A run's game as the metrics compare runs: the game, its player count and its rules."""
+    rules = ", ".join(f"{k}={v}" for k, v in sorted(run.meta.get("rules", {}).items()))
+    return f"{run.meta.get('game')} at {run.p} players ({rules or 'no rule options'})"
+
+
+def _one_game(runs: list[Run]) -> None:
+    """Refuse runs of several games, player counts or rules: each metric taken from the first run
+    it fits made one dict of figures from two games (fairness at 3 players, 'fairness (seat 3)'
+    from a 4-player run)."""
+    first = _game_of(runs[0])
+    other = next((run for run in runs if _game_of(run) != first), None)
+    if other is not None:
+        raise SimtoolError(f"metrics are of one game: {runs[0].name} is {first}, {other.name} is "
+                           f"{_game_of(other)}; give the runs of one game, player count and rules "
+                           f"(or each run alone)")
 
 
 def for_review(folders: Iterable, root: Path | None = None) -> dict[str, dict]:

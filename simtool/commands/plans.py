@@ -103,10 +103,13 @@ def check_cells(plan: Plan) -> None:
     old, new = found.as_dict(), cell.spec.as_dict()
     changes = ", ".join(f"{k} {_setting(old[k])} (now {_setting(new[k])})" for k in new if old.get(k) != new[k])
     more = f"; {len(differ) - 1} more cells as well" if len(differ) > 1 else ""
+    them = "them" if more else "it"
+    # a review or a tuning has no --force, which was offered all the same
+    again = (f"play {them} again with --force, or choose another folder" if plan.again == "--force"
+             else f"play {them} again in {plan.again}")
     raise SimtoolError(f"{cell.folder} holds a{'n interrupted' if kind == 'interrupted' else ''} run played "
                        f"with other settings: {changes}{more} (the {plan.command}, or a default of "
-                       f"simtool's, changed); play {'them' if more else 'it'} again with --force, or "
-                       f"choose another folder")
+                       f"simtool's, changed); {again}")
 
 
 def _setting(value) -> str:

@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
@@ -46,7 +46,8 @@ from simtool import arguments, games, options
 from simtool.commands import ladder, restrict
 from simtool.commands.plans import play
 from simtool.errors import SimtoolError, choices, option, os_problem
-from simtool.pipeline.folders import parse_json, write_json
+from simtool.pipeline.folders import FolderLock, let_go, parse_json, write_json
+from simtool.pipeline.folders import hold as hold_folder
 from simtool.pipeline.runner import BACKENDS, RunSpec, make_spec, play_chunk
 
 EFFORTS = {"quick": 60, "standard": 300, "thorough": 1800}
@@ -110,6 +111,8 @@ class Setup:
     seed: int
     effort: str
     sizes: Sizes
+    lock: FolderLock | None = field(default=None, compare=False, repr=False)
+    """The review folder's, held while the review writes it (:func:`setup`'s ``hold``)."""
 
 
 def search_names(game_id: str) -> tuple[str | None, str | None]:
@@ -271,12 +274,11 @@ def check_folder(out: Path) -> None:
 
 def setup(game: str, out: Path, players: int | None = None, rules: dict | None = None,
           effort: str = "quick", vs_rules: dict | None = None, seed: int | None = None,
-          given: Sizes | None = None) -> Setup:
+          given: Sizes | None = None, hold: bool = False) -> Setup:
     """Check every input and decide what the review plays. The sizes are ``given``, else those
     the same review saved in ``out``, else the pilot's; the seed is ``seed``, else the one the same
-    review saved (so that running the same command again goes on), else a fresh one."""
-    from strategies import restrictions as limits
-
+    review saved (so that running the same command again goes on), else a fresh one. ``hold``:
+    lock ``out`` before anything is read from it (``Setup.lock``, the caller's to let go)."""
     g = games.get(arguments.text("game", game, "black-white"))
     p = games.check_players(g, arguments.count("players", players, "the game's default"))
     arguments.mapping("rules", rules, "{'hand_size': 10}")
@@ -286,6 +288,22 @@ def setup(game: str, out: Path, players: int | None = None, rules: dict | None =
     arguments.seed(seed)
     versions = versions_of(g, p, rules, vs_rules)
     check_folder(out)
+    # a second review there before the first had runs/ rewrote its sizes.json and played its own
+    # review into the folder; the first then stopped on cells "played with other settings"
+    lock = hold_folder(out, "review") if hold else None
+    try:
+        return replace(_decide(g, p, versions, out, effort, seed, given), lock=lock)
+    except BaseException:
+        if lock is not None:
+            let_go(lock)
+        raise
+
+
+def _decide(g, p: int, versions: tuple[dict, ...], out: Path, effort: str, seed: int | None,
+            given: Sizes | None) -> Setup:
+    """:func:`setup`'s choices once its inputs are checked: the plays, the sizes and the seed."""
+    from strategies import restrictions as limits
+
     default = g.default_strategy
     weaker = next_weaker(g.id)
     search, doubled = search_names(g.id)
@@ -430,7 +448,8 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     from simtool.reports import review as pages
 
     out = Path(arguments.folder("out", out))
-    arguments.execution(jobs, False, progress, backend, scheduler)
+    # a review's progress names the question too: it was told to take progress(done, total)
+    arguments.execution(jobs, False, progress, backend, scheduler, "progress(question, done, total)")
     baseline = arguments.folder("baseline", baseline, optional=True)
     if sizes is not None and not (isinstance(sizes, Sizes) and all(
             isinstance(v, int) and not isinstance(v, bool) and v >= (0 if k in OPTIONAL else 1)
@@ -456,14 +475,17 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
         elif sizes is not None:  # the review says what it played: the baseline's effort
             effort = before.get("effort") if before.get("effort") in EFFORTS else None
     effort = "quick" if effort is None else effort
-    s = setup(game, out, players, rules, effort, vs_rules, seed, sizes)
-    folders = play_all(s, out, jobs, progress, backend, scheduler)
-    if progress is not None:
-        progress("writing the review", 0, 0)
-    result = answers.review(s.game, s.players, list(s.versions), effort, asdict(s.sizes), s.seed, folders,
-                            before)
-    pages.write(out, result)
-    return result
+    s = setup(game, out, players, rules, effort, vs_rules, seed, sizes, hold=True)
+    try:
+        folders = play_all(s, out, jobs, progress, backend, scheduler)
+        if progress is not None:
+            progress("writing the review", 0, 0)
+        result = answers.review(s.game, s.players, list(s.versions), effort, asdict(s.sizes), s.seed, folders,
+                                before)
+        pages.write(out, result)
+        return result
+    finally:
+        let_go(s.lock)
 
 
 def usable_baseline(before: dict, folder: Path) -> None:

@@ -41,13 +41,18 @@ from simtool.errors import (
 )
 from simtool.pipeline import forked
 from simtool.pipeline.folders import (
+    HOLDER,
     SPEC,
+    FolderLock,
     RunWriter,
+    hold,
     lacking_columns,
+    let_go,
     native,
     parse_json,
     played_now,
     recorded_columns,
+    refuse_if_held,
     run_kind,
     tables_intact,
     write_json,
@@ -134,8 +139,16 @@ def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", sche
     for folder in (plan.root, *(c.folder for c in plan.cells)):
         if folder is not None:
             native(folder)  # a name the table writer cannot take: one line before anything is written
-    if plan.root is not None:
-        save_plan(plan)
+    held = hold_plan(plan) if plan.root is not None else None
+    try:
+        return _execute(plan, jobs, backend, scheduler, force, keep, progress, timeout, tally)
+    finally:
+        if held is not None:
+            let_go(held)
+
+
+def _execute(plan: Plan, jobs, backend, scheduler, force: bool, keep: bool, progress, timeout, tally) -> list[Finished]:
+    """:func:`execute` once the plan's root is saved and held."""
     runs = _open(plan, force)
     try:
         started, clock = datetime.now(UTC), time.perf_counter()
@@ -344,7 +357,7 @@ def _resumed(cell: Cell, writer: RunWriter, spec_of: Callable[[], RunSpec]) -> _
     """A cell going on from the chunks an interrupted attempt left (only whole ones count)."""
     try:
         spec = spec_of()
-        done = writer.done(spec.unit, lambda name, i: expected_rows(spec, name, i), spec.n_chunks,
+        done = writer.done(spec.unit, lambda name, i: expected_rows(spec, name, i), spec.bounds, spec.n_chunks,
                            leads=bool(spec.leads), columns=recorded_columns(games.get(spec.game), spec.unit))
     except BaseException:
         writer.abort()
@@ -572,8 +585,11 @@ def check_root(plan: Plan) -> None:
     root, file = Path(plan.root), Path(plan.root) / PLAN
     if root.exists() and not root.is_dir():
         raise SimtoolError(f"{root} is a file, not a folder for the runs; choose another folder")
+    # a plan another command is playing there was "unfinished: finish it with sweep --resume, or
+    # delete plan.json to give it up", while it played on
+    refuse_if_held(root, "command")  # a sweep, ladder, restricted play or review: its record says
     if not file.exists():
-        if root.exists() and not all(run_kind(p) is not None for p in root.iterdir()):
+        if root.exists() and not all(run_kind(p) is not None for p in root.iterdir() if p.name != HOLDER):
             raise SimtoolError(f"{root} is not empty and holds no simtool plan; choose a new or empty "
                                f"folder (simtool never writes over other files)")
         return
@@ -600,14 +616,28 @@ def _finished(root: Path, cell) -> bool:
 
 
 def save_plan(plan: Plan) -> None:
+    """:func:`hold_plan`, for a plan whose cells are then played one by one (``make strength``)."""
+    let_go(hold_plan(plan))
+
+
+def hold_plan(plan: Plan) -> FolderLock:
     """The plan's cells in ``root/plan.json`` before anything is played, so that a resume can
-    finish it (:func:`check_root` first)."""
+    finish it (:func:`check_root` first); the root is locked until the plan ends (:func:`let_go`)."""
     check_root(plan)
+    lock = None
     try:
         plan.root.mkdir(parents=True, exist_ok=True)
+        lock = hold(plan.root, "command")  # refused where another began since the check
         write_json(plan.root / PLAN, plan_record(plan))
+        return lock
     except OSError as exc:
+        if lock is not None:
+            let_go(lock)
         raise SimtoolError(f"cannot write to folder {plan.root}: {os_problem(plan.root, exc)}") from None
+    except BaseException:
+        if lock is not None:
+            let_go(lock)
+        raise
 
 
 def _comparable(record: dict) -> tuple:

@@ -314,15 +314,18 @@ class FolderLock:
 
     held: weakref.WeakSet[FolderLock] = weakref.WeakSet()
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, what: str = "run", record: Path | None = None):
+        """``what`` writes there (a run, a review), and ``record`` is where it says who it is
+        (default ``chunks/writer.json``)."""
         self.folder = folder
+        record = folder / "chunks" / WRITER if record is None else record
         self.fd = os.open(folder, os.O_RDONLY)
         try:
             fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(self.fd)
-            raise SimtoolError(f"output folder {folder} is being written by another simtool run "
-                               f"({_holder(folder)}); wait for it to end or choose another folder") from None
+            raise SimtoolError(f"output folder {folder} is being written by another simtool {what} "
+                               f"({_holder(record)}); wait for it to end or choose another folder") from None
         FolderLock.held.add(self)
 
     def release(self) -> None:
@@ -339,9 +342,9 @@ class FolderLock:
 os.register_at_fork(after_in_child=FolderLock.forget_in_child)
 
 
-def _holder(folder: Path) -> str:
+def _holder(record: Path) -> str:
     try:
-        who = parse_json((folder / "chunks" / WRITER).read_text())
+        who = parse_json(record.read_text())
         return f"pid {who['pid']}, started {who['started']}: {who['command']}"
     except (OSError, ValueError, KeyError, TypeError):
         return "details unknown"
@@ -358,13 +361,21 @@ class RunWriter:
         self.lock = None
         self.written: set[Path] = set()
         kind = run_kind(self.out)
-        if kind is None:
-            if self.out.is_dir():  # a run starting there (its spec.json not yet written) is named as one
+        if self.out.is_dir():
+            # a run writing there is named as one: before, a folder another run was writing was
+            # "an interrupted run" to go on with --resume, or one not yet started "no simtool run"
+            try:
                 FolderLock(self.out).release()
+            except OSError:  # a folder it cannot open: named where the writer takes its lock below
+                pass
+        if kind is None:
             if resume:  # not a folder to write a new run in either: there is no run to go on with
                 raise SimtoolError(f"nothing to resume in {self.out}: it is "
                                    + ("a file" if not self.out.is_dir() else "a folder holding no simtool run")
                                    + "; --resume takes the folder of an interrupted run")
+            if not self.out.is_dir():  # it was "not empty and holds no simtool run", of a file
+                raise SimtoolError(f"output folder {self.out} is a file; choose a new or empty folder for "
+                                   f"the run (simtool never writes over other files)")
             raise SimtoolError(f"output folder {self.out} is not empty and holds no simtool run; "
                                f"choose a new or empty folder (simtool never writes over other files)")
         if resume:
@@ -385,13 +396,13 @@ class RunWriter:
             self.lock = FolderLock(self.out)
             if resume:
                 self._same_versions()
-            else:
-                self._clear()  # a replaced run must not look complete meanwhile
+            # who writes, before a replaced run's files go (run.json first, so that it never looks
+            # complete meanwhile): a reader then was told "seats.parquet is missing; the run folder
+            # is incomplete: run it again", or "not a finished run folder", not that a run was being written
             self.parts.mkdir(exist_ok=True)
-            write_json(self.parts / WRITER, {"pid": os.getpid(),
-                                              "started": f"{datetime.now():%Y-%m-%d %H:%M:%S}",
-                                              "command": " ".join(_argv())})
+            write_json(self.parts / WRITER, writer_record())
             if not resume:
+                self._clear()
                 plain = {**json.loads(json.dumps(spec or {}, default=str)), PLAYED_BY: played_by()}
                 if installed := installed_by(plain):
                     plain[INSTALLED] = installed
@@ -428,16 +439,16 @@ class RunWriter:
                                f"that version, or play it again with --force")
 
     def _clear(self) -> None:
-        for name in OURS:
+        for name in reversed(OURS):  # run.json first
             (self.out / name).unlink(missing_ok=True)
             (self.out / f"{name}.tmp").unlink(missing_ok=True)
-        self._clear_chunks()
+        self._clear_chunks(keep=WRITER)
 
-    def _clear_chunks(self) -> None:
+    def _clear_chunks(self, keep: str | None = None) -> None:
         if not self.parts.is_dir():
             return
         for f in self.parts.iterdir():
-            if f.is_file() and OUR_CHUNKS.fullmatch(f.name):
+            if f.is_file() and OUR_CHUNKS.fullmatch(f.name) and f.name != keep:
                 f.unlink()
         if not any(self.parts.iterdir()):
             self.parts.rmdir()
@@ -463,10 +474,12 @@ class RunWriter:
         data.pop(INSTALLED, None)
         return data
 
-    def done(self, unit: str, rows, count: int, leads: bool = False,
+    def done(self, unit: str, rows, span, count: int, leads: bool = False,
              columns: dict[str, set[str]] | None = None) -> set[int]:
         """Chunks whose tables are all on disk and whole, among the run's ``count``. ``rows(name,
-        index)`` is the row count table ``name`` of chunk ``index`` must have (``None``: any). A
+        index)`` is the row count table ``name`` of chunk ``index`` must have (``None``: any), and
+        ``span(index)`` its first deal (match) and how many it holds: a chunk whose numbers lie
+        elsewhere (another chunk's files copied under its name) is played again. A
         damaged file (a truncated copy, a disk that filled up, values changed by hand: its
         checksum differs from the one written with it) is renamed ``*.damaged`` and its chunk
         played again. Only simtool's own chunk names are read: a user's copy beside them
@@ -478,7 +491,7 @@ class RunWriter:
         names = ("seats", "matches")[:2 if unit == "match" else 1] + (("leads",) if leads else ())
         found = {index for name in names for index in self.chunk_files(name, count)}
         files = {index: {name: self.parts / f"{name}-{index:06d}.parquet" for name in names} for index in found}
-        whole = _whole(files, rows, columns or {})
+        whole = _whole(files, rows, columns or {}, ("deal" if unit == "deal" else "match", span))
         for index in found - whole:
             for f in [*files[index].values(), self.parts / f"sums-{index:06d}.json"]:
                 if f.exists():
@@ -666,7 +679,7 @@ def join_chunks(parts: list[Path], dest: Path, limit: tuple[str, int] | None, sp
         spare.unlink(missing_ok=True)
 
 
-def _whole(files: dict[int, dict[str, Path]], rows, columns: dict[str, set[str]]) -> set[int]:
+def _whole(files: dict[int, dict[str, Path]], rows, columns: dict[str, set[str]], span) -> set[int]:
     """The chunks whose every file reads whole, with the rows it must have and the checksum
     written with it (a file changed by hand, valid parquet with other values, would otherwise be
     joined into the tables as if played). Read in a forked
@@ -678,7 +691,9 @@ def _whole(files: dict[int, dict[str, Path]], rows, columns: dict[str, set[str]]
     def check() -> set[int]:
         def ok(i: int, named: dict[str, Path]) -> bool:
             sums = chunk_sums(next(iter(named.values())).parent, i)
-            return all(_readable(f, rows(n, i), sums.get(n), columns.get(n, set())) for n, f in named.items())
+            numbers = (span[0], *span[1](i))
+            return all(_readable(f, rows(n, i), sums.get(n), columns.get(n, set()), numbers)
+                       for n, f in named.items())
 
         whole = {i for i, named in files.items() if ok(i, named)}
         return whole - _odd_schema({i: files[i] for i in whole})
@@ -699,10 +714,12 @@ def _odd_schema(files: dict[int, dict[str, Path]]) -> set[int]:
     return odd
 
 
-def _readable(path: Path, rows: int | None, expected: str | None, need: set[str] = frozenset()) -> bool:
+def _readable(path: Path, rows: int | None, expected: str | None, need: set[str],
+              numbers: tuple[str, int, int]) -> bool:
     """Whether the chunk file reads whole, with ``rows`` rows (``None``: any), every column of
-    ``need`` and the checksum ``expected`` written with it (``None``: none was, so it is not known
-    to be whole)."""
+    ``need``, the checksum ``expected`` written with it (``None``: none was, so it is not known
+    to be whole) and, ``numbers`` being ``(key, start, count)``, every ``key`` (deal or match
+    number) within ``start`` and ``start + count``."""
     try:
         data = path.read_bytes()
     except OSError:
@@ -713,7 +730,52 @@ def _readable(path: Path, rows: int | None, expected: str | None, need: set[str]
         table = pl.read_parquet(io.BytesIO(data))
     except Exception:  # polars raises several kinds for a damaged file
         return False
+    if numbers[0] in table.columns and table.height:
+        # chunk 2's files and sums copied as chunk 10's read whole with their checksum: joined,
+        # the run ended "finished" with deals 65536.. twice, which every reader then refused
+        key, start, count = numbers
+        if not start <= table[key].min() <= table[key].max() < start + count:
+            return False
     return (rows is None or table.height == rows) and need <= set(table.columns)
+
+
+def writer_record() -> dict:
+    """Who holds a :class:`FolderLock`, as its record says: this process, when and by what command."""
+    return {"pid": os.getpid(), "started": f"{datetime.now():%Y-%m-%d %H:%M:%S}", "command": " ".join(_argv())}
+
+
+HOLDER = ".writer.json"
+"""Who is writing a folder of several runs (a plan's root, a review) now: the process holding its
+lock (a run folder's is ``chunks/writer.json``)."""
+
+
+def refuse_if_held(folder: Path, what: str) -> None:
+    """Refuse, naming it, a folder another simtool command is writing (``what``: the kind of
+    command that writes such a folder), before a check that would mistake its work for an
+    unfinished or a stranger's."""
+    if folder.is_dir():
+        try:
+            FolderLock(folder, what, folder / HOLDER).release()
+        except OSError:  # a folder it cannot open: named where it is written
+            pass
+
+
+def hold(folder: Path, what: str) -> FolderLock:
+    """Lock ``folder`` (made if need be) while this command writes it, and say who holds it in
+    :data:`HOLDER`; :func:`let_go` ends both."""
+    lock = FolderLock(folder, what, folder / HOLDER)
+    try:
+        write_json(folder / HOLDER, writer_record())
+    except BaseException:
+        lock.release()
+        raise
+    return lock
+
+
+def let_go(lock: FolderLock) -> None:
+    """The end of :func:`hold`: its record first, while the folder is still ours."""
+    (lock.folder / HOLDER).unlink(missing_ok=True)
+    lock.release()
 
 
 def _argv() -> list[str]:
@@ -1022,6 +1084,9 @@ def unfinished(run_dir: Path) -> str:
     """Why a folder without ``run.json`` cannot be read: a run is writing it (its pid from
     ``chunks/writer.json``, alive), its run was interrupted (``--resume`` finishes it), or it is
     no run folder."""
+    if run_dir.is_file():  # a run's own file named: "r/run.json is not a finished run folder (no run.json)"
+        held = " that holds it, " + str(run_dir.parent) if (run_dir.parent / "run.json").is_file() else ""
+        return f"{run_dir} is a file, not a run folder; give the run folder{held}"
     try:
         who = parse_json((run_dir / "chunks" / WRITER).read_text())
         pid = who["pid"]

@@ -33,7 +33,7 @@ from simtool import games, options, stats
 from simtool.analysis import labels, ratings, summary, tension, verdicts
 from simtool.analysis import ladder as ladders
 from simtool.analysis import of as analysis_of
-from simtool.errors import SimtoolError, os_problem
+from simtool.errors import SimtoolError, bad, os_problem
 from simtool.games import ROUND_CAP
 from simtool.pipeline.folders import collect, load, other_deals, read_meta, write_together
 from simtool.reports import pages
@@ -145,6 +145,13 @@ def analyse(path: Path, ladders: list = (), charts: bool = True) -> Analysis:
 def rating_table(paths: list[Path]) -> pl.DataFrame | None:
     """The Python API's ratings over finished run folders of one game (a sweep's cells):
     :func:`ratings.rate` of their deals, as a polars frame with ``rating_low/high``."""
+    # one folder's name was read letter by letter ("r is not a finished run folder")
+    given = paths
+    paths = [] if isinstance(paths, (str, bytes, os.PathLike, dict)) or not hasattr(paths, "__iter__") \
+        else list(paths)  # a glob's generator too
+    if not paths or not all(isinstance(p, (str, os.PathLike)) for p in paths):
+        raise bad("folders", given, "a list of finished run folders (str or pathlib.Path), such as "
+                                    "['runs/a', 'runs/b']")
     runs = [analyse(Path(p), charts=False) for p in paths]
     if len({r.game.id for r in runs}) > 1:
         raise SimtoolError("ratings compare the strategies of one game; give the runs of one game")
@@ -908,11 +915,11 @@ def show_difference(diff: float, half: float, percent: bool) -> str:
     return ("+" if diff >= 0 and shown else "") + text
 
 
-def check_output(out: str | Path, inputs: list[Path]) -> None:
+def check_output(out: str | Path, inputs: list[Path], kind: str = "report") -> None:
     """Refuse, before any work, a report path that names a folder (an existing one, or a path
     ending in '/'), an input itself, a file of an input or of its ``chunks/``, a file simtool did
-    not write as a report, or a place that cannot be written (under a file, or a folder this
-    user may not write in)."""
+    not write as a page of this ``kind`` (:data:`PAGES`), or a place that cannot be written (under
+    a file, or a folder this user may not write in)."""
     text, out = os.fspath(out), Path(out)
     if not text.strip():  # `--out " "` wrote a page named ' ' in the working folder
         raise SimtoolError(f"report {text!r} is a blank name; give a file name such as report.html")
@@ -935,6 +942,11 @@ def check_output(out: str | Path, inputs: list[Path]) -> None:
     if out.exists() and not is_report(out):
         raise SimtoolError(f"{out} exists and is not a simtool report; simtool replaces only its own "
                            f"reports: choose another --out")
+    # a review's or a tuning's page was replaced by a balance report (and the other way about),
+    # its review.json left beside a page of something else
+    if out.exists() and (found := page_kind(out)) != kind:
+        raise SimtoolError(f"{out} is a simtool {PAGES.get(found, found)} page, not a {PAGES[kind]}: simtool "
+                           f"replaces a page only with one of its kind; choose another --out")
     base = where.parent
     while not base.exists() and base != base.parent:
         base = base.parent
@@ -942,6 +954,23 @@ def check_output(out: str | Path, inputs: list[Path]) -> None:
         raise SimtoolError(f"cannot write report {out}: {base} is a file, not a folder")
     if not os.access(base, os.W_OK | os.X_OK):
         raise SimtoolError(f"cannot write report {out}: no permission to write in {base}")
+
+
+PAGES = {"report": "balance report", "review": "review", "tune": "tuning"}
+"""The kinds of page simtool writes, as each says in its ``simtool-page`` meta tag."""
+
+
+def page_kind(path: Path) -> str:
+    """Which of :data:`PAGES` a simtool page is: its meta tag, or for a page written before the
+    tag, a review's or a tuning's by its name beside its JSON, else a report."""
+    with open(path, "rb") as f:
+        head = f.read(1 << 16)
+    if found := re.search(rb'<meta name="simtool-page" content="(\w+)">', head):
+        return found[1].decode()
+    for kind, page, record in (("review", "review.html", "review.json"), ("tune", "tune.html", "tune.json")):
+        if path.name == page and (path.parent / record).is_file():
+            return kind
+    return "report"
 
 
 def is_report(path: Path) -> bool:
