@@ -426,7 +426,8 @@ def play_all(s: Setup, out: Path, jobs: int | None = None, progress: Progress | 
         # a review goes on when run again (as after Ctrl-C), not by `sweep --resume` of one
         # question's folder, and has no --force
         folders[question] = play(specs, out / "runs" / question, jobs, backend=backend, scheduler=scheduler,
-                                 progress=tick, extra=extra, command="review", again=f"a new {option('out')}")
+                                 progress=tick, extra=extra, command="review",
+                                 again=f"a new {option('out', argument='out folder')}")
     return folders
 
 

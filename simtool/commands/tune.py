@@ -388,7 +388,7 @@ def measure(config: Config, out: Path, params: dict, n: int, seed: int, jobs, ba
     # a trial's runs are finished by going on with the tuning (the next start measures the trial
     # cut off), never by `sweep --resume` of its folder, and a tuning has no --force
     paths = run_cells(list(specs.values()), folder, jobs, False, backend, scheduler, command="tune",
-                      again=f"a new {arguments.option('out')}")
+                      again=f"a new {arguments.option('out', argument='out folder')}")
     runs = dict(zip(specs, paths, strict=True))
     figures: Measure = {}
     if "main" in runs:
