@@ -1,0 +1,42 @@
+"""Review of the leftovers 5b (b39095e..e4e227f): each test failed on the merged code."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import simtool
+from simtool import games
+from simtool.errors import StrategyError
+
+from .designer_games.whist import Whist
+
+
+@pytest.fixture
+def installed(monkeypatch):
+    """Registers games for a test, as the conformance suite does for a game not installed."""
+    def install(*added):
+        monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, *added))
+    return install
+
+
+class _SlowWorlds(Whist):
+    """Whist that takes its time over a hand begun past its first trick, as only a world a search
+    re-dealt is: the search's --timeout then runs out inside the game's code."""
+
+    id = "designer-slow-worlds"
+
+    def play(self, s):
+        if s.trick_no:
+            time.sleep(0.5)
+        return (yield from super().play(s))
+
+
+def test_a_search_out_of_time_inside_a_designer_games_play_out_is_the_searchs_timeout(installed):
+    # before: "game 'designer-slow-worlds' (...) raised Overtime while strategy 'pimc' searched its
+    # worlds": the game blamed for the strategy's --timeout, as ccffd52 took every exception
+    # raised in the game's code of a play-out for the game's own
+    installed(_SlowWorlds())
+    with pytest.raises(StrategyError, match=r"^strategy 'pimc' did not return within timeout=0.05 s \(decision"):
+        simtool.run("designer-slow-worlds", n=4, seed=1, strategy="high", seats={0: "pimc"}, timeout=0.05)
