@@ -1082,6 +1082,8 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
     except (StrategyError, GameError, TimerError):
         raise
     except Overtime:
+        if ctx.timeout is None and isinstance(ctx, _WorldsContext):  # a search's timer, run out in its play-out
+            raise
         raise StrategyError(
             f"strategy '{strategy.name}' did not return within {option('timeout', ctx.timeout)} s "
             f"(decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))})"

@@ -40,3 +40,31 @@ def test_a_search_out_of_time_inside_a_designer_games_play_out_is_the_searchs_ti
     installed(_SlowWorlds())
     with pytest.raises(StrategyError, match=r"^strategy 'pimc' did not return within timeout=0.05 s \(decision"):
         simtool.run("designer-slow-worlds", n=4, seed=1, strategy="high", seats={0: "pimc"}, timeout=0.05)
+
+
+SLOW_PLAYOUT = '''
+import time
+from simtool import bits
+
+
+calls = []
+
+
+def slow(view, rng):
+    calls.append(1)
+    if len(calls) > 1:  # pimc's first call, on its own view, is quick; those of its play-outs are not
+        time.sleep(0.5)
+    return bits.lowest(view.legal)
+'''
+
+
+def test_a_search_out_of_time_inside_its_play_out_policy_is_the_searchs_timeout(tmp_path):
+    # before: "strategy 'slow.py:slow' did not return within timeout s (decision 'play' of
+    # kansas-city, re-dealt world 0 of a play-out)": the search's own timer, run out while its
+    # play-out policy chose, was the policy's, in a sentence missing the timeout's value
+    (tmp_path / "slow.py").write_text(SLOW_PLAYOUT)
+    entry = f"pimc@playout={tmp_path}/slow.py:slow,samples=2"
+    with pytest.raises(StrategyError, match=r"^strategy 'pimc@\S+' did not return within timeout=0.2 s "
+                                            r"\(decision '\w+' of kansas-city, deal 0 of the run"):
+        simtool.run("kansas-city", n=2, seed=1, strategy="high", seats={0: entry}, timeout=0.2,
+                     rules={"pass_count": 0})
