@@ -296,7 +296,9 @@ beside it): a plugin in a crowded folder costs a bounded scan."""
 
 def helpers(plugin: Path) -> list[Path]:
     """The modules a plugin may import from its folder (``import mylib`` for ``mylib.py`` beside
-    it): every non-hidden ``.py`` file there but itself, the first :data:`HELPERS` by name."""
+    it): every non-hidden ``.py`` file there but itself, the first :data:`HELPERS` by name. Its
+    file's folder, a symlink's target's, as :func:`importing_beside` imports from."""
+    plugin = plugin.resolve()
     try:
         names = sorted(n for n in os.listdir(plugin.parent)
                        if n.endswith(".py") and not n.startswith(".") and n != plugin.name)

@@ -68,3 +68,30 @@ def test_a_search_out_of_time_inside_its_play_out_policy_is_the_searchs_timeout(
                                             r"\(decision '\w+' of kansas-city, deal 0 of the run"):
         simtool.run("kansas-city", n=2, seed=1, strategy="high", seats={0: entry}, timeout=0.2,
                      rules={"pass_count": 0})
+
+
+
+
+def test_a_helper_beside_a_symlinked_plugin_edited_between_two_loads_is_imported_anew(tmp_path):
+    # the plugin imports its helpers from its file's own folder (as `python bot.py` does for a
+    # symlink), so that folder's helpers must key its module: before, those beside the link did,
+    # and the second load by the link's path (a notebook's strategies.resolve, a line-up entry
+    # outside a run) gave the module imported first, its helper 'lowest' still
+    import numpy as np
+
+    import strategies
+    from simtool import bits
+
+    from .test_hardening_leftovers5b import HELPER, _bot
+
+    class View:
+        legal = np.array([0b0110], np.uint64)
+        n_actions = 64
+
+    _bot(tmp_path / "a", "lowest")
+    (tmp_path / "link").mkdir()
+    (tmp_path / "link" / "mine.py").symlink_to(tmp_path / "a" / "bot.py")
+    entry = f"{tmp_path}/link/mine.py:bot"
+    assert strategies.resolve(entry, "black-white")(View, None) == bits.lowest(View.legal) == 1
+    (tmp_path / "a" / "mylib.py").write_text(HELPER.format(side="highest", extra=", view.n_actions"))
+    assert strategies.resolve(entry, "black-white")(View, None) == 2
