@@ -95,3 +95,69 @@ def test_a_helper_beside_a_symlinked_plugin_edited_between_two_loads_is_imported
     assert strategies.resolve(entry, "black-white")(View, None) == bits.lowest(View.legal) == 1
     (tmp_path / "a" / "mylib.py").write_text(HELPER.format(side="highest", extra=", view.n_actions"))
     assert strategies.resolve(entry, "black-white")(View, None) == 2
+
+
+GATED_BOT = '''
+import gate_{name}
+import mylib
+
+
+def bot(view, rng):
+    return mylib.pick(view)
+'''
+
+GATE = '''
+import builtins
+import os
+import sys
+import threading
+import time
+
+try:  # both plugins' imports under way at once, each with its folder on sys.path
+    builtins.review_l5b_gate.wait(timeout=1)
+    # the plugin whose folder is not first on sys.path imports its helper first
+    time.sleep(0.3 if sys.path[0] == os.path.dirname(__file__) else 0)
+except threading.BrokenBarrierError:  # the other plugin waits for this one's import to end
+    pass
+'''
+
+
+def test_two_threads_loading_plugins_with_same_named_helpers_each_get_their_own(tmp_path, monkeypatch):
+    # threads of one process (a dask worker's --nthreads 2 playing two chunks) load plugins at
+    # once: before, both folders were on sys.path and both helpers named 'mylib' went into one
+    # sys.modules, so one plugin played the other's helper ('highest' for 'lowest', or the reverse)
+    import builtins
+    import threading
+
+    import numpy as np
+
+    import strategies
+
+    from .test_hardening_leftovers5b import HELPER
+
+    monkeypatch.setattr(builtins, "review_l5b_gate", threading.Barrier(2), raising=False)
+    entries = {}
+    for name, side in (("low", "lowest"), ("high", "highest")):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / f"{name}.py").write_text(GATED_BOT.format(name=name))
+        (folder / f"gate_{name}.py").write_text(GATE)
+        (folder / "mylib.py").write_text(HELPER.format(side=side, extra=", view.n_actions" if side == "highest"
+                                                       else ""))
+        entries[name] = f"{folder}/{name}.py:bot"
+    found = {}
+
+    def load(name):
+        found[name] = strategies.resolve(entries[name], "black-white")
+
+    threads = [threading.Thread(target=load, args=(name,)) for name in entries]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+
+    class View:
+        legal = np.array([0b0110], np.uint64)
+        n_actions = 64
+
+    assert (found["low"](View, None), found["high"](View, None)) == (1, 2)
