@@ -161,3 +161,24 @@ def test_two_threads_loading_plugins_with_same_named_helpers_each_get_their_own(
         n_actions = 64
 
     assert (found["low"](View, None), found["high"](View, None)) == (1, 2)
+
+
+def test_the_restricted_play_table_shows_a_few_changed_deals_as_the_html_report_does():
+    # before: 1 deal changed of 20,000 read "0.0%" in simtool restrict's table, "0.005%" in its HTML
+    # report (94c0976 gave the report's pct filter a significant figure, not the command line)
+    import io
+
+    import polars as pl
+    from rich.console import Console
+
+    from simtool.cli import _restrict_table
+    from simtool.reports.balance import environment
+
+    row = {"game": "kansas-city", "players": 4, "rules": "", "strategy": "target", "deals": 20_000,
+           "restriction": "no-upgrade", "win_cost": 0.0, "win_cost_low": -0.001, "win_cost_high": 0.001,
+           "score_change": 0.0, "score_change_low": -0.01, "score_change_high": 0.01, "changed": 1 / 20_000,
+           "verdict": "nothing"}
+    out = io.StringIO()
+    Console(file=out, width=200).print(_restrict_table(pl.DataFrame([row])))
+    assert environment().filters["pct"](row["changed"]) == "0.005%"
+    assert " 0.005% " in out.getvalue() and "0.0%" not in out.getvalue(), out.getvalue()
