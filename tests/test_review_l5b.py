@@ -182,3 +182,13 @@ def test_the_restricted_play_table_shows_a_few_changed_deals_as_the_html_report_
     Console(file=out, width=200).print(_restrict_table(pl.DataFrame([row])))
     assert environment().filters["pct"](row["changed"]) == "0.005%"
     assert " 0.005% " in out.getvalue() and "0.0%" not in out.getvalue(), out.getvalue()
+
+
+def test_a_tiny_share_with_a_symmetric_interval_never_shows_as_0():
+    # before: "0.000% ± 0.000%" for a seat winning 0.0003% of its units with an interval symmetric
+    # enough for x% ± h% (some 1e8 deals): x% ± h% stops at three decimals, to which the share is 0
+    from simtool import stats
+
+    assert stats.fmt_share(3e-6, 2.8e-6, 3.2e-6) == "0.0003% (0.0003–0.0003%)"
+    assert stats.fmt_share(0.25, 0.24, 0.26) == "25.0% ± 1.0%"  # as before
+    assert stats.fmt_share(0.0, -1e-6, 1e-6) == "0.000% ± 0.000%"  # exactly 0 stays 0
