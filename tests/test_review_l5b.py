@@ -192,3 +192,21 @@ def test_a_tiny_share_with_a_symmetric_interval_never_shows_as_0():
     assert stats.fmt_share(3e-6, 2.8e-6, 3.2e-6) == "0.0003% (0.0003–0.0003%)"
     assert stats.fmt_share(0.25, 0.24, 0.26) == "25.0% ± 1.0%"  # as before
     assert stats.fmt_share(0.0, -1e-6, 1e-6) == "0.000% ± 0.000%"  # exactly 0 stays 0
+
+
+def test_a_search_plays_its_play_out_policys_helper_as_edited_between_two_runs_of_one_process(tmp_path):
+    # as a line-up's plugin does since 45b7445 (a notebook's next run plays the edit): before, pimc
+    # kept the policy it looked up first for the process, and the second run played the helper
+    # imported first ('lowest' again), though run.json recorded the edited one
+    from .test_hardening_leftovers5b import HELPER, _bot, _inline
+
+    def searched(policy):
+        return simtool.run("black-white", n=30, seed=5, players=3, strategy="random", jobs=1,
+                           seats={0: f"pimc@samples=2,playout={policy}"}).seats.drop("strategy")
+
+    entry = _bot(tmp_path / "a", "lowest")
+    low, high = searched(_inline(tmp_path / "i", "lowest")), searched(_inline(tmp_path / "j", "highest"))
+    assert not low.equals(high)  # the policy shows in the results
+    assert searched(entry).equals(low)
+    (tmp_path / "a" / "mylib.py").write_text(HELPER.format(side="highest", extra=", view.n_actions"))
+    assert searched(entry).equals(high)
