@@ -210,3 +210,38 @@ def test_a_search_plays_its_play_out_policys_helper_as_edited_between_two_runs_o
     assert searched(entry).equals(low)
     (tmp_path / "a" / "mylib.py").write_text(HELPER.format(side="highest", extra=", view.n_actions"))
     assert searched(entry).equals(high)
+
+
+class _TooFewTricks(Whist):
+    """Whist declaring one trick fewer than a seat can take (13 cards a hand)."""
+
+    id = "designer-too-few"
+
+    def most_tricks(self, rules, p):
+        return 12
+
+
+class _MostTricksFails(Whist):
+    id = "designer-most-fails"
+
+    def most_tricks(self, rules, p):
+        return rules["hand_size"]  # a rule this game does not have
+
+
+def test_a_designer_games_most_tricks_below_its_play_is_named_not_the_table(installed, tmp_path):
+    # before: "column 'tricks' has 1 values outside 0..12 (...); the table is damaged or
+    # hand-edited: run it again", of a genuine run: running it again refused it again
+    from simtool.pipeline import folders
+
+    installed(_TooFewTricks(), _MostTricksFails())
+    simtool.run("designer-too-few", n=400, seed=1, strategy="high", out=tmp_path / "few")
+    with pytest.raises(simtool.errors.SimtoolError, match=r"column 'tricks' has [\d,]+ values outside 0\.\.12 .*the "
+                                                          r"table is damaged or hand-edited, or game 'designer-too-few'"
+                                                          r"'s most_tricks is below its play: python -m pytest "
+                                                          r"--simtool-game designer-too-few"):
+        folders.load(tmp_path / "few")
+    # before: KeyError: 'hand_size', a traceback of simtool summary
+    simtool.run("designer-most-fails", n=20, seed=1, out=tmp_path / "fails")
+    with pytest.raises(simtool.errors.GameError, match=r"^game 'designer-most-fails' \(tests.test_review_l5b\) raised "
+                                                       r"KeyError: 'hand_size' in most_tricks; its conformance suite"):
+        folders.load(tmp_path / "fails")
