@@ -245,3 +245,17 @@ def test_a_designer_games_most_tricks_below_its_play_is_named_not_the_table(inst
     with pytest.raises(simtool.errors.GameError, match=r"^game 'designer-most-fails' \(tests.test_review_l5b\) raised "
                                                        r"KeyError: 'hand_size' in most_tricks; its conformance suite"):
         folders.load(tmp_path / "fails")
+
+
+def test_the_reports_share_of_capped_matches_is_never_shown_as_0(tmp_path):
+    # before: "1 of 20,000 matches (0.0%) hit the 200-round cap", beside the verdict's "0.005% of
+    # matches ... hit the cap" (its _pct, with a significant figure since 94c0976)
+    from dataclasses import replace
+
+    from simtool.reports import balance
+
+    simtool.run("trickster", n=20, seed=1, unit="match", out=tmp_path / "r")
+    a = balance.analyse(tmp_path / "r", charts=False)
+    a = replace(a, meta={**a.meta, "n": 20_000}, capped=1)
+    line = next(f for f in balance.findings(a) if "round cap" in f)
+    assert line.startswith("1 of 20,000 matches (0.005%) hit the "), line
