@@ -1103,7 +1103,7 @@ def _restrict_table(table) -> Table:
     for r in table.iter_rows(named=True):
         t.add_row(r["restriction"], fmt_cost(r["win_cost"], r["win_cost_low"], r["win_cost_high"]),
                   stats.fmt_mean(r["score_change"], r["score_change_low"], r["score_change_high"]),
-                  f"{100 * r['changed']:.1f}%", r["verdict"])
+                  f"{stats.percent(r['changed'])}%", r["verdict"])  # as the HTML report's pct
     return t
 
 

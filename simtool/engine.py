@@ -1082,6 +1082,8 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
     except (StrategyError, GameError, TimerError):
         raise
     except Overtime:
+        if ctx.timeout is None and isinstance(ctx, _WorldsContext):  # a search's timer, run out in its play-out
+            raise
         raise StrategyError(
             f"strategy '{strategy.name}' did not return within {option('timeout', ctx.timeout)} s "
             f"(decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))})"
@@ -1533,11 +1535,12 @@ def _game_errors(play):
 def _the_games(game: Game, exc: BaseException) -> str | None:
     """``exc``, raised by ``game``'s code, as the game's failure in words ("game 'G' (module)
     raised ..."); ``None`` where it is not the game's to name: an error simtool named already (a
-    strategy's), memory, the user's Ctrl-C, and simtool's own games (their traceback is a bug
-    report)."""
+    strategy's), memory, a search's time running out in the game's code of a world it plays
+    (:class:`Overtime`, the search's ``--timeout``), the user's Ctrl-C, and simtool's own games
+    (their traceback is a bug report)."""
     if isinstance(exc, OutsideTable):  # put/add know the table, not the game
         return f"game '{game.id}' ({type(game).__module__}) wrote {exc}"
-    if isinstance(exc, (SimtoolError, MemoryError)):
+    if isinstance(exc, (SimtoolError, MemoryError, Overtime)):
         return None
     module = type(game).__module__
     if module.startswith("simtool.") or (isinstance(exc, KeyboardInterrupt) and by_the_user()):

@@ -429,7 +429,10 @@ def fmt_share(share: float, low: float, high: float) -> str:
     if not np.isfinite(share):
         return "n/a"
     half = (high - low) / 2
-    if np.isfinite(half) and abs((high - share) - (share - low)) <= 0.2 * half:
+    # x% ± h% where the share shows there: it stops at three decimals, to which a share of some
+    # 1e8 deals may round to 0 (shown "0.000% ± 0.000%")
+    if np.isfinite(half) and abs((high - share) - (share - low)) <= 0.2 * half and (
+            share == 0 or round(100 * share, _half_decimals(half)) != 0):
         return fmt_pct(share, half)
     if not np.isfinite(half):
         return f"{percent(share)}% (n/a)"
@@ -727,9 +730,14 @@ def fmt_pct(share: float, half: float) -> str:
     """A share and its half-width as percentages, with as many decimals as the interval allows."""
     if not np.isfinite(half):
         return f"{percent(share)}% ± n/a"
-    digits = max(1, min(3, -math.floor(math.log10(100 * half)))) if half > 0 else 1
+    digits = _half_decimals(half)
     # to the half-width's decimals, beside which a share or a difference rounded to 0 is honest
     return f"{_pct(share, digits)}% ± {100 * half:.{digits}f}%"
+
+
+def _half_decimals(half: float) -> int:
+    """The decimals of ``x% ± h%`` for the half-width ``half`` (a share): 1 to 3."""
+    return max(1, min(3, -math.floor(math.log10(100 * half)))) if half > 0 else 1
 
 
 def fmt_p(p_value: float) -> str:

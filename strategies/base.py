@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -298,7 +299,9 @@ beside it): a plugin in a crowded folder costs a bounded scan."""
 
 def helpers(plugin: Path) -> list[Path]:
     """The modules a plugin may import from its folder (``import mylib`` for ``mylib.py`` beside
-    it): every non-hidden ``.py`` file there but itself, the first :data:`HELPERS` by name."""
+    it): every non-hidden ``.py`` file there but itself, the first :data:`HELPERS` by name. Its
+    file's folder, a symlink's target's, as :func:`importing_beside` imports from."""
+    plugin = plugin.resolve()
     try:
         names = sorted(n for n in os.listdir(plugin.parent)
                        if n.endswith(".py") and not n.startswith(".") and n != plugin.name)
@@ -315,20 +318,29 @@ def importing_beside(plugin: Path) -> Iterator[None]:
     by the names it bound): another plugin's ``mylib.py`` in another folder is then its own, not
     the first one imported, and a helper edited since is imported anew with the plugin (see
     :func:`file_identity`). A helper must be imported as the plugin is, not later from a
-    strategy's call (the folder is no longer on the path)."""
+    strategy's call (the folder is no longer on the path). One plugin at a time per process
+    (:data:`_IMPORTING`)."""
     folder = plugin.resolve().parent
-    before = set(sys.modules)
-    sys.path.insert(0, str(folder))
-    try:
-        yield
-    finally:
-        if str(folder) in sys.path:
-            sys.path.remove(str(folder))
-        new = set(sys.modules) - before
-        ours = {name for name in new if "." not in name and _from(sys.modules[name], folder)}
-        for name in new:
-            if name.partition(".")[0] in ours:
-                del sys.modules[name]
+    with _IMPORTING:
+        before = set(sys.modules)
+        sys.path.insert(0, str(folder))
+        try:
+            yield
+        finally:
+            if str(folder) in sys.path:
+                sys.path.remove(str(folder))
+            new = set(sys.modules) - before
+            ours = {name for name in new if "." not in name and _from(sys.modules[name], folder)}
+            for name in new:
+                if name.partition(".")[0] in ours:
+                    del sys.modules[name]
+
+
+_IMPORTING = threading.RLock()
+"""Held while a plugin is imported: sys.path and sys.modules are the process's, so two threads
+importing plugins at once (a dask worker's threads playing two chunks) had both folders on the
+path, and one plugin's ``import mylib`` took the other's. Reentrant: a plugin may load another as
+it is imported."""
 
 
 def _from(module, folder: Path) -> bool:

@@ -36,7 +36,7 @@ import strategies
 from simtool import bits, games
 
 from . import restrictions
-from .base import PLAYOUT, STRATEGY, Param, Strategy, strategy
+from .base import PLAYOUT, STRATEGY, Param, Strategy, file_identity, strategy
 
 ROWS = 1 << 17
 """Play-out rows (deal x option x world) per batch: bounds memory whatever the chunk size."""
@@ -339,12 +339,19 @@ def _value(results, value_of: str, seats, game_id: str) -> np.ndarray:
     return mine - score.max(axis=1)
 
 
+def _resolve(spec: str, game_id: str, run_resolve=None):
+    """The play-out policy as the run resolves names (``run_resolve``, the view's: a plugin policy
+    of an ``--isolate`` run plays in its own process), or as a line-up would outside a run. A
+    plugin's is looked up anew once its file or a helper beside it changed (:func:`file_identity`),
+    as a line-up's plugin is: a notebook's next run plays the edit."""
+    file = strategies.plugin_file(spec)
+    return _looked_up(spec, game_id, run_resolve, file_identity(file) if file is not None else ())
+
+
 # looked up once per process: the registries read the installed packages' entry points, which
 # costs more than a small decision
 @cache
-def _resolve(spec: str, game_id: str, run_resolve=None):
-    """The play-out policy as the run resolves names (``run_resolve``, the view's: a plugin policy
-    of an ``--isolate`` run plays in its own process), or as a line-up would outside a run."""
+def _looked_up(spec: str, game_id: str, run_resolve, identity: tuple):
     return (run_resolve or strategies.resolve)(spec, game_id)
 
 

@@ -28,7 +28,7 @@ import numpy as np
 import polars as pl
 
 from simtool import games, options
-from simtool.errors import DiskFull, SimtoolError, os_problem
+from simtool.errors import DiskFull, GameError, SimtoolError, describe, os_problem
 from simtool.pipeline import stitch
 
 TABLES = ("seats", "matches", "leads")
@@ -991,7 +991,7 @@ def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
                     "the matches in matches.parquet played")
     else:
         _check_rows(run_dir / "seats.parquet", seats, p, n * copies, "deal", "deals", copies=copies)
-    later.append(_check_values(run_dir / "seats.parquet", seats, meta, game.most_tricks(rules, p)))
+    later.append(_check_values(run_dir / "seats.parquet", seats, meta, *_most_tricks(game, rules, p)))
     # whole and of the right shape, yet perhaps another run's: refused for every reader (a summary,
     # a ladder, restricted play, the metrics), not by the report alone
     check_intact(run_dir, meta)
@@ -1218,7 +1218,23 @@ def collect(path: Path, query: pl.LazyFrame, engine: str = "auto") -> pl.DataFra
                            f"run it again") from None
 
 
-def _check_values(path: Path, table: pl.LazyFrame, meta: dict, most_tricks: int | None = None) -> str | None:
+def _most_tricks(game, rules: dict, p: int) -> tuple[int | None, str]:
+    """The game's ``most_tricks`` for these rules, and what else a table beyond it may mean: a
+    designer's game may declare too few (its genuine run was refused as hand-edited, and again
+    once run again), or fail in it (a traceback of every reader)."""
+    if type(game).__module__.startswith("simtool.games."):  # held to its own runs by its tests
+        return game.most_tricks(rules, p), ""
+    suite = f"python -m pytest --simtool-game {game.id}"
+    try:
+        most = game.most_tricks(rules, p)
+    except Exception as exc:
+        raise GameError(f"game '{game.id}' ({type(game).__module__}) raised {describe(exc)} in most_tricks; its "
+                        f"conformance suite shows where: {suite}") from exc
+    return most, f", or game '{game.id}''s most_tricks is below its play: {suite}"
+
+
+def _check_values(path: Path, table: pl.LazyFrame, meta: dict, most_tricks: int | None = None,
+                  or_else: str = "") -> str | None:
     """Every value present and one the game can produce: simtool writes no missing values (null, or
     NaN in a number column), and one would reach the statistics as a crash or a silently shorter
     sample; nor a share of the win outside 0..1, a count below 0 (``tricks``, a match's
@@ -1226,7 +1242,8 @@ def _check_values(path: Path, table: pl.LazyFrame, meta: dict, most_tricks: int 
     strategy the run's line-up does not name. One pass over the table (seats and their order:
     :func:`_check_rows`). Missing values, win shares and rounds are refused here; what the run's
     ``run.json`` decides (the tricks, the names) is returned in words, for :func:`load` to refuse
-    once that ``run.json`` is known to be the run's."""
+    once that ``run.json`` is known to be the run's. ``or_else``: what else tricks beyond
+    ``most_tricks`` may mean (:func:`_most_tricks`)."""
     schema = table.collect_schema()
     missing = [(pl.col(c).is_null() | pl.col(c).is_nan() if schema[c].is_float() else pl.col(c).is_null())
                .sum().alias(c) for c in schema.names()]
@@ -1257,11 +1274,11 @@ def _check_values(path: Path, table: pl.LazyFrame, meta: dict, most_tricks: int 
         if k:
             low, high, what = bounds[name]
             span = f"{low}..{high}" if high is not None else f"below {low}"
-            problem = (f"{path}: column '{name}' has {k:,} values {'outside ' * (high is not None)}{span} "
-                       f"({what}); the table is damaged or hand-edited: run it again")
+            problem = f"{path}: column '{name}' has {k:,} values {'outside ' * (high is not None)}{span} ({what})"
             if name != "tricks":  # tricks: bounded by run.json's rules
-                raise SimtoolError(problem)
-            return problem
+                raise SimtoolError(f"{problem}; the table is damaged or hand-edited: run it again")
+            return (f"{problem}; the table is damaged or hand-edited{or_else}" if or_else and high is not None
+                    else f"{problem}; the table is damaged or hand-edited: run it again")
     stray = [str(name) for name in named if _stray(name, names, files)]
     if stray:
         return (f"{path}: column 'strategy' names {stray[0]!r}, which run.json's line-up does not "

@@ -392,7 +392,7 @@ def findings(a: Analysis, ladder=None) -> list[str]:
                    f"{stats.fmt_rate(top[name], top[f'{name}_low'], top[f'{name}_high'])}.")
     if a.capped:
         n = a.meta["n"] * (a.p if a.meta.get("duplicate") else 1)  # the matches played: every copy
-        out.append(f"{a.capped:,} of {n:,} matches ({100 * a.capped / n:.1f}%) hit the "
+        out.append(f"{a.capped:,} of {n:,} matches ({stats.percent(a.capped / n)}%) hit the "
                    f"{ROUND_CAP}-round cap and were stopped there, each a draw among the seats "
                    f"leading at the cap: their totals and win shares are those at the cap, not "
                    f"of a finished match, so the match figures above depend on the cap.")
