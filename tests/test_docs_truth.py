@@ -1,0 +1,34 @@
+"""The docs' examples, run as a designer would copy them (at a small n): docs must match the tool."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+import simtool
+
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
+ROOT = Path(__file__).parents[1]
+
+
+def blocks(doc: str, lang: str) -> list[str]:
+    """The fenced code blocks of one language in a doc, indentation removed."""
+    text = (ROOT / doc).read_text()
+    found = re.finditer(rf"^( *)```{lang}\n(.*?)^\1```", text, re.S | re.M)
+    return ["\n".join(line[len(m.group(1)):] for line in m.group(2).splitlines()) + "\n" for m in found]
+
+
+def test_metrics_example_makes_every_folder_it_reads(tmp_path, monkeypatch):
+    # docs/metrics.md's example read runs/hearts-random and runs/hearts-order without making them
+    code = blocks("docs/metrics.md", "python")[0]
+    monkeypatch.chdir(tmp_path)
+    play, measure, got = simtool.run, simtool.metrics, {}
+
+    def small(game, n, **kw):  # the doc's sizes take a minute; the same line-ups at 40 deals
+        return play(game, min(n, 40), **{**kw, "lead_history": kw.get("lead_history") and 40})
+
+    monkeypatch.setattr(simtool, "run", small)
+    monkeypatch.setattr(simtool, "metrics", lambda folders: got.update(measure(folders)))
+    exec(compile(code, "docs/metrics.md", "exec"), {})
+    assert {"fairness", "order", "drama", "security", "convergence"} <= set(got)
