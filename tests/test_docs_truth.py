@@ -41,3 +41,13 @@ def test_plugins_doc_names_every_built_in_strategy():
     listed = (ROOT / "docs/plugins.md").read_text().split("**`pimc`, the built-in search**")[0]
     searched = {"pimc", "clairvoyant"}  # the search and its reference have paragraphs of their own
     assert [name for name in strategies.registry() if f"`{name}`" not in listed and name not in searched] == []
+
+
+def test_plugins_doc_gives_pimc_infer_defaults_of_the_code():
+    # docs/plugins.md said Nine Lives' default was infer=2; the code's has been 1 since 8ccf36d
+    from strategies import pimc
+
+    text = " ".join((ROOT / "docs/plugins.md").read_text().split())
+    said = re.search(r"0, none, by default, (\d+) in Nine Lives and (\d+) in Out-Trumped", text)
+    infer = next(p for p in pimc.pimc.params if p.name == "infer")
+    assert (int(said[1]), int(said[2])) == (infer.default_for("nine-lives"), infer.default_for("out-trumped"))
