@@ -51,3 +51,16 @@ def test_plugins_doc_gives_pimc_infer_defaults_of_the_code():
     said = re.search(r"0, none, by default, (\d+) in Nine Lives and (\d+) in Out-Trumped", text)
     infer = next(p for p in pimc.pimc.params if p.name == "infer")
     assert (int(said[1]), int(said[2])) == (infer.default_for("nine-lives"), infer.default_for("out-trumped"))
+
+
+def test_plugins_doc_names_every_command_with_timeout():
+    # docs/plugins.md said --timeout was on run and sweep; ladder and restrict take it too
+    from typer.testing import CliRunner
+
+    from simtool.cli import app
+
+    text = " ".join((ROOT / "docs/plugins.md").read_text().split())
+    said = set(re.findall(r"`(\w+)`", re.search(r"`--timeout SECONDS` \(on (.*?), off by default", text)[1]))
+    commands = ["run", "report", "sweep", "tune", "ladder", "restrict", "review", "replay"]
+    taking = {c for c in commands if "--timeout" in CliRunner().invoke(app, [c, "--help"]).output}
+    assert said == taking
