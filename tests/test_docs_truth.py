@@ -74,3 +74,26 @@ def test_plugins_doc_names_every_pimc_parameter():
     text = doc.split("**`pimc`, the built-in search**")[1].split("**Parameters.**")[0]
     names = [p.name for p in pimc.pimc.params] + [v for p in pimc.pimc.params if p.name == "value" for v in p.values]
     assert [name for name in names if f"`{name}`" not in text] == []
+
+
+def top_keys(text: str) -> set[str]:
+    """The keys of the outermost object of a sketch of JSON (``# comments`` left out)."""
+    text = re.sub(r"#[^\n]*", "", text)
+    depth, found = 0, set()
+    for m in re.finditer(r'[{}\[\]]|"(\w+)":', text):
+        if m[1] is None:
+            depth += 1 if m[0] in "{[" else -1
+        elif depth == 1:
+            found.add(m[1])
+    return found
+
+
+def test_review_json_schema_says_which_keys_come_with_a_comparison(bw_review):
+    # docs/review.md listed comparison and changes as keys of every review.json; they come only
+    # with --vs-rule or --baseline, as versus does
+    import json
+
+    block = blocks("docs/review.md", "")[1]
+    always, compared = block.split("# these three only with --vs-rule or --baseline")
+    assert top_keys(always) == set(json.loads((bw_review[0] / "review.json").read_text()))
+    assert top_keys("{" + compared) == {"versus", "comparison", "changes"}
