@@ -97,3 +97,14 @@ def test_review_json_schema_says_which_keys_come_with_a_comparison(bw_review):
     always, compared = block.split("# these three only with --vs-rule or --baseline")
     assert top_keys(always) == set(json.loads((bw_review[0] / "review.json").read_text()))
     assert top_keys("{" + compared) == {"versus", "comparison", "changes"}
+
+
+def test_readme_python_names_of_the_other_commands_run(tmp_path):
+    # the README named tune.tune as the Python of `simtool tune`; it takes a tune.configure(...)
+    # (a Config), not the command's arguments, and docs/cli.md called the module simtool.tune
+    readme = (ROOT / "README.md").read_text()
+    assert "`tune.tune(tune.configure(...), out)`" in readme
+    assert "`simtool.tune.configure` and `simtool.tune.tune`" in (ROOT / "docs/cli.md").read_text()
+    config = simtool.tune.configure("kansas-city", ["pass_count=2,3"], ["seat_spread"], n=200, trials=2, seed=1)
+    result = simtool.tune.tune(config, tmp_path / "tune", jobs=1)
+    assert len(result["trials"]) == 2
