@@ -108,3 +108,20 @@ def test_readme_python_names_of_the_other_commands_run(tmp_path):
     config = simtool.tune.configure("kansas-city", ["pass_count=2,3"], ["seat_spread"], n=200, trials=2, seed=1)
     result = simtool.tune.tune(config, tmp_path / "tune", jobs=1)
     assert len(result["trials"]) == 2
+
+
+@pytest.mark.parametrize("args", [["run", "--lead-history", "{}", "--n", "10", "-q", "-j", "1", "--out", "{out}"],
+                                  ["replay", "--seed", "1", "--deal", "{}"]])
+def test_cli_doc_on_whole_number_options_is_what_they_take(args, tmp_path):
+    # docs/cli.md said --trials, --lead-history, --deal and --match take digits only, 1e3 refused;
+    # since 5730c1c they read 1e3 as --n does, and refuse 1.5
+    from typer.testing import CliRunner
+
+    from simtool.cli import app
+
+    text = " ".join((ROOT / "docs/cli.md").read_text().split())
+    assert "`--deal` and `--match` read the same way (`1e3` is 1000; `1.5` is refused" in text
+    run = lambda value: CliRunner().invoke(app, [a.format(value, out=tmp_path / value) for a in args])  # noqa: E731
+    assert run("1e3").exit_code == 0
+    refused = run("1.5")
+    assert refused.exit_code == 2 and "expected a whole number" in refused.output
