@@ -239,6 +239,11 @@ def one_line_path(flag: str):
     return check
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 cell``, ``8 cells``: a sweep of one cell, a tuning of one trial, are said so."""
+    return f"{n:,} {noun}{'s' * (n != 1)}"
+
+
 def one_line(text: str) -> str:
     """An error message on one line whatever it quotes: a character that is not printable in a
     name the user gave (a newline, a terminal's escape sequence) is written as Python escapes it
@@ -752,7 +757,7 @@ def sweep(
     except KeyboardInterrupt:
         raise interrupted(folder and f"finished chunks are kept: finish the sweep with "
                                      f"simtool sweep --resume {folder}") from None
-    out.print(f"{len(paths)} cells in {folder}; report {written}", markup=False, highlight=False)
+    out.print(f"{_count(len(paths), 'cell')} in {folder}; report {written}", markup=False, highlight=False)
 
 
 def _players(text: str | None, game: str) -> int | None:
@@ -856,7 +861,7 @@ def tune(
     if skipped:
         out.print(f"{len(skipped)} trials skipped: the game cannot be played with their values "
                   f"(first: {skipped[0]})", markup=False, highlight=False)
-    out.print(f"{result['trials'].height} trials in {folder}; report {written}",
+    out.print(f"{_count(result['trials'].height, 'trial')} in {folder}; report {written}",
               markup=False, highlight=False)
     out.print(result["recommendation"], markup=False, highlight=False, soft_wrap=True)
 
@@ -994,7 +999,7 @@ def ladder(
         for sentence in (verdict(climbed), convergence(climbed), reference_sentence(climbed)):
             if sentence:
                 out.print(sentence, markup=False, highlight=False)
-    out.print(f"{len(paths)} rung runs in {folder}; report {written}", markup=False, highlight=False)
+    out.print(f"{_count(len(paths), 'rung run')} in {folder}; report {written}", markup=False, highlight=False)
 
 
 def _ladder_table(climbed, meta: dict) -> Table:

@@ -125,3 +125,17 @@ def test_cli_doc_on_whole_number_options_is_what_they_take(args, tmp_path):
     assert run("1e3").exit_code == 0
     refused = run("1.5")
     assert refused.exit_code == 2 and "expected a whole number" in refused.output
+
+
+def test_a_sweep_of_one_cell_says_one_cell(tmp_path):
+    # `simtool sweep` of one cell ended "1 cells in ...", a ladder of two rungs "1 rung runs in ..."
+    from typer.testing import CliRunner
+
+    from simtool.cli import app
+
+    r = CliRunner().invoke(app, ["sweep", "--game", "black-white", "--n", "10", "--seed", "1", "-j", "1",
+                                 "--runs", str(tmp_path / "s"), "-o", str(tmp_path / "s.html")])
+    assert r.exit_code == 0 and "\n1 cell in " in r.output, r.output
+    r = CliRunner().invoke(app, ["ladder", "--game", "black-white", "--rungs", "random,balance", "--n", "10", "--seed",
+                                 "1", "-j", "1", "--runs", str(tmp_path / "l"), "-o", str(tmp_path / "l.html")])
+    assert r.exit_code == 0 and "\n1 rung run in " in r.output, r.output
