@@ -670,7 +670,8 @@ def sweep(
     lineup: list[str] = typer.Option([], "--lineup", "-l", help="A line-up: NAME (every seat) or "
                                      "NAME,NAME,... (seat by seat, the last fills the rest); "
                                      "'default' is the game's default strategy. Repeatable."),
-    n: N = None,
+    n: Optional[str] = typer.Option(None, "--n", "-n", help="Deals (or matches) per cell: 1e6, 1000000, "
+                                    "1_000_000 (default: the grid file's n, else 1e5)."),
     seed: Seed = None,
     unit: Unit = None,
     rotate: Optional[bool] = typer.Option(None, "--rotate/--no-rotate", help="Rotate line-ups."),

@@ -139,3 +139,16 @@ def test_a_sweep_of_one_cell_says_one_cell(tmp_path):
     r = CliRunner().invoke(app, ["ladder", "--game", "black-white", "--rungs", "random,balance", "--n", "10", "--seed",
                                  "1", "-j", "1", "--runs", str(tmp_path / "l"), "-o", str(tmp_path / "l.html")])
     assert r.exit_code == 0 and "\n1 rung run in " in r.output, r.output
+
+
+def test_sweep_help_gives_the_n_a_sweep_plays(tmp_path):
+    # `simtool sweep --help` gave no default for --n (every other playing command shows its own)
+    from typer.testing import CliRunner
+
+    from simtool.cli import app
+
+    said = re.search(r"default: the grid file's n, else (\S+?)\)", " ".join(CliRunner().invoke(
+        app, ["sweep", "--help"]).output.split()))
+    r = CliRunner().invoke(app, ["sweep", "--game", "black-white", "--seed", "1", "-j", "1",
+                                 "--runs", str(tmp_path / "s"), "-o", str(tmp_path / "s.html")])
+    assert said and f"1 cell, {int(float(said[1])):,} deals in" in r.output, r.output
