@@ -152,3 +152,19 @@ def test_sweep_help_gives_the_n_a_sweep_plays(tmp_path):
     r = CliRunner().invoke(app, ["sweep", "--game", "black-white", "--seed", "1", "-j", "1",
                                  "--runs", str(tmp_path / "s"), "-o", str(tmp_path / "s.html")])
     assert said and f"1 cell, {int(float(said[1])):,} deals in" in r.output, r.output
+
+
+def test_cli_doc_names_every_option_of_every_command():
+    # docs/cli.md, 'every command in full', named no --title, --isolate, --reference, --fields,
+    # --effort, --baseline, --vs-rule, --quiet, nor a sweep's --no- flags
+    from typer.testing import CliRunner
+
+    from simtool.cli import app
+
+    doc = (ROOT / "docs/cli.md").read_text()
+    commands = ["run", "report", "sweep", "tune", "ladder", "restrict", "review", "replay", "games", "strategies"]
+    named = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*(?![\w-])", doc))
+    shown = {c: set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", CliRunner().invoke(app, [c, "--help"]).output))
+             for c in commands}
+    missing = {c: sorted(options - named - {"--help"}) for c, options in shown.items()}
+    assert {c: m for c, m in missing.items() if m} == {}
