@@ -168,3 +168,17 @@ def test_cli_doc_names_every_option_of_every_command():
              for c in commands}
     missing = {c: sorted(options - named - {"--help"}) for c, options in shown.items()}
     assert {c: m for c, m in missing.items() if m} == {}
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/cli.md"])
+def test_python_run_example_runs(doc, monkeypatch):
+    # the README's and docs/cli.md's simtool.run example, at 2,000 deals instead of 100,000
+    code = next(b for b in blocks(doc, "python") if "simtool.run(" in b and "r.summary()" in b)
+    play = simtool.run
+    monkeypatch.setattr(simtool, "run", lambda *a, **kw: play(*a, **{**kw, "n": min(kw["n"], 2000)}))
+    scope = {}
+    exec(compile(code, doc, "exec"), scope)
+    r = scope["r"]
+    assert r.seats.height == 2000 * 3 and r.seats.to_pandas().shape[0] == 6000
+    assert {"win", "win_low", "win_high", "balanced"} <= set(r.summary().columns)
+    assert "By seat and strategy" in r.tables()
