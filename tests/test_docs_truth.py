@@ -182,3 +182,12 @@ def test_python_run_example_runs(doc, monkeypatch):
     assert r.seats.height == 2000 * 3 and r.seats.to_pandas().shape[0] == 6000
     assert {"win", "win_low", "win_high", "balanced"} <= set(r.summary().columns)
     assert "By seat and strategy" in r.tables()
+
+
+def test_plugins_doc_examples_are_the_readme_ones_it_runs():
+    # docs/plugins.md repeats the README's my_strategy.py and my_search.py, which tests/test_readme.py
+    # runs: a copy edited on one page only would go untested
+    def files(doc):
+        return {b.splitlines()[0]: b for b in blocks(doc, "python") if b.startswith("# my_")}
+
+    assert files("docs/plugins.md") == files("README.md") and len(files("README.md")) == 2
