@@ -534,8 +534,10 @@ def show_summary(folder: Path) -> None:
     game = games.get(meta["game"])
     rate = meta["n"] / meta["wall_seconds"] if meta["wall_seconds"] else float("nan")
     unit = meta["unit"] + "es" if meta["unit"] == "match" else meta["unit"] + "s"
-    title = (f"{meta['title']}: {meta['players']} players, {meta['n']:,} {unit}, "
-             f"seed {meta['seed']}, {meta['wall_seconds']:.2f} s ({rate:,.0f} {unit}/s)")
+    defaults = {o.name: str(o.default) for o in game.options}
+    changed = ", ".join(f"{k}={v}" for k, v in meta["rules"].items() if str(v) != defaults.get(k))
+    title = (f"{meta['title']}: {meta['players']} players, " + (f"rules {changed}, " if changed else "")
+             + f"{meta['n']:,} {unit}, seed {meta['seed']}, {meta['wall_seconds']:.2f} s ({rate:,.0f} {unit}/s)")
     tables = summary_tables(meta, seats, matches)
     table = tables["By seat and strategy"]
     out.print(_summary_table(title, game, table, ("seat", "strategy"), matches is not None))

@@ -191,3 +191,22 @@ def test_plugins_doc_examples_are_the_readme_ones_it_runs():
         return {b.splitlines()[0]: b for b in blocks(doc, "python") if b.startswith("# my_")}
 
     assert files("docs/plugins.md") == files("README.md") and len(files("README.md")) == 2
+
+
+def test_run_summary_names_the_rules_it_played(tmp_path):
+    # `simtool run --game kansas-city --rule pass_count=2` (docs/cli.md's overshoot example) printed
+    # "Kansas City: 4 players, 1,000 deals, seed 2, ...": nothing on screen said which rules
+    from typer.testing import CliRunner
+
+    from simtool.cli import app
+
+    def first_line(*rules):
+        args = ["run", "--game", "kansas-city", "--n", "50", "--seed", "1", "-j", "1",
+                "--out", str(tmp_path / "_".join(("run",) + rules))]
+        r = CliRunner().invoke(app, args + [a for rule in rules for a in ("--rule", rule)])
+        assert r.exit_code == 0, r.output
+        return r.output.splitlines()[0]
+
+    assert "Kansas City: 4 players, rules pass_count=2, four_bonus=0, 50 deals, seed 1" in first_line(
+        "pass_count=2", "four_bonus=0")
+    assert "Kansas City: 4 players, 50 deals, seed 1" in first_line()
