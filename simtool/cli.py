@@ -239,6 +239,18 @@ def one_line_path(flag: str):
     return check
 
 
+def _fresh(stem: str) -> Path:
+    """``runs/STEM-<timestamp>``, the default folder of a command, never one already there: two
+    commands in one second (a loop in a script) would otherwise meet in one folder, the second
+    refused with advice (--force) that would replace the first's results."""
+    folder = Path("runs") / f"{stem}-{datetime.now():%Y%m%d-%H%M%S}"
+    fresh, i = folder, 1
+    while fresh.exists():
+        i += 1
+        fresh = folder.with_name(f"{folder.name}-{i}")
+    return fresh
+
+
 def _count(n: int, noun: str) -> str:
     """``1 cell``, ``8 cells``: a sweep of one cell, a tuning of one trial, are said so."""
     return f"{n:,} {noun}{'s' * (n != 1)}"
@@ -463,7 +475,7 @@ def run(
                                               precision, duplicate, lead_history, isolate)
         if spec is not None and (capped := pilot.warning(spec)):
             err.print(f"warning: {capped}; the run goes on", markup=False, highlight=False, soft_wrap=True)
-        folder = resume or out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"
+        folder = resume or out_dir or _fresh(spec.game)
         with _progress(quiet) as bar:
             task = bar.add_task(f"{spec.game} {spec.players}p" if spec else f"resuming {folder}", total=None)
             result = execute_run(spec, jobs, folder, force,
@@ -738,7 +750,7 @@ def sweep(
                 specs, extra = sweeps.plan(grid, lambda done, total: bar.update(task, completed=done,
                                                                                 total=total))
             saved = {"extra": extra}
-            folder = runs_dir or Path("runs") / f"sweep-{datetime.now():%Y%m%d-%H%M%S}"
+            folder = runs_dir or _fresh("sweep")
         output = output or saved.get("output", "reports/sweep.html")
         title = title or saved.get("title", "simtool sweep")
         if resume:  # its cells in the folders it named, whatever simtool would name them now
@@ -844,7 +856,7 @@ def tune(
                 seed = tuning.read_config(out_dir).seed  # the same command again goes on with it
             config = tuning.configure(game, vary, objective, _players(players, game), trials, n,
                                       lineup, strong, weak, seed, options.parse_assignments(rule))
-            folder = out_dir or Path("runs") / f"tune-{config.game}-{datetime.now():%Y%m%d-%H%M%S}"
+            folder = out_dir or _fresh(f"tune-{config.game}")
         report_file = report_file or folder / "tune.html"
         tuning.check_folder(folder)  # every output is checked before the first trial
         tuning.check_report(report_file, folder)
@@ -982,7 +994,7 @@ def ladder(
             (climbed,) = read_ladders(paths)
         else:
             chain = registry.split_lineup(rungs) if rungs is not None else None
-            folder = runs_dir or Path("runs") / f"ladder-{games.get(game).id}-{datetime.now():%Y%m%d-%H%M%S}"
+            folder = runs_dir or _fresh(f"ladder-{games.get(game).id}")
             with _progress(quiet) as bar:
                 task = bar.add_task(f"ladder of {game}")
                 climbed, paths = ladders.climb(
@@ -1073,7 +1085,7 @@ def restrict(
             table = restricted.costs(paths)
         else:
             names = restrictions.split(",") if restrictions is not None else None
-            folder = runs_dir or Path("runs") / f"restrict-{games.get(game).id}-{datetime.now():%Y%m%d-%H%M%S}"
+            folder = runs_dir or _fresh(f"restrict-{games.get(game).id}")
             with _progress(quiet) as bar:
                 task = bar.add_task(f"restricted play of {game}")
                 table, paths = restricted.measure(

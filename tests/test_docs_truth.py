@@ -210,3 +210,28 @@ def test_run_summary_names_the_rules_it_played(tmp_path):
     assert "Kansas City: 4 players, rules pass_count=2, four_bonus=0, 50 deals, seed 1" in first_line(
         "pass_count=2", "four_bonus=0")
     assert "Kansas City: 4 players, 50 deals, seed 1" in first_line()
+
+
+def test_two_runs_in_one_second_get_two_default_folders(tmp_path, monkeypatch):
+    # docs/cli.md: --out defaults to runs/<game>-<timestamp>/; two runs within one second (a loop
+    # in a script) met in one folder, the second refused "use --force to replace it"
+    from datetime import datetime
+
+    from typer.testing import CliRunner
+
+    import simtool.cli as cli
+
+    class Frozen(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return cls(2026, 11, 27, 8, 0, 0)
+
+    monkeypatch.setattr(cli, "datetime", Frozen)
+    monkeypatch.chdir(tmp_path)
+    folders = []
+    for seed in ("1", "2"):
+        r = CliRunner().invoke(cli.app, ["run", "--n", "10", "--seed", seed, "-j", "1", "-q"])
+        assert r.exit_code == 0, r.output
+        folders.append(r.output.strip())
+    assert folders == ["runs/black-white-20261127-080000", "runs/black-white-20261127-080000-2"]
+    assert all((tmp_path / f / "run.json").exists() for f in folders)
