@@ -239,6 +239,23 @@ def one_line_path(flag: str):
     return check
 
 
+def _fresh(stem: str) -> Path:
+    """``runs/STEM-<timestamp>``, the default folder of a command, never one already there: two
+    commands in one second (a loop in a script) would otherwise meet in one folder, the second
+    refused with advice (--force) that would replace the first's results."""
+    folder = Path("runs") / f"{stem}-{datetime.now():%Y%m%d-%H%M%S}"
+    fresh, i = folder, 1
+    while fresh.exists():
+        i += 1
+        fresh = folder.with_name(f"{folder.name}-{i}")
+    return fresh
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 cell``, ``8 cells``: a sweep of one cell, a tuning of one trial, are said so."""
+    return f"{n:,} {noun}{'s' * (n != 1)}"
+
+
 def one_line(text: str) -> str:
     """An error message on one line whatever it quotes: a character that is not printable in a
     name the user gave (a newline, a terminal's escape sequence) is written as Python escapes it
@@ -458,7 +475,7 @@ def run(
                                               precision, duplicate, lead_history, isolate)
         if spec is not None and (capped := pilot.warning(spec)):
             err.print(f"warning: {capped}; the run goes on", markup=False, highlight=False, soft_wrap=True)
-        folder = resume or out_dir or Path("runs") / f"{spec.game}-{datetime.now():%Y%m%d-%H%M%S}"
+        folder = resume or out_dir or _fresh(spec.game)
         with _progress(quiet) as bar:
             task = bar.add_task(f"{spec.game} {spec.players}p" if spec else f"resuming {folder}", total=None)
             result = execute_run(spec, jobs, folder, force,
@@ -529,8 +546,10 @@ def show_summary(folder: Path) -> None:
     game = games.get(meta["game"])
     rate = meta["n"] / meta["wall_seconds"] if meta["wall_seconds"] else float("nan")
     unit = meta["unit"] + "es" if meta["unit"] == "match" else meta["unit"] + "s"
-    title = (f"{meta['title']}: {meta['players']} players, {meta['n']:,} {unit}, "
-             f"seed {meta['seed']}, {meta['wall_seconds']:.2f} s ({rate:,.0f} {unit}/s)")
+    defaults = {o.name: str(o.default) for o in game.options}
+    changed = ", ".join(f"{k}={v}" for k, v in meta["rules"].items() if str(v) != defaults.get(k))
+    title = (f"{meta['title']}: {meta['players']} players, " + (f"rules {changed}, " if changed else "")
+             + f"{meta['n']:,} {unit}, seed {meta['seed']}, {meta['wall_seconds']:.2f} s ({rate:,.0f} {unit}/s)")
     tables = summary_tables(meta, seats, matches)
     table = tables["By seat and strategy"]
     out.print(_summary_table(title, game, table, ("seat", "strategy"), matches is not None))
@@ -665,7 +684,8 @@ def sweep(
     lineup: list[str] = typer.Option([], "--lineup", "-l", help="A line-up: NAME (every seat) or "
                                      "NAME,NAME,... (seat by seat, the last fills the rest); "
                                      "'default' is the game's default strategy. Repeatable."),
-    n: N = None,
+    n: Optional[str] = typer.Option(None, "--n", "-n", help="Deals (or matches) per cell: 1e6, 1000000, "
+                                    "1_000_000 (default: the grid file's n, else 1e5)."),
     seed: Seed = None,
     unit: Unit = None,
     rotate: Optional[bool] = typer.Option(None, "--rotate/--no-rotate", help="Rotate line-ups."),
@@ -730,7 +750,7 @@ def sweep(
                 specs, extra = sweeps.plan(grid, lambda done, total: bar.update(task, completed=done,
                                                                                 total=total))
             saved = {"extra": extra}
-            folder = runs_dir or Path("runs") / f"sweep-{datetime.now():%Y%m%d-%H%M%S}"
+            folder = runs_dir or _fresh("sweep")
         output = output or saved.get("output", "reports/sweep.html")
         title = title or saved.get("title", "simtool sweep")
         if resume:  # its cells in the folders it named, whatever simtool would name them now
@@ -752,8 +772,7 @@ def sweep(
     except KeyboardInterrupt:
         raise interrupted(folder and f"finished chunks are kept: finish the sweep with "
                                      f"simtool sweep --resume {folder}") from None
-    out.print(f"{len(paths):,} cell{'s' * (len(paths) != 1)} in {folder}; report {written}", markup=False,
-              highlight=False)
+    out.print(f"{_count(len(paths), 'cell')} in {folder}; report {written}", markup=False, highlight=False)
 
 
 def _players(text: str | None, game: str) -> int | None:
@@ -837,7 +856,7 @@ def tune(
                 seed = tuning.read_config(out_dir).seed  # the same command again goes on with it
             config = tuning.configure(game, vary, objective, _players(players, game), trials, n,
                                       lineup, strong, weak, seed, options.parse_assignments(rule))
-            folder = out_dir or Path("runs") / f"tune-{config.game}-{datetime.now():%Y%m%d-%H%M%S}"
+            folder = out_dir or _fresh(f"tune-{config.game}")
         report_file = report_file or folder / "tune.html"
         tuning.check_folder(folder)  # every output is checked before the first trial
         tuning.check_report(report_file, folder)
@@ -857,7 +876,7 @@ def tune(
     if skipped:
         out.print(f"{len(skipped)} trials skipped: the game cannot be played with their values "
                   f"(first: {skipped[0]})", markup=False, highlight=False)
-    out.print(f"{result['trials'].height} trials in {folder}; report {written}",
+    out.print(f"{_count(result['trials'].height, 'trial')} in {folder}; report {written}",
               markup=False, highlight=False)
     out.print(result["recommendation"], markup=False, highlight=False, soft_wrap=True)
 
@@ -975,7 +994,7 @@ def ladder(
             (climbed,) = read_ladders(paths)
         else:
             chain = registry.split_lineup(rungs) if rungs is not None else None
-            folder = runs_dir or Path("runs") / f"ladder-{games.get(game).id}-{datetime.now():%Y%m%d-%H%M%S}"
+            folder = runs_dir or _fresh(f"ladder-{games.get(game).id}")
             with _progress(quiet) as bar:
                 task = bar.add_task(f"ladder of {game}")
                 climbed, paths = ladders.climb(
@@ -995,7 +1014,7 @@ def ladder(
         for sentence in (verdict(climbed), convergence(climbed), reference_sentence(climbed)):
             if sentence:
                 out.print(sentence, markup=False, highlight=False)
-    out.print(f"{len(paths)} rung runs in {folder}; report {written}", markup=False, highlight=False)
+    out.print(f"{_count(len(paths), 'rung run')} in {folder}; report {written}", markup=False, highlight=False)
 
 
 def _ladder_table(climbed, meta: dict) -> Table:
@@ -1066,7 +1085,7 @@ def restrict(
             table = restricted.costs(paths)
         else:
             names = restrictions.split(",") if restrictions is not None else None
-            folder = runs_dir or Path("runs") / f"restrict-{games.get(game).id}-{datetime.now():%Y%m%d-%H%M%S}"
+            folder = runs_dir or _fresh(f"restrict-{games.get(game).id}")
             with _progress(quiet) as bar:
                 task = bar.add_task(f"restricted play of {game}")
                 table, paths = restricted.measure(
