@@ -762,7 +762,7 @@ def sweep(
             out.print(f"sweep: {sweeps.cost(specs)}, into {folder}", markup=False, highlight=False,
                       soft_wrap=True)
         with _progress(quiet) as bar:
-            task = bar.add_task(f"sweep of {len(specs):,} cell{'s' * (len(specs) != 1)}", total=None)
+            task = bar.add_task(f"sweep of {_count(len(specs), 'cell')}", total=None)
             done = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force, timeout=timeout,
                            progress=lambda done, total: bar.update(task, completed=done, total=total))
         paths = [d.cell.folder for d in done]
