@@ -674,6 +674,8 @@ def add_bars(ax, x, heights, width: float, colour: str, label: str) -> None:
     for j, (start, height) in enumerate(zip(left, heights, strict=True)):
         rect = Rectangle((start, 0), width, height, facecolor=colour, label=label if j == 0 else "_nolegend_")
         rect.sticky_edges.y.append(0)  # as ``bar``: the axis starts at the bars' foot, no margin below
+        # clipped to the axes, a bar never widens the layout, which found so bar by bar at a cost
+        rect.set_in_layout(False)
         ax.add_artist(rect)
     ax.update_datalim(np.column_stack([np.r_[left, left + width], np.r_[np.zeros(len(x)), heights]]))
 
