@@ -511,17 +511,6 @@ def mean_interval(values) -> tuple[float, float]:
     return float(values.mean()), float(mean_halfwidth(values.std(ddof=1), len(values)))
 
 
-def bootstrap_interval(values, statistic=np.mean, resamples: int = 2000,
-                       seed: int = 0) -> tuple[float, float]:
-    """Percentile-bootstrap 95% interval of ``statistic`` over ``values``, for figures whose
-    sampling distribution is not normal (medians, quantiles, small samples)."""
-    from scipy import stats as sps  # here, not at the top: it costs every run and worker 0.5 s
-
-    res = sps.bootstrap((np.asarray(values, float),), statistic, n_resamples=resamples,
-                        method="percentile", vectorized=False, random_state=seed)
-    return float(res.confidence_interval.low), float(res.confidence_interval.high)
-
-
 BOOTSTRAP_BLOCKS = 8192
 """The most rows :func:`cluster_bootstrap` draws per stratum (measured: 65,536 duplicate deals'
 duplicate_gain took 10 s unblocked, the longest step of a quick review)."""

@@ -76,15 +76,6 @@ def test_seat_test_three_seats_uses_their_covariance():
     assert stats.seat_test(np.full((100, 3), 1 / 3)).p_value == 1.0  # no spread at all
 
 
-def test_bootstrap_agrees_with_the_normal_interval_on_a_large_sample():
-    values = np.random.default_rng(4).exponential(2.0, 5000)
-    mean, half = stats.mean_interval(values)
-    lo, hi = stats.bootstrap_interval(values)
-    assert abs(lo - (mean - half)) < 0.02 and abs(hi - (mean + half)) < 0.02
-    lo, hi = stats.bootstrap_interval(values, np.median)
-    assert lo < np.median(values) < hi
-
-
 def test_cluster_bootstrap_draws_kept_from_an_earlier_call_give_the_fresh_interval(monkeypatch):
     """The unit draws of a seed and strata sizes are kept for later calls (the metrics of one run
     share them): a later call on other sums gets exactly the interval fresh draws give, and a call
