@@ -874,8 +874,10 @@ def tune(
         out.print(_tune_table(result))
     skipped = result["skipped"]
     if skipped:
-        out.print(f"{len(skipped)} trials skipped: the game cannot be played with their values "
-                  f"(first: {skipped[0]})", markup=False, highlight=False)
+        one = len(skipped) == 1
+        out.print(f"{_count(len(skipped), 'trial')} skipped: the game cannot be played with "
+                  f"{'its' if one else 'their'} values ({'' if one else 'first: '}{skipped[0]})",
+                  markup=False, highlight=False)
     out.print(f"{_count(result['trials'].height, 'trial')} in {folder}; report {written}",
               markup=False, highlight=False)
     out.print(result["recommendation"], markup=False, highlight=False, soft_wrap=True)

@@ -1,0 +1,16 @@
+"""Review of b39095e..c8d0440 where its branches meet (left5a/b's resume and API wording, hard16's
+locks and messages, docs17's command-line changes): each test failed on the merged code."""
+
+from __future__ import annotations
+
+from .test_cli import cli
+
+
+def test_a_tuning_with_one_unplayable_trial_says_trial_not_trials(tmp_path):
+    # docs17's _count made '1 trials in' '1 trial in', but the line above it kept '1 trials skipped'
+    r = cli("tune", "--game", "kansas-city", "--vary", "hand_size=2..4", "--objective", "overshoot=0.5",
+            "--trials", "5", "--n", "200", "--seed", "3", "--rule", "pass_count=0", "--rule", "limit=3",
+            "--jobs", "1", "--out", tmp_path / "t")
+    assert r.exit_code == 0, r.output
+    assert "1 trial skipped: the game cannot be played with its values (limit 3 is above" in r.stdout
+    assert "1 trials" not in r.stdout
