@@ -3,7 +3,12 @@ locks and messages, docs17's command-line changes): each test failed on the merg
 
 from __future__ import annotations
 
-from .test_cli import cli
+import pytest
+
+from simtool.commands import review
+from simtool.errors import SimtoolError
+
+from .test_cli import cli, one_line_error
 
 
 def test_a_tuning_with_one_unplayable_trial_says_trial_not_trials(tmp_path):
@@ -14,3 +19,24 @@ def test_a_tuning_with_one_unplayable_trial_says_trial_not_trials(tmp_path):
     assert r.exit_code == 0, r.output
     assert "1 trial skipped: the game cannot be played with its values (limit 3 is above" in r.stdout
     assert "1 trials" not in r.stdout
+
+
+def test_a_baseline_given_as_its_file_from_python_names_the_argument_not_the_flag(tmp_path):
+    # hard16's new refusal named --baseline from Python, where the argument is baseline=
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "review.json").write_text("{}")
+    with pytest.raises(SimtoolError) as caught:
+        review.review("black-white", tmp_path / "r", baseline=tmp_path / "b" / "review.json")
+    text = str(caught.value)
+    assert "--" not in text, text
+    assert f"baseline {tmp_path / 'b' / 'review.json'} is a file; give the folder that holds it, " \
+           f"baseline='{tmp_path / 'b'}'" in text
+
+
+def test_the_same_baseline_file_on_the_command_line_still_names_the_flag(tmp_path):
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "review.json").write_text("{}")
+    one_line_error(cli("review", "--game", "black-white", "--out", tmp_path / "r",
+                       "--baseline", tmp_path / "b" / "review.json"),
+                   f"--baseline {tmp_path / 'b' / 'review.json'} is a file; give the folder that holds it, "
+                   f"--baseline {tmp_path / 'b'}")
