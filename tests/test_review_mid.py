@@ -10,6 +10,9 @@ from simtool.errors import SimtoolError
 
 from .test_cli import cli, one_line_error
 
+PAGE = ('<!DOCTYPE html>\n<meta name="generator" content="simtool 1.0">\n'
+        '<meta name="simtool-page" content="{kind}">\n<title>t</title>\n')
+
 
 def test_a_tuning_with_one_unplayable_trial_says_trial_not_trials(tmp_path):
     # docs17's _count made '1 trials in' '1 trial in', but the line above it kept '1 trials skipped'
@@ -40,3 +43,28 @@ def test_the_same_baseline_file_on_the_command_line_still_names_the_flag(tmp_pat
                        "--baseline", tmp_path / "b" / "review.json"),
                    f"--baseline {tmp_path / 'b' / 'review.json'} is a file; give the folder that holds it, "
                    f"--baseline {tmp_path / 'b'}")
+
+
+@pytest.mark.parametrize("args, kind", [
+    (["tune", "--game", "kansas-city", "--vary", "four_bonus=0..1", "--objective", "seat_spread",
+      "--trials", "2", "--n", "100"], "report"),
+    (["restrict", "--game", "kansas-city", "--restrictions", "no-upgrade", "--n", "100"], "review"),
+])
+def test_a_report_page_of_another_kind_names_the_commands_report_option(tmp_path, args, kind):
+    # hard16's page-kind refusal said 'choose another --out' for tune's and restrict's --report,
+    # where --out is the tuning's or the runs' folder: following it changed the wrong thing
+    page = tmp_path / "page.html"
+    page.write_text(PAGE.format(kind=kind))
+    text = one_line_error(cli(*args, "--report", page, "--out", tmp_path / "o"), f"{page} is a simtool")
+    assert text.endswith("choose another --report"), text
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_report_page_of_another_kind_from_python_names_no_flag(tmp_path):
+    from simtool.reports import balance
+
+    page = tmp_path / "page.html"
+    page.write_text(PAGE.format(kind="review"))
+    with pytest.raises(SimtoolError) as caught:
+        balance.check_output(page, [])
+    assert "--" not in str(caught.value) and "choose another report file" in str(caught.value)

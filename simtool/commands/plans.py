@@ -131,7 +131,7 @@ def check_report(output: str | Path, plan: Plan) -> None:
         raise SimtoolError(f"report {output} would replace the runs' own {PLAN}; choose another --out")
     names = {c.folder.name for c in plan.cells}
     cells = [home / a.name for a in (where, *where.parents) if a.parent == home and a.name in names]
-    check_output(output, [home, *cells])
+    check_output(output, [home, *cells], flag="report" if plan.command == "restrict" else "out")
 
 
 def play(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bool = False,
