@@ -583,7 +583,9 @@ def show_summary(folder: Path) -> None:
                         if reached else f"(the cap) left the widest at ± {meta['precision_reached']:.4f}")
                      + f" ({meta['precision_widest']})")
     if matches is not None and table["capped"].max() > 0:
-        notes.append(f"{table['capped'].max():.2%} of matches hit the {ROUND_CAP}-round cap")
+        from . import stats
+
+        notes.append(f"{stats.percent(table['capped'].max(), 2)}% of matches hit the {ROUND_CAP}-round cap")
     notes += [f"{name} sees every hidden card: a reference, not a fair player" for name in meta.get("not_fair", ())]
     out.print(f"{'; '.join(notes)}. Results: {folder}", markup=False, highlight=False)
     out.print(_seat_line(meta, seats, matches), markup=False, highlight=False, soft_wrap=True)

@@ -68,3 +68,28 @@ def test_a_report_page_of_another_kind_from_python_names_no_flag(tmp_path):
     with pytest.raises(SimtoolError) as caught:
         balance.check_output(page, [])
     assert "--" not in str(caught.value) and "choose another report file" in str(caught.value)
+
+
+def test_the_summarys_tiny_share_of_capped_matches_shows_as_the_report_shows_it(tmp_path, monkeypatch):
+    # left5b's report never shows a share of capped matches that is not 0 as 0; the summary's note
+    # printed 1 of 1e6 as '0.00%' (its two decimals kept where they show the share)
+    import polars as pl
+
+    from simtool.commands import run
+
+    real = run.summary_tables
+
+    def one_capped_in(total):
+        def tables(meta, seats, matches):
+            found = real(meta, seats, matches)
+            first = next(iter(found))
+            found[first] = found[first].with_columns(pl.lit(1 / total).alias("capped"))
+            return found
+        return tables
+
+    for total, shown in ((20_000, "0.01%"), (1_000_000, "0.0001%"), (8, "12.50%")):
+        monkeypatch.setattr(run, "summary_tables", one_capped_in(total))
+        r = cli("run", "--game", "black-white", "--unit", "match", "--n", "20", "--seed", "1", "--jobs", "1",
+                "--force", "--out", tmp_path / "m")
+        assert r.exit_code == 0, r.output
+        assert f"{shown} of matches hit the 200-round cap" in r.stdout.replace("\n", " "), r.stdout
