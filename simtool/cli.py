@@ -923,12 +923,15 @@ def _resume(ctx: typer.Context, command: str, folder: Path, fixed: dict[str, str
     report's file and title (those it saved unless given now)."""
     from simtool.commands import plans
     from simtool.pipeline.executor import execute, finishing
+    from simtool.pipeline.folders import refuse_if_held
 
     changed = flags_given(ctx, fixed)
     if changed:
         raise SimtoolError(f"--resume {folder} finishes the {command} with the settings it started with; "
                            f"{', '.join(changed)} cannot change (only --jobs, --backend, --scheduler, "
                            f"--timeout and the report's file and title may)")
+    # before the command it holds is named: its own resume, advised, would meet the writer's lock
+    refuse_if_held(folder, "command")
     plan = plans.resumed(folder)
     if plan.command != command:
         raise SimtoolError(f"{folder} holds the runs of simtool {plan.command}, not of simtool {command}; "

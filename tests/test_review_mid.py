@@ -93,3 +93,23 @@ def test_the_summarys_tiny_share_of_capped_matches_shows_as_the_report_shows_it(
                 "--force", "--out", tmp_path / "m")
         assert r.exit_code == 0, r.output
         assert f"{shown} of matches hit the 200-round cap" in r.stdout.replace("\n", " "), r.stdout
+
+
+def test_a_resume_of_the_other_command_into_a_folder_being_written_names_the_writer(tmp_path):
+    # left5a's 'holds the runs of simtool ladder, not of simtool restrict; finish them with simtool
+    # ladder --resume' came before hard16's lock: it sent the user to a resume the lock then refused
+    from simtool.pipeline import folders
+
+    runs = tmp_path / "lad"
+    assert cli("ladder", "--game", "black-white", "--rungs", "random,high", "--n", "200", "--seed", "1",
+               "--jobs", "1", "--runs", runs, "--out", tmp_path / "lad.html", "-q").exit_code == 0
+    lock = folders.hold(runs, "command")
+    try:
+        text = one_line_error(cli("restrict", "--resume", runs, "--jobs", "1", "-q"),
+                              f"output folder {runs} is being written by another simtool command")
+        assert "ladder --resume" not in text
+    finally:
+        folders.let_go(lock)
+    one_line_error(cli("restrict", "--resume", runs, "--jobs", "1", "-q"),
+                   f"{runs} holds the runs of simtool ladder, not of simtool restrict; finish them with "
+                   f"simtool ladder --resume {runs}")
