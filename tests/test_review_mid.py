@@ -113,3 +113,19 @@ def test_a_resume_of_the_other_command_into_a_folder_being_written_names_the_wri
     one_line_error(cli("restrict", "--resume", runs, "--jobs", "1", "-q"),
                    f"{runs} holds the runs of simtool ladder, not of simtool restrict; finish them with "
                    f"simtool ladder --resume {runs}")
+
+
+def test_a_ladders_cells_of_other_settings_from_python_name_force_as_python_writes_it(tmp_path):
+    # hard16's refusal offered '--force' to simtool.ladder.climb, whose argument is force=True
+    from simtool.commands import ladder
+
+    runs = tmp_path / "lad"
+    ladder.climb("black-white", runs, rungs=["random", "high"], n=200, seed=1, jobs=1)
+    with pytest.raises(SimtoolError) as caught:
+        ladder.climb("black-white", runs, rungs=["random", "high"], n=300, seed=1, jobs=1)
+    text = str(caught.value)
+    assert "--" not in text, text
+    assert "play it again with force=True, or choose another folder" in text
+    one_line_error(cli("ladder", "--game", "black-white", "--rungs", "random,high", "--n", "300", "--seed", "1",
+                       "--jobs", "1", "--runs", runs, "--out", tmp_path / "l.html", "-q"),
+                   "play it again with --force, or choose another folder")
