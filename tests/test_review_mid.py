@@ -129,3 +129,16 @@ def test_a_ladders_cells_of_other_settings_from_python_name_force_as_python_writ
     one_line_error(cli("ladder", "--game", "black-white", "--rungs", "random,high", "--n", "300", "--seed", "1",
                        "--jobs", "1", "--runs", runs, "--out", tmp_path / "l.html", "-q"),
                    "play it again with --force, or choose another folder")
+
+
+def test_a_run_failing_late_from_python_offers_force_as_python_writes_it(tmp_path, monkeypatch, small_chunks):
+    import simtool
+    from simtool.errors import StrategyError
+
+    from .test_hardening_leftovers3 import ASKED_PER_CHUNK, fragile
+
+    entry, _ = fragile(tmp_path)
+    monkeypatch.setenv("FRAGILE_AFTER", str(2 * ASKED_PER_CHUNK + 1))  # in the third chunk
+    with pytest.raises(StrategyError) as caught:
+        simtool.run("black-white", 5 * 2048, seats={0: entry}, seed=3, jobs=1, out=tmp_path / "run")
+    assert str(caught.value).endswith("a changed strategy plays it again with force=True"), str(caught.value)
