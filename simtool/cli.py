@@ -943,7 +943,7 @@ def _resume(ctx: typer.Context, command: str, folder: Path, fixed: dict[str, str
     plan = dataclasses.replace(plan, settings={"output": str(output), "title": title} if output else {})
     plans.check(plan)
     with _progress(quiet) as bar:
-        task = bar.add_task(f"{command} of {len(plan.cells):,} runs", total=None)
+        task = bar.add_task(f"{command} of {_count(len(plan.cells), 'run')}", total=None)
         done = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, timeout=timeout,
                        progress=lambda done, total: bar.update(task, completed=done, total=total))
     return [d.cell.folder for d in done], output, title

@@ -142,3 +142,16 @@ def test_a_run_failing_late_from_python_offers_force_as_python_writes_it(tmp_pat
     with pytest.raises(StrategyError) as caught:
         simtool.run("black-white", 5 * 2048, seats={0: entry}, seed=3, jobs=1, out=tmp_path / "run")
     assert str(caught.value).endswith("a changed strategy plays it again with force=True"), str(caught.value)
+
+
+def test_a_resumed_ladder_of_one_run_says_run_on_its_bar(tmp_path, monkeypatch):
+    # docs17's _count reached the sweep's bar, not left5a's resume: 'ladder of 1 runs'
+    import simtool.cli
+
+    runs = tmp_path / "lad"
+    assert cli("ladder", "--game", "black-white", "--rungs", "random,high", "--n", "200", "--seed", "1",
+               "--jobs", "1", "--runs", runs, "--out", tmp_path / "lad.html", "-q").exit_code == 0
+    said = []
+    monkeypatch.setattr(simtool.cli._NoBar, "add_task", lambda self, text, *a, **kw: said.append(text) or 0)
+    assert cli("ladder", "--resume", runs, "--jobs", "1").exit_code == 0
+    assert said == ["ladder of 1 run"]
