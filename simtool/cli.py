@@ -748,7 +748,7 @@ def sweep(
             data |= {k: v for k, v in given.items() if v not in (None, [], {})}
             grid = sweeps.make_grid(data)
             with _progress(quiet) as bar:
-                task = bar.add_task(f"planning {sweeps.size(grid):,} combinations", total=None)
+                task = bar.add_task(f"planning {_count(sweeps.size(grid), 'combination')}", total=None)
                 specs, extra = sweeps.plan(grid, lambda done, total: bar.update(task, completed=done,
                                                                                 total=total))
             saved = {"extra": extra}

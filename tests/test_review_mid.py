@@ -155,3 +155,15 @@ def test_a_resumed_ladder_of_one_run_says_run_on_its_bar(tmp_path, monkeypatch):
     monkeypatch.setattr(simtool.cli._NoBar, "add_task", lambda self, text, *a, **kw: said.append(text) or 0)
     assert cli("ladder", "--resume", runs, "--jobs", "1").exit_code == 0
     assert said == ["ladder of 1 run"]
+
+
+def test_a_bare_sweep_plans_one_combination_on_its_bar(tmp_path, monkeypatch):
+    # docs17's _count reached the sweep's second bar, not its first: 'planning 1 combinations'
+    import simtool.cli
+
+    said = []
+    monkeypatch.setattr(simtool.cli._NoBar, "add_task", lambda self, text, *a, **kw: said.append(text) or 0)
+    r = cli("sweep", "-g", "black-white", "-n", "100", "-j", "1", "--runs", tmp_path / "runs",
+            "-o", tmp_path / "s.html")
+    assert r.exit_code == 0, r.output
+    assert said == ["planning 1 combination", "sweep of 1 cell"]
