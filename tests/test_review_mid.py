@@ -1,5 +1,6 @@
 """Review of b39095e..c8d0440 where its branches meet (left5a/b's resume and API wording, hard16's
-locks and messages, docs17's command-line changes): each test failed on the merged code."""
+locks and messages, docs17's command-line changes): each test failed on the merged code, but for
+test_the_same_baseline_file_on_the_command_line_still_names_the_flag, which keeps the line its fix leaves."""
 
 from __future__ import annotations
 
