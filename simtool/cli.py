@@ -583,7 +583,9 @@ def show_summary(folder: Path) -> None:
                         if reached else f"(the cap) left the widest at ± {meta['precision_reached']:.4f}")
                      + f" ({meta['precision_widest']})")
     if matches is not None and table["capped"].max() > 0:
-        notes.append(f"{table['capped'].max():.2%} of matches hit the {ROUND_CAP}-round cap")
+        from . import stats
+
+        notes.append(f"{stats.percent(table['capped'].max(), 2)}% of matches hit the {ROUND_CAP}-round cap")
     notes += [f"{name} sees every hidden card: a reference, not a fair player" for name in meta.get("not_fair", ())]
     out.print(f"{'; '.join(notes)}. Results: {folder}", markup=False, highlight=False)
     out.print(_seat_line(meta, seats, matches), markup=False, highlight=False, soft_wrap=True)
@@ -746,7 +748,7 @@ def sweep(
             data |= {k: v for k, v in given.items() if v not in (None, [], {})}
             grid = sweeps.make_grid(data)
             with _progress(quiet) as bar:
-                task = bar.add_task(f"planning {sweeps.size(grid):,} combinations", total=None)
+                task = bar.add_task(f"planning {_count(sweeps.size(grid), 'combination')}", total=None)
                 specs, extra = sweeps.plan(grid, lambda done, total: bar.update(task, completed=done,
                                                                                 total=total))
             saved = {"extra": extra}
@@ -874,8 +876,10 @@ def tune(
         out.print(_tune_table(result))
     skipped = result["skipped"]
     if skipped:
-        out.print(f"{len(skipped)} trials skipped: the game cannot be played with their values "
-                  f"(first: {skipped[0]})", markup=False, highlight=False)
+        one = len(skipped) == 1
+        out.print(f"{_count(len(skipped), 'trial')} skipped: the game cannot be played with "
+                  f"{'its' if one else 'their'} values ({'' if one else 'first: '}{skipped[0]})",
+                  markup=False, highlight=False)
     out.print(f"{_count(result['trials'].height, 'trial')} in {folder}; report {written}",
               markup=False, highlight=False)
     out.print(result["recommendation"], markup=False, highlight=False, soft_wrap=True)
@@ -919,12 +923,15 @@ def _resume(ctx: typer.Context, command: str, folder: Path, fixed: dict[str, str
     report's file and title (those it saved unless given now)."""
     from simtool.commands import plans
     from simtool.pipeline.executor import execute, finishing
+    from simtool.pipeline.folders import refuse_if_held
 
     changed = flags_given(ctx, fixed)
     if changed:
         raise SimtoolError(f"--resume {folder} finishes the {command} with the settings it started with; "
                            f"{', '.join(changed)} cannot change (only --jobs, --backend, --scheduler, "
                            f"--timeout and the report's file and title may)")
+    # before the command it holds is named: its own resume, advised, would meet the writer's lock
+    refuse_if_held(folder, "command")
     plan = plans.resumed(folder)
     if plan.command != command:
         raise SimtoolError(f"{folder} holds the runs of simtool {plan.command}, not of simtool {command}; "
@@ -936,7 +943,7 @@ def _resume(ctx: typer.Context, command: str, folder: Path, fixed: dict[str, str
     plan = dataclasses.replace(plan, settings={"output": str(output), "title": title} if output else {})
     plans.check(plan)
     with _progress(quiet) as bar:
-        task = bar.add_task(f"{command} of {len(plan.cells):,} runs", total=None)
+        task = bar.add_task(f"{command} of {_count(len(plan.cells), 'run')}", total=None)
         done = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, timeout=timeout,
                        progress=lambda done, total: bar.update(task, completed=done, total=total))
     return [d.cell.folder for d in done], output, title

@@ -418,8 +418,8 @@ def read_review(folder: Path) -> dict:
     or not a review."""
     path = Path(folder) / "review.json"
     if Path(folder).is_file():  # the review's file named: "--baseline r/review.json holds no review.json"
-        raise SimtoolError(f"--baseline {folder} is a file; give the folder that holds it, "
-                           f"--baseline {Path(folder).parent}")
+        raise SimtoolError(f"{option('baseline')} {folder} is a file; give the folder that holds it, "
+                           f"{option('baseline', str(Path(folder).parent))}")
     try:
         data = parse_json(path.read_text(encoding="utf-8"))
     except OSError:

@@ -16,6 +16,7 @@ from simtool.pipeline.executor import (
     execute,
     finished_spec,
     finishing,
+    replaying,
     saved_plan,
     saved_spec,
 )
@@ -105,7 +106,7 @@ def check_cells(plan: Plan) -> None:
     more = f"; {len(differ) - 1} more cells as well" if len(differ) > 1 else ""
     them = "them" if more else "it"
     # a review or a tuning has no --force, which was offered all the same
-    again = (f"play {them} again with --force, or choose another folder" if plan.again == "--force"
+    again = (f"play {them} again with {replaying(plan)}, or choose another folder" if plan.again == "--force"
              else f"play {them} again in {plan.again}")
     raise SimtoolError(f"{cell.folder} holds a{'n interrupted' if kind == 'interrupted' else ''} run played "
                        f"with other settings: {changes}{more} (the {plan.command}, or a default of "
@@ -131,7 +132,7 @@ def check_report(output: str | Path, plan: Plan) -> None:
         raise SimtoolError(f"report {output} would replace the runs' own {PLAN}; choose another --out")
     names = {c.folder.name for c in plan.cells}
     cells = [home / a.name for a in (where, *where.parents) if a.parent == home and a.name in names]
-    check_output(output, [home, *cells])
+    check_output(output, [home, *cells], flag="report" if plan.command == "restrict" else "out")
 
 
 def play(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bool = False,

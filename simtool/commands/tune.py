@@ -824,4 +824,4 @@ def check_report(out: str | Path, folder: Path) -> None:
     if where.parent == home and where.name.startswith(("study.db", CONFIG)) or runs in (where, *where.parents):
         raise SimtoolError(f"report {out} would replace the tuning's own files; choose another "
                            f"--report such as {Path(folder) / 'tune.html'}")
-    check_output(out, [Path(folder)], "tune")
+    check_output(out, [Path(folder)], "tune", "report")

@@ -30,12 +30,14 @@ import polars as pl
 from simtool import arguments, games
 from simtool.arguments import check_timeout
 from simtool.errors import (
+    COMMAND_LINE,
     GameError,
     OutOfMemory,
     PlayError,
     SimtoolError,
     WorkerLost,
     describe,
+    option,
     os_problem,
     raise_if_interrupted,
 )
@@ -100,6 +102,14 @@ class Plan:
     settings: dict = field(default_factory=dict)
     resume: str = ""
     again: str = "--force"
+
+
+def replaying(plan: Plan) -> str:
+    """How ``plan``'s cells are played again from scratch, as its caller writes it: ``--force`` on
+    the command line, ``force=True`` from Python, else the plan's own words (a new folder)."""
+    if plan.again != "--force":
+        return plan.again
+    return option("force") if COMMAND_LINE.get() else option("force", True)
 
 
 @dataclass
@@ -182,7 +192,7 @@ def _execute(plan: Plan, jobs, backend, scheduler, force: bool, keep: bool, prog
         raise type(exc)(f"{exc}; {kept:,} finished chunk{'s are' if kept > 1 else ' is'} kept, the "
                         f"{plan.command} unfinished: with the {what} unchanged (the cause lay elsewhere: "
                         f"a --timeout too short, a file it reads), finish it with: {plan.resume}; a "
-                        f"changed {what} plays it again with {plan.again}") from None
+                        f"changed {what} plays it again with {replaying(plan)}") from None
     except BaseException:
         for r in runs:
             r.abort()

@@ -33,7 +33,7 @@ from simtool import games, options, stats
 from simtool.analysis import labels, ratings, summary, tension, verdicts
 from simtool.analysis import ladder as ladders
 from simtool.analysis import of as analysis_of
-from simtool.errors import SimtoolError, bad, os_problem
+from simtool.errors import SimtoolError, bad, option, os_problem
 from simtool.games import ROUND_CAP
 from simtool.pipeline.folders import collect, load, other_deals, read_meta, write_together
 from simtool.reports import pages
@@ -921,12 +921,14 @@ def show_difference(diff: float, half: float, percent: bool) -> str:
     return ("+" if diff >= 0 and shown else "") + text
 
 
-def check_output(out: str | Path, inputs: list[Path], kind: str = "report") -> None:
+def check_output(out: str | Path, inputs: list[Path], kind: str = "report", flag: str = "out") -> None:
     """Refuse, before any work, a report path that names a folder (an existing one, or a path
     ending in '/'), an input itself, a file of an input or of its ``chunks/``, a file simtool did
     not write as a page of this ``kind`` (:data:`PAGES`), or a place that cannot be written (under
-    a file, or a folder this user may not write in)."""
+    a file, or a folder this user may not write in). ``flag``: the command's option for the report
+    (tune's and restrict's is ``--report``, their ``--out`` a folder)."""
     text, out = os.fspath(out), Path(out)
+    again = option(flag, argument="report file")
     if not text.strip():  # `--out " "` wrote a page named ' ' in the working folder
         raise SimtoolError(f"report {text!r} is a blank name; give a file name such as report.html")
     if text.endswith(("/", os.sep)) or out.is_dir():
@@ -944,15 +946,15 @@ def check_output(out: str | Path, inputs: list[Path], kind: str = "report") -> N
         if where == folder or where.parent == folder / "chunks" or (
                 where.parent == folder and where.name in ("run.json", "seats.parquet", "matches.parquet")):
             raise SimtoolError(f"report {out} would replace {folder.name}'s own files; "
-                               f"choose another --out such as {folder / 'report.html'}")
+                               f"choose another {again} such as {folder / 'report.html'}")
     if out.exists() and not is_report(out):
         raise SimtoolError(f"{out} exists and is not a simtool report; simtool replaces only its own "
-                           f"reports: choose another --out")
+                           f"reports: choose another {again}")
     # a review's or a tuning's page was replaced by a balance report (and the other way about),
     # its review.json left beside a page of something else
     if out.exists() and (found := page_kind(out)) != kind:
         raise SimtoolError(f"{out} is a simtool {PAGES.get(found, found)} page, not a {PAGES[kind]}: simtool "
-                           f"replaces a page only with one of its kind; choose another --out")
+                           f"replaces a page only with one of its kind; choose another {again}")
     base = where.parent
     while not base.exists() and base != base.parent:
         base = base.parent

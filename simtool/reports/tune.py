@@ -153,5 +153,5 @@ def render(s: dict, title: str | None = None) -> str:
 
 def write(s: dict, out: str | Path, title: str | None = None) -> Path:
     """Write the report of the tuning summary ``s`` atomically (a reader never sees half a page)."""
-    check_output(out, [Path(s["folder"])], "tune")
+    check_output(out, [Path(s["folder"])], "tune", "report")
     return write_page(Path(out), render(s, title))
