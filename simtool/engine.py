@@ -1098,7 +1098,7 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
         raise _raised(strategy, exc, d, game, ctx, idx) from None
     except MemoryError as exc:  # the machine's limit, not the strategy's bug
         raise OutOfMemory(f"out of memory while strategy '{strategy.name}' chose (decision "
-                          f"'{d.kind}' of {game.id}): {describe(exc)}; run with fewer --jobs, or "
+                          f"'{d.kind}' of {game.id}): {describe(exc)}; run with fewer {option('jobs')}, or "
                           f"give the run more memory") from None
     except BaseException as exc:  # a plugin's bug (even SystemExit) must name the plugin
         raise _raised(strategy, exc, d, game, ctx, idx) from None

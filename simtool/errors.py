@@ -25,6 +25,12 @@ def option(name: str, value=None, argument: str | None = None) -> str:
     return f"{shown} {text}" if cli else f"{shown}={text}"
 
 
+def forcing() -> str:
+    """How a run folder is replaced, as its caller writes it: ``--force`` on the command line,
+    ``force=True`` from Python."""
+    return option("force") if COMMAND_LINE.get() else option("force", True)
+
+
 class SimtoolError(Exception):
     """Bad input or a misbehaving plugin; the message names the problem and the valid choices."""
 

@@ -346,7 +346,7 @@ def test_memory_running_out_outside_a_strategy_keeps_the_chunks_for_resume(monke
     monkeypatch.setattr(runner, "_play", _play_starved_at_chunk_3)
     monkeypatch.setattr(runner, "play_outcome", _outcome_starved_at_chunk_3)
     spec, out = small_spec(), tmp_path / "run"
-    with pytest.raises(OutOfMemory, match=r"^out of memory \(MemoryError\); run with fewer --jobs.*"
+    with pytest.raises(OutOfMemory, match=r"^out of memory \(MemoryError\); run with fewer jobs.*"
                                           r"finish the run with: simtool run --resume .*run$"):
         execute_run(spec, jobs, out, False, None, keep=False)
     # finished chunks are those with their checksums, written after their tables: the other

@@ -7,7 +7,7 @@ import hashlib
 from collections import Counter
 from pathlib import Path
 
-from simtool.errors import SimtoolError
+from simtool.errors import SimtoolError, option
 from simtool.pipeline.executor import (
     PLAN,
     Cell,
@@ -128,11 +128,13 @@ def check_report(output: str | Path, plan: Plan) -> None:
     from simtool.reports.balance import check_output
 
     home, where = Path(plan.root).resolve(), Path(output).resolve()
+    flag = "report" if plan.command == "restrict" else "out"
     if where.parent == home and where.name.startswith(PLAN):
-        raise SimtoolError(f"report {output} would replace the runs' own {PLAN}; choose another --out")
+        raise SimtoolError(f"report {output} would replace the runs' own {PLAN}; choose another "
+                           f"{option(flag, argument='report file')}")
     names = {c.folder.name for c in plan.cells}
     cells = [home / a.name for a in (where, *where.parents) if a.parent == home and a.name in names]
-    check_output(output, [home, *cells], flag="report" if plan.command == "restrict" else "out")
+    check_output(output, [home, *cells], flag=flag)
 
 
 def play(specs: list[RunSpec], runs_dir: Path, jobs: int | None = None, force: bool = False,

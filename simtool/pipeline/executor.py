@@ -30,13 +30,13 @@ import polars as pl
 from simtool import arguments, games
 from simtool.arguments import check_timeout
 from simtool.errors import (
-    COMMAND_LINE,
     GameError,
     OutOfMemory,
     PlayError,
     SimtoolError,
     WorkerLost,
     describe,
+    forcing,
     option,
     os_problem,
     raise_if_interrupted,
@@ -109,7 +109,7 @@ def replaying(plan: Plan) -> str:
     the command line, ``force=True`` from Python, else the plan's own words (a new folder)."""
     if plan.again != "--force":
         return plan.again
-    return option("force") if COMMAND_LINE.get() else option("force", True)
+    return forcing()
 
 
 @dataclass
@@ -472,8 +472,8 @@ def widest(tallies: list[tuple[pl.DataFrame, pl.DataFrame]], target: float) -> t
 
 
 def out_of_memory(exc: MemoryError) -> OutOfMemory:
-    return OutOfMemory(f"out of memory ({describe(exc)}); run with fewer --jobs, or give the run "
-                       f"more memory")
+    return OutOfMemory(f"out of memory ({describe(exc)}); run with fewer {option('jobs')}, or give "
+                       f"the run more memory")
 
 
 def resumed_spec(writer: RunWriter) -> RunSpec:

@@ -28,7 +28,7 @@ import numpy as np
 import polars as pl
 
 from simtool import games, options
-from simtool.errors import DiskFull, GameError, SimtoolError, describe, os_problem
+from simtool.errors import COMMAND_LINE, DiskFull, GameError, SimtoolError, describe, forcing, option, os_problem
 from simtool.pipeline import stitch
 
 TABLES = ("seats", "matches", "leads")
@@ -384,10 +384,12 @@ class RunWriter:
                                    + ("it holds a finished run" if kind == "finished"
                                       else f"no chunks/{SPEC} from an interrupted run"))
         elif kind == "finished" and not force:
-            raise SimtoolError(f"output folder {self.out} already holds a run; use --force to replace it")
+            raise SimtoolError(f"output folder {self.out} already holds a run; use {forcing()} to replace it")
         elif kind == "interrupted" and not force:
+            # simtool.run has no resume: from Python the command that finishes it, as unfinished() says
+            finish = option("resume", self.out) if COMMAND_LINE.get() else f"simtool run --resume {self.out}"
             raise SimtoolError(f"output folder {self.out} holds an interrupted run; finish it with "
-                               f"--resume {self.out}, or replace it with --force")
+                               f"{finish}, or replace it with {forcing()}")
         self.created = not self.out.exists()
         self.parts = self.out / "chunks"
         self.joining: Joining | None = None
@@ -426,7 +428,7 @@ class RunWriter:
         if made is not None and made != played_by():
             raise SimtoolError(f"cannot resume {self.out}: its chunks were played by {versions_said(made)}, "
                                f"this is {versions_said(played_by())}; one run plays one version: resume it "
-                               f"with that version, or play it again with --force")
+                               f"with that version, or play it again with {forcing()}")
         if not isinstance(saved.get(INSTALLED), dict):  # none played, or recorded before 2026-11-27: as then
             return
         before, now = saved[INSTALLED], installed_by(saved)
@@ -436,7 +438,7 @@ class RunWriter:
             raise SimtoolError(f"cannot resume {self.out}: installed {name} changed since its chunks were "
                                f"played (then {before.get(name, 'not recorded')}; now "
                                f"{now.get(name, 'not installed')}); one run plays one version: resume it with "
-                               f"that version, or play it again with --force")
+                               f"that version, or play it again with {forcing()}")
 
     def _clear(self) -> None:
         for name in reversed(OURS):  # run.json first
@@ -469,7 +471,7 @@ class RunWriter:
         if recorded is not None and recorded != _spec_sum(data):
             raise SimtoolError(f"cannot resume {self.out}: chunks/{SPEC} was changed since the run "
                                f"started (its finished chunks were played with what it said then); "
-                               f"put it back, or play the run again with --force")
+                               f"put it back, or play the run again with {forcing()}")
         data.pop(PLAYED_BY, None)  # checked as the folder was opened
         data.pop(INSTALLED, None)
         return data

@@ -126,7 +126,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     leads = int(leads)
     if leads and not g.redeals:
         raise SimtoolError(f"{g.id} cannot re-deal what a seat does not see, so it has no lead "
-                           f"histories; run it without --lead-history")
+                           f"histories; run it without {arguments.option('lead-history')}")
     resolved_rules = options.resolve(g, rules)
     g.check_rules(resolved_rules, p)
     if unit not in UNITS:
@@ -162,13 +162,14 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
             strategies.canonical(str(g.default_strategy), g.id, isolate)
         except SimtoolError as exc:
             raise SimtoolError(f"game '{g.id}' declares default_strategy = {g.default_strategy!r}, which cannot "
-                               f"play it ({exc}): give --strategy, or fix the game") from None
+                               f"play it ({exc}): give {arguments.option('strategy')}, or fix the game") from None
     # one name per strategy; under --isolate a plugin is described by its own process, never
     # imported in this one
     lineup = [strategies.canonical(str(name), g.id, isolate) for name in lineup]
     if duplicate and unit == "match" and g.deal_reads_match:
         raise SimtoolError(f"{g.id} deals each round from the match so far, so the copies of a "
-                           f"duplicate match cannot get the same cards; use --duplicate with --unit deal")
+                           f"duplicate match cannot get the same cards; use {arguments.option('duplicate')} with "
+                           f"{arguments.option('unit', 'deal')}")
     spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed), chunk_size(unit),
                    rotate and not duplicate, precision, plugin_files(lineup), duplicate, leads, isolate)
     found = resolve_lineup(spec)  # fail now, not in a worker
