@@ -251,6 +251,14 @@ def _fresh(stem: str) -> Path:
     return fresh
 
 
+def _report_of(runs: Path, command: str) -> Path:
+    """``reports/<runs folder's name>.html``, the default report of a sweep's or a ladder's runs:
+    two commands at once write distinct runs folders (:func:`_fresh`), and so distinct pages
+    (both wrote reports/sweep.html, the first's user reading a page of the other's runs); a
+    tuning's is in its folder already, restricted play writes none unless asked."""
+    return Path("reports") / f"{Path(runs).resolve().name or command}.html"
+
+
 def _count(n: int, noun: str) -> str:
     """``1 cell``, ``8 cells``: a sweep of one cell, a tuning of one trial, are said so."""
     return f"{n:,} {noun}{'s' * (n != 1)}"
@@ -347,7 +355,9 @@ def folder_option(option: str):
 
 Report = Annotated[Optional[str], typer.Option("--out", "-o", callback=one_line_path("--out"),
                                                help="HTML report to write, a file name (a "
-                                               "folder is refused; default reports/COMMAND.html).")]
+                                               "folder is refused; default reports/report.html, or "
+                                               "for a sweep or a ladder reports/RUNS.html after its "
+                                               "runs folder).")]
 Title = Annotated[Optional[str], typer.Option("--title", help="Report title.")]
 Runs = Annotated[Optional[Path], typer.Option("--runs", parser=folder_option("--runs"), metavar="<path>",
                                               help="Folder for its run folders (default "
@@ -753,7 +763,7 @@ def sweep(
                                                                                 total=total))
             saved = {"extra": extra}
             folder = runs_dir or _fresh("sweep")
-        output = output or saved.get("output", "reports/sweep.html")
+        output = output or saved.get("output") or _report_of(folder, "sweep")
         title = title or saved.get("title", "simtool sweep")
         if resume:  # its cells in the folders it named, whatever simtool would name them now
             plan = dataclasses.replace(resumed, settings={"output": str(output), "title": title})
@@ -964,7 +974,7 @@ def ladder(
     unit: Unit = "deal",
     jobs: Jobs = None,
     runs_dir: Runs = None,
-    output: Report = "reports/ladder.html",
+    output: Report = None,
     title: Title = "simtool skill ladder",
     force: Force = False,
     quiet: Quiet = False,
@@ -997,11 +1007,12 @@ def ladder(
     try:
         if resume:
             paths, output, title = _resume(ctx, "ladder", resume, LADDER_PLAN, jobs, backend, scheduler, timeout,
-                                           quiet, output, title)
+                                           quiet, output or _report_of(resume, "ladder"), title)
             (climbed,) = read_ladders(paths)
         else:
             chain = registry.split_lineup(rungs) if rungs is not None else None
             folder = runs_dir or _fresh(f"ladder-{games.get(game).id}")
+            output = output or _report_of(folder, "ladder")
             with _progress(quiet) as bar:
                 task = bar.add_task(f"ladder of {game}")
                 climbed, paths = ladders.climb(

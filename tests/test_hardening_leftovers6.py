@@ -75,3 +75,36 @@ def test_a_report_over_the_plans_own_file_names_the_report_argument_from_python(
     assert said.endswith("choose another report file") and "--out" not in said
     assert _from_cli(lambda: _refusal(lambda: plans.check_report(tmp_path / "runs" / "plan.json", plan))) \
         .endswith("choose another --out")
+
+
+@pytest.mark.parametrize("command, args", [
+    ("sweep", ["--game", "black-white", "--n", "20"]),
+    ("ladder", ["--game", "black-white", "--rungs", "random,high", "--n", "20"]),
+])
+def test_two_commands_at_once_without_out_write_two_reports(tmp_path, monkeypatch, command, args):
+    # before: both sweeps (ladders) of one second wrote reports/sweep.html (reports/ladder.html),
+    # their runs in runs/sweep-T and runs/sweep-T-2: the first's user read a page of the second's
+    import datetime as real
+
+    from simtool import cli as cli_module
+
+    from .test_cli import cli
+
+    class Frozen(real.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return real.datetime(2026, 11, 27, 8, 30, 0)
+
+    monkeypatch.setattr(cli_module, "datetime", Frozen)
+    monkeypatch.chdir(tmp_path)
+    first = cli(command, *args, "--seed", "1", "-q", "-j", "1")
+    assert first.exit_code == 0, first.output
+    stem = f"{command}-black-white" if command == "ladder" else command
+    page = tmp_path / "reports" / f"{stem}-20261127-083000.html"
+    assert first.output.strip().endswith(f"in runs/{stem}-20261127-083000; report reports/{page.name}")
+    before = page.read_bytes()
+    second = cli(command, *args, "--seed", "2", "-q", "-j", "1")
+    assert second.exit_code == 0, second.output
+    assert second.output.strip().endswith(f"in runs/{stem}-20261127-083000-2; report "
+                                          f"reports/{stem}-20261127-083000-2.html")
+    assert page.read_bytes() == before and (tmp_path / "reports" / f"{stem}-20261127-083000-2.html").is_file()
