@@ -3,6 +3,10 @@ hostile names. Each test failed on the code before its fix."""
 
 from __future__ import annotations
 
+import json
+import re
+
+import polars as pl
 import pytest
 
 from simtool.reports import balance, review, tune
@@ -44,3 +48,52 @@ def test_every_page_writes_direction_controls_out(page):
     template = page.environment().from_string("<p>{{ name }}, {{ chart|safe }} and the rest</p>")
     text = template.render(name=f"x{RLO}y\u2067z", chart=f"<svg>{RLO}</svg>")
     assert text == "<p>x\\u202ey\\u2067z, <svg>\\u202e</svg> and the rest</p>"
+
+
+def printed_seed(text: str) -> int:
+    found = re.findall(r"\bseed (\d+)", text)
+    assert len(set(found)) == 1, text
+    return int(found[0])
+
+
+def test_a_sweep_prints_the_seed_it_chose_and_given_back_it_plays_the_same_tables(tmp_path):
+    # before: 'sweep: 1 cell, 300 deals in 1 chunk, into RUNS' with --seed left out, and nowhere on
+    # the console the seed that would play the sweep again
+    said, tables = [], []
+    for k, seed in enumerate((None, "given")):
+        runs = tmp_path / f"runs{k}"
+        args = ("sweep", "-g", "black-white", "--lineup", "random", "-n", "300", "--jobs", 1 + k,
+                "--runs", runs, "-o", tmp_path / f"s{k}.html")
+        r = cli(*args, *(("--seed", printed_seed(said[0])) if seed else ()))
+        assert r.exit_code == 0, r.output
+        said.append(r.stdout)
+        tables.append(pl.read_parquet(runs / "black-white_3p_random" / "seats.parquet"))
+        meta = json.loads((runs / "black-white_3p_random" / "run.json").read_text())
+        assert printed_seed(r.stdout) == meta["seed"]
+    assert tables[0].equals(tables[1])
+
+
+def test_restricted_play_and_a_tuning_print_the_seed_they_chose(tmp_path):
+    # before: neither named the seed it had chosen (the ladder and a run do)
+    r = cli("restrict", "-g", "kansas-city", "-n", "200", "--restrictions", "pass-high", "--jobs", "1",
+            "--out", tmp_path / "r")
+    assert r.exit_code == 0, r.output
+    meta = json.loads((tmp_path / "r" / "kansas-city_4p_target" / "run.json").read_text())
+    assert printed_seed(r.stdout) == meta["seed"]
+    r = cli("tune", "-g", "kansas-city", "--vary", "pass_count=2,3", "--objective", "seat_spread:min",
+            "--trials", "2", "-n", "200", "--jobs", "1", "--out", tmp_path / "t")
+    assert r.exit_code == 0, r.output
+    assert printed_seed(r.stdout) == json.loads((tmp_path / "t" / "tune.json").read_text())["seed"]
+
+
+def test_a_review_prints_the_seed_it_chose(tmp_path, monkeypatch):
+    from simtool.commands import review as reviews
+
+    from .conftest import REVIEW
+
+    played = reviews.review
+    monkeypatch.setattr(reviews, "review", lambda *a, **k: played(*a, **k, sizes=reviews.Sizes(**REVIEW)))
+    r = cli("review", "-g", "black-white", "--jobs", "1", "--out", tmp_path / "rv")
+    assert r.exit_code == 0, r.output
+    assert printed_seed(r.stdout) == json.loads((tmp_path / "rv" / "review.json").read_text())["seed"]
+    assert r.stdout.startswith("review: black-white 3p, seed ")  # the path's line, read by scripts, as it was
