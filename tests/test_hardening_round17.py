@@ -11,7 +11,10 @@ import pytest
 
 from simtool.reports import balance, review, tune
 
+from . import test_browser
 from .test_cli import cli
+
+browser = test_browser.browser  # headless Chromium, skipped (saying why) without it
 
 RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: what follows it reads right to left, to its paragraph's end
 
@@ -97,3 +100,23 @@ def test_a_review_prints_the_seed_it_chose(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     assert printed_seed(r.stdout) == json.loads((tmp_path / "rv" / "review.json").read_text())["seed"]
     assert r.stdout.startswith("review: black-white 3p, seed ")  # the path's line, read by scripts, as it was
+
+
+def test_a_long_name_or_title_wraps_on_the_page_instead_of_widening_it(browser, tmp_path):
+    # before: a plugin strategy named with 3000 characters made the report 28,669 px wide at a
+    # 1280 px window (its findings' sentences name it whole), and a --title of 3000 characters
+    # 54,169 px (the page's heading); the rest of each page scrolled sideways with it
+    plugin = tmp_path / "longbot.py"
+    plugin.write_text(BOT.replace('"bot", "lowest"', '"n" * 2990 + "-long-tail", "lowest"'))
+    run = tmp_path / "run"
+    r = cli("run", "-g", "black-white", "-n", "300", "--seed", "1", "--jobs", "1", "-q", "-o", run,
+            "--seat", f"0={plugin}:bot", "--strategy", "random")
+    assert r.exit_code == 0, r.output
+    for name, title in (("name", "simtool balance report"), ("title", "T" * 3000)):
+        page_file = tmp_path / f"{name}.html"
+        assert cli("report", run, "-o", page_file, "--title", title).exit_code == 0
+        for width in (1280, 700):
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            page.goto(page_file.resolve().as_uri())
+            assert page.evaluate("document.documentElement.scrollWidth") == width, (name, width)
+            page.close()
