@@ -120,3 +120,30 @@ def test_a_long_name_or_title_wraps_on_the_page_instead_of_widening_it(browser, 
             page.goto(page_file.resolve().as_uri())
             assert page.evaluate("document.documentElement.scrollWidth") == width, (name, width)
             page.close()
+
+
+def test_a_tuning_gives_values_written_alike_in_a_file_name_a_folder_each(tmp_path, monkeypatch):
+    # before: a game's rule values 'x/y' and 'x:y' were both trial folder 'mode-x-y_n100_s1': the
+    # second trial stopped the tuning, "... holds a run played with other settings: rules
+    # target=30,mode=x/y (now target=30,mode=x:y) (the tune, or a default of simtool's, changed);
+    # play it again in a new --out", which no new --out could cure; and a value of 300 characters
+    # was "File name too long ...; choose a shorter path", of a path the user never chose
+    from simtool import games
+    from simtool.commands.tune import folder_key
+    from simtool.options import Option
+
+    from .designer_games import whist_heuristic  # noqa: F401 (registers its heuristic)
+    from .designer_games.whist import Whist
+
+    class Slashed(Whist):
+        id = "designer-slashed"
+        options = (*Whist.options, Option("mode", ("a", "x/y", "x:y", "v" * 300), "names its folders"))
+
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, Slashed()))
+    r = cli("tune", "-g", "designer-slashed", "--vary", "mode", "--objective", "seat_spread:min",
+            "--trials", "4", "-n", "100", "--seed", "1", "--jobs", "1", "--out", tmp_path / "t")
+    assert r.exit_code == 0, r.output
+    trials = json.loads((tmp_path / "t" / "tune.json").read_text())
+    assert "4 trials in" in r.stdout, (r.stdout, trials)
+    assert folder_key({"pass_count": 2, "limit": 1}, 100, 5) == "pass_count-2_limit-1_n100_s5"  # as before
+    assert len(folder_key({"mode": "v" * 300}, 100, 5).encode()) <= 255
