@@ -147,3 +147,31 @@ def test_a_tuning_gives_values_written_alike_in_a_file_name_a_folder_each(tmp_pa
     assert "4 trials in" in r.stdout, (r.stdout, trials)
     assert folder_key({"pass_count": 2, "limit": 1}, 100, 5) == "pass_count-2_limit-1_n100_s5"  # as before
     assert len(folder_key({"mode": "v" * 300}, 100, 5).encode()) <= 255
+
+
+def test_a_long_rule_value_is_clipped_on_the_tuning_page(browser, tmp_path, monkeypatch):
+    # before: a game's rule value of 3000 characters stood whole in the tuning page's table cells
+    # and set-up, 25,956 px wide in a 1280 px window
+    from simtool import games
+    from simtool.options import Option
+
+    from .designer_games import whist_heuristic  # noqa: F401 (registers its heuristic)
+    from .designer_games.whist import Whist
+
+    long = "v" * 2990 + "-long-tail"
+
+    class Long(Whist):
+        id = "designer-long"
+        options = (*Whist.options, Option("mode", ("a", long), "a long value"))
+
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, Long()))
+    r = cli("tune", "-g", "designer-long", "--vary", "mode", "--objective", "seat_spread:min",
+            "--trials", "2", "-n", "100", "--seed", "1", "--jobs", "1", "--out", tmp_path / "t")
+    assert r.exit_code == 0, r.output
+    page_file = tmp_path / "t" / "tune.html"
+    assert not re.search(f"<td>[^<]*{long}", page_file.read_text())  # clipped, the whole in a tooltip
+    for width in (1280, 700):
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        page.goto(page_file.resolve().as_uri())
+        assert page.evaluate("document.documentElement.scrollWidth") == width
+        page.close()
