@@ -175,3 +175,32 @@ def test_a_long_rule_value_is_clipped_on_the_tuning_page(browser, tmp_path, monk
         page.goto(page_file.resolve().as_uri())
         assert page.evaluate("document.documentElement.scrollWidth") == width
         page.close()
+
+
+def test_a_long_rule_value_wraps_in_the_reports_table_captions(browser, tmp_path, monkeypatch):
+    # before: the verdicts table's caption names the run by its rules ("Run 1: 4p, mode=vvv..."),
+    # and a value of 3000 characters, one word, made the table as wide as it: 27,636 px in a
+    # 1280 px window, with every column stretched alike
+    from simtool import games
+    from simtool.options import Option
+
+    from .designer_games import whist_heuristic  # noqa: F401 (registers its heuristic)
+    from .designer_games.whist import Whist
+
+    long = "v" * 2990 + "-long-tail"
+
+    class Long(Whist):
+        id = "designer-long"
+        options = (*Whist.options, Option("mode", ("a", long), "a long value"))
+
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, Long()))
+    run, page_file = tmp_path / "run", tmp_path / "page.html"
+    r = cli("run", "-g", "designer-long", "-n", "100", "--seed", "1", "--jobs", "1", "-q", "-o", run,
+            "--rule", f"mode={long}")
+    assert r.exit_code == 0, r.output
+    assert cli("report", run, "-o", page_file).exit_code == 0
+    for width in (1280, 700):
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        page.goto(page_file.resolve().as_uri())
+        assert page.evaluate("document.documentElement.scrollWidth") == width
+        page.close()
