@@ -771,8 +771,8 @@ def sweep(
             plan = plans.make_plan(specs, folder, {"output": str(output), "title": title}, saved["extra"])
         plans.check(plan, force)
         if not quiet:  # before the first deal: a grid can be larger than its author meant
-            out.print(f"sweep: {sweeps.cost(specs)}, into {folder}", markup=False, highlight=False,
-                      soft_wrap=True)
+            out.print(f"sweep: {sweeps.cost(specs)}, seed {specs[0].seed}, into {folder}", markup=False,
+                      highlight=False, soft_wrap=True)
         with _progress(quiet) as bar:
             task = bar.add_task(f"sweep of {_count(len(specs), 'cell')}", total=None)
             done = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force, timeout=timeout,
@@ -900,8 +900,8 @@ def _tune_table(result: dict) -> Table:
 
     config = result["config"]
     again = result["confirmed"][0]["n"] if result["confirmed"] else config.n
-    t = Table(title=f"Tuning {config.game} {config.players}p, {result['sampler']} sampler: the best "
-                    f"trials and the sheet's defaults re-measured on {again:,} fresh {config.unit}s "
+    t = Table(title=f"Tuning {config.game} {config.players}p, seed {config.seed}, {result['sampler']} sampler: "
+                    f"the best trials and the sheet's defaults re-measured on {again:,} fresh {config.unit}s "
                     f"(95% intervals)", title_justify="left")
     for col in ("settings", *config.vary, *config.objectives):
         t.add_column(col, justify="right")
@@ -1119,14 +1119,16 @@ def restrict(
         raise interrupted(folder and f"finished chunks are kept: finish the restricted play with "
                                      f"simtool restrict --resume {folder}") from None
     if not quiet:
-        out.print(_restrict_table(table))
+        from simtool.pipeline.folders import read_meta
+
+        out.print(_restrict_table(table, read_meta(paths[0])["seed"]))
         for row in table.iter_rows(named=True):
             out.print(sentence(row), markup=False, highlight=False)
     out.print(f"{len(paths)} runs in {folder}" + (f"; report {written}" if written else ""),
               markup=False, highlight=False)
 
 
-def _restrict_table(table) -> Table:
+def _restrict_table(table, seed: int) -> Table:
     from simtool.analysis.restrict import fmt_cost
 
     from . import stats
@@ -1134,7 +1136,7 @@ def _restrict_table(table) -> Table:
     first = table.row(0, named=True)
     t = Table(title=f"Restricted play: {first['game']} {first['players']}p"
                     f"{', ' + first['rules'] if first['rules'] else ''}, {first['strategy']}, "
-                    f"{first['deals']:,} paired deals", title_justify="left")
+                    f"{first['deals']:,} paired deals, seed {seed}", title_justify="left")
     for col in ("restriction", "win share cost", "score change", "deals changed", "verdict"):
         t.add_column(col, justify="right")
     for r in table.iter_rows(named=True):
@@ -1267,7 +1269,9 @@ def review(
     except KeyboardInterrupt:
         raise interrupted(f"finished chunks are kept in {out_dir}/runs: run the same simtool review "
                           f"again to go on") from None
-    if not quiet:
+    if not quiet:  # the seed it chose, where --seed was left out, plays it again
+        out.print(f"review: {result['game']} {result['players']}p, seed {result['seed']}", markup=False,
+                  highlight=False)
         for line in reviews.summary_lines(result):
             out.print(line, markup=False, highlight=False, soft_wrap=True)
     out.print(f"review {out_dir / 'review.html'} and {out_dir / 'review.json'}", markup=False, highlight=False)

@@ -368,7 +368,7 @@ def test_large_plays_a_grid_beyond_the_limit_and_the_cost_is_stated_first(tmp_pa
     one_line_error(cli(*args), "4 combinations", "more than 3")
     r = cli(*args, "--large")
     assert r.exit_code == 0, r.output
-    assert r.stdout.startswith(f"sweep: 4 cells, 400 deals in 4 chunks, into {tmp_path / 's'}\n"), r.stdout
+    assert r.stdout.startswith(f"sweep: 4 cells, 400 deals in 4 chunks, seed 1, into {tmp_path / 's'}\n"), r.stdout
     grid = tmp_path / "g.toml"
     grid.write_text('games = ["kansas-city"]\nplayers = [4, 5]\nlarge = true\nn = 100\nseed = 1\n'
                     '[rules]\npass_count = [0, 1]\n')

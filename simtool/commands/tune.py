@@ -17,6 +17,7 @@ whose combinations can be played is refused before it starts.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 import re
@@ -33,6 +34,7 @@ from simtool.analysis import of as analysis_of
 from simtool.analysis.lengths import to_the_end
 from simtool.analysis.summary import seat_summary
 from simtool.analysis.tuning import recommendation, setting, sheet_defaults, trials_of
+from simtool.commands import plans
 from simtool.commands.plans import play as run_cells
 from simtool.commands.sweep import lineup as parse_lineup
 from simtool.errors import SimtoolError, bad, choices, option, os_problem
@@ -375,8 +377,15 @@ def score(objective: Objective, figure: tuple[float, float, float]) -> tuple[flo
 
 
 def folder_key(params: dict, n: int, seed: int) -> str:
+    """The trial's folder name: its values as written where a file name takes them, else with a
+    digest of the whole, so that two values written alike there (a game's ``x/y`` and ``x:y``,
+    both ``x-y``; a score table's ``0,5`` and a choice ``0-5``) get folders of their own, and a
+    long one fits (:func:`plans.short`)."""
     text = "_".join(f"{k}-{v}" for k, v in params.items()) + f"_n{n}_s{seed}"
-    return re.sub(r"[^A-Za-z0-9_.=-]", "-", text)
+    key = re.sub(r"[^A-Za-z0-9_.=-]", "-", text)
+    if key == text:
+        return plans.short(key)
+    return plans.short(f"{key}-{hashlib.sha256(text.encode()).hexdigest()[:12]}")
 
 
 def measure(config: Config, out: Path, params: dict, n: int, seed: int, jobs, backend: str,

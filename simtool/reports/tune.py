@@ -14,6 +14,7 @@ import numpy as np
 import polars as pl
 
 from simtool import games, options
+from simtool.analysis import labels
 from simtool.analysis import tuning as tune
 from simtool.errors import SimtoolError
 from simtool.reports import pages
@@ -69,7 +70,7 @@ def effect_plot(trials: pl.DataFrame, option: str, values: list, label: str, def
         ax.axvspan(names.index(str(default)) - .4, names.index(str(default)) + .4, color="#d9e2ec",
                    zorder=0, label="sheet default")
         ax.legend(frameon=False, fontsize="small")
-    ax.set_xticks(range(len(names)), names)
+    ax.set_xticks(range(len(names)), [labels.clip(name) for name in names])
     ax.set(xlabel=option, ylabel=label)
     return svg(chart)
 
@@ -79,8 +80,14 @@ def cell(values) -> str:
     return f"{value:.4f} [{low:.4f}, {high:.4f}]"
 
 
-environment = functools.cache(pages.environment)
-"""The tuning page's template environment, made once a process."""
+@functools.cache
+def environment():
+    """The tuning page's template environment, made once a process: a game's rule value is
+    clipped in a table cell, as a strategy's name is on the balance report (the whole in its
+    tooltip)."""
+    env = pages.environment()
+    env.filters["name"] = labels.html
+    return env
 
 
 def against_defaults(objective, values, base) -> str:
