@@ -326,6 +326,13 @@ class FolderLock:
             os.close(self.fd)
             raise SimtoolError(f"output folder {folder} is being written by another simtool {what} "
                                f"({_holder(record)}); wait for it to end or choose another folder") from None
+        except OSError:
+            # a filesystem that cannot lock a folder (NFSv4 takes an exclusive flock for a write
+            # lock, refused on a folder as EBADF; others say ENOLCK, EOPNOTSUPP): every run, sweep
+            # and review there was "cannot write to output folder X: Bad file descriptor". It is
+            # written unlocked, as before simtool had locks: a second writer there is not refused
+            os.close(self.fd)
+            self.fd = None
         FolderLock.held.add(self)
 
     def release(self) -> None:
