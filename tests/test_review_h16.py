@@ -7,6 +7,7 @@ import errno
 import json
 
 import polars as pl
+import pytest
 
 import simtool
 from simtool.pipeline import folders
@@ -36,3 +37,33 @@ def test_runs_and_plans_on_a_filesystem_that_cannot_lock_a_folder_are_played(tmp
     assert json.loads((runs / "plan.json").read_text())["command"] == "ladder"
     assert not (runs / folders.HOLDER).exists()
     assert pl.read_parquet(paths[0] / "seats.parquet").height > 0
+
+
+def test_the_strength_table_leaves_a_runs_folder_another_command_plays_alone_and_holds_its_own(tmp_path):
+    # before: make strength with other settings removed the old plan's cells and its plan.json
+    # from a runs folder a `sweep --resume` was finishing (a rename of a run being written), and
+    # only then was refused; while it played its cells one by one the folder was not held, and
+    # a `sweep --resume` there played the same cells beside it
+    from simtool.commands import strength
+
+    runs, held = tmp_path / "runs", []
+
+    def say(line: str) -> None:
+        try:
+            folders.refuse_if_held(runs, "command")
+        except simtool.SimtoolError as exc:
+            held.append(str(exc))
+
+    strength.measure(runs, ["black-white"], n=16, seed=3, jobs=1, say=say)
+    assert held and all(f"output folder {runs} is being written by another simtool command" in h for h in held)
+    assert not (runs / folders.HOLDER).exists()
+    before = {p.parent.name: p.read_bytes() for p in runs.glob("*/run.json")}
+    plan = (runs / "plan.json").read_bytes()
+    other = folders.hold(runs, "command")
+    try:
+        with pytest.raises(simtool.SimtoolError, match="is being written by another simtool command"):
+            strength.measure(runs, ["black-white"], n=32, seed=3, jobs=1, say=lambda line: None)
+    finally:
+        folders.let_go(other)
+    assert {p.parent.name: p.read_bytes() for p in runs.glob("*/run.json")} == before
+    assert (runs / "plan.json").read_bytes() == plan

@@ -616,7 +616,7 @@ def _finished(root: Path, cell) -> bool:
 
 
 def save_plan(plan: Plan) -> None:
-    """:func:`hold_plan`, for a plan whose cells are then played one by one (``make strength``)."""
+    """:func:`hold_plan`, let go at once: the plan saved for a resume, its cells played elsewhere."""
     let_go(hold_plan(plan))
 
 
