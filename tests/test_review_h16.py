@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 
 import polars as pl
 import pytest
@@ -67,3 +68,30 @@ def test_the_strength_table_leaves_a_runs_folder_another_command_plays_alone_and
         folders.let_go(other)
     assert {p.parent.name: p.read_bytes() for p in runs.glob("*/run.json")} == before
     assert (runs / "plan.json").read_bytes() == plan
+
+
+def test_a_run_written_from_another_machine_is_not_called_ended_by_its_pid_here(tmp_path, monkeypatch):
+    # before: a reader on another machine than the writer's (a cluster's shared folder) was told
+    # "holds an interrupted run (its writer, pid N, has ended); finish it with simtool run
+    # --resume": pid N was looked up in this machine's processes, though the folder's lock was held
+    import subprocess
+
+    writer = folders.RunWriter(tmp_path / "run", spec={"game": "hearts"})
+    try:
+        gone = subprocess.Popen(["true"])
+        gone.wait()
+        record = tmp_path / "run" / "chunks" / "writer.json"
+        who = json.loads(record.read_text())
+        assert who["pid"] == os.getpid()
+        record.write_text(json.dumps({**who, "pid": gone.pid, "host": "node-17"}))
+        with pytest.raises(simtool.SimtoolError, match=rf"is not finished: a run is being written there "
+                                                       rf"\(pid {gone.pid} on node-17, started "):
+            simtool.metrics(tmp_path / "run")
+        # a filesystem that cannot say whether the folder is locked: neither busy nor ended for sure
+        monkeypatch.setattr(folders, "locked", lambda folder: None)
+        with pytest.raises(simtool.SimtoolError, match=rf"a run started on node-17 \(pid {gone.pid}, started .*\) may "
+                                                       rf"still be writing it; once it has ended, finish it with "
+                                                       rf"simtool run --resume"):
+            simtool.metrics(tmp_path / "run")
+    finally:
+        writer.abort()

@@ -18,6 +18,7 @@ import io
 import json
 import os
 import re
+import socket
 import time
 import weakref
 from collections import Counter
@@ -748,7 +749,8 @@ def _readable(path: Path, rows: int | None, expected: str | None, need: set[str]
 
 def writer_record() -> dict:
     """Who holds a :class:`FolderLock`, as its record says: this process, when and by what command."""
-    return {"pid": os.getpid(), "started": f"{datetime.now():%Y-%m-%d %H:%M:%S}", "command": " ".join(_argv())}
+    return {"pid": os.getpid(), "host": socket.gethostname(), "started": f"{datetime.now():%Y-%m-%d %H:%M:%S}",
+            "command": " ".join(_argv())}
 
 
 HOLDER = ".writer.json"
@@ -1100,10 +1102,19 @@ def unfinished(run_dir: Path) -> str:
     except (OSError, ValueError, KeyError, TypeError):
         who, pid = None, None
     # a live pid may be another process's since the writer was killed: the lock it held says (asked
-    # only then, so that the probe never meets a writer taking the lock of a folder no one holds)
-    if who is not None and alive(pid) and locked(run_dir) is not False:
-        return (f"{run_dir} is not finished: a run is being written there (pid {pid}, started "
-                f"{who.get('started', 'at a time not recorded')}); wait for it to end, or pick another folder")
+    # only then, so that the probe never meets a writer taking the lock of a folder no one holds).
+    # A writer on another machine (a cluster's shared folder): its pid says nothing here, only its
+    # lock does; it was "its writer has ended; finish it with --resume" while that run played on
+    here = who is None or who.get("host") in (None, socket.gethostname())
+    held = locked(run_dir) if who is not None and (alive(pid) or not here) else False
+    if held is not False:
+        at = "" if here else f" on {who['host']}"
+        started = who.get("started", "at a time not recorded")
+        if held is None and not here:  # a filesystem that cannot say whether it is locked
+            return (f"{run_dir} is not finished: a run started on {who['host']} (pid {pid}, started {started}) "
+                    f"may still be writing it; once it has ended, finish it with simtool run --resume {run_dir}")
+        return (f"{run_dir} is not finished: a run is being written there (pid {pid}{at}, started "
+                f"{started}); wait for it to end, or pick another folder")
     if (run_dir / "chunks" / SPEC).is_file():
         ended = f" (its writer, pid {pid}, has ended)" if who is not None else ""
         return (f"{run_dir} holds an interrupted run{ended}; finish it with simtool run --resume {run_dir}, "
