@@ -95,3 +95,20 @@ def test_a_run_written_from_another_machine_is_not_called_ended_by_its_pid_here(
             simtool.metrics(tmp_path / "run")
     finally:
         writer.abort()
+
+
+def test_a_plan_killed_as_it_wrote_who_holds_its_folder_leaves_a_folder_the_next_plan_takes(tmp_path):
+    # before: a sweep (ladder, restricted play) killed between writing RUNS/.writer.json.tmp (or
+    # its first plan.json.tmp) and renaming it left a folder refused for good: "RUNS is not empty
+    # and holds no simtool plan; choose a new or empty folder", a hidden file of simtool's its cause
+    for left in (".writer.json.tmp", "plan.json.tmp"):
+        runs = tmp_path / left
+        runs.mkdir()
+        (runs / left).write_text('{"pid": 4')
+        _, paths = simtool.ladder.climb("black-white", runs, n=200, seed=1, jobs=1, rungs=["random", "balance"])
+        assert sorted(p.name for p in runs.iterdir()) == sorted([*(p.name for p in paths), "plan.json"])
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.json.tmp").write_text("mine")
+    with pytest.raises(simtool.SimtoolError, match="is not empty and holds no simtool plan"):
+        simtool.ladder.climb("black-white", mine, n=200, seed=1, jobs=1, rungs=["random", "balance"])

@@ -589,7 +589,10 @@ def check_root(plan: Plan) -> None:
     # delete plan.json to give it up", while it played on
     refuse_if_held(root, "command")  # a sweep, ladder, restricted play or review: its record says
     if not file.exists():
-        if root.exists() and not all(run_kind(p) is not None for p in root.iterdir() if p.name != HOLDER):
+        # what a plan killed as it took the folder leaves (the temporary names of write_json) is
+        # simtool's: it was "not empty and holds no simtool plan" for good
+        ours = (HOLDER, f"{HOLDER}.tmp", f"{PLAN}.tmp")
+        if root.exists() and not all(run_kind(p) is not None for p in root.iterdir() if p.name not in ours):
             raise SimtoolError(f"{root} is not empty and holds no simtool plan; choose a new or empty "
                                f"folder (simtool never writes over other files)")
         return
