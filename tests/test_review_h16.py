@@ -112,3 +112,22 @@ def test_a_plan_killed_as_it_wrote_who_holds_its_folder_leaves_a_folder_the_next
     (mine / "notes.json.tmp").write_text("mine")
     with pytest.raises(simtool.SimtoolError, match="is not empty and holds no simtool plan"):
         simtool.ladder.climb("black-white", mine, n=200, seed=1, jobs=1, rungs=["random", "balance"])
+
+
+def test_a_runs_folder_whose_holder_record_cannot_be_deleted_is_let_go_all_the_same(tmp_path, monkeypatch):
+    # before: a folder gone read-only under a finished ladder (a filesystem remounted after an
+    # error) raised OSError out of the ladder as it let go of RUNS, its results lost, and RUNS
+    # stayed locked for the rest of the process: a notebook's next ladder there was refused,
+    # "being written by another simtool command (pid <its own>)"
+    runs, unlink = tmp_path / "runs", type(tmp_path).unlink
+
+    def read_only(path, missing_ok=False):
+        if path.name == folders.HOLDER:
+            raise OSError(errno.EROFS, "Read-only file system", str(path))
+        return unlink(path, missing_ok=missing_ok)
+
+    monkeypatch.setattr(type(tmp_path), "unlink", read_only)
+    _, paths = simtool.ladder.climb("black-white", runs, n=200, seed=1, jobs=1, rungs=["random", "balance"])
+    monkeypatch.setattr(type(tmp_path), "unlink", unlink)
+    _, again = simtool.ladder.climb("black-white", runs, n=200, seed=1, jobs=1, rungs=["random", "balance"])
+    assert again == paths

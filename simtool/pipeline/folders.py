@@ -783,8 +783,14 @@ def hold(folder: Path, what: str) -> FolderLock:
 
 def let_go(lock: FolderLock) -> None:
     """The end of :func:`hold`: its record first, while the folder is still ours."""
-    (lock.folder / HOLDER).unlink(missing_ok=True)
-    lock.release()
+    try:
+        (lock.folder / HOLDER).unlink(missing_ok=True)
+    except OSError:
+        # a folder gone read-only: the record stays, read as no one's once the lock is gone (it
+        # raised out of the finished plan, and the folder stayed locked for the rest of the process)
+        pass
+    finally:
+        lock.release()
 
 
 def _argv() -> list[str]:
