@@ -131,3 +131,19 @@ def test_a_runs_folder_whose_holder_record_cannot_be_deleted_is_let_go_all_the_s
     monkeypatch.setattr(type(tmp_path), "unlink", unlink)
     _, again = simtool.ladder.climb("black-white", runs, n=200, seed=1, jobs=1, rungs=["random", "balance"])
     assert again == paths
+
+
+def test_a_folder_held_from_another_machine_names_that_machine(tmp_path):
+    # before: "output folder RUNS is being written by another simtool command (pid N, ...)", a pid
+    # of the machine the command runs on, looked for in vain on this one
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    held = folders.hold(runs, "command")
+    try:
+        record = runs / folders.HOLDER
+        record.write_text(json.dumps({**json.loads(record.read_text()), "host": "node-17"}))
+        with pytest.raises(simtool.SimtoolError, match=rf"being written by another simtool command "
+                                                       rf"\(pid {os.getpid()} on node-17, started "):
+            simtool.ladder.climb("black-white", runs, n=200, seed=1, jobs=1, rungs=["random", "balance"])
+    finally:
+        folders.let_go(held)

@@ -353,7 +353,9 @@ os.register_at_fork(after_in_child=FolderLock.forget_in_child)
 def _holder(record: Path) -> str:
     try:
         who = parse_json(record.read_text())
-        return f"pid {who['pid']}, started {who['started']}: {who['command']}"
+        # a pid of another machine (a cluster's shared folder) was named as if of this one
+        at = "" if who.get("host") in (None, socket.gethostname()) else f" on {who['host']}"
+        return f"pid {who['pid']}{at}, started {who['started']}: {who['command']}"
     except (OSError, ValueError, KeyError, TypeError):
         return "details unknown"
 
