@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 
 import polars as pl
 import pytest
@@ -147,3 +148,21 @@ def test_a_folder_held_from_another_machine_names_that_machine(tmp_path):
             simtool.ladder.climb("black-white", runs, n=200, seed=1, jobs=1, rungs=["random", "balance"])
     finally:
         folders.let_go(held)
+
+
+def test_a_forced_plan_meeting_a_cell_another_run_writes_replaces_none_of_its_cells(tmp_path):
+    # before: `ladder --force` (sweep, restrict) cleared each cell's finished run as it opened it,
+    # then met a cell another process was writing and was refused: the runs before it deleted for
+    # a command that did nothing
+    runs, rungs = tmp_path / "runs", ["random", "low", "balance"]
+    _, paths = simtool.ladder.climb("black-white", runs, n=200, seed=1, jobs=1, rungs=rungs)
+    assert len(paths) == 2
+    before = {p.name: (p / "run.json").read_bytes() for p in paths}
+    other = folders.FolderLock(paths[-1])
+    try:
+        refused = re.escape(f"output folder {paths[-1]} is being written by another")
+        with pytest.raises(simtool.SimtoolError, match=refused):
+            simtool.ladder.climb("black-white", runs, n=200, seed=1, jobs=1, rungs=rungs, force=True)
+    finally:
+        other.release()
+    assert {p.name: (p / "run.json").read_bytes() for p in paths if (p / "run.json").is_file()} == before

@@ -298,6 +298,14 @@ def _open(plan: Plan, force: bool) -> list[_Run]:
     """Every cell's writer, folders checked and locked before any work: a cell finished before
     with the same specification is kept, an interrupted one resumed (with ``plan.reuse``)."""
     open_files(len(plan.cells))
+    # a cell another process writes was met only as it was opened: a forced plan had cleared the
+    # finished runs of the cells before it, for a command then refused
+    for cell in plan.cells:
+        if cell.folder is not None and cell.folder.is_dir():
+            try:
+                FolderLock(cell.folder).release()
+            except OSError:  # a folder it cannot open: named where its writer takes the lock
+                pass
     runs: list[_Run] = []
     finished = [(c.folder, recorded_columns(games.get(c.spec.game), c.spec.unit)) for c in plan.cells
                 if plan.reuse and not force and c.folder is not None and c.spec is not RESUMED
