@@ -29,8 +29,8 @@ from simtool import arguments, games
 from simtool.analysis import strength
 from simtool.commands.plans import check, make_plan
 from simtool.errors import SimtoolError, choices
-from simtool.pipeline.executor import PLAN, Plan, execute, plan_record, read_json, save_plan
-from simtool.pipeline.folders import parse_json, run_kind, why, write_together
+from simtool.pipeline.executor import PLAN, Plan, execute, hold_plan, plan_record, read_json
+from simtool.pipeline.folders import let_go, parse_json, refuse_if_held, run_kind, why, write_together
 from simtool.pipeline.runner import RunSpec, make_spec
 
 GAMES = ("black-white", "kansas-city", "trickster", "out-trumped", "nine-lives", "hearts")
@@ -144,9 +144,21 @@ def measure(runs_dir: Path, game_ids: list[str] | None = None, n: int = DEALS, s
     cells = plan(game_ids, n, seed)
     whole = make_plan([s for s, _ in cells], runs_dir, command="strength",
                       extra=[{"strength": role, "params": params(spec)} for spec, role in cells])
+    # another command playing there was refused only once the old plan's cells were removed from
+    # under it; the folder is then held until every cell is played, as a sweep's is
+    refuse_if_held(runs_dir, "command")
     changed = replace_plan(whole, say)
     check(whole, force)
-    save_plan(whole)
+    held = hold_plan(whole)
+    try:
+        return _measure(whole, cells, changed, runs_dir, n, seed, jobs, force, say)
+    finally:
+        let_go(held)
+
+
+def _measure(whole: Plan, cells, changed: set[str], runs_dir: Path, n: int, seed: int, jobs: int, force: bool,
+             say: Callable[[str], None]) -> tuple[list[strength.Cell], dict]:
+    """:func:`measure` once its runs folder is held."""
     guess = estimate(cells, jobs)
     load = os.getloadavg()
     say(f"{len(cells)} cells of {n:,} deals on {jobs} cores, seed {seed}: about {_duration(guess)} on idle "

@@ -308,6 +308,14 @@ def _open(plan: Plan, force: bool) -> list[_Run]:
     """Every cell's writer, folders checked and locked before any work: a cell finished before
     with the same specification is kept, an interrupted one resumed (with ``plan.reuse``)."""
     open_files(len(plan.cells))
+    # a cell another process writes was met only as it was opened: a forced plan had cleared the
+    # finished runs of the cells before it, for a command then refused
+    for cell in plan.cells:
+        if cell.folder is not None and cell.folder.is_dir():
+            try:
+                FolderLock(cell.folder).release()
+            except OSError:  # a folder it cannot open: named where its writer takes the lock
+                pass
     runs: list[_Run] = []
     finished = [(c.folder, recorded_columns(games.get(c.spec.game), c.spec.unit)) for c in plan.cells
                 if plan.reuse and not force and c.folder is not None and c.spec is not RESUMED
@@ -599,7 +607,10 @@ def check_root(plan: Plan) -> None:
     # delete plan.json to give it up", while it played on
     refuse_if_held(root, "command")  # a sweep, ladder, restricted play or review: its record says
     if not file.exists():
-        if root.exists() and not all(run_kind(p) is not None for p in root.iterdir() if p.name != HOLDER):
+        # what a plan killed as it took the folder leaves (the temporary names of write_json) is
+        # simtool's: it was "not empty and holds no simtool plan" for good
+        ours = (HOLDER, f"{HOLDER}.tmp", f"{PLAN}.tmp")
+        if root.exists() and not all(run_kind(p) is not None for p in root.iterdir() if p.name not in ours):
             raise SimtoolError(f"{root} is not empty and holds no simtool plan; choose a new or empty "
                                f"folder (simtool never writes over other files)")
         return
@@ -626,7 +637,7 @@ def _finished(root: Path, cell) -> bool:
 
 
 def save_plan(plan: Plan) -> None:
-    """:func:`hold_plan`, for a plan whose cells are then played one by one (``make strength``)."""
+    """:func:`hold_plan`, let go at once: the plan saved for a resume, its cells played elsewhere."""
     let_go(hold_plan(plan))
 
 

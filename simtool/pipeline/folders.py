@@ -18,6 +18,7 @@ import io
 import json
 import os
 import re
+import socket
 import time
 import weakref
 from collections import Counter
@@ -326,6 +327,13 @@ class FolderLock:
             os.close(self.fd)
             raise SimtoolError(f"output folder {folder} is being written by another simtool {what} "
                                f"({_holder(record)}); wait for it to end or choose another folder") from None
+        except OSError:
+            # a filesystem that cannot lock a folder (NFSv4 takes an exclusive flock for a write
+            # lock, refused on a folder as EBADF; others say ENOLCK, EOPNOTSUPP): every run, sweep
+            # and review there was "cannot write to output folder X: Bad file descriptor". It is
+            # written unlocked, as before simtool had locks: a second writer there is not refused
+            os.close(self.fd)
+            self.fd = None
         FolderLock.held.add(self)
 
     def release(self) -> None:
@@ -345,7 +353,9 @@ os.register_at_fork(after_in_child=FolderLock.forget_in_child)
 def _holder(record: Path) -> str:
     try:
         who = parse_json(record.read_text())
-        return f"pid {who['pid']}, started {who['started']}: {who['command']}"
+        # a pid of another machine (a cluster's shared folder) was named as if of this one
+        at = "" if who.get("host") in (None, socket.gethostname()) else f" on {who['host']}"
+        return f"pid {who['pid']}{at}, started {who['started']}: {who['command']}"
     except (OSError, ValueError, KeyError, TypeError):
         return "details unknown"
 
@@ -743,7 +753,8 @@ def _readable(path: Path, rows: int | None, expected: str | None, need: set[str]
 
 def writer_record() -> dict:
     """Who holds a :class:`FolderLock`, as its record says: this process, when and by what command."""
-    return {"pid": os.getpid(), "started": f"{datetime.now():%Y-%m-%d %H:%M:%S}", "command": " ".join(_argv())}
+    return {"pid": os.getpid(), "host": socket.gethostname(), "started": f"{datetime.now():%Y-%m-%d %H:%M:%S}",
+            "command": " ".join(_argv())}
 
 
 HOLDER = ".writer.json"
@@ -776,8 +787,14 @@ def hold(folder: Path, what: str) -> FolderLock:
 
 def let_go(lock: FolderLock) -> None:
     """The end of :func:`hold`: its record first, while the folder is still ours."""
-    (lock.folder / HOLDER).unlink(missing_ok=True)
-    lock.release()
+    try:
+        (lock.folder / HOLDER).unlink(missing_ok=True)
+    except OSError:
+        # a folder gone read-only: the record stays, read as no one's once the lock is gone (it
+        # raised out of the finished plan, and the folder stayed locked for the rest of the process)
+        pass
+    finally:
+        lock.release()
 
 
 def _argv() -> list[str]:
@@ -1095,10 +1112,19 @@ def unfinished(run_dir: Path) -> str:
     except (OSError, ValueError, KeyError, TypeError):
         who, pid = None, None
     # a live pid may be another process's since the writer was killed: the lock it held says (asked
-    # only then, so that the probe never meets a writer taking the lock of a folder no one holds)
-    if who is not None and alive(pid) and locked(run_dir) is not False:
-        return (f"{run_dir} is not finished: a run is being written there (pid {pid}, started "
-                f"{who.get('started', 'at a time not recorded')}); wait for it to end, or pick another folder")
+    # only then, so that the probe never meets a writer taking the lock of a folder no one holds).
+    # A writer on another machine (a cluster's shared folder): its pid says nothing here, only its
+    # lock does; it was "its writer has ended; finish it with --resume" while that run played on
+    here = who is None or who.get("host") in (None, socket.gethostname())
+    held = locked(run_dir) if who is not None and (alive(pid) or not here) else False
+    if held is not False:
+        at = "" if here else f" on {who['host']}"
+        started = who.get("started", "at a time not recorded")
+        if held is None and not here:  # a filesystem that cannot say whether it is locked
+            return (f"{run_dir} is not finished: a run started on {who['host']} (pid {pid}, started {started}) "
+                    f"may still be writing it; once it has ended, finish it with simtool run --resume {run_dir}")
+        return (f"{run_dir} is not finished: a run is being written there (pid {pid}{at}, started "
+                f"{started}); wait for it to end, or pick another folder")
     if (run_dir / "chunks" / SPEC).is_file():
         ended = f" (its writer, pid {pid}, has ended)" if who is not None else ""
         return (f"{run_dir} holds an interrupted run{ended}; finish it with simtool run --resume {run_dir}, "
