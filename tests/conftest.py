@@ -236,3 +236,12 @@ def bw_review(tmp_path_factory):
 
     out = tmp_path_factory.mktemp("review") / "bw"
     return out, reviews.review("black-white", out, seed=3, jobs=1, sizes=reviews.Sizes(**REVIEW))
+
+
+@pytest.fixture
+def installed(monkeypatch):
+    """Registers games for a test, as the conformance suite does for a game not installed (a
+    module's own ``installed`` fixture, where it has one, installs something else)."""
+    def install(*added):
+        monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, *added))
+    return install
