@@ -108,6 +108,15 @@ def smaller_chunks():
 
 
 @pytest.fixture
+def installed(monkeypatch):
+    """Registers games for a test, as the conformance suite does for a game not installed (a module
+    whose own ``installed`` fixture installs something else overrides it there)."""
+    def install(*added):
+        monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, *added))
+    return install
+
+
+@pytest.fixture
 def small_chunks():
     """:func:`smaller_chunks` for the whole test."""
     with smaller_chunks():

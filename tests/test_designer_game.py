@@ -10,7 +10,7 @@ import pytest
 
 import simtool
 import strategies
-from simtool import bits, engine, games
+from simtool import bits, engine
 from simtool.engine import add, cells
 from simtool.errors import SimtoolError
 from simtool.games.tricks import play_trick, record_trick
@@ -34,14 +34,6 @@ def test_a_card_drawn_from_a_column_of_hands():
     assert (picked == bits.uniform(column.copy(), np.random.default_rng(2), 64)).all()
     k = np.minimum(bits.count(column) - 1, 30).astype(np.uint8)
     assert (bits.select(column, k) == bits.select(column.copy(), k)).all()
-
-
-@pytest.fixture
-def installed(monkeypatch):
-    """Registers games for a test, as the conformance suite does for a game not installed."""
-    def install(*added):
-        monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, *added))
-    return install
 
 
 class _Twice(Whist):

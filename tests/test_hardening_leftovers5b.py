@@ -21,14 +21,6 @@ from simtool.games.tricks import play_trick, record_trick
 from .designer_games.whist import Whist
 
 
-@pytest.fixture
-def installed(monkeypatch):
-    """Registers games for a test, as the conformance suite does for a game not installed."""
-    def install(*added):
-        monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, *added))
-    return install
-
-
 class _CountedBack(Whist):
     """Credits each trick to the seat on the winner's right, counted back without ``% p``: seat
     -1 where seat 0 wins."""

@@ -7,18 +7,9 @@ import time
 import pytest
 
 import simtool
-from simtool import games
 from simtool.errors import StrategyError
 
 from .designer_games.whist import Whist
-
-
-@pytest.fixture
-def installed(monkeypatch):
-    """Registers games for a test, as the conformance suite does for a game not installed."""
-    def install(*added):
-        monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, *added))
-    return install
 
 
 class _SlowWorlds(Whist):
