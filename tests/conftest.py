@@ -94,6 +94,20 @@ SMALL = 16
 """How much smaller a chunk is under :func:`small_chunks`."""
 
 
+def stopped_after(executor, chunks: int):
+    """``executor.execute_tasks`` as a Ctrl-C after ``chunks`` chunks leaves it, and the real one
+    (for ``monkeypatch.setattr(executor, "execute_tasks", ...)``)."""
+    real = executor.execute_tasks
+
+    def stopped(tasks, *args, **kw):
+        for done, chunk in enumerate(real(tasks, *args, **kw), start=1):
+            yield chunk
+            if done == chunks:
+                raise KeyboardInterrupt
+
+    return real, stopped
+
+
 @contextmanager
 def smaller_chunks():
     """Chunks of 2048 deals and 1024 matches, a 16th of a command's own: a test of how runs are cut
