@@ -204,6 +204,7 @@ def test_ladder_and_restricted_play_stopped_by_ctrl_c_name_their_own_resume(tmp_
 
     real, stopped = stopped_after(executor, 2)
     runs = tmp_path / "runs"
+    monkeypatch.chdir(tmp_path)  # the ladder's default report, reports/runs.html, not in the checkout
     given = ["--rungs", "random,high"] if command == "ladder" else ["--restrictions", "no-upgrade"]
     game = "black-white" if command == "ladder" else "kansas-city"
     monkeypatch.setattr(executor, "execute_tasks", stopped)
