@@ -937,7 +937,8 @@ def _resume(ctx: typer.Context, command: str, folder: Path, fixed: dict[str, str
 
     changed = flags_given(ctx, fixed)
     if changed:
-        raise SimtoolError(f"--resume {folder} finishes the {command} with the settings it started with; "
+        what = "restricted play" if command == "restrict" else command  # "finishes the restrict" before
+        raise SimtoolError(f"--resume {folder} finishes the {what} with the settings it started with; "
                            f"{', '.join(changed)} cannot change (only --jobs, --backend, --scheduler, "
                            f"--timeout and the report's file and title may)")
     # before the command it holds is named: its own resume, advised, would meet the writer's lock

@@ -410,7 +410,6 @@ def _pct(x: float, digits: int) -> str:
     return f"{abs(100 * x) if round(100 * x, digits) == 0 else 100 * x:.{digits}f}"  # never "-0.0"
 
 
-
 def fmt_rate(rate: float, low: float, high: float) -> str:
     """A share as a percentage with its interval: ``33.3% (32.8–33.8)``; ``n/a`` where nothing
     was counted (no share: the comeback shares of matches that all last one round)."""
@@ -640,10 +639,11 @@ def seat_test(values: np.ndarray) -> SeatTest:
     f = (n - df) / (df * (n - 1)) * stat
     # F's survival function itself (what scipy.stats.f.sf calls, to the last bit): importing
     # scipy.stats cost every report, and a match or --duplicate run's summary, 0.5 s of CPU;
-    # scipy.special 0.08 s
+    # scipy.special 0.08 s. Below 0 (T² of seats that differ by nothing comes out as -4e-18 by
+    # rounding) f.sf gives 1, below its support; fdtrc gives NaN
     from scipy import special
 
-    return SeatTest(stat, df, n, float(special.fdtrc(df, n - df, f)))
+    return SeatTest(stat, df, n, float(special.fdtrc(df, n - df, max(f, 0.0))))
 
 
 def seat_table(win: np.ndarray, score: np.ndarray, strata=None, units=None) -> pl.DataFrame:

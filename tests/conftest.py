@@ -94,6 +94,20 @@ SMALL = 16
 """How much smaller a chunk is under :func:`small_chunks`."""
 
 
+def stopped_after(executor, chunks: int):
+    """``executor.execute_tasks`` as a Ctrl-C after ``chunks`` chunks leaves it, and the real one
+    (for ``monkeypatch.setattr(executor, "execute_tasks", ...)``)."""
+    real = executor.execute_tasks
+
+    def stopped(tasks, *args, **kw):
+        for done, chunk in enumerate(real(tasks, *args, **kw), start=1):
+            yield chunk
+            if done == chunks:
+                raise KeyboardInterrupt
+
+    return real, stopped
+
+
 @contextmanager
 def smaller_chunks():
     """Chunks of 2048 deals and 1024 matches, a 16th of a command's own: a test of how runs are cut
@@ -105,6 +119,15 @@ def smaller_chunks():
         patch.setattr(runner, "CHUNK", runner.CHUNK // SMALL)
         patch.setattr(runner, "MATCH_CHUNK", runner.MATCH_CHUNK // SMALL)
         yield
+
+
+@pytest.fixture
+def installed(monkeypatch):
+    """Registers games for a test, as the conformance suite does for a game not installed (a module
+    whose own ``installed`` fixture installs something else overrides it there)."""
+    def install(*added):
+        monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, *added))
+    return install
 
 
 @pytest.fixture
@@ -236,12 +259,3 @@ def bw_review(tmp_path_factory):
 
     out = tmp_path_factory.mktemp("review") / "bw"
     return out, reviews.review("black-white", out, seed=3, jobs=1, sizes=reviews.Sizes(**REVIEW))
-
-
-@pytest.fixture
-def installed(monkeypatch):
-    """Registers games for a test, as the conformance suite does for a game not installed (a
-    module's own ``installed`` fixture, where it has one, installs something else)."""
-    def install(*added):
-        monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, *added))
-    return install

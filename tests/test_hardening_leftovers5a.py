@@ -10,6 +10,7 @@ import pytest
 
 import simtool
 
+from .conftest import stopped_after
 from .test_cli import cli, one_line_error
 
 
@@ -201,15 +202,9 @@ def test_ladder_and_restricted_play_stopped_by_ctrl_c_name_their_own_resume(tmp_
     # before: "interrupted; finished chunks are kept: finish ... with simtool sweep --resume RUNS"
     from simtool.pipeline import executor
 
-    real = executor.execute_tasks
-
-    def stopped(tasks, *args, **kw):
-        for done, chunk in enumerate(real(tasks, *args, **kw), start=1):
-            yield chunk
-            if done == 2:
-                raise KeyboardInterrupt
-
+    real, stopped = stopped_after(executor, 2)
     runs = tmp_path / "runs"
+    monkeypatch.chdir(tmp_path)  # the ladder's default report, reports/runs.html, not in the checkout
     given = ["--rungs", "random,high"] if command == "ladder" else ["--restrictions", "no-upgrade"]
     game = "black-white" if command == "ladder" else "kansas-city"
     monkeypatch.setattr(executor, "execute_tasks", stopped)
@@ -239,14 +234,7 @@ def test_a_plugin_in_a_folder_whose_name_holds_an_at_sign_is_a_plugin_from_any_f
         simtool.run("black-white", n=10, players=3, seats={0: "runs@x=1/bot.py:n@k=1"})
     assert simtool.run("black-white", n=10, players=3, seats={0: "balance@mistakes=0.5"}).spec.lineup[0] == \
         "balance@mistakes=0.5"
-    real = executor.execute_tasks
-
-    def stopped(tasks, *args, **kw):
-        for done, chunk in enumerate(real(tasks, *args, **kw), start=1):
-            yield chunk
-            if done == 1:
-                raise KeyboardInterrupt
-
+    real, stopped = stopped_after(executor, 1)
     out = tmp_path / "run"
     monkeypatch.setattr(executor, "execute_tasks", stopped)
     r = cli("run", "--game", "black-white", "--seat", "0=runs@x=1/bot.py:n", "--n", 3 * 2048, "--seed", "2",

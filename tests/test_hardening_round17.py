@@ -149,9 +149,10 @@ def test_a_tuning_gives_values_written_alike_in_a_file_name_a_folder_each(tmp_pa
     assert len(folder_key({"mode": "v" * 300}, 100, 5).encode()) <= 255
 
 
-def _long_valued_whist(monkeypatch) -> str:
-    """Registers Whist as 'designer-long' with a rule 'mode' of a 3000-character value; returns it."""
-    from simtool import games
+@pytest.fixture
+def long_game(installed) -> str:
+    """A designer's game, ``designer-long``, whose rule ``mode`` takes a value of 3000 characters,
+    one word: that value."""
     from simtool.options import Option
 
     from .designer_games import whist_heuristic  # noqa: F401 (registers its heuristic)
@@ -163,14 +164,14 @@ def _long_valued_whist(monkeypatch) -> str:
         id = "designer-long"
         options = (*Whist.options, Option("mode", ("a", long), "a long value"))
 
-    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, Long()))
+    installed(Long())
     return long
 
 
-def test_a_long_rule_value_is_clipped_on_the_tuning_page(browser, tmp_path, monkeypatch):
+def test_a_long_rule_value_is_clipped_on_the_tuning_page(browser, tmp_path, long_game):
     # before: a game's rule value of 3000 characters stood whole in the tuning page's table cells
     # and set-up, 25,956 px wide in a 1280 px window
-    long = _long_valued_whist(monkeypatch)
+    long = long_game
     r = cli("tune", "-g", "designer-long", "--vary", "mode", "--objective", "seat_spread:min",
             "--trials", "2", "-n", "100", "--seed", "1", "--jobs", "1", "--out", tmp_path / "t")
     assert r.exit_code == 0, r.output
@@ -183,11 +184,11 @@ def test_a_long_rule_value_is_clipped_on_the_tuning_page(browser, tmp_path, monk
         page.close()
 
 
-def test_a_long_rule_value_wraps_in_the_reports_table_captions(browser, tmp_path, monkeypatch):
+def test_a_long_rule_value_wraps_in_the_reports_table_captions(browser, tmp_path, long_game):
     # before: the verdicts table's caption names the run by its rules ("Run 1: 4p, mode=vvv..."),
     # and a value of 3000 characters, one word, made the table as wide as it: 27,636 px in a
     # 1280 px window, with every column stretched alike
-    long = _long_valued_whist(monkeypatch)
+    long = long_game
     run, page_file = tmp_path / "run", tmp_path / "page.html"
     r = cli("run", "-g", "designer-long", "-n", "100", "--seed", "1", "--jobs", "1", "-q", "-o", run,
             "--rule", f"mode={long}")

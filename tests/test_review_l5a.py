@@ -5,21 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from .conftest import stopped_after
 from .test_cli import cli, one_line_error
-
-
-def _stopped_after(executor, chunks: int):
-    """``execute_tasks`` as a Ctrl-C after ``chunks`` chunks leaves it, and the real one."""
-    real = executor.execute_tasks
-
-    def stopped(tasks, *args, **kw):
-        for done, chunk in enumerate(real(tasks, *args, **kw), start=1):
-            yield chunk
-            if done == chunks:
-                raise KeyboardInterrupt
-
-    return real, stopped
-
 
 LADDER = ("ladder", "--runs", ["--game", "black-white", "--rungs", "random,high,low"], "--out")
 RESTRICT = ("restrict", "--out", ["--game", "kansas-city", "--restrictions", "no-upgrade"], "--report")
@@ -36,7 +23,7 @@ def test_a_resumed_ladder_or_restricted_play_checks_its_report_before_playing_an
     from simtool.pipeline import executor
 
     runs, first, second = tmp_path / "runs", tmp_path / "first.html", tmp_path / "second.html"
-    real, stopped = _stopped_after(executor, 2)
+    real, stopped = stopped_after(executor, 2)
     monkeypatch.setattr(executor, "execute_tasks", stopped)
     r = cli(command, *given, "--n", 3 * 2048, "--seed", "2", runs_flag, runs, report_flag, first, "-j", "1", "-q")
     assert r.exit_code == 130, r.output
@@ -47,7 +34,7 @@ def test_a_resumed_ladder_or_restricted_play_checks_its_report_before_playing_an
     one_line_error(cli(command, "--resume", runs, report_flag, notes, "-j", "1", "-q"),
                    f"{notes} exists and is not a simtool report")
     assert sorted(runs.glob("*/run.json")) == finished and notes.read_text() == "mine\n"
-    real, stopped = _stopped_after(executor, 1)
+    real, stopped = stopped_after(executor, 1)
     monkeypatch.setattr(executor, "execute_tasks", stopped)
     r = cli(command, "--resume", runs, report_flag, second, "-j", "1", "-q")
     assert r.exit_code == 130, r.output
