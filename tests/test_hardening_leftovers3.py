@@ -333,7 +333,8 @@ def test_a_run_of_a_name_an_installed_package_also_takes_says_the_built_in_plays
                  "--out", str(tmp_path / "kc")]) == 0
     assert capsys.readouterr().err == ""
     assert main(["sweep", "--game", "black-white", "--players", "3,4", "--lineup", "balance", "--n", "10",
-                 "--seed", "1", "--jobs", "1", "-q", "--out", str(tmp_path / "sweep")]) == 0
+                 "--seed", "1", "--jobs", "1", "-q", "--out", str(tmp_path / "sweep.html"),
+                 "--runs", str(tmp_path / "runs")]) == 0
     assert capsys.readouterr().err.splitlines() == [
         "warning: installed strategy 'balance' (entry point my_cards:balance) takes the name of a built-in "
         "strategy: 'balance' plays the built-in one; give yours another name"]
