@@ -244,7 +244,7 @@ def test_a_plan_whose_strategy_fails_keeps_its_finished_chunks_for_its_resume(ca
         plans.play(specs, root, jobs=1)
     assert not list(root.rglob("run.json")) and len(list(root.rglob("chunks/seats-*.parquet"))) == 4
     monkeypatch.delenv("FRAGILE_AFTER")
-    assert main(["sweep", "--resume", str(root), "-q", "--jobs", "1"]) == 0
+    assert main(["sweep", "--resume", str(root), "-q", "--jobs", "1", "-o", str(tmp_path / "sweep.html")]) == 0
     plans.play(specs, whole, jobs=1)
     import polars as pl
 
