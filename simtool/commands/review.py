@@ -270,6 +270,18 @@ def check_folder(out: Path) -> None:
             raise SimtoolError(f"{out} holds {', '.join(strange[:3])}{', ...' if len(strange) > 3 else ''}, "
                                f"which no review wrote; choose a new or empty folder for {option('out')} "
                                f"(simtool never writes over other files)")
+    # a balance report written as review.html there was replaced by the review's page without a word
+    page = out / "review.html"
+    if page.is_file():
+        from simtool.reports.balance import PAGES, is_report, page_kind
+
+        again = option("out", argument="out folder")
+        if not is_report(page):
+            raise SimtoolError(f"{page} exists and is not a simtool page; simtool replaces only its own "
+                               f"pages: choose another {again}")
+        if (found := page_kind(page)) != "review":
+            raise SimtoolError(f"{page} is a simtool {PAGES.get(found, found)} page, not a review: simtool "
+                               f"replaces a page only with one of its kind; choose another {again}")
 
 
 def setup(game: str, out: Path, players: int | None = None, rules: dict | None = None,
