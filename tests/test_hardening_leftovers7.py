@@ -32,3 +32,35 @@ def test_a_review_never_replaces_a_balance_reports_page(tmp_path):
     one_line(cli("review", "-g", "black-white", "--out", out, "--seed", "3"),
              f"{out / 'review.html'} exists and is not a simtool page")
     assert (out / "review.html").read_text() == "<html>mine</html>"
+
+
+@pytest.mark.usefixtures("small_chunks")
+def test_a_review_cell_of_another_version_is_told_to_play_again_in_a_new_folder_not_with_force(tmp_path,
+                                                                                                monkeypatch):
+    # before: "...resume it with that version, or play it again with force=True" (--force on the
+    # command line), which neither a review nor a tuning takes: their plans play again in a new out
+    import numpy as np
+
+    from simtool.commands import plans
+    from simtool.pipeline import folders
+    from simtool.pipeline.runner import make_spec
+
+    from .test_data_safety import N
+
+    def stop(done, total):
+        if done == 2:
+            raise KeyboardInterrupt
+
+    specs, runs = [make_spec("black-white", n=N, strategy="random", seed=3)], tmp_path / "bw" / "runs" / "seats"
+    play = dict(jobs=1, command="review", again="a new out folder")
+    with pytest.raises(KeyboardInterrupt):
+        plans.play(specs, runs, progress=stop, **play)
+    cell = next(p for p in runs.iterdir() if p.is_dir())
+    monkeypatch.setattr(folders, "played_by", lambda: {"simtool": "9.9.9", "numpy": np.__version__})
+    with pytest.raises(SimtoolError) as refused:
+        plans.play(specs, runs, **play)
+    assert str(refused.value).startswith(f"cannot resume {cell}: its chunks were played by simtool ")
+    assert str(refused.value).endswith("resume it with that version, or play it again in a new out folder")
+    # a plan that takes force=True (a sweep's) is told of it, as before
+    with pytest.raises(SimtoolError, match="play it again with force=True$"):
+        plans.play(specs, runs, jobs=1, command="review")

@@ -321,9 +321,10 @@ def _open(plan: Plan, force: bool) -> list[_Run]:
                 if plan.reuse and not force and c.folder is not None and c.spec is not RESUMED
                 and (c.folder / "run.json").is_file()]
     lacking = lacking_columns(finished)
+    again = None if plan.again == "--force" else f"in {plan.again}"
     try:
         for cell in plan.cells:
-            runs.append(_open_cell(cell, plan.reuse, force, lacking))
+            runs.append(_open_cell(cell, plan.reuse, force, lacking, again))
     except BaseException:
         for r in runs:
             r.abort()
@@ -346,7 +347,8 @@ def open_files(cells: int) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (need, hard))
 
 
-def _open_cell(cell: Cell, reuse: bool, force: bool, lacking: set[Path] = frozenset()) -> _Run:
+def _open_cell(cell: Cell, reuse: bool, force: bool, lacking: set[Path] = frozenset(),
+               again: str | None = None) -> _Run:
     spec, folder = cell.spec, cell.folder
     if folder is None:
         return _Run(cell, None, spec, set(), None)
@@ -355,7 +357,7 @@ def _open_cell(cell: Cell, reuse: bool, force: bool, lacking: set[Path] = frozen
         return _resumed(cell, writer, lambda: resumed_spec(writer))
     kind = run_kind(folder)
     if not reuse:
-        return _Run(cell, RunWriter(folder, force, spec.as_dict(), False), spec, set(), None)
+        return _Run(cell, RunWriter(folder, force, spec.as_dict(), False, again), spec, set(), None)
     replace = force
     if not force and kind == "finished" and finished_spec(folder) == spec:
         recorded = read_json(folder / "run.json", {})
@@ -367,8 +369,8 @@ def _open_cell(cell: Cell, reuse: bool, force: bool, lacking: set[Path] = frozen
         replace = True
     if not force and kind == "interrupted" and saved_spec(folder) == spec:
         check_beside(spec)
-        return _resumed(cell, RunWriter(folder, False, spec.as_dict(), True), lambda: spec)
-    return _Run(cell, RunWriter(folder, replace, spec.as_dict(), False), spec, set(), None)
+        return _resumed(cell, RunWriter(folder, False, spec.as_dict(), True, again), lambda: spec)
+    return _Run(cell, RunWriter(folder, replace, spec.as_dict(), False, again), spec, set(), None)
 
 
 def _resumed(cell: Cell, writer: RunWriter, spec_of: Callable[[], RunSpec]) -> _Run:

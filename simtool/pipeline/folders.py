@@ -362,12 +362,15 @@ def _holder(record: Path) -> str:
 
 class RunWriter:
     """Writes one run folder. ``spec`` (a dict) is saved first, so that an interrupted run can be
-    resumed: finished chunks stay in ``chunks/`` until the run completes."""
+    resumed: finished chunks stay in ``chunks/`` until the run completes. ``again``: how its
+    refusals say to play it again from scratch ("in a new --out": a tuning's or a review's cell
+    has no ``--force``); by default ``with --force`` (``force=True`` from Python)."""
 
     def __init__(self, out: Path, force: bool = False, spec: dict | None = None,
-                 resume: bool = False):
+                 resume: bool = False, again: str | None = None):
         self.out = Path(out)
         self.resume = resume
+        self.again = again or f"with {forcing()}"
         self.lock = None
         self.written: set[Path] = set()
         kind = run_kind(self.out)
@@ -438,7 +441,7 @@ class RunWriter:
         if made is not None and made != played_by():
             raise SimtoolError(f"cannot resume {self.out}: its chunks were played by {versions_said(made)}, "
                                f"this is {versions_said(played_by())}; one run plays one version: resume it "
-                               f"with that version, or play it again with {forcing()}")
+                               f"with that version, or play it again {self.again}")
         if not isinstance(saved.get(INSTALLED), dict):  # none played, or recorded before 2026-11-27: as then
             return
         before, now = saved[INSTALLED], installed_by(saved)
@@ -448,7 +451,7 @@ class RunWriter:
             raise SimtoolError(f"cannot resume {self.out}: installed {name} changed since its chunks were "
                                f"played (then {before.get(name, 'not recorded')}; now "
                                f"{now.get(name, 'not installed')}); one run plays one version: resume it with "
-                               f"that version, or play it again with {forcing()}")
+                               f"that version, or play it again {self.again}")
 
     def _clear(self) -> None:
         for name in reversed(OURS):  # run.json first
@@ -481,7 +484,7 @@ class RunWriter:
         if recorded is not None and recorded != _spec_sum(data):
             raise SimtoolError(f"cannot resume {self.out}: chunks/{SPEC} was changed since the run "
                                f"started (its finished chunks were played with what it said then); "
-                               f"put it back, or play the run again with {forcing()}")
+                               f"put it back, or play the run again {self.again}")
         data.pop(PLAYED_BY, None)  # checked as the folder was opened
         data.pop(INSTALLED, None)
         return data
