@@ -558,8 +558,11 @@ def show_summary(folder: Path) -> None:
     unit = meta["unit"] + "es" if meta["unit"] == "match" else meta["unit"] + "s"
     defaults = {o.name: str(o.default) for o in game.options}
     changed = ", ".join(f"{k}={v}" for k, v in meta["rules"].items() if str(v) != defaults.get(k))
-    title = (f"{meta['title']}: {meta['players']} players, " + (f"rules {changed}, " if changed else "")
-             + f"{meta['n']:,} {unit}, seed {meta['seed']}, {meta['wall_seconds']:.2f} s ({rate:,.0f} {unit}/s)")
+    # a designer's title (or rule value) holding a newline or U+202E broke the title in two, or
+    # turned it right to left: written out, as an error line writes them
+    title = one_line(f"{meta['title']}: {meta['players']} players, " + (f"rules {changed}, " if changed else "")
+                     + f"{meta['n']:,} {unit}, seed {meta['seed']}, {meta['wall_seconds']:.2f} s "
+                       f"({rate:,.0f} {unit}/s)")
     tables = summary_tables(meta, seats, matches)
     table = tables["By seat and strategy"]
     out.print(_summary_table(title, game, table, ("seat", "strategy"), matches is not None))

@@ -64,3 +64,25 @@ def test_a_review_cell_of_another_version_is_told_to_play_again_in_a_new_folder_
     # a plan that takes force=True (a sweep's) is told of it, as before
     with pytest.raises(SimtoolError, match="play it again with force=True$"):
         plans.play(specs, runs, jobs=1, command="review")
+
+
+def test_a_designer_games_title_is_printed_on_one_line_its_controls_written_out(tmp_path, installed):
+    # before: `simtool run` printed a game's title as it was: a newline broke the summary's title
+    # in two, and U+202E turned the rest of it right to left in the terminal (error lines already
+    # wrote both out)
+    import polars as pl
+
+    from .designer_games import whist_heuristic  # noqa: F401 (registers its heuristic)
+    from .designer_games.whist import Whist
+
+    class Odd(Whist):
+        id = "designer-odd"
+        title = "Whist\nof \u202eodd"
+
+    installed(Odd())
+    r = cli("run", "-g", "designer-odd", "-n", "100", "--seed", "1", "-j", "1", "--out", tmp_path / "r")
+    assert r.exit_code == 0, r.output
+    assert "\u202e" not in r.output and "Whist\nof" not in r.output
+    assert "Whist\\nof \\u202eodd: 4 players, 100 deals, seed 1" in r.stdout
+    # the results are the game's, as before
+    assert pl.read_parquet(tmp_path / "r" / "seats.parquet").height == 400
