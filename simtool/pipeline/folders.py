@@ -356,7 +356,7 @@ def _holder(record: Path) -> str:
         # a pid of another machine (a cluster's shared folder) was named as if of this one
         at = "" if who.get("host") in (None, socket.gethostname()) else f" on {who['host']}"
         return f"pid {who['pid']}{at}, started {who['started']}: {who['command']}"
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):  # a record that is JSON but no object
         return "details unknown"
 
 
