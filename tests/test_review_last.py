@@ -9,8 +9,29 @@ import os
 
 import pytest
 
+from simtool.commands import review
 from simtool.errors import SimtoolError
 from simtool.pipeline.folders import HOLDER, FolderLock
+
+# the head of a review page written before pages said their kind (c6e983e..9a6d150)
+OLD_REVIEW = ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+              '<meta name="generator" content="simtool 0.9.0">\n'
+              '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+              '<title>Balance review: Black &amp; White, 4 players</title>\n</head>\n</html>\n')
+
+
+def test_a_review_folder_whose_untagged_page_lost_its_json_is_reviewed_again(tmp_path):
+    # before: a review written before pages said their kind, stopped between renaming its page
+    # and its review.json into place, was refused when played again into its own folder: 'review.html
+    # is a simtool balance report page, not a review' (exit 2), of the review's own page
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "review.html").write_text(OLD_REVIEW)
+    review.check_folder(out)  # no refusal
+    # a balance report there is still refused, as a tuning's page is
+    (out / "review.html").write_text(OLD_REVIEW.replace("Balance review: ", "Kansas City: "))
+    with pytest.raises(SimtoolError, match="is a simtool balance report page, not a review"):
+        review.check_folder(out)
 
 
 @pytest.mark.parametrize("record", ["[1, 2]", "null", '"pid"'])

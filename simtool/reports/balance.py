@@ -970,7 +970,8 @@ PAGES = {"report": "balance report", "review": "review", "tune": "tuning"}
 
 def page_kind(path: Path) -> str:
     """Which of :data:`PAGES` a simtool page is: its meta tag, or for a page written before the
-    tag, a review's or a tuning's by its name beside its JSON, else a report."""
+    tag, a review's or a tuning's by its name beside its JSON (a review's by its title alone),
+    else a report."""
     with open(path, "rb") as f:
         head = f.read(1 << 16)
     if found := re.search(rb'<meta name="simtool-page" content="(\w+)">', head):
@@ -978,6 +979,10 @@ def page_kind(path: Path) -> str:
     for kind, page, record in (("review", "review.html", "review.json"), ("tune", "tune.html", "tune.json")):
         if path.name == page and (path.parent / record).is_file():
             return kind
+    # a review stopped between renaming its page and its review.json into place left the page
+    # alone: its own folder was then refused as holding a balance report
+    if path.name == "review.html" and b"<title>Balance review: " in head:
+        return "review"
     return "report"
 
 
