@@ -153,7 +153,8 @@ def test_an_old_strength_plan_with_odd_folder_names(tmp_path, folder):
 
 def test_a_replaced_strength_plan_interrupted_does_not_resume_old_chunks(tmp_path, small_chunks):
     from simtool.commands import strength as command
-    from simtool.pipeline.executor import plan_record, save_plan
+    from simtool.pipeline.executor import hold_plan, plan_record
+    from simtool.pipeline.folders import let_go
 
     runs = tmp_path / "runs"
     whole = strength_plan(runs)
@@ -163,7 +164,7 @@ def test_a_replaced_strength_plan_interrupted_does_not_resume_old_chunks(tmp_pat
     old = [*cells[:-1], {**cells[-1], "extra": {**cells[-1]["extra"], "params": {"pimc": {"samples": 1}}}}]
     old_plan(runs, old)
     assert command.replace_plan(whole, lambda line: None) == {last}
-    save_plan(whole)
+    let_go(hold_plan(whole))
     # interrupted before the last cell is played: the next call sees its own plan
     assert command.replace_plan(whole, lambda line: None) == set()
     from simtool.pipeline.folders import run_kind
@@ -173,11 +174,12 @@ def test_a_replaced_strength_plan_interrupted_does_not_resume_old_chunks(tmp_pat
 def test_a_strength_cell_folder_replaced_by_a_file_is_one_line(tmp_path):
     from simtool.commands import strength as command
     from simtool.errors import SimtoolError
-    from simtool.pipeline.executor import save_plan
+    from simtool.pipeline.executor import hold_plan
+    from simtool.pipeline.folders import let_go
 
     runs = tmp_path / "runs"
     whole = strength_plan(runs)
-    save_plan(whole)
+    let_go(hold_plan(whole))
     whole.cells[0].folder.write_text("my notes")
     with pytest.raises(SimtoolError) as refused:
         command.measure(runs, ["black-white"], n=64, seed=3, jobs=1, say=lambda line: None)

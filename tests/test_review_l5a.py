@@ -51,13 +51,14 @@ def test_an_unfinished_strength_plan_is_still_finished_by_sweep_resume_as_its_ad
     # which names no command (a strength table is `make strength`); after: sweep --resume again
     import simtool
     from simtool.commands import plans
-    from simtool.pipeline.executor import check_root, save_plan, saved_plan
+    from simtool.pipeline.executor import check_root, hold_plan, saved_plan
+    from simtool.pipeline.folders import let_go
     from simtool.pipeline.runner import make_spec
 
     runs = tmp_path / "runs"
     one = make_spec("black-white", 3, 10, "random", {}, None, "deal", 1, False)
     other = make_spec("black-white", 3, 10, "high", {}, None, "deal", 1, False)
-    save_plan(plans.make_plan([one], runs, command="strength"))
+    let_go(hold_plan(plans.make_plan([one], runs, command="strength")))
     with pytest.raises(simtool.SimtoolError, match=f"finish it with simtool sweep --resume {runs}, "):
         check_root(plans.make_plan([other], runs))
     assert saved_plan(runs).resume == f"simtool sweep --resume {runs}"

@@ -638,11 +638,6 @@ def _finished(root: Path, cell) -> bool:
         return False
 
 
-def save_plan(plan: Plan) -> None:
-    """:func:`hold_plan`, let go at once: the plan saved for a resume, its cells played elsewhere."""
-    let_go(hold_plan(plan))
-
-
 def hold_plan(plan: Plan) -> FolderLock:
     """The plan's cells in ``root/plan.json`` before anything is played, so that a resume can
     finish it (:func:`check_root` first); the root is locked until the plan ends (:func:`let_go`)."""
