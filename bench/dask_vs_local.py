@@ -16,6 +16,7 @@ import argparse
 import statistics
 
 from measure import load, measure
+from scale import identical
 
 
 def main(n: int, rounds: int, jobs: int, game: str, strategy: str) -> None:
@@ -25,11 +26,13 @@ def main(n: int, rounds: int, jobs: int, game: str, strategy: str) -> None:
     print("| --- | --- | --- | --- | --- | --- |")
     walls: dict[str, list[float]] = {"local": [], "dask": []}
     cpus: dict[str, list[float]] = {"local": [], "dask": []}
+    tables = {}
     for k in range(rounds):
         for backend in ("local", "dask") if k % 2 == 0 else ("dask", "local"):
             m = measure(["run", "--game", game, "--strategy", strategy, "--n", str(n), "--jobs", str(jobs),
                          "--seed", "7", "--backend", backend], memory=False)
             walls[backend].append(m.wall)
+            tables[f"{backend} (round {k})"] = m.run["played_sha256"]
             cpus[backend].append(m.main_cpu + m.workers_cpu)
             print(f"| {k} | {backend} | {m.wall:.2f} | {m.main_cpu:.2f} | {m.workers_cpu:.2f} | "
                   f"{m.main_cpu + m.workers_cpu:.2f} |", flush=True)
@@ -40,6 +43,7 @@ def main(n: int, rounds: int, jobs: int, game: str, strategy: str) -> None:
         print(f"{what}: local best {best['local']:.2f} s, median {median['local']:.2f} s; dask best "
               f"{best['dask']:.2f} s, median {median['dask']:.2f} s; dask / local "
               f"{best['dask'] / best['local']:.2f} (best), {median['dask'] / median['local']:.2f} (median)")
+    print(identical(tables, "--backend"))
     print(f"\n{load()} at the end")
 
 

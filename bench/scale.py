@@ -45,9 +45,10 @@ def main(cores: int, n: int, game: str = "black-white", strategy: str = "random"
     print("| jobs | wall s | speed-up | deals/s | main CPU s | main busy share | main CPU per chunk ms "
           "| whole tables CPU s | worker CPU per chunk ms | workers the main can feed |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    first = None
+    first, tables = None, {}
     for jobs in jobs_steps(cores):
         m = measure(command(game, strategy, n, jobs), memory=False, interval=SAMPLE)
+        tables[jobs] = m.run["played_sha256"]
         first = first or m.wall
         k = chunks(m)
         if jobs == 1 or k <= 2:
@@ -61,6 +62,15 @@ def main(cores: int, n: int, game: str = "black-white", strategy: str = "random"
               f"{m.main_cpu / m.wall:.0%} | {tail} |", flush=True)
     print(f"\n{k:,} chunks of {m.run['chunk']:,}; the two-chunk run's main process (start-up and two "
           f"chunks) took {small.main_cpu_played:.2f} CPU s while its workers played; {load()} at the end")
+    print(identical(tables, "--jobs"))
+
+
+def identical(tables: dict, what: str) -> str:
+    """Whether every run played the same tables (run.json's digest of them), in a sentence."""
+    runs = ", ".join(str(k) for k in tables)
+    if len(set(tables.values())) == 1:
+        return f"Tables identical at {what} {runs} (played_sha256 {next(iter(tables.values()))[:16]})."
+    return f"TABLES DIFFER across {what} {runs}: " + ", ".join(f"{k} {v[:16]}" for k, v in tables.items())
 
 
 def measure_chunk(game: str, strategy: str) -> int:
