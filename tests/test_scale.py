@@ -246,6 +246,33 @@ class TestTheEmbeddedCluster:
         backends = [json.loads(p.read_text())["backend"] for p in tmp_path.rglob("run.json")]
         assert len(backends) >= 4 and set(backends) == {"dask"}
 
+    def test_the_embedded_workers_write_their_own_chunk_files(self, embedded, small_chunks, tmp_path, monkeypatch):
+        """They share this machine's disk, so the tables neither travel to this process nor are
+        written by it (docs/speed.md), also into a folder named relative to where this process is
+        now, a folder the workers, started elsewhere, find all the same."""
+        from simtool.pipeline import runner as runs
+
+        def not_here(*args, **kwargs):
+            raise AssertionError("a chunk file written by the simtool process")
+
+        local = tmp_path / "local"
+        assert runner.invoke(app, ["run", "-g", "kansas-city", "--n", "4375", "--seed", "3", "--jobs", "2",
+                                   "--out", str(local), "-q"]).exit_code == 0
+        monkeypatch.setattr(runs, "write_chunk", not_here)
+        monkeypatch.chdir(tmp_path)
+        r = runner.invoke(app, ["run", "-g", "kansas-city", "--n", "4375", "--seed", "3", "--jobs", "2",
+                                "--backend", "dask", "--out", "dask", "-q"])
+        assert r.exit_code == 0, r.output
+        assert [p.name for p in same_files(tmp_path / "dask", local)] == ["seats.parquet"]
+
+    def test_the_scheduler_in_this_process_runs_no_statistical_profiler(self):
+        """A stack sample every 10 ms, in the process every worker waits on (dask starts it on
+        Python 3.12 and later, with the setting on)."""
+        import dask
+
+        with dask.config.set(cluster.IDLE):
+            assert dask.config.get("distributed.worker.profile.enabled") is False
+
     def test_a_worker_killed_mid_run_is_replaced_and_each_chunk_counted_once(self, embedded, small_chunks):
         n, killed, seen = 300_000 // SMALL, [], []  # ten chunks
 

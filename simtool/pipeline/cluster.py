@@ -56,12 +56,16 @@ never waits for this process; more would only hold finished tables in the worker
 HEALTH = 0.5
 """Seconds between looks at the embedded workers while waiting for a chunk."""
 
-IDLE = {"distributed.admin.tick.interval": "1s", "distributed.admin.system-monitor.interval": "2s"}
+IDLE = {"distributed.admin.tick.interval": "1s", "distributed.admin.system-monitor.interval": "2s",
+        "distributed.worker.profile.enabled": False}
 """The embedded scheduler's and workers' housekeeping: the event loop's health looked at every
 second rather than every 20 ms, and the machine's load every 2 s rather than 0.5 s (figures for
 a dashboard the embedded cluster does not have). An idle worker then burns 60% less CPU
 (measured: 0.7% of a core against 1.8%), beside the chunks of a run and between the runs of a
-sweep or a review; how chunks are handed out and played is unchanged."""
+sweep or a review; how chunks are handed out and played is unchanged. No statistical profiler
+either, in the workers (a stack sample every 10 ms: 4 ms of CPU per chunk, measured) nor in the
+scheduler, which runs in this process: on Python 3.12 its sampling thread took 2.6 of the 16 CPU
+seconds this process spent on a 1e8-deal run on 16 cores (dask starts none on Python 3.11)."""
 
 PORT_TRIES = 3
 """Ports the embedded scheduler tries: the free port picked as its workers start may be taken by
@@ -215,11 +219,11 @@ class Embedded:
         alone. Its output goes to a file, read only to say why it ended."""
         log = tempfile.TemporaryFile()
         src = str(Path(__file__).resolve().parents[2])  # the simtool (and strategies) it must import
-        # no statistical profiler (a stack sample every 10 ms: 4 ms of CPU per chunk, measured)
+        # polars: one thread, as in a forked worker (one worker a core; more would contend)
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")])),
-                   DASK_LOGGING__DISTRIBUTED="error", DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED="False",
+                   DASK_LOGGING__DISTRIBUTED="error", POLARS_MAX_THREADS=os.environ.get("POLARS_MAX_THREADS", "1"),
                    **{daskworker.PIPE: str(self.life)},
-                   **{"DASK_" + key.upper().replace(".", "__").replace("-", "_"): value
+                   **{"DASK_" + key.upper().replace(".", "__").replace("-", "_"): str(value)
                       for key, value in IDLE.items()})
         self.procs.append(subprocess.Popen(worker_command(self.address, f"simtool-{self.started}"),
                                            stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
