@@ -1299,6 +1299,10 @@ def replay(
     rule: Rules = [],
     rotate: Rotate = False,
     duplicate: Duplicate = False,
+    precision: Optional[str] = typer.Option(None, "--precision", metavar="<float>",
+                                            callback=number("--precision", arguments.PRECISION_VALID),
+                                            help="The run's --precision: its chunks were cut for "
+                                            "its cap (--n, default 1e8), not the deals it kept."),
 ):
     """Write out one deal (or match) of a run play by play, with its results (of a duplicate run:
     the play of the first copy, the results of all)."""
@@ -1309,8 +1313,12 @@ def replay(
         unit = "deal" if deal is not None else "match"
         if not 0 <= number < MAX_COUNT:
             raise SimtoolError(f"bad --{unit} {number}; expected a {unit} number 0 to {MAX_COUNT - 1}")
+        if precision is not None and n is None:
+            # as `simtool run --precision` plays: the run.json's n (the deals kept, 1024) cut chunk 0
+            # to 1024 deals, which drew other cards than the run's whole first chunk did
+            n = "1e8"
         spec = make_spec(game, _players(players, game), n or 1, strategy, lineup_args(seat),
-                         options.parse_assignments(rule), unit, seed, rotate, duplicate=duplicate)
+                         options.parse_assignments(rule), unit, seed, rotate, precision, duplicate=duplicate)
         if n is None:  # a chunk's deals depend on its size: the whole chunk holding this deal
             spec = dataclasses.replace(spec, n=min((number // spec.chunk + 1) * spec.chunk, MAX_COUNT))
         lines = replay_deal(spec, number)

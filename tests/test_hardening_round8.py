@@ -1,0 +1,28 @@
+"""Hostile round 8: a careless or malicious designer against the CLI's less-trodden corners and
+the notebooks' helpers. Each test failed on the code before its fix."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import polars as pl
+
+from .test_cli import cli
+
+
+def test_replay_of_a_precision_run_writes_out_the_deal_the_run_played(tmp_path):
+    # before: a --precision run keeps 1,024 deals of its first 32,768-deal chunk (run.json: n 1024);
+    # replay had no --precision, and `--n 1024` (docs/cli.md: "--n where the run played fewer
+    # deals than a chunk") cut chunk 0 to 1,024 deals: another deal 3, written out as the run's
+    folder = tmp_path / "run"
+    r = cli("run", "-g", "black-white", "--precision", "0.05", "--seed", "1", "--jobs", "1", "-q", "-o", folder)
+    assert r.exit_code == 0, r.output
+    meta = json.loads((folder / "run.json").read_text())
+    assert meta["n"] < meta["chunk"]
+    seats = pl.read_parquet(folder / "seats.parquet")
+    played = seats.filter(pl.col("deal") == 3).sort("seat")["score"].to_list()
+    out = cli("replay", "-g", "black-white", "--seed", "1", "--deal", "3", "--precision", "0.05")
+    assert out.exit_code == 0, out.output
+    shown = [int(s) for s in re.findall(r"seat=\d+ {2}score=(-?\d+)", out.output)]
+    assert shown == played
