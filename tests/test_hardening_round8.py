@@ -26,3 +26,23 @@ def test_replay_of_a_precision_run_writes_out_the_deal_the_run_played(tmp_path):
     assert out.exit_code == 0, out.output
     shown = [int(s) for s in re.findall(r"seat=\d+ {2}score=(-?\d+)", out.output)]
     assert shown == played
+
+
+def test_a_precision_run_and_a_plain_run_of_its_n_are_not_paired_deal_by_deal(tmp_path):
+    # before: 'simtool report PLAIN PRECISE' of two runs with one seed and n (1,024 deals: the
+    # plain run's one short chunk, the --precision run's first 1,024 of a whole chunk) said "Run 2
+    # shares its deals with run 1 ... paired deal by deal. Pairing gained little here: the two
+    # rule sets do not share much of each deal's luck", of one rule set on other deals
+    plain, precise, page = tmp_path / "plain", tmp_path / "precise", tmp_path / "page.html"
+    r = cli("run", "-g", "black-white", "--precision", "0.05", "--seed", "1", "--jobs", "1", "-q", "-o", precise)
+    assert r.exit_code == 0, r.output
+    n = json.loads((precise / "run.json").read_text())["n"]
+    r = cli("run", "-g", "black-white", "--n", n, "--seed", "1", "--jobs", "1", "-q", "-o", plain)
+    assert r.exit_code == 0, r.output
+    first = pl.read_parquet(plain / "seats.parquet").filter(pl.col("deal") < 8)["score"]
+    assert not first.equals(pl.read_parquet(precise / "seats.parquet").filter(pl.col("deal") < 8)["score"])
+    r = cli("report", plain, precise, "-o", page)
+    assert r.exit_code == 0, r.output
+    text = page.read_text()
+    assert "shares its deals" not in text
+    assert "Run 2 does not share its deals with run 1 (its last chunk drawn as 32,768 deals against 1,024" in text
