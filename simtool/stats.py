@@ -30,6 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from simtool.errors import SimtoolError
+
 Z95 = 1.959963984540054
 
 
@@ -579,7 +581,13 @@ def _kept_resample_counts(seed: int, sizes: tuple[int, ...], resamples: int):
 def paired_difference(a, b) -> tuple[float, float]:
     """Mean of ``a - b`` over paired rows (the same deals, from runs sharing a seed) and the
     half-width of its 95% interval. Pairing removes the luck of the deal both runs share."""
-    return mean_interval(np.asarray(a, float) - np.asarray(b, float))
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    # numpy broadcast a column (a frame's to_numpy(), shape (n, 1)) or one value against the
+    # other run's n into every pair of deals: a mean and an interval of no pairing, silently
+    if a.ndim != 1 or a.shape != b.shape:
+        raise SimtoolError(f"paired_difference takes one value per deal of each run, paired: two 1-D arrays "
+                           f"of one length; got shapes {a.shape} and {b.shape}")
+    return mean_interval(a - b)
 
 
 def mover_difference(a: tuple[float, float, float], b: tuple[float, float, float]) -> tuple[float, float, float]:

@@ -6,7 +6,12 @@ from __future__ import annotations
 import json
 import re
 
+import numpy as np
 import polars as pl
+import pytest
+
+from simtool import stats
+from simtool.errors import SimtoolError
 
 from .test_cli import cli
 
@@ -46,3 +51,13 @@ def test_a_precision_run_and_a_plain_run_of_its_n_are_not_paired_deal_by_deal(tm
     text = page.read_text()
     assert "shares its deals" not in text
     assert "Run 2 does not share its deals with run 1 (its last chunk drawn as 32,768 deals against 1,024" in text
+
+
+@pytest.mark.parametrize("a", [np.ones((4, 1)), [1.0], np.ones(2)])
+def test_a_paired_difference_of_values_that_are_not_one_per_deal_of_each_run_is_refused(a):
+    # before: stats.paired_difference (notebooks/02) broadcast a frame's column, shape (4, 1),
+    # against the other run's 4 deals into all 16 pairs of deals, -0.5 +- 1.13 (the 4 pairs:
+    # -0.5 +- 1.27), and one value against 4 deals into 0.5 +- 0.57; two lengths: a traceback
+    with pytest.raises(SimtoolError, match=r"two 1-D arrays of one length; got shapes \(\d"):
+        stats.paired_difference(a, np.arange(4.0))
+    assert stats.paired_difference(np.ones(4), np.arange(4.0))[0] == -0.5
