@@ -255,8 +255,22 @@ def _report_of(runs: Path, command: str) -> Path:
     """``reports/<runs folder's name>.html``, the default report of a sweep's or a ladder's runs:
     two commands at once write distinct runs folders (:func:`_fresh`), and so distinct pages
     (both wrote reports/sweep.html, the first's user reading a page of the other's runs); a
-    tuning's is in its folder already, restricted play writes none unless asked."""
-    return Path("reports") / f"{Path(runs).resolve().name or command}.html"
+    tuning's is in its folder already, restricted play writes none unless asked. A page there
+    that is not the one the runs folder's ``plan.json`` names is another runs folder's of the same
+    name (``--runs exp1/kc``, then ``--runs exp2/kc``), which the second replaced without a word:
+    ``reports/<name>-2.html`` then, and so on."""
+    from simtool.pipeline.executor import saved_plan
+
+    try:
+        own = saved_plan(Path(runs)).settings.get("output")
+    except SimtoolError:  # no plan there yet, or one a reader refuses: no page of its own
+        own = None
+    name = Path(runs).resolve().name or command
+    page, i = Path("reports") / f"{name}.html", 1
+    while page.exists() and (own is None or page.resolve() != Path(own).resolve()):
+        i += 1
+        page = Path("reports") / f"{name}-{i}.html"
+    return page
 
 
 def _count(n: int, noun: str) -> str:

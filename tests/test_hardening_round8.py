@@ -61,3 +61,24 @@ def test_a_paired_difference_of_values_that_are_not_one_per_deal_of_each_run_is_
     with pytest.raises(SimtoolError, match=r"two 1-D arrays of one length; got shapes \(\d"):
         stats.paired_difference(a, np.arange(4.0))
     assert stats.paired_difference(np.ones(4), np.arange(4.0))[0] == -0.5
+
+
+def test_a_sweeps_default_report_never_replaces_the_page_of_another_runs_folder_of_its_name(tmp_path, monkeypatch):
+    # before: 'simtool sweep --runs A/s' wrote reports/s.html, and 'simtool sweep --runs B/s' (of
+    # another game) replaced it without a word: the first sweep's page gone, B's in its place
+    monkeypatch.chdir(tmp_path)
+    page = tmp_path / "reports" / "s.html"
+
+    def sweep(game, runs):
+        r = cli("sweep", "-g", game, "-n", "100", "--seed", "1", "--jobs", "1", "-q", "--runs", runs)
+        assert r.exit_code == 0, r.output
+        return r.output
+
+    assert "report reports/s.html" in sweep("black-white", "A/s")
+    first = page.read_text()
+    assert "report reports/s-2.html" in sweep("kansas-city", "B/s")
+    assert page.read_text() == first
+    assert "Kansas City" in (tmp_path / "reports" / "s-2.html").read_text()
+    # a sweep played again into its own runs folder writes its own page again
+    assert "report reports/s.html" in sweep("black-white", "A/s")
+    assert "report reports/s-2.html" in sweep("kansas-city", "B/s")
