@@ -623,6 +623,10 @@ class SeatTest:
     df: int
     n: int
     p_value: float
+    # every unit's seats deviate alike from their mean (no covariance, two units or more): no
+    # test, and no lack of units either; statistic 0 (p 1) where the seats never differ (a tie
+    # of every seat in every deal), inf (p 0) where they differ alike in every unit
+    alike: bool = False
 
 
 def seat_test(values: np.ndarray) -> SeatTest:
@@ -641,7 +645,10 @@ def seat_test(values: np.ndarray) -> SeatTest:
     mean = dev.mean(axis=0)
     cov = np.atleast_2d(np.cov(dev, rowvar=False))
     df = int(np.linalg.matrix_rank(cov))
-    if df == 0 or n <= df:
+    if df == 0:  # "too few deals to tell" of 1,000 deals each a tie of every seat, for any n
+        differ = bool(np.any(mean != 0))
+        return SeatTest(math.inf if differ else 0.0, 0, n, 0.0 if differ else 1.0, alike=True)
+    if n <= df:
         return SeatTest(0.0, 0, n, 1.0)
     stat = float(n * mean @ np.linalg.pinv(cov) @ mean)
     f = (n - df) / (df * (n - 1)) * stat

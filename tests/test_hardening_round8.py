@@ -82,3 +82,24 @@ def test_a_sweeps_default_report_never_replaces_the_page_of_another_runs_folder_
     # a sweep played again into its own runs folder writes its own page again
     assert "report reports/s.html" in sweep("black-white", "A/s")
     assert "report reports/s-2.html" in sweep("kansas-city", "B/s")
+
+
+def test_a_report_of_deals_that_every_seat_ties_says_the_seats_do_not_differ(tmp_path):
+    # before: Trickster with every card worth 0 ties every seat in every deal; the report's first
+    # finding read "Seat 0 wins 25.0% ± 2.7% of deals against 25.0% expected: too few deals to tell
+    # whether the seats differ" of 1,000 deals (and would of any number), its seat test "too few
+    # deals to test"
+    run, page = tmp_path / "run", tmp_path / "page.html"
+    zero = [a for rule in ("pip", "jack", "queen", "king") for a in ("--rule", f"{rule}_points=0")]
+    r = cli("run", "-g", "trickster", "-n", "1000", "--seed", "1", "--jobs", "1", "-q", "-o", run, *zero)
+    assert r.exit_code == 0, r.output
+    r = cli("report", run, "-o", page)
+    assert r.exit_code == 0, r.output
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page.read_text()))
+    assert "too few deals" not in text
+    assert "against 25.0% expected: every deal gives every seat the same result, so the seats do not differ" in text
+    text = text.replace("&#39;", "'")
+    assert "no test needed, every seat's result is the same every time for equal win shares" in text
+    # and two seats, seat 0 winning each of 50 deals: no covariance either, p = 1.0 ("too few
+    # deals to tell") where they differ in every deal
+    assert stats.seat_test(np.tile([1.0, 0.0], (50, 1))).p_value == 0.0
