@@ -103,3 +103,25 @@ def test_a_report_of_deals_that_every_seat_ties_says_the_seats_do_not_differ(tmp
     # and two seats, seat 0 winning each of 50 deals: no covariance either, p = 1.0 ("too few
     # deals to tell") where they differ in every deal
     assert stats.seat_test(np.tile([1.0, 0.0], (50, 1))).p_value == 0.0
+
+
+def test_a_baselines_metrics_are_set_beside_the_published_values_of_its_own_game_and_players(tmp_path):
+    # before: 'simtool review -g hearts --baseline FIVE' (FIVE a 5-player Hearts review) set
+    # CardStock's published 4-player values (fairness 0.87, order 0.52, ...) beside the baseline's
+    # 5-player figures, as if of one game
+    from simtool.commands.review import Sizes, review
+    from simtool.reports import review as pages
+
+    sizes = Sizes(deals=64, matches=2, restrictions=16, duplicate=8, search=4, random=64, leads=4)
+    four = review("hearts", tmp_path / "four", seed=1, jobs=1, sizes=sizes)
+    five = {"source": "baseline", "game": "hearts", "players": 5, "rules": four["rules"],
+            "questions": four["questions"], "metrics": four["metrics"]}
+    text = pages.render({**four, "versus": five})
+    reviewed, _, baseline = text.partition("Published metrics (baseline review)")
+    assert "0.87 (100 games, no interval)" in reviewed and "Published values: CardStock" in reviewed
+    assert baseline and "no interval" not in baseline and "Published values" not in baseline
+    # and a 5-player review's 4-player Hearts baseline shows the values that are its own
+    text = pages.render({**four, "players": 5, "published": None,
+                         "versus": {**five, "players": 4}})
+    reviewed, _, baseline = text.partition("Published metrics (baseline review)")
+    assert "no interval" not in reviewed and "0.87 (100 games, no interval)" in baseline
