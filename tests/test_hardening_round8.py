@@ -125,3 +125,22 @@ def test_a_baselines_metrics_are_set_beside_the_published_values_of_its_own_game
                          "versus": {**five, "players": 4}})
     reviewed, _, baseline = text.partition("Published metrics (baseline review)")
     assert "no interval" not in reviewed and "0.87 (100 games, no interval)" in baseline
+
+
+def test_a_tuning_whose_every_trial_was_unplayable_says_so_and_how_to_go_on(tmp_path):
+    # before: TPE drew hand_size 12, 13 and 13 at 5 players (3 trials of 11..14), each skipped;
+    # the tuning then failed "holds no finished trial yet; go on with simtool tune --resume DIR",
+    # and that --resume went on with nothing and said it again, for ever
+    from .test_cli import one_line_error
+
+    out = tmp_path / "t"
+    args = ["tune", "-g", "kansas-city", "--players", "5", "--vary", "hand_size=11..14", "--objective",
+            "seat_spread", "--n", "100", "--trials", "3", "--seed", "1", "-j", "1", "-q", "--out", out]
+    r = cli(*args)
+    one_line_error(r, "none of the 3 trials could be played: each drew a combination the game cannot play "
+                      "(first: hand_size 12 at 5p deals 61 cards")
+    assert r.output.rstrip().endswith("narrow the --vary ranges to what it plays, or tune into another --out "
+                                      "with --trials 4 (each combination once)")
+    assert "--resume" not in r.output
+    r = cli(*[tmp_path / "grid" if a == out else "4" if a == "3" else a for a in args])
+    assert r.exit_code == 0, r.output
