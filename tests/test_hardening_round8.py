@@ -144,3 +144,18 @@ def test_a_tuning_whose_every_trial_was_unplayable_says_so_and_how_to_go_on(tmp_
     assert "--resume" not in r.output
     r = cli(*[tmp_path / "grid" if a == out else "4" if a == "3" else a for a in args])
     assert r.exit_code == 0, r.output
+
+
+def test_a_restriction_that_moves_every_deal_alike_gets_no_interval_of_width_zero(tmp_path):
+    # before: 'simtool restrict -g kansas-city --n 2 --seed 1': never upgrading lost half a win in
+    # each of the 2 deals, and the table said "costs target 50.0 pts (50.0 to 50.0)", verdict
+    # costs, a certainty from two deals (the normal interval of two equal differences)
+    from simtool.analysis.restrict import paired_cost
+
+    mean, half = paired_cost(np.full(2, 0.5), np.zeros(2), 1.0)
+    assert mean == 0.5 and half > 1.0  # Wilson's on 2 deals of the share (0.5 + 1) / 2: -60.4 to 100 points
+    r = cli("restrict", "-g", "kansas-city", "--n", "2", "--seed", "1", "-j", "1", "--restrictions", "no-upgrade",
+            "--out", tmp_path / "r")
+    assert r.exit_code == 0, r.output
+    assert "never upgrading costs target 50.0 pts (-60.4 to 100.0) of win share per seat: too few deals to tell" \
+        in r.output.lower()
