@@ -590,6 +590,15 @@ def paired_difference(a, b) -> tuple[float, float]:
     return mean_interval(a - b)
 
 
+def alike_interval(mean: float, n: int, bound: float = 1.0) -> tuple[float, float]:
+    """The 95% interval of ``n`` (two or more) paired differences that all equal ``mean``, each
+    within ``± bound``: their normal interval has width 0 (2 deals, each half a win lost: "50.0
+    pts (50.0 to 50.0)"), a certainty the units cannot give. As for a share whose units do not
+    vary, Wilson's on the units, the difference taken as the share ``(mean / bound + 1) / 2``."""
+    low, high = wilson((mean / bound + 1) / 2 * n, n)
+    return float(bound * (2 * low - 1)), float(bound * (2 * high - 1))
+
+
 def mover_difference(a: tuple[float, float, float], b: tuple[float, float, float]) -> tuple[float, float, float]:
     """``a - b`` of two independent figures ``(value, low, high)`` with its 95% interval, each
     end from the two figures' own distances to their ends on that side (Newcombe's and Zou's

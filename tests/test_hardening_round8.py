@@ -159,3 +159,19 @@ def test_a_restriction_that_moves_every_deal_alike_gets_no_interval_of_width_zer
     assert r.exit_code == 0, r.output
     assert "never upgrading costs target 50.0 pts (-60.4 to 100.0) of win share per seat: too few deals to tell" \
         in r.output.lower()
+
+
+def test_a_paired_difference_the_same_in_every_deal_is_not_certain(tmp_path):
+    # before: Kansas City, 2 deals with seed 3, then with pass_count=0: the overshoot rate rose by
+    # a quarter in both deals, and the report's comparison said "Δ from run 1: +25.0 pts ± 0.0
+    # pts", coloured clearly worse; the mean score "-1.250 ± 0.000", clearly changed
+    a, b, page = tmp_path / "a", tmp_path / "b", tmp_path / "page.html"
+    for folder, rule in ((a, []), (b, ["--rule", "pass_count=0"])):
+        r = cli("run", "-g", "kansas-city", "-n", "2", "--seed", "3", "-j", "1", "-q", "-o", folder, *rule)
+        assert r.exit_code == 0, r.output
+    r = cli("report", a, b, "-o", page)
+    assert r.exit_code == 0, r.output
+    text = page.read_text()
+    assert "+25.0 pts ± 0.0 pts" not in text and "-1.250 ± 0.000" not in text
+    assert "Δ from run 1: +25.0 pts (-71.7 to +88.8)" in text and "Δ from run 1: -1.25 (-1.25 to +0.39)" in text
+    assert not re.search(r'class="diff (better|worse|changed)"', text)

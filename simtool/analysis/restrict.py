@@ -155,12 +155,9 @@ def paired_cost(a, b, bound: float) -> tuple[float, float]:
         return mean, half
     diff = np.asarray(a, float) - np.asarray(b, float)
     k = int(np.count_nonzero(diff))
-    if n > 1 and k == n and not np.ptp(diff):
-        # every deal moved by the same amount (2 deals, each half a win lost): a normal interval of
-        # width 0, "costs 50.0 pts (50.0 to 50.0)"; as simtool's shares whose units do not vary,
-        # Wilson's on the deals, the difference taken as the share (d / bound + 1) / 2
-        low, high = stats.wilson((mean / bound + 1) / 2 * n, n)
-        return mean, max(mean - bound * (2 * low - 1), bound * (2 * high - 1) - mean)
+    if n > 1 and k == n and not np.ptp(diff):  # every deal moved by the same amount
+        low, high = stats.alike_interval(mean, n, bound)
+        return mean, max(mean - low, high - mean)
     above = 1.0 if k == n else float(special.betaincinv(k + 1, n - k, 0.95))
     return mean, max(half, (above - k / n) * bound)
 

@@ -830,8 +830,11 @@ def compare(runs: list[Analysis]) -> Comparison:
             shown = show_change(d, low, high, f.percent)
             if pair and f.per_row is not None and first.per_row is not None:
                 loose = (high - low) / 2
-                d, h = paired_change(f, first)
+                d, h, ends = paired_change(f, first)
                 low, high, shown = d - h, d + h, show_difference(d, h, f.percent)
+                if ends is not None:
+                    (low, high), h = ends, (ends[1] - ends[0]) / 2
+                    shown = show_change(d, low, high, f.percent)
                 if loose > 0 and np.isfinite(loose) and np.isfinite(h):
                     gains[i].append(1 - h / loose)
             diffs.append((f"Δ from run {j + 1}: {shown}", change_class(f, first, low, high)))
@@ -853,9 +856,10 @@ def compare(runs: list[Analysis]) -> Comparison:
     return c
 
 
-def paired_change(after: Figure, before: Figure) -> tuple[float, float]:
-    """The difference of two runs' figures on the same deals, paired deal by deal, and its 95%
-    half-width. Under ``--duplicate`` a deal's copies are one unit (they share their cards, so
+def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[float, float] | None]:
+    """The difference of two runs' figures on the same deals, paired deal by deal, its 95%
+    half-width, and the ends of its interval where it is the same in every deal (else ``None``:
+    the difference ± the half-width). Under ``--duplicate`` a deal's copies are one unit (they share their cards, so
     their differences move together): each deal's mean difference is one value, where taking
     every copy as a unit of its own made the interval up to sqrt(players) times too narrow."""
     both = np.isfinite(after.per_row) & np.isfinite(before.per_row)
@@ -863,7 +867,14 @@ def paired_change(after: Figure, before: Figure) -> tuple[float, float]:
     if after.units is not None:
         _, at = np.unique(after.units[both], return_inverse=True)
         diff = np.bincount(at, diff) / np.bincount(at)
-    return stats.mean_interval(diff)
+    d, h = stats.mean_interval(diff)
+    if len(diff) > 1 and d != 0 and not np.ptp(diff):
+        # two deals whose rate rose alike read "+25.0 pts ± 0.0 pts", clearly worse; a mean
+        # score that fell alike, "-1.250 ± 0.000", clearly changed. Each difference lies within
+        # ± 1 (a share) or ± the spread of the values seen (as restricted play's score change)
+        seen = np.concatenate([after.per_row[both], before.per_row[both]])
+        return d, h, stats.alike_interval(d, len(diff), 1.0 if after.percent else float(np.ptp(seen)))
+    return d, h, None
 
 
 def run_label(r: Analysis) -> str:
