@@ -175,3 +175,14 @@ def test_a_paired_difference_the_same_in_every_deal_is_not_certain(tmp_path):
     assert "+25.0 pts ± 0.0 pts" not in text and "-1.250 ± 0.000" not in text
     assert "Δ from run 1: +25.0 pts (-71.7 to +88.8)" in text and "Δ from run 1: -1.25 (-1.25 to +0.39)" in text
     assert not re.search(r'class="diff (better|worse|changed)"', text)
+
+
+def test_restricted_play_of_one_deal_prints_no_nan(tmp_path):
+    # before: 'simtool restrict --n 1': "never upgrading costs target 100.0 pts (nan to nan)", in the
+    # table and the sentence (the review says "95% interval n/a" of such a cost)
+    r = cli("restrict", "-g", "kansas-city", "--n", "1", "--seed", "1", "-j", "1", "--restrictions", "no-upgrade",
+            "--out", tmp_path / "r")
+    assert r.exit_code == 0, r.output
+    assert "nan" not in r.output
+    text = r.output.replace("\n", " ")
+    assert "costs target 100.0 pts (95% interval n/a) of win share per seat: too few deals" in text

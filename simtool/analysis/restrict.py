@@ -20,6 +20,7 @@ interval around 0.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -181,6 +182,8 @@ def fmt_cost(cost: float, low: float, high: float) -> str:
     def pts(x: float) -> str:
         return fixed(100 * x, [0.0, 100 * NARROW])
 
+    if not (math.isfinite(low) and math.isfinite(high)):  # one deal: "100.0 pts (nan to nan)"
+        return f"{pts(cost)} pts (95% interval n/a)"
     return f"{pts(cost)} pts ({pts(low)} to {pts(high)})"
 
 
