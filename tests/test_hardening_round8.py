@@ -205,3 +205,18 @@ def test_a_review_whose_sizes_json_was_garbled_names_it(tmp_path):
         r = cli("review", "-g", "black-white", "--out", out, "-q", "-j", "1")
         one_line_error(r, f"{out} holds the runs of another review, or of one whose sizes.json is missing or "
                           "unreadable")
+
+
+def test_a_plan_json_whose_report_path_is_no_text_is_damaged_not_a_traceback(tmp_path, monkeypatch):
+    # before: a sweep's plan.json edited to "report": {"output": 5}: 'simtool sweep --resume RUNS'
+    # ended in pathlib's TypeError (a traceback), as did the ladder's and restricted play's
+    from .test_cli import one_line_error
+
+    monkeypatch.chdir(tmp_path)
+    r = cli("sweep", "-g", "black-white", "-n", "100", "--seed", "1", "-j", "1", "-q", "--runs", "s")
+    assert r.exit_code == 0, r.output
+    plan = json.loads((tmp_path / "s" / "plan.json").read_text())
+    (tmp_path / "s" / "plan.json").write_text(json.dumps({**plan, "report": {"output": 5}}))
+    one_line_error(cli("sweep", "--resume", "s", "-q"), "cannot resume s: plan.json is damaged")
+    r = cli("sweep", "-g", "black-white", "-n", "100", "--seed", "1", "-j", "1", "-q", "--runs", "s")
+    assert r.exit_code == 0, r.output  # a new sweep there writes its plan again
