@@ -255,8 +255,22 @@ def _report_of(runs: Path, command: str) -> Path:
     """``reports/<runs folder's name>.html``, the default report of a sweep's or a ladder's runs:
     two commands at once write distinct runs folders (:func:`_fresh`), and so distinct pages
     (both wrote reports/sweep.html, the first's user reading a page of the other's runs); a
-    tuning's is in its folder already, restricted play writes none unless asked."""
-    return Path("reports") / f"{Path(runs).resolve().name or command}.html"
+    tuning's is in its folder already, restricted play writes none unless asked. A page there
+    that is not the one the runs folder's ``plan.json`` names is another runs folder's of the same
+    name (``--runs exp1/kc``, then ``--runs exp2/kc``), which the second replaced without a word:
+    ``reports/<name>-2.html`` then, and so on."""
+    from simtool.pipeline.executor import saved_plan
+
+    try:
+        own = saved_plan(Path(runs)).settings.get("output")
+    except SimtoolError:  # no plan there yet, or one a reader refuses: no page of its own
+        own = None
+    name = Path(runs).resolve().name or command
+    page, i = Path("reports") / f"{name}.html", 1
+    while page.exists() and (own is None or page.resolve() != Path(own).resolve()):
+        i += 1
+        page = Path("reports") / f"{name}-{i}.html"
+    return page
 
 
 def _count(n: int, noun: str) -> str:
@@ -1299,6 +1313,10 @@ def replay(
     rule: Rules = [],
     rotate: Rotate = False,
     duplicate: Duplicate = False,
+    precision: Optional[str] = typer.Option(None, "--precision", metavar="<float>",
+                                            callback=number("--precision", arguments.PRECISION_VALID),
+                                            help="The run's --precision: its chunks were cut for "
+                                            "its cap (--n, default 1e8), not the deals it kept."),
 ):
     """Write out one deal (or match) of a run play by play, with its results (of a duplicate run:
     the play of the first copy, the results of all)."""
@@ -1309,8 +1327,12 @@ def replay(
         unit = "deal" if deal is not None else "match"
         if not 0 <= number < MAX_COUNT:
             raise SimtoolError(f"bad --{unit} {number}; expected a {unit} number 0 to {MAX_COUNT - 1}")
+        if precision is not None and n is None:
+            # as `simtool run --precision` plays: the run.json's n (the deals kept, 1024) cut chunk 0
+            # to 1024 deals, which drew other cards than the run's whole first chunk did
+            n = "1e8"
         spec = make_spec(game, _players(players, game), n or 1, strategy, lineup_args(seat),
-                         options.parse_assignments(rule), unit, seed, rotate, duplicate=duplicate)
+                         options.parse_assignments(rule), unit, seed, rotate, precision, duplicate=duplicate)
         if n is None:  # a chunk's deals depend on its size: the whole chunk holding this deal
             spec = dataclasses.replace(spec, n=min((number // spec.chunk + 1) * spec.chunk, MAX_COUNT))
         lines = replay_deal(spec, number)

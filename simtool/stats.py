@@ -30,6 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from simtool.errors import SimtoolError
+
 Z95 = 1.959963984540054
 
 
@@ -579,7 +581,22 @@ def _kept_resample_counts(seed: int, sizes: tuple[int, ...], resamples: int):
 def paired_difference(a, b) -> tuple[float, float]:
     """Mean of ``a - b`` over paired rows (the same deals, from runs sharing a seed) and the
     half-width of its 95% interval. Pairing removes the luck of the deal both runs share."""
-    return mean_interval(np.asarray(a, float) - np.asarray(b, float))
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    # numpy broadcast a column (a frame's to_numpy(), shape (n, 1)) or one value against the
+    # other run's n into every pair of deals: a mean and an interval of no pairing, silently
+    if a.ndim != 1 or a.shape != b.shape:
+        raise SimtoolError(f"paired_difference takes one value per deal of each run, paired: two 1-D arrays "
+                           f"of one length; got shapes {a.shape} and {b.shape}")
+    return mean_interval(a - b)
+
+
+def alike_interval(mean: float, n: int, bound: float = 1.0) -> tuple[float, float]:
+    """The 95% interval of ``n`` (two or more) paired differences that all equal ``mean``, each
+    within ``± bound``: their normal interval has width 0 (2 deals, each half a win lost: "50.0
+    pts (50.0 to 50.0)"), a certainty the units cannot give. As for a share whose units do not
+    vary, Wilson's on the units, the difference taken as the share ``(mean / bound + 1) / 2``."""
+    low, high = wilson((mean / bound + 1) / 2 * n, n)
+    return float(bound * (2 * low - 1)), float(bound * (2 * high - 1))
 
 
 def mover_difference(a: tuple[float, float, float], b: tuple[float, float, float]) -> tuple[float, float, float]:
@@ -615,6 +632,10 @@ class SeatTest:
     df: int
     n: int
     p_value: float
+    # every unit's seats deviate alike from their mean (no covariance, two units or more): no
+    # test, and no lack of units either; statistic 0 (p 1) where the seats never differ (a tie
+    # of every seat in every deal), inf (p 0) where they differ alike in every unit
+    alike: bool = False
 
 
 def seat_test(values: np.ndarray) -> SeatTest:
@@ -633,7 +654,10 @@ def seat_test(values: np.ndarray) -> SeatTest:
     mean = dev.mean(axis=0)
     cov = np.atleast_2d(np.cov(dev, rowvar=False))
     df = int(np.linalg.matrix_rank(cov))
-    if df == 0 or n <= df:
+    if df == 0:  # "too few deals to tell" of 1,000 deals each a tie of every seat, for any n
+        differ = bool(np.any(mean != 0))
+        return SeatTest(math.inf if differ else 0.0, 0, n, 0.0 if differ else 1.0, alike=True)
+    if n <= df:
         return SeatTest(0.0, 0, n, 1.0)
     stat = float(n * mean @ np.linalg.pinv(cov) @ mean)
     f = (n - df) / (df * (n - 1)) * stat

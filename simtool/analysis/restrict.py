@@ -20,6 +20,7 @@ interval around 0.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -153,7 +154,11 @@ def paired_cost(a, b, bound: float) -> tuple[float, float]:
     n = len(np.asarray(a))
     if not n:
         return mean, half
-    k = int(np.count_nonzero(np.asarray(a, float) != np.asarray(b, float)))
+    diff = np.asarray(a, float) - np.asarray(b, float)
+    k = int(np.count_nonzero(diff))
+    if n > 1 and k == n and not np.ptp(diff):  # every deal moved by the same amount
+        low, high = stats.alike_interval(mean, n, bound)
+        return mean, max(mean - low, high - mean)
     above = 1.0 if k == n else float(special.betaincinv(k + 1, n - k, 0.95))
     return mean, max(half, (above - k / n) * bound)
 
@@ -177,6 +182,8 @@ def fmt_cost(cost: float, low: float, high: float) -> str:
     def pts(x: float) -> str:
         return fixed(100 * x, [0.0, 100 * NARROW])
 
+    if not (math.isfinite(low) and math.isfinite(high)):  # one deal: "100.0 pts (nan to nan)"
+        return f"{pts(cost)} pts (95% interval n/a)"
     return f"{pts(cost)} pts ({pts(low)} to {pts(high)})"
 
 

@@ -355,13 +355,27 @@ def check_going_on(out: Path, saved: dict, state: dict) -> None:
                                f"or none, to go on, or choose a new folder for {option('out')}")
 
 
+def _whole(value, least: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= least
+
+
+def sound(sizes: Sizes) -> bool:
+    """Sizes a review plays: whole numbers, 1 or more (:data:`OPTIONAL`'s 0 or more)."""
+    return all(_whole(v, 0 if k in OPTIONAL else 1) for k, v in asdict(sizes).items())
+
+
 def read_state(path: Path, key: dict) -> dict:
     """What the same review (same game, players, rules and effort) saved in its folder: its
     sizes, its seed and the pilot's costs; empty for another review or none."""
     try:
         data = parse_json(path.read_text())
         if {k: data[k] for k in key} == json.loads(json.dumps(key)):
-            Sizes(**data["sizes"])  # readable, or none at all
+            # sizes or a seed no review writes (deals -5, "7"): it failed "bad --n -5", naming
+            # an option nobody gave, or played the cells again as of other settings
+            # (0 where a play is not played: a game no search plays has no search deals)
+            if data["sizes"] is not None and not all(_whole(v, 0) for v in asdict(Sizes(**data["sizes"])).values()) \
+                    or data.get("seed") is not None and not _whole(data["seed"], 0):
+                return {}
             return data
     except (OSError, ValueError, KeyError, TypeError):
         pass
@@ -464,9 +478,7 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     # a review's progress names the question too: it was told to take progress(done, total)
     arguments.execution(jobs, False, progress, backend, scheduler, "progress(question, done, total)")
     baseline = arguments.folder("baseline", baseline, optional=True)
-    if sizes is not None and not (isinstance(sizes, Sizes) and all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= (0 if k in OPTIONAL else 1)
-            for k, v in asdict(sizes).items())):
+    if sizes is not None and not (isinstance(sizes, Sizes) and sound(sizes)):
         raise SimtoolError(f"bad sizes {sizes!r}; expected simtool.commands.review.Sizes(deals=..., matches=..., "
                            f"restrictions=..., duplicate=..., search=..., random=..., leads=...) of whole "
                            f"numbers 1 or more ({', '.join(OPTIONAL)}: 0 or more), or None for the effort's")

@@ -676,6 +676,7 @@ def tune(config: Config, out: str | Path, jobs: int | None = None, backend: str 
             save_config(out, config)
             study = open_study(config, out)
             play(config, out, study, jobs, backend, scheduler, on_trial)
+            check_measured(config, study)
             confirmed = confirm(config, out, study, jobs, backend, scheduler)
             write_json(out / CONFIG, record(config, sampler=sampler_name(config), confirmed=confirmed))
             return summary(out)
@@ -710,6 +711,23 @@ def play(config: Config, out: Path, study, jobs, backend, scheduler, on_trial) -
             study.tell(trial, [values[k][0] for k in config.objectives])
         if on_trial:
             on_trial(done + 1, total)
+
+
+def check_measured(config: Config, study) -> None:
+    """Refuse a tuning whose every trial drew a combination the game cannot play: it has nothing
+    to choose from, and its page said "holds no finished trial yet; go on with simtool tune
+    --resume", which went on with nothing and said it again."""
+    from optuna.trial import TrialState
+
+    if study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
+        return
+    why, size = skipped(finished(study)), space_size(config)
+    # more trials go on with this sampler only below the space's size (check_extension)
+    more = (f"go on with a larger {option('trials')} (below {size:,})" if config.trials + 1 < size
+            else f"tune into another {option('out')} with {option('trials', size)} (each combination once)")
+    raise SimtoolError(f"none of the {len(why)} trials could be played: each drew a combination the game "
+                       f"cannot play (first: {why[0]}); narrow the {option('vary')} ranges to what it plays, "
+                       f"or {more}")
 
 
 def candidates(config: Config, study) -> list:

@@ -678,8 +678,12 @@ def saved_plan(root: Path) -> Plan:
         for c in data["cells"]:
             cells.append(Cell(spec_from_dict(c), Path(root) / c["folder"], dict(c.get("extra") or {})))
         command = data.get("command", "sweep")
-        return Plan(command, tuple(cells), Path(root), settings=dict(data.get("report") or {}),
-                    resume=finishing(command, root))
+        settings = dict(data.get("report") or {})
+        # the report's path and title, read as text by every command that finishes the plan
+        # ("output": 5 failed in pathlib, a traceback)
+        if any(not isinstance(settings.get(key, ""), str) for key in ("output", "title")):
+            raise TypeError("report")
+        return Plan(command, tuple(cells), Path(root), settings=settings, resume=finishing(command, root))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         # the value spec_from_dict names, as the file writes it: "cell 1: n 1e400 is not ..."
         why = f": cell {len(cells) + 1}: {exc}" if isinstance(exc, ValueError) and str(exc) else ""

@@ -283,14 +283,30 @@ def other_deals(a: dict, b: dict) -> str | None:
     for key in ("game", "players", "unit", "seed", "n", "duplicate"):
         if a.get(key) != b.get(key):
             return f"{key} {b.get(key)} against {a.get(key)}"
+    unit = "deals" if a.get("unit") == "deal" else "matches"
     if a.get("chunk") != b.get("chunk"):
-        unit = "deals" if a.get("unit") == "deal" else "matches"
         return f"chunks of {b.get('chunk', 0):,} {unit} against {a.get('chunk', 0):,}"
+    drawn = _last_drawn(b), _last_drawn(a)
+    if drawn[0] != drawn[1]:
+        return (f"its last chunk drawn as {drawn[0] or 0:,} {unit} against {drawn[1] or 0:,}: "
+                f"a --precision run draws whole chunks up to its cap")
     for name in ("simtool", "numpy"):
         made = [m["versions"].get(name) for m in (b, a)]
         if made[0] != made[1]:
             return f"played by {name} {made[0]} against {made[1]}"
     return None
+
+
+def _last_drawn(meta: dict) -> int | None:
+    """How many deals (matches) the chunk holding a run's last one drew: a chunk of another
+    length deals other cards from the same stream. A plain run's last chunk holds what is left of
+    n; a ``--precision`` run draws its chunks for its cap and keeps their first n (1,024 deals of
+    a whole first chunk: a plain run of 1,024 deals played others, and was "paired" with it)."""
+    n, chunk = meta.get("n"), meta.get("chunk")
+    drawn = meta.get("precision_cap") if meta.get("precision") else n
+    if not all(isinstance(x, int) and x > 0 for x in (n, chunk, drawn)):
+        return None
+    return min(chunk, drawn - (n - 1) // chunk * chunk)
 
 
 def versions_said(made: dict) -> str:

@@ -338,8 +338,12 @@ def findings(a: Analysis, ladder=None) -> list[str]:
     fair = 1 / p
     seats = a.seats.with_columns((pl.col("win") - pl.col("fair")).abs().alias("gap"))
     far = seats.sort("gap", descending=True).row(0, named=True)
-    verdict = ("the seats differ by more than chance" if a.win_test.p_value < 0.05
-               else "a spread no larger than chance" if a.win_test.df
+    one = "match" if unit == "matches" else "deal"
+    verdict = (f"every {one} sets the seats apart alike, so the seats differ"
+               if a.win_test.alike and a.win_test.p_value < 0.05
+               else "the seats differ by more than chance" if a.win_test.p_value < 0.05
+               else f"every {one} gives every seat the same result, so the seats do not differ"
+               if a.win_test.alike else "a spread no larger than chance" if a.win_test.df
                else f"too few {unit} to tell whether the seats differ")
     confounded = (" Seats play different strategies here, so this mixes seat and strategy "
                   "effects; run with --rotate to separate them.") if a.mixed and not (
@@ -552,6 +556,9 @@ def used_terms(text: str) -> list[tuple[str, str]]:
 
 
 def seat_test_text(t: stats.SeatTest) -> str:
+    if t.alike:  # no covariance to test on: the seats' results are alike in every unit
+        return ("no test needed, the seats' results differ alike every time" if t.p_value < 0.05
+                else "no test needed, every seat's result is the same every time")
     if t.df == 0:
         return "too few deals to test"
     return f"Hotelling's T² = {t.statistic:.1f}, F({t.df}, {t.n - t.df}), {stats.fmt_p(t.p_value)}"
@@ -823,8 +830,11 @@ def compare(runs: list[Analysis]) -> Comparison:
             shown = show_change(d, low, high, f.percent)
             if pair and f.per_row is not None and first.per_row is not None:
                 loose = (high - low) / 2
-                d, h = paired_change(f, first)
+                d, h, ends = paired_change(f, first)
                 low, high, shown = d - h, d + h, show_difference(d, h, f.percent)
+                if ends is not None:
+                    (low, high), h = ends, (ends[1] - ends[0]) / 2
+                    shown = show_change(d, low, high, f.percent)
                 if loose > 0 and np.isfinite(loose) and np.isfinite(h):
                     gains[i].append(1 - h / loose)
             diffs.append((f"Δ from run {j + 1}: {shown}", change_class(f, first, low, high)))
@@ -846,9 +856,10 @@ def compare(runs: list[Analysis]) -> Comparison:
     return c
 
 
-def paired_change(after: Figure, before: Figure) -> tuple[float, float]:
-    """The difference of two runs' figures on the same deals, paired deal by deal, and its 95%
-    half-width. Under ``--duplicate`` a deal's copies are one unit (they share their cards, so
+def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[float, float] | None]:
+    """The difference of two runs' figures on the same deals, paired deal by deal, its 95%
+    half-width, and the ends of its interval where it is the same in every deal (else ``None``:
+    the difference ± the half-width). Under ``--duplicate`` a deal's copies are one unit (they share their cards, so
     their differences move together): each deal's mean difference is one value, where taking
     every copy as a unit of its own made the interval up to sqrt(players) times too narrow."""
     both = np.isfinite(after.per_row) & np.isfinite(before.per_row)
@@ -856,7 +867,14 @@ def paired_change(after: Figure, before: Figure) -> tuple[float, float]:
     if after.units is not None:
         _, at = np.unique(after.units[both], return_inverse=True)
         diff = np.bincount(at, diff) / np.bincount(at)
-    return stats.mean_interval(diff)
+    d, h = stats.mean_interval(diff)
+    if len(diff) > 1 and d != 0 and not np.ptp(diff):
+        # two deals whose rate rose alike read "+25.0 pts ± 0.0 pts", clearly worse; a mean
+        # score that fell alike, "-1.250 ± 0.000", clearly changed. Each difference lies within
+        # ± 1 (a share) or ± the spread of the values seen (as restricted play's score change)
+        seen = np.concatenate([after.per_row[both], before.per_row[both]])
+        return d, h, stats.alike_interval(d, len(diff), 1.0 if after.percent else float(np.ptp(seen)))
+    return d, h, None
 
 
 def run_label(r: Analysis) -> str:

@@ -264,17 +264,23 @@ def environment():
 
 
 def render(result: dict) -> str:
+    from simtool.analysis import metrics
+
     env = environment()
     published = result.get("published")
     versions = [{"label": "Reviewed rules", "rules": result["rules"], "cards": cards(result["questions"]),
                  "questions": result["questions"], "restrictions": restriction_rows(result["questions"]),
-                 "metrics": metric_rows(result.get("metrics") or {}, published)}]
+                 "metrics": metric_rows(result.get("metrics") or {}, published), "published": published}]
     other = result.get("versus")
     if other and other.get("questions"):
         label = "--vs-rule version" if other["source"] == "vs-rule" else "Baseline review"
+        # a baseline's own game and player count: a 4-player Hearts review set CardStock's 4-player
+        # values beside its 5-player baseline's figures
+        theirs = published if other["source"] == "vs-rule" else metrics.published(other.get("game"),
+                                                                                  other.get("players"))
         versions.append({"label": label, "rules": other.get("rules") or {}, "cards": cards(other["questions"]),
                          "questions": other["questions"], "restrictions": restriction_rows(other["questions"]),
-                         "metrics": metric_rows(other.get("metrics") or {}, published)})
+                         "metrics": metric_rows(other.get("metrics") or {}, theirs), "published": theirs})
     return env.get_template("review.html.j2").render(
         r=result, versions=versions, changes=change_rows(result), tone=TONE,
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
