@@ -10,7 +10,6 @@ so the deck (and the hands) shrink across the rounds of a match, which ends once
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -29,11 +28,10 @@ from .tricks import (
     LEAD,
     WINNERS,
     TrickRound,
-    _seat_after,
-    _take_out,
     init_history,
     leaders_field,
     play_trick,
+    play_unwatched_trick,
     record_trick,
     restore_history,
     shown_void,
@@ -142,6 +140,14 @@ class Round(TrickRound):
         case += self._trick_part()
         case += card
         return _strengths(self.layout).take(case)
+
+    def ranked(self, card: np.ndarray, at: np.ndarray) -> np.ndarray:
+        """:meth:`key` times 8, int16, for a card of every deal (see
+        :func:`~simtool.games.tricks.play_unwatched_trick`)."""
+        case = self._seat_parts().take(at)
+        case += self._trick_part()
+        case += card
+        return _ranked_strengths(self.layout).take(case)
 
     def _seat_parts(self) -> np.ndarray:
         """Each cell's part of a :func:`_strengths` entry, ``(n * p,)`` int64: its seat's bid suit
@@ -333,7 +339,7 @@ class NineLives(Game):
             if s.step == 0:
                 s.trump = suit_of_bid.take(cell(s.keeper))
             if s.step == 0 and active is None and not s.books:
-                yield from _unwatched_trick(s, cell, s.keeper)
+                yield from play_unwatched_trick(s, cell, s.keeper)
             else:
                 yield from play_trick(s, cell, s.keeper, active)
             # nothing counted won: the Kittykeeper keeps the trick (s.winning is still the keeper)
@@ -413,51 +419,10 @@ class NineLives(Game):
         return lines
 
 
-def _unwatched_trick(s: Round, cell, leader: np.ndarray) -> Generator[Decision, np.ndarray, None]:
-    """:func:`~simtool.games.tricks.play_trick` for a trick every deal plays in a round nobody
-    watches (only the rules read the state, and only between tricks), with the same decisions
-    and the same winner, the winner found in one int16 maximum a card: each card's
-    :func:`strength` times 8 plus 7 less its place in the trick, so that the highest is the
-    strongest card and, among equals, the earliest, as ``contest`` has it (where each card
-    took five int64 steps). ``winning`` and ``best`` are set at the trick's end."""
-    p, strengths, seat_parts = s.p, _ranked_strengths(s.layout), s._seat_parts()
-    at = cell(leader)
-    hand = s.hands.take(at)
-    lead = yield Decision(LEAD, leader, hand)
-    gone = bits.bit_of(lead)
-    s.lead_suit = s.layout.card_suit.take(lead)
-    trick = s._trick_part()
-    case = seat_parts.take(at)
-    case += trick
-    case += lead
-    best = strengths.take(case)
-    best += np.int16(7)  # place 0
-    for place in range(1, p):
-        s.step = place
-        seat = _seat_after(leader, place, p)
-        at = cell(seat)
-        hand = s.hands.take(at)
-        card = yield Decision(FOLLOW, seat, s.follow_set(hand))
-        gone |= bits.bit_of(card)
-        case = seat_parts.take(at)
-        case += trick
-        case += card
-        key = strengths.take(case)
-        key += np.int16(7 - place)
-        np.maximum(best, key, out=best)
-    _take_out(s.hands, gone)
-    s.step = p
-    place = np.int16(7) - (best & np.int16(7))
-    winner = (leader + place).view(np.uint64)
-    np.minimum(winner, winner - np.uint64(p), out=winner)  # (leader + place) % p, as _seat_after
-    s.winning = winner.view(np.int64)
-    s.best = (best >> np.int16(3)).astype(np.int64)
-
-
 @cache
 def _ranked_strengths(layout: Layout) -> np.ndarray:
     """:func:`_strengths` times 8, int16 (at most 132 * 8 + 7): room for a card's place in the
-    trick below each strength (see :func:`_unwatched_trick`)."""
+    trick below each strength (see :func:`~simtool.games.tricks.play_unwatched_trick`)."""
     table = (_strengths(layout) * 8).astype(np.int16)
     table.flags.writeable = False
     return table
