@@ -42,6 +42,7 @@ from .tricks import (
     TrickRound,
     init_history,
     play_trick,
+    play_unwatched_trick,
     record_trick,
     restore_history,
 )
@@ -169,6 +170,12 @@ class Round(TrickRound):
         number = card.astype(np.int16)
         number *= coding[1]
         number += coding[2]
+        return number
+
+    def ranked(self, card, at) -> np.ndarray:
+        """:meth:`key` times 8, int16 (see :func:`~simtool.games.tricks.play_unwatched_trick`)."""
+        number = self.key(card, at)
+        number <<= np.int16(3)
         return number
 
     def on_lead(self, card) -> None:
@@ -325,7 +332,10 @@ class BlackWhite(Game):
         cell = cells(s.n, s.p)
         piles = []  # unwatched: each trick's pile (winner * 2 + colour), tallied once at the end
         while s.trick_no < s.hand_size:
-            yield from play_trick(s, cell, s.leader)
+            if s.step == 0 and not s.books:
+                yield from play_unwatched_trick(s, cell, s.leader)
+            else:
+                yield from play_trick(s, cell, s.leader)
             if s.books:
                 _tally(s, cell(s.winning))
                 record_trick(s, s.leader)

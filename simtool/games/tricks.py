@@ -103,6 +103,47 @@ def play_trick(s: TrickRound, cell, leader: np.ndarray,
         _take_out(s.hands, gone)
 
 
+def play_unwatched_trick(s: TrickRound, cell, leader: np.ndarray) -> Generator[Decision, np.ndarray, None]:
+    """:func:`play_trick` from a trick's start, for a trick every deal plays in a round nobody
+    watches (not :attr:`TrickRound.books`), in a game whose rules read neither ``best`` nor
+    ``winning`` while the trick is under way and whose round state gives ``ranked(card, at)``:
+    :meth:`TrickRound.key` times 8, int16. The same decisions and the same winner, found in one
+    int16 maximum a card: each card counts for its ranked key plus 7 less its place in the trick,
+    so that the highest is the strongest card and, among equals, the earliest, as
+    :func:`contest` has it (where each card took five steps, three of them int64). ``winning``
+    and ``best`` are set at the trick's end."""
+    p = s.p
+    at = cell(leader)
+    hand = s.hand(at)
+    lead = yield Decision(LEAD, leader, s.lead_set(hand))
+    gone = bits.bit_of(lead)
+    s.on_lead(lead)
+    s.step = 1
+    if s.announcements:
+        yield from s.announce()
+    best = s.ranked(lead, at)
+    best += np.int16(7)  # place 0
+    first = 1 + s.announcements  # the step of the first follower
+    for place in range(1, p):
+        s.step = first + place - 1
+        seat = _seat_after(leader, place, p)
+        at = cell(seat)
+        hand = s.hand(at)
+        card = yield Decision(FOLLOW, seat, s.follow_set(hand))
+        gone |= bits.bit_of(card)
+        s.on_follow(card)
+        key = s.ranked(card, at)
+        key += np.int16(7 - place)
+        np.maximum(best, key, out=best)
+    _take_out(s.hands, gone)
+    s.step = first + p - 1
+    place = np.int16(7) - (best & np.int16(7))
+    winner = (leader + place).view(np.uint64)
+    np.minimum(winner, winner - np.uint64(p), out=winner)  # (leader + place) % p, as _seat_after
+    s.winning = winner.view(np.int64)
+    s.best = (best >> np.int16(3)).astype(s.best.dtype)
+
+
 def _seat_after(leader: np.ndarray, i: int, p: int) -> np.ndarray:
     """The seat ``i`` places after ``leader`` (``0 < i < p``), ``(leader + i) % p`` as int64,
     without a division (several times slower on int64) or a look-up's gather: as unsigned
