@@ -67,7 +67,7 @@ def test_a_game_dealing_from_the_match_so_far_refuses_duplicate_matches():
     assert r.exit_code == 2 and "--duplicate with --unit deal" in r.output
 
 
-def test_cli_summary_and_report_show_the_measured_gain_and_the_luck_split(tmp_path):
+def test_cli_summary_and_report_show_the_measured_gain_and_the_luck_split(tmp_path, charts_undrawn):
     out = tmp_path / "dup"
     r = cli("run", "--game", "black-white", "--players", "3", "--strategy", "random", "--seat",
             "0=balance", "--duplicate", "--n", "300", "--seed", "4", "--jobs", "1", "--out", out)

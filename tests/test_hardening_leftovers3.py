@@ -228,7 +228,7 @@ def test_a_strategy_failing_in_the_first_chunk_leaves_nothing(capsys, tmp_path, 
 
 
 def test_a_plan_whose_strategy_fails_keeps_its_finished_chunks_for_its_resume(capsys, tmp_path, monkeypatch,
-                                                                             small_chunks):
+                                                                             small_chunks, charts_undrawn):
     # before: every cell's chunks were removed, the cells that had played through too
     from simtool.commands import plans
     from simtool.errors import StrategyError
@@ -312,7 +312,8 @@ def claiming(tmp_path, monkeypatch, entries: str) -> None:
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
 
 
-def test_a_run_of_a_name_an_installed_package_also_takes_says_the_built_in_plays(capsys, tmp_path, monkeypatch):
+def test_a_run_of_a_name_an_installed_package_also_takes_says_the_built_in_plays(capsys, tmp_path, monkeypatch,
+                                                                                 charts_undrawn):
     # before: `simtool games` and `simtool strategies` named the shadowing, `run` played the built-in
     # Hearts silently for the designer who had installed their own "hearts"
     claiming(tmp_path, monkeypatch, "[simtool.games]\nhearts = my_cards:GAME\n\n"

@@ -114,7 +114,8 @@ def test_whole_numbers_of_a_grid_file_are_read_as_the_command_line_reads_them(tm
     ('"seed": 1', '"seed": -Infinity', "cell 1: seed -Infinity is not a whole number 0..2**128"),
     ('"players": 4', '"players": 1e400', "cell 1: players 1e400 is not a whole number 1..64"),
 ])
-def test_a_plan_file_changed_by_hand_names_the_cell_and_the_value_as_written(tmp_path, field, value, message):
+def test_a_plan_file_changed_by_hand_names_the_cell_and_the_value_as_written(tmp_path, field, value, message,
+                                                                             charts_undrawn):
     # before: every such plan.json was "cannot resume DIR: plan.json is damaged", naming nothing
     runs = tmp_path / "runs"
     r = cli("sweep", "--game", "kansas-city", "--n", "10", "--seed", "1", "--runs", runs, "--out",
@@ -167,7 +168,7 @@ def test_an_isolated_plugin_failing_as_its_process_describes_it_is_named_by_its_
 
 
 def test_a_ladder_whose_strategy_fails_mid_plan_advises_its_own_resume_which_finishes_it(tmp_path, monkeypatch,
-                                                                                         small_chunks):
+                                                                                         small_chunks, charts_undrawn):
     # before: "...; N finished chunks are kept, the ladder unfinished: ... finish it with: simtool
     # sweep --resume RUNS", and a sweep into that folder "an unfinished ladder ...; finish it with
     # simtool sweep --resume RUNS"; ladder had no --resume; after: `simtool ladder --resume RUNS`,
@@ -198,7 +199,7 @@ def test_a_ladder_whose_strategy_fails_mid_plan_advises_its_own_resume_which_fin
 @pytest.mark.parametrize("command, flag, words, cells", [("ladder", "--runs", "finish the ladder with", 1),
                                                          ("restrict", "--out", "finish the restricted play with", 2)])
 def test_ladder_and_restricted_play_stopped_by_ctrl_c_name_their_own_resume(tmp_path, monkeypatch, small_chunks,
-                                                                           command, flag, words, cells):
+                                                                           command, flag, words, cells, charts_undrawn):
     # before: "interrupted; finished chunks are kept: finish ... with simtool sweep --resume RUNS"
     from simtool.pipeline import executor
 

@@ -81,7 +81,7 @@ def test_a_report_over_the_plans_own_file_names_the_report_argument_from_python(
     ("sweep", ["--game", "black-white", "--n", "20"]),
     ("ladder", ["--game", "black-white", "--rungs", "random,high", "--n", "20"]),
 ])
-def test_two_commands_at_once_without_out_write_two_reports(tmp_path, monkeypatch, command, args):
+def test_two_commands_at_once_without_out_write_two_reports(tmp_path, monkeypatch, command, args, charts_undrawn):
     # before: both sweeps (ladders) of one second wrote reports/sweep.html (reports/ladder.html),
     # their runs in runs/sweep-T and runs/sweep-T-2: the first's user read a page of the second's
     import datetime as real

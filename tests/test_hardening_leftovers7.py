@@ -14,7 +14,7 @@ from .test_cli import cli
 from .test_hardening_round16 import one_line
 
 
-def test_a_review_never_replaces_a_balance_reports_page(tmp_path):
+def test_a_review_never_replaces_a_balance_reports_page(tmp_path, charts_undrawn):
     # before: `simtool review --out DIR` with DIR/review.html a balance report (written by
     # `simtool report RUN -o DIR/review.html`) replaced that page without a word, the other way
     # round from the report, which refuses a review's page

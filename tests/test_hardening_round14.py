@@ -148,8 +148,9 @@ def test_review_json_is_json_where_a_figure_has_no_value(tmp_path):
     from simtool.commands import review as reviews
 
     # the NaN came from the matches; every other play at its least (the search, a second a deal,
-    # played again by the baseline's review below)
-    r = reviews.review("out-trumped", tmp_path / "ot", rules={"goal": 1}, seed=5, jobs=1,
+    # played again by the baseline's review below), at 2 players: the matches' one round is the
+    # same at any count, and the search plays half the seats (the NaN was written at 2 as at 4)
+    r = reviews.review("out-trumped", tmp_path / "ot", players=2, rules={"goal": 1}, seed=5, jobs=1,
                        sizes=reviews.Sizes(deals=64, matches=8, restrictions=16, duplicate=8, search=1))
     text = (tmp_path / "ot" / "review.json").read_text()
     assert "NaN" not in text and json.loads(text) == r  # equal: no NaN, which equals nothing
@@ -160,7 +161,7 @@ def test_review_json_is_json_where_a_figure_has_no_value(tmp_path):
     page = (tmp_path / "ot" / "review.html").read_text()
     assert "<td>Winner was behind at half-time</td><td>n/a</td><td>n/a</td>" in page
     # a baseline read back with its nulls compares as before: figures without a value are left out
-    again = reviews.review("out-trumped", tmp_path / "again", baseline=tmp_path / "ot", jobs=1)
+    again = reviews.review("out-trumped", tmp_path / "again", players=2, baseline=tmp_path / "ot", jobs=1)
     assert again["comparison"]["possible"] and "tension" not in {c["question"] for c in again["changes"]}
 
 

@@ -40,7 +40,7 @@ def test_a_table_with_missing_values_and_its_checksum_rehashed_is_one_line(tmp_p
         simtool.metrics(run)
 
 
-def test_a_rule_on_the_command_line_overrides_only_that_rule_of_the_grid_file(tmp_path):
+def test_a_rule_on_the_command_line_overrides_only_that_rule_of_the_grid_file(tmp_path, charts_undrawn):
     # before: --rule four_bonus=2,3 replaced the file's whole [rules] table, silently dropping
     # pass_count = [3, 2] (2 cells); after: both vary (4 cells), the file's rule kept
     grid = tmp_path / "grid.toml"

@@ -191,7 +191,7 @@ def test_a_plan_into_a_runs_folder_another_plan_is_playing_names_it_and_leaves_i
     assert sorted(p.name for p in runs.iterdir()) == sorted([*(p.name for p in paths), "plan.json"])
 
 
-def test_a_report_never_replaces_a_reviews_or_a_tunings_page(bw_review, tmp_path):
+def test_a_report_never_replaces_a_reviews_or_a_tunings_page(bw_review, tmp_path, charts_undrawn):
     # before: `simtool report RUN -o REVIEW/review.html` replaced the review's page with a balance
     # report (exit 0), its review.json left beside a page of something else: a page simtool
     # wrote counted as "a simtool report" whatever it was
@@ -293,7 +293,7 @@ def test_metrics_of_runs_of_two_games_player_counts_or_rules_are_refused(random_
     assert simtool.metrics([random_run, random_run]) == simtool.metrics(random_run)
 
 
-def test_a_sweep_of_one_cell_says_one_cell(tmp_path):
+def test_a_sweep_of_one_cell_says_one_cell(tmp_path, charts_undrawn):
     # before: "1 cells in RUNS; report PAGE"
     r = cli("sweep", "-g", "black-white", "-n", "100", "-j", "1", "--runs", tmp_path / "runs",
             "-o", tmp_path / "s.html")

@@ -11,6 +11,7 @@ import pytest
 
 import simtool
 
+from .conftest import undrawn_charts
 from .test_cli import cli, one_line_error
 from .test_data_safety import N, interrupted_run
 
@@ -78,9 +79,11 @@ SWEEP = ["sweep", "-g", "black-white", "-l", "random", "-l", "high", "--n", "300
 
 @pytest.fixture(scope="module")
 def swept(tmp_path_factory):
-    """The cells of :data:`SWEEP`, played once for the module: each test changes a copy."""
+    """The cells of :data:`SWEEP`, played once for the module: each test changes a copy (its report's
+    charts undrawn too: a module's fixture is made before the tests' ``charts_undrawn``)."""
     runs = tmp_path_factory.mktemp("swept") / "cells"
-    assert cli(*SWEEP, "--runs", runs, "-o", runs.parent / "s.html").exit_code == 0
+    with undrawn_charts():
+        assert cli(*SWEEP, "--runs", runs, "-o", runs.parent / "s.html").exit_code == 0
     return runs
 
 

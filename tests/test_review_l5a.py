@@ -14,7 +14,7 @@ RESTRICT = ("restrict", "--out", ["--game", "kansas-city", "--restrictions", "no
 
 @pytest.mark.parametrize("command, runs_flag, given, report_flag", [LADDER, RESTRICT])
 def test_a_resumed_ladder_or_restricted_play_checks_its_report_before_playing_and_keeps_a_new_one(
-        tmp_path, monkeypatch, small_chunks, command, runs_flag, given, report_flag):
+        tmp_path, monkeypatch, small_chunks, command, runs_flag, given, report_flag, charts_undrawn):
     # before: `ladder --resume RUNS --out notes.txt` (restrict's --report too) played every cell
     # left, and only then refused the report ("notes.txt exists and is not a simtool report"),
     # where `sweep --resume` refuses it before a deal is played; and a report named at a resume was
@@ -137,7 +137,7 @@ def test_a_plugins_cost_ending_the_process_or_raising_ctrl_c_is_its_error_as_its
     assert not (tmp_path / "r").exists()
 
 
-def test_a_sweep_of_a_game_whose_rule_choice_is_a_float_is_still_resumed(tmp_path, monkeypatch):
+def test_a_sweep_of_a_game_whose_rule_choice_is_a_float_is_still_resumed(tmp_path, monkeypatch, charts_undrawn):
     # 4ad043b read plan.json's floats as Written (their text kept for errors), and a cell's rules
     # are checked to be the very type the game takes: a float choice 0.25 read back as Written was
     # "another type", so `sweep --resume` of such a sweep said "cannot resume RUNS: plan.json is
@@ -168,7 +168,7 @@ def test_a_tunings_skill_of_a_strategy_against_itself_is_refused_however_it_is_n
         tune.configure("kansas-city", ["pass_count"], ["skill"], trials=2, n=100, seed=1, **given)
 
 
-def test_sweep_resumes_refusal_names_timeout_among_what_may_change_as_ladders_and_its_help_do(tmp_path):
+def test_sweep_resumes_refusal_names_timeout_among_what_may_change_as_ladders_and_its_help_do(tmp_path, charts_undrawn):
     # before: "--n cannot change (only --jobs, --backend, --scheduler, --out and --title may)",
     # though sweep --resume takes --timeout (its --help says so, and ladder's and restrict's new
     # refusals name it); after: "... --scheduler, --timeout, --out and --title may"

@@ -28,7 +28,8 @@ def test_an_isolated_plugin_edited_between_two_runs_of_one_process_plays_as_edit
     assert not after.equals(before) and after.equals(played(copy))
 
 
-def test_a_tuning_whose_strategy_fails_says_to_go_on_with_the_tuning(capsys, tmp_path, monkeypatch, small_chunks):
+def test_a_tuning_whose_strategy_fails_says_to_go_on_with_the_tuning(capsys, tmp_path, monkeypatch, small_chunks,
+                                                                     charts_undrawn):
     # before: "...; 1 finished chunk is kept, the sweep unfinished: ... finish it with: simtool
     # sweep --resume OUT/runs/deck-14_n6144_s1; a changed strategy plays it again with --force":
     # that sweep's cells finished no tuning, and tune has no --force

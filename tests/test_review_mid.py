@@ -15,7 +15,7 @@ PAGE = ('<!DOCTYPE html>\n<meta name="generator" content="simtool 1.0">\n'
         '<meta name="simtool-page" content="{kind}">\n<title>t</title>\n')
 
 
-def test_a_tuning_with_one_unplayable_trial_says_trial_not_trials(tmp_path):
+def test_a_tuning_with_one_unplayable_trial_says_trial_not_trials(tmp_path, charts_undrawn):
     # docs17's _count made '1 trials in' '1 trial in', but the line above it kept '1 trials skipped'
     r = cli("tune", "--game", "kansas-city", "--vary", "hand_size=2..4", "--objective", "overshoot=0.5",
             "--trials", "5", "--n", "200", "--seed", "3", "--rule", "pass_count=0", "--rule", "limit=3",
@@ -96,7 +96,7 @@ def test_the_summarys_tiny_share_of_capped_matches_shows_as_the_report_shows_it(
         assert f"{shown} of matches hit the 200-round cap" in r.stdout.replace("\n", " "), r.stdout
 
 
-def test_a_resume_of_the_other_command_into_a_folder_being_written_names_the_writer(tmp_path):
+def test_a_resume_of_the_other_command_into_a_folder_being_written_names_the_writer(tmp_path, charts_undrawn):
     # left5a's 'holds the runs of simtool ladder, not of simtool restrict; finish them with simtool
     # ladder --resume' came before hard16's lock: it sent the user to a resume the lock then refused
     from simtool.pipeline import folders
@@ -145,7 +145,7 @@ def test_a_run_failing_late_from_python_offers_force_as_python_writes_it(tmp_pat
     assert str(caught.value).endswith("a changed strategy plays it again with force=True"), str(caught.value)
 
 
-def test_a_resumed_ladder_of_one_run_says_run_on_its_bar(tmp_path, monkeypatch):
+def test_a_resumed_ladder_of_one_run_says_run_on_its_bar(tmp_path, monkeypatch, charts_undrawn):
     # docs17's _count reached the sweep's bar, not left5a's resume: 'ladder of 1 runs'
     import simtool.cli
 
@@ -158,7 +158,7 @@ def test_a_resumed_ladder_of_one_run_says_run_on_its_bar(tmp_path, monkeypatch):
     assert said == ["ladder of 1 run"]
 
 
-def test_a_bare_sweep_plans_one_combination_on_its_bar(tmp_path, monkeypatch):
+def test_a_bare_sweep_plans_one_combination_on_its_bar(tmp_path, monkeypatch, charts_undrawn):
     # docs17's _count reached the sweep's second bar, not its first: 'planning 1 combinations'
     import simtool.cli
 
