@@ -16,7 +16,7 @@ import argparse
 import statistics
 
 from measure import load, measure
-from scale import identical
+from scale import identical, tables_sum
 
 
 def main(n: int, rounds: int, jobs: int, game: str, strategy: str) -> None:
@@ -32,7 +32,7 @@ def main(n: int, rounds: int, jobs: int, game: str, strategy: str) -> None:
             m = measure(["run", "--game", game, "--strategy", strategy, "--n", str(n), "--jobs", str(jobs),
                          "--seed", "7", "--backend", backend], memory=False)
             walls[backend].append(m.wall)
-            tables[f"{backend} (round {k})"] = m.run["played_sha256"]
+            tables[f"{backend} (round {k})"] = tables_sum(m.run)
             cpus[backend].append(m.main_cpu + m.workers_cpu)
             print(f"| {k} | {backend} | {m.wall:.2f} | {m.main_cpu:.2f} | {m.workers_cpu:.2f} | "
                   f"{m.main_cpu + m.workers_cpu:.2f} |", flush=True)

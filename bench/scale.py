@@ -52,7 +52,7 @@ def main(cores: int, n: int, game: str = "black-white", strategy: str = "random"
     first, tables = None, {}
     for jobs in jobs_steps(cores):
         m = measure(command(game, strategy, n, jobs), memory=False, interval=SAMPLE)
-        tables[jobs] = m.run["played_sha256"]
+        tables[jobs] = tables_sum(m.run)
         first = first or m.wall
         k = chunks(m)
         if jobs == 1 or k <= 2:
@@ -69,11 +69,20 @@ def main(cores: int, n: int, game: str = "black-white", strategy: str = "random"
     print(identical(tables, "--jobs"))
 
 
+def tables_sum(run: dict) -> str:
+    """One digest of a run's tables: of the SHA-256 of every table file its run.json records (its
+    ``played_sha256`` sums the settings played, not the tables)."""
+    import hashlib
+    import json
+
+    return hashlib.sha256(json.dumps(run["sha256"], sort_keys=True).encode()).hexdigest()
+
+
 def identical(tables: dict, what: str) -> str:
-    """Whether every run played the same tables (run.json's digest of them), in a sentence."""
+    """Whether every run wrote the same tables (:func:`tables_sum`), in a sentence."""
     runs = ", ".join(str(k) for k in tables)
     if len(set(tables.values())) == 1:
-        return f"Tables identical at {what} {runs} (played_sha256 {next(iter(tables.values()))[:16]})."
+        return f"Tables identical at {what} {runs} (their files' SHA-256 digest {next(iter(tables.values()))[:16]})."
     return f"TABLES DIFFER across {what} {runs}: " + ", ".join(f"{k} {v[:16]}" for k, v in tables.items())
 
 
