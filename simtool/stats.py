@@ -633,8 +633,8 @@ class SeatTest:
     n: int
     p_value: float
     # every unit's seats deviate alike from their mean (no covariance, two units or more): no
-    # test, and no lack of units either; statistic 0 (p 1) where the seats never differ (a tie
-    # of every seat in every deal), inf (p 0) where they differ alike in every unit
+    # Hotelling's test; statistic 0 (p 1) where the seats never differ (a tie of every seat in
+    # every deal), inf where they differ alike in every unit, p then a sign test's (seat_test)
     alike: bool = False
 
 
@@ -655,8 +655,11 @@ def seat_test(values: np.ndarray) -> SeatTest:
     cov = np.atleast_2d(np.cov(dev, rowvar=False))
     df = int(np.linalg.matrix_rank(cov))
     if df == 0:  # "too few deals to tell" of 1,000 deals each a tie of every seat, for any n
-        differ = bool(np.any(mean != 0))
-        return SeatTest(math.inf if differ else 0.0, 0, n, 0.0 if differ else 1.0, alike=True)
+        if not np.any(mean != 0):
+            return SeatTest(0.0, 0, n, 1.0, alike=True)
+        # one deviation in every unit: under equal seats (a unit's deviations as likely negated)
+        # at most 2 ** -n each way; p 0 said "the seats differ" of two deals won by seat 0
+        return SeatTest(math.inf, 0, n, min(1.0, 2.0 ** (1 - n)), alike=True)
     if n <= df:
         return SeatTest(0.0, 0, n, 1.0)
     stat = float(n * mean @ np.linalg.pinv(cov) @ mean)

@@ -343,7 +343,8 @@ def findings(a: Analysis, ladder=None) -> list[str]:
                if a.win_test.alike and a.win_test.p_value < 0.05
                else "the seats differ by more than chance" if a.win_test.p_value < 0.05
                else f"every {one} gives every seat the same result, so the seats do not differ"
-               if a.win_test.alike else "a spread no larger than chance" if a.win_test.df
+               if a.win_test.alike and not a.win_test.statistic
+               else "a spread no larger than chance" if a.win_test.df
                else f"too few {unit} to tell whether the seats differ")
     confounded = (" Seats play different strategies here, so this mixes seat and strategy "
                   "effects; run with --rotate to separate them.") if a.mixed and not (
@@ -557,8 +558,8 @@ def used_terms(text: str) -> list[tuple[str, str]]:
 
 def seat_test_text(t: stats.SeatTest) -> str:
     if t.alike:  # no covariance to test on: the seats' results are alike in every unit
-        return ("no test needed, the seats' results differ alike every time" if t.p_value < 0.05
-                else "no test needed, every seat's result is the same every time")
+        return (f"the seats' results differ alike every time (sign test, {stats.fmt_p(t.p_value)})"
+                if t.statistic else "no test needed, every seat's result is the same every time")
     if t.df == 0:
         return "too few deals to test"
     return f"Hotelling's T² = {t.statistic:.1f}, F({t.df}, {t.n - t.df}), {stats.fmt_p(t.p_value)}"
