@@ -652,14 +652,17 @@ def seat_test(values: np.ndarray) -> SeatTest:
         return SeatTest(0.0, 0, n, 1.0)
     dev = (values - values.mean(axis=1, keepdims=True))[:, : p - 1]
     mean = dev.mean(axis=0)
-    cov = np.atleast_2d(np.cov(dev, rowvar=False))
-    df = int(np.linalg.matrix_rank(cov))
-    if df == 0:  # "too few deals to tell" of 1,000 deals each a tie of every seat, for any n
-        if not np.any(mean != 0):
+    # deviations alike in every unit up to rounding: at 3 seats seat 0's [2/3, -1/3] in each deal
+    # had a covariance of 1e-32, and Hotelling's test on it said p < 0.001 of three deals
+    tiny = 1e-9 * max(1.0, float(np.abs(values).max()))
+    if np.ptp(dev, axis=0).max() <= tiny:  # "too few deals to tell" of 1,000 ties, for any n
+        if not np.any(np.abs(mean) > tiny):
             return SeatTest(0.0, 0, n, 1.0, alike=True)
         # one deviation in every unit: under equal seats (a unit's deviations as likely negated)
         # at most 2 ** -n each way; p 0 said "the seats differ" of two deals won by seat 0
         return SeatTest(math.inf, 0, n, min(1.0, 2.0 ** (1 - n)), alike=True)
+    cov = np.atleast_2d(np.cov(dev, rowvar=False))
+    df = int(np.linalg.matrix_rank(cov))
     if n <= df:
         return SeatTest(0.0, 0, n, 1.0)
     stat = float(n * mean @ np.linalg.pinv(cov) @ mean)

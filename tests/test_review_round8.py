@@ -30,3 +30,25 @@ def test_two_deals_won_by_one_seat_are_too_few_to_tell_the_seats_differ(tmp_path
     assert stats.seat_test(np.tile([1.0, 0.0], (2, 1))).p_value == 0.5
     assert stats.seat_test(np.tile([1.0, 0.0], (6, 1))).p_value == 2.0 ** -5 < 0.05
     assert stats.seat_test(np.tile([0.5, 0.5], (2, 1))).p_value == 1.0  # every deal a tie: as before
+
+
+def test_three_deals_won_by_one_of_three_seats_are_not_tested_on_rounding(tmp_path):
+    # before: Black & White at its default 3 players, 3 deals with seed 14, seat 0 winning each:
+    # the deviations [2/3, -1/3] are alike in every deal, but their covariance came out of
+    # rounding as 1e-32, not 0, so the alike branch was missed and Hotelling's test ran on the
+    # noise: "Hotelling's T² = 72115234146317046393057224687616.0, F(1, 2), p < 0.001" and "the
+    # seats differ by more than chance" from 3 deals (at 3, 5 and 6 seats; 2 and 4 divide exactly)
+    run, page = tmp_path / "run", tmp_path / "page.html"
+    r = cli("run", "-g", "black-white", "-n", "3", "--seed", "14", "--jobs", "1", "-q", "-o", run)
+    assert r.exit_code == 0, r.output
+    r = cli("report", run, "-o", page)
+    assert r.exit_code == 0, r.output
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page.read_text())).replace("&#39;", "'")
+    assert "Seat 0 wins 100.0% (43.9–100.0%) of deals against 33.3% expected: too few deals to tell" in text
+    assert "the seats' results differ alike every time (sign test, p = 0.250) for equal win shares" in text
+    for p in (3, 5, 6):
+        for winners in range(1, p):
+            won = np.zeros(p)
+            won[:winners] = 1 / winners
+            assert stats.seat_test(np.tile(won, (3, 1))) == stats.SeatTest(np.inf, 0, 3, 0.25, alike=True)
+    assert stats.seat_test(np.tile(np.full(7, 1 / 7), (3, 1))).statistic == 0.0  # a tie, to rounding
