@@ -590,6 +590,15 @@ def paired_difference(a, b) -> tuple[float, float]:
     return mean_interval(a - b)
 
 
+def alike(diff) -> bool:
+    """Whether paired differences, two or more, are one amount other than 0 in every unit, to
+    rounding: a mean score of three seats fell by [-1.0000000000000009, -1.0], as thirds add up,
+    and its normal interval of width 1e-16 read "-1.0000 ± 0.0000" (:func:`alike_interval`)."""
+    diff = np.asarray(diff, float)
+    tiny = 1e-9 * max(1.0, float(np.abs(diff).max(initial=0.0)))
+    return len(diff) > 1 and float(np.ptp(diff)) <= tiny < abs(float(diff.mean()))
+
+
 def alike_interval(mean: float, n: int, bound: float = 1.0) -> tuple[float, float]:
     """The 95% interval of ``n`` (two or more) paired differences that all equal ``mean``, each
     within ``± bound``: their normal interval has width 0 (2 deals, each half a win lost: "50.0

@@ -73,3 +73,24 @@ def test_a_review_whose_sizes_json_says_zero_deals_names_it(tmp_path):
         r = cli("review", "-g", "black-white", "--out", out, "-q", "-j", "1")
         one_line_error(r, f"{out} holds the runs of another review, or of one whose sizes.json is missing or "
                           "unreadable")
+
+
+def test_a_paired_difference_the_same_in_every_deal_to_rounding_is_not_certain(tmp_path):
+    # before: b9fa43e and e18b7a2 took a difference for the same in every deal only where it was
+    # so to the last bit. Trickster at 3 players, 2 deals with seed 6, then with pip_limit=20: the
+    # mean score of all seats fell by one in both deals, [-1.0000000000000009, -1.0] as thirds
+    # add up, and the report said "Δ from run 1: -1.0000 ± 0.0000", clearly changed; restricted
+    # play's cost of 1/2 - 1/3 and 1/3 - 1/6 (a sixth in each deal) "16.7 pts (16.7 to 16.7)"
+    from simtool.analysis.restrict import paired_cost
+
+    a, b, page = tmp_path / "a", tmp_path / "b", tmp_path / "page.html"
+    for folder, rule in ((a, []), (b, ["--rule", "pip_limit=20"])):
+        r = cli("run", "-g", "trickster", "-p", "3", "-n", "2", "--seed", "6", "-j", "1", "-q", "-o", folder, *rule)
+        assert r.exit_code == 0, r.output
+    r = cli("report", a, b, "-o", page)
+    assert r.exit_code == 0, r.output
+    row = re.search(r"mean score \(all seats\).*?</tr>", page.read_text(), re.S).group(0)
+    assert "± 0.0000" not in row and "Δ from run 1: -1.0 (-1.9 to +1.2)" in row
+    assert not re.search(r'class="diff (better|worse|changed)"', row)
+    assert paired_cost(np.array([1 / 2, 1 / 3]), np.array([1 / 3, 1 / 6]), 1.0)[1] > 0.5
+    assert paired_cost(np.array([1 / 2, 1 / 2]), np.array([1 / 3, 1 / 3]), 1.0)[1] > 0.5  # exactly alike: as before

@@ -869,7 +869,7 @@ def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[fl
         _, at = np.unique(after.units[both], return_inverse=True)
         diff = np.bincount(at, diff) / np.bincount(at)
     d, h = stats.mean_interval(diff)
-    if len(diff) > 1 and d != 0 and not np.ptp(diff):
+    if stats.alike(diff):
         # two deals whose rate rose alike read "+25.0 pts ± 0.0 pts", clearly worse; a mean
         # score that fell alike, "-1.250 ± 0.000", clearly changed. Each difference lies within
         # ± 1 (a share) or ± the spread of the values seen (as restricted play's score change)
