@@ -590,6 +590,15 @@ def paired_difference(a, b) -> tuple[float, float]:
     return mean_interval(a - b)
 
 
+def alike(diff) -> bool:
+    """Whether paired differences, two or more, are one amount other than 0 in every unit, to
+    rounding: a mean score of three seats fell by [-1.0000000000000009, -1.0], as thirds add up,
+    and its normal interval of width 1e-16 read "-1.0000 ± 0.0000" (:func:`alike_interval`)."""
+    diff = np.asarray(diff, float)
+    tiny = 1e-9 * max(1.0, float(np.abs(diff).max(initial=0.0)))
+    return len(diff) > 1 and float(np.ptp(diff)) <= tiny < abs(float(diff.mean()))
+
+
 def alike_interval(mean: float, n: int, bound: float = 1.0) -> tuple[float, float]:
     """The 95% interval of ``n`` (two or more) paired differences that all equal ``mean``, each
     within ``± bound``: their normal interval has width 0 (2 deals, each half a win lost: "50.0
@@ -633,8 +642,8 @@ class SeatTest:
     n: int
     p_value: float
     # every unit's seats deviate alike from their mean (no covariance, two units or more): no
-    # test, and no lack of units either; statistic 0 (p 1) where the seats never differ (a tie
-    # of every seat in every deal), inf (p 0) where they differ alike in every unit
+    # Hotelling's test; statistic 0 (p 1) where the seats never differ (a tie of every seat in
+    # every deal), inf where they differ alike in every unit, p then a sign test's (seat_test)
     alike: bool = False
 
 
@@ -652,11 +661,17 @@ def seat_test(values: np.ndarray) -> SeatTest:
         return SeatTest(0.0, 0, n, 1.0)
     dev = (values - values.mean(axis=1, keepdims=True))[:, : p - 1]
     mean = dev.mean(axis=0)
+    # deviations alike in every unit up to rounding: at 3 seats seat 0's [2/3, -1/3] in each deal
+    # had a covariance of 1e-32, and Hotelling's test on it said p < 0.001 of three deals
+    tiny = 1e-9 * max(1.0, float(np.abs(values).max()))
+    if np.ptp(dev, axis=0).max() <= tiny:  # "too few deals to tell" of 1,000 ties, for any n
+        if not np.any(np.abs(mean) > tiny):
+            return SeatTest(0.0, 0, n, 1.0, alike=True)
+        # one deviation in every unit: under equal seats (a unit's deviations as likely negated)
+        # at most 2 ** -n each way; p 0 said "the seats differ" of two deals won by seat 0
+        return SeatTest(math.inf, 0, n, min(1.0, 2.0 ** (1 - n)), alike=True)
     cov = np.atleast_2d(np.cov(dev, rowvar=False))
     df = int(np.linalg.matrix_rank(cov))
-    if df == 0:  # "too few deals to tell" of 1,000 deals each a tie of every seat, for any n
-        differ = bool(np.any(mean != 0))
-        return SeatTest(math.inf if differ else 0.0, 0, n, 0.0 if differ else 1.0, alike=True)
     if n <= df:
         return SeatTest(0.0, 0, n, 1.0)
     stat = float(n * mean @ np.linalg.pinv(cov) @ mean)

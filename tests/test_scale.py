@@ -259,6 +259,9 @@ class TestTheEmbeddedCluster:
         assert runner.invoke(app, ["run", "-g", "kansas-city", "--n", "4375", "--seed", "3", "--jobs", "2",
                                    "--out", str(local), "-q"]).exit_code == 0
         monkeypatch.setattr(runs, "write_chunk", not_here)
+        # the workers start here, before the move: started by the run after it (this test alone),
+        # they worked in tmp_path, and a folder relative to this process was theirs too
+        cluster.embedded(2)
         monkeypatch.chdir(tmp_path)
         r = runner.invoke(app, ["run", "-g", "kansas-city", "--n", "4375", "--seed", "3", "--jobs", "2",
                                 "--backend", "dask", "--out", "dask", "-q"])

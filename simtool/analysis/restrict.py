@@ -156,7 +156,7 @@ def paired_cost(a, b, bound: float) -> tuple[float, float]:
         return mean, half
     diff = np.asarray(a, float) - np.asarray(b, float)
     k = int(np.count_nonzero(diff))
-    if n > 1 and k == n and not np.ptp(diff):  # every deal moved by the same amount
+    if stats.alike(diff):  # every deal moved by the same amount
         low, high = stats.alike_interval(mean, n, bound)
         return mean, max(mean - low, high - mean)
     above = 1.0 if k == n else float(special.betaincinv(k + 1, n - k, 0.95))

@@ -359,9 +359,10 @@ def _whole(value, least: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= least
 
 
-def sound(sizes: Sizes) -> bool:
-    """Sizes a review plays: whole numbers, 1 or more (:data:`OPTIONAL`'s 0 or more)."""
-    return all(_whole(v, 0 if k in OPTIONAL else 1) for k, v in asdict(sizes).items())
+def sound(sizes: Sizes, unplayed: tuple[str, ...] = ()) -> bool:
+    """Sizes a review plays: whole numbers, 1 or more (:data:`OPTIONAL`'s and ``unplayed``'s 0
+    or more)."""
+    return all(_whole(v, 0 if k in OPTIONAL + unplayed else 1) for k, v in asdict(sizes).items())
 
 
 def read_state(path: Path, key: dict) -> dict:
@@ -370,10 +371,10 @@ def read_state(path: Path, key: dict) -> dict:
     try:
         data = parse_json(path.read_text())
         if {k: data[k] for k in key} == json.loads(json.dumps(key)):
-            # sizes or a seed no review writes (deals -5, "7"): it failed "bad --n -5", naming
+            # sizes or a seed no review writes (deals -5, 0, "7"): it failed "bad --n -5", naming
             # an option nobody gave, or played the cells again as of other settings
             # (0 where a play is not played: a game no search plays has no search deals)
-            if data["sizes"] is not None and not all(_whole(v, 0) for v in asdict(Sizes(**data["sizes"])).values()) \
+            if data["sizes"] is not None and not sound(Sizes(**data["sizes"]), ("search",)) \
                     or data.get("seed") is not None and not _whole(data["seed"], 0):
                 return {}
             return data

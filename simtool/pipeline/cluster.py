@@ -16,7 +16,8 @@ reaches them as well and makes them log. These workers run in sessions of their 
 simtool sees Ctrl-C and stops them; one that dies is replaced, and dask plays its chunks again.
 
 Chunks are handed out a few per worker thread at a time, in tasks of up to four, and come back
-in order (:func:`play`): the workers make the tables, this process writes them.
+in order (:func:`play`): the workers make the tables; the embedded cluster's write them too (they
+share this machine's disk), a ``--scheduler``'s send them for this process to write.
 """
 
 from __future__ import annotations

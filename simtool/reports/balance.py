@@ -343,7 +343,8 @@ def findings(a: Analysis, ladder=None) -> list[str]:
                if a.win_test.alike and a.win_test.p_value < 0.05
                else "the seats differ by more than chance" if a.win_test.p_value < 0.05
                else f"every {one} gives every seat the same result, so the seats do not differ"
-               if a.win_test.alike else "a spread no larger than chance" if a.win_test.df
+               if a.win_test.alike and not a.win_test.statistic
+               else "a spread no larger than chance" if a.win_test.df
                else f"too few {unit} to tell whether the seats differ")
     confounded = (" Seats play different strategies here, so this mixes seat and strategy "
                   "effects; run with --rotate to separate them.") if a.mixed and not (
@@ -557,8 +558,8 @@ def used_terms(text: str) -> list[tuple[str, str]]:
 
 def seat_test_text(t: stats.SeatTest) -> str:
     if t.alike:  # no covariance to test on: the seats' results are alike in every unit
-        return ("no test needed, the seats' results differ alike every time" if t.p_value < 0.05
-                else "no test needed, every seat's result is the same every time")
+        return (f"the seats' results differ alike every time (sign test, {stats.fmt_p(t.p_value)})"
+                if t.statistic else "no test needed, every seat's result is the same every time")
     if t.df == 0:
         return "too few deals to test"
     return f"Hotelling's T² = {t.statistic:.1f}, F({t.df}, {t.n - t.df}), {stats.fmt_p(t.p_value)}"
@@ -868,7 +869,7 @@ def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[fl
         _, at = np.unique(after.units[both], return_inverse=True)
         diff = np.bincount(at, diff) / np.bincount(at)
     d, h = stats.mean_interval(diff)
-    if len(diff) > 1 and d != 0 and not np.ptp(diff):
+    if stats.alike(diff):
         # two deals whose rate rose alike read "+25.0 pts ± 0.0 pts", clearly worse; a mean
         # score that fell alike, "-1.250 ± 0.000", clearly changed. Each difference lies within
         # ± 1 (a share) or ± the spread of the values seen (as restricted play's score change)
