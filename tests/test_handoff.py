@@ -62,6 +62,52 @@ def test_files_that_are_not_alike_are_refused_with_nothing_written(tmp_path):
     assert not stitch.stitch([tmp_path / "x-000000.parquet", garbage], dest) and not dest.exists()
 
 
+def _parts_of_every_size(folder: Path) -> tuple[list[Path], list[pl.DataFrame]]:
+    """Chunk files of 1 to 5000 rows in 1 to 9 row groups, one written with column statistics
+    (its footer unlike the others': joined all the same), strings and nulls among the columns."""
+    frames, paths = [], []
+    for i, (rows, group) in enumerate([(3000, 3000), (1, 1), (5000, 700), (2, 1), (4097, 4096), (900, 100)]):
+        frame = pl.DataFrame({
+            "deal": pl.int_range(i * 10_000, i * 10_000 + rows, eager=True),
+            "seat": pl.Series([j % 4 for j in range(rows)], dtype=pl.Int8),
+            "score": pl.Series([None if j % 7 == 0 else j * i - 900 for j in range(rows)], dtype=pl.Int32),
+            "strategy": [f"s{j % 3}" for j in range(rows)],
+            "win": [j / (rows + 1) for j in range(rows)],
+        })
+        path = folder / f"seats-{i:06d}.parquet"
+        frame.write_parquet(path, **{**CHUNK_WRITE, "statistics": i == 3}, row_group_size=group)
+        frames.append(frame)
+        paths.append(path)
+    return paths, frames
+
+
+def test_every_row_group_of_every_part_is_found_where_the_joined_footer_says(tmp_path):
+    """Joined as played (:class:`stitch.Joiner`) and at the end (:func:`stitch.stitch`): the same
+    bytes, whose every row group reads back as its rows (an offset moved wrong reads other pages)."""
+    import hashlib
+
+    import pyarrow.parquet as pq
+
+    parts, frames = _parts_of_every_size(tmp_path)
+    joiner = stitch.Joiner(tmp_path / "joined.parquet")
+    assert all(joiner.add(part) for part in parts)
+    digest = joiner.close()
+    data = (tmp_path / "joined.parquet").read_bytes()
+    assert digest == hashlib.sha256(data).hexdigest()
+    assert stitch.stitch(parts, tmp_path / "stitched.parquet")
+    assert (tmp_path / "stitched.parquet").read_bytes() == data
+    whole = pl.concat(frames)
+    assert pl.read_parquet(tmp_path / "joined.parquet").equals(whole)
+    read = pq.ParquetFile(tmp_path / "joined.parquet")
+    assert read.metadata.num_row_groups == 1 + 1 + 8 + 2 + 2 + 9
+    at = 0
+    for i in range(read.metadata.num_row_groups):  # each row group alone, from its own offsets
+        group = pl.from_arrow(read.read_row_group(i))
+        assert group.equals(whole.slice(at, group.height)), i
+        at += group.height
+    assert at == whole.height
+
+
 def test_a_precision_stop_cuts_the_last_chunk_only(tmp_path):
     frames = [pl.DataFrame({"deal": range(i * 10, i * 10 + 10), "win": [0.5] * 10}) for i in range(3)]
     parts = _write(frames, tmp_path, "seats")
