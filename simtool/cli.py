@@ -36,6 +36,10 @@ from .errors import ShadowedWarning, SimtoolError, bad, choices, describe, forge
 from .games import ROUND_CAP  # noqa: E402
 from .pipeline import pilot  # noqa: E402
 
+PRECISION_CAP = "1e8"
+"""``--n`` of a ``--precision`` run given none: its cap, which ``replay`` must cut chunks at as
+the run did."""
+
 
 def _plain_options() -> None:
     """Read text, lists of text and paths as typer does, without pydantic.
@@ -493,7 +497,7 @@ def run(
             raise SimtoolError(f"--resume {resume} finishes the run with the settings it started with; "
                                f"{', '.join(flags_given(ctx, RESUME_KEEPS))} cannot change (only --jobs, "
                                f"--backend, --scheduler and --timeout may)")
-        count = n if n is not None else ("1e8" if precision else "1e5")
+        count = n if n is not None else (PRECISION_CAP if precision else "1e5")
         spec = None if resume else make_spec(game, _players(players, game), count, strategy, lineup_args(seat),
                                               options.parse_assignments(rule), unit, seed, rotate,
                                               precision, duplicate, lead_history, isolate)
@@ -1330,7 +1334,7 @@ def replay(
         if precision is not None and n is None:
             # as `simtool run --precision` plays: the run.json's n (the deals kept, 1024) cut chunk 0
             # to 1024 deals, which drew other cards than the run's whole first chunk did
-            n = "1e8"
+            n = PRECISION_CAP
         spec = make_spec(game, _players(players, game), n or 1, strategy, lineup_args(seat),
                          options.parse_assignments(rule), unit, seed, rotate, precision, duplicate=duplicate)
         if n is None:  # a chunk's deals depend on its size: the whole chunk holding this deal
