@@ -539,6 +539,18 @@ def read_config(out: Path) -> Config:
     return config
 
 
+def check_config(config: Config) -> None:
+    """A configuration changed since :func:`configure` checked it (``dataclasses.replace(config,
+    trials=0)``) is refused as a ``tune.json`` read back is: ``trials=0`` ended in an IndexError,
+    ``players=9`` in the game's KeyError, each after the tuning's folder was made."""
+    odd = next((name for name, ok in _sound(config).items() if not ok), None)
+    if odd is None:
+        games.check_players(games.get(config.game), config.players)
+        return
+    raise SimtoolError(f"bad config: its {odd} {getattr(config, odd)!r} is none that simtool.tune.configure "
+                       f"makes; make the tuning with configure(game, vary, objective, ...), which checks it")
+
+
 def _sound(config: Config) -> dict[str, bool]:
     """Each setting of a ``tune.json`` read back: whether it is of a kind a tuning writes."""
     def whole(value, low: int) -> bool:
@@ -666,6 +678,7 @@ def tune(config: Config, out: str | Path, jobs: int | None = None, backend: str 
     way and run again, it goes on with the trials an unbroken tuning would have made."""
     if not isinstance(config, Config):  # before its folder is made: a dict once failed in dataclasses
         raise bad("config", config, "a tuning made by simtool.tune.configure(game, vary, objective, ...)")
+    check_config(config)
     arguments.execution(jobs, False, None, backend, scheduler)
     arguments.callback("on_trial", on_trial, "on_trial(done, total)")
     out = arguments.folder("out", out)
