@@ -7,8 +7,11 @@ import dataclasses
 
 import pytest
 
+import simtool
 from simtool.commands import tune
 from simtool.errors import SimtoolError
+
+from .designer_games.whist import Whist
 
 
 @pytest.mark.parametrize(("change", "words"), [({"trials": 0}, "bad config: its trials 0"),
@@ -21,3 +24,30 @@ def test_a_tuning_changed_after_configure_is_refused_before_its_folder_is_made(t
     with pytest.raises(SimtoolError, match=words):
         tune.tune(dataclasses.replace(config, **change), tmp_path / "t", jobs=1)
     assert not (tmp_path / "t").exists()
+
+
+class _AnyWhist(Whist):
+    id = "any-whist"
+
+    def match_over(self, match, rnd):
+        return (match.totals >= match.rules["target"]).any()  # axis=1 forgotten: one answer for all
+
+
+class _ThreeRoundWhist(Whist):
+    id = "three-round-whist"
+
+    def match_over(self, match, rnd):
+        return rnd >= 2  # a fixed number of rounds: one answer for every match is right
+
+
+def test_a_match_over_that_answers_for_every_match_at_once_is_the_game_s_error(installed):
+    # before: a designer's `(totals >= target).any()` (axis forgotten) ended every match of a
+    # chunk once one reached the target: 300 matches of Whist all 6 rounds long (1.75% of the
+    # totals at the target of 30, against 7.8 rounds and 33% played right), the conformance
+    # suite passed, and the tables were written without a word
+    installed(_AnyWhist(), _ThreeRoundWhist())
+    with pytest.raises(SimtoolError, match=r"game 'any-whist' match_over answered True for all 300 matches at once "
+                                           r"after round \d+, but False for match 0 asked alone"):
+        simtool.run("any-whist", n=300, unit="match", seed=1, strategy="random")
+    fixed = simtool.run("three-round-whist", n=300, unit="match", seed=1, strategy="random")
+    assert set(fixed.matches["rounds"].to_list()) == {3}
