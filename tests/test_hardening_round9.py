@@ -4,6 +4,7 @@ surfaces the earlier rounds touched least. Each test failed on the code before i
 from __future__ import annotations
 
 import dataclasses
+import sys
 
 import pytest
 
@@ -12,6 +13,9 @@ from simtool.commands import tune
 from simtool.errors import SimtoolError
 
 from .designer_games.whist import Whist
+from .test_cli import cli
+from .test_hardening_round5 import OPTION, TOY
+from .test_hardening_round12 import installed as installed_package
 
 
 @pytest.mark.parametrize(("change", "words"), [({"trials": 0}, "bad config: its trials 0"),
@@ -51,3 +55,21 @@ def test_a_match_over_that_answers_for_every_match_at_once_is_the_game_s_error(i
         simtool.run("any-whist", n=300, unit="match", seed=1, strategy="random")
     fixed = simtool.run("three-round-whist", n=300, unit="match", seed=1, strategy="random")
     assert set(fixed.matches["rounds"].to_list()) == {3}
+
+
+def test_a_rule_option_without_values_leaves_simtool_games_listing_the_others(tmp_path, monkeypatch):
+    # before: an installed game declaring Option("hand", ()) made `simtool games` a traceback
+    # (IndexError: its default is its first value), and `run --game` of any game not built in too
+    empty = TOY.replace(OPTION, 'options = (Option("hand", (), "cards dealt to each player"),)') \
+        .replace('id = "climb"', 'id = "empty"')
+    installed_package(tmp_path, monkeypatch, "empty_game", empty, "empty", "empty")
+    says = "game 'empty' declares rule option 'hand' with values = (): give its values in a tuple, the default first"
+    try:
+        listed = cli("games")
+        assert listed.exit_code == 0 and "kansas-city" in listed.stdout, listed.output
+        assert says in " ".join(listed.stdout.split())
+        played = cli("run", "--game", "empty", "--n", "10", "-j", "1", "--out", tmp_path / "r")
+        assert played.exit_code == 2 and played.stderr.count("\n") == 1 and says in played.stderr, played.output
+        assert not (tmp_path / "r").exists()
+    finally:
+        sys.modules.pop("empty_game", None)

@@ -248,6 +248,11 @@ def option_problem(game: Game) -> str | None:
     if twice:
         return f"game '{game.id}' declares rule option '{twice}' twice"
     for o in game.options:
+        if o.auto is None and not (isinstance(o.values, tuple | list) and o.values):
+            # its default is its first value: an IndexError as the game loaded took every command
+            # that lists the installed games down (`simtool games`, an unknown --game's list)
+            return (f"game '{game.id}' declares rule option '{o.name}' with values = {o.values!r}: give its "
+                    f"values in a tuple, the default first, such as ('on', 'off')")
         if o.auto is None:
             try:
                 o.parse(game.id, o.default)
