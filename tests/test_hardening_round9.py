@@ -73,3 +73,26 @@ def test_a_rule_option_without_values_leaves_simtool_games_listing_the_others(tm
         assert not (tmp_path / "r").exists()
     finally:
         sys.modules.pop("empty_game", None)
+
+
+@pytest.mark.parametrize(("options", "says"), [
+    ('(Option("hand", (3, "3", 2), "cards"),)', "declares rule option 'hand' with two values written '3' (3, '3', 2): "
+                                                "--rule hand=3 cannot tell them apart; give each once"),
+    ('(Option("hand", (3, 3, 2), "cards"),)', "with two values written '3' (3, 3, 2)"),
+    ('(Option("hand", (3, " 2"), "cards"),)', "with the value ' 2': --rule hand=VALUE cannot give it"),
+    ('(Option("hand=size", (3, 2), "cards"),)', "declares rule option 'hand=size': --rule NAME=VALUE cannot name it"),
+    ('(Option(" hand", (3, 2), "cards"),)', "declares rule option ' hand': --rule NAME=VALUE cannot name it"),
+])
+def test_a_rule_option_the_command_line_cannot_give_is_a_declaration_problem(tmp_path, monkeypatch, options, says):
+    # before: each loaded as declared: `--rule hand=3` always gave the first value written '3' (the
+    # designer's other one never played from the command line), and ' 2', 'hand=size'
+    # or ' hand' could not be given at all (--rule hand=size=3: "unknown rule 'hand'")
+    text = TOY.replace(OPTION, f"options = {options}").replace('id = "climb"', 'id = "unsaid"')
+    installed_package(tmp_path, monkeypatch, "unsaid_game", text, "unsaid", "unsaid")
+    try:
+        played = cli("run", "--game", "unsaid", "--n", "10", "-j", "1", "--out", tmp_path / "r")
+        assert played.exit_code == 2 and played.stderr.count("\n") == 1, played.output
+        assert says in played.stderr, played.stderr
+        assert not (tmp_path / "r").exists()
+    finally:
+        sys.modules.pop("unsaid_game", None)

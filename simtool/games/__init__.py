@@ -237,13 +237,21 @@ def column_problem(game: Game) -> str | None:
 
 def option_problem(game: Game) -> str | None:
     """Why the game's rule options cannot be played as declared, or ``None``: a name given twice
-    (``--rule`` could set only one), a default its own values refuse (played unchecked)."""
+    (``--rule`` could set only one), a name or value ``--rule`` cannot give, a default its own
+    values refuse (played unchecked)."""
     declared = getattr(game, "options", None)
     if not isinstance(declared, tuple | list) or not all(isinstance(o, Option) for o in declared):
         shown = f"Option {declared.name!r}, not in a tuple" if isinstance(declared, Option) else repr(declared)
         return (f"game '{game.id}' declares options = {shown}: it must be a tuple of simtool.options.Option, "
                 f"such as (Option(...),) (the comma of a one-option tuple forgotten?)")
     names = [o.name for o in game.options]
+    # `--rule NAME=VALUE` reads the name up to the first '=' and the value, each stripped, as the
+    # first value written so: a name or value it cannot read was never played from the command line
+    unsayable = next((name for name in names if not isinstance(name, str) or not name.strip()
+                      or name != name.strip() or "=" in name), None)
+    if unsayable is not None:
+        return (f"game '{game.id}' declares rule option {unsayable!r}: --rule NAME=VALUE cannot name it; give "
+                f"it a name without '=' or spaces at its ends, such as 'hand_size'")
     twice = next((name for name in names if names.count(name) > 1), None)
     if twice:
         return f"game '{game.id}' declares rule option '{twice}' twice"
@@ -253,6 +261,14 @@ def option_problem(game: Game) -> str | None:
             # that lists the installed games down (`simtool games`, an unknown --game's list)
             return (f"game '{game.id}' declares rule option '{o.name}' with values = {o.values!r}: give its "
                     f"values in a tuple, the default first, such as ('on', 'off')")
+        written = [str(v) for v in o.values] if o.low is None and isinstance(o.values, tuple | list) else []
+        if (odd := next((w for w in written if not w.strip() or w != w.strip()), None)) is not None:
+            return (f"game '{game.id}' declares rule option '{o.name}' with the value {odd!r}: --rule "
+                    f"{o.name}=VALUE cannot give it; write it without spaces at its ends")
+        if (alike := next((w for w in written if written.count(w) > 1), None)) is not None:
+            return (f"game '{game.id}' declares rule option '{o.name}' with two values written {alike!r} "
+                    f"({', '.join(map(repr, o.values))}): --rule {o.name}={alike} cannot tell them apart; "
+                    f"give each once")
         if o.auto is None:
             try:
                 o.parse(game.id, o.default)
