@@ -96,3 +96,36 @@ def test_a_rule_option_the_command_line_cannot_give_is_a_declaration_problem(tmp
         assert not (tmp_path / "r").exists()
     finally:
         sys.modules.pop("unsaid_game", None)
+
+
+COLOURS = '''
+import numpy as np
+from simtool import bits
+from strategies import strategy
+
+
+def parity(view):
+    return view.trick[np.arange(len(view)), view.seat] % 2 == 1
+
+
+@strategy("as_booleans", "announces the colour by the led card's parity, as booleans")
+def as_booleans(view, rng):
+    return parity(view) if view.kind == "colour" else bits.lowest(view.legal).astype(np.int64)
+
+
+@strategy("as_integers", "the same, as integers")
+def as_integers(view, rng):
+    return parity(view).astype(np.int64) if view.kind == "colour" else bits.lowest(view.legal).astype(np.int64)
+'''
+
+
+def test_a_restricted_plugin_answering_in_booleans_is_restricted(tmp_path):
+    # before: docs/plugins.md reads a boolean array as options 0 and 1, and the engine did, but the
+    # restriction's wrapper passed booleans on unchanged ("malformed"): 'bots.py:as_booleans~higher-colour'
+    # played as the unrestricted plugin, seat 0 winning 37.5% of 2,000 deals of Black & White
+    # against random seats where restricted play wins 19.9%, and labelled restricted in every table
+    (tmp_path / "bots.py").write_text(COLOURS)
+    runs = {kind: simtool.run("black-white", n=2000, seed=3, strategy="random",
+                              seats={0: f"{tmp_path / 'bots.py'}:as_{kind}~higher-colour"}).seats.drop("strategy")
+            for kind in ("booleans", "integers")}
+    assert runs["booleans"].equals(runs["integers"])
