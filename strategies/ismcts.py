@@ -75,7 +75,7 @@ def search(view, rng, params) -> np.ndarray:
         return choice
     playout = pimc._resolve(params.playout, view.game, view._resolve)
     mine = playout if params.own in (PLAYOUT, params.playout) else pimc._resolve(params.own, view.game, view._resolve)
-    policy = mine(view, rng)
+    policy = pimc.policy_choice(mine, view, rng)
     redeal = pimc._believed(playout, params.infer) if params.infer else None
     tried = np.where(free, view.distinct | bits.BIT[policy], bits.EMPTY)
     deal, option = np.nonzero(bits.to_mask(tried, view.n_actions))

@@ -129,3 +129,25 @@ def test_a_restricted_plugin_answering_in_booleans_is_restricted(tmp_path):
                               seats={0: f"{tmp_path / 'bots.py'}:as_{kind}~higher-colour"}).seats.drop("strategy")
             for kind in ("booleans", "integers")}
     assert runs["booleans"].equals(runs["integers"])
+
+
+def test_a_search_reads_its_play_out_policy_s_choice_as_the_engine_does(tmp_path):
+    # before: a plugin answering the colour in booleans (options 0 and 1, docs/plugins.md), valid at
+    # a seat, ended pimc@playout=bots.py:as_booleans in "strategy 'pimc@...' raised IndexError:
+    # boolean index did not match indexed array along axis 0; size of axis is 64 but size of
+    # corresponding boolean axis is 60", the search using the policy's own choice as it came;
+    # a policy's option 99 was "raised IndexError: index 99 is out of bounds for axis 0 with size 64"
+    (tmp_path / "bots.py").write_text(COLOURS + '''
+
+@strategy("far", "option 99")
+def far(view, rng):
+    return np.full(len(view), 99)
+''')
+    bots = tmp_path / "bots.py"
+    runs = {kind: simtool.run("black-white", n=60, seed=3, strategy="random",
+                              seats={0: f"pimc@playout={bots}:as_{kind},samples=2"}).seats.drop("strategy")
+            for kind in ("booleans", "integers")}
+    assert runs["booleans"].equals(runs["integers"])
+    with pytest.raises(SimtoolError, match=r"^strategy 'bots.py:far' chose option 99, outside 0..63, as the "
+                                           r"play-out policy of a search \(decision 'lead' of black-white\)$"):
+        simtool.run("black-white", n=60, seed=3, strategy="random", seats={0: f"pimc@playout={bots}:far,samples=2"})
