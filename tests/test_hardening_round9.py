@@ -151,3 +151,21 @@ def far(view, rng):
     with pytest.raises(SimtoolError, match=r"^strategy 'bots.py:far' chose option 99, outside 0..63, as the "
                                            r"play-out policy of a search \(decision 'lead' of black-white\)$"):
         simtool.run("black-white", n=60, seed=3, strategy="random", seats={0: f"pimc@playout={bots}:far,samples=2"})
+
+
+class _WordyWhist(Whist):
+    id = "wordy-whist"
+
+    def most_tricks(self, rules, p):
+        return "13"  # a count, written as text
+
+
+def test_a_most_tricks_that_is_no_count_is_the_game_s_error_before_anything_plays(installed, tmp_path):
+    # before: the run played and wrote its folder, then "seats.parquet is not a readable table
+    # (damaged inside); run it again" (the table's check compared the tricks with '13'), and the
+    # same at every read and every run again
+    installed(_WordyWhist())
+    with pytest.raises(SimtoolError, match=r"^game 'wordy-whist' \(tests.test_hardening_round9\) most_tricks returned "
+                                           r"'13' at 4 players: expected a whole number of tricks, 0 or more, or None"):
+        simtool.run("wordy-whist", n=50, seed=1, out=tmp_path / "r")
+    assert not (tmp_path / "r").exists()

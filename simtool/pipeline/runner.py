@@ -30,7 +30,7 @@ import polars as pl
 from simtool import arguments, games, options
 from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches
 from simtool.errors import ShadowedWarning, SimtoolError, StrategyError, WorkerLost, choices, shown
-from simtool.pipeline.folders import encode_chunk, polars_dtype, write_chunk
+from simtool.pipeline.folders import encode_chunk, most_tricks, polars_dtype, write_chunk
 
 CHUNK = 1 << 15
 MATCH_CHUNK = 1 << 14  # a chunk holds every round of its matches: half the size, as fast (measured)
@@ -172,6 +172,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
                            f"{arguments.option('unit', 'deal')}")
     spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed), chunk_size(unit),
                    rotate and not duplicate, precision, plugin_files(lineup), duplicate, leads, isolate)
+    most_tricks(g, resolved_rules, p)  # a designer's that raises or is no count: refused before anything plays
     found = resolve_lineup(spec)  # fail now, not in a worker
     warn_shadowed(spec)
     cost = max(s.relative_cost() for s in found.strategies)
