@@ -1560,7 +1560,7 @@ def play_deals(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng
     match = game.new_match(n, p, rules)
     ctx.follow(ctx.ids)
     state = _duplicate_deal(game, deal_rng, n, p, rules, 0) if duplicate else game.deal(deal_rng, match, 0)
-    _dealt(game, state, n)
+    _dealt(game, state, n, p)
     if ctx.leads is not None:
         ctx.leads.round(0, match.totals)
     if ctx.trace_row is not None:
@@ -1590,7 +1590,7 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
             state = _copy(_duplicate_deal(game, deal_rng, n, p, rules, rnd), "take", alive)
         else:
             state = game.deal(deal_rng, match, rnd)
-        _dealt(game, state, len(ids))
+        _dealt(game, state, len(ids), p)
         if ctx.leads is not None:
             ctx.leads.round(rnd, match.totals)
         if ctx.trace_row is not None:
@@ -1618,11 +1618,15 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
     return Outcome(rounds, {k: v[order] for k, v in matches.items()})
 
 
-def _dealt(game: Game, state, n: int) -> None:
-    """One line naming the game unless ``state`` holds the ``n`` deals asked for (the tables of
-    a round of fewer deals failed with a polars ShapeError)."""
+def _dealt(game: Game, state, n: int, p: int) -> None:
+    """One line naming the game unless ``state`` holds the ``n`` deals asked for, at ``p`` players
+    (the tables of a round of fewer deals, or of a 4-player round in a 3-player run, failed
+    with a polars ShapeError, or a seat beyond the line-up with numpy's IndexError)."""
     if getattr(state, "n", None) != n:
         raise GameError(f"game '{game.id}' dealt {getattr(state, 'n', None)!r} deals when asked for {n}")
+    if getattr(state, "p", p) != p:
+        raise GameError(f"game '{game.id}' dealt a round of {state.p!r} players when asked for {p} (the match's "
+                        f"p); {_suite(game)}")
 
 
 def _ended(game: Game, match, rnd: int, n: int) -> np.ndarray:

@@ -6,10 +6,12 @@ from __future__ import annotations
 import dataclasses
 import sys
 
+import numpy as np
 import pytest
 
 import simtool
 from simtool.commands import tune
+from simtool.engine import Match
 from simtool.errors import SimtoolError
 
 from .designer_games.whist import Whist
@@ -169,3 +171,24 @@ def test_a_most_tricks_that_is_no_count_is_the_game_s_error_before_anything_play
                                            r"'13' at 4 players: expected a whole number of tricks, 0 or more, or None"):
         simtool.run("wordy-whist", n=50, seed=1, out=tmp_path / "r")
     assert not (tmp_path / "r").exists()
+
+
+class _FourAlways(Whist):
+    id = "four-always"
+    players = (3, 4)
+
+    def deal(self, rng, match, rnd):
+        four = Match(4, match.rules, np.zeros((match.n, 4), match.totals.dtype))
+        return super().deal(rng, four, rnd)  # the seats of the match it was given left unread
+
+
+def test_a_round_dealt_for_another_player_count_is_the_game_s_error(installed):
+    # before: a designer's game declaring 3 and 4 players but dealing 4 hands whatever the match's
+    # p: a 3-player run of `high` ended in polars' ShapeError ("height of column 'score' (200)
+    # does not match height of column 'deal' (150)", a traceback), of `random` in "raised
+    # IndexError: index 3 is out of bounds for axis 0 with size 3"
+    installed(_FourAlways())
+    for strategy in ("high", "random"):
+        with pytest.raises(SimtoolError, match=r"^game 'four-always' dealt a round of 4 players when asked for 3"):
+            simtool.run("four-always", n=50, players=3, seed=1, strategy=strategy)
+    assert simtool.run("four-always", n=50, players=4, seed=1).seats.height == 200
