@@ -192,3 +192,22 @@ def test_a_round_dealt_for_another_player_count_is_the_game_s_error(installed):
         with pytest.raises(SimtoolError, match=r"^game 'four-always' dealt a round of 4 players when asked for 3"):
             simtool.run("four-always", n=50, players=3, seed=1, strategy=strategy)
     assert simtool.run("four-always", n=50, players=4, seed=1).seats.height == 200
+
+
+class _EditingWhist(Whist):
+    id = "editing-whist"
+
+    def deal(self, rng, match, rnd):
+        match.rules["target"] = max(5, match.rules["target"] - 1)  # a designer's slip: writes the rules it reads
+        return super().deal(rng, match, rnd)
+
+
+def test_a_game_that_writes_into_its_rules_is_refused_and_the_run_s_rules_stay(installed, tmp_path):
+    # before: the game's edits reached the run's own rules: 300 matches of the default target 30
+    # wrote run.json's rules as {'target': 23} (and the spec's, which the next chunk of this
+    # process would have played from, unlike a worker's), and the conformance suite passed
+    installed(_EditingWhist())
+    with pytest.raises(SimtoolError, match=r"^game 'editing-whist' changed its rules as it played \(rule target was 30, "
+                                           r"then 2\d\): a game reads match.rules, never writes them"):
+        simtool.run("editing-whist", n=300, unit="match", seed=1, out=tmp_path / "r")
+    assert not (tmp_path / "r").exists()
