@@ -207,7 +207,24 @@ def test_a_game_that_writes_into_its_rules_is_refused_and_the_run_s_rules_stay(i
     # wrote run.json's rules as {'target': 23} (and the spec's, which the next chunk of this
     # process would have played from, unlike a worker's), and the conformance suite passed
     installed(_EditingWhist())
-    with pytest.raises(SimtoolError, match=r"^game 'editing-whist' changed its rules as it played \(rule target was 30, "
-                                           r"then 2\d\): a game reads match.rules, never writes them"):
+    with pytest.raises(SimtoolError, match=r"^game 'editing-whist' changed its rules as it played \(rule target was "
+                                           r"30, then 2\d\): a game reads match.rules, never writes them"):
         simtool.run("editing-whist", n=300, unit="match", seed=1, out=tmp_path / "r")
     assert not (tmp_path / "r").exists()
+
+
+def test_metrics_of_a_result_the_caller_cut_say_what_they_read(tmp_path):
+    # before: simtool.metrics of a Result whose seats were cut to its first 100 deals computed
+    # fairness from those 100 and said "400 deals of random at every seat" (run.json's n); one cut
+    # to seat 0, or two runs' tables joined, ended in numpy's "ValueError: seat rows are not
+    # grouped p to a deal in seat order", a traceback
+    import polars as pl
+
+    r = simtool.run("hearts", n=400, seed=1, strategy="random")
+    cut = simtool.metrics(dataclasses.replace(r, seats=r.seats.filter(pl.col("deal") < 100)))["fairness"]
+    assert cut["estimator"].startswith("seat 0's win share: 100 deals of random at every seat"), cut["estimator"]
+    assert simtool.metrics(r)["fairness"]["estimator"].startswith("seat 0's win share: 400 deals of random")
+    for seats in (r.seats.filter(pl.col("seat") == 0), pl.concat([r.seats, r.seats])):
+        with pytest.raises(SimtoolError, match=r"^metrics: the run's table does not hold one row per deal and seat "
+                                               r"\(0\.\.3\); give a run folder, or a run's tables as simtool.run"):
+            simtool.metrics(dataclasses.replace(r, seats=seats))
