@@ -4,6 +4,7 @@ surfaces the earlier rounds touched least. Each test failed on the code before i
 from __future__ import annotations
 
 import dataclasses
+import re
 import sys
 
 import numpy as np
@@ -228,3 +229,29 @@ def test_metrics_of_a_result_the_caller_cut_say_what_they_read(tmp_path):
         with pytest.raises(SimtoolError, match=r"^metrics: the run's table does not hold one row per deal and seat "
                                                r"\(0\.\.3\); give a run folder, or a run's tables as simtool.run"):
             simtool.metrics(dataclasses.replace(r, seats=seats))
+
+
+@pytest.mark.parametrize(("param", "says"), [
+    ('Param("share", float, 2.0, "a share", 0.0, 1.0)', "parameter 'share' with the default 2.0, which it refuses: "
+                                                        "a number 0..1"),
+    ('Param("k", int, "3", "k")', "parameter 'k' with the default '3', which it refuses: a whole number"),
+    ('Param("mode", str, "z", "m", values=("x", "y"))', "parameter 'mode' with the default 'z', which it refuses"),
+    ('Param("k", int, 1, "k"), Param("k", int, 2, "k")', "parameter 'k' twice; give each once"),
+    ('Param("on", bool, True, "k")', "parameter 'on' of kind 'bool': a parameter is int, float, str or STRATEGY"),
+])
+def test_a_plugin_s_parameters_that_cannot_be_played_as_declared_stop_it_loading(tmp_path, param, says):
+    # before: each played: the strategy was handed share=2.0 outside its 0..1, k='3' (text) and
+    # mode='z' unchecked; two 'k's ran as 'bots.py:bot@k=2' and '@k=5' was refused as given
+    # twice; a bool parameter refused every value ("bad parameter on 'False' ...; expected a number")
+    (tmp_path / "bots.py").write_text(f'''
+import numpy as np
+from simtool import bits
+from strategies import Param, strategy
+
+
+@strategy("bot", "lowest option", params=({param},))
+def bot(view, rng, params):
+    return bits.lowest(view.legal).astype(np.int64)
+''')
+    with pytest.raises(SimtoolError, match=f"strategy 'bot' declares {re.escape(says)}"):
+        simtool.run("black-white", n=20, seed=1, seats={0: f"{tmp_path / 'bots.py'}:bot"})
