@@ -255,3 +255,23 @@ def bot(view, rng, params):
 ''')
     with pytest.raises(SimtoolError, match=f"strategy 'bot' declares {re.escape(says)}"):
         simtool.run("black-white", n=20, seed=1, seats={0: f"{tmp_path / 'bots.py'}:bot"})
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    ('lower_wins = "no"', "declares lower_wins = 'no': it must be True (the lowest score wins) or False"),
+    ('total_floor = "0"', "declares total_floor = '0': it must be a whole number"),
+])
+def test_a_scoring_declaration_read_otherwise_than_written_is_a_declaration_problem(tmp_path, monkeypatch, line,
+                                                                                      says):
+    # before: lower_wins = "no" was read as true: every deal won by its lowest score, tables and
+    # verdicts written without a word (100 deals of a Whist, 'high' at every seat: seat 3 won 33.5%);
+    # total_floor = "0" played its deals and ended its matches in numpy's UFuncTypeError
+    text = TOY.replace("    n_actions = 16\n", f"    n_actions = 16\n    {line}\n")
+    text = text.replace('id = "climb"', 'id = "scored"')
+    installed_package(tmp_path, monkeypatch, "scored_game", text, "scored", "scored")
+    try:
+        played = cli("run", "--game", "scored", "--n", "10", "-j", "1", "--out", tmp_path / "r")
+        assert played.exit_code == 2 and played.stderr.count("\n") == 1 and says in played.stderr, played.output
+        assert not (tmp_path / "r").exists()
+    finally:
+        sys.modules.pop("scored_game", None)

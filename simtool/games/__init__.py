@@ -205,7 +205,21 @@ def declaration_problem(game: Game) -> str | None:
     actions = getattr(game, "n_actions", None)
     if not (isinstance(actions, int) and 1 <= actions <= 64):  # an option is a bit of a uint64 set
         return f"game '{game.id}' declares n_actions = {actions!r}: a decision's options are 0..63 at most, so 1..64"
-    return player_count_problem(game) or option_problem(game) or column_problem(game)
+    return player_count_problem(game) or option_problem(game) or column_problem(game) or scoring_problem(game)
+
+
+def scoring_problem(game: Game) -> str | None:
+    """Why the game's ``lower_wins`` or ``total_floor`` cannot be read as declared, or ``None``:
+    ``lower_wins = "no"`` was read as true, every deal won by its lowest score without a word."""
+    lower = getattr(game, "lower_wins", False)
+    if not isinstance(lower, bool | np.bool_):
+        return (f"game '{game.id}' declares lower_wins = {lower!r}: it must be True (the lowest score wins) "
+                f"or False (the highest)")
+    floor = getattr(game, "total_floor", None)
+    if floor is not None and (isinstance(floor, bool) or not isinstance(floor, int | np.integer)):
+        return (f"game '{game.id}' declares total_floor = {floor!r}: it must be a whole number (the lowest a "
+                f"match total falls to) or None")
+    return None
 
 
 ENGINE_COLUMNS = ("deal", "match", "round", "rotation", "seat", "strategy", "score", "tricks", "win",
