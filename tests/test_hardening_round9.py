@@ -275,3 +275,15 @@ def test_a_scoring_declaration_read_otherwise_than_written_is_a_declaration_prob
         assert not (tmp_path / "r").exists()
     finally:
         sys.modules.pop("scored_game", None)
+
+
+def test_a_tuning_configured_with_numpy_whole_numbers_plays(tmp_path):
+    # before: configure(..., players=np.int64(4)) stored numpy's 4, written to tune.json as '4',
+    # and tune() refused its own tune.json: "cannot resume OUT: tune.json is damaged ('players'
+    # is '4', which no tuning writes)"; trials=np.int64(1) was "bad trials np.int64(1)", though
+    # simtool.run takes numpy's whole numbers for n, players and seed
+    config = tune.configure("kansas-city", ["pass_count"], ["seat_spread:min"], trials=np.int64(1), n=200, seed=1,
+                            players=np.int64(4))
+    assert (type(config.players), type(config.trials)) == (int, int)
+    tune.tune(config, tmp_path / "t", jobs=1)
+    assert tune.read_config(tmp_path / "t") == config

@@ -162,7 +162,7 @@ def configure(game: str, vary: list[str], objective: list[str], players: int | N
     labels = [o.label for o in parsed]
     if len(set(labels)) < len(labels):
         raise SimtoolError(f"an {option('objective')} is given twice; give each once")
-    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+    if not arguments.whole(trials) or trials < 1:  # numpy's too, as simtool.run takes its n
         raise SimtoolError(f"bad {option('trials')} {trials!r}; expected a whole number, 1 or more")
     count = parse_count(n)
     if seed is None:
@@ -176,8 +176,10 @@ def configure(game: str, vary: list[str], objective: list[str], players: int | N
     # the rules for a game nobody plays
     strategies.require_fair([*strategies.split_lineup(lineup), strong, weak], "in a tuning's "
                             f"{option('lineup')}, {option('strong')} or {option('weak')}")
-    config = Config(g.id, p, {k: list(v) for k, v in space.items()},
-                    {k: v for k, v in fixed.items() if k not in space}, labels, trials, count,
+    # plain ints, as tune.json holds them: numpy's players=np.int64(4) was written as '4', and the
+    # tuning refused its own tune.json as damaged
+    config = Config(g.id, int(p), {k: list(v) for k, v in space.items()},
+                    {k: v for k, v in fixed.items() if k not in space}, labels, int(trials), count,
                     lineup, strong, weak, int(seed), unit)
     # building a trial's runs checks the line-up and strategies now, not after the first trial
     built = trial_specs(config, first_playable(config), count, config.seed)
