@@ -287,3 +287,16 @@ def test_a_tuning_configured_with_numpy_whole_numbers_plays(tmp_path):
     assert (type(config.players), type(config.trials)) == (int, int)
     tune.tune(config, tmp_path / "t", jobs=1)
     assert tune.read_config(tmp_path / "t") == config
+
+
+def test_a_result_s_record_keeps_its_rules_when_the_caller_edits_its_spec():
+    # before: result.meta["rules"] was result.spec.rules itself: a notebook taking the rules of the
+    # run just made to play a variant (rules = r2.spec.rules; rules["pass_count"] = 3) changed
+    # r2's record to pass_count 3, and simtool.metrics([r2, r3]) took the two rule sets for one
+    r2 = simtool.run("kansas-city", n=100, seed=1, strategy="random", rules={"pass_count": 2})
+    rules = r2.spec.rules
+    rules["pass_count"] = 3
+    r3 = simtool.run("kansas-city", n=100, seed=1, strategy="random", rules=rules)
+    assert r2.meta["rules"]["pass_count"] == 2
+    with pytest.raises(SimtoolError, match=r"^metrics are of one game: .*pass_count=2.*pass_count=3"):
+        simtool.metrics([r2, r3])
