@@ -300,3 +300,18 @@ def test_a_result_s_record_keeps_its_rules_when_the_caller_edits_its_spec():
     assert r2.meta["rules"]["pass_count"] == 2
     with pytest.raises(SimtoolError, match=r"^metrics are of one game: .*pass_count=2.*pass_count=3"):
         simtool.metrics([r2, r3])
+
+
+def test_a_rule_option_whose_automatic_default_is_written_as_a_value_is_a_declaration_problem(tmp_path, monkeypatch):
+    # before: Option("hand", (3, 2), auto="3") loaded and played: `--rule hand=3` always gave the
+    # automatic default '3' (read before the values), the value 3 never played from the command line
+    text = TOY.replace(OPTION, 'options = (Option("hand", (3, 2), "cards", auto="3"),)')
+    text = text.replace('id = "climb"', 'id = "auto"')
+    installed_package(tmp_path, monkeypatch, "auto_game", text, "auto", "auto")
+    try:
+        played = cli("run", "--game", "auto", "--n", "10", "-j", "1", "--out", tmp_path / "r")
+        assert played.exit_code == 2 and played.stderr.count("\n") == 1, played.output
+        assert "declares rule option 'hand' with two values written '3' (3, 2; auto '3'): --rule hand=3 cannot tell " \
+               "them apart" in played.stderr, played.stderr
+    finally:
+        sys.modules.pop("auto_game", None)

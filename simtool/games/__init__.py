@@ -276,12 +276,15 @@ def option_problem(game: Game) -> str | None:
             return (f"game '{game.id}' declares rule option '{o.name}' with values = {o.values!r}: give its "
                     f"values in a tuple, the default first, such as ('on', 'off')")
         written = [str(v) for v in o.values] if o.low is None and isinstance(o.values, tuple | list) else []
+        # the automatic default is read before the values: a value written as it was never given
+        written += [str(o.auto)] if o.auto is not None and written else []
         if (odd := next((w for w in written if not w.strip() or w != w.strip()), None)) is not None:
             return (f"game '{game.id}' declares rule option '{o.name}' with the value {odd!r}: --rule "
                     f"{o.name}=VALUE cannot give it; write it without spaces at its ends")
         if (alike := next((w for w in written if written.count(w) > 1), None)) is not None:
+            given = ", ".join(map(repr, o.values)) + (f"; auto {o.auto!r}" if o.auto is not None else "")
             return (f"game '{game.id}' declares rule option '{o.name}' with two values written {alike!r} "
-                    f"({', '.join(map(repr, o.values))}): --rule {o.name}={alike} cannot tell them apart; "
+                    f"({given}): --rule {o.name}={alike} cannot tell them apart; "
                     f"give each once")
         if o.auto is None:
             try:
