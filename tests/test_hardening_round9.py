@@ -315,3 +315,19 @@ def test_a_rule_option_whose_automatic_default_is_written_as_a_value_is_a_declar
                "them apart" in played.stderr, played.stderr
     finally:
         sys.modules.pop("auto_game", None)
+
+
+def test_a_game_declaring_one_player_is_a_declaration_problem(tmp_path, monkeypatch):
+    # before: a designer's Whist declaring players = (1, 4) played 1-player runs, whose one seat won
+    # every deal: "Seat verdict: unclear. Seat 0 wins 100.0% of deals ... against a fair 100.0% (95%
+    # interval -7.1 to 0.0 points): ... about 2,496 more deals would settle it", and
+    # simtool.metrics of such a run ended in a ZeroDivisionError
+    text = TOY.replace("players = (2, 3, 4)", "players = (1, 2, 3, 4)").replace('id = "climb"', 'id = "solo"')
+    installed_package(tmp_path, monkeypatch, "solo_game", text, "solo", "solo")
+    try:
+        played = cli("run", "--game", "solo", "--players", "1", "--n", "10", "-j", "1", "--out", tmp_path / "r")
+        assert played.exit_code == 2 and played.stderr.count("\n") == 1, played.output
+        assert "declares players = (1, 2, 3, 4): a game of 1 player has no seats to compare" in played.stderr
+        assert not (tmp_path / "r").exists()
+    finally:
+        sys.modules.pop("solo_game", None)

@@ -302,6 +302,9 @@ def player_count_problem(game: Game) -> str | None:
             or not all(isinstance(p, int) and not isinstance(p, bool) and p >= 1 for p in counts):
         return (f"game '{game.id}' declares players = {counts!r}: it must be a non-empty tuple of "
                 f"player counts, such as (4,) or (3, 4, 5)")
+    if 1 in counts:  # no seat to compare: a verdict of "unclear, about 2,496 more deals would settle it"
+        return (f"game '{game.id}' declares players = {tuple(counts)!r}: a game of 1 player has no seats to "
+                f"compare, and every figure of simtool compares seats; declare 2 players or more")
     default = getattr(game, "default_players", None)
     if default not in counts:
         return f"game '{game.id}' declares default_players = {default!r}, not one of its players {tuple(counts)}"
