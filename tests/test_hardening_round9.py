@@ -331,3 +331,12 @@ def test_a_game_declaring_one_player_is_a_declaration_problem(tmp_path, monkeypa
         assert not (tmp_path / "r").exists()
     finally:
         sys.modules.pop("solo_game", None)
+
+
+def test_a_plugin_file_without_the_strategy_named_lists_only_its_own(tmp_path):
+    # before: "no strategy 'same' in two.py; it defines: strategy, first, second": the imported
+    # `strategy` decorator offered as one of the file's strategies (two.py:strategy played the
+    # decorator, refused as "returned object of shape ()")
+    (tmp_path / "two.py").write_text(COLOURS.replace("as_booleans", "first").replace("as_integers", "second"))
+    with pytest.raises(SimtoolError, match=r"^no strategy 'same' in .*two.py; it defines: parity, first, second$"):
+        simtool.run("black-white", n=10, seed=1, seats={0: f"{tmp_path / 'two.py'}:same"})
