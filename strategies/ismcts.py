@@ -196,7 +196,9 @@ class TreePolicy:
         self.rows, self.nodes, self.options = [], [], []
 
     def __call__(self, view, rng):
-        choice = np.array(self.base(view, rng), np.int64)
+        # read as the engine reads a strategy's (a copy: the tree writes into it); np.array(..., int64)
+        # cut a play-out policy's 2.7 to 2 where the engine refuses floats
+        choice = np.array(pimc.policy_choice(self.base, view, rng))
         if len(view) != len(self.live):  # every world decides at once in a trick game's play-out
             raise ValueError("ismcts: a play-out decision that not every world takes")
         at = np.flatnonzero(self.live & (view.seat == self.seat) & (bits.count(view.legal) > 1))

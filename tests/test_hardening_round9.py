@@ -340,3 +340,21 @@ def test_a_plugin_file_without_the_strategy_named_lists_only_its_own(tmp_path):
     (tmp_path / "two.py").write_text(COLOURS.replace("as_booleans", "first").replace("as_integers", "second"))
     with pytest.raises(SimtoolError, match=r"^no strategy 'same' in .*two.py; it defines: parity, first, second$"):
         simtool.run("black-white", n=10, seed=1, seats={0: f"{tmp_path / 'two.py'}:same"})
+
+
+def test_ismcts_s_tree_reads_its_play_out_policy_s_choices_as_the_engine_does(tmp_path):
+    # before: ismcts's tree read its play-out policy's choices with np.array(..., int64): a plugin
+    # policy answering its plays as floats (hoarder's card + 0.5) was cut to whole cards and the
+    # run finished without a word, where the same plugin at a seat, or pimc's policy, is refused
+    (tmp_path / "otf.py").write_text('''
+import numpy as np
+from strategies import resolve, strategy
+
+
+@strategy("half", "hoarder, its plays given as floats")
+def half(view, rng):
+    choice = resolve("hoarder", "out-trumped")(view, rng)
+    return np.asarray(choice, np.float64) + (0.5 if view.kind == "play" else 0)
+''')
+    with pytest.raises(SimtoolError, match=r"otf.py:half' returned float64 of shape \(\d+,\), expected integers"):
+        simtool.run("out-trumped", n=20, seed=3, seats={0: f"ismcts@playout={tmp_path / 'otf.py'}:half,samples=4"})
