@@ -1560,7 +1560,7 @@ def play_deals(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng
     match = game.new_match(n, p, rules)
     ctx.follow(ctx.ids)
     state = _duplicate_deal(game, deal_rng, n, p, rules, 0) if duplicate else game.deal(deal_rng, match, 0)
-    _dealt(game, state, n)
+    _dealt(game, state, n, p)
     if ctx.leads is not None:
         ctx.leads.round(0, match.totals)
     if ctx.trace_row is not None:
@@ -1590,7 +1590,7 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
             state = _copy(_duplicate_deal(game, deal_rng, n, p, rules, rnd), "take", alive)
         else:
             state = game.deal(deal_rng, match, rnd)
-        _dealt(game, state, len(ids))
+        _dealt(game, state, len(ids), p)
         if ctx.leads is not None:
             ctx.leads.round(rnd, match.totals)
         if ctx.trace_row is not None:
@@ -1603,7 +1603,7 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
         results["id"] = ids
         results["round"] = np.full(len(ids), rnd, np.int16)
         per_round.append(results)
-        over = _ended(game, game.match_over(match, rnd), len(ids))
+        over = _ended(game, match, rnd, len(ids))
         capped = ~over if rnd == ROUND_CAP - 1 else np.zeros(len(ids), bool)
         over = over | capped
         if over.any():
@@ -1618,22 +1618,40 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
     return Outcome(rounds, {k: v[order] for k, v in matches.items()})
 
 
-def _dealt(game: Game, state, n: int) -> None:
-    """One line naming the game unless ``state`` holds the ``n`` deals asked for (the tables of
-    a round of fewer deals failed with a polars ShapeError)."""
+def _dealt(game: Game, state, n: int, p: int) -> None:
+    """One line naming the game unless ``state`` holds the ``n`` deals asked for, at ``p`` players
+    (the tables of a round of fewer deals, or of a 4-player round in a 3-player run, failed
+    with a polars ShapeError, or a seat beyond the line-up with numpy's IndexError)."""
     if getattr(state, "n", None) != n:
         raise GameError(f"game '{game.id}' dealt {getattr(state, 'n', None)!r} deals when asked for {n}")
+    if getattr(state, "p", p) != p:
+        raise GameError(f"game '{game.id}' dealt a round of {state.p!r} players when asked for {p} (the match's "
+                        f"p); {_suite(game)}")
 
 
-def _ended(game: Game, over, n: int) -> np.ndarray:
+def _ended(game: Game, match, rnd: int, n: int) -> np.ndarray:
     """:meth:`Game.match_over`'s answer as ``(n,)`` booleans (one for every match, a single bool
     for all); one line naming the game otherwise: 0/1 integers were taken as row numbers, and a
     run of 2000 matches wrote 1,200,000 rows of 3 matches without a word."""
-    over = np.asarray(over)
+    over = np.asarray(game.match_over(match, rnd))
     if over.dtype != np.bool_ or over.shape not in ((), (n,)):
         raise GameError(f"game '{game.id}' match_over returned {over.dtype} of shape {over.shape}; expected "
                         f"booleans, one for each match still playing ({n},)")
-    return over if over.shape else np.full(n, bool(over))
+    if over.shape:
+        return over
+    # one answer for every match is a rule of rounds alone (a fixed number of rounds), so the
+    # first and last match asked alone give it too: `(totals >= target).any()`, its axis
+    # forgotten, ended every match once one reached the target, and its tables were written
+    for row in {0, n - 1}:
+        alone = np.asarray(game.match_over(take(match, np.array([row])), rnd))
+        whole = alone.dtype == np.bool_ and alone.shape in ((), (1,))
+        if whole and bool(alone.reshape(-1)[0]) == bool(over):
+            continue
+        said = bool(alone.reshape(-1)[0]) if whole else f"{alone.dtype} of shape {alone.shape}"
+        raise GameError(f"game '{game.id}' match_over answered {bool(over)} for all {n} matches at once after round "
+                        f"{rnd}, but {said} for match {row} asked alone: each match ends by its own state, "
+                        f"(n,) booleans (an .any() or .all() without axis=1?); {_suite(game)}")
+    return np.full(n, bool(over))
 
 
 def _duplicate_deal(game: Game, rng, n: int, p: int, rules: dict, rnd: int):

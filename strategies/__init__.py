@@ -356,7 +356,10 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
             raise
         raise SimtoolError(f"strategy plugin {path} failed to load: {describe(exc)}") from None
     if found is None:
-        names = [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")]
+        # its strategies and its own functions: an imported one (the `strategy` decorator, numpy's)
+        # was offered as a strategy the file defines
+        names = [n for n, v in vars(module).items() if not n.startswith("_") and (isinstance(v, Strategy) or (
+            inspect.isfunction(v) and v.__module__ == module.__name__))]
         raise SimtoolError(f"no strategy '{attr}' in {path}; it defines: {choices(names) or 'nothing callable'}")
     # labelled by its file: a plugin calling itself `random`, or two files' `greedy`, can never
     # be pooled with a built-in or with each other in a table, a report or the ratings

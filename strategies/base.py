@@ -264,10 +264,47 @@ def strategy(name: str, description: str, games: tuple[str, ...] | None = None,
     ``params``, ``choose(view, rng, params)``. ``cost(params)``: the work per deal relative to
     a plain heuristic, for a search (its runs are cut into smaller chunks)."""
 
+    if (problem := params_problem(tuple(params))) is not None:
+        raise SimtoolError(f"strategy '{name}' declares {problem}")
+
     def wrap(choose):
         return Strategy(name, choose, description, games, params=tuple(params), cost=cost, check=check)
 
     return wrap
+
+
+KINDS = {int: "int", float: "float", str: "str"}
+"""The kinds of parameter besides :data:`STRATEGY`, each with the Python types its values take."""
+
+
+def params_problem(params: tuple[Param, ...]) -> str | None:
+    """Why declared parameters cannot be played as declared, or ``None``: a default its own range
+    or values refuse (2.0 for a share 0..1, "3" for an int, 'z' among 'x', 'y') reached the
+    strategy unchecked; a name given twice, or one ``NAME@KEY=VALUE`` cannot write, could not be
+    set; a kind simtool does not read (bool) refused every value given."""
+    names = [p.name for p in params]
+    for p in params:
+        if not (isinstance(p.name, str) and p.name.isidentifier()):
+            return (f"a parameter named {p.name!r}: NAME@KEY=VALUE cannot give it; name it as Python does, "
+                    f"such as 'samples'")
+        if names.count(p.name) > 1:
+            return f"parameter '{p.name}' twice; give each once"
+        if p.kind == STRATEGY:
+            continue
+        if p.kind not in KINDS:
+            return (f"parameter '{p.name}' of kind {getattr(p.kind, '__name__', p.kind)!r}: a parameter is int, "
+                    f"float, str or STRATEGY")
+        for default in (p.default, *(value for _, value in p.by_game)):
+            whole = isinstance(default, int) and not isinstance(default, bool)
+            typed = whole if p.kind is int else (whole or isinstance(default, float)) if p.kind is float \
+                else isinstance(default, str)
+            try:
+                read = p.value.parse(default) if typed else None
+            except (TypeError, ValueError, OverflowError):
+                typed = False
+            if not typed or read != default:
+                return f"parameter '{p.name}' with the default {default!r}, which it refuses: {p.valid()}"
+    return None
 
 
 def file_identity(file) -> tuple:

@@ -75,7 +75,7 @@ def search(view, rng, params) -> np.ndarray:
         return choice
     playout = pimc._resolve(params.playout, view.game, view._resolve)
     mine = playout if params.own in (PLAYOUT, params.playout) else pimc._resolve(params.own, view.game, view._resolve)
-    policy = mine(view, rng)
+    policy = pimc.policy_choice(mine, view, rng)
     redeal = pimc._believed(playout, params.infer) if params.infer else None
     tried = np.where(free, view.distinct | bits.BIT[policy], bits.EMPTY)
     deal, option = np.nonzero(bits.to_mask(tried, view.n_actions))
@@ -196,7 +196,9 @@ class TreePolicy:
         self.rows, self.nodes, self.options = [], [], []
 
     def __call__(self, view, rng):
-        choice = np.array(self.base(view, rng), np.int64)
+        # read as the engine reads a strategy's (a copy: the tree writes into it); np.array(..., int64)
+        # cut a play-out policy's 2.7 to 2 where the engine refuses floats
+        choice = np.array(pimc.policy_choice(self.base, view, rng))
         if len(view) != len(self.live):  # every world decides at once in a trick game's play-out
             raise ValueError("ismcts: a play-out decision that not every world takes")
         at = np.flatnonzero(self.live & (view.seat == self.seat) & (bits.count(view.legal) > 1))

@@ -34,6 +34,7 @@ import numpy as np
 
 import strategies
 from simtool import bits, games
+from simtool.errors import StrategyError
 
 from . import restrictions
 from .base import PLAYOUT, STRATEGY, Param, Strategy, file_identity, strategy
@@ -203,7 +204,7 @@ def search(view, rng, k: int, playout_spec: str, value_of: str, own_spec: str = 
         return choice
     playout = _resolve(playout_spec, view.game, view._resolve)
     mine = playout if own_spec in (None, PLAYOUT, playout_spec) else _resolve(own_spec, view.game, view._resolve)
-    policy = mine(view, rng)
+    policy = policy_choice(mine, view, rng)
     redeal = _believed(playout, infer) if infer else None
     if infer and redeal is None and _belief_left_behind(playout):
         from simtool.errors import SimtoolError
@@ -236,6 +237,26 @@ def search(view, rng, k: int, playout_spec: str, value_of: str, own_spec: str = 
     if report is not None:
         report.chose(choice)
     return choice
+
+
+def policy_choice(policy, view, rng) -> np.ndarray:
+    """``policy``'s own choice at the decision being searched, read as the engine reads a
+    strategy's (a list, booleans as options 0 and 1): a plugin play-out policy answering in
+    booleans, valid at a seat, ended the search in numpy's IndexError; one answering with
+    options no game has is named, never left to numpy. Legality is the engine's to check (a
+    restricted search's policy may pick outside the narrowed options)."""
+    picked = np.asarray(policy(view, rng))
+    if picked.dtype == np.bool_:
+        picked = picked.astype(np.int64)
+    where = f"as the play-out policy of a search (decision '{view.kind}' of {view.game})"
+    if picked.shape != view.legal.shape or picked.dtype.kind not in "iu":
+        raise StrategyError(f"strategy '{policy.name}' returned {picked.dtype} of shape {picked.shape}, expected "
+                            f"integers {view.legal.shape}, {where}")
+    outside = (picked < 0) | (picked >= view.n_actions)
+    if outside.any():
+        raise StrategyError(f"strategy '{policy.name}' chose option {picked[outside][0]}, outside "
+                            f"0..{view.n_actions - 1}, {where}")
+    return picked.astype(np.int64, copy=False)
 
 
 def _believed(model, draw: int):

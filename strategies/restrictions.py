@@ -151,6 +151,8 @@ class Restricted:
             allowed = np.where(view.seat == self.seat, allowed, legal)
         view.narrow(allowed)
         picked = np.asarray(self.inner(view, rng))
+        if picked.dtype == np.bool_:  # options 0 and 1, as the engine reads them: left as they
+            picked = picked.astype(np.int64)  # were, a colour given as booleans was never restricted
         if picked.shape != legal.shape or not np.issubdtype(picked.dtype, np.integer):
             return picked  # malformed: the engine's own check names the strategy
         # a heuristic that answers a two-way choice without reading view.legal (a colour, a

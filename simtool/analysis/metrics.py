@@ -228,7 +228,12 @@ def from_tables(name: str, meta: dict, seats: pl.DataFrame | None, matches: pl.D
     key = "match" if meta["unit"] == "match" else "deal"
     keys = [key, "rotation"] if meta.get("duplicate") else [key]
     rows = rows.sort(*keys, "seat")
-    wins = stats.panel(rows, "win", p).astype(float)
+    try:
+        wins = stats.panel(rows, "win", p).astype(float)
+    except ValueError:  # a Result whose table was cut to some seats, or two runs' tables joined
+        raise SimtoolError(f"metrics: {name}'s table does not hold one row per {key} and seat (0..{p - 1}); give "
+                           f"a run folder, or a run's tables as simtool.run returned them (a table cut to some "
+                           f"{key}s is read as it is, cut to some seats or joined with another run's is not)") from None
     strategy = stats.panel(rows.with_columns(pl.col("strategy").cast(pl.String)), "strategy", p)
     game_keys = rows.filter(pl.col("seat") == 0).select(keys)
     return Run(name, meta, game_keys, wins, strategy, game_keys[key].to_numpy(), leads)
@@ -242,7 +247,8 @@ def _share(run: Run, k: np.ndarray, m: np.ndarray | None = None, z: float = stat
 
 def _outcome(run: Run, what: str) -> str:
     units = "matches" if run.meta["unit"] == "match" else "deals"
-    return (f"{what}: {run.meta['n']:,} {units} of {_lineup(run)} ({run.name}); "
+    # counted in the tables read: a Result cut to its first 100 deals was "400 deals" (run.json's n)
+    return (f"{what}: {len(run.units()):,} {units} of {_lineup(run)} ({run.name}); "
             f"interval on {units}" + (", duplicate copies together" if run.meta.get("duplicate") else ""))
 
 

@@ -162,7 +162,7 @@ def configure(game: str, vary: list[str], objective: list[str], players: int | N
     labels = [o.label for o in parsed]
     if len(set(labels)) < len(labels):
         raise SimtoolError(f"an {option('objective')} is given twice; give each once")
-    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+    if not arguments.whole(trials) or trials < 1:  # numpy's too, as simtool.run takes its n
         raise SimtoolError(f"bad {option('trials')} {trials!r}; expected a whole number, 1 or more")
     count = parse_count(n)
     if seed is None:
@@ -176,8 +176,10 @@ def configure(game: str, vary: list[str], objective: list[str], players: int | N
     # the rules for a game nobody plays
     strategies.require_fair([*strategies.split_lineup(lineup), strong, weak], "in a tuning's "
                             f"{option('lineup')}, {option('strong')} or {option('weak')}")
-    config = Config(g.id, p, {k: list(v) for k, v in space.items()},
-                    {k: v for k, v in fixed.items() if k not in space}, labels, trials, count,
+    # plain ints, as tune.json holds them: numpy's players=np.int64(4) was written as '4', and the
+    # tuning refused its own tune.json as damaged
+    config = Config(g.id, int(p), {k: list(v) for k, v in space.items()},
+                    {k: v for k, v in fixed.items() if k not in space}, labels, int(trials), count,
                     lineup, strong, weak, int(seed), unit)
     # building a trial's runs checks the line-up and strategies now, not after the first trial
     built = trial_specs(config, first_playable(config), count, config.seed)
@@ -539,6 +541,18 @@ def read_config(out: Path) -> Config:
     return config
 
 
+def check_config(config: Config) -> None:
+    """A configuration changed since :func:`configure` checked it (``dataclasses.replace(config,
+    trials=0)``) is refused as a ``tune.json`` read back is: ``trials=0`` ended in an IndexError,
+    ``players=9`` in the game's KeyError, each after the tuning's folder was made."""
+    odd = next((name for name, ok in _sound(config).items() if not ok), None)
+    if odd is None:
+        games.check_players(games.get(config.game), config.players)
+        return
+    raise SimtoolError(f"bad config: its {odd} {getattr(config, odd)!r} is none that simtool.tune.configure "
+                       f"makes; make the tuning with configure(game, vary, objective, ...), which checks it")
+
+
 def _sound(config: Config) -> dict[str, bool]:
     """Each setting of a ``tune.json`` read back: whether it is of a kind a tuning writes."""
     def whole(value, low: int) -> bool:
@@ -666,6 +680,7 @@ def tune(config: Config, out: str | Path, jobs: int | None = None, backend: str 
     way and run again, it goes on with the trials an unbroken tuning would have made."""
     if not isinstance(config, Config):  # before its folder is made: a dict once failed in dataclasses
         raise bad("config", config, "a tuning made by simtool.tune.configure(game, vary, objective, ...)")
+    check_config(config)
     arguments.execution(jobs, False, None, backend, scheduler)
     arguments.callback("on_trial", on_trial, "on_trial(done, total)")
     out = arguments.folder("out", out)

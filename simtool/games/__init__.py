@@ -205,7 +205,21 @@ def declaration_problem(game: Game) -> str | None:
     actions = getattr(game, "n_actions", None)
     if not (isinstance(actions, int) and 1 <= actions <= 64):  # an option is a bit of a uint64 set
         return f"game '{game.id}' declares n_actions = {actions!r}: a decision's options are 0..63 at most, so 1..64"
-    return player_count_problem(game) or option_problem(game) or column_problem(game)
+    return player_count_problem(game) or option_problem(game) or column_problem(game) or scoring_problem(game)
+
+
+def scoring_problem(game: Game) -> str | None:
+    """Why the game's ``lower_wins`` or ``total_floor`` cannot be read as declared, or ``None``:
+    ``lower_wins = "no"`` was read as true, every deal won by its lowest score without a word."""
+    lower = getattr(game, "lower_wins", False)
+    if not isinstance(lower, bool | np.bool_):
+        return (f"game '{game.id}' declares lower_wins = {lower!r}: it must be True (the lowest score wins) "
+                f"or False (the highest)")
+    floor = getattr(game, "total_floor", None)
+    if floor is not None and (isinstance(floor, bool) or not isinstance(floor, int | np.integer)):
+        return (f"game '{game.id}' declares total_floor = {floor!r}: it must be a whole number (the lowest a "
+                f"match total falls to) or None")
+    return None
 
 
 ENGINE_COLUMNS = ("deal", "match", "round", "rotation", "seat", "strategy", "score", "tricks", "win",
@@ -237,17 +251,41 @@ def column_problem(game: Game) -> str | None:
 
 def option_problem(game: Game) -> str | None:
     """Why the game's rule options cannot be played as declared, or ``None``: a name given twice
-    (``--rule`` could set only one), a default its own values refuse (played unchecked)."""
+    (``--rule`` could set only one), a name or value ``--rule`` cannot give, a default its own
+    values refuse (played unchecked)."""
     declared = getattr(game, "options", None)
     if not isinstance(declared, tuple | list) or not all(isinstance(o, Option) for o in declared):
         shown = f"Option {declared.name!r}, not in a tuple" if isinstance(declared, Option) else repr(declared)
         return (f"game '{game.id}' declares options = {shown}: it must be a tuple of simtool.options.Option, "
                 f"such as (Option(...),) (the comma of a one-option tuple forgotten?)")
     names = [o.name for o in game.options]
+    # `--rule NAME=VALUE` reads the name up to the first '=' and the value, each stripped, as the
+    # first value written so: a name or value it cannot read was never played from the command line
+    unsayable = next((name for name in names if not isinstance(name, str) or not name.strip()
+                      or name != name.strip() or "=" in name), None)
+    if unsayable is not None:
+        return (f"game '{game.id}' declares rule option {unsayable!r}: --rule NAME=VALUE cannot name it; give "
+                f"it a name without '=' or spaces at its ends, such as 'hand_size'")
     twice = next((name for name in names if names.count(name) > 1), None)
     if twice:
         return f"game '{game.id}' declares rule option '{twice}' twice"
     for o in game.options:
+        if o.auto is None and not (isinstance(o.values, tuple | list) and o.values):
+            # its default is its first value: an IndexError as the game loaded took every command
+            # that lists the installed games down (`simtool games`, an unknown --game's list)
+            return (f"game '{game.id}' declares rule option '{o.name}' with values = {o.values!r}: give its "
+                    f"values in a tuple, the default first, such as ('on', 'off')")
+        written = [str(v) for v in o.values] if o.low is None and isinstance(o.values, tuple | list) else []
+        # the automatic default is read before the values: a value written as it was never given
+        written += [str(o.auto)] if o.auto is not None and written else []
+        if (odd := next((w for w in written if not w.strip() or w != w.strip()), None)) is not None:
+            return (f"game '{game.id}' declares rule option '{o.name}' with the value {odd!r}: --rule "
+                    f"{o.name}=VALUE cannot give it; write it without spaces at its ends")
+        if (alike := next((w for w in written if written.count(w) > 1), None)) is not None:
+            given = ", ".join(map(repr, o.values)) + (f"; auto {o.auto!r}" if o.auto is not None else "")
+            return (f"game '{game.id}' declares rule option '{o.name}' with two values written {alike!r} "
+                    f"({given}): --rule {o.name}={alike} cannot tell them apart; "
+                    f"give each once")
         if o.auto is None:
             try:
                 o.parse(game.id, o.default)
@@ -264,6 +302,9 @@ def player_count_problem(game: Game) -> str | None:
             or not all(isinstance(p, int) and not isinstance(p, bool) and p >= 1 for p in counts):
         return (f"game '{game.id}' declares players = {counts!r}: it must be a non-empty tuple of "
                 f"player counts, such as (4,) or (3, 4, 5)")
+    if 1 in counts:  # no seat to compare: a verdict of "unclear, about 2,496 more deals would settle it"
+        return (f"game '{game.id}' declares players = {tuple(counts)!r}: a game of 1 player has no seats to "
+                f"compare, and every figure of simtool compares seats; declare 2 players or more")
     default = getattr(game, "default_players", None)
     if default not in counts:
         return f"game '{game.id}' declares default_players = {default!r}, not one of its players {tuple(counts)}"

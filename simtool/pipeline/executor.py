@@ -12,6 +12,7 @@ worker-death behave the same for all of them.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import math
@@ -527,7 +528,9 @@ def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
         "game": spec.game,
         "title": game.title,
         "players": spec.players,
-        "rules": spec.rules,
+        # copies: the spec's own dicts, shared, changed the record when a caller edited
+        # result.spec.rules to play a variant (simtool.metrics then took two rule sets for one)
+        "rules": copy.deepcopy(spec.rules),
         "lineup": list(spec.lineup),
         "rotate": spec.rotate,
         "duplicate": spec.duplicate,
@@ -537,7 +540,7 @@ def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
         "seed": spec.seed,
         "chunk": spec.chunk,
         "precision": spec.precision,
-        "plugins": spec.plugins,
+        "plugins": copy.deepcopy(spec.plugins),
         **(lead_record(spec) if spec.leads else {}),
         # reference players that see every hidden card: every table and report marks them
         **({"not_fair": unfair} if (unfair := not_fair(spec.lineup)) else {}),

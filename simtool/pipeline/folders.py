@@ -1029,7 +1029,7 @@ def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
                     "the matches in matches.parquet played")
     else:
         _check_rows(run_dir / "seats.parquet", seats, p, n * copies, "deal", "deals", copies=copies)
-    later.append(_check_values(run_dir / "seats.parquet", seats, meta, *_most_tricks(game, rules, p)))
+    later.append(_check_values(run_dir / "seats.parquet", seats, meta, *most_tricks(game, rules, p)))
     # whole and of the right shape, yet perhaps another run's: refused for every reader (a summary,
     # a ladder, restricted play, the metrics), not by the report alone
     check_intact(run_dir, meta)
@@ -1265,7 +1265,7 @@ def collect(path: Path, query: pl.LazyFrame, engine: str = "auto") -> pl.DataFra
                            f"run it again") from None
 
 
-def _most_tricks(game, rules: dict, p: int) -> tuple[int | None, str]:
+def most_tricks(game, rules: dict, p: int) -> tuple[int | None, str]:
     """The game's ``most_tricks`` for these rules, and what else a table beyond it may mean: a
     designer's game may declare too few (its genuine run was refused as hand-edited, and again
     once run again), or fail in it (a traceback of every reader)."""
@@ -1277,6 +1277,12 @@ def _most_tricks(game, rules: dict, p: int) -> tuple[int | None, str]:
     except Exception as exc:
         raise GameError(f"game '{game.id}' ({type(game).__module__}) raised {describe(exc)} in most_tricks; its "
                         f"conformance suite shows where: {suite}") from exc
+    # not a count of tricks: '13' failed the table's comparison, read as "damaged inside; run it
+    # again", and again once run again
+    if most is not None and (isinstance(most, bool) or not isinstance(most, int | np.integer) or most < 0):
+        raise GameError(f"game '{game.id}' ({type(game).__module__}) most_tricks returned {most!r} at {p} players: "
+                        f"expected a whole number of tricks, 0 or more, or None (not checked); its conformance "
+                        f"suite: {suite}")
     return most, f", or game '{game.id}''s most_tricks is below its play: {suite}"
 
 
@@ -1290,7 +1296,7 @@ def _check_values(path: Path, table: pl.LazyFrame, meta: dict, most_tricks: int 
     :func:`_check_rows`). Missing values, win shares and rounds are refused here; what the run's
     ``run.json`` decides (the tricks, the names) is returned in words, for :func:`load` to refuse
     once that ``run.json`` is known to be the run's. ``or_else``: what else tricks beyond
-    ``most_tricks`` may mean (:func:`_most_tricks`)."""
+    ``most_tricks`` may mean (:func:`most_tricks`)."""
     schema = table.collect_schema()
     missing = [(pl.col(c).is_null() | pl.col(c).is_nan() if schema[c].is_float() else pl.col(c).is_null())
                .sum().alias(c) for c in schema.names()]

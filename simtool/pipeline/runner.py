@@ -9,6 +9,7 @@ one seed play the same deals, which makes their comparison a paired one.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import hashlib
@@ -29,8 +30,8 @@ import polars as pl
 
 from simtool import arguments, games, options
 from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches
-from simtool.errors import ShadowedWarning, SimtoolError, StrategyError, WorkerLost, choices, shown
-from simtool.pipeline.folders import encode_chunk, polars_dtype, write_chunk
+from simtool.errors import GameError, ShadowedWarning, SimtoolError, StrategyError, WorkerLost, choices, shown
+from simtool.pipeline.folders import encode_chunk, most_tricks, polars_dtype, write_chunk
 
 CHUNK = 1 << 15
 MATCH_CHUNK = 1 << 14  # a chunk holds every round of its matches: half the size, as fast (measured)
@@ -172,6 +173,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
                            f"{arguments.option('unit', 'deal')}")
     spec = RunSpec(g.id, p, resolved_rules, tuple(lineup), unit, n, int(seed), chunk_size(unit),
                    rotate and not duplicate, precision, plugin_files(lineup), duplicate, leads, isolate)
+    most_tricks(g, resolved_rules, p)  # a designer's that raises or is no count: refused before anything plays
     found = resolve_lineup(spec)  # fail now, not in a worker
     warn_shadowed(spec)
     cost = max(s.relative_cost() for s in found.strategies)
@@ -417,9 +419,18 @@ def _play(spec: RunSpec, index: int, game, lineup: Lineup, trace_id: int | None,
     play = play_deals if spec.unit == "deal" else play_matches
     plugins = [s.name for s in lineup.strategies if s.origin != "built-in"]
     who = f"strategy {', '.join(plugins)}" if plugins else "a strategy of this run"
+    # the game's own copy of the rules: a game writing into match.rules changed the spec's, and
+    # so the rules run.json records and the next chunk this process played
+    rules = copy.deepcopy(spec.rules)
     with strategies.untouched(f"{who}, while it played,"), seeded_globals(spec.seed, index):
-        outcome = play(game, spec.players, spec.rules, lineup, count * c, deal_rng, play_rng, ctx,
-                       spec.duplicate)
+        outcome = play(game, spec.players, rules, lineup, count * c, deal_rng, play_rng, ctx, spec.duplicate)
+    if rules != spec.rules:
+        unset = object()
+        name = next(k for k in sorted({*rules, *spec.rules}, key=str)
+                    if rules.get(k, unset) != spec.rules.get(k, unset))
+        raise GameError(f"game '{game.id}' changed its rules as it played (rule {name} was "
+                        f"{shown(spec.rules.get(name))}, then {shown(rules.get(name))}): a game reads match.rules, "
+                        f"never writes them; its conformance suite: python -m pytest --simtool-game {game.id}")
     if ctx.leads is not None:
         outcome.leads = ctx.leads.frame()
     return outcome, ctx.trace
