@@ -1603,7 +1603,7 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
         results["id"] = ids
         results["round"] = np.full(len(ids), rnd, np.int16)
         per_round.append(results)
-        over = _ended(game, match, rnd, len(ids))
+        over = ended(game, match, rnd, len(ids))
         capped = ~over if rnd == ROUND_CAP - 1 else np.zeros(len(ids), bool)
         over = over | capped
         if over.any():
@@ -1629,7 +1629,7 @@ def _dealt(game: Game, state, n: int, p: int) -> None:
                         f"p); {_suite(game)}")
 
 
-def _ended(game: Game, match, rnd: int, n: int) -> np.ndarray:
+def ended(game: Game, match, rnd: int, n: int) -> np.ndarray:
     """:meth:`Game.match_over`'s answer as ``(n,)`` booleans (one for every match, a single bool
     for all); one line naming the game otherwise: 0/1 integers were taken as row numbers, and a
     run of 2000 matches wrote 1,200,000 rows of 3 matches without a word."""

@@ -14,7 +14,7 @@ from functools import cache
 
 import numpy as np
 
-from simtool.engine import ROUND_CAP, Context, Lineup, play_round, take
+from simtool.engine import ROUND_CAP, Context, Lineup, ended, play_round, take
 
 PILOT = 200
 """Matches the pilot plays."""
@@ -41,7 +41,8 @@ def _capped_share(game_id: str, p: int, rules: tuple) -> float:
     for rnd in range(ROUND_CAP):
         results = play_round(game, game.deal(rng, match, rnd), lineup, rng, ctx)
         game.end_round(match, results)
-        going = ~game.match_over(match, rnd)
+        # read as the run reads it: a single bool for every match was ~True, -2, taken as a row number
+        going = ~ended(game, match, rnd, len(ctx.ids))
         match, ctx.ids = take(match, going), ctx.ids[going]
         if len(ctx.ids) < WARN_AT * PILOT:
             break
