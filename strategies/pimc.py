@@ -248,14 +248,16 @@ def policy_choice(policy, view, rng) -> np.ndarray:
     picked = np.asarray(policy(view, rng))
     if picked.dtype == np.bool_:
         picked = picked.astype(np.int64)
-    where = f"as the play-out policy of a search (decision '{view.kind}' of {view.game})"
+    def where() -> str:  # only where it is said: a search asks at every decision it searches
+        return f"as the play-out policy of a search (decision '{view.kind}' of {view.game})"
+
     if picked.shape != view.legal.shape or picked.dtype.kind not in "iu":
         raise StrategyError(f"strategy '{policy.name}' returned {picked.dtype} of shape {picked.shape}, expected "
-                            f"integers {view.legal.shape}, {where}")
+                            f"integers {view.legal.shape}, {where()}")
     outside = (picked < 0) | (picked >= view.n_actions)
     if outside.any():
         raise StrategyError(f"strategy '{policy.name}' chose option {picked[outside][0]}, outside "
-                            f"0..{view.n_actions - 1}, {where}")
+                            f"0..{view.n_actions - 1}, {where()}")
     return picked.astype(np.int64, copy=False)
 
 
