@@ -102,10 +102,12 @@ def select(sets: np.ndarray, k: np.ndarray, n_options: int = 64) -> np.ndarray:
         at = sets << _3
         at += k.astype(np.uint64)
         return np.take(IN_BYTE, at.view(np.int64))
-    if k.size and k.max() <= CLEAR_UP_TO:
+    # the ufunc's reduce, once: ndarray.max's Python wrapper cost as much again, twice a pick
+    most = int(np.maximum.reduce(k)) if k.size else CLEAR_UP_TO + 1
+    if most <= CLEAR_UP_TO:
         window = sets.copy()
         step = np.empty_like(window)
-        for j in range(int(k.max())):
+        for j in range(most):
             np.greater(k, j, out=step, casting="unsafe")  # 1 where the k-th is still above
             np.subtract(window, step, out=step)
             window &= step

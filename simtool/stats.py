@@ -320,10 +320,12 @@ def _dense_wide(wide: pl.DataFrame, units: pl.DataFrame, by: list[str], names: l
     """:func:`_wide_sums` of one block as arrays ``(group, stratum)``, a group being a group of
     ``by`` and a figure (figures innermost); the groups as a frame ``*by, figure``; ``N`` per
     stratum. The same arrays as :func:`_dense` of :func:`unit_sums`, without making the long
-    frame (one row per figure) first: most of an :func:`estimates` call on a small frame."""
+    frame (one row per figure) first: most of an :func:`estimates` call on a small frame. The
+    groups come in :func:`estimates`' order, by ``by`` then figure: the few keys sorted here,
+    not every row of its answer by a mapping of the figures' names."""
     figure = pl.DataFrame({"figure": names})
     if by:
-        keys = wide.select(by).unique(maintain_order=True)
+        keys = wide.select(by).unique().sort(by)
         index = wide.join(keys.with_row_index("_g"), on=by, how="left", nulls_equal=True,
                         maintain_order="left")["_g"].to_numpy()
         groups = keys.join(figure, how="cross", maintain_order="left_right")
@@ -351,11 +353,11 @@ def estimates(rows, figures: Figures, by: Collection[str] = (), means: Collectio
     over rows). Figures named in ``means`` get the normal interval, the others are shares."""
     by = list(by)
     sums, units = _wide_sums(rows, figures, by, strata, None)
-    return _estimated(*_dense_wide(sums, units, by, list(figures)), list(figures), by, means)
+    return _estimated(*_dense_wide(sums, units, by, list(figures)), means)
 
 
-def _estimated(groups: pl.DataFrame, arrays: list[np.ndarray], n: np.ndarray, names: list[str],
-               by: list[str], means: Collection[str]) -> pl.DataFrame:
+def _estimated(groups: pl.DataFrame, arrays: list[np.ndarray], n: np.ndarray,
+               means: Collection[str]) -> pl.DataFrame:
     """:func:`estimates`' rows from :func:`_dense_wide`'s groups, sums and units."""
     value, var, held = _estimate(*arrays, n)
     figure = groups["figure"].to_numpy()
@@ -363,10 +365,8 @@ def _estimated(groups: pl.DataFrame, arrays: list[np.ndarray], n: np.ndarray, na
     for share in (True, False):
         pick = np.isin(figure, list(means)) != share
         low[pick], high[pick] = _bounds(value[pick], var[pick], held[pick], share)
-    order = pl.col("figure").replace_strict(names, list(range(len(names))))
     return groups.with_columns(pl.Series("k", arrays[0].sum(-1)), pl.Series("n", arrays[1].sum(-1)),
-                               pl.Series("value", value), pl.Series("low", low), pl.Series("high", high)
-                               ).sort([*by, order])
+                               pl.Series("value", value), pl.Series("low", low), pl.Series("high", high))
 
 
 def wide(long: pl.DataFrame, by: Collection[str]) -> pl.DataFrame:
@@ -447,7 +447,7 @@ def count_distribution(rows, column: str, values) -> pl.DataFrame:
     share_high`` (``n``: rows at that value)."""
     counted = _count_sums(rows, column, values)
     long = estimates(rows, {str(v): pl.col(column) == v for v in values}) if counted is None else \
-        _estimated(*counted, [str(v) for v in values], [], ())
+        _estimated(*counted, ())
     return pl.DataFrame({column: list(values), "n": long["k"].cast(pl.Int64),
                          "share": long["value"], "share_low": long["low"], "share_high": long["high"]})
 
