@@ -454,7 +454,7 @@ def run(
     ctx: typer.Context,
     game: Game = "black-white",
     n: Optional[str] = typer.Option(None, "--n", "-n", help="Deals (or matches): 1e6, 1000000, "
-                                    "1_000_000 (default 1e5; with --precision, the cap: 1e8)."),
+                                    f"1_000_000 (default 1e5; with --precision, the cap: {PRECISION_CAP})."),
     players: Players = None,
     strategy: Strategy = None,
     precision: Optional[str] = typer.Option(None, "--precision", metavar="<float>",
@@ -1320,7 +1320,7 @@ def replay(
     precision: Optional[str] = typer.Option(None, "--precision", metavar="<float>",
                                             callback=number("--precision", arguments.PRECISION_VALID),
                                             help="The run's --precision: its chunks were cut for "
-                                            "its cap (--n, default 1e8), not the deals it kept."),
+                                            f"its cap (--n, default {PRECISION_CAP}), not the deals it kept."),
 ):
     """Write out one deal (or match) of a run play by play, with its results (of a duplicate run:
     the play of the first copy, the results of all)."""
