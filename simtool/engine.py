@@ -1648,8 +1648,10 @@ def ended(game: Game, match, rnd: int, n: int) -> np.ndarray:
         if whole and bool(alone.reshape(-1)[0]) == bool(over):
             continue
         said = bool(alone.reshape(-1)[0]) if whole else f"{alone.dtype} of shape {alone.shape}"
-        raise GameError(f"game '{game.id}' match_over answered {bool(over)} for all {n} matches at once after round "
-                        f"{rnd}, but {said} for match {row} asked alone: each match ends by its own state, "
+        # the batch is a chunk's, or the round-cap pilot's, never the run's n: no count a designer could read for it
+        raise GameError(f"game '{game.id}' match_over answered {bool(over)} for a whole batch of matches at once after "
+                        f"round {rnd}, but {said} for the batch's {'first' if row == 0 else 'last'} match asked "
+                        f"alone: each match ends by its own state, "
                         f"(n,) booleans (an .any() or .all() without axis=1?); {_suite(game)}")
     return np.full(n, bool(over))
 
