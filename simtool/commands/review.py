@@ -91,6 +91,13 @@ class Sizes:
     random: int = 0
     leads: int = 0
 
+    def __post_init__(self):
+        # numpy's whole numbers as Python's, as review() takes them for players and seed: stored
+        # so, they pass sound() and are written to sizes.json as numbers
+        for name in self.__dataclass_fields__:
+            if arguments.whole(value := getattr(self, name)):
+                object.__setattr__(self, name, int(value))
+
 
 OPTIONAL = ("random", "leads")
 """Sizes that may be 0: plays a review can do without."""
