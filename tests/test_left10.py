@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -48,3 +49,27 @@ def test_a_review_takes_numpy_whole_numbers_for_its_sizes(tmp_path):
         review.review("black-white", tmp_path / "r", seed=np.int64(3), sizes=given, backend="none")
     for refused in (np.bool_(True), np.float64(64)):  # numpy's, as Python's True and 64.0 are
         assert not review.sound(review.Sizes(refused, 16, 64, 16, 8))
+
+
+def test_a_seat_summary_of_another_game_s_rows_names_what_they_lack():
+    # before: seat_summary(black-white, a Hearts run's seats) ended in polars' ColumnNotFoundError
+    # (a traceback of the query plan), as did seats missing a column or matches missing one
+    from simtool import games
+    from simtool.analysis.summary import seat_summary
+
+    hearts = simtool.run("hearts", n=64, seed=1, strategy="random", jobs=1)
+    whole = simtool.run("black-white", n=16, seed=1, strategy="random", jobs=1, unit="match")
+    for game, seats, matches, says in [
+        ("black-white", hearts.seats, None, "seat summary of game 'black-white': the seats given lack 'black', "
+                                            "'white' (they hold deal, seat, strategy, score, tricks, win, hearts, "
+                                            "queen, moon, jack, the columns of 'hearts': rows of another game?); "
+                                            "give the seats of a run of black-white (its result.seats)"),
+        ("hearts", hearts.seats.drop("score"), None, "the seats given lack 'score' (they hold deal, seat, strategy, "
+                                                     "tricks, win, hearts"),
+        ("black-white", whole.seats, whole.matches.drop("capped"), "the matches given lack 'capped' (they hold"),
+    ]:
+        with pytest.raises(SimtoolError, match=re.escape(says)) as refused:
+            seat_summary(games.get(game), seats.lazy(), None if matches is None else matches.lazy())
+        assert "\n" not in str(refused.value)
+    table = seat_summary(games.get("black-white"), whole.seats.lazy(), whole.matches.lazy())
+    assert table.height == 3 and "capped" in table.columns  # the rows of the game itself, as before

@@ -8,6 +8,7 @@ import polars as pl
 from simtool import stats
 from simtool.analysis import of as analysis_of
 from simtool.analysis.verdicts import seat_line
+from simtool.errors import SimtoolError
 from simtool.stats import Figures, estimates, unit_sums, wide
 
 
@@ -21,6 +22,7 @@ def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None,
     by = list(by)
     seats = seats.lazy()
     figures = {"score": pl.col("score"), "win": pl.col("win"), "tricks": pl.col("tricks"), **analysis_of(game).rates}
+    _held(game, "seats", seats, [*by, *(c for e in figures.values() for c in e.meta.root_names())])
     long = estimates(seats, figures, by, {"score", "tricks"}, strata)
     n = long.filter(pl.col("figure") == "score").select(*by, pl.col("n").cast(pl.UInt32))
     out = n.join(wide(long, by), on=by)
@@ -28,12 +30,29 @@ def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None,
                      "tricks", *[c for name in analysis_of(game).rates for c in (name, f"{name}_low", f"{name}_high")])
     if matches is not None:
         matches = matches.lazy()
+        _held(game, "matches", matches, [*by, "rounds", "capped", "total", "win"])
         m = matches.group_by(by).agg(pl.len().alias("matches"),
                                      pl.col("rounds").cast(pl.Float64).mean().alias("rounds"),
                                      pl.col("capped").mean().alias("capped")).collect(engine="streaming")
         long = estimates(matches, {"total": pl.col("total"), "match_win": pl.col("win")}, by, {"total"}, strata)
         out = out.join(m.join(wide(long, by), on=by), on=by)
     return out.sort(by)
+
+
+def _held(game, kind: str, rows: pl.LazyFrame, needed: list[str]) -> None:
+    """One line naming the columns ``rows`` lack, and the game whose rows they may be: another
+    game's seats (or a frame cut short) ended :func:`seat_summary` in polars' ColumnNotFoundError."""
+    from simtool import games
+
+    names = rows.collect_schema().names()
+    missing = [c for c in dict.fromkeys(needed) if c not in names]
+    if not missing:
+        return
+    theirs = [g.id for g in games.registry().values() if g.id != game.id and g.columns and set(g.columns) <= set(names)]
+    guess = f", the columns of {' or '.join(map(repr, theirs))}: rows of another game?" if theirs else ""
+    raise SimtoolError(f"seat summary of game '{game.id}': the {kind} given lack {', '.join(map(repr, missing))} "
+                       f"(they hold {', '.join(names)}{guess}); give the {kind} of a run of {game.id} "
+                       f"(its result.{kind})")
 
 
 def precision_figures(game, seats, matches=None) -> list[tuple[pl.LazyFrame, Figures, list[str]]]:
