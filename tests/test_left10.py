@@ -13,6 +13,9 @@ import typer
 
 import simtool.cli
 from simtool.errors import SimtoolError
+from simtool.options import number
+
+from .designer_games.whist import Whist
 
 
 def _help_texts(cap: str) -> dict[str, str]:
@@ -73,3 +76,32 @@ def test_a_seat_summary_of_another_game_s_rows_names_what_they_lack():
         assert "\n" not in str(refused.value)
     table = seat_summary(games.get("black-white"), whole.seats.lazy(), whole.matches.lazy())
     assert table.height == 3 and "capped" in table.columns  # the rows of the game itself, as before
+
+
+class _OneKind(Whist):
+    id = "one-kind"
+    decisions = "lead"  # the comma of ("lead",) forgotten
+
+
+class _HalfLow(Whist):
+    id = "half-low"
+    options = (number("target", 30, 1.5, 200, "total tricks that end the match"),)
+
+
+@pytest.mark.parametrize(("game", "says"), [
+    (_OneKind(), "game 'one-kind' declares decisions = 'lead': it must be a tuple of the kinds its decisions are"),
+    (_HalfLow(), "game 'half-low' declares rule option 'target' with low = 1.5: a range's low, high and step are "
+                 "whole numbers"),
+])
+def test_decisions_in_a_string_and_a_fractional_range_are_declaration_problems(game, says):
+    # before: both loaded, and the conformance suite's check of declarations passed them:
+    # decisions = "lead" was read letter by letter (pimc's focus='l' taken for a kind), and
+    # low=1.5 ended in a TypeError where the option's values are listed (Option.domain, which
+    # tuning walks)
+    from simtool import games
+    from simtool.testing import check_player_counts
+
+    assert (games.declaration_problem(game) or "").startswith(says)
+    with pytest.raises(pytest.UsageError, match="^" + re.escape(says)):
+        check_player_counts(game)  # the conformance suite's check of a game it is given
+    assert games.declaration_problem(Whist()) is None

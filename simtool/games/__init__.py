@@ -205,6 +205,12 @@ def declaration_problem(game: Game) -> str | None:
     actions = getattr(game, "n_actions", None)
     if not (isinstance(actions, int) and 1 <= actions <= 64):  # an option is a bit of a uint64 set
         return f"game '{game.id}' declares n_actions = {actions!r}: a decision's options are 0..63 at most, so 1..64"
+    kinds = getattr(game, "decisions", ())
+    if not isinstance(kinds, tuple | list) or not all(isinstance(k, str) and k for k in kinds):
+        # decisions = "lead" (the comma forgotten) was read letter by letter: pimc's focus='l' was
+        # taken, and its refusals listed the letters as the game's kinds
+        return (f"game '{gid}' declares decisions = {kinds!r}: it must be a tuple of the kinds its decisions are, "
+                f"such as ('lead', 'play') (the comma of a one-kind tuple forgotten?)")
     return player_count_problem(game) or option_problem(game) or column_problem(game) or scoring_problem(game)
 
 
@@ -270,6 +276,13 @@ def option_problem(game: Game) -> str | None:
     if twice:
         return f"game '{game.id}' declares rule option '{twice}' twice"
     for o in game.options:
+        odd_bound = next((f"{k} = {v!r}" for k, v in (("low", o.low), ("high", o.high), ("step", o.step))
+                          if isinstance(v, bool | np.bool_) or not isinstance(v, int | np.integer)), None)
+        if o.low is not None and odd_bound:
+            # low=1.5 loaded, and ended in a TypeError where its values are listed (Option.domain's
+            # range, which tuning walks)
+            return (f"game '{game.id}' declares rule option '{o.name}' with {odd_bound}: a range's low, high and "
+                    f"step are whole numbers")
         if o.auto is None and not (isinstance(o.values, tuple | list) and o.values):
             # its default is its first value: an IndexError as the game loaded took every command
             # that lists the installed games down (`simtool games`, an unknown --game's list)
