@@ -9,6 +9,7 @@ position in the trick) and ``trick_no``.
 from __future__ import annotations
 
 import abc
+import functools
 from collections.abc import Generator
 from typing import ClassVar
 
@@ -111,7 +112,14 @@ def play_unwatched_trick(s: TrickRound, cell, leader: np.ndarray) -> Generator[D
     int16 maximum a card: each card counts for its ranked key plus 7 less its place in the trick,
     so that the highest is the strongest card and, among equals, the earliest, as
     :func:`contest` has it (where each card took five steps, three of them int64). ``winning``
-    and ``best`` are set at the trick's end."""
+    and ``best`` are set at the trick's end.
+
+    A round state whose rule hooks are not those its ``ranked`` was written beside (a designer's
+    subclass of a built-in game overriding ``follow_set`` to read ``best``) plays the trick
+    through :func:`play_trick` instead (see :func:`_ranked_as_written`)."""
+    if not _ranked_as_written(type(s)):
+        yield from play_trick(s, cell, leader)
+        return
     p = s.p
     at = cell(leader)
     hand = s.hand(at)
@@ -142,6 +150,20 @@ def play_unwatched_trick(s: TrickRound, cell, leader: np.ndarray) -> Generator[D
     np.minimum(winner, winner - np.uint64(p), out=winner)  # (leader + place) % p, as _seat_after
     s.winning = winner.view(np.int64)
     s.best = (best >> np.int16(3)).astype(s.best.dtype)
+
+
+_HOOKS = ("hand", "lead_set", "follow_set", "on_lead", "on_follow", "announce", "key")
+"""The rules :func:`play_unwatched_trick` calls or stands for (``key``, by ``ranked``)."""
+
+
+@functools.cache
+def _ranked_as_written(cls: type) -> bool:
+    """Whether every rule hook of ``cls`` is the one of the class that defines its ``ranked`` (or
+    above it): :func:`play_unwatched_trick` leaves ``best`` and ``winning`` as they were at the
+    lead until the trick's end, which the built-in games' hooks never read, but a subclass's
+    ``follow_set`` may, and a ``key`` of its own would not be ``ranked``'s."""
+    owner = next((c for c in cls.__mro__ if "ranked" in vars(c)), None)
+    return owner is not None and all(getattr(cls, hook, None) is getattr(owner, hook, None) for hook in _HOOKS)
 
 
 def _seat_after(leader: np.ndarray, i: int, p: int) -> np.ndarray:
