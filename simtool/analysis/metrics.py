@@ -84,7 +84,7 @@ DEFINITIONS = {d.name: d for d in (
                "estimate exceeds that threshold, over the decisions (1 if never); mean over games",
                "how early the winner is clear: 0 from the start, 1 never", LUDII, "leads"),
     Definition("drama_ludii", "per game, mean over decisions of the highest estimate minus the "
-               "(best) eventual winner's; mean over games",
+               "eventual winner's (the mean of the winners', where several share the win); mean over games",
                "how far the eventual winner trailed the leader on average", LUDII, "leads"),
     Definition("stability", "per game, the sum over seats of the variance of the seat's estimate "
                "over the decisions; mean over games", "0: standings never move", LUDII, "leads"),
@@ -629,9 +629,12 @@ def drama_ludii(source) -> Figure:
     run = read(source)
     h = histories(run)
     _, won = _winners(run, h)
-    gap = h.est.max(axis=1) - np.where(won[h.game], h.est, -np.inf).max(axis=1)
+    # Ludii's Drama.java averages the gap over every highest-ranked player: a shared win is not
+    # read at its best winner alone
+    won = won[h.game]
+    gap = h.est.max(axis=1) - (h.est * won).sum(axis=1) / won.sum(axis=1)
     return _mean_over_games(run, h, _group_sum(gap, h) / h.moves,
-                            "the highest estimate minus the eventual winner's, per decision")
+                            "the highest estimate minus the eventual winners' mean, per decision")
 
 
 def stability(source) -> Figure:
