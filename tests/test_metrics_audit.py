@@ -72,3 +72,22 @@ def test_the_other_figures_by_hand():
     for name, figure in M.compute(run).items():
         if figure.low is not None and math.isfinite(figure.low):
             assert figure.low <= figure.value <= figure.high, name
+
+
+def test_games_that_never_vary_give_an_unbounded_figure_no_interval():
+    # 300 deals with the same options 3, 2, 2, 1 each (slope -0.6: convergence 0.8 in every deal).
+    # The resamples then differ only by rounding: the old check (ends exactly equal) printed
+    # [0.8, 0.8000000000000003], an interval of width 0 beside the value 0.8000000000000042 (not
+    # even inside it), where games that do not vary are to give no interval (metrics._bootstrap).
+    n, options = 300, [3, 2, 2, 1]
+    seats = pl.DataFrame({"deal": np.repeat(np.arange(n), 2), "seat": np.tile([0, 1], n),
+                          "strategy": ["random"] * 2 * n, "win": np.tile([1.0, 0.0], n)})
+    leads = pl.DataFrame([{"deal": d, "decision": i, "seat": s, "acting": i % 2, "estimate": 0.5, "own": False,
+                           "choices": c if s == i % 2 else None, "spread": None}
+                          for d in range(n) for i, c in enumerate(options) for s in range(2)],
+                         schema_overrides={"choices": pl.Int8, "spread": pl.Float32})
+    meta = {"players": 2, "lineup": ["random", "random"], "unit": "deal", "n": n, "rotate": False,
+            "lead_history": {"sampled": n, "sample": "all", "estimator": {"random": "hand"}}}
+    figure = M.convergence(M.from_tables("constant", meta, seats, None, leads))
+    assert figure.value == pytest.approx(0.8)
+    assert math.isnan(figure.low) and math.isnan(figure.high)

@@ -392,9 +392,10 @@ def _bootstrap(sums, statistic, strata=None) -> tuple[float, float]:
     """:func:`stats.cluster_bootstrap`, but no interval (NaN, NaN) where every resample gives the
     same value: units that do not vary (two identical games, or a strategy that plays every deal
     alike) show no variation to resample, and a zero-width interval would call an unbounded figure
-    known exactly from them."""
+    known exactly from them. Identical games still give resamples a rounding apart (their sums
+    are added in another order), so the ends are compared to within that."""
     low, high = stats.cluster_bootstrap(sums, statistic, strata)
-    return (math.nan, math.nan) if low == high else (low, high)
+    return (math.nan, math.nan) if math.isclose(low, high, rel_tol=1e-9, abs_tol=1e-12) else (low, high)
 
 
 # ---- estimate-based metrics -------------------------------------------------------------------
