@@ -11,6 +11,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from simtool import stats
 from simtool.analysis import metrics as M
 
 # Deal 0: seat 0 wins alone. Deal 1: seats 0 and 1 share the win. Deal 2: seat 2 wins alone.
@@ -91,3 +92,16 @@ def test_games_that_never_vary_give_an_unbounded_figure_no_interval():
     figure = M.convergence(M.from_tables("constant", meta, seats, None, leads))
     assert figure.value == pytest.approx(0.8)
     assert math.isnan(figure.low) and math.isnan(figure.high)
+
+
+def test_a_share_never_seen_has_an_interval_from_exactly_0():
+    # Ludii's drawishness of a run with no tied deal is 0; Wilson's low end there is 0, but
+    # centre - half came out 5.6e-17 on the hand-built 2 deals (a printed interval above its value)
+    seats = pl.DataFrame({"deal": [0, 0, 1, 1], "seat": [0, 1, 0, 1], "strategy": ["random"] * 4,
+                          "win": [1.0, 0.0, 0.0, 1.0]})
+    meta = {"players": 2, "lineup": ["random", "random"], "unit": "deal", "n": 2, "rotate": False}
+    run = M.from_tables("no ties", meta, seats, None, None)
+    figure = M.drawishness(run)
+    assert figure.value == 0.0 and figure.low == 0.0 < figure.high
+    low, high = stats.wilson(np.array([0.0, 3.0, 0.0]), np.array([3.0, 3.0, 0.0]))
+    assert low[0] == 0.0 and high[1] == 1.0 and np.isnan(low[2]) and np.isnan(high[2])
