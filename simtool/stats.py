@@ -49,7 +49,11 @@ def wilson(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
         denom = 1 + z * z / n
         centre = (phat + z * z / (2 * n)) / denom
         half = z * np.sqrt(np.maximum(phat * (1 - phat), 0) / n + z * z / (4 * n * n)) / denom
-    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+    # at k = 0 (k = n) the end is 0 (1) exactly; computed as centre -/+ half it comes a rounding
+    # off, and a low of 1e-19 lies above the share 0 it is to hold
+    low = np.where((k <= 0) & (n > 0), 0.0, np.clip(centre - half, 0, 1))
+    high = np.where((k >= n) & (n > 0), 1.0, np.clip(centre + half, 0, 1))
+    return low, high
 
 
 SUMS = ("K", "M", "KK", "KM", "MM", "C")

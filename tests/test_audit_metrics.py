@@ -58,8 +58,8 @@ def test_ludii_estimate_metrics_by_hand():
     # the winner first passes it: deal 0 at decision 3 of 4 (0.8 > 0.7); deal 2 at 2 of 3
     # (0.6 at decision 1 is not above 0.6)
     assert M.decisiveness_moves(run).value == pytest.approx((3 / 4 + 2 / 3) / 2)
-    # leader minus (best) winner: deal 0 0.2, 0.4, 0, 0; deal 1 0, 0; deal 2 0.2, 0, 0
-    assert M.drama_ludii(run).value == pytest.approx((0.6 / 4 + 0 + 0.2 / 3) / 3)
+    # leader minus the winners' mean: deal 0 0.2, 0.4, 0, 0; deal 1 0, 0.9 - 0.5; deal 2 0.2, 0, 0
+    assert M.drama_ludii(run).value == pytest.approx((0.6 / 4 + 0.4 / 2 + 0.2 / 3) / 3)
     per_deal = [sum(np.var([e[s] for _, e in d]) for s in range(2)) for d in HISTORY.values()]
     assert M.stability(run).value == pytest.approx(np.mean(per_deal))
 

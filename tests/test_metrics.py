@@ -79,8 +79,9 @@ def test_ludii_decisiveness_threshold_and_moves():
 
 
 def test_ludii_drama_is_the_leaders_estimate_minus_the_winners():
-    # deal 0: 0, 0.9 - 0.25, 0.75 - 0.5, 0 -> 0.225; deal 1 (best winner): 1 - 0.5, 0.75 - 0.5 -> 0.375
-    assert M.drama_ludii(_run()).value == pytest.approx((0.225 + 0.375) / 2)
+    # deal 0: 0, 0.9 - 0.25, 0.75 - 0.5, 0 -> 0.225; deal 1 (the winners' mean, as Ludii's Drama.java):
+    # 1 - (0 + 0.5) / 2, 0.75 - (0.25 + 0.5) / 2 -> 0.5625
+    assert M.drama_ludii(_run()).value == pytest.approx((0.225 + 0.5625) / 2)
 
 
 def test_ludii_stability_sums_each_seats_variance():

@@ -84,7 +84,7 @@ DEFINITIONS = {d.name: d for d in (
                "estimate exceeds that threshold, over the decisions (1 if never); mean over games",
                "how early the winner is clear: 0 from the start, 1 never", LUDII, "leads"),
     Definition("drama_ludii", "per game, mean over decisions of the highest estimate minus the "
-               "(best) eventual winner's; mean over games",
+               "eventual winner's (the mean of the winners', where several share the win); mean over games",
                "how far the eventual winner trailed the leader on average", LUDII, "leads"),
     Definition("stability", "per game, the sum over seats of the variance of the seat's estimate "
                "over the decisions; mean over games", "0: standings never move", LUDII, "leads"),
@@ -392,9 +392,10 @@ def _bootstrap(sums, statistic, strata=None) -> tuple[float, float]:
     """:func:`stats.cluster_bootstrap`, but no interval (NaN, NaN) where every resample gives the
     same value: units that do not vary (two identical games, or a strategy that plays every deal
     alike) show no variation to resample, and a zero-width interval would call an unbounded figure
-    known exactly from them."""
+    known exactly from them. Identical games still give resamples a rounding apart (their sums
+    are added in another order), so the ends are compared to within that."""
     low, high = stats.cluster_bootstrap(sums, statistic, strata)
-    return (math.nan, math.nan) if low == high else (low, high)
+    return (math.nan, math.nan) if math.isclose(low, high, rel_tol=1e-9, abs_tol=1e-12) else (low, high)
 
 
 # ---- estimate-based metrics -------------------------------------------------------------------
@@ -629,9 +630,12 @@ def drama_ludii(source) -> Figure:
     run = read(source)
     h = histories(run)
     _, won = _winners(run, h)
-    gap = h.est.max(axis=1) - np.where(won[h.game], h.est, -np.inf).max(axis=1)
+    # Ludii's Drama.java averages the gap over every highest-ranked player: a shared win is not
+    # read at its best winner alone
+    won = won[h.game]
+    gap = h.est.max(axis=1) - (h.est * won).sum(axis=1) / won.sum(axis=1)
     return _mean_over_games(run, h, _group_sum(gap, h) / h.moves,
-                            "the highest estimate minus the eventual winner's, per decision")
+                            "the highest estimate minus the eventual winners' mean, per decision")
 
 
 def stability(source) -> Figure:
