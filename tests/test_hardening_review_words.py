@@ -1,0 +1,58 @@
+"""Hostile round on the review's words (round 10 of the review page): a figure the page shows
+beside a verdict never reads as the other side of that verdict's threshold, and every word
+follows from the numbers shown with it. Each test failed on the code before its fix."""
+
+from __future__ import annotations
+
+import copy
+
+from simtool.analysis import verdicts
+from simtool.reports import review as pages
+
+
+def _verdict_from(result: dict, tension: tuple[float, float, float], luck: tuple[float, float, float]) -> dict:
+    """``result`` with its tension and luck figures replaced, and their verdicts and sentences
+    worded again from them, as the review words them."""
+    result = copy.deepcopy(result)
+    q = result["questions"]
+    t = q["tension"]
+    v = verdicts.tension_verdict(tension, (0.7, 0.5, 0.9), (0.7, 0.6, 0.8), t["n"])
+    t["verdict"], t["sentence"] = v.word, v.sentence
+    t["figure"] = {"name": "winner behind at half-time", "value": tension[0], "ci": list(tension[1:])}
+    for row in t["table"]:
+        if row["figure"] == "Winner was behind at half-time":
+            row["value"], row["ci"] = tension[0], list(tension[1:])
+    luck_answer = q["luck"]
+    v = verdicts.luck_verdict(*luck, luck_answer["n"])
+    luck_answer["verdict"], luck_answer["sentence"], luck_answer["share"] = v.word, v.sentence, luck[0]
+    luck_answer["figure"] = {"name": "share of variance the cards explain", "value": luck[0], "ci": list(luck[1:])}
+    for part in luck_answer["parts"]:
+        if part["part"] == "cards":
+            part["share"], part["share_low"], part["share_high"] = luck
+    return result
+
+
+def test_the_review_tables_never_round_a_verdicts_figure_onto_its_threshold(bw_review):
+    # before: the winner behind at half-time in 9.98% of matches (9.97% to 18%, said "9.98%" and
+    # "low tension" in the sentence and the card) read "10.0%" and "10.0% to 18.0%" in the
+    # tension table, a figure the stated rule puts at "some"; the cards' share of the variance,
+    # 29.98% (29.97% to 45%), "low" luck, read "30.0%" in the luck table; the skill paragraph
+    # read the search's gain over random, +2.96 ("little" skill, under 3), as "+3.0" and the
+    # doubling's +0.96 beside "the search has converged" (under 1 point) as "+1.0"
+    _, result = bw_review
+    result = _verdict_from(result, (0.0998, 0.0997, 0.18), (0.2998, 0.2997, 0.45))
+    q = result["questions"]
+    assert q["tension"]["verdict"] == "unclear" and "9.98% of matches" in q["tension"]["sentence"]
+    assert q["luck"]["verdict"] == "unclear" and "30%" not in q["luck"]["sentence"]
+    k = q["skill"]
+    k["over_random_pts"], k["over_random_ci_pts"] = 2.96, [2.0, 2.97]
+    k["doubling_pts"], k["doubling_ci_pts"] = 0.96, [0.5, 0.97]
+    page = pages.render(result)
+    assert "<td>Winner was behind at half-time</td><td>9.98%</td><td>9.97% to 18.0%</td>" in page
+    assert "<td>cards</td><td>29.98%</td><td>29.97% to 45.0%</td>" in page
+    assert "over random +2.96, the doubled search over the search +0.96" in page
+    # the rows no verdict is on as before: a tenth of a percent
+    first = next(r for r in q["tension"]["table"] if r["figure"] == "Winner was behind after the first round")
+    assert f"<td>{first['figure']}</td><td>{100 * first['value']:.1f}%</td>" in page
+    rest = next(p for p in q["luck"]["parts"] if p["part"] == "interplay")
+    assert f"<td>interplay</td><td>{100 * rest['share']:.1f}%</td>" in page
