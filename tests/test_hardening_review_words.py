@@ -56,3 +56,27 @@ def test_the_review_tables_never_round_a_verdicts_figure_onto_its_threshold(bw_r
     assert f"<td>{first['figure']}</td><td>{100 * first['value']:.1f}%</td>" in page
     rest = next(p for p in q["luck"]["parts"] if p["part"] == "interplay")
     assert f"<td>interplay</td><td>{100 * rest['share']:.1f}%</td>" in page
+
+
+def _row(question: str, before: float, after: float, low: float, high: float, change: str) -> dict:
+    return {"question": question, "before": before, "after": after, "delta": after - before, "ci": [low, high],
+            "better": {"better": True, "worse": False}.get(change), "change": change}
+
+
+def test_a_clear_change_never_shows_a_difference_of_0(bw_review):
+    # before: a hazard's rate 0.30% -> 0.34% of deals, its difference surely above 0 (+0.01 to
+    # +0.07 points: "worse"), read "0.0 points (+0.01 to +0.07): worse" in the changes table
+    # (and `simtool review`'s summary line): a difference of none beside the word for one
+    _, result = bw_review
+    result = copy.deepcopy(result)
+    assert verdicts.change("lower", 0.0004, 0.0001, 0.0007) == "worse"
+    result["changes"] = [_row("hazards: moon", 0.0030, 0.0034, 0.0001, 0.0007, "worse"),
+                         _row("seats", 2.5, 2.5, -0.4, 0.4, "no clear change")]
+    moon, seats = pages.change_rows(result)
+    assert moon["delta_text"] == "+0.04 points (+0.01 to +0.1)"
+    assert seats["delta_text"] == "0.0 points (-0.4 to +0.4)"  # none: no sign, as before
+    result["comparison"] = {"possible": True, "why": None, "before": "the reviewed rules",
+                            "after": "the --vs-rule rules"}
+    page = pages.render(result)
+    assert "<td>+0.04 points (+0.01 to +0.1)</td><td class=\"change\">worse</td>" in page
+

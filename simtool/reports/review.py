@@ -216,10 +216,13 @@ def one_decimal(x: float, sign: str = "", near=()) -> str:
     return "n/a" if x is None or not math.isfinite(x) else verdicts.fixed(x, near, sign=sign)
 
 
-def _shown(x: float | None, scale: float, sign: str = "", after: str = "") -> str:
-    """One figure of a changes row, times ``scale``; none (review.json's null: no interval from one
-    unit) is ``n/a``, with no unit."""
-    return "n/a" if x is None or not math.isfinite(x) else one_decimal(scale * x, sign) + after
+def _shown(x: float | None, scale: float, sign: str = "", after: str = "", near=()) -> str:
+    """One figure of a changes row, times ``scale``, never rounded onto one of ``near`` (before
+    ``scale``) it is not on; none (review.json's null: no interval from one unit) is ``n/a``, with
+    no unit."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return one_decimal(scale * x, sign, [scale * t for t in near]) + after
 
 
 def change_rows(result: dict) -> list[dict]:
@@ -239,10 +242,12 @@ def change_rows(result: dict) -> list[dict]:
             # beside "better" read "0.0", as did one of -0.02 beside "no clear change"
             return verdicts.fixed(scale * x, (0.0,), sign="+")
 
+        # a clear change never shows as none: +0.04 points read "0.0" beside "worse"
+        clear = (0.0,) if c["change"] != "no clear change" else ()
         rows.append({**c, "label": change_label(c["question"]),
                      "before_text": _shown(c["before"], scale, after=unit),
                      "after_text": _shown(c["after"], scale, after=unit),
-                     "delta_text": f"{_shown(c['delta'], scale, '+', apart)} ({verdicts.span(low, high, end)})",
+                     "delta_text": f"{_shown(c['delta'], scale, '+', apart, clear)} ({verdicts.span(low, high, end)})",
                      "tone": {"better": "good", "worse": "bad"}.get(c["change"], "none")})
     return rows
 
