@@ -80,3 +80,22 @@ def test_a_clear_change_never_shows_a_difference_of_0(bw_review):
     page = pages.render(result)
     assert "<td>+0.04 points (+0.01 to +0.1)</td><td class=\"change\">worse</td>" in page
 
+
+def test_the_changes_table_never_rounds_a_figure_onto_its_questions_threshold(bw_review):
+    # before: the largest seat edge 2.96 points ("slight" on its card: under 3) read "3.0 points"
+    # in the changes table, the winner behind at half-time in 9.98% of matches ("low"), "10.0%",
+    # a crude rule costing 0.97 points (flagged: under 1), "1.0 points"
+    _, result = bw_review
+    result = copy.deepcopy(result)
+    result["changes"] = [_row("seats", 2.96, 3.5, -1.0, 2.0, "no clear change"),
+                         _row("tension", 0.0998, 0.2497, 0.05, 0.25, "better"),
+                         _row("restrictions: higher-colour", 0.97, 2.0, -0.5, 2.5, "no clear change"),
+                         _row("luck", 0.5, 0.6, 0.01, 0.19, "changed"),
+                         _row("match: rounds", 2.96, 3.04, 0.01, 0.15, "changed")]
+    seats, tension, crude, luck, rounds = pages.change_rows(result)
+    assert (seats["before_text"], seats["after_text"]) == ("2.96 points", "3.5 points")
+    assert (tension["before_text"], tension["after_text"]) == ("9.98%", "24.97%")
+    assert crude["before_text"] == "0.97 points"
+    # a figure on a threshold stays there, and a figure with no word is shown as before
+    assert (luck["before_text"], luck["after_text"]) == ("50.0%", "60.0%")
+    assert (rounds["before_text"], rounds["after_text"]) == ("3.0", "3.0")

@@ -209,6 +209,23 @@ def change_label(question: str) -> str:
     return f"Rate: {name}" if kind == "hazards" else f"Crude rule {name}: what it costs (points)"
 
 
+CHANGE_MARKS = {"seats": verdicts.SEAT_THRESHOLDS, "seats under the strongest play": verdicts.SEAT_THRESHOLDS,
+                "skill": verdicts.SKILL_THRESHOLDS, "hidden information": verdicts.HIDDEN_THRESHOLDS,
+                "luck": verdicts.LUCK_THRESHOLDS, "tension": verdicts.TENSION_THRESHOLDS,
+                "match: capped": verdicts.HAZARD_THRESHOLDS, "restrictions": verdicts.RESTRICTION_THRESHOLDS,
+                "hazards": verdicts.HAZARD_THRESHOLDS}
+"""The thresholds of the verdict each changes row's figure is worded by, which the row never
+rounds it onto (an edge of 2.96 points, "slight", read "3.0 points" there)."""
+
+
+def change_marks(question: str) -> tuple[float, ...]:
+    """:data:`CHANGE_MARKS` of a changes row; none for a rate of the most exposed seat (its
+    verdict is on the seat's gap to its fair share, not on the rate) and for match length."""
+    if question.endswith("(the most exposed seat)"):
+        return ()
+    return CHANGE_MARKS.get(question, CHANGE_MARKS.get(question.partition(": ")[0], ()))
+
+
 def one_decimal(x: float, sign: str = "", near=()) -> str:
     """``x`` with one decimal, never ``-0.0``, and with ``sign`` ``+`` never ``+0.0`` either: a
     difference that rounds to 0 shows no sign (-0.04 is not "+0.0"). The verdicts' rounding
@@ -242,11 +259,12 @@ def change_rows(result: dict) -> list[dict]:
             # beside "better" read "0.0", as did one of -0.02 beside "no clear change"
             return verdicts.fixed(scale * x, (0.0,), sign="+")
 
+        near = change_marks(c["question"])
         # a clear change never shows as none: +0.04 points read "0.0" beside "worse"
         clear = (0.0,) if c["change"] != "no clear change" else ()
         rows.append({**c, "label": change_label(c["question"]),
-                     "before_text": _shown(c["before"], scale, after=unit),
-                     "after_text": _shown(c["after"], scale, after=unit),
+                     "before_text": _shown(c["before"], scale, after=unit, near=near),
+                     "after_text": _shown(c["after"], scale, after=unit, near=near),
                      "delta_text": f"{_shown(c['delta'], scale, '+', apart, clear)} ({verdicts.span(low, high, end)})",
                      "tone": {"better": "good", "worse": "bad"}.get(c["change"], "none")})
     return rows
