@@ -99,3 +99,22 @@ def test_the_changes_table_never_rounds_a_figure_onto_its_questions_threshold(bw
     # a figure on a threshold stays there, and a figure with no word is shown as before
     assert (luck["before_text"], luck["after_text"]) == ("50.0%", "60.0%")
     assert (rounds["before_text"], rounds["after_text"]) == ("3.0", "3.0")
+
+
+def test_a_shared_hazards_edge_is_labelled_with_the_seat_it_belongs_to(tmp_path):
+    # before: Hearts' queen of spades, 300 deals of ducker, seed 2: review.json's hazard read
+    # "seat": 1 (the most exposed, +2.0 points over its fair share) beside "edge_pts": -3.3 and
+    # "ci_pts" of seat 2, the seat the sentence names: a reader took seat 1 for 3.3 points under
+    # its share; now "edge_seat" names the seat of edge_pts and ci_pts
+    import simtool
+    from simtool import games
+    from simtool.analysis import review as answers
+
+    simtool.run(game="hearts", n=300, strategy="ducker", seed=2, out=tmp_path / "r", jobs=1)
+    queen = next(h for h in answers.hazards(games.get("hearts"), tmp_path / "r") if h["name"] == "queen")
+    by_seat = {e["seat"]: e for e in queen["seats"]}
+    assert queen["rate"] == by_seat[queen["seat"]]["share"] == max(e["share"] for e in queen["seats"])
+    named = by_seat[queen["edge_seat"]]
+    assert (queen["edge_pts"], queen["ci_pts"]) == (named["edge_pts"], named["ci_pts"])
+    assert queen["sentence"].startswith(f"Seat {queen['edge_seat']} takes the queen")
+    assert queen["edge_seat"] != queen["seat"]  # the case that misled: the two are other seats
