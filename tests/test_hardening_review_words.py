@@ -118,3 +118,18 @@ def test_a_shared_hazards_edge_is_labelled_with_the_seat_it_belongs_to(tmp_path)
     assert (queen["edge_pts"], queen["ci_pts"]) == (named["edge_pts"], named["ci_pts"])
     assert queen["sentence"].startswith(f"Seat {queen['edge_seat']} takes the queen")
     assert queen["edge_seat"] != queen["seat"]  # the case that misled: the two are other seats
+
+
+def test_a_crude_rule_that_surely_beats_full_play_is_said_to_beat_it():
+    # before: "Never dumping the queen costs ducker -5.0 points of win share per seat (95% interval
+    # -8.0 to -2.0): under 1 point, so this crude rule does nearly as well as full play", of a
+    # restriction that surely wins more than the strategy it restricts (`simtool restrict` says
+    # of the same figures "gains ducker ...: ducker chooses worse here than the restriction does")
+    better = verdicts.restriction_verdict("never dumping the queen", "ducker", -5.0, -8.0, -2.0, 1000)
+    assert better.word == "nearly as good" and better.figures["flagged"]
+    assert "nearly as well" not in better.sentence
+    assert better.sentence.endswith("(95% interval -8.0 to -2.0): under 1 point, and surely better than full play: "
+                                    "ducker chooses worse here than this crude rule does (flagged).")
+    # an interval that holds 0 is nearly as good, as before
+    near = verdicts.restriction_verdict("never dumping the queen", "ducker", -0.5, -0.9, 0.3, 1000)
+    assert near.sentence.endswith("under 1 point, so this crude rule does nearly as well as full play (flagged).")
