@@ -133,3 +133,19 @@ def test_a_crude_rule_that_surely_beats_full_play_is_said_to_beat_it():
     # an interval that holds 0 is nearly as good, as before
     near = verdicts.restriction_verdict("never dumping the queen", "ducker", -0.5, -0.9, 0.3, 1000)
     assert near.sentence.endswith("under 1 point, so this crude rule does nearly as well as full play (flagged).")
+
+
+def test_a_cards_share_that_is_not_0_never_shows_as_0():
+    # before: a hazard in 0.03% of deals read "0.0% (95% interval 0.0 to 0.1%)" on its card beside
+    # its sentence's "0.03% of deals (95% interval 0.01% to 0.1%)", and the winner behind at
+    # half-time in 0.4% of matches "0% (95% interval 0 to 2%)" (the card's whole percents) beside
+    # "0.4%": a rate of none, which the sentence beside it denies
+    rare = verdicts.hazard_verdict("moon", "shoots the moon", 0.0003, 0.0001, 0.0008, 100_000)
+    assert "in 0.03% of deals (95% interval 0.01% to 0.1%)" in rare.sentence
+    assert pages.figure_text(0.0003, 0.0001, 0.0008, "%", 100, near=[0.01, 0.1]) == \
+        "0.03% (95% interval 0.01 to 0.1%)"
+    assert pages.figure_text(0.004, 0.001, 0.02, "%", 100, 0, near=[0.1, 0.25]) == "0.4% (95% interval 0.1 to 2%)"
+    # a share of 0, and figures in points, as before
+    assert pages.figure_text(0.0, 0.0, 0.16, "%", 100, near=[0.01, 0.1]) == "0.0% (95% interval 0.0 to 16.0%)"
+    assert pages.figure_text(0.03, -0.5, 0.6, " points", near=[1.0, 3.0]) == \
+        "0.0 points (95% interval -0.5 to 0.6 points)"

@@ -69,9 +69,11 @@ def interval_svg(value: float, low: float, high: float, thresholds: list[float],
 def figure_text(value: float, low: float, high: float, unit: str, scale: float = 1.0, digits: int = 1,
                 near=()) -> str:
     """The figure and its interval as the verdict's sentence shows them: never rounded onto a
-    threshold of ``near`` (in the figure's units, before ``scale``) that it is not on."""
+    threshold of ``near`` (in the figure's units, before ``scale``) that it is not on, nor a share
+    (``unit`` %) to 0 where it is not 0 (a rate of 0.03%, "0.03%" in its sentence, read "0.0%")."""
     def f(x: float) -> str:
-        return verdicts.fixed(scale * x, [scale * t for t in near], digits=digits)
+        shown = stats.shown_decimals(x, digits) if unit == "%" else digits
+        return verdicts.fixed(scale * x, [scale * t for t in near], digits=shown)
 
     if value is None or not math.isfinite(value):  # one deal: no share of variance to split ("nan%")
         return "n/a"
