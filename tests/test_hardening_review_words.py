@@ -149,3 +149,15 @@ def test_a_cards_share_that_is_not_0_never_shows_as_0():
     assert pages.figure_text(0.0, 0.0, 0.16, "%", 100, near=[0.01, 0.1]) == "0.0% (95% interval 0.0 to 16.0%)"
     assert pages.figure_text(0.03, -0.5, 0.6, " points", near=[1.0, 3.0]) == \
         "0.0 points (95% interval -0.5 to 0.6 points)"
+
+
+def test_the_changes_table_never_shows_a_share_that_is_not_0_as_0(bw_review):
+    # before: a hazard's rate 0.03% -> 0.07% of deals read "0.0% -> 0.1%" in the changes table:
+    # before it, none, where its card and sentence say 0.03%
+    _, result = bw_review
+    result = copy.deepcopy(result)
+    result["changes"] = [_row("hazards: moon", 0.0003, 0.0007, 0.0001, 0.0007, "worse"),
+                         _row("match: capped", 0.0, 0.0, -0.16, 0.16, "no clear change")]
+    moon, capped = pages.change_rows(result)
+    assert (moon["before_text"], moon["after_text"]) == ("0.03%", "0.1%")  # as their sentences
+    assert (capped["before_text"], capped["after_text"]) == ("0.0%", "0.0%")  # none: as before

@@ -237,11 +237,12 @@ def one_decimal(x: float, sign: str = "", near=()) -> str:
 
 def _shown(x: float | None, scale: float, sign: str = "", after: str = "", near=()) -> str:
     """One figure of a changes row, times ``scale``, never rounded onto one of ``near`` (before
-    ``scale``) it is not on; none (review.json's null: no interval from one unit) is ``n/a``, with
-    no unit."""
+    ``scale``) it is not on, nor a share (``after`` %) to 0 where it is not 0; none (review.json's
+    null: no interval from one unit) is ``n/a``, with no unit."""
     if x is None or not math.isfinite(x):
         return "n/a"
-    return one_decimal(scale * x, sign, [scale * t for t in near]) + after
+    digits = stats.shown_decimals(x) if after == "%" else 1
+    return verdicts.fixed(scale * x, [scale * t for t in near], sign, digits) + after
 
 
 def change_rows(result: dict) -> list[dict]:
