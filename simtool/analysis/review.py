@@ -103,7 +103,8 @@ def hazards(game, heuristic: Path) -> list[dict]:
             what, seat = f"of deals, seat {at['seat']} (the most exposed)", at["seat"]
             v = verdicts.shared_verdict(name, text, by_seat.select("seat", name, f"{name}_low", f"{name}_high").rows(),
                                         meta["players"], meta["n"])
-            extra = {k: v.figures[k] for k in ("seats", "edge_pts", "ci_pts")}
+            # the edge is the seat's the sentence names, which need not be the most exposed
+            extra = {k: v.figures[k] for k in ("seats", "edge_pts", "ci_pts")} | {"edge_seat": v.figures["seat"]}
         else:
             at, what, seat, extra = row, "of deals, seats pooled", None, {}
             v = verdicts.hazard_verdict(name, text, at[name], at[f"{name}_low"], at[f"{name}_high"], meta["n"])

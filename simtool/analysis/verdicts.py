@@ -619,7 +619,10 @@ def restriction_verdict(doing: str, strategy: str, cost_pts: float, low: float, 
     near = RESTRICTION_THRESHOLDS
     head = (f"{doing[:1].upper()}{doing[1:]} costs {strategy} {fixed(cost_pts, near)} points of win share per seat "
             f"(95% interval {span(low, high, lambda x: fixed(x, near))})")
-    if word == "nearly as good":
+    if word == "nearly as good" and high < 0:  # `simtool restrict`'s "helps": not merely "nearly as well"
+        sentence = (f"{head}: under 1 point, and surely better than full play: {strategy} chooses worse here "
+                    f"than this crude rule does (flagged).")
+    elif word == "nearly as good":
         sentence = f"{head}: under 1 point, so this crude rule does nearly as well as full play (flagged)."
     elif word == "costs":
         sentence = f"{head}: full play is clearly better."

@@ -69,9 +69,11 @@ def interval_svg(value: float, low: float, high: float, thresholds: list[float],
 def figure_text(value: float, low: float, high: float, unit: str, scale: float = 1.0, digits: int = 1,
                 near=()) -> str:
     """The figure and its interval as the verdict's sentence shows them: never rounded onto a
-    threshold of ``near`` (in the figure's units, before ``scale``) that it is not on."""
+    threshold of ``near`` (in the figure's units, before ``scale``) that it is not on, nor a share
+    (``unit`` %) to 0 where it is not 0 (a rate of 0.03%, "0.03%" in its sentence, read "0.0%")."""
     def f(x: float) -> str:
-        return verdicts.fixed(scale * x, [scale * t for t in near], digits=digits)
+        shown = stats.shown_decimals(x, digits) if unit == "%" else digits
+        return verdicts.fixed(scale * x, [scale * t for t in near], digits=shown)
 
     if value is None or not math.isfinite(value):  # one deal: no share of variance to split ("nan%")
         return "n/a"
@@ -80,17 +82,36 @@ def figure_text(value: float, low: float, high: float, unit: str, scale: float =
     return f"{f(value)}{unit} (95% interval {interval})"
 
 
-def cell(value: float, percent: bool) -> str:
+def cell(value: float, percent: bool, near=()) -> str:
     """A table's figure: a share in % to a tenth, another to two decimals; ``n/a`` where there
-    is none (NaN: a comeback share of matches that all last one round, a figure of one deal)."""
+    is none (NaN: a comeback share of matches that all last one round, a figure of one deal).
+    ``near``: the thresholds (shares) of the verdict the row decides, which a share is never
+    rounded onto, as its sentence has it."""
     if value is None or not math.isfinite(value):  # None: review.json's null
         return "n/a"
+    if percent and near:
+        return f"{verdicts.fixed(100 * value, [100 * t for t in near], digits=stats.shown_decimals(value))}%"
     return f"{stats.percent(value)}%" if percent else f"{value:.2f}"
 
 
-def interval_cell(low: float, high: float, percent: bool) -> str:
+def interval_cell(low: float, high: float, percent: bool, near=()) -> str:
     """A table's 95% interval, ``low to high`` as :func:`cell` writes each end, or ``n/a``."""
-    return verdicts.span(low, high, lambda x: cell(x, percent))
+    return verdicts.span(low, high, lambda x: cell(x, percent, near))
+
+
+DECIDING_ROWS = ("Winner was behind at half-time", "cards")
+"""The rows of the tension and luck tables whose figure the question's verdict is on."""
+
+
+def deciding(answer: dict, row: str) -> list[float]:
+    """The thresholds a table's ``row`` is shown against: the answer's own where its verdict is on
+    that row (9.98%, "low" tension in the sentence, read "10.0%" in the table), else none."""
+    return marks(answer) if row in DECIDING_ROWS else []
+
+
+def marks(answer: dict) -> list[float]:
+    """The thresholds of an answer's verdict word (the search's convergence has its own)."""
+    return [t for w, t in answer.get("thresholds", {}).items() if w != "converged_below_pts"]
 
 
 def thresholds_text(thresholds: dict, unit: str = "", scale: float = 1.0, first: str = "", what: str = "") -> str:
@@ -109,12 +130,11 @@ def card(key: str, title: str, answer: dict, value: float | None = None, ci=(mat
     """One verdict card: the question, its word and sentence, the figure with its interval as
     text and drawn against the thresholds, the thresholds in words, and the play it holds for.
     The figure is never rounded onto a threshold, as its sentence has it."""
-    marks = [t for w, t in answer.get("thresholds", {}).items() if w != "converged_below_pts"]
     found = value is not None
     short = " pts" if unit == " points" else unit
     return {"key": key, "title": title, "verdict": answer["verdict"], "sentence": answer["sentence"],
-            "figure": figure_text(value, *ci, unit, scale, digits, marks) if found else "",
-            "chart": interval_svg(value, *ci, marks, short, symmetric, scale) if found else "",
+            "figure": figure_text(value, *ci, unit, scale, digits, marks(answer)) if found else "",
+            "chart": interval_svg(value, *ci, marks(answer), short, symmetric, scale) if found else "",
             "thresholds": thresholds_text(answer.get("thresholds", {}), "%" if unit == "%" else "", scale, first,
                                           what) if found else "",
             "play": answer.get("play", "")}
@@ -191,17 +211,38 @@ def change_label(question: str) -> str:
     return f"Rate: {name}" if kind == "hazards" else f"Crude rule {name}: what it costs (points)"
 
 
-def one_decimal(x: float, sign: str = "") -> str:
+CHANGE_MARKS = {"seats": verdicts.SEAT_THRESHOLDS, "seats under the strongest play": verdicts.SEAT_THRESHOLDS,
+                "skill": verdicts.SKILL_THRESHOLDS, "hidden information": verdicts.HIDDEN_THRESHOLDS,
+                "luck": verdicts.LUCK_THRESHOLDS, "tension": verdicts.TENSION_THRESHOLDS,
+                "match: capped": verdicts.HAZARD_THRESHOLDS, "restrictions": verdicts.RESTRICTION_THRESHOLDS,
+                "hazards": verdicts.HAZARD_THRESHOLDS}
+"""The thresholds of the verdict each changes row's figure is worded by, which the row never
+rounds it onto (an edge of 2.96 points, "slight", read "3.0 points" there)."""
+
+
+def change_marks(question: str) -> tuple[float, ...]:
+    """:data:`CHANGE_MARKS` of a changes row; none for a rate of the most exposed seat (its
+    verdict is on the seat's gap to its fair share, not on the rate) and for match length."""
+    if question.endswith("(the most exposed seat)"):
+        return ()
+    return CHANGE_MARKS.get(question, CHANGE_MARKS.get(question.partition(": ")[0], ()))
+
+
+def one_decimal(x: float, sign: str = "", near=()) -> str:
     """``x`` with one decimal, never ``-0.0``, and with ``sign`` ``+`` never ``+0.0`` either: a
     difference that rounds to 0 shows no sign (-0.04 is not "+0.0"). The verdicts' rounding
-    (:func:`verdicts.fixed`), with no threshold to keep off; ``n/a`` for none (review.json's null)."""
-    return "n/a" if x is None or not math.isfinite(x) else verdicts.fixed(x, sign=sign)
+    (:func:`verdicts.fixed`), never onto a threshold of ``near``; ``n/a`` for none (review.json's null)."""
+    return "n/a" if x is None or not math.isfinite(x) else verdicts.fixed(x, near, sign=sign)
 
 
-def _shown(x: float | None, scale: float, sign: str = "", after: str = "") -> str:
-    """One figure of a changes row, times ``scale``; none (review.json's null: no interval from one
-    unit) is ``n/a``, with no unit."""
-    return "n/a" if x is None or not math.isfinite(x) else one_decimal(scale * x, sign) + after
+def _shown(x: float | None, scale: float, sign: str = "", after: str = "", near=()) -> str:
+    """One figure of a changes row, times ``scale``, never rounded onto one of ``near`` (before
+    ``scale``) it is not on, nor a share (``after`` %) to 0 where it is not 0; none (review.json's
+    null: no interval from one unit) is ``n/a``, with no unit."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    digits = stats.shown_decimals(x) if after == "%" else 1
+    return verdicts.fixed(scale * x, [scale * t for t in near], sign, digits) + after
 
 
 def change_rows(result: dict) -> list[dict]:
@@ -221,10 +262,13 @@ def change_rows(result: dict) -> list[dict]:
             # beside "better" read "0.0", as did one of -0.02 beside "no clear change"
             return verdicts.fixed(scale * x, (0.0,), sign="+")
 
+        near = change_marks(c["question"])
+        # a clear change never shows as none: +0.04 points read "0.0" beside "worse"
+        clear = (0.0,) if c["change"] != "no clear change" else ()
         rows.append({**c, "label": change_label(c["question"]),
-                     "before_text": _shown(c["before"], scale, after=unit),
-                     "after_text": _shown(c["after"], scale, after=unit),
-                     "delta_text": f"{_shown(c['delta'], scale, '+', apart)} ({verdicts.span(low, high, end)})",
+                     "before_text": _shown(c["before"], scale, after=unit, near=near),
+                     "after_text": _shown(c["after"], scale, after=unit, near=near),
+                     "delta_text": f"{_shown(c['delta'], scale, '+', apart, clear)} ({verdicts.span(low, high, end)})",
                      "tone": {"better": "good", "worse": "bad"}.get(c["change"], "none")})
     return rows
 
@@ -255,11 +299,12 @@ def environment():
     env = pages.environment()
     env.filters["markup"] = jinja2.utils.markupsafe.Markup
     env.filters["pct"] = lambda v: f"{stats.percent(v)}%"
-    env.filters["signed"] = functools.partial(one_decimal, sign="+")  # never "+0.0" nor "-0.0"
+    # never "+0.0" nor "-0.0"; with thresholds, never onto one (a gain of +2.96, "little" skill, read "+3.0")
+    env.filters["signed"] = lambda x, near=(): one_decimal(x, "+", near)
     # a seat table's points as the seat verdict prints them: never rounded onto its 1 or 3 points
     # (an end of -0.989 read "-1.0" in the table beside "-0.99" in the sentence and the card)
     env.filters["seat_pts"] = lambda x, sign="": verdicts.fixed(x, verdicts.SEAT_THRESHOLDS, sign)
-    env.globals.update(cell=cell, interval_cell=interval_cell)
+    env.globals.update(cell=cell, interval_cell=interval_cell, deciding=deciding, marks=marks)
     return env
 
 
