@@ -1,6 +1,6 @@
 """Second audit of the published metrics against /work/shared/METRICS.md and the sources it names,
 on a hand-built 3-seat run whose every figure is worked out by hand below (n = 3: CardStock's
-d = (1 + 1/2) / 2 = 0.75). Where METRICS.md is silent the source decides (its own rule): Ludii's
+d = (1 + 1/2) / 2 = 0.75). Where that file is silent the source decides (its own rule): Ludii's
 ``Drama.java`` averages the gap over every highest-ranked player of a shared win."""
 
 from __future__ import annotations
