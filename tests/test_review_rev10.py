@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+import simtool
+from simtool.errors import SimtoolError
 from simtool.options import number
 
 from .designer_games.whist import Whist
@@ -30,3 +32,19 @@ def test_a_range_option_whose_step_is_not_1_or_more_is_a_declaration_problem(ste
     with pytest.raises(pytest.UsageError, match="^" + re.escape(says)):
         check_player_counts(Stepped())
 
+
+def test_a_seat_summary_of_rows_without_their_unit_names_it():
+    # before: seats or matches without their unit column (match, else deal) passed the check of
+    # 78efd5e and ended in polars' ColumnNotFoundError with the query plan
+    from simtool import games
+    from simtool.analysis.summary import seat_summary
+
+    run = simtool.run("black-white", n=16, seed=1, strategy="random", jobs=1, unit="match")
+    bw = games.get("black-white")
+    for seats, matches, says in [
+        (run.seats.drop("match"), run.matches, "the seats given lack 'deal' (they hold round, seat, strategy"),
+        (run.seats, run.matches.drop("match"), "the matches given lack 'deal' (they hold seat, strategy, total"),
+    ]:
+        with pytest.raises(SimtoolError, match=re.escape(f"seat summary of game 'black-white': {says}")) as refused:
+            seat_summary(bw, seats.lazy(), matches.lazy())
+        assert "\n" not in str(refused.value)
