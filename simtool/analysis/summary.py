@@ -9,7 +9,7 @@ from simtool import stats
 from simtool.analysis import of as analysis_of
 from simtool.analysis.verdicts import seat_line
 from simtool.errors import SimtoolError
-from simtool.stats import Figures, estimates, unit_sums, wide
+from simtool.stats import Figures, estimates, unit_key, unit_sums, wide
 
 
 def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None,
@@ -45,7 +45,8 @@ def _held(game, kind: str, rows: pl.LazyFrame, needed: list[str]) -> None:
     from simtool import games
 
     names = rows.collect_schema().names()
-    missing = [c for c in dict.fromkeys(needed) if c not in names]
+    # the unit too (match, else deal), which every interval is on
+    missing = [c for c in dict.fromkeys([*needed, unit_key(rows)]) if c not in names]
     if not missing:
         return
     theirs = [g.id for g in games.registry().values() if g.id != game.id and g.columns and set(g.columns) <= set(names)]

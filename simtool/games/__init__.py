@@ -283,6 +283,11 @@ def option_problem(game: Game) -> str | None:
             # range, which tuning walks)
             return (f"game '{game.id}' declares rule option '{o.name}' with {odd_bound}: a range's low, high and "
                     f"step are whole numbers")
+        if o.low is not None and o.step < 1:
+            # step 0 ended Option.domain in a ValueError and a negative one left it empty, while
+            # --rule read either as 1: `--vary` and tuning had no value to try
+            return (f"game '{game.id}' declares rule option '{o.name}' with step = {o.step}: a range's step is a "
+                    f"whole number 1 or more")
         if o.auto is None and not (isinstance(o.values, tuple | list) and o.values):
             # its default is its first value: an IndexError as the game loaded took every command
             # that lists the installed games down (`simtool games`, an unknown --game's list)
