@@ -1076,7 +1076,9 @@ def environment():
     env.globals.update(fmt_cost=restrict.fmt_cost, narrow=restrict.NARROW, verdict_text=VERDICTS,
                        lineup_text=lineup_text, fmt_share=stats.fmt_share, fmt_mean=stats.fmt_mean,
                        fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text,
-                       points=verdicts.signed_points, run_label=run_label)
+                       points=verdicts.signed_points, run_label=run_label,
+                       # a seat's edge is worded by these (1 and 3 points): never shown rounded onto one
+                       seat_thresholds=verdicts.SEAT_THRESHOLDS)
     return env
 
 
