@@ -1062,7 +1062,7 @@ def _ladder_table(climbed, meta: dict) -> Table:
 
     rules = ", ".join(f"{k}={v}" for k, v in options.named(games.get(meta["game"]), meta["rules"]).items())
     unit = "matches" if meta["unit"] == "match" else "deals"
-    from simtool.analysis.ladder import gain_points
+    from simtool.analysis.ladder import gain_points, share_text
 
     how = "duplicate deals (each once per rotation)" if meta.get("duplicate") else "seats rotated"
     t = Table(title=f"Skill ladder: {meta['game']} {meta['players']}p{', ' + rules if rules else ''}, "
@@ -1072,7 +1072,7 @@ def _ladder_table(climbed, meta: dict) -> Table:
         t.add_column(col, justify="right")
     for r in climbed.rungs:
         t.add_row(str(r.rung), r.name, f"{climbed.players - 1} × {r.below}",
-                  stats.fmt_share(r.share, r.low, r.high), f"{100 * r.fair:.1f}%", gain_points(r), r.verdict)
+                  share_text(r), f"{100 * r.fair:.1f}%", gain_points(r), r.verdict)
     ref = climbed.reference
     if ref is not None:
         t.add_row("ref", f"{ref.name} (not fair)", f"{climbed.players - 1} × {ref.below}",

@@ -52,3 +52,35 @@ def test_the_seat_table_never_rounds_an_edge_onto_a_seat_threshold(kc_runs, monk
     monkeypatch.setattr(balance, "analyse", edged)
     page = balance.render(kc_runs[:1])
     assert _seat_cells(page) == ["+2.96 pts", "-0.99 pts", "+2.0 pts", "-4.0 pts"]
+
+
+def _rung(share, low, high, fair, rung=2):
+    from simtool.analysis import ladder as ladders
+
+    return ladders.Rung(rung, "pimc@samples=8", "pimc@samples=4", share, low, high, fair, 0.1, None)
+
+
+def test_a_rung_s_share_never_reads_as_the_other_side_of_fair_from_its_word(kc_runs):
+    # before: a rung that pays, 40.0% per seat (33.4% to 47.0%) over a fair 33.3%, read "40.0% ±
+    # 6.8%" (down to 33.2%, below fair) beside "yes" in `simtool ladder`'s table and the report's;
+    # the rung where a 2-player ladder flattens, 56.0% (49.8% to 61.4%), read "wins 56.0% ± 5.8%
+    # per seat ..., not clearly above the fair 50.0%": an interval from 50.2% up
+    from simtool.analysis import ladder as ladders
+    from simtool.cli import _ladder_table
+
+    pays = _rung(0.40, 0.3340, 0.4700, 1 / 3)
+    assert pays.verdict == "yes" and ladders.share_text(pays) == "40.0% (33.4–47.0%)"
+    flat = _rung(0.56, 0.498, 0.614, 0.5)
+    sentence = ladders.verdict(ladders.Ladder("hearts", 2, {}, "deal", [flat]))
+    assert "wins 56.0% (49.8–61.4%) per seat" in sentence and "not clearly above the fair 50.0%" in sentence
+    # an end is never printed as fair: 33.34% beside a fair 33.3%
+    near = _rung(0.40, 0.33340, 0.4700, 1 / 3)
+    assert ladders.share_text(near) == "40.00% (33.34–47.00%)"
+    # where x% ± h% tells the same side as the word, as before: reaching fair as printed is "not
+    # clearly above" (56.0% ± 6.0% from 50.0%)
+    assert ladders.share_text(_rung(0.56, 0.497, 0.618, 0.5)) == "56.0% ± 6.0%"
+    assert ladders.share_text(_rung(0.40, 0.34, 0.46, 1 / 3)) == "40.0% ± 6.0%"
+    assert ladders.share_text(_rung(0.34, 0.28, 0.40, 1 / 3)) == "34.0% ± 6.0%"
+    meta = {"game": "black-white", "rules": {}, "unit": "deal", "players": 3, "n": 200, "seed": 1}
+    table = _ladder_table(ladders.Ladder("black-white", 3, {}, "deal", [pays]), meta)
+    assert table.columns[3]._cells == ["40.0% (33.4–47.0%)"]

@@ -147,6 +147,29 @@ def ladders(folders: list[Path]) -> list[Ladder]:
                    references.get(k)) for k, rs in found.items() if rs]
 
 
+def share_text(r: Rung) -> str:
+    """A rung's win share with its 95% interval as :func:`simtool.stats.fmt_share` prints it, but
+    as its ends where ``x% ± h%``, as printed, would put fair on the other side of an end than the
+    rung's word: a rung that pays with 40.0% (33.4 to 47.0%), fair 33.3%, read "40.0% ± 6.8%"
+    (down to 33.2%) beside "yes", one not clearly above fair at 56.0% (49.8 to 61.4%) "56.0% ±
+    5.8%" (from 50.2%). An end is never printed as fair where it is not (33.34% as "33.3%")."""
+    text = stats.fmt_share(r.share, r.low, r.high)
+    if not all(np.isfinite((r.share, r.low, r.high))):
+        return text
+    shown = re.fullmatch(r"(\d+(?:\.(\d+))?)% ± (\d+(?:\.\d+)?)%", text)
+    if shown is not None:
+        digits = len(shown[2] or "")
+        low, high = (round(float(shown[1]) + k * float(shown[3]), digits) for k in (-1, 1))
+        fair = round(100 * r.fair, digits)
+        if (low > fair) == r.pays and (high < fair) == r.weaker:
+            return text
+    digits = stats.shown_decimals(r.share)
+    while digits < 6 and any(x != r.fair and round(100 * x, digits) == round(100 * r.fair, digits)
+                             for x in (r.low, r.high)):
+        digits += 1
+    return f"{stats.percent(r.share, digits)}% ({stats.percent(r.low, digits)}–{stats.percent(r.high, digits)}%)"
+
+
 def verdict(ladder: Ladder) -> str:
     """Where the ladder flattens, in one sentence."""
     flat = ladder.flattens
@@ -159,7 +182,7 @@ def verdict(ladder: Ladder) -> str:
            f"not clearly above the fair {100 * flat.fair:.1f}%: from there, more skill (more "
            f"search) stops paying")
     return (f"The ladder flattens at rung {flat.rung}: {flat.name} wins "
-            f"{stats.fmt_share(flat.share, flat.low, flat.high)} per seat against "
+            f"{share_text(flat)} per seat against "
             f"{flat.below}, {how}.")
 
 

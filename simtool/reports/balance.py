@@ -572,7 +572,7 @@ def ladder_skill(ladder) -> str:
     verdict = ("above" if top.low > top.fair else "below" if top.high < top.fair
                else "not clearly different from")
     return (f"Skill versus luck: the skill ladder's top rung, {top.name}, wins "
-            f"{stats.fmt_share(top.share, top.low, top.high)} of {plural(ladder.unit)} in its one seat against "
+            f"{ladders.share_text(top)} of {plural(ladder.unit)} in its one seat against "
             f"{ladder.players - 1} × {top.below} (seats rotated), {verdict} the "
             f"{100 * top.fair:.1f}% of pure chance: {ladders.gain_points(top)}, "
             f"a skill index of {top.skill:.2f} (0 = luck alone, 1 = it wins every time).")
@@ -1078,7 +1078,7 @@ def environment():
                        fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text,
                        points=verdicts.signed_points, run_label=run_label,
                        # a seat's edge is worded by these (1 and 3 points): never shown rounded onto one
-                       seat_thresholds=verdicts.SEAT_THRESHOLDS)
+                       seat_thresholds=verdicts.SEAT_THRESHOLDS, rung_share=ladders.share_text)
     return env
 
 
