@@ -84,3 +84,21 @@ def test_a_rung_s_share_never_reads_as_the_other_side_of_fair_from_its_word(kc_r
     meta = {"game": "black-white", "rules": {}, "unit": "deal", "players": 3, "n": 200, "seed": 1}
     table = _ladder_table(ladders.Ladder("black-white", 3, {}, "deal", [pays]), meta)
     assert table.columns[3]._cells == ["40.0% (33.4–47.0%)"]
+
+
+def test_a_marked_change_never_shows_an_interval_reaching_0():
+    # before: a risk's rise of 0.3 points (0.01 to 0.59, surely up: red, "worse") read "+0.3 pts ±
+    # 0.3 pts" in the runs-side-by-side table, an interval from 0.0 as printed, the same text as a
+    # rise whose interval does reach 0; a mean score's fall of 1.5 (-2.99 to -0.01, bold:
+    # "changed") read "-1.5 ± 1.5"; paired differences (d ± h) alike
+    from simtool.reports.balance import change_class, show_change
+
+    assert show_change(0.003, 0.0001, 0.0059, True) == "+0.3 pts (+0.01 to +0.6)"
+    assert show_change(-1.5, -2.99, -0.01, False) == "-1.5 (-3.0 to -0.01)"
+    rate = balance.Figure(0.33, 0.32, 0.34, None, percent=True, better="lower")
+    assert change_class(rate, rate, 0.0001, 0.0059) == "worse"
+    # where x ± h as printed keeps 0 on its side, as before
+    assert show_change(0.02, 0.01, 0.03, True) == "+2.0 pts ± 1.0 pts"
+    assert show_change(0.0034, -0.0001, 0.0069, True) == "+0.3 pts ± 0.4 pts"
+    assert show_change(0.0004, -0.0096, 0.0104, True) == "0.0 pts ± 1.0 pts"
+    assert show_change(1.5, 1.0, 2.0, False) == "+1.50 ± 0.50"

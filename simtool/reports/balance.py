@@ -845,7 +845,7 @@ def compare(runs: list[Analysis]) -> Comparison:
             if pair and f.per_row is not None and first.per_row is not None:
                 loose = (high - low) / 2
                 d, h, ends, count = paired_change(f, first)
-                low, high, shown = d - h, d + h, show_difference(d, h, f.percent)
+                low, high, shown = d - h, d + h, show_change(d, d - h, d + h, f.percent)
                 if ends is not None:
                     (low, high), h = ends, (ends[1] - ends[0]) / 2
                     shown = show_change(d, low, high, f.percent)
@@ -937,7 +937,13 @@ def show_change(diff: float, low: float, high: float, percent: bool) -> str:
     beside "no clear change")."""
     half = (high - low) / 2
     if not np.isfinite(half) or half <= 0 or abs((high - diff) - (diff - low)) <= 0.2 * half:
-        return show_difference(diff, half, percent)
+        text = show_difference(diff, half, percent)
+        # x ± h as printed must keep 0 on the side the interval has it, which marks the change:
+        # +0.3 pts ± 0.3 pts (0.01 to 0.59 points, "worse") read as reaching 0
+        shown, _, width = text.partition(" ± ")
+        x, h = float(shown.split(" ")[0]), float(width.split(" ")[0]) if np.isfinite(half) else np.nan
+        if not (np.isfinite(h) and half > 0) or ((x - h > 0) == (low > 0) and (x + h < 0) == (high < 0)):
+            return text
     if percent:
         scale, unit, digits = 100, " pts", max(1, min(3, -math.floor(math.log10(100 * half))))
     else:
