@@ -102,3 +102,20 @@ def test_a_marked_change_never_shows_an_interval_reaching_0():
     assert show_change(0.0034, -0.0001, 0.0069, True) == "+0.3 pts ± 0.4 pts"
     assert show_change(0.0004, -0.0096, 0.0104, True) == "0.0 pts ± 1.0 pts"
     assert show_change(1.5, 1.0, 2.0, False) == "+1.50 ± 0.50"
+
+
+def test_a_converged_step_that_surely_loses_is_not_said_to_buy_almost_nothing():
+    # before: a doubling whose gain is -5.0 points (-8.0 to -2.0: surely below fair) read
+    # "Converged: ... under 1 point with 95% confidence: more search buys almost nothing", where
+    # the larger budget surely plays worse
+    from simtool.analysis import ladder as ladders
+
+    loses = _rung(0.20, 0.17, 0.23, 0.25)
+    sentence = ladders.convergence(ladders.Ladder("hearts", 4, {}, "deal", [loses]))
+    assert ladders.converged(ladders.Ladder("hearts", 4, {}, "deal", [loses])) is True
+    assert "gains -5.0 pts (-8.0 to -2.0)" in sentence and "almost nothing" not in sentence
+    assert "clearly below fair: the larger budget plays worse here" in sentence
+    # a step within a point of fair either way, as before
+    flat = _rung(0.252, 0.245, 0.259, 0.25)
+    assert ladders.convergence(ladders.Ladder("hearts", 4, {}, "deal", [flat])).endswith(
+        "under 1 point with 95% confidence: more search buys almost nothing.")

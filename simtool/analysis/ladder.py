@@ -231,6 +231,10 @@ def convergence(ladder: Ladder) -> str:
     gain = (f"{top.name} over {top.below} gains {gain_points(top)} of win share per seat over the "
             f"fair {100 * top.fair:.1f}%")
     flag = converged(ladder)
+    if flag and top.weaker:
+        # "buys almost nothing" beside a step that surely loses points would hide the loss
+        return (f"Converged: {gain}, under {100 * GAIN:.0f} point with 95% confidence and clearly below fair: "
+                f"the larger budget plays worse here, so more search buys nothing.")
     if flag:
         return f"Converged: {gain}, under {100 * GAIN:.0f} point with 95% confidence: more search buys almost nothing."
     if flag is False:
