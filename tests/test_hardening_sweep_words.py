@@ -119,3 +119,15 @@ def test_a_converged_step_that_surely_loses_is_not_said_to_buy_almost_nothing():
     flat = _rung(0.252, 0.245, 0.259, 0.25)
     assert ladders.convergence(ladders.Ladder("hearts", 4, {}, "deal", [flat])).endswith(
         "under 1 point with 95% confidence: more search buys almost nothing.")
+
+
+def test_the_reviews_skill_answer_says_a_doubling_that_surely_loses_loses():
+    """The review's skill sentence, as the ladder's since e594ec3: a doubled search at -5.0 points
+    (-8.0 to -2.0) read 'buys -5.0 points (-8.0 to -2.0), under 1: the search has converged'."""
+    from simtool.analysis import verdicts
+
+    sentence = verdicts.skill_verdict((4.0, 2.0, 6.0), (20.0, 18.0, 22.0), (-5.0, -8.0, -2.0), 4000).sentence
+    assert "surely less than nothing: the doubled search plays worse here" in sentence
+    assert "under 1: the search has converged" not in sentence
+    kept = verdicts.skill_verdict((4.0, 2.0, 6.0), (20.0, 18.0, 22.0), (0.2, -0.5, 0.9), 4000).sentence
+    assert "under 1: the search has converged" in kept

@@ -429,7 +429,11 @@ def skill_verdict(over_heuristic: tuple[float, float, float], over_random: tuple
         near, ends = (CONVERGED_POINTS,), (0.0, CONVERGED_POINTS)
         buys = (f"{fixed(doubling[0], near, '+')} points ({fixed(doubling[1], ends)} to "
                 f"{fixed(doubling[2], ends)})")
-        if converged:
+        if converged and doubling[2] < 0:
+            # "under 1: converged" beside a doubling that surely loses points would hide the loss
+            sentence += (f" Doubling the search's samples buys {buys}, surely less than nothing: the doubled "
+                         f"search plays worse here, so more search buys nothing and the search has converged.")
+        elif converged:
             sentence += (f" Doubling the search's samples buys {buys}, under {CONVERGED_POINTS:g}: the search "
                          f"has converged.")
         elif state is False:
