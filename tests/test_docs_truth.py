@@ -235,3 +235,23 @@ def test_two_runs_in_one_second_get_two_default_folders(tmp_path, monkeypatch):
         folders.append(r.output.strip())
     assert folders == ["runs/black-white-20261127-080000", "runs/black-white-20261127-080000-2"]
     assert all((tmp_path / f / "run.json").exists() for f in folders)
+
+
+def test_new_game_pyproject_installs_beside_simtools_own_folders(tmp_path):
+    # docs/new-game.md's pyproject.toml left package discovery to setuptools: once `simtool run`
+    # had written runs/ in the package's folder, `pip install -e .` refused ("Multiple top-level
+    # packages discovered in a flat-layout")
+    import subprocess
+    import sys
+
+    (toml,) = blocks("docs/new-game.md", "toml")
+    (tmp_path / "pyproject.toml").write_text(toml)
+    for folder in ("my_game", "runs/my-game-1", "reports", "reviews/my-game"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "my_game" / "__init__.py").write_text("")
+    done = subprocess.run([sys.executable, "-c", "from setuptools import setup; setup()", "egg_info"],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-400:]
+    info = tmp_path / "my_game.egg-info"
+    assert (info / "top_level.txt").read_text().split() == ["my_game"]
+    assert "my-game = my_game.game:GAME" in (info / "entry_points.txt").read_text()
