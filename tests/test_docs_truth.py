@@ -255,3 +255,18 @@ def test_new_game_pyproject_installs_beside_simtools_own_folders(tmp_path):
     info = tmp_path / "my_game.egg-info"
     assert (info / "top_level.txt").read_text().split() == ["my_game"]
     assert "my-game = my_game.game:GAME" in (info / "entry_points.txt").read_text()
+
+
+def test_new_game_review_commands_parse():
+    # docs/new-game.md's 'Review it' gave `simtool review --game hearts` without the --out it
+    # requires: "error: Missing option '--out'"
+    import typer
+
+    from simtool.cli import app
+
+    text = " ".join((ROOT / "docs/new-game.md").read_text().split())
+    commands = re.findall(r"`simtool review ([^`]*)`", text)
+    review = typer.main.get_command(app).commands["review"]
+    for args in commands:
+        review.make_context("review", args.replace("my-game", "hearts").split())
+    assert len(commands) == 2
