@@ -270,3 +270,14 @@ def test_new_game_review_commands_parse():
     for args in commands:
         review.make_context("review", args.replace("my-game", "hearts").split())
     assert len(commands) == 2
+
+
+def test_conformance_commands_name_the_module_the_entry_point_names():
+    # the README ran the suite on `my_game:GAME` while docs/new-game.md's package keeps GAME in
+    # my_game/game.py (its entry point `my_game.game:GAME`): copied, it stopped with an ImportError
+    # (the misnamed `my_game.game:GAMES:` of the error example is no command)
+    (toml,) = blocks("docs/new-game.md", "toml")
+    (entry,) = re.findall(r'^my-game = "([^"]+)"', toml, re.M)
+    named = [re.findall(r"--simtool-game (my_game[\w.]*:\w+)(?![\w:])", (ROOT / doc).read_text())
+             for doc in ("README.md", "docs/new-game.md")]
+    assert all(names and set(names) == {entry} for names in named), (entry, named)
