@@ -281,3 +281,18 @@ def test_conformance_commands_name_the_module_the_entry_point_names():
     named = [re.findall(r"--simtool-game (my_game[\w.]*:\w+)(?![\w:])", (ROOT / doc).read_text())
              for doc in ("README.md", "docs/new-game.md")]
     assert all(names and set(names) == {entry} for names in named), (entry, named)
+
+
+def test_new_game_option_example_declares_what_the_page_says():
+    # docs/new-game.md named `Option` without its module or arguments (Option(name, values, help));
+    # a designer had to read simtool's code to declare a rule option
+    import simtool.options
+
+    text = " ".join((ROOT / "docs/new-game.md").read_text().split())
+    assert "from `simtool.options`" in text and "`Option(name, values, help)`" in text
+    example = re.search(r'`(Option\("moon", [^`]*)`', text).group(1).replace('"..."', '"moon rule"')
+    option = eval(example, vars(simtool.options))
+    assert (option.name, option.values[0], option.help) == ("moon", "add", "moon rule")
+    from simtool.games.hearts import GAME
+
+    assert {"moon": option.values} == {o.name: o.values for o in GAME.options if o.name == "moon"}
