@@ -342,7 +342,11 @@ def get(game_id: str) -> Game:
         raise SimtoolError(found[game_id])
     games = {gid: g for gid, g in found.items() if isinstance(g, Game)}
     if game_id not in games:
-        raise SimtoolError(f"unknown game '{game_id}'; valid: {choices(sorted(games))}")
+        # a name written as a module or file (as --simtool-game and plugin strategies take them)
+        # is a designer's own game: the way to name it is what they lack, not the list
+        hint = ("; a game of your own is named by its id once its package is installed (entry points, "
+                "docs/new-game.md)" if any(c in game_id for c in ":/") or game_id.endswith(".py") else "")
+        raise SimtoolError(f"unknown game '{game_id}'; valid: {choices(sorted(games))}{hint}")
     return games[game_id]
 
 
