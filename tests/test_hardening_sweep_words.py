@@ -131,3 +131,15 @@ def test_the_reviews_skill_answer_says_a_doubling_that_surely_loses_loses():
     assert "under 1: the search has converged" not in sentence
     kept = verdicts.skill_verdict((4.0, 2.0, 6.0), (20.0, 18.0, 22.0), (0.2, -0.5, 0.9), 4000).sentence
     assert "under 1: the search has converged" in kept
+
+
+def test_a_clairvoyant_reference_that_surely_loses_prices_nothing():
+    """A designer's game whose clairvoyant reference (the search on the true deal, with the game's
+    weak play-outs) surely lost to the fair search, -6.5 points (-10.5 to -2.6), read 'little, a
+    game of the deal more than of reading the others' cards', a conclusion its numbers do not hold."""
+    from simtool.analysis import verdicts
+
+    sentence = verdicts.hidden_verdict((-6.5, -10.5, -2.6), 600).sentence
+    assert "a game of the deal" not in sentence
+    assert "surely wins less than pimc here, so this reference is too weak in this game" in sentence
+    assert "a game of the deal" in verdicts.hidden_verdict((0.5, -0.5, 1.5), 6000).sentence

@@ -467,10 +467,16 @@ def hidden_verdict(price: tuple[float, float, float], n: int, seer: str = "clair
     sentence = (f"Seeing every hidden card is worth {pts(v, '+')} points of win share per seat (95% interval "
                 f"{pts(lo)} to {pts(hi)}): {seer} (a reference that sees every card, not a fair player) against "
                 f"{search}, each as one seat against {opponents}: ")
-    sentence += (f"{between}; {_settle_text(more, unit, lo, hi)}." if word == UNCLEAR else
-                 {"little": "little, a game of the deal more than of reading the others' cards.",
-                  "some": "some: reading the hidden cards pays.",
-                  "much": "much: a game of inference, where reading the hidden cards pays a great deal."}[word])
+    if hi < 0:
+        # the reference surely plays worse than the fair search (its play-outs are weak in this
+        # game): its price says nothing of the game, and "a game of the deal" would be read into it
+        sentence += (f"{seer} surely wins less than {search} here, so this reference is too weak in this game "
+                     f"to price the hidden cards; read the skill answer instead.")
+    else:
+        sentence += (f"{between}; {_settle_text(more, unit, lo, hi)}." if word == UNCLEAR else
+                     {"little": "little, a game of the deal more than of reading the others' cards.",
+                      "some": "some: reading the hidden cards pays.",
+                      "much": "much: a game of inference, where reading the hidden cards pays a great deal."}[word])
     return Verdict(word, sentence, {"price_pts": v, "price_ci_pts": [lo, hi]},
                    stated(HIDDEN_WORDS, HIDDEN_THRESHOLDS), more)
 
