@@ -143,3 +143,17 @@ def test_a_clairvoyant_reference_that_surely_loses_prices_nothing():
     assert "a game of the deal" not in sentence
     assert "surely wins less than pimc here, so this reference is too weak in this game" in sentence
     assert "a game of the deal" in verdicts.hidden_verdict((0.5, -0.5, 1.5), 6000).sentence
+
+
+def test_the_ladders_reference_that_surely_loses_prices_nothing():
+    """The ladder's reference rung, as the review's answer: clairvoyant at 61.7% against pimc's
+    71.0% (a designer's game, weak play-outs) read 'knowing the hidden cards is worth -9.3 points'."""
+    from pathlib import Path
+
+    from simtool.analysis import ladder
+
+    top = ladder.Rung(1, "pimc", "high", 0.710, 0.673, 0.745, 1 / 3, 0.5, Path("top"))
+    ref = ladder.Rung(2, "clairvoyant", "high", 0.617, 0.578, 0.655, 1 / 3, 0.4, Path("ref"))
+    sentence = ladder.reference_sentence(ladder.Ladder("trumpet", 3, {}, "deal", [top], reference=ref))
+    assert "is worth" not in sentence
+    assert "it surely wins less, -9.3 points" in sentence and "too weak in this game" in sentence

@@ -294,8 +294,12 @@ def reference_sentence(ladder: Ladder) -> str | None:
     if found is None:
         return None
     gain, low, high = found
+    worth = (f"knowing the hidden cards is worth {signed_points(gain)} points ({signed_points(low)} to "
+             f"{signed_points(high)})")
+    if high < 0:  # as the review's answer (verdicts.hidden_verdict): a weaker reference prices nothing
+        worth = (f"it surely wins less, {signed_points(gain)} points ({signed_points(low)} to "
+                 f"{signed_points(high)}): the reference is too weak in this game to price the hidden cards")
     return (f"Reference, not a fair player: {ref.name} (the top search on the true deal, seeing "
             f"every hidden card) wins {stats.fmt_share(ref.share, ref.low, ref.high)} per seat against "
             f"{ladder.players - 1} × {top.below}, where {top.name} wins "
-            f"{stats.fmt_share(top.share, top.low, top.high)}: knowing the hidden cards is worth "
-            f"{signed_points(gain)} points ({signed_points(low)} to {signed_points(high)}).")
+            f"{stats.fmt_share(top.share, top.low, top.high)}: {worth}.")
