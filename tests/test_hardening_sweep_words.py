@@ -157,3 +157,20 @@ def test_the_ladders_reference_that_surely_loses_prices_nothing():
     sentence = ladder.reference_sentence(ladder.Ladder("trumpet", 3, {}, "deal", [top], reference=ref))
     assert "is worth" not in sentence
     assert "it surely wins less, -9.3 points" in sentence and "too weak in this game" in sentence
+
+
+def test_a_reference_that_surely_loses_never_shows_an_interval_reaching_0():
+    """'surely wins less' beside an interval printed '-6.0 to 0.0' (an end of -0.02 points) read
+    as a loss the interval does not rule out; the ladder's sentence alike (-0.02 points: '0.0')."""
+    from pathlib import Path
+
+    from simtool.analysis import ladder, verdicts
+
+    sentence = verdicts.hidden_verdict((-3.0, -6.0, -0.02), 600).sentence
+    assert "(95% interval -6.0 to -0.02)" in sentence and "surely wins less" in sentence
+    top = ladder.Rung(1, "pimc", "high", 0.710, 0.700, 0.720, 1 / 3, 0.5, Path("top"))
+    ref = ladder.Rung(2, "clairvoyant", "high", 0.690, 0.670, 0.707, 1 / 3, 0.4, Path("ref"))
+    gain, low, high = ladder.price(ladder.Ladder("trumpet", 3, {}, "deal", [top], reference=ref))
+    assert high < 0 and round(100 * high, 1) == 0
+    sentence = ladder.reference_sentence(ladder.Ladder("trumpet", 3, {}, "deal", [top], reference=ref))
+    assert "it surely wins less, -2.0 points (-4.2 to -0.03)" in sentence

@@ -298,7 +298,7 @@ def reference_sentence(ladder: Ladder) -> str | None:
              f"{signed_points(high)})")
     if high < 0:  # as the review's answer (verdicts.hidden_verdict): a weaker reference prices nothing
         worth = (f"it surely wins less, {signed_points(gain)} points ({signed_points(low)} to "
-                 f"{signed_points(high)}): the reference is too weak in this game to price the hidden cards")
+                 f"{signed_points(high, (0.0,))}): the reference is too weak in this game to price the hidden cards")
     return (f"Reference, not a fair player: {ref.name} (the top search on the true deal, seeing "
             f"every hidden card) wins {stats.fmt_share(ref.share, ref.low, ref.high)} per seat against "
             f"{ladder.players - 1} × {top.below}, where {top.name} wins "

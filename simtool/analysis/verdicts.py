@@ -461,8 +461,11 @@ def hidden_verdict(price: tuple[float, float, float], n: int, seer: str = "clair
     :data:`HIDDEN_THRESHOLDS` (a game of the deal shows little, a game of inference much)."""
     word, between, more = _worded(*price, HIDDEN_THRESHOLDS, HIDDEN_WORDS, n)
     v, lo, hi = price
+    # a surely weaker reference's interval never shows reaching 0: "-6.0 to 0.0" beside "surely"
+    near = (0.0, *HIDDEN_THRESHOLDS) if hi < 0 else HIDDEN_THRESHOLDS
+
     def pts(x: float, sign: str = "") -> str:
-        return fixed(x, HIDDEN_THRESHOLDS, sign)
+        return fixed(x, near, sign)
 
     sentence = (f"Seeing every hidden card is worth {pts(v, '+')} points of win share per seat (95% interval "
                 f"{pts(lo)} to {pts(hi)}): {seer} (a reference that sees every card, not a fair player) against "
