@@ -174,3 +174,26 @@ def test_a_reference_that_surely_loses_never_shows_an_interval_reaching_0():
     assert high < 0 and round(100 * high, 1) == 0
     sentence = ladder.reference_sentence(ladder.Ladder("trumpet", 3, {}, "deal", [top], reference=ref))
     assert "it surely wins less, -2.0 points (-4.2 to -0.03)" in sentence
+
+
+def test_a_reference_that_surely_loses_is_no_verdict_and_no_change():
+    """A clairvoyant that surely lost to pimc, -6.5 points (-10.5 to -2.6), kept the word 'little'
+    (review.json's verdict, the review card's headline: 'a game of the deal') beside a sentence
+    saying the reference prices nothing, and its -6.5 stood in the changes table as what seeing
+    every card wins, 'changed' against the other version's price."""
+    from simtool.analysis import review, verdicts
+
+    v = verdicts.hidden_verdict((-6.5, -10.5, -2.6), 600)
+    assert v.word == "not measured" and v.more is None
+    assert verdicts.hidden_verdict((-0.5, -2.0, 1.0), 6000).word == "little"
+
+    def questions(price):
+        h = verdicts.hidden_verdict(price, 600)
+        return {"seats": {"figure": None}, "skill": {"figure": None}, "luck": {"figure": None},
+                "tension": {"figure": None}, "hazards": [], "restrictions": [],
+                "hidden_information": {"verdict": h.word, "figure": {"value": price[0], "ci": list(price[1:])}}}
+
+    assert [c["question"] for c in review.changes(questions((4.0, 2.0, 6.0)), questions((-0.5, -1.5, 0.5)))] \
+        == ["hidden information"]
+    assert review.changes(questions((4.0, 2.0, 6.0)), questions((-6.5, -10.5, -2.6))) == []
+    assert review.changes(questions((-6.5, -10.5, -2.6)), questions((4.0, 2.0, 6.0))) == []

@@ -366,7 +366,7 @@ def test_the_reviews_convergence_is_the_ladders(gain, flag):
 
 @pytest.mark.parametrize("price, word", [((2.99, 2.5, 2.995), "little"), ((3.0, 3.0, 3.0), "some"),
                                          ((9.99, 9.5, 9.995), "some"), ((10.0, 10.0, 12.0), "much"),
-                                         ((-4.0, -6.0, -2.0), "little"), ((5.0, 2.0, 8.0), "unclear")])
+                                         ((-4.0, -6.0, -2.0), "not measured"), ((5.0, 2.0, 8.0), "unclear")])
 def test_hidden_information_words_at_their_thresholds(price, word):
     from simtool.analysis import verdicts
 

@@ -303,7 +303,8 @@ def headlines(q: dict) -> dict[str, tuple[float, float, float, str | None]]:
     if q["seats"].get("search"):
         put("seats under the strongest play", q["seats"]["search"]["figure"], verdicts.BETTER_WHEN["seats"])
     put("skill", q["skill"].get("figure"), verdicts.BETTER_WHEN["skill"])
-    if q.get("hidden_information"):  # reviews written before it was asked have none
+    # reviews written before it was asked have none; a reference that surely lost has no price
+    if q.get("hidden_information") and q["hidden_information"].get("verdict") != "not measured":
         put("hidden information", q["hidden_information"].get("figure"), verdicts.BETTER_WHEN["hidden_information"])
     put("luck", q["luck"]["figure"], verdicts.BETTER_WHEN["luck"])
     put("tension", q["tension"]["figure"], verdicts.BETTER_WHEN["tension"])

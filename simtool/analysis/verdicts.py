@@ -458,9 +458,12 @@ def hidden_verdict(price: tuple[float, float, float], n: int, seer: str = "clair
     """How much knowing the hidden cards wins: ``price``, the win share per seat (in points, with
     its 95% interval) that ``seer`` (the search on the true deal, not a fair player) wins above
     the fair ``search``, each as one seat against ``opponents`` on the same deals; words
-    :data:`HIDDEN_THRESHOLDS` (a game of the deal shows little, a game of inference much)."""
+    :data:`HIDDEN_THRESHOLDS` (a game of the deal shows little, a game of inference much);
+    ``not measured`` where ``seer`` surely wins less than ``search``, too weak to price anything."""
     word, between, more = _worded(*price, HIDDEN_THRESHOLDS, HIDDEN_WORDS, n)
     v, lo, hi = price
+    if hi < 0:  # no price, so no word of one: "little" headlined "a game of the deal" beside it
+        word, more = "not measured", None
     # a surely weaker reference's interval never shows reaching 0: "-6.0 to 0.0" beside "surely"
     near = (0.0, *HIDDEN_THRESHOLDS) if hi < 0 else HIDDEN_THRESHOLDS
 
