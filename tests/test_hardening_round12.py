@@ -48,16 +48,23 @@ def test_an_installed_game_without_a_title_leaves_simtool_games_listing_the_othe
     # attribute 'title') for every game installed beside it, and `run --game untitled` too
     untitled = TOY.replace('    title = "Climb (test game)"\n', "").replace('id = "climb"', 'id = "untitled"')
     installed(tmp_path, monkeypatch, "untitled_game", untitled, "untitled", "untitled")
-    says = "game 'untitled' declares title = None: it must be the game's name in words"
+    listed_but_refused(tmp_path, "untitled",
+                       "game 'untitled' declares title = None: it must be the game's name in words")
+
+
+def listed_but_refused(tmp_path, game: str, says: str) -> None:
+    """The installed ``game`` (module ``{game}_game``) with a declaration problem: `simtool games`
+    lists the others and says ``says`` of it; `run --game` of it is that one line, exit 2, nothing
+    written."""
     try:
         listed = cli("games")
         assert listed.exit_code == 0 and "kansas-city" in listed.stdout, listed.output
         assert says in " ".join(listed.stdout.split())
-        played = cli("run", "--game", "untitled", "--n", "10", "-j", "1", "--out", tmp_path / "r")
+        played = cli("run", "--game", game, "--n", "10", "-j", "1", "--out", tmp_path / "r")
         assert played.exit_code == 2 and played.stderr.count("\n") == 1 and says in played.stderr, played.output
         assert not (tmp_path / "r").exists()
     finally:
-        sys.modules.pop("untitled_game", None)
+        sys.modules.pop(f"{game}_game", None)
 
 
 @pytest.mark.parametrize("gid", ["None", "5", '""'])

@@ -19,6 +19,7 @@ from .designer_games.whist import Whist
 from .test_cli import cli
 from .test_hardening_round5 import OPTION, TOY
 from .test_hardening_round12 import installed as installed_package
+from .test_hardening_round12 import listed_but_refused
 
 
 @pytest.mark.parametrize(("change", "words"), [({"trials": 0}, "bad config: its trials 0"),
@@ -67,16 +68,8 @@ def test_a_rule_option_without_values_leaves_simtool_games_listing_the_others(tm
     empty = TOY.replace(OPTION, 'options = (Option("hand", (), "cards dealt to each player"),)') \
         .replace('id = "climb"', 'id = "empty"')
     installed_package(tmp_path, monkeypatch, "empty_game", empty, "empty", "empty")
-    says = "game 'empty' declares rule option 'hand' with values = (): give its values in a tuple, the default first"
-    try:
-        listed = cli("games")
-        assert listed.exit_code == 0 and "kansas-city" in listed.stdout, listed.output
-        assert says in " ".join(listed.stdout.split())
-        played = cli("run", "--game", "empty", "--n", "10", "-j", "1", "--out", tmp_path / "r")
-        assert played.exit_code == 2 and played.stderr.count("\n") == 1 and says in played.stderr, played.output
-        assert not (tmp_path / "r").exists()
-    finally:
-        sys.modules.pop("empty_game", None)
+    listed_but_refused(tmp_path, "empty", "game 'empty' declares rule option 'hand' with values = (): give its "
+                                          "values in a tuple, the default first")
 
 
 @pytest.mark.parametrize(("options", "says"), [
