@@ -43,6 +43,7 @@ CHUNK_FILE = re.compile(rf"(seats|matches|leads)-{INDEX}\.parquet")
 """A chunk's table: the only files in ``chunks/`` a run reads."""
 OUR_CHUNKS = re.compile(rf"(spec|writer)\.json|(seats|matches|leads)-{INDEX}\.parquet(\.damaged)?|"
                         rf"sums-{INDEX}\.json(\.damaged)?|"
+                        rf"\.[1-9]\d*-[0-9a-f]{{8}}\.((seats|matches|leads)-{INDEX}\.parquet|sums-{INDEX}\.json)\.tmp|"
                         rf"\.(seats|matches|leads|sums)-{INDEX}\.tmp|\.?[\w.]+\.json\.tmp|"
                         rf"\.(seats|matches|leads)-joined\.tmp")
 """The files simtool writes in ``chunks/``; nothing else there is touched."""
@@ -938,11 +939,10 @@ def write_chunk(parts: Path, index: int, **named: pl.DataFrame | bytes | None) -
     for name, table in named.items():
         if table is not None:
             data = table if isinstance(table, bytes) else encode_chunk(table)
-            _write_atomic(parts / f"{name}-{index:06d}.parquet", parts / f".{name}-{index:06d}.tmp", data)
+            _write_atomic(parts / f"{name}-{index:06d}.parquet", data)
             # bytes that came without their checksum (or lost it on the way) are summed here
             sums[name] = getattr(data, "sum", None) or checksum(data)
-    _write_atomic(parts / f"sums-{index:06d}.json", parts / f".sums-{index:06d}.tmp",
-                  json.dumps(sums, sort_keys=True).encode())
+    _write_atomic(parts / f"sums-{index:06d}.json", json.dumps(sums, sort_keys=True).encode())
 
 
 def checksum(data: bytes) -> str:
@@ -979,7 +979,12 @@ def chunk_sums(parts: Path, index: int) -> dict:
     return sums if isinstance(sums, dict) else {}
 
 
-def _write_atomic(final: Path, tmp: Path, data: bytes) -> None:
+def _write_atomic(final: Path, data: bytes) -> None:
+    """``data`` as ``final``, renamed into place whole from a temporary name of this writer's own:
+    two processes may write one chunk at once (dask runs a task again when it takes a worker for
+    lost while that worker still plays), and with one temporary name between them the one's
+    rename could leave the other writing into the file read as finished."""
+    tmp = _temp_name(final)
     try:
         tmp.write_bytes(data)
         os.replace(tmp, final)
