@@ -115,9 +115,10 @@ def play_unwatched_trick(s: TrickRound, cell, leader: np.ndarray) -> Generator[D
     and ``best`` are set at the trick's end.
 
     A round state whose rule hooks are not those its ``ranked`` was written beside (a designer's
-    subclass of a built-in game overriding ``follow_set`` to read ``best``) plays the trick
-    through :func:`play_trick` instead (see :func:`_ranked_as_written`)."""
-    if not _ranked_as_written(type(s)):
+    subclass of a built-in game overriding ``follow_set`` to read ``best``, or setting a hook on
+    the round itself) plays the trick through :func:`play_trick` instead (see
+    :func:`_ranked_as_written`)."""
+    if not _ranked_as_written(type(s)) or not _HOOKS.isdisjoint(getattr(s, "__dict__", ())):
         yield from play_trick(s, cell, leader)
         return
     p = s.p
@@ -152,7 +153,7 @@ def play_unwatched_trick(s: TrickRound, cell, leader: np.ndarray) -> Generator[D
     s.best = (best >> np.int16(3)).astype(s.best.dtype)
 
 
-_HOOKS = ("hand", "lead_set", "follow_set", "on_lead", "on_follow", "announce", "key")
+_HOOKS = frozenset(("hand", "lead_set", "follow_set", "on_lead", "on_follow", "announce", "key"))
 """The rules :func:`play_unwatched_trick` calls or stands for (``key``, by ``ranked``)."""
 
 
