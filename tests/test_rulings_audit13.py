@@ -3,7 +3,8 @@ random policy, against plain per-match implementations written here from RULINGS
 reference_* helpers play one deal each, round 0 of a fresh match, so none of them checked who
 deals and leads in later rounds, the match's end, the floor at 0, Nine Lives' life piles and the
 Kittykeeper carried over, Black & White's tie-break rounds; and Black & White had no independent
-implementation at all); and hand-built deals for the rulings no other test pins.
+implementation at all); single deals at the option values and player counts where a reference_*
+helper exists but no test ran it; and hand-built deals for the rulings no other test pins.
 
 Each statistical test compares per-seat means of the match total and the win share, and the mean
 number of rounds, within 4.5 standard errors (seeded: the same figures every run)."""
@@ -13,6 +14,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import polars as pl
 import pytest
 
 from simtool import bits
@@ -20,7 +22,7 @@ from simtool.games import out_trumped
 from simtool.pipeline.runner import play_chunk
 
 from . import test_out_trumped as ot_t
-from .conftest import spec
+from .conftest import assert_matches_reference, spec
 from .reference_hearts import random_deal as hearts_deal
 
 CAP = 200  # RULINGS.md, Common: the safety cap on a match's rounds
@@ -404,3 +406,45 @@ def test_ot_the_floor_comes_before_the_goal_check_once_per_hand():
     assert m.totals.tolist() == [[0, 50, 8]] and out_trumped.GAME.match_over(m, 0).tolist() == [True]
     out_trumped.GAME.end_round(m, {"score": np.array([[4, -60, 0]], np.int16)})
     assert m.totals.tolist() == [[4, 0, 8]] and out_trumped.GAME.match_over(m, 1).tolist() == [False]
+
+
+# --- single deals where a reference_* helper exists but no test ran it -------------------------
+
+@pytest.mark.parametrize("p,passes", [(4, 0), (4, 2), (5, 1)])
+def test_kansas_city_deals_agree_with_the_reference_at_other_pass_counts(p, passes):
+    from .reference_kansas_city import random_deal
+
+    rng = random.Random(p * 10 + passes)
+    ref = [random_deal(rng, p, passes) for _ in range(2500)]
+    seats = play_chunk(spec("kansas-city", p, n=30_000, chunk=30_000, seed=31, rules={"pass_count": passes}), 0).seats
+    assert_matches_reference(seats.with_columns(pl.col("overshoot") > 0), ref,
+                             ("tricks", "upgrades", "fours", "score", "overshoot"))
+
+
+@pytest.mark.parametrize("p,rules", [
+    (5, {"kitty": "bid", "follow": "literal"}),  # hands of 11 (55 // 5): bids 1..11
+    (6, {"kitty": "bid", "wild": "no-trump"}),  # hands of 9
+    (6, {"kitty": "low-card", "follow": "literal"}),
+])
+def test_out_trumped_deals_agree_with_the_reference_where_the_kitty_shrinks_the_hands(p, rules):
+    from .reference_out_trumped import random_deal
+
+    full = {"wild": "dealer", "follow": "overtake", "kitty": "none"} | rules
+    rng = random.Random(p)
+    ref = [random_deal(rng, p, **full) for _ in range(2500)]
+    seats = play_chunk(spec("out-trumped", p, n=30_000, chunk=30_000, seed=31, rules=full), 0).seats
+    assert_matches_reference(seats, ref, ("tricks", "trumps", "bonus", "kitty", "score"))
+
+
+@pytest.mark.parametrize("p", [3, 5])
+def test_trickster_and_nine_lives_deals_agree_with_the_reference_at_odd_player_counts(p):
+    from .reference_nine_lives import random_round
+    from .reference_trickster import random_deal
+
+    rng = random.Random(p)
+    ref = [random_deal(rng, p) for _ in range(2500)]
+    seats = play_chunk(spec("trickster", p, n=30_000, chunk=30_000, seed=31), 0).seats
+    assert_matches_reference(seats, ref, ("score", "tricks", "collected", "moon"))
+    ref = [random_round(rng, p) for _ in range(2500)]
+    seats = play_chunk(spec("nine-lives", p, n=30_000, chunk=30_000, seed=31), 0).seats
+    assert_matches_reference(seats, ref, ("tricks", "bid", "made", "score", "team_size", "fallback"))
