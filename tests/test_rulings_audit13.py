@@ -1,5 +1,5 @@
 """Audit 13 of the engines against /work/shared/RULINGS.md: whole matches under the reference
-random policy, against plain per-match implementations written here from RULINGS.md alone (the
+random policy, against plain per-match implementations written here from the rulings alone (the
 reference_* helpers play one deal each, round 0 of a fresh match, so none of them checked who
 deals and leads in later rounds, the match's end, the floor at 0, Nine Lives' life piles and the
 Kittykeeper carried over, Black & White's tie-break rounds; and Black & White had no independent
@@ -25,12 +25,12 @@ from . import test_out_trumped as ot_t
 from .conftest import assert_matches_reference, spec
 from .reference_hearts import random_deal as hearts_deal
 
-CAP = 200  # RULINGS.md, Common: the safety cap on a match's rounds
+CAP = 200  # the rulings, Common: the safety cap on a match's rounds
 N_SIGMA = 4.5
 
 
 def shares(totals: list[int], lower: bool = False) -> list[float]:
-    """Win shares: tied winners share the win equally (RULINGS.md, Common)."""
+    """Win shares: tied winners share the win equally (the rulings, Common)."""
     best = min(totals) if lower else max(totals)
     k = totals.count(best)
     return [1 / k if t == best else 0.0 for t in totals]
@@ -371,7 +371,7 @@ def test_hearts_matches_agree_with_the_public_rules(p, rules):
 # --- hand-built deals --------------------------------------------------------------------------
 
 def test_ot_low_card_compares_ranks_only_so_an_all_trump_hands_trump_can_take_the_kitty():
-    # RULINGS.md, Out-Trumped, Kitty details: "low-card shows the lowest non-trump if the player
+    # the rulings, Out-Trumped, Kitty details: "low-card shows the lowest non-trump if the player
     # holds one, else the lowest trump; only ranks are compared". Trump A: seat 0 holds only
     # trumps and shows A1, rank 1, below seat 1's plain B2 and seat 2's C3: seat 0 takes the kitty
     s = ot_t.hand_built([["A1", "A9"], ["B2", "A3"], ["C3", "D4"]], rules={"kitty": "low-card"})
@@ -382,7 +382,7 @@ def test_ot_low_card_compares_ranks_only_so_an_all_trump_hands_trump_can_take_th
 
 
 def test_ot_a_bid_of_the_hand_size_leaves_the_later_bidders_only_pass():
-    # RULINGS.md, Out-Trumped: "Bids run from the standing bid + 1 ... up to the hand size": once
+    # the rulings, Out-Trumped: "Bids run from the standing bid + 1 ... up to the hand size": once
     # seat 0 bids 2 with hands of 2, seats 1 and 2 may only pass, and seat 0 takes the kitty
     s = ot_t.hand_built([["B5", "B1"], ["A2", "C2"], ["B12", "B3"]], rules={"kitty": "bid"})
     s.kitty = np.array([ot_t.cards(["D1", "D2", "D3", "D4", "D5"])])
@@ -398,7 +398,7 @@ def test_ot_a_bid_of_the_hand_size_leaves_the_later_bidders_only_pass():
 
 
 def test_ot_the_floor_comes_before_the_goal_check_once_per_hand():
-    # RULINGS.md, Out-Trumped: "The floor at 0 is applied once per hand, to the running total plus
+    # the rulings, Out-Trumped: "The floor at 0 is applied once per hand, to the running total plus
     # the hand's score ...; the 50-point check comes after it"
     m = out_trumped.GAME.new_match(1, 3, {o.name: o.default for o in out_trumped.GAME.options})
     m.totals[:] = [[3, 49, 10]]
