@@ -85,7 +85,8 @@ a buffered cast several times slower than the operation itself)."""
 
 _ONES = np.uint64(0x0101010101010101)
 _HIGH = np.uint64(0x8080808080808080)
-_1, _3, _7, _8, _56 = (np.uint64(x) for x in (1, 3, 7, 8, 56))
+_1, _3, _4, _8, _56 = (np.uint64(x) for x in (1, 3, 4, 8, 56))
+_ABOVE_LOWEST = _ONES >> _8  # bytes 0 to 6: a byte's sum reaches the top byte from bytes 1 to 7
 _BYTE, _LOW7 = np.uint64(0xFF), np.uint64(0x7F)
 
 
@@ -131,12 +132,12 @@ def _select_bytes(sets: np.ndarray, k: np.ndarray) -> np.ndarray:
     ahead *= _ONES
     ahead |= _HIGH
     ahead -= before  # byte i: 0x80 + k - before_i, high bit set where k >= before_i (no borrow)
+    # the bits below the byte holding member k: 8 for each byte above the lowest that starts at
+    # or below it (the lowest always does), summed into the top byte by one multiplication
     shift = ahead & _HIGH
-    shift >>= _7
-    shift *= _ONES
-    shift >>= _56  # bytes starting at or below member k, 1 to 8
-    shift <<= _3
-    shift -= _8  # the bits below the byte holding member k
+    shift >>= _4  # 8 in each such byte
+    shift *= _ABOVE_LOWEST
+    shift >>= _56
     ahead >>= shift
     ahead &= _LOW7  # members of that byte to pass over
     at = sets >> shift
