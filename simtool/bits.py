@@ -25,8 +25,12 @@ def of(options) -> np.uint64:
 
 def bit_of(options: np.ndarray) -> np.ndarray:
     """``BIT[options]`` (options 0..63, any integer dtype), as a new array: by a shift, which costs
-    half a look-up's gather."""
-    out = np.asarray(options).astype(np.uint64)
+    half a look-up's gather. 64-bit options (the engine's choices) are shifted as they are, seen
+    as unsigned: one pass where a cast's copy took another."""
+    options = np.asarray(options)
+    if options.dtype.itemsize == 8 and options.dtype.kind in "iu":
+        return np.left_shift(_1, options.view(np.uint64))
+    out = options.astype(np.uint64)
     np.left_shift(_1, out, out=out)
     return out
 
