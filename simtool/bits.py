@@ -238,10 +238,16 @@ def uniform(sets: np.ndarray, rng: np.random.Generator, n_options: int = 64) -> 
     from the smallest), ``k`` the float32 ``u * count`` cut to a whole number (at most
     ``count - 1``), one float32 ``u`` drawn per set."""
     sets = np.asarray(sets)
-    whole = int(np.bitwise_or.reduce(sets, axis=None)) if sets.size else 1
-    reach = min(n_options, max(whole.bit_length(), 1))
-    if 0 < whole < 256 and int(np.bitwise_and.reduce(sets, axis=None)) == whole:
-        return _uniform_in(whole, sets.shape, rng)
+    if sets.size and int(sets.flat[0]) >> 8:
+        # the first set reaches option 8, so the union does: no pick among a few options shared
+        # by every deal, and select's road is the same for any reach above 8 (a hand of cards:
+        # the union's pass is left out)
+        reach = n_options
+    else:
+        whole = int(np.bitwise_or.reduce(sets, axis=None)) if sets.size else 1
+        reach = min(n_options, max(whole.bit_length(), 1))
+        if 0 < whole < 256 and int(np.bitwise_and.reduce(sets, axis=None)) == whole:
+            return _uniform_in(whole, sets.shape, rng)
     n = count(sets)
     u = rng.random(n.shape, dtype=np.float32)
     u *= n
