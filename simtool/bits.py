@@ -25,8 +25,12 @@ def of(options) -> np.uint64:
 
 def bit_of(options: np.ndarray) -> np.ndarray:
     """``BIT[options]`` (options 0..63, any integer dtype), as a new array: by a shift, which costs
-    half a look-up's gather."""
-    out = np.asarray(options).astype(np.uint64)
+    half a look-up's gather. 64-bit options (the engine's choices) are shifted as they are, seen
+    as unsigned: one pass where a cast's copy took another."""
+    options = np.asarray(options)
+    if options.dtype.itemsize == 8 and options.dtype.kind in "iu":
+        return np.left_shift(_1, options.view(np.uint64))
+    out = options.astype(np.uint64)
     np.left_shift(_1, out, out=out)
     return out
 
@@ -85,7 +89,8 @@ a buffered cast several times slower than the operation itself)."""
 
 _ONES = np.uint64(0x0101010101010101)
 _HIGH = np.uint64(0x8080808080808080)
-_1, _3, _7, _8, _56 = (np.uint64(x) for x in (1, 3, 7, 8, 56))
+_1, _3, _4, _8, _56 = (np.uint64(x) for x in (1, 3, 4, 8, 56))
+_ABOVE_LOWEST = _ONES >> _8  # bytes 0 to 6: a byte's sum reaches the top byte from bytes 1 to 7
 _BYTE, _LOW7 = np.uint64(0xFF), np.uint64(0x7F)
 
 
@@ -131,12 +136,12 @@ def _select_bytes(sets: np.ndarray, k: np.ndarray) -> np.ndarray:
     ahead *= _ONES
     ahead |= _HIGH
     ahead -= before  # byte i: 0x80 + k - before_i, high bit set where k >= before_i (no borrow)
+    # the bits below the byte holding member k: 8 for each byte above the lowest that starts at
+    # or below it (the lowest always does), summed into the top byte by one multiplication
     shift = ahead & _HIGH
-    shift >>= _7
-    shift *= _ONES
-    shift >>= _56  # bytes starting at or below member k, 1 to 8
-    shift <<= _3
-    shift -= _8  # the bits below the byte holding member k
+    shift >>= _4  # 8 in each such byte
+    shift *= _ABOVE_LOWEST
+    shift >>= _56
     ahead >>= shift
     ahead &= _LOW7  # members of that byte to pass over
     at = sets >> shift
@@ -233,10 +238,16 @@ def uniform(sets: np.ndarray, rng: np.random.Generator, n_options: int = 64) -> 
     from the smallest), ``k`` the float32 ``u * count`` cut to a whole number (at most
     ``count - 1``), one float32 ``u`` drawn per set."""
     sets = np.asarray(sets)
-    whole = int(np.bitwise_or.reduce(sets, axis=None)) if sets.size else 1
-    reach = min(n_options, max(whole.bit_length(), 1))
-    if 0 < whole < 256 and int(np.bitwise_and.reduce(sets, axis=None)) == whole:
-        return _uniform_in(whole, sets.shape, rng)
+    if sets.size and int(sets.flat[0]) >> 8:
+        # the first set reaches option 8, so the union does: no pick among a few options shared
+        # by every deal, and select's road is the same for any reach above 8 (a hand of cards:
+        # the union's pass is left out)
+        reach = n_options
+    else:
+        whole = int(np.bitwise_or.reduce(sets, axis=None)) if sets.size else 1
+        reach = min(n_options, max(whole.bit_length(), 1))
+        if 0 < whole < 256 and int(np.bitwise_and.reduce(sets, axis=None)) == whole:
+            return _uniform_in(whole, sets.shape, rng)
     n = count(sets)
     u = rng.random(n.shape, dtype=np.float32)
     u *= n

@@ -70,19 +70,18 @@ def _shuffle(rng: np.random.Generator, n: int, cards: int, k: int, fixed: int | 
     flat = order.reshape(-1)
     rows = np.arange(n, dtype=np.intp) * cards
     at = np.empty(n, np.intp)
-    offset = np.empty(n, np.int32)
     moved = np.empty(n, np.int8)
+    # the position swapped with i is j = i + min(floor(u * (cards - i)), cards - i - 1), at flat
+    # cell deal * cards + j: j for every step at once, in float32 (whole numbers below 64 are
+    # exact; the minimum taken before the floor gives the same floor, cards - i - 1 being whole),
+    # four whole-array steps where each step took six, two of them casts
+    step = np.arange(played, dtype=np.float32)[:, None]
+    np.multiply(u, np.float32(cards) - step, out=u)
+    np.minimum(u, np.float32(cards - 1) - step, out=u)
+    np.floor(u, out=u)
+    u += step
     for i in range(played):
-        # the position swapped with i is j = i + min(floor(u * (cards - i)), cards - i - 1), at
-        # flat cell deal * cards + j; computed in place (a fresh array per step is the slow part),
-        # the minimum on the float32 (the same floor, cards - i - 1 being whole; numpy's int32
-        # minimum is not vectorised), j in int32 (a float32's truncation to int32 takes a sixth
-        # of the time it takes to int64), then widened once for the gather's index
-        np.multiply(u[i], cards - i, out=u[i])
-        np.minimum(u[i], np.float32(cards - i - 1), out=u[i])
-        np.copyto(offset, u[i], casting="unsafe")  # truncation, as astype: the floor of u >= 0
-        offset += i
-        np.copyto(at, offset)
+        np.copyto(at, u[i], casting="unsafe")  # j, whole: the cast is exact
         at += rows
         picked = flat.take(at)  # the method: np.take's wrapper adds a Python call
         np.copyto(moved, order[:, i])  # copied out first: numpy copies a source that overlaps

@@ -172,8 +172,11 @@ def _seat_after(leader: np.ndarray, i: int, p: int) -> np.ndarray:
     without a division (several times slower on int64) or a look-up's gather: as unsigned
     numbers, ``leader + i - p`` wraps round to a huge value exactly where ``leader + i < p``,
     so the smaller of it and ``leader + i`` is the seat."""
-    seat = leader.astype(np.uint64)
-    seat += np.uint64(i)
+    if leader.dtype == np.int64:  # the usual: a new array in one pass, without a cast's copy
+        seat = np.add(leader.view(np.uint64), np.uint64(i))
+    else:
+        seat = leader.astype(np.uint64)
+        seat += np.uint64(i)
     np.minimum(seat, seat - np.uint64(p), out=seat)
     return seat.view(np.int64)
 

@@ -9,6 +9,7 @@ one seed play the same deals, which makes their comparison a paired one.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import functools
@@ -422,7 +423,12 @@ def _play(spec: RunSpec, index: int, game, lineup: Lineup, trace_id: int | None,
     # the game's own copy of the rules: a game writing into match.rules changed the spec's, and
     # so the rules run.json records and the next chunk this process played
     rules = copy.deepcopy(spec.rules)
-    with strategies.untouched(f"{who}, while it played,"), seeded_globals(spec.seed, index):
+    # the guards against a plugin (simtool's code put back, the global generators seeded, the
+    # process's state restored) where one plays: a built-in game among built-in strategies runs
+    # none of the code they watch for, and they cost 0.4 ms a chunk (1% of Black & White's)
+    guarded = not _built_in(spec)
+    with (strategies.untouched(f"{who}, while it played,") if guarded else contextlib.nullcontext()), \
+            (seeded_globals(spec.seed, index) if guarded else contextlib.nullcontext()):
         outcome = play(game, spec.players, rules, lineup, count * c, deal_rng, play_rng, ctx, spec.duplicate)
     if rules != spec.rules:
         unset = object()
