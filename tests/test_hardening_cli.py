@@ -179,7 +179,7 @@ def test_disk_full_while_writing_chunks(tmp_path, monkeypatch):
     real = Path.write_bytes
 
     def write_bytes(self, data):  # the second chunk's seats file: half on the disk, then full
-        if not self.name.startswith(".seats-000001"):
+        if not self.name.endswith(".seats-000001.parquet.tmp"):
             return real(self, data)
         real(self, data[:len(data) // 2])
         disk_full()
