@@ -138,6 +138,20 @@ def skill_question(plays: dict[str, Path], default: str, search: str) -> dict:
                        "ci": v.figures["over_random_ci_pts"]}}
 
 
+def same_cuts_deals(a: dict, b: dict) -> str | None:
+    """:func:`other_deals` of two runs, where chunks of two sizes that cut the first ``n`` deals
+    alike are one: deal ``i`` is drawn from its chunk's stream (the chunk's number and the
+    seed), so a review's search play of 256 deals in chunks of 2,048, and the reference's in
+    chunks of 16,384, both play chunk 0 of 256 deals: the same deals, which the page called
+    "not the same deals (chunks of 16,384 deals against 2,048)" in every demo review, and then
+    "wide: they share their deals" in the same paragraph."""
+    n, plain = a.get("n"), not (a.get("precision") or b.get("precision"))  # --precision draws to its cap
+    if plain and isinstance(n, int) and all(isinstance(m.get("chunk"), int) and m["chunk"] > 0 for m in (a, b)) \
+            and range(0, n, a["chunk"]) == range(0, n, b["chunk"]):
+        b = {**b, "chunk": a["chunk"]}
+    return other_deals(a, b)
+
+
 def hidden_question(plays: dict[str, Path], search: str) -> dict:
     """How much knowing the hidden cards wins: the ladder's reference rung (``clairvoyant`` in the
     search's seat against the default seats, the same deals) less the search's rung over them
@@ -151,13 +165,14 @@ def hidden_question(plays: dict[str, Path], search: str) -> dict:
     top, ref = found[0].top, found[0].reference
     n = read_meta(ref.folder)["n"]
     # one seed, but a search's smaller chunks draw other deals than the reference's may
-    other = other_deals(read_meta(top.folder), read_meta(ref.folder))
+    other = same_cuts_deals(read_meta(top.folder), read_meta(ref.folder))
     gain = tuple(100 * x for x in price)
     v = verdicts.hidden_verdict(gain, n, ref.name, top.name, f"{found[0].players - 1} {top.below}")
     return {"verdict": v.word, "sentence": v.sentence, **v.figures, "thresholds": v.thresholds,
             "more_deals": v.more, "n": n, "play": f"one {ref.name} seat (not a fair player) against "
             f"{found[0].players - 1} {top.below}, and one {top.name} seat against them, seats rotated, "
             + ("the same deals" if other is None else f"one seed but not the same deals ({other})"),
+            "same_deals": other is None,
             "clairvoyant_share": ref.share, "clairvoyant_ci": [ref.low, ref.high],
             "search_share": top.share, "search_ci": [top.low, top.high],
             "figure": {"name": "what seeing every hidden card wins (points)", "value": gain[0], "ci": list(gain[1:])}}

@@ -1,0 +1,46 @@
+"""A read of what ``make demo`` wrote, as a designer and as a statistician would read it: each
+test failed on the code before its fix (the demo's seven reviews said these things)."""
+
+from __future__ import annotations
+
+import copy
+
+from simtool.analysis import review as answers
+from simtool.reports import review as pages
+
+
+def test_the_hidden_information_plays_share_their_deals_when_one_chunk_holds_them(bw_review):
+    # before: every demo review said "one seed but not the same deals (chunks of 16,384 deals
+    # against 2,048)" of a search play of 256 to 2,048 deals, which both runs draw as chunk 0 of
+    # the one stream (Trickster's clairvoyant, playing as pimc there, scored alike on all 1,024
+    # deals), and then in the same paragraph "(wide: they share their deals)"
+    out, r = bw_review
+    h = r["questions"]["hidden_information"]
+    assert h["same_deals"] is True
+    assert h["play"].endswith("seats rotated, the same deals") and "not the same" not in h["play"]
+    page = (out / "review.html").read_text()
+    assert "not the same deals" not in page and "(wide: they share their deals)" in page
+
+
+def test_chunks_that_cut_the_deals_otherwise_still_play_other_deals():
+    meta = {"game": "hearts", "players": 4, "unit": "deal", "seed": 1, "n": 256, "duplicate": False,
+            "chunk": 2048, "versions": {"simtool": "0.1.0", "numpy": "2"}}
+    assert answers.same_cuts_deals(meta, {**meta, "chunk": 16384}) is None
+    assert answers.same_cuts_deals(meta, {**meta, "chunk": 2048}) is None
+    many = {**meta, "n": 4096}
+    assert answers.same_cuts_deals(many, {**many, "chunk": 16384}) == "chunks of 16,384 deals against 2,048"
+    assert answers.same_cuts_deals(meta, {**meta, "chunk": 128}) == "chunks of 128 deals against 2,048"
+    # a --precision run draws whole chunks to its cap: another chunk length deals other cards
+    capped = {**meta, "chunk": 16384, "precision": 0.01, "precision_cap": 20000}
+    assert answers.same_cuts_deals(meta, capped) is not None
+
+
+def test_a_review_of_other_deals_does_not_call_its_interval_wide_for_sharing_them(bw_review):
+    _, r = bw_review
+    r = copy.deepcopy(r)
+    h = r["questions"]["hidden_information"]
+    h["same_deals"], h["play"] = False, h["play"].replace("the same deals", "one seed but not the same deals (x)")
+    page = pages.render(r)
+    assert "they share their deals" not in page and "as they are: they play other deals" in page
+    del h["same_deals"]  # a review.json written before the key: its play says which
+    assert "they share their deals" not in pages.render(r)
