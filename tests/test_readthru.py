@@ -44,3 +44,25 @@ def test_a_review_of_other_deals_does_not_call_its_interval_wide_for_sharing_the
     assert "they share their deals" not in page and "as they are: they play other deals" in page
     del h["same_deals"]  # a review.json written before the key: its play says which
     assert "they share their deals" not in pages.render(r)
+
+
+def _card(page: str, question: str) -> str:
+    start = page.index(f'data-question="{question}"')
+    return page[start:page.index("</article>", start)]
+
+
+def test_the_tension_card_shows_its_figure_as_its_sentence_does(bw_review):
+    # before: Black & White's card read "28% (95% interval 27 to 28%)" under its sentence's
+    # "27.5% of matches (95% interval 27.0% to 28.0%)", Hearts' "39% (95% interval 38 to 41%)"
+    # under "39.4% (38.2% to 40.7%)": tension was shown to luck's whole percent
+    _, r = bw_review
+    r = copy.deepcopy(r)
+    t = r["questions"]["tension"]
+    t["figure"].update(value=0.27547, ci=[0.2703, 0.2801])
+    t["sentence"] = "The winner was behind at half-time in 27.5% of matches (95% interval 27.0% to 28.0%)."
+    card = _card(pages.render(r), "tension")
+    assert '<p class="figure">27.5% (95% interval 27.0 to 28.0%)</p>' in card
+    # luck's card keeps its sentence's whole percent
+    assert '<p class="figure">' in _card(pages.render(r), "luck")
+    luck = r["questions"]["luck"]
+    assert f"{100 * luck['figure']['value']:.0f}%" in _card(pages.render(r), "luck")
