@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 
 from simtool.analysis import review as answers
+from simtool.analysis import verdicts
 from simtool.reports import review as pages
 
 
@@ -66,3 +67,30 @@ def test_the_tension_card_shows_its_figure_as_its_sentence_does(bw_review):
     assert '<p class="figure">' in _card(pages.render(r), "luck")
     luck = r["questions"]["luck"]
     assert f"{100 * luck['figure']['value']:.0f}%" in _card(pages.render(r), "luck")
+
+
+def test_the_seat_sentence_says_what_the_strongest_play_is_unclear_between_and_what_settles_it(monkeypatch):
+    # before: "Under the strongest play (pimc at every seat), 2,048 deals: unclear." ended Black &
+    # White's seat sentence, the one line of it the console prints: unclear between what, and
+    # settled by what, only the page's other card said ("fair or slight; about 180,000 more deals")
+    def answer(shares, n, play):
+        v = verdicts.seat_verdict(shares, 3, n, "deals", play)
+        return {"verdict": v.word, "sentence": v.sentence, "seats": v.figures["seats"], "play": play, "n": n,
+                "more_deals": v.more, "unclear_between": v.figures["unclear_between"],
+                "figure": answers.magnitude(*answers.largest_edge(v.figures["seats"]))}
+
+    third = 1 / 3
+    plays = {"heuristic": answer([(0, third + 0.003, third + 0.002, third + 0.004), (1, third - 0.007,
+                                  third - 0.008, third - 0.006), (2, third + 0.004, third + 0.003, third + 0.005)],
+                                 1_048_576, "balance at every seat"),
+             "search": answer([(0, third + 0.008, third - 0.011, third + 0.028), (1, third - 0.006, third - 0.025,
+                               third + 0.014), (2, third - 0.002, third - 0.021, third + 0.018)],
+                              2048, "pimc at every seat")}
+    monkeypatch.setattr(answers, "seat_answer", lambda game, folder: dict(plays[folder]))
+    seats = answers.seats_question(None, "heuristic", "search")
+    strong = plays["search"]
+    assert (seats["verdict"], strong["verdict"], strong["unclear_between"]) == ("fair", "unclear", ["fair", "slight"])
+    tail = f"whether fair or slight; about {verdicts.rough(strong['more_deals'])} more deals would settle it."
+    assert seats["sentence"].endswith("Under the strongest play (pimc at every seat), 2,048 deals: unclear "
+                                      + tail), seats["sentence"]
+    assert strong["sentence"].endswith(tail)

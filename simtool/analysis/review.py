@@ -78,8 +78,14 @@ def seats_question(game, heuristic: Path, search: Path | None) -> dict:
         elif (strong["verdict"], strong["unclear_between"]) == (out["verdict"], out["unclear_between"]):
             out["sentence"] += f" The strongest play ({strong['play']}) agrees: {strong['verdict']}."
         else:
-            out["sentence"] += (f" Under the strongest play ({strong['play']}), {strong['n']:,} deals: "
-                                f"{strong['verdict']}.")
+            word = strong["verdict"]
+            if word == verdicts.UNCLEAR and strong.get("unclear_between"):
+                # the console prints this sentence alone: a bare "unclear" said neither between
+                # what nor what would settle it (the strongest play's own card says both)
+                low, high = strong["unclear_between"]
+                word = (f"unclear whether {low} or {high}; "
+                        f"{verdicts._settle_text(strong['more_deals'], 'deals', *strong['figure']['ci'])}")
+            out["sentence"] += f" Under the strongest play ({strong['play']}), {strong['n']:,} deals: {word}."
     return out
 
 
