@@ -94,3 +94,27 @@ def test_the_seat_sentence_says_what_the_strongest_play_is_unclear_between_and_w
     assert seats["sentence"].endswith("Under the strongest play (pimc at every seat), 2,048 deals: unclear "
                                       + tail), seats["sentence"]
     assert strong["sentence"].endswith(tail)
+
+
+def test_the_published_hearts_values_stand_only_beside_the_rules_they_were_measured_under(bw_review):
+    # before: the demo's Hearts review set CardStock's Hearts values ("0.87 (100 games, no
+    # interval)" and five more) beside its --vs-rule jack=on version's metrics too, Omnibus
+    # Hearts read against published Hearts as if one game
+    from simtool import games, options
+    from simtool.analysis import metrics
+
+    hearts = games.get("hearts")
+    own = options.named(hearts, options.resolve(hearts, None))
+    assert answers.published_for(hearts, 4, own) == metrics.published("hearts", 4)
+    assert answers.published_for(hearts, 4, options.named(hearts, options.resolve(hearts, {"jack": "on"}))) is None
+    assert answers.published_for(hearts, 5, own) is None
+    _, r = bw_review
+    r = copy.deepcopy(r)
+    r["published"] = metrics.published("hearts", 4)
+    r["versus"] = {"source": "vs-rule", "rules": {"jack": "on"}, "questions": r["questions"],
+                   "metrics": r["metrics"], "published": None}
+    page = pages.render(r)
+    theirs = page[page.index('id="metrics-1"'):]
+    mine = page[page.index('id="metrics-0"'):page.index('id="metrics-1"')]
+    assert "(100 games, no interval)" in mine and "(100 games, no interval)" not in theirs
+    assert "CardStock blog" not in theirs

@@ -383,6 +383,16 @@ def comparable(this: dict, other: dict) -> str | None:
     return None
 
 
+def published_for(game, players: int, rules: dict | None) -> dict | None:
+    """The published values (:data:`simtool.analysis.metrics.PUBLISHED`) to set beside the
+    metrics of a version whose named ``rules`` (:func:`simtool.options.named`) these are: only
+    the game's own rules, which the published table measured; CardStock's Hearts stood beside
+    Omnibus Hearts (``--vs-rule jack=on``) as if the two were one game."""
+    if rules != options.named(game, options.resolve(game, None)):
+        return None
+    return metrics.published(game.id, players)
+
+
 def review(game_id: str, players: int, versions: list[dict], effort: str, sizes: dict, seed: int,
            folders: dict[str, list[Path]], baseline: dict | None = None) -> dict:
     """The content of ``review.json``: the reviewed rules' answers, the other version's (a
@@ -397,11 +407,13 @@ def review(game_id: str, players: int, versions: list[dict], effort: str, sizes:
            "rules": options.named(game, versions[0]), "effort": effort, "n": sizes["deals"], "sizes": sizes,
            "seed": seed, "plays": plays,
            "questions": questions(game, folders, 0, default, search),
-           "metrics": published_metrics(folders, 0), "published": metrics.published(game.id, players)}
+           "metrics": published_metrics(folders, 0),
+           "published": published_for(game, players, options.named(game, versions[0]))}
     if len(versions) > 1:
         other = questions(game, folders, 1, default, search)
         out["versus"] = {"source": "vs-rule", "rules": options.named(game, versions[1]), "questions": other,
-                         "metrics": published_metrics(folders, 1)}
+                         "metrics": published_metrics(folders, 1),
+                         "published": published_for(game, players, options.named(game, versions[1]))}
         out["comparison"] = {"possible": True, "why": None, "before": "the reviewed rules",
                              "after": "the --vs-rule rules"}
         out["changes"] = changes(out["questions"], other)
@@ -409,7 +421,9 @@ def review(game_id: str, players: int, versions: list[dict], effort: str, sizes:
         why = comparable(out, baseline)
         out["versus"] = {"source": "baseline", "rules": baseline.get("rules"), "players": baseline.get("players"),
                          "game": baseline.get("game"), "questions": baseline.get("questions"),
-                         "metrics": baseline.get("metrics")}
+                         "metrics": baseline.get("metrics"),
+                         "published": published_for(game, baseline.get("players"), baseline.get("rules"))
+                         if baseline.get("game") == game.id else None}
         out["comparison"] = {"possible": why is None, "why": why, "before": "the baseline", "after": "this review"}
         out["changes"] = [] if why else changes(baseline["questions"], out["questions"])
     return json.loads(json.dumps(_finite(out), default=_plain, allow_nan=False))

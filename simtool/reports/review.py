@@ -328,10 +328,10 @@ def render(result: dict) -> str:
     other = result.get("versus")
     if other and other.get("questions"):
         label = "--vs-rule version" if other["source"] == "vs-rule" else "Baseline review"
-        # a baseline's own game and player count: a 4-player Hearts review set CardStock's 4-player
-        # values beside its 5-player baseline's figures
-        theirs = published if other["source"] == "vs-rule" else metrics.published(other.get("game"),
-                                                                                  other.get("players"))
+        # the other version's own: a 4-player Hearts review set CardStock's 4-player values beside
+        # its 5-player baseline's figures, and beside its --vs-rule jack=on (Omnibus) version's
+        theirs = other["published"] if "published" in other else \
+            metrics.published(other.get("game"), other.get("players")) if other["source"] == "baseline" else None
         versions.append({"label": label, "rules": other.get("rules") or {}, "cards": cards(other["questions"]),
                          "questions": other["questions"], "restrictions": restriction_rows(other["questions"]),
                          "metrics": metric_rows(other.get("metrics") or {}, theirs), "published": theirs})
