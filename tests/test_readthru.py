@@ -118,3 +118,31 @@ def test_the_published_hearts_values_stand_only_beside_the_rules_they_were_measu
     mine = page[page.index('id="metrics-0"'):page.index('id="metrics-1"')]
     assert "(100 games, no interval)" in mine and "(100 games, no interval)" not in theirs
     assert "CardStock blog" not in theirs
+
+
+def test_a_front_no_setting_of_which_can_be_told_from_the_sheet_says_what_n_would(tmp_path):
+    # before: the demo's tuning of Kansas City (seat_spread:min and skill:max) ended "None can be
+    # told from the sheet at this budget: a larger --n would tell.": how much larger, and for
+    # what, unsaid (the single objective's answer names the --n)
+    from simtool.analysis import tuning
+    from simtool.commands import tune
+
+    config = tune.configure("kansas-city", ["pass_count"], ["seat_spread:min", "skill:max"], trials=4, n=10_000,
+                            seed=1)
+
+    def remeasure(label, pass_count, spread, skill, trial=None):
+        return {"label": label, "params": {"pass_count": pass_count}, "trials": [] if trial is None else [trial],
+                "n": 40_000, "seed": 2,
+                "values": {"seat_spread:min": spread, "skill:max": skill}}
+
+    base = remeasure("defaults", 3, [0.0312, 0.0237, 0.0388], [0.5094, 0.5048, 0.5140])
+    best = remeasure("trial 2", 2, [0.0274, 0.0199, 0.0350], [0.5087, 0.5041, 0.5133], 2)
+    assert tune.best(config, [base, best]) == [best]
+    text = tuning.recommendation(config, [base, best], [best])
+    assert "a larger --n would tell" not in text
+    # half-widths 0.0076 in quadrature, 0.0107, against -0.0038: 8 times the deals, a tenth over,
+    # the re-measures 4 times a trial's n
+    assert text.endswith("None can be told from the sheet at this budget: to tell the clearest difference "
+                         "measured apart (pass_count=2 on seat_spread:min, -0.0038 ± 0.0107), tune again with "
+                         "--n 8.8e4 or more (now 10,000; a new --out), so that the re-measures play about "
+                         "352,000 deals each."), text
