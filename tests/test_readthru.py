@@ -146,3 +146,21 @@ def test_a_front_no_setting_of_which_can_be_told_from_the_sheet_says_what_n_woul
                          "measured apart (pass_count=2 on seat_spread:min, -0.0038 ± 0.0107), tune again with "
                          "--n 8.8e4 or more (now 10,000; a new --out), so that the re-measures play about "
                          "352,000 deals each."), text
+
+
+def test_a_crude_rule_that_changed_no_deal_is_not_flagged_as_doing_nearly_as_well(tmp_path):
+    # before: the demo's Out-Trumped review (kitty=none: no kitty bid) read "Never bidding for the
+    # kitty costs hoarder 0.0 points ... (95% interval 0.0 to 0.0): under 1 point, so this crude
+    # rule does nearly as well as full play (flagged)", and Kansas City's pass-high (target passes
+    # its highest cards already) likewise: an alarm about crude play where nothing changed
+    from simtool.commands import restrict as restricting
+
+    _, folders = restricting.measure("out-trumped", tmp_path / "r", n=400, restrictions=["no-kitty", "no-trump-lead"],
+                                     seed=1, jobs=1)
+    found = {r["name"]: r for r in answers.restrictions_question(folders)}
+    kitty, lead = found["no-kitty"], found["no-trump-lead"]
+    assert kitty["changed"] == 0 and kitty["cost_pts"] == 0 and not kitty["flagged"]
+    assert kitty["sentence"] == ("Never bidding for the kitty changed no result in 400 deals: under these rules it "
+                                 "never binds, or hoarder already plays so (it costs nothing, and says nothing of "
+                                 "whether crude play pays; not flagged).")
+    assert lead["changed"] > 0 and "changed no result" not in lead["sentence"]

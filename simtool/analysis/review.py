@@ -254,8 +254,19 @@ def restrictions_question(folders: list[Path]) -> list[dict]:
     for r in restrict.costs(folders).iter_rows(named=True):
         cost = [100 * r["win_cost"], 100 * r["win_cost_low"], 100 * r["win_cost_high"]]
         v = verdicts.restriction_verdict(r["doing"], r["strategy"], *cost, r["deals"])
+        sentence, flagged = v.sentence, v.figures["flagged"]
+        if r["changed"] == 0:
+            # the crude rule played as full play on every deal: Out-Trumped's "never bid for the
+            # kitty" under kitty=none, which has no bid, was flagged "does nearly as well as full
+            # play", an alarm about crude play where the rule had nothing to change
+            doing = f"{r['doing'][:1].upper()}{r['doing'][1:]}"
+            sentence = (f"{doing} changed no result in {r['deals']:,} deals: under these rules it never binds, "
+                        f"or {r['strategy']} already plays so (it costs nothing, and says nothing of whether "
+                        f"crude play pays; not flagged).")
+            flagged = False
         out.append({"name": r["restriction"], "description": r["description"], "verdict": v.word,
-                    "sentence": v.sentence, "cost_pts": cost[0], "ci_pts": cost[1:], "flagged": v.figures["flagged"],
+                    "sentence": sentence, "cost_pts": cost[0], "ci_pts": cost[1:], "flagged": flagged,
+                    "changed": r["changed"],
                     "thresholds": v.thresholds, "n": r["deals"], "play": f"one {r['strategy']}~{r['restriction']} "
                     f"against {r['strategy']}, seats rotated"})
     return out
