@@ -244,7 +244,7 @@ def test_a_figure_under_a_threshold_is_not_rounded_onto_it():
     hazard = verdicts.hazard_verdict("x", "does x", 0.005, 0.002, 0.0097, 1000)
     assert hazard.word == "rare" and "(95% interval 0.2% to 0.97%)" in hazard.sentence
     luck = verdicts.luck_verdict(0.297, 0.2, 0.35, 100)
-    assert "The cards explain 29.7% (95% interval 20 to 35%)" in luck.sentence
+    assert "The cards explain 29.7% (95% interval 20.0 to 35.0%)" in luck.sentence  # a tenth: tests/test_readthru.py
 
 
 def test_a_tiny_difference_shows_as_zero_either_way():

@@ -194,9 +194,9 @@ def luck_question(folder: Path) -> dict:
     cards = table.filter(pl.col("part") == "cards").row(0, named=True)
     v = verdicts.luck_verdict(cards["share"], cards["share_low"], cards["share_high"], meta["n"], play=lineup(meta))
     part = {r["part"]: r["share"] for r in table.iter_rows(named=True)}
-    sentence = v.sentence + (f" The rest: which strategy holds which seat {100 * part['strategy and seat']:.0f}%, "
+    sentence = v.sentence + (f" The rest: which strategy holds which seat {stats.percent(part['strategy and seat'])}%, "
                              f"how these players play these particular cards (and their own chance) "
-                             f"{100 * part['interplay']:.0f}%." if math.isfinite(cards["share"]) else "")
+                             f"{stats.percent(part['interplay'])}%." if math.isfinite(cards["share"]) else "")
     return {"verdict": v.word, "sentence": sentence, "share": cards["share"],
             "ci": [cards["share_low"], cards["share_high"]], "parts": table.to_dicts(),
             "thresholds": v.thresholds, "more_deals": v.more, "n": meta["n"], "play": lineup(meta),

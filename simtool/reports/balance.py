@@ -237,9 +237,8 @@ def luck_text(table: pl.DataFrame, unit: str) -> str:
     one = "match" if unit == "matches" else "deal"
     name = "total" if one == "match" else "score"
 
-    def pct(part: str) -> str:
-        v, lo, hi = share[part]
-        return f"{100 * v:.0f}% ({100 * lo:.0f}–{100 * hi:.0f}%)"
+    def pct(part: str) -> str:  # to a tenth, as the table beside it ("2% (1–2%)" beside "1.7% (1.0–2.3)")
+        return stats.fmt_rate(*share[part])
 
     return (f"Luck against skill: the cards decide about {pct('cards')} of a {one}'s {name} under "
             f"these strategies, which strategy holds which seat {pct('strategy and seat')}, and how "

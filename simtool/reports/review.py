@@ -174,13 +174,13 @@ def cards(q: dict) -> list[dict]:
                       what="points the search on the true deal wins above the fair search")
         hidden["tone"] = "none"  # a game of inference or of the deal: neither is better for balance
         out.append(hidden)
-    # each to its sentence's decimals: luck's whole percent, tension's tenth (a card read "28%
-    # (95% interval 27 to 28%)" under "27.5% of matches (95% interval 27.0% to 28.0%)")
-    for key, digits in (("luck", 0), ("tension", 1)):
+    # to a tenth of a percent, as their sentences (a tension card read "28% (95% interval 27 to
+    # 28%)" under "27.5% of matches (95% interval 27.0% to 28.0%)")
+    for key in ("luck", "tension"):
         a = q[key]
         figure = a["figure"] or {"value": None, "ci": (math.nan, math.nan), "name": ""}  # tension of one-round matches
         out.append(card(key, QUESTION_TITLES[key], a, figure["value"], figure["ci"], "%", 100,
-                        first="low", what=figure["name"], digits=digits))
+                        first="low", what=figure["name"]))
     for h in q["hazards"]:
         title = f"{'Hazard' if h['risk'] else 'Rate'}: {h['name']}"
         if "seats" in h:  # one seat has it every deal: the verdict is on each seat's gap to its fair share
