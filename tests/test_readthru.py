@@ -201,3 +201,33 @@ def test_the_duplicate_reports_luck_finding_reads_as_its_table():
     assert text.startswith("Luck against skill: the cards decide about 1.7% (1.0–2.3) of a match's total under "
                            "these strategies, which strategy holds which seat 30.9% (30.2–31.7), and how these "
                            "strategies play these particular cards (and the play's own chance) 67.4% (66.3–68.4)")
+
+
+def test_the_console_says_whose_verdicts_it_prints_and_which_way_the_changes_run(bw_review):
+    # before: 'simtool review -g kansas-city --vs-rule pass_count=2' printed "review: kansas-city
+    # 4p, seed 1", then "seats: slight. Seat 0 wins 27.2% ..." (pass_count=3's, the reviewed
+    # rules', not the rule asked about) and "change in seats: 2.2 points -> 2.0 points", nowhere
+    # saying which rules each line is of
+    from simtool.commands import review as reviews
+
+    _, r = bw_review
+    r = copy.deepcopy(r)
+    r["versus"] = {"source": "vs-rule", "rules": {"deck": 40}, "questions": r["questions"], "metrics": {}}
+    r["comparison"] = {"possible": True, "why": None, "before": "the reviewed rules", "after": "the --vs-rule rules"}
+    r["changes"] = answers.changes(r["questions"], r["questions"])
+    r["rules"] = {"deck": 36}
+    lines = reviews.summary_lines(r)
+    assert lines[0] == ("verdicts for the reviewed rules (deck=36); the --vs-rule version's (deck=40) are in "
+                        "review.html")
+    assert lines[1].startswith("seats: ")
+    at = next(i for i, x in enumerate(lines) if x.startswith("change in"))
+    assert lines[at - 1] == "changes from the reviewed rules (deck=36) to the --vs-rule rules (deck=40):"
+    # a baseline: this review's verdicts, the changes from the baseline to it
+    r["versus"]["source"] = "baseline"
+    r["comparison"].update(before="the baseline", after="this review")
+    lines = reviews.summary_lines(r)
+    assert lines[0] == "verdicts for this review (deck=36); the baseline's (deck=40) are in review.html"
+    assert "changes from the baseline (deck=40) to this review (deck=36):" in lines
+    # a review of one version prints its verdicts alone, as before
+    plain = {k: v for k, v in r.items() if k not in ("versus", "comparison", "changes")}
+    assert reviews.summary_lines(plain)[0].startswith("seats: ")
