@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from simtool.analysis import review as answers
 from simtool.analysis import verdicts
 from simtool.reports import review as pages
@@ -20,7 +22,8 @@ def test_the_hidden_information_plays_share_their_deals_when_one_chunk_holds_the
     assert h["same_deals"] is True
     assert h["play"].endswith("seats rotated, the same deals") and "not the same" not in h["play"]
     page = (out / "review.html").read_text()
-    assert "not the same deals" not in page and "(wide: they share their deals)" in page
+    assert "not the same deals" not in page
+    assert "the difference and its interval are taken deal by deal: they share their deals" in page
 
 
 def test_chunks_that_cut_the_deals_otherwise_still_play_other_deals():
@@ -36,14 +39,15 @@ def test_chunks_that_cut_the_deals_otherwise_still_play_other_deals():
     assert answers.same_cuts_deals(meta, capped) is not None
 
 
-def test_a_review_of_other_deals_does_not_call_its_interval_wide_for_sharing_them(bw_review):
+def test_a_review_of_other_deals_does_not_say_it_shares_them(bw_review):
     _, r = bw_review
     r = copy.deepcopy(r)
     h = r["questions"]["hidden_information"]
     h["same_deals"], h["play"] = False, h["play"].replace("the same deals", "one seed but not the same deals (x)")
     page = pages.render(r)
-    assert "they share their deals" not in page and "as they are: they play other deals" in page
-    del h["same_deals"]  # a review.json written before the key: its play says which
+    assert "they share their deals" not in page
+    assert "the difference's interval combines the two as if independent." in page.replace("&#39;", "'")
+    del h["same_deals"]  # a review.json written before the key: its interval was combined so
     assert "they share their deals" not in pages.render(r)
 
 
@@ -231,3 +235,32 @@ def test_the_console_says_whose_verdicts_it_prints_and_which_way_the_changes_run
     # a review of one version prints its verdicts alone, as before
     plain = {k: v for k, v in r.items() if k not in ("versus", "comparison", "changes")}
     assert reviews.summary_lines(plain)[0].startswith("seats: ")
+
+
+def test_the_price_of_hidden_cards_is_taken_deal_by_deal_where_the_two_plays_share_their_deals(tmp_path):
+    # before: Trickster, where nothing is hidden (RULINGS: tableaux face up) and the clairvoyant
+    # plays as pimc on every deal, read "Seeing every hidden card is worth 0.0 points (95% interval
+    # -3.8 to 3.8): unclear whether little or some; about 586 more deals would settle it": the two
+    # runs' intervals combined as if independent, though they play the same deals
+    from simtool import stats
+    from simtool.analysis import ladder
+
+    from .test_cli import cli
+
+    runs = tmp_path / "t"
+    assert cli("ladder", "-g", "trickster", "-n", "40", "--seed", "1", "-j", "1", "-q", "--rungs",
+               "safe,pimc@samples=2", "--runs", runs, "--out", tmp_path / "t.html").exit_code == 0
+    plays = {"over heuristic": runs / "trickster_4p_pimc@samples=2+safe",
+             "clairvoyant": [runs / "trickster_4p_clairvoyant+safe"]}
+    h = answers.hidden_question(plays, "pimc")
+    assert h["same_deals"] and (h["price_pts"], h["price_ci_pts"]) == (0.0, [0.0, 0.0]) and h["verdict"] == "little"
+    # Black & White: the same estimate, its interval the paired one, narrower than as if independent
+    runs = tmp_path / "b"
+    assert cli("ladder", "-g", "black-white", "-n", "60", "--seed", "1", "-j", "1", "-q", "--rungs",
+               "balance,pimc@samples=2", "--runs", runs, "--out", tmp_path / "b.html").exit_code == 0
+    (climbed,) = ladder.ladders([f for f in runs.iterdir() if f.is_dir()])
+    top, ref = climbed.top, climbed.reference
+    gain, low, high = ladder.price(climbed)
+    independent = stats.mover_difference((ref.share, ref.low, ref.high), (top.share, top.low, top.high))
+    assert gain == pytest.approx(ref.share - top.share)
+    assert independent[1] < low < gain < high < independent[2]

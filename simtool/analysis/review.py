@@ -18,8 +18,9 @@ import polars as pl
 from simtool import games, options, stats
 from simtool.analysis import ladder, metrics, restrict, summary, tension, verdicts
 from simtool.analysis import of as analysis_of
+from simtool.analysis.ladder import same_cuts_deals
 from simtool.errors import SimtoolError, option
-from simtool.pipeline.folders import collect, load, other_deals, parse_json, read_meta
+from simtool.pipeline.folders import collect, load, parse_json, read_meta
 
 SCHEMA = 1
 """The version of ``review.json``'s layout; raised when a key changes meaning."""
@@ -142,20 +143,6 @@ def skill_question(plays: dict[str, Path], default: str, search: str) -> dict:
             "more_deals": v.more, "n": n, "play": f"one {search} seat, seats rotated",
             "figure": {"name": "gain over random (points)", "value": v.figures["over_random_pts"],
                        "ci": v.figures["over_random_ci_pts"]}}
-
-
-def same_cuts_deals(a: dict, b: dict) -> str | None:
-    """:func:`other_deals` of two runs, where chunks of two sizes that cut the first ``n`` deals
-    alike are one: deal ``i`` is drawn from its chunk's stream (the chunk's number and the
-    seed), so a review's search play of 256 deals in chunks of 2,048, and the reference's in
-    chunks of 16,384, both play chunk 0 of 256 deals: the same deals, which the page called
-    "not the same deals (chunks of 16,384 deals against 2,048)" in every demo review, and then
-    "wide: they share their deals" in the same paragraph."""
-    n, plain = a.get("n"), not (a.get("precision") or b.get("precision"))  # --precision draws to its cap
-    if plain and isinstance(n, int) and all(isinstance(m.get("chunk"), int) and m["chunk"] > 0 for m in (a, b)) \
-            and range(0, n, a["chunk"]) == range(0, n, b["chunk"]):
-        b = {**b, "chunk": a["chunk"]}
-    return other_deals(a, b)
 
 
 def hidden_question(plays: dict[str, Path], search: str) -> dict:

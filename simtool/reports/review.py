@@ -99,12 +99,6 @@ def interval_cell(low: float, high: float, percent: bool, near=()) -> str:
     return verdicts.span(low, high, lambda x: cell(x, percent, near))
 
 
-def shares_deals(hidden: dict) -> bool:
-    """Whether the hidden-information question's two plays shared their deals (its interval is
-    then wide); a review written before ``same_deals`` says so in its ``play`` alone."""
-    return hidden.get("same_deals", "not the same deals" not in hidden.get("play", ""))
-
-
 DECIDING_ROWS = ("Winner was behind at half-time", "cards")
 """The rows of the tension and luck tables whose figure the question's verdict is on."""
 
@@ -312,8 +306,7 @@ def environment():
     # a seat table's points as the seat verdict prints them: never rounded onto its 1 or 3 points
     # (an end of -0.989 read "-1.0" in the table beside "-0.99" in the sentence and the card)
     env.filters["seat_pts"] = lambda x, sign="": verdicts.fixed(x, verdicts.SEAT_THRESHOLDS, sign)
-    env.globals.update(cell=cell, interval_cell=interval_cell, deciding=deciding, marks=marks,
-                       shares_deals=shares_deals)
+    env.globals.update(cell=cell, interval_cell=interval_cell, deciding=deciding, marks=marks)
     return env
 
 
