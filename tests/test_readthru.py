@@ -264,3 +264,22 @@ def test_the_price_of_hidden_cards_is_taken_deal_by_deal_where_the_two_plays_sha
     independent = stats.mover_difference((ref.share, ref.low, ref.high), (top.share, top.low, top.high))
     assert gain == pytest.approx(ref.share - top.share)
     assert independent[1] < low < gain < high < independent[2]
+
+
+def test_the_duplicate_table_shows_its_figures_as_its_sentence_does():
+    # before: the demo's duplicate report found "balance's win per seat held ± 0.78% against
+    # ± 0.78% (0% narrower, worth 1.00 times the games)" beside a table of "0.00777 | 0.00778 |
+    # 0.000912 | 1" (fractions, unlabelled), and a wider interval read "-2% narrower"
+    import polars as pl
+
+    from simtool.reports import balance
+
+    gain = pl.DataFrame({"figure": ["win per seat held", "score per seat held"], "strategy": ["balance", "balance"],
+                         "half_duplicate": [0.00777, 0.073], "half_rotate": [0.00778, 0.0716],
+                         "narrower": [0.000912, -0.0202], "games_ratio": [1.0, 0.961]})
+    _, rows = balance.worded(balance.duplicate_cells(gain))
+    assert rows == [["win per seat held", "balance", "± 0.78%", "± 0.78%", "0%", "1.00"],
+                    ["score per seat held", "balance", "± 0.073", "± 0.0716", "-2%", "0.96"]]
+    text = balance.duplicate_text(gain, "matches")
+    assert "balance's win per seat held ± 0.78% against ± 0.78% (0% narrower, worth 1.00 times the games)" in text
+    assert "(2% wider, worth 0.96 times the games)" in text
