@@ -4,6 +4,7 @@ test failed on the code before its fix (the demo's seven reviews said these thin
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pytest
 
@@ -283,3 +284,21 @@ def test_the_duplicate_table_shows_its_figures_as_its_sentence_does():
     text = balance.duplicate_text(gain, "matches")
     assert "balance's win per seat held ± 0.78% against ± 0.78% (0% narrower, worth 1.00 times the games)" in text
     assert "(2% wider, worth 0.96 times the games)" in text
+
+
+def test_the_tuning_page_says_what_its_figures_are_and_in_what_unit():
+    # before: the demo's tuning page gave "seat_spread:min 0.0312 [0.0237, 0.0388]" and "skill:max
+    # 0.5094" with no unit and no meaning, beside reviews of the same game whose seat edge is "2.2
+    # points" and whose skill is "+29.7 points" (a search over random): another figure, one name
+    from simtool.commands import tune
+    from simtool.reports import tune as page
+
+    config = tune.configure("kansas-city", ["pass_count"], ["seat_spread:min", "skill:max", "overshoot=0.3"],
+                            trials=4, n=1000, seed=1)
+    assert page.figure_words(config) == (
+        "seat_spread: the largest seat's win share less the smallest's, a fraction: 0.031 is 3.1 points of win "
+        "share; skill: target's win share per seat at one seat among random (fair: 1/4), a fraction: 0.509 is "
+        "50.9%; overshoot: the game's rate overshoot, a share of deals, seats pooled, a fraction: 0.509 is 50.9%; "
+        "its distance to 0.3 is minimised")
+    template = (Path(page.__file__).parent / "templates" / "tune.html.j2").read_text()
+    assert "<dt>figures</dt><dd>{{ figures }}</dd>" in template
