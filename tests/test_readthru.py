@@ -302,3 +302,13 @@ def test_the_tuning_page_says_what_its_figures_are_and_in_what_unit():
         "its distance to 0.3 is minimised")
     template = (Path(page.__file__).parent / "templates" / "tune.html.j2").read_text()
     assert "<dt>figures</dt><dd>{{ figures }}</dd>" in template
+
+
+def test_a_changes_row_names_a_hazard_as_its_card_does():
+    # before: the changes table read "Rate: overshoot" (Kansas City) and "Rate: queen (the most
+    # exposed seat)" (Hearts) below the cards "Hazard: overshoot" and "Hazard: queen"
+    result = {"questions": {"hazards": [{"name": "queen", "risk": True}, {"name": "moon", "risk": False}]},
+              "changes": [{"question": q, "before": 0.25, "after": 0.25, "delta": 0.0, "ci": [-0.01, 0.01],
+                           "better": None, "change": "no clear change"}
+                          for q in ("hazards: queen (the most exposed seat)", "hazards: moon")]}
+    assert [r["label"] for r in pages.change_rows(result)] == ["Hazard: queen (the most exposed seat)", "Rate: moon"]

@@ -206,11 +206,15 @@ CHANGE_LABELS = {"seats": "Largest seat edge (points)",
 """The changes table's rows in plain English (hazards and restrictions are named after the game's own)."""
 
 
-def change_label(question: str) -> str:
+def change_label(question: str, risks: frozenset = frozenset()) -> str:
+    """A changes row's name; a hazard's as its card names it, ``Hazard`` for one of ``risks``
+    (the changes table read "Rate: overshoot" below the card "Hazard: overshoot")."""
     kind, _, name = question.partition(": ")
     if question in CHANGE_LABELS:
         return CHANGE_LABELS[question]
-    return f"Rate: {name}" if kind == "hazards" else f"Crude rule {name}: what it costs (points)"
+    if kind == "hazards":
+        return f"{'Hazard' if name.removesuffix(' (the most exposed seat)') in risks else 'Rate'}: {name}"
+    return f"Crude rule {name}: what it costs (points)"
 
 
 CHANGE_MARKS = {"seats": verdicts.SEAT_THRESHOLDS, "seats under the strongest play": verdicts.SEAT_THRESHOLDS,
@@ -252,6 +256,7 @@ def change_rows(result: dict) -> list[dict]:
     cost in points, and a difference of shares in points too (27.3% to 30.3% is +3.0 points,
     not +3.0%, which would read as a relative change)."""
     rows = []
+    risks = frozenset(h["name"] for h in result.get("questions", {}).get("hazards", []) if h.get("risk"))
     for c in result.get("changes", []):
         percent = c["question"] in ("luck", "tension") or c["question"].startswith(("hazards", "match: capped"))
         points = percent or c["question"].startswith(("seats", "skill", "restrictions", "hidden information"))
@@ -267,7 +272,7 @@ def change_rows(result: dict) -> list[dict]:
         near = change_marks(c["question"])
         # a clear change never shows as none: +0.04 points read "0.0" beside "worse"
         clear = (0.0,) if c["change"] != "no clear change" else ()
-        rows.append({**c, "label": change_label(c["question"]),
+        rows.append({**c, "label": change_label(c["question"], risks),
                      "before_text": _shown(c["before"], scale, after=unit, near=near),
                      "after_text": _shown(c["after"], scale, after=unit, near=near),
                      "delta_text": f"{_shown(c['delta'], scale, '+', apart, clear)} ({verdicts.span(low, high, end)})",
