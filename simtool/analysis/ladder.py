@@ -311,12 +311,12 @@ def price(ladder: Ladder) -> tuple[float, float, float] | None:
         return None
     paired = paired_wins(top, ref)
     if paired is not None:
-        diff = paired[1] - paired[0]
-        gain = float(diff.mean())
+        # the rungs' own shares (within rotation strata, as every rung's), the interval deal by deal
+        gain, diff = ref.share - top.share, paired[1] - paired[0]
         if stats.alike(diff):  # one amount every deal: Wilson's on the deals, not a width of 0
             low, high = stats.alike_interval(gain, len(diff), 1.0)
         else:
-            gain, half = stats.paired_difference(paired[1], paired[0])
+            half = stats.paired_difference(paired[1], paired[0])[1]
             low, high = gain - half, gain + half
     else:
         gain, low, high = stats.mover_difference((ref.share, ref.low, ref.high), (top.share, top.low, top.high))
