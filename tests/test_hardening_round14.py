@@ -61,7 +61,7 @@ def test_a_verdict_from_one_unit_prints_no_nan():
     for sentence in (luck.sentence, match, tension, cost):
         assert "nan" not in sentence
     # with an interval, as before
-    assert "(95% interval 5 to 11%)" in verdicts.luck_verdict(0.08, 0.05, 0.11, 500).sentence
+    assert "(95% interval 5.0 to 11.0%)" in verdicts.luck_verdict(0.08, 0.05, 0.11, 500).sentence
 
 
 def test_the_strength_tables_hidden_information_that_rounds_to_0_has_no_sign():

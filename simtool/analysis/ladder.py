@@ -31,7 +31,7 @@ import polars as pl
 from simtool import stats
 from simtool.analysis.verdicts import signed_points
 from simtool.errors import SimtoolError
-from simtool.pipeline.folders import collect, load, read_meta
+from simtool.pipeline.folders import collect, load, other_deals, read_meta
 
 
 @dataclass(frozen=True)
@@ -256,20 +256,70 @@ def gain_points(r: Rung) -> str:
             f"{signed_points(r.high - r.fair, (0.0, *step))})")
 
 
+def same_cuts_deals(a: dict, b: dict) -> str | None:
+    """:func:`other_deals` of two runs, where chunks of two sizes that cut the first ``n`` deals
+    alike are one: deal ``i`` is drawn from its chunk's stream (the chunk's number and the
+    seed), so a review's search play of 256 deals in chunks of 2,048, and the reference's in
+    chunks of 16,384, both play chunk 0 of 256 deals: the same deals, which the page called
+    "not the same deals (chunks of 16,384 deals against 2,048)" in every demo review, and then
+    "wide: they share their deals" in the same paragraph."""
+    n, plain = a.get("n"), not (a.get("precision") or b.get("precision"))  # --precision draws to its cap
+    if plain and isinstance(n, int) and all(isinstance(m.get("chunk"), int) and m["chunk"] > 0 for m in (a, b)) \
+            and range(0, n, a["chunk"]) == range(0, n, b["chunk"]):
+        b = {**b, "chunk": a["chunk"]}
+    return other_deals(a, b)
+
+
+def paired_wins(top: Rung, ref: Rung) -> tuple[np.ndarray, np.ndarray] | None:
+    """The climber's win in each deal of the two rungs' runs, deal by deal, where they played the
+    same deals (:func:`same_cuts_deals`), one seat per deal, seats rotated; ``None`` otherwise
+    (rungs of no run folder, whole matches, duplicate deals)."""
+    if top.folder is None or ref.folder is None or not all((Path(r.folder) / "run.json").is_file()
+                                                           for r in (top, ref)):
+        return None
+    metas = [read_meta(Path(r.folder)) for r in (top, ref)]
+    if same_cuts_deals(*metas) is not None or any(
+            m.get("unit", "deal") != "deal" or m.get("duplicate") or not m.get("rotate") for m in metas):
+        return None
+    wins = []
+    for r, m in zip((top, ref), metas, strict=True):
+        _, seats, _ = load(Path(r.folder))
+        p = m["players"]
+        # line-up position 0, the climber, sits at seat -deal mod p (seats rotated one a deal)
+        rows = collect(Path(r.folder) / "seats.parquet", seats.filter(pl.col("seat") == (-pl.col("deal")) % p)
+                       .select("deal", "win").sort("deal"))
+        wins.append(rows)
+    if not wins[0]["deal"].equals(wins[1]["deal"]):
+        return None
+    return wins[0]["win"].to_numpy().astype(float), wins[1]["win"].to_numpy().astype(float)
+
+
 def price(ladder: Ladder) -> tuple[float, float, float] | None:
     """What knowing the hidden cards wins: the reference rung's win share less the top rung's,
-    both against the same line-up, with a 95% interval (the two runs' intervals combined as if
-    independent: where the runs share their deals, this errs on the wide side). ``None`` without a
-    reference rung, or when it does not face the top rung's opponents. Each end combines the two
-    shares' own distances to their ends on that side (:func:`simtool.stats.mover_difference`): the
-    clairvoyant's share near 1 has a lopsided interval, whose half-width centred on it put the
-    price where the deals do not (2 deals, the clairvoyant winning both, 34% to 100%, pimc
-    neither, 0% to 66%: "+100.0 points (53.5 to 146.5)", now 7.0 to 100.0). It stays within -1
-    to 1, what a difference of two win shares can be."""
+    both against the same line-up, with a 95% interval. Where the two runs played the same deals
+    (a review's do), deal by deal (:func:`simtool.stats.paired_difference`): combined as if
+    independent, Trickster's, where nothing is hidden and the clairvoyant plays as pimc on every
+    deal, read "0.0 points (-3.8 to 3.8): unclear whether little or some". Otherwise each end
+    combines the two shares' own distances to their ends on that side
+    (:func:`simtool.stats.mover_difference`): the clairvoyant's share near 1 has a lopsided
+    interval, whose half-width centred on it put the price where the deals do not (2 deals, the
+    clairvoyant winning both, 34% to 100%, pimc neither, 0% to 66%: "+100.0 points (53.5 to
+    146.5)", now 7.0 to 100.0). ``None`` without a reference rung, or when it does not face the
+    top rung's opponents. It stays within -1 to 1, what a difference of two win shares can be."""
     ref, top = ladder.reference, ladder.top
     if ref is None or ref.below != top.below or not searches(top):
         return None
-    gain, low, high = stats.mover_difference((ref.share, ref.low, ref.high), (top.share, top.low, top.high))
+    paired = paired_wins(top, ref)
+    if paired is not None:
+        # the rungs' own shares (within rotation strata, as every rung's), the interval deal by deal
+        gain, diff = ref.share - top.share, paired[1] - paired[0]
+        if stats.alike(diff):  # one amount every deal: Wilson's on the deals, not a width of 0
+            low, high = stats.alike_interval(gain, len(diff), 1.0)
+        else:
+            half = stats.paired_difference(paired[1], paired[0])[1]
+            low, high = gain - half, gain + half
+    else:
+        gain, low, high = stats.mover_difference((ref.share, ref.low, ref.high), (top.share, top.low, top.high))
     return gain, max(low, -1.0), min(high, 1.0)
 
 

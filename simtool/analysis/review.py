@@ -18,8 +18,9 @@ import polars as pl
 from simtool import games, options, stats
 from simtool.analysis import ladder, metrics, restrict, summary, tension, verdicts
 from simtool.analysis import of as analysis_of
+from simtool.analysis.ladder import same_cuts_deals
 from simtool.errors import SimtoolError, option
-from simtool.pipeline.folders import collect, load, other_deals, parse_json, read_meta
+from simtool.pipeline.folders import collect, load, parse_json, read_meta
 
 SCHEMA = 1
 """The version of ``review.json``'s layout; raised when a key changes meaning."""
@@ -78,8 +79,14 @@ def seats_question(game, heuristic: Path, search: Path | None) -> dict:
         elif (strong["verdict"], strong["unclear_between"]) == (out["verdict"], out["unclear_between"]):
             out["sentence"] += f" The strongest play ({strong['play']}) agrees: {strong['verdict']}."
         else:
-            out["sentence"] += (f" Under the strongest play ({strong['play']}), {strong['n']:,} deals: "
-                                f"{strong['verdict']}.")
+            word = strong["verdict"]
+            if word == verdicts.UNCLEAR and strong.get("unclear_between"):
+                # the console prints this sentence alone: a bare "unclear" said neither between
+                # what nor what would settle it (the strongest play's own card says both)
+                low, high = strong["unclear_between"]
+                word = (f"unclear whether {low} or {high}; "
+                        f"{verdicts._settle_text(strong['more_deals'], 'deals', *strong['figure']['ci'])}")
+            out["sentence"] += f" Under the strongest play ({strong['play']}), {strong['n']:,} deals: {word}."
     return out
 
 
@@ -151,13 +158,14 @@ def hidden_question(plays: dict[str, Path], search: str) -> dict:
     top, ref = found[0].top, found[0].reference
     n = read_meta(ref.folder)["n"]
     # one seed, but a search's smaller chunks draw other deals than the reference's may
-    other = other_deals(read_meta(top.folder), read_meta(ref.folder))
+    other = same_cuts_deals(read_meta(top.folder), read_meta(ref.folder))
     gain = tuple(100 * x for x in price)
     v = verdicts.hidden_verdict(gain, n, ref.name, top.name, f"{found[0].players - 1} {top.below}")
     return {"verdict": v.word, "sentence": v.sentence, **v.figures, "thresholds": v.thresholds,
             "more_deals": v.more, "n": n, "play": f"one {ref.name} seat (not a fair player) against "
             f"{found[0].players - 1} {top.below}, and one {top.name} seat against them, seats rotated, "
             + ("the same deals" if other is None else f"one seed but not the same deals ({other})"),
+            "same_deals": other is None,
             "clairvoyant_share": ref.share, "clairvoyant_ci": [ref.low, ref.high],
             "search_share": top.share, "search_ci": [top.low, top.high],
             "figure": {"name": "what seeing every hidden card wins (points)", "value": gain[0], "ci": list(gain[1:])}}
@@ -173,9 +181,9 @@ def luck_question(folder: Path) -> dict:
     cards = table.filter(pl.col("part") == "cards").row(0, named=True)
     v = verdicts.luck_verdict(cards["share"], cards["share_low"], cards["share_high"], meta["n"], play=lineup(meta))
     part = {r["part"]: r["share"] for r in table.iter_rows(named=True)}
-    sentence = v.sentence + (f" The rest: which strategy holds which seat {100 * part['strategy and seat']:.0f}%, "
+    sentence = v.sentence + (f" The rest: which strategy holds which seat {stats.percent(part['strategy and seat'])}%, "
                              f"how these players play these particular cards (and their own chance) "
-                             f"{100 * part['interplay']:.0f}%." if math.isfinite(cards["share"]) else "")
+                             f"{stats.percent(part['interplay'])}%." if math.isfinite(cards["share"]) else "")
     return {"verdict": v.word, "sentence": sentence, "share": cards["share"],
             "ci": [cards["share_low"], cards["share_high"]], "parts": table.to_dicts(),
             "thresholds": v.thresholds, "more_deals": v.more, "n": meta["n"], "play": lineup(meta),
@@ -233,8 +241,19 @@ def restrictions_question(folders: list[Path]) -> list[dict]:
     for r in restrict.costs(folders).iter_rows(named=True):
         cost = [100 * r["win_cost"], 100 * r["win_cost_low"], 100 * r["win_cost_high"]]
         v = verdicts.restriction_verdict(r["doing"], r["strategy"], *cost, r["deals"])
+        sentence, flagged = v.sentence, v.figures["flagged"]
+        if r["changed"] == 0:
+            # the crude rule played as full play on every deal: Out-Trumped's "never bid for the
+            # kitty" under kitty=none, which has no bid, was flagged "does nearly as well as full
+            # play", an alarm about crude play where the rule had nothing to change
+            doing = f"{r['doing'][:1].upper()}{r['doing'][1:]}"
+            sentence = (f"{doing} changed no result in {r['deals']:,} deals: under these rules it never binds, "
+                        f"or {r['strategy']} already plays so (it costs nothing, and says nothing of whether "
+                        f"crude play pays; not flagged).")
+            flagged = False
         out.append({"name": r["restriction"], "description": r["description"], "verdict": v.word,
-                    "sentence": v.sentence, "cost_pts": cost[0], "ci_pts": cost[1:], "flagged": v.figures["flagged"],
+                    "sentence": sentence, "cost_pts": cost[0], "ci_pts": cost[1:], "flagged": flagged,
+                    "changed": r["changed"],
                     "thresholds": v.thresholds, "n": r["deals"], "play": f"one {r['strategy']}~{r['restriction']} "
                     f"against {r['strategy']}, seats rotated"})
     return out
@@ -362,6 +381,16 @@ def comparable(this: dict, other: dict) -> str | None:
     return None
 
 
+def published_for(game, players: int, rules: dict | None) -> dict | None:
+    """The published values (:data:`simtool.analysis.metrics.PUBLISHED`) to set beside the
+    metrics of a version whose named ``rules`` (:func:`simtool.options.named`) these are: only
+    the game's own rules, which the published table measured; CardStock's Hearts stood beside
+    Omnibus Hearts (``--vs-rule jack=on``) as if the two were one game."""
+    if rules != options.named(game, options.resolve(game, None)):
+        return None
+    return metrics.published(game.id, players)
+
+
 def review(game_id: str, players: int, versions: list[dict], effort: str, sizes: dict, seed: int,
            folders: dict[str, list[Path]], baseline: dict | None = None) -> dict:
     """The content of ``review.json``: the reviewed rules' answers, the other version's (a
@@ -376,11 +405,13 @@ def review(game_id: str, players: int, versions: list[dict], effort: str, sizes:
            "rules": options.named(game, versions[0]), "effort": effort, "n": sizes["deals"], "sizes": sizes,
            "seed": seed, "plays": plays,
            "questions": questions(game, folders, 0, default, search),
-           "metrics": published_metrics(folders, 0), "published": metrics.published(game.id, players)}
+           "metrics": published_metrics(folders, 0),
+           "published": published_for(game, players, options.named(game, versions[0]))}
     if len(versions) > 1:
         other = questions(game, folders, 1, default, search)
         out["versus"] = {"source": "vs-rule", "rules": options.named(game, versions[1]), "questions": other,
-                         "metrics": published_metrics(folders, 1)}
+                         "metrics": published_metrics(folders, 1),
+                         "published": published_for(game, players, options.named(game, versions[1]))}
         out["comparison"] = {"possible": True, "why": None, "before": "the reviewed rules",
                              "after": "the --vs-rule rules"}
         out["changes"] = changes(out["questions"], other)
@@ -388,7 +419,9 @@ def review(game_id: str, players: int, versions: list[dict], effort: str, sizes:
         why = comparable(out, baseline)
         out["versus"] = {"source": "baseline", "rules": baseline.get("rules"), "players": baseline.get("players"),
                          "game": baseline.get("game"), "questions": baseline.get("questions"),
-                         "metrics": baseline.get("metrics")}
+                         "metrics": baseline.get("metrics"),
+                         "published": published_for(game, baseline.get("players"), baseline.get("rules"))
+                         if baseline.get("game") == game.id else None}
         out["comparison"] = {"possible": why is None, "why": why, "before": "the baseline", "after": "this review"}
         out["changes"] = [] if why else changes(baseline["questions"], out["questions"])
     return json.loads(json.dumps(_finite(out), default=_plain, allow_nan=False))

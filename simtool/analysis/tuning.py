@@ -165,11 +165,36 @@ def front_text(config, chosen: list[dict], base: dict | None) -> str:
     elif wins:
         last = f" {wins[0]} is clearly better than the sheet on some objective and worse on none."
     elif unclear == len(chosen):
-        last = " None can be told from the sheet at this budget: a larger --n would tell."
+        last = " None can be told from the sheet at this budget" + telling(config, chosen, base) + "."
     else:
         last = (" None is clearly better than the sheet on one objective without being worse on "
                 "another: the choice is the designer's.")
     return f"{head}{against}: " + "; ".join(parts) + "." + last
+
+
+def telling(config, chosen: list[dict], base: dict) -> str:
+    """What would tell the front's settings from the sheet's (none clearly differs on any
+    objective): the --n whose re-measures bring a half-width under the largest difference
+    measured, relative to it, as :func:`recommendation` says it for one objective; "a larger
+    --n would tell" said neither how much larger nor that it would tell only a difference this
+    size."""
+    found = []
+    for c in chosen:
+        if c is base:
+            continue
+        for o in config.objective_list():
+            d, half, _ = difference(c["values"][o.label], base["values"][o.label], o)
+            need = deals_to_tell(d, half, c["n"])
+            if need is not None:
+                found.append((need, c, o, d, half))
+    if not found:
+        return ": they measured the same as the sheet, so more deals would not part them"
+    need, c, o, d, half = min(found, key=lambda f: f[0])
+    per_trial = math.ceil(need / (c["n"] / config.n))  # re-measures play a multiple of a trial's n
+    unit = f"{config.unit}es" if config.unit == "match" else f"{config.unit}s"
+    return (f": to tell the clearest difference measured apart ({setting_text(config, c['params'])} on "
+            f"{o.label}, {d:+.4f} ± {half:.4f}), tune again with --n {nice(per_trial)} or more (now "
+            f"{config.n:,}; a new --out), so that the re-measures play about {need:,} {unit} each")
 
 
 def fmt(values: list[float]) -> str:

@@ -494,7 +494,7 @@ def luck_verdict(share: float, low: float, high: float, n: int, what: str = "sco
     :data:`LUCK_THRESHOLDS`."""
     word, between, more = _worded(share, low, high, LUCK_THRESHOLDS, LUCK_WORDS, n)
     def pct(x: float) -> str:
-        return _pct(x, LUCK_THRESHOLDS, 0)
+        return _pct(x, LUCK_THRESHOLDS)
 
     with_play = f" with {play}" if play else ""
     if not math.isfinite(share):  # one deal: no variance between deals to split ("nan%")

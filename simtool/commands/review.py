@@ -558,23 +558,40 @@ def baseline_deals(before: dict, game: str, players: int | None) -> tuple[int | 
     return None, None
 
 
+def rules_text(rules: dict | None) -> str:
+    """A version's named rules as the console says them: ``pass_count=2, hands=3``."""
+    return ", ".join(f"{k}={v}" for k, v in (rules or {}).items()) or "the sheet's rules"
+
+
 def summary_lines(result: dict) -> list[str]:
     """The verdicts as ``simtool review`` prints them: one line per question, then the changes."""
     q = result["questions"]
-    lines = [f"{name.replace('_', ' ')}: {q[name]['verdict']}. {q[name]['sentence']}"
-             for name in ("seats", "skill", "hidden_information", "luck", "tension") if name in q]
+    versus, comparison = result.get("versus") or {}, result.get("comparison") or {}
+    mine, theirs, lines = result.get("rules"), versus.get("rules"), []
+    if versus and comparison:
+        # the lines say whose verdicts they are: after '--vs-rule pass_count=2' the reviewed rules'
+        # verdicts (pass_count=3) read as the answer for the rule asked about
+        label = "the --vs-rule version" if versus["source"] == "vs-rule" else "the baseline"
+        lines.append(f"verdicts for {'the reviewed rules' if versus['source'] == 'vs-rule' else 'this review'} "
+                     f"({rules_text(mine)}); {label}'s ({rules_text(theirs)}) are in review.html")
+    lines += [f"{name.replace('_', ' ')}: {q[name]['verdict']}. {q[name]['sentence']}"
+              for name in ("seats", "skill", "hidden_information", "luck", "tension") if name in q]
     lines += [f"{'hazard' if h['risk'] else 'rate'} {h['name']}: {h['verdict']}. {h['sentence']}" for h in q["hazards"]]
     lines += [f"crude play {r['name']}: {r['verdict']}. {r['sentence']}" for r in q["restrictions"]]
     if q.get("match"):
         lines.append(f"match: {q['match']['verdict']}. {q['match']['sentence']}")
-    comparison = result.get("comparison")
     if comparison and not comparison["possible"]:
         lines.append(f"no comparison: {comparison['why']}")
     # the page's figures, units and all: a share in %, an edge or a cost in points (the raw
     # numbers once printed a 27.3% tension as 0.273 beside the seat edge's 0.579 points)
     from simtool.reports.review import change_rows
 
-    for c in change_rows(result):
+    rows = change_rows(result)
+    if rows and comparison:
+        before, after = (mine, theirs) if versus.get("source") == "vs-rule" else (theirs, mine)
+        lines.append(f"changes from {comparison['before']} ({rules_text(before)}) to {comparison['after']} "
+                     f"({rules_text(after)}):")
+    for c in rows:
         lines.append(f"change in {c['question']}: {c['before_text']} -> {c['after_text']} "
                      f"(difference {c['delta_text']}): {c['change']}")
     return lines

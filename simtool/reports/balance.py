@@ -119,7 +119,8 @@ class Analysis:
 
     @property
     def metric_tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
-        return [(caption, *worded(df)) for caption, df in self.metrics]
+        return [(caption, *worded(duplicate_cells(df) if caption == DUPLICATE_TABLE else df))
+                for caption, df in self.metrics]
 
 
 def worded(df: pl.DataFrame) -> tuple[list[tuple[str, str]], list[list[str]]]:
@@ -237,9 +238,8 @@ def luck_text(table: pl.DataFrame, unit: str) -> str:
     one = "match" if unit == "matches" else "deal"
     name = "total" if one == "match" else "score"
 
-    def pct(part: str) -> str:
-        v, lo, hi = share[part]
-        return f"{100 * v:.0f}% ({100 * lo:.0f}–{100 * hi:.0f}%)"
+    def pct(part: str) -> str:  # to a tenth, as the table beside it ("2% (1–2%)" beside "1.7% (1.0–2.3)")
+        return stats.fmt_rate(*share[part])
 
     return (f"Luck against skill: the cards decide about {pct('cards')} of a {one}'s {name} under "
             f"these strategies, which strategy holds which seat {pct('strategy and seat')}, and how "
@@ -248,13 +248,30 @@ def luck_text(table: pl.DataFrame, unit: str) -> str:
             f"{unit}, with 95% bootstrap intervals over {unit}.")
 
 
+def _half(x: float, figure: str) -> str:
+    """A half-width of the duplicate table: a win share's in %, a score's in points."""
+    return f"± {100 * x:.2f}%" if figure.startswith("win") else f"± {x:.3g}"
+
+
+def duplicate_cells(gain: pl.DataFrame) -> pl.DataFrame:
+    """The duplicate table as its sentence says it: the table's raw fractions (a win share's
+    half-width "0.00777", "narrower by 0.000912") beside the sentence's "± 0.78%", "0% narrower"."""
+    def known(x: float, text: str) -> str:  # no interval to narrow (one unit): NaN
+        return text if math.isfinite(x) else "n/a"
+
+    return pl.DataFrame([{"figure": r["figure"], "strategy": r["strategy"],
+                          "half_duplicate": known(r["half_duplicate"], _half(r["half_duplicate"], r["figure"])),
+                          "half_rotate": known(r["half_rotate"], _half(r["half_rotate"], r["figure"])),
+                          "narrower": known(r["narrower"], f"{100 * r['narrower']:.0f}%"),
+                          "games_ratio": known(r["games_ratio"], f"{r['games_ratio']:.2f}")}
+                         for r in gain.iter_rows(named=True)], schema=dict.fromkeys(
+        ("figure", "strategy", "half_duplicate", "half_rotate", "narrower", "games_ratio"), pl.String))
+
+
 def duplicate_text(gain: pl.DataFrame, unit: str) -> str:
     """The measured gain of ``--duplicate`` in one sentence."""
-    def half(x: float, figure: str) -> str:
-        return f"± {100 * x:.2f}%" if figure.startswith("win") else f"± {x:.3g}"
-
-    parts = [f"{r['strategy']}'s {r['figure']} {half(r['half_duplicate'], r['figure'])} against "
-             f"{half(r['half_rotate'], r['figure'])} ({100 * r['narrower']:.0f}% narrower, worth "
+    parts = [f"{r['strategy']}'s {r['figure']} {_half(r['half_duplicate'], r['figure'])} against "
+             f"{_half(r['half_rotate'], r['figure'])} ({_narrower(r['narrower'])}, worth "
              f"{r['games_ratio']:.2f} times the games)" for r in gain.iter_rows(named=True)]
     one = "match" if unit == "matches" else "deal"
     return (f"Duplicate {unit}: every {one} was played once per rotation of the line-up with the "
@@ -610,7 +627,10 @@ def ladder_view(ladder) -> dict:
     ax.legend(frameon=False, fontsize="small")
     rules = ", ".join(f"{k} = {v}" for k, v in options.named(games.get(ladder.game), ladder.rules).items())
     first = read_meta(ladder.rungs[0].folder)
-    differ = next(filter(None, (other_deals(first, read_meta(r.folder)) for r in ladder.rungs[1:])), None)
+    # chunks of two lengths that cut the n deals alike draw the same deals (60 deals in chunks of
+    # 8,192 and of 32,768 were said "not the same deals")
+    differ = next(filter(None, (ladders.same_cuts_deals(first, read_meta(r.folder)) for r in ladder.rungs[1:])),
+                  None)
     return {"ladder": ladder, "label": f"{ladder.players} players" + (f", {rules}" if rules else ""),
             "deals": "The rungs play the same deals (one seed)" if differ is None else
                      f"The rungs play one seed but not the same deals ({differ}: a costly line-up plays "

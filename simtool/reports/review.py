@@ -168,11 +168,13 @@ def cards(q: dict) -> list[dict]:
                       what="points the search on the true deal wins above the fair search")
         hidden["tone"] = "none"  # a game of inference or of the deal: neither is better for balance
         out.append(hidden)
+    # to a tenth of a percent, as their sentences (a tension card read "28% (95% interval 27 to
+    # 28%)" under "27.5% of matches (95% interval 27.0% to 28.0%)")
     for key in ("luck", "tension"):
         a = q[key]
         figure = a["figure"] or {"value": None, "ci": (math.nan, math.nan), "name": ""}  # tension of one-round matches
         out.append(card(key, QUESTION_TITLES[key], a, figure["value"], figure["ci"], "%", 100,
-                        first="low", what=figure["name"], digits=0))
+                        first="low", what=figure["name"]))
     for h in q["hazards"]:
         title = f"{'Hazard' if h['risk'] else 'Rate'}: {h['name']}"
         if "seats" in h:  # one seat has it every deal: the verdict is on each seat's gap to its fair share
@@ -204,11 +206,15 @@ CHANGE_LABELS = {"seats": "Largest seat edge (points)",
 """The changes table's rows in plain English (hazards and restrictions are named after the game's own)."""
 
 
-def change_label(question: str) -> str:
+def change_label(question: str, risks: frozenset = frozenset()) -> str:
+    """A changes row's name; a hazard's as its card names it, ``Hazard`` for one of ``risks``
+    (the changes table read "Rate: overshoot" below the card "Hazard: overshoot")."""
     kind, _, name = question.partition(": ")
     if question in CHANGE_LABELS:
         return CHANGE_LABELS[question]
-    return f"Rate: {name}" if kind == "hazards" else f"Crude rule {name}: what it costs (points)"
+    if kind == "hazards":
+        return f"{'Hazard' if name.removesuffix(' (the most exposed seat)') in risks else 'Rate'}: {name}"
+    return f"Crude rule {name}: what it costs (points)"
 
 
 CHANGE_MARKS = {"seats": verdicts.SEAT_THRESHOLDS, "seats under the strongest play": verdicts.SEAT_THRESHOLDS,
@@ -250,6 +256,7 @@ def change_rows(result: dict) -> list[dict]:
     cost in points, and a difference of shares in points too (27.3% to 30.3% is +3.0 points,
     not +3.0%, which would read as a relative change)."""
     rows = []
+    risks = frozenset(h["name"] for h in result.get("questions", {}).get("hazards", []) if h.get("risk"))
     for c in result.get("changes", []):
         percent = c["question"] in ("luck", "tension") or c["question"].startswith(("hazards", "match: capped"))
         points = percent or c["question"].startswith(("seats", "skill", "restrictions", "hidden information"))
@@ -265,7 +272,7 @@ def change_rows(result: dict) -> list[dict]:
         near = change_marks(c["question"])
         # a clear change never shows as none: +0.04 points read "0.0" beside "worse"
         clear = (0.0,) if c["change"] != "no clear change" else ()
-        rows.append({**c, "label": change_label(c["question"]),
+        rows.append({**c, "label": change_label(c["question"], risks),
                      "before_text": _shown(c["before"], scale, after=unit, near=near),
                      "after_text": _shown(c["after"], scale, after=unit, near=near),
                      "delta_text": f"{_shown(c['delta'], scale, '+', apart, clear)} ({verdicts.span(low, high, end)})",
@@ -319,10 +326,10 @@ def render(result: dict) -> str:
     other = result.get("versus")
     if other and other.get("questions"):
         label = "--vs-rule version" if other["source"] == "vs-rule" else "Baseline review"
-        # a baseline's own game and player count: a 4-player Hearts review set CardStock's 4-player
-        # values beside its 5-player baseline's figures
-        theirs = published if other["source"] == "vs-rule" else metrics.published(other.get("game"),
-                                                                                  other.get("players"))
+        # the other version's own: a 4-player Hearts review set CardStock's 4-player values beside
+        # its 5-player baseline's figures, and beside its --vs-rule jack=on (Omnibus) version's
+        theirs = other["published"] if "published" in other else \
+            metrics.published(other.get("game"), other.get("players")) if other["source"] == "baseline" else None
         versions.append({"label": label, "rules": other.get("rules") or {}, "cards": cards(other["questions"]),
                          "questions": other["questions"], "restrictions": restriction_rows(other["questions"]),
                          "metrics": metric_rows(other.get("metrics") or {}, theirs), "published": theirs})

@@ -103,6 +103,26 @@ def against_defaults(objective, values, base) -> str:
             f"(difference {d:+.4f} ± {half:.4f})")
 
 
+def figure_words(config) -> str:
+    """What each objective's figure is, and in what unit: the page prints them as fractions
+    (seat_spread 0.0312, skill 0.5094), where a review speaks of points (an edge of 2.2 points,
+    skill +29.7 points of a search over random): the same words, other figures."""
+    said = []
+    for o in config.objective_list():
+        what = {"seat_spread": "the largest seat's win share less the smallest's",
+                "first_seat_edge": f"seat 0's win share less the fair 1/{config.players}",
+                "skill": f"{config.strong}'s win share per seat at one seat among {config.weak} (fair: "
+                         f"1/{config.players})",
+                "match_rounds": "the mean rounds of a match that reached the game's end"}.get(
+            o.figure, f"the game's rate {o.figure}, a share of {config.unit}s, seats pooled")
+        unit = ("rounds" if o.figure == "match_rounds" else
+                "a fraction: 0.031 is 3.1 points of win share" if o.figure in ("seat_spread", "first_seat_edge")
+                else "a fraction: 0.509 is 50.9%")
+        target = f"; its distance to {o.target:g} is minimised" if o.target is not None else ""
+        said.append(f"{o.figure}: {what}, {unit}{target}")
+    return "; ".join(said)
+
+
 def render(s: dict, title: str | None = None) -> str:
     """The page of a tuning's summary (``simtool.commands.tune.summary``)."""
     config, trials, folder = s["config"], s["trials"], s["folder"]
@@ -153,7 +173,7 @@ def render(s: dict, title: str | None = None) -> str:
         title=title or f"simtool tuning: {game.title}", style=style, config=config, game=game,
         sampler=s["sampler"], findings=findings, recommendation=s["recommendation"],
         confirmed=confirmed, again=again, charts=charts,
-        rows=rows, total=trials.height, complete=done.height,
+        rows=rows, total=trials.height, complete=done.height, figures=figure_words(config),
         fixed=", ".join(f"{k}={v}" for k, v in options.named(game, config.rules).items()) or "none",
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
 
