@@ -402,7 +402,8 @@ def test_a_full_disk_keeps_the_finished_chunks_for_the_resume(tmp_path, monkeypa
                                                                          name="seats.parquet"))
     else:  # the third chunk's file
         real = Path.write_bytes
-        monkeypatch.setattr(Path, "write_bytes", lambda path, data: disk_full() if path.name.endswith(".seats-000002.parquet.tmp")
+        third = ".seats-000002.parquet.tmp"
+        monkeypatch.setattr(Path, "write_bytes", lambda path, data: disk_full() if path.name.endswith(third)
                             else real(path, data))
     error = one_line_error(cli(*args, "--out", out), "No space left on device", "the finished chunks are kept: "
                            f"finish the run with: simtool run --resume {out}")
