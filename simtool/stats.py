@@ -708,6 +708,14 @@ def held_share(win: np.ndarray, codes: np.ndarray, k: int) -> np.ndarray:
     return np.where(count > 0, (win * held).sum(axis=1) / np.maximum(count, 1), np.nan)
 
 
+def skill_index(share: float, chance: float, best: float) -> float:
+    """A win share's edge over ``chance`` as a share of the most it could be: of ``best - chance``
+    above chance (1: its seats win every deal), of ``chance`` below it (-1: they never win)."""
+    if share < chance:
+        return (share - chance) / chance
+    return (share - chance) / (best - chance) if best > chance else float("nan")
+
+
 def strategy_strength(win: np.ndarray, codes: np.ndarray, names: list[str], strata=None,
                       units=None) -> pl.DataFrame:
     """Each strategy's win share per seat it holds, against the ``1/p`` it would get by chance.
@@ -716,7 +724,8 @@ def strategy_strength(win: np.ndarray, codes: np.ndarray, names: list[str], stra
     seats are one unit: the share is wins over seats held, its interval on deals (within the
     strata of rotation, ``strata``; or on ``units``, each row's deal, for ``--duplicate``).
     ``edge`` is the share above chance; ``skill`` scales it to 0 (pure chance) .. 1 (the
-    strategy's seats win every deal).
+    strategy's seats win every deal), and an edge below chance to 0 .. -1 (its seats never win):
+    scaled by the winning range alone, a strategy holding three seats of four fell to -1.24.
     """
     n, p = win.shape
     rows = []
@@ -729,7 +738,7 @@ def strategy_strength(win: np.ndarray, codes: np.ndarray, names: list[str], stra
         best = 1 / seats_held[seats_held > 0].mean()
         rows.append({"strategy": name, "seats": float(seats_held.mean()), "win": share,
                      "win_low": low, "win_high": high, "chance": 1 / p, "edge": share - 1 / p,
-                     "skill": (share - 1 / p) / (best - 1 / p) if best > 1 / p else float("nan")})
+                     "skill": skill_index(share, 1 / p, best)})
     return pl.DataFrame(rows).sort("win", descending=True)
 
 

@@ -257,3 +257,18 @@ def test_count_distribution_counted_in_numpy_is_the_streamed_count_exactly(monke
     direct = stats.estimates(rows, {str(v): pl.col("x") == v for v in range(-6, 13)})
     assert small["share_low"].to_list() == direct["low"].to_list()
     assert small["n"].to_list() == [int((rows["x"] == v).sum()) for v in range(-6, 13)]
+
+
+def test_skill_index_runs_from_minus_one_to_one():
+    # before: below chance the edge was scaled by the winning range too: three seats of four that
+    # won 15% per seat held read -1.2 (never winning -3.0), under a glossary of 0 = luck, 1 = always
+    n = 2000
+    codes = np.tile([0, 1, 1, 1], (n, 1))
+    never = np.tile([1.0, 0.0, 0.0, 0.0], (n, 1))
+    rows = {r["strategy"]: r for r in stats.strategy_strength(never, codes, ["a", "b"]).iter_rows(named=True)}
+    assert rows["a"]["skill"] == 1 and rows["b"]["skill"] == -1
+    some = np.tile([0.0, 1.0, 0.0, 0.0], (n, 1))
+    some[: int(0.55 * n)] = [1.0, 0.0, 0.0, 0.0]  # b's seats win 45% of deals: 15% per seat held
+    b = stats.strategy_strength(some, codes, ["a", "b"]).filter(pl.col("strategy") == "b").row(0, named=True)
+    assert b["win"] == pytest.approx(0.15) and b["skill"] == pytest.approx((0.15 - 0.25) / 0.25)
+    assert stats.skill_index(0.25, 0.25, 0.25) != stats.skill_index(0.25, 0.25, 0.25)  # no range: nan

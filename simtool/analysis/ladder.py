@@ -45,7 +45,7 @@ class Rung:
     low: float
     high: float
     fair: float
-    skill: float  # the edge scaled to 0 (chance) .. 1 (the climber wins every deal)
+    skill: float  # the edge scaled to 0 (chance) .. 1 (the climber wins every deal), -1 (never)
     folder: Path
 
     @property

@@ -394,7 +394,7 @@ def findings(a: Analysis, ladder=None) -> list[str]:
         out.append(f"Skill versus luck: {who} wins {stats.fmt_share(best['win'], best['win_low'], best['win_high'])} "
                    f"of {unit} per seat it holds, {verdict} the {100 * fair:.1f}% of pure chance: "
                    f"{verdicts.signed_points(best['edge'])} points, a skill index of {best['skill']:.2f} "
-                   f"(0 = luck alone, 1 = its seats win every time); {rest}."
+                   f"(0 = luck alone, 1 = its seats win every time, -1 = never); {rest}."
                    + ("" if a.meta.get("rotate") or a.meta.get("duplicate") else " The line-up was "
                       "not rotated, so seat effects are part of these shares."))
     per = "rounds" if a.unit == "matches" else "deals"
@@ -529,8 +529,8 @@ GLOSSARY = [
                 "matches, some from 10% to under 25%, high from 25%."),
     ("luck", "The share of the variance of a seat's result that the cards alone explain: low under 30%, "
              "moderate 30% to under 60%, high from 60%."),
-    ("skill index", "A strategy's edge as a share of the most it could have (winning every time): 0 = luck "
-                    "alone, 1 = its seats win every time."),
+    ("skill index", "A strategy's edge as a share of the most it could have: 0 = luck alone, 1 = its seats "
+                    "win every time, -1 = they never win."),
     ("by chance", "The win share a strategy would have with no skill: its fair share."),
     ("rate", "How often something happens to a seat, as a share of deals (or rounds), with seats pooled "
              "unless the table is by seat."),
@@ -592,7 +592,7 @@ def ladder_skill(ladder) -> str:
             f"{ladders.share_text(top)} of {plural(ladder.unit)} in its one seat against "
             f"{ladder.players - 1} × {top.below} (seats rotated), {verdict} the "
             f"{100 * top.fair:.1f}% of pure chance: {ladders.gain_points(top)}, "
-            f"a skill index of {top.skill:.2f} (0 = luck alone, 1 = it wins every time).")
+            f"a skill index of {top.skill:.2f} (0 = luck alone, 1 = it wins every time, -1 = never).")
 
 
 def plural(unit: str) -> str:
