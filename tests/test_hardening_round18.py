@@ -40,3 +40,22 @@ def test_a_polars_thread_count_polars_can_use_plays(tmp_path):
                    env={"POLARS_MAX_THREADS": "3"})
     assert (done.returncode, done.stdout.strip(), done.stderr) == (0, str(out), "")
 
+
+def test_a_restriction_no_deal_reacts_to_gets_no_score_interval_of_width_zero_from_a_few_deals(tmp_path):
+    # before: of 2 deals of Kansas City (seed 1), never passing but the highest cards changed no
+    # deal, and the measured seat scored 19 in both: the score change read "0.000 ± 0.000",
+    # certain from 2 deals, beside a win-share cost of 0.0 pts (-77.6 to 77.6); the bound each
+    # deal that may differ moves the mean by was the spread of that one seat's scores
+    from simtool.analysis import restrict
+
+    from .test_cli import cli
+
+    r = cli("restrict", "-g", "kansas-city", "--n", "2", "--seed", "1", "-j", "1", "-q", "--out", tmp_path / "r")
+    assert r.exit_code == 0, r.output
+    rows = {row["restriction"]: row for row in
+            restrict.costs([f for f in (tmp_path / "r").iterdir() if f.is_dir()]).iter_rows(named=True)}
+    high = rows["pass-high"]
+    assert (high["changed"], high["score_change"]) == (0.0, 0.0)
+    assert high["score_change_low"] < -10 and high["score_change_high"] > 10  # every seat's 6 to 19, the rule of three
+    r = cli("restrict", "-g", "kansas-city", "--n", "2", "--seed", "1", "-j", "1", "--out", tmp_path / "r")
+    assert "0.000 ± 0.000" not in r.stdout and "0 ± 10" in r.stdout, r.stdout

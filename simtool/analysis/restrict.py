@@ -115,7 +115,9 @@ def costs(folders: list[Path]) -> pl.DataFrame:
             # a seat loses or gains at most its whole win: within -1 to 1 (2 deals' normal interval
             # once printed "75.0 pts (26.0 to 124.0)")
             low, high = max(-gain - half, -1.0), min(-gain + half, 1.0)
-            seen = np.concatenate([score[at], base_score[at]])
+            # every seat's scores: the measured seat's alone scored 19 in both of 2 deals of Kansas
+            # City, a spread of 0, and a restriction no deal reacted to read "0.000 ± 0.000"
+            seen = np.concatenate([score.ravel(), base_score.ravel()])
             change, score_half = paired_cost(score[at], base_score[at], float(np.ptp(seen)) if len(seen) else 0.0)
             rows.append({
                 "game": s.game, "players": p,
@@ -143,7 +145,7 @@ def paired_cost(a, b, bound: float) -> tuple[float, float]:
     is too narrow (none: exactly 0), so the half-width is at least how far the share of deals
     that differ could lie above the share seen (its one-sided 95% Clopper-Pearson bound: the
     rule of three, 1 - 0.05^(1/n), where none differs), each such deal moving the mean by at most
-    ``bound`` (1 for a win share; for scores, the widest spread of the seat's scores seen in the
+    ``bound`` (1 for a win share; for scores, the widest spread of scores seen at any seat in the
     two runs). One deal that differs then widens the interval, as it should, instead of
     narrowing it below the bound of none."""
     # beta's quantile itself (what scipy.stats.beta.ppf computes, to the last bit): importing
