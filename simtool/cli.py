@@ -1064,7 +1064,8 @@ def _ladder_table(climbed, meta: dict) -> Table:
     unit = "matches" if meta["unit"] == "match" else "deals"
     from simtool.analysis.ladder import gain_points, share_text
 
-    how = "duplicate deals (each once per rotation)" if meta.get("duplicate") else "seats rotated"
+    # a ladder of whole matches duplicates matches: "200 matches per rung, ..., duplicate deals"
+    how = f"duplicate {unit} (each once per rotation)" if meta.get("duplicate") else "seats rotated"
     t = Table(title=f"Skill ladder: {meta['game']} {meta['players']}p{', ' + rules if rules else ''}, "
                     f"{meta['n']:,} {unit} per rung, seed {meta['seed']}, {how}",
               title_justify="left")

@@ -59,3 +59,19 @@ def test_a_restriction_no_deal_reacts_to_gets_no_score_interval_of_width_zero_fr
     assert high["score_change_low"] < -10 and high["score_change_high"] > 10  # every seat's 6 to 19, the rule of three
     r = cli("restrict", "-g", "kansas-city", "--n", "2", "--seed", "1", "-j", "1", "--out", tmp_path / "r")
     assert "0.000 ± 0.000" not in r.stdout and "0 ± 10" in r.stdout, r.stdout
+
+
+def test_a_duplicate_ladder_of_whole_matches_says_it_duplicates_matches(tmp_path):
+    # before: "Skill ladder: black-white 3p, 20 matches per rung, seed 1, duplicate deals (each once
+    # per rotation)" above a ladder whose every match, not deal, was played once per rotation
+    from .test_cli import cli
+
+    r = cli("ladder", "-g", "black-white", "--rungs", "random,high", "--n", "20", "--seed", "1", "-j", "1",
+            "--unit", "match", "--duplicate", "--runs", tmp_path / "l", "-o", tmp_path / "l.html")
+    assert r.exit_code == 0, r.output
+    title = " ".join(r.stdout.split("┏")[0].split())
+    assert title == ("Skill ladder: black-white 3p, 20 matches per rung, seed 1, duplicate matches (each once "
+                     "per rotation)")
+    r = cli("ladder", "-g", "black-white", "--rungs", "random,high", "--n", "20", "--seed", "1", "-j", "1",
+            "--duplicate", "--runs", tmp_path / "d", "-o", tmp_path / "d.html")
+    assert "20 deals per rung, seed 1, duplicate deals (each once per rotation)" in " ".join(r.stdout.split())
