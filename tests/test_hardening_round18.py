@@ -75,3 +75,24 @@ def test_a_duplicate_ladder_of_whole_matches_says_it_duplicates_matches(tmp_path
     r = cli("ladder", "-g", "black-white", "--rungs", "random,high", "--n", "20", "--seed", "1", "-j", "1",
             "--duplicate", "--runs", tmp_path / "d", "-o", tmp_path / "d.html")
     assert "20 deals per rung, seed 1, duplicate deals (each once per rotation)" in " ".join(r.stdout.split())
+
+
+def test_the_contents_of_a_game_of_several_runs_say_which_run_their_sentence_is_of(tmp_path):
+    # before: "Trick Taking in Black & White: 2 runs. Seat 0 wins ...: a spread no larger than
+    # chance." under Contents, the first run's finding read as the game's, beside a second run
+    # whose seats surely differ
+    import re
+
+    from .test_cli import cli
+
+    for players, folder in ((3, "a"), (4, "b")):
+        r = cli("run", "-g", "black-white", "-p", players, "--n", "300", "--seed", "1", "-j", "1", "-q",
+                "--out", tmp_path / folder)
+        assert r.exit_code == 0, r.output
+    page = tmp_path / "r.html"
+    assert cli("report", tmp_path / "a", tmp_path / "b", "-o", page).exit_code == 0
+    contents = re.search(r'<nav class="contents".*?</nav>', page.read_text(), re.S)[0]
+    assert re.search(r"Black &amp; White</a>: 2 runs\. Run 1: Seat \d wins ", contents), contents
+    assert cli("report", tmp_path / "a", "-o", page).exit_code == 0
+    contents = re.search(r'<nav class="contents".*?</nav>', page.read_text(), re.S)[0]
+    assert re.search(r"Black &amp; White</a>: 1 run\. Seat \d wins ", contents), contents
