@@ -96,3 +96,35 @@ def test_the_contents_of_a_game_of_several_runs_say_which_run_their_sentence_is_
     assert cli("report", tmp_path / "a", "-o", page).exit_code == 0
     contents = re.search(r'<nav class="contents".*?</nav>', page.read_text(), re.S)[0]
     assert re.search(r"Black &amp; White</a>: 1 run\. Seat \d wins ", contents), contents
+
+
+def test_duplicate_gain_over_a_duplicate_variance_of_0_has_no_bound_not_one_of_rounding_noise(tmp_path):
+    # before: safe against five spoilers wins exactly one copy of every deal of Trickster at 6
+    # players, so the duplicate variance is 0: the resamples whose sums came out 1e-17 instead of 0
+    # gave "duplicate_gain - (no value), 95% interval 2279595471273984.5 to 3572445227589304.5" on a
+    # review's page; of 200 deals (a few vary) the upper end was 5.4e15, a number of rounding noise
+    import math
+
+    import simtool
+    from simtool.analysis import metrics
+
+    for n, seed, folder in ((20, 1, "a"), (200, 5, "b")):
+        simtool.run("trickster", n, players=6, strategy="spoiler", seats={0: "safe"}, duplicate=True, seed=seed,
+                    out=tmp_path / folder)
+    alike = metrics.duplicate_gain(tmp_path / "a")
+    assert alike.value == math.inf and math.isnan(alike.low) and math.isnan(alike.high)
+    some = metrics.duplicate_gain(tmp_path / "b")
+    assert 400 < some.low < some.value < 2000 and some.high == math.inf
+
+
+
+def test_a_bootstrap_keeps_its_unbounded_resamples():
+    # a tenth of the resamples unbounded: the upper end is unbounded (dropped, they left 40.0)
+    import numpy as np
+
+    from simtool import stats
+
+    def statistic(totals):
+        return np.where(np.arange(len(totals)) % 10 == 0, np.inf, totals[:, 0])
+
+    assert stats.cluster_bootstrap(np.ones((40, 1)), statistic) == (40.0, np.inf)
