@@ -128,3 +128,31 @@ def test_a_bootstrap_keeps_its_unbounded_resamples():
         return np.where(np.arange(len(totals)) % 10 == 0, np.inf, totals[:, 0])
 
     assert stats.cluster_bootstrap(np.ones((40, 1)), statistic) == (40.0, np.inf)
+
+
+def test_a_report_of_part_of_a_ladder_gives_no_ladder_verdict_and_says_why(tmp_path):
+    # before: rung 1 alone of the ladder random, balance, high (balance pays over random, high is
+    # clearly weaker than balance) read "Every rung beats the one below ...: the ladder has not
+    # flattened; stronger rungs may still pay"; the ladder's folders given twice (a copy of its
+    # runs folder) showed each rung twice in its table
+    import re
+    import shutil
+
+    from .test_cli import cli
+
+    runs = tmp_path / "l"
+    r = cli("ladder", "-g", "black-white", "--rungs", "random,balance,high", "--n", "300", "--seed", "1", "-j", "1",
+            "-q", "--no-reference", "--runs", runs, "-o", tmp_path / "l.html")
+    assert r.exit_code == 0, r.output
+    assert "The ladder flattens at rung 2" in (tmp_path / "l.html").read_text()
+    shutil.copytree(runs, tmp_path / "copy")
+    rung1 = "black-white_3p_balance+random"
+    for folders, why in (([runs / rung1], "rung 2 missing"),
+                         ([*sorted(runs.glob("*_3p_*")), *sorted((tmp_path / "copy").glob("*_3p_*"))],
+                          "rungs 1, 2 given twice")):
+        page = tmp_path / "r.html"
+        r = cli("report", *folders, "-o", page)
+        assert r.exit_code == 0, r.output
+        text = page.read_text()
+        assert "not flattened" not in text and "The ladder flattens" not in text and "Skill ladder" not in text
+        assert re.search(rf"Rung runs of the ladder random, balance, high \({why}\): no ladder verdict", text), why

@@ -1095,7 +1095,11 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
     from simtool.analysis import ladder as ladders
     from simtool.analysis import restrict
 
-    climbed = ladders.ladders([Path(p) for p in paths])
+    found = ladders.ladders([Path(p) for p in paths])
+    # only a whole chain is a ladder the page may judge (where it flattens, its top rung); the
+    # rung runs of a part of one are reported as the runs they are
+    climbed = [lad for lad in found if ladders.not_whole(lad) is None]
+    parts = [lad for lad in found if ladders.not_whole(lad) is not None]
     limits = restrict.costs([Path(p) for p in paths])
     runs = [analyse(Path(p), climbed) for p in paths]
     by_game: dict[str, list[Analysis]] = {}
@@ -1108,6 +1112,10 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
         sections.append({"game": rs[0].game, "runs": rs,
                          "comparison": compare(plain) if len(plain) > 1 else None,
                          "ladders": [ladder_view(lad) for lad in climbed if lad.game == rs[0].game.id],
+                         "partial": [f"Rung runs of {ladders.not_whole(lad)}: no ladder verdict; they are "
+                                     f"reported as runs below. Give each rung run of the ladder once (the "
+                                     f"folders in its --runs folder) for where it flattens."
+                                     for lad in parts if lad.game == rs[0].game.id],
                          "ratings": rating_section(rs),
                          "restricted": restricted_views(limits.filter(pl.col("game") == rs[0].game.id))})
     page = {"title": title, "sections": sections, "version": version("simtool"),
