@@ -156,3 +156,36 @@ def test_a_report_of_part_of_a_ladder_gives_no_ladder_verdict_and_says_why(tmp_p
         text = page.read_text()
         assert "not flattened" not in text and "The ladder flattens" not in text and "Skill ladder" not in text
         assert re.search(rf"Rung runs of the ladder random, balance, high \({why}\): no ladder verdict", text), why
+
+
+def test_a_sweep_ladder_or_restricted_play_never_takes_a_reviews_or_a_tunings_runs(tmp_path):
+    # before: a sweep into a finished review's question folder (REVIEW/runs/seats) took it over:
+    # refused for a cell of other settings "... play it again with --force", whose --force then
+    # replaced the run review.json answers from and the folder's plan.json with the sweep's
+    import simtool
+    from simtool.commands.review import Sizes
+
+    from .test_cli import cli
+
+    out = tmp_path / "review"
+    simtool.review.review("black-white", out, players=2, seed=1, jobs=1,
+                          sizes=Sizes(deals=3, matches=3, restrictions=3, duplicate=3, search=3))
+    seats = out / "runs" / "seats"
+    before = {p: p.read_bytes() for p in sorted(seats.rglob("*")) if p.is_file()}
+    for args in (["sweep", "-g", "black-white", "-p", "2", "-l", "balance", "--n", "50", "--runs", seats, "-o",
+                  tmp_path / "s.html"],
+                 ["sweep", "-g", "black-white", "-p", "2", "-l", "balance", "--n", "50", "--runs", seats, "-o",
+                  tmp_path / "s.html", "--force"],
+                 ["sweep", "-g", "black-white", "-p", "2", "-l", "balance", "--n", "3", "--runs", seats, "-o",
+                  tmp_path / "s.html"],  # the review's own cell: once kept, and the plan replaced
+                 ["ladder", "-g", "black-white", "-p", "2", "--rungs", "random,high", "--n", "50", "--runs", seats,
+                  "-o", tmp_path / "l.html", "--force"],
+                 ["restrict", "-g", "black-white", "-p", "2", "--n", "50", "--out", seats, "--force"]):
+        r = cli(*args, "--seed", "1", "-j", "1", "-q")
+        assert r.exit_code == 2, r.output
+        assert r.stderr.strip() == (f"error: {seats} holds the runs of a review (review.json), which answers from "
+                                    f"them; simtool {args[0]} never plays into them: choose another folder")
+        assert {p: p.read_bytes() for p in sorted(seats.rglob("*")) if p.is_file()} == before
+    again = simtool.review.review("black-white", out, players=2, seed=1, jobs=1,
+                                  sizes=Sizes(deals=3, matches=3, restrictions=3, duplicate=3, search=3))
+    assert again["questions"]["seats"]["verdict"]  # the review goes on in its own folder
