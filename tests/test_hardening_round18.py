@@ -189,3 +189,24 @@ def test_a_sweep_ladder_or_restricted_play_never_takes_a_reviews_or_a_tunings_ru
     again = simtool.review.review("black-white", out, players=2, seed=1, jobs=1,
                                   sizes=Sizes(deals=3, matches=3, restrictions=3, duplicate=3, search=3))
     assert again["questions"]["seats"]["verdict"]  # the review goes on in its own folder
+
+
+def test_a_crude_rules_interval_never_shows_an_end_of_0_that_is_not_0():
+    # before: a quick review of Kansas City, where always passing the highest cards changed none of
+    # 131,072 paired deals (a cost of 0 ± 0.0023 points by the rule of three), read "costs target
+    # 0.0 points of win share per seat (95% interval 0.0 to 0.0)", certain, in its sentence, on its
+    # card and in its crude-rules table, where `simtool restrict` prints "-0.002 to 0.002"
+    from simtool.analysis import restrict, verdicts
+    from simtool.reports import review
+
+    cost, low, high = -0.0, -0.0022855362237170743, 0.0022855362237170743
+    v = verdicts.restriction_verdict("always passing the highest cards", "target", cost, low, high, 131072)
+    assert v.word == "nearly as good"
+    assert "0.0 points of win share per seat (95% interval -0.002 to 0.002): under 1 point" in v.sentence
+    row = {"cost_pts": cost, "ci_pts": [low, high], "thresholds": v.thresholds}
+    (shown,) = review.restriction_rows({"restrictions": [row]})
+    assert shown["figure"] == "0.0 points (95% interval -0.002 to 0.002 points)"
+    assert restrict.fmt_cost(cost / 100, low / 100, high / 100) == "0.0 pts (-0.002 to 0.002)"
+    # an end that is 0 is written 0.0, and the ends elsewhere as before
+    assert "(95% interval 0.0 to 0.0)" in verdicts.restriction_verdict("x", "t", 0.0, 0.0, 0.0, 5).sentence
+    assert "(95% interval 15.3 to 15.7)" in verdicts.restriction_verdict("x", "t", 15.5, 15.26, 15.74, 5).sentence

@@ -632,7 +632,10 @@ def restriction_verdict(doing: str, strategy: str, cost_pts: float, low: float, 
     ``n`` paired deals. ``nearly as good`` (flagged: the game may reward crude play) when the
     whole interval lies below 1 point (:data:`RESTRICTION_THRESHOLDS`)."""
     word, between, more = _worded(cost_pts, low, high, RESTRICTION_THRESHOLDS, RESTRICTION_WORDS, n)
-    near = RESTRICTION_THRESHOLDS
+    # never an end of 0 that is not 0: a restriction no deal of 131,072 reacted to, ± 0.0023
+    # points by the rule of three, read "0.0 points (95% interval 0.0 to 0.0)", certain, where
+    # `simtool restrict` prints "-0.002 to 0.002"
+    near = (0.0, *RESTRICTION_THRESHOLDS)
     head = (f"{doing[:1].upper()}{doing[1:]} costs {strategy} {fixed(cost_pts, near)} points of win share per seat "
             f"(95% interval {span(low, high, lambda x: fixed(x, near))})")
     if word == "nearly as good" and high < 0:  # `simtool restrict`'s "helps": not merely "nearly as well"

@@ -191,8 +191,9 @@ def cards(q: dict) -> list[dict]:
 
 
 def restriction_rows(q: dict) -> list[dict]:
+    # an end that is not 0 never shows as 0, as in the verdict's sentence
     return [dict(r, figure=figure_text(r["cost_pts"], *r["ci_pts"], " points",
-                                       near=list(r.get("thresholds", {}).values()))) for r in q["restrictions"]]
+                                       near=[0.0, *r.get("thresholds", {}).values()])) for r in q["restrictions"]]
 
 
 CHANGE_LABELS = {"seats": "Largest seat edge (points)",
