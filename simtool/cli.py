@@ -608,10 +608,16 @@ def show_summary(folder: Path) -> None:
     notes = [f"95% intervals on {unit} (each {meta['unit']}'s seats"
              f"{' and rounds' if matches is not None else ''} are one unit); a tie splits the win"]
     if meta.get("precision"):
+        from .analysis.verdicts import fixed
+
+        # in % as the shares above and the report are: "± 0.0169" beside "34.4% (32.3–36.5)"
+        # read as a hundredth of a point; never shown on the target it is not on
         reached = meta["precision_reached"] <= meta["precision"]
-        notes.append(f"--precision {meta['precision']:g} tracks every share printed above: {meta['n']:,} {unit} "
-                     + (f"brought the widest to ± {meta['precision_reached']:.4f}"
-                        if reached else f"(the cap) left the widest at ± {meta['precision_reached']:.4f}")
+        target, widest = 100 * meta["precision"], 100 * meta["precision_reached"]
+        notes.append(f"--precision {meta['precision']:g} (± {target:.3g}%) tracks every share printed "
+                     f"above: {meta['n']:,} {unit} "
+                     + (f"brought the widest to ± {fixed(widest, [target], digits=2)}%"
+                        if reached else f"(the cap) left the widest at ± {fixed(widest, [target], digits=2)}%")
                      + f" ({meta['precision_widest']})")
     if matches is not None and table["capped"].max() > 0:
         from . import stats

@@ -4,6 +4,7 @@ Each test failed on the code before its fix."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -210,3 +211,21 @@ def test_a_crude_rules_interval_never_shows_an_end_of_0_that_is_not_0():
     # an end that is 0 is written 0.0, and the ends elsewhere as before
     assert "(95% interval 0.0 to 0.0)" in verdicts.restriction_verdict("x", "t", 0.0, 0.0, 0.0, 5).sentence
     assert "(95% interval 15.3 to 15.7)" in verdicts.restriction_verdict("x", "t", 15.5, 15.26, 15.74, 5).sentence
+
+
+def test_a_precision_runs_summary_gives_its_widest_half_width_in_percent_as_its_shares(tmp_path):
+    # before: "--precision 0.02 tracks every share printed above: 3,072 deals brought the widest to
+    # ± 0.0169 (balanced rate of seat 1 (balance))" under shares printed "34.4% (32.3–36.5)", a
+    # fraction beside percentages (the report says "± 1.69%")
+    from .test_cli import cli
+
+    r = cli("run", "-g", "black-white", "--precision", "0.02", "--seed", "1", "-j", "1", "--out", tmp_path / "a")
+    assert r.exit_code == 0, r.output
+    text = " ".join(r.stdout.split())
+    assert ("--precision 0.02 (± 2%) tracks every share printed above: 3,072 deals brought the widest to "
+            "± 1.69% (balanced rate of seat 1 (balance))") in text, text
+    r = cli("run", "-g", "black-white", "--precision", "0.001", "--n", "2000", "--seed", "1", "-j", "1",
+            "--out", tmp_path / "b")
+    assert r.exit_code == 0, r.output
+    assert re.search(r"--precision 0\.001 \(± 0\.1%\) tracks every share printed above: 2,000 deals \(the cap\) "
+                     r"left the widest at ± \d\.\d\d%", " ".join(r.stdout.split())), r.stdout
