@@ -229,3 +229,26 @@ def test_a_precision_runs_summary_gives_its_widest_half_width_in_percent_as_its_
     assert r.exit_code == 0, r.output
     assert re.search(r"--precision 0\.001 \(± 0\.1%\) tracks every share printed above: 2,000 deals \(the cap\) "
                      r"left the widest at ± \d\.\d\d%", " ".join(r.stdout.split())), r.stdout
+
+
+def test_runs_of_one_seed_whose_rules_deal_other_cards_are_not_said_to_share_their_deals(tmp_path):
+    # before: a sweep of Black & White's deck=30 and deck=36 (one seed) read "Run 2 shares its deals
+    # with run 1 (same seed, n, players, chunks and versions): the difference is paired deal by
+    # deal", though a deck of 30 cards deals other hands from the stream than one of 36
+    from .test_cli import cli
+
+    for rule in ("deck=30,36", "hand_size=sheet,11"):
+        page = tmp_path / f"{rule}.html"
+        assert cli("sweep", "-g", "black-white", "-r", rule, "--n", "300", "--seed", "1", "-j", "1", "-q",
+                   "--runs", tmp_path / rule, "-o", page).exit_code == 0
+        text = " ".join(page.read_text().split())
+        name = rule.split("=")[0]
+        assert re.search(rf"Run 2 has the seed, n, players, chunks and versions of run 1, but its rules deal "
+                         rf"other cards \({name}=\S+ against \S+\), so it shares no deal with it: the "
+                         rf"difference is paired deal by deal all the same", text), rule
+        assert "Run 2 shares its deals" not in text
+    r = cli("sweep", "-g", "kansas-city", "-r", "pass_count=3,2", "--n", "200", "--seed", "1", "-j", "1", "-q",
+            "--runs", tmp_path / "kc", "-o", tmp_path / "kc.html")
+    assert r.exit_code == 0, r.output
+    assert "Run 2 shares its deals with run 1 (same seed, n, players, chunks and versions): the difference is " \
+           "paired deal by deal." in " ".join((tmp_path / "kc.html").read_text().split())

@@ -863,6 +863,11 @@ def compare(runs: list[Analysis]) -> Comparison:
             c.notes.append(f"Run {k} has no Δ: no earlier run has its line-up, player count and unit "
                            f"(against run 1: {unlike(runs[0], r)}), and differences between unlike runs "
                            f"would mislead; its edges over the fair share can still be read side by side.")
+        elif pair and dealt_alike(runs[j].meta, r.meta) is False:
+            c.notes.append(f"Run {k} has the seed, n, players, chunks and versions of run {j + 1}, but its rules "
+                           f"deal other cards ({rules_apart(runs[j].meta, r.meta)}), so it shares no deal with it: "
+                           f"the difference is paired deal by deal all the same, which gains nothing "
+                           f"here.{c.gain_text(k)}")
         elif pair:
             c.notes.append(f"Run {k} shares its deals with run {j + 1} (same seed, n, players, chunks and "
                            f"versions): the "
@@ -872,6 +877,37 @@ def compare(runs: list[Analysis]) -> Comparison:
                            f"the difference is between independent samples (each end of its interval from the two "
                            f"runs' own intervals on that side).")
     return c
+
+
+CARD_FIELDS = ("hands", "tableau", "kitty", "dealt")
+"""The fields of a dealt round that hold its cards (the games name them so; a designer game's
+round without any is not told apart: :func:`dealt_alike` says ``None``)."""
+
+
+def dealt_alike(a: dict, b: dict) -> bool | None:
+    """Whether the runs of ``a`` and ``b`` (their ``run.json``), of one seed, deal the same cards:
+    a rule that changes the deck or the hands (Black & White's ``deck=30`` against 36) deals other
+    cards from the same stream, and "Run 2 shares its deals with run 1" was said of them. Told
+    from the first round of 16 deals under each rule set; ``None`` where it cannot be told."""
+    if a["rules"] == b["rules"]:
+        return True
+    try:
+        game = games.get(a["game"])
+        rounds = [game.deal(np.random.default_rng(0), game.new_match(16, m["players"], m["rules"]), 0)
+                  for m in (a, b)]
+    except Exception:  # a designer game's deal failing here is no reason to refuse the report
+        return None
+    cards = [[np.asarray(getattr(r, f)) for r in rounds] for f in CARD_FIELDS
+             if all(isinstance(getattr(r, f, None), np.ndarray) for r in rounds)]
+    if not cards:
+        return None
+    return all(x.shape == y.shape and np.array_equal(x, y) for x, y in cards)
+
+
+def rules_apart(a: dict, b: dict) -> str:
+    """The rules of ``b`` that differ from ``a``'s: ``deck=30 against 36``."""
+    return ", ".join(f"{k}={b['rules'].get(k)} against {a['rules'].get(k)}"
+                     for k in dict.fromkeys([*a["rules"], *b["rules"]]) if a["rules"].get(k) != b["rules"].get(k))
 
 
 def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[float, float] | None, int]:
