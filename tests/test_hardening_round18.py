@@ -252,3 +252,18 @@ def test_runs_of_one_seed_whose_rules_deal_other_cards_are_not_said_to_share_the
     assert r.exit_code == 0, r.output
     assert "Run 2 shares its deals with run 1 (same seed, n, players, chunks and versions): the difference is " \
            "paired deal by deal." in " ".join((tmp_path / "kc.html").read_text().split())
+
+
+def test_a_tuning_whose_varied_rule_deals_other_cards_does_not_say_its_trials_share_their_deals(tmp_path):
+    # before: a tuning of Black & White's deck (30 or 36) read "trials 2 finished of 2 started, 200
+    # deals each, seed 1 (every trial plays the same deals)", though each deck deals other hands
+    from .test_cli import cli
+
+    for game, vary, says in (
+            ("black-white", "deck=30,36", "seed 1 (every trial plays one seed, but deck deals other cards by value: "
+                                          "trials of other values share no deal)"),
+            ("kansas-city", "pass_count=2,3", "seed 1 (every trial plays the same deals)")):
+        r = cli("tune", "-g", game, "--vary", vary, "--objective", "seat_spread", "--trials", "2", "--n", "200",
+                "--seed", "1", "-j", "1", "-q", "--out", tmp_path / game)
+        assert r.exit_code == 0, r.output
+        assert says in " ".join((tmp_path / game / "tune.html").read_text().split()), game
