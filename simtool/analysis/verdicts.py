@@ -234,6 +234,22 @@ def span(low: float, high: float, show=lambda x: f"{x:.1f}") -> str:
     return f"{show(low)} to {show(high)}"
 
 
+def mean_span(value: float, low: float, high: float) -> tuple[str, str]:
+    """A mean and its interval as a sentence prints them: one decimal, or as many more (up to 4)
+    as the interval's ends need to show apart: 2,000 matches' 0.587 lead changes (0.556 to 0.617)
+    read "0.6 lead changes (0.6 to 0.6)", as if known exactly. Ends that are one (every match
+    alike) keep one decimal."""
+    digits = 1
+    if all(x is not None and math.isfinite(x) for x in (value, low, high)):
+        while digits < 4 and low != high and round(low, digits) == round(high, digits):
+            digits += 1
+
+    def show(x: float) -> str:
+        return f"{x:.{digits}f}"
+
+    return show(value), span(low, high, show)
+
+
 @dataclass(frozen=True)
 class SeatEdge:
     """One seat's win share against the fair ``1/p``: ``edge_pts`` and ``ci_pts`` in points."""
@@ -574,8 +590,9 @@ def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple
                    f"{_pct(blo, near)} to {_pct(bhi, near)}): "
                    + (f"{between} tension; {_settle_text(more, 'matches', blo, bhi)}." if word == UNCLEAR
                       else f"{word} tension."))
+    changes, changes_ci = mean_span(c, clo, chi)
     sentence = (opening
-                + f" A match has {c:.1f} lead changes ({span(clo, chi)}); the winner leads for good "
+                + f" A match has {changes} lead changes ({changes_ci}); the winner leads for good "
                 f"from {_pct(d)} of the way through ({span(dlo, dhi, _pct)}).")
     return Verdict(word, sentence, {"behind_at_half": b, "behind_at_half_ci": [blo, bhi],
                                     "lead_changes": c, "lead_changes_ci": [clo, chi],
@@ -591,7 +608,8 @@ def match_verdict(rounds: tuple[float, float, float], capped: tuple[float, float
     r, rlo, rhi = rounds
     c, clo, chi = capped
     near = HAZARD_THRESHOLDS
-    sentence = (f"A match lasts {r:.1f} rounds (95% interval {span(rlo, rhi)}); {_pct(c, near)} of matches "
+    length, length_ci = mean_span(r, rlo, rhi)
+    sentence = (f"A match lasts {length} rounds (95% interval {length_ci}); {_pct(c, near)} of matches "
                 f"(95% interval {span(clo, chi, lambda x: _pct(x, near))}) hit the {cap}-round cap and stop there: "
                 + (f"{between}; {_settle_text(more, 'matches', clo, chi)}." if word == UNCLEAR else f"{word}."))
     return Verdict(word, sentence, {"rounds": r, "rounds_ci": [rlo, rhi], "capped": c, "capped_ci": [clo, chi]},
