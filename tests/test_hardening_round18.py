@@ -290,3 +290,22 @@ def test_a_matchs_lead_changes_and_length_never_show_an_interval_that_reads_as_e
     text = " ".join((tmp_path / "m.html").read_text().split())
     found = re.findall(r"A match has ([\d.]+) lead changes \(([\d.]+) to ([\d.]+)\)", text)
     assert found and all(low != high for _, low, high in found), found
+
+
+def test_a_shares_interval_on_a_review_never_writes_its_two_ends_alike():
+    # before: a quick review of Kansas City read "The cards explain 2% (95% interval 2 to 2%) of the
+    # variance of a seat's score", and its overshoot card "35.5% (95% interval 35.5 to 35.5%)"
+    from simtool.analysis import verdicts
+    from simtool.reports import review
+
+    luck = verdicts.luck_verdict(0.016968616224201212, 0.015277040085769134, 0.018579573352486067, 131072)
+    assert luck.sentence.startswith("The cards explain 1.7% (95% interval 1.5 to 1.9%) of the variance")
+    assert review.figure_text(0.3551, 0.3547, 0.3555, "%", 100, near=[0.01, 0.1]) == \
+        "35.51% (95% interval 35.47 to 35.55%)"
+    assert review.figure_text(0.017, 0.0153, 0.0186, "%", 100, digits=0, near=[0.3, 0.6]) == \
+        "1.7% (95% interval 1.5 to 1.9%)"
+    # ends written apart, or one, as before
+    assert verdicts.luck_verdict(0.89, 0.74, 0.94, 20).sentence.startswith("The cards explain 89% (95% interval 74 "
+                                                                           "to 94%)")
+    assert review.figure_text(0.0, 0.0, 0.16, "%", 100, near=[0.01, 0.1]) == "0.0% (95% interval 0.0 to 16.0%)"
+    assert review.figure_text(6.0, 6.0, 6.0, " rounds") == "6.0 rounds (95% interval 6.0 to 6.0 rounds)"

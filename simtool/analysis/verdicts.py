@@ -234,6 +234,18 @@ def span(low: float, high: float, show=lambda x: f"{x:.1f}") -> str:
     return f"{show(low)} to {show(high)}"
 
 
+def apart(low: float, high: float, show, digits: int, most: int = 3) -> int:
+    """``digits``, or as many more (up to ``most`` more) as ``show(x, digits)`` needs to write an
+    interval's two ends apart where they are apart: ends written alike read as a figure known
+    exactly. Ends that are one, or none (NaN), keep ``digits``."""
+    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)) or low == high:
+        return digits
+    for more in range(most + 1):
+        if show(low, digits + more) != show(high, digits + more):
+            return digits + more
+    return digits + most
+
+
 def mean_span(value: float, low: float, high: float) -> tuple[str, str]:
     """A mean and its interval as a sentence prints them: one decimal, or as many more (up to 4)
     as the interval's ends need to show apart: 2,000 matches' 0.587 lead changes (0.556 to 0.617)
@@ -509,8 +521,12 @@ def luck_verdict(share: float, low: float, high: float, n: int, what: str = "sco
     explain (from duplicate deals of the line-up ``play``), with its 95% interval; words
     :data:`LUCK_THRESHOLDS`."""
     word, between, more = _worded(share, low, high, LUCK_THRESHOLDS, LUCK_WORDS, n)
+    # whole percents, or as many decimals as the interval's ends need to show apart: a quick
+    # review of Kansas City read "The cards explain 2% (95% interval 2 to 2%)", as if exact
+    digits = apart(low, high, lambda x, d: _pct(x, LUCK_THRESHOLDS, d), 0)
+
     def pct(x: float) -> str:
-        return _pct(x, LUCK_THRESHOLDS, 0)
+        return _pct(x, LUCK_THRESHOLDS, digits)
 
     with_play = f" with {play}" if play else ""
     if not math.isfinite(share):  # one deal: no variance between deals to split ("nan%")
