@@ -551,8 +551,10 @@ def hazard_verdict(name: str, text: str, rate: float, low: float, high: float, n
     is :func:`shared_verdict`'s."""
     word, between, more = _worded(rate, low, high, HAZARD_THRESHOLDS, HAZARD_WORDS, n, share=True)
     near = HAZARD_THRESHOLDS
-    sentence = (f"A seat {text} in {_pct(rate, near)} of {per} (95% interval {_pct(low, near)} to "
-                f"{_pct(high, near)}): "
+    # ends apart: a quick review of Kansas City read "35.5% of deals (95% interval 35.5% to 35.5%)"
+    places = apart(low, high, lambda x, k: _pct(x, near, k), 1)
+    sentence = (f"A seat {text} in {_pct(rate, near, places)} of {per} (95% interval {_pct(low, near, places)} to "
+                f"{_pct(high, near, places)}): "
                 + (f"{between}; {_settle_text(more, unit, low, high)}." if word == UNCLEAR else f"{word}."))
     return Verdict(word, sentence, {"name": name, "rate": rate, "ci": [low, high]},
                    stated(HAZARD_WORDS, HAZARD_THRESHOLDS), more)
@@ -602,8 +604,9 @@ def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple
         opening = ("No match lasted more than one round, so no winner could be behind at half-time: "
                    "these rules leave no comeback to measure.")
     else:
-        opening = (f"The winner was behind at half-time in {_pct(b, near)} of matches (95% interval "
-                   f"{_pct(blo, near)} to {_pct(bhi, near)}): "
+        places = apart(blo, bhi, lambda x, k: _pct(x, near, k), 1)
+        opening = (f"The winner was behind at half-time in {_pct(b, near, places)} of matches (95% interval "
+                   f"{_pct(blo, near, places)} to {_pct(bhi, near, places)}): "
                    + (f"{between} tension; {_settle_text(more, 'matches', blo, bhi)}." if word == UNCLEAR
                       else f"{word} tension."))
     changes, changes_ci = mean_span(c, clo, chi)
@@ -625,8 +628,10 @@ def match_verdict(rounds: tuple[float, float, float], capped: tuple[float, float
     c, clo, chi = capped
     near = HAZARD_THRESHOLDS
     length, length_ci = mean_span(r, rlo, rhi)
-    sentence = (f"A match lasts {length} rounds (95% interval {length_ci}); {_pct(c, near)} of matches "
-                f"(95% interval {span(clo, chi, lambda x: _pct(x, near))}) hit the {cap}-round cap and stop there: "
+    places = apart(clo, chi, lambda x, k: _pct(x, near, k), 1)
+    capped_ci = span(clo, chi, lambda x: _pct(x, near, places))
+    sentence = (f"A match lasts {length} rounds (95% interval {length_ci}); {_pct(c, near, places)} of matches "
+                f"(95% interval {capped_ci}) hit the {cap}-round cap and stop there: "
                 + (f"{between}; {_settle_text(more, 'matches', clo, chi)}." if word == UNCLEAR else f"{word}."))
     return Verdict(word, sentence, {"rounds": r, "rounds_ci": [rlo, rhi], "capped": c, "capped_ci": [clo, chi]},
                    stated(HAZARD_WORDS, HAZARD_THRESHOLDS), more)
