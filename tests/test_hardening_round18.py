@@ -326,3 +326,16 @@ def test_a_rates_sentence_never_writes_its_two_ends_alike():
     # ends apart as before
     v = verdicts.hazard_verdict("x", "does x", 0.351, 0.33, 0.37, 1000)
     assert v.sentence == "A seat does x in 35.1% of deals (95% interval 33.0% to 37.0%): common."
+
+
+def test_a_seat_verdicts_interval_never_writes_its_two_ends_alike():
+    # before: a run of 10 million deals whose seat 0 wins 27.19% (27.165% to 27.222%) at 4 players
+    # read "a slight edge favouring seat 0 (95% interval 2.2 to 2.2 points)", as if known exactly
+    from simtool.analysis import verdicts
+
+    shares = [(0, 0.2719, 0.27165, 0.27222), (1, 0.25, 0.2497, 0.2503), (2, 0.24, 0.2397, 0.2403),
+              (3, 0.2381, 0.2378, 0.2384)]
+    v = verdicts.seat_verdict(shares, 4, 10 ** 7)
+    assert v.word == "slight" and v.sentence.endswith("(95% interval 2.17 to 2.22 points).")
+    line = verdicts.seat_line([(0, 0.506, 0.5023, 0.5097), (1, 0.494, 0.4903, 0.4977)], 2, 1000)
+    assert "+0.6 points (95% interval 0.2 to 0.97 points)" in line  # ends apart: as before
