@@ -1,5 +1,6 @@
-"""Hostile round 18: the environment, restricted play of a few deals, and the report's contents.
-Each test failed on the code before its fix."""
+"""Hostile round 18: the environment, runs another command owns, a ladder in part or twice, runs of
+one seed that deal other cards, and figures whose words or decimals claimed more than their deals
+hold. Each test failed on the code before its fix."""
 
 from __future__ import annotations
 
@@ -82,8 +83,6 @@ def test_the_contents_of_a_game_of_several_runs_say_which_run_their_sentence_is_
     # before: "Trick Taking in Black & White: 2 runs. Seat 0 wins ...: a spread no larger than
     # chance." under Contents, the first run's finding read as the game's, beside a second run
     # whose seats surely differ
-    import re
-
     from .test_cli import cli
 
     for players, folder in ((3, "a"), (4, "b")):
@@ -136,7 +135,6 @@ def test_a_report_of_part_of_a_ladder_gives_no_ladder_verdict_and_says_why(tmp_p
     # clearly weaker than balance) read "Every rung beats the one below ...: the ladder has not
     # flattened; stronger rungs may still pay"; the ladder's folders given twice (a copy of its
     # runs folder) showed each rung twice in its table
-    import re
     import shutil
 
     from .test_cli import cli
