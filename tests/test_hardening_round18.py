@@ -337,3 +337,15 @@ def test_a_seat_verdicts_interval_never_writes_its_two_ends_alike():
     assert v.word == "slight" and v.sentence.endswith("(95% interval 2.17 to 2.22 points).")
     line = verdicts.seat_line([(0, 0.506, 0.5023, 0.5097), (1, 0.494, 0.4903, 0.4977)], 2, 1000)
     assert "+0.6 points (95% interval 0.2 to 0.97 points)" in line  # ends apart: as before
+
+
+def test_a_restrictions_cost_never_writes_its_two_ends_alike():
+    # before: 4 million paired deals whose restriction costs 15.52 points (15.50 to 15.54) read
+    # "15.5 pts (15.5 to 15.5)" in simtool restrict's table and the report, and "(95% interval 15.5
+    # to 15.5)" in the review's crude-play sentence, as if known exactly
+    from simtool.analysis import restrict, verdicts
+
+    assert restrict.fmt_cost(0.15521, 0.15501, 0.15541) == "15.52 pts (15.50 to 15.54)"
+    v = verdicts.restriction_verdict("never upgrading", "target", 15.521, 15.501, 15.541, 4_000_000)
+    assert "costs target 15.52 points of win share per seat (95% interval 15.50 to 15.54)" in v.sentence
+    assert restrict.fmt_cost(0.155, 0.153, 0.157) == "15.5 pts (15.3 to 15.7)"  # ends apart: as before

@@ -28,7 +28,7 @@ import numpy as np
 import polars as pl
 
 from simtool import games, options, stats
-from simtool.analysis.verdicts import fixed
+from simtool.analysis.verdicts import apart, fixed
 from simtool.errors import SimtoolError
 from simtool.pipeline.folders import collect, load, other_deals, read_meta
 
@@ -181,11 +181,13 @@ def fmt_cost(cost: float, low: float, high: float) -> str:
     rounded onto the ± :data:`NARROW` of "nothing" it is not on: 300 deals none of which differs
     read "nothing, 0.0 pts (-1.0 to 1.0)" for an interval of ± 0.99; nor onto 0, which decides
     "costs" or "helps" (an end of +0.02 beside "costs" read "0.0", as did -0.02 beside "unclear")."""
-    def pts(x: float) -> str:
-        return fixed(100 * x, [0.0, 100 * NARROW])
-
     if not (math.isfinite(low) and math.isfinite(high)):  # one deal: "100.0 pts (nan to nan)"
-        return f"{pts(cost)} pts (95% interval n/a)"
+        return f"{fixed(100 * cost, [0.0, 100 * NARROW])} pts (95% interval n/a)"
+    # ends apart: 4 million paired deals read "15.5 pts (15.5 to 15.5)", as if known exactly
+    places = apart(low, high, lambda x, k: fixed(100 * x, [0.0, 100 * NARROW], digits=k), 1)
+
+    def pts(x: float) -> str:
+        return fixed(100 * x, [0.0, 100 * NARROW], digits=places)
     return f"{pts(cost)} pts ({pts(low)} to {pts(high)})"
 
 

@@ -679,8 +679,9 @@ def restriction_verdict(doing: str, strategy: str, cost_pts: float, low: float, 
     # points by the rule of three, read "0.0 points (95% interval 0.0 to 0.0)", certain, where
     # `simtool restrict` prints "-0.002 to 0.002"
     near = (0.0, *RESTRICTION_THRESHOLDS)
-    head = (f"{doing[:1].upper()}{doing[1:]} costs {strategy} {fixed(cost_pts, near)} points of win share per seat "
-            f"(95% interval {span(low, high, lambda x: fixed(x, near))})")
+    places = apart(low, high, lambda x, k: fixed(x, near, digits=k), 1)
+    head = (f"{doing[:1].upper()}{doing[1:]} costs {strategy} {fixed(cost_pts, near, digits=places)} points of "
+            f"win share per seat (95% interval {span(low, high, lambda x: fixed(x, near, digits=places))})")
     if word == "nearly as good" and high < 0:  # `simtool restrict`'s "helps": not merely "nearly as well"
         sentence = (f"{head}: under 1 point, and surely better than full play: {strategy} chooses worse here "
                     f"than this crude rule does (flagged).")
