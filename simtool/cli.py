@@ -608,10 +608,16 @@ def show_summary(folder: Path) -> None:
     notes = [f"95% intervals on {unit} (each {meta['unit']}'s seats"
              f"{' and rounds' if matches is not None else ''} are one unit); a tie splits the win"]
     if meta.get("precision"):
+        from .analysis.verdicts import fixed
+
+        # in % as the shares above and the report are: "± 0.0169" beside "34.4% (32.3–36.5)"
+        # read as a hundredth of a point; never shown on the target it is not on
         reached = meta["precision_reached"] <= meta["precision"]
-        notes.append(f"--precision {meta['precision']:g} tracks every share printed above: {meta['n']:,} {unit} "
-                     + (f"brought the widest to ± {meta['precision_reached']:.4f}"
-                        if reached else f"(the cap) left the widest at ± {meta['precision_reached']:.4f}")
+        target, widest = 100 * meta["precision"], 100 * meta["precision_reached"]
+        notes.append(f"--precision {meta['precision']:g} (± {target:.3g}%) tracks every share printed "
+                     f"above: {meta['n']:,} {unit} "
+                     + (f"brought the widest to ± {fixed(widest, [target], digits=2)}%"
+                        if reached else f"(the cap) left the widest at ± {fixed(widest, [target], digits=2)}%")
                      + f" ({meta['precision_widest']})")
     if matches is not None and table["capped"].max() > 0:
         from . import stats
@@ -1064,7 +1070,8 @@ def _ladder_table(climbed, meta: dict) -> Table:
     unit = "matches" if meta["unit"] == "match" else "deals"
     from simtool.analysis.ladder import gain_points, share_text
 
-    how = "duplicate deals (each once per rotation)" if meta.get("duplicate") else "seats rotated"
+    # a ladder of whole matches duplicates matches: "200 matches per rung, ..., duplicate deals"
+    how = f"duplicate {unit} (each once per rotation)" if meta.get("duplicate") else "seats rotated"
     t = Table(title=f"Skill ladder: {meta['game']} {meta['players']}p{', ' + rules if rules else ''}, "
                     f"{meta['n']:,} {unit} per rung, seed {meta['seed']}, {how}",
               title_justify="left")
@@ -1425,9 +1432,28 @@ def _put_back(handlers: list) -> KeyboardInterrupt | None:
     return late
 
 
+POLARS_THREADS_MAX = 1024
+"""The most threads ``POLARS_MAX_THREADS`` may ask polars for: 5,000 kept a run of 500 deals
+going for over a minute on 2 cores (1,024: 3 s, unset: 0.4 s)."""
+
+
+def _polars_threads() -> None:
+    """Refuse a ``POLARS_MAX_THREADS`` that polars cannot use, before anything reads it: ``0``
+    made polars panic as a run made its first table (a Rust backtrace, exit status 1, no
+    result), ``-1`` or ``abc`` printed polars' "illegal value" warning among the results, and a
+    count in the thousands made a run of a second last minutes."""
+    value = os.environ.get("POLARS_MAX_THREADS")
+    if value is None:
+        return
+    if re.fullmatch(r"\s*\+?[0-9]+\s*", value) is None or not 1 <= int(value) <= POLARS_THREADS_MAX:
+        raise bad("POLARS_MAX_THREADS", value, f"a whole number of threads from 1 to {POLARS_THREADS_MAX}, or "
+                  f"leave it unset (polars then takes one per core)", " in the environment")
+
+
 def _command(argv: list[str] | None) -> int:
     _SAID.clear()
     try:
+        _polars_threads()
         with warnings.catch_warnings():  # each command says what it plays (its own registry of warnings)
             warnings.simplefilter("default", ShadowedWarning)
             shown_before = warnings.showwarning

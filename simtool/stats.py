@@ -528,7 +528,8 @@ def cluster_bootstrap(sums, statistic, strata=None, resamples: int = 2000,
     a ``--duplicate`` deal and every decision of its history summed into its row): units are
     drawn with replacement, within each stratum of ``strata`` (``--rotate``). ``statistic``
     maps ``(resamples, q)`` totals to ``(resamples,)`` values; NaN where undefined (NaN, NaN
-    from fewer than two units, which cannot show their own variation)."""
+    from fewer than two units, which cannot show their own variation), infinite where unbounded
+    (an end among such resamples is infinite too)."""
     sums = np.asarray(sums, float)
     n = len(sums)
     if n < 2:
@@ -550,11 +551,25 @@ def cluster_bootstrap(sums, statistic, strata=None, resamples: int = 2000,
             totals += drawn.astype(float) @ rows
         values.append(np.asarray(statistic(totals), float))
     values = np.concatenate(values)
-    values = values[np.isfinite(values)]
+    values = values[~np.isnan(values)]
     if not len(values):
         return math.nan, math.nan
-    low, high = np.quantile(values, [0.025, 0.975])
-    return float(low), float(high)
+    if np.isfinite(values).all():
+        low, high = np.quantile(values, [0.025, 0.975])
+        return float(low), float(high)
+    # an unbounded resample is a value, the largest there is (a ratio over a variance that is 0
+    # in it): dropped, the rest put an end where there is none; numpy's quantile makes inf - inf,
+    # NaN, of two of them, so each end is read off the sorted values as numpy reads it
+    ordered = np.sort(values)
+
+    def end(q: float) -> float:
+        at = (len(ordered) - 1) * q
+        below, above = ordered[math.floor(at)], ordered[math.ceil(at)]
+        if np.isfinite(below) and np.isfinite(above):
+            return float(np.quantile(ordered, q))
+        return float(below if below < 0 else above)
+
+    return end(0.025), end(0.975)
 
 
 def _resample_counts(seed: int, sizes: tuple[int, ...], resamples: int):

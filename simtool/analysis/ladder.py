@@ -147,6 +147,22 @@ def ladders(folders: list[Path]) -> list[Ladder]:
                    references.get(k)) for k, rs in found.items() if rs]
 
 
+def not_whole(ladder: Ladder) -> str | None:
+    """Why the rungs of ``ladder`` are not its whole chain, each rung once (``None``: they are):
+    a report of some of a ladder's run folders said "Every rung beats the one below: the ladder
+    has not flattened" of rung 1 alone, whose rung 2 was clearly weaker, and a ladder's folders
+    given twice (a copy of its runs folder) showed every rung twice."""
+    planned = read_meta(ladder.rungs[0].folder)["ladder"]["rungs"]
+    steps = [r.rung for r in ladder.rungs]
+    missing = [k for k in range(1, len(planned)) if k not in steps]
+    twice = sorted({k for k in steps if steps.count(k) > 1})
+    if not (missing or twice):
+        return None
+    said = [f"rung{'s' * (len(missing) > 1)} {', '.join(map(str, missing))} missing" if missing else "",
+            f"rung{'s' * (len(twice) > 1)} {', '.join(map(str, twice))} given twice" if twice else ""]
+    return f"the ladder {', '.join(planned)} ({'; '.join(filter(None, said))})"
+
+
 def share_text(r: Rung) -> str:
     """A rung's win share with its 95% interval as :func:`simtool.stats.fmt_share` prints it, but
     as its ends where ``x% ± h%``, as printed, would put fair on the other side of an end than the

@@ -28,7 +28,7 @@ import numpy as np
 import polars as pl
 
 from simtool import games, options, stats
-from simtool.analysis.verdicts import fixed
+from simtool.analysis.verdicts import apart, fixed
 from simtool.errors import SimtoolError
 from simtool.pipeline.folders import collect, load, other_deals, read_meta
 
@@ -115,7 +115,9 @@ def costs(folders: list[Path]) -> pl.DataFrame:
             # a seat loses or gains at most its whole win: within -1 to 1 (2 deals' normal interval
             # once printed "75.0 pts (26.0 to 124.0)")
             low, high = max(-gain - half, -1.0), min(-gain + half, 1.0)
-            seen = np.concatenate([score[at], base_score[at]])
+            # every seat's scores: the measured seat's alone scored 19 in both of 2 deals of Kansas
+            # City, a spread of 0, and a restriction no deal reacted to read "0.000 ± 0.000"
+            seen = np.concatenate([score.ravel(), base_score.ravel()])
             change, score_half = paired_cost(score[at], base_score[at], float(np.ptp(seen)) if len(seen) else 0.0)
             rows.append({
                 "game": s.game, "players": p,
@@ -143,7 +145,7 @@ def paired_cost(a, b, bound: float) -> tuple[float, float]:
     is too narrow (none: exactly 0), so the half-width is at least how far the share of deals
     that differ could lie above the share seen (its one-sided 95% Clopper-Pearson bound: the
     rule of three, 1 - 0.05^(1/n), where none differs), each such deal moving the mean by at most
-    ``bound`` (1 for a win share; for scores, the widest spread of the seat's scores seen in the
+    ``bound`` (1 for a win share; for scores, the widest spread of scores seen at any seat in the
     two runs). One deal that differs then widens the interval, as it should, instead of
     narrowing it below the bound of none."""
     # beta's quantile itself (what scipy.stats.beta.ppf computes, to the last bit): importing
@@ -179,11 +181,13 @@ def fmt_cost(cost: float, low: float, high: float) -> str:
     rounded onto the ± :data:`NARROW` of "nothing" it is not on: 300 deals none of which differs
     read "nothing, 0.0 pts (-1.0 to 1.0)" for an interval of ± 0.99; nor onto 0, which decides
     "costs" or "helps" (an end of +0.02 beside "costs" read "0.0", as did -0.02 beside "unclear")."""
-    def pts(x: float) -> str:
-        return fixed(100 * x, [0.0, 100 * NARROW])
-
     if not (math.isfinite(low) and math.isfinite(high)):  # one deal: "100.0 pts (nan to nan)"
-        return f"{pts(cost)} pts (95% interval n/a)"
+        return f"{fixed(100 * cost, [0.0, 100 * NARROW])} pts (95% interval n/a)"
+    # ends apart: 4 million paired deals read "15.5 pts (15.5 to 15.5)", as if known exactly
+    places = apart(low, high, lambda x, k: fixed(100 * x, [0.0, 100 * NARROW], digits=k), 1)
+
+    def pts(x: float) -> str:
+        return fixed(100 * x, [0.0, 100 * NARROW], digits=places)
     return f"{pts(cost)} pts ({pts(low)} to {pts(high)})"
 
 

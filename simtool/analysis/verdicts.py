@@ -234,6 +234,34 @@ def span(low: float, high: float, show=lambda x: f"{x:.1f}") -> str:
     return f"{show(low)} to {show(high)}"
 
 
+def apart(low: float, high: float, show, digits: int, most: int = 3) -> int:
+    """``digits``, or as many more (up to ``most`` more) as ``show(x, digits)`` needs to write an
+    interval's two ends apart where they are apart: ends written alike read as a figure known
+    exactly. Ends that are one, or none (NaN), keep ``digits``."""
+    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)) or low == high:
+        return digits
+    for more in range(most + 1):
+        if show(low, digits + more) != show(high, digits + more):
+            return digits + more
+    return digits + most
+
+
+def mean_span(value: float, low: float, high: float) -> tuple[str, str]:
+    """A mean and its interval as a sentence prints them: one decimal, or as many more (up to 4)
+    as the interval's ends need to show apart: 2,000 matches' 0.587 lead changes (0.556 to 0.617)
+    read "0.6 lead changes (0.6 to 0.6)", as if known exactly. Ends that are one (every match
+    alike) keep one decimal."""
+    digits = 1
+    if all(x is not None and math.isfinite(x) for x in (value, low, high)):
+        while digits < 4 and low != high and round(low, digits) == round(high, digits):
+            digits += 1
+
+    def show(x: float) -> str:
+        return f"{x:.{digits}f}"
+
+    return show(value), span(low, high, show)
+
+
 @dataclass(frozen=True)
 class SeatEdge:
     """One seat's win share against the fair ``1/p``: ``edge_pts`` and ``ci_pts`` in points."""
@@ -306,7 +334,11 @@ def _edges_read(rows, players: int, n: int):
     :func:`_edge_word`'s word, bounds and units to settle it, and the named seat's interval."""
     edges = seat_edges(rows, players)
     top = named_seat(edges)
-    interval = f"95% interval {_seat_pts(top.ci_pts[0])} to {_seat_pts(top.ci_pts[1])} points"
+    # ends apart: 10 million deals put an edge at 2.17 to 2.22 points, read "2.2 to 2.2"
+    lo, hi = top.ci_pts
+    places = apart(lo, hi, lambda x, k: fixed(x, SEAT_THRESHOLDS, digits=k), 1)
+    interval = (f"95% interval {fixed(lo, SEAT_THRESHOLDS, digits=places)} to "
+                f"{fixed(hi, SEAT_THRESHOLDS, digits=places)} points")
     return edges, top, _edge_word(edges, n), interval
 
 
@@ -493,8 +525,12 @@ def luck_verdict(share: float, low: float, high: float, n: int, what: str = "sco
     explain (from duplicate deals of the line-up ``play``), with its 95% interval; words
     :data:`LUCK_THRESHOLDS`."""
     word, between, more = _worded(share, low, high, LUCK_THRESHOLDS, LUCK_WORDS, n)
+    # a tenth of a percent, or as many decimals more as the interval's ends need to show apart:
+    # a quick review of Kansas City read "The cards explain 2% (95% interval 2 to 2%)", as if exact
+    digits = apart(low, high, lambda x, d: _pct(x, LUCK_THRESHOLDS, d), 1)
+
     def pct(x: float) -> str:
-        return _pct(x, LUCK_THRESHOLDS)
+        return _pct(x, LUCK_THRESHOLDS, digits)
 
     with_play = f" with {play}" if play else ""
     if not math.isfinite(share):  # one deal: no variance between deals to split ("nan%")
@@ -519,8 +555,10 @@ def hazard_verdict(name: str, text: str, rate: float, low: float, high: float, n
     is :func:`shared_verdict`'s."""
     word, between, more = _worded(rate, low, high, HAZARD_THRESHOLDS, HAZARD_WORDS, n, share=True)
     near = HAZARD_THRESHOLDS
-    sentence = (f"A seat {text} in {_pct(rate, near)} of {per} (95% interval {_pct(low, near)} to "
-                f"{_pct(high, near)}): "
+    # ends apart: a quick review of Kansas City read "35.5% of deals (95% interval 35.5% to 35.5%)"
+    places = apart(low, high, lambda x, k: _pct(x, near, k), 1)
+    sentence = (f"A seat {text} in {_pct(rate, near, places)} of {per} (95% interval {_pct(low, near, places)} to "
+                f"{_pct(high, near, places)}): "
                 + (f"{between}; {_settle_text(more, unit, low, high)}." if word == UNCLEAR else f"{word}."))
     return Verdict(word, sentence, {"name": name, "rate": rate, "ci": [low, high]},
                    stated(HAZARD_WORDS, HAZARD_THRESHOLDS), more)
@@ -570,12 +608,14 @@ def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple
         opening = ("No match lasted more than one round, so no winner could be behind at half-time: "
                    "these rules leave no comeback to measure.")
     else:
-        opening = (f"The winner was behind at half-time in {_pct(b, near)} of matches (95% interval "
-                   f"{_pct(blo, near)} to {_pct(bhi, near)}): "
+        places = apart(blo, bhi, lambda x, k: _pct(x, near, k), 1)
+        opening = (f"The winner was behind at half-time in {_pct(b, near, places)} of matches (95% interval "
+                   f"{_pct(blo, near, places)} to {_pct(bhi, near, places)}): "
                    + (f"{between} tension; {_settle_text(more, 'matches', blo, bhi)}." if word == UNCLEAR
                       else f"{word} tension."))
+    changes, changes_ci = mean_span(c, clo, chi)
     sentence = (opening
-                + f" A match has {c:.1f} lead changes ({span(clo, chi)}); the winner leads for good "
+                + f" A match has {changes} lead changes ({changes_ci}); the winner leads for good "
                 f"from {_pct(d)} of the way through ({span(dlo, dhi, _pct)}).")
     return Verdict(word, sentence, {"behind_at_half": b, "behind_at_half_ci": [blo, bhi],
                                     "lead_changes": c, "lead_changes_ci": [clo, chi],
@@ -591,8 +631,11 @@ def match_verdict(rounds: tuple[float, float, float], capped: tuple[float, float
     r, rlo, rhi = rounds
     c, clo, chi = capped
     near = HAZARD_THRESHOLDS
-    sentence = (f"A match lasts {r:.1f} rounds (95% interval {span(rlo, rhi)}); {_pct(c, near)} of matches "
-                f"(95% interval {span(clo, chi, lambda x: _pct(x, near))}) hit the {cap}-round cap and stop there: "
+    length, length_ci = mean_span(r, rlo, rhi)
+    places = apart(clo, chi, lambda x, k: _pct(x, near, k), 1)
+    capped_ci = span(clo, chi, lambda x: _pct(x, near, places))
+    sentence = (f"A match lasts {length} rounds (95% interval {length_ci}); {_pct(c, near, places)} of matches "
+                f"(95% interval {capped_ci}) hit the {cap}-round cap and stop there: "
                 + (f"{between}; {_settle_text(more, 'matches', clo, chi)}." if word == UNCLEAR else f"{word}."))
     return Verdict(word, sentence, {"rounds": r, "rounds_ci": [rlo, rhi], "capped": c, "capped_ci": [clo, chi]},
                    stated(HAZARD_WORDS, HAZARD_THRESHOLDS), more)
@@ -632,9 +675,13 @@ def restriction_verdict(doing: str, strategy: str, cost_pts: float, low: float, 
     ``n`` paired deals. ``nearly as good`` (flagged: the game may reward crude play) when the
     whole interval lies below 1 point (:data:`RESTRICTION_THRESHOLDS`)."""
     word, between, more = _worded(cost_pts, low, high, RESTRICTION_THRESHOLDS, RESTRICTION_WORDS, n)
-    near = RESTRICTION_THRESHOLDS
-    head = (f"{doing[:1].upper()}{doing[1:]} costs {strategy} {fixed(cost_pts, near)} points of win share per seat "
-            f"(95% interval {span(low, high, lambda x: fixed(x, near))})")
+    # never an end of 0 that is not 0: a restriction no deal of 131,072 reacted to, ± 0.0023
+    # points by the rule of three, read "0.0 points (95% interval 0.0 to 0.0)", certain, where
+    # `simtool restrict` prints "-0.002 to 0.002"
+    near = (0.0, *RESTRICTION_THRESHOLDS)
+    places = apart(low, high, lambda x, k: fixed(x, near, digits=k), 1)
+    head = (f"{doing[:1].upper()}{doing[1:]} costs {strategy} {fixed(cost_pts, near, digits=places)} points of "
+            f"win share per seat (95% interval {span(low, high, lambda x: fixed(x, near, digits=places))})")
     if word == "nearly as good" and high < 0:  # `simtool restrict`'s "helps": not merely "nearly as well"
         sentence = (f"{head}: under 1 point, and surely better than full play: {strategy} chooses worse here "
                     f"than this crude rule does (flagged).")

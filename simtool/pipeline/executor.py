@@ -393,6 +393,10 @@ RESUMED = RunSpec("", 0, {}, (), "deal", 1, 0)
 RESUMES = ("sweep", "ladder", "restrict")
 """The commands whose ``--resume DIR`` finishes the plan saved in ``DIR``."""
 
+OWNED = {"review": "a review (review.json)", "tune": "a tuning (tune.json)", "strength": "a strength table"}
+"""Commands whose plans' runs belong to a record of their own: no other command's plan takes their
+folder, finished or not (a finished sweep's, ladder's or restricted play's gives way to another)."""
+
 
 def finishing(command: str, root: Path) -> str:
     """What finishes the plan of ``command`` saved in ``root``, as an error or Ctrl-C advises it:
@@ -622,6 +626,12 @@ def check_root(plan: Plan) -> None:
     found = read_json(file, None)
     if not isinstance(found, dict) or not isinstance(found.get("cells"), list):
         raise SimtoolError(f"{file} is not a simtool plan; choose another folder")
+    owner = found.get("command")
+    if owner in OWNED and owner != plan.command:
+        # a finished review's (tuning's) runs gave way to a sweep, and the refusal of a cell of
+        # other settings offered --force, which replaced the runs its review.json answers from
+        raise SimtoolError(f"{root} holds the runs of {OWNED[owner]}, which answers from them; simtool "
+                           f"{plan.command} never plays into them: choose another folder")
     if _comparable(found) == _comparable(plan_record(plan)):
         return
     left = [c for c in found["cells"] if not _finished(root, c)]

@@ -883,6 +883,11 @@ def compare(runs: list[Analysis]) -> Comparison:
             c.notes.append(f"Run {k} has no Δ: no earlier run has its line-up, player count and unit "
                            f"(against run 1: {unlike(runs[0], r)}), and differences between unlike runs "
                            f"would mislead; its edges over the fair share can still be read side by side.")
+        elif pair and dealt_alike(runs[j].meta, r.meta) is False:
+            c.notes.append(f"Run {k} has the seed, n, players, chunks and versions of run {j + 1}, but its rules "
+                           f"deal other cards ({rules_apart(runs[j].meta, r.meta)}), so it shares no deal with it: "
+                           f"the difference is paired deal by deal all the same, which gains nothing "
+                           f"here.{c.gain_text(k)}")
         elif pair:
             c.notes.append(f"Run {k} shares its deals with run {j + 1} (same seed, n, players, chunks and "
                            f"versions): the "
@@ -892,6 +897,37 @@ def compare(runs: list[Analysis]) -> Comparison:
                            f"the difference is between independent samples (each end of its interval from the two "
                            f"runs' own intervals on that side).")
     return c
+
+
+CARD_FIELDS = ("hands", "tableau", "kitty", "dealt")
+"""The fields of a dealt round that hold its cards (the games name them so; a designer game's
+round without any is not told apart: :func:`dealt_alike` says ``None``)."""
+
+
+def dealt_alike(a: dict, b: dict) -> bool | None:
+    """Whether the runs of ``a`` and ``b`` (their ``run.json``), of one seed, deal the same cards:
+    a rule that changes the deck or the hands (Black & White's ``deck=30`` against 36) deals other
+    cards from the same stream, and "Run 2 shares its deals with run 1" was said of them. Told
+    from the first round of 16 deals under each rule set; ``None`` where it cannot be told."""
+    if a["rules"] == b["rules"]:
+        return True
+    try:
+        game = games.get(a["game"])
+        rounds = [game.deal(np.random.default_rng(0), game.new_match(16, m["players"], m["rules"]), 0)
+                  for m in (a, b)]
+    except Exception:  # a designer game's deal failing here is no reason to refuse the report
+        return None
+    cards = [[np.asarray(getattr(r, f)) for r in rounds] for f in CARD_FIELDS
+             if all(isinstance(getattr(r, f, None), np.ndarray) for r in rounds)]
+    if not cards:
+        return None
+    return all(x.shape == y.shape and np.array_equal(x, y) for x, y in cards)
+
+
+def rules_apart(a: dict, b: dict) -> str:
+    """The rules of ``b`` that differ from ``a``'s: ``deck=30 against 36``."""
+    return ", ".join(f"{k}={b['rules'].get(k)} against {a['rules'].get(k)}"
+                     for k in dict.fromkeys([*a["rules"], *b["rules"]]) if a["rules"].get(k) != b["rules"].get(k))
 
 
 def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[float, float] | None, int]:
@@ -1115,7 +1151,11 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
     from simtool.analysis import ladder as ladders
     from simtool.analysis import restrict
 
-    climbed = ladders.ladders([Path(p) for p in paths])
+    found = ladders.ladders([Path(p) for p in paths])
+    # only a whole chain is a ladder the page may judge (where it flattens, its top rung); the
+    # rung runs of a part of one are reported as the runs they are
+    climbed = [lad for lad in found if ladders.not_whole(lad) is None]
+    parts = [lad for lad in found if ladders.not_whole(lad) is not None]
     limits = restrict.costs([Path(p) for p in paths])
     runs = [analyse(Path(p), climbed) for p in paths]
     by_game: dict[str, list[Analysis]] = {}
@@ -1128,6 +1168,10 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
         sections.append({"game": rs[0].game, "runs": rs,
                          "comparison": compare(plain) if len(plain) > 1 else None,
                          "ladders": [ladder_view(lad) for lad in climbed if lad.game == rs[0].game.id],
+                         "partial": [f"Rung runs of {ladders.not_whole(lad)}: no ladder verdict; they are "
+                                     f"reported as runs below. Give each rung run of the ladder once (the "
+                                     f"folders in its --runs folder) for where it flattens."
+                                     for lad in parts if lad.game == rs[0].game.id],
                          "ratings": rating_section(rs),
                          "restricted": restricted_views(limits.filter(pl.col("game") == rs[0].game.id))})
     page = {"title": title, "sections": sections, "version": version("simtool"),

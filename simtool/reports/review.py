@@ -71,9 +71,15 @@ def figure_text(value: float, low: float, high: float, unit: str, scale: float =
     """The figure and its interval as the verdict's sentence shows them: never rounded onto a
     threshold of ``near`` (in the figure's units, before ``scale``) that it is not on, nor a share
     (``unit`` %) to 0 where it is not 0 (a rate of 0.03%, "0.03%" in its sentence, read "0.0%")."""
-    def f(x: float) -> str:
-        shown = stats.shown_decimals(x, digits) if unit == "%" else digits
+    def at(x: float, d: int) -> str:
+        shown = stats.shown_decimals(x, d) if unit == "%" else d
         return verdicts.fixed(scale * x, [scale * t for t in near], digits=shown)
+
+    # more decimals where the interval's ends would be written alike ("2% (95% interval 2 to 2%)")
+    digits = verdicts.apart(low, high, at, digits)
+
+    def f(x: float) -> str:
+        return at(x, digits)
 
     if value is None or not math.isfinite(value):  # one deal: no share of variance to split ("nan%")
         return "n/a"
@@ -193,8 +199,9 @@ def cards(q: dict) -> list[dict]:
 
 
 def restriction_rows(q: dict) -> list[dict]:
+    # an end that is not 0 never shows as 0, as in the verdict's sentence
     return [dict(r, figure=figure_text(r["cost_pts"], *r["ci_pts"], " points",
-                                       near=list(r.get("thresholds", {}).values()))) for r in q["restrictions"]]
+                                       near=[0.0, *r.get("thresholds", {}).values()])) for r in q["restrictions"]]
 
 
 CHANGE_LABELS = {"seats": "Largest seat edge (points)",

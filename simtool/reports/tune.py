@@ -170,12 +170,27 @@ def render(s: dict, title: str | None = None) -> str:
     style = re.search(r"<style>(.*?)</style>", source, re.S).group(1)  # one look for every report
     again = s["confirmed"][0]["n"] if s["confirmed"] else config.n
     return env.get_template("tune.html.j2").render(
+        dealing=dealing(game, config),
         title=title or f"simtool tuning: {game.title}", style=style, config=config, game=game,
         sampler=s["sampler"], findings=findings, recommendation=s["recommendation"],
         confirmed=confirmed, again=again, charts=charts,
         rows=rows, total=trials.height, complete=done.height, figures=figure_words(config),
         fixed=", ".join(f"{k}={v}" for k, v in options.named(game, config.rules).items()) or "none",
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
+
+
+def dealing(game, config) -> list[str]:
+    """The varied rules whose values deal other cards from one seed (Black & White's deck): the
+    page said "every trial plays the same deals" of trials of deck=30 and deck=36."""
+    from simtool.reports.balance import dealt_alike
+
+    base = {**options.resolve(game, None), **config.rules}
+
+    def meta(name: str, value) -> dict:
+        return {"game": game.id, "players": config.players, "rules": {**base, name: value}}
+
+    return [name for name, values in config.vary.items()
+            if any(dealt_alike(meta(name, values[0]), meta(name, v)) is False for v in values[1:])]
 
 
 def write(s: dict, out: str | Path, title: str | None = None) -> Path:
