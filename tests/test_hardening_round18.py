@@ -302,9 +302,9 @@ def test_a_shares_interval_on_a_review_never_writes_its_two_ends_alike():
         "35.51% (95% interval 35.47 to 35.55%)"
     assert review.figure_text(0.017, 0.0153, 0.0186, "%", 100, digits=0, near=[0.3, 0.6]) == \
         "1.7% (95% interval 1.5 to 1.9%)"
-    # ends written apart, or one, as before
-    assert verdicts.luck_verdict(0.89, 0.74, 0.94, 20).sentence.startswith("The cards explain 89% (95% interval 74 "
-                                                                           "to 94%)")
+    # ends written apart (to a tenth, as luck's table: tests/test_readthru.py), or one, as before
+    assert verdicts.luck_verdict(0.89, 0.74, 0.94, 20).sentence.startswith("The cards explain 89.0% (95% interval "
+                                                                           "74.0 to 94.0%)")
     assert review.figure_text(0.0, 0.0, 0.16, "%", 100, near=[0.01, 0.1]) == "0.0% (95% interval 0.0 to 16.0%)"
     assert review.figure_text(6.0, 6.0, 6.0, " rounds") == "6.0 rounds (95% interval 6.0 to 6.0 rounds)"
 
