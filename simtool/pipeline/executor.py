@@ -630,8 +630,11 @@ def check_root(plan: Plan) -> None:
     if owner in OWNED and owner != plan.command:
         # a finished review's (tuning's) runs gave way to a sweep, and the refusal of a cell of
         # other settings offered --force, which replaced the runs its review.json answers from
+        # an unfinished one's advice kept: how to finish it
+        left = [c for c in found["cells"] if not _finished(root, c)]
+        finish = f" (to finish its runs: {finishing(owner, root)})" if left else ""
         raise SimtoolError(f"{root} holds the runs of {OWNED[owner]}, which answers from them; simtool "
-                           f"{plan.command} never plays into them: choose another folder")
+                           f"{plan.command} never plays into them: choose another folder{finish}")
     if _comparable(found) == _comparable(plan_record(plan)):
         return
     left = [c for c in found["cells"] if not _finished(root, c)]
