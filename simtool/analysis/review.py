@@ -343,28 +343,222 @@ def headlines(q: dict) -> dict[str, tuple[float, float, float, str | None]]:
     return out
 
 
-def changes(before: dict, after: dict) -> list[dict]:
-    """Each question's figure before and after, the difference with its 95% interval (the two
-    versions' intervals taken as independent: conservative where they share their deals), and
+PAIRED, INDEPENDENT = "paired on the same deals", "independent"
+"""How a changes row's interval was taken (``changes[].interval``)."""
+
+
+def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> list[dict]:
+    """Each question's figure before and after, the difference with its 95% interval, and
     whether the change is better for balance (:func:`verdicts.change`).
 
-    Each end of the difference's interval combines the two figures' own distances to their ends
-    on that side (:func:`simtool.stats.mover_difference`), as their half-widths for symmetric
-    intervals: a share's interval near 0 or 1 is lopsided, and its half-width centred on the
-    estimate put the difference where the deals do not (the winner behind at half-time in 0 of
-    3 matches, 0% to 56%, then 2 of 3, 21% to 94%: "+66.7 points (+20.7 to +112.7)", better;
-    now -5.8 to +93.9, no clear change)."""
+    Where ``paired`` has a row's per-deal values of both versions on the same deals
+    (:func:`paired_deals`), the interval is the paired difference's, deal by deal, around the
+    difference of the two figures (the luck of the deal both versions share cancels, as in the
+    balance report's paired difference of the same runs, which the table once contradicted by
+    combining the two versions as independent). Otherwise
+    each end combines the two figures' own distances to their ends on that side
+    (:func:`simtool.stats.mover_difference`), as their half-widths for symmetric intervals: a
+    share's interval near 0 or 1 is lopsided, and its half-width centred on the estimate put the
+    difference where the deals do not (the winner behind at half-time in 0 of 3 matches, 0% to
+    56%, then 2 of 3, 21% to 94%: "+66.7 points (+20.7 to +112.7)", better; now -5.8 to +93.9,
+    no clear change)."""
     a, b = headlines(before), headlines(after)
+    paired = paired or {}
     rows = []
     for key, (v0, lo0, hi0, better_when) in a.items():
         if key not in b:
             continue
         v1, lo1, hi1, _ = b[key]
-        delta, low, high = stats.mover_difference((v1, lo1, hi1), (v0, lo0, hi0))
+        scale = SCALE.get(key.partition(":")[0], 1.0)
+        # only where the deals' values give the figures themselves (a rung's share weighted by
+        # rotation strata over deals no multiple of p does not): else the deals pair another figure
+        if key in paired and abs(scale * float(paired[key][0].mean() - paired[key][1].mean()) - (v1 - v0)) \
+                <= 1e-6 * scale and np.count_nonzero(paired[key][0] - paired[key][1]) >= PAIRED_LEAST:
+            delta, low, high = paired_interval(v1 - v0, *paired[key], scale)
+            how = PAIRED
+        else:
+            delta, low, high = stats.mover_difference((v1, lo1, hi1), (v0, lo0, hi0))
+            how = INDEPENDENT
         word = verdicts.change(better_when, delta, low, high)
         rows.append({"question": key, "before": v0, "after": v1, "delta": delta, "ci": [low, high],
-                     "better": {"better": True, "worse": False}.get(word), "change": word})
+                     "better": {"better": True, "worse": False}.get(word), "change": word, "interval": how})
     return rows
+
+
+SCALE = {"seats": 100.0, "seats under the strongest play": 100.0, "skill": 100.0, "hidden information": 100.0,
+         "restrictions": 100.0}
+"""Points per unit of a row's per-deal values (win shares are fractions, their figures points);
+a rate's figure is the fraction itself."""
+
+
+PAIRED_LEAST = 30
+"""Deals whose values differ between the versions below which a row is not paired: the normal
+interval of a few nonzero differences among many zeros is too narrow (none: 0.0 to 0.0, as a
+crude rule that never binds costs 0 in every deal of both versions), and the two versions'
+own intervals are combined instead."""
+
+
+def paired_interval(delta: float, after: np.ndarray, before: np.ndarray, scale: float) -> tuple[float, float, float]:
+    """``delta`` (the after figure less the before) with the 95% interval of the paired
+    difference of the per-deal values ``after - before`` (fractions, times ``scale``), as the
+    ladder's paired price takes it: the estimate from the figures themselves, the half-width from
+    the deals (:func:`simtool.stats.paired_difference`); one amount in every deal, Wilson's on
+    the deals (:func:`simtool.stats.alike_interval`), not a width of 0."""
+    diff = after - before
+    if stats.alike(diff):
+        low, high = stats.alike_interval(delta / scale, len(diff), 1.0)
+        return delta, scale * low, scale * high
+    half = scale * stats.paired_difference(after, before)[1]
+    return delta, delta - half, delta + half
+
+
+CARD_FIELDS = ("hands", "tableau", "kitty", "dealt")
+"""The fields of a dealt round that hold its cards (the games name them so; a designer game's
+round without any is not told apart: :func:`dealt_alike` says ``None``)."""
+
+
+def dealt_alike(a: dict, b: dict) -> bool | None:
+    """Whether the runs of ``a`` and ``b`` (their ``run.json``), of one seed, deal the same cards:
+    a rule that changes the deck or the hands (Black & White's ``deck=30`` against 36) deals other
+    cards from the same stream. Told from the first round of 16 deals under each rule set;
+    ``None`` where it cannot be told."""
+    if a["rules"] == b["rules"]:
+        return True
+    try:
+        game = games.get(a["game"])
+        rounds = [game.deal(np.random.default_rng(0), game.new_match(16, m["players"], m["rules"]), 0)
+                  for m in (a, b)]
+    except Exception:  # a designer game's deal failing here is no reason to refuse the review
+        return None
+    cards = [[np.asarray(getattr(r, f)) for r in rounds] for f in CARD_FIELDS
+             if all(isinstance(getattr(r, f, None), np.ndarray) for r in rounds)]
+    if not cards:
+        return None
+    return all(x.shape == y.shape and np.array_equal(x, y) for x, y in cards)
+
+
+def same_deals(a: Path, b: Path) -> bool:
+    """Whether two run folders played the same deals: one seed, n, chunks (or chunks that cut
+    the deals alike) and versions (:func:`simtool.analysis.ladder.same_cuts_deals`), and rules
+    that deal alike (:func:`dealt_alike`)."""
+    ma, mb = read_meta(a), read_meta(b)
+    return same_cuts_deals(ma, mb) is None and dealt_alike(ma, mb) is True
+
+
+def _deal_rows(folder: Path, figures: dict[str, pl.Expr]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Deal numbers, and each of ``figures`` per deal and seat ``(n, p)``, in deal order."""
+    meta, seats, _ = load(folder)
+    rows = collect(folder / "seats.parquet", seats.select("deal", "seat", *(e.cast(pl.Float64).alias(k)
+                                                                             for k, e in figures.items()))
+                   .sort("deal", "seat"))
+    p = meta["players"]
+    return rows["deal"].to_numpy()[::p], {k: stats.panel(rows, k, p).astype(float) for k in figures}
+
+
+def _edge_deals(folder: Path, answer: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The largest seat edge of a seat answer (:func:`largest_edge`), per deal: ``|edge|`` is
+    the edge on the side its estimate lies, so each deal gives the seat's win less the fair
+    share, with that sign (as :func:`magnitude` takes the edge's interval)."""
+    top = max(answer["seats"], key=lambda e: abs(e["edge_pts"]))
+    deals, panels = _deal_rows(folder, {"win": pl.col("win")})
+    sign = 1.0 if top["edge_pts"] >= 0 else -1.0
+    return deals, sign * (panels["win"][:, top["seat"]] - 1 / panels["win"].shape[1])
+
+
+def _hazard_deals(game, folder: Path, hazard: dict) -> tuple[np.ndarray, np.ndarray]:
+    """A hazard's rate per deal: pooled over the seats (each deal one unit), or the most exposed
+    seat's where one seat has it every deal, as :func:`hazards` takes it."""
+    deals, panels = _deal_rows(folder, {"rate": analysis_of(game).rates[hazard["name"]]})
+    rate = panels["rate"]
+    return deals, rate.mean(axis=1) if hazard.get("seat") is None else rate[:, hazard["seat"]]
+
+
+def _climber_deals(folder: Path) -> tuple[np.ndarray, np.ndarray] | None:
+    """The climber's win per deal of a rung (line-up position 0, seats rotated one a deal), as
+    :func:`simtool.analysis.ladder.paired_wins` reads it; ``None`` for whole matches or
+    duplicate deals."""
+    meta = read_meta(folder)
+    if meta.get("unit", "deal") != "deal" or meta.get("duplicate") or not meta.get("rotate"):
+        return None
+    deals, panels = _deal_rows(folder, {"win": pl.col("win")})
+    return deals, panels["win"][np.arange(len(deals)), (-deals) % meta["players"]]
+
+
+def paired_deals(game, before: tuple[dict[str, list[Path]], int, dict], after: tuple[dict[str, list[Path]], int, dict]
+                 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per changes row (:func:`headlines` key), the per-deal values of the after and the before
+    version, where the two versions' runs of it played the same deals (:func:`same_deals`):
+    ``before`` and ``after`` are each ``(folders by question, version, answers)``. Rows whose
+    figure is a mean over deals only: seat edges, hazards, skill, hidden information and crude
+    play's costs; luck's variance share, the match figures and published metrics are not."""
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    (f0, v0, q0), (f1, v1, q1) = before, after
+
+    def runs(question: str, play: str) -> tuple[Path, Path] | None:
+        a, b = (by_play(f.get(question, []), v).get(play, [None])[0] for f, v in ((f0, v0), (f1, v1)))
+        return (a, b) if a is not None and b is not None and same_deals(a, b) else None
+
+    def put(key: str, one, other) -> None:
+        if one is not None and other is not None and np.array_equal(one[0], other[0]):
+            out[key] = (other[1], one[1])
+
+    seats = runs("seats", "heuristic")
+    if seats:
+        put("seats", _edge_deals(seats[0], q0["seats"]), _edge_deals(seats[1], q1["seats"]))
+        for h0 in q0["hazards"]:
+            h1 = next((h for h in q1["hazards"] if h["name"] == h0["name"]), None)
+            if h1 is not None and (h0.get("seat") is None) == (h1.get("seat") is None):
+                exposed = " (the most exposed seat)" if h0.get("seat") is not None else ""
+                put(f"hazards: {h0['name']}{exposed}", _hazard_deals(game, seats[0], h0),
+                    _hazard_deals(game, seats[1], h1))
+    search = runs("seats", "search")
+    if search and q0["seats"].get("search") and q1["seats"].get("search"):
+        put("seats under the strongest play", _edge_deals(search[0], q0["seats"]["search"]),
+            _edge_deals(search[1], q1["seats"]["search"]))
+    skill = runs("skill", "over random")
+    if skill:
+        put("skill", _climber_deals(skill[0]), _climber_deals(skill[1]))
+    top, seer = runs("skill", "over heuristic"), runs("skill", "clairvoyant")
+    if top and seer and all(same_deals(a, b) for a, b in zip(top, seer, strict=True)):
+        put("hidden information", *(_price_deals(s, t) for s, t in zip(seer, top, strict=True)))
+    for name, pair in _restricted_pairs(f0, v0, f1, v1).items():
+        put(f"restrictions: {name}", *(_cost_deals(*runs_of) for runs_of in pair))
+    return out
+
+
+def _price_deals(seer: Path, top: Path) -> tuple[np.ndarray, np.ndarray] | None:
+    """What seeing every hidden card wins per deal: the clairvoyant's win less the search's, on
+    the same deals (:func:`simtool.analysis.ladder.price`, paired)."""
+    a, b = _climber_deals(seer), _climber_deals(top)
+    if a is None or b is None or not np.array_equal(a[0], b[0]):
+        return None
+    return a[0], a[1] - b[1]
+
+
+def _cost_deals(baseline: Path, restricted: Path) -> tuple[np.ndarray, np.ndarray] | None:
+    """A restriction's cost per deal: the unrestricted seat's win less the restricted one's, on
+    the same deals, line-up position 0's seat of each deal (:func:`simtool.analysis.restrict.costs`)."""
+    (deals, base), (ids, win) = (_deal_rows(f, {"win": pl.col("win")}) for f in (baseline, restricted))
+    if not np.array_equal(deals, ids):
+        return None
+    at = (np.arange(len(deals)), (-deals) % base["win"].shape[1])
+    return deals, base["win"][at] - win["win"][at]
+
+
+def _restricted_pairs(f0: dict, v0: int, f1: dict, v1: int) -> dict[str, tuple[tuple[Path, Path], tuple[Path, Path]]]:
+    """Each restriction's ``(baseline, restricted)`` runs of the before and the after version,
+    where every run of the one played the same deals as its fellow of the other."""
+    found = [{s.strategy: s for s in restrict.setups(by_play(f.get("restrictions", []), v).get("restricted", []))}
+             for f, v in ((f0, v0), (f1, v1))]
+    out = {}
+    for strategy, a in found[0].items():
+        b = found[1].get(strategy)
+        if b is None or not same_deals(a.baseline, b.baseline):
+            continue
+        for name, folder in a.restricted.items():
+            if name in b.restricted and same_deals(folder, b.restricted[name]):
+                out[name] = ((a.baseline, folder), (b.baseline, b.restricted[name]))
+    return out
 
 
 def comparable(this: dict, other: dict) -> str | None:
@@ -392,10 +586,12 @@ def published_for(game, players: int, rules: dict | None) -> dict | None:
 
 
 def review(game_id: str, players: int, versions: list[dict], effort: str, sizes: dict, seed: int,
-           folders: dict[str, list[Path]], baseline: dict | None = None) -> dict:
+           folders: dict[str, list[Path]], baseline: dict | None = None, baseline_folder: Path | None = None) -> dict:
     """The content of ``review.json``: the reviewed rules' answers, the other version's (a
     ``--vs-rule`` version played here, or a ``baseline`` review read from its folder) and the
-    changes from the reference (the reviewed rules, or the baseline) to the variant."""
+    changes from the reference (the reviewed rules, or the baseline) to the variant; the
+    baseline's run folders are read from ``baseline_folder`` (its ``runs/``), to pair what they
+    played on this review's deals."""
     game = games.get(game_id)
     from_seats = by_play(folders["seats"], 0)
     default = read_meta(from_seats["heuristic"][0])["lineup"][0]
@@ -414,7 +610,8 @@ def review(game_id: str, players: int, versions: list[dict], effort: str, sizes:
                          "published": published_for(game, players, options.named(game, versions[1]))}
         out["comparison"] = {"possible": True, "why": None, "before": "the reviewed rules",
                              "after": "the --vs-rule rules"}
-        out["changes"] = changes(out["questions"], other)
+        out["changes"] = changes(out["questions"], other,
+                                 paired_deals(game, (folders, 0, out["questions"]), (folders, 1, other)))
     elif baseline is not None:
         why = comparable(out, baseline)
         out["versus"] = {"source": "baseline", "rules": baseline.get("rules"), "players": baseline.get("players"),
@@ -423,8 +620,18 @@ def review(game_id: str, players: int, versions: list[dict], effort: str, sizes:
                          "published": published_for(game, baseline.get("players"), baseline.get("rules"))
                          if baseline.get("game") == game.id else None}
         out["comparison"] = {"possible": why is None, "why": why, "before": "the baseline", "after": "this review"}
-        out["changes"] = [] if why else changes(baseline["questions"], out["questions"])
+        out["changes"] = [] if why else changes(
+            baseline["questions"], out["questions"],
+            paired_deals(game, (run_folders(baseline_folder), 0, baseline["questions"]), (folders, 0, out["questions"]))
+            if baseline_folder is not None else None)
     return json.loads(json.dumps(_finite(out), default=_plain, allow_nan=False))
+
+
+def run_folders(folder: Path) -> dict[str, list[Path]]:
+    """An earlier review's run folders by question (``DIR/runs/<question>/<run>``); none where
+    they are gone (a baseline's ``review.json`` copied on its own)."""
+    return {q.name: sorted(r for r in q.iterdir() if (r / "run.json").is_file())
+            for q in sorted((Path(folder) / "runs").glob("*")) if q.is_dir()}
 
 
 def _finite(value):

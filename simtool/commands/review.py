@@ -514,7 +514,7 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
         if progress is not None:
             progress("writing the review", 0, 0)
         result = answers.review(s.game, s.players, list(s.versions), effort, asdict(s.sizes), s.seed, folders,
-                                before)
+                                before, None if baseline is None else Path(baseline))
         pages.write(out, result)
         return result
     finally:
@@ -593,5 +593,5 @@ def summary_lines(result: dict) -> list[str]:
                      f"({rules_text(after)}):")
     for c in rows:
         lines.append(f"change in {c['question']}: {c['before_text']} -> {c['after_text']} "
-                     f"(difference {c['delta_text']}): {c['change']}")
+                     f"(difference {c['delta_text']}, {c['interval_text']}): {c['change']}")
     return lines

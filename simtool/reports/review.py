@@ -283,6 +283,8 @@ def change_rows(result: dict) -> list[dict]:
                      "before_text": _shown(c["before"], scale, after=unit, near=near),
                      "after_text": _shown(c["after"], scale, after=unit, near=near),
                      "delta_text": f"{_shown(c['delta'], scale, '+', apart, clear)} ({verdicts.span(low, high, end)})",
+                     # a review.json written before pairing combined every row as independent
+                     "interval_text": c.get("interval", "independent"),
                      "tone": {"better": "good", "worse": "bad"}.get(c["change"], "none")})
     return rows
 
