@@ -20,7 +20,7 @@ from simtool.analysis import ladder, metrics, restrict, summary, tension, verdic
 from simtool.analysis import of as analysis_of
 from simtool.analysis.ladder import same_cuts_deals
 from simtool.errors import SimtoolError, option
-from simtool.pipeline.folders import collect, load, parse_json, read_meta
+from simtool.pipeline.folders import collect, dealt_alike, load, parse_json, read_meta
 
 SCHEMA = 1
 """The version of ``review.json``'s layout; raised when a key changes meaning."""
@@ -410,31 +410,6 @@ def paired_interval(delta: float, after: np.ndarray, before: np.ndarray, scale: 
         return delta, scale * low, scale * high
     half = scale * stats.paired_difference(after, before)[1]
     return delta, delta - half, delta + half
-
-
-CARD_FIELDS = ("hands", "tableau", "kitty", "dealt")
-"""The fields of a dealt round that hold its cards (the games name them so; a designer game's
-round without any is not told apart: :func:`dealt_alike` says ``None``)."""
-
-
-def dealt_alike(a: dict, b: dict) -> bool | None:
-    """Whether the runs of ``a`` and ``b`` (their ``run.json``), of one seed, deal the same cards:
-    a rule that changes the deck or the hands (Black & White's ``deck=30`` against 36) deals other
-    cards from the same stream. Told from the first round of 16 deals under each rule set;
-    ``None`` where it cannot be told."""
-    if a["rules"] == b["rules"]:
-        return True
-    try:
-        game = games.get(a["game"])
-        rounds = [game.deal(np.random.default_rng(0), game.new_match(16, m["players"], m["rules"]), 0)
-                  for m in (a, b)]
-    except Exception:  # a designer game's deal failing here is no reason to refuse the review
-        return None
-    cards = [[np.asarray(getattr(r, f)) for r in rounds] for f in CARD_FIELDS
-             if all(isinstance(getattr(r, f, None), np.ndarray) for r in rounds)]
-    if not cards:
-        return None
-    return all(x.shape == y.shape and np.array_equal(x, y) for x, y in cards)
 
 
 def same_deals(a: Path, b: Path) -> bool:

@@ -35,7 +35,7 @@ from simtool.analysis import ladder as ladders
 from simtool.analysis import of as analysis_of
 from simtool.errors import SimtoolError, bad, option, os_problem
 from simtool.games import ROUND_CAP
-from simtool.pipeline.folders import collect, load, other_deals, read_meta, write_together
+from simtool.pipeline.folders import collect, dealt_alike, load, other_deals, read_meta, write_together
 from simtool.reports import pages
 
 
@@ -897,31 +897,6 @@ def compare(runs: list[Analysis]) -> Comparison:
                            f"the difference is between independent samples (each end of its interval from the two "
                            f"runs' own intervals on that side).")
     return c
-
-
-CARD_FIELDS = ("hands", "tableau", "kitty", "dealt")
-"""The fields of a dealt round that hold its cards (the games name them so; a designer game's
-round without any is not told apart: :func:`dealt_alike` says ``None``)."""
-
-
-def dealt_alike(a: dict, b: dict) -> bool | None:
-    """Whether the runs of ``a`` and ``b`` (their ``run.json``), of one seed, deal the same cards:
-    a rule that changes the deck or the hands (Black & White's ``deck=30`` against 36) deals other
-    cards from the same stream, and "Run 2 shares its deals with run 1" was said of them. Told
-    from the first round of 16 deals under each rule set; ``None`` where it cannot be told."""
-    if a["rules"] == b["rules"]:
-        return True
-    try:
-        game = games.get(a["game"])
-        rounds = [game.deal(np.random.default_rng(0), game.new_match(16, m["players"], m["rules"]), 0)
-                  for m in (a, b)]
-    except Exception:  # a designer game's deal failing here is no reason to refuse the report
-        return None
-    cards = [[np.asarray(getattr(r, f)) for r in rounds] for f in CARD_FIELDS
-             if all(isinstance(getattr(r, f, None), np.ndarray) for r in rounds)]
-    if not cards:
-        return None
-    return all(x.shape == y.shape and np.array_equal(x, y) for x, y in cards)
 
 
 def rules_apart(a: dict, b: dict) -> str:

@@ -182,7 +182,7 @@ def render(s: dict, title: str | None = None) -> str:
 def dealing(game, config) -> list[str]:
     """The varied rules whose values deal other cards from one seed (Black & White's deck): the
     page said "every trial plays the same deals" of trials of deck=30 and deck=36."""
-    from simtool.reports.balance import dealt_alike
+    from simtool.pipeline.folders import dealt_alike
 
     base = {**options.resolve(game, None), **config.rules}
 
