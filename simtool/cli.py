@@ -1268,7 +1268,8 @@ def review(
                                          "default), standard (about five) or thorough (about half an "
                                          "hour); with --baseline, the baseline's unless given."),
     vs_rule: list[str] = typer.Option([], "--vs-rule", help="Also review the rules with this change "
-                                      "(name=value, repeatable) on the same deals, and show what changes."),
+                                      "(name=value, repeatable), one seed: the same deals unless the change "
+                                      "deals other cards (a deck size); and show what changes."),
     baseline: Optional[Path] = typer.Option(None, "--baseline", help="The folder of an earlier review "
                                             "to compare with."),
     seed: Seed = None,
