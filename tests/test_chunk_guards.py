@@ -49,3 +49,19 @@ def test_a_plugin_in_the_line_up_keeps_both_guards(monkeypatch):
     # a built-in search whose play-out policy is a plugin runs the plugin's code too
     assert guards_taken(monkeypatch, small("random", {0: f"pimc@playout={HOSTILE}:draws_globals"})) == [
         "untouched", "seeded_globals"]
+
+
+def test_an_installed_play_out_policy_keeps_both_guards(monkeypatch):
+    # before: only a plugin's file among a search's parameters counted as a plugin, so pimc whose
+    # play-out policy (or own policy) was an installed package's strategy played unguarded: its
+    # draws from numpy's global generator were not seeded, its changes to simtool not put back
+    from importlib.metadata import EntryPoint
+
+    monkeypatch.syspath_prepend(str(PLUGINS))
+    ep = EntryPoint("drawer", "hostile:draws_globals", "simtool.strategies")
+    monkeypatch.setattr(strategies, "entry_points", lambda group: [ep] if group == ep.group else [])
+    for entry in ("pimc@samples=2,playout=drawer", "pimc@samples=2,own=drawer"):
+        assert not runner.built_in_strategy(entry)
+        assert "seeded_globals" in guards_taken(monkeypatch, small("random", {0: entry})), entry
+    # a built-in policy, or the search's own policy named as 'playout', is still built in
+    assert runner.built_in_strategy("pimc@samples=2,playout=balance,own=playout")

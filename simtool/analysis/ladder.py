@@ -29,6 +29,7 @@ import numpy as np
 import polars as pl
 
 from simtool import stats
+from simtool.analysis.restrict import paired_cost
 from simtool.analysis.verdicts import signed_points
 from simtool.errors import SimtoolError
 from simtool.pipeline.folders import collect, load, other_deals, read_meta
@@ -332,7 +333,9 @@ def price(ladder: Ladder) -> tuple[float, float, float] | None:
         if stats.alike(diff):  # one amount every deal: Wilson's on the deals, not a width of 0
             low, high = stats.alike_interval(gain, len(diff), 1.0)
         else:
-            half = stats.paired_difference(paired[1], paired[0])[1]
+            # never narrower than the count of deals that differ allows, as restricted play's cost:
+            # Trickster's clairvoyant and pimc alike on all 300 deals read "0.0 points (0.0 to 0.0)"
+            half = paired_cost(paired[1], paired[0], 1.0)[1]
             low, high = gain - half, gain + half
     else:
         gain, low, high = stats.mover_difference((ref.share, ref.low, ref.high), (top.share, top.low, top.high))

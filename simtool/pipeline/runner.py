@@ -783,8 +783,13 @@ def built_in_strategy(name: str) -> bool:
     from strategies import restrictions
 
     base, given = strategies.split(restrictions.split(name)[0])
-    return base in {s.name for s in strategies.BUILT_IN} and not any(
-        strategies.plugin_file(str(value)) for value in given.values())
+    found = next((s for s in strategies.BUILT_IN if s.name == base), None)
+    if found is None:
+        return False
+    # a strategy parameter names a plugin by its file, or an installed package's by its name
+    names_strategy = {p.name for p in found.params if p.kind == strategies.STRATEGY}
+    return all(strategies.built_in(str(value)) or value == strategies.base.PLAYOUT
+               for key, value in given.items() if key in names_strategy)
 
 
 def _worker_died(names: list[str], how: str) -> SimtoolError:

@@ -886,8 +886,8 @@ def compare(runs: list[Analysis]) -> Comparison:
         elif pair and dealt_alike(runs[j].meta, r.meta) is False:
             c.notes.append(f"Run {k} has the seed, n, players, chunks and versions of run {j + 1}, but its rules "
                            f"deal other cards ({rules_apart(runs[j].meta, r.meta)}), so it shares no deal with it: "
-                           f"the difference is paired deal by deal all the same, which gains nothing "
-                           f"here.{c.gain_text(k)}")
+                           f"the difference is paired deal by deal all the same, where only the random "
+                           f"numbers the two deals share, not their cards, can narrow it.{c.gain_text(k)}")
         elif pair:
             c.notes.append(f"Run {k} shares its deals with run {j + 1} (same seed, n, players, chunks and "
                            f"versions): the "
