@@ -332,6 +332,39 @@ def case_published_metrics(r: int) -> list[Coverage]:
     return out
 
 
+LUCK_FIXED = 0.1
+"""The share of the variance that the strategies' and seats' fixed effects hold in
+:func:`luck_deals`."""
+
+
+def luck_deals(rng: np.random.Generator, deals: int, share: float, p: int = 4) -> np.ndarray:
+    """``(deals, p, p)`` duplicate scores (deal, rotation, seat) whose cards explain ``share``
+    of the variance by construction: a normal effect of each seat's cards (variance ``share``),
+    fixed effects of strategy and seat (spread :data:`LUCK_FIXED`) and normal interplay (the rest
+    of a variance of 1 per seat)."""
+    fixed = np.random.default_rng(123)
+    strategy, seat = fixed.normal(size=p), fixed.normal(size=p) / 2
+    cells = np.array([[strategy[(j + k) % p] + seat[j] for j in range(p)] for k in range(p)])
+    spread = ((cells - cells.mean(axis=0)) ** 2).mean(axis=0).sum() + ((cells.mean(axis=0) - cells.mean()) ** 2).sum()
+    cells *= math.sqrt(LUCK_FIXED * p / spread)
+    cards = rng.normal(size=(deals, 1, p)) * math.sqrt(share)
+    return cells + cards + rng.normal(size=(deals, p, p)) * math.sqrt(1 - LUCK_FIXED - share)
+
+
+def case_luck_constructed(r: int, deals: tuple[int, ...] = (stats.LUCK_MIN_DEALS,)) -> list[Coverage]:
+    """The luck figure (:func:`stats.luck_shares`, the cards' share) on constructed duplicate
+    deals whose share is known, low, moderate and high, at the fewest deals it is printed for
+    (docs/metrics.md, "Luck")."""
+    out = []
+    for n in deals:
+        for share in (0.05, 0.3, 0.8):
+            rng = np.random.default_rng(n + int(100 * share))
+            rows = [stats.luck_shares(luck_deals(rng, n, share), seed=i).row(0, named=True) for i in range(r)]
+            out.append(Coverage(f"luck, constructed ({n} deals)", f"cards' share {share:.0%}",
+                                int(sum(covers(t["share_low"], t["share_high"], share) for t in rows)), r))
+    return out
+
+
 CASES = {
     "seat": case_seat_rates_and_means,
     "pooled-constructed": case_pooled_strategy_constructed,
@@ -342,6 +375,7 @@ CASES = {
     "count-tables": case_count_tables,
     "seat-test": case_seat_test,
     "published-metrics": case_published_metrics,
+    "luck-constructed": case_luck_constructed,
 }
 
 

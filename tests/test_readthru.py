@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from simtool import stats
 from simtool.analysis import review as answers
 from simtool.analysis import verdicts
 from simtool.reports import review as pages
@@ -185,9 +186,11 @@ def test_the_luck_card_and_the_rest_of_the_variance_read_as_the_table(bw_review)
     parts = {p["part"]: p["share"] for p in luck["parts"]}
     shown = {k: f"{100 * v:.1f}%" for k, v in parts.items()}
     assert f"The cards explain {shown['cards']} (95% interval" in luck["sentence"]
-    assert luck["sentence"].endswith(f"which strategy holds which seat {shown['strategy and seat']}, how these "
+    # the rest as stats.percent writes a share: a tenth of a percent, more where it would read 0
+    rest = {k: f"{stats.percent(v)}%" for k, v in parts.items()}
+    assert luck["sentence"].endswith(f"which strategy holds which seat {rest['strategy and seat']}, how these "
                                      f"players play these particular cards (and their own chance) "
-                                     f"{shown['interplay']}.")
+                                     f"{rest['interplay']}.")
     card = _card((out / "review.html").read_text(), "luck")
     assert f'<p class="figure">{shown["cards"]} (95% interval' in card
 

@@ -20,7 +20,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from simtool.stats import shown_decimals, wilson
+from simtool.stats import LUCK_MIN_DEALS, shown_decimals, wilson
 
 SEAT_THRESHOLDS = (1.0, 3.0)
 """|edge| in points: ``fair`` below 1, ``slight`` 1 to below 3, ``strong`` 3 and more."""
@@ -538,7 +538,14 @@ def luck_verdict(share: float, low: float, high: float, n: int, what: str = "sco
                     f"and the play (it takes two or more): unclear; play more {unit}.")
         return Verdict(UNCLEAR, sentence, {"share": share, "ci": [low, high]},
                        stated(LUCK_WORDS, LUCK_THRESHOLDS), None)
-    interval = span(low, high, lambda x: pct(x)[:-1]) + ("%" if math.isfinite(high) else "")
+    if not (math.isfinite(low) and math.isfinite(high)):
+        # under LUCK_MIN_DEALS no interval covers 93%: 3 deals printed "0.0 to 0.0%" and "low"
+        sentence = (f"The cards explain {pct(share)} of the variance of a seat's {what}{with_play}, from too few "
+                    f"{unit} for a 95% interval (it takes {LUCK_MIN_DEALS} or more): unclear, any of the words "
+                    f"may hold; play more {unit}.")
+        return Verdict(UNCLEAR, sentence, {"share": share, "ci": [low, high]},
+                       stated(LUCK_WORDS, LUCK_THRESHOLDS), None)
+    interval = span(low, high, lambda x: pct(x)[:-1]) + "%"
     sentence = (f"The cards explain {pct(share)} (95% interval {interval}) "
                 f"of the variance of a seat's {what}{with_play}: ")
     sentence += (f"{between} luck; {_settle_text(more, unit, low, high)}." if word == UNCLEAR
