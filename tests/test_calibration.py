@@ -7,9 +7,10 @@ import pytest
 from . import calibration
 
 REPLICATES = 200
-FEWER = {"published-metrics": 100}
-"""Cases whose replicates play searches with lead histories: half as many keep the suite's time
-(a binomial tolerance that widens to match); `make calibrate` plays them in full."""
+FEWER = {"published-metrics": 100, "luck-constructed": 100}
+"""Cases whose replicates play searches with lead histories, or bootstrap 1000 times each: half
+as many keep the suite's time (a binomial tolerance that widens to match; luck's old interval
+covered 54-89% at 100 deals, tests/test_luck_interval.py); `make calibrate` plays them in full."""
 
 SMALLER = {**{case: {"deals": 250} for case in ("seat", "rotated-strategies", "differences", "bonus-table",
                                                  "count-tables")}, "matches": {"matches": 50}}
