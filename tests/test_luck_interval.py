@@ -54,3 +54,17 @@ def test_three_deals_print_no_interval_and_no_confident_word():
     assert v.word == verdicts.UNCLEAR
     assert "0.0 to 0.0" not in v.sentence and "low luck" not in v.sentence
     assert "too few deals for a 95% interval (it takes 100 or more)" in v.sentence
+
+
+def test_the_luck_sentence_claims_no_interval_it_has_not():
+    # before: 'simtool run --duplicate -n 50' and its report read "the cards decide about 6.1% (n/a)
+    # of a deal's score ..., with 95% bootstrap intervals over deals", three "(n/a)" beside it
+    from simtool.reports import balance
+
+    rng = np.random.default_rng(1)
+    win, score = (luck_deals(rng, 50, 0.5).reshape(-1, 4) for _ in range(2))
+    text = balance.luck_text(balance.luck_table(win, score, 4, False), "deals")
+    assert "(n/a)" not in text and "bootstrap intervals" not in text
+    assert text.endswith("from the duplicate deals: too few for 95% intervals (it takes 100 or more).")
+    assert "with 95% bootstrap intervals over deals." in balance.luck_text(
+        balance.luck_table(*(luck_deals(rng, 100, 0.5).reshape(-1, 4) for _ in range(2)), 4, False), "deals")

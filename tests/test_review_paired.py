@@ -103,3 +103,18 @@ def test_rules_that_deal_other_cards_stay_independent(tmp_path):
               for q in (r["questions"], r["versus"]["questions"]))
     assert seats["ci"] == pytest.approx(
         list(stats.mover_difference((e1["value"], *e1["ci"]), (e0["value"], *e0["ci"]))[1:]), abs=1e-12)
+
+
+def test_a_baseline_run_damaged_since_leaves_its_rows_unpaired_not_the_review_refused(kc, tmp_path):
+    # before: the review played all its runs, then refused at the end: "kc/runs/seats/
+    # kansas-city_4p_target/seats.parquet is not a readable table (truncated or damaged); run it
+    # again", no review.json, though the baseline's figures are in its own review.json
+    import shutil
+
+    out, r = kc
+    shutil.copytree(out, tmp_path / "base")
+    (seat_runs(tmp_path / "base")["heuristic", 0] / "seats.parquet").write_bytes(b"\0" * 100)
+    again = reviews.review("kansas-city", tmp_path / "b", rules={"pass_count": 2}, baseline=tmp_path / "base", jobs=1)
+    assert (tmp_path / "b" / "review.json").is_file()
+    assert {c["question"] for c in again["changes"]} == {c["question"] for c in r["changes"]}
+    assert {c["interval"] for c in again["changes"]} == {answers.INDEPENDENT}

@@ -597,9 +597,20 @@ def review(game_id: str, players: int, versions: list[dict], effort: str, sizes:
         out["comparison"] = {"possible": why is None, "why": why, "before": "the baseline", "after": "this review"}
         out["changes"] = [] if why else changes(
             baseline["questions"], out["questions"],
-            paired_deals(game, (run_folders(baseline_folder), 0, baseline["questions"]), (folders, 0, out["questions"]))
-            if baseline_folder is not None else None)
+            baseline_pairs(game, baseline_folder, baseline, folders, out) if baseline_folder is not None else None)
     return json.loads(json.dumps(_finite(out), default=_plain, allow_nan=False))
+
+
+def baseline_pairs(game, baseline_folder: Path, baseline: dict, folders: dict[str, list[Path]], out: dict
+                   ) -> dict[str, tuple[np.ndarray, np.ndarray]] | None:
+    """:func:`paired_deals` of the baseline's runs and this review's; ``None`` (every row
+    independent) where a baseline run can no longer be read: its figures are in its review.json,
+    and a run damaged or pruned since refused the whole review after it had played everything."""
+    try:
+        return paired_deals(game, (run_folders(baseline_folder), 0, baseline["questions"]),
+                            (folders, 0, out["questions"]))
+    except SimtoolError:
+        return None
 
 
 def run_folders(folder: Path) -> dict[str, list[Path]]:

@@ -238,14 +238,20 @@ def luck_text(table: pl.DataFrame, unit: str) -> str:
     one = "match" if unit == "matches" else "deal"
     name = "total" if one == "match" else "score"
 
-    def pct(part: str) -> str:  # to a tenth, as the table beside it ("2% (1–2%)" beside "1.7% (1.0–2.3)")
-        return stats.fmt_rate(*share[part])
+    # under stats.LUCK_MIN_DEALS none has an interval: "6.1% (n/a)" read beside "with 95% bootstrap intervals"
+    known = all(math.isfinite(share[part][2] - share[part][1]) for part in share)
 
+    def pct(part: str) -> str:  # to a tenth, as the table beside it ("2% (1–2%)" beside "1.7% (1.0–2.3)")
+        value = share[part][0]
+        return stats.fmt_rate(*share[part]) if known or not math.isfinite(value) else f"{stats.percent(value)}%"
+
+    intervals = (f", with 95% bootstrap intervals over {unit}" if known else
+                 f": too few for 95% intervals (it takes {stats.LUCK_MIN_DEALS} or more)")
     return (f"Luck against skill: the cards decide about {pct('cards')} of a {one}'s {name} under "
             f"these strategies, which strategy holds which seat {pct('strategy and seat')}, and how "
             f"these strategies play these particular cards (and the play's own chance) "
             f"{pct('interplay')}: shares of the variance of a seat's {name}, from the duplicate "
-            f"{unit}, with 95% bootstrap intervals over {unit}.")
+            f"{unit}{intervals}.")
 
 
 def _half(x: float, figure: str) -> str:
