@@ -598,11 +598,12 @@ def show_summary(folder: Path) -> None:
     for caption, extra_table in list(tables.items())[2:]:
         out.print(_frame_table(caption, extra_table))
     if meta.get("duplicate") or matches is not None:
-        from simtool.reports.balance import analysis, metric_findings
+        from simtool.reports.balance import DUPLICATE_TABLE, analysis, duplicate_cells, metric_findings
 
         a = analysis(meta, seats.collect(), None if matches is None else matches.collect())
-        for caption, extra_table in a.metrics:
-            out.print(_frame_table(caption, extra_table))
+        for caption, extra_table in a.metrics:  # the duplicate table in its sentence's units, as the report's
+            shown = duplicate_cells(extra_table) if caption == DUPLICATE_TABLE else extra_table
+            out.print(_frame_table(caption, shown))
         for sentence in metric_findings(a):
             out.print(sentence, markup=False, highlight=False)
     notes = [f"95% intervals on {unit} (each {meta['unit']}'s seats"

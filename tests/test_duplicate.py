@@ -144,3 +144,28 @@ def test_replay_of_a_duplicate_deal_gives_the_results_of_every_copy(tmp_path):
     scores = pl.read_parquet(run / "seats.parquet").filter(pl.col("deal") == 17)["score"].to_list()
     shown = [int(line.split("score=")[1].split()[0]) for line in r.output.splitlines() if "score=" in line]
     assert shown == scores and len(shown) == 9
+
+
+def test_how_much_narrower_duplicate_deals_make_is_not_told_from_a_few_deals(tmp_path):
+    # before: 2 duplicate deals read "balance's score per seat held ± 0.327 against ± 2.14 (85%
+    # narrower, worth 43.00 times the games)", 1 deal "± nan against ± nan"; the console's table
+    # printed raw fractions (0.285) and nan beside the sentence's "± 28.52%"
+    import contextlib
+    import io
+
+    from simtool.cli import main
+
+    out_text = []
+    for n, out in ((2, "two"), (1, "one"), (40, "forty")):
+        buffer = io.StringIO()
+        with contextlib.redirect_stdout(buffer):
+            said_code = main(["run", "--game", "black-white", "--duplicate", "-n", str(n), "--strategy", "random",
+                              "--seat", "0=balance", "--seed", "3", "--out", str(tmp_path / out)])
+        assert said_code == 0
+        out_text.append(" ".join(buffer.getvalue().split()))
+    two, one, forty = out_text
+    for text in (two, one):
+        assert "narrower, worth" not in text and "nan" not in text and "not told from fewer than 30 deals" in text
+        assert "│ n/a │ n/a │" in text.replace("  ", " ")
+    assert "narrower, worth" in forty or "wider, worth" in forty
+    assert "± " in forty and "not told" not in forty

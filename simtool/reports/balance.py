@@ -179,6 +179,8 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
         strategies = stats.strategy_strength(win, codes, names, strata, units)
         if units is not None:
             gain = stats.duplicate_gain({"win": win, "score": score}, codes, names, units)
+            if len(np.unique(units)) < GAIN_UNITS:  # how much narrower: the noise of two half-widths
+                gain = gain.with_columns(pl.lit(float("nan")).alias(c) for c in ("narrower", "games_ratio"))
     per_deal = (lambda a: a.reshape(-1, p, p).mean(axis=1)) if units is not None else (lambda a: a)
     keys = ["deal"] if matches is None else ["match", "round"]
     if meta.get("duplicate"):  # a game's tables count per copy of a deal (its units stay the deal)
@@ -255,7 +257,10 @@ def luck_text(table: pl.DataFrame, unit: str) -> str:
 
 
 def _half(x: float, figure: str) -> str:
-    """A half-width of the duplicate table: a win share's in %, a score's in points."""
+    """A half-width of the duplicate table: a win share's in %, a score's in points (none from
+    one deal: ``n/a``)."""
+    if not math.isfinite(x):
+        return "n/a"
     return f"± {100 * x:.2f}%" if figure.startswith("win") else f"± {x:.3g}"
 
 
@@ -275,16 +280,21 @@ def duplicate_cells(gain: pl.DataFrame) -> pl.DataFrame:
 
 
 def duplicate_text(gain: pl.DataFrame, unit: str) -> str:
-    """The measured gain of ``--duplicate`` in one sentence."""
+    """The measured gain of ``--duplicate`` in one sentence (how much narrower only where it was
+    measured: :data:`GAIN_UNITS` deals or more)."""
+    told = all(math.isfinite(x) for x in gain["narrower"])
     parts = [f"{r['strategy']}'s {r['figure']} {_half(r['half_duplicate'], r['figure'])} against "
-             f"{_half(r['half_rotate'], r['figure'])} ({_narrower(r['narrower'])}, worth "
-             f"{r['games_ratio']:.2f} times the games)" for r in gain.iter_rows(named=True)]
+             f"{_half(r['half_rotate'], r['figure'])}"
+             + (f" ({_narrower(r['narrower'])}, worth {r['games_ratio']:.2f} times the games)" if told else "")
+             for r in gain.iter_rows(named=True)]
     one = "match" if unit == "matches" else "deal"
     return (f"Duplicate {unit}: every {one} was played once per rotation of the line-up with the "
             f"same cards, so the strategy comparison is paired on the cards. Measured against "
             f"--rotate at the same number of games (each on fresh cards): " + "; ".join(parts) + ". "
-            "Pairing on the cards narrows an interval as much as the cards decide the result "
-            "whoever holds them (the luck split): most for close strategies.")
+            + ("Pairing on the cards narrows an interval as much as the cards decide the result "
+               "whoever holds them (the luck split): most for close strategies." if told else
+               f"How much narrower is not told from fewer than {GAIN_UNITS} {unit}: the two half-widths' "
+               f"ratio is then mostly the noise of each."))
 
 
 def headline_figures(game, seats, win, score, names, codes, by_match, strata=None,
