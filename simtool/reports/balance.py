@@ -238,14 +238,22 @@ def luck_text(table: pl.DataFrame, unit: str) -> str:
     one = "match" if unit == "matches" else "deal"
     name = "total" if one == "match" else "score"
 
-    def pct(part: str) -> str:  # to a tenth, as the table beside it ("2% (1–2%)" beside "1.7% (1.0–2.3)")
-        return stats.fmt_rate(*share[part])
+    if not math.isfinite(share["cards"][0]):  # one unit: no variance between units to split
+        return (f"Luck against skill: too few duplicate {unit} to split the variance of a seat's {name} "
+                f"between the cards and the play (it takes two or more).")
+    # under LUCK_MIN_DEALS no interval: the sentence said "1.0% (n/a) ... with 95% bootstrap intervals"
+    known = all(math.isfinite(low) and math.isfinite(high) for _, low, high in share.values())
 
+    def pct(part: str) -> str:  # to a tenth, as the table beside it ("2% (1–2%)" beside "1.7% (1.0–2.3)")
+        return stats.fmt_rate(*share[part]) if known else f"{stats.percent(share[part][0])}%"
+
+    intervals = (f"with 95% bootstrap intervals over {unit}" if known else
+                 f"too few for a 95% interval (it takes {stats.LUCK_MIN_DEALS} or more)")
     return (f"Luck against skill: the cards decide about {pct('cards')} of a {one}'s {name} under "
             f"these strategies, which strategy holds which seat {pct('strategy and seat')}, and how "
             f"these strategies play these particular cards (and the play's own chance) "
             f"{pct('interplay')}: shares of the variance of a seat's {name}, from the duplicate "
-            f"{unit}, with 95% bootstrap intervals over {unit}.")
+            f"{unit}, {intervals}.")
 
 
 def _half(x: float, figure: str) -> str:
