@@ -65,3 +65,87 @@ def test_a_reviews_luck_table_under_100_deals_claims_no_bootstrap_interval(bw_re
     assert "64 deals, too few for a 95% interval)" in page and "bootstrap intervals over deals)" not in page
     pages.write(tmp_path, bw_review[1])
     assert "128 deals, bootstrap intervals over deals)" in _text((tmp_path / "review.html").read_text())
+
+
+@pytest.fixture(scope="module")
+def results():
+    import warnings
+
+    import simtool
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return {"bw": simtool.run("black-white", n=200, strategy="random", seed=1),
+                "dup": simtool.run("black-white", n=40, strategy="random", seed=1, duplicate=True),
+                "match": simtool.run("black-white", n=20, strategy="random", seed=1, unit="match")}
+
+
+def _changed(result, **tables):
+    import dataclasses
+
+    return dataclasses.replace(result, **tables)
+
+
+@pytest.mark.parametrize("run", ["bw", "dup", "match"])
+def test_a_results_tables_read_its_rows_in_any_order_as_the_run_wrote_them(results, run):
+    # before: a notebook's result.seats.sort("score") (or a sample) ended tables() in
+    # 'ValueError: seat rows are not grouped p to a deal in seat order' from simtool/stats.py
+    import polars as pl
+
+    r = results[run]
+    kind = "matches" if run == "match" else "seats"
+    shuffled = _changed(r, **{kind: getattr(r, kind).sample(fraction=1.0, shuffle=True, seed=3)})
+    want, got = r.tables(), shuffled.tables()
+    assert want.keys() == got.keys()
+    for title, frame in want.items():
+        assert frame.equals(got[title]), title
+    assert isinstance(got["By seat and strategy"], pl.DataFrame)
+
+
+def test_a_results_table_cut_to_some_seats_or_players_is_one_line_from_tables(results):
+    import polars as pl
+
+    from simtool.errors import SimtoolError
+
+    r = results["bw"]
+    cut = _changed(r, seats=r.seats.filter(pl.col("seat") != 1))
+    with pytest.raises(SimtoolError, match=r"^result\.seats does not hold one row per deal and seat \(seats 0\.\.2\) "
+                                           r"of this 3-player run; give its tables as simtool\.run returned them"):
+        cut.tables()
+    with pytest.raises(SimtoolError, match=r"^result\.seats does not hold one row per deal and seat \(seats 0\.\.3\) "
+                                           r"of this 4-player run"):
+        _changed(r, meta={**r.meta, "players": 4}).tables()
+
+
+@pytest.mark.parametrize("call", ["summary", "tables", "metrics"])
+def test_a_results_frames_replaced_by_what_cannot_be_read_are_one_line(results, call):
+    # before: no rows -> polars' ColumnNotFoundError 'unable to find column "score"'; a pandas
+    # frame -> "AttributeError: 'DataFrame' object has no attribute 'lazy'" (metrics: 'sort');
+    # metrics of seats without 'win' -> ColumnNotFoundError, of a LazyFrame -> TypeError
+    import polars as pl
+
+    import simtool
+    from simtool.errors import SimtoolError
+
+    r = results["bw"]
+
+    def ask(result):
+        return simtool.metrics(result) if call == "metrics" else getattr(result, call)()
+
+    with pytest.raises(SimtoolError, match="pandas DataFrame; expected a polars DataFrame"):
+        ask(_changed(r, seats=r.seats.to_pandas()))
+    with pytest.raises(SimtoolError, match="lack"):
+        ask(_changed(r, seats=r.seats.drop("win")))
+    if call != "metrics":  # the metrics of no deals are no figures (as before)
+        with pytest.raises(SimtoolError, match=r"^result\.seats holds no rows; give its tables with at least one "
+                                               r"deal$"):
+            ask(_changed(r, seats=r.seats.head(0)))
+    lazy = ask(_changed(r, seats=r.seats.lazy()))
+    plain = ask(r)
+    if call == "metrics":
+        assert lazy == plain
+    elif call == "summary":
+        assert lazy.equals(plain)
+    else:
+        assert all(lazy[t].equals(plain[t]) for t in plain)
+    assert isinstance(r.seats, pl.DataFrame)
