@@ -149,3 +149,31 @@ def test_a_results_frames_replaced_by_what_cannot_be_read_are_one_line(results, 
     else:
         assert all(lazy[t].equals(plain[t]) for t in plain)
     assert isinstance(r.seats, pl.DataFrame)
+
+
+def test_a_review_run_again_into_its_folder_with_other_settings_names_what_differs(tmp_path):
+    # before: a notebook's review cell run again with vs_rules={'deck': 32} (or another player
+    # count, effort or game) was told '... holds the runs of another review, or of one whose
+    # sizes.json is missing or unreadable; run that review's own command to go on', naming neither
+    from simtool.commands.review import Sizes, review
+    from simtool.errors import SimtoolError
+
+    tiny = Sizes(deals=64, matches=2, restrictions=16, duplicate=8, search=2, random=64, leads=2)
+    out = tmp_path / "rv"
+    review("black-white", out, seed=1, jobs=1, sizes=tiny, vs_rules={"deck": 30})
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+    for kwargs, said in (
+            ({"vs_rules": {"deck": 32}}, "vs_rules deck=30 (this one deck=32)"),
+            ({}, "vs_rules deck=30 (this one none)"),
+            ({"vs_rules": {"deck": 30}, "players": 4}, "players 3 (this one 4)"),
+            ({"vs_rules": {"deck": 30}, "effort": "standard"}, "effort quick (this one standard)"),
+            ({"rules": {"deck": 30}, "vs_rules": {"deck": 36}},
+             "the rules deck=36 (this one deck=30); vs_rules deck=30 (this one deck=36)")):
+        with pytest.raises(SimtoolError) as caught:
+            review("black-white", out, seed=1, jobs=1, sizes=tiny, **kwargs)
+        assert str(caught.value) == (f"{out} holds a review played with {said}; give the same to go on there, "
+                                     f"or choose a new folder for out")
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
+    r = cli("review", "-g", "black-white", "--out", out, "--vs-rule", "deck=34", "--seed", 1, "-q", "-j", 1)
+    assert r.exit_code == 2
+    assert "holds a review played with --vs-rule deck=30 (this one deck=34); give the same" in r.output
