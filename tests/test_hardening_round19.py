@@ -177,3 +177,26 @@ def test_a_review_run_again_into_its_folder_with_other_settings_names_what_diffe
     r = cli("review", "-g", "black-white", "--out", out, "--vs-rule", "deck=34", "--seed", 1, "-q", "-j", 1)
     assert r.exit_code == 2
     assert "holds a review played with --vs-rule deck=30 (this one deck=34); give the same" in r.output
+
+
+@pytest.mark.parametrize(("game", "rule", "expected"), [
+    ("kansas-city", "four_bonus", "a whole number -10..10"),
+    ("kansas-city", "pass_count", "one of 3, 0, 1, 2"),
+    ("black-white", "hand_size", "sheet or a whole number 1..32")])
+def test_numpys_true_for_a_rule_is_refused_as_pythons_is(tmp_path, game, rule, expected):
+    # before: rules={'four_bonus': np.True_} (a cell of a notebook's frame of flags) played
+    # four_bonus=1, pass_count=1, hand_size=1, where True itself is refused
+    import numpy as np
+
+    import simtool
+    from simtool.commands.review import Sizes
+    from simtool.errors import SimtoolError
+
+    message = f"^bad rule {rule} np.True_ for {game}; expected {expected}$"
+    with pytest.raises(SimtoolError, match=message):
+        simtool.run(game, n=8, strategy="random", seed=1, rules={rule: np.True_})
+    with pytest.raises(SimtoolError, match=message):
+        simtool.review.review(game, tmp_path / "rv", seed=1, jobs=1, vs_rules={rule: np.True_},
+                              sizes=Sizes(64, 2, 16, 8, 2, 64, 2))
+    assert not (tmp_path / "rv" / "runs").exists()
+    assert simtool.run(game, n=8, strategy="random", seed=1, rules={rule: np.int64(2)}).meta["rules"][rule] == 2
