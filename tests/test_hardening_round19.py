@@ -200,3 +200,33 @@ def test_numpys_true_for_a_rule_is_refused_as_pythons_is(tmp_path, game, rule, e
                               sizes=Sizes(64, 2, 16, 8, 2, 64, 2))
     assert not (tmp_path / "rv" / "runs").exists()
     assert simtool.run(game, n=8, strategy="random", seed=1, rules={rule: np.int64(2)}).meta["rules"][rule] == 2
+
+
+def test_a_ladder_climbed_again_after_its_plugin_changed_names_the_file_in_one_short_line(tmp_path):
+    # before: the refusal quoted both records of the plugin whole, the SHA-256 of every file
+    # beside it (a notebook's folder: kilobytes in one line), and blamed 'the ladder, or a
+    # default of simtool's'
+    import simtool
+    from simtool.errors import SimtoolError
+
+    folder = tmp_path / "plugins"
+    folder.mkdir()
+    for i in range(30):  # a notebook's folder: its outputs beside the plugin
+        (folder / f"out{i}.html").write_text(str(i))
+    plugin = folder / "mine.py"
+    plugin.write_text("from simtool import bits\n\n\ndef mine(view, rng):\n    return bits.lowest(view.legal)\n")
+    rungs, runs = ["random", f"{plugin}:mine"], tmp_path / "ladder"
+    simtool.ladder.climb("black-white", runs, n=60, rungs=rungs, jobs=1, seed=1)
+    plugin.write_text(plugin.read_text().replace("bits.lowest(view.legal)", "bits.highest(view.legal)"))
+    with pytest.raises(SimtoolError) as caught:
+        simtool.ladder.climb("black-white", runs, n=60, rungs=rungs, jobs=1, seed=1)
+    said = str(caught.value)
+    assert re.search(rf"holds a run played with other settings: strategy plugin {re.escape(str(plugin))} "
+                     r"\(sha256 [0-9a-f]{12}, now [0-9a-f]{12}\) \(a plugin's file, or one beside it, changed\); "
+                     r"play it again with force=True, or choose another folder$", said), said
+    assert len(said) < 300 + 3 * len(str(tmp_path)) and "out1.html" not in said
+    (folder / "out3.html").write_text("changed")
+    (folder / "weights.csv").write_text("1,2")
+    with pytest.raises(SimtoolError, match=rf"files beside {re.escape(str(plugin))} changed: out3\.html, "
+                                           r"weights\.csv \(a plugin's file, or one beside it, changed\)"):
+        simtool.ladder.climb("black-white", runs, n=60, rungs=rungs, jobs=1, seed=1)
