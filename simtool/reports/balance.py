@@ -238,9 +238,9 @@ def luck_text(table: pl.DataFrame, unit: str) -> str:
     one = "match" if unit == "matches" else "deal"
     name = "total" if one == "match" else "score"
 
-    if not math.isfinite(share["cards"][0]):  # one unit: no variance between units to split
-        return (f"Luck against skill: too few duplicate {unit} to split the variance of a seat's {name} "
-                f"between the cards and the play (it takes two or more).")
+    if not math.isfinite(share["cards"][0]):  # one unit, or results that never vary: nothing to split
+        return (f"Luck against skill: no split of the variance of a seat's {name} between the cards and "
+                f"the play (it takes two or more duplicate {unit} whose results vary).")
     # under LUCK_MIN_DEALS no interval: the sentence said "1.0% (n/a) ... with 95% bootstrap intervals"
     known = all(math.isfinite(low) and math.isfinite(high) for _, low, high in share.values())
 
