@@ -231,3 +231,26 @@ def test_a_ladder_climbed_again_after_its_plugin_changed_names_the_file_in_one_s
     with pytest.raises(SimtoolError, match=rf"files beside {re.escape(str(plugin))} changed: out3\.html, "
                                            r"weights\.csv \(a plugin's file, or one beside it, changed\)"):
         simtool.ladder.climb("black-white", runs, n=60, rungs=rungs, jobs=1, seed=1)
+
+
+def test_a_folder_of_runs_given_for_a_run_names_its_runs(tmp_path):
+    # before: 'simtool report RUNS' of a sweep's (ladder's, review's) folder said only 'RUNS is not
+    # a finished run folder (no run.json)', simtool.metrics(RUNS) too; 'simtool report RUNS/*'
+    # took in its plan.json: 'RUNS/plan.json is a file, not a run folder; give the run folder'
+    import simtool
+    from simtool.errors import SimtoolError
+
+    runs = tmp_path / "sweep"
+    r = cli("sweep", "-g", "black-white", "-r", "deck=30,36", "-n", 40, "--seed", 1, "-j", 1, "-q", "--runs", runs,
+            "-o", tmp_path / "sweep.html")
+    assert r.exit_code == 0, r.output
+    r = cli("report", runs, "-o", tmp_path / "r.html")
+    assert r.exit_code == 2
+    assert f"{runs} is not a run folder but holds run folders; give them: {runs}/black-white_3p_" in r.output
+    r = cli("report", *sorted(runs.iterdir()), "-o", tmp_path / "r.html")
+    assert r.exit_code == 2
+    assert f"{runs}/plan.json is a file, not a run folder; give the run folders beside it only, as {runs}/*/" \
+        in " ".join(r.output.split())
+    with pytest.raises(SimtoolError, match="is not a run folder but holds run folders; give them: "):
+        simtool.metrics(runs)
+    assert not (tmp_path / "r.html").exists()
