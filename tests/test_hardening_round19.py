@@ -254,3 +254,40 @@ def test_a_folder_of_runs_given_for_a_run_names_its_runs(tmp_path):
     with pytest.raises(SimtoolError, match="is not a run folder but holds run folders; give them: "):
         simtool.metrics(runs)
     assert not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize(("call", "said"), [
+    (lambda s: s.run("black-white", n=5, sead=1),
+     "simtool.run() takes no argument 'sead' (did you mean seed?); valid: game, n, players, strategy, seats, "
+     "rules, unit, seed, jobs, out, force, progress, backend, scheduler, rotate, duplicate, timeout, "
+     "lead_history, isolate"),
+    (lambda s: s.review.review("black-white", "rv", vs_rule={"deck": 30}),
+     "simtool.review.review() takes no argument 'vs_rule' (did you mean vs_rules?); valid: game, out, players, "
+     "rules, effort, vs_rules, baseline, seed, jobs, progress, sizes, backend, scheduler"),
+    (lambda s: s.review.review("black-white", "rv", 3),
+     "simtool.review.review(): too many positional arguments; it takes game, out, then by name: players, rules, "
+     "effort, vs_rules, baseline, seed, jobs, progress, sizes, backend, scheduler"),
+    (lambda s: s.ladder.climb("black-white", "ld", rung=["random"]), "simtool.ladder.climb() takes no argument "
+     "'rung' (did you mean rungs?); valid: game, runs_dir, players, rules, n, seed, rungs, unit, jobs, force, "
+     "backend, scheduler, progress, report, timeout, duplicate, reference"),
+    (lambda s: s.restrict.measure("black-white", "rs", restriction=["x"]), "simtool.restrict.measure() takes no "
+     "argument 'restriction' (did you mean restrictions?); valid: game, runs_dir, players, rules, n, seed, "
+     "strategy, restrictions, jobs, force, backend, scheduler, progress, report, timeout"),
+    (lambda s: s.tune.configure("black-white", ["deck"], objectives=["seat_spread:min"]),
+     "simtool.tune.configure() takes no argument 'objectives' (did you mean objective?); valid: game, vary, "
+     "objective, players, trials, n, lineup, strong, weak, seed, rules"),
+    (lambda s: s.tune.tune(None, "tu", jbos=1), "simtool.tune.tune() takes no argument 'jbos' (did you mean "
+     "jobs?); valid: config, out, jobs, backend, scheduler, on_trial"),
+    (lambda s: s.metrics(source="run"), "simtool.metrics() takes no argument 'source' (did you mean sources?); "
+     "valid: sources")])
+def test_a_keyword_typo_in_a_notebook_names_the_arguments_the_function_takes(tmp_path, monkeypatch, call, said):
+    # before: Python's "TypeError: review() got an unexpected keyword argument 'vs_rule'", naming
+    # no valid one (and nothing written, as now)
+    import simtool
+    from simtool.errors import SimtoolError
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SimtoolError) as caught:
+        call(simtool)
+    assert str(caught.value) == said
+    assert list(tmp_path.iterdir()) == []

@@ -28,7 +28,7 @@ import numpy as np
 import polars as pl
 
 from simtool import stats
-from simtool.arguments import whole
+from simtool.arguments import called, whole
 from simtool.errors import SimtoolError, bad, shown
 from simtool.pipeline.folders import load, native
 
@@ -691,6 +691,7 @@ def compute(source) -> dict[str, Figure]:
     return found
 
 
+@called("simtool.metrics")
 def metrics(sources) -> dict[str, dict]:
     """``name -> {value, ci, estimator, definition}`` for a run folder (or a run's tables), or for
     several (each metric from the first of them whose line-up fits it: an all-random run for

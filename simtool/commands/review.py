@@ -496,6 +496,7 @@ def play_all(s: Setup, out: Path, jobs: int | None = None, progress: Progress | 
     return folders
 
 
+@arguments.called("simtool.review.review")
 def review(game: str = "black-white", out: str | Path = "review", *, players: int | None = None,
            rules: dict | None = None, effort: str | None = None, vs_rules: dict | None = None,
            baseline: str | Path | None = None, seed: int | None = None, jobs: int | None = None,

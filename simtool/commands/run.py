@@ -101,6 +101,7 @@ def summary_tables(meta: dict, seats, matches) -> dict[str, pl.DataFrame]:
             **dict(analysis_of(game).tables(seats, keys, matches, meta.get("rules")))}
 
 
+@arguments.called("simtool.run")
 def run(game: str = "black-white", n=10_000, *, players: int | None = None,
         strategy: str | None = None, seats: dict | None = None, rules: dict | None = None,
         unit: str = "deal", seed: int | None = None, jobs: int | None = 1,
