@@ -291,3 +291,26 @@ def test_a_keyword_typo_in_a_notebook_names_the_arguments_the_function_takes(tmp
         call(simtool)
     assert str(caught.value) == said
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_never_replaces_or_joins_the_runs_a_review_answers_from(bw_review, tmp_path):
+    # before: simtool.run(..., out=REVIEW/runs/seats/RUN, force=True) (and 'simtool run --force')
+    # replaced a run the review.json answers from, and a new run there sat among the review's
+    import shutil
+
+    import simtool
+    from simtool.errors import SimtoolError
+
+    out = tmp_path / "rv"
+    shutil.copytree(bw_review[0], out)
+    runs = out / "runs" / "seats"
+    taken = next(p for p in sorted(runs.iterdir()) if (p / "run.json").is_file())
+    before = (taken / "seats.parquet").read_bytes()
+    for folder, force in ((taken, True), (runs / "mine", False)):
+        with pytest.raises(SimtoolError, match=rf"^{re.escape(str(folder))} is in the runs of a review "
+                                               r"\(review.json\), which answers from them; simtool run never plays "
+                                               r"there: choose another folder$"):
+            simtool.run("black-white", n=20, seed=1, out=folder, force=force)
+    r = cli("run", "-g", "black-white", "-n", 20, "--force", "--out", taken)
+    assert r.exit_code == 2 and "is in the runs of a review" in r.output
+    assert (taken / "seats.parquet").read_bytes() == before and not (runs / "mine").exists()

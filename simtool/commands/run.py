@@ -12,7 +12,7 @@ import polars as pl
 from simtool import arguments, games
 from simtool.errors import SimtoolError
 from simtool.pipeline import pilot
-from simtool.pipeline.executor import Cell, Plan, execute, resume_plan
+from simtool.pipeline.executor import OWNED, Cell, Plan, execute, owner_of, resume_plan
 from simtool.pipeline.runner import RunSpec, make_spec
 
 
@@ -142,6 +142,11 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
     memory if ``keep`` (always without ``out``). ``resume``: the specification is read from the
     interrupted run in ``out``, and only the chunks not yet on disk are played."""
     folder = arguments.folder("out", out, optional=True)
+    if folder is not None and (owner := owner_of(Path(folder))):
+        # force=True replaced a run a review.json answers from (sweep --force no longer does since
+        # hostile round 12); a run of its own there sat among the review's
+        raise SimtoolError(f"{folder} is in the runs of {OWNED[owner]}, which answers from them; simtool run "
+                           f"never plays there: choose another folder")
     plan = resume_plan(folder) if resume else \
         Plan("run", (Cell(spec, folder),), reuse=False, resume=f"simtool run --resume {folder}")
     (done,) = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force, keep=keep,
