@@ -314,3 +314,20 @@ def test_a_run_never_replaces_or_joins_the_runs_a_review_answers_from(bw_review,
     r = cli("run", "-g", "black-white", "-n", 20, "--force", "--out", taken)
     assert r.exit_code == 2 and "is in the runs of a review" in r.output
     assert (taken / "seats.parquet").read_bytes() == before and not (runs / "mine").exists()
+
+
+def test_a_run_folder_that_does_not_exist_is_said_not_to(tmp_path):
+    # before: 'simtool report runs/kc-aa' (a typo) read 'runs/kc-aa is not a finished run folder
+    # (no run.json)', as of a folder that is there without its run.json
+    import simtool
+    from simtool.errors import SimtoolError
+
+    gone = tmp_path / "kc-aa"
+    r = cli("report", gone, "-o", tmp_path / "r.html")
+    assert r.exit_code == 2
+    assert " ".join(r.output.split()) == f"error: {gone} is not a finished run folder: there is no such folder"
+    with pytest.raises(SimtoolError, match=r"is not a finished run folder: there is no such folder$"):
+        simtool.metrics(gone)
+    gone.mkdir()
+    with pytest.raises(SimtoolError, match=r"is not a finished run folder \(no run\.json\)$"):
+        simtool.metrics(gone)

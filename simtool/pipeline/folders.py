@@ -1180,6 +1180,8 @@ def unfinished(run_dir: Path) -> str:
         ended = f" (its writer, pid {pid}, has ended)" if who is not None else ""
         return (f"{run_dir} holds an interrupted run{ended}; finish it with simtool run --resume {run_dir}, "
                 f"or pick another folder")
+    if not run_dir.exists():  # a mistyped name read "(no run.json)", as of a folder there
+        return f"{run_dir} is not a finished run folder: there is no such folder"
     # a sweep's, a ladder's or a review's folder given for its runs said only "(no run.json)"
     if runs := _runs_in(run_dir) or _runs_in(run_dir / "runs", 2):
         shown = ", ".join(map(str, runs[:2])) + (" ..." if len(runs) > 2 else "")
