@@ -5,6 +5,9 @@ parameter and what it takes, never a TypeError from deep inside, nor a string re
 
 from __future__ import annotations
 
+import difflib
+import functools
+import inspect
 import os
 from pathlib import Path
 
@@ -18,6 +21,35 @@ TIMEOUT_MAX = 365 * 86400
 between 4e9 and 1e10 s on Linux, and a longer limit would be no limit anyway."""
 TIMEOUT_VALID = f"seconds above 0 and at most {TIMEOUT_MAX} (a year), such as 10"
 PRECISION_VALID = "a half-width between 0 and 0.5, such as 0.005 for ± 0.5%"
+
+
+def called(name: str):
+    """A public function, ``name`` as a notebook calls it (``simtool.review.review``), whose
+    arguments that it does not take are one SimtoolError naming them and those it takes: Python's
+    "TypeError: review() got an unexpected keyword argument 'vs_rule'" named no valid one."""
+    def wrap(function):
+        signature = inspect.signature(function)
+
+        @functools.wraps(function)
+        def call(*args, **kwargs):
+            try:
+                signature.bind(*args, **kwargs)
+            except TypeError as exc:
+                takes = ", ".join(signature.parameters)
+                unknown = [k for k in kwargs if k not in signature.parameters]
+                if not unknown:
+                    kinds = [[k for k, p in signature.parameters.items() if (p.kind == p.KEYWORD_ONLY) == by_name]
+                             for by_name in (False, True)]
+                    order = ", ".join(kinds[0]) + (f", then by name: {', '.join(kinds[1])}" if kinds[1] else "")
+                    raise SimtoolError(f"{name}(): {exc}; it takes {order}") from None
+                close = difflib.get_close_matches(unknown[0], list(signature.parameters), n=1)
+                hint = f" (did you mean {close[0]}?)" if close else ""
+                raise SimtoolError(f"{name}() takes no argument {unknown[0]!r}{hint}; valid: {takes}") from None
+            return function(*args, **kwargs)
+
+        return call
+
+    return wrap
 
 
 def flag(name: str, value) -> bool:

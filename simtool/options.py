@@ -90,7 +90,8 @@ class Value:
         return self._number(value, self.kind)
 
     def _number(self, value, kind: str):
-        if isinstance(value, bool):  # True is 1 to Python, never to a user
+        # True is 1 to Python, never to a user; numpy's True (a notebook's frame cell) was read as 1
+        if isinstance(value, bool) or getattr(getattr(value, "dtype", None), "kind", None) == "b":
             raise ValueError(value)
         if isinstance(value, (str, Written)):
             text = str(value)

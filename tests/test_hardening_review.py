@@ -121,7 +121,8 @@ def test_another_review_in_a_played_folder_is_refused_before_writing_and_the_fir
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     # other rules, another seed, other sizes: each once rewrote sizes.json and played its own
     # cells beside the first review's, which then could never be finished
-    for kw, needle in (({"rules": {"edge": "first"}, "seed": 9, "sizes": sizes}, "runs of another review"),
+    for kw, needle in (({"rules": {"edge": "first"}, "seed": 9, "sizes": sizes},
+                        r"played with the rules edge=none \(this one edge=first\)"),
                        ({"seed": 10, "sizes": sizes}, "seed 9"),
                        ({"seed": 9, "sizes": Sizes(1 << 15, 128, 1024, 128, 32)}, "played with sizes")):
         with pytest.raises(SimtoolError, match=needle):

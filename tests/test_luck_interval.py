@@ -65,6 +65,6 @@ def test_the_luck_sentence_claims_no_interval_it_has_not():
     win, score = (luck_deals(rng, 50, 0.5).reshape(-1, 4) for _ in range(2))
     text = balance.luck_text(balance.luck_table(win, score, 4, False), "deals")
     assert "(n/a)" not in text and "bootstrap intervals" not in text
-    assert text.endswith("from the duplicate deals: too few for 95% intervals (it takes 100 or more).")
+    assert text.endswith("from the duplicate deals, too few for a 95% interval (it takes 100 or more).")
     assert "with 95% bootstrap intervals over deals." in balance.luck_text(
         balance.luck_table(*(luck_deals(rng, 100, 0.5).reshape(-1, 4) for _ in range(2)), 4, False), "deals")

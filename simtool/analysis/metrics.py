@@ -28,7 +28,7 @@ import numpy as np
 import polars as pl
 
 from simtool import stats
-from simtool.arguments import whole
+from simtool.arguments import called, whole
 from simtool.errors import SimtoolError, bad, shown
 from simtool.pipeline.folders import load, native
 
@@ -210,8 +210,22 @@ def read(source) -> Run:
         given = f"a table ({type(source).__name__})" if _is_table(source) else shown(source)
         raise SimtoolError(f"bad source {given}; expected a finished run folder (str or pathlib.Path) "
                            f"or a result of simtool.run")
-    return from_tables(str(getattr(source, "path", None) or "the run"), source.meta, source.seats,
-                       source.matches, getattr(source, "leads", None))
+    name = str(getattr(source, "path", None) or "the run")
+    frames = {"seats": source.seats, "matches": source.matches, "leads": getattr(source, "leads", None)}
+    # a notebook's lazy, pandas or cut frames: polars' TypeError, AttributeError or ColumnNotFoundError
+    frames = {k: v.collect() if isinstance(v, pl.LazyFrame) else v for k, v in frames.items()}
+    unit = "match" if source.meta.get("unit") == "match" else "deal"
+    rows = frames["matches" if unit == "match" else "seats"]
+    wanted = [unit, *(["rotation"] if source.meta.get("duplicate") else []), "seat", "strategy", "win"]
+    for kind, frame in frames.items():
+        if frame is not None and not isinstance(frame, pl.DataFrame):
+            raise SimtoolError(f"metrics: {name}'s {kind} is a {type(frame).__module__.partition('.')[0]} "
+                               f"{type(frame).__name__}; expected a polars DataFrame, as simtool.run returned it")
+    if rows is None or (missing := [c for c in wanted if c not in rows.columns]):
+        raise SimtoolError(f"metrics: {name}'s {'matches' if unit == 'match' else 'seats'} lack "
+                           f"{', '.join(missing) if rows is not None else 'every column'} (the metrics read "
+                           f"{', '.join(wanted)}); give the tables as simtool.run returned them")
+    return from_tables(name, source.meta, frames["seats"], frames["matches"], frames["leads"])
 
 
 def _is_table(value) -> bool:
@@ -677,6 +691,7 @@ def compute(source) -> dict[str, Figure]:
     return found
 
 
+@called("simtool.metrics")
 def metrics(sources) -> dict[str, dict]:
     """``name -> {value, ci, estimator, definition}`` for a run folder (or a run's tables), or for
     several (each metric from the first of them whose line-up fits it: an all-random run for

@@ -46,6 +46,7 @@ def default_rungs(game_id: str) -> list[str]:
     return rungs
 
 
+@arguments.called("simtool.ladder.climb")
 def climb(game: str = "black-white", runs_dir: str | Path = "runs/ladder", *, players: int | None = None,
           rules: dict | None = None, n=20_000, seed: int | None = None, rungs: list[str] | None = None,
           unit: str = "deal", jobs: int | None = None, force: bool = False,

@@ -102,15 +102,41 @@ def check_cells(plan: Plan) -> None:
         return
     cell, kind, found = differ[0]
     old, new = found.as_dict(), cell.spec.as_dict()
-    changes = ", ".join(f"{k} {_setting(old[k])} (now {_setting(new[k])})" for k in new if old.get(k) != new[k])
+    keys = [k for k in new if old.get(k) != new[k]]
+    # a plugin's record, hashes of every file beside it and all, filled kilobytes of one line
+    changes = ", ".join(_plugins_changed(old.get(k) or {}, new[k] or {}) if k == "plugins"
+                        else f"{k} {_setting(old.get(k))} (now {_setting(new[k])})" for k in keys)
     more = f"; {len(differ) - 1} more cells as well" if len(differ) > 1 else ""
     them = "them" if more else "it"
     # a review or a tuning has no --force, which was offered all the same
     again = (f"play {them} again with {replaying(plan)}, or choose another folder" if plan.again == "--force"
              else f"play {them} again in {plan.again}")
+    why = "a plugin's file, or one beside it, changed" if keys == ["plugins"] else \
+        f"the {plan.command}, or a default of simtool's, changed"
     raise SimtoolError(f"{cell.folder} holds a{'n interrupted' if kind == 'interrupted' else ''} run played "
-                       f"with other settings: {changes}{more} (the {plan.command}, or a default of "
-                       f"simtool's, changed); {again}")
+                       f"with other settings: {changes}{more} ({why}); {again}")
+
+
+def _plugins_changed(old: dict, new: dict) -> str:
+    """How the plugins a run recorded (:func:`simtool.pipeline.runner.plugin_files`) differ from
+    the same cell's now: ``strategy plugin /x/p.py (sha256 47578a657a2e, now a36afda72718)``,
+    ``files beside /x/p.py changed: a.csv, notes.ipynb``."""
+    out = []
+    for name in dict.fromkeys([*old, *new]):
+        a, b = old.get(name) or {}, new.get(name) or {}
+        if a == b:
+            continue
+        if a.get("path") != b.get("path"):
+            out.append(f"strategy plugin {name} at {a.get('path', 'none')} (now {b.get('path', 'none')})")
+            continue
+        if a.get("sha256") != b.get("sha256"):
+            out.append(f"strategy plugin {b.get('path')} (sha256 {str(a.get('sha256'))[:12]}, now "
+                       f"{str(b.get('sha256'))[:12]})")
+        was, now = a.get("beside") or {}, b.get("beside") or {}
+        if files := [f for f in dict.fromkeys([*was, *now]) if was.get(f) != now.get(f)]:
+            out.append(f"files beside {b.get('path')} changed: {', '.join(files[:3])}"
+                       + (f" and {len(files) - 3} more" if len(files) > 3 else ""))
+    return ", ".join(out) or "plugins"
 
 
 def _setting(value) -> str:

@@ -90,6 +90,7 @@ def _check_listed(restrictions: list[str], game_id: str) -> None:
         raise SimtoolError(f"bad {given}: it holds an empty name; expected NAME,NAME,...; {valid}")
 
 
+@arguments.called("simtool.restrict.measure")
 def measure(game: str = "kansas-city", runs_dir: str | Path = "runs/restrict", *,
             players: int | None = None, rules: dict | None = None, n=20_000,
             seed: int | None = None, strategy: str | None = None,

@@ -353,6 +353,11 @@ def check_going_on(out: Path, saved: dict, state: dict) -> None:
     if not (out / "runs").is_dir():
         return
     if not saved:
+        if differs := other_settings(out / SIZES, state):
+            # a notebook's cell run again with another vs_rules read "the runs of another review,
+            # or of one whose sizes.json is missing or unreadable", naming neither
+            raise SimtoolError(f"{out} holds a review played with {differs}; give the same to go on there, "
+                               f"or choose a new folder for {option('out')}")
         raise SimtoolError(f"{out} holds the runs of another review, or of one whose {SIZES} is missing "
                            f"or unreadable; run that review's own command to go on, or choose a new "
                            f"folder for {option('out')}")
@@ -360,6 +365,32 @@ def check_going_on(out: Path, saved: dict, state: dict) -> None:
         if state[key] != saved[key]:
             raise SimtoolError(f"{out} holds a review played with {key} {saved[key]}; give the same {flag}, "
                                f"or none, to go on, or choose a new folder for {option('out')}")
+
+
+def other_settings(path: Path, state: dict) -> str | None:
+    """What the review whose ``sizes.json`` is at ``path`` was played with that ``state`` (this
+    review's) is not: ``game trickster (this one black-white)``, ``--vs-rule deck=30 (this one
+    deck=32)``; ``None`` where the file is unreadable or says the same."""
+    try:
+        data = parse_json(path.read_text())
+        theirs, mine = data["versions"], json.loads(json.dumps(state["versions"]))
+        parts = [f"{key} {data[key]} (this one {state[key]})" for key in ("game", "players", "effort")
+                 if data[key] != state[key]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not (isinstance(theirs, list) and theirs and all(isinstance(v, dict) for v in theirs)):
+        return None
+
+    def apart(a: dict, b: dict) -> str:  # a's rules that b does not share
+        return ", ".join(f"{k}={a[k]}" for k in sorted(a) if b.get(k) != a[k]) or "none"
+
+    if theirs[0] != mine[0] and not parts:  # another game's rules are another game's
+        parts.append(f"the rules {apart(theirs[0], mine[0])} (this one {apart(mine[0], theirs[0])})")
+    # a vs-rule as given: its version's rules that its reviewed rules do not share
+    vs = [apart(v[1], v[0]) if len(v) > 1 else "none" for v in (theirs, mine)]
+    if vs[0] != vs[1]:
+        parts.append(f"{option('vs-rule', argument='vs_rules')} {vs[0]} (this one {vs[1]})")
+    return "; ".join(parts) or None
 
 
 def _whole(value, least: int) -> bool:
@@ -465,6 +496,7 @@ def play_all(s: Setup, out: Path, jobs: int | None = None, progress: Progress | 
     return folders
 
 
+@arguments.called("simtool.review.review")
 def review(game: str = "black-white", out: str | Path = "review", *, players: int | None = None,
            rules: dict | None = None, effort: str | None = None, vs_rules: dict | None = None,
            baseline: str | Path | None = None, seed: int | None = None, jobs: int | None = None,

@@ -10,8 +10,9 @@ from pathlib import Path
 import polars as pl
 
 from simtool import arguments, games
+from simtool.errors import SimtoolError
 from simtool.pipeline import pilot
-from simtool.pipeline.executor import Cell, Plan, execute, resume_plan
+from simtool.pipeline.executor import OWNED, Cell, Plan, execute, owner_of, resume_plan
 from simtool.pipeline.runner import RunSpec, make_spec
 
 
@@ -31,18 +32,57 @@ class Result:
         """Per seat: mean score, win share and the game's rates, with 95% intervals."""
         from simtool.analysis.summary import seat_summary
 
-        return seat_summary(games.get(self.spec.game), self.seats.lazy(),
-                                  None if self.matches is None else self.matches.lazy(),
-                                  strata=self.spec.strata)
+        seats, matches = self._frames()
+        return seat_summary(games.get(self.spec.game), seats.lazy(), None if matches is None else matches.lazy(),
+                            strata=self.spec.strata)
 
     def tables(self) -> dict[str, pl.DataFrame]:
         """Every table ``simtool run`` prints and the report shows, by title, as polars frames:
         each share or mean ``<figure>`` has numeric ``<figure>_low`` and ``<figure>_high``
         columns (its 95% interval, on deals or matches)."""
+        from simtool import stats
         from simtool.reports.balance import analysis
 
-        return summary_tables(self.meta, self.seats, self.matches) | \
-            analysis(self.meta, self.seats, self.matches).frames
+        seats, matches = self._frames()
+        tables = summary_tables(self.meta, seats, matches)  # refuses another game's columns by name
+        # the seats of each deal (match) read p at a time in seat order, as a run writes them: a
+        # frame sorted by score in a notebook reads as the run's; one cut to some seats is refused
+        # (it ended in "ValueError: seat rows are not grouped p to a deal in seat order")
+        by_match, p = self.meta["unit"] == "match", self.meta["players"]
+        key, kind, units = ("match", "matches", "matches") if by_match else ("deal", "seats", "deals")
+        keys = [key, "rotation", "seat"] if self.meta.get("duplicate") else [key, "seat"]
+        outcome = matches if by_match else seats
+        try:
+            if missing := [k for k in keys if k not in outcome.columns]:
+                raise ValueError(missing)
+            outcome = outcome.sort(keys, maintain_order=True)
+            stats.panel(outcome, "seat", p)
+        except ValueError:
+            raise SimtoolError(f"result.{kind} does not hold one row per {' and '.join(keys)} (seats 0..{p - 1}) "
+                               f"of this {p}-player run; give its tables as simtool.run returned them (cut to "
+                               f"some {units} is read as it is, cut to some seats or joined with another run's "
+                               f"is not)") from None
+        seats, matches = (seats, outcome) if by_match else (outcome, matches)
+        return tables | analysis(self.meta, seats, matches).frames
+
+    def _frames(self) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+        """The tables, refused in one line where a notebook replaced them by what the analyses
+        cannot read (a pandas frame, no rows: deep AttributeError or ColumnNotFoundError); a lazy
+        frame is collected."""
+        out = []
+        for kind, rows in (("seats", self.seats), ("matches", self.matches)):
+            if isinstance(rows, pl.LazyFrame):
+                rows = rows.collect()
+            if rows is None and (kind == "seats" or self.meta["unit"] == "match") or \
+                    rows is not None and not isinstance(rows, pl.DataFrame):
+                given = "None" if rows is None else f"a {type(rows).__module__.partition('.')[0]} {type(rows).__name__}"
+                raise SimtoolError(f"result.{kind} is {given}; expected a polars DataFrame, as simtool.run "
+                                   f"returned it (pl.from_pandas(...) turns a pandas one back)")
+            if rows is not None and rows.is_empty():
+                raise SimtoolError(f"result.{kind} holds no rows; give its tables with at least one "
+                                   f"{'match' if self.meta['unit'] == 'match' else 'deal'}")
+            out.append(rows)
+        return out[0], out[1]
 
 
 def summary_tables(meta: dict, seats, matches) -> dict[str, pl.DataFrame]:
@@ -61,6 +101,7 @@ def summary_tables(meta: dict, seats, matches) -> dict[str, pl.DataFrame]:
             **dict(analysis_of(game).tables(seats, keys, matches, meta.get("rules")))}
 
 
+@arguments.called("simtool.run")
 def run(game: str = "black-white", n=10_000, *, players: int | None = None,
         strategy: str | None = None, seats: dict | None = None, rules: dict | None = None,
         unit: str = "deal", seed: int | None = None, jobs: int | None = 1,
@@ -101,6 +142,11 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
     memory if ``keep`` (always without ``out``). ``resume``: the specification is read from the
     interrupted run in ``out``, and only the chunks not yet on disk are played."""
     folder = arguments.folder("out", out, optional=True)
+    if folder is not None and (owner := owner_of(Path(folder))):
+        # force=True replaced a run a review.json answers from (sweep --force no longer does since
+        # hostile round 12); a run of its own there sat among the review's
+        raise SimtoolError(f"{folder} is in the runs of {OWNED[owner]}, which answers from them; simtool run "
+                           f"never plays there: choose another folder")
     plan = resume_plan(folder) if resume else \
         Plan("run", (Cell(spec, folder),), reuse=False, resume=f"simtool run --resume {folder}")
     (done,) = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force, keep=keep,

@@ -143,6 +143,7 @@ class Config:
         return [parse_objective(g, o) for o in self.objectives]
 
 
+@arguments.called("simtool.tune.configure")
 def configure(game: str, vary: list[str], objective: list[str], players: int | None = None,
               trials: int = 60, n="1e5", lineup: str | None = None, strong: str | None = None,
               weak: str = "random", seed: int | None = None, rules: dict | None = None) -> Config:
@@ -673,6 +674,7 @@ def lock(out: Path):
         raise SimtoolError(f"cannot write to tuning folder {out}: {os_problem(out, exc)}") from None
 
 
+@arguments.called("simtool.tune.tune")
 def tune(config: Config, out: str | Path, jobs: int | None = None, backend: str = "local",
          scheduler: str | None = None, on_trial: Callable[[int, int], None] | None = None) -> dict:
     """Run (or go on with) the tuning ``config`` in ``out`` and return its summary

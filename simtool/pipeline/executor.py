@@ -398,6 +398,14 @@ OWNED = {"review": "a review (review.json)", "tune": "a tuning (tune.json)", "st
 folder, finished or not (a finished sweep's, ladder's or restricted play's gives way to another)."""
 
 
+def owner_of(folder: Path) -> str | None:
+    """The command of :data:`OWNED` whose plan's runs folder ``folder`` is in (a review's, a
+    tuning's, a strength table's), else ``None``."""
+    found = read_json(Path(folder).parent / PLAN, None)
+    owner = found.get("command") if isinstance(found, dict) else None
+    return owner if owner in OWNED else None
+
+
 def finishing(command: str, root: Path) -> str:
     """What finishes the plan of ``command`` saved in ``root``, as an error or Ctrl-C advises it:
     the command's own ``--resume`` (a ladder's, not ``sweep --resume``); a tuning's or a review's

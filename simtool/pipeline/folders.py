@@ -1154,6 +1154,8 @@ def unfinished(run_dir: Path) -> str:
     no run folder."""
     if run_dir.is_file():  # a run's own file named: "r/run.json is not a finished run folder (no run.json)"
         held = " that holds it, " + str(run_dir.parent) if (run_dir.parent / "run.json").is_file() else ""
+        if not held and _runs_in(run_dir.parent):  # 'simtool report runs/sweep/*' took in its plan.json
+            held = f"s beside it only, as {run_dir.parent}{os.sep}*{os.sep}"
         return f"{run_dir} is a file, not a run folder; give the run folder{held}"
     try:
         who = parse_json((run_dir / "chunks" / WRITER).read_text())
@@ -1178,7 +1180,21 @@ def unfinished(run_dir: Path) -> str:
         ended = f" (its writer, pid {pid}, has ended)" if who is not None else ""
         return (f"{run_dir} holds an interrupted run{ended}; finish it with simtool run --resume {run_dir}, "
                 f"or pick another folder")
+    if not run_dir.exists():  # a mistyped name read "(no run.json)", as of a folder there
+        return f"{run_dir} is not a finished run folder: there is no such folder"
+    # a sweep's, a ladder's or a review's folder given for its runs said only "(no run.json)"
+    if runs := _runs_in(run_dir) or _runs_in(run_dir / "runs", 2):
+        shown = ", ".join(map(str, runs[:2])) + (" ..." if len(runs) > 2 else "")
+        return f"{run_dir} is not a run folder but holds run folders; give them: {shown}"
     return f"{run_dir} is not a finished run folder (no run.json)"
+
+
+def _runs_in(folder: Path, depth: int = 1) -> list[Path]:
+    """The finished run folders ``depth`` levels under ``folder`` (a review's: ``runs/QUESTION/RUN``)."""
+    try:
+        return sorted(p.parent for p in folder.glob("/".join(["*"] * depth + ["run.json"])) if p.is_file())
+    except OSError:
+        return []
 
 
 def read_meta(run_dir: Path) -> dict:

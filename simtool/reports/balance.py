@@ -240,20 +240,22 @@ def luck_text(table: pl.DataFrame, unit: str) -> str:
     one = "match" if unit == "matches" else "deal"
     name = "total" if one == "match" else "score"
 
-    # under stats.LUCK_MIN_DEALS none has an interval: "6.1% (n/a)" read beside "with 95% bootstrap intervals"
-    known = all(math.isfinite(share[part][2] - share[part][1]) for part in share)
+    if not math.isfinite(share["cards"][0]):  # one unit, or results that never vary: nothing to split
+        return (f"Luck against skill: no split of the variance of a seat's {name} between the cards and "
+                f"the play (it takes two or more duplicate {unit} whose results vary).")
+    # under LUCK_MIN_DEALS no interval: the sentence said "1.0% (n/a) ... with 95% bootstrap intervals"
+    known = all(math.isfinite(low) and math.isfinite(high) for _, low, high in share.values())
 
     def pct(part: str) -> str:  # to a tenth, as the table beside it ("2% (1–2%)" beside "1.7% (1.0–2.3)")
-        value = share[part][0]
-        return stats.fmt_rate(*share[part]) if known or not math.isfinite(value) else f"{stats.percent(value)}%"
+        return stats.fmt_rate(*share[part]) if known else f"{stats.percent(share[part][0])}%"
 
-    intervals = (f", with 95% bootstrap intervals over {unit}" if known else
-                 f": too few for 95% intervals (it takes {stats.LUCK_MIN_DEALS} or more)")
+    intervals = (f"with 95% bootstrap intervals over {unit}" if known else
+                 f"too few for a 95% interval (it takes {stats.LUCK_MIN_DEALS} or more)")
     return (f"Luck against skill: the cards decide about {pct('cards')} of a {one}'s {name} under "
             f"these strategies, which strategy holds which seat {pct('strategy and seat')}, and how "
             f"these strategies play these particular cards (and the play's own chance) "
             f"{pct('interplay')}: shares of the variance of a seat's {name}, from the duplicate "
-            f"{unit}{intervals}.")
+            f"{unit}, {intervals}.")
 
 
 def _half(x: float, figure: str) -> str:
