@@ -57,6 +57,9 @@ class Result:
                 raise ValueError(missing)
             outcome = outcome.sort(keys, maintain_order=True)
             stats.panel(outcome, "seat", p)
+            # a duplicate deal cut to some rotations ended in numpy's "cannot reshape array"
+            if self.meta.get("duplicate") and not (outcome.group_by(key).len()["len"] == p * p).all():
+                raise ValueError(key)
         except ValueError:
             raise SimtoolError(f"result.{kind} does not hold one row per {' and '.join(keys)} (seats 0..{p - 1}) "
                                f"of this {p}-player run; give its tables as simtool.run returned them (cut to "
