@@ -118,6 +118,22 @@ def test_a_results_table_cut_to_some_seats_or_players_is_one_line_from_tables(re
         _changed(r, meta={**r.meta, "players": 4}).tables()
 
 
+def test_a_duplicate_results_table_cut_to_some_rotations_is_one_line_from_tables(results):
+    # before: result.seats.filter(pl.col("rotation") < 2) of a 3-player duplicate run (one row
+    # per deal, rotation and seat still) ended tables() in numpy's 'ValueError: cannot reshape
+    # array of size 240 into shape (3,3)'
+    import polars as pl
+
+    from simtool.errors import SimtoolError
+
+    r = results["dup"]
+    with pytest.raises(SimtoolError, match=r"^result\.seats does not hold one row per deal and rotation and seat "
+                                           r"\(seats 0\.\.2\) of this 3-player run"):
+        _changed(r, seats=r.seats.filter(pl.col("rotation") < 2)).tables()
+    some = _changed(r, seats=r.seats.filter(pl.col("deal") < pl.col("deal").min() + 20)).tables()  # some deals
+    assert some["By seat and strategy"].height > 0
+
+
 @pytest.mark.parametrize("call", ["summary", "tables", "metrics"])
 def test_a_results_frames_replaced_by_what_cannot_be_read_are_one_line(results, call):
     # before: no rows -> polars' ColumnNotFoundError 'unable to find column "score"'; a pandas

@@ -162,6 +162,32 @@ def test_an_interrupted_review_goes_on_to_the_unbroken_answers(draw, tmp_path):
     assert again["questions"] == whole["questions"]
 
 
+def test_a_reviews_interrupted_run_is_finished_by_the_run_resume_its_report_advises(draw, tmp_path):
+    # before (since a29c709 refused simtool run in a review's runs): 'simtool report CELL' of the
+    # interrupted cell advised 'simtool run --resume CELL', which was refused with 'CELL is in the
+    # runs of a review (review.json) ...: choose another folder'; a resume plays the review's own spec
+    from .test_cli import cli
+
+    sizes = Sizes(1 << 16, 128, 1024, 128, 32)
+    whole = reviews.review("draw", tmp_path / "whole", seed=9, jobs=1, sizes=sizes)
+
+    def stop(question: str, done: int, total: int) -> None:
+        if question == "seats" and done == 1 and total > 1:
+            raise KeyboardInterrupt
+
+    out = tmp_path / "broken"
+    with pytest.raises(KeyboardInterrupt):
+        reviews.review("draw", out, seed=9, jobs=1, sizes=sizes, progress=stop)
+    (cell,) = [p for p in (out / "runs" / "seats").iterdir()
+               if (p / "chunks").is_dir() and not (p / "run.json").exists()]
+    advised = cli("report", cell)
+    assert f"simtool run --resume {cell}" in advised.output
+    r = cli("run", "--resume", cell, "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    assert (cell / "run.json").is_file()
+    assert reviews.review("draw", out, seed=9, jobs=1, sizes=sizes)["questions"] == whole["questions"]
+
+
 def test_the_sizes_of_a_review_are_kept_for_running_it_again(draw, tmp_path, monkeypatch):
     timed = []
     monkeypatch.setattr(reviews, "pilot", lambda *a: timed.append(a) or {"deal": 1e-6, "match": 1e-4})

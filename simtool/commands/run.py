@@ -57,6 +57,9 @@ class Result:
                 raise ValueError(missing)
             outcome = outcome.sort(keys, maintain_order=True)
             stats.panel(outcome, "seat", p)
+            # a duplicate deal cut to some rotations ended in numpy's "cannot reshape array"
+            if self.meta.get("duplicate") and not (outcome.group_by(key).len()["len"] == p * p).all():
+                raise ValueError(key)
         except ValueError:
             raise SimtoolError(f"result.{kind} does not hold one row per {' and '.join(keys)} (seats 0..{p - 1}) "
                                f"of this {p}-player run; give its tables as simtool.run returned them (cut to "
@@ -142,9 +145,10 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
     memory if ``keep`` (always without ``out``). ``resume``: the specification is read from the
     interrupted run in ``out``, and only the chunks not yet on disk are played."""
     folder = arguments.folder("out", out, optional=True)
-    if folder is not None and (owner := owner_of(Path(folder))):
+    if folder is not None and not resume and (owner := owner_of(Path(folder))):
         # force=True replaced a run a review.json answers from (sweep --force no longer does since
-        # hostile round 12); a run of its own there sat among the review's
+        # hostile round 12); a run of its own there sat among the review's. A resume plays on the
+        # spec the review wrote, as 'simtool report' of its interrupted run advises
         raise SimtoolError(f"{folder} is in the runs of {OWNED[owner]}, which answers from them; simtool run "
                            f"never plays there: choose another folder")
     plan = resume_plan(folder) if resume else \
