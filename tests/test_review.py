@@ -145,9 +145,12 @@ def test_a_folder_holding_other_files_is_refused(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
-def test_an_interrupted_review_goes_on_to_the_unbroken_answers(draw, tmp_path):
-    sizes = Sizes(1 << 16, 128, 1024, 128, 32)  # two chunks of deals for the seats question
-    whole = reviews.review("draw", tmp_path / "whole", seed=9, jobs=1, sizes=sizes)
+INTERRUPTED = Sizes(1 << 16, 128, 1024, 128, 32)  # two chunks of deals for the seats question
+
+
+def _interrupted(tmp_path) -> tuple[dict, object]:
+    """The review of ``draw`` played whole, and the same review stopped after its first chunk."""
+    whole = reviews.review("draw", tmp_path / "whole", seed=9, jobs=1, sizes=INTERRUPTED)
 
     def stop(question: str, done: int, total: int) -> None:
         if question == "seats" and done == 1 and total > 1:
@@ -155,7 +158,13 @@ def test_an_interrupted_review_goes_on_to_the_unbroken_answers(draw, tmp_path):
 
     out = tmp_path / "broken"
     with pytest.raises(KeyboardInterrupt):
-        reviews.review("draw", out, seed=9, jobs=1, sizes=sizes, progress=stop)
+        reviews.review("draw", out, seed=9, jobs=1, sizes=INTERRUPTED, progress=stop)
+    return whole, out
+
+
+def test_an_interrupted_review_goes_on_to_the_unbroken_answers(draw, tmp_path):
+    whole, out = _interrupted(tmp_path)
+    sizes = INTERRUPTED
     assert not (out / "review.json").exists() and not (out / "review.html").exists()
     assert any((out / "runs" / "seats").rglob("chunks/*"))  # the finished chunk is kept
     again = reviews.review("draw", out, seed=9, jobs=1, sizes=sizes)
@@ -168,16 +177,8 @@ def test_a_reviews_interrupted_run_is_finished_by_the_run_resume_its_report_advi
     # runs of a review (review.json) ...: choose another folder'; a resume plays the review's own spec
     from .test_cli import cli
 
-    sizes = Sizes(1 << 16, 128, 1024, 128, 32)
-    whole = reviews.review("draw", tmp_path / "whole", seed=9, jobs=1, sizes=sizes)
-
-    def stop(question: str, done: int, total: int) -> None:
-        if question == "seats" and done == 1 and total > 1:
-            raise KeyboardInterrupt
-
-    out = tmp_path / "broken"
-    with pytest.raises(KeyboardInterrupt):
-        reviews.review("draw", out, seed=9, jobs=1, sizes=sizes, progress=stop)
+    whole, out = _interrupted(tmp_path)
+    sizes = INTERRUPTED
     (cell,) = [p for p in (out / "runs" / "seats").iterdir()
                if (p / "chunks").is_dir() and not (p / "run.json").exists()]
     advised = cli("report", cell)
