@@ -35,15 +35,15 @@ def test_a_duplicate_runs_luck_sentence_under_100_deals_claims_no_bootstrap_inte
 
 def test_a_duplicate_runs_luck_sentence_of_100_deals_keeps_its_intervals(tmp_path):
     r = cli("run", "--game", "black-white", "--n", 100, "--duplicate", "--strategy", "random", "--seed", "1",
-            "--jobs", "1")
+            "--jobs", "1", "--out", tmp_path / "d")
     assert r.exit_code == 0, r.output
     assert "with 95% bootstrap intervals over deals." in " ".join(r.stdout.split())
 
 
-def test_a_duplicate_run_of_one_deal_says_it_has_no_split_of_the_variance():
+def test_a_duplicate_run_of_one_deal_says_it_has_no_split_of_the_variance(tmp_path):
     # before: 'the cards decide about n/a of a deal's score ... with 95% bootstrap intervals'
     r = cli("run", "--game", "black-white", "--n", 1, "--duplicate", "--strategy", "random", "--seed", "1",
-            "--jobs", "1")
+            "--jobs", "1", "--out", tmp_path / "d")
     assert r.exit_code == 0, r.output
     said = " ".join(r.stdout.split())
     assert ("Luck against skill: no split of the variance of a seat's score between the cards and the play (it "
