@@ -169,3 +169,18 @@ def test_how_much_narrower_duplicate_deals_make_is_not_told_from_a_few_deals(tmp
         assert "│ n/a │ n/a │" in text.replace("  ", " ")
     assert "narrower, worth" in forty or "wider, worth" in forty
     assert "± " in forty and "not told" not in forty
+
+
+def test_a_gain_not_measured_at_30_deals_or_more_is_left_out_without_blaming_the_deals():
+    # before (rev13): a rotated half-width of 0 at 30 deals or more (its gain NaN) read "not told
+    # from fewer than 30 deals", and before that "nan% wider"
+    from simtool.reports import balance
+
+    gain = pl.DataFrame({"figure": ["win per seat held", "score per seat held"], "strategy": ["a", "a"],
+                         "half_duplicate": [0.05, 0.2], "half_rotate": [0.0, 0.3],
+                         "narrower": [float("nan"), 1 / 3], "games_ratio": [float("nan"), 2.25]})
+    text = balance.duplicate_text(gain, "deals", 40)
+    assert "nan" not in text and "not told" not in text and "a's win per seat held ± 5.00% against ± 0.00%;" in text
+    assert "(33% narrower, worth 2.25 times the games)" in text
+    few = balance.duplicate_text(gain, "deals", 29)
+    assert "narrower, worth" not in few and "not told from fewer than 30 deals" in few

@@ -281,13 +281,15 @@ def duplicate_cells(gain: pl.DataFrame) -> pl.DataFrame:
         ("figure", "strategy", "half_duplicate", "half_rotate", "narrower", "games_ratio"), pl.String))
 
 
-def duplicate_text(gain: pl.DataFrame, unit: str) -> str:
+def duplicate_text(gain: pl.DataFrame, unit: str, count: int | None = None) -> str:
     """The measured gain of ``--duplicate`` in one sentence (how much narrower only where it was
-    measured: :data:`GAIN_UNITS` deals or more)."""
-    told = all(math.isfinite(x) for x in gain["narrower"])
+    measured: from :data:`GAIN_UNITS` deals or more, ``count`` the run's; and where both
+    half-widths are known, a rotated one of 0 giving none)."""
+    told = count is None or count >= GAIN_UNITS
     parts = [f"{r['strategy']}'s {r['figure']} {_half(r['half_duplicate'], r['figure'])} against "
              f"{_half(r['half_rotate'], r['figure'])}"
-             + (f" ({_narrower(r['narrower'])}, worth {r['games_ratio']:.2f} times the games)" if told else "")
+             + (f" ({_narrower(r['narrower'])}, worth {r['games_ratio']:.2f} times the games)"
+                if told and math.isfinite(r["narrower"]) and math.isfinite(r["games_ratio"]) else "")
              for r in gain.iter_rows(named=True)]
     one = "match" if unit == "matches" else "deal"
     return (f"Duplicate {unit}: every {one} was played once per rotation of the line-up with the "
@@ -444,7 +446,7 @@ def metric_findings(a: Analysis) -> list[str]:
     out = []
     for caption, df in a.metrics:
         if caption == DUPLICATE_TABLE:
-            out.append(duplicate_text(df, a.unit))
+            out.append(duplicate_text(df, a.unit, a.meta.get("n")))
         elif caption == LUCK_TABLE:
             out.append(luck_text(df, a.unit))
         elif caption == tension.TABLE:
