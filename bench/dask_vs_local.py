@@ -1,6 +1,7 @@
 """The dask backend against local on this machine, in turns (issue 27).
 
     python bench/dask_vs_local.py [--n 1e7] [--rounds 2] [--jobs 2] [--game black-white] [--strategy random]
+    python bench/dask_vs_local.py --start [--rounds 3] [--jobs 2]
 
 Times ``simtool run --game G --strategy S --n N --jobs J`` with ``--backend local`` and with
 ``--backend dask`` (no ``--scheduler``: the cluster simtool starts on this machine), alternating
@@ -8,12 +9,20 @@ which goes first each round so that a change in the machine's load hits both ali
 the main process's CPU and its workers' (dask's workers are its children too); then the best and
 median of each and dask's ratio to local. On a shared machine read the CPU columns: an idle
 machine's wall follows them.
+
+``--start`` times only the embedded cluster's start: a fresh Python that imports simtool's dask
+backend, starts the cluster of ``--jobs`` workers, waits until every worker has joined and closes
+it; wall to the last join, and the CPU of the whole process tree (its processes reaped in turn).
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
+import subprocess
+import sys
+import time
 
 from measure import load, measure
 from scale import identical, tables_sum
@@ -47,6 +56,31 @@ def main(n: int, rounds: int, jobs: int, game: str, strategy: str) -> None:
     print(f"\n{load()} at the end")
 
 
+STARTING = """
+import sys, time
+t = time.perf_counter()
+from simtool.pipeline import cluster
+own = cluster.embedded(int(sys.argv[1]))
+own.client.wait_for_workers(own.size, timeout=120)
+print(time.perf_counter() - t)
+cluster.close_embedded()
+"""
+
+
+def start(rounds: int, jobs: int) -> None:
+    print(f"\n## the embedded cluster's start, {jobs} workers ({load()} at the start)\n")
+    print("| round | wall to the last join s | CPU s (whole tree) |")
+    print("| --- | --- | --- |")
+    for k in range(rounds):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out = subprocess.run([sys.executable, "-c", STARTING, str(jobs)], capture_output=True, text=True, check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = sum(getattr(after, f) - getattr(before, f) for f in ("ru_utime", "ru_stime"))
+        print(f"| {k} | {float(out.stdout.split()[-1]):.2f} | {cpu:.2f} |", flush=True)
+        time.sleep(1)
+    print(f"\n{load()} at the end")
+
+
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=float, default=1e7, help="deals per run (default 1e7)")
@@ -54,6 +88,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--jobs", type=int, default=2, help="--jobs of both (default 2)")
     parser.add_argument("--game", default="black-white")
     parser.add_argument("--strategy", default="random")
+    parser.add_argument("--start", action="store_true", help="time only the embedded cluster's start")
     args = parser.parse_args(argv)
     if args.n < 1 or args.n != int(args.n):
         parser.error("--n must be a whole number of deals, at least 1")
@@ -65,4 +100,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
 
 if __name__ == "__main__":
     a = parse()
-    main(a.n, a.rounds, a.jobs, a.game, a.strategy)
+    if a.start:
+        start(a.rounds, a.jobs)
+    else:
+        main(a.n, a.rounds, a.jobs, a.game, a.strategy)

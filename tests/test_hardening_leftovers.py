@@ -133,15 +133,21 @@ import sys, time
 from simtool.pipeline import cluster
 import dask.distributed
 
+starting = []
+
 def slow_scheduler(*args, **kw):  # the scheduler's start-up, caught half-way by the kill
+    own = starting[0]
+    while len(own.pids()) < 2:  # forked by the zygote, waiting for this scheduler
+        time.sleep(0.05)
+    print(own.zygote.pid, *own.pids(), flush=True)
     time.sleep(120)
 
 dask.distributed.LocalCluster = slow_scheduler
 real = cluster.Embedded._start
 
 def start(self):
+    starting.append(self)
     real(self)
-    print(self.procs[-1].pid, flush=True)
 
 cluster.Embedded._start = start
 cluster.embedded(2)
@@ -174,8 +180,7 @@ def test_dask_workers_end_with_a_main_process_killed_during_the_clusters_start_u
                             env=dict(os.environ, PYTHONPATH=root))
     workers = []
     try:
-        workers = [int(main.stdout.readline()) for _ in range(2)]
-        time.sleep(0.5)  # the workers' imports (a second of a core each) under way, as the kill comes
+        workers = [int(pid) for pid in main.stdout.readline().split()]  # the zygote and its two workers
         assert all(alive(pid) for pid in workers)
     finally:
         main.send_signal(signal.SIGKILL)
@@ -186,7 +191,7 @@ def test_dask_workers_end_with_a_main_process_killed_during_the_clusters_start_u
     left = [pid for pid in workers if alive(pid)]
     for pid in left:  # not left running for the next test
         os.killpg(pid, signal.SIGKILL)
-    assert not left and len(workers) == 2
+    assert not left and len(workers) == 3
 
 
 def test_a_cells_parameters_are_recorded_for_heuristics_without_any():

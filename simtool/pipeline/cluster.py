@@ -1,19 +1,22 @@
 """The dask backend: the cluster at ``--scheduler``, or one of simtool's own on this machine.
 
 ``--backend dask`` with no scheduler address starts an *embedded* cluster: a dask scheduler in
-this process and ``--jobs`` single-threaded worker processes (``python -m dask worker``, no
-nanny), kept for the rest of the process so that the runs of a sweep, a tuning or a review share
-it, and closed when the command ends, fails or is interrupted: every worker is killed (SIGKILL,
-a worker holds nothing to save), never waited for. A worker also ends on its own within a second
-of losing the scheduler, and at once when simtool ends (a pipe only simtool writes closes,
-:mod:`simtool.pipeline.daskworker`), so not even a ``kill -9`` of simtool, during the cluster's
-start-up as well, leaves one behind.
+this process and ``--jobs`` single-threaded worker processes (``dask worker``, no nanny), kept
+for the rest of the process so that the runs of a sweep, a tuning or a review share it, and
+closed when the command ends, fails or is interrupted: every worker is killed (SIGKILL, a worker
+holds nothing to save), never waited for. The workers are forked by one process, their *zygote*
+(:mod:`simtool.pipeline.daskworker`), that imported dask and simtool once: each worker a fresh
+interpreter importing them cost a second or more of a core, 16 of them most of a 1e7-deal run's
+difference from the local backend. A worker also ends on its own within a second of losing the
+scheduler, and at once when simtool ends (a pipe only simtool writes closes), so not even a
+``kill -9`` of simtool, during the cluster's start-up as well, leaves one behind.
 
 Why not ``LocalCluster``'s own workers: they start through multiprocessing's spawn, which runs
 the caller's ``__main__`` again (a script without ``if __name__ == "__main__":`` then fails with
 a page of tracebacks), each sits under a nanny process of its own, and Ctrl-C in a terminal
-reaches them as well and makes them log. These workers run in sessions of their own, so only
-simtool sees Ctrl-C and stops them; one that dies is replaced, and dask plays its chunks again.
+reaches them as well and makes them log. The zygote and these workers run in sessions of their
+own, so only simtool sees Ctrl-C and stops them; one that dies is replaced, and dask plays its
+chunks again.
 
 Chunks are handed out a few per worker thread at a time, in tasks of up to four, and come back
 in order (:func:`play`): the workers make the tables; the embedded cluster's write them too (they
@@ -25,14 +28,16 @@ from __future__ import annotations
 import atexit
 import errno
 import importlib.util
+import json
 import logging
 import os
-import signal
+import select
 import socket
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -172,26 +177,39 @@ def _result(future):
 
 # ---- the embedded cluster ---------------------------------------------------------------------
 
+class Worker:
+    """An embedded worker, as its zygote reports it."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.pid: int | None = None  # once forked
+        self.returncode: int | None = None  # once ended, as :attr:`subprocess.Popen.returncode`
+        self.last = "it printed nothing"  # its last line of output, once ended
+
+
 class Embedded:
-    """A scheduler in this process and ``size`` single-threaded worker processes of its own."""
+    """A scheduler in this process and ``size`` single-threaded worker processes of its own,
+    forked by a zygote (:mod:`simtool.pipeline.daskworker`) that imported dask and simtool once
+    for all of them."""
 
     def __init__(self, size: int):
         if importlib.util.find_spec("distributed") is None:
             raise SimtoolError("--backend dask needs dask.distributed: pip install 'simtool[cluster]'")
         self.size = size
-        self.procs: list[subprocess.Popen] = []
-        self.logs: list = []  # each worker's output, in the order of procs
+        self.procs: list[Worker] = []
         self.restarts = self.started = 0
         self.ever_joined = False
-        self.client = self.scheduler = None
+        self.client = self.scheduler = self.zygote = None
+        self.commands: int | None = None  # the zygote's standard input
+        self.reports = b""  # the zygote's last report line, while incomplete
         # the workers' lifeline: the write end stays here (never in a forked child), so the
         # kernel closes it when this process ends, however, and the workers end with it
         self.life, self.lifeline = os.pipe()
         _lifelines.add(self.lifeline)
         try:
             for attempt in range(1, PORT_TRIES + 1):
-                # the workers start first and wait for their scheduler: their imports (a second
-                # of a core each) then run while this process imports dask and starts the scheduler
+                # the workers start first and wait for their scheduler: the zygote's imports (a
+                # second of a core) then run while this process imports dask and starts the scheduler
                 self.address = f"tcp://127.0.0.1:{_free_port()}"
                 for _ in range(size):
                     self._start()
@@ -216,9 +234,23 @@ class Embedded:
             raise
 
     def _start(self) -> None:
-        """One more worker, in a session of its own: a Ctrl-C typed at simtool is simtool's
-        alone. Its output goes to a file, read only to say why it ended."""
-        log = tempfile.TemporaryFile()
+        """One more worker, asked of the zygote (started now if there is none)."""
+        if self.zygote is None:
+            self._start_zygote()
+        worker = Worker(f"simtool-{self.started}")
+        self.procs.append(worker)
+        self.started += 1
+        try:
+            os.write(self.commands, json.dumps([worker.name, *worker_command(self.address, worker.name)]).encode()
+                     + b"\n")
+        except BrokenPipeError:  # the zygote ended: check() says why
+            pass
+
+    def _start_zygote(self) -> None:
+        """The workers' zygote, in a session of its own: a Ctrl-C typed at simtool is simtool's
+        alone (its workers have sessions of their own too). Its output goes to a file, read only
+        to say why it ended."""
+        self.zygote_log = tempfile.TemporaryFile()
         src = str(Path(__file__).resolve().parents[2])  # the simtool (and strategies) it must import
         # polars: one thread, as in a forked worker (one worker a core; more would contend)
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")])),
@@ -226,11 +258,40 @@ class Embedded:
                    **{daskworker.PIPE: str(self.life)},
                    **{"DASK_" + key.upper().replace(".", "__").replace("-", "_"): str(value)
                       for key, value in IDLE.items()})
-        self.procs.append(subprocess.Popen(worker_command(self.address, f"simtool-{self.started}"),
-                                           stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
-                                           start_new_session=True, pass_fds=(self.life,)))
-        self.logs.append(log)
-        self.started += 1
+        commands, self.commands = os.pipe()
+        _lifelines.add(self.commands)  # its end, like the lifeline's, ends the zygote and its workers
+        try:
+            self.zygote = subprocess.Popen([sys.executable, "-m", daskworker.__name__, "zygote", PRELOAD],
+                                           stdin=commands, stdout=subprocess.PIPE, stderr=self.zygote_log,
+                                           env=env, start_new_session=True, pass_fds=(self.life,))
+        finally:
+            os.close(commands)
+        os.set_blocking(self.zygote.stdout.fileno(), False)
+
+    def _read(self) -> bool:
+        """Take in what the zygote reported: the workers forked and those ended; whether it has
+        ended (its output read to the end)."""
+        if self.zygote is None:
+            return True
+        while True:
+            try:
+                data = os.read(self.zygote.stdout.fileno(), 1 << 16)
+            except BlockingIOError:
+                return False
+            if not data:
+                return True
+            *lines, self.reports = (self.reports + data).split(b"\n")
+            named = {w.name: w for w in self.procs}
+            for line in lines:
+                name, _, rest = line.decode(errors="replace").partition(" ")
+                worker = named.get(name)
+                if worker is None:
+                    continue
+                if rest.startswith("end "):
+                    code, _, worker.last = rest[4:].partition(" ")
+                    worker.returncode = int(code)
+                else:
+                    worker.pid = int(rest)
 
     def joined(self) -> bool:
         """Whether a worker has joined the scheduler (this process's own: a look, no message)."""
@@ -239,27 +300,32 @@ class Embedded:
 
     def pids(self) -> list[int]:
         """The worker processes running now."""
-        return [p.pid for p in self.procs if p.poll() is None]
+        self._read()
+        return [w.pid for w in self.procs if w.pid is not None and w.returncode is None]
 
     def check(self) -> None:
         """Start a worker in place of each that ended; stop the run once too many have, or at
         once when none has ever joined (it cannot start here: its last line says why)."""
+        self._read()
         self.joined()  # looked at every time, so that a worker that joined and died is known
-        for proc, log in list(zip(self.procs, self.logs, strict=True)):
-            code = proc.poll()
-            if code is None:
+        for worker in list(self.procs):
+            if worker.returncode is None:
                 continue
-            how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+            how = _how(worker.returncode)
             if not self.joined():
                 raise SimtoolError(f"the dask workers of --backend dask cannot start on this machine "
-                                   f"({how}): {_last_line(log)}")
+                                   f"({how}): {worker.last}")
             if self.restarts == RESTARTS:
-                raise WorkerDied(f"{how}; {RESTARTS} dask workers ended before it: {_last_line(log)}")
+                raise WorkerDied(f"{how}; {RESTARTS} dask workers ended before it: {worker.last}")
             self.restarts += 1
-            self.procs.remove(proc)
-            self.logs.remove(log)
-            log.close()
+            self.procs.remove(worker)
             self._start()
+        code = self.zygote.poll()
+        if code is not None:  # killed: no worker can be replaced now
+            if not self.joined():
+                raise SimtoolError(f"the dask workers of --backend dask cannot start on this machine "
+                                   f"({_how(code)}): {_last_line(self.zygote_log)}")
+            raise WorkerDied(f"{_how(code)}: the process that starts the dask workers ended")
 
     def close(self) -> None:
         """Stop the scheduler, then kill every worker: they hold nothing worth waiting for. In
@@ -276,23 +342,29 @@ class Embedded:
         self.life = self.lifeline = None
 
     def _kill_workers(self) -> None:
-        for proc in self.procs:
-            if proc.poll() is None:
-                try:
-                    if hasattr(os, "killpg"):
-                        os.killpg(proc.pid, signal.SIGKILL)  # its session: the worker and what it started
-                    else:  # Windows: no sessions
-                        proc.kill()
-                except (ProcessLookupError, PermissionError):
-                    pass
-        for proc in self.procs:
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:  # stuck in the kernel: the system reaps it
-                pass
-        for log in self.logs:
-            log.close()
-        self.procs, self.logs = [], []
+        """Stop the zygote, which kills its workers (SIGKILL) and reaps them (their CPU is then
+        this process's children's); a moment, not a wait for them to finish anything."""
+        if self.zygote is None:
+            return
+        self.zygote.terminate()
+        _lifelines.discard(self.commands)
+        os.close(self.commands)
+        ends = time.monotonic() + 5
+        while time.monotonic() < ends:  # its last reports: the workers it killed
+            select.select([self.zygote.stdout], [], [], max(0.0, ends - time.monotonic()))
+            if self._read():
+                break
+        try:
+            self.zygote.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # stuck in the kernel: the system reaps it
+            self.zygote.kill()
+        self.zygote.stdout.close()
+        self.zygote_log.close()
+        self.zygote, self.commands, self.reports, self.procs = None, None, b"", []
+
+
+def _how(code: int) -> str:
+    return f"killed by signal {-code}" if code < 0 else f"exit code {code}"
 
 
 def _scheduler(address: str):
@@ -320,14 +392,18 @@ def _port_taken(exc: BaseException) -> bool:
 
 
 def worker_command(address: str, name: str) -> list[str]:
-    """An embedded worker: one thread, no nanny (simtool replaces a dead worker itself), no
-    dashboard, no memory limit (simtool's chunks are bounded), on the loopback only, giving up
-    if its scheduler is not there within 30 s, and at once when this process ends
-    (:mod:`simtool.pipeline.daskworker`); it imports simtool as it starts (``--preload``) rather
-    than at its first chunk."""
-    return [sys.executable, "-m", "simtool.pipeline.daskworker", "worker", address, "--nthreads", "1", "--no-nanny",
-            "--no-dashboard", "--host", "127.0.0.1", "--memory-limit", "0", "--death-timeout", "30",
-            "--preload", "simtool.pipeline.runner", "--name", name]
+    """An embedded worker's ``dask worker`` arguments: one thread, no nanny (simtool replaces a
+    dead worker itself), no dashboard, no memory limit (simtool's chunks are bounded), on the
+    loopback only, giving up if its scheduler is not there within 30 s, and at once when this
+    process ends (:mod:`simtool.pipeline.daskworker`); simtool imported as it starts
+    (``--preload``; the zygote has it already) rather than at its first chunk."""
+    return [address, "--nthreads", "1", "--no-nanny", "--no-dashboard", "--host", "127.0.0.1", "--memory-limit", "0",
+            "--death-timeout", "30", "--preload", PRELOAD, "--name", name]
+
+
+PRELOAD = "simtool.pipeline.runner"
+"""What an embedded worker imports as it starts (the zygote before it forks any): simtool,
+numpy, and every game and strategy built in."""
 
 
 _lifelines: set[int] = set()

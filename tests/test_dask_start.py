@@ -1,0 +1,118 @@
+"""The embedded dask cluster's start: workers forked by one zygote that imported dask and simtool
+once (simtool/pipeline/daskworker.py; docs/speed.md, "The dask backend against local")."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from simtool.pipeline import cluster
+from simtool.pipeline.forked import WorkerDied
+
+pytest.importorskip("distributed")
+psutil = pytest.importorskip("psutil")
+pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX sessions and process groups")
+
+
+def alive(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def gone(pids: list[int], within: float = 15) -> bool:
+    ends = time.monotonic() + within
+    while any(map(alive, pids)) and time.monotonic() < ends:
+        time.sleep(0.05)
+    return not any(map(alive, pids))
+
+
+@pytest.fixture
+def own():
+    cluster.close_embedded()
+    yield cluster.embedded(2)
+    cluster.close_embedded()
+
+
+def test_the_workers_are_forked_by_one_zygote_and_do_not_import_again(own):
+    # before: each worker was a fresh interpreter importing dask and simtool, 0.8 s of CPU on
+    # this 2-core machine; forked, one joins in some 0.02 s, the imports paid once by the zygote
+    own.client.wait_for_workers(2, timeout=60)
+    zygote = psutil.Process(own.zygote.pid)
+    workers = [psutil.Process(pid) for pid in own.pids()]
+    assert len(workers) == 2 and all(w.ppid() == zygote.pid for w in workers)
+    assert sorted(own.client.run(os.getpid).values()) == sorted(w.pid for w in workers)
+    imports = sum(zygote.cpu_times()[:2])
+    assert all(sum(w.cpu_times()[:2]) < imports / 4 for w in workers), (imports, [w.cpu_times() for w in workers])
+    # each in a session of its own: Ctrl-C at a terminal reaches neither them nor the zygote
+    assert {os.getsid(p.pid) for p in (zygote, *workers)} == {zygote.pid, *(w.pid for w in workers)}
+    assert os.getsid(zygote.pid) != os.getsid(0)
+
+
+def test_a_killed_zygote_stops_the_run_in_one_line_and_its_workers_end_with_the_cluster(own):
+    own.client.wait_for_workers(2, timeout=60)
+    workers = own.pids()
+    os.kill(own.zygote.pid, signal.SIGKILL)  # the out-of-memory killer, say
+    own.zygote.wait(timeout=30)
+    with pytest.raises(WorkerDied, match="killed by signal 9: the process that starts the dask workers ended"):
+        own.check()
+    assert len(workers) == 2 and all(map(alive, workers))  # orphans, held by the lifeline alone
+    cluster.close_embedded()
+    assert gone(workers)
+
+
+STARTING = """
+import sys, time
+from simtool.pipeline import cluster
+import dask.distributed
+
+def slow_scheduler(*args, **kw):
+    time.sleep(120)
+
+dask.distributed.LocalCluster = slow_scheduler
+real = cluster.Embedded._start_zygote
+
+def start(self):
+    real(self)
+    print(self.zygote.pid, flush=True)
+
+cluster.Embedded._start_zygote = start
+cluster.embedded(2)
+"""
+
+
+def test_a_zygote_still_importing_ends_with_a_killed_simtool_and_forks_nothing():
+    root = str(Path(__file__).resolve().parents[1])
+    main = subprocess.Popen([sys.executable, "-c", STARTING], stdout=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONPATH=root))
+    try:
+        zygote = int(main.stdout.readline())
+        process = psutil.Process(zygote)
+    finally:
+        main.send_signal(signal.SIGKILL)
+        main.wait()
+    forked = set()
+    ends = time.monotonic() + 15
+    while alive(zygote) and time.monotonic() < ends:
+        try:
+            forked.update(c.pid for c in process.children())
+        except psutil.Error:
+            break
+        time.sleep(0.01)
+    left = alive(zygote)
+    if left:  # not left running for the next test
+        os.killpg(zygote, signal.SIGKILL)
+    assert not left and not forked
+
+
+def test_the_zygote_forks_where_the_local_backend_does():
+    from simtool.pipeline import daskworker, runner
+
+    assert daskworker.FORK == runner.FORK
