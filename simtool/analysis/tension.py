@@ -132,13 +132,17 @@ def text(table: pl.DataFrame, lower_wins: bool) -> str:
     def share(name: str) -> str:
         return stats.fmt_share(r[name], r[f"{name}_low"], r[f"{name}_high"])
 
+    sole = math.isfinite(r["decided_share_of_match"])
     comeback = (f"the winner was behind after round 1 in {share('winner_behind_after_round_1')} of matches "
                 f"and at half-time in {share('winner_behind_at_half_time')}"
                 if math.isfinite(r["winner_behind_at_half_time"]) else
-                "no match lasted more than one round, so no winner could be behind before the end")
+                "no match lasted more than one round, so no winner could be behind before the end" if sole else
+                "no match had a sole winner (every win shared by seats level on total, as partners' is), so "
+                "there is no winner to be behind or to lead for good")
+    decided = (f"; the winner leads for good from round {mean('mean_decided_after')} on "
+               f"({share('decided_share_of_match')} of the way through)" if sole else "")
     return (f"Match tension: a match lasts {mean('mean_rounds')} rounds with {mean('mean_lead_changes')} "
-            f"lead changes; the winner leads for good from round {mean('mean_decided_after')} on "
-            f"({share('decided_share_of_match')} of the way through); {comeback}; first and second end "
+            f"lead changes{decided}; {comeback}; first and second end "
             f"{mean('mean_margin')} points apart{' (lowest total wins)' if lower_wins else ''}.")
 
 

@@ -610,7 +610,14 @@ def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple
     c, clo, chi = lead_changes
     d, dlo, dhi = decided
     near = TENSION_THRESHOLDS
-    if not math.isfinite(b):  # no match of two rounds or more: more matches of one cannot tell
+    if not math.isfinite(b) and not math.isfinite(d):
+        # no match had a sole winner (partners scored alike share every win): the one-round
+        # sentence below blamed match length, beside a match verdict of 4.3 rounds
+        word, more = UNCLEAR, None
+        opening = ("No match had a sole winner (every match's win was shared by seats level on total, as "
+                   "partners always are), so there is no winner to be behind at half-time or to lead for "
+                   "good: simtool measures comebacks seat by seat.")
+    elif not math.isfinite(b):  # no match of two rounds or more: more matches of one cannot tell
         word, more = UNCLEAR, None
         opening = ("No match lasted more than one round, so no winner could be behind at half-time: "
                    "these rules leave no comeback to measure.")
@@ -621,9 +628,9 @@ def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple
                    + (f"{between} tension; {_settle_text(more, 'matches', blo, bhi)}." if word == UNCLEAR
                       else f"{word} tension."))
     changes, changes_ci = mean_span(c, clo, chi)
-    sentence = (opening
-                + f" A match has {changes} lead changes ({changes_ci}); the winner leads for good "
-                f"from {_pct(d)} of the way through ({span(dlo, dhi, _pct)}).")
+    decided_text = (f"; the winner leads for good from {_pct(d)} of the way through ({span(dlo, dhi, _pct)})"
+                    if math.isfinite(d) else "")
+    sentence = opening + f" A match has {changes} lead changes ({changes_ci}){decided_text}."
     return Verdict(word, sentence, {"behind_at_half": b, "behind_at_half_ci": [blo, bhi],
                                     "lead_changes": c, "lead_changes_ci": [clo, chi],
                                     "decided_share": d, "decided_share_ci": [dlo, dhi]},
