@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
 import pytest
 
 import simtool
@@ -44,3 +47,43 @@ def test_matches_without_a_sole_winner_are_not_said_to_last_one_round(spades):
     assert "one round" not in v.sentence and "leads for good from" not in v.sentence
     text = tension.text(table, False)
     assert "no match had a sole winner" in text and "one round" not in text and "nan" not in text
+
+
+PARTNERS = "Seats 0+2 and 1+3 scored alike in every deal, as partners: simtool compares seats, not partnerships"
+
+
+def test_partners_are_found_only_where_seats_scored_alike_in_every_deal():
+    rng = np.random.default_rng(1)
+    side = rng.integers(-50, 100, (200, 2))
+    assert verdicts.partners(side[:, [0, 1, 0, 1]]) == [(0, 2), (1, 3)]
+    assert verdicts.partners(rng.integers(0, 5, (200, 4))) == []  # seats of their own
+    assert verdicts.partners(side[:20, [0, 1, 0, 1]]) == []  # too few deals to tell chance ties
+    assert verdicts.partners(side[:, [0, 1, 0, 0]]) == []  # seat 1 alone: not partnerships
+    assert verdicts.partners(np.zeros((200, 4))) == []  # one side: nothing to compare
+
+
+def test_a_partnership_games_seat_figures_say_partners_split_each_win(spades, tmp_path):
+    """Every seat scores its partnership's score, so partners tie and split each win: a seat's share
+    (fair 25%) and edge are half its partnership's. Before: 'Every seat wins within 1 point of a
+    fair 25.0% of deals', and nothing said that each partnership wins about half the deals, nor
+    that a 1-point seat edge is a 2-point partnership edge. After: the run's seat line, the report's
+    seat verdict and the review's seats sentence say so, with each partnership's share."""
+    from typer.testing import CliRunner
+
+    from simtool.analysis import review
+    from simtool.cli import app
+    from simtool.pipeline.folders import load
+    from simtool.reports import balance
+
+    out = tmp_path / "run"
+    r = CliRunner().invoke(app, ["run", "--game", "designer-spades", "--n", "400", "--seed", "3",
+                                 "--strategy", "random", "--jobs", "1", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    line = r.stdout.replace("\n", " ")
+    assert PARTNERS in line and "The partnerships win 0+2 " in line and "(fair 50.0% each)" in line
+    meta, seats, _ = load(out)
+    a = balance.analysis(meta, seats.collect(), None)
+    assert a.verdicts[0][0] == "Seats" and PARTNERS in a.verdicts[0][2]
+    assert PARTNERS in review.seat_answer(spades, out)["sentence"]
+    won = [float(x) for x in re.findall(r"[0-9]\+[0-9] ([0-9.]+)%", a.verdicts[0][2])]
+    assert len(won) == 2 and abs(sum(won) - 100) < 0.2

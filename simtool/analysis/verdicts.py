@@ -20,6 +20,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from simtool.stats import LUCK_MIN_DEALS, shown_decimals, wilson
 
 SEAT_THRESHOLDS = (1.0, 3.0)
@@ -368,6 +370,41 @@ def seat_verdict(shares: Iterable[tuple[int, float, float, float]], players: int
                                     "unclear_between": [SEAT_WORDS[low], SEAT_WORDS[high]] if word == UNCLEAR
                                     else None},
                    stated(SEAT_WORDS, SEAT_THRESHOLDS), more)
+
+
+PARTNER_UNITS = 30
+"""Units from which seats that scored alike in every one are taken for partners (a few deals of
+a game of seats alone can tie seats by chance)."""
+
+
+def partners(score: np.ndarray) -> list[tuple[int, ...]]:
+    """Seats that scored alike in every unit, ``score`` ``(units, p)``, as a game that scores
+    partnerships gives every partner its side's score: the sides, where every seat has a partner
+    and there are two sides or more; else none."""
+    if len(score) < PARTNER_UNITS:
+        return []
+    sides, left = [], list(range(score.shape[1]))
+    while left:
+        first = left.pop(0)
+        side = (first, *(s for s in left if np.array_equal(score[:, first], score[:, s])))
+        left = [s for s in left if s not in side]
+        sides.append(side)
+    return sides if len(sides) > 1 and all(len(side) > 1 for side in sides) else []
+
+
+def partners_note(sides: list[tuple[int, ...]], shares: Iterable[tuple], unit: str = "deals") -> str:
+    """What the seat figures mean where :func:`partners` found sides (else ""): simtool has no
+    partnerships, partners split each win as a tie, so each seat's share and edge are its side's
+    split among its seats; and each side's share (the sum of its seats')."""
+    if not sides:
+        return ""
+    share = {row[0]: row[1] for row in shares}
+    names = ["+".join(map(str, side)) for side in sides]
+    won = ", ".join(f"{name} {_pct(sum(share[s] for s in side))}" for name, side in zip(names, sides, strict=True))
+    return (f"Seats {' and '.join(names)} scored alike in every {ONE.get(unit, unit)}, as partners: simtool "
+            f"compares seats, not partnerships, so partners split each win as a tie and a seat's share, fair "
+            f"share and edge are its partnership's split among its seats. The partnerships win {won} of "
+            f"{unit} (fair {_pct(1 / len(sides))} each).")
 
 
 def seat_line(shares: Iterable[tuple[int, float, float, float]], players: int, n: int,

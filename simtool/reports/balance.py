@@ -81,6 +81,7 @@ class Analysis:
     capped: int = 0  # matches stopped by the round cap
     metrics: list[tuple[str, pl.DataFrame]] = field(default_factory=list)  # duplicate, luck, tension
     held: pl.DataFrame | None = None  # ratings.held of the first deals, with several strategies
+    sides: list[tuple[int, ...]] = field(default_factory=list)  # partners the scores show (verdicts.partners)
     findings: list[str] = field(default_factory=list)
     verdicts: list[tuple[str, str, str]] = field(default_factory=list)  # (question, word, sentence)
     plots: list[tuple[str, str]] = field(default_factory=list)  # (caption, svg)
@@ -195,7 +196,7 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
         score_test=stats.seat_test(per_deal(score)), strategies=strategies, rates=rates,
         game_tables=analysis_of(game).tables(seats.lazy(), keys, None if matches is None else matches.lazy(),
                                              meta.get("rules")),
-        seats_strategy=names[0],
+        seats_strategy=names[0], sides=verdicts.partners(score),
         figures=headline_figures(game, seats, win, score, names if codes is not None else [],
                                  codes, matches is not None, strata, units),
     )
@@ -461,9 +462,10 @@ def run_verdicts(a: Analysis) -> list[tuple[str, str, str]]:
     if summary.seats_confounded(a.meta):
         out = [("Seats", "none", summary.run_seat_line(a.meta, a.seats, "").split("none. ", 1)[1])]
     else:
-        v = verdicts.seat_verdict(a.seats.select("seat", "win", "win_low", "win_high").rows(), a.p,
-                                  a.meta["n"], a.unit, lineup_text(a.meta))
-        out = [("Seats", v.word, v.sentence)]
+        shares = a.seats.select("seat", "win", "win_low", "win_high").rows()
+        v = verdicts.seat_verdict(shares, a.p, a.meta["n"], a.unit, lineup_text(a.meta))
+        note = verdicts.partners_note(a.sides, shares, a.unit)
+        out = [("Seats", v.word, f"{v.sentence} {note}" if note else v.sentence)]
     per = "rounds" if a.unit == "matches" else "deals"
     for name in analysis_of(a.game).rates:
         text = analysis_of(a.game).rate_text.get(name, f"has {name}")
