@@ -91,6 +91,14 @@ class Analysis:
         return self.meta["players"]
 
     @property
+    def rules_page(self) -> str:
+        """Where the game's complete rules are: a built-in game's page in simtool's docs/rules/, a
+        designer's game's own ``sheet`` (it has no page in simtool's docs)."""
+        if type(self.game).__module__.startswith("simtool.games."):
+            return f"simtool's docs/rules/{self.game.id}.md"
+        return f"{self.game.sheet}, the sheet of {type(self.game).__module__}"
+
+    @property
     def mixed(self) -> bool:
         return self.strategies is not None
 
