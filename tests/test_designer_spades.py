@@ -90,16 +90,16 @@ def test_a_partnership_games_seat_figures_say_partners_split_each_win(spades, tm
 
 
 def test_the_report_points_a_designers_game_to_its_own_rules(spades, tmp_path):
-    """Before: the report's run setup said 'the complete rules are in simtool's
-    docs/rules/designer-spades.md', a page that does not exist; now the game's own ``sheet``; a
-    built-in game's page as before."""
+    """Before: the report's run setup pointed to a page of simtool's rules folder named after the
+    game (the game's id and '.md'), which does not exist; now the game's own ``sheet``; a built-in
+    game's page as before."""
     from simtool.reports import balance
 
     simtool.run("designer-spades", n=60, seed=1, strategy="random", jobs=1, out=tmp_path / "s")
     simtool.run("hearts", n=60, seed=1, strategy="random", jobs=1, out=tmp_path / "h")
     balance.write([tmp_path / "s", tmp_path / "h"], tmp_path / "r.html")
     page = (tmp_path / "r.html").read_text()
-    assert "docs/rules/designer-spades.md" not in page
+    assert "docs/rules/" + spades.id not in page
     assert "the complete rules are in tests/designer_games/spades.py, the sheet of tests.designer_games.spades" in page
     assert "the complete rules are in simtool&#39;s docs/rules/hearts.md" in page or \
         "the complete rules are in simtool's docs/rules/hearts.md" in page
