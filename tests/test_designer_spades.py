@@ -103,3 +103,27 @@ def test_the_report_points_a_designers_game_to_its_own_rules(spades, tmp_path):
     assert "the complete rules are in tests/designer_games/spades.py, the sheet of tests.designer_games.spades" in page
     assert "the complete rules are in simtool&#39;s docs/rules/hearts.md" in page or \
         "the complete rules are in simtool's docs/rules/hearts.md" in page
+
+
+def test_a_partnership_games_match_tension_is_measured_side_against_side(spades, tmp_path):
+    """Partners split every match win, so no seat ever won a match alone. Before: tension had no
+    winner to measure ('No match had a sole winner ...', 0.0 lead changes, first and second 0 points
+    apart: the partners); after, each partnership is one side: comebacks, lead changes and the
+    margin are the sides', and the sentences say so."""
+    from simtool.analysis import review
+    from simtool.pipeline.folders import load
+    from simtool.reports import balance
+
+    out = tmp_path / "m"
+    simtool.run("designer-spades", n=80, seed=2, unit="match", strategy="random", jobs=1, out=out)
+    answer, _ = review.match_questions(spades, out)
+    assert answer["behind_at_half"] is not None and 0 <= answer["behind_at_half"] <= 1
+    assert answer["lead_changes"] > 0 and "sole winner" not in answer["sentence"]
+    assert answer["sentence"].endswith("Partners count as one side: 0+2 against 1+3.")
+    meta, seats, matches = load(out)
+    a = balance.analysis(meta, seats.collect(), matches.collect())
+    assert dict((q, s) for q, _, s in a.verdicts)["Tension"] == answer["sentence"]
+    table = dict(a.metrics)[tension.TABLE].row(0, named=True)
+    assert table["mean_margin"] > 0 and table["mean_lead_changes"] > 0
+    assert tension.text(dict(a.metrics)[tension.TABLE], False, a.sides).endswith(
+        "; partners count as one side: 0+2 against 1+3.")

@@ -211,7 +211,8 @@ def match_questions(game, folder: Path) -> tuple[dict, dict]:
     meta, seats, matches = load(folder)
     seat_rows = collect(folder / "seats.parquet", seats.select("match", "round", "seat", "score"))
     match_rows = collect(folder / "matches.parquet", matches)
-    _, table, _ = tension.analyse(seat_rows, match_rows, game.lower_wins, game.total_floor)
+    sides = verdicts.partners(stats.panel(match_rows, "total", meta["players"]))
+    _, table, _ = tension.analyse(seat_rows, match_rows, game.lower_wins, game.total_floor, sides)
     r = table.row(0, named=True)
 
     def fig(name: str) -> tuple[float, float, float]:
@@ -219,7 +220,7 @@ def match_questions(game, folder: Path) -> tuple[dict, dict]:
 
     n = meta["n"]
     v = verdicts.tension_verdict(fig("winner_behind_at_half_time"), fig("mean_lead_changes"),
-                                 fig("decided_share_of_match"), n)
+                                 fig("decided_share_of_match"), n, sides)
     rows = [{"figure": label, "value": r[name], "ci": [r[f"{name}_low"], r[f"{name}_high"]], "share": share}
             for name, label, share in TENSION_ROWS]
     tension_answer = {"verdict": v.word, "sentence": v.sentence, **v.figures, "table": rows,

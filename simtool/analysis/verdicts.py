@@ -638,10 +638,11 @@ def shared_verdict(name: str, text: str, rates: Iterable[tuple[int, float, float
 
 
 def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple[float, float, float],
-                    decided: tuple[float, float, float], n: int) -> Verdict:
+                    decided: tuple[float, float, float], n: int, sides: Sequence[tuple[int, ...]] = ()) -> Verdict:
     """Does a match stay open? The word (:data:`TENSION_THRESHOLDS`) is on the share of
     matches whose winner was behind at half-time; the sentence adds the mean lead changes
-    and how far into a match the winner leads for good (a share of its rounds)."""
+    and how far into a match the winner leads for good (a share of its rounds), and the
+    ``sides`` of partners the figures count as one seat each (:func:`partners`)."""
     word, between, more = _worded(*behind_half, TENSION_THRESHOLDS, TENSION_WORDS, n, share=True)
     b, blo, bhi = behind_half
     c, clo, chi = lead_changes
@@ -668,6 +669,8 @@ def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple
     decided_text = (f"; the winner leads for good from {_pct(d)} of the way through ({span(dlo, dhi, _pct)})"
                     if math.isfinite(d) else "")
     sentence = opening + f" A match has {changes} lead changes ({changes_ci}){decided_text}."
+    if sides:
+        sentence += f" Partners count as one side: {' against '.join('+'.join(map(str, s)) for s in sides)}."
     return Verdict(word, sentence, {"behind_at_half": b, "behind_at_half_ci": [blo, bhi],
                                     "lead_changes": c, "lead_changes_ci": [clo, chi],
                                     "decided_share": d, "decided_share_ci": [dlo, dhi]},

@@ -215,7 +215,7 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
     if units is not None:
         a.metrics.append((LUCK_TABLE, luck_table(win, score, p, matches is not None)))
     if matches is not None:
-        _, table, lengths = tension.analyse(seats, matches, game.lower_wins, game.total_floor)
+        _, table, lengths = tension.analyse(seats, matches, game.lower_wins, game.total_floor, a.sides)
         a.metrics.append((tension.TABLE, table))
         if lengths.height <= 15:  # longer tails are for the chart
             a.metrics.append(("Match length: share of matches by rounds played", lengths))
@@ -459,7 +459,7 @@ def metric_findings(a: Analysis) -> list[str]:
         elif caption == LUCK_TABLE:
             out.append(luck_text(df, a.unit))
         elif caption == tension.TABLE:
-            out.append(tension.text(df, a.game.lower_wins))
+            out.append(tension.text(df, a.game.lower_wins, a.sides))
     return out
 
 
@@ -501,7 +501,7 @@ def run_verdicts(a: Analysis) -> list[tuple[str, str, str]]:
             return r[name], r[f"{name}_low"], r[f"{name}_high"]
 
         v = verdicts.tension_verdict(figure("winner_behind_at_half_time"), figure("mean_lead_changes"),
-                                     figure("decided_share_of_match"), a.meta["n"])
+                                     figure("decided_share_of_match"), a.meta["n"], a.sides)
         out.append(("Tension", v.word, v.sentence))
     return out
 
@@ -695,7 +695,8 @@ def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> lis
                     svg(distribution(rows, column, "strategy", what))))
     if matches is not None:
         out += [(caption, svg(chart)) for caption, chart in
-                tension.charts(tension.per_match(seats, matches, a.game.lower_wins, a.game.total_floor))]
+                tension.charts(tension.per_match(*tension.as_sides(seats, matches, a.sides), a.game.lower_wins,
+                                                 a.game.total_floor))]
     return out
 
 
