@@ -127,3 +127,18 @@ def test_a_partnership_games_match_tension_is_measured_side_against_side(spades,
     assert table["mean_margin"] > 0 and table["mean_lead_changes"] > 0
     assert tension.text(dict(a.metrics)[tension.TABLE], False, a.sides).endswith(
         "; partners count as one side: 0+2 against 1+3.")
+
+
+def test_a_partnership_games_skill_answer_says_the_search_shares_its_gain(spades, tmp_path):
+    """One pimc seat among random ones: its random partner wins every deal it wins, so its gain over
+    a fair share is half its partnership's. Before: '+13.3 points over a fair share against random
+    players' with no word of it; after, the sentence adds that the partnership gains twice these
+    points, its partner's play included."""
+    from simtool.commands import review as reviews
+
+    r = reviews.review("designer-spades", tmp_path / "rv", seed=5, jobs=1,
+                       sizes=reviews.Sizes(deals=64, matches=40, restrictions=16, duplicate=8, search=32))
+    assert r["questions"]["skill"]["sentence"].endswith(
+        "Partners split each win, so the search's partnership gains twice these points over its fair share, "
+        "its partner's play included.")
+    assert "its partner&#39;s play included" in (tmp_path / "rv" / "review.html").read_text()

@@ -142,7 +142,16 @@ def skill_question(plays: dict[str, Path], default: str, search: str) -> dict:
     n = read_meta(plays["over random"])["n"]
     v = verdicts.skill_verdict(gain("over heuristic"), gain("over random"), gain("doubling"), n, search, default,
                                converged=ladder.converged(doubling))
-    return {"verdict": v.word, "sentence": v.sentence, **v.figures, "thresholds": v.thresholds,
+    meta, seats, _ = load(plays["over random"])
+    score = collect(plays["over random"] / "seats.parquet", seats.select("seat", "score"))
+    sides = verdicts.partners(stats.panel(score, "score", meta["players"]))
+    # the search's partner (random, or the heuristic) splits each win it brings its side
+    times = {len(side) for side in sides}
+    times_text = ("twice" if times == {2} else f"{times.pop()} times" if len(times) == 1
+                  else "as many times as it has seats")
+    sentence = v.sentence + (f" Partners split each win, so the search's partnership gains {times_text} these points "
+                             "over its fair share, its partner's play included." if sides else "")
+    return {"verdict": v.word, "sentence": sentence, **v.figures, "thresholds": v.thresholds,
             "more_deals": v.more, "n": n, "play": f"one {search} seat, seats rotated",
             "figure": {"name": "gain over random (points)", "value": v.figures["over_random_pts"],
                        "ci": v.figures["over_random_ci_pts"]}}
