@@ -142,3 +142,25 @@ def test_a_partnership_games_skill_answer_says_the_search_shares_its_gain(spades
         "Partners split each win, so the search's partnership gains twice these points over its fair share, "
         "its partner's play included.")
     assert "its partner&#39;s play included" in (tmp_path / "rv" / "review.html").read_text()
+
+
+PLUGIN = '''
+import numpy as np
+from strategies import strategy
+
+
+@strategy("spades-first", "the first legal option")
+def first(view, rng):
+    return view.mask.argmax(axis=1)
+'''
+
+
+def test_a_plugin_file_is_found_by_the_name_its_tables_show(tmp_path):
+    """Before: ``heuristics.py:basic`` (the function) played and its tables showed
+    ``heuristics.py:spades-basic`` (the declared name); that name, copied into a line-up, was
+    "no strategy 'spades-basic' in heuristics.py; it defines: basic". Now either plays alike."""
+    (tmp_path / "mine.py").write_text(PLUGIN)
+    by_function = simtool.run("black-white", n=300, seed=1, jobs=1, seats={0: f"{tmp_path / 'mine.py'}:first"})
+    by_label = simtool.run("black-white", n=300, seed=1, jobs=1, seats={0: f"{tmp_path / 'mine.py'}:spades-first"})
+    assert set(by_label.seats["strategy"].cast(str)) >= {"mine.py:spades-first"}
+    assert by_label.seats.equals(by_function.seats)
