@@ -164,3 +164,21 @@ def test_a_plugin_file_is_found_by_the_name_its_tables_show(tmp_path):
     by_label = simtool.run("black-white", n=300, seed=1, jobs=1, seats={0: f"{tmp_path / 'mine.py'}:spades-first"})
     assert set(by_label.seats["strategy"].cast(str)) >= {"mine.py:spades-first"}
     assert by_label.seats.equals(by_function.seats)
+
+
+def test_a_partnership_review_says_its_published_metrics_read_every_deal_as_a_tie(spades, tmp_path):
+    """Before: the review's published metrics gave Spades drawishness 1.000 and no drama or
+    security, without a word; now review.json's seats answer names the partners and the page says
+    what the per-seat definitions make of them. A game of seats alone has no partners."""
+    from simtool.commands import review as reviews
+
+    sizes = reviews.Sizes(deals=64, matches=40, restrictions=16, duplicate=8, search=32, random=64)
+    r = reviews.review("designer-spades", tmp_path / "rv", seed=5, jobs=1, sizes=sizes)
+    assert r["questions"]["seats"]["partners"] == [[0, 2], [1, 3]]
+    assert r["metrics"]["drawishness"]["value"] == 1.0
+    page = (tmp_path / "rv" / "review.html").read_text()
+    assert "Seats 0+2 and 1+3 are partners, who split every win: as these definitions read seats, every deal is " \
+           "a tie for first (drawishness 1.000" in page
+    bw = reviews.review("black-white", tmp_path / "bw", players=4, seed=5, jobs=1, sizes=sizes)
+    assert bw["questions"]["seats"]["partners"] == []
+    assert "are partners" not in (tmp_path / "bw" / "review.html").read_text()

@@ -42,9 +42,10 @@ def seat_answer(game, folder: Path) -> dict:
     shares = [(r["seat"], r["win"], r["win_low"], r["win_high"]) for r in table.iter_rows(named=True)]
     v = verdicts.seat_verdict(shares, meta["players"], meta["n"], "deals", lineup(meta))
     score = collect(folder / "seats.parquet", seats.select("seat", "score"))
-    note = verdicts.partners_note(verdicts.partners(stats.panel(score, "score", meta["players"])), shares)
+    sides = verdicts.partners(stats.panel(score, "score", meta["players"]))
+    note = verdicts.partners_note(sides, shares)
     return {"verdict": v.word, "sentence": f"{v.sentence} {note}" if note else v.sentence, "seats": v.figures["seats"],
-            "play": lineup(meta),
+            "play": lineup(meta), "partners": [list(side) for side in sides],
             "n": meta["n"], "thresholds": v.thresholds, "more_deals": v.more,
             "unclear_between": v.figures["unclear_between"],
             "figure": magnitude(*largest_edge(v.figures["seats"]))}

@@ -137,7 +137,7 @@ class Spades(Game):
         number("target", 200, 50, 1000, "partnership total that ends the match"),
     )
     n_actions = CARDS
-    default_strategy = "high"
+    default_strategy = "low"  # every seat bids nil: "high" bids 13 at every seat, and every deal is a tie
     decisions = (BID, LEAD, FOLLOW)
     columns = {"bid": np.int8, "made": np.int8, "nil": np.int8}
     View = SpadesView
