@@ -10,8 +10,14 @@ import pytest
 
 import simtool
 from simtool.analysis import tension, verdicts
-from simtool.testing import suite
+from simtool.testing import Conformance, suite
 from tests.designer_games.spades import Spades
+
+
+class TestTheDesignersSpades(Conformance):
+    """The whole suite passes a partnership game whose invariant says partners' totals are equal."""
+
+    games = (Spades(),)
 
 
 @pytest.fixture
