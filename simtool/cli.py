@@ -630,11 +630,16 @@ def show_summary(folder: Path) -> None:
 
 
 def _seat_line(meta: dict, seats, matches) -> str:
+    from simtool import stats
     from simtool.analysis.summary import run_seat_line, seat_shares
+    from simtool.analysis.verdicts import partners
     from simtool.reports.balance import lineup_text
 
-    table = seat_shares(meta, seats.collect(), None if matches is None else matches.collect())
-    return run_seat_line(meta, table, lineup_text(meta))
+    seats, matches = seats.collect(), None if matches is None else matches.collect()
+    table = seat_shares(meta, seats, matches)
+    outcome = seats if matches is None else matches
+    sides = partners(stats.panel(outcome, "score" if matches is None else "total", meta["players"]))
+    return run_seat_line(meta, table, lineup_text(meta), sides)
 
 
 def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches: bool,

@@ -40,7 +40,10 @@ def test_plugins_doc_names_every_built_in_strategy():
 
     listed = (ROOT / "docs/plugins.md").read_text().split("**`pimc`, the built-in search**")[0]
     searched = {"pimc", "clairvoyant"}  # the search and its reference have paragraphs of their own
-    assert [name for name in strategies.registry() if f"`{name}`" not in listed and name not in searched] == []
+    # the built-ins only: a designer's installed strategy package failed this test (['spades-basic'])
+    built_in = [s.name for s in strategies.BUILT_IN]
+    assert {"random", "ducker", "pimc"} <= set(built_in)
+    assert [name for name in built_in if f"`{name}`" not in listed and name not in searched] == []
 
 
 def test_plugins_doc_gives_pimc_infer_defaults_of_the_code():

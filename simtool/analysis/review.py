@@ -41,7 +41,11 @@ def seat_answer(game, folder: Path) -> dict:
     table = collect(folder / "seats.parquet", summary.seat_summary(game, seats, by=("seat",)).lazy())
     shares = [(r["seat"], r["win"], r["win_low"], r["win_high"]) for r in table.iter_rows(named=True)]
     v = verdicts.seat_verdict(shares, meta["players"], meta["n"], "deals", lineup(meta))
-    return {"verdict": v.word, "sentence": v.sentence, "seats": v.figures["seats"], "play": lineup(meta),
+    score = collect(folder / "seats.parquet", seats.select("seat", "score"))
+    sides = verdicts.partners(stats.panel(score, "score", meta["players"]))
+    note = verdicts.partners_note(sides, shares)
+    return {"verdict": v.word, "sentence": f"{v.sentence} {note}" if note else v.sentence, "seats": v.figures["seats"],
+            "play": lineup(meta), "partners": [list(side) for side in sides],
             "n": meta["n"], "thresholds": v.thresholds, "more_deals": v.more,
             "unclear_between": v.figures["unclear_between"],
             "figure": magnitude(*largest_edge(v.figures["seats"]))}
@@ -139,7 +143,16 @@ def skill_question(plays: dict[str, Path], default: str, search: str) -> dict:
     n = read_meta(plays["over random"])["n"]
     v = verdicts.skill_verdict(gain("over heuristic"), gain("over random"), gain("doubling"), n, search, default,
                                converged=ladder.converged(doubling))
-    return {"verdict": v.word, "sentence": v.sentence, **v.figures, "thresholds": v.thresholds,
+    meta, seats, _ = load(plays["over random"])
+    score = collect(plays["over random"] / "seats.parquet", seats.select("seat", "score"))
+    sides = verdicts.partners(stats.panel(score, "score", meta["players"]))
+    # the search's partner (random, or the heuristic) splits each win it brings its side
+    times = {len(side) for side in sides}
+    times_text = ("twice" if times == {2} else f"{times.pop()} times" if len(times) == 1
+                  else "as many times as it has seats")
+    sentence = v.sentence + (f" Partners split each win, so the search's partnership gains {times_text} these points "
+                             "over its fair share, its partner's play included." if sides else "")
+    return {"verdict": v.word, "sentence": sentence, **v.figures, "thresholds": v.thresholds,
             "more_deals": v.more, "n": n, "play": f"one {search} seat, seats rotated",
             "figure": {"name": "gain over random (points)", "value": v.figures["over_random_pts"],
                        "ci": v.figures["over_random_ci_pts"]}}
@@ -208,7 +221,8 @@ def match_questions(game, folder: Path) -> tuple[dict, dict]:
     meta, seats, matches = load(folder)
     seat_rows = collect(folder / "seats.parquet", seats.select("match", "round", "seat", "score"))
     match_rows = collect(folder / "matches.parquet", matches)
-    _, table, _ = tension.analyse(seat_rows, match_rows, game.lower_wins, game.total_floor)
+    sides = verdicts.partners(stats.panel(match_rows, "total", meta["players"]))
+    _, table, _ = tension.analyse(seat_rows, match_rows, game.lower_wins, game.total_floor, sides)
     r = table.row(0, named=True)
 
     def fig(name: str) -> tuple[float, float, float]:
@@ -216,7 +230,7 @@ def match_questions(game, folder: Path) -> tuple[dict, dict]:
 
     n = meta["n"]
     v = verdicts.tension_verdict(fig("winner_behind_at_half_time"), fig("mean_lead_changes"),
-                                 fig("decided_share_of_match"), n)
+                                 fig("decided_share_of_match"), n, sides)
     rows = [{"figure": label, "value": r[name], "ci": [r[f"{name}_low"], r[f"{name}_high"]], "share": share}
             for name, label, share in TENSION_ROWS]
     tension_answer = {"verdict": v.word, "sentence": v.sentence, **v.figures, "table": rows,

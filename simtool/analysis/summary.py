@@ -7,7 +7,7 @@ import polars as pl
 
 from simtool import stats
 from simtool.analysis import of as analysis_of
-from simtool.analysis.verdicts import seat_line
+from simtool.analysis.verdicts import partners_note, seat_line
 from simtool.errors import SimtoolError
 from simtool.stats import Figures, estimates, unit_key, unit_sums, wide
 
@@ -104,12 +104,14 @@ def seats_confounded(meta: dict) -> bool:
     return len(set(meta["lineup"])) > 1 and not (meta.get("rotate") or meta.get("duplicate"))
 
 
-def run_seat_line(meta: dict, table: pl.DataFrame, play: str) -> str:
+def run_seat_line(meta: dict, table: pl.DataFrame, play: str, sides: list[tuple[int, ...]] = ()) -> str:
     """The one-line seat verdict of a run (``table``: :func:`seat_shares`), or why a run of
-    mixed seats not rotated has none."""
+    mixed seats not rotated has none; ``sides``: partners the run's scores show
+    (:func:`simtool.analysis.verdicts.partners`), said after the verdict."""
     if seats_confounded(meta):
         return ("Seat verdict: none. The seats hold different strategies, always the same ones, so a "
                 "seat's share is its strategy's as much as its seat's; run with --rotate to separate them.")
     unit = "matches" if meta["unit"] == "match" else "deals"
     rows = table.select("seat", "win", "win_low", "win_high").rows()
-    return seat_line(rows, meta["players"], meta["n"], unit, play)
+    note = partners_note(sides, rows, unit)
+    return seat_line(rows, meta["players"], meta["n"], unit, play) + (f" {note}" if note else "")

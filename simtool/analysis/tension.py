@@ -8,7 +8,8 @@ round and at half-time (comebacks), the final margin between first and second (c
 and the match's length. Lower-is-better games (Trickster) lead with the lowest total; a game
 whose totals have a floor (Out-Trumped's 0) has its running totals floored as it plays them. A
 match whose win is shared has no single winner: it counts for lead changes, margin and
-length only. Every interval is on matches (with ``--duplicate``, on the deal of cards
+length only; partners (seats that scored alike in every match) count as one seat, their side,
+which wins the shares they split. Every interval is on matches (with ``--duplicate``, on the deal of cards
 whose copies they are), through :func:`stats.unit_estimate`.
 """
 
@@ -122,8 +123,8 @@ def lengths(rows: pl.DataFrame) -> pl.DataFrame:
     return stats.count_distribution(rows.select("match", "rounds"), "rounds", values)
 
 
-def text(table: pl.DataFrame, lower_wins: bool) -> str:
-    """The tension figures in one plain sentence."""
+def text(table: pl.DataFrame, lower_wins: bool, sides: list[tuple[int, ...]] = ()) -> str:
+    """The tension figures in one plain sentence; ``sides``: partners counted as one seat each."""
     r = table.row(0, named=True)
 
     def mean(name: str) -> str:
@@ -132,14 +133,20 @@ def text(table: pl.DataFrame, lower_wins: bool) -> str:
     def share(name: str) -> str:
         return stats.fmt_share(r[name], r[f"{name}_low"], r[f"{name}_high"])
 
+    sole = math.isfinite(r["decided_share_of_match"])
     comeback = (f"the winner was behind after round 1 in {share('winner_behind_after_round_1')} of matches "
                 f"and at half-time in {share('winner_behind_at_half_time')}"
                 if math.isfinite(r["winner_behind_at_half_time"]) else
-                "no match lasted more than one round, so no winner could be behind before the end")
+                "no match lasted more than one round, so no winner could be behind before the end" if sole else
+                "no match had a sole winner (every win shared by seats level on total, as partners' is), so "
+                "there is no winner to be behind or to lead for good")
+    decided = (f"; the winner leads for good from round {mean('mean_decided_after')} on "
+               f"({share('decided_share_of_match')} of the way through)" if sole else "")
     return (f"Match tension: a match lasts {mean('mean_rounds')} rounds with {mean('mean_lead_changes')} "
-            f"lead changes; the winner leads for good from round {mean('mean_decided_after')} on "
-            f"({share('decided_share_of_match')} of the way through); {comeback}; first and second end "
-            f"{mean('mean_margin')} points apart{' (lowest total wins)' if lower_wins else ''}.")
+            f"lead changes{decided}; {comeback}; first and second end "
+            f"{mean('mean_margin')} points apart{' (lowest total wins)' if lower_wins else ''}"
+            + (f"; partners count as one side: {' against '.join('+'.join(map(str, s)) for s in sides)}." if sides
+               else "."))
 
 
 def charts(rows: pl.DataFrame) -> list[tuple[str, object]]:
@@ -160,9 +167,30 @@ def charts(rows: pl.DataFrame) -> list[tuple[str, object]]:
              "and match length", chart)]
 
 
+def as_sides(seats: pl.DataFrame, matches: pl.DataFrame,
+             sides: list[tuple[int, ...]]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The seat and match rows with each side of partners (:func:`simtool.analysis.verdicts.partners`)
+    as one seat, numbered as the sides are, winning its seats' shares: partners split every win,
+    so without this no match has a sole winner to measure comebacks and leads by."""
+    if not sides:
+        return seats, matches
+    side = {seat: i for i, members in enumerate(sides) for seat in members}
+    first = [members[0] for members in sides]
+    keys = ["match", "rotation"] if "rotation" in matches.columns else ["match"]
+
+    def renumber(rows: pl.DataFrame) -> pl.DataFrame:
+        return rows.with_columns(pl.col("seat").replace_strict(side, return_dtype=rows["seat"].dtype))
+
+    won = renumber(matches).group_by(*keys, "seat").agg(pl.col("win").sum().round(6))
+    matches = renumber(matches.filter(pl.col("seat").is_in(first))).drop("win").join(won, on=[*keys, "seat"])
+    return renumber(seats.filter(pl.col("seat").is_in(first))), matches.sort(*keys, "seat")
+
+
 def analyse(seats: pl.DataFrame, matches: pl.DataFrame, lower_wins: bool,
-            floor: int | None = None) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
-    """``(per match rows, summary table, length table)``; ``floor``: the game's ``total_floor``."""
-    rows = per_match(seats, matches, lower_wins, floor)
+            floor: int | None = None,
+            sides: list[tuple[int, ...]] = ()) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """``(per match rows, summary table, length table)``; ``floor``: the game's ``total_floor``;
+    ``sides``: partners, each measured as one seat (:func:`as_sides`)."""
+    rows = per_match(*as_sides(seats, matches, sides), lower_wins, floor)
     return rows, summary(rows), lengths(rows)
 

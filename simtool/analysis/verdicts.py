@@ -20,6 +20,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from simtool.stats import LUCK_MIN_DEALS, shown_decimals, wilson
 
 SEAT_THRESHOLDS = (1.0, 3.0)
@@ -370,6 +372,41 @@ def seat_verdict(shares: Iterable[tuple[int, float, float, float]], players: int
                    stated(SEAT_WORDS, SEAT_THRESHOLDS), more)
 
 
+PARTNER_UNITS = 30
+"""Units from which seats that scored alike in every one are taken for partners (a few deals of
+a game of seats alone can tie seats by chance)."""
+
+
+def partners(score: np.ndarray) -> list[tuple[int, ...]]:
+    """Seats that scored alike in every unit, ``score`` ``(units, p)``, as a game that scores
+    partnerships gives every partner its side's score: the sides, where every seat has a partner
+    and there are two sides or more; else none."""
+    if len(score) < PARTNER_UNITS:
+        return []
+    sides, left = [], list(range(score.shape[1]))
+    while left:
+        first = left.pop(0)
+        side = (first, *(s for s in left if np.array_equal(score[:, first], score[:, s])))
+        left = [s for s in left if s not in side]
+        sides.append(side)
+    return sides if len(sides) > 1 and all(len(side) > 1 for side in sides) else []
+
+
+def partners_note(sides: list[tuple[int, ...]], shares: Iterable[tuple], unit: str = "deals") -> str:
+    """What the seat figures mean where :func:`partners` found sides (else ""): simtool has no
+    partnerships, partners split each win as a tie, so each seat's share and edge are its side's
+    split among its seats; and each side's share (the sum of its seats')."""
+    if not sides:
+        return ""
+    share = {row[0]: row[1] for row in shares}
+    names = ["+".join(map(str, side)) for side in sides]
+    won = ", ".join(f"{name} {_pct(sum(share[s] for s in side))}" for name, side in zip(names, sides, strict=True))
+    return (f"Seats {' and '.join(names)} scored alike in every {ONE.get(unit, unit)}, as partners: simtool "
+            f"compares seats, not partnerships, so partners split each win as a tie and a seat's share, fair "
+            f"share and edge are its partnership's split among its seats. The partnerships win {won} of "
+            f"{unit} (fair {_pct(1 / len(sides))} each).")
+
+
 def seat_line(shares: Iterable[tuple[int, float, float, float]], players: int, n: int,
               unit: str = "deals", play: str | None = None) -> str:
     """The one-line seat verdict ``simtool run`` ends with: the word, the sentence, the thresholds."""
@@ -601,16 +638,24 @@ def shared_verdict(name: str, text: str, rates: Iterable[tuple[int, float, float
 
 
 def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple[float, float, float],
-                    decided: tuple[float, float, float], n: int) -> Verdict:
+                    decided: tuple[float, float, float], n: int, sides: Sequence[tuple[int, ...]] = ()) -> Verdict:
     """Does a match stay open? The word (:data:`TENSION_THRESHOLDS`) is on the share of
     matches whose winner was behind at half-time; the sentence adds the mean lead changes
-    and how far into a match the winner leads for good (a share of its rounds)."""
+    and how far into a match the winner leads for good (a share of its rounds), and the
+    ``sides`` of partners the figures count as one seat each (:func:`partners`)."""
     word, between, more = _worded(*behind_half, TENSION_THRESHOLDS, TENSION_WORDS, n, share=True)
     b, blo, bhi = behind_half
     c, clo, chi = lead_changes
     d, dlo, dhi = decided
     near = TENSION_THRESHOLDS
-    if not math.isfinite(b):  # no match of two rounds or more: more matches of one cannot tell
+    if not math.isfinite(b) and not math.isfinite(d):
+        # no match had a sole winner (partners scored alike share every win): the one-round
+        # sentence below blamed match length, beside a match verdict of 4.3 rounds
+        word, more = UNCLEAR, None
+        opening = ("No match had a sole winner (every match's win was shared by seats level on total, as "
+                   "partners always are), so there is no winner to be behind at half-time or to lead for "
+                   "good: simtool measures comebacks seat by seat.")
+    elif not math.isfinite(b):  # no match of two rounds or more: more matches of one cannot tell
         word, more = UNCLEAR, None
         opening = ("No match lasted more than one round, so no winner could be behind at half-time: "
                    "these rules leave no comeback to measure.")
@@ -621,9 +666,11 @@ def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple
                    + (f"{between} tension; {_settle_text(more, 'matches', blo, bhi)}." if word == UNCLEAR
                       else f"{word} tension."))
     changes, changes_ci = mean_span(c, clo, chi)
-    sentence = (opening
-                + f" A match has {changes} lead changes ({changes_ci}); the winner leads for good "
-                f"from {_pct(d)} of the way through ({span(dlo, dhi, _pct)}).")
+    decided_text = (f"; the winner leads for good from {_pct(d)} of the way through ({span(dlo, dhi, _pct)})"
+                    if math.isfinite(d) else "")
+    sentence = opening + f" A match has {changes} lead changes ({changes_ci}){decided_text}."
+    if sides:
+        sentence += f" Partners count as one side: {' against '.join('+'.join(map(str, s)) for s in sides)}."
     return Verdict(word, sentence, {"behind_at_half": b, "behind_at_half_ci": [blo, bhi],
                                     "lead_changes": c, "lead_changes_ci": [clo, chi],
                                     "decided_share": d, "decided_share_ci": [dlo, dhi]},

@@ -81,6 +81,7 @@ class Analysis:
     capped: int = 0  # matches stopped by the round cap
     metrics: list[tuple[str, pl.DataFrame]] = field(default_factory=list)  # duplicate, luck, tension
     held: pl.DataFrame | None = None  # ratings.held of the first deals, with several strategies
+    sides: list[tuple[int, ...]] = field(default_factory=list)  # partners the scores show (verdicts.partners)
     findings: list[str] = field(default_factory=list)
     verdicts: list[tuple[str, str, str]] = field(default_factory=list)  # (question, word, sentence)
     plots: list[tuple[str, str]] = field(default_factory=list)  # (caption, svg)
@@ -88,6 +89,14 @@ class Analysis:
     @property
     def p(self) -> int:
         return self.meta["players"]
+
+    @property
+    def rules_page(self) -> str:
+        """Where the game's complete rules are: a built-in game's page in simtool's docs/rules/, a
+        designer's game's own ``sheet`` (it has no page in simtool's docs)."""
+        if type(self.game).__module__.startswith("simtool.games."):
+            return f"simtool's docs/rules/{self.game.id}.md"
+        return f"{self.game.sheet}, the sheet of {type(self.game).__module__}"
 
     @property
     def mixed(self) -> bool:
@@ -195,7 +204,7 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
         score_test=stats.seat_test(per_deal(score)), strategies=strategies, rates=rates,
         game_tables=analysis_of(game).tables(seats.lazy(), keys, None if matches is None else matches.lazy(),
                                              meta.get("rules")),
-        seats_strategy=names[0],
+        seats_strategy=names[0], sides=verdicts.partners(score),
         figures=headline_figures(game, seats, win, score, names if codes is not None else [],
                                  codes, matches is not None, strata, units),
     )
@@ -206,7 +215,7 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
     if units is not None:
         a.metrics.append((LUCK_TABLE, luck_table(win, score, p, matches is not None)))
     if matches is not None:
-        _, table, lengths = tension.analyse(seats, matches, game.lower_wins, game.total_floor)
+        _, table, lengths = tension.analyse(seats, matches, game.lower_wins, game.total_floor, a.sides)
         a.metrics.append((tension.TABLE, table))
         if lengths.height <= 15:  # longer tails are for the chart
             a.metrics.append(("Match length: share of matches by rounds played", lengths))
@@ -450,7 +459,7 @@ def metric_findings(a: Analysis) -> list[str]:
         elif caption == LUCK_TABLE:
             out.append(luck_text(df, a.unit))
         elif caption == tension.TABLE:
-            out.append(tension.text(df, a.game.lower_wins))
+            out.append(tension.text(df, a.game.lower_wins, a.sides))
     return out
 
 
@@ -461,9 +470,10 @@ def run_verdicts(a: Analysis) -> list[tuple[str, str, str]]:
     if summary.seats_confounded(a.meta):
         out = [("Seats", "none", summary.run_seat_line(a.meta, a.seats, "").split("none. ", 1)[1])]
     else:
-        v = verdicts.seat_verdict(a.seats.select("seat", "win", "win_low", "win_high").rows(), a.p,
-                                  a.meta["n"], a.unit, lineup_text(a.meta))
-        out = [("Seats", v.word, v.sentence)]
+        shares = a.seats.select("seat", "win", "win_low", "win_high").rows()
+        v = verdicts.seat_verdict(shares, a.p, a.meta["n"], a.unit, lineup_text(a.meta))
+        note = verdicts.partners_note(a.sides, shares, a.unit)
+        out = [("Seats", v.word, f"{v.sentence} {note}" if note else v.sentence)]
     per = "rounds" if a.unit == "matches" else "deals"
     for name in analysis_of(a.game).rates:
         text = analysis_of(a.game).rate_text.get(name, f"has {name}")
@@ -491,7 +501,7 @@ def run_verdicts(a: Analysis) -> list[tuple[str, str, str]]:
             return r[name], r[f"{name}_low"], r[f"{name}_high"]
 
         v = verdicts.tension_verdict(figure("winner_behind_at_half_time"), figure("mean_lead_changes"),
-                                     figure("decided_share_of_match"), a.meta["n"])
+                                     figure("decided_share_of_match"), a.meta["n"], a.sides)
         out.append(("Tension", v.word, v.sentence))
     return out
 
@@ -685,7 +695,8 @@ def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> lis
                     svg(distribution(rows, column, "strategy", what))))
     if matches is not None:
         out += [(caption, svg(chart)) for caption, chart in
-                tension.charts(tension.per_match(seats, matches, a.game.lower_wins, a.game.total_floor))]
+                tension.charts(tension.per_match(*tension.as_sides(seats, matches, a.sides), a.game.lower_wins,
+                                                 a.game.total_floor))]
     return out
 
 

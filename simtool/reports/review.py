@@ -331,7 +331,8 @@ def render(result: dict) -> str:
     published = result.get("published")
     versions = [{"label": "Reviewed rules", "rules": result["rules"], "cards": cards(result["questions"]),
                  "questions": result["questions"], "restrictions": restriction_rows(result["questions"]),
-                 "metrics": metric_rows(result.get("metrics") or {}, published), "published": published}]
+                 "metrics": metric_rows(result.get("metrics") or {}, published), "published": published,
+                 "partners": result["questions"]["seats"].get("partners")}]
     other = result.get("versus")
     if other and other.get("questions"):
         label = "--vs-rule version" if other["source"] == "vs-rule" else "Baseline review"
@@ -341,7 +342,8 @@ def render(result: dict) -> str:
             metrics.published(other.get("game"), other.get("players")) if other["source"] == "baseline" else None
         versions.append({"label": label, "rules": other.get("rules") or {}, "cards": cards(other["questions"]),
                          "questions": other["questions"], "restrictions": restriction_rows(other["questions"]),
-                         "metrics": metric_rows(other.get("metrics") or {}, theirs), "published": theirs})
+                         "metrics": metric_rows(other.get("metrics") or {}, theirs), "published": theirs,
+                         "partners": other["questions"].get("seats", {}).get("partners")})
     return env.get_template("review.html.j2").render(
         r=result, versions=versions, changes=change_rows(result), tone=TONE,
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
