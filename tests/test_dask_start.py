@@ -116,3 +116,34 @@ def test_the_zygote_forks_where_the_local_backend_does():
     from simtool.pipeline import daskworker, runner
 
     assert daskworker.FORK == runner.FORK
+
+
+CONNECTING = """
+import asyncio, os, signal, sys
+import distributed.client
+
+connect = distributed.client.Client._ensure_connected
+
+async def killed_meanwhile(self, *args, **kwargs):  # `kill` (or Ctrl-C) as the client connects
+    os.kill(os.getpid(), signal.SIGTERM)
+    await asyncio.sleep(0.3)
+    return await connect(self, *args, **kwargs)
+
+distributed.client.Client._ensure_connected = killed_meanwhile
+from simtool.cli import main
+sys.argv = ["simtool", "run", "--n", "1000", "--backend", "dask", "--jobs", "1", "--out", sys.argv[1], "-q"]
+sys.exit(main())
+"""
+
+
+def test_a_stop_as_the_embedded_client_connects_ends_simtool_at_once_in_one_line(tmp_path):
+    # before: the half-connected client was left to its finalizer, which ran once the scheduler's
+    # event loop had stopped: simtool hung 60 s after its line, then printed a TimeoutError
+    root = str(Path(__file__).resolve().parents[1])
+    main = subprocess.Popen([sys.executable, "-c", CONNECTING, str(tmp_path / "run")], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=root))
+    try:
+        err = main.communicate(timeout=30)[1]
+    finally:
+        main.kill()
+    assert main.returncode == 130 and err.strip().startswith("interrupted") and "\n" not in err.strip(), err
