@@ -147,3 +147,38 @@ def test_a_stop_as_the_embedded_client_connects_ends_simtool_at_once_in_one_line
     finally:
         main.kill()
     assert main.returncode == 130 and err.strip().startswith("interrupted") and "\n" not in err.strip(), err
+
+
+def open_files(pid: int) -> list[str]:
+    """The pipes, /dev/nulls and unlinked files among ``pid``'s file descriptors (not what dask
+    itself opens and closes meanwhile: sockets, its scratch space, /proc)."""
+    fds = Path(f"/proc/{pid}/fd")
+    links = []
+    for fd in fds.iterdir():
+        try:
+            links.append(os.readlink(fd))
+        except FileNotFoundError:  # closed meanwhile
+            pass
+    return sorted(link for link in links
+                  if link.startswith("pipe:") or link == os.devnull or link.endswith("(deleted)"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir() or not cluster.daskworker.FORK,
+                    reason="Linux's /proc, forked workers")
+def test_a_forked_worker_holds_the_lifeline_and_its_own_log_and_nothing_else_of_the_zygotes():
+    # before: fork copied every file of the zygote's into each worker: the zygote's wake-up pipe,
+    # two /dev/nulls and the logs of every worker forked before it (their space in /tmp held
+    # until it ended too)
+    cluster.close_embedded()
+    own = cluster.embedded(3)
+    try:
+        own.client.wait_for_workers(3, timeout=60)
+        lifeline = os.readlink(f"/proc/self/fd/{own.life}")
+        assert open_files(own.zygote.pid).count("/dev/null") == 1
+        for pid in own.pids():
+            log = os.readlink(f"/proc/{pid}/fd/1")
+            assert log.endswith("(deleted)") and os.readlink(f"/proc/{pid}/fd/2") == log
+            assert set(open_files(pid)) == {"/dev/null", lifeline, log}, (pid, open_files(pid))
+            assert open_files(pid).count("/dev/null") == 1
+    finally:
+        cluster.close_embedded()

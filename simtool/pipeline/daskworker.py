@@ -92,9 +92,9 @@ class Zygote:
     def serve(self) -> None:
         signal.signal(signal.SIGTERM, lambda *_: self.end())
         # a worker's end wakes the loop at once: simtool replaces it as soon as it knows
-        self.ended, wake = os.pipe()
-        os.set_blocking(wake, False)
-        signal.set_wakeup_fd(wake)
+        self.ended, self.wake = os.pipe()
+        os.set_blocking(self.wake, False)
+        signal.set_wakeup_fd(self.wake)
         signal.signal(signal.SIGCHLD, lambda *_: None)
         pending = b""
         while True:
@@ -139,10 +139,13 @@ class Zygote:
             for signum in (signal.SIGTERM, signal.SIGCHLD):
                 signal.signal(signum, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
-            os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+            _null_at(0, os.O_RDONLY)
             os.dup2(log, 1)
             os.dup2(log, 2)
-            os.close(self.out)
+            # what fork copied of the zygote's own: a worker holds the lifeline and its log only
+            # (its elder siblings' logs held their space in /tmp after they ended)
+            for fd in (self.out, self.ended, self.wake, *(other.fileno() for _, other in self.children.values())):
+                os.close(fd)
             watch(self.life)
             code = dask_worker(args)
         finally:
@@ -188,9 +191,15 @@ def _last_line(log) -> str:
     return lines[-1] if lines else "it printed nothing"
 
 
+def _null_at(fd: int, flags: int) -> None:
+    null = os.open(os.devnull, flags)
+    os.dup2(null, fd)
+    os.close(null)
+
+
 def zygote(preload: list[str]) -> None:
     out = os.dup(1)  # the reports; fd 1 itself is no one's (each worker's log, once forked)
-    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    _null_at(1, os.O_WRONLY)
     life = int(os.environ.pop(PIPE))
     stop_r, stop_w = os.pipe()
     watcher = watch(life, stop_r)
