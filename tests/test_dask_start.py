@@ -182,3 +182,34 @@ def test_a_forked_worker_holds_the_lifeline_and_its_own_log_and_nothing_else_of_
             assert open_files(pid).count("/dev/null") == 1
     finally:
         cluster.close_embedded()
+
+
+SPAWNING = """
+import runpy, sys
+sys.platform = "darwin"  # where fork is unsafe for numpy: the zygote spawns each worker
+sys.argv[0] = "daskworker"
+runpy.run_module("simtool.pipeline.daskworker", run_name="__main__", alter_sys=True)
+"""
+
+
+def test_a_zygote_that_cannot_fork_spawns_working_workers():
+    # before: it spawned `python -m __main__` (its own __name__, run as -m), and every worker
+    # ended at once: "Error while finding module specification for '__main__'"
+    import json
+
+    root = str(Path(__file__).resolve().parents[1])
+    life, lifeline = os.pipe()
+    zygote = subprocess.Popen([sys.executable, "-c", SPAWNING, "zygote", cluster.PRELOAD], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, pass_fds=(life,),
+                              env=dict(os.environ, PYTHONPATH=root, **{cluster.daskworker.PIPE: str(life)}))
+    os.close(life)
+    try:
+        zygote.stdin.write(json.dumps(["w", "--version"]).encode() + b"\n")
+        zygote.stdin.flush()
+        forked, ended = zygote.stdout.readline().split(), zygote.stdout.readline().decode()
+    finally:
+        os.close(lifeline)  # the zygote's end, as simtool's
+        zygote.wait(timeout=30)
+        zygote.stdin.close()
+        zygote.stdout.close()
+    assert forked[0] == b"w" and ended.startswith("w end 0 dask worker, version"), ended

@@ -119,7 +119,8 @@ class Zygote:
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
         try:
             if not self.fork:
-                pid = subprocess.Popen([sys.executable, "-m", __name__, *args], stdin=subprocess.DEVNULL,
+                # not __name__: the zygote runs as ``-m``, its __name__ is "__main__"
+                pid = subprocess.Popen([sys.executable, "-m", __spec__.name, *args], stdin=subprocess.DEVNULL,
                                        stdout=log, stderr=log, start_new_session=True, pass_fds=(self.life,),
                                        env=dict(os.environ, **{PIPE: str(self.life)})).pid
             elif (pid := os.fork()) == 0:
