@@ -213,3 +213,53 @@ def test_a_zygote_that_cannot_fork_spawns_working_workers():
         zygote.stdin.close()
         zygote.stdout.close()
     assert forked[0] == b"w" and ended.startswith("w end 0 dask worker, version"), ended
+
+
+RACING = """
+import os, runpy, signal, sys, threading, time
+# a thread that takes SIGTERM, as polars' out-of-core cleaner in the zygote does
+bystander = threading.Thread(target=time.sleep, args=(3600,), daemon=True)
+bystander.start()
+fork = os.fork
+
+def forked_then_stopped():
+    pid = fork()
+    if pid:  # simtool's close (SIGTERM) between the fork and the record of the child
+        print(pid, file=sys.stderr, flush=True)
+        signal.pthread_kill(bystander.ident, signal.SIGTERM)
+        time.sleep(0.5)
+    return pid
+
+os.fork = forked_then_stopped
+sys.argv[0] = "daskworker"
+runpy.run_module("simtool.pipeline.daskworker", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.skipif(not cluster.daskworker.FORK, reason="forked workers")
+def test_a_zygote_stopped_as_it_forks_leaves_no_worker_running():
+    # before: SIGTERM was blocked in the zygote's main thread only; another thread took it, and
+    # the zygote ended before it recorded the child it had just forked, which it left running
+    import json
+
+    root = str(Path(__file__).resolve().parents[1])
+    life, lifeline = os.pipe()
+    zygote = subprocess.Popen([sys.executable, "-c", RACING, "zygote", cluster.PRELOAD], stdin=subprocess.PIPE,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, pass_fds=(life,),
+                              env=dict(os.environ, PYTHONPATH=root, **{cluster.daskworker.PIPE: str(life)}))
+    os.close(life)
+    worker = None
+    try:
+        waiting = ["tcp://127.0.0.1:9", "--no-nanny", "--no-dashboard", "--death-timeout", "60"]  # for no scheduler
+        zygote.stdin.write(json.dumps(["w", *waiting]).encode() + b"\n")
+        zygote.stdin.flush()
+        worker = int(zygote.stderr.readline())
+        zygote.wait(timeout=30)
+        left = not gone([worker], within=3)
+    finally:
+        os.close(lifeline)  # what is left ends with it, as with simtool
+        zygote.kill()
+        zygote.wait()
+        zygote.stdin.close()
+        zygote.stderr.close()
+    assert zygote.returncode == 0 and not left

@@ -90,14 +90,20 @@ class Zygote:
         self.children: dict[int, tuple[str, object]] = {}  # pid: name, log
 
     def serve(self) -> None:
-        signal.signal(signal.SIGTERM, lambda *_: self.end())
-        # a worker's end wakes the loop at once: simtool replaces it as soon as it knows
+        # a worker's end, and SIGTERM, wake the loop at once: simtool replaces it as soon as it knows
         self.ended, self.wake = os.pipe()
         os.set_blocking(self.wake, False)
         signal.set_wakeup_fd(self.wake)
         signal.signal(signal.SIGCHLD, lambda *_: None)
+        # SIGTERM ends the zygote from this loop only, never between a fork and the record of its
+        # child (which it would leave running): blocking it in this thread could not keep it out,
+        # as another thread (polars' out-of-core cleaner) takes it and Python runs the handler here
+        self.stopping = False
+        signal.signal(signal.SIGTERM, lambda *_: setattr(self, "stopping", True))
         pending = b""
         while True:
+            if self.stopping:
+                self.end()
             ready = select.select([0, self.life, self.ended], [], [])[0]
             if self.life in ready:  # simtool ended
                 self.end()
@@ -115,19 +121,14 @@ class Zygote:
 
     def start(self, name: str, args: list[str]) -> None:
         log = tempfile.TemporaryFile()
-        # no SIGTERM between the fork and the record of the child: it would be left running
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
-        try:
-            if not self.fork:
-                # not __name__: the zygote runs as ``-m``, its __name__ is "__main__"
-                pid = subprocess.Popen([sys.executable, "-m", __spec__.name, *args], stdin=subprocess.DEVNULL,
-                                       stdout=log, stderr=log, start_new_session=True, pass_fds=(self.life,),
-                                       env=dict(os.environ, **{PIPE: str(self.life)})).pid
-            elif (pid := os.fork()) == 0:
-                self._worker(args, log.fileno())
-            self.children[pid] = (name, log)
-        finally:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+        if not self.fork:
+            # not __name__: the zygote runs as ``-m``, its __name__ is "__main__"
+            pid = subprocess.Popen([sys.executable, "-m", __spec__.name, *args], stdin=subprocess.DEVNULL,
+                                   stdout=log, stderr=log, start_new_session=True, pass_fds=(self.life,),
+                                   env=dict(os.environ, **{PIPE: str(self.life)})).pid
+        elif (pid := os.fork()) == 0:
+            self._worker(args, log.fileno())
+        self.children[pid] = (name, log)
         self.report(f"{name} {pid}")
 
     def _worker(self, args: list[str], log: int) -> None:
@@ -139,7 +140,6 @@ class Zygote:
             signal.set_wakeup_fd(-1)
             for signum in (signal.SIGTERM, signal.SIGCHLD):
                 signal.signal(signum, signal.SIG_DFL)
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
             _null_at(0, os.O_RDONLY)
             os.dup2(log, 1)
             os.dup2(log, 2)
