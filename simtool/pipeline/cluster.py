@@ -227,7 +227,11 @@ class Embedded:
             from dask.distributed import Client
 
             with dask.config.set(IDLE):
-                self.client = Client(self.scheduler, set_as_default=False)
+                # held before it connects, so that close() closes it however its start ends: one
+                # that a Ctrl-C (or SIGTERM) left half-connected was closed by its finalizer once
+                # the scheduler's event loop had stopped, and simtool hung 60 s after its last line
+                self.client = Client.__new__(Client)
+                self.client.__init__(self.scheduler, set_as_default=False)
             self.client.register_worker_callbacks(setup=_steady_malloc)
         except BaseException:
             self.close()

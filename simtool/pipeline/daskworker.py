@@ -90,14 +90,20 @@ class Zygote:
         self.children: dict[int, tuple[str, object]] = {}  # pid: name, log
 
     def serve(self) -> None:
-        signal.signal(signal.SIGTERM, lambda *_: self.end())
-        # a worker's end wakes the loop at once: simtool replaces it as soon as it knows
-        self.ended, wake = os.pipe()
-        os.set_blocking(wake, False)
-        signal.set_wakeup_fd(wake)
+        # a worker's end, and SIGTERM, wake the loop at once: simtool replaces it as soon as it knows
+        self.ended, self.wake = os.pipe()
+        os.set_blocking(self.wake, False)
+        signal.set_wakeup_fd(self.wake)
         signal.signal(signal.SIGCHLD, lambda *_: None)
+        # SIGTERM ends the zygote from this loop only, never between a fork and the record of its
+        # child (which it would leave running): blocking it in this thread could not keep it out,
+        # as another thread (polars' out-of-core cleaner) takes it and Python runs the handler here
+        self.stopping = False
+        signal.signal(signal.SIGTERM, lambda *_: setattr(self, "stopping", True))
         pending = b""
         while True:
+            if self.stopping:
+                self.end()
             ready = select.select([0, self.life, self.ended], [], [])[0]
             if self.life in ready:  # simtool ended
                 self.end()
@@ -115,18 +121,14 @@ class Zygote:
 
     def start(self, name: str, args: list[str]) -> None:
         log = tempfile.TemporaryFile()
-        # no SIGTERM between the fork and the record of the child: it would be left running
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
-        try:
-            if not self.fork:
-                pid = subprocess.Popen([sys.executable, "-m", __name__, *args], stdin=subprocess.DEVNULL,
-                                       stdout=log, stderr=log, start_new_session=True, pass_fds=(self.life,),
-                                       env=dict(os.environ, **{PIPE: str(self.life)})).pid
-            elif (pid := os.fork()) == 0:
-                self._worker(args, log.fileno())
-            self.children[pid] = (name, log)
-        finally:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+        if not self.fork:
+            # not __name__: the zygote runs as ``-m``, its __name__ is "__main__"
+            pid = subprocess.Popen([sys.executable, "-m", __spec__.name, *args], stdin=subprocess.DEVNULL,
+                                   stdout=log, stderr=log, start_new_session=True, pass_fds=(self.life,),
+                                   env=dict(os.environ, **{PIPE: str(self.life)})).pid
+        elif (pid := os.fork()) == 0:
+            self._worker(args, log.fileno())
+        self.children[pid] = (name, log)
         self.report(f"{name} {pid}")
 
     def _worker(self, args: list[str], log: int) -> None:
@@ -138,11 +140,13 @@ class Zygote:
             signal.set_wakeup_fd(-1)
             for signum in (signal.SIGTERM, signal.SIGCHLD):
                 signal.signal(signum, signal.SIG_DFL)
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
-            os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+            _null_at(0, os.O_RDONLY)
             os.dup2(log, 1)
             os.dup2(log, 2)
-            os.close(self.out)
+            # what fork copied of the zygote's own: a worker holds the lifeline and its log only
+            # (its elder siblings' logs held their space in /tmp after they ended)
+            for fd in (self.out, self.ended, self.wake, *(other.fileno() for _, other in self.children.values())):
+                os.close(fd)
             watch(self.life)
             code = dask_worker(args)
         finally:
@@ -188,9 +192,15 @@ def _last_line(log) -> str:
     return lines[-1] if lines else "it printed nothing"
 
 
+def _null_at(fd: int, flags: int) -> None:
+    null = os.open(os.devnull, flags)
+    os.dup2(null, fd)
+    os.close(null)
+
+
 def zygote(preload: list[str]) -> None:
     out = os.dup(1)  # the reports; fd 1 itself is no one's (each worker's log, once forked)
-    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    _null_at(1, os.O_WRONLY)
     life = int(os.environ.pop(PIPE))
     stop_r, stop_w = os.pipe()
     watcher = watch(life, stop_r)
