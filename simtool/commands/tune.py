@@ -868,4 +868,14 @@ def check_report(out: str | Path, folder: Path) -> None:
     if where.parent == home and where.name.startswith(("study.db", CONFIG)) or runs in (where, *where.parents):
         raise SimtoolError(f"report {out} would replace the tuning's own files; choose another "
                            f"--report such as {Path(folder) / 'tune.html'}")
+    # another tuning's tune.html was replaced by this one's page (a review's folder likewise),
+    # its tune.json left beside a page of other trials; a folder this tuning lies in is another's
+    # only for a page put straight into it
+    other = next((a for a in where.parents if a != home and (a == where.parent or a not in home.parents)
+                  and any((a / record).is_file() for record in (CONFIG, "review.json"))), None)
+    if other is not None:
+        whose = "tuning" if (other / CONFIG).is_file() else "review"
+        raise SimtoolError(f"report {out} would go into another {whose}'s folder ({other}), which "
+                           f"answers from its own files; choose another --report such as "
+                           f"{Path(folder) / 'tune.html'}")
     check_output(out, [Path(folder)], "tune", "report")
