@@ -32,3 +32,34 @@ def test_tune_report_in_its_own_folder_inside_a_review_still_writes(tmp_path):
     r = cli(*TUNE, "--out", tmp_path / "mine")
     assert r.exit_code == 0, r.output
     assert (tmp_path / "mine" / "tune.html").is_file()
+
+
+@pytest.fixture(scope="module")
+def bw_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("r20") / "bw"
+    r = cli("run", "--game", "black-white", "--n", 200, "--seed", 1, "--jobs", 1, "-q", "--out", out)
+    assert r.exit_code == 0, r.output
+    return out
+
+
+@pytest.mark.parametrize("name", ["x.json", "x.csv", "x"])
+def test_a_report_named_other_than_html_is_refused(bw_run, tmp_path, name):
+    # before: exit 0 and an HTML page written as x.json (docs/cli.md: `-o reports/NAME.html`)
+    r = cli("report", bw_run, "-o", tmp_path / name)
+    assert r.exit_code == 2, r.output
+    assert len(r.output.strip().splitlines()) == 1
+    assert "a report is an HTML page only" in r.output and f"{tmp_path / 'x.html'}" in r.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_sweeps_report_named_json_is_refused_before_a_cell_is_played(tmp_path):
+    r = cli("sweep", "-g", "black-white", "-l", "random", "--n", 10, "-j", 1, "-q", "--runs", tmp_path / "cells",
+            "-o", tmp_path / "s.json")
+    assert r.exit_code == 2 and "give a name ending in .html (or .htm) for --out" in r.output, r.output
+    assert not (tmp_path / "cells").exists()
+
+
+@pytest.mark.parametrize("name", ["x.html", "x.HTM"])
+def test_a_report_named_html_or_htm_is_written(bw_run, tmp_path, name):
+    assert cli("report", bw_run, "-o", tmp_path / name).exit_code == 0
+    assert (tmp_path / name).read_text().startswith("<!DOCTYPE html>")
