@@ -63,3 +63,28 @@ def test_a_sweeps_report_named_json_is_refused_before_a_cell_is_played(tmp_path)
 def test_a_report_named_html_or_htm_is_written(bw_run, tmp_path, name):
     assert cli("report", bw_run, "-o", tmp_path / name).exit_code == 0
     assert (tmp_path / name).read_text().startswith("<!DOCTYPE html>")
+
+
+@pytest.mark.parametrize("call", [
+    lambda s, tmp: s.run("black-white", n="50", seed=1),
+    lambda s, tmp: s.ladder.climb("black-white", tmp / "l", n="50", seed=1, rungs=["random", "high"]),
+    lambda s, tmp: s.restrict.measure("kansas-city", tmp / "r", n="50", seed=1),
+    lambda s, tmp: s.tune.configure("black-white", ["hand_size"], ["seat_spread:min"], n="50", seed=1)])
+def test_the_python_api_refuses_a_count_given_as_a_string(tmp_path, call):
+    # before: simtool.run(n="50") played 50 deals, while seed="3" and players="3" were refused
+    import simtool
+
+    with pytest.raises(simtool.SimtoolError) as e:
+        call(simtool, tmp_path)
+    assert str(e.value) == ("bad n '50'; expected a whole number of deals (or matches), 1 or more, such as "
+                            "1_000_000 or 1e6, not a string")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_python_api_still_takes_whole_numbers_and_the_command_line_text(tmp_path):
+    import simtool
+
+    assert simtool.run("black-white", n=1e2, seed=1).seats.height == 300
+    assert simtool.tune.configure("black-white", ["hand_size"], ["seat_spread:min"], seed=1).n == 100_000
+    r = cli("run", "--game", "black-white", "--n", "1e2", "--seed", 1, "--jobs", 1, "-q", "--out", tmp_path / "c")
+    assert r.exit_code == 0, r.output

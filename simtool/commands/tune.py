@@ -145,7 +145,7 @@ class Config:
 
 @arguments.called("simtool.tune.configure")
 def configure(game: str, vary: list[str], objective: list[str], players: int | None = None,
-              trials: int = 60, n="1e5", lineup: str | None = None, strong: str | None = None,
+              trials: int = 60, n=100_000, lineup: str | None = None, strong: str | None = None,
               weak: str = "random", seed: int | None = None, rules: dict | None = None) -> Config:
     """Check every input of a tuning (one-line errors) and return its configuration."""
     arguments.tuning(game, vary, objective, players, rules, lineup, strong, weak, seed)

@@ -202,6 +202,10 @@ def parse_count(text, name: str | None = None) -> int:
     """A positive whole number of deals: ``1e6``, ``1000000`` or ``1_000_000`` (an underscore only
     between digits, as in Python). An error names it ``name`` (a plan file's key), else as the
     caller gave it: ``--n`` on the command line, ``n`` in Python."""
+    if isinstance(text, str) and name is None and not arguments.COMMAND_LINE.get():
+        # n="50" played 50 deals where seed="3" and players="3" were refused: Python takes numbers
+        raise SimtoolError(f"bad n {shown(text)}; expected a whole number of deals (or matches), 1 or "
+                           f"more, such as 1_000_000 or 1e6, not a string")
     name = name or arguments.option("n")
     value = None
     if isinstance(text, (int, np.integer)) and not isinstance(text, bool):
