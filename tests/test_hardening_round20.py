@@ -4,6 +4,8 @@ numbers on every command. Each test failed on the code before its fix."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from .test_cli import cli
@@ -88,3 +90,13 @@ def test_the_python_api_still_takes_whole_numbers_and_the_command_line_text(tmp_
     assert simtool.tune.configure("black-white", ["hand_size"], ["seat_spread:min"], seed=1).n == 100_000
     r = cli("run", "--game", "black-white", "--n", "1e2", "--seed", 1, "--jobs", 1, "-q", "--out", tmp_path / "c")
     assert r.exit_code == 0, r.output
+
+
+def test_a_review_of_custom_sizes_is_labelled_custom(bw_review):
+    # before: review.json "effort": "quick" and the page's "Effort quick: 64 deals ...", for sizes
+    # no effort plays (docs/review.md: from Python, sizes=Sizes(...) fixes them)
+    out, result = bw_review
+    assert result["effort"] == "custom"
+    assert json.loads((out / "review.json").read_text())["effort"] == "custom"
+    page = " ".join((out / "review.html").read_text().split())
+    assert "Effort custom:" in page and "Effort quick" not in page

@@ -53,6 +53,8 @@ from simtool.pipeline.runner import BACKENDS, RunSpec, make_spec, play_chunk
 EFFORTS = {"quick": 60, "standard": 300, "thorough": 1800}
 """Wall seconds each effort aims at, on :data:`CORES` cores (more cores finish sooner; the
 deals played do not depend on ``--jobs``)."""
+CUSTOM = "custom"
+"""The effort a review records when ``sizes`` were given from Python (or its baseline's were)."""
 CORES = 2
 PLAYING = 0.85
 """The part of the budget spent playing: the rest goes to starting up, the pilot, starting the
@@ -533,19 +535,23 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     if baseline is not None and Path(baseline).resolve() == out.resolve():
         raise SimtoolError(f"{option('baseline')} {baseline} is the review's own {option('out')}; give the folder "
                            f"of an earlier review")
+    # sizes given are no effort's: their review was labelled "Effort quick" (or the effort
+    # given, whose sizes they replaced)
+    label = CUSTOM if sizes is not None else None
     if before is not None and seed is None and sizes is None:
         seed, sizes = baseline_deals(before, game, players)
         if effort is not None:  # the effort asked for is played, on the baseline's deals as far as they go
             sizes = None
         elif sizes is not None:  # the review says what it played: the baseline's effort
-            effort = before.get("effort") if before.get("effort") in EFFORTS else None
+            label = before.get("effort") if before.get("effort") in (*EFFORTS, CUSTOM) else None
+            effort = label if label in EFFORTS else None
     effort = "quick" if effort is None else effort
     s = setup(game, out, players, rules, effort, vs_rules, seed, sizes, hold=True)
     try:
         folders = play_all(s, out, jobs, progress, backend, scheduler)
         if progress is not None:
             progress("writing the review", 0, 0)
-        result = answers.review(s.game, s.players, list(s.versions), effort, asdict(s.sizes), s.seed, folders,
+        result = answers.review(s.game, s.players, list(s.versions), label or effort, asdict(s.sizes), s.seed, folders,
                                 before, None if baseline is None else Path(baseline))
         pages.write(out, result)
         return result
