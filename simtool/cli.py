@@ -352,10 +352,22 @@ Backend = Annotated[str, typer.Option("--backend", help="local (--jobs processes
 Scheduler = Annotated[Optional[str], typer.Option("--scheduler", envvar="SIMTOOL_SCHEDULER",
                                                   help="dask scheduler address, tcp://HOST:PORT "
                                                   "(--backend dask; default: a cluster of its own).")]
-Timeout = Annotated[Optional[str], typer.Option("--timeout", metavar="<float>",
-                                                callback=number("--timeout", arguments.TIMEOUT_VALID),
+def _timeout(ctx: typer.Context, text: str | None) -> float | None:
+    """``--timeout`` as a number; one in range also limits a plugin file's import until the
+    command ends (``strategies.IMPORT_LIMIT``): the line-up is read before the first deal."""
+    value = number("--timeout", arguments.TIMEOUT_VALID)(text)
+    if value is not None and 0 < value <= arguments.TIMEOUT_MAX:
+        import strategies
+
+        token = strategies.IMPORT_LIMIT.set(value)
+        ctx.call_on_close(lambda: strategies.IMPORT_LIMIT.reset(token))
+    return value
+
+
+Timeout = Annotated[Optional[str], typer.Option("--timeout", metavar="<float>", callback=_timeout,
                                                 help="Stop if a strategy takes longer than this many seconds "
-                                                "over one decision (default: no limit).")]
+                                                "over one decision, or a plugin file longer to import "
+                                                "(default: no limit).")]
 def folder_option(option: str):
     """The parser of a folder option: its text as a path, a blank one refused (as a Path, typer
     took ``--out ""`` for ``Path("")``, the working folder, where ``simtool run`` wrote its run),

@@ -100,3 +100,44 @@ def test_a_review_of_custom_sizes_is_labelled_custom(bw_review):
     assert json.loads((out / "review.json").read_text())["effort"] == "custom"
     page = " ".join((out / "review.html").read_text().split())
     assert "Effort custom:" in page and "Effort quick" not in page
+
+
+SLEEPY = '''import time
+time.sleep(60)
+
+
+def play(view, rng):
+    return view.legal
+'''
+
+
+@pytest.mark.parametrize("command", [["run", "--game", "black-white", "--seat", "0={}"],
+                                     ["ladder", "--game", "black-white", "--rungs", "random,{}"]])
+def test_timeout_covers_a_plugins_import(tmp_path, command):
+    # before: the import slept its 60 s (for ever, had it looped) whatever --timeout 0.5 said
+    import time
+
+    plugin = tmp_path / "sleepy.py"
+    plugin.write_text(SLEEPY)
+    argv = [a.format(f"{plugin}:play") for a in command]
+    start = time.monotonic()
+    r = cli(*argv, "--n", 50, "-j", 1, "-q", "--timeout", "0.5", "--out", tmp_path / "out")
+    assert time.monotonic() - start < 20
+    assert r.exit_code == 2, r.output
+    assert r.output.strip() == (f"error: strategy plugin {plugin} took longer than 0.5 s (--timeout 0.5) to import "
+                                f"(the limit covers a plugin's import as well as each decision); give a longer "
+                                f"--timeout, or none")
+    assert not (tmp_path / "out").exists()
+
+
+def test_timeout_covers_a_plugins_import_from_python(tmp_path):
+    import simtool
+
+    plugin = tmp_path / "sleepy.py"
+    plugin.write_text(SLEEPY)
+    with pytest.raises(simtool.SimtoolError, match=r"took longer than 0.5 s \(timeout=0.5\) to import"):
+        simtool.run("black-white", n=50, seats={0: f"{plugin}:play"}, timeout=0.5)
+    # without a limit the import takes what it takes
+    import strategies
+
+    assert strategies.IMPORT_LIMIT.get() is None
