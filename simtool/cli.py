@@ -338,8 +338,9 @@ N = Annotated[Optional[str], typer.Option("--n", "-n", help="Deals (or matches) 
 SEED, JOBS = options.Value(options.WHOLE, low=0, high=arguments.SEED_MAX), options.Value(options.WHOLE, low=1)
 WHOLE = options.Value(options.WHOLE)
 """A whole number written as --n takes one (``1e3``, ``1_000``); the command checks its range."""
-LEAD_HISTORY = options.Value(options.WHOLE, low=0)
-"""--lead-history's range checked here: the API's own check named ``lead_history`` and ``None``."""
+LEAD_HISTORY, TRIALS = options.Value(options.WHOLE, low=0, high=MAX_COUNT), options.Value(options.WHOLE, high=MAX_COUNT)
+"""--lead-history's range checked here: the API's own check named ``lead_history`` and ``None``;
+both at most the largest count (1e400 was written into run.json and tune.json, 400 digits long)."""
 Seed = Annotated[Optional[str], typer.Option("--seed", metavar="<int>", callback=checked("--seed", SEED),
                                              help="Seed (default: fresh, recorded).")]
 Jobs = Annotated[Optional[str], typer.Option("--jobs", "-j", metavar="<int>", callback=checked("--jobs", JOBS),
@@ -860,7 +861,7 @@ def tune(
                                         "first_seat_edge (bare: =0, fair; or :min|:max), RATE=TARGET (overshoot=0.5), "
                                         "skill[:max], match_rounds=N. Repeatable: several make a "
                                         "Pareto front."),
-    trials: str = typer.Option("60", "--trials", metavar="INTEGER", callback=checked("--trials", WHOLE),
+    trials: str = typer.Option("60", "--trials", metavar="INTEGER", callback=checked("--trials", TRIALS),
                                help="Trials (a space this small or smaller is "
                                "covered by a grid, each point once). Run again with more to extend "
                                "the study."),

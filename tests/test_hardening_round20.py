@@ -141,3 +141,25 @@ def test_timeout_covers_a_plugins_import_from_python(tmp_path):
     import strategies
 
     assert strategies.IMPORT_LIMIT.get() is None
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["run", "-g", "black-white", "--n", 10, "--lead-history", "1e400"],
+     "bad --lead-history '1e400'; expected a whole number 0..9223372036854775807"),
+    (["tune", "-g", "black-white", "--vary", "hand_size", "--objective", "seat_spread:min", "--n", 100,
+      "--trials", "1e400"], "bad --trials '1e400'; expected a whole number at most 9223372036854775807")])
+def test_a_count_past_the_largest_is_refused_not_written_400_digits_long(tmp_path, argv, said):
+    # before: exit 0, run.json's "leads" (tune.json's "trials") a 401-digit number, which a JSON
+    # reader of 64-bit numbers (jq, JavaScript) reads as infinity
+    r = cli(*argv, "-j", 1, "-q", "--out", tmp_path / "out")
+    assert r.exit_code == 2 and r.output.strip() == f"error: {said}", r.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_count_past_the_largest_is_refused_from_python(tmp_path):
+    import simtool
+
+    with pytest.raises(simtool.SimtoolError, match="at most 2\\^63 - 1"):
+        simtool.run("black-white", n=10, lead_history=10 ** 400)
+    with pytest.raises(simtool.SimtoolError, match="at most 2\\^63 - 1"):
+        simtool.tune.configure("black-white", ["hand_size"], ["seat_spread:min"], trials=2 ** 63, n=100)

@@ -41,7 +41,7 @@ from simtool.errors import SimtoolError, bad, choices, option, os_problem
 from simtool.games import ROUND_CAP
 from simtool.pipeline import folders
 from simtool.pipeline.folders import PLAYED_BY, FolderLock, load, parse_json, write_json
-from simtool.pipeline.runner import RunSpec, make_spec, parse_count
+from simtool.pipeline.runner import MAX_COUNT, RunSpec, make_spec, parse_count
 
 STUDY = "tune"
 CONFIG = "tune.json"
@@ -163,8 +163,8 @@ def configure(game: str, vary: list[str], objective: list[str], players: int | N
     labels = [o.label for o in parsed]
     if len(set(labels)) < len(labels):
         raise SimtoolError(f"an {option('objective')} is given twice; give each once")
-    if not arguments.whole(trials) or trials < 1:  # numpy's too, as simtool.run takes its n
-        raise SimtoolError(f"bad {option('trials')} {trials!r}; expected a whole number, 1 or more")
+    if not arguments.whole(trials) or not 1 <= trials <= MAX_COUNT:  # numpy's too, as simtool.run takes its n
+        raise SimtoolError(f"bad {option('trials')} {trials!r}; expected a whole number, 1 or more (at most 2^63 - 1)")
     count = parse_count(n)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 62))

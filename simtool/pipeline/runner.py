@@ -122,9 +122,10 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     isolate = arguments.flag("isolate", isolate)
     arguments.number("precision", precision, "0.005")
     leads = 0 if lead_history is None else lead_history
-    if not (arguments.whole(leads) and leads >= 0):  # 0, as None, records none
+    # at most the largest count: a 400-digit lead_history (--lead-history 1e400) was written into run.json
+    if not (arguments.whole(leads) and 0 <= leads <= MAX_COUNT):  # 0, as None, records none
         raise arguments.bad("lead_history", lead_history, "a whole number of deals (or matches) per chunk, "
-                            "or 0 or None for none")
+                            "at most 2^63 - 1, or 0 or None for none")
     leads = int(leads)
     if leads and not g.redeals:
         raise SimtoolError(f"{g.id} cannot re-deal what a seat does not see, so it has no lead "
