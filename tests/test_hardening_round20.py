@@ -163,3 +163,19 @@ def test_a_count_past_the_largest_is_refused_from_python(tmp_path):
         simtool.run("black-white", n=10, lead_history=10 ** 400)
     with pytest.raises(simtool.SimtoolError, match="at most 2\\^63 - 1"):
         simtool.tune.configure("black-white", ["hand_size"], ["seat_spread:min"], trials=2 ** 63, n=100)
+
+
+@pytest.mark.parametrize("goals, said", [
+    (["seat_spread", "seat_spread:max"], "--objective seat_spread is given twice, as seat_spread:min and "
+                                         "seat_spread:max; give each figure one goal"),
+    (["first_seat_edge", "first_seat_edge:max"],
+     "--objective first_seat_edge is given twice, as first_seat_edge=0 and first_seat_edge:max; give each "
+     "figure one goal")])
+def test_tune_refuses_two_goals_for_one_figure(tmp_path, goals, said):
+    # before: exit 0, a tuning minimising and maximising the seat spread at once: every trial on
+    # its Pareto front, and a recommendation written from it
+    objectives = [a for g in goals for a in ("--objective", g)]
+    r = cli("tune", "-g", "black-white", "--vary", "hand_size", *objectives, "--n", 100, "-j", 1, "-q",
+            "--out", tmp_path / "t")
+    assert r.exit_code == 2 and r.output.strip() == f"error: {said}", r.output
+    assert not (tmp_path / "t").exists()

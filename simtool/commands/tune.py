@@ -163,6 +163,12 @@ def configure(game: str, vary: list[str], objective: list[str], players: int | N
     labels = [o.label for o in parsed]
     if len(set(labels)) < len(labels):
         raise SimtoolError(f"an {option('objective')} is given twice; give each once")
+    # seat_spread:min with seat_spread:max (or two targets of one rate): a Pareto front on which
+    # every trial lies, "recommended" as if it answered something
+    figures = [o.figure for o in parsed]
+    if twice := next((f for f in figures if figures.count(f) > 1), None):
+        raise SimtoolError(f"{option('objective')} {twice} is given twice, as "
+                           f"{' and '.join(o.label for o in parsed if o.figure == twice)}; give each figure one goal")
     if not arguments.whole(trials) or not 1 <= trials <= MAX_COUNT:  # numpy's too, as simtool.run takes its n
         raise SimtoolError(f"bad {option('trials')} {trials!r}; expected a whole number, 1 or more (at most 2^63 - 1)")
     count = parse_count(n)
