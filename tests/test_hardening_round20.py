@@ -179,3 +179,17 @@ def test_tune_refuses_two_goals_for_one_figure(tmp_path, goals, said):
             "--out", tmp_path / "t")
     assert r.exit_code == 2 and r.output.strip() == f"error: {said}", r.output
     assert not (tmp_path / "t").exists()
+
+
+@pytest.mark.parametrize("name, folder", [("runs", False), ("sizes.json", True)])
+def test_a_review_refuses_a_file_where_its_runs_folder_goes(tmp_path, name, folder):
+    # before: the review wrote sizes.json beside the user's file named runs, then stopped with
+    # "cannot write to folder OUT/runs/seats: Not a directory"
+    out = tmp_path / "rv"
+    out.mkdir()
+    (out / name).mkdir() if folder else (out / name).write_text("mine")
+    r = cli("review", "-g", "black-white", "-j", 1, "-q", "--seed", 1, "--out", out)
+    assert r.exit_code == 2, r.output
+    assert r.output.strip() == (f"error: {out} holds {name}, which no review wrote; choose a new or empty folder "
+                                f"for --out (simtool never writes over other files)")
+    assert [p.name for p in out.iterdir()] == [name]

@@ -274,7 +274,10 @@ def check_folder(out: Path) -> None:
         raise SimtoolError(f"cannot make the review folder {out}: {os_problem(out, exc)}; "
                            f"choose another {option('out')}") from None
     if out.is_dir():
-        strange = sorted(p.name for p in out.iterdir() if p.name not in OUTPUTS and not p.name.startswith("."))
+        # a file named runs (a folder named sizes.json) is no review's either: the review wrote its
+        # sizes.json beside the user's file, then stopped at "cannot write to folder runs/seats"
+        strange = sorted(p.name for p in out.iterdir() if not p.name.startswith(".")
+                         and (p.name not in OUTPUTS or (p.name == "runs") != p.is_dir()))
         if strange:
             raise SimtoolError(f"{out} holds {', '.join(strange[:3])}{', ...' if len(strange) > 3 else ''}, "
                                f"which no review wrote; choose a new or empty folder for {option('out')} "
