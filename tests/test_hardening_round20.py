@@ -193,3 +193,19 @@ def test_a_review_refuses_a_file_where_its_runs_folder_goes(tmp_path, name, fold
     assert r.output.strip() == (f"error: {out} holds {name}, which no review wrote; choose a new or empty folder "
                                 f"for --out (simtool never writes over other files)")
     assert [p.name for p in out.iterdir()] == [name]
+
+
+@pytest.mark.parametrize("deals, said", [(10 ** 400, "deals=" + "1" + "0" * 56 + "..."), (64.0, "deals=64.0"),
+                                         (2 ** 63, "deals=9223372036854775808")])
+def test_a_review_refuses_sizes_past_the_largest_count_before_writing(tmp_path, deals, said):
+    # before: deals=10**400 was written into sizes.json, then refused as "bad n 1000...": an
+    # argument nobody gave, and a sizes.json the same review read again
+    from simtool.commands.review import Sizes, review
+    from simtool.errors import SimtoolError
+
+    tiny = dict(deals=64, matches=2, restrictions=16, duplicate=8, search=2, random=64, leads=2)
+    with pytest.raises(SimtoolError) as e:
+        review("black-white", tmp_path / "rv", seed=1, jobs=1, sizes=Sizes(**tiny | {"deals": deals}))
+    assert str(e.value).startswith(f"bad sizes {said}; expected simtool.commands.review.Sizes(")
+    assert "up to 2^63 - 1" in str(e.value) and len(str(e.value)) < 400
+    assert not (tmp_path / "rv").exists()

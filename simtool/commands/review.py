@@ -45,10 +45,10 @@ import numpy as np
 from simtool import arguments, games, options
 from simtool.commands import ladder, restrict
 from simtool.commands.plans import play
-from simtool.errors import SimtoolError, choices, option, os_problem
+from simtool.errors import SimtoolError, choices, option, os_problem, shown
 from simtool.pipeline.folders import FolderLock, let_go, parse_json, write_json
 from simtool.pipeline.folders import hold as hold_folder
-from simtool.pipeline.runner import BACKENDS, RunSpec, make_spec, play_chunk
+from simtool.pipeline.runner import BACKENDS, MAX_COUNT, RunSpec, make_spec, play_chunk
 
 EFFORTS = {"quick": 60, "standard": 300, "thorough": 1800}
 """Wall seconds each effort aims at, on :data:`CORES` cores (more cores finish sooner; the
@@ -399,7 +399,8 @@ def other_settings(path: Path, state: dict) -> str | None:
 
 
 def _whole(value, least: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= least
+    # at most the largest count: deals=10**400 was written into sizes.json, then refused as "bad n"
+    return isinstance(value, int) and not isinstance(value, bool) and least <= value <= MAX_COUNT
 
 
 def sound(sizes: Sizes, unplayed: tuple[str, ...] = ()) -> bool:
@@ -524,9 +525,13 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     arguments.execution(jobs, False, progress, backend, scheduler, "progress(question, done, total)")
     baseline = arguments.folder("baseline", baseline, optional=True)
     if sizes is not None and not (isinstance(sizes, Sizes) and sound(sizes)):
-        raise SimtoolError(f"bad sizes {sizes!r}; expected simtool.commands.review.Sizes(deals=..., matches=..., "
-                           f"restrictions=..., duplicate=..., search=..., random=..., leads=...) of whole "
-                           f"numbers 1 or more ({', '.join(OPTIONAL)}: 0 or more), or None for the effort's")
+        # the size at fault, not the whole Sizes: a 400-digit one made the line 400 characters long
+        wrong = [f"{k}={shown(v)}" for k, v in asdict(sizes).items()
+                 if not _whole(v, 0 if k in OPTIONAL else 1)] if isinstance(sizes, Sizes) else [shown(sizes)]
+        raise SimtoolError(f"bad sizes {', '.join(wrong)}; expected simtool.commands.review.Sizes(deals=..., "
+                           f"matches=..., restrictions=..., duplicate=..., search=..., random=..., leads=...) of whole "
+                           f"numbers 1 or more ({', '.join(OPTIONAL)}: 0 or more) up to 2^63 - 1, or None for "
+                           f"the effort's")
     if backend not in BACKENDS:
         raise SimtoolError(f"unknown backend '{backend}'; valid: {choices(BACKENDS)}")
     if vs_rules is not None and baseline is not None:
