@@ -209,3 +209,21 @@ def test_a_review_refuses_sizes_past_the_largest_count_before_writing(tmp_path, 
     assert str(e.value).startswith(f"bad sizes {said}; expected simtool.commands.review.Sizes(")
     assert "up to 2^63 - 1" in str(e.value) and len(str(e.value)) < 400
     assert not (tmp_path / "rv").exists()
+
+
+@pytest.mark.parametrize("change, said", [
+    ({"objectives": ["nope"]}, "unknown objective 'nope' for black-white; valid: "),
+    ({"vary": {"hand_size": [10, 99]}},
+     "bad rule hand_size 99 for black-white; expected sheet or a whole number 1..32")])
+def test_tune_refuses_a_changed_config_before_its_folder_is_made(tmp_path, change, said):
+    # before: objectives=["nope"] refused after tune.json was written into the new folder;
+    # hand_size 99 tuned, each of its trials skipped as a game that cannot be played
+    import dataclasses
+
+    import simtool
+
+    config = simtool.tune.configure("black-white", ["hand_size=10..12"], ["seat_spread"], trials=2, n=200, seed=1)
+    with pytest.raises(simtool.SimtoolError) as e:
+        simtool.tune.tune(dataclasses.replace(config, **change), tmp_path / "t")
+    assert str(e.value).startswith(said)
+    assert not (tmp_path / "t").exists()

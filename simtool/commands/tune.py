@@ -554,7 +554,15 @@ def check_config(config: Config) -> None:
     ``players=9`` in the game's KeyError, each after the tuning's folder was made."""
     odd = next((name for name, ok in _sound(config).items() if not ok), None)
     if odd is None:
-        games.check_players(games.get(config.game), config.players)
+        g = games.get(config.game)
+        games.check_players(g, config.players)
+        # objectives=["nope"] was refused only after tune.json was written into the new folder;
+        # vary={"hand_size": [10, 99]} tuned a value no rule takes, each trial of it "skipped"
+        for objective in config.objectives:
+            parse_objective(g, objective)
+        for name, values in {**config.vary, **{k: [v] for k, v in config.rules.items()}}.items():
+            for value in values:
+                options.resolve(g, {name: value})
         return
     raise SimtoolError(f"bad config: its {odd} {getattr(config, odd)!r} is none that simtool.tune.configure "
                        f"makes; make the tuning with configure(game, vary, objective, ...), which checks it")
