@@ -227,3 +227,17 @@ def test_tune_refuses_a_changed_config_before_its_folder_is_made(tmp_path, chang
         simtool.tune.tune(dataclasses.replace(config, **change), tmp_path / "t")
     assert str(e.value).startswith(said)
     assert not (tmp_path / "t").exists()
+
+
+def test_the_same_review_gone_on_from_the_command_line_keeps_the_custom_label(tmp_path):
+    # before: `simtool review` in the folder of a review of given sizes went on with its
+    # sizes.json (64 deals) and labelled it "Effort quick"
+    from simtool.commands.review import Sizes, review
+
+    out = tmp_path / "rv"
+    tiny = Sizes(deals=64, matches=2, restrictions=16, duplicate=8, search=2, random=64, leads=2)
+    assert review("black-white", out, seed=1, jobs=1, sizes=tiny)["effort"] == "custom"
+    r = cli("review", "-g", "black-white", "--out", out, "-j", 1, "-q")
+    assert r.exit_code == 0, r.output
+    again = json.loads((out / "review.json").read_text())
+    assert again["effort"] == "custom" and again["sizes"]["deals"] == 64

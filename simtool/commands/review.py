@@ -122,6 +122,9 @@ class Setup:
     sizes: Sizes
     lock: FolderLock | None = field(default=None, compare=False, repr=False)
     """The review folder's, held while the review writes it (:func:`setup`'s ``hold``)."""
+    piloted: bool = True
+    """Whether the sizes are those the effort's pilot chose (else given, or saved by a review of
+    given sizes: ``custom``)."""
 
 
 def search_names(game_id: str) -> tuple[str | None, str | None]:
@@ -347,8 +350,10 @@ def _decide(g, p: int, versions: tuple[dict, ...], out: Path, effort: str, seed:
     if state != saved:
         out.mkdir(parents=True, exist_ok=True)
         write_json(out / SIZES, state)
+    timed = state["pilot_seconds_per_unit"]
+    piloted = timed is not None and state["sizes"] == asdict(sizes(effort, timed, p, len(restricted), len(versions)))
     return Setup(g.id, p, versions, default, weaker, search, doubled, restricted, state["seed"], effort,
-                 Sizes(**state["sizes"]))
+                 Sizes(**state["sizes"]), piloted=piloted)
 
 
 def check_going_on(out: Path, saved: dict, state: dict) -> None:
@@ -555,6 +560,8 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
             effort = label if label in EFFORTS else None
     effort = "quick" if effort is None else effort
     s = setup(game, out, players, rules, effort, vs_rules, seed, sizes, hold=True)
+    # sizes.json's sizes, saved by a review of given sizes, went on as "quick" in `simtool review`
+    label = label or (effort if s.piloted else CUSTOM)
     try:
         folders = play_all(s, out, jobs, progress, backend, scheduler)
         if progress is not None:
