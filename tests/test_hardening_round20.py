@@ -128,6 +128,9 @@ def test_timeout_covers_a_plugins_import(tmp_path, command):
                                 f"(the limit covers a plugin's import as well as each decision); give a longer "
                                 f"--timeout, or none")
     assert not (tmp_path / "out").exists()
+    import strategies
+
+    assert strategies.IMPORT_LIMIT.get() is None  # the command's limit ends with it
 
 
 def test_timeout_covers_a_plugins_import_from_python(tmp_path):
