@@ -21,7 +21,7 @@ from dataclasses import replace
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from simtool.engine import Overtime, deadline, printing_aside
+from simtool.engine import Overtime, deadline, printing_aside, process_kept
 from simtool.errors import SimtoolError, by_the_user, choices, describe, option
 
 # nine_lives_belief: exact's reading of the others, offered to pimc@infer
@@ -206,7 +206,7 @@ def _load_entry_point(ep) -> Strategy:
     # guarded as a plugin file's import is: a package replacing simtool's code as it is imported
     # was neither named nor put back
     with untouched(f"installed strategy '{ep.name}' (entry point {ep.value}), as it was imported,"), \
-            printing_aside():
+            printing_aside(), process_kept():
         try:
             obj = ep.load()
         except BaseException as exc:  # one broken package must not take every strategy down
@@ -368,7 +368,8 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
             raise SimtoolError(f"strategy plugin {path} is not a Python file; expected FILE.py:NAME")
         module = importlib.util.module_from_spec(spec)
         limit = _import_limit()
-        with untouched(f"strategy plugin {path}, as it was imported,"), printing_aside(), importing_beside(path):
+        with untouched(f"strategy plugin {path}, as it was imported,"), printing_aside(), importing_beside(path), \
+                process_kept():
             try:
                 with deadline(limit) if limit else nullcontext():
                     spec.loader.exec_module(module)

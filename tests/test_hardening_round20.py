@@ -5,6 +5,8 @@ numbers on every command. Each test failed on the code before its fix."""
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -244,3 +246,29 @@ def test_the_same_review_gone_on_from_the_command_line_keeps_the_custom_label(tm
     assert r.exit_code == 0, r.output
     again = json.loads((out / "review.json").read_text())
     assert again["effort"] == "custom" and again["sizes"]["deals"] == 64
+
+
+IMPORTS = {  # what a plugin's import changed, and what became of the run before
+    "chdir": "os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'elsewhere'))",  # not found
+    "umask": "os.umask(0o777)",  # run.json and seats.parquet of mode 000
+    "environ": "os.environ['POLARS_MAX_THREADS'] = '0'",  # polars' panic, exit 1
+    "recursion": "import sys\nsys.setrecursionlimit(60)"}  # a traceback, exit 1
+
+
+@pytest.mark.parametrize("change", sorted(IMPORTS))
+def test_what_a_plugins_import_changes_in_the_process_is_put_back(tmp_path, monkeypatch, change):
+    import os
+
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "mover.py").write_text(f"import os\n{IMPORTS[change]}\nfrom simtool import bits\n\n\n"
+                                       f"def play(view, rng):\n    return bits.lowest(view.legal)\n")
+    monkeypatch.chdir(tmp_path)
+    limit, mask, threads = sys.getrecursionlimit(), os.umask(0o022), os.environ.get("POLARS_MAX_THREADS")
+    os.umask(mask)
+    r = cli("run", "-g", "black-white", "--n", 10, "-j", 1, "-q", "--seed", 1, "--seat", "0=mover.py:play",
+            "--out", "r")
+    assert r.exit_code == 0, r.output
+    assert list((tmp_path / "elsewhere").iterdir()) == [] and Path.cwd() == tmp_path
+    for table in ("run.json", "seats.parquet"):
+        assert (tmp_path / "r" / table).stat().st_mode & 0o444 == 0o444 & ~mask
+    assert os.environ.get("POLARS_MAX_THREADS") == threads and sys.getrecursionlimit() == limit
