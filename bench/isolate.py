@@ -51,7 +51,7 @@ def main(argv=None) -> None:
     parser.add_argument("--seats", type=int, default=1)
     parser.add_argument("--plugin", choices=sorted(PLUGINS), default="lowest")
     args = parser.parse_args(argv)
-    n = parse_count(args.n)
+    n = parse_count(args.n, "--n")
     best = {False: [float("inf")] * 2, True: [float("inf")] * 2}
     for _ in range(args.repeat):
         for isolate in best:

@@ -66,7 +66,7 @@ def parse(argv=None):
 
 def main(argv=None) -> None:
     args = parse(argv)
-    spec = make_spec("black-white", 3, parse_count(args.n), "random", seed=1)
+    spec = make_spec("black-white", 3, parse_count(args.n, "--n"), "random", seed=1)
     best = {name: float("inf") for name in POOLS}
     for _ in range(args.repeat):
         for name, run in POOLS.items():

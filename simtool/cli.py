@@ -338,8 +338,9 @@ N = Annotated[Optional[str], typer.Option("--n", "-n", help="Deals (or matches) 
 SEED, JOBS = options.Value(options.WHOLE, low=0, high=arguments.SEED_MAX), options.Value(options.WHOLE, low=1)
 WHOLE = options.Value(options.WHOLE)
 """A whole number written as --n takes one (``1e3``, ``1_000``); the command checks its range."""
-LEAD_HISTORY = options.Value(options.WHOLE, low=0)
-"""--lead-history's range checked here: the API's own check named ``lead_history`` and ``None``."""
+LEAD_HISTORY, TRIALS = options.Value(options.WHOLE, low=0, high=MAX_COUNT), options.Value(options.WHOLE, high=MAX_COUNT)
+"""--lead-history's range checked here: the API's own check named ``lead_history`` and ``None``;
+both at most the largest count (1e400 was written into run.json and tune.json, 400 digits long)."""
 Seed = Annotated[Optional[str], typer.Option("--seed", metavar="<int>", callback=checked("--seed", SEED),
                                              help="Seed (default: fresh, recorded).")]
 Jobs = Annotated[Optional[str], typer.Option("--jobs", "-j", metavar="<int>", callback=checked("--jobs", JOBS),
@@ -352,10 +353,22 @@ Backend = Annotated[str, typer.Option("--backend", help="local (--jobs processes
 Scheduler = Annotated[Optional[str], typer.Option("--scheduler", envvar="SIMTOOL_SCHEDULER",
                                                   help="dask scheduler address, tcp://HOST:PORT "
                                                   "(--backend dask; default: a cluster of its own).")]
-Timeout = Annotated[Optional[str], typer.Option("--timeout", metavar="<float>",
-                                                callback=number("--timeout", arguments.TIMEOUT_VALID),
+def _timeout(ctx: typer.Context, text: str | None) -> float | None:
+    """``--timeout`` as a number; one in range also limits a plugin file's import until the
+    command ends (``strategies.IMPORT_LIMIT``): the line-up is read before the first deal."""
+    value = number("--timeout", arguments.TIMEOUT_VALID)(text)
+    if value is not None and 0 < value <= arguments.TIMEOUT_MAX:
+        import strategies
+
+        token = strategies.IMPORT_LIMIT.set(value)
+        ctx.call_on_close(lambda: strategies.IMPORT_LIMIT.reset(token))
+    return value
+
+
+Timeout = Annotated[Optional[str], typer.Option("--timeout", metavar="<float>", callback=_timeout,
                                                 help="Stop if a strategy takes longer than this many seconds "
-                                                "over one decision (default: no limit).")]
+                                                "over one decision, or a plugin file longer to import "
+                                                "(default: no limit).")]
 def folder_option(option: str):
     """The parser of a folder option: its text as a path, a blank one refused (as a Path, typer
     took ``--out ""`` for ``Path("")``, the working folder, where ``simtool run`` wrote its run),
@@ -853,7 +866,7 @@ def tune(
                                         "first_seat_edge (bare: =0, fair; or :min|:max), RATE=TARGET (overshoot=0.5), "
                                         "skill[:max], match_rounds=N. Repeatable: several make a "
                                         "Pareto front."),
-    trials: str = typer.Option("60", "--trials", metavar="INTEGER", callback=checked("--trials", WHOLE),
+    trials: str = typer.Option("60", "--trials", metavar="INTEGER", callback=checked("--trials", TRIALS),
                                help="Trials (a space this small or smaller is "
                                "covered by a grid, each point once). Run again with more to extend "
                                "the study."),

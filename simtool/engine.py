@@ -1182,6 +1182,64 @@ class _Aside:
 _ASIDE = _Aside()
 
 
+def umask() -> int:
+    """The file mode mask, read without changing it where Linux shows it: setting it for a moment
+    to read it gives a file another thread writes meanwhile (a threaded dask worker's other chunk)
+    the wrong mode."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def process_state() -> Callable[[], None]:
+    """What else of the process a plugin may change, saved: the function returned puts it back.
+    A standard stream it closed is opened again on its descriptor (closing ``sys.stderr`` leaves
+    descriptor 2 open), one it replaced is set back."""
+    environ, limit, streams = dict(os.environ), sys.getrecursionlimit(), (sys.stdout, sys.stderr)
+    mask = umask()
+    try:
+        cwd = os.open(".", os.O_RDONLY)  # by descriptor: the folder even if renamed meanwhile
+    except OSError:  # a folder this user may enter but not list: only a plugin could move off it
+        cwd = None
+
+    def put_back() -> None:
+        os.umask(mask)
+        if cwd is not None:
+            os.fchdir(cwd)
+            os.close(cwd)
+        sys.setrecursionlimit(limit)
+        if os.environ != environ:
+            for key in set(os.environ) - set(environ):
+                del os.environ[key]
+            os.environ.update(environ)
+        for fd, (name, stream) in enumerate(zip(("stdout", "stderr"), streams, strict=True), start=1):
+            if getattr(stream, "closed", False):
+                stream = open(fd, "w", buffering=1, closefd=False, errors="backslashreplace")
+            setattr(sys, name, stream)
+
+    return put_back
+
+
+@contextmanager
+def process_kept() -> Generator[None, None, None]:
+    """:func:`process_state` around a plugin's import: its ``os.umask(0o777)`` made the run's
+    tables unreadable (mode 000), ``POLARS_MAX_THREADS=0`` and ``sys.setrecursionlimit(60)``
+    ended the command in a traceback, its ``os.chdir`` had the plugin looked for elsewhere
+    ("strategy plugin file not found"); a chunk's play is kept so by the runner."""
+    put_back = process_state()
+    try:
+        yield
+    finally:
+        put_back()
+
+
 @contextmanager
 def printing_aside() -> Generator[None, None, None]:
     """A plugin's code run outside a decision (its module, as it is imported) prints to standard

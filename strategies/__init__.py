@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import signal
 import sys
+import threading
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import replace
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from simtool.engine import printing_aside
-from simtool.errors import SimtoolError, by_the_user, choices, describe
+from simtool.engine import Overtime, deadline, printing_aside, process_kept
+from simtool.errors import SimtoolError, by_the_user, choices, describe, option
 
 # nine_lives_belief: exact's reading of the others, offered to pimc@infer
 from . import (  # noqa: F401
@@ -203,7 +206,7 @@ def _load_entry_point(ep) -> Strategy:
     # guarded as a plugin file's import is: a package replacing simtool's code as it is imported
     # was neither named nor put back
     with untouched(f"installed strategy '{ep.name}' (entry point {ep.value}), as it was imported,"), \
-            printing_aside():
+            printing_aside(), process_kept():
         try:
             obj = ep.load()
         except BaseException as exc:  # one broken package must not take every strategy down
@@ -329,6 +332,31 @@ def _defaulted(head: str, game_id: str) -> str:
     return default + (("," if "@" in default else "@") + params if at else "")
 
 
+IMPORT_LIMIT: ContextVar[float | None] = ContextVar("simtool_import_limit", default=None)
+"""A command's ``--timeout`` (``timeout=``) while it reads its line-up: a plugin file's import
+gets as long as one decision (an import that slept for ever hung the command before its first
+deal, whatever the limit)."""
+
+
+@contextmanager
+def importing_within(seconds: float | None):
+    """Plugin files imported inside take at most ``seconds`` (``None``: no limit)."""
+    token = IMPORT_LIMIT.set(seconds)
+    try:
+        yield
+    finally:
+        IMPORT_LIMIT.reset(token)
+
+
+def _import_limit() -> float | None:
+    """:data:`IMPORT_LIMIT` where simtool's timer may run: in a main thread, and not inside another
+    deadline (whose timer this one would stop)."""
+    limit = IMPORT_LIMIT.get()
+    if limit is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        return None
+    return limit if signal.getitimer(signal.ITIMER_REAL)[0] == 0 else None
+
+
 def _load_plugin(path: Path, attr: str) -> Strategy:
     if not path.is_file():
         raise SimtoolError(f"strategy plugin file not found: {path}")
@@ -339,12 +367,20 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         if spec is None:  # a name Python does not import (/etc/passwd:x, notes.txt:x)
             raise SimtoolError(f"strategy plugin {path} is not a Python file; expected FILE.py:NAME")
         module = importlib.util.module_from_spec(spec)
-        with untouched(f"strategy plugin {path}, as it was imported,"), printing_aside(), importing_beside(path):
+        limit = _import_limit()
+        with untouched(f"strategy plugin {path}, as it was imported,"), printing_aside(), importing_beside(path), \
+                process_kept():
             try:
-                spec.loader.exec_module(module)
+                with deadline(limit) if limit else nullcontext():
+                    spec.loader.exec_module(module)
             except BaseException as exc:  # even SystemExit: a plugin must not end simtool silently
                 if isinstance(exc, KeyboardInterrupt) and by_the_user():
                     raise  # its own raise is its error: taken for Ctrl-C, a traceback
+                if isinstance(exc, Overtime):
+                    raise SimtoolError(f"strategy plugin {path} took longer than {limit:g} s "
+                                       f"({option('timeout', limit)}) to import (the limit covers a plugin's "
+                                       f"import as well as each decision); give a longer {option('timeout')}, "
+                                       f"or none") from None
                 raise SimtoolError(f"strategy plugin {path} failed to load: {describe(exc)}") from None
         sys.modules[module_name] = module
     if not hasattr(module, attr):

@@ -65,7 +65,7 @@ def stop_after(chunks: int):
 @pytest.mark.filterwarnings("ignore:.*tasks which were still being processed")
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_the_largest_n_starts_at_once_in_bounded_memory(tmp_path, jobs):
-    spec = make_spec("black-white", 3, "9223372036854775807", "random", seed=1)
+    spec = make_spec("black-white", 3, 2 ** 63 - 1, "random", seed=1)
     with pytest.raises(Enough):
         execute_run(spec, jobs, tmp_path / "r", False, stop_after(2), keep=False)
     assert not (tmp_path / "r" / "run.json").exists()

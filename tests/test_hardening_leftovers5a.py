@@ -39,7 +39,7 @@ def test_the_python_api_of_tune_and_review_names_its_arguments_and_the_command_l
 
     base = {"game": "kansas-city", "vary": ["pass_count"], "objective": ["skill:max"]}
     for given, message in [
-        ({"trials": 2.0}, "bad trials 2.0; expected a whole number, 1 or more"),
+        ({"trials": 2.0}, "bad trials 2.0; expected a whole number, 1 or more (at most 2^63 - 1)"),
         ({"objective": []}, "give at least one objective, such as seat_spread:min"),
         ({"objective": ["skill", "skill"]}, "an objective is given twice"),
         ({"vary": ["nope"]}, "unknown rule 'nope' to vary for kansas-city"),

@@ -311,7 +311,7 @@ def test_a_move_of_floats_is_refused(tmp_path):
 def test_the_file_mode_mask_is_read_without_being_changed(monkeypatch):
     # before: each chunk set the mask to 0o022 for a moment to read it: a threaded dask worker's
     # other chunk writing a table meanwhile got mode 0644 under a user's umask 077
-    from simtool.pipeline import runner
+    from simtool import engine
 
     if not sys.platform.startswith("linux"):
         pytest.skip("/proc/self/status shows the mask on Linux only")
@@ -319,7 +319,7 @@ def test_the_file_mode_mask_is_read_without_being_changed(monkeypatch):
     try:
         calls = []
         monkeypatch.setattr(os, "umask", lambda mask: calls.append(mask))
-        assert runner.umask() == 0o077 and calls == []
+        assert engine.umask() == 0o077 and calls == []
     finally:
         monkeypatch.undo()
         os.umask(old)

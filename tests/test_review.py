@@ -95,7 +95,7 @@ def test_review_json_has_the_documented_layout_for_a_real_game(bw):
     out, r = bw
     on_disk = json.loads((out / "review.json").read_text())
     assert on_disk == r and schema_errors(r) == []
-    assert r["schema"] == 1 and r["game"] == "black-white" and r["players"] == 3 and r["effort"] == "quick"
+    assert r["schema"] == 1 and r["game"] == "black-white" and r["players"] == 3 and r["effort"] == "custom"
     assert r["n"] == TINY.deals and r["plays"] == {"default": "balance", "search": "pimc"}
     q = r["questions"]
     assert [h["name"] for h in q["hazards"]] == ["balanced"] and q["hazards"][0]["risk"] is False
@@ -475,6 +475,10 @@ def test_what_hidden_information_is_worth_has_no_better_side():
 def test_a_review_against_a_baseline_says_the_effort_it_played(draw, tmp_path):
     base = reviews.review("draw", tmp_path / "base", seed=3, jobs=1, effort="standard", sizes=TINY)
     again = reviews.review("draw", tmp_path / "again", rules={"edge": "first"}, jobs=1, baseline=tmp_path / "base")
-    # the baseline's sizes were played, so its effort is what this review played, not 'quick'
-    assert base["effort"] == again["effort"] == "standard" and again["sizes"] == base["sizes"]
+    # the baseline's sizes were played, so its label is what this review played, not 'quick'
+    # (sizes given replace the effort's: 'custom', not 'standard')
+    assert base["effort"] == again["effort"] == "custom" and again["sizes"] == base["sizes"]
+    grown = reviews.review("draw", tmp_path / "grown", seed=3, jobs=1, effort="standard")
+    again = reviews.review("draw", tmp_path / "again2", rules={"edge": "first"}, jobs=1, baseline=tmp_path / "grown")
+    assert grown["effort"] == again["effort"] == "standard" and again["sizes"] == grown["sizes"]
     assert again["seed"] == 3

@@ -17,7 +17,7 @@ def test_lead_history_below_zero_is_named_as_the_command_line_option(capsys, tmp
     # before: 'bad lead_history -1; expected ... or 0 or None for none': the Python API's
     # argument and Python's None, in an error of the command line
     text = main_error(capsys, ["run", *BW, "--out", tmp_path / "r", "--lead-history", "-1"],
-                      "--lead-history", "-1", "0 or more")
+                      "--lead-history", "-1", "0..9223372036854775807")
     assert "None" not in text and "lead_history" not in text
     assert not (tmp_path / "r").exists()
 

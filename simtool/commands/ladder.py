@@ -58,9 +58,11 @@ def climb(game: str = "black-white", runs_dir: str | Path = "runs/ladder", *, pl
     ``duplicate``, ``reference``: see :func:`plan`."""
     runs_dir = arguments.folder("runs_dir", runs_dir)
     arguments.execution(jobs, force, progress, backend, scheduler)
-    arguments.check_timeout(timeout)
     arguments.report(report)
-    specs, extra = plan(game, players, rules, n, seed, rungs, unit, duplicate, reference)
+    import strategies
+
+    with strategies.importing_within(arguments.check_timeout(timeout)):  # a plugin's import too
+        specs, extra = plan(game, players, rules, n, seed, rungs, unit, duplicate, reference)
     paths = play(specs, Path(runs_dir), jobs, force, backend, scheduler, progress, report, timeout, extra,
                  "ladder")
     (climbed,) = ladders(paths)

@@ -101,9 +101,11 @@ def measure(game: str = "kansas-city", runs_dir: str | Path = "runs/restrict", *
     (:func:`costs`) with the run folders: what ``simtool restrict`` does, from Python."""
     runs_dir = arguments.folder("runs_dir", runs_dir)
     arguments.execution(jobs, force, progress, backend, scheduler)
-    arguments.check_timeout(timeout)
     arguments.report(report)
-    specs, extra = plan(game, players, rules, n, seed, strategy, restrictions)
+    import strategies
+
+    with strategies.importing_within(arguments.check_timeout(timeout)):  # a plugin's import too
+        specs, extra = plan(game, players, rules, n, seed, strategy, restrictions)
     paths = play(specs, Path(runs_dir), jobs, force, backend, scheduler, progress, report, timeout, extra,
                  "restrict")
     return costs(paths), paths

@@ -45,14 +45,16 @@ import numpy as np
 from simtool import arguments, games, options
 from simtool.commands import ladder, restrict
 from simtool.commands.plans import play
-from simtool.errors import SimtoolError, choices, option, os_problem
+from simtool.errors import SimtoolError, choices, option, os_problem, shown
 from simtool.pipeline.folders import FolderLock, let_go, parse_json, write_json
 from simtool.pipeline.folders import hold as hold_folder
-from simtool.pipeline.runner import BACKENDS, RunSpec, make_spec, play_chunk
+from simtool.pipeline.runner import BACKENDS, MAX_COUNT, RunSpec, make_spec, play_chunk
 
 EFFORTS = {"quick": 60, "standard": 300, "thorough": 1800}
 """Wall seconds each effort aims at, on :data:`CORES` cores (more cores finish sooner; the
 deals played do not depend on ``--jobs``)."""
+CUSTOM = "custom"
+"""The effort a review records when ``sizes`` were given from Python (or its baseline's were)."""
 CORES = 2
 PLAYING = 0.85
 """The part of the budget spent playing: the rest goes to starting up, the pilot, starting the
@@ -120,6 +122,9 @@ class Setup:
     sizes: Sizes
     lock: FolderLock | None = field(default=None, compare=False, repr=False)
     """The review folder's, held while the review writes it (:func:`setup`'s ``hold``)."""
+    piloted: bool = True
+    """Whether the sizes are those the effort's pilot chose (else given, or saved by a review of
+    given sizes: ``custom``)."""
 
 
 def search_names(game_id: str) -> tuple[str | None, str | None]:
@@ -272,7 +277,10 @@ def check_folder(out: Path) -> None:
         raise SimtoolError(f"cannot make the review folder {out}: {os_problem(out, exc)}; "
                            f"choose another {option('out')}") from None
     if out.is_dir():
-        strange = sorted(p.name for p in out.iterdir() if p.name not in OUTPUTS and not p.name.startswith("."))
+        # a file named runs (a folder named sizes.json) is no review's either: the review wrote its
+        # sizes.json beside the user's file, then stopped at "cannot write to folder runs/seats"
+        strange = sorted(p.name for p in out.iterdir() if not p.name.startswith(".")
+                         and (p.name not in OUTPUTS or (p.name == "runs") != p.is_dir()))
         if strange:
             raise SimtoolError(f"{out} holds {', '.join(strange[:3])}{', ...' if len(strange) > 3 else ''}, "
                                f"which no review wrote; choose a new or empty folder for {option('out')} "
@@ -342,8 +350,10 @@ def _decide(g, p: int, versions: tuple[dict, ...], out: Path, effort: str, seed:
     if state != saved:
         out.mkdir(parents=True, exist_ok=True)
         write_json(out / SIZES, state)
+    timed = state["pilot_seconds_per_unit"]
+    piloted = timed is not None and state["sizes"] == asdict(sizes(effort, timed, p, len(restricted), len(versions)))
     return Setup(g.id, p, versions, default, weaker, search, doubled, restricted, state["seed"], effort,
-                 Sizes(**state["sizes"]))
+                 Sizes(**state["sizes"]), piloted=piloted)
 
 
 def check_going_on(out: Path, saved: dict, state: dict) -> None:
@@ -394,7 +404,8 @@ def other_settings(path: Path, state: dict) -> str | None:
 
 
 def _whole(value, least: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= least
+    # at most the largest count: deals=10**400 was written into sizes.json, then refused as "bad n"
+    return isinstance(value, int) and not isinstance(value, bool) and least <= value <= MAX_COUNT
 
 
 def sound(sizes: Sizes, unplayed: tuple[str, ...] = ()) -> bool:
@@ -519,9 +530,13 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     arguments.execution(jobs, False, progress, backend, scheduler, "progress(question, done, total)")
     baseline = arguments.folder("baseline", baseline, optional=True)
     if sizes is not None and not (isinstance(sizes, Sizes) and sound(sizes)):
-        raise SimtoolError(f"bad sizes {sizes!r}; expected simtool.commands.review.Sizes(deals=..., matches=..., "
-                           f"restrictions=..., duplicate=..., search=..., random=..., leads=...) of whole "
-                           f"numbers 1 or more ({', '.join(OPTIONAL)}: 0 or more), or None for the effort's")
+        # the size at fault, not the whole Sizes: a 400-digit one made the line 400 characters long
+        wrong = [f"{k}={shown(v)}" for k, v in asdict(sizes).items()
+                 if not _whole(v, 0 if k in OPTIONAL else 1)] if isinstance(sizes, Sizes) else [shown(sizes)]
+        raise SimtoolError(f"bad sizes {', '.join(wrong)}; expected simtool.commands.review.Sizes(deals=..., "
+                           f"matches=..., restrictions=..., duplicate=..., search=..., random=..., leads=...) of whole "
+                           f"numbers 1 or more ({', '.join(OPTIONAL)}: 0 or more) up to 2^63 - 1, or None for "
+                           f"the effort's")
     if backend not in BACKENDS:
         raise SimtoolError(f"unknown backend '{backend}'; valid: {choices(BACKENDS)}")
     if vs_rules is not None and baseline is not None:
@@ -533,19 +548,25 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     if baseline is not None and Path(baseline).resolve() == out.resolve():
         raise SimtoolError(f"{option('baseline')} {baseline} is the review's own {option('out')}; give the folder "
                            f"of an earlier review")
+    # sizes given are no effort's: their review was labelled "Effort quick" (or the effort
+    # given, whose sizes they replaced)
+    label = CUSTOM if sizes is not None else None
     if before is not None and seed is None and sizes is None:
         seed, sizes = baseline_deals(before, game, players)
         if effort is not None:  # the effort asked for is played, on the baseline's deals as far as they go
             sizes = None
         elif sizes is not None:  # the review says what it played: the baseline's effort
-            effort = before.get("effort") if before.get("effort") in EFFORTS else None
+            label = before.get("effort") if before.get("effort") in (*EFFORTS, CUSTOM) else None
+            effort = label if label in EFFORTS else None
     effort = "quick" if effort is None else effort
     s = setup(game, out, players, rules, effort, vs_rules, seed, sizes, hold=True)
+    # sizes.json's sizes, saved by a review of given sizes, went on as "quick" in `simtool review`
+    label = label or (effort if s.piloted else CUSTOM)
     try:
         folders = play_all(s, out, jobs, progress, backend, scheduler)
         if progress is not None:
             progress("writing the review", 0, 0)
-        result = answers.review(s.game, s.players, list(s.versions), effort, asdict(s.sizes), s.seed, folders,
+        result = answers.review(s.game, s.players, list(s.versions), label or effort, asdict(s.sizes), s.seed, folders,
                                 before, None if baseline is None else Path(baseline))
         pages.write(out, result)
         return result

@@ -130,8 +130,11 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
     ``isolate``: every plugin strategy plays in a process of its own that receives only its
     views (docs/trust.md); the results are the same.
     """
-    spec = make_spec(game, players, n, strategy, seats, rules, unit, seed, rotate, duplicate=duplicate,
-                     lead_history=lead_history, isolate=isolate)
+    import strategies
+
+    with strategies.importing_within(arguments.check_timeout(timeout)):  # a plugin's import too
+        spec = make_spec(game, players, n, strategy, seats, rules, unit, seed, rotate, duplicate=duplicate,
+                         lead_history=lead_history, isolate=isolate)
     if capped := pilot.warning(spec):
         warnings.warn(capped, pilot.CappedWarning, stacklevel=2)
     return execute_run(spec, jobs, out, force, progress, keep=True, backend=backend,

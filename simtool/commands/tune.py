@@ -41,7 +41,7 @@ from simtool.errors import SimtoolError, bad, choices, option, os_problem
 from simtool.games import ROUND_CAP
 from simtool.pipeline import folders
 from simtool.pipeline.folders import PLAYED_BY, FolderLock, load, parse_json, write_json
-from simtool.pipeline.runner import RunSpec, make_spec, parse_count
+from simtool.pipeline.runner import MAX_COUNT, RunSpec, make_spec, parse_count
 
 STUDY = "tune"
 CONFIG = "tune.json"
@@ -145,7 +145,7 @@ class Config:
 
 @arguments.called("simtool.tune.configure")
 def configure(game: str, vary: list[str], objective: list[str], players: int | None = None,
-              trials: int = 60, n="1e5", lineup: str | None = None, strong: str | None = None,
+              trials: int = 60, n=100_000, lineup: str | None = None, strong: str | None = None,
               weak: str = "random", seed: int | None = None, rules: dict | None = None) -> Config:
     """Check every input of a tuning (one-line errors) and return its configuration."""
     arguments.tuning(game, vary, objective, players, rules, lineup, strong, weak, seed)
@@ -163,8 +163,14 @@ def configure(game: str, vary: list[str], objective: list[str], players: int | N
     labels = [o.label for o in parsed]
     if len(set(labels)) < len(labels):
         raise SimtoolError(f"an {option('objective')} is given twice; give each once")
-    if not arguments.whole(trials) or trials < 1:  # numpy's too, as simtool.run takes its n
-        raise SimtoolError(f"bad {option('trials')} {trials!r}; expected a whole number, 1 or more")
+    # seat_spread:min with seat_spread:max (or two targets of one rate): a Pareto front on which
+    # every trial lies, "recommended" as if it answered something
+    figures = [o.figure for o in parsed]
+    if twice := next((f for f in figures if figures.count(f) > 1), None):
+        raise SimtoolError(f"{option('objective')} {twice} is given twice, as "
+                           f"{' and '.join(o.label for o in parsed if o.figure == twice)}; give each figure one goal")
+    if not arguments.whole(trials) or not 1 <= trials <= MAX_COUNT:  # numpy's too, as simtool.run takes its n
+        raise SimtoolError(f"bad {option('trials')} {trials!r}; expected a whole number, 1 or more (at most 2^63 - 1)")
     count = parse_count(n)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 62))
@@ -548,7 +554,15 @@ def check_config(config: Config) -> None:
     ``players=9`` in the game's KeyError, each after the tuning's folder was made."""
     odd = next((name for name, ok in _sound(config).items() if not ok), None)
     if odd is None:
-        games.check_players(games.get(config.game), config.players)
+        g = games.get(config.game)
+        games.check_players(g, config.players)
+        # objectives=["nope"] was refused only after tune.json was written into the new folder;
+        # vary={"hand_size": [10, 99]} tuned a value no rule takes, each trial of it "skipped"
+        for objective in config.objectives:
+            parse_objective(g, objective)
+        for name, values in {**config.vary, **{k: [v] for k, v in config.rules.items()}}.items():
+            for value in values:
+                options.resolve(g, {name: value})
         return
     raise SimtoolError(f"bad config: its {odd} {getattr(config, odd)!r} is none that simtool.tune.configure "
                        f"makes; make the tuning with configure(game, vary, objective, ...), which checks it")
@@ -868,4 +882,14 @@ def check_report(out: str | Path, folder: Path) -> None:
     if where.parent == home and where.name.startswith(("study.db", CONFIG)) or runs in (where, *where.parents):
         raise SimtoolError(f"report {out} would replace the tuning's own files; choose another "
                            f"--report such as {Path(folder) / 'tune.html'}")
+    # another tuning's tune.html was replaced by this one's page (a review's folder likewise),
+    # its tune.json left beside a page of other trials; a folder this tuning lies in is another's
+    # only for a page put straight into it
+    other = next((a for a in where.parents if a != home and (a == where.parent or a not in home.parents)
+                  and any((a / record).is_file() for record in (CONFIG, "review.json"))), None)
+    if other is not None:
+        whose = "tuning" if (other / CONFIG).is_file() else "review"
+        raise SimtoolError(f"report {out} would go into another {whose}'s folder ({other}), which "
+                           f"answers from its own files; choose another --report such as "
+                           f"{Path(folder) / 'tune.html'}")
     check_output(out, [Path(folder)], "tune", "report")

@@ -30,7 +30,7 @@ import numpy as np
 import polars as pl
 
 from simtool import arguments, games, options
-from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches
+from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches, process_state
 from simtool.errors import GameError, ShadowedWarning, SimtoolError, StrategyError, WorkerLost, choices, shown
 from simtool.pipeline.folders import encode_chunk, most_tricks, polars_dtype, write_chunk
 
@@ -122,9 +122,10 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     isolate = arguments.flag("isolate", isolate)
     arguments.number("precision", precision, "0.005")
     leads = 0 if lead_history is None else lead_history
-    if not (arguments.whole(leads) and leads >= 0):  # 0, as None, records none
+    # at most the largest count: a 400-digit lead_history (--lead-history 1e400) was written into run.json
+    if not (arguments.whole(leads) and 0 <= leads <= MAX_COUNT):  # 0, as None, records none
         raise arguments.bad("lead_history", lead_history, "a whole number of deals (or matches) per chunk, "
-                            "or 0 or None for none")
+                            "at most 2^63 - 1, or 0 or None for none")
     leads = int(leads)
     if leads and not g.redeals:
         raise SimtoolError(f"{g.id} cannot re-deal what a seat does not see, so it has no lead "
@@ -202,6 +203,10 @@ def parse_count(text, name: str | None = None) -> int:
     """A positive whole number of deals: ``1e6``, ``1000000`` or ``1_000_000`` (an underscore only
     between digits, as in Python). An error names it ``name`` (a plan file's key), else as the
     caller gave it: ``--n`` on the command line, ``n`` in Python."""
+    if isinstance(text, str) and name is None and not arguments.COMMAND_LINE.get():
+        # n="50" played 50 deals where seed="3" and players="3" were refused: Python takes numbers
+        raise SimtoolError(f"bad n {shown(text)}; expected a whole number of deals (or matches), 1 or "
+                           f"more, such as 1_000_000 or 1e6, not a string")
     name = name or arguments.option("n")
     value = None
     if isinstance(text, (int, np.integer)) and not isinstance(text, bool):
@@ -465,10 +470,10 @@ def seeded_globals(seed: int, index: int) -> Iterator[None]:
     blaming the path; its ``os.umask(0o777)`` made every table of the run unreadable (mode 000).
     So are the environment (``POLARS_MAX_THREADS=0`` made polars panic as it made the tables),
     the recursion limit (60 broke the next import) and standard output and error (closed, the
-    run ended in "lost sys.stderr", exit status 1): all in :func:`_process_state`."""
+    run ended in "lost sys.stderr", exit status 1): all in :func:`simtool.engine.process_state`."""
     state = np.random.SeedSequence(seed, spawn_key=(index, GLOBALS_STREAM)).generate_state(4)
     saved = np.random.get_state(), random.getstate()
-    process = _process_state()
+    process = process_state()
     np.random.seed(state)
     random.seed(int.from_bytes(state.tobytes(), "little"))
     try:
@@ -477,51 +482,6 @@ def seeded_globals(seed: int, index: int) -> Iterator[None]:
         np.random.set_state(saved[0])
         random.setstate(saved[1])
         process()
-
-
-def umask() -> int:
-    """The file mode mask, read without changing it where Linux shows it: setting it for a moment
-    to read it gives a file another thread writes meanwhile (a threaded dask worker's other chunk)
-    the wrong mode."""
-    try:
-        with open("/proc/self/status") as status:
-            for line in status:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _process_state() -> Callable[[], None]:
-    """What else of the process a plugin may change, saved: the function returned puts it back.
-    A standard stream it closed is opened again on its descriptor (closing ``sys.stderr`` leaves
-    descriptor 2 open), one it replaced is set back."""
-    environ, limit, streams = dict(os.environ), sys.getrecursionlimit(), (sys.stdout, sys.stderr)
-    mask = umask()
-    try:
-        cwd = os.open(".", os.O_RDONLY)  # by descriptor: the folder even if renamed meanwhile
-    except OSError:  # a folder this user may enter but not list: only a plugin could move off it
-        cwd = None
-
-    def put_back() -> None:
-        os.umask(mask)
-        if cwd is not None:
-            os.fchdir(cwd)
-            os.close(cwd)
-        sys.setrecursionlimit(limit)
-        if os.environ != environ:
-            for key in set(os.environ) - set(environ):
-                del os.environ[key]
-            os.environ.update(environ)
-        for fd, (name, stream) in enumerate(zip(("stdout", "stderr"), streams, strict=True), start=1):
-            if getattr(stream, "closed", False):
-                stream = open(fd, "w", buffering=1, closefd=False, errors="backslashreplace")
-            setattr(sys, name, stream)
-
-    return put_back
 
 
 def _tabulate(task: Task, game, lineup: Lineup, outcome: Outcome, trace: list[str]) -> Chunk:

@@ -1060,6 +1060,11 @@ def check_output(out: str | Path, inputs: list[Path], kind: str = "report", flag
     if out.exists() and (found := page_kind(out)) != kind:
         raise SimtoolError(f"{out} is a simtool {PAGES.get(found, found)} page, not a {PAGES[kind]}: simtool "
                            f"replaces a page only with one of its kind; choose another {again}")
+    # the only form of a page is HTML: `-o x.json` wrote HTML under a JSON name (and a name with
+    # no suffix, a page no browser opens by a double click)
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise SimtoolError(f"report {out}: a report is an HTML page only; give a name ending in .html "
+                           f"(or .htm) for {again}, such as {out.with_name(out.stem + '.html')}")
     base = where.parent
     while not base.exists() and base != base.parent:
         base = base.parent
