@@ -347,12 +347,12 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
                     raise  # its own raise is its error: taken for Ctrl-C, a traceback
                 raise SimtoolError(f"strategy plugin {path} failed to load: {describe(exc)}") from None
         sys.modules[module_name] = module
-    if not hasattr(module, attr):
-        # the name its tables label it by (`@strategy("spades-basic", ...)` on `def basic`):
-        # `heuristics.py:spades-basic`, copied from a table, was 'no strategy ...; it defines: basic'
-        declared = [n for n, v in vars(module).items() if isinstance(v, Strategy) and v.name == attr]
-        attr = declared[0] if len(declared) == 1 else attr
     try:  # the plugin's code runs here too: a module __getattr__, a property of its strategy
+        if not hasattr(module, attr):
+            # the name its tables label it by (`@strategy("spades-basic", ...)` on `def basic`):
+            # `heuristics.py:spades-basic`, copied from a table, was 'no strategy ...; it defines: basic'
+            declared = [n for n, v in vars(module).items() if isinstance(v, Strategy) and v.name == attr]
+            attr = declared[0] if len(declared) == 1 else attr
         found = _as_strategy(getattr(module, attr), attr, str(path)) if hasattr(module, attr) else None
     except SimtoolError:
         raise
