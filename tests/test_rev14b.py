@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import polars as pl
+
 from .test_cli import cli, one_line_error
 
 
@@ -14,3 +16,52 @@ def test_a_plugin_whose_module_getattr_raises_is_one_line_again(tmp_path):
     r = cli("run", "--game", "black-white", "--n", "10", "--seat", f"0={path}:bot", "--out", tmp_path / "r", "-q")
     one_line_error(r, f"strategy plugin {path} failed to load: RuntimeError: boom")
     assert not (tmp_path / "r" / "run.json").exists()
+
+
+AMBIGUOUS = '''
+from strategies import strategy
+
+
+@strategy("b", "the first legal option")
+def a(view, rng):
+    return view.mask.argmax(axis=1)
+
+
+@strategy("c", "the last legal option")
+def b(view, rng):
+    return view.mask.shape[1] - 1 - view.mask[:, ::-1].argmax(axis=1)
+
+
+@strategy("x", "the first legal option again")
+def d(view, rng):
+    return view.mask.argmax(axis=1)
+
+
+@strategy("x", "and again")
+def e(view, rng):
+    return view.mask.argmax(axis=1)
+
+
+best = a  # an alias is the same strategy, no second reading
+'''
+
+
+def test_a_plugin_name_that_reads_as_two_strategies_is_refused(tmp_path):
+    """`FILE.py:NAME` reads NAME as a function of the file or as a strategy's declared name. Before:
+    `:b` played the function `b` (its tables `amb.py:c`) though the tables of `a`, declared 'b',
+    showed `amb.py:b`, so that label copied into a line-up played another strategy without a word;
+    and `:x`, declared by two functions, was "no strategy 'x' in amb.py; it defines: a, b, d, e".
+    Now both are one-line errors naming the strategies the name reads as; unambiguous names play."""
+    path = tmp_path / "amb.py"
+    path.write_text(AMBIGUOUS)
+    r = cli("run", "--game", "black-white", "--n", "10", "--seat", f"0={path}:b", "--out", tmp_path / "b", "-q")
+    one_line_error(r, f"'b' in {path} names 2 strategies: b (declared 'c'), a (declared 'b'); rename one")
+    r = cli("run", "--game", "black-white", "--n", "10", "--seat", f"0={path}:x", "--out", tmp_path / "x", "-q")
+    one_line_error(r, f"'x' in {path} names 2 strategies: d (declared 'x'), e (declared 'x'); "
+                      f"name one by its function ({path}:d or {path}:e)")
+    for name, label in (("a", "amb.py:b"), ("best", "amb.py:b"), ("c", "amb.py:c"), ("d", "amb.py:x")):
+        out = tmp_path / name
+        r = cli("run", "--game", "black-white", "--n", "10", "--seat", f"0={path}:{name}", "--out", out, "-q")
+        assert r.exit_code == 0, r.output
+        assert pl.read_parquet(out / "seats.parquet").filter(pl.col("seat") == 0)["strategy"].cast(str).unique() \
+            .to_list() == [label], name
