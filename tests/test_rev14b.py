@@ -65,3 +65,19 @@ def test_a_plugin_name_that_reads_as_two_strategies_is_refused(tmp_path):
         assert r.exit_code == 0, r.output
         assert pl.read_parquet(out / "seats.parquet").filter(pl.col("seat") == 0)["strategy"].cast(str).unique() \
             .to_list() == [label], name
+
+
+def test_the_report_of_a_game_without_a_sheet_still_says_where_its_rules_are(installed, monkeypatch, tmp_path):
+    """Nothing checks that a designer's game declares ``sheet``, and such a game plays. Before: its
+    report's run setup read 'the complete rules are in ' and stopped; now it names the module."""
+    import simtool
+    from simtool.reports import balance
+    from tests.designer_games.whist import Whist
+
+    monkeypatch.delattr(Whist, "sheet")
+    installed(Whist())
+    simtool.run("designer-whist", n=40, seed=1, strategy="random", jobs=1, out=tmp_path / "w")
+    balance.write([tmp_path / "w"], tmp_path / "r.html")
+    page = (tmp_path / "r.html").read_text()
+    assert ("the complete rules are in its module tests.designer_games.whist (the game names no rules sheet)"
+            in page)
