@@ -81,3 +81,31 @@ def test_the_report_of_a_game_without_a_sheet_still_says_where_its_rules_are(ins
     page = (tmp_path / "r.html").read_text()
     assert ("the complete rules are in its module tests.designer_games.whist (the game names no rules sheet)"
             in page)
+
+
+PARAMS = '''
+from strategies import Param, strategy
+
+
+@strategy("spades-first", "the first legal option", params=(Param("k", int, 0, "unused"),))
+def first(view, rng, params):
+    return view.mask.argmax(axis=1)
+'''
+
+
+def test_a_plugin_label_with_parameters_plays_as_its_function_name_does(tmp_path):
+    """A declared name need not be an identifier (``spades-first``), and the parameters were split
+    off a plugin's NAME only where it was one. Before: ``mine.py:first@k=2`` played, labelled
+    ``mine.py:spades-first@k=2`` in its tables, and that label copied into a line-up was "no
+    strategy 'spades-first@k=2' in mine.py; it defines: first"; now both play alike."""
+    import simtool
+
+    path = tmp_path / "mine.py"
+    path.write_text(PARAMS)
+    by_function = simtool.run("black-white", n=200, seed=1, jobs=1, seats={0: f"{path}:first@k=2"})
+    by_label = simtool.run("black-white", n=200, seed=1, jobs=1, seats={0: f"{path}:spades-first@k=2"})
+    assert set(by_label.seats["strategy"].cast(str)) >= {"mine.py:spades-first@k=2"}
+    assert by_label.seats.equals(by_function.seats)
+    r = cli("run", "--game", "black-white", "--n", "10", "--seat", f"0={path}:spades-first@k=x", "--out",
+            tmp_path / "bad", "-q")
+    one_line_error(r, "bad parameter k 'x' of strategy 'mine.py:spades-first'; expected a whole number")
