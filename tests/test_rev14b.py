@@ -109,3 +109,20 @@ def test_a_plugin_label_with_parameters_plays_as_its_function_name_does(tmp_path
     r = cli("run", "--game", "black-white", "--n", "10", "--seat", f"0={path}:spades-first@k=x", "--out",
             tmp_path / "bad", "-q")
     one_line_error(r, "bad parameter k 'x' of strategy 'mine.py:spades-first'; expected a whole number")
+
+
+def test_partnerships_of_unequal_size_have_their_seats_fair_shares():
+    """Each seat's fair share is 1/p and the note says a partnership's share and fair share are its
+    seats'. Before: 3 seats against 2 (5 players) were 'fair 50.0% each', which no seat's 20% adds
+    up to; now 'fair 0+2+4 60.0%, 1+3 40.0%'. Equal partnerships read as before."""
+    import numpy as np
+
+    from simtool.analysis import verdicts
+
+    side = np.random.default_rng(2).integers(-50, 100, (100, 2))
+    sides = verdicts.partners(side[:, [0, 1, 0, 1, 0]])
+    assert sides == [(0, 2, 4), (1, 3)]
+    note = verdicts.partners_note(sides, [(s, 0.2, 0.1, 0.3) for s in range(5)])
+    assert note.endswith("The partnerships win 0+2+4 60.0%, 1+3 40.0% of deals (fair 0+2+4 60.0%, 1+3 40.0%).")
+    even = verdicts.partners_note([(0, 2), (1, 3)], [(s, 0.25, 0.2, 0.3) for s in range(4)])
+    assert even.endswith("The partnerships win 0+2 50.0%, 1+3 50.0% of deals (fair 50.0% each).")

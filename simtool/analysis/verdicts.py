@@ -401,10 +401,15 @@ def partners_note(sides: list[tuple[int, ...]], shares: Iterable[tuple], unit: s
     share = {row[0]: row[1] for row in shares}
     names = ["+".join(map(str, side)) for side in sides]
     won = ", ".join(f"{name} {_pct(sum(share[s] for s in side))}" for name, side in zip(names, sides, strict=True))
+    # a partnership's fair share is its seats' (1/p each), as the sentence says: 50% each was
+    # said of 3 seats against 2 as well, whose seats' fair shares make 60% and 40%
+    p = sum(map(len, sides))
+    fair = (f"{_pct(1 / len(sides))} each" if len(set(map(len, sides))) == 1 else
+            ", ".join(f"{name} {_pct(len(side) / p)}" for name, side in zip(names, sides, strict=True)))
     return (f"Seats {' and '.join(names)} scored alike in every {ONE.get(unit, unit)}, as partners: simtool "
             f"compares seats, not partnerships, so partners split each win as a tie and a seat's share, fair "
             f"share and edge are its partnership's split among its seats. The partnerships win {won} of "
-            f"{unit} (fair {_pct(1 / len(sides))} each).")
+            f"{unit} (fair {fair}).")
 
 
 def seat_line(shares: Iterable[tuple[int, float, float, float]], players: int, n: int,
