@@ -126,3 +126,23 @@ def test_partnerships_of_unequal_size_have_their_seats_fair_shares():
     assert note.endswith("The partnerships win 0+2+4 60.0%, 1+3 40.0% of deals (fair 0+2+4 60.0%, 1+3 40.0%).")
     even = verdicts.partners_note([(0, 2), (1, 3)], [(s, 0.25, 0.2, 0.3) for s in range(4)])
     assert even.endswith("The partnerships win 0+2 50.0%, 1+3 50.0% of deals (fair 50.0% each).")
+
+
+def test_duplicate_copies_of_a_deal_count_once_towards_the_partners_threshold(installed, tmp_path):
+    """Partners are taken from 30 deals (or matches) or more; with --duplicate each deal is played
+    once per seat, and its copies were counted as deals. Before: 8 duplicate deals of Spades
+    (32 copies) printed 'Seats 0+2 and 1+3 scored alike in every deal, as partners'; now only
+    30 of them or more do, as without --duplicate."""
+    from simtool.pipeline.folders import load
+    from simtool.reports import balance
+    from tests.designer_games.spades import Spades
+
+    installed(Spades())
+    for n, said in ((8, False), (30, True)):
+        out = tmp_path / str(n)
+        r = cli("run", "--game", "designer-spades", "--n", n, "--seed", "2", "--duplicate", "--seat", "0=high",
+                "--jobs", "1", "--out", out)
+        assert r.exit_code == 0, r.output
+        assert ("scored alike in every deal, as partners" in r.stdout.replace("\n", " ")) is said, n
+        meta, seats, _ = load(out)
+        assert bool(balance.analysis(meta, seats.collect(), None).sides) is said, n

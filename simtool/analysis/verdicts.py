@@ -377,11 +377,13 @@ PARTNER_UNITS = 30
 a game of seats alone can tie seats by chance)."""
 
 
-def partners(score: np.ndarray) -> list[tuple[int, ...]]:
-    """Seats that scored alike in every unit, ``score`` ``(units, p)``, as a game that scores
+def partners(score: np.ndarray, units: np.ndarray | None = None) -> list[tuple[int, ...]]:
+    """Seats that scored alike in every unit, ``score`` ``(rows, p)``, as a game that scores
     partnerships gives every partner its side's score: the sides, where every seat has a partner
-    and there are two sides or more; else none."""
-    if len(score) < PARTNER_UNITS:
+    and there are two sides or more; else none. ``units``: each row's unit where rows are not
+    units (``--duplicate``: a deal's copies, the same cards, are one)."""
+    # counted in units: 8 duplicate deals at 4 players (32 copies) were taken for partners
+    if (len(score) if units is None else len(np.unique(units))) < PARTNER_UNITS:
         return []
     sides, left = [], list(range(score.shape[1]))
     while left:

@@ -207,7 +207,7 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
         score_test=stats.seat_test(per_deal(score)), strategies=strategies, rates=rates,
         game_tables=analysis_of(game).tables(seats.lazy(), keys, None if matches is None else matches.lazy(),
                                              meta.get("rules")),
-        seats_strategy=names[0], sides=verdicts.partners(score),
+        seats_strategy=names[0], sides=verdicts.partners(score, units),
         figures=headline_figures(game, seats, win, score, names if codes is not None else [],
                                  codes, matches is not None, strata, units),
     )
