@@ -651,7 +651,8 @@ def _seat_line(meta: dict, seats, matches) -> str:
     seats, matches = seats.collect(), None if matches is None else matches.collect()
     table = seat_shares(meta, seats, matches)
     outcome = seats if matches is None else matches
-    sides = partners(stats.panel(outcome, "score" if matches is None else "total", meta["players"]))
+    units = stats.panel(outcome, stats.unit_key(outcome), meta["players"])[:, 0] if meta.get("duplicate") else None
+    sides = partners(stats.panel(outcome, "score" if matches is None else "total", meta["players"]), units)
     return run_seat_line(meta, table, lineup_text(meta), sides)
 
 

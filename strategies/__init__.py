@@ -383,12 +383,8 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
                                        f"or none") from None
                 raise SimtoolError(f"strategy plugin {path} failed to load: {describe(exc)}") from None
         sys.modules[module_name] = module
-    if not hasattr(module, attr):
-        # the name its tables label it by (`@strategy("spades-basic", ...)` on `def basic`):
-        # `heuristics.py:spades-basic`, copied from a table, was 'no strategy ...; it defines: basic'
-        declared = [n for n, v in vars(module).items() if isinstance(v, Strategy) and v.name == attr]
-        attr = declared[0] if len(declared) == 1 else attr
     try:  # the plugin's code runs here too: a module __getattr__, a property of its strategy
+        attr = _plugin_attribute(module, attr, path)
         found = _as_strategy(getattr(module, attr), attr, str(path)) if hasattr(module, attr) else None
     except SimtoolError:
         raise
@@ -406,6 +402,31 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
     # be pooled with a built-in or with each other in a table, a report or the ratings
     label = f"{path.name}:{found.name}"
     return replace(found, name=label, label=label)
+
+
+def _plugin_attribute(module, attr: str, path: Path) -> str:
+    """The name in a plugin file's ``module`` that ``FILE.py:attr`` names: ``attr``, or the one
+    strategy declaring ``attr`` as its name, the name its tables label it by (`@strategy("spades-basic",
+    ...)` on `def basic`: `heuristics.py:spades-basic`, copied from a table, was 'no strategy ...; it
+    defines: basic'). Where ``attr`` reads as two strategies, a one-line error: `:b` played the
+    function `b` though the tables showed `FILE.py:b` for `a`, declared 'b'."""
+    missing = object()
+    value = getattr(module, attr, missing)
+    declared: dict[int, str] = {}  # by object: an alias (`best = greedy`) is the same strategy
+    for name, v in vars(module).items():
+        if isinstance(v, Strategy) and v.name == attr and v is not value:
+            declared.setdefault(id(v), name)
+    if not declared:
+        return attr
+    if value is missing and len(declared) == 1:
+        return next(iter(declared.values()))
+    read = [f"{name} (declared '{attr}')" for name in declared.values()]
+    if value is missing:
+        hint = f"name one by its function ({' or '.join(f'{path}:{name}' for name in declared.values())})"
+    else:
+        read.insert(0, attr + (f" (declared '{value.name}')" if isinstance(value, Strategy) else ""))
+        hint = "rename one, so that no strategy declares another's function name"
+    raise SimtoolError(f"'{attr}' in {path} names {len(read)} strategies: {', '.join(read)}; {hint}")
 
 
 def _as_strategy(obj, name: str, origin: str) -> Strategy:

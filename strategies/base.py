@@ -420,10 +420,15 @@ def plugin_path_end(entry: str) -> int:
     return end
 
 
+PLUGIN_NAME = re.compile(r"[A-Za-z_][\w.-]*")
+"""The NAME of ``FILE.py:NAME``: a function of the file, or the name a strategy declares there
+(``spades-basic``), which need not be an identifier."""
+
+
 def _strategy(head: str) -> bool:
     """Whether ``head`` can name a strategy: a name, or a plugin's ``FILE.py:NAME``."""
     _, dot_py, name = head.rpartition(".py:")
-    return ("/" not in head and ":" not in head) or bool(dot_py and KEY.fullmatch(name))
+    return ("/" not in head and ":" not in head) or bool(dot_py and PLUGIN_NAME.fullmatch(name))
 
 
 def _given(entry: str, pairs: list[tuple[str, str, str]]) -> dict[str, str]:

@@ -377,11 +377,13 @@ PARTNER_UNITS = 30
 a game of seats alone can tie seats by chance)."""
 
 
-def partners(score: np.ndarray) -> list[tuple[int, ...]]:
-    """Seats that scored alike in every unit, ``score`` ``(units, p)``, as a game that scores
+def partners(score: np.ndarray, units: np.ndarray | None = None) -> list[tuple[int, ...]]:
+    """Seats that scored alike in every unit, ``score`` ``(rows, p)``, as a game that scores
     partnerships gives every partner its side's score: the sides, where every seat has a partner
-    and there are two sides or more; else none."""
-    if len(score) < PARTNER_UNITS:
+    and there are two sides or more; else none. ``units``: each row's unit where rows are not
+    units (``--duplicate``: a deal's copies, the same cards, are one)."""
+    # counted in units: 8 duplicate deals at 4 players (32 copies) were taken for partners
+    if (len(score) if units is None else len(np.unique(units))) < PARTNER_UNITS:
         return []
     sides, left = [], list(range(score.shape[1]))
     while left:
@@ -401,10 +403,15 @@ def partners_note(sides: list[tuple[int, ...]], shares: Iterable[tuple], unit: s
     share = {row[0]: row[1] for row in shares}
     names = ["+".join(map(str, side)) for side in sides]
     won = ", ".join(f"{name} {_pct(sum(share[s] for s in side))}" for name, side in zip(names, sides, strict=True))
+    # a partnership's fair share is its seats' (1/p each), as the sentence says: 50% each was
+    # said of 3 seats against 2 as well, whose seats' fair shares make 60% and 40%
+    p = sum(map(len, sides))
+    fair = (f"{_pct(1 / len(sides))} each" if len(set(map(len, sides))) == 1 else
+            ", ".join(f"{name} {_pct(len(side) / p)}" for name, side in zip(names, sides, strict=True)))
     return (f"Seats {' and '.join(names)} scored alike in every {ONE.get(unit, unit)}, as partners: simtool "
             f"compares seats, not partnerships, so partners split each win as a tie and a seat's share, fair "
             f"share and edge are its partnership's split among its seats. The partnerships win {won} of "
-            f"{unit} (fair {_pct(1 / len(sides))} each).")
+            f"{unit} (fair {fair}).")
 
 
 def seat_line(shares: Iterable[tuple[int, float, float, float]], players: int, n: int,

@@ -94,9 +94,12 @@ class Analysis:
     def rules_page(self) -> str:
         """Where the game's complete rules are: a built-in game's page in simtool's docs/rules/, a
         designer's game's own ``sheet`` (it has no page in simtool's docs)."""
-        if type(self.game).__module__.startswith("simtool.games."):
+        module = type(self.game).__module__
+        if module.startswith("simtool.games."):
             return f"simtool's docs/rules/{self.game.id}.md"
-        return f"{self.game.sheet}, the sheet of {type(self.game).__module__}"
+        # nothing checks that a game declares its sheet: without one the sentence ended at "in "
+        sheet = getattr(self.game, "sheet", None)
+        return f"{sheet}, the sheet of {module}" if sheet else f"its module {module} (the game names no rules sheet)"
 
     @property
     def mixed(self) -> bool:
@@ -204,7 +207,7 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
         score_test=stats.seat_test(per_deal(score)), strategies=strategies, rates=rates,
         game_tables=analysis_of(game).tables(seats.lazy(), keys, None if matches is None else matches.lazy(),
                                              meta.get("rules")),
-        seats_strategy=names[0], sides=verdicts.partners(score),
+        seats_strategy=names[0], sides=verdicts.partners(score, units),
         figures=headline_figures(game, seats, win, score, names if codes is not None else [],
                                  codes, matches is not None, strata, units),
     )
