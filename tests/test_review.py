@@ -472,12 +472,14 @@ def test_what_hidden_information_is_worth_has_no_better_side():
     assert "hidden information" not in {c["question"] for c in answers.changes(old, version(20.0))}
 
 
-def test_a_review_against_a_baseline_says_the_effort_it_played(draw, tmp_path):
+def test_a_review_against_a_baseline_says_the_effort_it_played(draw, tmp_path, monkeypatch):
     base = reviews.review("draw", tmp_path / "base", seed=3, jobs=1, effort="standard", sizes=TINY)
     again = reviews.review("draw", tmp_path / "again", rules={"edge": "first"}, jobs=1, baseline=tmp_path / "base")
     # the baseline's sizes were played, so its label is what this review played, not 'quick'
     # (sizes given replace the effort's: 'custom', not 'standard')
     assert base["effort"] == again["effort"] == "custom" and again["sizes"] == base["sizes"]
+    # an effort's own sizes keep its name; its budget cut to the smallest sizes (50 s played in full)
+    monkeypatch.setitem(reviews.EFFORTS, "standard", 0.01)
     grown = reviews.review("draw", tmp_path / "grown", seed=3, jobs=1, effort="standard")
     again = reviews.review("draw", tmp_path / "again2", rules={"edge": "first"}, jobs=1, baseline=tmp_path / "grown")
     assert grown["effort"] == again["effort"] == "standard" and again["sizes"] == grown["sizes"]
