@@ -348,8 +348,10 @@ def headlines(q: dict) -> dict[str, tuple[float, float, float, str | None]]:
         put(f"hazards: {h['name']}{exposed}", {"value": h["rate"], "ci": h["ci"]},
             verdicts.BETTER_WHEN["hazards"] if h["risk"] else None)
     for r in q["restrictions"]:
+        # a crude rule that changed no result says nothing of whether crude play pays (its own
+        # sentence): Hearts' keep-queen under passing=none, 2.3 points to 0.0, read "worse"
         put(f"restrictions: {r['name']}", {"value": r["cost_pts"], "ci": r["ci_pts"]},
-            verdicts.BETTER_WHEN["restrictions"])
+            None if r.get("changed") == 0 else verdicts.BETTER_WHEN["restrictions"])
     m = q.get("match")
     if m:
         put("match: rounds", {"value": m["rounds"], "ci": m["rounds_ci"]}, verdicts.BETTER_WHEN["match:rounds"])
@@ -382,7 +384,9 @@ def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.nd
     for key, (v0, lo0, hi0, better_when) in a.items():
         if key not in b:
             continue
-        v1, lo1, hi1, _ = b[key]
+        v1, lo1, hi1, better_after = b[key]
+        if better_after != better_when:  # a side one version's figure lacks is no side of the change
+            better_when = None
         scale = SCALE.get(key.partition(":")[0], 1.0)
         # only where the deals' values give the figures themselves (a rung's share weighted by
         # rotation strata over deals no multiple of p does not): else the deals pair another figure

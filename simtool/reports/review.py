@@ -248,14 +248,25 @@ def one_decimal(x: float, sign: str = "", near=()) -> str:
     return "n/a" if x is None or not math.isfinite(x) else verdicts.fixed(x, near, sign=sign)
 
 
-def _shown(x: float | None, scale: float, sign: str = "", after: str = "", near=()) -> str:
+def _shown(x: float | None, scale: float, sign: str = "", after: str = "", near=(), more: int = 0) -> str:
     """One figure of a changes row, times ``scale``, never rounded onto one of ``near`` (before
-    ``scale``) it is not on, nor a share (``after`` %) to 0 where it is not 0; none (review.json's
-    null: no interval from one unit) is ``n/a``, with no unit."""
+    ``scale``) it is not on, nor a share (``after`` %) to 0 where it is not 0; ``more`` decimals
+    than that; none (review.json's null: no interval from one unit) is ``n/a``, with no unit."""
     if x is None or not math.isfinite(x):
         return "n/a"
     digits = stats.shown_decimals(x) if after == "%" else 1
-    return verdicts.fixed(scale * x, [scale * t for t in near], sign, digits) + after
+    return verdicts.fixed(scale * x, [scale * t for t in near], sign, digits + more) + after
+
+
+def _before_after(c: dict, scale: float, unit: str, near) -> tuple[str, str]:
+    """A changes row's before and after figures, with as many more decimals as it takes (at most
+    two) for figures that differ not to show alike: Hearts' largest seat edge, 0.128 and 0.076
+    points, read "0.1 points -> 0.1 points" beside a difference of -0.1 points."""
+    for more in range(3):
+        shown = tuple(_shown(c[k], scale, after=unit, near=near, more=more) for k in ("before", "after"))
+        if shown[0] != shown[1] or c["before"] == c["after"]:
+            break
+    return shown
 
 
 def change_rows(result: dict) -> list[dict]:
@@ -280,8 +291,7 @@ def change_rows(result: dict) -> list[dict]:
         # a clear change never shows as none: +0.04 points read "0.0" beside "worse"
         clear = (0.0,) if c["change"] != "no clear change" else ()
         rows.append({**c, "label": change_label(c["question"], risks),
-                     "before_text": _shown(c["before"], scale, after=unit, near=near),
-                     "after_text": _shown(c["after"], scale, after=unit, near=near),
+                     **dict(zip(("before_text", "after_text"), _before_after(c, scale, unit, near), strict=True)),
                      "delta_text": f"{_shown(c['delta'], scale, '+', apart, clear)} ({verdicts.span(low, high, end)})",
                      # a review.json written before pairing combined every row as independent
                      "interval_text": c.get("interval", "independent"),
