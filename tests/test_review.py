@@ -484,3 +484,12 @@ def test_a_review_against_a_baseline_says_the_effort_it_played(draw, tmp_path, m
     again = reviews.review("draw", tmp_path / "again2", rules={"edge": "first"}, jobs=1, baseline=tmp_path / "grown")
     assert grown["effort"] == again["effort"] == "standard" and again["sizes"] == grown["sizes"]
     assert again["seed"] == 3
+
+
+def test_sizes_given_with_a_baseline_keep_the_baselines_seed(draw, tmp_path):
+    # before: review(..., baseline=B, sizes=S) drew a fresh seed, so its deals were not the
+    # baseline's although the docstring promised the baseline's seed where sizes replace its own
+    base = reviews.review("draw", tmp_path / "base", seed=5, jobs=1, sizes=TINY)
+    again = reviews.review("draw", tmp_path / "again", rules={"edge": "first"}, jobs=1, sizes=TINY,
+                           baseline=tmp_path / "base")
+    assert base["seed"] == again["seed"] == 5

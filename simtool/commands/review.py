@@ -516,8 +516,8 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     """What ``simtool review`` does, from Python: play, answer, and write ``out/review.json``
     and ``out/review.html``; return the review (the content of ``review.json``). With a
     ``baseline`` of the same game and player count, its seed, sizes and effort are played (an
-    ``effort`` given keeps the baseline's seed but plays its own sizes; ``seed`` or ``sizes``
-    given replace the baseline's), so that both versions play the same deals; without a
+    ``effort`` or ``sizes`` given keep the baseline's seed but play their own sizes; a ``seed``
+    given replaces the baseline's), so that both versions play the same deals; without a
     baseline the effort is ``quick`` unless given. ``sizes``
     replaces the effort's sizes (small reviews for tests and notebooks); ``backend="dask"`` plays
     the chunks on the dask.distributed cluster at ``scheduler`` (without one, on a cluster of
@@ -551,7 +551,11 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     # sizes given are no effort's: their review was labelled "Effort quick" (or the effort
     # given, whose sizes they replaced)
     label = CUSTOM if sizes is not None else None
-    if before is not None and seed is None and sizes is None:
+    if before is not None and seed is None and sizes is not None:
+        # sizes given keep the baseline's seed, as an effort given does: a fresh seed played
+        # other deals than the docstring's "the baseline's seed" promised
+        seed = baseline_deals(before, game, players)[0]
+    elif before is not None and seed is None:
         seed, sizes = baseline_deals(before, game, players)
         if effort is not None:  # the effort asked for is played, on the baseline's deals as far as they go
             sizes = None
