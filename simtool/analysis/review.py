@@ -359,13 +359,35 @@ def headlines(q: dict) -> dict[str, tuple[float, float, float, str | None]]:
     return out
 
 
+MATTERS = {"seats": verdicts.SEAT_THRESHOLDS[0], "seats under the strongest play": verdicts.SEAT_THRESHOLDS[0],
+           "skill": verdicts.SKILL_THRESHOLDS[0], "hidden information": verdicts.HIDDEN_THRESHOLDS[0],
+           "tension": verdicts.TENSION_THRESHOLDS[0], "hazards": verdicts.HAZARD_THRESHOLDS[0],
+           "match: capped": verdicts.HAZARD_THRESHOLDS[0], "restrictions": verdicts.RESTRICTION_THRESHOLDS[0]}
+"""The smallest difference that matters to each changes row's question, in the row's own unit
+(points of an edge, a gain or a cost; a fraction of a share): the first threshold of the
+question's verdict, its narrowest band (a seat edge under 1 point is fair). Luck has none: its
+verdict's bands are 30 points of share wide, and Trickster's pip_limit=7 moving luck from 30.4%
+to 49.7% is no change too small to matter; nor has match length, which has no verdict."""
+
+
+def matters(key: str) -> float | None:
+    """:data:`MATTERS` of a changes row (:func:`headlines` key); for a rate one seat has every
+    deal, the most exposed seat's, the seat verdict's 1 point (its verdict is on the seat's gap
+    to its fair share, which moves as the rate does); ``None`` where the row has none."""
+    if key.endswith("(the most exposed seat)"):
+        return verdicts.SEAT_THRESHOLDS[0] / 100
+    return MATTERS.get(key, MATTERS.get(key.partition(": ")[0]))
+
+
 PAIRED, INDEPENDENT = "paired on the same deals", "independent"
 """How a changes row's interval was taken (``changes[].interval``)."""
 
 
 def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> list[dict]:
-    """Each question's figure before and after, the difference with its 95% interval, and
-    whether the change is better for balance (:func:`verdicts.change`).
+    """Each question's figure before and after, the difference with its 95% interval,
+    whether the change is better for balance (:func:`verdicts.change`), and whether it is
+    smaller than the smallest difference that matters to the question (``small``,
+    :func:`verdicts.change_small`, by ``threshold``, :func:`matters`).
 
     Where ``paired`` has a row's per-deal values of both versions on the same deals
     (:func:`paired_deals`), the interval is the paired difference's, deal by deal, around the
@@ -398,8 +420,10 @@ def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.nd
             delta, low, high = stats.mover_difference((v1, lo1, hi1), (v0, lo0, hi0))
             how = INDEPENDENT
         word = verdicts.change(better_when, delta, low, high)
+        least = matters(key)
         rows.append({"question": key, "before": v0, "after": v1, "delta": delta, "ci": [low, high],
-                     "better": {"better": True, "worse": False}.get(word), "change": word, "interval": how})
+                     "better": {"better": True, "worse": False}.get(word), "change": word, "interval": how,
+                     "small": verdicts.change_small(low, high, least), "threshold": least})
     return rows
 
 

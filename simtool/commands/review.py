@@ -650,5 +650,5 @@ def summary_lines(result: dict) -> list[str]:
                      f"({rules_text(after)}):")
     for c in rows:
         lines.append(f"change in {c['question']}: {c['before_text']} -> {c['after_text']} "
-                     f"(difference {c['delta_text']}, {c['interval_text']}): {c['change']}")
+                     f"(difference {c['delta_text']}, {c['interval_text']}): {c['reads']}")
     return lines

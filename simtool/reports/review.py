@@ -269,6 +269,58 @@ def _before_after(c: dict, scale: float, unit: str, near) -> tuple[str, str]:
     return shown
 
 
+def amount(threshold: float, scale: float) -> str:
+    """A changes row's threshold (:func:`simtool.analysis.review.matters`) in points, as its
+    difference is shown: a share's 0.01 is "1 point", an edge's 3.0 "3 points"."""
+    pts = round(scale * threshold, 9)
+    return f"{pts:g} point{'' if pts == 1 else 's'}"
+
+
+def size(c: dict) -> tuple[bool | None, float | None]:
+    """A changes row's ``small`` and ``threshold``; a review.json written before rows had them
+    is judged by today's thresholds (:func:`simtool.analysis.review.matters`)."""
+    from simtool.analysis.review import matters
+
+    if "threshold" in c:
+        return c["small"], c["threshold"]
+    least = matters(c["question"])
+    return verdicts.change_small(*c["ci"], least), least
+
+
+def change_words(change: str, small: bool | None, least: float | None, scale: float) -> str:
+    """A changes row's reading: its ``change`` with how big it is against ``least``, the
+    smallest difference that matters to its question (``small``: its interval lies within it):
+    "worse, by under 1 point (too small to matter)", "worse, by 1 point or more", "worse,
+    unclear whether by under 1 point or more", "no change that matters (under 1 point either
+    way)", else "no clear change"; the bare word where the question has no threshold (luck,
+    match length)."""
+    if least is None:
+        return change
+    under = amount(least, scale)
+    if change == "no clear change":
+        return f"no change that matters (under {under} either way)" if small else change
+    if small is None:
+        return f"{change}, unclear whether by under {under} or more"
+    return f"{change}, by under {under} (too small to matter)" if small else f"{change}, by {under} or more"
+
+
+def size_legend() -> str:
+    """The changes table's thresholds of size, stated under it as :func:`change_words` uses them."""
+    from simtool.analysis.review import MATTERS
+
+    def pts(question: str, scale: float) -> str:
+        return amount(MATTERS[question], scale)
+
+    return (f"A change is too small to matter when its whole interval lies within the smallest difference that "
+            f"matters to its question, the first threshold of that question's verdict: {pts('seats', 1)} of a seat "
+            f"edge, {pts('skill', 1)} of skill or of hidden information, {pts('tension', 100)} of tension, "
+            f"{pts('hazards', 100)} of a hazard's rate (of the most exposed seat's gap to its fair share, where one "
+            f"seat meets it every deal) or of matches stopped by the cap, {pts('restrictions', 1)} of what a crude "
+            f"rule costs; a clear change whose interval reaches past it is \"unclear whether by under ... or more\". "
+            f"Of the differences whose interval holds 0, one that lies within it either way is \"no change that "
+            f"matters\". Luck and match length have no such threshold, and their changes are not sized.")
+
+
 def change_rows(result: dict) -> list[dict]:
     """The changes table's cells, with their units: a share shows in %, an edge, a gain or a
     cost in points, and a difference of shares in points too (27.3% to 30.3% is +3.0 points,
@@ -282,20 +334,27 @@ def change_rows(result: dict) -> list[dict]:
         apart = " points" if points else ""
         low, high = c["ci"]
 
-        def end(x: float, scale: float = scale) -> str:
+        near = change_marks(c["question"])
+        small, least = size(c)
+        # nor onto the threshold of its size: an end of 0.996 read "+1.0" beside "by under 1 point"
+        least_near = () if least is None else (least,)
+
+        def end(x: float, scale: float = scale, least_near: tuple = least_near) -> str:
             # whether the interval holds 0 decides "no clear change": an end of +0.02 points
             # beside "better" read "0.0", as did one of -0.02 beside "no clear change"
-            return verdicts.fixed(scale * x, (0.0,), sign="+")
+            return verdicts.fixed(scale * x, [0.0, *(scale * t for t in least_near)], sign="+")
 
-        near = change_marks(c["question"])
         # a clear change never shows as none: +0.04 points read "0.0" beside "worse"
-        clear = (0.0,) if c["change"] != "no clear change" else ()
+        clear = ((0.0,) if c["change"] != "no clear change" else ()) + least_near
         rows.append({**c, "label": change_label(c["question"], risks),
                      **dict(zip(("before_text", "after_text"), _before_after(c, scale, unit, near), strict=True)),
                      "delta_text": f"{_shown(c['delta'], scale, '+', apart, clear)} ({verdicts.span(low, high, end)})",
                      # a review.json written before pairing combined every row as independent
                      "interval_text": c.get("interval", "independent"),
-                     "tone": {"better": "good", "worse": "bad"}.get(c["change"], "none")})
+                     "reads": change_words(c["change"], small, least, scale),
+                     # a clear change too small to matter is not set in bold beside the large ones
+                     "tone": {"better": "good", "worse": "bad"}.get(c["change"], "none")
+                     + (" small" if small and c["change"] != "no clear change" else "")})
     return rows
 
 
@@ -355,7 +414,7 @@ def render(result: dict) -> str:
                          "metrics": metric_rows(other.get("metrics") or {}, theirs), "published": theirs,
                          "partners": other["questions"].get("seats", {}).get("partners")})
     return env.get_template("review.html.j2").render(
-        r=result, versions=versions, changes=change_rows(result), tone=TONE,
+        r=result, versions=versions, changes=change_rows(result), size_legend=size_legend(), tone=TONE,
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
 
 
