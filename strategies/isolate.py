@@ -230,7 +230,11 @@ def serve(down: int, up: int) -> None:
 
     entry, game_id, file = receive.recv()
     try:
-        strategy = strategies.resolve(entry, game_id, None if file is None else Path(file))
+        # what the import set for its play stays set, in this process of its own
+        with strategies.import_settings() as settings:
+            strategy = strategies.resolve(entry, game_id, None if file is None else Path(file))
+        for setting in settings:
+            setting.apply()
         game = games.get(game_id)
         about = describe_strategy(strategy)
     except SimtoolError as exc:  # a bad parameter, a name the file lacks, its import raising
