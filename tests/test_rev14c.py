@@ -82,3 +82,22 @@ def test_timeout_covers_an_isolated_plugins_import_from_python(tmp_path):
         simtool.run("black-white", n=50, seats={0: f"{plugin}:play"}, timeout=0.5, isolate=True,
                     out=tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("refused", [["--jobs", "0"], ["--seed", "-1"]])
+def test_a_refused_command_line_leaves_no_import_limit_for_python(tmp_path, capsys, refused):
+    # before: `--timeout 1` then a refused option left the limit set in the process (the
+    # command's context was never closed), so the next Python call, which gave no timeout, was
+    # refused: 'strategy plugin slow.py took longer than 0.2 s (timeout=0.2) to import'
+    import simtool
+    import strategies
+    from simtool.cli import main
+
+    assert main(["run", "-g", "black-white", "--n", "10", "--timeout", "0.2", *refused]) == 2
+    assert "error: bad" in capsys.readouterr().err
+    assert strategies.IMPORT_LIMIT.get() is None
+    plugin = tmp_path / "slow.py"
+    plugin.write_text("import time\n\ntime.sleep(0.6)\n\n\ndef play(view, rng):\n    return view.legal & -view.legal\n")
+    grid = simtool.sweep.make_grid({"games": ["black-white"], "lineups": [f"{plugin}:play"], "n": 10, "seed": 1})
+    specs, _ = simtool.sweep.plan(grid)
+    assert len(specs) == 1
