@@ -361,7 +361,10 @@ def _timeout(ctx: typer.Context, text: str | None) -> float | None:
         import strategies
 
         token = strategies.IMPORT_LIMIT.set(value)
-        ctx.call_on_close(lambda: strategies.IMPORT_LIMIT.reset(token))
+        # on the command line's own context: the command's is never closed when a later option
+        # is refused (`--timeout 1 --jobs 0`), and the limit outlived it, killing a plugin's
+        # import in the next Python call of the process, which gave none
+        ctx.find_root().call_on_close(lambda: strategies.IMPORT_LIMIT.reset(token))
     return value
 
 

@@ -870,6 +870,9 @@ class Lineup:
     """Per strategy: whether its ``view.redeal`` gives the true deal, not re-dealt worlds. Set by
     whoever builds the line-up (a run: only for the built-in ``clairvoyant`` reference player,
     ``strategies.sees_all``); a strategy itself cannot reach it. Missing entries: no."""
+    settings: tuple[ImportSettings, ...] = ()
+    """What its plugins' imports set for their play (:class:`ImportSettings`), applied by the
+    runner while a chunk is played."""
 
     def sees_all(self, k: int) -> bool:
         return k < len(self.sees) and bool(self.sees[k])
@@ -1227,16 +1230,43 @@ def process_state() -> Callable[[], None]:
     return put_back
 
 
+@dataclass(frozen=True)
+class ImportSettings:
+    """What a plugin's import set that its own play may read, given back to it while it plays
+    (a chunk's play, put back after it as all else a plugin sets there): the environment
+    variables it changed (``None``: removed) and a recursion limit it raised (a recursive search
+    that raised it at its top level ended in RecursionError on its first decision)."""
+
+    environ: tuple[tuple[str, str | None], ...] = ()
+    recursion_limit: int = 0
+
+    def apply(self) -> None:
+        for key, value in self.environ:
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        if self.recursion_limit > sys.getrecursionlimit():
+            sys.setrecursionlimit(self.recursion_limit)
+
+
 @contextmanager
-def process_kept() -> Generator[None, None, None]:
+def process_kept() -> Generator[list[ImportSettings], None, None]:
     """:func:`process_state` around a plugin's import: its ``os.umask(0o777)`` made the run's
     tables unreadable (mode 000), ``POLARS_MAX_THREADS=0`` and ``sys.setrecursionlimit(60)``
     ended the command in a traceback, its ``os.chdir`` had the plugin looked for elsewhere
-    ("strategy plugin file not found"); a chunk's play is kept so by the runner."""
+    ("strategy plugin file not found"); a chunk's play is kept so by the runner. The list given
+    holds, once done, the :class:`ImportSettings` its play gets back."""
     put_back = process_state()
+    environ, limit = dict(os.environ), sys.getrecursionlimit()
+    settings: list[ImportSettings] = []
     try:
-        yield
+        yield settings
     finally:
+        changed = tuple((key, os.environ.get(key)) for key in sorted({*environ, *os.environ})
+                        if os.environ.get(key) != environ.get(key))
+        raised = sys.getrecursionlimit()
+        settings.append(ImportSettings(changed, raised if raised > limit else 0))
         put_back()
 
 

@@ -21,7 +21,7 @@ from dataclasses import replace
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from simtool.engine import Overtime, deadline, printing_aside, process_kept
+from simtool.engine import ImportSettings, Overtime, deadline, printing_aside, process_kept
 from simtool.errors import SimtoolError, by_the_user, choices, describe, option
 
 # nine_lives_belief: exact's reading of the others, offered to pimc@infer
@@ -206,7 +206,7 @@ def _load_entry_point(ep) -> Strategy:
     # guarded as a plugin file's import is: a package replacing simtool's code as it is imported
     # was neither named nor put back
     with untouched(f"installed strategy '{ep.name}' (entry point {ep.value}), as it was imported,"), \
-            printing_aside(), process_kept():
+            printing_aside(), process_kept() as settings:
         try:
             obj = ep.load()
         except BaseException as exc:  # one broken package must not take every strategy down
@@ -214,6 +214,8 @@ def _load_entry_point(ep) -> Strategy:
                 raise
             raise SimtoolError(f"installed strategy '{ep.name}' (entry point {ep.value}) failed to "
                                f"load: {describe(exc)}") from None
+    # its package is imported once: a second load of the entry point sets nothing
+    _imported(f"entry point {ep.value}", *settings)
     found = _as_strategy(obj, ep.name, f"entry point {ep.value}")
     # named as the line-up names it: a package's strategy that calls itself `random` is not random
     return found if found.name == ep.name else replace(found, name=ep.name)
@@ -357,11 +359,37 @@ def _import_limit() -> float | None:
     return limit if signal.getitimer(signal.ITIMER_REAL)[0] == 0 else None
 
 
+_SET_ON_IMPORT: dict[str, ImportSettings] = {}
+"""What each plugin's import set for its play (:class:`simtool.engine.ImportSettings`), by its
+module (or entry point): it is imported once a process, its strategies resolved many times."""
+_SETTINGS: ContextVar[list[ImportSettings] | None] = ContextVar("simtool_import_settings", default=None)
+
+
+@contextmanager
+def import_settings():
+    """A list that gathers, for the plugins resolved inside, what their imports set for their
+    play (a run's line-up: applied while its chunks are played)."""
+    found: list[ImportSettings] = []
+    token = _SETTINGS.set(found)
+    try:
+        yield found
+    finally:
+        _SETTINGS.reset(token)
+
+
+def _imported(key: str, settings: ImportSettings | None = None) -> None:
+    if settings is not None and settings != ImportSettings():
+        _SET_ON_IMPORT.setdefault(key, settings)
+    found, settings = _SETTINGS.get(), _SET_ON_IMPORT.get(key)
+    if found is not None and settings is not None and settings not in found:
+        found.append(settings)
+
+
 def _load_plugin(path: Path, attr: str) -> Strategy:
     if not path.is_file():
         raise SimtoolError(f"strategy plugin file not found: {path}")
     module_name = f"simtool_plugin_{abs(hash((str(path.resolve()), *file_identity(path))))}"  # the file as it is now
-    module = sys.modules.get(module_name)
+    module, settings = sys.modules.get(module_name), []
     if module is None:
         spec = importlib.util.spec_from_file_location(module_name, path)
         if spec is None:  # a name Python does not import (/etc/passwd:x, notes.txt:x)
@@ -369,7 +397,7 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         module = importlib.util.module_from_spec(spec)
         limit = _import_limit()
         with untouched(f"strategy plugin {path}, as it was imported,"), printing_aside(), importing_beside(path), \
-                process_kept():
+                process_kept() as settings:
             try:
                 with deadline(limit) if limit else nullcontext():
                     spec.loader.exec_module(module)
@@ -383,6 +411,7 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
                                        f"or none") from None
                 raise SimtoolError(f"strategy plugin {path} failed to load: {describe(exc)}") from None
         sys.modules[module_name] = module
+    _imported(module_name, *settings)
     try:  # the plugin's code runs here too: a module __getattr__, a property of its strategy
         attr = _plugin_attribute(module, attr, path)
         found = _as_strategy(getattr(module, attr), attr, str(path)) if hasattr(module, attr) else None

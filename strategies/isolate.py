@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simtool.errors import SimtoolError, describe
+from simtool.errors import COMMAND_LINE, SimtoolError, describe
 
 from .base import STRATEGY, Param, Params, Strategy, file_identity
 
@@ -200,7 +200,9 @@ def _child(remote: _Remote) -> _Child:
         for stale in [c for k, c in _CHILDREN.items() if k[:4] == key[:4]]:  # the file's older version
             _end(stale)
         child = _CHILDREN[key] = _Child(key)
-        child.send((entry, game_id, file))
+        import strategies
+
+        child.send((entry, game_id, file, strategies.IMPORT_LIMIT.get(), COMMAND_LINE.get()))
         reply = child.receive()
         if reply[0] == "refused":  # the one-line error it would have been in this process
             _end(child)
@@ -228,9 +230,16 @@ def serve(down: int, up: int) -> None:
     import strategies
     from simtool import games
 
-    entry, game_id, file = receive.recv()
+    entry, game_id, file, limit, command_line = receive.recv()
+    COMMAND_LINE.set(command_line)  # its errors name options as the run's own would
     try:
-        strategy = strategies.resolve(entry, game_id, None if file is None else Path(file))
+        # the run's --timeout covers the import here as in its own process (an import that slept
+        # for ever hung an --isolate run before its first deal); what the import set for its play
+        # stays set, in this process of its own
+        with strategies.importing_within(limit), strategies.import_settings() as settings:
+            strategy = strategies.resolve(entry, game_id, None if file is None else Path(file))
+        for setting in settings:
+            setting.apply()
         game = games.get(game_id)
         about = describe_strategy(strategy)
     except SimtoolError as exc:  # a bad parameter, a name the file lacks, its import raising

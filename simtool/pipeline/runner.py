@@ -327,8 +327,9 @@ def resolve_lineup(spec: RunSpec) -> Lineup:
         if file_hash(path) != plugin["sha256"]:
             raise SimtoolError(f"strategy plugin {path} has changed since the run started; one run "
                                f"plays one version of it: restore the file, or start a new run")
-    found = [strategies.resolve(name, spec.game, Path(spec.plugins[name]["path"])
-                                if name in spec.plugins else None, spec.isolate) for name in unique]
+    with strategies.import_settings() as settings:
+        found = [strategies.resolve(name, spec.game, Path(spec.plugins[name]["path"])
+                                    if name in spec.plugins else None, spec.isolate) for name in unique]
     labels: dict[str, str] = {}
     for name, s in zip(unique, found, strict=True):
         if s.name in labels:  # the tables would pool two strategies under one name
@@ -338,7 +339,8 @@ def resolve_lineup(spec: RunSpec) -> Lineup:
         labels[s.name] = name
     # the true deal only for the built-in reference player, decided by the built-in registry
     return Lineup(found, np.array([unique.index(name) for name in spec.lineup]),
-                  spec.rotate or spec.duplicate, tuple(strategies.sees_all(name) for name in unique))
+                  spec.rotate or spec.duplicate, tuple(strategies.sees_all(name) for name in unique),
+                  tuple(settings))
 
 
 @dataclass
@@ -434,6 +436,8 @@ def _play(spec: RunSpec, index: int, game, lineup: Lineup, trace_id: int | None,
     guarded = not _built_in(spec)
     with (strategies.untouched(f"{who}, while it played,") if guarded else contextlib.nullcontext()), \
             (seeded_globals(spec.seed, index) if guarded else contextlib.nullcontext()):
+        for settings in lineup.settings:  # what a plugin's import set for its play, put back with the rest
+            settings.apply()
         outcome = play(game, spec.players, rules, lineup, count * c, deal_rng, play_rng, ctx, spec.duplicate)
     if rules != spec.rules:
         unset = object()
