@@ -17,3 +17,15 @@ def test_a_review_json_from_before_sizes_with_no_interval_renders_again():
     assert shown["reads"] == "no clear change"
     assert shown["delta_text"] == "n/a (n/a)"
     assert verdicts.change_small(None, None, 0.1) is None
+
+
+def test_the_docs_say_a_row_with_no_interval_is_unsized():
+    # docs/review.md's schema said `small` is null only where the interval reaches across the
+    # threshold or there is none; a row with no interval (ci of nulls) has null too
+    from pathlib import Path
+
+    doc = " ".join((Path(__file__).parents[1] / "docs/review.md").read_text().split())
+    assert "or there is no threshold or no interval (`ci` of nulls" in doc
+    row = {"question": "seats", "before": 1.0, "after": None, "delta": None, "ci": [None, None],
+           "better": None, "change": "no clear change", "interval": "independent"}
+    assert pages.size(row) == (None, 1.0)
