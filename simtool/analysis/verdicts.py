@@ -724,7 +724,7 @@ def change(better_when: str | None, delta: float, low: float, high: float) -> st
     return "better" if (delta < 0) == (better_when == "lower") else "worse"
 
 
-def change_small(low: float, high: float, matters: float | None) -> bool | None:
+def change_small(low: float | None, high: float | None, matters: float | None) -> bool | None:
     """Whether a difference, by its 95% interval ``low`` to ``high``, is smaller than ``matters``,
     the smallest difference that matters to its question: ``True`` when the whole interval lies
     within ± it (a clear change too small to matter, or, holding 0, no change that matters),
@@ -733,7 +733,8 @@ def change_small(low: float, high: float, matters: float | None) -> bool | None:
     it, or there is no threshold or no interval. On the interval, never the estimate alone:
     hundreds of thousands of deals make a clear change of +0.10 points of a hazard (+0.02 to
     +0.18) that read "worse" as a seat edge moved 5 points did."""
-    if matters is None or not (math.isfinite(low) and math.isfinite(high)):
+    # None: review.json's null, in a review written before rows had sizes and rendered again
+    if matters is None or low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
         return None
     if -matters < low and high < matters:
         return True
