@@ -60,19 +60,20 @@ def test_the_interval_decides_the_size_against_the_threshold():
 def test_each_row_takes_the_first_threshold_of_its_questions_verdict(rows):
     assert rows["seats"]["threshold"] == verdicts.SEAT_THRESHOLDS[0] == 1.0
     assert rows["skill"]["threshold"] == verdicts.SKILL_THRESHOLDS[0] == 3.0
-    assert rows["tension"]["threshold"] == verdicts.TENSION_THRESHOLDS[0] == 0.10
     assert rows["hazards: overshoot"]["threshold"] == verdicts.HAZARD_THRESHOLDS[0] == 0.01
     assert rows["restrictions: no-upgrade"]["threshold"] == verdicts.RESTRICTION_THRESHOLDS[0] == 1.0
     assert rows["match: capped"]["threshold"] == verdicts.HAZARD_THRESHOLDS[0]
     # the most exposed seat's rate: its verdict is the seat verdict's, 1 point of its gap
     assert rows["hazards: queen (the most exposed seat)"]["threshold"] == pytest.approx(0.01)
-    # none: luck's bands are 30 points wide, match length has no verdict
+    # none: luck's bands are 30 points wide, tension's first band is a level (low), not a
+    # negligible difference, match length has no verdict
     assert rows["luck"]["threshold"] is None and rows["match: rounds"]["threshold"] is None
+    assert rows["tension"]["threshold"] is None
 
 
 def test_the_four_cases_clear_large_clear_small_equivalent_and_unclear(rows):
     large, small = rows["seats"], rows["hazards: overshoot"]
-    same, unclear = rows["tension"], rows["skill"]
+    same, unclear = rows["match: capped"], rows["skill"]
     across = rows["restrictions: no-upgrade"]
     # the old words stay for what reads review.json: "change" and "better" as before
     assert (large["change"], large["better"], large["small"]) == ("worse", False, False)
@@ -93,7 +94,8 @@ def test_the_words_say_how_big_each_change_is(rows):
     reads = _reads(rows)
     assert reads["seats"] == "worse, by 1 point or more"
     assert reads["hazards: overshoot"] == "worse, by under 1 point (too small to matter)"
-    assert reads["tension"] == "no change that matters (under 10 points either way)"
+    assert reads["match: capped"] == "no change that matters (under 1 point either way)"
+    assert reads["tension"] == "no clear change"  # within 10 points either way, but not sized
     assert reads["skill"] == "no clear change"
     assert reads["restrictions: no-upgrade"] == "better, unclear whether by under 1 point or more"
     assert reads["hazards: queen (the most exposed seat)"] == "worse, by 1 point or more"
@@ -131,8 +133,7 @@ def test_the_console_prints_the_size(bw_review):
     assert "change in hazards: overshoot: 35.5% -> 35.6% (difference +0.1 points (+0.03 to +0.2), independent): " \
            "worse, by under 1 point (too small to matter)" in lines
     assert next(x for x in lines if x.startswith("change in seats:")).endswith(": worse, by 1 point or more")
-    assert next(x for x in lines if x.startswith("change in tension:")).endswith(
-        ": no change that matters (under 10 points either way)")
+    assert next(x for x in lines if x.startswith("change in tension:")).endswith(": no clear change")
 
 
 def test_the_page_shows_the_size_and_states_the_thresholds(bw_review):
@@ -141,12 +142,13 @@ def test_the_page_shows_the_size_and_states_the_thresholds(bw_review):
     # not bold as the large change is (a rate, not a hazard, on this page: Black & White has no overshoot)
     assert '<tr class="bad small"><td>Rate: overshoot</td>' in page
     assert '<tr class="bad"><td>Largest seat edge (points)</td>' in page
-    assert '<td class="change">no change that matters (under 10 points either way)</td>' in page
+    assert '<td class="change">no change that matters (under 1 point either way)</td>' in page
     legend = page[page.index('<section id="changes">'):]
     legend = legend[:legend.index("</section>")]
-    for stated in ("1 point of a seat edge", "3 points of skill or of hidden information", "10 points of tension",
+    assert "of tension" not in legend
+    for stated in ("1 point of a seat edge", "3 points of skill or of hidden information",
                    "1 point of a hazard&#39;s rate", "1 point of what a crude rule costs",
-                   "Luck and match length have no such threshold"):
+                   "Luck, tension and match length have no such threshold"):
         assert stated in legend, stated
 
 

@@ -146,7 +146,7 @@ def test_printed_changes_carry_their_units_as_the_page_does(finished):
     lines = [x for x in reviews.summary_lines(changed) if x.startswith("change in")]
     assert lines == [
         "change in tension: 27.3% -> 30.3% (difference +3.0 points (+2.0 to +4.0), independent): "
-        "better, by under 10 points (too small to matter)",
+        "better",
         "change in seats: 0.6 points -> 2.5 points (difference +1.9 points (+1.5 to +2.3), independent): "
         "worse, by 1 point or more",
         "change in match: rounds: 3.0 -> 3.5 (difference +0.5 (+0.4 to +0.5), independent): changed"]

@@ -361,13 +361,15 @@ def headlines(q: dict) -> dict[str, tuple[float, float, float, str | None]]:
 
 MATTERS = {"seats": verdicts.SEAT_THRESHOLDS[0], "seats under the strongest play": verdicts.SEAT_THRESHOLDS[0],
            "skill": verdicts.SKILL_THRESHOLDS[0], "hidden information": verdicts.HIDDEN_THRESHOLDS[0],
-           "tension": verdicts.TENSION_THRESHOLDS[0], "hazards": verdicts.HAZARD_THRESHOLDS[0],
+           "hazards": verdicts.HAZARD_THRESHOLDS[0],
            "match: capped": verdicts.HAZARD_THRESHOLDS[0], "restrictions": verdicts.RESTRICTION_THRESHOLDS[0]}
 """The smallest difference that matters to each changes row's question, in the row's own unit
 (points of an edge, a gain or a cost; a fraction of a share): the first threshold of the
 question's verdict, its narrowest band (a seat edge under 1 point is fair). Luck has none: its
 verdict's bands are 30 points of share wide, and Trickster's pip_limit=7 moving luck from 30.4%
-to 49.7% is no change too small to matter; nor has match length, which has no verdict."""
+to 49.7% is no change too small to matter; nor has tension, whose first band (*low*, under 10%)
+is a level, not a negligible difference (30% to 21% of winners behind at half-time read "too
+small to matter" by it), nor match length, which has no verdict."""
 
 
 def matters(key: str) -> float | None:
