@@ -96,7 +96,7 @@ def test_a_partnership_games_seat_figures_say_partners_split_each_win(spades, tm
     assert len(won) == 2 and abs(sum(won) - 100) < 0.2
 
 
-def test_the_report_points_a_designers_game_to_its_own_rules(spades, tmp_path):
+def test_the_report_points_a_designers_game_to_its_own_rules(spades, tmp_path, charts_undrawn):
     """Before: the report's run setup pointed to a page of simtool's rules folder named after the
     game (the game's id and '.md'), which does not exist; now the game's own ``sheet``; a built-in
     game's page as before."""
