@@ -31,7 +31,7 @@ def test_tune_report_into_another_tunings_or_reviews_folder_is_refused(tmp_path,
     assert not page.exists() and not (tmp_path / "mine").exists()
 
 
-def test_tune_report_in_its_own_folder_inside_a_review_still_writes(tmp_path):
+def test_tune_report_in_its_own_folder_inside_a_review_still_writes(tmp_path, charts_undrawn):
     (tmp_path / "review.json").write_text("{}")
     r = cli(*TUNE, "--out", tmp_path / "mine")
     assert r.exit_code == 0, r.output
@@ -64,7 +64,7 @@ def test_a_sweeps_report_named_json_is_refused_before_a_cell_is_played(tmp_path)
 
 
 @pytest.mark.parametrize("name", ["x.html", "x.HTM"])
-def test_a_report_named_html_or_htm_is_written(bw_run, tmp_path, name):
+def test_a_report_named_html_or_htm_is_written(bw_run, tmp_path, name, charts_undrawn):
     assert cli("report", bw_run, "-o", tmp_path / name).exit_code == 0
     assert (tmp_path / name).read_text().startswith("<!DOCTYPE html>")
 
