@@ -10,6 +10,7 @@ import pytest
 
 import simtool
 from simtool.analysis import tension, verdicts
+from simtool.commands.review import Sizes
 from simtool.testing import Conformance, suite
 from tests.designer_games.spades import Spades
 
@@ -95,7 +96,7 @@ def test_a_partnership_games_seat_figures_say_partners_split_each_win(spades, tm
     assert len(won) == 2 and abs(sum(won) - 100) < 0.2
 
 
-def test_the_report_points_a_designers_game_to_its_own_rules(spades, tmp_path):
+def test_the_report_points_a_designers_game_to_its_own_rules(spades, tmp_path, charts_undrawn):
     """Before: the report's run setup pointed to a page of simtool's rules folder named after the
     game (the game's id and '.md'), which does not exist; now the game's own ``sheet``; a built-in
     game's page as before."""
@@ -135,19 +136,30 @@ def test_a_partnership_games_match_tension_is_measured_side_against_side(spades,
         "; partners count as one side: 0+2 against 1+3.")
 
 
-def test_a_partnership_games_skill_answer_says_the_search_shares_its_gain(spades, tmp_path):
+SIZES = Sizes(deals=64, matches=40, restrictions=16, duplicate=8, search=32, random=64)
+
+
+@pytest.fixture(scope="module")
+def spades_review(tmp_path_factory):
+    """One small review of the designer's Spades (seed 5), for the tests that read what it says."""
+    from simtool.commands import review as reviews
+
+    out = tmp_path_factory.mktemp("spades") / "rv"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, Spades()))
+        return out, reviews.review("designer-spades", out, seed=5, jobs=1, sizes=SIZES)
+
+
+def test_a_partnership_games_skill_answer_says_the_search_shares_its_gain(spades_review):
     """One pimc seat among random ones: its random partner wins every deal it wins, so its gain over
     a fair share is half its partnership's. Before: '+13.3 points over a fair share against random
     players' with no word of it; after, the sentence adds that the partnership gains twice these
     points, its partner's play included."""
-    from simtool.commands import review as reviews
-
-    r = reviews.review("designer-spades", tmp_path / "rv", seed=5, jobs=1,
-                       sizes=reviews.Sizes(deals=64, matches=40, restrictions=16, duplicate=8, search=32))
+    out, r = spades_review
     assert r["questions"]["skill"]["sentence"].endswith(
         "Partners split each win, so the search's partnership gains twice these points over its fair share, "
         "its partner's play included.")
-    assert "its partner&#39;s play included" in (tmp_path / "rv" / "review.html").read_text()
+    assert "its partner&#39;s play included" in (out / "review.html").read_text()
 
 
 PLUGIN = '''
@@ -172,19 +184,18 @@ def test_a_plugin_file_is_found_by_the_name_its_tables_show(tmp_path):
     assert by_label.seats.equals(by_function.seats)
 
 
-def test_a_partnership_review_says_its_published_metrics_read_every_deal_as_a_tie(spades, tmp_path):
+def test_a_partnership_review_says_its_published_metrics_read_every_deal_as_a_tie(spades_review, tmp_path):
     """Before: the review's published metrics gave Spades drawishness 1.000 and no drama or
     security, without a word; now review.json's seats answer names the partners and the page says
     what the per-seat definitions make of them. A game of seats alone has no partners."""
     from simtool.commands import review as reviews
 
-    sizes = reviews.Sizes(deals=64, matches=40, restrictions=16, duplicate=8, search=32, random=64)
-    r = reviews.review("designer-spades", tmp_path / "rv", seed=5, jobs=1, sizes=sizes)
+    out, r = spades_review
     assert r["questions"]["seats"]["partners"] == [[0, 2], [1, 3]]
     assert r["metrics"]["drawishness"]["value"] == 1.0
-    page = (tmp_path / "rv" / "review.html").read_text()
+    page = (out / "review.html").read_text()
     assert "Seats 0+2 and 1+3 are partners, who split every win: as these definitions read seats, every deal is " \
            "a tie for first (drawishness 1.000" in page
-    bw = reviews.review("black-white", tmp_path / "bw", players=4, seed=5, jobs=1, sizes=sizes)
+    bw = reviews.review("black-white", tmp_path / "bw", players=4, seed=5, jobs=1, sizes=SIZES)
     assert bw["questions"]["seats"]["partners"] == []
     assert "are partners" not in (tmp_path / "bw" / "review.html").read_text()

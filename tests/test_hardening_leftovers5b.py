@@ -293,7 +293,8 @@ def test_a_tiny_share_shows_its_first_significant_figure_and_zero_stays_zero():
     assert sentence.startswith("Seat 0 wins 0.03% of matches, 24.97 points less than a fair 25.00%"), sentence
 
 
-def test_a_run_with_a_tiny_match_win_share_shows_it_in_the_table_the_report_and_keeps_it_exact(tmp_path):
+def test_a_run_with_a_tiny_match_win_share_shows_it_in_the_table_the_report_and_keeps_it_exact(tmp_path,
+                                                                                                charts_undrawn):
     # Kansas City's 'high' against three 'target' wins 4.5 of 20,000 matches (0.0225%): the CLI
     # table, the by-strategy table and the report printed "0.0% (0.0–0.1)"
     from .test_cli import cli

@@ -63,7 +63,7 @@ def test_a_restriction_no_deal_reacts_to_gets_no_score_interval_of_width_zero_fr
     assert "0.000 ± 0.000" not in r.stdout and "0 ± 10" in r.stdout, r.stdout
 
 
-def test_a_duplicate_ladder_of_whole_matches_says_it_duplicates_matches(tmp_path):
+def test_a_duplicate_ladder_of_whole_matches_says_it_duplicates_matches(tmp_path, charts_undrawn):
     # before: "Skill ladder: black-white 3p, 20 matches per rung, seed 1, duplicate deals (each once
     # per rotation)" above a ladder whose every match, not deal, was played once per rotation
     from .test_cli import cli
@@ -79,7 +79,7 @@ def test_a_duplicate_ladder_of_whole_matches_says_it_duplicates_matches(tmp_path
     assert "20 deals per rung, seed 1, duplicate deals (each once per rotation)" in " ".join(r.stdout.split())
 
 
-def test_the_contents_of_a_game_of_several_runs_say_which_run_their_sentence_is_of(tmp_path):
+def test_the_contents_of_a_game_of_several_runs_say_which_run_their_sentence_is_of(tmp_path, charts_undrawn):
     # before: "Trick Taking in Black & White: 2 runs. Seat 0 wins ...: a spread no larger than
     # chance." under Contents, the first run's finding read as the game's, beside a second run
     # whose seats surely differ
@@ -130,7 +130,7 @@ def test_a_bootstrap_keeps_its_unbounded_resamples():
     assert stats.cluster_bootstrap(np.ones((40, 1)), statistic) == (40.0, np.inf)
 
 
-def test_a_report_of_part_of_a_ladder_gives_no_ladder_verdict_and_says_why(tmp_path):
+def test_a_report_of_part_of_a_ladder_gives_no_ladder_verdict_and_says_why(tmp_path, charts_undrawn):
     # before: rung 1 alone of the ladder random, balance, high (balance pays over random, high is
     # clearly weaker than balance) read "Every rung beats the one below ...: the ladder has not
     # flattened; stronger rungs may still pay"; the ladder's folders given twice (a copy of its
@@ -229,7 +229,7 @@ def test_a_precision_runs_summary_gives_its_widest_half_width_in_percent_as_its_
                      r"left the widest at ± \d\.\d\d%", " ".join(r.stdout.split())), r.stdout
 
 
-def test_runs_of_one_seed_whose_rules_deal_other_cards_are_not_said_to_share_their_deals(tmp_path):
+def test_runs_of_one_seed_whose_rules_deal_other_cards_are_not_said_to_share_their_deals(tmp_path, charts_undrawn):
     # before: a sweep of Black & White's deck=30 and deck=36 (one seed) read "Run 2 shares its deals
     # with run 1 (same seed, n, players, chunks and versions): the difference is paired deal by
     # deal", though a deck of 30 cards deals other hands from the stream than one of 36
@@ -252,7 +252,7 @@ def test_runs_of_one_seed_whose_rules_deal_other_cards_are_not_said_to_share_the
            "paired deal by deal." in " ".join((tmp_path / "kc.html").read_text().split())
 
 
-def test_runs_that_deal_other_cards_are_not_said_to_gain_nothing_by_pairing(tmp_path):
+def test_runs_that_deal_other_cards_are_not_said_to_gain_nothing_by_pairing(tmp_path, charts_undrawn):
     # before: "..., so it shares no deal with it: the difference is paired deal by deal all the
     # same, which gains nothing here. Pairing made the intervals 4-7% narrower than between
     # independent runs (median 6%)": the two runs share the stream's numbers (the shuffle's, the
@@ -269,7 +269,8 @@ def test_runs_that_deal_other_cards_are_not_said_to_gain_nothing_by_pairing(tmp_
     assert "gains nothing" not in text
 
 
-def test_a_tuning_whose_varied_rule_deals_other_cards_does_not_say_its_trials_share_their_deals(tmp_path):
+def test_a_tuning_whose_varied_rule_deals_other_cards_does_not_say_its_trials_share_their_deals(tmp_path,
+                                                                                              charts_undrawn):
     # before: a tuning of Black & White's deck (30 or 36) read "trials 2 finished of 2 started, 200
     # deals each, seed 1 (every trial plays the same deals)", though each deck deals other hands
     from .test_cli import cli

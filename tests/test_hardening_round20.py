@@ -31,7 +31,7 @@ def test_tune_report_into_another_tunings_or_reviews_folder_is_refused(tmp_path,
     assert not page.exists() and not (tmp_path / "mine").exists()
 
 
-def test_tune_report_in_its_own_folder_inside_a_review_still_writes(tmp_path):
+def test_tune_report_in_its_own_folder_inside_a_review_still_writes(tmp_path, charts_undrawn):
     (tmp_path / "review.json").write_text("{}")
     r = cli(*TUNE, "--out", tmp_path / "mine")
     assert r.exit_code == 0, r.output
@@ -64,7 +64,7 @@ def test_a_sweeps_report_named_json_is_refused_before_a_cell_is_played(tmp_path)
 
 
 @pytest.mark.parametrize("name", ["x.html", "x.HTM"])
-def test_a_report_named_html_or_htm_is_written(bw_run, tmp_path, name):
+def test_a_report_named_html_or_htm_is_written(bw_run, tmp_path, name, charts_undrawn):
     assert cli("report", bw_run, "-o", tmp_path / name).exit_code == 0
     assert (tmp_path / name).read_text().startswith("<!DOCTYPE html>")
 
@@ -234,18 +234,22 @@ def test_tune_refuses_a_changed_config_before_its_folder_is_made(tmp_path, chang
     assert not (tmp_path / "t").exists()
 
 
-def test_the_same_review_gone_on_from_the_command_line_keeps_the_custom_label(tmp_path):
+def test_the_same_review_gone_on_from_the_command_line_keeps_the_custom_label(bw_review, tmp_path):
     # before: `simtool review` in the folder of a review of given sizes went on with its
     # sizes.json (64 deals) and labelled it "Effort quick"
-    from simtool.commands.review import Sizes, review
+    import shutil
 
-    out = tmp_path / "rv"
-    tiny = Sizes(deals=64, matches=2, restrictions=16, duplicate=8, search=2, random=64, leads=2)
-    assert review("black-white", out, seed=1, jobs=1, sizes=tiny)["effort"] == "custom"
+    from .conftest import REVIEW
+
+    done, result = bw_review
+    assert result["effort"] == "custom"
+    out = tmp_path / "rv"  # a copy of a review of given sizes (REVIEW's), whose page this one rewrites
+    shutil.copytree(done, out, ignore=shutil.ignore_patterns("review.json", "review.html"))
     r = cli("review", "-g", "black-white", "--out", out, "-j", 1, "-q")
     assert r.exit_code == 0, r.output
     again = json.loads((out / "review.json").read_text())
-    assert again["effort"] == "custom" and again["sizes"]["deals"] == 64
+    assert again["effort"] == "custom" and again["sizes"]["deals"] == REVIEW["deals"]
+    assert again["seed"] == result["seed"] and again["questions"] == result["questions"]
 
 
 IMPORTS = {  # what a plugin's import changed, and what became of the run before

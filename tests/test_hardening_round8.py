@@ -188,17 +188,16 @@ def test_restricted_play_of_one_deal_prints_no_nan(tmp_path):
     assert "costs target 100.0 pts (95% interval n/a) of win share per seat: too few deals" in text
 
 
-def test_a_review_whose_sizes_json_was_garbled_names_it(tmp_path):
+def test_a_review_whose_sizes_json_was_garbled_names_it(bw_review, tmp_path):
     # before: a review's sizes.json edited to deals -5 failed "bad --n -5; expected a positive
     # whole number ..." (an option nobody gave, no file named); "7" for 7 went on to "holds a run
     # played with other settings: n 1 (now 7)"
-    from simtool.commands.review import Sizes, review
+    import shutil
 
     from .test_cli import one_line_error
 
     out = tmp_path / "rv"
-    review("black-white", out, seed=1, jobs=1, sizes=Sizes(deals=64, matches=2, restrictions=16, duplicate=8,
-                                                          search=2, random=64, leads=2))
+    shutil.copytree(bw_review[0], out)  # a whole review of given sizes, whose sizes.json is garbled here
     saved = json.loads((out / "sizes.json").read_text())
     for deals in (-5, "7"):
         (out / "sizes.json").write_text(json.dumps({**saved, "sizes": {**saved["sizes"], "deals": deals}}))

@@ -36,7 +36,7 @@ def _compared(tmp_path, *args: str) -> str:
     return page
 
 
-def test_two_deals_say_nothing_of_what_pairing_gained(tmp_path):
+def test_two_deals_say_nothing_of_what_pairing_gained(tmp_path, charts_undrawn):
     """2 deals of Kansas City before and after pass_count=0 read 'intervals -40% narrower at the
     median ...: the two rule sets do not share much of each deal's luck' of two runs on one deal
     set: the alike difference's Wilson interval set against a normal one, and a ratio of noise."""
@@ -44,7 +44,7 @@ def test_two_deals_say_nothing_of_what_pairing_gained(tmp_path):
     assert "Pairing" not in page and "narrower" not in page and "wider" not in page
 
 
-def test_what_pairing_gained_counts_the_deals_of_a_duplicate_run_not_their_copies(tmp_path):
+def test_what_pairing_gained_counts_the_deals_of_a_duplicate_run_not_their_copies(tmp_path, charts_undrawn):
     """8 deals of Kansas City under --duplicate are 32 copies at 4 players: counted as copies,
     they passed GAIN_UNITS (30 deals) and the report said 'Pairing gained little here (intervals
     15% wider at the median ...)' of 8 deals, the noise of each interval the threshold keeps out."""

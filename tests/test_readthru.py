@@ -241,7 +241,8 @@ def test_the_console_says_whose_verdicts_it_prints_and_which_way_the_changes_run
     assert reviews.summary_lines(plain)[0].startswith("seats: ")
 
 
-def test_the_price_of_hidden_cards_is_taken_deal_by_deal_where_the_two_plays_share_their_deals(tmp_path):
+def test_the_price_of_hidden_cards_is_taken_deal_by_deal_where_the_two_plays_share_their_deals(tmp_path,
+                                                                                                charts_undrawn):
     # before: Trickster, where nothing is hidden (RULINGS: tableaux face up) and the clairvoyant
     # plays as pimc on every deal, read "Seeing every hidden card is worth 0.0 points (95% interval
     # -3.8 to 3.8): unclear whether little or some; about 586 more deals would settle it": the two

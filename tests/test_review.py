@@ -148,22 +148,35 @@ def test_a_folder_holding_other_files_is_refused(tmp_path):
 INTERRUPTED = Sizes(1 << 16, 128, 1024, 128, 32)  # two chunks of deals for the seats question
 
 
-def _interrupted(tmp_path) -> tuple[dict, object]:
-    """The review of ``draw`` played whole, and the same review stopped after its first chunk."""
-    whole = reviews.review("draw", tmp_path / "whole", seed=9, jobs=1, sizes=INTERRUPTED)
+@pytest.fixture(scope="module")
+def interrupted(tmp_path_factory) -> tuple[dict, object]:
+    """The review of ``draw`` played whole, and the same review stopped after its first chunk
+    (played once for the tests below, each of which goes on from a copy of it)."""
+    base = tmp_path_factory.mktemp("interrupted")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, review_game.GAME))
+        whole = reviews.review("draw", base / "whole", seed=9, jobs=1, sizes=INTERRUPTED)
 
-    def stop(question: str, done: int, total: int) -> None:
-        if question == "seats" and done == 1 and total > 1:
-            raise KeyboardInterrupt
+        def stop(question: str, done: int, total: int) -> None:
+            if question == "seats" and done == 1 and total > 1:
+                raise KeyboardInterrupt
 
-    out = tmp_path / "broken"
-    with pytest.raises(KeyboardInterrupt):
-        reviews.review("draw", out, seed=9, jobs=1, sizes=INTERRUPTED, progress=stop)
-    return whole, out
+        with pytest.raises(KeyboardInterrupt):
+            reviews.review("draw", base / "broken", seed=9, jobs=1, sizes=INTERRUPTED, progress=stop)
+    return whole, base / "broken"
 
 
-def test_an_interrupted_review_goes_on_to_the_unbroken_answers(draw, tmp_path):
-    whole, out = _interrupted(tmp_path)
+def _interrupted(interrupted, tmp_path) -> tuple[dict, object]:
+    """The whole review's answers, and a copy of the stopped review's folder."""
+    import shutil
+
+    whole, broken = interrupted
+    shutil.copytree(broken, tmp_path / "broken")
+    return whole, tmp_path / "broken"
+
+
+def test_an_interrupted_review_goes_on_to_the_unbroken_answers(draw, interrupted, tmp_path):
+    whole, out = _interrupted(interrupted, tmp_path)
     sizes = INTERRUPTED
     assert not (out / "review.json").exists() and not (out / "review.html").exists()
     assert any((out / "runs" / "seats").rglob("chunks/*"))  # the finished chunk is kept
@@ -171,13 +184,13 @@ def test_an_interrupted_review_goes_on_to_the_unbroken_answers(draw, tmp_path):
     assert again["questions"] == whole["questions"]
 
 
-def test_a_reviews_interrupted_run_is_finished_by_the_run_resume_its_report_advises(draw, tmp_path):
+def test_a_reviews_interrupted_run_is_finished_by_the_run_resume_its_report_advises(draw, interrupted, tmp_path):
     # before (since a29c709 refused simtool run in a review's runs): 'simtool report CELL' of the
     # interrupted cell advised 'simtool run --resume CELL', which was refused with 'CELL is in the
     # runs of a review (review.json) ...: choose another folder'; a resume plays the review's own spec
     from .test_cli import cli
 
-    whole, out = _interrupted(tmp_path)
+    whole, out = _interrupted(interrupted, tmp_path)
     sizes = INTERRUPTED
     (cell,) = [p for p in (out / "runs" / "seats").iterdir()
                if (p / "chunks").is_dir() and not (p / "run.json").exists()]

@@ -55,18 +55,17 @@ def test_three_deals_won_by_one_of_three_seats_are_not_tested_on_rounding(tmp_pa
     assert stats.seat_test(np.tile(np.full(7, 1 / 7), (3, 1))).statistic == 0.0  # a tie, to rounding
 
 
-def test_a_review_whose_sizes_json_says_zero_deals_names_it(tmp_path):
+def test_a_review_whose_sizes_json_says_zero_deals_names_it(bw_review, tmp_path):
     # before: 91c2454 read a sizes.json edited to deals -5 or "7" as unreadable, but deals 0 (or
     # matches, restrictions or duplicate 0, which no review writes: only a play the game does not
     # play, search, and the optional random and leads get 0) went on to fail "bad --n 0; expected a
     # positive whole number ...", naming an option nobody gave and no file
-    from simtool.commands.review import Sizes, review
+    import shutil
 
     from .test_cli import one_line_error
 
     out = tmp_path / "rv"
-    review("black-white", out, seed=1, jobs=1, sizes=Sizes(deals=64, matches=2, restrictions=16, duplicate=8,
-                                                          search=2, random=64, leads=2))
+    shutil.copytree(bw_review[0], out)  # a whole review of given sizes, whose sizes.json is edited here
     saved = json.loads((out / "sizes.json").read_text())
     for key in ("deals", "matches", "restrictions", "duplicate"):
         (out / "sizes.json").write_text(json.dumps({**saved, "sizes": {**saved["sizes"], key: 0}}))
