@@ -23,6 +23,7 @@ from .test_cli import cli, one_line_error
 
 PLUGINS = Path(__file__).parent / "plugins"
 SEER = PLUGINS / "seer.py"
+SEER_COPY = PLUGINS / "seer_copy.py"
 
 
 def _probe(seen: list):
@@ -55,7 +56,7 @@ def test_only_a_strategy_the_line_up_marks_as_seeing_gets_the_true_deal(sees):
 
 @pytest.mark.parametrize("spec,sees", [
     ("clairvoyant", True), ("clairvoyant@value=win", True), ("clairvoyant~no-upgrade", True),
-    ("pimc", False), ("target", False), (f"{SEER}:clairvoyant", False), (f"{SEER}:copied", False),
+    ("pimc", False), ("target", False), (f"{SEER}:clairvoyant", False), (f"{SEER_COPY}:copied", False),
 ])
 def test_the_built_in_registry_alone_decides_who_sees(spec, sees):
     assert strategies.sees_all(spec) is sees
@@ -74,11 +75,11 @@ def test_a_plugin_cannot_obtain_the_true_deal():
     copies the built-in's Strategy object) plays exactly pimc with one re-dealt world: the same
     tables, deal for deal. The built-in clairvoyant, given the true deal, plays otherwise."""
     fair, _ = _wins("pimc@samples=1")
-    for name in ("clairvoyant", "copied"):
-        plugin, result = _wins(f"{SEER}:{name}")
+    for path, name in ((SEER, "clairvoyant"), (SEER_COPY, "copied")):
+        plugin, result = _wins(f"{path}:{name}")
         assert plugin.equals(fair), name
         assert "not_fair" not in result.meta
-        assert result.seats["strategy"][0] == "seer.py:clairvoyant"  # labelled by its file
+        assert result.seats["strategy"][0] == f"{path.name}:clairvoyant"  # labelled by its file
     seeing, result = _wins("clairvoyant")
     assert not seeing.equals(fair)
     assert result.meta["not_fair"] == ["clairvoyant"]
