@@ -160,7 +160,15 @@ def _in_order(client, fn: Callable, items: Iterator, backlog: int, own: Embedded
 
 def _each(fn: Callable, items: list) -> list:
     """A worker's task: ``fn`` of each item."""
-    return [fn(item) for item in items]
+    try:
+        return [fn(item) for item in items]
+    except SimtoolError as exc:
+        # dask sends an error with the errors it came of (tblib); a plugin's own exception class
+        # among them does not unpickle in this process (its module is not imported by that
+        # name), which then raised the pickle's bytes, a page of them, exit status 1. The
+        # message names the plugin's error already.
+        exc.__cause__ = exc.__context__ = None
+        raise
 
 
 _END = object()
