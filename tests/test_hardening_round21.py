@@ -51,3 +51,14 @@ def test_a_plugins_own_exception_class_on_dask_is_one_line(tmp_path, dask_instal
     # (the pickled error, whose chain held the plugin's class, did not unpickle in simtool)
     one_line(dask_run(tmp_path, "--seat", f"0={HOSTILE}:{name}"), f"hostile.py:{name}'", raised)
     assert not (tmp_path / "r" / "run.json").exists()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_plugin_that_ends_its_dask_worker_is_named(tmp_path, dask_installed, jobs):
+    # before: "the dask workers of --backend dask cannot start on this machine (exit code 0): it
+    # printed nothing", blaming the machine: the worker had joined, taken a chunk and died
+    # before simtool looked at the scheduler's workers
+    text = one_line(dask_run(tmp_path, "--seat", f"0={HOSTILE}:dies", jobs=jobs),
+                    f"{HOSTILE}:dies", "never end its process")
+    assert "cannot start" not in text
+    assert not (tmp_path / "r" / "run.json").exists()

@@ -231,6 +231,7 @@ class Embedded:
                     if attempt == PORT_TRIES or not _port_taken(exc):
                         raise
                     self._kill_workers()
+            self.scheduler.scheduler.add_plugin(_joins(self))
             import dask
             from dask.distributed import Client
 
@@ -306,7 +307,8 @@ class Embedded:
                     worker.pid = int(rest)
 
     def joined(self) -> bool:
-        """Whether a worker has joined the scheduler (this process's own: a look, no message)."""
+        """Whether a worker has joined the scheduler (this process's own: a look, no message;
+        one that joined since it started, and has left already, told :func:`_joins`)."""
         self.ever_joined = self.ever_joined or bool(self.scheduler.scheduler.workers)
         return self.ever_joined
 
@@ -373,6 +375,22 @@ class Embedded:
         self.zygote.stdout.close()
         self.zygote_log.close()
         self.zygote, self.commands, self.reports, self.procs = None, None, b"", []
+
+
+def _joins(cluster: Embedded):
+    """A scheduler plugin that marks ``cluster`` joined as a worker joins. A look at the workers
+    now missed one that joined, took a chunk and ended before the look (a plugin's
+    ``os._exit``): the run then stopped with "the dask workers cannot start on this machine"
+    instead of naming the plugin."""
+    from distributed.diagnostics.plugin import SchedulerPlugin
+
+    class Joins(SchedulerPlugin):
+        name = "simtool-joins"
+
+        def add_worker(self, scheduler, worker: str) -> None:
+            cluster.ever_joined = True
+
+    return Joins()
 
 
 def _how(code: int) -> str:
