@@ -1306,6 +1306,23 @@ def _forks() -> int:
 os.register_at_fork(after_in_parent=_count_fork)
 
 
+@contextmanager
+def not_forking(what: str) -> Generator[None, None, None]:
+    """Code outside a decision (a plugin's module, as it is imported) that forks its process:
+    the copy ends on its way back, as :func:`_call` ends a strategy's, and the parent stops with
+    one line naming ``what``. Before, the copy went on as a second simtool: it played the whole
+    command again, printing its tables or an error beside the parent's."""
+    pid, forks = os.getpid(), _forks()
+    try:
+        yield
+    finally:
+        if os.getpid() != pid:
+            os._exit(FORKED_EXIT)
+    if _forks() != forks:
+        raise SimtoolError(f"{what} forked its process (os.fork): a plugin must not, as the copy would "
+                           f"go on as a second simtool (start other programs with subprocess instead)")
+
+
 class Overtime(BaseException):
     """A strategy's time is up. A BaseException, so that a plugin's ``except Exception`` does
     not swallow it."""

@@ -62,3 +62,32 @@ def test_a_plugin_that_ends_its_dask_worker_is_named(tmp_path, dask_installed, j
                     f"{HOSTILE}:dies", "never end its process")
     assert "cannot start" not in text
     assert not (tmp_path / "r" / "run.json").exists()
+
+
+FORKS_ON_IMPORT = '''
+import os
+
+from simtool import bits
+
+os.fork()  # careless: both copies go on
+
+
+def play(view, rng):
+    return bits.lowest(view.legal)
+'''
+
+
+@pytest.mark.parametrize("backend", ["local", "dask"])
+def test_a_plugin_that_forks_as_it_is_imported_is_one_line(tmp_path, backend):
+    # before: exit 0 with the tables, and the copy went on as a second simtool, which printed
+    # "error: output folder r is being written by another simtool run" (or, into a fresh folder
+    # each, played the whole run twice)
+    if backend == "dask":
+        pytest.importorskip("dask.distributed")
+    plugin = tmp_path / "forker.py"
+    plugin.write_text(FORKS_ON_IMPORT)
+    r = simtool("run", "--game", "black-white", "--n", "2000", "--seed", "1", "--jobs", "1", "--backend", backend,
+                "--seat", f"0={plugin}:play", "--out", tmp_path / "r", cwd=tmp_path)
+    one_line(r, f"strategy plugin {plugin}, as it was imported, forked its process")
+    assert r.stdout == ""
+    assert not (tmp_path / "r").exists()
