@@ -4,6 +4,7 @@ baselines. Each test failed on the code before its fix."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -65,6 +66,7 @@ def test_a_plugin_that_ends_its_dask_worker_is_named(tmp_path, dask_installed, j
 
 
 FORKS_ON_IMPORT = '''
+import json
 import os
 
 from simtool import bits
@@ -91,3 +93,40 @@ def test_a_plugin_that_forks_as_it_is_imported_is_one_line(tmp_path, backend):
     one_line(r, f"strategy plugin {plugin}, as it was imported, forked its process")
     assert r.stdout == ""
     assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize(("question", "where", "garble"), [
+    ("seats", "value", "0.66"),           # a number as text
+    ("seats", "ci", ["0.1", "2"]),
+    ("skill", "value", True),             # read as 1.0 before
+    ("seats", "ci", [0.1]),               # an interval of one end
+    ("tension", "value", float("inf")),   # JSON's Infinity: no review writes one
+])
+def test_a_baselines_figures_that_are_not_numbers_are_refused_before_anything_is_played(
+        bw_review, tmp_path, question, where, garble):
+    # before: accepted, the whole review played (51 s of Black & White at the quick effort),
+    # then "TypeError: unsupported operand type(s) for -: 'float' and 'str'" (a short interval:
+    # "ValueError: not enough values to unpack"), a traceback, exit status 1, as the changes
+    # table subtracted the baseline's figures
+    from .test_cli import cli
+
+    _, review = bw_review
+    bad = json.loads(json.dumps(review))
+    bad["questions"][question]["figure"][where] = garble
+    (tmp_path / "base").mkdir()
+    (tmp_path / "base" / "review.json").write_text(json.dumps(bad))
+    r = cli("review", "-g", "black-white", "--baseline", tmp_path / "base", "--out", tmp_path / "o", "-q")
+    assert r.exit_code == 2, r.output
+    text = r.output.strip()
+    assert "\n" not in text and "is not a whole simtool review" in text and f"the figure of {question}" in text, text
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_baseline_figure_of_null_is_still_read(bw_review, tmp_path):
+    # null (too few units) is what a review writes where it has no figure: still a baseline
+    from simtool.commands.review import usable_baseline
+
+    _, review = bw_review
+    good = json.loads(json.dumps(review))
+    good["questions"]["seats"]["figure"]["ci"] = [None, None]
+    usable_baseline(good, tmp_path)
