@@ -130,3 +130,18 @@ def test_a_baseline_figure_of_null_is_still_read(bw_review, tmp_path):
     good = json.loads(json.dumps(review))
     good["questions"]["seats"]["figure"]["ci"] = [None, None]
     usable_baseline(good, tmp_path)
+
+
+@pytest.mark.parametrize(("setting", "cause"), [
+    ("DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=0", "Timed out trying to connect"),
+    ("DASK_TEMPORARY_DIRECTORY={file}", "Not a directory"),
+])
+def test_a_dask_setting_that_stops_the_embedded_scheduler_is_one_line(tmp_path, dask_installed, setting, cause):
+    # before: "RuntimeError: Cluster failed to start: ...", a traceback of some 100 lines, exit 1
+    (tmp_path / "file").write_text("")
+    name, _, value = setting.format(file=tmp_path / "file").partition("=")
+    r = simtool("run", "--game", "black-white", "--n", "2000", "--backend", "dask", "--jobs", "1",
+                "--out", tmp_path / "r", cwd=tmp_path, env={name: value})
+    one_line(r, "the dask scheduler of --backend dask cannot start on this machine", cause,
+             f"(the environment sets {name})")
+    assert not (tmp_path / "r" / "run.json").exists()

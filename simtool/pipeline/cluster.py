@@ -229,7 +229,8 @@ class Embedded:
                     # connection's own port) before the scheduler could: the workers, waiting
                     # at it, start again with another
                     if attempt == PORT_TRIES or not _port_taken(exc):
-                        raise
+                        raise SimtoolError(f"the dask scheduler of --backend dask cannot start on this machine: "
+                                           f"{_cause(exc)}{_dask_settings()}") from None
                     self._kill_workers()
             self.scheduler.scheduler.add_plugin(_joins(self))
             import dask
@@ -408,6 +409,28 @@ def _scheduler(address: str):
         return LocalCluster(n_workers=0, processes=True, host="127.0.0.1",
                             scheduler_port=int(address.rpartition(":")[2]), silence_logs=logging.CRITICAL,
                             scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
+
+
+def _cause(exc: BaseException) -> str:
+    """Why dask's "Cluster failed to start" (a traceback of 100 lines before, exit status 1), on
+    one line: the first error of its chain that says more than that the start failed."""
+    chain, seen = [], set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        chain.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    for link in reversed(chain):
+        text = describe(link)
+        if "failed to start" not in text:
+            return text
+    return describe(chain[0])
+
+
+def _dask_settings() -> str:
+    """The dask settings this process's environment gives (``DASK_...``), where it gives any:
+    a nonsense one is the likeliest reason the embedded scheduler cannot start."""
+    names = sorted(key for key in os.environ if key.startswith("DASK_"))
+    return f" (the environment sets {', '.join(names)})" if names else ""
 
 
 def _port_taken(exc: BaseException) -> bool:
