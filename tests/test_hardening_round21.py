@@ -145,3 +145,16 @@ def test_a_dask_setting_that_stops_the_embedded_scheduler_is_one_line(tmp_path, 
     one_line(r, "the dask scheduler of --backend dask cannot start on this machine", cause,
              f"(the environment sets {name})")
     assert not (tmp_path / "r" / "run.json").exists()
+
+
+@pytest.mark.parametrize("scheduler", [(), ("--scheduler", "tcp://127.0.0.1:1")])
+def test_a_dask_distributed_that_does_not_import_is_one_line(tmp_path, dask_installed, scheduler):
+    # before: "ImportError: broken" at the end of some 70 lines of traceback, exit status 1
+    shadow = tmp_path / "shadow"
+    shadow.mkdir()
+    (shadow / "distributed.py").write_text("raise ImportError('broken')\n")
+    r = simtool("run", "--game", "black-white", "--n", "2000", "--backend", "dask", "--jobs", "1", *scheduler,
+                "--out", tmp_path / "r", cwd=tmp_path,
+                env={"PYTHONPATH": os.pathsep.join([str(ROOT), str(shadow)])})
+    one_line(r, "--backend dask cannot import dask.distributed", str(shadow / "distributed.py"), "ImportError: broken")
+    assert not (tmp_path / "r").exists()

@@ -201,8 +201,7 @@ class Embedded:
     for all of them."""
 
     def __init__(self, size: int):
-        if importlib.util.find_spec("distributed") is None:
-            raise SimtoolError("--backend dask needs dask.distributed: pip install 'simtool[cluster]'")
+        _distributed()
         self.size = size
         self.procs: list[Worker] = []
         self.restarts = self.started = 0
@@ -537,10 +536,9 @@ def dask_client(address: str):
     """A client of the dask.distributed scheduler at ``address`` with a worker, or a one-line
     error within about :data:`SCHEDULER_WAIT` seconds (no answer) or that and
     :data:`WORKER_WAIT` (no worker)."""
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise SimtoolError("--backend dask needs dask.distributed: pip install 'simtool[cluster]'") from None
+    _distributed()
+    from dask.distributed import Client
+
     wait, workers = SCHEDULER_WAIT, WORKER_WAIT
     box: dict = {}
 
@@ -575,6 +573,20 @@ def dask_client(address: str):
         raise SimtoolError(f"no answer from a dask scheduler at {address} within {wait:g} s; "
                            f"is a dask scheduler (not another server) listening there?")
     raise SimtoolError(f"cannot reach the dask scheduler at {address}: {describe(error)}")
+
+
+def _distributed() -> None:
+    """Refuse in one line a dask.distributed that is missing, or that does not import (a broken
+    install, a ``distributed.py`` of the user's own on ``PYTHONPATH``: its error ended the run in
+    a traceback, exit status 1)."""
+    spec = importlib.util.find_spec("distributed")
+    if spec is None:
+        raise SimtoolError("--backend dask needs dask.distributed: pip install 'simtool[cluster]'")
+    try:
+        import dask.distributed  # noqa: F401
+    except Exception as exc:  # noqa: BLE001 - whatever its import raised is its fault, said in a line
+        raise SimtoolError(f"--backend dask cannot import dask.distributed (from {spec.origin}): "
+                           f"{describe(exc)}") from None
 
 
 def _close_half_started(exc: BaseException) -> None:
