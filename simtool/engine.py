@@ -1250,6 +1250,28 @@ class ImportSettings:
             sys.setrecursionlimit(self.recursion_limit)
 
 
+def with_settings(choose: Callable, settings: tuple[ImportSettings, ...]) -> Callable:
+    """``choose`` with ``settings`` (its plugin's import's) applied while it runs, and what they
+    replaced put back after: where several plugins share a process, each reads what its own
+    import set, as each does in a process of its own (``--isolate``)."""
+    def chosen(*args):
+        keys = {key for s in settings for key, _ in s.environ}
+        saved, limit = {key: os.environ.get(key) for key in keys}, sys.getrecursionlimit()
+        for s in settings:
+            s.apply()
+        try:
+            return choose(*args)
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                elif os.environ.get(key) != value:
+                    os.environ[key] = value
+            sys.setrecursionlimit(limit)
+
+    return chosen
+
+
 @contextmanager
 def process_kept() -> Generator[list[ImportSettings], None, None]:
     """:func:`process_state` around a plugin's import: its ``os.umask(0o777)`` made the run's
@@ -1304,6 +1326,23 @@ def _forks() -> int:
 
 
 os.register_at_fork(after_in_parent=_count_fork)
+
+
+@contextmanager
+def not_forking(what: str) -> Generator[None, None, None]:
+    """Code outside a decision (a plugin's module, as it is imported) that forks its process:
+    the copy ends on its way back, as :func:`_call` ends a strategy's, and the parent stops with
+    one line naming ``what``. Before, the copy went on as a second simtool: it played the whole
+    command again, printing its tables or an error beside the parent's."""
+    pid, forks = os.getpid(), _forks()
+    try:
+        yield
+    finally:
+        if os.getpid() != pid:
+            os._exit(FORKED_EXIT)
+    if _forks() != forks:
+        raise SimtoolError(f"{what} forked its process (os.fork): a plugin must not, as the copy would "
+                           f"go on as a second simtool (start other programs with subprocess instead)")
 
 
 class Overtime(BaseException):

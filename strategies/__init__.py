@@ -21,7 +21,7 @@ from dataclasses import replace
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from simtool.engine import ImportSettings, Overtime, deadline, printing_aside, process_kept
+from simtool.engine import ImportSettings, Overtime, deadline, not_forking, printing_aside, process_kept
 from simtool.errors import SimtoolError, by_the_user, choices, describe, option
 
 # nine_lives_belief: exact's reading of the others, offered to pimc@infer
@@ -397,7 +397,7 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         module = importlib.util.module_from_spec(spec)
         limit = _import_limit()
         with untouched(f"strategy plugin {path}, as it was imported,"), printing_aside(), importing_beside(path), \
-                process_kept() as settings:
+                process_kept() as settings, not_forking(f"strategy plugin {path}, as it was imported,"):
             try:
                 with deadline(limit) if limit else nullcontext():
                     spec.loader.exec_module(module)

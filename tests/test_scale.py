@@ -368,9 +368,10 @@ def test_the_embedded_scheduler_takes_another_port_when_its_own_was_taken_meanwh
             assert own.client.wait_for_workers(1, timeout=60) is None and own.pids() == [started[1].pid]
         finally:
             own.close()
-        picks, started[:] = iter(ports), []  # taken every time: the error, every worker killed
+        picks, started[:] = iter(ports), []  # taken every time: one line, every worker killed
         monkeypatch.setattr(cluster, "_free_port", lambda: next(picks))
-        with pytest.raises(RuntimeError, match="failed to start"):
+        with pytest.raises(cluster.SimtoolError, match="scheduler of --backend dask cannot start on this machine: "
+                                                        ".*in use"):
             cluster.Embedded(1)
         assert len(started) == cluster.PORT_TRIES
         assert all(p.returncode == -signal.SIGKILL or p.pid is None for p in started)

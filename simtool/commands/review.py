@@ -594,13 +594,23 @@ def usable_baseline(before: dict, folder: Path) -> None:
             if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
                 raise ValueError(key)
         if before.get("schema") == answers.SCHEMA:  # compared question by question
-            answers.headlines(before["questions"])
+            for key, (*figures, _) in answers.headlines(before["questions"]).items():
+                # its figures are subtracted once everything is played: a number given as text
+                # ("0.66") ended the review there in a TypeError traceback, minutes of play lost
+                if len(figures) != 3 or not all(_figure(x) for x in figures):
+                    raise ValueError(f"the figure of {key}")
         if before["questions"]:  # shown beside this review's, whatever its schema
             pages.cards(before["questions"])
             pages.restriction_rows(before["questions"])
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         raise SimtoolError(f"{folder / 'review.json'} is not a whole simtool review (it lacks or garbles "
                            f"{exc!s}); give the folder of an earlier simtool review") from None
+
+
+def _figure(x) -> bool:
+    """Whether ``x`` is a figure a review writes: a number (no NaN, as null is written), or
+    :func:`~simtool.analysis.review.headlines`' NaN for null."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and (math.isfinite(x) or x != x)
 
 
 def baseline_deals(before: dict, game: str, players: int | None) -> tuple[int | None, Sizes | None]:

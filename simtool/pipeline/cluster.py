@@ -160,7 +160,15 @@ def _in_order(client, fn: Callable, items: Iterator, backlog: int, own: Embedded
 
 def _each(fn: Callable, items: list) -> list:
     """A worker's task: ``fn`` of each item."""
-    return [fn(item) for item in items]
+    try:
+        return [fn(item) for item in items]
+    except SimtoolError as exc:
+        # dask sends an error with the errors it came of (tblib); a plugin's own exception class
+        # among them does not unpickle in this process (its module is not imported by that
+        # name), which then raised the pickle's bytes, a page of them, exit status 1. The
+        # message names the plugin's error already.
+        exc.__cause__ = exc.__context__ = None
+        raise
 
 
 _END = object()
@@ -193,8 +201,7 @@ class Embedded:
     for all of them."""
 
     def __init__(self, size: int):
-        if importlib.util.find_spec("distributed") is None:
-            raise SimtoolError("--backend dask needs dask.distributed: pip install 'simtool[cluster]'")
+        _distributed()
         self.size = size
         self.procs: list[Worker] = []
         self.restarts = self.started = 0
@@ -221,8 +228,10 @@ class Embedded:
                     # connection's own port) before the scheduler could: the workers, waiting
                     # at it, start again with another
                     if attempt == PORT_TRIES or not _port_taken(exc):
-                        raise
+                        raise SimtoolError(f"the dask scheduler of --backend dask cannot start on this machine: "
+                                           f"{_cause(exc)}{_dask_settings()}") from None
                     self._kill_workers()
+            self.scheduler.scheduler.add_plugin(_joins(self))
             import dask
             from dask.distributed import Client
 
@@ -298,7 +307,8 @@ class Embedded:
                     worker.pid = int(rest)
 
     def joined(self) -> bool:
-        """Whether a worker has joined the scheduler (this process's own: a look, no message)."""
+        """Whether a worker has joined the scheduler (this process's own: a look, no message;
+        one that joined since it started, and has left already, told :func:`_joins`)."""
         self.ever_joined = self.ever_joined or bool(self.scheduler.scheduler.workers)
         return self.ever_joined
 
@@ -367,6 +377,22 @@ class Embedded:
         self.zygote, self.commands, self.reports, self.procs = None, None, b"", []
 
 
+def _joins(cluster: Embedded):
+    """A scheduler plugin that marks ``cluster`` joined as a worker joins. A look at the workers
+    now missed one that joined, took a chunk and ended before the look (a plugin's
+    ``os._exit``): the run then stopped with "the dask workers cannot start on this machine"
+    instead of naming the plugin."""
+    from distributed.diagnostics.plugin import SchedulerPlugin
+
+    class Joins(SchedulerPlugin):
+        name = "simtool-joins"
+
+        def add_worker(self, scheduler, worker: str) -> None:
+            cluster.ever_joined = True
+
+    return Joins()
+
+
 def _how(code: int) -> str:
     return f"killed by signal {-code}" if code < 0 else f"exit code {code}"
 
@@ -382,6 +408,28 @@ def _scheduler(address: str):
         return LocalCluster(n_workers=0, processes=True, host="127.0.0.1",
                             scheduler_port=int(address.rpartition(":")[2]), silence_logs=logging.CRITICAL,
                             scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
+
+
+def _cause(exc: BaseException) -> str:
+    """Why dask's "Cluster failed to start" (a traceback of 100 lines before, exit status 1), on
+    one line: the first error of its chain that says more than that the start failed."""
+    chain, seen = [], set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        chain.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    for link in reversed(chain):
+        text = describe(link)
+        if "failed to start" not in text:
+            return text
+    return describe(chain[0])
+
+
+def _dask_settings() -> str:
+    """The dask settings this process's environment gives (``DASK_...``), where it gives any:
+    a nonsense one is the likeliest reason the embedded scheduler cannot start."""
+    names = sorted(key for key in os.environ if key.startswith("DASK_"))
+    return f" (the environment sets {', '.join(names)})" if names else ""
 
 
 def _port_taken(exc: BaseException) -> bool:
@@ -488,10 +536,9 @@ def dask_client(address: str):
     """A client of the dask.distributed scheduler at ``address`` with a worker, or a one-line
     error within about :data:`SCHEDULER_WAIT` seconds (no answer) or that and
     :data:`WORKER_WAIT` (no worker)."""
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise SimtoolError("--backend dask needs dask.distributed: pip install 'simtool[cluster]'") from None
+    _distributed()
+    from dask.distributed import Client
+
     wait, workers = SCHEDULER_WAIT, WORKER_WAIT
     box: dict = {}
 
@@ -526,6 +573,20 @@ def dask_client(address: str):
         raise SimtoolError(f"no answer from a dask scheduler at {address} within {wait:g} s; "
                            f"is a dask scheduler (not another server) listening there?")
     raise SimtoolError(f"cannot reach the dask scheduler at {address}: {describe(error)}")
+
+
+def _distributed() -> None:
+    """Refuse in one line a dask.distributed that is missing, or that does not import (a broken
+    install, a ``distributed.py`` of the user's own on ``PYTHONPATH``: its error ended the run in
+    a traceback, exit status 1)."""
+    spec = importlib.util.find_spec("distributed")
+    if spec is None:
+        raise SimtoolError("--backend dask needs dask.distributed: pip install 'simtool[cluster]'")
+    try:
+        import dask.distributed  # noqa: F401
+    except Exception as exc:  # noqa: BLE001 - whatever its import raised is its fault, said in a line
+        raise SimtoolError(f"--backend dask cannot import dask.distributed (from {spec.origin}): "
+                           f"{describe(exc)}") from None
 
 
 def _close_half_started(exc: BaseException) -> None:

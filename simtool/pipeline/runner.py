@@ -30,7 +30,7 @@ import numpy as np
 import polars as pl
 
 from simtool import arguments, games, options
-from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches, process_state
+from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches, process_state, with_settings
 from simtool.errors import GameError, ShadowedWarning, SimtoolError, StrategyError, WorkerLost, choices, shown
 from simtool.pipeline.folders import encode_chunk, most_tricks, polars_dtype, write_chunk
 
@@ -327,9 +327,21 @@ def resolve_lineup(spec: RunSpec) -> Lineup:
         if file_hash(path) != plugin["sha256"]:
             raise SimtoolError(f"strategy plugin {path} has changed since the run started; one run "
                                f"plays one version of it: restore the file, or start a new run")
-    with strategies.import_settings() as settings:
-        found = [strategies.resolve(name, spec.game, Path(spec.plugins[name]["path"])
-                                    if name in spec.plugins else None, spec.isolate) for name in unique]
+    found, own = [], []
+    for name in unique:
+        with strategies.import_settings() as settings:
+            found.append(strategies.resolve(name, spec.game, Path(spec.plugins[name]["path"])
+                                            if name in spec.plugins else None, spec.isolate))
+        own.append(tuple(settings))
+    shared = tuple(dict.fromkeys(s for mine in own for s in mine))
+    # a plugin among a built-in's parameters (pimc@playout=FILE.py:NAME) set its entry's own too
+    if shared and sum(bool(mine) or s.origin != "built-in" for s, mine in zip(found, own, strict=True)) > 1:
+        # each plugin's own, around its own decisions: applied to the whole chunk, one plugin's
+        # import settings were every plugin's (two versions of a bot, each setting BOT_STYLE at
+        # import, both played the last one's style; --isolate played each its own)
+        found = [dataclasses.replace(s, choose=with_settings(s.choose, mine)) if mine else s
+                 for s, mine in zip(found, own, strict=True)]
+        shared = ()
     labels: dict[str, str] = {}
     for name, s in zip(unique, found, strict=True):
         if s.name in labels:  # the tables would pool two strategies under one name
@@ -340,7 +352,7 @@ def resolve_lineup(spec: RunSpec) -> Lineup:
     # the true deal only for the built-in reference player, decided by the built-in registry
     return Lineup(found, np.array([unique.index(name) for name in spec.lineup]),
                   spec.rotate or spec.duplicate, tuple(strategies.sees_all(name) for name in unique),
-                  tuple(settings))
+                  shared)
 
 
 @dataclass
