@@ -146,7 +146,7 @@ def test_a_front_no_setting_of_which_can_be_told_from_the_sheet_says_what_n_woul
     # the re-measures 4 times a trial's n
     assert text.endswith("None can be told from the sheet at this budget: to tell the clearest difference "
                          "measured apart (pass_count=2 on seat_spread:min, -0.0038 ± 0.0107), tune again with "
-                         "--n 8.8e4 or more (now 10,000; a new --out), so that the re-measures play about "
+                         "--n 8.8e4 or more (now 10,000; a new --out), so that the re-measures play "
                          "352,000 deals each."), text
 
 

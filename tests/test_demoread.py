@@ -1,0 +1,38 @@
+"""Defects found reading `make demo`'s console and pages as a designer and as a statistician."""
+
+
+def _demo_tuning(objectives):
+    # the demo's re-measures of Kansas City (runs/demo-tune/tune.json, unrounded), trials of 10,000
+    # deals, re-measures of 40,000
+    from simtool.commands import tune
+
+    config = tune.configure("kansas-city", ["pass_count"], objectives, trials=4, n=10_000, seed=1)
+
+    def remeasure(label, pass_count, spread, skill, trial=None):
+        return {"label": label, "params": {"pass_count": pass_count}, "trials": [] if trial is None else [trial],
+                "n": 40_000, "seed": 2, "values": {"seat_spread:min": spread, "skill:max": skill}}
+
+    base = remeasure("defaults", 3, [0.031229166698455796, 0.02367107028446852, 0.03878229215776696],
+                     [0.5093750000953674, 0.5047850212989958, 0.5139633987872646])
+    best = remeasure("trial 2", 2, [0.02742916670963169, 0.019873537481731957, 0.034980031869950606],
+                     [0.508683333440125, 0.504093829131475, 0.513271374559355], 2)
+    return config, base, best
+
+
+def test_the_tuning_advice_names_what_the_advised_n_plays_not_the_unrounded_need():
+    # before: "tune again with --n 8.8e4 or more (now 10,000; a new --out), so that the re-measures
+    # play about 348,016 deals each": six figures of an estimate ('about'), and not what --n 8.8e4
+    # gives (re-measures play 4 times a trial's n: 352,000)
+    from simtool.analysis import tuning
+
+    config, base, best = _demo_tuning(["seat_spread:min", "skill:max"])
+    text = tuning.recommendation(config, [base, best], [best])
+    assert "348,016" not in text
+    assert text.endswith("tune again with --n 8.8e4 or more (now 10,000; a new --out), so that the re-measures "
+                         "play 352,000 deals each."), text
+
+    config, base, best = _demo_tuning(["seat_spread:min"])
+    text = tuning.recommendation(config, [base, best], [best])
+    assert "348,016" not in text
+    assert text.endswith("tune again with --n 8.8e4 or more (now 10,000; a new --out), so that the re-measures "
+                         "play 352,000 deals each."), text
