@@ -36,3 +36,26 @@ def test_the_tuning_advice_names_what_the_advised_n_plays_not_the_unrounded_need
     assert "348,016" not in text
     assert text.endswith("tune again with --n 8.8e4 or more (now 10,000; a new --out), so that the re-measures "
                          "play 352,000 deals each."), text
+
+
+def test_the_ratings_caption_says_how_many_deals_it_rates(tmp_path):
+    # before: the demo's balance report captioned its ratings 'every deal where strategies meet
+    # is one game among them' above 'Games met 8,000' for runs of 400,000 such deals each (the
+    # ratings take the first 8,000 at most, shared among the runs); after, the caption names the
+    # first deals it rates and the cap
+    import re
+
+    import simtool
+    from simtool.reports import balance as report
+
+    folders = []
+    for i, seats in enumerate(({0: "balance"}, {0: "balance", 1: "high"})):
+        folders.append(tmp_path / f"r{i}")
+        simtool.run("black-white", n=4_100, players=3, strategy="random", seats=seats, seed=1,
+                    rotate=True, out=folders[-1])
+    html = report.render(folders)
+    caption = re.search(r"<caption>Plackett-Luce ratings[^<]*</caption>", html).group(0)
+    assert "every deal where strategies meet" not in caption
+    assert ("the first 8,000 deals where strategies meet (8,000 at most, shared evenly among the runs), "
+            "each one game among them") in caption, caption
+    assert "from the first deals where strategies meet, 8,000 at most" in html  # the glossary
