@@ -59,3 +59,16 @@ def test_the_ratings_caption_says_how_many_deals_it_rates(tmp_path):
     assert ("the first 8,000 deals where strategies meet (8,000 at most, shared evenly among the runs), "
             "each one game among them") in caption, caption
     assert "from the first deals where strategies meet, 8,000 at most" in html  # the glossary
+
+
+def test_a_share_bound_below_a_tenth_of_a_point_rounds_to_one_figure():
+    # before: the demo's balance report, Kansas City's 'Players over the trick limit' table, read
+    # '0 | 0 | 0.0% (0.0–0.0010)' for none of 400,000 deals: Wilson's upper bound 0.00096%,
+    # rounded at its first figure's place, carried to 0.001 and kept a fourth decimal, a second
+    # figure the bound does not have; after, '0.0% (0.0–0.001)'
+    from simtool import stats
+
+    low, high = stats.wilson(0, 400_000)
+    assert stats.fmt_rate(0.0, float(low), float(high)) == "0.0% (0.0–0.001)"
+    assert stats.percent(float(high)) == "0.001"
+    assert stats.percent(0.0003) == "0.03" and stats.percent(0.00003) == "0.003"  # no carry: as before
