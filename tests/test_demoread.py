@@ -72,3 +72,23 @@ def test_a_share_bound_below_a_tenth_of_a_point_rounds_to_one_figure():
     assert stats.fmt_rate(0.0, float(low), float(high)) == "0.0% (0.0–0.001)"
     assert stats.percent(float(high)) == "0.001"
     assert stats.percent(0.0003) == "0.03" and stats.percent(0.00003) == "0.003"  # no carry: as before
+
+
+def test_the_tune_page_writes_its_counts_and_units_as_the_advice_does(tmp_path):
+    # before: the demo's tune page read '10000 deals each' and 're-measured on 40000 fresh deals'
+    # beside the advice's 'now 10,000'; and a tuning of match length (its unit the match) read
+    # '300 matchs each', 'the same matchs', '... fresh matchs'; after, '1,200 matches each' and
+    # '... on 4,800 fresh matches'
+    import re
+
+    from simtool.commands import tune
+    from simtool.reports import tune as page
+
+    config = tune.configure("kansas-city", ["hands"], ["match_rounds=4"], trials=2, n=1_200, seed=2)
+    tune.tune(config, tmp_path / "t", jobs=1)
+    html = page.render(tune.summary(tmp_path / "t"))
+    text = re.sub(r"<[^>]+>", " ", html)
+    assert "matchs" not in text
+    assert "1,200 matches each" in text and "the same matches" in text, text
+    again = re.search(r"re-measured on ([\d,]+) fresh matches", text)
+    assert again and "," in again.group(1), text
