@@ -130,7 +130,7 @@ def _compared(bw_review) -> dict:
 
 def test_the_console_prints_the_size(bw_review):
     lines = [x for x in reviews.summary_lines(_compared(bw_review)) if x.startswith("change in")]
-    assert "change in hazards: overshoot: 35.5% -> 35.6% (difference +0.1 points (+0.03 to +0.2), independent): " \
+    assert "change in rate overshoot: 35.5% -> 35.6% (difference +0.1 points (+0.03 to +0.2), independent): " \
            "worse, by under 1 point (too small to matter)" in lines
     assert next(x for x in lines if x.startswith("change in seats:")).endswith(": worse, by 1 point or more")
     assert next(x for x in lines if x.startswith("change in tension:")).endswith(": no clear change")

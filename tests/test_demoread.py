@@ -92,3 +92,37 @@ def test_the_tune_page_writes_its_counts_and_units_as_the_advice_does(tmp_path):
     assert "1,200 matches each" in text and "the same matches" in text, text
     again = re.search(r"re-measured on ([\d,]+) fresh matches", text)
     assert again and "," in again.group(1), text
+
+
+def test_the_consoles_changes_name_a_rate_a_hazard_and_a_crude_rule_as_its_verdict_lines_do():
+    # before: the demo's Hearts review (--vs-rule jack=on) printed 'rate moon: rare.' and then
+    # 'change in hazards: moon: 0.5% -> 0.5% ...', a plain rate called a hazard on the console
+    # where the page reads 'Rate: moon' (and 'change in restrictions: keep-queen' below 'crude
+    # play keep-queen: costs.'); after, 'change in rate moon', 'change in hazard queen (the most
+    # exposed seat)', 'change in crude play keep-queen', as the verdict lines name them
+    from simtool.analysis import review as answers
+    from simtool.commands import review as reviews
+
+    def version(moon, queen, cost):
+        return {"seats": {"figure": {"value": 0.1, "ci": [0.0, 0.2]}, "verdict": "fair", "sentence": "s."},
+                "skill": {"figure": {"value": 20.0, "ci": [15.0, 25.0]}, "verdict": "much", "sentence": "s."},
+                "luck": {"figure": {"value": 0.85, "ci": [0.84, 0.86]}, "verdict": "high", "sentence": "s."},
+                "tension": {"figure": {"value": 0.39, "ci": [0.38, 0.40]}, "verdict": "high", "sentence": "s."},
+                "hazards": [{"name": "moon", "rate": moon, "ci": [moon - 0.0001, moon + 0.0001], "risk": False,
+                             "verdict": "rare", "sentence": "s."},
+                            {"name": "queen", "rate": queen, "ci": [queen - 0.002, queen + 0.002], "risk": True,
+                             "seat": 1, "verdict": "fair", "sentence": "s."}],
+                "restrictions": [{"name": "keep-queen", "cost_pts": cost, "ci_pts": [cost - 0.1, cost + 0.1],
+                                  "changed": 900, "verdict": "costs", "sentence": "s."}]}
+
+    before, after = version(0.0052, 0.251, 2.3), version(0.0053, 0.251, 0.6)
+    result = {"questions": before, "rules": {"jack": "off"},
+              "versus": {"source": "vs-rule", "rules": {"jack": "on"}, "questions": after},
+              "comparison": {"possible": True, "why": None, "before": "the reviewed rules",
+                             "after": "the --vs-rule rules"},
+              "changes": answers.changes(before, after)}
+    lines = reviews.summary_lines(result)
+    changes = [x.partition(":")[0] for x in lines if x.startswith("change in")]
+    assert changes[-3:] == ["change in rate moon", "change in hazard queen (the most exposed seat)",
+                       "change in crude play keep-queen"], lines
+    assert "rate moon: rare. s." in lines and "crude play keep-queen: costs. s." in lines

@@ -224,6 +224,18 @@ def change_label(question: str, risks: frozenset = frozenset()) -> str:
     return f"Crude rule {name}: what it costs (points)"
 
 
+def change_name(question: str, risks: frozenset = frozenset()) -> str:
+    """A changes row's name on the console, as the console's verdict lines name its question
+    ("rate moon", "hazard overshoot", "crude play no-upgrade"): the row's key read "hazards: moon"
+    below "rate moon: rare", where the page says "Rate: moon"."""
+    kind, _, name = question.partition(": ")
+    if kind == "hazards":
+        return f"{'hazard' if name.removesuffix(' (the most exposed seat)') in risks else 'rate'} {name}"
+    if kind == "restrictions":
+        return f"crude play {name}"
+    return question
+
+
 CHANGE_MARKS = {"seats": verdicts.SEAT_THRESHOLDS, "seats under the strongest play": verdicts.SEAT_THRESHOLDS,
                 "skill": verdicts.SKILL_THRESHOLDS, "hidden information": verdicts.HIDDEN_THRESHOLDS,
                 "luck": verdicts.LUCK_THRESHOLDS, "tension": verdicts.TENSION_THRESHOLDS,
@@ -346,7 +358,7 @@ def change_rows(result: dict) -> list[dict]:
 
         # a clear change never shows as none: +0.04 points read "0.0" beside "worse"
         clear = ((0.0,) if c["change"] != "no clear change" else ()) + least_near
-        rows.append({**c, "label": change_label(c["question"], risks),
+        rows.append({**c, "label": change_label(c["question"], risks), "name": change_name(c["question"], risks),
                      **dict(zip(("before_text", "after_text"), _before_after(c, scale, unit, near), strict=True)),
                      "delta_text": f"{_shown(c['delta'], scale, '+', apart, clear)} ({verdicts.span(low, high, end)})",
                      # a review.json written before pairing combined every row as independent
