@@ -147,7 +147,7 @@ def test_the_page_shows_the_size_and_states_the_thresholds(bw_review):
     legend = legend[:legend.index("</section>")]
     assert "of tension" not in legend
     for stated in ("1 point of a seat edge", "3 points of skill or of hidden information",
-                   "1 point of a hazard&#39;s rate", "1 point of what a crude rule costs",
+                   "1 point of a rate or a hazard&#39;s", "1 point of what a crude rule costs",
                    "Luck, tension and match length have no such threshold"):
         assert stated in legend, stated
 

@@ -126,3 +126,13 @@ def test_the_consoles_changes_name_a_rate_a_hazard_and_a_crude_rule_as_its_verdi
     assert changes[-3:] == ["change in rate moon", "change in hazard queen (the most exposed seat)",
                        "change in crude play keep-queen"], lines
     assert "rate moon: rare. s." in lines and "crude play keep-queen: costs. s." in lines
+
+
+def test_the_size_legend_states_the_threshold_of_a_plain_rates_row():
+    # before: the demo's Hearts page sized 'Rate: moon' as 'no change that matters (under 1 point
+    # either way)' while the legend under the table named the 1 point only for 'a hazard's rate'
+    # (the moon is a plain rate, no hazard); after, 'of a rate or a hazard's'
+    from simtool.reports import review as pages
+
+    legend = pages.size_legend()
+    assert "1 point of a rate or a hazard's (of the most exposed seat's gap" in legend, legend

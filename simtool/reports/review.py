@@ -325,10 +325,10 @@ def size_legend() -> str:
 
     return (f"A change is too small to matter when its whole interval lies within the smallest difference that "
             f"matters to its question, the first threshold of that question's verdict: {pts('seats', 1)} of a seat "
-            f"edge, {pts('skill', 1)} of skill or of hidden information, "
-            f"{pts('hazards', 100)} of a hazard's rate (of the most exposed seat's gap to its fair share, where one "
-            f"seat meets it every deal) or of matches stopped by the cap, {pts('restrictions', 1)} of what a crude "
-            f"rule costs; a clear change whose interval reaches past it is \"unclear whether by under ... or more\". "
+            f"edge, {pts('skill', 1)} of skill or of hidden information, {pts('hazards', 100)} of a rate or a "
+            f"hazard's (of the most exposed seat's gap to its fair share, where one seat meets it every deal) or of "
+            f"matches stopped by the cap, {pts('restrictions', 1)} of what a crude rule costs; a clear change whose "
+            f"interval reaches past it is \"unclear whether by under ... or more\". "
             f"Of the differences whose interval holds 0, one that lies within it either way is \"no change that "
             f"matters\". Luck, tension and match length have no such threshold, and their changes are not sized.")
 
