@@ -136,3 +136,21 @@ def test_the_size_legend_states_the_threshold_of_a_plain_rates_row():
 
     legend = pages.size_legend()
     assert "1 point of a rate or a hazard's (of the most exposed seat's gap" in legend, legend
+
+
+def test_a_crude_rule_that_never_binds_is_not_worded_as_the_flag(tmp_path):
+    # before: the demo's Out-Trumped review (kitty=none) printed 'crude play no-kitty: nearly as
+    # good. Never bidding for the kitty changed no result in 131,072 deals: ... (it costs
+    # nothing, and says nothing of whether crude play pays; not flagged).', and its page's table
+    # the verdict 'nearly as good' shaded as the flag, beside '0 of 2 flagged'; after, 'never
+    # binds', unshaded; a crude rule that binds is worded as before
+    from simtool.analysis import review as answers
+    from simtool.commands import restrict as restricting
+    from simtool.reports import review as pages
+
+    _, folders = restricting.measure("out-trumped", tmp_path / "r", n=400, restrictions=["no-kitty", "no-trump-lead"],
+                                     seed=1, jobs=1)
+    found = {r["name"]: r for r in answers.restrictions_question(folders)}
+    assert found["no-kitty"]["verdict"] == "never binds" and not found["no-kitty"]["flagged"]
+    assert found["no-trump-lead"]["verdict"] in ("costs", "nearly as good", "unclear")
+    assert pages.TONE["never binds"] == "none"

@@ -24,7 +24,7 @@ from simtool.reports import pages
 WIDTH, HEIGHT, PAD = 320, 34, 12
 TONE = {"fair": "good", "little": "mid", "some": "mid", "much": "good", "slight": "mid", "strong": "bad",
         "rare": "good", "occasional": "mid", "common": "bad", "low": "mid", "moderate": "mid", "high": "mid",
-        "nearly as good": "bad", "costs": "good", "unclear": "none", "not measured": "none"}
+        "nearly as good": "bad", "costs": "good", "never binds": "none", "unclear": "none", "not measured": "none"}
 """How each verdict word is shaded on the page: for balance (a strong seat edge is bad, much skill
 good); luck and tension words are neither."""
 QUESTION_TITLES = {"seats": "Is the game fair to every seat?", "skill": "Does skill pay?",
