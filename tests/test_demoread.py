@@ -154,3 +154,20 @@ def test_a_crude_rule_that_never_binds_is_not_worded_as_the_flag(tmp_path):
     assert found["no-kitty"]["verdict"] == "never binds" and not found["no-kitty"]["flagged"]
     assert found["no-trump-lead"]["verdict"] in ("costs", "nearly as good", "unclear")
     assert pages.TONE["never binds"] == "none"
+
+
+def test_a_duplicate_score_half_width_keeps_its_third_figure_when_it_is_a_zero():
+    # before: the demo's duplicate report read "balance's score per seat held ± 0.073 against
+    # ± 0.0716 (2% wider, ...)" (and so its table): a half-width of 0.0730 lost its third figure
+    # beside one that kept it; after, '± 0.0730 against ± 0.0716'
+    import polars as pl
+
+    from simtool.reports import balance as report
+
+    gain = pl.DataFrame({"figure": ["win per seat held", "score per seat held"], "strategy": ["balance", "balance"],
+                         "half_duplicate": [0.0078, 0.0730], "half_rotate": [0.0078, 0.0716],
+                         "narrower": [0.0, -0.02], "games_ratio": [1.0, 0.96]})
+    text = report.duplicate_text(gain, "matches", 4_000)
+    assert "balance's score per seat held ± 0.0730 against ± 0.0716" in text, text
+    cells = report.duplicate_cells(gain)
+    assert cells["half_duplicate"].to_list() == ["± 0.78%", "± 0.0730"]

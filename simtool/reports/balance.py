@@ -275,7 +275,8 @@ def _half(x: float, figure: str) -> str:
     one deal: ``n/a``)."""
     if not math.isfinite(x):
         return "n/a"
-    return f"± {100 * x:.2f}%" if figure.startswith("win") else f"± {x:.3g}"
+    # three figures kept, zeros too: '± 0.073 against ± 0.0716' read as two figures against three
+    return f"± {100 * x:.2f}%" if figure.startswith("win") else f"± {f'{x:#.3g}'.rstrip('.')}"
 
 
 def duplicate_cells(gain: pl.DataFrame) -> pl.DataFrame:
