@@ -403,7 +403,9 @@ def shown_decimals(x: float, digits: int = 1) -> int:
     # below 1e-9 points (a share of 1 in 1e11): a bound's rounding error (Wilson's 1e-17 at 0), no share
     if v < 1e-9 or not math.isfinite(v) or round(v, digits) != 0:
         return digits
-    return -math.floor(math.log10(v))
+    places = -math.floor(math.log10(v))
+    # 0.00096 rounds up to 0.001 at its first figure's place: one place fewer, else "0.0010"
+    return places - 1 if round(v, places) >= 10.0 ** (1 - places) else places
 
 
 def percent(x: float, digits: int = 1) -> str:

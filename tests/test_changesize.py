@@ -130,7 +130,7 @@ def _compared(bw_review) -> dict:
 
 def test_the_console_prints_the_size(bw_review):
     lines = [x for x in reviews.summary_lines(_compared(bw_review)) if x.startswith("change in")]
-    assert "change in hazards: overshoot: 35.5% -> 35.6% (difference +0.1 points (+0.03 to +0.2), independent): " \
+    assert "change in rate overshoot: 35.5% -> 35.6% (difference +0.1 points (+0.03 to +0.2), independent): " \
            "worse, by under 1 point (too small to matter)" in lines
     assert next(x for x in lines if x.startswith("change in seats:")).endswith(": worse, by 1 point or more")
     assert next(x for x in lines if x.startswith("change in tension:")).endswith(": no clear change")
@@ -147,7 +147,7 @@ def test_the_page_shows_the_size_and_states_the_thresholds(bw_review):
     legend = legend[:legend.index("</section>")]
     assert "of tension" not in legend
     for stated in ("1 point of a seat edge", "3 points of skill or of hidden information",
-                   "1 point of a hazard&#39;s rate", "1 point of what a crude rule costs",
+                   "1 point of a rate or a hazard&#39;s", "1 point of what a crude rule costs",
                    "Luck, tension and match length have no such threshold"):
         assert stated in legend, stated
 

@@ -102,7 +102,7 @@ def test_a_best_that_its_intervals_cannot_tell_from_the_sheet_says_how_many_deal
                            "at this budget")
     # half-width sqrt(2) * 0.01 against a difference of 0.005: 8 times the deals, a tenth over,
     # at a re-measure of 4 times a trial's n
-    assert "--n 8800 or more (now 1,000; a new --out)" in text and "about 35,200 deals" in text
+    assert "--n 8800 or more (now 1,000; a new --out)" in text and "play 35,200 deals each" in text
 
 
 def test_a_clearly_better_setting_and_a_clearly_worse_search_are_said_so(spread):

@@ -146,7 +146,7 @@ def test_a_front_no_setting_of_which_can_be_told_from_the_sheet_says_what_n_woul
     # the re-measures 4 times a trial's n
     assert text.endswith("None can be told from the sheet at this budget: to tell the clearest difference "
                          "measured apart (pass_count=2 on seat_spread:min, -0.0038 ± 0.0107), tune again with "
-                         "--n 8.8e4 or more (now 10,000; a new --out), so that the re-measures play about "
+                         "--n 8.8e4 or more (now 10,000; a new --out), so that the re-measures play "
                          "352,000 deals each."), text
 
 
@@ -289,7 +289,7 @@ def test_the_duplicate_table_shows_its_figures_as_its_sentence_does():
                          "narrower": [0.000912, -0.0202], "games_ratio": [1.0, 0.961]})
     _, rows = balance.worded(balance.duplicate_cells(gain))
     assert rows == [["win per seat held", "balance", "± 0.78%", "± 0.78%", "0%", "1.00"],
-                    ["score per seat held", "balance", "± 0.073", "± 0.0716", "-2%", "0.96"]]
+                    ["score per seat held", "balance", "± 0.0730", "± 0.0716", "-2%", "0.96"]]
     text = balance.duplicate_text(gain, "matches")
     assert "balance's win per seat held ± 0.78% against ± 0.78% (0% narrower, worth 1.00 times the games)" in text
     assert "(2% wider, worth 0.96 times the games)" in text

@@ -42,6 +42,13 @@ def held(win: np.ndarray, codes: np.ndarray, names: list[str]) -> pl.DataFrame:
                          **{f"win_{i}": win[:, i].astype(float) for i in range(p)}})
 
 
+def taken(tables: list[pl.DataFrame], limit: int = LIMIT) -> list[pl.DataFrame]:
+    """The deals :func:`rate` rates: the first of each run's :func:`held` table, ``limit`` in all
+    at most, shared evenly among the runs."""
+    tables = [t for t in tables if t.height]
+    return [t.head(max(1, limit // len(tables))) for t in tables]
+
+
 def rate(tables: list[pl.DataFrame], limit: int = LIMIT, seed: int = 0) -> pl.DataFrame | None:
     """Ratings from the :func:`held` tables of several runs: ``strategy, games, rating,
     rating_low, rating_high`` (best first); ``None`` when no two strategies meet.
@@ -51,13 +58,12 @@ def rate(tables: list[pl.DataFrame], limit: int = LIMIT, seed: int = 0) -> pl.Da
     holding more seats neither helps nor hurts (ranking a strategy's mean share per seat would:
     one seat against three wins a quarter of the deals outright and ties for last otherwise).
     """
-    tables = [t for t in tables if t.height]
+    tables = taken(tables, limit)
     if not tables:
         return None
     deals = []
     for t in tables:
         p = sum(c.startswith("win_") for c in t.columns)
-        t = t.head(max(1, limit // len(tables)))
         deals += zip(t.select(f"strategy_{i}" for i in range(p)).rows(),
                      t.select(f"win_{i}" for i in range(p)).rows(), strict=True)
     names = sorted({n for seats, _ in deals for n in seats})

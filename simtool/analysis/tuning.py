@@ -79,15 +79,26 @@ def deals_to_tell(d: float, half: float, n: int) -> int | None:
     return math.ceil(round(n * (half / abs(d)) ** 2 * 1.1, 6))  # a tenth over: the estimate has its own noise
 
 
+def rounded_up(n: int) -> int:
+    """``n`` rounded up to two significant figures, the --n that :func:`nice` writes."""
+    digits = max(len(str(n)) - 2, 0)
+    return -(-n // 10 ** digits) * 10 ** digits
+
+
 def nice(n: int) -> str:
     """``n`` rounded up to two significant figures, written as --n takes it: ``2.4e5``, ``1e6``,
     ``900``."""
-    digits = max(len(str(n)) - 2, 0)
-    value = -(-n // 10 ** digits) * 10 ** digits
+    value = rounded_up(n)
     if value < 10_000:
         return str(value)
     mantissa, exponent = f"{value:.1e}".split("e")
     return f"{mantissa.rstrip('0').rstrip('.')}e{int(exponent)}"
+
+
+def remeasured(per_trial: int, remeasure_n: int, n: int) -> int:
+    """What each re-measure plays under the --n advised for ``per_trial``: the same multiple of a
+    trial's n as now, so the sentence names what that --n gives, not the unrounded need."""
+    return round(rounded_up(per_trial) * remeasure_n / n)
 
 
 def recommendation(config, confirmed: list[dict], chosen: list[dict]) -> str:
@@ -131,7 +142,7 @@ def recommendation(config, confirmed: list[dict], chosen: list[dict]) -> str:
     return (f"{name} looks best, but it cannot be told from the sheet's {sheet} at this budget "
             f"({figures}): to tell a difference this size apart, tune again with --n "
             f"{nice(per_trial)} or more (now {config.n:,}; a new --out), so that the re-measures "
-            f"play about {need:,} {unit} each.")
+            f"play {remeasured(per_trial, top['n'], config.n):,} {unit} each.")
 
 
 def front_text(config, chosen: list[dict], base: dict | None) -> str:
@@ -194,7 +205,8 @@ def telling(config, chosen: list[dict], base: dict) -> str:
     unit = f"{config.unit}es" if config.unit == "match" else f"{config.unit}s"
     return (f": to tell the clearest difference measured apart ({setting_text(config, c['params'])} on "
             f"{o.label}, {d:+.4f} ± {half:.4f}), tune again with --n {nice(per_trial)} or more (now "
-            f"{config.n:,}; a new --out), so that the re-measures play about {need:,} {unit} each")
+            f"{config.n:,}; a new --out), so that the re-measures play {remeasured(per_trial, c['n'], config.n):,} "
+            f"{unit} each")
 
 
 def fmt(values: list[float]) -> str:

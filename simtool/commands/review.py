@@ -659,6 +659,6 @@ def summary_lines(result: dict) -> list[str]:
         lines.append(f"changes from {comparison['before']} ({rules_text(before)}) to {comparison['after']} "
                      f"({rules_text(after)}):")
     for c in rows:
-        lines.append(f"change in {c['question']}: {c['before_text']} -> {c['after_text']} "
+        lines.append(f"change in {c['name']}: {c['before_text']} -> {c['after_text']} "
                      f"(difference {c['delta_text']}, {c['interval_text']}): {c['reads']}")
     return lines

@@ -275,7 +275,8 @@ def _half(x: float, figure: str) -> str:
     one deal: ``n/a``)."""
     if not math.isfinite(x):
         return "n/a"
-    return f"± {100 * x:.2f}%" if figure.startswith("win") else f"± {x:.3g}"
+    # three figures kept, zeros too: '± 0.073 against ± 0.0716' read as two figures against three
+    return f"± {100 * x:.2f}%" if figure.startswith("win") else f"± {f'{x:#.3g}'.rstrip('.')}"
 
 
 def duplicate_cells(gain: pl.DataFrame) -> pl.DataFrame:
@@ -580,7 +581,8 @@ GLOSSARY = [
     ("margin", "Points between the first and the second at the end of a match."),
     ("interplay", "In the luck split: how these strategies play these particular cards, and the play's own "
                   "chance."),
-    ("rating", "Plackett-Luce (openskill) strength of each strategy, from every deal where strategies meet."),
+    ("rating", f"Plackett-Luce (openskill) strength of each strategy, from the first deals where strategies "
+               f"meet, {ratings.LIMIT:,} at most, shared evenly among the runs."),
     ("skill ladder", "A chain of strategies of rising strength; each rung plays one seat against the rung "
                      "below."),
     ("restricted play", "A strategy forbidden one kind of choice, against itself unrestricted on the same "
@@ -1115,7 +1117,8 @@ def rating_section(runs: list[Analysis]) -> dict | None:
     table = ratings.rate(tables) if len(runs) > 1 and tables else None
     if table is None:
         return None
-    return {"table": table, "cells": worded(table), "chart": svg(ratings.chart(table))}
+    return {"table": table, "cells": worded(table), "chart": svg(ratings.chart(table)),
+            "rated": sum(t.height for t in ratings.taken(tables)), "limit": ratings.LIMIT}
 
 
 VERDICTS = {"costs": "costs", "helps": "helps (the strategy misuses this choice)",

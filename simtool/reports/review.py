@@ -24,7 +24,7 @@ from simtool.reports import pages
 WIDTH, HEIGHT, PAD = 320, 34, 12
 TONE = {"fair": "good", "little": "mid", "some": "mid", "much": "good", "slight": "mid", "strong": "bad",
         "rare": "good", "occasional": "mid", "common": "bad", "low": "mid", "moderate": "mid", "high": "mid",
-        "nearly as good": "bad", "costs": "good", "unclear": "none", "not measured": "none"}
+        "nearly as good": "bad", "costs": "good", "never binds": "none", "unclear": "none", "not measured": "none"}
 """How each verdict word is shaded on the page: for balance (a strong seat edge is bad, much skill
 good); luck and tension words are neither."""
 QUESTION_TITLES = {"seats": "Is the game fair to every seat?", "skill": "Does skill pay?",
@@ -224,6 +224,18 @@ def change_label(question: str, risks: frozenset = frozenset()) -> str:
     return f"Crude rule {name}: what it costs (points)"
 
 
+def change_name(question: str, risks: frozenset = frozenset()) -> str:
+    """A changes row's name on the console, as the console's verdict lines name its question
+    ("rate moon", "hazard overshoot", "crude play no-upgrade"): the row's key read "hazards: moon"
+    below "rate moon: rare", where the page says "Rate: moon"."""
+    kind, _, name = question.partition(": ")
+    if kind == "hazards":
+        return f"{'hazard' if name.removesuffix(' (the most exposed seat)') in risks else 'rate'} {name}"
+    if kind == "restrictions":
+        return f"crude play {name}"
+    return question
+
+
 CHANGE_MARKS = {"seats": verdicts.SEAT_THRESHOLDS, "seats under the strongest play": verdicts.SEAT_THRESHOLDS,
                 "skill": verdicts.SKILL_THRESHOLDS, "hidden information": verdicts.HIDDEN_THRESHOLDS,
                 "luck": verdicts.LUCK_THRESHOLDS, "tension": verdicts.TENSION_THRESHOLDS,
@@ -313,10 +325,10 @@ def size_legend() -> str:
 
     return (f"A change is too small to matter when its whole interval lies within the smallest difference that "
             f"matters to its question, the first threshold of that question's verdict: {pts('seats', 1)} of a seat "
-            f"edge, {pts('skill', 1)} of skill or of hidden information, "
-            f"{pts('hazards', 100)} of a hazard's rate (of the most exposed seat's gap to its fair share, where one "
-            f"seat meets it every deal) or of matches stopped by the cap, {pts('restrictions', 1)} of what a crude "
-            f"rule costs; a clear change whose interval reaches past it is \"unclear whether by under ... or more\". "
+            f"edge, {pts('skill', 1)} of skill or of hidden information, {pts('hazards', 100)} of a rate or a "
+            f"hazard's (of the most exposed seat's gap to its fair share, where one seat meets it every deal) or of "
+            f"matches stopped by the cap, {pts('restrictions', 1)} of what a crude rule costs; a clear change whose "
+            f"interval reaches past it is \"unclear whether by under ... or more\". "
             f"Of the differences whose interval holds 0, one that lies within it either way is \"no change that "
             f"matters\". Luck, tension and match length have no such threshold, and their changes are not sized.")
 
@@ -346,7 +358,7 @@ def change_rows(result: dict) -> list[dict]:
 
         # a clear change never shows as none: +0.04 points read "0.0" beside "worse"
         clear = ((0.0,) if c["change"] != "no clear change" else ()) + least_near
-        rows.append({**c, "label": change_label(c["question"], risks),
+        rows.append({**c, "label": change_label(c["question"], risks), "name": change_name(c["question"], risks),
                      **dict(zip(("before_text", "after_text"), _before_after(c, scale, unit, near), strict=True)),
                      "delta_text": f"{_shown(c['delta'], scale, '+', apart, clear)} ({verdicts.span(low, high, end)})",
                      # a review.json written before pairing combined every row as independent

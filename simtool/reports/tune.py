@@ -174,6 +174,7 @@ def render(s: dict, title: str | None = None) -> str:
         title=title or f"simtool tuning: {game.title}", style=style, config=config, game=game,
         sampler=s["sampler"], findings=findings, recommendation=s["recommendation"],
         confirmed=confirmed, again=again, charts=charts,
+        units="matches" if config.unit == "match" else f"{config.unit}s",
         rows=rows, total=trials.height, complete=done.height, figures=figure_words(config),
         fixed=", ".join(f"{k}={v}" for k, v in options.named(game, config.rules).items()) or "none",
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
