@@ -167,3 +167,27 @@ def test_docs_state_the_fields_and_the_thresholds():
     doc = (Path(__file__).parents[1] / "docs/review.md").read_text()
     assert '"small": true|false|null' in doc and '"threshold"' in doc
     assert "too small to matter" in doc and "no change that matters" in doc
+
+
+def test_a_change_under_the_threshold_across_a_verdict_line_is_not_too_small_to_matter():
+    # before: Hearts jack=on moved a crude rule's cost 0.7 -> 1.4 points, from "nearly as good"
+    # (flagged) to "costs", and the changes row read "better, by under 1 point (too small to matter)"
+    before = _version(seats=(2.0, 1.9, 2.1), skill=(20.0, 10.0, 30.0), tension=(0.30, 0.29, 0.31),
+                      overshoot=(0.0085, 0.0080, 0.0090), cost=(0.7, 0.6, 0.8), luck=(0.02, 0.015, 0.025),
+                      queen=(0.25, 0.248, 0.252), rounds=(3.0, 2.9, 3.1))
+    after = _version(seats=(2.0, 1.9, 2.1), skill=(20.0, 10.0, 30.0), tension=(0.30, 0.29, 0.31),
+                     overshoot=(0.0120, 0.0115, 0.0125), cost=(1.4, 1.3, 1.5), luck=(0.02, 0.015, 0.025),
+                     queen=(0.25, 0.248, 0.252), rounds=(3.0, 2.9, 3.1))
+    rows = {c["question"]: c for c in answers.changes(before, after)}
+    cost, rate = rows["restrictions: no-upgrade"], rows["hazards: overshoot"]
+    assert (cost["small"], cost["crosses"]) == (True, 1.0)
+    assert (rate["small"], rate["crosses"]) == (True, 0.01)  # 0.85% rare -> 1.2% occasional
+    assert rows["seats"]["crosses"] is None
+    reads = _reads(rows)
+    assert reads["restrictions: no-upgrade"] == "better, by under 1 point but across the verdict's 1 point line"
+    assert reads["hazards: overshoot"] == "worse, by under 1 point but across the verdict's 1 point line"
+    tones = {r["question"]: r["tone"] for r in pages.change_rows({"changes": list(rows.values())})}
+    assert tones["restrictions: no-upgrade"] == "good" and tones["hazards: overshoot"] == "bad"  # bold
+    # a review.json written before `crosses` is read the same when rendered again
+    old = [{k: v for k, v in c.items() if k != "crosses"} for c in rows.values()]
+    assert {r["question"]: r["reads"] for r in pages.change_rows({"changes": old})} == reads

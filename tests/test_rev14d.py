@@ -28,4 +28,4 @@ def test_the_docs_say_a_row_with_no_interval_is_unsized():
     assert "or there is no threshold or no interval (`ci` of nulls" in doc
     row = {"question": "seats", "before": 1.0, "after": None, "delta": None, "ci": [None, None],
            "better": None, "change": "no clear change", "interval": "independent"}
-    assert pages.size(row) == (None, 1.0)
+    assert pages.size(row) == (None, 1.0, None)

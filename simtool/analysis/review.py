@@ -377,6 +377,22 @@ is a level, not a negligible difference (30% to 21% of winners behind at half-ti
 small to matter" by it), nor match length, which has no verdict."""
 
 
+BANDS = {"seats": verdicts.SEAT_THRESHOLDS, "seats under the strongest play": verdicts.SEAT_THRESHOLDS,
+         "skill": verdicts.SKILL_THRESHOLDS, "hidden information": verdicts.HIDDEN_THRESHOLDS,
+         "hazards": verdicts.HAZARD_THRESHOLDS, "match: capped": verdicts.HAZARD_THRESHOLDS,
+         "restrictions": verdicts.RESTRICTION_THRESHOLDS}
+"""Every threshold of the verdict of each sized changes row's question, in the row's own unit:
+a change across one of them moves the figure into another verdict's band."""
+
+
+def bands(key: str) -> tuple[float, ...]:
+    """:data:`BANDS` of a changes row; none for the most exposed seat's rate (its verdict is on
+    the seat's gap to its fair share, not on the rate the row shows) and the unsized rows."""
+    if key.endswith("(the most exposed seat)"):
+        return ()
+    return BANDS.get(key, BANDS.get(key.partition(": ")[0], ()))
+
+
 def matters(key: str) -> float | None:
     """:data:`MATTERS` of a changes row (:func:`headlines` key); for a rate one seat has every
     deal, the most exposed seat's, the seat verdict's 1 point (its verdict is on the seat's gap
@@ -427,10 +443,10 @@ def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.nd
             delta, low, high = stats.mover_difference((v1, lo1, hi1), (v0, lo0, hi0))
             how = INDEPENDENT
         word = verdicts.change(better_when, delta, low, high)
-        least = matters(key)
+        least, across = matters(key), verdicts.crossed(v0, v1, bands(key))
         rows.append({"question": key, "before": v0, "after": v1, "delta": delta, "ci": [low, high],
                      "better": {"better": True, "worse": False}.get(word), "change": word, "interval": how,
-                     "small": verdicts.change_small(low, high, least), "threshold": least})
+                     "small": verdicts.change_small(low, high, least), "threshold": least, "crosses": across})
     return rows
 
 

@@ -743,6 +743,18 @@ def change_small(low: float | None, high: float | None, matters: float | None) -
     return None
 
 
+def crossed(before: float, after: float, thresholds: Sequence[float]) -> float | None:
+    """The first of a verdict's ``thresholds`` that a change from ``before`` to ``after`` crosses
+    (a value at a threshold belongs to the band above), else ``None``: a change under the
+    smallest difference that matters can still move a figure from one verdict's band into the
+    next (a crude rule costing 0.7 points, *nearly as good*, then 1.4, *costs*), and is then no
+    change too small to matter."""
+    low, high = sorted((before, after))
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return None
+    return next((t for t in thresholds if low < t <= high), None)
+
+
 RESTRICTION_THRESHOLDS = (1.0,)
 """Win share a crude rule costs, in points: below 1 point it does nearly as well as full play."""
 RESTRICTION_WORDS = ("nearly as good", "costs")

@@ -288,27 +288,38 @@ def amount(threshold: float, scale: float) -> str:
     return f"{pts:g} point{'' if pts == 1 else 's'}"
 
 
-def size(c: dict) -> tuple[bool | None, float | None]:
-    """A changes row's ``small`` and ``threshold``; a review.json written before rows had them
-    is judged by today's thresholds (:func:`simtool.analysis.review.matters`)."""
-    from simtool.analysis.review import matters
+def size(c: dict) -> tuple[bool | None, float | None, float | None]:
+    """A changes row's ``small``, ``threshold`` and ``crosses``; a review.json written before
+    rows had them is judged by today's thresholds (:func:`simtool.analysis.review.matters`)."""
+    from simtool.analysis.review import bands, matters
 
     if "threshold" in c:
-        return c["small"], c["threshold"]
-    least = matters(c["question"])
-    return verdicts.change_small(*c["ci"], least), least
+        small, least = c["small"], c["threshold"]
+    else:
+        least = matters(c["question"])
+        small = verdicts.change_small(*c["ci"], least)
+    across = c.get("crosses")
+    if "crosses" not in c and all(isinstance(c.get(k), (int, float)) for k in ("before", "after")):
+        across = verdicts.crossed(c["before"], c["after"], bands(c["question"]))
+    return small, least, across
 
 
-def change_words(change: str, small: bool | None, least: float | None, scale: float) -> str:
+def change_words(change: str, small: bool | None, least: float | None, scale: float,
+                 across: float | None = None) -> str:
     """A changes row's reading: its ``change`` with how big it is against ``least``, the
     smallest difference that matters to its question (``small``: its interval lies within it):
     "worse, by under 1 point (too small to matter)", "worse, by 1 point or more", "worse,
     unclear whether by under 1 point or more", "no change that matters (under 1 point either
     way)", else "no clear change"; the bare word where the question has no threshold (luck,
-    match length)."""
+    match length). A clear change under ``least`` whose two figures lie either side of one of
+    its verdict's thresholds (``across``) is no change too small to matter: "better, by under
+    1 point but across the verdict's 1 point line"."""
     if least is None:
         return change
     under = amount(least, scale)
+    if across is not None and change != "no clear change" and small:
+        # under the least that matters, yet into another verdict's band: no change too small
+        return f"{change}, by under {under} but across the verdict's {amount(across, scale)} line"
     if change == "no clear change":
         return f"no change that matters (under {under} either way)" if small else change
     if small is None:
@@ -330,7 +341,9 @@ def size_legend() -> str:
             f"matches stopped by the cap, {pts('restrictions', 1)} of what a crude rule costs; a clear change whose "
             f"interval reaches past it is \"unclear whether by under ... or more\". "
             f"Of the differences whose interval holds 0, one that lies within it either way is \"no change that "
-            f"matters\". Luck, tension and match length have no such threshold, and their changes are not sized.")
+            f"matters\". A change under it that moves the figure across one of its verdict's thresholds says so "
+            f"(\"by under ... but across the verdict's ... line\"). Luck, tension and match length have no such "
+            f"threshold, and their changes are not sized.")
 
 
 def change_rows(result: dict) -> list[dict]:
@@ -347,7 +360,7 @@ def change_rows(result: dict) -> list[dict]:
         low, high = c["ci"]
 
         near = change_marks(c["question"])
-        small, least = size(c)
+        small, least, across = size(c)
         # nor onto the threshold of its size: an end of 0.996 read "+1.0" beside "by under 1 point"
         least_near = () if least is None else (least,)
 
@@ -363,10 +376,10 @@ def change_rows(result: dict) -> list[dict]:
                      "delta_text": f"{_shown(c['delta'], scale, '+', apart, clear)} ({verdicts.span(low, high, end)})",
                      # a review.json written before pairing combined every row as independent
                      "interval_text": c.get("interval", "independent"),
-                     "reads": change_words(c["change"], small, least, scale),
+                     "reads": change_words(c["change"], small, least, scale, across),
                      # a clear change too small to matter is not set in bold beside the large ones
                      "tone": {"better": "good", "worse": "bad"}.get(c["change"], "none")
-                     + (" small" if small and c["change"] != "no clear change" else "")})
+                     + (" small" if small and across is None and c["change"] != "no clear change" else "")})
     return rows
 
 
