@@ -1,0 +1,47 @@
+"""Review rev14e of hostile15, demoread and the review's 'crosses': each test failed on the code
+before its fix."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from .test_hardening_round21 import simtool
+
+PLAIN = '''
+from simtool import bits
+
+
+def play(view, rng):
+    return bits.lowest(view.legal)
+'''
+
+STARTS_PROCESSES = {
+    "pool": "import multiprocessing\n"
+            "with multiprocessing.get_context('fork').Pool(2) as pool:\n"
+            "    TABLE = pool.map(abs, [-1, -2, 3])\n",
+    "executor": "import multiprocessing\n"
+                "from concurrent.futures import ProcessPoolExecutor\n"
+                "with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context('fork')) as ex:\n"
+                "    TABLE = list(ex.map(abs, [-1, -2]))\n",
+    "preexec_fn": "import os\nimport subprocess\n"
+                  "subprocess.run(['true'], check=True, preexec_fn=os.getpid)\n",
+}
+
+
+@pytest.mark.parametrize("how", sorted(STARTS_PROCESSES))
+def test_a_plugin_that_starts_processes_as_it_is_imported_is_not_refused(tmp_path, how):
+    # before: "error: strategy plugin ..., as it was imported, forked its process (os.fork)",
+    # exit 2, for a multiprocessing pool, a ProcessPoolExecutor or subprocess with preexec_fn:
+    # their copies never come back into the plugin's code (they run their target, or exec, and
+    # end), and the tables came out before hostile15's check. After: played, the same tables
+    # as a plugin that starts nothing
+    tables = {}
+    for name, text in [("plain", PLAIN), (how, STARTS_PROCESSES[how] + PLAIN)]:
+        plugin = tmp_path / f"{name}.py"
+        plugin.write_text(text)
+        r = simtool("run", "--game", "black-white", "--n", "2000", "--seed", "1", "--jobs", "1", "-q",
+                    "--seat", f"0={plugin}:play", "--out", tmp_path / name, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr[-2000:]
+        tables[name] = pl.read_parquet(tmp_path / name / "seats.parquet").drop("strategy")  # named by file
+    assert tables["plain"].equals(tables[how])
