@@ -10,7 +10,7 @@ import sys
 import polars as pl
 import pytest
 
-from .test_hardening_round21 import ROOT, simtool
+from .test_hardening_round21 import HOSTILE, ROOT, one_line, simtool
 
 PLAIN = '''
 from simtool import bits
@@ -82,3 +82,43 @@ def test_the_embedded_cluster_starts_its_workers_before_it_imports_dask_distribu
     r = subprocess.run([sys.executable, "-c", STARTS_FIRST], cwd=tmp_path, capture_output=True, text=True,
                        timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert r.stdout.strip() == "False", (r.stdout, r.stderr[-2000:])
+
+
+JOINS_EARLY = '''
+import sys
+import time
+
+from simtool.pipeline import cluster
+
+started = cluster._scheduler
+
+
+def joined_as_it_started(address):
+    # a worker that joins as the scheduler starts, before simtool's scheduler plugin is added
+    found = started(address)
+    end = time.monotonic() + 60
+    while not found.scheduler.workers and time.monotonic() < end:
+        time.sleep(0.02)
+    return found
+
+
+cluster._scheduler = joined_as_it_started
+from simtool.cli import main
+
+sys.exit(main())
+'''
+
+
+def test_a_plugin_that_ends_a_worker_which_joined_as_the_scheduler_started_is_named(tmp_path):
+    # hostile15 marks each join with a scheduler plugin, added once the scheduler had started:
+    # a worker that joined in between, took a chunk and ended was never marked. Before: "the
+    # dask workers of --backend dask cannot start on this machine (exit code 0): it printed
+    # nothing", blaming the machine; after, the line that names the plugin
+    pytest.importorskip("dask.distributed")
+    r = subprocess.run([sys.executable, "-c", JOINS_EARLY, "run", "--game", "black-white", "--n", "20000",
+                        "--seed", "1", "--backend", "dask", "--jobs", "1", "--seat", f"0={HOSTILE}:dies",
+                        "--out", str(tmp_path / "r")], cwd=tmp_path, capture_output=True, text=True, timeout=180,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    text = one_line(r, f"{HOSTILE}:dies", "never end its process")
+    assert "cannot start" not in text
+    assert not (tmp_path / "r" / "run.json").exists()

@@ -236,6 +236,8 @@ class Embedded:
                                            f"{_cause(exc)}{_dask_settings()}") from None
                     self._kill_workers()
             self.scheduler.scheduler.add_plugin(_joins(self))
+            # a worker may have joined as the scheduler started, before the plugin could mark it
+            self.joined()
             import dask
             from dask.distributed import Client
 
