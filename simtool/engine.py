@@ -1318,11 +1318,30 @@ _FORKED = threading.local()
 
 def _count_fork() -> None:
     _FORKED.count = _forks() + 1
+    if not _launched(sys._getframe(0).f_back):
+        _FORKED.bare = _bare_forks() + 1
 
 
 def _forks() -> int:
     """Forks this thread has made so far (a strategy must make none)."""
     return getattr(_FORKED, "count", 0)
+
+
+def _bare_forks() -> int:
+    """Forks this thread has made so far whose copy goes on in the code that forked."""
+    return getattr(_FORKED, "bare", 0)
+
+
+def _launched(caller) -> bool:
+    """Whether a fork made by ``caller`` (a frame) started another program or a process of
+    ``multiprocessing``: that copy never comes back into the code that forked (it execs or runs
+    its target, then ends), so a plugin's import that started a pool, or a program with
+    ``preexec_fn``, was taken for one that forked its whole process and refused."""
+    popen_fork = sys.modules.get("multiprocessing.popen_fork")
+    launchers = {sys.modules["subprocess"].Popen._execute_child.__code__} if "subprocess" in sys.modules else set()
+    if popen_fork is not None:
+        launchers.add(popen_fork.Popen._launch.__code__)
+    return caller is not None and caller.f_code in launchers
 
 
 os.register_at_fork(after_in_parent=_count_fork)
@@ -1334,13 +1353,13 @@ def not_forking(what: str) -> Generator[None, None, None]:
     the copy ends on its way back, as :func:`_call` ends a strategy's, and the parent stops with
     one line naming ``what``. Before, the copy went on as a second simtool: it played the whole
     command again, printing its tables or an error beside the parent's."""
-    pid, forks = os.getpid(), _forks()
+    pid, forks = os.getpid(), _bare_forks()
     try:
         yield
     finally:
         if os.getpid() != pid:
             os._exit(FORKED_EXIT)
-    if _forks() != forks:
+    if _bare_forks() != forks:
         raise SimtoolError(f"{what} forked its process (os.fork): a plugin must not, as the copy would "
                            f"go on as a second simtool (start other programs with subprocess instead)")
 

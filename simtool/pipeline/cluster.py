@@ -201,7 +201,8 @@ class Embedded:
     for all of them."""
 
     def __init__(self, size: int):
-        _distributed()
+        if importlib.util.find_spec("distributed") is None:  # none to start workers with
+            _distributed()
         self.size = size
         self.procs: list[Worker] = []
         self.restarts = self.started = 0
@@ -220,6 +221,9 @@ class Embedded:
                 self.address = f"tcp://127.0.0.1:{_free_port()}"
                 for _ in range(size):
                     self._start()
+                # imported (or refused in a line) while the workers import it: before them, it
+                # put its 0.2 s before every embedded run's start
+                _distributed()
                 try:
                     self.scheduler = _scheduler(self.address)
                     break
@@ -232,6 +236,8 @@ class Embedded:
                                            f"{_cause(exc)}{_dask_settings()}") from None
                     self._kill_workers()
             self.scheduler.scheduler.add_plugin(_joins(self))
+            # a worker may have joined as the scheduler started, before the plugin could mark it
+            self.joined()
             import dask
             from dask.distributed import Client
 
