@@ -1103,6 +1103,10 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
         raise OutOfMemory(f"out of memory while strategy '{strategy.name}' chose (decision "
                           f"'{d.kind}' of {game.id}): {describe(exc)}; run with fewer {option('jobs')}, or "
                           f"give the run more memory") from None
+    except ProcessEnd as exc:
+        raise StrategyError(f"strategy '{strategy.name}' called {exc.call}, which would end simtool's "
+                            f"process (decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))}): "
+                            f"a plugin must return, never end its process") from None
     except BaseException as exc:  # a plugin's bug (even SystemExit) must name the plugin
         raise _raised(strategy, exc, d, game, ctx, idx) from None
     if _forks() != forks:
@@ -1362,6 +1366,69 @@ def not_forking(what: str) -> Generator[None, None, None]:
     if _bare_forks() != forks:
         raise SimtoolError(f"{what} forked its process (os.fork): a plugin must not, as the copy would "
                            f"go on as a second simtool (start other programs with subprocess instead)")
+
+
+_HOME = os.getpid()
+"""simtool's own process, the one that imported it: a forked worker, whose end the run reports
+naming its plugins, has another id."""
+_EXIT, _ABORT = os._exit, os.abort
+_ENDING = threading.local()
+_ENDING_LOCK = threading.Lock()
+_ENDING_USERS = 0
+
+
+class ProcessEnd(BaseException):
+    """A plugin's ``os._exit`` or ``os.abort`` in simtool's own process, raised instead of ending
+    it (a BaseException, as :class:`Overtime`). ``call``: what it called."""
+
+    def __init__(self, call: str):
+        super().__init__(call)
+        self.call = call
+
+
+def _exit(status):
+    if os.getpid() == _HOME and getattr(_ENDING, "guarded", False):
+        raise ProcessEnd(f"os._exit({status!r})")
+    _EXIT(status)
+
+
+def _abort():
+    if os.getpid() == _HOME and getattr(_ENDING, "guarded", False):
+        raise ProcessEnd("os.abort()")
+    _ABORT()
+
+
+@contextmanager
+def not_ending() -> Generator[None, None, None]:
+    """A plugin's code run in simtool's own process (its import, a chunk's play): its
+    ``os._exit`` or ``os.abort`` raises :class:`ProcessEnd`, for the caller to name it in one
+    line. Before, ``os._exit(0)`` ended ``simtool run --jobs 1`` silently, exit status 0, its
+    ``--out`` holding ``chunks/`` alone. Elsewhere (a forked worker, a copy the plugin forked, a
+    thread it started) the functions end the process as ever."""
+    global _ENDING_USERS
+    if os.getpid() != _HOME or getattr(_ENDING, "guarded", False):
+        yield
+        return
+    with _ENDING_LOCK:  # one replacement for every thread playing a plugin
+        if _ENDING_USERS == 0:
+            os._exit, os.abort = _exit, _abort
+        _ENDING_USERS += 1
+    _ENDING.guarded = True
+    try:
+        yield
+    finally:
+        _ENDING.guarded = False
+        with _ENDING_LOCK:
+            _ENDING_USERS -= 1
+            if _ENDING_USERS == 0:
+                os._exit, os.abort = _EXIT, _ABORT
+
+
+def elsewhere() -> None:
+    """This process is not simtool's own (an ``--isolate`` plugin's, a spawned worker): a plugin ending it is
+    reported by the run's process, as a forked worker's end is."""
+    global _HOME
+    _HOME = -1
 
 
 class Overtime(BaseException):

@@ -21,7 +21,16 @@ from dataclasses import replace
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from simtool.engine import ImportSettings, Overtime, deadline, not_forking, printing_aside, process_kept
+from simtool.engine import (
+    ImportSettings,
+    Overtime,
+    ProcessEnd,
+    deadline,
+    not_ending,
+    not_forking,
+    printing_aside,
+    process_kept,
+)
 from simtool.errors import SimtoolError, by_the_user, choices, describe, option
 
 # nine_lives_belief: exact's reading of the others, offered to pimc@infer
@@ -397,13 +406,18 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         module = importlib.util.module_from_spec(spec)
         limit = _import_limit()
         with untouched(f"strategy plugin {path}, as it was imported,"), printing_aside(), importing_beside(path), \
-                process_kept() as settings, not_forking(f"strategy plugin {path}, as it was imported,"):
+                process_kept() as settings, not_forking(f"strategy plugin {path}, as it was imported,"), \
+                not_ending():
             try:
                 with deadline(limit) if limit else nullcontext():
                     spec.loader.exec_module(module)
             except BaseException as exc:  # even SystemExit: a plugin must not end simtool silently
                 if isinstance(exc, KeyboardInterrupt) and by_the_user():
                     raise  # its own raise is its error: taken for Ctrl-C, a traceback
+                if isinstance(exc, ProcessEnd):
+                    raise SimtoolError(f"strategy plugin {path}, as it was imported, called {exc.call}, which would "
+                                       f"end simtool's process: a plugin must never end its "
+                                       f"process") from None
                 if isinstance(exc, Overtime):
                     raise SimtoolError(f"strategy plugin {path} took longer than {limit:g} s "
                                        f"({option('timeout', limit)}) to import (the limit covers a plugin's "
@@ -413,8 +427,9 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         sys.modules[module_name] = module
     _imported(module_name, *settings)
     try:  # the plugin's code runs here too: a module __getattr__, a property of its strategy
-        attr = _plugin_attribute(module, attr, path)
-        found = _as_strategy(getattr(module, attr), attr, str(path)) if hasattr(module, attr) else None
+        with not_ending():
+            attr = _plugin_attribute(module, attr, path)
+            found = _as_strategy(getattr(module, attr), attr, str(path)) if hasattr(module, attr) else None
     except SimtoolError:
         raise
     except BaseException as exc:  # as its import's: its error, in one line (a traceback before)

@@ -228,8 +228,9 @@ def serve(down: int, up: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the run's to handle; it ends this
     receive, reply = Connection(down, writable=False), Connection(up, readable=False)
     import strategies
-    from simtool import games
+    from simtool import engine, games
 
+    engine.elsewhere()  # its plugin's os._exit ends it, for the run's process to report
     entry, game_id, file, limit, command_line = receive.recv()
     COMMAND_LINE.set(command_line)  # its errors name options as the run's own would
     try:

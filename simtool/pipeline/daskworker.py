@@ -71,6 +71,9 @@ def dask_worker(args: list[str]) -> int:
     """``dask worker ARGS`` in this process; its exit status."""
     from distributed.cli.dask_worker import main as cli
 
+    from simtool import engine
+
+    engine.elsewhere()  # started afresh where not forked: a plugin ending it is reported by the run
     try:
         cli.main(args=args, prog_name="dask worker")
     except SystemExit as exc:

@@ -30,7 +30,17 @@ import numpy as np
 import polars as pl
 
 from simtool import arguments, games, options
-from simtool.engine import Context, Lineup, Outcome, play_deals, play_matches, process_state, with_settings
+from simtool.engine import (
+    Context,
+    Lineup,
+    Outcome,
+    elsewhere,
+    not_ending,
+    play_deals,
+    play_matches,
+    process_state,
+    with_settings,
+)
 from simtool.errors import GameError, ShadowedWarning, SimtoolError, StrategyError, WorkerLost, choices, shown
 from simtool.pipeline.folders import encode_chunk, most_tricks, polars_dtype, write_chunk
 
@@ -447,7 +457,8 @@ def _play(spec: RunSpec, index: int, game, lineup: Lineup, trace_id: int | None,
     # none of the code they watch for, and they cost 0.4 ms a chunk (1% of Black & White's)
     guarded = not _built_in(spec)
     with (strategies.untouched(f"{who}, while it played,") if guarded else contextlib.nullcontext()), \
-            (seeded_globals(spec.seed, index) if guarded else contextlib.nullcontext()):
+            (seeded_globals(spec.seed, index) if guarded else contextlib.nullcontext()), \
+            (not_ending() if guarded else contextlib.nullcontext()):
         for settings in lineup.settings:  # what a plugin's import set for its play, put back with the rest
             settings.apply()
         outcome = play(game, spec.players, rules, lineup, count * c, deal_rng, play_rng, ctx, spec.duplicate)
@@ -682,7 +693,8 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
         from joblib.externals.loky.process_executor import TerminatedWorkerError
 
         workers = jobs - 1
-        pool = get_reusable_executor(max_workers=workers)
+        # spawned, the workers import simtool afresh: a plugin ending one is reported as a forked one's is
+        pool = get_reusable_executor(max_workers=workers, initializer=elsewhere)
     here = not FORK and (timeout is None or threading.current_thread() is threading.main_thread())
     pending: deque = deque()  # in task order: (task, a worker's Future or a Chunk played here)
 
