@@ -3,11 +3,31 @@ statement that had gone false."""
 
 from pathlib import Path
 
+from simtool.analysis import review as analysis
+from simtool.analysis import verdicts
+
 ROOT = Path(__file__).parents[1]
 
 
 def _doc(name: str) -> str:
     return " ".join((ROOT / name).read_text().split())
+
+
+def test_review_md_names_every_unsized_question():
+    # before: docs/review.md said changes[].threshold is null for luck and match length only;
+    # tension's changes are unsized too (95940a1)
+    assert [q for q in ("luck", "tension", "match: rounds") if analysis.matters(q) is None] == \
+        ["luck", "tension", "match: rounds"]
+    assert "`null` where the question has none (luck, tension, match length)" in _doc("docs/review.md")
+
+
+def test_review_md_names_every_figure_without_a_better_side():
+    # before: "luck and match length have no better side", while hidden information and a
+    # game's rates that are not risks read "changed" as well
+    sides = verdicts.BETTER_WHEN
+    assert (sides["luck"], sides["match:rounds"], sides["hidden_information"]) == (None, None, None)
+    assert ("luck, match length, hidden information's price and a game's rates that are not risks "
+            "have no better side") in _doc("docs/review.md")
 
 
 def test_cli_md_prices_the_embedded_clusters_start_by_its_forked_workers():
