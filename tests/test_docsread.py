@@ -38,3 +38,14 @@ def test_cli_md_prices_the_embedded_clusters_start_by_its_forked_workers():
     doc = _doc("docs/cli.md")
     assert "each worker imports dask and simtool" not in doc
     assert "forks every worker from it" in doc and daskworker.__doc__.startswith("The embedded dask workers")
+
+
+def test_readme_says_which_changes_are_unsized_and_what_timeout_covers():
+    # before: the changes table "sized by the question's first threshold" for every row, and
+    # --timeout "(a plugin's longest decision)", which covers its import too (d1182cb)
+    from simtool.analysis import review as analysis
+
+    doc = _doc("README.md")
+    assert [analysis.matters(q) for q in ("luck", "tension", "match: rounds")] == [None] * 3
+    assert "luck, tension and match length unsized" in doc
+    assert "`--timeout SECONDS` (a plugin's import and longest decision)" in doc
