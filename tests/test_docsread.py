@@ -49,3 +49,17 @@ def test_readme_says_which_changes_are_unsized_and_what_timeout_covers():
     assert [analysis.matters(q) for q in ("luck", "tension", "match: rounds")] == [None] * 3
     assert "luck, tension and match length unsized" in doc
     assert "`--timeout SECONDS` (a plugin's import and longest decision)" in doc
+
+
+def test_review_md_names_every_option_of_review():
+    # before: docs/cli.md sends review's options, --quiet and --scheduler among them, to
+    # docs/review.md, whose usage named neither (nor --backend but in passing)
+    import re
+
+    from typer.testing import CliRunner
+
+    from simtool.cli import app
+
+    usage = (ROOT / "docs/review.md").read_text().split("```")[1]
+    shown = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", CliRunner().invoke(app, ["review", "--help"]).output))
+    assert shown - {"--help"} - set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", usage)) == set()
