@@ -311,7 +311,7 @@ def change_words(change: str, small: bool | None, least: float | None, scale: fl
     "worse, by under 1 point (too small to matter)", "worse, by 1 point or more", "worse,
     unclear whether by under 1 point or more", "no change that matters (under 1 point either
     way)", else "no clear change"; the bare word where the question has no threshold (luck,
-    match length). A clear change under ``least`` whose two figures lie either side of one of
+    tension, match length). A clear change under ``least`` whose two figures lie either side of one of
     its verdict's thresholds (``across``) is no change too small to matter: "better, by under
     1 point but across the verdict's 1 point line"."""
     if least is None:
