@@ -117,6 +117,12 @@ def play(view, rng):
                                      ["ladder", "--game", "black-white", "--rungs", "random,{}"]])
 def test_timeout_covers_a_plugins_import(tmp_path, command):
     # before: the import slept its 60 s (for ever, had it looped) whatever --timeout 0.5 said
+    stopped_on_import(tmp_path, command)
+
+
+def stopped_on_import(tmp_path, command: list[str]) -> None:
+    """``command`` (``{}`` standing for a plugin whose import sleeps 60 s) with ``--timeout 0.5``
+    stops in one line within seconds, writing nothing."""
     import time
 
     plugin = tmp_path / "sleepy.py"

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from .test_cli import cli
+from .test_hardening_round20 import SLEEPY, stopped_on_import
 
 SETS_FOR_ITS_PLAY = '''import os
 import sys
@@ -45,32 +46,10 @@ def test_what_a_plugins_import_sets_for_its_play_it_gets_while_it_plays(tmp_path
     assert sys.getrecursionlimit() == limit and "REV14C_WIDTH" not in os.environ
 
 
-SLEEPY = '''import time
-
-time.sleep(60)
-
-
-def play(view, rng):
-    return view.legal
-'''
-
-
 def test_timeout_covers_an_isolated_plugins_import(tmp_path):
     # before: the plugin's own process imported it for its full 60 s (for ever, had it looped),
     # then the run went on: exit 0 after a minute, --timeout 0.5 notwithstanding
-    import time
-
-    plugin = tmp_path / "sleepy.py"
-    plugin.write_text(SLEEPY)
-    start = time.monotonic()
-    r = cli("run", "-g", "black-white", "--seat", f"0={plugin}:play", "--isolate", "--n", 50, "-j", 1, "-q",
-            "--timeout", "0.5", "--out", tmp_path / "out")
-    assert time.monotonic() - start < 20
-    assert r.exit_code == 2, r.output
-    assert r.output.strip() == (f"error: strategy plugin {plugin} took longer than 0.5 s (--timeout 0.5) to import "
-                                f"(the limit covers a plugin's import as well as each decision); give a longer "
-                                f"--timeout, or none")
-    assert not (tmp_path / "out").exists()
+    stopped_on_import(tmp_path, ["run", "-g", "black-white", "--seat", "0={}", "--isolate"])
 
 
 def test_timeout_covers_an_isolated_plugins_import_from_python(tmp_path):
