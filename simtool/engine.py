@@ -1076,6 +1076,8 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
             with deadline(ctx.timeout):
                 picked = (on_legal(np.ascontiguousarray(legal), rng, game.n_actions) if on_legal else
                           _call(strategy, view, rng, state, rows, seat, sees))
+        if _ENDED:
+            thread_ended()
     except WorldsMisuse as exc:  # the search's own call: named with it and the deal
         raise StrategyError(f"strategy '{strategy.name}' misused its worlds: {exc} (decision '{d.kind}' of "
                             f"{game.id}, {ctx.where(int(idx[0]))})") from None
@@ -1375,6 +1377,9 @@ _EXIT, _ABORT = os._exit, os.abort
 _ENDING = threading.local()
 _ENDING_LOCK = threading.Lock()
 _ENDING_USERS = 0
+_ENDED: list[str] = []
+"""A plugin's ``os._exit`` or ``os.abort`` in a thread it started while a guarded one played it,
+for that one to raise (see :func:`thread_ended`)."""
 
 
 class ProcessEnd(BaseException):
@@ -1386,16 +1391,32 @@ class ProcessEnd(BaseException):
         self.call = call
 
 
+def _ending(call: str) -> None:
+    if os.getpid() != _HOME:
+        return
+    if getattr(_ENDING, "guarded", False):
+        raise ProcessEnd(call)
+    if _ENDING_USERS:  # a thread the plugin started: it ends quietly, and the run names the plugin
+        _ENDED.append(call)
+        raise SystemExit
+
+
 def _exit(status):
-    if os.getpid() == _HOME and getattr(_ENDING, "guarded", False):
-        raise ProcessEnd(f"os._exit({status!r})")
+    _ending(f"os._exit({status!r})")
     _EXIT(status)
 
 
 def _abort():
-    if os.getpid() == _HOME and getattr(_ENDING, "guarded", False):
-        raise ProcessEnd("os.abort()")
+    _ending("os.abort()")
     _ABORT()
+
+
+def thread_ended() -> None:
+    """Raises :class:`ProcessEnd` for a thread of the plugin that called ``os._exit`` or
+    ``os.abort`` while the plugin played here. Before, that thread ended ``simtool run --jobs 1``
+    silently, exit status 0, its ``--out`` holding ``chunks/`` alone."""
+    if _ENDED:
+        raise ProcessEnd(f"{_ENDED.pop()} in a thread it started")
 
 
 @contextmanager
@@ -1404,7 +1425,8 @@ def not_ending() -> Generator[None, None, None]:
     ``os._exit`` or ``os.abort`` raises :class:`ProcessEnd`, for the caller to name it in one
     line. Before, ``os._exit(0)`` ended ``simtool run --jobs 1`` silently, exit status 0, its
     ``--out`` holding ``chunks/`` alone. Elsewhere (a forked worker, a copy the plugin forked, a
-    thread it started) the functions end the process as ever."""
+    thread it started after the guard's end) the functions end the process as ever; a thread it
+    started that calls them while the guard holds ends alone, for :func:`thread_ended` to report."""
     global _ENDING_USERS
     if os.getpid() != _HOME or getattr(_ENDING, "guarded", False):
         yield
@@ -1412,6 +1434,7 @@ def not_ending() -> Generator[None, None, None]:
     with _ENDING_LOCK:  # one replacement for every thread playing a plugin
         if _ENDING_USERS == 0:
             os._exit, os.abort = _exit, _abort
+            _ENDED.clear()  # a thread's call after its plugin's last decision: no later plugin's
         _ENDING_USERS += 1
     _ENDING.guarded = True
     try:

@@ -30,6 +30,7 @@ from simtool.engine import (
     not_forking,
     printing_aside,
     process_kept,
+    thread_ended,
 )
 from simtool.errors import SimtoolError, by_the_user, choices, describe, option
 
@@ -411,6 +412,7 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
             try:
                 with deadline(limit) if limit else nullcontext():
                     spec.loader.exec_module(module)
+                thread_ended()
             except BaseException as exc:  # even SystemExit: a plugin must not end simtool silently
                 if isinstance(exc, KeyboardInterrupt) and by_the_user():
                     raise  # its own raise is its error: taken for Ctrl-C, a traceback
@@ -430,6 +432,7 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         with not_ending():
             attr = _plugin_attribute(module, attr, path)
             found = _as_strategy(getattr(module, attr), attr, str(path)) if hasattr(module, attr) else None
+            thread_ended()
     except SimtoolError:
         raise
     except BaseException as exc:  # as its import's: its error, in one line (a traceback before)
