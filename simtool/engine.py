@@ -1260,8 +1260,9 @@ def with_settings(choose: Callable, settings: tuple[ImportSettings, ...]) -> Cal
     """``choose`` with ``settings`` (its plugin's import's) applied while it runs, and what they
     replaced put back after: where several plugins share a process, each reads what its own
     import set, as each does in a process of its own (``--isolate``)."""
+    keys = {key for s in settings for key, _ in s.environ}
+
     def chosen(*args):
-        keys = {key for s in settings for key, _ in s.environ}
         saved, limit = {key: os.environ.get(key) for key in keys}, sys.getrecursionlimit()
         for s in settings:
             s.apply()
