@@ -35,14 +35,19 @@ def lineup(meta: dict) -> str:
     return f"one {names[0]} against {len(names) - 1} {names[1]} ({how})"
 
 
+def partners(folder: Path, seats, meta: dict) -> list[tuple[int, ...]]:
+    """The partnerships a run's scores show (:func:`verdicts.partners`), from its seats table."""
+    score = collect(folder / "seats.parquet", seats.select("seat", "score"))
+    return verdicts.partners(stats.panel(score, "score", meta["players"]))
+
+
 def seat_answer(game, folder: Path) -> dict:
     """The seat verdict of one run folder: every seat's win share against the fair share."""
     meta, seats, _ = load(folder)
     table = collect(folder / "seats.parquet", summary.seat_summary(game, seats, by=("seat",)).lazy())
     shares = [(r["seat"], r["win"], r["win_low"], r["win_high"]) for r in table.iter_rows(named=True)]
     v = verdicts.seat_verdict(shares, meta["players"], meta["n"], "deals", lineup(meta))
-    score = collect(folder / "seats.parquet", seats.select("seat", "score"))
-    sides = verdicts.partners(stats.panel(score, "score", meta["players"]))
+    sides = partners(folder, seats, meta)
     note = verdicts.partners_note(sides, shares)
     return {"verdict": v.word, "sentence": f"{v.sentence} {note}" if note else v.sentence, "seats": v.figures["seats"],
             "play": lineup(meta), "partners": [list(side) for side in sides],
@@ -144,8 +149,7 @@ def skill_question(plays: dict[str, Path], default: str, search: str) -> dict:
     v = verdicts.skill_verdict(gain("over heuristic"), gain("over random"), gain("doubling"), n, search, default,
                                converged=ladder.converged(doubling))
     meta, seats, _ = load(plays["over random"])
-    score = collect(plays["over random"] / "seats.parquet", seats.select("seat", "score"))
-    sides = verdicts.partners(stats.panel(score, "score", meta["players"]))
+    sides = partners(plays["over random"], seats, meta)
     # the search's partner (random, or the heuristic) splits each win it brings its side
     times = {len(side) for side in sides}
     times_text = ("twice" if times == {2} else f"{times.pop()} times" if len(times) == 1
@@ -364,10 +368,14 @@ def headlines(q: dict) -> dict[str, tuple[float, float, float, str | None]]:
     return out
 
 
-MATTERS = {"seats": verdicts.SEAT_THRESHOLDS[0], "seats under the strongest play": verdicts.SEAT_THRESHOLDS[0],
-           "skill": verdicts.SKILL_THRESHOLDS[0], "hidden information": verdicts.HIDDEN_THRESHOLDS[0],
-           "hazards": verdicts.HAZARD_THRESHOLDS[0],
-           "match: capped": verdicts.HAZARD_THRESHOLDS[0], "restrictions": verdicts.RESTRICTION_THRESHOLDS[0]}
+BANDS = {"seats": verdicts.SEAT_THRESHOLDS, "seats under the strongest play": verdicts.SEAT_THRESHOLDS,
+         "skill": verdicts.SKILL_THRESHOLDS, "hidden information": verdicts.HIDDEN_THRESHOLDS,
+         "hazards": verdicts.HAZARD_THRESHOLDS, "match: capped": verdicts.HAZARD_THRESHOLDS,
+         "restrictions": verdicts.RESTRICTION_THRESHOLDS}
+"""Every threshold of the verdict of each sized changes row's question, in the row's own unit:
+a change across one of them moves the figure into another verdict's band."""
+
+MATTERS = {question: thresholds[0] for question, thresholds in BANDS.items()}
 """The smallest difference that matters to each changes row's question, in the row's own unit
 (points of an edge, a gain or a cost; a fraction of a share): the first threshold of the
 question's verdict, its narrowest band (a seat edge under 1 point is fair). Luck has none: its
@@ -375,14 +383,6 @@ verdict's bands are 30 points of share wide, and Trickster's pip_limit=7 moving 
 to 49.7% is no change too small to matter; nor has tension, whose first band (*low*, under 10%)
 is a level, not a negligible difference (30% to 21% of winners behind at half-time read "too
 small to matter" by it), nor match length, which has no verdict."""
-
-
-BANDS = {"seats": verdicts.SEAT_THRESHOLDS, "seats under the strongest play": verdicts.SEAT_THRESHOLDS,
-         "skill": verdicts.SKILL_THRESHOLDS, "hidden information": verdicts.HIDDEN_THRESHOLDS,
-         "hazards": verdicts.HAZARD_THRESHOLDS, "match: capped": verdicts.HAZARD_THRESHOLDS,
-         "restrictions": verdicts.RESTRICTION_THRESHOLDS}
-"""Every threshold of the verdict of each sized changes row's question, in the row's own unit:
-a change across one of them moves the figure into another verdict's band."""
 
 
 def bands(key: str) -> tuple[float, ...]:
