@@ -11,12 +11,16 @@ the chunk files into the whole tables. Its CPU up to then, less that of a two-ch
 start-up), over the chunks, is what each chunk costs it while the workers play; the workers' CPU
 per chunk over that is how many workers it can keep busy before it saturates: the limit for 32 or
 64 workers. Its CPU after the workers ended, the whole tables, is a serial tail, the other limit
-of the speed-up (Amdahl). With 1 job the main process plays everything itself.
+of the speed-up (Amdahl). With 1 job the main process plays everything itself. Last, the
+machine's own ceiling: what ``--cores`` processes of pure Python get done at once against one
+alone (a virtual machine's cores may share physical ones; turbo clocks drop as more are busy).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import time
 
 from measure import chunks, load, measure
 
@@ -44,8 +48,10 @@ def main(cores: int, n: int, game: str = "black-white", strategy: str = "random"
     # the least of two: a machine's first commands read simtool and its libraries from disk (on a
     # fresh 16-core machine the start-up's CPU came out above the whole 1e7-deal runs', leaving
     # every run's CPU per chunk at 0)
+    # sampled often: on a fast machine its workers live a few tenths of a second, and a run no sample
+    # saw with workers (0 s) would charge the start-up to every chunk of the runs below
     small = min((measure(command(game, strategy, 2 * measure_chunk(game, strategy), 2), memory=False,
-                         interval=SAMPLE) for _ in range(2)), key=lambda m: m.main_cpu_played)
+                         interval=SAMPLE / 10) for _ in range(2)), key=lambda m: m.main_cpu_played)
     print("| jobs | wall s | speed-up | deals/s | main CPU s | main busy share | main CPU per chunk ms "
           "| whole tables CPU s | worker CPU per chunk ms | workers the main can feed |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -67,6 +73,44 @@ def main(cores: int, n: int, game: str = "black-white", strategy: str = "random"
     print(f"\n{k:,} chunks of {m.run['chunk']:,}; the two-chunk run's main process (start-up and two "
           f"chunks) took {small.main_cpu_played:.2f} CPU s while its workers played; {load()} at the end")
     print(identical(tables, "--jobs"))
+    print(ceiling(cores))
+
+
+def _spin(start: float, seconds: float, done) -> None:
+    """Pure Python from ``start`` for ``seconds``: how many loops this core managed."""
+    while time.time() < start:
+        pass
+    loops, end = 0, start + seconds
+    while time.time() < end:
+        s = 0
+        for i in range(10_000):
+            s += i * i
+        loops += 1
+    done.put(loops)
+
+
+def ceiling(cores: int, seconds: float = 2.0) -> str:
+    """What ``cores`` processes at once get done against one alone, in a sentence: the most any
+    ``--jobs`` could speed a run up on this machine. Cores are not always alike or free (a
+    virtual machine's may share physical cores, turbo clocks drop as more are busy), and no
+    hand-out of chunks gets past this."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    counts = {}
+    for k in (1, cores):
+        done = context.Queue()
+        start = time.time() + 0.5  # every process started, then all begin together
+        procs = [context.Process(target=_spin, args=(start, seconds, done)) for _ in range(k)]
+        for p in procs:
+            p.start()
+        counts[k] = sorted(done.get() for _ in procs)
+        for p in procs:
+            p.join()
+    alone, busy = counts[1][0], counts[cores]
+    return (f"The machine's ceiling: {cores} processes of pure Python at once did {sum(busy) / alone:.1f} "
+            f"times the work of one alone in {seconds:g} s (each {busy[0] / alone:.2f} to {busy[-1] / alone:.2f} "
+            f"of it); {load()}.")
 
 
 def tables_sum(run: dict) -> str:
