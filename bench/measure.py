@@ -40,6 +40,7 @@ class Measured:
     processes: int  # most processes seen at once
     main_cpu_played: float  # CPU seconds of the main process when last seen with workers alive
     run: dict  # the run's run.json
+    workers_seen: tuple[float, float] | None = None  # seconds from start of the first and last sample with workers
 
 
 def measure(args: list[str], memory: bool = True, interval: float | None = None) -> Measured:
@@ -55,6 +56,7 @@ split the main process's CPU at the workers' end); ``interval`` overrides the sa
         proc = psutil.Popen([SIMTOOL, *args, "--out", out, "--force", "-q"], stdout=subprocess.DEVNULL)
         peak = {"rss": 0, "pss": 0, "uss": 0, "main_pss": 0, "processes": 0}
         cpu = {"main": 0.0, "children": {}, "played": 0.0}
+        seen: list[float] = []
         done = threading.Event()
 
         def sample():
@@ -68,6 +70,7 @@ split the main process's CPU at the workers' end); ``interval`` overrides the sa
                         cpu["children"][child.pid] = t.user + t.system
                     if children:
                         cpu["played"] = cpu["main"]
+                        seen[1:] = [time.perf_counter() - start]
                     if memory:
                         infos = [p.memory_full_info() for p in (proc, *children)]
                         peak["rss"] = max(peak["rss"], sum(i.rss for i in infos))
@@ -91,7 +94,8 @@ split the main process's CPU at the workers' end); ``interval`` overrides the sa
         run = json.loads((Path(out) / "run.json").read_text())
     return Measured(wall, main_cpu if main_cpu is not None else cpu["main"],
                     workers_cpu or sum(cpu["children"].values()), peak["rss"] / MiB, peak["pss"] / MiB,
-                    peak["uss"] / MiB, peak["main_pss"] / MiB, peak["processes"], cpu["played"], run)
+                    peak["uss"] / MiB, peak["main_pss"] / MiB, peak["processes"], cpu["played"], run,
+                    (seen[0], seen[-1]) if seen else None)
 
 
 def _finished_cpu(proc: psutil.Popen) -> tuple[float | None, float]:

@@ -24,9 +24,10 @@ import time
 
 from measure import chunks, load, measure
 
-SAMPLE = 0.1
-"""Seconds between samples: the last one that sees a worker alive splits the main process's CPU
-(a two-chunk run lasts about a second)."""
+SAMPLE = 0.05
+"""Seconds between samples of the runs: the first and last that see a worker alive split the wall
+and the main process's CPU. The two-chunk run is sampled ten times as often: on a fast machine
+its workers live a few tenths of a second."""
 
 
 def jobs_steps(cores: int) -> list[int]:
@@ -48,13 +49,12 @@ def main(cores: int, n: int, game: str = "black-white", strategy: str = "random"
     # the least of two: a machine's first commands read simtool and its libraries from disk (on a
     # fresh 16-core machine the start-up's CPU came out above the whole 1e7-deal runs', leaving
     # every run's CPU per chunk at 0)
-    # sampled often: on a fast machine its workers live a few tenths of a second, and a run no sample
-    # saw with workers (0 s) would charge the start-up to every chunk of the runs below
+    # a run no sample saw with workers (0 s) would charge the start-up to every chunk below
     small = min((measure(command(game, strategy, 2 * measure_chunk(game, strategy), 2), memory=False,
                          interval=SAMPLE / 10) for _ in range(2)), key=lambda m: m.main_cpu_played)
-    print("| jobs | wall s | speed-up | deals/s | main CPU s | main busy share | main CPU per chunk ms "
-          "| whole tables CPU s | worker CPU per chunk ms | workers the main can feed |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| jobs | wall s | speed-up | deals/s | start s | workers s | end s | main CPU s | main busy share "
+          "| main CPU per chunk ms | whole tables CPU s | worker CPU per chunk ms | workers the main can feed |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     first, tables = None, {}
     for jobs in jobs_steps(cores):
         m = measure(command(game, strategy, n, jobs), memory=False, interval=SAMPLE)
@@ -68,7 +68,7 @@ def main(cores: int, n: int, game: str = "black-white", strategy: str = "random"
             worker_chunk = m.workers_cpu / k
             feeds = f"{worker_chunk / main_chunk:.0f}" if main_chunk > 0 else "-"
             tail = f"{1e3 * main_chunk:.2f} | {m.main_cpu - m.main_cpu_played:.2f} | {1e3 * worker_chunk:.1f} | {feeds}"
-        print(f"| {jobs} | {m.wall:.2f} | {first / m.wall:.2f} | {n / m.wall:,.0f} | {m.main_cpu:.2f} | "
+        print(f"| {jobs} | {m.wall:.2f} | {first / m.wall:.2f} | {n / m.wall:,.0f} | {phases(m)} | {m.main_cpu:.2f} | "
               f"{m.main_cpu / m.wall:.0%} | {tail} |", flush=True)
     print(f"\n{k:,} chunks of {m.run['chunk']:,}; the two-chunk run's main process (start-up and two "
           f"chunks) took {small.main_cpu_played:.2f} CPU s while its workers played; {load()} at the end")
@@ -111,6 +111,16 @@ def ceiling(cores: int, seconds: float = 2.0) -> str:
     return (f"The machine's ceiling: {cores} processes of pure Python at once did {sum(busy) / alone:.1f} "
             f"times the work of one alone in {seconds:g} s (each {busy[0] / alone:.2f} to {busy[-1] / alone:.2f} "
             f"of it); {load()}.")
+
+
+def phases(m) -> str:
+    """The wall split where the samples first and last saw workers (to the sampling period): the
+    start (interpreter, imports, the plan), the workers' play, the end (the whole tables, the
+    record). ``-`` where no sample saw a worker (``--jobs 1`` plays in the main process)."""
+    if m.workers_seen is None:
+        return "- | - | -"
+    first, last = m.workers_seen
+    return f"{first:.2f} | {last - first:.2f} | {m.wall - last:.2f}"
 
 
 def tables_sum(run: dict) -> str:
