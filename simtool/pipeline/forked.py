@@ -100,11 +100,6 @@ class ForkPool:
             pass
         return future
 
-    def idle(self) -> bool:
-        """Whether a worker owes nothing: it would start a call sent now at once."""
-        with self._lock:
-            return any(not w.owed for w in self._workers)
-
     def shutdown(self, kill: bool = False, wait: bool = True) -> None:
         for w in self._workers:
             try:

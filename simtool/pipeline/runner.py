@@ -648,7 +648,7 @@ def execute_tasks(tasks: Iterable[Task], jobs: int | None = None,
 
     seen: dict[str, None] = {}  # the strategies handed to workers so far, to name in a crash
     try:
-        yield from _shared(tasks, jobs, timeout, seen, count)
+        yield from _shared(tasks, jobs, timeout, seen)
     except WorkerDied as exc:
         raise _worker_died(list(seen), exc.how) from None
 
@@ -658,7 +658,7 @@ FORK = hasattr(os, "fork") and sys.platform.startswith("linux")
 
 
 def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
-            seen: dict[str, None], count: int) -> Iterator[Chunk]:
+            seen: dict[str, None]) -> Iterator[Chunk]:
     """Play ``tasks`` on worker processes, yielding them in order.
 
     On Linux ``jobs`` forked workers (:mod:`simtool.forked`) play, starting at once. Where
@@ -673,12 +673,10 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
 
     Each worker keeps two chunks queued, or one of a costly line-up's smaller
     chunks: a search's chunk takes seconds, and a worker given more would be left with several
-    of the last ones while the others idle. The last ``jobs`` chunks go to a worker only as one
-    is free: cores are not alike (16 busy ones of one machine ran pure Python from 2,077 to 3,859
-    loops each in 2 s), and a slow worker's queue would hold the run's end. Elsewhere loky spawns
-    ``jobs - 1`` workers (a second of imports each) and this process plays a chunk itself whenever
-    they have theirs queued; only chunks of built-in games and strategies are played here: a
-    plugin that ends its process (os._exit, a crash) must take down a worker, not the run.
+    of the last ones while the others idle. Elsewhere loky spawns ``jobs - 1`` workers (a second
+    of imports each) and this process plays a chunk itself whenever they have theirs queued; only
+    chunks of built-in games and strategies are played here: a plugin that ends its process
+    (os._exit, a crash) must take down a worker, not the run.
     """
     from concurrent.futures import FIRST_COMPLETED, Future, wait
 
@@ -730,14 +728,9 @@ def _shared(tasks: Iterable[Task], jobs: int, timeout: float | None,
         return workers if t.spec.chunk < chunk_size(t.spec.unit) else 2 * workers + extra
 
     try:
-        for k, t in enumerate(tasks):
+        for t in tasks:
             queued = [f for _, f in pending if isinstance(f, Future) and not f.done()]
-            if FORK and count - k <= workers:
-                while not pool.idle():
-                    wait(queued, return_when=FIRST_COMPLETED)
-                    queued = [f for f in queued if not f.done()]
-                pending.append(submit(t))
-            elif len(queued) < backlog(t):
+            if len(queued) < backlog(t):
                 pending.append(submit(t))
             elif here and _built_in(t.spec):
                 pending.append((t, play_task(t, timeout)))
