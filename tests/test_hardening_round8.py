@@ -112,7 +112,8 @@ def test_a_baselines_metrics_are_set_beside_the_published_values_of_its_own_game
     from simtool.commands.review import Sizes, review
     from simtool.reports import review as pages
 
-    sizes = Sizes(deals=64, matches=2, restrictions=16, duplicate=8, search=4, random=64, leads=4)
+    # one search deal: the search's cost is per decision, and only the published values are read
+    sizes = Sizes(deals=64, matches=2, restrictions=16, duplicate=8, search=1, random=64, leads=1)
     four = review("hearts", tmp_path / "four", seed=1, jobs=1, sizes=sizes)
     five = {"source": "baseline", "game": "hearts", "players": 5, "rules": four["rules"],
             "questions": four["questions"], "metrics": four["metrics"]}

@@ -38,7 +38,7 @@ def draw(monkeypatch):
 def test_a_built_in_seat_advantage_is_strong_and_a_symmetric_game_fair(draw, tmp_path):
     # 'draw' is exactly fair by symmetry; with edge=first seat 0 wins 2/5 of deals at 4 players
     r = reviews.review("draw", tmp_path / "r", seed=5, jobs=1, vs_rules={"edge": "first"},
-                       sizes=Sizes(1 << 17, 128, 1024, 128, 32))
+                       sizes=Sizes(1 << 16, 128, 1024, 128, 32))
     fair, strong = r["questions"]["seats"], r["versus"]["questions"]["seats"]
     assert fair["verdict"] == "fair" and all(-1 < e["ci_pts"][0] <= e["ci_pts"][1] < 1 for e in fair["seats"])
     assert strong["verdict"] == "strong"
