@@ -46,7 +46,7 @@ from simtool import arguments, games, options
 from simtool.commands import ladder, restrict
 from simtool.commands.plans import play
 from simtool.errors import SimtoolError, choices, option, os_problem, shown
-from simtool.pipeline.folders import FolderLock, let_go, parse_json, write_json
+from simtool.pipeline.folders import FolderLock, let_go, parse_json, read_record, write_json
 from simtool.pipeline.folders import hold as hold_folder
 from simtool.pipeline.runner import BACKENDS, MAX_COUNT, RunSpec, make_spec, play_chunk
 
@@ -278,9 +278,10 @@ def check_folder(out: Path) -> None:
                            f"choose another {option('out')}") from None
     if out.is_dir():
         # a file named runs (a folder named sizes.json) is no review's either: the review wrote its
-        # sizes.json beside the user's file, then stopped at "cannot write to folder runs/seats"
+        # sizes.json beside the user's file, then stopped at "cannot write to folder runs/seats";
+        # a pipe named sizes.json was waited on for ever
         strange = sorted(p.name for p in out.iterdir() if not p.name.startswith(".")
-                         and (p.name not in OUTPUTS or (p.name == "runs") != p.is_dir()))
+                         and (p.name not in OUTPUTS or not (p.is_dir() if p.name == "runs" else p.is_file())))
         if strange:
             raise SimtoolError(f"{out} holds {', '.join(strange[:3])}{', ...' if len(strange) > 3 else ''}, "
                                f"which no review wrote; choose a new or empty folder for {option('out')} "
@@ -382,7 +383,7 @@ def other_settings(path: Path, state: dict) -> str | None:
     review's) is not: ``game trickster (this one black-white)``, ``--vs-rule deck=30 (this one
     deck=32)``; ``None`` where the file is unreadable or says the same."""
     try:
-        data = parse_json(path.read_text())
+        data = parse_json(read_record(path))
         theirs, mine = data["versions"], json.loads(json.dumps(state["versions"]))
         parts = [f"{key} {data[key]} (this one {state[key]})" for key in ("game", "players", "effort")
                  if data[key] != state[key]]
@@ -418,7 +419,7 @@ def read_state(path: Path, key: dict) -> dict:
     """What the same review (same game, players, rules and effort) saved in its folder: its
     sizes, its seed and the pilot's costs; empty for another review or none."""
     try:
-        data = parse_json(path.read_text())
+        data = parse_json(read_record(path))
         if {k: data[k] for k in key} == json.loads(json.dumps(key)):
             # sizes or a seed no review writes (deals -5, 0, "7"): it failed "bad --n -5", naming
             # an option nobody gave, or played the cells again as of other settings
