@@ -109,3 +109,24 @@ def test_a_run_folder_whose_writer_record_is_a_pipe_is_one_line(tmp_path):
     os.mkfifo(tmp_path / "r" / "chunks" / "writer.json")
     with pytest.raises(SimtoolError, match="not a finished run folder"):
         within(30, lambda: read_meta(tmp_path / "r"))
+
+
+# --- the Python API's arguments ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("call", ["run", "review", "baseline", "ladder", "restrict"])
+def test_a_folder_with_a_nul_character_is_one_line(tmp_path, call):
+    # before: ValueError: embedded null byte, a traceback from the first os.stat (a review's
+    # baseline read "/tmp/a b/review.json is not readable JSON", the NUL printed as nothing)
+    import simtool
+
+    bad = str(tmp_path / "a\0b")
+    calls = {"run": lambda: simtool.run("black-white", n=10, out=bad),
+             "review": lambda: simtool.review.review("black-white", bad, sizes=TINY, jobs=1),
+             "baseline": lambda: simtool.review.review("black-white", tmp_path / "o", baseline=bad, sizes=TINY),
+             "ladder": lambda: simtool.ladder.climb("black-white", bad, n=100),
+             "restrict": lambda: simtool.restrict.measure("black-white", bad, n=100)}
+    with pytest.raises(SimtoolError, match="without a NUL character"):
+        calls[call]()
+    assert list(tmp_path.iterdir()) == []
+
