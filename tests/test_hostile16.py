@@ -130,3 +130,12 @@ def test_a_folder_with_a_nul_character_is_one_line(tmp_path, call):
         calls[call]()
     assert list(tmp_path.iterdir()) == []
 
+
+def test_a_review_effort_that_is_not_text_is_one_line(tmp_path):
+    # before: TypeError: unhashable type: 'list'
+    from simtool.commands.review import review
+
+    with pytest.raises(SimtoolError, match=r"unknown effort \['quick'\]; valid: quick, standard, thorough"):
+        review("black-white", tmp_path / "o", effort=["quick"], jobs=1)
+    assert not (tmp_path / "o").exists()
+
