@@ -11,6 +11,7 @@ import sys
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from simtool.commands.review import Sizes
@@ -139,3 +140,14 @@ def test_a_review_effort_that_is_not_text_is_one_line(tmp_path):
         review("black-white", tmp_path / "o", effort=["quick"], jobs=1)
     assert not (tmp_path / "o").exists()
 
+
+@pytest.mark.parametrize("table", [[np.int64(5), np.int64(5), np.int64(0)], np.array([5, 5, 0]), ("5", "5", "0")])
+def test_a_score_table_of_numpy_numbers_is_read_as_its_numbers(table):
+    # before: 'bad rule score_table [np.int64(5), ...]; expected ... 2-15 whole numbers' (its text
+    # read, numpy 2's repr), where deck=np.int64(30) was taken; an array's text "[5 5 0]" likewise
+    import simtool
+
+    mine = simtool.run("kansas-city", n=64, seed=3, rules={"score_table": table})
+    plain = simtool.run("kansas-city", n=64, seed=3, rules={"score_table": "5,5,0"})
+    assert mine.meta["rules"]["score_table"] == "5,5,0"
+    assert mine.seats.equals(plain.seats)
