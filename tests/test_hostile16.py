@@ -151,3 +151,50 @@ def test_a_score_table_of_numpy_numbers_is_read_as_its_numbers(table):
     plain = simtool.run("kansas-city", n=64, seed=3, rules={"score_table": "5,5,0"})
     assert mine.meta["rules"]["score_table"] == "5,5,0"
     assert mine.seats.equals(plain.seats)
+
+
+# --- review --baseline: a review.json edited by hand ---------------------------------------
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory) -> Path:
+    from simtool.commands.review import review
+
+    folder = tmp_path_factory.mktemp("baseline") / "b"
+    review("black-white", folder, sizes=TINY, seed=1, jobs=1)
+    return folder
+
+
+def edited(baseline: Path, where: Path, change) -> Path:
+    import json
+    import shutil
+
+    shutil.copytree(baseline, where)
+    data = json.loads((where / "review.json").read_text())
+    change(data)
+    (where / "review.json").write_text(json.dumps(data))
+    return where
+
+
+@pytest.mark.parametrize(("name", "change"), [
+    ("seat 99", lambda d: d["questions"]["seats"]["seats"][2].update(seat=99)),
+    ("seat as text", lambda d: d["questions"]["seats"]["seats"][2].update(seat="2")),
+    ("seat -1", lambda d: d["questions"]["seats"]["seats"][2].update(seat=-1)),
+    ("search seat 99", lambda d: d["questions"]["seats"]["search"]["seats"][0].update(seat=99, edge_pts=50)),
+    ("rules as a list", lambda d: d.update(rules=[1])),
+    ("plays null", lambda d: d.update(plays=None)),
+    ("metrics as text", lambda d: d.update(metrics="x")),
+    ("players as text", lambda d: d.update(players="3")),
+    ("seed past 2**128", lambda d: d.update(seed=2 ** 200)),
+])
+def test_a_baseline_edited_where_the_changes_and_the_page_read_it_is_refused_first(tmp_path, baseline, name, change):
+    # before, once everything was played: IndexError from the paired seat edges (seat 99, "2"; -1
+    # paired the last seat's deals), an error of the page's template (rules [1]), AttributeError
+    # (plays null, metrics "x"), "a different player count: 3 against 3" (players "3"), "bad seed
+    # 1606...", naming no file
+    from simtool.commands.review import review
+
+    base = edited(baseline, tmp_path / "b", change)
+    with pytest.raises(SimtoolError, match=r"review.json is not a whole simtool review"):
+        review("black-white", tmp_path / "o", baseline=base, jobs=1)
+    assert not (tmp_path / "o").exists()

@@ -594,6 +594,24 @@ def usable_baseline(before: dict, folder: Path) -> None:
         for key, values in (("seed", [before["seed"]]), ("sizes", asdict(Sizes(**before["sizes"])).values())):
             if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
                 raise ValueError(key)
+        if before["seed"] > arguments.SEED_MAX:  # read 'bad seed 1606...', naming no file
+            raise ValueError("seed")
+        # what the changes table pairs and the page shows, read once everything is played: a seat
+        # 99 (or "2") raised IndexError there, rules as a list or metrics as text an error of the
+        # page's template, plays as null an AttributeError; players "3" read "3 against 3"
+        players = before["players"]
+        if not (isinstance(players, int) and not isinstance(players, bool) and players >= 1):
+            raise ValueError("players")
+        for key in ("rules", "plays"):
+            if not isinstance(before[key], dict):
+                raise ValueError(key)
+        q = before["questions"]
+        seats = [q.get("seats") or {}, (q.get("seats") or {}).get("search") or {}]
+        places = [e.get("seat") for s in seats for e in s.get("seats") or []] + \
+                 [h.get("seat", None) for h in q.get("hazards") or [] if h.get("seat") is not None]
+        if not all(isinstance(at, int) and not isinstance(at, bool) and 0 <= at < players for at in places):
+            raise ValueError("a seat's number")
+        pages.metric_rows(before.get("metrics") or {}, None)
         if before.get("schema") == answers.SCHEMA:  # compared question by question
             for key, (*figures, _) in answers.headlines(before["questions"]).items():
                 # its figures are subtracted once everything is played: a number given as text
