@@ -141,6 +141,9 @@ def folder(name: str, value, optional: bool = False) -> Path | None:
         # `run -q` prints the folder as one line for a script to read: a line break made it two
         raise bad(name, os.fspath(value), "a folder path without a line break (simtool prints the folder "
                                           "as one line, for scripts to read)")
+    if isinstance(value, (str, os.PathLike)) and "\0" in os.fspath(value):
+        # no system call takes it: a ValueError traceback from the first os.stat
+        raise bad(name, os.fspath(value), "a folder path without a NUL character (no system takes one)")
     if isinstance(value, (str, os.PathLike)) and str(value).strip():
         # "~/runs/x" as a shell would read it: before, a folder named "~" in the working directory
         return Path(value).expanduser()

@@ -83,7 +83,10 @@ class Value:
                 return numbers[numbers.index(number)]
             raise ValueError(text)
         if self.kind == NUMBERS:
-            numbers = [self._number(x, WHOLE) for x in text.strip("[]()").split(",")]
+            # a list from Python, number by number: its text, "[np.int64(5), np.int64(3)]" (numpy 2)
+            # or "[5 3]" (an array), read as no numbers though deck=np.int64(30) was taken
+            listed = isinstance(value, (list, tuple)) or getattr(value, "ndim", None) == 1
+            numbers = [self._number(x, WHOLE) for x in (value if listed else text.strip("[]()").split(","))]
             if not self.items[0] <= len(numbers) <= self.items[1]:
                 raise ValueError(text)
             return ",".join(map(str, numbers))

@@ -20,7 +20,7 @@ from simtool.analysis import ladder, metrics, restrict, summary, tension, verdic
 from simtool.analysis import of as analysis_of
 from simtool.analysis.ladder import same_cuts_deals
 from simtool.errors import SimtoolError, option
-from simtool.pipeline.folders import collect, dealt_alike, load, parse_json, read_meta
+from simtool.pipeline.folders import collect, dealt_alike, load, parse_json, read_meta, read_record
 
 SCHEMA = 1
 """The version of ``review.json``'s layout; raised when a key changes meaning."""
@@ -714,8 +714,11 @@ def read_review(folder: Path) -> dict:
         raise SimtoolError(f"{option('baseline')} {folder} is a file; give the folder that holds it, "
                            f"{option('baseline', str(Path(folder).parent))}")
     try:
-        data = parse_json(path.read_text(encoding="utf-8"))
+        data = parse_json(read_record(path))
     except OSError:
+        if path.exists():  # a pipe or a device there was read for ever
+            raise SimtoolError(f"{path} is not a regular file (a pipe, a device or a folder); give the folder of an "
+                               f"earlier simtool review") from None
         raise SimtoolError(f"{option('baseline')} {folder} holds no review.json; give the {option('out')} folder of an "
                            f"earlier simtool review") from None
     except ValueError:

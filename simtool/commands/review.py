@@ -46,7 +46,7 @@ from simtool import arguments, games, options
 from simtool.commands import ladder, restrict
 from simtool.commands.plans import play
 from simtool.errors import SimtoolError, choices, option, os_problem, shown
-from simtool.pipeline.folders import FolderLock, let_go, parse_json, write_json
+from simtool.pipeline.folders import FolderLock, let_go, parse_json, read_record, write_json
 from simtool.pipeline.folders import hold as hold_folder
 from simtool.pipeline.runner import BACKENDS, MAX_COUNT, RunSpec, make_spec, play_chunk
 
@@ -278,9 +278,10 @@ def check_folder(out: Path) -> None:
                            f"choose another {option('out')}") from None
     if out.is_dir():
         # a file named runs (a folder named sizes.json) is no review's either: the review wrote its
-        # sizes.json beside the user's file, then stopped at "cannot write to folder runs/seats"
+        # sizes.json beside the user's file, then stopped at "cannot write to folder runs/seats";
+        # a pipe named sizes.json was waited on for ever
         strange = sorted(p.name for p in out.iterdir() if not p.name.startswith(".")
-                         and (p.name not in OUTPUTS or (p.name == "runs") != p.is_dir()))
+                         and (p.name not in OUTPUTS or not (p.is_dir() if p.name == "runs" else p.is_file())))
         if strange:
             raise SimtoolError(f"{out} holds {', '.join(strange[:3])}{', ...' if len(strange) > 3 else ''}, "
                                f"which no review wrote; choose a new or empty folder for {option('out')} "
@@ -310,7 +311,7 @@ def setup(game: str, out: Path, players: int | None = None, rules: dict | None =
     p = games.check_players(g, arguments.count("players", players, "the game's default"))
     arguments.mapping("rules", rules, "{'hand_size': 10}")
     arguments.mapping("vs_rules", vs_rules, "{'hand_size': 8}")
-    if effort not in EFFORTS:
+    if not isinstance(effort, str) or effort not in EFFORTS:  # a list raised TypeError: unhashable
         raise SimtoolError(f"unknown effort {effort!r}; valid: {choices(EFFORTS)}")
     arguments.seed(seed)
     versions = versions_of(g, p, rules, vs_rules)
@@ -382,7 +383,7 @@ def other_settings(path: Path, state: dict) -> str | None:
     review's) is not: ``game trickster (this one black-white)``, ``--vs-rule deck=30 (this one
     deck=32)``; ``None`` where the file is unreadable or says the same."""
     try:
-        data = parse_json(path.read_text())
+        data = parse_json(read_record(path))
         theirs, mine = data["versions"], json.loads(json.dumps(state["versions"]))
         parts = [f"{key} {data[key]} (this one {state[key]})" for key in ("game", "players", "effort")
                  if data[key] != state[key]]
@@ -418,7 +419,7 @@ def read_state(path: Path, key: dict) -> dict:
     """What the same review (same game, players, rules and effort) saved in its folder: its
     sizes, its seed and the pilot's costs; empty for another review or none."""
     try:
-        data = parse_json(path.read_text())
+        data = parse_json(read_record(path))
         if {k: data[k] for k in key} == json.loads(json.dumps(key)):
             # sizes or a seed no review writes (deals -5, 0, "7"): it failed "bad --n -5", naming
             # an option nobody gave, or played the cells again as of other settings
@@ -593,6 +594,24 @@ def usable_baseline(before: dict, folder: Path) -> None:
         for key, values in (("seed", [before["seed"]]), ("sizes", asdict(Sizes(**before["sizes"])).values())):
             if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
                 raise ValueError(key)
+        if before["seed"] > arguments.SEED_MAX:  # read 'bad seed 1606...', naming no file
+            raise ValueError("seed")
+        # what the changes table pairs and the page shows, read once everything is played: a seat
+        # 99 (or "2") raised IndexError there, rules as a list or metrics as text an error of the
+        # page's template, plays as null an AttributeError; players "3" read "3 against 3"
+        players = before["players"]
+        if not (isinstance(players, int) and not isinstance(players, bool) and players >= 1):
+            raise ValueError("players")
+        for key in ("rules", "plays"):
+            if not isinstance(before[key], dict):
+                raise ValueError(key)
+        q = before["questions"]
+        seats = [q.get("seats") or {}, (q.get("seats") or {}).get("search") or {}]
+        places = [e.get("seat") for s in seats for e in s.get("seats") or []] + \
+                 [h.get("seat", None) for h in q.get("hazards") or [] if h.get("seat") is not None]
+        if not all(isinstance(at, int) and not isinstance(at, bool) and 0 <= at < players for at in places):
+            raise ValueError("a seat's number")
+        pages.metric_rows(before.get("metrics") or {}, None)
         if before.get("schema") == answers.SCHEMA:  # compared question by question
             for key, (*figures, _) in answers.headlines(before["questions"]).items():
                 # its figures are subtracted once everything is played: a number given as text

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import socket
+import stat
 import time
 import weakref
 from collections import Counter
@@ -82,6 +83,23 @@ def _never_started(folder: Path) -> bool:
                 and all(p.is_file() and NOT_STARTED.fullmatch(p.name) for p in parts.iterdir()))
     except OSError:
         return False
+
+
+def read_record(path: Path) -> str:
+    """The text of one of simtool's small records (a ``review.json``, a ``sizes.json``, a
+    ``writer.json``), as ``Path.read_text``, where a name that is no regular file (a pipe, a
+    device, a link to one) is an :class:`OSError` like a missing one: a pipe there was waited on
+    for ever, a link to ``/dev/zero`` read until memory ran out. Opened without waiting, so that
+    a pipe is told before anything is read from it."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a pipe, a device or a folder)", str(path))
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read().decode("utf-8")
+    finally:
+        os.close(fd)
 
 
 def parse_json(text: str, written: bool = False):
@@ -394,7 +412,7 @@ os.register_at_fork(after_in_child=FolderLock.forget_in_child)
 
 def _holder(record: Path) -> str:
     try:
-        who = parse_json(record.read_text())
+        who = parse_json(read_record(record))
         # a pid of another machine (a cluster's shared folder) was named as if of this one
         at = "" if who.get("host") in (None, socket.gethostname()) else f" on {who['host']}"
         return f"pid {who['pid']}{at}, started {who['started']}: {who['command']}"
@@ -1158,7 +1176,7 @@ def unfinished(run_dir: Path) -> str:
             held = f"s beside it only, as {run_dir.parent}{os.sep}*{os.sep}"
         return f"{run_dir} is a file, not a run folder; give the run folder{held}"
     try:
-        who = parse_json((run_dir / "chunks" / WRITER).read_text())
+        who = parse_json(read_record(run_dir / "chunks" / WRITER))
         pid = who["pid"]
     except (OSError, ValueError, KeyError, TypeError):
         who, pid = None, None

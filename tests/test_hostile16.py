@@ -1,0 +1,200 @@
+"""Hostile round 16 (the 22nd): review --vs-rule/--baseline, hand-edited folders, rule values at
+the edges, the Python API's argument types, interruption and plugins that misbehave in new
+ways. Each test failed on the code before its fix."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simtool.commands.review import Sizes
+from simtool.errors import SimtoolError
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = Sizes(deals=1024, matches=16, restrictions=256, duplicate=64, search=8, random=0, leads=0)
+"""A review of Black & White in about a second."""
+
+
+def simtool(*args, cwd: Path, timeout: float = 120, memory: int | None = None) -> subprocess.CompletedProcess:
+    """The real command line in a process of its own, as a user runs it (``memory``: the most
+    bytes of address space it may take)."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    environ = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    return subprocess.run([sys.executable, "-c", "import sys; from simtool.cli import main; sys.exit(main())",
+                           *map(str, args)], cwd=cwd, env=environ, capture_output=True, text=True, timeout=timeout,
+                          preexec_fn=limit if memory else None)
+
+
+def one_line(r: subprocess.CompletedProcess, *needles: str) -> str:
+    assert r.returncode == 2, (r.returncode, r.stderr[-3000:])
+    text = r.stderr.strip()
+    assert "\n" not in text and text.startswith("error: "), text[-3000:]
+    for needle in needles:
+        assert needle in text, text
+    return text
+
+
+def within(seconds: float, call):
+    """``call()``'s result or exception, failing the test where it has not returned in time (a
+    read that waits for ever must not hang the suite: the thread is a daemon)."""
+    found = {}
+
+    def target():
+        try:
+            found["value"] = call()
+        except BaseException as exc:  # noqa: BLE001 - handed to the test as it was raised
+            found["raised"] = exc
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"still waiting after {seconds} s"
+    if "raised" in found:
+        raise found["raised"]
+    return found["value"]
+
+
+# --- records that are pipes or devices -----------------------------------------------------
+
+
+def test_a_baseline_review_json_that_is_a_pipe_is_one_line(tmp_path):
+    # before: a pipe named review.json was waited on for ever (the command never ended)
+    from simtool.commands.review import review
+
+    base = tmp_path / "base"
+    base.mkdir()
+    os.mkfifo(base / "review.json")
+    with pytest.raises(SimtoolError, match="review.json is not a regular file"):
+        within(30, lambda: review("black-white", tmp_path / "out", baseline=base, sizes=TINY, jobs=1))
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_baseline_review_json_that_leads_to_a_device_is_one_line(tmp_path):
+    # before: a link to /dev/zero was read until memory ran out ("error: out of memory", under
+    # the limit this test sets so as not to take the machine's)
+    base = tmp_path / "base"
+    base.mkdir()
+    (base / "review.json").symlink_to("/dev/zero")
+    r = simtool("review", "--game", "black-white", "--baseline", base, "--out", tmp_path / "out", "--jobs", 1,
+                cwd=tmp_path, memory=2 << 30)
+    one_line(r, "review.json is not a regular file")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_pipe_named_sizes_json_in_the_review_folder_is_refused(tmp_path):
+    # before: the review waited for ever on the pipe, reading its saved sizes
+    from simtool.commands.review import review
+
+    out = tmp_path / "out"
+    out.mkdir()
+    os.mkfifo(out / "sizes.json")
+    with pytest.raises(SimtoolError, match="holds sizes.json, which no review wrote"):
+        within(30, lambda: review("black-white", out, sizes=TINY, jobs=1, seed=1))
+    assert sorted(p.name for p in out.iterdir()) == ["sizes.json"]
+
+
+def test_a_run_folder_whose_writer_record_is_a_pipe_is_one_line(tmp_path):
+    # before: the report waited for ever reading chunks/writer.json to say whose run it was
+    from simtool.pipeline.folders import read_meta
+
+    (tmp_path / "r" / "chunks").mkdir(parents=True)
+    os.mkfifo(tmp_path / "r" / "chunks" / "writer.json")
+    with pytest.raises(SimtoolError, match="not a finished run folder"):
+        within(30, lambda: read_meta(tmp_path / "r"))
+
+
+# --- the Python API's arguments ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("call", ["run", "review", "baseline", "ladder", "restrict"])
+def test_a_folder_with_a_nul_character_is_one_line(tmp_path, call):
+    # before: ValueError: embedded null byte, a traceback from the first os.stat (a review's
+    # baseline read "/tmp/a b/review.json is not readable JSON", the NUL printed as nothing)
+    import simtool
+
+    bad = str(tmp_path / "a\0b")
+    calls = {"run": lambda: simtool.run("black-white", n=10, out=bad),
+             "review": lambda: simtool.review.review("black-white", bad, sizes=TINY, jobs=1),
+             "baseline": lambda: simtool.review.review("black-white", tmp_path / "o", baseline=bad, sizes=TINY),
+             "ladder": lambda: simtool.ladder.climb("black-white", bad, n=100),
+             "restrict": lambda: simtool.restrict.measure("black-white", bad, n=100)}
+    with pytest.raises(SimtoolError, match="without a NUL character"):
+        calls[call]()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_review_effort_that_is_not_text_is_one_line(tmp_path):
+    # before: TypeError: unhashable type: 'list'
+    from simtool.commands.review import review
+
+    with pytest.raises(SimtoolError, match=r"unknown effort \['quick'\]; valid: quick, standard, thorough"):
+        review("black-white", tmp_path / "o", effort=["quick"], jobs=1)
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("table", [[np.int64(5), np.int64(5), np.int64(0)], np.array([5, 5, 0]), ("5", "5", "0")])
+def test_a_score_table_of_numpy_numbers_is_read_as_its_numbers(table):
+    # before: 'bad rule score_table [np.int64(5), ...]; expected ... 2-15 whole numbers' (its text
+    # read, numpy 2's repr), where deck=np.int64(30) was taken; an array's text "[5 5 0]" likewise
+    import simtool
+
+    mine = simtool.run("kansas-city", n=64, seed=3, rules={"score_table": table})
+    plain = simtool.run("kansas-city", n=64, seed=3, rules={"score_table": "5,5,0"})
+    assert mine.meta["rules"]["score_table"] == "5,5,0"
+    assert mine.seats.equals(plain.seats)
+
+
+# --- review --baseline: a review.json edited by hand ---------------------------------------
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory) -> Path:
+    from simtool.commands.review import review
+
+    folder = tmp_path_factory.mktemp("baseline") / "b"
+    review("black-white", folder, sizes=TINY, seed=1, jobs=1)
+    return folder
+
+
+def edited(baseline: Path, where: Path, change) -> Path:
+    import json
+    import shutil
+
+    shutil.copytree(baseline, where)
+    data = json.loads((where / "review.json").read_text())
+    change(data)
+    (where / "review.json").write_text(json.dumps(data))
+    return where
+
+
+@pytest.mark.parametrize(("name", "change"), [
+    ("seat 99", lambda d: d["questions"]["seats"]["seats"][2].update(seat=99)),
+    ("seat as text", lambda d: d["questions"]["seats"]["seats"][2].update(seat="2")),
+    ("seat -1", lambda d: d["questions"]["seats"]["seats"][2].update(seat=-1)),
+    ("search seat 99", lambda d: d["questions"]["seats"]["search"]["seats"][0].update(seat=99, edge_pts=50)),
+    ("rules as a list", lambda d: d.update(rules=[1])),
+    ("plays null", lambda d: d.update(plays=None)),
+    ("metrics as text", lambda d: d.update(metrics="x")),
+    ("players as text", lambda d: d.update(players="3")),
+    ("seed past 2**128", lambda d: d.update(seed=2 ** 200)),
+])
+def test_a_baseline_edited_where_the_changes_and_the_page_read_it_is_refused_first(tmp_path, baseline, name, change):
+    # before, once everything was played: IndexError from the paired seat edges (seat 99, "2"; -1
+    # paired the last seat's deals), an error of the page's template (rules [1]), AttributeError
+    # (plays null, metrics "x"), "a different player count: 3 against 3" (players "3"), "bad seed
+    # 1606...", naming no file
+    from simtool.commands.review import review
+
+    base = edited(baseline, tmp_path / "b", change)
+    with pytest.raises(SimtoolError, match=r"review.json is not a whole simtool review"):
+        review("black-white", tmp_path / "o", baseline=base, jobs=1)
+    assert not (tmp_path / "o").exists()
