@@ -198,3 +198,68 @@ def test_a_baseline_edited_where_the_changes_and_the_page_read_it_is_refused_fir
     with pytest.raises(SimtoolError, match=r"review.json is not a whole simtool review"):
         review("black-white", tmp_path / "o", baseline=base, jobs=1)
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(("name", "change"), [
+    ("a count as text", lambda d: d["questions"]["seats"].update(n="x")),
+    ("a verdict as a list", lambda d: d["questions"]["seats"].update(verdict=[])),
+    ("luck's parts null", lambda d: d["questions"]["luck"].update(parts=None)),
+    ("an interval null", lambda d: d["questions"]["tension"]["table"][0].update(ci=None)),
+    ("partners a number", lambda d: d["questions"]["seats"].update(partners=-1)),
+    ("a share as text", lambda d: d["questions"]["seats"]["seats"][0].update(share="x")),
+])
+def test_a_baseline_the_page_cannot_show_is_refused_before_anything_is_played(tmp_path, baseline, name, change):
+    # before: the review played every question, then stopped in a TypeError, ValueError or
+    # UndefinedError of the page's template reading the baseline's column (seen changing each
+    # value of a review.json in turn)
+    from simtool.commands.review import review
+
+    base = edited(baseline, tmp_path / "b", change)
+    with pytest.raises(SimtoolError, match=r"review.json is not a whole simtool review"):
+        review("black-white", tmp_path / "o", baseline=base, jobs=1)
+    assert not (tmp_path / "o").exists()
+
+
+def test_an_untouched_baseline_is_still_compared(tmp_path, baseline):
+    from simtool.commands.review import review
+
+    result = review("black-white", tmp_path / "o", baseline=baseline, jobs=1)
+    assert result["comparison"]["possible"] and result["changes"]
+    assert (tmp_path / "o" / "review.html").is_file()
+
+
+# --- simtool report and metrics on a run.json edited by hand --------------------------------
+
+
+@pytest.fixture(scope="module")
+def leads_run(tmp_path_factory) -> Path:
+    import simtool
+
+    folder = tmp_path_factory.mktemp("leads") / "r"
+    simtool.run("kansas-city", n=64, seed=1, unit="match", lead_history=2, out=folder)
+    return folder
+
+
+def edited_run(run: Path, where: Path, change) -> Path:
+    import json
+    import shutil
+
+    shutil.copytree(run, where)
+    data = json.loads((where / "run.json").read_text())
+    change(data)
+    (where / "run.json").write_text(json.dumps(data))
+    return where
+
+
+@pytest.mark.parametrize("name", [[], {}])
+def test_a_run_json_listing_a_file_that_is_no_name_is_one_line(tmp_path, leads_run, name):
+    # before: TypeError: unhashable type: 'list' from the checksum check (report and metrics)
+    import simtool
+    from simtool.reports import balance
+
+    run = edited_run(leads_run, tmp_path / "r", lambda d: d["files"].__setitem__(0, name))
+    with pytest.raises(SimtoolError, match="not what its run.json records"):
+        balance.write([run], tmp_path / "page.html", "t")
+    with pytest.raises(SimtoolError, match="not what its run.json records"):
+        simtool.metrics(run)
+    assert not (tmp_path / "page.html").exists()

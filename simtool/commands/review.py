@@ -582,6 +582,8 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
 def usable_baseline(before: dict, folder: Path) -> None:
     """Refuse, before anything is played, a baseline ``review.json`` that lacks what the changes
     table and the page read of it (an edited, truncated or foreign file)."""
+    from jinja2 import TemplateError
+
     from simtool.analysis import review as answers
     from simtool.reports import review as pages
 
@@ -611,7 +613,6 @@ def usable_baseline(before: dict, folder: Path) -> None:
                  [h.get("seat", None) for h in q.get("hazards") or [] if h.get("seat") is not None]
         if not all(isinstance(at, int) and not isinstance(at, bool) and 0 <= at < players for at in places):
             raise ValueError("a seat's number")
-        pages.metric_rows(before.get("metrics") or {}, None)
         if before.get("schema") == answers.SCHEMA:  # compared question by question
             for key, (*figures, _) in answers.headlines(before["questions"]).items():
                 # its figures are subtracted once everything is played: a number given as text
@@ -621,7 +622,18 @@ def usable_baseline(before: dict, folder: Path) -> None:
         if before["questions"]:  # shown beside this review's, whatever its schema
             pages.cards(before["questions"])
             pages.restriction_rows(before["questions"])
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        # the page and the console read much more of it (a count as text, a list as null: errors
+        # of the page's template once everything was played): both, with the baseline on both
+        # sides of the changes, as the page its own review wrote them from was
+        versus = {"source": "baseline", "rules": before["rules"], "players": players, "game": before["game"],
+                  "questions": before["questions"], "metrics": before.get("metrics"), "published": None}
+        trial = {**before, "versus": versus, "published": None,
+                 "comparison": {"possible": True, "why": None, "before": "the baseline", "after": "this review"},
+                 "changes": answers.changes(before["questions"], before["questions"])
+                 if before.get("schema") == answers.SCHEMA else []}
+        pages.render(trial)
+        summary_lines(trial)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, TemplateError) as exc:
         raise SimtoolError(f"{folder / 'review.json'} is not a whole simtool review (it lacks or garbles "
                            f"{exc!s}); give the folder of an earlier simtool review") from None
 

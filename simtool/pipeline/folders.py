@@ -128,9 +128,9 @@ def tables_intact(folder: Path, meta: dict) -> bool:
     sums, names = meta["sha256"], meta.get("files")
     tables = {f"{table}.parquet" for table in TABLES}
     # only the run's own tables are read: a name of another file (``/dev/zero``, a pipe) could
-    # make the check read for ever
-    if not (isinstance(sums, dict) and isinstance(names, list) and all(n in tables for n in names)
-            and sorted(names) == sorted(sums)):
+    # make the check read for ever; a name that is no text (a list) raised TypeError: unhashable
+    if not (isinstance(sums, dict) and isinstance(names, list)
+            and all(isinstance(n, str) and n in tables for n in names) and sorted(names) == sorted(sums)):
         return False
     if any((folder / name).exists() and name not in sums for name in tables):
         return False
