@@ -8,6 +8,7 @@ and rule ``version``), so the answers depend on the folders alone.
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 from pathlib import Path
@@ -710,17 +711,23 @@ def read_review(folder: Path) -> dict:
     """An earlier review's ``review.json`` (for ``--baseline``), refused in one line if absent
     or not a review."""
     path = Path(folder) / "review.json"
-    if Path(folder).is_file():  # the review's file named: "--baseline r/review.json holds no review.json"
-        raise SimtoolError(f"{option('baseline')} {folder} is a file; give the folder that holds it, "
-                           f"{option('baseline', str(Path(folder).parent))}")
     try:
+        if Path(folder).is_file():  # the review's file named: "--baseline r/review.json holds no review.json"
+            raise SimtoolError(f"{option('baseline')} {folder} is a file; give the folder that holds it, "
+                               f"{option('baseline', str(Path(folder).parent))}")
         data = parse_json(read_record(path))
-    except OSError:
-        if path.exists():  # a pipe or a device there was read for ever
+    except OSError as exc:
+        # told by what the system said: a review.json the user may not read was "not a regular
+        # file (a pipe, ...)", and is_file() or exists() raised PermissionError where a folder
+        # on the way is shut
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            raise SimtoolError(f"{option('baseline')} {folder} holds no review.json; give the {option('out')} folder "
+                               f"of an earlier simtool review") from None
+        if exc.errno in (errno.EINVAL, errno.ENXIO, errno.EISDIR):  # a pipe or a device was read for ever
             raise SimtoolError(f"{path} is not a regular file (a pipe, a device or a folder); give the folder of an "
                                f"earlier simtool review") from None
-        raise SimtoolError(f"{option('baseline')} {folder} holds no review.json; give the {option('out')} folder of an "
-                           f"earlier simtool review") from None
+        raise SimtoolError(f"{path} cannot be read ({exc.strerror or exc}); give the folder of an earlier simtool "
+                           f"review") from None
     except ValueError:
         raise SimtoolError(f"{path} is not readable JSON; give the folder of an earlier simtool review") from None
     if not isinstance(data, dict) or not isinstance(data.get("questions"), dict) or "game" not in data:
