@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 
 import pytest
@@ -50,3 +51,23 @@ def test_a_baseline_folder_the_user_may_not_search_is_one_line_not_a_traceback(t
     assert r.returncode == 0 and not r.stderr, r.stderr[-2000:]
     assert r.stdout.strip() == f"{tmp_path / 'b' / 'review.json'} cannot be read (Permission denied); give the " \
                                f"folder of an earlier simtool review"
+
+
+@pytest.mark.parametrize("place", [("questions", "seats", "seats", 0, "share"),
+                                   ("questions", "skill", "over_heuristic_pts"), ("metrics", "fairness", "value")])
+def test_a_baseline_number_too_large_for_a_float_is_refused_in_one_line(bw_review, tmp_path, place):
+    # before (6c619b8's rendering of the page before anything is played): a share, a figure or a
+    # published metric of 10**400 (JSON sets no limit) raised OverflowError out of the command
+    from .test_cli import cli, one_line_error
+
+    _, r = bw_review
+    bad = json.loads(json.dumps(r))
+    at = bad
+    for key in place[:-1]:
+        at = at[key]
+    at[place[-1]] = 10 ** 400
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "review.json").write_text(json.dumps(bad))
+    result = cli("review", "-g", "black-white", "--baseline", tmp_path / "b", "--out", tmp_path / "o", "-q")
+    one_line_error(result, "review.json is not a whole simtool review", "earlier simtool review")
+    assert not (tmp_path / "o").exists()

@@ -633,7 +633,8 @@ def usable_baseline(before: dict, folder: Path) -> None:
                  if before.get("schema") == answers.SCHEMA else []}
         pages.render(trial)
         summary_lines(trial)
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError, TemplateError) as exc:
+    # ArithmeticError: a count of 10**400 (JSON sets no limit) overflowed a float, a traceback
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, ArithmeticError, TemplateError) as exc:
         raise SimtoolError(f"{folder / 'review.json'} is not a whole simtool review (it lacks or garbles "
                            f"{exc!s}); give the folder of an earlier simtool review") from None
 
