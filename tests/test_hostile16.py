@@ -263,3 +263,19 @@ def test_a_run_json_listing_a_file_that_is_no_name_is_one_line(tmp_path, leads_r
     with pytest.raises(SimtoolError, match="not what its run.json records"):
         simtool.metrics(run)
     assert not (tmp_path / "page.html").exists()
+
+
+@pytest.mark.parametrize("estimator", [None, "x"])
+def test_a_run_json_whose_lead_estimators_are_not_an_object_is_one_line(tmp_path, leads_run, estimator):
+    # before: simtool.metrics raised AttributeError: 'NoneType' object has no attribute 'items'
+    import simtool
+
+    run = edited_run(leads_run, tmp_path / "r", lambda d: d["lead_history"].update(estimator=estimator))
+    with pytest.raises(SimtoolError, match="'lead_history' is .*which no simtool run writes"):
+        simtool.metrics(run)
+
+
+def test_the_metrics_of_an_untouched_lead_history_are_read(leads_run):
+    import simtool
+
+    assert simtool.metrics(leads_run)
