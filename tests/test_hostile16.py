@@ -279,3 +279,36 @@ def test_the_metrics_of_an_untouched_lead_history_are_read(leads_run):
     import simtool
 
     assert simtool.metrics(leads_run)
+
+
+# --- a review's sizes.json edited by hand ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "change"), [
+    ("no seed", lambda d: d.pop("seed")),
+    ("pilot as text", lambda d: d.update(pilot_seconds_per_unit="x")),
+    ("pilot empty", lambda d: d.update(pilot_seconds_per_unit={})),
+])
+def test_a_review_folder_whose_sizes_json_was_edited_is_one_line(tmp_path, baseline, name, change):
+    # before, running the same review again there: KeyError: 'seed' (check_going_on), or
+    # AttributeError: 'str' object has no attribute 'get' / KeyError: 'deal' pricing the sizes
+    import json
+    import shutil
+
+    from simtool.commands.review import review
+
+    out = tmp_path / "o"
+    shutil.copytree(baseline, out)
+    data = json.loads((out / "sizes.json").read_text())
+    change(data)
+    (out / "sizes.json").write_text(json.dumps(data))
+    with pytest.raises(SimtoolError, match="holds the runs of another review, or of one whose sizes.json is missing"):
+        review("black-white", out, jobs=1)
+
+
+def test_a_piloted_review_goes_on_with_its_saved_sizes(tmp_path):
+    from simtool.commands.review import setup
+
+    first = setup("black-white", tmp_path / "o", seed=1)
+    again = setup("black-white", tmp_path / "o")
+    assert again.piloted and again.sizes == first.sizes and again.seed == 1

@@ -427,6 +427,13 @@ def read_state(path: Path, key: dict) -> dict:
             if data["sizes"] is not None and not sound(Sizes(**data["sizes"]), ("search",)) \
                     or data.get("seed") is not None and not _whole(data["seed"], 0):
                 return {}
+            # the pilot's costs price the sizes again: text or {} there was an AttributeError or
+            # KeyError, and no seed a KeyError, once the same review was run again in the folder
+            timed = data.get("pilot_seconds_per_unit")
+            if "seed" not in data or timed is not None and not (
+                    isinstance(timed, dict) and {"deal", "match"} <= set(timed) <= {"deal", "match", "search"}
+                    and all(_figure(x) and math.isfinite(x) and x > 0 for x in timed.values())):
+                return {}
             return data
     except (OSError, ValueError, KeyError, TypeError):
         pass
