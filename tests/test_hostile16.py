@@ -312,3 +312,21 @@ def test_a_piloted_review_goes_on_with_its_saved_sizes(tmp_path):
     first = setup("black-white", tmp_path / "o", seed=1)
     again = setup("black-white", tmp_path / "o")
     assert again.piloted and again.sizes == first.sizes and again.seed == 1
+
+
+# --- a plan.json (a review's question, a sweep's runs) that is not what simtool wrote ---------
+
+
+def test_a_pipe_named_plan_json_in_a_review_is_one_line(tmp_path, baseline):
+    # before: running the review again waited for ever reading runs/skill/plan.json
+    import shutil
+
+    from simtool.commands.review import review
+
+    out = tmp_path / "o"
+    shutil.copytree(baseline, out)
+    (out / "runs" / "skill" / "plan.json").unlink()
+    os.mkfifo(out / "runs" / "skill" / "plan.json")
+    with pytest.raises(SimtoolError, match="plan.json is not a simtool plan"):
+        within(30, lambda: review("black-white", out, jobs=1))
+

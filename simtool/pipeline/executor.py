@@ -54,6 +54,7 @@ from simtool.pipeline.folders import (
     native,
     parse_json,
     played_now,
+    read_record,
     recorded_columns,
     refuse_if_held,
     run_kind,
@@ -729,7 +730,7 @@ def saved_spec(folder: Path) -> RunSpec | None:
 
 
 def read_json(path: Path, default):
-    try:
-        return parse_json(path.read_text())
+    try:  # a pipe named plan.json was waited on for ever
+        return parse_json(read_record(path))
     except (OSError, ValueError):
         return default
