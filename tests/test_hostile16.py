@@ -330,3 +330,23 @@ def test_a_pipe_named_plan_json_in_a_review_is_one_line(tmp_path, baseline):
     with pytest.raises(SimtoolError, match="plan.json is not a simtool plan"):
         within(30, lambda: review("black-white", out, jobs=1))
 
+
+def test_a_plan_json_whose_command_is_a_list_raises_no_type_error(tmp_path, baseline):
+    # before: TypeError: unhashable type: 'list', running the review again there, and from
+    # simtool.run(out=OUT/runs/seats/new) asking whose runs the folder holds
+    import json
+    import shutil
+
+    import simtool
+    from simtool.commands.review import review
+
+    for copy in ("a", "b"):
+        shutil.copytree(baseline, tmp_path / copy)
+        plan = tmp_path / copy / "runs" / "seats" / "plan.json"
+        plan.write_text(json.dumps({**json.loads(plan.read_text()), "command": []}))
+    # whose runs these are cannot be told from it: a run may go there
+    assert simtool.run("black-white", n=10, seed=1, out=tmp_path / "a" / "runs" / "seats" / "new").meta["n"] == 10
+    # the review's runs are its own still: it goes on, and its plan names it again
+    assert review("black-white", tmp_path / "b", jobs=1)["questions"]
+    with pytest.raises(SimtoolError, match="is in the runs of a review"):
+        simtool.run("black-white", n=10, seed=1, out=tmp_path / "b" / "runs" / "seats" / "new")

@@ -404,7 +404,7 @@ def owner_of(folder: Path) -> str | None:
     tuning's, a strength table's), else ``None``."""
     found = read_json(Path(folder).parent / PLAN, None)
     owner = found.get("command") if isinstance(found, dict) else None
-    return owner if owner in OWNED else None
+    return owner if isinstance(owner, str) and owner in OWNED else None
 
 
 def finishing(command: str, root: Path) -> str:
@@ -636,7 +636,7 @@ def check_root(plan: Plan) -> None:
     if not isinstance(found, dict) or not isinstance(found.get("cells"), list):
         raise SimtoolError(f"{file} is not a simtool plan; choose another folder")
     owner = found.get("command")
-    if owner in OWNED and owner != plan.command:
+    if isinstance(owner, str) and owner in OWNED and owner != plan.command:  # a list: TypeError, unhashable
         # a finished review's (tuning's) runs gave way to a sweep, and the refusal of a cell of
         # other settings offered --force, which replaced the runs its review.json answers from
         # an unfinished one's advice kept: how to finish it
