@@ -350,3 +350,14 @@ def test_a_plan_json_whose_command_is_a_list_raises_no_type_error(tmp_path, base
     assert review("black-white", tmp_path / "b", jobs=1)["questions"]
     with pytest.raises(SimtoolError, match="is in the runs of a review"):
         simtool.run("black-white", n=10, seed=1, out=tmp_path / "b" / "runs" / "seats" / "new")
+
+
+@pytest.mark.parametrize("rungs", [[], ()])
+def test_an_empty_list_of_rungs_is_refused_not_read_as_the_default_ladder(tmp_path, rungs):
+    # before: rungs=[] played the game's default ladder (random, its heuristics, pimc), as None
+    # does, where restrict.measure(restrictions=[]) says it names no restriction
+    import simtool
+
+    with pytest.raises(SimtoolError, match=r"bad rungs \[\]: it names no rung \(empty\)"):
+        simtool.ladder.climb("black-white", tmp_path / "l", n=100, seed=1, rungs=rungs, jobs=1)
+    assert not (tmp_path / "l").exists()
