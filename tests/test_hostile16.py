@@ -361,3 +361,15 @@ def test_an_empty_list_of_rungs_is_refused_not_read_as_the_default_ladder(tmp_pa
     with pytest.raises(SimtoolError, match=r"bad rungs \[\]: it names no rung \(empty\)"):
         simtool.ladder.climb("black-white", tmp_path / "l", n=100, seed=1, rungs=rungs, jobs=1)
     assert not (tmp_path / "l").exists()
+
+
+def test_metrics_of_a_dict_of_results_is_one_short_line():
+    # before: 'bad sources {'a': Result(spec=..., meta=..., seats=shape: (30, 8) ...' over some
+    # thirty lines, the result's whole repr with its tables
+    import simtool
+
+    result = simtool.run("black-white", n=10, seed=1)
+    with pytest.raises(SimtoolError) as caught:
+        simtool.metrics({"a": result})
+    text = str(caught.value)
+    assert "\n" not in text and len(text) < 200 and text.startswith("bad sources {'a': Result("), text
