@@ -373,3 +373,18 @@ def test_metrics_of_a_dict_of_results_is_one_short_line():
         simtool.metrics({"a": result})
     text = str(caught.value)
     assert "\n" not in text and len(text) < 200 and text.startswith("bad sources {'a': Result("), text
+
+
+def test_an_effort_or_trials_of_an_array_is_quoted_on_one_line(tmp_path):
+    # before: 'unknown effort array([[   0,    1, ...' and 'bad trials array(...' over forty lines
+    import simtool
+    from simtool.commands.review import review
+
+    big = np.arange(2000).reshape(40, 50)
+    with pytest.raises(SimtoolError) as effort:
+        review("black-white", tmp_path / "o", effort=big)
+    with pytest.raises(SimtoolError) as trials:
+        simtool.tune.configure("kansas-city", ["pass_count"], ["seat_spread"], trials=big)
+    for caught, start in ((effort, "unknown effort array("), (trials, "bad trials array(")):
+        text = str(caught.value)
+        assert "\n" not in text and len(text) < 200 and text.startswith(start), text

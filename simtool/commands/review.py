@@ -312,7 +312,7 @@ def setup(game: str, out: Path, players: int | None = None, rules: dict | None =
     arguments.mapping("rules", rules, "{'hand_size': 10}")
     arguments.mapping("vs_rules", vs_rules, "{'hand_size': 8}")
     if not isinstance(effort, str) or effort not in EFFORTS:  # a list raised TypeError: unhashable
-        raise SimtoolError(f"unknown effort {effort!r}; valid: {choices(EFFORTS)}")
+        raise SimtoolError(f"unknown effort {shown(effort)}; valid: {choices(EFFORTS)}")
     arguments.seed(seed)
     versions = versions_of(g, p, rules, vs_rules)
     check_folder(out)
