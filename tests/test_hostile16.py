@@ -388,3 +388,27 @@ def test_an_effort_or_trials_of_an_array_is_quoted_on_one_line(tmp_path):
     for caught, start in ((effort, "unknown effort array("), (trials, "bad trials array(")):
         text = str(caught.value)
         assert "\n" not in text and len(text) < 200 and text.startswith(start), text
+
+
+# --- plugins that misbehave in new ways ----------------------------------------------------
+
+RAISES_OVERTIME = '''
+from simtool.engine import Overtime
+
+
+def x(view, rng):
+    raise Overtime
+'''
+
+
+def test_a_plugin_raising_simtools_overtime_without_a_timeout_is_its_own_error(tmp_path):
+    # before: "strategy 'ot.py:x' did not return within --timeout  s", a timeout nobody gave;
+    # raised as the plugin is imported, a TypeError traceback formatting the missing limit
+    import simtool
+
+    (tmp_path / "ot.py").write_text(RAISES_OVERTIME)
+    with pytest.raises(SimtoolError, match=r"strategy 'ot.py:x' raised Overtime \(decision 'lead'"):
+        simtool.run("black-white", n=30, seed=1, seats={0: f"{tmp_path / 'ot.py'}:x"})
+    (tmp_path / "ot_import.py").write_text(RAISES_OVERTIME.replace("\n\ndef x", "raise Overtime\n\n\ndef x"))
+    with pytest.raises(SimtoolError, match=r"ot_import.py failed to load: Overtime$"):
+        simtool.run("black-white", n=30, seed=1, seats={0: f"{tmp_path / 'ot_import.py'}:x"})
