@@ -1086,9 +1086,11 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
                         f"{game.id}, {ctx.where(int(idx[0]))}); {_suite(game)}") from exc.__cause__
     except (StrategyError, GameError, TimerError):
         raise
-    except Overtime:
+    except Overtime as exc:
         if ctx.timeout is None and isinstance(ctx, _WorldsContext):  # a search's timer, run out in its play-out
             raise
+        if ctx.timeout is None:  # no timer ran: the plugin's own raise ("within --timeout  s", none given)
+            raise _raised(strategy, exc, d, game, ctx, idx) from None
         raise StrategyError(
             f"strategy '{strategy.name}' did not return within {option('timeout', ctx.timeout)} s "
             f"(decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))})"

@@ -263,3 +263,152 @@ def test_a_run_json_listing_a_file_that_is_no_name_is_one_line(tmp_path, leads_r
     with pytest.raises(SimtoolError, match="not what its run.json records"):
         simtool.metrics(run)
     assert not (tmp_path / "page.html").exists()
+
+
+@pytest.mark.parametrize("estimator", [None, "x"])
+def test_a_run_json_whose_lead_estimators_are_not_an_object_is_one_line(tmp_path, leads_run, estimator):
+    # before: simtool.metrics raised AttributeError: 'NoneType' object has no attribute 'items'
+    import simtool
+
+    run = edited_run(leads_run, tmp_path / "r", lambda d: d["lead_history"].update(estimator=estimator))
+    with pytest.raises(SimtoolError, match="'lead_history' is .*which no simtool run writes"):
+        simtool.metrics(run)
+
+
+def test_the_metrics_of_an_untouched_lead_history_are_read(leads_run):
+    import simtool
+
+    assert simtool.metrics(leads_run)
+
+
+# --- a review's sizes.json edited by hand ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "change"), [
+    ("no seed", lambda d: d.pop("seed")),
+    ("pilot as text", lambda d: d.update(pilot_seconds_per_unit="x")),
+    ("pilot empty", lambda d: d.update(pilot_seconds_per_unit={})),
+])
+def test_a_review_folder_whose_sizes_json_was_edited_is_one_line(tmp_path, baseline, name, change):
+    # before, running the same review again there: KeyError: 'seed' (check_going_on), or
+    # AttributeError: 'str' object has no attribute 'get' / KeyError: 'deal' pricing the sizes
+    import json
+    import shutil
+
+    from simtool.commands.review import review
+
+    out = tmp_path / "o"
+    shutil.copytree(baseline, out)
+    data = json.loads((out / "sizes.json").read_text())
+    change(data)
+    (out / "sizes.json").write_text(json.dumps(data))
+    with pytest.raises(SimtoolError, match="holds the runs of another review, or of one whose sizes.json is missing"):
+        review("black-white", out, jobs=1)
+
+
+def test_a_piloted_review_goes_on_with_its_saved_sizes(tmp_path):
+    from simtool.commands.review import setup
+
+    first = setup("black-white", tmp_path / "o", seed=1)
+    again = setup("black-white", tmp_path / "o")
+    assert again.piloted and again.sizes == first.sizes and again.seed == 1
+
+
+# --- a plan.json (a review's question, a sweep's runs) that is not what simtool wrote ---------
+
+
+def test_a_pipe_named_plan_json_in_a_review_is_one_line(tmp_path, baseline):
+    # before: running the review again waited for ever reading runs/skill/plan.json
+    import shutil
+
+    from simtool.commands.review import review
+
+    out = tmp_path / "o"
+    shutil.copytree(baseline, out)
+    (out / "runs" / "skill" / "plan.json").unlink()
+    os.mkfifo(out / "runs" / "skill" / "plan.json")
+    with pytest.raises(SimtoolError, match="plan.json is not a simtool plan"):
+        within(30, lambda: review("black-white", out, jobs=1))
+
+
+def test_a_plan_json_whose_command_is_a_list_raises_no_type_error(tmp_path, baseline):
+    # before: TypeError: unhashable type: 'list', running the review again there, and from
+    # simtool.run(out=OUT/runs/seats/new) asking whose runs the folder holds
+    import json
+    import shutil
+
+    import simtool
+    from simtool.commands.review import review
+
+    for copy in ("a", "b"):
+        shutil.copytree(baseline, tmp_path / copy)
+        plan = tmp_path / copy / "runs" / "seats" / "plan.json"
+        plan.write_text(json.dumps({**json.loads(plan.read_text()), "command": []}))
+    # whose runs these are cannot be told from it: a run may go there
+    assert simtool.run("black-white", n=10, seed=1, out=tmp_path / "a" / "runs" / "seats" / "new").meta["n"] == 10
+    # the review's runs are its own still: it goes on, and its plan names it again
+    assert review("black-white", tmp_path / "b", jobs=1)["questions"]
+    with pytest.raises(SimtoolError, match="is in the runs of a review"):
+        simtool.run("black-white", n=10, seed=1, out=tmp_path / "b" / "runs" / "seats" / "new")
+
+
+@pytest.mark.parametrize("rungs", [[], ()])
+def test_an_empty_list_of_rungs_is_refused_not_read_as_the_default_ladder(tmp_path, rungs):
+    # before: rungs=[] played the game's default ladder (random, its heuristics, pimc), as None
+    # does, where restrict.measure(restrictions=[]) says it names no restriction
+    import simtool
+
+    with pytest.raises(SimtoolError, match=r"bad rungs \[\]: it names no rung \(empty\)"):
+        simtool.ladder.climb("black-white", tmp_path / "l", n=100, seed=1, rungs=rungs, jobs=1)
+    assert not (tmp_path / "l").exists()
+
+
+def test_metrics_of_a_dict_of_results_is_one_short_line():
+    # before: 'bad sources {'a': Result(spec=..., meta=..., seats=shape: (30, 8) ...' over some
+    # thirty lines, the result's whole repr with its tables
+    import simtool
+
+    result = simtool.run("black-white", n=10, seed=1)
+    with pytest.raises(SimtoolError) as caught:
+        simtool.metrics({"a": result})
+    text = str(caught.value)
+    assert "\n" not in text and len(text) < 200 and text.startswith("bad sources {'a': Result("), text
+
+
+def test_an_effort_or_trials_of_an_array_is_quoted_on_one_line(tmp_path):
+    # before: 'unknown effort array([[   0,    1, ...' and 'bad trials array(...' over forty lines
+    import simtool
+    from simtool.commands.review import review
+
+    big = np.arange(2000).reshape(40, 50)
+    with pytest.raises(SimtoolError) as effort:
+        review("black-white", tmp_path / "o", effort=big)
+    with pytest.raises(SimtoolError) as trials:
+        simtool.tune.configure("kansas-city", ["pass_count"], ["seat_spread"], trials=big)
+    for caught, start in ((effort, "unknown effort array("), (trials, "bad trials array(")):
+        text = str(caught.value)
+        assert "\n" not in text and len(text) < 200 and text.startswith(start), text
+
+
+# --- plugins that misbehave in new ways ----------------------------------------------------
+
+RAISES_OVERTIME = '''
+from simtool.engine import Overtime
+
+
+def x(view, rng):
+    raise Overtime
+'''
+
+
+def test_a_plugin_raising_simtools_overtime_without_a_timeout_is_its_own_error(tmp_path):
+    # before: "strategy 'ot.py:x' did not return within --timeout  s", a timeout nobody gave;
+    # raised as the plugin is imported, a TypeError traceback formatting the missing limit
+    import simtool
+
+    (tmp_path / "ot.py").write_text(RAISES_OVERTIME)
+    with pytest.raises(SimtoolError, match=r"strategy 'ot.py:x' raised Overtime \(decision 'lead'"):
+        simtool.run("black-white", n=30, seed=1, seats={0: f"{tmp_path / 'ot.py'}:x"})
+    (tmp_path / "ot_import.py").write_text(RAISES_OVERTIME.replace("\n\ndef x", "raise Overtime\n\n\ndef x"))
+    with pytest.raises(SimtoolError, match=r"ot_import.py failed to load: Overtime$"):
+        simtool.run("black-white", n=30, seed=1, seats={0: f"{tmp_path / 'ot_import.py'}:x"})

@@ -700,8 +700,9 @@ def metrics(sources) -> dict[str, dict]:
     # a table is one source (refused as such by read), not a list of its columns
     one = isinstance(sources, (str, Path)) or hasattr(sources, "meta") or _is_table(sources)
     if not one and (not isinstance(sources, Iterable) or isinstance(sources, (bytes, Mapping))):  # metrics(5)
-        raise SimtoolError(f"bad sources {sources!r}; expected a finished run folder (str or pathlib.Path), "
-                           f"a result of simtool.run, or a list of them")
+        # quoted as every bad value is (errors.bad): a dict of results was its whole repr, tables and all
+        raise bad("sources", sources, "a finished run folder (str or pathlib.Path), a result of simtool.run, "
+                                      "or a list of them")
     runs = [sources] if one else list(sources)
     if not runs:
         raise SimtoolError("metrics: give a finished run folder, or a list of them")

@@ -87,6 +87,9 @@ def plan(game: str, players: int | None, rules: dict | None, n, seed: int | None
     duplicate = arguments.flag("duplicate", duplicate)
     if reference is not None:
         reference = arguments.flag("reference", reference)
+    if rungs is not None and not rungs:  # it played the game's default ladder, as None does
+        raise SimtoolError(f"bad rungs {list(rungs)}: it names no rung (empty); give two or more, weakest "
+                           f"first, such as ['random', '{g.default_strategy}'], or None for the game's ladder")
     if rungs is not None and not all(str(r).strip() for r in rungs):
         raise SimtoolError(f"bad rungs {','.join(map(str, rungs))!r}; expected NAME,NAME,... weakest "
                            f"first, such as random,{g.default_strategy}")

@@ -312,7 +312,7 @@ def setup(game: str, out: Path, players: int | None = None, rules: dict | None =
     arguments.mapping("rules", rules, "{'hand_size': 10}")
     arguments.mapping("vs_rules", vs_rules, "{'hand_size': 8}")
     if not isinstance(effort, str) or effort not in EFFORTS:  # a list raised TypeError: unhashable
-        raise SimtoolError(f"unknown effort {effort!r}; valid: {choices(EFFORTS)}")
+        raise SimtoolError(f"unknown effort {shown(effort)}; valid: {choices(EFFORTS)}")
     arguments.seed(seed)
     versions = versions_of(g, p, rules, vs_rules)
     check_folder(out)
@@ -426,6 +426,13 @@ def read_state(path: Path, key: dict) -> dict:
             # (0 where a play is not played: a game no search plays has no search deals)
             if data["sizes"] is not None and not sound(Sizes(**data["sizes"]), ("search",)) \
                     or data.get("seed") is not None and not _whole(data["seed"], 0):
+                return {}
+            # the pilot's costs price the sizes again: text or {} there was an AttributeError or
+            # KeyError, and no seed a KeyError, once the same review was run again in the folder
+            timed = data.get("pilot_seconds_per_unit")
+            if "seed" not in data or timed is not None and not (
+                    isinstance(timed, dict) and {"deal", "match"} <= set(timed) <= {"deal", "match", "search"}
+                    and all(_figure(x) and math.isfinite(x) and x > 0 for x in timed.values())):
                 return {}
             return data
     except (OSError, ValueError, KeyError, TypeError):

@@ -37,7 +37,7 @@ from simtool.analysis.tuning import recommendation, setting, sheet_defaults, tri
 from simtool.commands import plans
 from simtool.commands.plans import play as run_cells
 from simtool.commands.sweep import lineup as parse_lineup
-from simtool.errors import SimtoolError, bad, choices, option, os_problem
+from simtool.errors import SimtoolError, bad, choices, option, os_problem, shown
 from simtool.games import ROUND_CAP
 from simtool.pipeline import folders
 from simtool.pipeline.folders import PLAYED_BY, FolderLock, load, parse_json, write_json
@@ -170,7 +170,8 @@ def configure(game: str, vary: list[str], objective: list[str], players: int | N
         raise SimtoolError(f"{option('objective')} {twice} is given twice, as "
                            f"{' and '.join(o.label for o in parsed if o.figure == twice)}; give each figure one goal")
     if not arguments.whole(trials) or not 1 <= trials <= MAX_COUNT:  # numpy's too, as simtool.run takes its n
-        raise SimtoolError(f"bad {option('trials')} {trials!r}; expected a whole number, 1 or more (at most 2^63 - 1)")
+        raise SimtoolError(f"bad {option('trials')} {shown(trials)}; expected a whole number, 1 or more "
+                           f"(at most 2^63 - 1)")
     count = parse_count(n)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 62))

@@ -54,6 +54,7 @@ from simtool.pipeline.folders import (
     native,
     parse_json,
     played_now,
+    read_record,
     recorded_columns,
     refuse_if_held,
     run_kind,
@@ -403,7 +404,7 @@ def owner_of(folder: Path) -> str | None:
     tuning's, a strength table's), else ``None``."""
     found = read_json(Path(folder).parent / PLAN, None)
     owner = found.get("command") if isinstance(found, dict) else None
-    return owner if owner in OWNED else None
+    return owner if isinstance(owner, str) and owner in OWNED else None
 
 
 def finishing(command: str, root: Path) -> str:
@@ -635,7 +636,7 @@ def check_root(plan: Plan) -> None:
     if not isinstance(found, dict) or not isinstance(found.get("cells"), list):
         raise SimtoolError(f"{file} is not a simtool plan; choose another folder")
     owner = found.get("command")
-    if owner in OWNED and owner != plan.command:
+    if isinstance(owner, str) and owner in OWNED and owner != plan.command:  # a list: TypeError, unhashable
         # a finished review's (tuning's) runs gave way to a sweep, and the refusal of a cell of
         # other settings offered --force, which replaced the runs its review.json answers from
         # an unfinished one's advice kept: how to finish it
@@ -729,7 +730,7 @@ def saved_spec(folder: Path) -> RunSpec | None:
 
 
 def read_json(path: Path, default):
-    try:
-        return parse_json(path.read_text())
+    try:  # a pipe named plan.json was waited on for ever
+        return parse_json(read_record(path))
     except (OSError, ValueError):
         return default

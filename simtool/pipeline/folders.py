@@ -1269,7 +1269,9 @@ def _names(value) -> bool:
 
 _OPTIONAL = {"duplicate": lambda v: isinstance(v, bool), "not_fair": _names,
              "ladder": lambda v: isinstance(v, dict) and isinstance(v.get("rung"), int)
-             and not isinstance(v.get("rung"), bool) and _names(v.get("rungs"))}
+             and not isinstance(v.get("rung"), bool) and _names(v.get("rungs")),
+             # the metrics name each seat's estimator from it: null there was an AttributeError
+             "lead_history": lambda v: isinstance(v, dict) and isinstance(v.get("estimator", {}), dict)}
 """``run.json`` keys only some runs have, and what each holds when there."""
 
 
