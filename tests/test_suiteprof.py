@@ -32,3 +32,32 @@ def test_an_installed_game_is_looked_up_without_reading_every_package_again(monk
     monkeypatch.syspath_prepend(str(tmp_path))
     games.get("suiteprof-bw")
     assert scans.count("simtool.games") == 2, scans
+
+
+def test_a_run_folder_read_again_is_not_scanned_again_until_a_table_changes(tmp_path, monkeypatch):
+    # before: every load of a run folder scanned its tables three times to check them, though
+    # nothing had changed since the last load (a review loads each of its runs several times)
+    import polars as pl
+    import pytest
+
+    from simtool.cli import main
+    from simtool.errors import SimtoolError
+    from simtool.pipeline import folders
+
+    out = tmp_path / "run"
+    assert main(["run", "-g", "kansas-city", "-n", "40", "--jobs", "1", "-q", "--seed", "1", "-o", str(out)]) == 0
+    scans = []
+    real = folders.collect
+    monkeypatch.setattr(folders, "collect", lambda *a, **kw: scans.append(a[0]) or real(*a, **kw))
+    meta, seats, _ = folders.load(out)
+    first = len(scans)
+    assert first >= 3
+    again, seats_again, _ = folders.load(out)
+    assert len(scans) == first and again == meta
+    assert seats_again.collect().equals(seats.collect())
+    # a table changed since (seats out of order) is checked, and refused, again
+    table = pl.read_parquet(out / "seats.parquet")
+    table.reverse().write_parquet(out / "seats.parquet")
+    with pytest.raises(SimtoolError, match="seats.parquet"):
+        folders.load(out)
+    assert len(scans) > first
