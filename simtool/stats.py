@@ -56,6 +56,19 @@ def wilson(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
     return low, high
 
 
+def wilson_one(k: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """:func:`wilson` of one share, ``n > 0``, in Python floats: the same operations in the same
+    order, so the same bits, at a hundredth of numpy's cost on one value (a verdict's "more
+    deals to settle it" bisects over 600 of them per share)."""
+    phat = k / n
+    denom = 1 + z * z / n
+    centre = (phat + z * z / (2 * n)) / denom
+    half = z * math.sqrt(max(phat * (1 - phat), 0.0) / n + z * z / (4 * n * n)) / denom
+    low = 0.0 if k <= 0 else min(max(centre - half, 0.0), 1.0)
+    high = 1.0 if k >= n else min(max(centre + half, 0.0), 1.0)
+    return low, high
+
+
 SUMS = ("K", "M", "KK", "KM", "MM", "C")
 """Per group and stratum, over units: sums of ``k``, ``m``, ``k²``, ``km``, ``m²``, and the
 units where ``m > 0``. They add up over chunks, so ``--precision`` tallies them."""

@@ -4,6 +4,7 @@ before its fix, and each fix leaves the results as they were."""
 from __future__ import annotations
 
 import importlib.metadata
+import math
 
 from simtool import games
 from simtool.games.black_white import GAME as BLACK_WHITE
@@ -80,3 +81,23 @@ def test_the_luck_bootstrap_draws_its_resamples_once_for_the_same_sizes_and_seed
     assert first.select("share_low", "share_high").to_numpy().round(12).tolist() == \
         again.select("share_low", "share_high").to_numpy().round(12).tolist()  # scaled: the same shares
     assert np.isfinite(first["share_low"].to_numpy()).all()
+
+
+def test_one_shares_wilson_interval_is_numpys_to_the_bit():
+    # before: a verdict's "more deals to settle it" (share_more) bisected over numpy's wilson on
+    # one value at a time, 600 calls and 10 ms a share; wilson_one must give the very same bits
+    import random
+
+    import numpy as np
+
+    from simtool import stats
+
+    rng = random.Random(5)
+    cases = [(0.0, 1.0), (1.0, 1.0), (0.0, 0.3), (0.3, 0.3), (2.5, 7.25), (1e-9, 1e17), (5.0, 1e-12)]
+    for _ in range(2000):
+        n = rng.choice([rng.random() * 10, rng.randint(1, 10**6), math.exp(rng.uniform(-30, 40))])
+        cases.append((n * rng.choice([0.0, 1.0, rng.random(), rng.random() * 1e-4]), n))
+    for k, n in cases:
+        low, high = stats.wilson(k, n)
+        assert stats.wilson_one(k, n) == (float(low), float(high)), (k, n)
+        assert all(np.signbit(a) == np.signbit(b) for a, b in zip(stats.wilson_one(k, n), (low, high), strict=True))
