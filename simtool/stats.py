@@ -56,6 +56,19 @@ def wilson(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
     return low, high
 
 
+def wilson_one(k: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """:func:`wilson` of one share, ``n > 0``, in Python floats: the same operations in the same
+    order, so the same bits, at a hundredth of numpy's cost on one value (a verdict's "more
+    deals to settle it" bisects over 600 of them per share)."""
+    phat = k / n
+    denom = 1 + z * z / n
+    centre = (phat + z * z / (2 * n)) / denom
+    half = z * math.sqrt(max(phat * (1 - phat), 0.0) / n + z * z / (4 * n * n)) / denom
+    low = 0.0 if k <= 0 else min(max(centre - half, 0.0), 1.0)
+    high = 1.0 if k >= n else min(max(centre + half, 0.0), 1.0)
+    return low, high
+
+
 SUMS = ("K", "M", "KK", "KM", "MM", "C")
 """Per group and stratum, over units: sums of ``k``, ``m``, ``k²``, ``km``, ``m²``, and the
 units where ``m > 0``. They add up over chunks, so ``--precision`` tallies them."""
@@ -921,8 +934,18 @@ def luck_shares(y: np.ndarray, resamples: int = 1000, blocks: int = 2000,
         from scipy import special
 
         tail = 100 * special.ndtr(-math.sqrt(g / (g - 1)) * special.stdtrit(g - 1, 0.975))
-        rng = np.random.default_rng(seed)
-        weights = rng.multinomial(g, np.full(g, 1 / g), size=resamples).astype(float)
-        boot = parts(weights @ sums)
+        boot = parts(_resampled(g, resamples, seed).astype(float) @ sums)
         low, high = np.nanpercentile(boot, [tail, 100 - tail], axis=0)
     return pl.DataFrame({"part": list(LUCK_PARTS), "share": value, "share_low": low, "share_high": high})
+
+
+@functools.lru_cache(maxsize=4)
+def _resampled(g: int, resamples: int, seed: int) -> np.ndarray:
+    """How many times each of ``g`` groups is drawn in each of ``resamples`` bootstrap resamples
+    (:func:`luck_shares`), drawn once per process for the same sizes and seed: a report asks
+    for the score's and the win's luck of one run, and the draw was most of each (110 ms at
+    2,000 groups). Read-only, in the smallest type that holds ``g``."""
+    counts = np.random.default_rng(seed).multinomial(g, np.full(g, 1 / g), size=resamples)
+    counts = counts.astype(np.min_scalar_type(g))
+    counts.flags.writeable = False
+    return counts

@@ -184,9 +184,11 @@ def shadowed(lineup) -> list[str]:
 
 def _installed() -> dict[str, Strategy | str]:
     """Each installed strategy not shadowed by a built-in: the Strategy, or why it fails to load."""
+    from simtool import games
+
     built_in = {s.name for s in BUILT_IN}
     found: dict[str, Strategy | str] = {}
-    for ep in entry_points(group="simtool.strategies"):
+    for ep in games.declared("simtool.strategies", entry_points):
         if ep.name not in built_in and ep.name not in found:
             try:
                 found[ep.name] = _load_entry_point(ep)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simtool.stats import LUCK_MIN_DEALS, shown_decimals, wilson
+from simtool.stats import LUCK_MIN_DEALS, shown_decimals, wilson_one
 
 SEAT_THRESHOLDS = (1.0, 3.0)
 """|edge| in points: ``fair`` below 1, ``slight`` 1 to below 3, ``strong`` 3 and more."""
@@ -130,11 +130,14 @@ def share_more(n: int, value: float, low: float, high: float, threshold: float) 
     if value == threshold or not all(map(math.isfinite, (value, low, high))):
         return None
 
-    def bounds(m: float) -> tuple[float, float]:
-        lo, hi = wilson(value * m, m)
-        return float(lo), float(hi)
+    def bounds(m: float) -> tuple[float, float]:  # m > 0: from _least
+        return wilson_one(value * m, m)
 
-    now = _least(lambda m: bounds(m)[1] - bounds(m)[0] <= high - low)
+    def width(m: float) -> float:
+        lo, hi = bounds(m)
+        return hi - lo
+
+    now = _least(lambda m: width(m) <= high - low)
     if value < threshold:
         later = _least(lambda m: bounds(m)[1] < threshold)
     else:

@@ -1061,6 +1061,11 @@ def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
     except SimtoolError as exc:
         raise SimtoolError(f"{run_dir / 'run.json'}: {exc}") from None
     p, n, unit = meta["players"], meta["n"], meta["unit"]
+    seen = _as_read(run_dir, unit, game, rules)
+    if seen is not None and _LOADED.get(os.path.abspath(run_dir)) == (seen, most_tricks(game, rules, p)[0]):
+        check_intact(run_dir, meta)
+        return meta, pl.scan_parquet(native(run_dir / "seats.parquet")), \
+            pl.scan_parquet(native(run_dir / "matches.parquet")) if unit == "match" else None
     copies = p if meta.get("duplicate") else 1  # a duplicate deal's p copies share its number
     key = ["deal"] if unit == "deal" else ["match", "round"]
     seats = _table(run_dir / "seats.parquet", {k: "integer" for k in key} | SEAT_COLUMNS
@@ -1077,7 +1082,8 @@ def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
                     "the matches in matches.parquet played")
     else:
         _check_rows(run_dir / "seats.parquet", seats, p, n * copies, "deal", "deals", copies=copies)
-    later.append(_check_values(run_dir / "seats.parquet", seats, meta, *most_tricks(game, rules, p)))
+    most = most_tricks(game, rules, p)
+    later.append(_check_values(run_dir / "seats.parquet", seats, meta, *most))
     # whole and of the right shape, yet perhaps another run's: refused for every reader (a summary,
     # a ladder, restricted play, the metrics), not by the report alone
     check_intact(run_dir, meta)
@@ -1086,7 +1092,29 @@ def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
     problem = next(filter(None, later), None)
     if problem:
         raise SimtoolError(problem)
+    if seen is not None:
+        _LOADED[os.path.abspath(run_dir)] = (seen, most[0])
     return meta, seats, matches
+
+
+_LOADED: dict[str, tuple] = {}
+"""Run folders this process found whole, by path, with what :func:`load` checked them against
+(:func:`_as_read`, the game's most tricks): a command reads a run folder several times (a
+review, each run once per question), and each read scanned its tables three times again,
+where their checksums are read once (:data:`_KNOWN`)."""
+
+
+def _as_read(run_dir: Path, unit: str, game, rules: dict) -> tuple | None:
+    """What :func:`load`'s checks of ``run_dir`` read: its files' identities (the same file,
+    unchanged: as :func:`known_checksum` trusts them), the game's columns and the rules; ``None``
+    where a file is missing (the checks say so)."""
+    names = ["run.json", "seats.parquet", *(["matches.parquet"] if unit == "match" else [])]
+    try:
+        files = tuple(_identity(run_dir / name) for name in names)
+    except OSError:
+        return None
+    return (files, game.id, tuple(game.columns.items()), tuple(game.match_columns.items()),
+            json.dumps(rules, sort_keys=True, default=str))
 
 
 META = {"game": str, "title": str, "players": int, "lineup": list, "rules": dict, "rotate": bool,
