@@ -142,17 +142,30 @@ def _declares_plugins(folder: str) -> bool:
 
 
 def _installation() -> tuple:
-    """What the installed packages are found in: ``sys.path`` and each folder's modification time
-    (installing or removing a package changes its folder's)."""
+    """What the installed packages are found in: ``sys.path``, each folder's modification time
+    (installing or removing a package changes its folder's) and each package's ``entry_points.txt``'s
+    (``setup.py develop`` rewrites an ``.egg-info``'s in place, its folder's time unchanged)."""
     import os
 
-    def mtime(entry: str) -> int | None:
+    def stamp(entry: str) -> tuple | None:
         try:
-            return os.stat(entry or ".").st_mtime_ns
+            folder = os.stat(entry or ".").st_mtime_ns
         except (OSError, ValueError):  # a path hook's name, not a folder
             return None
+        try:
+            with os.scandir(entry or ".") as entries:
+                infos = sorted(e.path for e in entries if e.name.endswith((".dist-info", ".egg-info")))
+        except OSError:  # a file (a zip of modules): its own time says it changed
+            return folder, ()
+        return folder, tuple((info, declared_at(info)) for info in infos)
 
-    return tuple((entry, mtime(entry)) for entry in sys.path)
+    def declared_at(info: str) -> int | None:
+        try:
+            return os.stat(os.path.join(info, "entry_points.txt")).st_mtime_ns
+        except OSError:
+            return None
+
+    return tuple((entry, stamp(entry)) for entry in sys.path)
 
 
 @functools.lru_cache(maxsize=1)
