@@ -1089,7 +1089,7 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
     except Overtime as exc:
         if ctx.timeout is None and isinstance(ctx, _WorldsContext):  # a search's timer, run out in its play-out
             raise
-        if ctx.timeout is None:  # no timer ran: the plugin's own raise ("within --timeout  s", none given)
+        if ctx.timeout is None or not isinstance(exc, Expired):  # the plugin's own raise, timer or none
             raise _raised(strategy, exc, d, game, ctx, idx) from None
         raise StrategyError(
             f"strategy '{strategy.name}' did not return within {option('timeout', ctx.timeout)} s "
@@ -1462,6 +1462,11 @@ class Overtime(BaseException):
     not swallow it."""
 
 
+class Expired(Overtime):
+    """:class:`Overtime` raised by simtool's own timer (:func:`deadline`): a plugin may raise
+    ``Overtime`` itself, at once, which is its error, not a ``--timeout`` it ran past."""
+
+
 class TimerError(SimtoolError):
     """simtool's own timer (``--timeout``, ``timeout=``) cannot run: never a strategy's fault."""
 
@@ -1479,7 +1484,7 @@ def deadline(seconds: float):
         raise TimerError(f"{option('timeout')} works only when strategies run in a main thread")
 
     def expire(signum, frame):
-        raise Overtime
+        raise Expired
 
     previous = signal.signal(signal.SIGALRM, expire)
     try:
@@ -1496,7 +1501,7 @@ def deadline(seconds: float):
     # a strategy that set SIGALRM aside (signal.signal, setitimer) is stopped once it returns:
     # before, a plugin sleeping past --timeout with the timer off played on for ever
     if time.monotonic() - start > seconds:
-        raise Overtime
+        raise Expired
 
 
 def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:

@@ -22,8 +22,8 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 from simtool.engine import (
+    Expired,
     ImportSettings,
-    Overtime,
     ProcessEnd,
     deadline,
     not_ending,
@@ -422,7 +422,7 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
                     raise SimtoolError(f"strategy plugin {path}, as it was imported, called {exc.call}, which would "
                                        f"end simtool's process: a plugin must never end its "
                                        f"process") from None
-                if isinstance(exc, Overtime) and limit:  # without a limit, its own raise: a TypeError here
+                if isinstance(exc, Expired):  # the timer's, not the plugin's own raise of Overtime
                     raise SimtoolError(f"strategy plugin {path} took longer than {limit:g} s "
                                        f"({option('timeout', limit)}) to import (the limit covers a plugin's "
                                        f"import as well as each decision); give a longer {option('timeout')}, "

@@ -31,3 +31,26 @@ def test_an_entry_point_edited_in_place_is_seen(monkeypatch, tmp_path):
     os.utime(points, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))  # a coarse clock's same tick
     assert os.stat(tmp_path).st_mtime_ns == folder
     assert declared() == [("baz", "plugx:baz"), ("foo", "plugx:bar")]
+
+
+def test_a_plugin_raising_overtime_under_a_timeout_is_not_said_to_run_past_it(tmp_path):
+    # before (b29cb73 fixed it without --timeout only): with --timeout 5, a plugin raising simtool's
+    # Overtime at once read "did not return within --timeout 5 s", and raised as it was imported
+    # "took longer than 5 s (--timeout 5) to import", where it took no time: the timer is not
+    # what stopped it; after, as without a timer, its own raise
+    import pytest
+
+    import simtool
+    from simtool.errors import SimtoolError
+
+    (tmp_path / "ot.py").write_text("from simtool.engine import Overtime\n\n\ndef x(view, rng):\n    raise Overtime\n")
+    with pytest.raises(SimtoolError, match=r"strategy 'ot.py:x' raised Overtime \(decision 'lead'"):
+        simtool.run("black-white", n=30, seed=1, seats={0: f"{tmp_path / 'ot.py'}:x"}, timeout=5)
+    (tmp_path / "oti.py").write_text("from simtool.engine import Overtime\n\nraise Overtime\n")
+    with pytest.raises(SimtoolError, match=r"oti.py failed to load: Overtime$"):
+        simtool.run("black-white", n=30, seed=1, seats={0: f"{tmp_path / 'oti.py'}:x"}, timeout=5)
+    # the timer's own expiry reads as before
+    (tmp_path / "slow.py").write_text("import time\n\n\ndef x(view, rng):\n    time.sleep(1)\n    return 0\n")
+    with pytest.raises(SimtoolError, match=r"'slow.py:x' did not return within timeout=0.2 s|"
+                                           r"'slow.py:x' did not return within --timeout 0.2 s"):
+        simtool.run("black-white", n=30, seed=1, seats={0: f"{tmp_path / 'slow.py'}:x"}, timeout=0.2)
