@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from simtool import stats
 from simtool.analysis import ladder, verdicts
 from simtool.commands import restrict
 
@@ -16,9 +17,9 @@ def test_a_price_of_hidden_information_never_reaches_past_100_points():
     # "worth +100.0 points of win share per seat (95% interval 53.5 to 146.5)": much. A difference
     # of two win shares lies within -100 to +100 points, and its lower end is as far below as the
     # clairvoyant's share can be lower (65.8 points) and pimc's higher (65.8), combined: 7.0
-    lo, hi = verdicts.wilson(2, 2)
+    lo, hi = stats.wilson(2, 2)
     ref = ladder.Rung(2, "clairvoyant", "balance", 1.0, float(lo), float(hi), 1 / 3, 1.0, Path("ref"))
-    lo, hi = verdicts.wilson(0, 2)
+    lo, hi = stats.wilson(0, 2)
     top = ladder.Rung(1, "pimc", "balance", 0.0, float(lo), float(hi), 1 / 3, -0.5, Path("top"))
     found = ladder.price(ladder.Ladder("black-white", 3, {}, "deal", [top], reference=ref))
     assert found[0] == 1.0 and found[1] == 1 - math.hypot(1 - ref.low, top.high) and abs(found[1] - 0.070) < 0.001
@@ -89,7 +90,7 @@ def test_a_gain_that_rounds_to_0_has_no_sign_in_the_ladder_skill_and_pages(bw_re
 
     from simtool.reports import review as pages
 
-    lo, hi = verdicts.wilson(2, 2)
+    lo, hi = stats.wilson(2, 2)
     top = ladder.Rung(1, "pimc", "balance", 1.0, float(lo), float(hi), 1 / 3, 1.0, Path("top"))
     ref = ladder.Rung(2, "clairvoyant", "balance", 1.0, float(lo), float(hi), 1 / 3, 1.0, Path("ref"))
     sentence = ladder.reference_sentence(ladder.Ladder("black-white", 3, {}, "deal", [top], reference=ref))
@@ -173,7 +174,7 @@ def test_a_change_of_lopsided_shares_is_not_called_better_beyond_what_their_inte
     from simtool.analysis import review as answers
 
     def version(k: int) -> dict:
-        lo, hi = verdicts.wilson(k, 3)
+        lo, hi = stats.wilson(k, 3)
         fig = {"value": 1.0, "ci": [0.5, 1.5]}
         return {"seats": {"figure": fig}, "skill": {"figure": fig}, "luck": {"figure": fig},
                 "tension": {"figure": {"value": k / 3, "ci": [float(lo), float(hi)]}}, "restrictions": [],
@@ -181,8 +182,8 @@ def test_a_change_of_lopsided_shares_is_not_called_better_beyond_what_their_inte
 
     rows = {c["question"]: c for c in answers.changes(version(0), version(2))}
     t = rows["tension"]
-    lo0, hi0 = verdicts.wilson(0, 3)
-    lo1, hi1 = verdicts.wilson(2, 3)
+    lo0, hi0 = stats.wilson(0, 3)
+    lo1, hi1 = stats.wilson(2, 3)
     assert t["delta"] == 2 / 3 and t["change"] == "no clear change" and t["better"] is None
     assert t["ci"][0] == 2 / 3 - math.hypot(2 / 3 - lo1, hi0) and abs(t["ci"][0] + 0.058) < 0.001
     assert t["ci"][1] == 2 / 3 + math.hypot(hi1 - 2 / 3, 0 - lo0)

@@ -83,10 +83,9 @@ def test_one_rule_combines_each_end_of_a_difference_for_the_review_and_the_ladde
     # end of a - b from a's distance down and b's distance up. 2 of 3 (20.8% to 93.9%) less 0 of
     # 3 (0% to 56.1%): -5.8 to +93.9 points; symmetric intervals: the half-widths in quadrature
     from simtool import stats
-    from simtool.analysis import verdicts
 
-    lo1, hi1 = verdicts.wilson(2, 3)
-    lo0, hi0 = verdicts.wilson(0, 3)
+    lo1, hi1 = stats.wilson(2, 3)
+    lo0, hi0 = stats.wilson(0, 3)
     d, low, high = stats.mover_difference((2 / 3, float(lo1), float(hi1)), (0.0, float(lo0), float(hi0)))
     assert d == 2 / 3 and low == d - math.hypot(d - lo1, hi0) and high == d + math.hypot(hi1 - d, -lo0)
     assert abs(low + 0.0586) < 5e-5 and abs(high - 0.939) < 5e-4
