@@ -412,3 +412,34 @@ def test_a_plugin_raising_simtools_overtime_without_a_timeout_is_its_own_error(t
     (tmp_path / "ot_import.py").write_text(RAISES_OVERTIME.replace("\n\ndef x", "raise Overtime\n\n\ndef x"))
     with pytest.raises(SimtoolError, match=r"ot_import.py failed to load: Overtime$"):
         simtool.run("black-white", n=30, seed=1, seats={0: f"{tmp_path / 'ot_import.py'}:x"})
+
+
+FORGES = '''
+from simtool import engine
+
+
+def blames_the_game(view, rng):
+    raise engine.GameError("game 'black-white' dealt a card twice: the game's bug, not mine")
+
+
+def blames_a_seat(view, rng):
+    raise engine.StrategyError("strategy 'balance' chose the illegal option card 9")
+
+
+def blames_the_timer(view, rng):
+    raise engine.TimerError("--timeout needs a system with SIGALRM timers")
+'''
+
+
+@pytest.mark.parametrize(("name", "raised"), [("blames_the_game", "GameError"), ("blames_a_seat", "StrategyError"),
+                                              ("blames_the_timer", "TimerError")])
+def test_a_plugin_raising_simtools_own_errors_is_named_as_their_author(tmp_path, name, raised):
+    # before: the plugin's words were the run's error as they stood: "game 'black-white' dealt a
+    # card twice ...", "strategy 'balance' chose the illegal option card 9", blaming the game or
+    # another seat (a bot contest's entry could frame another)
+    import simtool
+
+    (tmp_path / "forges.py").write_text(FORGES)
+    with pytest.raises(SimtoolError) as caught:
+        simtool.run("black-white", n=30, seed=1, seats={0: f"{tmp_path / 'forges.py'}:{name}"})
+    assert str(caught.value).startswith(f"strategy 'forges.py:{name}' raised {raised}: "), str(caught.value)
