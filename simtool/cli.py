@@ -1319,9 +1319,9 @@ def review(
                 baseline=baseline, seed=seed, jobs=jobs, progress=shown, backend=backend, scheduler=scheduler)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # stopped in its pilot, before runs/: it said chunks were kept there
         raise interrupted(f"finished chunks are kept in {out_dir}/runs: run the same simtool review "
-                          f"again to go on") from None
+                          f"again to go on" if (out_dir / "runs").is_dir() else None) from None
     if not quiet:  # the seed it chose, where --seed was left out, plays it again
         out.print(f"review: {result['game']} {result['players']}p, seed {result['seed']}", markup=False,
                   highlight=False)

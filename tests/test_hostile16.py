@@ -443,3 +443,24 @@ def test_a_plugin_raising_simtools_own_errors_is_named_as_their_author(tmp_path,
     with pytest.raises(SimtoolError) as caught:
         simtool.run("black-white", n=30, seed=1, seats={0: f"{tmp_path / 'forges.py'}:{name}"})
     assert str(caught.value).startswith(f"strategy 'forges.py:{name}' raised {raised}: "), str(caught.value)
+
+
+# --- interruption --------------------------------------------------------------------------
+
+
+def test_a_review_stopped_before_it_played_says_nothing_was_kept(tmp_path, monkeypatch):
+    # before: Ctrl-C in the pilot (before OUT/runs exists) said 'interrupted; finished chunks are
+    # kept in OUT/runs: run the same simtool review again to go on', of a folder that was not there
+    from simtool.commands import review as reviews
+
+    from .test_cli import cli
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(reviews, "review", stopped)
+    r = cli("review", "--game", "black-white", "--out", tmp_path / "o", "--quiet")
+    assert r.exit_code == 130 and "interrupted; no result was written" in r.output, r.output
+    (tmp_path / "p" / "runs").mkdir(parents=True)
+    r = cli("review", "--game", "black-white", "--out", tmp_path / "p", "--quiet")
+    assert r.exit_code == 130 and "finished chunks are kept in" in r.output, r.output
