@@ -1293,7 +1293,9 @@ def review(
     vs_rule: list[str] = typer.Option([], "--vs-rule", help="Also review the rules with this change "
                                       "(name=value, repeatable), one seed: the same deals unless the change "
                                       "deals other cards (a deck size); and show what changes."),
-    baseline: Optional[Path] = typer.Option(None, "--baseline", help="The folder of an earlier review "
+    # a blank one was the working folder (an unset "$BASE"), compared with if it held a review
+    baseline: Optional[Path] = typer.Option(None, "--baseline", parser=folder_option("--baseline"),
+                                            metavar="<path>", help="The folder of an earlier review "
                                             "to compare with."),
     seed: Seed = None,
     jobs: Jobs = None,

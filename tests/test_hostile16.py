@@ -464,3 +464,12 @@ def test_a_review_stopped_before_it_played_says_nothing_was_kept(tmp_path, monke
     (tmp_path / "p" / "runs").mkdir(parents=True)
     r = cli("review", "--game", "black-white", "--out", tmp_path / "p", "--quiet")
     assert r.exit_code == 130 and "finished chunks are kept in" in r.output, r.output
+
+
+def test_a_blank_baseline_on_the_command_line_is_refused_not_read_as_the_working_folder(tmp_path, baseline):
+    # before: --baseline "" (an unset "$BASE") was Path(""), the working folder: run inside a
+    # review's folder it compared with that review without a word
+    r = simtool("review", "--game", "black-white", "--out", tmp_path / "o", "--baseline", "", "--jobs", "1",
+                "--quiet", cwd=baseline)
+    one_line(r, "bad --baseline ''; expected a folder path")
+    assert not (tmp_path / "o").exists()
