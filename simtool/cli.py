@@ -702,7 +702,9 @@ def _frame_table(caption: str, df) -> Table:
 
 @app.command()
 def report(
-    runs: list[Path] = typer.Argument(..., help="Finished run folders (several runs of one game "
+    # a blank one ("$RUN" unset) was the working folder, reported if it was a run's
+    runs: list[Path] = typer.Argument(..., parser=folder_option("run folder"),
+                                      help="Finished run folders (several runs of one game "
                                       "are compared side by side)."),
     output: Report = "reports/report.html",
     title: Title = "simtool balance report",

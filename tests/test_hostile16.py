@@ -473,3 +473,10 @@ def test_a_blank_baseline_on_the_command_line_is_refused_not_read_as_the_working
                 "--quiet", cwd=baseline)
     one_line(r, "bad --baseline ''; expected a folder path")
     assert not (tmp_path / "o").exists()
+
+
+def test_a_blank_run_folder_given_to_report_is_refused_not_read_as_the_working_folder(tmp_path, leads_run):
+    # before: simtool report "" (an unset "$RUN") inside a run folder reported that run, exit 0
+    r = simtool("report", "", "-o", tmp_path / "page.html", cwd=leads_run)
+    one_line(r, "bad run folder ''; expected a folder path")
+    assert not (tmp_path / "page.html").exists()
