@@ -1365,7 +1365,8 @@ def replay(
         number = deal if deal is not None else match
         unit = "deal" if deal is not None else "match"
         if not 0 <= number < MAX_COUNT:
-            raise SimtoolError(f"bad --{unit} {number}; expected a {unit} number 0 to {MAX_COUNT - 1}")
+            # quoted short: --deal 1e400 was quoted in its 401 digits
+            raise SimtoolError(f"bad --{unit} {shown(number)}; expected a {unit} number 0 to {MAX_COUNT - 1}")
         if precision is not None and n is None:
             # as `simtool run --precision` plays: the run.json's n (the deals kept, 1024) cut chunk 0
             # to 1024 deals, which drew other cards than the run's whole first chunk did

@@ -480,3 +480,10 @@ def test_a_blank_run_folder_given_to_report_is_refused_not_read_as_the_working_f
     r = simtool("report", "", "-o", tmp_path / "page.html", cwd=leads_run)
     one_line(r, "bad run folder ''; expected a folder path")
     assert not (tmp_path / "page.html").exists()
+
+
+def test_a_replay_of_a_deal_past_every_run_is_quoted_short(tmp_path):
+    # before: 'bad --deal 1000...000; expected a deal number ...', the number in its 401 digits
+    r = simtool("replay", "--game", "black-white", "--seed", "1", "--deal", "1e400", cwd=tmp_path)
+    text = one_line(r, "bad --deal 100", "...; expected a deal number 0 to 9223372036854775806")
+    assert len(text) < 150, text
