@@ -702,7 +702,9 @@ def _frame_table(caption: str, df) -> Table:
 
 @app.command()
 def report(
-    runs: list[Path] = typer.Argument(..., help="Finished run folders (several runs of one game "
+    # a blank one ("$RUN" unset) was the working folder, reported if it was a run's
+    runs: list[Path] = typer.Argument(..., parser=folder_option("run folder"),
+                                      help="Finished run folders (several runs of one game "
                                       "are compared side by side)."),
     output: Report = "reports/report.html",
     title: Title = "simtool balance report",
@@ -1293,7 +1295,9 @@ def review(
     vs_rule: list[str] = typer.Option([], "--vs-rule", help="Also review the rules with this change "
                                       "(name=value, repeatable), one seed: the same deals unless the change "
                                       "deals other cards (a deck size); and show what changes."),
-    baseline: Optional[Path] = typer.Option(None, "--baseline", help="The folder of an earlier review "
+    # a blank one was the working folder (an unset "$BASE"), compared with if it held a review
+    baseline: Optional[Path] = typer.Option(None, "--baseline", parser=folder_option("--baseline"),
+                                            metavar="<path>", help="The folder of an earlier review "
                                             "to compare with."),
     seed: Seed = None,
     jobs: Jobs = None,
@@ -1319,9 +1323,9 @@ def review(
                 baseline=baseline, seed=seed, jobs=jobs, progress=shown, backend=backend, scheduler=scheduler)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # stopped in its pilot, before runs/: it said chunks were kept there
         raise interrupted(f"finished chunks are kept in {out_dir}/runs: run the same simtool review "
-                          f"again to go on") from None
+                          f"again to go on" if (out_dir / "runs").is_dir() else None) from None
     if not quiet:  # the seed it chose, where --seed was left out, plays it again
         out.print(f"review: {result['game']} {result['players']}p, seed {result['seed']}", markup=False,
                   highlight=False)
@@ -1361,7 +1365,8 @@ def replay(
         number = deal if deal is not None else match
         unit = "deal" if deal is not None else "match"
         if not 0 <= number < MAX_COUNT:
-            raise SimtoolError(f"bad --{unit} {number}; expected a {unit} number 0 to {MAX_COUNT - 1}")
+            # quoted short: --deal 1e400 was quoted in its 401 digits
+            raise SimtoolError(f"bad --{unit} {shown(number)}; expected a {unit} number 0 to {MAX_COUNT - 1}")
         if precision is not None and n is None:
             # as `simtool run --precision` plays: the run.json's n (the deals kept, 1024) cut chunk 0
             # to 1024 deals, which drew other cards than the run's whole first chunk did

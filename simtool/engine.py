@@ -1078,13 +1078,15 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
                           _call(strategy, view, rng, state, rows, seat, sees))
         if _ENDED:
             thread_ended()
-    except WorldsMisuse as exc:  # the search's own call: named with it and the deal
-        raise StrategyError(f"strategy '{strategy.name}' misused its worlds: {exc} (decision '{d.kind}' of "
-                            f"{game.id}, {ctx.where(int(idx[0]))})") from None
-    except _InWorlds as exc:  # the game's code failed in a world the search played: the game's error
-        raise GameError(f"{exc.failed} while strategy '{strategy.name}' searched its worlds (decision '{d.kind}' of "
-                        f"{game.id}, {ctx.where(int(idx[0]))}); {_suite(game)}") from exc.__cause__
-    except (StrategyError, GameError, TimerError):
+    except (StrategyError, GameError, TimerError) as exc:
+        if _forged(exc, game):  # the plugin's own raise of simtool's errors, blaming the game or another seat
+            raise _raised(strategy, exc, d, game, ctx, idx) from None
+        if isinstance(exc, WorldsMisuse):  # the search's own call: named with it and the deal
+            raise StrategyError(f"strategy '{strategy.name}' misused its worlds: {exc} (decision '{d.kind}' of "
+                                f"{game.id}, {ctx.where(int(idx[0]))})") from None
+        if isinstance(exc, _InWorlds):  # the game's code failed in a world the search played: the game's error
+            raise GameError(f"{exc.failed} while strategy '{strategy.name}' searched its worlds (decision "
+                            f"'{d.kind}' of {game.id}, {ctx.where(int(idx[0]))}); {_suite(game)}") from exc.__cause__
         raise
     except Overtime as exc:
         if ctx.timeout is None and isinstance(ctx, _WorldsContext):  # a search's timer, run out in its play-out
@@ -1120,6 +1122,23 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
             f"other programs with subprocess instead)"
         )
     return _checked(picked, legal, idx, strategy, game, state, d, ctx)
+
+
+def _forged(exc: BaseException, game) -> bool:
+    """Whether simtool's error ``exc`` was raised outside simtool's code (its packages and the
+    game's module): by a plugin, whose ``raise GameError("game ... is broken")`` was reported as
+    the game's failure, or another seat's, in the plugin's words."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return False
+    ours = [sys.modules.get(name) for name in (__package__, "strategies", type(game).__module__)]
+    places = [os.path.dirname(m.__file__) if m.__name__ in (__package__, "strategies") else m.__file__
+              for m in ours if getattr(m, "__file__", None)]
+    where = os.path.realpath(tb.tb_frame.f_code.co_filename)
+    return not any(where == p or where.startswith(p + os.sep)
+                   for p in (os.path.realpath(place) for place in places))
 
 
 def _raised(strategy, exc: BaseException, d, game, ctx, idx) -> StrategyError:

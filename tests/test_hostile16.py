@@ -412,3 +412,78 @@ def test_a_plugin_raising_simtools_overtime_without_a_timeout_is_its_own_error(t
     (tmp_path / "ot_import.py").write_text(RAISES_OVERTIME.replace("\n\ndef x", "raise Overtime\n\n\ndef x"))
     with pytest.raises(SimtoolError, match=r"ot_import.py failed to load: Overtime$"):
         simtool.run("black-white", n=30, seed=1, seats={0: f"{tmp_path / 'ot_import.py'}:x"})
+
+
+FORGES = '''
+from simtool import engine
+
+
+def blames_the_game(view, rng):
+    raise engine.GameError("game 'black-white' dealt a card twice: the game's bug, not mine")
+
+
+def blames_a_seat(view, rng):
+    raise engine.StrategyError("strategy 'balance' chose the illegal option card 9")
+
+
+def blames_the_timer(view, rng):
+    raise engine.TimerError("--timeout needs a system with SIGALRM timers")
+'''
+
+
+@pytest.mark.parametrize(("name", "raised"), [("blames_the_game", "GameError"), ("blames_a_seat", "StrategyError"),
+                                              ("blames_the_timer", "TimerError")])
+def test_a_plugin_raising_simtools_own_errors_is_named_as_their_author(tmp_path, name, raised):
+    # before: the plugin's words were the run's error as they stood: "game 'black-white' dealt a
+    # card twice ...", "strategy 'balance' chose the illegal option card 9", blaming the game or
+    # another seat (a bot contest's entry could frame another)
+    import simtool
+
+    (tmp_path / "forges.py").write_text(FORGES)
+    with pytest.raises(SimtoolError) as caught:
+        simtool.run("black-white", n=30, seed=1, seats={0: f"{tmp_path / 'forges.py'}:{name}"})
+    assert str(caught.value).startswith(f"strategy 'forges.py:{name}' raised {raised}: "), str(caught.value)
+
+
+# --- interruption --------------------------------------------------------------------------
+
+
+def test_a_review_stopped_before_it_played_says_nothing_was_kept(tmp_path, monkeypatch):
+    # before: Ctrl-C in the pilot (before OUT/runs exists) said 'interrupted; finished chunks are
+    # kept in OUT/runs: run the same simtool review again to go on', of a folder that was not there
+    from simtool.commands import review as reviews
+
+    from .test_cli import cli
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(reviews, "review", stopped)
+    r = cli("review", "--game", "black-white", "--out", tmp_path / "o", "--quiet")
+    assert r.exit_code == 130 and "interrupted; no result was written" in r.output, r.output
+    (tmp_path / "p" / "runs").mkdir(parents=True)
+    r = cli("review", "--game", "black-white", "--out", tmp_path / "p", "--quiet")
+    assert r.exit_code == 130 and "finished chunks are kept in" in r.output, r.output
+
+
+def test_a_blank_baseline_on_the_command_line_is_refused_not_read_as_the_working_folder(tmp_path, baseline):
+    # before: --baseline "" (an unset "$BASE") was Path(""), the working folder: run inside a
+    # review's folder it compared with that review without a word
+    r = simtool("review", "--game", "black-white", "--out", tmp_path / "o", "--baseline", "", "--jobs", "1",
+                "--quiet", cwd=baseline)
+    one_line(r, "bad --baseline ''; expected a folder path")
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_blank_run_folder_given_to_report_is_refused_not_read_as_the_working_folder(tmp_path, leads_run):
+    # before: simtool report "" (an unset "$RUN") inside a run folder reported that run, exit 0
+    r = simtool("report", "", "-o", tmp_path / "page.html", cwd=leads_run)
+    one_line(r, "bad run folder ''; expected a folder path")
+    assert not (tmp_path / "page.html").exists()
+
+
+def test_a_replay_of_a_deal_past_every_run_is_quoted_short(tmp_path):
+    # before: 'bad --deal 1000...000; expected a deal number ...', the number in its 401 digits
+    r = simtool("replay", "--game", "black-white", "--seed", "1", "--deal", "1e400", cwd=tmp_path)
+    text = one_line(r, "bad --deal 100", "...; expected a deal number 0 to 9223372036854775806")
+    assert len(text) < 150, text
