@@ -283,7 +283,8 @@ def test_sizes_round_down_to_powers_of_two_and_their_halves_again(x, rounded):
 
 
 def test_ctrl_c_says_how_to_go_on(tmp_path, monkeypatch):
-    def interrupted(*args, **kw):
+    def interrupted(*args, **kw):  # once its runs have begun (before them: tests/test_hostile16.py)
+        (tmp_path / "r" / "runs").mkdir(parents=True)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(reviews, "setup", interrupted)
