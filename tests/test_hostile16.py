@@ -16,6 +16,7 @@ import pytest
 
 from simtool.commands.review import Sizes
 from simtool.errors import SimtoolError
+from tests.test_hardening_round21 import one_line
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = Sizes(deals=1024, matches=16, restrictions=256, duplicate=64, search=8, random=0, leads=0)
@@ -32,15 +33,6 @@ def simtool(*args, cwd: Path, timeout: float = 120, memory: int | None = None) -
     return subprocess.run([sys.executable, "-c", "import sys; from simtool.cli import main; sys.exit(main())",
                            *map(str, args)], cwd=cwd, env=environ, capture_output=True, text=True, timeout=timeout,
                           preexec_fn=limit if memory else None)
-
-
-def one_line(r: subprocess.CompletedProcess, *needles: str) -> str:
-    assert r.returncode == 2, (r.returncode, r.stderr[-3000:])
-    text = r.stderr.strip()
-    assert "\n" not in text and text.startswith("error: "), text[-3000:]
-    for needle in needles:
-        assert needle in text, text
-    return text
 
 
 def within(seconds: float, call):
@@ -165,14 +157,15 @@ def baseline(tmp_path_factory) -> Path:
     return folder
 
 
-def edited(baseline: Path, where: Path, change) -> Path:
+def edited(baseline: Path, where: Path, change, record: str = "review.json") -> Path:
+    """A copy of the folder ``baseline`` at ``where`` whose ``record`` was changed by ``change``."""
     import json
     import shutil
 
     shutil.copytree(baseline, where)
-    data = json.loads((where / "review.json").read_text())
+    data = json.loads((where / record).read_text())
     change(data)
-    (where / "review.json").write_text(json.dumps(data))
+    (where / record).write_text(json.dumps(data))
     return where
 
 
@@ -241,14 +234,7 @@ def leads_run(tmp_path_factory) -> Path:
 
 
 def edited_run(run: Path, where: Path, change) -> Path:
-    import json
-    import shutil
-
-    shutil.copytree(run, where)
-    data = json.loads((where / "run.json").read_text())
-    change(data)
-    (where / "run.json").write_text(json.dumps(data))
-    return where
+    return edited(run, where, change, "run.json")
 
 
 @pytest.mark.parametrize("name", [[], {}])
