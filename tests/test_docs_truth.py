@@ -25,8 +25,8 @@ def test_metrics_example_makes_every_folder_it_reads(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     play, measure, got = simtool.run, simtool.metrics, {}
 
-    def small(game, n, **kw):  # the doc's sizes take a minute; the same line-ups at 40 deals
-        return play(game, min(n, 40), **{**kw, "lead_history": kw.get("lead_history") and 40})
+    def small(game, n, **kw):  # the doc's sizes take a minute; the same line-ups at 8 deals (2 a rotation)
+        return play(game, min(n, 8), **{**kw, "lead_history": kw.get("lead_history") and 8})
 
     monkeypatch.setattr(simtool, "run", small)
     monkeypatch.setattr(simtool, "metrics", lambda folders: got.update(measure(folders)))
