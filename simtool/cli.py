@@ -25,6 +25,26 @@ defer("polars")  # before the modules below import it: see simtool.lazy
 # and multiplies only small matrices. Before numpy is imported; a value the user set is kept.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+
+def _embedded_dask_asked(argv: list[str]) -> bool:
+    """Whether the command line of the installed ``simtool`` command asks for the dask cluster
+    simtool starts itself: ``--backend dask`` and no ``--scheduler``."""
+    if not argv or Path(argv[0]).stem != "simtool":  # a caller's own process (tests, the API)
+        return False
+    args = argv[1:]
+    dask = any(a == "--backend=dask" or (a == "--backend" and args[i + 1:i + 2] == ["dask"])
+               for i, a in enumerate(args))
+    return dask and not any(a == "--scheduler" or a.startswith("--scheduler=") for a in args)
+
+
+if _embedded_dask_asked(sys.argv):
+    # its workers' zygote imports simtool and dask for 0.6 s (a second on a slow core) before a
+    # worker can start: begun now, beside this process's imports below (0.3-0.5 s), rather than
+    # once they and the options are done (docs/speed.md, 2026-11-27 night)
+    from simtool.pipeline import cluster as _cluster
+
+    _cluster.prestart()
+
 # what a run needs before its workers start, and no more: the tables, statistics and the dask
 # cluster are imported by the functions that use them
 from simtool.commands.run import execute_run  # noqa: E402

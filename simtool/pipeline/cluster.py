@@ -210,10 +210,11 @@ class Embedded:
         self.client = self.scheduler = self.zygote = None
         self.commands: int | None = None  # the zygote's standard input
         self.reports = b""  # the zygote's last report line, while incomplete
-        # the workers' lifeline: the write end stays here (never in a forked child), so the
-        # kernel closes it when this process ends, however, and the workers end with it
-        self.life, self.lifeline = os.pipe()
-        _lifelines.add(self.lifeline)
+        early = _take_early()
+        if early is not None:  # started as this process started (prestart): its imports are under way
+            self.life, self.lifeline, self.zygote, self.commands, self.zygote_log = early
+        else:
+            self.life, self.lifeline = _lifeline()
         try:
             for attempt in range(1, PORT_TRIES + 1):
                 # the workers start first and wait for their scheduler: the zygote's imports (a
@@ -266,26 +267,8 @@ class Embedded:
             pass
 
     def _start_zygote(self) -> None:
-        """The workers' zygote, in a session of its own: a Ctrl-C typed at simtool is simtool's
-        alone (its workers have sessions of their own too). Its output goes to a file, read only
-        to say why it ended."""
-        self.zygote_log = tempfile.TemporaryFile()
-        src = str(Path(__file__).resolve().parents[2])  # the simtool (and strategies) it must import
-        # polars: one thread, as in a forked worker (one worker a core; more would contend)
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")])),
-                   DASK_LOGGING__DISTRIBUTED="error", POLARS_MAX_THREADS=os.environ.get("POLARS_MAX_THREADS", "1"),
-                   **{daskworker.PIPE: str(self.life)},
-                   **{"DASK_" + key.upper().replace(".", "__").replace("-", "_"): str(value)
-                      for key, value in IDLE.items()})
-        commands, self.commands = os.pipe()
-        _lifelines.add(self.commands)  # its end, like the lifeline's, ends the zygote and its workers
-        try:
-            self.zygote = subprocess.Popen([sys.executable, "-m", daskworker.__name__, "zygote", PRELOAD],
-                                           stdin=commands, stdout=subprocess.PIPE, stderr=self.zygote_log,
-                                           env=env, start_new_session=True, pass_fds=(self.life,))
-        finally:
-            os.close(commands)
-        os.set_blocking(self.zygote.stdout.fileno(), False)
+        """The workers' zygote (see :func:`_spawn_zygote`)."""
+        self.zygote, self.commands, self.zygote_log = _spawn_zygote(self.life)
 
     def _read(self) -> bool:
         """Take in what the zygote reported: the workers forked and those ended; whether it has
@@ -355,10 +338,8 @@ class Embedded:
         if self.scheduler is not None:
             _quietly(self.scheduler.close, timeout=2)
         self._kill_workers()
-        for fd in (self.life, self.lifeline):
-            if fd is not None:
-                _lifelines.discard(fd)
-                os.close(fd)
+        if self.life is not None:
+            _close_lifeline(self.life, self.lifeline)
         self.life = self.lifeline = None
 
     def _kill_workers(self) -> None:
@@ -381,6 +362,93 @@ class Embedded:
         self.zygote.stdout.close()
         self.zygote_log.close()
         self.zygote, self.commands, self.reports, self.procs = None, None, b"", []
+
+
+def _lifeline() -> tuple[int, int]:
+    """The workers' lifeline: its read end for the zygote and the workers, its write end held
+    here only (never in a forked child), so that the kernel closes it when this process ends,
+    however, and the workers end with it."""
+    life, lifeline = os.pipe()
+    _lifelines.add(lifeline)
+    return life, lifeline
+
+
+def _spawn_zygote(life: int) -> tuple[subprocess.Popen, int, object]:
+    """The workers' zygote, in a session of its own: a Ctrl-C typed at simtool is simtool's
+    alone (its workers have sessions of their own too); the write end of its standard input,
+    which ends it when closed; the file its output goes to, read only to say why it ended."""
+    log = tempfile.TemporaryFile()
+    src = str(Path(__file__).resolve().parents[2])  # the simtool (and strategies) it must import
+    # polars: one thread, as in a forked worker (one worker a core; more would contend)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")])),
+               DASK_LOGGING__DISTRIBUTED="error", POLARS_MAX_THREADS=os.environ.get("POLARS_MAX_THREADS", "1"),
+               **{daskworker.PIPE: str(life)},
+               **{"DASK_" + key.upper().replace(".", "__").replace("-", "_"): str(value)
+                  for key, value in IDLE.items()})
+    commands, write = os.pipe()
+    _lifelines.add(write)  # its end, like the lifeline's, ends the zygote and its workers
+    try:
+        zygote = subprocess.Popen([sys.executable, "-m", daskworker.__name__, "zygote", PRELOAD],
+                                  stdin=commands, stdout=subprocess.PIPE, stderr=log,
+                                  env=env, start_new_session=True, pass_fds=(life,))
+    except BaseException:
+        _lifelines.discard(write)
+        os.close(write)
+        log.close()
+        raise
+    finally:
+        os.close(commands)
+    os.set_blocking(zygote.stdout.fileno(), False)
+    return zygote, write, log
+
+
+_early: tuple | None = None
+"""The zygote :func:`prestart` started, with its lifeline, until a cluster takes it."""
+
+
+def prestart() -> None:
+    """Start the embedded workers' zygote now, as the ``simtool`` command starts, where its
+    command line asks for the embedded cluster: its imports (0.6 s here, a second on a slower
+    core, one after another in one process) then run beside this process's own, rather than
+    after them, and the workers join that much sooner. Ended with the cluster, or with this
+    process if no cluster takes it (a refused option, nothing left to play)."""
+    global _early
+    if _early is not None or importlib.util.find_spec("distributed") is None:
+        return
+    life, lifeline = _lifeline()
+    try:
+        _early = (life, lifeline, *_spawn_zygote(life))
+    except OSError:  # no process to spare now: the cluster tries again when it starts
+        _close_lifeline(life, lifeline)
+
+
+def _take_early() -> tuple | None:
+    global _early
+    early, _early = _early, None
+    return early
+
+
+def _end_early() -> None:
+    """End a zygote that :func:`prestart` started and no cluster took."""
+    early = _take_early()
+    if early is not None:
+        life, lifeline, zygote, commands, log = early
+        zygote.terminate()  # it forked no worker: nothing to wait for but its own end
+        _lifelines.discard(commands)
+        os.close(commands)
+        try:
+            zygote.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # stuck in the kernel: the system reaps it
+            zygote.kill()
+        zygote.stdout.close()
+        log.close()
+        _close_lifeline(life, lifeline)
+
+
+def _close_lifeline(life: int, lifeline: int) -> None:
+    _lifelines.discard(lifeline)
+    for fd in (life, lifeline):
+        os.close(fd)
 
 
 def _joins(cluster: Embedded):
@@ -521,9 +589,11 @@ def current() -> Embedded | None:
 
 
 def close_embedded() -> None:
-    """Stop the embedded cluster, if one is running (the end of a command, an error, Ctrl-C)."""
+    """Stop the embedded cluster, if one is running (the end of a command, an error, Ctrl-C),
+    and a zygote started for one that never came."""
     with _lock:
         _close()
+        _end_early()
 
 
 atexit.register(close_embedded)  # an API caller's cluster: closed at its exit at the latest

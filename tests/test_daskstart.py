@@ -1,0 +1,94 @@
+"""The embedded dask cluster's fixed costs at the start and end of a command (issue 27; docs/speed.md,
+"2026-11-27 night")."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("distributed")
+psutil = pytest.importorskip("psutil")
+pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX sessions and process groups")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# the installed command's process, up to its options: argv as `simtool ...` gives it
+AS_COMMAND = '''
+import json, sys
+play = sys.argv[3:] == ["play"]
+sys.argv = [sys.argv[1] + "/bin/simtool", *json.loads(sys.argv[2])]
+import simtool.cli as cli
+from simtool.pipeline import cluster
+
+early = cluster._early
+print("@@", early[2].pid if early else 0, flush=True)
+if play:
+    taken = []
+    init = cluster.Embedded.__init__
+
+    def adopt(self, size):
+        init(self, size)
+        taken.append(self.zygote.pid)
+
+    cluster.Embedded.__init__ = adopt
+    code = cli.main(sys.argv[1:])
+    print("@@", taken[0] if taken else 0, code, flush=True)
+'''
+
+
+def as_command(args: list[str], cwd: Path, play: bool = False) -> tuple[list[str], str]:
+    """What AS_COMMAND printed (the zygote's pid as the options are read; then, where it plays
+    the command, the pid of the zygote its cluster took and the exit status), and its stderr."""
+    r = subprocess.run([sys.executable, "-c", AS_COMMAND, "/venv", json.dumps(args), *["play"] * play], cwd=cwd,
+                       capture_output=True, text=True, timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert r.returncode == 0, r.stderr[-3000:]
+    return [word for line in r.stdout.splitlines() if line.startswith("@@ ") for word in line.split()[1:]], r.stderr
+
+
+def gone(pid: int, within: float = 5) -> bool:
+    ends = time.monotonic() + within
+    while True:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        if time.monotonic() >= ends:
+            return False
+        time.sleep(0.02)
+
+
+def test_the_zygote_starts_with_the_command_and_the_cluster_takes_it(tmp_path):
+    # before: the zygote started once the options were read and simtool's own imports done
+    # (0.25-0.3 s here), and only then began its 0.6 s of imports; the workers joined that much later
+    (early, taken, code), _ = as_command(["run", "--game", "black-white", "--n", "2000", "--seed", "3", "--jobs", "2",
+                                          "--backend", "dask", "--out", str(tmp_path / "dask"), "-q"], tmp_path, True)
+    assert int(early) > 0 and taken == early and code == "0"
+    assert gone(int(early), 0)  # closed with the cluster, reaped
+    local = subprocess.run([sys.executable, "-m", "simtool.cli", "run", "--game", "black-white", "--n", "2000",
+                            "--seed", "3", "--jobs", "2", "--out", str(tmp_path / "local"), "-q"], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert local.returncode == 0, local.stderr[-2000:]
+    assert (tmp_path / "dask" / "seats.parquet").read_bytes() == (tmp_path / "local" / "seats.parquet").read_bytes()
+
+
+@pytest.mark.parametrize("args", [["run", "--backend", "local"], ["run"], ["run", "--backend", "dask", "--scheduler",
+                                                                           "tcp://127.0.0.1:9"],
+                                  ["run", "--backend=dask", "--scheduler=tcp://127.0.0.1:9"], ["run", "--out", "dask"]])
+def test_no_zygote_where_the_command_line_asks_for_no_embedded_cluster(tmp_path, args):
+    assert as_command(args, tmp_path)[0] == ["0"]
+
+
+def test_a_refused_command_ends_the_zygote_started_for_it(tmp_path):
+    # --n 0 is refused after the zygote began: one line, exit status 2, and the zygote ended,
+    # not left importing
+    (early, _, code), err = as_command(["run", "--n", "0", "--backend", "dask", "--out", str(tmp_path / "r")],
+                                       tmp_path, True)
+    assert int(early) > 0 and code == "2" and gone(int(early), 0)
+    assert len(err.strip().splitlines()) == 1 and "--n" in err
