@@ -1454,14 +1454,18 @@ def _main(argv: list[str] | None) -> int:
     before = signal.signal(signal.SIGTERM, _terminated) if own else None
     before_int = signal.signal(signal.SIGINT, _terminated) if own_int else None
     forget_interrupt()
+    returned = False
     try:
-        return _command(argv)
+        code = _command(argv)
+        returned = True
+        return code
     finally:  # the end of the command, whichever way it ended, is the end of its dask cluster
         late = _put_back([(signal.SIGTERM, before)] * own + [(signal.SIGINT, before_int)] * own_int)
         forget_interrupt()
         cluster = sys.modules.get("simtool.pipeline.cluster")
         if cluster is not None:  # never imported: no cluster was started
-            cluster.close_embedded()
+            # the installed command with its results written ends in os._exit next (main)
+            cluster.close_embedded(exiting=returned and argv is None and bool(_FINISHED) and late is None)
         if late is not None:
             raise late
 

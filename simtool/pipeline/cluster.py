@@ -588,11 +588,20 @@ def current() -> Embedded | None:
     return _embedded
 
 
-def close_embedded() -> None:
+def close_embedded(exiting: bool = False) -> None:
     """Stop the embedded cluster, if one is running (the end of a command, an error, Ctrl-C),
-    and a zygote started for one that never came."""
+    and a zygote started for one that never came.
+
+    ``exiting``: this process ends next (``os._exit``), every result written. Only the workers
+    are killed (and reaped): the client and the scheduler, threads of this process, end with it.
+    Closing them first took 0.09 s after the results with 16 workers on 2 cores, each worker told
+    to close as it was about to be killed. Should the process go on after all, they are closed at
+    its exit (atexit) or by the next call."""
     with _lock:
-        _close()
+        if exiting and _embedded is not None:
+            _embedded._kill_workers()
+        else:
+            _close()
         _end_early()
 
 
