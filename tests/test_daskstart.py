@@ -112,3 +112,56 @@ def test_a_command_ending_kills_its_workers_and_leaves_the_scheduler_to_its_exit
     finally:
         cluster.close_embedded()
     assert cluster.current() is None and own.scheduler.status.name == "closed" and own.life is None
+
+
+class _Done:
+    """A task already played, as a dask future says it."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def done(self) -> bool:
+        return True
+
+    def result(self):
+        return self.value
+
+    def add_done_callback(self, callback) -> None:
+        callback(self)
+
+
+class _Client:
+    """A cluster of ``threads`` single-threaded workers that plays each task at once, noting its size."""
+
+    def __init__(self, threads: int):
+        self.threads, self.sizes = threads, []
+
+    def nthreads(self) -> dict:
+        return {f"tcp://127.0.0.1:{port}": 1 for port in range(self.threads)}
+
+    def submit(self, task, fn, group, pure=True):
+        self.sizes.append(len(group))
+        return _Done(task(fn, group))
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("count", "threads"), [(306, 16), (3052, 16), (31, 2), (306, 2)])
+def test_the_last_tasks_shrink_to_one_chunk_so_that_the_workers_end_together(monkeypatch, count, threads):
+    # before: tasks of four chunks to the end (1e7 Black & White deals, 16 workers: 77 tasks of
+    # four, a worker still holding one queued behind the one it played while others had nothing
+    # left); now they shrink in the last rounds, down to one chunk (docs/speed.md)
+    from simtool.pipeline import cluster
+
+    client = _Client(threads)
+    monkeypatch.setattr(cluster, "dask_client", lambda address: client)
+    played = list(cluster.play(lambda x: x * x, range(count), threads, "tcp://127.0.0.1:1", count,
+                               lambda item: True))
+    assert played == [(x, x * x) for x in range(count)]  # each once, in order
+    full = min(cluster.BATCH, count // (cluster.SPREAD * threads))
+    assert client.sizes[0] == full and client.sizes == sorted(client.sizes, reverse=True)
+    assert client.sizes[-2 * threads:] == [1] * 2 * threads and sum(client.sizes) == count
+    # the full size while every worker thread has TAPER tasks of it left
+    kept = (count - cluster.TAPER * threads * full) // full
+    assert client.sizes[:kept] == [full] * kept
