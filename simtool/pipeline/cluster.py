@@ -7,7 +7,9 @@ closed when the command ends, fails or is interrupted: every worker is killed (S
 holds nothing to save), never waited for. The workers are forked by one process, their *zygote*
 (:mod:`simtool.pipeline.daskworker`), that imported dask and simtool once: each worker a fresh
 interpreter importing them cost a second or more of a core, 16 of them most of a 1e7-deal run's
-difference from the local backend. A worker also ends on its own within a second of losing the
+difference from the local backend. The ``simtool`` command starts the zygote as it starts, where
+its command line asks for this cluster (:func:`prestart`), so that its imports run beside the
+command's own. A worker also ends on its own within a second of losing the
 scheduler, and at once when simtool ends (a pipe only simtool writes closes), so not even a
 ``kill -9`` of simtool, during the cluster's start-up as well, leaves one behind.
 
