@@ -15,8 +15,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Optional
 
-import typer
-
 from .lazy import defer
 
 defer("polars")  # before the modules below import it: see simtool.lazy
@@ -44,6 +42,8 @@ if _embedded_dask_asked(sys.argv):
     from simtool.pipeline import cluster as _cluster
 
     _cluster.prestart()
+
+import typer  # noqa: E402 - after the zygote's start (typer: 35-70 ms)
 
 # what a run needs before its workers start, and no more: the tables, statistics and the dask
 # cluster are imported by the functions that use them
