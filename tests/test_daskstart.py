@@ -182,3 +182,29 @@ def test_a_worker_leaves_what_it_inherited_from_the_zygote_out_of_its_garbage_co
     finally:
         cluster.close_embedded()
     assert len(counts) == 2 and all(frozen > 20_000 and frozen > 4 * tracked for frozen, tracked in counts.values())
+
+
+BEFORE_TYPER = '''
+import subprocess, sys
+sys.argv = ["/venv/bin/simtool", "run", "--backend", "dask"]
+seen = []
+popen = subprocess.Popen.__init__
+
+def spawned(self, *args, **kwargs):
+    seen.append("typer" in sys.modules)
+    popen(self, *args, **kwargs)
+
+subprocess.Popen.__init__ = spawned
+import simtool.cli
+from simtool.pipeline import cluster
+
+cluster.close_embedded()
+print(seen)
+'''
+
+
+def test_the_zygote_starts_before_the_command_line_library_is_imported(tmp_path):
+    # before: typer's import (35-70 ms) came first, then the zygote's start
+    r = subprocess.run([sys.executable, "-c", BEFORE_TYPER], cwd=tmp_path, capture_output=True, text=True,
+                       timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert r.stdout.strip() == "[False]", (r.stdout, r.stderr[-2000:])
