@@ -15,8 +15,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Optional
 
-import typer
-
 from .lazy import defer
 
 defer("polars")  # before the modules below import it: see simtool.lazy
@@ -24,6 +22,28 @@ defer("polars")  # before the modules below import it: see simtool.lazy
 # never gives it (10-20 ms of CPU on 2 cores, more on many): simtool runs one process per core
 # and multiplies only small matrices. Before numpy is imported; a value the user set is kept.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
+def _embedded_dask_asked(argv: list[str]) -> bool:
+    """Whether the command line of the installed ``simtool`` command asks for the dask cluster
+    simtool starts itself: ``--backend dask`` and no ``--scheduler``."""
+    if not argv or Path(argv[0]).stem != "simtool":  # a caller's own process (tests, the API)
+        return False
+    args = argv[1:]
+    dask = any(a == "--backend=dask" or (a == "--backend" and args[i + 1:i + 2] == ["dask"])
+               for i, a in enumerate(args))
+    return dask and not any(a == "--scheduler" or a.startswith("--scheduler=") for a in args)
+
+
+if _embedded_dask_asked(sys.argv):
+    # its workers' zygote imports simtool and dask for 0.6 s (a second on a slow core) before a
+    # worker can start: begun now, beside this process's imports below (0.3-0.5 s), rather than
+    # once they and the options are done (docs/speed.md, 2026-11-27 night)
+    from simtool.pipeline import cluster as _cluster
+
+    _cluster.prestart()
+
+import typer  # noqa: E402 - after the zygote's start (typer: 35-70 ms)
 
 # what a run needs before its workers start, and no more: the tables, statistics and the dask
 # cluster are imported by the functions that use them
@@ -1434,14 +1454,18 @@ def _main(argv: list[str] | None) -> int:
     before = signal.signal(signal.SIGTERM, _terminated) if own else None
     before_int = signal.signal(signal.SIGINT, _terminated) if own_int else None
     forget_interrupt()
+    returned = False
     try:
-        return _command(argv)
+        code = _command(argv)
+        returned = True
+        return code
     finally:  # the end of the command, whichever way it ended, is the end of its dask cluster
         late = _put_back([(signal.SIGTERM, before)] * own + [(signal.SIGINT, before_int)] * own_int)
         forget_interrupt()
         cluster = sys.modules.get("simtool.pipeline.cluster")
         if cluster is not None:  # never imported: no cluster was started
-            cluster.close_embedded()
+            # the installed command with its results written ends in os._exit next (main)
+            cluster.close_embedded(exiting=returned and argv is None and bool(_FINISHED) and late is None)
         if late is not None:
             raise late
 

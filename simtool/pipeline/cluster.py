@@ -7,7 +7,9 @@ closed when the command ends, fails or is interrupted: every worker is killed (S
 holds nothing to save), never waited for. The workers are forked by one process, their *zygote*
 (:mod:`simtool.pipeline.daskworker`), that imported dask and simtool once: each worker a fresh
 interpreter importing them cost a second or more of a core, 16 of them most of a 1e7-deal run's
-difference from the local backend. A worker also ends on its own within a second of losing the
+difference from the local backend. The ``simtool`` command starts the zygote as it starts, where
+its command line asks for this cluster (:func:`prestart`), so that its imports run beside the
+command's own. A worker also ends on its own within a second of losing the
 scheduler, and at once when simtool ends (a pipe only simtool writes closes), so not even a
 ``kill -9`` of simtool, during the cluster's start-up as well, leaves one behind.
 
@@ -100,9 +102,9 @@ def play(fn: Callable, items: Iterable, jobs: int, scheduler: str | None, count:
     pending: deque = deque()
     try:
         slots = max(1, own.size if own is not None else sum(client.nthreads().values()))
-        batch = max(1, min(BATCH, count // (SPREAD * slots)))
+        full = max(1, min(BATCH, count // (SPREAD * slots)))
         yield from _in_order(client, fn, iter(items), QUEUED * slots, own, pending,
-                             lambda item: batch if batchable(item) else 1)
+                             lambda item, handed: tapered(full, count - handed, slots) if batchable(item) else 1)
         finished = True
     finally:
         if own is None:
@@ -122,24 +124,39 @@ SPREAD = 4
 while another plays its last four chunks."""
 
 
+TAPER = 2
+"""Tasks per worker thread, at least, in what is left to hand out: the tasks of a run's last
+rounds shrink, down to one item, so that the workers end together. With tasks of four to the
+end, a worker still had one queued behind the one it played while others had nothing left
+(1e7 Black & White deals on 16 workers: 77 tasks, now 134; docs/speed.md, 2026-11-27 night)."""
+
+
+def tapered(full: int, left: int, slots: int) -> int:
+    """Items the next task takes, of at most ``full``, with ``left`` items still to hand out to
+    ``slots`` worker threads."""
+    return max(1, min(full, left // (TAPER * slots)))
+
+
 def _in_order(client, fn: Callable, items: Iterator, backlog: int, own: Embedded | None,
-              pending: deque, batch: Callable[[object], int]) -> Iterator[tuple]:
+              pending: deque, size: Callable[[object, int], int]) -> Iterator[tuple]:
     """Keep ``backlog`` tasks unfinished on the cluster; yield each task's items when it and
-    those before it are done."""
+    those before it are done. A task takes ``size(first item, items handed out before)`` items."""
     finished = threading.Event()  # set whenever a task is done: time to hand out the next
     left = True
+    handed = 0
     while True:
         finished.clear()  # before looking: a task done after the look sets it again
         busy = sum(not f.done() for _, f in pending)
         while left and busy < backlog:
             group = [next(items, _END)]
-            while group[-1] is not _END and len(group) < batch(group[0]):
+            while group[-1] is not _END and len(group) < size(group[0], handed):
                 group.append(next(items, _END))
             if group[-1] is _END:
                 left = False
                 group.pop()
                 if not group:
                     break
+            handed += len(group)
             future = client.submit(_each, fn, group, pure=False)  # pure=False: a key of its own
             future.add_done_callback(lambda _: finished.set())
             pending.append((group, future))
@@ -210,10 +227,11 @@ class Embedded:
         self.client = self.scheduler = self.zygote = None
         self.commands: int | None = None  # the zygote's standard input
         self.reports = b""  # the zygote's last report line, while incomplete
-        # the workers' lifeline: the write end stays here (never in a forked child), so the
-        # kernel closes it when this process ends, however, and the workers end with it
-        self.life, self.lifeline = os.pipe()
-        _lifelines.add(self.lifeline)
+        early = _take_early()
+        if early is not None:  # started as this process started (prestart): its imports are under way
+            self.life, self.lifeline, self.zygote, self.commands, self.zygote_log = early
+        else:
+            self.life, self.lifeline = _lifeline()
         try:
             for attempt in range(1, PORT_TRIES + 1):
                 # the workers start first and wait for their scheduler: the zygote's imports (a
@@ -266,26 +284,8 @@ class Embedded:
             pass
 
     def _start_zygote(self) -> None:
-        """The workers' zygote, in a session of its own: a Ctrl-C typed at simtool is simtool's
-        alone (its workers have sessions of their own too). Its output goes to a file, read only
-        to say why it ended."""
-        self.zygote_log = tempfile.TemporaryFile()
-        src = str(Path(__file__).resolve().parents[2])  # the simtool (and strategies) it must import
-        # polars: one thread, as in a forked worker (one worker a core; more would contend)
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")])),
-                   DASK_LOGGING__DISTRIBUTED="error", POLARS_MAX_THREADS=os.environ.get("POLARS_MAX_THREADS", "1"),
-                   **{daskworker.PIPE: str(self.life)},
-                   **{"DASK_" + key.upper().replace(".", "__").replace("-", "_"): str(value)
-                      for key, value in IDLE.items()})
-        commands, self.commands = os.pipe()
-        _lifelines.add(self.commands)  # its end, like the lifeline's, ends the zygote and its workers
-        try:
-            self.zygote = subprocess.Popen([sys.executable, "-m", daskworker.__name__, "zygote", PRELOAD],
-                                           stdin=commands, stdout=subprocess.PIPE, stderr=self.zygote_log,
-                                           env=env, start_new_session=True, pass_fds=(self.life,))
-        finally:
-            os.close(commands)
-        os.set_blocking(self.zygote.stdout.fileno(), False)
+        """The workers' zygote (see :func:`_spawn_zygote`)."""
+        self.zygote, self.commands, self.zygote_log = _spawn_zygote(self.life)
 
     def _read(self) -> bool:
         """Take in what the zygote reported: the workers forked and those ended; whether it has
@@ -355,10 +355,8 @@ class Embedded:
         if self.scheduler is not None:
             _quietly(self.scheduler.close, timeout=2)
         self._kill_workers()
-        for fd in (self.life, self.lifeline):
-            if fd is not None:
-                _lifelines.discard(fd)
-                os.close(fd)
+        if self.life is not None:
+            _close_lifeline(self.life, self.lifeline)
         self.life = self.lifeline = None
 
     def _kill_workers(self) -> None:
@@ -381,6 +379,93 @@ class Embedded:
         self.zygote.stdout.close()
         self.zygote_log.close()
         self.zygote, self.commands, self.reports, self.procs = None, None, b"", []
+
+
+def _lifeline() -> tuple[int, int]:
+    """The workers' lifeline: its read end for the zygote and the workers, its write end held
+    here only (never in a forked child), so that the kernel closes it when this process ends,
+    however, and the workers end with it."""
+    life, lifeline = os.pipe()
+    _lifelines.add(lifeline)
+    return life, lifeline
+
+
+def _spawn_zygote(life: int) -> tuple[subprocess.Popen, int, object]:
+    """The workers' zygote, in a session of its own: a Ctrl-C typed at simtool is simtool's
+    alone (its workers have sessions of their own too); the write end of its standard input,
+    which ends it when closed; the file its output goes to, read only to say why it ended."""
+    log = tempfile.TemporaryFile()
+    src = str(Path(__file__).resolve().parents[2])  # the simtool (and strategies) it must import
+    # polars: one thread, as in a forked worker (one worker a core; more would contend)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")])),
+               DASK_LOGGING__DISTRIBUTED="error", POLARS_MAX_THREADS=os.environ.get("POLARS_MAX_THREADS", "1"),
+               **{daskworker.PIPE: str(life)},
+               **{"DASK_" + key.upper().replace(".", "__").replace("-", "_"): str(value)
+                  for key, value in IDLE.items()})
+    commands, write = os.pipe()
+    _lifelines.add(write)  # its end, like the lifeline's, ends the zygote and its workers
+    try:
+        zygote = subprocess.Popen([sys.executable, "-m", daskworker.__name__, "zygote", PRELOAD],
+                                  stdin=commands, stdout=subprocess.PIPE, stderr=log,
+                                  env=env, start_new_session=True, pass_fds=(life,))
+    except BaseException:
+        _lifelines.discard(write)
+        os.close(write)
+        log.close()
+        raise
+    finally:
+        os.close(commands)
+    os.set_blocking(zygote.stdout.fileno(), False)
+    return zygote, write, log
+
+
+_early: tuple | None = None
+"""The zygote :func:`prestart` started, with its lifeline, until a cluster takes it."""
+
+
+def prestart() -> None:
+    """Start the embedded workers' zygote now, as the ``simtool`` command starts, where its
+    command line asks for the embedded cluster: its imports (0.6 s here, a second on a slower
+    core, one after another in one process) then run beside this process's own, rather than
+    after them, and the workers join that much sooner. Ended with the cluster, or with this
+    process if no cluster takes it (a refused option, nothing left to play)."""
+    global _early
+    if _early is not None or importlib.util.find_spec("distributed") is None:
+        return
+    life, lifeline = _lifeline()
+    try:
+        _early = (life, lifeline, *_spawn_zygote(life))
+    except OSError:  # no process to spare now: the cluster tries again when it starts
+        _close_lifeline(life, lifeline)
+
+
+def _take_early() -> tuple | None:
+    global _early
+    early, _early = _early, None
+    return early
+
+
+def _end_early() -> None:
+    """End a zygote that :func:`prestart` started and no cluster took."""
+    early = _take_early()
+    if early is not None:
+        life, lifeline, zygote, commands, log = early
+        zygote.terminate()  # it forked no worker: nothing to wait for but its own end
+        _lifelines.discard(commands)
+        os.close(commands)
+        try:
+            zygote.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # stuck in the kernel: the system reaps it
+            zygote.kill()
+        zygote.stdout.close()
+        log.close()
+        _close_lifeline(life, lifeline)
+
+
+def _close_lifeline(life: int, lifeline: int) -> None:
+    _lifelines.discard(lifeline)
+    for fd in (life, lifeline):
+        os.close(fd)
 
 
 def _joins(cluster: Embedded):
@@ -520,10 +605,21 @@ def current() -> Embedded | None:
     return _embedded
 
 
-def close_embedded() -> None:
-    """Stop the embedded cluster, if one is running (the end of a command, an error, Ctrl-C)."""
+def close_embedded(exiting: bool = False) -> None:
+    """Stop the embedded cluster, if one is running (the end of a command, an error, Ctrl-C),
+    and a zygote started for one that never came.
+
+    ``exiting``: this process ends next (``os._exit``), every result written. Only the workers
+    are killed (and reaped): the client and the scheduler, threads of this process, end with it.
+    Closing them first took 0.09 s after the results with 16 workers on 2 cores, each worker told
+    to close as it was about to be killed. Should the process go on after all, they are closed at
+    its exit (atexit) or by the next call."""
     with _lock:
-        _close()
+        if exiting and _embedded is not None:
+            _embedded._kill_workers()
+        else:
+            _close()
+        _end_early()
 
 
 atexit.register(close_embedded)  # an API caller's cluster: closed at its exit at the latest
