@@ -31,7 +31,7 @@ import numpy as np
 
 from . import bits, deck
 from .arguments import option
-from .errors import GameError, OutOfMemory, SimtoolError, StrategyError, by_the_user, describe
+from .errors import GameError, OutOfMemory, SimtoolError, StrategyError, by_the_user, describe, thrown
 
 ROUND_CAP = 200
 """Safety cap on the rounds of one match (every page of docs/rules, **Common rules**)."""
@@ -1106,6 +1106,8 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
             raise
         raise _raised(strategy, exc, d, game, ctx, idx) from None
     except MemoryError as exc:  # the machine's limit, not the strategy's bug
+        if thrown(exc):  # the plugin's own raise: "fewer --jobs" and --resume met it again
+            raise _raised(strategy, exc, d, game, ctx, idx) from None
         raise OutOfMemory(f"out of memory while strategy '{strategy.name}' chose (decision "
                           f"'{d.kind}' of {game.id}): {describe(exc)}; run with fewer {option('jobs')}, or "
                           f"give the run more memory") from None
@@ -1802,12 +1804,13 @@ def _game_errors(play):
 def _the_games(game: Game, exc: BaseException) -> str | None:
     """``exc``, raised by ``game``'s code, as the game's failure in words ("game 'G' (module)
     raised ..."); ``None`` where it is not the game's to name: an error simtool named already (a
-    strategy's), memory, a search's time running out in the game's code of a world it plays
-    (:class:`Overtime`, the search's ``--timeout``), the user's Ctrl-C, and simtool's own games
+    strategy's), the machine's memory (not the game's own ``raise``), a search's time running out
+    in the game's code of a world it plays (:class:`Overtime`, the search's ``--timeout``), the
+    user's Ctrl-C, and simtool's own games
     (their traceback is a bug report)."""
     if isinstance(exc, OutsideTable):  # put/add know the table, not the game
         return f"game '{game.id}' ({type(game).__module__}) wrote {exc}"
-    if isinstance(exc, (SimtoolError, MemoryError, Overtime)):
+    if isinstance(exc, (SimtoolError, Overtime)) or (isinstance(exc, MemoryError) and not thrown(exc)):
         return None
     module = type(game).__module__
     if module.startswith("simtool.") or (isinstance(exc, KeyboardInterrupt) and by_the_user()):

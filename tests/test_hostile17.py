@@ -1,0 +1,48 @@
+"""Hostile round 17 (the 23rd): plugins that misbehave in new ways, odd option values, hand-edited
+and damaged folders, hostile names in pages. Each test failed on the code before its fix."""
+
+from __future__ import annotations
+
+import pytest
+
+import simtool
+from simtool.errors import OutOfMemory, SimtoolError
+from tests.test_hardening_round5 import TOY, toy_variant
+
+MEMORY = '''
+import numpy as np
+from strategies import strategy
+
+@strategy("mine", "raises MemoryError itself")
+def mine(view, rng):
+    raise MemoryError("my table is full")
+
+@strategy("real", "asks numpy for more memory than any machine has")
+def real(view, rng):
+    return np.zeros(10**15)
+'''
+
+
+def test_a_strategys_own_memory_error_is_its_error_not_the_machines(tmp_path):
+    # before: "out of memory while strategy 'mem.py:mine' chose ...; run with fewer --jobs, or give
+    # the run more memory", its chunks kept for a --resume that met the same raise (with --isolate
+    # the same plugin was named as raising MemoryError)
+    (tmp_path / "mem.py").write_text(MEMORY)
+    with pytest.raises(SimtoolError) as raised:
+        simtool.run("black-white", n=30, seed=1, jobs=1, seats={0: f"{tmp_path / 'mem.py'}:mine"})
+    assert not isinstance(raised.value, OutOfMemory)
+    assert "strategy 'mem.py:mine' raised MemoryError: my table is full (decision 'lead'" in str(raised.value)
+    with pytest.raises(OutOfMemory, match="out of memory while strategy 'mem.py:real' chose .*fewer jobs"):
+        simtool.run("black-white", n=30, seed=1, jobs=1, seats={0: f"{tmp_path / 'mem.py'}:real"})
+
+
+def test_a_game_modules_own_memory_error_is_the_games_error(tmp_path, monkeypatch):
+    # before: "out of memory (MemoryError: my table is full); run with fewer jobs=, ...", the game
+    # not named
+    toy_variant(tmp_path, monkeypatch, "memory_match_over", TOY.replace(
+        "def match_over(self, match, rnd):",
+        "def match_over(self, match, rnd):\n        raise MemoryError('my table is full')"))
+    with pytest.raises(SimtoolError) as raised:
+        simtool.run("climb", n=100, jobs=1, strategy="random", unit="match", seed=1)
+    assert not isinstance(raised.value, OutOfMemory)
+    assert "game 'climb' (memory_match_over) raised MemoryError: my table is full" in str(raised.value)
