@@ -152,7 +152,9 @@ def describe(exc: BaseException) -> str:
     """``Type: message`` on one line, even for an exception whose ``str`` fails."""
     try:
         text = " ".join(str(exc).split())
-    except Exception:
+    except BaseException as failed:  # a plugin's __str__ raising SystemExit ended simtool without a word
+        if isinstance(failed, KeyboardInterrupt) and by_the_user():
+            raise
         text = "(an exception whose message cannot be printed)"
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 

@@ -46,3 +46,40 @@ def test_a_game_modules_own_memory_error_is_the_games_error(tmp_path, monkeypatc
         simtool.run("climb", n=100, jobs=1, strategy="random", unit="match", seed=1)
     assert not isinstance(raised.value, OutOfMemory)
     assert "game 'climb' (memory_match_over) raised MemoryError: my table is full" in str(raised.value)
+
+
+UNPRINTABLE = '''
+from strategies import strategy
+
+class Quits(Exception):
+    def __str__(self):
+        raise SystemExit(3)
+
+class Stops(Exception):
+    def __str__(self):
+        raise KeyboardInterrupt
+
+@strategy("quits", "raises an exception whose message ends the process")
+def quits(view, rng):
+    raise Quits()
+
+@strategy("stops", "raises an exception whose message raises KeyboardInterrupt")
+def stops(view, rng):
+    raise Stops()
+'''
+
+
+@pytest.mark.parametrize("name,kind", [("quits", "Quits"), ("stops", "Stops")])
+def test_an_exception_whose_message_raises_a_base_exception_is_named(tmp_path, capsys, name, kind):
+    # before: `quits` ended simtool with exit status 3 and not a word (SystemExit from str(exc)
+    # as the error was worded); `stops` read as Ctrl-C: "interrupted; finish the run with:
+    # simtool run --resume", exit 130, and the resume stopped the same way
+    from simtool import cli
+
+    (tmp_path / "unprintable.py").write_text(UNPRINTABLE)
+    code = cli.main(["run", "--game", "black-white", "--n", "30", "-j", "1", "--seat",
+                     f"0={tmp_path / 'unprintable.py'}:{name}", "--out", str(tmp_path / "r")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"raised {kind}: (an exception whose message cannot be printed)" in err
+    assert not (tmp_path / "r").exists()
