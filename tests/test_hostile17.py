@@ -83,3 +83,24 @@ def test_an_exception_whose_message_raises_a_base_exception_is_named(tmp_path, c
     assert code == 2 and err.count("\n") == 1, err
     assert f"raised {kind}: (an exception whose message cannot be printed)" in err
     assert not (tmp_path / "r").exists()
+
+
+def test_a_sweep_resume_meeting_a_cell_played_otherwise_offers_what_it_takes(tmp_path, capsys):
+    # before: "... holds a run played with other settings: ...; play it again with --force, or
+    # choose another folder", and `sweep --resume DIR --force` was refused ("--force cannot change")
+    from simtool import cli
+
+    runs = tmp_path / "runs"
+    assert cli.main(["sweep", "--game", "black-white", "--lineup", "random", "--n", "10", "--seed", "1",
+                     "--runs", str(runs), "--out", str(tmp_path / "s.html"), "-q"]) == 0
+    cell = runs / "black-white_3p_random"
+    assert cli.main(["run", "--game", "black-white", "--n", "10", "--seed", "2", "--out", str(cell),
+                     "--force", "-q"]) == 0
+    capsys.readouterr()
+    assert cli.main(["sweep", "--resume", str(runs), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "seed 2 (now 1)" in err and "--force" not in err, err
+    assert f"play it again in a new folder, or in {runs} once that folder is moved out of it" in err
+    cell.rename(tmp_path / "kept")
+    assert cli.main(["sweep", "--resume", str(runs), "-q"]) == 0  # as the line says
+    assert (cell / "run.json").is_file()
