@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache, wraps
 from typing import Any
@@ -405,6 +406,20 @@ class WorldsMisuse(StrategyError):
     engine names the strategy and the deal (the line was "play_out: ...", the strategy unsaid)."""
 
 
+_PLAYING_OUT: ContextVar[bool] = ContextVar("simtool_playing_out", default=False)
+"""True while worlds are played out (in this thread or task: dask plays in threads): a strategy
+of a play-out that plays out worlds of its own searches inside a search, which a plugin naming
+itself as its play-out did without end (twice the memory per level, until the system killed the
+run), as ``pimc@playout=pimc`` is refused."""
+
+
+def _not_nested(call: str) -> None:
+    if _PLAYING_OUT.get():
+        raise WorldsMisuse(f"{call}: called from a play-out (the play-out's strategy searches worlds of its "
+                           f"own, a search in a search, which nests without end where a search plays out "
+                           f"itself); play the play-outs with a strategy that does not search")
+
+
 @dataclass
 class Hidden:
     """The hands' cards a seat has not seen, per deal of its view (:meth:`Game.hidden_cards`)."""
@@ -604,11 +619,12 @@ class Worlds:
         """Play every world from its decision to the end of the round with ``strategy`` (a name or
         a strategy object) at every seat, the acting one included; the round's per-seat results
         as :meth:`play_out` returns them. An observer's estimate: no seat's choice is given."""
+        _not_nested("play_on")
         state, play, d = self._start()
         n = len(self)
         ctx = _WorldsContext(self._game.id, 0, n, "world", np.arange(n), resolve=self._resolve)
         lineup = Lineup([self._player(strategy)], np.zeros(state.p, np.int64))
-        return self._finish(play, state, _decide(self._game, state, d, lineup, self._rng, ctx), lineup, ctx)
+        return self._played(play, state, lambda: _decide(self._game, state, d, lineup, self._rng, ctx), lineup, ctx)
 
     def play_out(self, choices, strategy) -> dict[str, np.ndarray]:
         """Apply the acting seat's ``choices`` ``(m*k,)`` in every world, play the rest of the round
@@ -617,6 +633,7 @@ class Worlds:
 
         At a simultaneous decision the other seats' choices are drawn from ``strategy``.
         """
+        _not_nested("play_out")
         state, play, d = self._start()
         n, p = len(self), state.p
         picks = [strategy] * p if isinstance(strategy, str) or callable(strategy) else list(strategy)
@@ -646,12 +663,21 @@ class Worlds:
         if wrong is not None:
             raise WorldsMisuse(f"play_out: the choices must be {n} legal options (integers) of the "
                                f"'{d.kind}' decision in every world; got {wrong}")
-        if d.seat is None:
-            choice = _decide(self._game, state, d, lineup, self._rng, ctx)
-            choice[np.arange(n), self._seat] = choices
-        else:
-            choice = choices
-        return self._finish(play, state, choice, lineup, ctx)
+        def choice():
+            if d.seat is None:
+                drawn = _decide(self._game, state, d, lineup, self._rng, ctx)
+                drawn[np.arange(n), self._seat] = choices
+                return drawn
+            return choices
+        return self._played(play, state, choice, lineup, ctx)
+
+    def _played(self, play, state, choice, lineup, ctx) -> dict[str, np.ndarray]:
+        """:meth:`_finish` from ``choice()``, the strategies asked as playing out."""
+        token = _PLAYING_OUT.set(True)
+        try:
+            return self._finish(play, state, choice(), lineup, ctx)
+        finally:
+            _PLAYING_OUT.reset(token)
 
     @_games_code
     def _finish(self, play, state, choice, lineup, ctx) -> dict[str, np.ndarray]:

@@ -104,3 +104,25 @@ def test_a_sweep_resume_meeting_a_cell_played_otherwise_offers_what_it_takes(tmp
     cell.rename(tmp_path / "kept")
     assert cli.main(["sweep", "--resume", str(runs), "-q"]) == 0  # as the line says
     assert (cell / "run.json").is_file()
+
+
+SELF_SEARCH = '''
+from simtool import bits
+from strategies import strategy
+
+@strategy("deeper", "plays out its worlds with itself")
+def deeper(view, rng):
+    worlds = view.redeal(2, rng)
+    worlds.play_out(bits.lowest(worlds.view.legal), "{file}:deeper")
+    return bits.lowest(view.legal)
+'''
+
+
+def test_a_search_playing_out_with_itself_is_refused_not_nested_until_memory_runs_out(tmp_path):
+    # before: every play-out searched again in twice the worlds, no end: 1m42 s later the system
+    # killed simtool (exit 137, a folder of chunks/ left; pimc@playout=pimc is refused up front)
+    plugin = tmp_path / "deeper.py"
+    plugin.write_text(SELF_SEARCH.replace("{file}", str(plugin)))
+    with pytest.raises(SimtoolError, match="strategy 'deeper.py:deeper' misused its worlds: play_out: called "
+                                           "from a play-out .* a search in a search"):
+        simtool.run("black-white", n=8, seed=1, jobs=1, seats={0: f"{plugin}:deeper"})
