@@ -126,3 +126,24 @@ def test_a_search_playing_out_with_itself_is_refused_not_nested_until_memory_run
     with pytest.raises(SimtoolError, match="strategy 'deeper.py:deeper' misused its worlds: play_out: called "
                                            "from a play-out .* a search in a search"):
         simtool.run("black-white", n=8, seed=1, jobs=1, seats={0: f"{plugin}:deeper"})
+
+
+def test_force_does_not_clear_chunk_names_in_the_folder_a_chunks_link_leads_to(tmp_path):
+    # before: `simtool run --out RUN --force` with RUN/chunks a link to ../user deleted the user's
+    # seats-000000.parquet, sums-000000.json, spec.json and writer.json there (files that were
+    # not even simtool's: plain text), then wrote and removed its own chunks in that folder and
+    # ended in a traceback (NotADirectoryError: rmdir of the link) where it left that folder empty
+    user = tmp_path / "user"
+    user.mkdir()
+    names = ["seats-000000.parquet", "sums-000000.json", "spec.json", "writer.json"]
+    for name in names:
+        (user / name).write_text("precious")
+    run = tmp_path / "run"
+    simtool.run("black-white", n=10, seed=1, jobs=1, out=run)
+    (run / "chunks").symlink_to(user)
+    with pytest.raises(SimtoolError, match=r"run/chunks is a link to .*user: simtool writes and removes chunks "
+                                           r"only in a folder of the run's own"):
+        simtool.run("black-white", n=10, seed=2, jobs=1, out=run, force=True)
+    assert sorted(p.name for p in user.iterdir()) == sorted(names)
+    assert all((user / name).read_text() == "precious" for name in names)
+    assert (run / "run.json").is_file()  # the run it held, as it was
