@@ -1392,6 +1392,8 @@ may end without tearing down its modules."""
 def main(argv: list[str] | None = None) -> int:
     """Entry point: usage errors become one line and exit status 2, as our own errors do."""
     _replace_what_cannot_be_shown()
+    if argv is None:  # the installed command's own descriptors (a caller's are its own)
+        _results_apart()
     code = _main(argv)
     try:  # what is left in the buffer: a reader gone (`| head -1`) is no failure of the command
         if sys.stdout is not None:
@@ -1415,6 +1417,25 @@ def _replace_what_cannot_be_shown() -> None:
     for stream in (sys.stdout, sys.stderr):
         if getattr(stream, "errors", None) in ("strict", "surrogateescape") and hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
+
+
+def _results_apart() -> None:
+    """What the command prints on a descriptor of its own, and descriptor 1 pointed at standard
+    error: a plugin's output below Python's ``sys.stdout`` (``os.write(1, ...)``, C code, a program
+    it starts) came out among what the command prints (``simtool run -q``: its folder alone, for
+    scripts to read); a ``print`` already goes to standard error (``engine._Aside``)."""
+    stream = sys.stdout
+    try:
+        if stream is None or stream.fileno() != 1:
+            return
+        os.fstat(2)  # started with standard error closed: left as it is
+        stream.flush()
+        kept = os.dup(1)  # not inherited: a program a plugin starts gets descriptor 1, the errors
+    except (AttributeError, OSError, ValueError):  # no descriptor (a stream a caller replaced)
+        return
+    os.dup2(2, 1)
+    sys.stdout = open(kept, "w", buffering=1 if stream.line_buffering else -1,  # noqa: SIM115 - for the whole command
+                      encoding=stream.encoding, errors=stream.errors)
 
 
 _terminated = interrupt

@@ -8,6 +8,7 @@ import pytest
 import simtool
 from simtool.errors import OutOfMemory, SimtoolError
 from tests.test_hardening_round5 import TOY, toy_variant
+from tests.test_hostile16 import simtool as simtool_cli
 
 MEMORY = '''
 import numpy as np
@@ -147,3 +148,29 @@ def test_force_does_not_clear_chunk_names_in_the_folder_a_chunks_link_leads_to(t
     assert sorted(p.name for p in user.iterdir()) == sorted(names)
     assert all((user / name).read_text() == "precious" for name in names)
     assert (run / "run.json").is_file()  # the run it held, as it was
+
+
+BELOW_PRINT = '''
+import os
+import subprocess
+from simtool import bits
+from strategies import strategy
+
+@strategy("writes", "writes to descriptor 1 and starts a program that prints")
+def writes(view, rng):
+    os.write(1, b"forged line\\n")
+    subprocess.run(["echo", "from a program"], check=True)
+    return bits.lowest(view.legal)
+'''
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_plugin_writing_below_print_leaves_the_results_line_alone(tmp_path, jobs):
+    # before: `run -q` printed "forged line" and "from a program" (a program the plugin started,
+    # or os.write(1, ...)) among the folder's line a script reads; only print() was put aside
+    (tmp_path / "below.py").write_text(BELOW_PRINT)
+    done = simtool_cli("run", "--game", "black-white", "--n", "20", "-j", jobs, "-q", "--seat",
+                       "0=below.py:writes", "--out", "r", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "r\n"
+    assert "forged line" in done.stderr and "from a program" in done.stderr
