@@ -32,7 +32,17 @@ import numpy as np
 
 from . import bits, deck
 from .arguments import option
-from .errors import GameError, OutOfMemory, SimtoolError, StrategyError, by_the_user, describe, thrown
+from .errors import (
+    GameError,
+    OutOfMemory,
+    SimtoolError,
+    StrategyError,
+    by_the_user,
+    describe,
+    put_back_stop_handlers,
+    stop_handlers,
+    thrown,
+)
 
 ROUND_CAP = 200
 """Safety cap on the rounds of one match (every page of docs/rules, **Common rules**)."""
@@ -1198,7 +1208,7 @@ def _call(strategy, view, rng, state, rows, seat, sees=False):
     ``state``, ``rows`` and ``seat`` are where the view's fields are read from (see
     :func:`_opened`), locals of this small frame, cheap to look up; ``sees``: ``view.redeal``
     gives the true deal (the clairvoyant reference player, see :attr:`Lineup.sees`)."""
-    pid, results = os.getpid(), sys.stdout
+    pid, results, handlers = os.getpid(), sys.stdout, stop_handlers()
     sys.stdout = _ASIDE
     try:
         # read as an array here, where the strategy's errors are its own: a ragged list, or an
@@ -1208,6 +1218,9 @@ def _call(strategy, view, rng, state, rows, seat, sees=False):
         sys.stdout = results
         if os.getpid() != pid:
             os._exit(FORKED_EXIT)
+        # a strategy (a library it calls) that set its own Ctrl-C or SIGTERM handler made a run
+        # of one chunk, or at --jobs 1, go on to its end whatever the user pressed or sent
+        put_back_stop_handlers(handlers)
 
 
 class _Aside:

@@ -174,3 +174,34 @@ def test_a_plugin_writing_below_print_leaves_the_results_line_alone(tmp_path, jo
     assert done.returncode == 0, done.stderr
     assert done.stdout == "r\n"
     assert "forged line" in done.stderr and "from a program" in done.stderr
+
+
+HANDLERS = '''
+import signal
+from simtool import bits
+from strategies import strategy
+
+seen = []
+
+@strategy("lib", "calls a library that installs its own SIGTERM handler, once")
+def lib(view, rng):
+    seen.append(signal.getsignal(signal.SIGTERM))
+    if len(seen) == 1:
+        signal.signal(signal.SIGTERM, lambda *_: None)
+    return bits.lowest(view.legal)
+'''
+
+
+def test_a_handler_a_strategy_installs_is_put_back_after_its_decision(tmp_path):
+    # before: put back only once the chunk was played: a run of one chunk (or --jobs 1) whose
+    # plugin's library took SIGTERM and Ctrl-C played on to its end whatever was sent (a one-chunk
+    # run of a plugin taking 0.5 s a decision was still playing 3 s after `kill`)
+    import signal
+    import sys
+
+    (tmp_path / "handlers.py").write_text(HANDLERS)
+    ours = signal.getsignal(signal.SIGTERM)
+    simtool.run("black-white", n=10, seed=1, jobs=1, seats={0: f"{tmp_path / 'handlers.py'}:lib"})
+    module = next(m for name, m in sys.modules.items() if getattr(m, "__file__", "") == str(tmp_path / "handlers.py"))
+    assert len(module.seen) > 2 and all(handler is ours for handler in module.seen)
+    assert signal.getsignal(signal.SIGTERM) is ours
