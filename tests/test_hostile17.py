@@ -205,3 +205,31 @@ def test_a_handler_a_strategy_installs_is_put_back_after_its_decision(tmp_path):
     module = next(m for name, m in sys.modules.items() if getattr(m, "__file__", "") == str(tmp_path / "handlers.py"))
     assert len(module.seen) > 2 and all(handler is ours for handler in module.seen)
     assert signal.getsignal(signal.SIGTERM) is ours
+
+
+EDITED = '''
+from pathlib import Path
+from simtool import bits
+from strategies import strategy
+
+@strategy("bot", "its author saves a new version of this file as the first chunk plays")
+def bot(view, rng):
+    saved = "# version " + "2"  # not in this file until it is saved again
+    if saved not in Path(__file__).read_text():
+        with open(__file__, "a") as f:
+            f.write(saved)
+    return bits.lowest(view.legal)
+'''
+
+
+def test_a_plugin_edited_while_the_run_plays_keeps_the_finished_chunks(tmp_path, small_chunks):
+    # before: the next chunk found the file changed and the run was taken back whole, its
+    # finished chunks deleted ("... has changed since the run started; ... restore the file",
+    # and no folder left to resume: 6 chunks of an hour's run lost to saving the file in an editor)
+    bot = tmp_path / "bot.py"
+    bot.write_text(EDITED)
+    out = tmp_path / "r"
+    with pytest.raises(SimtoolError, match=r"strategy plugin .*bot.py has changed since the run started; .*"
+                                           r"1 finished chunk is kept, the run unfinished: .* simtool run --resume"):
+        simtool.run("black-white", n=5 * 2048, seed=1, jobs=1, out=out, seats={0: f"{bot}:bot"})
+    assert (out / "chunks" / "sums-000000.json").is_file() and not (out / "run.json").exists()
