@@ -347,10 +347,27 @@ Jobs = Annotated[Optional[str], typer.Option("--jobs", "-j", metavar="<int>", ca
                                              help="Processes (default: all cores).")]
 Force = Annotated[bool, typer.Option("--force", help="Play again, replacing the run folders already there.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, tables or verdicts.")]
-Backend = Annotated[str, typer.Option("--backend", help="local (--jobs processes on this machine) or dask "
+def _backend_and_scheduler(ctx: typer.Context, param: typer.CallbackParam, value):
+    """Whichever of ``--backend`` and ``--scheduler`` click reads second checks the pair: a
+    ``--scheduler`` given to a local run was dropped without a word, the run played on this
+    machine, not on the cluster named (``SIMTOOL_SCHEDULER`` set for dask runs is no such slip)."""
+    other = "scheduler" if param.name == "backend" else "backend"
+    if other in ctx.params:
+        given = {param.name: value, other: ctx.params[other]}
+        if (given["backend"] == "local" and given["scheduler"] is not None
+                and ctx.get_parameter_source("scheduler").name == "COMMANDLINE"):
+            raise SimtoolError(f"--scheduler {shown(given['scheduler'])} needs --backend dask (--backend local, the "
+                               f"default, plays on this machine's processes); add --backend dask, or leave "
+                               f"--scheduler out")
+    return value
+
+
+Backend = Annotated[str, typer.Option("--backend", callback=_backend_and_scheduler,
+                                      help="local (--jobs processes on this machine) or dask "
                                       "(the cluster at --scheduler; without one, a dask cluster of "
                                       "--jobs workers started on this machine for the command).")]
 Scheduler = Annotated[Optional[str], typer.Option("--scheduler", envvar="SIMTOOL_SCHEDULER",
+                                                  callback=_backend_and_scheduler,
                                                   help="dask scheduler address, tcp://HOST:PORT "
                                                   "(--backend dask; default: a cluster of its own).")]
 def _timeout(ctx: typer.Context, text: str | None) -> float | None:

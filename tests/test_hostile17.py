@@ -233,3 +233,25 @@ def test_a_plugin_edited_while_the_run_plays_keeps_the_finished_chunks(tmp_path,
                                            r"1 finished chunk is kept, the run unfinished: .* simtool run --resume"):
         simtool.run("black-white", n=5 * 2048, seed=1, jobs=1, out=out, seats={0: f"{bot}:bot"})
     assert (out / "chunks" / "sums-000000.json").is_file() and not (out / "run.json").exists()
+
+
+@pytest.mark.parametrize("command", [["run", "--game", "black-white", "--n", "10"],
+                                     ["sweep", "--game", "black-white", "--n", "10"],
+                                     ["run", "--backend", "local", "--game", "black-white", "--n", "10"]])
+def test_a_scheduler_given_to_a_local_run_is_refused_not_dropped(tmp_path, capsys, command):
+    # before: `simtool run --scheduler tcp://HOST:8786 ...` without --backend dask played on this
+    # machine without a word, exit 0: the cluster named was never asked
+    from simtool import cli
+
+    code = cli.main([*command, "--scheduler", "tcp://127.0.0.1:1", "--out", str(tmp_path / "o"), "-q"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "--scheduler 'tcp://127.0.0.1:1' needs --backend dask" in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_scheduler_in_the_environment_leaves_a_local_run_alone(tmp_path, monkeypatch, capsys):
+    # SIMTOOL_SCHEDULER is set once for the dask runs of a shell; a local run there goes on
+    from simtool import cli
+
+    monkeypatch.setenv("SIMTOOL_SCHEDULER", "tcp://127.0.0.1:1")
+    assert cli.main(["run", "--game", "black-white", "--n", "10", "--out", str(tmp_path / "o"), "-q"]) == 0
