@@ -255,3 +255,15 @@ def test_a_scheduler_in_the_environment_leaves_a_local_run_alone(tmp_path, monke
 
     monkeypatch.setenv("SIMTOOL_SCHEDULER", "tcp://127.0.0.1:1")
     assert cli.main(["run", "--game", "black-white", "--n", "10", "--out", str(tmp_path / "o"), "-q"]) == 0
+
+
+@pytest.mark.parametrize("target", ["1e-400", "-1e-400"])
+def test_a_tuning_target_too_small_for_a_float_is_refused_not_read_as_zero(target):
+    # before: overshoot=1e-400 was tuned towards 0 and the page said "overshoot=0", as
+    # balance@mistakes=1e-400 once played mistakes=0 (docs/cli.md: refused, not read as 0)
+    from simtool import games
+    from simtool.commands.tune import parse_objective
+
+    with pytest.raises(SimtoolError, match=f"bad objective 'overshoot={target}'; expected overshoot=NUMBER"):
+        parse_objective(games.get("kansas-city"), f"overshoot={target}")
+    assert parse_objective(games.get("kansas-city"), "overshoot=1e-320").target == 1e-320
