@@ -367,10 +367,27 @@ Jobs = Annotated[Optional[str], typer.Option("--jobs", "-j", metavar="<int>", ca
                                              help="Processes (default: all cores).")]
 Force = Annotated[bool, typer.Option("--force", help="Play again, replacing the run folders already there.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, tables or verdicts.")]
-Backend = Annotated[str, typer.Option("--backend", help="local (--jobs processes on this machine) or dask "
+def _backend_and_scheduler(ctx: typer.Context, param: typer.CallbackParam, value):
+    """Whichever of ``--backend`` and ``--scheduler`` click reads second checks the pair: a
+    ``--scheduler`` given to a local run was dropped without a word, the run played on this
+    machine, not on the cluster named (``SIMTOOL_SCHEDULER`` set for dask runs is no such slip)."""
+    other = "scheduler" if param.name == "backend" else "backend"
+    if other in ctx.params:
+        given = {param.name: value, other: ctx.params[other]}
+        if (given["backend"] == "local" and given["scheduler"] is not None
+                and ctx.get_parameter_source("scheduler").name == "COMMANDLINE"):
+            raise SimtoolError(f"--scheduler {shown(given['scheduler'])} needs --backend dask (--backend local, the "
+                               f"default, plays on this machine's processes); add --backend dask, or leave "
+                               f"--scheduler out")
+    return value
+
+
+Backend = Annotated[str, typer.Option("--backend", callback=_backend_and_scheduler,
+                                      help="local (--jobs processes on this machine) or dask "
                                       "(the cluster at --scheduler; without one, a dask cluster of "
                                       "--jobs workers started on this machine for the command).")]
 Scheduler = Annotated[Optional[str], typer.Option("--scheduler", envvar="SIMTOOL_SCHEDULER",
+                                                  callback=_backend_and_scheduler,
                                                   help="dask scheduler address, tcp://HOST:PORT "
                                                   "(--backend dask; default: a cluster of its own).")]
 def _timeout(ctx: typer.Context, text: str | None) -> float | None:
@@ -1412,6 +1429,8 @@ may end without tearing down its modules."""
 def main(argv: list[str] | None = None) -> int:
     """Entry point: usage errors become one line and exit status 2, as our own errors do."""
     _replace_what_cannot_be_shown()
+    if argv is None:  # the installed command's own descriptors (a caller's are its own)
+        _results_apart()
     code = _main(argv)
     try:  # what is left in the buffer: a reader gone (`| head -1`) is no failure of the command
         if sys.stdout is not None:
@@ -1435,6 +1454,25 @@ def _replace_what_cannot_be_shown() -> None:
     for stream in (sys.stdout, sys.stderr):
         if getattr(stream, "errors", None) in ("strict", "surrogateescape") and hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
+
+
+def _results_apart() -> None:
+    """What the command prints on a descriptor of its own, and descriptor 1 pointed at standard
+    error: a plugin's output below Python's ``sys.stdout`` (``os.write(1, ...)``, C code, a program
+    it starts) came out among what the command prints (``simtool run -q``: its folder alone, for
+    scripts to read); a ``print`` already goes to standard error (``engine._Aside``)."""
+    stream = sys.stdout
+    try:
+        if stream is None or stream.fileno() != 1:
+            return
+        os.fstat(2)  # started with standard error closed: left as it is
+        stream.flush()
+        kept = os.dup(1)  # not inherited: a program a plugin starts gets descriptor 1, the errors
+    except (AttributeError, OSError, ValueError):  # no descriptor (a stream a caller replaced)
+        return
+    os.dup2(2, 1)
+    sys.stdout = open(kept, "w", buffering=1 if stream.line_buffering else -1,  # noqa: SIM115 - for the whole command
+                      encoding=stream.encoding, errors=stream.errors)
 
 
 _terminated = interrupt

@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache, wraps
 from typing import Any
@@ -31,7 +32,17 @@ import numpy as np
 
 from . import bits, deck
 from .arguments import option
-from .errors import GameError, OutOfMemory, SimtoolError, StrategyError, by_the_user, describe
+from .errors import (
+    GameError,
+    OutOfMemory,
+    SimtoolError,
+    StrategyError,
+    by_the_user,
+    describe,
+    put_back_stop_handlers,
+    stop_handlers,
+    thrown,
+)
 
 ROUND_CAP = 200
 """Safety cap on the rounds of one match (every page of docs/rules, **Common rules**)."""
@@ -405,6 +416,20 @@ class WorldsMisuse(StrategyError):
     engine names the strategy and the deal (the line was "play_out: ...", the strategy unsaid)."""
 
 
+_PLAYING_OUT: ContextVar[bool] = ContextVar("simtool_playing_out", default=False)
+"""True while worlds are played out (in this thread or task: dask plays in threads): a strategy
+of a play-out that plays out worlds of its own searches inside a search, which a plugin naming
+itself as its play-out did without end (twice the memory per level, until the system killed the
+run), as ``pimc@playout=pimc`` is refused."""
+
+
+def _not_nested(call: str) -> None:
+    if _PLAYING_OUT.get():
+        raise WorldsMisuse(f"{call}: called from a play-out (the play-out's strategy searches worlds of its "
+                           f"own, a search in a search, which nests without end where a search plays out "
+                           f"itself); play the play-outs with a strategy that does not search")
+
+
 @dataclass
 class Hidden:
     """The hands' cards a seat has not seen, per deal of its view (:meth:`Game.hidden_cards`)."""
@@ -604,11 +629,12 @@ class Worlds:
         """Play every world from its decision to the end of the round with ``strategy`` (a name or
         a strategy object) at every seat, the acting one included; the round's per-seat results
         as :meth:`play_out` returns them. An observer's estimate: no seat's choice is given."""
+        _not_nested("play_on")
         state, play, d = self._start()
         n = len(self)
         ctx = _WorldsContext(self._game.id, 0, n, "world", np.arange(n), resolve=self._resolve)
         lineup = Lineup([self._player(strategy)], np.zeros(state.p, np.int64))
-        return self._finish(play, state, _decide(self._game, state, d, lineup, self._rng, ctx), lineup, ctx)
+        return self._played(play, state, lambda: _decide(self._game, state, d, lineup, self._rng, ctx), lineup, ctx)
 
     def play_out(self, choices, strategy) -> dict[str, np.ndarray]:
         """Apply the acting seat's ``choices`` ``(m*k,)`` in every world, play the rest of the round
@@ -617,6 +643,7 @@ class Worlds:
 
         At a simultaneous decision the other seats' choices are drawn from ``strategy``.
         """
+        _not_nested("play_out")
         state, play, d = self._start()
         n, p = len(self), state.p
         picks = [strategy] * p if isinstance(strategy, str) or callable(strategy) else list(strategy)
@@ -646,12 +673,21 @@ class Worlds:
         if wrong is not None:
             raise WorldsMisuse(f"play_out: the choices must be {n} legal options (integers) of the "
                                f"'{d.kind}' decision in every world; got {wrong}")
-        if d.seat is None:
-            choice = _decide(self._game, state, d, lineup, self._rng, ctx)
-            choice[np.arange(n), self._seat] = choices
-        else:
-            choice = choices
-        return self._finish(play, state, choice, lineup, ctx)
+        def choice():
+            if d.seat is None:
+                drawn = _decide(self._game, state, d, lineup, self._rng, ctx)
+                drawn[np.arange(n), self._seat] = choices
+                return drawn
+            return choices
+        return self._played(play, state, choice, lineup, ctx)
+
+    def _played(self, play, state, choice, lineup, ctx) -> dict[str, np.ndarray]:
+        """:meth:`_finish` from ``choice()``, the strategies asked as playing out."""
+        token = _PLAYING_OUT.set(True)
+        try:
+            return self._finish(play, state, choice(), lineup, ctx)
+        finally:
+            _PLAYING_OUT.reset(token)
 
     @_games_code
     def _finish(self, play, state, choice, lineup, ctx) -> dict[str, np.ndarray]:
@@ -1106,6 +1142,8 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
             raise
         raise _raised(strategy, exc, d, game, ctx, idx) from None
     except MemoryError as exc:  # the machine's limit, not the strategy's bug
+        if thrown(exc):  # the plugin's own raise: "fewer --jobs" and --resume met it again
+            raise _raised(strategy, exc, d, game, ctx, idx) from None
         raise OutOfMemory(f"out of memory while strategy '{strategy.name}' chose (decision "
                           f"'{d.kind}' of {game.id}): {describe(exc)}; run with fewer {option('jobs')}, or "
                           f"give the run more memory") from None
@@ -1170,7 +1208,7 @@ def _call(strategy, view, rng, state, rows, seat, sees=False):
     ``state``, ``rows`` and ``seat`` are where the view's fields are read from (see
     :func:`_opened`), locals of this small frame, cheap to look up; ``sees``: ``view.redeal``
     gives the true deal (the clairvoyant reference player, see :attr:`Lineup.sees`)."""
-    pid, results = os.getpid(), sys.stdout
+    pid, results, handlers = os.getpid(), sys.stdout, stop_handlers()
     sys.stdout = _ASIDE
     try:
         # read as an array here, where the strategy's errors are its own: a ragged list, or an
@@ -1180,6 +1218,9 @@ def _call(strategy, view, rng, state, rows, seat, sees=False):
         sys.stdout = results
         if os.getpid() != pid:
             os._exit(FORKED_EXIT)
+        # a strategy (a library it calls) that set its own Ctrl-C or SIGTERM handler made a run
+        # of one chunk, or at --jobs 1, go on to its end whatever the user pressed or sent
+        put_back_stop_handlers(handlers)
 
 
 class _Aside:
@@ -1802,12 +1843,13 @@ def _game_errors(play):
 def _the_games(game: Game, exc: BaseException) -> str | None:
     """``exc``, raised by ``game``'s code, as the game's failure in words ("game 'G' (module)
     raised ..."); ``None`` where it is not the game's to name: an error simtool named already (a
-    strategy's), memory, a search's time running out in the game's code of a world it plays
-    (:class:`Overtime`, the search's ``--timeout``), the user's Ctrl-C, and simtool's own games
+    strategy's), the machine's memory (not the game's own ``raise``), a search's time running out
+    in the game's code of a world it plays (:class:`Overtime`, the search's ``--timeout``), the
+    user's Ctrl-C, and simtool's own games
     (their traceback is a bug report)."""
     if isinstance(exc, OutsideTable):  # put/add know the table, not the game
         return f"game '{game.id}' ({type(game).__module__}) wrote {exc}"
-    if isinstance(exc, (SimtoolError, MemoryError, Overtime)):
+    if isinstance(exc, (SimtoolError, Overtime)) or (isinstance(exc, MemoryError) and not thrown(exc)):
         return None
     module = type(game).__module__
     if module.startswith("simtool.") or (isinstance(exc, KeyboardInterrupt) and by_the_user()):

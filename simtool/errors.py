@@ -3,6 +3,7 @@
 # the C module: signal.getsignal's conversion of a handler to an enum takes six Python calls,
 # beyond the recursion limit a plugin may have lowered to its own depth (tests/test_hardening_round10.py)
 import _signal
+import opcode
 from contextvars import ContextVar
 
 COMMAND_LINE: ContextVar[bool] = ContextVar("simtool_command_line", default=False)
@@ -151,9 +152,24 @@ def describe(exc: BaseException) -> str:
     """``Type: message`` on one line, even for an exception whose ``str`` fails."""
     try:
         text = " ".join(str(exc).split())
-    except Exception:
+    except BaseException as failed:  # a plugin's __str__ raising SystemExit ended simtool without a word
+        if isinstance(failed, KeyboardInterrupt) and by_the_user():
+            raise
         text = "(an exception whose message cannot be printed)"
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def thrown(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised by a ``raise`` statement (a plugin's own ``raise MemoryError``,
+    its bug), not by the interpreter or numpy failing to allocate (the machine's limit: the
+    innermost frame was then calling, not raising)."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return False
+    code = tb.tb_frame.f_code.co_code
+    return 0 <= tb.tb_lasti < len(code) and code[tb.tb_lasti] == opcode.opmap["RAISE_VARARGS"]
 
 
 def os_problem(path, exc: OSError) -> str:

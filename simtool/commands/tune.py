@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable
 from contextlib import closing, contextmanager
 from dataclasses import asdict, dataclass
+from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
@@ -98,7 +99,9 @@ def parse_objective(game, text: str) -> Objective:
     if eq:
         try:
             value = float(target)
-        except ValueError:
+            if value == 0 and Decimal(target) != 0:  # 1e-400: not 0, though a float reads 0
+                value = math.nan
+        except (ValueError, ArithmeticError):
             value = math.nan
         if not math.isfinite(value):
             such = 10 if figure == "match_rounds" else 0.5  # a target the figure can reach

@@ -708,7 +708,10 @@ def saved_plan(root: Path) -> Plan:
         # ("output": 5 failed in pathlib, a traceback)
         if any(not isinstance(settings.get(key, ""), str) for key in ("output", "title")):
             raise TypeError("report")
-        return Plan(command, tuple(cells), Path(root), settings=settings, resume=finishing(command, root))
+        # --resume takes no --force, which a cell played with other settings was told to give
+        again = f"a new folder, or in {root} once that folder is moved out of it"
+        return Plan(command, tuple(cells), Path(root), settings=settings, resume=finishing(command, root),
+                    again=again)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         # the value spec_from_dict names, as the file writes it: "cell 1: n 1e400 is not ..."
         why = f": cell {len(cells) + 1}: {exc}" if isinstance(exc, ValueError) and str(exc) else ""

@@ -465,6 +465,10 @@ class RunWriter:
                                f"{finish}, or replace it with {forcing()}")
         self.created = not self.out.exists()
         self.parts = self.out / "chunks"
+        if self.parts.is_symlink():  # --force cleared simtool's chunk names in the folder it leads to
+            raise SimtoolError(f"{self.parts} is a link to {os.readlink(self.parts)}: simtool writes and removes "
+                               f"chunks only in a folder of the run's own; remove the link, or choose another "
+                               f"folder")
         self.joining: Joining | None = None
         try:
             self.out.mkdir(parents=True, exist_ok=True)

@@ -329,14 +329,16 @@ def resolve_lineup(spec: RunSpec) -> Lineup:
     import strategies
 
     unique = list(dict.fromkeys(spec.lineup))
+    # checked again for every chunk: a strategy's error, so a file edited or moved while the run
+    # plays keeps the chunks finished before it for a resume (they were all taken back)
     for name, plugin in spec.plugins.items():
         path = Path(plugin["path"])
         if not path.is_file():
-            raise SimtoolError(f"strategy plugin {name} of this run is no longer at {path}; "
-                               f"put the file back to go on")
+            raise StrategyError(f"strategy plugin {name} of this run is no longer at {path}; "
+                                f"put the file back to go on")
         if file_hash(path) != plugin["sha256"]:
-            raise SimtoolError(f"strategy plugin {path} has changed since the run started; one run "
-                               f"plays one version of it: restore the file, or start a new run")
+            raise StrategyError(f"strategy plugin {path} has changed since the run started; one run "
+                                f"plays one version of it: restore the file, or start a new run")
     found, own = [], []
     for name in unique:
         with strategies.import_settings() as settings:
