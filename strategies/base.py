@@ -27,6 +27,7 @@ from types import FunctionType, MappingProxyType, ModuleType
 
 import numpy as np
 
+from simtool import bits
 from simtool.errors import SimtoolError, by_the_user, choices, describe, put_back_stop_handlers, stop_handlers
 from simtool.options import CHOICE, NUMBER, TEXT, WHOLE, Value
 
@@ -238,8 +239,6 @@ def forced(view) -> np.ndarray | None:
     would accept nothing else, so the choices stay the same. A search plays the last trick of
     every play-out: 7 to 19% of the default heuristics' play-out batches are such (measured,
     1024 deals of each game, one pimc seat)."""
-    from simtool import bits
-
     legal = view.legal
     others = legal - np.uint64(1)
     others &= legal  # the set less its lowest member: empty for a set of one
@@ -251,8 +250,6 @@ def with_mistakes(view, rng, rate: float, choice: np.ndarray) -> np.ndarray:
     rate 0 it draws nothing, so the heuristic plays exactly as without the parameter."""
     if rate <= 0:
         return choice
-    from simtool import bits
-
     careless = rng.random(len(view)) < rate
     return np.where(careless, bits.uniform(view.legal, rng, view.n_actions), choice)
 

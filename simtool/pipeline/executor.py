@@ -58,6 +58,7 @@ from simtool.pipeline.folders import (
     recorded_columns,
     refuse_if_held,
     run_kind,
+    simtool_version,
     tables_intact,
     write_json,
 )
@@ -562,7 +563,7 @@ def metadata(spec: RunSpec, jobs: int, started: datetime, wall: float) -> dict:
         "wall_seconds": round(wall, 3),
         "versions": {
             # the imported modules' own versions: each metadata look-up scans the install (20-70 ms)
-            "simtool": version("simtool"),
+            "simtool": simtool_version(),
             "numpy": np.__version__,
             "polars": loaded_version("polars"),
             "python": platform.python_version(),
