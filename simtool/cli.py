@@ -26,8 +26,11 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 def _embedded_dask_asked(argv: list[str]) -> bool:
     """Whether the command line of the installed ``simtool`` command asks for the dask cluster
-    simtool starts itself: ``--backend dask`` and no ``--scheduler``."""
+    simtool starts itself: ``--backend dask`` and no ``--scheduler``, on it or in the environment
+    (the option's ``SIMTOOL_SCHEDULER``, read as click reads it: empty is unset)."""
     if not argv or Path(argv[0]).stem != "simtool":  # a caller's own process (tests, the API)
+        return False
+    if os.environ.get("SIMTOOL_SCHEDULER"):
         return False
     args = argv[1:]
     dask = any(a == "--backend=dask" or (a == "--backend" and args[i + 1:i + 2] == ["dask"])

@@ -385,9 +385,27 @@ def _lifeline() -> tuple[int, int]:
     """The workers' lifeline: its read end for the zygote and the workers, its write end held
     here only (never in a forked child), so that the kernel closes it when this process ends,
     however, and the workers end with it."""
-    life, lifeline = os.pipe()
+    life, lifeline = _pipe()
     _lifelines.add(lifeline)
     return life, lifeline
+
+
+def _pipe() -> tuple[int, int]:
+    """A pipe whose ends are numbered above the standard streams'. Where simtool started with one
+    of them closed (``<&-``, ``2>&-``; a daemon's way), a pipe took its number, and the zygote's
+    own stream, set up on that number in the child, replaced the lifeline: with standard input
+    closed the workers never joined and simtool waited for ever, with standard error closed the
+    run stopped, exit status 2."""
+    low: list[int] = []  # held open meanwhile, so that the next pipe gets other numbers
+    try:
+        while True:
+            ends = os.pipe()
+            if min(ends) > 2:
+                return ends
+            low.extend(ends)
+    finally:
+        for fd in low:
+            os.close(fd)
 
 
 def _spawn_zygote(life: int) -> tuple[subprocess.Popen, int, object]:
@@ -402,7 +420,7 @@ def _spawn_zygote(life: int) -> tuple[subprocess.Popen, int, object]:
                **{daskworker.PIPE: str(life)},
                **{"DASK_" + key.upper().replace(".", "__").replace("-", "_"): str(value)
                   for key, value in IDLE.items()})
-    commands, write = os.pipe()
+    commands, write = _pipe()
     _lifelines.add(write)  # its end, like the lifeline's, ends the zygote and its workers
     try:
         zygote = subprocess.Popen([sys.executable, "-m", daskworker.__name__, "zygote", PRELOAD],
