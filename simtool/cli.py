@@ -5,6 +5,7 @@
 # string again, half the build's CPU; evaluated once at import, they are only read.
 import dataclasses
 import errno
+import io
 import os
 import re
 import signal
@@ -1474,8 +1475,12 @@ def _results_apart() -> None:
     except (AttributeError, OSError, ValueError):  # no descriptor (a stream a caller replaced)
         return
     os.dup2(2, 1)
-    sys.stdout = open(kept, "w", buffering=1 if stream.line_buffering else -1,  # noqa: SIM115 - for the whole command
-                      encoding=stream.encoding, errors=stream.errors)
+    # buffered as Python buffered it: under ``python -u`` or PYTHONUNBUFFERED each line went out as
+    # printed, in its place among standard error's lines (a block buffer held it back to the end)
+    unbuffered = stream.write_through
+    sys.stdout = io.TextIOWrapper(open(kept, "wb", buffering=0 if unbuffered else -1),  # noqa: SIM115 - for the whole command
+                                  encoding=stream.encoding, errors=stream.errors,
+                                  line_buffering=stream.line_buffering, write_through=unbuffered)
 
 
 _terminated = interrupt

@@ -1,0 +1,25 @@
+"""Review of hostile round 17 (rev17b): each test failed on the code before its fix."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _python(code: str, *flags: str, env: dict | None = None, **kw) -> subprocess.CompletedProcess:
+    environ = dict(os.environ if env is None else env)
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environ.get("PYTHONPATH")]))
+    return subprocess.run([sys.executable, *flags, "-c", code], env=environ, timeout=120, **kw)
+
+
+def test_the_commands_own_output_stays_unbuffered_under_python_u():
+    # before: under `python -u` (or PYTHONUNBUFFERED) the command's stdout, moved to a descriptor of
+    # its own (c2bebb1), was block-buffered: "b\na\nc\n" in `2>&1`, its lines held back to the end
+    code = ("import sys; from simtool.cli import _results_apart; _results_apart(); "
+            "print('a'); print('b', file=sys.stderr); print('c')")
+    done = _python(code, "-u", stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert done.stdout == "a\nb\nc\n"
