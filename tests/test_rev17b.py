@@ -10,10 +10,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _python(code: str, *flags: str, env: dict | None = None, **kw) -> subprocess.CompletedProcess:
+def _python(code: str, *flags: str, args: tuple = (), env: dict | None = None, **kw) -> subprocess.CompletedProcess:
     environ = dict(os.environ if env is None else env)
     environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environ.get("PYTHONPATH")]))
-    return subprocess.run([sys.executable, *flags, "-c", code], env=environ, timeout=120, **kw)
+    return subprocess.run([sys.executable, *flags, "-c", code, *args], env=environ, timeout=120, **kw)
 
 
 def test_the_commands_own_output_stays_unbuffered_under_python_u():
@@ -23,3 +23,15 @@ def test_the_commands_own_output_stays_unbuffered_under_python_u():
             "print('a'); print('b', file=sys.stderr); print('c')")
     done = _python(code, "-u", stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert done.stdout == "a\nb\nc\n"
+
+
+def test_output_to_a_full_disk_is_one_line_not_a_traceback(tmp_path):
+    # before (without PYTHONUNBUFFERED): `simtool --version > /dev/full` printed its error line,
+    # then a traceback from main's last flush, exit status 120; bare `simtool`: a traceback alone
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    for args in (["--version"], ["--help"], []):
+        with open("/dev/full", "w") as full:
+            done = _python("import sys; sys.argv[0] = 'simtool'; from simtool.cli import main; sys.exit(main())",
+                           args=tuple(args), env=env, stdout=full, stderr=subprocess.PIPE, text=True)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stderr == "error: No space left on device\n", args
