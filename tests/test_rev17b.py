@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -35,3 +37,27 @@ def test_output_to_a_full_disk_is_one_line_not_a_traceback(tmp_path):
                            args=tuple(args), env=env, stdout=full, stderr=subprocess.PIPE, text=True)
         assert done.returncode == 2, (args, done.stderr)
         assert done.stderr == "error: No space left on device\n", args
+
+
+WRAPS = '''
+import numpy as np
+from strategies import strategy
+
+@strategy("wraps", "catches numpy's failed allocation and raises its own MemoryError from it")
+def wraps(view, rng):
+    try:
+        return np.zeros(10**15)
+    except MemoryError as exc:
+        raise MemoryError("no room for my table") from exc
+'''
+
+
+def test_a_failed_allocation_raised_again_as_a_new_memory_error_is_the_machines(tmp_path):
+    # before (5c08302): "strategy 'wraps.py:wraps' raised MemoryError: no room for my table", exit 2,
+    # as for a plugin's bug, though the machine's memory ran out and fewer --jobs is the cure
+    import simtool
+    from simtool.errors import OutOfMemory
+
+    (tmp_path / "wraps.py").write_text(WRAPS)
+    with pytest.raises(OutOfMemory, match="out of memory while strategy 'wraps.py:wraps' chose"):
+        simtool.run("black-white", n=30, seed=1, jobs=1, seats={0: f"{tmp_path / 'wraps.py'}:wraps"})
