@@ -61,3 +61,19 @@ def test_a_failed_allocation_raised_again_as_a_new_memory_error_is_the_machines(
     (tmp_path / "wraps.py").write_text(WRAPS)
     with pytest.raises(OutOfMemory, match="out of memory while strategy 'wraps.py:wraps' chose"):
         simtool.run("black-white", n=30, seed=1, jobs=1, seats={0: f"{tmp_path / 'wraps.py'}:wraps"})
+
+
+def test_a_run_folder_whose_chunks_is_a_link_is_refused_for_that_first(tmp_path):
+    # before: simtool run --out RUN (no --force), RUN/chunks a link to a folder holding a spec:
+    # "output folder RUN holds an interrupted run; finish it with --resume RUN, or replace it with
+    # --force", and each of the two was then refused for the link
+    import simtool
+    from simtool.errors import SimtoolError
+
+    (tmp_path / "user").mkdir()
+    (tmp_path / "user" / "spec.json").write_text("{}")
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "chunks").symlink_to("../user")
+    with pytest.raises(SimtoolError, match=r"chunks is a link to \.\./user: .*remove the link"):
+        simtool.run("black-white", n=20, seed=1, jobs=1, strategy="random", out=tmp_path / "run")
+    assert (tmp_path / "user" / "spec.json").read_text() == "{}"
