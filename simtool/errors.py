@@ -156,7 +156,13 @@ def describe(exc: BaseException) -> str:
         if isinstance(failed, KeyboardInterrupt) and by_the_user():
             raise
         text = "(an exception whose message cannot be printed)"
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    # the class's own name, past a metaclass's ``__name__`` property (plugin code, which raised
+    # SystemExit: simtool ended without a word)
+    name = _TYPE_NAME.__get__(type(exc), type)
+    return f"{name}: {text}" if text else name
+
+
+_TYPE_NAME = type.__dict__["__name__"]
 
 
 def thrown(exc: BaseException) -> bool:

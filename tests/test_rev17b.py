@@ -77,3 +77,31 @@ def test_a_run_folder_whose_chunks_is_a_link_is_refused_for_that_first(tmp_path)
     with pytest.raises(SimtoolError, match=r"chunks is a link to \.\./user: .*remove the link"):
         simtool.run("black-white", n=20, seed=1, jobs=1, strategy="random", out=tmp_path / "run")
     assert (tmp_path / "user" / "spec.json").read_text() == "{}"
+
+
+ODD_NAME = '''
+from strategies import strategy
+
+class Meta(type):
+    @property
+    def __name__(cls):
+        raise SystemExit(3)
+
+class Odd(Exception, metaclass=Meta):
+    pass
+
+@strategy("odd", "raises an exception whose class's name raises SystemExit")
+def odd(view, rng):
+    raise Odd("boom")
+'''
+
+
+def test_a_plugin_exception_whose_class_name_raises_system_exit_is_named_not_obeyed(tmp_path):
+    # before: bfa4918 caught a message (__str__) raising SystemExit, not a metaclass's __name__:
+    # `simtool run --seat 0=odd.py:odd` ended with exit status 3 and not a word, at any --jobs
+    import simtool
+    from simtool.errors import SimtoolError
+
+    (tmp_path / "odd.py").write_text(ODD_NAME)
+    with pytest.raises(SimtoolError, match=r"strategy 'odd.py:odd' raised Odd: boom \(decision 'lead'"):
+        simtool.run("black-white", n=20, seed=1, jobs=1, seats={0: f"{tmp_path / 'odd.py'}:odd"})
