@@ -5,6 +5,7 @@
 # string again, half the build's CPU; evaluated once at import, they are only read.
 import dataclasses
 import errno
+import io
 import os
 import re
 import signal
@@ -1440,6 +1441,11 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.flush()
     except BrokenPipeError:
         _discard(sys.stdout)
+    except OSError as exc:  # disk full (`> /dev/full`): a traceback and exit status 120 at the end
+        _discard(sys.stdout)
+        if code == 0:  # not yet said (a failure the command met itself is already its one line)
+            err.print(f"error: {one_line(os_problem(exc))}", markup=False, highlight=False, soft_wrap=True)
+            code = 2
     if argv is None and _FINISHED:  # the installed command, not a caller in this process
         # a normal teardown (modules, polars' and numpy's threads) took 0.2 to 0.5 s after the
         # results were on disk
@@ -1474,8 +1480,12 @@ def _results_apart() -> None:
     except (AttributeError, OSError, ValueError):  # no descriptor (a stream a caller replaced)
         return
     os.dup2(2, 1)
-    sys.stdout = open(kept, "w", buffering=1 if stream.line_buffering else -1,  # noqa: SIM115 - for the whole command
-                      encoding=stream.encoding, errors=stream.errors)
+    # buffered as Python buffered it: under ``python -u`` or PYTHONUNBUFFERED each line went out as
+    # printed, in its place among standard error's lines (a block buffer held it back to the end)
+    unbuffered = stream.write_through
+    sys.stdout = io.TextIOWrapper(open(kept, "wb", buffering=0 if unbuffered else -1),  # noqa: SIM115 - for the whole command
+                                  encoding=stream.encoding, errors=stream.errors,
+                                  line_buffering=stream.line_buffering, write_through=unbuffered)
 
 
 _terminated = interrupt
@@ -1558,8 +1568,14 @@ def _command(argv: list[str] | None) -> int:
     except (typer.TyperException, SimtoolError) as exc:  # click's usage errors, and ours
         message = _usage(exc) if isinstance(exc, typer.TyperException) else str(exc)
         if type(exc).__name__ == "NoArgsIsHelpError":  # bare simtool: the command list, exit 0
-            out.print(command_list(typer.main.get_command(app)), markup=False, highlight=False,
-                      soft_wrap=True)
+            try:
+                out.print(command_list(typer.main.get_command(app)), markup=False, highlight=False,
+                          soft_wrap=True)
+            except BrokenPipeError:  # `| head -1`, as for the listings
+                _discard(sys.stdout)
+            except OSError as failed:  # `> /dev/full`: raised from this handler, a traceback
+                err.print(f"error: {one_line(os_problem(failed))}", markup=False, highlight=False, soft_wrap=True)
+                return 2
             return 0
         err.print(f"error: {one_line(message)}", markup=False, highlight=False, soft_wrap=True)
         return 2

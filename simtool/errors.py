@@ -156,20 +156,34 @@ def describe(exc: BaseException) -> str:
         if isinstance(failed, KeyboardInterrupt) and by_the_user():
             raise
         text = "(an exception whose message cannot be printed)"
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    # the class's own name, past a metaclass's ``__name__`` property (plugin code, which raised
+    # SystemExit: simtool ended without a word)
+    name = _TYPE_NAME.__get__(type(exc), type)
+    return f"{name}: {text}" if text else name
+
+
+_TYPE_NAME = type.__dict__["__name__"]
 
 
 def thrown(exc: BaseException) -> bool:
     """Whether ``exc`` was raised by a ``raise`` statement (a plugin's own ``raise MemoryError``,
     its bug), not by the interpreter or numpy failing to allocate (the machine's limit: the
-    innermost frame was then calling, not raising)."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    if tb is None:
-        return False
-    code = tb.tb_frame.f_code.co_code
-    return 0 <= tb.tb_lasti < len(code) and code[tb.tb_lasti] == opcode.opmap["RAISE_VARARGS"]
+    innermost frame was then calling, not raising). A ``raise MemoryError(...)`` in the ``except``
+    of a failed allocation (``from`` it or not) is the machine's too: "fewer --jobs" is the cure."""
+    seen = set()
+    while True:  # a loop, not a recursion: a plugin may have lowered the recursion limit
+        seen.add(id(exc))
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is None:
+            return False
+        code = tb.tb_frame.f_code.co_code
+        if not (0 <= tb.tb_lasti < len(code) and code[tb.tb_lasti] == opcode.opmap["RAISE_VARARGS"]):
+            return False
+        exc = exc.__cause__ if exc.__cause__ is not None else exc.__context__
+        if not isinstance(exc, MemoryError) or id(exc) in seen:
+            return True
 
 
 def os_problem(path, exc: OSError) -> str:

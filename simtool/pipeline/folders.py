@@ -450,6 +450,13 @@ class RunWriter:
                 FolderLock(self.out).release()
             except OSError:  # a folder it cannot open: named where the writer takes its lock below
                 pass
+        self.parts = self.out / "chunks"
+        # --force cleared simtool's chunk names in the folder it leads to; checked before the
+        # folder's kind, whose "finish it with --resume, or replace it with --force" both met this
+        if self.parts.is_symlink():
+            raise SimtoolError(f"{self.parts} is a link to {os.readlink(self.parts)}: simtool writes and removes "
+                               f"chunks only in a folder of the run's own; remove the link, or choose another "
+                               f"folder")
         if kind is None:
             if resume:  # not a folder to write a new run in either: there is no run to go on with
                 raise SimtoolError(f"nothing to resume in {self.out}: it is "
@@ -473,11 +480,6 @@ class RunWriter:
             raise SimtoolError(f"output folder {self.out} holds an interrupted run; finish it with "
                                f"{finish}, or replace it with {forcing()}")
         self.created = not self.out.exists()
-        self.parts = self.out / "chunks"
-        if self.parts.is_symlink():  # --force cleared simtool's chunk names in the folder it leads to
-            raise SimtoolError(f"{self.parts} is a link to {os.readlink(self.parts)}: simtool writes and removes "
-                               f"chunks only in a folder of the run's own; remove the link, or choose another "
-                               f"folder")
         self.joining: Joining | None = None
         try:
             self.out.mkdir(parents=True, exist_ok=True)
