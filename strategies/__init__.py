@@ -83,7 +83,7 @@ RESTRICTIONS: dict[str, tuple[Restriction, ...]] = {
 
 __all__ = ["Param", "Params", "STRATEGY", "Strategy", "strategy", "registry", "broken", "resolve",
            "canonical", "split_lineup", "BUILT_IN", "Restriction", "RESTRICTIONS", "REFERENCES",
-           "sees_all", "require_fair", "built_in"]
+           "sees_all", "require_fair", "built_in", "recorded", "nested_plugins"]
 
 
 def sees_all(spec: str) -> bool:
@@ -238,6 +238,38 @@ _ISOLATING: ContextVar[bool] = ContextVar("isolating", default=False)
 ``playout``), checked as the parameters are parsed, are isolated too."""
 
 
+_RECORDED: ContextVar[dict[str, Path] | None] = ContextVar("recorded", default=None)
+"""Set while a run resolves its strategies (:func:`recorded`): where each plugin file it recorded
+lies, by the path the line-up writes (``bot.py``)."""
+
+
+@contextmanager
+def recorded(files: dict[str, Path]):
+    """Resolve a plugin the line-up names by ``files``' key (``bot.py``, as a search's parameter
+    ``pimc@playout=bot.py:bot`` writes it) from its value, the file the run recorded: a resume
+    from another folder plays the run's file, not one of that name there, or none."""
+    token = _RECORDED.set(files)
+    try:
+        yield
+    finally:
+        _RECORDED.reset(token)
+
+
+def nested_plugins(entry: str) -> list[str]:
+    """The plugins (``FILE.py:NAME``, with any parameters of their own) that the line-up entry
+    ``entry`` names among its parameters, at any depth: ``bot.py:bot`` of
+    ``pimc@playout=bot.py:bot``. A parameter's value is a plugin where it names one that exists
+    (as a line-up entry's is): no other kind of value a strategy takes is a file's path."""
+    found = []
+    for value in split(restrictions.split(entry)[0])[1].values():
+        value = str(value).strip()
+        file = plugin_file(restrictions.split(value)[0])
+        if file is not None and file.is_file():
+            found.append(value)
+            found.extend(nested_plugins(value))
+    return found
+
+
 def resolve(spec: str, game_id: str, file: Path | None = None, isolate: bool | None = None) -> Strategy:
     """The strategy named by ``spec`` for ``game_id``, or a one-line error. ``file``: where a
     plugin's file is now (a resumed run records it as an absolute path). ``isolate``: a plugin
@@ -262,6 +294,8 @@ def _resolve(spec: str, game_id: str, file: Path | None, isolate: bool) -> Strat
         return restrictions.wrap(resolve(spec, game_id, file, isolate), found, game_id)
     base, given = split(spec)
     path = plugin_file(base)
+    if path is not None and file is None:
+        file = (_RECORDED.get() or {}).get(str(path))
     if isolate and (path is not None or (base not in {s.name for s in BUILT_IN} and _entry_point(base))):
         from .isolate import described  # imported only when asked for: it loads subprocess
 

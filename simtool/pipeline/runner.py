@@ -14,6 +14,7 @@ import copy
 import dataclasses
 import functools
 import hashlib
+import json
 import os
 import random
 import stat
@@ -240,12 +241,21 @@ def plugin_files(lineup) -> dict:
     import strategies
 
     found = {}
-    for name in dict.fromkeys(lineup):
+    # a search's play-out policy (pimc@playout=bot.py:bot) plays as much as a seat's strategy
+    for name in dict.fromkeys(n for entry in lineup for n in (entry, *strategies.nested_plugins(entry))):
         file = strategies.plugin_file(name)
         if file is not None and file.is_file():
             found[name] = {"path": str(file.resolve()), "sha256": file_hash(file),
                            "beside": beside(file)}
     return found
+
+
+def recorded_files(plugins: dict) -> dict[str, Path]:
+    """Each plugin file a run recorded (its ``plugins``), by the path its line-up writes (see
+    :func:`strategies.recorded`)."""
+    import strategies
+
+    return {str(strategies.plugin_file(name)): Path(plugin["path"]) for name, plugin in plugins.items()}
 
 
 def file_hash(path: Path) -> str:
@@ -341,7 +351,7 @@ def resolve_lineup(spec: RunSpec) -> Lineup:
                                 f"plays one version of it: restore the file, or start a new run")
     found, own = [], []
     for name in unique:
-        with strategies.import_settings() as settings:
+        with strategies.import_settings() as settings, strategies.recorded(recorded_files(spec.plugins)):
             found.append(strategies.resolve(name, spec.game, Path(spec.plugins[name]["path"])
                                             if name in spec.plugins else None, spec.isolate))
         own.append(tuple(settings))
@@ -441,7 +451,7 @@ def _play(spec: RunSpec, index: int, game, lineup: Lineup, trace_id: int | None,
 
     ctx = Context(game.id, spec.seed, spec.n * c, spec.unit, start * c + np.arange(count * c, dtype=np.int64),
                   trace_id=trace_id, timeout=timeout, trace_views=trace_views,
-                  resolve=_isolating() if spec.isolate else strategies.resolve)
+                  resolve=_resolver(spec))
     if spec.leads:
         from simtool.pipeline.leads import STREAM, Recorder
 
@@ -483,6 +493,35 @@ def _isolating() -> Callable:
     import strategies
 
     return functools.partial(strategies.resolve, isolate=True)
+
+
+def _resolver(spec: RunSpec) -> Callable:
+    """How a chunk of ``spec`` resolves the strategies a search names as it plays. A run whose
+    line-up names a plugin among a search's parameters (pimc@playout=bot.py:bot) resolves it
+    from the file it recorded (checked before each chunk, as a seat's plugin is), once: a save
+    of the file while the chunk plays leaves the chunk to the version it began with, and the
+    next chunk refuses the file (:func:`resolve_lineup`), as for a seat's plugin."""
+    import strategies
+
+    if not any(strategies.nested_plugins(entry) for entry in spec.lineup):
+        return _isolating() if spec.isolate else strategies.resolve
+    return _pinned(json.dumps(spec.plugins, sort_keys=True), spec.isolate)
+
+
+@functools.lru_cache(maxsize=64)
+def _pinned(plugins: str, isolate: bool) -> Callable:
+    """A resolver for the recorded ``plugins`` (their JSON, so that a file recorded anew, edited
+    between two runs of one process, is resolved anew): one object, as :func:`_isolating`'s."""
+    import strategies
+
+    files = recorded_files(json.loads(plugins))
+
+    @functools.cache
+    def resolve(name: str, game_id: str):
+        with strategies.recorded(files):
+            return strategies.resolve(name, game_id, isolate=isolate)
+
+    return resolve
 
 
 GLOBALS_STREAM = 2
