@@ -503,7 +503,9 @@ def _resolver(spec: RunSpec) -> Callable:
     next chunk refuses the file (:func:`resolve_lineup`), as for a seat's plugin."""
     import strategies
 
-    if not any(strategies.nested_plugins(entry) for entry in spec.lineup):
+    # by what the run recorded, not by the files found from here: a resume from another folder
+    # finds no bot.py there, and its play-outs looked for one (strategy plugin file not found)
+    if not spec.plugins:
         return _isolating() if spec.isolate else strategies.resolve
     return _pinned(json.dumps(spec.plugins, sort_keys=True), spec.isolate)
 
