@@ -33,3 +33,39 @@ def test_a_moved_run_resumes_its_nested_plugin_from_a_folder_without_the_file(tm
         os.chdir(here)
     assert r.exit_code == 0, r.output
     assert (tmp_path / "moved" / "seats.parquet").read_bytes() == (tmp_path / "whole" / "seats.parquet").read_bytes()
+
+
+SEARCH = '''
+import numpy as np
+from simtool import bits
+from strategies import strategy
+
+@strategy("s", "the lowest card where one world played out by POLICY scores, else the highest")
+def s(view, rng):
+    worlds = view.redeal(1, rng)
+    out = worlds.play_out(bits.lowest(worlds.view.legal), "POLICY")
+    return np.where(out["score"][:, 0] > 0, bits.lowest(view.legal), bits.highest(view.legal))
+'''
+
+
+def test_a_second_run_of_one_process_plays_the_edited_file_a_plugin_names_as_it_plays(tmp_path, monkeypatch):
+    # before: the run's resolver (pinned for a recorded plugin, here pimc's play-out policy) cached
+    # every name the play-outs resolved, also pol/pol.py, which no run records: the second run,
+    # pol.py edited between, played the first run's pol.py (64 deals: score sum -372 twice; -608 fresh)
+    from simtool.commands.run import run
+
+    monkeypatch.chdir(tmp_path)
+    for folder in ("s", "pol", "pol2", "b"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "b" / "bot.py").write_text(BOT)
+    (tmp_path / "pol" / "pol.py").write_text(BOT)
+    (tmp_path / "pol2" / "pol.py").write_text(BOT.replace("lowest", "highest"))
+    seats = {0: "s/search.py:s", 1: "pimc@samples=2,playout=b/bot.py:bot"}
+
+    def scores(policy: str):
+        (tmp_path / "s" / "search.py").write_text(SEARCH.replace("POLICY", policy))
+        return run("black-white", 32, players=3, seats=seats, seed=4).seats["score"].to_list()
+
+    scores("pol/pol.py:bot")
+    (tmp_path / "pol" / "pol.py").write_text(BOT.replace("lowest", "highest"))
+    assert scores("pol/pol.py:bot") == scores("pol2/pol.py:bot")

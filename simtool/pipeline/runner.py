@@ -517,11 +517,19 @@ def _pinned(plugins: str, isolate: bool) -> Callable:
     import strategies
 
     files = recorded_files(json.loads(plugins))
+    fresh = _isolating() if isolate else strategies.resolve
 
     @functools.cache
-    def resolve(name: str, game_id: str):
+    def pinned(name: str, game_id: str):
         with strategies.recorded(files):
             return strategies.resolve(name, game_id, isolate=isolate)
+
+    def resolve(name: str, game_id: str):
+        # only what the run recorded is pinned: a file a plugin names as it plays (play_out(c,
+        # "pol/pol.py:p")) is in no key of this cache, and a notebook's next run, the file edited
+        # between, played the version of its first run
+        file = strategies.plugin_file(name)
+        return pinned(name, game_id) if file is not None and str(file) in files else fresh(name, game_id)
 
     return resolve
 
