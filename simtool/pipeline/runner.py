@@ -496,9 +496,9 @@ def _isolating() -> Callable:
 
 
 def _resolver(spec: RunSpec) -> Callable:
-    """How a chunk of ``spec`` resolves the strategies a search names as it plays. A run whose
-    line-up names a plugin among a search's parameters (pimc@playout=bot.py:bot) resolves it
-    from the file it recorded (checked before each chunk, as a seat's plugin is), once: a save
+    """How a chunk of ``spec`` resolves the strategies a search names as it plays. A run that
+    recorded plugin files (a seat's, or one among a search's parameters: pimc@playout=bot.py:bot)
+    resolves them from where it recorded them (checked before each chunk), once: a save
     of the file while the chunk plays leaves the chunk to the version it began with, and the
     next chunk refuses the file (:func:`resolve_lineup`), as for a seat's plugin."""
     import strategies
