@@ -3,6 +3,8 @@ the run's as a seat's plugin is). Each test failed on the code before its fix.""
 
 from __future__ import annotations
 
+import os
+
 from .test_nested import BOT, resumed_elsewhere
 
 
@@ -49,3 +51,25 @@ def test_a_second_run_of_one_process_plays_the_edited_file_a_plugin_names_as_it_
     scores("pol/pol.py:bot")
     (tmp_path / "pol" / "pol.py").write_text(BOT.replace("lowest", "highest"))
     assert scores("pol/pol.py:bot") == scores("pol2/pol.py:bot")
+
+
+def test_the_log_a_command_appends_its_results_to_is_not_recorded_beside_the_plugin(tmp_path):
+    # before: with descriptor 1 pointed at standard error (the results on a descriptor of their
+    # own), `simtool sweep ... >> log` beside bot.py recorded log among the plugin's files, and
+    # the same sweep again refused every cell: "files beside .../bot.py changed: log", exit 2
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import simtool
+
+    (tmp_path / "bot.py").write_text(BOT)
+    env = {**os.environ, "PYTHONPATH": str(Path(simtool.__file__).parents[1])}
+    with open(tmp_path / "log", "ab") as log:
+        r = subprocess.run([sys.executable, "-m", "simtool.cli", "run", "--game", "black-white", "--n", "8",
+                            "--seed", "1", "--jobs", "1", "--seat", "0=bot.py:bot", "--out", "r"],
+                           cwd=tmp_path, env=env, stdout=log, stderr=subprocess.PIPE, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "Black & White" in (tmp_path / "log").read_text()  # the results went to the log
+    assert json.loads((tmp_path / "r" / "run.json").read_text())["plugins"]["bot.py:bot"]["beside"] == {}

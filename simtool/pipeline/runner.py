@@ -275,7 +275,7 @@ def beside(plugin: Path) -> dict[str, str]:
     non-hidden regular file of its folder but itself and this process's own output (a log it is
     redirected to), the first :data:`BESIDE_FILES` by name; see :func:`file_digest`."""
     plugin = Path(plugin).resolve()
-    ours = {(s.st_dev, s.st_ino) for s in map(_fd_stat, (1, 2)) if s is not None}
+    ours = {(s.st_dev, s.st_ino) for s in map(_fd_stat, _own_output()) if s is not None}
     try:
         names = sorted(n for n in os.listdir(plugin.parent) if not n.startswith(".") and n != plugin.name)
     except OSError:  # a folder that cannot be listed: nothing there a plugin could find by name either
@@ -290,6 +290,20 @@ def beside(plugin: Path) -> dict[str, str]:
             if stat.S_ISREG(info.st_mode) and (info.st_dev, info.st_ino) not in ours:
                 found[name] = file_digest(path)
         except OSError:  # gone, or unreadable, since it was listed: nothing a plugin could read
+            continue
+    return found
+
+
+def _own_output() -> set[int]:
+    """The descriptors this process writes its output to: 1 and 2, and where the command moved
+    its results off descriptor 1 (cli._results_apart), the one ``sys.stdout`` writes to now (a
+    log it is appended to, ``>> log`` beside the plugin, was recorded, and the next sweep over the
+    same runs refused every cell: "files beside ... changed: log")."""
+    found = {1, 2}
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            found.add(stream.fileno())
+        except (AttributeError, OSError, ValueError):  # no descriptor (a stream a caller replaced)
             continue
     return found
 
