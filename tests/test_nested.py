@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shutil
 
 import pytest
 
@@ -17,6 +18,7 @@ from simtool.pipeline.runner import make_spec
 
 from .test_cli import cli, one_line_error
 from .test_hardening_runs import interrupted
+from .test_hostile17 import EDITED  # saves itself again as the first chunk plays
 
 BOT = '''
 from simtool import bits
@@ -24,20 +26,6 @@ from strategies import strategy
 
 @strategy("bot", "the lowest legal card")
 def bot(view, rng):
-    return bits.lowest(view.legal)
-'''
-
-EDITED = '''
-from pathlib import Path
-from simtool import bits
-from strategies import strategy
-
-@strategy("bot", "its author saves a new version of this file as the first chunk plays")
-def bot(view, rng):
-    saved = "# version " + "2"  # not in this file until it is saved again
-    if saved not in Path(__file__).read_text():
-        with open(__file__, "a") as f:
-            f.write(saved)
     return bits.lowest(view.legal)
 '''
 
@@ -86,8 +74,10 @@ def test_a_nested_plugin_edited_between_the_kill_and_the_resume_is_refused(tmp_p
     assert not (out / "run.json").exists()
 
 
-def test_an_unchanged_nested_plugin_resumes_from_another_folder_to_the_uninterrupted_table(tmp_path):
-    # before: from another working directory the resume looked for bot.py there and stopped
+def resumed_elsewhere(tmp_path, decoy: bool):
+    """The run of ``bot.py`` as pimc's play-out policy, played whole and cut after 2 chunks in
+    src/, the cut one moved and resumed from elsewhere/ (holding another ``bot.py`` where
+    ``decoy``): the resume's result, and the two run folders."""
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "bot.py").write_text(BOT)
     (tmp_path / "elsewhere").mkdir()
@@ -97,10 +87,17 @@ def test_an_unchanged_nested_plugin_resumes_from_another_folder_to_the_uninterru
         spec = nested_spec("bot.py", "playout")
         execute_run(spec, 1, tmp_path / "whole", False, None, keep=False)
         interrupted(tmp_path / "cut", spec, after=2)
+        shutil.move(tmp_path / "cut", tmp_path / "moved")
         os.chdir(tmp_path / "elsewhere")
-        (tmp_path / "elsewhere" / "bot.py").write_text(BOT.replace("lowest", "highest"))
-        r = cli("run", "--resume", tmp_path / "cut", "-q")
+        if decoy:
+            (tmp_path / "elsewhere" / "bot.py").write_text(BOT.replace("lowest", "highest"))
+        return cli("run", "--resume", tmp_path / "moved", "-q"), tmp_path / "moved", tmp_path / "whole"
     finally:
         os.chdir(here)
+
+
+def test_an_unchanged_nested_plugin_resumes_from_another_folder_to_the_uninterrupted_table(tmp_path):
+    # before: from another working directory the resume looked for bot.py there and stopped
+    r, cut, whole = resumed_elsewhere(tmp_path, decoy=True)
     assert r.exit_code == 0, r.output
-    assert (tmp_path / "cut" / "seats.parquet").read_bytes() == (tmp_path / "whole" / "seats.parquet").read_bytes()
+    assert (cut / "seats.parquet").read_bytes() == (whole / "seats.parquet").read_bytes()

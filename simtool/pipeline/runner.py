@@ -275,7 +275,7 @@ def beside(plugin: Path) -> dict[str, str]:
     non-hidden regular file of its folder but itself and this process's own output (a log it is
     redirected to), the first :data:`BESIDE_FILES` by name; see :func:`file_digest`."""
     plugin = Path(plugin).resolve()
-    ours = {(s.st_dev, s.st_ino) for s in map(_fd_stat, (1, 2)) if s is not None}
+    ours = {(s.st_dev, s.st_ino) for s in map(_fd_stat, _own_output()) if s is not None}
     try:
         names = sorted(n for n in os.listdir(plugin.parent) if not n.startswith(".") and n != plugin.name)
     except OSError:  # a folder that cannot be listed: nothing there a plugin could find by name either
@@ -290,6 +290,20 @@ def beside(plugin: Path) -> dict[str, str]:
             if stat.S_ISREG(info.st_mode) and (info.st_dev, info.st_ino) not in ours:
                 found[name] = file_digest(path)
         except OSError:  # gone, or unreadable, since it was listed: nothing a plugin could read
+            continue
+    return found
+
+
+def _own_output() -> set[int]:
+    """The descriptors this process writes its output to: 1 and 2, and where the command moved
+    its results off descriptor 1 (cli._results_apart), the one ``sys.stdout`` writes to now (a
+    log it is appended to, ``>> log`` beside the plugin, was recorded, and the next sweep over the
+    same runs refused every cell: "files beside ... changed: log")."""
+    found = {1, 2}
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            found.add(stream.fileno())
+        except (AttributeError, OSError, ValueError):  # no descriptor (a stream a caller replaced)
             continue
     return found
 
@@ -496,14 +510,16 @@ def _isolating() -> Callable:
 
 
 def _resolver(spec: RunSpec) -> Callable:
-    """How a chunk of ``spec`` resolves the strategies a search names as it plays. A run whose
-    line-up names a plugin among a search's parameters (pimc@playout=bot.py:bot) resolves it
-    from the file it recorded (checked before each chunk, as a seat's plugin is), once: a save
+    """How a chunk of ``spec`` resolves the strategies a search names as it plays. A run that
+    recorded plugin files (a seat's, or one among a search's parameters: pimc@playout=bot.py:bot)
+    resolves them from where it recorded them (checked before each chunk), once: a save
     of the file while the chunk plays leaves the chunk to the version it began with, and the
     next chunk refuses the file (:func:`resolve_lineup`), as for a seat's plugin."""
     import strategies
 
-    if not any(strategies.nested_plugins(entry) for entry in spec.lineup):
+    # by what the run recorded, not by the files found from here: a resume from another folder
+    # finds no bot.py there, and its play-outs looked for one (strategy plugin file not found)
+    if not spec.plugins:
         return _isolating() if spec.isolate else strategies.resolve
     return _pinned(json.dumps(spec.plugins, sort_keys=True), spec.isolate)
 
@@ -515,11 +531,19 @@ def _pinned(plugins: str, isolate: bool) -> Callable:
     import strategies
 
     files = recorded_files(json.loads(plugins))
+    fresh = _isolating() if isolate else strategies.resolve
 
     @functools.cache
-    def resolve(name: str, game_id: str):
+    def pinned(name: str, game_id: str):
         with strategies.recorded(files):
             return strategies.resolve(name, game_id, isolate=isolate)
+
+    def resolve(name: str, game_id: str):
+        # only what the run recorded is pinned: a file a plugin names as it plays (play_out(c,
+        # "pol/pol.py:p")) is in no key of this cache, and a notebook's next run, the file edited
+        # between, played the version of its first run
+        file = strategies.plugin_file(name)
+        return pinned(name, game_id) if file is not None and str(file) in files else fresh(name, game_id)
 
     return resolve
 
