@@ -338,6 +338,10 @@ def option_problem(game: Game) -> str | None:
     return None
 
 
+MOST_PLAYERS = 128
+"""The most seats a game may declare: the tables store seat numbers as int8."""
+
+
 def player_count_problem(game: Game) -> str | None:
     """Why ``game.players`` and ``default_players`` cannot be played, or ``None``: a non-empty
     tuple of player counts holding the default (``players = (4)``, the comma forgotten, is an int)."""
@@ -349,6 +353,9 @@ def player_count_problem(game: Game) -> str | None:
     if 1 in counts:  # no seat to compare: a verdict of "unclear, about 2,496 more deals would settle it"
         return (f"game '{game.id}' declares players = {tuple(counts)!r}: a game of 1 player has no seats to "
                 f"compare, and every figure of simtool compares seats; declare 2 players or more")
+    if max(counts) > MOST_PLAYERS:  # the tables number seats as int8: seat 128 was stored as -128
+        return (f"game '{game.id}' declares players = {tuple(counts)!r}: the tables hold seats 0..{MOST_PLAYERS - 1}, "
+                f"so {MOST_PLAYERS} players at most")
     default = getattr(game, "default_players", None)
     if default not in counts:
         return f"game '{game.id}' declares default_players = {default!r}, not one of its players {tuple(counts)}"

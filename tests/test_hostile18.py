@@ -1,0 +1,63 @@
+"""Hostile round 18: a designer's own game module and the Python API of notebooks. Each test
+failed on the code before its fix."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+import simtool
+import simtool.games
+from simtool import bits
+from simtool.engine import Decision, Game, RoundState
+
+
+@dataclass
+class Picks(RoundState):
+    p: int
+    picks: np.ndarray
+
+    @property
+    def n(self):
+        return self.picks.shape[0]
+
+
+class Many(Game):
+    """Every seat at once picks 0 or 1 and scores its pick: a game for any number of seats."""
+
+    id = "many"
+    title = "Many seats"
+    sheet = "tests/test_hostile18.py"
+    players = (2, 128)
+    default_players = 2
+    n_actions = 2
+
+    def deal(self, rng, match, rnd):
+        return Picks(match.p, np.zeros((match.n, match.p), np.int16))
+
+    def play(self, s):
+        s.picks[:] = yield Decision("pick", None, np.full((s.n, s.p), bits.of((0, 1)), np.uint64))
+        return {"score": s.picks.copy(), "tricks": np.zeros((s.n, s.p), np.int8)}
+
+    def match_over(self, match, rnd):
+        return np.full(match.n, rnd >= 1)
+
+    def invariants(self, s):
+        return {}
+
+
+def test_a_game_of_more_seats_than_the_tables_number_is_refused_as_it_loads(monkeypatch):
+    # before: players = (2, 130) loaded, and a 130-player run stored seats 128 and 129 as -128 and
+    # -127 (int8) in its tables, its summary listing seat -128, without a word
+    class TooMany(Many):
+        players = (2, 130)
+
+    assert simtool.games.declaration_problem(TooMany()) == (
+        "game 'many' declares players = (2, 130): the tables hold seats 0..127, so 128 players at most")
+    game = Many()
+    assert simtool.games.declaration_problem(game) is None
+    monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, game))
+    monkeypatch.setitem(simtool.games._BY_ID, "many", game)
+    seats = simtool.run("many", n=2, players=128, strategy="random", seed=1, jobs=1).seats
+    assert seats["seat"].to_list() == list(range(128)) * 2
