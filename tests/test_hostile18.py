@@ -6,11 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pytest
 
 import simtool
 import simtool.games
 from simtool import bits
 from simtool.engine import Decision, Game, RoundState
+from simtool.options import Option
+from tests.toy_game import Climb
 
 
 @dataclass
@@ -61,3 +64,26 @@ def test_a_game_of_more_seats_than_the_tables_number_is_refused_as_it_loads(monk
     monkeypatch.setitem(simtool.games._BY_ID, "many", game)
     seats = simtool.run("many", n=2, players=128, strategy="random", seed=1, jobs=1).seats
     assert seats["seat"].to_list() == list(range(128)) * 2
+
+
+@pytest.mark.parametrize("values,says", [
+    # before: it loaded and played, and its run.json recorded lay = [1, 2]: the finished run's
+    # report, metrics and resume refused it ("bad rule lay [1, 2] for climb; expected one of (1, 2), (3, 4)")
+    (((1, 2), (3, 4)), "with the value (1, 2) (tuple)"),
+    # before: run.json recorded the rule as the text '3', not the number played
+    ((np.int64(3), np.int64(2)), "with the value np.int64(3) (int64)"),
+])
+def test_a_rule_value_a_runs_record_cannot_read_back_is_refused_as_the_game_loads(values, says):
+    class Odd(Climb):
+        options = (Option("lay", values, "a value JSON does not give back"),)
+
+    assert simtool.games.declaration_problem(Odd()) == (
+        f"game 'climb' declares rule option 'lay' {says}: a run records its rules as JSON; give text, "
+        f"a number, True, False or None")
+
+
+def test_rule_values_a_record_reads_back_still_load():
+    class Plain(Climb):
+        options = (Option("lay", ("a", 2, 0.5, True, None), "values JSON gives back"),)
+
+    assert simtool.games.declaration_problem(Plain()) is None

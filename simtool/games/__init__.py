@@ -281,6 +281,10 @@ def column_problem(game: Game) -> str | None:
     return None
 
 
+RECORDED = (str, int, float, bool, type(None))
+"""The types of a choice's values that a run's record (JSON) reads back as they were."""
+
+
 def option_problem(game: Game) -> str | None:
     """Why the game's rule options cannot be played as declared, or ``None``: a name given twice
     (``--rule`` could set only one), a name or value ``--rule`` cannot give, a default its own
@@ -319,6 +323,13 @@ def option_problem(game: Game) -> str | None:
             # that lists the installed games down (`simtool games`, an unknown --game's list)
             return (f"game '{game.id}' declares rule option '{o.name}' with values = {o.values!r}: give its "
                     f"values in a tuple, the default first, such as ('on', 'off')")
+        if o.low is None and isinstance(o.values, tuple | list) \
+                and (odd := next((v for v in o.values if type(v) not in RECORDED), None)) is not None:
+            # run.json records the rules as JSON: a tuple read back as a list the option refuses (the
+            # finished run's report and metrics refused it), numpy's 3 as the text '3'
+            return (f"game '{game.id}' declares rule option '{o.name}' with the value {odd!r} "
+                    f"({type(odd).__name__}): a run records its rules as JSON; give text, a number, "
+                    f"True, False or None")
         written = [str(v) for v in o.values] if o.low is None and isinstance(o.values, tuple | list) else []
         # the automatic default is read before the values: a value written as it was never given
         written += [str(o.auto)] if o.auto is not None and written else []
