@@ -87,3 +87,17 @@ def test_rule_values_a_record_reads_back_still_load():
         options = (Option("lay", ("a", 2, 0.5, True, None), "values JSON gives back"),)
 
     assert simtool.games.declaration_problem(Plain()) is None
+
+
+def test_a_column_wider_than_the_tables_hold_is_refused_as_the_game_loads(monkeypatch):
+    # before: columns = {"banks": np.longdouble} loaded, and the run stopped at its first chunk in
+    # polars' "InvalidOperationError: casting from Int16 to FixedSizeBinary(8) not supported"
+    class Wide(Climb):
+        columns = {"banks": np.longdouble}
+
+    if np.dtype(np.longdouble).itemsize <= 8:
+        pytest.skip("numpy's longdouble is 64 bits on this machine")
+    assert simtool.games.declaration_problem(Wide()) == (
+        "game 'climb' declares column 'banks' of type <class 'numpy.longdouble'>: a column holds numbers or "
+        "booleans, of 64 bits at most")
+    assert simtool.games.declaration_problem(Climb()) is None

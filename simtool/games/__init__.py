@@ -272,12 +272,14 @@ def column_problem(game: Game) -> str | None:
                 return (f"game '{game.id}' declares a column '{name}' in {kind}, a name simtool's tables "
                         f"hold already ({', '.join(ENGINE_COLUMNS)}): give it another")
             try:
-                numeric = np.dtype(dtype).kind in "biuf"
+                # np.longdouble (128 bits) is a float numpy has and the tables do not: polars read
+                # it as binary, and the run stopped in a polars traceback at its first chunk
+                numeric = np.dtype(dtype).kind in "biuf" and np.dtype(dtype).itemsize <= 8
             except TypeError:
                 numeric = False
             if not numeric:
                 return (f"game '{game.id}' declares column '{name}' of type {dtype!r}: a column holds numbers "
-                        f"or booleans")
+                        f"or booleans, of 64 bits at most")
     return None
 
 
