@@ -101,3 +101,16 @@ def test_a_column_wider_than_the_tables_hold_is_refused_as_the_game_loads(monkey
         "game 'climb' declares column 'banks' of type <class 'numpy.longdouble'>: a column holds numbers or "
         "booleans, of 64 bits at most")
     assert simtool.games.declaration_problem(Climb()) is None
+
+
+@pytest.mark.parametrize("default", [3.0, np.int64(3)])
+def test_a_default_player_count_that_is_no_int_is_refused_as_the_game_loads(default):
+    # before: 3.0 and numpy's 3 equal the count 3 and loaded; 3.0 stopped every run in "TypeError:
+    # can't multiply sequence by non-int of type 'float'", and numpy's 3 was recorded in run.json as
+    # '3': the finished run could not be read back ("'players' is '3', not a whole number")
+    class Odd(Climb):
+        default_players = default
+
+    assert simtool.games.declaration_problem(Odd()) == (
+        f"game 'climb' declares default_players = {default!r} ({type(default).__name__}): give it as a Python "
+        f"int, one of its players (2, 3, 4)")

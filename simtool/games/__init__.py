@@ -372,6 +372,11 @@ def player_count_problem(game: Game) -> str | None:
     default = getattr(game, "default_players", None)
     if default not in counts:
         return f"game '{game.id}' declares default_players = {default!r}, not one of its players {tuple(counts)}"
+    if type(default) is not int:
+        # 3.0 and numpy's 3 equal a count of 3: 3.0 stopped every run in a TypeError, numpy's 3 was
+        # recorded in run.json as the text '3', and the finished run could not be read back
+        return (f"game '{game.id}' declares default_players = {default!r} ({type(default).__name__}): give it as "
+                f"a Python int, one of its players {tuple(counts)}")
     return None
 
 
