@@ -12,7 +12,7 @@ import simtool
 import simtool.games
 from simtool import bits
 from simtool.engine import Decision, Game, RoundState
-from simtool.options import Option
+from simtool.options import Option, number
 from tests.toy_game import Climb
 
 
@@ -114,3 +114,18 @@ def test_a_default_player_count_that_is_no_int_is_refused_as_the_game_loads(defa
     assert simtool.games.declaration_problem(Odd()) == (
         f"game 'climb' declares default_players = {default!r} ({type(default).__name__}): give it as a Python "
         f"int, one of its players (2, 3, 4)")
+
+
+@pytest.mark.parametrize("default,gives", [
+    # before: loaded; the default run played 5.0 and --rule goal=5 played 5, two rules alike
+    (5.0, "--rule goal=5.0 gives 5 (int)"),
+    # before: loaded; run.json recorded the default as the text '5'
+    (np.int64(5), "--rule goal=5 gives 5 (int)"),
+])
+def test_a_whole_number_option_whose_default_is_no_int_is_refused_as_the_game_loads(default, gives):
+    class Odd(Climb):
+        options = (*Climb.options, number("goal", default, 1, 10, "a whole number"))
+
+    assert simtool.games.declaration_problem(Odd()) == (
+        f"game 'climb' declares rule option 'goal' with the default {default!r} ({type(default).__name__}): "
+        f"{gives}; declare that")

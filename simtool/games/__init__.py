@@ -345,9 +345,15 @@ def option_problem(game: Game) -> str | None:
                     f"give each once")
         if o.auto is None:
             try:
-                o.parse(game.id, o.default)
+                given = o.parse(game.id, o.default)
             except SimtoolError as exc:
                 return f"game '{game.id}' declares a default its rule option refuses: {exc}"
+            if type(given) is not type(o.default):
+                # number("goal", 5.0, ...) played 5.0 by default and 5 once given as --rule goal=5;
+                # numpy's 5 was recorded in run.json as the text '5'
+                return (f"game '{game.id}' declares rule option '{o.name}' with the default {o.default!r} "
+                        f"({type(o.default).__name__}): --rule {o.name}={o.default} gives {given!r} "
+                        f"({type(given).__name__}); declare that")
     return None
 
 
