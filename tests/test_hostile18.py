@@ -129,3 +129,15 @@ def test_a_whole_number_option_whose_default_is_no_int_is_refused_as_the_game_lo
     assert simtool.games.declaration_problem(Odd()) == (
         f"game 'climb' declares rule option 'goal' with the default {default!r} ({type(default).__name__}): "
         f"{gives}; declare that")
+
+
+@pytest.mark.parametrize("name", ["", " ", 1])
+def test_a_column_without_a_name_is_refused_as_the_game_loads(name):
+    # before: columns = {"": np.int8} loaded and played, its run folder written; then metrics,
+    # report and resume took the finished run for a damaged one ("seats.parquet has no '' column;
+    # the table is damaged, not this game's, ...: run it again")
+    class Unnamed(Climb):
+        columns = {"banks": np.int8, name: np.int8}
+
+    assert simtool.games.declaration_problem(Unnamed()) == (
+        f"game 'climb' declares a column {name!r} in columns: a column's name is text, such as 'banks'")

@@ -268,6 +268,11 @@ def column_problem(game: Game) -> str | None:
             return (f"game '{game.id}' declares {kind} = {columns!r}: it must be a dict of column names and "
                     f"numpy types, such as {{'banks': np.int8}}")
         for name, dtype in columns.items():
+            if not (isinstance(name, str) and name.strip()):
+                # '' played and was written, and then every reader of the run took its table for a
+                # damaged one ("seats.parquet has no '' column")
+                return (f"game '{game.id}' declares a column {name!r} in {kind}: a column's name is text, "
+                        f"such as 'banks'")
             if name in ENGINE_COLUMNS:
                 return (f"game '{game.id}' declares a column '{name}' in {kind}, a name simtool's tables "
                         f"hold already ({', '.join(ENGINE_COLUMNS)}): give it another")
