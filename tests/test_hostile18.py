@@ -6,12 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import polars as pl
 import pytest
 
 import simtool
 import simtool.games
 from simtool import bits
+from simtool.analysis import Analysis
 from simtool.engine import Decision, Game, RoundState
+from simtool.errors import SimtoolError
 from simtool.options import Option, number
 from tests.toy_game import Climb
 
@@ -141,3 +144,25 @@ def test_a_column_without_a_name_is_refused_as_the_game_loads(name):
 
     assert simtool.games.declaration_problem(Unnamed()) == (
         f"game 'climb' declares a column {name!r} in columns: a column's name is text, such as 'banks'")
+
+
+@pytest.mark.parametrize("name", ["total", "score", "match_win_low", "n"])
+def test_a_rate_named_as_a_summary_column_is_refused_not_shown_in_its_place(name, monkeypatch):
+    # before: a rate named 'total' took the summary's 'total' column (0.06, its share of seats that
+    # banked, shown as the mean match total; the total moved to 'total_right'); 'score' and 'n'
+    # ended summary() in polars' DuplicateError
+    class Named(Climb):
+        analysis = Analysis(rates={name: pl.col("banks") > 0})
+
+    game = Named()
+    monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, game))
+    monkeypatch.setitem(simtool.games._BY_ID, "climb", game)
+    result = simtool.run("climb", n=20, unit="match", strategy="random", seed=1, jobs=1)
+    with pytest.raises(SimtoolError, match=rf"^game 'climb' has a rate named '{name}', a name the summary's "
+                                           r"columns take \(capped, match_win, .*\): give it another$"):
+        result.summary()
+
+
+def test_a_rate_with_a_name_of_its_own_is_summarised():
+    summary = simtool.run("hearts", n=20, strategy="random", seed=1, jobs=1).summary()
+    assert {"moon", "moon_low", "moon_high", "queen"} <= set(summary.columns)

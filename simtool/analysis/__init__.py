@@ -63,6 +63,13 @@ def of(game) -> Analysis:
     return _readable(game, analysis)
 
 
+SUMMARY_COLUMNS = frozenset({"seat", "strategy", "n", "tricks", "matches", "rounds", "capped",
+                             *(f"{figure}{end}" for figure in ("score", "win", "total", "match_win")
+                               for end in ("", "_low", "_high"))})
+"""The columns of a run's summary (:func:`simtool.analysis.summary.seat_summary`) beside the
+rates': a rate takes its name and the name with ``_low`` and ``_high``."""
+
+
 def _readable(game, analysis: Analysis) -> Analysis:
     """``analysis``, once each of its rates reads only columns the game's results hold; one line
     naming the rate otherwise (a column the game returns but never declared: polars'
@@ -72,6 +79,13 @@ def _readable(game, analysis: Analysis) -> Analysis:
 
     held = {*ENGINE_COLUMNS, *dict(game.columns)}
     for name, rate in analysis.rates.items():
+        if not (isinstance(name, str) and name.strip()):
+            raise SimtoolError(f"game '{game.id}' has a rate named {name!r}: a rate's name is text, such as 'moon'")
+        if {name, f"{name}_low", f"{name}_high"} & SUMMARY_COLUMNS:
+            # the summary holds each rate beside its own columns: 'score' ended it in polars'
+            # DuplicateError, and 'total' showed the rate as the match total without a word
+            raise SimtoolError(f"game '{game.id}' has a rate named {name!r}, a name the summary's columns "
+                               f"take ({', '.join(sorted(SUMMARY_COLUMNS))}): give it another")
         missing = sorted(set(rate.meta.root_names()) - held)
         if missing:
             raise SimtoolError(f"game '{game.id}' has a rate '{name}' reading {', '.join(map(repr, missing))}, "
