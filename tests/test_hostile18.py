@@ -166,3 +166,27 @@ def test_a_rate_named_as_a_summary_column_is_refused_not_shown_in_its_place(name
 def test_a_rate_with_a_name_of_its_own_is_summarised():
     summary = simtool.run("hearts", n=20, strategy="random", seed=1, jobs=1).summary()
     assert {"moon", "moon_low", "moon_high", "queen"} <= set(summary.columns)
+
+
+@pytest.mark.parametrize("titles,says", [
+    # before: Result.tables()["By seat and strategy"] was the game's table, simtool's summary gone
+    (("By seat and strategy",), "a title simtool's tables take"),
+    (("Seat advantage (deals)",), "a title simtool's tables take"),  # the report's, likewise
+    # before: the first 'Banks' table was dropped without a word
+    (("Banks", "Banks"), "which it made twice"),
+])
+def test_a_game_table_titled_as_another_is_refused_not_put_in_its_place(titles, says, monkeypatch):
+    def made(seats, keys, matches=None, rules=None):
+        return [(title, seats.select(pl.len()).collect()) for title in titles]
+
+    class Titled(Climb):
+        analysis = Analysis(tables=made)
+
+    game = Titled()
+    monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, game))
+    monkeypatch.setitem(simtool.games._BY_ID, "climb", game)
+    result = simtool.run("climb", n=20, strategy="random", seed=1, jobs=1)
+    with pytest.raises(SimtoolError) as raised:
+        result.tables()
+    assert str(raised.value) == (f"game 'climb' made a table titled {titles[0]!r}, {says}: give each of its "
+                                 f"tables a title of its own")

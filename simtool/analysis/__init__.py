@@ -70,6 +70,26 @@ SUMMARY_COLUMNS = frozenset({"seat", "strategy", "n", "tricks", "matches", "roun
 rates': a rate takes its name and the name with ``_low`` and ``_high``."""
 
 
+TAKEN_TITLES = ("By seat and strategy", "By strategy (seats pooled)", "Strategy strength (win share per seat held)",
+                "Seat advantage (", "Rates by seat (")
+"""The titles (or their starts) of the tables simtool makes beside a game's own, by title in
+``Result.tables()`` and the report's frames."""
+
+
+def game_tables(game, seats, keys: list[str], matches=None, rules: dict | None = None) -> list:
+    """The game's own tables (:attr:`Analysis.tables`), once each title is its own: the tables
+    are read by title, and a title given twice, or one of simtool's, replaced the other table
+    without a word."""
+    made = list(of(game).tables(seats, keys, matches, rules))
+    titles = [title for title, _ in made]
+    for title in titles:
+        if not isinstance(title, str) or titles.count(title) > 1 or title.startswith(TAKEN_TITLES):
+            raise SimtoolError(f"game '{game.id}' made a table titled {title!r}, "
+                               + ("which it made twice" if titles.count(title) > 1 else "a title simtool's tables take")
+                               + ": give each of its tables a title of its own")
+    return made
+
+
 def _readable(game, analysis: Analysis) -> Analysis:
     """``analysis``, once each of its rates reads only columns the game's results hold; one line
     naming the rate otherwise (a column the game returns but never declared: polars'
