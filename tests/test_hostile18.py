@@ -3,6 +3,7 @@ failed on the code before its fix."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,6 +14,7 @@ import simtool
 import simtool.games
 from simtool import bits
 from simtool.analysis import Analysis
+from simtool.analysis import of as analysis_of
 from simtool.engine import Decision, Game, RoundState
 from simtool.errors import SimtoolError
 from simtool.options import Option, number
@@ -190,3 +192,23 @@ def test_a_game_table_titled_as_another_is_refused_not_put_in_its_place(titles, 
         result.tables()
     assert str(raised.value) == (f"game 'climb' made a table titled {titles[0]!r}, {says}: give each of its "
                                  f"tables a title of its own")
+
+
+@pytest.mark.parametrize("kind,names,says", [
+    # before: read with `in`, "banked" (the comma forgotten) held the rate 'bank' too
+    ("shared", "banked", "shared = 'banked' in its analysis: it must be a tuple of its rates (now: 'banked', 'bank')"),
+    # before: a misspelt name was no rate, and the rate it meant was pooled over the seats (1/p by
+    # rule for a shared one: read balanced whatever the play)
+    ("shared", ("banekd",), "shared = ('banekd',) in its analysis"),
+    ("risks", ("banekd",), "risks = ('banekd',) in its analysis"),
+    ("stopped", ("banked",), "stopped = ('banked',) in its analysis: it must be a tuple of its match columns "
+                             "(now: none)"),
+])
+def test_an_analysis_naming_what_the_game_has_not_is_refused(kind, names, says):
+    class Named(Climb):
+        analysis = Analysis(rates={"banked": pl.col("banks") > 0, "bank": pl.col("banks") > 1}, **{kind: names})
+
+    says_first = re.escape(f"game 'climb' declares {kind} = {names!r} in its analysis")
+    with pytest.raises(SimtoolError, match=says_first) as raised:
+        analysis_of(Named())
+    assert says in str(raised.value)
