@@ -212,3 +212,15 @@ def test_an_analysis_naming_what_the_game_has_not_is_refused(kind, names, says):
     with pytest.raises(SimtoolError, match=says_first) as raised:
         analysis_of(Named())
     assert says in str(raised.value)
+
+
+@pytest.mark.parametrize("rate,kind", [("banks > 0", "str"), (lambda seats: seats, "function")])
+def test_a_rate_that_is_no_polars_expression_is_one_line(rate, kind):
+    # before: AttributeError: 'str' object has no attribute 'meta', a traceback under simtool run's
+    # summary, after the run folder was written
+    class Written(Climb):
+        analysis = Analysis(rates={"banked": rate})
+
+    with pytest.raises(SimtoolError, match=rf"^game 'climb' has a rate 'banked' that is a {kind}, not a polars "
+                                           r"expression: give it as one over the seat rows"):
+        analysis_of(Written())

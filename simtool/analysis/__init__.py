@@ -105,8 +105,13 @@ def _readable(game, analysis: Analysis) -> Analysis:
             what = "match columns" if kind == "stopped" else "rates"
             raise SimtoolError(f"game '{game.id}' declares {kind} = {names!r} in its analysis: it must be a tuple of "
                                f"its {what} (now: {', '.join(map(repr, of_what)) or 'none'})")
+    import polars as pl  # as the results are summarised, never as deals are played
+
     held = {*ENGINE_COLUMNS, *dict(game.columns)}
     for name, rate in analysis.rates.items():
+        if not isinstance(rate, pl.Expr):  # a string or a function: AttributeError under the summary
+            raise SimtoolError(f"game '{game.id}' has a rate '{name}' that is a {type(rate).__name__}, not a polars "
+                               f"expression: give it as one over the seat rows, such as pl.col('banks') > 0")
         if not (isinstance(name, str) and name.strip()):
             raise SimtoolError(f"game '{game.id}' has a rate named {name!r}: a rate's name is text, such as 'moon'")
         if {name, f"{name}_low", f"{name}_high"} & SUMMARY_COLUMNS:
