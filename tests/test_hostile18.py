@@ -224,3 +224,25 @@ def test_a_rate_that_is_no_polars_expression_is_one_line(rate, kind):
     with pytest.raises(SimtoolError, match=rf"^game 'climb' has a rate 'banked' that is a {kind}, not a polars "
                                            r"expression: give it as one over the seat rows"):
         analysis_of(Written())
+
+
+@pytest.mark.parametrize("made,says", [
+    # before: TypeError: 'NoneType' object is not iterable
+    (lambda seats: None, "made its tables as a NoneType: its analysis' tables returns a list of (title, "
+                         "polars DataFrame) pairs"),
+    # before: ValueError: too many values to unpack (expected 2)
+    (lambda seats: {"Banks": seats.select(pl.len()).collect()}, "made its tables as a dict"),
+    # before: Result.tables()["Banks"] was a LazyFrame, beside DataFrames
+    (lambda seats: [("Banks", seats.select(pl.len()))], "made its table 'Banks' as a polars LazyFrame: a table "
+                                                         "is a polars DataFrame (.collect() a lazy one)"),
+])
+def test_game_tables_of_another_shape_are_one_line(made, says, monkeypatch):
+    class Made(Climb):
+        analysis = Analysis(tables=lambda seats, keys, matches=None, rules=None: made(seats))
+
+    game = Made()
+    monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, game))
+    monkeypatch.setitem(simtool.games._BY_ID, "climb", game)
+    result = simtool.run("climb", n=20, strategy="random", seed=1, jobs=1)
+    with pytest.raises(SimtoolError, match=f"^game 'climb' {re.escape(says)}"):
+        result.tables()

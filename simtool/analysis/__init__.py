@@ -8,7 +8,7 @@ never imports polars or the statistics.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
@@ -80,7 +80,19 @@ def game_tables(game, seats, keys: list[str], matches=None, rules: dict | None =
     """The game's own tables (:attr:`Analysis.tables`), once each title is its own: the tables
     are read by title, and a title given twice, or one of simtool's, replaced the other table
     without a word."""
-    made = list(of(game).tables(seats, keys, matches, rules))
+    import polars as pl
+
+    made = of(game).tables(seats, keys, matches, rules)
+    made = list(made) if isinstance(made, Iterator) else made
+    # None or a dict of tables ended in "TypeError: 'NoneType' object is not iterable" or a
+    # ValueError unpacking a title; a lazy or pandas frame reached the tables and the report as it was
+    if not (isinstance(made, list | tuple) and all(isinstance(m, tuple | list) and len(m) == 2 for m in made)):
+        raise SimtoolError(f"game '{game.id}' made its tables as a {type(made).__name__}: its analysis' tables "
+                           f"returns a list of (title, polars DataFrame) pairs")
+    if (odd := next(((t, f) for t, f in made if not isinstance(f, pl.DataFrame)), None)) is not None:
+        kind = f"{type(odd[1]).__module__.partition('.')[0]} {type(odd[1]).__name__}"
+        raise SimtoolError(f"game '{game.id}' made its table {odd[0]!r} as a {kind}: a table is a polars DataFrame "
+                           f"(.collect() a lazy one)")
     titles = [title for title, _ in made]
     for title in titles:
         if not isinstance(title, str) or titles.count(title) > 1 or title.startswith(TAKEN_TITLES):
