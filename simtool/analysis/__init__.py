@@ -8,7 +8,7 @@ never imports polars or the statistics.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
@@ -63,6 +63,45 @@ def of(game) -> Analysis:
     return _readable(game, analysis)
 
 
+SUMMARY_COLUMNS = frozenset({"seat", "strategy", "n", "tricks", "matches", "rounds", "capped",
+                             *(f"{figure}{end}" for figure in ("score", "win", "total", "match_win")
+                               for end in ("", "_low", "_high"))})
+"""The columns of a run's summary (:func:`simtool.analysis.summary.seat_summary`) beside the
+rates': a rate takes its name and the name with ``_low`` and ``_high``."""
+
+
+TAKEN_TITLES = ("By seat and strategy", "By strategy (seats pooled)", "Strategy strength (win share per seat held)",
+                "Seat advantage (", "Rates by seat (")
+"""The titles (or their starts) of the tables simtool makes beside a game's own, by title in
+``Result.tables()`` and the report's frames."""
+
+
+def game_tables(game, seats, keys: list[str], matches=None, rules: dict | None = None) -> list:
+    """The game's own tables (:attr:`Analysis.tables`), once each title is its own: the tables
+    are read by title, and a title given twice, or one of simtool's, replaced the other table
+    without a word."""
+    import polars as pl
+
+    made = of(game).tables(seats, keys, matches, rules)
+    made = list(made) if isinstance(made, Iterator) else made
+    # None or a dict of tables ended in "TypeError: 'NoneType' object is not iterable" or a
+    # ValueError unpacking a title; a lazy or pandas frame reached the tables and the report as it was
+    if not (isinstance(made, list | tuple) and all(isinstance(m, tuple | list) and len(m) == 2 for m in made)):
+        raise SimtoolError(f"game '{game.id}' made its tables as a {type(made).__name__}: its analysis' tables "
+                           f"returns a list of (title, polars DataFrame) pairs")
+    if (odd := next(((t, f) for t, f in made if not isinstance(f, pl.DataFrame)), None)) is not None:
+        kind = f"{type(odd[1]).__module__.partition('.')[0]} {type(odd[1]).__name__}"
+        raise SimtoolError(f"game '{game.id}' made its table {odd[0]!r} as a {kind}: a table is a polars DataFrame "
+                           f"(.collect() a lazy one)")
+    titles = [title for title, _ in made]
+    for title in titles:
+        if not isinstance(title, str) or titles.count(title) > 1 or title.startswith(TAKEN_TITLES):
+            raise SimtoolError(f"game '{game.id}' made a table titled {title!r}, "
+                               + ("which it made twice" if titles.count(title) > 1 else "a title simtool's tables take")
+                               + ": give each of its tables a title of its own")
+    return made
+
+
 def _readable(game, analysis: Analysis) -> Analysis:
     """``analysis``, once each of its rates reads only columns the game's results hold; one line
     naming the rate otherwise (a column the game returns but never declared: polars'
@@ -70,8 +109,28 @@ def _readable(game, analysis: Analysis) -> Analysis:
     ``--precision`` run)."""
     from simtool.games import ENGINE_COLUMNS
 
+    for kind, names, of_what in (("risks", analysis.risks, analysis.rates), ("shared", analysis.shared, analysis.rates),
+                                 ("stopped", analysis.stopped, dict(game.match_columns))):
+        if not isinstance(names, tuple | list) or any(name not in of_what for name in names):
+            # read with `in`: shared = "queen" (the comma forgotten) held 'que' too, and a misspelt
+            # name named nothing, the rate it meant read as one no seat has every deal
+            what = "match columns" if kind == "stopped" else "rates"
+            raise SimtoolError(f"game '{game.id}' declares {kind} = {names!r} in its analysis: it must be a tuple of "
+                               f"its {what} (now: {', '.join(map(repr, of_what)) or 'none'})")
+    import polars as pl  # as the results are summarised, never as deals are played
+
     held = {*ENGINE_COLUMNS, *dict(game.columns)}
     for name, rate in analysis.rates.items():
+        if not isinstance(rate, pl.Expr):  # a string or a function: AttributeError under the summary
+            raise SimtoolError(f"game '{game.id}' has a rate '{name}' that is a {type(rate).__name__}, not a polars "
+                               f"expression: give it as one over the seat rows, such as pl.col('banks') > 0")
+        if not (isinstance(name, str) and name.strip()):
+            raise SimtoolError(f"game '{game.id}' has a rate named {name!r}: a rate's name is text, such as 'moon'")
+        if {name, f"{name}_low", f"{name}_high"} & SUMMARY_COLUMNS:
+            # the summary holds each rate beside its own columns: 'score' ended it in polars'
+            # DuplicateError, and 'total' showed the rate as the match total without a word
+            raise SimtoolError(f"game '{game.id}' has a rate named {name!r}, a name the summary's columns "
+                               f"take ({', '.join(sorted(SUMMARY_COLUMNS))}): give it another")
         missing = sorted(set(rate.meta.root_names()) - held)
         if missing:
             raise SimtoolError(f"game '{game.id}' has a rate '{name}' reading {', '.join(map(repr, missing))}, "

@@ -90,7 +90,7 @@ class Result:
 
 def summary_tables(meta: dict, seats, matches) -> dict[str, pl.DataFrame]:
     """The tables ``simtool run`` prints: by seat and strategy, by strategy, then the game's."""
-    from simtool.analysis import of as analysis_of
+    from simtool.analysis import game_tables
     from simtool.analysis.summary import seat_summary
 
     game = games.get(meta["game"])
@@ -101,7 +101,7 @@ def summary_tables(meta: dict, seats, matches) -> dict[str, pl.DataFrame]:
     seats, matches = seats.lazy(), None if matches is None else matches.lazy()
     return {"By seat and strategy": seat_summary(game, seats, matches, strata=strata),
             "By strategy (seats pooled)": seat_summary(game, seats, matches, ("strategy",), strata),
-            **dict(analysis_of(game).tables(seats, keys, matches, meta.get("rules")))}
+            **dict(game_tables(game, seats, keys, matches, meta.get("rules")))}
 
 
 @arguments.called("simtool.run")

@@ -268,17 +268,28 @@ def column_problem(game: Game) -> str | None:
             return (f"game '{game.id}' declares {kind} = {columns!r}: it must be a dict of column names and "
                     f"numpy types, such as {{'banks': np.int8}}")
         for name, dtype in columns.items():
+            if not (isinstance(name, str) and name.strip()):
+                # '' played and was written, and then every reader of the run took its table for a
+                # damaged one ("seats.parquet has no '' column")
+                return (f"game '{game.id}' declares a column {name!r} in {kind}: a column's name is text, "
+                        f"such as 'banks'")
             if name in ENGINE_COLUMNS:
                 return (f"game '{game.id}' declares a column '{name}' in {kind}, a name simtool's tables "
                         f"hold already ({', '.join(ENGINE_COLUMNS)}): give it another")
             try:
-                numeric = np.dtype(dtype).kind in "biuf"
+                # np.longdouble (128 bits) is a float numpy has and the tables do not: polars read
+                # it as binary, and the run stopped in a polars traceback at its first chunk
+                numeric = np.dtype(dtype).kind in "biuf" and np.dtype(dtype).itemsize <= 8
             except TypeError:
                 numeric = False
             if not numeric:
                 return (f"game '{game.id}' declares column '{name}' of type {dtype!r}: a column holds numbers "
-                        f"or booleans")
+                        f"or booleans, of 64 bits at most")
     return None
+
+
+RECORDED = (str, int, float, bool, type(None))
+"""The types of a choice's values that a run's record (JSON) reads back as they were."""
 
 
 def option_problem(game: Game) -> str | None:
@@ -319,6 +330,13 @@ def option_problem(game: Game) -> str | None:
             # that lists the installed games down (`simtool games`, an unknown --game's list)
             return (f"game '{game.id}' declares rule option '{o.name}' with values = {o.values!r}: give its "
                     f"values in a tuple, the default first, such as ('on', 'off')")
+        if o.low is None and isinstance(o.values, tuple | list) \
+                and (odd := next((v for v in o.values if type(v) not in RECORDED), None)) is not None:
+            # run.json records the rules as JSON: a tuple read back as a list the option refuses (the
+            # finished run's report and metrics refused it), numpy's 3 as the text '3'
+            return (f"game '{game.id}' declares rule option '{o.name}' with the value {odd!r} "
+                    f"({type(odd).__name__}): a run records its rules as JSON; give text, a number, "
+                    f"True, False or None")
         written = [str(v) for v in o.values] if o.low is None and isinstance(o.values, tuple | list) else []
         # the automatic default is read before the values: a value written as it was never given
         written += [str(o.auto)] if o.auto is not None and written else []
@@ -332,10 +350,20 @@ def option_problem(game: Game) -> str | None:
                     f"give each once")
         if o.auto is None:
             try:
-                o.parse(game.id, o.default)
+                given = o.parse(game.id, o.default)
             except SimtoolError as exc:
                 return f"game '{game.id}' declares a default its rule option refuses: {exc}"
+            if type(given) is not type(o.default):
+                # number("goal", 5.0, ...) played 5.0 by default and 5 once given as --rule goal=5;
+                # numpy's 5 was recorded in run.json as the text '5'
+                return (f"game '{game.id}' declares rule option '{o.name}' with the default {o.default!r} "
+                        f"({type(o.default).__name__}): --rule {o.name}={o.default} gives {given!r} "
+                        f"({type(given).__name__}); declare that")
     return None
+
+
+MOST_PLAYERS = 128
+"""The most seats a game may declare: the tables store seat numbers as int8."""
 
 
 def player_count_problem(game: Game) -> str | None:
@@ -349,9 +377,17 @@ def player_count_problem(game: Game) -> str | None:
     if 1 in counts:  # no seat to compare: a verdict of "unclear, about 2,496 more deals would settle it"
         return (f"game '{game.id}' declares players = {tuple(counts)!r}: a game of 1 player has no seats to "
                 f"compare, and every figure of simtool compares seats; declare 2 players or more")
+    if max(counts) > MOST_PLAYERS:  # the tables number seats as int8: seat 128 was stored as -128
+        return (f"game '{game.id}' declares players = {tuple(counts)!r}: the tables hold seats 0..{MOST_PLAYERS - 1}, "
+                f"so {MOST_PLAYERS} players at most")
     default = getattr(game, "default_players", None)
     if default not in counts:
         return f"game '{game.id}' declares default_players = {default!r}, not one of its players {tuple(counts)}"
+    if type(default) is not int:
+        # 3.0 and numpy's 3 equal a count of 3: 3.0 stopped every run in a TypeError, numpy's 3 was
+        # recorded in run.json as the text '3', and the finished run could not be read back
+        return (f"game '{game.id}' declares default_players = {default!r} ({type(default).__name__}): give it as "
+                f"a Python int, one of its players {tuple(counts)}")
     return None
 
 

@@ -30,7 +30,7 @@ import numpy as np
 import polars as pl
 
 from simtool import games, options, stats
-from simtool.analysis import labels, ratings, summary, tension, verdicts
+from simtool.analysis import game_tables, labels, ratings, summary, tension, verdicts
 from simtool.analysis import ladder as ladders
 from simtool.analysis import of as analysis_of
 from simtool.errors import SimtoolError, bad, option, os_problem
@@ -205,8 +205,8 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
         unit="matches" if matches is not None else "deals",
         seats=stats.seat_table(win, score, strata, units), win_test=stats.seat_test(per_deal(win)),
         score_test=stats.seat_test(per_deal(score)), strategies=strategies, rates=rates,
-        game_tables=analysis_of(game).tables(seats.lazy(), keys, None if matches is None else matches.lazy(),
-                                             meta.get("rules")),
+        game_tables=game_tables(game, seats.lazy(), keys, None if matches is None else matches.lazy(),
+                                meta.get("rules")),
         seats_strategy=names[0], sides=verdicts.partners(score, units),
         figures=headline_figures(game, seats, win, score, names if codes is not None else [],
                                  codes, matches is not None, strata, units),
