@@ -131,8 +131,8 @@ def case_pooled_strategy_constructed(r: int) -> list[Coverage]:
                          "strategy": np.tile(["a", "a", "a", "b"], size * r), "score": 0, "win": 0.25,
                          "tricks": 0, "flag": flag.reshape(-1)})
 
-    class Constructed:  # what the analysis reads of a game: its rates, and the columns they read
-        id, columns = "constructed", {"flag": np.bool_}
+    class Constructed:  # what the analysis reads of a game: its rates, the columns they read, its match columns
+        id, columns, match_columns = "constructed", {"flag": np.bool_}, {}
         analysis = Analysis(rates={"flag": pl.col("flag")})
 
     covered = [summary.seat_summary(Constructed, part.lazy(), by=("strategy",)).filter(pl.col("strategy") == "a")
