@@ -111,9 +111,10 @@ def _readable(game, analysis: Analysis) -> Analysis:
 
     for kind, names, of_what in (("risks", analysis.risks, analysis.rates), ("shared", analysis.shared, analysis.rates),
                                  ("stopped", analysis.stopped, dict(game.match_columns))):
-        if not isinstance(names, tuple | list) or any(name not in of_what for name in names):
+        if not isinstance(names, tuple | list | set | frozenset) or any(name not in of_what for name in names):
             # read with `in`: shared = "queen" (the comma forgotten) held 'que' too, and a misspelt
-            # name named nothing, the rate it meant read as one no seat has every deal
+            # name named nothing, the rate it meant read as one no seat has every deal; a set is
+            # read alike, as every reader only asks `in` or unpacks the names
             what = "match columns" if kind == "stopped" else "rates"
             raise SimtoolError(f"game '{game.id}' declares {kind} = {names!r} in its analysis: it must be a tuple of "
                                f"its {what} (now: {', '.join(map(repr, of_what)) or 'none'})")
