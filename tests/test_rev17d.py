@@ -6,6 +6,8 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
+import simtool
+import simtool.games
 from simtool.analysis import Analysis
 from simtool.analysis import of as analysis_of
 from tests.toy_game import Climb
@@ -21,3 +23,20 @@ def test_an_analysis_naming_its_rates_in_a_set_still_loads(kind, collection):
         analysis = Analysis(rates={"bank": pl.col("banks") > 0}, **{kind: collection({"bank"})})
 
     assert getattr(analysis_of(Named()), kind) == collection({"bank"})
+
+
+@pytest.mark.parametrize("title", ["Seat advantage (bids made)", "Rates by seat (first hand)",
+                                   "By seat and strategy, bids made"])
+def test_a_game_table_titled_near_simtools_own_is_shown(title, monkeypatch):
+    # before: "made a table titled 'Seat advantage (bids made)', a title simtool's tables take",
+    # though simtool's are 'Seat advantage (deals)' and '(matches)': titles were refused by their start
+    class Titled(Climb):
+        analysis = Analysis(tables=lambda seats, keys, matches=None, rules=None:
+                            [(title, seats.select(pl.len()).collect())])
+
+    game = Titled()
+    monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, game))
+    monkeypatch.setitem(simtool.games._BY_ID, "climb", game)
+    tables = simtool.run("climb", n=20, strategy="random", seed=1, jobs=1).tables()
+    assert tables[title]["len"].to_list() == [20 * game.default_players]
+    assert "By seat and strategy" in tables
