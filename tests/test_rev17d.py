@@ -10,6 +10,7 @@ import simtool
 import simtool.games
 from simtool.analysis import Analysis
 from simtool.analysis import of as analysis_of
+from simtool.errors import SimtoolError
 from tests.toy_game import Climb
 
 
@@ -40,3 +41,20 @@ def test_a_game_table_titled_near_simtools_own_is_shown(title, monkeypatch):
     tables = simtool.run("climb", n=20, strategy="random", seed=1, jobs=1).tables()
     assert tables[title]["len"].to_list() == [20 * game.default_players]
     assert "By seat and strategy" in tables
+
+
+@pytest.mark.parametrize("title", [None, 3, " "])
+def test_a_game_table_titled_by_no_text_says_so(title, monkeypatch):
+    # before: "made a table titled None, a title simtool's tables take": the wrong reason, for a
+    # title nobody else takes
+    class Titled(Climb):
+        analysis = Analysis(tables=lambda seats, keys, matches=None, rules=None:
+                            [(title, seats.select(pl.len()).collect())])
+
+    game = Titled()
+    monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, game))
+    monkeypatch.setitem(simtool.games._BY_ID, "climb", game)
+    result = simtool.run("climb", n=20, strategy="random", seed=1, jobs=1)
+    with pytest.raises(SimtoolError) as raised:
+        result.tables()
+    assert str(raised.value) == f"game 'climb' made a table titled {title!r}: a table's title is text, such as 'Banks'"

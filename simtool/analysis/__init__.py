@@ -97,7 +97,10 @@ def game_tables(game, seats, keys: list[str], matches=None, rules: dict | None =
                            f"(.collect() a lazy one)")
     titles = [title for title, _ in made]
     for title in titles:
-        if not isinstance(title, str) or titles.count(title) > 1 or title in TAKEN_TITLES:
+        if not (isinstance(title, str) and title.strip()):  # it was said to be "a title simtool's tables take"
+            raise SimtoolError(f"game '{game.id}' made a table titled {title!r}: a table's title is text, "
+                               f"such as 'Banks'")
+        if titles.count(title) > 1 or title in TAKEN_TITLES:
             raise SimtoolError(f"game '{game.id}' made a table titled {title!r}, "
                                + ("which it made twice" if titles.count(title) > 1 else "a title simtool's tables take")
                                + ": give each of its tables a title of its own")
