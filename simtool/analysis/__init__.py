@@ -70,10 +70,12 @@ SUMMARY_COLUMNS = frozenset({"seat", "strategy", "n", "tricks", "matches", "roun
 rates': a rate takes its name and the name with ``_low`` and ``_high``."""
 
 
-TAKEN_TITLES = ("By seat and strategy", "By strategy (seats pooled)", "Strategy strength (win share per seat held)",
-                "Seat advantage (", "Rates by seat (")
-"""The titles (or their starts) of the tables simtool makes beside a game's own, by title in
-``Result.tables()`` and the report's frames."""
+TAKEN_TITLES = frozenset({"By seat and strategy", "By strategy (seats pooled)",
+                          "Strategy strength (win share per seat held)", "Seat advantage (deals)",
+                          "Seat advantage (matches)", "Rates by seat (deals)", "Rates by seat (rounds)"})
+"""The titles of the tables simtool makes beside a game's own, by title in ``Result.tables()``
+and the report's frames (:attr:`simtool.reports.balance.Analysis.frames`); only these collide:
+"Seat advantage (bids made)" is a title of the game's own."""
 
 
 def game_tables(game, seats, keys: list[str], matches=None, rules: dict | None = None) -> list:
@@ -95,7 +97,10 @@ def game_tables(game, seats, keys: list[str], matches=None, rules: dict | None =
                            f"(.collect() a lazy one)")
     titles = [title for title, _ in made]
     for title in titles:
-        if not isinstance(title, str) or titles.count(title) > 1 or title.startswith(TAKEN_TITLES):
+        if not (isinstance(title, str) and title.strip()):  # it was said to be "a title simtool's tables take"
+            raise SimtoolError(f"game '{game.id}' made a table titled {title!r}: a table's title is text, "
+                               f"such as 'Banks'")
+        if titles.count(title) > 1 or title in TAKEN_TITLES:
             raise SimtoolError(f"game '{game.id}' made a table titled {title!r}, "
                                + ("which it made twice" if titles.count(title) > 1 else "a title simtool's tables take")
                                + ": give each of its tables a title of its own")
@@ -111,9 +116,10 @@ def _readable(game, analysis: Analysis) -> Analysis:
 
     for kind, names, of_what in (("risks", analysis.risks, analysis.rates), ("shared", analysis.shared, analysis.rates),
                                  ("stopped", analysis.stopped, dict(game.match_columns))):
-        if not isinstance(names, tuple | list) or any(name not in of_what for name in names):
+        if not isinstance(names, tuple | list | set | frozenset) or any(name not in of_what for name in names):
             # read with `in`: shared = "queen" (the comma forgotten) held 'que' too, and a misspelt
-            # name named nothing, the rate it meant read as one no seat has every deal
+            # name named nothing, the rate it meant read as one no seat has every deal; a set is
+            # read alike, as every reader only asks `in` or unpacks the names
             what = "match columns" if kind == "stopped" else "rates"
             raise SimtoolError(f"game '{game.id}' declares {kind} = {names!r} in its analysis: it must be a tuple of "
                                f"its {what} (now: {', '.join(map(repr, of_what)) or 'none'})")

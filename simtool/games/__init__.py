@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import sys
 from importlib.metadata import entry_points
 
@@ -292,6 +293,16 @@ RECORDED = (str, int, float, bool, type(None))
 """The types of a choice's values that a run's record (JSON) reads back as they were."""
 
 
+def recorded(value) -> bool:
+    """Whether a run's record (JSON) of a choice's ``value`` gives it back: one of :data:`RECORDED`,
+    or a subclass JSON writes as the text ``--rule`` matches it by (a ``StrEnum``'s or
+    ``IntEnum``'s member), never numpy's numbers."""
+    if type(value) in RECORDED:
+        return True
+    return (isinstance(value, str | int | float) and not isinstance(value, np.generic)
+            and str(value) == str(json.loads(json.dumps(value))))
+
+
 def option_problem(game: Game) -> str | None:
     """Why the game's rule options cannot be played as declared, or ``None``: a name given twice
     (``--rule`` could set only one), a name or value ``--rule`` cannot give, a default its own
@@ -331,7 +342,7 @@ def option_problem(game: Game) -> str | None:
             return (f"game '{game.id}' declares rule option '{o.name}' with values = {o.values!r}: give its "
                     f"values in a tuple, the default first, such as ('on', 'off')")
         if o.low is None and isinstance(o.values, tuple | list) \
-                and (odd := next((v for v in o.values if type(v) not in RECORDED), None)) is not None:
+                and (odd := next((v for v in o.values if not recorded(v)), None)) is not None:
             # run.json records the rules as JSON: a tuple read back as a list the option refuses (the
             # finished run's report and metrics refused it), numpy's 3 as the text '3'
             return (f"game '{game.id}' declares rule option '{o.name}' with the value {odd!r} "
