@@ -170,6 +170,18 @@ def test_a_rate_with_a_name_of_its_own_is_summarised():
     assert {"moon", "moon_low", "moon_high", "queen"} <= set(summary.columns)
 
 
+def titled_run(monkeypatch, titles):
+    """A 20-deal run of the toy game whose own tables are titled ``titles``, each the row count."""
+    class Titled(Climb):
+        analysis = Analysis(tables=lambda seats, keys, matches=None, rules=None:
+                            [(title, seats.select(pl.len()).collect()) for title in titles])
+
+    game = Titled()
+    monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, game))
+    monkeypatch.setitem(simtool.games._BY_ID, "climb", game)
+    return simtool.run("climb", n=20, strategy="random", seed=1, jobs=1)
+
+
 @pytest.mark.parametrize("titles,says", [
     # before: Result.tables()["By seat and strategy"] was the game's table, simtool's summary gone
     (("By seat and strategy",), "a title simtool's tables take"),
@@ -178,16 +190,7 @@ def test_a_rate_with_a_name_of_its_own_is_summarised():
     (("Banks", "Banks"), "which it made twice"),
 ])
 def test_a_game_table_titled_as_another_is_refused_not_put_in_its_place(titles, says, monkeypatch):
-    def made(seats, keys, matches=None, rules=None):
-        return [(title, seats.select(pl.len()).collect()) for title in titles]
-
-    class Titled(Climb):
-        analysis = Analysis(tables=made)
-
-    game = Titled()
-    monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, game))
-    monkeypatch.setitem(simtool.games._BY_ID, "climb", game)
-    result = simtool.run("climb", n=20, strategy="random", seed=1, jobs=1)
+    result = titled_run(monkeypatch, titles)
     with pytest.raises(SimtoolError) as raised:
         result.tables()
     assert str(raised.value) == (f"game 'climb' made a table titled {titles[0]!r}, {says}: give each of its "

@@ -16,6 +16,7 @@ from simtool.analysis import Analysis
 from simtool.analysis import of as analysis_of
 from simtool.errors import SimtoolError
 from simtool.options import Option
+from tests.test_hostile18 import titled_run
 from tests.toy_game import Climb
 
 
@@ -36,15 +37,8 @@ def test_an_analysis_naming_its_rates_in_a_set_still_loads(kind, collection):
 def test_a_game_table_titled_near_simtools_own_is_shown(title, monkeypatch):
     # before: "made a table titled 'Seat advantage (bids made)', a title simtool's tables take",
     # though simtool's are 'Seat advantage (deals)' and '(matches)': titles were refused by their start
-    class Titled(Climb):
-        analysis = Analysis(tables=lambda seats, keys, matches=None, rules=None:
-                            [(title, seats.select(pl.len()).collect())])
-
-    game = Titled()
-    monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, game))
-    monkeypatch.setitem(simtool.games._BY_ID, "climb", game)
-    tables = simtool.run("climb", n=20, strategy="random", seed=1, jobs=1).tables()
-    assert tables[title]["len"].to_list() == [20 * game.default_players]
+    tables = titled_run(monkeypatch, [title]).tables()
+    assert tables[title]["len"].to_list() == [20 * Climb.default_players]
     assert "By seat and strategy" in tables
 
 
@@ -52,14 +46,7 @@ def test_a_game_table_titled_near_simtools_own_is_shown(title, monkeypatch):
 def test_a_game_table_titled_by_no_text_says_so(title, monkeypatch):
     # before: "made a table titled None, a title simtool's tables take": the wrong reason, for a
     # title nobody else takes
-    class Titled(Climb):
-        analysis = Analysis(tables=lambda seats, keys, matches=None, rules=None:
-                            [(title, seats.select(pl.len()).collect())])
-
-    game = Titled()
-    monkeypatch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, game))
-    monkeypatch.setitem(simtool.games._BY_ID, "climb", game)
-    result = simtool.run("climb", n=20, strategy="random", seed=1, jobs=1)
+    result = titled_run(monkeypatch, [title])
     with pytest.raises(SimtoolError) as raised:
         result.tables()
     assert str(raised.value) == f"game 'climb' made a table titled {title!r}: a table's title is text, such as 'Banks'"
