@@ -246,9 +246,14 @@ def Table(*args, **kwargs):  # noqa: N802 - rich's Table, imported when a comman
     return RichTable(*args, **kwargs)
 
 
-def fail(problem: str) -> typer.Exit:
+def said(problem: str) -> int:
+    """``problem`` on standard error, as simtool's one line; the exit status that goes with it."""
     err.print(f"error: {one_line(problem)}", markup=False, highlight=False, soft_wrap=True)
-    return typer.Exit(2)
+    return 2
+
+
+def fail(problem: str) -> typer.Exit:
+    return typer.Exit(said(problem))
 
 
 ONE_LINE = "a path without a line break (simtool prints it as one line, for scripts to read)"
@@ -1444,8 +1449,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # disk full (`> /dev/full`): a traceback and exit status 120 at the end
         _discard(sys.stdout)
         if code == 0:  # not yet said (a failure the command met itself is already its one line)
-            err.print(f"error: {one_line(os_problem(exc))}", markup=False, highlight=False, soft_wrap=True)
-            code = 2
+            code = said(os_problem(exc))
     if argv is None and _FINISHED:  # the installed command, not a caller in this process
         # a normal teardown (modules, polars' and numpy's threads) took 0.2 to 0.5 s after the
         # results were on disk
@@ -1574,11 +1578,9 @@ def _command(argv: list[str] | None) -> int:
             except BrokenPipeError:  # `| head -1`, as for the listings
                 _discard(sys.stdout)
             except OSError as failed:  # `> /dev/full`: raised from this handler, a traceback
-                err.print(f"error: {one_line(os_problem(failed))}", markup=False, highlight=False, soft_wrap=True)
-                return 2
+                return said(os_problem(failed))
             return 0
-        err.print(f"error: {one_line(message)}", markup=False, highlight=False, soft_wrap=True)
-        return 2
+        return said(message)
     except (KeyboardInterrupt, typer.Abort):
         err.print(f"interrupted; {NOTHING_KEPT}", markup=False)
         return 130
@@ -1590,14 +1592,12 @@ def _command(argv: list[str] | None) -> int:
         _discard(sys.stdout)
         return 0
     except OSError as exc:  # a path the system refuses where no command looked for it first
-        err.print(f"error: {one_line(os_problem(exc))}", markup=False, highlight=False, soft_wrap=True)
-        return 2
+        return said(os_problem(exc))
     except RuntimeError as exc:  # pathlib's resolve() before Python 3.13: links that point in a circle
         if not str(exc).startswith("Symlink loop from "):
             raise
-        err.print(f"error: {one_line(str(exc).replace('Symlink loop from', 'symbolic links loop from'))}; "
-                  f"a path must lead to a file or folder", markup=False, highlight=False, soft_wrap=True)
-        return 2
+        return said(f"{str(exc).replace('Symlink loop from', 'symbolic links loop from')}; a path must lead to a "
+                    f"file or folder")
     except MemoryError as exc:  # outside a run's play (see api.out_of_memory): nothing to keep
         err.print(f"error: out of memory ({describe(exc)}); run with fewer --jobs, or give "
                   f"simtool more memory", markup=False, highlight=False, soft_wrap=True)
