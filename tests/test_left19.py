@@ -1,0 +1,40 @@
+"""Defects earlier sessions noticed and left (left19): each test failed on the code before its fix."""
+
+from __future__ import annotations
+
+import pytest
+
+import simtool
+
+from .test_cli import cli
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory):
+    where = tmp_path_factory.mktemp("runs")
+    for name, seed in (("kc-a", 1), ("kc-b", 2)):
+        simtool.run("black-white", n=100, seed=seed, jobs=1, out=where / name)
+    return where / "kc-a", where / "kc-b"
+
+
+def test_report_without_o_never_replaces_the_page_of_other_runs(tmp_path, monkeypatch, two_runs, charts_undrawn):
+    # before: `simtool report A` then `simtool report B` both wrote reports/report.html, the second
+    # replacing the first's page without a word; after: each its own page, named after its runs
+    monkeypatch.chdir(tmp_path)
+    a, b = two_runs
+    pages = [cli("report", *runs) for runs in ((a,), (b,), (a, b), (b, a), (a,))]
+    assert all(r.exit_code == 0 for r in pages), [r.output for r in pages]
+    assert [r.stdout.strip() for r in pages] == ["reports/kc-a.html", "reports/kc-b.html", "reports/kc-a+kc-b.html",
+                                                 "reports/kc-b+kc-a.html", "reports/kc-a.html"]
+    assert b"kc-b" not in (tmp_path / "reports/kc-a.html").read_bytes()
+    # another run folder of the same name, and a file of the user's there, are kept
+    other = tmp_path / "elsewhere" / "kc-a"
+    simtool.run("black-white", n=100, seed=3, jobs=1, out=other)
+    (tmp_path / "reports/kc-a-2.html").write_text("mine")
+    kept = (tmp_path / "reports/kc-a.html").read_bytes()
+    assert cli("report", other).stdout.strip() == "reports/kc-a-3.html"
+    assert (tmp_path / "reports/kc-a.html").read_bytes() == kept
+    assert (tmp_path / "reports/kc-a-2.html").read_text() == "mine"
+    # an explicit -o still replaces an earlier report, as asked
+    assert cli("report", b, "-o", "reports/kc-a.html").exit_code == 0
+    assert (tmp_path / "reports/kc-a.html").read_bytes() != kept
