@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 import simtool
+from simtool.commands import review as reviews
+from simtool.errors import SimtoolError
 
 from .test_cli import cli
+from .test_hardening_round16 import one_line
 
 
 @pytest.fixture(scope="module")
@@ -38,3 +41,22 @@ def test_report_without_o_never_replaces_the_page_of_other_runs(tmp_path, monkey
     # an explicit -o still replaces an earlier report, as asked
     assert cli("report", b, "-o", "reports/kc-a.html").exit_code == 0
     assert (tmp_path / "reports/kc-a.html").read_bytes() != kept
+
+
+@pytest.mark.parametrize("game, players, why", [
+    ("kansas-city", None, "a different game: black-white against kansas-city"),
+    ("black-white", 4, "a different player count: 3 against 4"),
+])
+def test_a_baseline_of_another_game_or_player_count_is_refused_before_anything_is_played(
+        bw_review, tmp_path, game, players, why):
+    # before: the whole review was played (its pilot, every run), then "no comparison: a different
+    # game..."; after: exit 2, one line, nothing written
+    baseline, _ = bw_review
+    out = tmp_path / "r"
+    args = ["review", "-g", game, "--baseline", baseline, "--out", out] + (["-p", players] if players else [])
+    one_line(cli(*args), f"--baseline {baseline} cannot be compared with this review ({why}",
+             f"give an earlier review of {game} with {players or 4} players")
+    assert not out.exists()
+    with pytest.raises(SimtoolError, match=f"^baseline {baseline} cannot be compared"):
+        reviews.review(game, out, players=players, baseline=baseline, jobs=1)
+    assert not out.exists()
