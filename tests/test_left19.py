@@ -60,3 +60,24 @@ def test_a_baseline_of_another_game_or_player_count_is_refused_before_anything_i
     with pytest.raises(SimtoolError, match=f"^baseline {baseline} cannot be compared"):
         reviews.review(game, out, players=players, baseline=baseline, jobs=1)
     assert not out.exists()
+
+
+def test_a_run_missing_a_table_its_run_json_records_names_the_missing_file(tmp_path, charts_undrawn):
+    # before: "runs/x: leads.parquet is not what its run.json records (the SHA-256 differs):
+    # changed or replaced since the run wrote it" for a file deleted; after: it is named missing
+    run = tmp_path / "leads"
+    simtool.run("black-white", n=64, players=3, seed=1, out=run, lead_history=4)
+    (run / "leads.parquet").unlink()
+    said = (f"{run}: leads.parquet is missing (its run.json records it): moved or deleted since the run wrote "
+            f"it; put it back, or run it again")
+    with pytest.raises(SimtoolError) as caught:
+        simtool.metrics(run)
+    assert str(caught.value) == said
+    one_line(cli("report", run, "-o", tmp_path / "r.html"), said)
+    assert not (tmp_path / "r.html").exists()
+    # one there but of another run is still told by its checksum
+    other = tmp_path / "other"
+    simtool.run("black-white", n=64, players=3, seed=2, out=other, lead_history=4)
+    (run / "leads.parquet").write_bytes((other / "leads.parquet").read_bytes())
+    with pytest.raises(SimtoolError, match=r": leads.parquet is not what its run.json records \(the SHA-256 differs\)"):
+        simtool.metrics(run)
