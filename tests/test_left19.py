@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import simtool
 from simtool.commands import review as reviews
+from simtool.commands import tune
 from simtool.errors import SimtoolError
 
 from .test_cli import cli
@@ -81,3 +83,19 @@ def test_a_run_missing_a_table_its_run_json_records_names_the_missing_file(tmp_p
     (run / "leads.parquet").write_bytes((other / "leads.parquet").read_bytes())
     with pytest.raises(SimtoolError, match=r": leads.parquet is not what its run.json records \(the SHA-256 differs\)"):
         simtool.metrics(run)
+
+
+@pytest.mark.parametrize("n", [np.float32(96), np.float16(96), np.longdouble(96), np.float64(96), 96.0, np.int8(96)])
+def test_n_of_any_numpy_float_width_is_taken_as_the_python_number(n):
+    # before: np.float32(96) (float16, longdouble) refused as "bad n", np.float64(96) and 96.0 taken
+    r = simtool.run("black-white", n=n, players=3, seed=1)
+    assert r.meta["n"] == 96 and type(r.meta["n"]) is int and r.seats.height == 96 * 3
+    assert tune.configure("black-white", ["deck"], ["seat_spread"], n=n).n == 96
+
+
+@pytest.mark.parametrize("n", [np.float32(1.5), np.float32("inf"), np.float32("nan"), np.float16(-64), 1.5, "96"])
+def test_n_not_a_whole_number_or_given_as_text_is_refused_from_python_whatever_its_width(n):
+    with pytest.raises(SimtoolError, match="^bad n "):
+        simtool.run("black-white", n=n, players=3, seed=1)
+    with pytest.raises(SimtoolError, match="^bad seed "):  # a seed as text too, as n
+        simtool.run("black-white", n=96, players=3, seed="3")
