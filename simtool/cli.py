@@ -416,7 +416,8 @@ def _timeout(ctx: typer.Context, text: str | None) -> float | None:
 
 Timeout = Annotated[Optional[str], typer.Option("--timeout", metavar="<float>", callback=_timeout,
                                                 help="Stop if a strategy takes longer than this many seconds "
-                                                "over one decision, or a plugin file longer to import "
+                                                "over one decision, a designer's game over one step of "
+                                                "its play, or a plugin file longer to import "
                                                 "(default: no limit).")]
 def folder_option(option: str):
     """The parser of a folder option: its text as a path, a blank one refused (as a Path, typer

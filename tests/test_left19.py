@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -10,6 +12,7 @@ from simtool.commands import review as reviews
 from simtool.commands import tune
 from simtool.errors import SimtoolError
 
+from . import review_game
 from .test_cli import cli
 from .test_hardening_round16 import one_line
 
@@ -99,3 +102,47 @@ def test_n_not_a_whole_number_or_given_as_text_is_refused_from_python_whatever_i
         simtool.run("black-white", n=n, players=3, seed=1)
     with pytest.raises(SimtoolError, match="^bad seed "):  # a seed as text too, as n
         simtool.run("black-white", n=96, players=3, seed="3")
+
+
+class Spins(review_game.Draw):
+    """A designer's game whose code spins (a loop that never returns nor yields) in one of its steps."""
+
+    id = "spins"
+    SPIN = 20.0
+
+    def __init__(self, where):
+        self.where = where
+
+    def spin(self, where):
+        start = time.monotonic()
+        while where == self.where and time.monotonic() - start < self.SPIN:
+            pass
+
+    def deal(self, rng, match, rnd):
+        self.spin("deal")
+        return super().deal(rng, match, rnd)
+
+    def play(self, s):
+        self.spin("play")
+        return (yield from super().play(s))
+
+    def end_round(self, match, results):
+        self.spin("end_round")
+        return super().end_round(match, results)
+
+
+@pytest.mark.parametrize("where, what, unit", [("play", "yield its next decision", "deal"),
+                                               ("deal", "deal its round", "match"),
+                                               ("end_round", "end its round", "match")])
+def test_timeout_stops_a_designer_games_code_that_never_returns(installed, tmp_path, where, what, unit):
+    # before: --timeout timed strategies only; a game whose play looped without yielding ran on
+    # (for ever, or here its 20 s) whatever --timeout said; after: one line naming the game
+    installed(Spins(where))
+    start = time.monotonic()
+    with pytest.raises(SimtoolError, match=rf"^game 'spins' \(tests.test_left19\) did not {what} within timeout=0.5 "
+                                           rf"s \(its play of {unit}s 0 to 15 of the run with seed 1, n 16\)$"):
+        simtool.run("spins", n=16, seed=1, jobs=1, timeout=0.5, unit=unit, out=tmp_path / "r")
+    assert time.monotonic() - start < 10 and not (tmp_path / "r" / "run.json").exists()
+    if where == "play":  # the command line's one line names its option
+        one_line(cli("run", "-g", "spins", "--n", 16, "--seed", 1, "--jobs", 1, "--timeout", 0.5, "--out",
+                     tmp_path / "c"), f"game 'spins' (tests.test_left19) did not {what} within --timeout 0.5 s")
