@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -146,3 +147,15 @@ def test_timeout_stops_a_designer_games_code_that_never_returns(installed, tmp_p
     if where == "play":  # the command line's one line names its option
         one_line(cli("run", "-g", "spins", "--n", 16, "--seed", 1, "--jobs", 1, "--timeout", 0.5, "--out",
                      tmp_path / "c"), f"game 'spins' (tests.test_left19) did not {what} within --timeout 0.5 s")
+
+
+def test_timeout_of_any_numpy_float_width_is_checked_as_the_python_number():
+    # before: np.float16 cast the year's limit to inf, so timeout=np.float16("inf") passed the
+    # check and failed at the timer ("the system timer refuses timeout=inf: OverflowError"), and
+    # every np.float16 timeout warned "RuntimeWarning: overflow encountered in cast"
+    with pytest.raises(SimtoolError, match=r"^bad timeout np.float16\(inf\); expected seconds above 0 and at most "):
+        simtool.run("black-white", n=16, seed=1, timeout=np.float16("inf"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = simtool.run("black-white", n=16, seed=1, timeout=np.float16(10))
+    assert r.seats.equals(simtool.run("black-white", n=16, seed=1, timeout=10.0).seats)
