@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import warnings
 
@@ -159,3 +160,15 @@ def test_timeout_of_any_numpy_float_width_is_checked_as_the_python_number():
         warnings.simplefilter("error")
         r = simtool.run("black-white", n=16, seed=1, timeout=np.float16(10))
     assert r.seats.equals(simtool.run("black-white", n=16, seed=1, timeout=10.0).seats)
+
+
+def test_a_changed_tuning_config_none_of_whose_combinations_plays_is_refused_before_its_folder_is_made(tmp_path):
+    # before: every trial skipped, then "none of the 2 trials could be played ...; tune into
+    # another out with trials=2" with study.db and tune.json written; after: refused at once, one
+    # line naming the value, no folder (as configure() refuses such a tuning)
+    config = tune.configure("black-white", ["deck=30,36"], ["seat_spread"], players=3, n=100, trials=4, seed=1)
+    changed = dataclasses.replace(config, rules={"hand_size": 32})
+    with pytest.raises(SimtoolError, match=r"^no combination of the vary values can be played: black-white: 3 hands "
+                                           r"of 32 cards \(hand_size\) need 96 cards, more than the deck of 30"):
+        tune.tune(changed, tmp_path / "t", jobs=1)
+    assert not (tmp_path / "t").exists()
