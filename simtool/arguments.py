@@ -163,9 +163,12 @@ def callback(name: str, value, signature: str):
 def check_timeout(timeout) -> float | None:
     """Seconds a strategy may take over one decision batch: above 0, at most :data:`TIMEOUT_MAX`;
     a Python float (the system timer takes no numpy float32: a TypeError blamed on the strategy)."""
+    # compared as a Python float: np.float16 cast TIMEOUT_MAX to inf, so its inf passed (and
+    # the system timer's OverflowError was reported instead) with a RuntimeWarning on every call
+    seconds = float(timeout) if isinstance(timeout, np.floating) else timeout
     if timeout is not None and (isinstance(timeout, (bool, np.bool_))
                                 or not isinstance(timeout, (int, float, np.integer, np.floating))
-                                or not 0 < timeout <= TIMEOUT_MAX):
+                                or not 0 < seconds <= TIMEOUT_MAX):
         raise SimtoolError(f"bad {option('timeout')} {_shown(timeout)}; expected {TIMEOUT_VALID}")
     return None if timeout is None else float(timeout)
 

@@ -416,7 +416,8 @@ def _timeout(ctx: typer.Context, text: str | None) -> float | None:
 
 Timeout = Annotated[Optional[str], typer.Option("--timeout", metavar="<float>", callback=_timeout,
                                                 help="Stop if a strategy takes longer than this many seconds "
-                                                "over one decision, or a plugin file longer to import "
+                                                "over one decision, a designer's game over one step of "
+                                                "its play, or a plugin file longer to import "
                                                 "(default: no limit).")]
 def folder_option(option: str):
     """The parser of a folder option: its text as a path, a blank one refused (as a Path, typer
@@ -435,9 +436,10 @@ def folder_option(option: str):
 
 Report = Annotated[Optional[str], typer.Option("--out", "-o", callback=one_line_path("--out"),
                                                help="HTML report to write, a file name (a "
-                                               "folder is refused; default reports/report.html, or "
-                                               "for a sweep or a ladder reports/RUNS.html after its "
-                                               "runs folder).")]
+                                               "folder is refused; default reports/RUN.html after "
+                                               "the run folder, reports/A+B.html for runs A and B, "
+                                               "or for a sweep or a ladder reports/RUNS.html after "
+                                               "its runs folder).")]
 Title = Annotated[Optional[str], typer.Option("--title", help="Report title.")]
 Runs = Annotated[Optional[Path], typer.Option("--runs", parser=folder_option("--runs"), metavar="<path>",
                                               help="Folder for its run folders (default "
@@ -752,7 +754,7 @@ def report(
     runs: list[Path] = typer.Argument(..., parser=folder_option("run folder"),
                                       help="Finished run folders (several runs of one game "
                                       "are compared side by side)."),
-    output: Report = "reports/report.html",
+    output: Report = None,
     title: Title = "simtool balance report",
 ):
     """Write one self-contained HTML balance report of finished runs."""
@@ -760,6 +762,7 @@ def report(
 
     try:
         _each_once(runs)
+        output = reports.default_page(runs) if output is None else output
         written = reports.write(runs, output, title)
     except SimtoolError as exc:
         raise fail(str(exc)) from None

@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Generator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache, wraps
@@ -930,9 +930,14 @@ def play_round(game: Game, state, lineup: Lineup, rng, ctx: Context) -> dict[str
         state.watched = False  # the instance's own: the class says watched
     play = game.play(state)
     choice = None
+    timed = game_timer(game, ctx)
     for asked in itertools.count():
         try:
-            decision = play.send(choice)
+            if timed is None:  # a with-block of nullcontext would cost ~1 us a decision
+                decision = play.send(choice)
+            else:
+                with timed("yield its next decision"):
+                    decision = play.send(choice)
         except StopIteration as done:
             _check_results(game, state, done.value)
             return done.value
@@ -942,6 +947,33 @@ def play_round(game: Game, state, lineup: Lineup, rng, ctx: Context) -> dict[str
         choice = _decide(game, state, decision, lineup, rng, ctx)
         if ctx.leads is not None:
             ctx.leads.after()
+
+
+def game_timer(game: Game, ctx: Context) -> Callable | None:
+    """``timer(what)``, a with-block holding a designer's game code to ``ctx.timeout`` as each
+    strategy's decision is (a game whose ``play`` looped without yielding ran on for ever whatever
+    ``--timeout`` said); ``None`` with no timeout, and for simtool's own games (untimed, as before;
+    a search's play-outs, under their strategy's timer, have no timeout of their own)."""
+    if ctx.timeout is None or type(game).__module__.startswith("simtool."):
+        return None
+
+    @contextmanager
+    def timer(what: str):
+        try:
+            with deadline(ctx.timeout):
+                yield
+        except Expired:
+            raise GameError(f"game '{game.id}' ({type(game).__module__}) did not {what} within "
+                            f"{option('timeout', ctx.timeout)} s (its play of {ctx.unit}s {int(ctx.ids[0])} to "
+                            f"{int(ctx.ids[-1])} of the run with seed {ctx.seed}, n {ctx.n})") from None
+
+    return timer
+
+
+def timed_game(game: Game, ctx: Context, what: str):
+    """:func:`game_timer`'s with-block for one call of the game's code (a nullcontext untimed)."""
+    timer = game_timer(game, ctx)
+    return nullcontext() if timer is None else timer(what)
 
 
 def _watched(lineup: Lineup, ctx: Context) -> bool:
@@ -1868,7 +1900,8 @@ def play_deals(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng
     each played ``p`` times in a row (rows ``i*p .. i*p+p-1``) with the same cards."""
     match = game.new_match(n, p, rules)
     ctx.follow(ctx.ids)
-    state = _duplicate_deal(game, deal_rng, n, p, rules, 0) if duplicate else game.deal(deal_rng, match, 0)
+    with timed_game(game, ctx, "deal its round"):
+        state = _duplicate_deal(game, deal_rng, n, p, rules, 0) if duplicate else game.deal(deal_rng, match, 0)
     _dealt(game, state, n, p)
     if ctx.leads is not None:
         ctx.leads.round(0, match.totals)
@@ -1893,12 +1926,13 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
     finals: list[dict[str, np.ndarray]] = []
     for rnd in range(ROUND_CAP):
         ctx.follow(ids)
-        if duplicate:
-            # dealt for the whole batch, ended matches too, so that a match's copies get the same
-            # cards in every round however long each lasts
-            state = _copy(_duplicate_deal(game, deal_rng, n, p, rules, rnd), "take", alive)
-        else:
-            state = game.deal(deal_rng, match, rnd)
+        with timed_game(game, ctx, "deal its round"):
+            if duplicate:
+                # dealt for the whole batch, ended matches too, so that a match's copies get the
+                # same cards in every round however long each lasts
+                state = _copy(_duplicate_deal(game, deal_rng, n, p, rules, rnd), "take", alive)
+            else:
+                state = game.deal(deal_rng, match, rnd)
         _dealt(game, state, len(ids), p)
         if ctx.leads is not None:
             ctx.leads.round(rnd, match.totals)
@@ -1906,13 +1940,15 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
             ctx.trace.append(f"round {rnd}")
             ctx.trace.extend(game.describe(state, ctx.trace_row))
         results = play_round(game, state, lineup, play_rng, ctx)
-        game.end_round(match, results)
+        with timed_game(game, ctx, "end its round"):
+            game.end_round(match, results)
         results["win"] = shares(results["score"], game.lower_wins)
         results = _public(results)
         results["id"] = ids
         results["round"] = np.full(len(ids), rnd, np.int16)
         per_round.append(results)
-        over = ended(game, match, rnd, len(ids))
+        with timed_game(game, ctx, "answer match_over"):
+            over = ended(game, match, rnd, len(ids))
         capped = ~over if rnd == ROUND_CAP - 1 else np.zeros(len(ids), bool)
         over = over | capped
         if over.any():

@@ -48,7 +48,7 @@ def test_readme_says_which_changes_are_unsized_and_what_timeout_covers():
     doc = _doc("README.md")
     assert [analysis.matters(q) for q in ("luck", "tension", "match: rounds")] == [None] * 3
     assert "luck, tension and match length unsized" in doc
-    assert "`--timeout SECONDS` (a plugin's import and longest decision)" in doc
+    assert "`--timeout SECONDS` (a plugin's import, longest decision or game step)" in doc  # a game's step too (left19)
 
 
 def test_review_md_names_every_option_of_review():

@@ -13,6 +13,7 @@ import simtool.games
 from simtool.analysis import verdicts
 from simtool.commands import review as reviews
 from simtool.commands.review import Sizes
+from simtool.errors import SimtoolError
 
 from . import review_game
 from .conftest import REVIEW
@@ -111,10 +112,11 @@ def test_review_json_has_the_documented_layout_for_a_real_game(bw):
 
 def test_unlike_reviews_are_not_compared(draw, tmp_path):
     reviews.review("draw", tmp_path / "four", seed=1, jobs=1, sizes=TINY)
-    r = reviews.review("draw", tmp_path / "three", players=3, seed=1, jobs=1, sizes=TINY, baseline=tmp_path / "four")
-    assert r["comparison"]["possible"] is False and "player count" in r["comparison"]["why"]
-    assert r["changes"] == []
-    assert "cannot be compared" in (tmp_path / "three" / "review.html").read_text()
+    # refused before anything is played (it played the whole review, then said so: left19)
+    with pytest.raises(SimtoolError, match="cannot be compared with this review .a different player count: 4 "
+                                           "against 3; fair shares and plays differ."):
+        reviews.review("draw", tmp_path / "three", players=3, seed=1, jobs=1, sizes=TINY, baseline=tmp_path / "four")
+    assert not (tmp_path / "three").exists()
     like = reviews.review("draw", tmp_path / "again", rules={"edge": "first"}, jobs=1, baseline=tmp_path / "four")
     assert like["comparison"]["possible"] is True and {c["question"] for c in like["changes"]} >= {"seats", "luck"}
     # the baseline's seed and sizes: the same deals, no pilot

@@ -607,6 +607,12 @@ def comparable(this: dict, other: dict) -> str | None:
     with like, the same game, player count and line-ups."""
     if other.get("schema") != SCHEMA:
         return f"the baseline's review.json has schema {other.get('schema')!r}, this review {SCHEMA}"
+    return unlike(this, other)
+
+
+def unlike(this: dict, other: dict) -> str | None:
+    """Why two reviews of any schema review different things (``None``: the same game, player
+    count and line-ups); ``this`` needs only those three keys, known before anything is played."""
     for key, what in (("game", "game"), ("players", "player count")):
         if this[key] != other[key]:
             return f"a different {what}: {other[key]} against {this[key]}; fair shares and plays differ"

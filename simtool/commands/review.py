@@ -556,6 +556,8 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
     if baseline is not None and Path(baseline).resolve() == out.resolve():
         raise SimtoolError(f"{option('baseline')} {baseline} is the review's own {option('out')}; give the folder "
                            f"of an earlier review")
+    if before is not None:
+        like_baseline(before, Path(baseline), game, players)
     # sizes given are no effort's: their review was labelled "Effort quick" (or the effort
     # given, whose sizes they replaced)
     label = CUSTOM if sizes is not None else None
@@ -644,6 +646,21 @@ def usable_baseline(before: dict, folder: Path) -> None:
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, ArithmeticError, TemplateError) as exc:
         raise SimtoolError(f"{folder / 'review.json'} is not a whole simtool review (it lacks or garbles "
                            f"{exc!s}); give the folder of an earlier simtool review") from None
+
+
+def like_baseline(before: dict, folder: Path, game: str, players: int | None) -> None:
+    """Refuse, before anything is played, a baseline of another game, player count or line-ups:
+    the whole review was played, then said that no comparison was possible."""
+    import strategies
+    from simtool.analysis import review as answers
+
+    g = games.get(arguments.text("game", game, "black-white"))
+    p = games.check_players(g, arguments.count("players", players, "the game's default"))
+    plays = {"default": strategies.canonical(str(g.default_strategy), g.id), "search": search_names(g.id)[0]}
+    why = answers.unlike({"game": g.id, "players": p, "plays": plays}, before)
+    if why is not None:
+        raise SimtoolError(f"{option('baseline')} {folder} cannot be compared with this review ({why}); give "
+                           f"an earlier review of {g.id} with {p} players and the same line-ups")
 
 
 def _figure(x) -> bool:

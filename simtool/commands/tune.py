@@ -567,6 +567,9 @@ def check_config(config: Config) -> None:
         for name, values in {**config.vary, **{k: [v] for k, v in config.rules.items()}}.items():
             for value in values:
                 options.resolve(g, {name: value})
+        # as configure() refuses it: rules={'hand_size': 32} at 3 players skipped every trial, then
+        # was refused with tune.json and study.db written, advising to go on with more trials
+        first_playable(config)
         return
     raise SimtoolError(f"bad config: its {odd} {getattr(config, odd)!r} is none that simtool.tune.configure "
                        f"makes; make the tuning with configure(game, vary, objective, ...), which checks it")

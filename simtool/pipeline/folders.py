@@ -195,20 +195,28 @@ def check_intact(run_dir: Path, meta: dict) -> None:
             raise SimtoolError(f"{run_dir}: its run.json was changed since the run wrote it (what it says "
                                f"was played: {', '.join(PLAYED)}); its tables are not of that run: "
                                f"put it back, or run it again")
-        raise SimtoolError(f"{run_dir}: {changed_tables(run_dir, meta)} not what its run.json records (the "
-                           f"SHA-256 differs): changed or replaced since the run wrote it; run it again")
+        missing, changed = damaged_tables(run_dir, meta)
+        if missing:  # a deleted leads.parquet was said to be one whose SHA-256 differs
+            them = "them" if len(missing) > 1 else "it"
+            raise SimtoolError(f"{run_dir}: {', '.join(missing)} {'are' if len(missing) > 1 else 'is'} missing "
+                               f"(its run.json records {them}): moved or deleted since the run wrote {them}; "
+                               f"put {them} back, or run it again")
+        which = ", ".join(changed) + (" are" if len(changed) > 1 else " is") if changed else "its tables are"
+        raise SimtoolError(f"{run_dir}: {which} not what its run.json records (the SHA-256 differs): changed "
+                           f"or replaced since the run wrote it; run it again")
 
 
-def changed_tables(run_dir: Path, meta: dict) -> str:
-    """The tables of a run that fail their checksum, named for the user to look at."""
+def damaged_tables(run_dir: Path, meta: dict) -> tuple[list[str], list[str]]:
+    """The tables a run's ``run.json`` records that are not there (no file of that name), and
+    those that fail their checksum, named for the user to look at."""
     sums = meta.get("sha256")
     names = [name for name in sums if isinstance(name, str)] if isinstance(sums, dict) else []
+    missing = [name for name in names if not (run_dir / name).is_file()]
     try:
-        changed = [name for name in names if not (run_dir / name).is_file()
-                   or known_checksum(run_dir / name) != sums[name]]
+        changed = [name for name in names if name not in missing and known_checksum(run_dir / name) != sums[name]]
     except OSError:
         changed = []
-    return ", ".join(changed) + (" are" if len(changed) > 1 else " is") if changed else "its tables are"
+    return missing, changed
 
 
 SPEC_SUM = "sha256"

@@ -222,6 +222,9 @@ def parse_count(text, name: str | None = None) -> int:
     value = None
     if isinstance(text, (int, np.integer)) and not isinstance(text, bool):
         value = int(text)
+    elif isinstance(text, np.floating) and not isinstance(text, float):
+        # numpy's float32 (float16, longdouble) was refused where its float64, a Python float, was taken
+        value = int(text) if np.isfinite(text) and text == np.trunc(text) else None
     elif isinstance(text, (str, float)):
         try:  # exactly the number written: 1.00000000000000001e17 is not 1e17
             value = options.read_whole(str(text))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import html
 import io
 import math
@@ -1193,7 +1194,7 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
                          "restricted": restricted_views(limits.filter(pl.col("game") == rs[0].game.id))})
     page = {"title": title, "sections": sections, "version": version("simtool"),
             "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-            "unfair": labels.not_fair(r.meta for r in runs)}
+            "unfair": labels.not_fair(r.meta for r in runs), "runs_key": runs_key(paths)}
     template = environment().get_template("report.html.j2")
     # the glossary lists the terms the page uses: those of the page without it
     return template.render(**page, glossary=used_terms(template.render(**page, glossary=[])))
@@ -1204,6 +1205,44 @@ def write(paths: list[Path], out: str | Path, title: str = "simtool balance repo
     report is ever replaced."""
     check_output(out, [Path(p) for p in paths])
     return write_page(Path(out), render(paths, title))
+
+
+def runs_key(paths: list[Path]) -> str:
+    """Which run folders a page reports, in their order (the first is the one the others are
+    compared with): a digest of their full paths, so that a page does not print where the user
+    keeps their files."""
+    where = "\n".join(os.fspath(Path(p).resolve()) for p in paths)
+    return hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def default_page(paths: list[Path]) -> Path:
+    """``reports/<run folder's name>.html`` (``reports/A+B.html`` for runs A and B), the page of
+    ``simtool report`` without ``-o``: it wrote ``reports/report.html`` whatever it reported,
+    replacing the page of other runs written earlier without a word. A page there that reports
+    other runs (another folder of the same name, another order) or is no page of these runs at
+    all is kept: ``reports/<name>-2.html`` then, and so on, as a sweep's page does."""
+    names = [Path(p).resolve().name or "report" for p in paths]
+    stem = "+".join(names)
+    if len(stem) > 80:  # a file name has at most 255 bytes; `report runs/sweep/*` names dozens
+        stem = f"{names[0][:60]}+{len(names) - 1}-more"
+    key = runs_key(paths)
+    page, i = Path("reports") / f"{stem}.html", 1
+    while page.exists() and page_runs(page) != key:
+        i += 1
+        page = Path("reports") / f"{stem}-{i}.html"
+    return page
+
+
+def page_runs(path: Path) -> str | None:
+    """The :func:`runs_key` a balance report records, None for any other file (a page written
+    before it recorded one, a folder)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(1 << 16)
+    except OSError:
+        return None
+    found = re.search(rb'<meta name="simtool-runs" content="(\w+)">', head)
+    return found[1].decode() if found else None
 
 
 def write_page(out: Path, html: str) -> Path:
