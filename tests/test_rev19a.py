@@ -22,3 +22,14 @@ def test_report_without_o_names_its_page_within_the_systems_255_bytes(tmp_path, 
     page = tmp_path / said.stdout.strip()
     assert page.is_file() and len(os.fsencode(page.name)) <= 80 + len(".html")
     assert page.name == "😀" * 15 + "+1-more.html"
+
+
+def test_report_without_o_of_one_long_named_run_counts_no_other_runs(tmp_path, monkeypatch, charts_undrawn):
+    # before: reports/xxx...x+0-more.html for one run of a name past 80 characters (bytes), as if
+    # other runs were left out of its name; after: the name alone, cut at 80 bytes
+    monkeypatch.chdir(tmp_path)
+    for name, page in (("x" * 200, "x" * 80), ("😀" * 63, "😀" * 20)):
+        simtool.run("black-white", n=64, seed=1, jobs=1, out=tmp_path / name)
+        said = cli("report", tmp_path / name)
+        assert said.stdout.strip() == f"reports/{page}.html", said.output
+        assert (tmp_path / "reports" / f"{page}.html").is_file()

@@ -1224,9 +1224,10 @@ def default_page(paths: list[Path]) -> Path:
     names = [Path(p).resolve().name or "report" for p in paths]
     stem = "+".join(names)
     # a file name has at most 255 bytes, counted as bytes: 80 characters of emoji were 320 (File
-    # name too long, for runs any folder holds); `report runs/sweep/*` names dozens
+    # name too long, for runs any folder holds); `report runs/sweep/*` names dozens, one run
+    # names none left out (it read A+0-more)
     if len(os.fsencode(stem)) > 80:
-        stem = f"{_cut(names[0], 60)}+{len(names) - 1}-more"
+        stem = f"{_cut(names[0], 60)}+{len(names) - 1}-more" if len(names) > 1 else _cut(names[0], 80)
     key = runs_key(paths)
     page, i = Path("reports") / f"{stem}.html", 1
     while page.exists() and page_runs(page) != key:
