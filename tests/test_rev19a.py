@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 import simtool
+from simtool.errors import SimtoolError
 
 from .test_cli import cli
+from .test_left19 import Spins
 
 
 def test_report_without_o_names_its_page_within_the_systems_255_bytes(tmp_path, monkeypatch, charts_undrawn):
@@ -33,3 +37,11 @@ def test_report_without_o_of_one_long_named_run_counts_no_other_runs(tmp_path, m
         said = cli("report", tmp_path / name)
         assert said.stdout.strip() == f"reports/{page}.html", said.output
         assert (tmp_path / "reports" / f"{page}.html").is_file()
+
+
+def test_a_designer_games_overtime_in_a_match_names_matches_in_english(installed, tmp_path):
+    # before: "its play of matchs 0 to 15 of the run"; after: "matches"
+    installed(Spins("deal"))
+    with pytest.raises(SimtoolError, match=r"did not deal its round within timeout=0.5 s \(its play of matches 0 to "
+                                           r"15 of the run with seed 1, n 16\)$"):
+        simtool.run("spins", n=16, seed=1, jobs=1, timeout=0.5, unit="match", out=tmp_path / "r")
