@@ -45,3 +45,19 @@ def test_a_designer_games_overtime_in_a_match_names_matches_in_english(installed
     with pytest.raises(SimtoolError, match=r"did not deal its round within timeout=0.5 s \(its play of matches 0 to "
                                            r"15 of the run with seed 1, n 16\)$"):
         simtool.run("spins", n=16, seed=1, jobs=1, timeout=0.5, unit="match", out=tmp_path / "r")
+
+
+def test_a_folder_in_place_of_a_runs_table_is_not_said_to_be_missing(tmp_path):
+    # before: a folder named leads.parquet where the table was read "leads.parquet is missing ...:
+    # moved or deleted since the run wrote it"; after: replaced, as before left19 (a table moved
+    # away is still named missing)
+    run = tmp_path / "leads"
+    simtool.run("black-white", n=64, players=3, seed=1, out=run, lead_history=4)
+    (run / "leads.parquet").unlink()
+    (run / "leads.parquet").mkdir()
+    with pytest.raises(SimtoolError, match=r": leads.parquet is not what its run.json records \(the SHA-256 differs\): "
+                                           r"changed or replaced since the run wrote it; run it again$"):
+        simtool.metrics(run)
+    (run / "leads.parquet").rmdir()
+    with pytest.raises(SimtoolError, match=r": leads.parquet is missing \(its run.json records it\)"):
+        simtool.metrics(run)
