@@ -7,9 +7,11 @@ import os
 import pytest
 
 import simtool
+from simtool.commands import review as reviews
 from simtool.errors import SimtoolError
 
 from .test_cli import cli
+from .test_hardening_round16 import one_line
 from .test_left19 import Spins
 
 
@@ -61,3 +63,21 @@ def test_a_folder_in_place_of_a_runs_table_is_not_said_to_be_missing(tmp_path):
     (run / "leads.parquet").rmdir()
     with pytest.raises(SimtoolError, match=r": leads.parquet is missing \(its run.json records it\)"):
         simtool.metrics(run)
+
+
+@pytest.mark.parametrize("game, players, cli_form, python_form", [
+    ("kansas-city", None, "--game black-white --players 3", "game='black-white', players=3"),
+    ("black-white", 4, "--players 3", "players=3"),
+])
+def test_a_baseline_refused_as_unlike_names_the_review_that_would_be_compared(bw_review, tmp_path, game, players,
+                                                                              cli_form, python_form):
+    # before: "give an earlier review of kansas-city with 4 players and the same line-ups" alone,
+    # for a baseline of black-white reviewed with -g (or -p) forgotten; after: also how to review
+    # what the baseline reviewed
+    baseline, _ = bw_review
+    out = tmp_path / "r"
+    args = ["review", "-g", game, "--baseline", baseline, "--out", out, *(["-p", players] if players else [])]
+    assert one_line(cli(*args), "").endswith(f"the same line-ups, or review what the baseline did: {cli_form}")
+    with pytest.raises(SimtoolError, match=f"the same line-ups, or review what the baseline did: {python_form}$"):
+        reviews.review(game, tmp_path / "r", players=players, baseline=baseline, jobs=1)
+    assert not (tmp_path / "r").exists()
