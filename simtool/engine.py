@@ -963,8 +963,9 @@ def game_timer(game: Game, ctx: Context) -> Callable | None:
             with deadline(ctx.timeout):
                 yield
         except Expired:
+            units = "matches" if ctx.unit == "match" else f"{ctx.unit}s"  # it read "matchs"
             raise GameError(f"game '{game.id}' ({type(game).__module__}) did not {what} within "
-                            f"{option('timeout', ctx.timeout)} s (its play of {ctx.unit}s {int(ctx.ids[0])} to "
+                            f"{option('timeout', ctx.timeout)} s (its play of {units} {int(ctx.ids[0])} to "
                             f"{int(ctx.ids[-1])} of the run with seed {ctx.seed}, n {ctx.n})") from None
 
     return timer

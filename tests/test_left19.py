@@ -140,9 +140,9 @@ def test_timeout_stops_a_designer_games_code_that_never_returns(installed, tmp_p
     # before: --timeout timed strategies only; a game whose play looped without yielding ran on
     # (for ever, or here its 20 s) whatever --timeout said; after: one line naming the game
     installed(Spins(where))
-    start = time.monotonic()
+    start, units = time.monotonic(), "matches" if unit == "match" else "deals"
     with pytest.raises(SimtoolError, match=rf"^game 'spins' \(tests.test_left19\) did not {what} within timeout=0.5 "
-                                           rf"s \(its play of {unit}s 0 to 15 of the run with seed 1, n 16\)$"):
+                                           rf"s \(its play of {units} 0 to 15 of the run with seed 1, n 16\)$"):
         simtool.run("spins", n=16, seed=1, jobs=1, timeout=0.5, unit=unit, out=tmp_path / "r")
     assert time.monotonic() - start < 10 and not (tmp_path / "r" / "run.json").exists()
     if where == "play":  # the command line's one line names its option

@@ -45,7 +45,7 @@ import numpy as np
 from simtool import arguments, games, options
 from simtool.commands import ladder, restrict
 from simtool.commands.plans import play
-from simtool.errors import SimtoolError, choices, option, os_problem, shown
+from simtool.errors import COMMAND_LINE, SimtoolError, choices, option, os_problem, shown
 from simtool.pipeline.folders import FolderLock, let_go, parse_json, read_record, write_json
 from simtool.pipeline.folders import hold as hold_folder
 from simtool.pipeline.runner import BACKENDS, MAX_COUNT, RunSpec, make_spec, play_chunk
@@ -659,8 +659,14 @@ def like_baseline(before: dict, folder: Path, game: str, players: int | None) ->
     plays = {"default": strategies.canonical(str(g.default_strategy), g.id), "search": search_names(g.id)[0]}
     why = answers.unlike({"game": g.id, "players": p, "plays": plays}, before)
     if why is not None:
+        # a -g or -p forgotten is the likely slip: the review that the baseline can be compared with
+        # was not named
+        theirs = [option(key, before[key]) for key, mine in (("game", g.id), ("players", p))
+                  if before[key] != mine or before["game"] != g.id]
+        also = f", or review what the baseline did: {(' ' if COMMAND_LINE.get() else ', ').join(theirs)}" \
+            if theirs else ""
         raise SimtoolError(f"{option('baseline')} {folder} cannot be compared with this review ({why}); give "
-                           f"an earlier review of {g.id} with {p} players and the same line-ups")
+                           f"an earlier review of {g.id} with {p} players and the same line-ups{also}")
 
 
 def _figure(x) -> bool:

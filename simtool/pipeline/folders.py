@@ -207,13 +207,15 @@ def check_intact(run_dir: Path, meta: dict) -> None:
 
 
 def damaged_tables(run_dir: Path, meta: dict) -> tuple[list[str], list[str]]:
-    """The tables a run's ``run.json`` records that are not there (no file of that name), and
-    those that fail their checksum, named for the user to look at."""
+    """The tables a run's ``run.json`` records that are not there (nothing of that name), and
+    those that fail their checksum (a folder in a table's place among them: it was said to be
+    missing, moved or deleted), named for the user to look at."""
     sums = meta.get("sha256")
     names = [name for name in sums if isinstance(name, str)] if isinstance(sums, dict) else []
-    missing = [name for name in names if not (run_dir / name).is_file()]
+    missing = [name for name in names if not (run_dir / name).exists()]
     try:
-        changed = [name for name in names if name not in missing and known_checksum(run_dir / name) != sums[name]]
+        changed = [name for name in names if name not in missing and (
+            not (run_dir / name).is_file() or known_checksum(run_dir / name) != sums[name])]
     except OSError:
         changed = []
     return missing, changed

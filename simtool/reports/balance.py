@@ -1223,14 +1223,25 @@ def default_page(paths: list[Path]) -> Path:
     all is kept: ``reports/<name>-2.html`` then, and so on, as a sweep's page does."""
     names = [Path(p).resolve().name or "report" for p in paths]
     stem = "+".join(names)
-    if len(stem) > 80:  # a file name has at most 255 bytes; `report runs/sweep/*` names dozens
-        stem = f"{names[0][:60]}+{len(names) - 1}-more"
+    # a file name has at most 255 bytes, counted as bytes: 80 characters of emoji were 320 (File
+    # name too long, for runs any folder holds); `report runs/sweep/*` names dozens, one run
+    # names none left out (it read A+0-more)
+    if len(os.fsencode(stem)) > 80:
+        stem = f"{_cut(names[0], 60)}+{len(names) - 1}-more" if len(names) > 1 else _cut(names[0], 80)
     key = runs_key(paths)
     page, i = Path("reports") / f"{stem}.html", 1
     while page.exists() and page_runs(page) != key:
         i += 1
         page = Path("reports") / f"{stem}-{i}.html"
     return page
+
+
+def _cut(name: str, most: int) -> str:
+    """``name``'s first characters, as many as take at most ``most`` bytes in a file name (never
+    half a character's bytes)."""
+    while len(os.fsencode(name)) > most:
+        name = name[:-1]
+    return name
 
 
 def page_runs(path: Path) -> str | None:
