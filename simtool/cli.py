@@ -293,12 +293,14 @@ def _report_of(runs: Path, command: str) -> Path:
     name (``--runs exp1/kc``, then ``--runs exp2/kc``), which the second replaced without a word:
     ``reports/<name>-2.html`` then, and so on."""
     from simtool.pipeline.executor import saved_plan
+    from simtool.reports.balance import cut_name
 
     try:
         own = saved_plan(Path(runs)).settings.get("output")
     except SimtoolError:  # no plan there yet, or one a reader refuses: no page of its own
         own = None
-    name = Path(runs).resolve().name or command
+    # a folder's name may take all of a file name's 255 bytes, which "-2.html" then overflows
+    name = cut_name(Path(runs).resolve().name or command, 200)
     page, i = Path("reports") / f"{name}.html", 1
     while page.exists() and (own is None or page.resolve() != Path(own).resolve()):
         i += 1

@@ -81,3 +81,22 @@ def test_a_baseline_refused_as_unlike_names_the_review_that_would_be_compared(bw
     with pytest.raises(SimtoolError, match=f"the same line-ups, or review what the baseline did: {python_form}$"):
         reviews.review(game, tmp_path / "r", players=players, baseline=baseline, jobs=1)
     assert not (tmp_path / "r").exists()
+
+
+def test_a_sweeps_default_page_of_a_runs_folder_named_with_255_bytes_is_a_file_name(tmp_path, monkeypatch):
+    """A runs folder may take all of a name's 255 bytes; its page's "-2.html" or ".html" then
+    overflowed them (File name too long, for a path the user never chose)."""
+    from pathlib import Path
+
+    from simtool.cli import _report_of
+
+    monkeypatch.chdir(tmp_path)
+    runs = tmp_path / ("é" * 127)  # 254 bytes
+    runs.mkdir()
+    Path("reports").mkdir()
+    first = _report_of(runs, "sweep")
+    assert len(os.fsencode(first.name)) <= 255
+    first.write_text("another runs folder's page")
+    second = _report_of(runs, "sweep")
+    assert second != first and len(os.fsencode(second.name)) <= 255
+    second.write_text("written")  # a name the system takes

@@ -1227,7 +1227,7 @@ def default_page(paths: list[Path]) -> Path:
     # name too long, for runs any folder holds); `report runs/sweep/*` names dozens, one run
     # names none left out (it read A+0-more)
     if len(os.fsencode(stem)) > 80:
-        stem = f"{_cut(names[0], 60)}+{len(names) - 1}-more" if len(names) > 1 else _cut(names[0], 80)
+        stem = f"{cut_name(names[0], 60)}+{len(names) - 1}-more" if len(names) > 1 else cut_name(names[0], 80)
     key = runs_key(paths)
     page, i = Path("reports") / f"{stem}.html", 1
     while page.exists() and page_runs(page) != key:
@@ -1236,7 +1236,7 @@ def default_page(paths: list[Path]) -> Path:
     return page
 
 
-def _cut(name: str, most: int) -> str:
+def cut_name(name: str, most: int) -> str:
     """``name``'s first characters, as many as take at most ``most`` bytes in a file name (never
     half a character's bytes)."""
     while len(os.fsencode(name)) > most:
