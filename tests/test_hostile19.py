@@ -3,6 +3,8 @@ games. Each test failed on the code before its fix."""
 
 from __future__ import annotations
 
+from simtool.analysis.ladder import reference_sentence
+from simtool.commands.ladder import climb
 from simtool.commands.review import Sizes, review
 from simtool.commands.review import summary_lines as review_lines
 
@@ -19,3 +21,11 @@ def test_a_hidden_information_price_without_an_interval_reads_n_a_not_nan(tmp_pa
     assert "(95% interval n/a)" in hidden["sentence"]
     assert not [line for line in review_lines(r) if "nan" in line]
     assert "nan to nan" not in (tmp_path / "one" / "review.html").read_text()
+
+
+def test_a_ladders_reference_price_without_an_interval_reads_n_a_not_nan(tmp_path):
+    # before: "knowing the hidden cards is worth -50.0 points (+nan to +nan)" under `simtool ladder --n 1`
+    ladder, _ = climb("black-white", tmp_path / "ladder", n=1, seed=1, rungs=["random", "pimc"], jobs=1)
+    sentence = reference_sentence(ladder)
+    assert "knowing the hidden cards is worth" in sentence and "points (n/a)" in sentence, sentence
+    assert "nan" not in sentence
