@@ -3,10 +3,17 @@ games. Each test failed on the code before its fix."""
 
 from __future__ import annotations
 
+import json
+import shutil
+
+import pytest
+
+import simtool
 from simtool.analysis.ladder import reference_sentence
 from simtool.commands.ladder import climb
 from simtool.commands.review import Sizes, review
 from simtool.commands.review import summary_lines as review_lines
+from simtool.errors import SimtoolError
 
 ONE = Sizes(deals=1, matches=1, restrictions=1, duplicate=1, search=1, random=1, leads=1)
 """A review of one unit a play: its paired differences have no interval."""
@@ -29,3 +36,38 @@ def test_a_ladders_reference_price_without_an_interval_reads_n_a_not_nan(tmp_pat
     sentence = reference_sentence(ladder)
     assert "knowing the hidden cards is worth" in sentence and "points (n/a)" in sentence, sentence
     assert "nan" not in sentence
+
+
+@pytest.fixture
+def leads_run(tmp_path_factory):
+    """A run with lead histories, for the published metrics."""
+    out = tmp_path_factory.mktemp("leads") / "run"
+    simtool.run("black-white", n=16, strategy="pimc", lead_history=4, seed=1, jobs=1, out=out)
+    return out
+
+
+@pytest.mark.parametrize("edit", [
+    # before: Drama, Security and every estimate-based metric read "lead histories of 64 deals"
+    # of a run that recorded 4
+    lambda meta: meta["lead_history"].update(sampled=64),
+    lambda meta: meta["lead_history"]["estimator"].update(pimc="an oracle"),
+    lambda meta: meta.update(leads=64),
+])
+def test_a_run_json_whose_lead_histories_were_edited_is_refused(tmp_path, leads_run, edit):
+    run = tmp_path / "run"
+    shutil.copytree(leads_run, run)
+    meta = json.loads((run / "run.json").read_text())
+    edit(meta)
+    (run / "run.json").write_text(json.dumps(meta))
+    with pytest.raises(SimtoolError, match="its run.json was changed since the run wrote it .*lead_history"):
+        simtool.metrics(run)
+
+
+def test_an_untouched_lead_history_and_one_written_before_its_checksum_are_read(tmp_path, leads_run):
+    assert "lead histories of 4 deals" in simtool.metrics(leads_run)["drama"]["estimator"]
+    run = tmp_path / "run"
+    shutil.copytree(leads_run, run)
+    meta = json.loads((run / "run.json").read_text())
+    del meta["recorded_sha256"]  # an earlier simtool's run.json: trusted as before
+    (run / "run.json").write_text(json.dumps(meta))
+    assert "lead histories of 4 deals" in simtool.metrics(run)["drama"]["estimator"]
