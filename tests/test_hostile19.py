@@ -4,7 +4,10 @@ games. Each test failed on the code before its fix."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import stat
+import subprocess
 
 import pytest
 
@@ -14,6 +17,7 @@ from simtool.commands.ladder import climb
 from simtool.commands.review import Sizes, review
 from simtool.commands.review import summary_lines as review_lines
 from simtool.errors import SimtoolError
+from tests.test_hostile16 import simtool as cli_process
 
 ONE = Sizes(deals=1, matches=1, restrictions=1, duplicate=1, search=1, random=1, leads=1)
 """A review of one unit a play: its paired differences have no interval."""
@@ -71,3 +75,20 @@ def test_an_untouched_lead_history_and_one_written_before_its_checksum_are_read(
     del meta["recorded_sha256"]  # an earlier simtool's run.json: trusted as before
     (run / "run.json").write_text(json.dumps(meta))
     assert "lead histories of 4 deals" in simtool.metrics(run)["drama"]["estimator"]
+
+
+@pytest.mark.parametrize("command", [["report", "run"], ["ladder", "--rungs", "random,balance", "--n", "20",
+                                                         "--jobs", "1", "--seed", "1", "--runs", "ladder"]])
+def test_a_report_path_that_is_a_pipe_is_refused_not_waited_on(tmp_path, command):
+    # before: the check of what the path held opened the pipe to read it and waited for a
+    # writer for ever (the ladder after playing every rung)
+    simtool.run("black-white", n=10, seed=1, jobs=1, out=tmp_path / "run")
+    os.mkfifo(tmp_path / "page.html")
+    try:
+        done = cli_process(*command, "-o", "page.html", cwd=tmp_path, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("still waiting on the pipe after 60 s")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == ("error: page.html exists and is not a simtool report; simtool replaces only its "
+                                   "own reports: choose another --out")
+    assert stat.S_ISFIFO((tmp_path / "page.html").lstat().st_mode)
