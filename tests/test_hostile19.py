@@ -92,3 +92,13 @@ def test_a_report_path_that_is_a_pipe_is_refused_not_waited_on(tmp_path, command
     assert done.stderr.strip() == ("error: page.html exists and is not a simtool report; simtool replaces only its "
                                    "own reports: choose another --out")
     assert stat.S_ISFIFO((tmp_path / "page.html").lstat().st_mode)
+
+
+@pytest.mark.parametrize("make", [os.mkdir, os.mkfifo])
+def test_a_plugin_path_that_is_a_folder_or_a_pipe_is_named_so_not_not_found(tmp_path, make):
+    # before: "strategy plugin file not found: .../bot.py" for a bot.py that ls lists
+    make(tmp_path / "bot.py")
+    with pytest.raises(SimtoolError) as raised:
+        simtool.run("black-white", n=10, strategy=f"{tmp_path / 'bot.py'}:mine", seed=1, jobs=1)
+    assert str(raised.value) == (f"strategy plugin file {tmp_path / 'bot.py'} is not a regular file (a folder, a "
+                                 f"pipe or a device); expected FILE.py:NAME, NAME a strategy in a Python file")
