@@ -17,6 +17,7 @@ from simtool.commands.ladder import climb
 from simtool.commands.review import Sizes, review
 from simtool.commands.review import summary_lines as review_lines
 from simtool.errors import SimtoolError
+from tests.test_cli import cli
 from tests.test_hostile16 import simtool as cli_process
 
 ONE = Sizes(deals=1, matches=1, restrictions=1, duplicate=1, search=1, random=1, leads=1)
@@ -102,3 +103,25 @@ def test_a_plugin_path_that_is_a_folder_or_a_pipe_is_named_so_not_not_found(tmp_
         simtool.run("black-white", n=10, strategy=f"{tmp_path / 'bot.py'}:mine", seed=1, jobs=1)
     assert str(raised.value) == (f"strategy plugin file {tmp_path / 'bot.py'} is not a regular file (a folder, a "
                                  f"pipe or a device); expected FILE.py:NAME, NAME a strategy in a Python file")
+
+
+def test_a_copied_sweeps_resume_leaves_the_originals_report_alone(tmp_path, monkeypatch):
+    # before: plan.json kept the report's path as given from the working folder ("a/report.html"),
+    # so `sweep --resume b/runs` of a copy replaced a's page with the copy's, without a word, and a
+    # resume from another working folder wrote its page under that folder
+    monkeypatch.chdir(tmp_path)
+    made = cli("sweep", "--game", "black-white", "--lineup", "balance", "--n", "50", "--jobs", "1", "--seed", "1",
+               "--runs", "a/runs", "-o", "a/report.html", "-q")
+    assert made.exit_code == 0, made.output
+    page = tmp_path / "a" / "report.html"
+    before = page.stat()
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    again = cli("sweep", "--resume", "b/runs", "--jobs", "1", "-q")
+    assert again.exit_code == 0, again.output
+    assert (page.stat().st_ino, page.stat().st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert "report reports/runs.html" in again.stdout and (tmp_path / "reports" / "runs.html").is_file()
+    (tmp_path / "x").mkdir()
+    monkeypatch.chdir(tmp_path / "x")
+    own = cli("sweep", "--resume", "../a/runs", "--jobs", "1", "-q")
+    assert own.exit_code == 0, own.output
+    assert page.stat().st_ino != before.st_ino and not (tmp_path / "x" / "a").exists()
