@@ -433,6 +433,9 @@ def _imported(key: str, settings: ImportSettings | None = None) -> None:
 
 def _load_plugin(path: Path, attr: str) -> Strategy:
     if not path.is_file():
+        if path.exists():  # a folder or a pipe of that name read "not found" beside the ls that lists it
+            raise SimtoolError(f"strategy plugin file {path} is not a regular file (a folder, a pipe or a device); "
+                               f"expected FILE.py:NAME, NAME a strategy in a Python file")
         raise SimtoolError(f"strategy plugin file not found: {path}")
     module_name = f"simtool_plugin_{abs(hash((str(path.resolve()), *file_identity(path))))}"  # the file as it is now
     module, settings = sys.modules.get(module_name), []

@@ -30,7 +30,7 @@ import polars as pl
 
 from simtool import stats
 from simtool.analysis.restrict import paired_cost
-from simtool.analysis.verdicts import signed_points
+from simtool.analysis.verdicts import signed_points, span
 from simtool.errors import SimtoolError
 from simtool.pipeline.folders import collect, load, other_deals, read_meta
 
@@ -363,8 +363,8 @@ def reference_sentence(ladder: Ladder) -> str | None:
     if found is None:
         return None
     gain, low, high = found
-    worth = (f"knowing the hidden cards is worth {signed_points(gain)} points ({signed_points(low)} to "
-             f"{signed_points(high)})")
+    # one deal gives the paired price no interval: "(+nan to +nan)"
+    worth = f"knowing the hidden cards is worth {signed_points(gain)} points ({span(low, high, signed_points)})"
     if high < 0:  # as the review's answer (verdicts.hidden_verdict): a weaker reference prices nothing
         worth = (f"it surely wins less, {signed_points(gain)} points ({signed_points(low)} to "
                  f"{signed_points(high, (0.0,))}): the reference is too weak in this game to price the hidden cards")

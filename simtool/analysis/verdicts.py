@@ -549,8 +549,9 @@ def hidden_verdict(price: tuple[float, float, float], n: int, seer: str = "clair
     def pts(x: float, sign: str = "") -> str:
         return fixed(x, near, sign)
 
+    # one deal gives its paired difference no interval: "(95% interval nan to nan)" beside "unclear"
     sentence = (f"Seeing every hidden card is worth {pts(v, '+')} points of win share per seat (95% interval "
-                f"{pts(lo)} to {pts(hi)}): {seer} (a reference that sees every card, not a fair player) against "
+                f"{span(lo, hi, pts)}): {seer} (a reference that sees every card, not a fair player) against "
                 f"{search}, each as one seat against {opponents}: ")
     if hi < 0:
         # the reference surely plays worse than the fair search (its play-outs are weak in this

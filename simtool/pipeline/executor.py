@@ -16,6 +16,7 @@ import copy
 import dataclasses
 import json
 import math
+import os
 import platform
 import sys
 import time
@@ -609,9 +610,15 @@ def sample_text(leads: int, chunk: int, units: str) -> str:
 # ---- plans of several runs --------------------------------------------------------------------
 
 def plan_record(plan: Plan) -> dict:
-    return {"command": plan.command,
+    """``plan.json``: the cells, and the report's settings with its path made whole, beside the
+    folder it was written in (``root``): a page named from the working folder was another folder's
+    page once the plan was resumed from elsewhere."""
+    report = dict(plan.settings)
+    if isinstance(report.get("output"), str):
+        report["output"] = os.path.abspath(report["output"])
+    return {"command": plan.command, "root": str(Path(plan.root).resolve()),
             "cells": [dict(c.spec.as_dict(), folder=c.folder.name, extra=c.record) for c in plan.cells],
-            "report": plan.settings}
+            "report": report}
 
 
 def check_root(plan: Plan) -> None:
@@ -709,6 +716,10 @@ def saved_plan(root: Path) -> Plan:
         # ("output": 5 failed in pathlib, a traceback)
         if any(not isinstance(settings.get(key, ""), str) for key in ("output", "title")):
             raise TypeError("report")
+        if data.get("root") not in (None, str(Path(root).resolve())):
+            # a copy (or a move) of the folder: its page is the original's, which a resume of
+            # the copy replaced with the copy's without a word; the command's default page instead
+            settings.pop("output", None)
         # --resume takes no --force, which a cell played with other settings was told to give
         again = f"a new folder, or in {root} once that folder is moved out of it"
         return Plan(command, tuple(cells), Path(root), settings=settings, resume=finishing(command, root),

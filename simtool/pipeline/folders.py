@@ -176,15 +176,26 @@ PLAYED_SUM = "played_sha256"
 balance's figures under another seat's label."""
 
 
-def _played_sum(meta: dict) -> str:
-    played = {key: meta.get(key) for key in PLAYED}
+RECORDED = ("leads", "lead_history", "precision", "precision_cap")
+"""The ``run.json`` keys that say what else its tables hold: how many deals (matches) have lead
+histories, and by which estimator, as every published metric states beside its figure (edited
+to ``sampled: 64``, Drama read "lead histories of 64 deals" from 8), and the ``--precision`` cap
+its chunks were cut for, by which two runs are told to share their deals."""
+RECORDED_SUM = "recorded_sha256"
+"""The key in ``run.json`` of the checksum of its :data:`RECORDED` keys, apart from
+:data:`PLAYED_SUM`, so that a run written before it was kept is read as before."""
+
+
+def _played_sum(meta: dict, keys: tuple[str, ...] = PLAYED) -> str:
+    played = {key: meta.get(key) for key in keys}
     return hashlib.sha256(json.dumps(played, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def _played_changed(meta: dict) -> bool:
-    """Whether ``run.json``'s :data:`PLAYED` keys differ from its checksum of them (one written
-    before the checksum has none, and is trusted as before)."""
-    return PLAYED_SUM in meta and meta[PLAYED_SUM] != _played_sum(meta)
+    """Whether ``run.json``'s :data:`PLAYED` or :data:`RECORDED` keys differ from its checksum
+    of them (one written before that checksum has none, and is trusted as before)."""
+    return any(key in meta and meta[key] != _played_sum(meta, keys)
+               for key, keys in ((PLAYED_SUM, PLAYED), (RECORDED_SUM, RECORDED)))
 
 
 def check_intact(run_dir: Path, meta: dict) -> None:
@@ -193,7 +204,7 @@ def check_intact(run_dir: Path, meta: dict) -> None:
     if not tables_intact(run_dir, meta):
         if _played_changed(meta):
             raise SimtoolError(f"{run_dir}: its run.json was changed since the run wrote it (what it says "
-                               f"was played: {', '.join(PLAYED)}); its tables are not of that run: "
+                               f"was played: {', '.join(PLAYED + RECORDED)}); its tables are not of that run: "
                                f"put it back, or run it again")
         missing, changed = damaged_tables(run_dir, meta)
         if missing:  # a deleted leads.parquet was said to be one whose SHA-256 differs
@@ -675,7 +686,8 @@ class RunWriter:
             meta = {**meta, "files": sorted(p.name for p in written.values()), "sha256": sums}
             if installed := _installed_recorded(self.parts):  # for played_now, once chunks/ is gone
                 meta[INSTALLED] = installed
-            meta[PLAYED_SUM] = _played_sum(json.loads(json.dumps(meta, default=str)))  # as read back
+            read_back = json.loads(json.dumps(meta, default=str))
+            meta[PLAYED_SUM], meta[RECORDED_SUM] = (_played_sum(read_back, keys) for keys in (PLAYED, RECORDED))
             if self.left_alone():
                 meta["left_alone"] = [f"chunks/{name}" for name in self.left_alone()]
             write_json(self.out / "run.json", meta)

@@ -15,6 +15,7 @@ unlike run has none.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import hashlib
 import html
@@ -22,6 +23,7 @@ import io
 import math
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import version
@@ -1088,8 +1090,7 @@ def page_kind(path: Path) -> str:
     """Which of :data:`PAGES` a simtool page is: its meta tag, or for a page written before the
     tag, a review's or a tuning's by its name beside its JSON (a review's by its title alone),
     else a report."""
-    with open(path, "rb") as f:
-        head = f.read(1 << 16)
+    head = _head(path)
     if found := re.search(rb'<meta name="simtool-page" content="(\w+)">', head):
         return found[1].decode()
     for kind, page, record in (("review", "review.html", "review.json"), ("tune", "tune.html", "tune.json")):
@@ -1102,10 +1103,24 @@ def page_kind(path: Path) -> str:
     return "report"
 
 
+def _head(path: Path) -> bytes:
+    """The first 64 kB of a page, opened without waiting: a pipe named as the report was opened
+    to be read, and waited for a writer for ever (a link to a terminal, for its input); neither
+    is a page, an :class:`OSError` like a file that cannot be read."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a pipe, a device or a folder)", str(path))
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read(1 << 16)
+    finally:
+        os.close(fd)
+
+
 def is_report(path: Path) -> bool:
     try:
-        with open(path, "rb") as f:
-            head = f.read(1 << 16)
+        head = _head(path)
     except OSError:
         return False
     return head.lstrip().startswith(b"<!DOCTYPE html>") and (
