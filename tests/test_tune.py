@@ -184,7 +184,7 @@ def test_an_interrupted_tuning_resumes_and_keeps_its_trials(tmp_path, monkeypatc
     assert main(["tune", "--resume", str(out), "--quiet", "--jobs", "1"]) == 0  # nothing left: no new trial
     assert len(optuna.load_study(study_name="tune", storage=tune.storage_url(out)).trials) == len(study.trials)
     code = main(args[:-3] + ["--seed", "99", "--out", str(out)])
-    assert code == 2 and "other settings (seed differ)" in capsys.readouterr().err
+    assert code == 2 and "other settings (seed differs)" in capsys.readouterr().err
 
 
 def test_resume_refuses_new_settings(tmp_path, capsys):

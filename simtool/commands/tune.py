@@ -457,8 +457,9 @@ def save_config(out: Path, config: Config) -> None:
             if diff != ["trials"]:
                 again = option("resume", out) if arguments.COMMAND_LINE.get() else \
                     f"simtool.tune.tune(simtool.tune.read_config({str(out)!r}), {str(out)!r})"
-                raise SimtoolError(f"{out} holds a tuning with other settings ({', '.join(diff)} "
-                                   f"differ); resume it with {again}, or choose another {option('out')}")
+                verb = "differs" if len(diff) == 1 else "differ"
+                raise SimtoolError(f"{out} holds a tuning with other settings ({', '.join(diff)} {verb}); "
+                                   f"resume it with {again}, or choose another {option('out')}")
             check_extension(out, saved, config)
             write_json(file, record(config))  # the re-measures of the old count no longer stand
         return
