@@ -699,11 +699,14 @@ def _seat_line(meta: dict, seats, matches) -> str:
     from simtool.analysis.verdicts import partners
     from simtool.reports.balance import lineup_text
 
-    seats, matches = seats.collect(), None if matches is None else matches.collect()
-    table = seat_shares(meta, seats, matches)
+    # the outcome's four columns read, not every column of both tables (a match run's seats are
+    # no part of its seat line)
     outcome = seats if matches is None else matches
+    score = "score" if matches is None else "total"
+    outcome = outcome.select("seat", stats.unit_key(outcome), "win", score).collect()
+    table = seat_shares(meta, *((outcome, None) if matches is None else (None, outcome)))
     units = stats.panel(outcome, stats.unit_key(outcome), meta["players"])[:, 0] if meta.get("duplicate") else None
-    sides = partners(stats.panel(outcome, "score" if matches is None else "total", meta["players"]), units)
+    sides = partners(stats.panel(outcome, score, meta["players"]), units)
     return run_seat_line(meta, table, lineup_text(meta), sides)
 
 

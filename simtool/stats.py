@@ -113,7 +113,9 @@ def unit_estimate(k, m=None, strata=None, share: bool = False, units=None,
     a ``--duplicate`` deal): their ``k`` and ``m`` are summed per unit first. ``z``: a wider
     normal quantile, for one of several intervals meant to hold together (Bonferroni)."""
     k = np.asarray(k, float)
-    m = np.ones_like(k) if m is None else np.asarray(m, float)
+    counted = m is None and units is None
+    if not counted:
+        m = np.ones_like(k) if m is None else np.asarray(m, float)
     if units is not None:
         _, at = np.unique(np.asarray(units), return_inverse=True)
         k, m = np.bincount(at, k), np.bincount(at, m)
@@ -121,8 +123,14 @@ def unit_estimate(k, m=None, strata=None, share: bool = False, units=None,
     # a call at 1e6 deals, two calls a seat at the end of every `simtool run`)
     inv = np.zeros(len(k), np.intp) if strata is None else np.unique(np.asarray(strata), return_inverse=True)[1]
     h = int(inv.max()) + 1 if len(inv) else 1
-    sums = [np.bincount(inv, w, minlength=h) for w in (k, m, k * k, k * m, m * m, (m > 0).astype(float))]
-    ratio, var, units = _estimate(*sums, np.bincount(inv, minlength=h).astype(float))
+    count = np.bincount(inv, minlength=h).astype(float)
+    if counted:  # m one a unit: its sums M, MM and C are the units counted (exact below 2**53), KM is
+        # K (k * 1.0 is k); four of six passes over a million deals, at the end of every printed run
+        K = np.bincount(inv, k, minlength=h)
+        sums = [K, count, np.bincount(inv, k * k, minlength=h), K, count, count]
+    else:
+        sums = [np.bincount(inv, w, minlength=h) for w in (k, m, k * k, k * m, m * m, (m > 0).astype(float))]
+    ratio, var, units = _estimate(*sums, count)
     low, high = _bounds(ratio, var, units, share, z)
     return float(ratio), float(low), float(high)
 

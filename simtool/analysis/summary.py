@@ -85,7 +85,7 @@ def tally(game, seats, matches=None, strata: int | None = None,
 
 
 
-def seat_shares(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None) -> pl.DataFrame:
+def seat_shares(meta: dict, seats: pl.DataFrame | None, matches: pl.DataFrame | None) -> pl.DataFrame:
     """Each seat's win share (of matches, when the run plays them) and mean score with their 95%
     intervals, as the balance report's seat table: a rotated run stratified by rotation, the
     copies of a duplicate deal one unit."""
