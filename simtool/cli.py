@@ -573,7 +573,7 @@ def run(
             result = execute_run(spec, jobs, folder, force,
                                  lambda done, total: bar.update(task, completed=done, total=total),
                                  keep=False, backend=backend, scheduler=scheduler,
-                                 resume=resume is not None, timeout=timeout)
+                                 resume=resume is not None, timeout=timeout, summed=not quiet)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
@@ -583,7 +583,7 @@ def run(
                   f"read: {', '.join(result.meta['left_alone'])}", markup=False, highlight=False,
                   soft_wrap=True)
     if not quiet:
-        show_summary(folder)
+        show_summary(folder, result.summed)
     else:  # the folder as it is, never wrapped, and without loading rich for one line
         print_path(result.path)
     _FINISHED.append(True)
@@ -630,7 +630,7 @@ def _progress(quiet: bool):
                     TextColumn("chunks"), TimeRemainingColumn(), console=err.console, transient=True)
 
 
-def show_summary(folder: Path) -> None:
+def show_summary(folder: Path, sums: dict | None = None) -> None:
     from simtool.commands.run import summary_tables
     from simtool.pipeline.folders import load
 
@@ -645,7 +645,7 @@ def show_summary(folder: Path) -> None:
     title = one_line(f"{meta['title']}: {meta['players']} players, " + (f"rules {changed}, " if changed else "")
                      + f"{meta['n']:,} {unit}, seed {meta['seed']}, {meta['wall_seconds']:.2f} s "
                        f"({rate:,.0f} {unit}/s)")
-    tables = summary_tables(meta, seats, matches)
+    tables = summary_tables(meta, seats, matches, sums)
     table = tables["By seat and strategy"]
     out.print(_summary_table(title, game, table, ("seat", "strategy"), matches is not None))
     pooled = tables["By strategy (seats pooled)"]

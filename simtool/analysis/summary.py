@@ -12,18 +12,47 @@ from simtool.errors import SimtoolError
 from simtool.stats import Figures, estimates, unit_key, unit_sums, wide
 
 
+def _seat_figures(game) -> Figures:
+    return {"score": pl.col("score"), "win": pl.col("win"), "tricks": pl.col("tricks"), **analysis_of(game).rates}
+
+
+MATCH_FIGURES = {"total": pl.col("total"), "match_win": pl.col("win")}
+
+SUMMARY_BY = (("seat", "strategy"), ("strategy",))
+"""The groups of the tables ``simtool run`` prints: by seat and strategy, by strategy."""
+
+
+def summary_sums(game, seats: pl.DataFrame, matches: pl.DataFrame | None, strata: int | None) -> dict:
+    """One chunk's sums of the intervals of ``simtool run``'s two tables, by ``(kind, by)``
+    (:func:`simtool.stats.chunk_sums`): summed by the worker that played it, they spare the
+    run's end a read of every row (docs/speed.md)."""
+    out = {("seats", by): sums for by, sums in stats.chunk_sums(seats, _seat_figures(game), SUMMARY_BY, strata).items()}
+    if matches is not None:
+        out |= {("matches", by): sums for by, sums in stats.chunk_sums(matches, MATCH_FIGURES, SUMMARY_BY,
+                                                                         strata).items()}
+    return out
+
+
+def added_summary_sums(chunks: list[dict]) -> dict:
+    """The chunks' :func:`summary_sums` added up, by ``(kind, by)``; ``None`` for one some chunk
+    could not sum."""
+    return {key: stats.added_sums([c[key] for c in chunks], key[1]) for key in chunks[0]} if chunks else {}
+
+
 def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None,
-                 by: tuple[str, ...] = ("seat", "strategy"), strata: int | None = None) -> pl.DataFrame:
+                 by: tuple[str, ...] = ("seat", "strategy"), strata: int | None = None,
+                 sums: dict | None = None) -> pl.DataFrame:
     """Per seat (or per ``by`` group): rows, mean score and win share, and the game's rates,
     each with its 95% interval on units (deals, or matches). With ``matches``, also the mean
     match total, match win share, rounds played and the share of matches capped.
-    ``strata``: ``p`` for a rotated run.
+    ``strata``: ``p`` for a rotated run. ``sums``: :func:`added_summary_sums` of the run's
+    chunks, the same sums these rows give.
     """
-    by = list(by)
+    by, sums = list(by), sums or {}
     seats = seats.lazy()
-    figures = {"score": pl.col("score"), "win": pl.col("win"), "tricks": pl.col("tricks"), **analysis_of(game).rates}
+    figures = _seat_figures(game)
     _held(game, "seats", seats, [*by, *(c for e in figures.values() for c in e.meta.root_names())])
-    long = estimates(seats, figures, by, {"score", "tricks"}, strata)
+    long = estimates(seats, figures, by, {"score", "tricks"}, strata, sums.get(("seats", tuple(by))))
     n = long.filter(pl.col("figure") == "score").select(*by, pl.col("n").cast(pl.UInt32))
     out = n.join(wide(long, by), on=by)
     out = out.select(*by, "n", *[c for name in ("score", "win") for c in (name, f"{name}_low", f"{name}_high")],
@@ -34,7 +63,7 @@ def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None,
         m = matches.group_by(by).agg(pl.len().alias("matches"),
                                      pl.col("rounds").cast(pl.Float64).mean().alias("rounds"),
                                      pl.col("capped").mean().alias("capped")).collect(engine="streaming")
-        long = estimates(matches, {"total": pl.col("total"), "match_win": pl.col("win")}, by, {"total"}, strata)
+        long = estimates(matches, MATCH_FIGURES, by, {"total"}, strata, sums.get(("matches", tuple(by))))
         out = out.join(m.join(wide(long, by), on=by), on=by)
     return out.sort(by)
 
