@@ -695,19 +695,21 @@ def show_summary(folder: Path, sums: dict | None = None) -> None:
 
 def _seat_line(meta: dict, seats, matches) -> str:
     from simtool import stats
-    from simtool.analysis.summary import run_seat_line, seat_shares
-    from simtool.analysis.verdicts import partners
+    from simtool.analysis.summary import run_seat_line, seat_shares, streamed_seat_shares
+    from simtool.analysis.verdicts import partners, sides_of
     from simtool.reports.balance import lineup_text
 
-    # the outcome's four columns read, not every column of both tables (a match run's seats are
-    # no part of its seat line)
+    # the outcome's four columns read (a match run's seats are no part of its seat line), a batch
+    # of units at a time where each row is a unit's
     outcome = seats if matches is None else matches
+    if not meta.get("duplicate"):
+        table, alike, units = streamed_seat_shares(meta, outcome)
+        return run_seat_line(meta, table, lineup_text(meta), sides_of(alike, units))
     score = "score" if matches is None else "total"
     outcome = outcome.select("seat", stats.unit_key(outcome), "win", score).collect()
     table = seat_shares(meta, *((outcome, None) if matches is None else (None, outcome)))
-    units = stats.panel(outcome, stats.unit_key(outcome), meta["players"])[:, 0] if meta.get("duplicate") else None
-    sides = partners(stats.panel(outcome, score, meta["players"]), units)
-    return run_seat_line(meta, table, lineup_text(meta), sides)
+    units = stats.panel(outcome, stats.unit_key(outcome), meta["players"])[:, 0]
+    return run_seat_line(meta, table, lineup_text(meta), partners(stats.panel(outcome, score, meta["players"]), units))
 
 
 def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches: bool,

@@ -126,13 +126,28 @@ def unit_estimate(k, m=None, strata=None, share: bool = False, units=None,
     count = np.bincount(inv, minlength=h).astype(float)
     if counted:  # m one a unit: its sums M, MM and C are the units counted (exact below 2**53), KM is
         # K (k * 1.0 is k); four of six passes over a million deals, at the end of every printed run
-        K = np.bincount(inv, k, minlength=h)
-        sums = [K, count, np.bincount(inv, k * k, minlength=h), K, count, count]
-    else:
-        sums = [np.bincount(inv, w, minlength=h) for w in (k, m, k * k, k * m, m * m, (m > 0).astype(float))]
+        return counted_estimate(np.bincount(inv, k, minlength=h), np.bincount(inv, k * k, minlength=h), count,
+                                share, z)
+    sums = [np.bincount(inv, w, minlength=h) for w in (k, m, k * k, k * m, m * m, (m > 0).astype(float))]
     ratio, var, units = _estimate(*sums, count)
     low, high = _bounds(ratio, var, units, share, z)
     return float(ratio), float(low), float(high)
+
+
+def counted_estimate(K: np.ndarray, KK: np.ndarray, count: np.ndarray, share: bool,
+                     z: float = Z95) -> tuple[float, float, float]:
+    """:func:`unit_estimate` without ``m`` or ``units``, from the sums of ``k`` and ``k²`` and
+    the units of each stratum present (in their order)."""
+    ratio, var, units = _estimate(K, count, KK, K, count, count, count)
+    low, high = _bounds(ratio, var, units, share, z)
+    return float(ratio), float(low), float(high)
+
+
+def folded(total: float, values: np.ndarray) -> float:
+    """``total`` plus each of ``values`` in turn, as :func:`np.bincount` adds a bin's weights
+    (``np.cumsum`` adds in order too): batches of rows folded one after another give the bits
+    of one pass over all of them."""
+    return float(np.cumsum(np.concatenate(([total], values)))[-1]) if len(values) else total
 
 
 def unit_key(rows: pl.LazyFrame | pl.DataFrame) -> str:

@@ -147,3 +147,44 @@ def test_a_resumed_run_reads_back_the_chunks_no_worker_summed(tmp_path, monkeypa
     tables, _ = _tables_from(whole.path, whole.summed, monkeypatch)
     for title, table in _tables_from(out, None, monkeypatch)[0].items():
         assert_frame_equal(table, tables[title], check_exact=True)
+
+
+# the seat line read a batch of units at a time
+
+from simtool.analysis import summary, verdicts  # noqa: E402
+
+
+def _outcome(p, units, rng, partners=False, match=False):
+    win = np.where(rng.random((units, p)) < 1 / p, 1 / rng.integers(1, 3, (units, p)), 0).astype(np.float32)
+    score = rng.integers(-30, 31, (units, p)).astype(np.int16 if not match else np.int32)
+    if partners:
+        score[:, 2:] = score[:, :2]  # seats 0 and 2, 1 and 3 as partners score
+    key = "match" if match else "deal"
+    return pl.DataFrame({key: np.repeat(np.arange(units), p), "seat": np.tile(np.arange(p, dtype=np.int8), units),
+                         "win": win.ravel(), "total" if match else "score": score.ravel()})
+
+
+@pytest.mark.parametrize("p, units, rotate, partners, match", [
+    (3, 10_007, False, False, False), (3, 10_007, True, False, False), (4, 2_001, True, True, False),
+    (4, 2_001, False, True, True), (5, 3, True, False, False), (2, 1, False, False, True)])
+def test_the_seat_line_read_in_batches_gives_the_figures_of_the_whole(p, units, rotate, partners, match):
+    rows = _outcome(p, units, np.random.default_rng(units + p), partners, match)
+    meta = {"players": p, "rotate": rotate, "unit": "match" if match else "deal"}
+    whole = summary.seat_shares(meta, *((None, rows) if match else (rows, None)))
+    score = stats.panel(rows, "total" if match else "score", p)
+    for batch in (1, 7, 1000, 1 << 18):  # batches that split the strata and the seats' runs anywhere
+        table, alike, count = summary.streamed_seat_shares(meta, rows.lazy(), batch)
+        assert_frame_equal(table, whole, check_exact=True)  # bit for bit
+        assert count == units
+        assert verdicts.sides_of(alike, count) == verdicts.partners(score)
+    assert (verdicts.partners(score) == [(0, 2), (1, 3)]) == (partners and units >= verdicts.PARTNER_UNITS)
+
+
+def test_a_seat_line_reads_a_batch_of_units_at_a_time(monkeypatch):
+    rows = _outcome(3, 100, np.random.default_rng(1))
+    read = []
+    real = pl.LazyFrame.collect
+    monkeypatch.setattr(pl.LazyFrame, "collect", lambda self, *a, **kw: read.append(real(self).height) or
+                        real(self, *a, **kw))
+    summary.streamed_seat_shares({"players": 3, "rotate": False}, rows.lazy(), 16)
+    assert read == [48] * 6 + [12, 0]
