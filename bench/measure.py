@@ -43,8 +43,9 @@ class Measured:
     workers_seen: tuple[float, float] | None = None  # seconds from start of the first and last sample with workers
 
 
-def measure(args: list[str], memory: bool = True, interval: float | None = None) -> Measured:
-    """Run ``simtool ARGS --out TMP --force -q``; raise SystemExit if it fails. ``memory``: sample
+def measure(args: list[str], memory: bool = True, interval: float | None = None, quiet: bool = True) -> Measured:
+    """Run ``simtool ARGS --out TMP --force -q`` (without ``-q`` where not ``quiet``: the run
+    prints its tables, read back once the workers end); raise SystemExit if it fails. ``memory``: sample
     the tree's memory every 0.1 s (about 4 ms of CPU a sample, against 2.5 ms every 0.5 s for
     the CPU figures alone, which only stand in where the finished process cannot be read, and
 split the main process's CPU at the workers' end); ``interval`` overrides the sampling period."""
@@ -53,7 +54,8 @@ split the main process's CPU at the workers' end); ``interval`` overrides the sa
     interval = interval or (0.1 if memory else 0.5)
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
-        proc = psutil.Popen([SIMTOOL, *args, "--out", out, "--force", "-q"], stdout=subprocess.DEVNULL)
+        proc = psutil.Popen([SIMTOOL, *args, "--out", out, "--force", *(["-q"] if quiet else [])],
+                            stdout=subprocess.DEVNULL)
         peak = {"rss": 0, "pss": 0, "uss": 0, "main_pss": 0, "processes": 0}
         cpu = {"main": 0.0, "children": {}, "played": 0.0}
         seen: list[float] = []

@@ -575,7 +575,7 @@ def run(
             result = execute_run(spec, jobs, folder, force,
                                  lambda done, total: bar.update(task, completed=done, total=total),
                                  keep=False, backend=backend, scheduler=scheduler,
-                                 resume=resume is not None, timeout=timeout)
+                                 resume=resume is not None, timeout=timeout, summed=not quiet)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
@@ -585,7 +585,7 @@ def run(
                   f"read: {', '.join(result.meta['left_alone'])}", markup=False, highlight=False,
                   soft_wrap=True)
     if not quiet:
-        show_summary(folder)
+        show_summary(folder, result.summed)
     else:  # the folder as it is, never wrapped, and without loading rich for one line
         print_path(result.path)
     _FINISHED.append(True)
@@ -632,7 +632,7 @@ def _progress(quiet: bool):
                     TextColumn("chunks"), TimeRemainingColumn(), console=err.console, transient=True)
 
 
-def show_summary(folder: Path) -> None:
+def show_summary(folder: Path, sums: dict | None = None) -> None:
     from simtool.commands.run import summary_tables
     from simtool.pipeline.folders import load
 
@@ -647,7 +647,7 @@ def show_summary(folder: Path) -> None:
     title = one_line(f"{meta['title']}: {meta['players']} players, " + (f"rules {changed}, " if changed else "")
                      + f"{meta['n']:,} {unit}, seed {meta['seed']}, {meta['wall_seconds']:.2f} s "
                        f"({rate:,.0f} {unit}/s)")
-    tables = summary_tables(meta, seats, matches)
+    tables = summary_tables(meta, seats, matches, sums)
     table = tables["By seat and strategy"]
     out.print(_summary_table(title, game, table, ("seat", "strategy"), matches is not None))
     pooled = tables["By strategy (seats pooled)"]
@@ -697,16 +697,21 @@ def show_summary(folder: Path) -> None:
 
 def _seat_line(meta: dict, seats, matches) -> str:
     from simtool import stats
-    from simtool.analysis.summary import run_seat_line, seat_shares
-    from simtool.analysis.verdicts import partners
+    from simtool.analysis.summary import run_seat_line, seat_shares, streamed_seat_shares
+    from simtool.analysis.verdicts import partners, sides_of
     from simtool.reports.balance import lineup_text
 
-    seats, matches = seats.collect(), None if matches is None else matches.collect()
-    table = seat_shares(meta, seats, matches)
+    # the outcome's four columns read (a match run's seats are no part of its seat line), a batch
+    # of units at a time where each row is a unit's
     outcome = seats if matches is None else matches
-    units = stats.panel(outcome, stats.unit_key(outcome), meta["players"])[:, 0] if meta.get("duplicate") else None
-    sides = partners(stats.panel(outcome, "score" if matches is None else "total", meta["players"]), units)
-    return run_seat_line(meta, table, lineup_text(meta), sides)
+    if not meta.get("duplicate"):
+        table, alike, units = streamed_seat_shares(meta, outcome)
+        return run_seat_line(meta, table, lineup_text(meta), sides_of(alike, units))
+    score = "score" if matches is None else "total"
+    outcome = outcome.select("seat", stats.unit_key(outcome), "win", score).collect()
+    table = seat_shares(meta, *((outcome, None) if matches is None else (None, outcome)))
+    units = stats.panel(outcome, stats.unit_key(outcome), meta["players"])[:, 0]
+    return run_seat_line(meta, table, lineup_text(meta), partners(stats.panel(outcome, score, meta["players"]), units))
 
 
 def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches: bool,

@@ -113,7 +113,9 @@ def unit_estimate(k, m=None, strata=None, share: bool = False, units=None,
     a ``--duplicate`` deal): their ``k`` and ``m`` are summed per unit first. ``z``: a wider
     normal quantile, for one of several intervals meant to hold together (Bonferroni)."""
     k = np.asarray(k, float)
-    m = np.ones_like(k) if m is None else np.asarray(m, float)
+    counted = m is None and units is None
+    if not counted:
+        m = np.ones_like(k) if m is None else np.asarray(m, float)
     if units is not None:
         _, at = np.unique(np.asarray(units), return_inverse=True)
         k, m = np.bincount(at, k), np.bincount(at, m)
@@ -121,10 +123,31 @@ def unit_estimate(k, m=None, strata=None, share: bool = False, units=None,
     # a call at 1e6 deals, two calls a seat at the end of every `simtool run`)
     inv = np.zeros(len(k), np.intp) if strata is None else np.unique(np.asarray(strata), return_inverse=True)[1]
     h = int(inv.max()) + 1 if len(inv) else 1
+    count = np.bincount(inv, minlength=h).astype(float)
+    if counted:  # m one a unit: its sums M, MM and C are the units counted (exact below 2**53), KM is
+        # K (k * 1.0 is k); four of six passes over a million deals, at the end of every printed run
+        return counted_estimate(np.bincount(inv, k, minlength=h), np.bincount(inv, k * k, minlength=h), count,
+                                share, z)
     sums = [np.bincount(inv, w, minlength=h) for w in (k, m, k * k, k * m, m * m, (m > 0).astype(float))]
-    ratio, var, units = _estimate(*sums, np.bincount(inv, minlength=h).astype(float))
+    ratio, var, units = _estimate(*sums, count)
     low, high = _bounds(ratio, var, units, share, z)
     return float(ratio), float(low), float(high)
+
+
+def counted_estimate(K: np.ndarray, KK: np.ndarray, count: np.ndarray, share: bool,
+                     z: float = Z95) -> tuple[float, float, float]:
+    """:func:`unit_estimate` without ``m`` or ``units``, from the sums of ``k`` and ``k²`` and
+    the units of each stratum present (in their order)."""
+    ratio, var, units = _estimate(K, count, KK, K, count, count, count)
+    low, high = _bounds(ratio, var, units, share, z)
+    return float(ratio), float(low), float(high)
+
+
+def folded(total: float, values: np.ndarray) -> float:
+    """``total`` plus each of ``values`` in turn, as :func:`np.bincount` adds a bin's weights
+    (``np.cumsum`` adds in order too): batches of rows folded one after another give the bits
+    of one pass over all of them."""
+    return float(np.cumsum(np.concatenate(([total], values)))[-1]) if len(values) else total
 
 
 def unit_key(rows: pl.LazyFrame | pl.DataFrame) -> str:
@@ -158,8 +181,59 @@ simtool's tables hold (a win share ``1/j``, as a float32) is a whole multiple of
 so its sums are exact."""
 
 
+def _modes(rows: pl.LazyFrame, figures: Figures) -> tuple[list, set, dict]:
+    """Each figure as ``(k, m)``, its float sides and the mode its sums start in (see
+    :func:`_wide_sums`), from the types of ``rows``' columns."""
+    pairs = [f if isinstance(f, tuple) else (f, None) for f in figures.values()]
+    schema = rows.select(*[e.alias(f"_{i}{side}") for i, (k, m) in enumerate(pairs)
+                           for side, e in (("k", k), ("m", m)) if e is not None]).collect_schema()
+    # per figure: "whole" (float sums of whole numbers), (k bits, m bits, signed) in Int128, or None
+    # (floats); signed: a float figure's values may be negative (see _checked)
+    floats = {(i, side) for i in range(len(pairs)) for side, name in enumerate("km")
+              if f"_{i}{name}" in schema and schema[f"_{i}{name}"].is_float()}
+    modes = {i: "whole" if all(m is None and side == "m" or schema[f"_{i}{side}"] in WHOLE for side in "km")
+             else (*(FRACTION_BITS if (i, side) in floats else 0 for side in (0, 1)), False)
+             for i, (_, m) in enumerate(pairs)}
+    return pairs, floats, modes
+
+
+Parts = "tuple[pl.DataFrame, pl.DataFrame, dict]"
+"""A chunk's sums for :func:`estimates` (:func:`chunk_sums`), or the run's (:func:`added_sums`):
+``(wide, count, modes)``."""
+
+
+def chunk_sums(rows: pl.DataFrame, figures: Figures, groups: list[tuple[str, ...]],
+               strata: int | None) -> dict[tuple[str, ...], Parts | None]:
+    """:func:`_wide_sums`' sums of one chunk's rows per group of each ``by`` of ``groups``, in
+    the modes its rows start in; ``None`` where a figure holds NaN or an infinity (its sums are
+    then floats, whose order counts). A chunk holds whole units and every sum is exact (whole
+    numbers, or whole numbers of ``2**-bits``), so the chunks' sums added up are the run's,
+    whatever chunks and ``--jobs``. The units, the same for every ``by``, are counted once."""
+    rows = rows.lazy()
+    pairs, floats, modes = _modes(rows, figures)
+    queries = [_fixed_queries(rows, pairs, modes, floats, list(by), strata, None) for by in groups]
+    try:
+        *wide, count = pl.collect_all([w for w, _ in queries] + [queries[0][1]], engine="streaming")
+    except pl.exceptions.InvalidOperationError:
+        return dict.fromkeys(groups)
+    return {by: (w, count, modes) for by, w in zip(groups, wide, strict=True)}
+
+
+def added_sums(parts: list, by: Collection[str]) -> Parts | None:
+    """The chunks' :func:`chunk_sums` added up (the largest and least values kept as such);
+    ``None`` where a chunk has none or they were summed in different modes."""
+    if not parts or any(p is None or p[2] != parts[0][2] for p in parts):
+        return None
+    wide, keys = pl.concat([p[0] for p in parts]), [*by, "stratum", "block"]
+    aggregate = {"A": "max", "B": "max", "L": "min"}
+    wide = wide.group_by(keys).agg(getattr(pl.col(c), aggregate.get(c[0], "sum"))()
+                                   for c in wide.columns if c not in keys)
+    count = pl.concat([p[1] for p in parts]).group_by("stratum", "block").agg(pl.col("N").sum())
+    return wide, count, parts[0][2]
+
+
 def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
-               strata: int | None, block: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
+               strata: int | None, block: int | None, given: Parts | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """:func:`unit_sums` as one row per group of ``by``, stratum and block, the sums of figure
     ``i`` in columns ``K<i>``, ``M<i>``, ...; and ``N`` per stratum and block.
 
@@ -174,19 +248,14 @@ def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
     ``2**127`` (values near ``2**18`` per unit at 1e8 units). A figure holding NaN or an
     infinity is summed as floats, its sums NaN or infinite whatever the order."""
     rows, names = rows.lazy(), list(figures)
-    pairs = [f if isinstance(f, tuple) else (f, None) for f in figures.values()]
-    schema = rows.select(*[e.alias(f"_{i}{side}") for i, (k, m) in enumerate(pairs)
-                           for side, e in (("k", k), ("m", m)) if e is not None]).collect_schema()
-    # per figure: "whole" (float sums of whole numbers), (k bits, m bits, signed) in Int128, or None
-    # (floats); signed: a float figure's values may be negative (see _checked)
-    floats = {(i, side) for i in range(len(pairs)) for side, name in enumerate("km")
-              if f"_{i}{name}" in schema and schema[f"_{i}{name}"].is_float()}
-    modes = {i: "whole" if all(m is None and side == "m" or schema[f"_{i}{side}"] in WHOLE for side in "km")
-             else (*(FRACTION_BITS if (i, side) in floats else 0 for side in (0, 1)), False)
-             for i, (_, m) in enumerate(pairs)}
+    pairs, floats, modes = _modes(rows, figures)
+    # sums added up over the chunks as they were played, where they were summed in the modes these
+    # rows start in (else, or where those prove too narrow, the rows are summed here)
+    given = given[:2] if given is not None and given[2] == modes else None
     while True:
         try:
-            wide, count = _fixed_sums(rows, pairs, modes, floats, by, strata, block)
+            wide, count = given or _fixed_sums(rows, pairs, modes, floats, by, strata, block)
+            given = None
         except pl.exceptions.InvalidOperationError:  # NaN or an infinity: no whole number of 2**-bits
             modes = dict.fromkeys(modes)
             wide, count = _fixed_sums(rows, pairs, modes, floats, by, strata, block)
@@ -238,6 +307,13 @@ def _fixed(e: pl.Expr, mode, side: int) -> pl.Expr:
 
 def _fixed_sums(rows: pl.LazyFrame, pairs, modes: dict, floats: set, by: Collection[str], strata: int | None,
                 block: int | None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """:func:`_fixed_queries` collected, in one scan of the rows for both."""
+    wide, count = pl.collect_all(_fixed_queries(rows, pairs, modes, floats, by, strata, block), engine="streaming")
+    return wide, count
+
+
+def _fixed_queries(rows: pl.LazyFrame, pairs, modes: dict, floats: set, by: Collection[str], strata: int | None,
+                   block: int | None) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """:func:`_wide_sums` in each figure's mode, unscaled, with ``Bk<i>`` and ``Bm<i>``: the
     largest |k| and |m| of figure ``i`` in a unit, for the fixed-point ones; for each float side
     of a figure (``floats``: ``(i, 0)`` for k, ``(i, 1)`` for m) where units are summed from rows,
@@ -294,14 +370,12 @@ def _fixed_sums(rows: pl.LazyFrame, pairs, modes: dict, floats: set, by: Collect
     units = rows.select(*by, pl.col(key).alias("_unit"), *per_unit) if rows_are_units \
         else rows.group_by(*by, pl.col(key).alias("_unit")).agg(per_unit)
     units = units.with_columns(where)
-    wide, count = pl.collect_all([  # one scan of the rows for both
-        units.group_by(*by, "stratum", "block").agg(sums),
-        units.group_by("stratum", "block").agg(pl.col("_unit").n_unique().cast(pl.Float64).alias("N"))],
-        engine="streaming")
+    wide = units.group_by(*by, "stratum", "block").agg(sums)
     if counted and not shared:
         wide = wide.with_columns(pl.col("_C").alias("_M"), pl.col("_C").alias("_MM"),
                                  *[pl.col(f"K{i}").alias(f"KM{i}") for i in counted])
-    return wide.with_columns(*[pl.col(f"_{s}").alias(f"{s}{i}") for i in counted for s in ("M", "MM", "C")]), count
+    wide = wide.with_columns(*[pl.col(f"_{s}").alias(f"{s}{i}") for i in counted for s in ("M", "MM", "C")])
+    return wide, units.group_by("stratum", "block").agg(pl.col("_unit").n_unique().cast(pl.Float64).alias("N"))
 
 
 def _unscaled(wide: pl.DataFrame, i: int, mode) -> list[pl.Series]:
@@ -366,12 +440,13 @@ def _dense_wide(wide: pl.DataFrame, units: pl.DataFrame, by: list[str], names: l
 
 
 def estimates(rows, figures: Figures, by: Collection[str] = (), means: Collection[str] = (),
-              strata: int | None = None) -> pl.DataFrame:
+              strata: int | None = None, given: Parts | None = None) -> pl.DataFrame:
     """Each figure per group of ``by``, with its 95% interval on units: one row per group and
     figure, ``*by, figure, k, n, value, low, high`` (``k``, ``n``: sums of ``k`` and ``m``
-    over rows). Figures named in ``means`` get the normal interval, the others are shares."""
+    over rows). Figures named in ``means`` get the normal interval, the others are shares.
+    ``given``: the sums of ``rows`` added up over the chunks played (:func:`added_sums`)."""
     by = list(by)
-    sums, units = _wide_sums(rows, figures, by, strata, None)
+    sums, units = _wide_sums(rows, figures, by, strata, None, given)
     return _estimated(*_dense_wide(sums, units, by, list(figures)), means)
 
 

@@ -3,6 +3,7 @@ statistics of :mod:`simtool.stats` applied to a game's own figures (its rates)."
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
 
 from simtool import stats
@@ -12,18 +13,47 @@ from simtool.errors import SimtoolError
 from simtool.stats import Figures, estimates, unit_key, unit_sums, wide
 
 
+def _seat_figures(game) -> Figures:
+    return {"score": pl.col("score"), "win": pl.col("win"), "tricks": pl.col("tricks"), **analysis_of(game).rates}
+
+
+MATCH_FIGURES = {"total": pl.col("total"), "match_win": pl.col("win")}
+
+SUMMARY_BY = (("seat", "strategy"), ("strategy",))
+"""The groups of the tables ``simtool run`` prints: by seat and strategy, by strategy."""
+
+
+def summary_sums(game, seats: pl.DataFrame, matches: pl.DataFrame | None, strata: int | None) -> dict:
+    """One chunk's sums of the intervals of ``simtool run``'s two tables, by ``(kind, by)``
+    (:func:`simtool.stats.chunk_sums`): summed by the worker that played it, they spare the
+    run's end a read of every row (docs/speed.md)."""
+    out = {("seats", by): sums for by, sums in stats.chunk_sums(seats, _seat_figures(game), SUMMARY_BY, strata).items()}
+    if matches is not None:
+        out |= {("matches", by): sums for by, sums in stats.chunk_sums(matches, MATCH_FIGURES, SUMMARY_BY,
+                                                                         strata).items()}
+    return out
+
+
+def added_summary_sums(chunks: list[dict]) -> dict:
+    """The chunks' :func:`summary_sums` added up, by ``(kind, by)``; ``None`` for one some chunk
+    could not sum."""
+    return {key: stats.added_sums([c[key] for c in chunks], key[1]) for key in chunks[0]} if chunks else {}
+
+
 def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None,
-                 by: tuple[str, ...] = ("seat", "strategy"), strata: int | None = None) -> pl.DataFrame:
+                 by: tuple[str, ...] = ("seat", "strategy"), strata: int | None = None,
+                 sums: dict | None = None) -> pl.DataFrame:
     """Per seat (or per ``by`` group): rows, mean score and win share, and the game's rates,
     each with its 95% interval on units (deals, or matches). With ``matches``, also the mean
     match total, match win share, rounds played and the share of matches capped.
-    ``strata``: ``p`` for a rotated run.
+    ``strata``: ``p`` for a rotated run. ``sums``: :func:`added_summary_sums` of the run's
+    chunks, the same sums these rows give.
     """
-    by = list(by)
+    by, sums = list(by), sums or {}
     seats = seats.lazy()
-    figures = {"score": pl.col("score"), "win": pl.col("win"), "tricks": pl.col("tricks"), **analysis_of(game).rates}
+    figures = _seat_figures(game)
     _held(game, "seats", seats, [*by, *(c for e in figures.values() for c in e.meta.root_names())])
-    long = estimates(seats, figures, by, {"score", "tricks"}, strata)
+    long = estimates(seats, figures, by, {"score", "tricks"}, strata, sums.get(("seats", tuple(by))))
     n = long.filter(pl.col("figure") == "score").select(*by, pl.col("n").cast(pl.UInt32))
     out = n.join(wide(long, by), on=by)
     out = out.select(*by, "n", *[c for name in ("score", "win") for c in (name, f"{name}_low", f"{name}_high")],
@@ -34,7 +64,7 @@ def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None,
         m = matches.group_by(by).agg(pl.len().alias("matches"),
                                      pl.col("rounds").cast(pl.Float64).mean().alias("rounds"),
                                      pl.col("capped").mean().alias("capped")).collect(engine="streaming")
-        long = estimates(matches, {"total": pl.col("total"), "match_win": pl.col("win")}, by, {"total"}, strata)
+        long = estimates(matches, MATCH_FIGURES, by, {"total"}, strata, sums.get(("matches", tuple(by))))
         out = out.join(m.join(wide(long, by), on=by), on=by)
     return out.sort(by)
 
@@ -85,7 +115,7 @@ def tally(game, seats, matches=None, strata: int | None = None,
 
 
 
-def seat_shares(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None) -> pl.DataFrame:
+def seat_shares(meta: dict, seats: pl.DataFrame | None, matches: pl.DataFrame | None) -> pl.DataFrame:
     """Each seat's win share (of matches, when the run plays them) and mean score with their 95%
     intervals, as the balance report's seat table: a rotated run stratified by rotation, the
     copies of a duplicate deal one unit."""
@@ -96,6 +126,50 @@ def seat_shares(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None) -
     key = stats.panel(outcome, stats.unit_key(outcome), p)[:, 0]
     return stats.seat_table(win, score, key % p if meta.get("rotate") else None,
                             key if meta.get("duplicate") else None)
+
+
+SEAT_BATCH = 1 << 18
+"""Units (deals, or matches) of a run's outcome a streamed seat line reads at a time."""
+
+
+def streamed_seat_shares(meta: dict, outcome: pl.LazyFrame,
+                         batch: int = SEAT_BATCH) -> tuple[pl.DataFrame, np.ndarray, int]:
+    """:func:`seat_shares` of a run without ``--duplicate``, read ``batch`` units at a time in
+    their order, the same figures bit for bit (each sum folded on as :func:`np.bincount` adds,
+    :func:`simtool.stats.folded`); and which seats scored alike in every unit
+    (:func:`simtool.analysis.verdicts.sides_of`), and the units read. Reading the whole outcome took 1.1 GB and 2 s
+    at 1e7 deals (docs/speed.md)."""
+    p, key = meta["players"], stats.unit_key(outcome)
+    score_of = "total" if key == "match" else "score"
+    strata = p if meta.get("rotate") else 1
+    sums = np.zeros((2, 2, p, strata))  # win and score; k and k²; seat; stratum
+    count, alike = np.zeros(strata, np.int64), np.ones((p, p), bool)
+    columns, start = outcome.select("seat", key, "win", score_of), 0
+    while True:
+        rows = columns.slice(start * p, batch * p).collect()
+        if rows.is_empty():
+            break
+        start += batch
+        win, score = (stats.panel(rows, name, p) for name in ("win", score_of))
+        at = stats.panel(rows, key, p)[:, 0] % strata
+        for a, b in zip(*np.triu_indices(p, 1), strict=True):
+            alike[a, b] &= np.array_equal(score[:, a], score[:, b])
+        for v in np.unique(at):
+            pick = at == v
+            count[v] += pick.sum()
+            for f, values in enumerate((win, score)):
+                for s in range(p):
+                    k = np.asarray(values[pick, s], float)
+                    sums[f, 0, s, v] = stats.folded(sums[f, 0, s, v], k)
+                    sums[f, 1, s, v] = stats.folded(sums[f, 1, s, v], k * k)
+    held = count > 0  # the strata present, in order (np.unique's of every unit's)
+    table = []
+    for s in range(p):
+        w, wl, wh = stats.counted_estimate(sums[0, 0, s, held], sums[0, 1, s, held], count[held].astype(float), True)
+        m, ml, mh = stats.counted_estimate(sums[1, 0, s, held], sums[1, 1, s, held], count[held].astype(float), False)
+        table.append({"seat": s, "win": w, "win_low": wl, "win_high": wh, "fair": 1 / p,
+                      "score": m, "score_low": ml, "score_high": mh})
+    return pl.DataFrame(table), alike, int(count.sum())
 
 
 def seats_confounded(meta: dict) -> bool:

@@ -386,12 +386,24 @@ def partners(score: np.ndarray, units: np.ndarray | None = None) -> list[tuple[i
     and there are two sides or more; else none. ``units``: each row's unit where rows are not
     units (``--duplicate``: a deal's copies, the same cards, are one)."""
     # counted in units: 8 duplicate deals at 4 players (32 copies) were taken for partners
-    if (len(score) if units is None else len(np.unique(units))) < PARTNER_UNITS:
+    count = len(score) if units is None else len(np.unique(units))
+    if count < PARTNER_UNITS:
         return []
-    sides, left = [], list(range(score.shape[1]))
+    alike = np.zeros((score.shape[1],) * 2, bool)
+    for a, b in zip(*np.triu_indices(score.shape[1], 1), strict=True):
+        alike[a, b] = np.array_equal(score[:, a], score[:, b])
+    return sides_of(alike, count)
+
+
+def sides_of(alike: np.ndarray | None, units: int) -> list[tuple[int, ...]]:
+    """:func:`partners` from ``alike``, ``(p, p)``: whether seat ``a``'s scores equal seat
+    ``b``'s in every row, ``a < b`` (``None`` where there are too few ``units`` to tell)."""
+    if units < PARTNER_UNITS or alike is None:
+        return []
+    sides, left = [], list(range(len(alike)))
     while left:
         first = left.pop(0)
-        side = (first, *(s for s in left if np.array_equal(score[:, first], score[:, s])))
+        side = (first, *(s for s in left if alike[first, s]))
         left = [s for s in left if s not in side]
         sides.append(side)
     return sides if len(sides) > 1 and all(len(side) > 1 for side in sides) else []

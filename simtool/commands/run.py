@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
@@ -27,6 +27,9 @@ class Result:
     path: Path | None = None
     leads: pl.DataFrame | None = None
     """Lead histories, where the run recorded them (``lead_history``)."""
+    summed: dict | None = field(default=None, repr=False)
+    """The sums of the tables ``simtool run`` prints, added up over the chunks as they were
+    played (:func:`simtool.analysis.summary.added_summary_sums`), where it asked for them."""
 
     def summary(self) -> pl.DataFrame:
         """Per seat: mean score, win share and the game's rates, with 95% intervals."""
@@ -88,8 +91,9 @@ class Result:
         return out[0], out[1]
 
 
-def summary_tables(meta: dict, seats, matches) -> dict[str, pl.DataFrame]:
-    """The tables ``simtool run`` prints: by seat and strategy, by strategy, then the game's."""
+def summary_tables(meta: dict, seats, matches, sums: dict | None = None) -> dict[str, pl.DataFrame]:
+    """The tables ``simtool run`` prints: by seat and strategy, by strategy, then the game's.
+    ``sums``: :attr:`Result.summed`, sums these tables would otherwise read every row for."""
     from simtool.analysis import game_tables
     from simtool.analysis.summary import seat_summary
 
@@ -99,8 +103,8 @@ def summary_tables(meta: dict, seats, matches) -> dict[str, pl.DataFrame]:
     if meta.get("duplicate"):  # a game's tables count per copy of a deal (its units stay the deal)
         keys.insert(1, "rotation")
     seats, matches = seats.lazy(), None if matches is None else matches.lazy()
-    return {"By seat and strategy": seat_summary(game, seats, matches, strata=strata),
-            "By strategy (seats pooled)": seat_summary(game, seats, matches, ("strategy",), strata),
+    return {"By seat and strategy": seat_summary(game, seats, matches, strata=strata, sums=sums),
+            "By strategy (seats pooled)": seat_summary(game, seats, matches, ("strategy",), strata, sums),
             **dict(game_tables(game, seats, keys, matches, meta.get("rules")))}
 
 
@@ -143,10 +147,11 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
 
 def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
                 backend: str = "local", scheduler: str | None = None,
-                resume: bool = False, timeout: float | None = None) -> Result:
+                resume: bool = False, timeout: float | None = None, summed: bool = False) -> Result:
     """Play ``spec`` through the executor; write the run folder if ``out``; keep the tables in
     memory if ``keep`` (always without ``out``). ``resume``: the specification is read from the
-    interrupted run in ``out``, and only the chunks not yet on disk are played."""
+    interrupted run in ``out``, and only the chunks not yet on disk are played. ``summed``: the
+    workers sum what the printed tables need as they play (:attr:`Result.summed`)."""
     folder = arguments.folder("out", out, optional=True)
     if folder is not None and not resume and (owner := owner_of(Path(folder))):
         # force=True replaced a run a review.json answers from (sweep --force no longer does since
@@ -157,8 +162,9 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
     plan = resume_plan(folder) if resume else \
         Plan("run", (Cell(spec, folder),), reuse=False, resume=f"simtool run --resume {folder}")
     (done,) = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force, keep=keep,
-                      progress=progress, timeout=timeout, tally=tally)
-    return Result(done.spec, done.meta, done.seats, done.matches, folder, done.leads)
+                      progress=progress, timeout=timeout, tally=tally, summed=summary_sums if summed else None)
+    return Result(done.spec, done.meta, done.seats, done.matches, folder, done.leads,
+                  None if done.summed is None else added_summary_sums(done.summed))
 
 
 def tally(*args):
@@ -167,3 +173,16 @@ def tally(*args):
     from simtool.analysis.summary import tally as summary_tally
 
     return summary_tally(*args)
+
+
+def summary_sums(*args) -> dict:
+    """:func:`simtool.analysis.summary.summary_sums`, imported by the worker that calls it."""
+    from simtool.analysis.summary import summary_sums as sums
+
+    return sums(*args)
+
+
+def added_summary_sums(chunks: list[dict]) -> dict:
+    from simtool.analysis.summary import added_summary_sums as added
+
+    return added(chunks)

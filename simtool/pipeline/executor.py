@@ -127,23 +127,31 @@ class Finished:
     seats: pl.DataFrame | None = None
     matches: pl.DataFrame | None = None
     leads: pl.DataFrame | None = None
+    summed: list[dict] | None = None  # every chunk's Summed, where this process played them all
 
 
 Tally = Callable[..., "tuple[pl.DataFrame, pl.DataFrame]"]  # a string: polars stays deferred (simtool.lazy)
 """``tally(game, seats, matches, strata, block)``: the sums ``--precision`` watches in one
 chunk (``simtool.analysis.summary.tally``); the command that plans a precision run gives it."""
 
+Summed = Callable[..., dict]
+"""``summed(game, seats, matches, strata)``: the sums of the tables a run prints, of one chunk
+(``simtool.analysis.summary.summary_sums``), made by the worker that played it; given by a
+command that prints them."""
+
 Progress = Callable[[int, int], None]
 
 
 def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", scheduler: str | None = None,
             force: bool = False, keep: bool = False, progress: Progress | None = None,
-            timeout: float | None = None, tally: Tally | None = None) -> list[Finished]:
+            timeout: float | None = None, tally: Tally | None = None,
+            summed: Summed | None = None) -> list[Finished]:
     """Play every cell of ``plan``; return them in plan order. ``keep``: return the tables too
     (always, for a cell without a folder). ``force``: play every cell again, replacing its
     folder. ``progress(done, total)`` counts chunks; ``timeout`` bounds a strategy's decision.
     A failure leaves nothing of this plan looking finished; Ctrl-C, a worker the system
-    killed and a strategy's (or game plugin's) error keep every finished chunk for ``plan.resume``."""
+    killed and a strategy's (or game plugin's) error keep every finished chunk for ``plan.resume``.
+    ``summed``: each chunk's sums of the printed tables, kept in ``Finished.summed``."""
     arguments.execution(jobs, force, progress, backend, scheduler)
     timeout = check_timeout(timeout)
     if backend not in BACKENDS:
@@ -155,18 +163,19 @@ def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", sche
             native(folder)  # a name the table writer cannot take: one line before anything is written
     held = hold_plan(plan) if plan.root is not None else None
     try:
-        return _execute(plan, jobs, backend, scheduler, force, keep, progress, timeout, tally)
+        return _execute(plan, jobs, backend, scheduler, force, keep, progress, timeout, tally, summed)
     finally:
         if held is not None:
             let_go(held)
 
 
-def _execute(plan: Plan, jobs, backend, scheduler, force: bool, keep: bool, progress, timeout, tally) -> list[Finished]:
+def _execute(plan: Plan, jobs, backend, scheduler, force: bool, keep: bool, progress, timeout, tally,
+             summed) -> list[Finished]:
     """:func:`execute` once the plan's root is saved and held."""
     runs = _open(plan, force)
     try:
         started, clock = datetime.now(UTC), time.perf_counter()
-        used = _play(runs, jobs, backend, scheduler, keep, progress, timeout, tally)
+        used = _play(runs, jobs, backend, scheduler, keep, progress, timeout, tally, summed)
         wall = time.perf_counter() - clock
         finished = [r.finish(used, started, wall, backend, len(plan.cells)) for r in runs]
         forked.wait_ended()  # the workers ended meanwhile
@@ -213,6 +222,7 @@ class _Run:
         self.kept_meta = kept  # run.json of a cell finished before, kept as it is
         self.planned = 0
         self.tallies: dict[int, tuple[pl.DataFrame, pl.DataFrame]] = {}
+        self.summed: dict[int, dict] = {}
         self.tables: dict[str, list[pl.DataFrame]] = {"seats": [], "matches": [], "leads": []}
         self.stop: tuple[int, float, str] | None = None  # --precision: (block, half-width, figure)
         self.closed = kept is not None
@@ -260,7 +270,9 @@ class _Run:
         if self.writer is not None:
             meta = self.writer.finish(meta, limit)
         self.closed = True
-        return Finished(self.cell, spec, meta, *self._gathered(limit))
+        # a resumed run's earlier chunks were summed by no one: its tables are read back for them
+        summed = [self.summed[i] for i in range(spec.n_chunks)] if len(self.summed) == spec.n_chunks else None
+        return Finished(self.cell, spec, meta, *self._gathered(limit), summed)
 
     def _gathered(self, limit) -> tuple[pl.DataFrame | None, ...]:
         if self.done and self.tables["seats"] is not None:  # resumed: the earlier chunks are on disk only
@@ -429,7 +441,7 @@ def resume_plan(folder: Path, command: str = "run") -> Plan:
 
 
 def _play(runs: list[_Run], jobs, backend, scheduler, keep: bool, progress: Progress | None,
-          timeout, tally: Tally | None) -> int:
+          timeout, tally: Tally | None, summed: Summed | None) -> int:
     """Play the cells' chunks in rounds: every chunk of every cell in one pool at first, then
     further batches of the ``--precision`` cells whose shares are not yet precise enough.
     Returns the most worker processes used at once."""
@@ -447,7 +459,8 @@ def _play(runs: list[_Run], jobs, backend, scheduler, keep: bool, progress: Prog
         count = sum(n for _, _, n in plans)
         used = max(used, jobs_used(jobs, count))
         tasks = (Task(r.spec, i, r.parts, keep or r.writer is None or bool(r.spec.precision),
-                      tally if r.spec.precision else None, k)
+                      tally if r.spec.precision else None, k,
+                      None if r.spec.precision else summed)  # --precision stops within a chunk
                  for k, (r, todo, _) in enumerate(plans) for i in todo)
         for chunk in execute_tasks(tasks, jobs, backend, scheduler, count, timeout):
             r = plans[chunk.cell][0]
@@ -461,6 +474,8 @@ def _play(runs: list[_Run], jobs, backend, scheduler, keep: bool, progress: Prog
                     r.tables["leads"].append(chunk.leads)
             if chunk.tally is not None:
                 r.tallies[chunk.index] = chunk.tally
+            if chunk.summed is not None:
+                r.summed[chunk.index] = chunk.summed
             done_chunks += 1
             if progress:
                 progress(done_chunks, total)

@@ -405,6 +405,7 @@ class Chunk:
     tally: tuple[pl.DataFrame, pl.DataFrame] | None = None  # the sums --precision watches
     cell: int = 0  # which run of a plan the chunk belongs to (see simtool.pipeline.executor)
     leads: pl.DataFrame | None = None  # lead-history rows, where the run records them
+    summed: dict | None = None  # the sums of the run's printed tables (Task.summed)
 
 
 def play_chunk(spec: RunSpec, index: int, trace_id: int | None = None,
@@ -586,9 +587,10 @@ def _tabulate(task: Task, game, lineup: Lineup, outcome: Outcome, trace: list[st
     if task.parts is not None:
         write_chunk(task.parts, task.index, seats=seats, matches=matches, leads=leads)
     sums = task.tally(game, seats, matches, spec.strata, spec.block) if task.tally else None
+    summed = task.summed(game, seats, matches, spec.strata) if task.summed else None
     if not task.keep:
         seats = matches = leads = None
-    return Chunk(task.index, seats, matches, trace, sums, task.cell, leads)
+    return Chunk(task.index, seats, matches, trace, sums, task.cell, leads, summed)
 
 
 def lead_table(spec: RunSpec, cols: dict[str, np.ndarray]) -> pl.DataFrame:
@@ -674,7 +676,8 @@ def execute(spec: RunSpec, jobs: int | None = None, parts: Path | None = None,
 class Task:
     """One chunk of one run: the folder its tables go to (``None``: kept in memory only),
     whether the tables come back (``keep``), the sums ``--precision`` watches (``tally``, see
-    :data:`simtool.pipeline.executor.Tally`) and which run of a plan it belongs to."""
+    :data:`simtool.pipeline.executor.Tally`), which run of a plan it belongs to, and the sums
+    of the tables the run prints (``summed``, see :data:`simtool.pipeline.executor.Summed`)."""
 
     spec: RunSpec
     index: int
@@ -682,6 +685,7 @@ class Task:
     keep: bool = True
     tally: Callable | None = None
     cell: int = 0
+    summed: Callable | None = None
 
 
 def jobs_used(jobs: int | None, count: int) -> int:
