@@ -1,0 +1,77 @@
+"""Hostile round 20: plugin surfaces (strategies that misbehave, restrictions, designer games fed
+to the conformance suite). Each test failed on the code before its fix."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from simtool.engine import Match
+from simtool.testing import Conformance
+from tests.toy_game import Climb
+
+
+@dataclass
+class DealerMatch(Match):
+    dealer: int = 0
+
+
+class DealerInMatchOver(Climb):
+    """Advances its dealer as it answers match_over (end_round's work), a number, not an array."""
+
+    id = "climb-dealer"
+
+    def new_match(self, n, p, rules):
+        m = super().new_match(n, p, rules)
+        return DealerMatch(m.p, m.rules, m.totals)
+
+    def deal(self, rng, match, rnd):
+        s = super().deal(rng, match, rnd)
+        s.leader[:] = match.dealer % match.p
+        return s
+
+    def match_over(self, match, rnd):
+        match.dealer += 1
+        return np.full(match.n, rnd >= 1)
+
+
+class CountsItsCalls(Climb):
+    """Keeps a count of match_over's calls on itself."""
+
+    id = "climb-counts"
+
+    def __init__(self):
+        self.asked = 0
+
+    def match_over(self, match, rnd):
+        self.asked += 1
+        return np.full(match.n, rnd >= 1)
+
+
+class TotalsTouched(Climb):
+    id = "climb-totals"
+
+    def match_over(self, match, rnd):
+        match.totals[0, 0] += 1
+        return np.full(match.n, rnd >= 1)
+
+
+@pytest.mark.parametrize(("game", "says"), [
+    (DealerInMatchOver(), "match_over changed match.dealer"),
+    (CountsItsCalls(), "match_over changed game.asked"),
+    (TotalsTouched(), "match_over changed match.totals"),  # caught before, but in no words of its own
+])
+def test_the_suite_names_what_match_over_changed_beyond_the_matchs_arrays(game, says):
+    # before: the check compared the match's arrays alone, so a dealer (a number) advanced in
+    # match_over, or a count kept on the game, passed; and a changed array failed as a bare
+    # `assert dict_keys(...) == ... and False`, naming no field
+    with pytest.raises(AssertionError) as exc:
+        Conformance().test_match_over_has_no_side_effects(game, 3)
+    assert str(exc.value).startswith(says), str(exc.value)
+    assert "\n" not in str(exc.value)
+
+
+def test_a_match_over_that_only_reads_passes_the_suites_check():
+    Conformance().test_match_over_has_no_side_effects(Climb(), 3)
