@@ -8,6 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+import strategies
+from simtool import cli
 from simtool.engine import Match
 from simtool.testing import Conformance
 from tests.toy_game import Climb
@@ -75,3 +77,21 @@ def test_the_suite_names_what_match_over_changed_beyond_the_matchs_arrays(game, 
 
 def test_a_match_over_that_only_reads_passes_the_suites_check():
     Conformance().test_match_over_has_no_side_effects(Climb(), 3)
+
+
+@pytest.mark.parametrize("entry", ["balance~higher-colour~lower-colour", "random~lower-colour~higher-colour"])
+def test_two_restrictions_of_one_decision_are_refused_not_played_as_the_first(entry, tmp_path, capsys):
+    # before: accepted and named 'balance~higher-colour~lower-colour', while the play was
+    # balance~higher-colour's to the deal (lower-colour never bound: the two never agree), in
+    # either order; after, one line naming both and the decision, exit status 2, nothing written
+    out = tmp_path / "run"
+    assert cli.main(["run", "--game", "black-white", "--seat", f"0={entry}", "-n", "50", "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == ("error: restrictions 'higher-colour' and 'lower-colour' both restrict the 'colour' decision "
+                   "of black-white: where they disagree only 'higher-colour' would bind; give one of them")
+    assert not out.exists()
+
+
+def test_restrictions_of_different_decisions_still_play_together():
+    assert strategies.canonical("target~pass-high~no-upgrade", "kansas-city") == "target~no-upgrade~pass-high"
+    assert strategies.canonical("random~keep-queen~no-queen-dump", "hearts") == "random~no-queen-dump~keep-queen"
