@@ -264,6 +264,10 @@ def strategy(name: str, description: str, games: tuple[str, ...] | None = None,
     if (problem := params_problem(tuple(params))) is not None:
         raise SimtoolError(f"strategy '{name}' declares {problem}")
 
+    # ("kansas-city") without its comma is a string: read as its letters, it played any game whose
+    # id is a piece of it, and isolated (sent as a list of letters) none
+    games = (games,) if isinstance(games, str) else None if games is None else tuple(games)
+
     def wrap(choose):
         return Strategy(name, choose, description, games, params=tuple(params), cost=cost, check=check)
 

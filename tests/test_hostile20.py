@@ -95,3 +95,28 @@ def test_two_restrictions_of_one_decision_are_refused_not_played_as_the_first(en
 def test_restrictions_of_different_decisions_still_play_together():
     assert strategies.canonical("target~pass-high~no-upgrade", "kansas-city") == "target~no-upgrade~pass-high"
     assert strategies.canonical("random~keep-queen~no-queen-dump", "hearts") == "random~no-queen-dump~keep-queen"
+
+
+ONE_GAME = '''
+from simtool import bits
+from strategies import strategy
+
+
+@strategy("onegame", "the lowest option", games=("kansas-city"))
+def onegame(view, rng):
+    return bits.lowest(view.legal)
+'''
+
+
+def test_a_strategys_one_game_written_without_its_comma_is_that_game(tmp_path, capsys):
+    # before: games=("kansas-city") is a string, read as its letters: the refusal elsewhere said
+    # "plays k, a, n, s, a, s, -, c, i, t, y, not black-white", and any game whose id is a piece
+    # of the string was taken as one it plays; after, the one game
+    (tmp_path / "bot.py").write_text(ONE_GAME)
+    bot = f"{tmp_path / 'bot.py'}:onegame"
+    assert strategies.resolve(bot, "kansas-city").games == ("kansas-city",)
+    assert cli.main(["run", "--game", "black-white", "--seat", f"0={bot}", "-n", "20",
+                     "--out", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert "plays kansas-city, not black-white" in err, err
+    assert not (tmp_path / "run").exists()
