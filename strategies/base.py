@@ -73,7 +73,9 @@ class Param:
         return self.value.check(f"parameter {self.name}", text, f" of strategy '{owner}'")
 
     def _strategy(self, owner: str, text: str, game_id: str | None) -> str:
-        if game_id is None or text == PLAYOUT:
+        # 'playout' (the search's own play-out policy) only where it is this parameter's default:
+        # pimc@playout=playout named no strategy, and failed at the first decision it searched
+        if game_id is None or (text == PLAYOUT and PLAYOUT in (self.default, *dict(self.by_game).values())):
             return text
         import strategies
         from simtool import games

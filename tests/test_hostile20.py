@@ -120,3 +120,17 @@ def test_a_strategys_one_game_written_without_its_comma_is_that_game(tmp_path, c
     err = capsys.readouterr().err
     assert "plays kansas-city, not black-white" in err, err
     assert not (tmp_path / "run").exists()
+
+
+def test_a_play_out_policy_named_playout_is_refused_as_the_line_up_is_read(tmp_path, capsys):
+    # before: 'playout' (pimc's word for its own play-out policy, the default of `own`) passed as
+    # the value of `playout` itself, named no strategy, and the run stopped at its first search
+    # as "strategy 'pimc@playout=playout' raised SimtoolError: unknown strategy 'playout'"; after,
+    # refused as the line-up is read, naming the parameter and the valid strategies
+    assert cli.main(["run", "--game", "black-white", "--seat", "0=pimc@playout=playout,samples=2", "-n", "20",
+                     "--out", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: bad parameter playout 'playout' of strategy 'pimc': unknown strategy 'playout'; "
+                          "valid for black-white: balance,"), err
+    assert "raised" not in err and "\n" not in err
+    assert strategies.canonical("pimc@own=playout", "black-white") == "pimc"  # own's default, as before
