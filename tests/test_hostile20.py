@@ -8,8 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+import simtool.games
+import simtool.games.kansas_city
 import strategies
-from simtool import cli
+from simtool import bits, cli, engine
 from simtool.engine import Match
 from simtool.testing import Conformance
 from tests.toy_game import Climb
@@ -134,3 +136,73 @@ def test_a_play_out_policy_named_playout_is_refused_as_the_line_up_is_read(tmp_p
                           "valid for black-white: balance,"), err
     assert "raised" not in err and "\n" not in err
     assert strategies.canonical("pimc@own=playout", "black-white") == "pimc"  # own's default, as before
+
+
+def _tables(value, depth: int = 4, seen: set | None = None):
+    """Every array reachable from ``value``: itself and its ``.base`` chain, inside tuples, lists
+    and dicts, and the attributes of simtool's own objects (a Layout, Trickster's Deck)."""
+    seen = set() if seen is None else seen
+    if id(value) in seen or depth < 0:
+        return
+    seen.add(id(value))
+    if isinstance(value, np.ndarray):
+        while isinstance(value, np.ndarray):
+            yield value
+            value = value.base
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from _tables(item, depth - 1, seen)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _tables(item, depth - 1, seen)
+    elif type(value).__module__.startswith("simtool.games") and not isinstance(value, type | simtool.games.Game):
+        for name in dir(value):
+            if not name.startswith("__") and not callable(item := getattr(value, name, None)):
+                yield from _tables(item, depth - 1, seen)
+
+
+@pytest.mark.parametrize("game", simtool.games.BUILT_IN, ids=lambda g: g.id)
+def test_a_strategy_cannot_rewrite_a_games_tables_through_its_view(game):
+    # before: `fixed` only marked a shared table read-only, and numpy lets the owner of the memory
+    # mark it writable again: Kansas City's and Hearts' card ranks (view.strength.base), Out-Trumped's
+    # and Nine Lives' layouts (view.layout, view._layout) and Trickster's deck (view._deck), rewritten
+    # by one seat, changed the other seats' play, and every later round of the process; after,
+    # the tables live in immutable bytes: the write is refused, the game plays as without it
+    written = []
+
+    def rewrites(view, rng):
+        choice = bits.lowest(view.legal.copy())
+        for name in dir(view):
+            if name.startswith("__"):
+                continue
+            for table in _tables(getattr(view, name, None)):
+                try:
+                    table.flags.writeable = True
+                except ValueError:  # memory nobody may write: the game's tables stay as they are
+                    continue
+                if table.size:
+                    written.append((table, table.copy()))
+                    table[...] = np.zeros((), table.dtype) + 1
+        return choice
+
+    def lowest(view, rng):
+        return bits.lowest(view.legal.copy())
+
+    p = game.default_players
+    rules = {o.name: o.default for o in game.options}
+    results = []
+    try:
+        for choose in (lowest, rewrites):
+            state = game.deal(np.random.default_rng(5), game.new_match(200, p, rules), 0)
+            lineup = engine.Lineup([strategies.Strategy(choose.__name__, choose, ""),
+                                    strategies.resolve("random", game.id)], np.array([0] + [1] * (p - 1)))
+            results.append(engine.play_round(game, state, lineup, np.random.default_rng(6),
+                                             engine.Context(game.id, 0, 200, "deal", np.arange(200))))
+    finally:
+        for table, was in written:  # the failing code's tables put back for later tests
+            if table.base is None and table.flags.writeable:  # the first copy of each: its original
+                table[...] = was
+                table.flags.writeable = False
+    plain, rewritten = results
+    assert all(np.array_equal(plain[key], rewritten[key]) for key in plain)
+    assert not simtool.games.kansas_city.CARD_RANK.flags.writeable

@@ -204,9 +204,13 @@ def scribbles(view, rng):
 
 
 def arrays_in(value, depth: int = 3):
-    """The numpy arrays in ``value``: itself, or those in its tuples, lists and dicts."""
+    """The numpy arrays in ``value``: itself and the arrays it is a view of (``.base``: a
+    broadcast of a game's shared table leads to the table), or those in its tuples, lists and
+    dicts."""
     if isinstance(value, np.ndarray):
-        yield value
+        while isinstance(value, np.ndarray):
+            yield value
+            value = value.base
     elif depth and isinstance(value, tuple | list):
         for item in value:
             yield from arrays_in(item, depth - 1)
