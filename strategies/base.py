@@ -221,7 +221,14 @@ class Strategy:
         values = {p.name: p.parse(self.base, given[p.name], game_id) if p.name in given
                   else p.default_for(game_id) for p in self.params}
         if self.check is not None:
-            self.check(Params(values), game_id)
+            try:  # a plugin's own code: what it raises is its one-line error, as its cost's is
+                self.check(Params(values), game_id)
+            except SimtoolError:
+                raise
+            except BaseException as exc:
+                if isinstance(exc, KeyboardInterrupt) and by_the_user():
+                    raise
+                raise SimtoolError(f"strategy '{self.base}' could not check its parameters: {describe(exc)}") from None
         shown = [f"{p.name}={fmt(values[p.name])}" for p in self.params
                  if values[p.name] != p.default_for(game_id)]
         return replace(self, name=self.base + ("@" + ",".join(shown) if shown else ""),

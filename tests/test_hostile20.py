@@ -206,3 +206,30 @@ def test_a_strategy_cannot_rewrite_a_games_tables_through_its_view(game):
     plain, rewritten = results
     assert all(np.array_equal(plain[key], rewritten[key]) for key in plain)
     assert not simtool.games.kansas_city.CARD_RANK.flags.writeable
+
+
+CHECK_RAISES = '''
+from simtool import bits
+from strategies import Param, strategy
+
+
+def refuses(params, game_id):
+    raise ValueError("depth and width clash")
+
+
+@strategy("checked", "the lowest option", params=(Param("depth", int, 1, "how deep", 0, 3),), check=refuses)
+def checked(view, rng, params):
+    return bits.lowest(view.legal)
+'''
+
+
+@pytest.mark.parametrize("entry", ["checked", "checked@depth=2"])
+def test_a_plugins_parameter_check_that_raises_is_its_one_line_error(entry, tmp_path, capsys):
+    # before: the check's ValueError came out of `simtool run` as a traceback, exit status 1;
+    # after, one line naming the strategy, exit status 2, nothing written (as its cost's error)
+    (tmp_path / "bot.py").write_text(CHECK_RAISES)
+    assert cli.main(["run", "--game", "black-white", "--seat", f"0={tmp_path / 'bot.py'}:{entry}", "-n", "20",
+                     "--out", str(tmp_path / "run")]) == 2
+    assert capsys.readouterr().err.strip() == ("error: strategy 'bot.py:checked' could not check its parameters: "
+                                               "ValueError: depth and width clash")
+    assert not (tmp_path / "run").exists()
