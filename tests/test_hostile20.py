@@ -3,7 +3,7 @@ to the conformance suite). Each test failed on the code before its fix."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
@@ -12,9 +12,9 @@ import simtool.games
 import simtool.games.kansas_city
 import strategies
 from simtool import bits, cli, engine
-from simtool.engine import Match
+from simtool.engine import Match, scalar
 from simtool.testing import Conformance
-from tests.toy_game import Climb
+from tests.toy_game import Climb, ClimbView, State
 
 
 @dataclass
@@ -233,3 +233,44 @@ def test_a_plugins_parameter_check_that_raises_is_its_one_line_error(entry, tmp_
     assert capsys.readouterr().err.strip() == ("error: strategy 'bot.py:checked' could not check its parameters: "
                                                "ValueError: depth and width clash")
     assert not (tmp_path / "run").exists()
+
+
+@dataclass
+class LoggedState(State):
+    log: list = field(default_factory=list)
+
+
+class LoggedView(ClimbView):
+    log = scalar("log", "One entry per decision made so far (a list).")
+
+
+class HandsOutItsLog(Climb):
+    """Keeps a Python list of its decisions, scores by its length, and hands the list itself to
+    every view: a strategy appending to view.log changes every score."""
+
+    id = "climb-log"
+    View = LoggedView
+
+    def deal(self, rng, match, rnd):
+        return LoggedState(**vars(super().deal(rng, match, rnd)))
+
+    def play(self, s):
+        inner, choice = super().play(s), None
+        while True:
+            try:
+                decision = inner.send(choice)
+            except StopIteration as done:
+                return done.value | {"score": done.value["score"] + len(s.log)}
+            choice = yield decision
+            s.log.append(len(s.log))
+
+
+def test_the_suite_catches_a_view_that_hands_out_the_rounds_own_list():
+    # before: the scribbling strategy wrote into arrays only, so a game whose view field was the
+    # round's own list passed test_a_view_is_a_copy, and a changed array failed as a bare
+    # "AssertionError: score" with both arrays printed; after, it appends to every list, dict and set
+    # it is handed, and the failure is one line naming the results that changed
+    with pytest.raises(AssertionError) as exc:
+        Conformance().test_a_view_is_a_copy(HandsOutItsLog(), 2)
+    assert str(exc.value) == ("a strategy writing into its view changed the game's 'score' results: a field of "
+                              "the view hands out the round's own array, list or dict (a Field must return a copy)")

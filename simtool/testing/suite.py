@@ -191,7 +191,8 @@ def run_spec(game, players: int, n: int, unit: str = "deal", seed: int = 7, chun
 def scribbles(view, rng):
     """Plays as ``random`` does, after writing into every array its view holds, those inside a
     tuple, list or dict too, and those marked read-only where numpy lets a strategy unmark them
-    (a view of a writable array)."""
+    (a view of a writable array); and after adding an entry to every list, dict and set its view
+    holds (a field that hands out the round's own list, such as a log of the plays, is no copy)."""
     choice = bits.uniform(view.legal.copy(), rng, view.n_actions)
     for name in dir(view):
         for value in arrays_in(getattr(view, name, None)):
@@ -200,7 +201,27 @@ def scribbles(view, rng):
             except ValueError:  # truly read-only: nothing a strategy can write through
                 continue
             value[...] = np.zeros((), value.dtype) + 1
+        if not name.startswith("__"):  # the view's own __dict__ is no field
+            for held in containers_in(getattr(view, name, None)):
+                if isinstance(held, list):
+                    held.append(held[-1] if held else 0)
+                elif isinstance(held, dict):
+                    held[("scribbled",)] = 0
+                else:
+                    held.add(("scribbled",))
     return choice
+
+
+def containers_in(value, depth: int = 3):
+    """The lists, dicts and sets in ``value``: itself, or those inside its tuples, lists and dicts."""
+    if isinstance(value, list | dict | set):
+        yield value
+    if depth and isinstance(value, tuple | list):
+        for item in list(value):
+            yield from containers_in(item, depth - 1)
+    elif depth and isinstance(value, dict):
+        for item in list(value.values()):
+            yield from containers_in(item, depth - 1)
 
 
 def arrays_in(value, depth: int = 3):
@@ -319,7 +340,9 @@ class Conformance:
         assert all(np.array_equal(plain[key], again[key]) for key in plain), NOT_SEEDED
         assert plain.keys() == scribbled.keys()
         for key in plain:
-            assert np.array_equal(plain[key], scribbled[key]), key
+            fail_if(not np.array_equal(plain[key], scribbled[key]),
+                    f"a strategy writing into its view changed the game's '{key}' results: a field of the view "
+                    f"hands out the round's own array, list or dict (a Field must return a copy)")
 
     def test_worlds_show_the_seat_what_it_saw(self, game, players):
         """A search re-deals what a seat cannot know (``view.redeal``): every world shows the seat
