@@ -501,16 +501,35 @@ keys with the ``choose`` each had. Changed in place: a new object here would mak
 own ids differ each time."""
 
 
+CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
+"""A module-level name :func:`own_code` watches whatever it holds: ``ROUND_CAP``, ``BUILT_IN``,
+``CARD_RANK`` (a plugin's ``simtool.engine.ROUND_CAP = 2`` capped every match at 2 rounds,
+while the summary spoke of the 200-round cap)."""
+
+
 def _read(modules: list[tuple[str, ModuleType]]) -> dict[tuple[object, str], tuple[object, str]]:
     """:func:`own_code`'s table of ``modules`` (name, module), looked through."""
     found = {}
     for name, module in modules:
         for attr, value in list(vars(module).items()):
-            if isinstance(value, (FunctionType, type)) and getattr(value, "__module__", None) == name:
+            if isinstance(value, (FunctionType, type)) and getattr(value, "__module__", None) == name \
+                    or CONSTANT.fullmatch(attr) and not isinstance(value, ModuleType):
                 found[module, attr] = value, f"{name}.{attr}"
             elif isinstance(value, Strategy):
                 found[value, "choose"] = value.choose, f"{name}.{attr}.choose"
     return found
+
+
+_GONE = object()
+"""What a name a plugin deleted holds, for :func:`untouched`."""
+
+
+def _kept(now, was) -> bool:
+    """Whether ``now`` is ``was``, or a number or text equal to it (``ROUND_CAP = 200`` set again)."""
+    if now is was:
+        return True
+    plain = (int, float, str, bytes, bool)
+    return type(now) is type(was) and isinstance(was, plain) and now == was
 
 
 @contextmanager
@@ -527,7 +546,7 @@ def untouched(who: str) -> Iterator[None]:
         put_back_stop_handlers(handlers)  # Ctrl-C and kill stop the run as before
         replaced = []
         for (owner, attr), (value, name) in before.items():
-            if vars(owner).get(attr, value) is not value:
+            if not _kept(vars(owner).get(attr, _GONE), value):  # replaced, or deleted
                 (setattr if isinstance(owner, ModuleType) else object.__setattr__)(owner, attr, value)
                 replaced.append(name)
     if replaced:

@@ -274,3 +274,45 @@ def test_the_suite_catches_a_view_that_hands_out_the_rounds_own_list():
         Conformance().test_a_view_is_a_copy(HandsOutItsLog(), 2)
     assert str(exc.value) == ("a strategy writing into its view changed the game's 'score' results: a field of "
                               "the view hands out the round's own array, list or dict (a Field must return a copy)")
+
+
+CAPS_MATCHES = '''
+import simtool.engine
+from simtool import bits
+
+simtool.engine.ROUND_CAP = 2
+
+
+def low(view, rng):
+    return bits.lowest(view.legal)
+'''
+
+DELETES_CHECK = '''
+import simtool.engine
+from simtool import bits
+
+del simtool.engine._checked
+
+
+def low(view, rng):
+    return bits.lowest(view.legal)
+'''
+
+
+@pytest.mark.parametrize(("text", "replaced"), [
+    (CAPS_MATCHES, "strategy plugin {path}, as it was imported, replaced simtool.engine.ROUND_CAP"),
+    (DELETES_CHECK, "strategy plugin {path}, as it was imported, replaced simtool.engine._checked"),
+])
+def test_a_plugin_rebinding_or_deleting_simtools_names_is_named_and_put_back(text, replaced, tmp_path, capsys):
+    # before: simtool.engine.ROUND_CAP = 2 at a plugin's import capped all 50 matches at 2 rounds
+    # (exit status 0, while the summary spoke of the 200-round cap), and `del simtool.engine._checked`
+    # went unnoticed until the engine's NameError, a traceback: only functions and classes replaced
+    # were watched; after, one line naming the name, exit status 2, the name put back
+    path = tmp_path / "bot.py"
+    path.write_text(text)
+    assert cli.main(["run", "--game", "out-trumped", "--unit", "match", "--seat", f"0={path}:low", "-n", "50",
+                     "--out", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: " + replaced.format(path=path) + ": a strategy must leave simtool's code"), err
+    assert engine.ROUND_CAP == 200 and callable(engine._checked)
+    assert not (tmp_path / "run").exists()
