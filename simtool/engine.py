@@ -593,6 +593,10 @@ class Worlds:
         if rows.dtype.kind not in "iu" and rows.size:  # floats were cut (0.5 took row 0), a mask read as rows 0 and 1
             raise WorldsMisuse(f"worlds.take: rows must be row numbers (integers); got {rows.dtype}")
         rows = rows.astype(np.int64, copy=False)
+        n = len(self)
+        if rows.size and (rows.min() < 0 or rows.max() >= n):  # -1 took the last world without a word
+            wrong = int(rows[(rows < 0) | (rows >= n)].flat[0])
+            raise WorldsMisuse(f"worlds.take: row {wrong} is not one of the {n} worlds (rows 0..{n - 1})")
         at = rows if self._rows is None else self._rows[rows]
         return Worlds(self._game, self._base, self._seat[rows], self._rng, self._resolve, at)
 

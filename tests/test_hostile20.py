@@ -316,3 +316,29 @@ def test_a_plugin_rebinding_or_deleting_simtools_names_is_named_and_put_back(tex
     assert err.startswith("error: " + replaced.format(path=path) + ": a strategy must leave simtool's code"), err
     assert engine.ROUND_CAP == 200 and callable(engine._checked)
     assert not (tmp_path / "run").exists()
+
+
+TAKES = '''
+import numpy as np
+from simtool import bits
+
+
+def takes(view, rng):
+    worlds = view.redeal(2, rng)
+    taken = worlds.take(np.array([ROW]))
+    taken.play_out(bits.lowest(taken.view.legal), "random")
+    return bits.lowest(view.legal)
+'''
+
+
+@pytest.mark.parametrize("row", [-1, 40])
+def test_a_search_taking_a_world_that_is_not_there_is_told_so(row, tmp_path, capsys):
+    # before: worlds.take([-1]) played the last world without a word (a search's off-by-one read
+    # another deal's world into its estimate), and a row past the end raised numpy's bare IndexError;
+    # after, both are the search's misuse in one line, naming the row and the worlds there are
+    (tmp_path / "bot.py").write_text(TAKES.replace("ROW", str(row)))
+    assert cli.main(["run", "--game", "hearts", "--seat", f"0={tmp_path / 'bot.py'}:takes", "-n", "20",
+                     "--out", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert (f"strategy 'bot.py:takes' misused its worlds: worlds.take: row {row} is not one of the 40 worlds "
+            f"(rows 0..39)") in err, err
