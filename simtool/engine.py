@@ -650,7 +650,11 @@ class Worlds:
         _not_nested("play_out")
         state, play, d = self._start()
         n, p = len(self), state.p
-        picks = [strategy] * p if isinstance(strategy, str) or callable(strategy) else list(strategy)
+        try:
+            picks = [strategy] * p if isinstance(strategy, str) or callable(strategy) else list(strategy)
+        except TypeError:  # None, a number: list() raised its bare "'NoneType' object is not iterable"
+            raise WorldsMisuse(f"play_out: give one strategy (a name or a strategy), or a list of one per seat "
+                               f"({p}); got {type(strategy).__name__}") from None
         if len(picks) != p:  # a shorter list played its first at every seat (or failed), a longer one lost the rest
             raise WorldsMisuse(f"play_out: give one strategy, or one per seat ({p}); got {len(picks)}")
         # each distinct strategy once: the engine then asks it once for all worlds at a decision,

@@ -342,3 +342,25 @@ def test_a_search_taking_a_world_that_is_not_there_is_told_so(row, tmp_path, cap
     err = capsys.readouterr().err
     assert (f"strategy 'bot.py:takes' misused its worlds: worlds.take: row {row} is not one of the 40 worlds "
             f"(rows 0..39)") in err, err
+
+
+PLAYS_OUT_WITH_NONE = '''
+from simtool import bits
+
+
+def none(view, rng):
+    worlds = view.redeal(2, rng)
+    worlds.play_out(bits.lowest(worlds.view.legal), None)
+    return bits.lowest(view.legal)
+'''
+
+
+def test_a_search_playing_out_with_no_strategy_is_told_what_play_out_takes(tmp_path, capsys):
+    # before: "strategy 'bot.py:none' raised TypeError: 'NoneType' object is not iterable"; after,
+    # the search's misuse, naming what play_out takes
+    (tmp_path / "bot.py").write_text(PLAYS_OUT_WITH_NONE)
+    assert cli.main(["run", "--game", "hearts", "--seat", f"0={tmp_path / 'bot.py'}:none", "-n", "20",
+                     "--out", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert ("strategy 'bot.py:none' misused its worlds: play_out: give one strategy (a name or a strategy), or a "
+            "list of one per seat (4); got NoneType") in err, err
