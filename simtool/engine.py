@@ -391,6 +391,9 @@ class View:
         """
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:  # int() took 2.5 as 2, "3" as 3
             raise WorldsMisuse(f"view.redeal: k must be a whole number of worlds, 0 or more; got {k!r}")
+        if not isinstance(rng, np.random.Generator):  # a seed or a RandomState failed deep in the draw
+            raise WorldsMisuse(f"view.redeal: rng must be a numpy Generator (the strategy's rng, or "
+                               f"np.random.default_rng(seed)); got {type(rng).__name__}")
         seen = _opened(self)
         if seen is not None and seen.get("sees") is True:
             # the clairvoyant reference player (see Lineup.sees): every copy is the true deal

@@ -364,3 +364,26 @@ def test_a_search_playing_out_with_no_strategy_is_told_what_play_out_takes(tmp_p
     err = capsys.readouterr().err
     assert ("strategy 'bot.py:none' misused its worlds: play_out: give one strategy (a name or a strategy), or a "
             "list of one per seat (4); got NoneType") in err, err
+
+
+REDEALS_WITH = '''
+import numpy as np
+from simtool import bits
+
+
+def redeals(view, rng):
+    view.redeal(2, RNG)
+    return bits.lowest(view.legal)
+'''
+
+
+@pytest.mark.parametrize(("given", "named"), [("5", "int"), ("np.random.RandomState(1)", "RandomState")])
+def test_a_search_redealing_with_no_generator_is_told_what_redeal_takes(given, named, tmp_path, capsys):
+    # before: "raised AttributeError: 'int' object has no attribute 'random'", or for a RandomState
+    # "raised TypeError: random() got an unexpected keyword argument 'dtype'"; after, the misuse named
+    (tmp_path / "bot.py").write_text(REDEALS_WITH.replace("RNG", given))
+    assert cli.main(["run", "--game", "hearts", "--seat", f"0={tmp_path / 'bot.py'}:redeals", "-n", "20",
+                     "--out", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert ("strategy 'bot.py:redeals' misused its worlds: view.redeal: rng must be a numpy Generator (the "
+            f"strategy's rng, or np.random.default_rng(seed)); got {named}") in err, err
