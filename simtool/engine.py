@@ -391,6 +391,9 @@ class View:
         """
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:  # int() took 2.5 as 2, "3" as 3
             raise WorldsMisuse(f"view.redeal: k must be a whole number of worlds, 0 or more; got {k!r}")
+        if not isinstance(rng, np.random.Generator):  # a seed or a RandomState failed deep in the draw
+            raise WorldsMisuse(f"view.redeal: rng must be a numpy Generator (the strategy's rng, or "
+                               f"np.random.default_rng(seed)); got {type(rng).__name__}")
         seen = _opened(self)
         if seen is not None and seen.get("sees") is True:
             # the clairvoyant reference player (see Lineup.sees): every copy is the true deal
@@ -593,6 +596,10 @@ class Worlds:
         if rows.dtype.kind not in "iu" and rows.size:  # floats were cut (0.5 took row 0), a mask read as rows 0 and 1
             raise WorldsMisuse(f"worlds.take: rows must be row numbers (integers); got {rows.dtype}")
         rows = rows.astype(np.int64, copy=False)
+        n = len(self)
+        if rows.size and (rows.min() < 0 or rows.max() >= n):  # -1 took the last world without a word
+            wrong = int(rows[(rows < 0) | (rows >= n)].flat[0])
+            raise WorldsMisuse(f"worlds.take: row {wrong} is not one of the {n} worlds (rows 0..{n - 1})")
         at = rows if self._rows is None else self._rows[rows]
         return Worlds(self._game, self._base, self._seat[rows], self._rng, self._resolve, at)
 
@@ -646,7 +653,11 @@ class Worlds:
         _not_nested("play_out")
         state, play, d = self._start()
         n, p = len(self), state.p
-        picks = [strategy] * p if isinstance(strategy, str) or callable(strategy) else list(strategy)
+        try:
+            picks = [strategy] * p if isinstance(strategy, str) or callable(strategy) else list(strategy)
+        except TypeError:  # None, a number: list() raised its bare "'NoneType' object is not iterable"
+            raise WorldsMisuse(f"play_out: give one strategy (a name or a strategy), or a list of one per seat "
+                               f"({p}); got {type(strategy).__name__}") from None
         if len(picks) != p:  # a shorter list played its first at every seat (or failed), a longer one lost the rest
             raise WorldsMisuse(f"play_out: give one strategy, or one per seat ({p}); got {len(picks)}")
         # each distinct strategy once: the engine then asks it once for all worlds at a decision,

@@ -73,7 +73,9 @@ class Param:
         return self.value.check(f"parameter {self.name}", text, f" of strategy '{owner}'")
 
     def _strategy(self, owner: str, text: str, game_id: str | None) -> str:
-        if game_id is None or text == PLAYOUT:
+        # 'playout' (the search's own play-out policy) only where it is this parameter's default:
+        # pimc@playout=playout named no strategy, and failed at the first decision it searched
+        if game_id is None or (text == PLAYOUT and PLAYOUT in (self.default, *dict(self.by_game).values())):
             return text
         import strategies
         from simtool import games
@@ -219,7 +221,14 @@ class Strategy:
         values = {p.name: p.parse(self.base, given[p.name], game_id) if p.name in given
                   else p.default_for(game_id) for p in self.params}
         if self.check is not None:
-            self.check(Params(values), game_id)
+            try:  # a plugin's own code: what it raises is its one-line error, as its cost's is
+                self.check(Params(values), game_id)
+            except SimtoolError:
+                raise
+            except BaseException as exc:
+                if isinstance(exc, KeyboardInterrupt) and by_the_user():
+                    raise
+                raise SimtoolError(f"strategy '{self.base}' could not check its parameters: {describe(exc)}") from None
         shown = [f"{p.name}={fmt(values[p.name])}" for p in self.params
                  if values[p.name] != p.default_for(game_id)]
         return replace(self, name=self.base + ("@" + ",".join(shown) if shown else ""),
@@ -263,6 +272,10 @@ def strategy(name: str, description: str, games: tuple[str, ...] | None = None,
 
     if (problem := params_problem(tuple(params))) is not None:
         raise SimtoolError(f"strategy '{name}' declares {problem}")
+
+    # ("kansas-city") without its comma is a string: read as its letters, it played any game whose
+    # id is a piece of it, and isolated (sent as a list of letters) none
+    games = (games,) if isinstance(games, str) else None if games is None else tuple(games)
 
     def wrap(choose):
         return Strategy(name, choose, description, games, params=tuple(params), cost=cost, check=check)
@@ -488,16 +501,35 @@ keys with the ``choose`` each had. Changed in place: a new object here would mak
 own ids differ each time."""
 
 
+CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
+"""A module-level name :func:`own_code` watches whatever it holds: ``ROUND_CAP``, ``BUILT_IN``,
+``CARD_RANK`` (a plugin's ``simtool.engine.ROUND_CAP = 2`` capped every match at 2 rounds,
+while the summary spoke of the 200-round cap)."""
+
+
 def _read(modules: list[tuple[str, ModuleType]]) -> dict[tuple[object, str], tuple[object, str]]:
     """:func:`own_code`'s table of ``modules`` (name, module), looked through."""
     found = {}
     for name, module in modules:
         for attr, value in list(vars(module).items()):
-            if isinstance(value, (FunctionType, type)) and getattr(value, "__module__", None) == name:
+            if isinstance(value, (FunctionType, type)) and getattr(value, "__module__", None) == name \
+                    or CONSTANT.fullmatch(attr) and not isinstance(value, ModuleType):
                 found[module, attr] = value, f"{name}.{attr}"
             elif isinstance(value, Strategy):
                 found[value, "choose"] = value.choose, f"{name}.{attr}.choose"
     return found
+
+
+_GONE = object()
+"""What a name a plugin deleted holds, for :func:`untouched`."""
+
+
+def _kept(now, was) -> bool:
+    """Whether ``now`` is ``was``, or a number or text equal to it (``ROUND_CAP = 200`` set again)."""
+    if now is was:
+        return True
+    plain = (int, float, str, bytes, bool)
+    return type(now) is type(was) and isinstance(was, plain) and now == was
 
 
 @contextmanager
@@ -514,7 +546,7 @@ def untouched(who: str) -> Iterator[None]:
         put_back_stop_handlers(handlers)  # Ctrl-C and kill stop the run as before
         replaced = []
         for (owner, attr), (value, name) in before.items():
-            if vars(owner).get(attr, value) is not value:
+            if not _kept(vars(owner).get(attr, _GONE), value):  # replaced, or deleted
                 (setattr if isinstance(owner, ModuleType) else object.__setattr__)(owner, attr, value)
                 replaced.append(name)
     if replaced:

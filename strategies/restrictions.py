@@ -101,7 +101,16 @@ def check(names: list[str], game_id: str) -> list[Restriction]:
             raise SimtoolError(f"restriction '{name}' {where}; valid for {game_id}: {valid}")
         if names.count(name) > 1:
             raise SimtoolError(f"restriction '{name}' given twice; give each restriction once")
-    return [r for r in own.values() if r.name in names]
+    found = [r for r in own.values() if r.name in names]
+    # two at one kind of decision: where they disagree the second cannot bind (Black & White's
+    # higher-colour and lower-colour, never both, played as the first alone under both names)
+    for i, a in enumerate(found):
+        for b in found[i + 1:]:
+            if shared := [k for k in a.kinds if k in b.kinds]:
+                raise SimtoolError(f"restrictions '{a.name}' and '{b.name}' both restrict the '{shared[0]}' "
+                                   f"decision of {game_id}: where they disagree only '{a.name}' would bind; "
+                                   f"give one of them")
+    return found
 
 
 def wrap(inner, found: list[Restriction], game_id: str):

@@ -69,9 +69,7 @@ class Layout:
     @cached_property
     def _suit_or_none(self) -> np.ndarray:
         """:attr:`suit`, then the empty set (read at -1)."""
-        table = np.append(self.suit, bits.EMPTY)
-        table.flags.writeable = False
-        return table
+        return fixed(np.append(self.suit, bits.EMPTY))
 
     def label(self, card: int) -> str:
         if not 0 <= card < self.cards:  # a strategy's illegal answer, named in its error
@@ -101,11 +99,14 @@ class Layout:
 
 
 def fixed(table: np.ndarray) -> np.ndarray:
-    """``table`` made read-only for good: a view hands strategies read-only views of a game's
-    tables (``view.strength``), and one of a writable table could be made writable again
-    (``flags.writeable = True``) and rewrite the rules for every later deal of the process."""
-    table.flags.writeable = False
-    return table
+    """A read-only copy of ``table`` for good: a view hands strategies read-only views of a game's
+    tables (``view.strength``, ``view.layout``), and a table merely marked read-only could be
+    made writable again (``flags.writeable = True``, also through a view's ``.base``) and rewrite
+    the rules for every later deal of the process (Kansas City's card ranks, rewritten so, changed
+    every seat's play). Its memory is an immutable ``bytes`` object's, which numpy never lets
+    anyone write to."""
+    table = np.ascontiguousarray(table)
+    return np.frombuffer(table.tobytes(), table.dtype).reshape(table.shape)
 
 
 @cache

@@ -73,13 +73,13 @@ def deck_for(ranks: int = RANKS, pip_limit: int = PIP_LIMIT, points: tuple = POI
     rank = layout.card_rank
     pips = np.zeros(MAX_CARDS, np.int16)
     pips[:layout.cards] = np.where(rank <= ranks - FACES, rank, 0)
-    pips.flags.writeable = False
+    pips = cards.fixed(pips)  # a strategy reads the deck (view._deck): flagged read-only, it could unflag it
     kinds = [rank <= ranks - FACES] + [rank == ranks - FACES + f for f in range(1, FACES + 1)]
     groups = tuple((value, bits.of(np.flatnonzero(kind))) for value, kind in zip(points, kinds, strict=True))
     # indexed by a card or by bits.lowest of a hand (64 for an empty hand, which has no suit)
     suit_of_lowest = np.zeros(MAX_CARDS + 1, np.uint64)
     suit_of_lowest[:layout.cards] = layout.suit[layout.card_suit]
-    suit_of_lowest.flags.writeable = False
+    suit_of_lowest = cards.fixed(suit_of_lowest)
     return Deck(layout, pip_limit, tuple(points), pips, groups, suit_of_lowest[:MAX_CARDS], suit_of_lowest)
 
 

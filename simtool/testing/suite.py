@@ -8,6 +8,7 @@ up, ...) is evaluated before every decision and at the end of every round here.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 
 import numpy as np
@@ -190,7 +191,8 @@ def run_spec(game, players: int, n: int, unit: str = "deal", seed: int = 7, chun
 def scribbles(view, rng):
     """Plays as ``random`` does, after writing into every array its view holds, those inside a
     tuple, list or dict too, and those marked read-only where numpy lets a strategy unmark them
-    (a view of a writable array)."""
+    (a view of a writable array); and after adding an entry to every list, dict and set its view
+    holds (a field that hands out the round's own list, such as a log of the plays, is no copy)."""
     choice = bits.uniform(view.legal.copy(), rng, view.n_actions)
     for name in dir(view):
         for value in arrays_in(getattr(view, name, None)):
@@ -199,13 +201,37 @@ def scribbles(view, rng):
             except ValueError:  # truly read-only: nothing a strategy can write through
                 continue
             value[...] = np.zeros((), value.dtype) + 1
+        if not name.startswith("__"):  # the view's own __dict__ is no field
+            for held in containers_in(getattr(view, name, None)):
+                if isinstance(held, list):
+                    held.append(held[-1] if held else 0)
+                elif isinstance(held, dict):
+                    held[("scribbled",)] = 0
+                else:
+                    held.add(("scribbled",))
     return choice
 
 
-def arrays_in(value, depth: int = 3):
-    """The numpy arrays in ``value``: itself, or those in its tuples, lists and dicts."""
-    if isinstance(value, np.ndarray):
+def containers_in(value, depth: int = 3):
+    """The lists, dicts and sets in ``value``: itself, or those inside its tuples, lists and dicts."""
+    if isinstance(value, list | dict | set):
         yield value
+    if depth and isinstance(value, tuple | list):
+        for item in list(value):
+            yield from containers_in(item, depth - 1)
+    elif depth and isinstance(value, dict):
+        for item in list(value.values()):
+            yield from containers_in(item, depth - 1)
+
+
+def arrays_in(value, depth: int = 3):
+    """The numpy arrays in ``value``: itself and the arrays it is a view of (``.base``: a
+    broadcast of a game's shared table leads to the table), or those in its tuples, lists and
+    dicts."""
+    if isinstance(value, np.ndarray):
+        while isinstance(value, np.ndarray):
+            yield value
+            value = value.base
     elif depth and isinstance(value, tuple | list):
         for item in value:
             yield from arrays_in(item, depth - 1)
@@ -314,7 +340,9 @@ class Conformance:
         assert all(np.array_equal(plain[key], again[key]) for key in plain), NOT_SEEDED
         assert plain.keys() == scribbled.keys()
         for key in plain:
-            assert np.array_equal(plain[key], scribbled[key]), key
+            fail_if(not np.array_equal(plain[key], scribbled[key]),
+                    f"a strategy writing into its view changed the game's '{key}' results: a field of the view "
+                    f"hands out the round's own array, list or dict (a Field must return a copy)")
 
     def test_worlds_show_the_seat_what_it_saw(self, game, players):
         """A search re-deals what a seat cannot know (``view.redeal``): every world shows the seat
@@ -397,14 +425,17 @@ class Conformance:
                                    f"of a round state (engine.repeat) do not play alike")
 
     def test_match_over_has_no_side_effects(self, game, players):
-        """Asking whether a match is over changes nothing in it."""
+        """Asking whether a match is over changes nothing in it, nor in the game: every field of
+        the match (its arrays, and its numbers, lists and dicts, such as a dealer advanced there)
+        and every attribute of the game object as they were, the first one changed named."""
         match = game.new_match(50, players, default_rules(game))
         match.totals[:] = np.random.default_rng(1).integers(0, 60, match.totals.shape)
-        before = {k: np.copy(v) for k, v in vars(match).items() if isinstance(v, np.ndarray)}
+        before = snapshot(match), snapshot(game)
         for rnd in range(2 * players + 2):
             game.match_over(match, rnd)
-        after = {k: v for k, v in vars(match).items() if isinstance(v, np.ndarray)}
-        assert before.keys() == after.keys() and all((after[k] == v).all() for k, v in before.items())
+        changed = changed_field(before[0], vars(match), "match") or changed_field(before[1], vars(game), "game")
+        fail_if(changed, f"match_over changed {changed}: it answers whether each match is over and changes "
+                         f"nothing (advance a match's state in end_round)")
 
     def test_same_seed_same_result(self, game, players):
         """A seed fixes the results; another seed gives others."""
@@ -430,6 +461,49 @@ class Conformance:
         for a, b in zip(one, two, strict=True):
             assert a.seats.equals(b.seats)
             assert (a.matches is None and b.matches is None) or a.matches.equals(b.matches)
+
+
+def snapshot(obj) -> dict:
+    """A deep copy of each attribute of ``obj``; one that cannot be copied (a lock, a file) is
+    held as it is, so that only its replacement is seen."""
+    kept = {}
+    for name, value in vars(obj).items():
+        try:
+            kept[name] = copy.deepcopy(value)
+        except Exception:
+            kept[name] = value
+    return kept
+
+
+def changed_field(before: dict, after: dict, owner: str) -> str | None:
+    """The first attribute of ``owner`` (its ``vars`` ``before``, a :func:`snapshot`, and
+    ``after``) added, removed or holding another value, in words (``match.dealer``); ``None`` if
+    none. Arrays are compared by shape, dtype and contents, NaN equal to NaN."""
+    for name in sorted({*before, *after}):
+        if name not in before or name not in after:
+            return f"{owner}.{name} ({'added' if name not in before else 'removed'})"
+        if before[name] is not after[name] and not same(before[name], after[name]):
+            return f"{owner}.{name}"
+    return None
+
+
+def same(a, b) -> bool:
+    """Whether two values hold the same, looking into arrays, lists, tuples, dicts and dataclasses."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape
+                and a.dtype == b.dtype and np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+    if isinstance(a, list | tuple) and type(a) is type(b):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if type(a) is type(b) and type(a).__eq__ is object.__eq__ and hasattr(a, "__dict__"):
+        return same(vars(a), vars(b))  # a copy of a plain object (a dataclass holding arrays too)
+    if dataclasses.is_dataclass(a) and not isinstance(a, type) and type(a) is type(b):
+        return same(vars(a), vars(b))
+    try:
+        return bool(a == b)
+    except Exception:  # a value that cannot say whether it equals another: taken as unchanged
+        return True
 
 
 def total_not_its_rounds(game, seats: pl.DataFrame, matches: pl.DataFrame) -> str | None:
