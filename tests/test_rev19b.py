@@ -3,6 +3,7 @@ fix."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -10,6 +11,7 @@ import subprocess
 import pytest
 
 import simtool
+from tests.test_cli import cli
 from tests.test_hostile16 import simtool as cli_process
 
 
@@ -26,3 +28,34 @@ def test_a_default_report_page_that_is_a_pipe_is_passed_by_not_waited_on(tmp_pat
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().endswith("reports/run-2.html") and (tmp_path / "reports" / "run-2.html").is_file()
     assert stat.S_ISFIFO((tmp_path / "reports" / "run.html").lstat().st_mode)
+
+
+def test_a_plan_written_before_root_resumed_elsewhere_leaves_another_folders_page_alone(tmp_path, monkeypatch):
+    # before: a plan.json of the previous simtool (no "root", the page "reports/kc.html" as named
+    # from the folder it was started in), resumed from another working folder, replaced that
+    # folder's reports/kc.html, the page of another sweep, with its own, without a word
+    for folder, game in (("w", "black-white"), ("x", "kansas-city")):
+        monkeypatch.chdir(tmp_path)
+        (tmp_path / folder).mkdir()
+        monkeypatch.chdir(tmp_path / folder)
+        made = cli("sweep", "--game", game, "--n", "50", "--jobs", "1", "--seed", "1", "--runs", "runs/kc", "-q")
+        assert made.exit_code == 0, made.output
+    plan_file = tmp_path / "w" / "runs" / "kc" / "plan.json"
+    plan = json.loads(plan_file.read_text())
+    del plan["root"]
+    plan["report"]["output"] = "reports/kc.html"  # as the previous simtool kept it
+    plan_file.write_text(json.dumps(plan))
+    theirs = tmp_path / "x" / "reports" / "kc.html"
+    before = theirs.read_bytes()
+    again = cli("sweep", "--resume", "../w/runs/kc", "--jobs", "1", "-q")
+    assert again.exit_code == 0, again.output
+    assert theirs.read_bytes() == before
+    assert "report reports/kc-2.html" in again.stdout and (tmp_path / "x" / "reports" / "kc-2.html").is_file()
+    # resumed in place, the plan's page is its own: replaced, as before
+    monkeypatch.chdir(tmp_path / "w")
+    plan_file.write_text(json.dumps(plan))
+    mine = tmp_path / "w" / "reports" / "kc.html"
+    mine.write_text(mine.read_text().replace("simtool sweep", "simtool sweep, earlier"))
+    own = cli("sweep", "--resume", "runs/kc", "--jobs", "1", "-q")
+    assert own.exit_code == 0, own.output
+    assert "report reports/kc.html" in own.stdout and "earlier" not in mine.read_text()
