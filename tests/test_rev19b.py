@@ -7,6 +7,8 @@ import json
 import os
 import stat
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -59,3 +61,21 @@ def test_a_plan_written_before_root_resumed_elsewhere_leaves_another_folders_pag
     own = cli("sweep", "--resume", "runs/kc", "--jobs", "1", "-q")
     assert own.exit_code == 0, own.output
     assert "report reports/kc.html" in own.stdout and "earlier" not in mine.read_text()
+
+
+def test_a_strength_table_path_that_is_a_pipe_is_refused_not_waited_on(tmp_path):
+    # before: check_outputs opened tab.md to read its head before asking whether it was a file,
+    # and the open of a pipe waited for a writer for ever (bench/strength.py --out tab)
+    os.mkfifo(tmp_path / "tab.md")
+    code = ("import sys; from pathlib import Path; from simtool.commands.strength import check_outputs\n"
+            "try:\n    check_outputs(Path('tab'))\nexcept Exception as exc:\n    sys.exit(str(exc))")
+    environ = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(Path(__file__).parents[1]),
+                                                                         os.environ.get("PYTHONPATH")])))
+    try:
+        done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=environ, capture_output=True,
+                              text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("still waiting on the pipe after 60 s")
+    assert done.stderr.strip() == ("tab.md exists and is not a strength table simtool wrote; simtool replaces only "
+                                   "its own: choose another --out")
+    assert stat.S_ISFIFO((tmp_path / "tab.md").lstat().st_mode)
