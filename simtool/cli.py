@@ -292,11 +292,11 @@ def _report_of(runs: Path, command: str) -> Path:
     that is not the one the runs folder's ``plan.json`` names is another runs folder's of the same
     name (``--runs exp1/kc``, then ``--runs exp2/kc``), which the second replaced without a word:
     ``reports/<name>-2.html`` then, and so on."""
-    from simtool.pipeline.executor import saved_plan
+    from simtool.commands.plans import resumed
     from simtool.reports.balance import cut_name
 
     try:
-        own = saved_plan(Path(runs)).settings.get("output")
+        own = resumed(Path(runs)).settings.get("output")
     except SimtoolError:  # no plan there yet, or one a reader refuses: no page of its own
         own = None
     # a folder's name may take all of a file name's 255 bytes, which "-2.html" then overflows

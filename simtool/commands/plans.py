@@ -3,6 +3,7 @@ them apart, in one root folder, checked before anything is played, played by the
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections import Counter
 from pathlib import Path
@@ -22,6 +23,7 @@ from simtool.pipeline.executor import (
 )
 from simtool.pipeline.folders import run_kind
 from simtool.pipeline.runner import RunSpec, game_of
+from simtool.reports.balance import page_runs, runs_key
 
 
 def folder_name(spec: RunSpec) -> str:
@@ -188,4 +190,11 @@ def resumed(runs_dir: Path) -> Plan:
         if cell.folder.parent != Path(runs_dir) or name in ("", ".", ".."):
             raise SimtoolError(f"cannot resume {runs_dir}: {PLAN} names a cell folder outside it "
                                f"({cell.folder}); it was changed by hand")
+    page = plan.settings.get("output")
+    # a plan.json written before it kept its root named the page from the folder the plan was
+    # started in, which it does not say: resumed from another, that page there may be another
+    # plan's, which was replaced without a word; one that says it reports other runs is kept
+    if page and not Path(page).is_absolute() and page_runs(Path(page)) not in (
+            None, runs_key([cell.folder for cell in plan.cells])):
+        plan = dataclasses.replace(plan, settings={k: v for k, v in plan.settings.items() if k != "output"})
     return plan

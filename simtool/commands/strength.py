@@ -360,11 +360,13 @@ def check_outputs(stem: Path) -> None:
         path = Path(stem).with_suffix(suffix)
         if not (path.exists() or path.is_symlink()):
             continue
+        head = b""
         try:
-            with path.open("rb") as f:
-                head = f.read(len(start.encode())) if path.is_file() else b""
+            if path.is_file():  # asked before the open: a pipe's open waits for a writer for ever
+                with path.open("rb") as f:
+                    head = f.read(len(start.encode()))
         except OSError:
-            head = b""
+            pass
         if head != start.encode():
             raise SimtoolError(f"{path} exists and is not a strength table simtool wrote; simtool "
                                f"replaces only its own: choose another --out")

@@ -1261,10 +1261,9 @@ def cut_name(name: str, most: int) -> str:
 
 def page_runs(path: Path) -> str | None:
     """The :func:`runs_key` a balance report records, None for any other file (a page written
-    before it recorded one, a folder)."""
+    before it recorded one, a folder, a pipe: read, it was waited on for ever)."""
     try:
-        with open(path, "rb") as f:
-            head = f.read(1 << 16)
+        head = _head(path)
     except OSError:
         return None
     found = re.search(rb'<meta name="simtool-runs" content="(\w+)">', head)
