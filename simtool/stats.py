@@ -206,15 +206,18 @@ def chunk_sums(rows: pl.DataFrame, figures: Figures, groups: list[tuple[str, ...
                strata: int | None) -> dict[tuple[str, ...], Parts | None]:
     """:func:`_wide_sums`' sums of one chunk's rows per group of each ``by`` of ``groups``, in
     the modes its rows start in; ``None`` where a figure holds NaN or an infinity (its sums are
-    then floats, whose order counts). A chunk holds whole units and every sum is exact (whole
-    numbers, or whole numbers of ``2**-bits``), so the chunks' sums added up are the run's,
-    whatever chunks and ``--jobs``. The units, the same for every ``by``, are counted once."""
+    then floats, whose order counts), or where polars cannot evaluate one (a game's rate
+    comparing a number with text: the run's end, reading the rows, says so once the run is
+    written, where a worker's error threw away the whole run). A chunk holds whole units and
+    every sum is exact (whole numbers, or whole numbers of ``2**-bits``), so the chunks' sums
+    added up are the run's, whatever chunks and ``--jobs``. The units, the same for every
+    ``by``, are counted once."""
     rows = rows.lazy()
-    pairs, floats, modes = _modes(rows, figures)
-    queries = [_fixed_queries(rows, pairs, modes, floats, list(by), strata, None) for by in groups]
     try:
+        pairs, floats, modes = _modes(rows, figures)
+        queries = [_fixed_queries(rows, pairs, modes, floats, list(by), strata, None) for by in groups]
         *wide, count = pl.collect_all([w for w, _ in queries] + [queries[0][1]], engine="streaming")
-    except pl.exceptions.InvalidOperationError:
+    except pl.exceptions.PolarsError:  # InvalidOperationError among them: NaN or an infinity
         return dict.fromkeys(groups)
     return {by: (w, count, modes) for by, w in zip(groups, wide, strict=True)}
 

@@ -26,8 +26,15 @@ SUMMARY_BY = (("seat", "strategy"), ("strategy",))
 def summary_sums(game, seats: pl.DataFrame, matches: pl.DataFrame | None, strata: int | None) -> dict:
     """One chunk's sums of the intervals of ``simtool run``'s two tables, by ``(kind, by)``
     (:func:`simtool.stats.chunk_sums`): summed by the worker that played it, they spare the
-    run's end a read of every row (docs/speed.md)."""
-    out = {("seats", by): sums for by, sums in stats.chunk_sums(seats, _seat_figures(game), SUMMARY_BY, strata).items()}
+    run's end a read of every row (docs/speed.md). ``None`` each where the game's analysis cannot
+    be read: the run's end says why in one line once the run is written (:func:`analysis_of`),
+    where a worker's error threw away the whole run."""
+    try:
+        figures = _seat_figures(game)
+    except SimtoolError:
+        return {(kind, by): None for kind in ("seats", *(("matches",) if matches is not None else ()))
+                for by in SUMMARY_BY}
+    out = {("seats", by): sums for by, sums in stats.chunk_sums(seats, figures, SUMMARY_BY, strata).items()}
     if matches is not None:
         out |= {("matches", by): sums for by, sums in stats.chunk_sums(matches, MATCH_FIGURES, SUMMARY_BY,
                                                                          strata).items()}
