@@ -260,7 +260,9 @@ def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
             wide, count = given or _fixed_sums(rows, pairs, modes, floats, by, strata, block)
             given = None
         except pl.exceptions.InvalidOperationError:  # NaN or an infinity: no whole number of 2**-bits
-            modes = dict.fromkeys(modes)
+            # only the figures holding one are summed as floats: all of them were, and the win
+            # share's interval then changed its last bits from one call to the next
+            modes = {**modes, **dict.fromkeys(_not_finite(rows, pairs, floats))}
             wide, count = _fixed_sums(rows, pairs, modes, floats, by, strata, block)
             break
         n = int(count["N"].sum()) if count.height else 0
@@ -270,6 +272,13 @@ def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
         modes = checked
     return wide.select(*by, "stratum", "block").hstack(
         [c for i in range(len(names)) for c in _unscaled(wide, i, modes[i])]), count
+
+
+def _not_finite(rows: pl.LazyFrame, pairs, floats: set) -> set[int]:
+    """The figures of ``pairs`` with a NaN or an infinity in a float side (``floats``)."""
+    found = rows.select(*[(~pairs[i][side].is_finite()).any().alias(f"{i}_{side}")
+                          for i, side in sorted(floats)]).collect(engine="streaming")
+    return {i for i, side in sorted(floats) if found[f"{i}_{side}"][0]}
 
 
 def _checked(wide: pl.DataFrame, i: int, mode, n: int, counted: bool):

@@ -177,3 +177,13 @@ def test_the_same_chart_gives_the_same_svg_bytes():
 
     first = drawn()
     assert 'id="' in first and drawn() == first
+
+
+def test_a_figure_holding_nan_leaves_the_other_figures_summed_exactly():
+    """A designer's rate holding NaN in some rows had every figure summed as floats, the win
+    share's too: its interval changed its last bits from one call (or thread count) to the next."""
+    rows = matches(2000).with_columns(odd=pl.when(pl.col("match") % 97 == 0).then(float("nan")).otherwise(0.5))
+    alone = stats.estimates(rows.lazy(), FIGURES, ["seat"], {"score"})
+    beside = stats.estimates(rows.lazy(), {**FIGURES, "odd": pl.col("odd")}, ["seat"], {"score"})
+    assert beside.filter(pl.col("figure") != "odd").equals(alone)
+    assert beside.filter(pl.col("figure") == "odd")["value"].is_nan().all()
