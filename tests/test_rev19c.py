@@ -15,13 +15,15 @@ def test_a_rate_polars_cannot_evaluate_keeps_the_run_and_fails_at_its_tables(tmp
     # a designer's rate that polars refuses once it reads the rows (a number compared with text):
     # before the merge the run was written and its tables failed; the workers' sums then failed
     # the chunk, and the whole run played was thrown away
+    from simtool.errors import SimtoolError
+
     monkeypatch.setitem(ANALYSIS.rates, "nil", pl.col("tricks") == "nil")
     spec = dataclasses.replace(make_spec("black-white", None, 301, None, None, seed=3), chunk=64)
     result = execute_run(spec, 1, tmp_path / "r", False, None, keep=False, summed=True)
     assert (tmp_path / "r" / "run.json").exists() and result.meta["n"] == 301
     assert all(v is None for v in result.summed.values())
     meta, seats, matches = load(result.path)
-    with pytest.raises(pl.exceptions.ComputeError, match="cannot compare string"):
+    with pytest.raises(SimtoolError, match="cannot compare string"):
         summary_tables(meta, seats, matches, result.summed)
 
 
@@ -39,3 +41,15 @@ def test_a_rate_the_game_cannot_read_keeps_the_run_and_is_said_in_one_line_at_it
         meta, seats, matches = load(result.path)
         with pytest.raises(SimtoolError, match="ghost"):
             summary_tables(meta, seats, matches, result.summed)
+
+
+def test_a_rate_polars_cannot_compute_is_one_line_naming_it(tmp_path, monkeypatch):
+    # polars' ComputeError, several lines of traceback under the printed run (and a report, a review)
+    from simtool.errors import SimtoolError
+
+    monkeypatch.setitem(ANALYSIS.rates, "nil", pl.col("tricks") == "nil")
+    spec = dataclasses.replace(make_spec("black-white", None, 301, None, None, seed=3), chunk=64)
+    result = execute_run(spec, 1, tmp_path / "r", False, None, keep=False, summed=True)
+    meta, seats, matches = load(result.path)
+    with pytest.raises(SimtoolError, match=r"rate 'nil' that cannot be computed on its results: cannot compare string"):
+        summary_tables(meta, seats, matches, result.summed)

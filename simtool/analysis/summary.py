@@ -60,6 +60,7 @@ def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None,
     seats = seats.lazy()
     figures = _seat_figures(game)
     _held(game, "seats", seats, [*by, *(c for e in figures.values() for c in e.meta.root_names())])
+    _computable(game, seats)
     long = estimates(seats, figures, by, {"score", "tricks"}, strata, sums.get(("seats", tuple(by))))
     n = long.filter(pl.col("figure") == "score").select(*by, pl.col("n").cast(pl.UInt32))
     out = n.join(wide(long, by), on=by)
@@ -91,6 +92,21 @@ def _held(game, kind: str, rows: pl.LazyFrame, needed: list[str]) -> None:
     raise SimtoolError(f"seat summary of game '{game.id}': the {kind} given lack {', '.join(map(repr, missing))} "
                        f"(they hold {', '.join(names)}{guess}); give the {kind} of a run of {game.id} "
                        f"(its result.{kind})")
+
+
+def _computable(game, seats: pl.LazyFrame) -> None:
+    """One line naming a rate of the game that polars cannot compute on its rows (a number
+    compared with text, ``pl.col('tricks') == 'nil'``): it ended the printed run, a report or a
+    review in polars' traceback, after the run was written. Asked of the rows' types alone."""
+    empty = seats.head(0)
+    for name, rate in analysis_of(game).rates.items():
+        try:
+            empty.select(rate.cast(pl.Float64)).collect()
+        except pl.exceptions.PolarsError as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise SimtoolError(f"game '{game.id}' has a rate '{name}' that cannot be computed on its results: "
+                               f"{first} (a rate is a number or a boolean per seat row, such as "
+                               f"pl.col('tricks') == 0)") from None
 
 
 def precision_figures(game, seats, matches=None) -> list[tuple[pl.LazyFrame, Figures, list[str]]]:
