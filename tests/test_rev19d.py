@@ -1,5 +1,6 @@
 """Review of hostile round 20 (merge 064f224): the conformance suite's match_over check must not
-fail a game that changes nothing. Each test failed on the merge's code."""
+fail a game that changes nothing, and its scribbling strategy must reach the tables an object of
+the view holds. Each test failed on the merge's code."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 from simtool.testing import Conformance
-from tests.toy_game import Climb
+from tests.toy_game import Climb, ClimbView
 
 
 class CachedLimit(Climb):
@@ -54,3 +55,44 @@ def test_match_over_changing_nothing_passes_however_its_game_keeps_its_tables(ga
 def test_match_over_drawing_from_the_games_generator_is_still_named():
     with pytest.raises(AssertionError, match="match_over changed game.shuffler"):
         Conformance().test_match_over_has_no_side_effects(DrawsFromItsGenerator(), 3)
+
+
+class BonusRules:
+    """A game's rule table kept in an object, marked read-only only: numpy lets anyone holding
+    it mark it writable again (the old cards.fixed, behind Out-Trumped's view.layout)."""
+
+    def __init__(self):
+        self.bonus = np.zeros(8, np.int16)
+        self.bonus.flags.writeable = False
+
+
+RULES = BonusRules()
+
+
+class RulesView(ClimbView):
+    @property
+    def rules(self):
+        """The game's rule table (shared, read-only)."""
+        return RULES
+
+
+class ScoresByItsRules(Climb):
+    """Scores tricks and banks plus a bonus read from the rule table each view hands out."""
+
+    id = "climb-rules"
+    View = RulesView
+
+    def play(self, s):
+        results = yield from super().play(s)
+        return results | {"score": results["score"] + RULES.bonus[results["tricks"]]}
+
+
+def test_the_suite_reaches_a_table_held_by_an_object_of_the_view():
+    # before: the scribbling strategy looked into a view's arrays, tuples, lists and dicts only, so
+    # a table inside an object (view.rules.bonus; Out-Trumped's view.layout, Nine Lives' _layout
+    # before hostile round 20) passed while a strategy could rewrite it; after, it is named
+    try:
+        with pytest.raises(AssertionError, match="changed the game's 'score' results"):
+            Conformance().test_a_view_is_a_copy(ScoresByItsRules(), 2)
+    finally:
+        RULES.bonus = np.zeros(8, np.int16)

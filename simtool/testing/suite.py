@@ -12,6 +12,7 @@ import copy
 import dataclasses
 import pickle
 from functools import cached_property
+from types import ModuleType
 
 import numpy as np
 import polars as pl
@@ -228,8 +229,8 @@ def containers_in(value, depth: int = 3):
 
 def arrays_in(value, depth: int = 3):
     """The numpy arrays in ``value``: itself and the arrays it is a view of (``.base``: a
-    broadcast of a game's shared table leads to the table), or those in its tuples, lists and
-    dicts."""
+    broadcast of a game's shared table leads to the table), or those in its tuples, lists, dicts
+    and the attributes of an object (a ``Layout``'s tables)."""
     if isinstance(value, np.ndarray):
         while isinstance(value, np.ndarray):
             yield value
@@ -240,6 +241,9 @@ def arrays_in(value, depth: int = 3):
     elif depth and isinstance(value, dict):
         for item in value.values():
             yield from arrays_in(item, depth - 1)
+    elif depth and not callable(value) and not isinstance(value, ModuleType) and hasattr(value, "__dict__"):
+        # an object the view hands out (Out-Trumped's view.layout): the tables it holds
+        yield from arrays_in(vars(value), depth - 1)
 
 
 class Conformance:
