@@ -176,6 +176,13 @@ class Strategy:
     """The name without parameters where the name cannot say it: a plugin file's ``FILE.py:NAME``
     (a file ``a@k=v.py`` read back as strategy ``a`` with ``k=v.py:NAME``)."""
 
+    def __post_init__(self):
+        # ("kansas-city") without its comma is a string: read as its letters, it played any game
+        # whose id is a piece of it, and isolated (sent as a list of letters) none
+        games = self.games
+        object.__setattr__(self, "games", (games,) if isinstance(games, str) else None if games is None
+                           else tuple(games))
+
     def relative_cost(self) -> float:
         """Work per deal relative to a plain heuristic (1): a run's chunks shrink by it, so that a
         costly strategy's run still spreads over every core (see ``simtool.runner.chunk_size``)."""
@@ -272,10 +279,6 @@ def strategy(name: str, description: str, games: tuple[str, ...] | None = None,
 
     if (problem := params_problem(tuple(params))) is not None:
         raise SimtoolError(f"strategy '{name}' declares {problem}")
-
-    # ("kansas-city") without its comma is a string: read as its letters, it played any game whose
-    # id is a piece of it, and isolated (sent as a list of letters) none
-    games = (games,) if isinstance(games, str) else None if games is None else tuple(games)
 
     def wrap(choose):
         return Strategy(name, choose, description, games, params=tuple(params), cost=cost, check=check)

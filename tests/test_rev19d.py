@@ -96,3 +96,14 @@ def test_the_suite_reaches_a_table_held_by_an_object_of_the_view():
             Conformance().test_a_view_is_a_copy(ScoresByItsRules(), 2)
     finally:
         RULES.bonus = np.zeros(8, np.int16)
+
+
+def test_a_strategy_made_directly_with_one_game_as_text_plays_that_game_alone():
+    # the @strategy decorator read games="kansas-city" as one game; Strategy(...) made directly,
+    # as a plugin may, still played any game whose id is a piece of the text
+    from strategies.base import Strategy
+
+    made = Strategy("x", lambda view, rng: None, "one game", games="kansas-city")
+    assert made.games == ("kansas-city",) and made.plays("kansas-city") and not made.plays("kansas")
+    assert Strategy("y", lambda view, rng: None, "any", games=None).games is None
+    assert Strategy("z", lambda view, rng: None, "two", games=["hearts", "trickster"]).games == ("hearts", "trickster")
