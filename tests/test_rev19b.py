@@ -64,9 +64,10 @@ def test_a_plan_written_before_root_resumed_elsewhere_leaves_another_folders_pag
 
 
 def test_a_strength_table_path_that_is_a_pipe_is_refused_not_waited_on(tmp_path):
-    # before: check_outputs opened tab.md to read its head before asking whether it was a file,
-    # and the open of a pipe waited for a writer for ever (bench/strength.py --out tab)
-    os.mkfifo(tmp_path / "tab.md")
+    # before: check_outputs opened the table's page to read its head before asking whether it was
+    # a file, and the open of a pipe waited for a writer for ever (bench/strength.py --out tab)
+    page = (tmp_path / "tab").with_suffix(".md")
+    os.mkfifo(page)
     code = ("import sys; from pathlib import Path; from simtool.commands.strength import check_outputs\n"
             "try:\n    check_outputs(Path('tab'))\nexcept Exception as exc:\n    sys.exit(str(exc))")
     environ = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(Path(__file__).parents[1]),
@@ -76,6 +77,6 @@ def test_a_strength_table_path_that_is_a_pipe_is_refused_not_waited_on(tmp_path)
                               text=True, timeout=60)
     except subprocess.TimeoutExpired:
         pytest.fail("still waiting on the pipe after 60 s")
-    assert done.stderr.strip() == ("tab.md exists and is not a strength table simtool wrote; simtool replaces only "
-                                   "its own: choose another --out")
-    assert stat.S_ISFIFO((tmp_path / "tab.md").lstat().st_mode)
+    assert done.stderr.strip() == (f"{page.name} exists and is not a strength table simtool wrote; "
+                                   "simtool replaces only its own: choose another --out")
+    assert stat.S_ISFIFO(page.lstat().st_mode)
