@@ -42,3 +42,16 @@ def test_a_winner_estimated_exactly_at_the_drama_threshold_is_not_below_it():
     assert np.float32(M.threshold(4) - 1e-4) < M.threshold(4)
     below = _four_seat_run([5 / 6 - 1e-4, 1.0])
     assert M.security(below).value == pytest.approx(0.5)
+
+
+def test_a_pooled_rate_is_worded_as_each_seats_not_as_how_often_some_seat_has_it():
+    # The review's rate is seats pooled: the mean over seats of "this seat had it this deal". A
+    # quick review of Hearts (seed 3) read "A seat shoots the moon (takes every penalty card) in
+    # 0.53% of deals": the moon was shot in 2.1% of those deals (only one seat can shoot it in a
+    # deal, so the pooled rate is a quarter of it), and Kansas City's overshoot, some seat in every
+    # deal (14 tricks, a limit of 3 at 4 seats), read "A seat goes over the trick limit in 35.5%".
+    from simtool.analysis import verdicts
+
+    v = verdicts.hazard_verdict("moon", "shoots the moon (takes every penalty card)", 0.0053, 0.0052, 0.0054, 10**6)
+    assert v.sentence.startswith("Each seat shoots the moon (takes every penalty card) in 0.53% of deals ")
+    assert not v.sentence.startswith("A seat")
