@@ -334,14 +334,15 @@ def test_a_rates_sentence_never_writes_its_two_ends_alike():
 
     v = verdicts.hazard_verdict("overshoot", "goes over the trick limit", 0.3550885518391927, 0.3546967437920882,
                                 0.35548055426919206, 131072)
-    assert v.sentence == "A seat goes over the trick limit in 35.51% of deals (95% interval 35.47% to 35.55%): common."
+    assert v.sentence == ("Each seat goes over the trick limit in 35.51% of deals (95% interval 35.47% to 35.55%): "
+                          "common.")
     v = verdicts.tension_verdict((0.2584, 0.25811, 0.25849), (0.5865, 0.5564, 0.6166), (0.627, 0.614, 0.64), 10 ** 7)
     assert v.sentence.startswith("The winner was behind at half-time in 25.84% of matches (95% interval 25.81% to "
                                  "25.85%)")
     assert "the winner leads for good from 62.7% of the way through (61.4% to 64.0%)" in v.sentence
     # ends apart as before
     v = verdicts.hazard_verdict("x", "does x", 0.351, 0.33, 0.37, 1000)
-    assert v.sentence == "A seat does x in 35.1% of deals (95% interval 33.0% to 37.0%): common."
+    assert v.sentence == "Each seat does x in 35.1% of deals (95% interval 33.0% to 37.0%): common."
 
 
 def test_a_seat_verdicts_interval_never_writes_its_two_ends_alike():

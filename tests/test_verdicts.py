@@ -137,7 +137,7 @@ def test_luck_interval_across_a_threshold_is_unclear():
                                         (0.0999, "occasional"), (0.1, "common")])
 def test_hazard_thresholds(rate, word):
     v = verdicts.hazard_verdict("bust", "goes bust", rate, rate, rate, 100)
-    assert v.word == word and v.sentence.startswith("A seat goes bust in ")
+    assert v.word == word and v.sentence.startswith("Each seat goes bust in ")
 
 
 @pytest.mark.parametrize("share, word", [(0.0999, "low"), (0.1, "some"), (0.25, "high")])

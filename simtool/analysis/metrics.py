@@ -544,6 +544,16 @@ def threshold(n: int) -> float:
     return (1 + (n - 2) / (n - 1)) / 2
 
 
+# leads.parquet stores estimates as float32: a standing of exactly d (5/6, two seats tied for
+# first at 4 seats; 0.9 at 6) reads back a hair under d, and would count as below it. Distinct
+# estimates (means of scaled ranks over the worlds) lie much further apart than this.
+AT_D = 1e-6
+
+
+def _below_d(est: np.ndarray, d: float) -> np.ndarray:
+    return est < d - AT_D
+
+
 def _winner_rows(run: Run, h: Histories) -> tuple[np.ndarray, np.ndarray]:
     """The decisions of each game's sole winner (it acted, alone or with every seat at once),
     and its estimate there."""
@@ -559,7 +569,7 @@ def drama(source) -> Figure:
     h = histories(run)
     mine, est = _winner_rows(run, h)
     d = threshold(run.p)
-    below = mine & (est < d)
+    below = mine & _below_d(est, d)
     depth = np.where(below, np.sqrt(np.maximum(d - est, 0)), 0.0)
     return _ratio(run, h, _group_sum(depth, h), _group_sum(below.astype(float), h),
                   f"the sole winner's estimates below d = {d:.3f} at its decisions", bound=math.sqrt(d))
@@ -569,7 +579,7 @@ def security(source) -> Figure:
     run = read(source)
     h = histories(run)
     mine, est = _winner_rows(run, h)
-    below = mine & (est < threshold(run.p))
+    below = mine & _below_d(est, threshold(run.p))
     return _ratio(run, h, _group_sum(below.astype(float), h), _group_sum(mine.astype(float), h),
                   f"the sole winner's decisions at or above d = {threshold(run.p):.3f}", flip=True)
 

@@ -616,7 +616,7 @@ def luck_verdict(share: float, low: float, high: float, n: int, what: str = "sco
 
 def hazard_verdict(name: str, text: str, rate: float, low: float, high: float, n: int,
                    per: str = "deals", unit: str = "deals") -> Verdict:
-    """One hazard of the game: a seat ``text`` (the game's words, completing "a seat ...") in
+    """One hazard of the game: each seat ``text`` (the game's words, completing "a seat ...") in
     ``rate`` of ``per`` (deals, or rounds of matches), with its interval on ``n`` ``unit``;
     words :data:`HAZARD_THRESHOLDS`. A hazard one seat meets every deal (``Analysis.shared``)
     is :func:`shared_verdict`'s."""
@@ -624,7 +624,9 @@ def hazard_verdict(name: str, text: str, rate: float, low: float, high: float, n
     near = HAZARD_THRESHOLDS
     # ends apart: a quick review of Kansas City read "35.5% of deals (95% interval 35.5% to 35.5%)"
     places = apart(low, high, lambda x, k: _pct(x, near, k), 1)
-    sentence = (f"A seat {text} in {_pct(rate, near, places)} of {per} (95% interval {_pct(low, near, places)} to "
+    # "each": the rate is seats pooled, a seat's per deal; "a seat ... in 0.53% of deals" read
+    # as how often some seat has it (Hearts' moon: 2.1% of deals)
+    sentence = (f"Each seat {text} in {_pct(rate, near, places)} of {per} (95% interval {_pct(low, near, places)} to "
                 f"{_pct(high, near, places)}): "
                 + (f"{between}; {_settle_text(more, unit, low, high)}." if word == UNCLEAR else f"{word}."))
     return Verdict(word, sentence, {"name": name, "rate": rate, "ci": [low, high]},

@@ -445,7 +445,7 @@ def findings(a: Analysis, ladder=None) -> list[str]:
                        f"{low['seat']}, {stats.fmt_rate(low[name], low[f'{name}_low'], low[f'{name}_high'])}.")
             continue
         pooled = a.figures[f"{name} rate (seats pooled)"]
-        out.append(f"A seat {text} in {stats.fmt_share(pooled.value, pooled.low, pooled.high)} of {per} "
+        out.append(f"Each seat {text} in {stats.fmt_share(pooled.value, pooled.low, pooled.high)} of {per} "
                    f"(seats pooled); most often seat {top['seat']}, "
                    f"{stats.fmt_rate(top[name], top[f'{name}_low'], top[f'{name}_high'])}.")
     if a.capped:
