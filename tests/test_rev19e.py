@@ -1,0 +1,41 @@
+"""rev19e: review of readthru2's merge, the NaN sums, the computable rates and Strategy's games."""
+
+import numpy as np
+import polars as pl
+import pytest
+
+from simtool import stats
+
+
+def _rows(nan: bool = True) -> pl.DataFrame:
+    rng = np.random.default_rng(1)
+    n = 20_000
+    f = rng.random(n)
+    if nan:
+        f[5] = np.nan
+    return pl.DataFrame({"deal": np.arange(n), "seat": np.zeros(n, np.int8),
+                         "big": rng.integers(10**6, 10**6 + 10**5, n).astype(np.int32),
+                         "neg": rng.random(n) * 6e6 - 3e6, "f": f})
+
+
+def test_a_nan_figure_leaves_the_others_checked_exact():
+    # whole numbers whose squares pass 2**53, and signed floats: the sums are checked and summed
+    # again exactly; beside a NaN figure they were left in their first, inexact modes
+    rows = _rows()
+    figures = {"big": pl.col("big"), "neg": pl.col("neg")}
+    alone = stats.estimates(rows, figures, means=set(figures)).sort("figure")
+    beside = stats.estimates(rows, {**figures, "nan": pl.col("f")}, means={*figures, "nan"})
+    beside = beside.filter(pl.col("figure") != "nan").sort("figure")
+    assert alone.equals(beside)
+    assert np.isnan(stats.estimates(rows, {"nan": pl.col("f")}, means={"nan"})["value"][0])
+
+
+def test_a_figure_too_large_for_fixed_point_is_summed_as_floats():
+    # |value| * 2**32 past an Int128: the fallback found no NaN there and ended in polars' error
+    rows = _rows(nan=False)
+    got = stats.estimates(rows, {"big": pl.col("big"), "huge": pl.col("f") * 1e30},
+                          means={"big", "huge"}).sort("figure")
+    assert got["value"][1] == pytest.approx(rows["f"].mean() * 1e30, rel=1e-9)
+    exact = stats.estimates(rows, {"big": pl.col("big")}, means={"big"})
+    assert got.filter(pl.col("figure") == "big").equals(exact)
+
