@@ -39,3 +39,24 @@ def test_a_figure_too_large_for_fixed_point_is_summed_as_floats():
     exact = stats.estimates(rows, {"big": pl.col("big")}, means={"big"})
     assert got.filter(pl.col("figure") == "big").equals(exact)
 
+
+
+@pytest.mark.parametrize("rate", [pl.col("tricks").cast(pl.String) + "x", pl.col("tricks").cast(pl.String),
+                                  pl.col("tricks").cast(pl.Date)])
+def test_a_rate_of_text_is_one_line_naming_it(tmp_path, monkeypatch, rate):
+    # text casts to a number on no rows (head(0)): the check passed it, and the summary ended in
+    # polars' InvalidOperationError ("conversion from str to i128 failed"), or summed "5" as 5
+    import dataclasses
+
+    from simtool.analysis.black_white import ANALYSIS
+    from simtool.commands.run import execute_run, summary_tables
+    from simtool.errors import SimtoolError
+    from simtool.pipeline.folders import load
+    from simtool.pipeline.runner import make_spec
+
+    monkeypatch.setitem(ANALYSIS.rates, "nil", rate)
+    spec = dataclasses.replace(make_spec("black-white", None, 301, None, None, seed=3), chunk=64)
+    result = execute_run(spec, 1, tmp_path / "r", False, None, keep=False, summed=True)
+    meta, seats, matches = load(result.path)
+    with pytest.raises(SimtoolError, match=r"rate 'nil' that cannot be computed on its results: its values are"):
+        summary_tables(meta, seats, matches, result.summed)
