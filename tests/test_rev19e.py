@@ -60,3 +60,20 @@ def test_a_rate_of_text_is_one_line_naming_it(tmp_path, monkeypatch, rate):
     meta, seats, matches = load(result.path)
     with pytest.raises(SimtoolError, match=r"rate 'nil' that cannot be computed on its results: its values are"):
         summary_tables(meta, seats, matches, result.summed)
+
+
+@pytest.mark.parametrize("rate", [pl.col("tricks") == "nil", pl.col("tricks").cast(pl.String) + "x"])
+def test_a_rate_polars_cannot_compute_is_one_line_in_a_precision_run(tmp_path, monkeypatch, rate):
+    # --precision sums the rates of every chunk as it is played, before any summary: polars'
+    # ComputeError (InvalidOperationError) from the tally ended the run in its traceback
+    import dataclasses
+
+    from simtool.analysis.black_white import ANALYSIS
+    from simtool.commands.run import execute_run
+    from simtool.errors import SimtoolError
+    from simtool.pipeline.runner import make_spec
+
+    monkeypatch.setitem(ANALYSIS.rates, "nil", rate)
+    spec = dataclasses.replace(make_spec("black-white", None, 3000, None, None, seed=3, precision=0.05), chunk=64)
+    with pytest.raises(SimtoolError, match=r"rate 'nil' that cannot be computed on its results"):
+        execute_run(spec, 1, tmp_path / "r", False, None, keep=False, summed=True)

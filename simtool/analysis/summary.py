@@ -132,6 +132,7 @@ def tally(game, seats, matches=None, strata: int | None = None,
     """The sums behind every tracked share of one chunk, per block of ``block`` units, for
     ``--precision``: they add up over chunks (see :func:`widest`). Groups are named
     ``seat 0 (target)`` or ``target``."""
+    _computable(game, seats.lazy())  # polars' traceback from a worker, in the middle of the run
     parts = []
     for rows, figures, by in precision_figures(game, seats, matches):
         sums, units = unit_sums(rows, figures, by, strata, block)
