@@ -259,12 +259,15 @@ def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
         try:
             wide, count = given or _fixed_sums(rows, pairs, modes, floats, by, strata, block)
             given = None
-        except pl.exceptions.InvalidOperationError:  # NaN or an infinity: no whole number of 2**-bits
+        except pl.exceptions.InvalidOperationError:  # NaN, an infinity or past an Int128: no whole number of 2**-bits
             # only the figures holding one are summed as floats: all of them were, and the win
-            # share's interval then changed its last bits from one call to the next
-            modes = {**modes, **dict.fromkeys(_not_finite(rows, pairs, floats))}
-            wide, count = _fixed_sums(rows, pairs, modes, floats, by, strata, block)
-            break
+            # share's interval then changed its last bits from one call to the next; the others
+            # are still checked (whole numbers past 2**53 were left in inexact float sums)
+            unfit = {i for i in _unfixable(rows, pairs, floats) if modes[i] is not None}
+            if not unfit:
+                raise
+            modes = {**modes, **dict.fromkeys(unfit)}
+            continue
         n = int(count["N"].sum()) if count.height else 0
         checked = {i: _checked(wide, i, mode, n, pairs[i][1] is None) for i, mode in modes.items()}
         if checked == modes:
@@ -274,9 +277,16 @@ def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
         [c for i in range(len(names)) for c in _unscaled(wide, i, modes[i])]), count
 
 
-def _not_finite(rows: pl.LazyFrame, pairs, floats: set) -> set[int]:
-    """The figures of ``pairs`` with a NaN or an infinity in a float side (``floats``)."""
-    found = rows.select(*[(~pairs[i][side].is_finite()).any().alias(f"{i}_{side}")
+UNFIXABLE = 2.0 ** 63
+"""A float figure holding a value this large is summed as floats: in whole numbers of
+``2**-32`` its rows' sums pass an Int128."""
+
+
+def _unfixable(rows: pl.LazyFrame, pairs, floats: set) -> set[int]:
+    """The figures of ``pairs`` with a NaN, an infinity or a value past :data:`UNFIXABLE` in a
+    float side (``floats``)."""
+    found = rows.select(*[(~pairs[i][side].is_finite() | (pairs[i][side].abs() >= UNFIXABLE)).any()
+                          .alias(f"{i}_{side}")
                           for i, side in sorted(floats)]).collect(engine="streaming")
     return {i for i, side in sorted(floats) if found[f"{i}_{side}"][0]}
 

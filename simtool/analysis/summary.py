@@ -97,16 +97,21 @@ def _held(game, kind: str, rows: pl.LazyFrame, needed: list[str]) -> None:
 def _computable(game, seats: pl.LazyFrame) -> None:
     """One line naming a rate of the game that polars cannot compute on its rows (a number
     compared with text, ``pl.col('tricks') == 'nil'``): it ended the printed run, a report or a
-    review in polars' traceback, after the run was written. Asked of the rows' types alone."""
+    review in polars' traceback, after the run was written. Asked of the rows' types alone: a
+    rate of text casts to a number on no rows, and ended in that traceback on the rows."""
     empty = seats.head(0)
     for name, rate in analysis_of(game).rates.items():
         try:
-            empty.select(rate.cast(pl.Float64)).collect()
+            kind = empty.select(rate.alias("rate")).collect().dtypes[0]
         except pl.exceptions.PolarsError as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise SimtoolError(f"game '{game.id}' has a rate '{name}' that cannot be computed on its results: "
-                               f"{first} (a rate is a number or a boolean per seat row, such as "
-                               f"pl.col('tricks') == 0)") from None
+            problem = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        else:
+            if kind.is_numeric() or kind == pl.Boolean:
+                continue
+            problem = f"its values are {kind}"
+        raise SimtoolError(f"game '{game.id}' has a rate '{name}' that cannot be computed on its results: "
+                           f"{problem} (a rate is a number or a boolean per seat row, such as "
+                           f"pl.col('tricks') == 0)")
 
 
 def precision_figures(game, seats, matches=None) -> list[tuple[pl.LazyFrame, Figures, list[str]]]:
@@ -127,6 +132,7 @@ def tally(game, seats, matches=None, strata: int | None = None,
     """The sums behind every tracked share of one chunk, per block of ``block`` units, for
     ``--precision``: they add up over chunks (see :func:`widest`). Groups are named
     ``seat 0 (target)`` or ``target``."""
+    _computable(game, seats.lazy())  # polars' traceback from a worker, in the middle of the run
     parts = []
     for rows, figures, by in precision_figures(game, seats, matches):
         sums, units = unit_sums(rows, figures, by, strata, block)
