@@ -19,3 +19,11 @@ def test_a_strategy_that_plays_no_seat_is_still_checked(tmp_path, capsys, strate
     assert not out.exists()
     assert cli.main(["replay", "--seed", "1", "--deal", "1", "--strategy", strategy, "--seat", "0=random",
                      "--seat", "1=random", "--seat", "2=random"]) == 2
+
+
+@pytest.mark.parametrize("unit, said", [("deal", "1 deal in"), ("match", "1 match in")])
+def test_a_sweep_of_one_deal_says_one_deal(tmp_path, capsys, unit, said):
+    """The line before a sweep plays read '1 cell, 1 deals in 1 chunk'."""
+    assert cli.main(["sweep", "-g", "black-white", "-n", "1", "--unit", unit, "--seed", "1",
+                     "--runs", str(tmp_path / "runs"), "-o", str(tmp_path / "page.html")]) == 0
+    assert f"sweep: 1 cell, {said} 1 chunk, seed 1" in capsys.readouterr().out

@@ -273,9 +273,11 @@ def cells(grid: Grid, progress=None) -> list[RunSpec]:
 def cost(specs: list[RunSpec]) -> str:
     """What a sweep will play, in words: cells, deals (or matches) and chunks."""
     units = {s.unit for s in specs}
-    unit = "matches" if units == {"match"} else "deals" if units == {"deal"} else "deals or matches"
-    chunks = sum(s.n_chunks for s in specs)
-    return (f"{len(specs):,} cell{'s' * (len(specs) != 1)}, {sum(s.n for s in specs):,} {unit} in "
+    total, chunks = sum(s.n for s in specs), sum(s.n_chunks for s in specs)
+    # a sweep of one deal said "1 deals"
+    unit = ("match" if total == 1 else "matches") if units == {"match"} else \
+        ("deal" if total == 1 else "deals") if units == {"deal"} else "deals or matches"
+    return (f"{len(specs):,} cell{'s' * (len(specs) != 1)}, {total:,} {unit} in "
             f"{chunks:,} chunk{'s' * (chunks != 1)}")
 
 
