@@ -498,6 +498,23 @@ _SAID = []
 """Set by :func:`interrupted`: the command said how it stopped."""
 
 
+def _plan_stamp(folder: Path | None) -> tuple | None:
+    """Which ``plan.json`` ``folder`` holds (None: none), to tell whether a command wrote one."""
+    try:
+        stat = os.stat(Path(folder) / "plan.json") if folder else None
+    except OSError:
+        return None
+    return stat and (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+
+
+def _plan_kept(folder: Path | None, before: tuple | None, resume: Path | None, how: str) -> str | None:
+    """How to go on from an interrupted sweep, ladder or restricted play: ``how`` where its plan
+    is saved (a resume's, or one this command wrote), else nothing: interrupted while it planned,
+    it offered ``--resume`` of a folder that did not exist, or held another plan."""
+    now = _plan_stamp(folder)
+    return how if now is not None and (resume or now != before) else None
+
+
 def lineup_args(seat: list[str]) -> dict[str, str]:
     return options.parse_assignments(seat, "seat")
 
@@ -842,6 +859,7 @@ def sweep(
     from simtool.reports import balance as reports
 
     folder = resume or runs_dir
+    before = _plan_stamp(folder)  # a plan already there is not this command's to resume
     try:
         if resume:
             changed = flags_given(ctx, SWEEP_GRID)
@@ -890,8 +908,8 @@ def sweep(
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        raise interrupted(folder and f"finished chunks are kept: finish the sweep with "
-                                     f"simtool sweep --resume {folder}") from None
+        raise interrupted(_plan_kept(folder, before, resume, f"finished chunks are kept: finish the sweep "
+                                                             f"with simtool sweep --resume {folder}")) from None
     out.print(f"{_count(len(paths), 'cell')} in {folder}; report {written}", markup=False, highlight=False)
 
 
@@ -1113,6 +1131,7 @@ def ladder(
     from simtool.reports import balance as reports
 
     folder = resume or runs_dir
+    before = _plan_stamp(folder)  # a plan already there is not this command's to resume
     try:
         if resume:
             paths, output, title = _resume(ctx, "ladder", resume, LADDER_PLAN, jobs, backend, scheduler, timeout,
@@ -1134,8 +1153,8 @@ def ladder(
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        raise interrupted(folder and f"finished chunks are kept: finish the ladder with "
-                                     f"simtool ladder --resume {folder}") from None
+        raise interrupted(_plan_kept(folder, before, resume, f"finished chunks are kept: finish the ladder "
+                                                             f"with simtool ladder --resume {folder}")) from None
     if not quiet:
         out.print(_ladder_table(climbed, load(paths[0])[0]))
         for sentence in (verdict(climbed), convergence(climbed), reference_sentence(climbed)):
@@ -1206,6 +1225,7 @@ def restrict(
     from simtool.reports import balance as reports
 
     folder = resume or runs_dir
+    before = _plan_stamp(folder)  # a plan already there is not this command's to resume
     try:
         if resume:
             paths, output, title = _resume(ctx, "restrict", resume, RESTRICT_PLAN, jobs, backend, scheduler,
@@ -1226,8 +1246,8 @@ def restrict(
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        raise interrupted(folder and f"finished chunks are kept: finish the restricted play with "
-                                     f"simtool restrict --resume {folder}") from None
+        raise interrupted(_plan_kept(folder, before, resume, f"finished chunks are kept: finish the restricted "
+                                                             f"play with simtool restrict --resume {folder}")) from None
     if not quiet:
         from simtool.pipeline.folders import read_meta
 

@@ -27,3 +27,49 @@ def test_a_sweep_of_one_deal_says_one_deal(tmp_path, capsys, unit, said):
     assert cli.main(["sweep", "-g", "black-white", "-n", "1", "--unit", unit, "--seed", "1",
                      "--runs", str(tmp_path / "runs"), "-o", str(tmp_path / "page.html")]) == 0
     assert f"sweep: 1 cell, {said} 1 chunk, seed 1" in capsys.readouterr().out
+
+
+def _stopped(*_args, **_kwargs):
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("command, planner", [
+    (["sweep", "-g", "black-white"], "simtool.commands.sweep.plan"),
+    (["ladder", "--rungs", "random,balance"], "simtool.commands.ladder.plan"),
+    (["restrict"], "simtool.commands.restrict.plan"),
+])
+def test_ctrl_c_while_planning_offers_no_resume_of_a_plan_never_written(tmp_path, capsys, monkeypatch,
+                                                                         command, planner):
+    """A grid of millions of cells takes minutes to plan: Ctrl-C then said 'finished chunks are
+    kept: finish the sweep with simtool sweep --resume RUNS' of a folder that did not exist."""
+    runs = tmp_path / "runs"
+    monkeypatch.setattr(planner, _stopped)
+    assert cli.main([*command, "-n", "1", "-q", "--runs" if command[0] != "restrict" else "-o", str(runs)]) == 130
+    err = capsys.readouterr().err
+    assert "--resume" not in err and "no result was written" in err, err
+    assert not runs.exists()
+
+
+def test_ctrl_c_while_planning_does_not_offer_the_plan_already_in_the_folder(tmp_path, capsys, monkeypatch):
+    runs, page = tmp_path / "runs", tmp_path / "page.html"
+    base = ["sweep", "-g", "black-white", "-n", "1", "-q", "--seed", "1", "--runs", str(runs), "-o", str(page)]
+    assert cli.main(base) == 0
+    monkeypatch.setattr("simtool.commands.sweep.plan", _stopped)
+    assert cli.main([*base, "-p", "2", "--force"]) == 130  # another grid: resuming would play the old one
+    assert "--resume" not in capsys.readouterr().err
+
+
+def test_ctrl_c_once_the_plan_is_saved_still_offers_the_resume(tmp_path, capsys, monkeypatch):
+    runs = tmp_path / "runs"
+    monkeypatch.setattr("simtool.pipeline.executor.execute", _saves_then_stops)
+    assert cli.main(["sweep", "-g", "black-white", "-n", "1", "-q", "--runs", str(runs)]) == 130
+    assert f"simtool sweep --resume {runs}" in capsys.readouterr().err
+
+
+def _saves_then_stops(plan, **_kwargs):
+    from simtool.pipeline.executor import plan_record
+    from simtool.pipeline.folders import write_json
+
+    plan.root.mkdir(parents=True)
+    write_json(plan.root / "plan.json", plan_record(plan))
+    raise KeyboardInterrupt
