@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from simtool import cli
+from simtool.errors import SimtoolError
 
 
 @pytest.mark.parametrize("strategy", ["bogus", "target", "balance@mistakes=7"])
@@ -73,3 +74,16 @@ def _saves_then_stops(plan, **_kwargs):
     plan.root.mkdir(parents=True)
     write_json(plan.root / "plan.json", plan_record(plan))
     raise KeyboardInterrupt
+
+
+def test_a_grid_file_saved_with_a_byte_order_mark_is_read(tmp_path):
+    """Notepad's "UTF-8 with BOM": 'cannot read grid file g.toml: Invalid statement (at line 1,
+    column 1)', naming nothing the user could see in the file."""
+    from simtool.commands import sweep
+
+    grid = tmp_path / "g.toml"
+    grid.write_bytes(b'\xef\xbb\xbfgames = ["black-white"]\nn = 5\n')
+    assert sweep.read_toml(grid) == {"games": ["black-white"], "n": 5}
+    grid.write_bytes(b'\xef\xbb\xbfgames = ["black-white"]\xff\n')
+    with pytest.raises(SimtoolError, match="byte 0xff at offset 26"):
+        sweep.read_toml(grid)

@@ -61,7 +61,9 @@ def read_toml(path: Path) -> dict:
         if len(raw) > GRID_BYTES:
             raise SimtoolError(f"grid file {path} holds more than {GRID_BYTES // 1024:,} kB, which no grid "
                                f"needs; give a TOML grid file")
-        data = tomllib.loads(raw.decode("utf-8"), parse_float=options.Written)
+        # Notepad's "UTF-8 with BOM" was refused as "Invalid statement (at line 1, column 1)"; the
+        # mark is dropped once decoded, so a bad byte's offset stays the file's
+        data = tomllib.loads(raw.decode("utf-8").removeprefix("\ufeff"), parse_float=options.Written)
     except FileNotFoundError:
         raise SimtoolError(f"grid file {path} not found") from None
     except UnicodeDecodeError as exc:
