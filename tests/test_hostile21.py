@@ -87,3 +87,16 @@ def test_a_grid_file_saved_with_a_byte_order_mark_is_read(tmp_path):
     grid.write_bytes(b'\xef\xbb\xbfgames = ["black-white"]\xff\n')
     with pytest.raises(SimtoolError, match="byte 0xff at offset 26"):
         sweep.read_toml(grid)
+
+
+def test_replay_docs_ask_for_n_wherever_the_last_chunk_was_cut(capsys):
+    """docs/cli.md asked for --n only 'where the run played fewer deals than a chunk': a run of
+    40,000 deals played other deals 32768..39999 than replay without --n wrote out."""
+    text = " ".join(open("docs/cli.md", encoding="utf-8").read().split())
+    assert "fewer deals than a chunk" not in text
+    assert "where the deal lies in the run's last chunk and the run cut it short" in text
+    hands = []
+    for n in ([], ["-n", "40000"], ["-n", "65536"]):
+        assert cli.main(["replay", "--seed", "5", "--deal", "35000", *n]) == 0
+        hands.append([line for line in capsys.readouterr().out.splitlines() if " holds " in line])
+    assert hands[0] != hands[1] and hands[0] == hands[2]
