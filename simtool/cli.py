@@ -1290,7 +1290,10 @@ def _whole(text: str, what: str) -> int:
 def list_games():
     """List the games, their player counts and rule options."""
     t = Table(title="Games")
-    for col in ("game", "title", "players", "rule options: default (valid values)", "default strategy"):
+    # rows read "3, 0, 1, 2" and "sheet (3 at 4p, ...) or 1..14" as well as "2 (-10..10)": a header
+    # of "default (valid values)" read the first two wrongly
+    for col in ("game", "title", "players", "rule options: the default first, then the valid values",
+                "default strategy"):
         t.add_column(col)
     for g in games.registry().values():
         rules = "\n".join(f"{o.name}: {o.describe()}" for o in g.options) or "none"

@@ -100,3 +100,13 @@ def test_replay_docs_ask_for_n_wherever_the_last_chunk_was_cut(capsys):
         assert cli.main(["replay", "--seed", "5", "--deal", "35000", *n]) == 0
         hands.append([line for line in capsys.readouterr().out.splitlines() if " holds " in line])
     assert hands[0] != hands[1] and hands[0] == hands[2]
+
+
+def test_the_games_listing_header_says_how_its_rows_read(capsys, monkeypatch):
+    """'rule options: default (valid values)' above 'pass_count: 3, 0, 1, 2' (no parentheses) and
+    'limit: sheet (3 at 4p, ...) or 1..14' (the parentheses the sheet's meaning, not values)."""
+    monkeypatch.setenv("COLUMNS", "400")
+    assert cli.main(["games"]) == 0
+    text = capsys.readouterr().out
+    assert "rule options: the default first, then the valid values" in text
+    assert "pass_count: 3, 0, 1, 2" in text  # 3, the sheet's, is the default
