@@ -1665,7 +1665,8 @@ def _usage(exc: typer.TyperException) -> str:
     if ctx is None:
         return message
     command = ctx.command
-    if message.startswith("No such command") and hasattr(command, "list_commands"):
+    # "Missing command": `simtool --` (or `simtool -q`'s like) named none of them
+    if message.startswith(("No such command", "Missing command")) and hasattr(command, "list_commands"):
         return f"{message} valid: {choices(sorted(command.list_commands(ctx)))}"
     if message.startswith("No such option"):
         names = sorted(o for p in command.get_params(ctx) for o in getattr(p, "opts", ())

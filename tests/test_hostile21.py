@@ -110,3 +110,10 @@ def test_the_games_listing_header_says_how_its_rows_read(capsys, monkeypatch):
     text = capsys.readouterr().out
     assert "rule options: the default first, then the valid values" in text
     assert "pass_count: 3, 0, 1, 2" in text  # 3, the sheet's, is the default
+
+
+def test_a_missing_command_names_the_commands(capsys):
+    """'simtool --' said 'error: Missing command.' and no command."""
+    assert cli.main(["--"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: Missing command.") and "valid: games, ladder, replay" in err, err
