@@ -117,3 +117,15 @@ def test_a_missing_command_names_the_commands(capsys):
     assert cli.main(["--"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: Missing command.") and "valid: games, ladder, replay" in err, err
+
+
+def test_a_grid_files_score_table_in_one_pair_of_brackets_says_to_nest_it(tmp_path):
+    """score_table = [5, 5, 5, 0] is four values to vary: refused as "bad rule score_table '5'
+    ...; expected ... 2-15 whole numbers, comma-separated", as if 5,5,5,0 were not that."""
+    from simtool.commands import sweep
+
+    with pytest.raises(SimtoolError, match=r"^rule score_table = \[5, 5, 5, 0\] lists 4 values to vary, "
+                                           r".* write score_table = \[\[5, 5, 5, 0\]\] for one table"):
+        sweep.make_grid({"games": ["kansas-city"], "rules": {"score_table": [5, 5, 5, 0]}})
+    grid = sweep.make_grid({"games": ["kansas-city"], "rules": {"score_table": [[5, 5, 5, 0], "sheet"]}})
+    assert grid.rules == {"score_table": ["5,5,5,0", "sheet"]}

@@ -96,6 +96,14 @@ def make_grid(data: dict) -> Grid:
         values = values if isinstance(values, list) else [values]
         if not values:
             raise SimtoolError(f"rule '{name}' has no values: the grid would be empty")
+        if name in listed_rules and len(values) > 1 and \
+                all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+            # each value of a rule is a cell, and one number is no score table: refused as
+            # "bad rule score_table '5'", the grid's brackets unsaid
+            table = ", ".join(map(str, values))
+            raise SimtoolError(f"rule {name} = [{table}] lists {len(values)} values to vary, each one number, "
+                               f"and a {name} is a list of numbers: write {name} = [[{table}]] for one "
+                               f"table, [[...], [...]] for several")
         for v in values:
             numbers = name in listed_rules and isinstance(v, list) and \
                 all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
