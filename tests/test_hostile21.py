@@ -129,3 +129,26 @@ def test_a_grid_files_score_table_in_one_pair_of_brackets_says_to_nest_it(tmp_pa
         sweep.make_grid({"games": ["kansas-city"], "rules": {"score_table": [5, 5, 5, 0]}})
     grid = sweep.make_grid({"games": ["kansas-city"], "rules": {"score_table": [[5, 5, 5, 0], "sheet"]}})
     assert grid.rules == {"score_table": ["5,5,5,0", "sheet"]}
+
+
+LONG = "a" * 5000
+
+
+@pytest.mark.parametrize("args, said", [
+    (["-g", LONG], "unknown game 'aaa"),
+    (["-s", LONG], "unknown strategy 'aaa"),
+    (["-r", f"{LONG}=1"], "unknown rule 'aaa"),
+])
+def test_an_unknown_name_is_quoted_short(capsys, args, said):
+    """A 5,000-character name was quoted whole in 'unknown game ...' (strategy, rule, unit,
+    backend, restriction): a line of 5,100 characters, where every other value is cut at 60."""
+    assert cli.main(["replay", "--seed", "1", "--deal", "0", *args]) == 2
+    err = capsys.readouterr().err
+    assert said in err and len(err) < 300, len(err)
+
+
+@pytest.mark.parametrize("command", [["ladder", "--unit", LONG], ["restrict", "--restrictions", LONG],
+                                     ["run", "--backend", LONG], ["sweep", "-g", "black-white", "-r", f"{LONG}=1"]])
+def test_an_unknown_name_is_quoted_short_in_every_command(capsys, command):
+    assert cli.main([*command, "-n", "1"]) == 2
+    assert len(capsys.readouterr().err) < 300

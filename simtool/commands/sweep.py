@@ -256,7 +256,7 @@ def variants(grid: Grid):
     known = {o.name for g in grid.games for o in game_of(g).options}
     for name in grid.rules:
         if name not in known:
-            raise SimtoolError(f"unknown rule '{name}' for the games of this sweep; "
+            raise SimtoolError(f"unknown rule {shown(name)} for the games of this sweep; "
                                f"valid: {choices(sorted(known)) or 'none'}")
     for game_id in grid.games:
         g = game_of(game_id)

@@ -144,7 +144,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     resolved_rules = options.resolve(g, rules)
     g.check_rules(resolved_rules, p)
     if unit not in UNITS:
-        raise SimtoolError(f"unknown unit '{unit}'; valid: {choices(UNITS)}")
+        raise SimtoolError(f"unknown unit {shown(unit)}; valid: {choices(UNITS)}")
     n = parse_count(n)
     if arguments.seed(seed) is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 63))
