@@ -1446,6 +1446,11 @@ def replay(
         if not 0 <= number < MAX_COUNT:
             # quoted short: --deal 1e400 was quoted in its 401 digits
             raise SimtoolError(f"bad --{unit} {shown(number)}; expected a {unit} number 0 to {MAX_COUNT - 1}")
+        if duplicate and unit == "match" and games.get(game).deal_reads_match:
+            # make_spec's refusal named --unit deal, which replay has not
+            raise SimtoolError(f"{games.get(game).id} deals each round from the match so far, so the copies of a "
+                               f"duplicate match cannot get the same cards; a duplicate run of it plays "
+                               f"single deals: give --deal N instead of --match")
         if precision is not None and n is None:
             # as `simtool run --precision` plays: the run.json's n (the deals kept, 1024) cut chunk 0
             # to 1024 deals, which drew other cards than the run's whole first chunk did

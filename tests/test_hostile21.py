@@ -152,3 +152,10 @@ def test_an_unknown_name_is_quoted_short(capsys, args, said):
 def test_an_unknown_name_is_quoted_short_in_every_command(capsys, command):
     assert cli.main([*command, "-n", "1"]) == 2
     assert len(capsys.readouterr().err) < 300
+
+
+def test_replay_of_a_duplicate_nine_lives_match_names_its_own_option(capsys):
+    """'use --duplicate with --unit deal' was said to replay, which has no --unit."""
+    assert cli.main(["replay", "-g", "nine-lives", "--seed", "1", "--match", "0", "--duplicate"]) == 2
+    err = capsys.readouterr().err
+    assert "--unit" not in err and "give --deal N instead of --match" in err, err
