@@ -267,6 +267,10 @@ def one_line_path(flag: str):
     def check(value):
         if value is not None and any(c in os.fspath(value) for c in "\n\r"):
             raise fail(str(bad(flag, os.fspath(value), ONE_LINE)))
+        if value is not None and not os.fspath(value):
+            # as ' ' is refused where the page is written: '' (an unset $PAGE) was taken for no
+            # -o, the page written at its default place (restrict: none written), exit 0
+            raise fail(f"report {os.fspath(value)!r} is a blank name; give a file name such as report.html")
         return value
 
     return check

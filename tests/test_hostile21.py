@@ -159,3 +159,20 @@ def test_replay_of_a_duplicate_nine_lives_match_names_its_own_option(capsys):
     assert cli.main(["replay", "-g", "nine-lives", "--seed", "1", "--match", "0", "--duplicate"]) == 2
     err = capsys.readouterr().err
     assert "--unit" not in err and "give --deal N instead of --match" in err, err
+
+
+@pytest.mark.parametrize("command", [
+    ["sweep", "-g", "black-white", "-o", ""],
+    ["ladder", "--rungs", "random,duck", "-o", ""],
+    ["restrict", "--report", ""],
+    ["tune", "--vary", "pass_count", "--objective", "seat_spread", "--report", ""],
+])
+def test_an_empty_report_name_is_refused_as_a_blank_one_is(tmp_path, capsys, monkeypatch, command):
+    """'-o \"$PAGE\"' with PAGE unset: sweep and ladder wrote reports/RUNS.html, restrict wrote no
+    page, exit 0, where report -o '' and -o ' ' everywhere were refused."""
+    monkeypatch.chdir(tmp_path)  # where a default page would go
+    runs = tmp_path / "runs"
+    where = ["--out", str(runs)] if command[0] in ("restrict", "tune") else ["--runs", str(runs)]
+    assert cli.main([*command, "-n", "2", "-q", *where]) == 2
+    assert "report '' is a blank name; give a file name such as report.html" in capsys.readouterr().err
+    assert not runs.exists()
