@@ -1455,6 +1455,8 @@ def replay(
             raise SimtoolError(f"{games.get(game).id} deals each round from the match so far, so the copies of a "
                                f"duplicate match cannot get the same cards; a duplicate run of it plays "
                                f"single deals: give --deal N instead of --match")
+        if n is not None:  # -n '' was taken for no --n and played as a run of one deal
+            parse_count(n)
         if precision is not None and n is None:
             # as `simtool run --precision` plays: the run.json's n (the deals kept, 1024) cut chunk 0
             # to 1024 deals, which drew other cards than the run's whole first chunk did

@@ -176,3 +176,11 @@ def test_an_empty_report_name_is_refused_as_a_blank_one_is(tmp_path, capsys, mon
     assert cli.main([*command, "-n", "2", "-q", *where]) == 2
     assert "report '' is a blank name; give a file name such as report.html" in capsys.readouterr().err
     assert not runs.exists()
+
+
+@pytest.mark.parametrize("n", ["", " "])
+def test_replay_refuses_an_empty_n(capsys, n):
+    """replay -n '' wrote deal 0 out as a run of one deal played it, without the line that says
+    which run that is."""
+    assert cli.main(["replay", "--seed", "1", "--deal", "0", "-n", n]) == 2
+    assert f"bad --n '{n}'; expected a positive whole number" in capsys.readouterr().err
