@@ -440,6 +440,14 @@ def folder_option(option: str):
     return parse
 
 
+def _grid_file(text: str | os.PathLike) -> Path:
+    """A sweep's grid file: a blank one refused (typer took ``sweep ""`` for ``Path("")``, refused
+    as "cannot read grid file .: Is a directory", a folder the user never named)."""
+    if not os.fspath(text).strip():
+        raise bad("grid file", os.fspath(text), "a TOML file such as grid.toml")
+    return Path(text)
+
+
 Report = Annotated[Optional[str], typer.Option("--out", "-o", callback=one_line_path("--out"),
                                                help="HTML report to write, a file name (a "
                                                "folder is refused; default reports/RUN.html after "
@@ -817,7 +825,8 @@ SWEEP_GRID = {"grid_file": "GRID_FILE", "game": "--game", "players": "--players"
 @app.command()
 def sweep(
     ctx: typer.Context,
-    grid_file: Optional[Path] = typer.Argument(None, help="TOML grid file (see README); the "
+    grid_file: Optional[Path] = typer.Argument(None, parser=_grid_file,
+                                               help="TOML grid file (see README); the "
                                                "options below override its keys."),
     game: list[str] = typer.Option([], "--game", "-g", help="Games, comma-separated or repeated."),
     players: list[str] = typer.Option([], "--players", "-p", help="Player counts: 4,5."),

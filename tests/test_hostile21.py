@@ -184,3 +184,10 @@ def test_replay_refuses_an_empty_n(capsys, n):
     which run that is."""
     assert cli.main(["replay", "--seed", "1", "--deal", "0", "-n", n]) == 2
     assert f"bad --n '{n}'; expected a positive whole number" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["", " "])
+def test_a_blank_grid_file_name_is_refused_as_blank(capsys, name):
+    """sweep '' read Path(''), the working folder: 'cannot read grid file .: Is a directory'."""
+    assert cli.main(["sweep", name]) == 2
+    assert f"bad grid file '{name}'; expected a TOML file such as grid.toml" in capsys.readouterr().err
