@@ -267,6 +267,10 @@ def one_line_path(flag: str):
     def check(value):
         if value is not None and any(c in os.fspath(value) for c in "\n\r"):
             raise fail(str(bad(flag, os.fspath(value), ONE_LINE)))
+        if value is not None and not os.fspath(value):
+            # as ' ' is refused where the page is written: '' (an unset $PAGE) was taken for no
+            # -o, the page written at its default place (restrict: none written), exit 0
+            raise fail(f"report {os.fspath(value)!r} is a blank name; give a file name such as report.html")
         return value
 
     return check
@@ -436,6 +440,14 @@ def folder_option(option: str):
     return parse
 
 
+def _grid_file(text: str | os.PathLike) -> Path:
+    """A sweep's grid file: a blank one refused (typer took ``sweep ""`` for ``Path("")``, refused
+    as "cannot read grid file .: Is a directory", a folder the user never named)."""
+    if not os.fspath(text).strip():
+        raise bad("grid file", os.fspath(text), "a TOML file such as grid.toml")
+    return Path(text)
+
+
 Report = Annotated[Optional[str], typer.Option("--out", "-o", callback=one_line_path("--out"),
                                                help="HTML report to write, a file name (a "
                                                "folder is refused; default reports/RUN.html after "
@@ -496,6 +508,23 @@ def interrupted(how_to_go_on: str | None) -> typer.Exit:
 NOTHING_KEPT = "no result was written"
 _SAID = []
 """Set by :func:`interrupted`: the command said how it stopped."""
+
+
+def _plan_stamp(folder: Path | None) -> tuple | None:
+    """Which ``plan.json`` ``folder`` holds (None: none), to tell whether a command wrote one."""
+    try:
+        stat = os.stat(Path(folder) / "plan.json") if folder else None
+    except OSError:
+        return None
+    return stat and (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+
+
+def _plan_kept(folder: Path | None, before: tuple | None, resume: Path | None, how: str) -> str | None:
+    """How to go on from an interrupted sweep, ladder or restricted play: ``how`` where its plan
+    is saved (a resume's, or one this command wrote), else nothing: interrupted while it planned,
+    it offered ``--resume`` of a folder that did not exist, or held another plan."""
+    now = _plan_stamp(folder)
+    return how if now is not None and (resume or now != before) else None
 
 
 def lineup_args(seat: list[str]) -> dict[str, str]:
@@ -796,7 +825,8 @@ SWEEP_GRID = {"grid_file": "GRID_FILE", "game": "--game", "players": "--players"
 @app.command()
 def sweep(
     ctx: typer.Context,
-    grid_file: Optional[Path] = typer.Argument(None, help="TOML grid file (see README); the "
+    grid_file: Optional[Path] = typer.Argument(None, parser=_grid_file,
+                                               help="TOML grid file (see README); the "
                                                "options below override its keys."),
     game: list[str] = typer.Option([], "--game", "-g", help="Games, comma-separated or repeated."),
     players: list[str] = typer.Option([], "--players", "-p", help="Player counts: 4,5."),
@@ -842,6 +872,7 @@ def sweep(
     from simtool.reports import balance as reports
 
     folder = resume or runs_dir
+    before = _plan_stamp(folder)  # a plan already there is not this command's to resume
     try:
         if resume:
             changed = flags_given(ctx, SWEEP_GRID)
@@ -890,8 +921,8 @@ def sweep(
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        raise interrupted(folder and f"finished chunks are kept: finish the sweep with "
-                                     f"simtool sweep --resume {folder}") from None
+        raise interrupted(_plan_kept(folder, before, resume, f"finished chunks are kept: finish the sweep "
+                                                             f"with simtool sweep --resume {folder}")) from None
     out.print(f"{_count(len(paths), 'cell')} in {folder}; report {written}", markup=False, highlight=False)
 
 
@@ -1113,6 +1144,7 @@ def ladder(
     from simtool.reports import balance as reports
 
     folder = resume or runs_dir
+    before = _plan_stamp(folder)  # a plan already there is not this command's to resume
     try:
         if resume:
             paths, output, title = _resume(ctx, "ladder", resume, LADDER_PLAN, jobs, backend, scheduler, timeout,
@@ -1134,8 +1166,8 @@ def ladder(
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        raise interrupted(folder and f"finished chunks are kept: finish the ladder with "
-                                     f"simtool ladder --resume {folder}") from None
+        raise interrupted(_plan_kept(folder, before, resume, f"finished chunks are kept: finish the ladder "
+                                                             f"with simtool ladder --resume {folder}")) from None
     if not quiet:
         out.print(_ladder_table(climbed, load(paths[0])[0]))
         for sentence in (verdict(climbed), convergence(climbed), reference_sentence(climbed)):
@@ -1206,6 +1238,7 @@ def restrict(
     from simtool.reports import balance as reports
 
     folder = resume or runs_dir
+    before = _plan_stamp(folder)  # a plan already there is not this command's to resume
     try:
         if resume:
             paths, output, title = _resume(ctx, "restrict", resume, RESTRICT_PLAN, jobs, backend, scheduler,
@@ -1226,8 +1259,8 @@ def restrict(
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        raise interrupted(folder and f"finished chunks are kept: finish the restricted play with "
-                                     f"simtool restrict --resume {folder}") from None
+        raise interrupted(_plan_kept(folder, before, resume, f"finished chunks are kept: finish the restricted "
+                                                             f"play with simtool restrict --resume {folder}")) from None
     if not quiet:
         from simtool.pipeline.folders import read_meta
 
@@ -1270,7 +1303,10 @@ def _whole(text: str, what: str) -> int:
 def list_games():
     """List the games, their player counts and rule options."""
     t = Table(title="Games")
-    for col in ("game", "title", "players", "rule options: default (valid values)", "default strategy"):
+    # rows read "3, 0, 1, 2" and "sheet (3 at 4p, ...) or 1..14" as well as "2 (-10..10)": a header
+    # of "default (valid values)" read the first two wrongly
+    for col in ("game", "title", "players", "rule options: the default first, then the valid values",
+                "default strategy"):
         t.add_column(col)
     for g in games.registry().values():
         rules = "\n".join(f"{o.name}: {o.describe()}" for o in g.options) or "none"
@@ -1423,6 +1459,13 @@ def replay(
         if not 0 <= number < MAX_COUNT:
             # quoted short: --deal 1e400 was quoted in its 401 digits
             raise SimtoolError(f"bad --{unit} {shown(number)}; expected a {unit} number 0 to {MAX_COUNT - 1}")
+        if duplicate and unit == "match" and games.get(game).deal_reads_match:
+            # make_spec's refusal named --unit deal, which replay has not
+            raise SimtoolError(f"{games.get(game).id} deals each round from the match so far, so the copies of a "
+                               f"duplicate match cannot get the same cards; a duplicate run of it plays "
+                               f"single deals: give --deal N instead of --match")
+        if n is not None:  # -n '' was taken for no --n and played as a run of one deal
+            parse_count(n)
         if precision is not None and n is None:
             # as `simtool run --precision` plays: the run.json's n (the deals kept, 1024) cut chunk 0
             # to 1024 deals, which drew other cards than the run's whole first chunk did
@@ -1642,7 +1685,8 @@ def _usage(exc: typer.TyperException) -> str:
     if ctx is None:
         return message
     command = ctx.command
-    if message.startswith("No such command") and hasattr(command, "list_commands"):
+    # "Missing command": `simtool --` (or `simtool -q`'s like) named none of them
+    if message.startswith(("No such command", "Missing command")) and hasattr(command, "list_commands"):
         return f"{message} valid: {choices(sorted(command.list_commands(ctx)))}"
     if message.startswith("No such option"):
         names = sorted(o for p in command.get_params(ctx) for o in getattr(p, "opts", ())

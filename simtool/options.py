@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .errors import SimtoolError, bad, choices, option
+from .errors import SimtoolError, bad, choices, option, shown
 
 WHOLE, NUMBER, NUMBERS, CHOICE, TEXT = "whole", "number", "numbers", "choice", "text"
 
@@ -324,7 +324,7 @@ def resolve(game, assignments: dict[str, str] | None) -> dict:
     for name, value in (assignments or {}).items():
         if name not in known:
             valid = choices(known) if known else "none (this game has no rule options)"
-            raise SimtoolError(f"unknown rule '{name}' for {game.id}; valid: {valid}")
+            raise SimtoolError(f"unknown rule {shown(name)} for {game.id}; valid: {valid}")
         rules[name] = known[name].parse(game.id, value)
     return rules
 
@@ -350,7 +350,7 @@ def parse_vary(game, items: list[str] | None) -> dict[str, tuple]:
         name, sep, text = (part.strip() for part in item.partition("="))
         if name not in known:
             valid = choices(known) if known else "none (this game has no rule options)"
-            raise SimtoolError(f"unknown rule '{name}' to {option('vary')} for {game.id}; valid: {valid}")
+            raise SimtoolError(f"unknown rule {shown(name)} to {option('vary')} for {game.id}; valid: {valid}")
         if sep and not text:
             raise SimtoolError(f"bad {option('vary')} {item!r}; expected NAME, NAME=A..B or NAME=a,b,c")
         if name in out:

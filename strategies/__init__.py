@@ -32,7 +32,7 @@ from simtool.engine import (
     process_kept,
     thread_ended,
 )
-from simtool.errors import SimtoolError, by_the_user, choices, describe, option
+from simtool.errors import SimtoolError, by_the_user, choices, describe, option, shown
 
 # nine_lives_belief: exact's reading of the others, offered to pimc@infer
 from . import (  # noqa: F401
@@ -310,7 +310,7 @@ def _resolve(spec: str, game_id: str, file: Path | None, isolate: bool) -> Strat
             if ep is None:
                 valid = choices(sorted(registry(game_id)))
                 raise SimtoolError(
-                    f"unknown strategy '{base}'; valid for {game_id}: {valid}, or a plugin FILE.py:NAME"
+                    f"unknown strategy {shown(base)}; valid for {game_id}: {valid}, or a plugin FILE.py:NAME"
                 )
             found = _load_entry_point(ep)
     if found.name in SEARCHES and found.plays(game_id) and not _redeals(game_id):

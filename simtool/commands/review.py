@@ -546,7 +546,7 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
                            f"numbers 1 or more ({', '.join(OPTIONAL)}: 0 or more) up to 2^63 - 1, or None for "
                            f"the effort's")
     if backend not in BACKENDS:
-        raise SimtoolError(f"unknown backend '{backend}'; valid: {choices(BACKENDS)}")
+        raise SimtoolError(f"unknown backend {shown(backend)}; valid: {choices(BACKENDS)}")
     if vs_rules is not None and baseline is not None:
         raise SimtoolError(f"give {option('vs-rule', argument='vs_rules')} or {option('baseline')}, not both: a "
                            f"review compares with one other version")

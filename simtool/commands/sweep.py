@@ -61,7 +61,9 @@ def read_toml(path: Path) -> dict:
         if len(raw) > GRID_BYTES:
             raise SimtoolError(f"grid file {path} holds more than {GRID_BYTES // 1024:,} kB, which no grid "
                                f"needs; give a TOML grid file")
-        data = tomllib.loads(raw.decode("utf-8"), parse_float=options.Written)
+        # Notepad's "UTF-8 with BOM" was refused as "Invalid statement (at line 1, column 1)"; the
+        # mark is dropped once decoded, so a bad byte's offset stays the file's
+        data = tomllib.loads(raw.decode("utf-8").removeprefix("\ufeff"), parse_float=options.Written)
     except FileNotFoundError:
         raise SimtoolError(f"grid file {path} not found") from None
     except UnicodeDecodeError as exc:
@@ -94,6 +96,14 @@ def make_grid(data: dict) -> Grid:
         values = values if isinstance(values, list) else [values]
         if not values:
             raise SimtoolError(f"rule '{name}' has no values: the grid would be empty")
+        if name in listed_rules and len(values) > 1 and \
+                all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+            # each value of a rule is a cell, and one number is no score table: refused as
+            # "bad rule score_table '5'", the grid's brackets unsaid
+            table = ", ".join(map(str, values))
+            raise SimtoolError(f"rule {name} = [{table}] lists {len(values)} values to vary, each one number, "
+                               f"and a {name} is a list of numbers: write {name} = [[{table}]] for one "
+                               f"table, [[...], [...]] for several")
         for v in values:
             numbers = name in listed_rules and isinstance(v, list) and \
                 all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
@@ -246,7 +256,7 @@ def variants(grid: Grid):
     known = {o.name for g in grid.games for o in game_of(g).options}
     for name in grid.rules:
         if name not in known:
-            raise SimtoolError(f"unknown rule '{name}' for the games of this sweep; "
+            raise SimtoolError(f"unknown rule {shown(name)} for the games of this sweep; "
                                f"valid: {choices(sorted(known)) or 'none'}")
     for game_id in grid.games:
         g = game_of(game_id)
@@ -273,9 +283,11 @@ def cells(grid: Grid, progress=None) -> list[RunSpec]:
 def cost(specs: list[RunSpec]) -> str:
     """What a sweep will play, in words: cells, deals (or matches) and chunks."""
     units = {s.unit for s in specs}
-    unit = "matches" if units == {"match"} else "deals" if units == {"deal"} else "deals or matches"
-    chunks = sum(s.n_chunks for s in specs)
-    return (f"{len(specs):,} cell{'s' * (len(specs) != 1)}, {sum(s.n for s in specs):,} {unit} in "
+    total, chunks = sum(s.n for s in specs), sum(s.n_chunks for s in specs)
+    # a sweep of one deal said "1 deals"
+    unit = ("match" if total == 1 else "matches") if units == {"match"} else \
+        ("deal" if total == 1 else "deals") if units == {"deal"} else "deals or matches"
+    return (f"{len(specs):,} cell{'s' * (len(specs) != 1)}, {total:,} {unit} in "
             f"{chunks:,} chunk{'s' * (chunks != 1)}")
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..engine import ROUND_CAP as ROUND_CAP  # the safety cap on a match's rounds, for readers of results
 from ..engine import Game, printing_aside
-from ..errors import SimtoolError, by_the_user, choices, describe
+from ..errors import SimtoolError, by_the_user, choices, describe, shown
 from ..options import Option
 from .black_white import GAME as BLACK_WHITE
 from .hearts import GAME as HEARTS
@@ -419,7 +419,7 @@ def get(game_id: str) -> Game:
         # is a designer's own game: the way to name it is what they lack, not the list
         hint = ("; a game of your own is named by its id once its package is installed (entry points, "
                 "docs/new-game.md)" if any(c in game_id for c in ":/") or game_id.endswith(".py") else "")
-        raise SimtoolError(f"unknown game '{game_id}'; valid: {choices(sorted(games))}{hint}")
+        raise SimtoolError(f"unknown game {shown(game_id)}; valid: {choices(sorted(games))}{hint}")
     return games[game_id]
 
 

@@ -42,6 +42,7 @@ from simtool.errors import (
     option,
     os_problem,
     raise_if_interrupted,
+    shown,
 )
 from simtool.pipeline import forked
 from simtool.pipeline.folders import (
@@ -155,7 +156,7 @@ def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", sche
     arguments.execution(jobs, force, progress, backend, scheduler)
     timeout = check_timeout(timeout)
     if backend not in BACKENDS:
-        raise SimtoolError(f"unknown backend '{backend}'; valid: {', '.join(BACKENDS)}")
+        raise SimtoolError(f"unknown backend {shown(backend)}; valid: {', '.join(BACKENDS)}")
     if any(c.spec.precision for c in plan.cells) and tally is None:
         raise SimtoolError("a --precision run needs the figures it tracks (tally)")
     for folder in (plan.root, *(c.folder for c in plan.cells)):

@@ -144,7 +144,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     resolved_rules = options.resolve(g, rules)
     g.check_rules(resolved_rules, p)
     if unit not in UNITS:
-        raise SimtoolError(f"unknown unit '{unit}'; valid: {choices(UNITS)}")
+        raise SimtoolError(f"unknown unit {shown(unit)}; valid: {choices(UNITS)}")
     n = parse_count(n)
     if arguments.seed(seed) is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 63))
@@ -177,6 +177,9 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
         except SimtoolError as exc:
             raise SimtoolError(f"game '{g.id}' declares default_strategy = {g.default_strategy!r}, which cannot "
                                f"play it ({exc}): give {arguments.option('strategy')}, or fix the game") from None
+    if strategy is not None and len(given) == p:
+        # it plays no seat, yet a misspelt or wrong game's name passed without a word
+        strategies.canonical(str(strategy), g.id, isolate)
     # one name per strategy; under --isolate a plugin is described by its own process, never
     # imported in this one
     lineup = [strategies.canonical(str(name), g.id, isolate) for name in lineup]
