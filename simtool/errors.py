@@ -130,15 +130,19 @@ def choices(values) -> str:
     return ", ".join(str(v) for v in values)
 
 
-def shown(value) -> str:
-    """A value as an error message quotes it: its repr, on one line, cut at 60 characters."""
+def shown(value, middle: bool = False) -> str:
+    """A value as an error message quotes it: its repr, on one line, cut at 60 characters.
+    ``middle``: cut in its middle, for a name that may be a path (a strategy's, a game's): its
+    file name is at its end."""
     try:
         # a string's repr is one line already, and its spaces are what was given: collapsed,
         # `--out "  "` was quoted as ' ', one space
         text = repr(value) if isinstance(value, str) else " ".join(repr(value).split())
     except ValueError:  # a whole number past Python's 4300 digits for int-to-text
         text = f"(a whole number of {value.bit_length()} bits)"
-    return text if len(text) <= 60 else text[:57] + "..."
+    if len(text) <= 60:
+        return text
+    return text[:28] + "..." + text[-29:] if middle else text[:57] + "..."
 
 
 def bad(name: str, value, expected: str, where: str = "") -> SimtoolError:

@@ -310,7 +310,8 @@ def _resolve(spec: str, game_id: str, file: Path | None, isolate: bool) -> Strat
             if ep is None:
                 valid = choices(sorted(registry(game_id)))
                 raise SimtoolError(
-                    f"unknown strategy {shown(base)}; valid for {game_id}: {valid}, or a plugin FILE.py:NAME"
+                    f"unknown strategy {shown(base, middle=True)}; valid for {game_id}: {valid}, or a plugin "
+                    f"FILE.py:NAME"
                 )
             found = _load_entry_point(ep)
     if found.name in SEARCHES and found.plays(game_id) and not _redeals(game_id):

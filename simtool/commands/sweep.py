@@ -83,6 +83,19 @@ SEED = options.Value(options.WHOLE, low=0, high=arguments.SEED_MAX)
 """A grid file's seed, read as ``--seed`` reads one (``simtool.cli.SEED``)."""
 
 
+def _tables_only(name: str, game_ids: list[str]) -> bool:
+    """Whether every game of the sweep that has rule ``name`` takes a table of two numbers or more
+    for it: a designer's game may take one number (its own ``score_table`` of one number or more,
+    or one chosen by number), varied as ``score_table = [1, 2]`` whatever kansas-city takes."""
+    found = []
+    for game_id in filter(lambda g: isinstance(g, str), game_ids):  # other values are refused below
+        try:
+            found += [o.items for o in game_of(game_id).options if o.name == name]
+        except SimtoolError:  # an unknown game is named where the cells are made
+            continue
+    return bool(found) and all(items is not None and items[0] > 1 for items in found)
+
+
 def make_grid(data: dict) -> Grid:
     """A Grid from a grid file's (or the command line's) values, checked value by value."""
     listed = {k: _values(k, v) for k, v in data.items() if k in ("games", "players", "lineups")}
@@ -96,8 +109,8 @@ def make_grid(data: dict) -> Grid:
         values = values if isinstance(values, list) else [values]
         if not values:
             raise SimtoolError(f"rule '{name}' has no values: the grid would be empty")
-        if name in listed_rules and len(values) > 1 and \
-                all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        if len(values) > 1 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values) \
+                and _tables_only(name, listed["games"]):
             # each value of a rule is a cell, and one number is no score table: refused as
             # "bad rule score_table '5'", the grid's brackets unsaid
             table = ", ".join(map(str, values))

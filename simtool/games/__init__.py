@@ -419,7 +419,7 @@ def get(game_id: str) -> Game:
         # is a designer's own game: the way to name it is what they lack, not the list
         hint = ("; a game of your own is named by its id once its package is installed (entry points, "
                 "docs/new-game.md)" if any(c in game_id for c in ":/") or game_id.endswith(".py") else "")
-        raise SimtoolError(f"unknown game {shown(game_id)}; valid: {choices(sorted(games))}{hint}")
+        raise SimtoolError(f"unknown game {shown(game_id, middle=True)}; valid: {choices(sorted(games))}{hint}")
     return games[game_id]
 
 
