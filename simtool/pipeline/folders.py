@@ -92,13 +92,20 @@ def read_record(path: Path) -> str:
     device, a link to one) is an :class:`OSError` like a missing one: a pipe there was waited on
     for ever, a link to ``/dev/zero`` read until memory ran out. Opened without waiting, so that
     a pipe is told before anything is read from it."""
+    return read_regular(path).decode("utf-8")
+
+
+def read_regular(path: Path, most: int = -1) -> bytes:
+    """The first ``most`` bytes (all, by default) of ``path``, opened without waiting: a name
+    that is no regular file (a pipe, a device, a folder, a link to one) is an :class:`OSError`
+    before anything is read from it."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(errno.EINVAL, "not a regular file (a pipe, a device or a folder)", str(path))
         os.set_blocking(fd, True)
         with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read().decode("utf-8")
+            return f.read(most)
     finally:
         os.close(fd)
 

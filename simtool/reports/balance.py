@@ -15,7 +15,6 @@ unlike run has none.
 from __future__ import annotations
 
 import contextlib
-import errno
 import functools
 import hashlib
 import html
@@ -23,7 +22,6 @@ import io
 import math
 import os
 import re
-import stat
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import version
@@ -38,7 +36,7 @@ from simtool.analysis import ladder as ladders
 from simtool.analysis import of as analysis_of
 from simtool.errors import SimtoolError, bad, option, os_problem
 from simtool.games import ROUND_CAP
-from simtool.pipeline.folders import collect, dealt_alike, load, other_deals, read_meta, write_together
+from simtool.pipeline.folders import collect, dealt_alike, load, other_deals, read_meta, read_regular, write_together
 from simtool.reports import pages
 
 
@@ -1107,15 +1105,7 @@ def _head(path: Path) -> bytes:
     """The first 64 kB of a page, opened without waiting: a pipe named as the report was opened
     to be read, and waited for a writer for ever (a link to a terminal, for its input); neither
     is a page, an :class:`OSError` like a file that cannot be read."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file (a pipe, a device or a folder)", str(path))
-        os.set_blocking(fd, True)
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read(1 << 16)
-    finally:
-        os.close(fd)
+    return read_regular(path, 1 << 16)
 
 
 def is_report(path: Path) -> bool:
