@@ -27,3 +27,14 @@ def test_a_doubling_that_gains_exactly_one_point_at_five_players_is_still_gainin
     share, low, high = stats.unit_estimate(np.r_[np.ones(1343), np.zeros(6400 - 1343)], share=True)
     rung = ladder.Rung(2, "pimc@samples=8", "pimc@samples=4", share, low, high, 1 / 5, 0.0, Path("."))
     assert ladder.converged(ladder.Ladder("kansas-city", 5, {}, "deal", [rung])) is None
+
+
+def test_a_seat_edge_of_exactly_one_point_at_five_players_lies_in_the_band_above():
+    # docs/review.md: "a value on a threshold belongs to the band above". 21.0% at 5 players is
+    # by hand an edge of exactly 1 point (slight), read 0.9999999999999981 in floats: 0.5 -> 1.0
+    # crossed no verdict line, 1.0 -> 2.0 crossed the 1-point line
+    edge = 100 * (1344 / 6400 - 1 / 5)
+    assert verdicts.crossed(0.5, edge, verdicts.SEAT_THRESHOLDS) == 1.0
+    assert verdicts.crossed(edge, 0.5, verdicts.SEAT_THRESHOLDS) == 1.0
+    assert verdicts.crossed(edge, 2.0, verdicts.SEAT_THRESHOLDS) is None
+    assert verdicts.crossed(0.5, 0.99, verdicts.SEAT_THRESHOLDS) is None

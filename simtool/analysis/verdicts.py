@@ -778,7 +778,7 @@ def crossed(before: float, after: float, thresholds: Sequence[float]) -> float |
     low, high = sorted((before, after))
     if not (math.isfinite(low) and math.isfinite(high)):
         return None
-    return next((t for t in thresholds if low < t <= high), None)
+    return next((t for t in thresholds if not reaches(low, t) and reaches(high, t)), None)
 
 
 RESTRICTION_THRESHOLDS = (1.0,)
