@@ -38,3 +38,42 @@ def test_a_seat_edge_of_exactly_one_point_at_five_players_lies_in_the_band_above
     assert verdicts.crossed(edge, 0.5, verdicts.SEAT_THRESHOLDS) == 1.0
     assert verdicts.crossed(edge, 2.0, verdicts.SEAT_THRESHOLDS) is None
     assert verdicts.crossed(0.5, 0.99, verdicts.SEAT_THRESHOLDS) is None
+
+
+def test_a_report_difference_no_deal_shows_is_not_certain(tmp_path, charts_undrawn):
+    # Kansas City, 1,000 deals of seed 3 before and after four_bonus=3: the bonus moves scores,
+    # not play, so no deal's overshoot changes (and each seat's win changes in fewer than 30 deals). Before,
+    # the paired Δ of the overshoot rate read "0.0 pts ± 0.0 pts", certain from deals that do not
+    # differ, and the seat edges' few differences "± 0.6 pts"; by hand, as the review's changes
+    # (docs/review.md, PAIRED_LEAST), each end from the two runs' own intervals: 0 ± hypot
+    import math
+    import re
+
+    import polars as pl
+
+    from simtool.analysis.review import PAIRED_LEAST
+    from simtool.reports import balance
+
+    from .test_cli import cli
+
+    a, b, page = tmp_path / "a", tmp_path / "b", tmp_path / "page.html"
+    for folder, rule in ((a, []), (b, ["--rule", "four_bonus=3"])):
+        r = cli("run", "-g", "kansas-city", "-n", "1000", "--seed", "3", "-j", "1", "-q", "-o", folder, *rule)
+        assert r.exit_code == 0, r.output
+    over = [(pl.read_parquet(f / "seats.parquet")["overshoot"] > 0).to_numpy() for f in (a, b)]
+    assert (over[0] == over[1]).all()  # no deal's overshoot differs
+    win = [pl.read_parquet(f / "seats.parquet")["win"].to_numpy().reshape(-1, 4) for f in (a, b)]
+    assert 0 < (win[0] != win[1]).sum(axis=0).max() < PAIRED_LEAST  # each seat's win differs in a few deals
+    k = over[0].reshape(-1, 4).sum(axis=1).astype(float)
+    rate, low, high = stats.unit_estimate(k, np.full(len(k), 4.0), share=True)
+    half = math.hypot(rate - low, high - rate)  # symmetric to a tenth: shown as ± its half-width
+    r = cli("report", a, b, "-o", page)
+    assert r.exit_code == 0, r.output
+    text = page.read_text()
+    row = re.search(r"overshoot rate \(seats pooled\).*?</tr>", text, re.S).group(0)
+    assert f"Δ from run 1: 0.0 pts ± {100 * half:.1f} pts" in row and "± 0.0 pts" not in row
+    assert f"{100 * half:.1f}" == "1.1"
+    assert "Where the two runs differ in fewer than 30 deals (seat 0 edge over fair share" in text
+    assert "overshoot rate (seats pooled)), a paired interval would be too narrow" in text
+    runs = [balance.analyse(f, charts=False) for f in (a, b)]
+    assert balance.compare(runs).gains == [[]]  # no figure of these two is paired: nothing gained told
