@@ -77,3 +77,12 @@ def test_a_report_difference_no_deal_shows_is_not_certain(tmp_path, charts_undra
     assert "overshoot rate (seats pooled)), a paired interval would be too narrow" in text
     runs = [balance.analyse(f, charts=False) for f in (a, b)]
     assert balance.compare(runs).gains == [[]]  # no figure of these two is paired: nothing gained told
+
+
+def test_what_pairing_gained_on_one_figure_is_one_figure_not_a_range():
+    # before: "Pairing made the intervals 79–79% narrower" where one figure of a pair was paired
+    from simtool.reports import balance
+
+    text = balance.Comparison(["a", "b"], [], [0], [True], [[0.79]]).gain_text(2)
+    assert "Pairing made the intervals 79% narrower than between independent runs (median 79%)." in text
+    assert "20–60% narrower" in balance.Comparison(["a", "b"], [], [0], [True], [[0.2, 0.6, 0.5]]).gain_text(2)

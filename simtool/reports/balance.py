@@ -816,7 +816,10 @@ class Comparison:
         if median < 0.05:
             return (f" Pairing gained little here (intervals {_narrower(median)} at the median than between "
                     "independent runs): the two rule sets do not share much of each deal's luck.")
-        span = (f"{100 * gains.min():.0f}–{100 * gains.max():.0f}% narrower" if gains.min() >= 0
+        low, high = f"{100 * gains.min():.0f}", f"{100 * gains.max():.0f}"
+        # one figure paired, or all alike: "79–79% narrower" read as a range
+        span = (f"{high}% narrower" if gains.min() >= 0 and low == high
+                else f"{low}–{high}% narrower" if gains.min() >= 0
                 else f"from {_narrower(gains.min())} to {_narrower(gains.max())}")
         return f" Pairing made the intervals {span} than between independent runs (median {100 * median:.0f}%)."
 
