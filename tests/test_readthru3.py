@@ -86,3 +86,22 @@ def test_what_pairing_gained_on_one_figure_is_one_figure_not_a_range():
     text = balance.Comparison(["a", "b"], [], [0], [True], [[0.79]]).gain_text(2)
     assert "Pairing made the intervals 79% narrower than between independent runs (median 79%)." in text
     assert "20–60% narrower" in balance.Comparison(["a", "b"], [], [0], [True], [[0.2, 0.6, 0.5]]).gain_text(2)
+
+
+def test_a_tuning_of_whole_matches_says_matches_and_its_rates_rounds():
+    # before: "re-measured on 1,200 fresh matchs" and "below-zero: the game's rate below-zero, a
+    # share of matchs, seats pooled", of a rate taken over each seat's rounds (checked by hand:
+    # the flags of every seat-round of the re-measure over their count)
+    from simtool.cli import _tune_table
+    from simtool.commands import tune
+    from simtool.reports.tune import figure_words
+
+    config = tune.configure("out-trumped", ["goal=40,50"], ["match_rounds=5", "below-zero=0.02"], n=300, seed=5)
+    assert config.unit == "match"
+    assert "below-zero: the game's rate below-zero, a share of rounds of matches, seats pooled" in figure_words(config)
+    values = {"match_rounds=5": [1.86, 1.80, 1.92], "below-zero=0.02": [0.01, 0.005, 0.015]}
+    result = {"config": config, "confirmed": [{"n": 1200, "label": "defaults", "params": {"goal": 50},
+                                               "trials": [], "values": values}], "sampler": "grid", "best": []}
+    assert "re-measured on 1,200 fresh matches (95% intervals)" in str(_tune_table(result).title)
+    deals = tune.configure("out-trumped", ["goal=40,50"], ["below-zero=0.02"], n=300, seed=5)
+    assert "a share of deals, seats pooled" in figure_words(deals)
