@@ -4,6 +4,7 @@ the value worked out from the definition in the docs, where simtool printed anot
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from simtool import stats
 from simtool.analysis import ladder, review, verdicts
@@ -105,3 +106,21 @@ def test_a_tuning_of_whole_matches_says_matches_and_its_rates_rounds():
     assert "re-measured on 1,200 fresh matches (95% intervals)" in str(_tune_table(result).title)
     deals = tune.configure("out-trumped", ["goal=40,50"], ["below-zero=0.02"], n=300, seed=5)
     assert "a share of deals, seats pooled" in figure_words(deals)
+
+
+def test_a_sixth_lost_in_every_deal_is_not_certain_from_float32_shares():
+    # seats.parquet stores win as float32: at 6 players a restriction that costs a sixth in each
+    # of three deals (1/2 -> 1/3, 1/3 -> 1/6, 1/6 -> 0) read 0.16666666 to 0.16666667, which
+    # stats.alike took for differences that vary: "16.7 pts (16.7 to 16.7)", certain from 3 deals;
+    # by hand, as for the same sixths in float64, Wilson's on 3 deals of the share (1/6 + 1) / 2
+    from simtool.analysis.restrict import paired_cost
+
+    stored = np.float32
+    restricted = np.array([1 / 3, 1 / 6, 0], dtype=stored).astype(float)
+    free = np.array([1 / 2, 1 / 3, 1 / 6], dtype=stored).astype(float)
+    assert stats.alike(free - restricted)
+    low, high = stats.wilson((1 / 6 + 1) / 2 * 3, 3)
+    mean, half = paired_cost(free, restricted, 1.0)
+    assert mean == np.float64(free - restricted).mean()
+    assert half == pytest.approx(max(mean - (2 * low - 1), (2 * high - 1) - mean), rel=1e-12) and half > 0.8
+    assert not stats.alike(np.array([1 / 6, 1 / 6 + 1 / 60]))  # shares a tie splits stay apart
