@@ -124,3 +124,26 @@ def test_a_sixth_lost_in_every_deal_is_not_certain_from_float32_shares():
     assert mean == np.float64(free - restricted).mean()
     assert half == pytest.approx(max(mean - (2 * low - 1), (2 * high - 1) - mean), rel=1e-12) and half > 0.8
     assert not stats.alike(np.array([1 / 6, 1 / 6 + 1 / 60]))  # shares a tie splits stay apart
+
+
+def test_a_front_holding_the_sheet_and_settings_no_different_says_what_would_tell_them_apart():
+    # docs/language.md: several objectives, "where none is clearly either, the --n that would tell
+    # the clearest difference measured apart". Before: with the sheet's defaults on the front
+    # beside a setting not clearly different on any objective, the sheet's own entry counted
+    # against "none", and the answer read "the choice is the designer's". By hand: skill
+    # +0.0050 ± hypot(0.01, 0.01) = 0.0141 is the clearest; 4,000 deals (h/d)^2 x 1.1 = 35,200
+    # re-measured deals, a trial's n a quarter of that: --n 8800, re-measures of 35,200
+    from simtool.analysis.tuning import recommendation
+    from simtool.commands import tune
+
+    config = tune.configure("kansas-city", ["pass_count=2,3"], ["seat_spread:min", "skill:max"], n=1000, seed=3)
+    base = {"label": "defaults", "params": {"pass_count": 3}, "trials": [1], "n": 4000,
+            "values": {"seat_spread:min": [0.030, 0.020, 0.040], "skill:max": [0.500, 0.490, 0.510]}}
+    other = {"label": "trial 0", "params": {"pass_count": 2}, "trials": [0], "n": 4000,
+             "values": {"seat_spread:min": [0.032, 0.022, 0.042], "skill:max": [0.505, 0.495, 0.515]}}
+    text = recommendation(config, [base, other], [base, other])
+    assert "pass_count=2 (not clearly different from the sheet)" in text
+    assert text.endswith(" None can be told from the sheet at this budget: to tell the clearest difference measured "
+                         "apart (pass_count=2 on skill:max, +0.0050 ± 0.0141), tune again with --n 8800 or more "
+                         "(now 1,000; a new --out), so that the re-measures play 35,200 deals each.")
+    assert "the choice is the designer's" not in text
