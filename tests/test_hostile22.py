@@ -18,3 +18,33 @@ def test_a_deal_seeded_from_the_clock_fails_the_suite(pytester):
     said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
     assert len(said) == 1 and "the same deals played twice gave different results" in said[0], said
     assert "(np.random.default_rng() unseeded, random, time)" in said[0]
+
+
+# the lead seat of each deal from a table drawn once per process, from the first chunk's rng
+CACHED = TOY.replace("class ClimbView(View):", '''FIRST = []
+
+
+class ClimbView(View):''').replace("np.full(n, rnd % p, np.int64))", '''FIRST[0][:n] % p)''').replace(
+    "        hands = deck.hands(", '''        if not FIRST:
+            FIRST.append(rng.integers(0, 12, 4096))
+        hands = deck.hands(''')
+
+
+def test_a_game_keeping_a_draw_between_chunks_fails_the_suite(pytester):
+    """A game that keeps what its first chunk drew (a module's cache) passed every check, the
+    jobs one too (its workers were forked from the suite's process, the cache filled), while a
+    run's results changed with --jobs: each worker of a fresh `simtool run` filled its own."""
+    pytester.makepyfile(cached_game=CACHED)
+    info = pytester.path / "cached_game-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: cached-game\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[simtool.games]\nclimb = cached_game:GAME\n")
+    # in a process of its own: the suite's jobs check imports numpy modules, which an in-process
+    # run takes out of sys.modules at its end, and numpy's extensions cannot be loaded twice
+    done = pytester.runpytest_subprocess("-p", "simtool.testing", "--simtool-game", "climb", "-p", "no:cacheprovider",
+                                         "-q", "-n", "0", "-k", "3p and legal_options or jobs or fresh")
+    assert done.ret == 1, done.outlines[-5:]
+    said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
+    says = ("of a run of 20 deals gave other results in a fresh process that played the chunks last to first: the "
+            "game keeps state between deals outside the round")
+    assert said and all(says in line for line in said), said

@@ -471,6 +471,56 @@ class Conformance:
             assert a.seats.equals(b.seats)
             assert (a.matches is None and b.matches is None) or a.matches.equals(b.matches)
 
+    def test_chunks_play_alike_in_a_fresh_process(self, game, _registered, tmp_path):
+        """A run's chunks played last to first by a fresh interpreter give the tables this process
+        gives them: a game keeping state between deals outside the round and the match it is given
+        (a module's cache of its first chunk's draw, a counter) changes a run's results with
+        ``--jobs``, as each worker of a `simtool run` starts afresh, while the workers of the check
+        above, forked from this process, inherit what it holds."""
+        if not _registered:
+            pytest.skip(f"{game.id} is not installed under the simtool.games entry point, so a fresh "
+                        "process cannot find it")
+        specs = [run_spec(game, game.default_players, 20, unit=unit, chunk=6) for unit in ("deal", "match")]
+        fresh = played_fresh(specs, tmp_path)
+        for s, there in zip(specs, fresh, strict=True):
+            for index, (a, b) in enumerate(zip((play_chunk(s, i) for i in range(s.n_chunks)), there, strict=True)):
+                same = a.seats.equals(b[0]) and ((a.matches is None and b[1] is None) or a.matches.equals(b[1]))
+                fail_if(not same, f"chunk {index} of a run of {s.n} {s.unit}s gave other results in a fresh process "
+                                  f"that played the chunks last to first: the game keeps state between deals outside "
+                                  f"the round and match it is given (a module's cache, a counter on the game), so a "
+                                  f"run's results change with --jobs")
+
+
+FRESH = """
+import pickle, sys
+from simtool.pipeline.runner import play_chunk
+with open(sys.argv[1], "rb") as f:
+    specs = pickle.load(f)
+out = []
+for spec in specs:
+    played = {i: play_chunk(spec, i) for i in reversed(range(spec.n_chunks))}
+    out.append([(played[i].seats, played[i].matches) for i in sorted(played)])
+with open(sys.argv[1], "wb") as f:
+    pickle.dump(out, f)
+"""
+"""What :func:`played_fresh` runs in a new interpreter."""
+
+
+def played_fresh(specs: list[RunSpec], folder) -> list[list[tuple]]:
+    """Each run's chunks, played last to first in a new interpreter (on this one's ``sys.path``),
+    as ``(seats, matches)`` tables in chunk order."""
+    import os
+    import subprocess
+    import sys
+
+    path = folder / "fresh.pickle"
+    path.write_bytes(pickle.dumps(specs))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    done = subprocess.run([sys.executable, "-c", FRESH, str(path)], env=env, capture_output=True, text=True)
+    lines = done.stderr.strip().splitlines()
+    fail_if(done.returncode, f"a fresh process could not play the run: {lines[-1] if lines else done.returncode}")
+    return pickle.loads(path.read_bytes())
+
 
 CLOCK_MOVED = 1_000_003.123_457
 """Seconds :func:`clock_moved` puts the clock forward: whole seconds, milliseconds and nanoseconds
