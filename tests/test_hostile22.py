@@ -3,6 +3,8 @@ clock, state kept between chunks), ... Each test failed on the code before its f
 
 from __future__ import annotations
 
+import pytest
+
 from .test_hardening_round5 import TOY, suite
 
 CLOCKED = TOY.replace("deck.shuffled(rng,", "deck.shuffled(np.random.default_rng(int(__import__('time').time())),")
@@ -48,3 +50,33 @@ def test_a_game_keeping_a_draw_between_chunks_fails_the_suite(pytester):
     says = ("of a run of 20 deals gave other results in a fresh process that played the chunks last to first: the "
             "game keeps state between deals outside the round")
     assert said and all(says in line for line in said), said
+
+
+LABELLED = TOY.replace("    def match_over(self, match, rnd):", '''    def label(self, kind, option):
+        return {"discard": "D", "play": "P"}[kind] + str(option)  # the 'bank' decision forgotten
+
+    def match_over(self, match, rnd):''')
+DESCRIBED = TOY.replace("    def match_over(self, match, rnd):", '''    def describe(self, state, row):
+        return state.hands[row]  # the hands as card sets, not lines
+
+    def match_over(self, match, rnd):''')
+NAMELESS = TOY.replace("    def match_over(self, match, rnd):", '''    def label(self, kind, option):
+        return None if kind == "bank" else str(option)
+
+    def match_over(self, match, rnd):''')
+
+
+@pytest.mark.parametrize("module,text,says", [
+    ("labelled_game", LABELLED, "game 'climb' (labelled_game) raised KeyError: 'bank'"),
+    ("described_game", DESCRIBED, "describe(state, row) gave"),
+    ("nameless_game", NAMELESS, "label_at(state, 'bank', 0) gave None"),
+], ids=["label-raises", "describe-no-lines", "label-no-text"])
+def test_a_game_whose_replay_fails_fails_the_suite(pytester, module, text, says):
+    """A label or describe that `simtool replay` could not use (a KeyError for a decision the label
+    forgot; describe returning the hands' sets; a label of None, printed 'seat 1 bank: None')
+    passed every check, while replay's one line sent the designer to the suite: "its conformance
+    suite shows where"."""
+    done = suite(pytester, module, text, "-k", "2p and replay")
+    assert done.ret == 1, done.outlines[-5:]
+    said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
+    assert len(said) == 1 and says in said[0], said

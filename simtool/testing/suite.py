@@ -25,7 +25,7 @@ from simtool import bits, engine, games, options
 from simtool.analysis import summary, tension
 from simtool.errors import SimtoolError, StrategyError
 from simtool.games.tricks import TrickRound
-from simtool.pipeline.runner import RunSpec, chunk_size, execute, play_chunk
+from simtool.pipeline.runner import RunSpec, chunk_size, execute, play_chunk, replay
 
 DEALS = 400
 """Deals of the rounds the suite plays for each check (a few thousand where it counts picks)."""
@@ -380,6 +380,27 @@ class Conformance:
                                                          np.zeros(players, np.int64)),
                               np.random.default_rng(9 + rnd), context(game, 30))
         assert checked, "no decision was probed"
+
+    def test_replay_names_every_option(self, game, players):
+        """`simtool replay` writes a deal and a match out: the deal as dealt (``describe(state, row)``,
+        lines of text) and each play by its option's name (``label_at(state, kind, option)``, one
+        line of text for every option a decision offers, as the engine's refusal of an illegal
+        choice names it too)."""
+        for unit in ("deal", "match"):
+            try:
+                lines = replay(run_spec(game, players, 3, unit=unit), 2)
+            except SimtoolError as exc:
+                raise AssertionError(f"simtool replay of {unit} 2 failed: {exc}") from None
+            odd = next((line for line in lines if not isinstance(line, str)), None)
+            fail_if(odd is not None, f"simtool replay of {unit} 2 wrote {odd!r}: describe(state, row) gave "
+                                     f"{type(odd).__name__}, not lines of text (a list of str)")
+        watch, _ = watched_round(game, players, "random", n=40)
+        for kind, legal, _ in watch.seen:
+            for option in np.flatnonzero(bits.to_mask(np.bitwise_or.reduce(legal), game.n_actions)):
+                name = game.label_at(watch.state, kind, int(option))
+                fail_if(not (isinstance(name, str) and name.strip()),
+                        f"label_at(state, {kind!r}, {option}) gave {name!r}: an option's name is text, which "
+                        f"simtool replay writes after the seat ('seat 1 {kind}: ...')")
 
     # -- runs -------------------------------------------------------------------------------------
 
