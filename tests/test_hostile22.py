@@ -80,3 +80,14 @@ def test_a_game_whose_replay_fails_fails_the_suite(pytester, module, text, says)
     assert done.ret == 1, done.outlines[-5:]
     said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
     assert len(said) == 1 and says in said[0], said
+
+
+def test_a_decision_its_game_does_not_declare_fails_the_suite(pytester, tmp_path, monkeypatch):
+    """A game declaring decisions = ("discard", "play") that also asks 'bank' passed every check,
+    and pimc@focus=bank was refused: "climb has no decision of that kind"."""
+    text = TOY.replace('    n_actions = 16\n', '    n_actions = 16\n    decisions = ("discard", "play")\n')
+    done = suite(pytester, "undeclared_kinds", text, "-k", "2p and legal_options")
+    assert done.ret == 1, done.outlines[-5:]
+    said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
+    assert len(said) == 1 and "the game asked a decision of kind 'bank', which its decisions ('discard', 'play') " \
+                               "do not declare" in said[0], said

@@ -282,6 +282,11 @@ class Conformance:
             watch, results = watched_round(game, players, name)
             assert watch.seen, f"{name}: no decision was asked"
             assert results["score"].shape == (DEALS, players), name
+            # what a strategy's parameter may name (pimc's focus): a kind left out was refused there
+            asked = next((kind for kind, _, _ in watch.seen if game.decisions and kind not in game.decisions), None)
+            fail_if(asked is not None, f"the game asked a decision of kind {asked!r}, which its decisions "
+                                       f"{tuple(game.decisions)} do not declare (a strategy's parameter that names "
+                                       f"it, pimc@focus={asked}, is refused)")
 
     def test_random_is_uniform_over_the_legal_options(self, game, players):
         """The reference policy ``random`` (the game's rules page enumerates the legal options)
