@@ -82,11 +82,15 @@ def test_a_game_whose_replay_fails_fails_the_suite(pytester, module, text, says)
     assert len(said) == 1 and says in said[0], said
 
 
-def test_a_decision_its_game_does_not_declare_fails_the_suite(pytester, tmp_path, monkeypatch):
+def test_a_decision_its_game_does_not_declare_fails_the_suite(pytester):
     """A game declaring decisions = ("discard", "play") that also asks 'bank' passed every check,
     and pimc@focus=bank was refused: "climb has no decision of that kind"."""
     text = TOY.replace('    n_actions = 16\n', '    n_actions = 16\n    decisions = ("discard", "play")\n')
-    done = suite(pytester, "undeclared_kinds", text, "-k", "2p and legal_options")
+    pytester.makepyfile(undeclared_kinds=text)
+    # in a process of its own: the check imports scipy and numpy modules through every strategy,
+    # which an in-process run takes out of sys.modules, and numpy's cannot be loaded twice
+    done = pytester.runpytest_subprocess("-p", "simtool.testing", "--simtool-game", "undeclared_kinds:GAME",
+                                         "-p", "no:cacheprovider", "-q", "-n", "0", "-k", "2p and legal_options")
     assert done.ret == 1, done.outlines[-5:]
     said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
     assert len(said) == 1 and "the game asked a decision of kind 'bank', which its decisions ('discard', 'play') " \
