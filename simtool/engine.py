@@ -1943,6 +1943,7 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
                 # dealt for the whole batch, ended matches too, so that a match's copies get the
                 # same cards in every round however long each lasts
                 state = _copy(_duplicate_deal(game, deal_rng, n, p, rules, rnd), "take", alive)
+                _own_totals(state, match)
             else:
                 state = game.deal(deal_rng, match, rnd)
         _dealt(game, state, len(ids), p)
@@ -2017,6 +2018,15 @@ def _duplicate_deal(game: Game, rng, n: int, p: int, rules: dict, rnd: int):
     """Round ``rnd`` of ``n / p`` fresh deals, each repeated ``p`` times in a row (by the engine's
     :func:`repeat` where a round state that is a plain dataclass has no method of its own)."""
     return _copy(game.deal(rng, game.new_match(n // p, p, rules), rnd), "repeat", p)
+
+
+def _own_totals(state, match) -> None:
+    """A duplicate round's ``totals`` (the match totals before the round, which a deal copies
+    into its round state) set to each copy's own: the copies are dealt from a fresh match, for
+    their cards, so every view of a duplicate match showed totals of 0 in every round."""
+    shown = getattr(state, "totals", None)
+    if isinstance(shown, np.ndarray) and shown.shape == match.totals.shape:
+        state.totals = match.totals.astype(shown.dtype)
 
 
 def _copy(state, how: str, arg):

@@ -95,3 +95,43 @@ def test_a_decision_its_game_does_not_declare_fails_the_suite(pytester):
     said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
     assert len(said) == 1 and "the game asked a decision of kind 'bank', which its decisions ('discard', 'play') " \
                                "do not declare" in said[0], said
+
+
+SEEN = '''
+import json
+import numpy as np
+from simtool import bits
+from strategies import strategy
+
+@strategy("seen", "random, writing down the match totals its views show")
+def seen(view, rng):
+    with open(LOG, "a") as f:
+        f.write(json.dumps([int(view.rnd), view.totals.tolist()]) + "\\n")
+    return bits.uniform(view.legal.copy(), rng, view.n_actions)
+'''
+
+
+@pytest.mark.parametrize("game", ["kansas-city", "hearts", "black-white"])
+def test_duplicate_matches_show_each_copy_its_own_totals(tmp_path, game):
+    """A view's totals ("Match totals before this hand") were 0 in every round of a duplicate
+    match (each round was dealt from a fresh match, for its cards): a strategy that reads them
+    played another game there than in the real matches (Kansas City: 0 where they reach 42)."""
+    import json
+
+    import polars as pl
+
+    import simtool
+
+    log = tmp_path / "seen.log"
+    (tmp_path / "seen.py").write_text(f"LOG = {str(log)!r}\n" + SEEN)
+    r = simtool.run(game, n=24, unit="match", duplicate=True, strategy=f"{tmp_path / 'seen.py'}:seen", seed=3, jobs=1)
+    before = (r.seats.sort("round").with_columns(
+        pl.col("score").cum_sum().over("match", "rotation", "seat").alias("after"))
+        .with_columns((pl.col("after") - pl.col("score")).alias("before")))
+    truth: dict[int, set] = {}
+    for (_, _, rnd), rows in before.sort("seat").group_by(["match", "rotation", "round"]):
+        truth.setdefault(rnd, set()).add(tuple(rows["before"].to_list()))
+    shown = [json.loads(line) for line in log.read_text().splitlines()]
+    assert max(rnd for rnd, _ in shown) >= 1
+    for rnd, totals in shown:
+        assert {tuple(row) for row in totals} <= truth[rnd], (rnd, totals[:3])
