@@ -758,8 +758,9 @@ class Game(abc.ABC):
     path of a module holding it as ``ANALYSIS``, imported only to summarise results."""
     View: type[View] = View
     deal_reads_match = False
-    """Whether :meth:`deal` reads the match so far beyond its size and rules (a deck that
-    shrinks): then the copies of a duplicate match cannot be dealt alike after round 0."""
+    """Whether :meth:`deal` reads the match so far beyond its size, rules and totals (a deck that
+    shrinks, a leader ``end_round`` keeps): then the copies of a duplicate match cannot be dealt
+    alike after round 0, each round being dealt from a fresh match."""
 
     def check_rules(self, rules: dict, p: int) -> None:  # noqa: B027 (most games refuse nothing)
         """Refuse (``SimtoolError``, one line naming the limit) rule values that cannot be played

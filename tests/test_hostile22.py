@@ -135,3 +135,31 @@ def test_duplicate_matches_show_each_copy_its_own_totals(tmp_path, game):
     assert max(rnd for rnd, _ in shown) >= 1
     for rnd, totals in shown:
         assert {tuple(row) for row in totals} <= truth[rnd], (rnd, totals[:3])
+
+
+# the winner of a round leads the next: kept in the match by end_round, read by the deal
+WINNER_LEADS = TOY.replace("class ClimbView(View):", '''@dataclass
+class LeadMatch(Match):
+    leader: np.ndarray = None
+
+
+class ClimbView(View):''').replace("np.full(n, rnd % p, np.int64))", "match.leader.copy())").replace(
+    "    def match_over(self, match, rnd):", '''    def new_match(self, n, p, rules):
+        return LeadMatch(p, rules, np.zeros((n, p), np.int32), np.zeros(n, np.int64))
+
+    def end_round(self, match, results):
+        super().end_round(match, results)
+        match.leader = np.argmax(results["score"], axis=1)
+
+    def match_over(self, match, rnd):''')
+
+
+def test_a_deal_reading_the_match_undeclared_fails_the_suite(pytester):
+    """A deal that reads what end_round kept in the match (the last winner leads) without
+    deal_reads_match passed every check, while each round of a --duplicate match was dealt from a
+    fresh match: seat 0 led every round there."""
+    done = suite(pytester, "winner_leads", WINNER_LEADS, "-k", "duplicate and match")
+    assert done.ret == 1, done.outlines[-5:]
+    said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
+    assert len(said) == 1 and "round 1 dealt from the match after round 0 differs from one dealt from a fresh match " \
+                               "in 'leader'" in said[0], said

@@ -457,6 +457,11 @@ class Conformance:
         assert differ.is_empty(), (f"the {p} copies of {unit} {differ.row(0, named=True)[key[0]]} scored seat "
                                    f"{differ.row(0, named=True)['seat']} differently: the copies the engine makes "
                                    f"of a round state (engine.repeat) do not play alike")
+        read = match_read_by_deal(game, p) if unit == "match" else None
+        fail_if(read, f"round 1 dealt from the match after round 0 differs from one dealt from a fresh match in "
+                      f"{read!r}: the deal reads the match so far beyond its size, rules and totals, so a duplicate "
+                      f"match, each round dealt from a fresh match for its cards, plays another game; declare "
+                      f"deal_reads_match = True (duplicate matches are then refused)")
 
     def test_match_over_has_no_side_effects(self, game, players):
         """Asking whether a match is over changes nothing in it, nor in the game: every field of
@@ -592,6 +597,20 @@ def clock_moved() -> Iterator[None]:
         patch.setattr(datetime, "datetime", Datetime)
         patch.setattr(datetime, "date", Date)
         yield
+
+
+def match_read_by_deal(game, p: int) -> str | None:
+    """The first field of round 1's state that differs dealt from the match after round 0 and
+    from a fresh match with the same generator (``totals`` aside: the engine sets a duplicate
+    round's to each copy's own), or ``None``."""
+    rules = default_rules(game)
+    match = game.new_match(30, p, rules)
+    first = game.deal(np.random.default_rng(1), match, 0)
+    lineup = engine.Lineup([strategies.resolve("random", game.id)], np.zeros(p, np.int64))
+    game.end_round(match, engine.play_round(game, first, lineup, np.random.default_rng(2), context(game, 30)))
+    real, fresh = (vars(game.deal(np.random.default_rng(3), m, 1)) for m in (match, game.new_match(30, p, rules)))
+    return next((name for name in sorted({*real, *fresh})
+                 if name != "totals" and not same(real.get(name), fresh.get(name))), None)
 
 
 def snapshot(obj) -> dict:
