@@ -269,7 +269,7 @@ def _games_code(method):
         try:
             return method(self, *args, **kwargs)
         except BaseException as exc:
-            failed = _the_games(self._game, exc)
+            failed = games_failure(self._game, exc)
             if failed is None:
                 raise
             raise _InWorlds(failed) from exc
@@ -1878,14 +1878,14 @@ def _game_errors(play):
         try:
             return play(game, *args, **kwargs)
         except BaseException as exc:  # even SystemExit, and its own KeyboardInterrupt, as a strategy's
-            failed = _the_games(game, exc)
+            failed = games_failure(game, exc)
             if failed is None:
                 raise
             raise GameError(f"{failed}; {_suite(game)}") from exc
     return guarded
 
 
-def _the_games(game: Game, exc: BaseException) -> str | None:
+def games_failure(game: Game, exc: BaseException) -> str | None:
     """``exc``, raised by ``game``'s code, as the game's failure in words ("game 'G' (module)
     raised ..."); ``None`` where it is not the game's to name: an error simtool named already (a
     strategy's), the machine's memory (not the game's own ``raise``), a search's time running out

@@ -3,6 +3,8 @@ clock, state kept between chunks), ... Each test failed on the code before its f
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from .test_hardening_round5 import TOY, suite
@@ -163,3 +165,54 @@ def test_a_deal_reading_the_match_undeclared_fails_the_suite(pytester):
     said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
     assert len(said) == 1 and "round 1 dealt from the match after round 0 differs from one dealt from a fresh match " \
                                "in 'leader'" in said[0], said
+
+
+CHECKED = TOY.replace("    def match_over(self, match, rnd):", '''    def check_rules(self, rules, p):
+        if rules["hand"] == 4 and p == 4:
+            raise KeyError("hand")  # the designer's bug: a key the rules do not hold
+        if rules["hand"] == 2:
+            return "two cards cannot be played"  # returned, not raised
+
+    def match_over(self, match, rnd):''')
+
+
+@pytest.fixture
+def checked_game(tmp_path, monkeypatch):
+    import importlib
+
+    from simtool import games
+
+    (tmp_path / "checked_game.py").write_text(CHECKED)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, importlib.import_module("checked_game").GAME))
+    yield
+    sys.modules.pop("checked_game", None)
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "-g", "climb", "-p", "4", "--rule", "hand=4", "-n", "10", "-q"],
+    ["sweep", "-g", "climb", "-p", "3,4", "--rule", "hand=3,4", "-n", "10", "-q"],
+    ["tune", "-g", "climb", "-p", "4", "--vary", "hand=3,4", "--objective", "seat_spread", "--trials", "3", "-n", "10",
+     "-q", "-o", "runs/tune"],
+    ["review", "-g", "climb", "-p", "4", "--rule", "hand=4", "-q", "--out", "runs/review"],
+], ids=["run", "sweep", "tune", "review"])
+def test_a_check_rules_that_raises_is_named_in_one_line(checked_game, tmp_path, capsys, monkeypatch, argv):
+    """A designer's check_rules raising KeyError ended run, sweep and tune in a traceback (exit 1)."""
+    from .test_hardening_cli import main_error
+
+    monkeypatch.chdir(tmp_path)
+    main_error(capsys, argv, "game 'climb' (checked_game) raised KeyError: 'hand' in check_rules(rules, 4)")
+    # a tuning meets the value in its play, its folder left as an interrupted tuning's: no result
+    assert not list(tmp_path.rglob("*.parquet")) and not list(tmp_path.rglob("*.html"))
+    assert argv[0] == "tune" or not (tmp_path / "runs").exists()
+
+
+def test_a_check_rules_that_returns_its_refusal_is_named(checked_game, tmp_path, capsys, monkeypatch):
+    """check_rules returning its reason instead of raising it played the rules it meant to refuse."""
+    from .test_hardening_cli import main_error
+
+    monkeypatch.chdir(tmp_path)
+    main_error(capsys, ["run", "-g", "climb", "--rule", "hand=2", "-n", "10", "-q", "--out", "r"],
+               "game 'climb' check_rules(rules, 3) returned 'two cards cannot be played'; it refuses by raising "
+               "simtool.errors.SimtoolError")
+    assert not (tmp_path / "r").exists()

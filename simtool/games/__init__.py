@@ -10,8 +10,8 @@ from importlib.metadata import entry_points
 import numpy as np
 
 from ..engine import ROUND_CAP as ROUND_CAP  # the safety cap on a match's rounds, for readers of results
-from ..engine import Game, printing_aside
-from ..errors import SimtoolError, by_the_user, choices, describe, shown
+from ..engine import Game, games_failure, printing_aside
+from ..errors import GameError, SimtoolError, by_the_user, choices, describe, shown
 from ..options import Option
 from .black_white import GAME as BLACK_WHITE
 from .hearts import GAME as HEARTS
@@ -421,6 +421,22 @@ def get(game_id: str) -> Game:
                 "docs/new-game.md)" if any(c in game_id for c in ":/") or game_id.endswith(".py") else "")
         raise SimtoolError(f"unknown game {shown(game_id, middle=True)}; valid: {choices(sorted(games))}{hint}")
     return games[game_id]
+
+
+def check_rules(game: Game, rules: dict, p: int) -> None:
+    """``game.check_rules(rules, p)``, whose refusal is a SimtoolError naming the limit: a
+    designer's check_rules that raised anything else ended run, sweep and tune in a traceback, and
+    one that returned its reason instead of raising it played the rules it meant to refuse."""
+    try:
+        said = game.check_rules(rules, p)
+    except BaseException as exc:
+        failed = games_failure(game, exc)
+        if failed is None:
+            raise
+        raise GameError(f"{failed} in check_rules(rules, {p})") from exc
+    if said is not None:
+        raise GameError(f"game '{game.id}' check_rules(rules, {p}) returned {shown(said)}; it refuses by raising "
+                        f"simtool.errors.SimtoolError (one line naming the limit) and returns None otherwise")
 
 
 def check_players(game: Game, players: int | None) -> int:

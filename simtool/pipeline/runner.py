@@ -142,7 +142,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
         raise SimtoolError(f"{g.id} cannot re-deal what a seat does not see, so it has no lead "
                            f"histories; run it without {arguments.option('lead-history')}")
     resolved_rules = options.resolve(g, rules)
-    g.check_rules(resolved_rules, p)
+    games.check_rules(g, resolved_rules, p)
     if unit not in UNITS:
         raise SimtoolError(f"unknown unit {shown(unit)}; valid: {choices(UNITS)}")
     n = parse_count(n)
