@@ -216,3 +216,43 @@ def test_a_check_rules_that_returns_its_refusal_is_named(checked_game, tmp_path,
                "game 'climb' check_rules(rules, 3) returned 'two cards cannot be played'; it refuses by raising "
                "simtool.errors.SimtoolError")
     assert not (tmp_path / "r").exists()
+
+
+PLAYED = TOY.replace("    def match_over(self, match, rnd):", '''    def played(self, rules, p):
+        return {**rules, "hand": rules["hands"]}  # the designer's bug: a key the rules do not hold
+
+    def match_over(self, match, rnd):''')
+PLAYED_NONE = TOY.replace("    def match_over(self, match, rnd):", '''    def played(self, rules, p):
+        rules = dict(rules)  # the designer's bug: the dict made, never returned
+
+    def match_over(self, match, rnd):''')
+
+
+@pytest.mark.parametrize("text,says", [
+    (PLAYED, "game 'climb' (played_game) raised KeyError: 'hands' in played(rules, 3)"),
+    (PLAYED_NONE, "game 'climb' played(rules, 3) returned None; it returns the rules as played, a dict"),
+], ids=["raises", "returns-none"])
+@pytest.mark.parametrize("argv", [
+    ["sweep", "-g", "climb", "--rule", "hand=3,2", "-n", "10", "-q", "--runs", "runs/s", "-o", "s.html"],
+    ["tune", "-g", "climb", "--vary", "hand=3,2", "--objective", "seat_spread", "--trials", "2", "-n", "10",
+     "-q", "-o", "runs/tune"],
+    ["review", "-g", "climb", "--vs-rule", "hand=2", "-q", "--out", "runs/review"],
+], ids=["sweep", "tune", "review"])
+def test_a_played_that_fails_is_named_in_one_line(tmp_path, capsys, monkeypatch, text, says, argv):
+    """A designer's Game.played (the rules as played: "sheet" as its number) raising KeyError, or
+    returning None, ended sweep, tune and review in a traceback (exit 1)."""
+    import importlib
+
+    from simtool import games
+
+    from .test_hardening_cli import main_error
+
+    (tmp_path / "played_game.py").write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, importlib.import_module("played_game").GAME))
+    monkeypatch.chdir(tmp_path)
+    try:
+        main_error(capsys, argv, says)
+    finally:
+        sys.modules.pop("played_game", None)
+    assert not list(tmp_path.rglob("*.parquet")) and not list(tmp_path.rglob("*.html"))

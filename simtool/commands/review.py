@@ -259,7 +259,7 @@ def versions_of(game, players: int, rules: dict | None, vs_rules: dict | None) -
     other = options.resolve(game, {**(rules or {}), **vs_rules})
     games.check_rules(game, other, players)
     # as played: hand_size=12 at 3 players is Black & White's sheet hand, the same game
-    if game.played(other, players) == game.played(base, players):
+    if games.played(game, other, players) == games.played(game, base, players):
         given = ", ".join(f"{k}={v}" for k, v in vs_rules.items())
         raise SimtoolError(f"{option('vs-rule', argument='vs_rules')} {given} gives the "
                            f"rules under review (as played at {players} players); give a rule value "

@@ -439,6 +439,22 @@ def check_rules(game: Game, rules: dict, p: int) -> None:
                         f"simtool.errors.SimtoolError (one line naming the limit) and returns None otherwise")
 
 
+def played(game: Game, rules: dict, p: int) -> dict:
+    """``game.played(rules, p)``, the rules as played at ``p`` players: a designer's that raised,
+    or returned no dict, ended sweep, tune and review in a traceback."""
+    try:
+        out = game.played(rules, p)
+    except BaseException as exc:
+        failed = games_failure(game, exc)
+        if failed is None:
+            raise
+        raise GameError(f"{failed} in played(rules, {p})") from exc
+    if not isinstance(out, dict):
+        raise GameError(f"game '{game.id}' played(rules, {p}) returned {shown(out)}; it returns the rules as played, "
+                        f"a dict (every \"sheet\" value as its number)")
+    return out
+
+
 def check_players(game: Game, players: int | None) -> int:
     if players is None:
         return game.default_players
