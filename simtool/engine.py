@@ -1197,6 +1197,10 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
                             f"process (decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))}): "
                             f"a plugin must return, never end its process") from None
     except BaseException as exc:  # a plugin's bug (even SystemExit) must name the plugin
+        if on_legal is None and (where := _views_own(game.View, exc)):
+            raise GameError(f"game '{game.id}''s view ({where}) raised {describe(exc)} while strategy "
+                            f"'{strategy.name}' read it (decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))}); "
+                            f"{_suite(game)}") from exc
         raise _raised(strategy, exc, d, game, ctx, idx) from None
     if _forks() != forks:
         raise StrategyError(
@@ -1222,6 +1226,26 @@ def _forged(exc: BaseException, game) -> bool:
     where = os.path.realpath(tb.tb_frame.f_code.co_filename)
     return not any(where == p or where.startswith(p + os.sep)
                    for p in (os.path.realpath(place) for place in places))
+
+
+def _views_own(view: type, exc: BaseException) -> str | None:
+    """The designer's view class (``module.Class``) whose own code raised ``exc`` as a strategy read
+    one of its fields, or ``None``: a view field of a game of another package that failed was
+    reported as the strategy's error ("strategy 'high' raised AttributeError"). A ``__getattr__``
+    answering a name the view does not have is the reader's slip, not the view's."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None or tb.tb_frame.f_code.co_name == "__getattr__":
+        return None
+    where = os.path.realpath(tb.tb_frame.f_code.co_filename)
+    for cls in view.__mro__:
+        module = sys.modules.get(cls.__module__)
+        if cls.__module__.startswith("simtool.") or not getattr(module, "__file__", None):
+            continue
+        if os.path.realpath(module.__file__) == where:
+            return f"{cls.__module__}.{cls.__qualname__}"
+    return None
 
 
 def _raised(strategy, exc: BaseException, d, game, ctx, idx) -> StrategyError:

@@ -256,3 +256,46 @@ def test_a_played_that_fails_is_named_in_one_line(tmp_path, capsys, monkeypatch,
     finally:
         sys.modules.pop("played_game", None)
     assert not list(tmp_path.rglob("*.parquet")) and not list(tmp_path.rglob("*.html"))
+
+
+HAND = '''    hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")'''
+BROKEN_VIEW = TOY.replace(HAND, HAND + '''
+
+    @property
+    def strength(self):
+        """How high each option ranks."""
+        return self.ranks_of_cards  # the designer's typo: no such field''')
+
+
+def test_a_view_field_that_fails_is_the_games_error_not_the_strategys(tmp_path, monkeypatch):
+    """A designer's view field raising as a built-in strategy read it (high reads view.strength)
+    was reported as "strategy 'high' raised AttributeError": the designer looked for a bug in
+    simtool's strategy."""
+    import importlib
+
+    import simtool
+    from simtool import games
+    from simtool.errors import GameError
+
+    (tmp_path / "broken_view.py").write_text(BROKEN_VIEW)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, importlib.import_module("broken_view").GAME))
+    try:
+        with pytest.raises(GameError) as caught:
+            simtool.run("climb", n=10, strategy="high", seed=1, jobs=1)
+    finally:
+        sys.modules.pop("broken_view", None)
+    said = str(caught.value)
+    assert said.startswith("game 'climb''s view (broken_view.ClimbView) raised AttributeError: "), said
+    assert "while strategy 'high' read it (decision 'discard' of climb, deal 0 of the run" in said, said
+    assert "python -m pytest --simtool-game climb" in said
+
+
+def test_a_plugin_reading_a_view_field_that_is_not_there_is_still_its_own_error(tmp_path):
+    import simtool
+    from simtool.errors import StrategyError
+
+    (tmp_path / "typo.py").write_text("from strategies import strategy\n\n@strategy('typo', 'reads view.hnad')\n"
+                                      "def typo(view, rng):\n    return view.hnad\n")
+    with pytest.raises(StrategyError, match="strategy '.*typo.py:typo' raised AttributeError"):
+        simtool.run("kansas-city", n=10, strategy=f"{tmp_path / 'typo.py'}:typo", seed=1, jobs=1)
