@@ -299,3 +299,21 @@ def test_a_plugin_reading_a_view_field_that_is_not_there_is_still_its_own_error(
                                       "def typo(view, rng):\n    return view.hnad\n")
     with pytest.raises(StrategyError, match="strategy '.*typo.py:typo' raised AttributeError"):
         simtool.run("kansas-city", n=10, strategy=f"{tmp_path / 'typo.py'}:typo", seed=1, jobs=1)
+
+
+# every winner banks (no decision due in some deals only), and a field read without its rows
+ROWLESS = TOY.replace(", active=due)", ")").replace(HAND, HAND + '''
+    leaders = Field(lambda s, rows, seat: s.leader.copy(), "The seat leading the trick, ``(m,)``.")''').replace(
+    "from simtool.engine import Decision, Game, Match, View, cells, own",
+    "from simtool.engine import Decision, Field, Game, Match, View, cells, own")
+
+
+def test_a_view_field_that_ignores_its_rows_fails_the_suite(pytester):
+    """A Field reading every deal of the batch whatever its rows passed the check that every field
+    holds one entry per deal of the view, which only read views of every deal (one strategy at
+    every seat); where seats play different strategies a view holds some deals, and the field
+    handed a strategy other deals' values, in their places."""
+    done = suite(pytester, "rowless_game", ROWLESS, "-k", "2p and view_field")
+    assert done.ret == 1, done.outlines[-5:]
+    said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
+    assert len(said) == 1 and "field 'leaders' holds 40 entries at 'bank' in a view of 12 deals" in said[0], said
