@@ -1967,8 +1967,9 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
             if duplicate:
                 # dealt for the whole batch, ended matches too, so that a match's copies get the
                 # same cards in every round however long each lasts
-                state = _copy(_duplicate_deal(game, deal_rng, n, p, rules, rnd), "take", alive)
-                _own_totals(state, match)
+                state, marks = _duplicate_deal(game, deal_rng, n, p, rules, rnd, marked=True)
+                state = _copy(state, "take", alive)
+                _own_totals(state, marks[alive], match.totals)
             else:
                 state = game.deal(deal_rng, match, rnd)
         _dealt(game, state, len(ids), p)
@@ -2039,19 +2040,27 @@ def ended(game: Game, match, rnd: int, n: int) -> np.ndarray:
     return np.full(n, bool(over))
 
 
-def _duplicate_deal(game: Game, rng, n: int, p: int, rules: dict, rnd: int):
+def _duplicate_deal(game: Game, rng, n: int, p: int, rules: dict, rnd: int, marked: bool = False):
     """Round ``rnd`` of ``n / p`` fresh deals, each repeated ``p`` times in a row (by the engine's
-    :func:`repeat` where a round state that is a plain dataclass has no method of its own)."""
-    return _copy(game.deal(rng, game.new_match(n // p, p, rules), rnd), "repeat", p)
+    :func:`repeat` where a round state that is a plain dataclass has no method of its own).
+    ``marked``: the fresh match's totals are marks (each entry its own number), returned with the
+    state, repeated alike, to find the fields a deal copies them into (:func:`_own_totals`)."""
+    fresh = game.new_match(n // p, p, rules)
+    if marked:
+        fresh.totals[...] = np.arange(1, fresh.totals.size + 1).reshape(fresh.totals.shape)
+    state = _copy(game.deal(rng, fresh, rnd), "repeat", p)
+    return (state, np.repeat(fresh.totals, p, axis=0)) if marked else state
 
 
-def _own_totals(state, match) -> None:
-    """A duplicate round's ``totals`` (the match totals before the round, which a deal copies
-    into its round state) set to each copy's own: the copies are dealt from a fresh match, for
-    their cards, so every view of a duplicate match showed totals of 0 in every round."""
-    shown = getattr(state, "totals", None)
-    if isinstance(shown, np.ndarray) and shown.shape == match.totals.shape:
-        state.totals = match.totals.astype(shown.dtype)
+def _own_totals(state, marks: np.ndarray, totals: np.ndarray) -> None:
+    """The fields of a duplicate round's state that hold the match totals before the round (as a
+    deal copies them: equal to the fresh match's ``marks``) set to each copy's own ``totals``: the
+    copies are dealt from a fresh match, for their cards, so every view of a duplicate match
+    showed totals of 0 in every round. A field that only starts at 0 (points taken this hand)
+    is not one of them."""
+    for name, value in list(getattr(state, "__dict__", {}).items()):
+        if isinstance(value, np.ndarray) and value.shape == marks.shape and np.array_equal(value, marks):
+            setattr(state, name, totals.astype(value.dtype))
 
 
 def _copy(state, how: str, arg):

@@ -317,3 +317,30 @@ def test_a_view_field_that_ignores_its_rows_fails_the_suite(pytester):
     assert done.ret == 1, done.outlines[-5:]
     said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
     assert len(said) == 1 and "field 'leaders' holds 40 entries at 'bank' in a view of 12 deals" in said[0], said
+
+
+# 'totals' here are the points taken this hand, from 0: no copy of the match's
+DEALT = "                     np.full(n, rnd % p, np.int64))"
+SCORED = '        return {"score": s.tricks + s.banks,'
+LEADER = "    leader: np.ndarray\n"
+HAND_TOTALS = TOY.replace(LEADER, LEADER + "    totals: np.ndarray = None\n").replace(
+    DEALT, DEALT[:-1] + ", np.zeros((n, p), np.int16))").replace(
+    SCORED, '        s.totals += s.tricks + s.banks\n        return {"score": s.totals.copy(),')
+
+
+def test_duplicate_matches_leave_a_field_that_only_starts_at_zero(tmp_path, monkeypatch):
+    """A round state's field named totals that counts this hand's points from 0 (no copy of the
+    match's) is not the match totals: duplicate matches set only what the deal copied from them."""
+    import importlib
+
+    import simtool
+    from simtool import games
+
+    (tmp_path / "hand_totals.py").write_text(HAND_TOTALS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, importlib.import_module("hand_totals").GAME))
+    try:
+        r = simtool.run("climb", n=30, unit="match", duplicate=True, strategy="random", seed=2, jobs=1)
+    finally:
+        sys.modules.pop("hand_totals", None)
+    assert r.seats["round"].max() == 1 and 0 <= r.seats["score"].min() and r.seats["score"].max() <= 2 + 1
