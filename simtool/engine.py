@@ -1672,8 +1672,20 @@ def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:
         if whole:
             in_range()  # the same error as where the range is asked first
         row = int(np.argmax(held & np.uint64(1) == 0))
-        fail(f"chose the illegal option {game.label_at(state, d.kind, int(picked[row]))}", row)
+        fail(f"chose the illegal option {_illegal_label(game, state, d.kind, int(picked[row]))}", row)
     return picked
+
+
+def _illegal_label(game, state, kind: str, option: int) -> str:
+    """The name of an option a strategy chose illegally, or its number where the label of a game
+    from another package fails on it (names only the cards it has): the game's KeyError took the
+    place of the strategy's illegal choice."""
+    if type(game).__module__.startswith("simtool."):
+        return game.label_at(state, kind, option)
+    try:
+        return str(game.label_at(state, kind, option))
+    except Exception:
+        return str(option)
 
 
 def _record(game, state, d, seat, legal, choice, ctx) -> None:

@@ -344,3 +344,33 @@ def test_duplicate_matches_leave_a_field_that_only_starts_at_zero(tmp_path, monk
     finally:
         sys.modules.pop("hand_totals", None)
     assert r.seats["round"].max() == 1 and 0 <= r.seats["score"].min() and r.seats["score"].max() <= 2 + 1
+
+
+CARD_LABELS = TOY.replace("    def match_over(self, match, rnd):", '''    def label(self, kind, option):
+        return {c: f"C{c}" for c in range(12)}[option] if kind == "play" else str(option)
+
+    def match_over(self, match, rnd):''')
+
+
+def test_an_illegal_choice_is_the_strategys_even_where_the_games_label_fails(tmp_path, monkeypatch):
+    """A plugin choosing option 13, no card at 3 players, was reported as the game's KeyError (its
+    label names only the cards it has): the strategy's illegal choice went unsaid."""
+    import importlib
+
+    import simtool
+    from simtool import games
+    from simtool.errors import StrategyError
+
+    (tmp_path / "card_labels.py").write_text(CARD_LABELS)
+    (tmp_path / "thirteen.py").write_text("import numpy as np\nfrom strategies import strategy\n\n"
+                                          "@strategy('thirteen', 'option 13 in play')\ndef thirteen(view, rng):\n"
+                                          "    if view.kind == 'play':\n        return np.full(len(view), 13)\n"
+                                          "    from simtool import bits\n    return bits.lowest(view.legal)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, importlib.import_module("card_labels").GAME))
+    try:
+        with pytest.raises(StrategyError, match=r"thirteen.py:thirteen' chose the illegal option 13 at decision "
+                                                r"'play' of climb"):
+            simtool.run("climb", n=10, seats={0: f"{tmp_path / 'thirteen.py'}:thirteen"}, seed=1, jobs=1)
+    finally:
+        sys.modules.pop("card_labels", None)
