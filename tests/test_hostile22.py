@@ -374,3 +374,24 @@ def test_an_illegal_choice_is_the_strategys_even_where_the_games_label_fails(tmp
             simtool.run("climb", n=10, seats={0: f"{tmp_path / 'thirteen.py'}:thirteen"}, seed=1, jobs=1)
     finally:
         sys.modules.pop("card_labels", None)
+
+
+def test_a_plugin_whose_file_name_is_not_utf8_is_one_line(tmp_path, capsys):
+    """A plugin file named in bytes that are not UTF-8 (LC_ALL=C, b'b\\xffot.py') ended the run in a
+    UnicodeEncodeError traceback (exit 1) once its first chunk was played: the tables name the
+    strategy by its file."""
+    import os
+
+    from simtool import cli
+
+    name = os.fsdecode(b"b\xffot.py")
+    (tmp_path / name).write_text("from strategies import strategy\nfrom simtool import bits\n\n"
+                                 "@strategy('bot', 'the lowest option')\ndef bot(view, rng):\n"
+                                 "    return bits.lowest(view.legal)\n")
+    code = cli.main(["run", "-g", "black-white", "-n", "10", "-q", "-j", "1", "--out", str(tmp_path / "r"),
+                     "--seat", f"0={tmp_path / name}:bot"])
+    said = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in said, said
+    assert said.startswith("error: cannot use the strategy plugin ") and "b\\udcffot.py: its file name is not UTF-8 " \
+                                                                            "text" in said, said
+    assert not (tmp_path / "r").exists()
