@@ -395,3 +395,24 @@ def test_a_plugin_whose_file_name_is_not_utf8_is_one_line(tmp_path, capsys):
     assert said.startswith("error: cannot use the strategy plugin ") and "b\\udcffot.py: its file name is not UTF-8 " \
                                                                             "text" in said, said
     assert not (tmp_path / "r").exists()
+
+
+# each deal's first leader from a string's hash, which Python seeds afresh in every process
+HASHED = TOY.replace("np.full(n, rnd % p, np.int64))", "np.array([hash(f'deal {i}') % p for i in range(n)]))")
+
+
+def test_a_game_dealing_by_a_strings_hash_fails_the_suite(pytester, monkeypatch):
+    """A deal reading hash() of a string (or a set of strings' order) plays alike within a process
+    and its forked workers, so the suite passed, while two runs of the same seed, each a process
+    of its own (a --resume, another day's run), dealt differently."""
+    monkeypatch.delenv("PYTHONHASHSEED", raising=False)
+    pytester.makepyfile(hashed_game=HASHED)
+    info = pytester.path / "hashed_game-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hashed-game\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[simtool.games]\nclimb = hashed_game:GAME\n")
+    done = pytester.runpytest_subprocess("-p", "simtool.testing", "--simtool-game", "climb", "-p", "no:cacheprovider",
+                                         "-q", "-n", "0", "-k", "same_seed or jobs or fresh")
+    assert done.ret == 1, done.outlines[-5:]
+    said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
+    assert said and all("gave other results in a fresh process" in line for line in said), said
