@@ -228,6 +228,9 @@ def _load_entry_point(ep) -> Strategy:
                                f"load: {describe(exc)}") from None
     # its package is imported once: a second load of the entry point sets nothing
     _imported(f"entry point {ep.value}", *settings)
+    from simtool import games
+
+    games.imported(ep)
     found = _as_strategy(obj, ep.name, f"entry point {ep.value}")
     # named as the line-up names it: a package's strategy that calls itself `random` is not random
     return found if found.name == ep.name else replace(found, name=ep.name)

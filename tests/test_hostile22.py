@@ -416,3 +416,31 @@ def test_a_game_dealing_by_a_strings_hash_fails_the_suite(pytester, monkeypatch)
     assert done.ret == 1, done.outlines[-5:]
     said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
     assert said and all("gave other results in a fresh process" in line for line in said), said
+
+
+def test_a_game_edited_since_this_process_imported_it_is_refused(tmp_path, monkeypatch):
+    """A notebook's second simtool.run after the designer edited their installed game's module
+    played the module it had imported and recorded the edited source's SHA-256 in run.json: the
+    record named a version that had not played (and a resume from a fresh process then played
+    the edited one on the same record)."""
+    import simtool
+    from simtool.errors import SimtoolError
+
+    source = tmp_path / "edited_in_place.py"
+    source.write_text(TOY.replace('id = "climb"', 'id = "edited-climb"'))
+    info = tmp_path / "edited_in_place-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: edited-in-place\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[simtool.games]\nedited-climb = edited_in_place:GAME\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        simtool.run("edited-climb", n=20, seed=1, jobs=1, out=tmp_path / "first")
+        source.write_text(source.read_text().replace("s.tricks + s.banks", "2 * s.tricks + s.banks"))
+        with pytest.raises(SimtoolError, match="installed game 'edited-climb' \\(edited_in_place:GAME\\) changed "
+                                               "since this process imported it"):
+            simtool.run("edited-climb", n=20, seed=1, jobs=1, out=tmp_path / "first", force=True)
+        assert (tmp_path / "first" / "seats.parquet").is_file()  # refused before the run there was replaced
+        source.write_text(source.read_text().replace("2 * s.tricks + s.banks", "s.tricks + s.banks"))
+        simtool.run("edited-climb", n=20, seed=1, jobs=1, out=tmp_path / "again")  # the version it imported
+    finally:
+        sys.modules.pop("edited_in_place", None)
