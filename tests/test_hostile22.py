@@ -444,3 +444,38 @@ def test_a_game_edited_since_this_process_imported_it_is_refused(tmp_path, monke
         simtool.run("edited-climb", n=20, seed=1, jobs=1, out=tmp_path / "again")  # the version it imported
     finally:
         sys.modules.pop("edited_in_place", None)
+
+
+GLOBAL_DRAWS = '''
+import numpy as np
+from strategies import strategy
+
+@strategy("glob", "random from numpy's global generator")
+def glob(view, rng):
+    return np.where(view.mask, np.random.random((len(view), view.n_actions)), -1).argmax(axis=1)
+'''
+
+
+def test_two_runs_in_threads_play_a_global_generators_draws_as_alone(tmp_path):
+    """numpy's global generator is seeded per chunk, so a plugin drawing from it plays the same every
+    time (docs/plugins.md): two simtool.run calls in threads of one process (a notebook's) seeded
+    it in turns, each run's plugin drew the other's numbers, and neither gave its tables alone."""
+    import threading
+
+    import simtool
+
+    (tmp_path / "glob.py").write_text(GLOBAL_DRAWS)
+    plugin = f"{tmp_path / 'glob.py'}:glob"
+    alone = simtool.run("black-white", n=3000, seed=1, strategy=plugin, jobs=1).seats
+    got: dict[int, list] = {0: [], 1: []}
+
+    def play(k: int) -> None:
+        got[k].append(simtool.run("black-white", n=3000, seed=1 + k, strategy=plugin, jobs=1).seats)
+
+    for _ in range(2):
+        threads = [threading.Thread(target=play, args=(k,)) for k in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert len(got[0]) == 2 and all(seats.equals(alone) for seats in got[0])
