@@ -565,7 +565,7 @@ all change."""
 
 @contextmanager
 def clock_moved() -> Iterator[None]:
-    """The clocks of ``time`` and ``datetime`` read :data:`CLOCK_MOVED` seconds later: a game
+    """The wall clocks of ``time`` and ``datetime`` read :data:`CLOCK_MOVED` seconds later: a game
     seeding a generator of its own from the clock's second (``default_rng(int(time.time()))``)
     dealt alike twice within one second, and passed every check."""
     import datetime
@@ -593,9 +593,10 @@ def clock_moved() -> Iterator[None]:
             return super().today() + later
 
     with pytest.MonkeyPatch.context() as patch:
-        for name in ("time", "monotonic", "perf_counter", "process_time", "thread_time"):
-            patch.setattr(time, name, lambda real=getattr(time, name): real() + CLOCK_MOVED)
-            patch.setattr(time, f"{name}_ns", lambda real=getattr(time, f"{name}_ns"): real() + ns)
+        # the wall clock only, what a seed is taken from: the timers (monotonic, perf_counter) of
+        # the test process's other threads are not moved
+        patch.setattr(time, "time", lambda real=time.time: real() + CLOCK_MOVED)
+        patch.setattr(time, "time_ns", lambda real=time.time_ns: real() + ns)
         for name in ("localtime", "gmtime"):
             patch.setattr(time, name, lambda secs=None, real=getattr(time, name):
                           real(time.time() if secs is None else secs))
