@@ -479,3 +479,24 @@ def test_two_runs_in_threads_play_a_global_generators_draws_as_alone(tmp_path):
         for t in threads:
             t.join()
     assert len(got[0]) == 2 and all(seats.equals(alone) for seats in got[0])
+
+
+@pytest.mark.parametrize("argv", [
+    ["report", "RUN", "-o", "page.html"],
+    ["sweep", "-g", "black-white", "-n", "10", "--runs", "sweep", "-o", "page.html"],
+], ids=["report", "sweep"])
+def test_a_title_that_is_not_utf8_is_one_line(tmp_path, capsys, monkeypatch, argv):
+    """--title in bytes that are not UTF-8 (an LC_ALL=C shell's) wrote a page that is not UTF-8,
+    though it says it is (a browser showed the title's byte as a question mark)."""
+    import os
+
+    import simtool
+    from simtool import cli
+
+    monkeypatch.chdir(tmp_path)
+    simtool.run("black-white", n=10, seed=1, jobs=1, out=tmp_path / "RUN")
+    code = cli.main([*argv, "--title", os.fsdecode(b"T\xfftle"), "-q"] if argv[0] == "sweep"
+                    else [*argv, "--title", os.fsdecode(b"T\xfftle")])
+    said = capsys.readouterr().err.strip()
+    assert code == 2 and said.startswith("error: bad --title 'T\\udcfftle'; expected UTF-8 text"), said
+    assert not (tmp_path / "page.html").exists() and not (tmp_path / "sweep").exists()
