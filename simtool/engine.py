@@ -1917,7 +1917,7 @@ def _game_errors(play):
             failed = games_failure(game, exc)
             if failed is None:
                 raise
-            raise GameError(f"{failed}; {_suite(game)}") from exc
+            raise GameError(f"{failed}; {_suite(game, args[1] if len(args) > 1 else None)}") from exc
     return guarded
 
 
@@ -1938,8 +1938,13 @@ def games_failure(game: Game, exc: BaseException) -> str | None:
     return f"game '{game.id}' ({module}) raised {describe(exc)}"
 
 
-def _suite(game: Game) -> str:
-    return f"its conformance suite shows where: python -m pytest --simtool-game {game.id}"
+def _suite(game: Game, rules: dict | None = None) -> str:
+    """Where the game's failure is shown: its conformance suite, which plays the default rules (a
+    deal failing under this run's other rules only was sent there, and the suite passed)."""
+    changed = ", ".join(f"{o.name}={rules[o.name]}" for o in game.options
+                        if isinstance(rules, dict) and o.name in rules and rules[o.name] != o.default)
+    where = f"its conformance suite shows where: python -m pytest --simtool-game {game.id}"
+    return f"{where} (it plays the game's default rules, not this run's {changed})" if changed else where
 
 
 @_game_errors

@@ -500,3 +500,31 @@ def test_a_title_that_is_not_utf8_is_one_line(tmp_path, capsys, monkeypatch, arg
     said = capsys.readouterr().err.strip()
     assert code == 2 and said.startswith("error: bad --title 'T\\udcfftle'; expected UTF-8 text"), said
     assert not (tmp_path / "page.html").exists() and not (tmp_path / "sweep").exists()
+
+
+DEALS = '''        n, p, h = match.n, match.p, match.rules["hand"]
+'''
+FOUR_FAILS = TOY.replace(DEALS, DEALS + '''        if h == 4:
+            raise ValueError("four cards")
+''')
+
+
+def test_a_games_error_under_other_rules_says_the_suite_plays_the_defaults(tmp_path, monkeypatch):
+    """A designer's deal failing only under --rule hand=4 sent the designer to its conformance
+    suite "which shows where", and the suite, playing the default rules, passed."""
+    import importlib
+
+    import simtool
+    from simtool import games
+    from simtool.errors import GameError
+
+    (tmp_path / "four_fails.py").write_text(FOUR_FAILS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, importlib.import_module("four_fails").GAME))
+    try:
+        with pytest.raises(GameError, match=r"raised ValueError: four cards; its conformance suite shows where: "
+                                            r"python -m pytest --simtool-game climb \(it plays the game's default "
+                                            r"rules, not this run's hand=4\)$"):
+            simtool.run("climb", n=10, rules={"hand": 4}, seed=1, jobs=1)
+    finally:
+        sys.modules.pop("four_fails", None)
