@@ -1197,10 +1197,14 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
                             f"process (decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))}): "
                             f"a plugin must return, never end its process") from None
     except BaseException as exc:  # a plugin's bug (even SystemExit) must name the plugin
-        if on_legal is None and (where := _views_own(game.View, exc)):
+        if isinstance(exc, ViewFailed):  # said by an isolated plugin's process, which may be untrusted: its error
+            raise StrategyError(f"strategy '{strategy.name}' says from its isolated process that game '{game.id}''s "
+                                f"view ({exc.where}) raised {exc.said} as it read it (decision '{d.kind}' of "
+                                f"{game.id}, {ctx.where(int(idx[0]))}); {_suite(game)}") from None
+        if on_legal is None and (where := views_own(game.View, exc)):
             raise GameError(f"game '{game.id}''s view ({where}) raised {describe(exc)} while strategy "
-                            f"'{strategy.name}' read it (decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))}); "
-                            f"{_suite(game)}") from exc
+                            f"'{strategy.name}' read it (decision '{d.kind}' of {game.id}, "
+                            f"{ctx.where(int(idx[0]))}); {_suite(game)}") from exc
         raise _raised(strategy, exc, d, game, ctx, idx) from None
     if _forks() != forks:
         raise StrategyError(
@@ -1228,7 +1232,16 @@ def _forged(exc: BaseException, game) -> bool:
                    for p in (os.path.realpath(place) for place in places))
 
 
-def _views_own(view: type, exc: BaseException) -> str | None:
+class ViewFailed(Exception):
+    """A game's view field that failed in an isolated plugin's process (:mod:`strategies.isolate`):
+    ``where`` (its class, ``module.Class``) and ``said``, what it raised, in words."""
+
+    def __init__(self, where: str, said: str):
+        super().__init__(said)
+        self.where, self.said = where, said
+
+
+def views_own(view: type, exc: BaseException) -> str | None:
     """The designer's view class (``module.Class``) whose own code raised ``exc`` as a strategy read
     one of its fields, or ``None``: a view field of a game of another package that failed was
     reported as the strategy's error ("strategy 'high' raised AttributeError"). A ``__getattr__``

@@ -528,3 +528,30 @@ def test_a_games_error_under_other_rules_says_the_suite_plays_the_defaults(tmp_p
             simtool.run("climb", n=10, rules={"hand": 4}, seed=1, jobs=1)
     finally:
         sys.modules.pop("four_fails", None)
+
+
+def test_a_view_field_that_fails_in_an_isolated_plugins_process_is_the_games_error(tmp_path, monkeypatch):
+    """With --isolate the plugin's process computes a view property of the game's own view class:
+    its failure came back as "strategy 'strong.py:strong' raised AttributeError", naming no view.
+    Said by a process that may be untrusted, it stays the strategy's error, saying what it says."""
+    import simtool
+    from simtool.errors import StrategyError
+
+    (tmp_path / "broken_view_installed.py").write_text(BROKEN_VIEW.replace('id = "climb"', 'id = "broken-climb"'))
+    info = tmp_path / "broken_view_installed-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-view-installed\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[simtool.games]\nbroken-climb = broken_view_installed:GAME\n")
+    (tmp_path / "strong.py").write_text("import numpy as np\nfrom strategies import strategy\n\n"
+                                        "@strategy('strong', 'the strongest option')\ndef strong(view, rng):\n"
+                                        "    return np.where(view.mask, view.strength, -1).argmax(axis=1)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        with pytest.raises(StrategyError, match=r"^strategy '.*strong.py:strong' says from its isolated process that "
+                                                r"game 'broken-climb''s view \(broken_view_installed.ClimbView\) "
+                                                r"raised AttributeError: .*ranks_of_cards.* as it read it \(decision "
+                                                r"'discard'"):
+            simtool.run("broken-climb", n=10, seats={0: f"{tmp_path / 'strong.py'}:strong"}, seed=1, jobs=1,
+                        isolate=True)
+    finally:
+        sys.modules.pop("broken_view_installed", None)
