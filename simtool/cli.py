@@ -454,7 +454,18 @@ Report = Annotated[Optional[str], typer.Option("--out", "-o", callback=one_line_
                                                "the run folder, reports/A+B.html for runs A and B, "
                                                "or for a sweep or a ladder reports/RUNS.html after "
                                                "its runs folder).")]
-Title = Annotated[Optional[str], typer.Option("--title", help="Report title.")]
+def _title(text: str | None) -> str | None:
+    """``--title`` as a page's text: bytes that are not UTF-8 (an ``LC_ALL=C`` shell's) made a page
+    that is not UTF-8, though it says it is."""
+    if text is not None:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise bad("--title", text, "UTF-8 text (the page is UTF-8)") from None
+    return text
+
+
+Title = Annotated[Optional[str], typer.Option("--title", callback=_title, help="Report title.")]
 Runs = Annotated[Optional[Path], typer.Option("--runs", parser=folder_option("--runs"), metavar="<path>",
                                               help="Folder for its run folders (default "
                                               "runs/COMMAND-...-<timestamp>).")]

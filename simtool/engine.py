@@ -269,7 +269,7 @@ def _games_code(method):
         try:
             return method(self, *args, **kwargs)
         except BaseException as exc:
-            failed = _the_games(self._game, exc)
+            failed = games_failure(self._game, exc)
             if failed is None:
                 raise
             raise _InWorlds(failed) from exc
@@ -758,8 +758,9 @@ class Game(abc.ABC):
     path of a module holding it as ``ANALYSIS``, imported only to summarise results."""
     View: type[View] = View
     deal_reads_match = False
-    """Whether :meth:`deal` reads the match so far beyond its size and rules (a deck that
-    shrinks): then the copies of a duplicate match cannot be dealt alike after round 0."""
+    """Whether :meth:`deal` reads the match so far beyond its size, rules and totals (a deck that
+    shrinks, a leader ``end_round`` keeps): then the copies of a duplicate match cannot be dealt
+    alike after round 0, each round being dealt from a fresh match."""
 
     def check_rules(self, rules: dict, p: int) -> None:  # noqa: B027 (most games refuse nothing)
         """Refuse (``SimtoolError``, one line naming the limit) rule values that cannot be played
@@ -1196,6 +1197,14 @@ def _ask(strategy, game, state, d, seat, legal, idx, rng, ctx, sees=False) -> np
                             f"process (decision '{d.kind}' of {game.id}, {ctx.where(int(idx[0]))}): "
                             f"a plugin must return, never end its process") from None
     except BaseException as exc:  # a plugin's bug (even SystemExit) must name the plugin
+        if isinstance(exc, ViewFailed):  # said by an isolated plugin's process, which may be untrusted: its error
+            raise StrategyError(f"strategy '{strategy.name}' says from its isolated process that game '{game.id}''s "
+                                f"view ({exc.where}) raised {exc.said} as it read it (decision '{d.kind}' of "
+                                f"{game.id}, {ctx.where(int(idx[0]))}); {_suite(game)}") from None
+        if on_legal is None and (where := views_own(game.View, exc)):
+            raise GameError(f"game '{game.id}''s view ({where}) raised {describe(exc)} while strategy "
+                            f"'{strategy.name}' read it (decision '{d.kind}' of {game.id}, "
+                            f"{ctx.where(int(idx[0]))}); {_suite(game)}") from exc
         raise _raised(strategy, exc, d, game, ctx, idx) from None
     if _forks() != forks:
         raise StrategyError(
@@ -1221,6 +1230,35 @@ def _forged(exc: BaseException, game) -> bool:
     where = os.path.realpath(tb.tb_frame.f_code.co_filename)
     return not any(where == p or where.startswith(p + os.sep)
                    for p in (os.path.realpath(place) for place in places))
+
+
+class ViewFailed(Exception):
+    """A game's view field that failed in an isolated plugin's process (:mod:`strategies.isolate`):
+    ``where`` (its class, ``module.Class``) and ``said``, what it raised, in words."""
+
+    def __init__(self, where: str, said: str):
+        super().__init__(said)
+        self.where, self.said = where, said
+
+
+def views_own(view: type, exc: BaseException) -> str | None:
+    """The designer's view class (``module.Class``) whose own code raised ``exc`` as a strategy read
+    one of its fields, or ``None``: a view field of a game of another package that failed was
+    reported as the strategy's error ("strategy 'high' raised AttributeError"). A ``__getattr__``
+    answering a name the view does not have is the reader's slip, not the view's."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None or tb.tb_frame.f_code.co_name == "__getattr__":
+        return None
+    where = os.path.realpath(tb.tb_frame.f_code.co_filename)
+    for cls in view.__mro__:
+        module = sys.modules.get(cls.__module__)
+        if cls.__module__.startswith("simtool.") or not getattr(module, "__file__", None):
+            continue
+        if os.path.realpath(module.__file__) == where:
+            return f"{cls.__module__}.{cls.__qualname__}"
+    return None
 
 
 def _raised(strategy, exc: BaseException, d, game, ctx, idx) -> StrategyError:
@@ -1647,8 +1685,20 @@ def _checked(picked, legal, idx, strategy, game, state, d, ctx) -> np.ndarray:
         if whole:
             in_range()  # the same error as where the range is asked first
         row = int(np.argmax(held & np.uint64(1) == 0))
-        fail(f"chose the illegal option {game.label_at(state, d.kind, int(picked[row]))}", row)
+        fail(f"chose the illegal option {_illegal_label(game, state, d.kind, int(picked[row]))}", row)
     return picked
+
+
+def _illegal_label(game, state, kind: str, option: int) -> str:
+    """The name of an option a strategy chose illegally, or its number where the label of a game
+    from another package fails on it (names only the cards it has): the game's KeyError took the
+    place of the strategy's illegal choice."""
+    if type(game).__module__.startswith("simtool."):
+        return game.label_at(state, kind, option)
+    try:
+        return str(game.label_at(state, kind, option))
+    except Exception:
+        return str(option)
 
 
 def _record(game, state, d, seat, legal, choice, ctx) -> None:
@@ -1877,14 +1927,14 @@ def _game_errors(play):
         try:
             return play(game, *args, **kwargs)
         except BaseException as exc:  # even SystemExit, and its own KeyboardInterrupt, as a strategy's
-            failed = _the_games(game, exc)
+            failed = games_failure(game, exc)
             if failed is None:
                 raise
-            raise GameError(f"{failed}; {_suite(game)}") from exc
+            raise GameError(f"{failed}; {_suite(game, args[1] if len(args) > 1 else None)}") from exc
     return guarded
 
 
-def _the_games(game: Game, exc: BaseException) -> str | None:
+def games_failure(game: Game, exc: BaseException) -> str | None:
     """``exc``, raised by ``game``'s code, as the game's failure in words ("game 'G' (module)
     raised ..."); ``None`` where it is not the game's to name: an error simtool named already (a
     strategy's), the machine's memory (not the game's own ``raise``), a search's time running out
@@ -1901,8 +1951,13 @@ def _the_games(game: Game, exc: BaseException) -> str | None:
     return f"game '{game.id}' ({module}) raised {describe(exc)}"
 
 
-def _suite(game: Game) -> str:
-    return f"its conformance suite shows where: python -m pytest --simtool-game {game.id}"
+def _suite(game: Game, rules: dict | None = None) -> str:
+    """Where the game's failure is shown: its conformance suite, which plays the default rules (a
+    deal failing under this run's other rules only was sent there, and the suite passed)."""
+    changed = ", ".join(f"{o.name}={rules[o.name]}" for o in game.options
+                        if isinstance(rules, dict) and o.name in rules and rules[o.name] != o.default)
+    where = f"its conformance suite shows where: python -m pytest --simtool-game {game.id}"
+    return f"{where} (it plays the game's default rules, not this run's {changed})" if changed else where
 
 
 @_game_errors
@@ -1942,7 +1997,9 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
             if duplicate:
                 # dealt for the whole batch, ended matches too, so that a match's copies get the
                 # same cards in every round however long each lasts
-                state = _copy(_duplicate_deal(game, deal_rng, n, p, rules, rnd), "take", alive)
+                state, marks = _duplicate_deal(game, deal_rng, n, p, rules, rnd, marked=True)
+                state = _copy(state, "take", alive)
+                _own_totals(state, marks[alive], match.totals)
             else:
                 state = game.deal(deal_rng, match, rnd)
         _dealt(game, state, len(ids), p)
@@ -2013,10 +2070,27 @@ def ended(game: Game, match, rnd: int, n: int) -> np.ndarray:
     return np.full(n, bool(over))
 
 
-def _duplicate_deal(game: Game, rng, n: int, p: int, rules: dict, rnd: int):
+def _duplicate_deal(game: Game, rng, n: int, p: int, rules: dict, rnd: int, marked: bool = False):
     """Round ``rnd`` of ``n / p`` fresh deals, each repeated ``p`` times in a row (by the engine's
-    :func:`repeat` where a round state that is a plain dataclass has no method of its own)."""
-    return _copy(game.deal(rng, game.new_match(n // p, p, rules), rnd), "repeat", p)
+    :func:`repeat` where a round state that is a plain dataclass has no method of its own).
+    ``marked``: the fresh match's totals are marks (each entry its own number), returned with the
+    state, repeated alike, to find the fields a deal copies them into (:func:`_own_totals`)."""
+    fresh = game.new_match(n // p, p, rules)
+    if marked:
+        fresh.totals[...] = np.arange(1, fresh.totals.size + 1).reshape(fresh.totals.shape)
+    state = _copy(game.deal(rng, fresh, rnd), "repeat", p)
+    return (state, np.repeat(fresh.totals, p, axis=0)) if marked else state
+
+
+def _own_totals(state, marks: np.ndarray, totals: np.ndarray) -> None:
+    """The fields of a duplicate round's state that hold the match totals before the round (as a
+    deal copies them: equal to the fresh match's ``marks``) set to each copy's own ``totals``: the
+    copies are dealt from a fresh match, for their cards, so every view of a duplicate match
+    showed totals of 0 in every round. A field that only starts at 0 (points taken this hand)
+    is not one of them."""
+    for name, value in list(getattr(state, "__dict__", {}).items()):
+        if isinstance(value, np.ndarray) and value.shape == marks.shape and np.array_equal(value, marks):
+            setattr(state, name, totals.astype(value.dtype))
 
 
 def _copy(state, how: str, arg):

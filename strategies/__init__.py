@@ -228,6 +228,9 @@ def _load_entry_point(ep) -> Strategy:
                                f"load: {describe(exc)}") from None
     # its package is imported once: a second load of the entry point sets nothing
     _imported(f"entry point {ep.value}", *settings)
+    from simtool import games
+
+    games.imported(ep)
     found = _as_strategy(obj, ep.name, f"entry point {ep.value}")
     # named as the line-up names it: a package's strategy that calls itself `random` is not random
     return found if found.name == ep.name else replace(found, name=ep.name)
@@ -294,6 +297,10 @@ def _resolve(spec: str, game_id: str, file: Path | None, isolate: bool) -> Strat
         return restrictions.wrap(resolve(spec, game_id, file, isolate), found, game_id)
     base, given = split(spec)
     path = plugin_file(base)
+    if path is not None and not _utf8(str(path)):
+        # the tables name the strategy by its file: polars refused the name once a chunk was played
+        raise SimtoolError(f"cannot use the strategy plugin {ascii(str(path))[1:-1]}: its file name is not UTF-8 "
+                           f"text, which the tables need (they name the strategy by it); rename the file")
     if path is not None and file is None:
         file = (_RECORDED.get() or {}).get(str(path))
     if isolate and (path is not None or (base not in {s.name for s in BUILT_IN} and _entry_point(base))):
@@ -328,6 +335,15 @@ def _resolve(spec: str, game_id: str, file: Path | None, isolate: bool) -> Strat
     if found is pimc.clairvoyant:
         _sealed_playout(resolved)
     return resolved
+
+
+def _utf8(text: str) -> bool:
+    """Whether ``text`` is UTF-8 text (a name decoded from other bytes holds surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _entry_point(name: str):

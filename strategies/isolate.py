@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simtool.engine import ViewFailed
 from simtool.errors import COMMAND_LINE, SimtoolError, describe
 
 from .base import STRATEGY, Param, Params, Strategy, file_identity
@@ -118,6 +119,8 @@ class _Remote:
             raise
         if reply[0] == "raised":  # named as the plugin named it, in one word: the error is one line
             raise type(re.sub(r"\W", "", reply[1])[:80] or "Exception", (RemoteError,), {})(reply[2])
+        if reply[0] == "view":  # the game's view class raised there, as it would have here
+            raise ViewFailed(reply[1][:200], reply[2][:2000])
         choices, rng.bit_generator.state, numpy_state, python_state = reply[1:]
         np.random.set_state(numpy_state)
         random.setstate(python_state)
@@ -152,8 +155,8 @@ class _Child:
     def receive(self) -> tuple:
         """The plugin's next message: ``("ready", DESCRIPTION)`` once loaded (or ``("refused",
         ERROR)``), ``("field", NAME)``, ``("ok",
-        choices, *generator states)`` or ``("raised", TYPE, MESSAGE)``; anything else, or its
-        process's end, as ``raised``."""
+        choices, *generator states)``, ``("raised", TYPE, MESSAGE)`` or ``("view", CLASS, MESSAGE)``
+        (the game's view code failed there); anything else, or its process's end, as ``raised``."""
         try:
             data = self.up.recv_bytes()
         except (EOFError, OSError):
@@ -166,7 +169,8 @@ class _Child:
             reply = _Replies(io.BytesIO(data)).load()
         except Exception as exc:  # noqa: BLE001 - whatever it sent, the run says so in one line
             return ("raised", "BadReply", f"its process sent something other than choices: {describe(exc)}")
-        shapes = {"ready": (2, dict), "refused": (2, str), "field": (2, str), "ok": (5, object), "raised": (3, str)}
+        shapes = {"ready": (2, dict), "refused": (2, str), "field": (2, str), "ok": (5, object), "raised": (3, str),
+                  "view": (3, str)}
         shape = shapes.get(reply[0]) if isinstance(reply, tuple) and reply else None
         if shape is None or len(reply) != shape[0] or not all(isinstance(x, shape[1]) for x in reply[1:]):
             return ("raised", "BadReply", "its process sent something other than choices")
@@ -275,7 +279,9 @@ def serve(down: int, up: int) -> None:
                        random.getstate())
         except BaseException as exc:  # noqa: BLE001 - even SystemExit: the run names the plugin
             text = describe(exc)
-            message = ("raised", type(exc).__name__, text.partition(": ")[2] if ": " in text else "")
+            where = engine.views_own(game.View, exc)  # the game's own view code, run here: the game's error
+            message = ("view", where, text) if where else \
+                ("raised", type(exc).__name__, text.partition(": ")[2] if ": " in text else "")
         remote.deciding = None
         if os.getpid() != pid:  # a copy the plugin forked: the pipe is not its own
             os._exit(1)

@@ -16,7 +16,7 @@ def setting(config, params: dict) -> tuple:
     """The varied options of ``params`` as the game plays them (``"sheet"`` as its number, see
     ``Game.played``): two trials with equal settings are one setting, measured and named once."""
     g = games.get(config.game)
-    played = g.played({**options.resolve(g, config.rules), **params}, config.players)
+    played = games.played(g, {**options.resolve(g, config.rules), **params}, config.players)
     return tuple(played[k] for k in config.vary)
 
 

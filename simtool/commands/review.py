@@ -246,7 +246,7 @@ def versions_of(game, players: int, rules: dict | None, vs_rules: dict | None) -
     """The rule versions, resolved and checked: the reviewed one, and ``--vs-rule``'s (its
     assignments over the reviewed rules) when given."""
     base = options.resolve(game, rules)
-    game.check_rules(base, players)
+    games.check_rules(game, base, players)
     if vs_rules is None:
         return (base,)
     if not vs_rules and not game.options:  # no rule to name as an example (it raised IndexError)
@@ -257,9 +257,9 @@ def versions_of(game, players: int, rules: dict | None, vs_rules: dict | None) -
                            f"{{'{game.options[0].name}': ...}} (valid: {choices(o.name for o in game.options)}), "
                            f"or None for no comparison")
     other = options.resolve(game, {**(rules or {}), **vs_rules})
-    game.check_rules(other, players)
+    games.check_rules(game, other, players)
     # as played: hand_size=12 at 3 players is Black & White's sheet hand, the same game
-    if game.played(other, players) == game.played(base, players):
+    if games.played(game, other, players) == games.played(game, base, players):
         given = ", ".join(f"{k}={v}" for k, v in vs_rules.items())
         raise SimtoolError(f"{option('vs-rule', argument='vs_rules')} {given} gives the "
                            f"rules under review (as played at {players} players); give a rule value "

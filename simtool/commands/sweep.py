@@ -258,7 +258,7 @@ def _once(specs: list[RunSpec], extra: list[dict]) -> tuple[list[RunSpec], list[
     for spec, more in zip(specs, extra, strict=True):
         # repr: the resolved rules of a game come in its options' order, as values of their type;
         # as played, so that hand_size = ["sheet", 12] (12 being the sheet's at 3p) is one run
-        played = dataclasses.replace(spec, rules=game_of(spec.game).played(spec.rules, spec.players))
+        played = dataclasses.replace(spec, rules=games.played(game_of(spec.game), spec.rules, spec.players))
         kept.setdefault((repr(played), json.dumps(more, sort_keys=True, default=str)), (spec, more))
     return [s for s, _ in kept.values()], [m for _, m in kept.values()]
 

@@ -38,7 +38,7 @@ from simtool.analysis.tuning import recommendation, setting, sheet_defaults, tri
 from simtool.commands import plans
 from simtool.commands.plans import play as run_cells
 from simtool.commands.sweep import lineup as parse_lineup
-from simtool.errors import SimtoolError, bad, choices, option, os_problem, shown
+from simtool.errors import GameError, SimtoolError, bad, choices, option, os_problem, shown
 from simtool.games import ROUND_CAP
 from simtool.pipeline import folders
 from simtool.pipeline.folders import PLAYED_BY, FolderLock, load, parse_json, write_json
@@ -221,7 +221,9 @@ def unplayable(config: Config, params: dict) -> str | None:
     """Why the game cannot be played with ``params`` (and the fixed rules), or ``None``."""
     g = games.get(config.game)
     try:
-        g.check_rules(options.resolve(g, {**config.rules, **params}), config.players)
+        games.check_rules(g, options.resolve(g, {**config.rules, **params}), config.players)
+    except GameError:  # the game's check_rules is broken: no refusal of these values
+        raise
     except SimtoolError as exc:
         return str(exc)
     return None

@@ -10,8 +10,8 @@ from importlib.metadata import entry_points
 import numpy as np
 
 from ..engine import ROUND_CAP as ROUND_CAP  # the safety cap on a match's rounds, for readers of results
-from ..engine import Game, printing_aside
-from ..errors import SimtoolError, by_the_user, choices, describe, shown
+from ..engine import Game, games_failure, printing_aside
+from ..errors import GameError, SimtoolError, by_the_user, choices, describe, shown
 from ..options import Option
 from .black_white import GAME as BLACK_WHITE
 from .hearts import GAME as HEARTS
@@ -70,17 +70,45 @@ def claimed_by(group: str) -> dict[str, list[str]]:
     return _claimed(_installation()).get(group, {})
 
 
-def installed_version(group: str, name: str) -> str | None:
+def installed_version(group: str, name: str, imported_as_now: bool = True) -> str | None:
     """What plays the installed game (``simtool.games``) or strategy (``simtool.strategies``)
     ``name``, in a line: its entry point, its package's name and version, and the SHA-256 of its
     module's source (of every ``.py`` file of its top-level package): a run resumed after the
     package changed would join chunks of two versions. Found without importing the module (an
-    ``--isolate`` run never imports a plugin here). ``None``: no such entry point."""
-    import hashlib
-
+    ``--isolate`` run never imports a plugin here). ``None``: no such entry point.
+    ``imported_as_now``: refused where this process imported another version of it
+    (:func:`imported`), which it would play."""
     ep = next((e for e in entry_points(group=group) if e.name == name), None)
     if ep is None:
         return None
+    now, (module, then) = _version_line(ep), _IMPORTED.get(ep.value, (None, None))
+    if imported_as_now and module is not None and sys.modules.get(ep.module) is module and then != now:
+        # the process plays the code it imported; the run recorded the source as it is now
+        kind = "game" if group == "simtool.games" else "strategy"
+        raise SimtoolError(f"installed {kind} '{name}' ({ep.value}) changed since this process imported it: it "
+                           f"would play the version it imported and record the new one; restart the process "
+                           f"(in a notebook, the kernel) to play the new version, or restore the old")
+    return now
+
+
+_IMPORTED: dict[str, tuple] = {}
+"""Each installed entry point this process loaded: its module and :func:`installed_version`'s
+line as it was when the module was imported (:func:`imported`)."""
+
+
+def imported(ep) -> None:
+    """Remember what entry point ``ep``, just loaded, was: a notebook's second run after its game's
+    module was edited played the module it had imported, and recorded the edited source's SHA-256
+    (a resume from a fresh process then played the edited code on the same record). A module
+    imported anew (taken out of ``sys.modules`` first) is remembered anew."""
+    module = sys.modules.get(ep.module)
+    if _IMPORTED.get(ep.value, (None,))[0] is not module:
+        _IMPORTED[ep.value] = (module, _version_line(ep))
+
+
+def _version_line(ep) -> str:
+    import hashlib
+
     dist = getattr(ep, "dist", None)
     package = f" of {dist.name} {dist.version}" if dist is not None else ""
     digest = hashlib.sha256()
@@ -209,6 +237,7 @@ def _load(ep) -> Game | str:
     try:
         with printing_aside():  # a print at its top level: to standard error, as a strategy plugin's
             game = ep.load()
+        imported(ep)
     except BaseException as exc:  # even SystemExit at import, and its own KeyboardInterrupt
         if isinstance(exc, KeyboardInterrupt) and by_the_user():
             raise  # its own raise is its error, as a strategy plugin's: taken for Ctrl-C, exit 130
@@ -421,6 +450,38 @@ def get(game_id: str) -> Game:
                 "docs/new-game.md)" if any(c in game_id for c in ":/") or game_id.endswith(".py") else "")
         raise SimtoolError(f"unknown game {shown(game_id, middle=True)}; valid: {choices(sorted(games))}{hint}")
     return games[game_id]
+
+
+def check_rules(game: Game, rules: dict, p: int) -> None:
+    """``game.check_rules(rules, p)``, whose refusal is a SimtoolError naming the limit: a
+    designer's check_rules that raised anything else ended run, sweep and tune in a traceback, and
+    one that returned its reason instead of raising it played the rules it meant to refuse."""
+    try:
+        said = game.check_rules(rules, p)
+    except BaseException as exc:
+        failed = games_failure(game, exc)
+        if failed is None:
+            raise
+        raise GameError(f"{failed} in check_rules(rules, {p})") from exc
+    if said is not None:
+        raise GameError(f"game '{game.id}' check_rules(rules, {p}) returned {shown(said)}; it refuses by raising "
+                        f"simtool.errors.SimtoolError (one line naming the limit) and returns None otherwise")
+
+
+def played(game: Game, rules: dict, p: int) -> dict:
+    """``game.played(rules, p)``, the rules as played at ``p`` players: a designer's that raised,
+    or returned no dict, ended sweep, tune and review in a traceback."""
+    try:
+        out = game.played(rules, p)
+    except BaseException as exc:
+        failed = games_failure(game, exc)
+        if failed is None:
+            raise
+        raise GameError(f"{failed} in played(rules, {p})") from exc
+    if not isinstance(out, dict):
+        raise GameError(f"game '{game.id}' played(rules, {p}) returned {shown(out)}; it returns the rules as played, "
+                        f"a dict (every \"sheet\" value as its number)")
+    return out
 
 
 def check_players(game: Game, players: int | None) -> int:

@@ -266,17 +266,18 @@ INSTALLED = "installed_by"
 (:func:`installed_by`), where the run plays any."""
 
 
-def installed_by(spec: dict) -> dict[str, str]:
+def installed_by(spec: dict, imported_as_now: bool = True) -> dict[str, str]:
     """The installed packages' game and strategies a run (its specification) plays, each with
     :func:`simtool.games.installed_version`: a package updated (or edited, installed with
     ``pip install -e``) between a run's chunks is another version, as a changed plugin file is.
-    Built-in names and plugin files are asked nothing (a plugin file has its own checksum)."""
+    Built-in names and plugin files are asked nothing (a plugin file has its own checksum).
+    ``imported_as_now``: refuse a package this process imported in another version."""
     import strategies
 
     found = {}
     game = spec.get("game")
     if isinstance(game, str) and game not in {g.id for g in games.BUILT_IN}:
-        version = games.installed_version("simtool.games", game)
+        version = games.installed_version("simtool.games", game, imported_as_now)
         if version is not None:
             found[f"game {game}"] = version
     built_in = {s.name for s in strategies.BUILT_IN}
@@ -284,7 +285,7 @@ def installed_by(spec: dict) -> dict[str, str]:
     entries = lineup if isinstance(lineup, (list, tuple)) else ()
     for base in dict.fromkeys(name for entry in entries for name in _strategies_named(str(entry))):
         if base not in built_in and strategies.plugin_file(base) is None:
-            version = games.installed_version("simtool.strategies", base)
+            version = games.installed_version("simtool.strategies", base, imported_as_now)
             if version is not None:
                 found[f"strategy {base}"] = version
     return found
@@ -507,6 +508,10 @@ class RunWriter:
             finish = option("resume", self.out) if COMMAND_LINE.get() else f"simtool run --resume {self.out}"
             raise SimtoolError(f"output folder {self.out} holds an interrupted run; finish it with "
                                f"{finish}, or replace it with {forcing()}")
+        if not resume:  # asked before anything is made or cleared: it refuses a game edited since it was imported
+            plain = {**json.loads(json.dumps(spec or {}, default=str)), PLAYED_BY: played_by()}
+            if installed := installed_by(plain):
+                plain[INSTALLED] = installed
         self.created = not self.out.exists()
         self.joining: Joining | None = None
         try:
@@ -521,9 +526,6 @@ class RunWriter:
             write_json(self.parts / WRITER, writer_record())
             if not resume:
                 self._clear()
-                plain = {**json.loads(json.dumps(spec or {}, default=str)), PLAYED_BY: played_by()}
-                if installed := installed_by(plain):
-                    plain[INSTALLED] = installed
                 write_json(self.parts / SPEC, {**plain, SPEC_SUM: _spec_sum(plain)})
         except OSError as exc:
             self._release()
@@ -547,7 +549,9 @@ class RunWriter:
                                f"with that version, or play it again {self.again}")
         if not isinstance(saved.get(INSTALLED), dict):  # none played, or recorded before 2026-11-27: as then
             return
-        before, now = saved[INSTALLED], installed_by(saved)
+        # what played the chunks against what is installed now, which says more than "changed
+        # since this process imported it"
+        before, now = saved[INSTALLED], installed_by(saved, imported_as_now=False)
         changed = [name for name in sorted(before.keys() | now.keys()) if before.get(name) != now.get(name)]
         if changed:
             name = changed[0]

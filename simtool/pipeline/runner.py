@@ -142,7 +142,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
         raise SimtoolError(f"{g.id} cannot re-deal what a seat does not see, so it has no lead "
                            f"histories; run it without {arguments.option('lead-history')}")
     resolved_rules = options.resolve(g, rules)
-    g.check_rules(resolved_rules, p)
+    games.check_rules(g, resolved_rules, p)
     if unit not in UNITS:
         raise SimtoolError(f"unknown unit {shown(unit)}; valid: {choices(UNITS)}")
     n = parse_count(n)
@@ -569,18 +569,26 @@ def seeded_globals(seed: int, index: int) -> Iterator[None]:
     blaming the path; its ``os.umask(0o777)`` made every table of the run unreadable (mode 000).
     So are the environment (``POLARS_MAX_THREADS=0`` made polars panic as it made the tables),
     the recursion limit (60 broke the next import) and standard output and error (closed, the
-    run ended in "lost sys.stderr", exit status 1): all in :func:`simtool.engine.process_state`."""
-    state = np.random.SeedSequence(seed, spawn_key=(index, GLOBALS_STREAM)).generate_state(4)
-    saved = np.random.get_state(), random.getstate()
-    process = process_state()
-    np.random.seed(state)
-    random.seed(int.from_bytes(state.tobytes(), "little"))
-    try:
-        yield
-    finally:
-        np.random.set_state(saved[0])
-        random.setstate(saved[1])
-        process()
+    run ended in "lost sys.stderr", exit status 1): all in :func:`simtool.engine.process_state`.
+    One chunk at a time in a process (:data:`_GLOBALS`)."""
+    with _GLOBALS:
+        state = np.random.SeedSequence(seed, spawn_key=(index, GLOBALS_STREAM)).generate_state(4)
+        saved = np.random.get_state(), random.getstate()
+        process = process_state()
+        np.random.seed(state)
+        random.seed(int.from_bytes(state.tobytes(), "little"))
+        try:
+            yield
+        finally:
+            np.random.set_state(saved[0])
+            random.setstate(saved[1])
+            process()
+
+
+_GLOBALS = threading.RLock()
+"""Held while a chunk plays with the global generators seeded (:func:`seeded_globals`): two runs
+in threads of one process (a notebook's) seeded them in turns, and each run's plugin drew the
+other's numbers."""
 
 
 def _tabulate(task: Task, game, lineup: Lineup, outcome: Outcome, trace: list[str]) -> Chunk:

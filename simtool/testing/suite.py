@@ -11,6 +11,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import pickle
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cached_property
 from types import ModuleType
 
@@ -23,7 +25,7 @@ from simtool import bits, engine, games, options
 from simtool.analysis import summary, tension
 from simtool.errors import SimtoolError, StrategyError
 from simtool.games.tricks import TrickRound
-from simtool.pipeline.runner import RunSpec, chunk_size, execute, play_chunk
+from simtool.pipeline.runner import RunSpec, chunk_size, execute, play_chunk, replay
 
 DEALS = 400
 """Deals of the rounds the suite plays for each check (a few thousand where it counts picks)."""
@@ -280,6 +282,11 @@ class Conformance:
             watch, results = watched_round(game, players, name)
             assert watch.seen, f"{name}: no decision was asked"
             assert results["score"].shape == (DEALS, players), name
+            # what a strategy's parameter may name (pimc's focus): a kind left out was refused there
+            asked = next((kind for kind, _, _ in watch.seen if game.decisions and kind not in game.decisions), None)
+            fail_if(asked is not None, f"the game asked a decision of kind {asked!r}, which its decisions "
+                                       f"{tuple(game.decisions)} do not declare (a strategy's parameter that names "
+                                       f"it, pimc@focus={asked}, is refused)")
 
     def test_random_is_uniform_over_the_legal_options(self, game, players):
         """The reference policy ``random`` (the game's rules page enumerates the legal options)
@@ -308,25 +315,30 @@ class Conformance:
 
     def test_every_view_field_reads_at_every_decision(self, game, players):
         """Each field of the game's views says what it is, and holds one entry per deal of the
-        view (or one number) at every kind of decision."""
+        view (or one number) at every kind of decision, where seat 0 plays apart from the others
+        (its views, and theirs, hold the deals in which their seats act: some of the batch)."""
         table = engine.field_table(game)
         assert all(doc for _, _, doc in table), [name for name, _, doc in table if not doc]
         names = [name for name, _, _ in table]
-        kinds = set()
+        kinds, wrong = set(), []
         random = strategies.resolve("random", game.id)
 
         def read_all(view, rng):
             for name in names:
                 value = getattr(view, name)
-                if isinstance(value, np.ndarray):
-                    assert value.shape[0] == len(view), (view.kind, name, value.shape)
+                if isinstance(value, np.ndarray) and value.ndim and value.shape[0] != len(view) and not wrong:
+                    wrong.append(f"field '{name}' holds {value.shape[0]} entries at '{view.kind}' in a view of "
+                                 f"{len(view)} deals: a field holds one entry per deal of the view (a Field reads "
+                                 f"the deals `rows` it is given, None for every deal of the batch)")
             kinds.add(view.kind)
             return random(view, rng)
 
         state = game.deal(np.random.default_rng(1), game.new_match(40, players, default_rules(game)), 0)
-        lineup = engine.Lineup([strategies.Strategy("read_all", read_all, "")], np.zeros(players, np.int64))
+        readers = [strategies.Strategy(name, read_all, "") for name in ("read_all", "read_all_others")]
+        lineup = engine.Lineup(readers, np.array([0] + [1] * (players - 1)))
         engine.play_round(game, state, lineup, np.random.default_rng(2), context(game, 40))
         assert kinds
+        fail_if(wrong, wrong[0] if wrong else "")
 
     def test_a_view_is_a_copy(self, game, players):
         """A strategy that writes into every array of its views changes nothing of the game: the
@@ -379,6 +391,27 @@ class Conformance:
                               np.random.default_rng(9 + rnd), context(game, 30))
         assert checked, "no decision was probed"
 
+    def test_replay_names_every_option(self, game, players):
+        """`simtool replay` writes a deal and a match out: the deal as dealt (``describe(state, row)``,
+        lines of text) and each play by its option's name (``label_at(state, kind, option)``, one
+        line of text for every option a decision offers, as the engine's refusal of an illegal
+        choice names it too)."""
+        for unit in ("deal", "match"):
+            try:
+                lines = replay(run_spec(game, players, 3, unit=unit), 2)
+            except SimtoolError as exc:
+                raise AssertionError(f"simtool replay of {unit} 2 failed: {exc}") from None
+            odd = next((line for line in lines if not isinstance(line, str)), None)
+            fail_if(odd is not None, f"simtool replay of {unit} 2 wrote {odd!r}: describe(state, row) gave "
+                                     f"{type(odd).__name__}, not lines of text (a list of str)")
+        watch, _ = watched_round(game, players, "random", n=40)
+        for kind, legal, _ in watch.seen:
+            for option in np.flatnonzero(bits.to_mask(np.bitwise_or.reduce(legal), game.n_actions)):
+                name = game.label_at(watch.state, kind, int(option))
+                fail_if(not (isinstance(name, str) and name.strip()),
+                        f"label_at(state, {kind!r}, {option}) gave {name!r}: an option's name is text, which "
+                        f"simtool replay writes after the seat ('seat 1 {kind}: ...')")
+
     # -- runs -------------------------------------------------------------------------------------
 
     def test_tables_have_one_row_per_deal_and_seat(self, game, players):
@@ -429,6 +462,11 @@ class Conformance:
         assert differ.is_empty(), (f"the {p} copies of {unit} {differ.row(0, named=True)[key[0]]} scored seat "
                                    f"{differ.row(0, named=True)['seat']} differently: the copies the engine makes "
                                    f"of a round state (engine.repeat) do not play alike")
+        read = match_read_by_deal(game, p) if unit == "match" else None
+        fail_if(read, f"round 1 dealt from the match after round 0 differs from one dealt from a fresh match in "
+                      f"{read!r}: the deal reads the match so far beyond its size, rules and totals, so a duplicate "
+                      f"match, each round dealt from a fresh match for its cards, plays another game; declare "
+                      f"deal_reads_match = True (duplicate matches are then refused)")
 
     def test_match_over_has_no_side_effects(self, game, players):
         """Asking whether a match is over changes nothing in it, nor in the game: every field of
@@ -444,9 +482,10 @@ class Conformance:
                          f"nothing (advance a match's state in end_round)")
 
     def test_same_seed_same_result(self, game, players):
-        """A seed fixes the results; another seed gives others."""
+        """A seed fixes the results, whatever the time; another seed gives others."""
         a = play_chunk(run_spec(game, players, 120, seed=3), 0).seats
-        b = play_chunk(run_spec(game, players, 120, seed=3), 0).seats
+        with clock_moved():
+            b = play_chunk(run_spec(game, players, 120, seed=3), 0).seats
         c = play_chunk(run_spec(game, players, 120, seed=4), 0).seats
         assert a.equals(b), NOT_SEEDED
         assert not a.equals(c)
@@ -467,6 +506,122 @@ class Conformance:
         for a, b in zip(one, two, strict=True):
             assert a.seats.equals(b.seats)
             assert (a.matches is None and b.matches is None) or a.matches.equals(b.matches)
+
+    def test_chunks_play_alike_in_a_fresh_process(self, game, _registered, tmp_path):
+        """A run's chunks played last to first by a fresh interpreter give the tables this process
+        gives them: a game keeping state between deals outside the round and the match it is given
+        (a module's cache of its first chunk's draw, a counter) changes a run's results with
+        ``--jobs``, as each worker of a `simtool run` starts afresh, while the workers of the check
+        above, forked from this process, inherit what it holds."""
+        if not _registered:
+            pytest.skip(f"{game.id} is not installed under the simtool.games entry point, so a fresh "
+                        "process cannot find it")
+        specs = [run_spec(game, game.default_players, 20, unit=unit, chunk=6) for unit in ("deal", "match")]
+        fresh = played_fresh(specs, tmp_path)
+        for s, there in zip(specs, fresh, strict=True):
+            for index, (a, b) in enumerate(zip((play_chunk(s, i) for i in range(s.n_chunks)), there, strict=True)):
+                same = a.seats.equals(b[0]) and ((a.matches is None and b[1] is None) or a.matches.equals(b[1]))
+                fail_if(not same, f"chunk {index} of a run of {s.n} {s.unit}s gave other results in a fresh process "
+                                  f"that played the chunks last to first: the game keeps state between deals outside "
+                                  f"the round and match it is given (a module's cache, a counter on the game), so a "
+                                  f"run's results change with --jobs")
+
+
+FRESH = """
+import pickle, sys
+from simtool.pipeline.runner import play_chunk
+with open(sys.argv[1], "rb") as f:
+    specs = pickle.load(f)
+out = []
+for spec in specs:
+    played = {i: play_chunk(spec, i) for i in reversed(range(spec.n_chunks))}
+    out.append([(played[i].seats, played[i].matches) for i in sorted(played)])
+with open(sys.argv[1], "wb") as f:
+    pickle.dump(out, f)
+"""
+"""What :func:`played_fresh` runs in a new interpreter."""
+
+
+def played_fresh(specs: list[RunSpec], folder) -> list[list[tuple]]:
+    """Each run's chunks, played last to first in a new interpreter (on this one's ``sys.path``),
+    as ``(seats, matches)`` tables in chunk order."""
+    import os
+    import subprocess
+    import sys
+
+    path = folder / "fresh.pickle"
+    path.write_bytes(pickle.dumps(specs))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    done = subprocess.run([sys.executable, "-c", FRESH, str(path)], env=env, capture_output=True, text=True)
+    lines = done.stderr.strip().splitlines()
+    fail_if(done.returncode, f"a fresh process could not play the run: {lines[-1] if lines else done.returncode}")
+    return pickle.loads(path.read_bytes())
+
+
+CLOCK_MOVED = 1_000_003.123_457
+"""Seconds :func:`clock_moved` puts the clock forward: whole seconds, milliseconds and nanoseconds
+all change."""
+
+
+@contextmanager
+def clock_moved() -> Iterator[None]:
+    """The wall clocks of ``time`` and ``datetime`` read :data:`CLOCK_MOVED` seconds later: a game
+    seeding a generator of its own from the clock's second (``default_rng(int(time.time()))``)
+    dealt alike twice within one second, and passed every check."""
+    import datetime
+    import time
+
+    ns = int(CLOCK_MOVED * 1e9)
+    later = datetime.timedelta(seconds=CLOCK_MOVED)
+
+    class Datetime(datetime.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return super().now(tz) + later
+
+        @classmethod
+        def utcnow(cls):
+            return super().utcnow() + later
+
+        @classmethod
+        def today(cls):
+            return super().today() + later
+
+    class Date(datetime.date):
+        @classmethod
+        def today(cls):
+            return super().today() + later
+
+    with pytest.MonkeyPatch.context() as patch:
+        # the wall clock only, what a seed is taken from: the timers (monotonic, perf_counter) of
+        # the test process's other threads are not moved
+        patch.setattr(time, "time", lambda real=time.time: real() + CLOCK_MOVED)
+        patch.setattr(time, "time_ns", lambda real=time.time_ns: real() + ns)
+        for name in ("localtime", "gmtime"):
+            patch.setattr(time, name, lambda secs=None, real=getattr(time, name):
+                          real(time.time() if secs is None else secs))
+        patch.setattr(datetime, "datetime", Datetime)
+        patch.setattr(datetime, "date", Date)
+        yield
+
+
+def match_read_by_deal(game, p: int) -> str | None:
+    """The first field of round 1's state that differs dealt from the match after round 0 and
+    from a fresh match with the same generator, or ``None``; a copy of the match totals aside, which
+    the engine sets to each copy's own in a duplicate match."""
+    rules = default_rules(game)
+    match, fresh = game.new_match(30, p, rules), game.new_match(30, p, rules)
+    first = game.deal(np.random.default_rng(1), match, 0)
+    lineup = engine.Lineup([strategies.resolve("random", game.id)], np.zeros(p, np.int64))
+    game.end_round(match, engine.play_round(game, first, lineup, np.random.default_rng(2), context(game, 30)))
+    real, anew = (vars(game.deal(np.random.default_rng(3), m, 1)) for m in (match, fresh))
+
+    def totals(name: str) -> bool:
+        return all(isinstance(v, np.ndarray) and v.shape == m.totals.shape and np.array_equal(v, m.totals)
+                   for v, m in ((real.get(name), match), (anew.get(name), fresh)))
+
+    return next((name for name in sorted({*real, *anew})
+                 if not totals(name) and not same(real.get(name), anew.get(name))), None)
 
 
 def snapshot(obj) -> dict:
