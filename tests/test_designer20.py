@@ -1,0 +1,18 @@
+"""A game designer's read of the README and docs (designer20): what a sentence says must hold."""
+
+from pathlib import Path
+
+from simtool.analysis import ladder, verdicts
+
+
+def test_still_gaining_does_not_claim_at_least_a_point_of_an_interval_from_below_it():
+    # docs/review.md: still gaining when the doubling's gain is at least 1 point and surely above
+    # 0. Hearts with jack=on (make demo) read "still buys +5.5 points (0.3 to 11.2), at least 1":
+    # the interval beside it reaches 0.3, so "at least 1" read as false of the interval
+    said = verdicts.skill_verdict((5.0, 4.0, 6.0), (12.0, 8.0, 16.0), (5.5, 0.3, 11.2), 500).sentence
+    assert "still buys +5.5 points (0.3 to 11.2): surely above 0, and 1 point or more at its estimate" in said
+    assert "at least 1" not in said
+    rung = ladder.Rung(2, "pimc@samples=8", "pimc@samples=4", 0.30, 0.2502, 0.35, 0.25, 0.0, Path("."))
+    text = ladder.convergence(ladder.Ladder("kansas-city", 4, {}, "deal", [rung]))
+    assert text.startswith("Still gaining:") and "at least 1 point" not in text
+    assert text.endswith("(surely above fair, and 1 point or more at its estimate).")
