@@ -16,3 +16,24 @@ def test_still_gaining_does_not_claim_at_least_a_point_of_an_interval_from_below
     text = ladder.convergence(ladder.Ladder("kansas-city", 4, {}, "deal", [rung]))
     assert text.startswith("Still gaining:") and "at least 1 point" not in text
     assert text.endswith("(surely above fair, and 1 point or more at its estimate).")
+
+
+def test_the_tours_report_reads_folders_an_earlier_command_of_the_block_writes():
+    # README's and docs/cli.md's blocks ran 'simtool report runs/kc-a runs/kc-b', folders no
+    # command of the page writes: 'error: runs/kc-a is not a finished run folder: there is no such
+    # folder' for a designer pasting the tour. Each folder a report reads is now an earlier
+    # line's --out, or a cell of its --runs
+    import re
+    import shlex
+
+    root = Path(__file__).parents[1]
+    for doc in ("README.md", "docs/cli.md"):
+        block = next(b for b in re.findall(r"```sh\n(.*?)```", (root / doc).read_text(), re.S) if "simtool report" in b)
+        written: list[str] = []
+        for line in block.splitlines():
+            words = shlex.split(line.split("  #")[0])
+            if words[1:2] == ["report"]:
+                folders = words[2:words.index("-o")]
+                made = [f for f in folders if any(f == w or f.startswith(w + "/") for w in written)]
+                assert folders and made == folders, (doc, line)
+            written += [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("--out", "--runs")]
