@@ -37,3 +37,18 @@ def test_the_tours_report_reads_folders_an_earlier_command_of_the_block_writes()
                 made = [f for f in folders if any(f == w or f.startswith(w + "/") for w in written)]
                 assert folders and made == folders, (doc, line)
             written += [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("--out", "--runs")]
+
+
+def test_a_share_short_of_all_never_reads_all_and_no_doubt():
+    # docs/language.md: a share is shown to its first significant figure where a tenth would hide
+    # it, "never 0.0% (0.0–0.1), which reads as none and no doubt". The other end read so:
+    # `simtool run --game kansas-city --players 5 --seat 0=greedy --rule hands=p --unit match`
+    # (docs/cli.md) printed every one of 100,000 matches at 5 rounds "100.0% (100.0–100.0)",
+    # Wilson's lower end being 99.996%
+    from simtool import stats
+
+    low, high = stats.wilson_one(100_000, 100_000)
+    assert stats.fmt_rate(1.0, low, high) == "100.0% (99.996–100.0)"
+    assert stats.fmt_share(1.0, low, high) == "100.0% (99.996–100.0%)"
+    assert stats.percent(0.9997) == "99.97" and stats.percent(0.96) == "96.0" and stats.percent(1.0) == "100.0"
+    assert stats.fmt_rate(1.0, 0.207, 1.0) == "100.0% (20.7–100.0)"  # as before
