@@ -52,3 +52,22 @@ def test_a_share_short_of_all_never_reads_all_and_no_doubt():
     assert stats.fmt_share(1.0, low, high) == "100.0% (99.996–100.0%)"
     assert stats.percent(0.9997) == "99.97" and stats.percent(0.96) == "96.0" and stats.percent(1.0) == "100.0"
     assert stats.fmt_rate(1.0, 0.207, 1.0) == "100.0% (20.7–100.0)"  # as before
+
+
+def test_a_tuning_page_written_elsewhere_says_where_its_study_is(tmp_path, charts_undrawn):
+    # make demo writes its tuning's page to reports/tune.html, the study in runs/demo-tune: the page
+    # said "The study is in study.db next to this page ... runs under runs/", neither of which is there
+    import json
+
+    from simtool import tune
+    from simtool.reports import tune as page
+
+    config = tune.configure("kansas-city", ["pass_count=0..1"], ["overshoot=0.3"], trials=2, n=200, seed=5)
+    result = tune.tune(config, tmp_path / "runs" / "t", jobs=1)
+    assert json.loads((tmp_path / "runs" / "t" / "tune.json").read_text())["game"] == "kansas-city"
+    own = page.write(result, tmp_path / "runs" / "t" / "tune.html").read_text()
+    assert "The study is in study.db next to this page" in own  # beside it: as before
+    text = page.write(result, tmp_path / "reports" / "tune.html").read_text()
+    assert "next to this page" not in text
+    assert "The study is in ../runs/t/study.db, from this page" in text
+    assert "plain run folders under ../runs/t/runs/" in text
