@@ -71,3 +71,17 @@ def test_a_tuning_page_written_elsewhere_says_where_its_study_is(tmp_path, chart
     assert "next to this page" not in text
     assert "The study is in ../runs/t/study.db, from this page" in text
     assert "plain run folders under ../runs/t/runs/" in text
+
+
+def test_the_examples_leave_make_demos_pages_alone():
+    # docs/cli.md's 'simtool restrict ... --report reports/restrict.html' replaced the page make demo
+    # writes there (Kansas City and Out-Trumped with the kitty bid) with one of Kansas City alone
+    import re
+
+    root = Path(__file__).parents[1]
+    demo = set(re.findall(r"--out (reports/\S+\.html)|--report (reports/\S+\.html)", (root / "Makefile").read_text()))
+    pages = {a or b for a, b in demo}
+    assert pages == {"reports/balance.html", "reports/duplicate.html", "reports/restrict.html", "reports/tune.html"}
+    for doc in ("README.md", "docs/cli.md"):
+        for block in re.findall(r"```sh\n(.*?)```", (root / doc).read_text(), re.S):
+            assert not {p for p in pages if re.search(rf"(-o|--out|--report) {re.escape(p)}\b", block)}, doc
