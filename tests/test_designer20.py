@@ -85,3 +85,30 @@ def test_the_examples_leave_make_demos_pages_alone():
     for doc in ("README.md", "docs/cli.md"):
         for block in re.findall(r"```sh\n(.*?)```", (root / doc).read_text(), re.S):
             assert not {p for p in pages if re.search(rf"(-o|--out|--report) {re.escape(p)}\b", block)}, doc
+
+
+def test_a_pages_verdicts_stand_beside_their_own_thresholds(tmp_path, charts_undrawn):
+    # make demo's reports/restrict.html and a ladder's page showed restricted play's and the
+    # ladder's verdicts ("a rule nobody needs to think about", "every rung beats the one below")
+    # over a legend of the seats' and rates' thresholds alone, verdicts they do not show
+    import simtool
+    from simtool.reports import balance
+
+    _, ladder_runs = simtool.ladder.climb("black-white", tmp_path / "lad", n=200, seed=1, jobs=1,
+                                          rungs=["random", "balance"])
+    _, restricted = simtool.restrict.measure("kansas-city", tmp_path / "res", n=200, seed=1, jobs=1,
+                                             restrictions=["no-upgrade"])
+    run = tmp_path / "run"
+    simtool.run("black-white", n=200, seed=1, jobs=1, out=run)
+
+    def legend(paths) -> str:
+        html = balance.write([Path(p) for p in paths], tmp_path / f"{len(paths)}-{Path(paths[0]).parent.name}.html")
+        return html.read_text().split('<section class="verdicts"', 1)[1].split("</section>", 1)[0]
+
+    seats, rung, cost = "Seats: fair when", "Skill ladder: a rung pays when", "Restricted play: a restriction whose"
+    ladder_page, restrict_page, run_page = legend(ladder_runs), legend(restricted), legend([run])
+    assert rung in ladder_page and seats not in ladder_page and cost not in ladder_page
+    assert "cost&#39;s 95% interval lies within ± 1 point" in restrict_page or \
+        "cost's 95% interval lies within ± 1 point" in restrict_page
+    assert seats not in restrict_page and rung not in restrict_page
+    assert seats in run_page and rung not in run_page and cost not in run_page
