@@ -513,8 +513,13 @@ def shown_decimals(x: float, digits: int = 1) -> int:
     0.03% over 1e6 deals printed "0.0% (0.0–0.0)": none at all, and no doubt of it)."""
     v = abs(100 * x)
     # below 1e-9 points (a share of 1 in 1e11): a bound's rounding error (Wilson's 1e-17 at 0), no share
-    if v < 1e-9 or not math.isfinite(v) or round(v, digits) != 0:
+    if v < 1e-9 or not math.isfinite(v):
         return digits
+    if round(v, digits) != 0:
+        # the same at the other end: 100,000 of 100,000 matches read "100.0% (100.0–100.0)", all
+        # and no doubt, where Wilson's lower end is 99.996%
+        short = 100 - v
+        return shown_decimals(short / 100, digits) if short >= 1e-9 and round(v, digits) == 100 else digits
     places = -math.floor(math.log10(v))
     # 0.00096 rounds up to 0.001 at its first figure's place: one place fewer, else "0.0010"
     return places - 1 if round(v, places) >= 10.0 ** (1 - places) else places

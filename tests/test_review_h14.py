@@ -74,7 +74,8 @@ def test_the_skill_verdicts_doubling_end_near_0_shows_the_side_that_decides_stil
     def said(low: float) -> str:
         return verdicts.skill_verdict((5.0, 4.0, 6.0), (12.0, 8.0, 16.0), (2.0, low, 3.98), 500).sentence
 
-    assert "Doubling the search's samples still buys +2.0 points (0.02 to 4.0), at least 1" in said(0.02)
+    assert ("Doubling the search's samples still buys +2.0 points (0.02 to 4.0): surely above 0, and 1 point or "
+            "more at its estimate") in said(0.02)
     assert "Doubling the search's samples buys +2.0 points (-0.02 to 4.0), not surely under 1" in said(-0.02)
 
 

@@ -255,7 +255,8 @@ def convergence(ladder: Ladder) -> str:
     if flag:
         return f"Converged: {gain}, under {100 * GAIN:.0f} point with 95% confidence: more search buys almost nothing."
     if flag is False:
-        return f"Still gaining: {gain}: a larger budget still pays (at least {100 * GAIN:.0f} point)."
+        return (f"Still gaining: {gain}: a larger budget still pays (surely above fair, and "
+                f"{100 * GAIN:.0f} point or more at its estimate).")
     return (f"Not yet clear whether the search has converged: {gain}; the interval reaches both "
             f"below and above {100 * GAIN:.0f} point: play more deals.")
 

@@ -536,8 +536,11 @@ def skill_verdict(over_heuristic: tuple[float, float, float], over_random: tuple
             sentence += (f" Doubling the search's samples buys {buys}, under {CONVERGED_POINTS:g}: the search "
                          f"has converged.")
         elif state is False:
-            sentence += (f" Doubling the search's samples still buys {buys}, at least {CONVERGED_POINTS:g}: "
-                         f"stronger play gains more, so this is a lower bound.")
+            # the rule is on the estimate and the lower end apart: "at least 1" beside "(0.3 to 11.2)"
+            # read as a claim on the whole interval
+            sentence += (f" Doubling the search's samples still buys {buys}: surely above 0, and "
+                         f"{CONVERGED_POINTS:g} point or more at its estimate: stronger play gains more, "
+                         f"so this is a lower bound.")
         else:
             sentence += (f" Doubling the search's samples buys {buys}, not surely under {CONVERGED_POINTS:g}: "
                          f"stronger play may gain more, so this is a lower bound.")

@@ -5,6 +5,7 @@ effect on each objective, and every trial."""
 from __future__ import annotations
 
 import functools
+import os
 import re
 from datetime import UTC, datetime
 from importlib.metadata import version
@@ -125,8 +126,9 @@ def figure_words(config) -> str:
     return "; ".join(said)
 
 
-def render(s: dict, title: str | None = None) -> str:
-    """The page of a tuning's summary (``simtool.commands.tune.summary``)."""
+def render(s: dict, title: str | None = None, where: str = ".") -> str:
+    """The page of a tuning's summary (``simtool.commands.tune.summary``); ``where``: the tuning's
+    folder from the page's folder ("." where the page lies in it, as ``tune.html`` does)."""
     config, trials, folder = s["config"], s["trials"], s["folder"]
     done = trials.filter(pl.col("state") == "COMPLETE")
     if done.height == 0:
@@ -177,7 +179,7 @@ def render(s: dict, title: str | None = None) -> str:
         sampler=s["sampler"], findings=findings, recommendation=s["recommendation"],
         confirmed=confirmed, again=again, charts=charts,
         units="matches" if config.unit == "match" else f"{config.unit}s",
-        rows=rows, total=trials.height, complete=done.height, figures=figure_words(config),
+        rows=rows, total=trials.height, where=where, complete=done.height, figures=figure_words(config),
         fixed=", ".join(f"{k}={v}" for k, v in options.named(game, config.rules).items()) or "none",
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
 
@@ -199,4 +201,6 @@ def dealing(game, config) -> list[str]:
 def write(s: dict, out: str | Path, title: str | None = None) -> Path:
     """Write the report of the tuning summary ``s`` atomically (a reader never sees half a page)."""
     check_output(out, [Path(s["folder"])], "tune", "report")
-    return write_page(Path(out), render(s, title))
+    # a --report elsewhere (make demo's reports/tune.html) said "study.db next to this page"
+    where = os.path.relpath(Path(s["folder"]).resolve(), Path(out).resolve().parent)
+    return write_page(Path(out), render(s, title, where))
