@@ -1051,7 +1051,8 @@ def _tune_table(result: dict) -> Table:
     config = result["config"]
     again = result["confirmed"][0]["n"] if result["confirmed"] else config.n
     t = Table(title=f"Tuning {config.game} {config.players}p, seed {config.seed}, {result['sampler']} sampler: "
-                    f"the best trials and the sheet's defaults re-measured on {again:,} fresh {config.unit}s "
+                    f"the best trials and the sheet's defaults re-measured on {again:,} fresh "
+                    f"{'matches' if config.unit == 'match' else 'deals'} "
                     f"(95% intervals)", title_justify="left")
     for col in ("settings", *config.vary, *config.objectives):
         t.add_column(col, justify="right")

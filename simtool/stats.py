@@ -726,9 +726,12 @@ def paired_difference(a, b) -> tuple[float, float]:
 def alike(diff) -> bool:
     """Whether paired differences, two or more, are one amount other than 0 in every unit, to
     rounding: a mean score of three seats fell by [-1.0000000000000009, -1.0], as thirds add up,
-    and its normal interval of width 1e-16 read "-1.0000 ± 0.0000" (:func:`alike_interval`)."""
+    and its normal interval of width 1e-16 read "-1.0000 ± 0.0000" (:func:`alike_interval`). The
+    rounding is float32's where shares come from a run's tables (``win`` is stored so): a sixth
+    lost in each of three deals, 1/2 - 1/3, 1/3 - 1/6 and 1/6 - 0, reads 0.16666666 to
+    0.16666667, 1.5e-8 apart; shares a tie can split differ by 1/60 or more."""
     diff = np.asarray(diff, float)
-    tiny = 1e-9 * max(1.0, float(np.abs(diff).max(initial=0.0)))
+    tiny = 1e-6 * max(1.0, float(np.abs(diff).max(initial=0.0)))
     return len(diff) > 1 and float(np.ptp(diff)) <= tiny < abs(float(diff.mean()))
 
 

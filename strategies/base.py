@@ -180,8 +180,15 @@ class Strategy:
         # ("kansas-city") without its comma is a string: read as its letters, it played any game
         # whose id is a piece of it, and isolated (sent as a list of letters) none
         games = self.games
-        object.__setattr__(self, "games", (games,) if isinstance(games, str) else None if games is None
-                           else tuple(games))
+        if games is not None and not isinstance(games, str):
+            try:
+                games = tuple(games)
+            except TypeError:
+                games = (games,)
+            if not all(isinstance(g, str) for g in games):
+                raise TypeError(f"strategy '{self.name}': games must be game ids (text, as `simtool "
+                                f"games` lists them) or None for any game, not {self.games!r}")
+        object.__setattr__(self, "games", (games,) if isinstance(games, str) else games)
 
     def relative_cost(self) -> float:
         """Work per deal relative to a plain heuristic (1): a run's chunks shrink by it, so that a

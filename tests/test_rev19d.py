@@ -107,3 +107,12 @@ def test_a_strategy_made_directly_with_one_game_as_text_plays_that_game_alone():
     assert made.games == ("kansas-city",) and made.plays("kansas-city") and not made.plays("kansas")
     assert Strategy("y", lambda view, rng: None, "any", games=None).games is None
     assert Strategy("z", lambda view, rng: None, "two", games=["hearts", "trickster"]).games == ("hearts", "trickster")
+
+
+@pytest.mark.parametrize("games", [5, [5], ("hearts", None)])
+def test_a_strategy_whose_games_are_not_game_ids_is_refused_with_what_they_must_be(games):
+    # games=5 ended in "'int' object is not iterable", which names neither the field nor the fix
+    from strategies.base import Strategy
+
+    with pytest.raises(TypeError, match=r"strategy 'x': games must be game ids .* or None for any game"):
+        Strategy("x", lambda view, rng: None, "bad", games=games)

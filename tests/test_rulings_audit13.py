@@ -318,9 +318,23 @@ def assert_matches_agree(game, p, reference, n_engine, n_reference, rules=None, 
         assert (np.abs(z) < N_SIGMA).all(), (name, a.mean(axis=0), b.mean(axis=0), z)
 
 
+# As few matches (deals) per statistical test as keep what it catches. Under random play the seats
+# are alike, so a ruling that only moves who leads or deals (a later round's leader in any game,
+# Kansas City's pass direction or count, Trickster's passing, Out-Trumped's floor) moves no seat's
+# means: broken in a scratch copy of the references, none reached 3.5 SE at the sizes played before
+# (up to four times these). What they catch is a match's length and what a rule changes for every
+# seat; broken in a scratch copy of the engine, these tests fail at these sizes by: Black & White
+# without tie-break rounds 11.7, 9.8 and 11.9 SE (2, 3, 4 players), Nine Lives' life piles left in
+# the deck 7.9 and 8.2 (2 and 5 players), Out-Trumped's dealer fixed 11.1 (2 players, bid kitty),
+# Kansas City's trick limit one more 15 to 25, matches and single deals. The cases with less to
+# spare play as before: Nine Lives at 3 players (the Kittykeeper reset every round: 5.8 SE),
+# Hearts (its pass cycle, reference side: 3.5) and the Out-Trumped, Trickster and Nine Lives single
+# deals (Out-Trumped's follow or wild rule swapped, reference side: 5 to 9).
+
+
 @pytest.mark.parametrize("p", [2, 3, 4])
 def test_black_white_matches_agree_with_the_rulings(p):
-    assert_matches_agree("black-white", p, bw_match, 20_000, 3000)
+    assert_matches_agree("black-white", p, bw_match, 10_000, 1500)
 
 
 @pytest.mark.parametrize("p", [2, 4])
@@ -338,29 +352,29 @@ def test_black_white_deals_agree_with_the_rulings(p):
 
 @pytest.mark.parametrize("p,rules", [(4, {}), (5, {"hands": "p", "pass_count": 1}), (4, {"pass_count": 0})])
 def test_kansas_city_matches_agree_with_the_rulings(p, rules):
-    assert_matches_agree("kansas-city", p, kc_match, 6000, 600, rules, **rules)
+    assert_matches_agree("kansas-city", p, kc_match, 1500, 150, rules, **rules)
 
 
 @pytest.mark.parametrize("p", [3, 5])
 def test_trickster_matches_agree_with_the_rulings(p):
-    assert_matches_agree("trickster", p, tr_match, 6000, 600)
+    assert_matches_agree("trickster", p, tr_match, 1500, 150)
 
 
-@pytest.mark.parametrize("p,rules", [
-    (4, {}),
-    (2, {"follow": "literal", "kitty": "bid"}),
-    (6, {"kitty": "low-card", "wild": "no-trump"}),
-    (3, {"goal": 1}),
+@pytest.mark.parametrize("p,rules,n", [
+    (4, {}, 1250),
+    (2, {"follow": "literal", "kitty": "bid"}, 2500),
+    (6, {"kitty": "low-card", "wild": "no-trump"}, 1250),
+    (3, {"goal": 1}, 1250),
 ])
-def test_out_trumped_matches_agree_with_the_rulings(p, rules):
-    assert_matches_agree("out-trumped", p, ot_match, 5000, 500, rules, **rules)
+def test_out_trumped_matches_agree_with_the_rulings(p, rules, n):
+    assert_matches_agree("out-trumped", p, ot_match, n, n // 10, rules, **rules)
 
 
-@pytest.mark.parametrize("p,rules", [(2, {}), (5, {"lives_to_end": 5}), (4, {"lives_to_end": 1}),
-                                     (3, {"ranks": 4, "lives_to_end": 3})])
-def test_nine_lives_matches_agree_with_the_rulings(p, rules):
+@pytest.mark.parametrize("p,rules,n", [(2, {}, 4500), (5, {"lives_to_end": 5}, 4500), (4, {"lives_to_end": 1}, 1500),
+                                       (3, {"ranks": 4, "lives_to_end": 3}, 6000)])
+def test_nine_lives_matches_agree_with_the_rulings(p, rules, n):
     kw = {"lives": rules.get("lives_to_end", 9), "ranks": rules.get("ranks", 9)}
-    assert_matches_agree("nine-lives", p, nl_match, 6000, 800, rules, **kw)
+    assert_matches_agree("nine-lives", p, nl_match, n, n * 2 // 15, rules, **kw)
 
 
 @pytest.mark.parametrize("p,rules", [(4, {"goal": 30}), (3, {"goal": 40}), (5, {"goal": 30, "moon": "subtract"})])
@@ -415,8 +429,8 @@ def test_kansas_city_deals_agree_with_the_reference_at_other_pass_counts(p, pass
     from .reference_kansas_city import random_deal
 
     rng = random.Random(p * 10 + passes)
-    ref = [random_deal(rng, p, passes) for _ in range(2500)]
-    seats = play_chunk(spec("kansas-city", p, n=30_000, chunk=30_000, seed=31, rules={"pass_count": passes}), 0).seats
+    ref = [random_deal(rng, p, passes) for _ in range(625)]
+    seats = play_chunk(spec("kansas-city", p, n=7500, chunk=7500, seed=31, rules={"pass_count": passes}), 0).seats
     assert_matches_reference(seats.with_columns(pl.col("overshoot") > 0), ref,
                              ("tricks", "upgrades", "fours", "score", "overshoot"))
 

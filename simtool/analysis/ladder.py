@@ -30,7 +30,7 @@ import polars as pl
 
 from simtool import stats
 from simtool.analysis.restrict import paired_cost
-from simtool.analysis.verdicts import signed_points, span
+from simtool.analysis.verdicts import reaches, signed_points, span
 from simtool.errors import SimtoolError
 from simtool.pipeline.folders import collect, load, other_deals, read_meta
 
@@ -234,7 +234,7 @@ def converged(ladder: Ladder) -> bool | None:
         return None
     if top.high < top.fair + GAIN:
         return True
-    if top.share >= top.fair + GAIN and top.low > top.fair:
+    if reaches(top.share - top.fair, GAIN) and top.low > top.fair:
         return False
     return None
 

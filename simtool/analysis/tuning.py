@@ -175,7 +175,7 @@ def front_text(config, chosen: list[dict], base: dict | None) -> str:
         last = ""
     elif wins:
         last = f" {wins[0]} is clearly better than the sheet on some objective and worse on none."
-    elif unclear == len(chosen):
+    elif unclear == sum(c is not base for c in chosen):  # the sheet's own place on the front is no rival
         last = " None can be told from the sheet at this budget" + telling(config, chosen, base) + "."
     else:
         last = (" None is clearly better than the sheet on one objective without being worse on "

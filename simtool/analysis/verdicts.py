@@ -72,6 +72,14 @@ def stated(words: Sequence[str], thresholds: Sequence[float]) -> dict[str, float
     return dict(zip(words[1:], thresholds, strict=True))
 
 
+def reaches(value: float, threshold: float) -> bool:
+    """``value >= threshold`` for an estimate, one on the threshold but for binary rounding
+    included (the band above holds it, as :func:`fixed` shows it there): 1,344 wins of 6,400
+    deals at 5 players are 21% of win share, exactly 1 point over the fair 20%, yet
+    ``0.21 - 0.2`` is 0.009999999999999981 and ``0.2 + 0.01`` is 0.21000000000000002."""
+    return value >= threshold or math.isclose(value, threshold, rel_tol=1e-9, abs_tol=1e-12)
+
+
 def band(value: float, thresholds: Sequence[float]) -> int:
     """The band of ``value``: how many thresholds it reaches (a value on one is in the band above)."""
     return sum(value >= t for t in thresholds)
@@ -482,7 +490,7 @@ def convergence_state(doubling: tuple[float, float, float] | None) -> bool | Non
     value, low, high = doubling
     if high < CONVERGED_POINTS:
         return True
-    if value >= CONVERGED_POINTS and low > 0:
+    if reaches(value, CONVERGED_POINTS) and low > 0:
         return False
     return None
 
@@ -770,7 +778,7 @@ def crossed(before: float, after: float, thresholds: Sequence[float]) -> float |
     low, high = sorted((before, after))
     if not (math.isfinite(low) and math.isfinite(high)):
         return None
-    return next((t for t in thresholds if low < t <= high), None)
+    return next((t for t in thresholds if not reaches(low, t) and reaches(high, t)), None)
 
 
 RESTRICTION_THRESHOLDS = (1.0,)

@@ -34,6 +34,7 @@ from simtool import games, options, stats
 from simtool.analysis import game_tables, labels, ratings, summary, tension, verdicts
 from simtool.analysis import ladder as ladders
 from simtool.analysis import of as analysis_of
+from simtool.analysis.review import PAIRED_LEAST
 from simtool.errors import SimtoolError, bad, option, os_problem
 from simtool.games import ROUND_CAP
 from simtool.pipeline.folders import collect, dealt_alike, load, other_deals, read_meta, read_regular, write_together
@@ -815,7 +816,10 @@ class Comparison:
         if median < 0.05:
             return (f" Pairing gained little here (intervals {_narrower(median)} at the median than between "
                     "independent runs): the two rule sets do not share much of each deal's luck.")
-        span = (f"{100 * gains.min():.0f}–{100 * gains.max():.0f}% narrower" if gains.min() >= 0
+        low, high = f"{100 * gains.min():.0f}", f"{100 * gains.max():.0f}"
+        # one figure paired, or all alike: "79–79% narrower" read as a range
+        span = (f"{high}% narrower" if gains.min() >= 0 and low == high
+                else f"{low}–{high}% narrower" if gains.min() >= 0
                 else f"from {_narrower(gains.min())} to {_narrower(gains.max())}")
         return f" Pairing made the intervals {span} than between independent runs (median {100 * median:.0f}%)."
 
@@ -885,7 +889,7 @@ def compare(runs: list[Analysis]) -> Comparison:
     paired = [j is not None and other_deals(runs[j].meta, r.meta) is None
               for j, r in zip(references, runs[1:], strict=True)]
     names = list(dict.fromkeys(name for r in runs for name in r.figures))
-    rows, gains = [], [[] for _ in runs[1:]]
+    rows, gains, unpaired = [], [[] for _ in runs[1:]], [[] for _ in runs[1:]]
     for name in names:
         cells, diffs = [], []
         for r in runs:
@@ -901,7 +905,15 @@ def compare(runs: list[Analysis]) -> Comparison:
             shown = show_change(d, low, high, f.percent)
             if pair and f.per_row is not None and first.per_row is not None:
                 loose = (high - low) / 2
-                d, h, ends, count = paired_change(f, first)
+                paired_d, h, ends, count, moved = paired_change(f, first)
+                if ends is None and moved < PAIRED_LEAST:
+                    # the review's rule: a normal interval of a few nonzero differences among many
+                    # zeros is too narrow; a rule that moved no deal's overshoot read "0.0 pts ± 0.0
+                    # pts" of 20,000 deals, certain, and 4 deals that moved "+0.01 pts ± 0.01 pts"
+                    unpaired[i].append(name)
+                    diffs.append((f"Δ from run {j + 1}: {shown}", change_class(f, first, low, high)))
+                    continue
+                d = paired_d
                 low, high, shown = d - h, d + h, show_change(d, d - h, d + h, f.percent)
                 if ends is not None:
                     (low, high), h = ends, (ends[1] - ends[0]) / 2
@@ -924,16 +936,27 @@ def compare(runs: list[Analysis]) -> Comparison:
             c.notes.append(f"Run {k} has the seed, n, players, chunks and versions of run {j + 1}, but its rules "
                            f"deal other cards ({rules_apart(runs[j].meta, r.meta)}), so it shares no deal with it: "
                            f"the difference is paired deal by deal all the same, where only the random "
-                           f"numbers the two deals share, not their cards, can narrow it.{c.gain_text(k)}")
+                           f"numbers the two deals share, not their cards, can narrow it."
+                           f"{_unpaired_text(unpaired[k - 2], r.unit)}{c.gain_text(k)}")
         elif pair:
             c.notes.append(f"Run {k} shares its deals with run {j + 1} (same seed, n, players, chunks and "
                            f"versions): the "
-                           f"difference is paired deal by deal.{c.gain_text(k)}")
+                           f"difference is paired deal by deal.{_unpaired_text(unpaired[k - 2], r.unit)}"
+                           f"{c.gain_text(k)}")
         else:
             c.notes.append(f"Run {k} does not share its deals with run {j + 1} ({other_deals(runs[j].meta, r.meta)}): "
                            f"the difference is between independent samples (each end of its interval from the two "
                            f"runs' own intervals on that side).")
     return c
+
+
+def _unpaired_text(names: list[str], unit: str) -> str:
+    """The rows of a paired comparison taken as independent, in a sentence (none: nothing)."""
+    if not names:
+        return ""
+    return (f" Where the two runs differ in fewer than {PAIRED_LEAST} {unit} ({'; '.join(names)}), a paired "
+            f"interval would be too narrow (± 0 where none differs), so those Δ take each end from the two "
+            f"runs' own intervals, as between independent samples.")
 
 
 def rules_apart(a: dict, b: dict) -> str:
@@ -942,10 +965,11 @@ def rules_apart(a: dict, b: dict) -> str:
                      for k in dict.fromkeys([*a["rules"], *b["rules"]]) if a["rules"].get(k) != b["rules"].get(k))
 
 
-def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[float, float] | None, int]:
+def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[float, float] | None, int, int]:
     """The difference of two runs' figures on the same deals, paired deal by deal, its 95%
     half-width, the ends of its interval where it is the same in every deal (else ``None``:
-    the difference ± the half-width), and the deals it is taken over. Under ``--duplicate`` a
+    the difference ± the half-width), the deals it is taken over and those whose values
+    differ. Under ``--duplicate`` a
     deal's copies are one unit (they share their cards, so their differences move together):
     each deal's mean difference is one value, where taking every copy as a unit of its own made
     the interval up to sqrt(players) times too narrow."""
@@ -960,8 +984,9 @@ def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[fl
         # score that fell alike, "-1.250 ± 0.000", clearly changed. Each difference lies within
         # ± 1 (a share) or ± the spread of the values seen (as restricted play's score change)
         seen = np.concatenate([after.per_row[both], before.per_row[both]])
-        return d, h, stats.alike_interval(d, len(diff), 1.0 if after.percent else float(np.ptp(seen))), len(diff)
-    return d, h, None, len(diff)
+        return (d, h, stats.alike_interval(d, len(diff), 1.0 if after.percent else float(np.ptp(seen))), len(diff),
+                len(diff))
+    return d, h, None, len(diff), int(np.count_nonzero(diff))
 
 
 def run_label(r: Analysis) -> str:

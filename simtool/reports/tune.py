@@ -114,7 +114,9 @@ def figure_words(config) -> str:
                 "skill": f"{config.strong}'s win share per seat at one seat among {config.weak} (fair: "
                          f"1/{config.players})",
                 "match_rounds": "the mean rounds of a match that reached the game's end"}.get(
-            o.figure, f"the game's rate {o.figure}, a share of {config.unit}s, seats pooled")
+            # a match run's rate is of its seats' rounds, as its hazard verdict says it
+            o.figure, f"the game's rate {o.figure}, a share of "
+                      f"{'rounds of matches' if config.unit == 'match' else 'deals'}, seats pooled")
         unit = ("rounds" if o.figure == "match_rounds" else
                 "a fraction: 0.031 is 3.1 points of win share" if o.figure in ("seat_spread", "first_seat_edge")
                 else "a fraction: 0.509 is 50.9%")
