@@ -2059,9 +2059,16 @@ def _duplicate_deal(game: Game, rng, n: int, p: int, rules: dict, rnd: int, mark
     state, repeated alike, to find the fields a deal copies them into (:func:`_own_totals`)."""
     fresh = game.new_match(n // p, p, rules)
     if marked:
-        fresh.totals[...] = np.arange(1, fresh.totals.size + 1).reshape(fresh.totals.shape)
+        fresh.totals[...] = np.arange(MARKS, MARKS + fresh.totals.size).reshape(fresh.totals.shape)
     state = _copy(game.deal(rng, fresh, rnd), "repeat", p)
     return (state, np.repeat(fresh.totals, p, axis=0)) if marked else state
+
+
+MARKS = 10_007
+"""The first mark :func:`_duplicate_deal` puts in a fresh match's totals: from 1, a batch of one
+match marked its seats 1, 2, ... p, as a round state's field of the seats' weights or places
+holds them in every deal, and that field was taken for a copy of the totals and overwritten. A
+chunk's marks end below 32,768 (16,384 rows of matches), so a deal's copy into int16 keeps them."""
 
 
 def _own_totals(state, marks: np.ndarray, totals: np.ndarray) -> None:

@@ -3,7 +3,12 @@ matches' own totals. Each test failed on the code before its fix."""
 
 from __future__ import annotations
 
-from .test_hostile22 import HASHED
+import sys
+
+import pytest
+
+from .test_hardening_round5 import TOY
+from .test_hostile22 import DEALT, HASHED, LEADER, SCORED
 
 
 def test_a_game_dealing_by_a_strings_hash_fails_the_suite_under_a_fixed_hash_seed(pytester, monkeypatch):
@@ -21,3 +26,32 @@ def test_a_game_dealing_by_a_strings_hash_fails_the_suite_under_a_fixed_hash_see
     assert done.ret == 1, done.outlines[-5:]
     said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
     assert said and all("gave other results in a fresh process" in line for line in said), said
+
+
+# a field of the seats' weights 1, 2, 3 (not the match totals), which the play checks
+WEIGHTED = TOY.replace(LEADER, LEADER + "    weight: np.ndarray = None\n").replace(
+    DEALT, DEALT[:-1] + ", np.tile(np.arange(1, p + 1), (n, 1)))").replace(
+    SCORED, '        if not (s.weight == np.arange(1, s.p + 1)).all():\n'
+            '            raise ValueError(f"weights {s.weight[0]} overwritten")\n'
+            '        return {"score": s.tricks * s.weight + s.banks,')
+
+
+@pytest.mark.parametrize("n", [1, 10])
+def test_a_duplicate_match_alone_in_its_batch_keeps_a_field_of_small_numbers(tmp_path, monkeypatch, n):
+    """A duplicate match's round state takes each copy's totals in the fields equal to the fresh
+    match's marks; the marks were 1, 2, ... p for a batch of one match (--n 1, or a run's last
+    chunk of one match), so a field holding 1..p in every deal (the seats' weights) was taken for
+    the totals and overwritten: 'game 'climb' ... raised ValueError: weights [0 0 0] overwritten'."""
+    import importlib
+
+    import simtool
+    from simtool import games
+
+    (tmp_path / "weighted_game.py").write_text(WEIGHTED)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, importlib.import_module("weighted_game").GAME))
+    try:
+        r = simtool.run("climb", n=n, unit="match", duplicate=True, strategy="random", seed=2, jobs=1)
+    finally:
+        sys.modules.pop("weighted_game", None)
+    assert r.matches.height == n * 3 * 3 and r.seats["round"].max() == 1
