@@ -2078,7 +2078,10 @@ def _own_totals(state, marks: np.ndarray, totals: np.ndarray) -> None:
     showed totals of 0 in every round. A field that only starts at 0 (points taken this hand)
     is not one of them."""
     for name, value in list(getattr(state, "__dict__", {}).items()):
-        if isinstance(value, np.ndarray) and value.shape == marks.shape and np.array_equal(value, marks):
+        # compared in the field's own type, as a deal's astype wraps them: an int8 copy of the
+        # totals held the marks wrapped and was left so; not a flag, which any mark would set
+        if (isinstance(value, np.ndarray) and value.shape == marks.shape and value.dtype.kind in "iuf"
+                and np.array_equal(value, marks.astype(value.dtype))):
             setattr(state, name, totals.astype(value.dtype))
 
 

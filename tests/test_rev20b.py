@@ -55,3 +55,33 @@ def test_a_duplicate_match_alone_in_its_batch_keeps_a_field_of_small_numbers(tmp
     finally:
         sys.modules.pop("weighted_game", None)
     assert r.matches.height == n * 3 * 3 and r.seats["round"].max() == 1
+
+
+# the match totals copied into int8 (a game to 100 points), checked by the play: before a round
+# of climb no seat holds more than 8 points
+NARROW = TOY.replace(LEADER, LEADER + "    totals: np.ndarray = None\n").replace(
+    "        return State(p, h,", "        seen = match.totals.astype(np.int8)\n        return State(p, h,").replace(
+    DEALT, DEALT[:-1] + ", seen)").replace(
+    SCORED, '        if s.totals.min() < 0 or s.totals.max() > 8:\n'
+            '            raise ValueError(f"totals {s.totals[0]} before the round")\n' + SCORED)
+
+
+@pytest.mark.parametrize("n", [1, 50])
+def test_a_duplicate_match_finds_the_totals_copied_into_a_narrower_type(tmp_path, monkeypatch, n):
+    """A deal copying the match totals into int8 passes the suite (the copy equals the totals);
+    the engine looked for the marks themselves, which int8 holds only up to 127: 50 matches (150
+    marks) left that field the wrapped marks ('raised ValueError: totals [-128 -127 -126] before
+    the round'), where the copies' own totals belong (at 10,007 on, any batch)."""
+    import importlib
+
+    import simtool
+    from simtool import games
+
+    (tmp_path / "narrow_game.py").write_text(NARROW)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, importlib.import_module("narrow_game").GAME))
+    try:
+        r = simtool.run("climb", n=n, unit="match", duplicate=True, strategy="random", seed=2, jobs=1)
+    finally:
+        sys.modules.pop("narrow_game", None)
+    assert r.matches.height == n * 3 * 3 and r.seats["round"].max() == 1
