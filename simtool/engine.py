@@ -1233,11 +1233,24 @@ def _views_own(view: type, exc: BaseException) -> str | None:
     one of its fields, or ``None``: a view field of a game of another package that failed was
     reported as the strategy's error ("strategy 'high' raised AttributeError"). A ``__getattr__``
     answering a name the view does not have is the reader's slip, not the view's."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
+    tb, ran = exc.__traceback__, []
+    while tb is not None:
+        ran.append(tb.tb_frame.f_code)
         tb = tb.tb_next
-    if tb is None or tb.tb_frame.f_code.co_name == "__getattr__":
+    if not ran or ran[-1].co_name == "__getattr__":
         return None
+    for cls in view.__mro__:
+        if cls.__module__.startswith("simtool."):
+            continue
+        # a frame of the class's own code (its methods, properties and fields' readers, what they
+        # define), not any of its file: a heuristic kept beside the game that raised in its own
+        # code was taken for the view
+        own = {getattr(getattr(v, "read", getattr(v, "fget", v)), "__code__", None) for v in vars(cls).values()}
+        where = getattr(sys.modules.get(cls.__module__), "__file__", None)
+        if any(code in own or (where and code.co_qualname.startswith(f"{cls.__qualname__}.")
+                               and os.path.realpath(code.co_filename) == os.path.realpath(where)) for code in ran):
+            return f"{cls.__module__}.{cls.__qualname__}"
+    return None
     where = os.path.realpath(tb.tb_frame.f_code.co_filename)
     for cls in view.__mro__:
         module = sys.modules.get(cls.__module__)

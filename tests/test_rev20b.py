@@ -85,3 +85,75 @@ def test_a_duplicate_match_finds_the_totals_copied_into_a_narrower_type(tmp_path
     finally:
         sys.modules.pop("narrow_game", None)
     assert r.matches.height == n * 3 * 3 and r.seats["round"].max() == 1
+
+
+# the designer's heuristic kept in the game's own module, with a bug of its own
+SAME_FILE = TOY + '''
+
+def buggy(view, rng):
+    return {"discard": 0}[view.kind + "s"]  # the heuristic's own bug
+'''
+
+
+def test_a_heuristic_in_the_games_own_file_keeps_its_own_error(tmp_path, monkeypatch):
+    """A strategy raising in its own code was taken for the game's view wherever it sat in the
+    file of the game's view class (a designer's heuristic beside the game, as an installed
+    package's entry point may name it): "game 'climb''s view (same_file.ClimbView) raised
+    KeyError: 'discards' while strategy 'buggy' read it", though no view code ran."""
+    import importlib
+
+    import numpy as np
+
+    import strategies
+    from simtool import engine
+    from simtool.errors import StrategyError
+    from simtool.testing import suite
+
+    (tmp_path / "same_file.py").write_text(SAME_FILE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        module = importlib.import_module("same_file")
+        game = module.GAME
+        state = game.deal(np.random.default_rng(1), game.new_match(10, 3, suite.default_rules(game)), 0)
+        lineup = engine.Lineup([strategies.Strategy("buggy", module.buggy, "")], np.zeros(3, np.int64))
+        with pytest.raises(StrategyError) as caught:
+            engine.play_round(game, state, lineup, np.random.default_rng(2), suite.context(game, 10))
+    finally:
+        sys.modules.pop("same_file", None)
+    said = str(caught.value)
+    assert said.startswith("strategy 'buggy' raised KeyError: 'discards'"), said
+
+
+# a view field whose reader is a function of the module, beside the view class, that fails
+MODULE_READER = TOY.replace("class ClimbView(View):", '''def strength(s, rows, seat):
+    return s.ranks[rows]  # the designer's typo: no such field
+
+
+class ClimbView(View):''').replace(
+    '''    hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")''',
+    '''    hand = own("hands", "The acting seat's cards, ``(m,)`` sets.")
+    strength = Field(strength, "How high each card ranks.")''').replace(
+    "from simtool.engine import Decision, Game, Match, View, cells, own",
+    "from simtool.engine import Decision, Field, Game, Match, View, cells, own")
+
+
+def test_a_view_fields_reader_outside_its_class_is_still_the_views_error(tmp_path, monkeypatch):
+    """The view's own code is its class's and the readers its fields name, wherever they sit."""
+    import importlib
+
+    import simtool
+    from simtool import games
+    from simtool.errors import GameError
+
+    from .test_hostile22 import SEEN
+
+    (tmp_path / "module_reader.py").write_text(MODULE_READER)
+    (tmp_path / "reads.py").write_text(f"LOG = {str(tmp_path / 'log')!r}\n" + SEEN.replace(
+        "[int(view.rnd), view.totals.tolist()]", "view.strength.tolist()"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, importlib.import_module("module_reader").GAME))
+    try:
+        with pytest.raises(GameError, match=r"^game 'climb''s view \(module_reader.ClimbView\) raised AttributeError"):
+            simtool.run("climb", n=10, strategy=f"{tmp_path / 'reads.py'}:seen", seed=1, jobs=1)
+    finally:
+        sys.modules.pop("module_reader", None)
