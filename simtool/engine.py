@@ -2090,12 +2090,21 @@ def _own_totals(state, marks: np.ndarray, totals: np.ndarray) -> None:
     copies are dealt from a fresh match, for their cards, so every view of a duplicate match
     showed totals of 0 in every round. A field that only starts at 0 (points taken this hand)
     is not one of them."""
-    for name, value in list(getattr(state, "__dict__", {}).items()):
+    for name, value in state_fields(state).items():
         # compared in the field's own type, as a deal's astype wraps them: an int8 copy of the
         # totals held the marks wrapped and was left so; not a flag, which any mark would set
         if (isinstance(value, np.ndarray) and value.shape == marks.shape and value.dtype.kind in "iuf"
                 and np.array_equal(value, marks.astype(value.dtype))):
             setattr(state, name, totals.astype(value.dtype))
+
+
+def state_fields(state) -> dict:
+    """A round state's fields by name: its attributes and its dataclass fields, which a state
+    declared with ``slots=True`` keeps out of ``__dict__`` (it has none, or only its bases')."""
+    found = dict(getattr(state, "__dict__", {}))
+    if dataclasses.is_dataclass(state):
+        found |= {f.name: getattr(state, f.name) for f in dataclasses.fields(state) if hasattr(state, f.name)}
+    return found
 
 
 def _copy(state, how: str, arg):

@@ -157,3 +157,38 @@ def test_a_view_fields_reader_outside_its_class_is_still_the_views_error(tmp_pat
             simtool.run("climb", n=10, strategy=f"{tmp_path / 'reads.py'}:seen", seed=1, jobs=1)
     finally:
         sys.modules.pop("module_reader", None)
+
+
+SLOTS = "@dataclass(slots=True)\nclass State:"
+
+
+def test_a_round_state_with_slots_passes_the_duplicate_match_check(pytester):
+    """A round state declared @dataclass(slots=True) (no __dict__) passed every check before
+    hostile round 22, then failed the deal-reads-the-match check with "TypeError: vars() argument
+    must have __dict__ attribute"."""
+    from .test_hardening_round5 import suite
+
+    done = suite(pytester, "slots_game", TOY.replace("@dataclass\nclass State:", SLOTS), "-k", "duplicate")
+    assert done.ret == 0, [line for line in done.outlines if line.startswith("E ")][:3]
+    done.assert_outcomes(passed=2)
+
+
+@pytest.mark.parametrize("narrow", [False, True], ids=["int32", "int8"])
+def test_duplicate_matches_set_the_totals_of_a_round_state_with_slots(tmp_path, monkeypatch, narrow):
+    """The engine looked for the copies of the match totals in the state's __dict__: in a state
+    with slots it found none, and the views showed the marks ('raised ValueError: totals
+    [10007 10008 10009] before the round')."""
+    import importlib
+
+    import simtool
+    from simtool import games
+
+    text = NARROW.replace("@dataclass\nclass State:", SLOTS)
+    (tmp_path / "slots_narrow.py").write_text(text if narrow else text.replace(".astype(np.int8)", ".copy()"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(games, "BUILT_IN", (*games.BUILT_IN, importlib.import_module("slots_narrow").GAME))
+    try:
+        r = simtool.run("climb", n=10, unit="match", duplicate=True, strategy="random", seed=2, jobs=1)
+    finally:
+        sys.modules.pop("slots_narrow", None)
+    assert r.matches.height == 10 * 3 * 3 and r.seats["round"].max() == 1

@@ -618,7 +618,7 @@ def match_read_by_deal(game, p: int) -> str | None:
     first = game.deal(np.random.default_rng(1), match, 0)
     lineup = engine.Lineup([strategies.resolve("random", game.id)], np.zeros(p, np.int64))
     game.end_round(match, engine.play_round(game, first, lineup, np.random.default_rng(2), context(game, 30)))
-    real, anew = (vars(game.deal(np.random.default_rng(3), m, 1)) for m in (match, fresh))
+    real, anew = (engine.state_fields(game.deal(np.random.default_rng(3), m, 1)) for m in (match, fresh))
 
     def totals(name: str) -> bool:
         return all(isinstance(v, np.ndarray) and v.shape == m.totals.shape and np.array_equal(v, m.totals)
