@@ -192,3 +192,49 @@ def test_duplicate_matches_set_the_totals_of_a_round_state_with_slots(tmp_path, 
     finally:
         sys.modules.pop("slots_narrow", None)
     assert r.matches.height == 10 * 3 * 3 and r.seats["round"].max() == 1
+
+
+HOLDING = '''
+import sys, threading
+import simtool
+from simtool.pipeline import runner
+
+held, stop = threading.Event(), threading.Event()
+
+
+def chunk_in_play():  # another thread's run (a notebook's) playing a chunk of its plugin
+    with runner._GLOBALS:
+        held.set()
+        stop.wait()
+
+
+threading.Thread(target=chunk_in_play, daemon=True).start()
+held.wait()
+r = simtool.run("black-white", n=70000, seed=1, strategy=sys.argv[1], jobs=2, out=sys.argv[2])
+stop.set()
+print(r.seats.height)
+'''
+
+
+def test_a_run_forking_while_another_thread_plays_a_plugins_chunk_finishes(tmp_path):
+    """Two runs in threads of one process (93dfd2f's notebook): while one played its plugin's chunk
+    here (jobs=1, holding the lock around the seeded global generators), the other forked its
+    workers, each inherited the lock held by a thread it does not have, and waited for it for ever
+    at its first chunk: the run hung (the same two runs before 93dfd2f: 11.6 s)."""
+    import os
+    import signal
+    import subprocess
+
+    from .test_hostile22 import GLOBAL_DRAWS
+
+    (tmp_path / "glob.py").write_text(GLOBAL_DRAWS)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    p = subprocess.Popen([sys.executable, "-c", HOLDING, f"{tmp_path / 'glob.py'}:glob", str(tmp_path / "run")],
+                         env=env, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = p.communicate(timeout=90)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)  # its workers too, waiting for the lock
+        p.communicate()
+        pytest.fail("the run forking its workers while another thread held the lock hung (killed after 90 s)")
+    assert p.returncode == 0 and out.split() == [str(70000 * 3)], err[-500:]
