@@ -1,5 +1,7 @@
-"""Review of hostile round 22 (rev20b): the conformance suite's fresh-process check and duplicate
-matches' own totals. Each test failed on the code before its fix."""
+"""Review of hostile round 22 (rev20b): the suite's fresh-process and deal-reads-the-match checks,
+duplicate matches' own totals, the view's errors, the lock around the seeded global generators.
+Each test failed on the code before its fix, but the one of a view field's reader outside its
+class, which keeps what 724a0ec fixed as the attribution is narrowed."""
 
 from __future__ import annotations
 
@@ -138,7 +140,8 @@ class ClimbView(View):''').replace(
 
 
 def test_a_view_fields_reader_outside_its_class_is_still_the_views_error(tmp_path, monkeypatch):
-    """The view's own code is its class's and the readers its fields name, wherever they sit."""
+    """The view's own code is its class's and the readers its fields name, wherever they sit (as
+    before: a guard for the narrowed attribution)."""
     import importlib
 
     import simtool
