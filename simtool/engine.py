@@ -1246,11 +1246,24 @@ def views_own(view: type, exc: BaseException) -> str | None:
     one of its fields, or ``None``: a view field of a game of another package that failed was
     reported as the strategy's error ("strategy 'high' raised AttributeError"). A ``__getattr__``
     answering a name the view does not have is the reader's slip, not the view's."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
+    tb, ran = exc.__traceback__, []
+    while tb is not None:
+        ran.append(tb.tb_frame.f_code)
         tb = tb.tb_next
-    if tb is None or tb.tb_frame.f_code.co_name == "__getattr__":
+    if not ran or ran[-1].co_name == "__getattr__":
         return None
+    for cls in view.__mro__:
+        if cls.__module__.startswith("simtool."):
+            continue
+        # a frame of the class's own code (its methods, properties and fields' readers, what they
+        # define), not any of its file: a heuristic kept beside the game that raised in its own
+        # code was taken for the view
+        own = {getattr(getattr(v, "read", getattr(v, "fget", v)), "__code__", None) for v in vars(cls).values()}
+        where = getattr(sys.modules.get(cls.__module__), "__file__", None)
+        if any(code in own or (where and code.co_qualname.startswith(f"{cls.__qualname__}.")
+                               and os.path.realpath(code.co_filename) == os.path.realpath(where)) for code in ran):
+            return f"{cls.__module__}.{cls.__qualname__}"
+    return None
     where = os.path.realpath(tb.tb_frame.f_code.co_filename)
     for cls in view.__mro__:
         module = sys.modules.get(cls.__module__)
@@ -2077,9 +2090,16 @@ def _duplicate_deal(game: Game, rng, n: int, p: int, rules: dict, rnd: int, mark
     state, repeated alike, to find the fields a deal copies them into (:func:`_own_totals`)."""
     fresh = game.new_match(n // p, p, rules)
     if marked:
-        fresh.totals[...] = np.arange(1, fresh.totals.size + 1).reshape(fresh.totals.shape)
+        fresh.totals[...] = np.arange(MARKS, MARKS + fresh.totals.size).reshape(fresh.totals.shape)
     state = _copy(game.deal(rng, fresh, rnd), "repeat", p)
     return (state, np.repeat(fresh.totals, p, axis=0)) if marked else state
+
+
+MARKS = 10_007
+"""The first mark :func:`_duplicate_deal` puts in a fresh match's totals: from 1, a batch of one
+match marked its seats 1, 2, ... p, as a round state's field of the seats' weights or places
+holds them in every deal, and that field was taken for a copy of the totals and overwritten. A
+chunk's marks end below 32,768 (16,384 rows of matches), so a deal's copy into int16 keeps them."""
 
 
 def _own_totals(state, marks: np.ndarray, totals: np.ndarray) -> None:
@@ -2088,9 +2108,21 @@ def _own_totals(state, marks: np.ndarray, totals: np.ndarray) -> None:
     copies are dealt from a fresh match, for their cards, so every view of a duplicate match
     showed totals of 0 in every round. A field that only starts at 0 (points taken this hand)
     is not one of them."""
-    for name, value in list(getattr(state, "__dict__", {}).items()):
-        if isinstance(value, np.ndarray) and value.shape == marks.shape and np.array_equal(value, marks):
+    for name, value in state_fields(state).items():
+        # compared in the field's own type, as a deal's astype wraps them: an int8 copy of the
+        # totals held the marks wrapped and was left so; not a flag, which any mark would set
+        if (isinstance(value, np.ndarray) and value.shape == marks.shape and value.dtype.kind in "iuf"
+                and np.array_equal(value, marks.astype(value.dtype))):
             setattr(state, name, totals.astype(value.dtype))
+
+
+def state_fields(state) -> dict:
+    """A round state's fields by name: its attributes and its dataclass fields, which a state
+    declared with ``slots=True`` keeps out of ``__dict__`` (it has none, or only its bases')."""
+    found = dict(getattr(state, "__dict__", {}))
+    if dataclasses.is_dataclass(state):
+        found |= {f.name: getattr(state, f.name) for f in dataclasses.fields(state) if hasattr(state, f.name)}
+    return found
 
 
 def _copy(state, how: str, arg):

@@ -591,6 +591,16 @@ in threads of one process (a notebook's) seeded them in turns, and each run's pl
 other's numbers."""
 
 
+def _globals_anew() -> None:
+    """A forked worker's own lock: one forked while another thread of the parent played a chunk
+    inherited the lock held by a thread it does not have, and waited for it for ever."""
+    global _GLOBALS
+    _GLOBALS = threading.RLock()
+
+
+os.register_at_fork(after_in_child=_globals_anew)
+
+
 def _tabulate(task: Task, game, lineup: Lineup, outcome: Outcome, trace: list[str]) -> Chunk:
     spec = task.spec
     seats, matches = tables(game, spec, lineup, outcome)
