@@ -452,17 +452,24 @@ def get(game_id: str) -> Game:
     return games[game_id]
 
 
-def check_rules(game: Game, rules: dict, p: int) -> None:
-    """``game.check_rules(rules, p)``, whose refusal is a SimtoolError naming the limit: a
-    designer's check_rules that raised anything else ended run, sweep and tune in a traceback, and
-    one that returned its reason instead of raising it played the rules it meant to refuse."""
+def _designers(game: Game, what: str, call):
+    """``call()``, a piece of ``game``'s own code named ``what``: what it raises of its own is the
+    game's one-line error (:func:`simtool.engine.games_failure`; what is not the game's to name goes
+    through as it is)."""
     try:
-        said = game.check_rules(rules, p)
+        return call()
     except BaseException as exc:
         failed = games_failure(game, exc)
         if failed is None:
             raise
-        raise GameError(f"{failed} in check_rules(rules, {p})") from exc
+        raise GameError(f"{failed} in {what}") from exc
+
+
+def check_rules(game: Game, rules: dict, p: int) -> None:
+    """``game.check_rules(rules, p)``, whose refusal is a SimtoolError naming the limit: a
+    designer's check_rules that raised anything else ended run, sweep and tune in a traceback, and
+    one that returned its reason instead of raising it played the rules it meant to refuse."""
+    said = _designers(game, f"check_rules(rules, {p})", lambda: game.check_rules(rules, p))
     if said is not None:
         raise GameError(f"game '{game.id}' check_rules(rules, {p}) returned {shown(said)}; it refuses by raising "
                         f"simtool.errors.SimtoolError (one line naming the limit) and returns None otherwise")
@@ -471,13 +478,7 @@ def check_rules(game: Game, rules: dict, p: int) -> None:
 def played(game: Game, rules: dict, p: int) -> dict:
     """``game.played(rules, p)``, the rules as played at ``p`` players: a designer's that raised,
     or returned no dict, ended sweep, tune and review in a traceback."""
-    try:
-        out = game.played(rules, p)
-    except BaseException as exc:
-        failed = games_failure(game, exc)
-        if failed is None:
-            raise
-        raise GameError(f"{failed} in played(rules, {p})") from exc
+    out = _designers(game, f"played(rules, {p})", lambda: game.played(rules, p))
     if not isinstance(out, dict):
         raise GameError(f"game '{game.id}' played(rules, {p}) returned {shown(out)}; it returns the rules as played, "
                         f"a dict (every \"sheet\" value as its number)")
