@@ -34,19 +34,30 @@ class ClimbView(View):''').replace("np.full(n, rnd % p, np.int64))", '''FIRST[0]
         hands = deck.hands(''')
 
 
+def installed(folder, module: str, game_id: str) -> None:
+    """``folder``'s ``module``.py as an installed distribution whose entry point names its
+    ``GAME`` ``game_id`` (worker and fresh processes find a game by its entry point)."""
+    info = folder / f"{module}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module.replace('_', '-')}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[simtool.games]\n{game_id} = {module}:GAME\n")
+
+
+def suite_of(pytester, checks: str):
+    """The conformance suite's ``checks`` (a ``-k`` expression) on the installed game ``climb``,
+    in a process of its own: the suite's jobs check imports numpy modules, which an in-process
+    run takes out of sys.modules at its end, and numpy's extensions cannot be loaded twice."""
+    return pytester.runpytest_subprocess("-p", "simtool.testing", "--simtool-game", "climb", "-p", "no:cacheprovider",
+                                         "-q", "-n", "0", "-k", checks)
+
+
 def test_a_game_keeping_a_draw_between_chunks_fails_the_suite(pytester):
     """A game that keeps what its first chunk drew (a module's cache) passed every check, the
     jobs one too (its workers were forked from the suite's process, the cache filled), while a
     run's results changed with --jobs: each worker of a fresh `simtool run` filled its own."""
     pytester.makepyfile(cached_game=CACHED)
-    info = pytester.path / "cached_game-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: cached-game\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[simtool.games]\nclimb = cached_game:GAME\n")
-    # in a process of its own: the suite's jobs check imports numpy modules, which an in-process
-    # run takes out of sys.modules at its end, and numpy's extensions cannot be loaded twice
-    done = pytester.runpytest_subprocess("-p", "simtool.testing", "--simtool-game", "climb", "-p", "no:cacheprovider",
-                                         "-q", "-n", "0", "-k", "3p and legal_options or jobs or fresh")
+    installed(pytester.path, "cached_game", "climb")
+    done = suite_of(pytester, "3p and legal_options or jobs or fresh")
     assert done.ret == 1, done.outlines[-5:]
     said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
     says = ("of a run of 20 deals gave other results in a fresh process that played the chunks last to first: the "
@@ -407,12 +418,8 @@ def test_a_game_dealing_by_a_strings_hash_fails_the_suite(pytester, monkeypatch)
     of its own (a --resume, another day's run), dealt differently."""
     monkeypatch.delenv("PYTHONHASHSEED", raising=False)
     pytester.makepyfile(hashed_game=HASHED)
-    info = pytester.path / "hashed_game-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hashed-game\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[simtool.games]\nclimb = hashed_game:GAME\n")
-    done = pytester.runpytest_subprocess("-p", "simtool.testing", "--simtool-game", "climb", "-p", "no:cacheprovider",
-                                         "-q", "-n", "0", "-k", "same_seed or jobs or fresh")
+    installed(pytester.path, "hashed_game", "climb")
+    done = suite_of(pytester, "same_seed or jobs or fresh")
     assert done.ret == 1, done.outlines[-5:]
     said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
     assert said and all("gave other results in a fresh process" in line for line in said), said
@@ -428,10 +435,7 @@ def test_a_game_edited_since_this_process_imported_it_is_refused(tmp_path, monke
 
     source = tmp_path / "edited_in_place.py"
     source.write_text(TOY.replace('id = "climb"', 'id = "edited-climb"'))
-    info = tmp_path / "edited_in_place-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: edited-in-place\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[simtool.games]\nedited-climb = edited_in_place:GAME\n")
+    installed(tmp_path, "edited_in_place", "edited-climb")
     monkeypatch.syspath_prepend(str(tmp_path))
     try:
         simtool.run("edited-climb", n=20, seed=1, jobs=1, out=tmp_path / "first")
@@ -538,10 +542,7 @@ def test_a_view_field_that_fails_in_an_isolated_plugins_process_is_the_games_err
     from simtool.errors import StrategyError
 
     (tmp_path / "broken_view_installed.py").write_text(BROKEN_VIEW.replace('id = "climb"', 'id = "broken-climb"'))
-    info = tmp_path / "broken_view_installed-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-view-installed\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[simtool.games]\nbroken-climb = broken_view_installed:GAME\n")
+    installed(tmp_path, "broken_view_installed", "broken-climb")
     (tmp_path / "strong.py").write_text("import numpy as np\nfrom strategies import strategy\n\n"
                                         "@strategy('strong', 'the strongest option')\ndef strong(view, rng):\n"
                                         "    return np.where(view.mask, view.strength, -1).argmax(axis=1)\n")

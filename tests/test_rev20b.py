@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from .test_hardening_round5 import TOY
-from .test_hostile22 import DEALT, HASHED, LEADER, SCORED
+from .test_hostile22 import DEALT, HASHED, LEADER, SCORED, installed, suite_of
 
 
 def test_a_game_dealing_by_a_strings_hash_fails_the_suite_under_a_fixed_hash_seed(pytester, monkeypatch):
@@ -19,12 +19,8 @@ def test_a_game_dealing_by_a_strings_hash_fails_the_suite_under_a_fixed_hash_see
     run`s of one seed outside it (each process its own hash seed) dealt differently."""
     monkeypatch.setenv("PYTHONHASHSEED", "0")
     pytester.makepyfile(hashed_game=HASHED)
-    info = pytester.path / "hashed_game-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hashed-game\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[simtool.games]\nclimb = hashed_game:GAME\n")
-    done = pytester.runpytest_subprocess("-p", "simtool.testing", "--simtool-game", "climb", "-p", "no:cacheprovider",
-                                         "-q", "-n", "0", "-k", "fresh")
+    installed(pytester.path, "hashed_game", "climb")
+    done = suite_of(pytester, "fresh")
     assert done.ret == 1, done.outlines[-5:]
     said = [line for line in done.outlines if line.startswith("E ") and "AssertionError: " in line]
     assert said and all("gave other results in a fresh process" in line for line in said), said
