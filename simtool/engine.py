@@ -1264,14 +1264,6 @@ def views_own(view: type, exc: BaseException) -> str | None:
                                and os.path.realpath(code.co_filename) == os.path.realpath(where)) for code in ran):
             return f"{cls.__module__}.{cls.__qualname__}"
     return None
-    where = os.path.realpath(tb.tb_frame.f_code.co_filename)
-    for cls in view.__mro__:
-        module = sys.modules.get(cls.__module__)
-        if cls.__module__.startswith("simtool.") or not getattr(module, "__file__", None):
-            continue
-        if os.path.realpath(module.__file__) == where:
-            return f"{cls.__module__}.{cls.__qualname__}"
-    return None
 
 
 def _raised(strategy, exc: BaseException, d, game, ctx, idx) -> StrategyError:
