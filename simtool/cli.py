@@ -56,7 +56,7 @@ from simtool.pipeline.runner import MAX_COUNT, MOST_PLAYERS, make_spec, parse_co
 from simtool.pipeline.runner import replay as replay_deal  # noqa: E402
 
 from . import arguments, games, options  # noqa: E402
-from .errors import ShadowedWarning, SimtoolError, bad, choices, describe, forget_interrupt, interrupt, shown  # noqa: E402
+from .errors import ShadowedWarning, SimtoolError, bad, choices, describe, forget_interrupt, interrupt, shown, utf8  # noqa: E402
 from .games import ROUND_CAP  # noqa: E402
 from .pipeline import pilot  # noqa: E402
 
@@ -457,11 +457,8 @@ Report = Annotated[Optional[str], typer.Option("--out", "-o", callback=one_line_
 def _title(text: str | None) -> str | None:
     """``--title`` as a page's text: bytes that are not UTF-8 (an ``LC_ALL=C`` shell's) made a page
     that is not UTF-8, though it says it is."""
-    if text is not None:
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            raise bad("--title", text, "UTF-8 text (the page is UTF-8)") from None
+    if text is not None and not utf8(text):
+        raise bad("--title", text, "UTF-8 text (the page is UTF-8)")
     return text
 
 

@@ -145,6 +145,16 @@ def shown(value, middle: bool = False) -> str:
     return text[:28] + "..." + text[-29:] if middle else text[:57] + "..."
 
 
+def utf8(text: str) -> bool:
+    """Whether ``text`` is UTF-8 text: a name decoded from other bytes (an ``LC_ALL=C`` shell's)
+    holds surrogates, which a page or a table that is UTF-8 cannot hold."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def bad(name: str, value, expected: str, where: str = "") -> SimtoolError:
     """The one error for a value a setting cannot take (a rule option, a strategy's parameter, a
     command-line option, an API argument): ``bad NAME VALUE[ where]; expected ...``, naming the

@@ -32,7 +32,7 @@ from simtool.engine import (
     process_kept,
     thread_ended,
 )
-from simtool.errors import SimtoolError, by_the_user, choices, describe, option, shown
+from simtool.errors import SimtoolError, by_the_user, choices, describe, option, shown, utf8
 
 # nine_lives_belief: exact's reading of the others, offered to pimc@infer
 from . import (  # noqa: F401
@@ -297,7 +297,7 @@ def _resolve(spec: str, game_id: str, file: Path | None, isolate: bool) -> Strat
         return restrictions.wrap(resolve(spec, game_id, file, isolate), found, game_id)
     base, given = split(spec)
     path = plugin_file(base)
-    if path is not None and not _utf8(str(path)):
+    if path is not None and not utf8(str(path)):
         # the tables name the strategy by its file: polars refused the name once a chunk was played
         raise SimtoolError(f"cannot use the strategy plugin {ascii(str(path))[1:-1]}: its file name is not UTF-8 "
                            f"text, which the tables need (they name the strategy by it); rename the file")
@@ -335,15 +335,6 @@ def _resolve(spec: str, game_id: str, file: Path | None, isolate: bool) -> Strat
     if found is pimc.clairvoyant:
         _sealed_playout(resolved)
     return resolved
-
-
-def _utf8(text: str) -> bool:
-    """Whether ``text`` is UTF-8 text (a name decoded from other bytes holds surrogates)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _entry_point(name: str):
