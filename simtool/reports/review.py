@@ -101,7 +101,10 @@ def cell(value: float, percent: bool, near=()) -> str:
 
 
 def interval_cell(low: float, high: float, percent: bool, near=()) -> str:
-    """A table's 95% interval, ``low to high`` as :func:`cell` writes each end, or ``n/a``."""
+    """A table's 95% interval, ``low to high`` as :func:`cell` writes each end, or ``n/a``; a
+    mean of no width is the same in every match (Kansas City's rounds read "3.00 to 3.00")."""
+    if not percent and low is not None and low == high:
+        return "none: the same in every match"
     return verdicts.span(low, high, lambda x: cell(x, percent, near))
 
 
@@ -192,8 +195,12 @@ def cards(q: dict) -> list[dict]:
             found["tone"] = "none"
         out.append(found)
     if q.get("match"):
+        from simtool.analysis.review import fixed_by_rules
+
         m = q["match"]
-        out.append(card("match", QUESTION_TITLES["match"], m, m["capped"], m["capped_ci"], "%", 100, first="rare",
+        # no measured share where the rules fix a length short of the cap: its sentence says so
+        capped = None if "match: capped" in fixed_by_rules(q) else m["capped"]
+        out.append(card("match", QUESTION_TITLES["match"], m, capped, m["capped_ci"], "%", 100, first="rare",
                         what="of matches stopped by the round cap"))
     return out
 
@@ -358,6 +365,12 @@ def change_rows(result: dict) -> list[dict]:
         scale, unit = (100, "%") if percent else (1, " points" if points else "")
         apart = " points" if points else ""
         low, high = c["ci"]
+        if c.get("fixed"):
+            rows.append({**c, "label": change_label(c["question"], risks), "name": change_name(c["question"], risks),
+                         **dict(zip(("before_text", "after_text"), _before_after(c, scale, unit, ()), strict=True)),
+                         "delta_text": _shown(c["delta"], scale, "+", apart), "interval_text": c["fixed"],
+                         "reads": "fixed by the rules, not measured", "tone": "none"})
+            continue
 
         near = change_marks(c["question"])
         small, least, across = size(c)
