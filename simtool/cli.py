@@ -51,7 +51,7 @@ import typer  # noqa: E402 - after the zygote's start (typer: 35-70 ms)
 
 # what a run needs before its workers start, and no more: the tables, statistics and the dask
 # cluster are imported by the functions that use them
-from simtool.commands.run import execute_run  # noqa: E402
+from simtool.commands.run import execute_run, rotated_alone  # noqa: E402
 from simtool.pipeline.runner import MAX_COUNT, MOST_PLAYERS, make_spec, parse_count  # noqa: E402
 from simtool.pipeline.runner import replay as replay_deal  # noqa: E402
 
@@ -600,6 +600,7 @@ def run(
             raise SimtoolError(f"--resume {resume} finishes the run with the settings it started with; "
                                f"{', '.join(flags_given(ctx, RESUME_KEEPS))} cannot change (only --jobs, "
                                f"--backend, --scheduler and --timeout may)")
+        rotated_alone(rotate, duplicate)
         count = n if n is not None else (PRECISION_CAP if precision else "1e5")
         spec = None if resume else make_spec(game, _players(players, game), count, strategy, lineup_args(seat),
                                               options.parse_assignments(rule), unit, seed, rotate,
