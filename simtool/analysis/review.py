@@ -171,8 +171,9 @@ def hidden_question(plays: dict[str, Path], search: str) -> dict:
     price = ladder.price(found[0]) if found else None
     if price is None:
         return {"verdict": "not measured", "figure": None,
-                "sentence": f"Not measured: the clairvoyant reference can only share {search}'s play-outs "
-                            f"where they are played by a built-in strategy (a plugin may not see the true deal)."}
+                # the verdict word says "not measured": the console read "not measured. Not measured: ..."
+                "sentence": f"The clairvoyant reference can only share {search}'s play-outs where a built-in "
+                            f"strategy plays them (a plugin may not see the true deal)."}
     top, ref = found[0].top, found[0].reference
     n = read_meta(ref.folder)["n"]
     # one seed, but a search's smaller chunks draw other deals than the reference's may
@@ -302,7 +303,8 @@ def questions(game, folders: dict[str, list[Path]], version: int, default: str, 
     skill_plays = by_play(folders["skill"], version)
     skill = {k: v[0] for k, v in skill_plays.items()}
     out["skill"] = skill_question(skill, default, search) if skill else {
-        "verdict": "not measured", "sentence": "No search strategy plays this game, so skill was not measured.",
+        "verdict": "not measured", "sentence": "No search strategy plays this game: no stronger play to set against "
+                                               "the default.",
         "figure": None}
     out["hidden_information"] = hidden_question({"over heuristic": skill["over heuristic"],
                                                  **({"clairvoyant": skill_plays["clairvoyant"]}
