@@ -48,18 +48,23 @@ def interval_svg(value: float, low: float, high: float, thresholds: list[float],
     def x(v: float) -> float:
         return PAD + (v - lo) / (hi - lo) * (WIDTH - 2 * PAD)
 
+    def shown(v: float, form: str) -> str:
+        # "1 pts" on the seat card's ticks: a point, one, is singular
+        text = f"{scale * v:{form}}"
+        return text + (" pt" if unit == " pts" and text.lstrip("+-") == "1" else unit)
+
     marks = sorted([*thresholds, *(-t for t in thresholds if symmetric)])
     labelled, last = [], -math.inf
     for t in marks:  # a label too close to the one before would overlap it
         labelled.append(x(t) - last >= 28)
         last = x(t) if labelled[-1] else last
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" role="img" '
-             f'aria-label="{scale * value:.3g}{unit}, 95% interval '
-             f'{verdicts.span(low, high, lambda v: f"{scale * v:.3g}{unit}")}">',
+             f'aria-label="{shown(value, ".3g")}, 95% interval '
+             f'{verdicts.span(low, high, lambda v: shown(v, ".3g"))}">',
              f'<line x1="{PAD}" y1="14" x2="{WIDTH - PAD}" y2="14" class="axis"/>']
     for t, label in zip(marks, labelled, strict=True):
         parts.append(f'<line x1="{x(t):.1f}" y1="6" x2="{x(t):.1f}" y2="22" class="mark"/>'
-                     + (f'<text x="{x(t):.1f}" y="32" class="tick">{scale * t:g}{unit}</text>' if label else ""))
+                     + (f'<text x="{x(t):.1f}" y="32" class="tick">{shown(t, "g")}</text>' if label else ""))
     if math.isfinite(low) and math.isfinite(high):
         parts.append(f'<line x1="{x(low):.1f}" y1="14" x2="{x(high):.1f}" y2="14" class="ci"/>')
     parts.append(f'<circle cx="{x(value):.1f}" cy="14" r="4" class="point"/></svg>')
