@@ -1362,14 +1362,18 @@ def list_strategies(game: Annotated[Optional[str], typer.Option("--game", "-g",
     for name, why in registry.broken().items():
         t.add_row(name, "?", f"broken: {why}", "?")
     out.print(t)
-    limits = {g: rs for g, rs in registry.RESTRICTIONS.items() if game is None or g == found.id}
-    r = Table(title="Restrictions (STRATEGY~NAME; simtool restrict measures their cost)")
-    for col in ("restriction", "game", "the restricted player"):
-        r.add_column(col)
-    for g, rs in limits.items():
-        for x in rs:
-            r.add_row(x.name, g, x.description)
-    out.print(r)
+    limits = {g: rs for g, rs in registry.RESTRICTIONS.items() if (game is None or g == found.id) and rs}
+    if limits:
+        r = Table(title="Restrictions (STRATEGY~NAME; simtool restrict measures their cost)")
+        for col in ("restriction", "game", "the restricted player"):
+            r.add_column(col)
+        for g, rs in limits.items():
+            for x in rs:
+                r.add_row(x.name, g, x.description)
+        out.print(r)
+    else:  # a designer's game: an empty table read as if its rows were lost
+        out.print(f"Restrictions: none for {found.id} (simtool restrict has nothing to measure)", markup=False,
+                  highlight=False)
     out.print("Plugins: --strategy path/to/file.py:NAME (see README). Parameters: "
               "--strategy target@under=1,mistakes=0.1. Restricted: --seat 0=target~no-upgrade",
               markup=False)
