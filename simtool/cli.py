@@ -1505,6 +1505,8 @@ may end without tearing down its modules."""
 def main(argv: list[str] | None = None) -> int:
     """Entry point: usage errors become one line and exit status 2, as our own errors do."""
     _replace_what_cannot_be_shown()
+    if (closed := _output_closed(sys.argv[1:] if argv is None else argv)) is not None:
+        return said(closed)
     if argv is None:  # the installed command's own descriptors (a caller's are its own)
         _results_apart()
     code = _main(argv)
@@ -1525,6 +1527,23 @@ def main(argv: list[str] | None = None) -> int:
                 stream.flush()
         os._exit(code)
     return code
+
+
+READ_ONLY = ("games", "strategies", "replay")
+"""The commands whose one product is what they print (``--help`` and ``--version`` too)."""
+
+
+def _output_closed(args: list[str]) -> str | None:
+    """Why a command that only prints cannot run, started with standard output closed (``>&-``):
+    ``simtool games >&-`` printed nowhere and exited 0. A command that writes files (``run``) still
+    runs: its results are on disk."""
+    if sys.stdout is not None:
+        return None
+    words = [a for a in args if not a.startswith("-")]
+    if not args or "--help" in args or "--version" in args or (words and words[0] in READ_ONLY):
+        what = " ".join(["simtool", *words[:1], *[a for a in args if a in ("--help", "--version")][:1]])
+        return f"standard output is closed, so what `{what}` prints would be lost; run it with its output open"
+    return None
 
 
 def _replace_what_cannot_be_shown() -> None:
