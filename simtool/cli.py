@@ -909,15 +909,20 @@ def sweep(
                 task = bar.add_task(f"planning {_count(sweeps.size(grid), 'combination')}", total=None)
                 specs, extra = sweeps.plan(grid, lambda done, total: bar.update(task, completed=done,
                                                                                 total=total))
-            saved = {"extra": extra}
+            saved = {"extra": extra, "skipped": sweeps.skipped(grid)}
             folder = runs_dir or _fresh("sweep")
         output = output or saved.get("output") or _report_of(folder, "sweep")
         title = title or saved.get("title", "simtool sweep")
+        left_out = saved.get("skipped") or []
         if resume:  # its cells in the folders it named, whatever simtool would name them now
-            plan = dataclasses.replace(resumed, settings={"output": str(output), "title": title})
+            plan = dataclasses.replace(resumed, settings={"output": str(output), "title": title,
+                                                          **({"skipped": left_out} if left_out else {})})
         else:
-            plan = plans.make_plan(specs, folder, {"output": str(output), "title": title}, saved["extra"])
+            plan = plans.make_plan(specs, folder, {"output": str(output), "title": title,
+                                                   **({"skipped": left_out} if left_out else {})}, saved["extra"])
         plans.check(plan, force)
+        for note in left_out:  # the whole grid was refused for one game's missing player count
+            err.print(f"note: skipped {note}", markup=False, highlight=False, soft_wrap=True)
         if not quiet:  # before the first deal: a grid can be larger than its author meant
             out.print(f"sweep: {sweeps.cost(specs)}, seed {specs[0].seed}, into {folder}", markup=False,
                       highlight=False, soft_wrap=True)
@@ -926,7 +931,7 @@ def sweep(
             done = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force, timeout=timeout,
                            progress=lambda done, total: bar.update(task, completed=done, total=total))
         paths = [d.cell.folder for d in done]
-        written = reports.write(paths, output, title)
+        written = reports.write(paths, output, title, [f"Skipped {note}." for note in left_out])
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
