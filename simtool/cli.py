@@ -51,7 +51,7 @@ import typer  # noqa: E402 - after the zygote's start (typer: 35-70 ms)
 
 # what a run needs before its workers start, and no more: the tables, statistics and the dask
 # cluster are imported by the functions that use them
-from simtool.commands.run import execute_run  # noqa: E402
+from simtool.commands.run import execute_run, rotated_alone  # noqa: E402
 from simtool.pipeline.runner import MAX_COUNT, MOST_PLAYERS, make_spec, parse_count  # noqa: E402
 from simtool.pipeline.runner import replay as replay_deal  # noqa: E402
 
@@ -600,6 +600,7 @@ def run(
             raise SimtoolError(f"--resume {resume} finishes the run with the settings it started with; "
                                f"{', '.join(flags_given(ctx, RESUME_KEEPS))} cannot change (only --jobs, "
                                f"--backend, --scheduler and --timeout may)")
+        rotated_alone(rotate, duplicate)
         count = n if n is not None else (PRECISION_CAP if precision else "1e5")
         spec = None if resume else make_spec(game, _players(players, game), count, strategy, lineup_args(seat),
                                               options.parse_assignments(rule), unit, seed, rotate,
@@ -908,15 +909,20 @@ def sweep(
                 task = bar.add_task(f"planning {_count(sweeps.size(grid), 'combination')}", total=None)
                 specs, extra = sweeps.plan(grid, lambda done, total: bar.update(task, completed=done,
                                                                                 total=total))
-            saved = {"extra": extra}
+            saved = {"extra": extra, "skipped": sweeps.skipped(grid)}
             folder = runs_dir or _fresh("sweep")
         output = output or saved.get("output") or _report_of(folder, "sweep")
         title = title or saved.get("title", "simtool sweep")
+        left_out = saved.get("skipped") or []
         if resume:  # its cells in the folders it named, whatever simtool would name them now
-            plan = dataclasses.replace(resumed, settings={"output": str(output), "title": title})
+            plan = dataclasses.replace(resumed, settings={"output": str(output), "title": title,
+                                                          **({"skipped": left_out} if left_out else {})})
         else:
-            plan = plans.make_plan(specs, folder, {"output": str(output), "title": title}, saved["extra"])
+            plan = plans.make_plan(specs, folder, {"output": str(output), "title": title,
+                                                   **({"skipped": left_out} if left_out else {})}, saved["extra"])
         plans.check(plan, force)
+        for note in left_out:  # the whole grid was refused for one game's missing player count
+            err.print(f"note: skipped {note}", markup=False, highlight=False, soft_wrap=True)
         if not quiet:  # before the first deal: a grid can be larger than its author meant
             out.print(f"sweep: {sweeps.cost(specs)}, seed {specs[0].seed}, into {folder}", markup=False,
                       highlight=False, soft_wrap=True)
@@ -925,7 +931,7 @@ def sweep(
             done = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force, timeout=timeout,
                            progress=lambda done, total: bar.update(task, completed=done, total=total))
         paths = [d.cell.folder for d in done]
-        written = reports.write(paths, output, title)
+        written = reports.write(paths, output, title, [f"Skipped {note}." for note in left_out])
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
@@ -1361,14 +1367,18 @@ def list_strategies(game: Annotated[Optional[str], typer.Option("--game", "-g",
     for name, why in registry.broken().items():
         t.add_row(name, "?", f"broken: {why}", "?")
     out.print(t)
-    limits = {g: rs for g, rs in registry.RESTRICTIONS.items() if game is None or g == found.id}
-    r = Table(title="Restrictions (STRATEGY~NAME; simtool restrict measures their cost)")
-    for col in ("restriction", "game", "the restricted player"):
-        r.add_column(col)
-    for g, rs in limits.items():
-        for x in rs:
-            r.add_row(x.name, g, x.description)
-    out.print(r)
+    limits = {g: rs for g, rs in registry.RESTRICTIONS.items() if (game is None or g == found.id) and rs}
+    if limits:
+        r = Table(title="Restrictions (STRATEGY~NAME; simtool restrict measures their cost)")
+        for col in ("restriction", "game", "the restricted player"):
+            r.add_column(col)
+        for g, rs in limits.items():
+            for x in rs:
+                r.add_row(x.name, g, x.description)
+        out.print(r)
+    else:  # a designer's game: an empty table read as if its rows were lost
+        out.print(f"Restrictions: none for {found.id} (simtool restrict has nothing to measure)", markup=False,
+                  highlight=False)
     out.print("Plugins: --strategy path/to/file.py:NAME (see README). Parameters: "
               "--strategy target@under=1,mistakes=0.1. Restricted: --seat 0=target~no-upgrade",
               markup=False)
@@ -1500,6 +1510,8 @@ may end without tearing down its modules."""
 def main(argv: list[str] | None = None) -> int:
     """Entry point: usage errors become one line and exit status 2, as our own errors do."""
     _replace_what_cannot_be_shown()
+    if (closed := _output_closed(sys.argv[1:] if argv is None else argv)) is not None:
+        return said(closed)
     if argv is None:  # the installed command's own descriptors (a caller's are its own)
         _results_apart()
     code = _main(argv)
@@ -1520,6 +1532,23 @@ def main(argv: list[str] | None = None) -> int:
                 stream.flush()
         os._exit(code)
     return code
+
+
+READ_ONLY = ("games", "strategies", "replay")
+"""The commands whose one product is what they print (``--help`` and ``--version`` too)."""
+
+
+def _output_closed(args: list[str]) -> str | None:
+    """Why a command that only prints cannot run, started with standard output closed (``>&-``):
+    ``simtool games >&-`` printed nowhere and exited 0. A command that writes files (``run``) still
+    runs: its results are on disk."""
+    if sys.stdout is not None:
+        return None
+    words = [a for a in args if not a.startswith("-")]
+    if not args or "--help" in args or "--version" in args or (words and words[0] in READ_ONLY):
+        what = " ".join(["simtool", *words[:1], *[a for a in args if a in ("--help", "--version")][:1]])
+        return f"standard output is closed, so what `{what}` prints would be lost; run it with its output open"
+    return None
 
 
 def _replace_what_cannot_be_shown() -> None:

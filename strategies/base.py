@@ -188,6 +188,10 @@ class Strategy:
             if not all(isinstance(g, str) for g in games):
                 raise TypeError(f"strategy '{self.name}': games must be game ids (text, as `simtool "
                                 f"games` lists them) or None for any game, not {self.games!r}")
+            if not games:
+                # it played no game at all: "strategy 'x' plays , not hearts" when run
+                raise ValueError(f"strategy '{self.name}': games is empty, so it plays no game; give game ids "
+                                 f"(as `simtool games` lists them), or None for any game")
         object.__setattr__(self, "games", (games,) if isinstance(games, str) else games)
 
     def relative_cost(self) -> float:

@@ -213,10 +213,34 @@ def _strategy(name: str) -> str:
     return re.split(r"[@~]", name, maxsplit=1)[0]
 
 
+BUDGET = frozenset({"samples", "keep", "deep", "focus_samples", "focus_keep", "focus_deep"})
+"""A search's budget: its worlds per decision and the worlds more of a second look (``pimc``,
+``ismcts``). Its other parameters (a play-out policy, ``waves``) and a heuristic's (``under``)
+change how it plays, not how much it searches."""
+
+
+def _parameters(name: str) -> tuple[str, dict[str, str], str]:
+    """A rung's strategy, its parameters and its restrictions: ``pimc@samples=8~x`` ->
+    ``("pimc", {"samples": "8"}, "~x")``."""
+    played, tilde, restricted = name.partition("~")
+    base, _, given = played.partition("@")
+    return base, dict(kv.partition("=")[::2] for kv in given.split(",") if kv), tilde + restricted
+
+
+def changed(r: Rung) -> list[str]:
+    """The parameters the rung sets otherwise than the rung below, where both are one strategy
+    under the same restrictions; none where they are not."""
+    (base, mine, cut), (below, theirs, below_cut) = _parameters(r.name), _parameters(r.below)
+    if base != below or cut != below_cut:
+        return []
+    return sorted(k for k in {*mine, *theirs} if mine.get(k) != theirs.get(k))
+
+
 def budget_step(r: Rung) -> bool:
-    """Whether the rung is the same strategy as the rung below with other parameters (a search
-    with a larger budget)."""
-    return _strategy(r.name) == _strategy(r.below) and r.name != r.below
+    """Whether the rung is the same strategy as the rung below with another search budget only
+    (:data:`BUDGET`): ``target@under=1`` over ``target`` is no budget step, and read as one it
+    was "the larger budget plays worse"."""
+    return bool(changed(r)) and set(changed(r)) <= BUDGET
 
 
 def converged(ladder: Ladder) -> bool | None:
@@ -243,6 +267,10 @@ def convergence(ladder: Ladder) -> str:
     """:func:`converged` in one sentence, with the top step's gain and its interval in points."""
     top = ladder.top
     if not budget_step(top):
+        if other := changed(top):
+            return (f"Convergence: not read: the top step ({top.name} over {top.below}) changes "
+                    f"{_strategy(top.name)}'s {', '.join(other)}, not a search's budget alone, so it tells which "
+                    f"setting plays better (its rung above), not whether more search would still gain.")
         return (f"Convergence: the top step ({top.name} over {top.below}) does not raise a search's "
                 f"budget, so the ladder cannot say whether more search would still gain.")
     gain = (f"{top.name} over {top.below} gains {gain_points(top)} of win share per seat over the "

@@ -171,8 +171,9 @@ def hidden_question(plays: dict[str, Path], search: str) -> dict:
     price = ladder.price(found[0]) if found else None
     if price is None:
         return {"verdict": "not measured", "figure": None,
-                "sentence": f"Not measured: the clairvoyant reference can only share {search}'s play-outs "
-                            f"where they are played by a built-in strategy (a plugin may not see the true deal)."}
+                # the verdict word says "not measured": the console read "not measured. Not measured: ..."
+                "sentence": f"The clairvoyant reference can only share {search}'s play-outs where a built-in "
+                            f"strategy plays them (a plugin may not see the true deal)."}
     top, ref = found[0].top, found[0].reference
     n = read_meta(ref.folder)["n"]
     # one seed, but a search's smaller chunks draw other deals than the reference's may
@@ -302,7 +303,8 @@ def questions(game, folders: dict[str, list[Path]], version: int, default: str, 
     skill_plays = by_play(folders["skill"], version)
     skill = {k: v[0] for k, v in skill_plays.items()}
     out["skill"] = skill_question(skill, default, search) if skill else {
-        "verdict": "not measured", "sentence": "No search strategy plays this game, so skill was not measured.",
+        "verdict": "not measured", "sentence": "No search strategy plays this game: no stronger play to set against "
+                                               "the default.",
         "figure": None}
     out["hidden_information"] = hidden_question({"over heuristic": skill["over heuristic"],
                                                  **({"clairvoyant": skill_plays["clairvoyant"]}
@@ -406,6 +408,21 @@ def matters(key: str) -> float | None:
 PAIRED, INDEPENDENT = "paired on the same deals", "independent"
 """How a changes row's interval was taken (``changes[].interval``)."""
 
+FIXED = "fixed by the rules"
+"""The ``change`` of a row whose figure is the same in every match of both versions: nothing
+measured to compare."""
+
+
+def fixed_by_rules(q: dict) -> dict[str, int]:
+    """The :func:`headlines` keys whose figure the rules fix, to the rounds every match lasts:
+    rounds per match where every match lasted as long (an interval of no width: Kansas City's 3
+    hands), and the share stopped by the round cap, which no match that short can reach."""
+    m = q.get("match") or {}
+    rounds, ci = m.get("rounds"), m.get("rounds_ci") or (None, None)
+    if rounds is None or not (ci[0] == rounds == ci[1]) or rounds != int(rounds):
+        return {}
+    return {"match: rounds": int(rounds), **({"match: capped": int(rounds)} if rounds < games.ROUND_CAP else {})}
+
 
 def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> list[dict]:
     """Each question's figure before and after, the difference with its 95% interval,
@@ -425,12 +442,21 @@ def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.nd
     56%, then 2 of 3, 21% to 94%: "+66.7 points (+20.7 to +112.7)", better; now -5.8 to +93.9,
     no clear change)."""
     a, b = headlines(before), headlines(after)
+    fixed0, fixed1 = fixed_by_rules(before), fixed_by_rules(after)
     paired = paired or {}
     rows = []
     for key, (v0, lo0, hi0, better_when) in a.items():
         if key not in b:
             continue
         v1, lo1, hi1, better_after = b[key]
+        if key in fixed0 and key in fixed1:
+            # "3.0 -> 3.0, 0.0 (0.0 to 0.0): no clear change" presented a count the rules fix as measured
+            rounds = f"{fixed0[key]}" + ("" if fixed0[key] == fixed1[key] else f", then {fixed1[key]},")
+            rows.append({"question": key, "before": v0, "after": v1, "delta": v1 - v0, "ci": [v1 - v0, v1 - v0],
+                         "better": None, "change": FIXED, "interval": FIXED, "small": None, "threshold": None,
+                         "crosses": None, "fixed": f"every match lasts {rounds} rounds"
+                         + ("" if key == "match: rounds" else f", short of the {games.ROUND_CAP}-round cap")})
+            continue
         if better_after != better_when:  # a side one version's figure lacks is no side of the change
             better_when = None
         scale = SCALE.get(key.partition(":")[0], 1.0)

@@ -34,6 +34,35 @@ def setting_text(config, params: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in zip(config.vary, setting(config, params), strict=True))
 
 
+def unmoved(config, trials: list) -> list[str]:
+    """The varied options whose every change measured alike: finished trials (on one seed, so the
+    same deals) that differ in that option alone gave the same figures and intervals. Kansas City's
+    ``hands`` tuned on single deals measured 3 and p alike and said "Keep the sheet" without a word
+    that the deals never reach what it changes."""
+    done = [t for t in trials if t.values]
+    alike = []
+    for i, name in enumerate(config.vary):
+        groups: dict[tuple, dict] = {}
+        for t in done:
+            played = setting(config, {k: t.params[k] for k in config.vary})
+            figures = (tuple(t.values), tuple(tuple(v) for v in t.user_attrs.get("intervals", {}).values()))
+            groups.setdefault(played[:i] + played[i + 1:], {}).setdefault(played[i], set()).add(figures)
+        changed = [g for g in groups.values() if len(g) > 1]
+        if changed and all(len(set().union(*g.values())) == 1 for g in changed):
+            alike.append(name)
+    return alike
+
+
+def unmoved_text(config, names: list[str]) -> str:
+    """The warning a tuning of :func:`unmoved` options gives before its recommendation."""
+    which = ", ".join(names)
+    why = ("it may matter only to whole matches (a match's length, its goal), which this tuning does not play: "
+           "it plays single deals; tune it with whole matches (an objective such as match_rounds=N) or vary "
+           "another rule" if config.unit == "deal" else "nothing these objectives measure depends on it")
+    return (f"Warning: {which} changed no figure: its trials measured alike whatever its value, on the same "
+            f"{'deals' if config.unit == 'deal' else 'matches'}; {why}.")
+
+
 def sheet_defaults(config) -> dict:
     """The sheet's value of each varied option."""
     g = games.get(config.game)

@@ -720,6 +720,13 @@ def match_verdict(rounds: tuple[float, float, float], capped: tuple[float, float
     word, between, more = _worded(*capped, HAZARD_THRESHOLDS, HAZARD_WORDS, n, share=True)
     r, rlo, rhi = rounds
     c, clo, chi = capped
+    if rlo == r == rhi and r == int(r) and r < cap:
+        # every match as long (Kansas City's 3 hands): "3.0 rounds (95% interval 3.0 to 3.0) ...
+        # unclear whether rare or common; about 349 more matches would settle it" measured the rules
+        return Verdict(HAZARD_WORDS[0], f"Every match lasts {int(r)} rounds, as the rules fix it (all {n:,} matches "
+                       f"played), so none can reach the {cap}-round cap.",
+                       {"rounds": r, "rounds_ci": [rlo, rhi], "capped": c, "capped_ci": [clo, chi]},
+                       stated(HAZARD_WORDS, HAZARD_THRESHOLDS), None)
     near = HAZARD_THRESHOLDS
     length, length_ci = mean_span(r, rlo, rhi)
     places = apart(clo, chi, lambda x, k: _pct(x, near, k), 1)

@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from simtool import arguments, games
-from simtool.errors import SimtoolError
+from simtool.errors import COMMAND_LINE, SimtoolError, option
 from simtool.pipeline import pilot
 from simtool.pipeline.executor import OWNED, Cell, Plan, execute, owner_of, resume_plan
 from simtool.pipeline.runner import RunSpec, make_spec
@@ -108,6 +108,18 @@ def summary_tables(meta: dict, seats, matches, sums: dict | None = None) -> dict
             **dict(game_tables(game, seats, keys, matches, meta.get("rules")))}
 
 
+def rotated_alone(rotate: bool, duplicate: bool) -> None:
+    """Refuse ``rotate`` with ``duplicate``: the run recorded ``rotate: false`` without a word
+    (the results are alike either way, every copy of a deal seating the line-up one place on)."""
+    if rotate is True and duplicate is True:
+        def flag(name: str) -> str:
+            return option(name) if COMMAND_LINE.get() else option(name, True)
+
+        raise SimtoolError(f"{flag('rotate')} with {flag('duplicate')}: {option('duplicate')} already plays every "
+                           f"deal once per rotation of the line-up, so every strategy sits in every seat; give "
+                           f"{flag('duplicate')} alone")
+
+
 @arguments.called("simtool.run")
 def run(game: str = "black-white", n=10_000, *, players: int | None = None,
         strategy: str | None = None, seats: dict | None = None, rules: dict | None = None,
@@ -136,6 +148,7 @@ def run(game: str = "black-white", n=10_000, *, players: int | None = None,
     """
     import strategies
 
+    rotated_alone(rotate, duplicate)
     with strategies.importing_within(arguments.check_timeout(timeout)):  # a plugin's import too
         spec = make_spec(game, players, n, strategy, seats, rules, unit, seed, rotate, duplicate=duplicate,
                          lead_history=lead_history, isolate=isolate)

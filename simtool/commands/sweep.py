@@ -265,7 +265,36 @@ def _once(specs: list[RunSpec], extra: list[dict]) -> tuple[list[RunSpec], list[
 
 def variants(grid: Grid):
     """``(game, players, rules)`` of every cell, in grid order; a rule varies only in the games
-    that have it."""
+    that have it. In a grid of several games, a cell its game cannot play (a player count or a
+    rule value it lacks) is left out (:func:`skipped` says which), unless no cell is
+    left; a grid of one game is refused at its first, a mistake about that game."""
+    played, first = False, None
+    for g, p, rules, why in _combinations(grid):
+        if why is None:
+            played = True
+            yield g.id, p, rules
+        elif not _several(grid):
+            raise SimtoolError(why)
+        first = first or why
+    if not played and first is not None:
+        raise SimtoolError(first)
+
+
+def _several(grid: Grid) -> bool:
+    return len({game_of(g).id for g in grid.games}) > 1
+
+
+def skipped(grid: Grid) -> list[str]:
+    """The cells :func:`variants` leaves out, each with its reason: ``kansas-city, 3 players:
+    kansas-city is for 4, 5 players, not 3`` (the whole grid was refused by it)."""
+    if not _several(grid):
+        return []
+    return [f"{g.id}, {p} players{''.join(f', {k}={v}' for k, v in rules.items())}: {why}"
+            for g, p, rules, why in _combinations(grid) if why is not None]
+
+
+def _combinations(grid: Grid):
+    """Every cell of the grid with why its game cannot play it (``None``: it can)."""
     known = {o.name for g in grid.games for o in game_of(g).options}
     for name in grid.rules:
         if name not in known:
@@ -275,9 +304,19 @@ def variants(grid: Grid):
         g = game_of(game_id)
         own = {k: v for k, v in grid.rules.items() if k in {o.name for o in g.options}}
         for p in grid.players or [g.default_players]:
-            p = games.check_players(g, p)
+            try:
+                p = games.check_players(g, p)
+            except SimtoolError as exc:
+                yield g, p, {}, str(exc)
+                continue
             for values in itertools.product(*own.values()):
-                yield g.id, p, dict(zip(own, values, strict=True))
+                rules = dict(zip(own, values, strict=True))
+                try:
+                    games.check_rules(g, options.resolve(g, rules), p)
+                except SimtoolError as exc:
+                    yield g, p, rules, str(exc)
+                    continue
+                yield g, p, rules, None
 
 
 def cells(grid: Grid, progress=None) -> list[RunSpec]:

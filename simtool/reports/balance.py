@@ -1192,8 +1192,9 @@ def environment():
     return env
 
 
-def render(paths: list[Path], title: str = "simtool balance report") -> str:
-    """The HTML report of the finished run folders ``paths``."""
+def render(paths: list[Path], title: str = "simtool balance report", notes: list[str] = ()) -> str:
+    """The HTML report of the finished run folders ``paths``; ``notes`` under its title (the cells
+    a sweep left out)."""
     if not paths:
         raise SimtoolError("no run folders given; pass one or more folders written by `simtool run`")
     from simtool.analysis import ladder as ladders
@@ -1224,17 +1225,17 @@ def render(paths: list[Path], title: str = "simtool balance report") -> str:
                          "restricted": restricted_views(limits.filter(pl.col("game") == rs[0].game.id))})
     page = {"title": title, "sections": sections, "version": version("simtool"),
             "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-            "unfair": labels.not_fair(r.meta for r in runs), "runs_key": runs_key(paths)}
+            "unfair": labels.not_fair(r.meta for r in runs), "runs_key": runs_key(paths), "notes": list(notes)}
     template = environment().get_template("report.html.j2")
     # the glossary lists the terms the page uses: those of the page without it
     return template.render(**page, glossary=used_terms(template.render(**page, glossary=[])))
 
 
-def write(paths: list[Path], out: str | Path, title: str = "simtool balance report") -> Path:
+def write(paths: list[Path], out: str | Path, title: str = "simtool balance report", notes: list[str] = ()) -> Path:
     """Write the report atomically: a reader never sees half a page, and no file but an earlier
     report is ever replaced."""
     check_output(out, [Path(p) for p in paths])
-    return write_page(Path(out), render(paths, title))
+    return write_page(Path(out), render(paths, title, notes))
 
 
 def runs_key(paths: list[Path]) -> str:

@@ -48,18 +48,23 @@ def interval_svg(value: float, low: float, high: float, thresholds: list[float],
     def x(v: float) -> float:
         return PAD + (v - lo) / (hi - lo) * (WIDTH - 2 * PAD)
 
+    def shown(v: float, form: str) -> str:
+        # "1 pts" on the seat card's ticks: a point, one, is singular
+        text = f"{scale * v:{form}}"
+        return text + (" pt" if unit == " pts" and text.lstrip("+-") == "1" else unit)
+
     marks = sorted([*thresholds, *(-t for t in thresholds if symmetric)])
     labelled, last = [], -math.inf
     for t in marks:  # a label too close to the one before would overlap it
         labelled.append(x(t) - last >= 28)
         last = x(t) if labelled[-1] else last
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" role="img" '
-             f'aria-label="{scale * value:.3g}{unit}, 95% interval '
-             f'{verdicts.span(low, high, lambda v: f"{scale * v:.3g}{unit}")}">',
+             f'aria-label="{shown(value, ".3g")}, 95% interval '
+             f'{verdicts.span(low, high, lambda v: shown(v, ".3g"))}">',
              f'<line x1="{PAD}" y1="14" x2="{WIDTH - PAD}" y2="14" class="axis"/>']
     for t, label in zip(marks, labelled, strict=True):
         parts.append(f'<line x1="{x(t):.1f}" y1="6" x2="{x(t):.1f}" y2="22" class="mark"/>'
-                     + (f'<text x="{x(t):.1f}" y="32" class="tick">{scale * t:g}{unit}</text>' if label else ""))
+                     + (f'<text x="{x(t):.1f}" y="32" class="tick">{shown(t, "g")}</text>' if label else ""))
     if math.isfinite(low) and math.isfinite(high):
         parts.append(f'<line x1="{x(low):.1f}" y1="14" x2="{x(high):.1f}" y2="14" class="ci"/>')
     parts.append(f'<circle cx="{x(value):.1f}" cy="14" r="4" class="point"/></svg>')
@@ -101,7 +106,10 @@ def cell(value: float, percent: bool, near=()) -> str:
 
 
 def interval_cell(low: float, high: float, percent: bool, near=()) -> str:
-    """A table's 95% interval, ``low to high`` as :func:`cell` writes each end, or ``n/a``."""
+    """A table's 95% interval, ``low to high`` as :func:`cell` writes each end, or ``n/a``; a
+    mean of no width is the same in every match (Kansas City's rounds read "3.00 to 3.00")."""
+    if not percent and low is not None and low == high:
+        return "none: the same in every match"
     return verdicts.span(low, high, lambda x: cell(x, percent, near))
 
 
@@ -192,8 +200,12 @@ def cards(q: dict) -> list[dict]:
             found["tone"] = "none"
         out.append(found)
     if q.get("match"):
+        from simtool.analysis.review import fixed_by_rules
+
         m = q["match"]
-        out.append(card("match", QUESTION_TITLES["match"], m, m["capped"], m["capped_ci"], "%", 100, first="rare",
+        # no measured share where the rules fix a length short of the cap: its sentence says so
+        capped = None if "match: capped" in fixed_by_rules(q) else m["capped"]
+        out.append(card("match", QUESTION_TITLES["match"], m, capped, m["capped_ci"], "%", 100, first="rare",
                         what="of matches stopped by the round cap"))
     return out
 
@@ -358,6 +370,12 @@ def change_rows(result: dict) -> list[dict]:
         scale, unit = (100, "%") if percent else (1, " points" if points else "")
         apart = " points" if points else ""
         low, high = c["ci"]
+        if c.get("fixed"):
+            rows.append({**c, "label": change_label(c["question"], risks), "name": change_name(c["question"], risks),
+                         **dict(zip(("before_text", "after_text"), _before_after(c, scale, unit, ()), strict=True)),
+                         "delta_text": _shown(c["delta"], scale, "+", apart), "interval_text": c["fixed"],
+                         "reads": "fixed by the rules, not measured", "tone": "none"})
+            continue
 
         near = change_marks(c["question"])
         small, least, across = size(c)

@@ -1,0 +1,58 @@
+"""A figure the rules fix (Kansas City's 3 hands a match) is no measured change in a review's
+comparison, nor an unclear verdict wanting more matches."""
+
+from __future__ import annotations
+
+from simtool.analysis import review as answers
+from simtool.analysis import verdicts
+from simtool.reports.review import change_rows
+
+
+def questions(rounds: float, rounds_ci: list[float]) -> dict:
+    fig = {"value": 0.02, "ci": [0.01, 0.03], "name": "x"}
+    return {"seats": {"figure": fig}, "skill": {}, "luck": {"figure": fig}, "tension": {"figure": fig},
+            "hazards": [], "restrictions": [],
+            "match": {"rounds": rounds, "rounds_ci": rounds_ci, "capped": 0.0, "capped_ci": [0.0, 0.107]}}
+
+
+def test_rounds_every_match_alike_in_both_versions_read_fixed_by_the_rules():
+    # before: "change in match: rounds: 3.0 -> 3.0 (difference 0.0 (0.0 to 0.0), independent): no clear change"
+    rows = {r["question"]: r for r in answers.changes(questions(3.0, [3.0, 3.0]), questions(4.0, [4.0, 4.0]))}
+    assert rows["match: rounds"]["change"] == rows["match: capped"]["change"] == "fixed by the rules"
+    shown = change_rows({"questions": {"hazards": []}, "changes": list(rows.values())})
+    lines = [f"change in {c['name']}: {c['before_text']} -> {c['after_text']} (difference {c['delta_text']}, "
+             f"{c['interval_text']}): {c['reads']}" for c in shown if c["name"].startswith("match")]
+    assert lines == ["change in match: rounds: 3.0 -> 4.0 (difference +1.0, every match lasts 3, then 4, rounds): "
+                     "fixed by the rules, not measured",
+                     "change in match: capped: 0.0% -> 0.0% (difference 0.0 points, every match lasts 3, then 4, "
+                     "rounds, short of the 200-round cap): fixed by the rules, not measured"]
+
+
+def test_rounds_that_vary_are_still_measured():
+    rows = {r["question"]: r for r in answers.changes(questions(3.2, [3.1, 3.3]), questions(3.0, [3.0, 3.0]))}
+    assert rows["match: rounds"]["change"] == "changed" and rows["match: capped"]["change"] == "no clear change"
+
+
+def test_the_match_verdict_of_matches_all_as_long_wants_no_more_matches():
+    # before: "unclear whether rare or common; about 349 more matches would settle it"
+    v = verdicts.match_verdict((3.0, 3.0, 3.0), (0.0, 0.0, 0.107), 32, 200)
+    assert (v.word, v.more) == ("rare", None)
+    assert v.sentence == ("Every match lasts 3 rounds, as the rules fix it (all 32 matches played), so none can "
+                          "reach the 200-round cap.")
+
+
+def test_the_page_shows_no_measured_interval_for_a_length_the_rules_fix(bw_review):
+    # before: the match card read "0.0% (95% interval 0.0 to 10.7%)" of matches stopped by the cap
+    # and the tension table "Rounds per match 3.00 | 3.00 to 3.00", as if measured
+    import copy
+
+    from simtool.reports import review as pages
+
+    result = copy.deepcopy(bw_review[1])
+    q = result["questions"]
+    q["match"].update(rounds=3.0, rounds_ci=[3.0, 3.0])
+    rounds = next(r for r in q["tension"]["table"] if r["figure"] == "Rounds per match")
+    rounds.update(value=3.0, ci=[3.0, 3.0])
+    match_card = next(c for c in pages.cards(q) if c["key"] == "match")
+    assert (match_card["figure"], match_card["chart"]) == ("", "")
+    assert "<td>Rounds per match</td><td>3.00</td><td>none: the same in every match</td>" in pages.render(result)

@@ -1,0 +1,26 @@
+"""``Strategy(games=[])`` made a strategy that plays no game: run, it was refused as "strategy
+'x' plays , not hearts". Refused where it is made, in one line."""
+
+from __future__ import annotations
+
+import pytest
+
+from strategies.base import Strategy
+
+from .test_cli import cli, one_line_error
+
+
+@pytest.mark.parametrize("games", [[], (), set()])
+def test_a_strategy_of_no_game_is_refused_where_it_is_made(games):
+    with pytest.raises(ValueError, match=r"^strategy 'x': games is empty, so it plays no game; give game ids"):
+        Strategy("x", lambda view, rng: None, "none", games=games)
+
+
+def test_a_plugin_of_no_game_is_refused_in_one_line(tmp_path):
+    plugin = tmp_path / "nogame.py"
+    plugin.write_text("from strategies.base import Strategy\n"
+                      "NOGAME = Strategy('nogame', lambda view, rng: None, 'plays nothing', games=[])\n")
+    r = cli("run", "--game", "hearts", "--n", "100", "--jobs", "1", "--quiet", "--strategy", f"{plugin}:NOGAME",
+            "--out", tmp_path / "run")
+    text = one_line_error(r, "games is empty, so it plays no game")
+    assert "plays , not" not in text
