@@ -601,7 +601,8 @@ class RunWriter:
         """Chunks whose tables are all on disk and whole, among the run's ``count``. ``rows(name,
         index)`` is the row count table ``name`` of chunk ``index`` must have (``None``: any), and
         ``span(index)`` its first deal (match) and how many it holds: a chunk whose numbers lie
-        elsewhere (another chunk's files copied under its name) is played again. A
+        elsewhere (another chunk's files copied under its name), or played by another run (its
+        checksum file names that run's ``spec.json``), is played again. A
         damaged file (a truncated copy, a disk that filled up, values changed by hand: its
         checksum differs from the one written with it) is renamed ``*.damaged`` and its chunk
         played again. Only simtool's own chunk names are read: a user's copy beside them
@@ -812,8 +813,13 @@ def _whole(files: dict[int, dict[str, Path]], rows, columns: dict[str, set[str]]
     from simtool.pipeline import forked
 
     def check() -> set[int]:
+        parts = next(iter(next(iter(files.values())).values())).parent
+        run = _run_of(parts)
+
         def ok(i: int, named: dict[str, Path]) -> bool:
-            sums = chunk_sums(next(iter(named.values())).parent, i)
+            sums = chunk_sums(parts, i)
+            if sums.get(RUN_KEY, run) != run:  # another run's chunk (none recorded before 2026-11-28: as then)
+                return False
             numbers = (span[0], *span[1](i))
             return all(_readable(f, rows(n, i), sums.get(n), columns.get(n, set()), numbers)
                        for n, f in named.items())
@@ -1033,7 +1039,25 @@ def write_chunk(parts: Path, index: int, **named: pl.DataFrame | bytes | None) -
             _write_atomic(parts / f"{name}-{index:06d}.parquet", data)
             # bytes that came without their checksum (or lost it on the way) are summed here
             sums[name] = getattr(data, "sum", None) or checksum(data)
+    if run := _run_of(parts):
+        sums[RUN_KEY] = run
     _write_atomic(parts / f"sums-{index:06d}.json", json.dumps(sums, sort_keys=True).encode())
+
+
+RUN_KEY = "run"
+"""The key in a chunk's checksum file of the run that played it (its ``spec.json`` checksum)."""
+
+
+def _run_of(parts: Path) -> str | None:
+    """The checksum ``chunks/spec.json`` records of the run writing ``parts`` (``None``: none, a
+    spec of a simtool before 2026-11-26). Written with each chunk's checksums: chunk 1 of a run of
+    another seed, copied in with its checksum file (the wrong backup), read whole, its deal numbers
+    chunk 1's, and a resume joined it into a run that says seed 3."""
+    try:
+        found = parse_json((parts / SPEC).read_text()).get(SPEC_SUM)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return found if isinstance(found, str) else None
 
 
 def checksum(data: bytes) -> str:

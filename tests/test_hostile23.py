@@ -1,0 +1,43 @@
+"""Hostile round 23: the less-trodden paths (run folders edited by hand, the Python API from a
+notebook, output paths, plugins, the environment)."""
+
+from __future__ import annotations
+
+import shutil
+
+import polars as pl
+import pytest
+
+import simtool
+
+from .test_cli import cli
+
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
+N = 5 * 2048 - 100  # five chunks of the tests' small chunks (conftest.small_chunks), the last short
+
+
+def stopped_run(out, seed: int, after: int = 3) -> None:
+    """A run stopped by Ctrl-C once ``after`` chunks are on disk."""
+    def stop(done, total):
+        if done == after:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simtool.run("black-white", n=N, seed=seed, jobs=1, out=out, progress=stop, strategy="random")
+
+
+def test_a_chunk_copied_in_from_another_runs_folder_is_played_again(tmp_path, small_chunks):
+    # failed before: chunk 1 of a run of seed 4, its checksum file beside it, filled the gap in a
+    # run of seed 3 (a "missing" chunk restored from the wrong backup): its checksum held, its deal
+    # numbers were chunk 1's, and the resume ended "finished" with seed 3 in run.json and 2,048
+    # deals of seed 4 in seats.parquet
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    stopped_run(ours, seed=3)
+    stopped_run(theirs, seed=4)
+    for name in ("seats-000001.parquet", "sums-000001.json"):
+        shutil.copy(theirs / "chunks" / name, ours / "chunks" / name)
+    r = cli("run", "--resume", ours, "-q", "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    fresh = simtool.run("black-white", n=N, seed=3, jobs=1, strategy="random").seats
+    assert pl.read_parquet(ours / "seats.parquet").equals(fresh)
