@@ -41,3 +41,25 @@ def test_a_chunk_copied_in_from_another_runs_folder_is_played_again(tmp_path, sm
     assert r.exit_code == 0, r.output
     fresh = simtool.run("black-white", n=N, seed=3, jobs=1, strategy="random").seats
     assert pl.read_parquet(ours / "seats.parquet").equals(fresh)
+
+
+TUNE = ["tune", "--game", "black-white", "--vary", "deck=34,36", "--trials", "2", "--seed", "1", "--jobs", "1", "-q"]
+
+
+@pytest.mark.parametrize("other", [["--objective", "first_seat_edge", "--n", "300"],
+                                   ["--objective", "seat_spread", "--n", "400"]])
+def test_a_study_copied_in_from_another_tuning_is_refused(tmp_path, other):
+    # failed before: the study of a tuning of first_seat_edge, copied over a tuning of seat_spread
+    # (both minimised, the same options varied), passed the check of directions and options and
+    # the page's table then failed on figures it did not hold (a traceback, exit 1); one measured
+    # at another n went on silently, its trials' figures shown and ranked as this tuning's
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    mine = ["--objective", "seat_spread", "--n", "300"]
+    assert cli(*TUNE, *mine, "--out", ours).exit_code == 0
+    assert cli(*TUNE, *other, "--out", theirs).exit_code == 0
+    shutil.copy(theirs / "study.db", ours / "study.db")
+    before = (ours / "tune.html").read_bytes()
+    r = cli(*TUNE, *mine, "--out", ours)
+    assert r.exit_code == 2, (r.output, r.exception)
+    assert "study.db holds another tuning's study" in r.output and len(r.output.strip().splitlines()) == 1
+    assert (ours / "tune.html").read_bytes() == before
