@@ -63,3 +63,19 @@ def test_a_study_copied_in_from_another_tuning_is_refused(tmp_path, other):
     assert r.exit_code == 2, (r.output, r.exception)
     assert "study.db holds another tuning's study" in r.output and len(r.output.strip().splitlines()) == 1
     assert (ours / "tune.html").read_bytes() == before
+
+
+def test_a_folder_named_with_brackets_is_read_as_written(tmp_path):
+    # failed before: polars took "[1]" in a path for a pattern of one character, matched no file,
+    # and every reader said of the table simtool had just written "not a readable table
+    # (truncated or damaged); run it again": a sweep into runs[1] played every cell, then failed
+    run = tmp_path / "runs[1]" / "bw"
+    assert cli("run", "-g", "black-white", "-n", "300", "--seed", "1", "--jobs", "1", "-q", "-o", run).exit_code == 0
+    r = cli("report", run, "-o", tmp_path / "r.html")
+    assert r.exit_code == 0, r.output
+    assert simtool.metrics(run)["advantage_p1"]["value"] >= 0
+    r = cli("sweep", "-g", "black-white", "--players", "3,4", "-n", "300", "--seed", "1", "--jobs", "1", "-q",
+            "--runs", tmp_path / "s[1]", "-o", tmp_path / "s.html")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "s.html").is_file()
+

@@ -290,9 +290,9 @@ class _Run:
         if self.tables["seats"] is None or self.cell.folder is None:  # tables not wanted
             return None, None, None
         out = self.cell.folder
-        return (pl.read_parquet(native(out / "seats.parquet")),
-                pl.read_parquet(native(out / "matches.parquet")) if self.spec.unit == "match" else None,
-                pl.read_parquet(native(out / "leads.parquet")) if self.spec.leads else None)
+        return (pl.read_parquet(native(out / "seats.parquet"), glob=False),
+                pl.read_parquet(native(out / "matches.parquet"), glob=False) if self.spec.unit == "match" else None,
+                pl.read_parquet(native(out / "leads.parquet"), glob=False) if self.spec.leads else None)
 
     def interrupted(self) -> None:
         if self.writer is not None and not self.closed:

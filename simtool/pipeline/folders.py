@@ -321,6 +321,13 @@ def played_now(meta: dict) -> bool:
             and (not isinstance(installed, dict) or installed == installed_by(meta)))
 
 
+def schema_of(path) -> pl.Schema:
+    """The columns of the table in ``path``, read from its footer. Every reader of a path passes
+    ``glob=False`` (read_parquet_schema takes none): polars read ``runs[1]`` as a pattern of one
+    character, matched no file, and a table simtool had just written was "truncated or damaged"."""
+    return pl.scan_parquet(native(path), glob=False).collect_schema()
+
+
 def native(path) -> str:
     """``path`` as polars (and SQLite) open it: Rust takes a name as UTF-8 text, so a name this
     Python decoded under a locale that is not UTF-8 (``LC_ALL=C``: ``dé`` as two escaped bytes) is
@@ -644,8 +651,8 @@ class RunWriter:
 
     def read_chunk(self, index: int, unit: str) -> tuple[pl.DataFrame, pl.DataFrame | None]:
         """The tables of a chunk already on disk (a resumed run's earlier work)."""
-        seats = pl.read_parquet(native(self.parts / f"seats-{index:06d}.parquet"))
-        return seats, (pl.read_parquet(native(self.parts / f"matches-{index:06d}.parquet"))
+        seats = pl.read_parquet(native(self.parts / f"seats-{index:06d}.parquet"), glob=False)
+        return seats, (pl.read_parquet(native(self.parts / f"matches-{index:06d}.parquet"), glob=False)
                        if unit == "match" else None)
 
     def join_as_played(self, done: set[int]) -> None:
@@ -791,13 +798,13 @@ def join_chunks(parts: list[Path], dest: Path, limit: tuple[str, int] | None, sp
     cannot be joined by copying (written otherwise) are re-encoded, streaming."""
     try:
         if limit is not None:
-            last = pl.read_parquet(native(parts[-1]))
+            last = pl.read_parquet(native(parts[-1]), glob=False)
             if last.filter(pl.col(limit[0]) >= limit[1]).height:
                 last.filter(pl.col(limit[0]) < limit[1]).write_parquet(native(spare), **CHUNK_WRITE)
                 parts = [*parts[:-1], spare]
         if stitch.stitch(parts, dest):
             return
-        whole = pl.scan_parquet([native(part) for part in parts])
+        whole = pl.scan_parquet([native(part) for part in parts], glob=False)
         (whole.filter(pl.col(limit[0]) < limit[1]) if limit else whole).sink_parquet(native(dest), **CHUNK_WRITE)
     finally:
         spare.unlink(missing_ok=True)
@@ -837,7 +844,7 @@ def _odd_schema(files: dict[int, dict[str, Path]]) -> set[int]:
     odd = set()
     for name in {n for named in files.values() for n in named}:
         # in index order: of two schemas as common, the earlier chunk's is kept
-        schemas = {i: tuple(pl.read_parquet_schema(native(files[i][name])).items()) for i in sorted(files)}
+        schemas = {i: tuple(schema_of(files[i][name]).items()) for i in sorted(files)}
         shared = Counter(schemas.values()).most_common(1)[0][0]
         odd |= {i for i, schema in schemas.items() if schema != shared}
     return odd
@@ -1136,8 +1143,8 @@ def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
     seen = _as_read(run_dir, unit, game, rules)
     if seen is not None and _LOADED.get(os.path.abspath(run_dir)) == (seen, most_tricks(game, rules, p)[0]):
         check_intact(run_dir, meta)
-        return meta, pl.scan_parquet(native(run_dir / "seats.parquet")), \
-            pl.scan_parquet(native(run_dir / "matches.parquet")) if unit == "match" else None
+        return meta, pl.scan_parquet(native(run_dir / "seats.parquet"), glob=False), \
+            pl.scan_parquet(native(run_dir / "matches.parquet"), glob=False) if unit == "match" else None
     copies = p if meta.get("duplicate") else 1  # a duplicate deal's p copies share its number
     key = ["deal"] if unit == "deal" else ["match", "round"]
     seats = _table(run_dir / "seats.parquet", {k: "integer" for k in key} | SEAT_COLUMNS
@@ -1218,7 +1225,7 @@ def lacking_columns(runs: list[tuple[Path, dict[str, set[str]]]]) -> set[Path]:
             for name, columns in need.items():
                 path = folder / f"{name}.parquet"
                 try:
-                    if path.is_file() and not columns <= set(pl.read_parquet_schema(native(path))):
+                    if path.is_file() and not columns <= set(schema_of(path)):
                         out.append(str(folder))
                         break
                 except Exception:  # noqa: BLE001 - polars raises several kinds for a damaged file
@@ -1408,7 +1415,7 @@ def _table(path: Path, columns: dict[str, str]) -> pl.LazyFrame:
     try:
         if path.stat().st_size == 0:
             raise SimtoolError(f"{path} is empty; the run folder is damaged: run it again")
-        schema = pl.read_parquet_schema(native(path))
+        schema = schema_of(path)
     except (pl.exceptions.PolarsError, OSError):
         raise SimtoolError(f"{path} is not a readable table (truncated or damaged); "
                            f"run it again") from None
@@ -1419,7 +1426,7 @@ def _table(path: Path, columns: dict[str, str]) -> pl.LazyFrame:
                                f"or written by a simtool that did not record it yet: run it again")
         if not _fits(schema[name], kind):
             raise SimtoolError(f"{path}: column '{name}' is {schema[name]}, expected {kind} values")
-    return pl.scan_parquet(native(path))
+    return pl.scan_parquet(native(path), glob=False)
 
 
 def collect(path: Path, query: pl.LazyFrame, engine: str = "auto") -> pl.DataFrame:
