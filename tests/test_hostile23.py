@@ -79,3 +79,15 @@ def test_a_folder_named_with_brackets_is_read_as_written(tmp_path):
     assert r.exit_code == 0, r.output
     assert (tmp_path / "s.html").is_file()
 
+
+@pytest.mark.parametrize("name", ["t?x", "t%41x"])
+def test_a_tuning_folder_named_with_a_question_mark_or_percent_keeps_its_study_inside(tmp_path, name):
+    # failed before: the study's address "sqlite:///.../t?x/study.db" read "?x/study.db" as its
+    # query, and optuna wrote its database as the file .../t beside the folder (over a user's
+    # SQLite file of that name, had there been one), then "no study.db in t?x"; "t%41x" read as
+    # "tAx", a folder that is not there ("unable to open database file")
+    out = tmp_path / name
+    r = cli(*TUNE, "--objective", "seat_spread", "--n", "300", "--out", out)
+    assert r.exit_code == 0, r.output
+    assert (out / "study.db").is_file() and (out / "tune.html").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]

@@ -431,7 +431,10 @@ def measure(config: Config, out: Path, params: dict, n: int, seed: int, jobs, ba
 # ---- the study --------------------------------------------------------------------------------
 
 def storage_url(out: Path) -> str:
-    return f"sqlite:///{(out / 'study.db').resolve()}"
+    # the address's parser reads "?" as the start of its query and decodes "%41" as "A": a folder
+    # t?x had its study written as the file t beside it, and t%41x looked for tAx
+    path = str((out / "study.db").resolve()).replace("%", "%25").replace("?", "%3F")
+    return f"sqlite:///{path}"
 
 
 def check_folder(out: Path) -> None:
