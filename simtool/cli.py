@@ -344,9 +344,14 @@ def number(flag: str, valid: str):
 
     def read(text: str | None) -> float | None:
         try:
-            return None if text is None else float(text)
+            value = None if text is None else float(text)
         except ValueError:
             raise fail(str(bad(flag, text, valid))) from None  # quoted as given, as every option is
+        # past a float's range: 1e-400 was refused as "bad --timeout 0.0", 1e999 as "inf"
+        if value is not None and ((value == 0 and any(c.isdigit() and int(c) for c in text.lower().partition("e")[0]))
+                                  or (value in (float("inf"), float("-inf")) and "inf" not in text.lower())):
+            raise fail(str(bad(flag, text, valid)))
+        return value
 
     return read
 

@@ -91,3 +91,15 @@ def test_a_tuning_folder_named_with_a_question_mark_or_percent_keeps_its_study_i
     assert r.exit_code == 0, r.output
     assert (out / "study.db").is_file() and (out / "tune.html").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
+@pytest.mark.parametrize("option, text", [("--precision", "1e-400"), ("--timeout", "1e-400"),
+                                          ("--precision", "1e999"), ("--timeout", "1e999")])
+def test_a_number_past_a_floats_range_is_quoted_as_given(tmp_path, option, text):
+    # failed before: refused, but as "bad --timeout 0.0" and "bad --precision inf": figures the
+    # user never typed (a grid file's n = 1e400 and a strategy's mistakes=1e-400 are quoted as written)
+    from .test_cli import one_line_error
+
+    one_line_error(cli("run", "-g", "black-white", "-n", "30", option, text, "--out", tmp_path / "r"),
+                   f"bad {option} '{text}'; expected")
+    assert not (tmp_path / "r").exists()
