@@ -103,3 +103,28 @@ def test_a_number_past_a_floats_range_is_quoted_as_given(tmp_path, option, text)
     one_line_error(cli("run", "-g", "black-white", "-n", "30", option, text, "--out", tmp_path / "r"),
                    f"bad {option} '{text}'; expected")
     assert not (tmp_path / "r").exists()
+
+
+BOOTSTRAPS = """
+import numpy as np
+from simtool import stats
+rng = np.random.default_rng(5)
+y = rng.normal(size=(4000, 3, 3)) + rng.normal(size=(4000, 1, 3))
+sums = rng.normal(size=(3000, 4)) + 10
+print(stats.luck_shares(y).rows(), stats.cluster_bootstrap(sums, lambda t: t[:, 0] / t[:, 1]))
+"""
+
+
+def test_bootstrap_intervals_do_not_depend_on_how_many_threads_blas_runs():
+    # failed before: the resamples' totals were a BLAS matrix product, whose sums OpenBLAS splits
+    # among its threads: the command line sets one thread, the Python API left one per core, and
+    # simtool.review.review of the same runs wrote a luck interval ending 0.07558619504913398
+    # where simtool review wrote 0.075586195049134 (and OPENBLAS_NUM_THREADS=2 did the same)
+    import os
+    import subprocess
+    import sys
+
+    said = {subprocess.run([sys.executable, "-c", BOOTSTRAPS], capture_output=True, text=True, check=True,
+                           env={**os.environ, "OPENBLAS_NUM_THREADS": threads}).stdout
+            for threads in ("1", "2", "4")}
+    assert len(said) == 1, said
