@@ -128,3 +128,20 @@ def test_bootstrap_intervals_do_not_depend_on_how_many_threads_blas_runs():
                            env={**os.environ, "OPENBLAS_NUM_THREADS": threads}).stdout
             for threads in ("1", "2", "4")}
     assert len(said) == 1, said
+
+
+def test_the_command_that_finishes_a_run_in_a_folder_with_a_space_runs_as_pasted(tmp_path, small_chunks):
+    # failed before: "finish it with simtool run --resume my runs/x", pasted into a shell, gave
+    # --resume the folder "my" and an extra argument "runs/x" (every suggested --resume alike)
+    import shlex
+
+    out = tmp_path / "my runs" / "x"
+    stopped_run(out, seed=3)
+    with pytest.raises(simtool.SimtoolError) as said:
+        simtool.run("black-white", n=N, seed=3, jobs=1, out=out, strategy="random")
+    command = str(said.value).split("finish it with ", 1)[1].split(", or replace", 1)[0]
+    words = shlex.split(command)
+    assert words[:3] == ["simtool", "run", "--resume"] and words[3:] == [str(out)], command
+    r = cli(*words[1:], "-q", "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    assert (out / "run.json").is_file()

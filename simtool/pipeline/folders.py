@@ -31,7 +31,17 @@ import numpy as np
 import polars as pl
 
 from simtool import games, options
-from simtool.errors import COMMAND_LINE, DiskFull, GameError, SimtoolError, describe, forcing, option, os_problem
+from simtool.errors import (
+    COMMAND_LINE,
+    DiskFull,
+    GameError,
+    SimtoolError,
+    describe,
+    forcing,
+    option,
+    os_problem,
+    pasted,
+)
 from simtool.pipeline import stitch
 
 TABLES = ("seats", "matches", "leads")
@@ -512,7 +522,8 @@ class RunWriter:
             raise SimtoolError(f"output folder {self.out} already holds a run; use {forcing()} to replace it")
         elif kind == "interrupted" and not force:
             # simtool.run has no resume: from Python the command that finishes it, as unfinished() says
-            finish = option("resume", self.out) if COMMAND_LINE.get() else f"simtool run --resume {self.out}"
+            folder = pasted(self.out)
+            finish = option("resume", folder) if COMMAND_LINE.get() else f"simtool run --resume {folder}"
             raise SimtoolError(f"output folder {self.out} holds an interrupted run; finish it with "
                                f"{finish}, or replace it with {forcing()}")
         if not resume:  # asked before anything is made or cleared: it refuses a game edited since it was imported
@@ -1297,13 +1308,13 @@ def unfinished(run_dir: Path) -> str:
         at = "" if here else f" on {who['host']}"
         started = who.get("started", "at a time not recorded")
         if held is None and not here:  # a filesystem that cannot say whether it is locked
-            return (f"{run_dir} is not finished: a run started on {who['host']} (pid {pid}, started {started}) "
-                    f"may still be writing it; once it has ended, finish it with simtool run --resume {run_dir}")
+            return (f"{run_dir} is not finished: a run started on {who['host']} (pid {pid}, started {started}) may "
+                    f"still be writing it; once it has ended, finish it with simtool run --resume {pasted(run_dir)}")
         return (f"{run_dir} is not finished: a run is being written there (pid {pid}{at}, started "
                 f"{started}); wait for it to end, or pick another folder")
     if (run_dir / "chunks" / SPEC).is_file():
         ended = f" (its writer, pid {pid}, has ended)" if who is not None else ""
-        return (f"{run_dir} holds an interrupted run{ended}; finish it with simtool run --resume {run_dir}, "
+        return (f"{run_dir} holds an interrupted run{ended}; finish it with simtool run --resume {pasted(run_dir)}, "
                 f"or pick another folder")
     if not run_dir.exists():  # a mistyped name read "(no run.json)", as of a folder there
         return f"{run_dir} is not a finished run folder: there is no such folder"
