@@ -56,7 +56,18 @@ from simtool.pipeline.runner import MAX_COUNT, MOST_PLAYERS, make_spec, parse_co
 from simtool.pipeline.runner import replay as replay_deal  # noqa: E402
 
 from . import arguments, games, options  # noqa: E402
-from .errors import ShadowedWarning, SimtoolError, bad, choices, describe, forget_interrupt, interrupt, shown, utf8  # noqa: E402
+from .errors import (  # noqa: E402
+    ShadowedWarning,
+    SimtoolError,
+    bad,
+    choices,
+    describe,
+    forget_interrupt,
+    interrupt,
+    pasted,
+    shown,
+    utf8,
+)
 from .games import ROUND_CAP  # noqa: E402
 from .pipeline import pilot  # noqa: E402
 
@@ -344,9 +355,14 @@ def number(flag: str, valid: str):
 
     def read(text: str | None) -> float | None:
         try:
-            return None if text is None else float(text)
+            value = None if text is None else float(text)
         except ValueError:
             raise fail(str(bad(flag, text, valid))) from None  # quoted as given, as every option is
+        # past a float's range: 1e-400 was refused as "bad --timeout 0.0", 1e999 as "inf"
+        if value is not None and ((value == 0 and any(c.isdigit() and int(c) for c in text.lower().partition("e")[0]))
+                                  or (value in (float("inf"), float("-inf")) and "inf" not in text.lower())):
+            raise fail(str(bad(flag, text, valid)))
+        return value
 
     return read
 
@@ -617,7 +633,7 @@ def run(
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        raise interrupted(folder and f"finish the run with: simtool run --resume {folder}") from None
+        raise interrupted(folder and f"finish the run with: simtool run --resume {pasted(folder)}") from None
     if result.meta.get("left_alone"):
         err.print(f"note: {folder} holds files simtool did not write, left as they were and not "
                   f"read: {', '.join(result.meta['left_alone'])}", markup=False, highlight=False,
@@ -936,7 +952,7 @@ def sweep(
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
         raise interrupted(_plan_kept(folder, before, resume, f"finished chunks are kept: finish the sweep "
-                                                             f"with simtool sweep --resume {folder}")) from None
+                                                             f"with simtool sweep --resume {pasted(folder)}")) from None
     out.print(f"{_count(len(paths), 'cell')} in {folder}; report {written}", markup=False, highlight=False)
 
 
@@ -1034,7 +1050,7 @@ def tune(
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
         raise interrupted(folder and f"finished trials are kept in {folder}/study.db: go on with "
-                                     f"simtool tune --resume {folder}") from None
+                                     f"simtool tune --resume {pasted(folder)}") from None
     if not quiet:
         out.print(_tune_table(result))
     skipped = result["skipped"]
@@ -1181,8 +1197,8 @@ def ladder(
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        raise interrupted(_plan_kept(folder, before, resume, f"finished chunks are kept: finish the ladder "
-                                                             f"with simtool ladder --resume {folder}")) from None
+        raise interrupted(_plan_kept(folder, before, resume, "finished chunks are kept: finish the ladder with "
+                                                             f"simtool ladder --resume {pasted(folder)}")) from None
     if not quiet:
         out.print(_ladder_table(climbed, load(paths[0])[0]))
         for sentence in (verdict(climbed), convergence(climbed), reference_sentence(climbed)):
@@ -1274,8 +1290,9 @@ def restrict(
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
+        again = f"simtool restrict --resume {pasted(folder)}"
         raise interrupted(_plan_kept(folder, before, resume, f"finished chunks are kept: finish the restricted "
-                                                             f"play with simtool restrict --resume {folder}")) from None
+                                                             f"play with {again}")) from None
     if not quiet:
         from simtool.pipeline.folders import read_meta
 

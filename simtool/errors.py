@@ -4,6 +4,7 @@
 # beyond the recursion limit a plugin may have lowered to its own depth (tests/test_hardening_round10.py)
 import _signal
 import opcode
+import shlex
 from contextvars import ContextVar
 
 COMMAND_LINE: ContextVar[bool] = ContextVar("simtool_command_line", default=False)
@@ -24,6 +25,13 @@ def option(name: str, value=None, argument: str | None = None) -> str:
         return shown
     text = f"{value:g}" if isinstance(value, float) else str(value) if cli else repr(value)
     return f"{shown} {text}" if cli else f"{shown}={text}"
+
+
+def pasted(path) -> str:
+    """A path as a command simtool suggests names it, for the shell to take back whole: "finish
+    the run with: simtool run --resume my runs/x", pasted, gave --resume the folder "my" and an
+    extra argument "runs/x"."""
+    return shlex.quote(str(path))
 
 
 def forcing() -> str:

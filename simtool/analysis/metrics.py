@@ -195,7 +195,7 @@ def read(source) -> Run:
                 raise SimtoolError(f"{path} is missing, though run.json says the run recorded lead "
                                    f"histories; the run folder is incomplete: run it again")
             try:
-                leads = pl.read_parquet(native(path))
+                leads = pl.read_parquet(native(path), glob=False)
             except (pl.exceptions.PolarsError, OSError):  # as a damaged seats table: one line
                 raise SimtoolError(f"{path} is not a readable table (damaged inside); run it again") from None
         # only what the metrics read: a large run's other columns stay on disk

@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from simtool import arguments, games
-from simtool.errors import COMMAND_LINE, SimtoolError, option
+from simtool.errors import COMMAND_LINE, SimtoolError, option, pasted
 from simtool.pipeline import pilot
 from simtool.pipeline.executor import OWNED, Cell, Plan, execute, owner_of, resume_plan
 from simtool.pipeline.runner import RunSpec, make_spec
@@ -173,7 +173,7 @@ def execute_run(spec: RunSpec | None, jobs, out, force, progress, keep: bool,
         raise SimtoolError(f"{folder} is in the runs of {OWNED[owner]}, which answers from them; simtool run "
                            f"never plays there: choose another folder")
     plan = resume_plan(folder) if resume else \
-        Plan("run", (Cell(spec, folder),), reuse=False, resume=f"simtool run --resume {folder}")
+        Plan("run", (Cell(spec, folder),), reuse=False, resume=f"simtool run --resume {pasted(folder)}")
     (done,) = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force, keep=keep,
                       progress=progress, timeout=timeout, tally=tally, summed=summary_sums if summed else None)
     return Result(done.spec, done.meta, done.seats, done.matches, folder, done.leads,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import math
 import re
 from collections.abc import Callable
@@ -430,7 +431,10 @@ def measure(config: Config, out: Path, params: dict, n: int, seed: int, jobs, ba
 # ---- the study --------------------------------------------------------------------------------
 
 def storage_url(out: Path) -> str:
-    return f"sqlite:///{(out / 'study.db').resolve()}"
+    # the address's parser reads "?" as the start of its query and decodes "%41" as "A": a folder
+    # t?x had its study written as the file t beside it, and t%41x looked for tAx
+    path = str((out / "study.db").resolve()).replace("%", "%25").replace("?", "%3F")
+    return f"sqlite:///{path}"
 
 
 def check_folder(out: Path) -> None:
@@ -656,9 +660,27 @@ def check_study(config: Config, study, out: Path) -> None:
         for name, d in t.distributions.items():
             if why is None and dists.get(name) != d:
                 why = f"trial {t.number} varies {name} over {d}"
+        # the directions and options alike, another tuning's figures passed as this one's: of
+        # another objective (the page failed on them), or at another n (shown and ranked as ours)
+        measured = list(t.user_attrs.get("intervals", config.objectives))
+        if why is None and measured != config.objectives:
+            why = f"trial {t.number} measured {', '.join(map(str, measured))}"
+        if why is None and t.user_attrs.get(SETTINGS, settings_key(config)) != settings_key(config):
+            why = f"trial {t.number} measured with other settings than {CONFIG}'s"
     if why:
         raise SimtoolError(f"{Path(out) / 'study.db'} holds another tuning's study ({why}); "
                            f"choose another {option('out')}")
+
+
+SETTINGS = "settings"
+"""A trial's user attribute: :func:`settings_key` of the tuning that measured it (none before
+2026-11-28)."""
+
+
+def settings_key(config: Config) -> str:
+    """The SHA-256 of what fixes a trial's figures: the configuration but its count of trials."""
+    fixed = {k: v for k, v in asdict(config).items() if k != "trials"}
+    return hashlib.sha256(json.dumps(fixed, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def open_study(config: Config, out: Path):
@@ -741,6 +763,7 @@ def play(config: Config, out: Path, study, jobs, backend, scheduler, on_trial) -
         trial = optuna.trial.Trial(study, cut_off[0]._trial_id) if cut_off else study.ask()
         params = {k: trial.suggest_int(k, d.low, d.high) if hasattr(d, "low")
                   else trial.suggest_categorical(k, d.choices) for k, d in dists.items()}
+        trial.set_user_attr(SETTINGS, settings_key(config))
         why = unplayable(config, params)
         if why is not None:
             trial.set_user_attr("unplayable", why)

@@ -41,6 +41,7 @@ from simtool.errors import (
     forcing,
     option,
     os_problem,
+    pasted,
     raise_if_interrupted,
     shown,
 )
@@ -290,9 +291,9 @@ class _Run:
         if self.tables["seats"] is None or self.cell.folder is None:  # tables not wanted
             return None, None, None
         out = self.cell.folder
-        return (pl.read_parquet(native(out / "seats.parquet")),
-                pl.read_parquet(native(out / "matches.parquet")) if self.spec.unit == "match" else None,
-                pl.read_parquet(native(out / "leads.parquet")) if self.spec.leads else None)
+        return (pl.read_parquet(native(out / "seats.parquet"), glob=False),
+                pl.read_parquet(native(out / "matches.parquet"), glob=False) if self.spec.unit == "match" else None,
+                pl.read_parquet(native(out / "leads.parquet"), glob=False) if self.spec.leads else None)
 
     def interrupted(self) -> None:
         if self.writer is not None and not self.closed:
@@ -429,16 +430,16 @@ def finishing(command: str, root: Path) -> str:
     table's) by ``sweep --resume``, which finishes every saved plan."""
     root = Path(root)
     if command == "tune":
-        return f"simtool tune --resume {root.parent.parent}"
+        return f"simtool tune --resume {pasted(root.parent.parent)}"
     if command == "review":
-        return f"the same simtool review (--out {root.parent.parent}) again"
-    return f"simtool {command if command in RESUMES else 'sweep'} --resume {root}"
+        return f"the same simtool review (--out {pasted(root.parent.parent)}) again"
+    return f"simtool {command if command in RESUMES else 'sweep'} --resume {pasted(root)}"
 
 
 def resume_plan(folder: Path, command: str = "run") -> Plan:
     """The plan that finishes the interrupted run in ``folder`` (``simtool run --resume``)."""
     return Plan(command, (Cell(RESUMED, Path(folder)),), reuse=False,
-                resume=f"simtool run --resume {folder}")
+                resume=f"simtool run --resume {pasted(folder)}")
 
 
 def _play(runs: list[_Run], jobs, backend, scheduler, keep: bool, progress: Progress | None,

@@ -31,7 +31,17 @@ import numpy as np
 import polars as pl
 
 from simtool import games, options
-from simtool.errors import COMMAND_LINE, DiskFull, GameError, SimtoolError, describe, forcing, option, os_problem
+from simtool.errors import (
+    COMMAND_LINE,
+    DiskFull,
+    GameError,
+    SimtoolError,
+    describe,
+    forcing,
+    option,
+    os_problem,
+    pasted,
+)
 from simtool.pipeline import stitch
 
 TABLES = ("seats", "matches", "leads")
@@ -321,6 +331,13 @@ def played_now(meta: dict) -> bool:
             and (not isinstance(installed, dict) or installed == installed_by(meta)))
 
 
+def schema_of(path) -> pl.Schema:
+    """The columns of the table in ``path``, read from its footer. Every reader of a path passes
+    ``glob=False`` (read_parquet_schema takes none): polars read ``runs[1]`` as a pattern of one
+    character, matched no file, and a table simtool had just written was "truncated or damaged"."""
+    return pl.scan_parquet(native(path), glob=False).collect_schema()
+
+
 def native(path) -> str:
     """``path`` as polars (and SQLite) open it: Rust takes a name as UTF-8 text, so a name this
     Python decoded under a locale that is not UTF-8 (``LC_ALL=C``: ``dé`` as two escaped bytes) is
@@ -505,7 +522,8 @@ class RunWriter:
             raise SimtoolError(f"output folder {self.out} already holds a run; use {forcing()} to replace it")
         elif kind == "interrupted" and not force:
             # simtool.run has no resume: from Python the command that finishes it, as unfinished() says
-            finish = option("resume", self.out) if COMMAND_LINE.get() else f"simtool run --resume {self.out}"
+            folder = pasted(self.out)
+            finish = option("resume", folder) if COMMAND_LINE.get() else f"simtool run --resume {folder}"
             raise SimtoolError(f"output folder {self.out} holds an interrupted run; finish it with "
                                f"{finish}, or replace it with {forcing()}")
         if not resume:  # asked before anything is made or cleared: it refuses a game edited since it was imported
@@ -601,7 +619,8 @@ class RunWriter:
         """Chunks whose tables are all on disk and whole, among the run's ``count``. ``rows(name,
         index)`` is the row count table ``name`` of chunk ``index`` must have (``None``: any), and
         ``span(index)`` its first deal (match) and how many it holds: a chunk whose numbers lie
-        elsewhere (another chunk's files copied under its name) is played again. A
+        elsewhere (another chunk's files copied under its name), or played by another run (its
+        checksum file names that run's ``spec.json``), is played again. A
         damaged file (a truncated copy, a disk that filled up, values changed by hand: its
         checksum differs from the one written with it) is renamed ``*.damaged`` and its chunk
         played again. Only simtool's own chunk names are read: a user's copy beside them
@@ -643,8 +662,8 @@ class RunWriter:
 
     def read_chunk(self, index: int, unit: str) -> tuple[pl.DataFrame, pl.DataFrame | None]:
         """The tables of a chunk already on disk (a resumed run's earlier work)."""
-        seats = pl.read_parquet(native(self.parts / f"seats-{index:06d}.parquet"))
-        return seats, (pl.read_parquet(native(self.parts / f"matches-{index:06d}.parquet"))
+        seats = pl.read_parquet(native(self.parts / f"seats-{index:06d}.parquet"), glob=False)
+        return seats, (pl.read_parquet(native(self.parts / f"matches-{index:06d}.parquet"), glob=False)
                        if unit == "match" else None)
 
     def join_as_played(self, done: set[int]) -> None:
@@ -790,13 +809,13 @@ def join_chunks(parts: list[Path], dest: Path, limit: tuple[str, int] | None, sp
     cannot be joined by copying (written otherwise) are re-encoded, streaming."""
     try:
         if limit is not None:
-            last = pl.read_parquet(native(parts[-1]))
+            last = pl.read_parquet(native(parts[-1]), glob=False)
             if last.filter(pl.col(limit[0]) >= limit[1]).height:
                 last.filter(pl.col(limit[0]) < limit[1]).write_parquet(native(spare), **CHUNK_WRITE)
                 parts = [*parts[:-1], spare]
         if stitch.stitch(parts, dest):
             return
-        whole = pl.scan_parquet([native(part) for part in parts])
+        whole = pl.scan_parquet([native(part) for part in parts], glob=False)
         (whole.filter(pl.col(limit[0]) < limit[1]) if limit else whole).sink_parquet(native(dest), **CHUNK_WRITE)
     finally:
         spare.unlink(missing_ok=True)
@@ -812,8 +831,13 @@ def _whole(files: dict[int, dict[str, Path]], rows, columns: dict[str, set[str]]
     from simtool.pipeline import forked
 
     def check() -> set[int]:
+        parts = next(iter(next(iter(files.values())).values())).parent
+        run = _run_of(parts)
+
         def ok(i: int, named: dict[str, Path]) -> bool:
-            sums = chunk_sums(next(iter(named.values())).parent, i)
+            sums = chunk_sums(parts, i)
+            if sums.get(RUN_KEY, run) != run:  # another run's chunk (none recorded before 2026-11-28: as then)
+                return False
             numbers = (span[0], *span[1](i))
             return all(_readable(f, rows(n, i), sums.get(n), columns.get(n, set()), numbers)
                        for n, f in named.items())
@@ -831,7 +855,7 @@ def _odd_schema(files: dict[int, dict[str, Path]]) -> set[int]:
     odd = set()
     for name in {n for named in files.values() for n in named}:
         # in index order: of two schemas as common, the earlier chunk's is kept
-        schemas = {i: tuple(pl.read_parquet_schema(native(files[i][name])).items()) for i in sorted(files)}
+        schemas = {i: tuple(schema_of(files[i][name]).items()) for i in sorted(files)}
         shared = Counter(schemas.values()).most_common(1)[0][0]
         odd |= {i for i, schema in schemas.items() if schema != shared}
     return odd
@@ -1033,7 +1057,25 @@ def write_chunk(parts: Path, index: int, **named: pl.DataFrame | bytes | None) -
             _write_atomic(parts / f"{name}-{index:06d}.parquet", data)
             # bytes that came without their checksum (or lost it on the way) are summed here
             sums[name] = getattr(data, "sum", None) or checksum(data)
+    if run := _run_of(parts):
+        sums[RUN_KEY] = run
     _write_atomic(parts / f"sums-{index:06d}.json", json.dumps(sums, sort_keys=True).encode())
+
+
+RUN_KEY = "run"
+"""The key in a chunk's checksum file of the run that played it (its ``spec.json`` checksum)."""
+
+
+def _run_of(parts: Path) -> str | None:
+    """The checksum ``chunks/spec.json`` records of the run writing ``parts`` (``None``: none, a
+    spec of a simtool before 2026-11-26). Written with each chunk's checksums: chunk 1 of a run of
+    another seed, copied in with its checksum file (the wrong backup), read whole, its deal numbers
+    chunk 1's, and a resume joined it into a run that says seed 3."""
+    try:
+        found = parse_json((parts / SPEC).read_text()).get(SPEC_SUM)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return found if isinstance(found, str) else None
 
 
 def checksum(data: bytes) -> str:
@@ -1112,8 +1154,8 @@ def load(run_dir: Path) -> tuple[dict, pl.LazyFrame, pl.LazyFrame | None]:
     seen = _as_read(run_dir, unit, game, rules)
     if seen is not None and _LOADED.get(os.path.abspath(run_dir)) == (seen, most_tricks(game, rules, p)[0]):
         check_intact(run_dir, meta)
-        return meta, pl.scan_parquet(native(run_dir / "seats.parquet")), \
-            pl.scan_parquet(native(run_dir / "matches.parquet")) if unit == "match" else None
+        return meta, pl.scan_parquet(native(run_dir / "seats.parquet"), glob=False), \
+            pl.scan_parquet(native(run_dir / "matches.parquet"), glob=False) if unit == "match" else None
     copies = p if meta.get("duplicate") else 1  # a duplicate deal's p copies share its number
     key = ["deal"] if unit == "deal" else ["match", "round"]
     seats = _table(run_dir / "seats.parquet", {k: "integer" for k in key} | SEAT_COLUMNS
@@ -1194,7 +1236,7 @@ def lacking_columns(runs: list[tuple[Path, dict[str, set[str]]]]) -> set[Path]:
             for name, columns in need.items():
                 path = folder / f"{name}.parquet"
                 try:
-                    if path.is_file() and not columns <= set(pl.read_parquet_schema(native(path))):
+                    if path.is_file() and not columns <= set(schema_of(path)):
                         out.append(str(folder))
                         break
                 except Exception:  # noqa: BLE001 - polars raises several kinds for a damaged file
@@ -1266,13 +1308,13 @@ def unfinished(run_dir: Path) -> str:
         at = "" if here else f" on {who['host']}"
         started = who.get("started", "at a time not recorded")
         if held is None and not here:  # a filesystem that cannot say whether it is locked
-            return (f"{run_dir} is not finished: a run started on {who['host']} (pid {pid}, started {started}) "
-                    f"may still be writing it; once it has ended, finish it with simtool run --resume {run_dir}")
+            return (f"{run_dir} is not finished: a run started on {who['host']} (pid {pid}, started {started}) may "
+                    f"still be writing it; once it has ended, finish it with simtool run --resume {pasted(run_dir)}")
         return (f"{run_dir} is not finished: a run is being written there (pid {pid}{at}, started "
                 f"{started}); wait for it to end, or pick another folder")
     if (run_dir / "chunks" / SPEC).is_file():
         ended = f" (its writer, pid {pid}, has ended)" if who is not None else ""
-        return (f"{run_dir} holds an interrupted run{ended}; finish it with simtool run --resume {run_dir}, "
+        return (f"{run_dir} holds an interrupted run{ended}; finish it with simtool run --resume {pasted(run_dir)}, "
                 f"or pick another folder")
     if not run_dir.exists():  # a mistyped name read "(no run.json)", as of a folder there
         return f"{run_dir} is not a finished run folder: there is no such folder"
@@ -1384,7 +1426,7 @@ def _table(path: Path, columns: dict[str, str]) -> pl.LazyFrame:
     try:
         if path.stat().st_size == 0:
             raise SimtoolError(f"{path} is empty; the run folder is damaged: run it again")
-        schema = pl.read_parquet_schema(native(path))
+        schema = schema_of(path)
     except (pl.exceptions.PolarsError, OSError):
         raise SimtoolError(f"{path} is not a readable table (truncated or damaged); "
                            f"run it again") from None
@@ -1395,7 +1437,7 @@ def _table(path: Path, columns: dict[str, str]) -> pl.LazyFrame:
                                f"or written by a simtool that did not record it yet: run it again")
         if not _fits(schema[name], kind):
             raise SimtoolError(f"{path}: column '{name}' is {schema[name]}, expected {kind} values")
-    return pl.scan_parquet(native(path))
+    return pl.scan_parquet(native(path), glob=False)
 
 
 def collect(path: Path, query: pl.LazyFrame, engine: str = "auto") -> pl.DataFrame:

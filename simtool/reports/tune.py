@@ -17,7 +17,7 @@ import polars as pl
 from simtool import games, options
 from simtool.analysis import labels
 from simtool.analysis import tuning as tune
-from simtool.errors import SimtoolError
+from simtool.errors import SimtoolError, pasted
 from simtool.reports import pages
 from simtool.reports.balance import check_output, error_bars, svg, write_page
 
@@ -132,7 +132,7 @@ def render(s: dict, title: str | None = None, where: str = ".") -> str:
     config, trials, folder = s["config"], s["trials"], s["folder"]
     done = trials.filter(pl.col("state") == "COMPLETE")
     if done.height == 0:
-        raise SimtoolError(f"{folder} holds no finished trial yet; go on with simtool tune --resume {folder}")
+        raise SimtoolError(f"{folder} holds no finished trial yet; go on with simtool tune --resume {pasted(folder)}")
     game = games.get(config.game)
     defaults = {o.name: o.default for o in game.options}
     best = {c["label"] for c in s["best"]}
