@@ -9,10 +9,10 @@
 
 ratio: the whole CLI against one compiled thread of numba and of C (bench/ratio.py). memory: peak
 memory of the whole process tree (main process and workers) of Black & White 3p random runs at
---jobs 2, as RSS, PSS and USS sums (bench/measure.py says why three). scale: the --jobs table with
-the main process's busy share (bench/scale.py; ``--cores`` sets the largest --jobs). process: chunks
-played in-process (one core, then all cores) for every game, player count and line-up. commands:
-whole commands from the shell, as a user types them.
+--jobs 2, quiet and printing their tables, as RSS, PSS and USS sums (bench/measure.py says why
+three). scale: the --jobs table with the main process's busy share (bench/scale.py; ``--cores``
+sets the largest --jobs). process: chunks played in-process (one core, then all cores) for every
+game, player count and line-up. commands: whole commands from the shell, as a user types them.
 """
 
 from __future__ import annotations
@@ -68,18 +68,28 @@ def whole_command(args: list[str]) -> tuple[float, float]:
 MEMORY_RUN = ["run", "--game", "black-white", "--players", "3", "--strategy", "random", "--jobs", "2"]
 
 
+MEMORY_TARGET = 300
+"""Issue 27: peak RSS of the whole process tree at most this many MB for 1e6 deals at --jobs 2,
+flat in n (read here as MiB, the stricter)."""
+
+
 def memory(sizes: list[int]) -> None:
-    """Peak memory of the whole process tree for ``sizes`` deals: summed RSS counts the pages the
-    forked workers share with the main process once per process; PSS shares them out."""
+    """Peak memory of the whole process tree for ``sizes`` deals, each run twice: with ``--quiet``
+    and printing its tables, as a user types it (its workers then sum what the tables need as they
+    play, docs/speed.md). Summed RSS counts the pages the forked workers share with the main
+    process once per process; PSS shares them out. Main and worker: each one's own peak RSS."""
     print(f"\n## Memory: `simtool {' '.join(MEMORY_RUN)} --n N` (peaks over the process tree, "
-          f"sampled every 0.1 s)\n")
+          f"sampled every 0.1 s; issue 27: RSS sum <= {MEMORY_TARGET} at 1e6, flat in n)\n")
     print(f"({load()} at the start; load: the 1-minute load average after the row)\n")
-    print("| n | wall s | RSS sum MiB | PSS sum MiB | USS sum MiB | main process PSS MiB | processes | load |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| n | tables | wall s | RSS sum MiB | PSS sum MiB | USS sum MiB | main RSS MiB | largest worker RSS MiB "
+          "| main process PSS MiB | processes | load |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for n in sizes:
-        m = measure([*MEMORY_RUN, "--n", str(n)])
-        print(f"| {n:.0e} | {m.wall:.1f} | {m.rss:.0f} | {m.pss:.0f} | {m.uss:.0f} | {m.main_pss:.0f} | "
-              f"{m.processes} | {os.getloadavg()[0]:.2f} |", flush=True)
+        for quiet in (True, False):
+            m = measure([*MEMORY_RUN, "--n", str(n)], quiet=quiet)
+            print(f"| {n:.0e} | {'--quiet' if quiet else 'printed'} | {m.wall:.1f} | {m.rss:.0f} | {m.pss:.0f} | "
+                  f"{m.uss:.0f} | {m.main_rss:.0f} | {m.worker_rss:.0f} | {m.main_pss:.0f} | {m.processes} | "
+                  f"{os.getloadavg()[0]:.2f} |", flush=True)
 
 
 def commands(quick: bool) -> None:

@@ -41,6 +41,8 @@ class Measured:
     main_cpu_played: float  # CPU seconds of the main process when last seen with workers alive
     run: dict  # the run's run.json
     workers_seen: tuple[float, float] | None = None  # seconds from start of the first and last sample with workers
+    main_rss: float = 0.0  # peak MiB of the main process alone
+    worker_rss: float = 0.0  # peak MiB of the largest worker (any process below the main one)
 
 
 def measure(args: list[str], memory: bool = True, interval: float | None = None, quiet: bool = True) -> Measured:
@@ -56,7 +58,7 @@ split the main process's CPU at the workers' end); ``interval`` overrides the sa
         start = time.perf_counter()
         proc = psutil.Popen([SIMTOOL, *args, "--out", out, "--force", *(["-q"] if quiet else [])],
                             stdout=subprocess.DEVNULL)
-        peak = {"rss": 0, "pss": 0, "uss": 0, "main_pss": 0, "processes": 0}
+        peak = {"rss": 0, "pss": 0, "uss": 0, "main_pss": 0, "processes": 0, "main_rss": 0, "worker_rss": 0}
         cpu = {"main": 0.0, "children": {}, "played": 0.0}
         seen: list[float] = []
         done = threading.Event()
@@ -80,6 +82,8 @@ split the main process's CPU at the workers' end); ``interval`` overrides the sa
                         peak["uss"] = max(peak["uss"], sum(i.uss for i in infos))
                         peak["main_pss"] = max(peak["main_pss"], getattr(infos[0], "pss", infos[0].uss))
                         peak["processes"] = max(peak["processes"], len(infos))
+                        peak["main_rss"] = max(peak["main_rss"], infos[0].rss)
+                        peak["worker_rss"] = max(peak["worker_rss"], *(i.rss for i in infos[1:]), 0)
                 except psutil.Error:
                     pass
                 done.wait(interval)
@@ -97,7 +101,7 @@ split the main process's CPU at the workers' end); ``interval`` overrides the sa
     return Measured(wall, main_cpu if main_cpu is not None else cpu["main"],
                     workers_cpu or sum(cpu["children"].values()), peak["rss"] / MiB, peak["pss"] / MiB,
                     peak["uss"] / MiB, peak["main_pss"] / MiB, peak["processes"], cpu["played"], run,
-                    (seen[0], seen[-1]) if seen else None)
+                    (seen[0], seen[-1]) if seen else None, peak["main_rss"] / MiB, peak["worker_rss"] / MiB)
 
 
 def _finished_cpu(proc: psutil.Popen) -> tuple[float | None, float]:

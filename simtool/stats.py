@@ -212,14 +212,171 @@ def chunk_sums(rows: pl.DataFrame, figures: Figures, groups: list[tuple[str, ...
     every sum is exact (whole numbers, or whole numbers of ``2**-bits``), so the chunks' sums
     added up are the run's, whatever chunks and ``--jobs``. The units, the same for every
     ``by``, are counted once."""
-    rows = rows.lazy()
+    frame, rows = rows, rows.lazy()
     try:
         pairs, floats, modes = _modes(rows, figures)
         queries = [_fixed_queries(rows, pairs, modes, floats, list(by), strata, None) for by in groups]
+        found = _numpy_sums(frame, pairs, modes, floats, groups, strata, queries)
+        if found is not None:
+            return {by: (w, count, modes) for by, (w, count) in found.items()}
         *wide, count = pl.collect_all([w for w, _ in queries] + [queries[0][1]], engine="streaming")
     except pl.exceptions.PolarsError:  # InvalidOperationError among them: NaN or an infinity
         return dict.fromkeys(groups)
     return {by: (w, count, modes) for by, w in zip(groups, wide, strict=True)}
+
+
+EXACT = 2.0 ** 53
+"""Below this, every whole number is a float and every float sum of them exact, in any order."""
+
+SPLIT = 2 ** 18
+"""A float figure's whole numbers of ``2**-bits`` are summed in numpy as ``a * SPLIT + b``
+(``0 <= b < SPLIT``): the sums of ``a``, ``b`` and their products stay exact floats where the
+squares would not (a win of 1 at 32 bits is 2**32, its square 2**64)."""
+
+
+def _numpy_sums(frame: pl.DataFrame, pairs, modes: dict, floats: set, groups: list[tuple[str, ...]],
+                strata: int | None, queries) -> dict | None:
+    """:func:`chunk_sums` in numpy: the same frames (``queries``' schemas, the same values, rows
+    in another order), where every sum is proved exact on the way; ``None`` elsewhere, for
+    polars to sum: a figure with an ``m``, an integer figure past :data:`WHOLE`, a null, NaN,
+    values or sums past :data:`EXACT`, a ``by`` column neither integers nor an enum. polars'
+    group-by cost a worker 16-23 ms a chunk and left 40-55 MiB in its allocator, which it kept
+    (docs/speed.md, 2026-11-28)."""
+    if frame.height == 0 or any(m is not None for _, m in pairs) or any(
+            mode != "whole" and not (isinstance(mode, tuple) and (i, 0) in floats) for i, mode in modes.items()):
+        return None
+    key, names = unit_key(frame), frame.columns
+    # each row's k as _fixed_queries makes it: whole numbers, or whole numbers of 2**-bits (round:
+    # half to even, as polars'); a figure that is a column is read as it is, the others (a game's
+    # rates) evaluated by polars, whose expression engine touched 5-7 MiB more of a worker's memory
+    plain = {i for i, (k, _) in enumerate(pairs) if k.meta.is_column()}
+    values = frame.select(*[k.alias(f"_{i}") for i, (k, _) in enumerate(pairs) if i not in plain]) \
+        if len(plain) < len(pairs) else None
+    columns = [frame[pairs[i][0].meta.output_name()] if i in plain else values[f"_{i}"] for i in range(len(pairs))]
+    if any(c.null_count() for c in (*columns, frame[key])):
+        return None
+    k_rows = [c.to_numpy().astype(np.float64) for c in columns]
+    k_rows = [k if modes[i] == "whole" else np.round(k * 2.0 ** modes[i][0]) for i, k in enumerate(k_rows)]
+    if not all(np.all(np.abs(k) < EXACT) for k in k_rows):  # NaN and infinities fail too
+        return None
+    unit = frame[key].to_numpy().astype(np.int64)
+    if unit.min() < 0:
+        return None
+    s = strata or 1
+    stratum = unit % s
+    found = {}
+    for by, (wide, _) in zip(groups, queries, strict=True):
+        units_are_rows = key == "deal" and "seat" in by and "round" not in names and "rotation" not in names
+        found[by] = _numpy_wide(frame, k_rows, unit, stratum, s, modes, list(by), units_are_rows,
+                                wide.collect_schema())
+        if found[by] is None:
+            return None
+    n = np.bincount(unit[_codes(unit - unit.min())[2]] % s, minlength=s)  # every unit once
+    present = np.flatnonzero(n)
+    count = pl.DataFrame([pl.Series(name, v).cast(dtype) for (name, dtype), v in zip(
+        queries[0][1].collect_schema().items(), (present, np.zeros(len(present), np.int64), n[present]), strict=True)])
+    return {by: (w, count) for by, w in found.items()}
+
+
+def _codes(code: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
+    """Non-negative keys as groups ``0..g-1``: each row's group, ``g``, and a row of each group."""
+    top = int(code.max()) + 1
+    if top <= 4 * len(code) + 4096:
+        present = np.bincount(code, minlength=top) > 0
+        inverse, groups = (np.cumsum(present) - 1)[code], int(present.sum())
+    else:
+        _, inverse = np.unique(code, return_inverse=True)
+        groups = int(inverse.max()) + 1
+    row = np.empty(groups, np.int64)
+    row[inverse] = np.arange(len(code))
+    return inverse, groups, row
+
+
+def _by_code(frame: pl.DataFrame, by: list[str]) -> np.ndarray | None:
+    """One non-negative key per row for the columns ``by`` (integers or an enum's codes)."""
+    code, span = np.zeros(frame.height, np.int64), 1
+    for name in by:
+        column = frame[name]
+        if isinstance(column.dtype, pl.Enum):
+            column = column.to_physical()
+        if not column.dtype.is_integer() or column.null_count():
+            return None
+        a = column.to_numpy().astype(np.int64)
+        low, width = int(a.min()), int(a.max()) - int(a.min()) + 1
+        span *= width
+        if span >= 2 ** 40:
+            return None
+        code = code * width + (a - low)
+    return code
+
+
+def _numpy_wide(frame: pl.DataFrame, k_rows: list[np.ndarray], unit: np.ndarray, stratum: np.ndarray, s: int,
+                modes: dict, by: list[str], units_are_rows: bool, schema) -> pl.DataFrame | None:
+    """One ``by``'s frame of :func:`_numpy_sums`, the columns of ``schema`` (see
+    :func:`_fixed_queries`)."""
+    code = _by_code(frame, by)
+    if code is None or not by:
+        return None
+    if units_are_rows:  # one row per unit and group: the rows' own values
+        k_units, m, high = k_rows, None, 1
+        inverse, g, at = _codes(code * s + stratum)
+    else:  # each unit's sums per group first, as polars adds them: floats, exact below EXACT
+        low, width = int(unit.min()), int(unit.max()) - int(unit.min()) + 1
+        if (int(code.max()) + 1) * width >= 2 ** 62:
+            return None
+        of_unit, units, first = _codes(code * width + (unit - low))
+        m = np.bincount(of_unit, minlength=units)
+        high = int(m.max())
+        if any(np.abs(k).max() * high >= EXACT for k in k_rows):
+            return None
+        k_units = [np.bincount(of_unit, weights=k, minlength=units) for k in k_rows]
+        inverse, g, row = _codes((code * s + stratum)[first])
+        at = first[row]
+    c = np.bincount(inverse, minlength=g)
+    most = int(c.max())
+
+    def summed(weights) -> list[int]:
+        return [int(x) for x in np.bincount(inverse, weights=weights, minlength=g)]
+
+    cols: dict[str, object] = {"_C": c, "_M": c, "_MM": c}
+    if m is not None:
+        cols["_M"] = np.bincount(inverse, weights=m, minlength=g)
+        cols["_MM"] = np.bincount(inverse, weights=m * m, minlength=g)
+    for i, k in enumerate(k_units):
+        if modes[i] == "whole":  # float sums, as polars makes them
+            big = float(np.abs(k).max())
+            if max(big * big, big * high) * most >= EXACT:
+                return None
+            total = np.bincount(inverse, weights=k, minlength=g)
+            cols |= {f"K{i}": total, f"KK{i}": np.bincount(inverse, weights=k * k, minlength=g),
+                     f"KM{i}": total if m is None else np.bincount(inverse, weights=k * m, minlength=g)}
+        else:  # Int128 sums, from a * SPLIT + b
+            a = np.floor(k / SPLIT)  # exact: a power of two (np.mod took 1.4 ms of a chunk's 98,304 rows)
+            b = k - a * SPLIT
+            top = float(np.abs(a).max())
+            if max(top * top, top * SPLIT, SPLIT * SPLIT, (top + SPLIT) * high) * most >= EXACT:
+                return None
+            sa, sb = summed(a), summed(b)
+            cols[f"K{i}"] = [x * SPLIT + y for x, y in zip(sa, sb, strict=True)]
+            cols[f"KK{i}"] = [x * SPLIT * SPLIT + 2 * y * SPLIT + z
+                              for x, y, z in zip(summed(a * a), summed(a * b), summed(b * b), strict=True)]
+            largest = np.zeros(g)
+            np.maximum.at(largest, inverse, np.abs(k))
+            cols[f"Bk{i}"] = [int(x) for x in largest]
+            if m is None:
+                cols[f"KM{i}"], cols[f"Bm{i}"] = cols[f"K{i}"], np.ones(g, np.int64)
+            else:
+                cols[f"KM{i}"] = [x * SPLIT + y for x, y in zip(summed(a * m), summed(b * m), strict=True)]
+                cols[f"Bm{i}"] = np.zeros(g, np.int64)
+                np.maximum.at(cols[f"Bm{i}"], inverse, m)
+                cols[f"Lk{i}"] = np.full(g, np.inf)  # the least value of a row
+                np.minimum.at(cols[f"Lk{i}"], inverse[of_unit], k_rows[i])
+        cols |= {f"M{i}": cols["_M"], f"MM{i}": cols["_MM"], f"C{i}": c}
+    cols |= {"stratum": stratum[at], "block": np.zeros(g, np.int64)} | {name: frame[name][at] for name in by}
+    if any(name not in cols for name in schema):
+        return None
+    return pl.DataFrame([pl.Series(name, cols[name], dtype=dtype) if isinstance(cols[name], list) else
+                         pl.Series(name, cols[name]).cast(dtype) for name, dtype in schema.items()])
 
 
 def added_sums(parts: list, by: Collection[str]) -> Parts | None:
@@ -233,6 +390,48 @@ def added_sums(parts: list, by: Collection[str]) -> Parts | None:
                                    for c in wide.columns if c not in keys)
     count = pl.concat([p[1] for p in parts]).group_by("stratum", "block").agg(pl.col("N").sum())
     return wide, count, parts[0][2]
+
+
+class Folded:
+    """Chunks' sums (:func:`chunk_sums`) added up as they come, in Python's numbers: what
+    :func:`added_sums` gives of them all, for a run's main process, which would otherwise keep
+    every chunk's frames (40 KB a chunk: 11 MiB at 1e7 deals, some 110 at 1e8). No polars frame
+    is made until :meth:`parts` (making one touched 7-8 MiB of polars' code in that process, whose
+    workers may still be playing), nor any query. The same sums: whole numbers, exact in any
+    order (a float sum past 2**53, which order could change, is refused by :func:`_checked`
+    either way)."""
+
+    def __init__(self):
+        self.schemas, self.modes, self.lost = None, None, False
+        self.totals: tuple[dict, dict] = ({}, {})
+
+    def add(self, parts: Parts | None) -> None:
+        if parts is None or (self.schemas is not None and parts[2] != self.modes):
+            self.lost = True  # as added_sums: None where a chunk has none, or in other modes
+        if self.lost:
+            return
+        if self.schemas is None:
+            self.schemas, self.modes = (parts[0].schema, parts[1].schema), parts[2]
+        for frame, schema, totals in zip(parts[:2], self.schemas, self.totals, strict=True):
+            names = list(schema)
+            keys = names.index("block") + 1  # the groups' columns come first: by, stratum, block
+            for row in frame.iter_rows():
+                was = totals.get(row[:keys])
+                totals[row[:keys]] = row[keys:] if was is None else tuple(
+                    max(a, b) if c[0] in "AB" else min(a, b) if c[0] == "L" else a + b
+                    for c, a, b in zip(names[keys:], was, row[keys:], strict=True))
+
+    def parts(self) -> Parts | None:
+        """The sums added up, one row per group in the chunks' schema; ``None`` as
+        :func:`added_sums`, or where a total outgrows its column's type."""
+        if self.lost or self.schemas is None:
+            return None
+        try:
+            wide, count = (pl.DataFrame([[*k, *v] for k, v in totals.items()], schema=schema, orient="row")
+                           for totals, schema in zip(self.totals, self.schemas, strict=True))
+        except (OverflowError, pl.exceptions.PolarsError):
+            return None
+        return wide, count, self.modes
 
 
 def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],

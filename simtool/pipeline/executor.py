@@ -129,7 +129,7 @@ class Finished:
     seats: pl.DataFrame | None = None
     matches: pl.DataFrame | None = None
     leads: pl.DataFrame | None = None
-    summed: list[dict] | None = None  # every chunk's Summed, where this process played them all
+    summed: list[dict] | None = None  # the chunks' Summed, added up, where this process played them all
 
 
 Tally = Callable[..., "tuple[pl.DataFrame, pl.DataFrame]"]  # a string: polars stays deferred (simtool.lazy)
@@ -139,9 +139,17 @@ chunk (``simtool.analysis.summary.tally``); the command that plans a precision r
 Summed = Callable[..., dict]
 """``summed(game, seats, matches, strata)``: the sums of the tables a run prints, of one chunk
 (``simtool.analysis.summary.summary_sums``), made by the worker that played it; given by a
-command that prints them."""
+command that prints them. Its values are :data:`simtool.stats.Parts` (or ``None``), which the
+main process adds up as they come (:class:`simtool.stats.Folded`)."""
 
 Progress = Callable[[int, int], None]
+
+
+def folding():
+    """A :class:`simtool.stats.Folded`, imported by the process that adds up the sums."""
+    from simtool import stats
+
+    return stats.Folded()
 
 
 def execute(plan: Plan, *, jobs: int | None = None, backend: str = "local", scheduler: str | None = None,
@@ -181,7 +189,10 @@ def _execute(plan: Plan, jobs, backend, scheduler, force: bool, keep: bool, prog
         wall = time.perf_counter() - clock
         finished = [r.finish(used, started, wall, backend, len(plan.cells)) for r in runs]
         forked.wait_ended()  # the workers ended meanwhile
-        return finished
+        # the sums' frames made once the workers are gone: the polars code they touch is no
+        # part of the run's peak
+        return [dataclasses.replace(f, summed=[{k: v.parts() for k, v in f.summed.items()}])
+                if f.summed is not None else f for f in finished]
     except KeyboardInterrupt:
         for r in runs:
             r.interrupted()
@@ -224,7 +235,8 @@ class _Run:
         self.kept_meta = kept  # run.json of a cell finished before, kept as it is
         self.planned = 0
         self.tallies: dict[int, tuple[pl.DataFrame, pl.DataFrame]] = {}
-        self.summed: dict[int, dict] = {}
+        self.summed: dict = {}  # the chunks' sums (Summed) added up as they come: a stats.Folded each
+        self.summed_at: set[int] = set()  # the chunks summed
         self.tables: dict[str, list[pl.DataFrame]] = {"seats": [], "matches": [], "leads": []}
         self.stop: tuple[int, float, str] | None = None  # --precision: (block, half-width, figure)
         self.closed = kept is not None
@@ -273,7 +285,7 @@ class _Run:
             meta = self.writer.finish(meta, limit)
         self.closed = True
         # a resumed run's earlier chunks were summed by no one: its tables are read back for them
-        summed = [self.summed[i] for i in range(spec.n_chunks)] if len(self.summed) == spec.n_chunks else None
+        summed = self.summed if len(self.summed_at) == spec.n_chunks else None  # made frames in _execute
         return Finished(self.cell, spec, meta, *self._gathered(limit), summed)
 
     def _gathered(self, limit) -> tuple[pl.DataFrame | None, ...]:
@@ -476,8 +488,10 @@ def _play(runs: list[_Run], jobs, backend, scheduler, keep: bool, progress: Prog
                     r.tables["leads"].append(chunk.leads)
             if chunk.tally is not None:
                 r.tallies[chunk.index] = chunk.tally
-            if chunk.summed is not None:
-                r.summed[chunk.index] = chunk.summed
+            if chunk.summed is not None and chunk.index not in r.summed_at:
+                r.summed_at.add(chunk.index)
+                for key, parts in chunk.summed.items():
+                    r.summed.setdefault(key, folding()).add(parts)
             done_chunks += 1
             if progress:
                 progress(done_chunks, total)
