@@ -107,8 +107,10 @@ def cell(value: float, percent: bool, near=()) -> str:
 
 def interval_cell(low: float, high: float, percent: bool, near=()) -> str:
     """A table's 95% interval, ``low to high`` as :func:`cell` writes each end, or ``n/a``; a
-    mean of no width is the same in every match (Kansas City's rounds read "3.00 to 3.00")."""
-    if not percent and low is not None and low == high:
+    mean of no width is the same in every match (Kansas City's rounds read "3.00 to 3.00"). A
+    missing end (a baseline's null, undefined in the template) is no width: :func:`verdicts.span`
+    refuses it."""
+    if not percent and isinstance(low, int | float) and low == high:
         return "none: the same in every match"
     return verdicts.span(low, high, lambda x: cell(x, percent, near))
 
