@@ -268,16 +268,18 @@ def variants(grid: Grid):
     that have it. In a grid of several games, a cell its game cannot play (a player count or a
     rule value it lacks) is left out (:func:`skipped` says which), unless no cell is
     left; a grid of one game is refused at its first, a mistake about that game."""
-    played, first = False, None
+    played, why_not = False, {}
     for g, p, rules, why in _combinations(grid):
         if why is None:
             played = True
             yield g.id, p, rules
         elif not _several(grid):
             raise SimtoolError(why)
-        first = first or why
-    if not played and first is not None:
-        raise SimtoolError(first)
+        why_not.setdefault(why)
+    if not played and why_not:
+        # every game's reason: the first alone ("black-white is for 2, 3, 4 players, not 6") read
+        # as if the other games could play the grid
+        raise SimtoolError(f"no cell of this grid can be played: {'; '.join(why_not)}")
 
 
 def _several(grid: Grid) -> bool:
