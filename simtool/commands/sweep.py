@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from simtool import arguments, games, options
-from simtool.errors import SimtoolError, bad, choices, shown
+from simtool.errors import GameError, SimtoolError, bad, choices, shown
 from simtool.pipeline.runner import UNITS, RunSpec, game_of, make_spec, parse_count
 
 GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate", "duplicate",
@@ -315,6 +315,8 @@ def _combinations(grid: Grid):
                 rules = dict(zip(own, values, strict=True))
                 try:
                     games.check_rules(g, options.resolve(g, rules), p)
+                except GameError:  # a designer's check_rules that crashed: its bug, no limit to skip
+                    raise
                 except SimtoolError as exc:
                     yield g, p, rules, str(exc)
                     continue
