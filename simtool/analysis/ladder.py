@@ -230,7 +230,12 @@ def _parameters(name: str) -> tuple[str, dict[str, str], str]:
 def changed(r: Rung) -> list[str]:
     """The parameters the rung sets otherwise than the rung below, where both are one strategy
     under the same restrictions; none where they are not."""
-    (base, mine, cut), (below, theirs, below_cut) = _parameters(r.name), _parameters(r.below)
+    return changed_over(r.name, r.below)
+
+
+def changed_over(name: str, below: str) -> list[str]:
+    """:func:`changed` of the rung ``name`` over the rung ``below``."""
+    (base, mine, cut), (below, theirs, below_cut) = _parameters(name), _parameters(below)
     if base != below or cut != below_cut:
         return []
     return sorted(k for k in {*mine, *theirs} if mine.get(k) != theirs.get(k))
