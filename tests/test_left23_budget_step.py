@@ -30,8 +30,9 @@ def test_another_parameter_is_no_larger_budget_playing_worse():
     assert ladder.converged(lad) is None
     assert ladder.convergence(lad) == (
         "Convergence: not read: the top step (target@under=1 over target) changes target's under, not a search's "
-        "budget alone, so it tells which setting plays better (its rung above), not whether more search would "
-        "still gain.")
+        "budget alone, so its gain says which setting plays better, not whether more search would still gain.")
+    # before: "... so it tells which setting plays better (its rung above), not whether ...": no
+    # rung is above the top one
 
 
 def test_a_budget_step_still_reads_converged():

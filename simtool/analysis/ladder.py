@@ -274,8 +274,8 @@ def convergence(ladder: Ladder) -> str:
     if not budget_step(top):
         if other := changed(top):
             return (f"Convergence: not read: the top step ({top.name} over {top.below}) changes "
-                    f"{_strategy(top.name)}'s {', '.join(other)}, not a search's budget alone, so it tells which "
-                    f"setting plays better (its rung above), not whether more search would still gain.")
+                    f"{_strategy(top.name)}'s {', '.join(other)}, not a search's budget alone, so its gain says "
+                    f"which setting plays better, not whether more search would still gain.")
         return (f"Convergence: the top step ({top.name} over {top.below}) does not raise a search's "
                 f"budget, so the ladder cannot say whether more search would still gain.")
     gain = (f"{top.name} over {top.below} gains {gain_points(top)} of win share per seat over the "
