@@ -129,6 +129,9 @@ def make_grid(data: dict) -> Grid:
     for key, value in (("rotate", rotate), ("duplicate", duplicate)):
         if not isinstance(value, bool):
             raise SimtoolError(f"bad {key} {value!r}; expected true or false")
+    if rotate and duplicate:  # every cell recorded rotate: false without a word, as `simtool run` did
+        raise SimtoolError("rotate with duplicate: duplicate already plays every deal once per rotation of the "
+                           "line-up, so every strategy sits in every seat; leave out rotate")
     unit = data.get("unit", "deal")
     if not isinstance(unit, str):
         raise SimtoolError(f"bad unit {unit!r}; valid: {choices(UNITS)}")
