@@ -1500,6 +1500,7 @@ def replay(
             raise SimtoolError(f"{games.get(game).id} deals each round from the match so far, so the copies of a "
                                f"duplicate match cannot get the same cards; a duplicate run of it plays "
                                f"single deals: give --deal N instead of --match")
+        rotated_alone(rotate, duplicate)  # no run plays both: it replayed one --duplicate alone without a word
         if n is not None:  # -n '' was taken for no --n and played as a run of one deal
             parse_count(n)
         if precision is not None and n is None:

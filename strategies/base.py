@@ -192,6 +192,10 @@ class Strategy:
                 # it played no game at all: "strategy 'x' plays , not hearts" when run
                 raise ValueError(f"strategy '{self.name}': games is empty, so it plays no game; give game ids "
                                  f"(as `simtool games` lists them), or None for any game")
+        if games is not None and any(not g.strip() for g in ((games,) if isinstance(games, str) else games)):
+            # games="" played no game, as games=[] did: "strategy 'x' plays , not hearts" when run
+            raise ValueError(f"strategy '{self.name}': games holds an empty id ({self.games!r}), which no game has; "
+                             f"give game ids (as `simtool games` lists them), or None for any game")
         object.__setattr__(self, "games", (games,) if isinstance(games, str) else games)
 
     def relative_cost(self) -> float:

@@ -179,7 +179,7 @@ def test_more_units_to_settle_a_share_are_the_units_its_interval_needs(share, n,
     more = verdicts.hazard_verdict("x", "does x", share, low, high, n).more
     assert wilson_at(share, n + more)[1] < threshold <= wilson_at(share, n + more - 1)[1]
     if share == 0.0:
-        # rounds that vary: every match as long is a length the rules fix (test_left23_fixed_rounds)
+        # rounds that vary: every match as long reads so, with no interval (test_left23_fixed_rounds)
         capped = verdicts.match_verdict((3.0, 2.9, 3.1), (share, low, high), n, 200)
         assert capped.more == more and f"about {more} more matches" in capped.sentence
 

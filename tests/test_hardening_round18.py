@@ -297,8 +297,8 @@ def test_a_matchs_lead_changes_and_length_never_show_an_interval_that_reads_as_e
     assert "A match has 0.59 lead changes (0.56 to 0.62);" in v.sentence
     v = verdicts.match_verdict((3.047, 3.0372, 3.0568), (0.0, 0.0, 0.0018), 2000, 200)
     assert v.sentence.startswith("A match lasts 3.0 rounds (95% interval 3.0 to 3.1);")
-    v = verdicts.match_verdict((6.0, 6.0, 6.0), (0.0, 0.0, 0.16), 20, 200)  # every match alike: the rules' length
-    assert v.sentence.startswith("Every match lasts 6 rounds, as the rules fix it (all 20 matches played)")
+    v = verdicts.match_verdict((6.0, 6.0, 6.0), (0.0, 0.0, 0.16), 20, 200)  # every match alike: no interval
+    assert v.sentence.startswith("Every match played (20) lasted 6 rounds")
     r = cli("run", "-g", "black-white", "--unit", "match", "--n", "2000", "--seed", "1", "-j", "1", "-q",
             "--out", tmp_path / "m")
     assert r.exit_code == 0, r.output

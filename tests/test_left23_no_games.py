@@ -24,3 +24,21 @@ def test_a_plugin_of_no_game_is_refused_in_one_line(tmp_path):
             "--out", tmp_path / "run")
     text = one_line_error(r, "games is empty, so it plays no game")
     assert "plays , not" not in text
+
+
+@pytest.mark.parametrize("games", ["", ("hearts", ""), [" "]])
+def test_a_strategy_of_an_empty_game_id_is_refused_where_it_is_made(games):
+    # before: games="" made a strategy of the game "", refused only when run as "strategy
+    # 'emptyg.py:emptyg' plays , not hearts"
+    with pytest.raises(ValueError, match=r"^strategy 'x': games holds an empty id \(.*\), which no game has; give"):
+        Strategy("x", lambda view, rng: None, "none", games=games)
+
+
+def test_a_plugin_of_an_empty_game_id_is_refused_in_one_line(tmp_path):
+    plugin = tmp_path / "emptyg.py"
+    plugin.write_text("from strategies.base import Strategy\n"
+                      "EMPTY = Strategy('emptyg', lambda view, rng: None, 'plays nothing', games='')\n")
+    r = cli("run", "--game", "hearts", "--n", "100", "--jobs", "1", "--quiet", "--strategy", f"{plugin}:EMPTY",
+            "--out", tmp_path / "run")
+    text = one_line_error(r, "games holds an empty id ('')")
+    assert "plays , not" not in text

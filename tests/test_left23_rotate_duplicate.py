@@ -29,3 +29,20 @@ def test_the_python_api_refuses_it_too():
     with pytest.raises(SimtoolError, match=r"^rotate=True with duplicate=True: duplicate already plays every deal "
                                            r"once per rotation of the line-up, .*; give duplicate=True alone$"):
         simtool.run("kansas-city", 200, seats={0: "greedy"}, rotate=True, duplicate=True, seed=1)
+
+
+def test_a_sweep_with_rotate_and_duplicate_is_refused(tmp_path):
+    # before: exit 0, every cell's run.json "rotate": false, nothing said
+    r = cli("sweep", "--game", "hearts", "--n", "100", "--rotate", "--duplicate", "--jobs", "1", "--quiet",
+            "--runs", tmp_path / "runs", "-o", tmp_path / "sweep.html")
+    one_line_error(r, "rotate with duplicate: duplicate already plays every deal once per rotation", "leave out rotate")
+    assert not (tmp_path / "runs").exists()
+    grid = tmp_path / "grid.toml"
+    grid.write_text('games = ["hearts"]\nn = 100\nrotate = true\nduplicate = true\n')
+    one_line_error(cli("sweep", grid, "--jobs", "1", "--quiet", "--runs", tmp_path / "runs"), "leave out rotate")
+
+
+def test_a_replay_with_rotate_and_duplicate_is_refused():
+    # before: a deal of a run no command plays written out, exit 0
+    r = cli("replay", "--game", "hearts", "--seed", "1", "--deal", "0", "--rotate", "--duplicate")
+    one_line_error(r, "--rotate with --duplicate", "give --duplicate alone")

@@ -44,3 +44,12 @@ def test_a_grid_of_one_game_is_still_refused_at_its_first_unplayable_cell(tmp_pa
             "--runs", tmp_path / "runs", "-o", tmp_path / "sweep.html")
     one_line_error(r, "kansas-city is for 4, 5 players, not 3")
     assert not (tmp_path / "runs").exists()
+
+
+def test_a_grid_of_several_games_none_can_play_names_every_games_reason(tmp_path):
+    # before: "error: black-white is for 2, 3, 4 players, not 6", as if Kansas City could play 6
+    r = cli("sweep", "-g", "black-white,kansas-city", "-p", "6", "-n", "300", "--seed", "1", "-j", "1", "-q",
+            "--runs", tmp_path / "runs", "-o", tmp_path / "sweep.html")
+    one_line_error(r, "no cell of this grid can be played: black-white is for 2, 3, 4 players, not 6; "
+                      "kansas-city is for 4, 5 players, not 6")
+    assert not (tmp_path / "runs").exists() and not (tmp_path / "sweep.html").exists()

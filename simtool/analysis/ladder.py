@@ -230,7 +230,12 @@ def _parameters(name: str) -> tuple[str, dict[str, str], str]:
 def changed(r: Rung) -> list[str]:
     """The parameters the rung sets otherwise than the rung below, where both are one strategy
     under the same restrictions; none where they are not."""
-    (base, mine, cut), (below, theirs, below_cut) = _parameters(r.name), _parameters(r.below)
+    return changed_over(r.name, r.below)
+
+
+def changed_over(name: str, below: str) -> list[str]:
+    """:func:`changed` of the rung ``name`` over the rung ``below``."""
+    (base, mine, cut), (below, theirs, below_cut) = _parameters(name), _parameters(below)
     if base != below or cut != below_cut:
         return []
     return sorted(k for k in {*mine, *theirs} if mine.get(k) != theirs.get(k))
@@ -269,8 +274,8 @@ def convergence(ladder: Ladder) -> str:
     if not budget_step(top):
         if other := changed(top):
             return (f"Convergence: not read: the top step ({top.name} over {top.below}) changes "
-                    f"{_strategy(top.name)}'s {', '.join(other)}, not a search's budget alone, so it tells which "
-                    f"setting plays better (its rung above), not whether more search would still gain.")
+                    f"{_strategy(top.name)}'s {', '.join(other)}, not a search's budget alone, so its gain says "
+                    f"which setting plays better, not whether more search would still gain.")
         return (f"Convergence: the top step ({top.name} over {top.below}) does not raise a search's "
                 f"budget, so the ladder cannot say whether more search would still gain.")
     gain = (f"{top.name} over {top.below} gains {gain_points(top)} of win share per seat over the "

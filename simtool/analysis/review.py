@@ -408,15 +408,16 @@ def matters(key: str) -> float | None:
 PAIRED, INDEPENDENT = "paired on the same deals", "independent"
 """How a changes row's interval was taken (``changes[].interval``)."""
 
-FIXED = "fixed by the rules"
-"""The ``change`` of a row whose figure is the same in every match of both versions: nothing
-measured to compare."""
+FIXED = "the same in every match"
+"""The ``change`` of a row whose figure was the same in every match of both versions: an
+interval of no width, nothing to compare. Not "fixed by the rules": a sample can miss a rare
+longer match (16 matches of Black & White, none going to its tie-break round)."""
 
 
-def fixed_by_rules(q: dict) -> dict[str, int]:
-    """The :func:`headlines` keys whose figure the rules fix, to the rounds every match lasts:
-    rounds per match where every match lasted as long (an interval of no width: Kansas City's 3
-    hands), and the share stopped by the round cap, which no match that short can reach."""
+def every_match_alike(q: dict) -> dict[str, int]:
+    """The :func:`headlines` keys of a figure every match played shared, to the rounds every match
+    lasted: rounds per match where every match lasted as long (an interval of no width: Kansas
+    City's 3 hands), and the share stopped by the round cap, which no match that short reached."""
     m = q.get("match") or {}
     rounds, ci = m.get("rounds"), m.get("rounds_ci") or (None, None)
     if rounds is None or not (ci[0] == rounds == ci[1]) or rounds != int(rounds):
@@ -442,7 +443,7 @@ def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.nd
     56%, then 2 of 3, 21% to 94%: "+66.7 points (+20.7 to +112.7)", better; now -5.8 to +93.9,
     no clear change)."""
     a, b = headlines(before), headlines(after)
-    fixed0, fixed1 = fixed_by_rules(before), fixed_by_rules(after)
+    fixed0, fixed1 = every_match_alike(before), every_match_alike(after)
     paired = paired or {}
     rows = []
     for key, (v0, lo0, hi0, better_when) in a.items():
@@ -450,11 +451,11 @@ def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.nd
             continue
         v1, lo1, hi1, better_after = b[key]
         if key in fixed0 and key in fixed1:
-            # "3.0 -> 3.0, 0.0 (0.0 to 0.0): no clear change" presented a count the rules fix as measured
+            # "3.0 -> 3.0, 0.0 (0.0 to 0.0): no clear change" read an interval of no width as measured
             rounds = f"{fixed0[key]}" + ("" if fixed0[key] == fixed1[key] else f", then {fixed1[key]},")
             rows.append({"question": key, "before": v0, "after": v1, "delta": v1 - v0, "ci": [v1 - v0, v1 - v0],
                          "better": None, "change": FIXED, "interval": FIXED, "small": None, "threshold": None,
-                         "crosses": None, "fixed": f"every match lasts {rounds} rounds"
+                         "crosses": None, "fixed": f"every match lasted {rounds} rounds"
                          + ("" if key == "match: rounds" else f", short of the {games.ROUND_CAP}-round cap")})
             continue
         if better_after != better_when:  # a side one version's figure lacks is no side of the change

@@ -722,9 +722,10 @@ def match_verdict(rounds: tuple[float, float, float], capped: tuple[float, float
     c, clo, chi = capped
     if rlo == r == rhi and r == int(r) and r < cap:
         # every match as long (Kansas City's 3 hands): "3.0 rounds (95% interval 3.0 to 3.0) ...
-        # unclear whether rare or common; about 349 more matches would settle it" measured the rules
-        return Verdict(HAZARD_WORDS[0], f"Every match lasts {int(r)} rounds, as the rules fix it (all {n:,} matches "
-                       f"played), so none can reach the {cap}-round cap.",
+        # unclear whether rare or common; about 349 more matches would settle it". What was played,
+        # not "as the rules fix it": 16 matches of Black & White can all miss its tie-break round
+        return Verdict(HAZARD_WORDS[0], f"Every match played ({n:,}) lasted {int(r)} rounds, so none came near "
+                       f"the {cap}-round cap.",
                        {"rounds": r, "rounds_ci": [rlo, rhi], "capped": c, "capped_ci": [clo, chi]},
                        stated(HAZARD_WORDS, HAZARD_THRESHOLDS), None)
     near = HAZARD_THRESHOLDS

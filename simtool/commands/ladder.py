@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from simtool import arguments, games
-from simtool.analysis.ladder import Ladder, ladders
+from simtool.analysis.ladder import BUDGET, Ladder, changed_over, ladders
 from simtool.commands.plans import play
 from simtool.errors import SimtoolError
 from simtool.pipeline.runner import RunSpec, make_spec
@@ -103,6 +103,10 @@ def plan(game: str, players: int | None, rules: dict | None, n, seed: int | None
     if twice:
         raise SimtoolError(f"rung '{twice[0]}' appears twice in the ladder {', '.join(names)}; "
                            f"give each rung once (x@a=1 and x@a=1,b=<default> are one rung)")
+    for below, name in zip(names, names[1:], strict=False):
+        if fell := lowered(below, name, g.id):
+            raise SimtoolError(f"rung '{name}' over '{below}' lowers the search's {', '.join(fell)}: the chain climbs, "
+                               f"weakest first, so a step of the budget raises it; give '{name}' before '{below}'")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 63))
     specs, extra = [], []
@@ -121,6 +125,26 @@ def plan(game: str, players: int | None, rules: dict | None, n, seed: int | None
         specs.append(spec)
         extra.append({"ladder": {"rung": len(names), "rungs": names, "reference": True}})
     return specs, extra
+
+
+def lowered(below: str, name: str, game_id: str) -> list[str]:
+    """The budget parameters (:data:`simtool.analysis.ladder.BUDGET`) that the rung ``name``, a
+    budget step over ``below``, sets lower, as played (``focus_samples=0`` plays ``samples``):
+    ``pimc@samples=2`` over ``pimc@samples=16`` read as a larger budget, "Converged: ... the
+    larger budget plays worse here"."""
+    import strategies
+
+    step = changed_over(name, below)
+    if not step or not set(step) <= BUDGET:
+        return []
+    low, high = strategies.resolve(below, game_id).values, strategies.resolve(name, game_id).values
+
+    def played(values, key: str):
+        # a plugin's parameter of that name may be no number, or lack its unfocused form
+        return getattr(values, key) or getattr(values, key.removeprefix("focus_"), 0)
+
+    return [k for k in step if all(isinstance(played(v, k), int | float) for v in (low, high))
+            and played(high, k) < played(low, k)]
 
 
 def reference_of(top, game_id: str) -> str:

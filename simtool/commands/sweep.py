@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from simtool import arguments, games, options
-from simtool.errors import SimtoolError, bad, choices, shown
+from simtool.errors import GameError, SimtoolError, bad, choices, shown
 from simtool.pipeline.runner import UNITS, RunSpec, game_of, make_spec, parse_count
 
 GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate", "duplicate",
@@ -129,6 +129,9 @@ def make_grid(data: dict) -> Grid:
     for key, value in (("rotate", rotate), ("duplicate", duplicate)):
         if not isinstance(value, bool):
             raise SimtoolError(f"bad {key} {value!r}; expected true or false")
+    if rotate and duplicate:  # every cell recorded rotate: false without a word, as `simtool run` did
+        raise SimtoolError("rotate with duplicate: duplicate already plays every deal once per rotation of the "
+                           "line-up, so every strategy sits in every seat; leave out rotate")
     unit = data.get("unit", "deal")
     if not isinstance(unit, str):
         raise SimtoolError(f"bad unit {unit!r}; valid: {choices(UNITS)}")
@@ -268,16 +271,18 @@ def variants(grid: Grid):
     that have it. In a grid of several games, a cell its game cannot play (a player count or a
     rule value it lacks) is left out (:func:`skipped` says which), unless no cell is
     left; a grid of one game is refused at its first, a mistake about that game."""
-    played, first = False, None
+    played, why_not = False, {}
     for g, p, rules, why in _combinations(grid):
         if why is None:
             played = True
             yield g.id, p, rules
         elif not _several(grid):
             raise SimtoolError(why)
-        first = first or why
-    if not played and first is not None:
-        raise SimtoolError(first)
+        why_not.setdefault(why)
+    if not played and why_not:
+        # every game's reason: the first alone ("black-white is for 2, 3, 4 players, not 6") read
+        # as if the other games could play the grid
+        raise SimtoolError(f"no cell of this grid can be played: {'; '.join(why_not)}")
 
 
 def _several(grid: Grid) -> bool:
@@ -313,6 +318,8 @@ def _combinations(grid: Grid):
                 rules = dict(zip(own, values, strict=True))
                 try:
                     games.check_rules(g, options.resolve(g, rules), p)
+                except GameError:  # a designer's check_rules that crashed: its bug, no limit to skip
+                    raise
                 except SimtoolError as exc:
                     yield g, p, rules, str(exc)
                     continue

@@ -202,11 +202,11 @@ def cards(q: dict) -> list[dict]:
             found["tone"] = "none"
         out.append(found)
     if q.get("match"):
-        from simtool.analysis.review import fixed_by_rules
+        from simtool.analysis.review import every_match_alike
 
         m = q["match"]
-        # no measured share where the rules fix a length short of the cap: its sentence says so
-        capped = None if "match: capped" in fixed_by_rules(q) else m["capped"]
+        # no share of no width where every match was as long, short of the cap: its sentence says so
+        capped = None if "match: capped" in every_match_alike(q) else m["capped"]
         out.append(card("match", QUESTION_TITLES["match"], m, capped, m["capped_ci"], "%", 100, first="rare",
                         what="of matches stopped by the round cap"))
     return out
@@ -376,7 +376,7 @@ def change_rows(result: dict) -> list[dict]:
             rows.append({**c, "label": change_label(c["question"], risks), "name": change_name(c["question"], risks),
                          **dict(zip(("before_text", "after_text"), _before_after(c, scale, unit, ()), strict=True)),
                          "delta_text": _shown(c["delta"], scale, "+", apart), "interval_text": c["fixed"],
-                         "reads": "fixed by the rules, not measured", "tone": "none"})
+                         "reads": "no interval, every match as long", "tone": "none"})
             continue
 
         near = change_marks(c["question"])
