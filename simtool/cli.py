@@ -1394,8 +1394,8 @@ def list_strategies(game: Annotated[Optional[str], typer.Option("--game", "-g",
                 r.add_row(x.name, g, x.description)
         out.print(r)
     else:  # a designer's game: an empty table read as if its rows were lost
-        out.print(f"Restrictions: none for {found.id} (simtool restrict has nothing to measure)", markup=False,
-                  highlight=False)
+        out.print(f"Restrictions: none for {found.id if game is not None else 'any game'} (simtool restrict has "
+                  f"nothing to measure)", markup=False, highlight=False)
     out.print("Plugins: --strategy path/to/file.py:NAME (see README). Parameters: "
               "--strategy target@under=1,mistakes=0.1. Restricted: --seat 0=target~no-upgrade",
               markup=False)

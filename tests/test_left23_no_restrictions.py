@@ -19,3 +19,13 @@ def test_a_game_without_restrictions_says_it_has_none(monkeypatch):
 def test_a_built_in_game_still_lists_its_restrictions():
     r = cli("strategies", "--game", "kansas-city")
     assert r.exit_code == 0 and "no-upgrade" in r.output and "Restrictions: none" not in r.output
+
+
+def test_no_game_with_restrictions_says_so_without_a_game_given(monkeypatch):
+    # before: UnboundLocalError of the game never looked up (no --game)
+    import strategies
+
+    monkeypatch.setattr(strategies, "RESTRICTIONS", {})
+    r = cli("strategies")
+    assert r.exit_code == 0, r.output
+    assert "Restrictions: none for any game (simtool restrict has nothing to measure)" in r.output
