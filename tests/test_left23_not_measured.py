@@ -31,3 +31,6 @@ def test_skill_not_measured_says_so_once(monkeypatch):
     assert [line for line in lines if line.lower().count("not measured") > 1] == []
     assert "skill: not measured. No search strategy plays this game: no stronger play to set against the default." \
         in lines
+    # before: "... so hidden information was not priced.", the verdict said again
+    assert "hidden information: not measured. No search strategy plays this game: no fair search to set one " \
+           "that sees the hidden cards against." in lines

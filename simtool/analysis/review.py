@@ -310,7 +310,8 @@ def questions(game, folders: dict[str, list[Path]], version: int, default: str, 
                                                  **({"clairvoyant": skill_plays["clairvoyant"]}
                                                     if "clairvoyant" in skill_plays else {})}, search) \
         if skill else {"verdict": "not measured", "figure": None,
-                       "sentence": "No search strategy plays this game, so hidden information was not priced."}
+                       "sentence": "No search strategy plays this game: no fair search to set one that sees the "
+                                   "hidden cards against."}
     out["luck"] = luck_question(by_play(folders["luck"], version)["duplicate"][0])
     out["tension"], out["match"] = match_questions(game, by_play(folders["match"], version)["matches"][0])
     out["hazards"] = hazards(game, heuristic)
