@@ -39,7 +39,7 @@ from simtool.analysis.tuning import recommendation, setting, sheet_defaults, tri
 from simtool.commands import plans
 from simtool.commands.plans import play as run_cells
 from simtool.commands.sweep import lineup as parse_lineup
-from simtool.errors import GameError, SimtoolError, bad, choices, option, os_problem, shown
+from simtool.errors import GameError, SimtoolError, bad, choices, option, os_problem, pasted, shown
 from simtool.games import ROUND_CAP
 from simtool.pipeline import folders
 from simtool.pipeline.folders import PLAYED_BY, FolderLock, load, parse_json, write_json
@@ -461,7 +461,7 @@ def save_config(out: Path, config: Config) -> None:
             mine, theirs = asdict(config), asdict(saved)
             diff = [k for k in mine if mine[k] != theirs[k]]
             if diff != ["trials"]:
-                again = option("resume", out) if arguments.COMMAND_LINE.get() else \
+                again = option("resume", pasted(out)) if arguments.COMMAND_LINE.get() else \
                     f"simtool.tune.tune(simtool.tune.read_config({str(out)!r}), {str(out)!r})"
                 verb = "differs" if len(diff) == 1 else "differ"
                 raise SimtoolError(f"{out} holds a tuning with other settings ({', '.join(diff)} {verb}); "

@@ -544,7 +544,8 @@ class RunWriter:
             write_json(self.parts / WRITER, writer_record())
             if not resume:
                 self._clear()
-                write_json(self.parts / SPEC, {**plain, SPEC_SUM: _spec_sum(plain)})
+                named = {**plain, NAMED: True}
+                write_json(self.parts / SPEC, {**named, SPEC_SUM: _spec_sum(named)})
         except OSError as exc:
             self._release()
             raise SimtoolError(f"cannot write to output folder {self.out}: {os_problem(self.out, exc)}") from None
@@ -612,6 +613,7 @@ class RunWriter:
                                f"put it back, or play the run again {self.again}")
         data.pop(PLAYED_BY, None)  # checked as the folder was opened
         data.pop(INSTALLED, None)
+        data.pop(NAMED, None)
         return data
 
     def done(self, unit: str, rows, span, count: int, leads: bool = False,
@@ -832,11 +834,12 @@ def _whole(files: dict[int, dict[str, Path]], rows, columns: dict[str, set[str]]
 
     def check() -> set[int]:
         parts = next(iter(next(iter(files.values())).values())).parent
-        run = _run_of(parts)
+        run, every = _run_of(parts)
 
         def ok(i: int, named: dict[str, Path]) -> bool:
             sums = chunk_sums(parts, i)
-            if sums.get(RUN_KEY, run) != run:  # another run's chunk (none recorded before 2026-11-28: as then)
+            # another run's chunk; one naming none is trusted only in a run begun before 2026-11-28
+            if sums.get(RUN_KEY) != run and (RUN_KEY in sums or every):
                 return False
             numbers = (span[0], *span[1](i))
             return all(_readable(f, rows(n, i), sums.get(n), columns.get(n, set()), numbers)
@@ -1057,7 +1060,7 @@ def write_chunk(parts: Path, index: int, **named: pl.DataFrame | bytes | None) -
             _write_atomic(parts / f"{name}-{index:06d}.parquet", data)
             # bytes that came without their checksum (or lost it on the way) are summed here
             sums[name] = getattr(data, "sum", None) or checksum(data)
-    if run := _run_of(parts):
+    if run := _run_of(parts)[0]:
         sums[RUN_KEY] = run
     _write_atomic(parts / f"sums-{index:06d}.json", json.dumps(sums, sort_keys=True).encode())
 
@@ -1066,16 +1069,23 @@ RUN_KEY = "run"
 """The key in a chunk's checksum file of the run that played it (its ``spec.json`` checksum)."""
 
 
-def _run_of(parts: Path) -> str | None:
+NAMED = "named_chunks"
+"""The key in ``chunks/spec.json`` of a run whose every chunk names it (:data:`RUN_KEY`), begun since
+2026-11-28: a chunk naming none there was copied in from a run of an older simtool."""
+
+
+def _run_of(parts: Path) -> tuple[str | None, bool]:
     """The checksum ``chunks/spec.json`` records of the run writing ``parts`` (``None``: none, a
-    spec of a simtool before 2026-11-26). Written with each chunk's checksums: chunk 1 of a run of
-    another seed, copied in with its checksum file (the wrong backup), read whole, its deal numbers
-    chunk 1's, and a resume joined it into a run that says seed 3."""
+    spec of a simtool before 2026-11-26), and whether each of its chunks names it (:data:`NAMED`).
+    Written with each chunk's checksums: chunk 1 of a run of another seed, copied in with its
+    checksum file (the wrong backup), read whole, its deal numbers chunk 1's, and a resume joined
+    it into a run that says seed 3."""
     try:
-        found = parse_json((parts / SPEC).read_text()).get(SPEC_SUM)
+        spec = parse_json((parts / SPEC).read_text())
+        found, every = spec.get(SPEC_SUM), spec.get(NAMED) is True
     except (OSError, ValueError, AttributeError):
-        return None
-    return found if isinstance(found, str) else None
+        return None, False
+    return (found if isinstance(found, str) else None), every
 
 
 def checksum(data: bytes) -> str:
