@@ -418,8 +418,7 @@ class Folded:
             for row in frame.iter_rows():
                 was = totals.get(row[:keys])
                 totals[row[:keys]] = row[keys:] if was is None else tuple(
-                    max(a, b) if c[0] in "AB" else min(a, b) if c[0] == "L" else a + b
-                    for c, a, b in zip(names[keys:], was, row[keys:], strict=True))
+                    _folded(c, a, b) for c, a, b in zip(names[keys:], was, row[keys:], strict=True))
 
     def parts(self) -> Parts | None:
         """The sums added up, one row per group in the chunks' schema; ``None`` as
@@ -432,6 +431,17 @@ class Folded:
         except (OverflowError, pl.exceptions.PolarsError):
             return None
         return wide, count, self.modes
+
+
+def _folded(column: str, a, b):
+    """Two chunks' values of a sums' ``column`` added up, as :func:`added_sums` does. A null is
+    passed over, as polars' max, min and sum pass over one: a figure null in every row of a
+    group of a chunk (a designer's rate ``pl.when(...).then(x)``, summed by polars) has a null
+    largest and least value there, and ended a printed run of more than one chunk in
+    "TypeError: '>' not supported between instances of 'NoneType' and 'NoneType'"."""
+    if a is None or b is None:
+        return b if a is None else a
+    return max(a, b) if column[0] in "AB" else min(a, b) if column[0] == "L" else a + b
 
 
 def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
