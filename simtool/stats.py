@@ -23,6 +23,7 @@ same bytes whatever threads, chunks or row order polars adds them in.
 from __future__ import annotations
 
 import functools
+import json
 import math
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
@@ -250,6 +251,8 @@ def _numpy_sums(frame: pl.DataFrame, pairs, modes: dict, floats: set, groups: li
     # half to even, as polars'); a figure that is a column is read as it is, the others (a game's
     # rates) evaluated by polars, whose expression engine touched 5-7 MiB more of a worker's memory
     plain = {i for i, (k, _) in enumerate(pairs) if k.meta.is_column()}
+    if not all(_row_wise(k) for i, (k, _) in enumerate(pairs) if i not in plain):
+        return None
     values = frame.select(*[k.alias(f"_{i}") for i, (k, _) in enumerate(pairs) if i not in plain]) \
         if len(plain) < len(pairs) else None
     columns = [frame[pairs[i][0].meta.output_name()] if i in plain else values[f"_{i}"] for i in range(len(pairs))]
@@ -276,6 +279,43 @@ def _numpy_sums(frame: pl.DataFrame, pairs, modes: dict, floats: set, groups: li
     count = pl.DataFrame([pl.Series(name, v).cast(dtype) for (name, dtype), v in zip(
         queries[0][1].collect_schema().items(), (present, np.zeros(len(present), np.int64), n[present]), strict=True)])
     return {by: (w, count) for by, w in found.items()}
+
+
+ROW_WISE_FUNCTIONS = ("Abs", "Negate", {"Boolean": "Not"}, {"Boolean": "IsNull"}, {"Boolean": "IsNotNull"})
+"""The functions of a figure :func:`_row_wise` knows to read one row each (polars' serialized names)."""
+
+
+def _row_wise(e: pl.Expr) -> bool:
+    """Whether each row's value of ``e`` reads that row alone (columns, scalars, arithmetic,
+    comparisons, casts, when/then and :data:`ROW_WISE_FUNCTIONS`), so that :func:`_numpy_sums`
+    may evaluate it over the whole chunk. polars' road evaluates a figure within each group of
+    ``by`` and unit, as the rows are read at a run's end: a rate of a maximum, a window or a
+    shift (``pl.col('tricks') == pl.col('tricks').max().over('deal')``) printed other shares
+    than the rows give (0.897 against 1.0 pooled), and a constant (``pl.lit(True)``) beside
+    column figures ended the run in numpy's "The weights and list don't have the same length".
+    Anything else, or a figure of no column, is polars' to sum."""
+    try:
+        tree = json.loads(e.meta.serialize(format="json"))
+    except (pl.exceptions.PolarsError, ValueError):
+        return False
+    columns = []
+
+    def walk(node) -> bool:
+        if not (isinstance(node, dict) and len(node) == 1):
+            return False
+        ((kind, body),) = node.items()
+        if kind == "Column":
+            columns.append(body)
+            return isinstance(body, str)
+        if kind == "Literal":
+            return isinstance(body, dict) and set(body) <= {"Dyn", "Scalar"}
+        if kind == "Function":
+            return body["function"] in ROW_WISE_FUNCTIONS and all(walk(i) for i in body["input"])
+        parts = {"BinaryExpr": ("left", "right"), "Cast": ("expr",), "Ternary": ("predicate", "truthy", "falsy"),
+                 "Alias": (0,)}.get(kind)
+        return parts is not None and all(walk(body[k]) for k in parts)
+
+    return walk(tree) and bool(columns) and not e.meta.has_multiple_outputs()
 
 
 def _codes(code: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
@@ -418,8 +458,7 @@ class Folded:
             for row in frame.iter_rows():
                 was = totals.get(row[:keys])
                 totals[row[:keys]] = row[keys:] if was is None else tuple(
-                    max(a, b) if c[0] in "AB" else min(a, b) if c[0] == "L" else a + b
-                    for c, a, b in zip(names[keys:], was, row[keys:], strict=True))
+                    _folded(c, a, b) for c, a, b in zip(names[keys:], was, row[keys:], strict=True))
 
     def parts(self) -> Parts | None:
         """The sums added up, one row per group in the chunks' schema; ``None`` as
@@ -432,6 +471,17 @@ class Folded:
         except (OverflowError, pl.exceptions.PolarsError):
             return None
         return wide, count, self.modes
+
+
+def _folded(column: str, a, b):
+    """Two chunks' values of a sums' ``column`` added up, as :func:`added_sums` does. A null is
+    passed over, as polars' max, min and sum pass over one: a figure null in every row of a
+    group of a chunk (a designer's rate ``pl.when(...).then(x)``, summed by polars) has a null
+    largest and least value there, and ended a printed run of more than one chunk in
+    "TypeError: '>' not supported between instances of 'NoneType' and 'NoneType'"."""
+    if a is None or b is None:
+        return b if a is None else a
+    return max(a, b) if column[0] in "AB" else min(a, b) if column[0] == "L" else a + b
 
 
 def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
