@@ -4,6 +4,7 @@
 # beyond the recursion limit a plugin may have lowered to its own depth (tests/test_hardening_round10.py)
 import _signal
 import opcode
+import os
 import shlex
 from contextvars import ContextVar
 
@@ -92,6 +93,22 @@ def interrupt(signum=None, frame=None):
     global _interrupted
     _interrupted = True
     raise KeyboardInterrupt
+
+
+def _stop_as_processes_do() -> None:
+    """In a process forked from a command's (a plugin's multiprocessing pool), SIGTERM and
+    Ctrl-C as Python's defaults: :func:`interrupt`, inherited, made a pool's worker raise
+    KeyboardInterrupt where ``Pool.terminate()`` meant to end it, sometimes inside the lock of
+    the pool's queue, and the pool's ``with`` block waited on it for ever (the run hung as the
+    plugin was imported: 3 of 40 runs at load 5). simtool's own workers set their handlers
+    themselves."""
+    for name, default in (("SIGTERM", _signal.SIG_DFL), ("SIGINT", _signal.default_int_handler)):
+        number = getattr(_signal, name)
+        if _signal.getsignal(number) is interrupt:
+            _signal.signal(number, default)
+
+
+os.register_at_fork(after_in_child=_stop_as_processes_do)
 
 
 STOP_SIGNALS = ("SIGINT", "SIGTERM")
