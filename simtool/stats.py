@@ -560,19 +560,20 @@ def _unit_batches(rows: pl.LazyFrame, by: Collection[str], pairs) -> Iterator[pl
     kept = {key, *by, *roots, "seat", "round", "rotation"}  # seat, round, rotation: what a row is
     named = roots <= set(names) and not any(map(_selects, figures))
     columns = [c for c in names if c in kept] if named else names
-    carry = None
+    held = None  # read, not yet given: its last unit may go on in the next batch, if one comes
     for batch in rows.select(columns).collect_batches(chunk_size=BATCH_ROWS):
-        batch = batch if carry is None else pl.concat([carry, batch])
+        if held is not None and held.height:
+            cut = held[key].search_sorted(held[key][-1], side="left")
+            if cut:
+                yield held[:cut]
+            batch = pl.concat([held[cut:], batch])
         unit = batch[key]
         if unit.null_count() or not unit.is_sorted():
             yield None
             return
-        cut = unit.search_sorted(unit[-1], side="left")  # the last unit may go on in the next batch
-        carry = batch[cut:]
-        if cut:
-            yield batch[:cut]
-    if carry is not None and carry.height:
-        yield carry
+        held = batch
+    if held is not None and held.height:
+        yield held
 
 
 def _selects(e: pl.Expr) -> bool:

@@ -87,3 +87,12 @@ def test_a_figure_picking_columns_but_by_name_reads_every_column(monkeypatch, fi
         want = stats._wide_sums(rows, {"x": pl.col("a") + pl.col("b")}, by, None, None)
         for a, b in zip(got, want, strict=True):
             assert _sorted(a).equals(_sorted(b))
+
+
+def test_rows_of_one_batch_are_summed_in_one_query(runs):
+    # the last unit was split off as a batch of its own even where no batch came after it: every
+    # small frame (a test's, a review's) summed in two queries and added up, twice the time
+    rows = runs["deals"].lazy()
+    batches = list(stats._unit_batches(rows, (), [(pl.col("win"), None)]))
+    assert [b.height for b in batches] == [runs["deals"].height]
+    assert list(stats._unit_batches(rows.head(0), (), [(pl.col("win"), None)])) == []
