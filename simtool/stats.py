@@ -605,22 +605,31 @@ def _unit_batches(rows: pl.LazyFrame, by: Collection[str], pairs) -> Iterator[pl
     """The columns :func:`_fixed_queries` reads of ``rows``, in batches of whole units, while
     the units come in order; ``None`` then stop at the first batch where they do not."""
     key, names = unit_key(rows), rows.collect_schema().names()
-    roots = {r for pair in pairs for e in pair if e is not None for r in e.meta.root_names()}
+    figures = [e for pair in pairs for e in pair if e is not None]
+    roots = {r for e in figures for r in e.meta.root_names()}
     kept = {key, *by, *roots, "seat", "round", "rotation"}  # seat, round, rotation: what a row is
-    columns = [c for c in names if c in kept] if roots <= set(names) else names
-    carry = None
+    named = roots <= set(names) and not any(map(_selects, figures))
+    columns = [c for c in names if c in kept] if named else names
+    held = None  # read, not yet given: its last unit may go on in the next batch, if one comes
     for batch in rows.select(columns).collect_batches(chunk_size=BATCH_ROWS):
-        batch = batch if carry is None else pl.concat([carry, batch])
+        if held is not None and held.height:
+            cut = held[key].search_sorted(held[key][-1], side="left")
+            if cut:
+                yield held[:cut]
+            batch = pl.concat([held[cut:], batch])
         unit = batch[key]
         if unit.null_count() or not unit.is_sorted():
             yield None
             return
-        cut = unit.search_sorted(unit[-1], side="left")  # the last unit may go on in the next batch
-        carry = batch[cut:]
-        if cut:
-            yield batch[:cut]
-    if carry is not None and carry.height:
-        yield carry
+        held = batch
+    if held is not None and held.height:
+        yield held
+
+
+def _selects(e: pl.Expr) -> bool:
+    """Whether ``e`` picks columns other than by their names (``pl.all()``, a regex, a dtype,
+    ``pl.nth``): its ``root_names()`` name none of them."""
+    return e.meta.is_column_selection() and not e.meta.is_column() or any(map(_selects, e.meta.pop()))
 
 
 def _fixed_queries(rows: pl.LazyFrame, pairs, modes: dict, floats: set, by: Collection[str], strata: int | None,

@@ -4,6 +4,7 @@ main process for the printed tables of 1e7 Out-Trumped deals)."""
 
 import numpy as np
 import polars as pl
+import polars.selectors as cs
 import pytest
 
 import simtool
@@ -65,3 +66,33 @@ def test_each_unit_is_in_one_batch_whole(monkeypatch, runs):
     assert sum(b.height for b in batches) == runs["duplicate"].height
     assert set(batches[0].columns) == {"deal", "rotation", "seat", "score"}  # only what the sums read
     assert np.all([b["deal"].is_sorted() for b in batches])
+
+
+@pytest.mark.parametrize("figure", [pl.sum_horizontal(pl.all().exclude("deal", "c")) - pl.col("seat"),
+                                    pl.sum_horizontal(pl.col("^[ab]$")),
+                                    pl.sum_horizontal(cs.by_dtype(pl.Int32)), pl.nth(2) + pl.nth(3),
+                                    pl.struct(pl.all()).struct.field("a") + pl.col("b")],
+                         ids=["all", "regex", "dtype", "nth", "struct of all"])
+def test_a_figure_picking_columns_but_by_name_reads_every_column(monkeypatch, figure):
+    # root_names() names none of the columns a selector picks: the batches held only deal and
+    # seat, so pl.all() summed seat alone (a figure of 0 in every row here) and a regex raised
+    n = 40
+    rows = pl.DataFrame({"deal": np.repeat(np.arange(n // 4), 4), "seat": np.tile(np.arange(4), n // 4).astype(np.int8),
+                         "a": pl.Series(np.arange(n) % 7, dtype=pl.Int32),
+                         "b": pl.Series(np.arange(n) % 5 - 2, dtype=pl.Int32),
+                         "c": np.arange(n) * 1.5}).lazy()
+    monkeypatch.setattr(stats, "BATCH_ROWS", 7)
+    for by in ((), ("seat",)):
+        got = stats._wide_sums(rows, {"x": figure}, by, None, None)
+        want = stats._wide_sums(rows, {"x": pl.col("a") + pl.col("b")}, by, None, None)
+        for a, b in zip(got, want, strict=True):
+            assert _sorted(a).equals(_sorted(b))
+
+
+def test_rows_of_one_batch_are_summed_in_one_query(runs):
+    # the last unit was split off as a batch of its own even where no batch came after it: every
+    # small frame (a test's, a review's) summed in two queries and added up, twice the time
+    rows = runs["deals"].lazy()
+    batches = list(stats._unit_batches(rows, (), [(pl.col("win"), None)]))
+    assert [b.height for b in batches] == [runs["deals"].height]
+    assert list(stats._unit_batches(rows.head(0), (), [(pl.col("win"), None)])) == []
