@@ -582,9 +582,13 @@ def _fixed_sums(rows: pl.LazyFrame, pairs, modes: dict, floats: set, by: Collect
     :data:`BATCH_ROWS` rows at a time where the rows come in order of their unit, as a run
     writes them. A query of every row at once holds each unit's sums until the end: 550 MiB in
     the main process for the printed tables of 1e6 Out-Trumped deals, 3.9 GB at 1e7. The
-    batches' sums, exact, add up to the very sums of the whole (:func:`added_sums`)."""
+    batches' sums, exact, add up to the very sums of the whole (:func:`added_sums`). Only where
+    every figure reads each row alone (:func:`_row_wise`): seat rows of deals by seat are summed
+    row by row in one ``select``, where a maximum or a shift (``pl.col('tricks').max()``) reads
+    all the rows given, and a batch's would be other figures."""
     parts = []
-    for batch in _unit_batches(rows, by, pairs):
+    row_wise = all(_row_wise(e) for pair in pairs for e in pair if e is not None)
+    for batch in _unit_batches(rows, by, pairs) if row_wise else ():
         if batch is None:  # not in order of units: a unit's rows may lie in several batches
             parts = []
             break

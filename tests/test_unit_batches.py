@@ -96,3 +96,15 @@ def test_rows_of_one_batch_are_summed_in_one_query(runs):
     batches = list(stats._unit_batches(rows, (), [(pl.col("win"), None)]))
     assert [b.height for b in batches] == [runs["deals"].height]
     assert list(stats._unit_batches(rows.head(0), (), [(pl.col("win"), None)])) == []
+
+
+def test_a_figure_reading_other_rows_is_summed_at_once(monkeypatch, runs):
+    # seat rows of deals by seat are summed in one select: a maximum reads every row given, so a
+    # batch's maximum made another figure (the seats that took the most tricks of the whole run)
+    rows = runs["deals"].lazy()
+    figures = {"most": pl.col("tricks") == pl.col("tricks").max(), "win": pl.col("win")}
+    whole = stats._wide_sums(rows, figures, ("seat",), None, None)
+    monkeypatch.setattr(stats, "BATCH_ROWS", 7)
+    batched = stats._wide_sums(rows, figures, ("seat",), None, None)
+    for a, b in zip(whole, batched, strict=True):
+        assert _sorted(a).equals(_sorted(b))
