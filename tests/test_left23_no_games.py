@@ -16,16 +16,6 @@ def test_a_strategy_of_no_game_is_refused_where_it_is_made(games):
         Strategy("x", lambda view, rng: None, "none", games=games)
 
 
-def test_a_plugin_of_no_game_is_refused_in_one_line(tmp_path):
-    plugin = tmp_path / "nogame.py"
-    plugin.write_text("from strategies.base import Strategy\n"
-                      "NOGAME = Strategy('nogame', lambda view, rng: None, 'plays nothing', games=[])\n")
-    r = cli("run", "--game", "hearts", "--n", "100", "--jobs", "1", "--quiet", "--strategy", f"{plugin}:NOGAME",
-            "--out", tmp_path / "run")
-    text = one_line_error(r, "games is empty, so it plays no game")
-    assert "plays , not" not in text
-
-
 @pytest.mark.parametrize("games", ["", ("hearts", ""), [" "]])
 def test_a_strategy_of_an_empty_game_id_is_refused_where_it_is_made(games):
     # before: games="" made a strategy of the game "", refused only when run as "strategy
@@ -34,11 +24,13 @@ def test_a_strategy_of_an_empty_game_id_is_refused_where_it_is_made(games):
         Strategy("x", lambda view, rng: None, "none", games=games)
 
 
-def test_a_plugin_of_an_empty_game_id_is_refused_in_one_line(tmp_path):
-    plugin = tmp_path / "emptyg.py"
+@pytest.mark.parametrize(("games", "said"), [("[]", "games is empty, so it plays no game"),
+                                            ("''", "games holds an empty id ('')")])
+def test_a_plugin_of_no_game_is_refused_in_one_line(tmp_path, games, said):
+    plugin = tmp_path / "nogame.py"
     plugin.write_text("from strategies.base import Strategy\n"
-                      "EMPTY = Strategy('emptyg', lambda view, rng: None, 'plays nothing', games='')\n")
-    r = cli("run", "--game", "hearts", "--n", "100", "--jobs", "1", "--quiet", "--strategy", f"{plugin}:EMPTY",
+                      f"NOGAME = Strategy('nogame', lambda view, rng: None, 'plays nothing', games={games})\n")
+    r = cli("run", "--game", "hearts", "--n", "100", "--jobs", "1", "--quiet", "--strategy", f"{plugin}:NOGAME",
             "--out", tmp_path / "run")
-    text = one_line_error(r, "games holds an empty id ('')")
+    text = one_line_error(r, said)
     assert "plays , not" not in text
