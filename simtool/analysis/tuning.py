@@ -69,8 +69,6 @@ def sheet_defaults(config) -> dict:
     return {name: next(o for o in g.options if o.name == name).default for name in config.vary}
 
 
-
-
 def trials_of(c: dict) -> list[int]:
     """The candidate trials a re-measure stands for (a tuning saved before settings were merged
     named its one trial in the label)."""
