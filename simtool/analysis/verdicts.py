@@ -604,9 +604,16 @@ def luck_verdict(share: float, low: float, high: float, n: int, what: str = "sco
         return _pct(x, LUCK_THRESHOLDS, digits)
 
     with_play = f" with {play}" if play else ""
-    if not math.isfinite(share):  # one deal: no variance between deals to split ("nan%")
-        sentence = (f"Too few {unit} to split the variance of a seat's {what}{with_play} between the cards "
-                    f"and the play (it takes two or more): unclear; play more {unit}.")
+    if not math.isfinite(share):  # no variance to split ("nan%")
+        if n >= 2:
+            # a seat's result the same in every deal and copy (every deal a tie of all seats):
+            # "too few deals ... play more deals" from 65,536 of them, which no number would change
+            sentence = (f"A seat's {what}{with_play} came out the same in every one of the {n:,} {unit} and "
+                        f"their copies: no variance for the cards or the play to explain, and more {unit} "
+                        f"would not make one: unclear.")
+        else:
+            sentence = (f"Too few {unit} to split the variance of a seat's {what}{with_play} between the "
+                        f"cards and the play (it takes two or more): unclear; play more {unit}.")
         return Verdict(UNCLEAR, sentence, {"share": share, "ci": [low, high]},
                        stated(LUCK_WORDS, LUCK_THRESHOLDS), None)
     if not (math.isfinite(low) and math.isfinite(high)):
