@@ -47,3 +47,25 @@ def test_duplicate_deals_whose_results_never_vary_are_not_called_too_few(tmp_pat
     assert r.exit_code == 0, r.output
     page = (tmp_path / "tie.html").read_text()
     assert "Too few deals to split" not in page and "the same in every one of the 300 deals" in page
+
+
+def test_one_deal_at_six_seats_is_no_strong_seat_edge(tmp_path):
+    # failed before: every run of one deal at 6 players read "Seat verdict: strong. Seat 3 wins
+    # 100.0% of deals under random at every seat, 83.3 points more than a fair 16.7%: a strong edge
+    # favouring seat 3 (95% interval 4.0 to 83.3 points)": the winner's Wilson interval of 1 of 1,
+    # 20.7% to 100%, lies above 16.7% + 3 points whoever wins. Three deals, one seat winning two,
+    # read "strong" too (20.8% to 93.9%): drawn fair games of 6 seats did so 45% of the time.
+    r = cli("run", "--game", "trickster", "--players", "6", "--n", "1", "--strategy", "random", "--seed", "1",
+            "--jobs", "1", "--out", tmp_path / "one")
+    assert r.exit_code == 0, r.output
+    line = next(x for x in r.output.splitlines() if x.startswith("Seat verdict"))
+    assert line.startswith("Seat verdict: unclear.") and "strong edge" not in line
+    assert "a seat verdict takes 30 or more" in line
+    two_of_three = [(0, 2 / 3, *map(float, stats.wilson(2, 3))), (1, 1 / 3, *map(float, stats.wilson(1, 3)))]
+    two_of_three += [(s, 0.0, *map(float, stats.wilson(0, 3))) for s in range(2, 6)]
+    v = verdicts.seat_verdict(two_of_three, 6, 3)
+    assert v.word == "unclear" and v.more is None and "would settle it" not in v.sentence
+    # from 30 units the intervals decide: a seat winning every one of 30 deals is strong
+    thirty = [(0, 1.0, *map(float, stats.wilson(30, 30)))] + [(s, 0.0, 0.0, float(stats.wilson(0, 30)[1]))
+                                                                for s in range(1, 6)]
+    assert verdicts.seat_verdict(thirty, 6, 30).word == "strong"

@@ -27,6 +27,12 @@ from simtool.stats import LUCK_MIN_DEALS, shown_decimals, wilson_one
 SEAT_THRESHOLDS = (1.0, 3.0)
 """|edge| in points: ``fair`` below 1, ``slight`` 1 to below 3, ``strong`` 3 and more."""
 SEAT_WORDS = ("fair", "slight", "strong")
+SEAT_MIN_UNITS = 30
+"""Units below which the seat verdict is ``unclear`` whatever the intervals say: each seat's
+Wilson interval from a few units misses far more often than 1 time in 20 (one deal of six
+random seats read "strong" every time: the winner's 1 of 1 is 20.7% to 100%, above 16.7% + 3
+points), and a verdict reads every seat's; drawn fair games at 2-6 seats read ``slight`` or
+``strong`` up to 45% of the time below 10 units, at most 9% from 30."""
 SKILL_THRESHOLDS = (3.0, 10.0)
 """Gain of the stronger play in points: ``little`` below 3, ``some`` 3 to below 10, ``much``
 10 and more (a loss is ``little``)."""
@@ -310,6 +316,8 @@ def named_seat(edges: Sequence[SeatEdge]) -> SeatEdge:
 
 def _edge_word(edges: Sequence[SeatEdge], n: int) -> tuple[str, int, int, int | None]:
     """(word, lowest band, highest band, more units) of the largest |edge| of ``edges`` (module rule)."""
+    if n < SEAT_MIN_UNITS:
+        return UNCLEAR, 0, len(SEAT_WORDS) - 1, None
     reach = [bands(*e.ci_pts, SEAT_THRESHOLDS, magnitude=True) for e in edges]
     low, high = max(r[0] for r in reach), max(r[1] for r in reach)
     word = SEAT_WORDS[low] if low == high else UNCLEAR
@@ -370,7 +378,7 @@ def seat_verdict(shares: Iterable[tuple[int, float, float, float]], players: int
         sentence = (f"Every seat wins within 1 point of a fair {_pct(top.fair)} of {unit}{under}: fair. "
                     f"The largest edge is seat {top.seat}'s, {pts(top.edge_pts, '+')} points ({interval}).")
     elif word == UNCLEAR:
-        settle_text = _settle_text(more, unit, *top.ci_pts)
+        settle_text = _settle_text(more, unit, *top.ci_pts, n=n)
         sentence = (f"{head} ({interval}): unclear whether {SEAT_WORDS[low]} or {SEAT_WORDS[high]}; "
                     f"{settle_text}.")
     else:
@@ -470,11 +478,15 @@ def rough(count: int) -> str:
     return f"{millions:,.0f} million" if millions >= 100 else f"{millions:g} million"
 
 
-def _settle_text(more: int | None, unit: str, low: float = 0.0, high: float = 0.0) -> str:
+def _settle_text(more: int | None, unit: str, low: float = 0.0, high: float = 0.0, n: int | None = None) -> str:
     """How many more units settle an unclear verdict; ``low``, ``high``: its interval, none
-    (NaN) where too few units give one, which any word may then be."""
+    (NaN) where too few units give one, which any word may then be; ``n``: the units of a seat
+    verdict, under :data:`SEAT_MIN_UNITS` too few for any word."""
     if not (math.isfinite(low) and math.isfinite(high)):
         return f"too few {unit} for a 95% interval, so any of the words may hold: play more {unit}"
+    if n is not None and n < SEAT_MIN_UNITS:
+        return (f"too few {unit} for the seats' intervals to decide (a seat verdict takes {SEAT_MIN_UNITS} or "
+                f"more), so any of the words may hold: play more {unit}")
     if more is None:
         return f"the estimate sits on a threshold, so more {unit} alone will not settle it"
     return f"about {rough(more)} more {ONE.get(unit, unit) if more == 1 else unit} would settle it"
@@ -672,7 +684,7 @@ def shared_verdict(name: str, text: str, rates: Iterable[tuple[int, float, float
                     f"The largest gap is seat {top.seat}'s, {pts(top.edge_pts, '+')} points ({interval}).")
     elif word == UNCLEAR:
         sentence = (f"{head}: unclear whether {SEAT_WORDS[low]} or {SEAT_WORDS[high]}; "
-                    f"{_settle_text(more, unit, *top.ci_pts)}.")
+                    f"{_settle_text(more, unit, *top.ci_pts, n=n)}.")
     else:
         sentence = f"{head}: {word}ly uneven."
     return Verdict(word, sentence, {"name": name, "seats": [e.as_dict() for e in edges], "seat": top.seat,
