@@ -69,3 +69,17 @@ def test_one_deal_at_six_seats_is_no_strong_seat_edge(tmp_path):
     thirty = [(0, 1.0, *map(float, stats.wilson(30, 30)))] + [(s, 0.0, 0.0, float(stats.wilson(0, 30)[1]))
                                                                 for s in range(1, 6)]
     assert verdicts.seat_verdict(thirty, 6, 30).word == "strong"
+
+
+def test_a_ladder_rung_from_too_few_deals_to_tell_is_unclear_not_flat(tmp_path):
+    # failed before: 3 deals of balance winning every one against random (43.9% to 100% per seat)
+    # read "pays: no" and "The ladder flattens at rung 1: ... not clearly above the fair 50.0%: from
+    # there, more skill (more search) stops paying", an interval reaching +50 points taken for none
+    r = cli("ladder", "--game", "black-white", "--players", "2", "--n", "3", "--rungs", "random,balance",
+            "--runs", tmp_path / "runs", "--out", tmp_path / "lad.html", "--jobs", "1", "--seed", "1")
+    assert r.exit_code == 0, r.output
+    assert "stops paying" not in r.output and "flattens" not in r.output
+    assert "The ladder is unclear from rung 1: balance wins 100.0% (43.9–100.0%)" in r.output
+    assert "play more deals to tell whether more skill still pays there" in r.output
+    assert "│ unclear │" in r.output
+    assert "The ladder is unclear from rung 1" in (tmp_path / "lad.html").read_text()
