@@ -83,3 +83,17 @@ def test_a_ladder_rung_from_too_few_deals_to_tell_is_unclear_not_flat(tmp_path):
     assert "play more deals to tell whether more skill still pays there" in r.output
     assert "│ unclear │" in r.output
     assert "The ladder is unclear from rung 1" in (tmp_path / "lad.html").read_text()
+
+
+def test_matches_no_seat_won_alone_are_not_put_down_to_partners_where_there_are_none():
+    # failed before: Black & White at 2 players with hand_size=10 (every match level at the
+    # 200-round cap) read "No match had a sole winner (every match's win was shared by seats level on
+    # total, as partners always are), ...: simtool measures comebacks seat by seat." of two seats
+    # playing alone
+    nan = math.nan
+    alone = verdicts.tension_verdict((nan, nan, nan), (0.0, 0.0, 0.0), (nan, nan, nan), 100)
+    assert alone.word == "unclear" and alone.sentence.startswith("No match had a sole winner")
+    assert "partner" not in alone.sentence.lower()
+    sides = verdicts.tension_verdict((nan, nan, nan), (0.0, 0.0, 0.0), (nan, nan, nan), 100, [(0, 2), (1, 3)])
+    assert "as partners always are" in sides.sentence and "Partners count as one side: 0+2 against 1+3" \
+        in sides.sentence

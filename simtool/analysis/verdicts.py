@@ -707,9 +707,12 @@ def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple
         # no match had a sole winner (partners scored alike share every win): the one-round
         # sentence below blamed match length, beside a match verdict of 4.3 rounds
         word, more = UNCLEAR, None
-        opening = ("No match had a sole winner (every match's win was shared by seats level on total, as "
-                   "partners always are), so there is no winner to be behind at half-time or to lead for "
-                   "good: simtool measures comebacks seat by seat.")
+        # partners only where there are some: Black & White at 2 players, hand_size=10, every
+        # match level at the round cap, read "as partners always are" of two seats playing alone
+        opening = ("No match had a sole winner (every match's win was shared by seats level on total"
+                   + (", as partners always are" if sides else "")
+                   + "), so there is no winner to be behind at half-time or to lead for good"
+                   + (": simtool measures comebacks seat by seat." if sides else "."))
     elif not math.isfinite(b):  # no match of two rounds or more: more matches of one cannot tell
         word, more = UNCLEAR, None
         opening = ("No match lasted more than one round, so no winner could be behind at half-time: "
