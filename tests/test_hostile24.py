@@ -97,3 +97,15 @@ def test_matches_no_seat_won_alone_are_not_put_down_to_partners_where_there_are_
     sides = verdicts.tension_verdict((nan, nan, nan), (0.0, 0.0, 0.0), (nan, nan, nan), 100, [(0, 2), (1, 3)])
     assert "as partners always are" in sides.sentence and "Partners count as one side: 0+2 against 1+3" \
         in sides.sentence
+
+
+def test_a_seat_interval_on_one_side_of_fair_never_shows_an_end_at_zero():
+    # failed before: `simtool review --game black-white --players 2` read "fair. ... The largest edge
+    # is seat 0's, -0.1 points (95% interval -0.2 to 0.0 points)" of seat 0's -0.22 to -0.029: an
+    # interval surely below fair shown reaching it
+    shares = [(0, 0.49875, 0.49779, 0.49971), (1, 0.50125, 0.50029, 0.50221)]
+    v = verdicts.seat_verdict(shares, 2, 1_048_576)
+    assert v.word == "fair" and "(95% interval -0.2 to -0.03 points)" in v.sentence
+    # an interval holding 0 keeps its one decimal
+    holding = verdicts.seat_verdict([(0, 0.4995, 0.4986, 0.5005), (1, 0.5005, 0.4995, 0.5014)], 2, 1_048_576)
+    assert "(95% interval -0.1 to 0.0 points)" in holding.sentence

@@ -357,9 +357,11 @@ def _edges_read(rows, players: int, n: int):
     top = named_seat(edges)
     # ends apart: 10 million deals put an edge at 2.17 to 2.22 points, read "2.2 to 2.2"
     lo, hi = top.ci_pts
-    places = apart(lo, hi, lambda x, k: fixed(x, SEAT_THRESHOLDS, digits=k), 1)
-    interval = (f"95% interval {fixed(lo, SEAT_THRESHOLDS, digits=places)} to "
-                f"{fixed(hi, SEAT_THRESHOLDS, digits=places)} points")
+    # an interval on one side of 0 never shows an end at 0: a fair Black & White at 2 players read
+    # "-0.1 points (95% interval -0.2 to 0.0 points)" of a seat surely below fair, -0.22 to -0.029
+    near = (0.0, *SEAT_THRESHOLDS) if lo > 0 or hi < 0 else SEAT_THRESHOLDS
+    places = apart(lo, hi, lambda x, k: fixed(x, near, digits=k), 1)
+    interval = f"95% interval {fixed(lo, near, digits=places)} to {fixed(hi, near, digits=places)} points"
     return edges, top, _edge_word(edges, n), interval
 
 
