@@ -106,7 +106,7 @@ def test_a_baseline_on_the_same_deals_pairs_as_the_vs_rule_does(kc, again):
 def test_rules_that_deal_other_cards_stay_independent(tmp_path):
     # deck=30 deals other hands from the same stream: one seed, n and chunks, but no deal shared
     r = reviews.review("black-white", tmp_path / "r", vs_rules={"deck": 30}, seed=3, jobs=1,
-                       sizes=Sizes(deals=2048, matches=32, restrictions=256, duplicate=32, search=2))
+                       sizes=Sizes(deals=2048, matches=32, restrictions=256, duplicate=32, search=1))
     assert r["changes"] and {c["interval"] for c in r["changes"]} == {answers.INDEPENDENT}
     runs = seat_runs(tmp_path / "r")
     metas = [json.loads((runs["heuristic", v] / "run.json").read_text()) for v in (0, 1)]
