@@ -787,6 +787,29 @@ def _estimated(groups: pl.DataFrame, arrays: list[np.ndarray], n: np.ndarray,
                                pl.Series("value", value), pl.Series("low", low), pl.Series("high", high))
 
 
+def group_estimates(rows, keys: list[str], aggregates: list[pl.Expr], figures: Figures,
+                    means: Collection[str] = ()) -> pl.DataFrame:
+    """:func:`estimates` of ``rows`` grouped by ``keys`` (a deal's or a round's figures: how many
+    seats went over a limit), ``keys`` naming the unit, so that each group lies within one unit.
+    Where the rows come in order of their unit, as a deal run writes them, the groups are made
+    and summed in batches of whole units (:func:`_unit_batches`), whose exact sums add up to
+    those of all the groups at once (:func:`added_sums`): grouping a 1e7-deal run's rows at once
+    held every deal, 1.8 GB in the main process of a printed run of Kansas City."""
+    rows = rows.lazy()
+    groups = rows.group_by(keys).agg(aggregates)
+    given = None
+    if unit_key(rows) in keys:
+        parts = []
+        for batch in _unit_batches(rows, keys, [(e, None) for e in aggregates]):
+            # a batch out of unit order, or a figure that is NaN somewhere: all the groups at once
+            parts.append(None if batch is None else
+                         chunk_sums(batch.group_by(keys).agg(aggregates), figures, [()], None)[()])
+            if parts[-1] is None:
+                break
+        given = added_sums(parts, ())
+    return estimates(groups, figures, (), means, None, given)
+
+
 def wide(long: pl.DataFrame, by: Collection[str]) -> pl.DataFrame:
     """:func:`estimates` rows as one row per group: ``<figure>``, ``<figure>_low``, ``<figure>_high``."""
     by = list(by)
