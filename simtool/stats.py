@@ -269,8 +269,7 @@ def _numpy_sums(frame: pl.DataFrame, pairs, modes: dict, floats: set, groups: li
     stratum = unit % s
     found = {}
     for by, (wide, _) in zip(groups, queries, strict=True):
-        units_are_rows = key == "deal" and "seat" in by and "round" not in names and "rotation" not in names
-        found[by] = _numpy_wide(frame, k_rows, unit, stratum, s, modes, list(by), units_are_rows,
+        found[by] = _numpy_wide(frame, k_rows, unit, stratum, s, modes, list(by), _rows_are_units(key, by, names),
                                 wide.collect_schema())
         if found[by] is None:
             return None
@@ -419,14 +418,18 @@ def _numpy_wide(frame: pl.DataFrame, k_rows: list[np.ndarray], unit: np.ndarray,
                          pl.Series(name, cols[name]).cast(dtype) for name, dtype in schema.items()])
 
 
+KEPT = {"A": max, "B": max, "L": min}
+"""How chunks' sums add up, by the first letter of a column: the largest or least value kept
+(:func:`_fixed_queries`' ``A``, ``B``, ``L``), any other column summed."""
+
+
 def added_sums(parts: list, by: Collection[str]) -> Parts | None:
     """The chunks' :func:`chunk_sums` added up (the largest and least values kept as such);
     ``None`` where a chunk has none or they were summed in different modes."""
     if not parts or any(p is None or p[2] != parts[0][2] for p in parts):
         return None
     wide, keys = pl.concat([p[0] for p in parts]), [*by, "stratum", "block"]
-    aggregate = {"A": "max", "B": "max", "L": "min"}
-    wide = wide.group_by(keys).agg(getattr(pl.col(c), aggregate.get(c[0], "sum"))()
+    wide = wide.group_by(keys).agg(getattr(pl.col(c), KEPT.get(c[0], sum).__name__)()
                                    for c in wide.columns if c not in keys)
     count = pl.concat([p[1] for p in parts]).group_by("stratum", "block").agg(pl.col("N").sum())
     return wide, count, parts[0][2]
@@ -481,7 +484,8 @@ def _folded(column: str, a, b):
     "TypeError: '>' not supported between instances of 'NoneType' and 'NoneType'"."""
     if a is None or b is None:
         return b if a is None else a
-    return max(a, b) if column[0] in "AB" else min(a, b) if column[0] == "L" else a + b
+    kept = KEPT.get(column[0])
+    return a + b if kept is None else kept(a, b)
 
 
 def _wide_sums(rows: pl.LazyFrame, figures: Figures, by: Collection[str],
@@ -586,9 +590,8 @@ def _fixed_sums(rows: pl.LazyFrame, pairs, modes: dict, floats: set, by: Collect
     every figure reads each row alone (:func:`_row_wise`): seat rows of deals by seat are summed
     row by row in one ``select``, where a maximum or a shift (``pl.col('tricks').max()``) reads
     all the rows given, and a batch's would be other figures."""
-    parts = []
-    row_wise = all(_row_wise(e) for pair in pairs for e in pair if e is not None)
-    for batch in _unit_batches(rows, by, pairs) if row_wise else ():
+    parts, figures = [], [e for pair in pairs for e in pair if e is not None]
+    for batch in _unit_batches(rows, by, figures) if all(map(_row_wise, figures)) else ():
         if batch is None:  # not in order of units: a unit's rows may lie in several batches
             parts = []
             break
@@ -605,11 +608,10 @@ BATCH_ROWS = 1 << 17
 7.7 s and 214 MiB, 2**19 8.3 s and 333, 2**20 8.8 s and 428, all rows at once 13.1 s and 3.7 GB."""
 
 
-def _unit_batches(rows: pl.LazyFrame, by: Collection[str], pairs) -> Iterator[pl.DataFrame | None]:
-    """The columns :func:`_fixed_queries` reads of ``rows``, in batches of whole units, while
-    the units come in order; ``None`` then stop at the first batch where they do not."""
+def _unit_batches(rows: pl.LazyFrame, by: Collection[str], figures: list[pl.Expr]) -> Iterator[pl.DataFrame | None]:
+    """The columns of ``rows`` that ``by`` and ``figures`` read, in batches of whole units,
+    while the units come in order; ``None`` then stop at the first batch where they do not."""
     key, names = unit_key(rows), rows.collect_schema().names()
-    figures = [e for pair in pairs for e in pair if e is not None]
     roots = {r for e in figures for r in e.meta.root_names()}
     kept = {key, *by, *roots, "seat", "round", "rotation"}  # seat, round, rotation: what a row is
     named = roots <= set(names) and not any(map(_selects, figures))
@@ -636,6 +638,12 @@ def _selects(e: pl.Expr) -> bool:
     return e.meta.is_column_selection() and not e.meta.is_column() or any(map(_selects, e.meta.pop()))
 
 
+def _rows_are_units(key: str, by: Collection[str], names: list[str]) -> bool:
+    """Whether rows of ``names`` are one row per unit and group of ``by``: seat rows of deals, by
+    seat (no rounds, no copies of a deal)."""
+    return key == "deal" and "seat" in by and "round" not in names and "rotation" not in names
+
+
 def _fixed_queries(rows: pl.LazyFrame, pairs, modes: dict, floats: set, by: Collection[str], strata: int | None,
                    block: int | None) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """:func:`_wide_sums` in each figure's mode, unscaled, with ``Bk<i>`` and ``Bm<i>``: the
@@ -647,8 +655,7 @@ def _fixed_queries(rows: pl.LazyFrame, pairs, modes: dict, floats: set, by: Coll
     # every figure's k and m summed per unit and group, in one pass over the rows; seat rows of
     # deals, grouped by seat, are one row per unit and group already. The figures counting rows
     # (no m) share one m, the unit's rows, and its sums M, MM and C, summed once
-    names = rows.collect_schema().names()
-    rows_are_units = key == "deal" and "seat" in by and "round" not in names and "rotation" not in names
+    rows_are_units = _rows_are_units(key, by, rows.collect_schema().names())
     counted = {i for i, (_, m) in enumerate(pairs) if m is None}
     shared = counted and not rows_are_units  # m is 1 in rows of units: M = MM = C = units, KM = K
     per_unit = [pl.len().cast(pl.Int64).alias("_m")] if shared else []
@@ -800,7 +807,7 @@ def group_estimates(rows, keys: list[str], aggregates: list[pl.Expr], figures: F
     given = None
     if unit_key(rows) in keys:
         parts = []
-        for batch in _unit_batches(rows, keys, [(e, None) for e in aggregates]):
+        for batch in _unit_batches(rows, keys, aggregates):
             # a batch out of unit order, or a figure that is NaN somewhere: all the groups at once
             parts.append(None if batch is None else
                          chunk_sums(batch.group_by(keys).agg(aggregates), figures, [()], None)[()])
