@@ -74,3 +74,21 @@ def test_a_batch_holds_whole_units_of_groups(monkeypatch, runs):
     assert batched["n"][0] == 4 * 200
     shuffled = seats.collect().sample(fraction=1.0, shuffle=True, seed=1).lazy()
     assert stats.group_estimates(shuffled, keys, aggregates, figures, means={"mean"}).equals(at_once)
+
+
+def test_the_main_process_makes_one_fold_per_table_not_one_per_chunk(monkeypatch, tmp_path):
+    import dataclasses
+
+    from simtool.commands import run as run_command
+    from simtool.pipeline import executor
+    from simtool.pipeline.runner import make_spec
+
+    made = []
+    folding = executor.folding
+    monkeypatch.setattr(executor, "folding", lambda: made.append(1) or folding())
+    spec = dataclasses.replace(make_spec("black-white", 3, 640, "random", None, seed=2), chunk=64)
+    plan = executor.Plan("run", (executor.Cell(spec, tmp_path / "r"),), reuse=False)
+    (done,) = executor.execute(plan, jobs=1, summed=run_command.summary_sums)
+    keys = len(done.summed[0])
+    assert spec.n_chunks == 10 and keys == 2
+    assert len(made) == keys  # setdefault made one per table every chunk: 20
