@@ -608,28 +608,56 @@ BATCH_ROWS = 1 << 17
 7.7 s and 214 MiB, 2**19 8.3 s and 333, 2**20 8.8 s and 428, all rows at once 13.1 s and 3.7 GB."""
 
 
+HELD_ROWS = 1 << 22
+"""Rows :func:`_unit_batches` holds waiting for a cut before it gives up: rows in no order of
+units (a frame sorted by score) are then summed in one query, which keeps each unit's sums, not
+every row. A match run's chunk, 2**14 matches round by round: 0.2M rows of Kansas City's, 3M of
+Nine Lives' (46 rounds a match)."""
+
+
 def _unit_batches(rows: pl.LazyFrame, by: Collection[str], figures: list[pl.Expr]) -> Iterator[pl.DataFrame | None]:
-    """The columns of ``rows`` that ``by`` and ``figures`` read, in batches of whole units,
-    while the units come in order; ``None`` then stop at the first batch where they do not."""
+    """The columns of ``rows`` that ``by`` and ``figures`` read, in batches of whole units. A
+    batch ends where every unit read so far lies before every unit read after it: at a deal's end
+    in a deal run's rows, at a chunk's end in a match run's (a chunk's matches written round by
+    round: a batch then holds a chunk at least, 2**14 matches). Every row read later must lie
+    after the units given: ``None``, then stop, at the first batch where one does not (rows in
+    no such order, a frame sorted by score), whose unit may lie in a batch given."""
     key, names = unit_key(rows), rows.collect_schema().names()
     roots = {r for e in figures for r in e.meta.root_names()}
     kept = {key, *by, *roots, "seat", "round", "rotation"}  # seat, round, rotation: what a row is
     named = roots <= set(names) and not any(map(_selects, figures))
     columns = [c for c in names if c in kept] if named else names
-    held = None  # read, not yet given: its last unit may go on in the next batch, if one comes
+    # held: the frames read, not yet given, whose units may go on; top: the largest unit of all
+    # held frames but the last; given: the largest unit given
+    held, top, given = [], None, None
     for batch in rows.select(columns).collect_batches(chunk_size=BATCH_ROWS):
-        if held is not None and held.height:
-            cut = held[key].search_sorted(held[key][-1], side="left")
-            if cut:
-                yield held[:cut]
-            batch = pl.concat([held[cut:], batch])
         unit = batch[key]
-        if unit.null_count() or not unit.is_sorted():
+        if not batch.height:
+            continue
+        if unit.null_count() or given is not None and unit.min() <= given or \
+                sum(h.height for h in held) > HELD_ROWS:
             yield None
             return
-        held = batch
-    if held is not None and held.height:
-        yield held
+        if held:
+            # a cut within the last frame held, where the rows before it hold lower units than every
+            # row after it read so far (a cut before that frame was refused as it came: the rows
+            # read since only lowered the units after it); one scan of each row, however many held
+            last, least = held[-1][key].to_numpy(), unit.min()
+            first = np.maximum.accumulate(last)
+            if top is not None:
+                first = np.maximum(first, top)
+            after = np.minimum(np.append(np.minimum.accumulate(last[::-1])[::-1][1:], least), least)
+            cuts = np.flatnonzero(first < after)
+            if not len(cuts):
+                top = int(first[-1])
+            else:
+                cut = int(cuts[-1]) + 1
+                given = int(first[cut - 1])
+                yield pl.concat([*held[:-1], held[-1][:cut]])
+                held, top = ([held[-1][cut:]], int(last[cut:].max())) if cut < len(last) else ([], None)
+        held.append(batch)
+    if held:
+        yield pl.concat(held)
 
 
 def _selects(e: pl.Expr) -> bool:

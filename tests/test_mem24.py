@@ -51,15 +51,14 @@ def test_the_overshoot_table_is_the_deals_grouped(monkeypatch, runs, name, batch
 
 
 @pytest.mark.parametrize("name", ["deals", "duplicate", "matches"])
-def test_deals_are_summed_in_batches_where_the_rows_come_in_their_order(monkeypatch, runs, name):
+def test_deals_are_summed_in_batches(monkeypatch, runs, name):
     seats, keys, _ = runs[name]
-    monkeypatch.setattr(stats, "BATCH_ROWS", 64)
+    monkeypatch.setattr(stats, "BATCH_ROWS", 64)  # a match run's round of 30 matches: 120 rows
     given = []
     estimates = stats.estimates
     monkeypatch.setattr(stats, "estimates", lambda *a, **k: given.append(a[5]) or estimates(*a, **k))
     kansas_city.tables(seats, keys)
-    # a match run writes a chunk's matches round by round: its rounds are grouped at once
-    assert (given[0] is None) == (name == "matches")
+    assert given[0] is not None
 
 
 def test_a_batch_holds_whole_units_of_groups(monkeypatch, runs):
@@ -92,3 +91,43 @@ def test_the_main_process_makes_one_fold_per_table_not_one_per_chunk(monkeypatch
     keys = len(done.summed[0])
     assert spec.n_chunks == 10 and keys == 2
     assert len(made) == keys  # setdefault made one per table every chunk: 20
+
+
+@pytest.fixture(scope="module")
+def chunked():
+    """A match run's seat rows as a run writes them: chunk after chunk (8 matches each), each
+    chunk's matches round by round."""
+    import dataclasses
+
+    from simtool.pipeline.runner import execute, make_spec
+
+    spec = dataclasses.replace(make_spec("kansas-city", None, 96, "random", None, unit="match", seed=6), chunk=8)
+    return pl.concat([c.seats for c in execute(spec, 1, keep=True)])
+
+
+def test_a_match_runs_rows_are_batched_at_the_ends_of_chunks(monkeypatch, chunked):
+    rows = chunked.lazy()
+    assert not chunked["match"].is_sorted()
+    want = stats._wide_sums(rows, {"win": pl.col("win"), "over": pl.col("overshoot") > 0}, ("seat",), 4, None)
+    monkeypatch.setattr(stats, "BATCH_ROWS", 40)  # a round of 8 matches: 32 rows
+    batches = list(stats._unit_batches(rows, ("seat",), [pl.col("win")]))
+    # before: None, then summed in one query holding every match (a printed match run's tables grew with n)
+    assert len(batches) > 5 and all(b is not None for b in batches)
+    units = [b["match"].unique().sort().to_list() for b in batches]
+    assert sorted(u for us in units for u in us) == list(range(96))  # each match in one batch whole
+    assert all(a[-1] < b[0] for a, b in zip(units, units[1:], strict=False))
+    got = stats._wide_sums(rows, {"win": pl.col("win"), "over": pl.col("overshoot") > 0}, ("seat",), 4, None)
+    for a, b in zip(want, got, strict=True):
+        assert a.sort(a.columns).equals(b.sort(b.columns))
+    ((_, table),) = kansas_city.tables(rows, ["match", "round"])
+    assert table.equals(_grouped(rows, ["match", "round"], 4))
+
+
+def test_a_cut_a_later_row_refutes_falls_back_to_one_query(monkeypatch, chunked):
+    # batches of 7 rows, shorter than a round: a cut within round 0 is refuted by round 1
+    rows = chunked.lazy()
+    want = stats.estimates(rows, {"win": pl.col("win")}, ("seat",), strata=4)
+    monkeypatch.setattr(stats, "BATCH_ROWS", 7)
+    batches = list(stats._unit_batches(rows, ("seat",), [pl.col("win")]))
+    assert batches[-1] is None and len(batches) > 1
+    assert stats.estimates(rows, {"win": pl.col("win")}, ("seat",), strata=4).equals(want)

@@ -37,7 +37,8 @@ def test_batches_of_units_give_the_sums_of_all_rows_at_once(monkeypatch, runs, n
     # batches of 7 rows: a deal's 4 seat rows (a match's rounds) lie across two batches
     monkeypatch.setattr(stats, "BATCH_ROWS", 7)
     batches = list(stats._unit_batches(rows, by, [pl.col("win")]))
-    # a match run writes a chunk's matches round by round: not in order of units, summed at once
+    # a match run writes a chunk's matches round by round: a cut within a round of more than 7
+    # rows is refuted by the next round, summed at once (tests/test_mem24.py: batches of chunks)
     assert batches[-1] is None if name == "matches" else len(batches) > 50 and all(b is not None for b in batches)
     batched = stats._wide_sums(rows, FIGURES, by, strata, block)
     for a, b in zip(whole, batched, strict=True):
@@ -49,7 +50,8 @@ def test_rows_out_of_unit_order_are_summed_at_once(monkeypatch, runs):
     rows = runs["deals"]
     shuffled = rows.sample(fraction=1.0, shuffle=True, seed=1).lazy()
     monkeypatch.setattr(stats, "BATCH_ROWS", 7)
-    assert next(stats._unit_batches(shuffled, (), [pl.col("win")])) is None
+    monkeypatch.setattr(stats, "HELD_ROWS", 100)  # no cut within 100 rows: no order of units
+    assert list(stats._unit_batches(shuffled, (), [pl.col("win")]))[-1] is None
     # a unit's rows in several batches would have been summed as several units (4x the units)
     wide, count = stats._wide_sums(shuffled, FIGURES, (), None, None)
     assert int(count["N"].sum()) == 600
