@@ -631,9 +631,9 @@ def _unit_batches(rows: pl.LazyFrame, by: Collection[str], figures: list[pl.Expr
     # held frames but the last; given: the largest unit given
     held, top, given = [], None, None
     for batch in rows.select(columns).collect_batches(chunk_size=BATCH_ROWS):
-        unit = batch[key]
         if not batch.height:
             continue
+        unit = batch[key]
         if unit.null_count() or given is not None and unit.min() <= given or \
                 sum(h.height for h in held) > HELD_ROWS:
             yield None
@@ -826,10 +826,10 @@ def group_estimates(rows, keys: list[str], aggregates: list[pl.Expr], figures: F
                     means: Collection[str] = ()) -> pl.DataFrame:
     """:func:`estimates` of ``rows`` grouped by ``keys`` (a deal's or a round's figures: how many
     seats went over a limit), ``keys`` naming the unit, so that each group lies within one unit.
-    Where the rows come in order of their unit, as a deal run writes them, the groups are made
-    and summed in batches of whole units (:func:`_unit_batches`), whose exact sums add up to
-    those of all the groups at once (:func:`added_sums`): grouping a 1e7-deal run's rows at once
-    held every deal, 1.8 GB in the main process of a printed run of Kansas City."""
+    Where the rows come as a run writes them (deals in order, a match run's chunks in order), the
+    groups are made and summed in batches of whole units (:func:`_unit_batches`), whose exact
+    sums add up to those of all the groups at once (:func:`added_sums`): grouping a 1e7-deal
+    run's rows at once held every deal, 1.8 GB in the main process of a printed run of Kansas City."""
     rows = rows.lazy()
     groups = rows.group_by(keys).agg(aggregates)
     given = None
