@@ -36,8 +36,9 @@ def test_batches_of_units_give_the_sums_of_all_rows_at_once(monkeypatch, runs, n
     estimated = stats.estimates(rows, FIGURES, by, means, strata)
     # batches of 7 rows: a deal's 4 seat rows (a match's rounds) lie across two batches
     monkeypatch.setattr(stats, "BATCH_ROWS", 7)
-    batches = list(stats._unit_batches(rows, by, [(pl.col("win"), None)]))
-    # a match run writes a chunk's matches round by round: not in order of units, summed at once
+    batches = list(stats._unit_batches(rows, by, [pl.col("win")]))
+    # a match run writes a chunk's matches round by round: a cut within a round of more than 7
+    # rows is refuted by the next round, summed at once (tests/test_mem24.py: batches of chunks)
     assert batches[-1] is None if name == "matches" else len(batches) > 50 and all(b is not None for b in batches)
     batched = stats._wide_sums(rows, FIGURES, by, strata, block)
     for a, b in zip(whole, batched, strict=True):
@@ -49,7 +50,8 @@ def test_rows_out_of_unit_order_are_summed_at_once(monkeypatch, runs):
     rows = runs["deals"]
     shuffled = rows.sample(fraction=1.0, shuffle=True, seed=1).lazy()
     monkeypatch.setattr(stats, "BATCH_ROWS", 7)
-    assert next(stats._unit_batches(shuffled, (), [(pl.col("win"), None)])) is None
+    monkeypatch.setattr(stats, "HELD_ROWS", 100)  # no cut within 100 rows: no order of units
+    assert list(stats._unit_batches(shuffled, (), [pl.col("win")]))[-1] is None
     # a unit's rows in several batches would have been summed as several units (4x the units)
     wide, count = stats._wide_sums(shuffled, FIGURES, (), None, None)
     assert int(count["N"].sum()) == 600
@@ -60,7 +62,7 @@ def test_rows_out_of_unit_order_are_summed_at_once(monkeypatch, runs):
 def test_each_unit_is_in_one_batch_whole(monkeypatch, runs):
     monkeypatch.setattr(stats, "BATCH_ROWS", 5)
     rows = runs["duplicate"].lazy()
-    batches = list(stats._unit_batches(rows, (), [(pl.col("score"), None)]))
+    batches = list(stats._unit_batches(rows, (), [pl.col("score")]))
     units = [b["deal"].unique().to_list() for b in batches]
     assert sorted(u for us in units for u in us) == list(range(300))  # each deal in one batch only
     assert sum(b.height for b in batches) == runs["duplicate"].height
@@ -93,9 +95,9 @@ def test_rows_of_one_batch_are_summed_in_one_query(runs):
     # the last unit was split off as a batch of its own even where no batch came after it: every
     # small frame (a test's, a review's) summed in two queries and added up, twice the time
     rows = runs["deals"].lazy()
-    batches = list(stats._unit_batches(rows, (), [(pl.col("win"), None)]))
+    batches = list(stats._unit_batches(rows, (), [pl.col("win")]))
     assert [b.height for b in batches] == [runs["deals"].height]
-    assert list(stats._unit_batches(rows.head(0), (), [(pl.col("win"), None)])) == []
+    assert list(stats._unit_batches(rows.head(0), (), [pl.col("win")])) == []
 
 
 def test_a_figure_reading_other_rows_is_summed_at_once(monkeypatch, runs):

@@ -491,7 +491,9 @@ def _play(runs: list[_Run], jobs, backend, scheduler, keep: bool, progress: Prog
             if chunk.summed is not None and chunk.index not in r.summed_at:
                 r.summed_at.add(chunk.index)
                 for key, parts in chunk.summed.items():
-                    r.summed.setdefault(key, folding()).add(parts)
+                    if key not in r.summed:  # setdefault made (and dropped) a fold per key every chunk
+                        r.summed[key] = folding()
+                    r.summed[key].add(parts)
             done_chunks += 1
             if progress:
                 progress(done_chunks, total)
