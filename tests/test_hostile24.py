@@ -109,3 +109,30 @@ def test_a_seat_interval_on_one_side_of_fair_never_shows_an_end_at_zero():
     # an interval holding 0 keeps its one decimal
     holding = verdicts.seat_verdict([(0, 0.4995, 0.4986, 0.5005), (1, 0.5005, 0.4995, 0.5014)], 2, 1_048_576)
     assert "(95% interval -0.1 to 0.0 points)" in holding.sentence
+
+
+def test_a_seat_verdicts_points_are_the_edge_rounded_not_the_rounded_shares_difference(tmp_path):
+    # failed before: 3,000 deals of Trickster at 3 seats (seed 9) put seat 2 at 32.656%, an edge
+    # of -0.678 points, printed "Seat 2 wins 32.7% of deals, 0.6 points less than a fair 33.3%"
+    # (the difference of the two rounded shares) beside the report's own "-0.7 pts"; and 34.36%
+    # at 3 seats, 1.03 points over fair, read "1.1 points more than a fair 33.3%"
+    three = verdicts.seat_verdict([(0, 0.3436, 0.34, 0.35), (1, 0.33, 0.32, 0.34), (2, 0.3264, 0.32, 0.33)],
+                                  3, 2000).sentence
+    assert "Seat 0 wins 34.36% of deals, 1.03 points more than a fair 33.33%" in three
+    queen = verdicts.shared_verdict("queen", "takes the queen of spades",
+                                    [(0, 0.3436, 0.34, 0.35), (1, 0.33, 0.32, 0.34), (2, 0.3264, 0.32, 0.33)],
+                                    3, 2000).sentence
+    assert "1.03 points more often than its fair share, 33.33% of deals (34.36%;" in queen
+    # where the rounded shares' difference is the rounded edge, one decimal as before
+    four = verdicts.seat_verdict([(0, 0.17, 0.16, 0.18), (1, 0.17, 0.16, 0.18), (2, 0.4955, 0.48, 0.51),
+                                  (3, 0.1645, 0.15, 0.18)], 4, 2000).sentence
+    assert "Seat 2 wins 49.5% of deals, 24.5 points more than a fair 25.0%" in four
+
+    out = tmp_path / "t3"
+    r = cli("run", "--game", "trickster", "--players", "3", "--n", "3000", "--seed", "9", "--jobs", "1",
+            "--out", out)
+    assert r.exit_code == 0, r.output
+    assert "Seat 2 wins 32.66% of deals under safe at every seat, 0.67 points less than a fair 33.33%" in r.output
+    r = cli("report", out, "-o", tmp_path / "t3.html")
+    assert r.exit_code == 0, r.output
+    assert "0.67 points less than a fair 33.33%" in (tmp_path / "t3.html").read_text()
