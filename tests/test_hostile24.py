@@ -136,3 +136,27 @@ def test_a_seat_verdicts_points_are_the_edge_rounded_not_the_rounded_shares_diff
     r = cli("report", out, "-o", tmp_path / "t3.html")
     assert r.exit_code == 0, r.output
     assert "0.67 points less than a fair 33.33%" in (tmp_path / "t3.html").read_text()
+
+
+def test_a_changes_rows_before_and_after_add_up_to_the_difference_shown_beside_them():
+    # failed before: Out-Trumped 6p, --vs-rule wild=no-trump (seed 3) printed "change in match:
+    # rounds: 12.3 -> 13.4 (difference +1.0 ...)", "tension: 51.5% -> 50.0% (difference -1.4
+    # points", "hazard below-zero: 3.2% -> 2.6% (difference -0.5 points": figures rounded apart,
+    # whose difference as shown the row's own difference denied
+    from simtool.reports.review import change_rows
+
+    def row(question, before, after, low, high, change):
+        return {"question": question, "before": before, "after": after, "delta": after - before, "ci": [low, high],
+                "better": None, "change": change, "interval": "independent", "small": None, "threshold": None,
+                "crosses": None}
+
+    rows = change_rows({"questions": {"hazards": [{"name": "below-zero", "risk": True}]}, "changes": [
+        row("match: rounds", 12.32373046875, 13.353515625, 0.85, 1.21, "changed"),
+        row("tension", 0.514720314033366, 0.5004926108374385, -0.045, 0.016, "no clear change"),
+        row("hazards: below-zero", 0.031762017144097224, 0.026360405815972224, -0.0055, -0.0053, "better"),
+        row("seats under the strongest play", 6.380208333333334, 3.6458333333333344, -13.7, 8.2, "no clear change"),
+        row("skill", 9.895833333333334, 13.085937507761022, -7.7, 13.9, "no clear change")]})
+    shown = [(r["before_text"], r["after_text"], r["delta_text"].split(" (")[0]) for r in rows]
+    assert shown == [("12.32", "13.35", "+1.0"), ("51.47%", "50.05%", "-1.4 points"),
+                     ("3.18%", "2.64%", "-0.5 points"), ("6.38 points", "3.65 points", "-2.7 points"),
+                     ("9.9 points", "13.1 points", "+3.2 points")]  # the last adds up at one decimal
