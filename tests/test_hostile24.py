@@ -160,3 +160,20 @@ def test_a_changes_rows_before_and_after_add_up_to_the_difference_shown_beside_t
     assert shown == [("12.32", "13.35", "+1.0"), ("51.47%", "50.05%", "-1.4 points"),
                      ("3.18%", "2.64%", "-0.5 points"), ("6.38 points", "3.65 points", "-2.7 points"),
                      ("9.9 points", "13.1 points", "+3.2 points")]  # the last adds up at one decimal
+
+
+def test_a_target_objectives_figures_are_named_distances_where_the_console_prints_them(tmp_path):
+    # failed before: tuning Trickster 3p towards moon=0.5 printed a column "moon=0.5" of 0.3709
+    # and 0.3204 and "pip_limit=5 is clearly better ... (moon=0.5 0.3204 [...] against the
+    # sheet's 0.3709 [...])": distances from 0.5 of rates of 0.87 and 0.82, which read as rates
+    # of 0.37 and 0.32 (only the HTML page said they were distances)
+    r = cli("tune", "--game", "trickster", "--players", "3", "--vary", "pip_limit=5,13", "--objective", "moon=0.5",
+            "--n", "3000", "--trials", "2", "--seed", "1", "--jobs", "1", "--out", tmp_path / "tu")
+    assert r.exit_code == 0, r.output
+    assert "distance to moon=0.5" in r.output.split("trials in")[0]  # the table's column
+    assert "(distance to moon=0.5 0.3204 [0.3170, 0.3237] against the sheet's 0.3709" in r.output
+    # a figure minimised or maximised is named as before
+    r = cli("tune", "--game", "trickster", "--players", "3", "--vary", "pip_limit=5,13", "--objective",
+            "seat_spread", "--n", "3000", "--trials", "2", "--seed", "1", "--jobs", "1", "--out", tmp_path / "tu2")
+    assert r.exit_code == 0, r.output
+    assert "seat_spread:min" in r.output and "distance" not in r.output
