@@ -35,7 +35,7 @@ from simtool import arguments, games, options, stats
 from simtool.analysis import of as analysis_of
 from simtool.analysis.lengths import to_the_end
 from simtool.analysis.summary import seat_summary
-from simtool.analysis.tuning import recommendation, setting, sheet_defaults, trials_of, unmoved, unmoved_text
+from simtool.analysis.tuning import advice, setting, sheet_defaults, trials_of
 from simtool.commands import plans
 from simtool.commands.plans import play as run_cells
 from simtool.commands.sweep import lineup as parse_lineup
@@ -880,8 +880,7 @@ def summary(out: Path) -> dict:
     trials = study_trials(out)  # read once: each read opens the database anew (tens of ms)
     return {"folder": out, "config": config, "sampler": sampler_name(config), "trials": trials_frame(out, trials),
             "confirmed": confirmed, "best": chosen, "skipped": skipped(trials),
-            "recommendation": " ".join([*([unmoved_text(config, alike)] if (alike := unmoved(config, trials)) else []),
-                                        recommendation(config, confirmed, chosen)])}
+            "recommendation": advice(config, trials, confirmed, chosen)}
 
 
 def skipped(trials: list) -> list[str]:
