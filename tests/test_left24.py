@@ -41,3 +41,24 @@ def test_a_disk_full_before_any_chunk_is_finished_promises_no_chunks(tmp_path, m
         simtool.run("black-white", n=3000, jobs=jobs, out=out, seed=1)
     assert str(raised.value).endswith("seats-000000.parquet: No space left on device"), raised.value
     assert not out.exists()  # taken back, as a run stopped by a strategy before its first chunk is
+
+
+def test_the_tune_pages_hint_loads_the_study_of_a_folder_named_with_a_question_mark(tmp_path):
+    # failed before: the page's optuna.load_study(..., storage="sqlite:///…/study.db") filled in
+    # with the folder's path opened no study for a folder t?x%41 (the address reads "?" as its
+    # query, "%41" as "A"), and the page did not say how to write them
+    import html
+    import re
+
+    import optuna
+
+    out = tmp_path / "t?x%41"
+    r = cli("tune", "--game", "black-white", "--vary", "deck=34,36", "--trials", "2", "--seed", "1", "--jobs",
+            "1", "-q", "--objective", "first_seat_edge", "--n", "300", "--out", out)
+    assert r.exit_code == 0, r.output
+    page = html.unescape((out / "tune.html").read_text())
+    hint = re.search(r'storage="sqlite:///…/study.db"\), a \? or % in its path written %3F or %25', page)
+    assert hint, page
+    folder = str(out.resolve()).replace("%", "%25").replace("?", "%3F")
+    study = optuna.load_study(study_name="tune", storage=f"sqlite:///{folder}/study.db")
+    assert len(study.trials) == 2
