@@ -62,3 +62,31 @@ def test_the_tune_pages_hint_loads_the_study_of_a_folder_named_with_a_question_m
     folder = str(out.resolve()).replace("%", "%25").replace("?", "%3F")
     study = optuna.load_study(study_name="tune", storage=f"sqlite:///{folder}/study.db")
     assert len(study.trials) == 2
+
+
+def test_a_line_up_one_game_of_a_sweep_cannot_play_skips_that_games_cells(tmp_path):
+    # failed before: "error: strategy 'balance' plays black-white, not kansas-city", the whole grid
+    # refused, though its player counts and rule values one game lacks are skipped with a note
+    import json
+
+    r = cli("sweep", "-g", "black-white,kansas-city", "-l", "balance", "-l", "target", "-l", "random", "-n", "200",
+            "--seed", "1", "-j", "1", "-q", "--runs", tmp_path / "runs", "-o", tmp_path / "sweep.html")
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines() == [
+        "note: skipped kansas-city, line-up balance: strategy 'balance' plays black-white, not kansas-city; "
+        "valid for kansas-city: clairvoyant, greedy, high, low, pimc, random, target",
+        "note: skipped black-white, line-up target: strategy 'target' plays kansas-city, not black-white; "
+        "valid for black-white: balance, clairvoyant, duck, high, low, pimc, random"]
+    played = sorted((m := json.loads((f / "run.json").read_text()))["game"] + ":" + ",".join(m["lineup"])
+                    for f in (tmp_path / "runs").iterdir() if (f / "run.json").is_file())
+    assert played == ["black-white:balance,balance,balance", "black-white:random,random,random",
+                      "kansas-city:random,random,random,random", "kansas-city:target,target,target,target"]
+    assert "Skipped kansas-city, line-up balance" in (tmp_path / "sweep.html").read_text()
+
+
+@pytest.mark.parametrize("games", ["black-white,kansas-city", "black-white"])
+def test_a_line_up_no_game_of_the_sweep_plays_is_refused(tmp_path, games):
+    r = cli("sweep", "-g", games, "-l", "safe", "-n", "200", "--seed", "1", "-j", "1", "-q",
+            "--runs", tmp_path / "runs", "-o", tmp_path / "sweep.html")
+    one_line_error(r, "strategy 'safe' plays trickster, not black-white")
+    assert not (tmp_path / "runs").exists() and not (tmp_path / "sweep.html").exists()
