@@ -1365,7 +1365,8 @@ def luck_shares(y: np.ndarray, resamples: int = 1000, blocks: int = 2000,
     means over deals carry), pooled over seats, as shares of their sum. Intervals: the
     expanded percentile bootstrap over deals (the independent unit), on ``blocks`` groups of
     consecutive deals, whose sums the components are a function of; none (NaN) from fewer
-    than :data:`LUCK_MIN_DEALS` groups. Returns ``part, share, share_low, share_high``.
+    than :data:`LUCK_MIN_DEALS` groups, or where the results never vary (no shares: NaN).
+    Returns ``part, share, share_low, share_high``.
     """
     y = np.asarray(y, float)
     n, r, p = y.shape
@@ -1404,7 +1405,9 @@ def luck_shares(y: np.ndarray, resamples: int = 1000, blocks: int = 2000,
             return out / out.sum(axis=1, keepdims=True)
 
     value = parts(sums.sum(axis=0, keepdims=True))[0]
-    if g < LUCK_MIN_DEALS:
+    # results that never vary have no shares (0 / 0), nor have their resamples: numpy's
+    # "All-NaN slice encountered" on stderr was all their bootstrap gave
+    if g < LUCK_MIN_DEALS or not np.isfinite(value).all():
         low = high = np.full(3, np.nan)
     else:
         # expanded percentile (Hesterberg 2015): the tails at Phi(-sqrt(g / (g - 1)) t_{g-1}),

@@ -30,7 +30,7 @@ import polars as pl
 
 from simtool import stats
 from simtool.analysis.restrict import paired_cost
-from simtool.analysis.verdicts import reaches, signed_points, span
+from simtool.analysis.verdicts import SKILL_THRESHOLDS, reaches, signed_points, span
 from simtool.errors import SimtoolError
 from simtool.pipeline.folders import collect, load, other_deals, read_meta
 
@@ -60,8 +60,16 @@ class Rung:
         return self.high < self.fair
 
     @property
+    def unsettled(self) -> bool:
+        """Neither above nor below the fair share, and its interval still reaches past *little*
+        skill (the skill verdict's first threshold, 3 points): too few units to say that the step
+        stops paying (3 deals of balance winning every one against random, 43.9% to 100%, read
+        "stops paying")."""
+        return not self.pays and not self.weaker and reaches(100 * (self.high - self.fair), SKILL_THRESHOLDS[0])
+
+    @property
     def verdict(self) -> str:
-        return "yes" if self.pays else "no, weaker" if self.weaker else "no"
+        return "yes" if self.pays else "no, weaker" if self.weaker else "unclear" if self.unsettled else "no"
 
 
 @dataclass(frozen=True)
@@ -194,6 +202,12 @@ def verdict(ladder: Ladder) -> str:
         return (f"Every rung beats the one below (95% intervals above the fair "
                 f"{100 * ladder.rungs[0].fair:.1f}%): the ladder has not flattened; stronger "
                 f"rungs may still pay.")
+    if flat.unsettled:
+        return (f"The ladder is unclear from rung {flat.rung}: {flat.name} wins {share_text(flat)} per seat "
+                f"against {flat.below}, not clearly above the fair {100 * flat.fair:.1f}%, yet its interval "
+                f"reaches {SKILL_THRESHOLDS[0]:.0f} points or more above it (more than little skill): play more "
+                f"{'matches' if ladder.unit == 'match' else 'deals'} to tell whether "
+                f"more skill still pays there.")
     how = (f"clearly below the fair {100 * flat.fair:.1f}%: it is weaker than the rung below, so "
            f"the chain stops rising there" if flat.weaker else
            f"not clearly above the fair {100 * flat.fair:.1f}%: from there, more skill (more "

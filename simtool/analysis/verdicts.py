@@ -27,6 +27,12 @@ from simtool.stats import LUCK_MIN_DEALS, shown_decimals, wilson_one
 SEAT_THRESHOLDS = (1.0, 3.0)
 """|edge| in points: ``fair`` below 1, ``slight`` 1 to below 3, ``strong`` 3 and more."""
 SEAT_WORDS = ("fair", "slight", "strong")
+SEAT_MIN_UNITS = 30
+"""Units below which the seat verdict is ``unclear`` whatever the intervals say: each seat's
+Wilson interval from a few units misses far more often than 1 time in 20 (one deal of six
+random seats read "strong" every time: the winner's 1 of 1 is 20.7% to 100%, above 16.7% + 3
+points), and a verdict reads every seat's; drawn fair games at 2-6 seats read ``slight`` or
+``strong`` up to 45% of the time below 10 units, at most 9% from 30."""
 SKILL_THRESHOLDS = (3.0, 10.0)
 """Gain of the stronger play in points: ``little`` below 3, ``some`` 3 to below 10, ``much``
 10 and more (a loss is ``little``)."""
@@ -310,6 +316,8 @@ def named_seat(edges: Sequence[SeatEdge]) -> SeatEdge:
 
 def _edge_word(edges: Sequence[SeatEdge], n: int) -> tuple[str, int, int, int | None]:
     """(word, lowest band, highest band, more units) of the largest |edge| of ``edges`` (module rule)."""
+    if n < SEAT_MIN_UNITS:
+        return UNCLEAR, 0, len(SEAT_WORDS) - 1, None
     reach = [bands(*e.ci_pts, SEAT_THRESHOLDS, magnitude=True) for e in edges]
     low, high = max(r[0] for r in reach), max(r[1] for r in reach)
     word = SEAT_WORDS[low] if low == high else UNCLEAR
@@ -349,9 +357,11 @@ def _edges_read(rows, players: int, n: int):
     top = named_seat(edges)
     # ends apart: 10 million deals put an edge at 2.17 to 2.22 points, read "2.2 to 2.2"
     lo, hi = top.ci_pts
-    places = apart(lo, hi, lambda x, k: fixed(x, SEAT_THRESHOLDS, digits=k), 1)
-    interval = (f"95% interval {fixed(lo, SEAT_THRESHOLDS, digits=places)} to "
-                f"{fixed(hi, SEAT_THRESHOLDS, digits=places)} points")
+    # an interval on one side of 0 never shows an end at 0: a fair Black & White at 2 players read
+    # "-0.1 points (95% interval -0.2 to 0.0 points)" of a seat surely below fair, -0.22 to -0.029
+    near = (0.0, *SEAT_THRESHOLDS) if lo > 0 or hi < 0 else SEAT_THRESHOLDS
+    places = apart(lo, hi, lambda x, k: fixed(x, near, digits=k), 1)
+    interval = f"95% interval {fixed(lo, near, digits=places)} to {fixed(hi, near, digits=places)} points"
     return edges, top, _edge_word(edges, n), interval
 
 
@@ -370,7 +380,7 @@ def seat_verdict(shares: Iterable[tuple[int, float, float, float]], players: int
         sentence = (f"Every seat wins within 1 point of a fair {_pct(top.fair)} of {unit}{under}: fair. "
                     f"The largest edge is seat {top.seat}'s, {pts(top.edge_pts, '+')} points ({interval}).")
     elif word == UNCLEAR:
-        settle_text = _settle_text(more, unit, *top.ci_pts)
+        settle_text = _settle_text(more, unit, *top.ci_pts, n=n)
         sentence = (f"{head} ({interval}): unclear whether {SEAT_WORDS[low]} or {SEAT_WORDS[high]}; "
                     f"{settle_text}.")
     else:
@@ -470,11 +480,15 @@ def rough(count: int) -> str:
     return f"{millions:,.0f} million" if millions >= 100 else f"{millions:g} million"
 
 
-def _settle_text(more: int | None, unit: str, low: float = 0.0, high: float = 0.0) -> str:
+def _settle_text(more: int | None, unit: str, low: float = 0.0, high: float = 0.0, n: int | None = None) -> str:
     """How many more units settle an unclear verdict; ``low``, ``high``: its interval, none
-    (NaN) where too few units give one, which any word may then be."""
+    (NaN) where too few units give one, which any word may then be; ``n``: the units of a seat
+    verdict, under :data:`SEAT_MIN_UNITS` too few for any word."""
     if not (math.isfinite(low) and math.isfinite(high)):
         return f"too few {unit} for a 95% interval, so any of the words may hold: play more {unit}"
+    if n is not None and n < SEAT_MIN_UNITS:
+        return (f"too few {unit} for the seats' intervals to decide (a seat verdict takes {SEAT_MIN_UNITS} or "
+                f"more), so any of the words may hold: play more {unit}")
     if more is None:
         return f"the estimate sits on a threshold, so more {unit} alone will not settle it"
     return f"about {rough(more)} more {ONE.get(unit, unit) if more == 1 else unit} would settle it"
@@ -604,9 +618,16 @@ def luck_verdict(share: float, low: float, high: float, n: int, what: str = "sco
         return _pct(x, LUCK_THRESHOLDS, digits)
 
     with_play = f" with {play}" if play else ""
-    if not math.isfinite(share):  # one deal: no variance between deals to split ("nan%")
-        sentence = (f"Too few {unit} to split the variance of a seat's {what}{with_play} between the cards "
-                    f"and the play (it takes two or more): unclear; play more {unit}.")
+    if not math.isfinite(share):  # no variance to split ("nan%")
+        if n >= 2:
+            # a seat's result the same in every deal and copy (every deal a tie of all seats):
+            # "too few deals ... play more deals" from 65,536 of them, which no number would change
+            sentence = (f"A seat's {what}{with_play} came out the same in every one of the {n:,} {unit} and "
+                        f"their copies: no variance for the cards or the play to explain, and more {unit} "
+                        f"would not make one: unclear.")
+        else:
+            sentence = (f"Too few {unit} to split the variance of a seat's {what}{with_play} between the "
+                        f"cards and the play (it takes two or more): unclear; play more {unit}.")
         return Verdict(UNCLEAR, sentence, {"share": share, "ci": [low, high]},
                        stated(LUCK_WORDS, LUCK_THRESHOLDS), None)
     if not (math.isfinite(low) and math.isfinite(high)):
@@ -665,7 +686,7 @@ def shared_verdict(name: str, text: str, rates: Iterable[tuple[int, float, float
                     f"The largest gap is seat {top.seat}'s, {pts(top.edge_pts, '+')} points ({interval}).")
     elif word == UNCLEAR:
         sentence = (f"{head}: unclear whether {SEAT_WORDS[low]} or {SEAT_WORDS[high]}; "
-                    f"{_settle_text(more, unit, *top.ci_pts)}.")
+                    f"{_settle_text(more, unit, *top.ci_pts, n=n)}.")
     else:
         sentence = f"{head}: {word}ly uneven."
     return Verdict(word, sentence, {"name": name, "seats": [e.as_dict() for e in edges], "seat": top.seat,
@@ -688,9 +709,12 @@ def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple
         # no match had a sole winner (partners scored alike share every win): the one-round
         # sentence below blamed match length, beside a match verdict of 4.3 rounds
         word, more = UNCLEAR, None
-        opening = ("No match had a sole winner (every match's win was shared by seats level on total, as "
-                   "partners always are), so there is no winner to be behind at half-time or to lead for "
-                   "good: simtool measures comebacks seat by seat.")
+        # partners only where there are some: Black & White at 2 players, hand_size=10, every
+        # match level at the round cap, read "as partners always are" of two seats playing alone
+        opening = ("No match had a sole winner (every match's win was shared by seats level on total"
+                   + (", as partners always are" if sides else "")
+                   + "), so there is no winner to be behind at half-time or to lead for good"
+                   + (": simtool measures comebacks seat by seat." if sides else "."))
     elif not math.isfinite(b):  # no match of two rounds or more: more matches of one cannot tell
         word, more = UNCLEAR, None
         opening = ("No match lasted more than one round, so no winner could be behind at half-time: "
