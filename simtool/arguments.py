@@ -23,6 +23,14 @@ TIMEOUT_VALID = f"seconds above 0 and at most {TIMEOUT_MAX} (a year), such as 10
 PRECISION_VALID = "a half-width between 0 and 0.5, such as 0.005 for ± 0.5%"
 
 
+def precision_within(value: float) -> bool:
+    return 0 < value < 0.5
+
+
+def timeout_within(value: float) -> bool:
+    return 0 < value <= TIMEOUT_MAX
+
+
 def called(name: str):
     """A public function, ``name`` as a notebook calls it (``simtool.review.review``), whose
     arguments that it does not take are one SimtoolError naming them and those it takes: Python's
@@ -168,7 +176,7 @@ def check_timeout(timeout) -> float | None:
     seconds = float(timeout) if isinstance(timeout, np.floating) else timeout
     if timeout is not None and (isinstance(timeout, (bool, np.bool_))
                                 or not isinstance(timeout, (int, float, np.integer, np.floating))
-                                or not 0 < seconds <= TIMEOUT_MAX):
+                                or not timeout_within(seconds)):
         raise SimtoolError(f"bad {option('timeout')} {_shown(timeout)}; expected {TIMEOUT_VALID}")
     return None if timeout is None else float(timeout)
 

@@ -348,20 +348,19 @@ def checked(flag: str, value: options.Value):
     return check
 
 
-def number(flag: str, valid: str):
-    """A callback that reads an option's text as a number (``0.5``, ``1e-3``), its range checked
-    by the command; text that is none is refused as every option's is (typer said "Input should
-    be a valid number, unable to parse string as a number", the valid values unsaid)."""
+def number(flag: str, valid: str, within):
+    """A callback that reads an option's text as a number (``0.5``, ``1e-3``) in the range
+    ``within`` accepts, refused otherwise as every option is: quoted as the user typed it (typer
+    said "Input should be a valid number, unable to parse string as a number", the valid values
+    unsaid; a range checked after reading quoted 1e-400 as "0.0", 0e5 as "0.0", Infinity as "inf")."""
 
     def read(text: str | None) -> float | None:
         try:
             value = None if text is None else float(text)
         except ValueError:
-            raise fail(str(bad(flag, text, valid))) from None  # quoted as given, as every option is
-        # past a float's range: 1e-400 was refused as "bad --timeout 0.0", 1e999 as "inf"
-        if value is not None and ((value == 0 and any(c.isdigit() and int(c) for c in text.lower().partition("e")[0]))
-                                  or (value in (float("inf"), float("-inf")) and "inf" not in text.lower())):
-            raise fail(str(bad(flag, text, valid)))
+            value = float("nan")
+        if value is not None and not within(value):
+            raise fail(str(bad(flag, text, valid))) from None
         return value
 
     return read
@@ -421,11 +420,14 @@ Scheduler = Annotated[Optional[str], typer.Option("--scheduler", envvar="SIMTOOL
                                                   callback=_backend_and_scheduler,
                                                   help="dask scheduler address, tcp://HOST:PORT "
                                                   "(--backend dask; default: a cluster of its own).")]
+_precision = number("--precision", arguments.PRECISION_VALID, arguments.precision_within)
+
+
 def _timeout(ctx: typer.Context, text: str | None) -> float | None:
     """``--timeout`` as a number; one in range also limits a plugin file's import until the
     command ends (``strategies.IMPORT_LIMIT``): the line-up is read before the first deal."""
-    value = number("--timeout", arguments.TIMEOUT_VALID)(text)
-    if value is not None and 0 < value <= arguments.TIMEOUT_MAX:
+    value = number("--timeout", arguments.TIMEOUT_VALID, arguments.timeout_within)(text)
+    if value is not None:
         import strategies
 
         token = strategies.IMPORT_LIMIT.set(value)
@@ -577,7 +579,7 @@ def run(
     players: Players = None,
     strategy: Strategy = None,
     precision: Optional[str] = typer.Option(None, "--precision", metavar="<float>",
-                                            callback=number("--precision", arguments.PRECISION_VALID),
+                                            callback=_precision,
                                             help="Add chunks until every "
                                               "headline share (win shares and rates by seat and by "
                                               "strategy) is known to ± this (0.005 = ± 0.5%)."),
@@ -1481,7 +1483,7 @@ def replay(
     rotate: Rotate = False,
     duplicate: Duplicate = False,
     precision: Optional[str] = typer.Option(None, "--precision", metavar="<float>",
-                                            callback=number("--precision", arguments.PRECISION_VALID),
+                                            callback=_precision,
                                             help="The run's --precision: its chunks were cut for "
                                             f"its cap (--n, default {PRECISION_CAP}), not the deals it kept."),
 ):

@@ -45,6 +45,11 @@ class SimtoolError(Exception):
     """Bad input or a misbehaving plugin; the message names the problem and the valid choices."""
 
 
+class NotForGame(SimtoolError):
+    """A strategy that does not play this game: a sweep of several games skips the cells it would
+    play in the others, as it skips a player count one game lacks."""
+
+
 class PlayError(SimtoolError):
     """A strategy's or a game plugin's error while a run plays: its finished chunks are kept for
     ``--resume`` (the cause may lie outside the code: a ``--timeout`` too short, a file it reads)."""

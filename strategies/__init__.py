@@ -32,7 +32,7 @@ from simtool.engine import (
     process_kept,
     thread_ended,
 )
-from simtool.errors import SimtoolError, by_the_user, choices, describe, option, shown, utf8
+from simtool.errors import NotForGame, SimtoolError, by_the_user, choices, describe, option, shown, utf8
 
 # nine_lives_belief: exact's reading of the others, offered to pimc@infer
 from . import (  # noqa: F401
@@ -322,12 +322,12 @@ def _resolve(spec: str, game_id: str, file: Path | None, isolate: bool) -> Strat
                 )
             found = _load_entry_point(ep)
     if found.name in SEARCHES and found.plays(game_id) and not _redeals(game_id):
-        raise SimtoolError(
+        raise NotForGame(
             f"strategy '{found.name}' plays out re-dealt worlds, and {game_id} does not re-deal (its view "
             f"declares no state: docs/new-game.md); valid for {game_id}: {choices(sorted(registry(game_id)))}"
         )
     if not found.plays(game_id):
-        raise SimtoolError(
+        raise NotForGame(
             f"strategy '{found.name}' plays {choices(found.games)}, not {game_id}; "
             f"valid for {game_id}: {choices(sorted(registry(game_id)))}"
         )

@@ -161,7 +161,7 @@ def test_a_worker_the_system_kills_keeps_the_finished_chunks_for_resume(monkeypa
     spec = dataclasses.replace(runner.make_spec("black-white", 3, 96, "random", seed=4), chunk=16)
     monkeypatch.setattr(runner, "_play", _killed_at_chunk_3)
     out = tmp_path / "run"
-    with pytest.raises(WorkerLost, match=r"killed by signal 9.*finished chunks are kept: finish the run "
+    with pytest.raises(WorkerLost, match=r"killed by signal 9.*finished chunks? (is|are) kept: finish the run "
                                          r"with: simtool run --resume .*run$"):
         execute_run(spec, 2, out, False, None, keep=False)
     # a chunk is finished once its checksums are written, after its tables: the other worker,

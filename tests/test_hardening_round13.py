@@ -411,7 +411,7 @@ def test_an_answer_numpy_reads_as_an_array_plays_the_same_isolated(tmp_path, nam
     (["--precision", "abc"], "error: bad --precision 'abc'; expected a half-width between 0 and 0.5, such as 0.005 "
                              "for ± 0.5%"),
     # before: "bad precision 0.6", the Python API's name for it
-    (["--precision", "0.6"], "error: bad --precision 0.6; expected a half-width between 0 and 0.5, such as 0.005 "
+    (["--precision", "0.6"], "error: bad --precision '0.6'; expected a half-width between 0 and 0.5, such as 0.005 "
                              "for ± 0.5%"),
 ])
 def test_a_timeout_or_precision_that_is_no_number_is_named_as_every_option_is(tmp_path, capsys, args, says):

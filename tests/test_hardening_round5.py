@@ -405,7 +405,7 @@ def test_a_full_disk_keeps_the_finished_chunks_for_the_resume(tmp_path, monkeypa
         third = ".seats-000002.parquet.tmp"
         monkeypatch.setattr(Path, "write_bytes", lambda path, data: disk_full() if path.name.endswith(third)
                             else real(path, data))
-    error = one_line_error(cli(*args, "--out", out), "No space left on device", "the finished chunks are kept: "
+    error = one_line_error(cli(*args, "--out", out), "No space left on device", "finished chunks are kept: "
                            f"finish the run with: simtool run --resume {out}")
     assert "cannot write" in error and not (out / "run.json").exists() and not (out / "seats.parquet").exists()
     assert len(list((out / "chunks").glob("seats-*.parquet"))) == (2 if where == "chunk" else 4)

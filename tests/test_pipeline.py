@@ -4,6 +4,7 @@ system killed keeps its finished chunks and goes on to the tables of an unbroken
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import polars as pl
@@ -135,8 +136,13 @@ def test_a_killed_worker_keeps_the_finished_chunks_and_going_on_gives_the_unbrok
     whole = unbroken(command)  # played before anything is patched
     cut = tmp_path / "cut"
     monkeypatch.setattr(runner, "play_outcome", _killed_at_chunk_2)
-    with pytest.raises(WorkerLost, match="the finished chunks are kept"):
+    with pytest.raises(WorkerLost) as lost:
         play(cut, 2)
+    # what the message promises is on disk: a worker killed before any chunk was finished
+    # (the ladder's first step here) keeps none, and says none
+    finished = len(list(cut.rglob("chunks/sums-*.json")))
+    said = re.search(r"(\d+) finished chunks? (?:is|are) kept", str(lost.value))
+    assert (int(said[1]) if said else 0) == finished, (finished, str(lost.value))
     assert not list(cut.rglob("run.json"))  # what finished before stays in chunks/, nothing looks whole
     monkeypatch.setattr(runner, "play_outcome", _PLAY)
     play(cut, 2)

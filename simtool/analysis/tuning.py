@@ -63,6 +63,21 @@ def unmoved_text(config, names: list[str]) -> str:
             f"{'deals' if config.unit == 'deal' else 'matches'}; {why}.")
 
 
+def advice(config, trials: list, confirmed: list[dict], chosen: list[dict]) -> str:
+    """The tuning's whole answer: the warning of :func:`unmoved` options, then the
+    :func:`recommendation`, which has nothing to choose from when no varied option moved a
+    figure (it said "The sheet's own hands=3 looks best" right after the warning that hands
+    changed nothing)."""
+    alike = unmoved(config, trials)
+    if not alike:
+        return recommendation(config, confirmed, chosen)
+    if set(alike) == set(config.vary) and chosen:
+        sheet = setting_text(config, sheet_defaults(config))
+        return (f"{unmoved_text(config, alike)} No setting tried measured differently from the sheet's "
+                f"{sheet}: there is nothing to choose. Keep the sheet.")
+    return f"{unmoved_text(config, alike)} {recommendation(config, confirmed, chosen)}"
+
+
 def sheet_defaults(config) -> dict:
     """The sheet's value of each varied option."""
     g = games.get(config.game)

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from simtool import arguments, games, options
-from simtool.errors import GameError, SimtoolError, bad, choices, shown
+from simtool.errors import GameError, NotForGame, SimtoolError, bad, choices, shown
 from simtool.pipeline.runner import UNITS, RunSpec, game_of, make_spec, parse_count
 
 GRID_KEYS = ("games", "players", "rules", "lineups", "n", "seed", "unit", "rotate", "duplicate",
@@ -217,14 +217,14 @@ def plan(grid: Grid, progress=None) -> tuple[list[RunSpec], list[dict]]:
     from simtool.commands import ladder, restrict
 
     seed = grid.seed if grid.seed is not None else int(np.random.SeedSequence().entropy % (1 << 63))
-    specs, extra = [], []
+    specs, extra, left_out = [], [], not_for(grid)
     for done, (game_id, p, rules) in enumerate(variants(grid), start=1):
         if grid.ladder:
             more_specs, more_extra = ladder.plan(game_id, p, rules, grid.n, seed, None, grid.unit,
                                                  grid.duplicate)
             specs += more_specs
             extra += more_extra
-        for name in [] if grid.ladder else grid.lineups or ["default"]:
+        for name in [] if grid.ladder else [t for t in grid.lineups or ["default"] if (game_id, t) not in left_out]:
             more_specs, more_extra = restrict.plan(game_id, p, rules, grid.n, seed, name,
                                                   isolate=grid.isolate)
             specs += more_specs
@@ -291,11 +291,38 @@ def _several(grid: Grid) -> bool:
 
 def skipped(grid: Grid) -> list[str]:
     """The cells :func:`variants` leaves out, each with its reason: ``kansas-city, 3 players:
-    kansas-city is for 4, 5 players, not 3`` (the whole grid was refused by it)."""
+    kansas-city is for 4, 5 players, not 3`` (the whole grid was refused by it), then the line-ups
+    a game's cells leave out (:func:`not_for`)."""
     if not _several(grid):
         return []
     return [f"{g.id}, {p} players{''.join(f', {k}={v}' for k, v in rules.items())}: {why}"
-            for g, p, rules, why in _combinations(grid) if why is not None]
+            for g, p, rules, why in _combinations(grid) if why is not None] + [
+        f"{game_id}, line-up {text}: {why}" for (game_id, text), why in not_for(grid).items()]
+
+
+def not_for(grid: Grid) -> dict[tuple[str, str], str]:
+    """The line-ups (or, with ``restrict``, the strategies) of a grid of several games that one of
+    its games cannot play, by ``(game, line-up)``, with why: ``balance`` plays Black & White only,
+    and a sweep of Black & White and Kansas City with the line-ups balance and target was refused
+    whole. A line-up no game of the grid plays is refused: a mistake, not a cell to skip."""
+    import strategies
+
+    if not _several(grid) or grid.ladder:
+        return {}
+    ids, found = list(dict.fromkeys(game_of(g).id for g in grid.games)), {}
+    for text in grid.lineups:
+        entries = [e for e in strategies.split_lineup(text) if e and e != "default"]
+        why = {}
+        for game_id in ids:
+            try:
+                for entry in entries:
+                    strategies.canonical(entry, game_id, grid.isolate)
+            except NotForGame as exc:
+                why[game_id, text] = str(exc)
+        if len(why) == len(ids):
+            raise SimtoolError(f"no game of this sweep plays line-up {shown(text)}: {'; '.join(why.values())}")
+        found |= why
+    return found
 
 
 def _combinations(grid: Grid):
@@ -329,10 +356,10 @@ def _combinations(grid: Grid):
 def cells(grid: Grid, progress=None) -> list[RunSpec]:
     """Every combination, in grid order; a rule varies only in the games that have it."""
     seed = grid.seed if grid.seed is not None else int(np.random.SeedSequence().entropy % (1 << 63))
-    specs, total = [], size(grid)
+    specs, total, left_out = [], size(grid), not_for(grid)
     for game_id, p, rules in variants(grid):
         g = game_of(game_id)
-        for text in grid.lineups or ["default"]:
+        for text in [t for t in grid.lineups or ["default"] if (game_id, t) not in left_out]:
             specs.append(make_spec(game_id, p, grid.n, None, lineup(text, g, p), rules, grid.unit,
                                    seed, grid.rotate, duplicate=grid.duplicate, isolate=grid.isolate))
             _tick(progress, len(specs), total)

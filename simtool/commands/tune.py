@@ -4,11 +4,12 @@ A tuning lives in one folder: ``tune.json`` (what is searched and how), ``study.
 optuna study, SQLite: run the same command again, or ``--resume DIR``, to go on after an
 interruption, with the trials an unbroken tuning makes, and again with a larger ``--trials`` to
 extend it with the trials an unbroken tuning of that many makes; ``optuna.load_study(study_name="tune",
-storage="sqlite:///DIR/study.db")`` reads it) and ``runs/`` (every trial's plain run folders,
-which ``simtool report`` reads). The folder is locked while a tuning writes it. Every
-trial plays the same seed, so trials are compared on the same deals. The best few trials are
-then measured again on fresh deals at a larger n, with the sheet's defaults, before one is
-called best: the trial that looked best on n deals is partly lucky, its re-measure is not.
+storage="sqlite:///DIR/study.db")`` reads it, a ``?`` or ``%`` in DIR written ``%3F`` or ``%25``)
+and ``runs/`` (every trial's plain run folders, which ``simtool report`` reads). The folder is
+locked while a tuning writes it. Every trial plays the same seed, so trials are compared on the
+same deals. The best few trials are then measured again on fresh deals at a larger n, with the
+sheet's defaults, before one is called best: the trial that looked best on n deals is partly
+lucky, its re-measure is not.
 
 A combination of varied values the game cannot play (``Game.check_rules``: more cards than the
 deck...) is skipped: its trial is pruned, with the reason kept in the study; a tuning none of
@@ -35,7 +36,7 @@ from simtool import arguments, games, options, stats
 from simtool.analysis import of as analysis_of
 from simtool.analysis.lengths import to_the_end
 from simtool.analysis.summary import seat_summary
-from simtool.analysis.tuning import recommendation, setting, sheet_defaults, trials_of, unmoved, unmoved_text
+from simtool.analysis.tuning import advice, setting, sheet_defaults, trials_of
 from simtool.commands import plans
 from simtool.commands.plans import play as run_cells
 from simtool.commands.sweep import lineup as parse_lineup
@@ -880,8 +881,7 @@ def summary(out: Path) -> dict:
     trials = study_trials(out)  # read once: each read opens the database anew (tens of ms)
     return {"folder": out, "config": config, "sampler": sampler_name(config), "trials": trials_frame(out, trials),
             "confirmed": confirmed, "best": chosen, "skipped": skipped(trials),
-            "recommendation": " ".join([*([unmoved_text(config, alike)] if (alike := unmoved(config, trials)) else []),
-                                        recommendation(config, confirmed, chosen)])}
+            "recommendation": advice(config, trials, confirmed, chosen)}
 
 
 def skipped(trials: list) -> list[str]:

@@ -199,14 +199,13 @@ def _execute(plan: Plan, jobs, backend, scheduler, force: bool, keep: bool, prog
         raise
     except (WorkerLost, MemoryError) as exc:
         lost = exc if isinstance(exc, WorkerLost) else out_of_memory(exc)
-        kept = [r for r in runs if r.writer is not None]
-        for r in runs:
-            r.interrupted()
+        # the hours a long run played are not thrown away for a worker the system killed; a disk
+        # full before the first chunk was finished said "the finished chunks are kept" of none
+        kept = sum(r.keep_played() for r in runs)
         if not kept:
             raise lost from None
-        # the hours a long run played are not thrown away for a worker the system killed
-        raise type(lost)(f"{lost}; the finished chunks are kept: finish the {plan.command} with: "
-                         f"{plan.resume}") from None
+        raise type(lost)(f"{lost}; {kept:,} finished chunk{'s are' if kept > 1 else ' is'} kept: finish the "
+                         f"{plan.command} with: {plan.resume}") from None
     except PlayError as exc:
         kept = sum(r.keep_played() for r in runs)
         if not kept:

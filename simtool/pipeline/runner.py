@@ -168,7 +168,7 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
                                 "'FILE.py:NAME' (a strategy object is given by its file and name)")
         given.add(s)
         lineup[s] = name
-    if precision is not None and not 0 < precision < 0.5:
+    if precision is not None and not arguments.precision_within(precision):
         raise SimtoolError(f"bad {arguments.option('precision')} {precision!r}; expected {arguments.PRECISION_VALID}")
 
     if strategy is None and len(given) < p:  # the game's own declaration, not a name the user gave
