@@ -1067,7 +1067,7 @@ def tune(
 
 
 def _tune_table(result: dict) -> Table:
-    from simtool.analysis.tuning import values_text
+    from simtool.analysis.tuning import measured, values_text
 
     config = result["config"]
     again = result["confirmed"][0]["n"] if result["confirmed"] else config.n
@@ -1075,7 +1075,7 @@ def _tune_table(result: dict) -> Table:
                     f"the best trials and the sheet's defaults re-measured on {again:,} fresh "
                     f"{'matches' if config.unit == 'match' else 'deals'} "
                     f"(95% intervals)", title_justify="left")
-    for col in ("settings", *config.vary, *config.objectives):
+    for col in ("settings", *config.vary, *(measured(o) for o in config.objective_list())):
         t.add_column(col, justify="right")
     best = {c["label"] for c in result["best"]}
     for c in result["confirmed"]:

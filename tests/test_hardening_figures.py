@@ -192,7 +192,8 @@ def test_the_price_of_hidden_information_changes_in_points():
     row = review.change_rows({"changes": [{"question": "hidden information", "before": -4.86, "after": 18.75,
                                            "delta": 23.61, "ci": [-4.75, 51.97], "better": None,
                                            "change": "no clear change"}]})[0]
-    assert (row["before_text"], row["after_text"]) == ("-4.9 points", "18.8 points")
+    # to two decimals, whose difference is the +23.6 beside them (tests/test_hostile24.py)
+    assert (row["before_text"], row["after_text"]) == ("-4.86 points", "18.75 points")
     assert row["delta_text"] == "+23.6 points (-4.8 to +52.0)"
 
 

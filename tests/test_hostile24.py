@@ -109,3 +109,71 @@ def test_a_seat_interval_on_one_side_of_fair_never_shows_an_end_at_zero():
     # an interval holding 0 keeps its one decimal
     holding = verdicts.seat_verdict([(0, 0.4995, 0.4986, 0.5005), (1, 0.5005, 0.4995, 0.5014)], 2, 1_048_576)
     assert "(95% interval -0.1 to 0.0 points)" in holding.sentence
+
+
+def test_a_seat_verdicts_points_are_the_edge_rounded_not_the_rounded_shares_difference(tmp_path):
+    # failed before: 3,000 deals of Trickster at 3 seats (seed 9) put seat 2 at 32.656%, an edge
+    # of -0.678 points, printed "Seat 2 wins 32.7% of deals, 0.6 points less than a fair 33.3%"
+    # (the difference of the two rounded shares) beside the report's own "-0.7 pts"; and 34.36%
+    # at 3 seats, 1.03 points over fair, read "1.1 points more than a fair 33.3%"
+    three = verdicts.seat_verdict([(0, 0.3436, 0.34, 0.35), (1, 0.33, 0.32, 0.34), (2, 0.3264, 0.32, 0.33)],
+                                  3, 2000).sentence
+    assert "Seat 0 wins 34.36% of deals, 1.03 points more than a fair 33.33%" in three
+    queen = verdicts.shared_verdict("queen", "takes the queen of spades",
+                                    [(0, 0.3436, 0.34, 0.35), (1, 0.33, 0.32, 0.34), (2, 0.3264, 0.32, 0.33)],
+                                    3, 2000).sentence
+    assert "1.03 points more often than its fair share, 33.33% of deals (34.36%;" in queen
+    # where the rounded shares' difference is the rounded edge, one decimal as before
+    four = verdicts.seat_verdict([(0, 0.17, 0.16, 0.18), (1, 0.17, 0.16, 0.18), (2, 0.4955, 0.48, 0.51),
+                                  (3, 0.1645, 0.15, 0.18)], 4, 2000).sentence
+    assert "Seat 2 wins 49.5% of deals, 24.5 points more than a fair 25.0%" in four
+
+    out = tmp_path / "t3"
+    r = cli("run", "--game", "trickster", "--players", "3", "--n", "3000", "--seed", "9", "--jobs", "1",
+            "--out", out)
+    assert r.exit_code == 0, r.output
+    assert "Seat 2 wins 32.66% of deals under safe at every seat, 0.67 points less than a fair 33.33%" in r.output
+    r = cli("report", out, "-o", tmp_path / "t3.html")
+    assert r.exit_code == 0, r.output
+    assert "0.67 points less than a fair 33.33%" in (tmp_path / "t3.html").read_text()
+
+
+def test_a_changes_rows_before_and_after_add_up_to_the_difference_shown_beside_them():
+    # failed before: Out-Trumped 6p, --vs-rule wild=no-trump (seed 3) printed "change in match:
+    # rounds: 12.3 -> 13.4 (difference +1.0 ...)", "tension: 51.5% -> 50.0% (difference -1.4
+    # points", "hazard below-zero: 3.2% -> 2.6% (difference -0.5 points": figures rounded apart,
+    # whose difference as shown the row's own difference denied
+    from simtool.reports.review import change_rows
+
+    def row(question, before, after, low, high, change):
+        return {"question": question, "before": before, "after": after, "delta": after - before, "ci": [low, high],
+                "better": None, "change": change, "interval": "independent", "small": None, "threshold": None,
+                "crosses": None}
+
+    rows = change_rows({"questions": {"hazards": [{"name": "below-zero", "risk": True}]}, "changes": [
+        row("match: rounds", 12.32373046875, 13.353515625, 0.85, 1.21, "changed"),
+        row("tension", 0.514720314033366, 0.5004926108374385, -0.045, 0.016, "no clear change"),
+        row("hazards: below-zero", 0.031762017144097224, 0.026360405815972224, -0.0055, -0.0053, "better"),
+        row("seats under the strongest play", 6.380208333333334, 3.6458333333333344, -13.7, 8.2, "no clear change"),
+        row("skill", 9.895833333333334, 13.085937507761022, -7.7, 13.9, "no clear change")]})
+    shown = [(r["before_text"], r["after_text"], r["delta_text"].split(" (")[0]) for r in rows]
+    assert shown == [("12.32", "13.35", "+1.0"), ("51.47%", "50.05%", "-1.4 points"),
+                     ("3.18%", "2.64%", "-0.5 points"), ("6.38 points", "3.65 points", "-2.7 points"),
+                     ("9.9 points", "13.1 points", "+3.2 points")]  # the last adds up at one decimal
+
+
+def test_a_target_objectives_figures_are_named_distances_where_the_console_prints_them(tmp_path):
+    # failed before: tuning Trickster 3p towards moon=0.5 printed a column "moon=0.5" of 0.3709
+    # and 0.3204 and "pip_limit=5 is clearly better ... (moon=0.5 0.3204 [...] against the
+    # sheet's 0.3709 [...])": distances from 0.5 of rates of 0.87 and 0.82, which read as rates
+    # of 0.37 and 0.32 (only the HTML page said they were distances)
+    r = cli("tune", "--game", "trickster", "--players", "3", "--vary", "pip_limit=5,13", "--objective", "moon=0.5",
+            "--n", "3000", "--trials", "2", "--seed", "1", "--jobs", "1", "--out", tmp_path / "tu")
+    assert r.exit_code == 0, r.output
+    assert "distance to moon=0.5" in r.output.split("trials in")[0]  # the table's column
+    assert "(distance to moon=0.5 0.3204 [0.3170, 0.3237] against the sheet's 0.3709" in r.output
+    # a figure minimised or maximised is named as before
+    r = cli("tune", "--game", "trickster", "--players", "3", "--vary", "pip_limit=5,13", "--objective",
+            "seat_spread", "--n", "3000", "--trials", "2", "--seed", "1", "--jobs", "1", "--out", tmp_path / "tu2")
+    assert r.exit_code == 0, r.output
+    assert "seat_spread:min" in r.output and "distance" not in r.output

@@ -167,7 +167,7 @@ def recommendation(config, confirmed: list[dict], chosen: list[dict]) -> str:
         return f"The sheet's own {name} {clearly} on {o.label}. Keep the sheet."
     d, half, verdict = difference(top["values"][o.label], base["values"][o.label], o)
     sheet = setting_text(config, base["params"])
-    figures = (f"{o.label} {fmt(top['values'][o.label])} against the sheet's "
+    figures = (f"{measured(o)} {fmt(top['values'][o.label])} against the sheet's "
                f"{fmt(base['values'][o.label])}, each re-measured on {top['n']:,} fresh {unit}")
     if verdict == "better":
         return f"{name} is clearly better than the sheet's {sheet} ({figures}). Change to {name}."
@@ -246,9 +246,16 @@ def telling(config, chosen: list[dict], base: dict) -> str:
     per_trial = math.ceil(need / (c["n"] / config.n))  # re-measures play a multiple of a trial's n
     unit = f"{config.unit}es" if config.unit == "match" else f"{config.unit}s"
     return (f": to tell the clearest difference measured apart ({setting_text(config, c['params'])} on "
-            f"{o.label}, {d:+.4f} ± {half:.4f}), tune again with --n {nice(per_trial)} or more (now "
+            f"{measured(o)}, {d:+.4f} ± {half:.4f}), tune again with --n {nice(per_trial)} or more (now "
             f"{config.n:,}; a new --out), so that the re-measures play {remeasured(per_trial, c['n'], config.n):,} "
             f"{unit} each")
+
+
+def measured(o) -> str:
+    """What an objective's figures are, as the tables and sentences name them: the figure, or
+    for a target its distance from it (``moon=0.5`` printed 0.3709 for a rate of 0.87, which read
+    as a rate of 0.37)."""
+    return o.label if o.target is None else f"distance to {o.label}"
 
 
 def fmt(values: list[float]) -> str:

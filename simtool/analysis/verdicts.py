@@ -337,15 +337,22 @@ def _shown(edge: SeatEdge) -> tuple[str, str, str]:
     figures of one sentence agree (rounded apart, 49.5% beside a fair 25.0% read "24.6 points").
     More decimals for all three where the difference would land on a threshold the edge is not
     on (:func:`fixed`'s rule): a rounding error never moves it across one, whose bands are whole
-    units of any decimal."""
+    units of any decimal. More decimals too where the rounded shares' difference is not the edge
+    rounded: 32.656% beside a fair 33.333% read "32.7%, 0.6 points less than a fair 33.3%" for an
+    edge of 0.68 points, which the report's table beside it printed "-0.7"; it reads "32.66%,
+    0.67 points, 33.33%", which rounds to the table's figure."""
     def on_one(v: float) -> bool:
         return any(math.isclose(abs(v), t, rel_tol=1e-9) for t in SEAT_THRESHOLDS)
 
-    digits = shown_decimals(edge.share)  # a share that is not 0 never shows as 0
+    digits = first = shown_decimals(edge.share)  # a share that is not 0 never shows as 0
+    edge_shown = round(abs(edge.edge_pts), first)
     while True:
         share, fair = round(100 * edge.share, digits) + 0.0, round(100 * edge.fair, digits) + 0.0
         gap = round(abs(share - fair), digits) + 0.0
-        if digits >= 15 or not on_one(gap) or on_one(edge.edge_pts):
+        # an edge at a rounding tie (0.75 of exact thirds) may show either way: 1e-9 apart is agreed
+        agrees = abs(round(gap, first) - edge_shown) < 1e-9 or abs(abs(edge.edge_pts) - gap) < 1e-9 \
+            or math.isclose(abs(abs(edge.edge_pts) - edge_shown), 0.5 * 10 ** -first, rel_tol=1e-6)
+        if digits >= 15 or ((not on_one(gap) or on_one(edge.edge_pts)) and agrees):
             return f"{gap:.{digits}f}", f"{share:.{digits}f}%", f"{fair:.{digits}f}%"
         digits += 1
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
@@ -284,15 +285,28 @@ def _shown(x: float | None, scale: float, sign: str = "", after: str = "", near=
     return verdicts.fixed(scale * x, [scale * t for t in near], sign, digits + more) + after
 
 
-def _before_after(c: dict, scale: float, unit: str, near) -> tuple[str, str]:
+def _before_after(c: dict, scale: float, unit: str, near, delta: str | None = None) -> tuple[str, str]:
     """A changes row's before and after figures, with as many more decimals as it takes (at most
     two) for figures that differ not to show alike: Hearts' largest seat edge, 0.128 and 0.076
-    points, read "0.1 points -> 0.1 points" beside a difference of -0.1 points."""
+    points, read "0.1 points -> 0.1 points" beside a difference of -0.1 points; and for their
+    difference as shown to round to the difference shown beside them, ``delta``: 12.32 and 13.35
+    rounds a match, "12.3 -> 13.4 (difference +1.0)", read a difference of 1.1 the row denied."""
     for more in range(3):
         shown = tuple(_shown(c[k], scale, after=unit, near=near, more=more) for k in ("before", "after"))
-        if shown[0] != shown[1] or c["before"] == c["after"]:
+        if (shown[0] != shown[1] or c["before"] == c["after"]) and _adds_up(*shown, delta):
             break
     return shown
+
+
+def _adds_up(before: str, after: str, delta: str | None) -> bool:
+    """Whether ``after`` less ``before``, as shown, rounds to ``delta`` as shown (at its decimals);
+    ``True`` where one of them has no figure."""
+    numbers = [re.match(r"[+-]?\d+(?:\.(\d*))?", t or "") for t in (before, after, delta)]
+    if not all(numbers):
+        return True
+    digits = len(numbers[2].group(1) or "")
+    b, a, d = (float(m.group(0)) for m in numbers)
+    return abs(round(a - b, digits) - d) < 0.5 * 10 ** -digits
 
 
 def amount(threshold: float, scale: float) -> str:
@@ -391,9 +405,11 @@ def change_rows(result: dict) -> list[dict]:
 
         # a clear change never shows as none: +0.04 points read "0.0" beside "worse"
         clear = ((0.0,) if c["change"] != "no clear change" else ()) + least_near
+        delta = _shown(c["delta"], scale, "+", apart, clear)
+        before_after = _before_after(c, scale, unit, near, delta)
         rows.append({**c, "label": change_label(c["question"], risks), "name": change_name(c["question"], risks),
-                     **dict(zip(("before_text", "after_text"), _before_after(c, scale, unit, near), strict=True)),
-                     "delta_text": f"{_shown(c['delta'], scale, '+', apart, clear)} ({verdicts.span(low, high, end)})",
+                     **dict(zip(("before_text", "after_text"), before_after, strict=True)),
+                     "delta_text": f"{delta} ({verdicts.span(low, high, end)})",
                      # a review.json written before pairing combined every row as independent
                      "interval_text": c.get("interval", "independent"),
                      "reads": change_words(c["change"], small, least, scale, across),
