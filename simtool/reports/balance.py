@@ -702,8 +702,8 @@ def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> lis
                     svg(distribution(rows, column, "strategy", what))))
     if matches is not None:
         out += [(caption, svg(chart)) for caption, chart in
-                tension.charts(tension.per_match(*tension.as_sides(seats, matches, a.sides), a.game.lower_wins,
-                                                 a.game.total_floor))]
+                tension.charts(tension.matchwise(seats, matches, a.game.lower_wins, a.game.total_floor,
+                                                 a.sides))]
     return out
 
 
