@@ -217,7 +217,7 @@ def test_api_timeout_errors_name_the_api_argument(tmp_path):
         simtool.run("black-white", n=10, timeout=5, backend="dask", out=tmp_path / "c", jobs=1)
     assert "--timeout" not in str(e.value)
     # the command line still names its options, and leaves the API's words to later API calls
-    one_line_error(cli("run", "--n", "10", "--timeout", "-1", "--out", tmp_path / "d"), "bad --timeout -1")
+    one_line_error(cli("run", "--n", "10", "--timeout", "-1", "--out", tmp_path / "d"), "bad --timeout '-1'")
     one_line_error(cli("run", "--n", "10", "--timeout", "5", "--backend", "dask", "--out", tmp_path / "e"),
                    "--timeout needs --backend local")
     with pytest.raises(SimtoolError, match=r"^bad timeout -1"):
