@@ -720,13 +720,13 @@ def show_summary(folder: Path, sums: dict | None = None) -> None:
     for caption, extra_table in list(tables.items())[2:]:
         out.print(_frame_table(caption, extra_table))
     if meta.get("duplicate") or matches is not None:
-        from simtool.reports.balance import DUPLICATE_TABLE, analysis, duplicate_cells, metric_findings
+        from simtool.reports.balance import DUPLICATE_TABLE, duplicate_cells, printed_metrics
 
-        a = analysis(meta, seats.collect(), None if matches is None else matches.collect())
-        for caption, extra_table in a.metrics:  # the duplicate table in its sentence's units, as the report's
+        metrics, sentences = printed_metrics(meta, seats.collect(), None if matches is None else matches.collect())
+        for caption, extra_table in metrics:  # the duplicate table in its sentence's units, as the report's
             shown = duplicate_cells(extra_table) if caption == DUPLICATE_TABLE else extra_table
             out.print(_frame_table(caption, shown))
-        for sentence in metric_findings(a):
+        for sentence in sentences:
             out.print(sentence, markup=False, highlight=False)
     notes = [f"95% intervals on {unit} (each {meta['unit']}'s seats"
              f"{' and rounds' if matches is not None else ''} are one unit); a tie splits the win"]

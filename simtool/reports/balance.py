@@ -173,28 +173,77 @@ def rating_table(paths: list[Path]) -> pl.DataFrame | None:
     return ratings.rate([r.held for r in runs if r.held is not None])
 
 
+@dataclass
+class Panels:
+    """A run's outcome rows as ``(units, p)`` arrays: win share and score (match total), the
+    rotation stratum of each (``--rotate``), its unit (``--duplicate``: a deal's copies are one),
+    the strategies' names and each seat's strategy as a code (``None`` with one strategy)."""
+
+    win: np.ndarray
+    score: np.ndarray
+    strata: np.ndarray | None
+    units: np.ndarray | None
+    names: list[str]
+    codes: np.ndarray | None
+
+
+def panels(meta: dict, outcome: pl.DataFrame, by_match: bool) -> Panels:
+    p = meta["players"]
+    unit = stats.panel(outcome, stats.unit_key(outcome), p)[:, 0] if meta.get("rotate") or meta.get("duplicate") \
+        else None
+    names = outcome["strategy"].cast(pl.String).unique(maintain_order=True).to_list()
+    codes = None
+    if len(names) > 1:
+        codes = stats.panel(outcome.with_columns(pl.col("strategy").cast(pl.String).replace_strict(
+            names, list(range(len(names))), return_dtype=pl.Int8)), "strategy", p)
+    return Panels(stats.panel(outcome, "win", p), stats.panel(outcome, "total" if by_match else "score", p),
+                  unit % p if meta.get("rotate") else None,
+                  # with --duplicate a deal's p copies are one unit: every interval sums them first
+                  unit if meta.get("duplicate") else None, names, codes)
+
+
+def run_metrics(meta: dict, game, seats: pl.DataFrame, matches: pl.DataFrame | None,
+                x: Panels) -> tuple[list[tuple[str, pl.DataFrame]], list[tuple[int, ...]]]:
+    """The duplicate, luck and tension tables of a run (``Analysis.metrics``), and the partners its
+    scores show (``Analysis.sides``), which the tension table reads."""
+    p, out = meta["players"], []
+    sides = verdicts.partners(x.score, x.units)
+    if x.codes is not None and x.units is not None:
+        gain = stats.duplicate_gain({"win": x.win, "score": x.score}, x.codes, x.names, x.units)
+        if len(np.unique(x.units)) < GAIN_UNITS:  # how much narrower: the noise of two half-widths
+            gain = gain.with_columns(pl.lit(float("nan")).alias(c) for c in ("narrower", "games_ratio"))
+        out.append((DUPLICATE_TABLE, gain))
+    if x.units is not None:
+        out.append((LUCK_TABLE, luck_table(x.win, x.score, p, matches is not None)))
+    if matches is not None:
+        _, table, lengths = tension.analyse(seats, matches, game.lower_wins, game.total_floor, sides)
+        out.append((tension.TABLE, table))
+        if lengths.height <= 15:  # longer tails are for the chart
+            out.append(("Match length: share of matches by rounds played", lengths))
+    return out, sides
+
+
+def printed_metrics(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None) -> tuple[
+        list[tuple[str, pl.DataFrame]], list[str]]:
+    """The duplicate, luck and tension tables of a run and their sentences, as :func:`analysis`
+    makes them, without the rest of the report: the per-match rates of its headline figures alone
+    grouped every seat row of a printed run of 1e6 Kansas City matches at once (+430 MiB)."""
+    game = games.get(meta["game"])
+    metrics, sides = run_metrics(meta, game, seats, matches,
+                                 panels(meta, matches if matches is not None else seats, matches is not None))
+    unit = "matches" if matches is not None else "deals"
+    return metrics, metric_sentences(metrics, unit, meta.get("n"), game.lower_wins, sides)
+
+
 def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
              path: Path | None = None, ladders: list = ()) -> Analysis:
     """What the report shows of a run's tables (but its charts); ``ladders`` as for
     :func:`analyse`."""
     game = games.get(meta["game"])
     p = meta["players"]
-    outcome = matches if matches is not None else seats
-    win = stats.panel(outcome, "win", p)
-    score = stats.panel(outcome, "total" if matches is not None else "score", p)
-    strata = stats.panel(outcome, stats.unit_key(outcome), p)[:, 0] % p if meta.get("rotate") else None
-    # with --duplicate a deal's p copies are one unit: every interval sums them first
-    units = stats.panel(outcome, stats.unit_key(outcome), p)[:, 0] if meta.get("duplicate") else None
-    names = outcome["strategy"].cast(pl.String).unique(maintain_order=True).to_list()
-    codes = strategies = gain = None
-    if len(names) > 1:
-        codes = stats.panel(outcome.with_columns(pl.col("strategy").cast(pl.String).replace_strict(
-            names, list(range(len(names))), return_dtype=pl.Int8)), "strategy", p)
-        strategies = stats.strategy_strength(win, codes, names, strata, units)
-        if units is not None:
-            gain = stats.duplicate_gain({"win": win, "score": score}, codes, names, units)
-            if len(np.unique(units)) < GAIN_UNITS:  # how much narrower: the noise of two half-widths
-                gain = gain.with_columns(pl.lit(float("nan")).alias(c) for c in ("narrower", "games_ratio"))
+    x = panels(meta, matches if matches is not None else seats, matches is not None)
+    win, score, strata, units, names, codes = x.win, x.score, x.strata, x.units, x.names, x.codes
+    strategies = None if codes is None else stats.strategy_strength(win, codes, names, strata, units)
     per_deal = (lambda a: a.reshape(-1, p, p).mean(axis=1)) if units is not None else (lambda a: a)
     keys = ["deal"] if matches is None else ["match", "round"]
     if meta.get("duplicate"):  # a game's tables count per copy of a deal (its units stay the deal)
@@ -202,6 +251,7 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
     rates = summary.seat_summary(game, seats.lazy(), by=("seat",), strata=p if meta.get("rotate") else None)
     rates = rates.select("seat", "n", *[c for name in analysis_of(game).rates
                                         for c in (name, f"{name}_low", f"{name}_high")])
+    metrics, sides = run_metrics(meta, game, seats, matches, x)
     a = Analysis(
         path=path, meta=meta, game=game,
         unit="matches" if matches is not None else "deals",
@@ -209,21 +259,12 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
         score_test=stats.seat_test(per_deal(score)), strategies=strategies, rates=rates,
         game_tables=game_tables(game, seats.lazy(), keys, None if matches is None else matches.lazy(),
                                 meta.get("rules")),
-        seats_strategy=names[0], sides=verdicts.partners(score, units),
+        seats_strategy=names[0], sides=sides, metrics=metrics,
         figures=headline_figures(game, seats, win, score, names if codes is not None else [],
                                  codes, matches is not None, strata, units),
     )
     if codes is not None:
         a.held = ratings.held(win[:ratings.LIMIT], codes[:ratings.LIMIT], names)
-    if gain is not None:
-        a.metrics.append((DUPLICATE_TABLE, gain))
-    if units is not None:
-        a.metrics.append((LUCK_TABLE, luck_table(win, score, p, matches is not None)))
-    if matches is not None:
-        _, table, lengths = tension.analyse(seats, matches, game.lower_wins, game.total_floor, a.sides)
-        a.metrics.append((tension.TABLE, table))
-        if lengths.height <= 15:  # longer tails are for the chart
-            a.metrics.append(("Match length: share of matches by rounds played", lengths))
     if matches is not None:
         a.capped = int(matches.filter(pl.col("seat") == 0)["capped"].sum())
     a.findings = findings(a, next((lad for lad in ladders if lad.fits(meta)), None))
@@ -453,19 +494,20 @@ def findings(a: Analysis, ladder=None) -> list[str]:
                    f"{ROUND_CAP}-round cap and were stopped there, each a draw among the seats "
                    f"leading at the cap: their totals and win shares are those at the cap, not "
                    f"of a finished match, so the match figures above depend on the cap.")
-    return out + metric_findings(a)
+    return out + metric_sentences(a.metrics, a.unit, a.meta.get("n"), a.game.lower_wins, a.sides)
 
 
-def metric_findings(a: Analysis) -> list[str]:
-    """The sentences of the duplicate, luck and tension tables."""
+def metric_sentences(metrics: list[tuple[str, pl.DataFrame]], unit: str, n: int | None, lower_wins: bool,
+                     sides: list[tuple[int, ...]]) -> list[str]:
+    """The sentences of the duplicate, luck and tension tables (:func:`run_metrics`)."""
     out = []
-    for caption, df in a.metrics:
+    for caption, df in metrics:
         if caption == DUPLICATE_TABLE:
-            out.append(duplicate_text(df, a.unit, a.meta.get("n")))
+            out.append(duplicate_text(df, unit, n))
         elif caption == LUCK_TABLE:
-            out.append(luck_text(df, a.unit))
+            out.append(luck_text(df, unit))
         elif caption == tension.TABLE:
-            out.append(tension.text(df, a.game.lower_wins, a.sides))
+            out.append(tension.text(df, lower_wins, sides))
     return out
 
 
