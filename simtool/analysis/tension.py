@@ -90,8 +90,14 @@ def per_match(seats: pl.DataFrame, matches: pl.DataFrame, lower_wins: bool,
     ).sort(keys)
 
 
+FLOORS = {"mean_rounds": 1, "mean_lead_changes": 0, "mean_decided_after": 1, "mean_margin": 0}
+"""What each mean can never be below (a match lasts a round at least, is decided after one, no
+match has fewer than 0 lead changes or a margin under 0): the normal interval of a few matches
+reached below it ("a match lasts 10 ± 11 rounds" of two Nine Lives matches), and is cut there."""
+
+
 def summary(rows: pl.DataFrame) -> pl.DataFrame:
-    """The tension figures over matches, each with its 95% interval: one row."""
+    """The tension figures over matches, each with its 95% interval (cut at :data:`FLOORS`): one row."""
     units = rows["match"].to_numpy() if "rotation" in rows.columns else None
     sole = rows.filter(pl.col("decided_after").is_not_null())
     sole_units = sole["match"].to_numpy() if units is not None else None
@@ -99,6 +105,8 @@ def summary(rows: pl.DataFrame) -> pl.DataFrame:
 
     def put(name: str, values, pick_units, share: bool = False, m=None) -> None:
         value, low, high = stats.unit_estimate(values, m, share=share, units=pick_units)
+        if name in FLOORS and math.isfinite(low):
+            low = max(low, FLOORS[name])
         out.update({name: value, f"{name}_low": low, f"{name}_high": high})
 
     put("mean_rounds", rows["rounds"].to_numpy(), units)
@@ -128,7 +136,13 @@ def text(table: pl.DataFrame, lower_wins: bool, sides: list[tuple[int, ...]] = (
     r = table.row(0, named=True)
 
     def mean(name: str) -> str:
-        return stats.fmt_mean(r[name], r[f"{name}_low"], r[f"{name}_high"])
+        value, low, high = r[name], r[f"{name}_low"], r[f"{name}_high"]
+        if not math.isfinite(low) or math.isclose(high - value, value - low, rel_tol=1e-9, abs_tol=1e-12):
+            return stats.fmt_mean(value, low, high)
+        # cut at its floor: "10 ± 11 rounds" read as reaching -1; the ends as they are
+        shown = stats.fmt_mean(value, value - (high - low) / 2, value + (high - low) / 2).split(" ± ")[0]
+        digits = len(shown.partition(".")[2])
+        return f"{shown} ({low:.{digits}f} to {high:.{digits}f})"
 
     def share(name: str) -> str:
         return stats.fmt_share(r[name], r[f"{name}_low"], r[f"{name}_high"])
