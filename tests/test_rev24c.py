@@ -19,3 +19,26 @@ def test_a_restricted_line_up_one_game_of_a_sweep_cannot_play_skips_that_games_c
                     for f in (tmp_path / "runs").iterdir() if (f / "run.json").is_file())
     assert played == ["black-white:random,random,random", "black-white:random~higher-colour,random~higher-colour,"
                       "random~higher-colour", "kansas-city:random,random,random,random"]
+
+
+def test_an_isolated_plugin_one_game_of_a_sweep_cannot_play_skips_that_games_cells(tmp_path):
+    # failed before: with --isolate the plugin's process refused it as a plain error, so the whole
+    # grid was refused ("error: strategy 'bot.py:bwhigh' plays black-white, not kansas-city"),
+    # where without --isolate kansas-city's cell was skipped with a note
+    (tmp_path / "bot.py").write_text(
+        "import numpy as np\nfrom strategies import strategy\n\n\n"
+        "@strategy('bwhigh', 'highest card', games=('black-white',))\n"
+        "def bwhigh(view, rng):\n"
+        "    if view.kind == 'colour':\n"
+        "        return np.zeros(len(view), dtype=np.int64)\n"
+        "    return np.where(view.mask, view.strength, -1).argmax(axis=1)\n")
+    bot = f"{tmp_path / 'bot.py'}:bwhigh"
+    r = cli("sweep", "-g", "black-white,kansas-city", "-l", bot, "-l", "random", "--isolate", "-n", "40",
+            "--seed", "1", "-j", "1", "-q", "--runs", tmp_path / "runs", "-o", tmp_path / "sweep.html")
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines() == [
+        f"note: skipped kansas-city, line-up {bot}: strategy 'bot.py:bwhigh' plays black-white, not kansas-city; "
+        "valid for kansas-city: clairvoyant, greedy, high, low, pimc, random, target"]
+    played = sorted(json.loads((f / "run.json").read_text())["game"] for f in (tmp_path / "runs").iterdir()
+                    if (f / "run.json").is_file())
+    assert played == ["black-white", "black-white", "kansas-city"]
