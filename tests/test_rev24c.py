@@ -42,3 +42,18 @@ def test_an_isolated_plugin_one_game_of_a_sweep_cannot_play_skips_that_games_cel
     played = sorted(json.loads((f / "run.json").read_text())["game"] for f in (tmp_path / "runs").iterdir()
                     if (f / "run.json").is_file())
     assert played == ["black-white", "black-white", "kansas-city"]
+
+
+def test_a_search_whose_play_out_policy_one_game_of_a_sweep_lacks_skips_that_games_cells(tmp_path):
+    # failed before: "error: bad parameter playout 'target' of strategy 'pimc': strategy 'target'
+    # plays kansas-city, not black-white", the whole grid refused, though Kansas City plays it
+    r = cli("sweep", "-g", "black-white,kansas-city", "-l", "pimc@playout=target", "-l", "random", "-n", "4",
+            "--seed", "1", "-j", "1", "-q", "--runs", tmp_path / "runs", "-o", tmp_path / "sweep.html")
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines() == [
+        "note: skipped black-white, line-up pimc@playout=target: bad parameter playout 'target' of strategy 'pimc': "
+        "strategy 'target' plays kansas-city, not black-white; valid for black-white: balance, clairvoyant, duck, "
+        "high, low, pimc, random"]
+    played = sorted(json.loads((f / "run.json").read_text())["game"] for f in (tmp_path / "runs").iterdir()
+                    if (f / "run.json").is_file())
+    assert played == ["black-white", "kansas-city", "kansas-city"]
