@@ -57,3 +57,26 @@ def test_a_search_whose_play_out_policy_one_game_of_a_sweep_lacks_skips_that_gam
     played = sorted(json.loads((f / "run.json").read_text())["game"] for f in (tmp_path / "runs").iterdir()
                     if (f / "run.json").is_file())
     assert played == ["black-white", "kansas-city", "kansas-city"]
+
+
+def test_a_tuning_says_nothing_to_choose_only_where_every_setting_measured_alike():
+    # failed before: two options each unmoved where a trial had a neighbour differing in it alone,
+    # but pass_count=1, four_bonus=0 (no such neighbour) measured 0.01 against 0.04: the answer was
+    # "No setting tried measured differently ...: there is nothing to choose. Keep the sheet."
+    from types import SimpleNamespace
+
+    from simtool.analysis.tuning import advice, unmoved
+    from simtool.commands import tune as tuning
+
+    def trial(pass_count: str, four_bonus: str, value: float) -> SimpleNamespace:
+        return SimpleNamespace(params={"pass_count": pass_count, "four_bonus": four_bonus}, values=[value],
+                               user_attrs={"intervals": {"seat_spread:min": [value - 0.001, value + 0.001]}})
+
+    config = tuning.configure("kansas-city", ["pass_count", "four_bonus"], ["seat_spread:min"], trials=4, n=2000,
+                              seed=1)
+    trials = [trial("3", "2", 0.04), trial("2", "2", 0.04), trial("3", "1", 0.04), trial("1", "0", 0.01)]
+    assert unmoved(config, trials) == ["pass_count", "four_bonus"]
+    chosen = [{"params": {"pass_count": "1", "four_bonus": "0"}, "label": "best"}]
+    text = advice(config, trials, [], chosen)
+    assert "nothing to choose" not in text and "Keep the sheet" not in text, text
+    assert "nothing to choose" in advice(config, trials[:3], [], chosen)
