@@ -80,3 +80,17 @@ def test_a_tuning_says_nothing_to_choose_only_where_every_setting_measured_alike
     text = advice(config, trials, [], chosen)
     assert "nothing to choose" not in text and "Keep the sheet" not in text, text
     assert "nothing to choose" in advice(config, trials[:3], [], chosen)
+
+
+def test_a_search_focus_one_game_of_a_sweep_lacks_skips_that_games_cells(tmp_path):
+    # failed before: "error: bad parameter focus 'colour' of strategy 'pimc': kansas-city has no
+    # decision of that kind", the whole grid refused, though Black & White has it
+    r = cli("sweep", "-g", "black-white,kansas-city", "-l", "pimc@focus=colour", "-l", "random", "-n", "4",
+            "--seed", "1", "-j", "1", "-q", "--runs", tmp_path / "runs", "-o", tmp_path / "sweep.html")
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines() == [
+        "note: skipped kansas-city, line-up pimc@focus=colour: bad parameter focus 'colour' of strategy 'pimc': "
+        "kansas-city has no decision of that kind; choose one of: none, pass, upgrade, lead, play"]
+    played = sorted(json.loads((f / "run.json").read_text())["game"] for f in (tmp_path / "runs").iterdir()
+                    if (f / "run.json").is_file())
+    assert played == ["black-white", "black-white", "kansas-city"]
