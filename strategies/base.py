@@ -28,7 +28,15 @@ from types import FunctionType, MappingProxyType, ModuleType
 import numpy as np
 
 from simtool import bits
-from simtool.errors import SimtoolError, by_the_user, choices, describe, put_back_stop_handlers, stop_handlers
+from simtool.errors import (
+    NotForGame,
+    SimtoolError,
+    by_the_user,
+    choices,
+    describe,
+    put_back_stop_handlers,
+    stop_handlers,
+)
 from simtool.options import CHOICE, NUMBER, TEXT, WHOLE, Value
 
 KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -89,8 +97,9 @@ class Param:
             spec = strategies.canonical(text, game_id)
             _no_search(spec, game_id)
             return spec
-        except SimtoolError as exc:
-            raise SimtoolError(f"bad parameter {self.name} {text!r} of strategy '{owner}': {exc}") from None
+        except SimtoolError as exc:  # a policy one game lacks: a sweep of several games skips its cells
+            kind = NotForGame if isinstance(exc, NotForGame) else SimtoolError
+            raise kind(f"bad parameter {self.name} {text!r} of strategy '{owner}': {exc}") from None
 
     def default_for(self, game_id: str | None):
         """The default value in ``game_id`` (a strategy default may be the game's default)."""

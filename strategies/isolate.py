@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from simtool.engine import ViewFailed
-from simtool.errors import COMMAND_LINE, SimtoolError, describe
+from simtool.errors import COMMAND_LINE, NotForGame, SimtoolError, describe
 
 from .base import STRATEGY, Param, Params, Strategy, file_identity
 
@@ -154,7 +154,7 @@ class _Child:
 
     def receive(self) -> tuple:
         """The plugin's next message: ``("ready", DESCRIPTION)`` once loaded (or ``("refused",
-        ERROR)``), ``("field", NAME)``, ``("ok",
+        ERROR)``, ``("not for game", ERROR)``), ``("field", NAME)``, ``("ok",
         choices, *generator states)``, ``("raised", TYPE, MESSAGE)`` or ``("view", CLASS, MESSAGE)``
         (the game's view code failed there); anything else, or its process's end, as ``raised``."""
         try:
@@ -169,8 +169,8 @@ class _Child:
             reply = _Replies(io.BytesIO(data)).load()
         except Exception as exc:  # noqa: BLE001 - whatever it sent, the run says so in one line
             return ("raised", "BadReply", f"its process sent something other than choices: {describe(exc)}")
-        shapes = {"ready": (2, dict), "refused": (2, str), "field": (2, str), "ok": (5, object), "raised": (3, str),
-                  "view": (3, str)}
+        shapes = {"ready": (2, dict), "refused": (2, str), "not for game": (2, str), "field": (2, str),
+                  "ok": (5, object), "raised": (3, str), "view": (3, str)}
         shape = shapes.get(reply[0]) if isinstance(reply, tuple) and reply else None
         if shape is None or len(reply) != shape[0] or not all(isinstance(x, shape[1]) for x in reply[1:]):
             return ("raised", "BadReply", "its process sent something other than choices")
@@ -211,6 +211,9 @@ def _child(remote: _Remote) -> _Child:
         if reply[0] == "refused":  # the one-line error it would have been in this process
             _end(child)
             raise SimtoolError(reply[1][:2000])
+        if reply[0] == "not for game":  # a sweep of several games skips the cells a plugin does not play
+            _end(child)
+            raise NotForGame(reply[1][:2000])
         if reply[0] != "ready":
             _end(child)
             raise SimtoolError(f"isolated strategy {entry} could not start: {reply[2]}")
@@ -248,7 +251,7 @@ def serve(down: int, up: int) -> None:
         game = games.get(game_id)
         about = describe_strategy(strategy)
     except SimtoolError as exc:  # a bad parameter, a name the file lacks, its import raising
-        reply.send(("refused", str(exc)))
+        reply.send(("not for game" if isinstance(exc, NotForGame) else "refused", str(exc)))
         return
     except BaseException as exc:  # noqa: BLE001 - the run's process says it in one line
         # named by its type too: a bare `raise ValueError()` has no message ("could not start: ")

@@ -131,7 +131,7 @@ def check(params, game_id: str | None) -> None:
     """Refuse a second look given half (``keep`` without ``deep`` or the reverse plays as none;
     ``focus_keep`` and ``focus_deep`` alike), inference from a play-out policy that offers no
     belief, and a ``focus`` the game has no decision of (each would never apply), in one line each."""
-    from simtool.errors import SimtoolError, choices
+    from simtool.errors import NotForGame, SimtoolError, choices
 
     if bool(params.keep) != bool(params.deep):
         raise SimtoolError(f"bad parameters keep={params.keep}, deep={params.deep} of strategy 'pimc': a "
@@ -145,8 +145,9 @@ def check(params, game_id: str | None) -> None:
                            f"infer=0, or a play-out policy that offers one: {choices(_believers(game_id))}")
     kinds = games.get(game_id).decisions if game_id is not None and params.focus != "none" else ()
     if kinds and params.focus not in kinds:
-        raise SimtoolError(f"bad parameter focus '{params.focus}' of strategy 'pimc': {game_id} has no "
-                           f"decision of that kind; choose one of: {choices(('none', *kinds))}")
+        # another game's decision, maybe: a sweep of several games skips this one's cells
+        raise NotForGame(f"bad parameter focus '{params.focus}' of strategy 'pimc': {game_id} has no "
+                         f"decision of that kind; choose one of: {choices(('none', *kinds))}")
     if bool(params.focus_keep) != bool(params.focus_deep):
         raise SimtoolError(f"bad parameters focus_keep={params.focus_keep}, focus_deep={params.focus_deep} of "
                            f"strategy 'pimc': a second look at the focus needs both above 0, or both 0 "

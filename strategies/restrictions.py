@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simtool import bits
-from simtool.errors import SimtoolError, choices, shown
+from simtool.errors import NotForGame, SimtoolError, choices, shown
 
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 """A restriction's name: no ``/``, ``:``, ``.`` or ``@``, so never a piece of a plugin path or
@@ -97,8 +97,10 @@ def check(names: list[str], game_id: str) -> list[Restriction]:
     for name in names:
         if name not in own:
             elsewhere = [g for g, rs in strategies.RESTRICTIONS.items() if name in {r.name for r in rs}]
-            where = f"is for {choices(elsewhere)}, not {game_id}" if elsewhere else f"is unknown for {game_id}"
-            raise SimtoolError(f"restriction {shown(name)} {where}; valid for {game_id}: {valid}")
+            if elsewhere:  # another game's: a sweep of several games skips this one's cells
+                raise NotForGame(f"restriction {shown(name)} is for {choices(elsewhere)}, not {game_id}; "
+                                 f"valid for {game_id}: {valid}")
+            raise SimtoolError(f"restriction {shown(name)} is unknown for {game_id}; valid for {game_id}: {valid}")
         if names.count(name) > 1:
             raise SimtoolError(f"restriction '{name}' given twice; give each restriction once")
     found = [r for r in own.values() if r.name in names]

@@ -45,12 +45,16 @@ def unmoved(config, trials: list) -> list[str]:
         groups: dict[tuple, dict] = {}
         for t in done:
             played = setting(config, {k: t.params[k] for k in config.vary})
-            figures = (tuple(t.values), tuple(tuple(v) for v in t.user_attrs.get("intervals", {}).values()))
-            groups.setdefault(played[:i] + played[i + 1:], {}).setdefault(played[i], set()).add(figures)
+            groups.setdefault(played[:i] + played[i + 1:], {}).setdefault(played[i], set()).add(trial_figures(t))
         changed = [g for g in groups.values() if len(g) > 1]
         if changed and all(len(set().union(*g.values())) == 1 for g in changed):
             alike.append(name)
     return alike
+
+
+def trial_figures(trial) -> tuple:
+    """What a finished trial measured: its figures and their intervals."""
+    return tuple(trial.values), tuple(tuple(v) for v in trial.user_attrs.get("intervals", {}).values())
 
 
 def unmoved_text(config, names: list[str]) -> str:
@@ -71,7 +75,10 @@ def advice(config, trials: list, confirmed: list[dict], chosen: list[dict]) -> s
     alike = unmoved(config, trials)
     if not alike:
         return recommendation(config, confirmed, chosen)
-    if set(alike) == set(config.vary) and chosen:
+    # every option unmoved between trials differing in it alone can still leave a trial with no
+    # such neighbour measuring otherwise (two options, each sampled anew): only where every
+    # finished trial measured alike is there nothing to choose
+    if set(alike) == set(config.vary) and chosen and len({trial_figures(t) for t in trials if t.values}) == 1:
         sheet = setting_text(config, sheet_defaults(config))
         return (f"{unmoved_text(config, alike)} No setting tried measured differently from the sheet's "
                 f"{sheet}: there is nothing to choose. Keep the sheet.")
