@@ -863,8 +863,13 @@ def fmt_mean(mean: float, low: float, high: float) -> str:
     half = (high - low) / 2
     if not np.isfinite(half):
         return f"{mean:.3f} ± n/a"
-    digits = max(0, min(4, 1 - math.floor(math.log10(half)))) if half > 0 else 3
+    digits = mean_decimals(half)
     return f"{round(mean, digits) + 0.0:.{digits}f} ± {half:.{digits}f}"  # + 0.0: never "-0.00"
+
+
+def mean_decimals(half: float) -> int:
+    """The decimals :func:`fmt_mean` shows a mean with, from its interval's half-width."""
+    return max(0, min(4, 1 - math.floor(math.log10(half)))) if half > 0 else 3
 
 
 def shown_decimals(x: float, digits: int = 1) -> int:
