@@ -240,7 +240,9 @@ def test_an_isolated_play_out_policy_s_belief_is_refused_not_dropped(tmp_path):
     # failed before: under --isolate the plugin's belief was silently left out (the game's default
     # infer=3 in Out-Trumped), and the tables differed from the same run in-process
     seat = f"0=pimc@playout={believer(tmp_path)}:choose"
-    run = ["run", "-g", "out-trumped", "-n", "6", "-j", "1", "-q", "--seed", "1", "--seat"]
+    # 2 deals, not 6: each run is a pimc seat's play-outs through the plugin (in its own process
+    # under --isolate), and the first deal's decisions already tell the two tables apart
+    run = ["run", "-g", "out-trumped", "-n", "2", "-j", "1", "-q", "--seed", "1", "--seat"]
     assert cli(*run, seat, "--out", tmp_path / "in").exit_code == 0
     one_line_error(cli(*run, seat, "--isolate", "--out", tmp_path / "iso"),
                    "under --isolate", "choose infer=0")

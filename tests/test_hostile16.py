@@ -21,6 +21,11 @@ from tests.test_hardening_round21 import one_line
 ROOT = Path(__file__).resolve().parents[1]
 TINY = Sizes(deals=1024, matches=16, restrictions=256, duplicate=64, search=8, random=0, leads=0)
 """A review of Black & White in about a second."""
+BASE = Sizes(deals=256, matches=8, restrictions=64, duplicate=8, search=1, random=0, leads=0)
+"""The baseline the edited-record tests copy: they refuse it before playing, or (the untouched
+one) play it again, so its sizes are the one review's here played twice; a quarter of TINY's
+deals and one search deal (not 8) still fill every question the edits reach (search seats,
+tension's table, luck's parts)."""
 
 
 def simtool(*args, cwd: Path, timeout: float = 120, memory: int | None = None) -> subprocess.CompletedProcess:
@@ -33,6 +38,23 @@ def simtool(*args, cwd: Path, timeout: float = 120, memory: int | None = None) -
     return subprocess.run([sys.executable, "-c", "import sys; from simtool.cli import main; sys.exit(main())",
                            *map(str, args)], cwd=cwd, env=environ, capture_output=True, text=True, timeout=timeout,
                           preexec_fn=limit if memory else None)
+
+
+@pytest.fixture
+def in_process(monkeypatch, capsys):
+    """simtool's ``main`` called here, in ``cwd``, as :func:`simtool` runs it in a process of its
+    own (for the tests of what a command says of its arguments: no process of their own needed,
+    and starting one took 0.5 s each)."""
+    from simtool.cli import main
+
+    def call(*args, cwd: Path) -> subprocess.CompletedProcess:
+        monkeypatch.chdir(cwd)
+        capsys.readouterr()
+        code = main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(args, code, out, err)
+
+    return call
 
 
 def within(seconds: float, call):
@@ -153,7 +175,7 @@ def baseline(tmp_path_factory) -> Path:
     from simtool.commands.review import review
 
     folder = tmp_path_factory.mktemp("baseline") / "b"
-    review("black-white", folder, sizes=TINY, seed=1, jobs=1)
+    review("black-white", folder, sizes=BASE, seed=1, jobs=1)
     return folder
 
 
@@ -228,8 +250,11 @@ def test_an_untouched_baseline_is_still_compared(tmp_path, baseline):
 def leads_run(tmp_path_factory) -> Path:
     import simtool
 
+    # Black & White's matches, not Kansas City's: the tests edit the run.json a lead history and
+    # a match table write (files, lead_history), the same in both; one Kansas City match
+    # observed took 5 s, one of Black & White 1
     folder = tmp_path_factory.mktemp("leads") / "r"
-    simtool.run("kansas-city", n=64, seed=1, unit="match", lead_history=2, out=folder)
+    simtool.run("black-white", n=8, seed=1, unit="match", lead_history=2, out=folder)
     return folder
 
 
@@ -452,24 +477,24 @@ def test_a_review_stopped_before_it_played_says_nothing_was_kept(tmp_path, monke
     assert r.exit_code == 130 and "finished chunks are kept in" in r.output, r.output
 
 
-def test_a_blank_baseline_on_the_command_line_is_refused_not_read_as_the_working_folder(tmp_path, baseline):
+def test_a_blank_baseline_on_the_command_line_is_refused_not_read_as_the_working_folder(tmp_path, baseline, in_process):
     # before: --baseline "" (an unset "$BASE") was Path(""), the working folder: run inside a
     # review's folder it compared with that review without a word
-    r = simtool("review", "--game", "black-white", "--out", tmp_path / "o", "--baseline", "", "--jobs", "1",
-                "--quiet", cwd=baseline)
+    r = in_process("review", "--game", "black-white", "--out", tmp_path / "o", "--baseline", "", "--jobs", "1",
+                   "--quiet", cwd=baseline)
     one_line(r, "bad --baseline ''; expected a folder path")
     assert not (tmp_path / "o").exists()
 
 
-def test_a_blank_run_folder_given_to_report_is_refused_not_read_as_the_working_folder(tmp_path, leads_run):
+def test_a_blank_run_folder_given_to_report_is_refused_not_read_as_the_working_folder(tmp_path, leads_run, in_process):
     # before: simtool report "" (an unset "$RUN") inside a run folder reported that run, exit 0
-    r = simtool("report", "", "-o", tmp_path / "page.html", cwd=leads_run)
+    r = in_process("report", "", "-o", tmp_path / "page.html", cwd=leads_run)
     one_line(r, "bad run folder ''; expected a folder path")
     assert not (tmp_path / "page.html").exists()
 
 
-def test_a_replay_of_a_deal_past_every_run_is_quoted_short(tmp_path):
+def test_a_replay_of_a_deal_past_every_run_is_quoted_short(tmp_path, in_process):
     # before: 'bad --deal 1000...000; expected a deal number ...', the number in its 401 digits
-    r = simtool("replay", "--game", "black-white", "--seed", "1", "--deal", "1e400", cwd=tmp_path)
+    r = in_process("replay", "--game", "black-white", "--seed", "1", "--deal", "1e400", cwd=tmp_path)
     text = one_line(r, "bad --deal 100", "...; expected a deal number 0 to 9223372036854775806")
     assert len(text) < 150, text
