@@ -396,6 +396,12 @@ def searches(top: Rung) -> bool:
     return top.name.partition("@")[0] == "pimc"
 
 
+def searches_below(top: Rung) -> bool:
+    """Whether the rung below the top one is a search (its play differs from any play-out
+    policy the reference models the others by)."""
+    return top.below.partition("@")[0] in ("pimc", "ismcts")
+
+
 def reference_sentence(ladder: Ladder) -> str | None:
     """What knowing the hidden cards wins, from the reference rung, in one sentence."""
     ref, top = ladder.reference, ladder.top
@@ -416,6 +422,12 @@ def reference_sentence(ladder: Ladder) -> str | None:
     if high < 0:  # as the review's answer (verdicts.hidden_verdict): a weaker reference prices nothing
         worth = (f"it surely wins less, {signed_points(gain)} points ({signed_points(low)} to "
                  f"{signed_points(high, (0.0,))}): the reference is too weak in this game to price the hidden cards")
+    if low <= 0 and searches_below(top):
+        # Black & White 3p, 600 deals: "knowing the hidden cards is worth -0.9 points (-5.9 to +4.2)"
+        # against 2 x pimc@samples=32, where against 2 x balance the same reference wins 16 points
+        # more than pimc: its one play-out per option models the others as the play-out policy
+        worth += (f"; but its play-outs model the others as the play-out policy, not as the search "
+                  f"{top.below} is, so against a search it may price the cards low (docs/reference-player.md)")
     return (f"Reference, not a fair player: {ref.name} (the top search on the true deal, seeing "
             f"every hidden card) wins {stats.fmt_share(ref.share, ref.low, ref.high)} per seat against "
             f"{ladder.players - 1} × {top.below}, where {top.name} wins "

@@ -293,11 +293,35 @@ def skipped(grid: Grid) -> list[str]:
     """The cells :func:`variants` leaves out, each with its reason: ``kansas-city, 3 players:
     kansas-city is for 4, 5 players, not 3`` (the whole grid was refused by it), then the line-ups
     a game's cells leave out (:func:`not_for`)."""
+    seats = [f"{game_id}, {p} players: {why}" for (game_id, p, _text), why in too_long(grid).items()]
     if not _several(grid):
-        return []
+        return seats
     return [f"{g.id}, {p} players{''.join(f', {k}={v}' for k, v in rules.items())}: {why}"
             for g, p, rules, why in _combinations(grid) if why is not None] + [
-        f"{game_id}, line-up {text}: {why}" for (game_id, text), why in not_for(grid).items()]
+        f"{game_id}, line-up {text}: {why}" for (game_id, text), why in not_for(grid).items()] + seats
+
+
+def too_long(grid: Grid) -> dict[tuple[str, int, str], str]:
+    """The line-ups that name more seats than a cell's players, by ``(game, players, line-up)``,
+    with why: a grid of 4 and 5 players (or of a 3-player and a 4-player game) with a line-up of
+    five was refused whole at its first 4-player cell. A line-up no cell can seat is refused."""
+    import strategies
+
+    if grid.ladder or grid.restrict or not grid.lineups:
+        return {}
+    named = {text: len(strategies.split_lineup(text)) for text in grid.lineups}
+    found, seated = {}, set()
+    for game_id, p, _rules in variants(grid):
+        for text, count in named.items():
+            if count > p:
+                found[game_id, p, text] = f"line-up {shown(text)} names {count} seats, more than its {p} players"
+            else:
+                seated.add(text)
+    for text, count in named.items():
+        if text not in seated:
+            raise SimtoolError(f"line-up {shown(text)} names {count} seats; no cell of this sweep has that "
+                               f"many players")
+    return found
 
 
 def not_for(grid: Grid) -> dict[tuple[str, str], str]:
@@ -356,10 +380,11 @@ def _combinations(grid: Grid):
 def cells(grid: Grid, progress=None) -> list[RunSpec]:
     """Every combination, in grid order; a rule varies only in the games that have it."""
     seed = grid.seed if grid.seed is not None else int(np.random.SeedSequence().entropy % (1 << 63))
-    specs, total, left_out = [], size(grid), not_for(grid)
+    specs, total, left_out, long = [], size(grid), not_for(grid), too_long(grid)
     for game_id, p, rules in variants(grid):
         g = game_of(game_id)
-        for text in [t for t in grid.lineups or ["default"] if (game_id, t) not in left_out]:
+        for text in [t for t in grid.lineups or ["default"] if (game_id, t) not in left_out
+                     and (game_id, p, t) not in long]:
             specs.append(make_spec(game_id, p, grid.n, None, lineup(text, g, p), rules, grid.unit,
                                    seed, grid.rotate, duplicate=grid.duplicate, isolate=grid.isolate))
             _tick(progress, len(specs), total)
