@@ -41,3 +41,18 @@ def test_a_seat_verdict_on_one_point_but_for_float32_needs_no_quadrillions_of_de
     assert verdicts.signed_points(float(np.float32(1 / 3)) - 1 / 3, (0.0, 1.0)) == "0.0"
     # a figure truly off the threshold still shows where it lies
     assert verdicts.fixed(0.97, verdicts.SEAT_THRESHOLDS) == "0.97"
+
+
+@pytest.mark.parametrize("target, players", [("1", "4"), ("0.8", "4"), ("-0.5", "4"), ("0.6", "2")])
+def test_a_first_seat_edge_no_seat_can_have_is_refused_naming_the_range(tmp_path, target, players):
+    # failed before: `--objective first_seat_edge=1` at 4 players (a designer meaning 1 point) was
+    # taken, and the tuning aimed every trial at an edge of 100 points, which seat 0 cannot have
+    # (its win share minus a fair 25% lies in -0.25..0.75): "distance to first_seat_edge=1 0.9650"
+    r = cli("tune", "--game", "kansas-city" if players == "4" else "black-white", "--players", players,
+            "--vary", "pass_count=2,3" if players == "4" else "deck=34,36", "--objective",
+            f"first_seat_edge={target}", "--trials", "2", "--n", "50", "--seed", "1", "--jobs", "1", "-q",
+            "--out", tmp_path / "tune")
+    assert r.exit_code == 2, r.output
+    low, high = {"4": ("-0.25", "0.75"), "2": ("-0.5", "0.5")}[players]
+    assert f"at {players} players lies between {low} and {high}" in r.output
+    assert "first_seat_edge=0.01" in r.output and not (tmp_path / "tune").exists()
