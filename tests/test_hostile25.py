@@ -56,3 +56,21 @@ def test_a_first_seat_edge_no_seat_can_have_is_refused_naming_the_range(tmp_path
     low, high = {"4": ("-0.25", "0.75"), "2": ("-0.5", "0.5")}[players]
     assert f"at {players} players lies between {low} and {high}" in r.output
     assert "first_seat_edge=0.01" in r.output and not (tmp_path / "tune").exists()
+
+
+def test_a_restricted_sweep_of_a_restricted_strategy_names_no_option_the_sweep_lacks(tmp_path):
+    # failed before: "... give the strategy without restrictions (not 'balance~higher-colour') and the
+    # restrictions with --restrictions", an option simtool sweep does not have (it measures every one)
+    grid = tmp_path / "grid.toml"
+    grid.write_text('games = ["black-white"]\nplayers = [3]\nlineups = ["balance~higher-colour"]\nn = 60\n'
+                    'seed = 1\nrestrict = true\n')
+    for args in (["sweep", grid], ["sweep", "--game", "black-white", "--lineup", "balance~higher-colour",
+                                   "--restrict", "--n", "60", "--seed", "1"]):
+        r = cli(*args, "--runs", tmp_path / "runs", "--jobs", "1", "-q")
+        assert r.exit_code == 2, r.output
+        assert "--restrictions" not in r.output
+        assert "(not 'balance~higher-colour'): a restricted sweep measures every restriction of the game" in r.output
+    # simtool restrict has the option, and still names it
+    r = cli("restrict", "--game", "black-white", "--strategy", "balance~higher-colour", "--n", "60", "--jobs", "1",
+            "-q", "--out", tmp_path / "restricted")
+    assert r.exit_code == 2 and "and the restrictions with --restrictions" in r.output
