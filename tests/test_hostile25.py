@@ -74,3 +74,19 @@ def test_a_restricted_sweep_of_a_restricted_strategy_names_no_option_the_sweep_l
     r = cli("restrict", "--game", "black-white", "--strategy", "balance~higher-colour", "--n", "60", "--jobs", "1",
             "-q", "--out", tmp_path / "restricted")
     assert r.exit_code == 2 and "and the restrictions with --restrictions" in r.output
+
+
+def test_a_skill_or_hidden_information_interval_on_one_side_of_zero_never_shows_an_end_at_zero():
+    # failed before: `simtool review --game out-trumped` (seed 3, small sizes) read "+14.1 points
+    # against hoarder (0.0 to 30.2): much skill" of pimc's gain over the heuristic, 0.012 to 30.2
+    # points: an interval surely above 0 shown reaching it, where a seat's never does
+    v = verdicts.skill_verdict((14.0625, 0.0121, 30.196), (32.8125, 15.337, 48.528), (6.25, -6.8157, 23.176), 32,
+                               heuristic="hoarder")
+    assert "+14.1 points against hoarder (0.01 to 30.2)" in v.sentence
+    below = verdicts.skill_verdict((-14.0, -30.2, -0.03), (0.5, 0.02, 1.0), None, 32, heuristic="hoarder")
+    assert "(-30.2 to -0.03)" in below.sentence and "(95% interval 0.02 to 1.0)" in below.sentence
+    # an interval holding 0 keeps its one decimal
+    holding = verdicts.skill_verdict((14.0, -0.02, 30.2), (32.8, 15.3, 48.5), None, 32, heuristic="hoarder")
+    assert "(-0.0 to 30.2)" not in holding.sentence and "(0.0 to 30.2)" in holding.sentence
+    price = verdicts.hidden_verdict((7.8, 0.02, 20.9), 32)
+    assert "(95% interval 0.02 to 20.9)" in price.sentence

@@ -551,10 +551,14 @@ def skill_verdict(over_heuristic: tuple[float, float, float], over_random: tuple
     converged = doubling is not None and state is True
     v, lo, hi = over_random
     h, hlo, hhi = over_heuristic
+    # an interval on one side of 0 never shows an end at 0, as a seat's: a search surely better
+    # than the heuristic, 0.012 to 30.2 points, read "(0.0 to 30.2)"
+    near = (0.0, *SKILL_THRESHOLDS) if lo > 0 or hi < 0 else SKILL_THRESHOLDS
+    sided = (0.0,) if hlo > 0 or hhi < 0 else ()
     sentence = (f"One {strong} seat wins {fixed(v, SKILL_THRESHOLDS, '+')} points over a fair share against random "
-                f"players (95% interval {fixed(lo, SKILL_THRESHOLDS)} to {fixed(hi, SKILL_THRESHOLDS)}) and "
+                f"players (95% interval {fixed(lo, near)} to {fixed(hi, near)}) and "
                 f"{fixed(h, sign='+')} points against {heuristic} "
-                f"({fixed(hlo)} to {fixed(hhi)}): ")
+                f"({fixed(hlo, sided)} to {fixed(hhi, sided)}): ")
     sentence += (f"{between}; {_settle_text(more, unit, lo, hi)}." if word == UNCLEAR
                  else f"{word} skill.")
     if doubling is None:
@@ -602,8 +606,8 @@ def hidden_verdict(price: tuple[float, float, float], n: int, seer: str = "clair
     v, lo, hi = price
     if hi < 0:  # no price, so no word of one: "little" headlined "a game of the deal" beside it
         word, more = "not measured", None
-    # a surely weaker reference's interval never shows reaching 0: "-6.0 to 0.0" beside "surely"
-    near = (0.0, *HIDDEN_THRESHOLDS) if hi < 0 else HIDDEN_THRESHOLDS
+    # an interval on one side of 0 never shows reaching it: "-6.0 to 0.0" beside "surely"
+    near = (0.0, *HIDDEN_THRESHOLDS) if lo > 0 or hi < 0 else HIDDEN_THRESHOLDS
 
     def pts(x: float, sign: str = "") -> str:
         return fixed(x, near, sign)
