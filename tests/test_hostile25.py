@@ -90,3 +90,22 @@ def test_a_skill_or_hidden_information_interval_on_one_side_of_zero_never_shows_
     assert "(-0.0 to 30.2)" not in holding.sentence and "(0.0 to 30.2)" in holding.sentence
     price = verdicts.hidden_verdict((7.8, 0.02, 20.9), 32)
     assert "(95% interval 0.02 to 20.9)" in price.sentence
+
+
+def test_a_review_cards_interval_on_one_side_of_zero_reads_as_its_sentence():
+    # failed before: the seat card of a fair Black & White at 2 players (seat 0 at -0.22 to -0.029
+    # points) read "-0.1 points (95% interval -0.2 to 0.0 points)" under the sentence's own "-0.2 to
+    # -0.03 points": the card beside the words showed the interval reaching fair
+    from simtool.reports import review as page
+
+    shares = [(0, 0.49875, 0.49779, 0.49971), (1, 0.50125, 0.50029, 0.50221)]
+    v = verdicts.seat_verdict(shares, 2, 1_048_576)
+    answer = {"verdict": v.word, "sentence": v.sentence, "seats": v.figures["seats"], "thresholds": v.thresholds}
+    card = page.seat_card("seats", "Is the game fair to every seat?", answer)
+    assert "(95% interval -0.2 to -0.03 points)" in v.sentence
+    assert card["figure"] == "-0.1 points (95% interval -0.2 to -0.03 points)"
+    # a gain surely above 0 alike; an interval holding 0 keeps its one decimal
+    assert page.figure_text(14.06, 0.0121, 30.2, " points", near=[3.0, 10.0]) == \
+        "14.1 points (95% interval 0.01 to 30.2 points)"
+    assert page.figure_text(-0.1, -0.22, 0.029, " points", near=[1.0, 3.0]) == \
+        "-0.1 points (95% interval -0.2 to 0.0 points)"
