@@ -888,7 +888,21 @@ def summary(out: Path) -> dict:
     trials = study_trials(out)  # read once: each read opens the database anew (tens of ms)
     return {"folder": out, "config": config, "sampler": sampler_name(config), "trials": trials_frame(out, trials),
             "confirmed": confirmed, "best": chosen, "skipped": skipped(trials),
-            "recommendation": advice(config, trials, confirmed, chosen)}
+            "recommendation": advice(config, trials, confirmed, chosen, played_tables(out, trials))}
+
+
+def played_tables(out: Path, trials: list) -> dict[int, tuple | None]:
+    """Trial number -> the checksums of its runs' tables (``run.json``'s ``sha256``): what it
+    played; ``None`` where its runs are gone (deleted to save room: its figures alone then tell)."""
+    found = {}
+    for t in trials:
+        runs = t.user_attrs.get("runs") or {}
+        try:
+            found[t.number] = tuple((name, tuple(sorted(folders.read_meta(out / path).get("sha256", {}).items())))
+                                    for name, path in sorted(runs.items()))
+        except SimtoolError:
+            found[t.number] = None
+    return found
 
 
 def skipped(trials: list) -> list[str]:
