@@ -34,18 +34,26 @@ def setting_text(config, params: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in zip(config.vary, setting(config, params), strict=True))
 
 
-def unmoved(config, trials: list) -> list[str]:
+def unmoved(config, trials: list, tables: dict | None = None) -> list[str]:
     """The varied options whose every change measured alike: finished trials (on one seed, so the
     same deals) that differ in that option alone gave the same figures and intervals. Kansas City's
     ``hands`` tuned on single deals measured 3 and p alike and said "Keep the sheet" without a word
-    that the deals never reach what it changes."""
+    that the deals never reach what it changes. ``tables``: trial number -> the checksums of its
+    runs' tables; on single deals the warning says the deals never reach the option, so trials
+    whose deals played otherwise are not alike, whatever their figures (50 deals of Kansas City at
+    limit=5 and limit=9 gave one seat spread, and read "limit changed no figure ... it may matter
+    only to whole matches")."""
     done = [t for t in trials if t.values]
+
+    def measured(t) -> tuple:
+        return (trial_figures(t), tables.get(t.number)) if tables and config.unit == "deal" else trial_figures(t)
+
     alike = []
     for i, name in enumerate(config.vary):
         groups: dict[tuple, dict] = {}
         for t in done:
             played = setting(config, {k: t.params[k] for k in config.vary})
-            groups.setdefault(played[:i] + played[i + 1:], {}).setdefault(played[i], set()).add(trial_figures(t))
+            groups.setdefault(played[:i] + played[i + 1:], {}).setdefault(played[i], set()).add(measured(t))
         changed = [g for g in groups.values() if len(g) > 1]
         if changed and all(len(set().union(*g.values())) == 1 for g in changed):
             alike.append(name)
@@ -67,12 +75,12 @@ def unmoved_text(config, names: list[str]) -> str:
             f"{'deals' if config.unit == 'deal' else 'matches'}; {why}.")
 
 
-def advice(config, trials: list, confirmed: list[dict], chosen: list[dict]) -> str:
+def advice(config, trials: list, confirmed: list[dict], chosen: list[dict], tables: dict | None = None) -> str:
     """The tuning's whole answer: the warning of :func:`unmoved` options, then the
     :func:`recommendation`, which has nothing to choose from when no varied option moved a
     figure (it said "The sheet's own hands=3 looks best" right after the warning that hands
-    changed nothing)."""
-    alike = unmoved(config, trials)
+    changed nothing). ``tables``: as :func:`unmoved` takes them."""
+    alike = unmoved(config, trials, tables)
     if not alike:
         return recommendation(config, confirmed, chosen)
     # every option unmoved between trials differing in it alone can still leave a trial with no

@@ -78,12 +78,27 @@ def stated(words: Sequence[str], thresholds: Sequence[float]) -> dict[str, float
     return dict(zip(words[1:], thresholds, strict=True))
 
 
+ROUNDING = 1e-6
+"""How near a threshold (relative to it) a figure lies on it but for rounding. Binary rounding
+alone is ~1e-16; the tables store a split win as float32 (a third is 0.3333333433), so a share
+read from them is up to 1e-8 off, an edge up to 1e-6 of a 1-point threshold: 400 deals of
+Trickster whose seat 0 won exactly 1 point over fair, one win of them split three ways, gave an
+edge of 1.0000000025 points, printed "+1.000000002 pts" and read as needing "about
+450,000,000,000,000 million more deals" to settle."""
+
+
+def on(value: float, threshold: float) -> bool:
+    """Whether ``value`` lies on ``threshold`` but for rounding (:data:`ROUNDING`); 0 within
+    :data:`ROUNDING` of the figure's units (points or %: a share's float32 error, times 100)."""
+    return math.isclose(value, threshold, rel_tol=ROUNDING, abs_tol=1e-12 if threshold else ROUNDING)
+
+
 def reaches(value: float, threshold: float) -> bool:
-    """``value >= threshold`` for an estimate, one on the threshold but for binary rounding
-    included (the band above holds it, as :func:`fixed` shows it there): 1,344 wins of 6,400
-    deals at 5 players are 21% of win share, exactly 1 point over the fair 20%, yet
-    ``0.21 - 0.2`` is 0.009999999999999981 and ``0.2 + 0.01`` is 0.21000000000000002."""
-    return value >= threshold or math.isclose(value, threshold, rel_tol=1e-9, abs_tol=1e-12)
+    """``value >= threshold`` for an estimate, one on the threshold but for rounding included
+    (the band above holds it, as :func:`fixed` shows it there): 1,344 wins of 6,400 deals at 5
+    players are 21% of win share, exactly 1 point over the fair 20%, yet ``0.21 - 0.2`` is
+    0.009999999999999981 and ``0.2 + 0.01`` is 0.21000000000000002."""
+    return value >= threshold or on(value, threshold)
 
 
 def band(value: float, thresholds: Sequence[float]) -> int:
@@ -192,7 +207,7 @@ def settle(n: int, intervals: Sequence[tuple[float, float, float]], thresholds: 
         # an estimate on the threshold but for rounding (a seat winning 26 of 100 deals at 4
         # players: an edge of 1.0000000000000009 points) is on it, as :func:`fixed` shows it:
         # its 1e-15 to go once read "about 7.3e+27 million more deals would settle it"
-        if math.isclose(size(v), t, rel_tol=1e-9, abs_tol=1e-12):
+        if on(size(v), t):
             return None
         if share:
             return share_more(n, v, lo, hi, t)
@@ -221,7 +236,7 @@ def fixed(x: float, near: Sequence[float] = (), sign: str = "", digits: int = 1)
     point" is not "1.0", which the stated rule puts in the band above. ``sign``: ``+`` to sign
     it (a figure that shows as 0 gets no sign)."""
     def on_one(v: float) -> bool:
-        return any(math.isclose(abs(v), t, rel_tol=1e-9) for t in near)
+        return any(on(abs(v), t) for t in near)
 
     more, shown = digits, round(x, digits) + 0.0
     # as many more as it takes (0.9996 is not "1.000" either); a figure on a threshold stays short
@@ -342,7 +357,7 @@ def _shown(edge: SeatEdge) -> tuple[str, str, str]:
     edge of 0.68 points, which the report's table beside it printed "-0.7"; it reads "32.66%,
     0.67 points, 33.33%", which rounds to the table's figure."""
     def on_one(v: float) -> bool:
-        return any(math.isclose(abs(v), t, rel_tol=1e-9) for t in SEAT_THRESHOLDS)
+        return any(on(abs(v), t) for t in SEAT_THRESHOLDS)
 
     digits = first = shown_decimals(edge.share)  # a share that is not 0 never shows as 0
     edge_shown = round(abs(edge.edge_pts), first)
@@ -536,10 +551,14 @@ def skill_verdict(over_heuristic: tuple[float, float, float], over_random: tuple
     converged = doubling is not None and state is True
     v, lo, hi = over_random
     h, hlo, hhi = over_heuristic
+    # an interval on one side of 0 never shows an end at 0, as a seat's: a search surely better
+    # than the heuristic, 0.012 to 30.2 points, read "(0.0 to 30.2)"
+    near = (0.0, *SKILL_THRESHOLDS) if lo > 0 or hi < 0 else SKILL_THRESHOLDS
+    sided = (0.0,) if hlo > 0 or hhi < 0 else ()
     sentence = (f"One {strong} seat wins {fixed(v, SKILL_THRESHOLDS, '+')} points over a fair share against random "
-                f"players (95% interval {fixed(lo, SKILL_THRESHOLDS)} to {fixed(hi, SKILL_THRESHOLDS)}) and "
+                f"players (95% interval {fixed(lo, near)} to {fixed(hi, near)}) and "
                 f"{fixed(h, sign='+')} points against {heuristic} "
-                f"({fixed(hlo)} to {fixed(hhi)}): ")
+                f"({fixed(hlo, sided)} to {fixed(hhi, sided)}): ")
     sentence += (f"{between}; {_settle_text(more, unit, lo, hi)}." if word == UNCLEAR
                  else f"{word} skill.")
     if doubling is None:
@@ -587,8 +606,8 @@ def hidden_verdict(price: tuple[float, float, float], n: int, seer: str = "clair
     v, lo, hi = price
     if hi < 0:  # no price, so no word of one: "little" headlined "a game of the deal" beside it
         word, more = "not measured", None
-    # a surely weaker reference's interval never shows reaching 0: "-6.0 to 0.0" beside "surely"
-    near = (0.0, *HIDDEN_THRESHOLDS) if hi < 0 else HIDDEN_THRESHOLDS
+    # an interval on one side of 0 never shows reaching it: "-6.0 to 0.0" beside "surely"
+    near = (0.0, *HIDDEN_THRESHOLDS) if lo > 0 or hi < 0 else HIDDEN_THRESHOLDS
 
     def pts(x: float, sign: str = "") -> str:
         return fixed(x, near, sign)

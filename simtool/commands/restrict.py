@@ -32,10 +32,13 @@ from simtool.pipeline.runner import RunSpec, make_spec
 
 def plan(game: str, players: int | None = None, rules: dict | None = None, n=20_000,
          seed: int | None = None, strategy: str | None = None,
-         restrictions: list[str] | None = None, isolate: bool = False) -> tuple[list[RunSpec], list[dict]]:
+         restrictions: list[str] | None = None, isolate: bool = False,
+         sweep: bool = False) -> tuple[list[RunSpec], list[dict]]:
     """The baseline run and one run per restriction (default: every restriction of the game),
     with what each adds to its ``run.json``; checked, errors in one line. ``isolate``: a plugin
-    strategy plays in processes of its own and is never imported here (``strategies.isolate``)."""
+    strategy plays in processes of its own and is never imported here (``strategies.isolate``).
+    ``sweep``: a restricted sweep's cell, which measures every restriction (it has no
+    ``--restrictions`` to name)."""
     import strategies
     from strategies import restrictions as limits
 
@@ -47,9 +50,10 @@ def plan(game: str, players: int | None = None, rules: dict | None = None, n=20_
     strategies.require_fair([strategy], "the strategy restricted play measures")
     name = strategies.canonical(strategy, g.id, isolate)  # isolate: see make_spec
     if limits.split(name)[1]:
+        how = (": a restricted sweep measures every restriction of the game against it" if sweep
+               else f" and the restrictions with {arguments.option('restrictions')}")
         raise SimtoolError(f"restricted play compares a strategy with its restricted self: give the "
-                           f"strategy without restrictions (not {name!r}) and the restrictions with "
-                           f"{arguments.option('restrictions')}")
+                           f"strategy without restrictions (not {name!r}){how}")
     if restrictions is not None:
         _check_listed(restrictions, g.id)
     found = limits.check([str(r).strip() for r in restrictions], g.id) if restrictions is not None \

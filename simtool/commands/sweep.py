@@ -226,7 +226,7 @@ def plan(grid: Grid, progress=None) -> tuple[list[RunSpec], list[dict]]:
             extra += more_extra
         for name in [] if grid.ladder else [t for t in grid.lineups or ["default"] if (game_id, t) not in left_out]:
             more_specs, more_extra = restrict.plan(game_id, p, rules, grid.n, seed, name,
-                                                  isolate=grid.isolate)
+                                                  isolate=grid.isolate, sweep=True)
             specs += more_specs
             extra += more_extra
         _tick(progress, done * max(1, len(grid.lineups)), total)

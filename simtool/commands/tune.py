@@ -165,6 +165,13 @@ def configure(game: str, vary: list[str], objective: list[str], players: int | N
     if not objective:
         raise SimtoolError(f"give at least one {option('objective')}, such as seat_spread:min")
     parsed = [parse_objective(g, o) for o in objective]
+    for text, o in zip(objective, parsed, strict=True):
+        # seat 0's win share minus 1/p: `first_seat_edge=1` (meant as 1 point) aimed every trial
+        # at an edge of 100 points, which no seat can have
+        if o.figure == "first_seat_edge" and o.target is not None and not -1 / p <= o.target <= 1 - 1 / p:
+            raise SimtoolError(f"bad objective {text!r}; the first seat's edge (its win share minus a fair "
+                               f"{1 / p:g}) at {p} players lies between {-1 / p:g} and {1 - 1 / p:g}; "
+                               f"an edge of 1 point is first_seat_edge=0.01")
     labels = [o.label for o in parsed]
     if len(set(labels)) < len(labels):
         raise SimtoolError(f"an {option('objective')} is given twice; give each once")
@@ -881,7 +888,21 @@ def summary(out: Path) -> dict:
     trials = study_trials(out)  # read once: each read opens the database anew (tens of ms)
     return {"folder": out, "config": config, "sampler": sampler_name(config), "trials": trials_frame(out, trials),
             "confirmed": confirmed, "best": chosen, "skipped": skipped(trials),
-            "recommendation": advice(config, trials, confirmed, chosen)}
+            "recommendation": advice(config, trials, confirmed, chosen, played_tables(out, trials))}
+
+
+def played_tables(out: Path, trials: list) -> dict[int, tuple | None]:
+    """Trial number -> the checksums of its runs' tables (``run.json``'s ``sha256``): what it
+    played; ``None`` where its runs are gone (deleted to save room: its figures alone then tell)."""
+    found = {}
+    for t in trials:
+        runs = t.user_attrs.get("runs") or {}
+        try:
+            found[t.number] = tuple((name, tuple(sorted(folders.read_meta(out / path).get("sha256", {}).items())))
+                                    for name, path in sorted(runs.items()))
+        except SimtoolError:
+            found[t.number] = None
+    return found
 
 
 def skipped(trials: list) -> list[str]:

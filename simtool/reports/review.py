@@ -76,7 +76,12 @@ def figure_text(value: float, low: float, high: float, unit: str, scale: float =
                 near=()) -> str:
     """The figure and its interval as the verdict's sentence shows them: never rounded onto a
     threshold of ``near`` (in the figure's units, before ``scale``) that it is not on, nor a share
-    (``unit`` %) to 0 where it is not 0 (a rate of 0.03%, "0.03%" in its sentence, read "0.0%")."""
+    (``unit`` %) to 0 where it is not 0 (a rate of 0.03%, "0.03%" in its sentence, read "0.0%");
+    an interval on one side of 0 never shows an end at 0, as the sentences have it (a seat's
+    -0.22 to -0.029 points read "-0.2 to -0.03" in its sentence and "-0.2 to 0.0" beside it)."""
+    sided = (low is not None and high is not None) and (low > 0 or high < 0)
+    near = [*near, 0.0] if sided else list(near)
+
     def at(x: float, d: int) -> str:
         shown = stats.shown_decimals(x, d) if unit == "%" else d
         return verdicts.fixed(scale * x, [scale * t for t in near], digits=shown)
