@@ -60,10 +60,12 @@ def _shared_once(seats: pl.DataFrame) -> bool:
 @pytest.mark.parametrize("game,built_in", [(g, b) for g, own in BUILT_INS.items() for b in own + SEARCHES])
 def test_a_built_in_finishes_every_deal_against_independent_players(bots, game, built_in):
     rules = VARIANTS[game] if built_in.startswith(("pimc", "clairvoyant")) else None
-    seats = _play(bots, game, built_in, 4 if game != "black-white" else 3, 24, rules)
-    assert seats["deal"].n_unique() == 24
+    # the engine stops the run at an illegal option, so 12 deals, each of the rotation's 3 or 4
+    # places 3 or 4 times over, check what 24 did at half the CPU of the searches' deals
+    seats = _play(bots, game, built_in, 4 if game != "black-white" else 3, 12, rules)
+    assert seats["deal"].n_unique() == 12
     assert _shared_once(seats)
-    assert seats["strategy"].cast(pl.Utf8).str.starts_with(built_in.split("@")[0]).sum() == 24
+    assert seats["strategy"].cast(pl.Utf8).str.starts_with(built_in.split("@")[0]).sum() == 12
 
 
 @pytest.mark.parametrize("game", ["out-trumped", "nine-lives"])

@@ -87,9 +87,14 @@ def _same(a, b, what):
 
 
 class Probe:
-    """Plays `random`, and at some decisions re-deals and checks the worlds."""
+    """Plays `random`, and re-deals and checks the worlds at the first decision of each kind and at
+    every ``every``-th decision. 13 is prime to every player count, so the checks walk through each
+    seat's place in the trick (every 5th pinned all of a 5-player game's checks to one place and
+    never checked its leads); the first of each kind checks a rare bid, trump, kitty or pass choice
+    that every 5th missed in 78 of the 166 cases; and each check costs as much as the rest of a
+    round, so with 13 about 1,600 checks stand for every 5th's 3,071."""
 
-    def __init__(self, game, k=3, every=5):
+    def __init__(self, game, k=3, every=13):
         self.game, self.k, self.every, self.calls, self.checked = game, k, every, 0, set()
         self.random = strategies.resolve("random", game.id)
         self.name = "probe"
@@ -97,7 +102,7 @@ class Probe:
 
     def __call__(self, view, rng):
         self.calls += 1
-        if self.calls % self.every == 0:
+        if view.kind not in self.checked or self.calls % self.every == 0:
             self.check(view, rng)
         return self.random(view, rng)
 
