@@ -66,9 +66,13 @@ def test_ludii_estimate_metrics_by_hand():
 
 def test_outcome_metrics_by_hand():
     run = hand_made()
-    # seat shares 0.5 and 0.5: balanced; one tie in three deals
-    assert M.balance(run).value == pytest.approx(1.0)
-    assert M.advantage_p1(run).value == pytest.approx(0.5)
+    # seat shares 0.5 and 0.5: balanced; one tie in three deals (Ludii's seat figures from one
+    # strategy at every seat: of pimc among random seats they are the search's strength)
+    alike = hand_made(("random", "random"))
+    assert M.balance(alike).value == pytest.approx(1.0)
+    assert M.advantage_p1(alike).value == pytest.approx(0.5)
+    with pytest.raises(M.Misfit, match="needs one strategy at every seat, or the line-up rotated"):
+        M.advantage_p1(run)
     assert M.drawishness(run).value == pytest.approx(1 / 3)
     # pimc holds seat 0: a = 0.5 = e at n = 2, so order 0
     assert M.order(run).value == pytest.approx(0.0)

@@ -4,6 +4,7 @@ refused in one line; the API and the review get the same dict."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -92,9 +93,16 @@ def test_ludii_stability_sums_each_seats_variance():
 
 def test_outcome_metrics_on_known_win_shares():
     run = _run()
-    # seat shares 0.5, 0.25, 0.25: the largest gap is 0.25
-    assert M.balance(run).value == pytest.approx(0.75)
-    assert M.advantage_p1(run).value == pytest.approx(0.5)
+    # seat shares 0.5, 0.25, 0.25: the largest gap is 0.25 (one strategy at every seat, or rotated:
+    # of pimc in seat 0 among random seats, fixed, they would be the search's strength)
+    alike = _run(("random",) * 3)
+    assert M.balance(alike).value == pytest.approx(0.75)
+    assert M.advantage_p1(alike).value == pytest.approx(0.5)
+    for figure in (M.balance, M.advantage_p1):
+        with pytest.raises(M.Misfit, match="needs one strategy at every seat, or the line-up rotated"):
+            figure(run)
+    rotated = dataclasses.replace(run, meta={**run.meta, "rotate": True})
+    assert M.advantage_p1(rotated).value == pytest.approx(0.5)
     assert M.drawishness(run).value == pytest.approx(0.5)
     # pimc in seat 0 wins 0.5 of the games at n = 3: (0.5 - 1/3) / (2/3)
     assert M.order(run).value == pytest.approx(0.25)

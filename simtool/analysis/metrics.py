@@ -331,8 +331,19 @@ def order(source) -> Figure:
     return Figure(scale(a), scale(low), scale(high), _outcome(run, f"win share of {strong[0]}"))
 
 
+def _seats_alike(run: Run, name: str) -> None:
+    """Refuse a seat figure of Ludii's (the same agent in every seat) from a fixed line-up of
+    several strategies: ``advantage_p1`` of pimc in seat 0 among random seats was pimc's win share
+    (0.496 at 3 players), the search's strength, not the first seat's advantage."""
+    if len(set(run.lineup())) > 1 and not (run.meta.get("rotate") or run.meta.get("duplicate")):
+        raise Misfit(f"{name} needs one strategy at every seat, or the line-up rotated (Ludii plays the "
+                     f"same agent in every seat); {run.name} plays {_lineup(run)}: run it with one "
+                     f"--strategy, or with --rotate")
+
+
 def advantage_p1(source) -> Figure:
     run = read(source)
+    _seats_alike(run, "advantage_p1")
     return Figure(*_share(run, run.wins[:, 0]), _outcome(run, "seat 0's win share"))
 
 
@@ -347,6 +358,7 @@ def balance(source) -> Figure:
     of seat win shares (they hold together 95% of the time), carried through ``1 - max |.|``:
     the estimate's own bootstrap cannot reach the true value 1 of an exactly balanced game."""
     run = read(source)
+    _seats_alike(run, "balance")
     p = run.p
     pairs = [(a, b) for a in range(p) for b in range(a + 1, p)]
     z = NormalDist().inv_cdf(1 - 0.025 / len(pairs))
