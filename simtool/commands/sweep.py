@@ -310,17 +310,22 @@ def too_long(grid: Grid) -> dict[tuple[str, int, str], str]:
     if grid.ladder or grid.restrict or not grid.lineups:
         return {}
     named = {text: len(strategies.split_lineup(text)) for text in grid.lineups}
-    found, seated = {}, set()
+    # only the cells of games that play it seat it: duck's 5 seats at Black & White's 3 players and
+    # Kansas City's 5 were taken as seated by Kansas City's cell, which not_for leaves out, and the
+    # sweep played the line-up nowhere (alone: a plan of no cell, "no run folders given")
+    left_out, found, most = not_for(grid), {}, {}
     for game_id, p, _rules in variants(grid):
         for text, count in named.items():
+            if (game_id, text) in left_out:
+                continue
+            most[text] = max(most.get(text, 0), p)
             if count > p:
                 found[game_id, p, text] = f"line-up {shown(text)} names {count} seats, more than its {p} players"
-            else:
-                seated.add(text)
     for text, count in named.items():
-        if text not in seated:
-            raise SimtoolError(f"line-up {shown(text)} names {count} seats; no cell of this sweep has that "
-                               f"many players")
+        if text in most and count > most[text]:
+            whose = " whose game plays it" if any(t == text for _, t in left_out) else ""
+            raise SimtoolError(f"line-up {shown(text)} names {count} seats; no cell of this sweep{whose} has "
+                               f"that many players (at most {most[text]})")
     return found
 
 
