@@ -23,3 +23,15 @@ def test_a_line_up_no_cell_seats_names_the_most_players(tmp_path):
     r = cli("sweep", "-g", "black-white", "-l", "random,duck,duck,duck", "-n", "20", "--runs", tmp_path / "runs")
     one_line_error(r, "line-up 'random,duck,duck,duck' names 4 seats; no cell of this sweep has that many "
                       "players (at most 3)")
+
+
+def test_a_line_up_whose_games_have_no_cell_in_the_sweep_is_refused(tmp_path):
+    # duck plays Black & White only, which has no 5-player cell. Before: a plan of no cell was
+    # written and the sweep said "error: no run folders given; pass one or more folders written by
+    # `simtool run`" (with --restrict too)
+    for more in ([], ["--restrict"]):
+        r = cli("sweep", "-g", "black-white,kansas-city", "-p", "5", "-l", "duck", *more, "-n", "20", "--seed", "1",
+                "-j", "1", "-q", "--runs", tmp_path / "runs", "-o", tmp_path / "s.html")
+        one_line_error(r, "no cell of this sweep plays line-up 'duck': strategy 'duck' plays black-white, not "
+                          "kansas-city", "; black-white has no cell here: black-white is for 2, 3, 4 players, not 5")
+        assert not (tmp_path / "runs").exists() and not (tmp_path / "s.html").exists()

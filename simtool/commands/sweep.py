@@ -339,6 +339,10 @@ def not_for(grid: Grid) -> dict[tuple[str, str], str]:
     if not _several(grid) or grid.ladder:
         return {}
     ids, found = list(dict.fromkeys(game_of(g).id for g in grid.games)), {}
+    seated, unplayable = {game_id for game_id, _p, _rules in variants(grid)}, {}
+    for g, _p, _rules, why in _combinations(grid):
+        if why is not None:
+            unplayable.setdefault(g.id, why)
     for text in grid.lineups:
         entries = [e for e in strategies.split_lineup(text) if e and e != "default"]
         why = {}
@@ -350,6 +354,12 @@ def not_for(grid: Grid) -> dict[tuple[str, str], str]:
                 why[game_id, text] = str(exc)
         if len(why) == len(ids):
             raise SimtoolError(f"no game of this sweep plays line-up {shown(text)}: {'; '.join(why.values())}")
+        absent = [g for g in ids if (g, text) not in why and g not in seated]
+        if len(why) + len(absent) == len(ids):
+            # duck (Black & White's) in a sweep of 5 players: a plan of no cell was written, then
+            # "no run folders given"
+            raise SimtoolError(f"no cell of this sweep plays line-up {shown(text)}: {'; '.join(why.values())}; "
+                               + "; ".join(f"{g} has no cell here: {unplayable[g]}" for g in absent))
         found |= why
     return found
 
