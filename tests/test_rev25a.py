@@ -35,3 +35,10 @@ def test_a_line_up_whose_games_have_no_cell_in_the_sweep_is_refused(tmp_path):
         one_line_error(r, "no cell of this sweep plays line-up 'duck': strategy 'duck' plays black-white, not "
                           "kansas-city", "; black-white has no cell here: black-white is for 2, 3, 4 players, not 5")
         assert not (tmp_path / "runs").exists() and not (tmp_path / "s.html").exists()
+
+
+def test_a_line_up_with_an_empty_name_is_refused_as_such_not_counted_as_a_seat(tmp_path):
+    # before: "line-up 'random,,duck,duck,duck' names 5 seats; no cell of this sweep has that many
+    # players", where the sweep's 3 players seat its 4 names
+    r = cli("sweep", "-g", "black-white", "-l", "random,,duck,duck,duck", "-n", "20", "--runs", tmp_path / "runs")
+    one_line_error(r, "bad line-up 'random,,duck,duck,duck'; expected NAME or NAME,NAME,... (one per seat)")

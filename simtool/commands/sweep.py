@@ -187,14 +187,20 @@ def lineup(text: str, game, p: int) -> dict[int, str]:
     """``"greedy,target"``: seat 0 greedy, every later seat the last name (target).
     ``default`` names the game's default strategy. A name may carry parameters
     (``target@under=1,mistakes=0.1``): their commas do not separate seats."""
+    names = _entries(text)
+    if len(names) > p:
+        raise SimtoolError(f"line-up {text!r} names {len(names)} seats; {game.id} has {p} players here")
+    return {s: names[min(s, len(names) - 1)] for s in range(p)}
+
+
+def _entries(text: str) -> list[str]:
+    """The line-up's names, one per seat; an empty one refused."""
     import strategies
 
     names = strategies.split_lineup(text)
     if not all(names):
         raise SimtoolError(f"bad line-up {text!r}; expected NAME or NAME,NAME,... (one per seat)")
-    if len(names) > p:
-        raise SimtoolError(f"line-up {text!r} names {len(names)} seats; {game.id} has {p} players here")
-    return {s: names[min(s, len(names) - 1)] for s in range(p)}
+    return names
 
 
 def plan(grid: Grid, progress=None) -> tuple[list[RunSpec], list[dict]]:
@@ -305,11 +311,10 @@ def too_long(grid: Grid) -> dict[tuple[str, int, str], str]:
     """The line-ups that name more seats than a cell's players, by ``(game, players, line-up)``,
     with why: a grid of 4 and 5 players (or of a 3-player and a 4-player game) with a line-up of
     five was refused whole at its first 4-player cell. A line-up no cell can seat is refused."""
-    import strategies
-
     if grid.ladder or grid.restrict or not grid.lineups:
         return {}
-    named = {text: len(strategies.split_lineup(text)) for text in grid.lineups}
+    # an empty name is refused as such, not counted as a seat ("names 5 seats" of 'random,,duck,duck,duck')
+    named = {text: len(_entries(text)) for text in grid.lineups}
     # only the cells of games that play it seat it: duck's 5 seats at Black & White's 3 players and
     # Kansas City's 5 were taken as seated by Kansas City's cell, which not_for leaves out, and the
     # sweep played the line-up nowhere (alone: a plan of no cell, "no run folders given")
