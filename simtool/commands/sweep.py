@@ -327,7 +327,7 @@ def too_long(grid: Grid) -> dict[tuple[str, int, str], str]:
             if count > p:
                 found[game_id, p, text] = f"line-up {shown(text)} names {count} seats, more than its {p} players"
     for text, count in named.items():
-        if text in most and count > most[text]:
+        if count > most[text]:  # not_for refused a line-up whose games have no cell
             whose = " whose game plays it" if any(t == text for _, t in left_out) else ""
             raise SimtoolError(f"line-up {shown(text)} names {count} seats; no cell of this sweep{whose} has "
                                f"that many players (at most {most[text]})")
@@ -338,7 +338,8 @@ def not_for(grid: Grid) -> dict[tuple[str, str], str]:
     """The line-ups (or, with ``restrict``, the strategies) of a grid of several games that one of
     its games cannot play, by ``(game, line-up)``, with why: ``balance`` plays Black & White only,
     and a sweep of Black & White and Kansas City with the line-ups balance and target was refused
-    whole. A line-up no game of the grid plays is refused: a mistake, not a cell to skip."""
+    whole. A line-up no game of the grid plays, or whose games have no cell in it, is refused: a
+    mistake, not a cell to skip."""
     import strategies
 
     if not _several(grid) or grid.ladder:
