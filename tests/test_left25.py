@@ -46,4 +46,5 @@ def test_a_line_up_no_cell_can_seat_is_refused():
     from .test_cli import cli, one_line_error
 
     r = cli("sweep", "-g", "black-white,kansas-city", "-p", "3,4", "-l", "random,duck,duck,duck,duck", "-n", "100")
-    one_line_error(r, "line-up 'random,duck,duck,duck,duck' names 5 seats; no cell of this sweep has that many players")
+    one_line_error(r, "line-up 'random,duck,duck,duck,duck' names 5 seats; no cell of this sweep whose game plays it "
+                      "has that many players (at most 4)")

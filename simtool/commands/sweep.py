@@ -187,14 +187,20 @@ def lineup(text: str, game, p: int) -> dict[int, str]:
     """``"greedy,target"``: seat 0 greedy, every later seat the last name (target).
     ``default`` names the game's default strategy. A name may carry parameters
     (``target@under=1,mistakes=0.1``): their commas do not separate seats."""
+    names = _entries(text)
+    if len(names) > p:
+        raise SimtoolError(f"line-up {text!r} names {len(names)} seats; {game.id} has {p} players here")
+    return {s: names[min(s, len(names) - 1)] for s in range(p)}
+
+
+def _entries(text: str) -> list[str]:
+    """The line-up's names, one per seat; an empty one refused."""
     import strategies
 
     names = strategies.split_lineup(text)
     if not all(names):
         raise SimtoolError(f"bad line-up {text!r}; expected NAME or NAME,NAME,... (one per seat)")
-    if len(names) > p:
-        raise SimtoolError(f"line-up {text!r} names {len(names)} seats; {game.id} has {p} players here")
-    return {s: names[min(s, len(names) - 1)] for s in range(p)}
+    return names
 
 
 def plan(grid: Grid, progress=None) -> tuple[list[RunSpec], list[dict]]:
@@ -305,22 +311,26 @@ def too_long(grid: Grid) -> dict[tuple[str, int, str], str]:
     """The line-ups that name more seats than a cell's players, by ``(game, players, line-up)``,
     with why: a grid of 4 and 5 players (or of a 3-player and a 4-player game) with a line-up of
     five was refused whole at its first 4-player cell. A line-up no cell can seat is refused."""
-    import strategies
-
     if grid.ladder or grid.restrict or not grid.lineups:
         return {}
-    named = {text: len(strategies.split_lineup(text)) for text in grid.lineups}
-    found, seated = {}, set()
+    # an empty name is refused as such, not counted as a seat ("names 5 seats" of 'random,,duck,duck,duck')
+    named = {text: len(_entries(text)) for text in grid.lineups}
+    # only the cells of games that play it seat it: duck's 5 seats at Black & White's 3 players and
+    # Kansas City's 5 were taken as seated by Kansas City's cell, which not_for leaves out, and the
+    # sweep played the line-up nowhere (alone: a plan of no cell, "no run folders given")
+    left_out, found, most = not_for(grid), {}, {}
     for game_id, p, _rules in variants(grid):
         for text, count in named.items():
+            if (game_id, text) in left_out:
+                continue
+            most[text] = max(most.get(text, 0), p)
             if count > p:
                 found[game_id, p, text] = f"line-up {shown(text)} names {count} seats, more than its {p} players"
-            else:
-                seated.add(text)
     for text, count in named.items():
-        if text not in seated:
-            raise SimtoolError(f"line-up {shown(text)} names {count} seats; no cell of this sweep has that "
-                               f"many players")
+        if count > most[text]:  # not_for refused a line-up whose games have no cell
+            whose = " whose game plays it" if any(t == text for _, t in left_out) else ""
+            raise SimtoolError(f"line-up {shown(text)} names {count} seats; no cell of this sweep{whose} has "
+                               f"that many players (at most {most[text]})")
     return found
 
 
@@ -328,12 +338,17 @@ def not_for(grid: Grid) -> dict[tuple[str, str], str]:
     """The line-ups (or, with ``restrict``, the strategies) of a grid of several games that one of
     its games cannot play, by ``(game, line-up)``, with why: ``balance`` plays Black & White only,
     and a sweep of Black & White and Kansas City with the line-ups balance and target was refused
-    whole. A line-up no game of the grid plays is refused: a mistake, not a cell to skip."""
+    whole. A line-up no game of the grid plays, or whose games have no cell in it, is refused: a
+    mistake, not a cell to skip."""
     import strategies
 
     if not _several(grid) or grid.ladder:
         return {}
     ids, found = list(dict.fromkeys(game_of(g).id for g in grid.games)), {}
+    seated, unplayable = {game_id for game_id, _p, _rules in variants(grid)}, {}
+    for g, _p, _rules, why in _combinations(grid):
+        if why is not None:
+            unplayable.setdefault(g.id, why)
     for text in grid.lineups:
         entries = [e for e in strategies.split_lineup(text) if e and e != "default"]
         why = {}
@@ -345,6 +360,12 @@ def not_for(grid: Grid) -> dict[tuple[str, str], str]:
                 why[game_id, text] = str(exc)
         if len(why) == len(ids):
             raise SimtoolError(f"no game of this sweep plays line-up {shown(text)}: {'; '.join(why.values())}")
+        absent = [g for g in ids if (g, text) not in why and g not in seated]
+        if len(why) + len(absent) == len(ids):
+            # duck (Black & White's) in a sweep of 5 players: a plan of no cell was written, then
+            # "no run folders given"
+            raise SimtoolError(f"no cell of this sweep plays line-up {shown(text)}: {'; '.join(why.values())}; "
+                               + "; ".join(f"{g} has no cell here: {unplayable[g]}" for g in absent))
         found |= why
     return found
 
