@@ -439,8 +439,22 @@ def split(entry: str) -> tuple[str, dict[str, str]]:
         if all(eq and KEY.fullmatch(k.strip()) for k, eq, _ in pairs):
             return head, _given(entry, pairs)
         if "/" not in tail and ":" not in tail:  # not an '@' inside a plugin's path
-            raise SimtoolError(f"bad strategy {entry!r}: expected NAME@KEY=VALUE,KEY=VALUE after the '@'")
+            raise SimtoolError(f"bad strategy {entry!r}: expected NAME@KEY=VALUE,KEY=VALUE after the '@'"
+                               f"{_keys_of(head)}")
     return entry, {}
+
+
+def _keys_of(name: str) -> str:
+    """A built-in's parameters, as a malformed ``NAME@...`` error lists them (``balance@mistakes``
+    named no key ``balance`` takes); nothing for a plugin, which is not imported for an error."""
+    import strategies
+
+    found = next((s for s in strategies.BUILT_IN if s.name == name), None)
+    if found is None:
+        return ""
+    if not found.params:
+        return f"; '{name}' takes no parameters"
+    return f"; {name}'s parameters: " + "; ".join(f"{p.name} ({p.valid()})" for p in found.params)
 
 
 def plugin_path_end(entry: str) -> int:

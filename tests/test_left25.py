@@ -48,3 +48,13 @@ def test_a_line_up_no_cell_can_seat_is_refused():
     r = cli("sweep", "-g", "black-white,kansas-city", "-p", "3,4", "-l", "random,duck,duck,duck,duck", "-n", "100")
     one_line_error(r, "line-up 'random,duck,duck,duck,duck' names 5 seats; no cell of this sweep whose game plays it "
                       "has that many players (at most 4)")
+
+
+def test_a_malformed_parameter_list_names_the_built_ins_parameters():
+    # "bad strategy 'balance@mistakes': expected NAME@KEY=VALUE,KEY=VALUE after the '@'" named no key
+    from .test_cli import cli, one_line_error
+
+    r = cli("run", "-g", "black-white", "-s", "balance@mistakes", "-n", "10")
+    one_line_error(r, "bad strategy 'balance@mistakes': expected NAME@KEY=VALUE,KEY=VALUE after the '@'; "
+                      "balance's parameters: mistakes (a number 0..1)")
+    one_line_error(cli("run", "-g", "black-white", "-s", "random@x", "-n", "10"), "'random' takes no parameters")

@@ -439,8 +439,9 @@ def findings(a: Analysis, ladder=None) -> list[str]:
                if a.win_test.alike and not a.win_test.statistic
                # Out-Trumped 3p, 400 random deals: "Seat 0 wins 38.4% ± 4.7% ... against 33.3%
                # expected: a spread no larger than chance" of an interval that leaves 33.3% out
+               # its p-value is the folded statistics' (docs/language.md), not the sentence's
                else (f"its own interval leaves out the fair share, yet among {p} seats one this far off "
-                     f"is within chance (the seats' test, {stats.fmt_p(a.win_test.p_value)})")
+                     f"is within chance (the test of all seats together)")
                if a.win_test.df and not far["win_low"] <= fair <= far["win_high"]
                else "a spread no larger than chance" if a.win_test.df
                else f"too few {unit} to tell whether the seats differ")
