@@ -58,3 +58,18 @@ def test_a_malformed_parameter_list_names_the_built_ins_parameters():
     one_line_error(r, "bad strategy 'balance@mistakes': expected NAME@KEY=VALUE,KEY=VALUE after the '@'; "
                       "balance's parameters: mistakes (a number 0..1)")
     one_line_error(cli("run", "-g", "black-white", "-s", "random@x", "-n", "10"), "'random' takes no parameters")
+
+
+def test_a_restricted_search_is_a_search_below_and_no_price_at_the_top():
+    # names were read up to their first '@': 'pimc~higher-colour' was no search below the top, and a
+    # restricted top 'pimc@samples=4~higher-colour' was taken for the search the reference runs
+    searched = _rung("pimc@samples=64", "pimc~higher-colour", 0.335, 0.30, 0.37)
+    below = ladders.Ladder("black-white", 3, {}, "deal", [searched],
+                           reference=_rung("clairvoyant", "pimc~higher-colour", 0.326, 0.291, 0.361))
+    assert "not as the search pimc~higher-colour is" in ladders.reference_sentence(below)
+    restricted = _rung("pimc@samples=4~higher-colour", "random", 0.7, 0.65, 0.75)
+    top = ladders.Ladder("black-white", 3, {}, "deal", [restricted],
+                         reference=_rung("clairvoyant", "random", 0.8, 0.75, 0.85))
+    said = ladders.reference_sentence(top)
+    assert ladders.price(top) is None and "not the price" in said and "is no search" not in said
+    assert "plays restrictions the reference does not" in said

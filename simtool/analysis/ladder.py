@@ -390,29 +390,39 @@ def price(ladder: Ladder) -> tuple[float, float, float] | None:
     return gain, max(low, -1.0), min(high, 1.0)
 
 
+def _base(name: str) -> str:
+    """A rung's strategy without its parameters and restrictions: ``pimc`` of
+    ``pimc@samples=4~higher-colour`` and of ``pimc~higher-colour`` alike."""
+    return re.split(r"[@~]", name, maxsplit=1)[0]
+
+
 def searches(top: Rung) -> bool:
-    """Whether the top rung is the search the reference rung runs on the true deal (``pimc``):
-    only then is the reference's gain over it the price of hidden information alone."""
-    return top.name.partition("@")[0] == "pimc"
+    """Whether the top rung is the search the reference rung runs on the true deal (``pimc``,
+    unrestricted: the reference plays no restriction): only then is the reference's gain over it
+    the price of hidden information alone."""
+    return _base(top.name) == "pimc" and "~" not in top.name
 
 
 def searches_below(top: Rung) -> bool:
     """Whether the rung below the top one is a search (its play differs from any play-out
     policy the reference models the others by)."""
-    return top.below.partition("@")[0] in ("pimc", "ismcts")
+    return _base(top.below) in ("pimc", "ismcts")
 
 
 def reference_sentence(ladder: Ladder) -> str | None:
     """What knowing the hidden cards wins, from the reference rung, in one sentence."""
     ref, top = ladder.reference, ladder.top
     if ref is not None and ref.below == top.below and not searches(top):
-        # clairvoyant searches, the top rung does not: the gap mixes searching and seeing
+        # clairvoyant searches, the top rung does not (or plays restrictions clairvoyant does not):
+        # the gap mixes searching, or the restrictions, with seeing
+        why = (f"{top.name} plays restrictions the reference does not, so the gap is what seeing the cards "
+               f"and playing unrestricted win together" if _base(top.name) == "pimc" else
+               f"{top.name} is no search, so the gap is what searching and seeing the cards win together")
         return (f"Reference, not a fair player: {ref.name} (a search on the true deal, seeing every hidden "
                 f"card) wins {stats.fmt_share(ref.share, ref.low, ref.high)} per seat against "
                 f"{ladder.players - 1} × {top.below}, where {top.name} wins "
-                f"{stats.fmt_share(top.share, top.low, top.high)}; {top.name} is no search, so the gap is "
-                f"what searching and seeing the cards win together, not the price of hidden information: "
-                f"put pimc at the top of the ladder for that.")
+                f"{stats.fmt_share(top.share, top.low, top.high)}; {why}, not the price of hidden "
+                f"information: put pimc at the top of the ladder for that.")
     found = price(ladder)
     if found is None:
         return None
