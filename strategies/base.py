@@ -235,6 +235,10 @@ class Strategy:
     def defaults(self) -> Params:
         return Params({p.name: p.default for p in self.params})
 
+    def params_listed(self) -> str:
+        """Its parameters as an error lists them: ``mistakes (a number 0..1)``, ``;``-separated."""
+        return "; ".join(f"{p.name} ({p.valid()})" for p in self.params)
+
     def with_params(self, given: dict, game_id: str | None = None) -> Strategy:
         """This strategy with the parameters ``given`` (text or typed values), checked, for
         ``game_id``; named canonically: parameters in declared order, those at their default
@@ -248,7 +252,7 @@ class Strategy:
         for key in given:
             if key not in known:
                 raise SimtoolError(f"unknown parameter '{key}' for strategy '{self.base}'; valid: "
-                                   + "; ".join(f"{p.name} ({p.valid()})" for p in self.params))
+                                   + self.params_listed())
         values = {p.name: p.parse(self.base, given[p.name], game_id) if p.name in given
                   else p.default_for(game_id) for p in self.params}
         if self.check is not None:
@@ -454,7 +458,7 @@ def _keys_of(name: str) -> str:
         return ""
     if not found.params:
         return f"; '{name}' takes no parameters"
-    return f"; {name}'s parameters: " + "; ".join(f"{p.name} ({p.valid()})" for p in found.params)
+    return f"; {name}'s parameters: {found.params_listed()}"
 
 
 def plugin_path_end(entry: str) -> int:

@@ -299,18 +299,20 @@ def skipped(grid: Grid) -> list[str]:
     """The cells :func:`variants` leaves out, each with its reason: ``kansas-city, 3 players:
     kansas-city is for 4, 5 players, not 3`` (the whole grid was refused by it), then the line-ups
     a game's cells leave out (:func:`not_for`)."""
-    seats = [f"{game_id}, {p} players: {why}" for (game_id, p, _text), why in too_long(grid).items()]
+    left_out = not_for(grid)
+    seats = [f"{game_id}, {p} players: {why}" for (game_id, p, _text), why in too_long(grid, left_out).items()]
     if not _several(grid):
         return seats
     return [f"{g.id}, {p} players{''.join(f', {k}={v}' for k, v in rules.items())}: {why}"
             for g, p, rules, why in _combinations(grid) if why is not None] + [
-        f"{game_id}, line-up {text}: {why}" for (game_id, text), why in not_for(grid).items()] + seats
+        f"{game_id}, line-up {text}: {why}" for (game_id, text), why in left_out.items()] + seats
 
 
-def too_long(grid: Grid) -> dict[tuple[str, int, str], str]:
+def too_long(grid: Grid, left_out: dict | None = None) -> dict[tuple[str, int, str], str]:
     """The line-ups that name more seats than a cell's players, by ``(game, players, line-up)``,
     with why: a grid of 4 and 5 players (or of a 3-player and a 4-player game) with a line-up of
-    five was refused whole at its first 4-player cell. A line-up no cell can seat is refused."""
+    five was refused whole at its first 4-player cell. A line-up no cell can seat is refused.
+    ``left_out``: :func:`not_for` of the grid, where the caller has it."""
     if grid.ladder or grid.restrict or not grid.lineups:
         return {}
     # an empty name is refused as such, not counted as a seat ("names 5 seats" of 'random,,duck,duck,duck')
@@ -318,7 +320,7 @@ def too_long(grid: Grid) -> dict[tuple[str, int, str], str]:
     # only the cells of games that play it seat it: duck's 5 seats at Black & White's 3 players and
     # Kansas City's 5 were taken as seated by Kansas City's cell, which not_for leaves out, and the
     # sweep played the line-up nowhere (alone: a plan of no cell, "no run folders given")
-    left_out, found, most = not_for(grid), {}, {}
+    left_out, found, most = not_for(grid) if left_out is None else left_out, {}, {}
     for game_id, p, _rules in variants(grid):
         for text, count in named.items():
             if (game_id, text) in left_out:
@@ -401,7 +403,8 @@ def _combinations(grid: Grid):
 def cells(grid: Grid, progress=None) -> list[RunSpec]:
     """Every combination, in grid order; a rule varies only in the games that have it."""
     seed = grid.seed if grid.seed is not None else int(np.random.SeedSequence().entropy % (1 << 63))
-    specs, total, left_out, long = [], size(grid), not_for(grid), too_long(grid)
+    specs, total, left_out = [], size(grid), not_for(grid)
+    long = too_long(grid, left_out)
     for game_id, p, rules in variants(grid):
         g = game_of(game_id)
         for text in [t for t in grid.lineups or ["default"] if (game_id, t) not in left_out
