@@ -10,8 +10,8 @@ linearised (delta-method) variance over units, within the strata of ``--rotate``
 ``i`` is in stratum ``i mod p``) when there are any. A share (a value between 0 and 1) gets
 a Wilson interval on its effective sample size ``R(1 - R) / V``; where the units do not
 vary at all, or are fewer than two, Wilson's on the number of units instead, so a tiny
-run never claims a precision it has not got. A mean gets the normal interval, and none
-(NaN) from fewer than two units.
+run never claims a precision it has not got. A mean gets Student's interval on the units less
+one per stratum (:func:`student`), and none (NaN) from fewer than two units.
 
 Polars seat rows (one row per deal and seat) go through :func:`estimates`; ``(rows, p)``
 numpy panels (one row per deal or match, one column per seat) through
@@ -36,9 +36,35 @@ from simtool.errors import SimtoolError
 Z95 = 1.959963984540054
 
 
+def student(z, df):
+    """The quantile of Student's t on ``df`` degrees of freedom at the normal ``z``'s level: a
+    mean's interval from few units is wider than the normal one, which from 2 deals holds the
+    truth 70% of the time, not 95% (10 deals: 92%); from thousands the two agree to 1e-4.
+    From 30 degrees of freedom on, Cornish and Fisher's expansion in ``1/df`` (Abramowitz and
+    Stegun 26.7.5; within 1e-7 of the quantile there, and ever closer), which spares a printed
+    run scipy's import (0.3 s); below, scipy's."""
+    df = np.asarray(df, float)
+    x = float(z)
+    x2 = x * x
+    terms = (x * (x2 + 1) / 4, x * ((5 * x2 + 16) * x2 + 3) / 96,
+             x * (((3 * x2 + 19) * x2 + 17) * x2 - 15) / 384,
+             x * ((((79 * x2 + 776) * x2 + 1482) * x2 - 1920) * x2 - 945) / 92160)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = x + sum(g / df ** (i + 1) for i, g in enumerate(terms))
+    few = df < 30
+    if few.any():
+        from scipy import special
+
+        with np.errstate(invalid="ignore"):
+            t = np.where(few, special.stdtrit(np.where(few, df, 1.0), special.ndtr(x)), t)
+    return t
+
+
 def mean_halfwidth(sd, n, z: float = Z95):
-    """Half-width of the normal interval for a mean from its standard deviation and count."""
-    return z * np.asarray(sd, float) / np.sqrt(np.asarray(n, float))
+    """Half-width of the 95% interval for a mean from its standard deviation and count (Student's,
+    :func:`student`)."""
+    n = np.asarray(n, float)
+    return student(z, n - 1) * np.asarray(sd, float) / np.sqrt(n)
 
 
 def wilson(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
@@ -76,8 +102,9 @@ units where ``m > 0``. They add up over chunks, so ``--precision`` tallies them.
 
 
 def _estimate(K, M, KK, KM, MM, C, N):
-    """Ratio ``sum K / sum M``, its variance and the units holding the group, from the sums of
-    each stratum (last axis; ``N`` units per stratum, broadcast)."""
+    """Ratio ``sum K / sum M``, its variance, the units holding the group and the degrees of
+    freedom of that variance (each stratum's units holding it, less one), from the sums of each
+    stratum (last axis; ``N`` units per stratum, broadcast)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = K.sum(-1) / M.sum(-1)
         r = ratio[..., None]
@@ -86,15 +113,16 @@ def _estimate(K, M, KK, KM, MM, C, N):
         within = np.where(N > 1, N / np.maximum(N - 1, 1) * (e2 - e1 * e1 / np.maximum(N, 1)),
                           np.where(C > 0, np.nan, 0.0))
         var = np.maximum(within, 0).sum(-1) / M.sum(-1) ** 2
-    return ratio, var, C.sum(-1)
+    return ratio, var, C.sum(-1), np.maximum(C - 1, 0).sum(-1)
 
 
-def _bounds(ratio, var, units, share: bool, z: float = Z95):
-    """``(low, high)`` from an estimate, its variance and the units holding it (see the module)."""
-    ratio, var, units = np.broadcast_arrays(*(np.asarray(a, float) for a in (ratio, var, units)))
+def _bounds(ratio, var, units, df, share: bool, z: float = Z95):
+    """``(low, high)`` from an estimate, its variance, the units holding it and the variance's
+    degrees of freedom (see the module)."""
+    ratio, var, units, df = np.broadcast_arrays(*(np.asarray(a, float) for a in (ratio, var, units, df)))
     if not share:
         with np.errstate(invalid="ignore"):
-            half = np.where(units >= 2, z * np.sqrt(var), np.nan)
+            half = np.where((units >= 2) & (df >= 1), student(z, df) * np.sqrt(var), np.nan)
         return ratio - half, ratio + half
     with np.errstate(divide="ignore", invalid="ignore"):
         spread = ratio * (1 - ratio)
@@ -130,8 +158,8 @@ def unit_estimate(k, m=None, strata=None, share: bool = False, units=None,
         return counted_estimate(np.bincount(inv, k, minlength=h), np.bincount(inv, k * k, minlength=h), count,
                                 share, z)
     sums = [np.bincount(inv, w, minlength=h) for w in (k, m, k * k, k * m, m * m, (m > 0).astype(float))]
-    ratio, var, units = _estimate(*sums, count)
-    low, high = _bounds(ratio, var, units, share, z)
+    ratio, var, units, df = _estimate(*sums, count)
+    low, high = _bounds(ratio, var, units, df, share, z)
     return float(ratio), float(low), float(high)
 
 
@@ -139,8 +167,8 @@ def counted_estimate(K: np.ndarray, KK: np.ndarray, count: np.ndarray, share: bo
                      z: float = Z95) -> tuple[float, float, float]:
     """:func:`unit_estimate` without ``m`` or ``units``, from the sums of ``k`` and ``k²`` and
     the units of each stratum present (in their order)."""
-    ratio, var, units = _estimate(K, count, KK, K, count, count, count)
-    low, high = _bounds(ratio, var, units, share, z)
+    ratio, var, units, df = _estimate(K, count, KK, K, count, count, count)
+    low, high = _bounds(ratio, var, units, df, share, z)
     return float(ratio), float(low), float(high)
 
 
@@ -812,12 +840,12 @@ def estimates(rows, figures: Figures, by: Collection[str] = (), means: Collectio
 def _estimated(groups: pl.DataFrame, arrays: list[np.ndarray], n: np.ndarray,
                means: Collection[str]) -> pl.DataFrame:
     """:func:`estimates`' rows from :func:`_dense_wide`'s groups, sums and units."""
-    value, var, held = _estimate(*arrays, n)
+    value, var, held, df = _estimate(*arrays, n)
     figure = groups["figure"].to_numpy()
     low, high = np.empty_like(value), np.empty_like(value)
     for share in (True, False):
         pick = np.isin(figure, list(means)) != share
-        low[pick], high[pick] = _bounds(value[pick], var[pick], held[pick], share)
+        low[pick], high[pick] = _bounds(value[pick], var[pick], held[pick], df[pick], share)
     return groups.with_columns(pl.Series("k", arrays[0].sum(-1)), pl.Series("n", arrays[1].sum(-1)),
                                pl.Series("value", value), pl.Series("low", low), pl.Series("high", high))
 
@@ -1339,8 +1367,8 @@ def widest(tallies: list[tuple[pl.DataFrame, pl.DataFrame]], target: float) -> t
     sums = pl.concat([s for s, _ in tallies])
     units = pl.concat([u for _, u in tallies])
     groups, arrays, n, blocks = _dense(sums, units, ["group", "figure"])
-    value, var, held = _estimate(*(np.cumsum(a, axis=1) for a in arrays), np.cumsum(n, axis=0))
-    low, high = _bounds(value, var, held, share=True)
+    value, var, held, df = _estimate(*(np.cumsum(a, axis=1) for a in arrays), np.cumsum(n, axis=0))
+    low, high = _bounds(value, var, held, df, share=True)
     half = np.nan_to_num((high - low) / 2, nan=np.inf)
     worst = half.max(axis=0)
     reached = np.flatnonzero(worst <= target)

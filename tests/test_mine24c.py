@@ -18,7 +18,9 @@ def test_a_tension_interval_stops_at_what_the_figure_can_be():
         assert table[f"{name}_low"] >= floor, (name, table[f"{name}_low"])
     said = tension.text(dict(a.metrics)[tension.TABLE], a.game.lower_wins, a.sides)
     # before: "a match lasts 75 ± 80 rounds" (down to -5), "4.0 ± 5.9 points apart" (down to -1.9)
-    assert re.search(r"a match lasts 75 \(1 to 155\) rounds", said) and "4.0 (0.0 to 9.9) points apart" in said, said
+    # Student's interval on 1 degree of freedom: "75 (1 to 596) rounds" reached past the 200-round cap
+    assert re.search(r"a match lasts 75 \(1 to 200\) rounds", said) and "4 (0 to 42) points apart" in said, said
+    assert table["mean_decided_after_high"] <= 200 and table["mean_lead_changes_high"] <= 199
     assert not re.search(r"\(-\d", said)
 
 

@@ -273,7 +273,9 @@ def test_the_price_of_hidden_cards_is_taken_deal_by_deal_where_the_two_plays_sha
     gain, low, high = ladder.price(climbed)
     independent = stats.mover_difference((ref.share, ref.low, ref.high), (top.share, top.low, top.high))
     assert gain == pytest.approx(ref.share - top.share)
-    assert independent[1] < low < gain < high < independent[2]
+    # narrower than as if independent (Student's paired 22.4 to 48.7 against MOVER's of two
+    # Wilsons, 21.1 to 48.6: a symmetric interval need not lie inside an asymmetric one)
+    assert low < gain < high and high - low < 0.97 * (independent[2] - independent[1]), (independent, low, high)
 
 
 def test_the_duplicate_table_shows_its_figures_as_its_sentence_does():

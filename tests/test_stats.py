@@ -16,7 +16,33 @@ def test_wilson_known_values():
 
 
 def test_mean_halfwidth():
-    assert np.isclose(stats.mean_halfwidth(2.0, 400), 1.959964 * 0.1)
+    # Student's t at 0.975 (tables: 399 df 1.96590, 1 df 12.7062, 9 df 2.26216)
+    assert np.isclose(stats.mean_halfwidth(2.0, 400), 1.965927 * 0.1)
+    assert np.isclose(stats.mean_halfwidth(1.0, 2), 12.70620 / np.sqrt(2))
+    assert np.isclose(stats.mean_halfwidth(1.0, 10), 2.262157 / np.sqrt(10))
+
+
+def test_students_quantile_agrees_with_scipys_on_both_sides_of_the_expansion():
+    from scipy import stats as reference
+
+    df = np.array([1, 2, 3, 7, 29, 30, 31, 45, 100, 399, 2999, 1e5, 1e8])
+    for z in (stats.Z95, 2.5):
+        exact = reference.t.ppf(reference.norm.cdf(z), df)
+        assert np.allclose(stats.student(z, df), exact, rtol=2e-7, atol=0)
+
+
+def test_a_mean_from_few_deals_gets_students_interval():
+    """A mean from 2 deals printed "8.0 ± 7.8", the normal interval, which holds the truth 70% of
+    the time from 2 values; Student's on 1 degree of freedom is 6.5 times as wide. With --rotate
+    the variance is within strata: a degree of freedom less per stratum."""
+    scores = np.array([2.0, 14.0])
+    value, low, high = stats.unit_estimate(scores)
+    assert value == 8.0 and np.isclose(high - value, 12.70620 * 6.0)
+    assert np.isclose(stats.mean_interval(scores)[1], 12.70620 * 6.0)
+    rotated = np.array([1.0, 5.0, 2.0, 8.0, 3.0, 3.0])  # strata 0, 1, 0, 1, 0, 1: 3 + 3 units, 4 df
+    value, low, high = stats.unit_estimate(rotated, strata=np.arange(6) % 2)
+    within = sum(rotated[s::2].var(ddof=1) * 3 for s in (0, 1)) / 36  # var of the mean of 6
+    assert np.isclose(high - value, 2.776445 * np.sqrt(within))
 
 
 def test_seat_summary_matches_a_direct_computation():
@@ -26,7 +52,7 @@ def test_seat_summary_matches_a_direct_computation():
     row = table.filter(pl.col("seat") == 0).row(0, named=True)
     assert row["n"] == 3000 and row["strategy"] == "balance"
     assert np.isclose(row["score"], seat0["score"].mean())
-    half = 1.959964 * seat0["score"].std() / np.sqrt(3000)
+    half = 1.960755 * seat0["score"].std() / np.sqrt(3000)  # Student's t at 0.975, 2999 df
     assert np.isclose(row["score_high"] - row["score"], half) and np.isclose(row["score"] - row["score_low"], half)
     balanced = (seat0["black"] == seat0["white"]).mean()
     assert np.isclose(row["balanced"], balanced)
@@ -105,7 +131,7 @@ def test_paired_difference_is_narrower_than_independent_when_deals_are_shared():
     _, low, high = stats.mover_difference((ma, ma - ha, ma + ha), (mb, mb - hb, mb + hb))
     loose = (high - low) / 2
     assert abs(diff - 0.1) < 2 * half and half < loose / 2
-    assert np.isclose(half, stats.Z95 * np.std(a - b, ddof=1) / 100)
+    assert np.isclose(half, 1.960201 * np.std(a - b, ddof=1) / 100)  # Student's t, 9999 df
 
 
 def test_strategy_strength_clusters_by_deal():
@@ -140,7 +166,8 @@ def test_ratio_estimate_weights_rounds_not_matches():
     resid = k - rate * m
     se = np.sqrt((resid ** 2).sum() / (100 * 99)) / m.mean()
     value, low, high = stats.unit_estimate(k, m)
-    assert np.isclose(high - value, stats.Z95 * se) and np.isclose(value - low, stats.Z95 * se)
+    t = 1.984217  # Student's t at 0.975, 99 df
+    assert np.isclose(high - value, t * se) and np.isclose(value - low, t * se)
 
 
 def test_polars_and_numpy_paths_agree():

@@ -403,9 +403,9 @@ def duplicate_gain(source) -> Figure:
     def gain(t: np.ndarray) -> np.ndarray:
         t = np.atleast_2d(t)
         ones = t[:, 5:6]
-        _, dup, _ = stats._estimate(*(t[:, i:i + 1] for i in range(6)), ones)
+        _, dup, *_ = stats._estimate(*(t[:, i:i + 1] for i in range(6)), ones)
         per = t[:, 6:].reshape(len(t), p, 6)
-        _, rot, _ = stats._estimate(*(per[:, :, i] for i in range(6)), per[:, :, 5])
+        _, rot, *_ = stats._estimate(*(per[:, :, i] for i in range(6)), per[:, :, 5])
         # a duplicate variance of rounding noise is none: safe against five spoilers won exactly
         # one copy of every deal of Trickster, and the resamples whose sums came out 1e-17 instead
         # of 0 read "duplicate_gain - (no value), 2279595471273984.5 to 3572445227589304.5"

@@ -8,7 +8,7 @@ seat ``-i mod p``). All runs share one seed. The shuffle draws from its own stre
 chunk, and a restriction adds no work per deal (the chunks are cut alike), so deal ``i`` holds
 the same cards in every run whatever the strategies do: each deal is a pair, the restricted seat
 against the same seat of the baseline. The cost is the mean paired difference of that seat's win
-share (and score), with a normal 95% interval over the deals.
+share (and score), with a 95% interval over the deals (Student's).
 
 A restriction that never binds (the strategy already plays that way, or the rules leave no such
 choice) costs exactly 0 for a strategy that draws no random numbers: no deal differs, and the

@@ -20,6 +20,7 @@ import math
 import polars as pl
 
 from simtool import stats
+from simtool.games import ROUND_CAP
 
 TABLE = "Match tension (whole matches)"
 
@@ -94,6 +95,10 @@ FLOORS = {"mean_rounds": 1, "mean_lead_changes": 0, "mean_decided_after": 1, "me
 """What each mean can never be below (a match lasts a round at least, is decided after one, no
 match has fewer than 0 lead changes or a margin under 0): the normal interval of a few matches
 reached below it ("a match lasts 10 ± 11 rounds" of two Nine Lives matches), and is cut there."""
+CEILINGS = {"mean_rounds": ROUND_CAP, "mean_lead_changes": ROUND_CAP - 1, "mean_decided_after": ROUND_CAP}
+"""What each mean can never be above: no match lasts past the round cap, nor changes its leader
+more often than between its rounds. Student's interval from two matches reached "75 (1 to 596)
+rounds" with the cap at 200."""
 
 
 def summary(rows: pl.DataFrame) -> pl.DataFrame:
@@ -107,6 +112,8 @@ def summary(rows: pl.DataFrame) -> pl.DataFrame:
         value, low, high = stats.unit_estimate(values, m, share=share, units=pick_units)
         if name in FLOORS and math.isfinite(low):
             low = max(low, FLOORS[name])
+        if name in CEILINGS and math.isfinite(high):
+            high = min(high, CEILINGS[name])
         out.update({name: value, f"{name}_low": low, f"{name}_high": high})
 
     put("mean_rounds", rows["rounds"].to_numpy(), units)
