@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+import simtool
 import simtool.games
 from simtool.analysis import review as answers
 from simtool.commands import review as reviews
@@ -42,3 +43,18 @@ def test_a_baseline_whose_figure_was_edited_is_refused_before_anything_is_played
     answers.check_sum(json.loads(json.dumps(data, indent=4, sort_keys=True)), base)
     # one written before the checksum has none, and is read as before
     answers.check_sum({k: v for k, v in data.items() if k != answers.SUM}, base)
+
+
+def test_the_seats_sentence_says_a_search_play_of_16_deals_is_too_few_not_on_a_threshold(tmp_path):
+    # failed before: a Kansas City review's search play of 16 deals, seat 1 +12.5 points (-6.0 to
+    # 35.5), was printed "Under the strongest play (pimc at every seat), 16 deals: unclear whether
+    # fair or strong; the estimate sits on a threshold, so more deals alone will not settle it":
+    # 12.5 is on no threshold, and the search's own sentence said too few deals
+    game = simtool.games.get("kansas-city")
+    runs = [simtool.run("kansas-city", n=n, strategy="random", seed=2, out=tmp_path / str(n)).path for n in (2000, 16)]
+    q = answers.seats_question(game, *runs)
+    assert q["search"]["n"] == 16 and q["search"]["verdict"] == "unclear"
+    assert "sits on a threshold" not in q["sentence"]
+    assert q["sentence"].endswith("16 deals: unclear whether fair or strong; too few deals for the seats' intervals "
+                                  "to decide (a seat verdict takes 30 or more), so any of the words may hold: play "
+                                  "more deals.")

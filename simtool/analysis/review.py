@@ -105,9 +105,10 @@ def seats_question(game, heuristic: Path, search: Path | None) -> dict:
             if word == verdicts.UNCLEAR and strong.get("unclear_between"):
                 # the console prints this sentence alone: a bare "unclear" said neither between
                 # what nor what would settle it (the strongest play's own card says both)
+                # n: under 30 deals too few for any word, not "the estimate sits on a threshold"
                 low, high = strong["unclear_between"]
-                word = (f"unclear whether {low} or {high}; "
-                        f"{verdicts._settle_text(strong['more_deals'], 'deals', *strong['figure']['ci'])}")
+                settle = verdicts._settle_text(strong["more_deals"], "deals", *strong["figure"]["ci"], n=strong["n"])
+                word = f"unclear whether {low} or {high}; {settle}"
             out["sentence"] += f" Under the strongest play ({strong['play']}), {strong['n']:,} deals: {word}."
     return out
 
