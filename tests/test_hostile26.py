@@ -1,4 +1,5 @@
-"""Hostile round 26: a review's baseline edited by hand, ..."""
+"""Hostile round 26: a review baseline's review.json edited by hand, and the seats sentence's clause for a
+search play of too few deals."""
 
 from __future__ import annotations
 
