@@ -9,6 +9,7 @@ and rule ``version``), so the answers depend on the folders alone.
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import math
 from pathlib import Path
@@ -25,6 +26,17 @@ from simtool.pipeline.folders import collect, dealt_alike, load, parse_json, rea
 
 SCHEMA = 1
 """The version of ``review.json``'s layout; raised when a key changes meaning."""
+
+SUM = "sha256"
+"""The key in ``review.json`` of the checksum of the rest of it (:func:`review_sum`)."""
+
+
+def review_sum(data: dict) -> str:
+    """The checksum of a review's content, all but :data:`SUM`: a baseline's figure edited by
+    hand (its largest seat edge 0.8 points made 12.0) was read as played, and the changes table
+    called the same rules "better, by 1 point or more"."""
+    rest = {k: v for k, v in data.items() if k != SUM}
+    return hashlib.sha256(json.dumps(rest, sort_keys=True, allow_nan=False).encode()).hexdigest()
 
 
 def lineup(meta: dict) -> str:
@@ -93,9 +105,10 @@ def seats_question(game, heuristic: Path, search: Path | None) -> dict:
             if word == verdicts.UNCLEAR and strong.get("unclear_between"):
                 # the console prints this sentence alone: a bare "unclear" said neither between
                 # what nor what would settle it (the strongest play's own card says both)
+                # n: under 30 deals too few for any word, not "the estimate sits on a threshold"
                 low, high = strong["unclear_between"]
-                word = (f"unclear whether {low} or {high}; "
-                        f"{verdicts._settle_text(strong['more_deals'], 'deals', *strong['figure']['ci'])}")
+                settle = verdicts._settle_text(strong["more_deals"], "deals", *strong["figure"]["ci"], n=strong["n"])
+                word = f"unclear whether {low} or {high}; {settle}"
             out["sentence"] += f" Under the strongest play ({strong['play']}), {strong['n']:,} deals: {word}."
     return out
 
@@ -698,7 +711,8 @@ def review(game_id: str, players: int, versions: list[dict], effort: str, sizes:
         out["changes"] = [] if why else changes(
             baseline["questions"], out["questions"],
             baseline_pairs(game, baseline_folder, baseline, folders, out) if baseline_folder is not None else None)
-    return json.loads(json.dumps(_finite(out), default=_plain, allow_nan=False))
+    data = json.loads(json.dumps(_finite(out), default=_plain, allow_nan=False))
+    return {**data, SUM: review_sum(data)}
 
 
 def baseline_pairs(game, baseline_folder: Path, baseline: dict, folders: dict[str, list[Path]], out: dict
@@ -767,3 +781,22 @@ def read_review(folder: Path) -> dict:
     if not isinstance(data, dict) or not isinstance(data.get("questions"), dict) or "game" not in data:
         raise SimtoolError(f"{path} is not a simtool review; give the folder of an earlier simtool review")
     return data
+
+
+def check_sum(data: dict, folder: Path) -> None:
+    """Refuse a baseline ``review.json`` changed since its review wrote it (:func:`review_sum`),
+    after what names the fault more closely (a garbled key, another game); one written before the
+    checksum has none, and is trusted as before (as a ``run.json`` is)."""
+    if SUM in data and data[SUM] != _sum_of(data):
+        raise SimtoolError(f"{Path(folder) / 'review.json'} was changed since its review wrote it (its SHA-256 "
+                           f"differs), so its figures are not what was played; put it back, or review the "
+                           f"baseline's rules again")
+
+
+def _sum_of(data: dict) -> str | None:
+    """:func:`review_sum` of a parsed ``review.json``; ``None`` where no review could have
+    written it (a NaN or Infinity token, which a review writes as null)."""
+    try:
+        return review_sum(data)
+    except ValueError:
+        return None

@@ -558,6 +558,7 @@ def review(game: str = "black-white", out: str | Path = "review", *, players: in
                            f"of an earlier review")
     if before is not None:
         like_baseline(before, Path(baseline), game, players)
+        answers.check_sum(before, Path(baseline))
     # sizes given are no effort's: their review was labelled "Effort quick" (or the effort
     # given, whose sizes they replaced)
     label = CUSTOM if sizes is not None else None
