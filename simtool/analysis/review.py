@@ -421,6 +421,10 @@ def matters(key: str) -> float | None:
 
 PAIRED, INDEPENDENT = "paired on the same deals", "independent"
 """How a changes row's interval was taken (``changes[].interval``)."""
+ALIKE = "paired on the same deals, every one alike in both"
+"""The ``interval`` of a row whose per-deal values were the same in every deal both versions
+played (a rule of whole matches leaves every deal as it was): the rule of three's interval
+(:func:`alike_half`)."""
 
 FIXED = "the same in every match"
 """The ``change`` of a row whose figure was the same in every match of both versions: an
@@ -477,10 +481,15 @@ def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.nd
         scale = SCALE.get(key.partition(":")[0], 1.0)
         # only where the deals' values give the figures themselves (a rung's share weighted by
         # rotation strata over deals no multiple of p does not): else the deals pair another figure
-        if key in paired and abs(scale * float(paired[key][0].mean() - paired[key][1].mean()) - (v1 - v0)) \
-                <= 1e-6 * scale and np.count_nonzero(paired[key][0] - paired[key][1]) >= PAIRED_LEAST:
+        agree = key in paired and abs(scale * float(paired[key][0].mean() - paired[key][1].mean()) - (v1 - v0)) \
+            <= 1e-6 * scale
+        moved = np.count_nonzero(paired[key][0] - paired[key][1]) if agree else None
+        if moved is not None and moved >= PAIRED_LEAST:
             delta, low, high = paired_interval(v1 - v0, *paired[key], scale)
             how = PAIRED
+        elif moved == 0:
+            half = alike_half(key, len(paired[key][0]), scale)
+            delta, low, high, how = v1 - v0, v1 - v0 - half, v1 - v0 + half, ALIKE
         else:
             delta, low, high = stats.mover_difference((v1, lo1, hi1), (v0, lo0, hi0))
             how = INDEPENDENT
@@ -502,7 +511,20 @@ PAIRED_LEAST = 30
 """Deals whose values differ between the versions below which a row is not paired: the normal
 interval of a few nonzero differences among many zeros is too narrow (none: 0.0 to 0.0, as a
 crude rule that never binds costs 0 in every deal of both versions), and the two versions'
-own intervals are combined instead."""
+own intervals are combined instead; but where none differs, :func:`alike_half`."""
+
+SPAN = {"hidden information": 2.0, "restrictions": 2.0}
+"""How far one deal's value can move between the versions, per row (by default 1: a win or a
+rate, each within 0 to 1; a price or a cost is a win less another)."""
+
+
+def alike_half(key: str, deals: int, scale: float) -> float:
+    """The half-width of a change no deal of ``deals`` showed: the deals the rule changes are at
+    most ``1 - 0.05^(1/deals)`` of all (the rule of three, one-sided 95%), each moving the figure
+    by at most its :data:`SPAN`. Nine Lives' ``lives_to_end=5`` (whole matches only) read
+    "skill 27.6 -> 27.6 points (-4.2 to +4.2), independent: no clear change" of 256 deals played
+    alike; it reads ± 1.2, as :func:`simtool.analysis.restrict.paired_cost` bounds a cost."""
+    return scale * SPAN.get(key.partition(":")[0], 1.0) * (1 - 0.05 ** (1 / deals))
 
 
 def paired_interval(delta: float, after: np.ndarray, before: np.ndarray, scale: float) -> tuple[float, float, float]:

@@ -1,0 +1,39 @@
+"""A rule that leaves every deal as it was, in the review's changes table."""
+
+import numpy as np
+import pytest
+
+from simtool.analysis import review as answers
+
+
+def _headline_source(win: np.ndarray) -> dict:
+    """A review's questions with only the skill figure: the climber's win over a fair 25%."""
+    value = 100 * (win.mean() - 0.25)
+    return {"seats": {"figure": None}, "skill": {"figure": {"value": value, "ci": [value - 5.0, value + 5.0]}},
+            "luck": {"figure": None}, "tension": {"figure": None}, "hazards": [], "restrictions": []}
+
+
+def test_a_change_no_deal_shows_is_bounded_by_the_rule_of_three():
+    # Nine Lives, lives_to_end=5 (whole matches only), 256 search deals played alike in both
+    # versions: "skill 27.6 -> 27.6 points (difference 0.0 points (-4.2 to +4.2), independent): no
+    # clear change". Each deal's win is within 0 to 1: the rule changes at most 1 - 0.05^(1/256)
+    # of the deals unseen, 1.2 points of win share
+    rng = np.random.default_rng(1)
+    win = rng.integers(0, 2, 256).astype(float)
+    before = after = _headline_source(win)
+    rows = {r["question"]: r for r in answers.changes(before, after, {"skill": (win, win.copy())})}
+    row = rows["skill"]
+    three = 100 * (1 - 0.05 ** (1 / 256))
+    assert row["interval"] == answers.ALIKE and row["delta"] == 0.0
+    assert row["ci"] == pytest.approx([-three, three]) and three == pytest.approx(1.163, abs=1e-3)
+    # one deal that differs is no longer "alike": the two versions' own intervals, as before
+    moved = win.copy()
+    moved[0] = 1 - moved[0]
+    rows = {r["question"]: r for r in answers.changes(_headline_source(moved), before, {"skill": (win, moved)})}
+    assert rows["skill"]["interval"] == answers.INDEPENDENT
+
+
+def test_a_price_moves_by_up_to_two_wins_a_deal():
+    one = answers.alike_half("skill", 256, 100.0)
+    assert answers.alike_half("hidden information", 256, 100.0) == pytest.approx(2 * one)
+    assert answers.alike_half("restrictions: keep-queen", 100, 100.0) == pytest.approx(200 * (1 - 0.05 ** 0.01))
