@@ -937,7 +937,7 @@ def compare(runs: list[Analysis]) -> Comparison:
     paired = [j is not None and other_deals(runs[j].meta, r.meta) is None
               for j, r in zip(references, runs[1:], strict=True)]
     names = list(dict.fromkeys(name for r in runs for name in r.figures))
-    rows, gains, unpaired = [], [[] for _ in runs[1:]], [[] for _ in runs[1:]]
+    rows, gains, unpaired, alike = [], [[] for _ in runs[1:]], [[] for _ in runs[1:]], [[] for _ in runs[1:]]
     for name in names:
         cells, diffs = [], []
         for r in runs:
@@ -961,6 +961,8 @@ def compare(runs: list[Analysis]) -> Comparison:
                     unpaired[i].append(name)
                     diffs.append((f"Δ from run {j + 1}: {shown}", change_class(f, first, low, high)))
                     continue
+                if moved == 0:
+                    alike[i].append(name)
                 d = paired_d
                 low, high, shown = d - h, d + h, show_change(d, d - h, d + h, f.percent)
                 if ends is not None:
@@ -985,11 +987,11 @@ def compare(runs: list[Analysis]) -> Comparison:
                            f"deal other cards ({rules_apart(runs[j].meta, r.meta)}), so it shares no deal with it: "
                            f"the difference is paired deal by deal all the same, where only the random "
                            f"numbers the two deals share, not their cards, can narrow it."
-                           f"{_unpaired_text(unpaired[k - 2], r.unit)}{c.gain_text(k)}")
+                           f"{_unpaired_text(unpaired[k - 2], alike[k - 2], r.unit)}{c.gain_text(k)}")
         elif pair:
             c.notes.append(f"Run {k} shares its deals with run {j + 1} (same seed, n, players, chunks and "
                            f"versions): the "
-                           f"difference is paired deal by deal.{_unpaired_text(unpaired[k - 2], r.unit)}"
+                           f"difference is paired deal by deal.{_unpaired_text(unpaired[k - 2], alike[k - 2], r.unit)}"
                            f"{c.gain_text(k)}")
         else:
             c.notes.append(f"Run {k} does not share its deals with run {j + 1} ({other_deals(runs[j].meta, r.meta)}): "
@@ -998,13 +1000,20 @@ def compare(runs: list[Analysis]) -> Comparison:
     return c
 
 
-def _unpaired_text(names: list[str], unit: str) -> str:
-    """The rows of a paired comparison taken as independent, in a sentence (none: nothing)."""
-    if not names:
-        return ""
-    return (f" Where the two runs differ in fewer than {PAIRED_LEAST} {unit} ({'; '.join(names)}), a paired "
-            f"interval would be too narrow (± 0 where none differs), so those Δ take each end from the two "
-            f"runs' own intervals, as between independent samples.")
+def _unpaired_text(names: list[str], alike: list[str], unit: str) -> str:
+    """The rows of a paired comparison taken as independent, and those no unit moved, in
+    sentences (none: nothing)."""
+    text = ""
+    if names:
+        text += (f" Where the two runs differ in fewer than {PAIRED_LEAST} {unit} ({'; '.join(names)}), a paired "
+                 f"interval would be too narrow, so those Δ take each end from the two runs' own intervals, "
+                 f"as between independent samples.")
+    if alike:
+        text += (f" Where they differ in no {'match' if unit == 'matches' else 'deal'} ({'; '.join(alike)}), "
+                 f"the interval bounds the {unit} the change could move unseen, at most 1 - 0.05^(1/n) of "
+                 f"them (the rule of three), each by at most a whole share (a mean, by the spread of the "
+                 f"values seen), not ± 0.")
+    return text
 
 
 def rules_apart(a: dict, b: dict) -> str:
@@ -1016,8 +1025,8 @@ def rules_apart(a: dict, b: dict) -> str:
 def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[float, float] | None, int, int]:
     """The difference of two runs' figures on the same deals, paired deal by deal, its 95%
     half-width, the ends of its interval where it is the same in every deal (else ``None``:
-    the difference ± the half-width), the deals it is taken over and those whose values
-    differ. Under ``--duplicate`` a
+    the difference ± the half-width; where none differs, the rule of three's), the deals it is
+    taken over and those whose values differ. Under ``--duplicate`` a
     deal's copies are one unit (they share their cards, so their differences move together):
     each deal's mean difference is one value, where taking every copy as a unit of its own made
     the interval up to sqrt(players) times too narrow."""
@@ -1027,11 +1036,17 @@ def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[fl
         _, at = np.unique(after.units[both], return_inverse=True)
         diff = np.bincount(at, diff) / np.bincount(at)
     d, h = stats.mean_interval(diff)
+    seen = np.concatenate([after.per_row[both], before.per_row[both]])
+    if len(diff) > 1 and not diff.any():
+        # no deal differs: the rule changes at most 1 - 0.05^(1/n) of the deals unseen (the rule of
+        # three), each moving its value by at most what :func:`stats.alike_interval` bounds it by
+        # ("± 0.0", certain, or the two runs' own intervals combined as if independent)
+        half = (1 - 0.05 ** (1 / len(diff))) * (1.0 if after.percent else float(np.ptp(seen)))
+        return d, h, (d - half, d + half), len(diff), 0
     if stats.alike(diff):
         # two deals whose rate rose alike read "+25.0 pts ± 0.0 pts", clearly worse; a mean
         # score that fell alike, "-1.250 ± 0.000", clearly changed. Each difference lies within
         # ± 1 (a share) or ± the spread of the values seen (as restricted play's score change)
-        seen = np.concatenate([after.per_row[both], before.per_row[both]])
         return (d, h, stats.alike_interval(d, len(diff), 1.0 if after.percent else float(np.ptp(seen))), len(diff),
                 len(diff))
     return d, h, None, len(diff), int(np.count_nonzero(diff))
