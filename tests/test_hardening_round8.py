@@ -15,6 +15,8 @@ from simtool.errors import SimtoolError
 
 from .test_cli import cli
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 
 def test_replay_of_a_precision_run_writes_out_the_deal_the_run_played(tmp_path):
     # before: a --precision run keeps 1,024 deals of its first 32,768-deal chunk (run.json: n 1024);
