@@ -20,6 +20,8 @@ from simtool.errors import SimtoolError
 from tests.test_cli import cli
 from tests.test_hostile16 import simtool as cli_process
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 ONE = Sizes(deals=1, matches=1, restrictions=1, duplicate=1, search=1, random=1, leads=1)
 """A review of one unit a play: its paired differences have no interval."""
 
