@@ -45,9 +45,10 @@ def test_a_ladders_reference_price_without_an_interval_reads_n_a_not_nan(tmp_pat
     assert "nan" not in sentence
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def leads_run(tmp_path_factory):
-    """A run with lead histories, for the published metrics."""
+    """A run with lead histories, for the published metrics: played once for the tests below,
+    which copy it before editing it (the metrics only read a run)."""
     out = tmp_path_factory.mktemp("leads") / "run"
     simtool.run("black-white", n=16, strategy="pimc", lead_history=4, seed=1, jobs=1, out=out)
     return out
