@@ -21,8 +21,6 @@ from simtool.pipeline.runner import make_spec
 
 from .test_cli import PLUGINS, cli, one_line_error
 
-pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
-
 HOSTILE = PLUGINS / "hostile.py"
 
 
