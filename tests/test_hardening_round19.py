@@ -10,6 +10,8 @@ import pytest
 
 from .test_cli import cli
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 
 def _text(page: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))

@@ -15,17 +15,26 @@ from simtool.errors import SimtoolError
 
 from .test_cli import cli
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
 
-def test_replay_of_a_precision_run_writes_out_the_deal_the_run_played(tmp_path):
+
+@pytest.fixture(scope="module")
+def precise(tmp_path_factory):
+    """A --precision run of seed 1 (a whole chunk played: 0.7 s of CPU), played once for the two
+    tests below, which only read it."""
+    folder = tmp_path_factory.mktemp("precision") / "run"
+    r = cli("run", "-g", "black-white", "--precision", "0.05", "--seed", "1", "--jobs", "1", "-q", "-o", folder)
+    assert r.exit_code == 0, r.output
+    return folder
+
+
+def test_replay_of_a_precision_run_writes_out_the_deal_the_run_played(precise):
     # before: a --precision run keeps 1,024 deals of its first 32,768-deal chunk (run.json: n 1024);
     # replay had no --precision, and `--n 1024` (docs/cli.md: "--n where the run played fewer
     # deals than a chunk") cut chunk 0 to 1,024 deals: another deal 3, written out as the run's
-    folder = tmp_path / "run"
-    r = cli("run", "-g", "black-white", "--precision", "0.05", "--seed", "1", "--jobs", "1", "-q", "-o", folder)
-    assert r.exit_code == 0, r.output
-    meta = json.loads((folder / "run.json").read_text())
+    meta = json.loads((precise / "run.json").read_text())
     assert meta["n"] < meta["chunk"]
-    seats = pl.read_parquet(folder / "seats.parquet")
+    seats = pl.read_parquet(precise / "seats.parquet")
     played = seats.filter(pl.col("deal") == 3).sort("seat")["score"].to_list()
     out = cli("replay", "-g", "black-white", "--seed", "1", "--deal", "3", "--precision", "0.05")
     assert out.exit_code == 0, out.output
@@ -33,14 +42,12 @@ def test_replay_of_a_precision_run_writes_out_the_deal_the_run_played(tmp_path):
     assert shown == played
 
 
-def test_a_precision_run_and_a_plain_run_of_its_n_are_not_paired_deal_by_deal(tmp_path):
+def test_a_precision_run_and_a_plain_run_of_its_n_are_not_paired_deal_by_deal(tmp_path, precise):
     # before: 'simtool report PLAIN PRECISE' of two runs with one seed and n (1,024 deals: the
     # plain run's one short chunk, the --precision run's first 1,024 of a whole chunk) said "Run 2
     # shares its deals with run 1 ... paired deal by deal. Pairing gained little here: the two
     # rule sets do not share much of each deal's luck", of one rule set on other deals
-    plain, precise, page = tmp_path / "plain", tmp_path / "precise", tmp_path / "page.html"
-    r = cli("run", "-g", "black-white", "--precision", "0.05", "--seed", "1", "--jobs", "1", "-q", "-o", precise)
-    assert r.exit_code == 0, r.output
+    plain, page = tmp_path / "plain", tmp_path / "page.html"
     n = json.loads((precise / "run.json").read_text())["n"]
     r = cli("run", "-g", "black-white", "--n", n, "--seed", "1", "--jobs", "1", "-q", "-o", plain)
     assert r.exit_code == 0, r.output

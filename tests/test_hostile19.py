@@ -20,6 +20,8 @@ from simtool.errors import SimtoolError
 from tests.test_cli import cli
 from tests.test_hostile16 import simtool as cli_process
 
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a report's charts
+
 ONE = Sizes(deals=1, matches=1, restrictions=1, duplicate=1, search=1, random=1, leads=1)
 """A review of one unit a play: its paired differences have no interval."""
 
@@ -43,9 +45,10 @@ def test_a_ladders_reference_price_without_an_interval_reads_n_a_not_nan(tmp_pat
     assert "nan" not in sentence
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def leads_run(tmp_path_factory):
-    """A run with lead histories, for the published metrics."""
+    """A run with lead histories, for the published metrics: played once for the tests below,
+    which copy it before editing it (the metrics only read a run)."""
     out = tmp_path_factory.mktemp("leads") / "run"
     simtool.run("black-white", n=16, strategy="pimc", lead_history=4, seed=1, jobs=1, out=out)
     return out

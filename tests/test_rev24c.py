@@ -3,7 +3,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from .test_cli import cli
+
+pytestmark = pytest.mark.usefixtures("charts_undrawn")  # no test here looks at a sweep's charts
 
 
 def two_game_sweep(tmp_path, *args):

@@ -98,7 +98,7 @@ def test_sampler_covers_a_small_space_with_a_grid():
 def test_known_answer_pass_count_against_a_target_overshoot_rate(tmp_path):
     """Plain runs measure the overshoot rate of each pass count; aimed at the rate of pass_count=1,
     the tuner (same deals: same seed and n) must measure exactly those rates and find 1."""
-    n, seed = 3000, 11
+    n, seed = 1000, 11  # the same deals, so any n where pass_count=1's rate stands apart: 0.3615, others 0.353-0.356
     plain = {}
     for value in (0, 1, 2, 3):
         r = simtool.run("kansas-city", n, rules={"pass_count": value}, seed=seed, jobs=1)
@@ -152,7 +152,8 @@ def test_skill_and_pareto_front(tmp_path):
     assert "Pareto front" in text and text.count("<svg") == 3 and "<script" not in text
 
 
-def test_an_interrupted_tuning_resumes_and_keeps_its_trials(tmp_path, monkeypatch, capsys):
+def test_an_interrupted_tuning_resumes_and_keeps_its_trials(tmp_path, monkeypatch, capsys, charts_undrawn):
+    # its tune.html is looked for, not at: the charts are built, not drawn
     out = tmp_path / "t"
     args = ["tune", "--game", "kansas-city", "--vary", "pass_count", "--vary", "hands",
             "--objective", "seat_spread", "--n", "500", "--trials", "8", "--jobs", "1",
