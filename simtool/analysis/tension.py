@@ -228,3 +228,39 @@ def matchwise(seats: pl.DataFrame, matches: pl.DataFrame, lower_wins: bool, floo
         parts.append(per_match(*as_sides(seats.filter(inside), matches.filter(inside), sides), lower_wins, floor))
     return pl.concat(parts)
 
+
+
+def streamed(seats: pl.LazyFrame, matches: pl.LazyFrame, lower_wins: bool, floor: int | None = None,
+             sides: list[tuple[int, ...]] = ()) -> pl.DataFrame | None:
+    """:func:`matchwise` of a run's frames read a batch of whole matches at a time
+    (:func:`stats._unit_batches` of each, a chunk's matches at least), the same rows: a printed
+    match run collected every row first (438 MiB at 1e6 Kansas City matches). ``None`` where
+    either frame's rows lie in no order of matches (they are then read whole)."""
+    inputs = [stats._unit_batches(seats, (), [pl.col("score")]),
+              stats._unit_batches(matches, (), [pl.col(c) for c in ("win", "rounds", "total")])]
+    held: list[list[pl.DataFrame]] = [[], []]
+    # top: the largest match read from each frame, every row after lies past it (None: all read)
+    top: list[float | None] = [-math.inf, -math.inf]
+    parts = []
+    while any(t is not None for t in top):
+        i = 0 if top[1] is None or top[0] is not None and top[0] <= top[1] else 1
+        batch = next(inputs[i], False)
+        if batch is None:
+            return None
+        if batch is False:
+            top[i] = None
+        else:
+            held[i].append(batch)
+            top[i] = batch["match"].max()
+        # matches up to the lower top are whole in both frames
+        whole = min(math.inf if t is None else t for t in top)
+        frames = [pl.concat(h) if h else None for h in held]
+        if any(f is None for f in frames):
+            continue
+        inside = pl.col("match") <= whole
+        done = [f.filter(inside) for f in frames]
+        if done[1].height:
+            parts.append(matchwise(*done, lower_wins, floor, sides))
+        held = [[f.filter(~inside)] for f in frames]
+    return pl.concat(parts) if parts else matchwise(*(f.head(0).collect() for f in (seats, matches)), lower_wins,
+                                                    floor, sides)
