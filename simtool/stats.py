@@ -1011,10 +1011,26 @@ def _count_sums(rows, column: str, values) -> tuple[pl.DataFrame, list[np.ndarra
         return None
     m, x = m.astype(float), x.to_numpy()
     k = np.stack([np.bincount(unit, weights=x == v, minlength=units) for v in values])  # (value, unit)
+    return _counted_arrays(values, k.sum(axis=1), (k * k).sum(axis=1), (k * m).sum(axis=1), m.sum(), (m * m).sum(),
+                           units)
+
+
+def _counted_arrays(values, K, KK, KM, M, MM, units: int) -> tuple[pl.DataFrame, list[np.ndarray], np.ndarray]:
+    """:func:`_count_sums`' answer from its sums over units: per value of ``values`` the rows at
+    it (``K``), their squares per unit (``KK``) and their products with the unit's rows (``KM``);
+    the rows (``M``), their squares (``MM``) and the units. Whole numbers: exact in any order."""
     ones = np.ones((len(values), 1))
-    arrays = [k.sum(axis=1, keepdims=True), m.sum() * ones, (k * k).sum(axis=1, keepdims=True),
-              (k * m).sum(axis=1, keepdims=True), (m * m).sum() * ones, units * ones]
+    arrays = [np.asarray(K, float)[:, None], M * ones, np.asarray(KK, float)[:, None],
+              np.asarray(KM, float)[:, None], MM * ones, units * ones]
     return pl.DataFrame({"figure": [str(v) for v in values]}), arrays, np.array([float(units)])
+
+
+def counted_distribution(column: str, values, K, KK, KM, M: float, MM: float, units: int) -> pl.DataFrame:
+    """:func:`count_distribution` from the sums of :func:`_counted_arrays`, counted elsewhere
+    (a batch of units at a time: :class:`simtool.analysis.tension.Tally`)."""
+    long = _estimated(*_counted_arrays(values, K, KK, KM, M, MM, units), ())
+    return pl.DataFrame({column: list(values), "n": long["k"].cast(pl.Int64),
+                         "share": long["value"], "share_low": long["low"], "share_high": long["high"]})
 
 
 def length_table(seats, what: str) -> pl.DataFrame:

@@ -11,7 +11,7 @@ from polars.testing import assert_frame_equal
 
 import simtool
 from simtool import stats
-from simtool.analysis import summary, verdicts
+from simtool.analysis import summary, tension, verdicts
 from simtool.pipeline import runner
 from simtool.reports import balance
 
@@ -69,3 +69,19 @@ def test_the_luck_sums_of_batches_add_up_to_those_of_every_deal():
     for start in range(0, len(y), 700):
         sums = stats.luck_sums(y[start:start + 700], len(y), start, sums)
     assert np.array_equal(sums, whole)
+
+
+@pytest.mark.parametrize("numpy_counts", [True, False])
+@pytest.mark.parametrize("game, kw", [("trickster", {"duplicate": True, "seats": {0: "safe"}}), ("nine-lives", {})])
+def test_the_tension_tally_of_batches_is_the_summary_of_every_match(monkeypatch, numpy_counts, game, kw):
+    r = simtool.run(game, n=300, strategy="random", seed=8, unit="match", **kw)
+    rows = tension.matchwise(r.seats, r.matches, simtool.games.get(game).lower_wins)
+    if not numpy_counts:  # the length table of more rows than stats.COUNTED_IN_NUMPY, counted by polars
+        monkeypatch.setattr(stats, "COUNTED_IN_NUMPY", 0)
+    whole, lengths = tension.summary(rows), tension.lengths(rows)
+    assert lengths.height > 1 or game == "trickster"  # Trickster's matches last 4 rounds
+    tally = tension.Tally("duplicate" in kw)
+    for start in range(0, 300, 37):  # whole matches: each of its copies
+        tally.add(rows.filter(pl.col("match").is_between(start, start + 36)))
+    assert_frame_equal(tally.summary(), whole, check_exact=True)
+    assert_frame_equal(tally.length_table(), lengths, check_exact=True)

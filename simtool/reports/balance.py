@@ -217,7 +217,7 @@ def run_metrics(meta: dict, game, seats: pl.DataFrame, matches: pl.DataFrame | N
     if x.units is not None:
         out.append((LUCK_TABLE, luck_table(x.win, x.score, p, matches is not None)))
     if matches is not None:
-        out += tension_tables(tension.matchwise(seats, matches, game.lower_wins, game.total_floor, sides))
+        out += tension_tables(*tension.analyse(seats, matches, game.lower_wins, game.total_floor, sides)[1:])
     return out, sides
 
 
@@ -313,17 +313,16 @@ def streamed_metrics(meta: dict, game, seats: pl.LazyFrame, matches: pl.LazyFram
         out.append((LUCK_TABLE, luck_joined(*(stats.luck_split(luck[name], p, p) for name in (score_of, "win")),
                                             by_match)))
     if by_match:
-        rows = tension.streamed(seats, matches, game.lower_wins, game.total_floor, sides)
-        if rows is None:
+        tally = tension.streamed(seats, matches, game.lower_wins, game.total_floor, sides)
+        if tally is None:
             return None
-        out += tension_tables(rows)
+        out += tension_tables(tally.summary(), tally.length_table())
     return out, sides
 
 
-def tension_tables(rows: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
-    """The tension table and, where short, the match lengths, of :func:`tension.matchwise`'s rows."""
-    out = [(tension.TABLE, tension.summary(rows))]
-    lengths = tension.lengths(rows)
+def tension_tables(table: pl.DataFrame, lengths: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
+    """The tension table and, where short, the match lengths (:func:`tension.analyse`)."""
+    out = [(tension.TABLE, table)]
     if lengths.height <= 15:  # longer tails are for the chart
         out.append(("Match length: share of matches by rounds played", lengths))
     return out
