@@ -722,7 +722,7 @@ def show_summary(folder: Path, sums: dict | None = None) -> None:
     if meta.get("duplicate") or matches is not None:
         from simtool.reports.balance import DUPLICATE_TABLE, duplicate_cells, printed_metrics
 
-        metrics, sentences = printed_metrics(meta, seats.collect(), None if matches is None else matches.collect())
+        metrics, sentences = printed_metrics(meta, seats, matches)
         for caption, extra_table in metrics:  # the duplicate table in its sentence's units, as the report's
             shown = duplicate_cells(extra_table) if caption == DUPLICATE_TABLE else extra_table
             out.print(_frame_table(caption, shown))
@@ -753,7 +753,7 @@ def show_summary(folder: Path, sums: dict | None = None) -> None:
 
 def _seat_line(meta: dict, seats, matches) -> str:
     from simtool import stats
-    from simtool.analysis.summary import run_seat_line, seat_shares, streamed_seat_shares
+    from simtool.analysis.summary import run_seat_line, seat_shares, streamed_duplicate_shares, streamed_seat_shares
     from simtool.analysis.verdicts import partners, sides_of
     from simtool.reports.balance import lineup_text
 
@@ -762,6 +762,10 @@ def _seat_line(meta: dict, seats, matches) -> str:
     outcome = seats if matches is None else matches
     if not meta.get("duplicate"):
         table, alike, units = streamed_seat_shares(meta, outcome)
+        return run_seat_line(meta, table, lineup_text(meta), sides_of(alike, units))
+    streamed = streamed_duplicate_shares(meta, outcome)
+    if streamed is not None:
+        table, alike, units = streamed
         return run_seat_line(meta, table, lineup_text(meta), sides_of(alike, units))
     score = "score" if matches is None else "total"
     outcome = outcome.select("seat", stats.unit_key(outcome), "win", score).collect()

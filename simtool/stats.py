@@ -163,6 +163,46 @@ def unit_estimate(k, m=None, strata=None, share: bool = False, units=None,
     return float(ratio), float(low), float(high)
 
 
+class UnitFold:
+    """:func:`unit_estimate` of values given a batch of whole units at a time, each batch's units
+    after every unit of the batches before it: the same figures bit for bit, each sum folded on as
+    :func:`np.bincount` adds (:func:`folded`). ``strata``: how many (the values' strata are 0 up);
+    ``counted``: ``m`` one a unit and no ``units``, as :func:`unit_estimate` counts them. A printed
+    duplicate or match run's tables read so instead of every row at once (docs/speed.md)."""
+
+    def __init__(self, strata: int = 1, counted: bool = False):
+        self.counted = counted
+        self.sums = np.zeros((2 if counted else len(SUMS), strata))
+        self.count = np.zeros(strata, np.int64)
+
+    def add(self, k, m=None, strata=None, units=None, at=None) -> None:
+        """One batch, as :func:`unit_estimate` takes its values; ``at``: ``units`` numbered as
+        ``np.unique`` numbers them (its inverse), where several folds read the same units."""
+        k = np.asarray(k, float)
+        if not self.counted:
+            m = np.ones_like(k) if m is None else np.asarray(m, float)
+        if units is not None:
+            _, at = np.unique(np.asarray(units), return_inverse=True)
+        if at is not None:
+            k, m = np.bincount(at, k), np.bincount(at, m)
+        weights = (k, k * k) if self.counted else (k, m, k * k, k * m, m * m, (m > 0).astype(float))
+        for s in range(self.count.size):
+            pick = slice(None) if strata is None else np.asarray(strata) == s
+            self.count[s] += len(k) if strata is None else int(pick.sum())
+            for j, w in enumerate(weights):
+                self.sums[j, s] = folded(self.sums[j, s], w[pick])
+
+    def estimate(self, share: bool = False, z: float = Z95) -> tuple[float, float, float]:
+        held = self.count > 0  # the strata present, in order (np.unique's); none: one stratum of 0
+        held = held if held.any() else np.arange(held.size) == 0
+        count = self.count[held].astype(float)
+        if self.counted:
+            return counted_estimate(self.sums[0, held], self.sums[1, held], count, share, z)
+        ratio, var, units, df = _estimate(*self.sums[:, held], count)
+        low, high = _bounds(ratio, var, units, df, share, z)
+        return float(ratio), float(low), float(high)
+
+
 def counted_estimate(K: np.ndarray, KK: np.ndarray, count: np.ndarray, share: bool,
                      z: float = Z95) -> tuple[float, float, float]:
     """:func:`unit_estimate` without ``m`` or ``units``, from the sums of ``k`` and ``k²`` and
@@ -999,10 +1039,26 @@ def _count_sums(rows, column: str, values) -> tuple[pl.DataFrame, list[np.ndarra
         return None
     m, x = m.astype(float), x.to_numpy()
     k = np.stack([np.bincount(unit, weights=x == v, minlength=units) for v in values])  # (value, unit)
+    return _counted_arrays(values, k.sum(axis=1), (k * k).sum(axis=1), (k * m).sum(axis=1), m.sum(), (m * m).sum(),
+                           units)
+
+
+def _counted_arrays(values, K, KK, KM, M, MM, units: int) -> tuple[pl.DataFrame, list[np.ndarray], np.ndarray]:
+    """:func:`_count_sums`' answer from its sums over units: per value of ``values`` the rows at
+    it (``K``), their squares per unit (``KK``) and their products with the unit's rows (``KM``);
+    the rows (``M``), their squares (``MM``) and the units. Whole numbers: exact in any order."""
     ones = np.ones((len(values), 1))
-    arrays = [k.sum(axis=1, keepdims=True), m.sum() * ones, (k * k).sum(axis=1, keepdims=True),
-              (k * m).sum(axis=1, keepdims=True), (m * m).sum() * ones, units * ones]
+    arrays = [np.asarray(K, float)[:, None], M * ones, np.asarray(KK, float)[:, None],
+              np.asarray(KM, float)[:, None], MM * ones, units * ones]
     return pl.DataFrame({"figure": [str(v) for v in values]}), arrays, np.array([float(units)])
+
+
+def counted_distribution(column: str, values, K, KK, KM, M: float, MM: float, units: int) -> pl.DataFrame:
+    """:func:`count_distribution` from the sums of :func:`_counted_arrays`, counted elsewhere
+    (a batch of units at a time: :class:`simtool.analysis.tension.Tally`)."""
+    long = _estimated(*_counted_arrays(values, K, KK, KM, M, MM, units), ())
+    return pl.DataFrame({column: list(values), "n": long["k"].cast(pl.Int64),
+                         "share": long["value"], "share_low": long["low"], "share_high": long["high"]})
 
 
 def length_table(seats, what: str) -> pl.DataFrame:
@@ -1296,18 +1352,26 @@ def duplicate_gain(figures: dict[str, np.ndarray], codes: np.ndarray, names: lis
     """
     p = codes.shape[1]
     rotation = np.arange(len(codes)) % p
-    rows = []
+    intervals = []
     for figure, values in figures.items():
         for k, name in enumerate(names):
             held = codes == k
             k_, m_ = (values * held).sum(axis=1), held.sum(axis=1)
             share = figure == "win"
-            value, low, high = unit_estimate(k_, m_, share=share, units=units)
-            _, rlow, rhigh = unit_estimate(k_, m_, rotation, share=share)
-            dup, rot = (high - low) / 2, (rhigh - rlow) / 2
-            rows.append({"figure": f"{figure} per seat held", "strategy": name, "half_duplicate": dup,
-                         "half_rotate": rot, "narrower": 1 - dup / rot if rot > 0 else float("nan"),
-                         "games_ratio": (rot / dup) ** 2 if dup > 0 else float("nan")})
+            intervals.append((figure, name, unit_estimate(k_, m_, share=share, units=units),
+                              unit_estimate(k_, m_, rotation, share=share)))
+    return gain_table(intervals)
+
+
+def gain_table(intervals: list[tuple[str, str, tuple, tuple]]) -> pl.DataFrame:
+    """:func:`duplicate_gain`'s table from ``(figure, strategy, duplicate interval, rotated
+    interval)`` (each ``(value, low, high)``)."""
+    rows = []
+    for figure, name, (_, low, high), (_, rlow, rhigh) in intervals:
+        dup, rot = (high - low) / 2, (rhigh - rlow) / 2
+        rows.append({"figure": f"{figure} per seat held", "strategy": name, "half_duplicate": dup,
+                     "half_rotate": rot, "narrower": 1 - dup / rot if rot > 0 else float("nan"),
+                     "games_ratio": (rot / dup) ** 2 if dup > 0 else float("nan")})
     return pl.DataFrame(rows)
 
 
@@ -1403,13 +1467,31 @@ def luck_shares(y: np.ndarray, resamples: int = 1000, blocks: int = 2000,
     """
     y = np.asarray(y, float)
     n, r, p = y.shape
+    return luck_split(luck_sums(y, n, blocks=blocks), r, p, resamples, seed)
+
+
+def luck_sums(y: np.ndarray, n: int, first: int = 0, sums: np.ndarray | None = None,
+              blocks: int = 2000) -> np.ndarray:
+    """The sums per group of deals that :func:`luck_shares` splits, of ``y`` (``(deals, p, p)``),
+    deals ``first`` on of ``n``, added to ``sums`` (a new array where ``None``): batches of deals
+    given in order add up to the sums of all of them at once, bit for bit (``np.add.at`` adds
+    each deal in turn)."""
+    y = np.asarray(y, float)
+    b, r, p = y.shape
     g = min(n, blocks)
-    group = np.arange(n) * g // n
-    mean = y.mean(axis=1)  # (n, p) per deal and seat, over copies
-    per_deal = np.concatenate([np.ones((n, 1)), y.reshape(n, r * p), mean ** 2, (y ** 2).sum(axis=1),
+    if sums is None:
+        sums = np.zeros((g, 1 + r * p + 2 * p + 1))
+    group = np.arange(first, first + b) * g // n
+    mean = y.mean(axis=1)  # (b, p) per deal and seat, over copies
+    per_deal = np.concatenate([np.ones((b, 1)), y.reshape(b, r * p), mean ** 2, (y ** 2).sum(axis=1),
                                mean.mean(axis=1, keepdims=True) ** 2], axis=1)
-    sums = np.zeros((g, per_deal.shape[1]))
     np.add.at(sums, group, per_deal)
+    return sums
+
+
+def luck_split(sums: np.ndarray, r: int, p: int, resamples: int = 1000, seed: int = 0) -> pl.DataFrame:
+    """:func:`luck_shares` from its :func:`luck_sums` (``r`` copies of each deal, ``p`` seats)."""
+    g = len(sums)
 
     def parts(total: np.ndarray) -> np.ndarray:
         """``(k, 3)`` shares from ``(k, columns)`` sums over deals."""

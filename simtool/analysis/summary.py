@@ -201,6 +201,35 @@ def streamed_seat_shares(meta: dict, outcome: pl.LazyFrame,
     return pl.DataFrame(table), alike, int(count.sum())
 
 
+def streamed_duplicate_shares(meta: dict, outcome: pl.LazyFrame) -> tuple[pl.DataFrame, np.ndarray, int] | None:
+    """:func:`streamed_seat_shares` of a ``--duplicate`` run, each deal's copies one unit, read a
+    batch of whole deals at a time (:func:`simtool.stats._unit_batches`), the figures of
+    :func:`seat_shares` bit for bit (:class:`simtool.stats.UnitFold`); ``None`` where the rows lie
+    in no order of deals. Reading the whole outcome held every row and a panel of every copy."""
+    p, key = meta["players"], stats.unit_key(outcome)
+    score_of = "total" if key == "match" else "score"
+    folds = [[stats.UnitFold() for _ in range(p)] for _ in range(2)]  # win and score; seat
+    alike, count = np.ones((p, p), bool), 0
+    for batch in stats._unit_batches(outcome, (), [pl.col("win"), pl.col(score_of)]):
+        if batch is None:
+            return None
+        win, score = (stats.panel(batch, name, p) for name in ("win", score_of))
+        at = np.unique(stats.panel(batch, key, p)[:, 0], return_inverse=True)[1]
+        count += int(at.max()) + 1
+        for a, b in zip(*np.triu_indices(p, 1), strict=True):
+            alike[a, b] &= np.array_equal(score[:, a], score[:, b])
+        for f, values in enumerate((win, score)):
+            for s in range(p):
+                folds[f][s].add(values[:, s], at=at)
+    table = []
+    for s in range(p):
+        w, wl, wh = folds[0][s].estimate(share=True)
+        m, ml, mh = folds[1][s].estimate()
+        table.append({"seat": s, "win": w, "win_low": wl, "win_high": wh, "fair": 1 / p,
+                      "score": m, "score_low": ml, "score_high": mh})
+    return pl.DataFrame(table), alike, count
+
+
 def seats_confounded(meta: dict) -> bool:
     """Seats hold different strategies, always the same ones: a seat's share is its strategy's
     as much as its seat's."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import polars as pl
 
 from simtool import stats
@@ -102,34 +103,76 @@ rounds" with the cap at 200."""
 
 
 def summary(rows: pl.DataFrame) -> pl.DataFrame:
-    """The tension figures over matches, each with its 95% interval (cut at :data:`FLOORS`): one row."""
-    units = rows["match"].to_numpy() if "rotation" in rows.columns else None
-    sole = rows.filter(pl.col("decided_after").is_not_null())
-    sole_units = sole["match"].to_numpy() if units is not None else None
-    out = {"matches": rows.height}
+    """The tension figures over matches, each with its 95% interval (cut at :data:`FLOORS` and
+    :data:`CEILINGS`): one row."""
+    tally = Tally("rotation" in rows.columns)
+    tally.add(rows)
+    return tally.summary()
 
-    def put(name: str, values, pick_units, share: bool = False, m=None) -> None:
-        value, low, high = stats.unit_estimate(values, m, share=share, units=pick_units)
-        if name in FLOORS and math.isfinite(low):
-            low = max(low, FLOORS[name])
-        if name in CEILINGS and math.isfinite(high):
-            high = min(high, CEILINGS[name])
-        out.update({name: value, f"{name}_low": low, f"{name}_high": high})
 
-    put("mean_rounds", rows["rounds"].to_numpy(), units)
-    put("mean_lead_changes", rows["lead_changes"].to_numpy(), units)
-    put("mean_decided_after", sole["decided_after"].to_numpy(), sole_units)
-    # when it was decided, as a share of its match, averaged over matches: each match weighs
-    # alike (summing rounds first let a long match, such as one stopped at the round cap, count
-    # as many short ones: Nine Lives printed 75.6% for a mean share of 67.8%)
-    put("decided_share_of_match", (sole["decided_after"] / sole["rounds"]).to_numpy(), sole_units, True)
-    for name, column in (("winner_behind_after_round_1", "behind_first"),
-                         ("winner_behind_at_half_time", "behind_half")):
-        some = sole.filter(pl.col(column).is_not_null())  # matches of more than one round
-        put(name, some[column].cast(pl.Float64).to_numpy(), some["match"].to_numpy() if units is not None else None,
-            True)
-    put("mean_margin", rows["margin"].to_numpy(), units)
-    return pl.DataFrame([out])
+class Tally:
+    """:func:`summary` and :func:`lengths` of :func:`matchwise`'s rows given a batch of whole
+    matches at a time, in match order: the same tables bit for bit (:class:`stats.UnitFold`; the
+    lengths' counts are whole numbers) without a row per match held (a printed run of 1e7 matches:
+    hundreds of MiB). ``duplicate``: rows per copy of a match, whose intervals are on the match."""
+
+    FIGURES = ("mean_rounds", "mean_lead_changes", "mean_decided_after", "decided_share_of_match",
+               "winner_behind_after_round_1", "winner_behind_at_half_time", "mean_margin")
+    SHARES = ("decided_share_of_match", "winner_behind_after_round_1", "winner_behind_at_half_time")
+
+    def __init__(self, duplicate: bool):
+        self.duplicate, self.matches = duplicate, 0
+        self.folds = {name: stats.UnitFold(counted=not duplicate) for name in self.FIGURES}
+        # per match length: its rows, their squares per match and times the match's rows; the rows,
+        # their squares per match and the matches (stats.counted_distribution)
+        self.lengths, self.rows = {}, [0, 0, 0]
+
+    def add(self, rows: pl.DataFrame) -> None:
+        self.matches += rows.height
+        sole = rows.filter(pl.col("decided_after").is_not_null())
+        put = {"mean_rounds": rows["rounds"], "mean_lead_changes": rows["lead_changes"],
+               "mean_decided_after": sole["decided_after"],
+               # when it was decided, as a share of its match, averaged over matches: each match weighs
+               # alike (summing rounds first let a long match, such as one stopped at the round cap, count
+               # as many short ones: Nine Lives printed 75.6% for a mean share of 67.8%)
+               "decided_share_of_match": sole["decided_after"] / sole["rounds"], "mean_margin": rows["margin"]}
+        picked = {name: rows if name in ("mean_rounds", "mean_lead_changes", "mean_margin") else sole for name in put}
+        for name, column in (("winner_behind_after_round_1", "behind_first"),
+                             ("winner_behind_at_half_time", "behind_half")):
+            picked[name] = sole.filter(pl.col(column).is_not_null())  # matches of more than one round
+            put[name] = picked[name][column].cast(pl.Float64)
+        for name in self.FIGURES:
+            units = picked[name]["match"].to_numpy() if self.duplicate else None
+            self.folds[name].add(put[name].to_numpy(), units=units)
+        _, at = np.unique(rows["match"].to_numpy(), return_inverse=True)
+        m, x = np.bincount(at), rows["rounds"].to_numpy()
+        for v in np.unique(x).tolist():
+            k = np.bincount(at[x == v], minlength=len(m))
+            sums = self.lengths.setdefault(v, [0, 0, 0])
+            for i, part in enumerate((k.sum(), (k * k).sum(), (k * m).sum())):
+                sums[i] += int(part)
+        for i, part in enumerate((m.sum(), (m * m).sum(), len(m))):
+            self.rows[i] += int(part)
+
+    def summary(self) -> pl.DataFrame:
+        out = {"matches": self.matches}
+        for name in self.FIGURES:
+            value, low, high = self.folds[name].estimate(share=name in self.SHARES)
+            if name in FLOORS and math.isfinite(low):
+                low = max(low, FLOORS[name])
+            if name in CEILINGS and math.isfinite(high):
+                high = min(high, CEILINGS[name])
+            out.update({name: value, f"{name}_low": low, f"{name}_high": high})
+        return pl.DataFrame([out])
+
+    def length_table(self) -> pl.DataFrame:
+        """:func:`lengths`."""
+        values = sorted(self.lengths)
+        if not values:
+            return lengths(pl.DataFrame({"match": [], "rounds": []}, schema={"match": pl.Int64, "rounds": pl.Int16}))
+        K, KK, KM = (np.array([self.lengths[v][i] for v in values]) for i in range(3))
+        M, MM, units = self.rows
+        return stats.counted_distribution("rounds", values, K, KK, KM, float(M), float(MM), units)
 
 
 def lengths(rows: pl.DataFrame) -> pl.DataFrame:
@@ -235,3 +278,38 @@ def matchwise(seats: pl.DataFrame, matches: pl.DataFrame, lower_wins: bool, floo
         parts.append(per_match(*as_sides(seats.filter(inside), matches.filter(inside), sides), lower_wins, floor))
     return pl.concat(parts)
 
+
+
+def streamed(seats: pl.LazyFrame, matches: pl.LazyFrame, lower_wins: bool, floor: int | None = None,
+             sides: list[tuple[int, ...]] = ()) -> Tally | None:
+    """:func:`matchwise` of a run's frames read a batch of whole matches at a time
+    (:func:`stats._unit_batches` of each, a chunk's matches at least), tallied: a printed match
+    run collected every row first (438 MiB at 1e6 Kansas City matches). ``None`` where either
+    frame's rows lie in no order of matches (they are then read whole)."""
+    inputs = [stats._unit_batches(seats, (), [pl.col("score")]),
+              stats._unit_batches(matches, (), [pl.col(c) for c in ("win", "rounds", "total")])]
+    held: list[list[pl.DataFrame]] = [[], []]
+    # top: the largest match read from each frame, every row after lies past it (None: all read)
+    top: list[float | None] = [-math.inf, -math.inf]
+    tally = Tally("rotation" in matches.collect_schema().names())
+    while any(t is not None for t in top):
+        i = 0 if top[1] is None or top[0] is not None and top[0] <= top[1] else 1
+        batch = next(inputs[i], False)
+        if batch is None:
+            return None
+        if batch is False:
+            top[i] = None
+        else:
+            held[i].append(batch)
+            top[i] = batch["match"].max()
+        # matches up to the lower top are whole in both frames
+        whole = min(math.inf if t is None else t for t in top)
+        frames = [pl.concat(h) if h else None for h in held]
+        if any(f is None for f in frames):
+            continue
+        inside = pl.col("match") <= whole
+        done = [f.filter(inside) for f in frames]
+        if done[1].height:
+            tally.add(matchwise(*done, lower_wins, floor, sides))
+        held = [[f.filter(~inside)] for f in frames]
+    return tally

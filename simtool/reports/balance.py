@@ -19,6 +19,7 @@ import functools
 import hashlib
 import html
 import io
+import itertools
 import math
 import os
 import re
@@ -216,23 +217,115 @@ def run_metrics(meta: dict, game, seats: pl.DataFrame, matches: pl.DataFrame | N
     if x.units is not None:
         out.append((LUCK_TABLE, luck_table(x.win, x.score, p, matches is not None)))
     if matches is not None:
-        _, table, lengths = tension.analyse(seats, matches, game.lower_wins, game.total_floor, sides)
-        out.append((tension.TABLE, table))
-        if lengths.height <= 15:  # longer tails are for the chart
-            out.append(("Match length: share of matches by rounds played", lengths))
+        out += tension_tables(*tension.analyse(seats, matches, game.lower_wins, game.total_floor, sides)[1:])
     return out, sides
 
 
-def printed_metrics(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None) -> tuple[
-        list[tuple[str, pl.DataFrame]], list[str]]:
+def printed_metrics(meta: dict, seats: pl.DataFrame | pl.LazyFrame, matches: pl.DataFrame | pl.LazyFrame | None
+                    ) -> tuple[list[tuple[str, pl.DataFrame]], list[str]]:
     """The duplicate, luck and tension tables of a run and their sentences, as :func:`analysis`
     makes them, without the rest of the report: the per-match rates of its headline figures alone
-    grouped every seat row of a printed run of 1e6 Kansas City matches at once (+430 MiB)."""
+    grouped every seat row of a printed run of 1e6 Kansas City matches at once (+430 MiB). Read a
+    batch of whole units at a time (:func:`streamed_metrics`) where the rows lie in their units'
+    order, else whole."""
     game = games.get(meta["game"])
-    metrics, sides = run_metrics(meta, game, seats, matches,
-                                 panels(meta, matches if matches is not None else seats, matches is not None))
+    got = streamed_metrics(meta, game, seats.lazy(), None if matches is None else matches.lazy())
+    if got is None:
+        seats, matches = seats.lazy().collect(), None if matches is None else matches.lazy().collect()
+        got = run_metrics(meta, game, seats, matches,
+                          panels(meta, matches if matches is not None else seats, matches is not None))
+    metrics, sides = got
     unit = "matches" if matches is not None else "deals"
     return metrics, metric_sentences(metrics, unit, meta.get("n"), game.lower_wins, sides)
+
+
+def streamed_metrics(meta: dict, game, seats: pl.LazyFrame, matches: pl.LazyFrame | None
+                     ) -> tuple[list[tuple[str, pl.DataFrame]], list[tuple[int, ...]]] | None:
+    """:func:`run_metrics` of a run's frames, the same tables bit for bit, read a batch of whole
+    units at a time (:func:`stats._unit_batches`) instead of every row and a numpy panel of every
+    unit: each interval's sums folded on (:class:`stats.UnitFold`), the luck split's per group of
+    deals (:func:`stats.luck_sums`), the tension table from a row per match. A printed run of 1e6
+    Black & White duplicate deals held 733 MiB, of 1e6 Kansas City matches 602 (docs/speed.md).
+    ``None`` where the rows lie in no order of units."""
+    p, by_match = meta["players"], matches is not None
+    outcome = matches if by_match else seats
+    key, score_of = stats.unit_key(outcome), "total" if by_match else "score"
+    duplicate = bool(meta.get("duplicate"))
+    names: list[str] = []
+    alike, units = np.ones((p, p), bool), 0
+    # per figure and strategy: the interval on the deals (duplicate) and on games stratified by copy (rotate)
+    gains: dict[tuple[str, int], tuple[stats.UnitFold, stats.UnitFold]] = {}
+    n = outcome.select(pl.len()).collect().item() // (p * p) if duplicate else 0
+    luck = {name: stats.luck_sums(np.zeros((0, p, p)), n) for name in (score_of, "win")}
+    deals = 0
+    mixed = len(set(meta["lineup"])) > 1  # one strategy has no duplicate table: nothing to fold for it
+
+    def luck_batch(win: np.ndarray, score: np.ndarray) -> None:
+        nonlocal deals
+        for name, values in ((score_of, score), ("win", win)):
+            luck[name] = stats.luck_sums(values.reshape(-1, p, p), n, deals, luck[name])
+        deals += len(win) // p
+
+    read = (score_of, "win", "strategy") if duplicate else (score_of,)  # partners alone read the scores
+    for batch in stats._unit_batches(outcome, (), [pl.col(c) for c in read]):
+        if batch is None:
+            return None
+        score = stats.panel(batch, score_of, p)
+        for a, b in zip(*np.triu_indices(p, 1), strict=True):
+            alike[a, b] &= np.array_equal(score[:, a], score[:, b])
+        if not duplicate:
+            units += len(score)
+            continue
+        win = stats.panel(batch, "win", p)
+        at = np.unique(stats.panel(batch, key, p)[:, 0], return_inverse=True)[1]
+        units += int(at.max()) + 1
+        strategy = batch["strategy"].cast(pl.String)
+        names += [name for name in strategy.unique(maintain_order=True).to_list() if name not in names]
+        if not mixed:
+            luck_batch(win, score)
+            continue
+        codes = stats.panel(batch.with_columns(strategy.replace_strict(names, list(range(len(names))),
+                                                                       return_dtype=pl.Int8)), "strategy", p)
+        for figure, k in itertools.product(("win", "score"), range(len(names))):
+            if (figure, k) not in gains:
+                gains[figure, k] = stats.UnitFold(), stats.UnitFold(p)
+                if k:  # a strategy first seen now held no seat of the units read before: k and m 0
+                    for fold, like in zip(gains[figure, k], gains[figure, 0], strict=True):
+                        fold.count[:] = like.count
+        for figure, values in (("win", win), ("score", score)):
+            for k in range(len(names)):
+                held = codes == k
+                k_, m_ = (values * held).sum(axis=1), held.sum(axis=1)
+                gains[figure, k][0].add(k_, m_, at=at)
+                gains[figure, k][1].add(k_, m_, np.arange(len(k_)) % p)
+        luck_batch(win, score)
+    sides = verdicts.sides_of(alike, units)
+    out = []
+    if len(names) > 1 and not mixed:  # strategies the line-up did not name: read whole
+        return None
+    if duplicate and len(names) > 1:
+        gain = stats.gain_table([(figure, name, *(fold.estimate(share=figure == "win") for fold in gains[figure, k]))
+                                 for figure in ("win", "score") for k, name in enumerate(names)])
+        if units < GAIN_UNITS:  # how much narrower: the noise of two half-widths
+            gain = gain.with_columns(pl.lit(float("nan")).alias(c) for c in ("narrower", "games_ratio"))
+        out.append((DUPLICATE_TABLE, gain))
+    if duplicate:
+        out.append((LUCK_TABLE, luck_joined(*(stats.luck_split(luck[name], p, p) for name in (score_of, "win")),
+                                            by_match)))
+    if by_match:
+        tally = tension.streamed(seats, matches, game.lower_wins, game.total_floor, sides)
+        if tally is None:
+            return None
+        out += tension_tables(tally.summary(), tally.length_table())
+    return out, sides
+
+
+def tension_tables(table: pl.DataFrame, lengths: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
+    """The tension table and, where short, the match lengths (:func:`tension.analyse`)."""
+    out = [(tension.TABLE, table)]
+    if lengths.height <= 15:  # longer tails are for the chart
+        out.append(("Match length: share of matches by rounds played", lengths))
+    return out
 
 
 def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
@@ -280,11 +373,15 @@ LUCK_TABLE = "Luck against skill: shares of the variance of a seat's result"
 
 def luck_table(win: np.ndarray, score: np.ndarray, p: int, by_match: bool) -> pl.DataFrame:
     """:func:`stats.luck_shares` of the score (match total) and the win share, side by side."""
+    return luck_joined(*(stats.luck_shares(values.reshape(-1, p, p)) for values in (score, win)), by_match)
+
+
+def luck_joined(score: pl.DataFrame, win: pl.DataFrame, by_match: bool) -> pl.DataFrame:
+    """:func:`luck_table` of the two :func:`stats.luck_shares` tables."""
     out = None
-    for name, values in (("total" if by_match else "score", score), ("win", win)):
+    for name, part in (("total" if by_match else "score", score), ("win", win)):
         name += "_share"
-        part = stats.luck_shares(values.reshape(-1, p, p)).rename(
-            {"share": name, "share_low": f"{name}_low", "share_high": f"{name}_high"})
+        part = part.rename({"share": name, "share_low": f"{name}_low", "share_high": f"{name}_high"})
         out = part if out is None else out.join(part, on="part", maintain_order="left")
     return out
 
