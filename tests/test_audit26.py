@@ -49,3 +49,14 @@ def test_cardstock_drama_and_security_follow_the_winners_path_per_game():
     assert M.drama(run).value == pytest.approx(((math.sqrt(0.1) + math.sqrt(0.4)) / 2 + 0) / 2)
     assert M.security(run).value == pytest.approx((0.5 + 1.0) / 2)
     assert M.drama(run).low <= M.drama(run).value <= M.drama(run).high
+
+
+def test_spread_counts_a_searchs_forced_play_as_0():
+    # CardStock's PIPMC player is asked at every decision, one legal move too, and records its
+    # best minus its worst move's estimate (0 there) for Spread; simtool's search does not search
+    # a forced play. Seat 0 (pimc) reports 0.3 and 0.5 and is forced once; seat 1 (random) is
+    # forced too but is no search: (0.3 + 0.5 + 0) / 3, where 0.4 was printed before.
+    history = {0: [(0, [0.5, 0.5], 3, 0.3), (1, [0.5, 0.5], 1, None), (0, [0.6, 0.4], 1, None)],
+               1: [(0, [0.5, 0.5], 2, 0.5), (1, [1.0, 0.0], 2, None)]}
+    run = _run([[1.0, 0.0], [1.0, 0.0]], history, ("pimc", "random"))
+    assert M.spread(run).value == pytest.approx((0.3 + 0.5 + 0) / 3)

@@ -58,7 +58,8 @@ def test_cardstock_drama_and_security_over_the_sole_winners_path():
 
 
 def test_spread_is_the_mean_of_the_searchs_reported_spreads():
-    assert M.spread(_run()).value == pytest.approx((0.2 + 0.4) / 2)
+    # and of its forced play (deal 0, decision 3: one option, spread 0), as CardStock records it
+    assert M.spread(_run()).value == pytest.approx((0.2 + 0.4 + 0) / 3)
 
 
 def test_convergence_is_one_minus_half_the_slope_plus_a_half():

@@ -59,8 +59,8 @@ DEFINITIONS = {d.name: d for d in (
     Definition("convergence", "per game, slope b of a least-squares line through the acting seat's "
                "number of legal options against the decision number; mean over games of 1 - (b/2 + 0.5)",
                "above 0.5: choices narrow as the game goes on", CARDSTOCK, "leads"),
-    Definition("spread", "at each decision of a search seat with two or more options, its best "
-               "option's estimated standing minus its worst; mean over those decisions",
+    Definition("spread", "at each decision of a search seat, its best option's estimated standing "
+               "minus its worst (0 with one legal option); mean over those decisions",
                "how much a decision matters: 0 every option is as good", CARDSTOCK, "leads"),
     Definition("drama", "d = (1 + (n-2)/(n-1))/2; per game, over the decisions at which the sole "
                "winner's estimate is below d, sum(sqrt(d - estimate)) / their count (0 if none); mean over games",
@@ -440,6 +440,7 @@ class Histories:
     acting: np.ndarray  # (T,) acting seat, -1 every seat at once
     choices: np.ndarray  # (T,) mean legal options of the acting seat(s)
     spread: np.ndarray  # (T, p) a search's spread of option estimates (NaN elsewhere)
+    forced: np.ndarray  # (T, p) the seat chose, with one legal option
     moves: np.ndarray  # (G,) decisions per game
     games: np.ndarray  # (G,) index into the run's games (rows of Run.wins)
 
@@ -478,7 +479,7 @@ def _histories(run: Run) -> Histories:
     arrays = [game, t, leads["estimate"].cast(pl.Float64).to_numpy().reshape(-1, p),
               leads["acting"].to_numpy()[::p].astype(np.int64), acting_choices,
               leads["spread"].cast(pl.Float64).fill_null(np.nan).to_numpy().reshape(-1, p),
-              moves, game_of[starts]]
+              choices == 1, moves, game_of[starts]]
     for a in arrays:  # shared by the metrics: none may change another's
         a.setflags(write=False)
     return Histories(*arrays)
@@ -605,13 +606,16 @@ def security(source) -> Figure:
 def spread(source) -> Figure:
     run = read(source)
     h = histories(run)
-    values = h.spread[np.isfinite(h.spread)]
-    if not values.size:
+    got = np.isfinite(h.spread)
+    if not got.any():
         raise Misfit(f"spread needs a search seat's own estimates of its options; {run.name} "
                      f"plays {_lineup(run)}: put pimc in a seat")
-    got = np.isfinite(h.spread)
+    # CardStock's AI records every decision it makes, a forced one too (its one move is its best
+    # and its worst: spread 0, in the mean); simtool's search reports none where it has no choice
+    strategy = run.strategy[h.games][h.game]
+    forced = h.forced & np.isin(strategy, np.unique(strategy[got]))
     per_game_sum = _group_sum(np.where(got, h.spread, 0).sum(axis=1), h)
-    per_game_count = _group_sum(got.sum(axis=1).astype(float), h)
+    per_game_count = _group_sum((got | forced).sum(axis=1).astype(float), h)
     return _ratio(run, h, per_game_sum, per_game_count, "a search's option estimates at its decisions")
 
 
