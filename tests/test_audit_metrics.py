@@ -42,11 +42,12 @@ def hand_made(lineup=("pimc", "random")) -> M.Run:
 
 
 def test_cardstock_drama_and_security_by_hand():
-    # d = (1 + 0/1) / 2 = 0.5. Sole winners: deal 0 seat 1 (its decisions 1: 0.3, below; 3: 0.8),
-    # deal 2 seat 0 (decisions 0: 0.4, below; 2: 1.0); the tie (deal 1) counts for neither.
+    # d = (1 + 0/1) / 2 = 0.5. Sole winners, their path through every decision: deal 0 seat 1
+    # (0.4, 0.3 below; 0.5, 0.8), deal 2 seat 0 (0.4 below; 0.6, 1.0); the tie (deal 1) counts
+    # for neither. Per game, then the mean over games.
     assert M.threshold(2) == 0.5
-    assert M.drama(hand_made()).value == pytest.approx((math.sqrt(0.2) + math.sqrt(0.1)) / 2)
-    assert M.security(hand_made()).value == pytest.approx(1 - 2 / 4)
+    assert M.drama(hand_made()).value == pytest.approx(((math.sqrt(0.1) + math.sqrt(0.2)) / 2 + math.sqrt(0.1)) / 2)
+    assert M.security(hand_made()).value == pytest.approx(((1 - 2 / 4) + (1 - 1 / 3)) / 2)
 
 
 def test_ludii_estimate_metrics_by_hand():

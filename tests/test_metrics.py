@@ -49,16 +49,17 @@ def _run(lineup=("pimc", "random", "random"), wins=WINS, history=HISTORY) -> M.R
     return M.from_tables("hand-built", meta, seats, None, leads)
 
 
-def test_cardstock_drama_and_security_over_the_sole_winners_decisions():
-    # n = 3: d = (1 + 1/2) / 2 = 0.75. Only deal 0 has a sole winner (seat 0); it acted at
-    # decisions 0 (estimate 0.5, below d: sqrt(0.25) = 0.5) and 3 (1.0, not below)
+def test_cardstock_drama_and_security_over_the_sole_winners_path():
+    # n = 3: d = (1 + 1/2) / 2 = 0.75. Only deal 0 has a sole winner (seat 0); its path through
+    # the history: 0.5, 0.25, 0.5 (below d) and 1.0
     assert M.threshold(3) == 0.75 and M.threshold(2) == 0.5
-    assert M.drama(_run()).value == pytest.approx(0.5)
-    assert M.security(_run()).value == pytest.approx(1 - 1 / 2)
+    assert M.drama(_run()).value == pytest.approx((0.5 + math.sqrt(0.5) + 0.5) / 3)
+    assert M.security(_run()).value == pytest.approx(1 - 3 / 4)
 
 
 def test_spread_is_the_mean_of_the_searchs_reported_spreads():
-    assert M.spread(_run()).value == pytest.approx((0.2 + 0.4) / 2)
+    # and of its forced play (deal 0, decision 3: one option, spread 0), as CardStock records it
+    assert M.spread(_run()).value == pytest.approx((0.2 + 0.4 + 0) / 3)
 
 
 def test_convergence_is_one_minus_half_the_slope_plus_a_half():

@@ -55,10 +55,10 @@ def test_the_other_figures_by_hand():
     # deal 2 0.5 (passed at decision 1 of 2)
     assert M.decisiveness_threshold(run).value == pytest.approx((1.0 + 0.0 + 0.5) / 3)
     assert M.decisiveness_moves(run).value == pytest.approx((1 + 0 + 1 / 2) / 3)
-    # sole winners' decisions: deal 0 seat 0 at 0 (0.5 < 0.75) and 2 (1.0); deal 2 seat 2 at 1 (1.0):
-    # one of three below d; the shared deal 1 counts for neither
+    # sole winners' paths: deal 0 seat 0 0.5 (< 0.75), 1.0, 1.0; deal 2 seat 2 0.5 (< 0.75), 1.0;
+    # the shared deal 1 counts for neither. Per game, then the mean over games.
     assert M.drama(run).value == pytest.approx(math.sqrt(0.25))
-    assert M.security(run).value == pytest.approx(1 - 1 / 3)
+    assert M.security(run).value == pytest.approx(((1 - 1 / 3) + (1 - 1 / 2)) / 2)
     # options against the decision number: deal 0 3, 3, 2 (slope -1/2), deal 1 4, 3 (-1), deal 2 2, 1 (-1)
     assert M.convergence(run).value == pytest.approx((0.75 + 1.0 + 1.0) / 3)
     per_deal = [sum(np.var([e[s] for _, e, _ in d]) for s in range(3)) for d in HISTORY.values()]

@@ -59,14 +59,14 @@ DEFINITIONS = {d.name: d for d in (
     Definition("convergence", "per game, slope b of a least-squares line through the acting seat's "
                "number of legal options against the decision number; mean over games of 1 - (b/2 + 0.5)",
                "above 0.5: choices narrow as the game goes on", CARDSTOCK, "leads"),
-    Definition("spread", "at each decision of a search seat with two or more options, its best "
-               "option's estimated standing minus its worst; mean over those decisions",
+    Definition("spread", "at each decision of a search seat, its best option's estimated standing "
+               "minus its worst (0 with one legal option); mean over those decisions",
                "how much a decision matters: 0 every option is as good", CARDSTOCK, "leads"),
-    Definition("drama", "d = (1 + (n-2)/(n-1))/2; over the sole winner's decisions with estimate "
-               "below d, sum(sqrt(d - estimate)) / their count, pooled over games",
+    Definition("drama", "d = (1 + (n-2)/(n-1))/2; per game, over the decisions at which the sole "
+               "winner's estimate is below d, sum(sqrt(d - estimate)) / their count (0 if none); mean over games",
                "how far behind the eventual winner looked when it looked behind", CARDSTOCK, "leads"),
-    Definition("security", "1 - (sole winner's decisions with estimate below d) / (its decisions), "
-               "pooled over games", "share of the game the eventual winner looked safely ahead",
+    Definition("security", "per game, 1 - (decisions at which the sole winner's estimate is below d) / "
+               "(the game's decisions); mean over games", "share of the game the eventual winner looked safely ahead",
                CARDSTOCK, "leads"),
     Definition("balance", "1 - max over pairs of seats |w_a - w_b|, w a seat's win share (ties split)",
                "1: every seat wins as often", LUDII, "outcome"),
@@ -440,6 +440,7 @@ class Histories:
     acting: np.ndarray  # (T,) acting seat, -1 every seat at once
     choices: np.ndarray  # (T,) mean legal options of the acting seat(s)
     spread: np.ndarray  # (T, p) a search's spread of option estimates (NaN elsewhere)
+    forced: np.ndarray  # (T, p) the seat chose, with one legal option
     moves: np.ndarray  # (G,) decisions per game
     games: np.ndarray  # (G,) index into the run's games (rows of Run.wins)
 
@@ -478,7 +479,7 @@ def _histories(run: Run) -> Histories:
     arrays = [game, t, leads["estimate"].cast(pl.Float64).to_numpy().reshape(-1, p),
               leads["acting"].to_numpy()[::p].astype(np.int64), acting_choices,
               leads["spread"].cast(pl.Float64).fill_null(np.nan).to_numpy().reshape(-1, p),
-              moves, game_of[starts]]
+              choices == 1, moves, game_of[starts]]
     for a in arrays:  # shared by the metrics: none may change another's
         a.setflags(write=False)
     return Histories(*arrays)
@@ -566,46 +567,55 @@ def _below_d(est: np.ndarray, d: float) -> np.ndarray:
     return est < d - AT_D
 
 
-def _winner_rows(run: Run, h: Histories) -> tuple[np.ndarray, np.ndarray]:
-    """The decisions of each game's sole winner (it acted, alone or with every seat at once),
-    and its estimate there."""
+def _winner_path(run: Run, h: Histories) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CardStock's "winning player's path through the lead history": per game, whether it has a
+    sole winner; per decision, that winner's estimate (at every decision of the game, whoever
+    acted: the blog's lead history holds every player's estimate at each decision, and its
+    security divides by "the total number of moves in the game") and whether it is below d."""
     sole, _ = _winners(run, h)
     w = sole[h.game]
-    mine = (w >= 0) & ((h.acting == w) | (h.acting == -1))
     est = h.est[np.arange(len(w)), np.maximum(w, 0)]
-    return mine, est
+    return sole >= 0, est, (w >= 0) & _below_d(est, threshold(run.p))
 
 
 def drama(source) -> Figure:
     run = read(source)
     h = histories(run)
-    mine, est = _winner_rows(run, h)
+    has_winner, est, below = _winner_path(run, h)
     d = threshold(run.p)
-    below = mine & _below_d(est, d)
-    depth = np.where(below, np.sqrt(np.maximum(d - est, 0)), 0.0)
-    return _ratio(run, h, _group_sum(depth, h), _group_sum(below.astype(float), h),
-                  f"the sole winner's estimates below d = {d:.3f} at its decisions", bound=math.sqrt(d))
+    depth = _group_sum(np.where(below, np.sqrt(np.maximum(d - est, 0)), 0.0), h)
+    count = _group_sum(below.astype(float), h)
+    # a game whose winner never dips below d has drama 0 (CardStock's analysis and Drama.cs's
+    # comment), and counts as such in the mean over games
+    per_game = np.where(count > 0, depth / np.maximum(count, 1), 0.0)
+    return _mean_over_games(run, h, np.where(has_winner, per_game, np.nan),
+                            f"per game, the sole winner's estimates below d = {d:.3f} at every decision",
+                            bound=math.sqrt(d))
 
 
 def security(source) -> Figure:
     run = read(source)
     h = histories(run)
-    mine, est = _winner_rows(run, h)
-    below = mine & _below_d(est, threshold(run.p))
-    return _ratio(run, h, _group_sum(below.astype(float), h), _group_sum(mine.astype(float), h),
-                  f"the sole winner's decisions at or above d = {threshold(run.p):.3f}", flip=True)
+    has_winner, _, below = _winner_path(run, h)
+    per_game = 1 - _group_sum(below.astype(float), h) / h.moves
+    return _mean_over_games(run, h, np.where(has_winner, per_game, np.nan),
+                            f"per game, the decisions at which the sole winner stood at or above "
+                            f"d = {threshold(run.p):.3f}")
 
 
 def spread(source) -> Figure:
     run = read(source)
     h = histories(run)
-    values = h.spread[np.isfinite(h.spread)]
-    if not values.size:
+    got = np.isfinite(h.spread)
+    if not got.any():
         raise Misfit(f"spread needs a search seat's own estimates of its options; {run.name} "
                      f"plays {_lineup(run)}: put pimc in a seat")
-    got = np.isfinite(h.spread)
+    # CardStock's AI records every decision it makes, a forced one too (its one move is its best
+    # and its worst: spread 0, in the mean); simtool's search reports none where it has no choice
+    strategy = run.strategy[h.games][h.game]
+    forced = h.forced & np.isin(strategy, np.unique(strategy[got]))
     per_game_sum = _group_sum(np.where(got, h.spread, 0).sum(axis=1), h)
-    per_game_count = _group_sum(got.sum(axis=1).astype(float), h)
+    per_game_count = _group_sum((got | forced).sum(axis=1).astype(float), h)
     return _ratio(run, h, per_game_sum, per_game_count, "a search's option estimates at its decisions")
 
 
