@@ -184,6 +184,10 @@ class Strategy:
     label: str | None = None
     """The name without parameters where the name cannot say it: a plugin file's ``FILE.py:NAME``
     (a file ``a@k=v.py`` read back as strategy ``a`` with ``k=v.py:NAME``)."""
+    reports: str | None = None
+    """When its choices report the seat's estimated standing from its own play-outs (pimc's
+    search; a lead history takes them as the seat's own estimates): ``"always"``, ``"restricted"``
+    (only as ``NAME~RESTRICTION``, where it runs pimc's search), or ``None``: never."""
 
     def __post_init__(self):
         # ("kansas-city") without its comma is a string: read as its letters, it played any game
@@ -300,7 +304,7 @@ def with_mistakes(view, rng, rate: float, choice: np.ndarray) -> np.ndarray:
 
 def strategy(name: str, description: str, games: tuple[str, ...] | None = None,
              params: tuple[Param, ...] = (), cost: Callable[[Params], float] | None = None,
-             check: Callable[[Params, str | None], None] | None = None):
+             check: Callable[[Params, str | None], None] | None = None, reports: str | None = None):
     """Decorator that turns ``choose(view, rng)`` into a named :class:`Strategy`; with
     ``params``, ``choose(view, rng, params)``. ``cost(params)``: the work per deal relative to
     a plain heuristic, for a search (its runs are cut into smaller chunks)."""
@@ -309,7 +313,8 @@ def strategy(name: str, description: str, games: tuple[str, ...] | None = None,
         raise SimtoolError(f"strategy '{name}' declares {problem}")
 
     def wrap(choose):
-        return Strategy(name, choose, description, games, params=tuple(params), cost=cost, check=check)
+        return Strategy(name, choose, description, games, params=tuple(params), cost=cost, check=check,
+                        reports=reports)
 
     return wrap
 

@@ -58,7 +58,7 @@ def cost(params) -> float:
 
 @strategy("ismcts", "information-set tree search: pimc's root, and the seat's own later decisions "
           "searched in a tree keyed by what it has seen (shared by every world reaching it)", GAMES,
-          params=PARAMS, cost=cost)
+          params=PARAMS, cost=cost, reports="restricted")
 def ismcts(view, rng, params):
     return search(view, rng, params)
 

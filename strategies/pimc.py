@@ -156,7 +156,7 @@ def check(params, game_id: str | None) -> None:
 
 @strategy("pimc", "determinized Monte Carlo search: re-deals the unseen cards `samples` times, "
           "plays every legal option out in the same worlds, keeps the best mean", params=PARAMS,
-          cost=cost, check=check)
+          cost=cost, check=check, reports="always")
 def pimc(view, rng, params):
     keep, deep = look(view.kind, params)
     return search(view, rng, worlds(view.kind, params), params.playout, params.value, params.own,
@@ -179,7 +179,7 @@ def look(kind: str, params) -> tuple[int, int]:
 
 @strategy("clairvoyant", "NOT A FAIR PLAYER, a reference: pimc's search on the true deal (it sees "
           "every hidden card): one world, the true one, per option, the same play-outs; what "
-          "knowing the hidden cards is worth", params=CLAIRVOYANT, cost=one_world)
+          "knowing the hidden cards is worth", params=CLAIRVOYANT, cost=one_world, reports="always")
 def clairvoyant(view, rng, params):
     # the engine gives this strategy, and only it, the true deal through view.redeal (see
     # engine.Lineup.sees, strategies.sees_all): the very search pimc runs, on the one true world

@@ -120,9 +120,11 @@ def wrap(inner, found: list[Restriction], game_id: str):
     from .base import Strategy
 
     suffix = "".join(f"~{r.name}" for r in found)
+    # ismcts runs pimc's search under restrictions, which reports the seat's standing as pimc's does
     return Strategy(inner.name + suffix, Restricted(inner, tuple(found)),
                     f"{inner.description}; restricted: " + "; ".join(r.description for r in found),
-                    (game_id,), inner.origin, cost=_Cost(inner.relative_cost()))
+                    (game_id,), inner.origin, cost=_Cost(inner.relative_cost()),
+                    reports="always" if inner.reports else None)
 
 
 @dataclass(frozen=True)

@@ -37,3 +37,20 @@ def test_a_price_moves_by_up_to_two_wins_a_deal():
     one = answers.alike_half("skill", 256, 100.0)
     assert answers.alike_half("hidden information", 256, 100.0) == pytest.approx(2 * one)
     assert answers.alike_half("restrictions: keep-queen", 100, 100.0) == pytest.approx(200 * (1 - 0.05 ** 0.01))
+
+
+def test_a_lead_historys_estimators_are_named_as_they_estimate():
+    # ismcts has pimc's samples but reports no estimate of its own: its run.json read "its own
+    # play-outs when choosing (16 worlds per option ...)" where every estimate was the observer's;
+    # a restricted pimc (which reports) read "observer", and clairvoyant (one world, the true
+    # deal, reporting) "observer" too
+    from simtool.pipeline import leads
+
+    said = leads.describe("out-trumped", ["ismcts", "ismcts~no-kitty", "pimc@samples=4~no-kitty", "clairvoyant",
+                                          "random"], 4)["estimator"]
+    assert said["ismcts"].startswith("observer: 16 re-deals") and said["random"].startswith("observer")
+    assert said["ismcts~no-kitty"].startswith("its own play-outs when choosing (16 worlds per option")
+    assert said["pimc@samples=4~no-kitty"].startswith("its own play-outs when choosing (4 worlds per option")
+    assert said["pimc@samples=4~no-kitty"].endswith("otherwise observer: 16 re-deals from the seat's view, "
+                                                     "played out by hoarder")
+    assert said["clairvoyant"].startswith("its own play-outs when choosing (the true deal alone, play-outs by")

@@ -59,22 +59,30 @@ def budget(strategy, game_id: str) -> Budget:
     return Budget(int(pimc.samples), str(pimc.playout))
 
 
+def worlds(name: str, own: Budget) -> str:
+    """The worlds a search plays each option out in, in words: a reference player's is the true
+    deal alone (``clairvoyant`` has no ``samples``; it read "16 worlds per option", pimc's)."""
+    import strategies
+
+    return "the true deal alone" if strategies.sees_all(name) else f"{own.samples} worlds per option"
+
+
 def describe(game_id: str, lineup_names: list[str], per_chunk: int) -> dict:
     """What ``run.json`` records of a lead history: the sample and each estimator's budget."""
     import strategies
 
     found = {name: strategies.resolve(name, game_id) for name in dict.fromkeys(lineup_names)}
     budgets = {name: budget(s, game_id) for name, s in found.items()}
-    searches = [n for n, s in found.items() if getattr(s, "values", None) is not None
-                and "samples" in s.values.as_dict()]
+    # a restricted search chooses by its own budget (the observer keeps pimc's default there)
+    own = {name: budget(getattr(s.choose, "inner", s), game_id) for name, s in found.items()}
     return {
         "per_chunk": per_chunk,
         "scale": "expected scaled rank (p - rank) / (p - 1): 1 first, 0 last, ties share the mean rank",
-        "estimator": {name: (f"its own play-outs when choosing ({b.samples} worlds per option, "
-                             f"play-outs by {b.playout}); otherwise observer" if name in searches
-                             else "observer") + f": {b.samples} re-deals from the seat's view, "
-                             f"played out by {b.playout}"
-                      for name, b in budgets.items()},
+        "estimator": {name: (f"its own play-outs when choosing ({worlds(name, own[name])}, play-outs by "
+                             f"{own[name].playout}); otherwise observer" if s.reports == "always"
+                             else "observer") + f": {budgets[name].samples} re-deals from the seat's view, "
+                             f"played out by {budgets[name].playout}"
+                      for name, s in found.items()},
         "samples": {name: b.samples for name, b in budgets.items()},
         "playout": {name: b.playout for name, b in budgets.items()},
     }
