@@ -6,6 +6,8 @@ import re
 import numpy as np
 import polars as pl
 
+from simtool.analysis import review as answers
+
 
 def test_a_mean_score_no_deal_moved_is_bounded_by_the_seats_scores_not_certain(tmp_path, charts_undrawn):
     # failed before: Hearts, 60 deals of seed 3, moon=add against moon=subtract: no moon was shot,
@@ -27,3 +29,19 @@ def test_a_mean_score_no_deal_moved_is_bounded_by_the_seats_scores_not_certain(t
     assert r.exit_code == 0, r.output
     row = re.search(r"mean score \(all seats\).*?</tr>", page.read_text(), re.S).group(0)
     assert "Δ from run 1: 0.0 ± 1.2" in row
+
+
+def test_a_cost_alike_in_every_deal_keeps_its_estimate_inside_its_interval():
+    # failed before: a crude rule's cost per deal (a win less another, -1 to 1) went from -0.5 to
+    # +1.0 in each of 40 deals, +150 points; Wilson's interval on the deals took each difference
+    # within ± 1 and read "100 to 100", short of its own estimate. By hand, within ± 2 (SPAN):
+    # the share (1.5 / 2 + 1) / 2 = 0.875 of 40, Wilson's 0.739 to 0.945, times 2 less 1, times 200
+    def q(cost: float) -> dict:
+        return {"seats": {"figure": None}, "skill": {}, "luck": {"figure": None}, "tension": {"figure": None},
+                "hazards": [], "restrictions": [{"name": "x", "cost_pts": cost, "ci_pts": [cost - 5, cost + 5],
+                                                 "changed": 1}]}
+
+    rows = answers.changes(q(-50.0), q(100.0), {"restrictions: x": (np.full(40, 1.0), np.full(40, -0.5))})
+    (row,) = rows
+    assert row["interval"] == answers.PAIRED and row["delta"] == 150.0
+    assert [f"{x:.1f}" for x in row["ci"]] == ["95.6", "178.2"]
