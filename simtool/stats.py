@@ -927,11 +927,17 @@ def wide(long: pl.DataFrame, by: Collection[str]) -> pl.DataFrame:
 
 
 def fmt_mean(mean: float, low: float, high: float) -> str:
-    """A mean and its (symmetric) interval, with as many decimals as the interval allows."""
+    """A mean and its interval, with as many decimals as the interval allows: ``x ± h`` where it
+    is symmetric (to 1% of its half-width: rounding), else its ends."""
     half = (high - low) / 2
     if not np.isfinite(half):
         return f"{mean:.3f} ± n/a"
     digits = mean_decimals(half)
+    if abs((high - mean) - (mean - low)) > 0.01 * half:
+        # cut where the mean can go no further (a match lasts a round at least and stops at the
+        # round cap): 2 Nine Lives matches' rounds, 1 to 200, were tabled "40 ± 100", -60 to 140;
+        # nor may a cut end come back in a half-width (0 to 13 hearts: "6.0 ± 6.5", -0.5 to 12.5)
+        return f"{round(mean, digits) + 0.0:.{digits}f} ({low:.{digits}f} to {high:.{digits}f})"
     return f"{round(mean, digits) + 0.0:.{digits}f} ± {half:.{digits}f}"  # + 0.0: never "-0.00"
 
 

@@ -45,3 +45,18 @@ def test_a_cost_alike_in_every_deal_keeps_its_estimate_inside_its_interval():
     (row,) = rows
     assert row["interval"] == answers.PAIRED and row["delta"] == 150.0
     assert [f"{x:.1f}" for x in row["ci"]] == ["95.6", "178.2"]
+
+
+def test_a_tension_mean_cut_at_its_floor_and_the_round_cap_is_tabled_by_its_ends():
+    # failed before: 2 matches of 10 and 71 rounds, Student's interval on 1 degree of freedom
+    # -347 to 428 rounds, cut at 1 and the 200-round cap; the table printed it "40 ± 100", as if
+    # -60 to 140, where the sentence said "40 (1 to 200)"
+    from simtool import stats
+    from simtool.analysis import tension
+
+    rows = pl.DataFrame({"match": [0, 1], "rounds": [10, 71], "lead_changes": [0, 2], "decided_after": [10, 71],
+                         "margin": [1, 4], "behind_first": [None, 0.0], "behind_half": [1.0, 0.0]})
+    table = tension.summary(rows)
+    headers, (cells,) = stats.frame_cells(table)
+    assert cells[headers.index("mean_rounds")] == "40 (1 to 200)"
+    assert "a match lasts 40 (1 to 200) rounds" in tension.text(table, False)
