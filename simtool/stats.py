@@ -1067,6 +1067,15 @@ def counted_distribution(column: str, values, K, KK, KM, M: float, MM: float, un
                          "share": long["value"], "share_low": long["low"], "share_high": long["high"]})
 
 
+def cut(frame: pl.DataFrame, column: str, floor: float, ceiling: float, rows: pl.Expr | None = None) -> pl.DataFrame:
+    """``column``'s interval (its ``_low`` and ``_high``) in ``rows`` (all by default) cut at
+    what the mean can be: Student's interval of a few units reaches past it, 2 hands' hearts
+    taken "6 ± 38" of 13, 2 deals' players over the limit "1.5 ± 6.4" of 4."""
+    ends = [pl.col(f"{column}_{end}").clip(floor, ceiling) for end in ("low", "high")]
+    return frame.with_columns([e if rows is None else pl.when(rows).then(e).otherwise(pl.col(f"{column}_{end}"))
+                               .alias(f"{column}_{end}") for e, end in zip(ends, ("low", "high"), strict=True)])
+
+
 def length_table(seats, what: str) -> pl.DataFrame:
     """How long whole matches last (``what``: rounds, hands): the mean with its interval over
     matches, quantiles and the longest. Every copy of a ``--duplicate`` match is a match played

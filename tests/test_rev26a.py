@@ -60,3 +60,23 @@ def test_a_tension_mean_cut_at_its_floor_and_the_round_cap_is_tabled_by_its_ends
     headers, (cells,) = stats.frame_cells(table)
     assert cells[headers.index("mean_rounds")] == "40 (1 to 200)"
     assert "a match lasts 40 (1 to 200) rounds" in tension.text(table, False)
+
+
+def test_means_that_cannot_leave_a_range_keep_their_interval_in_it():
+    # failed before: from 2 units Student's interval (t of 1 degree of freedom, 12.7) reached past
+    # what the mean can be: rounds to the end of 2 matches of 10 and 71 rounds "40 ± 388" (a match
+    # lasts 1 to 200 rounds), players over the limit of 2 deals with 1 and 2 of them "1.5 ± 6.4"
+    # (0 to 4 of 4 players), hearts a seat took in 2 hands, 12 and 0, "6 ± 76" (0 to 13)
+    from simtool import stats
+    from simtool.analysis import hearts, kansas_city, lengths
+
+    seats = pl.DataFrame({"match": [0] * 10 + [1] * 71, "round": [*range(10), *range(71)], "seat": [0] * 81})
+    headers, (cells,) = stats.frame_cells(lengths.to_the_end(seats.lazy(), None, "rounds"))
+    assert cells[headers.index("mean")] == "40 (1 to 200)"
+    deals = {"deal": [0] * 4 + [1] * 4, "seat": [0, 1, 2, 3] * 2}
+    (_, spread), = kansas_city.tables(pl.LazyFrame({**deals, "overshoot": [1, 0, 0, 0, 1, 1, 0, 0]}), ["deal"])
+    assert stats.frame_cells(spread)[1][-1] == ["mean", "2", "1.5 (0.0 to 4.0)"]
+    hands = pl.LazyFrame({**deals, "strategy": ["ducker"] * 8, "hearts": [12, 1, 0, 0, 0, 0, 13, 0],
+                          "queen": [0] * 8, "moon": [0] * 8})
+    (_, taken), *_ = hearts.tables(hands, ["deal"])
+    assert stats.frame_cells(taken)[1][0][1] == "6.0 (0.0 to 13.0)"
