@@ -870,7 +870,7 @@ def estimates(rows, figures: Figures, by: Collection[str] = (), means: Collectio
               strata: int | None = None, given: Parts | None = None) -> pl.DataFrame:
     """Each figure per group of ``by``, with its 95% interval on units: one row per group and
     figure, ``*by, figure, k, n, value, low, high`` (``k``, ``n``: sums of ``k`` and ``m``
-    over rows). Figures named in ``means`` get the normal interval, the others are shares.
+    over rows). Figures named in ``means`` get Student's interval, the others are shares.
     ``given``: the sums of ``rows`` added up over the chunks played (:func:`added_sums`)."""
     by = list(by)
     sums, units = _wide_sums(rows, figures, by, strata, None, given)
@@ -1092,7 +1092,7 @@ def length_table(seats, what: str) -> pl.DataFrame:
 
 
 def mean_interval(values) -> tuple[float, float]:
-    """Mean of ``values`` and the half-width of its normal 95% interval (NaN from one value)."""
+    """Mean of ``values`` and the half-width of its 95% interval, Student's (NaN from one value)."""
     values = np.asarray(values, float)
     if len(values) < 2:
         return (float(values.mean()) if len(values) else float("nan")), float("nan")
