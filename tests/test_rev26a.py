@@ -80,3 +80,25 @@ def test_means_that_cannot_leave_a_range_keep_their_interval_in_it():
                           "queen": [0] * 8, "moon": [0] * 8})
     (_, taken), *_ = hearts.tables(hands, ["deal"])
     assert stats.frame_cells(taken)[1][0][1] == "6.0 (0.0 to 13.0)"
+
+
+def test_duplicate_copies_that_moved_and_cancelled_are_not_a_deal_no_rule_moved(tmp_path):
+    # failed before: 2 duplicate deals of Kansas City (greedy at seat 0 among target, seed 17),
+    # before and after pass_count=2: seat 0's win moved in 5 of the 8 games, +1 and -1, +1 and
+    # -0.5 and -0.5 in the copies of each deal, so each deal's mean moved by 0; the note said they
+    # "differ in no deal" and the Δ took the rule of three's ± 77.6 points (1 - 0.05^(1/2)), as if
+    # the rule had moved no game. Now as any figure moved in fewer than 30 deals: independent
+    import simtool
+    from simtool.reports import balance
+
+    runs = [balance.analyse(simtool.run("kansas-city", n=2, seed=17, duplicate=True, strategy="target",
+                                        seats={0: "greedy"}, rules=rules, out=tmp_path / str(len(rules))).path)
+            for rules in ({}, {"pass_count": 2})]
+    after, before = (r.figures["seat 0 edge over fair share"] for r in runs[::-1])
+    assert np.count_nonzero(after.per_row - before.per_row) == 5
+    c = balance.compare(runs)
+    (note,) = [n for n in c.notes if "Where" in n]
+    assert "seat 0 edge over fair share" in note[note.index("Where the two runs differ in fewer than 30"):]
+    assert "differ in no deal" not in note
+    (diff,) = next(d for name, _, d in c.rows if name == "seat 0 edge over fair share")
+    assert diff[0] == "Δ from run 1: 0.0 pts ± 59.6 pts"

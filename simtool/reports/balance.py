@@ -1132,13 +1132,16 @@ def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[fl
     each deal's mean difference is one value, where taking every copy as a unit of its own made
     the interval up to sqrt(players) times too narrow."""
     both = np.isfinite(after.per_row) & np.isfinite(before.per_row)
-    diff = after.per_row[both] - before.per_row[both]
+    games = diff = after.per_row[both] - before.per_row[both]
     if after.units is not None:
         _, at = np.unique(after.units[both], return_inverse=True)
         diff = np.bincount(at, diff) / np.bincount(at)
     d, h = stats.mean_interval(diff)
     seen = np.concatenate([after.per_row[both], before.per_row[both]])
-    if len(diff) > 1 and not diff.any():
+    # every copy alike, not only each deal's mean of them: copies that moved and cancelled out
+    # (seat 0's win of 2 duplicate deals of Kansas City, pass_count=2, in 5 of 8 games) were
+    # said to "differ in no deal", bounded as if the rule had moved none
+    if len(diff) > 1 and not games.any():
         # no deal differs: the rule changes at most 1 - 0.05^(1/n) of the deals unseen (the rule of
         # three), each moving its value by at most a whole share, or a mean score by the widest
         # spread of scores seen at any seat, as restricted play bounds it: the spread of the deals'
