@@ -870,7 +870,7 @@ def estimates(rows, figures: Figures, by: Collection[str] = (), means: Collectio
               strata: int | None = None, given: Parts | None = None) -> pl.DataFrame:
     """Each figure per group of ``by``, with its 95% interval on units: one row per group and
     figure, ``*by, figure, k, n, value, low, high`` (``k``, ``n``: sums of ``k`` and ``m``
-    over rows). Figures named in ``means`` get the normal interval, the others are shares.
+    over rows). Figures named in ``means`` get Student's interval, the others are shares.
     ``given``: the sums of ``rows`` added up over the chunks played (:func:`added_sums`)."""
     by = list(by)
     sums, units = _wide_sums(rows, figures, by, strata, None, given)
@@ -927,11 +927,17 @@ def wide(long: pl.DataFrame, by: Collection[str]) -> pl.DataFrame:
 
 
 def fmt_mean(mean: float, low: float, high: float) -> str:
-    """A mean and its (symmetric) interval, with as many decimals as the interval allows."""
+    """A mean and its interval, with as many decimals as the interval allows: ``x ± h`` where it
+    is symmetric (to 1% of its half-width: rounding), else its ends."""
     half = (high - low) / 2
     if not np.isfinite(half):
         return f"{mean:.3f} ± n/a"
     digits = mean_decimals(half)
+    if abs((high - mean) - (mean - low)) > 0.01 * half:
+        # cut where the mean can go no further (a match lasts a round at least and stops at the
+        # round cap): 2 Nine Lives matches' rounds, 1 to 200, were tabled "40 ± 100", -60 to 140;
+        # nor may a cut end come back in a half-width (0 to 13 hearts: "6.0 ± 6.5", -0.5 to 12.5)
+        return f"{round(mean, digits) + 0.0:.{digits}f} ({low:.{digits}f} to {high:.{digits}f})"
     return f"{round(mean, digits) + 0.0:.{digits}f} ± {half:.{digits}f}"  # + 0.0: never "-0.00"
 
 
@@ -1061,6 +1067,15 @@ def counted_distribution(column: str, values, K, KK, KM, M: float, MM: float, un
                          "share": long["value"], "share_low": long["low"], "share_high": long["high"]})
 
 
+def cut(frame: pl.DataFrame, column: str, floor: float, ceiling: float, rows: pl.Expr | None = None) -> pl.DataFrame:
+    """``column``'s interval (its ``_low`` and ``_high``) in ``rows`` (all by default) cut at
+    what the mean can be: Student's interval of a few units reaches past it, 2 hands' hearts
+    taken "6 ± 38" of 13, 2 deals' players over the limit "1.5 ± 6.4" of 4."""
+    ends = [pl.col(f"{column}_{end}").clip(floor, ceiling) for end in ("low", "high")]
+    return frame.with_columns([e if rows is None else pl.when(rows).then(e).otherwise(pl.col(f"{column}_{end}"))
+                               .alias(f"{column}_{end}") for e, end in zip(ends, ("low", "high"), strict=True)])
+
+
 def length_table(seats, what: str) -> pl.DataFrame:
     """How long whole matches last (``what``: rounds, hands): the mean with its interval over
     matches, quantiles and the longest. Every copy of a ``--duplicate`` match is a match played
@@ -1077,7 +1092,7 @@ def length_table(seats, what: str) -> pl.DataFrame:
 
 
 def mean_interval(values) -> tuple[float, float]:
-    """Mean of ``values`` and the half-width of its normal 95% interval (NaN from one value)."""
+    """Mean of ``values`` and the half-width of its 95% interval, Student's (NaN from one value)."""
     values = np.asarray(values, float)
     if len(values) < 2:
         return (float(values.mean()) if len(values) else float("nan")), float("nan")

@@ -19,7 +19,9 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> li
     # one strategy at every seat: its pooled figures are the rules' (13/p hearts, 1/p of the
     # queen and the jack), not its play's, so only the seats' table says something
     strategies = seats.select(pl.col("strategy").n_unique()).collect().item()
-    out = [(f"Penalty cards by {by}", stats.wide(stats.estimates(seats, taken, [by], {HEARTS}), [by]))
+    # a seat takes none to all 13 hearts of a hand
+    out = [(f"Penalty cards by {by}", stats.cut(stats.wide(stats.estimates(seats, taken, [by], {HEARTS}), [by]),
+                                                HEARTS, 0, 13))
            for by in ("seat", "strategy")[:1 if strategies == 1 else 2]]
     # a hand's moon, over its one row of seat 0: one seat at most takes every penalty card, so its
     # seats' moons add up to the hand's, read in the seat rows as they come (grouping the rows by

@@ -20,6 +20,7 @@ def tables(seats: pl.LazyFrame, keys: list[str], matches=None, rules=None) -> li
                          pl.when(pl.col("figure") == "mean").then("n").otherwise("k").cast(pl.Int64).alias("n"),
                          pl.col("value").alias("share"), pl.col("low").alias("share_low"),
                          pl.col("high").alias("share_high"))
+    spread = stats.cut(spread, "share", 0, p, pl.col("overshooting") == "mean")  # no fewer than none, no more than all
     rules = {o.name: o.default for o in GAME.options} | (rules or {})  # a run of older options
     return [(f"Players over the trick limit of {limit_of(rules, p)}, per deal", spread)]
 

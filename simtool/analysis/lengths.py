@@ -15,7 +15,7 @@ def to_the_end(seats: pl.LazyFrame, matches: pl.LazyFrame | None, what: str,
     stopped); only these where no match got there. Without the match rows no match can be told
     apart: every match is counted."""
     if matches is None:
-        return stats.length_table(seats, what)
+        return _within(stats.length_table(seats, what))
     matches = matches.lazy()
     copies = [c for c in ("match", "rotation") if c in matches.collect_schema().names()]
     ends = matches.group_by(copies).agg(pl.col("capped").any(), *[pl.col(c).any() for c in stopped])
@@ -25,5 +25,11 @@ def to_the_end(seats: pl.LazyFrame, matches: pl.LazyFrame | None, what: str,
                            f"capped at {ROUND_CAP} {what}": [int(ends["capped"].sum())]})
     if not kept.height:  # no match got there: no length to tell, only how many were stopped
         return counts
-    table = stats.length_table(seats.lazy().join(kept.lazy(), on=copies, how="semi"), what)
+    table = _within(stats.length_table(seats.lazy().join(kept.lazy(), on=copies, how="semi"), what))
     return pl.concat([counts, table.drop("matches")], how="horizontal")
+
+
+def _within(table: pl.DataFrame) -> pl.DataFrame:
+    """A match lasts a round at least and stops at the cap: 2 Nine Lives matches read "40 ± 388"
+    rounds to the end."""
+    return stats.cut(table, "mean", 1, ROUND_CAP)

@@ -485,7 +485,7 @@ def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.nd
             <= 1e-6 * scale
         moved = np.count_nonzero(paired[key][0] - paired[key][1]) if agree else None
         if moved is not None and moved >= PAIRED_LEAST:
-            delta, low, high = paired_interval(v1 - v0, *paired[key], scale)
+            delta, low, high = paired_interval(v1 - v0, *paired[key], scale, span(key))
             how = PAIRED
         elif moved == 0:
             half = alike_half(key, len(paired[key][0]), scale)
@@ -524,18 +524,27 @@ def alike_half(key: str, deals: int, scale: float) -> float:
     by at most its :data:`SPAN`. Nine Lives' ``lives_to_end=5`` (whole matches only) read
     "skill 27.6 -> 27.6 points (-4.2 to +4.2), independent: no clear change" of 256 deals played
     alike; it reads ± 1.2, as :func:`simtool.analysis.restrict.paired_cost` bounds a cost."""
-    return scale * SPAN.get(key.partition(":")[0], 1.0) * (1 - 0.05 ** (1 / deals))
+    return scale * span(key) * (1 - 0.05 ** (1 / deals))
 
 
-def paired_interval(delta: float, after: np.ndarray, before: np.ndarray, scale: float) -> tuple[float, float, float]:
+def span(key: str) -> float:
+    """:data:`SPAN` of a changes row."""
+    return SPAN.get(key.partition(":")[0], 1.0)
+
+
+def paired_interval(delta: float, after: np.ndarray, before: np.ndarray, scale: float,
+                    bound: float) -> tuple[float, float, float]:
     """``delta`` (the after figure less the before) with the 95% interval of the paired
     difference of the per-deal values ``after - before`` (fractions, times ``scale``), as the
     ladder's paired price takes it: the estimate from the figures themselves, the half-width from
     the deals (:func:`simtool.stats.paired_difference`); one amount in every deal, Wilson's on
-    the deals (:func:`simtool.stats.alike_interval`), not a width of 0."""
+    the deals (:func:`simtool.stats.alike_interval`) within ``± bound`` (the row's :data:`SPAN`),
+    not a width of 0."""
     diff = after - before
     if stats.alike(diff):
-        low, high = stats.alike_interval(delta / scale, len(diff), 1.0)
+        # within ± 1, a crude rule's cost that rose by 1.5 in each of 40 deals read "+150 points
+        # (100 to 100)": an interval of no width, wholly short of its estimate
+        low, high = stats.alike_interval(delta / scale, len(diff), bound)
         return delta, scale * low, scale * high
     half = scale * stats.paired_difference(after, before)[1]
     return delta, delta - half, delta + half

@@ -186,12 +186,8 @@ def text(table: pl.DataFrame, lower_wins: bool, sides: list[tuple[int, ...]] = (
     r = table.row(0, named=True)
 
     def mean(name: str) -> str:
-        value, low, high = r[name], r[f"{name}_low"], r[f"{name}_high"]
-        if not math.isfinite(low) or math.isclose(high - value, value - low, rel_tol=1e-9, abs_tol=1e-12):
-            return stats.fmt_mean(value, low, high)
         # cut at its floor: "10 ± 11 rounds" read as reaching -1; the ends as they are
-        digits = stats.mean_decimals((high - low) / 2)
-        return f"{round(value, digits) + 0.0:.{digits}f} ({low:.{digits}f} to {high:.{digits}f})"
+        return stats.fmt_mean(r[name], r[f"{name}_low"], r[f"{name}_high"])
 
     def share(name: str) -> str:
         return stats.fmt_share(r[name], r[f"{name}_low"], r[f"{name}_high"])

@@ -59,6 +59,9 @@ class Figure:
     units: np.ndarray | None = None
     """With ``--duplicate``, the deal of each per-row value (a game is one copy of a deal): the
     copies share their cards, so a paired difference is taken per deal (:func:`paired_change`)."""
+    scores: tuple[float, float] | None = None
+    """A mean score's lowest and highest score of any seat in the run: how far one deal's mean can
+    move, where no deal's moved (:func:`paired_change`)."""
 
     @property
     def half(self) -> float:
@@ -489,7 +492,8 @@ def headline_figures(game, seats, win, score, names, codes, by_match, strata=Non
     mean_score = score.mean(axis=1)
     label = "mean match total" if by_match else "mean score"
     out[f"{label} (all seats)"] = Figure(*stats.unit_estimate(mean_score, strata=strata, units=units), mean_score,
-                                         percent=False)
+                                         percent=False,
+                                         scores=(float(score.min()), float(score.max())) if score.size else None)
     for f in out.values():  # each per-row value is one game: one copy of its deal under --duplicate
         if f.per_row is not None:
             f.units = units
@@ -1108,8 +1112,8 @@ def _unpaired_text(names: list[str], alike: list[str], unit: str) -> str:
     if alike:
         text += (f" Where they differ in no {'match' if unit == 'matches' else 'deal'} ({'; '.join(alike)}), "
                  f"the interval bounds the {unit} the change could move unseen, at most 1 - 0.05^(1/n) of "
-                 f"them (the rule of three), each by at most a whole share (a mean, by the spread of the "
-                 f"values seen), not ± 0.")
+                 f"them (the rule of three), each by at most a whole share (a mean score, by the widest "
+                 f"spread of scores seen at any seat), not ± 0.")
     return text
 
 
@@ -1128,17 +1132,23 @@ def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[fl
     each deal's mean difference is one value, where taking every copy as a unit of its own made
     the interval up to sqrt(players) times too narrow."""
     both = np.isfinite(after.per_row) & np.isfinite(before.per_row)
-    diff = after.per_row[both] - before.per_row[both]
+    games = diff = after.per_row[both] - before.per_row[both]
     if after.units is not None:
         _, at = np.unique(after.units[both], return_inverse=True)
         diff = np.bincount(at, diff) / np.bincount(at)
     d, h = stats.mean_interval(diff)
     seen = np.concatenate([after.per_row[both], before.per_row[both]])
-    if len(diff) > 1 and not diff.any():
+    # every copy alike, not only each deal's mean of them: copies that moved and cancelled out
+    # (seat 0's win of 2 duplicate deals of Kansas City, pass_count=2, in 5 of 8 games) were
+    # said to "differ in no deal", bounded as if the rule had moved none
+    if len(diff) > 1 and not games.any():
         # no deal differs: the rule changes at most 1 - 0.05^(1/n) of the deals unseen (the rule of
-        # three), each moving its value by at most what :func:`stats.alike_interval` bounds it by
-        # ("± 0.0", certain, or the two runs' own intervals combined as if independent)
-        half = (1 - 0.05 ** (1 / len(diff))) * (1.0 if after.percent else float(np.ptp(seen)))
+        # three), each moving its value by at most a whole share, or a mean score by the widest
+        # spread of scores seen at any seat, as restricted play bounds it: the spread of the deals'
+        # means was 0 where every deal's total is fixed (Hearts' 26 points a deal, no moon shot in
+        # 60 deals: "0.000 ± 0.000", certain). No spread at all bounds nothing: no interval
+        reach = 1.0 if after.percent else _score_spread(after, before, seen)
+        half = (1 - 0.05 ** (1 / len(diff))) * reach if reach > 0 else math.nan
         return d, h, (d - half, d + half), len(diff), 0
     if stats.alike(diff):
         # two deals whose rate rose alike read "+25.0 pts ± 0.0 pts", clearly worse; a mean
@@ -1147,6 +1157,14 @@ def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[fl
         return (d, h, stats.alike_interval(d, len(diff), 1.0 if after.percent else float(np.ptp(seen))), len(diff),
                 len(diff))
     return d, h, None, len(diff), int(np.count_nonzero(diff))
+
+
+def _score_spread(after: Figure, before: Figure, seen: np.ndarray) -> float:
+    """The widest spread of scores seen at any seat in the two runs, where both figures know
+    theirs (:attr:`Figure.scores`); else that of the values seen."""
+    if after.scores is None or before.scores is None:
+        return float(np.ptp(seen))
+    return max(after.scores[1], before.scores[1]) - min(after.scores[0], before.scores[0])
 
 
 def run_label(r: Analysis) -> str:
