@@ -1215,6 +1215,12 @@ def alike(diff) -> bool:
     return len(diff) > 1 and float(np.ptp(diff)) <= tiny < abs(float(diff.mean()))
 
 
+def unseen(n: int) -> float:
+    """The share of units a change could have moved though none of ``n`` seen moved: the rule of
+    three, ``1 - 0.05^(1/n)`` (Clopper-Pearson's one-sided 95% bound at 0 of ``n``)."""
+    return 1 - 0.05 ** (1 / n)
+
+
 def alike_interval(mean: float, n: int, bound: float = 1.0) -> tuple[float, float]:
     """The 95% interval of ``n`` (two or more) paired differences that all equal ``mean``, each
     within ``± bound``: their normal interval has width 0 (2 deals, each half a win lost: "50.0

@@ -524,7 +524,7 @@ def alike_half(key: str, deals: int, scale: float) -> float:
     by at most its :data:`SPAN`. Nine Lives' ``lives_to_end=5`` (whole matches only) read
     "skill 27.6 -> 27.6 points (-4.2 to +4.2), independent: no clear change" of 256 deals played
     alike; it reads ± 1.2, as :func:`simtool.analysis.restrict.paired_cost` bounds a cost."""
-    return scale * span(key) * (1 - 0.05 ** (1 / deals))
+    return scale * span(key) * stats.unseen(deals)
 
 
 def span(key: str) -> float:

@@ -1148,7 +1148,7 @@ def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[fl
         # means was 0 where every deal's total is fixed (Hearts' 26 points a deal, no moon shot in
         # 60 deals: "0.000 ± 0.000", certain). No spread at all bounds nothing: no interval
         reach = 1.0 if after.percent else _score_spread(after, before, seen)
-        half = (1 - 0.05 ** (1 / len(diff))) * reach if reach > 0 else math.nan
+        half = stats.unseen(len(diff)) * reach if reach > 0 else math.nan
         return d, h, (d - half, d + half), len(diff), 0
     if stats.alike(diff):
         # two deals whose rate rose alike read "+25.0 pts ± 0.0 pts", clearly worse; a mean
