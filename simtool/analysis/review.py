@@ -424,7 +424,7 @@ PAIRED, INDEPENDENT = "paired on the same deals", "independent"
 ALIKE = "paired on the same deals, every one alike in both"
 """The ``interval`` of a row whose per-deal values were the same in every deal both versions
 played (a rule of whole matches leaves every deal as it was): the rule of three's interval
-(:func:`alike_half`)."""
+(:func:`paired_interval`)."""
 
 FIXED = "the same in every match"
 """The ``change`` of a row whose figure was the same in every match of both versions: an
@@ -484,12 +484,10 @@ def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.nd
         agree = key in paired and abs(scale * float(paired[key][0].mean() - paired[key][1].mean()) - (v1 - v0)) \
             <= 1e-6 * scale
         moved = np.count_nonzero(paired[key][0] - paired[key][1]) if agree else None
-        if moved is not None and moved >= PAIRED_LEAST:
+        # every deal of fewer than PAIRED_LEAST moved: none unmoved for the count to bound, as before
+        if moved is not None and (moved < len(paired[key][0]) or moved >= PAIRED_LEAST):
             delta, low, high = paired_interval(v1 - v0, *paired[key], scale, span(key))
-            how = PAIRED
-        elif moved == 0:
-            half = alike_half(key, len(paired[key][0]), scale)
-            delta, low, high, how = v1 - v0, v1 - v0 - half, v1 - v0 + half, ALIKE
+            how = PAIRED if moved else ALIKE
         else:
             delta, low, high = stats.mover_difference((v1, lo1, hi1), (v0, lo0, hi0))
             how = INDEPENDENT
@@ -508,23 +506,15 @@ a rate's figure is the fraction itself."""
 
 
 PAIRED_LEAST = 30
-"""Deals whose values differ between the versions below which a row is not paired: the normal
-interval of a few nonzero differences among many zeros is too narrow (none: 0.0 to 0.0, as a
-crude rule that never binds costs 0 in every deal of both versions), and the two versions'
-own intervals are combined instead; but where none differs, :func:`alike_half`."""
+"""Deals whose values differ between the versions from which a row's paired interval is the
+normal one of its differences alone; below, a normal interval of a few nonzero differences
+among many zeros is too narrow (none: 0.0 to 0.0, as a crude rule that never binds costs 0 in
+every deal of both versions), and it is never narrower than the count that differ allows
+(:func:`simtool.stats.few_moved_half`)."""
 
 SPAN = {"hidden information": 2.0, "restrictions": 2.0}
 """How far one deal's value can move between the versions, per row (by default 1: a win or a
 rate, each within 0 to 1; a price or a cost is a win less another)."""
-
-
-def alike_half(key: str, deals: int, scale: float) -> float:
-    """The half-width of a change no deal of ``deals`` showed: the deals the rule changes are at
-    most ``1 - 0.05^(1/deals)`` of all (the rule of three, one-sided 95%), each moving the figure
-    by at most its :data:`SPAN`. Nine Lives' ``lives_to_end=5`` (whole matches only) read
-    "skill 27.6 -> 27.6 points (-4.2 to +4.2), independent: no clear change" of 256 deals played
-    alike; it reads ± 1.2, as :func:`simtool.analysis.restrict.paired_cost` bounds a cost."""
-    return scale * span(key) * stats.unseen(deals)
 
 
 def span(key: str) -> float:
@@ -539,14 +529,21 @@ def paired_interval(delta: float, after: np.ndarray, before: np.ndarray, scale: 
     ladder's paired price takes it: the estimate from the figures themselves, the half-width from
     the deals (:func:`simtool.stats.paired_difference`); one amount in every deal, Wilson's on
     the deals (:func:`simtool.stats.alike_interval`) within ``± bound`` (the row's :data:`SPAN`),
-    not a width of 0."""
+    not a width of 0. Fewer than :data:`PAIRED_LEAST` deals that differ: as wide at least as
+    their count allows, each moving by up to ``bound`` (:func:`simtool.stats.few_moved_half`;
+    the rule of three where none differs). 1 to 29 deals that differed were combined as
+    independent: Nine Lives' skill at 256 deals read ± 1.2 points with no deal differing and
+    ± 4.2 with one, more evidence of change giving a wider interval than less; now ± 1.8."""
     diff = after - before
     if stats.alike(diff):
         # within ± 1, a crude rule's cost that rose by 1.5 in each of 40 deals read "+150 points
         # (100 to 100)": an interval of no width, wholly short of its estimate
         low, high = stats.alike_interval(delta / scale, len(diff), bound)
         return delta, scale * low, scale * high
-    half = scale * stats.paired_difference(after, before)[1]
+    if np.count_nonzero(diff) < PAIRED_LEAST:
+        half = scale * stats.few_moved_half(diff, bound)
+    else:
+        half = scale * stats.paired_difference(after, before)[1]
     return delta, delta - half, delta + half
 
 
