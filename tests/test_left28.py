@@ -71,3 +71,31 @@ def test_the_report_pairs_a_figure_a_few_deals_moved_by_the_same_rule():
     assert (count, moved) == (1000, 27) and ends is not None
     half = stats.few_moved_half(after - before, 1.0)
     assert ends == pytest.approx((d - half, d + half)) and half == pytest.approx(0.0125, abs=5e-4)
+
+
+def _seat_source(top: int, win: np.ndarray) -> dict:
+    """A review's questions with only the seat figure, four seats, ``top`` the largest edge."""
+    e = 100 * (win.mean() - 0.25)
+    seats = [{"seat": s, "edge_pts": e if s == top else -e / 3} for s in range(4)]
+    return {"seats": {"seats": seats, "figure": answers.magnitude(e, e - 6, e + 6)}, "skill": {"figure": None},
+            "luck": {"figure": None}, "tension": {"figure": None}, "hazards": [], "restrictions": []}
+
+
+def test_a_seat_edge_that_changes_side_is_bounded_by_two_wins_less_two_fair_shares():
+    # four seats, 200 deals: seat 0 shares the win of 60% of deals with one other seat before,
+    # its edge +6.0 points; after, seat 2 shares those seat 0 did not, -6.0. Each deal's value on
+    # the side its version's estimate lies, w0 - 1/4 and 1/4 - w2, is alike (w0 + w2 = 1/2), and
+    # the row read "every one alike in both" ± 1.49 points, the rule of three times one win; an
+    # unseen deal seat 0 wins before and seat 2 after moves it by 2 - 2/4 = 1.5: ± 2.23
+    w0 = np.where(np.random.default_rng(5).random(200) < 0.6, 0.5, 0.0)
+    w2 = 0.5 - w0
+    before, after = _seat_source(0, w0), _seat_source(2, w2)
+    (row,) = [r for r in answers.changes(before, after, {"seats": (0.25 - w2, w0 - 0.25)}) if r["question"] == "seats"]
+    three = 100 * stats.unseen(200)
+    assert row["interval"] == answers.ALIKE and row["delta"] == pytest.approx(0.0, abs=1e-9)
+    assert row["ci"] == pytest.approx([-1.5 * three, 1.5 * three]) and f"{1.5 * three:.2f}" == "2.23"
+    # another seat on the same side of fair (the seats' roles rotated): a win less a win, one win
+    rotated = _seat_source(2, w0)
+    (row,) = [r for r in answers.changes(before, rotated, {"seats": (w0 - 0.25, w0 - 0.25)})
+              if r["question"] == "seats"]
+    assert row["ci"] == pytest.approx([-three, three])

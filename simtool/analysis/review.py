@@ -486,7 +486,7 @@ def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.nd
         moved = np.count_nonzero(paired[key][0] - paired[key][1]) if agree else None
         # every deal of fewer than PAIRED_LEAST moved: none unmoved for the count to bound, as before
         if moved is not None and (moved < len(paired[key][0]) or moved >= PAIRED_LEAST):
-            delta, low, high = paired_interval(v1 - v0, *paired[key], scale, span(key))
+            delta, low, high = paired_interval(v1 - v0, *paired[key], scale, span(key, before, after))
             how = PAIRED if moved else ALIKE
         else:
             delta, low, high = stats.mover_difference((v1, lo1, hi1), (v0, lo0, hi0))
@@ -517,9 +517,33 @@ SPAN = {"hidden information": 2.0, "restrictions": 2.0}
 rate, each within 0 to 1; a price or a cost is a win less another)."""
 
 
-def span(key: str) -> float:
-    """:data:`SPAN` of a changes row."""
+EDGE_ROWS = {"seats": ("seats",), "seats under the strongest play": ("seats", "search")}
+"""The changes rows of a largest seat edge, and where their seat answer lies in a version's
+questions."""
+
+
+def span(key: str, before: dict | None = None, after: dict | None = None) -> float:
+    """:data:`SPAN` of a changes row; for a seat edge whose largest edge lies on one side of
+    fair in the ``before`` version's questions and on the other in the ``after`` version's,
+    ``2 - 2/p``: each version's value of a deal is taken on the side its estimate lies
+    (:func:`_edge_deals`), a seat's win less 1/p in one and 1/p less a seat's win in the other,
+    and a deal its seat wins in both versions moves the difference by ``2 (1 - 1/p)``, not at
+    most 1 (4 seats: 1.5). Another seat on the same side is a win less a win: within ± 1."""
+    tops = [_top_edge(q, EDGE_ROWS[key]) for q in (before, after)] if key in EDGE_ROWS else [None]
+    if None not in tops and (tops[0]["edge_pts"] >= 0) != (tops[1]["edge_pts"] >= 0):
+        return 2 - 2 / len(tops[0]["of"])
     return SPAN.get(key.partition(":")[0], 1.0)
+
+
+def _top_edge(q: dict | None, path: tuple[str, ...]) -> dict | None:
+    """The largest seat edge of a seat answer at ``path`` in a version's questions (``None``:
+    none there), with ``of``, every seat's edge."""
+    answer = q
+    for name in path:
+        answer = (answer or {}).get(name)
+    if not answer or not answer.get("seats"):
+        return None
+    return {**max(answer["seats"], key=lambda e: abs(e["edge_pts"])), "of": answer["seats"]}
 
 
 def paired_interval(delta: float, after: np.ndarray, before: np.ndarray, scale: float,
@@ -569,7 +593,7 @@ def _edge_deals(folder: Path, answer: dict) -> tuple[np.ndarray, np.ndarray]:
     """The largest seat edge of a seat answer (:func:`largest_edge`), per deal: ``|edge|`` is
     the edge on the side its estimate lies, so each deal gives the seat's win less the fair
     share, with that sign (as :func:`magnitude` takes the edge's interval)."""
-    top = max(answer["seats"], key=lambda e: abs(e["edge_pts"]))
+    top = _top_edge(answer, ())
     deals, panels = _deal_rows(folder, {"win": pl.col("win")})
     sign = 1.0 if top["edge_pts"] >= 0 else -1.0
     return deals, sign * (panels["win"][:, top["seat"]] - 1 / panels["win"].shape[1])
