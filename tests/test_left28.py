@@ -99,3 +99,31 @@ def test_a_seat_edge_that_changes_side_is_bounded_by_two_wins_less_two_fair_shar
     (row,) = [r for r in answers.changes(before, rotated, {"seats": (w0 - 0.25, w0 - 0.25)})
               if r["question"] == "seats"]
     assert row["ci"] == pytest.approx([-three, three])
+
+
+def test_luck_of_two_versions_every_duplicate_deal_of_which_scored_alike_reads_as_the_alike_rows(tmp_path):
+    # Nine Lives, lives_to_end=5 (whole matches only): every copy of every duplicate deal scores
+    # alike in both versions, and the luck row read "26.8% -> 26.8% (difference 0.0 points (-1.9
+    # to +1.9), independent)" of 4,096 duplicate deals (the quick review's 65,536: -0.4 to +0.4).
+    # The two figures are one; what the rule could change unseen is the rule of three's share of
+    # the deals, each moving the seats' variances by up to the squared spread of the scores
+    import polars as pl
+
+    from simtool.commands import review as reviews
+    from simtool.commands.review import Sizes
+
+    r = reviews.review("nine-lives", tmp_path / "r", vs_rules={"lives_to_end": 5}, seed=3, jobs=1,
+                       sizes=Sizes(deals=64, matches=8, restrictions=64, duplicate=4096, search=1, random=0, leads=0))
+    (row,) = [c for c in r["changes"] if c["question"] == "luck"]
+    assert row["interval"] == answers.ALIKE and row["delta"] == 0.0 and row["before"] == row["after"]
+    # by hand, from one version's scores: deals, copies, seats
+    luck = sorted((tmp_path / "r" / "runs" / "luck").glob("*/seats.parquet"))
+    y = [pl.read_parquet(f).sort("deal", "rotation", "seat")["score"].to_numpy().astype(float).reshape(-1, 4, 4)
+         for f in luck]
+    assert len(y) == 2 and np.array_equal(y[0], y[1]) and len(y[0]) == 4096
+    u = 1 - 0.05 ** (1 / 4096)
+    a = 4 * u * (1 + u) * np.ptp(y[0]) ** 2
+    total = sum(y[0][:, :, seat].var() for seat in range(4))
+    share = row["before"]
+    assert row["ci"] == pytest.approx([-a * (1 + share) / (total + a), a * (1 + share) / (total - a)])
+    assert [round(100 * x, 1) for x in row["ci"]] == [-3.9, 4.2]
