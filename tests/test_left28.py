@@ -127,3 +127,8 @@ def test_luck_of_two_versions_every_duplicate_deal_of_which_scored_alike_reads_a
     share = row["before"]
     assert row["ci"] == pytest.approx([-a * (1 + share) / (total + a), a * (1 + share) / (total - a)])
     assert [round(100 * x, 1) for x in row["ci"]] == [-3.9, 4.2]
+    # the page's legend said luck's share is always combined as independent, and named no rule
+    # for a row 1 to 29 deals moved
+    page = " ".join((tmp_path / "r" / "review.html").read_text().split())
+    assert "as for luck's share where every duplicate deal scored alike" in page
+    assert "where 1 to 29 deals differed, the interval is never narrower than their count allows" in page
