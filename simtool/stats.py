@@ -1232,9 +1232,9 @@ def few_moved_half(diff, bound: float, moved: int | None = None) -> float:
     differences' own interval where wider. Continuous from none on: 256 units, differences of a
     whole share, 0 that differ ± 1.2 points, 1 ± 1.8, 3 ± 2.2, 29 ± 4.5, where combining the two
     runs as independent jumped from ± 1.2 at none to ± 4.2 at one. The one-sided 95% end
-    (:func:`simtool.analysis.restrict.paired_cost`'s) covered the true mean in 93.5% of samples
-    at about 27 of 256 differing by a whole share (exactly, over the binomial); this, 95.0% at
-    the worst (about 3 of 256)."""
+    (:func:`simtool.analysis.restrict.paired_cost`'s, at every count) covered the true mean in
+    93.3% of samples at about 32 of 256 expected to differ by a whole share (exactly, over the
+    binomial); this, below 30 that differ, 95.0% at the worst (about 3 of 256)."""
     # beta's quantile itself, as paired_cost takes it: scipy.stats cost every review 0.5 s of CPU
     from scipy import special
 
