@@ -1115,8 +1115,8 @@ def _few_text(unpaired: list[str], names: list[str], alike: list[str], unit: str
         text += (f" Where the two runs differ in 1 to {PAIRED_LEAST - 1} {unit} ({'; '.join(names)}), a normal "
                  f"interval of so few differences would be too narrow: the change could move more {unit} than "
                  f"seen, up to Clopper-Pearson's 97.5% bound on their share, each by at most a whole share (a "
-                 f"mean score, by the widest spread of scores seen at any seat), and the interval is never "
-                 f"narrower than that allows.")
+                 f"mean score, by the widest spread of scores seen at any seat), and the interval is at least "
+                 f"as wide as that allows.")
     if alike:
         text += (f" Where they differ in no {'match' if unit == 'matches' else 'deal'} ({'; '.join(alike)}), "
                  f"the interval bounds the {unit} the change could move unseen, at most 1 - 0.05^(1/n) of "
