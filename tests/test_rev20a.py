@@ -41,7 +41,7 @@ def test_the_docs_say_a_difference_alike_in_every_deal_keeps_its_interval_from_f
     assert "Δ from run 1: +1.8 (+0.5 to +2.5)" in row
     # the mean score named in neither sentence: the overshoot rate, moved in no deal, has its own
     assert "Where they differ in no deal (seat 2 edge over fair share; overshoot rate (seats pooled)), the" in text
-    assert "mean score" not in text[text.index("Where the two runs differ"):text.index("the rule of three")]
+    assert "mean score (all seats)" not in text[text.index("Where the two runs differ"):text.index("the rule of three")]
     for doc in ("docs/cli.md", "docs/language.md"):
         said = " ".join((ROOT / doc).read_text().split())
         assert "alike in every deal keeps Wilson's interval on the deals" in said, doc

@@ -96,7 +96,7 @@ def test_duplicate_copies_that_moved_and_cancelled_are_not_a_deal_no_rule_moved(
     assert np.count_nonzero(after.per_row - before.per_row) == 5
     c = balance.compare(runs)
     (note,) = [n for n in c.notes if "Where" in n]
-    assert "seat 0 edge over fair share" in note[note.index("Where the two runs differ in fewer than 30"):]
+    assert "seat 0 edge over fair share" in note[note.index("Where the two runs differ in every one of fewer than 30"):]
     assert "differ in no deal" not in note
     (diff,) = next(d for name, _, d in c.rows if name == "seat 0 edge over fair share")
     assert diff[0] == "Δ from run 1: 0.0 pts ± 59.6 pts"

@@ -205,11 +205,8 @@ def hidden_question(plays: dict[str, Path], search: str) -> dict:
 
 def luck_question(folder: Path) -> dict:
     """The share of the variance of a seat's score that the cards explain (duplicate deals)."""
-    meta, seats, _ = load(folder)
-    p = meta["players"]
-    rows = collect(folder / "seats.parquet", seats.select("deal", "rotation", "seat", "score")
-                   .sort("deal", "rotation", "seat"))
-    table = stats.luck_shares(rows["score"].to_numpy().astype(float).reshape(-1, p, p))
+    meta = read_meta(folder)
+    table = stats.luck_shares(_luck_scores(folder))
     cards = table.filter(pl.col("part") == "cards").row(0, named=True)
     v = verdicts.luck_verdict(cards["share"], cards["share_low"], cards["share_high"], meta["n"], play=lineup(meta))
     part = {r["part"]: r["share"] for r in table.iter_rows(named=True)}
@@ -221,6 +218,16 @@ def luck_question(folder: Path) -> dict:
             "thresholds": v.thresholds, "more_deals": v.more, "n": meta["n"], "play": lineup(meta),
             "figure": {"name": "share of variance the cards explain", "value": cards["share"],
                        "ci": [cards["share_low"], cards["share_high"]]}}
+
+
+def _luck_scores(folder: Path) -> np.ndarray:
+    """A duplicate run's scores ``(deals, copies, seats)``, as :func:`simtool.stats.luck_shares`
+    takes them."""
+    meta, seats, _ = load(folder)
+    p = meta["players"]
+    rows = collect(folder / "seats.parquet", seats.select("deal", "rotation", "seat", "score")
+                   .sort("deal", "rotation", "seat"))
+    return rows["score"].to_numpy().astype(float).reshape(-1, p, p)
 
 
 TENSION_ROWS = (
@@ -424,7 +431,7 @@ PAIRED, INDEPENDENT = "paired on the same deals", "independent"
 ALIKE = "paired on the same deals, every one alike in both"
 """The ``interval`` of a row whose per-deal values were the same in every deal both versions
 played (a rule of whole matches leaves every deal as it was): the rule of three's interval
-(:func:`alike_half`)."""
+(:func:`paired_interval`)."""
 
 FIXED = "the same in every match"
 """The ``change`` of a row whose figure was the same in every match of both versions: an
@@ -443,7 +450,8 @@ def every_match_alike(q: dict) -> dict[str, int]:
     return {"match: rounds": int(rounds), **({"match: capped": int(rounds)} if rounds < games.ROUND_CAP else {})}
 
 
-def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> list[dict]:
+def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
+            alike: dict[str, tuple[float, float]] | None = None) -> list[dict]:
     """Each question's figure before and after, the difference with its 95% interval,
     whether the change is better for balance (:func:`verdicts.change`), and whether it is
     smaller than the smallest difference that matters to the question (``small``,
@@ -459,10 +467,13 @@ def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.nd
     share's interval near 0 or 1 is lopsided, and its half-width centred on the estimate put the
     difference where the deals do not (the winner behind at half-time in 0 of 3 matches, 0% to
     56%, then 2 of 3, 21% to 94%: "+66.7 points (+20.7 to +112.7)", better; now -5.8 to +93.9,
-    no clear change)."""
+    no clear change).
+
+    ``alike`` (:func:`alike_rows`) has the ends of the change of a row that is no mean over deals
+    and whose every deal was alike in both versions (luck's variance share)."""
     a, b = headlines(before), headlines(after)
     fixed0, fixed1 = every_match_alike(before), every_match_alike(after)
-    paired = paired or {}
+    paired, alike = paired or {}, alike or {}
     rows = []
     for key, (v0, lo0, hi0, better_when) in a.items():
         if key not in b:
@@ -484,12 +495,12 @@ def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.nd
         agree = key in paired and abs(scale * float(paired[key][0].mean() - paired[key][1].mean()) - (v1 - v0)) \
             <= 1e-6 * scale
         moved = np.count_nonzero(paired[key][0] - paired[key][1]) if agree else None
-        if moved is not None and moved >= PAIRED_LEAST:
-            delta, low, high = paired_interval(v1 - v0, *paired[key], scale, span(key))
-            how = PAIRED
-        elif moved == 0:
-            half = alike_half(key, len(paired[key][0]), scale)
-            delta, low, high, how = v1 - v0, v1 - v0 - half, v1 - v0 + half, ALIKE
+        # every deal of fewer than PAIRED_LEAST moved: none unmoved for the count to bound, as before
+        if key in alike and v0 == v1:
+            delta, (low, high), how = 0.0, alike[key], ALIKE
+        elif moved is not None and (moved < len(paired[key][0]) or moved >= PAIRED_LEAST):
+            delta, low, high = paired_interval(v1 - v0, *paired[key], scale, span(key, before, after))
+            how = PAIRED if moved else ALIKE
         else:
             delta, low, high = stats.mover_difference((v1, lo1, hi1), (v0, lo0, hi0))
             how = INDEPENDENT
@@ -508,28 +519,44 @@ a rate's figure is the fraction itself."""
 
 
 PAIRED_LEAST = 30
-"""Deals whose values differ between the versions below which a row is not paired: the normal
-interval of a few nonzero differences among many zeros is too narrow (none: 0.0 to 0.0, as a
-crude rule that never binds costs 0 in every deal of both versions), and the two versions'
-own intervals are combined instead; but where none differs, :func:`alike_half`."""
+"""Deals whose values differ between the versions from which a row's paired interval is the
+normal one of its differences alone; below, a normal interval of a few nonzero differences
+among many zeros is too narrow (none: 0.0 to 0.0, as a crude rule that never binds costs 0 in
+every deal of both versions), and it is never narrower than the count that differ allows
+(:func:`simtool.stats.few_moved_half`)."""
 
 SPAN = {"hidden information": 2.0, "restrictions": 2.0}
 """How far one deal's value can move between the versions, per row (by default 1: a win or a
 rate, each within 0 to 1; a price or a cost is a win less another)."""
 
 
-def alike_half(key: str, deals: int, scale: float) -> float:
-    """The half-width of a change no deal of ``deals`` showed: the deals the rule changes are at
-    most ``1 - 0.05^(1/deals)`` of all (the rule of three, one-sided 95%), each moving the figure
-    by at most its :data:`SPAN`. Nine Lives' ``lives_to_end=5`` (whole matches only) read
-    "skill 27.6 -> 27.6 points (-4.2 to +4.2), independent: no clear change" of 256 deals played
-    alike; it reads ± 1.2, as :func:`simtool.analysis.restrict.paired_cost` bounds a cost."""
-    return scale * span(key) * stats.unseen(deals)
+EDGE_ROWS = {"seats": ("seats",), "seats under the strongest play": ("seats", "search")}
+"""The changes rows of a largest seat edge, and where their seat answer lies in a version's
+questions."""
 
 
-def span(key: str) -> float:
-    """:data:`SPAN` of a changes row."""
+def span(key: str, before: dict | None = None, after: dict | None = None) -> float:
+    """:data:`SPAN` of a changes row; for a seat edge whose largest edge lies on one side of
+    fair in the ``before`` version's questions and on the other in the ``after`` version's,
+    ``2 - 2/p``: each version's value of a deal is taken on the side its estimate lies
+    (:func:`_edge_deals`), a seat's win less 1/p in one and 1/p less a seat's win in the other,
+    and a deal its seat wins in both versions moves the difference by ``2 (1 - 1/p)``, not at
+    most 1 (4 seats: 1.5). Another seat on the same side is a win less a win: within ± 1."""
+    tops = [_top_edge(q, EDGE_ROWS[key]) for q in (before, after)] if key in EDGE_ROWS else [None]
+    if None not in tops and (tops[0]["edge_pts"] >= 0) != (tops[1]["edge_pts"] >= 0):
+        return 2 - 2 / len(tops[0]["of"])
     return SPAN.get(key.partition(":")[0], 1.0)
+
+
+def _top_edge(q: dict | None, path: tuple[str, ...]) -> dict | None:
+    """The largest seat edge of a seat answer at ``path`` in a version's questions (``None``:
+    none there), with ``of``, every seat's edge."""
+    answer = q
+    for name in path:
+        answer = (answer or {}).get(name)
+    if not answer or not answer.get("seats"):
+        return None
+    return {**max(answer["seats"], key=lambda e: abs(e["edge_pts"])), "of": answer["seats"]}
 
 
 def paired_interval(delta: float, after: np.ndarray, before: np.ndarray, scale: float,
@@ -539,14 +566,21 @@ def paired_interval(delta: float, after: np.ndarray, before: np.ndarray, scale: 
     ladder's paired price takes it: the estimate from the figures themselves, the half-width from
     the deals (:func:`simtool.stats.paired_difference`); one amount in every deal, Wilson's on
     the deals (:func:`simtool.stats.alike_interval`) within ``± bound`` (the row's :data:`SPAN`),
-    not a width of 0."""
+    not a width of 0. Fewer than :data:`PAIRED_LEAST` deals that differ: as wide at least as
+    their count allows, each moving by up to ``bound`` (:func:`simtool.stats.few_moved_half`;
+    the rule of three where none differs). 1 to 29 deals that differed were combined as
+    independent: Nine Lives' skill at 256 deals read ± 1.2 points with no deal differing and
+    ± 4.2 with one, more evidence of change giving a wider interval than less; now ± 1.8."""
     diff = after - before
     if stats.alike(diff):
         # within ± 1, a crude rule's cost that rose by 1.5 in each of 40 deals read "+150 points
         # (100 to 100)": an interval of no width, wholly short of its estimate
         low, high = stats.alike_interval(delta / scale, len(diff), bound)
         return delta, scale * low, scale * high
-    half = scale * stats.paired_difference(after, before)[1]
+    if np.count_nonzero(diff) < PAIRED_LEAST:
+        half = scale * stats.few_moved_half(diff, bound)
+    else:
+        half = scale * stats.paired_difference(after, before)[1]
     return delta, delta - half, delta + half
 
 
@@ -572,7 +606,7 @@ def _edge_deals(folder: Path, answer: dict) -> tuple[np.ndarray, np.ndarray]:
     """The largest seat edge of a seat answer (:func:`largest_edge`), per deal: ``|edge|`` is
     the edge on the side its estimate lies, so each deal gives the seat's win less the fair
     share, with that sign (as :func:`magnitude` takes the edge's interval)."""
-    top = max(answer["seats"], key=lambda e: abs(e["edge_pts"]))
+    top = _top_edge(answer, ())
     deals, panels = _deal_rows(folder, {"win": pl.col("win")})
     sign = 1.0 if top["edge_pts"] >= 0 else -1.0
     return deals, sign * (panels["win"][:, top["seat"]] - 1 / panels["win"].shape[1])
@@ -608,8 +642,7 @@ def paired_deals(game, before: tuple[dict[str, list[Path]], int, dict], after: t
     (f0, v0, q0), (f1, v1, q1) = before, after
 
     def runs(question: str, play: str) -> tuple[Path, Path] | None:
-        a, b = (by_play(f.get(question, []), v).get(play, [None])[0] for f, v in ((f0, v0), (f1, v1)))
-        return (a, b) if a is not None and b is not None and same_deals(a, b) else None
+        return _same_runs(before, after, question, play)
 
     def put(key: str, one, other) -> None:
         if one is not None and other is not None and np.array_equal(one[0], other[0]):
@@ -637,6 +670,46 @@ def paired_deals(game, before: tuple[dict[str, list[Path]], int, dict], after: t
     for name, pair in _restricted_pairs(f0, v0, f1, v1).items():
         put(f"restrictions: {name}", *(_cost_deals(*runs_of) for runs_of in pair))
     return out
+
+
+def _same_runs(before: tuple, after: tuple, question: str, play: str) -> tuple[Path, Path] | None:
+    """The before and the after version's run of a question's play, where both played the same
+    deals (:func:`same_deals`); ``before`` and ``after`` as :func:`paired_deals` takes them."""
+    a, b = (by_play(f.get(question, []), v).get(play, [None])[0] for f, v, _ in (before, after))
+    return (a, b) if a is not None and b is not None and same_deals(a, b) else None
+
+
+def alike_rows(before: tuple[dict[str, list[Path]], int, dict], after: tuple[dict[str, list[Path]], int, dict]
+               ) -> dict[str, tuple[float, float]]:
+    """Per changes row that is no mean over deals and whose every deal both versions played was
+    alike, the ends of its change's 95% interval (``before`` and ``after`` as
+    :func:`paired_deals`). Luck's share of variance ``C / T`` (cards over the seats' total,
+    :func:`simtool.stats.luck_shares`) where every copy of every duplicate deal scored alike:
+    the rule changes at most ``u = 1 - 0.05^(1/n)`` of the deals unseen (the rule of three), and
+    each of ``C`` and ``T``, a variance summed over ``p`` seats, by at most ``a = p u (1 + u) s^2``
+    (``s`` the widest spread of scores seen), so the share lies within ``(C - a) / (T + a)`` to
+    ``(C + a) / (T - a)``. Two versions that share all but ``u`` of their deals, ``(1 - u) H +
+    u G``, have variances ``(1 - u) V_H + u E_G[(X - m_H)^2] - u^2 (m_H - m_G)^2``, each term of
+    ``G`` within 0 to ``s^2``: apart by at most ``u (1 + u) s^2``. A bound for the worst case,
+    not reached: 3 of 65,536 Nine Lives deals made the highest score at every seat moved the
+    share by 0.12 points, the bound 0.25. Nine Lives' ``lives_to_end=5`` (whole matches only)
+    read "luck 26.7% -> 26.7% (difference 0.0 points (-0.4 to +0.4), independent)" of 65,536
+    duplicate deals scored alike; it reads -0.3 to +0.3. Not exactly 0: the two figures are one,
+    but a rule that moves a deal the sample lacks moves the share."""
+    pair = _same_runs(before, after, "luck", "duplicate")
+    share = (before[2].get("luck") or {}).get("share")
+    if pair is None or share is None or not math.isfinite(share):
+        return {}
+    y, other = (_luck_scores(f) for f in pair)
+    if y.shape != other.shape or not np.array_equal(y, other):
+        return {}
+    total = float(sum(y[:, :, seat].var() for seat in range(y.shape[2])))
+    u = stats.unseen(len(y))
+    reach = y.shape[2] * u * (1 + u) * float(np.ptp(y)) ** 2
+    if total <= reach:  # the unseen deals could hold every part of the variance: anywhere in 0 to 1
+        return {"luck": (-share, 1 - share)}
+    return {"luck": (max(-share, -reach * (1 + share) / (total + reach)),
+                     min(1 - share, reach * (1 + share) / (total - reach)))}
 
 
 def _price_deals(seer: Path, top: Path) -> tuple[np.ndarray, np.ndarray] | None:
@@ -729,8 +802,8 @@ def review(game_id: str, players: int, versions: list[dict], effort: str, sizes:
                          "published": published_for(game, players, options.named(game, versions[1]))}
         out["comparison"] = {"possible": True, "why": None, "before": "the reviewed rules",
                              "after": "the --vs-rule rules"}
-        out["changes"] = changes(out["questions"], other,
-                                 paired_deals(game, (folders, 0, out["questions"]), (folders, 1, other)))
+        sides = ((folders, 0, out["questions"]), (folders, 1, other))
+        out["changes"] = changes(out["questions"], other, paired_deals(game, *sides), alike_rows(*sides))
     elif baseline is not None:
         why = comparable(out, baseline)
         out["versus"] = {"source": "baseline", "rules": baseline.get("rules"), "players": baseline.get("players"),
@@ -741,21 +814,22 @@ def review(game_id: str, players: int, versions: list[dict], effort: str, sizes:
         out["comparison"] = {"possible": why is None, "why": why, "before": "the baseline", "after": "this review"}
         out["changes"] = [] if why else changes(
             baseline["questions"], out["questions"],
-            baseline_pairs(game, baseline_folder, baseline, folders, out) if baseline_folder is not None else None)
+            *(baseline_pairs(game, baseline_folder, baseline, folders, out) if baseline_folder is not None else ()))
     data = json.loads(json.dumps(_finite(out), default=_plain, allow_nan=False))
     return {**data, SUM: review_sum(data)}
 
 
 def baseline_pairs(game, baseline_folder: Path, baseline: dict, folders: dict[str, list[Path]], out: dict
-                   ) -> dict[str, tuple[np.ndarray, np.ndarray]] | None:
-    """:func:`paired_deals` of the baseline's runs and this review's; ``None`` (every row
-    independent) where a baseline run can no longer be read: its figures are in its review.json,
-    and a run damaged or pruned since refused the whole review after it had played everything."""
+                   ) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]], dict[str, tuple[float, float]]] | tuple[()]:
+    """:func:`paired_deals` and :func:`alike_rows` of the baseline's runs and this review's;
+    neither (every row independent) where a baseline run can no longer be read: its figures are
+    in its review.json, and a run damaged or pruned since refused the whole review after it had
+    played everything."""
+    sides = ((run_folders(baseline_folder), 0, baseline["questions"]), (folders, 0, out["questions"]))
     try:
-        return paired_deals(game, (run_folders(baseline_folder), 0, baseline["questions"]),
-                            (folders, 0, out["questions"]))
+        return paired_deals(game, *sides), alike_rows(*sides)
     except SimtoolError:
-        return None
+        return ()
 
 
 def run_folders(folder: Path) -> dict[str, list[Path]]:

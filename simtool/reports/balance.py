@@ -1038,7 +1038,8 @@ def compare(runs: list[Analysis]) -> Comparison:
     paired = [j is not None and other_deals(runs[j].meta, r.meta) is None
               for j, r in zip(references, runs[1:], strict=True)]
     names = list(dict.fromkeys(name for r in runs for name in r.figures))
-    rows, gains, unpaired, alike = [], [[] for _ in runs[1:]], [[] for _ in runs[1:]], [[] for _ in runs[1:]]
+    rows, gains = [], [[] for _ in runs[1:]]
+    unpaired, few, alike = ([[] for _ in runs[1:]] for _ in range(3))
     for name in names:
         cells, diffs = [], []
         for r in runs:
@@ -1056,14 +1057,13 @@ def compare(runs: list[Analysis]) -> Comparison:
                 loose = (high - low) / 2
                 paired_d, h, ends, count, moved = paired_change(f, first)
                 if ends is None and moved < PAIRED_LEAST:
-                    # the review's rule: a normal interval of a few nonzero differences among many
-                    # zeros is too narrow; a rule that moved no deal's overshoot read "0.0 pts ± 0.0
-                    # pts" of 20,000 deals, certain, and 4 deals that moved "+0.01 pts ± 0.01 pts"
                     unpaired[i].append(name)
                     diffs.append((f"Δ from run {j + 1}: {shown}", change_class(f, first, low, high)))
                     continue
                 if moved == 0:
                     alike[i].append(name)
+                elif moved < min(PAIRED_LEAST, count):
+                    few[i].append(name)
                 d = paired_d
                 low, high, shown = d - h, d + h, show_change(d, d - h, d + h, f.percent)
                 if ends is not None:
@@ -1088,11 +1088,13 @@ def compare(runs: list[Analysis]) -> Comparison:
                            f"deal other cards ({rules_apart(runs[j].meta, r.meta)}), so it shares no deal with it: "
                            f"the difference is paired deal by deal all the same, where only the random "
                            f"numbers the two deals share, not their cards, can narrow it."
-                           f"{_unpaired_text(unpaired[k - 2], alike[k - 2], r.unit)}{c.gain_text(k)}")
+                           f"{_few_text(unpaired[k - 2], few[k - 2], alike[k - 2], r.unit)}"
+                           f"{c.gain_text(k)}")
         elif pair:
             c.notes.append(f"Run {k} shares its deals with run {j + 1} (same seed, n, players, chunks and "
                            f"versions): the "
-                           f"difference is paired deal by deal.{_unpaired_text(unpaired[k - 2], alike[k - 2], r.unit)}"
+                           f"difference is paired deal by deal."
+                           f"{_few_text(unpaired[k - 2], few[k - 2], alike[k - 2], r.unit)}"
                            f"{c.gain_text(k)}")
         else:
             c.notes.append(f"Run {k} does not share its deals with run {j + 1} ({other_deals(runs[j].meta, r.meta)}): "
@@ -1101,14 +1103,20 @@ def compare(runs: list[Analysis]) -> Comparison:
     return c
 
 
-def _unpaired_text(names: list[str], alike: list[str], unit: str) -> str:
-    """The rows of a paired comparison taken as independent, and those no unit moved, in
-    sentences (none: nothing)."""
+def _few_text(unpaired: list[str], names: list[str], alike: list[str], unit: str) -> str:
+    """The rows of a paired comparison taken as independent, those few units moved and those
+    none moved, in sentences (none: nothing)."""
     text = ""
+    if unpaired:
+        text += (f" Where the two runs differ in every one of fewer than {PAIRED_LEAST} {unit} "
+                 f"({'; '.join(unpaired)}), a paired interval would be too narrow, so those Δ take each end from "
+                 f"the two runs' own intervals, as between independent samples.")
     if names:
-        text += (f" Where the two runs differ in fewer than {PAIRED_LEAST} {unit} ({'; '.join(names)}), a paired "
-                 f"interval would be too narrow, so those Δ take each end from the two runs' own intervals, "
-                 f"as between independent samples.")
+        text += (f" Where the two runs differ in 1 to {PAIRED_LEAST - 1} {unit} ({'; '.join(names)}), a normal "
+                 f"interval of so few differences would be too narrow: the change could move more {unit} than "
+                 f"seen, up to Clopper-Pearson's 97.5% bound on their share, each by at most a whole share (a "
+                 f"mean score, by the widest spread of scores seen at any seat), and the interval is at least "
+                 f"as wide as that allows.")
     if alike:
         text += (f" Where they differ in no {'match' if unit == 'matches' else 'deal'} ({'; '.join(alike)}), "
                  f"the interval bounds the {unit} the change could move unseen, at most 1 - 0.05^(1/n) of "
@@ -1156,7 +1164,17 @@ def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[fl
         # ± 1 (a share) or ± the spread of the values seen (as restricted play's score change)
         return (d, h, stats.alike_interval(d, len(diff), 1.0 if after.percent else float(np.ptp(seen))), len(diff),
                 len(diff))
-    return d, h, None, len(diff), int(np.count_nonzero(diff))
+    # a duplicate deal whose copies moved and cancelled out moved all the same
+    moved = int(np.count_nonzero(diff if after.units is None else np.bincount(at, games != 0)))
+    if 1 < len(diff) and moved < min(PAIRED_LEAST, len(diff)):
+        # the review's rule (review.paired_interval): a normal interval of a few nonzero
+        # differences among many zeros is too narrow (4 deals that moved: "+0.01 pts ± 0.01
+        # pts"), and the two runs' intervals combined as independent, which stood in for it,
+        # jumped from the rule of three's at none moved to all the deals' luck at one: seat 0's
+        # edge, 27 of 1,000 deals of Kansas City moved by four_bonus=3, read ± 3.4 pts, now ± 1.2
+        half = stats.few_moved_half(diff, 1.0 if after.percent else _score_spread(after, before, seen), moved)
+        return d, h, (d - half, d + half), len(diff), moved
+    return d, h, None, len(diff), moved
 
 
 def _score_spread(after: Figure, before: Figure, seen: np.ndarray) -> float:
