@@ -58,7 +58,7 @@ def test_rows_in_no_order_of_units_are_read_whole(monkeypatch):
     assert balance.streamed_metrics(r.meta, a.game, turned.lazy(), None) is None
     assert summary.streamed_duplicate_shares(r.meta, turned.lazy()) is None
     metrics, sentences = balance.printed_metrics(r.meta, turned.lazy(), None)
-    whole, sides = balance.run_metrics(r.meta, a.game, turned, None, balance.panels(r.meta, turned, False))
+    whole, _, _ = balance.run_metrics(r.meta, a.game, turned, None, balance.panels(r.meta, turned, False))
     assert [c for c, _ in metrics] == [c for c, _ in whole] and len(metrics) == 2
     assert all(t.equals(u) for (_, t), (_, u) in zip(metrics, whole, strict=True))
 

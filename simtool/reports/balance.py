@@ -38,7 +38,7 @@ from simtool.analysis import of as analysis_of
 from simtool.analysis.review import PAIRED_LEAST
 from simtool.errors import SimtoolError, bad, option, os_problem
 from simtool.games import ROUND_CAP
-from simtool.pipeline.folders import collect, dealt_alike, load, other_deals, read_meta, read_regular, write_together
+from simtool.pipeline.folders import dealt_alike, load, other_deals, read_meta, read_regular, write_together
 from simtool.reports import pages
 
 
@@ -91,6 +91,8 @@ class Analysis:
     findings: list[str] = field(default_factory=list)
     verdicts: list[tuple[str, str, str]] = field(default_factory=list)  # (question, word, sentence)
     plots: list[tuple[str, str]] = field(default_factory=list)  # (caption, svg)
+    counts: pl.DataFrame | None = None  # Panels.counts, for the charts
+    tally: tension.Tally | None = None  # a match run's tension, for its charts
 
     @property
     def p(self) -> int:
@@ -150,15 +152,39 @@ def worded(df: pl.DataFrame) -> tuple[list[tuple[str, str]], list[list[str]]]:
 
 def analyse(path: Path, ladders: list = (), charts: bool = True) -> Analysis:
     """Read a finished run folder and compute what the report shows of it. ``ladders``: the
-    skill ladders of the report; one of this run's set-up gives its skill-versus-luck sentence."""
-    meta, lazy_seats, lazy_matches = load(path)
+    skill ladders of the report; one of this run's set-up gives its skill-versus-luck sentence.
+    The tables are read a batch of whole units at a time (:func:`by_units`), not collected: a
+    report of 1e6 Kansas City matches held every seat row (2.7 GiB)."""
+    meta, seats, matches = load(path)
     folder = Path(path)
-    seats = collect(folder / "seats.parquet", lazy_seats)
-    matches = None if lazy_matches is None else collect(folder / "matches.parquet", lazy_matches)
-    a = analysis(meta, seats, matches, folder, ladders)
+    try:
+        a = analysis(meta, seats, matches, folder, ladders)
+    except (pl.exceptions.PolarsError, OSError):
+        tables = "seats.parquet" if matches is None else "seats.parquet or matches.parquet"
+        raise SimtoolError(f"{folder / tables} is not a readable table (damaged inside); run it again") from None
     if charts:
-        a.plots = plots(a, seats, matches)
+        a.plots = plots(a)
     return a
+
+
+class _Unordered(Exception):
+    """Rows that lie in no order of units (:func:`by_units`)."""
+
+
+def by_units(rows: pl.DataFrame | pl.LazyFrame, figures: list[pl.Expr], take):
+    """``take(batches)`` of ``rows`` in batches of whole units (:func:`stats._unit_batches`, the
+    columns ``figures`` read with what a row is), or of the whole frame in one batch where the rows
+    lie in no order of units: what ``take`` folded of the batches before is then thrown away."""
+    def batches():
+        for batch in stats._unit_batches(rows.lazy(), (), figures):
+            if batch is None:
+                raise _Unordered
+            yield batch
+
+    try:
+        return take(batches())
+    except _Unordered:
+        return take(iter([rows.lazy().collect()]))
 
 
 def rating_table(paths: list[Path]) -> pl.DataFrame | None:
@@ -189,27 +215,40 @@ class Panels:
     units: np.ndarray | None
     names: list[str]
     codes: np.ndarray | None
+    counts: pl.DataFrame | None = None
+    """Rows per seat, strategy (as text) and score (match total), for the charts: ``len``."""
 
 
-def panels(meta: dict, outcome: pl.DataFrame, by_match: bool) -> Panels:
-    p = meta["players"]
-    unit = stats.panel(outcome, stats.unit_key(outcome), p)[:, 0] if meta.get("rotate") or meta.get("duplicate") \
-        else None
-    names = outcome["strategy"].cast(pl.String).unique(maintain_order=True).to_list()
-    codes = None
-    if len(names) > 1:
-        codes = stats.panel(outcome.with_columns(pl.col("strategy").cast(pl.String).replace_strict(
-            names, list(range(len(names))), return_dtype=pl.Int8)), "strategy", p)
-    return Panels(stats.panel(outcome, "win", p), stats.panel(outcome, "total" if by_match else "score", p),
-                  unit % p if meta.get("rotate") else None,
-                  # with --duplicate a deal's p copies are one unit: every interval sums them first
-                  unit if meta.get("duplicate") else None, names, codes)
+def panels(meta: dict, outcome: pl.DataFrame | pl.LazyFrame, by_match: bool) -> Panels:
+    p, key, score_of = meta["players"], stats.unit_key(outcome), "total" if by_match else "score"
+    keyed = meta.get("rotate") or meta.get("duplicate")
+
+    def take(batches) -> Panels:
+        names, parts, counts = [], [], None
+        for batch in batches:
+            strategy = batch["strategy"].cast(pl.String)
+            names += [name for name in strategy.unique(maintain_order=True).to_list() if name not in names]
+            codes = stats.panel(batch.with_columns(strategy.replace_strict(names, list(range(len(names))),
+                                                                           return_dtype=pl.Int8)), "strategy", p)
+            parts.append((stats.panel(batch, "win", p), stats.panel(batch, score_of, p),
+                          stats.panel(batch, key, p)[:, 0] if keyed else np.zeros(0), codes))
+            counted = batch.group_by(pl.col("seat").cast(pl.String), pl.col("strategy").cast(pl.String), score_of).agg(
+                pl.len().cast(pl.Int64))
+            counts = counted if counts is None else pl.concat([counts, counted]).group_by(
+                "seat", "strategy", score_of).agg(pl.col("len").sum())
+        win, score, unit, codes = (np.concatenate(part) for part in zip(*parts, strict=True))
+        return Panels(win, score, unit % p if meta.get("rotate") else None,
+                      # with --duplicate a deal's p copies are one unit: every interval sums them first
+                      unit if meta.get("duplicate") else None, names, codes if len(names) > 1 else None, counts)
+
+    return by_units(outcome, [pl.col(c) for c in ("win", score_of, "strategy")], take)
 
 
-def run_metrics(meta: dict, game, seats: pl.DataFrame, matches: pl.DataFrame | None,
-                x: Panels) -> tuple[list[tuple[str, pl.DataFrame]], list[tuple[int, ...]]]:
-    """The duplicate, luck and tension tables of a run (``Analysis.metrics``), and the partners its
-    scores show (``Analysis.sides``), which the tension table reads."""
+def run_metrics(meta: dict, game, seats: pl.DataFrame | pl.LazyFrame, matches: pl.DataFrame | pl.LazyFrame | None,
+                x: Panels) -> tuple[list[tuple[str, pl.DataFrame]], list[tuple[int, ...]], tension.Tally | None]:
+    """The duplicate, luck and tension tables of a run (``Analysis.metrics``), the partners its
+    scores show (``Analysis.sides``), which the tension table reads, and the tension's tally of a
+    match run (its charts)."""
     p, out = meta["players"], []
     sides = verdicts.partners(x.score, x.units)
     if x.codes is not None and x.units is not None:
@@ -219,9 +258,15 @@ def run_metrics(meta: dict, game, seats: pl.DataFrame, matches: pl.DataFrame | N
         out.append((DUPLICATE_TABLE, gain))
     if x.units is not None:
         out.append((LUCK_TABLE, luck_table(x.win, x.score, p, matches is not None)))
+    tally = None
     if matches is not None:
-        out += tension_tables(*tension.analyse(seats, matches, game.lower_wins, game.total_floor, sides)[1:])
-    return out, sides
+        tally = tension.streamed(seats.lazy(), matches.lazy(), game.lower_wins, game.total_floor, sides)
+        if tally is None:  # rows in no order of matches: read whole
+            tally = tension.Tally("rotation" in matches.collect_schema().names())
+            tally.add(tension.matchwise(seats.lazy().collect(), matches.lazy().collect(), game.lower_wins,
+                                        game.total_floor, sides))
+        out += tension_tables(tally.summary(), tally.length_table())
+    return out, sides, tally
 
 
 def printed_metrics(meta: dict, seats: pl.DataFrame | pl.LazyFrame, matches: pl.DataFrame | pl.LazyFrame | None
@@ -236,7 +281,7 @@ def printed_metrics(meta: dict, seats: pl.DataFrame | pl.LazyFrame, matches: pl.
     if got is None:
         seats, matches = seats.lazy().collect(), None if matches is None else matches.lazy().collect()
         got = run_metrics(meta, game, seats, matches,
-                          panels(meta, matches if matches is not None else seats, matches is not None))
+                          panels(meta, matches if matches is not None else seats, matches is not None))[:2]
     metrics, sides = got
     unit = "matches" if matches is not None else "deals"
     return metrics, metric_sentences(metrics, unit, meta.get("n"), game.lower_wins, sides)
@@ -331,10 +376,11 @@ def tension_tables(table: pl.DataFrame, lengths: pl.DataFrame) -> list[tuple[str
     return out
 
 
-def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
+def analysis(meta: dict, seats: pl.DataFrame | pl.LazyFrame, matches: pl.DataFrame | pl.LazyFrame | None,
              path: Path | None = None, ladders: list = ()) -> Analysis:
-    """What the report shows of a run's tables (but its charts); ``ladders`` as for
-    :func:`analyse`."""
+    """What the report shows of a run's tables (but its charts: :func:`plots`); ``ladders`` as for
+    :func:`analyse`. Each table is read a batch of whole units at a time where its rows lie in
+    their units' order (:func:`by_units`)."""
     game = games.get(meta["game"])
     p = meta["players"]
     x = panels(meta, matches if matches is not None else seats, matches is not None)
@@ -347,7 +393,7 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
     rates = summary.seat_summary(game, seats.lazy(), by=("seat",), strata=p if meta.get("rotate") else None)
     rates = rates.select("seat", "n", *[c for name in analysis_of(game).rates
                                         for c in (name, f"{name}_low", f"{name}_high")])
-    metrics, sides = run_metrics(meta, game, seats, matches, x)
+    metrics, sides, tally = run_metrics(meta, game, seats, matches, x)
     a = Analysis(
         path=path, meta=meta, game=game,
         unit="matches" if matches is not None else "deals",
@@ -355,14 +401,14 @@ def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
         score_test=stats.seat_test(per_deal(score)), strategies=strategies, rates=rates,
         game_tables=game_tables(game, seats.lazy(), keys, None if matches is None else matches.lazy(),
                                 meta.get("rules")),
-        seats_strategy=names[0], sides=sides, metrics=metrics,
+        seats_strategy=names[0], sides=sides, metrics=metrics, counts=x.counts, tally=tally,
         figures=headline_figures(game, seats, win, score, names if codes is not None else [],
                                  codes, matches is not None, strata, units),
     )
     if codes is not None:
         a.held = ratings.held(win[:ratings.LIMIT], codes[:ratings.LIMIT], names)
     if matches is not None:
-        a.capped = int(matches.filter(pl.col("seat") == 0)["capped"].sum())
+        a.capped = int(matches.lazy().filter(pl.col("seat") == 0).select(pl.col("capped").sum()).collect().item())
     a.findings = findings(a, next((lad for lad in ladders if lad.fits(meta)), None))
     a.verdicts = run_verdicts(a)
     return a
@@ -475,20 +521,16 @@ def headline_figures(game, seats, win, score, names, codes, by_match, strata=Non
                                                                   stats.held_share(win, codes, k) - fair,
                                                                   points=True)
     risks, shared = analysis_of(game).risks, analysis_of(game).shared
-    for name, expr in analysis_of(game).rates.items():
+    for name, (k, m) in rated(game, seats, p, by_match).items():
         better = "lower" if name in risks else None
         if name in shared:  # seats pooled it is 1/p by rule: each seat's rate is the figure
-            out |= shared_figures(name, expr, seats, p, by_match, strata, units)
+            out |= shared_figures(name, k, m, p, strata, units)
         elif by_match:  # a match's rounds are one unit; matches differ in length
-            per_match = seats.group_by("match", maintain_order=True).agg(expr.sum().alias("k"),
-                                                                          pl.len().alias("m"))
+            out[f"{name} rate (seats pooled)"] = Figure(*stats.unit_estimate(k, m, strata, share=True), None,
+                                                        better=better)
+        else:  # k: each seat's flag
             out[f"{name} rate (seats pooled)"] = Figure(*stats.unit_estimate(
-                per_match["k"].to_numpy(), per_match["m"].to_numpy(), strata, share=True), None, better=better)
-        else:
-            flags = stats.panel(seats.select(pl.col("seat"), expr.cast(pl.Float64).alias(name)), name, p)
-            out[f"{name} rate (seats pooled)"] = Figure(*stats.unit_estimate(
-                flags.sum(axis=1), np.full(len(flags), p), strata, share=True, units=units), flags.mean(axis=1),
-                better=better)
+                k.sum(axis=1), np.full(len(k), p), strata, share=True, units=units), k.mean(axis=1), better=better)
     mean_score = score.mean(axis=1)
     label = "mean match total" if by_match else "mean score"
     out[f"{label} (all seats)"] = Figure(*stats.unit_estimate(mean_score, strata=strata, units=units), mean_score,
@@ -500,17 +542,45 @@ def headline_figures(game, seats, win, score, names, codes, by_match, strata=Non
     return out
 
 
-def shared_figures(name: str, expr, seats, p: int, by_match: bool, strata, units) -> dict[str, Figure]:
+def rated(game, seats: pl.DataFrame | pl.LazyFrame, p: int, by_match: bool
+          ) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
+    """Each of the game's rates per unit, as ``(k, m)``: by match, its rounds' count and rounds,
+    each seat's ``(matches, p)`` for a rate one seat has every round (``Analysis.shared``), else
+    seats pooled; by deal, each seat's flag ``(deals, p)`` and ``None``. Read a batch of whole
+    units at a time (:func:`by_units`); a rate that reads other rows than its own (a window, a
+    maximum: :func:`stats._row_wise`) from the whole table."""
+    rates, shared = analysis_of(game).rates, analysis_of(game).shared
+
+    def take(batches) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
+        parts: dict[str, list] = {name: [] for name in rates}
+        for batch in batches:
+            for name, expr in rates.items():
+                if not by_match:
+                    flags = stats.panel(batch.select(pl.col("seat"), expr.cast(pl.Float64).alias(name)), name, p)
+                    parts[name].append((flags, None))
+                    continue
+                by = ("match", "seat") if name in shared else ("match",)
+                # a match's rows lie together, in match order across batches: one pass's groups
+                per = batch.group_by(*by, maintain_order=True).agg(expr.sum().alias("k"), pl.len().alias("m"))
+                per = per.sort(*by) if name in shared else per
+                k, m = (per[c].to_numpy().reshape(-1, p) if name in shared else per[c].to_numpy() for c in "km")
+                parts[name].append((k, m))
+        return {name: (np.concatenate([k for k, _ in got]), None if got[0][1] is None else
+                       np.concatenate([m for _, m in got])) for name, got in parts.items()}
+
+    if not rates:
+        return {}
+    if not all(map(stats._row_wise, rates.values())):
+        return take(iter([seats.lazy().collect()]))
+    return by_units(seats, list(rates.values()), take)
+
+
+def shared_figures(name: str, k: np.ndarray, m: np.ndarray | None, p: int, strata, units) -> dict[str, Figure]:
     """Each seat's rate of a rate one seat has every deal (``Analysis.shared``), over its fair
-    share 1/p, in points: closer to 0 is more even, as a seat's edge."""
+    share 1/p, in points: closer to 0 is more even, as a seat's edge (:func:`rated`'s ``k`` and
+    ``m``, ``m`` None by deal)."""
     fair, out = 1 / p, {}
-    if by_match:  # a match's rounds are one unit; matches differ in length
-        per_match = seats.group_by("match", "seat", maintain_order=True).agg(expr.sum().alias("k"),
-                                                                            pl.len().alias("m")).sort("match", "seat")
-        k, m = (per_match[c].to_numpy().reshape(-1, p) for c in ("k", "m"))
-    else:
-        k = stats.panel(seats.select(pl.col("seat"), expr.cast(pl.Float64).alias(name)), name, p)
-        m = None
+    by_match = m is not None
     for s in range(p):
         v, lo, hi = stats.unit_estimate(k[:, s], None if m is None else m[:, s], strata, share=True,
                                         units=None if by_match else units)
@@ -826,8 +896,8 @@ def ladder_view(ladder) -> dict:
                           *filter(None, [ladders.reference_sentence(ladder)])], "svg": svg(chart)}
 
 
-def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> list[tuple[str, str]]:
-    """(caption, inline SVG) for the run's charts."""
+def plots(a: Analysis) -> list[tuple[str, str]]:
+    """(caption, inline SVG) for the run's charts, from what :func:`analysis` counted."""
     from matplotlib.figure import Figure as Chart
 
     out = []
@@ -843,29 +913,27 @@ def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> lis
            xlim=(-0.5, a.p - 0.5))
     ax.legend(frameon=False, fontsize="small")
     out.append(("Win share by seat, with 95% intervals", svg(chart)))
-    rows, column = (matches, "total") if matches is not None else (seats, "score")
-    what = "match total" if matches is not None else "score per deal"
-    out.append((f"Distribution of the {what} by seat", svg(distribution(rows, column, "seat", what))))
+    column = "total" if a.unit == "matches" else "score"
+    what = "match total" if a.unit == "matches" else "score per deal"
+    out.append((f"Distribution of the {what} by seat", svg(distribution(a.counts, column, "seat", what))))
     if a.strategies is not None:
         out.append((f"Distribution of the {what} by strategy",
-                    svg(distribution(rows, column, "strategy", what))))
-    if matches is not None:
-        out += [(caption, svg(chart)) for caption, chart in
-                tension.charts(tension.matchwise(seats, matches, a.game.lower_wins, a.game.total_floor,
-                                                 a.sides))]
+                    svg(distribution(a.counts, column, "strategy", what))))
+    if a.tally is not None:
+        out += [(caption, svg(chart)) for caption, chart in tension.charts(a.tally)]
     return out
 
 
-def distribution(rows: pl.DataFrame, column: str, by: str, what: str):
+def distribution(counted: pl.DataFrame, column: str, by: str, what: str):
     """Share of rows at each value of ``column`` (binned when the values are many), bars side by
-    side for the groups."""
+    side for the groups; ``counted``: the rows per value of ``by`` and ``column`` (:attr:`Panels.counts`)."""
     from matplotlib.figure import Figure as Chart
 
-    values = rows[column]
+    values = counted[column]
     lo, hi = int(values.min()), int(values.max())
     width = max(1, -(-(hi - lo + 1) // 40))
-    binned = rows.select(pl.col(by).cast(pl.String), ((pl.col(column) - lo) // width * width + lo).alias("x"))
-    counts = binned.group_by(by, "x").len().sort(by, "x")
+    binned = counted.select(by, ((pl.col(column) - lo) // width * width + lo).alias("x"), "len")
+    counts = binned.group_by(by, "x").agg(pl.col("len").sum()).sort(by, "x")
     chart = Chart(figsize=(5.2, 2.8), layout="constrained")
     ax = chart.add_subplot()
     parts = list(counts.group_by(by, maintain_order=True))
