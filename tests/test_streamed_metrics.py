@@ -35,7 +35,7 @@ def test_the_tables_read_in_batches_are_those_of_the_whole_rows(game, n, kw, mon
                                                   [pl.col("win")])]
     assert len(cuts) > 2
     seats, matches = r.seats.lazy(), None if r.matches is None else r.matches.lazy()
-    metrics, sides = balance.streamed_metrics(r.meta, a.game, seats, matches)
+    metrics, sides, _ = balance.streamed_metrics(r.meta, a.game, seats, matches)
     assert [c for c, _ in metrics] == [c for c, _ in a.metrics] and sides == a.sides
     for (_, streamed), (_, whole) in zip(metrics, a.metrics, strict=True):
         assert_frame_equal(streamed, whole, check_exact=True)
