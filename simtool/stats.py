@@ -1300,36 +1300,68 @@ def seat_test(values: np.ndarray) -> SeatTest:
     Each deal's seats are dependent (win shares sum to one), so the test works on each
     deal's deviations from its own seat average, dropping one seat (they sum to zero), and
     uses their covariance across deals: Hotelling's T², exact under normality through its F
-    distribution (with two seats, the square of a t test).
+    distribution (with two seats, the square of a t test). :class:`SeatFold` of one batch.
     """
-    values = np.asarray(values, float)
-    n, p = values.shape
-    if n < 2:
-        return SeatTest(0.0, 0, n, 1.0)
-    dev = (values - values.mean(axis=1, keepdims=True))[:, : p - 1]
-    mean = dev.mean(axis=0)
-    # deviations alike in every unit up to rounding: at 3 seats seat 0's [2/3, -1/3] in each deal
-    # had a covariance of 1e-32, and Hotelling's test on it said p < 0.001 of three deals
-    tiny = 1e-9 * max(1.0, float(np.abs(values).max()))
-    if np.ptp(dev, axis=0).max() <= tiny:  # "too few deals to tell" of 1,000 ties, for any n
-        if not np.any(np.abs(mean) > tiny):
-            return SeatTest(0.0, 0, n, 1.0, alike=True)
-        # one deviation in every unit: under equal seats (a unit's deviations as likely negated)
-        # at most 2 ** -n each way; p 0 said "the seats differ" of two deals won by seat 0
-        return SeatTest(math.inf, 0, n, min(1.0, 2.0 ** (1 - n)), alike=True)
-    cov = np.atleast_2d(np.cov(dev, rowvar=False))
-    df = int(np.linalg.matrix_rank(cov))
-    if n <= df:
-        return SeatTest(0.0, 0, n, 1.0)
-    stat = float(n * mean @ np.linalg.pinv(cov) @ mean)
-    f = (n - df) / (df * (n - 1)) * stat
-    # F's survival function itself (what scipy.stats.f.sf calls, to the last bit): importing
-    # scipy.stats cost every report, and a match or --duplicate run's summary, 0.5 s of CPU;
-    # scipy.special 0.08 s. Below 0 (T² of seats that differ by nothing comes out as -4e-18 by
-    # rounding) f.sf gives 1, below its support; fdtrc gives NaN
-    from scipy import special
+    fold = SeatFold()
+    fold.add(values)
+    return fold.test()
 
-    return SeatTest(stat, df, n, float(special.fdtrc(df, n - df, max(f, 0.0))))
+
+class SeatFold:
+    """:func:`seat_test` of values given a batch of units at a time: each batch's sums of the
+    deviations and their centred cross-products (as :func:`np.cov` makes them), joined by Chan's
+    formula, so that a report holds no row per unit (a seat test of 1e7 deals took 440 MiB). One
+    batch gives :func:`np.cov`'s covariance bit for bit; several, the same to rounding."""
+
+    def __init__(self):
+        self.n, self.top = 0, 1.0
+        self.total = self.m2 = self.low = self.high = None
+
+    def add(self, values: np.ndarray) -> None:
+        values = np.asarray(values, float)
+        n, p = values.shape
+        if not n:
+            return
+        dev = (values - values.mean(axis=1, keepdims=True))[:, : p - 1]
+        x = np.array(dev, ndmin=2, dtype=float).T  # np.cov's rows: one per seat kept
+        x -= x.mean(axis=1)[:, None]
+        m2, total = np.dot(x, x.T.conj()), dev.sum(axis=0)
+        self.top = max(self.top, float(np.abs(values).max()))
+        if not self.n:
+            self.n, self.total, self.m2, self.low, self.high = n, total, m2, dev.min(axis=0), dev.max(axis=0)
+            return
+        delta = total / n - self.total / self.n
+        self.m2 = self.m2 + m2 + np.outer(delta, delta) * (self.n * n / (self.n + n))
+        self.n, self.total = self.n + n, self.total + total
+        self.low, self.high = np.minimum(self.low, dev.min(axis=0)), np.maximum(self.high, dev.max(axis=0))
+
+    def test(self) -> SeatTest:
+        n = self.n
+        if n < 2:
+            return SeatTest(0.0, 0, n, 1.0)
+        mean = self.total / n
+        # deviations alike in every unit up to rounding: at 3 seats seat 0's [2/3, -1/3] in each deal
+        # had a covariance of 1e-32, and Hotelling's test on it said p < 0.001 of three deals
+        tiny = 1e-9 * self.top
+        if (self.high - self.low).max() <= tiny:  # "too few deals to tell" of 1,000 ties, for any n
+            if not np.any(np.abs(mean) > tiny):
+                return SeatTest(0.0, 0, n, 1.0, alike=True)
+            # one deviation in every unit: under equal seats (a unit's deviations as likely negated)
+            # at most 2 ** -n each way; p 0 said "the seats differ" of two deals won by seat 0
+            return SeatTest(math.inf, 0, n, min(1.0, 2.0 ** (1 - n)), alike=True)
+        cov = np.atleast_2d(self.m2 * np.true_divide(1, n - 1))
+        df = int(np.linalg.matrix_rank(cov))
+        if n <= df:
+            return SeatTest(0.0, 0, n, 1.0)
+        stat = float(n * mean @ np.linalg.pinv(cov) @ mean)
+        f = (n - df) / (df * (n - 1)) * stat
+        # F's survival function itself (what scipy.stats.f.sf calls, to the last bit): importing
+        # scipy.stats cost every report, and a match or --duplicate run's summary, 0.5 s of CPU;
+        # scipy.special 0.08 s. Below 0 (T² of seats that differ by nothing comes out as -4e-18 by
+        # rounding) f.sf gives 1, below its support; fdtrc gives NaN
+        from scipy import special
+
+        return SeatTest(stat, df, n, float(special.fdtrc(df, n - df, max(f, 0.0))))
 
 
 def seat_table(win: np.ndarray, score: np.ndarray, strata=None, units=None) -> pl.DataFrame:

@@ -270,7 +270,8 @@ def test_score_distributions_are_bars():
     from simtool.reports import balance
 
     rows = pl.DataFrame({"seat": [0, 1, 0, 1, 0, 1], "score": [0, 5, 5, 10, 15, 5]})
-    ax = balance.distribution(rows, "score", "seat", "score per deal").axes[0]
+    counted = rows.group_by(pl.col("seat").cast(pl.String), "score").len()  # as balance.Reading counts them
+    ax = balance.distribution(counted, "score", "seat", "score per deal").axes[0]
     assert len(ax.patches) == 5 and not ax.lines  # a bar per seat and score seen, no joined points
     bars = sorted((round(p.get_x() + p.get_width() / 2, 6), round(p.get_height(), 6)) for p in ax.patches)
     # side by side at each score: seat 0 left of it, seat 1 right; each bar its seat's share

@@ -190,9 +190,10 @@ def test_a_chart_is_the_svg_savefig_writes(kc_runs):
     from simtool.analysis import labels
 
     seats = pl.read_parquet(kc_runs[2] / "seats.parquet")  # two strategies: bars side by side, a legend
+    counted = seats.group_by(pl.col("strategy").cast(pl.String), "score").len()
     with matplotlib.rc_context({"svg.hashsalt": "simtool"}):
-        ours = report.svg(report.distribution(seats, "score", "strategy", "score per deal"))
-        chart = report.distribution(seats, "score", "strategy", "score per deal")
+        ours = report.svg(report.distribution(counted, "score", "strategy", "score per deal"))
+        chart = report.distribution(counted, "score", "strategy", "score per deal")
         labels.plain(chart)
         buf = io.StringIO()
         with matplotlib.rc_context(labels.PLAIN):

@@ -35,7 +35,7 @@ def test_the_tables_read_in_batches_are_those_of_the_whole_rows(game, n, kw, mon
                                                   [pl.col("win")])]
     assert len(cuts) > 2
     seats, matches = r.seats.lazy(), None if r.matches is None else r.matches.lazy()
-    metrics, sides = balance.streamed_metrics(r.meta, a.game, seats, matches)
+    metrics, sides, _ = balance.streamed_metrics(r.meta, a.game, seats, matches)
     assert [c for c, _ in metrics] == [c for c, _ in a.metrics] and sides == a.sides
     for (_, streamed), (_, whole) in zip(metrics, a.metrics, strict=True):
         assert_frame_equal(streamed, whole, check_exact=True)
@@ -58,7 +58,7 @@ def test_rows_in_no_order_of_units_are_read_whole(monkeypatch):
     assert balance.streamed_metrics(r.meta, a.game, turned.lazy(), None) is None
     assert summary.streamed_duplicate_shares(r.meta, turned.lazy()) is None
     metrics, sentences = balance.printed_metrics(r.meta, turned.lazy(), None)
-    whole, sides = balance.run_metrics(r.meta, a.game, turned, None, balance.panels(r.meta, turned, False))
+    whole, _, _ = balance.run_metrics(r.meta, a.game, turned, None, balance.panels(r.meta, turned, False))
     assert [c for c, _ in metrics] == [c for c, _ in whole] and len(metrics) == 2
     assert all(t.equals(u) for (_, t), (_, u) in zip(metrics, whole, strict=True))
 

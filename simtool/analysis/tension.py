@@ -119,6 +119,8 @@ class Tally:
     FIGURES = ("mean_rounds", "mean_lead_changes", "mean_decided_after", "decided_share_of_match",
                "winner_behind_after_round_1", "winner_behind_at_half_time", "mean_margin")
     SHARES = ("decided_share_of_match", "winner_behind_after_round_1", "winner_behind_at_half_time")
+    CHARTED = (("lead_changes", "lead changes per match"), ("decided_after", "winner leads for good from round"),
+               ("rounds", "rounds per match"))
 
     def __init__(self, duplicate: bool):
         self.duplicate, self.matches = duplicate, 0
@@ -126,6 +128,7 @@ class Tally:
         # per match length: its rows, their squares per match and times the match's rows; the rows,
         # their squares per match and the matches (stats.counted_distribution)
         self.lengths, self.rows = {}, [0, 0, 0]
+        self.counts: dict[str, dict] = {name: {} for name, _ in self.CHARTED}  # value -> rows, for charts
 
     def add(self, rows: pl.DataFrame) -> None:
         self.matches += rows.height
@@ -153,6 +156,10 @@ class Tally:
                 sums[i] += int(part)
         for i, part in enumerate((m.sum(), (m * m).sum(), len(m))):
             self.rows[i] += int(part)
+        for name, _ in self.CHARTED:
+            counts = self.counts[name]
+            for value, n in (sole if name == "decided_after" else rows)[name].value_counts().iter_rows():
+                counts[value] = counts.get(value, 0) + n
 
     def summary(self) -> pl.DataFrame:
         out = {"matches": self.matches}
@@ -208,18 +215,16 @@ def text(table: pl.DataFrame, lower_wins: bool, sides: list[tuple[int, ...]] = (
                else "."))
 
 
-def charts(rows: pl.DataFrame) -> list[tuple[str, object]]:
+def charts(tally: Tally) -> list[tuple[str, object]]:
     """(caption, matplotlib figure): lead changes, when matches are decided, and their length."""
     from matplotlib.figure import Figure as Chart
 
     chart = Chart(figsize=(7.8, 2.6), layout="constrained")
     panels = chart.subplots(1, 3)
-    sole = rows.filter(pl.col("decided_after").is_not_null())
-    for ax, values, label in ((panels[0], rows["lead_changes"], "lead changes per match"),
-                              (panels[1], sole["decided_after"], "winner leads for good from round"),
-                              (panels[2], rows["rounds"], "rounds per match")):
-        counts = values.value_counts().sort(values.name)
-        x, n = counts[values.name].to_numpy(), counts["count"].to_numpy()
+    for ax, (name, label) in zip(panels, Tally.CHARTED, strict=True):
+        counts = tally.counts[name]
+        x = np.array(sorted(counts))
+        n = np.array([counts[v] for v in x.tolist()], np.int64)
         ax.bar(x, 100 * n / max(n.sum(), 1), color="#2f5d8c", width=0.8)
         ax.set(xlabel=label, ylabel="matches (%)")
     return [("Match tension: lead changes, the round from which the winner leads for good, "

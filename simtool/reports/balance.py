@@ -23,6 +23,7 @@ import itertools
 import math
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import version
@@ -38,7 +39,7 @@ from simtool.analysis import of as analysis_of
 from simtool.analysis.review import PAIRED_LEAST
 from simtool.errors import SimtoolError, bad, option, os_problem
 from simtool.games import ROUND_CAP
-from simtool.pipeline.folders import collect, dealt_alike, load, other_deals, read_meta, read_regular, write_together
+from simtool.pipeline.folders import dealt_alike, load, other_deals, read_meta, read_regular, write_together
 from simtool.reports import pages
 
 
@@ -49,7 +50,10 @@ class Figure:
     value: float
     low: float
     high: float
-    per_row: np.ndarray | None  # None: no per-deal value (a ratio over matches), never paired
+    rows: np.ndarray | Callable[[], tuple[np.ndarray, np.ndarray | None]] | None
+    """The per-deal values (:attr:`per_row`), or what reads them with their :attr:`units` when a
+    paired comparison first asks (a run's rows read again: a report of one run holds none);
+    ``None``: no per-deal value (a ratio over matches), never paired."""
     percent: bool = True
     points: bool = False  # an edge over the fair share, shown in points
     better: str | None = None
@@ -66,6 +70,12 @@ class Figure:
     @property
     def half(self) -> float:
         return (self.high - self.low) / 2
+
+    @property
+    def per_row(self) -> np.ndarray | None:
+        if callable(self.rows):
+            self.rows, self.units = self.rows()
+        return self.rows
 
 
 @dataclass
@@ -91,6 +101,8 @@ class Analysis:
     findings: list[str] = field(default_factory=list)
     verdicts: list[tuple[str, str, str]] = field(default_factory=list)  # (question, word, sentence)
     plots: list[tuple[str, str]] = field(default_factory=list)  # (caption, svg)
+    counts: pl.DataFrame | None = None  # Reading.counts, for the charts
+    tally: tension.Tally | None = None  # a match run's tension, for its charts
 
     @property
     def p(self) -> int:
@@ -150,15 +162,39 @@ def worded(df: pl.DataFrame) -> tuple[list[tuple[str, str]], list[list[str]]]:
 
 def analyse(path: Path, ladders: list = (), charts: bool = True) -> Analysis:
     """Read a finished run folder and compute what the report shows of it. ``ladders``: the
-    skill ladders of the report; one of this run's set-up gives its skill-versus-luck sentence."""
-    meta, lazy_seats, lazy_matches = load(path)
+    skill ladders of the report; one of this run's set-up gives its skill-versus-luck sentence.
+    The tables are read a batch of whole units at a time (:func:`by_units`), not collected: a
+    report of 1e6 Kansas City matches held every seat row (2.7 GiB)."""
+    meta, seats, matches = load(path)
     folder = Path(path)
-    seats = collect(folder / "seats.parquet", lazy_seats)
-    matches = None if lazy_matches is None else collect(folder / "matches.parquet", lazy_matches)
-    a = analysis(meta, seats, matches, folder, ladders)
+    try:
+        a = analysis(meta, seats, matches, folder, ladders)
+    except (pl.exceptions.PolarsError, OSError):
+        tables = "seats.parquet" if matches is None else "seats.parquet or matches.parquet"
+        raise SimtoolError(f"{folder / tables} is not a readable table (damaged inside); run it again") from None
     if charts:
-        a.plots = plots(a, seats, matches)
+        a.plots = plots(a)
     return a
+
+
+class _Unordered(Exception):
+    """Rows that lie in no order of units (:func:`by_units`)."""
+
+
+def by_units(rows: pl.DataFrame | pl.LazyFrame, figures: list[pl.Expr], take):
+    """``take(batches)`` of ``rows`` in batches of whole units (:func:`stats._unit_batches`, the
+    columns ``figures`` read with what a row is), or of the whole frame in one batch where the rows
+    lie in no order of units: what ``take`` folded of the batches before is then thrown away."""
+    def batches():
+        for batch in stats._unit_batches(rows.lazy(), (), figures):
+            if batch is None:
+                raise _Unordered
+            yield batch
+
+    try:
+        return take(batches())
+    except _Unordered:
+        return take(iter([rows.lazy().collect()]))
 
 
 def rating_table(paths: list[Path]) -> pl.DataFrame | None:
@@ -191,25 +227,32 @@ class Panels:
     codes: np.ndarray | None
 
 
-def panels(meta: dict, outcome: pl.DataFrame, by_match: bool) -> Panels:
-    p = meta["players"]
-    unit = stats.panel(outcome, stats.unit_key(outcome), p)[:, 0] if meta.get("rotate") or meta.get("duplicate") \
-        else None
-    names = outcome["strategy"].cast(pl.String).unique(maintain_order=True).to_list()
-    codes = None
-    if len(names) > 1:
-        codes = stats.panel(outcome.with_columns(pl.col("strategy").cast(pl.String).replace_strict(
-            names, list(range(len(names))), return_dtype=pl.Int8)), "strategy", p)
-    return Panels(stats.panel(outcome, "win", p), stats.panel(outcome, "total" if by_match else "score", p),
-                  unit % p if meta.get("rotate") else None,
-                  # with --duplicate a deal's p copies are one unit: every interval sums them first
-                  unit if meta.get("duplicate") else None, names, codes)
+def panels(meta: dict, outcome: pl.DataFrame | pl.LazyFrame, by_match: bool) -> Panels:
+    p, key, score_of = meta["players"], stats.unit_key(outcome), "total" if by_match else "score"
+    keyed = meta.get("rotate") or meta.get("duplicate")
+
+    def take(batches) -> Panels:
+        names, parts = [], []
+        for batch in batches:
+            strategy = batch["strategy"].cast(pl.String)
+            names += [name for name in strategy.unique(maintain_order=True).to_list() if name not in names]
+            codes = stats.panel(batch.with_columns(strategy.replace_strict(names, list(range(len(names))),
+                                                                           return_dtype=pl.Int8)), "strategy", p)
+            parts.append((stats.panel(batch, "win", p), stats.panel(batch, score_of, p),
+                          stats.panel(batch, key, p)[:, 0] if keyed else np.zeros(0), codes))
+        win, score, unit, codes = (np.concatenate(part) for part in zip(*parts, strict=True))
+        return Panels(win, score, unit % p if meta.get("rotate") else None,
+                      # with --duplicate a deal's p copies are one unit: every interval sums them first
+                      unit if meta.get("duplicate") else None, names, codes if len(names) > 1 else None)
+
+    return by_units(outcome, [pl.col(c) for c in ("win", score_of, "strategy")], take)
 
 
-def run_metrics(meta: dict, game, seats: pl.DataFrame, matches: pl.DataFrame | None,
-                x: Panels) -> tuple[list[tuple[str, pl.DataFrame]], list[tuple[int, ...]]]:
-    """The duplicate, luck and tension tables of a run (``Analysis.metrics``), and the partners its
-    scores show (``Analysis.sides``), which the tension table reads."""
+def run_metrics(meta: dict, game, seats: pl.DataFrame | pl.LazyFrame, matches: pl.DataFrame | pl.LazyFrame | None,
+                x: Panels) -> tuple[list[tuple[str, pl.DataFrame]], list[tuple[int, ...]], tension.Tally | None]:
+    """The duplicate, luck and tension tables of a run (``Analysis.metrics``), the partners its
+    scores show (``Analysis.sides``), which the tension table reads, and the tension's tally of a
+    match run (its charts)."""
     p, out = meta["players"], []
     sides = verdicts.partners(x.score, x.units)
     if x.codes is not None and x.units is not None:
@@ -219,9 +262,15 @@ def run_metrics(meta: dict, game, seats: pl.DataFrame, matches: pl.DataFrame | N
         out.append((DUPLICATE_TABLE, gain))
     if x.units is not None:
         out.append((LUCK_TABLE, luck_table(x.win, x.score, p, matches is not None)))
+    tally = None
     if matches is not None:
-        out += tension_tables(*tension.analyse(seats, matches, game.lower_wins, game.total_floor, sides)[1:])
-    return out, sides
+        tally = tension.streamed(seats.lazy(), matches.lazy(), game.lower_wins, game.total_floor, sides)
+        if tally is None:  # rows in no order of matches: read whole
+            tally = tension.Tally("rotation" in matches.collect_schema().names())
+            tally.add(tension.matchwise(seats.lazy().collect(), matches.lazy().collect(), game.lower_wins,
+                                        game.total_floor, sides))
+        out += tension_tables(tally.summary(), tally.length_table())
+    return out, sides, tally
 
 
 def printed_metrics(meta: dict, seats: pl.DataFrame | pl.LazyFrame, matches: pl.DataFrame | pl.LazyFrame | None
@@ -237,13 +286,13 @@ def printed_metrics(meta: dict, seats: pl.DataFrame | pl.LazyFrame, matches: pl.
         seats, matches = seats.lazy().collect(), None if matches is None else matches.lazy().collect()
         got = run_metrics(meta, game, seats, matches,
                           panels(meta, matches if matches is not None else seats, matches is not None))
-    metrics, sides = got
+    metrics, sides, _ = got
     unit = "matches" if matches is not None else "deals"
     return metrics, metric_sentences(metrics, unit, meta.get("n"), game.lower_wins, sides)
 
 
 def streamed_metrics(meta: dict, game, seats: pl.LazyFrame, matches: pl.LazyFrame | None
-                     ) -> tuple[list[tuple[str, pl.DataFrame]], list[tuple[int, ...]]] | None:
+                     ) -> tuple[list[tuple[str, pl.DataFrame]], list[tuple[int, ...]], tension.Tally | None] | None:
     """:func:`run_metrics` of a run's frames, the same tables bit for bit, read a batch of whole
     units at a time (:func:`stats._unit_batches`) instead of every row and a numpy panel of every
     unit: each interval's sums folded on (:class:`stats.UnitFold`), the luck split's per group of
@@ -315,12 +364,13 @@ def streamed_metrics(meta: dict, game, seats: pl.LazyFrame, matches: pl.LazyFram
     if duplicate:
         out.append((LUCK_TABLE, luck_joined(*(stats.luck_split(luck[name], p, p) for name in (score_of, "win")),
                                             by_match)))
+    tally = None
     if by_match:
         tally = tension.streamed(seats, matches, game.lower_wins, game.total_floor, sides)
         if tally is None:
             return None
         out += tension_tables(tally.summary(), tally.length_table())
-    return out, sides
+    return out, sides, tally
 
 
 def tension_tables(table: pl.DataFrame, lengths: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
@@ -331,41 +381,210 @@ def tension_tables(table: pl.DataFrame, lengths: pl.DataFrame) -> list[tuple[str
     return out
 
 
-def analysis(meta: dict, seats: pl.DataFrame, matches: pl.DataFrame | None,
+def analysis(meta: dict, seats: pl.DataFrame | pl.LazyFrame, matches: pl.DataFrame | pl.LazyFrame | None,
              path: Path | None = None, ladders: list = ()) -> Analysis:
-    """What the report shows of a run's tables (but its charts); ``ladders`` as for
-    :func:`analyse`."""
+    """What the report shows of a run's tables (but its charts: :func:`plots`); ``ladders`` as for
+    :func:`analyse`. Each table is read a batch of whole units at a time where its rows lie in
+    their units' order (:func:`by_units`), every figure folded (:class:`Reading`)."""
     game = games.get(meta["game"])
-    p = meta["players"]
-    x = panels(meta, matches if matches is not None else seats, matches is not None)
-    win, score, strata, units, names, codes = x.win, x.score, x.strata, x.units, x.names, x.codes
-    strategies = None if codes is None else stats.strategy_strength(win, codes, names, strata, units)
-    per_deal = (lambda a: a.reshape(-1, p, p).mean(axis=1)) if units is not None else (lambda a: a)
+    p, by_match = meta["players"], matches is not None
+    outcome = matches if by_match else seats
+    rates = analysis_of(game).rates
+    score_of = "total" if by_match else "score"
+    figures = [pl.col(c) for c in ("win", score_of, "strategy")]
+    if not by_match and all(map(stats._row_wise, rates.values())):  # a deal's rates from the same rows
+        figures += list(rates.values())
+
+    def take(batches) -> Reading:
+        reading = Reading(meta, game, by_match, bool(rates) and not by_match and len(figures) > 3)
+        for batch in batches:
+            reading.add(batch)
+        return reading
+
+    read = by_units(outcome, figures, take)
+    if not read.rated:
+        read_rates(game, seats, functools.partial(read.add_rates, anew=True))
     keys = ["deal"] if matches is None else ["match", "round"]
     if meta.get("duplicate"):  # a game's tables count per copy of a deal (its units stay the deal)
         keys.insert(1, "rotation")
-    rates = summary.seat_summary(game, seats.lazy(), by=("seat",), strata=p if meta.get("rotate") else None)
-    rates = rates.select("seat", "n", *[c for name in analysis_of(game).rates
-                                        for c in (name, f"{name}_low", f"{name}_high")])
-    metrics, sides = run_metrics(meta, game, seats, matches, x)
+    rate_table = summary.seat_summary(game, seats.lazy(), by=("seat",), strata=p if meta.get("rotate") else None)
+    rate_table = rate_table.select("seat", "n", *[c for name in rates for c in (name, f"{name}_low", f"{name}_high")])
+    got = streamed_metrics(meta, game, seats.lazy(), None if matches is None else matches.lazy())
+    if got is None:  # rows in no order of units, strategies the line-up does not name: read whole
+        seats, matches = seats.lazy().collect(), None if matches is None else matches.lazy().collect()
+        got = run_metrics(meta, game, seats, matches, panels(meta, matches if by_match else seats, by_match))
+    metrics, sides, tally = got
+    several = len(read.names) > 1
     a = Analysis(
-        path=path, meta=meta, game=game,
-        unit="matches" if matches is not None else "deals",
-        seats=stats.seat_table(win, score, strata, units), win_test=stats.seat_test(per_deal(win)),
-        score_test=stats.seat_test(per_deal(score)), strategies=strategies, rates=rates,
+        path=path, meta=meta, game=game, unit="matches" if by_match else "deals",
+        seats=read.seat_table(), win_test=read.tests[0].test(), score_test=read.tests[1].test(),
+        strategies=read.strategy_table() if several else None, rates=rate_table,
         game_tables=game_tables(game, seats.lazy(), keys, None if matches is None else matches.lazy(),
                                 meta.get("rules")),
-        seats_strategy=names[0], sides=sides, metrics=metrics,
-        figures=headline_figures(game, seats, win, score, names if codes is not None else [],
-                                 codes, matches is not None, strata, units),
+        seats_strategy=read.names[0], sides=sides, metrics=metrics, counts=read.counts, tally=tally,
+        figures=read.figures(functools.cache(lambda: headline_rows(meta, game, seats, matches))),
     )
-    if codes is not None:
-        a.held = ratings.held(win[:ratings.LIMIT], codes[:ratings.LIMIT], names)
+    if several:
+        a.held = ratings.held(*read.first, read.names)
     if matches is not None:
-        a.capped = int(matches.filter(pl.col("seat") == 0)["capped"].sum())
+        a.capped = int(matches.lazy().filter(pl.col("seat") == 0).select(pl.col("capped").sum()).collect().item())
     a.findings = findings(a, next((lad for lad in ladders if lad.fits(meta)), None))
     a.verdicts = run_verdicts(a)
     return a
+
+
+def headline_rows(meta: dict, game, seats: pl.DataFrame | pl.LazyFrame, matches: pl.DataFrame | pl.LazyFrame | None
+                  ) -> dict[str, Figure]:
+    """:func:`headline_figures` of a run's rows with every per-deal value, read again for a paired
+    comparison (:attr:`Figure.rows`)."""
+    by_match = matches is not None
+    x = panels(meta, matches if by_match else seats, by_match)
+    return headline_figures(game, seats, x.win, x.score, x.names if x.codes is not None else [], x.codes, by_match,
+                            x.strata, x.units)
+
+
+class Reading:
+    """What :func:`analysis` shows of a run's outcome rows (seat rows by deal, match rows by
+    match), folded a batch of whole units at a time: each interval as :func:`stats.unit_estimate`
+    gives it (:class:`stats.UnitFold`, bit for bit), the seat tests (:class:`stats.SeatFold`), the
+    first :data:`ratings.LIMIT` games for the ratings, the charts' counts per seat, strategy and
+    score. ``rated``: a deal run's rates read from the same rows (else :meth:`add_rates`)."""
+
+    def __init__(self, meta: dict, game, by_match: bool, rated: bool):
+        self.p, self.game, self.by_match, self.rated = meta["players"], game, by_match, rated
+        self.rotate, self.duplicate = bool(meta.get("rotate")), bool(meta.get("duplicate"))
+        self.score_of = "total" if by_match else "score"
+        self.names: list[str] = []
+        self.folds: dict[str, stats.UnitFold] = {}  # by figure: seat s win / score, strategy k, rates, mean
+        self.held: dict[int, list[int]] = {}  # per strategy: seats held, and games holding one or more
+        self.tests = stats.SeatFold(), stats.SeatFold()
+        self.games, self.low, self.high = 0, math.inf, -math.inf
+        self.first: tuple[np.ndarray, np.ndarray] | None = None
+        self.counts: pl.DataFrame | None = None
+
+    def fold(self, name: str, m: bool) -> stats.UnitFold:
+        """The fold of figure ``name`` (``m``: its units are of ``m`` each, else one)."""
+        if name not in self.folds:
+            self.folds[name] = stats.UnitFold(self.p if self.rotate else 1, counted=not (m or self.duplicate))
+        return self.folds[name]
+
+    def add(self, batch: pl.DataFrame) -> None:
+        p = self.p
+        win, score = stats.panel(batch, "win", p), stats.panel(batch, self.score_of, p)
+        unit = stats.panel(batch, stats.unit_key(batch), p)[:, 0]
+        strata = unit % p if self.rotate else None
+        # with --duplicate a deal's p copies are one unit: every interval sums them first
+        at = np.unique(unit, return_inverse=True)[1] if self.duplicate else None
+        strategy = batch["strategy"].cast(pl.String)
+        new = [name for name in strategy.unique(maintain_order=True).to_list() if name not in self.names]
+        for k in range(len(self.names), len(self.names) + len(new)):  # no seat of the units before: k and m 0
+            self.fold(f"strategy {k}", True).count[:] = self.fold("seat 0 win", False).count
+            self.held[k] = [0, 0]
+        self.names += new
+        codes = stats.panel(batch.with_columns(strategy.replace_strict(self.names, list(range(len(self.names))),
+                                                                       return_dtype=pl.Int8)), "strategy", p)
+        for s in range(p):
+            self.fold(f"seat {s} win", False).add(win[:, s], strata=strata, at=at)
+            self.fold(f"seat {s} score", False).add(score[:, s], strata=strata, at=at)
+        per_deal = (lambda a: a.reshape(-1, p, p).mean(axis=1)) if self.duplicate else (lambda a: a)
+        self.tests[0].add(per_deal(win))
+        self.tests[1].add(per_deal(score))
+        for k, sums in self.held.items():
+            held = codes == k
+            seats_held = held.sum(axis=1)
+            self.fold(f"strategy {k}", True).add((win * held).sum(axis=1), seats_held, strata, at=at)
+            sums[0] += int(seats_held.sum())
+            sums[1] += int(np.count_nonzero(seats_held))
+        if self.rated:
+            self.add_rates([batch])
+        mean_score = score.mean(axis=1)
+        self.fold("mean", False).add(mean_score, strata=strata, at=at)
+        if score.size:
+            self.low, self.high = min(self.low, float(score.min())), max(self.high, float(score.max()))
+        self.games += len(win)
+        if self.games - len(win) < ratings.LIMIT:
+            first = (win[:ratings.LIMIT], codes[:ratings.LIMIT])
+            self.first = first if self.first is None else tuple(
+                np.concatenate([had, more])[:ratings.LIMIT] for had, more in zip(self.first, first, strict=True))
+        counted = batch.group_by(pl.col("seat").cast(pl.String), strategy, self.score_of).agg(
+            pl.len().cast(pl.Int64))
+        self.counts = counted if self.counts is None else pl.concat([self.counts, counted]).group_by(
+            "seat", "strategy", self.score_of).agg(pl.col("len").sum())
+
+    def add_rates(self, batches, anew: bool = False) -> None:
+        """The rates of batches of whole units of seat rows (a match's rounds are one unit;
+        matches differ in length); ``anew``: those folded before thrown away (:func:`by_units`)."""
+        p, shared = self.p, analysis_of(self.game).shared
+        if anew:
+            self.folds = {name: fold for name, fold in self.folds.items() if not name.startswith("rate ")}
+        for batch in batches:
+            for name, (k, m, unit) in rate_batch(self.game, batch, p, self.by_match).items():
+                strata = unit % p if self.rotate else None
+                at = np.unique(unit, return_inverse=True)[1] if self.duplicate and not self.by_match else None
+                if name in shared:  # seats pooled it is 1/p by rule: each seat's rate is the figure
+                    for s in range(p):
+                        self.fold(f"rate {name} seat {s}", m is not None).add(
+                            k[:, s], None if m is None else m[:, s], strata, at=at)
+                elif self.by_match:
+                    self.fold(f"rate {name}", True).add(k, m, strata)
+                else:  # each seat's flag
+                    self.fold(f"rate {name}", True).add(k.sum(axis=1), np.full(len(k), p), strata, at=at)
+
+    def seat_table(self) -> pl.DataFrame:
+        """:func:`stats.seat_table`."""
+        rows = []
+        for s in range(self.p):
+            w, wl, wh = self.folds[f"seat {s} win"].estimate(share=True)
+            m, ml, mh = self.folds[f"seat {s} score"].estimate()
+            rows.append({"seat": s, "win": w, "win_low": wl, "win_high": wh, "fair": 1 / self.p,
+                         "score": m, "score_low": ml, "score_high": mh})
+        return pl.DataFrame(rows)
+
+    def strategy_table(self) -> pl.DataFrame:
+        """:func:`stats.strategy_strength`."""
+        rows, p = [], self.p
+        for k, name in enumerate(self.names):
+            seats, units = self.held[k]
+            if not units:
+                continue
+            share, low, high = self.folds[f"strategy {k}"].estimate(share=True)
+            best = 1 / (seats / units)  # a seat held in every unit that holds one
+            rows.append({"strategy": name, "seats": seats / self.games, "win": share,
+                         "win_low": low, "win_high": high, "chance": 1 / p, "edge": share - 1 / p,
+                         "skill": stats.skill_index(share, 1 / p, best)})
+        return pl.DataFrame(rows).sort("win", descending=True)
+
+    def figures(self, whole: Callable[[], dict[str, Figure]]) -> dict[str, Figure]:
+        """:func:`headline_figures`, their per-deal values read by ``whole`` when asked."""
+        p, out = self.p, {}
+        fair = 1 / p  # edges over it compare runs of different player counts
+
+        def rows(name: str) -> Callable[[], tuple[np.ndarray, np.ndarray | None]]:
+            return lambda: (whole()[name].per_row, whole()[name].units)
+
+        def edge(fold: str, name: str, **kw) -> None:
+            v, lo, hi = self.folds[fold].estimate(share=True)
+            out[name] = Figure(v - fair, lo - fair, hi - fair, rows(name), points=True, **kw)
+
+        for s in range(p):
+            edge(f"seat {s} win", f"seat {s} edge over fair share", better="fair")
+        for k, name in enumerate(self.names if len(self.names) > 1 else []):
+            edge(f"strategy {k}", f"{name} edge over fair share per seat held")
+        risks, shared = analysis_of(self.game).risks, analysis_of(self.game).shared
+        for name in analysis_of(self.game).rates:
+            if name in shared:
+                for s in range(p):
+                    edge(f"rate {name} seat {s}", f"seat {s} {name} rate over fair share", better="fair")
+                    if self.by_match:
+                        out[f"seat {s} {name} rate over fair share"].rows = None
+                continue
+            label = f"{name} rate (seats pooled)"
+            out[label] = Figure(*self.folds[f"rate {name}"].estimate(share=True),
+                                None if self.by_match else rows(label), better="lower" if name in risks else None)
+        label = f"{'mean match total' if self.by_match else 'mean score'} (all seats)"
+        out[label] = Figure(*self.folds["mean"].estimate(), rows(label), percent=False,
+                            scores=(self.low, self.high) if self.games else None)
+        return out
 
 
 DUPLICATE_TABLE = "Duplicate deals: strategy strength intervals against --rotate at the same games"
@@ -475,20 +694,16 @@ def headline_figures(game, seats, win, score, names, codes, by_match, strata=Non
                                                                   stats.held_share(win, codes, k) - fair,
                                                                   points=True)
     risks, shared = analysis_of(game).risks, analysis_of(game).shared
-    for name, expr in analysis_of(game).rates.items():
+    for name, (k, m) in (rated(game, seats, p, by_match) or {}).items():
         better = "lower" if name in risks else None
         if name in shared:  # seats pooled it is 1/p by rule: each seat's rate is the figure
-            out |= shared_figures(name, expr, seats, p, by_match, strata, units)
+            out |= shared_figures(name, k, m, p, strata, units)
         elif by_match:  # a match's rounds are one unit; matches differ in length
-            per_match = seats.group_by("match", maintain_order=True).agg(expr.sum().alias("k"),
-                                                                          pl.len().alias("m"))
+            out[f"{name} rate (seats pooled)"] = Figure(*stats.unit_estimate(k, m, strata, share=True), None,
+                                                        better=better)
+        else:  # k: each seat's flag
             out[f"{name} rate (seats pooled)"] = Figure(*stats.unit_estimate(
-                per_match["k"].to_numpy(), per_match["m"].to_numpy(), strata, share=True), None, better=better)
-        else:
-            flags = stats.panel(seats.select(pl.col("seat"), expr.cast(pl.Float64).alias(name)), name, p)
-            out[f"{name} rate (seats pooled)"] = Figure(*stats.unit_estimate(
-                flags.sum(axis=1), np.full(len(flags), p), strata, share=True, units=units), flags.mean(axis=1),
-                better=better)
+                k.sum(axis=1), np.full(len(k), p), strata, share=True, units=units), k.mean(axis=1), better=better)
     mean_score = score.mean(axis=1)
     label = "mean match total" if by_match else "mean score"
     out[f"{label} (all seats)"] = Figure(*stats.unit_estimate(mean_score, strata=strata, units=units), mean_score,
@@ -500,17 +715,60 @@ def headline_figures(game, seats, win, score, names, codes, by_match, strata=Non
     return out
 
 
-def shared_figures(name: str, expr, seats, p: int, by_match: bool, strata, units) -> dict[str, Figure]:
+def rated(game, seats: pl.DataFrame | pl.LazyFrame, p: int, by_match: bool
+          ) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
+    """Each of the game's rates per unit, as ``(k, m)``: by match, its rounds' count and rounds,
+    each seat's ``(matches, p)`` for a rate one seat has every round (``Analysis.shared``), else
+    seats pooled; by deal, each seat's flag ``(deals, p)`` and ``None``. Read a batch of whole
+    units at a time (:func:`by_units`); a rate that reads other rows than its own (a window, a
+    maximum: :func:`stats._row_wise`) from the whole table."""
+    def take(batches) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
+        parts = [rate_batch(game, batch, p, by_match) for batch in batches]
+        return {name: (np.concatenate([part[name][0] for part in parts]),
+                       None if parts[0][name][1] is None else np.concatenate([part[name][1] for part in parts]))
+                for name in parts[0]}
+
+    return read_rates(game, seats, take)
+
+
+def read_rates(game, seats: pl.DataFrame | pl.LazyFrame, take):
+    """``take(batches)`` of the seat rows the game's rates read (:func:`rated`): whole units at a
+    time, or the whole table where a rate reads other rows than its own (a window, a maximum:
+    :func:`stats._row_wise`). ``None`` where the game has no rates."""
+    rates = analysis_of(game).rates
+    if not rates:
+        return None
+    if not all(map(stats._row_wise, rates.values())):
+        return take(iter([seats.lazy().collect()]))
+    return by_units(seats, list(rates.values()), take)
+
+
+def rate_batch(game, batch: pl.DataFrame, p: int, by_match: bool
+               ) -> dict[str, tuple[np.ndarray, np.ndarray | None, np.ndarray]]:
+    """:func:`rated` of a batch of whole units, each with the unit of each row of ``k``."""
+    out = {}
+    shared = analysis_of(game).shared
+    for name, expr in analysis_of(game).rates.items():
+        if not by_match:
+            flags = stats.panel(batch.select(pl.col("seat"), expr.cast(pl.Float64).alias(name)), name, p)
+            out[name] = flags, None, stats.panel(batch, "deal", p)[:, 0]
+            continue
+        by = ("match", "seat") if name in shared else ("match",)
+        # a match's rows lie together, in match order across batches: one pass's groups
+        per = batch.group_by(*by, maintain_order=True).agg(expr.sum().alias("k"), pl.len().alias("m"))
+        per = per.sort(*by) if name in shared else per
+        k, m, unit = (per[c].to_numpy().reshape(-1, p) if name in shared else per[c].to_numpy()
+                      for c in ("k", "m", "match"))
+        out[name] = k, m, unit[:, 0] if name in shared else unit
+    return out
+
+
+def shared_figures(name: str, k: np.ndarray, m: np.ndarray | None, p: int, strata, units) -> dict[str, Figure]:
     """Each seat's rate of a rate one seat has every deal (``Analysis.shared``), over its fair
-    share 1/p, in points: closer to 0 is more even, as a seat's edge."""
+    share 1/p, in points: closer to 0 is more even, as a seat's edge (:func:`rated`'s ``k`` and
+    ``m``, ``m`` None by deal)."""
     fair, out = 1 / p, {}
-    if by_match:  # a match's rounds are one unit; matches differ in length
-        per_match = seats.group_by("match", "seat", maintain_order=True).agg(expr.sum().alias("k"),
-                                                                            pl.len().alias("m")).sort("match", "seat")
-        k, m = (per_match[c].to_numpy().reshape(-1, p) for c in ("k", "m"))
-    else:
-        k = stats.panel(seats.select(pl.col("seat"), expr.cast(pl.Float64).alias(name)), name, p)
-        m = None
+    by_match = m is not None
     for s in range(p):
         v, lo, hi = stats.unit_estimate(k[:, s], None if m is None else m[:, s], strata, share=True,
                                         units=None if by_match else units)
@@ -826,8 +1084,8 @@ def ladder_view(ladder) -> dict:
                           *filter(None, [ladders.reference_sentence(ladder)])], "svg": svg(chart)}
 
 
-def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> list[tuple[str, str]]:
-    """(caption, inline SVG) for the run's charts."""
+def plots(a: Analysis) -> list[tuple[str, str]]:
+    """(caption, inline SVG) for the run's charts, from what :func:`analysis` counted."""
     from matplotlib.figure import Figure as Chart
 
     out = []
@@ -843,29 +1101,27 @@ def plots(a: Analysis, seats: pl.DataFrame, matches: pl.DataFrame | None) -> lis
            xlim=(-0.5, a.p - 0.5))
     ax.legend(frameon=False, fontsize="small")
     out.append(("Win share by seat, with 95% intervals", svg(chart)))
-    rows, column = (matches, "total") if matches is not None else (seats, "score")
-    what = "match total" if matches is not None else "score per deal"
-    out.append((f"Distribution of the {what} by seat", svg(distribution(rows, column, "seat", what))))
+    column = "total" if a.unit == "matches" else "score"
+    what = "match total" if a.unit == "matches" else "score per deal"
+    out.append((f"Distribution of the {what} by seat", svg(distribution(a.counts, column, "seat", what))))
     if a.strategies is not None:
         out.append((f"Distribution of the {what} by strategy",
-                    svg(distribution(rows, column, "strategy", what))))
-    if matches is not None:
-        out += [(caption, svg(chart)) for caption, chart in
-                tension.charts(tension.matchwise(seats, matches, a.game.lower_wins, a.game.total_floor,
-                                                 a.sides))]
+                    svg(distribution(a.counts, column, "strategy", what))))
+    if a.tally is not None:
+        out += [(caption, svg(chart)) for caption, chart in tension.charts(a.tally)]
     return out
 
 
-def distribution(rows: pl.DataFrame, column: str, by: str, what: str):
+def distribution(counted: pl.DataFrame, column: str, by: str, what: str):
     """Share of rows at each value of ``column`` (binned when the values are many), bars side by
-    side for the groups."""
+    side for the groups; ``counted``: the rows per value of ``by`` and ``column`` (:attr:`Reading.counts`)."""
     from matplotlib.figure import Figure as Chart
 
-    values = rows[column]
+    values = counted[column]
     lo, hi = int(values.min()), int(values.max())
     width = max(1, -(-(hi - lo + 1) // 40))
-    binned = rows.select(pl.col(by).cast(pl.String), ((pl.col(column) - lo) // width * width + lo).alias("x"))
-    counts = binned.group_by(by, "x").len().sort(by, "x")
+    binned = counted.select(by, ((pl.col(column) - lo) // width * width + lo).alias("x"), "len")
+    counts = binned.group_by(by, "x").agg(pl.col("len").sum()).sort(by, "x")
     chart = Chart(figsize=(5.2, 2.8), layout="constrained")
     ax = chart.add_subplot()
     parts = list(counts.group_by(by, maintain_order=True))
