@@ -1,10 +1,16 @@
-"""Hostile round 28: the conformance suite given a game module that ends the program as it loads."""
+"""Hostile round 28: the conformance suite and the game registry given a broken game module (one that
+ends the program as it loads, a declaration that raises)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
 from simtool.testing import load_game
+
+from .test_hardening_round5 import TOY
+from .test_hardening_round12 import installed, listed_but_refused
 
 
 def test_a_game_module_that_exits_as_it_loads_is_the_suites_one_line_error(tmp_path, monkeypatch):
@@ -16,3 +22,22 @@ def test_a_game_module_that_exits_as_it_loads_is_the_suites_one_line_error(tmp_p
         load_game("quits:GAME")
     assert str(caught.value) == ("--simtool-game quits:GAME: importing quits raised SystemExit: 3 "
                                  "(python -c 'import quits' shows where)")
+
+
+RAISING = '''    @property
+    def players(self):
+        raise RuntimeError("no players for you")
+'''
+
+
+def test_a_game_whose_declaration_raises_leaves_simtool_games_listing_the_others(tmp_path, monkeypatch):
+    # failed before: an installed game whose players is a property that raises made `simtool games`
+    # (and `run --game` of it) end in its traceback, RuntimeError: no players for you, exit 1; the
+    # suite on it (--simtool-game) printed INTERNALERROR
+    source = TOY.replace("    players = (2, 3, 4)\n", RAISING).replace('id = "climb"', 'id = "raising"')
+    installed(tmp_path, monkeypatch, "raising_game", source, "raising", "raising")
+    says = ("game Climb (raising_game) raised RuntimeError: no players for you as its declarations (id, title, "
+            "players, options, columns...) were read")
+    with pytest.raises(pytest.UsageError, match=re.escape(says)):
+        load_game("raising_game:GAME")
+    listed_but_refused(tmp_path, "raising", says)  # takes raising_game out of sys.modules

@@ -244,14 +244,26 @@ def _load(ep) -> Game | str:
         return f"{where} failed to load: {describe(exc)}"
     if not isinstance(game, Game):
         return f"{where} is a {type(game).__name__}, not a simtool.engine.Game (name the game object)"
-    if getattr(game, "id", None) != ep.name:  # runs look a game up by its id
-        return f"{where} calls itself {getattr(game, 'id', None)!r}: the entry point's name must be the game's id"
-    problem = declaration_problem(game)
+    problem = declaration_problem(game)  # first: its id may be a property that raises
+    if problem is None and game.id != ep.name:  # runs look a game up by its id
+        return f"{where} calls itself {game.id!r}: the entry point's name must be the game's id"
     return f"{where}: {problem}" if problem else game
 
 
 def declaration_problem(game: Game) -> str | None:
     """Why the game's declared player counts, options or rule options cannot be played, or ``None``."""
+    try:
+        return _declaration_problem(game)
+    # a declaration that is a property raising (players, columns...): `simtool games` and every
+    # unknown game's list of valid ones ended in its traceback, and the suite in INTERNALERROR
+    except BaseException as exc:  # noqa: BLE001 - the game's code: its one line
+        if isinstance(exc, KeyboardInterrupt) and by_the_user():
+            raise
+        return (f"game {type(game).__name__} ({type(game).__module__}) raised {describe(exc)} as its declarations "
+                f"(id, title, players, options, columns...) were read")
+
+
+def _declaration_problem(game: Game) -> str | None:
     gid = getattr(game, "id", None)
     if not (isinstance(gid, str) and gid.strip()):  # runs, tables and --game name the game by it
         return f"game {type(game).__name__} declares id = {gid!r}: it must be the game's name, such as 'my-game'"
