@@ -41,3 +41,13 @@ def test_a_game_whose_declaration_raises_leaves_simtool_games_listing_the_others
     with pytest.raises(pytest.UsageError, match=re.escape(says)):
         load_game("raising_game:GAME")
     listed_but_refused(tmp_path, "raising", says)  # takes raising_game out of sys.modules
+
+
+def test_a_game_whose_default_strategy_is_no_name_leaves_simtool_games_listing_the_others(tmp_path, monkeypatch):
+    # failed before: an installed game declaring default_strategy = 5 made `simtool games` end in
+    # rich's traceback (NotRenderableError: unable to render int) for every game installed beside it
+    source = TOY.replace("    n_actions = 16\n", "    n_actions = 16\n    default_strategy = 5\n") \
+        .replace('id = "climb"', 'id = "numbered"')
+    installed(tmp_path, monkeypatch, "numbered_game", source, "numbered", "numbered")
+    listed_but_refused(tmp_path, "numbered", "game 'numbered' declares default_strategy = 5: it must be a "
+                                             "strategy's name, such as 'random'")

@@ -270,6 +270,10 @@ def _declaration_problem(game: Game) -> str | None:
     title = getattr(game, "title", None)
     if not (isinstance(title, str) and title.strip()):  # `simtool games`, run.json and reports show it
         return f"game '{gid}' declares title = {title!r}: it must be the game's name in words, such as 'My Game'"
+    default = getattr(game, "default_strategy", None)
+    if not (isinstance(default, str) and default.strip()):  # `simtool games` lists it: rich refused an int
+        return (f"game '{gid}' declares default_strategy = {default!r}: it must be a strategy's name, such as "
+                f"'random'")
     actions = getattr(game, "n_actions", None)
     if not (isinstance(actions, int) and 1 <= actions <= 64):  # an option is a bit of a uint64 set
         return f"game '{game.id}' declares n_actions = {actions!r}: a decision's options are 0..63 at most, so 1..64"
