@@ -9,6 +9,7 @@ import pytest
 
 from simtool.testing import load_game
 
+from .test_cli import cli, one_line_error
 from .test_hardening_round5 import TOY
 from .test_hardening_round12 import installed, listed_but_refused
 
@@ -51,3 +52,15 @@ def test_a_game_whose_default_strategy_is_no_name_leaves_simtool_games_listing_t
     installed(tmp_path, monkeypatch, "numbered_game", source, "numbered", "numbered")
     listed_but_refused(tmp_path, "numbered", "game 'numbered' declares default_strategy = 5: it must be a "
                                              "strategy's name, such as 'random'")
+
+
+def test_a_game_whose_view_is_no_view_class_is_refused_as_it_loads(tmp_path, monkeypatch):
+    # failed before: an installed game declaring View = 5 loaded; `simtool strategies --game G
+    # --fields` ended in a traceback (TypeError: 'int' object is not callable), and a run said
+    # the game "raised TypeError: 'int' object is not callable" as it played its first decision
+    source = TOY.replace("    View = ClimbView\n", "    View = 5\n").replace('id = "climb"', 'id = "viewless"')
+    installed(tmp_path, monkeypatch, "viewless_game", source, "viewless", "viewless")
+    says = ("game 'viewless' declares View = 5: it must be a subclass of simtool.engine.View (the class of its "
+            "seats' views), or left out for the plain one")
+    one_line_error(cli("strategies", "--game", "viewless", "--fields"), says)
+    listed_but_refused(tmp_path, "viewless", says)

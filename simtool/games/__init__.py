@@ -10,7 +10,7 @@ from importlib.metadata import entry_points
 import numpy as np
 
 from ..engine import ROUND_CAP as ROUND_CAP  # the safety cap on a match's rounds, for readers of results
-from ..engine import Game, games_failure, printing_aside
+from ..engine import Game, View, games_failure, printing_aside
 from ..errors import GameError, SimtoolError, by_the_user, choices, describe, shown
 from ..options import Option
 from .black_white import GAME as BLACK_WHITE
@@ -274,6 +274,10 @@ def _declaration_problem(game: Game) -> str | None:
     if not (isinstance(default, str) and default.strip()):  # `simtool games` lists it: rich refused an int
         return (f"game '{gid}' declares default_strategy = {default!r}: it must be a strategy's name, such as "
                 f"'random'")
+    view = getattr(game, "View", None)
+    if not (isinstance(view, type) and issubclass(view, View)):  # every decision makes one of them
+        return (f"game '{gid}' declares View = {view!r}: it must be a subclass of simtool.engine.View (the class "
+                f"of its seats' views), or left out for the plain one")
     actions = getattr(game, "n_actions", None)
     if not (isinstance(actions, int) and 1 <= actions <= 64):  # an option is a bit of a uint64 set
         return f"game '{game.id}' declares n_actions = {actions!r}: a decision's options are 0..63 at most, so 1..64"
