@@ -525,28 +525,6 @@ def redeal_for(game: Game, state, kind: str, seat: np.ndarray, legal: np.ndarray
     return view.redeal(k, rng)
 
 
-def field_table(game: Game) -> list[tuple[str, str, str]]:
-    """Every field of ``game``'s views as (name, dtype, meaning), read from the docstrings; the
-    dtype is read off a view of a small real deal (its first decision)."""
-    p = game.default_players
-    state = game.deal(np.random.default_rng(0), game.new_match(2, p, {o.name: o.default for o in game.options}), 0)
-    d = next(game.play(state))
-    seat = np.zeros(2, np.int64) if d.seat is None else np.broadcast_to(np.asarray(d.seat), (2,))
-    legal = np.broadcast_to(d.legal, (2, p))[:, 0] if d.seat is None else np.broadcast_to(d.legal, (2,))
-    view = view_of(game, state, d.kind, seat, legal)
-    base = [("game", "The game id."), ("kind", "The decision: lead, play, colour, pass, upgrade, bid, ..."),
-            ("players", "Seats at the table, p."),
-            ("n_actions", "Size of the option space: options are 0..n_actions-1."),
-            ("seat", "Acting seat per deal, (m,)."),
-            ("legal", "Legal options per deal as uint64 sets, (m,); the strategy's own copy.")]
-    docs: dict[str, str] = dict(base)
-    for klass in reversed(type(view).__mro__):
-        for name, attr in vars(klass).items():
-            if not name.startswith("_") and isinstance(attr, (Field, cached_property, property)):
-                docs[name] = " ".join((attr.__doc__ or "").split()) or docs.get(name, "")
-    return [(name, _dtype(getattr(view, name)), doc) for name, doc in docs.items()]
-
-
 def view_of(game: Game, state, kind: str, seat, legal, rows=None) -> View:
     """The view of ``state`` at decision ``kind`` for the seats ``seat`` (per deal, or per row of
     ``rows``) with every field read: a copy that outlives the decision, for the field table, a
@@ -1963,6 +1941,29 @@ def _suite(game: Game, rules: dict | None = None) -> str:
                         if isinstance(rules, dict) and o.name in rules and rules[o.name] != o.default)
     where = f"its conformance suite shows where: python -m pytest --simtool-game {game.id}"
     return f"{where} (it plays the game's default rules, not this run's {changed})" if changed else where
+
+
+@_game_errors  # the field table plays the game's deal and reads its views: a game's failure is its one line
+def field_table(game: Game) -> list[tuple[str, str, str]]:
+    """Every field of ``game``'s views as (name, dtype, meaning), read from the docstrings; the
+    dtype is read off a view of a small real deal (its first decision)."""
+    p = game.default_players
+    state = game.deal(np.random.default_rng(0), game.new_match(2, p, {o.name: o.default for o in game.options}), 0)
+    d = next(game.play(state))
+    seat = np.zeros(2, np.int64) if d.seat is None else np.broadcast_to(np.asarray(d.seat), (2,))
+    legal = np.broadcast_to(d.legal, (2, p))[:, 0] if d.seat is None else np.broadcast_to(d.legal, (2,))
+    view = view_of(game, state, d.kind, seat, legal)
+    base = [("game", "The game id."), ("kind", "The decision: lead, play, colour, pass, upgrade, bid, ..."),
+            ("players", "Seats at the table, p."),
+            ("n_actions", "Size of the option space: options are 0..n_actions-1."),
+            ("seat", "Acting seat per deal, (m,)."),
+            ("legal", "Legal options per deal as uint64 sets, (m,); the strategy's own copy.")]
+    docs: dict[str, str] = dict(base)
+    for klass in reversed(type(view).__mro__):
+        for name, attr in vars(klass).items():
+            if not name.startswith("_") and isinstance(attr, (Field, cached_property, property)):
+                docs[name] = " ".join((attr.__doc__ or "").split()) or docs.get(name, "")
+    return [(name, _dtype(getattr(view, name)), doc) for name, doc in docs.items()]
 
 
 @_game_errors

@@ -4,12 +4,14 @@ ends the program as it loads, a declaration that raises)."""
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 
 from simtool.testing import load_game
 
 from .test_cli import cli, one_line_error
+from .test_hardening_cli import main_error
 from .test_hardening_round5 import TOY
 from .test_hardening_round12 import installed, listed_but_refused
 
@@ -64,3 +66,17 @@ def test_a_game_whose_view_is_no_view_class_is_refused_as_it_loads(tmp_path, mon
             "seats' views), or left out for the plain one")
     one_line_error(cli("strategies", "--game", "viewless", "--fields"), says)
     listed_but_refused(tmp_path, "viewless", says)
+
+
+def test_the_field_table_of_a_game_that_fails_to_deal_is_the_games_one_line_error(tmp_path, monkeypatch, capsys):
+    # failed before: `simtool strategies --game G --fields`, which plays a small deal of G to read
+    # its views, ended without a word and exit status 4 where G's deal called sys.exit(4) (in a
+    # RuntimeError's traceback where it raised one), while `run` and `replay` named the game
+    deal = "    def deal(self, rng, match: Match, rnd: int) -> State:\n"
+    source = TOY.replace(deal, deal + "        raise SystemExit(4)\n").replace('id = "climb"', 'id = "quitter"')
+    installed(tmp_path, monkeypatch, "quitter_game", source, "quitter", "quitter")
+    try:
+        main_error(capsys, ["strategies", "--game", "quitter", "--fields"],
+                   "game 'quitter' (quitter_game) raised SystemExit: 4; its conformance suite shows where")
+    finally:
+        sys.modules.pop("quitter_game", None)
