@@ -80,3 +80,17 @@ def test_the_field_table_of_a_game_that_fails_to_deal_is_the_games_one_line_erro
                    "game 'quitter' (quitter_game) raised SystemExit: 4; its conformance suite shows where")
     finally:
         sys.modules.pop("quitter_game", None)
+
+
+def test_a_games_analysis_module_that_exits_as_it_loads_is_one_line(tmp_path, monkeypatch, capsys):
+    # failed before: a game naming analysis = "quits_analysis", a module calling sys.exit(6), made
+    # `simtool run` of it end after writing the run without a word, exit status 6
+    (tmp_path / "quits_analysis.py").write_text("import sys\nsys.exit(6)\n")
+    source = TOY.replace("    analysis = __name__", '    analysis = "quits_analysis"  #').replace(
+        'id = "climb"', 'id = "unread"')
+    installed(tmp_path, monkeypatch, "unread_game", source, "unread", "unread")
+    try:
+        main_error(capsys, ["run", "--game", "unread", "--n", "10", "-j", "1", "--out", tmp_path / "r"],
+                   "game 'unread' names analysis = 'quits_analysis', which cannot be read: SystemExit: 6")
+    finally:
+        sys.modules.pop("unread_game", None)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-from simtool.errors import SimtoolError, describe
+from simtool.errors import SimtoolError, by_the_user, describe
 
 
 def no_tables(seats, keys: list[str], matches=None, rules: dict | None = None) -> list:
@@ -57,7 +57,11 @@ def of(game) -> Analysis:
         analysis = import_module(found).ANALYSIS
         if not isinstance(analysis, Analysis):
             raise TypeError(f"its ANALYSIS is a {type(analysis).__name__}, not a simtool.analysis.Analysis")
-    except Exception as exc:  # after the run is written: one line, not a traceback under its summary
+    # after the run is written: one line, not a traceback under its summary; SystemExit at its
+    # import too (the command ended without a word) and its own KeyboardInterrupt (read as Ctrl-C)
+    except BaseException as exc:  # noqa: BLE001 - the game's module: its one line
+        if isinstance(exc, KeyboardInterrupt) and by_the_user():
+            raise
         raise SimtoolError(f"game '{game.id}' names analysis = {found!r}, which cannot be read: {describe(exc)} "
                            f"(the dotted path of a module holding ANALYSIS, an Analysis, or None)") from exc
     return _readable(game, analysis)
