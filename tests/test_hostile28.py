@@ -94,3 +94,31 @@ def test_a_games_analysis_module_that_exits_as_it_loads_is_one_line(tmp_path, mo
                    "game 'unread' names analysis = 'quits_analysis', which cannot be read: SystemExit: 6")
     finally:
         sys.modules.pop("unread_game", None)
+
+
+BROKEN_TABLES = '''
+from simtool.analysis import Analysis
+
+
+def tables(seats, keys, matches=None, rules=None):
+    raise RuntimeError("tables broke")
+
+
+ANALYSIS = Analysis(tables=tables)
+'''
+
+
+def test_a_games_tables_that_raise_are_its_one_line_error(tmp_path, monkeypatch, capsys):
+    # failed before: a game whose analysis' tables raised RuntimeError ended `simtool run` (once the
+    # run was written) and `simtool report` of it in that traceback, exit 1 (SystemExit: without a word)
+    (tmp_path / "broken_tables.py").write_text(BROKEN_TABLES)
+    source = TOY.replace("    analysis = __name__", '    analysis = "broken_tables"  #').replace(
+        'id = "climb"', 'id = "untabled"')
+    installed(tmp_path, monkeypatch, "untabled_game", source, "untabled", "untabled")
+    says = "game 'untabled' (untabled_game): its analysis' tables raised RuntimeError: tables broke"
+    try:
+        main_error(capsys, ["run", "--game", "untabled", "--n", "10", "-j", "1", "--out", tmp_path / "r"], says)
+        main_error(capsys, ["report", tmp_path / "r", "-o", tmp_path / "r.html"], says)
+    finally:
+        sys.modules.pop("untabled_game", None)
+        sys.modules.pop("broken_tables", None)

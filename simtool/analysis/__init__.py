@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-from simtool.errors import SimtoolError, by_the_user, describe
+from simtool.errors import SimtoolError, by_the_user, describe, thrown
 
 
 def no_tables(seats, keys: list[str], matches=None, rules: dict | None = None) -> list:
@@ -88,7 +88,18 @@ def game_tables(game, seats, keys: list[str], matches=None, rules: dict | None =
     without a word."""
     import polars as pl
 
-    made = of(game).tables(seats, keys, matches, rules)
+    analysis = of(game)
+    try:
+        made = analysis.tables(seats, keys, matches, rules)
+    except SimtoolError:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - even SystemExit: the command ended without a word
+        # simtool's own games keep their traceback (a bug report), as the machine's memory and Ctrl-C do
+        if type(game).__module__.startswith("simtool.") or isinstance(exc, MemoryError) and not thrown(exc) \
+                or isinstance(exc, KeyboardInterrupt) and by_the_user():
+            raise
+        raise SimtoolError(f"game '{game.id}' ({type(game).__module__}): its analysis' tables raised "
+                           f"{describe(exc)}") from exc
     made = list(made) if isinstance(made, Iterator) else made
     # None or a dict of tables ended in "TypeError: 'NoneType' object is not iterable" or a
     # ValueError unpacking a title; a lazy or pandas frame reached the tables and the report as it was
