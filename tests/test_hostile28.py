@@ -122,3 +122,34 @@ def test_a_games_tables_that_raise_are_its_one_line_error(tmp_path, monkeypatch,
     finally:
         sys.modules.pop("untabled_game", None)
         sys.modules.pop("broken_tables", None)
+
+
+RAISING_RATE = '''
+import polars as pl
+
+from simtool.analysis import Analysis
+
+
+def broke(values):
+    raise RuntimeError("rate broke")
+
+
+ANALYSIS = Analysis(rates={"broken": pl.col("score").map_batches(broke, return_dtype=pl.Float64)})
+'''
+
+
+def test_a_rate_whose_own_code_raises_is_the_games_one_line_error(tmp_path, monkeypatch, capsys):
+    # failed before: a rate of map_batches raising RuntimeError threw the whole run away in the
+    # worker's traceback (summing the chunk for the printed tables), exit 1, nothing written
+    (tmp_path / "raising_rate.py").write_text(RAISING_RATE)
+    source = TOY.replace("    analysis = __name__", '    analysis = "raising_rate"  #').replace(
+        'id = "climb"', 'id = "unrated"')
+    installed(tmp_path, monkeypatch, "unrated_game", source, "unrated", "unrated")
+    try:
+        main_error(capsys, ["run", "--game", "unrated", "--n", "10", "-j", "1", "--out", tmp_path / "r"],
+                   "game 'unrated' has a rate 'broken' that cannot be computed on its results: RuntimeError: "
+                   "rate broke (a rate is a number or a boolean per seat row")
+        assert (tmp_path / "r" / "run.json").exists()  # the run is kept, as for a rate of text
+    finally:
+        sys.modules.pop("unrated_game", None)
+        sys.modules.pop("raising_rate", None)

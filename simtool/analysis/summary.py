@@ -9,7 +9,7 @@ import polars as pl
 from simtool import stats
 from simtool.analysis import of as analysis_of
 from simtool.analysis.verdicts import partners_note, seat_line
-from simtool.errors import SimtoolError
+from simtool.errors import SimtoolError, describe
 from simtool.stats import Figures, estimates, unit_key, unit_sums, wide
 
 
@@ -31,6 +31,7 @@ def summary_sums(game, seats: pl.DataFrame, matches: pl.DataFrame | None, strata
     where a worker's error threw away the whole run."""
     try:
         figures = _seat_figures(game)
+        _computable(game, seats.lazy())  # a rate raising here threw the whole run away in its traceback
     except SimtoolError:
         return {(kind, by): None for kind in ("seats", *(("matches",) if matches is not None else ()))
                 for by in SUMMARY_BY}
@@ -105,6 +106,8 @@ def _computable(game, seats: pl.LazyFrame) -> None:
             kind = empty.select(rate.alias("rate")).collect().dtypes[0]
         except pl.exceptions.PolarsError as exc:
             problem = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        except Exception as exc:  # noqa: BLE001 - the rate's own Python code (map_batches) raising
+            problem = describe(exc)
         else:
             if kind.is_numeric() or kind == pl.Boolean:
                 continue
