@@ -1,5 +1,7 @@
-"""Hostile round 28: the conformance suite and the game registry given a broken game module (one that
-ends the program as it loads, a declaration that raises)."""
+"""Hostile round 28: a designer's broken game module (one that ends the program as it loads, a
+declaration that raises or is of the wrong kind, a deal failing under `strategies --fields`, an
+analysis module or its tables, rates and words failing) against the conformance suite, the game
+registry and the commands that read a game's analysis."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import sys
 
 import pytest
 
+import simtool
 from simtool.testing import load_game
 
 from .test_cli import cli, one_line_error
@@ -153,3 +156,29 @@ def test_a_rate_whose_own_code_raises_is_the_games_one_line_error(tmp_path, monk
     finally:
         sys.modules.pop("unrated_game", None)
         sys.modules.pop("raising_rate", None)
+
+
+WORDS_AS_A_LIST = '''
+import polars as pl
+
+from simtool.analysis import Analysis
+
+ANALYSIS = Analysis(rates={"level": pl.col("score") == 0}, rate_text=["level"])
+'''
+
+
+def test_a_rates_words_not_given_as_a_dict_are_named_not_a_reports_traceback(tmp_path, monkeypatch, capsys):
+    # failed before: rate_text = ["level"] played and printed its run, then `simtool report` of it
+    # ended in a traceback, AttributeError: 'list' object has no attribute 'get'
+    (tmp_path / "listed_words.py").write_text(WORDS_AS_A_LIST)
+    source = TOY.replace("    analysis = __name__", '    analysis = "listed_words"  #').replace(
+        'id = "climb"', 'id = "wordless"')
+    installed(tmp_path, monkeypatch, "wordless_game", source, "wordless", "wordless")
+    try:
+        main_error(capsys, ["report", simtool.run("wordless", n=10, seed=1, out=tmp_path / "r").path,
+                            "-o", tmp_path / "r.html"],
+                   "game 'wordless' declares rate_text = ['level'] in its analysis: it must be a dict of its rates' "
+                   "names and their words, such as {'moon': 'shoots the moon'}")
+    finally:
+        sys.modules.pop("wordless_game", None)
+        sys.modules.pop("listed_words", None)

@@ -138,6 +138,11 @@ def _readable(game, analysis: Analysis) -> Analysis:
             what = "match columns" if kind == "stopped" else "rates"
             raise SimtoolError(f"game '{game.id}' declares {kind} = {names!r} in its analysis: it must be a tuple of "
                                f"its {what} (now: {', '.join(map(repr, of_what)) or 'none'})")
+    words = analysis.rate_text
+    if not (isinstance(words, dict) and all(isinstance(text, str) for text in words.values())):
+        # a list or None ended the report in AttributeError: 'list' object has no attribute 'get'
+        raise SimtoolError(f"game '{game.id}' declares rate_text = {words!r:.80} in its analysis: it must be a dict "
+                           f"of its rates' names and their words, such as {{'moon': 'shoots the moon'}}")
     import polars as pl  # as the results are summarised, never as deals are played
 
     held = {*ENGINE_COLUMNS, *dict(game.columns)}
