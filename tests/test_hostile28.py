@@ -182,3 +182,20 @@ def test_a_rates_words_not_given_as_a_dict_are_named_not_a_reports_traceback(tmp
     finally:
         sys.modules.pop("wordless_game", None)
         sys.modules.pop("listed_words", None)
+
+
+def test_rates_given_as_a_list_are_named_not_a_workers_traceback(tmp_path, monkeypatch, capsys):
+    # failed before: Analysis(rates=[pl.col("score") == 0]) threw the run away in a worker's
+    # traceback, AttributeError: 'list' object has no attribute 'items', exit 1
+    (tmp_path / "listed_rates.py").write_text(WORDS_AS_A_LIST.replace(
+        'rates={"level": pl.col("score") == 0}, rate_text=["level"]', 'rates=[pl.col("score") == 0]'))
+    source = TOY.replace("    analysis = __name__", '    analysis = "listed_rates"  #').replace(
+        'id = "climb"', 'id = "unnamed"')
+    installed(tmp_path, monkeypatch, "unnamed_game", source, "unnamed", "unnamed")
+    try:
+        main_error(capsys, ["run", "--game", "unnamed", "--n", "10", "-j", "1", "--out", tmp_path / "r"],
+                   "game 'unnamed' declares its analysis' rates as a list: they must be a dict of rate names and "
+                   "polars expressions, such as {'moon': pl.col('moon')}")
+    finally:
+        sys.modules.pop("unnamed_game", None)
+        sys.modules.pop("listed_rates", None)

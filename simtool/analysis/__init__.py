@@ -129,6 +129,9 @@ def _readable(game, analysis: Analysis) -> Analysis:
     ``--precision`` run)."""
     from simtool.games import ENGINE_COLUMNS
 
+    if not isinstance(analysis.rates, dict):  # a list threw the run away in a worker's AttributeError
+        raise SimtoolError(f"game '{game.id}' declares its analysis' rates as a {type(analysis.rates).__name__}: they "
+                           f"must be a dict of rate names and polars expressions, such as {{'moon': pl.col('moon')}}")
     for kind, names, of_what in (("risks", analysis.risks, analysis.rates), ("shared", analysis.shared, analysis.rates),
                                  ("stopped", analysis.stopped, dict(game.match_columns))):
         if not isinstance(names, tuple | list | set | frozenset) or any(name not in of_what for name in names):
