@@ -151,7 +151,7 @@ def test_a_rate_whose_own_code_raises_is_the_games_one_line_error(tmp_path, monk
     try:
         main_error(capsys, ["run", "--game", "unrated", "--n", "10", "-j", "1", "--out", tmp_path / "r"],
                    "game 'unrated' has a rate 'broken' that cannot be computed on its results: RuntimeError: "
-                   "rate broke (a rate is a number or a boolean per seat row")
+                   "rate broke (a rate is a boolean, or a number from 0 to 1, per seat row")
         assert (tmp_path / "r" / "run.json").exists()  # the run is kept, as for a rate of text
     finally:
         sys.modules.pop("unrated_game", None)
@@ -199,3 +199,20 @@ def test_rates_given_as_a_list_are_named_not_a_workers_traceback(tmp_path, monke
     finally:
         sys.modules.pop("unnamed_game", None)
         sys.modules.pop("listed_rates", None)
+
+
+def test_a_rate_of_numbers_beyond_0_to_1_is_refused_not_printed_as_a_percentage(tmp_path, monkeypatch, capsys):
+    # failed before: a rate pl.col("score") * 1000 + 5 was printed as a share, '25500.0% (100.0–100.0)':
+    # an interval that does not hold its estimate, and a percentage of nothing
+    (tmp_path / "counted_rate.py").write_text(WORDS_AS_A_LIST.replace(
+        'rates={"level": pl.col("score") == 0}, rate_text=["level"]', 'rates={"tally": pl.col("score") * 1000 + 5}'))
+    source = TOY.replace("    analysis = __name__", '    analysis = "counted_rate"  #').replace(
+        'id = "climb"', 'id = "counted"')
+    installed(tmp_path, monkeypatch, "counted_game", source, "counted", "counted")
+    try:
+        main_error(capsys, ["run", "--game", "counted", "--n", "10", "-j", "1", "--seed", "1", "--out", tmp_path / "r"],
+                   "game 'counted' has a rate 'tally' that cannot be computed on its results: its values run from 5 to",
+                   "not within 0 to 1 (a rate is a boolean, or a number from 0 to 1, per seat row")
+    finally:
+        sys.modules.pop("counted_game", None)
+        sys.modules.pop("counted_rate", None)
