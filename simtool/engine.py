@@ -1943,6 +1943,16 @@ def _suite(game: Game, rules: dict | None = None) -> str:
     return f"{where} (it plays the game's default rules, not this run's {changed})" if changed else where
 
 
+def _described(game: Game, state, row: int) -> list[str]:
+    """``game.describe(state, row)``, once it is lines of text: a string was written out a
+    character a line, and a list of numbers ended replay in a traceback."""
+    lines = game.describe(state, row)
+    if isinstance(lines, str) or not isinstance(lines, list | tuple) or not all(isinstance(x, str) for x in lines):
+        raise GameError(f"game '{game.id}' ({type(game).__module__}): describe(state, row) gave {lines!r:.60}, "
+                        f"not lines of text (a list of str); {_suite(game)}")
+    return list(lines)
+
+
 @_game_errors  # the field table plays the game's deal and reads its views: a game's failure is its one line
 def field_table(game: Game) -> list[tuple[str, str, str]]:
     """Every field of ``game``'s views as (name, dtype, meaning), read from the docstrings; the
@@ -1979,7 +1989,7 @@ def play_deals(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng
     if ctx.leads is not None:
         ctx.leads.round(0, match.totals)
     if ctx.trace_row is not None:
-        ctx.trace.extend(game.describe(state, ctx.trace_row))
+        ctx.trace.extend(_described(game, state, ctx.trace_row))
     results = play_round(game, state, lineup, play_rng, ctx)
     results["win"] = shares(results["score"], game.lower_wins)
     results = _public(results)
@@ -2013,7 +2023,7 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
             ctx.leads.round(rnd, match.totals)
         if ctx.trace_row is not None:
             ctx.trace.append(f"round {rnd}")
-            ctx.trace.extend(game.describe(state, ctx.trace_row))
+            ctx.trace.extend(_described(game, state, ctx.trace_row))
         results = play_round(game, state, lineup, play_rng, ctx)
         with timed_game(game, ctx, "end its round"):
             game.end_round(match, results)

@@ -216,3 +216,18 @@ def test_a_rate_of_numbers_beyond_0_to_1_is_refused_not_printed_as_a_percentage(
     finally:
         sys.modules.pop("counted_game", None)
         sys.modules.pop("counted_rate", None)
+
+
+def test_a_deal_described_as_one_string_is_the_games_error_not_a_character_a_line(tmp_path, monkeypatch, capsys):
+    # failed before: describe(state, row) returning "hands dealt" (not a list of lines) had
+    # `simtool replay` write the deal a character a line, h, a, n, ..., and passed the suite
+    deal = "    def deal(self, rng, match: Match, rnd: int) -> State:\n"
+    source = TOY.replace(deal, "    def describe(self, state, row):\n        return 'hands dealt'\n\n" + deal) \
+        .replace('id = "climb"', 'id = "told"')
+    installed(tmp_path, monkeypatch, "told_game", source, "told", "told")
+    try:
+        main_error(capsys, ["replay", "--game", "told", "--seed", "1", "--deal", "0"],
+                   "game 'told' (told_game): describe(state, row) gave 'hands dealt', not lines of text (a list of "
+                   "str); its conformance suite shows where")
+    finally:
+        sys.modules.pop("told_game", None)
