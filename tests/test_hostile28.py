@@ -231,3 +231,26 @@ def test_a_deal_described_as_one_string_is_the_games_error_not_a_character_a_lin
                    "str); its conformance suite shows where")
     finally:
         sys.modules.pop("told_game", None)
+
+
+def test_an_installed_strategy_described_by_a_number_leaves_simtool_strategies_listing_the_others(tmp_path,
+                                                                                                  monkeypatch):
+    # failed before: an installed package declaring @strategy("numbered", 5) loaded, and `simtool
+    # strategies` ended in rich's traceback (NotRenderableError: unable to render int) for every
+    # strategy; @strategy(5, ...) in a TypeError (int + str)
+    (tmp_path / "numbered_strategy.py").write_text(
+        "from simtool import bits\nfrom strategies import strategy\n\n\n@strategy('numbered', 5)\n"
+        "def numbered(view, rng):\n    return bits.lowest(view.legal)\n")
+    info = tmp_path / "numbered_strategy-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: numbered-strategy\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[simtool.strategies]\nnumbered = numbered_strategy:numbered\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    says = "strategy 'numbered' declares the description 5: it is text, one line saying how it plays"
+    try:
+        listed = cli("strategies")
+        assert listed.exit_code == 0 and "balance" in listed.stdout, listed.output
+        assert says in " ".join(listed.stdout.replace("│", " ").split()), listed.stdout
+        one_line_error(cli("run", "--n", "10", "-s", "numbered", "--out", tmp_path / "r"), says)
+    finally:
+        sys.modules.pop("numbered_strategy", None)
