@@ -1688,7 +1688,11 @@ def _record(game, state, d, seat, legal, choice, ctx) -> None:
     row = ctx.trace_row
     if choice[row] < 0:
         return
-    ctx.trace.append(f"  seat {seat[row]} {d.kind}: {game.label_at(state, d.kind, int(choice[row]))}")
+    name = game.label_at(state, d.kind, int(choice[row]))
+    if not (isinstance(name, str) and name.strip()):  # written out as 'seat 1 bank: None'
+        raise GameError(f"game '{game.id}' ({type(game).__module__}): label_at(state, {d.kind!r}, {int(choice[row])}) "
+                        f"gave {name!r:.60}, not an option's name (text); {_suite(game)}")
+    ctx.trace.append(f"  seat {seat[row]} {d.kind}: {name}")
     if ctx.trace_views:
         ctx.trace.append("    view: " + _view_digest(game, state, d.kind, seat, legal, row))
 

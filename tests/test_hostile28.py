@@ -254,3 +254,18 @@ def test_an_installed_strategy_described_by_a_number_leaves_simtool_strategies_l
         one_line_error(cli("run", "--n", "10", "-s", "numbered", "--out", tmp_path / "r"), says)
     finally:
         sys.modules.pop("numbered_strategy", None)
+
+
+def test_an_option_named_none_is_the_games_error_not_a_replayed_none(tmp_path, monkeypatch, capsys):
+    # failed before: a label returning None had `simtool replay` write 'seat 0 play: None' as if
+    # the option were named so (only the suite said otherwise)
+    deal = "    def deal(self, rng, match: Match, rnd: int) -> State:\n"
+    source = TOY.replace(deal, "    def label(self, kind, option):\n        return None\n\n" + deal) \
+        .replace('id = "climb"', 'id = "unlabelled"')
+    installed(tmp_path, monkeypatch, "unlabelled_game", source, "unlabelled", "unlabelled")
+    try:
+        main_error(capsys, ["replay", "--game", "unlabelled", "--seed", "1", "--deal", "0"],
+                   "game 'unlabelled' (unlabelled_game): label_at(state, ", "gave None, not an option's name (text); "
+                   "its conformance suite shows where")
+    finally:
+        sys.modules.pop("unlabelled_game", None)
