@@ -525,28 +525,6 @@ def redeal_for(game: Game, state, kind: str, seat: np.ndarray, legal: np.ndarray
     return view.redeal(k, rng)
 
 
-def field_table(game: Game) -> list[tuple[str, str, str]]:
-    """Every field of ``game``'s views as (name, dtype, meaning), read from the docstrings; the
-    dtype is read off a view of a small real deal (its first decision)."""
-    p = game.default_players
-    state = game.deal(np.random.default_rng(0), game.new_match(2, p, {o.name: o.default for o in game.options}), 0)
-    d = next(game.play(state))
-    seat = np.zeros(2, np.int64) if d.seat is None else np.broadcast_to(np.asarray(d.seat), (2,))
-    legal = np.broadcast_to(d.legal, (2, p))[:, 0] if d.seat is None else np.broadcast_to(d.legal, (2,))
-    view = view_of(game, state, d.kind, seat, legal)
-    base = [("game", "The game id."), ("kind", "The decision: lead, play, colour, pass, upgrade, bid, ..."),
-            ("players", "Seats at the table, p."),
-            ("n_actions", "Size of the option space: options are 0..n_actions-1."),
-            ("seat", "Acting seat per deal, (m,)."),
-            ("legal", "Legal options per deal as uint64 sets, (m,); the strategy's own copy.")]
-    docs: dict[str, str] = dict(base)
-    for klass in reversed(type(view).__mro__):
-        for name, attr in vars(klass).items():
-            if not name.startswith("_") and isinstance(attr, (Field, cached_property, property)):
-                docs[name] = " ".join((attr.__doc__ or "").split()) or docs.get(name, "")
-    return [(name, _dtype(getattr(view, name)), doc) for name, doc in docs.items()]
-
-
 def view_of(game: Game, state, kind: str, seat, legal, rows=None) -> View:
     """The view of ``state`` at decision ``kind`` for the seats ``seat`` (per deal, or per row of
     ``rows``) with every field read: a copy that outlives the decision, for the field table, a
@@ -1710,7 +1688,11 @@ def _record(game, state, d, seat, legal, choice, ctx) -> None:
     row = ctx.trace_row
     if choice[row] < 0:
         return
-    ctx.trace.append(f"  seat {seat[row]} {d.kind}: {game.label_at(state, d.kind, int(choice[row]))}")
+    name = game.label_at(state, d.kind, int(choice[row]))
+    if not (isinstance(name, str) and name.strip()):  # written out as 'seat 1 bank: None'
+        raise GameError(f"game '{game.id}' ({type(game).__module__}): label_at(state, {d.kind!r}, {int(choice[row])}) "
+                        f"gave {name!r:.60}, not an option's name (text); {_suite(game)}")
+    ctx.trace.append(f"  seat {seat[row]} {d.kind}: {name}")
     if ctx.trace_views:
         ctx.trace.append("    view: " + _view_digest(game, state, d.kind, seat, legal, row))
 
@@ -1965,6 +1947,39 @@ def _suite(game: Game, rules: dict | None = None) -> str:
     return f"{where} (it plays the game's default rules, not this run's {changed})" if changed else where
 
 
+def _described(game: Game, state, row: int) -> list[str]:
+    """``game.describe(state, row)``, once it is lines of text: a string was written out a
+    character a line, and a list of numbers ended replay in a traceback."""
+    lines = game.describe(state, row)
+    if isinstance(lines, str) or not isinstance(lines, list | tuple) or not all(isinstance(x, str) for x in lines):
+        raise GameError(f"game '{game.id}' ({type(game).__module__}): describe(state, row) gave {lines!r:.60}, "
+                        f"not lines of text (a list of str); {_suite(game)}")
+    return list(lines)
+
+
+@_game_errors  # the field table plays the game's deal and reads its views: a game's failure is its one line
+def field_table(game: Game) -> list[tuple[str, str, str]]:
+    """Every field of ``game``'s views as (name, dtype, meaning), read from the docstrings; the
+    dtype is read off a view of a small real deal (its first decision)."""
+    p = game.default_players
+    state = game.deal(np.random.default_rng(0), game.new_match(2, p, {o.name: o.default for o in game.options}), 0)
+    d = next(game.play(state))
+    seat = np.zeros(2, np.int64) if d.seat is None else np.broadcast_to(np.asarray(d.seat), (2,))
+    legal = np.broadcast_to(d.legal, (2, p))[:, 0] if d.seat is None else np.broadcast_to(d.legal, (2,))
+    view = view_of(game, state, d.kind, seat, legal)
+    base = [("game", "The game id."), ("kind", "The decision: lead, play, colour, pass, upgrade, bid, ..."),
+            ("players", "Seats at the table, p."),
+            ("n_actions", "Size of the option space: options are 0..n_actions-1."),
+            ("seat", "Acting seat per deal, (m,)."),
+            ("legal", "Legal options per deal as uint64 sets, (m,); the strategy's own copy.")]
+    docs: dict[str, str] = dict(base)
+    for klass in reversed(type(view).__mro__):
+        for name, attr in vars(klass).items():
+            if not name.startswith("_") and isinstance(attr, (Field, cached_property, property)):
+                docs[name] = " ".join((attr.__doc__ or "").split()) or docs.get(name, "")
+    return [(name, _dtype(getattr(view, name)), doc) for name, doc in docs.items()]
+
+
 @_game_errors
 def play_deals(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng, play_rng,
                ctx: Context, duplicate: bool = False) -> Outcome:
@@ -1978,7 +1993,7 @@ def play_deals(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_rng
     if ctx.leads is not None:
         ctx.leads.round(0, match.totals)
     if ctx.trace_row is not None:
-        ctx.trace.extend(game.describe(state, ctx.trace_row))
+        ctx.trace.extend(_described(game, state, ctx.trace_row))
     results = play_round(game, state, lineup, play_rng, ctx)
     results["win"] = shares(results["score"], game.lower_wins)
     results = _public(results)
@@ -2012,7 +2027,7 @@ def play_matches(game: Game, p: int, rules: dict, lineup: Lineup, n: int, deal_r
             ctx.leads.round(rnd, match.totals)
         if ctx.trace_row is not None:
             ctx.trace.append(f"round {rnd}")
-            ctx.trace.extend(game.describe(state, ctx.trace_row))
+            ctx.trace.extend(_described(game, state, ctx.trace_row))
         results = play_round(game, state, lineup, play_rng, ctx)
         with timed_game(game, ctx, "end its round"):
             game.end_round(match, results)

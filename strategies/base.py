@@ -309,6 +309,12 @@ def strategy(name: str, description: str, games: tuple[str, ...] | None = None,
     ``params``, ``choose(view, rng, params)``. ``cost(params)``: the work per deal relative to
     a plain heuristic, for a search (its runs are cut into smaller chunks)."""
 
+    # `simtool strategies` lists both: a number there ended it in rich's traceback for every strategy
+    if not (isinstance(name, str) and name.strip()):
+        raise SimtoolError(f"a strategy declares the name {name!r}: a strategy's name is text, such as 'greedy'")
+    if not isinstance(description, str):
+        raise SimtoolError(f"strategy '{name}' declares the description {description!r}: it is text, one line "
+                           f"saying how it plays")
     if (problem := params_problem(tuple(params))) is not None:
         raise SimtoolError(f"strategy '{name}' declares {problem}")
 

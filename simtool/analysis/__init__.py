@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-from simtool.errors import SimtoolError, describe
+from simtool.errors import SimtoolError, by_the_user, describe, thrown
 
 
 def no_tables(seats, keys: list[str], matches=None, rules: dict | None = None) -> list:
@@ -57,7 +57,11 @@ def of(game) -> Analysis:
         analysis = import_module(found).ANALYSIS
         if not isinstance(analysis, Analysis):
             raise TypeError(f"its ANALYSIS is a {type(analysis).__name__}, not a simtool.analysis.Analysis")
-    except Exception as exc:  # after the run is written: one line, not a traceback under its summary
+    # after the run is written: one line, not a traceback under its summary; SystemExit at its
+    # import too (the command ended without a word) and its own KeyboardInterrupt (read as Ctrl-C)
+    except BaseException as exc:  # noqa: BLE001 - the game's module: its one line
+        if isinstance(exc, KeyboardInterrupt) and by_the_user():
+            raise
         raise SimtoolError(f"game '{game.id}' names analysis = {found!r}, which cannot be read: {describe(exc)} "
                            f"(the dotted path of a module holding ANALYSIS, an Analysis, or None)") from exc
     return _readable(game, analysis)
@@ -84,7 +88,18 @@ def game_tables(game, seats, keys: list[str], matches=None, rules: dict | None =
     without a word."""
     import polars as pl
 
-    made = of(game).tables(seats, keys, matches, rules)
+    analysis = of(game)
+    try:
+        made = analysis.tables(seats, keys, matches, rules)
+    except SimtoolError:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - even SystemExit: the command ended without a word
+        # simtool's own games keep their traceback (a bug report), as the machine's memory and Ctrl-C do
+        if type(game).__module__.startswith("simtool.") or isinstance(exc, MemoryError) and not thrown(exc) \
+                or isinstance(exc, KeyboardInterrupt) and by_the_user():
+            raise
+        raise SimtoolError(f"game '{game.id}' ({type(game).__module__}): its analysis' tables raised "
+                           f"{describe(exc)}") from exc
     made = list(made) if isinstance(made, Iterator) else made
     # None or a dict of tables ended in "TypeError: 'NoneType' object is not iterable" or a
     # ValueError unpacking a title; a lazy or pandas frame reached the tables and the report as it was
@@ -114,6 +129,9 @@ def _readable(game, analysis: Analysis) -> Analysis:
     ``--precision`` run)."""
     from simtool.games import ENGINE_COLUMNS
 
+    if not isinstance(analysis.rates, dict):  # a list threw the run away in a worker's AttributeError
+        raise SimtoolError(f"game '{game.id}' declares its analysis' rates as a {type(analysis.rates).__name__}: they "
+                           f"must be a dict of rate names and polars expressions, such as {{'moon': pl.col('moon')}}")
     for kind, names, of_what in (("risks", analysis.risks, analysis.rates), ("shared", analysis.shared, analysis.rates),
                                  ("stopped", analysis.stopped, dict(game.match_columns))):
         if not isinstance(names, tuple | list | set | frozenset) or any(name not in of_what for name in names):
@@ -123,6 +141,11 @@ def _readable(game, analysis: Analysis) -> Analysis:
             what = "match columns" if kind == "stopped" else "rates"
             raise SimtoolError(f"game '{game.id}' declares {kind} = {names!r} in its analysis: it must be a tuple of "
                                f"its {what} (now: {', '.join(map(repr, of_what)) or 'none'})")
+    words = analysis.rate_text
+    if not (isinstance(words, dict) and all(isinstance(text, str) for text in words.values())):
+        # a list or None ended the report in AttributeError: 'list' object has no attribute 'get'
+        raise SimtoolError(f"game '{game.id}' declares rate_text = {words!r:.80} in its analysis: it must be a dict "
+                           f"of its rates' names and their words, such as {{'moon': 'shoots the moon'}}")
     import polars as pl  # as the results are summarised, never as deals are played
 
     held = {*ENGINE_COLUMNS, *dict(game.columns)}

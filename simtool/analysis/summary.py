@@ -9,7 +9,7 @@ import polars as pl
 from simtool import stats
 from simtool.analysis import of as analysis_of
 from simtool.analysis.verdicts import partners_note, seat_line
-from simtool.errors import SimtoolError
+from simtool.errors import SimtoolError, describe
 from simtool.stats import Figures, estimates, unit_key, unit_sums, wide
 
 
@@ -31,6 +31,7 @@ def summary_sums(game, seats: pl.DataFrame, matches: pl.DataFrame | None, strata
     where a worker's error threw away the whole run."""
     try:
         figures = _seat_figures(game)
+        _computable(game, seats.lazy())  # a rate raising here threw the whole run away in its traceback
     except SimtoolError:
         return {(kind, by): None for kind in ("seats", *(("matches",) if matches is not None else ()))
                 for by in SUMMARY_BY}
@@ -97,20 +98,30 @@ def _held(game, kind: str, rows: pl.LazyFrame, needed: list[str]) -> None:
 def _computable(game, seats: pl.LazyFrame) -> None:
     """One line naming a rate of the game that polars cannot compute on its rows (a number
     compared with text, ``pl.col('tricks') == 'nil'``): it ended the printed run, a report or a
-    review in polars' traceback, after the run was written. Asked of the rows' types alone: a
-    rate of text casts to a number on no rows, and ended in that traceback on the rows."""
+    review in polars' traceback, after the run was written. Asked of the rows' types (a rate of
+    text casts to a number on no rows, and ended in that traceback on the rows), and of a rate of
+    numbers, its values: a share of rows, 0 to 1 (``pl.col('score') * 1000`` was printed as
+    ``25500.0% (100.0–100.0)``); a boolean rate reads no row."""
     empty = seats.head(0)
     for name, rate in analysis_of(game).rates.items():
         try:
             kind = empty.select(rate.alias("rate")).collect().dtypes[0]
         except pl.exceptions.PolarsError as exc:
             problem = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        except Exception as exc:  # noqa: BLE001 - the rate's own Python code (map_batches) raising
+            problem = describe(exc)
         else:
-            if kind.is_numeric() or kind == pl.Boolean:
+            if kind == pl.Boolean:
                 continue
-            problem = f"its values are {kind}"
+            if kind.is_numeric():
+                low, high = seats.select(rate.min().alias("low"), rate.max().alias("high")).collect().row(0)
+                if (low is None or low >= 0) and (high is None or high <= 1):
+                    continue
+                problem = f"its values run from {low} to {high}, not within 0 to 1"
+            else:
+                problem = f"its values are {kind}"
         raise SimtoolError(f"game '{game.id}' has a rate '{name}' that cannot be computed on its results: "
-                           f"{problem} (a rate is a number or a boolean per seat row, such as "
+                           f"{problem} (a rate is a boolean, or a number from 0 to 1, per seat row, such as "
                            f"pl.col('tricks') == 0)")
 
 

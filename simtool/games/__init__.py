@@ -10,7 +10,7 @@ from importlib.metadata import entry_points
 import numpy as np
 
 from ..engine import ROUND_CAP as ROUND_CAP  # the safety cap on a match's rounds, for readers of results
-from ..engine import Game, games_failure, printing_aside
+from ..engine import Game, View, games_failure, printing_aside
 from ..errors import GameError, SimtoolError, by_the_user, choices, describe, shown
 from ..options import Option
 from .black_white import GAME as BLACK_WHITE
@@ -244,20 +244,40 @@ def _load(ep) -> Game | str:
         return f"{where} failed to load: {describe(exc)}"
     if not isinstance(game, Game):
         return f"{where} is a {type(game).__name__}, not a simtool.engine.Game (name the game object)"
-    if getattr(game, "id", None) != ep.name:  # runs look a game up by its id
-        return f"{where} calls itself {getattr(game, 'id', None)!r}: the entry point's name must be the game's id"
-    problem = declaration_problem(game)
+    problem = declaration_problem(game)  # first: its id may be a property that raises
+    if problem is None and game.id != ep.name:  # runs look a game up by its id
+        return f"{where} calls itself {game.id!r}: the entry point's name must be the game's id"
     return f"{where}: {problem}" if problem else game
 
 
 def declaration_problem(game: Game) -> str | None:
     """Why the game's declared player counts, options or rule options cannot be played, or ``None``."""
+    try:
+        return _declaration_problem(game)
+    # a declaration that is a property raising (players, columns...): `simtool games` and every
+    # unknown game's list of valid ones ended in its traceback, and the suite in INTERNALERROR
+    except BaseException as exc:  # noqa: BLE001 - the game's code: its one line
+        if isinstance(exc, KeyboardInterrupt) and by_the_user():
+            raise
+        return (f"game {type(game).__name__} ({type(game).__module__}) raised {describe(exc)} as its declarations "
+                f"(id, title, players, options, columns...) were read")
+
+
+def _declaration_problem(game: Game) -> str | None:
     gid = getattr(game, "id", None)
     if not (isinstance(gid, str) and gid.strip()):  # runs, tables and --game name the game by it
         return f"game {type(game).__name__} declares id = {gid!r}: it must be the game's name, such as 'my-game'"
     title = getattr(game, "title", None)
     if not (isinstance(title, str) and title.strip()):  # `simtool games`, run.json and reports show it
         return f"game '{gid}' declares title = {title!r}: it must be the game's name in words, such as 'My Game'"
+    default = getattr(game, "default_strategy", None)
+    if not (isinstance(default, str) and default.strip()):  # `simtool games` lists it: rich refused an int
+        return (f"game '{gid}' declares default_strategy = {default!r}: it must be a strategy's name, such as "
+                f"'random'")
+    view = getattr(game, "View", None)
+    if not (isinstance(view, type) and issubclass(view, View)):  # every decision makes one of them
+        return (f"game '{gid}' declares View = {view!r}: it must be a subclass of simtool.engine.View (the class "
+                f"of its seats' views), or left out for the plain one")
     actions = getattr(game, "n_actions", None)
     if not (isinstance(actions, int) and 1 <= actions <= 64):  # an option is a bit of a uint64 set
         return f"game '{game.id}' declares n_actions = {actions!r}: a decision's options are 0..63 at most, so 1..64"

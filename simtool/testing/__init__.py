@@ -86,7 +86,11 @@ def load_game(text: str):
         found = getattr(importlib.import_module(module), name or "GAME")
     except (ImportError, AttributeError) as exc:
         raise pytest.UsageError(f"--simtool-game {text}: {type(exc).__name__}: {exc}") from None
-    except Exception as exc:  # noqa: BLE001 - the game's module failed: one line, and where to see why
+    except KeyboardInterrupt:
+        raise
+    # SystemExit too (a module ending the program as it loads): pytest printed INTERNALERROR and
+    # a traceback, exit status 3
+    except BaseException as exc:  # noqa: BLE001 - the game's module failed: one line, and where to see why
         raise pytest.UsageError(f"--simtool-game {text}: importing {module} raised {type(exc).__name__}: {exc} "
                                 f"(python -c 'import {module}' shows where)") from None
     if not isinstance(found, Game):
