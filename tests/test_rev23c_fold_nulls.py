@@ -17,9 +17,10 @@ from simtool.pipeline.runner import execute, make_spec
 
 def test_a_rate_null_in_a_whole_group_is_folded_as_added_sums_add_it(monkeypatch, tmp_path):
     # seat 0's rows only: its largest and least values are null for seats 1 and 2 in every chunk
-    # (polars' road: numpy's refuses a null); before, the second chunk ended the run in a TypeError
+    # (polars' road: numpy's refuses a null); before, the second chunk ended the run in a TypeError.
+    # Values 0 and 0.5: a rate of numbers is a share within 0 to 1 (a count / 2 is now refused)
     monkeypatch.setitem(black_white.ANALYSIS.rates, "half",
-                        pl.when(pl.col("seat") == 0).then(pl.col("black").cast(pl.Float64) / 2))
+                        pl.when(pl.col("seat") == 0).then((pl.col("black") > 0).cast(pl.Float64) / 2))
     spec = dataclasses.replace(make_spec("black-white", 3, 300, None, None, seed=4), chunk=64)
     plan = Plan("run", (Cell(spec, tmp_path / "r"),), reuse=False)
     (done,) = executor.execute(plan, jobs=1, summed=run_command.summary_sums)
