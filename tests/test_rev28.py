@@ -23,3 +23,27 @@ def test_a_run_of_one_deal_that_no_rule_moved_takes_the_rule_of_three_not_every_
     d, _, ends, count, moved = balance.paired_change(*_figures(one, one))
     assert (count, moved) == (1, 0)
     assert ends == pytest.approx((-stats.unseen(1), stats.unseen(1))) and d == 0.0
+
+
+def _skill_source(win: np.ndarray) -> dict:
+    value = 100 * (win.mean() - 0.25)
+    return {"seats": {"figure": None}, "skill": {"figure": {"value": value, "ci": [value - 5.0, value + 5.0]}},
+            "luck": {"figure": None}, "tension": {"figure": None}, "hazards": [], "restrictions": []}
+
+
+def test_a_review_row_few_deals_moved_says_so_in_its_interval_not_plain_paired():
+    # 256 deals of the climber's win, 3 moved: review.json and the console line said "paired on
+    # the same deals", as of a row 30 or more moved whose interval is the differences' normal
+    # one; its interval is the count's bound (few_moved_half), which the page's legend names
+    from simtool.analysis import review as answers
+
+    win = np.random.default_rng(28).integers(0, 2, 256).astype(float)
+    label = {}
+    for k in (0, 3, answers.PAIRED_LEAST - 1, answers.PAIRED_LEAST):
+        moved = win.copy()
+        moved[:k] = 1 - moved[:k]
+        (row,) = [r for r in answers.changes(_skill_source(win), _skill_source(moved), {"skill": (moved, win)})
+                  if r["question"] == "skill"]
+        label[k] = row["interval"]
+    assert label == {0: answers.ALIKE, 3: answers.FEW, 29: answers.FEW, 30: answers.PAIRED}
+    assert answers.FEW == f"paired on the same deals, 1 to {answers.PAIRED_LEAST - 1} differing"
