@@ -47,3 +47,18 @@ def test_a_review_row_few_deals_moved_says_so_in_its_interval_not_plain_paired()
         label[k] = row["interval"]
     assert label == {0: answers.ALIKE, 3: answers.FEW, 29: answers.FEW, 30: answers.PAIRED}
     assert answers.FEW == f"paired on the same deals, 1 to {answers.PAIRED_LEAST - 1} differing"
+
+
+def test_the_docs_name_the_paired_figures_taken_as_independent_as_the_note_does():
+    # docs/cli.md and docs/language.md said a figure 1 to 29 deals moved is paired and bounded by
+    # their count, and said nothing of one every one of whose fewer than 30 deals moved, which
+    # the code combines as independent and the note names
+    from pathlib import Path
+
+    note = balance._few_text(["seat 0 edge over fair share"], [], [], "deals")
+    assert f"differ in every one of fewer than {balance.PAIRED_LEAST} deals" in note
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    for name in ("cli.md", "language.md"):
+        text = " ".join((docs / name).read_text().split())
+        assert f"differs in every one of fewer than {balance.PAIRED_LEAST} deals" in text, name
+        assert "a duplicate deal" in text and "any copy of it" in text, name
