@@ -30,7 +30,7 @@ def test_a_row_a_few_deals_moved_is_bounded_by_their_count_not_combined_as_indep
         moved[:k] = 1 - moved[:k]
         (row,) = [r for r in answers.changes(_skill_source(win), _skill_source(moved), {"skill": (moved, win)})
                   if r["question"] == "skill"]
-        assert row["interval"] == (answers.ALIKE if k == 0 else answers.PAIRED), k
+        assert row["interval"] == (answers.ALIKE if k == 0 else answers.FEW), k
         assert row["delta"] == pytest.approx(100 * (moved.mean() - win.mean()))
         halves.append((row["ci"][1] - row["ci"][0]) / 2)
     assert halves == sorted(halves)  # never wider for less evidence of change

@@ -31,7 +31,7 @@ def test_a_change_no_deal_shows_is_bounded_by_the_rule_of_three():
     moved = win.copy()
     moved[0] = 1 - moved[0]
     rows = {r["question"]: r for r in answers.changes(_headline_source(moved), before, {"skill": (win, moved)})}
-    assert rows["skill"]["interval"] == answers.PAIRED
+    assert rows["skill"]["interval"] == answers.FEW
 
 
 def test_a_price_moves_by_up_to_two_wins_a_deal():

@@ -432,6 +432,11 @@ ALIKE = "paired on the same deals, every one alike in both"
 """The ``interval`` of a row whose per-deal values were the same in every deal both versions
 played (a rule of whole matches leaves every deal as it was): the rule of three's interval
 (:func:`paired_interval`)."""
+FEW = "paired on the same deals, 1 to 29 differing"
+"""The ``interval`` of a paired row whose per-deal values differed in 1 to :data:`PAIRED_LEAST`
+- 1 of the deals, not all: never narrower than their count allows
+(:func:`simtool.stats.few_moved_half`), not the differences' normal interval that "paired on
+the same deals" alone names."""
 
 FIXED = "the same in every match"
 """The ``change`` of a row whose figure was the same in every match of both versions: an
@@ -500,7 +505,8 @@ def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.nd
             delta, (low, high), how = 0.0, alike[key], ALIKE
         elif moved is not None and (moved < len(paired[key][0]) or moved >= PAIRED_LEAST):
             delta, low, high = paired_interval(v1 - v0, *paired[key], scale, span(key, before, after))
-            how = PAIRED if moved else ALIKE
+            # the console line and review.json told such a row from a normal paired one nowhere
+            how = PAIRED if moved >= PAIRED_LEAST else FEW if moved else ALIKE
         else:
             delta, low, high = stats.mover_difference((v1, lo1, hi1), (v0, lo0, hi0))
             how = INDEPENDENT

@@ -1405,7 +1405,9 @@ def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[fl
     # every copy alike, not only each deal's mean of them: copies that moved and cancelled out
     # (seat 0's win of 2 duplicate deals of Kansas City, pass_count=2, in 5 of 8 games) were
     # said to "differ in no deal", bounded as if the rule had moved none
-    if len(diff) > 1 and not games.any():
+    # one deal is enough: the review bounds one unmoved deal so, and taking it as independent had
+    # the note say the runs "differ in every one" of the deals of a figure neither moved
+    if len(diff) and not games.any():
         # no deal differs: the rule changes at most 1 - 0.05^(1/n) of the deals unseen (the rule of
         # three), each moving its value by at most a whole share, or a mean score by the widest
         # spread of scores seen at any seat, as restricted play bounds it: the spread of the deals'
