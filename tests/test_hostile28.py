@@ -19,6 +19,25 @@ from .test_hardening_round5 import TOY
 from .test_hardening_round12 import installed, listed_but_refused
 
 
+@pytest.fixture(autouse=True)
+def forget_modules(tmp_path):
+    """Takes the test's own modules (a game, its analysis, a strategy, written under ``tmp_path``)
+    out of ``sys.modules`` after it, so that no other test imports them."""
+    yield
+    for name, module in list(sys.modules.items()):
+        if str(getattr(module, "__file__", None) or "").startswith(str(tmp_path)):
+            del sys.modules[name]
+
+
+def analysed(tmp_path, monkeypatch, game_id: str, module: str, text: str) -> None:
+    """Installs the toy game as ``game_id`` (module ``{game_id}_game``), its analysis the module
+    ``module`` of ``text``."""
+    (tmp_path / f"{module}.py").write_text(text)
+    source = TOY.replace("    analysis = __name__", f'    analysis = "{module}"  #').replace(
+        'id = "climb"', f'id = "{game_id}"')
+    installed(tmp_path, monkeypatch, f"{game_id}_game", source, game_id, game_id)
+
+
 def test_a_game_module_that_exits_as_it_loads_is_the_suites_one_line_error(tmp_path, monkeypatch):
     # failed before: `python -m pytest --simtool-game quits:GAME` on a module calling sys.exit(3)
     # printed pytest's INTERNALERROR traceback ("mainloop: caught unexpected SystemExit!"), exit 3
@@ -78,25 +97,16 @@ def test_the_field_table_of_a_game_that_fails_to_deal_is_the_games_one_line_erro
     deal = "    def deal(self, rng, match: Match, rnd: int) -> State:\n"
     source = TOY.replace(deal, deal + "        raise SystemExit(4)\n").replace('id = "climb"', 'id = "quitter"')
     installed(tmp_path, monkeypatch, "quitter_game", source, "quitter", "quitter")
-    try:
-        main_error(capsys, ["strategies", "--game", "quitter", "--fields"],
-                   "game 'quitter' (quitter_game) raised SystemExit: 4; its conformance suite shows where")
-    finally:
-        sys.modules.pop("quitter_game", None)
+    main_error(capsys, ["strategies", "--game", "quitter", "--fields"],
+               "game 'quitter' (quitter_game) raised SystemExit: 4; its conformance suite shows where")
 
 
 def test_a_games_analysis_module_that_exits_as_it_loads_is_one_line(tmp_path, monkeypatch, capsys):
     # failed before: a game naming analysis = "quits_analysis", a module calling sys.exit(6), made
     # `simtool run` of it end after writing the run without a word, exit status 6
-    (tmp_path / "quits_analysis.py").write_text("import sys\nsys.exit(6)\n")
-    source = TOY.replace("    analysis = __name__", '    analysis = "quits_analysis"  #').replace(
-        'id = "climb"', 'id = "unread"')
-    installed(tmp_path, monkeypatch, "unread_game", source, "unread", "unread")
-    try:
-        main_error(capsys, ["run", "--game", "unread", "--n", "10", "-j", "1", "--out", tmp_path / "r"],
-                   "game 'unread' names analysis = 'quits_analysis', which cannot be read: SystemExit: 6")
-    finally:
-        sys.modules.pop("unread_game", None)
+    analysed(tmp_path, monkeypatch, "unread", "quits_analysis", "import sys\nsys.exit(6)\n")
+    main_error(capsys, ["run", "--game", "unread", "--n", "10", "-j", "1", "--out", tmp_path / "r"],
+               "game 'unread' names analysis = 'quits_analysis', which cannot be read: SystemExit: 6")
 
 
 BROKEN_TABLES = '''
@@ -114,17 +124,10 @@ ANALYSIS = Analysis(tables=tables)
 def test_a_games_tables_that_raise_are_its_one_line_error(tmp_path, monkeypatch, capsys):
     # failed before: a game whose analysis' tables raised RuntimeError ended `simtool run` (once the
     # run was written) and `simtool report` of it in that traceback, exit 1 (SystemExit: without a word)
-    (tmp_path / "broken_tables.py").write_text(BROKEN_TABLES)
-    source = TOY.replace("    analysis = __name__", '    analysis = "broken_tables"  #').replace(
-        'id = "climb"', 'id = "untabled"')
-    installed(tmp_path, monkeypatch, "untabled_game", source, "untabled", "untabled")
+    analysed(tmp_path, monkeypatch, "untabled", "broken_tables", BROKEN_TABLES)
     says = "game 'untabled' (untabled_game): its analysis' tables raised RuntimeError: tables broke"
-    try:
-        main_error(capsys, ["run", "--game", "untabled", "--n", "10", "-j", "1", "--out", tmp_path / "r"], says)
-        main_error(capsys, ["report", tmp_path / "r", "-o", tmp_path / "r.html"], says)
-    finally:
-        sys.modules.pop("untabled_game", None)
-        sys.modules.pop("broken_tables", None)
+    main_error(capsys, ["run", "--game", "untabled", "--n", "10", "-j", "1", "--out", tmp_path / "r"], says)
+    main_error(capsys, ["report", tmp_path / "r", "-o", tmp_path / "r.html"], says)
 
 
 RAISING_RATE = '''
@@ -144,18 +147,11 @@ ANALYSIS = Analysis(rates={"broken": pl.col("score").map_batches(broke, return_d
 def test_a_rate_whose_own_code_raises_is_the_games_one_line_error(tmp_path, monkeypatch, capsys):
     # failed before: a rate of map_batches raising RuntimeError threw the whole run away in the
     # worker's traceback (summing the chunk for the printed tables), exit 1, nothing written
-    (tmp_path / "raising_rate.py").write_text(RAISING_RATE)
-    source = TOY.replace("    analysis = __name__", '    analysis = "raising_rate"  #').replace(
-        'id = "climb"', 'id = "unrated"')
-    installed(tmp_path, monkeypatch, "unrated_game", source, "unrated", "unrated")
-    try:
-        main_error(capsys, ["run", "--game", "unrated", "--n", "10", "-j", "1", "--out", tmp_path / "r"],
-                   "game 'unrated' has a rate 'broken' that cannot be computed on its results: RuntimeError: "
-                   "rate broke (a rate is a boolean, or a number from 0 to 1, per seat row")
-        assert (tmp_path / "r" / "run.json").exists()  # the run is kept, as for a rate of text
-    finally:
-        sys.modules.pop("unrated_game", None)
-        sys.modules.pop("raising_rate", None)
+    analysed(tmp_path, monkeypatch, "unrated", "raising_rate", RAISING_RATE)
+    main_error(capsys, ["run", "--game", "unrated", "--n", "10", "-j", "1", "--out", tmp_path / "r"],
+               "game 'unrated' has a rate 'broken' that cannot be computed on its results: RuntimeError: "
+               "rate broke (a rate is a boolean, or a number from 0 to 1, per seat row")
+    assert (tmp_path / "r" / "run.json").exists()  # the run is kept, as for a rate of text
 
 
 WORDS_AS_A_LIST = '''
@@ -170,52 +166,31 @@ ANALYSIS = Analysis(rates={"level": pl.col("score") == 0}, rate_text=["level"])
 def test_a_rates_words_not_given_as_a_dict_are_named_not_a_reports_traceback(tmp_path, monkeypatch, capsys):
     # failed before: rate_text = ["level"] played and printed its run, then `simtool report` of it
     # ended in a traceback, AttributeError: 'list' object has no attribute 'get'
-    (tmp_path / "listed_words.py").write_text(WORDS_AS_A_LIST)
-    source = TOY.replace("    analysis = __name__", '    analysis = "listed_words"  #').replace(
-        'id = "climb"', 'id = "wordless"')
-    installed(tmp_path, monkeypatch, "wordless_game", source, "wordless", "wordless")
-    try:
-        main_error(capsys, ["report", simtool.run("wordless", n=10, seed=1, out=tmp_path / "r").path,
-                            "-o", tmp_path / "r.html"],
-                   "game 'wordless' declares rate_text = ['level'] in its analysis: it must be a dict of its rates' "
-                   "names and their words, such as {'moon': 'shoots the moon'}")
-    finally:
-        sys.modules.pop("wordless_game", None)
-        sys.modules.pop("listed_words", None)
+    analysed(tmp_path, monkeypatch, "wordless", "listed_words", WORDS_AS_A_LIST)
+    main_error(capsys, ["report", simtool.run("wordless", n=10, seed=1, out=tmp_path / "r").path,
+                        "-o", tmp_path / "r.html"],
+               "game 'wordless' declares rate_text = ['level'] in its analysis: it must be a dict of its rates' "
+               "names and their words, such as {'moon': 'shoots the moon'}")
 
 
 def test_rates_given_as_a_list_are_named_not_a_workers_traceback(tmp_path, monkeypatch, capsys):
     # failed before: Analysis(rates=[pl.col("score") == 0]) threw the run away in a worker's
     # traceback, AttributeError: 'list' object has no attribute 'items', exit 1
-    (tmp_path / "listed_rates.py").write_text(WORDS_AS_A_LIST.replace(
+    analysed(tmp_path, monkeypatch, "unnamed", "listed_rates", WORDS_AS_A_LIST.replace(
         'rates={"level": pl.col("score") == 0}, rate_text=["level"]', 'rates=[pl.col("score") == 0]'))
-    source = TOY.replace("    analysis = __name__", '    analysis = "listed_rates"  #').replace(
-        'id = "climb"', 'id = "unnamed"')
-    installed(tmp_path, monkeypatch, "unnamed_game", source, "unnamed", "unnamed")
-    try:
-        main_error(capsys, ["run", "--game", "unnamed", "--n", "10", "-j", "1", "--out", tmp_path / "r"],
-                   "game 'unnamed' declares its analysis' rates as a list: they must be a dict of rate names and "
-                   "polars expressions, such as {'moon': pl.col('moon')}")
-    finally:
-        sys.modules.pop("unnamed_game", None)
-        sys.modules.pop("listed_rates", None)
+    main_error(capsys, ["run", "--game", "unnamed", "--n", "10", "-j", "1", "--out", tmp_path / "r"],
+               "game 'unnamed' declares its analysis' rates as a list: they must be a dict of rate names and "
+               "polars expressions, such as {'moon': pl.col('moon')}")
 
 
 def test_a_rate_of_numbers_beyond_0_to_1_is_refused_not_printed_as_a_percentage(tmp_path, monkeypatch, capsys):
     # failed before: a rate pl.col("score") * 1000 + 5 was printed as a share, '25500.0% (100.0–100.0)':
     # an interval that does not hold its estimate, and a percentage of nothing
-    (tmp_path / "counted_rate.py").write_text(WORDS_AS_A_LIST.replace(
+    analysed(tmp_path, monkeypatch, "counted", "counted_rate", WORDS_AS_A_LIST.replace(
         'rates={"level": pl.col("score") == 0}, rate_text=["level"]', 'rates={"tally": pl.col("score") * 1000 + 5}'))
-    source = TOY.replace("    analysis = __name__", '    analysis = "counted_rate"  #').replace(
-        'id = "climb"', 'id = "counted"')
-    installed(tmp_path, monkeypatch, "counted_game", source, "counted", "counted")
-    try:
-        main_error(capsys, ["run", "--game", "counted", "--n", "10", "-j", "1", "--seed", "1", "--out", tmp_path / "r"],
-                   "game 'counted' has a rate 'tally' that cannot be computed on its results: its values run from 5 to",
-                   "not within 0 to 1 (a rate is a boolean, or a number from 0 to 1, per seat row")
-    finally:
-        sys.modules.pop("counted_game", None)
-        sys.modules.pop("counted_rate", None)
+    main_error(capsys, ["run", "--game", "counted", "--n", "10", "-j", "1", "--seed", "1", "--out", tmp_path / "r"],
+               "game 'counted' has a rate 'tally' that cannot be computed on its results: its values run from 5 to",
+               "not within 0 to 1 (a rate is a boolean, or a number from 0 to 1, per seat row")
 
 
 def test_a_deal_described_as_one_string_is_the_games_error_not_a_character_a_line(tmp_path, monkeypatch, capsys):
@@ -225,12 +200,9 @@ def test_a_deal_described_as_one_string_is_the_games_error_not_a_character_a_lin
     source = TOY.replace(deal, "    def describe(self, state, row):\n        return 'hands dealt'\n\n" + deal) \
         .replace('id = "climb"', 'id = "told"')
     installed(tmp_path, monkeypatch, "told_game", source, "told", "told")
-    try:
-        main_error(capsys, ["replay", "--game", "told", "--seed", "1", "--deal", "0"],
-                   "game 'told' (told_game): describe(state, row) gave 'hands dealt', not lines of text (a list of "
-                   "str); its conformance suite shows where")
-    finally:
-        sys.modules.pop("told_game", None)
+    main_error(capsys, ["replay", "--game", "told", "--seed", "1", "--deal", "0"],
+               "game 'told' (told_game): describe(state, row) gave 'hands dealt', not lines of text (a list of "
+               "str); its conformance suite shows where")
 
 
 def test_an_installed_strategy_described_by_a_number_leaves_simtool_strategies_listing_the_others(tmp_path,
@@ -247,13 +219,10 @@ def test_an_installed_strategy_described_by_a_number_leaves_simtool_strategies_l
     (info / "entry_points.txt").write_text("[simtool.strategies]\nnumbered = numbered_strategy:numbered\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     says = "strategy 'numbered' declares the description 5: it is text, one line saying how it plays"
-    try:
-        listed = cli("strategies")
-        assert listed.exit_code == 0 and "balance" in listed.stdout, listed.output
-        assert says in " ".join(listed.stdout.replace("│", " ").split()), listed.stdout
-        one_line_error(cli("run", "--n", "10", "-s", "numbered", "--out", tmp_path / "r"), says)
-    finally:
-        sys.modules.pop("numbered_strategy", None)
+    listed = cli("strategies")
+    assert listed.exit_code == 0 and "balance" in listed.stdout, listed.output
+    assert says in " ".join(listed.stdout.replace("│", " ").split()), listed.stdout
+    one_line_error(cli("run", "--n", "10", "-s", "numbered", "--out", tmp_path / "r"), says)
 
 
 def test_an_option_named_none_is_the_games_error_not_a_replayed_none(tmp_path, monkeypatch, capsys):
@@ -263,9 +232,6 @@ def test_an_option_named_none_is_the_games_error_not_a_replayed_none(tmp_path, m
     source = TOY.replace(deal, "    def label(self, kind, option):\n        return None\n\n" + deal) \
         .replace('id = "climb"', 'id = "unlabelled"')
     installed(tmp_path, monkeypatch, "unlabelled_game", source, "unlabelled", "unlabelled")
-    try:
-        main_error(capsys, ["replay", "--game", "unlabelled", "--seed", "1", "--deal", "0"],
-                   "game 'unlabelled' (unlabelled_game): label_at(state, ", "gave None, not an option's name (text); "
-                   "its conformance suite shows where")
-    finally:
-        sys.modules.pop("unlabelled_game", None)
+    main_error(capsys, ["replay", "--game", "unlabelled", "--seed", "1", "--deal", "0"],
+               "game 'unlabelled' (unlabelled_game): label_at(state, ", "gave None, not an option's name (text); "
+               "its conformance suite shows where")
