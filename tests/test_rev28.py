@@ -57,8 +57,8 @@ def test_the_docs_name_the_paired_figures_taken_as_independent_as_the_note_does(
 
     note = balance._few_text(["seat 0 edge over fair share"], [], [], "deals")
     assert f"differ in every one of fewer than {balance.PAIRED_LEAST} deals" in note
-    docs = Path(__file__).resolve().parents[1] / "docs"
-    for name in ("cli.md", "language.md"):
-        text = " ".join((docs / name).read_text().split())
+    root = Path(__file__).resolve().parents[1]
+    for name in ("docs/cli.md", "docs/language.md"):
+        text = " ".join((root / name).read_text().split())
         assert f"differs in every one of fewer than {balance.PAIRED_LEAST} deals" in text, name
         assert "a duplicate deal" in text and "any copy of it" in text, name
