@@ -38,6 +38,16 @@ def analysed(tmp_path, monkeypatch, game_id: str, module: str, text: str) -> Non
     installed(tmp_path, monkeypatch, f"{game_id}_game", source, game_id, game_id)
 
 
+DEAL = "    def deal(self, rng, match: Match, rnd: int) -> State:\n"
+
+
+def with_method(tmp_path, monkeypatch, game_id: str, method: str) -> None:
+    """Installs the toy game as ``game_id`` (module ``{game_id}_game``) with ``method`` (source
+    lines, one indent) added before its deal."""
+    source = TOY.replace(DEAL, method + "\n" + DEAL).replace('id = "climb"', f'id = "{game_id}"')
+    installed(tmp_path, monkeypatch, f"{game_id}_game", source, game_id, game_id)
+
+
 def test_a_game_module_that_exits_as_it_loads_is_the_suites_one_line_error(tmp_path, monkeypatch):
     # failed before: `python -m pytest --simtool-game quits:GAME` on a module calling sys.exit(3)
     # printed pytest's INTERNALERROR traceback ("mainloop: caught unexpected SystemExit!"), exit 3
@@ -94,8 +104,7 @@ def test_the_field_table_of_a_game_that_fails_to_deal_is_the_games_one_line_erro
     # failed before: `simtool strategies --game G --fields`, which plays a small deal of G to read
     # its views, ended without a word and exit status 4 where G's deal called sys.exit(4) (in a
     # RuntimeError's traceback where it raised one), while `run` and `replay` named the game
-    deal = "    def deal(self, rng, match: Match, rnd: int) -> State:\n"
-    source = TOY.replace(deal, deal + "        raise SystemExit(4)\n").replace('id = "climb"', 'id = "quitter"')
+    source = TOY.replace(DEAL, DEAL + "        raise SystemExit(4)\n").replace('id = "climb"', 'id = "quitter"')
     installed(tmp_path, monkeypatch, "quitter_game", source, "quitter", "quitter")
     main_error(capsys, ["strategies", "--game", "quitter", "--fields"],
                "game 'quitter' (quitter_game) raised SystemExit: 4; its conformance suite shows where")
@@ -196,10 +205,7 @@ def test_a_rate_of_numbers_beyond_0_to_1_is_refused_not_printed_as_a_percentage(
 def test_a_deal_described_as_one_string_is_the_games_error_not_a_character_a_line(tmp_path, monkeypatch, capsys):
     # failed before: describe(state, row) returning "hands dealt" (not a list of lines) had
     # `simtool replay` write the deal a character a line, h, a, n, ..., and passed the suite
-    deal = "    def deal(self, rng, match: Match, rnd: int) -> State:\n"
-    source = TOY.replace(deal, "    def describe(self, state, row):\n        return 'hands dealt'\n\n" + deal) \
-        .replace('id = "climb"', 'id = "told"')
-    installed(tmp_path, monkeypatch, "told_game", source, "told", "told")
+    with_method(tmp_path, monkeypatch, "told", "    def describe(self, state, row):\n        return 'hands dealt'\n")
     main_error(capsys, ["replay", "--game", "told", "--seed", "1", "--deal", "0"],
                "game 'told' (told_game): describe(state, row) gave 'hands dealt', not lines of text (a list of "
                "str); its conformance suite shows where")
@@ -228,10 +234,7 @@ def test_an_installed_strategy_described_by_a_number_leaves_simtool_strategies_l
 def test_an_option_named_none_is_the_games_error_not_a_replayed_none(tmp_path, monkeypatch, capsys):
     # failed before: a label returning None had `simtool replay` write 'seat 0 play: None' as if
     # the option were named so (only the suite said otherwise)
-    deal = "    def deal(self, rng, match: Match, rnd: int) -> State:\n"
-    source = TOY.replace(deal, "    def label(self, kind, option):\n        return None\n\n" + deal) \
-        .replace('id = "climb"', 'id = "unlabelled"')
-    installed(tmp_path, monkeypatch, "unlabelled_game", source, "unlabelled", "unlabelled")
+    with_method(tmp_path, monkeypatch, "unlabelled", "    def label(self, kind, option):\n        return None\n")
     main_error(capsys, ["replay", "--game", "unlabelled", "--seed", "1", "--deal", "0"],
                "game 'unlabelled' (unlabelled_game): label_at(state, ", "gave None, not an option's name (text); "
                "its conformance suite shows where")
