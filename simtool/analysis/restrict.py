@@ -148,10 +148,6 @@ def paired_cost(a, b, bound: float) -> tuple[float, float]:
     ``bound`` (1 for a win share; for scores, the widest spread of scores seen at any seat in the
     two runs). One deal that differs then widens the interval, as it should, instead of
     narrowing it below the bound of none."""
-    # beta's quantile itself (what scipy.stats.beta.ppf computes, to the last bit): importing
-    # scipy.stats cost every review and restricted-play report 0.5 s of CPU, scipy.special 0.08 s
-    from scipy import special
-
     mean, half = stats.paired_difference(a, b)
     n = len(np.asarray(a))
     if not n:
@@ -161,8 +157,7 @@ def paired_cost(a, b, bound: float) -> tuple[float, float]:
     if stats.alike(diff):  # every deal moved by the same amount
         low, high = stats.alike_interval(mean, n, bound)
         return mean, max(mean - low, high - mean)
-    above = 1.0 if k == n else float(special.betaincinv(k + 1, n - k, 0.95))
-    return mean, max(half, (above - k / n) * bound)
+    return mean, max(half, (stats.share_above(k, n, 0.95) - k / n) * bound)
 
 
 def verdict(cost: float, low: float, high: float) -> str:
