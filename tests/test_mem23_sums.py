@@ -130,5 +130,6 @@ print(rss() - before)
 def test_a_worker_keeps_less_memory_for_the_sums():
     grown = {road: float(subprocess.run([sys.executable, "-c", textwrap.dedent(_GROWTH), road], check=True,
                                         capture_output=True, text=True).stdout) for road in ("numpy", "polars")}
-    # measured on the 2-core machine: numpy's 4-16 MiB, polars' 35-66 MiB
-    assert grown["numpy"] < 24 < grown["polars"], grown
+    # measured on the 2-core machine: numpy's 4-16 MiB (27 once, in a fresh-clone CI run at load),
+    # polars' 35-66 MiB: 30 between them
+    assert grown["numpy"] < 30 < grown["polars"], grown
