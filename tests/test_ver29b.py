@@ -11,6 +11,7 @@ import pytest
 
 from simtool.cli import main
 
+from .test_hardening_cli import main_error
 from .test_hostile28 import WORDS_AS_A_LIST, analysed
 
 
@@ -44,3 +45,13 @@ def test_a_rate_null_on_every_row_has_no_share_not_zero(tmp_path, monkeypatch, c
     assert "nan" not in page and "0.0% (0.0" not in page, page
     assert page.count("Each seat has level in n/a of deals: the rate 'level' is null on every row, so it has "
                       "no share.") == 2, page
+
+
+def test_a_rate_with_nan_on_some_rows_is_refused_as_one_out_of_range_is(tmp_path, monkeypatch, capsys):
+    # failed before: a rate NaN where the score is 0 passed the 0..1 check (polars' least and
+    # largest values pass over NaN) and was printed as a share
+    rated(tmp_path, monkeypatch, "nanrate", 'pl.when(pl.col("score") == 0).then(float("nan")).otherwise(0.5)')
+    main_error(capsys, ["run", "--game", "nanrate", "--n", "10", "-j", "1", "--seed", "1", "--out", tmp_path / "r"],
+               "game 'nanrate' has a rate 'level' that cannot be computed on its results: its values hold NaN on ",
+               " rows, and NaN is not a share (a rate is a boolean, or a number from 0 to 1, per seat row")
+    assert (tmp_path / "r" / "run.json").exists()  # the run is kept, as for a rate beyond 0 to 1

@@ -122,12 +122,18 @@ def _computable(game, seats: pl.LazyFrame, nulls: bool = False) -> list[str]:
                     unvalued.append(name)
                 continue
             if kind.is_numeric():
-                low, high = seats.select(rate.min().alias("low"), rate.max().alias("high")).collect().row(0)
+                # polars' least and largest values pass over NaN: a rate NaN on some rows was a share
+                nan = rate.is_nan().sum() if kind.is_float() else pl.lit(0)
+                low, high, nans = seats.select(rate.min().alias("low"), rate.max().alias("high"),
+                                               nan.alias("nan")).collect().row(0)
                 if low is None:  # no row, or null on every row
                     unvalued.append(name)
-                if (low is None or low >= 0) and (high is None or high <= 1):
+                if nans:
+                    problem = f"its values hold NaN on {nans:,} rows, and NaN is not a share"
+                elif (low is None or low >= 0) and (high is None or high <= 1):
                     continue
-                problem = f"its values run from {low} to {high}, not within 0 to 1"
+                else:
+                    problem = f"its values run from {low} to {high}, not within 0 to 1"
             else:
                 problem = f"its values are {kind}"
         raise SimtoolError(f"game '{game.id}' has a rate '{name}' that cannot be computed on its results: "
