@@ -7,10 +7,14 @@ import html
 import re
 import sys
 
+import polars as pl
 import pytest
 
+import simtool
 from simtool.cli import main
 
+from .test_cli import cli, one_line_error
+from .test_data_safety import N, chunk_files, interrupted_run
 from .test_hardening_cli import main_error
 from .test_hostile28 import WORDS_AS_A_LIST, analysed
 
@@ -55,3 +59,28 @@ def test_a_rate_with_nan_on_some_rows_is_refused_as_one_out_of_range_is(tmp_path
                "game 'nanrate' has a rate 'level' that cannot be computed on its results: its values hold NaN on ",
                " rows, and NaN is not a share (a rate is a boolean, or a number from 0 to 1, per seat row")
     assert (tmp_path / "r" / "run.json").exists()  # the run is kept, as for a rate beyond 0 to 1
+
+
+@pytest.mark.parametrize("again", [["--game", "black-white", "--n", str(N), "--seed", "3"],
+                                   ["--strategy", "random", "--players", "3", "--unit", "deal", "--out", "."]])
+def test_resume_takes_the_runs_own_settings_given_again(tmp_path, monkeypatch, small_chunks, again):
+    # failed before: `run --resume DIR --game black-white --n 10140 --seed 3`, the settings the
+    # run started with, was refused: "--game, --n, --seed cannot change", exit 2
+    out = tmp_path / "run"
+    interrupted_run(out, 1)
+    monkeypatch.chdir(out)  # --out . names the run's own folder
+    r = cli("run", "--resume", out, "-q", *again)
+    assert r.exit_code == 0, r.output
+    whole = simtool.run("black-white", n=N, seed=3, jobs=1, strategy="random")
+    assert pl.read_parquet(out / "seats.parquet").equals(whole.seats)
+
+
+def test_resume_names_only_the_settings_given_other_values(tmp_path, small_chunks):
+    out = tmp_path / "run"
+    interrupted_run(out, 1)
+    before = chunk_files(out)
+    one_line_error(cli("run", "--resume", out, "--game", "black-white", "--n", "1000", "--seed", "3",
+                       "--seat", "1=balance", "--strategy", "random"),
+                   f"--resume {out} finishes the run with the settings it started with; --n, --strategy, --seat "
+                   f"cannot change (only --jobs, --backend, --scheduler and --timeout may)")
+    assert chunk_files(out) == before
