@@ -570,6 +570,60 @@ def flags_given(ctx: typer.Context, names: dict[str, str]) -> list[str]:
             if ctx.get_parameter_source(name).name in ("COMMANDLINE", "ENVIRONMENT")]
 
 
+RESUME_FIELDS = {"--n": "n", "--seed": "seed", "--rule": "rules", "--strategy": "lineup", "--seat": "lineup",
+                 "--unit": "unit", "--rotate": "rotate", "--precision": "precision", "--duplicate": "duplicate",
+                 "--lead-history": "leads", "--isolate": "isolate"}
+"""The field of a run's specification each flag of :data:`RESUME_KEEPS` sets (but --game,
+--players, --out and --force)."""
+
+
+def _changed_on_resume(folder: Path, given: list[str], **flags) -> list[str]:
+    """The flags among ``given`` whose values differ from the settings the interrupted run in
+    ``folder`` started with: ``run --resume DIR --game black-white --n 2000 --seed 3``, the run's
+    own settings again, was refused as if they changed. Each given flag is read over the saved
+    settings (a ``--rule`` or ``--seat`` over the run's others), as a fresh run reads it. All of
+    them where the folder holds no settings to compare with (its resume says why)."""
+    from simtool.pipeline.executor import saved_spec, with_new_options
+
+    saved = saved_spec(folder) if given else None
+    if saved is None or saved.game not in games.registry():
+        return given
+    saved = with_new_options(saved)
+    changed = []
+    if "--game" in given and games.get(flags["game"]).id != saved.game:
+        changed.append("--game")
+    if "--players" in given and _players(flags["players"], saved.game) != saved.players:
+        changed.append("--players")
+    if "--out" in given and Path(flags["out"]).resolve() != Path(folder).resolve():
+        changed.append("--out")
+    if "--force" in given:  # no setting: it would replace the run's chunks
+        changed.append("--force")
+    if not set(given) & set(RESUME_FIELDS):
+        return changed
+    kept = {f: f not in given for f in RESUME_FIELDS}
+    seats = {} if not kept["--strategy"] else dict(enumerate(saved.lineup))
+    seats |= {int(k) if k.strip().isdigit() else k: v for k, v in flags["seats"].items()}
+    try:
+        spec = _resumed_spec(saved, kept, flags, seats)
+    except SimtoolError:  # a value no run could start with (a rule of another game) is no run's own
+        return changed + [f for f in RESUME_FIELDS if f in given]
+    return changed + [f for f, name in RESUME_FIELDS.items()
+                      if f in given and getattr(spec, name) != getattr(saved, name)]
+
+
+def _resumed_spec(saved, kept: dict[str, bool], flags: dict, seats: dict):
+    """The specification of :func:`_changed_on_resume`'s flags read over the ``saved`` one."""
+    return make_spec(saved.game, saved.players, saved.n if kept["--n"] else flags["n"],
+                     None if kept["--strategy"] else flags["strategy"], seats,
+                     {**saved.rules, **flags["rules"]}, saved.unit if kept["--unit"] else flags["unit"],
+                     saved.seed if kept["--seed"] else flags["seed"],
+                     saved.rotate if kept["--rotate"] else flags["rotate"],
+                     saved.precision if kept["--precision"] else flags["precision"],
+                     saved.duplicate if kept["--duplicate"] else flags["duplicate"],
+                     saved.leads if kept["--lead-history"] else flags["leads"],
+                     saved.isolate if kept["--isolate"] else flags["isolate"])
+
+
 @app.command()
 def run(
     ctx: typer.Context,
@@ -604,8 +658,8 @@ def run(
     scheduler: Scheduler = None,
     resume: Optional[Path] = typer.Option(None, "--resume", parser=folder_option("--resume"), metavar="<path>",
                                           help="Finish the interrupted run in "
-                                          "this folder (its own settings; only --jobs, --backend, "
-                                          "--scheduler and --timeout apply)."),
+                                          "this folder (its own settings, which other flags may only "
+                                          "repeat; --jobs, --backend, --scheduler and --timeout apply)."),
     timeout: Timeout = None,
     isolate: bool = typer.Option(False, "--isolate", help="Play each plugin strategy in a process "
                                  "of its own that receives only its views: for strategies you do "
@@ -614,9 +668,13 @@ def run(
     """Simulate deals or matches, print a per-seat summary and write the run folder."""
     folder = resume  # until the run's is named: a Ctrl-C as a plugin is imported keeps nothing
     try:
-        if resume and flags_given(ctx, RESUME_KEEPS):
+        changed = resume and _changed_on_resume(
+            resume, flags_given(ctx, RESUME_KEEPS), game=game, n=n, players=players, strategy=strategy,
+            seats=lineup_args(seat), rules=options.parse_assignments(rule), unit=unit, seed=seed, rotate=rotate,
+            precision=precision, duplicate=duplicate, leads=lead_history, isolate=isolate, out=out_dir)
+        if changed:
             raise SimtoolError(f"--resume {resume} finishes the run with the settings it started with; "
-                               f"{', '.join(flags_given(ctx, RESUME_KEEPS))} cannot change (only --jobs, "
+                               f"{', '.join(changed)} cannot change (only --jobs, "
                                f"--backend, --scheduler and --timeout may)")
         rotated_alone(rotate, duplicate)
         count = n if n is not None else (PRECISION_CAP if precision else "1e5")

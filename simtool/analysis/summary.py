@@ -61,7 +61,7 @@ def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None,
     seats = seats.lazy()
     figures = _seat_figures(game)
     _held(game, "seats", seats, [*by, *(c for e in figures.values() for c in e.meta.root_names())])
-    _computable(game, seats)
+    unvalued = _computable(game, seats, nulls=True)
     long = estimates(seats, figures, by, {"score", "tricks"}, strata, sums.get(("seats", tuple(by))))
     n = long.filter(pl.col("figure") == "score").select(*by, pl.col("n").cast(pl.UInt32))
     out = n.join(wide(long, by), on=by)
@@ -75,6 +75,10 @@ def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None,
                                      pl.col("capped").mean().alias("capped")).collect(engine="streaming")
         long = estimates(matches, MATCH_FIGURES, by, {"total"}, strata, sums.get(("matches", tuple(by))))
         out = out.join(m.join(wide(long, by), on=by), on=by)
+    # a null row adds nothing to a share's count and one to its rows: a rate null on every row
+    # was printed as "0.0% (0.0–27.8)", a share of nothing
+    out = out.with_columns(pl.lit(float("nan")).alias(c) for name in unvalued
+                           for c in (name, f"{name}_low", f"{name}_high"))
     return out.sort(by)
 
 
@@ -95,14 +99,16 @@ def _held(game, kind: str, rows: pl.LazyFrame, needed: list[str]) -> None:
                        f"(its result.{kind})")
 
 
-def _computable(game, seats: pl.LazyFrame) -> None:
-    """One line naming a rate of the game that polars cannot compute on its rows (a number
-    compared with text, ``pl.col('tricks') == 'nil'``): it ended the printed run, a report or a
-    review in polars' traceback, after the run was written. Asked of the rows' types (a rate of
+def _computable(game, seats: pl.LazyFrame, nulls: bool = False) -> list[str]:
+    """The game's rates null on every row of ``seats``, which have no share (:func:`seat_summary`
+    prints them n/a; a boolean rate reads every row for it only with ``nulls``); one line naming
+    a rate of the game that polars cannot compute on its rows (a number compared with text,
+    ``pl.col('tricks') == 'nil'``): it ended the printed run, a report or a review in polars'
+    traceback, after the run was written. Asked of the rows' types (a rate of
     text casts to a number on no rows, and ended in that traceback on the rows), and of a rate of
     numbers, its values: a share of rows, 0 to 1 (``pl.col('score') * 1000`` was printed as
-    ``25500.0% (100.0–100.0)``); a boolean rate reads no row."""
-    empty = seats.head(0)
+    ``25500.0% (100.0–100.0)``)."""
+    empty, unvalued = seats.head(0), []
     for name, rate in analysis_of(game).rates.items():
         try:
             kind = empty.select(rate.alias("rate")).collect().dtypes[0]
@@ -112,17 +118,28 @@ def _computable(game, seats: pl.LazyFrame) -> None:
             problem = describe(exc)
         else:
             if kind == pl.Boolean:
+                if nulls and not seats.select(rate.is_not_null().any()).collect().item():
+                    unvalued.append(name)
                 continue
             if kind.is_numeric():
-                low, high = seats.select(rate.min().alias("low"), rate.max().alias("high")).collect().row(0)
-                if (low is None or low >= 0) and (high is None or high <= 1):
+                # polars' least and largest values pass over NaN: a rate NaN on some rows was a share
+                nan = rate.is_nan().sum() if kind.is_float() else pl.lit(0)
+                low, high, nans = seats.select(rate.min().alias("low"), rate.max().alias("high"),
+                                               nan.alias("nan")).collect().row(0)
+                if low is None:  # no row, or null on every row
+                    unvalued.append(name)
+                if nans:
+                    problem = f"its values hold NaN on {nans:,} rows, and NaN is not a share"
+                elif (low is None or low >= 0) and (high is None or high <= 1):
                     continue
-                problem = f"its values run from {low} to {high}, not within 0 to 1"
+                else:
+                    problem = f"its values run from {low} to {high}, not within 0 to 1"
             else:
                 problem = f"its values are {kind}"
         raise SimtoolError(f"game '{game.id}' has a rate '{name}' that cannot be computed on its results: "
                            f"{problem} (a rate is a boolean, or a number from 0 to 1, per seat row, such as "
                            f"pl.col('tricks') == 0)")
+    return unvalued
 
 
 def precision_figures(game, seats, matches=None) -> list[tuple[pl.LazyFrame, Figures, list[str]]]:

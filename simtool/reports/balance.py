@@ -842,6 +842,9 @@ def findings(a: Analysis, ladder=None) -> list[str]:
     for name in analysis_of(a.game).rates:
         top = top_seat(a.rates, name)
         text = analysis_of(a.game).rate_text.get(name, f"has {name}")
+        if not np.isfinite(top[name]):  # null on every row: "in n/a of deals; most often seat 0, n/a"
+            out.append(f"Each seat {text} in n/a of {per}: the rate '{name}' is null on every row, so it has no share.")
+            continue
         if name in analysis_of(a.game).shared:
             low = a.rates.sort(name).row(0, named=True)
             out.append(f"Every {per[:-1]} one seat {text}, so seats pooled it is 1/{a.p} by rule "

@@ -1,0 +1,86 @@
+"""Round ver29b: a designer's rate with no value on any row, or NaN on some, and --resume given
+the run's own settings again."""
+
+from __future__ import annotations
+
+import html
+import re
+import sys
+
+import polars as pl
+import pytest
+
+import simtool
+from simtool.cli import main
+
+from .test_cli import cli, one_line_error
+from .test_data_safety import N, chunk_files, interrupted_run
+from .test_hardening_cli import main_error
+from .test_hostile28 import WORDS_AS_A_LIST, analysed
+
+
+@pytest.fixture(autouse=True)
+def forget_modules(tmp_path):
+    """Takes the test's own modules (written under ``tmp_path``) out of ``sys.modules`` after it."""
+    yield
+    for name, module in list(sys.modules.items()):
+        if str(getattr(module, "__file__", None) or "").startswith(str(tmp_path)):
+            del sys.modules[name]
+
+
+def rated(tmp_path, monkeypatch, game_id: str, rate: str) -> None:
+    """Installs the toy game as ``game_id``, its one rate ``level`` the expression ``rate``."""
+    analysed(tmp_path, monkeypatch, game_id, f"{game_id}_rates", WORDS_AS_A_LIST.replace(
+        'rates={"level": pl.col("score") == 0}, rate_text=["level"]', f'rates={{"level": {rate}}}'))
+
+
+
+def test_a_rate_null_on_every_row_has_no_share_not_zero(tmp_path, monkeypatch, capsys):
+    # failed before: a rate pl.lit(None) printed "0.0% (0.0–27.8)" in every row of the run's
+    # tables, and the report read "in nan% of deals (95% interval nan% to nan%)" and "most often
+    # seat 0, 0.0% (0.0–27.8)"
+    rated(tmp_path, monkeypatch, "nullrate", "pl.lit(None, dtype=pl.Float64)")
+    assert main(["run", "--game", "nullrate", "--n", "10", "-j", "1", "--seed", "1", "--out", str(tmp_path / "r")]) == 0
+    printed = capsys.readouterr().out
+    rows = [line for line in printed.splitlines() if line.startswith("│")]
+    assert len(rows) == 4 and all(line.split("│")[-2].strip() == "n/a" for line in rows), printed
+    assert main(["report", str(tmp_path / "r"), "-o", str(tmp_path / "r.html")]) == 0
+    page = re.sub(r"\s+", " ", re.sub("<[^>]+>", " ", html.unescape((tmp_path / "r.html").read_text())))
+    assert "nan" not in page and "0.0% (0.0" not in page, page
+    assert page.count("Each seat has level in n/a of deals: the rate 'level' is null on every row, so it has "
+                      "no share.") == 2, page
+
+
+def test_a_rate_with_nan_on_some_rows_is_refused_as_one_out_of_range_is(tmp_path, monkeypatch, capsys):
+    # failed before: a rate NaN where the score is 0 passed the 0..1 check (polars' least and
+    # largest values pass over NaN) and was printed as a share
+    rated(tmp_path, monkeypatch, "nanrate", 'pl.when(pl.col("score") == 0).then(float("nan")).otherwise(0.5)')
+    main_error(capsys, ["run", "--game", "nanrate", "--n", "10", "-j", "1", "--seed", "1", "--out", tmp_path / "r"],
+               "game 'nanrate' has a rate 'level' that cannot be computed on its results: its values hold NaN on ",
+               " rows, and NaN is not a share (a rate is a boolean, or a number from 0 to 1, per seat row")
+    assert (tmp_path / "r" / "run.json").exists()  # the run is kept, as for a rate beyond 0 to 1
+
+
+@pytest.mark.parametrize("again", [["--game", "black-white", "--n", str(N), "--seed", "3"],
+                                   ["--strategy", "random", "--players", "3", "--unit", "deal", "--out", "."]])
+def test_resume_takes_the_runs_own_settings_given_again(tmp_path, monkeypatch, small_chunks, again):
+    # failed before: `run --resume DIR --game black-white --n 10140 --seed 3`, the settings the
+    # run started with, was refused: "--game, --n, --seed cannot change", exit 2
+    out = tmp_path / "run"
+    interrupted_run(out, 1)
+    monkeypatch.chdir(out)  # --out . names the run's own folder
+    r = cli("run", "--resume", out, "-q", *again)
+    assert r.exit_code == 0, r.output
+    whole = simtool.run("black-white", n=N, seed=3, jobs=1, strategy="random")
+    assert pl.read_parquet(out / "seats.parquet").equals(whole.seats)
+
+
+def test_resume_names_only_the_settings_given_other_values(tmp_path, small_chunks):
+    out = tmp_path / "run"
+    interrupted_run(out, 1)
+    before = chunk_files(out)
+    one_line_error(cli("run", "--resume", out, "--game", "black-white", "--n", "1000", "--seed", "3",
+                       "--seat", "1=balance", "--strategy", "random"),
+                   f"--resume {out} finishes the run with the settings it started with; --n, --strategy, --seat "
+                   f"cannot change (only --jobs, --backend, --scheduler and --timeout may)")
+    assert chunk_files(out) == before
