@@ -118,7 +118,7 @@ def _computable(game, seats: pl.LazyFrame, nulls: bool = False) -> list[str]:
             problem = describe(exc)
         else:
             if kind == pl.Boolean:
-                if nulls and not seats.select(rate.is_not_null().any()).collect().item():
+                if nulls and not seats.select(rate.is_not_null().any()).collect(engine="streaming").item():
                     unvalued.append(name)
                 continue
             if kind.is_numeric():
