@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import html
 import re
-import sys
 
 import polars as pl
 import pytest
@@ -16,23 +15,13 @@ from simtool.cli import main
 from .test_cli import cli, one_line_error
 from .test_data_safety import N, chunk_files, interrupted_run
 from .test_hardening_cli import main_error
-from .test_hostile28 import WORDS_AS_A_LIST, analysed
-
-
-@pytest.fixture(autouse=True)
-def forget_modules(tmp_path):
-    """Takes the test's own modules (written under ``tmp_path``) out of ``sys.modules`` after it."""
-    yield
-    for name, module in list(sys.modules.items()):
-        if str(getattr(module, "__file__", None) or "").startswith(str(tmp_path)):
-            del sys.modules[name]
+from .test_hostile28 import WORDS_AS_A_LIST, analysed, forget_modules  # noqa: F401 (autouse: applies here too)
 
 
 def rated(tmp_path, monkeypatch, game_id: str, rate: str) -> None:
     """Installs the toy game as ``game_id``, its one rate ``level`` the expression ``rate``."""
     analysed(tmp_path, monkeypatch, game_id, f"{game_id}_rates", WORDS_AS_A_LIST.replace(
         'rates={"level": pl.col("score") == 0}, rate_text=["level"]', f'rates={{"level": {rate}}}'))
-
 
 
 def test_a_rate_null_on_every_row_has_no_share_not_zero(tmp_path, monkeypatch, capsys):
