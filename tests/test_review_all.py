@@ -59,7 +59,7 @@ def test_run_resume_help_names_every_option_a_resume_takes(capsys):
     # --timeout too (its own refusal says so, and docs/cli.md)
     main(["run", "--help"])
     shown = " ".join(capsys.readouterr().out.split())
-    assert "only --jobs, --backend, --scheduler and --timeout apply" in shown, shown
+    assert "which other flags may only repeat; --jobs, --backend, --scheduler and --timeout apply" in shown, shown
 
 
 def test_a_game_plugin_adding_outside_its_table_late_keeps_the_finished_chunks(capsys, tmp_path, monkeypatch,
