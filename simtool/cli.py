@@ -613,15 +613,13 @@ def _changed_on_resume(folder: Path, given: list[str], **flags) -> list[str]:
 
 def _resumed_spec(saved, kept: dict[str, bool], flags: dict, seats: dict):
     """The specification of :func:`_changed_on_resume`'s flags read over the ``saved`` one."""
-    return make_spec(saved.game, saved.players, saved.n if kept["--n"] else flags["n"],
-                     None if kept["--strategy"] else flags["strategy"], seats,
-                     {**saved.rules, **flags["rules"]}, saved.unit if kept["--unit"] else flags["unit"],
-                     saved.seed if kept["--seed"] else flags["seed"],
-                     saved.rotate if kept["--rotate"] else flags["rotate"],
-                     saved.precision if kept["--precision"] else flags["precision"],
-                     saved.duplicate if kept["--duplicate"] else flags["duplicate"],
-                     saved.leads if kept["--lead-history"] else flags["leads"],
-                     saved.isolate if kept["--isolate"] else flags["isolate"])
+    def value(flag: str):
+        field = RESUME_FIELDS[flag]  # a flag's value is passed under its field's name
+        return getattr(saved, field) if kept[flag] else flags[field]
+
+    return make_spec(saved.game, saved.players, value("--n"), None if kept["--strategy"] else flags["strategy"],
+                     seats, {**saved.rules, **flags["rules"]}, value("--unit"), value("--seed"), value("--rotate"),
+                     value("--precision"), value("--duplicate"), value("--lead-history"), value("--isolate"))
 
 
 @app.command()

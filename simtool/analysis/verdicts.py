@@ -672,6 +672,11 @@ def luck_verdict(share: float, low: float, high: float, n: int, what: str = "sco
                    stated(LUCK_WORDS, LUCK_THRESHOLDS), more)
 
 
+def unvalued(name: str, text: str, per: str) -> str:
+    """What a rate null on every row says (the summary's n/a): it has no share to judge."""
+    return f"Each seat {text} in n/a of {per}: the rate '{name}' is null on every row, so it has no share."
+
+
 def hazard_verdict(name: str, text: str, rate: float, low: float, high: float, n: int,
                    per: str = "deals", unit: str = "deals") -> Verdict:
     """One hazard of the game: each seat ``text`` (the game's words, completing "a seat ...") in
@@ -679,8 +684,7 @@ def hazard_verdict(name: str, text: str, rate: float, low: float, high: float, n
     words :data:`HAZARD_THRESHOLDS`. A hazard one seat meets every deal (``Analysis.shared``)
     is :func:`shared_verdict`'s. A rate null on every row has none."""
     if not np.isfinite(rate):  # "in nan% of deals (95% interval nan% to nan%)"
-        return Verdict("none", f"Each seat {text} in n/a of {per}: the rate '{name}' is null on every row, so it "
-                               f"has no share.", {"name": name, "rate": None, "ci": [None, None]})
+        return Verdict("none", unvalued(name, text, per), {"name": name, "rate": None, "ci": [None, None]})
     word, between, more = _worded(rate, low, high, HAZARD_THRESHOLDS, HAZARD_WORDS, n, share=True)
     near = HAZARD_THRESHOLDS
     # ends apart: a quick review of Kansas City read "35.5% of deals (95% interval 35.5% to 35.5%)"

@@ -843,7 +843,7 @@ def findings(a: Analysis, ladder=None) -> list[str]:
         top = top_seat(a.rates, name)
         text = analysis_of(a.game).rate_text.get(name, f"has {name}")
         if not np.isfinite(top[name]):  # null on every row: "in n/a of deals; most often seat 0, n/a"
-            out.append(f"Each seat {text} in n/a of {per}: the rate '{name}' is null on every row, so it has no share.")
+            out.append(verdicts.unvalued(name, text, per))
             continue
         if name in analysis_of(a.game).shared:
             low = a.rates.sort(name).row(0, named=True)
