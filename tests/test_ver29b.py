@@ -73,3 +73,18 @@ def test_resume_names_only_the_settings_given_other_values(tmp_path, small_chunk
                    f"--resume {out} finishes the run with the settings it started with; --n, --strategy, --seat "
                    f"cannot change (only --jobs, --backend, --scheduler and --timeout may)")
     assert chunk_files(out) == before
+
+
+@pytest.mark.parametrize("rate", ['pl.when(pl.col("score") > 0).then(True)',
+                                  'pl.when(pl.col("seat") > 0).then(pl.col("score") / 1000)'])
+def test_a_rate_null_on_some_rows_is_refused_not_read_as_no(tmp_path, monkeypatch, capsys, rate):
+    # failed before: a boolean true where the score is above 0 and null elsewhere printed 55.8%,
+    # its null rows counted as "no"; a rate null on every row of seat 0 only printed seat 0 0.0%
+    rated(tmp_path, monkeypatch, "somenull", rate)
+    main_error(capsys, ["run", "--game", "somenull", "--n", "10", "-j", "1", "--seed", "1", "--out", tmp_path / "r"],
+               "game 'somenull' has a rate 'level' that cannot be computed on its results: it is null on ",
+               " rows (null on every row reads n/a; give the others a value, such as .fill_null(False)) (a rate is")
+    assert (tmp_path / "r" / "run.json").exists()  # the run is kept, as for a rate beyond 0 to 1
+    main_error(capsys, ["report", str(tmp_path / "r"), "-o", str(tmp_path / "r.html")],
+               "game 'somenull' has a rate 'level' that cannot be computed on its results: it is null on ")
+    assert not (tmp_path / "r.html").exists()

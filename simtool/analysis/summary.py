@@ -117,19 +117,31 @@ def _computable(game, seats: pl.LazyFrame, nulls: bool = False) -> list[str]:
         except Exception as exc:  # noqa: BLE001 - the rate's own Python code (map_batches) raising
             problem = describe(exc)
         else:
+            # a null row added nothing to a share's count and one to its rows: a rate null where the
+            # score is 0 was printed as a share of every row, its nulls read as "no"
             if kind == pl.Boolean:
-                if nulls and not seats.select(rate.is_not_null().any()).collect(engine="streaming").item():
+                if not nulls:
+                    continue
+                null, rows = (seats.with_columns(rate.alias(" rate")).select(pl.col(" rate").null_count(), pl.len())
+                              .collect(engine="streaming").row(0))  # a literal rate is one value, on every row
+                if null == rows:  # no row, or null on every row
                     unvalued.append(name)
-                continue
-            if kind.is_numeric():
+                    continue
+                if not null:
+                    continue
+                problem = blank(null, rows)
+            elif kind.is_numeric():
                 # polars' least and largest values pass over NaN: a rate NaN on some rows was a share
                 nan = rate.is_nan().sum() if kind.is_float() else pl.lit(0)
-                low, high, nans = seats.select(rate.min().alias("low"), rate.max().alias("high"),
-                                               nan.alias("nan")).collect().row(0)
+                low, high, nans, null, rows = seats.with_columns(rate.alias(" rate")).select(
+                    rate.min().alias("low"), rate.max().alias("high"), nan.alias("nan"),
+                    pl.col(" rate").null_count().alias("null"), pl.len().alias("rows")).collect().row(0)
                 if low is None:  # no row, or null on every row
                     unvalued.append(name)
                 if nans:
                     problem = f"its values hold NaN on {nans:,} rows, and NaN is not a share"
+                elif nulls and 0 < null < rows:
+                    problem = blank(null, rows)
                 elif (low is None or low >= 0) and (high is None or high <= 1):
                     continue
                 else:
@@ -140,6 +152,13 @@ def _computable(game, seats: pl.LazyFrame, nulls: bool = False) -> list[str]:
                            f"{problem} (a rate is a boolean, or a number from 0 to 1, per seat row, such as "
                            f"pl.col('tricks') == 0)")
     return unvalued
+
+
+def blank(null: int, rows: int) -> str:
+    """Why a rate null on some of its rows but not all has no share: whether such a row is a "no"
+    or no deal at all is the game's to say (``.fill_null(False)``, or a filter in its rows)."""
+    return (f"it is null on {null:,} of its {rows:,} rows (null on every row reads n/a; give the others a value, "
+            "such as .fill_null(False))")
 
 
 def precision_figures(game, seats, matches=None) -> list[tuple[pl.LazyFrame, Figures, list[str]]]:
