@@ -52,7 +52,7 @@ import typer  # noqa: E402 - after the zygote's start (typer: 35-70 ms)
 # what a run needs before its workers start, and no more: the tables, statistics and the dask
 # cluster are imported by the functions that use them
 from simtool.commands.run import execute_run, rotated_alone  # noqa: E402
-from simtool.pipeline.runner import MAX_COUNT, MOST_PLAYERS, make_spec, parse_count  # noqa: E402
+from simtool.pipeline.runner import MAX_COUNT, MOST_PLAYERS, make_spec, parse_count, played_lineup  # noqa: E402
 from simtool.pipeline.runner import replay as replay_deal  # noqa: E402
 
 from . import arguments, games, options  # noqa: E402
@@ -607,8 +607,11 @@ def _changed_on_resume(folder: Path, given: list[str], **flags) -> list[str]:
         spec = _resumed_spec(saved, kept, flags, seats)
     except SimtoolError:  # a value no run could start with (a rule of another game) is no run's own
         return changed + [f for f in RESUME_FIELDS if f in given]
+    def setting(of, name: str):
+        return played_lineup(of) if name == "lineup" else getattr(of, name)
+
     return changed + [f for f, name in RESUME_FIELDS.items()
-                      if f in given and getattr(spec, name) != getattr(saved, name)]
+                      if f in given and setting(spec, name) != setting(saved, name)]
 
 
 def _resumed_spec(saved, kept: dict[str, bool], flags: dict, seats: dict):

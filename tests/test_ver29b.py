@@ -88,3 +88,23 @@ def test_a_rate_null_on_some_rows_is_refused_not_read_as_no(tmp_path, monkeypatc
     main_error(capsys, ["report", str(tmp_path / "r"), "-o", str(tmp_path / "r.html")],
                "game 'somenull' has a rate 'level' that cannot be computed on its results: it is null on ")
     assert not (tmp_path / "r.html").exists()
+
+
+def test_resume_takes_the_runs_own_plugin_spelt_from_another_folder(tmp_path, monkeypatch, small_chunks):
+    # failed before: a run of bot.py:bot resumed with --strategy ../bot.py:bot, the same file
+    # from a folder inside, was refused: "--strategy cannot change"
+    (tmp_path / "bot.py").write_text("import numpy as np\nfrom strategies import strategy\n\n\n"
+                                     "@strategy('bot', 'the first legal option')\n"
+                                     "def choose(view, rng):\n    return np.argmax(view.mask, axis=1)\n")
+    (tmp_path / "other.py").write_text((tmp_path / "bot.py").read_text())
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "run"
+    interrupted_run(out, 1, strategy="bot.py:bot")
+    before = chunk_files(out)
+    one_line_error(cli("run", "--resume", out, "--strategy", "other.py:bot"), "--strategy cannot change")
+    assert chunk_files(out) == before
+    monkeypatch.chdir(tmp_path / "run")
+    r = cli("run", "--resume", out, "-q", "--strategy", "../bot.py:bot", "--seed", "3")
+    assert r.exit_code == 0, r.output
+    whole = simtool.run("black-white", n=N, seed=3, jobs=1, strategy=str(tmp_path / "bot.py") + ":bot")
+    assert pl.read_parquet(out / "seats.parquet").drop("strategy").equals(whole.seats.drop("strategy"))

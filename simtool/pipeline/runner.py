@@ -256,6 +256,19 @@ def plugin_files(lineup) -> dict:
     return found
 
 
+def played_lineup(spec: RunSpec) -> list[str]:
+    """``spec``'s line-up with each plugin's file written as the absolute path it was read from:
+    ``./bot.py:bot`` and ``/home/me/bot.py:bot`` play one strategy (a resume given the run's own
+    plugin, spelt from another folder, was refused as another line-up)."""
+    import strategies
+
+    out = []
+    for entry in spec.lineup:
+        written = strategies.split(entry)[0].rpartition(":")[0]
+        out.append(spec.plugins[entry]["path"] + entry[len(written):] if entry in spec.plugins else entry)
+    return out
+
+
 def recorded_files(plugins: dict) -> dict[str, Path]:
     """Each plugin file a run recorded (its ``plugins``), by the path its line-up writes (see
     :func:`strategies.recorded`)."""
