@@ -69,7 +69,7 @@ def test_a_game_from_its_own_package_plugs_in_and_passes_the_plugin(tmp_path):
     suite = python("-m", "pytest", "-p", "simtool.testing", "--simtool-game", "climb_game:GAME",
                    "-p", "no:cacheprovider", "-q", "-n", "0", "-k", "2p and not random or jobs and deal")
     assert suite.returncode == 0, suite.stdout[-3000:]
-    assert "9 passed, 1 skipped" in suite.stdout, suite.stdout[-3000:]  # climb does not re-deal
+    assert "10 passed, 1 skipped" in suite.stdout, suite.stdout[-3000:]  # climb does not re-deal
     bad = python("-m", "pytest", "-p", "simtool.testing", "--simtool-game", "climb_game:NOPE",
                  "-p", "no:cacheprovider", "-q", "-n", "0")
     assert bad.returncode == 4 and "--simtool-game climb_game:NOPE: AttributeError" in bad.stderr, bad.stderr

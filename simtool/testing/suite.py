@@ -468,6 +468,27 @@ class Conformance:
                       f"match, each round dealt from a fresh match for its cards, plays another game; declare "
                       f"deal_reads_match = True (duplicate matches are then refused)")
 
+    def test_a_deal_plays_alike_whatever_deals_share_its_round(self, game, players):
+        """A deal's results are its own: the deals of a round played in another order, and half of
+        them alone, with ``high`` at every seat (a choice fixed by what the seat holds), give each
+        deal the results it got beside the others. A round that reads across its deals (a sum or a
+        maximum over the whole array where one deal's was meant) passed every other check, its
+        results changing with the chunk a deal fell in."""
+        p, rules = players, default_rules(game)
+        state = game.deal(np.random.default_rng(5), game.new_match(DEALS, p, rules), 0)
+        lineup = engine.Lineup([strategies.resolve("high", game.id)], np.zeros(p, np.int64))
+        order = np.random.default_rng(6).permutation(DEALS)
+        played = [engine.play_round(game, engine.take(state, rows), lineup, np.random.default_rng(7),
+                                    context(game, len(rows))) for rows in (np.arange(DEALS), order, order[:DEALS // 2])]
+        for rows, results in zip((order, order[:DEALS // 2]), played[1:], strict=True):
+            for name, whole in played[0].items():
+                differ = np.flatnonzero(~np.all(np.asarray(whole)[rows] == np.asarray(results[name]),
+                                                axis=tuple(range(1, np.ndim(whole)))))
+                fail_if(differ.size, f"deal {rows[differ[0]] if differ.size else 0}'s {name!r} differs when the "
+                                     f"round's other deals are {'another order' if len(rows) == DEALS else 'fewer'}: "
+                                     f"its results read other deals than its own (a sum, maximum or index over "
+                                     f"the whole array where one deal's row was meant)")
+
     def test_match_over_has_no_side_effects(self, game, players):
         """Asking whether a match is over changes nothing in it, nor in the game: every field of
         the match (its arrays, and its numbers, lists and dicts, such as a dealer advanced there)

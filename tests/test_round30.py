@@ -1,0 +1,32 @@
+"""Round 30: a game whose deals read each other's rows fails the conformance suite."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from simtool.testing import suite
+
+from .test_hardening_round5 import TOY
+from .test_hostile28 import forget_modules  # noqa: F401 (autouse: each case imports its own across_game)
+
+RETURN = '        return {"score": s.tricks + s.banks'
+
+
+@pytest.mark.parametrize(("bug", "says"), [
+    # the round's total tricks where the deal's were meant: the same in any order, not with fewer deals
+    (RETURN + " + (s.tricks.sum() > 600)", "differs when the round's other deals are fewer"),
+    # one deal's row read for another's: an index over deals where one over seats was meant
+    (RETURN + " + s.tricks[::-1] % 2", "differs when the round's other deals are another order"),
+])
+def test_a_round_that_reads_across_its_deals_fails_the_suite(tmp_path, monkeypatch, bug, says):
+    # failed before: both games passed every check of the suite, their results depending on the
+    # deals that happened to share a chunk
+    (tmp_path / "across_game.py").write_text(TOY.replace(RETURN, bug))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    game = importlib.import_module("across_game").GAME
+    with pytest.raises(AssertionError, match=f"{says}: its results read other deals than its own"):
+        suite.Conformance().test_a_deal_plays_alike_whatever_deals_share_its_round(game, 3)
+    fine = importlib.import_module("tests.toy_game").GAME
+    suite.Conformance().test_a_deal_plays_alike_whatever_deals_share_its_round(fine, 3)
