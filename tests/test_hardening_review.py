@@ -149,7 +149,7 @@ def test_printed_changes_carry_their_units_as_the_page_does(finished):
         "better",
         "change in seats: 0.6 points -> 2.5 points (difference +1.9 points (+1.5 to +2.3), independent): "
         "worse, by 1 point or more",
-        "change in match: rounds: 3.0 -> 3.5 (difference +0.5 (+0.4 to +0.5), independent): changed"]
+        "change in match: rounds: 3.04 -> 3.50 (difference +0.46 (+0.40 to +0.50), independent): changed"]
 
 
 @pytest.mark.parametrize("game, players, vs", [("black-white", 3, "hand_size=12"), ("kansas-city", 4, "limit=3")])

@@ -158,7 +158,7 @@ def test_a_changes_rows_before_and_after_add_up_to_the_difference_shown_beside_t
         row("skill", 9.895833333333334, 13.085937507761022, -7.7, 13.9, "no clear change")]})
     shown = [(r["before_text"], r["after_text"], r["delta_text"].split(" (")[0]) for r in rows]
     assert shown == [("12.32", "13.35", "+1.0"), ("51.47%", "50.05%", "-1.4 points"),
-                     ("3.18%", "2.64%", "-0.5 points"), ("6.38 points", "3.65 points", "-2.7 points"),
+                     ("3.18%", "2.64%", "-0.54 points"), ("6.38 points", "3.65 points", "-2.7 points"),
                      ("9.9 points", "13.1 points", "+3.2 points")]  # the last adds up at one decimal
 
 

@@ -1,4 +1,5 @@
-"""Round 30: a game whose deals read each other's rows fails the conformance suite."""
+"""Round 30: a game whose deals read each other's rows fails the conformance suite; a changes row's
+difference never shows on an end of its interval it is not on."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import importlib
 
 import pytest
 
+from simtool.reports import review as pages
 from simtool.testing import suite
 
 from .test_hardening_round5 import TOY
@@ -30,3 +32,18 @@ def test_a_round_that_reads_across_its_deals_fails_the_suite(tmp_path, monkeypat
         suite.Conformance().test_a_deal_plays_alike_whatever_deals_share_its_round(game, 3)
     fine = importlib.import_module("tests.toy_game").GAME
     suite.Conformance().test_a_deal_plays_alike_whatever_deals_share_its_round(fine, 3)
+
+
+@pytest.mark.parametrize(("delta", "ci", "shown"), [
+    (0.0556640625, [-0.0106, 0.1219], "+0.06 (-0.01 to +0.12)"),  # Hearts' passing=left, quick review
+    (0.04, [-0.01, 0.07], "0.0 (-0.01 to +0.1)"),  # apart already: as before
+    (0.3, [0.25, 0.3], "+0.3 (+0.2 to +0.3)"),  # on its end, where it is: as before
+])
+def test_a_difference_never_shows_on_an_end_it_is_not_on(delta, ci, shown):
+    # failed before: match rounds 11.08 -> 11.14 read "difference +0.1 (-0.01 to +0.1)", the
+    # difference of 0.06 shown as its interval's upper end
+    row = {"question": "match: rounds", "before": 11.0807, "after": 11.0807 + delta, "delta": delta, "ci": ci,
+           "better": None, "change": "no clear change", "interval": "independent", "small": None,
+           "threshold": None, "crosses": None}
+    (got,) = pages.change_rows({"changes": [row]})
+    assert got["delta_text"] == shown

@@ -403,18 +403,25 @@ def change_rows(result: dict) -> list[dict]:
         # nor onto the threshold of its size: an end of 0.996 read "+1.0" beside "by under 1 point"
         least_near = () if least is None else (least,)
 
-        def end(x: float, scale: float = scale, least_near: tuple = least_near) -> str:
+        def end(x: float, digits: int = 1, scale: float = scale, least_near: tuple = least_near) -> str:
             # whether the interval holds 0 decides "no clear change": an end of +0.02 points
             # beside "better" read "0.0", as did one of -0.02 beside "no clear change"
-            return verdicts.fixed(scale * x, [0.0, *(scale * t for t in least_near)], sign="+")
+            return verdicts.fixed(scale * x, [0.0, *(scale * t for t in least_near)], sign="+", digits=digits)
 
         # a clear change never shows as none: +0.04 points read "0.0" beside "worse"
         clear = ((0.0,) if c["change"] != "no clear change" else ()) + least_near
-        delta = _shown(c["delta"], scale, "+", apart, clear)
+        # more decimals for the difference and its ends where it would show on an end it is not
+        # on: rounds of a match +0.056 (-0.011 to +0.122) read "+0.1 (-0.01 to +0.1)"
+        for places in range(1, 4):
+            if not any(x is not None and math.isfinite(x) and x != c["delta"]
+                       and end(x, places) == _shown(c["delta"], scale, "+", "", clear, more=places - 1)
+                       for x in (low, high)):
+                break
+        delta = _shown(c["delta"], scale, "+", apart, clear, more=places - 1)
         before_after = _before_after(c, scale, unit, near, delta)
         rows.append({**c, "label": change_label(c["question"], risks), "name": change_name(c["question"], risks),
                      **dict(zip(("before_text", "after_text"), before_after, strict=True)),
-                     "delta_text": f"{delta} ({verdicts.span(low, high, end)})",
+                     "delta_text": f"{delta} ({verdicts.span(low, high, functools.partial(end, digits=places))})",
                      # a review.json written before pairing combined every row as independent
                      "interval_text": c.get("interval", "independent"),
                      "reads": change_words(c["change"], small, least, scale, across),
