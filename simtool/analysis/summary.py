@@ -120,14 +120,12 @@ def _computable(game, seats: pl.LazyFrame, nulls: bool = False) -> list[str]:
             # a null row added nothing to a share's count and one to its rows: a rate null where the
             # score is 0 was printed as a share of every row, its nulls read as "no"
             if kind == pl.Boolean:
-                if not nulls:
-                    continue
+                # counted in a column of its own: a literal rate is one value, on every row
                 null, rows = (seats.with_columns(rate.alias(" rate")).select(pl.col(" rate").null_count(), pl.len())
-                              .collect(engine="streaming").row(0))  # a literal rate is one value, on every row
+                              .collect(engine="streaming").row(0)) if nulls else (0, 1)
                 if null == rows:  # no row, or null on every row
                     unvalued.append(name)
-                    continue
-                if not null:
+                if not 0 < null < rows:
                     continue
                 problem = blank(null, rows)
             elif kind.is_numeric():
