@@ -59,6 +59,7 @@ def printed_seed(text: str) -> int:
     return int(found[0])
 
 
+@pytest.mark.usefixtures("charts_undrawn")  # its pages are not read (their charts were 0.5 s of CPU)
 def test_a_sweep_prints_the_seed_it_chose_and_given_back_it_plays_the_same_tables(tmp_path):
     # before: 'sweep: 1 cell, 300 deals in 1 chunk, into RUNS' with --seed left out, and nowhere on
     # the console the seed that would play the sweep again

@@ -286,6 +286,7 @@ def test_a_tuning_whose_varied_rule_deals_other_cards_does_not_say_its_trials_sh
         assert says in " ".join((tmp_path / game / "tune.html").read_text().split()), game
 
 
+@pytest.mark.usefixtures("charts_undrawn")  # the report's words are read, not its charts (0.46 s of CPU)
 def test_a_matchs_lead_changes_and_length_never_show_an_interval_that_reads_as_exact(tmp_path):
     # before: 2,000 whole matches of Black & White read "A match has 0.6 lead changes (0.6 to 0.6)"
     # (0.587, 0.556 to 0.617) on the report's verdicts and the review's tension answer, as if known

@@ -86,7 +86,7 @@ def test_an_exception_whose_message_raises_a_base_exception_is_named(tmp_path, c
     assert not (tmp_path / "r").exists()
 
 
-def test_a_sweep_resume_meeting_a_cell_played_otherwise_offers_what_it_takes(tmp_path, capsys):
+def test_a_sweep_resume_meeting_a_cell_played_otherwise_offers_what_it_takes(tmp_path, charts_undrawn, capsys):
     # before: "... holds a run played with other settings: ...; play it again with --force, or
     # choose another folder", and `sweep --resume DIR --force` was refused ("--force cannot change")
     from simtool import cli

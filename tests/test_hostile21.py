@@ -23,7 +23,7 @@ def test_a_strategy_that_plays_no_seat_is_still_checked(tmp_path, capsys, strate
 
 
 @pytest.mark.parametrize("unit, said", [("deal", "1 deal in"), ("match", "1 match in")])
-def test_a_sweep_of_one_deal_says_one_deal(tmp_path, capsys, unit, said):
+def test_a_sweep_of_one_deal_says_one_deal(tmp_path, charts_undrawn, capsys, unit, said):
     """The line before a sweep plays read '1 cell, 1 deals in 1 chunk'."""
     assert cli.main(["sweep", "-g", "black-white", "-n", "1", "--unit", unit, "--seed", "1",
                      "--runs", str(tmp_path / "runs"), "-o", str(tmp_path / "page.html")]) == 0
@@ -51,7 +51,8 @@ def test_ctrl_c_while_planning_offers_no_resume_of_a_plan_never_written(tmp_path
     assert not runs.exists()
 
 
-def test_ctrl_c_while_planning_does_not_offer_the_plan_already_in_the_folder(tmp_path, capsys, monkeypatch):
+def test_ctrl_c_while_planning_does_not_offer_the_plan_already_in_the_folder(tmp_path, charts_undrawn, capsys,
+                                                                              monkeypatch):
     runs, page = tmp_path / "runs", tmp_path / "page.html"
     base = ["sweep", "-g", "black-white", "-n", "1", "-q", "--seed", "1", "--runs", str(runs), "-o", str(page)]
     assert cli.main(base) == 0

@@ -321,6 +321,7 @@ def test_a_risk_is_better_rarer(diff, half, kind):
     assert change_class(after, before, diff - half, diff + half) == kind
 
 
+@pytest.mark.usefixtures("charts_undrawn")  # the page's words are read, not its charts (0.65 s of CPU)
 def test_a_sweep_across_player_counts_compares_edges_not_raw_shares(tmp_path):
     page = tmp_path / "sweep.html"
     assert main(["sweep", "-g", "kansas-city", "-p", "4,5", "--n", "300", "--seed", "2", "-j", "1", "-q",

@@ -14,7 +14,7 @@ def cells(runs) -> list[str]:
                   for f in runs.iterdir() if (f / "run.json").is_file())
 
 
-def test_a_player_count_one_game_lacks_skips_its_cell(tmp_path):
+def test_a_player_count_one_game_lacks_skips_its_cell(tmp_path, charts_undrawn):
     r = cli("sweep", "-g", "black-white,kansas-city", "-p", "3,4", "-n", "300", "--seed", "1", "-j", "1", "-q",
             "--runs", tmp_path / "runs", "-o", tmp_path / "sweep.html")
     assert r.exit_code == 0, r.output
@@ -24,7 +24,7 @@ def test_a_player_count_one_game_lacks_skips_its_cell(tmp_path):
     assert '<p class="note">Skipped kansas-city, 3 players: kansas-city is for 4, 5 players, not 3.</p>' in page
 
 
-def test_a_rule_value_one_game_cannot_play_skips_its_cell(tmp_path):
+def test_a_rule_value_one_game_cannot_play_skips_its_cell(tmp_path, charts_undrawn):
     r = cli("sweep", "-g", "black-white,kansas-city", "-r", "hand_size=12,14", "-n", "300", "--seed", "1", "-j", "1",
             "-q", "--runs", tmp_path / "runs", "-o", tmp_path / "sweep.html")
     assert r.exit_code == 0, r.output

@@ -26,7 +26,7 @@ def test_a_reference_against_a_search_says_its_price_may_be_low():
     assert "price the cards low" not in sentence("pimc@samples=32", 0.60, 0.57, 0.63)
 
 
-def test_a_line_up_of_more_seats_than_a_cells_players_skips_that_cell(tmp_path):
+def test_a_line_up_of_more_seats_than_a_cells_players_skips_that_cell(tmp_path, charts_undrawn):
     # "error: line-up 'random,duck,duck,balance' names 4 seats; black-white has 3 players here":
     # the whole sweep of 3 and 4 players was refused for its 3-player cell
     from .test_cli import cli

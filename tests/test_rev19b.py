@@ -32,6 +32,7 @@ def test_a_default_report_page_that_is_a_pipe_is_passed_by_not_waited_on(tmp_pat
     assert stat.S_ISFIFO((tmp_path / "reports" / "run.html").lstat().st_mode)
 
 
+@pytest.mark.usefixtures("charts_undrawn")  # which page is written is read, not its charts (1.5 s of CPU)
 def test_a_plan_written_before_root_resumed_elsewhere_leaves_another_folders_page_alone(tmp_path, monkeypatch):
     # before: a plan.json of the previous simtool (no "root", the page "reports/kc.html" as named
     # from the folder it was started in), resumed from another working folder, replaced that

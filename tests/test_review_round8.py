@@ -13,7 +13,7 @@ from simtool import stats
 from .test_cli import cli
 
 
-def test_two_deals_won_by_one_seat_are_too_few_to_tell_the_seats_differ(tmp_path):
+def test_two_deals_won_by_one_seat_are_too_few_to_tell_the_seats_differ(tmp_path, charts_undrawn):
     # before: Black & White at 2 players, 2 deals with seed 4, seat 0 winning both: the report's
     # first finding read "Seat 0 wins 100.0% (34.2–100.0%) of deals against 50.0% expected: every
     # deal sets the seats apart alike, so the seats differ" (p 0 from two deals, beside its own
@@ -33,7 +33,7 @@ def test_two_deals_won_by_one_seat_are_too_few_to_tell_the_seats_differ(tmp_path
     assert stats.seat_test(np.tile([0.5, 0.5], (2, 1))).p_value == 1.0  # every deal a tie: as before
 
 
-def test_three_deals_won_by_one_of_three_seats_are_not_tested_on_rounding(tmp_path):
+def test_three_deals_won_by_one_of_three_seats_are_not_tested_on_rounding(tmp_path, charts_undrawn):
     # before: Black & White at its default 3 players, 3 deals with seed 14, seat 0 winning each:
     # the deviations [2/3, -1/3] are alike in every deal, but their covariance came out of
     # rounding as 1e-32, not 0, so the alike branch was missed and Hotelling's test ran on the
@@ -74,7 +74,7 @@ def test_a_review_whose_sizes_json_says_zero_deals_names_it(bw_review, tmp_path)
                           "unreadable")
 
 
-def test_a_paired_difference_the_same_in_every_deal_to_rounding_is_not_certain(tmp_path):
+def test_a_paired_difference_the_same_in_every_deal_to_rounding_is_not_certain(tmp_path, charts_undrawn):
     # before: b9fa43e and e18b7a2 took a difference for the same in every deal only where it was
     # so to the last bit. Trickster at 3 players, 2 deals with seed 6, then with pip_limit=20: the
     # mean score of all seats fell by one in both deals, [-1.0000000000000009, -1.0] as thirds
