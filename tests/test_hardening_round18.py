@@ -290,7 +290,8 @@ def test_a_tuning_whose_varied_rule_deals_other_cards_does_not_say_its_trials_sh
 def test_a_matchs_lead_changes_and_length_never_show_an_interval_that_reads_as_exact(tmp_path):
     # before: 2,000 whole matches of Black & White read "A match has 0.6 lead changes (0.6 to 0.6)"
     # (0.587, 0.556 to 0.617) on the report's verdicts and the review's tension answer, as if known
-    # exactly; a length of 3.047 rounds (3.0372 to 3.0568) still reads "3.0 to 3.1", ends apart
+    # exactly; a length of 3.047 rounds (3.0372 to 3.0568) reads "3.05 (3.04 to 3.06)": "3.0 (3.0 to 3.1)"
+    # had its ends apart, but the mean on its lower end (audit 30)
     from simtool.analysis import verdicts
 
     from .test_cli import cli
@@ -298,7 +299,7 @@ def test_a_matchs_lead_changes_and_length_never_show_an_interval_that_reads_as_e
     v = verdicts.tension_verdict((0.265, 0.246, 0.285), (0.5865, 0.5564, 0.6166), (0.627, 0.614, 0.64), 2000)
     assert "A match has 0.59 lead changes (0.56 to 0.62);" in v.sentence
     v = verdicts.match_verdict((3.047, 3.0372, 3.0568), (0.0, 0.0, 0.0018), 2000, 200)
-    assert v.sentence.startswith("A match lasts 3.0 rounds (95% interval 3.0 to 3.1);")
+    assert v.sentence.startswith("A match lasts 3.05 rounds (95% interval 3.04 to 3.06);")
     v = verdicts.match_verdict((6.0, 6.0, 6.0), (0.0, 0.0, 0.16), 20, 200)  # every match alike: no interval
     assert v.sentence.startswith("Every match played (20) lasted 6 rounds")
     r = cli("run", "-g", "black-white", "--unit", "match", "--n", "2000", "--seed", "1", "-j", "1", "-q",

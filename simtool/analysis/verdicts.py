@@ -268,27 +268,32 @@ def span(low: float, high: float, show=lambda x: f"{x:.1f}") -> str:
     return f"{show(low)} to {show(high)}"
 
 
-def apart(low: float, high: float, show, digits: int, most: int = 3) -> int:
+def apart(low: float, high: float, show, digits: int, most: int = 3, value: float | None = None) -> int:
     """``digits``, or as many more (up to ``most`` more) as ``show(x, digits)`` needs to write an
-    interval's two ends apart where they are apart: ends written alike read as a figure known
-    exactly. Ends that are one, or none (NaN), keep ``digits``."""
+    interval's two ends apart where they are apart, and its estimate ``value`` apart from an end
+    it is not on: ends written alike read as a figure known exactly, and an estimate written as an
+    end as one on the interval's edge (Out-Trumped's below-zero hazard, 2.26% of deals, 2.23% to
+    2.30%, read "2.3% (95% interval 2.2% to 2.3%)"). Ends that are one, or none (NaN), keep ``digits``."""
     if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)) or low == high:
         return digits
+    on_end = value is not None and math.isfinite(value)
     for more in range(most + 1):
-        if show(low, digits + more) != show(high, digits + more):
-            return digits + more
+        k = digits + more
+        if show(low, k) != show(high, k) and not (
+                on_end and any(x != value and show(x, k) == show(value, k) for x in (low, high))):
+            return k
     return digits + most
 
 
 def mean_span(value: float, low: float, high: float) -> tuple[str, str]:
     """A mean and its interval as a sentence prints them: one decimal, or as many more (up to 4)
-    as the interval's ends need to show apart: 2,000 matches' 0.587 lead changes (0.556 to 0.617)
-    read "0.6 lead changes (0.6 to 0.6)", as if known exactly. Ends that are one (every match
-    alike) keep one decimal."""
+    as the interval's ends need to show apart, and the mean apart from an end it is not on
+    (:func:`apart`): 2,000 matches' 0.587 lead changes (0.556 to 0.617) read "0.6 lead changes
+    (0.6 to 0.6)", as if known exactly, and Out-Trumped's 6.89 rounds (6.84 to 6.94) "6.9 rounds
+    (6.8 to 6.9)". Ends that are one (every match alike) keep one decimal."""
     digits = 1
     if all(x is not None and math.isfinite(x) for x in (value, low, high)):
-        while digits < 4 and low != high and round(low, digits) == round(high, digits):
-            digits += 1
+        digits = apart(low, high, lambda x, k: f"{x:.{k}f}", 1, value=value)
 
     def show(x: float) -> str:
         return f"{x:.{digits}f}"
@@ -638,7 +643,7 @@ def luck_verdict(share: float, low: float, high: float, n: int, what: str = "sco
     word, between, more = _worded(share, low, high, LUCK_THRESHOLDS, LUCK_WORDS, n)
     # a tenth of a percent, or as many decimals more as the interval's ends need to show apart:
     # a quick review of Kansas City read "The cards explain 2% (95% interval 2 to 2%)", as if exact
-    digits = apart(low, high, lambda x, d: _pct(x, LUCK_THRESHOLDS, d), 1)
+    digits = apart(low, high, lambda x, d: _pct(x, LUCK_THRESHOLDS, d), 1, value=share)
 
     def pct(x: float) -> str:
         return _pct(x, LUCK_THRESHOLDS, digits)
@@ -688,7 +693,7 @@ def hazard_verdict(name: str, text: str, rate: float, low: float, high: float, n
     word, between, more = _worded(rate, low, high, HAZARD_THRESHOLDS, HAZARD_WORDS, n, share=True)
     near = HAZARD_THRESHOLDS
     # ends apart: a quick review of Kansas City read "35.5% of deals (95% interval 35.5% to 35.5%)"
-    places = apart(low, high, lambda x, k: _pct(x, near, k), 1)
+    places = apart(low, high, lambda x, k: _pct(x, near, k), 1, value=rate)
     # "each": the rate is seats pooled, a seat's per deal; "a seat ... in 0.53% of deals" read
     # as how often some seat has it (Hearts' moon: 2.1% of deals)
     sentence = (f"Each seat {text} in {_pct(rate, near, places)} of {per} (95% interval {_pct(low, near, places)} to "
@@ -753,7 +758,7 @@ def tension_verdict(behind_half: tuple[float, float, float], lead_changes: tuple
         opening = ("No match lasted more than one round, so no winner could be behind at half-time: "
                    "these rules leave no comeback to measure.")
     else:
-        places = apart(blo, bhi, lambda x, k: _pct(x, near, k), 1)
+        places = apart(blo, bhi, lambda x, k: _pct(x, near, k), 1, value=b)
         opening = (f"The winner was behind at half-time in {_pct(b, near, places)} of matches (95% interval "
                    f"{_pct(blo, near, places)} to {_pct(bhi, near, places)}): "
                    + (f"{between} tension; {_settle_text(more, 'matches', blo, bhi)}." if word == UNCLEAR
@@ -787,7 +792,7 @@ def match_verdict(rounds: tuple[float, float, float], capped: tuple[float, float
                        stated(HAZARD_WORDS, HAZARD_THRESHOLDS), None)
     near = HAZARD_THRESHOLDS
     length, length_ci = mean_span(r, rlo, rhi)
-    places = apart(clo, chi, lambda x, k: _pct(x, near, k), 1)
+    places = apart(clo, chi, lambda x, k: _pct(x, near, k), 1, value=c)
     capped_ci = span(clo, chi, lambda x: _pct(x, near, places))
     sentence = (f"A match lasts {length} rounds (95% interval {length_ci}); {_pct(c, near, places)} of matches "
                 f"(95% interval {capped_ci}) hit the {cap}-round cap and stop there: "
@@ -865,7 +870,7 @@ def restriction_verdict(doing: str, strategy: str, cost_pts: float, low: float, 
     # points by the rule of three, read "0.0 points (95% interval 0.0 to 0.0)", certain, where
     # `simtool restrict` prints "-0.002 to 0.002"
     near = (0.0, *RESTRICTION_THRESHOLDS)
-    places = apart(low, high, lambda x, k: fixed(x, near, digits=k), 1)
+    places = apart(low, high, lambda x, k: fixed(x, near, digits=k), 1, value=cost_pts)
     head = (f"{doing[:1].upper()}{doing[1:]} costs {strategy} {fixed(cost_pts, near, digits=places)} points of "
             f"win share per seat (95% interval {span(low, high, lambda x: fixed(x, near, digits=places))})")
     if word == "nearly as good" and high < 0:  # `simtool restrict`'s "helps": not merely "nearly as well"

@@ -693,6 +693,32 @@ def rules_text(rules: dict | None) -> str:
     return ", ".join(f"{k}={v}" for k, v in (rules or {}).items()) or "the sheet's rules"
 
 
+def _scales() -> list[tuple[tuple[str, ...], bool]]:
+    """Each verdict's words, and whether its thresholds are shares (printed in %) or points."""
+    from simtool.analysis import verdicts as v
+
+    return [(v.SEAT_WORDS, False), (v.SKILL_WORDS, False), (v.RESTRICTION_WORDS, False),
+            (v.LUCK_WORDS, True), (v.TENSION_WORDS, True), (v.HAZARD_WORDS, True)]
+
+
+def thresholds_line(answer: dict, what: str = "") -> str:
+    """An answer's thresholds as the console states them beside its verdict, as ``simtool run``'s
+    seat line does: `` (fair < 1 point, slight 1 to < 3, strong >= 3.)``, after ``what`` they
+    are of where the sentence ends on another figure; none where the word is no band of them
+    (``never binds``, ``not measured``) or the answer states none."""
+    stated = {w: t for w, t in (answer.get("thresholds") or {}).items() if w != "converged_below_pts"}
+    words = next((w for w, _ in _scales() if tuple(stated) == w[1:]), None)
+    if words is None or answer.get("verdict") not in (*words, "unclear"):
+        return ""
+    share = dict(_scales())[words]
+    values = [f"{100 * t:g}%" if share else f"{t:g}" for t in stated.values()]
+    unit = "" if share else " point" if values[0] == "1" else " points"
+    bands = [f"{words[0]} < {values[0]}{unit}"]
+    bands += [f"{w} {lo} to < {hi}" for w, lo, hi in zip(words[1:], values, values[1:], strict=False)]
+    bands.append(f"{words[-1]} >= {values[-1]}")
+    return f" ({what + ': ' if what else ''}{', '.join(bands)}.)"
+
+
 def summary_lines(result: dict) -> list[str]:
     """The verdicts as ``simtool review`` prints them: one line per question, then the changes."""
     q = result["questions"]
@@ -704,12 +730,19 @@ def summary_lines(result: dict) -> list[str]:
         label = "the --vs-rule version" if versus["source"] == "vs-rule" else "the baseline"
         lines.append(f"verdicts for {'the reviewed rules' if versus['source'] == 'vs-rule' else 'this review'} "
                      f"({rules_text(mine)}); {label}'s ({rules_text(theirs)}) are in review.html")
+    # the thresholds beside each word, as the page states them under its card: "much skill" or
+    # "common" read on the console with no word of where "much" or "common" begins
+    of = {"tension": "winner behind at half-time"}
     lines += [f"{name.replace('_', ' ')}: {q[name]['verdict']}. {q[name]['sentence']}"
+              f"{thresholds_line(q[name], of.get(name, ''))}"
               for name in ("seats", "skill", "hidden_information", "luck", "tension") if name in q]
-    lines += [f"{'hazard' if h['risk'] else 'rate'} {h['name']}: {h['verdict']}. {h['sentence']}" for h in q["hazards"]]
-    lines += [f"crude play {r['name']}: {r['verdict']}. {r['sentence']}" for r in q["restrictions"]]
+    lines += [f"{'hazard' if h['risk'] else 'rate'} {h['name']}: {h['verdict']}. {h['sentence']}{thresholds_line(h)}"
+              for h in q["hazards"]]
+    lines += [f"crude play {r['name']}: {r['verdict']}. {r['sentence']}{thresholds_line(r)}"
+              for r in q["restrictions"]]
     if q.get("match"):
-        lines.append(f"match: {q['match']['verdict']}. {q['match']['sentence']}")
+        lines.append(f"match: {q['match']['verdict']}. {q['match']['sentence']}"
+                     f"{thresholds_line(q['match'], 'matches stopped by the cap')}")
     if comparison and not comparison["possible"]:
         lines.append(f"no comparison: {comparison['why']}")
     # the page's figures, units and all: a share in %, an edge or a cost in points (the raw

@@ -87,7 +87,7 @@ def figure_text(value: float, low: float, high: float, unit: str, scale: float =
         return verdicts.fixed(scale * x, [scale * t for t in near], digits=shown)
 
     # more decimals where the interval's ends would be written alike ("2% (95% interval 2 to 2%)")
-    digits = verdicts.apart(low, high, at, digits)
+    digits = verdicts.apart(low, high, at, digits, value=value)
 
     def f(x: float) -> str:
         return at(x, digits)
@@ -213,8 +213,12 @@ def cards(q: dict) -> list[dict]:
         m = q["match"]
         # no share of no width where every match was as long, short of the cap: its sentence says so
         capped = None if "match: capped" in every_match_alike(q) else m["capped"]
-        out.append(card("match", QUESTION_TITLES["match"], m, capped, m["capped_ci"], "%", 100, first="rare",
-                        what="of matches stopped by the round cap"))
+        match = card("match", QUESTION_TITLES["match"], m, capped, m["capped_ci"], "%", 100, first="rare",
+                     what="of matches stopped by the round cap")
+        # its word stands all the same: Trickster's "rare" card (every match 4 rounds) stated no threshold
+        match["thresholds"] = match["thresholds"] or thresholds_text(m.get("thresholds", {}), "%", 100, "rare",
+                                                                     "of matches stopped by the round cap")
+        out.append(match)
     return out
 
 
