@@ -78,6 +78,16 @@ def stated(words: Sequence[str], thresholds: Sequence[float]) -> dict[str, float
     return dict(zip(words[1:], thresholds, strict=True))
 
 
+def bands_text(words: Sequence[str], thresholds: Sequence[float], share: bool = False) -> str:
+    """Each word's band as a console line states them, ``fair < 1 point, slight 1 to < 3,
+    strong >= 3``; ``share``: thresholds that are shares, in %."""
+    values = [f"{100 * t:g}%" if share else f"{t:g}" for t in thresholds]
+    unit = "" if share else " point" if values[0] == "1" else " points"
+    return ", ".join([f"{words[0]} < {values[0]}{unit}",
+                      *(f"{w} {lo} to < {hi}" for w, lo, hi in zip(words[1:], values, values[1:], strict=False)),
+                      f"{words[-1]} >= {values[-1]}"])
+
+
 ROUNDING = 1e-6
 """How near a threshold (relative to it) a figure lies on it but for rounding. Binary rounding
 alone is ~1e-16; the tables store a split win as float32 (a third is 0.3333333433), so a share
@@ -478,7 +488,7 @@ def seat_line(shares: Iterable[tuple[int, float, float, float]], players: int, n
               unit: str = "deals", play: str | None = None) -> str:
     """The one-line seat verdict ``simtool run`` ends with: the word, the sentence, the thresholds."""
     v = seat_verdict(shares, players, n, unit, play)
-    return f"Seat verdict: {v.word}. {v.sentence} (fair < 1 point, slight 1 to < 3, strong >= 3.)"
+    return f"Seat verdict: {v.word}. {v.sentence} ({bands_text(SEAT_WORDS, SEAT_THRESHOLDS)}.)"
 
 
 def _worded(value: float, low: float, high: float, thresholds: Sequence[float],

@@ -706,17 +706,13 @@ def thresholds_line(answer: dict, what: str = "") -> str:
     seat line does: `` (fair < 1 point, slight 1 to < 3, strong >= 3.)``, after ``what`` they
     are of where the sentence ends on another figure; none where the word is no band of them
     (``never binds``, ``not measured``) or the answer states none."""
+    from simtool.analysis import verdicts
+
     stated = {w: t for w, t in (answer.get("thresholds") or {}).items() if w != "converged_below_pts"}
-    words = next((w for w, _ in _scales() if tuple(stated) == w[1:]), None)
+    words, share = next(((w, share) for w, share in _scales() if tuple(stated) == w[1:]), (None, False))
     if words is None or answer.get("verdict") not in (*words, "unclear"):
         return ""
-    share = dict(_scales())[words]
-    values = [f"{100 * t:g}%" if share else f"{t:g}" for t in stated.values()]
-    unit = "" if share else " point" if values[0] == "1" else " points"
-    bands = [f"{words[0]} < {values[0]}{unit}"]
-    bands += [f"{w} {lo} to < {hi}" for w, lo, hi in zip(words[1:], values, values[1:], strict=False)]
-    bands.append(f"{words[-1]} >= {values[-1]}")
-    return f" ({what + ': ' if what else ''}{', '.join(bands)}.)"
+    return f" ({what + ': ' if what else ''}{verdicts.bands_text(words, list(stated.values()), share)}.)"
 
 
 def summary_lines(result: dict) -> list[str]:
