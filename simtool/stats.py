@@ -25,8 +25,9 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 import polars as pl
@@ -1237,9 +1238,103 @@ def few_moved_half(diff, bound: float, moved: int | None = None) -> float:
     binomial); this, below 30 that differ, 95.0% at the worst (about 3 of 256)."""
     diff = np.asarray(diff, float)
     n, k = len(diff), int(np.count_nonzero(diff)) if moved is None else moved
+    return moved_half(n, k, (lambda: mean_interval(diff)[1]), bound)
+
+
+def moved_half(n: int, k: int, half: Callable[[], float], bound: float) -> float:
+    """:func:`few_moved_half` of ``n`` differences of which ``k`` units moved, ``half`` giving
+    their own normal half-width (asked only where some moved: :class:`PairedFold` folds it)."""
     if not k:
         return bound * unseen(n) if n else math.nan
-    return max(mean_interval(diff)[1], (share_above(k, n, 0.975) - k / n) * bound)
+    return max(half(), (share_above(k, n, 0.975) - k / n) * bound)
+
+
+EXACT_SHIFT = 1126
+"""Every finite float64 is a whole number of ``2**-1126`` (frexp's least exponent, -1073, less a
+mantissa's 53 bits): :func:`exact_sum` counts in them."""
+
+
+def exact_sum(x: np.ndarray) -> int:
+    """The sum of finite float64 ``x``, exactly, as a whole number of ``2**-EXACT_SHIFT``: sums
+    of batches added give the sum of all of them to the last bit, whatever the cuts."""
+    total = 0
+    for start in range(0, len(x), 1 << 24):  # np.bincount's float sums of 27-bit parts stay exact
+        fraction, exponent = np.frexp(x[start:start + (1 << 24)])
+        whole = (fraction * 2.0 ** 53).astype(np.int64)  # each value whole * 2**(exponent - 53)
+        high, low = whole >> 26, whole & ((1 << 26) - 1)
+        least = int(exponent.min())
+        at = exponent - least
+        highs, lows = np.bincount(at, high), np.bincount(at, low)
+        for i in np.flatnonzero((highs != 0) | (lows != 0)):
+            total += ((int(highs[i]) << 26) + int(lows[i])) << (least + int(i) - 53 + EXACT_SHIFT)
+    return total
+
+
+def exact_squares(x: np.ndarray) -> int:
+    """:func:`exact_sum` of the squares of ``x`` (of magnitude ``2**-500`` to ``2**500``): each
+    split into halves of 26 bits (Veltkamp's), whose products are exact floats."""
+    t = x * 134217729.0  # 2**27 + 1
+    high = t - (t - x)
+    low = x - high
+    return exact_sum(high * high) + exact_sum(2 * high * low) + exact_sum(low * low)
+
+
+class PairedFold:
+    """Paired differences ``after - before`` of two runs' per-game values on the same games, in
+    order, given a batch of whole units at a time: a report's paired comparison read two runs of
+    1e7 deals in full (docs/speed.md). Games where either value is not finite are left out; with
+    ``units`` (``--duplicate``: the deal of each game) a deal's games are one unit, their mean
+    difference. Kept: the units, the exact sums of the differences and their squares (the mean
+    and its interval are the same to the last bit however the units are cut into batches; to
+    rounding, :func:`mean_interval`'s), the least and largest difference and value seen, the
+    games whose values differ, the units that moved."""
+
+    def __init__(self):
+        self.n = self.games = self.moved = self.sum = self.squares = 0
+        self.low, self.high = math.inf, -math.inf  # of the differences
+        self.least = self.most = None  # of the values seen, in their own dtype (np.ptp's)
+
+    def add(self, after: np.ndarray, before: np.ndarray, units: np.ndarray | None = None) -> None:
+        both = np.isfinite(after) & np.isfinite(before)
+        after, before = after[both], before[both]
+        games = after - before
+        diff = games.astype(float)
+        if units is not None:
+            _, at = np.unique(units[both], return_inverse=True)
+            diff = np.bincount(at, diff) / np.bincount(at)
+            # a duplicate deal whose copies moved and cancelled out moved all the same
+            self.moved += int(np.count_nonzero(np.bincount(at, games != 0)))
+        else:
+            self.moved += int(np.count_nonzero(diff))
+        if not len(diff):
+            return
+        self.n += len(diff)
+        self.games += int(np.count_nonzero(games))
+        self.sum += exact_sum(diff)
+        self.squares += exact_squares(diff)
+        self.low, self.high = min(self.low, float(diff.min())), max(self.high, float(diff.max()))
+        kind = np.result_type(after, before)
+        least, most = kind.type(min(after.min(), before.min())), kind.type(max(after.max(), before.max()))
+        self.least = least if self.least is None else min(self.least, least)
+        self.most = most if self.most is None else max(self.most, most)
+
+    @property
+    def spread(self) -> float:
+        """``np.ptp`` of every value seen, in their dtype."""
+        return float(self.most - self.least) if self.n else math.nan
+
+    def interval(self) -> tuple[float, float]:
+        """:func:`mean_interval` of the differences."""
+        n = self.n
+        if n < 2:
+            return float(Fraction(self.sum, n << EXACT_SHIFT)) if n else math.nan, math.nan
+        var = Fraction(self.squares * n * (1 << EXACT_SHIFT) - self.sum * self.sum, (n * (n - 1)) << 2 * EXACT_SHIFT)
+        return float(Fraction(self.sum, n << EXACT_SHIFT)), float(mean_halfwidth(math.sqrt(var), n))
+
+    def alike(self) -> bool:
+        """:func:`alike` of the differences."""
+        tiny = 1e-6 * max(1.0, abs(self.low), abs(self.high))
+        return self.n > 1 and self.high - self.low <= tiny < abs(self.interval()[0])
 
 
 def share_above(k: int, n: int, level: float) -> float:

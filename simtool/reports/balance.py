@@ -23,7 +23,7 @@ import itertools
 import math
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import version
@@ -103,6 +103,9 @@ class Analysis:
     plots: list[tuple[str, str]] = field(default_factory=list)  # (caption, svg)
     counts: pl.DataFrame | None = None  # Reading.counts, for the charts
     tally: tension.Tally | None = None  # a match run's tension, for its charts
+    batches: Callable[[], Iterator[tuple[np.ndarray, dict[str, np.ndarray]] | None]] | None = None
+    """What reads each headline figure's per-game values a batch of whole units at a time, for a
+    paired comparison (:func:`row_batches`); ``None``: :attr:`Figure.per_row` reads them whole."""
 
     @property
     def p(self) -> int:
@@ -423,6 +426,7 @@ def analysis(meta: dict, seats: pl.DataFrame | pl.LazyFrame, matches: pl.DataFra
                                 meta.get("rules")),
         seats_strategy=read.names[0], sides=sides, metrics=metrics, counts=read.counts, tally=tally,
         figures=read.figures(functools.cache(lambda: headline_rows(meta, game, seats, matches))),
+        batches=functools.partial(row_batches, meta, game, seats, matches, read.names),
     )
     if several:
         a.held = ratings.held(*read.first, read.names)
@@ -441,6 +445,42 @@ def headline_rows(meta: dict, game, seats: pl.DataFrame | pl.LazyFrame, matches:
     x = panels(meta, matches if by_match else seats, by_match)
     return headline_figures(game, seats, x.win, x.score, x.names if x.codes is not None else [], x.codes, by_match,
                             x.strata, x.units)
+
+
+def row_batches(meta: dict, game, seats: pl.DataFrame | pl.LazyFrame, matches: pl.DataFrame | pl.LazyFrame | None,
+                names: list[str]) -> Iterator[tuple[np.ndarray, dict[str, np.ndarray]] | None]:
+    """:func:`headline_rows`' per-game values a batch of whole units at a time (each game's unit,
+    and the values of each figure that has them, bit for bit), for a paired comparison that folds
+    them (:func:`paired_folds`): a paired page of two runs of 1e6 Black & White deals held 377 MiB.
+    ``names``: the run's strategies, in the order :class:`Reading` met them. ``None``, then stop,
+    where the rows lie in no order of units or a rate reads other rows than its own."""
+    p, by_match = meta["players"], matches is not None
+    outcome, score_of = (matches, "total") if by_match else (seats, "score")
+    rates, shared, fair = analysis_of(game).rates, analysis_of(game).shared, 1 / p
+    figures = [pl.col(c) for c in ("win", score_of, "strategy")]
+    if not by_match:  # a match's rates are no mean over units: never paired
+        if not all(map(stats._row_wise, rates.values())):
+            yield None
+            return
+        figures += list(rates.values())
+    for batch in stats._unit_batches(outcome.lazy(), (), figures):
+        if batch is None:
+            yield None
+            return
+        win, score = stats.panel(batch, "win", p), stats.panel(batch, score_of, p)
+        out = {f"seat {s} edge over fair share": win[:, s] - fair for s in range(p)}
+        if len(names) > 1:
+            codes = stats.panel(batch.with_columns(batch["strategy"].cast(pl.String).replace_strict(
+                names, list(range(len(names))), return_dtype=pl.Int8)), "strategy", p)
+            out |= {f"{name} edge over fair share per seat held": stats.held_share(win, codes, k) - fair
+                    for k, name in enumerate(names)}
+        for name, (k, _, _) in ({} if by_match else rate_batch(game, batch, p, False)).items():
+            if name in shared:
+                out |= {f"seat {s} {name} rate over fair share": k[:, s] - fair for s in range(p)}
+            else:
+                out[f"{name} rate (seats pooled)"] = k.mean(axis=1)
+        out[f"{'mean match total' if by_match else 'mean score'} (all seats)"] = score.mean(axis=1)
+        yield stats.panel(batch, stats.unit_key(batch), p)[:, 0], out
 
 
 class Reading:
@@ -1296,6 +1336,10 @@ def compare(runs: list[Analysis]) -> Comparison:
                   for i, r in enumerate(runs) if i > 0]
     paired = [j is not None and other_deals(runs[j].meta, r.meta) is None
               for j, r in zip(references, runs[1:], strict=True)]
+    folds = [paired_folds(r, runs[j]) if pair else None
+             for j, r, pair in zip(references, runs[1:], paired, strict=True)]
+    apart = [fold if isinstance(fold, str) else None for fold in folds]  # rows of other deals: independent
+    paired = [pair and not other for pair, other in zip(paired, apart, strict=True)]
     names = list(dict.fromkeys(name for r in runs for name in r.figures))
     rows, gains = [], [[] for _ in runs[1:]]
     unpaired, few, alike = ([[] for _ in runs[1:]] for _ in range(3))
@@ -1312,9 +1356,9 @@ def compare(runs: list[Analysis]) -> Comparison:
             # independent runs: each end from the two figures' own distances on that side
             d, low, high = stats.mover_difference((f.value, f.low, f.high), (first.value, first.low, first.high))
             shown = show_change(d, low, high, f.percent)
-            if pair and f.per_row is not None and first.per_row is not None:
+            if pair and f.rows is not None and first.rows is not None:
                 loose = (high - low) / 2
-                paired_d, h, ends, count, moved = paired_change(f, first)
+                paired_d, h, ends, count, moved = paired_change(f, first, None if folds[i] is None else folds[i][name])
                 if ends is None and moved < PAIRED_LEAST:
                     unpaired[i].append(name)
                     diffs.append((f"Δ from run {j + 1}: {shown}", change_class(f, first, low, high)))
@@ -1356,7 +1400,8 @@ def compare(runs: list[Analysis]) -> Comparison:
                            f"{_few_text(unpaired[k - 2], few[k - 2], alike[k - 2], r.unit)}"
                            f"{c.gain_text(k)}")
         else:
-            c.notes.append(f"Run {k} does not share its deals with run {j + 1} ({other_deals(runs[j].meta, r.meta)}): "
+            c.notes.append(f"Run {k} does not share its deals with run {j + 1} "
+                           f"({apart[k - 2] or other_deals(runs[j].meta, r.meta)}): "
                            f"the difference is between independent samples (each end of its interval from the two "
                            f"runs' own intervals on that side).")
     return c
@@ -1390,59 +1435,98 @@ def rules_apart(a: dict, b: dict) -> str:
                      for k in dict.fromkeys([*a["rules"], *b["rules"]]) if a["rules"].get(k) != b["rules"].get(k))
 
 
-def paired_change(after: Figure, before: Figure) -> tuple[float, float, tuple[float, float] | None, int, int]:
+def paired_folds(after: Analysis, before: Analysis) -> dict[str, stats.PairedFold] | str | None:
+    """The paired differences of every headline figure with per-game values in both runs, read
+    from both a batch of whole units at a time, the same games side by side (:attr:`Analysis.batches`,
+    :class:`stats.PairedFold`). Runs of one seed, n, chunks and versions hold the same units in
+    the same order, checked unit by unit: where they do not, why, in words (a table changed after
+    its run); ``None`` where either run's rows lie in no order of units (read whole, by
+    :attr:`Figure.per_row`)."""
+    if after.batches is None or before.batches is None:
+        return None
+    names = [name for name, f in after.figures.items()
+             if f.rows is not None and before.figures.get(name) is not None and before.figures[name].rows is not None]
+    folds = {name: stats.PairedFold() for name in names}
+    duplicate, one = bool(after.meta.get("duplicate")), "match" if after.unit == "matches" else "deal"
+    sides = [[batches(), np.zeros(0, np.int64), {}, False] for batches in (after.batches, before.batches)]
+    while True:
+        for side in sides:
+            while not len(side[1]) and not side[3]:
+                got = next(side[0], False)
+                if got is None:
+                    return None
+                side[1:] = ([], {}, True) if got is False else (got[0], got[1], False)
+        (_, a_keys, a_values, _), (_, b_keys, b_values, _) = sides
+        m = min(len(a_keys), len(b_keys))
+        if not m:
+            if len(a_keys) == len(b_keys):
+                return folds
+            return f"its tables hold {'more' if len(a_keys) else 'fewer'} games than the other's"
+        differ = np.flatnonzero(a_keys[:m] != b_keys[:m])
+        # each side's batches end with a whole unit: one that goes on in the other's holds more games there
+        longer = a_keys if len(a_keys) > m else b_keys if len(b_keys) > m else None
+        if len(differ) or longer is not None and longer[m] == longer[m - 1]:
+            at = int(differ[0]) if len(differ) else m
+            return (f"its tables hold other games in their rows: {one} {int(a_keys[at]):,} where the other "
+                    f"holds {one} {int(b_keys[at]):,}" if at < m else
+                    f"its tables hold another number of games of {one} {int(a_keys[m - 1]):,} than the other's")
+        for name in names:
+            folds[name].add(a_values[name][:m], b_values[name][:m], a_keys[:m] if duplicate else None)
+        for side in sides:
+            side[1], side[2] = side[1][m:], {name: side[2][name][m:] for name in names}
+
+
+def paired_change(after: Figure, before: Figure, fold: stats.PairedFold | None = None
+                  ) -> tuple[float, float, tuple[float, float] | None, int, int]:
     """The difference of two runs' figures on the same deals, paired deal by deal, its 95%
     half-width, the ends of its interval where it is the same in every deal (else ``None``:
     the difference ± the half-width; where none differs, the rule of three's), the deals it is
     taken over and those whose values differ. Under ``--duplicate`` a
     deal's copies are one unit (they share their cards, so their differences move together):
     each deal's mean difference is one value, where taking every copy as a unit of its own made
-    the interval up to sqrt(players) times too narrow."""
-    both = np.isfinite(after.per_row) & np.isfinite(before.per_row)
-    games = diff = after.per_row[both] - before.per_row[both]
-    if after.units is not None:
-        _, at = np.unique(after.units[both], return_inverse=True)
-        diff = np.bincount(at, diff) / np.bincount(at)
-    d, h = stats.mean_interval(diff)
-    seen = np.concatenate([after.per_row[both], before.per_row[both]])
+    the interval up to sqrt(players) times too narrow. ``fold``: the differences folded batch by
+    batch (:func:`paired_folds`); else the figures' per-game values read whole."""
+    if fold is None:
+        fold = stats.PairedFold()
+        fold.add(after.per_row, before.per_row, after.units)
+    d, h = fold.interval()
     # every copy alike, not only each deal's mean of them: copies that moved and cancelled out
     # (seat 0's win of 2 duplicate deals of Kansas City, pass_count=2, in 5 of 8 games) were
     # said to "differ in no deal", bounded as if the rule had moved none
     # one deal is enough: the review bounds one unmoved deal so, and taking it as independent had
     # the note say the runs "differ in every one" of the deals of a figure neither moved
-    if len(diff) and not games.any():
+    if fold.n and not fold.games:
         # no deal differs: the rule changes at most 1 - 0.05^(1/n) of the deals unseen (the rule of
         # three), each moving its value by at most a whole share, or a mean score by the widest
         # spread of scores seen at any seat, as restricted play bounds it: the spread of the deals'
         # means was 0 where every deal's total is fixed (Hearts' 26 points a deal, no moon shot in
         # 60 deals: "0.000 ± 0.000", certain). No spread at all bounds nothing: no interval
-        reach = 1.0 if after.percent else _score_spread(after, before, seen)
-        half = stats.unseen(len(diff)) * reach if reach > 0 else math.nan
-        return d, h, (d - half, d + half), len(diff), 0
-    if stats.alike(diff):
+        reach = 1.0 if after.percent else _score_spread(after, before, fold.spread)
+        half = stats.unseen(fold.n) * reach if reach > 0 else math.nan
+        return d, h, (d - half, d + half), fold.n, 0
+    if fold.alike():
         # two deals whose rate rose alike read "+25.0 pts ± 0.0 pts", clearly worse; a mean
         # score that fell alike, "-1.250 ± 0.000", clearly changed. Each difference lies within
         # ± 1 (a share) or ± the spread of the values seen (as restricted play's score change)
-        return (d, h, stats.alike_interval(d, len(diff), 1.0 if after.percent else float(np.ptp(seen))), len(diff),
-                len(diff))
-    # a duplicate deal whose copies moved and cancelled out moved all the same
-    moved = int(np.count_nonzero(diff if after.units is None else np.bincount(at, games != 0)))
-    if 1 < len(diff) and moved < min(PAIRED_LEAST, len(diff)):
+        return d, h, stats.alike_interval(d, fold.n, 1.0 if after.percent else fold.spread), fold.n, fold.n
+    moved = fold.moved
+    if 1 < fold.n and moved < min(PAIRED_LEAST, fold.n):
         # the review's rule (review.paired_interval): a normal interval of a few nonzero
         # differences among many zeros is too narrow (4 deals that moved: "+0.01 pts ± 0.01
         # pts"), and the two runs' intervals combined as independent, which stood in for it,
         # jumped from the rule of three's at none moved to all the deals' luck at one: seat 0's
         # edge, 27 of 1,000 deals of Kansas City moved by four_bonus=3, read ± 3.4 pts, now ± 1.2
-        half = stats.few_moved_half(diff, 1.0 if after.percent else _score_spread(after, before, seen), moved)
-        return d, h, (d - half, d + half), len(diff), moved
-    return d, h, None, len(diff), moved
+        half = stats.moved_half(fold.n, moved, lambda: h, 1.0 if after.percent else
+                                _score_spread(after, before, fold.spread))
+        return d, h, (d - half, d + half), fold.n, moved
+    return d, h, None, fold.n, moved
 
 
-def _score_spread(after: Figure, before: Figure, seen: np.ndarray) -> float:
+def _score_spread(after: Figure, before: Figure, spread: float) -> float:
     """The widest spread of scores seen at any seat in the two runs, where both figures know
-    theirs (:attr:`Figure.scores`); else that of the values seen."""
+    theirs (:attr:`Figure.scores`); else ``spread``, that of the values seen."""
     if after.scores is None or before.scores is None:
-        return float(np.ptp(seen))
+        return spread
     return max(after.scores[1], before.scores[1]) - min(after.scores[0], before.scores[0])
 
 
