@@ -9,7 +9,7 @@ import polars as pl
 from simtool import stats
 from simtool.analysis import of as analysis_of
 from simtool.analysis.verdicts import partners_note, seat_line
-from simtool.errors import SimtoolError, describe
+from simtool.errors import RateError, SimtoolError, describe
 from simtool.stats import Figures, estimates, unit_key, unit_sums, wide
 
 
@@ -146,9 +146,9 @@ def _computable(game, seats: pl.LazyFrame, nulls: bool = False) -> list[str]:
                     problem = f"its values run from {low} to {high}, not within 0 to 1"
             else:
                 problem = f"its values are {kind}"
-        raise SimtoolError(f"game '{game.id}' has a rate '{name}' that cannot be computed on its results: "
-                           f"{problem} (a rate is a boolean, or a number from 0 to 1, per seat row, such as "
-                           f"pl.col('tricks') == 0)")
+        raise RateError(f"game '{game.id}' has a rate '{name}' that cannot be computed on its results: "
+                        f"{problem} (a rate is a boolean, or a number from 0 to 1, per seat row, such as "
+                        f"pl.col('tricks') == 0)")
     return unvalued
 
 

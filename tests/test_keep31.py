@@ -1,0 +1,54 @@
+"""Round keep31: a designer's rate that breaks in a later chunk of a ``--precision`` run (NaN, or its
+own code raising, from some deal on) keeps the run's finished chunks, as a plain run keeps its run."""
+
+from __future__ import annotations
+
+import sys
+
+import polars as pl
+
+from simtool.cli import main
+
+from .test_data_safety import chunk_files
+from .test_hardening_cli import main_error, no_result
+from .test_hostile28 import analysed, forget_modules  # noqa: F401 (autouse: applies here too)
+
+LATE = '''
+import polars as pl
+
+from simtool.analysis import Analysis
+
+BREAK_AT = 5_000  # the first deal whose rate is NaN: chunk 2 of the tests' small chunks
+
+ANALYSIS = Analysis(rates={"level": pl.when(pl.col("deal") >= BREAK_AT).then(float("nan"))
+                                      .otherwise((pl.col("score") == 0).cast(pl.Float64))})
+'''
+
+
+def mended(tmp_path) -> None:
+    """The rate's module as its designer fixes it: never NaN."""
+    module = tmp_path / "late_rates.py"
+    # of another size, so that no .pyc of the broken one is taken for it
+    module.write_text(module.read_text().replace("BREAK_AT = 5_000", "BREAK_AT = 1 << 62"))
+    del sys.modules["late_rates"]
+
+
+PRECISE = ["--n", str(4 * 2048), "-j", "1", "--seed", "1", "--precision", "0.001", "-q"]
+
+
+def test_a_rate_breaking_in_a_later_chunk_of_a_precision_run_keeps_the_finished_chunks(tmp_path, monkeypatch,
+                                                                                        capsys, small_chunks):
+    # failed before: the NaN of chunk 2 stopped the run in its tally and the whole folder was taken
+    # back (no folder at all), where a plain run kept every chunk and named the rate at its end
+    analysed(tmp_path, monkeypatch, "late", "late_rates", LATE)
+    out = tmp_path / "r"
+    main_error(capsys, ["run", "--game", "late", *PRECISE, "--out", out],
+               "game 'late' has a rate 'level' that cannot be computed on its results: its values hold NaN on ",
+               "; 3 finished chunks are kept, the run unfinished: a rate reads the chunks' results and changes "
+               f"none of them, so once it is fixed, finish it with: simtool run --resume {out}")
+    assert list(chunk_files(out)) == [f"seats-00000{i}.parquet" for i in range(3)]
+    no_result(out)  # nothing looks finished
+    mended(tmp_path)
+    assert main(["run", "--resume", str(out), "-q"]) == 0
+    assert main(["run", "--game", "late", *PRECISE, "--out", str(tmp_path / "fresh")]) == 0
+    assert pl.read_parquet(out / "seats.parquet").equals(pl.read_parquet(tmp_path / "fresh" / "seats.parquet"))
