@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 
 import polars as pl
+import pytest
 
 from simtool.cli import main
 
@@ -15,6 +16,7 @@ from .test_hostile28 import analysed, forget_modules  # noqa: F401 (autouse: app
 
 LATE = '''
 import polars as pl
+import pytest
 
 from simtool.analysis import Analysis
 
@@ -52,3 +54,40 @@ def test_a_rate_breaking_in_a_later_chunk_of_a_precision_run_keeps_the_finished_
     assert main(["run", "--resume", str(out), "-q"]) == 0
     assert main(["run", "--game", "late", *PRECISE, "--out", str(tmp_path / "fresh")]) == 0
     assert pl.read_parquet(out / "seats.parquet").equals(pl.read_parquet(tmp_path / "fresh" / "seats.parquet"))
+
+
+RAISING_LATE = '''
+import polars as pl
+import pytest
+
+from simtool.analysis import Analysis
+
+
+def level(deal):
+    if (deal >= 5_000).any():  # chunk 2 of the tests' small chunks
+        raise RuntimeError("rate broke")
+    return (deal % 2 == 0).cast(pl.Float64)
+
+
+ANALYSIS = Analysis(rates={"level": pl.col("deal").map_batches(level, return_dtype=pl.Float64)})
+'''
+
+
+@pytest.mark.parametrize("precise", [False, True])
+def test_a_rate_whose_code_raises_from_a_later_deal_on_keeps_the_run(tmp_path, monkeypatch, capsys, small_chunks,
+                                                                      precise):
+    # failed before: the rate's RuntimeError passed the check of its type (on no rows) and ended
+    # the run in its traceback, exit 1, the folder taken back, with or without --precision
+    analysed(tmp_path, monkeypatch, "raising", "raising_rates", RAISING_LATE)
+    out = tmp_path / "r"
+    given = PRECISE if precise else ["--n", str(4 * 2048), "-j", "1", "--seed", "1"]
+    kept = "; 3 finished chunks are kept, the run unfinished" if precise else "pl.col('tricks') == 0)"
+    text = main_error(capsys, ["run", "--game", "raising", *given, "--out", out],
+                      "game 'raising' has a rate 'level' that cannot be computed on its results: RuntimeError: "
+                      "rate broke (a rate is a boolean, or a number from 0 to 1, per seat row", kept)
+    assert text.endswith(f"finish it with: simtool run --resume {out}" if precise else kept)
+    if precise:
+        assert list(chunk_files(out)) == [f"seats-00000{i}.parquet" for i in range(3)]
+        no_result(out)
+    else:  # played whole, as for a rate of NaN: the rate is named as the run is printed
+        assert (out / "run.json").exists() and pl.read_parquet(out / "seats.parquet").height == 4 * 2048 * 3
