@@ -63,6 +63,12 @@ class GameError(PlayError):
     """A game from another package raised, or offered no legal option."""
 
 
+class RateError(SimtoolError):
+    """A game's rate that cannot be computed on its results (NaN, beyond 0 to 1, its own code
+    raising). A rate reads the played tables and changes none of them: a ``--precision`` run that
+    meets it in a later chunk keeps its finished chunks, to finish once the rate is fixed."""
+
+
 class WorkerLost(SimtoolError):
     """A worker process ended while playing built-in strategies only (the system ran out of
     memory, or someone killed it): nothing was wrong with the run, so its finished chunks are

@@ -9,7 +9,7 @@ import polars as pl
 from simtool import stats
 from simtool.analysis import of as analysis_of
 from simtool.analysis.verdicts import partners_note, seat_line
-from simtool.errors import SimtoolError, describe
+from simtool.errors import RateError, SimtoolError, describe
 from simtool.stats import Figures, estimates, unit_key, unit_sums, wide
 
 
@@ -111,45 +111,53 @@ def _computable(game, seats: pl.LazyFrame, nulls: bool = False) -> list[str]:
     empty, unvalued = seats.head(0), []
     for name, rate in analysis_of(game).rates.items():
         try:
-            kind = empty.select(rate.alias("rate")).collect().dtypes[0]
+            problem = _rate_problem(name, rate, seats, empty, nulls, unvalued)
+        except MemoryError:  # the machine's limit, not the rate's
+            raise
         except pl.exceptions.PolarsError as exc:
             problem = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         except Exception as exc:  # noqa: BLE001 - the rate's own Python code (map_batches) raising
+            # on some rows only, too: one raising from deal 70,000 on passed the check of its type
+            # (on no rows) and ended the run in its traceback, every finished chunk taken back
             problem = describe(exc)
-        else:
-            # a null row added nothing to a share's count and one to its rows: a rate null where the
-            # score is 0 was printed as a share of every row, its nulls read as "no"
-            if kind == pl.Boolean:
-                # counted in a column of its own: a literal rate is one value, on every row
-                null, rows = (seats.with_columns(rate.alias(" rate")).select(pl.col(" rate").null_count(), pl.len())
-                              .collect(engine="streaming").row(0)) if nulls else (0, 1)
-                if null == rows:  # no row, or null on every row
-                    unvalued.append(name)
-                if not 0 < null < rows:
-                    continue
-                problem = blank(null, rows)
-            elif kind.is_numeric():
-                # polars' least and largest values pass over NaN: a rate NaN on some rows was a share
-                nan = rate.is_nan().sum() if kind.is_float() else pl.lit(0)
-                low, high, nans, null, rows = seats.with_columns(rate.alias(" rate")).select(
-                    rate.min().alias("low"), rate.max().alias("high"), nan.alias("nan"),
-                    pl.col(" rate").null_count().alias("null"), pl.len().alias("rows")).collect().row(0)
-                if low is None:  # no row, or null on every row
-                    unvalued.append(name)
-                if nans:
-                    problem = f"its values hold NaN on {nans:,} rows, and NaN is not a share"
-                elif nulls and 0 < null < rows:
-                    problem = blank(null, rows)
-                elif (low is None or low >= 0) and (high is None or high <= 1):
-                    continue
-                else:
-                    problem = f"its values run from {low} to {high}, not within 0 to 1"
-            else:
-                problem = f"its values are {kind}"
-        raise SimtoolError(f"game '{game.id}' has a rate '{name}' that cannot be computed on its results: "
-                           f"{problem} (a rate is a boolean, or a number from 0 to 1, per seat row, such as "
-                           f"pl.col('tricks') == 0)")
+        if problem is None:
+            continue
+        raise RateError(f"game '{game.id}' has a rate '{name}' that cannot be computed on its results: "
+                        f"{problem} (a rate is a boolean, or a number from 0 to 1, per seat row, such as "
+                        f"pl.col('tricks') == 0)")
     return unvalued
+
+
+def _rate_problem(name: str, rate: pl.Expr, seats: pl.LazyFrame, empty: pl.LazyFrame, nulls: bool,
+                  unvalued: list[str]) -> str | None:
+    """Why the rate ``name`` has no share on ``seats`` (see :func:`_computable`), else ``None``;
+    ``name`` is added to ``unvalued`` where it is null on every row."""
+    kind = empty.select(rate.alias("rate")).collect().dtypes[0]
+    # a null row added nothing to a share's count and one to its rows: a rate null where the
+    # score is 0 was printed as a share of every row, its nulls read as "no"
+    if kind == pl.Boolean:
+        # counted in a column of its own: a literal rate is one value, on every row
+        null, rows = (seats.with_columns(rate.alias(" rate")).select(pl.col(" rate").null_count(), pl.len())
+                      .collect(engine="streaming").row(0)) if nulls else (0, 1)
+        if null == rows:  # no row, or null on every row
+            unvalued.append(name)
+        return blank(null, rows) if 0 < null < rows else None
+    if not kind.is_numeric():
+        return f"its values are {kind}"
+    # polars' least and largest values pass over NaN: a rate NaN on some rows was a share
+    nan = rate.is_nan().sum() if kind.is_float() else pl.lit(0)
+    low, high, nans, null, rows = seats.with_columns(rate.alias(" rate")).select(
+        rate.min().alias("low"), rate.max().alias("high"), nan.alias("nan"),
+        pl.col(" rate").null_count().alias("null"), pl.len().alias("rows")).collect().row(0)
+    if low is None:  # no row, or null on every row
+        unvalued.append(name)
+    if nans:
+        return f"its values hold NaN on {nans:,} rows, and NaN is not a share"
+    if nulls and 0 < null < rows:
+        return blank(null, rows)
+    if (low is None or low >= 0) and (high is None or high <= 1):
+        return None
+    return f"its values run from {low} to {high}, not within 0 to 1"
 
 
 def blank(null: int, rows: int) -> str:

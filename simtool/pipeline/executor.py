@@ -35,6 +35,7 @@ from simtool.errors import (
     GameError,
     OutOfMemory,
     PlayError,
+    RateError,
     SimtoolError,
     WorkerLost,
     describe,
@@ -218,6 +219,15 @@ def _execute(plan: Plan, jobs, backend, scheduler, force: bool, keep: bool, prog
                         f"{plan.command} unfinished: with the {what} unchanged (the cause lay elsewhere: "
                         f"a --timeout too short, a file it reads), finish it with: {plan.resume}; a "
                         f"changed {what} plays it again with {replaying(plan)}") from None
+    except RateError as exc:
+        # only --precision computes a rate while it plays (its tally): a rate breaking in a later
+        # chunk (NaN from deal 70,000) took back every finished chunk, where a plain run kept them
+        kept = sum(r.keep_played() for r in runs)
+        if not kept:
+            raise
+        raise RateError(f"{exc}; {kept:,} finished chunk{'s are' if kept > 1 else ' is'} kept, the "
+                        f"{plan.command} unfinished: a rate reads the chunks' results and changes none of "
+                        f"them, so once it is fixed, finish it with: {plan.resume}") from None
     except BaseException:
         for r in runs:
             r.abort()
