@@ -170,3 +170,44 @@ def test_the_folders_of_other_commands_name_the_command_that_reads_them(tmp_path
         (home / record).write_text("{}")
         main_error(capsys, ["replay", "--run", home, "--deal", "3"], says, f"such as {home / 'runs/question/run'}")
 
+
+LATE = '''
+import os
+
+from simtool import bits
+
+CALLS = [0]
+
+
+def late(view, rng):
+    """Fails after {calls} decisions while asked to (60: in the second chunk of a run of the
+    tests' small chunks), so that its module, imported again by the replay, plays."""
+    CALLS[0] += 1
+    if os.environ.get("REPLAY31_FAIL") and CALLS[0] > {calls}:
+        raise ValueError("late bug")
+    return bits.lowest(view.legal)
+'''
+
+
+@pytest.mark.parametrize("duplicate,calls", [(False, 60), (True, 60), (False, 1)])
+def test_a_failed_deal_s_hint_names_the_folder_that_stays(tmp_path, capsys, monkeypatch, duplicate, calls):
+    bot = tmp_path / f"late{int(duplicate)}{calls}.py"
+    bot.write_text(LATE.replace("{calls}", str(calls)))
+    folder = tmp_path / "late"
+    monkeypatch.setenv("REPLAY31_FAIL", "1")
+    with smaller_chunks():
+        text = main_error(capsys, ["run", "-s", "random", "--seat", f"0={bot}:late", "--n", "6000", "--seed", "2",
+                                   "-j", "1", "-q", "-o", folder, *(["--duplicate"] if duplicate else [])],
+                          "late bug")
+    monkeypatch.delenv("REPLAY31_FAIL")
+    if calls == 1:  # nothing kept, the folder taken back: the hint without one, as before
+        assert not folder.exists()
+        assert "deal 0 of the run with seed 2, n 6000: `simtool replay --seed 2 --n 6000 --deal 0` with the run's " \
+               "other options writes it out" in text
+        return
+    deal = 682 if duplicate else 2050  # the first deal of the second chunk (682 deals of 3 copies each)
+    copy = " (its copy with the line-up rotated 1 place)" if duplicate else ""
+    assert (f"deal {deal}{copy} of the run in {folder}: `simtool replay --run {folder} --deal {deal}` writes it out"
+            in text)
+    lines = replayed(capsys, folder, "deal", deal)
+    assert "this deal's chunk is not played yet" in lines[1]
