@@ -211,3 +211,16 @@ def test_a_failed_deal_s_hint_names_the_folder_that_stays(tmp_path, capsys, monk
             in text)
     lines = replayed(capsys, folder, "deal", deal)
     assert "this deal's chunk is not played yet" in lines[1]
+
+
+def test_the_docs_name_every_setting_run_reads():
+    # docs/cli.md lists the settings --run refuses beside it: those the folder holds, no other
+    import re
+
+    from simtool.cli import REPLAY_READS
+
+    root = Path(__file__).parents[1]
+    text = " ".join((root / "docs" / "cli.md").read_text().split())
+    listed = re.search(r"so `--run` is refused beside any of (.*?)\. ", text)[1]
+    assert set(re.findall(r"`(--[\w-]+)`", listed)) == set(REPLAY_READS.values())
+    assert "`simtool replay --run RUN_DIR --deal I`" in (root / "README.md").read_text()
