@@ -1538,8 +1538,9 @@ REPLAY_READS = {"seed": "--seed", "game": "--game", "n": "--n", "players": "--pl
 def replay(
     ctx: typer.Context,
     run_dir: Optional[Path] = typer.Option(None, "--run", parser=folder_option("--run"), metavar="<path>",
-                                           help="The run folder: its own settings (run.json, or an unfinished "
-                                           "run's chunks/spec.json), none of the options below."),
+                                           help="The run folder, whose own settings it replays with (run.json, "
+                                           "or an unfinished run's chunks/spec.json): give only --deal or "
+                                           "--match with it."),
     seed: Optional[str] = typer.Option(None, "--seed", metavar="<int>", callback=checked("--seed", SEED),
                                        help="The run's seed (without --run)."),
     game: Game = "black-white",

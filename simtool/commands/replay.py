@@ -120,15 +120,15 @@ def _spec(path: Path, data: dict) -> RunSpec:
 
 
 READERS = {
-    "review.json": ("a review's folder", "simtool review --baseline reads it"),
-    "tune.json": ("a tuning's folder", "simtool tune --resume reads it"),
+    "review.json": ("a review's folder", "simtool review --baseline reads"),
+    "tune.json": ("a tuning's folder", "simtool tune --resume reads"),
 }
 """Folders of other commands, by the record they hold: what they are and which command reads them."""
 
-PLANS = {"sweep": "simtool sweep --resume", "ladder": "simtool ladder --resume",
-         "restrict": "simtool restrict --resume", "review": "simtool review", "tune": "simtool tune --resume",
-         "strength": "simtool sweep --resume"}
-"""The command that reads a plan's folder (``plan.json``), by the command that wrote it."""
+PLANS = {"sweep": ("a sweep", "simtool sweep --resume"), "ladder": ("a ladder", "simtool ladder --resume"),
+         "restrict": ("a restricted play", "simtool restrict --resume"), "review": ("a review", "simtool review"),
+         "tune": ("a tuning", "simtool tune"), "strength": ("a strength table", "simtool sweep --resume")}
+"""A plan's folder (``plan.json``) by the command that wrote it: what it is and the command that reads it."""
 
 
 def not_a_run(folder: Path) -> str:
@@ -145,8 +145,8 @@ def not_a_run(folder: Path) -> str:
         except (OSError, ValueError, AttributeError):
             command = None
         if command in PLANS:
-            return (f"--run {folder} holds the runs of a {command} ({PLAN}), which {PLANS[command]} reads, "
-                    f"not a run{them}")
+            what, reader = PLANS[command]
+            return f"--run {folder} holds the runs of {what} ({PLAN}), which {reader} reads, not a run{them}"
     if runs:
         return f"--run {folder} is not a run folder but holds run folders{them}"
     return f"--run {folder} holds no simtool run (no run.json, no chunks/{SPEC}); give a run folder"
