@@ -1528,10 +1528,21 @@ def review(
     _FINISHED.append(True)
 
 
+REPLAY_READS = {"seed": "--seed", "game": "--game", "n": "--n", "players": "--players", "strategy": "--strategy",
+                "seat": "--seat", "rule": "--rule", "rotate": "--rotate", "duplicate": "--duplicate",
+                "precision": "--precision"}
+"""The settings of ``simtool replay`` that ``--run`` reads from the run folder instead."""
+
+
 @app.command()
 def replay(
-    seed: Annotated[str, typer.Option("--seed", metavar="<int>", callback=checked("--seed", SEED),
-                                      help="The run's seed.")],
+    ctx: typer.Context,
+    run_dir: Optional[Path] = typer.Option(None, "--run", parser=folder_option("--run"), metavar="<path>",
+                                           help="The run folder, whose own settings it replays with (run.json, "
+                                           "or an unfinished run's chunks/spec.json): give only --deal or "
+                                           "--match with it."),
+    seed: Optional[str] = typer.Option(None, "--seed", metavar="<int>", callback=checked("--seed", SEED),
+                                       help="The run's seed (without --run)."),
     game: Game = "black-white",
     deal: Optional[str] = typer.Option(None, "--deal", metavar="INTEGER", callback=checked("--deal", WHOLE),
                                        help="Deal number to write out."),
@@ -1560,29 +1571,46 @@ def replay(
         if not 0 <= number < MAX_COUNT:
             # quoted short: --deal 1e400 was quoted in its 401 digits
             raise SimtoolError(f"bad --{unit} {shown(number)}; expected a {unit} number 0 to {MAX_COUNT - 1}")
-        if duplicate and unit == "match" and games.get(game).deal_reads_match:
-            # make_spec's refusal named --unit deal, which replay has not
-            raise SimtoolError(f"{games.get(game).id} deals each round from the match so far, so the copies of a "
-                               f"duplicate match cannot get the same cards; a duplicate run of it plays "
-                               f"single deals: give --deal N instead of --match")
-        rotated_alone(rotate, duplicate)  # no run plays both: it replayed one --duplicate alone without a word
-        if n is not None:  # -n '' was taken for no --n and played as a run of one deal
-            parse_count(n)
-        if precision is not None and n is None:
-            # as `simtool run --precision` plays: the run.json's n (the deals kept, 1024) cut chunk 0
-            # to 1024 deals, which drew other cards than the run's whole first chunk did
-            n = PRECISION_CAP
-        spec = make_spec(game, _players(players, game), n or 1, strategy, lineup_args(seat),
-                         options.parse_assignments(rule), unit, seed, rotate, precision, duplicate=duplicate)
-        if n is None:  # a chunk's deals depend on its size: the whole chunk holding this deal
-            spec = dataclasses.replace(spec, n=min((number // spec.chunk + 1) * spec.chunk, MAX_COUNT))
-        lines = replay_deal(spec, number)
-        if n is None:  # a run of fewer deals cut this chunk short: other deals, silently, unless said
-            lines.insert(1, f"as a run of --n {spec.n} or more played it (a run of fewer played other deals: "
-                            f"give its --n)")
+        if run_dir is not None:
+            if given := flags_given(ctx, REPLAY_READS):  # the folder's value or the flag's: never guessed
+                raise SimtoolError(f"--run {run_dir} replays with the run's own settings, which its folder holds; "
+                                   f"drop {', '.join(given)}")
+            from simtool.commands.replay import replay_run
+
+            lines = replay_run(run_dir, unit, number)
+        else:
+            lines = _replayed(seed, game, unit, number, n, players, strategy, seat, rule, rotate, duplicate,
+                              precision)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
     out.print("\n".join(lines), markup=False, highlight=False)
+
+
+def _replayed(seed, game, unit, number, n, players, strategy, seat, rule, rotate, duplicate, precision) -> list[str]:
+    """``simtool replay`` of a run given by its settings, typed again."""
+    if seed is None:
+        raise SimtoolError("give --run DIR (a run folder), or the run's --seed S and its other settings")
+    if duplicate and unit == "match" and games.get(game).deal_reads_match:
+        # make_spec's refusal named --unit deal, which replay has not
+        raise SimtoolError(f"{games.get(game).id} deals each round from the match so far, so the copies of a "
+                           f"duplicate match cannot get the same cards; a duplicate run of it plays "
+                           f"single deals: give --deal N instead of --match")
+    rotated_alone(rotate, duplicate)  # no run plays both: it replayed one --duplicate alone without a word
+    if n is not None:  # -n '' was taken for no --n and played as a run of one deal
+        parse_count(n)
+    if precision is not None and n is None:
+        # as `simtool run --precision` plays: the run.json's n (the deals kept, 1024) cut chunk 0
+        # to 1024 deals, which drew other cards than the run's whole first chunk did
+        n = PRECISION_CAP
+    spec = make_spec(game, _players(players, game), n or 1, strategy, lineup_args(seat),
+                     options.parse_assignments(rule), unit, seed, rotate, precision, duplicate=duplicate)
+    if n is None:  # a chunk's deals depend on its size: the whole chunk holding this deal
+        spec = dataclasses.replace(spec, n=min((number // spec.chunk + 1) * spec.chunk, MAX_COUNT))
+    lines = replay_deal(spec, number)
+    if n is None:  # a run of fewer deals cut this chunk short: other deals, silently, unless said
+        lines.insert(1, f"as a run of --n {spec.n} or more played it (a run of fewer played other deals: "
+                        f"give its --n)")
+    return lines
 
 
 _FINISHED = []

@@ -857,11 +857,13 @@ class Context:
 
     def where(self, row: int) -> str:
         number = int(self.ids[row])
-        return (
-            f"{self.unit} {number} of the run with seed {self.seed}, n {self.n}: "
-            f"`simtool replay --seed {self.seed} --n {self.n} --{self.unit} {number}` "
-            f"with the run's other options writes it out"
-        )
+        return WHERE.format(seed=self.seed, n=self.n, unit=self.unit, number=number)
+
+
+WHERE = ("{unit} {number} of the run with seed {seed}, n {n}: `simtool replay --seed {seed} --n {n} "
+         "--{unit} {number}` with the run's other options writes it out")
+"""How :meth:`Context.where` names a failed deal and says how to write it out; a run whose folder
+outlives the failure names the folder instead (:func:`simtool.pipeline.executor.folder_hint`)."""
 
 
 class _Named:

@@ -18,6 +18,7 @@ import json
 import math
 import os
 import platform
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -31,6 +32,7 @@ import polars as pl
 
 from simtool import arguments, games
 from simtool.arguments import check_timeout
+from simtool.engine import WHERE
 from simtool.errors import (
     GameError,
     OutOfMemory,
@@ -208,9 +210,11 @@ def _execute(plan: Plan, jobs, backend, scheduler, force: bool, keep: bool, prog
         raise type(lost)(f"{lost}; {kept:,} finished chunk{'s are' if kept > 1 else ' is'} kept: finish the "
                          f"{plan.command} with: {plan.resume}") from None
     except PlayError as exc:
-        kept = sum(r.keep_played() for r in runs)
+        each = [r.keep_played() for r in runs]
+        kept = sum(each)
         if not kept:
             raise
+        exc = type(exc)(folder_hint(str(exc), [r for r, k in zip(runs, each, strict=True) if k]))
         # a plan's finished chunks are the hours a user waited for: a strategy (or a game plugin)
         # failing later (a --timeout too short, a file it reads, a rare case it cannot play) took
         # them all back
@@ -232,6 +236,26 @@ def _execute(plan: Plan, jobs, backend, scheduler, force: bool, keep: bool, prog
         for r in runs:
             r.abort()
         raise
+
+
+def folder_hint(message: str, kept: list[_Run]) -> str:
+    """``message`` with the failed deal it names (:data:`simtool.engine.WHERE`) named by its run's
+    folder, where that folder stays (``kept``: the runs whose chunks are kept) and the seed and n
+    are of that one run alone: the run's settings typed again were the hint's "other options",
+    which its folder holds. A duplicate run's engine numbers each copy of a deal (deal * p + copy)."""
+    for r in kept:
+        spec = r.spec
+        said = re.escape(WHERE.format(seed=spec.seed, n=spec.n * spec.copies, unit=spec.unit, number="@"))
+        found = re.search(said.replace("@", r"(\d+)"), message)
+        if found and r.cell.folder is not None and not any(
+                o is not r and (o.spec.seed, o.spec.n * o.spec.copies, o.spec.unit)
+                == (spec.seed, spec.n * spec.copies, spec.unit) for o in kept):
+            number, copy = divmod(int(found[1]), spec.copies)
+            which = f" (its copy with the line-up rotated {copy} place{'s' * (copy > 1)})" if copy else ""
+            folder = pasted(r.cell.folder)
+            return message.replace(found[0], f"{spec.unit} {number}{which} of the run in {folder}: `simtool replay "
+                                             f"--run {folder} --{spec.unit} {number}` writes it out")
+    return message
 
 
 class _Run:

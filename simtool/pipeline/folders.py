@@ -139,7 +139,7 @@ def tables_intact(folder: Path, meta: dict) -> bool:
     otherwise be taken as played. A ``run.json`` without checksums (an older simtool's) cannot
     tell, and is trusted as before; checksums of another shape (a string, a list), a ``files``
     list that is not theirs or that leaves out a table on disk were changed by hand: not intact."""
-    if _played_changed(meta):
+    if played_changed(meta):
         return False  # what it says was played (line-up, rules, seed...) is not what was
     if "sha256" not in meta:
         return True
@@ -208,7 +208,7 @@ def _played_sum(meta: dict, keys: tuple[str, ...] = PLAYED) -> str:
     return hashlib.sha256(json.dumps(played, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def _played_changed(meta: dict) -> bool:
+def played_changed(meta: dict) -> bool:
     """Whether ``run.json``'s :data:`PLAYED` or :data:`RECORDED` keys differ from its checksum
     of them (one written before that checksum has none, and is trusted as before)."""
     return any(key in meta and meta[key] != _played_sum(meta, keys)
@@ -219,7 +219,7 @@ def check_intact(run_dir: Path, meta: dict) -> None:
     """Refuse a finished run whose tables are not those its ``run.json`` records (another run's
     ``seats.parquet`` copied in: the same shape, other deals), before a report calls them its."""
     if not tables_intact(run_dir, meta):
-        if _played_changed(meta):
+        if played_changed(meta):
             raise SimtoolError(f"{run_dir}: its run.json was changed since the run wrote it (what it says "
                                f"was played: {', '.join(PLAYED + RECORDED)}); its tables are not of that run: "
                                f"put it back, or run it again")
@@ -410,6 +410,13 @@ def _last_drawn(meta: dict) -> int | None:
 
 def versions_said(made: dict) -> str:
     return " with ".join(f"{name} {made.get(name)}" for name in ("simtool", "numpy"))
+
+
+def spec_intact(data: dict) -> bool:
+    """Whether a saved run specification is as its run wrote it (its checksum, :data:`SPEC_SUM`,
+    taken out): one without a checksum, from a simtool before 2026-11-26, is trusted as then."""
+    recorded = data.pop(SPEC_SUM, None)
+    return recorded is None or recorded == _spec_sum(data)
 
 
 def _spec_sum(spec: dict) -> str:
@@ -606,8 +613,7 @@ class RunWriter:
             raise SimtoolError(f"cannot resume {self.out}: chunks/{SPEC} is unreadable ({exc})") from None
         if not isinstance(data, dict):
             raise SimtoolError(f"cannot resume {self.out}: chunks/{SPEC} is not a run specification")
-        recorded = data.pop(SPEC_SUM, None)  # none from a simtool before 2026-11-26: trusted as then
-        if recorded is not None and recorded != _spec_sum(data):
+        if not spec_intact(data):
             raise SimtoolError(f"cannot resume {self.out}: chunks/{SPEC} was changed since the run "
                                f"started (its finished chunks were played with what it said then); "
                                f"put it back, or play the run again {self.again}")
