@@ -848,6 +848,7 @@ class Context:
     trace_views: bool = False  # the trace also records what each acting seat's view showed
     resolve: Callable | None = None  # strategy name, game id -> strategy: a search's play-outs by name
     leads: Any = None  # a lead-history recorder (simtool.pipeline.leads.Recorder), or None
+    copies: int = 1  # with --duplicate the ids number the games, copy r of deal i being i*copies + r
 
     def follow(self, ids: np.ndarray) -> None:
         """The batch now holds ``ids``; find the traced deal among them."""
@@ -856,14 +857,22 @@ class Context:
         self.trace_row = int(hit[0]) if len(hit) else None
 
     def where(self, row: int) -> str:
-        number = int(self.ids[row])
-        return WHERE.format(seed=self.seed, n=self.n, unit=self.unit, number=number)
+        # a duplicate run's game ids and n count copies: "--n 400 --deal 7" of a run of 100 deals
+        # at 4 seats wrote out another deal than the failed one (deal 1, its copy 3)
+        number, copy = divmod(int(self.ids[row]), self.copies)
+        return WHERE.format(seed=self.seed, n=self.n // self.copies, unit=self.unit, number=number,
+                            copy=copy_text(copy), duplicate=" --duplicate" * (self.copies > 1))
 
 
-WHERE = ("{unit} {number} of the run with seed {seed}, n {n}: `simtool replay --seed {seed} --n {n} "
-         "--{unit} {number}` with the run's other options writes it out")
+WHERE = ("{unit} {number}{copy} of the run with seed {seed}, n {n}: `simtool replay --seed {seed} --n {n}"
+         "{duplicate} --{unit} {number}` with the run's other options writes it out")
 """How :meth:`Context.where` names a failed deal and says how to write it out; a run whose folder
 outlives the failure names the folder instead (:func:`simtool.pipeline.executor.folder_hint`)."""
+
+
+def copy_text(copy: int) -> str:
+    """Which copy of a duplicate deal failed: its line-up rotated ``copy`` places (none: the first)."""
+    return f" (its copy with the line-up rotated {copy} place{'s' * (copy > 1)})" if copy else ""
 
 
 class _Named:

@@ -224,3 +224,18 @@ def test_the_docs_name_every_setting_run_reads():
     listed = re.search(r"so `--run` is refused beside any of (.*?)\. ", text)[1]
     assert set(re.findall(r"`(--[\w-]+)`", listed)) == set(REPLAY_READS.values())
     assert "`simtool replay --run RUN_DIR --deal I`" in (root / "README.md").read_text()
+
+
+def test_a_failed_duplicate_deal_without_a_folder_is_named_by_its_deal_and_copy(tmp_path, capsys):
+    # the engine numbers a duplicate run's games, copy r of deal i being i*p + r, and counted n so:
+    # the hint read "deal 1 of the run with seed 5, n 300: `simtool replay --seed 5 --n 300 --deal 1`",
+    # another deal of another run than the failed one (deal 0, its copy 1 of a run of 100)
+    bot = tmp_path / "boom.py"
+    bot.write_text("def boom(view, rng):\n    raise RuntimeError('boom')\n")
+    # seat 0 leads the first trick: the bot sits there first in the copy rotated one place
+    setting = ["-g", "black-white", "--seat", f"1={bot}:boom", "--n", "100", "--seed", "5", "--duplicate"]
+    said = ("deal 0 (its copy with the line-up rotated 1 place) of the run with seed 5, n 100: `simtool replay "
+            "--seed 5 --n 100 --duplicate --deal 0` with the run's other options writes it out")
+    assert said in main_error(capsys, ["run", *setting, "-q", "-o", tmp_path / "r"], "boom")
+    assert not (tmp_path / "r").exists()
+    assert said in main_error(capsys, ["replay", *setting, "--deal", "0"], "boom")  # the hint writes it out

@@ -242,19 +242,18 @@ def folder_hint(message: str, kept: list[_Run]) -> str:
     """``message`` with the failed deal it names (:data:`simtool.engine.WHERE`) named by its run's
     folder, where that folder stays (``kept``: the runs whose chunks are kept) and the seed and n
     are of that one run alone: the run's settings typed again were the hint's "other options",
-    which its folder holds. A duplicate run's engine numbers each copy of a deal (deal * p + copy)."""
+    which its folder holds."""
     for r in kept:
         spec = r.spec
-        said = re.escape(WHERE.format(seed=spec.seed, n=spec.n * spec.copies, unit=spec.unit, number="@"))
-        found = re.search(said.replace("@", r"(\d+)"), message)
+        said = re.escape(WHERE.format(seed=spec.seed, n=spec.n, unit=spec.unit, number="@", copy="%",
+                                      duplicate=" --duplicate" * (spec.copies > 1)))
+        found = re.search(said.replace("@", r"(\d+)").replace("%", r"( \(its copy [^)]*\))?"), message)
         if found and r.cell.folder is not None and not any(
-                o is not r and (o.spec.seed, o.spec.n * o.spec.copies, o.spec.unit)
-                == (spec.seed, spec.n * spec.copies, spec.unit) for o in kept):
-            number, copy = divmod(int(found[1]), spec.copies)
-            which = f" (its copy with the line-up rotated {copy} place{'s' * (copy > 1)})" if copy else ""
+                o is not r and (o.spec.seed, o.spec.n, o.spec.unit, o.spec.copies)
+                == (spec.seed, spec.n, spec.unit, spec.copies) for o in kept):
             folder = pasted(r.cell.folder)
-            return message.replace(found[0], f"{spec.unit} {number}{which} of the run in {folder}: `simtool replay "
-                                             f"--run {folder} --{spec.unit} {number}` writes it out")
+            return message.replace(found[0], f"{spec.unit} {found[1]}{found[2] or ''} of the run in {folder}: "
+                                             f"`simtool replay --run {folder} --{spec.unit} {found[1]}` writes it out")
     return message
 
 

@@ -485,7 +485,7 @@ def _play(spec: RunSpec, index: int, game, lineup: Lineup, trace_id: int | None,
 
     ctx = Context(game.id, spec.seed, spec.n * c, spec.unit, start * c + np.arange(count * c, dtype=np.int64),
                   trace_id=trace_id, timeout=timeout, trace_views=trace_views,
-                  resolve=_resolver(spec))
+                  resolve=_resolver(spec), copies=c)
     if spec.leads:
         from simtool.pipeline.leads import STREAM, Recorder
 
