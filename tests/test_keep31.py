@@ -91,3 +91,14 @@ def test_a_rate_whose_code_raises_from_a_later_deal_on_keeps_the_run(tmp_path, m
         no_result(out)
     else:  # played whole, as for a rate of NaN: the rate is named as the run is printed
         assert (out / "run.json").exists() and pl.read_parquet(out / "seats.parquet").height == 4 * 2048 * 3
+
+
+def test_a_report_of_a_run_whose_rate_raises_on_later_rows_is_the_rates_one_line_error(tmp_path, monkeypatch,
+                                                                                        capsys, small_chunks):
+    analysed(tmp_path, monkeypatch, "raising", "raising_rates", RAISING_LATE)
+    out = tmp_path / "r"
+    main_error(capsys, ["run", "--game", "raising", "--n", str(4 * 2048), "-j", "1", "--seed", "1", "--out", out],
+               "rate broke")
+    main_error(capsys, ["report", out, "--out", tmp_path / "page.html"],
+               "game 'raising' has a rate 'level' that cannot be computed on its results: RuntimeError: rate broke")
+    assert not (tmp_path / "page.html").exists()

@@ -398,6 +398,10 @@ def analysis(meta: dict, seats: pl.DataFrame | pl.LazyFrame, matches: pl.DataFra
     if not by_match and all(map(stats._row_wise, rates.values())):  # a deal's rates from the same rows
         figures += list(rates.values())
 
+    # first: it refuses a rate that cannot be computed in one line, where the rates read below
+    # ended a report of a rate raising on later rows in its traceback
+    rate_table = summary.seat_summary(game, seats.lazy(), by=("seat",), strata=p if meta.get("rotate") else None)
+
     def take(batches) -> Reading:
         reading = Reading(meta, game, by_match, bool(rates) and not by_match and len(figures) > 3)
         for batch in batches:
@@ -410,7 +414,6 @@ def analysis(meta: dict, seats: pl.DataFrame | pl.LazyFrame, matches: pl.DataFra
     keys = ["deal"] if matches is None else ["match", "round"]
     if meta.get("duplicate"):  # a game's tables count per copy of a deal (its units stay the deal)
         keys.insert(1, "rotation")
-    rate_table = summary.seat_summary(game, seats.lazy(), by=("seat",), strata=p if meta.get("rotate") else None)
     rate_table = rate_table.select("seat", "n", *[c for name in rates for c in (name, f"{name}_low", f"{name}_high")])
     got = streamed_metrics(meta, game, seats.lazy(), None if matches is None else matches.lazy())
     if got is None:  # rows in no order of units, strategies the line-up does not name: read whole
