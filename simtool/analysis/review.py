@@ -395,11 +395,16 @@ def headlines(q: dict) -> dict[str, tuple[float, float, float, str | None]]:
 BANDS = {"seats": verdicts.SEAT_THRESHOLDS, "seats under the strongest play": verdicts.SEAT_THRESHOLDS,
          "skill": verdicts.SKILL_THRESHOLDS, "hidden information": verdicts.HIDDEN_THRESHOLDS,
          "hazards": verdicts.HAZARD_THRESHOLDS, "match: capped": verdicts.HAZARD_THRESHOLDS,
-         "restrictions": verdicts.RESTRICTION_THRESHOLDS}
-"""Every threshold of the verdict of each sized changes row's question, in the row's own unit:
-a change across one of them moves the figure into another verdict's band."""
+         "restrictions": verdicts.RESTRICTION_THRESHOLDS, "luck": verdicts.LUCK_THRESHOLDS}
+"""Every threshold of the verdict of each changes row's question that has one, in the row's own
+unit: a change across one of them moves the figure into another verdict's band."""
 
-MATTERS = {question: thresholds[0] for question, thresholds in BANDS.items()}
+UNSIZED = frozenset({"luck"})
+"""Rows of :data:`BANDS` with no smallest difference that matters (:data:`MATTERS`): their change
+is never sized, only said as the bands its two figures lie in; Trickster's pip_limit=10 moved
+luck from 30.4% to 23.3%, moderate to low, and the row said only "changed"."""
+
+MATTERS = {question: thresholds[0] for question, thresholds in BANDS.items() if question not in UNSIZED}
 """The smallest difference that matters to each changes row's question, in the row's own unit
 (points of an edge, a gain or a cost; a fraction of a share): the first threshold of the
 question's verdict, its narrowest band (a seat edge under 1 point is fair). Luck has none: its
@@ -411,7 +416,8 @@ small to matter" by it), nor match length, which has no verdict."""
 
 def bands(key: str) -> tuple[float, ...]:
     """:data:`BANDS` of a changes row; none for the most exposed seat's rate (its verdict is on
-    the seat's gap to its fair share, not on the rate the row shows) and the unsized rows."""
+    the seat's gap to its fair share, not on the rate the row shows) and rows of no verdict's
+    bands (match length)."""
     if key.endswith("(the most exposed seat)"):
         return ()
     return BANDS.get(key, BANDS.get(key.partition(": ")[0], ()))

@@ -341,8 +341,28 @@ def size(c: dict) -> tuple[bool | None, float | None, float | None]:
     return small, least, across
 
 
+BAND_WORDS = {"luck": (verdicts.LUCK_WORDS, "luck")}
+"""The words of the verdict's bands of each unsized changes row
+(:data:`simtool.analysis.review.UNSIZED`), and what they are of."""
+
+
+def band_move(c: dict) -> tuple[str, str, str] | None:
+    """The words of the bands an unsized changes row's before and after figures lie in, and what
+    they are of (``("moderate", "low", "luck")``); ``None`` for another row, or one missing a
+    figure. A figure on a threshold but for rounding is in the band above, as
+    :func:`verdicts.fixed` shows it there."""
+    from simtool.analysis.review import bands
+
+    words = BAND_WORDS.get(c["question"])
+    figures = [c.get(k) for k in ("before", "after")]
+    if words is None or not all(isinstance(x, (int, float)) and math.isfinite(x) for x in figures):
+        return None
+    before, after = (words[0][sum(verdicts.reaches(x, t) for t in bands(c["question"]))] for x in figures)
+    return before, after, words[1]
+
+
 def change_words(change: str, small: bool | None, least: float | None, scale: float,
-                 across: float | None = None) -> str:
+                 across: float | None = None, moved: tuple[str, str, str] | None = None) -> str:
     """A changes row's reading: its ``change`` with how big it is against ``least``, the
     smallest difference that matters to its question (``small``: its interval lies within it):
     "worse, by under 1 point (too small to matter)", "worse, by 1 point or more", "worse,
@@ -350,9 +370,18 @@ def change_words(change: str, small: bool | None, least: float | None, scale: fl
     way)", else "no clear change"; the bare word where the question has no threshold (luck,
     tension, match length). A clear change under ``least`` whose two figures lie either side of one of
     its verdict's thresholds (``across``) is no change too small to matter: "better, by under
-    1 point but across the verdict's 1 point line"."""
+    1 point but across the verdict's 1 point line". An unsized row with verdict bands (luck)
+    says the bands its two figures lie in, ``moved`` (:func:`band_move`): "changed: moderate ->
+    low luck", "changed, moderate luck in both"; where its interval holds 0, by the estimates."""
     if least is None:
-        return change
+        if moved is None:
+            return change
+        before, after, what = moved
+        if before == after:
+            return change if change == "no clear change" else f"{change}, {before} {what} in both"
+        if change == "no clear change":
+            return f"no clear change (the estimates read {before} -> {after} {what})"
+        return f"{change}: {before} -> {after} {what}"
     under = amount(least, scale)
     if across is not None and change != "no clear change" and small:
         # under the least that matters, yet into another verdict's band: no change too small
@@ -380,7 +409,8 @@ def size_legend() -> str:
             f"Of the differences whose interval holds 0, one that lies within it either way is \"no change that "
             f"matters\". A change under it that moves the figure across one of its verdict's thresholds says so "
             f"(\"by under ... but across the verdict's ... line\"). Luck, tension and match length have no such "
-            f"threshold, and their changes are not sized.")
+            f"threshold, and their changes are not sized; luck's says which of its verdict's bands its two figures "
+            f"lie in (\"changed: moderate -> low luck\").")
 
 
 def change_rows(result: dict) -> list[dict]:
@@ -428,7 +458,7 @@ def change_rows(result: dict) -> list[dict]:
                      "delta_text": f"{delta} ({verdicts.span(low, high, functools.partial(end, digits=places))})",
                      # a review.json written before pairing combined every row as independent
                      "interval_text": c.get("interval", "independent"),
-                     "reads": change_words(c["change"], small, least, scale, across),
+                     "reads": change_words(c["change"], small, least, scale, across, band_move(c)),
                      # a clear change too small to matter is not set in bold beside the large ones
                      "tone": {"better": "good", "worse": "bad"}.get(c["change"], "none")
                      + (" small" if small and across is None and c["change"] != "no clear change" else "")})

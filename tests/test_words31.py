@@ -1,0 +1,71 @@
+"""What the review's words say must read right beside its figures: a luck change said in luck's
+bands, tension coloured as its cards are, a difference shown with the decimals its two figures
+need, one crude rule's cost worded alike by `simtool restrict` and the review, and a luck interval
+that claims no certainty it lacks."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+from simtool.analysis import review as answers
+from simtool.commands import review as reviews
+from simtool.reports import review as pages
+
+
+def _fig(value: float, low: float, high: float) -> dict:
+    return {"value": value, "ci": [low, high]}
+
+
+def _version(luck, tension=(0.30, 0.29, 0.31)) -> dict:
+    """Review questions with these luck and tension figures ``(value, low, high)``, as fractions;
+    every other figure alike in both versions."""
+    return {"seats": {"figure": _fig(2.0, 1.9, 2.1)}, "skill": {"figure": _fig(20.0, 10.0, 30.0)},
+            "luck": {"figure": _fig(*luck)}, "tension": {"figure": _fig(*tension)}, "hazards": [],
+            "restrictions": [], "match": {"rounds": 3.0, "rounds_ci": [2.9, 3.1], "capped": 0.0,
+                                          "capped_ci": [0.0, 0.0003]}}
+
+
+# Trickster pip_limit=10 as the brief read it: luck 30.4% -> 23.3%, moderate -> low
+MODERATE, LOW = _version(luck=(0.304, 0.301, 0.307)), _version(luck=(0.233, 0.230, 0.236))
+
+
+def _rows(before: dict, after: dict) -> dict[str, dict]:
+    return {c["question"]: c for c in pages.change_rows({"changes": answers.changes(before, after)})}
+
+
+def test_a_luck_change_says_the_bands_it_moves_between():
+    # before: "changed", with no word of the verdict's bands the two figures lie in
+    luck = _rows(MODERATE, LOW)["luck"]
+    assert luck["reads"] == "changed: moderate -> low luck"
+    assert luck["tone"] == "none"  # luck has no better side: no green or red
+    assert luck["crosses"] == 0.3 and luck["threshold"] is None  # crossed, and still not sized
+    same = _rows(MODERATE, _version(luck=(0.40, 0.39, 0.41)))["luck"]
+    assert same["reads"] == "changed, moderate luck in both"
+    unclear = _rows(_version(luck=(0.305, 0.25, 0.36)), _version(luck=(0.295, 0.24, 0.35)))["luck"]
+    assert unclear["reads"] == "no clear change (the estimates read moderate -> low luck)"
+
+
+def _compared(bw_review, before: dict, after: dict) -> dict:
+    _, result = bw_review
+    result = copy.deepcopy(result)
+    result["versus"] = {"source": "vs-rule", "rules": {"deck": 40}, "questions": result["questions"]}
+    result["comparison"] = {"possible": True, "why": None, "before": "the reviewed rules",
+                            "after": "the --vs-rule rules"}
+    result["changes"] = answers.changes(before, after)
+    return result
+
+
+def test_the_console_page_and_review_json_say_the_luck_band_move(bw_review, tmp_path):
+    result = _compared(bw_review, MODERATE, LOW)
+    line = next(x for x in reviews.summary_lines(result) if x.startswith("change in luck:"))
+    assert line.startswith("change in luck: 30.4% -> 23.3% (difference -7.1 points")
+    assert line.endswith(": changed: moderate -> low luck")
+    page = pages.render(result)
+    assert '<tr class="none"><td>Luck: share the cards explain</td>' in page
+    assert '<td class="change">changed: moderate -> low luck</td>' in page.replace("-&gt;", "->")
+    assert "luck&#39;s says which of its verdict&#39;s bands" in page
+    _, data = pages.write(tmp_path, result)
+    (luck,) = [c for c in json.loads(data.read_text())["changes"] if c["question"] == "luck"]
+    assert (luck["crosses"], luck["change"]) == (0.3, "changed")
+
