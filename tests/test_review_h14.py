@@ -28,7 +28,8 @@ def test_a_changes_end_near_0_shows_the_side_that_decides_better_or_no_clear_cha
         return next(r for r in rows if r["question"] == "tension")
 
     up, across = row((0.32, 0.306, 0.334)), row((0.3196, 0.3056, 0.3336))
-    assert up["change"] == "better" and up["delta_text"] == "+2.0 points (+0.02 to +4.0)"
+    # "changed": tension has no better side (tests/test_words31.py)
+    assert up["change"] == "changed" and up["delta_text"] == "+2.0 points (+0.02 to +4.0)"
     assert across["change"] == "no clear change" and across["delta_text"] == "+2.0 points (-0.02 to +3.9)"
     same = row((0.30, 0.286, 0.314))  # no difference at all: as before
     assert same["delta_text"] == "0.0 points (-2.0 to +2.0)"

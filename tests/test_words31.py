@@ -64,8 +64,33 @@ def test_the_console_page_and_review_json_say_the_luck_band_move(bw_review, tmp_
     page = pages.render(result)
     assert '<tr class="none"><td>Luck: share the cards explain</td>' in page
     assert '<td class="change">changed: moderate -> low luck</td>' in page.replace("-&gt;", "->")
-    assert "luck&#39;s says which of its verdict&#39;s bands" in page
+    assert "luck&#39;s and tension&#39;s say which of their verdict&#39;s bands" in page
     _, data = pages.write(tmp_path, result)
     (luck,) = [c for c in json.loads(data.read_text())["changes"] if c["question"] == "luck"]
     assert (luck["crosses"], luck["change"]) == (0.3, "changed")
 
+
+
+def test_tension_is_neutral_in_the_changes_as_on_its_cards(bw_review):
+    # before: 30% -> 40% of winners behind at half-time read "better" in green (red the other way)
+    # beside tension cards that are neither good nor bad
+    some, high = _version(luck=(0.3, 0.29, 0.31), tension=(0.20, 0.18, 0.22)), \
+        _version(luck=(0.3, 0.29, 0.31), tension=(0.30, 0.28, 0.32))
+    for before, after, reads in ((some, high, "changed: some -> high tension"),
+                                 (high, some, "changed: high -> some tension")):
+        row = _rows(before, after)["tension"]
+        assert (row["change"], row["better"], row["tone"]) == ("changed", None, "none")
+        assert row["reads"] == reads and row["threshold"] is None
+    page = pages.render(_compared(bw_review, some, high))
+    assert '<tr class="none"><td>Tension: winner behind at half-time</td>' in page
+    assert "more tension" not in page
+    cards = pages.cards(bw_review[1]["questions"])
+    (tension,) = [c for c in cards if c["key"] == "tension"]
+    assert pages.TONE[tension["verdict"]] not in ("good", "bad") and "tone" not in tension
+
+
+def test_a_review_json_that_called_tension_better_reads_as_its_cards_when_rendered_again():
+    old = {"question": "tension", "before": 0.20, "after": 0.30, "delta": 0.10, "ci": [0.07, 0.13],
+           "better": True, "change": "better"}
+    (row,) = pages.change_rows({"changes": [old]})
+    assert (row["reads"], row["tone"]) == ("changed: some -> high tension", "none")

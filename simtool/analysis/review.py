@@ -395,11 +395,12 @@ def headlines(q: dict) -> dict[str, tuple[float, float, float, str | None]]:
 BANDS = {"seats": verdicts.SEAT_THRESHOLDS, "seats under the strongest play": verdicts.SEAT_THRESHOLDS,
          "skill": verdicts.SKILL_THRESHOLDS, "hidden information": verdicts.HIDDEN_THRESHOLDS,
          "hazards": verdicts.HAZARD_THRESHOLDS, "match: capped": verdicts.HAZARD_THRESHOLDS,
-         "restrictions": verdicts.RESTRICTION_THRESHOLDS, "luck": verdicts.LUCK_THRESHOLDS}
+         "restrictions": verdicts.RESTRICTION_THRESHOLDS, "luck": verdicts.LUCK_THRESHOLDS,
+         "tension": verdicts.TENSION_THRESHOLDS}
 """Every threshold of the verdict of each changes row's question that has one, in the row's own
 unit: a change across one of them moves the figure into another verdict's band."""
 
-UNSIZED = frozenset({"luck"})
+UNSIZED = frozenset({"luck", "tension"})
 """Rows of :data:`BANDS` with no smallest difference that matters (:data:`MATTERS`): their change
 is never sized, only said as the bands its two figures lie in; Trickster's pip_limit=10 moved
 luck from 30.4% to 23.3%, moderate to low, and the row said only "changed"."""

@@ -811,14 +811,16 @@ def match_verdict(rounds: tuple[float, float, float], capped: tuple[float, float
                    stated(HAZARD_WORDS, HAZARD_THRESHOLDS), more)
 
 
-BETTER_WHEN = {"seats": "lower", "skill": "higher", "hazards": "lower", "tension": "higher",
+BETTER_WHEN = {"seats": "lower", "skill": "higher", "hazards": "lower", "tension": None,
                "restrictions": "higher", "match:capped": "lower", "luck": None, "match:rounds": None,
                "hidden_information": None}
 """Which way each question's figure is better for balance: the largest |edge| closer to fair,
 more skill, fewer hazards (a game's rates that are risks; its other rates have no better side),
-more tension, a crude restriction that costs more, fewer matches stopped by the round cap. Luck,
+a crude restriction that costs more, fewer matches stopped by the round cap. Luck, tension,
 match length and what hidden information is worth have no better side: they are a matter of taste
-(a game of inference or of the deal)."""
+(a game of inference or of the deal; of comebacks, or of an early lead that counts), and their
+cards are neither good nor bad (:data:`simtool.reports.review.TONE`): tension's changes were
+green or red beside its neutral cards."""
 
 
 def change(better_when: str | None, delta: float, low: float, high: float) -> str:

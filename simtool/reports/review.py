@@ -341,7 +341,7 @@ def size(c: dict) -> tuple[bool | None, float | None, float | None]:
     return small, least, across
 
 
-BAND_WORDS = {"luck": (verdicts.LUCK_WORDS, "luck")}
+BAND_WORDS = {"luck": (verdicts.LUCK_WORDS, "luck"), "tension": (verdicts.TENSION_WORDS, "tension")}
 """The words of the verdict's bands of each unsized changes row
 (:data:`simtool.analysis.review.UNSIZED`), and what they are of."""
 
@@ -370,7 +370,7 @@ def change_words(change: str, small: bool | None, least: float | None, scale: fl
     way)", else "no clear change"; the bare word where the question has no threshold (luck,
     tension, match length). A clear change under ``least`` whose two figures lie either side of one of
     its verdict's thresholds (``across``) is no change too small to matter: "better, by under
-    1 point but across the verdict's 1 point line". An unsized row with verdict bands (luck)
+    1 point but across the verdict's 1 point line". An unsized row with verdict bands (luck, tension)
     says the bands its two figures lie in, ``moved`` (:func:`band_move`): "changed: moderate ->
     low luck", "changed, moderate luck in both"; where its interval holds 0, by the estimates."""
     if least is None:
@@ -409,8 +409,12 @@ def size_legend() -> str:
             f"Of the differences whose interval holds 0, one that lies within it either way is \"no change that "
             f"matters\". A change under it that moves the figure across one of its verdict's thresholds says so "
             f"(\"by under ... but across the verdict's ... line\"). Luck, tension and match length have no such "
-            f"threshold, and their changes are not sized; luck's says which of its verdict's bands its two figures "
-            f"lie in (\"changed: moderate -> low luck\").")
+            f"threshold, and their changes are not sized; luck's and tension's say which of their verdict's bands "
+            f"their two figures lie in (\"changed: moderate -> low luck\").")
+
+
+NEUTRAL = frozenset(BAND_WORDS)
+"""The changes rows that have no better side, whatever the review.json that is rendered says."""
 
 
 def change_rows(result: dict) -> list[dict]:
@@ -420,6 +424,9 @@ def change_rows(result: dict) -> list[dict]:
     rows = []
     risks = frozenset(h["name"] for h in result.get("questions", {}).get("hazards", []) if h.get("risk"))
     for c in result.get("changes", []):
+        if c["question"] in NEUTRAL and c.get("change") in ("better", "worse"):
+            # a review.json written while tension had a better side: read as its cards are
+            c = {**c, "change": "changed", "better": None}
         percent = c["question"] in ("luck", "tension") or c["question"].startswith(("hazards", "match: capped"))
         points = percent or c["question"].startswith(("seats", "skill", "restrictions", "hidden information"))
         scale, unit = (100, "%") if percent else (1, " points" if points else "")
