@@ -94,3 +94,24 @@ def test_a_review_json_that_called_tension_better_reads_as_its_cards_when_render
            "better": True, "change": "better"}
     (row,) = pages.change_rows({"changes": [old]})
     assert (row["reads"], row["tone"]) == ("changed: some -> high tension", "none")
+
+
+def _shown(question: str, before: float, after: float, low: float, high: float, change: str) -> str:
+    row = {"question": question, "before": before, "after": after, "delta": after - before, "ci": [low, high],
+           "better": None, "change": change, "small": None, "threshold": answers.matters(question),
+           "crosses": None}
+    (got,) = pages.change_rows({"changes": [row]})
+    return f"{got['before_text']} -> {got['after_text']} (difference {got['delta_text']})"
+
+
+def test_a_difference_has_the_decimals_its_two_figures_need():
+    # before: "2.500 -> 2.503 (difference 0.0 (-0.005 to +0.01))", Black & White's rounds per match:
+    # the difference 0.003 shown as 0.0 beside two figures written apart
+    assert _shown("match: rounds", 2.5, 2.503, -0.005, 0.01, "no clear change") == \
+        "2.500 -> 2.503 (difference +0.003 (-0.005 to +0.010))"
+    # Trickster pip_limit=10's largest seat edge read "0.10 points -> 0.13 points (difference 0.0
+    # points (-0.2 to +0.3))"
+    assert _shown("seats", 0.10, 0.13, -0.2, 0.27, "no clear change") == \
+        "0.10 points -> 0.13 points (difference +0.03 points (-0.20 to +0.27))"
+    # figures one decimal tells apart keep one
+    assert _shown("match: rounds", 12.3, 13.3, 0.5, 1.6, "changed") == "12.3 -> 13.3 (difference +1.0 (+0.5 to +1.6))"

@@ -451,14 +451,18 @@ def change_rows(result: dict) -> list[dict]:
 
         # a clear change never shows as none: +0.04 points read "0.0" beside "worse"
         clear = ((0.0,) if c["change"] != "no clear change" else ()) + least_near
-        # more decimals for the difference and its ends where it would show on an end it is not
-        # on: rounds of a match +0.056 (-0.011 to +0.122) read "+0.1 (-0.01 to +0.1)"
-        for places in range(1, 4):
-            if not any(x is not None and math.isfinite(x) and x != c["delta"]
-                       and end(x, places) == _shown(c["delta"], scale, "+", "", clear, more=places - 1)
-                       for x in (low, high)):
+        # more decimals for the difference and its ends where it would show as none beside two
+        # figures that differ (written apart), or on an end it is not on: Black & White's rounds
+        # per match, 2.500 -> 2.503, read "difference 0.0 (-0.005 to +0.01)", and +0.056
+        # (-0.011 to +0.122) read "+0.1 (-0.01 to +0.1)"
+        for more in range(4):
+            delta = _shown(c["delta"], scale, "+", "", clear, more=more)
+            if not ((c["delta"] != 0 and delta != "n/a" and float(delta) == 0) or any(
+                    x is not None and math.isfinite(x) and x != c["delta"] and end(x, 1 + more) == delta
+                    for x in (low, high))):
                 break
-        delta = _shown(c["delta"], scale, "+", apart, clear, more=places - 1)
+        places = 1 + more
+        delta = _shown(c["delta"], scale, "+", apart, clear, more=more)
         before_after = _before_after(c, scale, unit, near, delta)
         rows.append({**c, "label": change_label(c["question"], risks), "name": change_name(c["question"], risks),
                      **dict(zip(("before_text", "after_text"), before_after, strict=True)),
