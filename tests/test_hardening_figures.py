@@ -207,8 +207,10 @@ def test_a_restriction_cost_is_in_points_as_the_review_says_it():
 
     assert restrict.fmt_cost(0.041, 0.032, 0.05) == "4.1 pts (3.2 to 5.0)"
     row = {"doing": "always leading high", "strategy": "target", "win_cost": 0.041, "win_cost_low": 0.032,
-           "win_cost_high": 0.05, "verdict": "costs"}
-    assert restrict.sentence(row) == "Always leading high costs target 4.1 pts (3.2 to 5.0) of win share per seat."
+           "win_cost_high": 0.05, "verdict": "costs", "deals": 1000}
+    # the review's sentence of the same figure (tests/test_words31.py), in points too
+    assert restrict.sentence(row) == ("Always leading high costs target 4.1 points of win share per seat (95% "
+                                      "interval 3.2 to 5.0): full play is clearly better.")
 
 
 def test_the_tuning_page_judges_a_best_setting_as_its_recommendation_does():

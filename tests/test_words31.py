@@ -115,3 +115,23 @@ def test_a_difference_has_the_decimals_its_two_figures_need():
         "0.10 points -> 0.13 points (difference +0.03 points (-0.20 to +0.27))"
     # figures one decimal tells apart keep one
     assert _shown("match: rounds", 12.3, 13.3, 0.5, 1.6, "changed") == "12.3 -> 13.3 (difference +1.0 (+0.5 to +1.6))"
+
+
+def test_restrict_and_the_review_word_one_cost_alike():
+    # before: Hearts' no-queen-dump, 0.6 points (0.5 to 0.7): `simtool restrict` said "costs" (any
+    # cost surely above 0) where the review said "nearly as good (flagged)" (under 1 point)
+    from simtool.analysis import restrict, verdicts
+
+    row = {"doing": "never dumping the queen", "strategy": "ducker", "win_cost": 0.006, "win_cost_low": 0.005,
+           "win_cost_high": 0.007, "deals": 20_000, "changed": 0.11}
+    review = verdicts.restriction_verdict(row["doing"], row["strategy"], 0.6, 0.5, 0.7, 20_000, 0.11)
+    assert restrict.verdict(0.006, 0.005, 0.007, 0.11) == review.word == "nearly as good"
+    assert restrict.sentence(row) == review.sentence == (
+        "Never dumping the queen costs ducker 0.6 points of win share per seat (95% interval 0.5 to 0.7): under "
+        "1 point, though surely above 0, so this crude rule does nearly as well as full play (flagged).")
+    for cost, low, high, changed in ((0.024, 0.021, 0.027, 0.2), (0.01, 0.005, 0.015, 0.2), (0.0, -0.001, 0.001, 0.0),
+                                     (-0.02, -0.03, -0.01, 0.3)):
+        pts = (100 * cost, 100 * low, 100 * high)
+        assert restrict.verdict(cost, low, high, changed) == \
+            verdicts.restriction_verdict("x", "y", *pts, 1000, changed).word
+    assert "nearly as good < 1 point, costs >= 1" in restrict.THRESHOLDS_TEXT

@@ -272,10 +272,6 @@ def match_questions(game, folder: Path) -> tuple[dict, dict]:
     return tension_answer, match_answer
 
 
-NEVER_BINDS = "never binds"
-"""The verdict of a crude rule that changed no deal's result: it says nothing of crude play."""
-
-
 def restrictions_question(folders: list[Path]) -> list[dict]:
     """Each restriction of the default strategy: what it costs, and whether the crude rule does
     nearly as well as full play (flagged)."""
@@ -284,20 +280,9 @@ def restrictions_question(folders: list[Path]) -> list[dict]:
     out = []
     for r in restrict.costs(folders).iter_rows(named=True):
         cost = [100 * r["win_cost"], 100 * r["win_cost_low"], 100 * r["win_cost_high"]]
-        v = verdicts.restriction_verdict(r["doing"], r["strategy"], *cost, r["deals"])
-        word, sentence, flagged = v.word, v.sentence, v.figures["flagged"]
-        if r["changed"] == 0:
-            # the crude rule played as full play on every deal: Out-Trumped's "never bid for the
-            # kitty" under kitty=none, which has no bid, was flagged "does nearly as well as full
-            # play", an alarm about crude play where the rule had nothing to change
-            doing = f"{r['doing'][:1].upper()}{r['doing'][1:]}"
-            sentence = (f"{doing} changed no result in {r['deals']:,} deals: under these rules it never binds, "
-                        f"or {r['strategy']} already plays so (it costs nothing, and says nothing of whether "
-                        f"crude play pays; not flagged).")
-            # nor worded as the flag: "crude play no-kitty: nearly as good." above "not flagged"
-            word, flagged = NEVER_BINDS, False
-        out.append({"name": r["restriction"], "description": r["description"], "verdict": word,
-                    "sentence": sentence, "cost_pts": cost[0], "ci_pts": cost[1:], "flagged": flagged,
+        v = verdicts.restriction_verdict(r["doing"], r["strategy"], *cost, r["deals"], r["changed"])
+        out.append({"name": r["restriction"], "description": r["description"], "verdict": v.word,
+                    "sentence": v.sentence, "cost_pts": cost[0], "ci_pts": cost[1:], "flagged": v.figures["flagged"],
                     "changed": r["changed"],
                     "thresholds": v.thresholds, "n": r["deals"], "play": f"one {r['strategy']}~{r['restriction']} "
                     f"against {r['strategy']}, seats rotated"})

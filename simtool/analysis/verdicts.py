@@ -869,14 +869,29 @@ def crossed(before: float, after: float, thresholds: Sequence[float]) -> float |
 RESTRICTION_THRESHOLDS = (1.0,)
 """Win share a crude rule costs, in points: below 1 point it does nearly as well as full play."""
 RESTRICTION_WORDS = ("nearly as good", "costs")
+NEVER_BINDS = "never binds"
+"""The verdict of a crude rule that changed no deal's result: it says nothing of crude play."""
 
 
 def restriction_verdict(doing: str, strategy: str, cost_pts: float, low: float, high: float,
-                        n: int) -> Verdict:
+                        n: int, changed: float | None = None) -> Verdict:
     """Does a crude rule (``doing``, a restriction of ``strategy``) do nearly as well as full
     play? ``cost_pts``: the win share per seat it costs, in points, with its 95% interval, on
     ``n`` paired deals. ``nearly as good`` (flagged: the game may reward crude play) when the
-    whole interval lies below 1 point (:data:`RESTRICTION_THRESHOLDS`)."""
+    whole interval lies below 1 point (:data:`RESTRICTION_THRESHOLDS`); :data:`NEVER_BINDS`
+    where ``changed``, the share of deals whose result it changed, is 0. The review's words and
+    `simtool restrict`'s, which once said "costs" of any cost surely above 0: Hearts'
+    no-queen-dump, 0.6 points (0.5 to 0.7), "costs" there and "nearly as good" in the review."""
+    if changed == 0:
+        # the crude rule played as full play on every deal: Out-Trumped's "never bid for the
+        # kitty" under kitty=none, which has no bid, was flagged "does nearly as well as full
+        # play", an alarm about crude play where the rule had nothing to change; nor worded as the
+        # flag: "crude play no-kitty: nearly as good." above "not flagged"
+        sentence = (f"{doing[:1].upper()}{doing[1:]} changed no result in {n:,} deals: under these rules it never "
+                    f"binds, or {strategy} already plays so (it costs nothing, and says nothing of whether crude "
+                    f"play pays; not flagged).")
+        return Verdict(NEVER_BINDS, sentence, {"cost_pts": cost_pts, "ci_pts": [low, high], "flagged": False},
+                       stated(RESTRICTION_WORDS, RESTRICTION_THRESHOLDS), None)
     word, between, more = _worded(cost_pts, low, high, RESTRICTION_THRESHOLDS, RESTRICTION_WORDS, n)
     # never an end of 0 that is not 0: a restriction no deal of 131,072 reacted to, ± 0.0023
     # points by the rule of three, read "0.0 points (95% interval 0.0 to 0.0)", certain, where
@@ -889,7 +904,9 @@ def restriction_verdict(doing: str, strategy: str, cost_pts: float, low: float, 
         sentence = (f"{head}: under 1 point, and surely better than full play: {strategy} chooses worse here "
                     f"than this crude rule does (flagged).")
     elif word == "nearly as good":
-        sentence = f"{head}: under 1 point, so this crude rule does nearly as well as full play (flagged)."
+        # what `simtool restrict` called "costs" before it took these words: not nothing
+        surely = ", though surely above 0" if low > 0 else ""
+        sentence = f"{head}: under 1 point{surely}, so this crude rule does nearly as well as full play (flagged)."
     elif word == "costs":
         sentence = f"{head}: full play is clearly better."
     else:
