@@ -135,3 +135,36 @@ def test_restrict_and_the_review_word_one_cost_alike():
         assert restrict.verdict(cost, low, high, changed) == \
             verdicts.restriction_verdict("x", "y", *pts, 1000, changed).word
     assert "nearly as good < 1 point, costs >= 1" in restrict.THRESHOLDS_TEXT
+
+
+def test_a_luck_interval_held_at_the_floor_says_what_lay_below_it(tmp_path, bw_review):
+    # before: Black & White at 2 players, one balance against one duck, read "The cards explain
+    # 0.0% (95% interval 0.0 to 0.0%)": every resample's cards' part was floored at 0, upper end
+    # and all, where the estimate before the floor lay wholly below 0
+    import numpy as np
+
+    import simtool
+    from simtool import stats
+    from tests.calibration import luck_deals
+
+    folder = tmp_path / "bw2"
+    simtool.run("black-white", 2000, players=2, seats={0: "balance"}, strategy="duck", duplicate=True, seed=4,
+                jobs=1, out=folder)
+    luck = answers.luck_question(folder)
+    assert luck["ci"] == [0.0, 0.0] and luck["verdict"] == "low"
+    value, low, high = luck["unfloored"]["value"], *luck["unfloored"]["ci"]
+    assert low < value < high < 0
+    assert "0.0 to 0.0" not in luck["sentence"]
+    assert ("The cards explain 0.0% of the variance of a seat's score with one balance against 1 duck (duplicate "
+            "deals), at the floor of 0: their part was estimated below it, -6.6% (95% interval -10.3 to -2.7%)"
+            ) in luck["sentence"]
+    questions = copy.deepcopy(bw_review[1]["questions"])
+    questions["luck"] = luck
+    (shown,) = [c for c in pages.cards(questions) if c["key"] == "luck"]
+    assert shown["figure"] == "0.0%, at the floor of 0: estimated -6.6% (95% interval -10.3 to -2.7%)"
+    # where the floor holds no seat's part, the two agree to the bit, and the review asks for none
+    y = luck_deals(np.random.default_rng(7), 400, 0.3)
+    cards = stats.luck_shares(y).row(0, named=True)
+    assert stats.luck_unfloored(y) == (cards["share"], cards["share_low"], cards["share_high"])
+    assert answers.luck_question(bw_review[0] / "runs" / "luck" / next(
+        p.name for p in (bw_review[0] / "runs" / "luck").iterdir() if p.is_dir()))["unfloored"] is None

@@ -206,15 +206,20 @@ def hidden_question(plays: dict[str, Path], search: str) -> dict:
 def luck_question(folder: Path) -> dict:
     """The share of the variance of a seat's score that the cards explain (duplicate deals)."""
     meta = read_meta(folder)
-    table = stats.luck_shares(_luck_scores(folder))
+    scores = _luck_scores(folder)
+    table = stats.luck_shares(scores)
     cards = table.filter(pl.col("part") == "cards").row(0, named=True)
-    v = verdicts.luck_verdict(cards["share"], cards["share_low"], cards["share_high"], meta["n"], play=lineup(meta))
+    # the floor at 0 held the whole interval: what lay below it, for the sentence and the card
+    unfloored = stats.luck_unfloored(scores) if cards["share_high"] == 0 else None
+    v = verdicts.luck_verdict(cards["share"], cards["share_low"], cards["share_high"], meta["n"], play=lineup(meta),
+                              unfloored=unfloored)
     part = {r["part"]: r["share"] for r in table.iter_rows(named=True)}
     sentence = v.sentence + (f" The rest: which strategy holds which seat {stats.percent(part['strategy and seat'])}%, "
                              f"how these players play these particular cards (and their own chance) "
                              f"{stats.percent(part['interplay'])}%." if math.isfinite(cards["share"]) else "")
     return {"verdict": v.word, "sentence": sentence, "share": cards["share"],
             "ci": [cards["share_low"], cards["share_high"]], "parts": table.to_dicts(),
+            "unfloored": None if unfloored is None else {"value": unfloored[0], "ci": list(unfloored[1:])},
             "thresholds": v.thresholds, "more_deals": v.more, "n": meta["n"], "play": lineup(meta),
             "figure": {"name": "share of variance the cards explain", "value": cards["share"],
                        "ci": [cards["share_low"], cards["share_high"]]}}

@@ -646,10 +646,12 @@ def hidden_verdict(price: tuple[float, float, float], n: int, seer: str = "clair
 
 
 def luck_verdict(share: float, low: float, high: float, n: int, what: str = "score",
-                 unit: str = "deals", play: str | None = None) -> Verdict:
+                 unit: str = "deals", play: str | None = None,
+                 unfloored: tuple[float, float, float] | None = None) -> Verdict:
     """How much luck decides: ``share`` of the variance of a seat's ``what`` that the cards
     explain (from duplicate deals of the line-up ``play``), with its 95% interval; words
-    :data:`LUCK_THRESHOLDS`."""
+    :data:`LUCK_THRESHOLDS`. ``unfloored``: the share and its interval before the floor at 0
+    (:func:`simtool.stats.luck_unfloored`), said where the floor holds the whole interval."""
     word, between, more = _worded(share, low, high, LUCK_THRESHOLDS, LUCK_WORDS, n)
     # a tenth of a percent, or as many decimals more as the interval's ends need to show apart:
     # a quick review of Kansas City read "The cards explain 2% (95% interval 2 to 2%)", as if exact
@@ -678,6 +680,21 @@ def luck_verdict(share: float, low: float, high: float, n: int, what: str = "sco
                     f"may hold; play more {unit}.")
         return Verdict(UNCLEAR, sentence, {"share": share, "ci": [low, high]},
                        stated(LUCK_WORDS, LUCK_THRESHOLDS), None)
+    if unfloored is not None and high == 0 and all(map(math.isfinite, unfloored)):
+        # the floor held every resample: Black & White at 2 players read "0.0% (95% interval 0.0
+        # to 0.0%)", a certainty the deals do not give, of an estimate of -4.5% (-5.1% to -3.8%)
+        u, ulo, uhi = unfloored
+        places = apart(ulo, uhi, lambda x, d: fixed(100 * x, digits=d), 1, value=u)
+
+        def below(x: float) -> str:
+            return fixed(100 * x, digits=places)
+
+        sentence = (f"The cards explain {pct(share)} of the variance of a seat's {what}{with_play}, at the floor of "
+                    f"0: their part was estimated below it, {below(u)}% (95% interval {below(ulo)} to {below(uhi)}%), "
+                    f"as where a seat's copies of a deal go opposite ways more often than alike, and no share is "
+                    f"below 0: {word} luck from the deal alone.")
+        return Verdict(word, sentence, {"share": share, "ci": [low, high], "unfloored": list(unfloored)},
+                       stated(LUCK_WORDS, LUCK_THRESHOLDS), more)
     interval = span(low, high, lambda x: pct(x)[:-1]) + "%"
     sentence = (f"The cards explain {pct(share)} (95% interval {interval}) "
                 f"of the variance of a seat's {what}{with_play}: ")

@@ -197,6 +197,11 @@ def cards(q: dict) -> list[dict]:
         figure = a["figure"] or {"value": None, "ci": (math.nan, math.nan), "name": ""}  # tension of one-round matches
         out.append(card(key, QUESTION_TITLES[key], a, figure["value"], figure["ci"], "%", 100,
                         first="low", what=figure["name"]))
+        below = a.get("unfloored")  # reviews written before it have none
+        if below:
+            # the floor at 0 held the whole interval: "0.0% (95% interval 0.0 to 0.0%)", certain
+            out[-1]["figure"] = (f"{cell(figure['value'], True)}, at the floor of 0: estimated "
+                                 f"{figure_text(below['value'], *below['ci'], '%', 100)}")
     for h in q["hazards"]:
         title = f"{'Hazard' if h['risk'] else 'Rate'}: {h['name']}"
         if "seats" in h:  # one seat has it every deal: the verdict is on each seat's gap to its fair share
