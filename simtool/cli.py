@@ -1329,7 +1329,7 @@ def restrict(
 ):
     """Measure what each restriction costs a strategy: restricted at one seat against itself
     unrestricted at that seat, on the same deals, seats rotated (Jaffe et al.'s restricted play)."""
-    from simtool.analysis.restrict import sentence
+    from simtool.analysis.restrict import THRESHOLDS_TEXT, sentence
     from simtool.commands import restrict as restricted
     from simtool.reports import balance as reports
 
@@ -1364,6 +1364,7 @@ def restrict(
         out.print(_restrict_table(table, read_meta(paths[0])["seed"]))
         for row in table.iter_rows(named=True):
             out.print(sentence(row), markup=False, highlight=False)
+        out.print(THRESHOLDS_TEXT, markup=False, highlight=False)
     out.print(f"{len(paths)} runs in {folder}" + (f"; report {written}" if written else ""),
               markup=False, highlight=False)
 

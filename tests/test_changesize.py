@@ -99,7 +99,8 @@ def test_the_words_say_how_big_each_change_is(rows):
     assert reads["skill"] == "no clear change"
     assert reads["restrictions: no-upgrade"] == "better, unclear whether by under 1 point or more"
     assert reads["hazards: queen (the most exposed seat)"] == "worse, by 1 point or more"
-    assert reads["luck"] == "changed" and reads["match: rounds"] == "changed"  # no threshold: no size
+    # no threshold: no size; luck says the bands of its two figures (2% and 5%: low in both)
+    assert reads["luck"] == "changed, low luck in both" and reads["match: rounds"] == "changed"
     assert reads["match: capped"] == "no change that matters (under 1 point either way)"
 
 

@@ -123,7 +123,9 @@ def test_a_difference_that_rounds_to_zero_shows_no_sign():
     assert verdicts.signed_points(-0.0004) == "0.0" and verdicts.signed_points(-0.0006) == "-0.1"
     rows = review.change_rows({"changes": [{"question": "seats", "before": 2.04, "after": 2.0, "delta": -0.04,
                                             "ci": [-0.9, 0.82], "better": None, "change": "no clear change"}]})
-    assert rows[0]["delta_text"] == "0.0 points (-0.9 to +0.8)"
+    # beside "2.04 points -> 2.00 points", written apart, it shows as what it is, not as none
+    # (tests/test_words31.py): "0.0 points (-0.9 to +0.8)" read as no difference
+    assert rows[0]["delta_text"] == "-0.04 points (-0.90 to +0.82)"
 
 
 def test_a_strategy_whose_interval_holds_chance_is_not_said_to_be_no_different():
@@ -205,8 +207,10 @@ def test_a_restriction_cost_is_in_points_as_the_review_says_it():
 
     assert restrict.fmt_cost(0.041, 0.032, 0.05) == "4.1 pts (3.2 to 5.0)"
     row = {"doing": "always leading high", "strategy": "target", "win_cost": 0.041, "win_cost_low": 0.032,
-           "win_cost_high": 0.05, "verdict": "costs"}
-    assert restrict.sentence(row) == "Always leading high costs target 4.1 pts (3.2 to 5.0) of win share per seat."
+           "win_cost_high": 0.05, "verdict": "costs", "deals": 1000}
+    # the review's sentence of the same figure (tests/test_words31.py), in points too
+    assert restrict.sentence(row) == ("Always leading high costs target 4.1 points of win share per seat (95% "
+                                      "interval 3.2 to 5.0): full play is clearly better.")
 
 
 def test_the_tuning_page_judges_a_best_setting_as_its_recommendation_does():

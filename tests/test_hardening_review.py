@@ -145,8 +145,9 @@ def test_printed_changes_carry_their_units_as_the_page_does(finished):
          "better": None, "change": "changed"}])
     lines = [x for x in reviews.summary_lines(changed) if x.startswith("change in")]
     assert lines == [
+        # stored "better" as tension was before it had no better side (tests/test_words31.py)
         "change in tension: 27.3% -> 30.3% (difference +3.0 points (+2.0 to +4.0), independent): "
-        "better",
+        "changed, high tension in both",
         "change in seats: 0.6 points -> 2.5 points (difference +1.9 points (+1.5 to +2.3), independent): "
         "worse, by 1 point or more",
         "change in match: rounds: 3.04 -> 3.50 (difference +0.46 (+0.40 to +0.50), independent): changed"]

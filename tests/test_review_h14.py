@@ -28,25 +28,28 @@ def test_a_changes_end_near_0_shows_the_side_that_decides_better_or_no_clear_cha
         return next(r for r in rows if r["question"] == "tension")
 
     up, across = row((0.32, 0.306, 0.334)), row((0.3196, 0.3056, 0.3336))
-    assert up["change"] == "better" and up["delta_text"] == "+2.0 points (+0.02 to +4.0)"
+    # "changed": tension has no better side (tests/test_words31.py)
+    assert up["change"] == "changed" and up["delta_text"] == "+2.0 points (+0.02 to +4.0)"
     assert across["change"] == "no clear change" and across["delta_text"] == "+2.0 points (-0.02 to +3.9)"
     same = row((0.30, 0.286, 0.314))  # no difference at all: as before
     assert same["delta_text"] == "0.0 points (-2.0 to +2.0)"
 
 
 def test_a_restriction_costs_end_near_0_shows_the_side_that_decides_costs_or_unclear():
-    # restrict's word is "costs" when the lower end is above 0, "unclear" when it reaches below:
-    # an end of +0.02 points and one of -0.02 both read "2.0 pts (0.0 to 4.0)"
+    # an end of +0.02 points (surely a cost) and one of -0.02 (perhaps a gain) both read "2.0
+    # pts (0.0 to 4.0)"; the words are the review's since tests/test_words31.py
     from simtool.analysis import restrict
 
     def said(low: float) -> str:
         row = {"doing": "never upgrading", "strategy": "target", "win_cost": 0.02, "win_cost_low": low,
-               "win_cost_high": 0.0398, "verdict": restrict.verdict(0.02, low, 0.0398)}
+               "win_cost_high": 0.0398, "deals": 1000}
         return restrict.sentence(row)
 
-    assert said(0.0002) == "Never upgrading costs target 2.0 pts (0.02 to 4.0) of win share per seat."
-    assert said(-0.0002).startswith("Never upgrading costs target 2.0 pts (-0.02 to 4.0) of win share per seat: "
-                                    "too few deals to tell")
+    assert said(0.0002).startswith("Never upgrading costs target 2.0 points of win share per seat (95% interval "
+                                   "0.02 to 4.0): unclear whether nearly as good or costs")
+    assert said(-0.0002).startswith("Never upgrading costs target 2.0 points of win share per seat (95% interval "
+                                    "-0.02 to 4.0): unclear")
+    assert restrict.fmt_cost(0.02, 0.0002, 0.0398) == "2.0 pts (0.02 to 4.0)"
     assert restrict.fmt_cost(0.0, 0.0, 0.0) == "0.0 pts (0.0 to 0.0)"  # on 0: as before
 
 

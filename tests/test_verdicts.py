@@ -150,7 +150,7 @@ def test_tension_thresholds(share, word):
     ("seats", -2.0, -3.0, -1.0, "better"), ("seats", 2.0, 1.0, 3.0, "worse"),
     ("seats", -2.0, -3.0, 0.0, "no clear change"), ("skill", 2.0, 1.0, 3.0, "better"),
     ("skill", -2.0, -3.0, -1.0, "worse"), ("hazards", 0.02, 0.01, 0.03, "worse"),
-    ("hazards", -0.02, -0.03, -0.01, "better"), ("tension", 0.05, 0.01, 0.09, "better"),
+    ("hazards", -0.02, -0.03, -0.01, "better"), ("tension", 0.05, 0.01, 0.09, "changed"),
     ("tension", 0.05, -0.01, 0.09, "no clear change"), ("luck", 0.1, 0.05, 0.15, "changed"),
     ("restrictions", 2.0, 1.0, 3.0, "better"), ("match:capped", 0.1, 0.05, 0.15, "worse"),
     ("skill", 2.0, float("nan"), float("nan"), "no clear change")])

@@ -28,13 +28,24 @@ import numpy as np
 import polars as pl
 
 from simtool import games, options, stats
-from simtool.analysis.verdicts import apart, fixed
+from simtool.analysis.verdicts import (
+    NEVER_BINDS,
+    RESTRICTION_THRESHOLDS,
+    RESTRICTION_WORDS,
+    UNCLEAR,
+    apart,
+    bands,
+    bands_text,
+    fixed,
+    restriction_verdict,
+)
 from simtool.errors import SimtoolError
 from simtool.pipeline.folders import collect, load, other_deals, read_meta
 
-NARROW = 0.01
-"""A restriction whose win-share cost lies within ± this (one point of win share per seat), 95%
-interval and all, costs nothing a player would notice: a rule nobody needs to think about."""
+THRESHOLDS_TEXT = (f"Crude play is worded as in simtool review, by the whole 95% interval of its cost in points "
+                   f"of win share per seat: {bands_text(RESTRICTION_WORDS, RESTRICTION_THRESHOLDS)}; "
+                   f"{NEVER_BINDS}: no result changed in any deal.")
+"""The thresholds of :func:`verdict`'s words, as the console and the report state them."""
 
 
 @dataclass(frozen=True)
@@ -97,8 +108,8 @@ def costs(folders: list[Path]) -> pl.DataFrame:
     ``folders``: ``win_cost`` (the unrestricted seat's win share minus the restricted one's, on
     the same deals; positive: the restriction costs), ``score_change`` (restricted minus
     unrestricted mean score), each with its 95% interval, ``changed`` (share of deals whose
-    scores differ anywhere), ``deals`` and ``verdict`` (``costs``, ``helps``, ``nothing``: a rule
-    nobody needs to think about, or ``unclear``)."""
+    scores differ anywhere), ``deals`` and ``verdict`` (:func:`verdict`: the review's ``nearly as
+    good``, ``costs``, ``unclear`` or ``never binds``)."""
     rows = []
     for s in setups(folders):
         p = s.players
@@ -119,6 +130,7 @@ def costs(folders: list[Path]) -> pl.DataFrame:
             # City, a spread of 0, and a restriction no deal reacted to read "0.000 ± 0.000"
             seen = np.concatenate([score.ravel(), base_score.ravel()])
             change, score_half = paired_cost(score[at], base_score[at], float(np.ptp(seen)) if len(seen) else 0.0)
+            changed = float((score != base_score).any(axis=1).mean())
             rows.append({
                 "game": s.game, "players": p,
                 "rules": ", ".join(f"{k}={v}" for k, v in options.named(games.get(s.game), s.rules).items()),
@@ -127,8 +139,7 @@ def costs(folders: list[Path]) -> pl.DataFrame:
                 "win_cost": -gain, "win_cost_low": low, "win_cost_high": high,
                 "score_change": change, "score_change_low": change - score_half,
                 "score_change_high": change + score_half,
-                "changed": float((score != base_score).any(axis=1).mean()), "deals": len(ids),
-                "verdict": verdict(-gain, low, high),
+                "changed": changed, "deals": len(ids), "verdict": verdict(-gain, low, high, changed),
             })
     schema = {"game": pl.String, "players": pl.Int64, "rules": pl.String, "strategy": pl.String,
               "restriction": pl.String, "doing": pl.String, "description": pl.String,
@@ -160,44 +171,38 @@ def paired_cost(a, b, bound: float) -> tuple[float, float]:
     return mean, max(half, (stats.share_above(k, n, 0.95) - k / n) * bound)
 
 
-def verdict(cost: float, low: float, high: float) -> str:
-    if low > 0:
-        return "costs"
-    if high < 0:
-        return "helps"
-    if low >= -NARROW and high <= NARROW:
-        return "nothing"
-    return "unclear"
+def verdict(cost: float, low: float, high: float, changed: float | None = None) -> str:
+    """The review's word for a cost (fractions of win share) with its 95% interval: ``nearly as
+    good`` under 1 point, ``costs`` from 1 point (:data:`RESTRICTION_THRESHOLDS`), ``unclear``
+    across it, ``never binds`` where ``changed`` (the share of deals whose result it changed) is
+    0 (:func:`simtool.analysis.verdicts.restriction_verdict`). "costs" once meant any cost surely
+    above 0: Hearts' no-queen-dump, 0.6 points (0.5 to 0.7), "costs" here beside "nearly as good
+    (flagged)" in the review."""
+    if changed == 0:
+        return NEVER_BINDS
+    lowest, highest = bands(100 * low, 100 * high, RESTRICTION_THRESHOLDS)
+    return RESTRICTION_WORDS[lowest] if lowest == highest else UNCLEAR
 
 
 def fmt_cost(cost: float, low: float, high: float) -> str:
     """A win-share cost in points with its interval: ``4.1 pts (3.2 to 5.0)``; a difference of
     shares, so in points, as the review says it ("4.1%" would read as a share of the share). Never
-    rounded onto the ± :data:`NARROW` of "nothing" it is not on: 300 deals none of which differs
-    read "nothing, 0.0 pts (-1.0 to 1.0)" for an interval of ± 0.99; nor onto 0, which decides
-    "costs" or "helps" (an end of +0.02 beside "costs" read "0.0", as did -0.02 beside "unclear")."""
+    rounded onto the 1 point of its words (:data:`RESTRICTION_THRESHOLDS`) it is not on: 300 deals
+    none of which differs read "0.0 pts (-1.0 to 1.0)" for an interval of ± 0.99; nor onto 0,
+    which says whether it surely costs or surely helps (an end of +0.02 read "0.0", as did -0.02)."""
+    near = [0.0, *RESTRICTION_THRESHOLDS]
     if not (math.isfinite(low) and math.isfinite(high)):  # one deal: "100.0 pts (nan to nan)"
-        return f"{fixed(100 * cost, [0.0, 100 * NARROW])} pts (95% interval n/a)"
+        return f"{fixed(100 * cost, near)} pts (95% interval n/a)"
     # ends apart: 4 million paired deals read "15.5 pts (15.5 to 15.5)", as if known exactly
-    places = apart(low, high, lambda x, k: fixed(100 * x, [0.0, 100 * NARROW], digits=k), 1)
+    places = apart(low, high, lambda x, k: fixed(100 * x, near, digits=k), 1)
 
     def pts(x: float) -> str:
-        return fixed(100 * x, [0.0, 100 * NARROW], digits=places)
+        return fixed(100 * x, near, digits=places)
     return f"{pts(cost)} pts ({pts(low)} to {pts(high)})"
 
 
 def sentence(row: dict) -> str:
-    """One restriction's cost in plain words."""
-    doing, who = row["doing"], row["strategy"]
-    cost = fmt_cost(row["win_cost"], row["win_cost_low"], row["win_cost_high"])
-    if row["verdict"] == "costs":
-        return f"{doing.capitalize()} costs {who} {cost} of win share per seat."
-    if row["verdict"] == "helps":
-        gain = fmt_cost(-row["win_cost"], -row["win_cost_high"], -row["win_cost_low"])
-        return (f"{doing.capitalize()} gains {who} {gain} of win share per seat: {who} chooses worse "
-                f"here than the restriction does.")
-    if row["verdict"] == "nothing":
-        return (f"{doing.capitalize()} costs {who} nothing measurable, {cost} of win share per seat: "
-                f"a rule nobody needs to think about.")
-    return (f"{doing.capitalize()} costs {who} {cost} of win share per seat: too few deals to tell "
-            f"whether it costs anything.")
+    """One restriction's cost in plain words: the review's sentence of the same figure
+    (:func:`simtool.analysis.verdicts.restriction_verdict`)."""
+    cost = (100 * row[k] for k in ("win_cost", "win_cost_low", "win_cost_high"))
+    return restriction_verdict(row["doing"], row["strategy"], *cost, row["deals"], row.get("changed")).sentence

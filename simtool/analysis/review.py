@@ -206,15 +206,20 @@ def hidden_question(plays: dict[str, Path], search: str) -> dict:
 def luck_question(folder: Path) -> dict:
     """The share of the variance of a seat's score that the cards explain (duplicate deals)."""
     meta = read_meta(folder)
-    table = stats.luck_shares(_luck_scores(folder))
+    scores = _luck_scores(folder)
+    table = stats.luck_shares(scores)
     cards = table.filter(pl.col("part") == "cards").row(0, named=True)
-    v = verdicts.luck_verdict(cards["share"], cards["share_low"], cards["share_high"], meta["n"], play=lineup(meta))
+    # the floor at 0 held the whole interval: what lay below it, for the sentence and the card
+    unfloored = stats.luck_unfloored(scores) if cards["share_high"] == 0 else None
+    v = verdicts.luck_verdict(cards["share"], cards["share_low"], cards["share_high"], meta["n"], play=lineup(meta),
+                              unfloored=unfloored)
     part = {r["part"]: r["share"] for r in table.iter_rows(named=True)}
     sentence = v.sentence + (f" The rest: which strategy holds which seat {stats.percent(part['strategy and seat'])}%, "
                              f"how these players play these particular cards (and their own chance) "
                              f"{stats.percent(part['interplay'])}%." if math.isfinite(cards["share"]) else "")
     return {"verdict": v.word, "sentence": sentence, "share": cards["share"],
             "ci": [cards["share_low"], cards["share_high"]], "parts": table.to_dicts(),
+            "unfloored": None if unfloored is None else {"value": unfloored[0], "ci": list(unfloored[1:])},
             "thresholds": v.thresholds, "more_deals": v.more, "n": meta["n"], "play": lineup(meta),
             "figure": {"name": "share of variance the cards explain", "value": cards["share"],
                        "ci": [cards["share_low"], cards["share_high"]]}}
@@ -272,10 +277,6 @@ def match_questions(game, folder: Path) -> tuple[dict, dict]:
     return tension_answer, match_answer
 
 
-NEVER_BINDS = "never binds"
-"""The verdict of a crude rule that changed no deal's result: it says nothing of crude play."""
-
-
 def restrictions_question(folders: list[Path]) -> list[dict]:
     """Each restriction of the default strategy: what it costs, and whether the crude rule does
     nearly as well as full play (flagged)."""
@@ -284,20 +285,9 @@ def restrictions_question(folders: list[Path]) -> list[dict]:
     out = []
     for r in restrict.costs(folders).iter_rows(named=True):
         cost = [100 * r["win_cost"], 100 * r["win_cost_low"], 100 * r["win_cost_high"]]
-        v = verdicts.restriction_verdict(r["doing"], r["strategy"], *cost, r["deals"])
-        word, sentence, flagged = v.word, v.sentence, v.figures["flagged"]
-        if r["changed"] == 0:
-            # the crude rule played as full play on every deal: Out-Trumped's "never bid for the
-            # kitty" under kitty=none, which has no bid, was flagged "does nearly as well as full
-            # play", an alarm about crude play where the rule had nothing to change
-            doing = f"{r['doing'][:1].upper()}{r['doing'][1:]}"
-            sentence = (f"{doing} changed no result in {r['deals']:,} deals: under these rules it never binds, "
-                        f"or {r['strategy']} already plays so (it costs nothing, and says nothing of whether "
-                        f"crude play pays; not flagged).")
-            # nor worded as the flag: "crude play no-kitty: nearly as good." above "not flagged"
-            word, flagged = NEVER_BINDS, False
-        out.append({"name": r["restriction"], "description": r["description"], "verdict": word,
-                    "sentence": sentence, "cost_pts": cost[0], "ci_pts": cost[1:], "flagged": flagged,
+        v = verdicts.restriction_verdict(r["doing"], r["strategy"], *cost, r["deals"], r["changed"])
+        out.append({"name": r["restriction"], "description": r["description"], "verdict": v.word,
+                    "sentence": v.sentence, "cost_pts": cost[0], "ci_pts": cost[1:], "flagged": v.figures["flagged"],
                     "changed": r["changed"],
                     "thresholds": v.thresholds, "n": r["deals"], "play": f"one {r['strategy']}~{r['restriction']} "
                     f"against {r['strategy']}, seats rotated"})
@@ -395,11 +385,17 @@ def headlines(q: dict) -> dict[str, tuple[float, float, float, str | None]]:
 BANDS = {"seats": verdicts.SEAT_THRESHOLDS, "seats under the strongest play": verdicts.SEAT_THRESHOLDS,
          "skill": verdicts.SKILL_THRESHOLDS, "hidden information": verdicts.HIDDEN_THRESHOLDS,
          "hazards": verdicts.HAZARD_THRESHOLDS, "match: capped": verdicts.HAZARD_THRESHOLDS,
-         "restrictions": verdicts.RESTRICTION_THRESHOLDS}
-"""Every threshold of the verdict of each sized changes row's question, in the row's own unit:
-a change across one of them moves the figure into another verdict's band."""
+         "restrictions": verdicts.RESTRICTION_THRESHOLDS, "luck": verdicts.LUCK_THRESHOLDS,
+         "tension": verdicts.TENSION_THRESHOLDS}
+"""Every threshold of the verdict of each changes row's question that has one, in the row's own
+unit: a change across one of them moves the figure into another verdict's band."""
 
-MATTERS = {question: thresholds[0] for question, thresholds in BANDS.items()}
+UNSIZED = frozenset({"luck", "tension"})
+"""Rows of :data:`BANDS` with no smallest difference that matters (:data:`MATTERS`): their change
+is never sized, only said as the bands its two figures lie in; Trickster's pip_limit=10 moved
+luck from 30.4% to 23.3%, moderate to low, and the row said only "changed"."""
+
+MATTERS = {question: thresholds[0] for question, thresholds in BANDS.items() if question not in UNSIZED}
 """The smallest difference that matters to each changes row's question, in the row's own unit
 (points of an edge, a gain or a cost; a fraction of a share): the first threshold of the
 question's verdict, its narrowest band (a seat edge under 1 point is fair). Luck has none: its
@@ -411,7 +407,8 @@ small to matter" by it), nor match length, which has no verdict."""
 
 def bands(key: str) -> tuple[float, ...]:
     """:data:`BANDS` of a changes row; none for the most exposed seat's rate (its verdict is on
-    the seat's gap to its fair share, not on the rate the row shows) and the unsized rows."""
+    the seat's gap to its fair share, not on the rate the row shows) and rows of no verdict's
+    bands (match length)."""
     if key.endswith("(the most exposed seat)"):
         return ()
     return BANDS.get(key, BANDS.get(key.partition(": ")[0], ()))

@@ -646,10 +646,12 @@ def hidden_verdict(price: tuple[float, float, float], n: int, seer: str = "clair
 
 
 def luck_verdict(share: float, low: float, high: float, n: int, what: str = "score",
-                 unit: str = "deals", play: str | None = None) -> Verdict:
+                 unit: str = "deals", play: str | None = None,
+                 unfloored: tuple[float, float, float] | None = None) -> Verdict:
     """How much luck decides: ``share`` of the variance of a seat's ``what`` that the cards
     explain (from duplicate deals of the line-up ``play``), with its 95% interval; words
-    :data:`LUCK_THRESHOLDS`."""
+    :data:`LUCK_THRESHOLDS`. ``unfloored``: the share and its interval before the floor at 0
+    (:func:`simtool.stats.luck_unfloored`), said where the floor holds the whole interval."""
     word, between, more = _worded(share, low, high, LUCK_THRESHOLDS, LUCK_WORDS, n)
     # a tenth of a percent, or as many decimals more as the interval's ends need to show apart:
     # a quick review of Kansas City read "The cards explain 2% (95% interval 2 to 2%)", as if exact
@@ -678,6 +680,21 @@ def luck_verdict(share: float, low: float, high: float, n: int, what: str = "sco
                     f"may hold; play more {unit}.")
         return Verdict(UNCLEAR, sentence, {"share": share, "ci": [low, high]},
                        stated(LUCK_WORDS, LUCK_THRESHOLDS), None)
+    if unfloored is not None and high == 0 and all(map(math.isfinite, unfloored)):
+        # the floor held every resample: Black & White at 2 players read "0.0% (95% interval 0.0
+        # to 0.0%)", a certainty the deals do not give, of an estimate of -4.5% (-5.1% to -3.8%)
+        u, ulo, uhi = unfloored
+        places = apart(ulo, uhi, lambda x, d: fixed(100 * x, digits=d), 1, value=u)
+
+        def below(x: float) -> str:
+            return fixed(100 * x, digits=places)
+
+        sentence = (f"The cards explain {pct(share)} of the variance of a seat's {what}{with_play}, at the floor of "
+                    f"0: their part was estimated below it, {below(u)}% (95% interval {below(ulo)} to {below(uhi)}%), "
+                    f"as where a seat's copies of a deal go opposite ways more often than alike, and no share is "
+                    f"below 0: {word} luck from the deal alone.")
+        return Verdict(word, sentence, {"share": share, "ci": [low, high], "unfloored": list(unfloored)},
+                       stated(LUCK_WORDS, LUCK_THRESHOLDS), more)
     interval = span(low, high, lambda x: pct(x)[:-1]) + "%"
     sentence = (f"The cards explain {pct(share)} (95% interval {interval}) "
                 f"of the variance of a seat's {what}{with_play}: ")
@@ -811,14 +828,16 @@ def match_verdict(rounds: tuple[float, float, float], capped: tuple[float, float
                    stated(HAZARD_WORDS, HAZARD_THRESHOLDS), more)
 
 
-BETTER_WHEN = {"seats": "lower", "skill": "higher", "hazards": "lower", "tension": "higher",
+BETTER_WHEN = {"seats": "lower", "skill": "higher", "hazards": "lower", "tension": None,
                "restrictions": "higher", "match:capped": "lower", "luck": None, "match:rounds": None,
                "hidden_information": None}
 """Which way each question's figure is better for balance: the largest |edge| closer to fair,
 more skill, fewer hazards (a game's rates that are risks; its other rates have no better side),
-more tension, a crude restriction that costs more, fewer matches stopped by the round cap. Luck,
+a crude restriction that costs more, fewer matches stopped by the round cap. Luck, tension,
 match length and what hidden information is worth have no better side: they are a matter of taste
-(a game of inference or of the deal)."""
+(a game of inference or of the deal; of comebacks, or of an early lead that counts), and their
+cards are neither good nor bad (:data:`simtool.reports.review.TONE`): tension's changes were
+green or red beside its neutral cards."""
 
 
 def change(better_when: str | None, delta: float, low: float, high: float) -> str:
@@ -867,14 +886,29 @@ def crossed(before: float, after: float, thresholds: Sequence[float]) -> float |
 RESTRICTION_THRESHOLDS = (1.0,)
 """Win share a crude rule costs, in points: below 1 point it does nearly as well as full play."""
 RESTRICTION_WORDS = ("nearly as good", "costs")
+NEVER_BINDS = "never binds"
+"""The verdict of a crude rule that changed no deal's result: it says nothing of crude play."""
 
 
 def restriction_verdict(doing: str, strategy: str, cost_pts: float, low: float, high: float,
-                        n: int) -> Verdict:
+                        n: int, changed: float | None = None) -> Verdict:
     """Does a crude rule (``doing``, a restriction of ``strategy``) do nearly as well as full
     play? ``cost_pts``: the win share per seat it costs, in points, with its 95% interval, on
     ``n`` paired deals. ``nearly as good`` (flagged: the game may reward crude play) when the
-    whole interval lies below 1 point (:data:`RESTRICTION_THRESHOLDS`)."""
+    whole interval lies below 1 point (:data:`RESTRICTION_THRESHOLDS`); :data:`NEVER_BINDS`
+    where ``changed``, the share of deals whose result it changed, is 0. The review's words and
+    `simtool restrict`'s, which once said "costs" of any cost surely above 0: Hearts'
+    no-queen-dump, 0.6 points (0.5 to 0.7), "costs" there and "nearly as good" in the review."""
+    if changed == 0:
+        # the crude rule played as full play on every deal: Out-Trumped's "never bid for the
+        # kitty" under kitty=none, which has no bid, was flagged "does nearly as well as full
+        # play", an alarm about crude play where the rule had nothing to change; nor worded as the
+        # flag: "crude play no-kitty: nearly as good." above "not flagged"
+        sentence = (f"{doing[:1].upper()}{doing[1:]} changed no result in {n:,} deals: under these rules it never "
+                    f"binds, or {strategy} already plays so (it costs nothing, and says nothing of whether crude "
+                    f"play pays; not flagged).")
+        return Verdict(NEVER_BINDS, sentence, {"cost_pts": cost_pts, "ci_pts": [low, high], "flagged": False},
+                       stated(RESTRICTION_WORDS, RESTRICTION_THRESHOLDS), None)
     word, between, more = _worded(cost_pts, low, high, RESTRICTION_THRESHOLDS, RESTRICTION_WORDS, n)
     # never an end of 0 that is not 0: a restriction no deal of 131,072 reacted to, ± 0.0023
     # points by the rule of three, read "0.0 points (95% interval 0.0 to 0.0)", certain, where
@@ -887,7 +921,9 @@ def restriction_verdict(doing: str, strategy: str, cost_pts: float, low: float, 
         sentence = (f"{head}: under 1 point, and surely better than full play: {strategy} chooses worse here "
                     f"than this crude rule does (flagged).")
     elif word == "nearly as good":
-        sentence = f"{head}: under 1 point, so this crude rule does nearly as well as full play (flagged)."
+        # what `simtool restrict` called "costs" before it took these words: not nothing
+        surely = ", though surely above 0" if low > 0 else ""
+        sentence = f"{head}: under 1 point{surely}, so this crude rule does nearly as well as full play (flagged)."
     elif word == "costs":
         sentence = f"{head}: full play is clearly better."
     else:

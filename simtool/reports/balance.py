@@ -1696,8 +1696,8 @@ def rating_section(runs: list[Analysis]) -> dict | None:
             "rated": sum(t.height for t in ratings.taken(tables)), "limit": ratings.LIMIT}
 
 
-VERDICTS = {"costs": "costs", "helps": "helps (the strategy misuses this choice)",
-            "nothing": "a rule nobody needs to think about", "unclear": "unclear: more deals"}
+VERDICTS = {"costs": "costs (1 point or more)", "nearly as good": "nearly as good (under 1 point: flagged)",
+            "unclear": "unclear: more deals", "never binds": "never binds (no result changed)"}
 """Each restricted-play verdict as the report's table says it."""
 
 
@@ -1727,7 +1727,7 @@ def environment():
     env.filters["pct"] = lambda v: f"{stats.percent(v)}%"
     env.filters["name"] = jinja2.pass_context(
         lambda context, name, limit=labels.LIMIT: labels.html(name, limit, context["unfair"]))
-    env.globals.update(fmt_cost=restrict.fmt_cost, narrow=restrict.NARROW, verdict_text=VERDICTS,
+    env.globals.update(fmt_cost=restrict.fmt_cost, restrict_words=restrict.THRESHOLDS_TEXT, verdict_text=VERDICTS,
                        lineup_text=lineup_text, fmt_share=stats.fmt_share, fmt_mean=stats.fmt_mean,
                        fmt_rate=stats.fmt_rate, fmt_p=stats.fmt_p, seat_test_text=seat_test_text,
                        points=verdicts.signed_points, run_label=run_label,

@@ -197,6 +197,11 @@ def cards(q: dict) -> list[dict]:
         figure = a["figure"] or {"value": None, "ci": (math.nan, math.nan), "name": ""}  # tension of one-round matches
         out.append(card(key, QUESTION_TITLES[key], a, figure["value"], figure["ci"], "%", 100,
                         first="low", what=figure["name"]))
+        below = a.get("unfloored")  # reviews written before it have none
+        if below:
+            # the floor at 0 held the whole interval: "0.0% (95% interval 0.0 to 0.0%)", certain
+            out[-1]["figure"] = (f"{cell(figure['value'], True)}, at the floor of 0: estimated "
+                                 f"{figure_text(below['value'], *below['ci'], '%', 100)}")
     for h in q["hazards"]:
         title = f"{'Hazard' if h['risk'] else 'Rate'}: {h['name']}"
         if "seats" in h:  # one seat has it every deal: the verdict is on each seat's gap to its fair share
@@ -341,8 +346,28 @@ def size(c: dict) -> tuple[bool | None, float | None, float | None]:
     return small, least, across
 
 
+BAND_WORDS = {"luck": (verdicts.LUCK_WORDS, "luck"), "tension": (verdicts.TENSION_WORDS, "tension")}
+"""The words of the verdict's bands of each unsized changes row
+(:data:`simtool.analysis.review.UNSIZED`), and what they are of."""
+
+
+def band_move(c: dict) -> tuple[str, str, str] | None:
+    """The words of the bands an unsized changes row's before and after figures lie in, and what
+    they are of (``("moderate", "low", "luck")``); ``None`` for another row, or one missing a
+    figure. A figure on a threshold but for rounding is in the band above, as
+    :func:`verdicts.fixed` shows it there."""
+    from simtool.analysis.review import bands
+
+    words = BAND_WORDS.get(c["question"])
+    figures = [c.get(k) for k in ("before", "after")]
+    if words is None or not all(isinstance(x, (int, float)) and math.isfinite(x) for x in figures):
+        return None
+    before, after = (words[0][sum(verdicts.reaches(x, t) for t in bands(c["question"]))] for x in figures)
+    return before, after, words[1]
+
+
 def change_words(change: str, small: bool | None, least: float | None, scale: float,
-                 across: float | None = None) -> str:
+                 across: float | None = None, moved: tuple[str, str, str] | None = None) -> str:
     """A changes row's reading: its ``change`` with how big it is against ``least``, the
     smallest difference that matters to its question (``small``: its interval lies within it):
     "worse, by under 1 point (too small to matter)", "worse, by 1 point or more", "worse,
@@ -350,9 +375,18 @@ def change_words(change: str, small: bool | None, least: float | None, scale: fl
     way)", else "no clear change"; the bare word where the question has no threshold (luck,
     tension, match length). A clear change under ``least`` whose two figures lie either side of one of
     its verdict's thresholds (``across``) is no change too small to matter: "better, by under
-    1 point but across the verdict's 1 point line"."""
+    1 point but across the verdict's 1 point line". An unsized row with verdict bands (luck, tension)
+    says the bands its two figures lie in, ``moved`` (:func:`band_move`): "changed: moderate ->
+    low luck", "changed, moderate luck in both"; where its interval holds 0, by the estimates."""
     if least is None:
-        return change
+        if moved is None:
+            return change
+        before, after, what = moved
+        if before == after:
+            return change if change == "no clear change" else f"{change}, {before} {what} in both"
+        if change == "no clear change":
+            return f"no clear change (the estimates read {before} -> {after} {what})"
+        return f"{change}: {before} -> {after} {what}"
     under = amount(least, scale)
     if across is not None and change != "no clear change" and small:
         # under the least that matters, yet into another verdict's band: no change too small
@@ -380,7 +414,12 @@ def size_legend() -> str:
             f"Of the differences whose interval holds 0, one that lies within it either way is \"no change that "
             f"matters\". A change under it that moves the figure across one of its verdict's thresholds says so "
             f"(\"by under ... but across the verdict's ... line\"). Luck, tension and match length have no such "
-            f"threshold, and their changes are not sized.")
+            f"threshold, and their changes are not sized; luck's and tension's say which of their verdict's bands "
+            f"their two figures lie in (\"changed: moderate -> low luck\").")
+
+
+NEUTRAL = frozenset(BAND_WORDS)
+"""The changes rows that have no better side, whatever the review.json that is rendered says."""
 
 
 def change_rows(result: dict) -> list[dict]:
@@ -390,6 +429,9 @@ def change_rows(result: dict) -> list[dict]:
     rows = []
     risks = frozenset(h["name"] for h in result.get("questions", {}).get("hazards", []) if h.get("risk"))
     for c in result.get("changes", []):
+        if c["question"] in NEUTRAL and c.get("change") in ("better", "worse"):
+            # a review.json written while tension had a better side: read as its cards are
+            c = {**c, "change": "changed", "better": None}
         percent = c["question"] in ("luck", "tension") or c["question"].startswith(("hazards", "match: capped"))
         points = percent or c["question"].startswith(("seats", "skill", "restrictions", "hidden information"))
         scale, unit = (100, "%") if percent else (1, " points" if points else "")
@@ -414,21 +456,25 @@ def change_rows(result: dict) -> list[dict]:
 
         # a clear change never shows as none: +0.04 points read "0.0" beside "worse"
         clear = ((0.0,) if c["change"] != "no clear change" else ()) + least_near
-        # more decimals for the difference and its ends where it would show on an end it is not
-        # on: rounds of a match +0.056 (-0.011 to +0.122) read "+0.1 (-0.01 to +0.1)"
-        for places in range(1, 4):
-            if not any(x is not None and math.isfinite(x) and x != c["delta"]
-                       and end(x, places) == _shown(c["delta"], scale, "+", "", clear, more=places - 1)
-                       for x in (low, high)):
+        # more decimals for the difference and its ends where it would show as none beside two
+        # figures that differ (written apart), or on an end it is not on: Black & White's rounds
+        # per match, 2.500 -> 2.503, read "difference 0.0 (-0.005 to +0.01)", and +0.056
+        # (-0.011 to +0.122) read "+0.1 (-0.01 to +0.1)"
+        for more in range(4):
+            delta = _shown(c["delta"], scale, "+", "", clear, more=more)
+            if not ((c["delta"] != 0 and delta != "n/a" and float(delta) == 0) or any(
+                    x is not None and math.isfinite(x) and x != c["delta"] and end(x, 1 + more) == delta
+                    for x in (low, high))):
                 break
-        delta = _shown(c["delta"], scale, "+", apart, clear, more=places - 1)
+        places = 1 + more
+        delta = _shown(c["delta"], scale, "+", apart, clear, more=more)
         before_after = _before_after(c, scale, unit, near, delta)
         rows.append({**c, "label": change_label(c["question"], risks), "name": change_name(c["question"], risks),
                      **dict(zip(("before_text", "after_text"), before_after, strict=True)),
                      "delta_text": f"{delta} ({verdicts.span(low, high, functools.partial(end, digits=places))})",
                      # a review.json written before pairing combined every row as independent
                      "interval_text": c.get("interval", "independent"),
-                     "reads": change_words(c["change"], small, least, scale, across),
+                     "reads": change_words(c["change"], small, least, scale, across, band_move(c)),
                      # a clear change too small to matter is not set in bold beside the large ones
                      "tone": {"better": "good", "worse": "bad"}.get(c["change"], "none")
                      + (" small" if small and across is None and c["change"] != "no clear change" else "")})
