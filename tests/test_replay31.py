@@ -220,7 +220,7 @@ def test_the_docs_name_every_setting_run_reads():
     from simtool.cli import REPLAY_READS
 
     root = Path(__file__).parents[1]
-    text = " ".join((root / "docs" / "cli.md").read_text().split())
+    text = " ".join((root / "docs/cli.md").read_text().split())
     listed = re.search(r"so `--run` is refused beside any of (.*?)\. ", text)[1]
     assert set(re.findall(r"`(--[\w-]+)`", listed)) == set(REPLAY_READS.values())
     assert "`simtool replay --run RUN_DIR --deal I`" in (root / "README.md").read_text()
