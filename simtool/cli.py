@@ -779,12 +779,11 @@ def show_summary(folder: Path, sums: dict | None = None) -> None:
     for caption, extra_table in list(tables.items())[2:]:
         out.print(_frame_table(caption, extra_table))
     if meta.get("duplicate") or matches is not None:
-        from simtool.reports.balance import DUPLICATE_TABLE, duplicate_cells, printed_metrics
+        from simtool.reports.balance import metric_cells, printed_metrics
 
         metrics, sentences = printed_metrics(meta, seats, matches)
-        for caption, extra_table in metrics:  # the duplicate table in its sentence's units, as the report's
-            shown = duplicate_cells(extra_table) if caption == DUPLICATE_TABLE else extra_table
-            out.print(_frame_table(caption, shown))
+        for caption, extra_table in metrics:  # the duplicate and luck tables as their sentences say them
+            out.print(_frame_table(caption, metric_cells(caption, extra_table)))
         for sentence in sentences:
             out.print(sentence, markup=False, highlight=False)
     notes = [f"95% intervals on {unit} (each {meta['unit']}'s seats"

@@ -200,8 +200,7 @@ def cards(q: dict) -> list[dict]:
         below = a.get("unfloored")  # reviews written before it have none
         if below:
             # the floor at 0 held the whole interval: "0.0% (95% interval 0.0 to 0.0%)", certain
-            out[-1]["figure"] = (f"{cell(figure['value'], True)}, at the floor of 0: estimated "
-                                 f"{figure_text(below['value'], *below['ci'], '%', 100)}")
+            out[-1]["figure"] = verdicts.floor_cell(figure["value"], (below["value"], *below["ci"]))
     for h in q["hazards"]:
         title = f"{'Hazard' if h['risk'] else 'Rate'}: {h['name']}"
         if "seats" in h:  # one seat has it every deal: the verdict is on each seat's gap to its fair share
@@ -512,7 +511,9 @@ def environment():
     # a seat table's points as the seat verdict prints them: never rounded onto its 1 or 3 points
     # (an end of -0.989 read "-1.0" in the table beside "-0.99" in the sentence and the card)
     env.filters["seat_pts"] = lambda x, sign="": verdicts.fixed(x, verdicts.SEAT_THRESHOLDS, sign)
-    env.globals.update(cell=cell, interval_cell=interval_cell, deciding=deciding, marks=marks)
+    # the cards' interval held whole at the floor of 0 read "0.0 to 0.0" under the card that said so
+    env.globals.update(cell=cell, interval_cell=interval_cell, deciding=deciding, marks=marks,
+                       floor_note=lambda below: verdicts.floor_note((below["value"], *below["ci"])))
     return env
 
 

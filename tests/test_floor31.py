@@ -1,0 +1,51 @@
+"""A figure the review says one way reads the same wherever else it is shown: a luck share held
+at its floor of 0 in the run's and the report's luck tables and in the review's changes table,
+restrict's points in the words of every other table, and a failing replay's hint."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from simtool.analysis import review as answers
+from simtool.analysis import verdicts
+from simtool.reports import balance
+
+from .test_cli import cli
+
+
+def _words(text: str) -> str:
+    """Text as one line of words: the console wraps its sentences, the page breaks its tags."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split())
+
+
+def test_the_run_and_report_luck_tables_say_the_floor_as_the_review_does(tmp_path):
+    # before: Black & White at 2 players, one balance against one duck, 1,000 duplicate deals:
+    # the console's and the report's luck table and sentence read the cards' "0.0% (0.0–0.0)",
+    # and the report's verdict "0.0% (95% interval 0.0 to 0.0%)", where the review said the floor
+    run, page = tmp_path / "bw2", tmp_path / "bw2.html"
+    shown = cli("run", "--game", "black-white", "--players", "2", "--strategy", "duck", "--seat", "0=balance",
+                "--duplicate", "--n", "1000", "--seed", "4", "--jobs", "1", "--out", run)
+    assert shown.exit_code == 0, shown.output
+    review = answers.luck_question(run)
+    below = (review["unfloored"]["value"], *review["unfloored"]["ci"])
+    clause = verdicts.floor_clause(below)  # the review's words: "at the floor of 0: their part was estimated..."
+    assert clause in review["sentence"] and "-7.3% (95% interval -12.7 to -1.8%)" in clause
+    console = _words(shown.output)
+    assert "0.0% (0.0–0.0)" not in console and "0.0 to 0.0" not in console
+    assert "the cards decide about 0.0% of a deal's score under these strategies, which" in console
+    assert f"over deals. The cards' 0.0% is {clause}." in console
+    a = balance.analyse(run, charts=False)
+    (cells,) = [rows for caption, _, rows in a.metric_tables if caption == balance.LUCK_TABLE]
+    cell = verdicts.floor_cell(0.0, below)
+    assert cell == "0.0%, at the floor of 0: estimated -7.3% (95% interval -12.7 to -1.8%)"
+    assert cells[0] == ["cards", cell, cell]  # the win's share is held there too, by the same deals
+    assert cells[1][1] == "18.5% (14.8–22.5)"  # a share off the floor keeps its interval
+    (luck,) = [sentence for question, _, sentence in a.verdicts if question == "Luck"]
+    assert luck == f"The cards explain 0.0% of the variance of a seat's score, {clause}: low luck from the deal alone."
+    assert cli("report", run, "-o", page).exit_code == 0
+    text = _words(page.read_text())
+    assert "0.0 to 0.0" not in text and "0.0–0.0" not in text
+    assert f"cards {cell} {cell}" in text and luck in text and f"The cards' 0.0% is {clause}." in text
+    frame = dict(a.metrics)[balance.LUCK_TABLE]
+    assert frame["score_share_unfloored"].to_list() == [below[0], None, None]
