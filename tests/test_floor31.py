@@ -10,8 +10,10 @@ import re
 from simtool.analysis import review as answers
 from simtool.analysis import verdicts
 from simtool.reports import balance
+from simtool.reports import review as pages
 
 from .test_cli import cli
+from .test_words31 import _version
 
 
 def _words(text: str) -> str:
@@ -49,3 +51,29 @@ def test_the_run_and_report_luck_tables_say_the_floor_as_the_review_does(tmp_pat
     assert f"cards {cell} {cell}" in text and luck in text and f"The cards' 0.0% is {clause}." in text
     frame = dict(a.metrics)[balance.LUCK_TABLE]
     assert frame["score_share_unfloored"].to_list() == [below[0], None, None]
+
+
+def _luck_at_floor(below: float) -> dict:
+    """Review questions whose luck is held at its floor of 0, estimated ``below`` it; every other
+    figure alike in both versions."""
+    q = _version(luck=(0.0, 0.0, 0.0))
+    q["luck"]["unfloored"] = {"value": below, "ci": [below - 0.006, below + 0.007]}
+    return q
+
+
+def test_the_changes_table_says_both_versions_sit_at_the_floor():
+    # before: "luck 0.0% -> 0.0% (difference 0.0 points (0.0 to 0.0), independent): no clear
+    # change", an interval of no width where neither version's share is known to the point
+    (row,) = [c for c in answers.changes(_luck_at_floor(-0.045), _luck_at_floor(-0.039)) if c["question"] == "luck"]
+    assert (row["ci"], row["interval"], row["change"]) == ([None, None], answers.FLOOR, "no clear change")
+    (shown,) = pages.change_rows({"changes": [row]})
+    assert (shown["before_text"], shown["after_text"], shown["delta_text"], shown["interval_text"], shown["reads"]) \
+        == ("0.0%", "0.0%", "none measurable", "both at the floor of 0", "no clear change, low luck in both")
+    # one version off the floor has a share to set against the other's 0: as before
+    (off,) = [c for c in answers.changes(_luck_at_floor(-0.045), _version(luck=(0.05, 0.03, 0.07)))
+              if c["question"] == "luck"]
+    assert off["interval"] == answers.INDEPENDENT and off["ci"] == [0.03, 0.07]
+    # deals alike in both keep the rule of three's interval of what the rule could move unseen
+    (alike,) = [c for c in answers.changes(_luck_at_floor(-0.045), _luck_at_floor(-0.045), alike={"luck": (0.0, 0.01)})
+                if c["question"] == "luck"]
+    assert alike["interval"] == answers.ALIKE and alike["ci"] == [0.0, 0.01]

@@ -425,6 +425,8 @@ def change_rows(result: dict) -> list[dict]:
     """The changes table's cells, with their units: a share shows in %, an edge, a gain or a
     cost in points, and a difference of shares in points too (27.3% to 30.3% is +3.0 points,
     not +3.0%, which would read as a relative change)."""
+    from simtool.analysis.review import FLOOR
+
     rows = []
     risks = frozenset(h["name"] for h in result.get("questions", {}).get("hazards", []) if h.get("risk"))
     for c in result.get("changes", []):
@@ -441,6 +443,15 @@ def change_rows(result: dict) -> list[dict]:
                          **dict(zip(("before_text", "after_text"), _before_after(c, scale, unit, ()), strict=True)),
                          "delta_text": _shown(c["delta"], scale, "+", apart), "interval_text": c["fixed"],
                          "reads": "no interval, every match as long", "tone": "none"})
+            continue
+
+        if c.get("interval") == FLOOR:
+            # no difference of shares to measure: "0.0 points (0.0 to 0.0)" claimed one of no width
+            word, _, what = band_move(c)  # 0 in both: the lowest band
+            rows.append({**c, "label": change_label(c["question"], risks), "name": change_name(c["question"], risks),
+                         **dict(zip(("before_text", "after_text"), _before_after(c, scale, unit, ()), strict=True)),
+                         "delta_text": "none measurable", "interval_text": FLOOR,
+                         "reads": f"{c['change']}, {word} {what} in both", "tone": "none"})
             continue
 
         near = change_marks(c["question"])
