@@ -1377,7 +1377,8 @@ def _restrict_table(table, seed: int) -> Table:
     t = Table(title=f"Restricted play: {first['game']} {first['players']}p"
                     f"{', ' + first['rules'] if first['rules'] else ''}, {first['strategy']}, "
                     f"{first['deals']:,} paired deals, seed {seed}", title_justify="left")
-    for col in ("restriction", "win share cost", "score change", "deals changed", "verdict"):
+    # headed in points as the review's tables are: cells of "0.5 pts" beside sentences of "0.5 points"
+    for col in ("restriction", "win share cost (points)", "score change", "deals changed", "verdict"):
         t.add_column(col, justify="right")
     for r in table.iter_rows(named=True):
         t.add_row(r["restriction"], fmt_cost(r["win_cost"], r["win_cost_low"], r["win_cost_high"]),
