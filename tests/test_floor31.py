@@ -9,10 +9,12 @@ import re
 
 from simtool.analysis import review as answers
 from simtool.analysis import verdicts
+from simtool.cli import main
 from simtool.reports import balance
 from simtool.reports import review as pages
 
 from .test_cli import cli
+from .test_hardening_cli import main_error
 from .test_words31 import _version
 
 
@@ -87,3 +89,32 @@ def test_restricts_table_heads_its_points_as_the_review_does(tmp_path):
             "--out", tmp_path / "r")
     assert r.exit_code == 0, r.output
     assert "win share cost (points)" in r.output and " pts" not in r.output
+
+
+BOOM = """import os
+
+from simtool import bits
+
+
+def boom(view, rng):
+    if os.environ.get("FLOOR31_FAIL"):
+        raise RuntimeError("boom")
+    return bits.lowest(view.legal)
+"""
+
+
+def test_a_failed_replay_names_its_deal_without_a_hint_to_replay_it(tmp_path, capsys, monkeypatch):
+    # before: 'simtool replay -g black-white --seat 1=boom.py:boom --n 100 --seed 5 --deal 0' ended
+    # "(..., deal 0 of the run with seed 5, n 100: `simtool replay --seed 5 --n 100 --deal 0` with the
+    # run's other options writes it out)": the command just run, which fails alike
+    bot, run = tmp_path / "boom.py", tmp_path / "r"
+    bot.write_text(BOOM)
+    setting = ["-g", "black-white", "--seat", f"1={bot}:boom", "--n", "100", "--seed", "5"]
+    assert main([*map(str, ["run", *setting, "-j", "1", "-q", "-o", run])]) == 0
+    monkeypatch.setenv("FLOOR31_FAIL", "1")
+    for argv in (["replay", *setting, "--deal", "0"], ["replay", "--run", run, "--deal", "0"]):
+        text = main_error(capsys, argv, "boom")
+        assert text.endswith("deal 0 of the run with seed 5, n 100)") and "simtool replay" not in text, text
+    # a run's failure still says how to write the deal out
+    assert "`simtool replay --seed 5 --n 100 --deal 0` with the run's other options writes it out" in main_error(
+        capsys, ["run", *setting, "-j", "1", "-q", "-o", tmp_path / "again"], "boom")
