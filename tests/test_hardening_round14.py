@@ -212,9 +212,9 @@ def test_a_restriction_costing_nothing_is_not_printed_on_the_threshold_of_nothin
     row = {"doing": "always passing the highest cards", "strategy": "target", "win_cost": 0.0,
            "win_cost_low": -bound, "win_cost_high": bound, "verdict": costs.verdict(0.0, -bound, bound), "deals": 300}
     assert row["verdict"] == "nearly as good"  # the review's word, once "nothing" (tests/test_words31.py)
-    assert costs.fmt_cost(0.0, -bound, bound) == "0.0 pts (-0.99 to 0.99)"
+    assert costs.fmt_cost(0.0, -bound, bound) == "0.0 (-0.99 to 0.99)"
     assert "(95% interval -0.99 to 0.99)" in costs.sentence(row)
-    assert costs.fmt_cost(0.041, 0.032, 0.05) == "4.1 pts (3.2 to 5.0)"  # off the threshold: as before
+    assert costs.fmt_cost(0.041, 0.032, 0.05) == "4.1 (3.2 to 5.0)"  # off the threshold: as before
 
 
 def test_the_review_pages_seat_table_keeps_an_end_off_the_threshold_as_its_sentence_does(bw_review):

@@ -206,7 +206,7 @@ def test_a_crude_rules_interval_never_shows_an_end_of_0_that_is_not_0():
     row = {"cost_pts": cost, "ci_pts": [low, high], "thresholds": v.thresholds}
     (shown,) = review.restriction_rows({"restrictions": [row]})
     assert shown["figure"] == "0.0 points (95% interval -0.002 to 0.002 points)"
-    assert restrict.fmt_cost(cost / 100, low / 100, high / 100) == "0.0 pts (-0.002 to 0.002)"
+    assert restrict.fmt_cost(cost / 100, low / 100, high / 100) == "0.0 (-0.002 to 0.002)"
     # an end that is 0 is written 0.0, and the ends elsewhere as before
     assert "(95% interval 0.0 to 0.0)" in verdicts.restriction_verdict("x", "t", 0.0, 0.0, 0.0, 5).sentence
     assert "(95% interval 15.3 to 15.7)" in verdicts.restriction_verdict("x", "t", 15.5, 15.26, 15.74, 5).sentence
@@ -367,7 +367,7 @@ def test_a_restrictions_cost_never_writes_its_two_ends_alike():
     # to 15.5)" in the review's crude-play sentence, as if known exactly
     from simtool.analysis import restrict, verdicts
 
-    assert restrict.fmt_cost(0.15521, 0.15501, 0.15541) == "15.52 pts (15.50 to 15.54)"
+    assert restrict.fmt_cost(0.15521, 0.15501, 0.15541) == "15.52 (15.50 to 15.54)"
     v = verdicts.restriction_verdict("never upgrading", "target", 15.521, 15.501, 15.541, 4_000_000)
     assert "costs target 15.52 points of win share per seat (95% interval 15.50 to 15.54)" in v.sentence
-    assert restrict.fmt_cost(0.155, 0.153, 0.157) == "15.5 pts (15.3 to 15.7)"  # ends apart: as before
+    assert restrict.fmt_cost(0.155, 0.153, 0.157) == "15.5 (15.3 to 15.7)"  # ends apart: as before

@@ -167,7 +167,7 @@ def test_a_restriction_that_moves_every_deal_alike_gets_no_interval_of_width_zer
     assert r.exit_code == 0, r.output
     # the sentence is the review's since tests/test_words31.py
     text = r.output.replace("\n", " ")
-    assert "50.0 pts (-60.4 to 100.0)" in text
+    assert "50.0 (-60.4 to 100.0)" in text
     assert "costs target 50.0 points of win share per seat (95% interval -60.4 to 100.0): unclear" in text
 
 

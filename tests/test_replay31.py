@@ -238,4 +238,5 @@ def test_a_failed_duplicate_deal_without_a_folder_is_named_by_its_deal_and_copy(
             "--seed 5 --n 100 --duplicate --deal 0` with the run's other options writes it out")
     assert said in main_error(capsys, ["run", *setting, "-q", "-o", tmp_path / "r"], "boom")
     assert not (tmp_path / "r").exists()
-    assert said in main_error(capsys, ["replay", *setting, "--deal", "0"], "boom")  # the hint writes it out
+    # the replay names the same deal, without the hint to run itself again (tests/test_floor31.py)
+    assert said.partition(":")[0] + ")" in main_error(capsys, ["replay", *setting, "--deal", "0"], "boom")

@@ -49,8 +49,8 @@ def test_a_restriction_costs_end_near_0_shows_the_side_that_decides_costs_or_unc
                                    "0.02 to 4.0): unclear whether nearly as good or costs")
     assert said(-0.0002).startswith("Never upgrading costs target 2.0 points of win share per seat (95% interval "
                                     "-0.02 to 4.0): unclear")
-    assert restrict.fmt_cost(0.02, 0.0002, 0.0398) == "2.0 pts (0.02 to 4.0)"
-    assert restrict.fmt_cost(0.0, 0.0, 0.0) == "0.0 pts (0.0 to 0.0)"  # on 0: as before
+    assert restrict.fmt_cost(0.02, 0.0002, 0.0398) == "2.0 (0.02 to 4.0)"
+    assert restrict.fmt_cost(0.0, 0.0, 0.0) == "0.0 (0.0 to 0.0)"  # on 0: as before
 
 
 def test_the_ladders_convergence_is_not_rounded_onto_its_1_point():

@@ -185,20 +185,21 @@ def verdict(cost: float, low: float, high: float, changed: float | None = None) 
 
 
 def fmt_cost(cost: float, low: float, high: float) -> str:
-    """A win-share cost in points with its interval: ``4.1 pts (3.2 to 5.0)``; a difference of
+    """A win-share cost in points with its interval, under a column headed in points as the
+    review's tables are ("win share cost (points)"): ``4.1 (3.2 to 5.0)``; a difference of
     shares, so in points, as the review says it ("4.1%" would read as a share of the share). Never
     rounded onto the 1 point of its words (:data:`RESTRICTION_THRESHOLDS`) it is not on: 300 deals
-    none of which differs read "0.0 pts (-1.0 to 1.0)" for an interval of ± 0.99; nor onto 0,
+    none of which differs read "0.0 (-1.0 to 1.0)" for an interval of ± 0.99; nor onto 0,
     which says whether it surely costs or surely helps (an end of +0.02 read "0.0", as did -0.02)."""
     near = [0.0, *RESTRICTION_THRESHOLDS]
-    if not (math.isfinite(low) and math.isfinite(high)):  # one deal: "100.0 pts (nan to nan)"
-        return f"{fixed(100 * cost, near)} pts (95% interval n/a)"
-    # ends apart: 4 million paired deals read "15.5 pts (15.5 to 15.5)", as if known exactly
+    if not (math.isfinite(low) and math.isfinite(high)):  # one deal: "100.0 (nan to nan)"
+        return f"{fixed(100 * cost, near)} (95% interval n/a)"
+    # ends apart: 4 million paired deals read "15.5 (15.5 to 15.5)", as if known exactly
     places = apart(low, high, lambda x, k: fixed(100 * x, near, digits=k), 1)
 
     def pts(x: float) -> str:
         return fixed(100 * x, near, digits=places)
-    return f"{pts(cost)} pts ({pts(low)} to {pts(high)})"
+    return f"{pts(cost)} ({pts(low)} to {pts(high)})"
 
 
 def sentence(row: dict) -> str:

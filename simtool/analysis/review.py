@@ -435,6 +435,13 @@ FEW = "paired on the same deals, 1 to 29 differing"
 (:func:`simtool.stats.few_moved_half`), not the differences' normal interval that "paired on
 the same deals" alone names."""
 
+FLOOR = "both at the floor of 0"
+"""The ``interval`` of the luck row where each version's cards' share is held whole at its floor
+of 0 (``questions.luck.unfloored``): "0.0% -> 0.0% (0.0 points (0.0 to 0.0))" claimed a
+certainty of no change that two shares estimated below 0 do not give, and their unfloored
+difference is no change of a share. No interval (``ci`` of nulls); the change is "no clear
+change"."""
+
 FIXED = "the same in every match"
 """The ``change`` of a row whose figure was the same in every match of both versions: an
 interval of no width, nothing to compare. Not "fixed by the rules": a sample can miss a rare
@@ -488,6 +495,12 @@ def changes(before: dict, after: dict, paired: dict[str, tuple[np.ndarray, np.nd
                          "better": None, "change": FIXED, "interval": FIXED, "small": None, "threshold": None,
                          "crosses": None, "fixed": f"every match lasted {rounds} rounds"
                          + ("" if key == "match: rounds" else f", short of the {games.ROUND_CAP}-round cap")})
+            continue
+        if key == "luck" and not (key in alike and v0 == v1) and all(
+                (q.get("luck") or {}).get("unfloored") for q in (before, after)):
+            rows.append({"question": key, "before": v0, "after": v1, "delta": v1 - v0, "ci": [None, None],
+                         "better": None, "change": "no clear change", "interval": FLOOR, "small": None,
+                         "threshold": None, "crosses": None})
             continue
         if better_after != better_when:  # a side one version's figure lacks is no side of the change
             better_when = None

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simtool.stats import LUCK_MIN_DEALS, shown_decimals, wilson_one
+from simtool.stats import LUCK_MIN_DEALS, percent, shown_decimals, wilson_one
 
 SEAT_THRESHOLDS = (1.0, 3.0)
 """|edge| in points: ``fair`` below 1, ``slight`` 1 to below 3, ``strong`` 3 and more."""
@@ -645,6 +645,45 @@ def hidden_verdict(price: tuple[float, float, float], n: int, seer: str = "clair
                    stated(HIDDEN_WORDS, HIDDEN_THRESHOLDS), more)
 
 
+def at_floor(high: float, unfloored: tuple[float, float, float] | None) -> bool:
+    """Whether a luck share's interval, ending at ``high``, is held whole at the floor of 0, with
+    ``unfloored`` (:func:`simtool.stats.luck_unfloored`) to say what lay below it."""
+    return unfloored is not None and high == 0 and all(map(math.isfinite, unfloored))
+
+
+def below_floor(unfloored: tuple[float, float, float]) -> str:
+    """A luck share before the floor at 0, with its interval: "-4.5% (95% interval -5.1 to
+    -3.8%)", as many decimals as the ends need to show apart."""
+    u, low, high = unfloored
+    places = apart(low, high, lambda x, d: fixed(100 * x, digits=d), 1, value=u)
+
+    def below(x: float) -> str:
+        return fixed(100 * x, digits=places)
+
+    return f"{below(u)}% (95% interval {below(low)} to {below(high)}%)"
+
+
+def floor_clause(unfloored: tuple[float, float, float]) -> str:
+    """What a luck share held at the floor of 0 hides, in the words of the review's sentence, the
+    report's and the console's: the floor held every resample, and Black & White at 2 players
+    read "0.0% (95% interval 0.0 to 0.0%)", a certainty the deals do not give, of an estimate of
+    -4.5% (-5.1% to -3.8%)."""
+    return (f"at the floor of 0: their part was estimated below it, {below_floor(unfloored)}, as where a "
+            f"seat's copies of a deal go opposite ways more often than alike, and no share is below 0")
+
+
+def floor_note(unfloored: tuple[float, float, float]) -> str:
+    """A table's interval of a luck share held at the floor of 0 (:func:`at_floor`), in place of
+    "0.0 to 0.0": "at the floor of 0: estimated -4.5% (95% interval -5.1 to -3.8%)"."""
+    return f"at the floor of 0: estimated {below_floor(unfloored)}"
+
+
+def floor_cell(share: float, unfloored: tuple[float, float, float]) -> str:
+    """A table's luck share held at the floor of 0 and its :func:`floor_note`: "0.0%, at the
+    floor of 0: estimated -4.5% (95% interval -5.1 to -3.8%)"."""
+    return f"{percent(share)}%, {floor_note(unfloored)}"
+
+
 def luck_verdict(share: float, low: float, high: float, n: int, what: str = "score",
                  unit: str = "deals", play: str | None = None,
                  unfloored: tuple[float, float, float] | None = None) -> Verdict:
@@ -680,19 +719,9 @@ def luck_verdict(share: float, low: float, high: float, n: int, what: str = "sco
                     f"may hold; play more {unit}.")
         return Verdict(UNCLEAR, sentence, {"share": share, "ci": [low, high]},
                        stated(LUCK_WORDS, LUCK_THRESHOLDS), None)
-    if unfloored is not None and high == 0 and all(map(math.isfinite, unfloored)):
-        # the floor held every resample: Black & White at 2 players read "0.0% (95% interval 0.0
-        # to 0.0%)", a certainty the deals do not give, of an estimate of -4.5% (-5.1% to -3.8%)
-        u, ulo, uhi = unfloored
-        places = apart(ulo, uhi, lambda x, d: fixed(100 * x, digits=d), 1, value=u)
-
-        def below(x: float) -> str:
-            return fixed(100 * x, digits=places)
-
-        sentence = (f"The cards explain {pct(share)} of the variance of a seat's {what}{with_play}, at the floor of "
-                    f"0: their part was estimated below it, {below(u)}% (95% interval {below(ulo)} to {below(uhi)}%), "
-                    f"as where a seat's copies of a deal go opposite ways more often than alike, and no share is "
-                    f"below 0: {word} luck from the deal alone.")
+    if at_floor(high, unfloored):
+        sentence = (f"The cards explain {pct(share)} of the variance of a seat's {what}{with_play}, "
+                    f"{floor_clause(unfloored)}: {word} luck from the deal alone.")
         return Verdict(word, sentence, {"share": share, "ci": [low, high], "unfloored": list(unfloored)},
                        stated(LUCK_WORDS, LUCK_THRESHOLDS), more)
     interval = span(low, high, lambda x: pct(x)[:-1]) + "%"

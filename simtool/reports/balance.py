@@ -152,8 +152,7 @@ class Analysis:
 
     @property
     def metric_tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
-        return [(caption, *worded(duplicate_cells(df) if caption == DUPLICATE_TABLE else df))
-                for caption, df in self.metrics]
+        return [(caption, *worded(metric_cells(caption, df))) for caption, df in self.metrics]
 
 
 def worded(df: pl.DataFrame) -> tuple[list[tuple[str, str]], list[list[str]]]:
@@ -365,8 +364,7 @@ def streamed_metrics(meta: dict, game, seats: pl.LazyFrame, matches: pl.LazyFram
             gain = gain.with_columns(pl.lit(float("nan")).alias(c) for c in ("narrower", "games_ratio"))
         out.append((DUPLICATE_TABLE, gain))
     if duplicate:
-        out.append((LUCK_TABLE, luck_joined(*(stats.luck_split(luck[name], p, p) for name in (score_of, "win")),
-                                            by_match)))
+        out.append((LUCK_TABLE, luck_joined(luck[score_of], luck["win"], p, by_match)))
     tally = None
     if by_match:
         tally = tension.streamed(seats, matches, game.lower_wins, game.total_floor, sides)
@@ -638,22 +636,62 @@ LUCK_TABLE = "Luck against skill: shares of the variance of a seat's result"
 
 def luck_table(win: np.ndarray, score: np.ndarray, p: int, by_match: bool) -> pl.DataFrame:
     """:func:`stats.luck_shares` of the score (match total) and the win share, side by side."""
-    return luck_joined(*(stats.luck_shares(values.reshape(-1, p, p)) for values in (score, win)), by_match)
+    sums = (stats.luck_sums(y, len(y)) for y in (values.reshape(-1, p, p) for values in (score, win)))
+    return luck_joined(*sums, p, by_match)
 
 
-def luck_joined(score: pl.DataFrame, win: pl.DataFrame, by_match: bool) -> pl.DataFrame:
-    """:func:`luck_table` of the two :func:`stats.luck_shares` tables."""
+def luck_joined(score: np.ndarray, win: np.ndarray, p: int, by_match: bool) -> pl.DataFrame:
+    """:func:`luck_table` from the two figures' :func:`stats.luck_sums`: each figure's shares,
+    and ``<figure>_unfloored`` (with ``_low``, ``_high``) on the cards' row where the floor at 0
+    holds its whole interval (:func:`verdicts.at_floor`), what lay below it
+    (:func:`stats.luck_split_unfloored`); null elsewhere."""
     out = None
-    for name, part in (("total" if by_match else "score", score), ("win", win)):
+    for name, sums in (("total" if by_match else "score", score), ("win", win)):
         name += "_share"
+        part = stats.luck_split(sums, p, p)
+        cards = part.row(0, named=True)
+        below = stats.luck_split_unfloored(sums, p, p) if cards["share_high"] == 0 else None
+        if not verdicts.at_floor(cards["share_high"], below):
+            below = (None,) * 3
         part = part.rename({"share": name, "share_low": f"{name}_low", "share_high": f"{name}_high"})
+        part = part.with_columns(pl.Series(f"{name}_unfloored{end}", [x, None, None], pl.Float64)
+                                 for x, end in zip(below, ("", "_low", "_high"), strict=True))
         out = part if out is None else out.join(part, on="part", maintain_order="left")
     return out
+
+
+def luck_floor(column: str, row: dict) -> tuple[float, float, float] | None:
+    """What lay below the floor at 0 of a luck table's ``column`` in ``row``, where the floor held
+    its whole interval (:func:`luck_joined`); else ``None``."""
+    below = tuple(row.get(f"{column}_unfloored{end}") for end in ("", "_low", "_high"))
+    return None if below[0] is None else below
+
+
+def luck_cells(table: pl.DataFrame) -> pl.DataFrame:
+    """The luck table as its sentence says it: a share held whole at the floor of 0 reads
+    :func:`verdicts.floor_cell`, not "0.0% (0.0–0.0)", a certainty the deals do not give."""
+    shares = [c for c in table.columns if c.endswith("_share")]
+    rows = []
+    for r in table.iter_rows(named=True):
+        cells = {"part": r["part"]}
+        for c in shares:
+            below = luck_floor(c, r)
+            cells[c] = stats.fmt_rate(r[c], r[f"{c}_low"], r[f"{c}_high"]) if below is None \
+                else verdicts.floor_cell(r[c], below)
+        rows.append(cells)
+    return pl.DataFrame(rows, schema=dict.fromkeys(("part", *shares), pl.String))
+
+
+def metric_cells(caption: str, table: pl.DataFrame) -> pl.DataFrame:
+    """A table of :func:`run_metrics` as the console and the report show it."""
+    return duplicate_cells(table) if caption == DUPLICATE_TABLE else luck_cells(table) if caption == LUCK_TABLE \
+        else table
 
 
 def luck_text(table: pl.DataFrame, unit: str) -> str:
     column = table.columns[1]
     share = {r["part"]: (r[column], r[f"{column}_low"], r[f"{column}_high"]) for r in table.iter_rows(named=True)}
+    below = luck_floor(column, table.row(0, named=True))
     one = "match" if unit == "matches" else "deal"
     name = "total" if one == "match" else "score"
 
@@ -664,15 +702,18 @@ def luck_text(table: pl.DataFrame, unit: str) -> str:
     known = all(math.isfinite(low) and math.isfinite(high) for _, low, high in share.values())
 
     def pct(part: str) -> str:  # to a tenth, as the table beside it ("2% (1–2%)" beside "1.7% (1.0–2.3)")
-        return stats.fmt_rate(*share[part]) if known else f"{stats.percent(share[part][0])}%"
+        # held at the floor of 0, "0.0% (0.0–0.0)" was a certainty the deals do not give: said after
+        floored = part == "cards" and below is not None
+        return stats.fmt_rate(*share[part]) if known and not floored else f"{stats.percent(share[part][0])}%"
 
     intervals = (f"with 95% bootstrap intervals over {unit}" if known else
                  f"too few for a 95% interval (it takes {stats.LUCK_MIN_DEALS} or more)")
+    floor = "" if below is None else f" The cards' {pct('cards')} is {verdicts.floor_clause(below)}."
     return (f"Luck against skill: the cards decide about {pct('cards')} of a {one}'s {name} under "
             f"these strategies, which strategy holds which seat {pct('strategy and seat')}, and how "
             f"these strategies play these particular cards (and the play's own chance) "
             f"{pct('interplay')}: shares of the variance of a seat's {name}, from the duplicate "
-            f"{unit}, {intervals}.")
+            f"{unit}, {intervals}.{floor}")
 
 
 def _half(x: float, figure: str) -> str:
@@ -951,7 +992,8 @@ def run_verdicts(a: Analysis) -> list[tuple[str, str, str]]:
         column = luck.columns[1]
         r = luck.filter(pl.col("part") == "cards").row(0, named=True)
         what = "match total" if a.unit == "matches" else "score"
-        v = verdicts.luck_verdict(r[column], r[f"{column}_low"], r[f"{column}_high"], a.meta["n"], what, a.unit)
+        v = verdicts.luck_verdict(r[column], r[f"{column}_low"], r[f"{column}_high"], a.meta["n"], what, a.unit,
+                                  unfloored=luck_floor(column, r))
         out.append(("Luck", v.word, v.sentence))
     if tension.TABLE in tables:
         r = tables[tension.TABLE].row(0, named=True)

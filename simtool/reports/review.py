@@ -200,8 +200,7 @@ def cards(q: dict) -> list[dict]:
         below = a.get("unfloored")  # reviews written before it have none
         if below:
             # the floor at 0 held the whole interval: "0.0% (95% interval 0.0 to 0.0%)", certain
-            out[-1]["figure"] = (f"{cell(figure['value'], True)}, at the floor of 0: estimated "
-                                 f"{figure_text(below['value'], *below['ci'], '%', 100)}")
+            out[-1]["figure"] = verdicts.floor_cell(figure["value"], (below["value"], *below["ci"]))
     for h in q["hazards"]:
         title = f"{'Hazard' if h['risk'] else 'Rate'}: {h['name']}"
         if "seats" in h:  # one seat has it every deal: the verdict is on each seat's gap to its fair share
@@ -426,6 +425,8 @@ def change_rows(result: dict) -> list[dict]:
     """The changes table's cells, with their units: a share shows in %, an edge, a gain or a
     cost in points, and a difference of shares in points too (27.3% to 30.3% is +3.0 points,
     not +3.0%, which would read as a relative change)."""
+    from simtool.analysis.review import FLOOR
+
     rows = []
     risks = frozenset(h["name"] for h in result.get("questions", {}).get("hazards", []) if h.get("risk"))
     for c in result.get("changes", []):
@@ -442,6 +443,15 @@ def change_rows(result: dict) -> list[dict]:
                          **dict(zip(("before_text", "after_text"), _before_after(c, scale, unit, ()), strict=True)),
                          "delta_text": _shown(c["delta"], scale, "+", apart), "interval_text": c["fixed"],
                          "reads": "no interval, every match as long", "tone": "none"})
+            continue
+
+        if c.get("interval") == FLOOR:
+            # no difference of shares to measure: "0.0 points (0.0 to 0.0)" claimed one of no width
+            word, _, what = band_move(c)  # 0 in both: the lowest band
+            rows.append({**c, "label": change_label(c["question"], risks), "name": change_name(c["question"], risks),
+                         **dict(zip(("before_text", "after_text"), _before_after(c, scale, unit, ()), strict=True)),
+                         "delta_text": "none measurable", "interval_text": FLOOR,
+                         "reads": f"{c['change']}, {word} {what} in both", "tone": "none"})
             continue
 
         near = change_marks(c["question"])
@@ -512,7 +522,9 @@ def environment():
     # a seat table's points as the seat verdict prints them: never rounded onto its 1 or 3 points
     # (an end of -0.989 read "-1.0" in the table beside "-0.99" in the sentence and the card)
     env.filters["seat_pts"] = lambda x, sign="": verdicts.fixed(x, verdicts.SEAT_THRESHOLDS, sign)
-    env.globals.update(cell=cell, interval_cell=interval_cell, deciding=deciding, marks=marks)
+    # the cards' interval held whole at the floor of 0 read "0.0 to 0.0" under the card that said so
+    env.globals.update(cell=cell, interval_cell=interval_cell, deciding=deciding, marks=marks,
+                       floor_note=lambda below: verdicts.floor_note((below["value"], *below["ci"])))
     return env
 
 
