@@ -6,11 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import polars as pl
+
 from simtool.errors import SimtoolError, option, pasted
 from simtool.pipeline.executor import PLAN, with_new_options
 from simtool.pipeline.folders import (
     PLAYED_BY,
     SPEC,
+    native,
     parse_json,
     played_by,
     played_changed,
@@ -21,8 +24,7 @@ from simtool.pipeline.folders import (
     spec_intact,
     versions_said,
 )
-from simtool.pipeline.runner import RunSpec, check_beside, spec_from_dict
-from simtool.pipeline.runner import replay as replay_spec
+from simtool.pipeline.runner import RunSpec, _fmt, check_beside, replayed, spec_from_dict
 
 
 @dataclass(frozen=True)
@@ -51,14 +53,44 @@ def replay_run(folder: Path, unit: str, number: int) -> list[str]:
         raise SimtoolError(f"bad {option(unit, number)}; {folder} holds {unit} numbers 0.."
                            f"{saved.numbers - 1}{kept}")
     check_beside(spec)  # files a plugin reads: changed since, the replay would play another version
-    lines = replay_spec(spec, number)
+    lines, seats, final = replayed(spec, number)
     chunk = folder / "chunks" / f"seats-{number // spec.chunk:06d}.parquet"
+    played = [folder / "seats.parquet", folder / "matches.parquet"] if saved.finished else \
+        [chunk, chunk.with_name(chunk.name.replace("seats-", "matches-", 1))]
+    for table, path in zip((seats, final), played, strict=True):
+        if table is not None and (unlike := _unlike(table, path, unit, number)):
+            # a module a plugin imports from elsewhere (PYTHONPATH), changed since the run, plays
+            # otherwise with no file of the run's changed: its results were printed as the run's
+            raise SimtoolError(f"{unit} {number} plays otherwise now than the run played it ({unlike}): what "
+                               f"plays it (a module its game or strategies import) or the table changed since "
+                               f"the run, so this would not be the run's {unit}; run it again to replay it")
     notes = list(saved.notes)
     if not saved.finished:
         played = "is in chunks/ already" if chunk.is_file() else "is not played yet"
         notes.insert(0, f"{folder} holds an unfinished run (chunks/{SPEC}); this {unit}'s chunk {played}")
     lines[1:1] = notes
     return lines
+
+
+def _unlike(replayed: pl.DataFrame, path: Path, unit: str, number: int) -> str | None:
+    """How ``replayed`` (rows of ``number``) differs from the rows of ``number`` in the run's table
+    ``path``, in words; ``None`` where they agree, or where there is no table to tell (a chunk
+    not played yet, a table that cannot be read)."""
+    try:
+        held = pl.scan_parquet(native(path), glob=False).filter(pl.col(unit) == number).collect()
+    except (OSError, pl.exceptions.PolarsError, SimtoolError):
+        return None
+    columns = [c for c in replayed.columns if c in held.columns and c != unit]
+    now, then = (t.select(pl.col(c).cast(pl.String) if c == "strategy" else pl.col(c) for c in columns).rows()
+                 for t in (replayed, held))
+    if len(now) != len(then):
+        return f"{len(now)} rows, where {path} holds {len(then)}"
+    for row, was in zip(now, then, strict=True):
+        if row != was:
+            at = next(i for i, (a, b) in enumerate(zip(row, was, strict=True)) if a != b)
+            who = " ".join(f"{c} {v}" for c, v in zip(columns, row, strict=True) if c in ("rotation", "round", "seat"))
+            return f"{who}: {columns[at]}={_fmt(row[at])}, where {path} holds {_fmt(was[at])}"
+    return None
 
 
 def saved_run(folder: Path) -> Saved:

@@ -1015,6 +1015,13 @@ def _check_saved(spec: RunSpec) -> None:
 def replay(spec: RunSpec, number: int, views: bool = False) -> list[str]:
     """Deal (or match) ``number`` of ``spec`` written out play by play with its results
     (``views``: and what each acting seat's view showed)."""
+    return replayed(spec, number, views)[0]
+
+
+def replayed(spec: RunSpec, number: int, views: bool = False
+             ) -> tuple[list[str], pl.DataFrame, pl.DataFrame | None]:
+    """:func:`replay`'s lines, and the rows it wrote them from: the seat rows of ``number``, and
+    of a match its match rows."""
     if not 0 <= number < spec.n:
         raise SimtoolError(f"bad {arguments.option(spec.unit, number)}; this run has {spec.unit} numbers "
                            f"0..{spec.n - 1} ({arguments.option('n', spec.n)})")
@@ -1031,12 +1038,13 @@ def replay(spec: RunSpec, number: int, views: bool = False) -> list[str]:
     shown = [c for c in rows.columns if c not in (key, "strategy")]
     lines += ["  " + "  ".join(f"{c}={_fmt(v)}" for c, v in zip(shown, r, strict=True))
               for r in rows.select(shown).rows()]
+    final = None
     if chunk.matches is not None:
         final = chunk.matches.filter(pl.col("match") == number)
         lines.append("match:")
         lines += ["  " + "  ".join(f"{c}={_fmt(v)}" for c, v in zip(final.columns[1:], r[1:], strict=True))
                   for r in final.rows()]
-    return lines
+    return lines, rows, final
 
 
 def _fmt(v) -> str:

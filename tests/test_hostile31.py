@@ -1,0 +1,50 @@
+"""Round hostile31: ``simtool replay --run``, the paired report of two runs and a designer's rate
+breaking in a later chunk, used as a careless or malicious user would."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from simtool.cli import main
+
+from .test_hardening_cli import main_error
+from .test_replay31 import folder_rows, replayed, results
+
+HELPER = "from simtool import bits\n\n\ndef pick(view, rng):\n    return {}\n"
+
+
+@pytest.fixture
+def helper(tmp_path, monkeypatch):
+    """A plugin whose play lies in a module it imports from elsewhere on the path (PYTHONPATH): the
+    run records the plugin's file and those beside it, never that module."""
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "lib" / "pick31.py").write_text(HELPER.format("bits.lowest(view.legal)"))
+    (tmp_path / "bots" / "bot31.py").write_text("from pick31 import pick\n\n\ndef bot(view, rng):\n"
+                                               "    return pick(view, rng)\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "lib"))
+    yield tmp_path
+    forget(tmp_path)
+
+
+def forget(tmp_path) -> None:
+    """This process's imports of the modules under ``tmp_path``, as a new process starts without them."""
+    for name, module in list(sys.modules.items()):
+        if str(getattr(module, "__file__", None) or "").startswith(str(tmp_path)):
+            del sys.modules[name]
+
+
+def test_a_replay_that_plays_otherwise_than_the_run_is_refused_not_printed_as_its_deal(tmp_path, capsys, helper):
+    # failed before: the helper edited since the run, `simtool replay --run` printed other results
+    # as the run's deal 3 (seat 0 score -5, where seats.parquet holds -8 at 1,500 deals, seed 2)
+    folder = tmp_path / "r"
+    assert main(["run", "-s", "random", "--seat", f"0={tmp_path / 'bots' / 'bot31.py'}:bot", "--n", "40",
+                 "--seed", "2", "-j", "1", "-q", "-o", str(folder)]) == 0
+    capsys.readouterr()
+    assert results(replayed(capsys, folder, "deal", 3)) == folder_rows(folder, "deal", 3)
+    (tmp_path / "lib" / "pick31.py").write_text(HELPER.format("bits.highest(view.legal)"))
+    forget(tmp_path)
+    main_error(capsys, ["replay", "--run", folder, "--deal", "3"], "deal 3 plays otherwise now than the run "
+               "played it (seat ", f"where {folder}/seats.parquet holds ", "so this would not be the run's deal")
