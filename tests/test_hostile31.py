@@ -10,6 +10,9 @@ import pytest
 from simtool.cli import main
 
 from .test_hardening_cli import main_error
+from .test_hardening_round5 import TOY
+from .test_hardening_round12 import installed
+from .test_hostile28 import forget_modules  # noqa: F401 (autouse: applies here too)
 from .test_replay31 import folder_rows, replayed, results
 
 HELPER = "from simtool import bits\n\n\ndef pick(view, rng):\n    return {}\n"
@@ -48,3 +51,22 @@ def test_a_replay_that_plays_otherwise_than_the_run_is_refused_not_printed_as_it
     forget(tmp_path)
     main_error(capsys, ["replay", "--run", folder, "--deal", "3"], "deal 3 plays otherwise now than the run "
                "played it (seat ", f"where {folder}/seats.parquet holds ", "so this would not be the run's deal")
+
+
+def test_a_replay_of_a_run_whose_installed_game_changed_names_the_game_not_equal_versions(tmp_path, capsys,
+                                                                                          monkeypatch):
+    # failed before: "note: simtool 0.1.0 with numpy 2.4.6 played this run, simtool 0.1.0 with numpy
+    # 2.4.6 replays it", the same versions on both sides and the change unnamed (a finished run),
+    # or no note at all (an unfinished one)
+    installed(tmp_path, monkeypatch, "edited31_game", TOY.replace('id = "climb"', 'id = "edited31"'),
+              "edited31", "edited31")
+    folder = tmp_path / "r"
+    assert main(["run", "--game", "edited31", "--n", "20", "--seed", "1", "-j", "1", "-q", "-o", str(folder)]) == 0
+    capsys.readouterr()
+    assert replayed(capsys, folder, "deal", 3)[1].startswith("line-up: ")
+    with (tmp_path / "edited31_game.py").open("a") as module:
+        module.write("# edited since the run\n")
+    forget(tmp_path)
+    note = replayed(capsys, folder, "deal", 3)[1]
+    assert note == ("note: installed game edited31 changed since the run (installed_by in run.json): where it "
+                    "deals or plays otherwise, this is not the run's deal")

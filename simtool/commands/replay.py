@@ -11,8 +11,10 @@ import polars as pl
 from simtool.errors import SimtoolError, option, pasted
 from simtool.pipeline.executor import PLAN, with_new_options
 from simtool.pipeline.folders import (
+    INSTALLED,
     PLAYED_BY,
     SPEC,
+    installed_by,
     native,
     parse_json,
     played_by,
@@ -119,9 +121,7 @@ def _finished(folder: Path) -> Saved:
         raise SimtoolError(f"{folder}/run.json was changed since the run wrote it, so it no longer says "
                            f"what the run played; put it back, or run it again")
     cap = {"n": meta["precision_cap"]} if meta.get("precision") else {}
-    notes = [] if played_now(meta) else [
-        f"note: {versions_said(meta['versions'])} played this run, {versions_said(played_by())} replays "
-        f"it: where they deal or play otherwise, this is not the run's {meta['unit']}"]
+    notes = [] if played_now(meta) else _changed(meta["versions"], meta, "run.json", meta["unit"])
     return Saved(folder, _spec(folder / "run.json", meta | cap), meta["n"], True, notes)
 
 
@@ -136,11 +136,25 @@ def _unfinished(folder: Path) -> Saved:
         raise SimtoolError(f"{path} was changed since the run started, so it no longer says what the run "
                            f"plays; put it back")
     spec = _spec(path, data)
-    made = data.get(PLAYED_BY)
-    notes = [] if not isinstance(made, dict) or made == played_by() else [
+    return Saved(folder, spec, spec.n, False, _changed(data.get(PLAYED_BY), data, f"chunks/{SPEC}", spec.unit))
+
+
+def _changed(made, recorded: dict, record: str, unit: str) -> list[str]:
+    """The notes a replay says where what played the run (``made``: simtool's and numpy's versions;
+    ``recorded``: its ``record``, run.json or chunks/spec.json, with the installed game and
+    strategies it played) is not what replays it."""
+    notes = [] if not isinstance(made, dict) or {k: made.get(k) for k in played_by()} == played_by() else [
         f"note: {versions_said(made)} played this run, {versions_said(played_by())} replays it: where they "
-        f"deal or play otherwise, this is not the run's {spec.unit}"]
-    return Saved(folder, spec, spec.n, False, notes)
+        f"deal or play otherwise, this is not the run's {unit}"]
+    before = recorded.get(INSTALLED)
+    if isinstance(before, dict):  # none played, or recorded before 2026-11-27: as then
+        # an installed game edited since read "simtool 0.1.0 with numpy 2.4.6 played this run,
+        # simtool 0.1.0 with numpy 2.4.6 replays it", the change unnamed
+        now = installed_by(recorded, imported_as_now=False)
+        notes += [f"note: installed {name} changed since the run ({INSTALLED} in {record}): where it deals or "
+                  f"plays otherwise, this is not the run's {unit}"
+                  for name in sorted(before.keys() | now.keys()) if before.get(name) != now.get(name)]
+    return notes
 
 
 def _spec(path: Path, data: dict) -> RunSpec:
