@@ -3,6 +3,7 @@ breaking in a later chunk, used as a careless or malicious user would."""
 
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
@@ -70,3 +71,15 @@ def test_a_replay_of_a_run_whose_installed_game_changed_names_the_game_not_equal
     note = replayed(capsys, folder, "deal", 3)[1]
     assert note == ("note: installed game edited31 changed since the run (installed_by in run.json): where it "
                     "deals or plays otherwise, this is not the run's deal")
+
+
+@pytest.mark.parametrize("recorded", [1, {"path": 3, "sha256": "0"}, {"path": "/x.py", "sha256": "0", "beside": [1]}])
+def test_a_run_json_whose_plugin_record_was_edited_is_refused_in_one_line(tmp_path, capsys, recorded):
+    # failed before: plugins {"x": 1} in run.json ended replay --run in a traceback, TypeError: 'int'
+    # object is not subscriptable (plugins is no checksummed key: edited, the run stays "unchanged")
+    folder = tmp_path / "r"
+    assert main(["run", "--n", "10", "--seed", "1", "-j", "1", "-q", "-o", str(folder)]) == 0
+    meta = json.loads((folder / "run.json").read_text())
+    (folder / "run.json").write_text(json.dumps(meta | {"plugins": {"x.py:bot": recorded}}))
+    main_error(capsys, ["replay", "--run", folder, "--deal", "3"], f"{folder}/run.json is damaged (ValueError: "
+               "plugin 'x.py:bot' is ", "not its file's path, sha256 and the files beside it")

@@ -997,6 +997,13 @@ def _check_saved(spec: RunSpec) -> None:
         raise ValueError(f"precision {shown(precision)} is not a half-width between 0 and 0.5")
     if not isinstance(spec.plugins, dict) or not isinstance(spec.rules, dict):
         raise ValueError("plugins and rules are not tables")
+    for name, plugin in spec.plugins.items():
+        # read as written by plugin_files before any play: {"x": 1} ended replay --run in a TypeError
+        beside = plugin.get("beside", {}) if isinstance(plugin, dict) else None  # none recorded by older versions
+        if not (isinstance(plugin, dict) and all(isinstance(plugin.get(k), str) for k in ("path", "sha256"))
+                and isinstance(beside, dict) and all(isinstance(v, str) for v in beside.values())):
+            raise ValueError(f"plugin {shown(name)} is {shown(plugin)}, not its file's path, sha256 and the files "
+                             f"beside it")
     if len(spec.lineup) != spec.players or not all(isinstance(x, str) for x in spec.lineup):
         raise ValueError(f"lineup {shown(list(spec.lineup))} is not {spec.players} strategies")
     try:
