@@ -4,6 +4,7 @@ breaking in a later chunk, used as a careless or malicious user would."""
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 
 import pytest
@@ -83,3 +84,26 @@ def test_a_run_json_whose_plugin_record_was_edited_is_refused_in_one_line(tmp_pa
     (folder / "run.json").write_text(json.dumps(meta | {"plugins": {"x.py:bot": recorded}}))
     main_error(capsys, ["replay", "--run", folder, "--deal", "3"], f"{folder}/run.json is damaged (ValueError: "
                "plugin 'x.py:bot' is ", "not its file's path, sha256 and the files beside it")
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("hostile31") / "plain"
+    assert main(["run", "--n", "10", "--seed", "1", "-j", "1", "-q", "-o", str(folder)]) == 0
+    return folder
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ('{"game": ', "run.json is not valid JSON (Expecting value"),
+    ("[1]", "run.json is not a JSON object, so not a simtool run.json"),
+    ("VERSIONS", "run.json: 'versions' is 'x', not a JSON object"),
+])
+def test_a_damaged_run_json_is_named_not_said_to_be_missing(tmp_path, capsys, plain, text, said):
+    # failed before: each read "--run r holds no simtool run (no run.json, no chunks/spec.json); give
+    # a run folder", run.json there (what simtool report and run --resume say of it named its fault)
+    folder = tmp_path / "r"
+    shutil.copytree(plain, folder)
+    if text == "VERSIONS":
+        text = json.dumps(json.loads((folder / "run.json").read_text()) | {"versions": "x"})
+    (folder / "run.json").write_text(text)
+    assert main_error(capsys, ["replay", "--run", folder, "--deal", "3"], said).startswith(f"error: {folder}/run.json")

@@ -112,6 +112,10 @@ def saved_run(folder: Path) -> Saved:
         return _finished(folder)
     if kind == "interrupted":
         return _unfinished(folder)
+    if (folder / "run.json").is_file():
+        # a run.json damaged or edited (not JSON, no versions) read "holds no simtool run (no
+        # run.json, ...)", the file there: its own error names what is wrong with it
+        read_meta(folder)
     raise SimtoolError(not_a_run(folder))
 
 
