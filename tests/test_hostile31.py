@@ -11,10 +11,12 @@ import pytest
 
 from simtool.cli import main
 
-from .test_hardening_cli import main_error
+from .test_data_safety import chunk_files
+from .test_hardening_cli import main_error, no_result
 from .test_hardening_round5 import TOY
 from .test_hardening_round12 import installed
-from .test_hostile28 import forget_modules  # noqa: F401 (autouse: applies here too)
+from .test_hostile28 import analysed, forget_modules  # noqa: F401 (autouse: applies here too)
+from .test_keep31 import LATE, PRECISE
 from .test_replay31 import folder_rows, replayed, results
 
 HELPER = "from simtool import bits\n\n\ndef pick(view, rng):\n    return {}\n"
@@ -107,3 +109,18 @@ def test_a_damaged_run_json_is_named_not_said_to_be_missing(tmp_path, capsys, pl
         text = json.dumps(json.loads((folder / "run.json").read_text()) | {"versions": "x"})
     (folder / "run.json").write_text(text)
     assert main_error(capsys, ["replay", "--run", folder, "--deal", "3"], said).startswith(f"error: {folder}/run.json")
+
+
+def test_a_rate_null_on_later_rows_of_a_precision_run_keeps_its_chunks_as_nan_does(tmp_path, monkeypatch, capsys,
+                                                                                    small_chunks):
+    # failed before: the tally read the nulls as "no", the run stopped by that and was written
+    # finished (2,144 deals of 1e5, exit 2 with the rate's error, exit 0 with -q), where the rate
+    # once fixed stops the same run at 2,400 (its level rate the widest); a finished run has nothing
+    # to resume, so the run of the fixed rate had to be played again from the start
+    analysed(tmp_path, monkeypatch, "nully", "null_rates", LATE.replace('float("nan")', "None"))
+    out = tmp_path / "r"
+    main_error(capsys, ["run", "--game", "nully", *PRECISE, "--out", out],
+               "game 'nully' has a rate 'level' that cannot be computed on its results: it is null on ",
+               "; 3 finished chunks are kept, the run unfinished")
+    assert list(chunk_files(out)) == [f"seats-00000{i}.parquet" for i in range(3)]
+    no_result(out)
