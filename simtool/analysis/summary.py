@@ -185,7 +185,9 @@ def tally(game, seats, matches=None, strata: int | None = None,
     """The sums behind every tracked share of one chunk, per block of ``block`` units, for
     ``--precision``: they add up over chunks (see :func:`widest`). Groups are named
     ``seat 0 (target)`` or ``target``."""
-    _computable(game, seats.lazy())  # polars' traceback from a worker, in the middle of the run
+    # polars' traceback from a worker, in the middle of the run; a rate null on some rows too: its
+    # nulls were tallied as "no" and the run stopped where the rate, fixed, stops it elsewhere
+    _computable(game, seats.lazy(), nulls=True)
     parts = []
     for rows, figures, by in precision_figures(game, seats, matches):
         sums, units = unit_sums(rows, figures, by, strata, block)

@@ -6,11 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import polars as pl
+
 from simtool.errors import SimtoolError, option, pasted
 from simtool.pipeline.executor import PLAN, with_new_options
 from simtool.pipeline.folders import (
+    INSTALLED,
     PLAYED_BY,
     SPEC,
+    installed_by,
+    native,
     parse_json,
     played_by,
     played_changed,
@@ -21,8 +26,7 @@ from simtool.pipeline.folders import (
     spec_intact,
     versions_said,
 )
-from simtool.pipeline.runner import RunSpec, check_beside, spec_from_dict
-from simtool.pipeline.runner import replay as replay_spec
+from simtool.pipeline.runner import RunSpec, _fmt, check_beside, replayed, spec_from_dict
 
 
 @dataclass(frozen=True)
@@ -51,14 +55,44 @@ def replay_run(folder: Path, unit: str, number: int) -> list[str]:
         raise SimtoolError(f"bad {option(unit, number)}; {folder} holds {unit} numbers 0.."
                            f"{saved.numbers - 1}{kept}")
     check_beside(spec)  # files a plugin reads: changed since, the replay would play another version
-    lines = replay_spec(spec, number)
+    lines, seats, final = replayed(spec, number)
     chunk = folder / "chunks" / f"seats-{number // spec.chunk:06d}.parquet"
+    played = [folder / "seats.parquet", folder / "matches.parquet"] if saved.finished else \
+        [chunk, chunk.with_name(chunk.name.replace("seats-", "matches-", 1))]
+    for table, path in zip((seats, final), played, strict=True):
+        if table is not None and (unlike := _unlike(table, path, unit, number)):
+            # a module a plugin imports from elsewhere (PYTHONPATH), changed since the run, plays
+            # otherwise with no file of the run's changed: its results were printed as the run's
+            raise SimtoolError(f"{unit} {number} plays otherwise now than the run played it ({unlike}): what "
+                               f"plays it (a module its game or strategies import) or the table changed since "
+                               f"the run, so this would not be the run's {unit}; run it again to replay it")
     notes = list(saved.notes)
     if not saved.finished:
         played = "is in chunks/ already" if chunk.is_file() else "is not played yet"
         notes.insert(0, f"{folder} holds an unfinished run (chunks/{SPEC}); this {unit}'s chunk {played}")
     lines[1:1] = notes
     return lines
+
+
+def _unlike(replayed: pl.DataFrame, path: Path, unit: str, number: int) -> str | None:
+    """How ``replayed`` (rows of ``number``) differs from the rows of ``number`` in the run's table
+    ``path``, in words; ``None`` where they agree, or where there is no table to tell (a chunk
+    not played yet, a table that cannot be read)."""
+    try:
+        held = pl.scan_parquet(native(path), glob=False).filter(pl.col(unit) == number).collect()
+    except (OSError, pl.exceptions.PolarsError, SimtoolError):
+        return None
+    columns = [c for c in replayed.columns if c in held.columns and c != unit]
+    now, then = (t.select(pl.col(c).cast(pl.String) if c == "strategy" else pl.col(c) for c in columns).rows()
+                 for t in (replayed, held))
+    if len(now) != len(then):
+        return f"{len(now)} rows, where {path} holds {len(then)}"
+    for row, was in zip(now, then, strict=True):
+        if row != was:
+            at = next(i for i, (a, b) in enumerate(zip(row, was, strict=True)) if a != b)
+            who = " ".join(f"{c} {v}" for c, v in zip(columns, row, strict=True) if c in ("rotation", "round", "seat"))
+            return f"{who}: {columns[at]}={_fmt(row[at])}, where {path} holds {_fmt(was[at])}"
+    return None
 
 
 def saved_run(folder: Path) -> Saved:
@@ -78,6 +112,10 @@ def saved_run(folder: Path) -> Saved:
         return _finished(folder)
     if kind == "interrupted":
         return _unfinished(folder)
+    if (folder / "run.json").is_file():
+        # a run.json damaged or edited (not JSON, no versions) read "holds no simtool run (no
+        # run.json, ...)", the file there: its own error names what is wrong with it
+        read_meta(folder)
     raise SimtoolError(not_a_run(folder))
 
 
@@ -87,9 +125,7 @@ def _finished(folder: Path) -> Saved:
         raise SimtoolError(f"{folder}/run.json was changed since the run wrote it, so it no longer says "
                            f"what the run played; put it back, or run it again")
     cap = {"n": meta["precision_cap"]} if meta.get("precision") else {}
-    notes = [] if played_now(meta) else [
-        f"note: {versions_said(meta['versions'])} played this run, {versions_said(played_by())} replays "
-        f"it: where they deal or play otherwise, this is not the run's {meta['unit']}"]
+    notes = [] if played_now(meta) else _changed(meta["versions"], meta, "run.json", meta["unit"])
     return Saved(folder, _spec(folder / "run.json", meta | cap), meta["n"], True, notes)
 
 
@@ -104,11 +140,25 @@ def _unfinished(folder: Path) -> Saved:
         raise SimtoolError(f"{path} was changed since the run started, so it no longer says what the run "
                            f"plays; put it back")
     spec = _spec(path, data)
-    made = data.get(PLAYED_BY)
-    notes = [] if not isinstance(made, dict) or made == played_by() else [
+    return Saved(folder, spec, spec.n, False, _changed(data.get(PLAYED_BY), data, f"chunks/{SPEC}", spec.unit))
+
+
+def _changed(made, recorded: dict, record: str, unit: str) -> list[str]:
+    """The notes a replay says where what played the run (``made``: simtool's and numpy's versions;
+    ``recorded``: its ``record``, run.json or chunks/spec.json, with the installed game and
+    strategies it played) is not what replays it."""
+    notes = [] if not isinstance(made, dict) or {k: made.get(k) for k in played_by()} == played_by() else [
         f"note: {versions_said(made)} played this run, {versions_said(played_by())} replays it: where they "
-        f"deal or play otherwise, this is not the run's {spec.unit}"]
-    return Saved(folder, spec, spec.n, False, notes)
+        f"deal or play otherwise, this is not the run's {unit}"]
+    before = recorded.get(INSTALLED)
+    if isinstance(before, dict):  # none played, or recorded before 2026-11-27: as then
+        # an installed game edited since read "simtool 0.1.0 with numpy 2.4.6 played this run,
+        # simtool 0.1.0 with numpy 2.4.6 replays it", the change unnamed
+        now = installed_by(recorded, imported_as_now=False)
+        notes += [f"note: installed {name} changed since the run ({INSTALLED} in {record}): where it deals or "
+                  f"plays otherwise, this is not the run's {unit}"
+                  for name in sorted(before.keys() | now.keys()) if before.get(name) != now.get(name)]
+    return notes
 
 
 def _spec(path: Path, data: dict) -> RunSpec:

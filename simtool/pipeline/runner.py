@@ -997,6 +997,13 @@ def _check_saved(spec: RunSpec) -> None:
         raise ValueError(f"precision {shown(precision)} is not a half-width between 0 and 0.5")
     if not isinstance(spec.plugins, dict) or not isinstance(spec.rules, dict):
         raise ValueError("plugins and rules are not tables")
+    for name, plugin in spec.plugins.items():
+        # read as written by plugin_files before any play: {"x": 1} ended replay --run in a TypeError
+        beside = plugin.get("beside", {}) if isinstance(plugin, dict) else None  # none recorded by older versions
+        if not (isinstance(plugin, dict) and all(isinstance(plugin.get(k), str) for k in ("path", "sha256"))
+                and isinstance(beside, dict) and all(isinstance(v, str) for v in beside.values())):
+            raise ValueError(f"plugin {shown(name)} is {shown(plugin)}, not its file's path, sha256 and the files "
+                             f"beside it")
     if len(spec.lineup) != spec.players or not all(isinstance(x, str) for x in spec.lineup):
         raise ValueError(f"lineup {shown(list(spec.lineup))} is not {spec.players} strategies")
     try:
@@ -1015,6 +1022,13 @@ def _check_saved(spec: RunSpec) -> None:
 def replay(spec: RunSpec, number: int, views: bool = False) -> list[str]:
     """Deal (or match) ``number`` of ``spec`` written out play by play with its results
     (``views``: and what each acting seat's view showed)."""
+    return replayed(spec, number, views)[0]
+
+
+def replayed(spec: RunSpec, number: int, views: bool = False
+             ) -> tuple[list[str], pl.DataFrame, pl.DataFrame | None]:
+    """:func:`replay`'s lines, and the rows it wrote them from: the seat rows of ``number``, and
+    of a match its match rows."""
     if not 0 <= number < spec.n:
         raise SimtoolError(f"bad {arguments.option(spec.unit, number)}; this run has {spec.unit} numbers "
                            f"0..{spec.n - 1} ({arguments.option('n', spec.n)})")
@@ -1031,12 +1045,13 @@ def replay(spec: RunSpec, number: int, views: bool = False) -> list[str]:
     shown = [c for c in rows.columns if c not in (key, "strategy")]
     lines += ["  " + "  ".join(f"{c}={_fmt(v)}" for c, v in zip(shown, r, strict=True))
               for r in rows.select(shown).rows()]
+    final = None
     if chunk.matches is not None:
         final = chunk.matches.filter(pl.col("match") == number)
         lines.append("match:")
         lines += ["  " + "  ".join(f"{c}={_fmt(v)}" for c, v in zip(final.columns[1:], r[1:], strict=True))
                   for r in final.rows()]
-    return lines
+    return lines, rows, final
 
 
 def _fmt(v) -> str:
