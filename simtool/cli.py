@@ -702,6 +702,14 @@ def run(
     if not quiet:
         show_summary(folder, result.summed)
     else:  # the folder as it is, never wrapped, and without loading rich for one line
+        import polars as pl
+
+        from simtool.analysis.summary import check_rates
+
+        try:  # a rate that cannot be computed: exit 2, as the printed run's summary says it
+            check_rates(games.get(result.meta["game"]), pl.scan_parquet(result.path / "seats.parquet"))
+        except SimtoolError as exc:
+            raise fail(str(exc)) from None
         print_path(result.path)
     _FINISHED.append(True)
 

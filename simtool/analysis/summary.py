@@ -99,6 +99,13 @@ def _held(game, kind: str, rows: pl.LazyFrame, needed: list[str]) -> None:
                        f"(its result.{kind})")
 
 
+def check_rates(game, seats: pl.LazyFrame) -> None:
+    """Refuse in one line a rate of the game that has no share on ``seats`` (:func:`_computable`),
+    as the printed summary of a run does: a run with ``--quiet`` exited 0 where the printed one
+    exited 2, the report refusing it later."""
+    _computable(game, seats, nulls=True)
+
+
 def _computable(game, seats: pl.LazyFrame, nulls: bool = False) -> list[str]:
     """The game's rates null on every row of ``seats``, which have no share (:func:`seat_summary`
     prints them n/a; a boolean rate reads every row for it only with ``nulls``); one line naming
