@@ -161,14 +161,15 @@ def _shadows(name: str, value: str) -> str:
             f"'{name}' plays the built-in one; give yours another name")
 
 
-def shadowed(lineup) -> list[str]:
+def shadowed(lineup, claimed: dict | None = None) -> list[str]:
     """A line for each built-in strategy of the line-up (entries with parameters and restrictions)
     whose name an installed strategy takes as well: the built-in plays (:func:`resolve`), and a
     designer who installed their own would otherwise think theirs played; and for each installed
-    one that several packages declare (the first found plays)."""
+    one that several packages declare (the first found plays). ``claimed``: what
+    :func:`simtool.games.claims` gave (default: asked now)."""
     from simtool import games
 
-    claimed = games.claimed_by("simtool.strategies")
+    claimed = (games.claims() if claimed is None else claimed).get("simtool.strategies", {})
     if not claimed:
         return []
     built_in = {s.name for s in BUILT_IN}

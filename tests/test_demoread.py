@@ -38,7 +38,7 @@ def test_the_tuning_advice_names_what_the_advised_n_plays_not_the_unrounded_need
                          "play 352,000 deals each."), text
 
 
-def test_the_ratings_caption_says_how_many_deals_it_rates(tmp_path):
+def test_the_ratings_caption_says_how_many_deals_it_rates(tmp_path, charts_undrawn):
     # before: the demo's balance report captioned its ratings 'every deal where strategies meet
     # is one game among them' above 'Games met 8,000' for runs of 400,000 such deals each (the
     # ratings take the first 8,000 at most, shared among the runs); after, the caption names the

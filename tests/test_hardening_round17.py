@@ -94,7 +94,7 @@ def test_a_review_prints_the_seed_it_chose(tmp_path, monkeypatch):
     from simtool.commands import review as reviews
 
     # the seed is chosen before anything is played: every play at the least that plays it
-    tiny = reviews.Sizes(deals=64, matches=2, restrictions=16, duplicate=8, search=2, random=64, leads=2)
+    tiny = reviews.Sizes(deals=1, matches=1, restrictions=1, duplicate=1, search=1, random=1, leads=1)
     played = reviews.review
     monkeypatch.setattr(reviews, "review", lambda *a, **k: played(*a, **k, sizes=tiny))
     r = cli("review", "-g", "black-white", "--jobs", "1", "--out", tmp_path / "rv")

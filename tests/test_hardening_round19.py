@@ -177,7 +177,8 @@ def test_a_review_run_again_into_its_folder_with_other_settings_names_what_diffe
     from simtool.commands.review import Sizes, review
     from simtool.errors import SimtoolError
 
-    tiny = Sizes(deals=64, matches=2, restrictions=16, duplicate=8, search=2, random=64, leads=2)
+    # each play at its least: what is read is the refusal, before anything is played again
+    tiny = Sizes(deals=1, matches=1, restrictions=1, duplicate=1, search=1, random=1, leads=1)
     out = tmp_path / "rv"
     review("black-white", out, seed=1, jobs=1, sizes=tiny, vs_rules={"deck": 30})
     before = sorted(p.relative_to(out) for p in out.rglob("*"))

@@ -36,7 +36,7 @@ def _seat_cells(page: str) -> list[str]:
     return [re.findall(r"<td>(.*?)</td>", row)[3] for row in re.findall(r"<tr><td>.*?</tr>", table)]
 
 
-def test_the_seat_table_never_rounds_an_edge_onto_a_seat_threshold(kc_runs, monkeypatch):
+def test_the_seat_table_never_rounds_an_edge_onto_a_seat_threshold(kc_runs, monkeypatch, charts_undrawn):
     # before: seat 0 winning 2.96 points over the fair share (under 3: at most "slight") read
     # "+3.0 pts" in the run's seat-advantage table, where the comparison table and the verdict
     # beside it on the same page said "+2.96"; -0.99 read "-1.0 pts" (1 point: fair/slight)

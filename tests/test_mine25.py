@@ -5,7 +5,7 @@ from __future__ import annotations
 from .test_cli import cli
 
 
-def test_a_seat_whose_interval_leaves_out_fair_is_not_called_within_chance_without_a_word(tmp_path):
+def test_a_seat_whose_interval_leaves_out_fair_is_not_called_within_chance_without_a_word(tmp_path, charts_undrawn):
     # "Seat 0 wins 38.4% ± 4.7% of deals against 33.3% expected: a spread no larger than chance":
     # its own interval, 33.7% to 43.1%, leaves 33.3% out; the seats' test (p = 0.114) reads all three
     # (the p-value itself stays in the folded statistics, as every test's: tests/test_language.py)

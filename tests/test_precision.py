@@ -50,7 +50,7 @@ def two_jobs(tmp_path_factory):
     return r, out
 
 
-def test_stops_at_the_first_block_where_every_printed_share_is_that_precise(two_jobs):
+def test_stops_at_the_first_block_where_every_printed_share_is_that_precise(two_jobs, charts_undrawn):
     r, out = two_jobs
     assert r.exit_code == 0, r.output
     assert "tracks every share printed above" in r.output

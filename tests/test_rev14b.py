@@ -67,7 +67,8 @@ def test_a_plugin_name_that_reads_as_two_strategies_is_refused(tmp_path):
             .to_list() == [label], name
 
 
-def test_the_report_of_a_game_without_a_sheet_still_says_where_its_rules_are(installed, monkeypatch, tmp_path):
+def test_the_report_of_a_game_without_a_sheet_still_says_where_its_rules_are(installed, monkeypatch, tmp_path,
+                                                                            charts_undrawn):
     """Nothing checks that a designer's game declares ``sheet``, and such a game plays. Before: its
     report's run setup read 'the complete rules are in ' and stopped; now it names the module."""
     import simtool

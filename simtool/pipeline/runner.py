@@ -203,7 +203,8 @@ def warn_shadowed(spec: RunSpec) -> None:
     package also names: the built-in plays, as documented, and the user is told so."""
     import strategies
 
-    for note in filter(None, (games.shadowed(spec.game), *strategies.shadowed(spec.lineup))):
+    claimed = games.claims()  # one look at the installation for the game and the strategies
+    for note in filter(None, (games.shadowed(spec.game, claimed), *strategies.shadowed(spec.lineup, claimed))):
         warnings.warn(note, ShadowedWarning, stacklevel=3)
 
 
