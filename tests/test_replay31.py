@@ -240,3 +240,12 @@ def test_a_failed_duplicate_deal_without_a_folder_is_named_by_its_deal_and_copy(
     assert not (tmp_path / "r").exists()
     # the replay names the same deal, without the hint to run itself again (tests/test_floor31.py)
     assert said.partition(":")[0] + ")" in main_error(capsys, ["replay", *setting, "--deal", "0"], "boom")
+
+
+def test_a_strength_tables_folder_names_what_plays_it_again(tmp_path):
+    # it named `simtool sweep --resume`, which refuses a strength table's plan: make strength reads it
+    from simtool.commands.replay import not_a_run
+
+    (tmp_path / "plan.json").write_text(json.dumps({"command": "strength", "cells": []}))
+    assert "holds the runs of a strength table (plan.json), which make strength reads, not a run" in \
+        not_a_run(tmp_path)

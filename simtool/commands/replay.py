@@ -177,7 +177,7 @@ READERS = {
 
 PLANS = {"sweep": ("a sweep", "simtool sweep --resume"), "ladder": ("a ladder", "simtool ladder --resume"),
          "restrict": ("a restricted play", "simtool restrict --resume"), "review": ("a review", "simtool review"),
-         "tune": ("a tuning", "simtool tune"), "strength": ("a strength table", "simtool sweep --resume")}
+         "tune": ("a tuning", "simtool tune"), "strength": ("a strength table", "make strength")}
 """A plan's folder (``plan.json``) by the command that wrote it: what it is and the command that reads it."""
 
 
