@@ -704,10 +704,12 @@ def run(
     else:  # the folder as it is, never wrapped, and without loading rich for one line
         import polars as pl
 
-        from simtool.analysis.summary import check_rates
+        from simtool.analysis.rates import check_rates
+        from simtool.pipeline.folders import native
 
         try:  # a rate that cannot be computed: exit 2, as the printed run's summary says it
-            check_rates(games.get(result.meta["game"]), pl.scan_parquet(result.path / "seats.parquet"))
+            check_rates(games.get(result.meta["game"]),
+                        pl.scan_parquet(native(result.path / "seats.parquet"), glob=False))
         except SimtoolError as exc:
             raise fail(str(exc)) from None
         print_path(result.path)
@@ -1368,7 +1370,11 @@ def restrict(
     if not quiet:
         from simtool.pipeline.folders import read_meta
 
-        out.print(_restrict_table(table, read_meta(paths[0])["seed"]))
+        title, shown = _restrict_table(table, read_meta(paths[0])["seed"])
+        # above the table, never wrapped: as its title, wrapped to the table's width, the seed's
+        # number fell to the next line ("seed\n3631165605384430999") for a script reading it
+        out.print(title, markup=False, highlight=False, soft_wrap=True)
+        out.print(shown)
         for row in table.iter_rows(named=True):
             out.print(sentence(row), markup=False, highlight=False)
         out.print(THRESHOLDS_TEXT, markup=False, highlight=False)
@@ -1376,15 +1382,16 @@ def restrict(
               markup=False, highlight=False)
 
 
-def _restrict_table(table, seed: int) -> Table:
+def _restrict_table(table, seed: int) -> tuple[str, Table]:
+    """The restricted-play table's title line and the table."""
     from simtool.analysis.restrict import fmt_cost
 
     from . import stats
 
     first = table.row(0, named=True)
-    t = Table(title=f"Restricted play: {first['game']} {first['players']}p"
-                    f"{', ' + first['rules'] if first['rules'] else ''}, {first['strategy']}, "
-                    f"{first['deals']:,} paired deals, seed {seed}", title_justify="left")
+    title = (f"Restricted play: {first['game']} {first['players']}p{', ' + first['rules'] if first['rules'] else ''}, "
+             f"{first['strategy']}, {first['deals']:,} paired deals, seed {seed}")
+    t = Table()
     # headed in points as the review's tables are: cells of "0.5 pts" beside sentences of "0.5 points"
     for col in ("restriction", "win share cost (points)", "score change", "deals changed", "verdict"):
         t.add_column(col, justify="right")
@@ -1392,7 +1399,7 @@ def _restrict_table(table, seed: int) -> Table:
         t.add_row(r["restriction"], fmt_cost(r["win_cost"], r["win_cost_low"], r["win_cost_high"]),
                   stats.fmt_mean(r["score_change"], r["score_change_low"], r["score_change_high"]),
                   f"{stats.percent(r['changed'])}%", r["verdict"])  # as the HTML report's pct
-    return t
+    return title, t
 
 
 def _whole(text: str, what: str) -> int:

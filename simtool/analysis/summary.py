@@ -8,8 +8,9 @@ import polars as pl
 
 from simtool import stats
 from simtool.analysis import of as analysis_of
+from simtool.analysis.rates import computable
 from simtool.analysis.verdicts import partners_note, seat_line
-from simtool.errors import RateError, SimtoolError, describe
+from simtool.errors import SimtoolError
 from simtool.stats import Figures, estimates, unit_key, unit_sums, wide
 
 
@@ -31,7 +32,7 @@ def summary_sums(game, seats: pl.DataFrame, matches: pl.DataFrame | None, strata
     where a worker's error threw away the whole run."""
     try:
         figures = _seat_figures(game)
-        _computable(game, seats.lazy())  # a rate raising here threw the whole run away in its traceback
+        computable(game, seats.lazy())  # a rate raising here threw the whole run away in its traceback
     except SimtoolError:
         return {(kind, by): None for kind in ("seats", *(("matches",) if matches is not None else ()))
                 for by in SUMMARY_BY}
@@ -61,7 +62,7 @@ def seat_summary(game, seats: pl.LazyFrame, matches: pl.LazyFrame | None = None,
     seats = seats.lazy()
     figures = _seat_figures(game)
     _held(game, "seats", seats, [*by, *(c for e in figures.values() for c in e.meta.root_names())])
-    unvalued = _computable(game, seats, nulls=True)
+    unvalued = computable(game, seats, nulls=True)
     long = estimates(seats, figures, by, {"score", "tricks"}, strata, sums.get(("seats", tuple(by))))
     n = long.filter(pl.col("figure") == "score").select(*by, pl.col("n").cast(pl.UInt32))
     out = n.join(wide(long, by), on=by)
@@ -99,81 +100,6 @@ def _held(game, kind: str, rows: pl.LazyFrame, needed: list[str]) -> None:
                        f"(its result.{kind})")
 
 
-def check_rates(game, seats: pl.LazyFrame) -> None:
-    """Refuse in one line a rate of the game that has no share on ``seats`` (:func:`_computable`),
-    as the printed summary of a run does: a run with ``--quiet`` exited 0 where the printed one
-    exited 2, the report refusing it later."""
-    _computable(game, seats, nulls=True)
-
-
-def _computable(game, seats: pl.LazyFrame, nulls: bool = False) -> list[str]:
-    """The game's rates null on every row of ``seats``, which have no share (:func:`seat_summary`
-    prints them n/a; a boolean rate reads every row for it only with ``nulls``); one line naming
-    a rate of the game that polars cannot compute on its rows (a number compared with text,
-    ``pl.col('tricks') == 'nil'``): it ended the printed run, a report or a review in polars'
-    traceback, after the run was written. Asked of the rows' types (a rate of
-    text casts to a number on no rows, and ended in that traceback on the rows), and of a rate of
-    numbers, its values: a share of rows, 0 to 1 (``pl.col('score') * 1000`` was printed as
-    ``25500.0% (100.0–100.0)``)."""
-    empty, unvalued = seats.head(0), []
-    for name, rate in analysis_of(game).rates.items():
-        try:
-            problem = _rate_problem(name, rate, seats, empty, nulls, unvalued)
-        except MemoryError:  # the machine's limit, not the rate's
-            raise
-        except pl.exceptions.PolarsError as exc:
-            problem = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        except Exception as exc:  # noqa: BLE001 - the rate's own Python code (map_batches) raising
-            # on some rows only, too: one raising from deal 70,000 on passed the check of its type
-            # (on no rows) and ended the run in its traceback, every finished chunk taken back
-            problem = describe(exc)
-        if problem is None:
-            continue
-        raise RateError(f"game '{game.id}' has a rate '{name}' that cannot be computed on its results: "
-                        f"{problem} (a rate is a boolean, or a number from 0 to 1, per seat row, such as "
-                        f"pl.col('tricks') == 0)")
-    return unvalued
-
-
-def _rate_problem(name: str, rate: pl.Expr, seats: pl.LazyFrame, empty: pl.LazyFrame, nulls: bool,
-                  unvalued: list[str]) -> str | None:
-    """Why the rate ``name`` has no share on ``seats`` (see :func:`_computable`), else ``None``;
-    ``name`` is added to ``unvalued`` where it is null on every row."""
-    kind = empty.select(rate.alias("rate")).collect().dtypes[0]
-    # a null row added nothing to a share's count and one to its rows: a rate null where the
-    # score is 0 was printed as a share of every row, its nulls read as "no"
-    if kind == pl.Boolean:
-        # counted in a column of its own: a literal rate is one value, on every row
-        null, rows = (seats.with_columns(rate.alias(" rate")).select(pl.col(" rate").null_count(), pl.len())
-                      .collect(engine="streaming").row(0)) if nulls else (0, 1)
-        if null == rows:  # no row, or null on every row
-            unvalued.append(name)
-        return blank(null, rows) if 0 < null < rows else None
-    if not kind.is_numeric():
-        return f"its values are {kind}"
-    # polars' least and largest values pass over NaN: a rate NaN on some rows was a share
-    nan = rate.is_nan().sum() if kind.is_float() else pl.lit(0)
-    low, high, nans, null, rows = seats.with_columns(rate.alias(" rate")).select(
-        rate.min().alias("low"), rate.max().alias("high"), nan.alias("nan"),
-        pl.col(" rate").null_count().alias("null"), pl.len().alias("rows")).collect().row(0)
-    if low is None:  # no row, or null on every row
-        unvalued.append(name)
-    if nans:
-        return f"its values hold NaN on {nans:,} rows, and NaN is not a share"
-    if nulls and 0 < null < rows:
-        return blank(null, rows)
-    if (low is None or low >= 0) and (high is None or high <= 1):
-        return None
-    return f"its values run from {low} to {high}, not within 0 to 1"
-
-
-def blank(null: int, rows: int) -> str:
-    """Why a rate null on some of its rows but not all has no share: whether such a row is a "no"
-    or no deal at all is the game's to say (``.fill_null(False)``, or a filter in its rows)."""
-    return (f"it is null on {null:,} of its {rows:,} rows (null on every row reads n/a; give the others a value, "
-            "such as .fill_null(False))")
-
-
 def precision_figures(game, seats, matches=None) -> list[tuple[pl.LazyFrame, Figures, list[str]]]:
     """The shares ``--precision`` tracks: every share the run's summary prints (win share and
     each rate per seat and strategy, and per strategy with seats pooled; the match win share
@@ -194,7 +120,7 @@ def tally(game, seats, matches=None, strata: int | None = None,
     ``seat 0 (target)`` or ``target``."""
     # polars' traceback from a worker, in the middle of the run; a rate null on some rows too: its
     # nulls were tallied as "no" and the run stopped where the rate, fixed, stops it elsewhere
-    _computable(game, seats.lazy(), nulls=True)
+    computable(game, seats.lazy(), nulls=True)
     parts = []
     for rows, figures, by in precision_figures(game, seats, matches):
         sums, units = unit_sums(rows, figures, by, strata, block)
