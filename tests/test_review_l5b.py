@@ -170,7 +170,7 @@ def test_the_restricted_play_table_shows_a_few_changed_deals_as_the_html_report_
            "score_change": 0.0, "score_change_low": -0.01, "score_change_high": 0.01, "changed": 1 / 20_000,
            "verdict": "nothing"}
     out = io.StringIO()
-    Console(file=out, width=200).print(_restrict_table(pl.DataFrame([row]), 1))
+    Console(file=out, width=200).print(_restrict_table(pl.DataFrame([row]), 1)[1])  # (title, table)
     assert environment().filters["pct"](row["changed"]) == "0.005%"
     assert " 0.005% " in out.getvalue() and "0.0%" not in out.getvalue(), out.getvalue()
 
