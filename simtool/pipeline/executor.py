@@ -207,7 +207,7 @@ def _execute(plan: Plan, jobs, backend, scheduler, force: bool, keep: bool, prog
         kept = sum(r.keep_played() for r in runs)
         if not kept:
             raise lost from None
-        raise type(lost)(f"{lost}; {kept:,} finished chunk{'s are' if kept > 1 else ' is'} kept: finish the "
+        raise type(lost)(f"{lost}; {chunks_kept(kept)}: finish the "
                          f"{plan.command} with: {plan.resume}") from None
     except PlayError as exc:
         each = [r.keep_played() for r in runs]
@@ -219,7 +219,7 @@ def _execute(plan: Plan, jobs, backend, scheduler, force: bool, keep: bool, prog
         # failing later (a --timeout too short, a file it reads, a rare case it cannot play) took
         # them all back
         what = "game" if isinstance(exc, GameError) else "strategy"
-        raise type(exc)(f"{exc}; {kept:,} finished chunk{'s are' if kept > 1 else ' is'} kept, the "
+        raise type(exc)(f"{exc}; {chunks_kept(kept)}, the "
                         f"{plan.command} unfinished: with the {what} unchanged (the cause lay elsewhere: "
                         f"a --timeout too short, a file it reads), finish it with: {plan.resume}; a "
                         f"changed {what} plays it again with {replaying(plan)}") from None
@@ -229,13 +229,18 @@ def _execute(plan: Plan, jobs, backend, scheduler, force: bool, keep: bool, prog
         kept = sum(r.keep_played() for r in runs)
         if not kept:
             raise
-        raise RateError(f"{exc}; {kept:,} finished chunk{'s are' if kept > 1 else ' is'} kept, the "
+        raise RateError(f"{exc}; {chunks_kept(kept)}, the "
                         f"{plan.command} unfinished: a rate reads the chunks' results and changes none of "
                         f"them, so once it is fixed, finish it with: {plan.resume}") from None
     except BaseException:
         for r in runs:
             r.abort()
         raise
+
+
+def chunks_kept(kept: int) -> str:
+    """``3 finished chunks are kept``: what a plan stopped by an error keeps, for its resume."""
+    return f"{kept:,} finished chunk{'s are' if kept > 1 else ' is'} kept"
 
 
 def folder_hint(message: str, kept: list[_Run]) -> str:
