@@ -774,7 +774,10 @@ def show_summary(folder: Path, sums: dict | None = None) -> None:
                        f"({rate:,.0f} {unit}/s)")
     tables = summary_tables(meta, seats, matches, sums)
     table = tables["By seat and strategy"]
-    out.print(_summary_table(title, game, table, ("seat", "strategy"), matches is not None))
+    # above the table, never wrapped: as its title, wrapped to the table's width, "(73,964 deals/s)"
+    # broke onto a line of its own, and a script reading the seed could meet half of it
+    out.print(title, markup=False, highlight=False, soft_wrap=True)
+    out.print(_summary_table(None, game, table, ("seat", "strategy"), matches is not None))
     pooled = tables["By strategy (seats pooled)"]
     # one strategy holds every seat: a rate one seat has every deal is 1/p there by rule, and so
     # is its win share (each deal's, round's and match's win sums to one: ties split it, and a
@@ -842,7 +845,7 @@ def _seat_line(meta: dict, seats, matches) -> str:
     return run_seat_line(meta, table, lineup_text(meta), partners(stats.panel(outcome, score, meta["players"]), units))
 
 
-def _summary_table(title: str, game, table, keys: tuple[str, ...], with_matches: bool,
+def _summary_table(title: str | None, game, table, keys: tuple[str, ...], with_matches: bool,
                    by_rule: str | None = None, wins_by_rule: str | None = None) -> Table:
     """``by_rule``: the cell of each rate of ``Analysis.shared`` (one seat has it every deal) where
     the rows pool every seat, in place of a share that is the rules', not a measurement;
