@@ -138,6 +138,10 @@ def _plugins_changed(old: dict, new: dict) -> str:
         if files := [f for f in dict.fromkeys([*was, *now]) if was.get(f) != now.get(f)]:
             out.append(f"files beside {b.get('path')} changed: {', '.join(files[:3])}"
                        + (f" and {len(files) - 3} more" if len(files) > 3 else ""))
+        was, now = a.get("imports") or {}, b.get("imports") or {}
+        if files := [f for f in dict.fromkeys([*was, *now]) if was.get(f) != now.get(f)]:
+            out.append(f"modules {b.get('path')} imports changed: {', '.join(files[:3])}"
+                       + (f" and {len(files) - 3} more" if len(files) > 3 else ""))
     return ", ".join(out) or "plugins"
 
 

@@ -1,0 +1,64 @@
+"""Round safe32: three silent-wrong cases. A plugin's own helper modules (a subfolder package, a
+module on PYTHONPATH) edited before a resume; a ``--precision`` rate null on whole later chunks;
+a ``seats.parquet`` whose deals' win shares no longer sum to 1."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from simtool.cli import main
+
+from .test_data_safety import chunk_files, interrupted_run
+from .test_hardening_cli import main_error
+from .test_hostile28 import forget_modules  # noqa: F401 (autouse: applies here too)
+from .test_hostile31 import forget
+
+PICK = "from simtool import bits\n\n\ndef pick(view, rng):\n    return {}\n"
+
+
+@pytest.fixture
+def helped(tmp_path, monkeypatch):
+    """A plugin whose play lies in a package of its own subfolder and in a module on PYTHONPATH."""
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "bots" / "kit").mkdir(parents=True)
+    (tmp_path / "lib" / "far32.py").write_text(PICK.format("bits.lowest(view.legal)"))
+    (tmp_path / "bots" / "kit" / "__init__.py").write_text("")
+    (tmp_path / "bots" / "kit" / "near32.py").write_text(PICK.format("bits.lowest(view.legal)"))
+    (tmp_path / "bots" / "bot32.py").write_text(
+        "import far32\nfrom kit import near32\n\n\ndef bot(view, rng):\n"
+        "    near32.pick(view, rng)\n    return far32.pick(view, rng)\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "lib"))
+    yield tmp_path
+    forget(tmp_path)
+
+
+@pytest.mark.parametrize("edited", ["lib/far32.py", "bots/kit/near32.py"])
+def test_a_resume_after_a_plugins_imported_helper_changed_is_refused_naming_it(tmp_path, capsys, helped, edited,
+                                                                               small_chunks):
+    # failed before: run.json recorded bot32.py and the files beside it only; the resume played
+    # the edited helper in chunks 2-4 after chunks 0-1 of the old one, exit 0, without a word
+    out = tmp_path / "r"
+    interrupted_run(out, 2, n=5 * 2048, seats={0: f"{tmp_path / 'bots' / 'bot32.py'}:bot"})
+    before = chunk_files(out)
+    (tmp_path / edited).write_text(PICK.format("bits.highest(view.legal)"))
+    forget(tmp_path)
+    main_error(capsys, ["run", "--resume", out], f"{tmp_path / edited}, which strategy plugin ",
+               "has changed or gone since the run started")
+    assert chunk_files(out) == before
+    plugin = next(iter(json.loads((out / "chunks" / "spec.json").read_text())["plugins"].values()))
+    assert sorted(plugin["imports"]) == [str(tmp_path / f) for f in ("bots/kit/__init__.py", "bots/kit/near32.py",
+                                                                     "lib/far32.py")]
+
+
+def test_an_isolated_plugin_records_the_modules_its_own_process_imported(tmp_path, capsys, helped):
+    # failed before: no record at all; under --isolate the plugin is never imported in the run's
+    # process, so its own process reports what it imported
+    out = tmp_path / "r"
+    assert main(["run", "--isolate", "-s", "random", "--seat", f"0={tmp_path / 'bots' / 'bot32.py'}:bot",
+                 "--n", "20", "--seed", "1", "-j", "1", "-q", "-o", str(out)]) == 0
+    plugin = next(iter(json.loads((out / "run.json").read_text())["plugins"].values()))
+    assert str(tmp_path / "lib" / "far32.py") in plugin["imports"]
+    (tmp_path / "lib" / "far32.py").write_text(PICK.format("bits.highest(view.legal)"))
+    main_error(capsys, ["replay", "--run", out, "--deal", "3"], f"{tmp_path / 'lib' / 'far32.py'}, which ")
