@@ -5,15 +5,17 @@ a ``seats.parquet`` whose deals' win shares no longer sum to 1."""
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
 from simtool.cli import main
 
 from .test_data_safety import chunk_files, interrupted_run
-from .test_hardening_cli import main_error
-from .test_hostile28 import forget_modules  # noqa: F401 (autouse: applies here too)
+from .test_hardening_cli import main_error, no_result
+from .test_hostile28 import analysed, forget_modules  # noqa: F401 (autouse: applies here too)
 from .test_hostile31 import forget
+from .test_keep31 import LATE, PRECISE
 
 PICK = "from simtool import bits\n\n\ndef pick(view, rng):\n    return {}\n"
 
@@ -62,3 +64,23 @@ def test_an_isolated_plugin_records_the_modules_its_own_process_imported(tmp_pat
     assert str(tmp_path / "lib" / "far32.py") in plugin["imports"]
     (tmp_path / "lib" / "far32.py").write_text(PICK.format("bits.highest(view.legal)"))
     main_error(capsys, ["replay", "--run", out, "--deal", "3"], f"{tmp_path / 'lib' / 'far32.py'}, which ")
+
+
+@pytest.mark.parametrize("rate", ['pl.when(pl.col("deal") >= BREAK_AT).then(None)',  # null from chunk 2 on
+                                  'pl.when(pl.col("deal") < BREAK_AT).then(None)'])  # null in chunks 0-1 only
+def test_a_rate_null_on_whole_later_chunks_of_a_precision_run_is_refused_as_a_partly_null_one(
+        tmp_path, monkeypatch, capsys, small_chunks, rate):
+    # failed before: each chunk null on every row read as a rate of no value in that chunk, its
+    # nulls tallied as "no"; the run went on to its end (exit 2 there with -q off, exit 0 with -q)
+    text = LATE.replace("BREAK_AT = 5_000", "BREAK_AT = 2 * 2048").replace(
+        'pl.when(pl.col("deal") >= BREAK_AT).then(float("nan"))', rate)
+    analysed(tmp_path, monkeypatch, "edgy", "edge_rates", text)
+    out = tmp_path / "r"
+    main_error(capsys, ["run", "--game", "edgy", *PRECISE, "--out", out],
+               "game 'edgy' has a rate 'level' that cannot be computed on its results: it is null on ",
+               "; 4 finished chunks are kept, the run unfinished")
+    no_result(out)
+    module = tmp_path / "edge_rates.py"  # fixed: of another size, so that no .pyc of the broken one is taken
+    module.write_text(module.read_text().replace("BREAK_AT = 2 * 2048", "BREAK_AT = 1 << 62"))
+    del sys.modules["edge_rates"]
+    assert main(["run", "--resume", str(out), "-q"]) == 0

@@ -300,7 +300,9 @@ class _Run:
             if i < self.planned:
                 self.tallies[i] = tally(games.get(spec.game), *self.writer.read_chunk(i, spec.unit),
                                         spec.strata, spec.block)
-        self.stop = widest([self.tallies[i] for i in range(self.planned)], spec.precision)
+        tallies = [self.tallies[i] for i in range(self.planned)]
+        partly_null(spec.game, tallies)
+        self.stop = widest(tallies, spec.precision)
         return self.stop[1] <= spec.precision or self.planned == spec.n_chunks
 
     def finish(self, jobs: int, started: datetime, wall: float, backend: str, cells: int) -> Finished:
@@ -565,6 +567,12 @@ def widest(tallies: list[tuple[pl.DataFrame, pl.DataFrame]], target: float) -> t
     from simtool import stats
 
     return stats.widest(tallies, target)
+
+
+def partly_null(game_id: str, tallies: list[tuple[pl.DataFrame, pl.DataFrame]]) -> None:
+    from simtool import stats
+
+    stats.partly_null(game_id, tallies)
 
 
 def out_of_memory(exc: MemoryError) -> OutOfMemory:
