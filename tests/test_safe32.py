@@ -4,9 +4,11 @@ a ``seats.parquet`` whose deals' win shares no longer sum to 1."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 
+import polars as pl
 import pytest
 
 from simtool.cli import main
@@ -84,3 +86,26 @@ def test_a_rate_null_on_whole_later_chunks_of_a_precision_run_is_refused_as_a_pa
     module.write_text(module.read_text().replace("BREAK_AT = 2 * 2048", "BREAK_AT = 1 << 62"))
     del sys.modules["edge_rates"]
     assert main(["run", "--resume", str(out), "-q"]) == 0
+
+
+def with_win_cast(folder, kind) -> None:
+    """``seats.parquet`` with its win column cast to ``kind`` and its checksum in run.json written
+    again, as a careless script would leave it."""
+    table = folder / "seats.parquet"
+    pl.read_parquet(table).with_columns(pl.col("win").cast(kind)).write_parquet(table)
+    meta = json.loads((folder / "run.json").read_text())
+    meta["sha256"]["seats.parquet"] = hashlib.sha256(table.read_bytes()).hexdigest()
+    (folder / "run.json").write_text(json.dumps(meta))
+
+
+def test_a_seats_table_whose_deals_win_shares_no_longer_sum_to_1_is_refused_naming_the_deal(tmp_path, capsys):
+    # failed before: the win column cast to UInt8 (a 3-way tie's thirds to 0) passed every check,
+    # and `simtool report` printed seat shares summing to 0.887 (seat 0 32.0% for 36.0%) as the run's
+    folder = tmp_path / "r"
+    assert main(["run", "-s", "random", "--n", "300", "--seed", "1", "-j", "1", "-q", "-o", str(folder)]) == 0
+    seats = pl.read_parquet(folder / "seats.parquet")
+    tied = seats.filter(pl.col("win") < 1).filter(pl.col("win") > 0)["deal"][0]
+    with_win_cast(folder, pl.UInt8)
+    main_error(capsys, ["report", folder, "--out", tmp_path / "page.html"],
+               f"{folder}/seats.parquet: the win shares of deal {tied} sum to 0, not 1")
+    assert not (tmp_path / "page.html").exists()
