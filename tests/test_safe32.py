@@ -109,3 +109,21 @@ def test_a_seats_table_whose_deals_win_shares_no_longer_sum_to_1_is_refused_nami
     main_error(capsys, ["report", folder, "--out", tmp_path / "page.html"],
                f"{folder}/seats.parquet: the win shares of deal {tied} sum to 0, not 1")
     assert not (tmp_path / "page.html").exists()
+
+
+def test_a_sweeps_cell_recorded_before_the_imports_were_is_kept_not_refused(tmp_path, capsys, helped, monkeypatch):
+    # the record of imports must not refuse a cell an older simtool finished: the same sweep run
+    # again after the upgrade was "played with other settings: modules ... imports changed", exit 2
+    from simtool.reports import balance
+
+    monkeypatch.setattr(balance, "render", lambda *args, **kw: "<html></html>")  # no page is read
+    sweep = ["sweep", "-g", "black-white", "-l", f"{tmp_path / 'bots' / 'bot32.py'}:bot", "--n", "50", "--seed", "5",
+             "--runs", str(tmp_path / "cells")]
+    assert main([*sweep, "-o", str(tmp_path / "a.html")]) == 0
+    run_json = next((tmp_path / "cells").glob("*/run.json"))
+    meta = json.loads(run_json.read_text())
+    for plugin in meta["plugins"].values():
+        del plugin["imports"]  # as a simtool before 2026-11-29 wrote it
+    run_json.write_text(json.dumps(meta))
+    assert main([*sweep, "-o", str(tmp_path / "b.html")]) == 0
+    assert json.loads(run_json.read_text()) == meta  # kept as it was, not played again

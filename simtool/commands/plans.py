@@ -22,7 +22,7 @@ from simtool.pipeline.executor import (
     saved_spec,
 )
 from simtool.pipeline.folders import run_kind
-from simtool.pipeline.runner import RunSpec, game_of
+from simtool.pipeline.runner import RunSpec, as_recorded, game_of
 from simtool.reports.balance import page_runs, runs_key
 
 
@@ -98,7 +98,7 @@ def check_cells(plan: Plan) -> None:
     for cell in plan.cells:
         kind = None if cell.folder is None else run_kind(cell.folder)
         found = {"finished": finished_spec, "interrupted": saved_spec}.get(kind, lambda _: None)(cell.folder)
-        if found is not None and found != cell.spec:
+        if found is not None and found != as_recorded(cell.spec, found):
             differ.append((cell, kind, found))
     if not differ:
         return

@@ -72,6 +72,7 @@ from simtool.pipeline.runner import (
     BACKENDS,
     RunSpec,
     Task,
+    as_recorded,
     check_beside,
     execute_tasks,
     game_of,
@@ -428,7 +429,10 @@ def _open_cell(cell: Cell, reuse: bool, force: bool, lacking: set[Path] = frozen
     if not reuse:
         return _Run(cell, RunWriter(folder, force, spec.as_dict(), False, again), spec, set(), None)
     replace = force
-    if not force and kind == "finished" and finished_spec(folder) == spec:
+    found = finished_spec(folder) if kind == "finished" else saved_spec(folder) if kind == "interrupted" else None
+    if found is not None and found == as_recorded(spec, found):  # kept or resumed as it was recorded
+        spec = found
+    if not force and kind == "finished" and found == spec:
         recorded = read_json(folder / "run.json", {})
         if all(recorded.get(k) == v for k, v in cell.record.items()) and tables_intact(folder, recorded) \
                 and played_now(recorded) and folder not in lacking:
@@ -436,7 +440,7 @@ def _open_cell(cell: Cell, reuse: bool, force: bool, lacking: set[Path] = frozen
         # filed under another ladder or question, its tables changed, or written by an earlier
         # simtool of the same version number without a column this one records: play it again
         replace = True
-    if not force and kind == "interrupted" and saved_spec(folder) == spec:
+    if not force and kind == "interrupted" and found == spec:
         check_beside(spec)
         return _resumed(cell, RunWriter(folder, False, spec.as_dict(), True, again), lambda: spec)
     return _Run(cell, RunWriter(folder, replace, spec.as_dict(), False, again), spec, set(), None)
@@ -744,7 +748,8 @@ def check_root(plan: Plan) -> None:
 def _finished(root: Path, cell) -> bool:
     try:
         folder = root / cell["folder"]
-        return run_kind(folder) == "finished" and finished_spec(folder) == spec_from_dict(cell)
+        found = finished_spec(folder) if run_kind(folder) == "finished" else None
+        return found is not None and found == as_recorded(spec_from_dict(cell), found)
     except (KeyError, TypeError, ValueError):
         return False
 

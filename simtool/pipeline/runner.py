@@ -215,6 +215,18 @@ def with_imports(plugins: dict) -> dict:
     return out
 
 
+def as_recorded(spec: RunSpec, found: RunSpec | None) -> RunSpec:
+    """``spec`` without the ``imports`` of each plugin that ``found`` (a cell's folder's run)
+    records without them: a run written before 2026-11-29 is the same run, trusted as then (a sweep
+    run again after the upgrade refused every finished cell of a plugin importing a helper)."""
+    if found is None or not spec.plugins:
+        return spec
+    plugins = {name: {k: v for k, v in plugin.items() if k != "imports"}
+               if isinstance(found.plugins.get(name), dict) and "imports" not in found.plugins[name] else plugin
+               for name, plugin in spec.plugins.items()}
+    return spec if plugins == spec.plugins else dataclasses.replace(spec, plugins=plugins)
+
+
 def changed_import(plugin: dict) -> str | None:
     """The first module of a plugin's ``imports`` that is not the file it recorded, or ``None``."""
     for file, digest in plugin.get("imports", {}).items():  # none recorded before 2026-11-29
