@@ -69,6 +69,20 @@ class RateError(SimtoolError):
     meets it in a later chunk keeps its finished chunks, to finish once the rate is fixed."""
 
 
+def rate_error(game_id: str, name: str, problem: str) -> RateError:
+    """The one line naming the rate ``name`` of game ``game_id`` that has no share, and why."""
+    return RateError(f"game '{game_id}' has a rate '{name}' that cannot be computed on its results: "
+                     f"{problem} (a rate is a boolean, or a number from 0 to 1, per seat row, such as "
+                     f"pl.col('tricks') == 0)")
+
+
+def null_on(null: int, rows: int) -> str:
+    """Why a rate null on some of its rows but not all has no share: whether such a row is a "no"
+    or no deal at all is the game's to say (``.fill_null(False)``, or a filter in its rows)."""
+    return (f"it is null on {null:,} of its {rows:,} rows (null on every row reads n/a; give the others a value, "
+            "such as .fill_null(False))")
+
+
 class WorkerLost(SimtoolError):
     """A worker process ended while playing built-in strategies only (the system ran out of
     memory, or someone killed it): nothing was wrong with the run, so its finished chunks are

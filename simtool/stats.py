@@ -32,7 +32,7 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
-from simtool.errors import SimtoolError
+from simtool.errors import SimtoolError, null_on, rate_error
 
 Z95 = 1.959963984540054
 
@@ -1600,6 +1600,28 @@ def frame_cells(df: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
                 cells.append(str(v))
         rows.append(cells)
     return shown, rows
+
+
+NULL_ROWS, ROWS = "null rows", "rows"
+"""The columns of a chunk's ``--precision`` tally (:func:`simtool.analysis.summary.tally`) counting
+its seat rows where a figure is null (all of them or none: a chunk null on some is refused as it is
+tallied), and its seat rows."""
+
+
+def partly_null(game_id: str, tallies: list[tuple[pl.DataFrame, pl.DataFrame]]) -> None:
+    """Refuse in one line a rate null on every row of some chunks of ``tallies`` and on none of
+    others, as a rate null on some rows of one chunk is: where it breaks on a chunk's edge, each
+    chunk took it for a rate with no value there, its nulls were tallied as "no", and the run
+    was refused only at its end. Tallies without the counts (none) are passed over."""
+    counts = [s.select("figure", NULL_ROWS, ROWS).unique("figure", maintain_order=True)
+              for s, _ in tallies if NULL_ROWS in s.columns]
+    if not counts:
+        return
+    totals = pl.concat(counts).group_by("figure", maintain_order=True).agg(pl.col(NULL_ROWS, ROWS).sum())
+    broken = totals.filter((pl.col(NULL_ROWS) > 0) & (pl.col(NULL_ROWS) < pl.col(ROWS)))
+    if broken.height:
+        figure, null, rows = broken.row(0)
+        raise rate_error(game_id, figure.removesuffix(" rate"), null_on(null, rows))
 
 
 def widest(tallies: list[tuple[pl.DataFrame, pl.DataFrame]], target: float) -> tuple[int, float, str]:

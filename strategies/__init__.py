@@ -10,8 +10,11 @@ installed under the ``simtool.strategies`` entry-point group, or a plugin file
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib.util
 import inspect
+import json
 import signal
 import sys
 import threading
@@ -20,6 +23,7 @@ from contextvars import ContextVar
 from dataclasses import replace
 from importlib.metadata import entry_points
 from pathlib import Path
+from types import ModuleType
 
 from simtool.engine import (
     Expired,
@@ -457,10 +461,13 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         with untouched(f"strategy plugin {path}, as it was imported,"), printing_aside(), importing_beside(path), \
                 process_kept() as settings, not_forking(f"strategy plugin {path}, as it was imported,"), \
                 not_ending():
+            before = set(sys.modules)
             try:
                 with deadline(limit) if limit else nullcontext():
                     spec.loader.exec_module(module)
                 thread_ended()
+                # before importing_beside takes the helpers beside it out of sys.modules
+                _IMPORTS[import_key(path)] = own_imports(set(sys.modules) - before, module, path)
             except BaseException as exc:  # even SystemExit: a plugin must not end simtool silently
                 if isinstance(exc, KeyboardInterrupt) and by_the_user():
                     raise  # its own raise is its error: taken for Ctrl-C, a traceback
@@ -497,6 +504,85 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
     # be pooled with a built-in or with each other in a table, a report or the ratings
     label = f"{path.name}:{found.name}"
     return replace(found, name=label, label=label)
+
+
+_IMPORTS: dict[str, dict[str, str]] = {}
+"""The user's own modules each plugin file imported as it loaded (:func:`own_imports`), by
+:func:`import_key`: its module is imported once a process, its record asked at every run."""
+
+
+def import_key(path: Path) -> str:
+    """A plugin file as it is now, the same in every process (an isolated plugin's reports it)."""
+    return json.dumps([str(Path(path).resolve()), *file_identity(path)])
+
+
+def imports_of(path: Path) -> dict[str, str]:
+    """The user's own modules (file -> SHA-256) the plugin file ``path`` imported as it loaded,
+    in this process or its isolated one; ``{}``: none, or not loaded."""
+    return dict(_IMPORTS.get(import_key(path), {}))
+
+
+def imports_reported(found) -> None:
+    """An isolated plugin's process's :data:`_IMPORTS` (as :func:`imports_sent` gives it), kept here:
+    the run records them as it records an imported plugin's. An untrusted reply: checked."""
+    if not isinstance(found, dict):
+        return
+    for key, files in found.items():
+        if isinstance(key, str) and isinstance(files, dict) and all(
+                isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+            _IMPORTS[key] = dict(files)
+
+
+def imports_sent() -> dict[str, dict[str, str]]:
+    return {key: dict(files) for key, files in _IMPORTS.items()}
+
+
+@functools.cache
+def _installed_roots() -> tuple[Path, ...]:
+    """Where code that is not the user's own lies: Python's library, the installed packages,
+    simtool and its strategies (an editable install's source tree)."""
+    import site
+    import sysconfig
+
+    from simtool import engine
+
+    paths = sysconfig.get_paths()
+    found = [paths.get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")]
+    found += [*getattr(site, "getsitepackages", list)(), site.getusersitepackages()]
+    found += [Path(engine.__file__).parent, Path(__file__).parent]
+    return tuple(dict.fromkeys(Path(f).resolve() for f in found if f))
+
+
+def own_imports(names: set[str], module, plugin: Path) -> dict[str, str]:
+    """The files (SHA-256) of the user's own modules a plugin's ``module`` imported as it loaded:
+    those ``names`` new in ``sys.modules`` and those its names were bound from (a module imported
+    before it, by another plugin or a notebook), but Python's, the installed packages', simtool's
+    and the plugin's own file. Only its file and the files beside it were recorded: a helper
+    package in a subfolder or a module on PYTHONPATH edited before a resume played a second
+    version of the strategy in one run, without a word."""
+    names = set(names)
+    for value in list(vars(module).values()):
+        if isinstance(value, ModuleType):
+            names.add(value.__name__)
+        elif isinstance(value, Strategy) and inspect.isfunction(value.choose):
+            names.add(value.choose.__module__)
+        elif inspect.isfunction(value) or inspect.isclass(value):
+            names.add(value.__module__)
+    roots, own = _installed_roots(), Path(plugin).resolve()
+    found = {}
+    for name in sorted(n for n in names if isinstance(n, str)):
+        loaded = sys.modules.get(name)
+        file = vars(loaded).get("__file__") if isinstance(loaded, ModuleType) else None
+        if not isinstance(file, str):  # built into Python, or a namespace package: no file of its own
+            continue
+        try:
+            path = Path(file).resolve()
+            if path == own or not path.is_file() or any(path.is_relative_to(r) for r in roots):
+                continue
+            found[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+        except (OSError, ValueError):  # unreadable, or a name no file has: nothing to record
+            continue
+    return dict(sorted(found.items()))
 
 
 def _plugin_attribute(module, attr: str, path: Path) -> str:

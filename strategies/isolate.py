@@ -218,6 +218,8 @@ def _child(remote: _Remote) -> _Child:
             _end(child)
             raise SimtoolError(f"isolated strategy {entry} could not start: {reply[2]}")
         child.about = reply[1]
+        if isinstance(child.about, dict):
+            strategies.imports_reported(child.about.get("imports"))
     return child
 
 
@@ -249,7 +251,8 @@ def serve(down: int, up: int) -> None:
         for setting in settings:
             setting.apply()
         game = games.get(game_id)
-        about = describe_strategy(strategy)
+        # what the plugin imported of the user's own, for the run's record (never imported there)
+        about = {**describe_strategy(strategy), "imports": strategies.imports_sent()}
     except SimtoolError as exc:  # a bad parameter, a name the file lacks, its import raising
         reply.send(("not for game" if isinstance(exc, NotForGame) else "refused", str(exc)))
         return

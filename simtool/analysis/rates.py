@@ -8,7 +8,7 @@ from __future__ import annotations
 import polars as pl
 
 from simtool.analysis import of as analysis_of
-from simtool.errors import RateError, describe
+from simtool.errors import describe, null_on, rate_error
 
 
 def check_rates(game, seats: pl.LazyFrame) -> None:
@@ -41,9 +41,7 @@ def computable(game, seats: pl.LazyFrame, nulls: bool = False) -> list[str]:
             problem = describe(exc)
         if problem is None:
             continue
-        raise RateError(f"game '{game.id}' has a rate '{name}' that cannot be computed on its results: "
-                        f"{problem} (a rate is a boolean, or a number from 0 to 1, per seat row, such as "
-                        f"pl.col('tricks') == 0)")
+        raise rate_error(game.id, name, problem)
     return unvalued
 
 
@@ -60,7 +58,7 @@ def _rate_problem(name: str, rate: pl.Expr, seats: pl.LazyFrame, empty: pl.LazyF
                       .collect(engine="streaming").row(0)) if nulls else (0, 1)
         if null == rows:  # no row, or null on every row
             unvalued.append(name)
-        return blank(null, rows) if 0 < null < rows else None
+        return null_on(null, rows) if 0 < null < rows else None
     if not kind.is_numeric():
         return f"its values are {kind}"
     # polars' least and largest values pass over NaN: a rate NaN on some rows was a share
@@ -73,14 +71,8 @@ def _rate_problem(name: str, rate: pl.Expr, seats: pl.LazyFrame, empty: pl.LazyF
     if nans:
         return f"its values hold NaN on {nans:,} rows, and NaN is not a share"
     if nulls and 0 < null < rows:
-        return blank(null, rows)
+        return null_on(null, rows)
     if (low is None or low >= 0) and (high is None or high <= 1):
         return None
     return f"its values run from {low} to {high}, not within 0 to 1"
 
-
-def blank(null: int, rows: int) -> str:
-    """Why a rate null on some of its rows but not all has no share: whether such a row is a "no"
-    or no deal at all is the game's to say (``.fill_null(False)``, or a filter in its rows)."""
-    return (f"it is null on {null:,} of its {rows:,} rows (null on every row reads n/a; give the others a value, "
-            "such as .fill_null(False))")

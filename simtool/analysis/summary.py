@@ -11,7 +11,7 @@ from simtool.analysis import of as analysis_of
 from simtool.analysis.rates import computable
 from simtool.analysis.verdicts import partners_note, seat_line
 from simtool.errors import SimtoolError
-from simtool.stats import Figures, estimates, unit_key, unit_sums, wide
+from simtool.stats import NULL_ROWS, ROWS, Figures, estimates, unit_key, unit_sums, wide
 
 
 def _seat_figures(game) -> Figures:
@@ -120,14 +120,20 @@ def tally(game, seats, matches=None, strata: int | None = None,
     ``seat 0 (target)`` or ``target``."""
     # polars' traceback from a worker, in the middle of the run; a rate null on some rows too: its
     # nulls were tallied as "no" and the run stopped where the rate, fixed, stops it elsewhere
-    computable(game, seats.lazy(), nulls=True)
+    unvalued = {f"{name} rate" for name in computable(game, seats.lazy(), nulls=True)}
     parts = []
     for rows, figures, by in precision_figures(game, seats, matches):
         sums, units = unit_sums(rows, figures, by, strata, block)
         label = pl.format("seat {} ({})", "seat", pl.col("strategy").cast(pl.String)) if "seat" in by \
             else pl.col("strategy").cast(pl.String)
         parts.append((sums.select(label.alias("group"), pl.exclude(by)), units))
-    return pl.concat([s for s, _ in parts]), parts[0][1]
+    # a rate null on every row of this chunk but valued in another is null on some of the run's
+    # rows: the run checks the chunks together (:func:`simtool.stats.partly_null`); each
+    # chunk's nulls were tallied as "no", and the run refused only at its end
+    height = seats.height
+    return pl.concat([s for s, _ in parts]).with_columns(
+        pl.when(pl.col("figure").is_in(list(unvalued))).then(height).otherwise(0).cast(pl.Int64).alias(NULL_ROWS),
+        pl.lit(height, pl.Int64).alias(ROWS)), parts[0][1]
 
 
 

@@ -22,7 +22,7 @@ from simtool.pipeline.executor import (
     saved_spec,
 )
 from simtool.pipeline.folders import run_kind
-from simtool.pipeline.runner import RunSpec, game_of
+from simtool.pipeline.runner import RunSpec, as_recorded, game_of
 from simtool.reports.balance import page_runs, runs_key
 
 
@@ -98,7 +98,7 @@ def check_cells(plan: Plan) -> None:
     for cell in plan.cells:
         kind = None if cell.folder is None else run_kind(cell.folder)
         found = {"finished": finished_spec, "interrupted": saved_spec}.get(kind, lambda _: None)(cell.folder)
-        if found is not None and found != cell.spec:
+        if found is not None and found != as_recorded(cell.spec, found):
             differ.append((cell, kind, found))
     if not differ:
         return
@@ -137,6 +137,10 @@ def _plugins_changed(old: dict, new: dict) -> str:
         was, now = a.get("beside") or {}, b.get("beside") or {}
         if files := [f for f in dict.fromkeys([*was, *now]) if was.get(f) != now.get(f)]:
             out.append(f"files beside {b.get('path')} changed: {', '.join(files[:3])}"
+                       + (f" and {len(files) - 3} more" if len(files) > 3 else ""))
+        was, now = a.get("imports") or {}, b.get("imports") or {}
+        if files := [f for f in dict.fromkeys([*was, *now]) if was.get(f) != now.get(f)]:
+            out.append(f"modules {b.get('path')} imports changed: {', '.join(files[:3])}"
                        + (f" and {len(files) - 3} more" if len(files) > 3 else ""))
     return ", ".join(out) or "plugins"
 

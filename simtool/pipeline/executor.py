@@ -72,6 +72,7 @@ from simtool.pipeline.runner import (
     BACKENDS,
     RunSpec,
     Task,
+    as_recorded,
     check_beside,
     execute_tasks,
     game_of,
@@ -300,7 +301,9 @@ class _Run:
             if i < self.planned:
                 self.tallies[i] = tally(games.get(spec.game), *self.writer.read_chunk(i, spec.unit),
                                         spec.strata, spec.block)
-        self.stop = widest([self.tallies[i] for i in range(self.planned)], spec.precision)
+        tallies = [self.tallies[i] for i in range(self.planned)]
+        partly_null(spec.game, tallies)
+        self.stop = widest(tallies, spec.precision)
         return self.stop[1] <= spec.precision or self.planned == spec.n_chunks
 
     def finish(self, jobs: int, started: datetime, wall: float, backend: str, cells: int) -> Finished:
@@ -426,7 +429,10 @@ def _open_cell(cell: Cell, reuse: bool, force: bool, lacking: set[Path] = frozen
     if not reuse:
         return _Run(cell, RunWriter(folder, force, spec.as_dict(), False, again), spec, set(), None)
     replace = force
-    if not force and kind == "finished" and finished_spec(folder) == spec:
+    found = finished_spec(folder) if kind == "finished" else saved_spec(folder) if kind == "interrupted" else None
+    if found is not None and found == as_recorded(spec, found):  # kept or resumed as it was recorded
+        spec = found
+    if not force and kind == "finished" and found == spec:
         recorded = read_json(folder / "run.json", {})
         if all(recorded.get(k) == v for k, v in cell.record.items()) and tables_intact(folder, recorded) \
                 and played_now(recorded) and folder not in lacking:
@@ -434,7 +440,7 @@ def _open_cell(cell: Cell, reuse: bool, force: bool, lacking: set[Path] = frozen
         # filed under another ladder or question, its tables changed, or written by an earlier
         # simtool of the same version number without a column this one records: play it again
         replace = True
-    if not force and kind == "interrupted" and saved_spec(folder) == spec:
+    if not force and kind == "interrupted" and found == spec:
         check_beside(spec)
         return _resumed(cell, RunWriter(folder, False, spec.as_dict(), True, again), lambda: spec)
     return _Run(cell, RunWriter(folder, replace, spec.as_dict(), False, again), spec, set(), None)
@@ -565,6 +571,12 @@ def widest(tallies: list[tuple[pl.DataFrame, pl.DataFrame]], target: float) -> t
     from simtool import stats
 
     return stats.widest(tallies, target)
+
+
+def partly_null(game_id: str, tallies: list[tuple[pl.DataFrame, pl.DataFrame]]) -> None:
+    from simtool import stats
+
+    stats.partly_null(game_id, tallies)
 
 
 def out_of_memory(exc: MemoryError) -> OutOfMemory:
@@ -736,7 +748,8 @@ def check_root(plan: Plan) -> None:
 def _finished(root: Path, cell) -> bool:
     try:
         folder = root / cell["folder"]
-        return run_kind(folder) == "finished" and finished_spec(folder) == spec_from_dict(cell)
+        found = finished_spec(folder) if run_kind(folder) == "finished" else None
+        return found is not None and found == as_recorded(spec_from_dict(cell), found)
     except (KeyError, TypeError, ValueError):
         return False
 

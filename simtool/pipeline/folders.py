@@ -1515,14 +1515,23 @@ def _check_values(path: Path, table: pl.LazyFrame, meta: dict, most_tricks: int 
     listed = dtype.categories.to_list() if isinstance(dtype, pl.Enum) else None
     read = listed is None or any(_stray(name, names, files) for name in listed)
     strategies = [pl.col("strategy").unique().implode().alias("_strategies")] if read else []
-    counts = collect(path, table.select(*missing, *beyond, *strategies), "streaming").row(0, named=True)
+    p = meta["players"]
+    # each deal's (round's, match's) p seat rows, in seat order (_check_rows), share one win, tied
+    # leaders splitting it: a win column cast to whole numbers (a tie's halves to 0), checksums
+    # written again, printed wrong seat shares. In the same pass (no time of its own at 1e7 rows)
+    unshared = ((pl.col("win").cast(pl.Float64).reshape((-1, p)).arr.sum() - 1).abs() > WIN_SUM_SLACK) \
+        .arg_true().first().alias("_unshared")
+    counts = collect(path, table.select(*missing, *beyond, *strategies, unshared), "streaming").row(0, named=True)
     named = counts.pop("_strategies") if read else listed
+    first = counts.pop("_unshared")
     outside = {c.removeprefix("_beyond "): counts.pop(c) for c in list(counts) if c.startswith("_beyond ")}
     holed = {c: k for c, k in counts.items() if k}
     if holed:
         name = next(iter(holed))
         raise SimtoolError(f"{path}: column '{name}' has {holed[name]:,} missing values (null or NaN); "
                            f"simtool writes none, so the table is damaged or hand-edited: run it again")
+    if first is not None and not outside["win"]:
+        raise SimtoolError(_unshared(path, table, p, first, meta))
     for name, k in outside.items():
         if k:
             low, high, what = bounds[name]
@@ -1537,6 +1546,25 @@ def _check_values(path: Path, table: pl.LazyFrame, meta: dict, most_tricks: int 
         return (f"{path}: column 'strategy' names {stray[0]!r}, which run.json's line-up does not "
                 f"({', '.join(dict.fromkeys(meta['lineup']))}); the table is damaged or hand-edited: run it again")
     return None
+
+
+WIN_SUM_SLACK = 1e-6
+"""How far a deal's win shares may sum from 1: k tied leaders' float32 shares 1/k, each within
+2^-24 / k of it, sum within 2^-24 (6e-8) of 1 for any k."""
+
+
+def _unshared(path: Path, table: pl.LazyFrame, p: int, first: int, meta: dict) -> str:
+    """The line naming the ``first`` group of ``p`` rows whose win shares do not sum to 1."""
+    rows = collect(path, table.slice(first * p, p), "auto")
+    total = float(rows["win"].cast(pl.Float64).sum())
+    if "round" in rows.columns:
+        where = f"match {rows['match'][0]:,} round {rows['round'][0]:,}"
+    else:
+        key = "match" if "match" in rows.columns else "deal"
+        copies = p if meta.get("duplicate") else 1
+        where = f"{key} {rows[key][0]:,}" + (f" (its copy {first % copies})" if copies > 1 else "")
+    return (f"{path}: the win shares of {where} sum to {total:.6g}, not 1 (its leaders share each win, "
+            f"ties split); the table is damaged or hand-edited: run it again")
 
 
 def _stray(name, names: set[str], files: tuple[str, ...]) -> bool:

@@ -195,7 +195,48 @@ def make_spec(game: str = "black-white", players: int | None = None, n: int = 10
     cost = max(s.relative_cost() for s in found.strategies)
     chunk = chunk_size(unit, cost)
     # a duplicate chunk holds p copies of each deal: as many rows as a plain chunk
-    return dataclasses.replace(spec, chunk=max(1, chunk // p) if duplicate else chunk)
+    return dataclasses.replace(spec, chunk=max(1, chunk // p) if duplicate else chunk,
+                               plugins=with_imports(spec.plugins))
+
+
+def with_imports(plugins: dict) -> dict:
+    """``plugins`` (:func:`plugin_files`), each loaded, with the user's own modules it imported
+    (``imports``: file -> SHA-256; :func:`strategies.own_imports`) but those recorded beside it:
+    a resume (a replay) then plays the helpers it started with, or stops. Left out where there are
+    none, as a run.json written before 2026-11-29 has none."""
+    import strategies
+
+    out = {}
+    for name, plugin in plugins.items():
+        folder = Path(plugin["path"]).parent
+        imports = {f: digest for f, digest in strategies.imports_of(Path(plugin["path"])).items()
+                   if not (Path(f).parent == folder and Path(f).name in plugin.get("beside", {}))}
+        out[name] = {**plugin, "imports": imports} if imports else plugin
+    return out
+
+
+def as_recorded(spec: RunSpec, found: RunSpec | None) -> RunSpec:
+    """``spec`` without the ``imports`` of each plugin that ``found`` (a cell's folder's run)
+    records without them: a run written before 2026-11-29 is the same run, trusted as then (a sweep
+    run again after the upgrade refused every finished cell of a plugin importing a helper)."""
+    if found is None or not spec.plugins:
+        return spec
+    plugins = {name: {k: v for k, v in plugin.items() if k != "imports"}
+               if isinstance(found.plugins.get(name), dict) and "imports" not in found.plugins[name] else plugin
+               for name, plugin in spec.plugins.items()}
+    return spec if plugins == spec.plugins else dataclasses.replace(spec, plugins=plugins)
+
+
+def changed_import(plugin: dict) -> str | None:
+    """The first module of a plugin's ``imports`` that is not the file it recorded, or ``None``."""
+    for file, digest in plugin.get("imports", {}).items():  # none recorded before 2026-11-29
+        try:  # a regular file only: a run.json edited to name /dev/zero or a pipe read for ever
+            now = file_hash(Path(file)) if Path(file).is_file() else None
+        except OSError:  # gone, or unreadable: not the module the run imported
+            now = None
+        if now != digest:
+            return file
+    return None
 
 
 def warn_shadowed(spec: RunSpec) -> None:
@@ -383,6 +424,10 @@ def resolve_lineup(spec: RunSpec) -> Lineup:
         if file_hash(path) != plugin["sha256"]:
             raise StrategyError(f"strategy plugin {path} has changed since the run started; one run "
                                 f"plays one version of it: restore the file, or start a new run")
+        if (module := changed_import(plugin)) is not None:
+            raise StrategyError(f"{module}, which strategy plugin {path} imports, has changed or gone since "
+                                f"the run started (or since this process imported it); one run plays one "
+                                f"version of it: restore the file, or start a new run")
     found, own = [], []
     for name in unique:
         with strategies.import_settings() as settings, strategies.recorded(recorded_files(spec.plugins)):
@@ -1000,11 +1045,14 @@ def _check_saved(spec: RunSpec) -> None:
         raise ValueError("plugins and rules are not tables")
     for name, plugin in spec.plugins.items():
         # read as written by plugin_files before any play: {"x": 1} ended replay --run in a TypeError
-        beside = plugin.get("beside", {}) if isinstance(plugin, dict) else None  # none recorded by older versions
+        # none beside nor imported recorded by older versions
+        beside, imports = (plugin.get("beside", {}), plugin.get("imports", {})) if isinstance(plugin, dict) \
+            else (None, None)
         if not (isinstance(plugin, dict) and all(isinstance(plugin.get(k), str) for k in ("path", "sha256"))
-                and isinstance(beside, dict) and all(isinstance(v, str) for v in beside.values())):
+                and all(isinstance(d, dict) and all(isinstance(v, str) for v in d.values())
+                        for d in (beside, imports))):
             raise ValueError(f"plugin {shown(name)} is {shown(plugin)}, not its file's path, sha256 and the files "
-                             f"beside it")
+                             f"beside it, and the modules it imports")
     if len(spec.lineup) != spec.players or not all(isinstance(x, str) for x in spec.lineup):
         raise ValueError(f"lineup {shown(list(spec.lineup))} is not {spec.players} strategies")
     try:
