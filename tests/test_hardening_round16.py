@@ -107,10 +107,12 @@ def test_a_second_review_into_a_folder_a_review_is_writing_is_refused_and_the_fi
     # seed 2 (now 1) ...; play them again with --force" (which review does not take)
     from simtool.commands import review as reviews
 
-    # each play at its least (a search deal, no random or lead plays): what is read is the folder's
-    # guard and the first review's files, whatever its sizes (REVIEW's search and random deals were
-    # most of this test's CPU)
+    # each play at its least (no random or lead plays, and no search plays, as for a game no search
+    # plays): what is read is the folder's guard and the first review's files, whatever its sizes
+    # (REVIEW's search and random deals were most of this test's CPU, and then a deal of search at
+    # every seat in five plays)
     sizes = reviews.Sizes(deals=64, matches=2, restrictions=16, duplicate=8, search=1)
+    monkeypatch.setattr(reviews, "search_names", lambda game_id: (None, None))
     out, real = tmp_path / "r", reviews.play_all
     second: list = []
 

@@ -170,15 +170,18 @@ def test_a_results_frames_replaced_by_what_cannot_be_read_are_one_line(results, 
     assert isinstance(r.seats, pl.DataFrame)
 
 
-def test_a_review_run_again_into_its_folder_with_other_settings_names_what_differs(tmp_path):
+def test_a_review_run_again_into_its_folder_with_other_settings_names_what_differs(tmp_path, monkeypatch):
     # before: a notebook's review cell run again with vs_rules={'deck': 32} (or another player
     # count, effort or game) was told '... holds the runs of another review, or of one whose
     # sizes.json is missing or unreadable; run that review's own command to go on', naming neither
     from simtool.commands.review import Sizes, review
     from simtool.errors import SimtoolError
 
-    # each play at its least: what is read is the refusal, before anything is played again
+    # each play at its least, and the search's plays left out as for a game no search plays (a deal
+    # of search at every seat, five plays a version, was most of the CPU): what is read is the
+    # refusal, before anything is played again
     tiny = Sizes(deals=1, matches=1, restrictions=1, duplicate=1, search=1, random=1, leads=1)
+    monkeypatch.setattr("simtool.commands.review.search_names", lambda game_id: (None, None))
     out = tmp_path / "rv"
     review("black-white", out, seed=1, jobs=1, sizes=tiny, vs_rules={"deck": 30})
     before = sorted(p.relative_to(out) for p in out.rglob("*"))

@@ -112,15 +112,18 @@ def test_a_report_of_deals_that_every_seat_ties_says_the_seats_do_not_differ(tmp
     assert stats.seat_test(np.tile([1.0, 0.0], (50, 1))).p_value == 2.0 ** -49
 
 
-def test_a_baselines_metrics_are_set_beside_the_published_values_of_its_own_game_and_players(tmp_path):
+def test_a_baselines_metrics_are_set_beside_the_published_values_of_its_own_game_and_players(tmp_path, monkeypatch):
     # before: 'simtool review -g hearts --baseline FIVE' (FIVE a 5-player Hearts review) set
     # CardStock's published 4-player values (fairness 0.87, order 0.52, ...) beside the baseline's
     # 5-player figures, as if of one game
     from simtool.commands.review import Sizes, review
     from simtool.reports import review as pages
 
-    # one search deal: the search's cost is per decision, and only the published values are read
+    # only the published values beside the metrics of the all-random play are read: no search
+    # plays, as for a game no search plays (one deal of them, the search's cost being per
+    # decision, was most of the CPU)
     sizes = Sizes(deals=64, matches=2, restrictions=16, duplicate=8, search=1, random=64, leads=1)
+    monkeypatch.setattr("simtool.commands.review.search_names", lambda game_id: (None, None))
     four = review("hearts", tmp_path / "four", seed=1, jobs=1, sizes=sizes)
     five = {"source": "baseline", "game": "hearts", "players": 5, "rules": four["rules"],
             "questions": four["questions"], "metrics": four["metrics"]}
