@@ -452,6 +452,15 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         raise SimtoolError(f"strategy plugin file not found: {path}")
     module_name = f"simtool_plugin_{abs(hash((str(path.resolve()), *file_identity(path))))}"  # the file as it is now
     module, settings = sys.modules.get(module_name), []
+    if module is not None and (stale := stale_imports(path)):
+        # a helper of its own edited since this process imported it (a notebook's next run): kept,
+        # the run was refused for the helper's record, with 'start a new run' for advice, the
+        # new run itself; imported anew with the edit, as a helper beside it is
+        for name, loaded in list(sys.modules.items()):
+            if isinstance(loaded, ModuleType) and _module_file(loaded) in stale:
+                del sys.modules[name]
+        _SET_ON_IMPORT.pop(module_name, None)
+        module = None
     if module is None:
         spec = importlib.util.spec_from_file_location(module_name, path)
         if spec is None:  # a name Python does not import (/etc/passwd:x, notes.txt:x)
@@ -514,6 +523,28 @@ _IMPORTS: dict[str, dict[str, str]] = {}
 def import_key(path: Path) -> str:
     """A plugin file as it is now, the same in every process (an isolated plugin's reports it)."""
     return json.dumps([str(Path(path).resolve()), *file_identity(path)])
+
+
+def stale_imports(path: Path) -> set[str]:
+    """The files of :func:`imports_of` ``path`` no longer as this process imported them."""
+    stale = set()
+    for file, digest in imports_of(path).items():
+        try:
+            if hashlib.sha256(Path(file).read_bytes()).hexdigest() == digest:
+                continue
+        except OSError:  # gone: its module is the one imported, or none
+            pass
+        stale.add(file)
+    return stale
+
+
+def _module_file(module: ModuleType) -> str | None:
+    """A module's file as :func:`own_imports` records it, or ``None``."""
+    file = vars(module).get("__file__")
+    try:
+        return str(Path(file).resolve()) if isinstance(file, str) else None
+    except (OSError, ValueError):
+        return None
 
 
 def imports_of(path: Path) -> dict[str, str]:
