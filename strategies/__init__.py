@@ -455,9 +455,10 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
     if module is not None and (stale := stale_imports(path)):
         # a helper of its own edited since this process imported it (a notebook's next run): kept,
         # the run was refused for the helper's record, with 'start a new run' for advice, the
-        # new run itself; imported anew with the edit, as a helper beside it is
-        for name, loaded in list(sys.modules.items()):
-            if isinstance(loaded, ModuleType) and _module_file(loaded) in stale:
+        # new run itself; imported anew with the edit, as a helper beside it is. One imported
+        # before the plugin (the notebook's own) is left to the notebook (_edited_before)
+        for name in _IMPORTED_ANEW.get(import_key(path), ()):
+            if isinstance(loaded := sys.modules.get(name), ModuleType) and _module_file(loaded) in stale:
                 del sys.modules[name]
         _SET_ON_IMPORT.pop(module_name, None)
         module = None
@@ -476,7 +477,10 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
                     spec.loader.exec_module(module)
                 thread_ended()
                 # before importing_beside takes the helpers beside it out of sys.modules
-                _IMPORTS[import_key(path)] = own_imports(set(sys.modules) - before, module, path)
+                new = set(sys.modules) - before
+                _IMPORTS[import_key(path)] = own_imports(new, module, path)
+                _IMPORTED_ANEW[import_key(path)] = new
+                edited = _edited_before(_IMPORTS[import_key(path)], new)
             except BaseException as exc:  # even SystemExit: a plugin must not end simtool silently
                 if isinstance(exc, KeyboardInterrupt) and by_the_user():
                     raise  # its own raise is its error: taken for Ctrl-C, a traceback
@@ -490,6 +494,11 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
                                        f"import as well as each decision); give a longer {option('timeout')}, "
                                        f"or none") from None
                 raise SimtoolError(f"strategy plugin {path} failed to load: {describe(exc)}") from None
+        if edited:
+            raise SimtoolError(f"{edited}, which strategy plugin {path} imports, was imported by this process before "
+                               f"the plugin and has been edited since: the plugin would play the version first "
+                               f"imported, and record and play the edited one elsewhere (another --jobs, --isolate, "
+                               f"a resume); reload it (importlib.reload), or restart the process (a notebook's kernel)")
         sys.modules[module_name] = module
     _imported(module_name, *settings)
     try:  # the plugin's code runs here too: a module __getattr__, a property of its strategy
@@ -518,6 +527,10 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
 _IMPORTS: dict[str, dict[str, str]] = {}
 """The user's own modules each plugin file imported as it loaded (:func:`own_imports`), by
 :func:`import_key`: its module is imported once a process, its record asked at every run."""
+
+
+_IMPORTED_ANEW: dict[str, set[str]] = {}
+"""The modules each plugin file's import brought into ``sys.modules`` (by :func:`import_key`)."""
 
 
 def import_key(path: Path) -> str:
@@ -614,6 +627,38 @@ def own_imports(names: set[str], module, plugin: Path) -> dict[str, str]:
         except (OSError, ValueError):  # unreadable, or a name no file has: nothing to record
             continue
     return dict(sorted(found.items()))
+
+
+def _edited_before(record: dict[str, str], new: set[str]) -> str | None:
+    """The file of the first module of ``record`` that this process imported before the plugin
+    (not among ``new``) and that has been edited since, or ``None``: a notebook that imported its
+    helper, then edited it, ran the plugin on the helper first imported, under the checksum of the
+    edited file, and a worker process importing the file played the edit (the same run's figures
+    differed by --jobs). Edited: a function of its own (or of its classes) whose code its file no
+    longer compiles to; an edit to a constant alone is not seen."""
+    for name, loaded in list(sys.modules.items()):
+        if name in new or not isinstance(loaded, ModuleType) or (file := _module_file(loaded)) not in record:
+            continue
+        try:
+            tree = compile(Path(file).read_bytes(), vars(loaded)["__file__"], "exec", dont_inherit=True)
+        except SyntaxError:  # no longer the module imported, whatever it was
+            return file
+        except (OSError, ValueError):  # gone or unreadable since: its record says so at the run's next check
+            continue
+        compiled: dict[str, list] = {}
+        todo = [tree]
+        while todo:
+            code = todo.pop()
+            compiled.setdefault(code.co_qualname, []).append(code)
+            todo.extend(c for c in code.co_consts if inspect.iscode(c))
+        values = list(vars(loaded).values())
+        values += [v for c in values if inspect.isclass(c) and c.__module__ == name for v in vars(c).values()]
+        for value in values:
+            code = getattr(value, "__code__", None) if inspect.isfunction(value) else None
+            if code is not None and code.co_filename == vars(loaded)["__file__"] \
+                    and code not in compiled.get(code.co_qualname, ()):
+                return file
+    return None
 
 
 def _plugin_attribute(module, attr: str, path: Path) -> str:
