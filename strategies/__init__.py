@@ -10,6 +10,7 @@ installed under the ``simtool.strategies`` entry-point group, or a plugin file
 
 from __future__ import annotations
 
+import builtins
 import functools
 import hashlib
 import importlib.util
@@ -471,14 +472,14 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         with untouched(f"strategy plugin {path}, as it was imported,"), printing_aside(), importing_beside(path), \
                 process_kept() as settings, not_forking(f"strategy plugin {path}, as it was imported,"), \
                 not_ending():
-            before = set(sys.modules)
+            before, asked = set(sys.modules), set()
             try:
-                with deadline(limit) if limit else nullcontext():
+                with deadline(limit) if limit else nullcontext(), _watching_imports(asked):
                     spec.loader.exec_module(module)
                 thread_ended()
                 # before importing_beside takes the helpers beside it out of sys.modules
                 new = set(sys.modules) - before
-                _IMPORTS[import_key(path)] = own_imports(new, module, path)
+                _IMPORTS[import_key(path)] = own_imports(new | _brought(asked), module, path)
                 _IMPORTED_ANEW[import_key(path)] = new
                 edited = _edited_before(_IMPORTS[import_key(path)], new)
             except BaseException as exc:  # even SystemExit: a plugin must not end simtool silently
@@ -595,6 +596,51 @@ def _installed_roots() -> tuple[Path, ...]:
     found += [*getattr(site, "getsitepackages", list)(), site.getusersitepackages()]
     found += [Path(engine.__file__).parent, Path(__file__).parent]
     return tuple(dict.fromkeys(Path(f).resolve() for f in found if f))
+
+
+_BROUGHT: dict[str, frozenset[str]] = {}
+"""Each module imported while a plugin loaded, by name: the modules its import brought into
+``sys.modules`` with it (those it imported, at any depth)."""
+
+
+@contextmanager
+def _watching_imports(asked: set[str]):
+    """Every module an ``import`` statement of this thread asks for inside gathered in ``asked``,
+    and what each brought in with it kept (:data:`_BROUGHT`): a plugin importing a helper that
+    another plugin imported first finds it in ``sys.modules``, and was recorded without it (or
+    without the helper's own helpers), the record of one plugin depending on which loaded first
+    (a sweep's cell of the second, resumed after the helper was edited, played both versions)."""
+    original, thread = builtins.__import__, threading.get_ident()
+
+    def watching(name, globals=None, locals=None, fromlist=(), level=0):
+        if threading.get_ident() != thread:
+            return original(name, globals, locals, fromlist, level)
+        before = set(sys.modules)
+        found = original(name, globals, locals, fromlist, level)
+        try:
+            full = importlib.util.resolve_name("." * level + name, (globals or {}).get("__package__")) \
+                if level else name
+        except (ImportError, ValueError, TypeError):
+            return found
+        wanted = [full, *(f"{full}.{item}" for item in fromlist or () if isinstance(item, str))]
+        brought = frozenset(set(sys.modules) - before)
+        for each in wanted:
+            if each in sys.modules:
+                asked.add(each)
+                if each in brought:
+                    _BROUGHT[each] = brought - {each}
+        return found
+
+    builtins.__import__ = watching
+    try:
+        yield
+    finally:
+        builtins.__import__ = original
+
+
+def _brought(asked: set[str]) -> set[str]:
+    """``asked`` and what each of them brought in with it as it was first imported."""
+    return set(asked).union(*(_BROUGHT.get(name, ()) for name in asked))
 
 
 def own_imports(names: set[str], module, plugin: Path) -> dict[str, str]:

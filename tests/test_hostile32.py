@@ -16,8 +16,8 @@ from .test_hostile28 import forget_modules  # noqa: F401 (autouse: applies here 
 from .test_safe32 import PICK, helped  # noqa: F401 (a fixture)
 
 
-def imports(folder) -> dict:
-    return next(iter(json.loads((folder / "run.json").read_text())["plugins"].values()))["imports"]
+def imports(folder, record: str = "run.json") -> dict:
+    return next(iter(json.loads((folder / record).read_text())["plugins"].values())).get("imports", {})
 
 
 @pytest.mark.usefixtures("helped")
@@ -59,3 +59,32 @@ def test_a_helper_a_notebook_imported_then_edited_is_refused_not_played_as_first
     assert main([*run, str(tmp_path / "c")]) == 0
     played = [pl.read_parquet(tmp_path / f / "seats.parquet") for f in ("a", "c")]
     assert not played[0].equals(played[1])
+
+
+SHARED = "from deep32 import LOW\nfrom simtool import bits\n\n\ndef pick(view, rng):\n" \
+         "    return bits.lowest(view.legal) if LOW else bits.highest(view.legal)\n"
+
+
+def test_two_plugins_sharing_a_helper_each_record_it_whichever_loads_first(tmp_path, capsys, monkeypatch,
+                                                                            small_chunks):
+    # failed before: b32 imported shared32 already in sys.modules (a32 loaded it first, as a
+    # sweep's earlier cell does) and recorded shared32 alone, not deep32, the helper it imports:
+    # its run, resumed after deep32.py was edited, played both versions, exit 0
+    for name, text in (("deep32", "LOW = True\n"), ("shared32", SHARED)):
+        (tmp_path / f"{name}.py").write_text(text)
+    for name, text in (("a32", "import shared32\n\n\ndef bot(view, rng):\n    return shared32.pick(view, rng)\n"),
+                       ("b32", "from shared32 import pick as _pick\n\n\ndef bot(view, rng):\n"
+                               "    return _pick(view, rng)\n")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / f"{name}.py").write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert main(["run", "-s", "random", "--seat", f"0={tmp_path / 'a32' / 'a32.py'}:bot", "--n", "20", "-j", "1",
+                 "-q", "-o", str(tmp_path / "a")]) == 0
+    out = tmp_path / "b"
+    from .test_data_safety import interrupted_run
+
+    interrupted_run(out, 2, n=4 * 2048, seats={0: f"{tmp_path / 'b32' / 'b32.py'}:bot"})
+    assert sorted(imports(tmp_path / "a")) == sorted(imports(out / "chunks", "spec.json")) == [
+        str(tmp_path / "deep32.py"), str(tmp_path / "shared32.py")]
+    (tmp_path / "deep32.py").write_text("LOW = False\n")
+    main_error(capsys, ["run", "--resume", out], f"{tmp_path / 'deep32.py'}, which strategy plugin ")
