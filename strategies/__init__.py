@@ -453,17 +453,14 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         raise SimtoolError(f"strategy plugin file not found: {path}")
     module_name = f"simtool_plugin_{abs(hash((str(path.resolve()), *file_identity(path))))}"  # the file as it is now
     module, settings = sys.modules.get(module_name), []
-    if module is not None and (stale := stale_imports(path)):
+    if module is not None and stale_imports(path):
         # a helper of its own edited since this process imported it (a notebook's next run): kept,
         # the run was refused for the helper's record, with 'start a new run' for advice, the
-        # new run itself; imported anew with the edit, as a helper beside it is. One imported
-        # before the plugin (the notebook's own) is left to the notebook (_edited_before)
-        for name in _IMPORTED_ANEW.get(import_key(path), ()):
-            if isinstance(loaded := sys.modules.get(name), ModuleType) and _module_file(loaded) in stale:
-                del sys.modules[name]
+        # new run itself; imported anew with the edit, as a helper beside it is
         _SET_ON_IMPORT.pop(module_name, None)
         module = None
     if module is None:
+        _forget_edited_helpers()
         spec = importlib.util.spec_from_file_location(module_name, path)
         if spec is None:  # a name Python does not import (/etc/passwd:x, notes.txt:x)
             raise SimtoolError(f"strategy plugin {path} is not a Python file; expected FILE.py:NAME")
@@ -541,8 +538,13 @@ def import_key(path: Path) -> str:
 
 def stale_imports(path: Path) -> set[str]:
     """The files of :func:`imports_of` ``path`` no longer as this process imported them."""
+    return stale_imports_of(import_key(path))
+
+
+def stale_imports_of(key: str) -> set[str]:
+    """:func:`stale_imports` of the plugin file :func:`import_key` names ``key``."""
     stale = set()
-    for file, digest in imports_of(path).items():
+    for file, digest in _IMPORTS.get(key, {}).items():
         try:
             if hashlib.sha256(Path(file).read_bytes()).hexdigest() == digest:
                 continue
@@ -550,6 +552,18 @@ def stale_imports(path: Path) -> set[str]:
             pass
         stale.add(file)
     return stale
+
+
+def _forget_edited_helpers() -> None:
+    """Out of ``sys.modules``, each module a plugin's import brought in whose file has been edited
+    since, so that the plugin imported next (that one again, or another importing the same helper:
+    a sweep's next cell, a long-lived dask worker's next run) imports the edit. One imported
+    before any plugin (the notebook's own) is left to the notebook (:func:`_edited_before`)."""
+    for key, names in list(_IMPORTED_ANEW.items()):
+        stale = stale_imports_of(key)
+        for name in names if stale else ():
+            if isinstance(loaded := sys.modules.get(name), ModuleType) and _module_file(loaded) in stale:
+                del sys.modules[name]
 
 
 def _module_file(module: ModuleType) -> str | None:

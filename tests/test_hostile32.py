@@ -88,3 +88,22 @@ def test_two_plugins_sharing_a_helper_each_record_it_whichever_loads_first(tmp_p
         str(tmp_path / "deep32.py"), str(tmp_path / "shared32.py")]
     (tmp_path / "deep32.py").write_text("LOW = False\n")
     main_error(capsys, ["run", "--resume", out], f"{tmp_path / 'deep32.py'}, which strategy plugin ")
+
+
+@pytest.mark.usefixtures("helped")
+def test_a_helper_another_plugin_imported_then_edited_is_imported_anew_for_the_next(tmp_path):
+    # failed before: far32, brought in by bot32's import (a sweep's earlier cell, a long-lived
+    # dask worker's earlier run), stayed in sys.modules as first imported; the next plugin
+    # importing it was refused, '... was imported by this process before the plugin and has been
+    # edited since ...; reload it (importlib.reload), or restart the process'
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "p32.py").write_text("import far32\n\n\ndef bot(view, rng):\n"
+                                               "    return far32.pick(view, rng)\n")
+    run = ["run", "-s", "random", "--n", "60", "--seed", "3", "-j", "1", "-q", "--seat"]
+    assert main([*run, f"0={tmp_path / 'bots' / 'bot32.py'}:bot", "-o", str(tmp_path / "a")]) == 0
+    (tmp_path / "lib" / "far32.py").write_text(PICK.format("bits.highest(view.legal)") + "# edited\n")
+    assert main([*run, f"0={tmp_path / 'other' / 'p32.py'}:bot", "-o", str(tmp_path / "b")]) == 0
+    now = hashlib.sha256((tmp_path / "lib" / "far32.py").read_bytes()).hexdigest()
+    assert imports(tmp_path / "b")[str(tmp_path / "lib" / "far32.py")] == now
+    played = [pl.read_parquet(tmp_path / f / "seats.parquet").drop("strategy") for f in ("a", "b")]
+    assert not played[0].equals(played[1])  # highest cards, not lowest as bot32 played them
