@@ -15,6 +15,7 @@ import functools
 import hashlib
 import importlib.util
 import inspect
+import itertools
 import json
 import signal
 import sys
@@ -629,7 +630,7 @@ def _watching_imports(asked: set[str]):
     def watching(name, globals=None, locals=None, fromlist=(), level=0):
         if threading.get_ident() != thread:
             return original(name, globals, locals, fromlist, level)
-        before = set(sys.modules)
+        before = len(sys.modules)  # a set of its names at every import statement: 0.3 s at a package's thousands
         found = original(name, globals, locals, fromlist, level)
         try:
             full = importlib.util.resolve_name("." * level + name, (globals or {}).get("__package__")) \
@@ -637,7 +638,8 @@ def _watching_imports(asked: set[str]):
         except (ImportError, ValueError, TypeError):
             return found
         wanted = [full, *(f"{full}.{item}" for item in fromlist or () if isinstance(item, str))]
-        brought = frozenset(set(sys.modules) - before)
+        # added at the end (a dict keeps its order); sys.modules only grows as a module imports
+        brought = frozenset(itertools.islice(sys.modules, before, None)) if len(sys.modules) > before else frozenset()
         for each in wanted:
             if each in sys.modules:
                 asked.add(each)
@@ -696,8 +698,11 @@ def _edited_before(record: dict[str, str], new: set[str]) -> str | None:
     edited file, and a worker process importing the file played the edit (the same run's figures
     differed by --jobs). Edited: a function of its own (or of its classes) whose code its file no
     longer compiles to; an edit to a constant alone is not seen."""
+    names = {Path(f).name for f in record}  # resolving every module's path first: 70 ms at 400 modules
     for name, loaded in list(sys.modules.items()):
-        if name in new or not isinstance(loaded, ModuleType) or (file := _module_file(loaded)) not in record:
+        if name in new or not isinstance(loaded, ModuleType) or \
+                not isinstance(named := vars(loaded).get("__file__"), str) or Path(named).name not in names or \
+                (file := _module_file(loaded)) not in record:
             continue
         try:
             tree = compile(Path(file).read_bytes(), vars(loaded)["__file__"], "exec", dont_inherit=True)
