@@ -107,3 +107,23 @@ def test_a_helper_another_plugin_imported_then_edited_is_imported_anew_for_the_n
     assert imports(tmp_path / "b")[str(tmp_path / "lib" / "far32.py")] == now
     played = [pl.read_parquet(tmp_path / f / "seats.parquet").drop("strategy") for f in ("a", "b")]
     assert not played[0].equals(played[1])  # highest cards, not lowest as bot32 played them
+
+
+def test_a_plugin_whose_helper_writes_a_log_beside_it_as_it_is_imported_resumes(tmp_path, small_chunks):
+    # failed before: the resume imported the plugin (its helper writing import.log anew), then
+    # compared the files beside it with the run's record: 'import.log beside strategy plugin
+    # .../w32.py changed or went since the run started ...; restore them', exit 2, every time
+    from .test_data_safety import interrupted_run
+    from .test_hostile31 import forget
+
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "log32.py").write_text(
+        "import pathlib\nimport time\n\n"
+        "(pathlib.Path(__file__).parent / 'import.log').write_text(str(time.time_ns()))\n")
+    (tmp_path / "bots" / "w32.py").write_text(
+        "import log32  # noqa: F401\nfrom simtool import bits\n\n\ndef bot(view, rng):\n"
+        "    return bits.lowest(view.legal)\n")
+    out = tmp_path / "r"
+    interrupted_run(out, 2, n=4 * 2048, seats={0: f"{tmp_path / 'bots' / 'w32.py'}:bot"})
+    forget(tmp_path)  # a new process imports the plugin again
+    assert main(["run", "--resume", str(out), "-q"]) == 0
