@@ -23,6 +23,7 @@ import threading
 from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import replace
+from importlib.machinery import SourceFileLoader
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
@@ -700,7 +701,10 @@ def _edited_before(record: dict[str, str], new: set[str]) -> str | None:
     longer compiles to; an edit to a constant alone is not seen."""
     names = {Path(f).name for f in record}  # resolving every module's path first: 70 ms at 400 modules
     for name, loaded in list(sys.modules.items()):
+        # compiled from its file as it was read, only: an extension module's bytes (a SyntaxError from
+        # Python 3.12) or a file its loader rewrites (pytest's asserts) read as edited, the file unchanged
         if name in new or not isinstance(loaded, ModuleType) or \
+                not isinstance(getattr(vars(loaded).get("__spec__"), "loader", None), SourceFileLoader) or \
                 not isinstance(named := vars(loaded).get("__file__"), str) or Path(named).name not in names or \
                 (file := _module_file(loaded)) not in record:
             continue

@@ -4,7 +4,10 @@ check of safe32, attacked as a careless user would, in one process as a notebook
 from __future__ import annotations
 
 import hashlib
+import importlib.abc
+import importlib.util
 import json
+import sys
 
 import polars as pl
 import pytest
@@ -127,3 +130,31 @@ def test_a_plugin_whose_helper_writes_a_log_beside_it_as_it_is_imported_resumes(
     interrupted_run(out, 2, n=4 * 2048, seats={0: f"{tmp_path / 'bots' / 'w32.py'}:bot"})
     forget(tmp_path)  # a new process imports the plugin again
     assert main(["run", "--resume", str(out), "-q"]) == 0
+
+
+class _Rewriting(importlib.abc.Loader):
+    """A loader that rewrites its module's source as it runs it, as pytest's assertion rewriting does."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def exec_module(self, module):
+        module.__file__ = str(self.path)
+        exec(compile(self.path.read_text().replace("lowest", "highest"), str(self.path), "exec"), vars(module))
+
+
+def test_a_helper_its_loader_rewrote_is_not_taken_for_one_edited_since_it_was_imported(tmp_path, monkeypatch):
+    # failed before: the file unchanged, its functions not what a plain compile of it gives, the
+    # plugin was refused: '.../macro32.py, which strategy plugin ... imports, was imported by this
+    # process before the plugin and has been edited since ...' (and a compiled extension module's
+    # bytes, from Python 3.12 a SyntaxError, so too)
+    (tmp_path / "macro32.py").write_text(PICK.format("bits.lowest(view.legal)"))
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "m32.py").write_text("import macro32\n\n\ndef bot(view, rng):\n"
+                                            "    return macro32.pick(view, rng)\n")
+    spec = importlib.util.spec_from_loader("macro32", _Rewriting(tmp_path / "macro32.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setitem(sys.modules, "macro32", module)
+    assert main(["run", "-s", "random", "--seat", f"0={tmp_path / 'bots' / 'm32.py'}:bot", "--n", "30", "-j", "1",
+                 "-q", "-o", str(tmp_path / "r")]) == 0
