@@ -10,10 +10,12 @@ installed under the ``simtool.strategies`` entry-point group, or a plugin file
 
 from __future__ import annotations
 
+import builtins
 import functools
 import hashlib
 import importlib.util
 import inspect
+import itertools
 import json
 import signal
 import sys
@@ -21,6 +23,7 @@ import threading
 from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import replace
+from importlib.machinery import SourceFileLoader
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
@@ -452,7 +455,14 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         raise SimtoolError(f"strategy plugin file not found: {path}")
     module_name = f"simtool_plugin_{abs(hash((str(path.resolve()), *file_identity(path))))}"  # the file as it is now
     module, settings = sys.modules.get(module_name), []
+    if module is not None and stale_imports(path):
+        # a helper of its own edited since this process imported it (a notebook's next run): kept,
+        # the run was refused for the helper's record, with 'start a new run' for advice, the
+        # new run itself; imported anew with the edit, as a helper beside it is
+        _SET_ON_IMPORT.pop(module_name, None)
+        module = None
     if module is None:
+        _forget_edited_helpers()
         spec = importlib.util.spec_from_file_location(module_name, path)
         if spec is None:  # a name Python does not import (/etc/passwd:x, notes.txt:x)
             raise SimtoolError(f"strategy plugin {path} is not a Python file; expected FILE.py:NAME")
@@ -461,13 +471,16 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
         with untouched(f"strategy plugin {path}, as it was imported,"), printing_aside(), importing_beside(path), \
                 process_kept() as settings, not_forking(f"strategy plugin {path}, as it was imported,"), \
                 not_ending():
-            before = set(sys.modules)
+            before, asked = set(sys.modules), set()
             try:
-                with deadline(limit) if limit else nullcontext():
+                with deadline(limit) if limit else nullcontext(), _watching_imports(asked):
                     spec.loader.exec_module(module)
                 thread_ended()
                 # before importing_beside takes the helpers beside it out of sys.modules
-                _IMPORTS[import_key(path)] = own_imports(set(sys.modules) - before, module, path)
+                new = set(sys.modules) - before
+                _IMPORTS[import_key(path)] = own_imports(new | _brought(asked), module, path)
+                _IMPORTED_ANEW[import_key(path)] = new
+                edited = _edited_before(_IMPORTS[import_key(path)], new)
             except BaseException as exc:  # even SystemExit: a plugin must not end simtool silently
                 if isinstance(exc, KeyboardInterrupt) and by_the_user():
                     raise  # its own raise is its error: taken for Ctrl-C, a traceback
@@ -481,6 +494,11 @@ def _load_plugin(path: Path, attr: str) -> Strategy:
                                        f"import as well as each decision); give a longer {option('timeout')}, "
                                        f"or none") from None
                 raise SimtoolError(f"strategy plugin {path} failed to load: {describe(exc)}") from None
+        if edited:
+            raise SimtoolError(f"{edited}, which strategy plugin {path} imports, was imported by this process before "
+                               f"the plugin and has been edited since: the plugin would play the version first "
+                               f"imported, and record and play the edited one elsewhere (another --jobs, --isolate, "
+                               f"a resume); reload it (importlib.reload), or restart the process (a notebook's kernel)")
         sys.modules[module_name] = module
     _imported(module_name, *settings)
     try:  # the plugin's code runs here too: a module __getattr__, a property of its strategy
@@ -511,9 +529,52 @@ _IMPORTS: dict[str, dict[str, str]] = {}
 :func:`import_key`: its module is imported once a process, its record asked at every run."""
 
 
+_IMPORTED_ANEW: dict[str, set[str]] = {}
+"""The modules each plugin file's import brought into ``sys.modules`` (by :func:`import_key`)."""
+
+
 def import_key(path: Path) -> str:
     """A plugin file as it is now, the same in every process (an isolated plugin's reports it)."""
     return json.dumps([str(Path(path).resolve()), *file_identity(path)])
+
+
+def stale_imports(path: Path) -> set[str]:
+    """The files of :func:`imports_of` ``path`` no longer as this process imported them."""
+    return stale_imports_of(import_key(path))
+
+
+def stale_imports_of(key: str) -> set[str]:
+    """:func:`stale_imports` of the plugin file :func:`import_key` names ``key``."""
+    stale = set()
+    for file, digest in _IMPORTS.get(key, {}).items():
+        try:
+            if hashlib.sha256(Path(file).read_bytes()).hexdigest() == digest:
+                continue
+        except OSError:  # gone: its module is the one imported, or none
+            pass
+        stale.add(file)
+    return stale
+
+
+def _forget_edited_helpers() -> None:
+    """Out of ``sys.modules``, each module a plugin's import brought in whose file has been edited
+    since, so that the plugin imported next (that one again, or another importing the same helper:
+    a sweep's next cell, a long-lived dask worker's next run) imports the edit. One imported
+    before any plugin (the notebook's own) is left to the notebook (:func:`_edited_before`)."""
+    for key, names in list(_IMPORTED_ANEW.items()):
+        stale = stale_imports_of(key)
+        for name in names if stale else ():
+            if isinstance(loaded := sys.modules.get(name), ModuleType) and _module_file(loaded) in stale:
+                del sys.modules[name]
+
+
+def _module_file(module: ModuleType) -> str | None:
+    """A module's file as :func:`own_imports` records it, or ``None``."""
+    file = vars(module).get("__file__")
+    try:
+        return str(Path(file).resolve()) if isinstance(file, str) else None
+    except (OSError, ValueError):
+        return None
 
 
 def imports_of(path: Path) -> dict[str, str]:
@@ -553,6 +614,52 @@ def _installed_roots() -> tuple[Path, ...]:
     return tuple(dict.fromkeys(Path(f).resolve() for f in found if f))
 
 
+_BROUGHT: dict[str, frozenset[str]] = {}
+"""Each module imported while a plugin loaded, by name: the modules its import brought into
+``sys.modules`` with it (those it imported, at any depth)."""
+
+
+@contextmanager
+def _watching_imports(asked: set[str]):
+    """Every module an ``import`` statement of this thread asks for inside gathered in ``asked``,
+    and what each brought in with it kept (:data:`_BROUGHT`): a plugin importing a helper that
+    another plugin imported first finds it in ``sys.modules``, and was recorded without it (or
+    without the helper's own helpers), the record of one plugin depending on which loaded first
+    (a sweep's cell of the second, resumed after the helper was edited, played both versions)."""
+    original, thread = builtins.__import__, threading.get_ident()
+
+    def watching(name, globals=None, locals=None, fromlist=(), level=0):
+        if threading.get_ident() != thread:
+            return original(name, globals, locals, fromlist, level)
+        before = len(sys.modules)  # a set of its names at every import statement: 0.3 s at a package's thousands
+        found = original(name, globals, locals, fromlist, level)
+        try:
+            full = importlib.util.resolve_name("." * level + name, (globals or {}).get("__package__")) \
+                if level else name
+        except (ImportError, ValueError, TypeError):
+            return found
+        wanted = [full, *(f"{full}.{item}" for item in fromlist or () if isinstance(item, str))]
+        # added at the end (a dict keeps its order); sys.modules only grows as a module imports
+        brought = frozenset(itertools.islice(sys.modules, before, None)) if len(sys.modules) > before else frozenset()
+        for each in wanted:
+            if each in sys.modules:
+                asked.add(each)
+                if each in brought:
+                    _BROUGHT[each] = brought - {each}
+        return found
+
+    builtins.__import__ = watching
+    try:
+        yield
+    finally:
+        builtins.__import__ = original
+
+
+def _brought(asked: set[str]) -> set[str]:
+    """``asked`` and what each of them brought in with it as it was first imported."""
+    return set(asked).union(*(_BROUGHT.get(name, ()) for name in asked))
+
+
 def own_imports(names: set[str], module, plugin: Path) -> dict[str, str]:
     """The files (SHA-256) of the user's own modules a plugin's ``module`` imported as it loaded:
     those ``names`` new in ``sys.modules`` and those its names were bound from (a module imported
@@ -583,6 +690,44 @@ def own_imports(names: set[str], module, plugin: Path) -> dict[str, str]:
         except (OSError, ValueError):  # unreadable, or a name no file has: nothing to record
             continue
     return dict(sorted(found.items()))
+
+
+def _edited_before(record: dict[str, str], new: set[str]) -> str | None:
+    """The file of the first module of ``record`` that this process imported before the plugin
+    (not among ``new``) and that has been edited since, or ``None``: a notebook that imported its
+    helper, then edited it, ran the plugin on the helper first imported, under the checksum of the
+    edited file, and a worker process importing the file played the edit (the same run's figures
+    differed by --jobs). Edited: a function of its own (or of its classes) whose code its file no
+    longer compiles to; an edit to a constant alone is not seen."""
+    names = {Path(f).name for f in record}  # resolving every module's path first: 70 ms at 400 modules
+    for name, loaded in list(sys.modules.items()):
+        # compiled from its file as it was read, only: an extension module's bytes (a SyntaxError from
+        # Python 3.12) or a file its loader rewrites (pytest's asserts) read as edited, the file unchanged
+        if name in new or not isinstance(loaded, ModuleType) or \
+                not isinstance(getattr(vars(loaded).get("__spec__"), "loader", None), SourceFileLoader) or \
+                not isinstance(named := vars(loaded).get("__file__"), str) or Path(named).name not in names or \
+                (file := _module_file(loaded)) not in record:
+            continue
+        try:
+            tree = compile(Path(file).read_bytes(), vars(loaded)["__file__"], "exec", dont_inherit=True)
+        except SyntaxError:  # no longer the module imported, whatever it was
+            return file
+        except (OSError, ValueError):  # gone or unreadable since: its record says so at the run's next check
+            continue
+        compiled: dict[str, list] = {}
+        todo = [tree]
+        while todo:
+            code = todo.pop()
+            compiled.setdefault(code.co_qualname, []).append(code)
+            todo.extend(c for c in code.co_consts if inspect.iscode(c))
+        values = list(vars(loaded).values())
+        values += [v for c in values if inspect.isclass(c) and c.__module__ == name for v in vars(c).values()]
+        for value in values:
+            code = getattr(value, "__code__", None) if inspect.isfunction(value) else None
+            if code is not None and code.co_filename == vars(loaded)["__file__"] \
+                    and code not in compiled.get(code.co_qualname, ()):
+                return file
+    return None
 
 
 def _plugin_attribute(module, attr: str, path: Path) -> str:

@@ -40,6 +40,13 @@ def described(entry: str, game_id: str, file: Path | None) -> Strategy:
     module never runs in this process. Its errors are the one-line errors of the plugin loaded
     here."""
     remote = _Remote(entry, game_id, None if file is None else str(file), identity=file_identity(file))
+    import strategies
+
+    if file is not None and strategies.stale_imports(Path(file)):
+        # a helper of its own edited since its process imported it (a notebook's next run): that
+        # process played the old one, and the run was refused for the helper's record
+        for child in [c for k, c in _CHILDREN.items() if k[2] == str(file) and k[3] == os.getpid()]:
+            _end(child)
     about = _child(remote).about
     try:
         return _from_description(about, remote)

@@ -73,6 +73,7 @@ from simtool.pipeline.runner import (
     RunSpec,
     Task,
     as_recorded,
+    beside_changed,
     check_beside,
     execute_tasks,
     game_of,
@@ -592,9 +593,13 @@ def resumed_spec(writer: RunWriter) -> RunSpec:
     except (KeyError, TypeError, ValueError) as exc:
         raise SimtoolError(f"cannot resume {writer.out}: its saved specification is damaged "
                            f"({type(exc).__name__}: {exc})") from None
+    # as the user left them, before the plugins' imports run here: a helper writing its log beside
+    # the plugin as it is imported made every resume refuse the log it had just written
+    changed = beside_changed(spec)
     resolve_lineup(spec)
     warn_shadowed(spec)
-    check_beside(spec)
+    if changed:
+        raise SimtoolError(changed)
     return with_new_options(spec)
 
 

@@ -393,6 +393,12 @@ def _digest(path: str, size: int, mtime_ns: int) -> str:
 def check_beside(spec: RunSpec) -> None:
     """A resumed run's plugins find the files beside them as the run started with them: a plugin
     may read them, and one run plays one version. Files added since are not the run's."""
+    if changed := beside_changed(spec):
+        raise SimtoolError(changed)
+
+
+def beside_changed(spec: RunSpec) -> str | None:
+    """:func:`check_beside`'s error, or ``None``."""
     for plugin in spec.plugins.values():
         path = Path(plugin["path"])
         changed = []
@@ -405,9 +411,10 @@ def check_beside(spec: RunSpec) -> None:
                 changed.append(name)
         if changed:
             shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
-            raise SimtoolError(f"{shown} beside strategy plugin {path} changed or went since the run "
-                               f"started (a plugin may read the files beside it); one run plays one "
-                               f"version of them: restore them, or start a new run")
+            return (f"{shown} beside strategy plugin {path} changed or went since the run started (a plugin "
+                    f"may read the files beside it); one run plays one version of them: restore them, or start "
+                    f"a new run")
+    return None
 
 
 def resolve_lineup(spec: RunSpec) -> Lineup:
