@@ -157,7 +157,7 @@ def test_a_report_of_part_of_a_ladder_gives_no_ladder_verdict_and_says_why(tmp_p
         assert re.search(rf"Rung runs of the ladder random, balance, high \({why}\): no ladder verdict", text), why
 
 
-def test_a_sweep_ladder_or_restricted_play_never_takes_a_reviews_or_a_tunings_runs(tmp_path):
+def test_a_sweep_ladder_or_restricted_play_never_takes_a_reviews_or_a_tunings_runs(tmp_path, monkeypatch):
     # before: a sweep into a finished review's question folder (REVIEW/runs/seats) took it over:
     # refused for a cell of other settings "... play it again with --force", whose --force then
     # replaced the run review.json answers from and the folder's plan.json with the sweep's
@@ -167,9 +167,11 @@ def test_a_sweep_ladder_or_restricted_play_never_takes_a_reviews_or_a_tunings_ru
     from .test_cli import cli
 
     out = tmp_path / "review"
-    # one search deal: the commands below are refused by the seats question's folder, whose cells
-    # are the heuristic's 3 deals and the search's; how many deals the search played is no part of it
+    # no search plays, as for a game no search plays: the commands below are refused by the seats
+    # question's folder, whose review.json it holds, whatever cells beside the heuristic's 3 deals
+    # it holds; a deal of search at every seat in five plays was most of this test's CPU
     sizes = Sizes(deals=3, matches=3, restrictions=3, duplicate=3, search=1)
+    monkeypatch.setattr(simtool.review, "search_names", lambda game_id: (None, None))
     simtool.review.review("black-white", out, players=2, seed=1, jobs=1, sizes=sizes)
     seats = out / "runs" / "seats"
     before = {p: p.read_bytes() for p in sorted(seats.rglob("*")) if p.is_file()}

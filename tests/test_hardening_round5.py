@@ -78,11 +78,16 @@ def suite(pytester, module: str, text: str, *args: str):
                                         "-p", "no:cacheprovider", "-q", "-n", "0", *args)
 
 
-def test_a_game_whose_play_never_ends_fails_the_suite_instead_of_hanging(pytester):
-    # before: the suite (and `simtool run` of the game) hung for ever, its memory growing
+def test_a_game_whose_play_never_ends_fails_the_suite_instead_of_hanging(pytester, monkeypatch):
+    # before: the suite (and `simtool run` of the game) hung for ever, its memory growing. The
+    # engine's cap at 1,000 decisions, not 10,000: the suite checks every decision it asks, and the
+    # ten thousand were most of this file's CPU; the cap's own value a run meets is checked below
+    from simtool import engine
+
+    monkeypatch.setattr(engine, "DECISION_CAP", 1000)
     done = suite(pytester, "endless_game", ENDLESS, "-x", "-k", "legal_options and 2p")
     assert done.ret == 1
-    done.stdout.fnmatch_lines(["*game 'climb' asked for more than 10000 decisions in one round: its play never "
+    done.stdout.fnmatch_lines(["*game 'climb' asked for more than 1000 decisions in one round: its play never "
                                "ends (a loop in endless_game.Climb.play that never reaches its return)*"])
 
 
@@ -96,11 +101,16 @@ def test_a_run_of_a_game_whose_play_never_ends_is_one_line(tmp_path, monkeypatch
     assert not (tmp_path / "r" / "seats.parquet").exists()
 
 
-def test_a_match_that_never_ends_fails_the_suite(pytester):
-    # before: the engine's cap of 200 rounds ended every match, and "whole matches end" passed
+def test_a_match_that_never_ends_fails_the_suite(pytester, monkeypatch):
+    # before: the engine's cap of 200 rounds ended every match, and "whole matches end" passed. The
+    # cap at 20 rounds: the toy's matches end after 2, and 200 rounds of 60 matches at each player
+    # count were most of this test's CPU
+    from simtool import engine
+
+    monkeypatch.setattr(engine, "ROUND_CAP", 20)
     done = suite(pytester, "never_over_game", NEVER_OVER, "-k", "matches_end")
     assert done.ret == 1
-    done.stdout.fnmatch_lines(["*none of 60 matches ended within 200 rounds (match_over never true?)*"])
+    done.stdout.fnmatch_lines(["*none of 60 matches ended within 20 rounds (match_over never true?)*"])
     done.assert_outcomes(failed=3)  # 2, 3 and 4 players
 
 
