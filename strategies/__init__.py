@@ -545,15 +545,22 @@ def stale_imports(path: Path) -> set[str]:
 
 def stale_imports_of(key: str) -> set[str]:
     """:func:`stale_imports` of the plugin file :func:`import_key` names ``key``."""
-    stale = set()
-    for file, digest in _IMPORTS.get(key, {}).items():
+    return set(changed_files(_IMPORTS.get(key, {})))
+
+
+def changed_files(record: dict[str, str]) -> list[str]:
+    """The files of ``record`` (file -> SHA-256), in its order, that are no longer the file recorded:
+    edited, gone, unreadable, or no regular file (a record edited to name /dev/zero or a pipe read
+    for ever)."""
+    changed = []
+    for file, digest in record.items():
         try:
-            if hashlib.sha256(Path(file).read_bytes()).hexdigest() == digest:
+            if Path(file).is_file() and hashlib.sha256(Path(file).read_bytes()).hexdigest() == digest:
                 continue
-        except OSError:  # gone: its module is the one imported, or none
+        except OSError:  # gone or unreadable: not the module imported
             pass
-        stale.add(file)
-    return stale
+        changed.append(file)
+    return changed
 
 
 def _forget_edited_helpers() -> None:

@@ -229,14 +229,10 @@ def as_recorded(spec: RunSpec, found: RunSpec | None) -> RunSpec:
 
 def changed_import(plugin: dict) -> str | None:
     """The first module of a plugin's ``imports`` that is not the file it recorded, or ``None``."""
-    for file, digest in plugin.get("imports", {}).items():  # none recorded before 2026-11-29
-        try:  # a regular file only: a run.json edited to name /dev/zero or a pipe read for ever
-            now = file_hash(Path(file)) if Path(file).is_file() else None
-        except OSError:  # gone, or unreadable: not the module the run imported
-            now = None
-        if now != digest:
-            return file
-    return None
+    import strategies
+
+    # none recorded before 2026-11-29
+    return next(iter(strategies.changed_files(plugin.get("imports", {}))), None)
 
 
 def warn_shadowed(spec: RunSpec) -> None:
