@@ -14,6 +14,7 @@ import polars as pl
 import pytest
 
 import simtool.games
+from simtool.cli import main
 from simtool.testing import Conformance, watched_round
 
 from . import toy_game
@@ -38,7 +39,7 @@ class TestConformance(Conformance):
     games = (*simtool.games.BUILT_IN, toy_game.GAME)
 
 
-def test_a_game_from_its_own_package_plugs_in_and_passes_the_plugin(tmp_path, pytester, monkeypatch):
+def test_a_game_from_its_own_package_plugs_in_and_passes_the_plugin(tmp_path, pytester, monkeypatch, capsys):
     """docs/new-game.md's claim: a game in a package of its own, installed under the
     ``simtool.games`` entry point, plays in simtool (its worker processes too) and passes the
     plugin run from that package, with no change to simtool."""
@@ -59,21 +60,26 @@ def test_a_game_from_its_own_package_plugs_in_and_passes_the_plugin(tmp_path, py
         return subprocess.run([sys.executable, *args], cwd=package, env=env, capture_output=True, text=True,
                               timeout=300)
 
-    games = python("-m", "simtool.cli", "games")
-    assert games.returncode == 0 and "climb" in games.stdout, games.stdout + games.stderr
     run = python("-m", "simtool.cli", "run", "--game", "climb", "--seat", "0=lowest", "--n", "40000", "--jobs", "2",
                  "--out", str(tmp_path / "run"), "-q")
     assert run.returncode == 0, run.stderr
     seats = pl.read_parquet(tmp_path / "run" / "seats.parquet")
     assert seats.height == 40000 * 3 and seats.filter(pl.col("seat") == 0)["strategy"].unique().to_list() == ["lowest"]
     assert json.loads((tmp_path / "run" / "run.json").read_text())["jobs"] == 2  # two chunks, two processes
-    suite = python("-m", "pytest", "-p", "simtool.testing", "--simtool-game", "climb_game:GAME",
-                   "-p", "no:cacheprovider", "-q", "-n", "0", "-k", "2p and not random or jobs and deal")
-    assert suite.returncode == 0, suite.stdout[-3000:]
-    assert "10 passed, 1 skipped" in suite.stdout, suite.stdout[-3000:]  # climb does not re-deal
-    # a name the package does not define: the plugin's usage error, from a session in this process
-    # (what is checked is the plugin's loading of the name; a pytest process took a second to start)
+    # `simtool games`, the plugin run from the package, and a name it does not define (the plugin's
+    # usage error), in this process: what is checked is how the package's entry points, metadata and
+    # game are found and checked, whose worker processes fork from here as a pytest process's would
+    # (a process took a second or two to start; the run above is the one of a process of its own)
     monkeypatch.syspath_prepend(str(package))
+    assert main(["games"]) == 0
+    listed = capsys.readouterr().out
+    assert "climb" in listed, listed
+    suite = pytester.runpytest_inprocess("-p", "simtool.testing", "--simtool-game", "climb_game:GAME",
+                                         "-p", "no:cacheprovider", "-q", "-n", "0",
+                                         "-k", "2p and not random or jobs and deal")
+    said = "\n".join(suite.outlines[-40:])
+    assert suite.ret == pytest.ExitCode.OK, said
+    suite.assert_outcomes(passed=10, skipped=1)  # climb does not re-deal
     bad = pytester.runpytest_inprocess("-p", "simtool.testing", "--simtool-game", "climb_game:NOPE",
                                        "-p", "no:cacheprovider", "-q", "-n", "0")
     said = "\n".join(bad.errlines)

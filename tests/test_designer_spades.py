@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import simtool
+import strategies
 from simtool.analysis import tension, verdicts
 from simtool.commands.review import Sizes
 from simtool.testing import Conformance, suite
@@ -151,12 +152,17 @@ SIZES = Sizes(deals=64, matches=40, restrictions=16, duplicate=8, search=32, ran
 
 @pytest.fixture(scope="module")
 def spades_review(tmp_path_factory):
-    """One small review of the designer's Spades (seed 5), for the tests that read what it says."""
+    """One small review of the designer's Spades (seed 5), for the tests that read what it says.
+    Its search weighs 1 and 2 worlds a decision, not 8 and 16: what is read of its plays is the
+    partners its 32 deals show (a tie of partners' scores, whoever plays), and its worlds were a
+    third of the review's CPU."""
     from simtool.commands import review as reviews
 
     out = tmp_path_factory.mktemp("spades") / "rv"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(simtool.games, "BUILT_IN", (*simtool.games.BUILT_IN, Spades()))
+        patch.setattr(reviews, "search_names", lambda game_id: (
+            strategies.canonical("pimc@samples=1", game_id), strategies.canonical("pimc@samples=2", game_id)))
         return out, reviews.review("designer-spades", out, seed=5, jobs=1, sizes=SIZES)
 
 
