@@ -99,16 +99,20 @@ def test_a_stopped_tuning_resumes_to_the_unbroken_trials_and_best(tmp_path, monk
     whole = tune.tune(config, tmp_path / "whole", jobs=1)
     unbroken = trials(tmp_path / "whole")
     assert len(unbroken) == 8 and {t[1] for t in unbroken} == {"COMPLETE"}
-    for k in (2, 5):
-        out = tmp_path / f"stopped-{k}"
-        monkeypatch.setattr(tune, "measure", stop_in_trial(k + 1, fake))
+    # stopped after 2 trials, gone on and stopped again after 5 (its first measure the trial the
+    # stop left running), then gone on to the end: both stops of a fresh folder each stopped once,
+    # in one folder, and a second going-on from a gone-on tuning
+    out = tmp_path / "stopped"
+    for k, calls in ((2, 3), (5, 4)):
+        monkeypatch.setattr(tune, "measure", stop_in_trial(calls, fake))
         with pytest.raises(KeyboardInterrupt):
             tune.tune(config, out, jobs=1)
         assert [t[1] for t in trials(out)] == ["COMPLETE"] * k + ["RUNNING"]
-        monkeypatch.setattr(tune, "measure", fake)
-        resumed = tune.tune(config, out, jobs=1)
-        assert trials(out) == unbroken  # the same numbers, values, figures: nothing repeated or left out
-        assert resumed["best"] == whole["best"] and resumed["confirmed"] == whole["confirmed"]
+        assert trials(out)[:k] == unbroken[:k]
+    monkeypatch.setattr(tune, "measure", fake)
+    resumed = tune.tune(config, out, jobs=1)
+    assert trials(out) == unbroken  # the same numbers, values, figures: nothing repeated or left out
+    assert resumed["best"] == whole["best"] and resumed["confirmed"] == whole["confirmed"]
 
 
 def test_a_tuning_killed_with_sigkill_resumes_to_the_unbroken_trials(tmp_path, fake, whole):

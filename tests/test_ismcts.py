@@ -83,17 +83,19 @@ def test_it_sees_only_its_view():
 
 
 def test_ismcts_runs_are_the_same_for_any_jobs():
-    # the search's cost is per decision, not per deal: three chunks of two deals each are enough.
-    # Its worlds are played out at random (as test_pimc's): the tree and the draws of its waves are
-    # what could differ between processes, and the heuristic's play-outs were a third of the CPU
+    # three chunks of one deal each: the two workers share them, one playing two in turn, and
+    # what could differ between processes (the tree, the draws of its waves, a state one chunk
+    # leaves for the next) lies between chunks, not between the deals of a chunk, which one
+    # process plays whole either way (chunks of two deals were twice the CPU). Its worlds are
+    # played out at random (as test_pimc's): the heuristic's play-outs were a third of the CPU
     # (hoarder still plays the other seats, in both)
     search = "ismcts@samples=2,waves=2,playout=random"
-    spec = make_spec("out-trumped", 4, 6, "hoarder", {0: search}, seed=11, rotate=True)
-    spec = dataclasses.replace(spec, chunk=2)
+    spec = make_spec("out-trumped", 4, 3, "hoarder", {0: search}, seed=11, rotate=True)
+    spec = dataclasses.replace(spec, chunk=1)
     one = pl.concat([c.seats for c in execute(spec, 1)])
     two = pl.concat([c.seats for c in execute(spec, 2)])
     assert one.equals(two)
-    assert one.filter(pl.col("strategy") == search).height == 6
+    assert one.filter(pl.col("strategy") == search).height == 3
 
 
 def test_the_tree_finds_a_key_again_and_adds_new_ones():

@@ -39,8 +39,10 @@ def _spec(leads: int | None, n: int = 5, chunk: int = 2, **kw):
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory):
+    """The recorded run, played by two processes: the run gone on with below plays every chunk
+    of it in this one."""
     out = tmp_path_factory.mktemp("leads") / "run"
-    return execute_run(_spec(1), 1, out, False, None, keep=True)
+    return execute_run(_spec(1), 2, out, False, None, keep=True)
 
 
 def test_a_lead_history_holds_every_seat_at_every_decision_of_the_sampled_deals(recorded):
@@ -66,17 +68,15 @@ def test_a_lead_history_holds_every_seat_at_every_decision_of_the_sampled_deals(
     assert_frame_equal(pl.read_parquet(recorded.path / "leads.parquet"), leads)
 
 
-def test_recording_changes_no_play_and_any_jobs_give_the_same_history(recorded, tmp_path):
+def test_recording_changes_no_play(recorded):
     plain = execute_run(_spec(None), 1, None, False, None, keep=True)
     assert_frame_equal(plain.seats, recorded.seats)
-    two = execute_run(_spec(1), 2, tmp_path / "two", False, None, keep=True)
-    assert_frame_equal(two.leads, recorded.leads)
 
 
 @pytest.fixture(scope="module")
 def stopped(tmp_path_factory):
     """The recorded run stopped by Ctrl-C with its chunks 1 and 2 on disk and chunk 0 not (as a
-    run of several jobs leaves it): played once, copied by each test that goes on from it."""
+    run of several jobs leaves it)."""
     spec = _spec(1)
     out = tmp_path_factory.mktemp("stopped") / "run"
     writer = RunWriter(out, spec=spec.as_dict())
@@ -86,23 +86,19 @@ def stopped(tmp_path_factory):
     return out
 
 
-def test_an_interrupted_run_resumes_to_the_same_history(recorded, stopped, tmp_path):
-    out = tmp_path / "broken"
-    shutil.copytree(stopped, out)
-    assert (out / "chunks" / "leads-000001.parquet").is_file()
-    resumed = execute_run(None, 1, out, False, None, keep=True, resume=True)
-    assert resumed.meta["resumed_chunks"] == 2
-    assert_frame_equal(pl.read_parquet(out / "leads.parquet"), recorded.leads)
-    assert_frame_equal(pl.read_parquet(out / "seats.parquet"), recorded.seats)
-
-
-def test_a_chunk_without_its_lead_file_is_played_again(recorded, stopped, tmp_path):
+def test_a_run_gone_on_in_one_process_gives_the_history_of_two_and_plays_a_lost_lead_file_again(recorded, stopped,
+                                                                                                 tmp_path):
+    # any --jobs give the same history: chunks 1 and 2 played here, then chunk 0 and chunk 1 again
+    # by the run gone on with one job, against the recorded run of two. Chunk 2 is kept with its
+    # lead file, as a run gone on keeps every finished chunk (one test: a copy of the stopped run
+    # gone on whole replayed chunk 0 a second time and read chunk 2's files as this one does)
     out = tmp_path / "partial"
     shutil.copytree(stopped, out)
     (out / "chunks" / "leads-000001.parquet").unlink()  # a copy that lost its lead file
     resumed = execute_run(None, 1, out, False, None, keep=True, resume=True)
     assert resumed.meta["resumed_chunks"] == 1  # chunk 2 kept, chunk 1 played again
     assert_frame_equal(pl.read_parquet(out / "leads.parquet"), recorded.leads)
+    assert_frame_equal(pl.read_parquet(out / "seats.parquet"), recorded.seats)
 
 
 def test_whole_matches_record_every_round_with_its_number():

@@ -142,7 +142,9 @@ def test_sweep_grid_file_with_an_unknown_key(tmp_path):
 
 def test_report_of_whole_matches(tmp_path, charts_undrawn):
     run = tmp_path / "matches"
-    assert cli("run", "-g", "nine-lives", "--unit", "match", "--n", "300", "--seed", "1", "-q",
+    # 100 matches, not 300: the rate of rounds over rounds (13.5%) is still far from the mean of
+    # the matches' own rates (19.8%), the report's error this test was written for
+    assert cli("run", "-g", "nine-lives", "--unit", "match", "--n", "100", "--seed", "1", "-q",
                "-o", run, "--seat", "0=team", "-s", "exact", "--rotate").exit_code == 0
     a = report.analyse(run)
     assert a.unit == "matches" and a.seats["win"].sum() == pytest.approx(1, abs=1e-6)
