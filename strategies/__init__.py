@@ -706,13 +706,18 @@ def _edited_before(record: dict[str, str], new: set[str]) -> str | None:
     edited file, and a worker process importing the file played the edit (the same run's figures
     differed by --jobs). Edited: a function of its own (or of its classes) whose code its file no
     longer compiles to; an edit to a constant alone is not seen."""
+    if not record:  # most plugins import no module of the user's: a look through sys.modules finds none
+        return None
     names = {Path(f).name for f in record}  # resolving every module's path first: 70 ms at 400 modules
     for name, loaded in list(sys.modules.items()):
         # compiled from its file as it was read, only: an extension module's bytes (a SyntaxError from
-        # Python 3.12) or a file its loader rewrites (pytest's asserts) read as edited, the file unchanged
+        # Python 3.12) or a file its loader rewrites (pytest's asserts) read as edited, the file unchanged.
+        # A path's last part is text of the path: looked for as such first, a Path made only for those
+        # holding one (a Path per module was 14 ms of CPU a plugin's import among 1,500 modules)
         if name in new or not isinstance(loaded, ModuleType) or \
                 not isinstance(getattr(vars(loaded).get("__spec__"), "loader", None), SourceFileLoader) or \
-                not isinstance(named := vars(loaded).get("__file__"), str) or Path(named).name not in names or \
+                not isinstance(named := vars(loaded).get("__file__"), str) or \
+                not any(n in named for n in names) or Path(named).name not in names or \
                 (file := _module_file(loaded)) not in record:
             continue
         try:
