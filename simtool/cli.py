@@ -192,7 +192,8 @@ def _stdout_console():
     from rich.console import Console
 
     console = Console(**PLAIN)
-    # piped or captured: room for the whole table rather than 80 columns
+    # piped or captured: room for the whole table rather than 80 columns. Lines naming a file print
+    # with soft_wrap: a path longer than the width was cut in two, neither half one to copy or read
     return _on_broken_pipe(_some_width(console) if console.is_terminal else Console(width=160, **PLAIN))
 
 
@@ -818,7 +819,7 @@ def show_summary(folder: Path, sums: dict | None = None) -> None:
 
         notes.append(f"{stats.percent(table['capped'].max(), 2)}% of matches hit the {ROUND_CAP}-round cap")
     notes += [f"{name} sees every hidden card: a reference, not a fair player" for name in meta.get("not_fair", ())]
-    out.print(f"{'; '.join(notes)}. Results: {folder}", markup=False, highlight=False)
+    out.print(f"{'; '.join(notes)}. Results: {folder}", markup=False, highlight=False, soft_wrap=True)
     out.print(_seat_line(meta, seats, matches), markup=False, highlight=False, soft_wrap=True)
 
 
@@ -904,7 +905,7 @@ def report(
         written = reports.write(runs, output, title)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
-    out.print(str(written), markup=False, highlight=False)
+    out.print(str(written), markup=False, highlight=False, soft_wrap=True)
 
 
 def _each_once(runs: list[Path]) -> None:
@@ -1030,7 +1031,8 @@ def sweep(
     except KeyboardInterrupt:
         raise interrupted(_plan_kept(folder, before, resume, f"finished chunks are kept: finish the sweep "
                                                              f"with simtool sweep --resume {pasted(folder)}")) from None
-    out.print(f"{_count(len(paths), 'cell')} in {folder}; report {written}", markup=False, highlight=False)
+    out.print(f"{_count(len(paths), 'cell')} in {folder}; report {written}", markup=False, highlight=False,
+              soft_wrap=True)
 
 
 def _players(text: str | None, game: str) -> int | None:
@@ -1137,7 +1139,7 @@ def tune(
                   f"{'its' if one else 'their'} values ({'' if one else 'first: '}{skipped[0]})",
                   markup=False, highlight=False)
     out.print(f"{_count(result['trials'].height, 'trial')} in {folder}; report {written}",
-              markup=False, highlight=False)
+              markup=False, highlight=False, soft_wrap=True)
     out.print(result["recommendation"], markup=False, highlight=False, soft_wrap=True)
 
 
@@ -1281,7 +1283,8 @@ def ladder(
         for sentence in (verdict(climbed), convergence(climbed), reference_sentence(climbed)):
             if sentence:
                 out.print(sentence, markup=False, highlight=False)
-    out.print(f"{_count(len(paths), 'rung run')} in {folder}; report {written}", markup=False, highlight=False)
+    out.print(f"{_count(len(paths), 'rung run')} in {folder}; report {written}", markup=False, highlight=False,
+              soft_wrap=True)
 
 
 def _ladder_table(climbed, meta: dict) -> Table:
@@ -1382,7 +1385,7 @@ def restrict(
             out.print(sentence(row), markup=False, highlight=False)
         out.print(THRESHOLDS_TEXT, markup=False, highlight=False)
     out.print(f"{len(paths)} runs in {folder}" + (f"; report {written}" if written else ""),
-              markup=False, highlight=False)
+              markup=False, highlight=False, soft_wrap=True)
 
 
 def _restrict_table(table, seed: int) -> tuple[str, Table]:
@@ -1543,7 +1546,8 @@ def review(
                   highlight=False)
         for line in reviews.summary_lines(result):
             out.print(line, markup=False, highlight=False, soft_wrap=True)
-    out.print(f"review {out_dir / 'review.html'} and {out_dir / 'review.json'}", markup=False, highlight=False)
+    out.print(f"review {out_dir / 'review.html'} and {out_dir / 'review.json'}", markup=False, highlight=False,
+              soft_wrap=True)
     _FINISHED.append(True)
 
 
@@ -1602,7 +1606,7 @@ def replay(
                               precision)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
-    out.print("\n".join(lines), markup=False, highlight=False)
+    out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
 
 
 def _replayed(seed, game, unit, number, n, players, strategy, seat, rule, rotate, duplicate, precision) -> list[str]:
