@@ -192,8 +192,7 @@ def _stdout_console():
     from rich.console import Console
 
     console = Console(**PLAIN)
-    # piped or captured: room for the whole table rather than 80 columns. Lines naming a file print
-    # with soft_wrap: a path longer than the width was cut in two, neither half one to copy or read
+    # piped or captured: room for the whole table rather than 80 columns
     return _on_broken_pipe(_some_width(console) if console.is_terminal else Console(width=160, **PLAIN))
 
 
@@ -252,6 +251,13 @@ out = _OnFirstUse(_stdout_console)
 err = _OnFirstUse(_stderr_console)
 
 
+def verbatim(console, text: str) -> None:
+    """``text`` printed as written: no markup read, nothing highlighted, no line cut at the console's
+    width (a terminal wraps it on screen). A path longer than the width was cut in two, neither half
+    one to copy or open; a one-line error or a seed broke across lines a script reads."""
+    console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
 def Table(*args, **kwargs):  # noqa: N802 - rich's Table, imported when a command first makes one
     from rich.table import Table as RichTable
 
@@ -260,7 +266,7 @@ def Table(*args, **kwargs):  # noqa: N802 - rich's Table, imported when a comman
 
 def said(problem: str) -> int:
     """``problem`` on standard error, as simtool's one line; the exit status that goes with it."""
-    err.print(f"error: {one_line(problem)}", markup=False, highlight=False, soft_wrap=True)
+    verbatim(err, f"error: {one_line(problem)}")
     return 2
 
 
@@ -527,7 +533,7 @@ def command_list(group) -> str:
 
 def interrupted(how_to_go_on: str | None) -> typer.Exit:
     """Ctrl-C: say how to go on from what was kept (when anything was), exit status 130."""
-    err.print(f"interrupted; {how_to_go_on or NOTHING_KEPT}", markup=False, highlight=False, soft_wrap=True)
+    verbatim(err, f"interrupted; {how_to_go_on or NOTHING_KEPT}")
     _SAID.append(True)
     return typer.Exit(130)
 
@@ -684,7 +690,7 @@ def run(
                                               options.parse_assignments(rule), unit, seed, rotate,
                                               precision, duplicate, lead_history, isolate)
         if spec is not None and (capped := pilot.warning(spec)):
-            err.print(f"warning: {capped}; the run goes on", markup=False, highlight=False, soft_wrap=True)
+            verbatim(err, f"warning: {capped}; the run goes on")
         folder = resume or out_dir or _fresh(spec.game)
         with _progress(quiet) as bar:
             task = bar.add_task(f"{spec.game} {spec.players}p" if spec else f"resuming {folder}", total=None)
@@ -697,9 +703,8 @@ def run(
     except KeyboardInterrupt:
         raise interrupted(folder and f"finish the run with: simtool run --resume {pasted(folder)}") from None
     if result.meta.get("left_alone"):
-        err.print(f"note: {folder} holds files simtool did not write, left as they were and not "
-                  f"read: {', '.join(result.meta['left_alone'])}", markup=False, highlight=False,
-                  soft_wrap=True)
+        verbatim(err, f"note: {folder} holds files simtool did not write, left as they were and not "
+                      f"read: {', '.join(result.meta['left_alone'])}")
     if not quiet:
         show_summary(folder, result.summed)
     else:  # the folder as it is, never wrapped, and without loading rich for one line
@@ -777,7 +782,7 @@ def show_summary(folder: Path, sums: dict | None = None) -> None:
     table = tables["By seat and strategy"]
     # above the table, never wrapped: as its title, wrapped to the table's width, "(73,964 deals/s)"
     # broke onto a line of its own, and a script reading the seed could meet half of it
-    out.print(title, markup=False, highlight=False, soft_wrap=True)
+    verbatim(out, title)
     out.print(_summary_table(None, game, table, ("seat", "strategy"), matches is not None))
     pooled = tables["By strategy (seats pooled)"]
     # one strategy holds every seat: a rate one seat has every deal is 1/p there by rule, and so
@@ -819,8 +824,8 @@ def show_summary(folder: Path, sums: dict | None = None) -> None:
 
         notes.append(f"{stats.percent(table['capped'].max(), 2)}% of matches hit the {ROUND_CAP}-round cap")
     notes += [f"{name} sees every hidden card: a reference, not a fair player" for name in meta.get("not_fair", ())]
-    out.print(f"{'; '.join(notes)}. Results: {folder}", markup=False, highlight=False, soft_wrap=True)
-    out.print(_seat_line(meta, seats, matches), markup=False, highlight=False, soft_wrap=True)
+    verbatim(out, f"{'; '.join(notes)}. Results: {folder}")
+    verbatim(out, _seat_line(meta, seats, matches))
 
 
 def _seat_line(meta: dict, seats, matches) -> str:
@@ -905,7 +910,7 @@ def report(
         written = reports.write(runs, output, title)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
-    out.print(str(written), markup=False, highlight=False, soft_wrap=True)
+    verbatim(out, str(written))
 
 
 def _each_once(runs: list[Path]) -> None:
@@ -1016,10 +1021,9 @@ def sweep(
                                                    **({"skipped": left_out} if left_out else {})}, saved["extra"])
         plans.check(plan, force)
         for note in left_out:  # the whole grid was refused for one game's missing player count
-            err.print(f"note: skipped {note}", markup=False, highlight=False, soft_wrap=True)
+            verbatim(err, f"note: skipped {note}")
         if not quiet:  # before the first deal: a grid can be larger than its author meant
-            out.print(f"sweep: {sweeps.cost(specs)}, seed {specs[0].seed}, into {folder}", markup=False,
-                      highlight=False, soft_wrap=True)
+            verbatim(out, f"sweep: {sweeps.cost(specs)}, seed {specs[0].seed}, into {folder}")
         with _progress(quiet) as bar:
             task = bar.add_task(f"sweep of {_count(len(specs), 'cell')}", total=None)
             done = execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, force=force, timeout=timeout,
@@ -1031,8 +1035,7 @@ def sweep(
     except KeyboardInterrupt:
         raise interrupted(_plan_kept(folder, before, resume, f"finished chunks are kept: finish the sweep "
                                                              f"with simtool sweep --resume {pasted(folder)}")) from None
-    out.print(f"{_count(len(paths), 'cell')} in {folder}; report {written}", markup=False, highlight=False,
-              soft_wrap=True)
+    verbatim(out, f"{_count(len(paths), 'cell')} in {folder}; report {written}")
 
 
 def _players(text: str | None, game: str) -> int | None:
@@ -1138,9 +1141,8 @@ def tune(
         out.print(f"{_count(len(skipped), 'trial')} skipped: the game cannot be played with "
                   f"{'its' if one else 'their'} values ({'' if one else 'first: '}{skipped[0]})",
                   markup=False, highlight=False)
-    out.print(f"{_count(result['trials'].height, 'trial')} in {folder}; report {written}",
-              markup=False, highlight=False, soft_wrap=True)
-    out.print(result["recommendation"], markup=False, highlight=False, soft_wrap=True)
+    verbatim(out, f"{_count(result['trials'].height, 'trial')} in {folder}; report {written}")
+    verbatim(out, result["recommendation"])
 
 
 def _tune_table(result: dict) -> Table:
@@ -1283,8 +1285,7 @@ def ladder(
         for sentence in (verdict(climbed), convergence(climbed), reference_sentence(climbed)):
             if sentence:
                 out.print(sentence, markup=False, highlight=False)
-    out.print(f"{_count(len(paths), 'rung run')} in {folder}; report {written}", markup=False, highlight=False,
-              soft_wrap=True)
+    verbatim(out, f"{_count(len(paths), 'rung run')} in {folder}; report {written}")
 
 
 def _ladder_table(climbed, meta: dict) -> Table:
@@ -1379,13 +1380,12 @@ def restrict(
         title, shown = _restrict_table(table, read_meta(paths[0])["seed"])
         # above the table, never wrapped: as its title, wrapped to the table's width, the seed's
         # number fell to the next line ("seed\n3631165605384430999") for a script reading it
-        out.print(title, markup=False, highlight=False, soft_wrap=True)
+        verbatim(out, title)
         out.print(shown)
         for row in table.iter_rows(named=True):
             out.print(sentence(row), markup=False, highlight=False)
         out.print(THRESHOLDS_TEXT, markup=False, highlight=False)
-    out.print(f"{len(paths)} runs in {folder}" + (f"; report {written}" if written else ""),
-              markup=False, highlight=False, soft_wrap=True)
+    verbatim(out, f"{len(paths)} runs in {folder}" + (f"; report {written}" if written else ""))
 
 
 def _restrict_table(table, seed: int) -> tuple[str, Table]:
@@ -1545,9 +1545,8 @@ def review(
         out.print(f"review: {result['game']} {result['players']}p, seed {result['seed']}", markup=False,
                   highlight=False)
         for line in reviews.summary_lines(result):
-            out.print(line, markup=False, highlight=False, soft_wrap=True)
-    out.print(f"review {out_dir / 'review.html'} and {out_dir / 'review.json'}", markup=False, highlight=False,
-              soft_wrap=True)
+            verbatim(out, line)
+    verbatim(out, f"review {out_dir / 'review.html'} and {out_dir / 'review.json'}")
     _FINISHED.append(True)
 
 
@@ -1606,7 +1605,7 @@ def replay(
                               precision)
     except SimtoolError as exc:
         raise fail(str(exc)) from None
-    out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
+    verbatim(out, "\n".join(lines))
 
 
 def _replayed(seed, game, unit, number, n, players, strategy, seat, rule, rotate, duplicate, precision) -> list[str]:
@@ -1798,8 +1797,7 @@ def _command(argv: list[str] | None) -> int:
         message = _usage(exc) if isinstance(exc, typer.TyperException) else str(exc)
         if type(exc).__name__ == "NoArgsIsHelpError":  # bare simtool: the command list, exit 0
             try:
-                out.print(command_list(typer.main.get_command(app)), markup=False, highlight=False,
-                          soft_wrap=True)
+                verbatim(out, command_list(typer.main.get_command(app)))
             except BrokenPipeError:  # `| head -1`, as for the listings
                 _discard(sys.stdout)
             except OSError as failed:  # `> /dev/full`: raised from this handler, a traceback
@@ -1824,8 +1822,8 @@ def _command(argv: list[str] | None) -> int:
         return said(f"{str(exc).replace('Symlink loop from', 'symbolic links loop from')}; a path must lead to a "
                     f"file or folder")
     except MemoryError as exc:  # outside a run's play (see api.out_of_memory): nothing to keep
-        err.print(f"error: out of memory ({describe(exc)}); run with fewer --jobs, or give "
-                  f"simtool more memory", markup=False, highlight=False, soft_wrap=True)
+        verbatim(err, f"error: out of memory ({describe(exc)}); run with fewer --jobs, or give "
+                      f"simtool more memory")
         return 2
     if code == 130 and not _SAID:  # Ctrl-C where no command said it (replay, report): typer's
         err.print(f"interrupted; {NOTHING_KEPT}", markup=False)  # exit status alone, silent
@@ -1836,7 +1834,7 @@ def _warn(message, category, shown_before, *rest) -> None:
     """A :class:`ShadowedWarning` as one line on standard error (Python's own shows the line of
     code that warned); any other warning as Python shows it."""
     if issubclass(category, ShadowedWarning):
-        err.print(f"warning: {one_line(str(message))}", markup=False, highlight=False, soft_wrap=True)
+        verbatim(err, f"warning: {one_line(str(message))}")
     else:
         shown_before(message, category, *rest)
 
