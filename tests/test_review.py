@@ -253,9 +253,11 @@ def test_review_page_in_a_real_browser(browser, draw, tmp_path):  # noqa: F811
     assert not page.locator("details.statistics table").first.is_visible()  # folded away
     assert page.locator('#verdicts article.card[data-question="hidden_information"]').count() == 2  # both versions
     metrics = page.locator("details.metrics").first
-    assert not metrics.locator("table").is_visible()  # the published metrics are folded too
+    assert not metrics.locator("table.metrics").is_visible()  # the published metrics are folded too
     metrics.locator("summary").click()
-    assert metrics.locator("table").is_visible() and metrics.locator("tbody tr").count() == len(r["metrics"])
+    assert metrics.locator("table.metrics").is_visible()
+    assert metrics.locator("table.metrics tbody tr").count() == len(r["metrics"])
+    assert metrics.locator("table.cardstock tbody tr").count() == 7  # CardStock's six games and this review's row
 
 
 def test_sizes_share_the_budget_by_the_pilot_timings():

@@ -94,16 +94,64 @@ DEFINITIONS = {d.name: d for d in (
                AIVAT, "duplicate"),
 )}
 
+CARDSTOCK_METRICS = ("order", "fairness", "convergence", "spread", "drama", "security")
+"""CardStock's metrics in its table's order."""
+CARDSTOCK_TABLE = {
+    "source": "CardStock's summary page (mgoadric/cardstock, gh-pages leads.md, as of June 2023)",
+    "players": 4, "games": 100,
+    "note": "4 players, 100 games per experiment mode, no interval published",
+    "values": {game: dict(zip(CARDSTOCK_METRICS, row, strict=True)) for game, row in (
+        ("Agram", (0.28, 0.96, 0.56, 0.05, 0.27, 0.27)),
+        ("Pairs", (0.56, 0.92, 0.50, 0.21, 0.41, 0.24)),
+        ("Ninety-Eight", (0.91, 0.68, 0.50, 0.37, 0.39, 0.60)),
+        ("Stealing Bundles", (0.36, 0.88, 0.51, 0.14, 0.51, 0.19)),
+        ("Hearts", (0.52, 0.87, 0.54, 0.14, 0.46, 0.34)),
+        ("LAMA", (0.48, 0.96, 0.58, 0.17, 0.49, 0.26)))},
+}
+"""CardStock's published table, every game of it: a designer's game set beside six published card
+games (:func:`among`), not beside Hearts alone. The values as its page prints them (two decimals)."""
+
 PUBLISHED = {
     ("hearts", 4): {
         "source": "CardStock blog, mgoadric/cardstock gh-pages/leads.md",
-        "games": 100, "interval": None,
+        "games": CARDSTOCK_TABLE["games"], "interval": None,
         "note": "100 games per experiment mode, no interval published",
-        "values": {"order": 0.52, "fairness": 0.87, "convergence": 0.54, "spread": 0.14,
-                   "drama": 0.46, "security": 0.34},
+        "values": CARDSTOCK_TABLE["values"]["Hearts"],
     },
 }
 """Published values by (game, players), with their sample size; CardStock prints no interval."""
+
+
+def among(name: str, value: float | None, low: float | None = None, high: float | None = None) -> str | None:
+    """Where a figure of CardStock's metric ``name`` stands among the games of
+    :data:`CARDSTOCK_TABLE`, in words: between which two (by the estimate), and which published
+    values lie within its 95% interval (``low`` to ``high``): the games this figure alone cannot
+    tell it from. ``None`` for a metric the table has not (Ludii's, a seat's fairness)."""
+    table = CARDSTOCK_TABLE["values"]
+    if value is None or not math.isfinite(value) or name not in CARDSTOCK_METRICS:
+        return None
+    by_value: dict[float, list[str]] = {}
+    for game, values in sorted(table.items(), key=lambda item: item[1][name]):
+        by_value.setdefault(values[name], []).append(game)
+
+    def named(v: float, sep: str = " (") -> str:
+        return f"{' and '.join(by_value[v])}{sep}{v:.2f}" + (")" if sep == " (" else "")
+
+    below = [v for v in by_value if v < value]
+    above = [v for v in by_value if v > value]
+    if value in by_value:
+        where = f"level with {named(value)}"
+    elif not below:
+        where = f"below all {len(table)} games (the lowest: {named(above[0], ', ')})"
+    elif not above:
+        where = f"above all {len(table)} games (the highest: {named(below[-1], ', ')})"
+    else:
+        where = f"between {named(below[-1])} and {named(above[0])}"
+    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
+        return f"{where}; no interval"
+    within = [game for v, games in by_value.items() if low <= v <= high for game in games]
+    return f"{where}; within its interval: {', '.join(within)}" if within else \
+        f"{where}; no published game within its interval"
 
 
 def definition(name: str) -> Definition:

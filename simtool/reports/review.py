@@ -493,7 +493,8 @@ def change_rows(result: dict) -> list[dict]:
 
 def metric_rows(found: dict, published: dict | None) -> list[dict]:
     """The published-metrics table: each metric's value and 95% interval, its meaning in one
-    line, its estimator, and the published value where the game has one (with its sample)."""
+    line, its estimator, the published value where the game has one (with its sample), and where
+    a CardStock metric stands among CardStock's published games."""
     from simtool.analysis import metrics
 
     rows = []
@@ -503,7 +504,7 @@ def metric_rows(found: dict, published: dict | None) -> list[dict]:
         rows.append({"name": name, "value": "-" if m["value"] is None else f"{m['value']:.3f}",
                      "ci": "-" if low is None or high is None else f"{low:.3f} to {high:.3f}",
                      "meaning": metrics.definition(name).meaning, "definition": m["definition"],
-                     "estimator": m["estimator"],
+                     "estimator": m["estimator"], "among": metrics.among(name, m["value"], low, high) or "",
                      "published": "" if known is None else
                      f"{known:g} ({published['games']:,} games, no interval)"})
     return rows
@@ -550,6 +551,7 @@ def render(result: dict) -> str:
                          "partners": other["questions"].get("seats", {}).get("partners")})
     return env.get_template("review.html.j2").render(
         r=result, versions=versions, changes=change_rows(result), size_legend=size_legend(), tone=TONE,
+        cardstock=metrics.CARDSTOCK_TABLE, cardstock_metrics=metrics.CARDSTOCK_METRICS,
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=version("simtool"))
 
 
