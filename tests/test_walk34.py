@@ -36,3 +36,19 @@ def test_a_flat_rung_below_a_rung_that_pays_does_not_say_skill_stops_paying():
                       _rung(2, "target", "greedy", 0.218, 0.170, 0.274),
                       _rung(3, "pimc", "target", 0.26, 0.23, 0.27))
     assert "from there, more skill (more search) stops paying." in ladders.verdict(climbed)
+
+
+def test_a_tables_share_never_shows_an_end_on_its_estimate_or_on_the_other_end():
+    from simtool import stats
+
+    # before: Kansas City's 70 deals of 20,000 with three seats over the limit, "0.4% (0.3–0.4)",
+    # and the pooled overshoot at 5 players with limit=3, "1.7% (1.6–1.7)" in the console beside
+    # the report's "1.67% (95% interval 1.59% to 1.75%)"
+    low, high = stats.wilson(70, 20_000)
+    assert stats.fmt_rate(70 / 20_000, float(low), float(high)) == "0.35% (0.28–0.44)"
+    assert stats.fmt_rate(0.016660, 0.015921, 0.017452) == "1.67% (1.59–1.75)"
+    assert stats.fmt_share(0.0035, 0.002771, 0.004419) == "0.35% (0.28–0.44%)"
+    # ends apart already, or an end that is the estimate (none, or all): as before
+    assert stats.fmt_rate(0.276, 0.2705, 0.2815) == "27.6% (27.1–28.1)"
+    assert stats.fmt_rate(0.0, 0.0, 0.071) == "0.0% (0.0–7.1)"
+    assert stats.fmt_rate(1.0, 0.99996, 1.0) == "100.0% (99.996–100.0)"
