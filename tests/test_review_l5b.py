@@ -180,7 +180,8 @@ def test_a_tiny_share_with_a_symmetric_interval_never_shows_as_0():
     # enough for x% ± h% (some 1e8 deals): x% ± h% stops at three decimals, to which the share is 0
     from simtool import stats
 
-    assert stats.fmt_share(3e-6, 2.8e-6, 3.2e-6) == "0.0003% (0.0003–0.0003%)"
+    # its ends written apart, and apart from the share (walk34): "0.0003% (0.0003–0.0003%)" before
+    assert stats.fmt_share(3e-6, 2.8e-6, 3.2e-6) == "0.00030% (0.00028–0.00032%)"
     assert stats.fmt_share(0.25, 0.24, 0.26) == "25.0% ± 1.0%"  # as before
     assert stats.fmt_share(0.0, -1e-6, 1e-6) == "0.000% ± 0.000%"  # exactly 0 stays 0
 
