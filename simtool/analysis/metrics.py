@@ -97,7 +97,7 @@ DEFINITIONS = {d.name: d for d in (
 CARDSTOCK_METRICS = ("order", "fairness", "convergence", "spread", "drama", "security")
 """CardStock's metrics in its table's order."""
 CARDSTOCK_TABLE = {
-    "source": "CardStock's summary page (mgoadric/cardstock, gh-pages leads.md, as of June 2023)",
+    "source": "CardStock's summary page (mgoadric/cardstock, gh-pages/leads.md, as of June 2023)",
     "players": 4, "games": 100,
     "note": "4 players, 100 games per experiment mode, no interval published",
     "values": {game: dict(zip(CARDSTOCK_METRICS, row, strict=True)) for game, row in (
