@@ -65,6 +65,7 @@ from .errors import (  # noqa: E402
     forget_interrupt,
     interrupt,
     pasted,
+    quiet_interrupts,
     shown,
     utf8,
 )
@@ -1733,6 +1734,8 @@ def _main(argv: list[str] | None) -> int:
     before = signal.signal(signal.SIGTERM, _terminated) if own else None
     before_int = signal.signal(signal.SIGINT, _terminated) if own_int else None
     forget_interrupt()
+    unraisable = sys.unraisablehook
+    sys.unraisablehook = quiet_interrupts(unraisable)
     returned = False
     try:
         code = _command(argv)
@@ -1740,6 +1743,7 @@ def _main(argv: list[str] | None) -> int:
         return code
     finally:  # the end of the command, whichever way it ended, is the end of its dask cluster
         late = _put_back([(signal.SIGTERM, before)] * own + [(signal.SIGINT, before_int)] * own_int)
+        sys.unraisablehook = unraisable
         forget_interrupt()
         cluster = sys.modules.get("simtool.pipeline.cluster")
         if cluster is not None:  # never imported: no cluster was started
