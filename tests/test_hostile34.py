@@ -3,7 +3,12 @@ several moments and run again, run twice into one folder, and at their rules' li
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from simtool import errors
 from simtool.cli import main
@@ -38,3 +43,31 @@ def test_a_stop_signal_that_killed_the_workers_too_is_an_interrupt_not_lost_memo
     assert code == 130
     assert "interrupted" in said and "--resume" in said
     assert "memory" not in said and "Traceback" not in said and "Exception ignored" not in said
+
+
+STOPPED_AS_IT_LOADS = """
+import importlib.abc, os, signal, sys
+sys.argv[0] = "simtool"  # the installed command's name
+
+
+class Stop(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "simtool.commands.run":  # halfway through the command's imports
+            os.kill(os.getpid(), signal.{signal})
+        return None
+
+
+sys.meta_path.insert(0, Stop())
+from simtool.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_ctrl_c_while_the_command_loads_is_one_line_not_a_traceback(tmp_path, signal_name):
+    # failed before: Ctrl-C half a second after `simtool restrict ...` printed Python's traceback
+    # of the import under way (cli.py line 54 ... KeyboardInterrupt), and SIGTERM ended it silently
+    done = subprocess.run([sys.executable, "-c", STOPPED_AS_IT_LOADS.replace("{signal}", signal_name), "games"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted; no result was written\n")
