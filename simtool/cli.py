@@ -16,7 +16,19 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Optional
 
-from .lazy import defer
+
+def _stopped_loading(signum, frame) -> None:
+    os.write(2, b"interrupted; no result was written\n")
+    os._exit(130)
+
+
+# Ctrl-C (SIGTERM) in the half second the installed command's modules load, before its own
+# handler (_main) is set: Python's traceback of the import under way, or for SIGTERM a silent end
+_LOADING = [(signum, signal.signal(signum, _stopped_loading)) for signum in (signal.SIGINT, signal.SIGTERM)
+            if Path(sys.argv[0]).stem == "simtool" and threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signum) in (signal.default_int_handler, signal.SIG_DFL)]
+
+from .lazy import defer  # noqa: E402
 
 defer("polars")  # before the modules below import it: see simtool.lazy
 # numpy's OpenBLAS starts a thread per core at import, which spins a while for work that a run
@@ -65,6 +77,7 @@ from .errors import (  # noqa: E402
     forget_interrupt,
     interrupt,
     pasted,
+    quiet_interrupts,
     shown,
     utf8,
 )
@@ -1733,6 +1746,8 @@ def _main(argv: list[str] | None) -> int:
     before = signal.signal(signal.SIGTERM, _terminated) if own else None
     before_int = signal.signal(signal.SIGINT, _terminated) if own_int else None
     forget_interrupt()
+    unraisable = sys.unraisablehook
+    sys.unraisablehook = quiet_interrupts(unraisable)
     returned = False
     try:
         code = _command(argv)
@@ -1740,6 +1755,7 @@ def _main(argv: list[str] | None) -> int:
         return code
     finally:  # the end of the command, whichever way it ended, is the end of its dask cluster
         late = _put_back([(signal.SIGTERM, before)] * own + [(signal.SIGINT, before_int)] * own_int)
+        sys.unraisablehook = unraisable
         forget_interrupt()
         cluster = sys.modules.get("simtool.pipeline.cluster")
         if cluster is not None:  # never imported: no cluster was started
@@ -1864,6 +1880,9 @@ def _usage(exc: typer.TyperException) -> str:
         return f"{exc.message}; valid: {choices(names)}"
     return message
 
+
+for _signum, _handler in _LOADING:  # loaded: the command's own handlers from here (_main)
+    signal.signal(_signum, _handler)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -6,6 +6,7 @@ import _signal
 import opcode
 import os
 import shlex
+from collections.abc import Callable
 from contextvars import ContextVar
 
 COMMAND_LINE: ContextVar[bool] = ContextVar("simtool_command_line", default=False)
@@ -160,6 +161,17 @@ def raise_if_interrupted() -> None:
     """Raise the KeyboardInterrupt of an :func:`interrupt` a finalizer swallowed."""
     if _interrupted:
         raise KeyboardInterrupt
+
+
+def quiet_interrupts(hook: Callable) -> Callable:
+    """``hook`` (a ``sys.unraisablehook``) silent on an :func:`interrupt` swallowed where Python
+    only prints an exception (a finalizer, an at-fork hook): it is remembered and raised again
+    (:func:`raise_if_interrupted`), and the command says it in one line; its traceback, "Exception
+    ignored in: <function _count_fork ...>", was printed above that line."""
+    def unraisable(info) -> None:
+        if not (_interrupted and isinstance(info.exc_value, KeyboardInterrupt)):
+            hook(info)
+    return unraisable
 
 
 def by_the_user() -> bool:

@@ -42,7 +42,16 @@ from simtool.engine import (
     process_state,
     with_settings,
 )
-from simtool.errors import GameError, ShadowedWarning, SimtoolError, StrategyError, WorkerLost, choices, shown
+from simtool.errors import (
+    GameError,
+    ShadowedWarning,
+    SimtoolError,
+    StrategyError,
+    WorkerLost,
+    choices,
+    raise_if_interrupted,
+    shown,
+)
 from simtool.pipeline.folders import encode_chunk, most_tricks, polars_dtype, write_chunk
 
 CHUNK = 1 << 15
@@ -936,6 +945,11 @@ def built_in_strategy(name: str) -> bool:
 
 
 def _worker_died(names: list[str], how: str) -> SimtoolError:
+    # a stop signal sent to the whole process group (Ctrl-C, `timeout`, a batch system's stop)
+    # ends the workers too, and one's end may be seen before the command's own interrupt, which
+    # a handler inside an at-fork hook or a finalizer only remembers: it is that interrupt (the
+    # chunks kept, the resume named), not a worker lost to memory
+    raise_if_interrupted()
     suspects = [n for n in names if not built_in_strategy(n)]
     if suspects:
         # the plugin's error (or the system's, as below): its run keeps the finished chunks
