@@ -49,5 +49,5 @@ def test_the_review_page_places_its_figures_and_shows_the_table(bw_review):
     assert re.search(r"<tr><td>Ninety-Eight</td>" + "".join(f"<td>{v}</td>" for v in
                      ("0.91", "0.68", "0.50", "0.37", "0.39", "0.60")) + "</tr>", page)
     ours = [f"{result['metrics'][name]['value']:.2f}" for name in metrics.CARDSTOCK_METRICS]
-    assert re.search(r"<tr class=\"this\"><td><strong>this review's \(3 players\)</strong></td>" + "".join(
+    assert re.search(r"<tr class=\"this\"><td><strong>black-white, 3 players \(this review\)</strong></td>" + "".join(
         f"<td><strong>{v}</strong></td>" for v in ours) + "</tr>", page)

@@ -134,19 +134,19 @@ def among(name: str, value: float | None, low: float | None = None, high: float 
     for game, values in sorted(table.items(), key=lambda item: item[1][name]):
         by_value.setdefault(values[name], []).append(game)
 
-    def named(v: float, sep: str = " (") -> str:
-        return f"{' and '.join(by_value[v])}{sep}{v:.2f}" + (")" if sep == " (" else "")
+    def at(v: float) -> str:
+        return " and ".join(by_value[v])
 
     below = [v for v in by_value if v < value]
     above = [v for v in by_value if v > value]
     if value in by_value:
-        where = f"level with {named(value)}"
+        where = f"level with {at(value)} ({value:.2f})"
     elif not below:
-        where = f"below all {len(table)} games (the lowest: {named(above[0], ', ')})"
+        where = f"below all {len(table)} games (the lowest: {at(above[0])}, {above[0]:.2f})"
     elif not above:
-        where = f"above all {len(table)} games (the highest: {named(below[-1], ', ')})"
+        where = f"above all {len(table)} games (the highest: {at(below[-1])}, {below[-1]:.2f})"
     else:
-        where = f"between {named(below[-1])} and {named(above[0])}"
+        where = f"between {at(below[-1])} ({below[-1]:.2f}) and {at(above[0])} ({above[0]:.2f})"
     if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
         return f"{where}; no interval"
     within = [game for v, games in by_value.items() if low <= v <= high for game in games]
