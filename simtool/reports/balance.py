@@ -1769,6 +1769,7 @@ def restricted_views(table: pl.DataFrame) -> list[dict]:
         rows = rows.to_dicts()
         views.append({"label": f"{players} players" + (f", {rules}" if rules else "") + f", {strategy}",
                       "strategy": strategy, "deals": rows[0]["deals"], "rows": rows,
+                      "score_heading": restrict.score_heading(rows[0]["game"]).capitalize(),
                       "sentences": [restrict.sentence(r) for r in rows]})
     return views
 
