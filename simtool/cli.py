@@ -1403,7 +1403,7 @@ def restrict(
 
 def _restrict_table(table, seed: int) -> tuple[str, Table]:
     """The restricted-play table's title line and the table."""
-    from simtool.analysis.restrict import fmt_cost
+    from simtool.analysis.restrict import fmt_cost, score_heading
 
     from . import stats
 
@@ -1412,7 +1412,7 @@ def _restrict_table(table, seed: int) -> tuple[str, Table]:
              f"{first['strategy']}, {first['deals']:,} paired deals, seed {seed}")
     t = Table()
     # headed in points as the review's tables are: cells of "0.5 pts" beside sentences of "0.5 points"
-    for col in ("restriction", "win share cost (points)", "score change", "deals changed", "verdict"):
+    for col in ("restriction", "win share cost (points)", score_heading(first["game"]), "deals changed", "verdict"):
         t.add_column(col, justify="right")
     for r in table.iter_rows(named=True):
         t.add_row(r["restriction"], fmt_cost(r["win_cost"], r["win_cost_low"], r["win_cost_high"]),

@@ -202,6 +202,14 @@ def fmt_cost(cost: float, low: float, high: float) -> str:
     return f"{pts(cost)} ({pts(low)} to {pts(high)})"
 
 
+def score_heading(game: str) -> str:
+    """The score change's column heading, which says the side that wins where lower scores do:
+    the change is the restricted seat's mean score minus the unrestricted one's, so Hearts'
+    no-queen-dump, +0.63 beside a cost of 0.5 points, read as a gain where Kansas City's
+    no-upgrade, -4.53 beside a cost of 15.0, read as the loss both are."""
+    return "score change" + (" (lower is better)" if games.get(game).lower_wins else "")
+
+
 def sentence(row: dict) -> str:
     """One restriction's cost in plain words: the review's sentence of the same figure
     (:func:`simtool.analysis.verdicts.restriction_verdict`)."""

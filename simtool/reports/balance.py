@@ -24,7 +24,7 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
@@ -1375,6 +1375,16 @@ before and after ``pass_count=0``, read "intervals 68% wider ... the two rule se
 much of each deal's luck"; 8 duplicate deals, 32 copies, "15% wider")."""
 
 
+def sided(f: Figure, run: Analysis) -> Figure:
+    """``f`` as its change reads in ``run``: a seat's edge has no better side where the seats hold
+    different strategies, always the same ones, as the seat verdict has none there (pass_count=2
+    against 3 with greedy fixed in seat 1 of target seats marked seat 1's -13.2 -> -11.8 points
+    green, "better for balance", for greedy gaining on target)."""
+    if f.better == "fair" and summary.seats_confounded(run.meta):
+        return replace(f, better=None)
+    return f
+
+
 def compare(runs: list[Analysis]) -> Comparison:
     labels = [run_label(r) for r in runs]
     references = [next((j for j in range(i) if unlike(runs[j], r) is None), None)
@@ -1406,7 +1416,7 @@ def compare(runs: list[Analysis]) -> Comparison:
                 paired_d, h, ends, count, moved = paired_change(f, first, None if folds[i] is None else folds[i][name])
                 if ends is None and moved < PAIRED_LEAST:
                     unpaired[i].append(name)
-                    diffs.append((f"Δ from run {j + 1}: {shown}", change_class(f, first, low, high)))
+                    diffs.append((f"Δ from run {j + 1}: {shown}", change_class(sided(f, r), first, low, high)))
                     continue
                 if moved == 0:
                     alike[i].append(name)
@@ -1423,7 +1433,7 @@ def compare(runs: list[Analysis]) -> Comparison:
                 if (ends is None and loose > 0 and np.isfinite(loose) and np.isfinite(h)
                         and count >= GAIN_UNITS):
                     gains[i].append(1 - h / loose)
-            diffs.append((f"Δ from run {j + 1}: {shown}", change_class(f, first, low, high)))
+            diffs.append((f"Δ from run {j + 1}: {shown}", change_class(sided(f, r), first, low, high)))
         rows.append((name, cells, diffs))
     c = Comparison(labels, rows, references, paired, gains)
     for k, (r, j, pair) in enumerate(zip(runs[1:], references, paired, strict=True), start=2):
@@ -1449,6 +1459,12 @@ def compare(runs: list[Analysis]) -> Comparison:
                            f"({apart[k - 2] or other_deals(runs[j].meta, r.meta)}): "
                            f"the difference is between independent samples (each end of its interval from the two "
                            f"runs' own intervals on that side).")
+    fixed = [k for k, (r, j) in enumerate(zip(runs[1:], references, strict=True), start=2)
+             if j is not None and summary.seats_confounded(r.meta)]
+    if fixed:
+        c.notes.append(f"Run{'s' if len(fixed) > 1 else ''} {', '.join(map(str, fixed))}: the seats hold "
+                       f"different strategies, always the same ones, so a seat's edge is its strategy's as "
+                       f"much as its seat's, and its change is bold, never better or worse for balance.")
     return c
 
 
@@ -1753,6 +1769,7 @@ def restricted_views(table: pl.DataFrame) -> list[dict]:
         rows = rows.to_dicts()
         views.append({"label": f"{players} players" + (f", {rules}" if rules else "") + f", {strategy}",
                       "strategy": strategy, "deals": rows[0]["deals"], "rows": rows,
+                      "score_heading": restrict.score_heading(rows[0]["game"]).capitalize(),
                       "sentences": [restrict.sentence(r) for r in rows]})
     return views
 
