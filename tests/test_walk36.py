@@ -9,6 +9,7 @@ import pytest
 from simtool.engine import Field, Game
 from simtool.errors import SimtoolError
 from simtool.testing import Conformance
+from simtool.testing.suite import NOT_SEEDED
 from tests.designer_games.whist import Whist, WhistView
 
 
@@ -43,3 +44,25 @@ def test_a_game_without_hidden_cards_is_told_what_the_re_deal_needs():
         Conformance().test_worlds_show_the_seat_what_it_saw(NoHiddenCards(), 4)
     assert str(exc.value).startswith("game 'designer-whist' declares hidden cards (a cards= field) but no "
                                      "hidden_cards(view)")
+
+
+class GlobalDealer(Whist):
+    def deal(self, rng, match, rnd):
+        state = super().deal(rng, match, rnd)
+        state.leader[:] = np.random.randint(4)  # the slip: numpy's global generator, not rng
+        return state
+
+
+def test_a_game_drawing_from_the_global_generator_is_told_so_not_that_its_view_leaks_the_round():
+    # before: the global draw fell alike for the two plain plays and not for the scribbling one
+    # (numpy seeded 4: leaders 2, 2, 3), and the check said "a strategy writing into its view
+    # changed the game's 'score' results: a field of the view hands out the round's own array";
+    # after, the one rule a fresh draw broke: "the same deals played twice gave different results"
+    kept = np.random.get_state()
+    try:
+        np.random.seed(4)
+        with pytest.raises(AssertionError) as exc:
+            Conformance().test_a_view_is_a_copy(GlobalDealer(), 4)
+    finally:
+        np.random.set_state(kept)
+    assert str(exc.value) == NOT_SEEDED
