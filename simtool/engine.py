@@ -820,7 +820,9 @@ class Game(abc.ABC):
     def hidden_cards(self, view: View) -> Hidden:
         """What ``view``'s seat has not seen of the hands (its state's own ``cards=`` field), for
         the re-deal: the cards to deal and each seat's hand size, and the game's constraints."""
-        raise SimtoolError(f"{self.id} declares hidden cards but does not say which (hidden_cards)")
+        raise SimtoolError(f"game '{self.id}' declares hidden cards (a cards= field) but no hidden_cards(view) "
+                           f"saying which cards a seat has not seen: a re-deal needs it (pimc, review, the "
+                           f"conformance suite's worlds check; docs/new-game.md, 'The re-deal')")
 
     def restore(self, view: View, state: dict, k: int, rng: np.random.Generator) -> None:  # noqa: B027 (a game may have nothing to restore)
         """Complete a re-deal: set in ``state`` (the round state's fields by name, rows ``i*k + j``)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import pickle
+import random as pyrandom
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
@@ -357,6 +358,8 @@ class Conformance:
         # a game drawing from another generator than the rng it is given differs with no scribbles
         assert all(np.array_equal(plain[key], again[key]) for key in plain), NOT_SEEDED
         assert plain.keys() == scribbled.keys()
+        changed = any(not np.array_equal(plain[key], scribbled[key]) for key in plain)
+        fail_if(changed and not plays_alike(game, players), NOT_SEEDED)
         for key in plain:
             fail_if(not np.array_equal(plain[key], scribbled[key]),
                     f"a strategy writing into its view changed the game's '{key}' results: a field of the view "
@@ -369,12 +372,17 @@ class Conformance:
         if not game.redeals:
             pytest.skip(f"{game.id} does not re-deal (Game.redeal): searches such as pimc cannot play it")
         random = strategies.resolve("random", game.id)
-        checked = []
+        checked, failed = [], []
 
         def probe(view, rng):
             # a few decisions spread over the round (each check plays its worlds to the end)
             if len(checked) < 3 * (rnd + 1) and rng.random() < 0.15:
-                check_worlds(game, view, np.random.default_rng(len(checked)))
+                try:
+                    check_worlds(game, view, np.random.default_rng(len(checked)))
+                except (AssertionError, SimtoolError) as exc:
+                    # raised below as the suite's finding: from here the engine would blame a
+                    # strategy 'probe' and offer a replay of a run nobody made
+                    failed.append(exc)
                 checked.append(view.kind)
             return random(view, rng)
 
@@ -389,6 +397,8 @@ class Conformance:
             engine.play_round(game, state, engine.Lineup([strategies.Strategy("probe", probe, "")],
                                                          np.zeros(players, np.int64)),
                               np.random.default_rng(9 + rnd), context(game, 30))
+            if failed:
+                raise failed[0]
         assert checked, "no decision was probed"
 
     def test_replay_names_every_option(self, game, players):
@@ -459,10 +469,11 @@ class Conformance:
         copies = seats.group_by(*key, "seat").agg(pl.col("score").n_unique().alias("scores"), pl.len())
         assert (copies["len"] == p).all(), "a duplicate deal was not played once per rotation"
         differ = copies.filter(pl.col("scores") > 1)
+        read = match_read_by_deal(game, p) if unit == "match" else None
+        fail_if((not differ.is_empty() or read) and not plays_alike(game, p), NOT_SEEDED)
         assert differ.is_empty(), (f"the {p} copies of {unit} {differ.row(0, named=True)[key[0]]} scored seat "
                                    f"{differ.row(0, named=True)['seat']} differently: the copies the engine makes "
                                    f"of a round state (engine.repeat) do not play alike")
-        read = match_read_by_deal(game, p) if unit == "match" else None
         fail_if(read, f"round 1 dealt from the match after round 0 differs from one dealt from a fresh match in "
                       f"{read!r}: the deal reads the match so far beyond its size, rules and totals, so a duplicate "
                       f"match, each round dealt from a fresh match for its cards, plays another game; declare "
@@ -630,6 +641,27 @@ def clock_moved() -> Iterator[None]:
         yield
 
 
+def plays_alike(game, p: int, tries: int = 4) -> bool:
+    """Whether a round dealt and played with the same generators comes out alike ``tries`` times,
+    numpy's and Python's global generators seeded anew each time: a game drawing from those (or
+    the clock) differs, where one chance draw alike twice let the checks that compare two plays
+    blame a view or the match instead."""
+    rules, kept = default_rules(game), (np.random.get_state(), pyrandom.getstate())
+    lineup = engine.Lineup([strategies.resolve("random", game.id)], np.zeros(p, np.int64))
+    played = []
+    try:
+        for seed in range(tries):
+            np.random.seed(seed)
+            pyrandom.seed(seed)
+            state = game.deal(np.random.default_rng(3), game.new_match(30, p, rules), 0)
+            dealt = copy.deepcopy(engine.state_fields(state))
+            played.append((dealt, engine.play_round(game, state, lineup, np.random.default_rng(4), context(game, 30))))
+    finally:
+        np.random.set_state(kept[0])
+        pyrandom.setstate(kept[1])
+    return all(same(dealt, played[0][0]) and same(dict(results), dict(played[0][1])) for dealt, results in played)
+
+
 def match_read_by_deal(game, p: int) -> str | None:
     """The first field of round 1's state that differs dealt from the match after round 0 and
     from a fresh match with the same generator, or ``None``; a copy of the match totals aside, which
@@ -732,9 +764,12 @@ def check_worlds(game, view, rng, k: int = 3) -> None:
             again = np.asarray(getattr(w, name))
             repeated = np.repeat(value, k, axis=0)
             assert again.shape == repeated.shape and again.dtype == repeated.dtype, (name, again.shape, again.dtype)
-            assert (again == repeated).all(), f"a re-dealt world shows the seat another '{name}' at '{view.kind}'"
+            differs = np.any(again != repeated, axis=tuple(range(1, again.ndim))).reshape(len(view), k).any(axis=1)
         else:
-            assert getattr(w, name) == value, f"a re-dealt world shows the seat another '{name}' at '{view.kind}'"
+            differs = np.array([getattr(w, name) != value])
+        fail_if(differs.any(), f"view field '{name}' at '{view.kind}' differs between deal {np.argmax(differs)} and "
+                               f"the worlds re-dealt from what its seat saw: it shows the seat something hidden "
+                               f"from it (another seat's cards?), or restore() sets it otherwise")
     broken(game, worlds._state, f"in a re-dealt world at '{view.kind}'")
     choice = bits.uniform(w.legal, np.random.default_rng(0), view.n_actions)
     results = worlds.play_out(choice, "random")
