@@ -51,3 +51,15 @@ def test_the_review_page_places_its_figures_and_shows_the_table(bw_review):
     ours = [f"{result['metrics'][name]['value']:.2f}" for name in metrics.CARDSTOCK_METRICS]
     assert re.search(r"<tr class=\"this\"><td><strong>black-white, 3 players \(this review\)</strong></td>" + "".join(
         f"<td><strong>{v}</strong></td>" for v in ours) + "</tr>", page)
+
+
+def test_a_win_share_that_is_one_in_p_by_rule_has_no_measured_interval_in_the_api():
+    # before: one strategy at every seat read win 0.2500000003762543 (0.232 to 0.269) in
+    # Result.tables() where the console prints "1/4 by rule": each deal's win sums to one
+    import simtool
+
+    pooled = simtool.run("kansas-city", n=300, seed=1, jobs=1).tables()["By strategy (seats pooled)"]
+    assert pooled.select("win", "win_low", "win_high").row(0) == (0.25, 0.25, 0.25)
+    mixed = simtool.run("kansas-city", n=300, seed=1, jobs=1, strategy="target", seats={0: "greedy"})
+    low, win, high = mixed.tables()["By strategy (seats pooled)"].select("win_low", "win", "win_high").row(0)
+    assert low < win < high  # two strategies: measured
