@@ -105,11 +105,11 @@ def summary_tables(meta: dict, seats, matches, sums: dict | None = None) -> dict
     seats, matches = seats.lazy(), None if matches is None else matches.lazy()
     pooled = seat_summary(game, seats, matches, ("strategy",), strata, sums)
     return {"By seat and strategy": seat_summary(game, seats, matches, strata=strata, sums=sums),
-            "By strategy (seats pooled)": wins_by_rule(pooled, meta["players"]),
+            "By strategy (seats pooled)": shares_by_rule(pooled, meta["players"]),
             **dict(game_tables(game, seats, keys, matches, meta.get("rules")))}
 
 
-def wins_by_rule(pooled: pl.DataFrame, players: int) -> pl.DataFrame:
+def shares_by_rule(pooled: pl.DataFrame, players: int) -> pl.DataFrame:
     """``pooled`` with a win share that is ``1/players`` by rule given as exactly that, its interval
     its own value: one strategy at every seat wins each deal's (match's) whole win, ties split, so a
     Wilson interval on the units dressed it up as a measurement (the API's 0.25 (0.232 to 0.269),
