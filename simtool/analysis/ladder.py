@@ -212,16 +212,14 @@ def verdict(ladder: Ladder) -> str:
     # (more search) stops paying" was said of Kansas City's random, greedy, target, pimc at 200
     # deals (target +/- 0 over greedy) beside pimc's "+19.7 pts (+13.6 to +25.9) yes" over target
     again = next((r for r in ladder.rungs if r.rung > flat.rung and r.pays), None)
+    how = (f"clearly below the fair {100 * flat.fair:.1f}%: it is weaker than the rung below" if flat.weaker
+           else f"not clearly above the fair {100 * flat.fair:.1f}%")
     if again is not None:
-        rises = (f"; yet rung {again.rung}, {again.name}, pays over {again.below} ({gain_points(again)}), "
-                 f"so more skill still pays above it")
-        how = (f"clearly below the fair {100 * flat.fair:.1f}%: it is weaker than the rung below{rises}"
-               if flat.weaker else f"not clearly above the fair {100 * flat.fair:.1f}%{rises}")
+        how += (f"; yet rung {again.rung}, {again.name}, pays over {again.below} ({gain_points(again)}), "
+                f"so more skill still pays above it")
     else:
-        how = (f"clearly below the fair {100 * flat.fair:.1f}%: it is weaker than the rung below, so "
-               f"the chain stops rising there" if flat.weaker else
-               f"not clearly above the fair {100 * flat.fair:.1f}%: from there, more skill (more "
-               f"search) stops paying")
+        how += ", so the chain stops rising there" if flat.weaker else \
+            ": from there, more skill (more search) stops paying"
     return (f"The ladder flattens at rung {flat.rung}: {flat.name} wins "
             f"{share_text(flat)} per seat against "
             f"{flat.below}, {how}.")

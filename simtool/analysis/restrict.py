@@ -33,7 +33,6 @@ from simtool.analysis.verdicts import (
     RESTRICTION_THRESHOLDS,
     RESTRICTION_WORDS,
     UNCLEAR,
-    apart,
     bands,
     bands_text,
     fixed,
@@ -195,7 +194,7 @@ def fmt_cost(cost: float, low: float, high: float) -> str:
     if not (math.isfinite(low) and math.isfinite(high)):  # one deal: "100.0 (nan to nan)"
         return f"{fixed(100 * cost, near)} (95% interval n/a)"
     # ends apart: 4 million paired deals read "15.5 (15.5 to 15.5)", as if known exactly
-    places = apart(low, high, lambda x, k: fixed(100 * x, near, digits=k), 1)
+    places = stats.apart(low, high, lambda x, k: fixed(100 * x, near, digits=k), 1)
 
     def pts(x: float) -> str:
         return fixed(100 * x, near, digits=places)

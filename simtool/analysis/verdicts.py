@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simtool.stats import LUCK_MIN_DEALS, percent, shown_decimals, wilson_one
+from simtool.stats import LUCK_MIN_DEALS, apart, percent, shown_decimals, wilson_one
 
 SEAT_THRESHOLDS = (1.0, 3.0)
 """|edge| in points: ``fair`` below 1, ``slight`` 1 to below 3, ``strong`` 3 and more."""
@@ -276,23 +276,6 @@ def span(low: float, high: float, show=lambda x: f"{x:.1f}") -> str:
     if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):  # None: JSON's null
         return "n/a"
     return f"{show(low)} to {show(high)}"
-
-
-def apart(low: float, high: float, show, digits: int, most: int = 3, value: float | None = None) -> int:
-    """``digits``, or as many more (up to ``most`` more) as ``show(x, digits)`` needs to write an
-    interval's two ends apart where they are apart, and its estimate ``value`` apart from an end
-    it is not on: ends written alike read as a figure known exactly, and an estimate written as an
-    end as one on the interval's edge (Out-Trumped's below-zero hazard, 2.26% of deals, 2.23% to
-    2.30%, read "2.3% (95% interval 2.2% to 2.3%)"). Ends that are one, or none (NaN), keep ``digits``."""
-    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)) or low == high:
-        return digits
-    on_end = value is not None and math.isfinite(value)
-    for more in range(most + 1):
-        k = digits + more
-        if show(low, k) != show(high, k) and not (
-                on_end and any(x != value and show(x, k) == show(value, k) for x in (low, high))):
-            return k
-    return digits + most
 
 
 def mean_span(value: float, low: float, high: float) -> tuple[str, str]:

@@ -87,7 +87,7 @@ def figure_text(value: float, low: float, high: float, unit: str, scale: float =
         return verdicts.fixed(scale * x, [scale * t for t in near], digits=shown)
 
     # more decimals where the interval's ends would be written alike ("2% (95% interval 2 to 2%)")
-    digits = verdicts.apart(low, high, at, digits, value=value)
+    digits = stats.apart(low, high, at, digits, value=value)
 
     def f(x: float) -> str:
         return at(x, digits)
